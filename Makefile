@@ -1,0 +1,166 @@
+# soak — GNU make, pkg-config.  `make` builds bin/; `make check` runs every test;
+# `make check SANITIZE=address,undefined` the same under ASan/UBSan; `make demo`, `make bench`.
+# Missing Debian packages are installed by tools/deps.sh (as root) before anything builds.
+
+.DEFAULT_GOAL := all
+.SECONDARY:
+SHELL := /bin/bash
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+
+# A sanitizer build lives in its own tree so its objects never mix with the plain ones.
+ifneq ($(SANITIZE),)
+BUILD := build/san
+BIN := build/san/bin
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT := -O1
+else
+BUILD := build/rel
+BIN := bin
+SANFLAGS :=
+OPT := -O2
+endif
+
+PKGS := libcurl libpcre2-8 inih libmicrohttpd sqlite3 zlib
+WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wwrite-strings \
+        -Wformat=2 -Wvla -Werror
+CPPFLAGS += -Icommon -Isoak -I$(BUILD)/gen -D_GNU_SOURCE -DSOAK_VERSION='"$(VERSION)"'
+CFLAGS ?= $(OPT) -g
+CFLAGS += -std=gnu11 $(WARN) $(SANFLAGS) -pthread -MMD -MP
+LDFLAGS += $(SANFLAGS) -pthread
+
+# pkg-config is asked only once the dependency check has run (deps may install it).
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# --- sources -----------------------------------------------------------------------------
+COMMON_SRC := $(sort $(wildcard common/*.c))
+SOAK_SRC := $(sort $(filter-out soak/main.c,$(wildcard soak/*.c)))
+PROCSTAT_SRC := $(sort $(wildcard collectors/procstat*.c))
+GCLOG_SRC := $(sort $(wildcard collectors/gclog*.c))
+REGSERVER_SRC := $(sort $(wildcard targets/regserver/*.c))
+MONITOR_SRC := $(sort $(wildcard targets/monitor/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+SQL_FILES := $(sort $(wildcard sql/[0-9]*.sql)) sql/views.sql
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+COMMON_OBJ := $(call obj,$(COMMON_SRC)) $(BUILD)/obj/gen/sql_embed.o
+SOAK_OBJ := $(call obj,$(SOAK_SRC))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+PROGRAMS := $(BIN)/soak $(BIN)/soak-procstat $(BIN)/soak-gclog $(BIN)/regserver
+ifneq ($(MONITOR_SRC),)
+PROGRAMS += $(BIN)/monitor
+endif
+
+DEPS_STAMP := build/.deps-build
+
+.PHONY: all check unit it demo bench fuzz clean deps deps-check deps-demo deps-bench java \
+        format
+all: $(PROGRAMS)
+
+# --- dependencies (Debian packages) ------------------------------------------------------
+$(DEPS_STAMP): tools/deps.sh
+	$(Q)tools/deps.sh build
+	$(Q)mkdir -p build && touch $@
+deps: $(DEPS_STAMP)
+deps-check: $(DEPS_STAMP)
+	$(Q)tools/deps.sh check
+deps-demo: $(DEPS_STAMP)
+	$(Q)tools/deps.sh demo
+deps-bench: $(DEPS_STAMP)
+	$(Q)tools/deps.sh bench
+
+# --- objects and programs ----------------------------------------------------------------
+$(BUILD)/gen/sql_embed.c: $(SQL_FILES) tools/embed-sql.sh
+	$(Q)mkdir -p $(@D)
+	$(Q)tools/embed-sql.sh $(SQL_FILES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/sql_embed.o: $(BUILD)/gen/sql_embed.c | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libcommon.a: $(COMMON_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(BUILD)/libsoak.a: $(SOAK_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN)/soak: $(BUILD)/obj/soak/main.o $(BUILD)/libsoak.a $(BUILD)/libcommon.a
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(BIN)/soak-procstat: $(call obj,$(PROCSTAT_SRC)) $(BUILD)/libcommon.a
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(BIN)/soak-gclog: $(call obj,$(GCLOG_SRC)) $(BUILD)/libcommon.a
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(BIN)/regserver: $(call obj,$(REGSERVER_SRC)) $(BUILD)/libcommon.a
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(BIN)/monitor: $(call obj,$(MONITOR_SRC)) $(BUILD)/libcommon.a
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(shell pkg-config --libs jansson 2>/dev/null)
+
+# Unit tests link the soak modules and the common library (never soak's main).
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libsoak.a $(BUILD)/libcommon.a
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# --- Java targets (servlet, embedded Tomcat launcher); only the tests and the demo need them
+java:
+	$(Q)targets/servlet/build.sh build/java
+
+# --- tests -------------------------------------------------------------------------------
+# Every suite prints TAP-style `ok`/`not ok` lines; tests/run.sh sums them into the final
+# `N passed, N failed` line.  TESTS=pattern runs a subset (e.g. TESTS=hdr).
+check: deps-check all $(UNIT_BINS) java
+	$(Q)BIN=$(abspath $(BIN)) UNIT_DIR=$(abspath $(BUILD)/tests) SANITIZE=$(SANITIZE) \
+	    tests/run.sh $(TESTS)
+unit: all $(UNIT_BINS)
+	$(Q)BIN=$(abspath $(BIN)) UNIT_DIR=$(abspath $(BUILD)/tests) tests/run.sh --unit $(TESTS)
+it: deps-check all java
+	$(Q)BIN=$(abspath $(BIN)) UNIT_DIR=$(abspath $(BUILD)/tests) tests/run.sh --it $(TESTS)
+
+# --- the main job ------------------------------------------------------------------------
+DEMO_TARGET ?= containers
+demo: deps-demo all
+	$(Q)$(if $(filter regserver,$(DEMO_TARGET)),,$(MAKE) -s java &&) \
+	    BIN=$(abspath $(BIN)) tools/demo.sh $(DEMO_TARGET)
+
+bench: deps-bench all
+	$(Q)for b in bench/*.sh; do echo "== $$b"; BIN=$(abspath $(BIN)) $$b || exit 1; done
+
+FUZZ_SECONDS ?= 60
+fuzz: deps-check
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh fuzz
+
+format:
+	$(Q)clang-format -i $(wildcard common/*.[ch] soak/*.[ch] collectors/*.[ch] targets/*/*.[ch] tests/unit/*.c)
+
+clean:
+	rm -rf build bin
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

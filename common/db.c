@@ -1,0 +1,184 @@
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Generated from sql/ by tools/embed-sql.sh. */
+extern const char *const sql_migrations[];
+extern const int sql_migration_count;
+extern const char sql_views[];
+
+int db_schema_version(void) { return sql_migration_count; }
+
+const char *db_default_path(void)
+{
+	const char *p = getenv("SOAK_DB");
+	return p && *p ? p : "soak.db";
+}
+
+int db_fail(sqlite3 *db, const char *what, char *err, size_t errlen)
+{
+	const char *file = db ? sqlite3_db_filename(db, "main") : NULL;
+	snprintf(err, errlen, "%s%s%s%s: %s", what, file ? " ('" : "", file ? file : "",
+		 file ? "')" : "", db ? sqlite3_errmsg(db) : "out of memory");
+	return -1;
+}
+
+int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "database error: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int db_prepare(sqlite3 *db, sqlite3_stmt **st, const char *sql, char *err, size_t errlen)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+		return db_fail(db, "cannot prepare a statement", err, errlen);
+	return 0;
+}
+
+int db_begin(sqlite3 *db, char *err, size_t errlen)
+{
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, "cannot start a transaction", err, errlen);
+	return 0;
+}
+
+int db_commit(sqlite3 *db, char *err, size_t errlen)
+{
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		db_fail(db, "cannot commit", err, errlen);
+		db_rollback(db);
+		return -1;
+	}
+	return 0;
+}
+
+void db_rollback(sqlite3 *db)
+{
+	if (db && !sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int db_int(sqlite3 *db, const char *sql, long long dflt, long long *v, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(db, &st, sql, err, errlen) < 0)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_type(st, 0) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, 0);
+	else if (rc == SQLITE_DONE)
+		*v = dflt;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(db, "query failed", err, errlen);
+	return 0;
+}
+
+int db_migrate_to(sqlite3 *db, int version, char *err, size_t errlen)
+{
+	long long have;
+	char pragma[64];
+
+	if (version > sql_migration_count)
+		version = sql_migration_count;
+	if (db_int(db, "PRAGMA user_version", 0, &have, err, errlen) < 0)
+		return -1;
+	for (int v = (int)have + 1; v <= version; v++) {
+		if (db_begin(db, err, errlen) < 0)
+			return -1;
+		/* The version check is repeated inside the transaction: two processes opening a
+		 * new file at once must not both apply a migration. */
+		long long now;
+		if (db_int(db, "PRAGMA user_version", 0, &now, err, errlen) < 0)
+			goto fail;
+		if (now >= v) {
+			db_rollback(db);
+			continue;
+		}
+		if (db_exec(db, sql_migrations[v - 1], err, errlen) < 0)
+			goto fail;
+		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v);
+		if (db_exec(db, pragma, err, errlen) < 0 || db_commit(db, err, errlen) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	db_rollback(db);
+	{
+		char inner[512];
+		snprintf(inner, sizeof inner, "%s", err);
+		snprintf(err, errlen, "cannot migrate '%s' to schema %d: %s",
+			 sqlite3_db_filename(db, "main"), version, inner);
+	}
+	return -1;
+}
+
+int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int oflags = (flags & DB_READONLY) ? SQLITE_OPEN_READONLY
+					   : SQLITE_OPEN_READWRITE | ((flags & DB_CREATE) ? SQLITE_OPEN_CREATE : 0);
+	long long ver;
+
+	*out = NULL;
+	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open '%s': %s", path,
+			 db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(db, 1);
+	if (db_int(db, "PRAGMA user_version", 0, &ver, err, errlen) < 0) {
+		char inner[512];
+		snprintf(inner, sizeof inner, "%s", err);
+		snprintf(err, errlen, "cannot read '%s' as a soak database: %s", path, inner);
+		goto fail;
+	}
+	if (ver > sql_migration_count) {
+		snprintf(err, errlen,
+			 "'%s' was written by a newer soak (schema %lld; this soak knows up to %d): "
+			 "upgrade soak to read it",
+			 path, ver, sql_migration_count);
+		goto fail;
+	}
+	if (!(flags & DB_READONLY)) {
+		/* WAL: readers (a report during a 72-hour run) never block the writers. */
+		if (db_exec(db, "PRAGMA journal_mode=WAL", err, errlen) < 0 ||
+		    db_exec(db, "PRAGMA synchronous=NORMAL", err, errlen) < 0)
+			goto fail;
+		if (db_migrate_to(db, sql_migration_count, err, errlen) < 0)
+			goto fail;
+	} else if (ver < sql_migration_count) {
+		snprintf(err, errlen,
+			 "'%s' has schema %lld, older than this soak's %d: open it once for writing "
+			 "(e.g. `soak runs --db %s`) to migrate it",
+			 path, ver, sql_migration_count, path);
+		goto fail;
+	}
+	if (db_exec(db, "PRAGMA foreign_keys=ON", err, errlen) < 0)
+		goto fail;
+	if (sql_views[0] && db_exec(db, sql_views, err, errlen) < 0)
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	sqlite3_close(db);
+	return -1;
+}
+
+void db_close(sqlite3 *db)
+{
+	if (db)
+		sqlite3_close(db);
+}

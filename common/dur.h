@@ -1,0 +1,32 @@
+/*
+ * dur — durations, ranges and percentages as people write them in scenario files and
+ * on command lines.
+ *
+ *   durations   250ms 30s 30m 2h 72h 3d 1.5h 1h30m, and 0     (units ms s m h d)
+ *   ranges      10..100 step 10   10,20,50   30               (integer levels)
+ *   spans       100ms..300ms                                   (think time)
+ *   percentages 1%  0.5%  or a plain fraction 0.01            (result is a fraction)
+ *
+ * Parsers take the whole string (surrounding blanks allowed), return 0 or -1 and on error
+ * write a lower-case reason into err (the caller adds FILE:LINE).  No allocation.
+ */
+#ifndef SOAK_DUR_H
+#define SOAK_DUR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DUR_MAX_MS (366LL * 24 * 3600 * 1000) /* a year: anything longer is a typo */
+
+int dur_parse(const char *s, int64_t *ms, char *err, size_t errlen);
+/* Shortest exact form: 250ms, 45s, 1m30s, 2h, 1d12h; 0 -> "0s".  Returns buf. */
+char *dur_format(int64_t ms, char *buf, size_t len);
+/* A span `A..B` or a single duration (then min = max). */
+int dur_span_parse(const char *s, int64_t *min_ms, int64_t *max_ms, char *err, size_t errlen);
+/* Levels into vals[0..*n), at most max of them, each within [lo, hi]. */
+int range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char *err,
+		size_t errlen);
+/* A percentage (`1%`) or a fraction in [0, 1]; *frac gets the fraction. */
+int pct_parse(const char *s, double *frac, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,12 @@
+/* Placeholder until the command lands. */
+#include <stdio.h>
+
+#include "cmd.h"
+
+int cmd_hlog(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "soak hlog: not built yet\n");
+	return EXIT_RUNTIME;
+}

@@ -1,0 +1,78 @@
+/*
+ * soak — long-duration soak and servlet-container comparison suite.
+ * The dispatch table: one row per subcommand, each implemented in soak/cmd_<name>.c.
+ */
+#include <curl/curl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "db.h"
+
+static const struct cmd_entry commands[] = {
+	{.name = "run",
+	 .exec = cmd_run,
+	 .usage = "[--db FILE] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL [options]",
+	 .summary = "drive an HTTP endpoint (or a framed TCP server) and record every interval"},
+	{.name = "check",
+	 .exec = cmd_check,
+	 .usage = "[--set SECTION.KEY=VALUE]... SCENARIO.ini...",
+	 .summary = "validate scenarios and print their plan without sending anything"},
+	{.name = "runs",
+	 .exec = cmd_runs,
+	 .usage = "[--db FILE] [--json]",
+	 .summary = "list the runs in a database"},
+	{.name = "report",
+	 .exec = cmd_report,
+	 .usage = "[DB...] [-o DIR] [--runs ID,...] [--label L]... [--title T]",
+	 .summary = "write comparison tables, findings and pictures"},
+	{.name = "hlog",
+	 .exec = cmd_hlog,
+	 .usage = "FILE... [--tag T] [--from S --to S] [--json]",
+	 .summary = "summarise HdrHistogram interval logs (.hlog)"},
+	{.name = "merge",
+	 .exec = cmd_merge,
+	 .usage = "-o OUT.db DB...",
+	 .summary = "fold runs, samples, GC events and events of several files into one"},
+};
+
+static const size_t ncommands = sizeof commands / sizeof commands[0];
+
+void cmd_usage(const char *name)
+{
+	for (size_t i = 0; i < ncommands; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			fprintf(stderr, "usage: soak %s %s\n", name, commands[i].usage);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: soak COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < ncommands; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n`soak COMMAND --help` for a command's options; `soak --version`.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("soak %s (schema %d, %s, sqlite %s)\n", SOAK_VERSION, db_schema_version(),
+		       curl_version(), sqlite3_libversion());
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < ncommands; i++)
+		if (strcmp(commands[i].name, argv[1]) == 0)
+			return commands[i].exec(argc - 1, argv + 1);
+	fprintf(stderr, "soak: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,95 @@
+# Shared helpers for the integration tests (source it).  Each test prints TAP-style
+# `ok - name` / `not ok - name: detail` lines; tests/run.sh counts them.
+# Processes a test starts with `spawn` are remembered by pid and killed (only those) on exit.
+# Every wait is bounded.
+set -u
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BIN=${BIN:-$TOP/bin}
+export PATH="$BIN:$PATH"
+T=$(mktemp -d "${TMPDIR:-/tmp}/soak-it.XXXXXX")
+_pids=()
+_failures=0
+
+ok() { echo "ok - $1"; }
+fail() { echo "not ok - $1${2:+: $2}"; _failures=$((_failures + 1)); }
+# check NAME CONDITION-COMMAND...: ok when the command succeeds.
+check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "failed: $*"; fi; }
+# check_eq NAME GOT WANT
+check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', want '$3'"; fi; }
+# check_range NAME VALUE LO HI (numbers, inclusive; floats allowed)
+check_range() {
+  if awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v + 0 >= lo + 0 && v + 0 <= hi + 0) }'; then
+    ok "$1 ($2 in $3..$4)"
+  else
+    fail "$1" "$2 is not within $3..$4"
+  fi
+}
+
+# A TCP port nobody listens on now (the kernel picks it).
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# spawn LOG CMD...: starts CMD in the background with output to LOG; sets SPAWNED_PID.
+spawn() {
+  local log=$1; shift
+  "$@" >"$log" 2>&1 &
+  SPAWNED_PID=$!
+  _pids+=("$SPAWNED_PID")
+}
+
+# alive PID: running and not a zombie (PID 1 here reaps late).
+alive() {
+  [ -r "/proc/$1/status" ] || return 1
+  ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# stop_pid PID [SIG]: signals a pid this test started and waits (bounded) for it to end.
+stop_pid() {
+  local pid=$1 sig=${2:-TERM} i
+  kill -"$sig" "$pid" 2>/dev/null || return 0
+  for i in $(seq 1 100); do alive "$pid" || break; sleep 0.1; done
+  alive "$pid" && kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  return 0
+}
+
+# wait_for SECONDS CMD...: polls CMD every 0.1 s until it succeeds; fails after SECONDS.
+wait_for() {
+  local limit=$1 i; shift
+  for i in $(seq 1 $((limit * 10))); do "$@" && return 0; sleep 0.1; done
+  return 1
+}
+
+# wait_line LOG REGEX SECONDS: waits for a line in LOG; prints the first match.
+wait_line() {
+  local log=$1 re=$2 limit=${3:-10}
+  wait_for "$limit" grep -qE "$re" "$log" || return 1
+  grep -m1 -E "$re" "$log"
+}
+
+# start_regserver [ARGS...]: starts bin/regserver on a free port; sets REG_PID, REG_PORT, REG_URL.
+start_regserver() {
+  local log=$T/regserver.$RANDOM.log line
+  spawn "$log" "$BIN/regserver" --port 0 "$@"
+  REG_PID=$SPAWNED_PID
+  line=$(wait_line "$log" 'listening on 127\.0\.0\.1:[0-9]+' 10) || { cat "$log" >&2; return 1; }
+  REG_PORT=${line##*:}
+  REG_URL=http://127.0.0.1:$REG_PORT
+}
+
+sql() { sqlite3 -batch -noheader "$@"; }
+
+_cleanup() {
+  local p
+  for p in "${_pids[@]}"; do alive "$p" && stop_pid "$p" KILL; done
+  if [ "$_failures" -eq 0 ] && [ -z "${KEEP_LOGS:-}" ]; then
+    rm -rf "$T"
+  else
+    echo "# logs kept in $T"
+  fi
+}
+trap _cleanup EXIT
+
+# done_testing: exit status of the test file.
+done_testing() { [ "$_failures" -eq 0 ]; }

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs the Debian packages a profile needs when any is missing.
+#   tools/deps.sh build|check|demo|bench
+# As root: `apt-get update` once, then `apt-get install -y` of the exact missing list.
+# Not root: prints the exact command to run and exits 1.
+set -euo pipefail
+
+build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libinih-dev
+       libmicrohttpd-dev zlib1g-dev)
+# Tests run real servers: PostgreSQL, Tomcat 9/10, Jetty 9 (Java), gnuplot for pictures,
+# Chromium to open the HTML report, clang for the fuzz corpora, iproute2 for namespaces.
+check=(libcmocka-dev sqlite3 curl gnuplot-nox postgresql libpostgresql-jdbc-java
+       openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
+       chromium clang procps iproute2 libjansson-dev python3 time)
+demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
+      libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps)
+bench=(nginx-light wrk procps time linux-perf valgrind libjansson-dev)
+
+case "${1:-build}" in
+  build) want=("${build[@]}") ;;
+  check) want=("${build[@]}" "${check[@]}") ;;
+  demo)  want=("${build[@]}" "${demo[@]}") ;;
+  bench) want=("${build[@]}" "${bench[@]}" "${check[@]}") ;;
+  *) echo "usage: tools/deps.sh build|check|demo|bench" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  # javac may come from any JDK: accept one already on PATH.
+  if [ "$p" = openjdk-17-jdk-headless ] && command -v javac >/dev/null 2>&1; then continue; fi
+  st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  case "$st" in *" installed") ;; *) missing+=("$p") ;; esac
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "soak needs these Debian packages; run:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
