@@ -67,6 +67,7 @@ public final class RegisterServlet extends HttpServlet {
         Connection conn;
         PreparedStatement insert;
         long lastUsed;
+        long checkedAt; /* when it was last known to work: connected or validated */
     }
 
     /** Bad input: answered with 400 and the message. */
@@ -86,6 +87,8 @@ public final class RegisterServlet extends HttpServlet {
     private String instance;
 
     private final AtomicLong lastLogged = new AtomicLong();
+    /** When a pooled connection last turned out broken: older ones are validated before use. */
+    private final AtomicLong brokenAt = new AtomicLong();
 
     private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(() -> {
         try {
@@ -217,9 +220,13 @@ public final class RegisterServlet extends HttpServlet {
             try {
                 connect(s);
                 ok = s.conn.isValid(2);
-                if (!ok) closeQuietly(s);
+                if (!ok) {
+                    closeQuietly(s);
+                    brokenAt.set(System.currentTimeMillis());
+                }
             } catch (SQLException e) {
                 closeQuietly(s);
+                brokenAt.set(System.currentTimeMillis());
                 logLimited("health: database connection failed: " + e);
             } finally {
                 pool.offer(s);
@@ -296,6 +303,7 @@ public final class RegisterServlet extends HttpServlet {
             } else {
                 /* Anything else may have broken the session: drop it, reconnect next time. */
                 closeQuietly(s);
+                brokenAt.set(System.currentTimeMillis());
                 logLimited("register: database error: " + e);
             }
         } finally {
@@ -392,11 +400,19 @@ public final class RegisterServlet extends HttpServlet {
         }
     }
 
-    /** Make sure the slot holds a live connection; reconnects a dropped or long-idle one. */
+    /**
+     * Make sure the slot holds a live connection. A connection that sat idle for a while, or
+     * that is older than the last one found broken (the database restarted, say), is checked
+     * first, so one failure does not cost one failed request per pooled connection.
+     */
     private void connect(Slot s) throws SQLException {
         long now = System.currentTimeMillis();
-        if (s.conn != null && now - s.lastUsed > IDLE_CHECK_MS && !s.conn.isValid(2)) {
-            closeQuietly(s);
+        if (s.conn != null && (now - s.lastUsed > IDLE_CHECK_MS || s.checkedAt <= brokenAt.get())) {
+            if (s.conn.isValid(2)) {
+                s.checkedAt = now;
+            } else {
+                closeQuietly(s);
+            }
         }
         if (s.conn == null) {
             Connection c = driver.connect(url, dbProps);
@@ -413,6 +429,7 @@ public final class RegisterServlet extends HttpServlet {
                 throw e;
             }
             s.conn = c;
+            s.checkedAt = now;
         }
         s.lastUsed = now;
     }
