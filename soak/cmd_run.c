@@ -1,12 +1,270 @@
-/* Placeholder until the command lands. */
+/*
+ * soak run — runs scenarios one after another (an overnight job queue), or a quick
+ * scenario built from the command line.
+ */
+#include <curl/curl.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "db.h"
+#include "log.h"
+#include "runner.h"
+#include "scenario.h"
+
+/* Set by the signal handlers; read by the runner. */
+static volatile sig_atomic_t sigint_count, sigterm_seen;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGINT)
+		sigint_count++;
+	else
+		sigterm_seen = 1;
+}
+
+static void usage_run(FILE *f)
+{
+	fprintf(f,
+		"usage: soak run [options] SCENARIO.ini...\n"
+		"       soak run --url URL [quick options]\n"
+		"\n"
+		"Runs each scenario in turn, recording every interval into the database.\n"
+		"  --db FILE              results database (default $SOAK_DB or soak.db)\n"
+		"  --set SECTION.KEY=V    override a scenario key (repeatable)\n"
+		"  --threads N            engine threads (default: the scenario's, or one per core)\n"
+		"  --loop poll|epoll      event loop (default: chosen by VUs per thread)\n"
+		"  -q, --quiet            no progress output\n"
+		"  -v, --verbose          diagnostics (repeat for more)\n"
+		"quick mode (no scenario file):\n"
+		"  --url URL  -c, --concurrency N (30)  -d, --duration D (30m)  --method M\n"
+		"  --body TEMPLATE  -H, --header 'K: V' (repeatable)  --label L\n"
+		"  --connection keepalive|close  --interval D (10s)  --timeout D (30s)\n"
+		"  --expect-status N  --warmup D  --ramp-up D  --think D\n"
+		"Exit status: 0 done, 1 a threshold failed, 2 bad usage or scenario, 3 runtime\n"
+		"failure, 130/143 interrupted by SIGINT/SIGTERM.\n");
+}
+
+/* Appends "key = value\n" to a growing text; values are single lines. */
+static int add_line(char **text, size_t *len, const char *key, const char *value)
+{
+	size_t n = strlen(key) + strlen(value) + 8;
+	char *t;
+	if (strchr(value, '\n')) {
+		fprintf(stderr, "soak run: %s: a value cannot contain a newline\n", key);
+		return -1;
+	}
+	t = realloc(*text, *len + n);
+	if (!t)
+		return -1;
+	*len += (size_t)snprintf(t + *len, n, "%s = %s\n", key, value);
+	*text = t;
+	return 0;
+}
+
+enum {
+	OPT_DB = 256, OPT_SET, OPT_THREADS, OPT_LOOP, OPT_URL, OPT_METHOD, OPT_BODY, OPT_LABEL,
+	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK
+};
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "soak run: not built yet\n");
-	return EXIT_RUNTIME;
+	static const struct option opts[] = {
+		{"db", required_argument, NULL, OPT_DB},
+		{"set", required_argument, NULL, OPT_SET},
+		{"threads", required_argument, NULL, OPT_THREADS},
+		{"loop", required_argument, NULL, OPT_LOOP},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{"url", required_argument, NULL, OPT_URL},
+		{"concurrency", required_argument, NULL, 'c'},
+		{"duration", required_argument, NULL, 'd'},
+		{"method", required_argument, NULL, OPT_METHOD},
+		{"body", required_argument, NULL, OPT_BODY},
+		{"header", required_argument, NULL, 'H'},
+		{"label", required_argument, NULL, OPT_LABEL},
+		{"connection", required_argument, NULL, OPT_CONNECTION},
+		{"interval", required_argument, NULL, OPT_INTERVAL},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"expect-status", required_argument, NULL, OPT_EXPECT},
+		{"warmup", required_argument, NULL, OPT_WARMUP},
+		{"ramp-up", required_argument, NULL, OPT_RAMP},
+		{"think", required_argument, NULL, OPT_THINK},
+		{NULL, 0, NULL, 0},
+	};
+	const char *db_path = db_default_path();
+	char **sets = calloc((size_t)argc + 1, sizeof *sets);
+	int nsets = 0, quiet = 0, verbose = 0, threads = 0, c, rc = EXIT_OK;
+	enum engine_loop loop = LOOP_AUTO;
+	/* quick mode: [scenario] lines and [request] lines */
+	char *qs = NULL, *qr = NULL;
+	size_t qsl = 0, qrl = 0;
+	const char *url = NULL, *label = NULL;
+	int have_conc = 0, have_dur = 0;
+
+	if (!sets)
+		return EXIT_RUNTIME;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+qvhc:d:H:", opts, NULL)) != -1) {
+		int bad = 0;
+		switch (c) {
+		case OPT_DB: db_path = optarg; break;
+		case OPT_SET: sets[nsets++] = optarg; break;
+		case OPT_THREADS:
+			threads = atoi(optarg);
+			if (threads < 1 || threads > 256) {
+				fprintf(stderr, "soak run: --threads: expected 1..256, not '%s'\n", optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case OPT_LOOP:
+			if (!strcmp(optarg, "poll"))
+				loop = LOOP_POLL;
+			else if (!strcmp(optarg, "epoll"))
+				loop = LOOP_EPOLL;
+			else if (!strcmp(optarg, "auto"))
+				loop = LOOP_AUTO;
+			else {
+				fprintf(stderr, "soak run: --loop: expected poll, epoll or auto, not '%s'\n", optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case 'q': quiet = 1; break;
+		case 'v': verbose++; break;
+		case 'h': usage_run(stdout); goto done;
+		case OPT_URL: url = optarg; bad = add_line(&qr, &qrl, "url", optarg); break;
+		case 'c': have_conc = 1; bad = add_line(&qs, &qsl, "concurrency", optarg); break;
+		case 'd': have_dur = 1; bad = add_line(&qs, &qsl, "duration", optarg); break;
+		case OPT_METHOD: bad = add_line(&qr, &qrl, "method", optarg); break;
+		case OPT_BODY: bad = add_line(&qr, &qrl, "body", optarg); break;
+		case 'H': bad = add_line(&qr, &qrl, "header", optarg); break;
+		case OPT_LABEL: label = optarg; bad = add_line(&qs, &qsl, "label", optarg); break;
+		case OPT_CONNECTION: bad = add_line(&qs, &qsl, "connection", optarg); break;
+		case OPT_INTERVAL: bad = add_line(&qs, &qsl, "interval", optarg); break;
+		case OPT_TIMEOUT: bad = add_line(&qr, &qrl, "timeout", optarg); break;
+		case OPT_EXPECT: bad = add_line(&qr, &qrl, "expect_status", optarg); break;
+		case OPT_WARMUP: bad = add_line(&qs, &qsl, "warmup", optarg); break;
+		case OPT_RAMP: bad = add_line(&qs, &qsl, "ramp_up", optarg); break;
+		case OPT_THINK: bad = add_line(&qs, &qsl, "think_time", optarg); break;
+		default:
+			fprintf(stderr, "soak run: unknown or incomplete option '%s'\n", argv[optind - 1]);
+			cmd_usage("run");
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		if (bad) {
+			rc = EXIT_USAGE;
+			goto done;
+		}
+	}
+	if (verbose)
+		log_set_level(verbose > 1 ? LOG_DEBUG : LOG_INFO);
+	if ((qs || qr) && !url) {
+		fprintf(stderr, "soak run: quick options need --url (or give scenario files)\n");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	if (!url && optind >= argc) {
+		fprintf(stderr, "soak run: no scenario given\n");
+		cmd_usage("run");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	if (url && optind < argc) {
+		fprintf(stderr, "soak run: give scenario files or --url, not both\n");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+
+	/* Parse every scenario before sending anything: a typo in the third file of an
+	 * overnight queue must not surface at 3 a.m. */
+	int nscn = url ? 1 : argc - optind;
+	struct scenario *scns = calloc((size_t)nscn, sizeof *scns);
+	char err[1024];
+	if (!scns) {
+		rc = EXIT_RUNTIME;
+		goto done;
+	}
+	if (url) {
+		char *text = NULL;
+		size_t tl = 0;
+		if (!have_conc)
+			add_line(&qs, &qsl, "concurrency", "30");
+		if (!have_dur)
+			add_line(&qs, &qsl, "duration", "30m");
+		if (!label)
+			add_line(&qs, &qsl, "label", "quick");
+		size_t n = qsl + qrl + 64;
+		text = malloc(n);
+		if (!text) {
+			rc = EXIT_RUNTIME;
+			goto free_scns;
+		}
+		tl = (size_t)snprintf(text, n, "[scenario]\nname = quick\n%s[request]\n%s", qs ? qs : "",
+				      qr ? qr : "");
+		(void)tl;
+		if (scn_parse_text(&scns[0], "(command line)", text, sets, nsets, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: %s\n", err);
+			free(text);
+			rc = EXIT_USAGE;
+			goto free_scns;
+		}
+		free(text);
+	} else {
+		for (int i = 0; i < nscn; i++)
+			if (scn_load(&scns[i], argv[optind + i], sets, nsets, err, sizeof err) < 0) {
+				fprintf(stderr, "soak run: %s\n", err);
+				rc = EXIT_USAGE;
+				for (int j = 0; j < i; j++)
+					scn_release(&scns[j]);
+				goto free_scns;
+			}
+	}
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+
+	struct runner_opts ro = {
+		.db_path = db_path,
+		.loop = loop,
+		.threads = threads,
+		.tty = isatty(STDERR_FILENO),
+		.quiet = quiet,
+		.sigint_count = &sigint_count,
+		.sigterm = &sigterm_seen,
+	};
+	for (int i = 0; i < nscn; i++) {
+		int r = runner_run(&scns[i], &ro);
+		if (r == 130 || r == 143 || r == EXIT_RUNTIME) {
+			if (i + 1 < nscn)
+				fprintf(stderr, "soak run: %d queued scenario%s not run\n", nscn - i - 1,
+					nscn - i - 1 == 1 ? "" : "s");
+			rc = r;
+			break;
+		}
+		if (r > rc)
+			rc = r;
+	}
+	for (int i = 0; i < nscn; i++)
+		scn_release(&scns[i]);
+	curl_global_cleanup();
+free_scns:
+	free(scns);
+done:
+	free(qs);
+	free(qr);
+	free(sets);
+	return rc;
 }

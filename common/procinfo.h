@@ -1,0 +1,24 @@
+/*
+ * procinfo — small facts about processes from /proc, for "is that run's process still
+ * alive?" (a pid alone can be reused; pid + start time + boot id cannot).
+ * Functions read /proc on each call, allocate nothing and are thread-safe.
+ */
+#ifndef SOAK_PROCINFO_H
+#define SOAK_PROCINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Start time of a process in clock ticks after boot (/proc/PID/stat field 22); -1 when
+ * the process does not exist. */
+long long proc_start_ticks(pid_t pid);
+/* 1 when the process exists, is not a zombie, and (when start_ticks >= 0) started at
+ * start_ticks. */
+int proc_alive(pid_t pid, long long start_ticks);
+/* /proc/sys/kernel/random/boot_id into buf; "" when unreadable. */
+void proc_boot_id(char *buf, size_t len);
+/* Wall-clock epoch ms at which the process started; -1 when unknown. */
+int64_t proc_start_wall_ms(pid_t pid);
+
+#endif

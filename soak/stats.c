@@ -1,0 +1,97 @@
+#include "stats.h"
+
+#include <string.h>
+
+static const char *const class_names[ERR_NCLASS] = {
+	"http_4xx",        "http_5xx",        "status_mismatch", "body_mismatch",
+	"timeout",         "connect_refused", "connect_timeout", "reset",
+	"client_ports",    "dns",             "protocol",        "other",
+};
+
+const char *err_class_name(enum err_class c)
+{
+	return (unsigned)c < ERR_NCLASS ? class_names[c] : "other";
+}
+
+int err_class_client_side(enum err_class c) { return c == ERR_CLIENT_PORTS || c == ERR_DNS; }
+
+int err_class_parse(const char *name)
+{
+	for (int i = 0; i < ERR_NCLASS; i++)
+		if (strcmp(name, class_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int istats_init(struct istats *s, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof *s);
+	return hdr_init_latency(&s->hist, err, errlen);
+}
+
+void istats_release(struct istats *s) { hdr_release(&s->hist); }
+
+void istats_reset(struct istats *s)
+{
+	struct hdr h = s->hist;
+	hdr_reset(&h);
+	memset(s, 0, sizeof *s);
+	s->hist = h;
+}
+
+void istats_add(struct istats *dst, const struct istats *src)
+{
+	dst->dropped += hdr_add(&dst->hist, &src->hist);
+	dst->requests += src->requests;
+	dst->errors += src->errors;
+	dst->bytes += src->bytes;
+	dst->new_conns += src->new_conns;
+	dst->lat_sum_us += src->lat_sum_us;
+	dst->connect_sum_us += src->connect_sum_us;
+	dst->connect_n += src->connect_n;
+	dst->ttfb_sum_us += src->ttfb_sum_us;
+	dst->ttfb_n += src->ttfb_n;
+	dst->dropped += src->dropped;
+	for (int c = 0; c < ERR_NCLASS; c++) {
+		if (src->err_count[c] && !dst->err_count[c])
+			memcpy(dst->err_sample[c], src->err_sample[c], ERR_SAMPLE_LEN);
+		dst->err_count[c] += src->err_count[c];
+	}
+}
+
+void istats_error(struct istats *s, enum err_class c, const char *msg)
+{
+	s->errors++;
+	if (s->err_count[c]++ == 0) {
+		size_t n = strlen(msg);
+		if (n >= ERR_SAMPLE_LEN)
+			n = ERR_SAMPLE_LEN - 1;
+		memcpy(s->err_sample[c], msg, n);
+		s->err_sample[c][n] = '\0';
+	}
+}
+
+void istats_figures(const struct istats *s, double seconds, struct figures *f)
+{
+	int64_t answered = hdr_total(&s->hist);
+
+	memset(f, 0, sizeof *f);
+	f->requests = s->requests;
+	f->errors = s->errors;
+	f->bytes = s->bytes;
+	f->new_conns = s->new_conns;
+	f->seconds = seconds;
+	f->tps = seconds > 0 ? (double)s->requests / seconds : 0;
+	f->error_pct = s->requests > 0 ? 100.0 * (double)s->errors / (double)s->requests : 0;
+	f->mean_us = answered > 0 ? (double)s->lat_sum_us / (double)answered : 0;
+	f->connect_us = s->connect_n > 0 ? (double)s->connect_sum_us / (double)s->connect_n : 0;
+	f->ttfb_us = s->ttfb_n > 0 ? (double)s->ttfb_sum_us / (double)s->ttfb_n : 0;
+	if (answered > 0) {
+		f->p50_us = hdr_value_at_percentile(&s->hist, 50);
+		f->p90_us = hdr_value_at_percentile(&s->hist, 90);
+		f->p95_us = hdr_value_at_percentile(&s->hist, 95);
+		f->p99_us = hdr_value_at_percentile(&s->hist, 99);
+		f->p999_us = hdr_value_at_percentile(&s->hist, 99.9);
+		f->max_us = hdr_max(&s->hist);
+	}
+}
