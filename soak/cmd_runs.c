@@ -1,12 +1,191 @@
-/* Placeholder until the command lands. */
+/*
+ * soak runs — lists the runs of a database with their figures; --json for pipelines.
+ * Figures cover each step's measured window (steady intervals), merged from the stored
+ * interval histograms, so they are right for runs that crashed before writing a step row.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "clock.h"
 #include "cmd.h"
+#include "db.h"
+#include "dur.h"
+#include "results.h"
+#include "runner.h"
+
+/* Prints a JSON string literal. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* The figures of a window; duration_s is the run's length for a run, the measured window
+ * for a step. */
+static void json_figures(FILE *f, const struct figures *g, double duration_s)
+{
+	fprintf(f,
+		"\"duration_s\": %.3f, \"window_s\": %.3f, \"requests\": %lld, \"errors\": %lld, \"error_pct\": %.4f, "
+		"\"tps\": %.3f, \"mean_ms\": %.3f, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
+		"\"p95_ms\": %.3f, \"p99_ms\": %.3f, \"max_ms\": %.3f, \"new_connections\": %lld",
+		duration_s, g->seconds, (long long)g->requests, (long long)g->errors, g->error_pct, g->tps,
+		g->mean_us / 1000, (double)g->p50_us / 1000, (double)g->p90_us / 1000,
+		(double)g->p95_us / 1000, (double)g->p99_us / 1000, (double)g->max_us / 1000,
+		(long long)g->new_conns);
+}
+
+/* Figures of a window; 0 or -1 with err. */
+static int window_figures(sqlite3 *db, int64_t run, int step, struct figures *out, char *err,
+			  size_t errlen)
+{
+	struct istats st;
+	struct res_window w = {.run_id = run, .step_idx = step, .phase = "steady", .from_ms = -1, .to_ms = -1};
+	double secs;
+	int n, rc;
+
+	if (istats_init(&st, err, errlen) < 0)
+		return -1;
+	rc = res_collect(db, &w, &st, &secs, &n, err, errlen);
+	if (rc == 0)
+		istats_figures(&st, secs, out);
+	istats_release(&st);
+	return rc;
+}
 
 int cmd_runs(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "soak runs: not built yet\n");
-	return EXIT_RUNTIME;
+	static const struct option opts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *path = db_default_path();
+	int json = 0, c, rc = EXIT_RUNTIME, first = 1;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL, *ss = NULL;
+	char err[512];
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': path = optarg; break;
+		case 'j': json = 1; break;
+		case 'h':
+			printf("usage: soak runs [--db FILE] [--json]\n"
+			       "Lists runs: id, label, mode, status (crashed when a run was never closed\n"
+			       "and its process is gone), start, length, requests, TPS, p99, error %%.\n");
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "soak runs: unknown option '%s'\n", argv[optind - 1]);
+			cmd_usage("runs");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "soak runs: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	/* Opened for writing so an older file is migrated (reading needs the current schema). */
+	if (db_open(path, 0, &db, err, sizeof err) < 0) {
+		fprintf(stderr, "soak runs: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (db_prepare(db, &st,
+		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
+		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection FROM runs ORDER BY id",
+		       err, sizeof err) < 0 ||
+	    db_prepare(db, &ss, "SELECT idx, concurrency FROM steps WHERE run_id = ? ORDER BY idx", err,
+		       sizeof err) < 0) {
+		fprintf(stderr, "soak runs: %s\n", err);
+		goto done;
+	}
+	if (json)
+		printf("[");
+	else
+		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s\n", "id", "label", "mode", "status",
+		       "started (UTC)", "length", "requests", "TPS", "p99", "error%");
+	int64_t now = clock_wall_ms();
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *label = (const char *)sqlite3_column_text(st, 1);
+		const char *mode = (const char *)sqlite3_column_text(st, 2);
+		int64_t started = sqlite3_column_int64(st, 10);
+		int64_t hb = sqlite3_column_int64(st, 8);
+		const char *status = res_status((const char *)sqlite3_column_text(st, 3),
+						(const char *)sqlite3_column_text(st, 4),
+						sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
+						(const char *)sqlite3_column_text(st, 7), hb,
+						sqlite3_column_int64(st, 9), now);
+		int64_t ended = sqlite3_column_type(st, 11) == SQLITE_NULL
+					? (!strcmp(status, "running") ? now : hb)
+					: sqlite3_column_int64(st, 11);
+		struct figures all;
+		char iso[40], len[32], p99[32];
+
+		if (window_figures(db, id, -1, &all, err, sizeof err) < 0) {
+			fprintf(stderr, "soak runs: %s\n", err);
+			goto done;
+		}
+		if (!json) {
+			clock_iso(started, iso, sizeof iso);
+			iso[19] = '\0';
+			iso[10] = ' ';
+			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f\n", (long long)id,
+			       label, mode, status, iso, dur_format((ended - started) / 1000 * 1000, len, sizeof len),
+			       (long long)all.requests, all.tps,
+			       all.requests ? fmt_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct);
+			continue;
+		}
+		printf("%s\n  {\"id\": %lld, \"label\": ", first ? "" : ",", (long long)id);
+		first = 0;
+		json_str(stdout, label);
+		printf(", \"name\": ");
+		json_str(stdout, (const char *)sqlite3_column_text(st, 12));
+		printf(", \"mode\": ");
+		json_str(stdout, mode);
+		printf(", \"connection\": ");
+		json_str(stdout, (const char *)sqlite3_column_text(st, 13));
+		printf(", \"status\": ");
+		json_str(stdout, status);
+		printf(", \"started_ms\": %lld, ", (long long)started);
+		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
+		printf(", \"steps\": [");
+		sqlite3_bind_int64(ss, 1, id);
+		int fs = 1;
+		while (sqlite3_step(ss) == SQLITE_ROW) {
+			struct figures f;
+			int idx = sqlite3_column_int(ss, 0);
+			if (window_figures(db, id, idx, &f, err, sizeof err) < 0) {
+				fprintf(stderr, "soak runs: %s\n", err);
+				goto done;
+			}
+			printf("%s\n    {\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", idx + 1,
+			       sqlite3_column_int(ss, 1));
+			json_figures(stdout, &f, f.seconds);
+			printf("}");
+			fs = 0;
+		}
+		sqlite3_reset(ss);
+		printf("]}");
+	}
+	if (json)
+		printf("%s]\n", first ? "" : "\n");
+	rc = EXIT_OK;
+done:
+	sqlite3_finalize(st);
+	sqlite3_finalize(ss);
+	db_close(db);
+	return rc;
 }

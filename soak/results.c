@@ -1,0 +1,108 @@
+#include "results.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "hdr.h"
+#include "procinfo.h"
+
+int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, double *seconds,
+		int *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL, *es = NULL;
+	int rc = -1, step;
+
+	*seconds = 0;
+	*n = 0;
+	if (db_prepare(db, &st,
+		       "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, connect_us, "
+		       "ttfb_us, mean_us, hist FROM intervals WHERE run_id = ?1 "
+		       "AND (?2 < 0 OR step_idx = ?2) AND (?3 IS NULL OR phase = ?3) "
+		       "AND (?4 < 0 OR start_ms >= ?4) AND (?5 < 0 OR start_ms < ?5) ORDER BY start_ms",
+		       err, errlen) < 0 ||
+	    db_prepare(db, &es,
+		       "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND start_ms = ?",
+		       err, errlen) < 0)
+		goto done;
+	sqlite3_bind_int64(st, 1, w->run_id);
+	sqlite3_bind_int(st, 2, w->step_idx);
+	if (w->phase)
+		sqlite3_bind_text(st, 3, w->phase, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, w->from_ms);
+	sqlite3_bind_int64(st, 5, w->to_ms);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct istats one;
+		const void *blob = sqlite3_column_blob(st, 9);
+		int len = sqlite3_column_bytes(st, 9);
+		int64_t answered;
+
+		memset(&one, 0, sizeof one);
+		if (blob && len > 0) {
+			char e2[256];
+			if (hdr_decode(blob, (size_t)len, &one.hist, e2, sizeof e2) < 0) {
+				snprintf(err, errlen, "run %lld, interval at %lld: bad histogram: %s",
+					 (long long)w->run_id, (long long)sqlite3_column_int64(st, 0), e2);
+				goto done;
+			}
+		}
+		answered = hdr_total(&one.hist);
+		*seconds += (double)sqlite3_column_int64(st, 1) / 1000.0;
+		one.requests = sqlite3_column_int64(st, 2);
+		one.errors = sqlite3_column_int64(st, 3);
+		one.bytes = sqlite3_column_int64(st, 4);
+		one.new_conns = sqlite3_column_int64(st, 5);
+		/* Means were stored per interval: weight them back into sums. */
+		one.connect_n = sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 : one.new_conns;
+		one.connect_sum_us = (int64_t)(sqlite3_column_double(st, 6) * (double)one.connect_n + 0.5);
+		one.ttfb_n = sqlite3_column_type(st, 7) == SQLITE_NULL ? 0 : answered;
+		one.ttfb_sum_us = (int64_t)(sqlite3_column_double(st, 7) * (double)one.ttfb_n + 0.5);
+		one.lat_sum_us = (int64_t)(sqlite3_column_double(st, 8) * (double)answered + 0.5);
+		if (one.errors > 0) {
+			sqlite3_bind_int64(es, 1, w->run_id);
+			sqlite3_bind_int64(es, 2, sqlite3_column_int64(st, 0));
+			while (sqlite3_step(es) == SQLITE_ROW) {
+				int c = err_class_parse((const char *)sqlite3_column_text(es, 0));
+				if (c < 0)
+					c = ERR_OTHER;
+				const char *sample = (const char *)sqlite3_column_text(es, 2);
+				if (one.err_count[c] == 0 && sample)
+					snprintf(one.err_sample[c], ERR_SAMPLE_LEN, "%s", sample);
+				one.err_count[c] += sqlite3_column_int64(es, 1);
+			}
+			sqlite3_reset(es);
+		}
+		istats_add(into, &one);
+		hdr_release(&one.hist);
+		(*n)++;
+	}
+	if (step != SQLITE_DONE) {
+		db_fail(db, "cannot read intervals", err, errlen);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(st);
+	sqlite3_finalize(es);
+	return rc;
+}
+
+const char *res_status(const char *stored, const char *host, int64_t pid, int64_t pid_start,
+		       const char *boot_id, int64_t heartbeat_ms, int64_t interval_ms,
+		       int64_t now_ms)
+{
+	char me[256], boot[64];
+
+	if (!stored || strcmp(stored, "running") != 0)
+		return stored ? stored : "unknown";
+	if (gethostname(me, sizeof me) == 0 && host && strcmp(me, host) == 0) {
+		proc_boot_id(boot, sizeof boot);
+		if (boot_id && *boot_id && *boot && strcmp(boot, boot_id) != 0)
+			return "crashed"; /* the machine rebooted since */
+		return proc_alive((pid_t)pid, pid_start) ? "running" : "crashed";
+	}
+	if (interval_ms < 1000)
+		interval_ms = 1000;
+	return now_ms - heartbeat_ms > 3 * interval_ms ? "crashed" : "running";
+}
