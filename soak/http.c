@@ -260,9 +260,11 @@ static struct curl_slist *build_headers(struct hthread *h, const struct scn_requ
 		}
 	}
 	/* libcurl would send "Expect: 100-continue" for large bodies: a round trip more. */
-	if (r->has_body && !(n = curl_slist_append(list, "Expect:")))
-		goto fail;
-	list = r->has_body ? n : list;
+	if (r->has_body) {
+		if (!(n = curl_slist_append(list, "Expect:")))
+			goto fail;
+		list = n;
+	}
 	if (h->scn->connection == SCN_CLOSE) {
 		/* The server closes first, as with browsers and JMeter: TIME_WAIT lands on the
 		 * server, where it would in production, not on the generator's ports. */

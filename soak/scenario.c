@@ -344,7 +344,7 @@ static void parse_sweep(struct parse *p, struct scenario *s)
 			     "step_duration: [sweep] needs concurrency = A..B step S (or a list)");
 		s->duration_ms = step;
 	} else if (e && s->duration_ms < 0) {
-		perr(p, e, 0, "[sweep] needs step_duration");
+		perr(p, e, 0, "[sweep] needs step_duration (or duration in [scenario])");
 	}
 	if (!s->sweep) {
 		s->levels[0] = s->concurrency;

@@ -335,10 +335,14 @@ static int csv_record(char **p, char **cells, int max, int *overflow)
 			s++;
 			continue;
 		}
-		if (sep == '\r')
+		/* *out may have been the separator itself: decide from the saved copy. */
+		if (sep == '\r') {
 			s++;
-		if (*s == '\n')
+			if (*s == '\n')
+				s++;
+		} else if (sep == '\n') {
 			s++;
+		}
 		break;
 	}
 	*p = s;

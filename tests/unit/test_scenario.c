@@ -1,0 +1,275 @@
+/* Scenario files: a full good file, overrides, and every mistake with its FILE:LINE message. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "scenario.h"
+
+static const char good[] =
+	"; a registration soak\n"
+	"[scenario]\n"
+	"name        = tomcat soak\n"
+	"label       = tomcat10            ; the system under test\n"
+	"concurrency = 30\n"
+	"duration    = 30m\n"
+	"warmup      = 1m\n"
+	"ramp_up     = 30s\n"
+	"interval    = 10s\n"
+	"connection  = keepalive\n"
+	"think_time  = 100ms..300ms\n"
+	"\n"
+	"[request]\n"
+	"method  = POST\n"
+	"url     = http://127.0.0.1:8080/register\n"
+	"header  = Content-Type: application/x-www-form-urlencoded\n"
+	"header  = X-Run: ${run}\n"
+	"body    = username=u${nonce}_${seq}&email=${seq}@example.test&password=${random:12}\n"
+	"timeout = 5s\n"
+	"expect_status = 201\n"
+	"expect_body   = \"id\":\\s*\\d+\n"
+	"\n"
+	"[thresholds]\n"
+	"p99 = 800ms\n"
+	"error_rate = 1%\n"
+	"tps_min = 50\n"
+	"\n"
+	"[collect.app]\n"
+	"pid_match = org\\.apache\\.catalina\\.startup\\.Bootstrap\n"
+	"gc_log    = /var/log/tomcat/gc.log\n"
+	"every     = 5s\n"
+	"\n"
+	"[collect.db]\n"
+	"pid_match = postgres|mysqld\n"
+	"\n"
+	"[collect.host]\n"
+	"host = yes\n";
+
+static void parses_the_design_example(void **state)
+{
+	struct scenario s;
+	char err[512] = "";
+	(void)state;
+	assert_int_equal(scn_parse_text(&s, "soak.ini", good, NULL, 0, err, sizeof err), 0);
+	assert_string_equal(s.name, "tomcat soak");
+	assert_string_equal(s.label, "tomcat10");
+	assert_int_equal(s.concurrency, 30);
+	assert_int_equal(s.duration_ms, 1800000);
+	assert_int_equal(s.warmup_ms, 60000);
+	assert_int_equal(s.rampup_ms, 30000);
+	assert_int_equal(s.think_min_ms, 100);
+	assert_int_equal(s.think_max_ms, 300);
+	assert_int_equal(s.nlevels, 1);
+	assert_int_equal(s.levels[0], 30);
+	assert_int_equal(s.sweep, 0);
+	assert_int_equal(s.nreqs, 1);
+	assert_string_equal(s.reqs[0].method, "POST");
+	assert_int_equal(s.reqs[0].nheaders, 2);
+	assert_int_equal(s.reqs[0].headers[1].dynamic, 1);
+	assert_int_equal(s.reqs[0].timeout_ms, 5000);
+	assert_int_equal(s.reqs[0].expect_status, 201);
+	assert_non_null(s.reqs[0].expect_body);
+	assert_int_equal(s.thr.p99_us, 800000);
+	assert_float_equal(s.thr.error_rate, 0.01, 1e-12);
+	assert_float_equal(s.thr.tps_min, 50, 1e-12);
+	assert_int_equal(s.thr.p95_us, -1);
+	assert_int_equal(s.ncollect, 3);
+	assert_string_equal(s.collect[0].name, "app");
+	assert_string_equal(s.collect[0].gc_log, "/var/log/tomcat/gc.log");
+	assert_int_equal(s.collect[2].host, 1);
+	assert_int_equal(scn_total_ms(&s), 1800000);
+	scn_release(&s);
+}
+
+static void sweep_and_overrides(void **state)
+{
+	struct scenario s;
+	char err[512] = "";
+	char *sets[] = {(char *)"sweep.concurrency=10..30 step 10", (char *)"scenario.label=tomcat9",
+			(char *)"request.header=X-Extra: 1"};
+	(void)state;
+	/* Without step_duration each step lasts the scenario's duration. */
+	assert_int_equal(scn_parse_text(&s, "soak.ini", good, sets, 3, err, sizeof err), 0);
+	assert_int_equal(s.nlevels, 3);
+	assert_int_equal(scn_total_ms(&s), 3 * 1800000);
+	scn_release(&s);
+	char *sets2[] = {(char *)"sweep.concurrency=10..30 step 10", (char *)"sweep.step_duration=2m",
+			 (char *)"scenario.label=tomcat9", (char *)"request.header=X-Extra: 1"};
+	assert_int_equal(scn_parse_text(&s, "soak.ini", good, sets2, 4, err, sizeof err), 0);
+	assert_int_equal(s.sweep, 1);
+	assert_int_equal(s.nlevels, 3);
+	assert_int_equal(s.levels[2], 30);
+	assert_int_equal(s.duration_ms, 120000);
+	assert_int_equal(scn_total_ms(&s), 360000);
+	assert_string_equal(s.label, "tomcat9");
+	assert_int_equal(s.reqs[0].nheaders, 3); /* header is repeatable: an override adds one */
+	/* The stored text says what was overridden. */
+	assert_non_null(strstr(s.text, ";   --set scenario.label=tomcat9\n"));
+	scn_release(&s);
+}
+
+static void weighted_requests_and_defaults(void **state)
+{
+	struct scenario s;
+	char err[512] = "";
+	const char *text = "[scenario]\nduration = 10s\n"
+			   "[request.login]\nurl = http://127.0.0.1:1/login\nbody = a=1\nweight = 3\n"
+			   "[request.home]\nurl = http://127.0.0.1:1/\n";
+	(void)state;
+	assert_int_equal(scn_parse_text(&s, "dir/w.ini", text, NULL, 0, err, sizeof err), 0);
+	assert_string_equal(s.name, "w");        /* the file name without .ini */
+	assert_string_equal(s.label, "w");
+	assert_int_equal(s.concurrency, 10);
+	assert_int_equal(s.interval_ms, 10000);
+	assert_int_equal(s.nreqs, 2);
+	assert_string_equal(s.reqs[0].name, "login");
+	assert_string_equal(s.reqs[0].method, "POST"); /* a body makes it a POST */
+	assert_string_equal(s.reqs[1].method, "GET");
+	assert_int_equal(s.total_weight, 4);
+	assert_int_equal(s.connection, SCN_KEEPALIVE);
+	scn_release(&s);
+}
+
+/* Each bad scenario and the exact message it must produce. */
+static const struct {
+	const char *text;
+	const char *msg;
+} bad[] = {
+	{"[scenario]\nduration = 1m\nconcurency = 3\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: unknown key 'concurency' in [scenario]"},
+	{"[scenario]\nduration = 1m\n[requests]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: unknown section [requests] (known: scenario, sweep, request, request.NAME, "
+	 "thresholds, collect.NAME, handshake, frame.NAME)"},
+	{"[scenario]\nduration = 1m\n[request]\nmethod = GET\n", "bad.ini:3: [request] needs url = http://..."},
+	{"[scenario]\nduration = 30x\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:2: duration: bad duration '30x': unknown unit 'x' (use ms, s, m, h or d)"},
+	{"[scenario]\nduration = 1m\n[sweep]\nconcurrency = 10..\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: concurrency: bad range '10..': expected N, A..B [step S] or A,B,C"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[thresholds]\nerror_rate = 5\n",
+	 "bad.ini:6: error_rate: bad percentage '5': expected e.g. 1%, 0.5% or a fraction 0..1"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nexpect_body = \"id\":(\\d+\n",
+	 "bad.ini:5: bad expect_body pattern '\"id\":(\\d+': missing closing parenthesis at offset 9"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = user=${user}\n",
+	 "bad.ini:5: body: unknown placeholder '${user}' (known: seq, vu, iter, run, nonce, random:N, "
+	 "uuid, now_ms, csv:COLUMN)"},
+	{"[scenario]\nduration = 1m\nconnection = persistent\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: connection: expected keepalive or close, not 'persistent'"},
+	{"[scenario]\nduration = 1m\nconcurrency = 0\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: concurrency: 0 is outside 1..100000"},
+	{"[scenario]\nduration = 1m\nconcurrency = 200000\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: concurrency: 200000 is outside 1..100000"},
+	{"[scenario]\nduration = 1m\ncsv = /nonexistent/users.csv\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: csv: cannot read CSV file '/nonexistent/users.csv': No such file or directory"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = ftp://127.0.0.1/\n",
+	 "bad.ini:4: url: 'ftp://127.0.0.1/' must start with http:// or https://"},
+	{"[scenario]\nconcurrency = 5\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:1: [scenario] needs duration (e.g. duration = 30m)"},
+	{"[scenario]\nduration = 1m\nwarmup = 50s\nramp_up = 10s\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: warmup (50s) plus ramp_up (10s) leave nothing of the 1m step to measure"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nheader = NoColonHere\n",
+	 "bad.ini:5: header: expected 'Name: value', not 'NoColonHere'"},
+	{"[scenario]\nduration = 1m\nthis line is not ini\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: expected 'key = value', a [section] or a comment"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[collect.app]\npid_match = java(\n",
+	 "bad.ini:6: bad pid_match pattern 'java(': missing closing parenthesis at offset 5"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[collect.app]\nevery = 5s\n",
+	 "bad.ini:5: [collect.app]: nothing to collect (pid_match, pidfile, pid, host or gc_log)"},
+	{"duration = 1m\n", "bad.ini:1: 'duration' is outside any section (start with [scenario])"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = x=${random:0}\n",
+	 "bad.ini:5: body: bad placeholder '${random:0}': N must be 1..256"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nmethod = post\n",
+	 "bad.ini:5: method: 'post' is not an HTTP method (GET, POST, PUT, ...)"},
+};
+
+static void bad_scenarios(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct scenario s;
+		char err[512] = "";
+		int rc = scn_parse_text(&s, "bad.ini", bad[i].text, NULL, 0, err, sizeof err);
+		if (rc != -1 || strcmp(err, bad[i].msg) != 0)
+			fail_msg("case %zu: rc %d\n got: %s\nwant: %s", i, rc, err, bad[i].msg);
+	}
+}
+
+static void bad_overrides(void **state)
+{
+	struct scenario s;
+	char err[512] = "";
+	char *a[] = {(char *)"scenario.duration=forever"};
+	char *b[] = {(char *)"nodot=1"};
+	char *c[] = {(char *)"scenari.duration=1m"};
+	char *d[] = {(char *)"scenario.nosuchkey=1"};
+	(void)state;
+	assert_int_equal(scn_parse_text(&s, "x.ini", good, a, 1, err, sizeof err), -1);
+	assert_string_equal(err, "--set scenario.duration: duration: bad duration 'forever': expected a number");
+	assert_int_equal(scn_parse_text(&s, "x.ini", good, b, 1, err, sizeof err), -1);
+	assert_string_equal(err, "--set nodot=1: expected SECTION.KEY=VALUE");
+	assert_int_equal(scn_parse_text(&s, "x.ini", good, c, 1, err, sizeof err), -1);
+	assert_string_equal(err, "--set scenari.duration=1m: unknown section [scenari]");
+	assert_int_equal(scn_parse_text(&s, "x.ini", good, d, 1, err, sizeof err), -1);
+	assert_string_equal(err, "--set scenario.nosuchkey: unknown key 'nosuchkey' in [scenario]");
+}
+
+static void files(void **state)
+{
+	char dir[] = "/tmp/soak-scn.XXXXXX", path[128], csv[128], err[512] = "";
+	struct scenario s;
+	FILE *f;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/absent.ini", dir);
+	assert_int_equal(scn_load(&s, path, NULL, 0, err, sizeof err), -1);
+	assert_non_null(strstr(err, "cannot open '"));
+	assert_non_null(strstr(err, "No such file or directory"));
+	assert_int_equal(scn_load(&s, dir, NULL, 0, err, sizeof err), -1);
+	assert_non_null(strstr(err, "is not a scenario file (a directory)"));
+	/* A CSV data set: path relative to the scenario, columns checked at parse time. */
+	snprintf(csv, sizeof csv, "%s/users.csv", dir);
+	f = fopen(csv, "w");
+	fputs("name,mail\nann,a@x.test\n\"bo, b\",b@x.test\n", f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/csv.ini", dir);
+	f = fopen(path, "w");
+	fputs("[scenario]\nduration = 1m\ncsv = users.csv\n[request]\nurl = http://127.0.0.1/\n"
+	      "body = n=${csv:name}&m=${csv:mail}\n",
+	      f);
+	fclose(f);
+	if (scn_load(&s, path, NULL, 0, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(s.csv.nrows, 2);
+	assert_string_equal(s.csv.cells[2], "bo, b");
+	scn_release(&s);
+	f = fopen(path, "w");
+	fputs("[scenario]\nduration = 1m\ncsv = users.csv\n[request]\nurl = http://127.0.0.1/\n"
+	      "body = n=${csv:nom}\n",
+	      f);
+	fclose(f);
+	assert_int_equal(scn_load(&s, path, NULL, 0, err, sizeof err), -1);
+	char want[256];
+	snprintf(want, sizeof want, "%s:6: body: unknown CSV column 'nom' in '${csv:nom}'", path);
+	assert_string_equal(err, want);
+	unlink(path);
+	unlink(csv);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parses_the_design_example),
+		cmocka_unit_test(sweep_and_overrides),
+		cmocka_unit_test(weighted_requests_and_defaults),
+		cmocka_unit_test(bad_scenarios),
+		cmocka_unit_test(bad_overrides),
+		cmocka_unit_test(files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
