@@ -1,8 +1,318 @@
-/* Placeholder until the collector lands. */
-#include <stdio.h>
+/* soak-gclog: imports or follows JVM GC logs into the results database, or summarises
+ * them as JSON.  See usage() below; exit status 0 ok, 2 bad usage or input, 3 database. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "gclog.h"
 
-int main(void)
+#include <errno.h>
+#include <getopt.h>
+#include <pcre2.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "dur.h"
+#include "gcanalysis.h"
+#include "log.h"
+
+volatile sig_atomic_t gl_stop;
+
+static void on_signal(int sig)
 {
-	fprintf(stderr, "soak-gclog: not built yet\n");
-	return 3;
+	(void)sig;
+	gl_stop = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: soak-gclog --db DB --source NAME (--import FILE... | --follow FILE)\n"
+		"                  [--jvm-start MS | --pid-match PCRE2] [--run ID] [--host NAME]\n"
+		"                  [--every 1s] [--for DURATION] [--die-with-parent]\n"
+		"       soak-gclog --summary FILE...\n"
+		"\n"
+		"Parses JVM GC logs (JDK 1.4-8 -XX:+PrintGCDetails, JDK 9+ -Xlog:gc / gc*) and\n"
+		"stores each event in gc_events (re-importing adds nothing).\n"
+		"  --import FILE...   read the files once, in the order given (rotated sets oldest\n"
+		"                     first)\n"
+		"  --follow FILE      follow a live log across rotation, truncation and restarts\n"
+		"  --jvm-start MS     JVM start (epoch ms) for logs that carry only uptime\n"
+		"  --pid-match RE     take the JVM start from the newest process whose command\n"
+		"                     line matches RE; without either, a log's modification time\n"
+		"                     minus its last uptime is used\n"
+		"  --run ID           store rows with this run id\n"
+		"  --host NAME        host column (default: this host's name)\n"
+		"  --every DURATION   follow: poll interval (default 1s)\n"
+		"  --for DURATION     follow: stop after this long\n"
+		"  --die-with-parent  follow: stop when the parent process goes away\n"
+		"  --summary FILE...  no database: print one JSON object per file\n"
+		"  --log-level LEVEL  error, warn (default), info, debug\n"
+		"  --help             this text\n");
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* Events of one file, for --summary. */
+struct evvec {
+	struct gcp_event *v; /* the events */
+	size_t n, cap;       /* used and allocated */
+	int oom;             /* an append failed */
+};
+
+static void collect(const struct gcp_event *ev, void *arg)
+{
+	struct evvec *e = arg;
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 4096;
+		struct gcp_event *v = realloc(e->v, cap * sizeof *v);
+		if (!v) {
+			e->oom = 1;
+			return;
+		}
+		e->v = v, e->cap = cap;
+	}
+	e->v[e->n++] = *ev;
+}
+
+static int summary(const char *path)
+{
+	struct evvec e = {0};
+	struct gca_result r;
+	char err[512], fmt[64];
+	struct gcparse *p = gcparse_new(collect, NULL, &e, err, sizeof err);
+	int rc = 2;
+
+	memset(&r, 0, sizeof r);
+	if (!p) {
+		fprintf(stderr, "soak-gclog: %s\n", err);
+		return 3;
+	}
+	if (gl_read_all(p, path, err, sizeof err) < 0) {
+		fprintf(stderr, "soak-gclog: %s\n", err);
+		goto cleanup;
+	}
+	gcparse_flush(p);
+	if (e.oom || gca_analyze(e.v, e.n, &r, err, sizeof err) < 0) {
+		fprintf(stderr, "soak-gclog: '%s': %s\n", path, e.oom ? "out of memory" : err);
+		rc = 3;
+		goto cleanup;
+	}
+	const struct gcp_stats *s = gcparse_stats(p);
+	printf("{\"file\":");
+	json_str(path);
+	printf(",\"format\":");
+	json_str(gcparse_format(p, fmt, sizeof fmt));
+	printf(",\"events\":{");
+	for (int k = 0; k < GCP_KIND_COUNT; k++)
+		printf("%s\"%s\":%lld", k ? "," : "", gcp_kind_name((enum gcp_kind)k),
+		       (long long)r.count[k]);
+	printf("},\"pause_total_ms\":%.3f,\"pause_max_ms\":%.3f,\"pause_p99_ms\":%.3f",
+	       r.pause_total_ms, r.pause_max_ms, r.pause_p99_ms);
+	printf(",\"safepoint_total_ms\":%.3f,\"gc_time_pct\":%.4f,\"unparsed_lines\":%lld",
+	       r.safepoint_total_ms, r.gc_time_pct, (long long)s->unparsed);
+	printf(",\"unsupported_lines\":%lld,\"heap_after_slope_mb_per_h\":%.3f"
+	       ",\"heap_after_r2\":%.4f,\"basis\":",
+	       (long long)s->unsupported, r.slope_mb_per_h, r.r2);
+	json_str(r.basis);
+	printf(",\"memory\":\"%s\",\"why\":", gca_memory_name(r.memory));
+	json_str(r.why);
+	printf("}\n");
+	rc = 0;
+cleanup:
+	gca_result_free(&r);
+	gcparse_free(p);
+	free(e.v);
+	return rc;
+}
+
+static int parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (errno || end == s || *end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"db", required_argument, NULL, 'd'},       {"source", required_argument, NULL, 's'},
+		{"import", no_argument, NULL, 'i'},         {"follow", required_argument, NULL, 'f'},
+		{"jvm-start", required_argument, NULL, 'j'}, {"pid-match", required_argument, NULL, 'p'},
+		{"run", required_argument, NULL, 'r'},      {"host", required_argument, NULL, 'H'},
+		{"every", required_argument, NULL, 'e'},    {"for", required_argument, NULL, 't'},
+		{"die-with-parent", no_argument, NULL, 'P'}, {"summary", no_argument, NULL, 'S'},
+		{"log-level", required_argument, NULL, 'l'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	struct gl g;
+	const char *follow = NULL;
+	int import = 0, sum = 0, c, rc = 2;
+	char err[1024];
+
+	memset(&g, 0, sizeof g);
+	g.run_id = -1;
+	g.jvm_start_ms = g.anchor_ms = g.last_uptime = GCP_NONE;
+	g.every_ms = 1000;
+	log_set_prog("soak-gclog");
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		int64_t v;
+		switch (c) {
+		case 'd': g.db_path = optarg; break;
+		case 's': g.source = optarg; break;
+		case 'i': import = 1; break;
+		case 'f': follow = optarg; break;
+		case 'S': sum = 1; break;
+		case 'P': g.die_with_parent = 1; break;
+		case 'H': snprintf(g.host, sizeof g.host, "%s", optarg); break;
+		case 'p': g.pid_match = optarg; break;
+		case 'j':
+			if (parse_i64(optarg, &v) < 0 || v < 0) {
+				fprintf(stderr, "soak-gclog: bad --jvm-start '%s': expected epoch ms\n", optarg);
+				return 2;
+			}
+			g.jvm_start_ms = g.anchor_ms = v;
+			break;
+		case 'r':
+			if (parse_i64(optarg, &v) < 0 || v < 0) {
+				fprintf(stderr, "soak-gclog: bad --run '%s'\n", optarg);
+				return 2;
+			}
+			g.run_id = v;
+			break;
+		case 'e':
+		case 't':
+			if (dur_parse(optarg, &v, err, sizeof err) < 0 || (c == 'e' && v <= 0)) {
+				fprintf(stderr, "soak-gclog: --%s: %s\n", c == 'e' ? "every" : "for",
+					v <= 0 && !err[0] ? "must be positive" : err);
+				return 2;
+			}
+			if (c == 'e')
+				g.every_ms = v;
+			else
+				g.for_ms = v;
+			break;
+		case 'l':
+			if (log_level_parse(optarg) < 0) {
+				fprintf(stderr, "soak-gclog: bad --log-level '%s'\n", optarg);
+				return 2;
+			}
+			log_set_level((enum log_level)log_level_parse(optarg));
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (sum) {
+		if (optind >= argc || import || follow) {
+			fprintf(stderr, "soak-gclog: --summary takes files and no --import/--follow\n");
+			return 2;
+		}
+		rc = 0;
+		for (int i = optind; i < argc; i++) {
+			int r = summary(argv[i]);
+			if (r > rc)
+				rc = r;
+		}
+		return rc;
+	}
+	if (!g.db_path || !g.source || import == !!follow || (import && optind >= argc) ||
+	    (follow && optind < argc)) {
+		fprintf(stderr, "soak-gclog: need --db, --source and either --import FILE... or "
+				"--follow FILE (see --help)\n");
+		return 2;
+	}
+	if (g.jvm_start_ms != GCP_NONE && g.pid_match) {
+		fprintf(stderr, "soak-gclog: --jvm-start and --pid-match exclude each other\n");
+		return 2;
+	}
+	if (g.pid_match) {
+		int ec;
+		PCRE2_SIZE off;
+		g.pid_re = pcre2_compile((PCRE2_SPTR)g.pid_match, PCRE2_ZERO_TERMINATED, 0, &ec, &off,
+					 NULL);
+		if (!g.pid_re) {
+			PCRE2_UCHAR msg[128];
+			pcre2_get_error_message(ec, msg, sizeof msg);
+			fprintf(stderr, "soak-gclog: bad --pid-match '%s': %s at offset %zu\n",
+				g.pid_match, (char *)msg, (size_t)off);
+			return 2;
+		}
+	}
+	if (!g.host[0] && gethostname(g.host, sizeof g.host - 1) < 0)
+		snprintf(g.host, sizeof g.host, "localhost");
+	g.parent = getppid();
+	if (g.die_with_parent)
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	/* Input errors are found before the database is touched. */
+	for (int i = optind; import && i < argc; i++)
+		if (access(argv[i], R_OK) < 0) {
+			fprintf(stderr, "soak-gclog: cannot open '%s': %s\n", argv[i], strerror(errno));
+			goto cleanup;
+		}
+	g.parser = gl_parser_new(&g, err, sizeof err);
+	if (!g.parser) {
+		fprintf(stderr, "soak-gclog: %s\n", err);
+		rc = 3;
+		goto cleanup;
+	}
+	if (gl_db_open(&g, err, sizeof err) < 0) {
+		fprintf(stderr, "soak-gclog: %s\n", err);
+		rc = 3;
+		goto cleanup;
+	}
+	rc = 0;
+	if (import) {
+		for (int i = optind; i < argc && !gl_stop && !g.db_failed; i++)
+			if (gl_import(&g, argv[i], err, sizeof err) < 0) {
+				fprintf(stderr, "soak-gclog: %s\n", err);
+				rc = 2;
+				break;
+			}
+		gcparse_flush(g.parser);
+	} else if (gl_follow(&g, follow, err, sizeof err) < 0) {
+		fprintf(stderr, "soak-gclog: %s\n", err);
+		rc = 2;
+	}
+	gl_db_commit(&g);
+	if (g.db_failed) {
+		fprintf(stderr, "soak-gclog: %s\n", g.db_err);
+		rc = 3;
+	}
+	const struct gcp_stats *s = gcparse_stats(g.parser);
+	if (s->unparsed)
+		log_warn("%lld line(s) could not be placed (the first %lld are in events as "
+			 "gc_unparsed)",
+			 (long long)s->unparsed, (long long)g.unparsed_kept);
+	log_info("%lld event(s) written, %lld line(s), %lld unparsed", (long long)g.written,
+		 (long long)s->lines, (long long)s->unparsed);
+cleanup:
+	gl_db_close(&g);
+	gcparse_free(g.parser);
+	pcre2_code_free(g.pid_re);
+	return rc;
 }

@@ -1,0 +1,88 @@
+/*
+ * gcanalysis — figures and a memory verdict from an array of GC events.
+ *
+ * Independent of the database and of files: `soak-gclog --summary` passes the events it
+ * parsed, `soak report` the rows it read from gc_events (converted to struct gcp_event).
+ * The caller owns the events; gca_analyze() reads them only and fills a result whose
+ * points array it allocates (gca_result_free releases it).  No global state.
+ *
+ * Figures: counts by kind, pause total / max / p99 (stop-the-world events only: safepoint
+ * records overlap GC pauses and are reported apart), gc_time_pct (pause share of the log's
+ * time span), and the slope (MB/h) and R² of heap-after-GC over the steady window.
+ *
+ * Memory verdict, by principle rather than by collector:
+ *   - the steady window leaves out the first GCA_WARMUP_FRAC of the log's span (warm-up);
+ *   - the series regressed is the heap left after full GCs when the window holds at least
+ *     three of them ("post-full"), otherwise the floor of heap-after-GC: the smallest value
+ *     in each of GCA_WINDOWS equal time windows ("window-floor"), which is what stays live
+ *     whatever the collector's schedule (young-only drift of G1 and a filling cache do not
+ *     raise the floor until they are really retained);
+ *   - suspected_leak when the floor rose over the window by at least GCA_LEAK_RISE of the
+ *     heap's size, with R² >= GCA_LEAK_R2 (it rises steadily, not in one jump or a
+ *     sawtooth), and it still rises in the window's second half at no less than
+ *     GCA_LEAK_TAIL of the whole slope (warm-up growth that levels off is normal).
+ *   - unknown when fewer than GCA_MIN_POINTS regression points exist.
+ * Time base: wall time when every event has one, else uptime.
+ */
+#ifndef SOAK_GCANALYSIS_H
+#define SOAK_GCANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gcparse.h"
+
+#define GCA_WARMUP_FRAC 0.2 /* share of the span treated as warm-up */
+#define GCA_WINDOWS 10      /* floor windows over the steady part */
+#define GCA_MIN_POINTS 4    /* regression points needed for a verdict */
+#define GCA_LEAK_RISE 0.10  /* floor rise over the window, as a share of the heap */
+#define GCA_LEAK_R2 0.60    /* minimum R² of the rising floor */
+#define GCA_LEAK_TAIL 0.30  /* second-half slope / whole slope below this: levelled off */
+
+enum gca_memory { GCA_UNKNOWN, GCA_NORMAL, GCA_SUSPECTED_LEAK };
+
+/* One regression point: for a picture of heap-after-GC with its trend line. */
+struct gca_point {
+	int64_t t_ms;  /* time (wall or uptime, see gca_result.wall_time) */
+	double heap_mb; /* heap after GC (MB) at that time */
+};
+
+struct gca_result {
+	int64_t count[GCP_KIND_COUNT]; /* events by kind */
+	int64_t events;                /* all events */
+	int64_t pauses;                /* stop-the-world events with a pause */
+	double pause_total_ms;         /* sum of stop-the-world pauses */
+	double pause_max_ms;           /* the longest */
+	double pause_p99_ms;           /* 99th percentile (nearest rank) */
+	double safepoint_total_ms;     /* sum of safepoint records (not in the above) */
+	int wall_time;                 /* 1: times below are epoch ms; 0: uptime ms */
+	int64_t first_ms, last_ms;     /* span of the log (event start to last event end) */
+	double gc_time_pct;            /* pause_total / span * 100 (0 when no span) */
+	double heap_max_mb;            /* heap size the slope is judged against */
+	const char *basis;             /* "post-full", "window-floor" or "none" */
+	int64_t steady_from_ms, steady_to_ms; /* the steady window */
+	double slope_mb_per_h;         /* of the regression points (0 when none) */
+	double intercept_mb;           /* trend line: mb = intercept + slope * h since from */
+	double r2;                     /* coefficient of determination (0 when none) */
+	double rise_frac;              /* slope * window hours / heap_max_mb */
+	double tail_ratio;             /* second-half slope / whole slope */
+	enum gca_memory memory;        /* the verdict */
+	char why[320];                 /* the verdict in a sentence, with its numbers */
+	struct gca_point *points;      /* regression points (allocated; may be NULL) */
+	size_t npoints;                /* how many */
+};
+
+/* Analyses ev[0..n).  Returns 0, or -1 with err filled (out of memory); *r is then
+ * still safe to free.  n may be 0. */
+int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char *err,
+		size_t errlen);
+void gca_result_free(struct gca_result *r);
+/* "normal", "suspected_leak", "unknown". */
+const char *gca_memory_name(enum gca_memory m);
+
+/* Least squares over (x[i], y[i]): slope, intercept and R² (0 when every y is equal: no
+ * trend to explain).  Returns -1 when n < 2 or every x is equal. */
+int gca_linreg(const double *x, const double *y, size_t n, double *slope, double *icept,
+	       double *r2);
+
+#endif
