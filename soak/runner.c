@@ -264,6 +264,27 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 	}
 }
 
+/* Stops sending and waits for the requests in flight: at most the longest request
+ * timeout plus a second; a second SIGINT drops them at once. */
+static void drain(struct run *r)
+{
+	const struct scenario *s = r->s;
+	int64_t limit = clock_mono_ms() + 1000;
+	int aborted = 0;
+
+	for (int i = 0; i < s->nreqs; i++)
+		if (clock_mono_ms() + s->reqs[i].timeout_ms + 1000 > limit)
+			limit = clock_mono_ms() + s->reqs[i].timeout_ms + 1000;
+	engine_stop(r->eng, 0);
+	while (engine_wait(r->eng, 50) < 0 && clock_mono_ms() < limit) {
+		if (*r->o->sigint_count > 1 && !aborted) {
+			engine_stop(r->eng, 1);
+			aborted = 1;
+		}
+	}
+	engine_stop(r->eng, 1);
+}
+
 /* One step: ramp-up, warm-up, measured window, interval by interval. */
 static int run_step(struct run *r, int k)
 {
@@ -302,18 +323,12 @@ static int run_step(struct run *r, int k)
 			/* Stop sending, let what is in flight finish, then record the partial
 			 * interval.  A second SIGINT drops the requests in flight. */
 			r->stopping = 1;
-			int aborted = 0;
+			drain(r);
+		} else if (next >= step_end && k == s->nlevels - 1) {
+			/* The run's end: no new requests from here; those in flight are recorded
+			 * in a last `drain` interval, outside the measured window, so every
+			 * request sent is accounted for. */
 			engine_stop(r->eng, 0);
-			int64_t limit = clock_mono_ms() + 60000;
-			for (int i = 0; i < s->nreqs; i++)
-				if (clock_mono_ms() + s->reqs[i].timeout_ms + 1000 > limit)
-					limit = clock_mono_ms() + s->reqs[i].timeout_ms + 1000;
-			while (engine_wait(r->eng, 50) < 0 && clock_mono_ms() < limit) {
-				if (*r->o->sigint_count > 1 && !aborted) {
-					engine_stop(r->eng, 1);
-					aborted = 1;
-				}
-			}
 		}
 		int64_t now = clock_mono_ms();
 		if (close_interval(r, k, start, now, phase, steady) < 0)
@@ -326,6 +341,12 @@ static int run_step(struct run *r, int k)
 		start = now;
 		if (sig || now >= step_end)
 			break;
+	}
+	if (k == s->nlevels - 1 && !r->stopping) {
+		int64_t d0 = clock_mono_ms();
+		drain(r);
+		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
+			return -1;
 	}
 	if (win_start >= 0) {
 		istats_figures(&r->acc, (double)(win_end - win_start) / 1000.0, &r->steps[k]);
