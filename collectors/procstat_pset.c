@@ -30,26 +30,28 @@ const char *pset_event_kind(enum pset_event ev)
 	}
 }
 
-/* Grows *arr (elements of size elem) to hold need, doubling, capped at PSET_MAX_PIDS. */
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+/* Returns arr grown (doubling, capped at PSET_MAX_PIDS) to hold need elements of size
+ * elem, updating *cap; arr itself when it is large enough; NULL when it cannot grow (arr
+ * is then left as it was). */
+static void *grow(void *arr, size_t *cap, size_t need, size_t elem)
 {
 	size_t n = *cap ? *cap : 64;
 	void *p;
 
+	if (need == 0)
+		need = 1;
 	if (need <= *cap)
-		return 0;
+		return arr;
 	if (need > PSET_MAX_PIDS)
-		return -1;
+		return NULL;
 	while (n < need)
 		n *= 2;
 	if (n > PSET_MAX_PIDS)
 		n = PSET_MAX_PIDS;
-	p = realloc(*arr, n * elem);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = n;
-	return 0;
+	p = realloc(arr, n * elem);
+	if (p)
+		*cap = n;
+	return p;
 }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
@@ -196,8 +198,11 @@ void pset_release(struct pset *ps)
 
 static int add_cand(struct pset *ps, int pid)
 {
-	if (grow((void **)&ps->cand, &ps->cand_cap, ps->ncand + 1, sizeof *ps->cand) < 0)
+	int *p = grow(ps->cand, &ps->cand_cap, ps->ncand + 1, sizeof *ps->cand);
+
+	if (!p)
 		return -1;
+	ps->cand = p;
 	ps->cand[ps->ncand++] = pid;
 	return 0;
 }
@@ -233,30 +238,36 @@ static int resolve_match(struct pset *ps, char *err, size_t errlen)
 	struct dirent *de;
 	struct pset_seen *tmp;
 	size_t j = 0, k = 0, old_cap;
+	int *grown;
 
 	ps->nscan = 0;
 	rewinddir(ps->procdir);
-	errno = 0;
-	while ((de = readdir(ps->procdir)) != NULL) {
-		const char *s = de->d_name;
+	for (;;) {
+		const char *s;
 		long v = 0;
+		errno = 0;
+		de = readdir(ps->procdir);
+		if (!de)
+			break;
+		s = de->d_name;
 		if (*s < '1' || *s > '9')
 			continue;
 		for (; *s >= '0' && *s <= '9' && v <= 0x7fffffff; s++)
 			v = v * 10 + (*s - '0');
 		if (*s || v > 0x7fffffff || (int)v == ps->self)
 			continue;
-		if (ps->nscan >= PSET_MAX_PIDS ||
-		    grow((void **)&ps->scan, &ps->scan_cap, ps->nscan + 1, sizeof *ps->scan) < 0) {
+		grown = grow(ps->scan, &ps->scan_cap, ps->nscan + 1, sizeof *ps->scan);
+		if (!grown) {
 			if (!ps->capped)
-				log_warn("more than %zu processes: the rest are not considered",
+				log_warn("cannot track more than %zu processes: the rest are not considered",
 					 ps->nscan);
 			ps->capped = 1;
 			break;
 		}
+		ps->scan = grown;
 		ps->scan[ps->nscan++] = (int)v;
 	}
-	if (errno && !de) {
+	if (!de && errno) {
 		snprintf(err, errlen, "cannot list /proc: %s", strerror(errno));
 		return -1;
 	}
@@ -264,8 +275,10 @@ static int resolve_match(struct pset *ps, char *err, size_t errlen)
 	if (ps->nscan > 1)
 		qsort(ps->scan, ps->nscan, sizeof *ps->scan, cmp_int);
 	old_cap = ps->seen_cap;
-	if (grow((void **)&ps->seen2, &ps->seen_cap, ps->nscan, sizeof *ps->seen2) < 0)
+	tmp = grow(ps->seen2, &ps->seen_cap, ps->nscan, sizeof *ps->seen2);
+	if (!tmp)
 		goto oom;
+	ps->seen2 = tmp;
 	if (ps->seen_cap != old_cap) {
 		tmp = realloc(ps->seen, ps->seen_cap * sizeof *ps->seen);
 		if (!tmp)

@@ -284,8 +284,8 @@ static int merge_one(sqlite3 *db, const char *path, struct merge_counts *n, char
 		     size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	int rc, attached = 0;
 	char inner[512];
+	int rc;
 
 	memset(n, 0, sizeof *n);
 	if (db_prepare(db, &st, "ATTACH ?1 AS src", err, errlen) < 0)
@@ -297,7 +297,6 @@ static int merge_one(sqlite3 *db, const char *path, struct merge_counts *n, char
 		snprintf(err, errlen, "cannot attach '%s': %s", path, sqlite3_errmsg(db));
 		return -1;
 	}
-	attached = 1;
 	if (db_begin(db, err, errlen) < 0)
 		goto fail;
 	if (merge_attached(db, n, inner, sizeof inner) < 0) {
@@ -310,8 +309,7 @@ static int merge_one(sqlite3 *db, const char *path, struct merge_counts *n, char
 	return 0;
 fail:
 	db_rollback(db);
-	if (attached)
-		sqlite3_exec(db, "DETACH src", NULL, NULL, NULL);
+	sqlite3_exec(db, "DETACH src", NULL, NULL, NULL);
 	return -1;
 }
 
