@@ -403,7 +403,7 @@ static int round_once(struct gl *g, struct gl_file *f, const char *path, char *b
 		return 0;
 	}
 	if (f->fd < 0 || st.st_ino != f->ino || st.st_dev != f->dev) {
-		const char *kind = f->fd >= 0 ? "gc_log_rotated" : *missing ? "gc_log_reappeared" : NULL;
+		const char *kind = *missing ? "gc_log_reappeared" : f->fd >= 0 ? "gc_log_rotated" : NULL;
 		if (f->fd >= 0) {
 			/* The old file is finished: what its fd still held was read above. */
 			if (drain(f, g->parser, buf, err, errlen) < 0)
