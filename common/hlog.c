@@ -195,7 +195,7 @@ static int interval_line(struct hlog_reader *r, char *s, size_t len, struct hlog
 		if (tlen >= HLOG_TAG_MAX)
 			return line_error(r, err, errlen, "tag longer than %d characters",
 					  HLOG_TAG_MAX - 1);
-		if (memchr(p + 4, ' ', tlen) || memchr(p + 4, '\t', tlen))
+		if (strcspn(p + 4, " \t\r,") < tlen) /* the writer's rule too */
 			return line_error(r, err, errlen, "blank in tag '%.*s'", (int)tlen, p + 4);
 		memcpy(iv->tag, p + 4, tlen);
 		iv->tag[tlen] = '\0';
@@ -238,6 +238,8 @@ static int interval_line(struct hlog_reader *r, char *s, size_t len, struct hlog
 		r->has_base = 1;
 	}
 	iv->start_ms = start + r->base_ms;
+	if (iv->start_ms > (int64_t)(HLOG_SECONDS_MAX * 1000))
+		return line_error(r, err, errlen, "start timestamp beyond %.0f s", HLOG_SECONDS_MAX);
 	iv->length_ms = r->end_timestamps ? second - start : second;
 	if (iv->length_ms < 0)
 		return line_error(r, err, errlen, "interval ends before it starts");
