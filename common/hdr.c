@@ -705,19 +705,21 @@ int hdr_base64_decode(const char *in, size_t n, uint8_t *out, size_t cap, size_t
 		uint32_t w;
 
 		for (int k = 0; k < 4; k++) {
-			v[k] = b64_value(in[i + k]);
+			char c = in[i + k];
+
+			v[k] = b64_value(c);
 			if (v[k] >= 0 && pad == 0)
 				continue;
-			if (in[i + k] == '=' && i + 4 == n && k >= 2) {
+			if (c == '=' && i + 4 == n && k >= 2) {
 				pad++;
 				v[k] = 0;
 				continue;
 			}
-			if (v[k] >= 0 || in[i + k] == '=')
+			if (v[k] >= 0 || c == '=')
 				snprintf(err, errlen, "misplaced base64 padding at offset %zu", i + k);
 			else
 				snprintf(err, errlen, "bad base64 character '%c' at offset %zu",
-					 in[i + k] > 0x20 && in[i + k] < 0x7f ? in[i + k] : '?', i + k);
+					 c > 0x20 && c < 0x7f ? c : '?', i + k);
 			return -1;
 		}
 		w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 |

@@ -5,8 +5,9 @@
  * Layout: the same buckets as HdrHistogram_c/Java for a given (lowest, highest, significant
  * digits), so a counts index means the same thing here as in every other implementation
  * and encoded histograms travel both ways.  Values are in whatever unit the caller records
- * (soak: microseconds; jHiccup logs: nanoseconds).  Within [0, highest] every value is
- * stored with a relative error of at most 10^-digits (one part in 2 * 10^digits).
+ * (soak: microseconds; jHiccup logs: nanoseconds).  Within [0, highest] a value and the
+ * others of its bucket differ by at most one part in 10^digits (and below
+ * 2^unit_magnitude * sub_count by at most the unit, 2^unit_magnitude).
  *
  * Ownership and lifetime: a `struct hdr` may live by value inside another struct.
  * hdr_init() allocates its counts, hdr_release() frees them (and leaves a struct that is
@@ -27,8 +28,8 @@
  *   the result is the HIGHEST equivalent value of the first bucket whose running count
  *   reaches rank, except p == 0, which returns the LOWEST equivalent value of that bucket
  *   (the first non-empty one).  An empty histogram returns 0.
- * Java ranks with ceil(p / 100 * total) instead; the two differ only where p/100*total has a
- * fraction below one half (e.g. 1, 2, 2, 2 recorded: Java p25 = 2, here p25 = 1).
+ * Java ranks with ceil(p / 100 * total) instead; the two differ only where p/100*total has
+ * a fraction strictly between 0 and one half (1, 2, 2, 2, 2 recorded: Java p25 = 2, here 1).
  *
  * Errors: functions return 0 or -1 (or a count, as documented) and fill `err` with a
  * lower-case message; the caller adds context (file, line) and prints it.

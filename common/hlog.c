@@ -239,7 +239,8 @@ static int interval_line(struct hlog_reader *r, char *s, size_t len, struct hlog
 	}
 	iv->start_ms = start + r->base_ms;
 	if (iv->start_ms > (int64_t)(HLOG_SECONDS_MAX * 1000))
-		return line_error(r, err, errlen, "start timestamp beyond %.0f s", HLOG_SECONDS_MAX);
+		return line_error(r, err, errlen, "start timestamp beyond %.0f s",
+				  HLOG_SECONDS_MAX);
 	iv->length_ms = r->end_timestamps ? second - start : second;
 	if (iv->length_ms < 0)
 		return line_error(r, err, errlen, "interval ends before it starts");

@@ -81,7 +81,7 @@ void hlog_interval_release(struct hlog_interval *iv);
 struct hlog_writer {
 	FILE *f;          /* where lines go; the caller's */
 	int64_t start_ms; /* StartTime = BaseTime, epoch ms: interval starts are relative to it */
-	double max_ratio; /* the max column is hdr_max / max_ratio (1e6: ns -> ms; 1e3: µs -> ms) */
+	double max_ratio; /* max column = hdr_max / max_ratio (1e6: ns -> ms; 1e3: µs -> ms) */
 };
 
 /* Writes the header: `#[comment]` when comment is non-NULL, the format version (1.3),

@@ -587,7 +587,8 @@ static void encode_roundtrips(void **state)
 				if (round % 2)
 					v = draw(LOG_UNIFORM, &seed) % layouts[l].hi;
 				/* Counts of every size, including ones needing all 9 bytes. */
-				int64_t c = round == 5 ? (int64_t)(rnd(&seed) >> 4) : 1 + (int64_t)(rnd(&seed) % 1000);
+				int64_t c = round == 5 ? (int64_t)(rnd(&seed) >> 4)
+						       : 1 + (int64_t)(rnd(&seed) % 1000);
 				if (c > INT64_MAX / 512)
 					c /= 512;
 				hdr_record_n(&h, v, c);
