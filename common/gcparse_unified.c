@@ -421,8 +421,8 @@ int gcp_unified_line(struct gcparse *p, const char *s, size_t n)
 		p->st.last_t_ms = st.t_ms;
 	if (mn > 4 && memcmp(m, "GC(", 3) == 0) {
 		size_t k = 3;
-		int64_t id = 0;
-		while (k < mn && k < 24 && m[k] >= '0' && m[k] <= '9')
+		int64_t id = 0; /* at most 18 digits: no overflow */
+		while (k < mn && k < 21 && m[k] >= '0' && m[k] <= '9')
 			id = id * 10 + (m[k++] - '0');
 		if (k > 3 && k < mn && m[k] == ')') {
 			st.gc_id = id;
