@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -227,6 +228,21 @@ int cmd_run(int argc, char **argv)
 				goto free_scns;
 			}
 	}
+
+	/* Every VU may hold a socket: take the hard limit on open files. */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	for (int i = 0; i < nscn; i++)
+		for (int k = 0; k < scns[i].nlevels; k++)
+			if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+			    (rlim_t)scns[i].levels[k] + 64 > rl.rlim_cur)
+				fprintf(stderr,
+					"soak run: warning: %s asks for %d VUs but only %llu files may be "
+					"open (ulimit -n): expect connection errors\n",
+					scns[i].file, scns[i].levels[k], (unsigned long long)rl.rlim_cur);
 
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;

@@ -66,6 +66,15 @@ struct hkind {
 	size_t url_cap, body_cap;
 };
 
+/* What epoll and libcurl know of one socket (epoll mode). */
+struct fdreg {
+	uint8_t in_epoll; /* registered in the epoll set */
+	uint8_t mask;     /* events registered (EPOLLIN/EPOLLOUT bits, folded to 2 bits) */
+	uint8_t wanted;   /* events libcurl wants now; 0 = not watching */
+};
+
+#define FD_MAX (1 << 20) /* sockets above this fd are refused (a runaway, not a test) */
+
 struct hthread {
 	struct ethread *t;
 	const struct scenario *scn;
@@ -81,6 +90,12 @@ struct hthread {
 	size_t url_cap, body_cap;   /* per-VU buffer sizes (max over kinds) */
 	int epoll;                  /* LOOP_EPOLL */
 	int epfd, wakefd;
+	/* epoll registrations by fd, kept lazily: libcurl stops watching a keep-alive socket
+	 * between requests and watches it again on reuse; leaving it registered saves an
+	 * epoll_ctl DEL + ADD per request.  An event on a socket libcurl does not want
+	 * removes it then; a socket's close (our close-socket callback) forgets it. */
+	struct fdreg *fds;
+	int nfds;                   /* entries in fds */
 	int64_t curl_deadline;      /* epoll mode: libcurl's timer (mono ms), -1 = none */
 	char nonce[64];
 };
@@ -186,26 +201,68 @@ static size_t on_body(char *data, size_t size, size_t n, void *userp)
 	return len;
 }
 
+/* The fdreg of fd, growing the table when needed; NULL past FD_MAX or out of memory. */
+static struct fdreg *fdreg_of(struct hthread *h, int fd)
+{
+	if (fd < 0 || fd >= FD_MAX)
+		return NULL;
+	if (fd >= h->nfds) {
+		int n = h->nfds ? h->nfds : 1024;
+		while (n <= fd)
+			n *= 2;
+		struct fdreg *f = realloc(h->fds, (size_t)n * sizeof *f);
+		if (!f)
+			return NULL;
+		memset(f + h->nfds, 0, (size_t)(n - h->nfds) * sizeof *f);
+		h->fds = f;
+		h->nfds = n;
+	}
+	return &h->fds[fd];
+}
+
+static uint32_t epoll_bits(uint8_t mask)
+{
+	return ((mask & 1) ? EPOLLIN : 0) | ((mask & 2) ? EPOLLOUT : 0);
+}
+
 static int on_socket(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp)
 {
 	struct hthread *h = userp;
+	struct fdreg *r = fdreg_of(h, s);
 	struct epoll_event ev = {0};
 	(void)easy;
+	(void)socketp;
 
+	if (!r)
+		return -1;
 	if (what == CURL_POLL_REMOVE) {
-		epoll_ctl(h->epfd, EPOLL_CTL_DEL, s, NULL);
-		curl_multi_assign(h->multi, s, NULL);
+		r->wanted = 0; /* lazily: see struct hthread */
 		return 0;
 	}
-	ev.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0);
+	r->wanted = (uint8_t)(((what & CURL_POLL_IN) ? 1 : 0) | ((what & CURL_POLL_OUT) ? 2 : 0));
+	if (r->in_epoll && r->mask == r->wanted)
+		return 0;
+	ev.events = epoll_bits(r->wanted);
 	ev.data.fd = s;
-	if (socketp) {
+	if (r->in_epoll) {
+		if (epoll_ctl(h->epfd, EPOLL_CTL_MOD, s, &ev) < 0 && errno == ENOENT)
+			epoll_ctl(h->epfd, EPOLL_CTL_ADD, s, &ev);
+	} else if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, s, &ev) < 0 && errno == EEXIST) {
 		epoll_ctl(h->epfd, EPOLL_CTL_MOD, s, &ev);
-	} else {
-		epoll_ctl(h->epfd, EPOLL_CTL_ADD, s, &ev);
-		curl_multi_assign(h->multi, s, h); /* any non-NULL marks "added" */
 	}
+	r->in_epoll = 1;
+	r->mask = r->wanted;
 	return 0;
+}
+
+/* libcurl closes a socket: the kernel drops it from the epoll set; so do we. */
+static int on_close_socket(void *userp, curl_socket_t s)
+{
+	struct hthread *h = userp;
+	struct fdreg *r = fdreg_of(h, s);
+	if (r)
+		memset(r, 0, sizeof *r);
+	return close(s);
 }
 
 static int on_timer(CURLM *multi, long timeout_ms, void *userp)
@@ -361,6 +418,10 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)r->timeout_ms);
 		curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)r->timeout_ms);
 		curl_easy_setopt(e, CURLOPT_USERAGENT, "soak/" SOAK_VERSION);
+		if (h->epoll) {
+			curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close_socket);
+			curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, h);
+		}
 		if (hdrs)
 			curl_easy_setopt(e, CURLOPT_HTTPHEADER, hdrs);
 		if (!r->url.dynamic)
@@ -467,6 +528,7 @@ static void http_release(struct ethread *t)
 		close(h->wakefd);
 	free(h->vus);
 	free(h->heap);
+	free(h->fds);
 	free(h);
 	t->drv = NULL;
 }
@@ -745,6 +807,14 @@ static void http_run(struct ethread *t)
 					uint64_t x;
 					if (read(h->wakefd, &x, sizeof x) < 0)
 						continue;
+					continue;
+				}
+				struct fdreg *fr = fdreg_of(h, evs[i].data.fd);
+				if (fr && !fr->wanted) {
+					/* An idle socket libcurl does not watch (the server closed
+					 * it, say): stop hearing about it until libcurl asks. */
+					epoll_ctl(h->epfd, EPOLL_CTL_DEL, evs[i].data.fd, NULL);
+					fr->in_epoll = 0;
 					continue;
 				}
 				int flags = ((evs[i].events & EPOLLIN) ? CURL_CSELECT_IN : 0) |
