@@ -175,12 +175,12 @@ int gcp_iso_ms(const char *s, size_t n, int64_t *ms)
 	} else if (i < n && (s[i] == '+' || s[i] == '-')) {
 		sign = s[i] == '-' ? -1 : 1;
 		i++;
-		zh = n - i >= 2 ? num(s + i, 2) : -1;
+		if (i + 2 > n || (zh = num(s + i, 2)) < 0)
+			return -1;
 		i += 2;
 		if (i < n && s[i] == ':')
 			i++;
-		zm = n - i >= 2 ? num(s + i, 2) : -1;
-		if (zh < 0 || zm < 0 || i + 2 != n)
+		if (i + 2 != n || (zm = num(s + i, 2)) < 0)
 			return -1;
 	} else {
 		return -1;
