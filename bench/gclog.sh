@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # soak-gclog import throughput: a ~200 MB log made of the dated JDK 17 logs repeated, each
-# copy moved to another month and hour so its events are new rows (not ignored
+# copy moved to another month and day so its events are new rows (not ignored
 # duplicates).  Prints MB/s for parsing alone (--summary) and for a full import into a
 # fresh database.  Target: 100 MB/s or more on one core.  GCLOG_MB sets the size.
 set -euo pipefail
@@ -15,8 +15,8 @@ cat "${src[@]}" >"$tmp/one.log"
 one=$(stat -c %s "$tmp/one.log")
 copies=$(( (want_mb * 1048576 + one - 1) / one ))
 for i in $(seq 0 $((copies - 1))); do
-  m=$(printf %02d $((1 + i % 12))) h=$((i / 12 % 10))
-  sed -e "s/^\[2026-11-30T0/[2026-$m-30T$h/" "$tmp/one.log"
+  m=$(printf %02d $((1 + i % 12))) d=$(printf %02d $((1 + i / 12 % 28)))
+  sed -e "s/^\[2026-11-30T/[2026-$m-${d}T/" "$tmp/one.log"
 done >"$tmp/big.log"
 bytes=$(stat -c %s "$tmp/big.log")
 mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
