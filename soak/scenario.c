@@ -11,19 +11,12 @@
 #include <sys/stat.h>
 
 #include "dur.h"
+#include "scenario_frame.h"
+#include "scenario_int.h"
 
 #define SCN_MAX_ENTRIES 2048     /* key = value lines in one file */
 #define SCN_MAX_FILE (4L << 20)  /* a scenario file larger than this is a mistake */
 #define SCN_MAX_LINE 65536       /* one line (long bodies fit) */
-
-/* One `key = value` as read, in file order; --set overrides are appended with line 0. */
-struct entry {
-	char *section; /* as written, e.g. "request.login" */
-	char *key;
-	char *value;
-	int line;      /* 1-based; 0 for --set */
-	int used;      /* consumed by the interpreter (leftovers are unknown keys) */
-};
 
 /* Parser state for one file. */
 struct parse {
@@ -41,9 +34,7 @@ struct parse {
 };
 
 /* Records the first error as `FILE:LINE: message` (or `--set s.k: message`). */
-static void perr(struct parse *p, const struct entry *e, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void perr(struct parse *p, const struct entry *e, int line, const char *fmt, ...)
+void perr(struct parse *p, const struct entry *e, int line, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -164,7 +155,7 @@ static void apply_sets(struct parse *p)
 }
 
 /* The last entry for section/key (an override beats the file), marking every one used. */
-static struct entry *find(struct parse *p, const char *section, const char *key)
+struct entry *find(struct parse *p, const char *section, const char *key)
 {
 	struct entry *last = NULL;
 	for (int i = 0; i < p->nents; i++)
@@ -176,7 +167,7 @@ static struct entry *find(struct parse *p, const char *section, const char *key)
 }
 
 /* The first line of a section (for "missing key" messages), or 1. */
-static int section_line(struct parse *p, const char *section)
+int section_line(struct parse *p, const char *section)
 {
 	for (int i = 0; i < p->nents; i++)
 		if (strcmp(p->ents[i].section, section) == 0 && p->ents[i].line > 0)
@@ -184,7 +175,7 @@ static int section_line(struct parse *p, const char *section)
 	return 1;
 }
 
-static int get_dur(struct parse *p, const char *sec, const char *key, int64_t *out)
+int get_dur(struct parse *p, const char *sec, const char *key, int64_t *out)
 {
 	struct entry *e = find(p, sec, key);
 	char err[256];
@@ -197,7 +188,7 @@ static int get_dur(struct parse *p, const char *sec, const char *key, int64_t *o
 	return 1;
 }
 
-static int get_int(struct parse *p, struct entry *e, long lo, long hi, long *out)
+int get_int(struct parse *p, struct entry *e, long lo, long hi, long *out)
 {
 	char *end;
 	errno = 0;
@@ -216,7 +207,7 @@ static int get_int(struct parse *p, struct entry *e, long lo, long hi, long *out
 	return 0;
 }
 
-static int get_bool(struct parse *p, struct entry *e, int *out)
+int get_bool(struct parse *p, struct entry *e, int *out)
 {
 	const char *v = e->value;
 	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on"))
@@ -230,7 +221,7 @@ static int get_bool(struct parse *p, struct entry *e, int *out)
 	return 0;
 }
 
-static char *dup_or_die(struct parse *p, const char *s)
+char *dup_or_die(struct parse *p, const char *s)
 {
 	char *d = strdup(s);
 	if (!d)
@@ -238,7 +229,7 @@ static char *dup_or_die(struct parse *p, const char *s)
 	return d;
 }
 
-static pcre2_code *compile_re(struct parse *p, struct entry *e, const char *what)
+pcre2_code *compile_re(struct parse *p, struct entry *e, const char *what)
 {
 	int code;
 	PCRE2_SIZE off;
@@ -255,7 +246,7 @@ static pcre2_code *compile_re(struct parse *p, struct entry *e, const char *what
 	return re;
 }
 
-static int compile_tpl(struct parse *p, struct scenario *s, struct entry *e, struct tpl *t)
+int compile_tpl(struct parse *p, struct scenario *s, struct entry *e, struct tpl *t)
 {
 	char err[512];
 	if (tpl_compile(t, e->value, s->csv.ncols ? &s->csv : NULL, err, sizeof err) < 0) {
@@ -517,18 +508,19 @@ static void parse_collect(struct parse *p, struct scenario *s, const char *sec)
 			return;
 		}
 	c->every_ms = 5000;
-	if ((e = find(p, sec, "pid_match"))) {
+	/* An empty value unsets a key (so `--set collect.app.pid_match=` can switch to pid). */
+	if ((e = find(p, sec, "pid_match")) && *e->value) {
 		pcre2_code *re = compile_re(p, e, "pid_match");
 		pcre2_code_free(re);
 		c->pid_match = dup_or_die(p, e->value);
 	}
-	if ((e = find(p, sec, "pidfile")))
+	if ((e = find(p, sec, "pidfile")) && *e->value)
 		c->pidfile = dup_or_die(p, e->value);
 	if ((e = find(p, sec, "pid")) && get_int(p, e, 1, 1L << 30, &v) == 0)
 		c->pid = v;
 	if ((e = find(p, sec, "host")))
 		get_bool(p, e, &c->host);
-	if ((e = find(p, sec, "gc_log")))
+	if ((e = find(p, sec, "gc_log")) && *e->value)
 		c->gc_log = dup_or_die(p, e->value);
 	if ((e = find(p, sec, "jvm_start")) && get_int(p, e, 0, 1L << 50, &v) == 0)
 		c->jvm_start_ms = v;
@@ -542,8 +534,8 @@ static void parse_collect(struct parse *p, struct scenario *s, const char *sec)
 }
 
 /* The names of request/collect sections, each once, in file order. */
-static void each_section(struct parse *p, struct scenario *s, const char *prefix,
-			 void (*fn)(struct parse *, struct scenario *, const char *))
+void each_section(struct parse *p, struct scenario *s, const char *prefix,
+		  void (*fn)(struct parse *, struct scenario *, const char *))
 {
 	size_t pl = strlen(prefix);
 	for (int i = 0; i < p->nents && !p->failed; i++) {
@@ -623,6 +615,7 @@ static int parse_all(struct scenario *s, struct parse *p)
 	parse_scenario(p, s);
 	parse_sweep(p, s);
 	parse_thresholds(p, s);
+	scn_parse_frames(p, s); /* protocol, address, [handshake], [frame.NAME]: before requests */
 	if (!p->failed)
 		each_section(p, s, "request", parse_request);
 	if (!p->failed)
@@ -774,7 +767,8 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 	if (s->think_max_ms > 0)
 		fprintf(f, "  think time %s..%s\n", dur_format(s->think_min_ms, a, sizeof a),
 			dur_format(s->think_max_ms, b, sizeof b));
-	for (int i = 0; i < s->nreqs; i++) {
+	scn_print_frames(s, f); /* tcp-frame: address, handshake, frames */
+	for (int i = 0; i < s->nreqs && s->protocol == SCN_HTTP; i++) {
 		const struct scn_request *r = &s->reqs[i];
 		fprintf(f, "  request %s (weight %d): %s %s", r->name, r->weight, r->method, r->url.text);
 		if (r->has_body)

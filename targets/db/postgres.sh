@@ -201,7 +201,7 @@ cmd_start() {
         fi
         # -w waits until the server accepts connections (bounded by -t).
         if as_owner "$PGBIN/pg_ctl" start -D "$DATA" -l "$LOG" -w -t "$START_WAIT" \
-                -o "-p $port -c listen_addresses=127.0.0.1 -k $SOCK" >/dev/null 2>&1; then
+                -o "-p $port -c listen_addresses=127.0.0.1 -c cluster_name=soakpg -k $SOCK" >/dev/null 2>&1; then
             break
         fi
         if [ -z "$PORT" ] && [ "$tries" -lt 3 ] && tail -n 5 "$LOG" | grep -q 'could not bind\|in use'; then
