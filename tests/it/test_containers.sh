@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The main job for real, in small: a private PostgreSQL, then Tomcat 9, Tomcat 10 and
+# Jetty 9 in turn, 15 seconds of registrations against each with the app, DB and host
+# collectors and the GC log followed; then the checks the study depends on and the report.
+. "$(dirname "$0")/lib.sh"
+
+# PostgreSQL runs as the postgres user: it must reach its directory.
+chmod 755 "$T"
+DB=$T/study.db
+PG=$T/pg
+started=()
+stop_all() {
+  local c
+  for c in "${started[@]}"; do "$TOP/targets/containers/$c" stop "$T/$c" >/dev/null 2>&1; done
+  started=()
+  "$TOP/targets/db/postgres.sh" stop "$PG" >/dev/null 2>&1
+}
+trap 'stop_all; _cleanup' EXIT
+
+pg=$("$TOP/targets/db/postgres.sh" start "$PG" 2>"$T/pg.err") || { fail "postgres starts" "$(cat "$T/pg.err")"; exit 1; }
+ok "postgres starts"
+jdbc=$(sed -n 's/^jdbc=//p' <<<"$pg")
+
+for c in tomcat9 tomcat10 jetty9; do
+  if ! info=$("$TOP/targets/containers/$c" start "$T/$c" --jdbc "$jdbc" --heap 256m 2>"$T/$c.err"); then
+    fail "$c starts" "$(tail -20 "$T/$c.err")"
+    continue
+  fi
+  started+=("$c")
+  ok "$c starts ($(sed -n 's/^version=//p' <<<"$info"))"
+  url=$(sed -n 's/^url=//p' <<<"$info")
+  gclog=$(sed -n 's/^gc_log=//p' <<<"$info")
+  soak run -q --db "$DB" --set scenario.label="$c" --set request.url="$url" \
+    --set scenario.duration=15s --set scenario.warmup=3s \
+    --set "collect.app.pid_match=soak\\.target=$c" --set collect.app.gc_log="$gclog" \
+    "$TOP/scenarios/demo.ini" >"$T/$c.out" 2>"$T/$c.run.err"
+  check_eq "$c: soak run exits 0" "$?" 0
+  # 15 s of registrations in a 256 MB heap make young GCs: the follower must have seen them.
+  "$TOP/targets/containers/$c" stop "$T/$c" >/dev/null 2>&1
+  started=()
+done
+
+q() { sql "$DB" "$@"; }
+for c in tomcat9 tomcat10 jetty9; do
+  run=$(q "SELECT max(id) FROM runs WHERE label='$c'")
+  [ -n "$run" ] || { fail "$c: a run was recorded"; continue; }
+  check_eq "$c: run done" "$(q "SELECT status FROM runs WHERE id=$run")" done
+  check "$c: registrations answered 201" test "$(q "SELECT sum(requests) - sum(errors) FROM intervals WHERE run_id=$run")" -gt 1000
+  check_eq "$c: zero 409s (and no other error)" "$(q "SELECT IFNULL(sum(count), 0) FROM interval_errors WHERE run_id=$run")" 0
+  check "$c: app CPU sampled" test "$(q "SELECT count(*) FROM samples WHERE run_id=$run AND source='app' AND metric='cpu_pct' AND value > 0")" -ge 3
+  check "$c: DB CPU sampled" test "$(q "SELECT count(*) FROM samples WHERE run_id=$run AND source='db' AND metric='cpu_pct' AND value > 0")" -ge 3
+  check "$c: host sampled" test "$(q "SELECT count(*) FROM samples WHERE run_id=$run AND source='host' AND metric='cpu_idle_pct'")" -ge 3
+  check "$c: GC events followed" test "$(q "SELECT count(*) FROM gc_events WHERE run_id=$run")" -ge 1
+done
+# Every request sent is accounted for (the last interval drains those in flight): the
+# users table holds exactly the 201s soak counted.
+counted=$(q "SELECT sum(requests) - sum(errors) FROM intervals")
+check_eq "users in PostgreSQL = 201s counted by soak" "$("$TOP/targets/db/postgres.sh" count "$PG")" "$counted"
+
+soak report "$DB" -o "$T/report" >"$T/report.out" 2>"$T/report.err"
+check_eq "soak report exits 0" "$?" 0
+for c in tomcat9 tomcat10 jetty9; do
+  check "report names $c" grep -q "$c" "$T/report/report.md"
+done
+check "report has pictures" test "$(find "$T/report" -name '*.svg' | wc -l)" -ge 3
+check "report.html inlines them" test "$(grep -c '<svg' "$T/report/report.html")" -ge 3
+done_testing
