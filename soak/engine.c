@@ -79,7 +79,7 @@ int engine_start(struct engine **out, const struct engine_opts *o, char *err, si
 	e->nthreads = o->threads > 0 ? o->threads : ncores();
 	if (e->nthreads > o->max_vus)
 		e->nthreads = o->max_vus > 0 ? o->max_vus : 1;
-	e->drv = &http_driver;
+	e->drv = o->scn->protocol == SCN_TCP_FRAME ? &tcpframe_driver : &http_driver;
 	e->loop = o->loop;
 	if (e->loop == LOOP_AUTO)
 		e->loop = (o->max_vus + e->nthreads - 1) / e->nthreads > AUTO_EPOLL_ABOVE ? LOOP_EPOLL

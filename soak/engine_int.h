@@ -85,5 +85,6 @@ static inline uint64_t ethread_vu_id(const struct ethread *t, int j)
 }
 
 extern const struct driver http_driver;
+extern const struct driver tcpframe_driver;
 
 #endif
