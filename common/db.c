@@ -1,8 +1,10 @@
 #include "db.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Generated from sql/ by tools/embed-sql.sh. */
 extern const char *const sql_migrations[];
@@ -123,6 +125,28 @@ fail:
 	return -1;
 }
 
+/* Why path could not be opened: the OS error ("Read-only file system", "Not a directory")
+ * says more than SQLite's "unable to open database file".  SQLite retries a failed open
+ * read-only and keeps that attempt's errno (ENOENT), so when the file exists or was to be
+ * created, a directory that is not writable (no room for the file or its -wal and -shm)
+ * is the cause to name. */
+static const char *open_error(sqlite3 *db, const char *path, int creating)
+{
+	int e = db ? sqlite3_system_errno(db) : ENOMEM;
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	if (e == ENOENT && (creating || access(path, F_OK) == 0)) {
+		if (!slash)
+			snprintf(dir, sizeof dir, ".");
+		else
+			snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+		if (access(dir, W_OK) < 0)
+			e = errno;
+	}
+	return e ? strerror(e) : sqlite3_errmsg(db);
+}
+
 int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
@@ -133,16 +157,21 @@ int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen
 	*out = NULL;
 	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open '%s': %s", path,
-			 db ? sqlite3_errmsg(db) : "out of memory");
+			 open_error(db, path, flags & DB_CREATE));
 		sqlite3_close(db);
 		return -1;
 	}
 	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(db, 1);
+	/* SQLite opens lazily: a file it cannot open (or whose -wal/-shm it cannot create, in
+	 * a read-only directory) fails here, at the first read. */
 	if (db_int(db, "PRAGMA user_version", 0, &ver, err, errlen) < 0) {
-		char inner[512];
-		snprintf(inner, sizeof inner, "%s", err);
-		snprintf(err, errlen, "cannot read '%s' as a soak database: %s", path, inner);
+		if ((sqlite3_extended_errcode(db) & 0xff) == SQLITE_CANTOPEN)
+			snprintf(err, errlen, "cannot open '%s': %s", path,
+				 open_error(db, path, flags & DB_CREATE));
+		else
+			snprintf(err, errlen, "cannot read '%s' as a soak database: %s", path,
+				 sqlite3_errmsg(db));
 		goto fail;
 	}
 	if (ver > sql_migration_count) {
