@@ -40,6 +40,7 @@ struct dynhdr {
 struct hvu {
 	struct hthread *ht;
 	int j;                      /* local index in the worker */
+	struct hmulti *mu;          /* the multi this VU's transfers run in */
 	enum vu_state state;
 	int req;                    /* request kind in flight */
 	int64_t due_ms;             /* when SCHEDULED: start time (monotonic ms) */
@@ -66,8 +67,22 @@ struct hkind {
 	size_t url_cap, body_cap;
 };
 
+/* One libcurl multi handle and its timer.  libcurl walks a multi's handles and its
+ * connection cache linearly on every transfer, so at thousands of VUs one multi costs
+ * O(VUs) per request; a worker in epoll mode therefore splits its VUs over several multis
+ * of at most MULTI_VUS each, all served by one epoll set. */
+struct hmulti {
+	CURLM *m;
+	struct hthread *h;
+	int idx;          /* index in hthread.multis */
+	int64_t deadline; /* libcurl's timer for this multi (mono ms), -1 = none */
+};
+
+#define MULTI_VUS 128
+
 /* What epoll and libcurl know of one socket (epoll mode). */
 struct fdreg {
+	uint16_t owner;   /* index of the multi whose connection this is */
 	uint8_t in_epoll; /* registered in the epoll set */
 	uint8_t mask;     /* events registered (EPOLLIN/EPOLLOUT bits, folded to 2 bits) */
 	uint8_t wanted;   /* events libcurl wants now; 0 = not watching */
@@ -78,7 +93,8 @@ struct fdreg {
 struct hthread {
 	struct ethread *t;
 	const struct scenario *scn;
-	CURLM *multi;
+	struct hmulti *multis;      /* epoll mode: one per MULTI_VUS VUs; poll mode: one */
+	int nmulti;
 	struct hvu *vus;            /* max_share of them */
 	int active;                 /* VUs [0, active) are wanted */
 	int *heap;                  /* min-heap of scheduled VUs by due_ms */
@@ -96,7 +112,6 @@ struct hthread {
 	 * removes it then; a socket's close (our close-socket callback) forgets it. */
 	struct fdreg *fds;
 	int nfds;                   /* entries in fds */
-	int64_t curl_deadline;      /* epoll mode: libcurl's timer (mono ms), -1 = none */
 	char nonce[64];
 };
 
@@ -227,7 +242,8 @@ static uint32_t epoll_bits(uint8_t mask)
 
 static int on_socket(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp)
 {
-	struct hthread *h = userp;
+	struct hmulti *mu = userp;
+	struct hthread *h = mu->h;
 	struct fdreg *r = fdreg_of(h, s);
 	struct epoll_event ev = {0};
 	(void)easy;
@@ -239,6 +255,7 @@ static int on_socket(CURL *easy, curl_socket_t s, int what, void *userp, void *s
 		r->wanted = 0; /* lazily: see struct hthread */
 		return 0;
 	}
+	r->owner = (uint16_t)mu->idx;
 	r->wanted = (uint8_t)(((what & CURL_POLL_IN) ? 1 : 0) | ((what & CURL_POLL_OUT) ? 2 : 0));
 	if (r->in_epoll && r->mask == r->wanted)
 		return 0;
@@ -267,9 +284,9 @@ static int on_close_socket(void *userp, curl_socket_t s)
 
 static int on_timer(CURLM *multi, long timeout_ms, void *userp)
 {
-	struct hthread *h = userp;
+	struct hmulti *mu = userp;
 	(void)multi;
-	h->curl_deadline = timeout_ms < 0 ? -1 : clock_mono_ms() + timeout_ms;
+	mu->deadline = timeout_ms < 0 ? -1 : clock_mono_ms() + timeout_ms;
 	return 0;
 }
 
@@ -468,7 +485,6 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 	h->t = t;
 	h->scn = e->o.scn;
 	h->epfd = h->wakefd = -1;
-	h->curl_deadline = -1;
 	h->epoll = e->loop == LOOP_EPOLL;
 	snprintf(h->nonce, sizeof h->nonce, "%s", e->o.nonce ? e->o.nonce : "");
 	h->ctx.nonce = h->nonce;
@@ -478,15 +494,34 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 	h->vus = calloc((size_t)(t->max_share > 0 ? t->max_share : 1), sizeof *h->vus);
 	h->heap = calloc((size_t)(t->max_share > 0 ? t->max_share : 1), sizeof *h->heap);
 	h->md = pcre2_match_data_create(1, NULL);
-	h->multi = curl_multi_init();
-	if (!h->vus || !h->heap || !h->md || !h->multi)
+	h->nmulti = h->epoll ? (t->max_share + MULTI_VUS - 1) / MULTI_VUS : 1;
+	if (h->nmulti < 1)
+		h->nmulti = 1;
+	h->multis = calloc((size_t)h->nmulti, sizeof *h->multis);
+	if (!h->vus || !h->heap || !h->md || !h->multis)
 		goto oom;
+	for (int i = 0; i < h->nmulti; i++) {
+		struct hmulti *mu = &h->multis[i];
+		int vus = h->epoll ? MULTI_VUS : t->max_share;
+		mu->h = h;
+		mu->idx = i;
+		mu->deadline = -1;
+		if (!(mu->m = curl_multi_init()))
+			goto oom;
+		/* Keep every VU's connection in the cache (keep-alive must really hold). */
+		curl_multi_setopt(mu->m, CURLMOPT_MAXCONNECTS, (long)vus + 8);
+		if (h->epoll) {
+			curl_multi_setopt(mu->m, CURLMOPT_SOCKETFUNCTION, on_socket);
+			curl_multi_setopt(mu->m, CURLMOPT_SOCKETDATA, mu);
+			curl_multi_setopt(mu->m, CURLMOPT_TIMERFUNCTION, on_timer);
+			curl_multi_setopt(mu->m, CURLMOPT_TIMERDATA, mu);
+		}
+	}
 	for (int j = 0; j < t->max_share; j++) {
 		h->vus[j].ht = h;
 		h->vus[j].j = j;
+		h->vus[j].mu = &h->multis[h->epoll ? j / MULTI_VUS : 0];
 	}
-	/* Keep every VU's connection in the cache (keep-alive must really hold). */
-	curl_multi_setopt(h->multi, CURLMOPT_MAXCONNECTS, (long)t->max_share + 8);
 	if (h->epoll) {
 		h->epfd = epoll_create1(EPOLL_CLOEXEC);
 		h->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -496,10 +531,6 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 		}
 		struct epoll_event ev = {.events = EPOLLIN, .data.fd = h->wakefd};
 		epoll_ctl(h->epfd, EPOLL_CTL_ADD, h->wakefd, &ev);
-		curl_multi_setopt(h->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-		curl_multi_setopt(h->multi, CURLMOPT_SOCKETDATA, h);
-		curl_multi_setopt(h->multi, CURLMOPT_TIMERFUNCTION, on_timer);
-		curl_multi_setopt(h->multi, CURLMOPT_TIMERDATA, h);
 	}
 	return kinds_init(h, err, errlen);
 oom:
@@ -519,8 +550,10 @@ static void http_release(struct ethread *t)
 		free(h->kinds[k].url);
 		free(h->kinds[k].body);
 	}
-	if (h->multi)
-		curl_multi_cleanup(h->multi);
+	for (int i = 0; h->multis && i < h->nmulti; i++)
+		if (h->multis[i].m)
+			curl_multi_cleanup(h->multis[i].m);
+	free(h->multis);
 	pcre2_match_data_free(h->md);
 	if (h->epfd >= 0)
 		close(h->epfd);
@@ -542,8 +575,8 @@ static void http_wake(struct ethread *t)
 		uint64_t one = 1;
 		if (write(h->wakefd, &one, sizeof one) < 0)
 			return; /* already pending: the counter is non-zero */
-	} else if (h->multi) {
-		curl_multi_wakeup(h->multi);
+	} else if (h->multis && h->multis[0].m) {
+		curl_multi_wakeup(h->multis[0].m);
 	}
 }
 
@@ -599,7 +632,7 @@ static void vu_start(struct hthread *h, struct hvu *v)
 	v->resp_len = 0;
 	v->resp_bytes = 0;
 	v->errbuf[0] = '\0';
-	mc = curl_multi_add_handle(h->multi, e);
+	mc = curl_multi_add_handle(v->mu->m, e);
 	if (mc != CURLM_OK) {
 		istats_error(ethread_stats(t), ERR_OTHER, curl_multi_strerror(mc));
 		t->requests++, t->errors++;
@@ -706,12 +739,12 @@ static int record(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 	       c == ERR_CONNECT_TIMEOUT || c == ERR_OTHER;
 }
 
-static void drain_messages(struct hthread *h, int stop)
+static void drain_multi(struct hthread *h, CURLM *multi, int stop)
 {
 	CURLMsg *m;
 	int left;
 
-	while ((m = curl_multi_info_read(h->multi, &left))) {
+	while ((m = curl_multi_info_read(multi, &left))) {
 		struct hvu *v = NULL;
 		if (m->msg != CURLMSG_DONE)
 			continue;
@@ -719,10 +752,16 @@ static void drain_messages(struct hthread *h, int stop)
 		CURLcode rc = m->data.result;
 		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&v);
 		int backoff = record(h, v, e, rc);
-		curl_multi_remove_handle(h->multi, e);
+		curl_multi_remove_handle(multi, e);
 		h->inflight--;
 		vu_next(h, v, stop, backoff);
 	}
+}
+
+static void drain_messages(struct hthread *h, int stop)
+{
+	for (int i = 0; i < h->nmulti; i++)
+		drain_multi(h, h->multis[i].m, stop);
 }
 
 /* Applies a new share: schedules VUs that are newly wanted, spread over the ramp. */
@@ -747,7 +786,7 @@ static void abort_all(struct hthread *h)
 	for (int j = 0; j < h->t->max_share; j++) {
 		struct hvu *v = &h->vus[j];
 		if (v->state == VU_INFLIGHT) {
-			curl_multi_remove_handle(h->multi, v->easy[v->req]);
+			curl_multi_remove_handle(v->mu->m, v->easy[v->req]);
 			h->inflight--;
 		}
 		v->state = VU_IDLE;
@@ -791,16 +830,16 @@ static void http_run(struct ethread *t)
 		if (wait < 0)
 			wait = 0;
 		if (!h->epoll) {
-			curl_multi_perform(h->multi, &running);
+			CURLM *m = h->multis[0].m;
+			curl_multi_perform(m, &running);
 			drain_messages(h, turn.stop);
-			curl_multi_poll(h->multi, NULL, 0, (int)wait, NULL);
-			curl_multi_perform(h->multi, &running);
+			curl_multi_poll(m, NULL, 0, (int)wait, NULL);
+			curl_multi_perform(m, &running);
 		} else {
-			if (h->curl_deadline >= 0) {
-				int64_t c = h->curl_deadline - clock_mono_ms();
-				if (c < wait)
-					wait = c < 0 ? 0 : c;
-			}
+			int64_t mono = clock_mono_ms();
+			for (int i = 0; i < h->nmulti; i++)
+				if (h->multis[i].deadline >= 0 && h->multis[i].deadline - mono < wait)
+					wait = h->multis[i].deadline - mono < 0 ? 0 : h->multis[i].deadline - mono;
 			int n = epoll_wait(h->epfd, evs, EPOLL_BATCH, (int)wait);
 			for (int i = 0; i < n; i++) {
 				if (evs[i].data.fd == h->wakefd) {
@@ -820,11 +859,17 @@ static void http_run(struct ethread *t)
 				int flags = ((evs[i].events & EPOLLIN) ? CURL_CSELECT_IN : 0) |
 					    ((evs[i].events & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
 					    ((evs[i].events & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
-				curl_multi_socket_action(h->multi, evs[i].data.fd, flags, &running);
+				if (fr && fr->owner < h->nmulti)
+					curl_multi_socket_action(h->multis[fr->owner].m, evs[i].data.fd, flags,
+								 &running);
 			}
-			if (h->curl_deadline >= 0 && clock_mono_ms() >= h->curl_deadline) {
-				h->curl_deadline = -1;
-				curl_multi_socket_action(h->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+			mono = clock_mono_ms();
+			for (int i = 0; i < h->nmulti; i++) {
+				struct hmulti *mu = &h->multis[i];
+				if (mu->deadline >= 0 && mono >= mu->deadline) {
+					mu->deadline = -1;
+					curl_multi_socket_action(mu->m, CURL_SOCKET_TIMEOUT, 0, &running);
+				}
 			}
 		}
 		drain_messages(h, turn.stop);

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Which event loop, and what memory: soak with curl_multi_poll against soak with epoll +
+# curl_multi_socket_action, at 50 and at 10,000 virtual users, against one nginx
+# (`return 200`) on 127.0.0.1; then soak's peak RSS at 100, 1,000 and 10,000 users.
+#   bench/loop.sh [SECONDS]        (default 10)
+# Figures only.  Requests per CPU-second = requests / (user + system CPU seconds of soak).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${BIN:-$here/bin}
+secs=${1:-10}
+command -v nginx >/dev/null || { echo "bench: nginx is missing (apt-get install nginx-light)"; exit 1; }
+tmp=$(mktemp -d)
+nginx_pid=
+cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+pin_gen=() pin_srv=()
+if [ "$(nproc)" -ge 2 ]; then pin_gen=(taskset -c 0); pin_srv=(taskset -c 1); fi
+cat >"$tmp/nginx.conf" <<NGX
+worker_processes 1;
+worker_rlimit_nofile 40000;
+daemon off;
+master_process off;
+pid $tmp/nginx.pid;
+error_log $tmp/error.log;
+events { worker_connections 30000; }
+http {
+  access_log off;
+  keepalive_requests 100000000;
+  keepalive_timeout 300s;
+  server {
+    listen 127.0.0.1:$port reuseport backlog=16384;
+    location / { return 200 "ok\n"; }
+  }
+}
+NGX
+"${pin_srv[@]}" nginx -c "$tmp/nginx.conf" -p "$tmp" &
+nginx_pid=$!
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.1; done
+
+# run LOOP VUS: prints requests/s, requests per CPU-second, peak RSS MB, errors
+run() {
+  local loop=$1 vus=$2 db=$tmp/$1-$2.db
+  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "${pin_gen[@]}" "$BIN/soak" run -q --db "$db" \
+    --threads 1 --loop "$loop" --url "http://127.0.0.1:$port/" -c "$vus" -d "${secs}s" \
+    --ramp-up 2s --warmup 1s --interval 1s >/dev/null 2>"$tmp/err" || true
+  read -r u s rss <"$tmp/time"
+  sqlite3 "$db" "SELECT requests, errors FROM steps" | tr '|' ' ' | {
+    read -r req errs
+    awk -v n="$req" -v e="$errs" -v u="$u" -v s="$s" -v r="$rss" -v w="$secs" -v l="$loop" -v v="$vus" \
+      'BEGIN { printf "%-6s %7d %10.0f %12.0f %9.1f %8d\n", l, v, n/(w-3), n/(u+s), r/1024, e }'
+  }
+}
+printf '%-6s %7s %10s %12s %9s %8s\n' loop VUs "req/s" "req/CPU-s" "RSS MB" errors
+for vus in 50 10000; do
+  for loop in poll epoll; do run "$loop" "$vus"; done
+done
+echo
+echo "RSS with the default loop (auto):"
+for vus in 100 1000 10000; do run auto "$vus"; done
