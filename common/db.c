@@ -22,8 +22,16 @@ const char *db_default_path(void)
 int db_fail(sqlite3 *db, const char *what, char *err, size_t errlen)
 {
 	const char *file = db ? sqlite3_db_filename(db, "main") : NULL;
-	snprintf(err, errlen, "%s%s%s%s: %s", what, file ? " ('" : "", file ? file : "",
-		 file ? "')" : "", db ? sqlite3_errmsg(db) : "out of memory");
+	/* SQLITE_BUSY comes only once the busy timeout has run out: say that it did, so
+	 * "database is locked" does not read like a momentary hiccup. */
+	int busy = db && (sqlite3_extended_errcode(db) & 0xff) == SQLITE_BUSY;
+	char why[64] = "";
+
+	if (busy)
+		snprintf(why, sizeof why, " (another process held it for over %d s)",
+			 DB_BUSY_TIMEOUT_MS / 1000);
+	snprintf(err, errlen, "%s%s%s%s: %s%s", what, file ? " ('" : "", file ? file : "",
+		 file ? "')" : "", db ? sqlite3_errmsg(db) : "out of memory", why);
 	return -1;
 }
 
