@@ -327,8 +327,8 @@ static int on_message(struct server *sv, struct conn *c, const uint8_t *p, size_
 		return reply(sv, c, buf, (size_t)n);
 	}
 	if (!c->sess) {
+		bad_frame(sv, c, "a \"%.40s\" message before Connect", kind);
 		json_decref(root);
-		bad_frame(sv, c, "a \"%s\" message before Connect", kind);
 		return -1;
 	}
 	session_touch(&sv->ss, c->sess, now);
