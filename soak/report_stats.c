@@ -1,0 +1,440 @@
+/* report_stats: batch means, Welch's test, Student's t, the USL fit and saturation. */
+#include "report.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- batch means ----------------------------------------------------------------------- */
+
+/* Batch means of size b into out (cap entries); returns how many. */
+static size_t batch(const double *x, const size_t *seg, size_t nseg, size_t b, double *out,
+		    size_t cap)
+{
+	size_t k = 0, at = 0;
+
+	for (size_t s = 0; s < nseg; s++) {
+		size_t end = at + seg[s];
+		double sum = 0;
+		size_t got = 0;
+		for (size_t i = at; i < end; i++) {
+			if (isnan(x[i]))
+				continue;
+			sum += x[i];
+			if (++got == b) {
+				if (k < cap)
+					out[k++] = sum / (double)b;
+				sum = 0;
+				got = 0;
+			}
+		}
+		at = end;
+	}
+	return k;
+}
+
+/* Lag-1 autocorrelation of m[0..k) (0 when undefined). */
+static double lag1(const double *m, size_t k)
+{
+	double mean = 0, num = 0, den = 0;
+
+	if (k < 3)
+		return 0;
+	for (size_t i = 0; i < k; i++)
+		mean += m[i];
+	mean /= (double)k;
+	for (size_t i = 0; i < k; i++) {
+		den += (m[i] - mean) * (m[i] - mean);
+		if (i > 0)
+			num += (m[i] - mean) * (m[i - 1] - mean);
+	}
+	return den > 0 ? num / den : 0;
+}
+
+void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg,
+		     struct rpt_bm *out)
+{
+	size_t one = n, b = 1, k, valid = 0;
+	double sum = 0, *m;
+
+	memset(out, 0, sizeof *out);
+	out->mean = NAN;
+	out->se = NAN;
+	if (nseg == 0) {
+		seg = &one;
+		nseg = 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			sum += x[i], valid++;
+	out->n = valid;
+	if (valid == 0)
+		return;
+	out->mean = sum / (double)valid;
+	m = malloc(valid * sizeof *m);
+	if (!m)
+		return; /* the mean stands; no error estimate */
+	k = batch(x, seg, nseg, b, m, valid);
+	while (k >= 2 * RPT_BM_MIN_BATCHES && lag1(m, k) > 2.0 / sqrt((double)k)) {
+		b *= 2;
+		k = batch(x, seg, nseg, b, m, valid);
+	}
+	out->batch = b;
+	out->batches = k;
+	if (k >= 2) {
+		double bm = 0, ss = 0;
+		for (size_t i = 0; i < k; i++)
+			bm += m[i];
+		bm /= (double)k;
+		for (size_t i = 0; i < k; i++)
+			ss += (m[i] - bm) * (m[i] - bm);
+		out->se = sqrt(ss / (double)(k - 1) / (double)k);
+		out->df = (double)(k - 1);
+	}
+	free(m);
+}
+
+/* --- Student's t ----------------------------------------------------------------------- */
+
+/* Continued fraction of the incomplete beta function (modified Lentz). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa, del;
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* Regularised incomplete beta I_x(a, b). */
+static double ibeta(double a, double b, double x)
+{
+	double lbt;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * betacf(a, b, x) / a;
+	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
+}
+
+double rpt_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	tail = 0.5 * ibeta(df / 2, 0.5, df / (df + t * t)); /* P(T > |t|) */
+	return t > 0 ? 1 - tail : tail;
+}
+
+double rpt_t_quantile(double p, double df)
+{
+	double lo = -1, hi = 1;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	while (rpt_t_cdf(lo, df) > p)
+		lo *= 2;
+	while (rpt_t_cdf(hi, df) < p)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * (1 + fabs(lo)); i++) {
+		double mid = (lo + hi) / 2;
+		if (rpt_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *d)
+{
+	double va, vb, se;
+
+	memset(d, 0, sizeof *d);
+	d->a = a->mean;
+	d->b = b->mean;
+	d->diff = b->mean - a->mean;
+	d->rel_pct = a->mean != 0 ? 100.0 * d->diff / fabs(a->mean) : NAN;
+	d->lo = d->hi = d->t = d->df = d->p = NAN;
+	d->verdict = RPT_NA;
+	if (isnan(a->se) || isnan(b->se) || isnan(d->diff))
+		return;
+	va = a->se * a->se;
+	vb = b->se * b->se;
+	se = sqrt(va + vb);
+	if (se == 0) {
+		/* Both sides constant: any difference is exact. */
+		d->lo = d->hi = d->diff;
+		d->df = a->df + b->df;
+		d->t = d->diff == 0 ? 0 : copysign(INFINITY, d->diff);
+		d->p = d->diff == 0 ? 1 : 0;
+		d->verdict = d->diff == 0 ? RPT_NOISE : RPT_REAL;
+		return;
+	}
+	d->t = d->diff / se;
+	/* Welch-Satterthwaite; a side without spread contributes no degrees of freedom. */
+	{
+		double den = (va > 0 ? va * va / a->df : 0) + (vb > 0 ? vb * vb / b->df : 0);
+		d->df = den > 0 ? (va + vb) * (va + vb) / den : a->df + b->df;
+	}
+	d->p = 2 * (1 - rpt_t_cdf(fabs(d->t), d->df));
+	{
+		double q = rpt_t_quantile(0.975, d->df);
+		d->lo = d->diff - q * se;
+		d->hi = d->diff + q * se;
+	}
+	d->verdict = (d->lo > 0 || d->hi < 0) ? RPT_REAL : RPT_NOISE;
+}
+
+/* --- USL ------------------------------------------------------------------------------- */
+
+/* Solves the m x m system a x = b (m <= 3) by Gaussian elimination with partial
+ * pivoting; -1 when singular. */
+static int solve(double a[3][3], double b[3], int m, double x[3])
+{
+	for (int c = 0; c < m; c++) {
+		int p = c;
+		for (int r = c + 1; r < m; r++)
+			if (fabs(a[r][c]) > fabs(a[p][c]))
+				p = r;
+		if (fabs(a[p][c]) < 1e-300)
+			return -1;
+		if (p != c) {
+			for (int k = 0; k < m; k++) {
+				double t = a[c][k];
+				a[c][k] = a[p][k];
+				a[p][k] = t;
+			}
+			double t = b[c];
+			b[c] = b[p];
+			b[p] = t;
+		}
+		for (int r = c + 1; r < m; r++) {
+			double f = a[r][c] / a[c][c];
+			for (int k = c; k < m; k++)
+				a[r][k] -= f * a[c][k];
+			b[r] -= f * b[c];
+		}
+	}
+	for (int r = m - 1; r >= 0; r--) {
+		double s = b[r];
+		for (int k = r + 1; k < m; k++)
+			s -= a[r][k] * x[k];
+		x[r] = s / a[r][r];
+	}
+	return 0;
+}
+
+/* Linearised fit y = N/X = c0 + c1 (N-1) + c2 N(N-1) over the basis functions `use`
+ * (bit 1: sigma term, bit 2: kappa term); *u gets lambda, sigma, kappa.  -1 on failure. */
+static int usl_linear(const double *n, const double *x, size_t k, int use, struct rpt_usl *u)
+{
+	double a[3][3] = {{0}}, b[3] = {0}, c[3] = {0};
+	int idx[3], m = 0;
+
+	idx[m++] = 0;
+	if (use & 1)
+		idx[m++] = 1;
+	if (use & 2)
+		idx[m++] = 2;
+	for (size_t i = 0; i < k; i++) {
+		double f[3] = {1, n[i] - 1, n[i] * (n[i] - 1)}, y = n[i] / x[i];
+		for (int r = 0; r < m; r++) {
+			for (int s = 0; s < m; s++)
+				a[r][s] += f[idx[r]] * f[idx[s]];
+			b[r] += f[idx[r]] * y;
+		}
+	}
+	if (solve(a, b, m, c) < 0 || !(c[0] > 0))
+		return -1;
+	u->lambda = 1 / c[0];
+	u->sigma = (use & 1) ? c[1] / c[0] : 0;
+	u->kappa = (use & 2) ? c[(use & 1) ? 2 : 1] / c[0] : 0;
+	return 0;
+}
+
+double rpt_usl_x(const struct rpt_usl *u, double n)
+{
+	return u->lambda * n / (1 + u->sigma * (n - 1) + u->kappa * n * (n - 1));
+}
+
+static double usl_sse(const double *n, const double *x, size_t k, const struct rpt_usl *u)
+{
+	double s = 0;
+	for (size_t i = 0; i < k; i++) {
+		double r = x[i] - rpt_usl_x(u, n[i]);
+		s += r * r;
+	}
+	return s;
+}
+
+/* Keeps the parameters in their physical range. */
+static void usl_clamp(struct rpt_usl *u)
+{
+	if (!(u->sigma >= 0))
+		u->sigma = 0;
+	if (u->sigma > 1)
+		u->sigma = 1;
+	if (!(u->kappa >= 0))
+		u->kappa = 0;
+}
+
+/* Levenberg-Marquardt on the residuals X - X(N). */
+static void usl_refine(const double *n, const double *x, size_t k, struct rpt_usl *u)
+{
+	double mu = 1e-3, sse = usl_sse(n, x, k, u);
+
+	for (int it = 0; it < 200 && sse > 0; it++) {
+		double jtj[3][3] = {{0}}, jtr[3] = {0}, step[3];
+		for (size_t i = 0; i < k; i++) {
+			double N = n[i], d = 1 + u->sigma * (N - 1) + u->kappa * N * (N - 1);
+			double f = u->lambda * N / d, r = x[i] - f;
+			double j[3] = {N / d, -f * (N - 1) / d, -f * N * (N - 1) / d};
+			for (int p = 0; p < 3; p++) {
+				for (int q = 0; q < 3; q++)
+					jtj[p][q] += j[p] * j[q];
+				jtr[p] += j[p] * r;
+			}
+		}
+		int improved = 0;
+		for (int tries = 0; tries < 20 && !improved; tries++) {
+			double a[3][3], b[3];
+			for (int p = 0; p < 3; p++) {
+				for (int q = 0; q < 3; q++)
+					a[p][q] = jtj[p][q];
+				a[p][p] += mu * (jtj[p][p] > 0 ? jtj[p][p] : 1e-12);
+				b[p] = jtr[p];
+			}
+			if (solve(a, b, 3, step) < 0) {
+				mu *= 10;
+				continue;
+			}
+			struct rpt_usl t = *u;
+			t.lambda += step[0];
+			t.sigma += step[1];
+			t.kappa += step[2];
+			usl_clamp(&t);
+			double s2 = t.lambda > 0 ? usl_sse(n, x, k, &t) : INFINITY;
+			if (s2 < sse) {
+				double gain = (sse - s2) / sse;
+				*u = t;
+				sse = s2;
+				mu = mu / 10 > 1e-12 ? mu / 10 : 1e-12;
+				improved = 1;
+				if (gain < 1e-14)
+					return;
+			} else {
+				mu *= 10;
+			}
+		}
+		if (!improved)
+			return;
+	}
+}
+
+int rpt_usl_fit(const double *n, const double *x, size_t k, struct rpt_usl *u)
+{
+	double mean = 0, sst = 0, sse;
+	struct rpt_usl best = {0};
+	double best_sse = INFINITY;
+
+	memset(u, 0, sizeof *u);
+	if (k < 3)
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		if (!(n[i] >= 1) || !(x[i] > 0))
+			return -1;
+	/* Start from every linearised sub-model whose parameters are physical and keep the
+	 * best refined one: the full model's start can be negative on noisy data. */
+	for (int use = 3; use >= 0; use--) {
+		struct rpt_usl t = {0};
+		if (usl_linear(n, x, k, use, &t) < 0)
+			continue;
+		usl_clamp(&t);
+		usl_refine(n, x, k, &t);
+		double s = usl_sse(n, x, k, &t);
+		if (s < best_sse) {
+			best = t;
+			best_sse = s;
+		}
+	}
+	if (!(best.lambda > 0))
+		return -1;
+	*u = best;
+	for (size_t i = 0; i < k; i++)
+		mean += x[i];
+	mean /= (double)k;
+	for (size_t i = 0; i < k; i++)
+		sst += (x[i] - mean) * (x[i] - mean);
+	sse = usl_sse(n, x, k, u);
+	u->r2 = sst > 0 ? 1 - sse / sst : 1;
+	/* Parameters at rounding level are zero: no peak, or no ceiling, in sight. */
+	if (u->kappa < 1e-12)
+		u->kappa = 0;
+	if (u->sigma < 1e-9)
+		u->sigma = 0;
+	if (u->kappa > 0) {
+		u->n_star = sqrt((1 - u->sigma) / u->kappa);
+		u->x_star = rpt_usl_x(u, u->n_star);
+	} else {
+		u->n_star = INFINITY;
+		u->x_star = u->sigma > 0 ? u->lambda / u->sigma : INFINITY;
+	}
+	u->ok = 1;
+	return 0;
+}
+
+/* --- saturation ------------------------------------------------------------------------ */
+
+void rpt_saturation(const double *x, size_t k, struct rpt_sat *s)
+{
+	memset(s, 0, sizeof *s);
+	if (k == 0)
+		return;
+	for (size_t i = 1; i < k; i++)
+		if (x[i] > x[s->peak])
+			s->peak = i;
+	for (size_t i = 0; i < k; i++)
+		if (x[i] >= RPT_SAT_SHARE * x[s->peak]) {
+			s->at = i;
+			break;
+		}
+	s->saturated = s->at + 1 < k;
+	s->ok = 1;
+}
+
+const char *rpt_verdict_name(enum rpt_verdict v)
+{
+	return v == RPT_REAL ? "real" : v == RPT_NOISE ? "noise" : "n/a";
+}
