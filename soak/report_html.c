@@ -1,0 +1,156 @@
+/* report_html: report.html — one self-contained page: inline CSS, the SVG pictures inline,
+ * no script, no network. */
+#include "report.h"
+
+#include <string.h>
+
+static const char css[] =
+	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2em auto;"
+	"max-width:1100px;padding:0 1em;color:#1d1d1f}\n"
+	"h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\n"
+	"p.meta{color:#555}p.note{color:#444;font-size:.92em;max-width:60em}\n"
+	"table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}\n"
+	"th,td{border:1px solid #ccc;padding:.25em .6em;vertical-align:top}\n"
+	"th{background:#f2f2f2}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"tr:nth-child(even) td{background:#fafafa}\n"
+	"figure{margin:1em 0 2em}figure svg{width:100%;max-width:800px;height:auto;display:block;"
+	"border:1px solid #eee}\n"
+	"figcaption{font-weight:600;margin-bottom:.3em}\n"
+	"ul.findings li{margin:.3em 0}\n";
+
+/* Text with &, <, >, " escaped. */
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void html_table(const struct rpt_table *t, FILE *f)
+{
+	fputs("<h2>", f);
+	esc(f, t->title);
+	fputs("</h2>\n", f);
+	if (t->note[0]) {
+		fputs("<p class=\"note\">", f);
+		esc(f, t->note);
+		fputs("</p>\n", f);
+	}
+	fputs("<table>\n", f);
+	for (int row = 0; row <= t->nrows; row++) {
+		const char *tag = row == 0 ? "th" : "td";
+		fputs(row == 0 ? "<thead><tr>" : "<tr>", f);
+		for (int c = 0; c < t->ncols; c++) {
+			fprintf(f, "<%s%s>", tag, t->right[c] ? " class=\"r\"" : "");
+			esc(f, t->cells[(size_t)row * (size_t)t->ncols + (size_t)c]);
+			fprintf(f, "</%s>", tag);
+		}
+		fputs(row == 0 ? "</tr></thead>\n<tbody>\n" : "</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+/* Whether s at i starts an attribute whose value names an id: id=, href=#, url(#. */
+static size_t id_ref(const char *s, size_t i, size_t *skip)
+{
+	static const char *const pre[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
+	for (size_t k = 0; k < sizeof pre / sizeof pre[0]; k++) {
+		size_t n = strlen(pre[k]);
+		if (strncmp(s + i, pre[k], n) == 0 && (k >= 2 || i == 0 || s[i - 1] == ' ')) {
+			*skip = n;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Writes gnuplot's SVG without its XML prolog, every id and reference to one prefixed
+ * with the picture's name, so that several pictures can share one page. */
+static void inline_svg(FILE *f, const char *svg, const char *prefix)
+{
+	const char *start = strstr(svg, "<svg");
+	size_t i = 0, skip;
+
+	if (!start)
+		return;
+	for (; start[i]; i++) {
+		if (id_ref(start, i, &skip)) {
+			fwrite(start + i, 1, skip, f);
+			fprintf(f, "%s-", prefix);
+			i += skip - 1;
+			continue;
+		}
+		fputc(start[i], f);
+	}
+}
+
+int rpt_write_html(const struct report *r, FILE *f)
+{
+	struct rpt_table *t = NULL;
+	int n = 0, open = 0;
+	char err[128];
+
+	if (rpt_tables(r, &t, &n, err, sizeof err) < 0)
+		return -1;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	      f);
+	esc(f, r->title);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
+	esc(f, r->title);
+	fputs("</h1>\n<p class=\"meta\">", f);
+	fprintf(f, "Database%s: ", r->ndbs > 1 ? "s" : "");
+	for (int i = 0; i < r->ndbs; i++) {
+		fputs(i ? ", " : "", f);
+		esc(f, r->dbs[i]);
+	}
+	fprintf(f, ". Label%s: ", r->nlabels > 1 ? "s" : "");
+	for (int l = 0; l < r->nlabels; l++) {
+		fputs(l ? ", " : "", f);
+		esc(f, r->labels[l].name);
+		if (l == 0 && r->nlabels > 1)
+			fputs(" (baseline)", f);
+	}
+	for (int i = 0; i < r->nruns; i++)
+		open += strcmp(r->runs[i].status, "done") != 0;
+	fprintf(f, ". Runs: %d", r->nruns);
+	if (open)
+		fprintf(f, " (%d not done: see Findings)", open);
+	fputs(".</p>\n<h2>Findings</h2>\n<ul class=\"findings\">\n", f);
+	for (int i = 0; i < r->nfindings; i++) {
+		fputs("<li>", f);
+		esc(f, r->findings[i].text);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+	for (int i = 0; i < n; i++)
+		html_table(&t[i], f);
+	if (r->npics) {
+		fputs("<h2>Pictures</h2>\n", f);
+		if (r->plot_note[0]) {
+			fputs("<p class=\"note\">", f);
+			esc(f, r->plot_note);
+			fputs("</p>\n", f);
+		}
+		for (int i = 0; i < r->npics; i++) {
+			const struct rpt_picture *p = &r->pics[i];
+			fprintf(f, "<figure id=\"%s\">\n<figcaption>", p->name);
+			esc(f, p->title);
+			fputs("</figcaption>\n", f);
+			if (p->drawn && p->svg)
+				inline_svg(f, p->svg, p->name);
+			else
+				fputs("<p class=\"note\">(not drawn)</p>", f);
+			fputs("\n</figure>\n", f);
+		}
+	}
+	fputs("</body>\n</html>\n", f);
+	rpt_tables_free(t, n);
+	return ferror(f) ? -1 : 0;
+}

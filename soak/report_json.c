@@ -1,0 +1,435 @@
+/* report_json: report.json (the model's tables and findings as data) and summary.csv (one
+ * row per run step). */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A JSON string literal. */
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* A number with fixed decimals, or null when it is not finite. */
+static void jnum(FILE *f, double v, int decimals)
+{
+	char b[64];
+	if (!isfinite(v))
+		fputs("null", f);
+	else
+		fputs(rpt_fmt_num(v, decimals, b, sizeof b), f);
+}
+
+/* `, "key": number` */
+static void jfield(FILE *f, const char *key, double v, int decimals)
+{
+	fprintf(f, ", \"%s\": ", key);
+	jnum(f, v, decimals);
+}
+
+static void jkey(FILE *f, const char *k)
+{
+	jstr(f, k);
+	fputs(": ", f);
+}
+
+static void jfigures(FILE *f, const struct figures *g)
+{
+	int ans = g->p50_us > 0 || g->max_us > 0;
+	double ms[] = {g->mean_us, (double)g->p50_us, (double)g->p90_us, (double)g->p95_us,
+		       (double)g->p99_us, (double)g->p999_us, (double)g->max_us};
+	static const char *const names[] = {"mean_ms", "p50_ms", "p90_ms", "p95_ms",
+					    "p99_ms",  "p999_ms", "max_ms"};
+
+	fprintf(f, "{\"window_s\": ");
+	jnum(f, g->seconds, 3);
+	fprintf(f, ", \"requests\": %lld, \"errors\": %lld, \"error_pct\": ",
+		(long long)g->requests, (long long)g->errors);
+	jnum(f, g->error_pct, 4);
+	fprintf(f, ", \"tps\": ");
+	jnum(f, g->tps, 3);
+	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+		fprintf(f, ", \"%s\": ", names[i]);
+		jnum(f, ans ? ms[i] / 1000 : NAN, 3);
+	}
+	fprintf(f, ", \"new_connections\": %lld}", (long long)g->new_conns);
+}
+
+static void jdiff(FILE *f, double base, double value, const struct rpt_diff *d)
+{
+	fputs("{\"baseline\": ", f);
+	jnum(f, base, 4);
+	jfield(f, "value", value, 4);
+	jfield(f, "change_pct", base != 0 ? 100 * (value - base) / base : NAN, 3);
+	jfield(f, "interval_mean_baseline", d->a, 4);
+	jfield(f, "interval_mean", d->b, 4);
+	fputs(", \"ci95\": [", f);
+	jnum(f, d->lo, 4);
+	fputs(", ", f);
+	jnum(f, d->hi, 4);
+	fputs("], \"t\": ", f);
+	jnum(f, d->t, 4);
+	jfield(f, "df", d->df, 2);
+	jfield(f, "p", d->p, 6);
+	fputs(", \"verdict\": ", f);
+	jstr(f, rpt_verdict_name(d->verdict));
+	fputc('}', f);
+}
+
+static void jgc(FILE *f, const struct rpt_source *s)
+{
+	const struct gca_result *g = &s->gc;
+	fputs("{\"source\": ", f);
+	jstr(f, s->name);
+	fprintf(f, ", \"events\": %lld, \"pauses\": %lld, \"verdict\": ", (long long)s->gc_events,
+		(long long)g->pauses);
+	jstr(f, g->memory == GCA_SUSPECTED_LEAK ? "suspected leak" : gca_memory_name(g->memory));
+	fputs(", \"basis\": ", f);
+	jstr(f, g->basis);
+	jfield(f, "slope_mb_per_h", g->slope_mb_per_h, 3);
+	jfield(f, "r2", g->r2, 4);
+	jfield(f, "heap_max_mb", g->heap_max_mb, 1);
+	jfield(f, "gc_time_pct", g->gc_time_pct, 4);
+	jfield(f, "pause_total_ms", g->pause_total_ms, 3);
+	jfield(f, "pause_max_ms", g->pause_max_ms, 3);
+	jfield(f, "pause_p99_ms", g->pause_p99_ms, 3);
+	fputs(", \"why\": ", f);
+	jstr(f, g->why);
+	fputc('}', f);
+}
+
+/* {"app": 12.3, ...}: the run's CPU series, their means over the run (step_means NULL) or
+ * over one step. */
+static void jcpu(FILE *f, const struct rpt_run *run, const double *step_means)
+{
+	int first = 1;
+
+	fputc('{', f);
+	for (int k = 0; k < run->nsrc; k++) {
+		if (!run->src[k].has_cpu)
+			continue;
+		fputs(first ? "" : ", ", f);
+		jkey(f, run->src[k].name);
+		jnum(f, step_means ? step_means[k] : run->src[k].cpu_mean, 3);
+		first = 0;
+	}
+	fputc('}', f);
+}
+
+static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
+{
+	int first;
+
+	fputs("    {\"key\": ", f);
+	jstr(f, run->key);
+	fprintf(f, ", \"db\": %d, \"id\": %lld, \"label\": ", run->db + 1, (long long)run->id);
+	jstr(f, r->labels[run->label].name);
+	fputs(", \"name\": ", f);
+	jstr(f, run->name);
+	fputs(", \"mode\": ", f);
+	jstr(f, run->mode);
+	fputs(", \"connection\": ", f);
+	jstr(f, run->connection);
+	fputs(", \"status\": ", f);
+	jstr(f, run->status);
+	fputs(", \"reason\": ", f);
+	jstr(f, run->reason);
+	fprintf(f, ", \"started_ms\": %lld, \"end_ms\": %lld,\n     \"figures\": ",
+		(long long)run->started_ms, (long long)run->end_ms);
+	jfigures(f, &run->f);
+	fputs(",\n     \"cpu\": ", f);
+	jcpu(f, run, NULL);
+	fputs(",\n     \"memory\": [", f);
+	first = 1;
+	for (int k = 0; k < run->nsrc; k++) {
+		if (!run->src[k].gc_events)
+			continue;
+		fputs(first ? "" : ", ", f);
+		jgc(f, &run->src[k]);
+		first = 0;
+	}
+	fputs("],\n     \"rss\": [", f);
+	first = 1;
+	for (int k = 0; k < run->nsrc; k++) {
+		const struct rpt_source *s = &run->src[k];
+		if (!s->has_rss || !s->rss_fit)
+			continue;
+		fputs(first ? "{\"source\": " : ", {\"source\": ", f);
+		jstr(f, s->name);
+		jfield(f, "mean_mb", s->rss_mean_mb, 3);
+		jfield(f, "slope_mb_per_h", s->rss_slope_mb_h, 4);
+		jfield(f, "r2", s->rss_r2, 4);
+		jfield(f, "hours", s->rss_hours, 4);
+		fputc('}', f);
+		first = 0;
+	}
+	fputs("],\n     \"errors\": {", f);
+	first = 1;
+	for (int c = 0; c < ERR_NCLASS; c++) {
+		if (!run->st.err_count[c])
+			continue;
+		fputs(first ? "" : ", ", f);
+		jkey(f, err_class_name((enum err_class)c));
+		fprintf(f, "{\"count\": %lld, \"side\": \"%s\", \"sample\": ",
+			(long long)run->st.err_count[c],
+			err_class_client_side((enum err_class)c) ? "client" : "server");
+		jstr(f, run->st.err_sample[c]);
+		fputc('}', f);
+		first = 0;
+	}
+	fputs("},\n     \"steps\": [", f);
+	for (int i = 0; i < run->nsteps; i++) {
+		const struct rpt_step *s = &run->steps[i];
+		fprintf(f, "%s\n      {\"step\": %d, \"concurrency\": %d, \"planned_s\": ",
+			i ? "," : "", s->idx, s->concurrency);
+		jnum(f, (double)s->planned_ms / 1000, 3);
+		fprintf(f, ", \"intervals\": %d, \"figures\": ", s->nintervals);
+		jfigures(f, &s->f);
+		fputs(", \"cpu\": ", f);
+		jcpu(f, run, s->cpu_mean);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
+static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
+{
+	fputs("    {\"label\": ", f);
+	jstr(f, r->labels[sw->label].name);
+	jfield(f, "step_s", (double)sw->planned_ms / 1000, 3);
+	fputs(", \"levels\": [", f);
+	for (int i = 0; i < sw->ncells; i++) {
+		const struct rpt_cell *c = &r->cells[sw->cells[i]];
+		fprintf(f, "%s\n      {\"concurrency\": %d, \"runs\": ", i ? "," : "",
+			c->concurrency);
+		jstr(f, c->runs);
+		fputs(", \"figures\": ", f);
+		jfigures(f, &c->f);
+		fputc('}', f);
+	}
+	fputs("],\n     \"saturation\": ", f);
+	if (sw->sat.ok) {
+		const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
+		const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
+		fprintf(f, "{\"saturated\": %s, \"at_concurrency\": %d, \"at_tps\": ",
+			sw->sat.saturated ? "true" : "false", at->concurrency);
+		jnum(f, at->f.tps, 3);
+		fprintf(f, ", \"peak_concurrency\": %d, \"peak_tps\": ", pk->concurrency);
+		jnum(f, pk->f.tps, 3);
+		fprintf(f, ", \"share\": %.2f}", RPT_SAT_SHARE);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\n     \"usl\": ", f);
+	if (sw->usl.ok) {
+		fputs("{\"sigma\": ", f);
+		jnum(f, sw->usl.sigma, 6);
+		jfield(f, "kappa", sw->usl.kappa, 8);
+		jfield(f, "lambda", sw->usl.lambda, 4);
+		jfield(f, "r2", sw->usl.r2, 4);
+		jfield(f, "n_star", sw->usl.n_star, 3);
+		jfield(f, "x_star", sw->usl.x_star, 3);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f, ", \"queueing\": %s}", sw->queueing ? "true" : "false");
+}
+
+static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
+{
+	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+
+	fprintf(f, "    {\"kind\": \"%s\", \"concurrency\": %d, \"step_s\": ",
+		c->sweep ? "sweep" : "fixed", c->concurrency);
+	jnum(f, (double)c->planned_ms / 1000, 3);
+	fputs(", \"label\": ", f);
+	jstr(f, r->labels[c->label].name);
+	fputs(", \"baseline\": ", f);
+	jstr(f, r->labels[a->label].name);
+	fputs(", \"runs\": ", f);
+	jstr(f, c->runs);
+	fputs(", \"baseline_runs\": ", f);
+	jstr(f, a->runs);
+	fputs(",\n     \"metrics\": {", f);
+	for (int k = 0; k < RPT_NMETRIC; k++) {
+		fputs(k ? ",\n       " : "\n       ", f);
+		jkey(f, rpt_metric_name((enum rpt_metric)k));
+		jdiff(f, m->base_value[k], m->value[k], &m->d[k]);
+	}
+	fputs("},\n     \"cpu\": {", f);
+	int first = 1;
+	for (int s = 0; s < r->ncpu; s++) {
+		if (isnan(a->cpu_mean[s]) || isnan(c->cpu_mean[s]))
+			continue;
+		fputs(first ? "" : ", ", f);
+		jkey(f, r->cpu_names[s]);
+		jdiff(f, a->cpu_mean[s], c->cpu_mean[s], &m->cpu[s]);
+		first = 0;
+	}
+	fputs("}}", f);
+}
+
+int rpt_write_json(const struct report *r, FILE *f)
+{
+	fputs("{\n  \"title\": ", f);
+	jstr(f, r->title);
+	fputs(",\n  \"databases\": [", f);
+	for (int i = 0; i < r->ndbs; i++) {
+		fputs(i ? ", " : "", f);
+		jstr(f, r->dbs[i]);
+	}
+	fputs("],\n  \"labels\": [", f);
+	for (int l = 0; l < r->nlabels; l++) {
+		fputs(l ? ", " : "", f);
+		fputs("{\"name\": ", f);
+		jstr(f, r->labels[l].name);
+		fprintf(f, ", \"baseline\": %s, \"runs\": %d}", l == 0 ? "true" : "false",
+			r->labels[l].nruns);
+	}
+	fputs("],\n  \"cpu_series\": [", f);
+	for (int s = 0; s < r->ncpu; s++) {
+		fputs(s ? ", " : "", f);
+		jstr(f, r->cpu_names[s]);
+	}
+	fputs("],\n  \"noise_method\": \"batch means of per-interval figures; Welch t-test, "
+	      "95% confidence interval of the difference\",\n  \"runs\": [\n", f);
+	for (int i = 0; i < r->nruns; i++) {
+		jrun(r, &r->runs[i], f);
+		fputs(i + 1 < r->nruns ? ",\n" : "\n", f);
+	}
+	fputs("  ],\n  \"sweeps\": [\n", f);
+	for (int s = 0; s < r->nsweeps; s++) {
+		jsweep(r, &r->sweeps[s], f);
+		fputs(s + 1 < r->nsweeps ? ",\n" : "\n", f);
+	}
+	fputs("  ],\n  \"comparisons\": [\n", f);
+	for (int i = 0; i < r->ncmps; i++) {
+		jcmp(r, &r->cmps[i], f);
+		fputs(i + 1 < r->ncmps ? ",\n" : "\n", f);
+	}
+	fputs("  ],\n  \"findings\": [\n", f);
+	for (int i = 0; i < r->nfindings; i++) {
+		fputs("    {\"kind\": ", f);
+		jstr(f, r->findings[i].kind);
+		fputs(", \"text\": ", f);
+		jstr(f, r->findings[i].text);
+		fputs(i + 1 < r->nfindings ? "},\n" : "}\n", f);
+	}
+	fputs("  ],\n  \"pictures\": [\n", f);
+	for (int i = 0; i < r->npics; i++) {
+		const struct rpt_picture *p = &r->pics[i];
+		fputs("    {\"name\": ", f);
+		jstr(f, p->name);
+		fputs(", \"title\": ", f);
+		jstr(f, p->title);
+		fprintf(f, ", \"svg\": \"img/%s.svg\", \"png\": \"img/%s.png\", \"drawn\": %s}%s\n",
+			p->name, p->name, p->drawn ? "true" : "false", i + 1 < r->npics ? "," : "");
+	}
+	fputs("  ]\n}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* --- CSV ---------------------------------------------------------------------------- */
+
+/* A CSV field, quoted when it holds a comma, quote or line break. */
+static void cfield(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void cnum(FILE *f, double v, int decimals)
+{
+	char b[64];
+	fputc(',', f);
+	if (isfinite(v))
+		fputs(rpt_fmt_num(v, decimals, b, sizeof b), f);
+}
+
+int rpt_write_csv(const struct report *r, FILE *f)
+{
+	fputs("db,run,label,name,mode,connection,status,step,concurrency,step_s,window_s,"
+	      "requests,errors,error_pct,tps,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,p999_ms,max_ms,"
+	      "new_connections",
+	      f);
+	for (int s = 0; s < r->ncpu; s++) {
+		fputs(",cpu_", f);
+		cfield(f, r->cpu_names[s]);
+	}
+	fputs(",memory\r\n", f);
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		char mem[512] = "";
+		size_t n = 0;
+		for (int k = 0; k < run->nsrc && n < sizeof mem; k++) {
+			const struct rpt_source *s = &run->src[k];
+			int w;
+			if (!s->gc_events)
+				continue;
+			w = snprintf(mem + n, sizeof mem - n, "%s%s: %s", n ? "; " : "", s->name,
+				     s->gc.memory == GCA_SUSPECTED_LEAK ? "suspected leak"
+									: gca_memory_name(s->gc.memory));
+			if (w > 0)
+				n += (size_t)w;
+		}
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			const struct figures *g = &s->f;
+			int ans = g->p50_us > 0 || g->max_us > 0;
+			cfield(f, r->dbs[run->db]);
+			fputc(',', f);
+			cfield(f, run->key);
+			fputc(',', f);
+			cfield(f, r->labels[run->label].name);
+			fputc(',', f);
+			cfield(f, run->name);
+			fprintf(f, ",%s,%s,%s,%d,%d", run->mode, run->connection, run->status, s->idx,
+				s->concurrency);
+			cnum(f, (double)s->planned_ms / 1000, 3);
+			cnum(f, g->seconds, 3);
+			fprintf(f, ",%lld,%lld", (long long)g->requests, (long long)g->errors);
+			cnum(f, g->error_pct, 4);
+			cnum(f, g->tps, 3);
+			cnum(f, ans ? g->mean_us / 1000 : NAN, 3);
+			cnum(f, ans ? (double)g->p50_us / 1000 : NAN, 3);
+			cnum(f, ans ? (double)g->p90_us / 1000 : NAN, 3);
+			cnum(f, ans ? (double)g->p95_us / 1000 : NAN, 3);
+			cnum(f, ans ? (double)g->p99_us / 1000 : NAN, 3);
+			cnum(f, ans ? (double)g->p999_us / 1000 : NAN, 3);
+			cnum(f, ans ? (double)g->max_us / 1000 : NAN, 3);
+			fprintf(f, ",%lld", (long long)g->new_conns);
+			for (int c = 0; c < r->ncpu; c++) {
+				double v = NAN;
+				for (int q = 0; q < run->nsrc; q++)
+					if (!strcmp(run->src[q].name, r->cpu_names[c]))
+						v = s->cpu_mean ? s->cpu_mean[q] : NAN;
+				cnum(f, v, 3);
+			}
+			fputc(',', f);
+			cfield(f, mem);
+			fputs("\r\n", f);
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,616 @@
+/* report_tables: the report's tables as text cells (shared by Markdown and HTML), and the
+ * number formats every writer uses. */
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "dur.h"
+
+#define DASH "\xe2\x80\x94" /* "—": no value */
+#define MAX_COLS (16 + RPT_MAX_SOURCES)
+
+/* --- number formats ---------------------------------------------------------------------- */
+
+char *rpt_fmt_num(double v, int decimals, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", isnan(v) ? DASH : v > 0 ? "inf" : "-inf");
+		return buf;
+	}
+	/* No "-0.0": a value that rounds to zero is zero. */
+	if (fabs(v) < 0.5 * pow(10, -decimals))
+		v = 0;
+	snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
+char *rpt_fmt_ms(double ms, char *buf, size_t len)
+{
+	char n[32];
+	if (isnan(ms)) {
+		snprintf(buf, len, DASH);
+		return buf;
+	}
+	snprintf(buf, len, "%s ms", rpt_fmt_num(ms, ms < 10 ? 2 : 1, n, sizeof n));
+	return buf;
+}
+
+char *rpt_fmt_pct(double pct, char *buf, size_t len)
+{
+	char n[32];
+	if (!isfinite(pct)) {
+		snprintf(buf, len, DASH);
+		return buf;
+	}
+	rpt_fmt_num(pct, 1, n, sizeof n);
+	snprintf(buf, len, "%s%s%%", n[0] == '-' || !strcmp(n, "0.0") ? "" : "+", n);
+	return buf;
+}
+
+const char *rpt_metric_name(enum rpt_metric m)
+{
+	static const char *const names[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
+	return (unsigned)m < RPT_NMETRIC ? names[m] : "?";
+}
+
+int rpt_run_pictured(const struct report *r, int run)
+{
+	(void)r;
+	return run < RPT_MAX_RUN_PICTURES;
+}
+
+/* --- table building ------------------------------------------------------------------- */
+
+struct tb {
+	struct rpt_table *t; /* the table being filled */
+	int cap;             /* rows allocated (header included) */
+	int failed;          /* out of memory once: the table is incomplete */
+};
+
+static void tb_begin(struct tb *b, struct rpt_table *t, const char *title, int ncols)
+{
+	memset(t, 0, sizeof *t);
+	b->t = t;
+	b->cap = 0;
+	b->failed = 0;
+	snprintf(t->title, sizeof t->title, "%s", title);
+	t->ncols = ncols;
+	t->right = calloc((size_t)ncols, sizeof *t->right);
+	if (!t->right)
+		b->failed = 1;
+}
+
+/* Starts a row after the header; returns its index (-1 once out of memory). */
+static int tb_row(struct tb *b)
+{
+	struct rpt_table *t = b->t;
+	size_t ncols = (size_t)t->ncols;
+
+	if (b->failed)
+		return -1;
+	if (t->nrows + 2 > b->cap) {
+		int nc = b->cap * 2;
+		char **p = realloc(t->cells, (size_t)nc * ncols * sizeof *p);
+		if (!p) {
+			b->failed = 1;
+			return -1;
+		}
+		memset(p + (size_t)b->cap * ncols, 0, (size_t)(nc - b->cap) * ncols * sizeof *p);
+		t->cells = p;
+		b->cap = nc;
+	}
+	return t->nrows++;
+}
+
+__attribute__((format(printf, 4, 5))) static void tb_set(struct tb *b, int row, int col,
+							const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	char **slot;
+
+	if (b->failed || col >= b->t->ncols)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	slot = &b->t->cells[(size_t)(row + 1) * (size_t)b->t->ncols + (size_t)col];
+	free(*slot);
+	*slot = strdup(buf);
+	if (!*slot)
+		b->failed = 1;
+}
+
+/* The header: names and alignment ('r' right, 'l' left), one per column. */
+static void tb_header(struct tb *b, const char *const *names, const char *align)
+{
+	if (b->failed)
+		return;
+	b->t->cells = calloc(8 * (size_t)b->t->ncols, sizeof *b->t->cells);
+	if (!b->t->cells) {
+		b->failed = 1;
+		return;
+	}
+	b->cap = 8;
+	for (int c = 0; c < b->t->ncols; c++) {
+		tb_set(b, -1, c, "%s", names[c]);
+		b->t->right[c] = align[c] == 'r';
+	}
+}
+
+static void rpt_tables_free_one(struct rpt_table *t)
+{
+	if (t->cells)
+		for (int k = 0; k < (t->nrows + 1) * t->ncols; k++)
+			free(t->cells[k]);
+	free(t->cells);
+	free(t->right);
+	memset(t, 0, sizeof *t);
+}
+
+void rpt_tables_free(struct rpt_table *t, int n)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < n; i++)
+		rpt_tables_free_one(&t[i]);
+	free(t);
+}
+
+/* --- the tables ----------------------------------------------------------------------- */
+
+static const char *lname(const struct report *r, int l)
+{
+	return r->labels[l].name;
+}
+
+static char *dur_s(double seconds, char *buf, size_t len)
+{
+	return dur_format((int64_t)llround(seconds) * 1000, buf, len);
+}
+
+static const char *verdict_text(enum gca_memory m)
+{
+	return m == GCA_NORMAL ? "normal" : m == GCA_SUSPECTED_LEAK ? "suspected leak" : "unknown";
+}
+
+/* "app: normal; db: suspected leak" for a run's GC sources, or "—". */
+static void memory_cell(const struct rpt_run *run, char *buf, size_t len)
+{
+	size_t n = 0;
+	int many = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < run->nsrc; k++)
+		many += run->src[k].gc_events > 0;
+	for (int k = 0; k < run->nsrc && n < len; k++) {
+		const struct rpt_source *s = &run->src[k];
+		int w;
+		if (!s->gc_events)
+			continue;
+		w = many > 1 ? snprintf(buf + n, len - n, "%s%s: %s", n ? "; " : "", s->name,
+					verdict_text(s->gc.memory))
+			     : snprintf(buf + n, len - n, "%s", verdict_text(s->gc.memory));
+		if (w > 0)
+			n += (size_t)w;
+	}
+	if (!buf[0])
+		snprintf(buf, len, DASH);
+}
+
+static const char *run_cell(const struct rpt_run *run, char *buf, size_t len)
+{
+	if (!strcmp(run->status, "done"))
+		snprintf(buf, len, "%s", run->key);
+	else
+		snprintf(buf, len, "%s (%s)", run->key, run->status);
+	return buf;
+}
+
+static double run_cpu(const struct rpt_run *run, const char *name)
+{
+	for (int k = 0; k < run->nsrc; k++)
+		if (!strcmp(run->src[k].name, name))
+			return run->src[k].cpu_mean;
+	return NAN;
+}
+
+static void soak_table(const struct report *r, struct tb *b, struct rpt_table *t)
+{
+	const char *names[MAX_COLS] = {"run", "label", "concurrency", "duration", "total", "TPS",
+				       "avg", "90%", "95%", "99%", "error %"};
+	char align[MAX_COLS + 1] = "llrrrrrrrrr";
+	char cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 8];
+	int nc = 11;
+
+	for (int s = 0; s < r->ncpu; s++) {
+		snprintf(cpu[s], sizeof cpu[s], "CPU %s", r->cpu_names[s]);
+		names[nc] = cpu[s];
+		align[nc++] = 'r';
+	}
+	names[nc] = "memory";
+	align[nc++] = 'l';
+	align[nc] = '\0';
+	tb_begin(b, t, "Soak runs", nc);
+	snprintf(t->note, sizeof t->note,
+		 "One row per fixed run. Figures cover each run's measured window (warm-up and "
+		 "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
+		 "the mean over that window: a process source in %% of one core, a host series in "
+		 "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
+	tb_header(b, names, align);
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		const struct figures *f = &run->f;
+		char x[8][64], mem[256];
+		int row, c = 0;
+		if (strcmp(run->mode, "fixed") != 0)
+			continue;
+		row = tb_row(b);
+		tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
+		tb_set(b, row, c++, "%s", lname(r, run->label));
+		tb_set(b, row, c++, "%d", run->nsteps ? run->steps[0].concurrency : 0);
+		tb_set(b, row, c++, "%s", dur_s(f->seconds, x[1], sizeof x[1]));
+		tb_set(b, row, c++, "%lld", (long long)f->requests);
+		tb_set(b, row, c++, "%s", rpt_fmt_num(f->tps, 1, x[2], sizeof x[2]));
+		int ans = f->p50_us > 0 || f->max_us > 0;
+		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? f->mean_us / 1000 : NAN, x[3], 64));
+		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? (double)f->p90_us / 1000 : NAN, x[4], 64));
+		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? (double)f->p95_us / 1000 : NAN, x[5], 64));
+		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? (double)f->p99_us / 1000 : NAN, x[6], 64));
+		tb_set(b, row, c++, "%s%%", rpt_fmt_num(f->error_pct, 2, x[7], 64));
+		for (int s = 0; s < r->ncpu; s++) {
+			double v = run_cpu(run, r->cpu_names[s]);
+			tb_set(b, row, c++, "%s%s", rpt_fmt_num(v, 1, x[0], 64), isnan(v) ? "" : "%");
+		}
+		memory_cell(run, mem, sizeof mem);
+		tb_set(b, row, c++, "%s", mem);
+	}
+}
+
+static void sweep_table(const struct report *r, const struct rpt_sweep *sw, struct tb *b,
+			struct rpt_table *t)
+{
+	static const char *const names[] = {"concurrency", "duration", "avg", "99%", "TPS",
+					    "total"};
+	char title[96], d[32];
+
+	snprintf(title, sizeof title, "Sweep: %s (%s steps)", lname(r, sw->label),
+		 dur_format(sw->planned_ms, d, sizeof d));
+	tb_begin(b, t, title, 6);
+	tb_header(b, names, "rrrrrr");
+	for (int i = 0; i < sw->ncells; i++) {
+		const struct rpt_cell *c = &r->cells[sw->cells[i]];
+		int ans = c->f.p50_us > 0 || c->f.max_us > 0;
+		char x[4][64];
+		int row = tb_row(b);
+		tb_set(b, row, 0, "%d", c->concurrency);
+		tb_set(b, row, 1, "%s", dur_s(c->f.seconds, x[0], 64));
+		tb_set(b, row, 2, "%s", rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
+		tb_set(b, row, 3, "%s", rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+		tb_set(b, row, 4, "%s", rpt_fmt_num(c->f.tps, 1, x[3], 64));
+		tb_set(b, row, 5, "%lld", (long long)c->f.requests);
+	}
+}
+
+/* Labels side by side on the concurrency levels of sweeps with one step duration. */
+static int side_table(const struct report *r, int64_t planned, struct tb *b,
+		      struct rpt_table *t)
+{
+	const struct rpt_sweep *sw[RPT_MAX_LABELS];
+	const char *names[1 + 3 * RPT_MAX_LABELS];
+	char hdr[3 * RPT_MAX_LABELS][96], align[2 + 3 * RPT_MAX_LABELS], title[96], d[32];
+	int n = 0, levels[1024], nlev = 0;
+
+	for (int s = 0; s < r->nsweeps && n < RPT_MAX_LABELS; s++)
+		if (r->sweeps[s].planned_ms == planned)
+			sw[n++] = &r->sweeps[s];
+	if (n < 2)
+		return 0;
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < sw[k]->ncells; i++) {
+			int c = r->cells[sw[k]->cells[i]].concurrency, at = 0;
+			while (at < nlev && levels[at] < c)
+				at++;
+			if ((at < nlev && levels[at] == c) || nlev >= 1024)
+				continue;
+			memmove(&levels[at + 1], &levels[at], (size_t)(nlev - at) * sizeof *levels);
+			levels[at] = c;
+			nlev++;
+		}
+	names[0] = "concurrency";
+	align[0] = 'r';
+	for (int m = 0; m < 3; m++)
+		for (int k = 0; k < n; k++) {
+			int col = m * n + k;
+			snprintf(hdr[col], sizeof hdr[col], "%s %s", m == 0 ? "TPS" : m == 1 ? "avg" : "99%",
+				 lname(r, sw[k]->label));
+			names[1 + col] = hdr[col];
+			align[1 + col] = 'r';
+		}
+	align[1 + 3 * n] = '\0';
+	snprintf(title, sizeof title, "Sweeps side by side (%s steps)",
+		 dur_format(planned, d, sizeof d));
+	tb_begin(b, t, title, 1 + 3 * n);
+	tb_header(b, names, align);
+	for (int i = 0; i < nlev; i++) {
+		int row = tb_row(b);
+		tb_set(b, row, 0, "%d", levels[i]);
+		for (int k = 0; k < n; k++) {
+			const struct rpt_cell *c = NULL;
+			char x[3][64];
+			for (int j = 0; j < sw[k]->ncells && !c; j++)
+				if (r->cells[sw[k]->cells[j]].concurrency == levels[i])
+					c = &r->cells[sw[k]->cells[j]];
+			int ans = c && (c->f.p50_us > 0 || c->f.max_us > 0);
+			tb_set(b, row, 1 + k, "%s", rpt_fmt_num(c ? c->f.tps : NAN, 1, x[0], 64));
+			tb_set(b, row, 1 + n + k, "%s",
+			       rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
+			tb_set(b, row, 1 + 2 * n + k, "%s",
+			       rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+		}
+	}
+	return 1;
+}
+
+/* "+15.0% (real)" */
+static void change_cell(struct tb *b, int row, int col, double base, double v,
+			const struct rpt_diff *d, int points)
+{
+	char x[64];
+	if (isnan(base) || isnan(v)) {
+		tb_set(b, row, col, DASH);
+		return;
+	}
+	if (points)
+		tb_set(b, row, col, "%s%s pp (%s)", v - base >= 0.005 ? "+" : "",
+		       rpt_fmt_num(v - base, 2, x, sizeof x), rpt_verdict_name(d->verdict));
+	else
+		tb_set(b, row, col, "%s (%s)",
+		       rpt_fmt_pct(base != 0 ? 100 * (v - base) / base : NAN, x, sizeof x),
+		       rpt_verdict_name(d->verdict));
+}
+
+static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
+{
+	const char *names[MAX_COLS] = {"kind", "concurrency", "duration", "label", "vs", "TPS",
+				       "avg", "99%", "error %"};
+	char align[MAX_COLS + 1] = "lrrllrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 8];
+	int nc = 9;
+
+	for (int s = 0; s < r->ncpu; s++) {
+		snprintf(cpu[s], sizeof cpu[s], "CPU %s", r->cpu_names[s]);
+		names[nc] = cpu[s];
+		align[nc++] = 'r';
+	}
+	align[nc] = '\0';
+	tb_begin(b, t, "Comparison", nc);
+	snprintf(t->note, sizeof t->note,
+		 "Each label against the baseline (%s, or the first label with data) on the same "
+		 "kind of run, concurrency and step duration. A change is the label's merged figure "
+		 "against the baseline's (error %%: in percentage points). 'real' or 'noise' comes "
+		 "from batch means: every steady interval's figure is an observation, batches grow "
+		 "while neighbours stay correlated, and Welch's t-test on the two means gives a 95%% "
+		 "confidence interval of the difference; 'real' when it excludes zero, 'n/a' with "
+		 "fewer than two batches on a side. p99 is judged on the per-interval p99s.",
+		 lname(r, 0));
+	tb_header(b, names, align);
+	for (int i = 0; i < r->ncmps; i++) {
+		const struct rpt_cmp *m = &r->cmps[i];
+		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+		char d[32];
+		int row = tb_row(b);
+		tb_set(b, row, 0, "%s", c->sweep ? "sweep" : "fixed");
+		tb_set(b, row, 1, "%d", c->concurrency);
+		tb_set(b, row, 2, "%s", dur_format(c->planned_ms, d, sizeof d));
+		tb_set(b, row, 3, "%s", lname(r, c->label));
+		tb_set(b, row, 4, "%s", lname(r, a->label));
+		for (int k = 0; k < RPT_NMETRIC; k++)
+			change_cell(b, row, 5 + k, m->base_value[k], m->value[k], &m->d[k],
+				    k == RPT_M_ERR);
+		for (int s = 0; s < r->ncpu; s++)
+			change_cell(b, row, 9 + s, a->cpu_mean[s], c->cpu_mean[s], &m->cpu[s], 0);
+	}
+}
+
+static void errors_table(const struct report *r, struct tb *b, struct rpt_table *t)
+{
+	static const char *const names[] = {"label", "side", "class", "count", "% of requests",
+					    "sample"};
+	tb_begin(b, t, "Errors", 6);
+	snprintf(t->note, sizeof t->note,
+		 "Errors in the measured windows by class. Client-side classes (client_ports, dns) "
+		 "are the load generator's own limits, not the server's; the sample is the first "
+		 "message of the class.");
+	tb_header(b, names, "lllrrl");
+	for (int side = 0; side < 2; side++)
+		for (int l = 0; l < r->nlabels; l++)
+			for (int c = 0; c < ERR_NCLASS; c++) {
+				int64_t count = 0, req = 0;
+				const char *sample = NULL;
+				char x[64];
+				if (err_class_client_side((enum err_class)c) != side)
+					continue;
+				for (int i = 0; i < r->nruns; i++) {
+					const struct rpt_run *run = &r->runs[i];
+					if (run->label != l)
+						continue;
+					req += run->st.requests;
+					if (run->st.err_count[c] && !sample)
+						sample = run->st.err_sample[c];
+					count += run->st.err_count[c];
+				}
+				if (!count)
+					continue;
+				int row = tb_row(b);
+				tb_set(b, row, 0, "%s", lname(r, l));
+				tb_set(b, row, 1, "%s", side ? "client" : "server");
+				tb_set(b, row, 2, "%s", err_class_name((enum err_class)c));
+				tb_set(b, row, 3, "%lld", (long long)count);
+				tb_set(b, row, 4, "%s%%",
+				       rpt_fmt_num(req ? 100.0 * (double)count / (double)req : 0, 3, x,
+						   sizeof x));
+				tb_set(b, row, 5, "%s", sample ? sample : "");
+			}
+}
+
+static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
+{
+	static const char *const names[] = {"run", "label", "source", "events", "GC time",
+					    "longest pause", "pause p99", "heap after GC",
+					    "R²", "verdict"};
+	tb_begin(b, t, "Memory and GC", 10);
+	snprintf(t->note, sizeof t->note,
+		 "From each source's GC events in the run (gca_analyze): GC time is the share of "
+		 "wall time spent in stop-the-world pauses; the heap trend is the slope of heap "
+		 "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
+		 "on the basis named.", 100 * GCA_WARMUP_FRAC);
+	tb_header(b, names, "lllrrrrrrl");
+	for (int i = 0; i < r->nruns; i++)
+		for (int k = 0; k < r->runs[i].nsrc; k++) {
+			const struct rpt_run *run = &r->runs[i];
+			const struct rpt_source *s = &run->src[k];
+			char x[64];
+			if (!s->gc_events)
+				continue;
+			int row = tb_row(b);
+			tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
+			tb_set(b, row, 1, "%s", lname(r, run->label));
+			tb_set(b, row, 2, "%s", s->name);
+			tb_set(b, row, 3, "%lld", (long long)s->gc_events);
+			tb_set(b, row, 4, "%s%%", rpt_fmt_num(s->gc.gc_time_pct, 2, x, sizeof x));
+			tb_set(b, row, 5, "%s", rpt_fmt_ms(s->gc.pause_max_ms, x, sizeof x));
+			tb_set(b, row, 6, "%s", rpt_fmt_ms(s->gc.pause_p99_ms, x, sizeof x));
+			tb_set(b, row, 7, "%s MB/h (%s)", rpt_fmt_num(s->gc.slope_mb_per_h, 1, x, 32),
+			       s->gc.basis);
+			tb_set(b, row, 8, "%s", rpt_fmt_num(s->gc.r2, 2, x, sizeof x));
+			tb_set(b, row, 9, "%s", verdict_text(s->gc.memory));
+		}
+}
+
+static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
+{
+	static const char *const names[] = {"run", "label", "source", "mean RSS", "trend", "R²",
+					    "over"};
+	tb_begin(b, t, "Process memory (RSS)", 7);
+	snprintf(t->note, sizeof t->note,
+		 "Resident memory of process sources without a GC log, over the measured window: "
+		 "the least-squares slope in MB/h.");
+	tb_header(b, names, "lllrrrr");
+	for (int i = 0; i < r->nruns; i++)
+		for (int k = 0; k < r->runs[i].nsrc; k++) {
+			const struct rpt_run *run = &r->runs[i];
+			const struct rpt_source *s = &run->src[k];
+			char x[64];
+			if (s->gc_events || !s->has_rss || !s->rss_fit)
+				continue;
+			int row = tb_row(b);
+			tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
+			tb_set(b, row, 1, "%s", lname(r, run->label));
+			tb_set(b, row, 2, "%s", s->name);
+			tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
+			tb_set(b, row, 4, "%s%s MB/h", s->rss_slope_mb_h >= 0.005 ? "+" : "",
+			       rpt_fmt_num(s->rss_slope_mb_h, 2, x, sizeof x));
+			tb_set(b, row, 5, "%s", rpt_fmt_num(s->rss_r2, 2, x, sizeof x));
+			tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
+		}
+}
+
+static void runs_table(const struct report *r, struct tb *b, struct rpt_table *t)
+{
+	static const char *const names[] = {"run", "label", "name", "mode", "connection",
+					    "status", "started (UTC)", "measured", "steps",
+					    "requests"};
+	tb_begin(b, t, "Runs", 10);
+	tb_header(b, names, "llllllrrrr");
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		char iso[40], d[32];
+		int row = tb_row(b);
+		clock_iso(run->started_ms, iso, sizeof iso);
+		iso[19] = '\0';
+		iso[10] = ' ';
+		tb_set(b, row, 0, "%s", run->key);
+		tb_set(b, row, 1, "%s", lname(r, run->label));
+		tb_set(b, row, 2, "%s", run->name);
+		tb_set(b, row, 3, "%s", run->mode);
+		tb_set(b, row, 4, "%s", run->connection);
+		tb_set(b, row, 5, "%s%s%s%s", run->status, *run->reason ? " (" : "", run->reason,
+		       *run->reason ? ")" : "");
+		tb_set(b, row, 6, "%s", iso);
+		tb_set(b, row, 7, "%s", dur_s(run->f.seconds, d, sizeof d));
+		tb_set(b, row, 8, "%d", run->nsteps);
+		tb_set(b, row, 9, "%lld", (long long)run->f.requests);
+	}
+}
+
+/* Keeps table k when it has rows; frees it otherwise.  Returns the next free slot. */
+static int keep(struct rpt_table *t, int k)
+{
+	if (t[k].nrows > 0)
+		return k + 1;
+	rpt_tables_free_one(&t[k]);
+	return k;
+}
+
+int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
+	       size_t errlen)
+{
+	int cap = 8 + 2 * r->nsweeps, k = 0;
+	struct rpt_table *t = calloc((size_t)cap, sizeof *t);
+	struct tb b = {0};
+
+	*out = NULL;
+	*n = 0;
+	if (!t)
+		goto oom;
+	soak_table(r, &b, &t[k]);
+	k = keep(t, k);
+	for (int s = 0; s < r->nsweeps && !b.failed; s++) {
+		sweep_table(r, &r->sweeps[s], &b, &t[k]);
+		k = keep(t, k);
+	}
+	for (int s = 0; s < r->nsweeps && !b.failed; s++) {
+		int first = 1;
+		for (int p = 0; p < s; p++)
+			first &= r->sweeps[p].planned_ms != r->sweeps[s].planned_ms;
+		if (first && side_table(r, r->sweeps[s].planned_ms, &b, &t[k]))
+			k = keep(t, k);
+	}
+	if (!b.failed) {
+		cmp_table(r, &b, &t[k]);
+		k = keep(t, k);
+	}
+	if (!b.failed) {
+		errors_table(r, &b, &t[k]);
+		k = keep(t, k);
+	}
+	if (!b.failed) {
+		gc_table(r, &b, &t[k]);
+		k = keep(t, k);
+	}
+	if (!b.failed) {
+		rss_table(r, &b, &t[k]);
+		k = keep(t, k);
+	}
+	if (!b.failed) {
+		runs_table(r, &b, &t[k]);
+		k = keep(t, k);
+	}
+	if (b.failed) {
+		/* the table being filled is at k (kept or not): free it with the rest */
+		rpt_tables_free(t, k + 1 <= cap ? k + 1 : cap);
+		t = NULL;
+		goto oom;
+	}
+	*out = t;
+	*n = k;
+	return 0;
+oom:
+	free(t);
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
