@@ -11,7 +11,7 @@ build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libi
 # Chromium to open the HTML report, clang for the fuzz corpora, iproute2 for namespaces.
 check=(libcmocka-dev sqlite3 curl gnuplot-nox postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
-       chromium clang procps iproute2 libjansson-dev python3 time)
+       chromium clang procps iproute2 libjansson-dev python3 time jq)
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
       libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps)
 bench=(nginx-light wrk procps time linux-perf valgrind libjansson-dev)

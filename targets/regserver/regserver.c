@@ -29,7 +29,7 @@
 static const char usage[] =
 	"usage: regserver [--port P] [--latency MS] [--jitter MS] [--error-rate P]\n"
 	"                 [--stall-rate P --stall MS] [--threads N] [--db FILE]\n"
-	"                 [--max-users N] [--seed N] [--quiet]\n"
+	"                 [--max-users N] [--capacity N] [--seed N] [--quiet]\n"
 	"\n"
 	"A registration endpoint on 127.0.0.1 for load tests: POST /register (form or JSON:\n"
 	"username, email, password) -> 201 {\"id\":N} | 400 | 409 | 413 | 415; GET /health -> ok.\n"
@@ -45,6 +45,9 @@ static const char usage[] =
 	"  --stall MS      how long a stalled request waits (default 1000)\n"
 	"  --threads N     worker threads (default: the number of CPUs)\n"
 	"  --db FILE       SQLite file for the users, WAL mode (default :memory:)\n"
+	"  --capacity N    at most N requests in service at once, each for its delay;\n"
+	"                  the others queue in arrival order, so with --latency L the\n"
+	"                  server saturates at N / L per second (default 0 = unlimited)\n"
 	"  --max-users N   when the store holds N users, delete them all and start over\n"
 	"                  (bounds memory in long runs; ids restart; default 0 = never)\n"
 	"  --seed N        seed of the jitter/error/stall draws (default: time and pid)\n"
@@ -128,7 +131,7 @@ static unsigned default_threads(void)
 static int parse_args(int argc, char **argv, struct args *a, char *err, size_t errlen)
 {
 	enum { O_PORT = 256, O_LATENCY, O_JITTER, O_ERROR_RATE, O_STALL_RATE, O_STALL,
-	       O_THREADS, O_DB, O_MAX_USERS, O_SEED, O_QUIET, O_HELP, O_VERSION };
+	       O_THREADS, O_DB, O_MAX_USERS, O_SEED, O_QUIET, O_HELP, O_VERSION, O_CAPACITY };
 	static const struct option longopts[] = {
 		{"port", required_argument, NULL, O_PORT},
 		{"latency", required_argument, NULL, O_LATENCY},
@@ -139,6 +142,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		{"threads", required_argument, NULL, O_THREADS},
 		{"db", required_argument, NULL, O_DB},
 		{"max-users", required_argument, NULL, O_MAX_USERS},
+		{"capacity", required_argument, NULL, O_CAPACITY},
 		{"seed", required_argument, NULL, O_SEED},
 		{"quiet", no_argument, NULL, O_QUIET},
 		{"help", no_argument, NULL, O_HELP},
@@ -197,6 +201,10 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 			rc = parse_ull("--max-users", optarg, 0, (unsigned long long)1e12, &v, err,
 				       errlen);
 			cfg->max_users = (long long)v;
+			break;
+		case O_CAPACITY:
+			rc = parse_ull("--capacity", optarg, 0, 100000, &v, err, errlen);
+			cfg->capacity = (unsigned)v;
 			break;
 		case O_SEED:
 			rc = parse_ull("--seed", optarg, 0, UINT64_MAX, &v, err, errlen);

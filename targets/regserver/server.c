@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,9 @@ struct srv {
 	unsigned port;				    /* bound port */
 	unsigned conn_limit;			    /* MHD_OPTION_CONNECTION_LIMIT */
 	_Atomic unsigned long long counts[SRV_N_COUNT]; /* relaxed: totals, read at exit */
+	pthread_mutex_t slots_lock;		    /* guards slot_free (capacity > 0) */
+	int64_t *slot_free;			    /* capacity entries: when each service
+						     * slot is next free (CLOCK_MONOTONIC) */
 };
 
 /* Per connection (libmicrohttpd's socket context), reused by each request on it. */
@@ -237,6 +241,24 @@ static enum MHD_Result register_user(struct conn *c)
 	return deliver(c, 201, SRV_N_201, r, 1);
 }
 
+/* With --capacity: the request is served in the slot that frees first, starting when it
+ * frees (or now), for `delay`; returns when its answer is due.  A queue in arrival order,
+ * kept as deadlines, so no worker waits. */
+static int64_t take_slot(struct srv *s, int64_t delay)
+{
+	int64_t now = clock_mono_ns(), due;
+	unsigned best = 0;
+
+	pthread_mutex_lock(&s->slots_lock);
+	for (unsigned i = 1; i < s->cfg.capacity; i++)
+		if (s->slot_free[i] < s->slot_free[best])
+			best = i;
+	due = (s->slot_free[best] > now ? s->slot_free[best] : now) + delay;
+	s->slot_free[best] = due;
+	pthread_mutex_unlock(&s->slots_lock);
+	return due;
+}
+
 /* First call of a request: its headers have arrived.  Draws the knobs, routes. */
 static enum MHD_Result req_begin(struct srv *s, struct MHD_Connection *mc, const char *url,
 				 const char *method, void **req)
@@ -265,6 +287,8 @@ static enum MHD_Result req_begin(struct srv *s, struct MHD_Connection *mc, const
 	if (cfg->stall_rate > 0 && unit(mix64(r + 2)) < cfg->stall_rate && cfg->stall_ns > delay)
 		delay = cfg->stall_ns;
 	c->due_ns = delay > 0 ? clock_mono_ns() + delay : 0;
+	if (s->slot_free && delay > 0)
+		c->due_ns = take_slot(s, delay);
 	if (cfg->error_rate > 0 && unit(r) < cfg->error_rate) {
 		c->verdict = C_503;
 	} else if (strcmp(url, "/health") == 0) {
@@ -456,6 +480,11 @@ int srv_start(const struct srv_config *cfg, struct srv **out, char *err, size_t 
 	}
 	s->cfg = *cfg;
 	s->conn_limit = pick_conn_limit(cfg->threads);
+	pthread_mutex_init(&s->slots_lock, NULL);
+	if (cfg->capacity > 0 && !(s->slot_free = calloc(cfg->capacity, sizeof *s->slot_free))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	if (make_canned(s, err, errlen) < 0 ||
 	    store_open(cfg->db_path, cfg->max_users, &s->store, err, errlen) < 0)
 		goto fail;
@@ -529,6 +558,8 @@ void srv_free(struct srv *s)
 	srv_stop(s);
 	delay_free(s->delay);
 	store_free(s->store);
+	free(s->slot_free);
+	pthread_mutex_destroy(&s->slots_lock);
 	for (int i = 0; i < C_COUNT; i++)
 		if (s->canned[i])
 			MHD_destroy_response(s->canned[i]);

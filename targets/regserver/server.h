@@ -51,6 +51,10 @@ struct srv_config {
 			       * reference until srv_free */
 	long long max_users;  /* start the store over at this many users; 0 = never */
 	uint64_t seed;	      /* seed of the jitter/error/stall draws */
+	unsigned capacity;    /* requests in service at once, each for the drawn delay;
+			       * more wait their turn in arrival order (0 = unlimited).
+			       * Emulated by deadlines, so no thread ever blocks: with
+			       * latency L the server saturates at capacity / L per second */
 };
 
 /* Counters reported on exit; SRV_N_REQUESTS counts every request whose headers arrived. */

@@ -239,12 +239,23 @@ check_eq "--max-users 3: ... and the first name is free again" "$CODE" 201
 stop_server "$REG_PID"
 check "--max-users 3: one restart, two users at exit" grep -q 'users=2 restarts=1' "$REG_LOG"
 
+# --- --capacity: a queue that saturates at capacity / latency ------------------------------
+start capacity --latency 20 --capacity 4 --threads 2
+# 12 requests at once through 4 slots of 20 ms: three waves, the last done near 60 ms.
+t0=$(date +%s%N)
+seq 12 | xargs -P 12 -I{} curl -s -o /dev/null "$REG_URL/health"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check_range "--capacity 4 --latency 20: 12 parallel requests take three waves (ms)" "$ms" 58 400
+one=$(times_ms 1 "$REG_URL/health")
+check_range "--capacity 4: a lone request still takes one latency (ms)" "$one" 19 40
+stop_server "$REG_PID"
+
 # --- usage --------------------------------------------------------------------------------
 "$BIN/regserver" --help >"$T/help" 2>&1
 check_eq "--help: exit 0" "$?" 0
 check "--help: a usage line" grep -q '^usage: regserver' "$T/help"
 for bad in "--latency abc" "--latency -5" "--error-rate 2" "--stall-rate x" "--threads 0" \
-  "--port 70000" "--bogus" "--port" "extra" "--db="; do
+  "--port 70000" "--bogus" "--port" "extra" "--db=" "--capacity -1"; do
   # shellcheck disable=SC2086 # word splitting wanted
   timeout 10 "$BIN/regserver" $bad >"$T/bad" 2>&1
   rc=$?
