@@ -82,7 +82,7 @@ static void usage(FILE *f)
 		"  --die-with-parent  exit when the parent process goes away\n"
 		"  -v, --verbose      log process set changes and rounds on stderr\n"
 		"\n"
-		"process metrics: procs rss_kb vsz_kb threads fds cpu_pct user_pct sys_pct\n"
+		"process metrics: procs rss_kb pss_kb vsz_kb threads fds cpu_pct user_pct sys_pct\n"
 		"  majflt_ps ctxsw_vol_ps ctxsw_invol_ps read_bps write_bps (rates need two rounds)\n"
 		"host metrics: cpu_user_pct cpu_sys_pct cpu_iowait_pct cpu_steal_pct cpu_idle_pct\n"
 		"  load1 load5 load15 mem_used_kb mem_avail_kb swap_used_kb net_rx_bps net_tx_bps\n"

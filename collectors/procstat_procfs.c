@@ -154,6 +154,14 @@ int procfs_parse_pid_io(const char *text, struct procfs_proc *p)
 	return 0;
 }
 
+int procfs_parse_pid_smaps_rollup(const char *text, struct procfs_proc *p)
+{
+	if (keyed_ull(text, "Pss:", &p->pss_kb) < 0)
+		return -1;
+	p->has_pss = 1;
+	return 0;
+}
+
 int procfs_parse_stat(const char *text, struct procfs_cpu *c)
 {
 	const char *s = text;

@@ -33,6 +33,9 @@ struct procfs_proc {
 	long fds;                     /* open file descriptors; -1 when unreadable */
 	int has_status;               /* ctx_* are valid */
 	int has_io;                   /* rd_bytes/wr_bytes are valid (io is often root-only) */
+	unsigned long long pss_kb;    /* proportional set size (smaps_rollup): shared pages
+				       * divided among their users, so a set's sum is honest */
+	int has_pss;                  /* pss_kb is valid */
 };
 
 /* The aggregate `cpu` line of /proc/stat, in clock ticks. */
@@ -94,6 +97,8 @@ int procfs_parse_pid_stat(const char *text, struct procfs_proc *p);
 int procfs_parse_pid_status(const char *text, struct procfs_proc *p);
 /* /proc/PID/io: read_bytes, write_bytes; sets has_io. */
 int procfs_parse_pid_io(const char *text, struct procfs_proc *p);
+/* /proc/PID/smaps_rollup: Pss; sets has_pss. */
+int procfs_parse_pid_smaps_rollup(const char *text, struct procfs_proc *p);
 /* /proc/stat: the first, aggregate `cpu` line. */
 int procfs_parse_stat(const char *text, struct procfs_cpu *c);
 /* /proc/meminfo.  SwapTotal/SwapFree may be absent (then 0). */

@@ -361,6 +361,11 @@ static int read_member(struct pset *ps, int pid, struct procfs_proc *p)
 	snprintf(name, sizeof name, "%d/io", pid);
 	if (procfs_read(ps->procfd, name, ps->buf, PSET_BUF_SIZE, NULL) > 0)
 		procfs_parse_pid_io(ps->buf, p);
+	/* PSS: RSS summed over processes that share memory (PostgreSQL's backends and its
+	 * shared buffers) counts the shared pages once per process. */
+	snprintf(name, sizeof name, "%d/smaps_rollup", pid);
+	if (procfs_read(ps->procfd, name, ps->buf, PSET_BUF_SIZE, NULL) > 0)
+		procfs_parse_pid_smaps_rollup(ps->buf, p);
 	p->fds = count_fds(ps, pid);
 	return 0;
 }
@@ -455,9 +460,9 @@ static void describe(struct pset *ps, enum pset_event ev, char *detail, size_t d
 /* Appends the set's metrics for this round (cur, against prev over dt seconds). */
 static void emit(const struct pset *ps, double dt, struct procfs_out *out)
 {
-	double rss = 0, vsz = 0, threads = 0, fds = 0;
+	double rss = 0, vsz = 0, threads = 0, fds = 0, pss = 0;
 	unsigned long long du = 0, ds = 0, dv = 0, di = 0, dm = 0, dr = 0, dw = 0;
-	int any_fds = 0, any_io = 0, any_status = 0;
+	int any_fds = 0, any_io = 0, any_status = 0, any_pss = 0;
 
 	/* A counter some member has is reported, as 0 when only new members have it: the
 	 * ones nobody can read (io of another user's process) are left out. */
@@ -476,6 +481,10 @@ static void emit(const struct pset *ps, double dt, struct procfs_out *out)
 		}
 		any_status |= p->has_status;
 		any_io |= p->has_io;
+		if (p->has_pss) {
+			pss += (double)p->pss_kb;
+			any_pss = 1;
+		}
 		if (dt <= 0 || (q = find_prev(ps, p)) == NULL)
 			continue;
 		du += delta(p->utime, q->utime);
@@ -493,6 +502,8 @@ static void emit(const struct pset *ps, double dt, struct procfs_out *out)
 	procfs_add(out, "rss_kb", rss);
 	procfs_add(out, "vsz_kb", vsz);
 	procfs_add(out, "threads", threads);
+	if (any_pss)
+		procfs_add(out, "pss_kb", pss);
 	if (any_fds)
 		procfs_add(out, "fds", fds);
 	if (dt <= 0)
