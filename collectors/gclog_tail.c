@@ -385,6 +385,27 @@ static int rewritten(struct gl_file *f, const struct stat *st)
 	return r != (ssize_t)f->siglen || memcmp(now, f->sig, f->siglen) != 0;
 }
 
+/* The open file truncated or rewritten in place (copy-and-truncate, or a restarted JVM
+ * opening it with O_TRUNC): read it again from 0.  Checked before reading on, or a new
+ * JVM's log that already reaches past our offset would be read from the middle, its
+ * first events lost and our cut-off last line glued to its text. */
+static void reread_if_rewritten(struct gl *g, struct gl_file *f)
+{
+	struct stat st;
+	char d[PATH_MAX + 128];
+
+	if (f->fd < 0 || fstat(f->fd, &st) < 0 || !rewritten(f, &st))
+		return;
+	snprintf(d, sizeof d, "'%s' was truncated or rewritten at offset %lld", f->path,
+		 (long long)f->off);
+	gl_db_event(g, clock_wall_ms(), "gc_log_truncated", d);
+	lseek(f->fd, 0, SEEK_SET);
+	f->off = 0;
+	f->clen = 0;
+	f->skipping = 0;
+	f->siglen = 0;
+}
+
 /* One poll round. */
 static int round_once(struct gl *g, struct gl_file *f, const char *path, char *buf, int *missing,
 		      char *err, size_t errlen)
@@ -392,6 +413,7 @@ static int round_once(struct gl *g, struct gl_file *f, const char *path, char *b
 	struct stat st;
 	char cur[PATH_MAX], d[PATH_MAX + 128];
 
+	reread_if_rewritten(g, f);
 	if (f->fd >= 0 && drain(f, g->parser, buf, err, errlen) < 0)
 		return -1;
 	if (resolve(path, cur, sizeof cur, &st) < 0) {
@@ -422,15 +444,8 @@ static int round_once(struct gl *g, struct gl_file *f, const char *path, char *b
 		}
 		*missing = 0;
 		g->cur_file = f->path;
-	} else if (rewritten(f, &st)) {
-		snprintf(d, sizeof d, "'%s' was truncated or rewritten at offset %lld", cur,
-			 (long long)f->off);
-		gl_db_event(g, clock_wall_ms(), "gc_log_truncated", d);
-		lseek(f->fd, 0, SEEK_SET);
-		f->off = 0;
-		f->clen = 0;
-		f->skipping = 0;
-		f->siglen = 0;
+	} else {
+		reread_if_rewritten(g, f);
 	}
 	return drain(f, g->parser, buf, err, errlen);
 }
