@@ -282,6 +282,10 @@ int64_t hdr_add(struct hdr *dst, const struct hdr *src)
 	int same = dst->unit_magnitude == src->unit_magnitude &&
 		   dst->sub_half_magnitude == src->sub_half_magnitude;
 
+	/* An empty histogram adds nothing, and a released one (all zero) has no counts to
+	 * read: a report on a running run merges steps that have no interval yet. */
+	if (src->total == 0)
+		return 0;
 	for (int32_t i = 0; i <= src->max_index; i++) {
 		int64_t n = src->counts[i];
 		int32_t idx;
