@@ -147,6 +147,8 @@ int store_close(struct store *st, char *err, size_t errlen)
 	sqlite3_finalize(st->ins_msg);
 	sqlite3_finalize(st->ins_item);
 	sqlite3_close(st->db);
-	memset(st, 0, sizeof *st);
+	st->db = NULL; /* the counters stay readable */
+	st->ins_msg = st->ins_item = NULL;
+	st->open_tx = 0;
 	return rc;
 }

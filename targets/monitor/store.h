@@ -42,7 +42,7 @@ int store_message_done(struct store *st, char *err, size_t errlen);
 int store_flush(struct store *st, int force, char *err, size_t errlen);
 /* Milliseconds until the open batch is due, or -1 when none is open. */
 int64_t store_due_in(const struct store *st);
-/* Flushes and closes.  A zeroed store is a no-op. */
+/* Flushes and closes (commits stays readable).  A closed or zeroed store is a no-op. */
 int store_close(struct store *st, char *err, size_t errlen);
 
 #endif
