@@ -57,9 +57,11 @@ double rpt_rd_col(sqlite3_stmt *st, int i)
 }
 
 /* Parses "ID,K:ID,..." into filters. */
-static int parse_runs(const char *s, int ndbs, struct run_filter *f, int *n, char *err,
+static int parse_runs(const char *arg, int ndbs, struct run_filter *f, int *n, char *err,
 		      size_t errlen)
 {
+	const char *s = arg;
+
 	*n = 0;
 	while (*s) {
 		char *end;
@@ -92,7 +94,7 @@ bad:
 	snprintf(err, errlen,
 		 "bad --runs '%s': expected run ids, or DB:ID with DB the database's position "
 		 "(1..%d)",
-		 s, ndbs);
+		 arg, ndbs);
 	return -1;
 }
 
@@ -251,25 +253,43 @@ done:
 
 /* --- time series --------------------------------------------------------------------- */
 
-static void point_from(struct rpt_tpoint *p, double t_s, const struct figures *f)
+/* A bucket of consecutive intervals being merged. */
+struct bucket {
+	struct hdr h;       /* merged histograms */
+	int64_t t0;         /* start of the first interval */
+	int64_t ms;         /* summed lengths */
+	int64_t requests, errors;
+	double lat_sum;     /* mean x answered, summed: the exact mean of the bucket */
+	int n;              /* intervals in it */
+};
+
+/* The bucket's point; empties it. */
+static void bucket_point(struct bucket *b, const struct rpt_run *run, struct rpt_tpoint *p)
 {
-	int answered = f->p50_us > 0 || f->max_us > 0;
-	p->t_s = t_s;
-	p->tps = f->tps;
-	p->mean_ms = answered ? f->mean_us / 1000 : NAN;
-	p->p50_ms = answered ? (double)f->p50_us / 1000 : NAN;
-	p->p90_ms = answered ? (double)f->p90_us / 1000 : NAN;
-	p->p99_ms = answered ? (double)f->p99_us / 1000 : NAN;
-	p->error_pct = f->error_pct;
+	int64_t answered = hdr_total(&b->h);
+
+	p->t_s = (double)(b->t0 - run->started_ms) / 1000.0;
+	p->tps = b->ms > 0 ? (double)b->requests * 1000.0 / (double)b->ms : 0;
+	p->error_pct = b->requests > 0 ? 100.0 * (double)b->errors / (double)b->requests : 0;
+	p->mean_ms = answered ? b->lat_sum / (double)answered / 1000 : NAN;
+	p->p50_ms = answered ? (double)hdr_value_at_percentile(&b->h, 50) / 1000 : NAN;
+	p->p90_ms = answered ? (double)hdr_value_at_percentile(&b->h, 90) / 1000 : NAN;
+	p->p99_ms = answered ? (double)hdr_value_at_percentile(&b->h, 99) / 1000 : NAN;
+	hdr_reset(&b->h);
+	b->ms = b->requests = b->errors = 0;
+	b->lat_sum = 0;
+	b->n = 0;
 }
 
-/* TPS and latency over the whole run: one point per interval, or per bucket of
- * consecutive intervals merged by res_collect when there are more than RPT_MAX_POINTS. */
+/* TPS and latency over the whole run (every phase): one point per interval, from its own
+ * figures; past RPT_MAX_POINTS intervals, one per bucket of consecutive intervals whose
+ * histograms are merged (one pass: a 72-hour run decodes each histogram once here). */
 static int read_series(struct reader *rd, struct rpt_run *run)
 {
 	sqlite3_stmt *q = NULL;
+	struct bucket b = {.n = 0};
 	long long n = 0;
-	int64_t *starts = NULL;
+	size_t per, i = 0;
 	int rc = -1, step;
 	char sql[96];
 
@@ -284,69 +304,65 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 			 (long long)run->id, RPT_MAX_INTERVALS);
 		return -1;
 	}
-	size_t per = ((size_t)n + RPT_MAX_POINTS - 1) / RPT_MAX_POINTS;
-	size_t npts = ((size_t)n + per - 1) / per;
-	run->ts = calloc(npts, sizeof *run->ts);
-	starts = malloc((size_t)n * sizeof *starts);
-	if (!run->ts || !starts) {
-		rpt_rd_oom(rd);
-		goto done;
-	}
+	per = ((size_t)n + RPT_MAX_POINTS - 1) / RPT_MAX_POINTS;
+	run->ts = calloc(((size_t)n + per - 1) / per, sizeof *run->ts);
+	if (!run->ts)
+		return rpt_rd_oom(rd);
+	if (per > 1 && hdr_init_latency(&b.h, rd->err, rd->errlen) < 0)
+		return -1;
 	if (db_prepare(rd->db, &q,
-		       "SELECT start_ms, length_ms, tps, mean_ms, p50_ms, p90_ms, p99_ms, error_pct "
-		       "FROM rpt_interval_rows WHERE run_id = ? ORDER BY start_ms",
+		       "SELECT start_ms, length_ms, tps, mean_ms, p50_ms, p90_ms, p99_ms, error_pct, "
+		       "requests, errors, hist FROM rpt_interval_rows WHERE run_id = ? "
+		       "ORDER BY start_ms",
 		       rd->err, rd->errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(q, 1, run->id);
-	size_t i = 0;
-	int64_t len_ms = 0;
-	while ((step = sqlite3_step(q)) == SQLITE_ROW && i < (size_t)n) {
-		starts[i] = sqlite3_column_int64(q, 0);
-		if (i == 0)
-			len_ms = sqlite3_column_int64(q, 1);
+	/* A live run may add intervals after the count: they wait for the next report. */
+	while (i < (size_t)n && (step = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t start = sqlite3_column_int64(q, 0);
 		if (per == 1) {
-			struct rpt_tpoint *p = &run->ts[i];
-			p->t_s = (double)(starts[i] - run->started_ms) / 1000.0;
+			struct rpt_tpoint *p = &run->ts[run->nts++];
+			p->t_s = (double)(start - run->started_ms) / 1000.0;
 			p->tps = sqlite3_column_double(q, 2);
 			p->mean_ms = rpt_rd_col(q, 3);
 			p->p50_ms = rpt_rd_col(q, 4);
 			p->p90_ms = rpt_rd_col(q, 5);
 			p->p99_ms = rpt_rd_col(q, 6);
 			p->error_pct = sqlite3_column_double(q, 7);
+		} else {
+			const void *blob = sqlite3_column_blob(q, 10);
+			int len = sqlite3_column_bytes(q, 10);
+			struct hdr one;
+			if (b.n == 0)
+				b.t0 = start;
+			if (blob && len > 0) {
+				if (hdr_decode(blob, (size_t)len, &one, rd->err, rd->errlen) < 0)
+					goto done;
+				hdr_add(&b.h, &one);
+				b.lat_sum += sqlite3_column_double(q, 3) * 1000 * (double)hdr_total(&one);
+				hdr_release(&one);
+			}
+			b.ms += sqlite3_column_int64(q, 1);
+			b.requests += sqlite3_column_int64(q, 8);
+			b.errors += sqlite3_column_int64(q, 9);
+			if (++b.n == (int)per)
+				bucket_point(&b, run, &run->ts[run->nts++]);
 		}
 		i++;
 	}
-	if (step != SQLITE_DONE && step != SQLITE_ROW) {
+	if (i < (size_t)n && step != SQLITE_DONE) {
 		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
 		goto done;
 	}
-	n = (long long)i;
-	npts = ((size_t)n + per - 1) / per;
-	run->ts_bucket_s = (double)len_ms * (double)per / 1000.0;
-	for (size_t b = 0; per > 1 && b < npts; b++) {
-		size_t first = b * per, next = first + per;
-		struct res_window w = {.run_id = run->id, .step_idx = -1, .phase = NULL,
-				       .from_ms = starts[first],
-				       .to_ms = next < (size_t)n ? starts[next] : -1};
-		struct istats st;
-		struct figures f;
-		double secs;
-		int got;
-		if (istats_init(&st, rd->err, rd->errlen) < 0)
-			goto done;
-		if (res_collect(rd->db, &w, &st, &secs, &got, rd->err, rd->errlen) < 0) {
-			istats_release(&st);
-			goto done;
-		}
-		istats_figures(&st, secs, &f);
-		istats_release(&st);
-		point_from(&run->ts[b], (double)(starts[first] - run->started_ms) / 1000.0, &f);
-	}
-	run->nts = npts;
+	if (b.n > 0)
+		bucket_point(&b, run, &run->ts[run->nts++]);
+	run->ts_bucket_s = run->nts ? (double)(run->end_ms - run->started_ms) / 1000.0 /
+					      (double)run->nts
+				    : 0;
 	rc = 0;
 done:
 	sqlite3_finalize(q);
-	free(starts);
+	hdr_release(&b.h);
 	return rc;
 }
 

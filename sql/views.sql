@@ -39,9 +39,10 @@ SELECT s.run_id, s.idx, s.concurrency, s.planned_ms,
 FROM steps s;
 
 -- One interval's own figures: the batch-means observations and the points of the time
--- series.  Latency columns are NULL when no request was answered in the interval.
+-- series (hist: for merging buckets of a long run).  Latency columns are NULL when no
+-- request was answered in the interval.
 CREATE TEMP VIEW IF NOT EXISTS rpt_interval_rows AS
-SELECT run_id, step_idx, start_ms, length_ms, phase, requests, errors,
+SELECT run_id, step_idx, start_ms, length_ms, phase, requests, errors, hist,
        CASE WHEN length_ms > 0 THEN requests * 1000.0 / length_ms ELSE 0 END AS tps,
        mean_us / 1000.0 AS mean_ms, p50_us / 1000.0 AS p50_ms, p90_us / 1000.0 AS p90_ms,
        p99_us / 1000.0 AS p99_ms,
