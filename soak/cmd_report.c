@@ -65,7 +65,7 @@ int cmd_report(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o.outdir = optarg; break;
 		case 'd':
@@ -85,9 +85,12 @@ int cmd_report(int argc, char **argv)
 		case 't': o.title = optarg; break;
 		case 'n': o.plots = 0; break;
 		case 'h': help(); return EXIT_OK;
+		case ':':
+			fprintf(stderr, "soak report: option '%s' needs a value\n", argv[optind - 1]);
+			cmd_usage("report");
+			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "soak report: %s '%s'\n",
-				optopt ? "option needs a value" : "unknown option", argv[optind - 1]);
+			fprintf(stderr, "soak report: unknown option '%s'\n", argv[optind - 1]);
 			cmd_usage("report");
 			return EXIT_USAGE;
 		}

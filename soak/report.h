@@ -366,6 +366,8 @@ void rpt_tables_free(struct rpt_table *t, int n);
 char *rpt_fmt_ms(double ms, char *buf, size_t len);
 char *rpt_fmt_pct(double pct, char *buf, size_t len);
 char *rpt_fmt_num(double v, int decimals, char *buf, size_t len);
+/* Like rpt_fmt_num with a sign always ("+0.00", "-1.25"); never "-0.00". */
+char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len);
 /* "real", "noise", "n/a". */
 const char *rpt_verdict_name(enum rpt_verdict v);
 /* "tps", "mean", "p99", "error". */

@@ -624,6 +624,7 @@ static int memory_findings(struct report *r, int *cap)
 			const struct rpt_source *s = &run->src[k];
 			const struct gca_result *g = &s->gc;
 			struct sbuf b = {.n = 0};
+			char x[64], d[32];
 			if (s->gc_events > 0) {
 				run_name(&b, r, run);
 				sb_printf(&b, ", %s: ", s->name);
@@ -631,8 +632,9 @@ static int memory_findings(struct report *r, int *cap)
 					sb_printf(&b, "suspected leak: heap after GC grows %.1f MB/h "
 						  "(R² %.2f).", g->slope_mb_per_h, g->r2);
 				else if (g->memory == GCA_NORMAL)
-					sb_printf(&b, "normal: heap after GC %+.1f MB/h (R² %.2f), "
-						  "reclaimed.", g->slope_mb_per_h, g->r2);
+					sb_printf(&b, "normal: heap after GC %s MB/h (R² %.2f), "
+						  "reclaimed.",
+						  rpt_fmt_signed(g->slope_mb_per_h, 1, x, sizeof x), g->r2);
 				else
 					sb_printf(&b, "memory not judged: %s.", g->why);
 				if (add_finding(r, "memory", &b, cap) < 0)
@@ -651,9 +653,11 @@ static int memory_findings(struct report *r, int *cap)
 				int rising = s->rss_mean_mb > 0 && rise >= RSS_RISE * s->rss_mean_mb &&
 					     s->rss_r2 >= RSS_R2;
 				run_name(&b, r, run);
-				sb_printf(&b, ", %s: RSS %.1f MB on average, trend %+.2f MB/h (R² %.2f) "
-					  "over %.2f h: %s.", s->name, s->rss_mean_mb,
-					  s->rss_slope_mb_h, s->rss_r2, s->rss_hours,
+				sb_printf(&b, ", %s: RSS %.1f MB on average, trend %s MB/h (R² %.2f) "
+					  "over %s: %s.", s->name, s->rss_mean_mb,
+					  rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x), s->rss_r2,
+					  dur_format((int64_t)llround(s->rss_hours * 3600) * 1000, d,
+						     sizeof d),
 					  rising ? "rising steadily, watch it" : "flat");
 				if (add_finding(r, "rss", &b, cap) < 0)
 					return -1;

@@ -676,7 +676,11 @@ int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
 	clean(dir, "plots", gp_ext, 1);
 	if (write_scripts(&c) < 0 || plan(&c) < 0)
 		goto done;
-	if (find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
+	if (r->nruns > RPT_MAX_RUN_PICTURES)
+		snprintf(r->plot_note, sizeof r->plot_note,
+			 "Pictures of single runs are drawn for the first %d runs only; choose "
+			 "others with --runs or --label.", RPT_MAX_RUN_PICTURES);
+	if (c.njobs > 0 && find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
 		snprintf(r->plot_note, sizeof r->plot_note,
 			 "gnuplot was not found (install gnuplot-nox, or set $SOAK_GNUPLOT): the "
 			 "pictures are not drawn; their data and scripts are in data/ and plots/.");

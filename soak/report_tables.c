@@ -28,6 +28,18 @@ char *rpt_fmt_num(double v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
+char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len)
+{
+	if (len < 3)
+		return rpt_fmt_num(v, decimals, buf, len);
+	rpt_fmt_num(v, decimals, buf + 1, len - 1);
+	if (buf[1] == '-' || !isfinite(v))
+		memmove(buf, buf + 1, strlen(buf + 1) + 1);
+	else
+		buf[0] = '+';
+	return buf;
+}
+
 char *rpt_fmt_ms(double ms, char *buf, size_t len)
 {
 	char n[32];
@@ -366,8 +378,8 @@ static void change_cell(struct tb *b, int row, int col, double base, double v,
 		return;
 	}
 	if (points)
-		tb_set(b, row, col, "%s%s pp (%s)", v - base >= 0.005 ? "+" : "",
-		       rpt_fmt_num(v - base, 2, x, sizeof x), rpt_verdict_name(d->verdict));
+		tb_set(b, row, col, "%s pp (%s)", rpt_fmt_signed(v - base, 2, x, sizeof x),
+		       rpt_verdict_name(d->verdict));
 	else
 		tb_set(b, row, col, "%s (%s)",
 		       rpt_fmt_pct(base != 0 ? 100 * (v - base) / base : NAN, x, sizeof x),
@@ -484,7 +496,7 @@ static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
 			tb_set(b, row, 4, "%s%%", rpt_fmt_num(s->gc.gc_time_pct, 2, x, sizeof x));
 			tb_set(b, row, 5, "%s", rpt_fmt_ms(s->gc.pause_max_ms, x, sizeof x));
 			tb_set(b, row, 6, "%s", rpt_fmt_ms(s->gc.pause_p99_ms, x, sizeof x));
-			tb_set(b, row, 7, "%s MB/h (%s)", rpt_fmt_num(s->gc.slope_mb_per_h, 1, x, 32),
+			tb_set(b, row, 7, "%s MB/h (%s)", rpt_fmt_signed(s->gc.slope_mb_per_h, 1, x, 32),
 			       s->gc.basis);
 			tb_set(b, row, 8, "%s", rpt_fmt_num(s->gc.r2, 2, x, sizeof x));
 			tb_set(b, row, 9, "%s", verdict_text(s->gc.memory));
@@ -512,8 +524,7 @@ static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
 			tb_set(b, row, 1, "%s", lname(r, run->label));
 			tb_set(b, row, 2, "%s", s->name);
 			tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
-			tb_set(b, row, 4, "%s%s MB/h", s->rss_slope_mb_h >= 0.005 ? "+" : "",
-			       rpt_fmt_num(s->rss_slope_mb_h, 2, x, sizeof x));
+			tb_set(b, row, 4, "%s MB/h", rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x));
 			tb_set(b, row, 5, "%s", rpt_fmt_num(s->rss_r2, 2, x, sizeof x));
 			tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
 		}
