@@ -1,0 +1,459 @@
+/*
+ * report_fixture — writes SQL (on stdout) that fills a soak database with rows whose
+ * figures are known by construction, for tests/it/test_report.sh:
+ *
+ *   report_fixture golden                 two labels, fixed runs, sweeps, errors, collector
+ *                                         samples, GC events of two real JDK 17 logs, an
+ *                                         interrupted run and a crashed one
+ *   report_fixture gc NAME=LOG[,LOG]...   one run per NAME holding the GC events of its
+ *                                         logs (read in order through one parser)
+ *
+ * Every number comes from integer arithmetic on a fixed-seed generator, so the SQL (and
+ * the report made from it) is the same on every machine.  Histograms are encoded with
+ * common/hdr.c as `soak run` stores them (V2, µs, 1..1h, 3 digits) and written as X'..'.
+ * Built by the test with cc from this file, common/hdr.c and common/gcparse*.c.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcparse.h"
+#include "hdr.h"
+
+#define T0 1767607200000LL /* 2026-01-05T10:00:00Z */
+#define IV 5000            /* interval length, ms */
+#define MAX_EVENTS 200000
+
+/* xorshift64: deterministic and integer-only. */
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Uniform in [0, n). */
+static int64_t below(int64_t n)
+{
+	return (int64_t)(next() % (uint64_t)n);
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "report_fixture: %s\n", what);
+	exit(1);
+}
+
+static void hex_blob(const struct hdr *h)
+{
+	uint8_t *buf;
+	size_t len;
+	char err[128];
+
+	if (hdr_encode(h, &buf, &len, err, sizeof err) < 0)
+		die(err);
+	printf("X'");
+	for (size_t i = 0; i < len; i++)
+		printf("%02x", buf[i]);
+	printf("'");
+	free(buf);
+}
+
+/* One interval's counters, and the step's running totals. */
+struct acc {
+	struct hdr h;     /* latencies */
+	int64_t requests; /* completed */
+	int64_t errors;
+	int64_t new_conns;
+	int64_t lat_sum;  /* exact sum of recorded latencies */
+};
+
+static void acc_init(struct acc *a)
+{
+	char err[128];
+	memset(a, 0, sizeof *a);
+	if (hdr_init(&a->h, 1, 3600000000LL, 3, err, sizeof err) < 0)
+		die(err);
+}
+
+static void acc_add(struct acc *dst, const struct acc *src)
+{
+	hdr_add(&dst->h, &src->h);
+	dst->requests += src->requests;
+	dst->errors += src->errors;
+	dst->new_conns += src->new_conns;
+	dst->lat_sum += src->lat_sum;
+}
+
+/* Figures columns: mean_us, p50..max, hist (NULLs when nothing was answered). */
+static void figures(const struct acc *a)
+{
+	int64_t n = hdr_total(&a->h);
+	if (n == 0) {
+		printf("NULL, NULL, NULL, NULL, NULL, NULL, NULL, ");
+	} else {
+		printf("%.6f, %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64
+		       ", %" PRId64 ", ",
+		       (double)a->lat_sum / (double)n, hdr_value_at_percentile(&a->h, 50),
+		       hdr_value_at_percentile(&a->h, 90), hdr_value_at_percentile(&a->h, 95),
+		       hdr_value_at_percentile(&a->h, 99), hdr_value_at_percentile(&a->h, 99.9),
+		       hdr_max(&a->h));
+	}
+	hex_blob(&a->h);
+}
+
+/* What one run looks like. */
+struct run {
+	int id;
+	const char *name, *label, *mode, *connection, *status, *reason, *host;
+	int64_t start;         /* started_ms */
+	int levels[8];         /* concurrency per step */
+	int nlevels;
+	int steady;            /* steady intervals per step (after one warm-up interval) */
+	int partial_after;     /* >0: the run stops after this many steady intervals of the
+				* last step: with a partial interval (interrupted), or
+				* without (open: it crashed) */
+	int open;              /* the row stays `running` (no ended_ms, no step window) */
+	int64_t tps_per_user;  /* throughput of one user (requests/s) ... */
+	int64_t cap;           /* ... up to this many users served at once */
+	int64_t jitter_pct;    /* spread of per-interval TPS, % */
+	int64_t err_per_mille; /* errors per 1000 requests */
+	const char *err_class, *err_sample;
+	int close;             /* one new connection per request */
+};
+
+/* Latency of one request around mean_us: a triangular spread of +-40%, and one request in
+ * 200 three times slower (a tail beyond the 99th percentile). */
+static int64_t latency(int64_t mean_us)
+{
+	int64_t spread = mean_us * 40 / 100;
+	int64_t v = mean_us - spread + (below(spread + 1) + below(spread + 1));
+	if (below(200) == 0)
+		v *= 3;
+	return v < 1 ? 1 : v;
+}
+
+/* One interval of n requests at mean latency m (µs); errors of e of them. */
+static void fill(struct acc *a, int64_t n, int64_t m, int64_t e, int close)
+{
+	for (int64_t i = 0; i < n - e; i++) {
+		int64_t v = latency(m);
+		hdr_record(&a->h, v);
+		a->lat_sum += v;
+	}
+	a->requests = n;
+	a->errors = e;
+	a->new_conns = close ? n : 0;
+}
+
+static void emit_run(const struct run *r)
+{
+	int64_t t = r->start, end;
+	int stop = 0;
+
+	printf("INSERT INTO runs(id, uuid, name, label, scenario, mode, connection, url, host, "
+	       "pid, pid_start, boot_id, soak_version, status, reason, interval_ms, started_ms) "
+	       "VALUES (%d, 'fixture-%d', '%s', '%s', '[scenario]', '%s', '%s', "
+	       "'http://127.0.0.1:8080/register', '%s', 1, 1, 'fixture-boot', '0.0.0', "
+	       "'running', NULL, %d, %" PRId64 ");\n",
+	       r->id, r->id, r->name, r->label, r->mode, r->connection, r->host, IV, r->start);
+	for (int s = 0; s < r->nlevels && !stop; s++) {
+		int64_t n_users = r->levels[s];
+		int64_t served = n_users < r->cap ? n_users : r->cap;
+		int64_t tps = r->tps_per_user * served;
+		/* Little's law: N = X R. */
+		int64_t mean_us = tps > 0 ? n_users * 1000000 / tps : 0;
+		int64_t planned = (int64_t)(1 + r->steady) * IV;
+		struct acc step;
+		int64_t wfrom = 0, wto = 0;
+
+		acc_init(&step);
+		printf("INSERT INTO steps(run_id, idx, concurrency, started_ms, planned_ms) VALUES "
+		       "(%d, %d, %d, %" PRId64 ", %" PRId64 ");\n",
+		       r->id, s, r->levels[s], t, planned);
+		for (int k = 0; k <= r->steady; k++) {
+			const char *phase = k == 0 ? "warmup" : "steady";
+			int64_t len = IV;
+			struct acc a;
+			if (r->partial_after && s == r->nlevels - 1 && k == r->partial_after + 1) {
+				if (r->open) {
+					stop = 1;
+					break;
+				}
+				phase = "partial";
+				len = IV / 2;
+				stop = 1;
+			}
+			int64_t n = (tps * len / 1000) * (100 - r->jitter_pct + below(2 * r->jitter_pct + 1)) / 100;
+			int64_t e = n * r->err_per_mille / 1000;
+			if (e > 0)
+				e = e * (50 + below(101)) / 100;
+			acc_init(&a);
+			fill(&a, n, mean_us, e, r->close);
+			if (k == 0 && !r->close)
+				a.new_conns = n_users;
+			printf("INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
+			       "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
+			       "p90_us, p95_us, p99_us, p999_us, max_us, hist) VALUES (%d, %d, %" PRId64
+			       ", %" PRId64 ", '%s', %d, %" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64
+			       ", NULL, NULL, ",
+			       r->id, s, t, len, phase, r->levels[s], a.requests, a.errors,
+			       a.requests * 120, a.new_conns);
+			figures(&a);
+			printf(");\n");
+			if (a.errors > 0)
+				printf("INSERT INTO interval_errors VALUES (%d, %d, %" PRId64 ", '%s', %" PRId64
+				       ", '%s');\n",
+				       r->id, s, t, r->err_class, a.errors, r->err_sample);
+			if (!strcmp(phase, "steady")) {
+				if (!wfrom)
+					wfrom = t;
+				wto = t + len;
+				acc_add(&step, &a);
+			}
+			hdr_release(&a.h);
+			t += len;
+			if (stop)
+				break;
+		}
+		if (!stop && !r->open) {
+			printf("UPDATE steps SET window_start_ms = %" PRId64 ", window_end_ms = %" PRId64
+			       ", requests = %" PRId64 ", errors = %" PRId64 ", new_conns = %" PRId64
+			       ", tps = %.6f, hist = ",
+			       wfrom, wto, step.requests, step.errors, step.new_conns,
+			       (double)step.requests * 1000.0 / (double)(wto - wfrom));
+			hex_blob(&step.h);
+			printf(" WHERE run_id = %d AND idx = %d;\n", r->id, s);
+		}
+		hdr_release(&step.h);
+	}
+	end = t;
+	if (r->open)
+		printf("UPDATE runs SET heartbeat_ms = %" PRId64 " WHERE id = %d;\n", end, r->id);
+	else
+		printf("UPDATE runs SET status = '%s', reason = %s%s%s, ended_ms = %" PRId64
+		       ", heartbeat_ms = %" PRId64 " WHERE id = %d;\n",
+		       r->status, r->reason ? "'" : "NULL", r->reason ? r->reason : "",
+		       r->reason ? "'" : "", end, end, r->id);
+}
+
+/* Collector samples of a source every 5 s over [from, to]: value around base +- jitter,
+ * growing by slope per sample. */
+static void emit_samples(const char *source, const char *metric, int64_t from, int64_t to,
+			 int64_t base, int64_t jitter, int64_t slope, const char *run_id)
+{
+	int64_t i = 0;
+	for (int64_t t = from; t <= to; t += 5000, i++)
+		printf("INSERT INTO samples VALUES ('%s', 'fixture-host', '%s', %" PRId64
+		       ", %" PRId64 ".%02d, %s);\n",
+		       source, metric, t, base + slope * i - jitter + below(2 * jitter + 1),
+		       (int)below(100), run_id);
+}
+
+/* GC events: an array filled by the parser's callback. */
+struct events {
+	struct gcp_event *ev;
+	size_t n;
+};
+
+static void on_event(const struct gcp_event *e, void *arg)
+{
+	struct events *a = arg;
+	if (a->n >= MAX_EVENTS)
+		die("too many GC events");
+	a->ev[a->n++] = *e;
+}
+
+static void read_logs(struct events *a, char *files)
+{
+	char err[256], line[GCP_LINE_MAX + 2];
+	struct gcparse *p = gcparse_new(on_event, NULL, a, err, sizeof err);
+
+	if (!p)
+		die(err);
+	gcparse_set_jvm_start(p, T0);
+	for (char *f = strtok(files, ","); f; f = strtok(NULL, ",")) {
+		FILE *in = fopen(f, "r");
+		if (!in)
+			die(f);
+		while (fgets(line, sizeof line, in)) {
+			size_t n = strlen(line);
+			while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+				n--;
+			gcparse_line(p, line, n);
+		}
+		fclose(in);
+	}
+	gcparse_flush(p);
+	gcparse_free(p);
+}
+
+static void opt_i64(int64_t v)
+{
+	if (v == GCP_NONE)
+		printf(", NULL");
+	else
+		printf(", %" PRId64, v);
+}
+
+/* The events shifted so that the first starts at `at`; run_id NULL or a number. */
+static void emit_gc(const struct events *a, const char *source, int64_t at, const char *run_id)
+{
+	int64_t first = a->n ? a->ev[0].t_ms : 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->ev[i].t_ms < first)
+			first = a->ev[i].t_ms;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct gcp_event *e = &a->ev[i];
+		printf("INSERT OR IGNORE INTO gc_events(source, host, t_ms, uptime_ms, gc_id, kind, "
+		       "cause, pause_us, conc_us, heap_before_kb, heap_after_kb, heap_total_kb, "
+		       "young_before_kb, young_after_kb, young_total_kb, old_before_kb, "
+		       "old_after_kb, old_total_kb, meta_before_kb, meta_after_kb, meta_total_kb, "
+		       "run_id) VALUES ('%s', 'fixture-host', %" PRId64,
+		       source, e->t_ms - first + at);
+		opt_i64(e->uptime_ms);
+		opt_i64(e->gc_id);
+		printf(", '%s', '", gcp_kind_name(e->kind));
+		for (const char *c = e->cause; *c; c++)
+			printf(*c == '\'' ? "''" : "%c", *c);
+		printf("', %" PRId64, e->pause_us);
+		opt_i64(e->conc_us);
+		int64_t figs[] = {e->heap_before_kb,  e->heap_after_kb,  e->heap_total_kb,
+				  e->young_before_kb, e->young_after_kb, e->young_total_kb,
+				  e->old_before_kb,   e->old_after_kb,   e->old_total_kb,
+				  e->meta_before_kb,  e->meta_after_kb,  e->meta_total_kb};
+		for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++)
+			opt_i64(figs[k]);
+		printf(", %s);\n", run_id);
+	}
+}
+
+static int64_t span(const struct events *a)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->ev[i].t_ms < lo)
+			lo = a->ev[i].t_ms;
+		if (a->ev[i].t_ms > hi)
+			hi = a->ev[i].t_ms;
+	}
+	return a->n ? hi - lo : 0;
+}
+
+static void golden(const char *stable_log, const char *leak_log)
+{
+	char f1[4096], f2[4096];
+	struct events gc = {calloc(MAX_EVENTS, sizeof(struct gcp_event)), 0};
+	/* Two soak runs of 20 users for 65 s (one warm-up and 12 steady intervals). */
+	struct run r1 = {.id = 1, .name = "tomcat9 soak 20 users", .label = "tomcat9",
+			 .mode = "fixed", .connection = "keepalive", .status = "done",
+			 .host = "fixture-host", .start = T0, .levels = {20}, .nlevels = 1,
+			 .steady = 12, .tps_per_user = 10, .cap = 1000, .jitter_pct = 3,
+			 .err_per_mille = 2, .err_class = "http_5xx",
+			 .err_sample = "HTTP 503 Service Unavailable"};
+	struct run r2 = r1;
+	struct run r3 = {.id = 3, .name = "tomcat9 sweep", .label = "tomcat9", .mode = "sweep",
+			 .connection = "keepalive", .status = "done", .host = "fixture-host",
+			 .start = T0 + 3600000, .levels = {5, 10, 20, 40}, .nlevels = 4, .steady = 3,
+			 .tps_per_user = 50, .cap = 10, .jitter_pct = 2};
+	struct run r4 = r3;
+	struct run r5 = {.id = 5, .name = "tomcat10 soak 50 users", .label = "tomcat10",
+			 .mode = "fixed", .connection = "keepalive", .status = "interrupted",
+			 .reason = "SIGINT", .host = "fixture-host", .start = T0 + 3 * 3600000,
+			 .levels = {50}, .nlevels = 1, .steady = 12, .partial_after = 6,
+			 .tps_per_user = 10, .cap = 1000, .jitter_pct = 3};
+	struct run r6 = {.id = 6, .name = "tomcat9 soak 50 users, close", .label = "tomcat9",
+			 .mode = "fixed", .connection = "close", .status = "running",
+			 .host = "fixture-host", .start = T0 + 4 * 3600000, .levels = {50},
+			 .nlevels = 1, .steady = 12, .partial_after = 9, .open = 1,
+			 .tps_per_user = 8, .cap = 1000, .jitter_pct = 3, .close = 1};
+
+	r2.id = 2;
+	r2.name = "tomcat10 soak 20 users";
+	r2.label = "tomcat10";
+	r2.start = T0 + 1800000;
+	r2.tps_per_user = 12; /* 20% more, and faster by Little's law */
+	r2.err_class = "client_ports";
+	r2.err_sample = "connect: Cannot assign requested address";
+	r2.err_per_mille = 1;
+	r4.id = 4;
+	r4.name = "tomcat10 sweep";
+	r4.label = "tomcat10";
+	r4.start = T0 + 2 * 3600000;
+	r4.cap = 20;
+
+	printf("BEGIN;\n");
+	emit_run(&r1);
+	emit_run(&r2);
+	emit_run(&r3);
+	emit_run(&r4);
+	emit_run(&r5);
+	emit_run(&r6);
+	/* Run 1: collectors started outside soak (run_id NULL, matched by time); run 2: by the
+	 * run.  app is the JVM (with a GC log), db a database process, host the machine. */
+	emit_samples("app", "cpu_pct", r1.start, r1.start + 65000, 150, 10, 0, "NULL");
+	emit_samples("db", "cpu_pct", r1.start, r1.start + 65000, 40, 5, 0, "NULL");
+	emit_samples("db", "rss_kb", r1.start, r1.start + 65000, 204800, 100, 0, "NULL");
+	emit_samples("host", "cpu_user_pct", r1.start, r1.start + 65000, 30, 2, 0, "NULL");
+	emit_samples("host", "cpu_sys_pct", r1.start, r1.start + 65000, 10, 1, 0, "NULL");
+	emit_samples("app", "cpu_pct", r2.start, r2.start + 65000, 140, 10, 0, "2");
+	emit_samples("db", "cpu_pct", r2.start, r2.start + 65000, 44, 5, 0, "2");
+	emit_samples("db", "rss_kb", r2.start, r2.start + 65000, 204800, 100, 2048, "2");
+	emit_samples("host", "cpu_user_pct", r2.start, r2.start + 65000, 33, 2, 0, "2");
+	emit_samples("host", "cpu_sys_pct", r2.start, r2.start + 65000, 10, 1, 0, "2");
+	snprintf(f1, sizeof f1, "%s", stable_log);
+	read_logs(&gc, f1);
+	emit_gc(&gc, "app", r1.start + 2000, "NULL");
+	gc.n = 0;
+	snprintf(f2, sizeof f2, "%s", leak_log);
+	read_logs(&gc, f2);
+	emit_gc(&gc, "app", r2.start + 2000, "2");
+	printf("COMMIT;\n");
+	free(gc.ev);
+}
+
+/* One run per NAME=LOG[,LOG...], an hour apart, each long enough for its log. */
+static void gc_runs(int argc, char **argv)
+{
+	struct events gc = {calloc(MAX_EVENTS, sizeof(struct gcp_event)), 0};
+
+	printf("BEGIN;\n");
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		struct run r = {.id = i + 1, .label = "jdk17", .mode = "fixed",
+				.connection = "keepalive", .status = "done", .host = "fixture-host",
+				.start = T0 + (int64_t)i * 3600000, .levels = {20}, .nlevels = 1,
+				.tps_per_user = 10, .cap = 1000, .jitter_pct = 3};
+		char run_id[16];
+		if (!eq)
+			die("gc: expected NAME=LOG[,LOG...]");
+		*eq = '\0';
+		r.name = argv[i];
+		gc.n = 0;
+		read_logs(&gc, eq + 1);
+		r.steady = (int)((span(&gc) + 2000) / IV) + 1;
+		emit_run(&r);
+		snprintf(run_id, sizeof run_id, "%d", r.id);
+		emit_gc(&gc, "app", r.start + 1000, i % 2 ? run_id : "NULL");
+	}
+	printf("COMMIT;\n");
+	free(gc.ev);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "golden")) {
+		golden(argv[2], argv[3]);
+		return 0;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "gc")) {
+		gc_runs(argc - 2, argv + 2);
+		return 0;
+	}
+	fprintf(stderr, "usage: report_fixture golden STABLE.log LEAK.log | gc NAME=LOG[,LOG]...\n");
+	return 2;
+}

@@ -1,0 +1,347 @@
+/* The report's statistics: USL fit, saturation, Student's t, batch means, Welch's test. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* A deterministic generator (xorshift64*) and normal draws (Box-Muller). */
+struct rng {
+	uint64_t s;
+};
+
+static double uniform(struct rng *r)
+{
+	r->s ^= r->s >> 12;
+	r->s ^= r->s << 25;
+	r->s ^= r->s >> 27;
+	return (double)((r->s * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+}
+
+static double normal(struct rng *r, double mean, double sd)
+{
+	double u1 = uniform(r), u2 = uniform(r);
+	if (u1 < 1e-300)
+		u1 = 1e-300;
+	return mean + sd * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+static double usl(double lambda, double sigma, double kappa, double n)
+{
+	return lambda * n / (1 + sigma * (n - 1) + kappa * n * (n - 1));
+}
+
+static void usl_recovers_exact(void **state)
+{
+	const double n[] = {1, 2, 4, 8, 16, 32, 48, 64};
+	double x[8];
+	struct rpt_usl u;
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		x[i] = usl(120, 0.03, 0.0005, n[i]);
+	assert_int_equal(rpt_usl_fit(n, x, 8, &u), 0);
+	assert_true(u.ok);
+	assert_true(fabs(u.lambda - 120) < 1e-6 * 120);
+	assert_true(fabs(u.sigma - 0.03) < 1e-7);
+	assert_true(fabs(u.kappa - 0.0005) < 1e-9);
+	assert_true(fabs(u.n_star - sqrt(0.97 / 0.0005)) < 1e-4);
+	assert_true(fabs(u.x_star - usl(120, 0.03, 0.0005, u.n_star)) < 1e-4);
+	assert_true(u.r2 > 0.999999);
+}
+
+/* Levels not starting at 1, with 2% noise: parameters close, the peak where it is. */
+static void usl_recovers_noisy(void **state)
+{
+	const double n[] = {5, 10, 15, 20, 25, 30, 35, 40};
+	double x[8];
+	struct rng r = {0x9e3779b97f4a7c15ULL};
+	struct rpt_usl u;
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		x[i] = usl(50, 0.02, 0.001, n[i]) * (1 + 0.02 * (2 * uniform(&r) - 1));
+	assert_int_equal(rpt_usl_fit(n, x, 8, &u), 0);
+	assert_true(fabs(u.lambda - 50) < 0.1 * 50);
+	assert_true(fabs(u.sigma - 0.02) < 0.02);
+	assert_true(fabs(u.kappa - 0.001) < 0.0005);
+	assert_true(u.n_star > 22 && u.n_star < 42);
+	assert_true(u.r2 > 0.95);
+}
+
+/* Linear scaling: no contention, no peak. */
+static void usl_linear_scaling(void **state)
+{
+	const double n[] = {5, 10, 20, 40};
+	const double x[] = {250, 500, 1000, 2000};
+	struct rpt_usl u;
+	(void)state;
+	assert_int_equal(rpt_usl_fit(n, x, 4, &u), 0);
+	assert_true(fabs(u.lambda - 50) < 1e-6);
+	assert_true(u.sigma < 1e-9 && u.kappa < 1e-12);
+	assert_true(isinf(u.n_star));
+	assert_true(isinf(u.x_star));
+}
+
+/* A capacity of 10 requests at 20 ms: flat at 500 from 10 users. */
+static void usl_capacity_server(void **state)
+{
+	const double n[] = {5, 10, 15, 20, 25, 30, 35, 40};
+	double x[8];
+	struct rpt_usl u;
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		x[i] = 50 * (n[i] < 10 ? n[i] : 10);
+	assert_int_equal(rpt_usl_fit(n, x, 8, &u), 0);
+	assert_true(u.sigma > 0.05);           /* strong contention */
+	assert_true(u.x_star > 400 && u.x_star < 650);
+}
+
+static void usl_refuses(void **state)
+{
+	const double n[] = {5, 10, 20}, x[] = {1, 2, 0};
+	struct rpt_usl u;
+	(void)state;
+	assert_int_equal(rpt_usl_fit(n, x, 2, &u), -1);
+	assert_false(u.ok);
+	assert_int_equal(rpt_usl_fit(n, x, 3, &u), -1); /* zero throughput */
+}
+
+static void saturation(void **state)
+{
+	const double capped[] = {250, 500, 498, 503, 499, 501, 500, 497};
+	const double linear[] = {250, 500, 750, 1000, 1250, 1500, 1750, 2000};
+	const double retro[] = {100, 190, 240, 230, 200};
+	const double almost[] = {100, 200, 300, 390, 400};
+	struct rpt_sat s;
+	(void)state;
+	rpt_saturation(capped, 8, &s);
+	assert_true(s.ok && s.saturated);
+	assert_int_equal(s.at, 1);
+	assert_int_equal(s.peak, 3);
+	rpt_saturation(linear, 8, &s);
+	assert_false(s.saturated);
+	assert_int_equal(s.at, 7);
+	assert_int_equal(s.peak, 7);
+	rpt_saturation(retro, 5, &s);
+	assert_true(s.saturated);
+	assert_int_equal(s.at, 2);
+	assert_int_equal(s.peak, 2);
+	rpt_saturation(almost, 5, &s); /* 390 is 97.5% of 400: it flattened at the fourth */
+	assert_true(s.saturated);
+	assert_int_equal(s.at, 3);
+	rpt_saturation(NULL, 0, &s);
+	assert_false(s.ok);
+}
+
+static void t_distribution(void **state)
+{
+	(void)state;
+	assert_true(fabs(rpt_t_quantile(0.975, 1) - 12.706205) < 1e-5);
+	assert_true(fabs(rpt_t_quantile(0.975, 10) - 2.228139) < 1e-5);
+	assert_true(fabs(rpt_t_quantile(0.975, 29) - 2.045230) < 1e-5);
+	assert_true(fabs(rpt_t_quantile(0.975, 1e6) - 1.959966) < 1e-4);
+	assert_true(fabs(rpt_t_quantile(0.025, 10) + 2.228139) < 1e-5);
+	assert_true(fabs(rpt_t_cdf(0, 5) - 0.5) < 1e-12);
+	assert_true(fabs(rpt_t_cdf(2.570582, 5) - 0.975) < 1e-6);
+	assert_true(fabs(rpt_t_cdf(1.5, 3.5) + rpt_t_cdf(-1.5, 3.5) - 1) < 1e-12);
+	assert_true(isnan(rpt_t_quantile(1, 5)));
+}
+
+static void bm_of(const double *x, size_t n, struct rpt_bm *b)
+{
+	rpt_batch_means(x, n, NULL, 0, b);
+}
+
+/* Independent draws keep one observation per batch; the standard error is sd/sqrt(n). */
+static void batch_means_independent(void **state)
+{
+	double x[400];
+	struct rng r = {12345};
+	struct rpt_bm b;
+	(void)state;
+	for (int i = 0; i < 400; i++)
+		x[i] = normal(&r, 100, 10);
+	bm_of(x, 400, &b);
+	assert_int_equal(b.n, 400);
+	assert_int_equal(b.batch, 1);
+	assert_int_equal(b.batches, 400);
+	assert_true(fabs(b.mean - 100) < 2);
+	assert_true(fabs(b.se - 10 / sqrt(400)) < 0.1);
+	assert_true(fabs(b.df - 399) < 1e-9);
+}
+
+/* A slowly wandering series (AR(1), phi 0.95): batches grow and the error with them. */
+static void batch_means_correlated(void **state)
+{
+	double x[1024], v = 0, naive = 0, mean = 0;
+	struct rng r = {777};
+	struct rpt_bm b;
+	(void)state;
+	for (int i = 0; i < 1024; i++) {
+		v = 0.95 * v + normal(&r, 0, 1);
+		x[i] = 100 + v;
+		mean += x[i];
+	}
+	mean /= 1024;
+	for (int i = 0; i < 1024; i++)
+		naive += (x[i] - mean) * (x[i] - mean);
+	naive = sqrt(naive / 1023 / 1024);
+	bm_of(x, 1024, &b);
+	assert_true(b.batch >= 8);
+	assert_true(b.batches >= RPT_BM_MIN_BATCHES);
+	assert_true(b.se > 2.5 * naive);
+}
+
+/* Segments: batches never cross a run's end; NAN observations are skipped. */
+static void batch_means_segments(void **state)
+{
+	const double x[] = {1, 2, NAN, 3, 10, 20};
+	const size_t seg[] = {4, 2};
+	struct rpt_bm b;
+	(void)state;
+	rpt_batch_means(x, 6, seg, 2, &b);
+	assert_int_equal(b.n, 5);
+	assert_int_equal(b.batches, 5);
+	assert_true(fabs(b.mean - 36.0 / 5) < 1e-12);
+	rpt_batch_means(x, 1, NULL, 0, &b);
+	assert_true(isnan(b.se));
+	rpt_batch_means(x, 0, NULL, 0, &b);
+	assert_true(isnan(b.mean));
+}
+
+/* The noise test: samples of one distribution are "noise" about 95% of the time, samples
+ * of clearly different ones are "real". */
+static void welch_calibrated(void **state)
+{
+	struct rng r = {2024};
+	int false_real = 0, found = 0, trials = 400;
+	(void)state;
+	for (int t = 0; t < trials; t++) {
+		double a[30], b[30], c[30];
+		struct rpt_bm ba, bb, bc;
+		struct rpt_diff d;
+		for (int i = 0; i < 30; i++) {
+			a[i] = normal(&r, 1000, 50);
+			b[i] = normal(&r, 1000, 50);
+			c[i] = normal(&r, 1080, 80); /* +8%, another spread */
+		}
+		bm_of(a, 30, &ba);
+		bm_of(b, 30, &bb);
+		bm_of(c, 30, &bc);
+		rpt_welch(&ba, &bb, &d);
+		assert_true(d.verdict != RPT_NA);
+		false_real += d.verdict == RPT_REAL;
+		assert_true((d.verdict == RPT_REAL) == (d.p < 0.05));
+		rpt_welch(&ba, &bc, &d);
+		found += d.verdict == RPT_REAL;
+		assert_true(d.lo < d.diff && d.diff < d.hi);
+	}
+	assert_true(false_real >= 4 && false_real <= 40); /* 5% of 400 is 20 */
+	assert_true(found >= trials * 95 / 100);
+}
+
+static void welch_one_example(void **state)
+{
+	const double same1[] = {100, 102, 98, 101, 99, 100, 103, 97, 100, 100};
+	const double same2[] = {101, 99, 100, 98, 102, 100, 97, 103, 99, 101};
+	const double more[] = {120, 122, 118, 121, 119, 120, 123, 117, 120, 120};
+	struct rpt_bm a, b, c;
+	struct rpt_diff d;
+	(void)state;
+	bm_of(same1, 10, &a);
+	bm_of(same2, 10, &b);
+	bm_of(more, 10, &c);
+	rpt_welch(&a, &b, &d);
+	assert_int_equal(d.verdict, RPT_NOISE);
+	assert_string_equal(rpt_verdict_name(d.verdict), "noise");
+	rpt_welch(&a, &c, &d);
+	assert_int_equal(d.verdict, RPT_REAL);
+	assert_true(fabs(d.rel_pct - 20) < 1e-9);
+	assert_true(fabs(d.diff - 20) < 1e-9);
+	assert_true(d.lo > 17 && d.hi < 23);
+}
+
+static void welch_edges(void **state)
+{
+	const double k1[] = {5, 5, 5, 5}, k2[] = {6, 6, 6, 6};
+	struct rpt_bm a, b, one;
+	struct rpt_diff d;
+	(void)state;
+	bm_of(k1, 4, &a);
+	bm_of(k2, 4, &b);
+	rpt_welch(&a, &a, &d);
+	assert_int_equal(d.verdict, RPT_NOISE);
+	rpt_welch(&a, &b, &d);
+	assert_int_equal(d.verdict, RPT_REAL);
+	bm_of(k1, 1, &one);
+	rpt_welch(&a, &one, &d);
+	assert_int_equal(d.verdict, RPT_NA);
+	assert_string_equal(rpt_verdict_name(d.verdict), "n/a");
+}
+
+/* The scripts built into soak are plots/ as checked in (tools/embed-plots.sh was run). */
+static void scripts_match_plots(void **state)
+{
+	const char *top = getenv("SOAK_TOP");
+	char path[4096], *buf;
+	int files = 0;
+	DIR *d;
+	struct dirent *e;
+	(void)state;
+	if (!top)
+		top = ".";
+	snprintf(path, sizeof path, "%s/plots", top);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		files += n > 3 && strcmp(e->d_name + n - 3, ".gp") == 0;
+	}
+	closedir(d);
+	assert_int_equal(files, rpt_nscripts);
+	buf = malloc(1 << 20);
+	assert_non_null(buf);
+	for (int i = 0; i < rpt_nscripts; i++) {
+		FILE *f;
+		size_t n;
+		snprintf(path, sizeof path, "%s/plots/%s", top, rpt_scripts[i].name);
+		f = fopen(path, "r");
+		if (!f)
+			fail_msg("plots/%s is built in but missing", rpt_scripts[i].name);
+		n = fread(buf, 1, (1 << 20) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		if (strcmp(buf, rpt_scripts[i].text) != 0)
+			fail_msg("plots/%s differs from its built-in copy: run tools/embed-plots.sh",
+				 rpt_scripts[i].name);
+	}
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(usl_recovers_exact),
+		cmocka_unit_test(usl_recovers_noisy),
+		cmocka_unit_test(usl_linear_scaling),
+		cmocka_unit_test(usl_capacity_server),
+		cmocka_unit_test(usl_refuses),
+		cmocka_unit_test(saturation),
+		cmocka_unit_test(t_distribution),
+		cmocka_unit_test(batch_means_independent),
+		cmocka_unit_test(batch_means_correlated),
+		cmocka_unit_test(batch_means_segments),
+		cmocka_unit_test(welch_calibrated),
+		cmocka_unit_test(welch_one_example),
+		cmocka_unit_test(welch_edges),
+		cmocka_unit_test(scripts_match_plots),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
