@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "frameload.h"
+
 static unsigned char *hs, *frames;
 static size_t hs_len, frames_len;
 
@@ -39,39 +41,6 @@ static double wall_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* A template file as one frame appended to *buf; placeholders get fixed values. */
-static void load(const char *path, unsigned char **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char text[1 << 16], out[1 << 16];
-	size_t n, o = 0;
-
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
-		n--;
-	text[n] = '\0';
-	for (size_t i = 0; i < n && o < sizeof out - 16;) {
-		char *close = text[i] == '$' && text[i + 1] == '{' ? strchr(text + i, '}') : NULL;
-		if (close) {
-			o += (size_t)sprintf(out + o, "%s", strncmp(text + i, "${now_ms}", 9) ? "1" : "1764468000123");
-			i = (size_t)(close - text) + 1;
-		} else {
-			out[o++] = text[i++];
-		}
-	}
-	*buf = realloc(*buf, *len + 6 + o);
-	unsigned char *h = *buf + *len;
-	h[0] = 0, h[1] = 1, h[2] = (unsigned char)(o >> 24), h[3] = (unsigned char)(o >> 16);
-	h[4] = (unsigned char)(o >> 8), h[5] = (unsigned char)o;
-	memcpy(h + 6, out, o);
-	*len += 6 + o;
 }
 
 /* --- plain sockets --------------------------------------------------------------------- */
@@ -195,9 +164,9 @@ int main(int argc, char **argv)
 	n = atol(argv[4]);
 	if (n < 1 || n > 10000000)
 		return 2;
-	load(argv[5], &hs, &hs_len);
+	frame_load(argv[5], &hs, &hs_len);
 	for (int i = 6; i < argc; i++)
-		load(argv[i], &frames, &frames_len);
+		frame_load(argv[i], &frames, &frames_len);
 	snprintf(url, sizeof url, "http://%s:%s", argv[1], argv[2]);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 

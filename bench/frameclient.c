@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "frameload.h"
+
 struct plan {
 	struct sockaddr_in addr;
 	int short_mode;
@@ -39,43 +41,6 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Reads a template file into a frame (header + payload) appended to *buf. */
-static void load(const char *path, unsigned char **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char text[1 << 16], out[1 << 16];
-	size_t n, o = 0;
-
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
-		n--;
-	text[n] = '\0';
-	for (size_t i = 0; i < n && o < sizeof out - 16;) {
-		if (text[i] == '$' && text[i + 1] == '{') {
-			char *close = strchr(text + i, '}');
-			if (close) {
-				const char *v = strncmp(text + i, "${now_ms}", 9) == 0 ? "1764468000123" : "1";
-				o += (size_t)sprintf(out + o, "%s", v);
-				i = (size_t)(close - text) + 1;
-				continue;
-			}
-		}
-		out[o++] = text[i++];
-	}
-	*buf = realloc(*buf, *len + 6 + o);
-	unsigned char *h = *buf + *len;
-	h[0] = 0, h[1] = 1;
-	h[2] = (unsigned char)(o >> 24), h[3] = (unsigned char)(o >> 16);
-	h[4] = (unsigned char)(o >> 8), h[5] = (unsigned char)o;
-	memcpy(h + 6, out, o);
-	*len += 6 + o;
 }
 
 static int send_all(int fd, const unsigned char *p, size_t n)
@@ -176,9 +141,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "frameclient: VUS 1..10000, SECONDS 0..3600\n");
 		return 2;
 	}
-	load(argv[6], &p.hs, &p.hs_len);
+	frame_load(argv[6], &p.hs, &p.hs_len);
 	for (int i = 7; i < argc; i++)
-		load(argv[i], &p.frames, &p.frames_len);
+		frame_load(argv[i], &p.frames, &p.frames_len);
 	pthread_t *t = calloc((size_t)vus, sizeof *t);
 	for (int i = 0; i < vus; i++)
 		pthread_create(&t[i], NULL, agent, &p);

@@ -24,6 +24,7 @@
 #include "engine_int.h"
 #include "frame.h"
 #include "scenario_frame.h"
+#include "vuheap.h"
 
 #define KEEP_CAP 8192          /* reply payload bytes kept for the handshake's expect */
 #define TURN_MAX_MS 200        /* longest wait of a loop turn (control is also woken) */
@@ -52,7 +53,7 @@ struct tvu {
 	enum tf_state state;
 	int fd;                 /* the connection, -1 when none */
 	uint32_t gen;           /* bumped per connection: epoll events of an old one are dropped */
-	int64_t due_ms;         /* SCHEDULED: start time; in flight: deadline (mono ms) */
+	int64_t due_ms;         /* in flight: deadline (mono ms) */
 	int dprev, dnext;       /* deadline list links (-1 = none) */
 	int in_dl;              /* on the deadline list */
 	int inflight;           /* an iteration is running (counted in tthread.inflight) */
@@ -77,8 +78,7 @@ struct tthread {
 	const struct scenario *scn;
 	struct tvu *vus;            /* max_share of them */
 	int active;                 /* VUs [0, active) are wanted */
-	int *heap;                  /* min-heap of scheduled VUs by due_ms */
-	int nheap;
+	struct vuheap sched;        /* scheduled VUs by start time */
 	int dhead, dtail;           /* in-flight VUs by deadline, earliest first */
 	int inflight;
 	int epfd, wakefd;
@@ -91,40 +91,6 @@ struct tthread {
 	pcre2_match_data *md;
 	char nonce[64];
 };
-
-/* --- the scheduling heap (as http.c) ------------------------------------------------ */
-
-static void heap_push(struct tthread *h, int j)
-{
-	int i = h->nheap++;
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (h->vus[h->heap[p]].due_ms <= h->vus[j].due_ms)
-			break;
-		h->heap[i] = h->heap[p];
-		i = p;
-	}
-	h->heap[i] = j;
-}
-
-static int heap_pop(struct tthread *h)
-{
-	int top = h->heap[0], last = h->heap[--h->nheap], i = 0;
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= h->nheap)
-			break;
-		if (c + 1 < h->nheap && h->vus[h->heap[c + 1]].due_ms < h->vus[h->heap[c]].due_ms)
-			c++;
-		if (h->vus[last].due_ms <= h->vus[h->heap[c]].due_ms)
-			break;
-		h->heap[i] = h->heap[c];
-		i = c;
-	}
-	if (h->nheap > 0)
-		h->heap[i] = last;
-	return top;
-}
 
 /* --- the deadline list: sorted because every deadline is now + the same timeout ------- */
 
@@ -198,9 +164,8 @@ static void vu_start(struct tthread *h, struct tvu *v);
 
 static void vu_schedule(struct tthread *h, struct tvu *v, int64_t due)
 {
-	v->due_ms = due;
 	v->state = TF_SCHEDULED;
-	heap_push(h, v->j);
+	vuheap_push(&h->sched, v->j, due);
 }
 
 /* What a VU does after an iteration: think, start again, or stop. */
@@ -679,10 +644,9 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 		return -1;
 	}
 	h->vus = calloc((size_t)n, sizeof *h->vus);
-	h->heap = calloc((size_t)n, sizeof *h->heap);
 	h->scratch = malloc(READ_CHUNK);
 	h->md = pcre2_match_data_create(1, NULL);
-	if (!h->vus || !h->heap || !h->scratch || !h->md)
+	if (!h->vus || vuheap_init(&h->sched, n) < 0 || !h->scratch || !h->md)
 		goto oom;
 	for (int j = 0; j < n; j++) {
 		h->vus[j].j = j;
@@ -728,7 +692,7 @@ static void tf_release(struct ethread *t)
 	if (h->wakefd >= 0)
 		close(h->wakefd);
 	free(h->vus);
-	free(h->heap);
+	vuheap_release(&h->sched);
 	free(h->scratch);
 	free(h);
 	t->drv = NULL;
@@ -772,7 +736,7 @@ static void abort_all(struct tthread *h)
 		iteration_over(h, v);
 		v->state = TF_IDLE;
 	}
-	h->nheap = 0;
+	h->sched.n = 0;
 }
 
 /* Fails the iterations whose deadline has passed. */
@@ -818,16 +782,16 @@ static void tf_run(struct ethread *t)
 			apply_share(h);
 		int64_t now = clock_mono_ms();
 		if (turn.stop == ENGINE_DRAIN) {
-			while (h->nheap > 0) {
-				struct tvu *v = &h->vus[heap_pop(h)];
+			while (h->sched.n > 0) {
+				struct tvu *v = &h->vus[vuheap_pop(&h->sched)];
 				conn_close(v);
 				v->state = TF_IDLE;
 			}
 			if (h->inflight == 0)
 				break;
 		}
-		while (h->nheap > 0 && h->vus[h->heap[0]].due_ms <= now) {
-			struct tvu *v = &h->vus[heap_pop(h)];
+		while (h->sched.n > 0 && vuheap_top(&h->sched) <= now) {
+			struct tvu *v = &h->vus[vuheap_pop(&h->sched)];
 			if (v->j >= h->active) {
 				conn_close(v);
 				v->state = TF_IDLE;
@@ -836,8 +800,8 @@ static void tf_run(struct ethread *t)
 			}
 		}
 		int64_t wait = TURN_MAX_MS;
-		if (h->nheap > 0 && h->vus[h->heap[0]].due_ms - now < wait)
-			wait = h->vus[h->heap[0]].due_ms - now;
+		if (h->sched.n > 0 && vuheap_top(&h->sched) - now < wait)
+			wait = vuheap_top(&h->sched) - now;
 		if (h->dhead >= 0 && h->vus[h->dhead].due_ms - now < wait)
 			wait = h->vus[h->dhead].due_ms - now;
 		if (wait < 0)
@@ -856,7 +820,7 @@ static void tf_run(struct ethread *t)
 			on_event(h, v, evs[i].events, turn.stop);
 		}
 		expire(h, turn.stop);
-		engine_publish(t, h->inflight + h->nheap, h->inflight);
+		engine_publish(t, h->inflight + h->sched.n, h->inflight);
 	}
 	for (int j = 0; j < t->max_share; j++)
 		conn_close(&h->vus[j]);

@@ -14,6 +14,7 @@
 #include "frame.h"
 #include "scenario.h"
 #include "scenario_frame.h"
+#include "vuheap.h"
 
 /* DataOutputStream.writeShort(v): (v >>> 8) & 0xFF, v & 0xFF; writeInt(v): four bytes, high
  * byte first.  The vectors below are those bytes written out by hand. */
@@ -251,6 +252,36 @@ static void address_split(void **state)
 	assert_int_equal(scn_address_split("h:1x", host, sizeof host, &port, err, sizeof err), -1);
 }
 
+/* The scheduling heap pops VUs in due order, ties included, and holds exactly cap. */
+static void vuheap_pops_in_due_order(void **state)
+{
+	struct vuheap h;
+	uint64_t x = 88172645463325252ULL;
+	int64_t last = -1;
+	(void)state;
+
+	assert_int_equal(vuheap_init(&h, 1000), 0);
+	for (int j = 0; j < 1000; j++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		vuheap_push(&h, j, (int64_t)(x % 50)); /* many ties */
+	}
+	assert_int_equal(h.n, 1000);
+	for (int i = 0; i < 1000; i++) {
+		int64_t due = vuheap_top(&h);
+		int j = vuheap_pop(&h);
+		assert_true(j >= 0 && j < 1000);
+		assert_true(due >= last);
+		last = due;
+	}
+	assert_int_equal(h.n, 0);
+	vuheap_push(&h, 7, 5);
+	vuheap_push(&h, 3, 1);
+	assert_int_equal(vuheap_pop(&h), 3);
+	assert_int_equal(vuheap_pop(&h), 7);
+	vuheap_release(&h);
+	vuheap_release(&h); /* twice is harmless */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +292,7 @@ int main(void)
 		cmocka_unit_test(frames_from_files_relative_to_the_scenario),
 		cmocka_unit_test(bad_tcp_frame_scenarios),
 		cmocka_unit_test(address_split),
+		cmocka_unit_test(vuheap_pops_in_due_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
