@@ -48,7 +48,7 @@ check_eq "first round has no rates" \
   "$(sql "$T/cpu.db" "SELECT count(*) FROM samples WHERE metric = 'cpu_pct' AND t_ms = (SELECT min(t_ms) FROM samples)")" 0
 check_eq "every process metric present" \
   "$(sql "$T/cpu.db" "SELECT group_concat(metric, ' ') FROM (SELECT DISTINCT metric FROM samples ORDER BY metric)")" \
-  "cpu_pct ctxsw_invol_ps ctxsw_vol_ps fds majflt_ps procs read_bps rss_kb sys_pct threads user_pct vsz_kb write_bps"
+  "cpu_pct ctxsw_invol_ps ctxsw_vol_ps fds majflt_ps procs pss_kb read_bps rss_kb sys_pct threads user_pct vsz_kb write_bps"
 check_eq "rows carry source, host and NULL run" \
   "$(sql "$T/cpu.db" "SELECT DISTINCT source || '|' || host || '|' || IFNULL(run_id, 'null') FROM samples")" \
   "app|$(hostname)|null"
@@ -161,7 +161,7 @@ n_after=$(sql "$T/match.db" "SELECT count(*) FROM samples WHERE source = 'app'")
 check "SIGTERM: the round waiting for the lock was committed ($n_before -> $n_after rows)" \
   test "$n_after" -gt "$n_before"
 check_eq "SIGTERM: every committed round is whole" \
-  "$(sql "$T/match.db" "SELECT count(*) FROM (SELECT t_ms, count(*) AS c FROM samples WHERE source = 'app' AND t_ms > (SELECT min(t_ms) FROM samples WHERE source = 'app') GROUP BY t_ms) WHERE c <> 13")" 0
+  "$(sql "$T/match.db" "SELECT count(*) FROM (SELECT t_ms, count(*) AS c FROM samples WHERE source = 'app' AND t_ms > (SELECT min(t_ms) FROM samples WHERE source = 'app') GROUP BY t_ms) WHERE c <> 14")" 0
 for p in "${pids[@]:1}" "$P4"; do stop_pid "$p"; done
 
 # --- --host ---------------------------------------------------------------------------------
