@@ -22,7 +22,7 @@ int cmd_check(int argc, char **argv)
 	if (!sets)
 		return EXIT_RUNTIME;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': sets[nsets++] = optarg; break;
 		case 'q': quiet = 1; break;
@@ -34,7 +34,10 @@ int cmd_check(int argc, char **argv)
 			free(sets);
 			return EXIT_OK;
 		default:
-			fprintf(stderr, "soak check: unknown or incomplete option '%s'\n", argv[optind - 1]);
+			if (c == ':')
+				fprintf(stderr, "soak check: option '%s' needs a value\n", argv[optind - 1]);
+			else
+				fprintf(stderr, "soak check: unknown option '%s'\n", argv[optind - 1]);
 			cmd_usage("check");
 			free(sets);
 			return EXIT_USAGE;

@@ -258,7 +258,8 @@ int cmd_hlog(int argc, char **argv)
 	int c, rc = EXIT_OK;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o.tag = optarg;
@@ -280,11 +281,16 @@ int cmd_hlog(int argc, char **argv)
 			help();
 			return EXIT_OK;
 		default:
+			if (c == ':')
+				fprintf(stderr, "soak hlog: option '%s' needs a value\n", argv[optind - 1]);
+			else
+				fprintf(stderr, "soak hlog: unknown option '%s'\n", argv[optind - 1]);
 			cmd_usage("hlog");
 			return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
+		fprintf(stderr, "soak hlog: no file given\n");
 		cmd_usage("hlog");
 		return EXIT_USAGE;
 	}

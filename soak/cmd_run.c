@@ -111,7 +111,7 @@ int cmd_run(int argc, char **argv)
 	if (!sets)
 		return EXIT_RUNTIME;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qvhc:d:H:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:qvhc:d:H:", opts, NULL)) != -1) {
 		int bad = 0;
 		switch (c) {
 		case OPT_DB: db_path = optarg; break;
@@ -154,8 +154,13 @@ int cmd_run(int argc, char **argv)
 		case OPT_WARMUP: bad = add_line(&qs, &qsl, "warmup", optarg); break;
 		case OPT_RAMP: bad = add_line(&qs, &qsl, "ramp_up", optarg); break;
 		case OPT_THINK: bad = add_line(&qs, &qsl, "think_time", optarg); break;
+		case ':':
+			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
+			cmd_usage("run");
+			rc = EXIT_USAGE;
+			goto done;
 		default:
-			fprintf(stderr, "soak run: unknown or incomplete option '%s'\n", argv[optind - 1]);
+			fprintf(stderr, "soak run: unknown option '%s'\n", argv[optind - 1]);
 			cmd_usage("run");
 			rc = EXIT_USAGE;
 			goto done;

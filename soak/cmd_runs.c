@@ -78,7 +78,7 @@ int cmd_runs(int argc, char **argv)
 	char err[512];
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': path = optarg; break;
 		case 'j': json = 1; break;
@@ -88,13 +88,17 @@ int cmd_runs(int argc, char **argv)
 			       "and its process is gone), start, length, requests, TPS, p99, error %%.\n");
 			return EXIT_OK;
 		default:
-			fprintf(stderr, "soak runs: unknown option '%s'\n", argv[optind - 1]);
+			if (c == ':')
+				fprintf(stderr, "soak runs: option '%s' needs a value\n", argv[optind - 1]);
+			else
+				fprintf(stderr, "soak runs: unknown option '%s'\n", argv[optind - 1]);
 			cmd_usage("runs");
 			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "soak runs: unexpected argument '%s'\n", argv[optind]);
+		cmd_usage("runs");
 		return EXIT_USAGE;
 	}
 	/* Opened for writing so an older file is migrated (reading needs the current schema). */

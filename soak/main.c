@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ncommands; i++)
 		if (strcmp(commands[i].name, argv[1]) == 0)
 			return commands[i].exec(argc - 1, argv + 1);
-	fprintf(stderr, "soak: unknown command '%s'\n", argv[1]);
+	fprintf(stderr, "soak: unknown %s '%s'\n", argv[1][0] == '-' ? "option" : "command", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
 }
