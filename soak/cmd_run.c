@@ -113,12 +113,15 @@ int cmd_run(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:qvhc:d:H:", opts, NULL)) != -1) {
 		int bad = 0;
+		char *end;
+		long lv;
 		switch (c) {
 		case OPT_DB: db_path = optarg; break;
 		case OPT_SET: sets[nsets++] = optarg; break;
 		case OPT_THREADS:
-			threads = atoi(optarg);
-			if (threads < 1 || threads > 256) {
+			lv = strtol(optarg, &end, 10);
+			threads = lv >= 1 && lv <= 256 ? (int)lv : 0;
+			if (end == optarg || *end || !threads) {
 				fprintf(stderr, "soak run: --threads: expected 1..256, not '%s'\n", optarg);
 				rc = EXIT_USAGE;
 				goto done;
