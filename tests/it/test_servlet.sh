@@ -4,7 +4,7 @@
 #
 #   tests/it/test_servlet.sh [--only tomcat10|tomcat9|jetty9]...
 #
-# Prints "PASS name" / "FAIL name: detail" per check; exits 1 when a check failed, 2 on
+# Prints TAP lines "ok - name" / "not ok - name: detail" per check; exits 1 when a check failed, 2 on
 # bad usage. Builds with targets/servlet/build.sh into $SOAK_JAVA_BUILD (default
 # build/java). Logs and data go to a temporary directory, printed and kept on failure.
 # Stops everything it started (its own pid files only) on any exit.
@@ -27,7 +27,7 @@ for t in "${TARGETS[@]}"; do
     case "$t" in tomcat10|tomcat9|jetty9) ;; *) echo "unknown target: $t" >&2; exit 2 ;; esac
 done
 for tool in curl java; do
-    command -v "$tool" >/dev/null 2>&1 || { echo "FAIL setup: $tool not found"; exit 1; }
+    command -v "$tool" >/dev/null 2>&1 || { echo "not ok - setup: $tool not found"; exit 1; }
 done
 
 TMP=$(mktemp -d /tmp/soak-it-servlet.XXXXXX)
@@ -38,8 +38,8 @@ STARTED=()     # "NAME DIR" of containers we started
 PG_STARTED=0
 T0=$SECONDS
 
-pass() { printf 'PASS %s\n' "$1"; }
-fail() { printf 'FAIL %s: %s\n' "$1" "$2"; FAILS=$((FAILS + 1)); }
+pass() { printf 'ok - %s\n' "$1"; }
+fail() { printf 'not ok - %s: %s\n' "$1" "$2"; FAILS=$((FAILS + 1)); }
 
 cleanup() {
     local rc=$? entry name dir
