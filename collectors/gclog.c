@@ -173,7 +173,8 @@ int main(int argc, char **argv)
 	g.jvm_start_ms = g.anchor_ms = g.last_uptime = GCP_NONE;
 	g.every_ms = 1000;
 	log_set_prog("soak-gclog");
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		int64_t v;
 		switch (c) {
 		case 'd': g.db_path = optarg; break;
@@ -200,9 +201,12 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 		case 't':
-			if (dur_parse(optarg, &v, err, sizeof err) < 0 || (c == 'e' && v <= 0)) {
-				fprintf(stderr, "soak-gclog: --%s: %s\n", c == 'e' ? "every" : "for",
-					v <= 0 && !err[0] ? "must be positive" : err);
+			if (dur_parse(optarg, &v, err, sizeof err) < 0) {
+				fprintf(stderr, "soak-gclog: --%s: %s\n", c == 'e' ? "every" : "for", err);
+				return 2;
+			}
+			if (c == 'e' && v <= 0) {
+				fprintf(stderr, "soak-gclog: --every: must be positive, not '%s'\n", optarg);
 				return 2;
 			}
 			if (c == 'e')
@@ -218,7 +222,14 @@ int main(int argc, char **argv)
 			log_set_level((enum log_level)log_level_parse(optarg));
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case ':':
+			fprintf(stderr, "soak-gclog: option '%s' needs a value\n", argv[optind - 1]);
+			usage(stderr);
+			return 2;
+		default:
+			fprintf(stderr, "soak-gclog: unknown option '%s'\n", argv[optind - 1]);
+			usage(stderr);
+			return 2;
 		}
 	}
 	if (sum) {
