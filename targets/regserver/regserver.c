@@ -83,7 +83,7 @@ static int parse_ms(const char *opt, const char *s, int64_t *ns, char *err, size
 	{
 		int64_t v;
 		if (dur_parse(s, &v, inner, sizeof inner) < 0) {
-			snprintf(err, errlen, "bad %s: %s", opt, inner);
+			snprintf(err, errlen, "%s: %s", opt, inner);
 			return -1;
 		}
 		if ((double)v > MAX_DELAY_MS) {
@@ -100,7 +100,7 @@ static int parse_rate(const char *opt, const char *s, double *v, char *err, size
 	char inner[256];
 
 	if (pct_parse(s, v, inner, sizeof inner) < 0) {
-		snprintf(err, errlen, "bad %s: %s", opt, inner);
+		snprintf(err, errlen, "%s: %s", opt, inner);
 		return -1;
 	}
 	return 0;
