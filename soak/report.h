@@ -78,7 +78,7 @@ struct rpt_diff {
 	double t;       /* Welch's t (NAN when RPT_NA; +-INFINITY when both errors are 0) */
 	double df;      /* Welch-Satterthwaite degrees of freedom */
 	double p;       /* two-sided p-value */
-	enum rpt_verdict verdict;
+	enum rpt_verdict verdict; /* real, noise or n/a */
 };
 
 /* The Universal Scalability Law X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)). */
@@ -153,7 +153,7 @@ struct rpt_source {
 	double cpu_mean;          /* mean CPU % over the measured window (NAN when none);
 				   * process sources: 100 = one core; host: % of all cores */
 	struct rpt_vpoint *cpu_ts; /* CPU over the run, bucketed to RPT_MAX_POINTS */
-	size_t ncpu_ts;
+	size_t ncpu_ts;           /* points in cpu_ts */
 	int has_rss;              /* rss_kb samples exist (process sources) */
 	double rss_mean_mb;       /* mean RSS over the measured window */
 	double rss_first_mb;      /* trend line at the window's start */
@@ -162,13 +162,13 @@ struct rpt_source {
 	double rss_hours;         /* window length the slope covers */
 	int rss_fit;              /* 1 when slope and R² are valid (two or more times) */
 	struct rpt_vpoint *rss_ts; /* RSS (MB) over the run, bucketed */
-	size_t nrss_ts;
+	size_t nrss_ts;           /* points in rss_ts */
 	int64_t gc_events;        /* GC events of this source in the run (0: no GC log) */
 	struct gca_result gc;     /* gca_analyze over them (when gc_events > 0) */
 	struct rpt_vpoint *heap_ts; /* heap after GC (MB), bucketed (lowest per bucket) */
-	size_t nheap_ts;
+	size_t nheap_ts;          /* points in heap_ts */
 	struct rpt_vpoint *pause_ts; /* stop-the-world pauses (ms), bucketed (longest) */
-	size_t npause_ts;
+	size_t npause_ts;         /* points in pause_ts */
 };
 
 /* One step of a run (a fixed run has one). */
@@ -182,7 +182,7 @@ struct rpt_step {
 	struct istats st;       /* counters of the steady window; st.hist is always released:
 				 * the histogram lives encoded in `hist` */
 	uint8_t *hist;          /* V2 encoding of the window's merged histogram (NULL: none) */
-	size_t hist_len;
+	size_t hist_len;        /* its length in bytes */
 	struct figures f;       /* figures of the steady window (merged histograms) */
 	struct rpt_values tps, mean_ms, p99_ms, err_pct; /* per steady interval */
 	struct rpt_values *cpu; /* per source of the run (run->nsrc): CPU samples in the window */
@@ -204,19 +204,19 @@ struct rpt_run {
 	int64_t end_ms;         /* ended_ms, or the end of its last interval while open */
 	int64_t interval_ms;    /* runs.interval_ms */
 	struct rpt_step *steps; /* by idx */
-	int nsteps;
+	int nsteps;             /* steps read */
 	struct istats st;       /* all steps' steady windows (st.hist released) */
 	struct figures f;       /* their figures (histograms merged) */
 	struct rpt_tpoint *ts;  /* TPS and latency over the whole run (every phase) */
-	size_t nts;
+	size_t nts;             /* points in ts */
 	double ts_bucket_s;     /* length of one time-series point */
 	struct rpt_source *src; /* collector series, sorted by name */
-	int nsrc;
+	int nsrc;               /* entries in src */
 };
 
 /* A label: a system under test. */
 struct rpt_label {
-	char *name;
+	char *name;             /* runs.label */
 	int nruns;              /* selected runs with this label */
 };
 
@@ -225,15 +225,15 @@ struct rpt_label {
 struct rpt_cell {
 	int sweep;              /* 1: steps of sweep runs; 0: fixed runs */
 	int label;              /* index into report.labels */
-	int concurrency;
-	int64_t planned_ms;
+	int concurrency;        /* virtual users */
+	int64_t planned_ms;     /* planned step length, warm-up included */
 	int nsteps;             /* steps pooled */
 	char runs[128];         /* their run keys, comma-separated (cut when long) */
 	struct figures f;       /* merged figures */
 	struct istats st;       /* merged counters (st.hist released) */
 	struct rpt_bm tps, mean_ms, p99_ms, err_pct; /* batch means of the interval figures */
 	double cpu_mean[RPT_MAX_SOURCES]; /* per report CPU source (report.cpu_names), NAN: none */
-	struct rpt_bm cpu[RPT_MAX_SOURCES];
+	struct rpt_bm cpu[RPT_MAX_SOURCES]; /* batch means of each CPU series' samples */
 };
 
 enum rpt_metric { RPT_M_TPS, RPT_M_MEAN, RPT_M_P99, RPT_M_ERR, RPT_NMETRIC };
@@ -244,16 +244,16 @@ struct rpt_cmp {
 	int cell;                          /* cell index of the other label */
 	struct rpt_diff d[RPT_NMETRIC];    /* by enum rpt_metric; p99 uses the per-interval p99s */
 	double base_value[RPT_NMETRIC];    /* the cells' merged figures (what the tables show) */
-	double value[RPT_NMETRIC];
+	double value[RPT_NMETRIC];         /* the same for the other label */
 	struct rpt_diff cpu[RPT_MAX_SOURCES]; /* per report CPU source */
 };
 
 /* A label's sweep: its sweep cells of one planned duration, by concurrency. */
 struct rpt_sweep {
-	int label;
-	int64_t planned_ms;
+	int label;              /* index into report.labels */
+	int64_t planned_ms;     /* its step duration */
 	int *cells;             /* cell indices, ascending concurrency */
-	int ncells;
+	int ncells;             /* entries in cells */
 	struct rpt_sat sat;     /* saturation over the cells' TPS */
 	struct rpt_usl usl;     /* fit when ncells >= RPT_USL_MIN_LEVELS */
 	int queueing;           /* 1: past saturation TPS stays flat while latency grows */
@@ -264,15 +264,15 @@ struct rpt_sweep {
 struct rpt_finding {
 	char kind[24];          /* throughput, saturation, usl, queueing, memory, gc, rss,
 				 * errors, client_errors, keepalive, status */
-	char *text;
+	char *text;             /* the sentence */
 };
 
 /* Options of one report. */
 struct rpt_opts {
 	const char *const *dbs; /* database paths */
-	int ndbs;
+	int ndbs;               /* how many */
 	const char *const *labels; /* --label filters in order (first = baseline), or none */
-	int nlabels;
+	int nlabels;            /* how many */
 	const char *runs;       /* --runs ID,... or K:ID,...; NULL = all */
 	const char *title;      /* --title, or NULL */
 	const char *outdir;     /* -o */
@@ -290,23 +290,23 @@ struct rpt_picture {
 struct report {
 	char *title;                 /* as shown */
 	char *dbs[RPT_MAX_DBS];      /* base names of the databases, as given order */
-	int ndbs;
+	int ndbs;                    /* how many */
 	struct rpt_label *labels;    /* in report order; labels[0] is the baseline */
-	int nlabels;
+	int nlabels;                 /* entries in labels */
 	struct rpt_run *runs;        /* selected runs, sorted */
-	int nruns;
+	int nruns;                   /* entries in runs */
 	char cpu_names[RPT_MAX_SOURCES][RPT_NAME_MAX]; /* CPU series over all runs, sorted */
-	int ncpu;
+	int ncpu;                    /* entries in cpu_names */
 	struct rpt_cell *cells;      /* sorted: kind (fixed first), concurrency, duration, label */
-	int ncells;
+	int ncells;                  /* entries in cells */
 	struct rpt_cmp *cmps;        /* in cell order */
-	int ncmps;
+	int ncmps;                   /* entries in cmps */
 	struct rpt_sweep *sweeps;    /* by label order, then duration */
-	int nsweeps;
+	int nsweeps;                 /* entries in sweeps */
 	struct rpt_finding *findings; /* in section order */
-	int nfindings;
+	int nfindings;               /* entries in findings */
 	struct rpt_picture *pics;    /* in report order */
-	int npics;
+	int npics;                   /* entries in pics */
 	char plot_note[256];         /* why pictures are missing, or "" */
 };
 
@@ -350,8 +350,8 @@ extern const int rpt_nscripts;
 struct rpt_table {
 	char title[96];    /* section heading */
 	char note[640];    /* a paragraph under the heading, or "" */
-	int ncols;
-	int nrows;
+	int ncols;         /* columns */
+	int nrows;         /* rows below the header */
 	char **cells;      /* (nrows + 1) * ncols strings: the header row first */
 	int *right;        /* per column: 1 = right-aligned (numbers) */
 };

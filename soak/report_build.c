@@ -79,9 +79,9 @@ static int same_key(const struct rpt_cell *a, const struct rpt_cell *b)
 /* Gathers one metric of the cell's steps (in run order) with a segment per step. */
 struct gather {
 	double *v;   /* values */
-	size_t n;
+	size_t n;    /* how many */
 	size_t *seg; /* segment lengths */
-	size_t nseg;
+	size_t nseg; /* how many */
 };
 
 static int gather_add(struct gather *g, const struct rpt_values *v, size_t *cap_v,

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "db.h"
@@ -16,8 +17,8 @@
 
 /* One --runs entry: a run id, in one database (db >= 0) or in any (-1). */
 struct run_filter {
-	int db;
-	int64_t id;
+	int db;     /* 0-based database index, or -1 for any */
+	int64_t id; /* runs.id */
 };
 
 static char *dupstr(const unsigned char *s)
@@ -258,7 +259,7 @@ struct bucket {
 	struct hdr h;       /* merged histograms */
 	int64_t t0;         /* start of the first interval */
 	int64_t ms;         /* summed lengths */
-	int64_t requests, errors;
+	int64_t requests, errors; /* summed counters */
 	double lat_sum;     /* mean x answered, summed: the exact mean of the bucket */
 	int n;              /* intervals in it */
 };
@@ -423,8 +424,11 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 	long long nall = 0;
 	int rc = -1, step;
 
-	/* Opened for writing, like `soak runs`: an older file is migrated first. */
-	if (db_open(path, 0, &rd->db, rd->err, rd->errlen) < 0) {
+	/* Opened for writing, like `soak runs`: an older file is migrated first.  A file we
+	 * may not write (an archived study) is read as it is, when its schema is current. */
+	if (db_open(path, 0, &rd->db, rd->err, rd->errlen) < 0 &&
+	    (access(path, F_OK) != 0 || access(path, W_OK) == 0 ||
+	     db_open(path, DB_READONLY, &rd->db, rd->err, rd->errlen) < 0)) {
 		*usage = 1;
 		return -1;
 	}

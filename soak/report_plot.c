@@ -29,12 +29,12 @@ struct job {
 
 /* What planning and drawing share. */
 struct ctx {
-	struct report *r;
+	struct report *r;      /* the report whose pictures these are */
 	const char *dir;       /* the report directory, or NULL: plan only */
 	struct job *jobs;      /* one per picture */
-	int njobs;
-	char *err;
-	size_t errlen;
+	int njobs;             /* how many */
+	char *err;             /* the caller's error buffer */
+	size_t errlen;         /* its size */
 };
 
 static int oom(struct ctx *c)

@@ -52,12 +52,12 @@ sweep_ini() { # FILE LABEL URL
 [scenario]
 name = sweep $2
 label = $2
-duration = 4s
+duration = 6s
 warmup = 1s
 interval = 1s
 [sweep]
-concurrency = 2,6,12,24
-step_duration = 4s
+concurrency = 2,8,16,32
+step_duration = 6s
 [request]
 method = POST
 url = $3
@@ -231,8 +231,8 @@ soak report "$T/sat.db" -o "$T/sat" --no-plots >/dev/null 2>&1
 soak report "$T/lin.db" -o "$T/lin" --no-plots >/dev/null 2>&1
 # Capacity 4 at 50 ms: 80 TPS at most, reached from the first level above 4 (at exactly 4
 # the client's own turnaround between requests would leave the server idle a little).
-check_eq "capacity 4: saturates at the first level above it, 6 users" \
-  "$(json "$T/sat/report.json" '.sweeps[0].saturation | [.saturated, .at_concurrency] | join(" ")')" "true 6"
+check_eq "capacity 4: saturates at the first level above it, 8 users" \
+  "$(json "$T/sat/report.json" '.sweeps[0].saturation | [.saturated, .at_concurrency] | join(" ")')" "true 8"
 check_range "capacity 4 at 50 ms: peak near 80 TPS" \
   "$(json "$T/sat/report.json" '.sweeps[0].saturation.peak_tps')" 70 81
 check_eq "capacity 4: queueing found" "$(json "$T/sat/report.json" '.sweeps[0].queueing')" true
