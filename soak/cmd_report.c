@@ -15,46 +15,43 @@
 
 static void help(void)
 {
-	printf("usage: soak report [DB...] [-o DIR] [--runs ID,...] [--label L]... [--title T]\n"
-	       "                   [--no-plots]\n"
-	       "\n"
-	       "Writes DIR/report.md, DIR/report.html (self-contained: inline CSS and SVG),\n"
-	       "DIR/summary.csv (one row per run step), DIR/report.json (tables and findings as\n"
-	       "data) and the pictures DIR/img/NAME.svg and .png, drawn by gnuplot from\n"
-	       "DIR/data/NAME.dat with the scripts copied to DIR/plots/ (built into soak; set\n"
-	       "$SOAK_PLOTS to a directory of edited scripts, $SOAK_GNUPLOT to another gnuplot).\n"
-	       "\n"
-	       "  DB...            result databases (default $SOAK_DB or soak.db); runs of several\n"
-	       "                   files are named K:ID, K the file's position (1, 2, ...); each\n"
-	       "                   file's samples and GC events match only its own runs (fold a\n"
-	       "                   collector's file in with `soak merge` first)\n"
-	       "  -o, --out DIR    output directory (default report/)\n"
-	       "  --runs LIST      only these runs: ID or K:ID, comma-separated\n"
-	       "  --label L        only runs with this label (repeatable); the first is the\n"
-	       "                   baseline of the comparison (default: the first label to run)\n"
-	       "  --title T        the report's title\n"
-	       "  --no-plots       tables and findings only\n"
-	       "\n"
-	       "Figures cover each step's measured window (warm-up and ramp-up excluded);\n"
-	       "percentiles come from merging the stored interval histograms. A comparison marks\n"
-	       "each change real or noise: batch means of the per-interval figures and Welch's\n"
-	       "t-test (95%% confidence interval of the difference).\n"
-	       "Same databases, same report: the output is byte-for-byte reproducible.\n"
-	       "Exit status: 0 written, 2 bad usage, a missing or empty database or a newer\n"
-	       "schema, 3 runtime failure (database, gnuplot, writing).\n");
+	printf(
+	    "usage: soak report [DB...] [-o DIR] [--runs ID,...] [--label L]... [--title T]\n"
+	    "                   [--no-plots]\n"
+	    "\n"
+	    "Writes DIR/report.md, DIR/report.html (self-contained: inline CSS and SVG),\n"
+	    "DIR/summary.csv (one row per run step), DIR/report.json (tables and findings as\n"
+	    "data) and the pictures DIR/img/NAME.svg and .png, drawn by gnuplot from\n"
+	    "DIR/data/NAME.dat with the scripts copied to DIR/plots/ (built into soak; set\n"
+	    "$SOAK_PLOTS to a directory of edited scripts, $SOAK_GNUPLOT to another gnuplot).\n"
+	    "\n"
+	    "  DB...            result databases (default $SOAK_DB or soak.db); runs of several\n"
+	    "                   files are named K:ID, K the file's position (1, 2, ...); each\n"
+	    "                   file's samples and GC events match only its own runs (fold a\n"
+	    "                   collector's file in with `soak merge` first)\n"
+	    "  -o, --out DIR    output directory (default report/)\n"
+	    "  --runs LIST      only these runs: ID or K:ID, comma-separated\n"
+	    "  --label L        only runs with this label (repeatable); the first is the\n"
+	    "                   baseline of the comparison (default: the first label to run)\n"
+	    "  --title T        the report's title\n"
+	    "  --no-plots       tables and findings only\n"
+	    "\n"
+	    "Figures cover each step's measured window (warm-up and ramp-up excluded);\n"
+	    "percentiles come from merging the stored interval histograms. A comparison marks\n"
+	    "each change real or noise: batch means of the per-interval figures and Welch's\n"
+	    "t-test (95%% confidence interval of the difference).\n"
+	    "Same databases, same report: the output is byte-for-byte reproducible.\n"
+	    "Exit status: 0 written, 2 bad usage, a missing or empty database or a newer\n"
+	    "schema, 3 runtime failure (database, gnuplot, writing).\n");
 }
 
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"out", required_argument, NULL, 'o'},
-		{"db", required_argument, NULL, 'd'},
-		{"runs", required_argument, NULL, 'r'},
-		{"label", required_argument, NULL, 'l'},
-		{"title", required_argument, NULL, 't'},
-		{"no-plots", no_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"out", required_argument, NULL, 'o'},   {"db", required_argument, NULL, 'd'},
+	    {"runs", required_argument, NULL, 'r'},  {"label", required_argument, NULL, 'l'},
+	    {"title", required_argument, NULL, 't'}, {"no-plots", no_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
 	};
 	const char *dbs[RPT_MAX_DBS], *labels[RPT_MAX_LABELS];
 	struct rpt_opts o = {.dbs = dbs, .labels = labels, .outdir = "report", .plots = 1};
@@ -67,26 +64,37 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': o.outdir = optarg; break;
+		case 'o':
+			o.outdir = optarg;
+			break;
 		case 'd':
 			if (o.ndbs >= RPT_MAX_DBS)
 				goto too_many;
 			dbs[o.ndbs++] = optarg;
 			break;
-		case 'r': o.runs = optarg; break;
+		case 'r':
+			o.runs = optarg;
+			break;
 		case 'l':
 			if (o.nlabels >= RPT_MAX_LABELS) {
 				fprintf(stderr, "soak report: more than %d --label options\n",
-					RPT_MAX_LABELS);
+				        RPT_MAX_LABELS);
 				return EXIT_USAGE;
 			}
 			labels[o.nlabels++] = optarg;
 			break;
-		case 't': o.title = optarg; break;
-		case 'n': o.plots = 0; break;
-		case 'h': help(); return EXIT_OK;
+		case 't':
+			o.title = optarg;
+			break;
+		case 'n':
+			o.plots = 0;
+			break;
+		case 'h':
+			help();
+			return EXIT_OK;
 		case ':':
-			fprintf(stderr, "soak report: option '%s' needs a value\n", argv[optind - 1]);
+			fprintf(stderr, "soak report: option '%s' needs a value\n",
+			        argv[optind - 1]);
 			cmd_usage("report");
 			return EXIT_USAGE;
 		default:

@@ -33,18 +33,18 @@
 #include "gcanalysis.h"
 #include "stats.h"
 
-#define RPT_MAX_DBS 16          /* databases on one command line */
-#define RPT_MAX_RUNS 500        /* runs in one report */
-#define RPT_MAX_LABELS 32       /* labels in one report */
-#define RPT_MAX_SOURCES 16      /* collector series (CPU, RSS, GC sources) per run */
-#define RPT_MAX_POINTS 1000     /* points of one time series; longer runs are bucketed */
-#define RPT_MAX_INTERVALS 2000000 /* steady intervals of one step (72 h at 1 s is 259,200) */
-#define RPT_MAX_RUN_PICTURES 40 /* runs that get per-run pictures; the rest are listed */
-#define RPT_NAME_MAX 64         /* source names */
-#define RPT_PIC_NAME_MAX 160    /* picture names: kind, run key and source */
-#define RPT_SAT_SHARE 0.95      /* saturation: lowest level reaching this share of the peak */
-#define RPT_USL_MIN_LEVELS 4    /* levels a sweep needs for a USL fit */
-#define RPT_BM_MIN_BATCHES 10   /* batch means: never fewer batches than this by merging */
+#define RPT_MAX_DBS          16      /* databases on one command line */
+#define RPT_MAX_RUNS         500     /* runs in one report */
+#define RPT_MAX_LABELS       32      /* labels in one report */
+#define RPT_MAX_SOURCES      16      /* collector series (CPU, RSS, GC sources) per run */
+#define RPT_MAX_POINTS       1000    /* points of one time series; longer runs are bucketed */
+#define RPT_MAX_INTERVALS    2000000 /* steady intervals of one step (72 h at 1 s is 259,200) */
+#define RPT_MAX_RUN_PICTURES 40      /* runs that get per-run pictures; the rest are listed */
+#define RPT_NAME_MAX         64      /* source names */
+#define RPT_PIC_NAME_MAX     160     /* picture names: kind, run key and source */
+#define RPT_SAT_SHARE        0.95    /* saturation: lowest level reaching this share of the peak */
+#define RPT_USL_MIN_LEVELS   4       /* levels a sweep needs for a USL fit */
+#define RPT_BM_MIN_BATCHES   10      /* batch means: never fewer batches than this by merging */
 
 /* --- statistics (report_stats.c) ---------------------------------------------------- */
 
@@ -83,27 +83,26 @@ struct rpt_diff {
 
 /* The Universal Scalability Law X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)). */
 struct rpt_usl {
-	int ok;         /* 1 when fitted */
-	double sigma;   /* contention, 0 <= sigma <= 1 */
-	double kappa;   /* coherency delay, >= 0 */
-	double lambda;  /* throughput of one user */
-	double r2;      /* of the fitted X against the measured X */
-	double n_star;  /* sqrt((1 - sigma) / kappa): concurrency of the peak; INFINITY if kappa 0 */
-	double x_star;  /* X(n_star); INFINITY when kappa is 0 and sigma is 0 */
+	int ok;        /* 1 when fitted */
+	double sigma;  /* contention, 0 <= sigma <= 1 */
+	double kappa;  /* coherency delay, >= 0 */
+	double lambda; /* throughput of one user */
+	double r2;     /* of the fitted X against the measured X */
+	double n_star; /* sqrt((1 - sigma) / kappa): concurrency of the peak; INFINITY if kappa 0 */
+	double x_star; /* X(n_star); INFINITY when kappa is 0 and sigma is 0 */
 };
 
 /* Where a sweep stops growing. */
 struct rpt_sat {
-	int ok;         /* 1 when computed (at least one level) */
-	size_t at;      /* index of the lowest level whose X reaches RPT_SAT_SHARE of the peak */
-	size_t peak;    /* index of the peak X */
-	int saturated;  /* 1 when `at` is below the highest level: more users added no X */
+	int ok;        /* 1 when computed (at least one level) */
+	size_t at;     /* index of the lowest level whose X reaches RPT_SAT_SHARE of the peak */
+	size_t peak;   /* index of the peak X */
+	int saturated; /* 1 when `at` is below the highest level: more users added no X */
 };
 
 /* Batch means over x[0..n) split in segments seg[0..nseg) (their sum is n; nseg 0 means
  * one segment).  NAN observations are skipped. */
-void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg,
-		     struct rpt_bm *out);
+void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg, struct rpt_bm *out);
 /* Welch's test of b against a (a is the baseline). */
 void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *d);
 /* Student's t distribution: P(T <= t) and its inverse, df > 0. */
@@ -131,11 +130,11 @@ struct rpt_values {
 /* One point of a run's time series: one interval, or a bucket of consecutive intervals
  * merged (histograms added) when the run has more than RPT_MAX_POINTS intervals. */
 struct rpt_tpoint {
-	double t_s;       /* start, seconds since the run's start */
-	double tps;       /* completed requests per second */
-	double mean_ms;   /* mean latency of answered requests (NAN when none) */
+	double t_s;                    /* start, seconds since the run's start */
+	double tps;                    /* completed requests per second */
+	double mean_ms;                /* mean latency of answered requests (NAN when none) */
 	double p50_ms, p90_ms, p99_ms; /* percentiles of the merged histogram (NAN when none) */
-	double error_pct; /* 100 * errors / requests (0 when none) */
+	double error_pct;              /* 100 * errors / requests (0 when none) */
 };
 
 /* One point of a collector series. */
@@ -148,42 +147,42 @@ struct rpt_vpoint {
  * source: "app", "db", "host" (the host's user + system CPU of all cores), or
  * "app:host" when a process source also sampled the host. */
 struct rpt_source {
-	char name[RPT_NAME_MAX];  /* the series' name */
-	int has_cpu;              /* cpu samples exist in the run's measured window */
-	double cpu_mean;          /* mean CPU % over the measured window (NAN when none);
-				   * process sources: 100 = one core; host: % of all cores */
-	struct rpt_vpoint *cpu_ts; /* CPU over the run, bucketed to RPT_MAX_POINTS */
-	size_t ncpu_ts;           /* points in cpu_ts */
-	int has_rss;              /* rss_kb samples exist (process sources) */
-	double rss_mean_mb;       /* mean RSS over the measured window */
-	double rss_first_mb;      /* trend line at the window's start */
-	double rss_slope_mb_h;    /* least-squares slope of RSS over the window, MB/h */
-	double rss_r2;            /* its R² */
-	double rss_hours;         /* window length the slope covers */
-	int rss_fit;              /* 1 when slope and R² are valid (two or more times) */
-	struct rpt_vpoint *rss_ts; /* RSS (MB) over the run, bucketed */
-	size_t nrss_ts;           /* points in rss_ts */
-	int64_t gc_events;        /* GC events of this source in the run (0: no GC log) */
-	struct gca_result gc;     /* gca_analyze over them (when gc_events > 0) */
-	struct rpt_vpoint *heap_ts; /* heap after GC (MB), bucketed (lowest per bucket) */
-	size_t nheap_ts;          /* points in heap_ts */
+	char name[RPT_NAME_MAX];     /* the series' name */
+	int has_cpu;                 /* cpu samples exist in the run's measured window */
+	double cpu_mean;             /* mean CPU % over the measured window (NAN when none);
+	                              * process sources: 100 = one core; host: % of all cores */
+	struct rpt_vpoint *cpu_ts;   /* CPU over the run, bucketed to RPT_MAX_POINTS */
+	size_t ncpu_ts;              /* points in cpu_ts */
+	int has_rss;                 /* rss_kb samples exist (process sources) */
+	double rss_mean_mb;          /* mean RSS over the measured window */
+	double rss_first_mb;         /* trend line at the window's start */
+	double rss_slope_mb_h;       /* least-squares slope of RSS over the window, MB/h */
+	double rss_r2;               /* its R² */
+	double rss_hours;            /* window length the slope covers */
+	int rss_fit;                 /* 1 when slope and R² are valid (two or more times) */
+	struct rpt_vpoint *rss_ts;   /* RSS (MB) over the run, bucketed */
+	size_t nrss_ts;              /* points in rss_ts */
+	int64_t gc_events;           /* GC events of this source in the run (0: no GC log) */
+	struct gca_result gc;        /* gca_analyze over them (when gc_events > 0) */
+	struct rpt_vpoint *heap_ts;  /* heap after GC (MB), bucketed (lowest per bucket) */
+	size_t nheap_ts;             /* points in heap_ts */
 	struct rpt_vpoint *pause_ts; /* stop-the-world pauses (ms), bucketed (longest) */
-	size_t npause_ts;         /* points in pause_ts */
+	size_t npause_ts;            /* points in pause_ts */
 };
 
 /* One step of a run (a fixed run has one). */
 struct rpt_step {
-	int idx;                /* 0-based */
-	int concurrency;        /* virtual users */
-	int64_t planned_ms;     /* planned length, warm-up included: the cell key */
-	int64_t win_from_ms;    /* measured window: first steady interval's start (0: none) */
-	int64_t win_to_ms;      /* ... last steady interval's end */
-	int nintervals;         /* steady intervals */
-	struct istats st;       /* counters of the steady window; st.hist is always released:
-				 * the histogram lives encoded in `hist` */
-	uint8_t *hist;          /* V2 encoding of the window's merged histogram (NULL: none) */
-	size_t hist_len;        /* its length in bytes */
-	struct figures f;       /* figures of the steady window (merged histograms) */
+	int idx;             /* 0-based */
+	int concurrency;     /* virtual users */
+	int64_t planned_ms;  /* planned length, warm-up included: the cell key */
+	int64_t win_from_ms; /* measured window: first steady interval's start (0: none) */
+	int64_t win_to_ms;   /* ... last steady interval's end */
+	int nintervals;      /* steady intervals */
+	struct istats st;    /* counters of the steady window; st.hist is always released:
+	                      * the histogram lives encoded in `hist` */
+	uint8_t *hist;       /* V2 encoding of the window's merged histogram (NULL: none) */
+	size_t hist_len;     /* its length in bytes */
+	struct figures f;    /* figures of the steady window (merged histograms) */
 	struct rpt_values tps, mean_ms, p99_ms, err_pct; /* per steady interval */
 	struct rpt_values *cpu; /* per source of the run (run->nsrc): CPU samples in the window */
 	double *cpu_mean;       /* per source: their mean (NAN when none) */
@@ -216,21 +215,21 @@ struct rpt_run {
 
 /* A label: a system under test. */
 struct rpt_label {
-	char *name;             /* runs.label */
-	int nruns;              /* selected runs with this label */
+	char *name; /* runs.label */
+	int nruns;  /* selected runs with this label */
 };
 
 /* A cell: one label at one (kind, concurrency, planned duration), all matching steps of
  * that label's runs pooled (histograms merged; interval observations as segments). */
 struct rpt_cell {
-	int sweep;              /* 1: steps of sweep runs; 0: fixed runs */
-	int label;              /* index into report.labels */
-	int concurrency;        /* virtual users */
-	int64_t planned_ms;     /* planned step length, warm-up included */
-	int nsteps;             /* steps pooled */
-	char runs[128];         /* their run keys, comma-separated (cut when long) */
-	struct figures f;       /* merged figures */
-	struct istats st;       /* merged counters (st.hist released) */
+	int sweep;          /* 1: steps of sweep runs; 0: fixed runs */
+	int label;          /* index into report.labels */
+	int concurrency;    /* virtual users */
+	int64_t planned_ms; /* planned step length, warm-up included */
+	int nsteps;         /* steps pooled */
+	char runs[128];     /* their run keys, comma-separated (cut when long) */
+	struct figures f;   /* merged figures */
+	struct istats st;   /* merged counters (st.hist released) */
 	struct rpt_bm tps, mean_ms, p99_ms, err_pct; /* batch means of the interval figures */
 	double cpu_mean[RPT_MAX_SOURCES]; /* per report CPU source (report.cpu_names), NAN: none */
 	struct rpt_bm cpu[RPT_MAX_SOURCES]; /* batch means of each CPU series' samples */
@@ -240,81 +239,80 @@ enum rpt_metric { RPT_M_TPS, RPT_M_MEAN, RPT_M_P99, RPT_M_ERR, RPT_NMETRIC };
 
 /* A label's cell against the baseline's cell with the same key. */
 struct rpt_cmp {
-	int base;                          /* cell index of the baseline */
-	int cell;                          /* cell index of the other label */
-	struct rpt_diff d[RPT_NMETRIC];    /* by enum rpt_metric; p99 uses the per-interval p99s */
-	double base_value[RPT_NMETRIC];    /* the cells' merged figures (what the tables show) */
-	double value[RPT_NMETRIC];         /* the same for the other label */
+	int base;                       /* cell index of the baseline */
+	int cell;                       /* cell index of the other label */
+	struct rpt_diff d[RPT_NMETRIC]; /* by enum rpt_metric; p99 uses the per-interval p99s */
+	double base_value[RPT_NMETRIC]; /* the cells' merged figures (what the tables show) */
+	double value[RPT_NMETRIC];      /* the same for the other label */
 	struct rpt_diff cpu[RPT_MAX_SOURCES]; /* per report CPU source */
 };
 
 /* A label's sweep: its sweep cells of one planned duration, by concurrency. */
 struct rpt_sweep {
-	int label;              /* index into report.labels */
-	int64_t planned_ms;     /* its step duration */
-	int *cells;             /* cell indices, ascending concurrency */
-	int ncells;             /* entries in cells */
-	struct rpt_sat sat;     /* saturation over the cells' TPS */
-	struct rpt_usl usl;     /* fit when ncells >= RPT_USL_MIN_LEVELS */
-	int queueing;           /* 1: past saturation TPS stays flat while latency grows */
-	int q_from, q_to;       /* cell indices the queueing finding compares */
+	int label;          /* index into report.labels */
+	int64_t planned_ms; /* its step duration */
+	int *cells;         /* cell indices, ascending concurrency */
+	int ncells;         /* entries in cells */
+	struct rpt_sat sat; /* saturation over the cells' TPS */
+	struct rpt_usl usl; /* fit when ncells >= RPT_USL_MIN_LEVELS */
+	int queueing;       /* 1: past saturation TPS stays flat while latency grows */
+	int q_from, q_to;   /* cell indices the queueing finding compares */
 };
 
 /* A sentence for people, with its topic (for pipelines). */
 struct rpt_finding {
-	char kind[24];          /* throughput, saturation, usl, queueing, memory, gc, rss,
-				 * errors, client_errors, keepalive, status */
-	char *text;             /* the sentence */
+	char kind[24]; /* throughput, saturation, usl, queueing, memory, gc, rss,
+	                * errors, client_errors, keepalive, status */
+	char *text;    /* the sentence */
 };
 
 /* Options of one report. */
 struct rpt_opts {
-	const char *const *dbs; /* database paths */
-	int ndbs;               /* how many */
+	const char *const *dbs;    /* database paths */
+	int ndbs;                  /* how many */
 	const char *const *labels; /* --label filters in order (first = baseline), or none */
-	int nlabels;            /* how many */
-	const char *runs;       /* --runs ID,... or K:ID,...; NULL = all */
-	const char *title;      /* --title, or NULL */
-	const char *outdir;     /* -o */
-	int plots;              /* draw pictures */
+	int nlabels;               /* how many */
+	const char *runs;          /* --runs ID,... or K:ID,...; NULL = all */
+	const char *title;         /* --title, or NULL */
+	const char *outdir;        /* -o */
+	int plots;                 /* draw pictures */
 };
 
 /* A picture the report shows. */
 struct rpt_picture {
 	char name[RPT_PIC_NAME_MAX]; /* base name under img/: "tps_time", "latency_3", ... */
-	char *title;             /* caption */
-	int drawn;               /* the SVG and PNG exist */
-	char *svg;               /* the SVG text (for report.html), or NULL */
+	char *title;                 /* caption */
+	int drawn;                   /* the SVG and PNG exist */
+	char *svg;                   /* the SVG text (for report.html), or NULL */
 };
 
 struct report {
-	char *title;                 /* as shown */
-	char *dbs[RPT_MAX_DBS];      /* base names of the databases, as given order */
-	int ndbs;                    /* how many */
-	struct rpt_label *labels;    /* in report order; labels[0] is the baseline */
-	int nlabels;                 /* entries in labels */
-	struct rpt_run *runs;        /* selected runs, sorted */
-	int nruns;                   /* entries in runs */
+	char *title;              /* as shown */
+	char *dbs[RPT_MAX_DBS];   /* base names of the databases, as given order */
+	int ndbs;                 /* how many */
+	struct rpt_label *labels; /* in report order; labels[0] is the baseline */
+	int nlabels;              /* entries in labels */
+	struct rpt_run *runs;     /* selected runs, sorted */
+	int nruns;                /* entries in runs */
 	char cpu_names[RPT_MAX_SOURCES][RPT_NAME_MAX]; /* CPU series over all runs, sorted */
-	int ncpu;                    /* entries in cpu_names */
-	struct rpt_cell *cells;      /* sorted: kind (fixed first), concurrency, duration, label */
-	int ncells;                  /* entries in cells */
-	struct rpt_cmp *cmps;        /* in cell order */
-	int ncmps;                   /* entries in cmps */
-	struct rpt_sweep *sweeps;    /* by label order, then duration */
-	int nsweeps;                 /* entries in sweeps */
+	int ncpu;                                      /* entries in cpu_names */
+	struct rpt_cell *cells;       /* sorted: kind (fixed first), concurrency, duration, label */
+	int ncells;                   /* entries in cells */
+	struct rpt_cmp *cmps;         /* in cell order */
+	int ncmps;                    /* entries in cmps */
+	struct rpt_sweep *sweeps;     /* by label order, then duration */
+	int nsweeps;                  /* entries in sweeps */
 	struct rpt_finding *findings; /* in section order */
-	int nfindings;               /* entries in findings */
-	struct rpt_picture *pics;    /* in report order */
-	int npics;                   /* entries in pics */
-	char plot_note[256];         /* why pictures are missing, or "" */
+	int nfindings;                /* entries in findings */
+	struct rpt_picture *pics;     /* in report order */
+	int npics;                    /* entries in pics */
+	char plot_note[256];          /* why pictures are missing, or "" */
 };
 
 /* report_data.c: reads the selected runs of every database into r (r zeroed first).
  * Exit-status hints: *usage = 1 when the failure is the input's (missing file, newer
  * schema, not a soak database, bad --runs), 0 when it is a runtime failure. */
-int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err,
-	     size_t errlen);
+int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen);
 /* Adds a step's steady window (counters and decoded histogram) into acc (initialised). */
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
 /* report_build.c: cells, comparisons, sweeps, findings. */
@@ -348,18 +346,17 @@ extern const int rpt_nscripts;
 
 /* A text table as the Markdown and HTML writers show it. */
 struct rpt_table {
-	char title[96];    /* section heading */
-	char note[640];    /* a paragraph under the heading, or "" */
-	int ncols;         /* columns */
-	int nrows;         /* rows below the header */
-	char **cells;      /* (nrows + 1) * ncols strings: the header row first */
-	int *right;        /* per column: 1 = right-aligned (numbers) */
+	char title[96]; /* section heading */
+	char note[640]; /* a paragraph under the heading, or "" */
+	int ncols;      /* columns */
+	int nrows;      /* rows below the header */
+	char **cells;   /* (nrows + 1) * ncols strings: the header row first */
+	int *right;     /* per column: 1 = right-aligned (numbers) */
 };
 
 /* The report's tables in order: soak runs, sweeps (per label, side by side),
  * comparison, errors, memory/GC, RSS, runs.  *out is allocated; rpt_tables_free. */
-int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
-	       size_t errlen);
+int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen);
 void rpt_tables_free(struct rpt_table *t, int n);
 
 /* Formatting: a latency in ms ("20.1 ms"), a change ("+12.3%"), "—" for NAN. */

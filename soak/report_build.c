@@ -8,12 +8,12 @@
 
 #include "dur.h"
 
-#define FINDING_MAX 1024    /* one sentence, bytes */
-#define QUEUE_TPS_FLAT 0.10 /* queueing: TPS within this share past saturation... */
-#define QUEUE_LAT_GROWTH 1.5 /* ...while mean latency grows at least this factor */
-#define KEEPALIVE_HELD 0.01 /* keep-alive held: at most one new connection per 100 requests */
-#define RSS_RISE 0.10       /* RSS rising: the trend adds this share of the mean... */
-#define RSS_R2 0.60         /* ...steadily */
+#define FINDING_MAX      1024 /* one sentence, bytes */
+#define QUEUE_TPS_FLAT   0.10 /* queueing: TPS within this share past saturation... */
+#define QUEUE_LAT_GROWTH 1.5  /* ...while mean latency grows at least this factor */
+#define KEEPALIVE_HELD   0.01 /* keep-alive held: at most one new connection per 100 requests */
+#define RSS_RISE         0.10 /* RSS rising: the trend adds this share of the mean... */
+#define RSS_R2           0.60 /* ...steadily */
 
 /* --- cells ------------------------------------------------------------------------------ */
 
@@ -40,14 +40,15 @@ static int collect_cpu_names(struct report *r, char *err, size_t errlen)
 			if (!s->has_cpu || cpu_index(r, s->name) >= 0)
 				continue;
 			if (r->ncpu >= RPT_MAX_SOURCES) {
-				snprintf(err, errlen, "more than %d CPU series in the selected runs",
-					 RPT_MAX_SOURCES);
+				snprintf(err, errlen,
+				         "more than %d CPU series in the selected runs",
+				         RPT_MAX_SOURCES);
 				return -1;
 			}
 			while (at < r->ncpu && strcmp(r->cpu_names[at], s->name) < 0)
 				at++;
 			memmove(r->cpu_names[at + 1], r->cpu_names[at],
-				(size_t)(r->ncpu - at) * sizeof r->cpu_names[0]);
+			        (size_t)(r->ncpu - at) * sizeof r->cpu_names[0]);
 			snprintf(r->cpu_names[at], RPT_NAME_MAX, "%s", s->name);
 			r->ncpu++;
 		}
@@ -84,8 +85,7 @@ struct gather {
 	size_t nseg; /* how many */
 };
 
-static int gather_add(struct gather *g, const struct rpt_values *v, size_t *cap_v,
-		      size_t *cap_s)
+static int gather_add(struct gather *g, const struct rpt_values *v, size_t *cap_v, size_t *cap_s)
 {
 	if (g->n + v->n > *cap_v) {
 		size_t nc = (g->n + v->n) * 2;
@@ -112,8 +112,7 @@ static int gather_add(struct gather *g, const struct rpt_values *v, size_t *cap_
 
 /* Batch means of one metric over the steps that match a cell.  which: 0 tps, 1 mean,
  * 2 p99, 3 error %, 4 + i: CPU series i of the report. */
-static int cell_bm(const struct report *r, const struct rpt_cell *c, int which,
-		   struct rpt_bm *out)
+static int cell_bm(const struct report *r, const struct rpt_cell *c, int which, struct rpt_bm *out)
 {
 	struct gather g = {0};
 	size_t cap_v = 0, cap_s = 0;
@@ -134,10 +133,10 @@ static int cell_bm(const struct report *r, const struct rpt_cell *c, int which,
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
 			const struct rpt_values *v = which == 0   ? &s->tps
-						     : which == 1 ? &s->mean_ms
-						     : which == 2 ? &s->p99_ms
-						     : which == 3 ? &s->err_pct
-								  : &s->cpu[si];
+			                             : which == 1 ? &s->mean_ms
+			                             : which == 2 ? &s->p99_ms
+			                             : which == 3 ? &s->err_pct
+			                                          : &s->cpu[si];
 			if (s->concurrency != c->concurrency || s->planned_ms != c->planned_ms ||
 			    s->nintervals == 0)
 				continue;
@@ -178,7 +177,7 @@ static int cell_figures(const struct report *r, struct rpt_cell *c, char *err, s
 			c->nsteps++;
 			if (!listed) {
 				int k2 = snprintf(c->runs + used, sizeof c->runs - used, "%s%s",
-						  used ? "," : "", run->key);
+				                  used ? "," : "", run->key);
 				if (k2 > 0 && (size_t)k2 < sizeof c->runs - used)
 					used += (size_t)k2;
 				listed = 1;
@@ -200,14 +199,16 @@ static int build_cells(struct report *r, char *err, size_t errlen)
 		const struct rpt_run *run = &r->runs[i];
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
-			struct rpt_cell key = {.sweep = is_sweep(run), .label = run->label,
-					       .concurrency = s->concurrency,
-					       .planned_ms = s->planned_ms};
+			struct rpt_cell key = {.sweep = is_sweep(run),
+			                       .label = run->label,
+			                       .concurrency = s->concurrency,
+			                       .planned_ms = s->planned_ms};
 			int found = 0;
 			if (s->nintervals == 0)
 				continue;
 			for (int c = 0; c < r->ncells && !found; c++)
-				found = same_key(&r->cells[c], &key) && r->cells[c].label == key.label;
+				found =
+				    same_key(&r->cells[c], &key) && r->cells[c].label == key.label;
 			if (found)
 				continue;
 			if (r->ncells == cap) {
@@ -229,8 +230,10 @@ static int build_cells(struct report *r, char *err, size_t errlen)
 		struct rpt_cell *cell = &r->cells[c];
 		if (cell_figures(r, cell, err, errlen) < 0)
 			return -1;
-		if (cell_bm(r, cell, 0, &cell->tps) < 0 || cell_bm(r, cell, 1, &cell->mean_ms) < 0 ||
-		    cell_bm(r, cell, 2, &cell->p99_ms) < 0 || cell_bm(r, cell, 3, &cell->err_pct) < 0)
+		if (cell_bm(r, cell, 0, &cell->tps) < 0 ||
+		    cell_bm(r, cell, 1, &cell->mean_ms) < 0 ||
+		    cell_bm(r, cell, 2, &cell->p99_ms) < 0 ||
+		    cell_bm(r, cell, 3, &cell->err_pct) < 0)
 			goto oom;
 		for (int s = 0; s < r->ncpu; s++) {
 			if (cell_bm(r, cell, 4 + s, &cell->cpu[s]) < 0)
@@ -249,10 +252,14 @@ static double cell_value(const struct rpt_cell *c, enum rpt_metric m)
 {
 	int answered = c->f.p50_us > 0 || c->f.max_us > 0;
 	switch (m) {
-	case RPT_M_TPS: return c->f.tps;
-	case RPT_M_MEAN: return answered ? c->f.mean_us / 1000 : NAN;
-	case RPT_M_P99: return answered ? (double)c->f.p99_us / 1000 : NAN;
-	default: return c->f.error_pct;
+	case RPT_M_TPS:
+		return c->f.tps;
+	case RPT_M_MEAN:
+		return answered ? c->f.mean_us / 1000 : NAN;
+	case RPT_M_P99:
+		return answered ? (double)c->f.p99_us / 1000 : NAN;
+	default:
+		return c->f.error_pct;
 	}
 }
 
@@ -347,11 +354,12 @@ static int build_sweeps(struct report *r, char *err, size_t errlen)
 		if (sw->sat.ok && sw->sat.saturated) {
 			const struct rpt_cell *a = &r->cells[sw->cells[sw->sat.at]];
 			const struct rpt_cell *b = &r->cells[sw->cells[k - 1]];
-			double flat = a->f.tps > 0 ? fabs(b->f.tps - a->f.tps) / a->f.tps : INFINITY;
+			double flat =
+			    a->f.tps > 0 ? fabs(b->f.tps - a->f.tps) / a->f.tps : INFINITY;
 			sw->q_from = sw->cells[sw->sat.at];
 			sw->q_to = sw->cells[k - 1];
 			sw->queueing = flat <= QUEUE_TPS_FLAT && a->f.mean_us > 0 &&
-				       b->f.mean_us >= QUEUE_LAT_GROWTH * a->f.mean_us;
+			               b->f.mean_us >= QUEUE_LAT_GROWTH * a->f.mean_us;
 		}
 		free(n);
 		free(x);
@@ -417,7 +425,7 @@ static void cell_name(struct sbuf *b, const struct rpt_cell *c)
 {
 	char d[32];
 	sb_printf(b, "%d users (%s of %s)", c->concurrency, c->sweep ? "sweep steps" : "fixed runs",
-		  dur_format(c->planned_ms, d, sizeof d));
+	          dur_format(c->planned_ms, d, sizeof d));
 }
 
 static int status_findings(struct report *r, int *cap)
@@ -431,18 +439,24 @@ static int status_findings(struct report *r, int *cap)
 			continue;
 		run_name(&b, r, run);
 		if (!strcmp(run->status, "running"))
-			sb_printf(&b, " is still running: this report covers the %s measured so far.", d);
+			sb_printf(
+			    &b, " is still running: this report covers the %s measured so far.", d);
 		else if (!strcmp(run->status, "crashed"))
-			sb_printf(&b, " crashed: its runner stopped without closing the run; the figures "
-				  "cover the %s measured until then.", d);
+			sb_printf(
+			    &b,
+			    " crashed: its runner stopped without closing the run; the figures "
+			    "cover the %s measured until then.",
+			    d);
 		else if (!strcmp(run->status, "interrupted"))
-			sb_printf(&b, " was interrupted%s%s%s: the figures cover the %s measured before "
-				  "it stopped.", *run->reason ? " (" : "", run->reason,
-				  *run->reason ? ")" : "", d);
+			sb_printf(
+			    &b,
+			    " was interrupted%s%s%s: the figures cover the %s measured before "
+			    "it stopped.",
+			    *run->reason ? " (" : "", run->reason, *run->reason ? ")" : "", d);
 		else
 			sb_printf(&b, " ended as '%s'%s%s%s; the figures cover the %s measured.",
-				  run->status, *run->reason ? " (" : "", run->reason,
-				  *run->reason ? ")" : "", d);
+			          run->status, *run->reason ? " (" : "", run->reason,
+			          *run->reason ? ")" : "", d);
 		if (add_finding(r, "status", &b, cap) < 0)
 			return -1;
 	}
@@ -475,9 +489,10 @@ static int throughput_findings(struct report *r, int *cap)
 		}
 		if (n == 0)
 			continue;
-		sb_printf(&b, "Across %d matching level%s, %s serves more requests per second than %s "
-			  "at %d (a real difference at %d)", n, n == 1 ? "" : "s", lname(r, l),
-			  lname(r, 0), more, real_more);
+		sb_printf(&b,
+		          "Across %d matching level%s, %s serves more requests per second than %s "
+		          "at %d (a real difference at %d)",
+		          n, n == 1 ? "" : "s", lname(r, l), lname(r, 0), more, real_more);
 		if (fewer)
 			sb_printf(&b, " and fewer at %d (real at %d)", fewer, real_fewer);
 		sb_printf(&b, ".");
@@ -497,30 +512,34 @@ static int throughput_findings(struct report *r, int *cap)
 		sb_printf(&b, "At ");
 		cell_name(&b, c);
 		if (t->verdict == RPT_REAL)
-			sb_printf(&b, ", %s serves %s%% %s requests per second than %s (%.1f vs %.1f "
-				  "TPS, a real difference)", B,
-				  rpt_fmt_num(fabs(100 * (tc - tb) / tb), 1, p, sizeof p),
-				  tc > tb ? "more" : "fewer", A, tc, tb);
+			sb_printf(&b,
+			          ", %s serves %s%% %s requests per second than %s (%.1f vs %.1f "
+			          "TPS, a real difference)",
+			          B, rpt_fmt_num(fabs(100 * (tc - tb) / tb), 1, p, sizeof p),
+			          tc > tb ? "more" : "fewer", A, tc, tb);
 		else if (t->verdict == RPT_NOISE)
-			sb_printf(&b, ", %s and %s serve the same within noise (%.1f vs %.1f TPS, %s)",
-				  B, A, tc, tb, rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p));
+			sb_printf(&b,
+			          ", %s and %s serve the same within noise (%.1f vs %.1f TPS, %s)",
+			          B, A, tc, tb, rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p));
 		else
-			sb_printf(&b, ", %s serves %.1f TPS against %.1f for %s (%s; too few intervals "
-				  "to judge the noise)", B, tc, tb, A,
-				  rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p));
+			sb_printf(&b,
+			          ", %s serves %.1f TPS against %.1f for %s (%s; too few intervals "
+			          "to judge the noise)",
+			          B, tc, tb, A, rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p));
 		if (!isnan(ma) && !isnan(mc) && ma > 0) {
 			if (lat->verdict == RPT_REAL) {
 				sb_printf(&b, " and answers %s%% %s on average (",
-					  rpt_fmt_num(fabs(100 * (mc - ma) / ma), 1, p, sizeof p),
-					  mc < ma ? "faster" : "slower");
+				          rpt_fmt_num(fabs(100 * (mc - ma) / ma), 1, p, sizeof p),
+				          mc < ma ? "faster" : "slower");
 				fmt_ms(&b, mc);
 				sb_printf(&b, " vs ");
 				fmt_ms(&b, ma);
 				sb_printf(&b, ", real)");
 			} else {
 				sb_printf(&b, "; the mean latency is %s ",
-					  lat->verdict == RPT_NOISE ? "the same within noise"
-								    : "not judged (too few intervals)");
+				          lat->verdict == RPT_NOISE
+				              ? "the same within noise"
+				              : "not judged (too few intervals)");
 				sb_printf(&b, "(");
 				fmt_ms(&b, mc);
 				sb_printf(&b, " vs ");
@@ -531,10 +550,12 @@ static int throughput_findings(struct report *r, int *cap)
 			fmt_ms(&b, m->value[RPT_M_P99]);
 			sb_printf(&b, " vs ");
 			fmt_ms(&b, m->base_value[RPT_M_P99]);
-			sb_printf(&b, " (%s, %s)",
-				  rpt_fmt_pct(100 * (m->value[RPT_M_P99] - m->base_value[RPT_M_P99]) /
-						      m->base_value[RPT_M_P99], p, sizeof p),
-				  rpt_verdict_name(m->d[RPT_M_P99].verdict));
+			sb_printf(
+			    &b, " (%s, %s)",
+			    rpt_fmt_pct(100 * (m->value[RPT_M_P99] - m->base_value[RPT_M_P99]) /
+			                    m->base_value[RPT_M_P99],
+			                p, sizeof p),
+			    rpt_verdict_name(m->d[RPT_M_P99].verdict));
 		}
 		sb_printf(&b, ".");
 		if (add_finding(r, "throughput", &b, cap) < 0)
@@ -553,20 +574,23 @@ static int sweep_findings(struct report *r, int *cap)
 		char d[32];
 
 		sb_printf(&b, "%s's sweep (%d..%d users, %s steps) ", lname(r, sw->label),
-			  first->concurrency, last->concurrency,
-			  dur_format(sw->planned_ms, d, sizeof d));
+		          first->concurrency, last->concurrency,
+		          dur_format(sw->planned_ms, d, sizeof d));
 		if (sw->ncells < 2) {
 			sb_printf(&b, "has one level only: no saturation to look for.");
 		} else if (sw->sat.saturated) {
 			const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
 			const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
-			sb_printf(&b, "saturates at %d users: %.1f TPS there is %.0f%% or more of the "
-				  "peak %.1f TPS (at %d users).", at->concurrency, at->f.tps,
-				  100 * RPT_SAT_SHARE, pk->f.tps, pk->concurrency);
+			sb_printf(&b,
+			          "saturates at %d users: %.1f TPS there is %.0f%% or more of the "
+			          "peak %.1f TPS (at %d users).",
+			          at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
+			          pk->concurrency);
 		} else {
-			sb_printf(&b, "does not saturate: TPS still grows at the highest level (%d "
-				  "users, %.1f TPS; %.0f%% of it was not reached below).",
-				  last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
+			sb_printf(&b,
+			          "does not saturate: TPS still grows at the highest level (%d "
+			          "users, %.1f TPS; %.0f%% of it was not reached below).",
+			          last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
 		}
 		if (add_finding(r, "saturation", &b, cap) < 0)
 			return -1;
@@ -575,22 +599,26 @@ static int sweep_findings(struct report *r, int *cap)
 		b.s[0] = '\0';
 		sb_printf(&b, "USL fit for %s: ", lname(r, sw->label));
 		if (sw->ncells < RPT_USL_MIN_LEVELS) {
-			sb_printf(&b, "none, the sweep has %d level%s and a fit needs %d.", sw->ncells,
-				  sw->ncells == 1 ? "" : "s", RPT_USL_MIN_LEVELS);
+			sb_printf(&b, "none, the sweep has %d level%s and a fit needs %d.",
+			          sw->ncells, sw->ncells == 1 ? "" : "s", RPT_USL_MIN_LEVELS);
 		} else if (!sw->usl.ok) {
 			sb_printf(&b, "none, the levels do not fit the law (no throughput?).");
 		} else {
-			sb_printf(&b, "sigma = %.4f, kappa = %.6f, lambda = %.2f TPS per user "
-				  "(R² %.3f); ", sw->usl.sigma, sw->usl.kappa, sw->usl.lambda,
-				  sw->usl.r2);
+			sb_printf(&b,
+			          "sigma = %.4f, kappa = %.6f, lambda = %.2f TPS per user "
+			          "(R² %.3f); ",
+			          sw->usl.sigma, sw->usl.kappa, sw->usl.lambda, sw->usl.r2);
 			if (isfinite(sw->usl.n_star))
 				sb_printf(&b, "predicted peak at N* = %.1f users, %.1f TPS.",
-					  sw->usl.n_star, sw->usl.x_star);
+				          sw->usl.n_star, sw->usl.x_star);
 			else if (isfinite(sw->usl.x_star))
-				sb_printf(&b, "no retrograde peak (kappa = 0); throughput approaches "
-					  "lambda/sigma = %.1f TPS.", sw->usl.x_star);
+				sb_printf(&b,
+				          "no retrograde peak (kappa = 0); throughput approaches "
+				          "lambda/sigma = %.1f TPS.",
+				          sw->usl.x_star);
 			else
-				sb_printf(&b, "linear scaling (sigma = kappa = 0): no limit in sight.");
+				sb_printf(&b,
+				          "linear scaling (sigma = kappa = 0): no limit in sight.");
 		}
 		if (add_finding(r, "usl", &b, cap) < 0)
 			return -1;
@@ -600,11 +628,13 @@ static int sweep_findings(struct report *r, int *cap)
 			char p[32];
 			b.n = 0;
 			b.s[0] = '\0';
-			sb_printf(&b, "Past saturation %s queues: from %d to %d users TPS stays within "
-				  "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
-				  lname(r, sw->label), a->concurrency, z->concurrency,
-				  rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p, sizeof p),
-				  a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
+			sb_printf(
+			    &b,
+			    "Past saturation %s queues: from %d to %d users TPS stays within "
+			    "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
+			    lname(r, sw->label), a->concurrency, z->concurrency,
+			    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p, sizeof p),
+			    a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
 			fmt_ms(&b, a->f.mean_us / 1000);
 			sb_printf(&b, " -> ");
 			fmt_ms(&b, z->f.mean_us / 1000);
@@ -629,12 +659,16 @@ static int memory_findings(struct report *r, int *cap)
 				run_name(&b, r, run);
 				sb_printf(&b, ", %s: ", s->name);
 				if (g->memory == GCA_SUSPECTED_LEAK)
-					sb_printf(&b, "suspected leak: heap after GC grows %.1f MB/h "
-						  "(R² %.2f).", g->slope_mb_per_h, g->r2);
+					sb_printf(&b,
+					          "suspected leak: heap after GC grows %.1f MB/h "
+					          "(R² %.2f).",
+					          g->slope_mb_per_h, g->r2);
 				else if (g->memory == GCA_NORMAL)
-					sb_printf(&b, "normal: heap after GC %s MB/h (R² %.2f), "
-						  "reclaimed.",
-						  rpt_fmt_signed(g->slope_mb_per_h, 1, x, sizeof x), g->r2);
+					sb_printf(&b,
+					          "normal: heap after GC %s MB/h (R² %.2f), "
+					          "reclaimed.",
+					          rpt_fmt_signed(g->slope_mb_per_h, 1, x, sizeof x),
+					          g->r2);
 				else
 					sb_printf(&b, "memory not judged: %s.", g->why);
 				if (add_finding(r, "memory", &b, cap) < 0)
@@ -642,23 +676,29 @@ static int memory_findings(struct report *r, int *cap)
 				b.n = 0;
 				b.s[0] = '\0';
 				run_name(&b, r, run);
-				sb_printf(&b, ", %s: GC paused the application %.2f%% of the wall time "
-					  "(%lld pauses of %lld events; longest %.1f ms, p99 %.1f ms).",
-					  s->name, g->gc_time_pct, (long long)g->pauses,
-					  (long long)g->events, g->pause_max_ms, g->pause_p99_ms);
+				sb_printf(
+				    &b,
+				    ", %s: GC paused the application %.2f%% of the wall time "
+				    "(%lld pauses of %lld events; longest %.1f ms, p99 %.1f ms).",
+				    s->name, g->gc_time_pct, (long long)g->pauses,
+				    (long long)g->events, g->pause_max_ms, g->pause_p99_ms);
 				if (add_finding(r, "gc", &b, cap) < 0)
 					return -1;
 			} else if (s->has_rss && s->rss_fit) {
 				double rise = s->rss_slope_mb_h * s->rss_hours;
-				int rising = s->rss_mean_mb > 0 && rise >= RSS_RISE * s->rss_mean_mb &&
-					     s->rss_r2 >= RSS_R2;
+				int rising = s->rss_mean_mb > 0 &&
+				             rise >= RSS_RISE * s->rss_mean_mb &&
+				             s->rss_r2 >= RSS_R2;
 				run_name(&b, r, run);
-				sb_printf(&b, ", %s: RSS %.1f MB on average, trend %s MB/h (R² %.2f) "
-					  "over %s: %s.", s->name, s->rss_mean_mb,
-					  rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x), s->rss_r2,
-					  dur_format((int64_t)llround(s->rss_hours * 3600) * 1000, d,
-						     sizeof d),
-					  rising ? "rising steadily, watch it" : "flat");
+				sb_printf(&b,
+				          ", %s: RSS %.1f MB on average, trend %s MB/h (R² %.2f) "
+				          "over %s: %s.",
+				          s->name, s->rss_mean_mb,
+				          rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x),
+				          s->rss_r2,
+				          dur_format((int64_t)llround(s->rss_hours * 3600) * 1000,
+				                     d, sizeof d),
+				          rising ? "rising steadily, watch it" : "flat");
 				if (add_finding(r, "rss", &b, cap) < 0)
 					return -1;
 			}
@@ -695,20 +735,24 @@ static int error_findings(struct report *r, int *cap)
 				continue;
 			any = 1;
 			if (side)
-				sb_printf(&b, "%s: %lld client-side error%s, the load generator's own "
-					  "limits (out of ephemeral ports, DNS), not the server's: ",
-					  lname(r, l), (long long)total, total == 1 ? "" : "s");
+				sb_printf(
+				    &b,
+				    "%s: %lld client-side error%s, the load generator's own "
+				    "limits (out of ephemeral ports, DNS), not the server's: ",
+				    lname(r, l), (long long)total, total == 1 ? "" : "s");
 			else
-				sb_printf(&b, "%s: %.2f%% of requests failed on the server side (%lld "
-					  "of %lld): ", lname(r, l),
-					  req ? 100.0 * (double)total / (double)req : 0.0,
-					  (long long)total, (long long)req);
+				sb_printf(&b,
+				          "%s: %.2f%% of requests failed on the server side (%lld "
+				          "of %lld): ",
+				          lname(r, l),
+				          req ? 100.0 * (double)total / (double)req : 0.0,
+				          (long long)total, (long long)req);
 			for (int c = 0; c < ERR_NCLASS; c++) {
 				if (!count[c] || err_class_client_side((enum err_class)c) != side)
 					continue;
 				sb_printf(&b, "%s%s %lld ('%s')", first ? "" : ", ",
-					  err_class_name((enum err_class)c), (long long)count[c],
-					  sample[c] ? sample[c] : "");
+				          err_class_name((enum err_class)c), (long long)count[c],
+				          sample[c] ? sample[c] : "");
 				first = 0;
 			}
 			sb_printf(&b, ".");
@@ -735,16 +779,18 @@ static int keepalive_findings(struct report *r, int *cap)
 			continue;
 		run_name(&b, r, run);
 		if (!strcmp(run->connection, "close"))
-			sb_printf(&b, ", connection close: %lld new connections for %lld requests "
-				  "(%.2f per request; one per request is the design).",
-				  (long long)nc, (long long)req, (double)nc / (double)req);
+			sb_printf(&b,
+			          ", connection close: %lld new connections for %lld requests "
+			          "(%.2f per request; one per request is the design).",
+			          (long long)nc, (long long)req, (double)nc / (double)req);
 		else if ((double)nc <= KEEPALIVE_HELD * (double)req)
 			sb_printf(&b, ", keep-alive held: %lld new connections for %lld requests.",
-				  (long long)nc, (long long)req);
+			          (long long)nc, (long long)req);
 		else
-			sb_printf(&b, ", keep-alive did not hold: %lld new connections for %lld "
-				  "requests (%.2f per request): the server or a proxy closes them.",
-				  (long long)nc, (long long)req, (double)nc / (double)req);
+			sb_printf(&b,
+			          ", keep-alive did not hold: %lld new connections for %lld "
+			          "requests (%.2f per request): the server or a proxy closes them.",
+			          (long long)nc, (long long)req, (double)nc / (double)req);
 		if (add_finding(r, "keepalive", &b, cap) < 0)
 			return -1;
 	}

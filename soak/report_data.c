@@ -39,7 +39,7 @@ int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x)
 		double *p;
 		if (v->n >= RPT_MAX_INTERVALS) {
 			snprintf(rd->err, rd->errlen, "more than %d intervals in one step",
-				 RPT_MAX_INTERVALS);
+			         RPT_MAX_INTERVALS);
 			return -1;
 		}
 		p = realloc(v->v, cap * sizeof *p);
@@ -59,7 +59,7 @@ double rpt_rd_col(sqlite3_stmt *st, int i)
 
 /* Parses "ID,K:ID,..." into filters. */
 static int parse_runs(const char *arg, int ndbs, struct run_filter *f, int *n, char *err,
-		      size_t errlen)
+                      size_t errlen)
 {
 	const char *s = arg;
 
@@ -93,9 +93,9 @@ static int parse_runs(const char *arg, int ndbs, struct run_filter *f, int *n, c
 	return 0;
 bad:
 	snprintf(err, errlen,
-		 "bad --runs '%s': expected run ids, or DB:ID with DB the database's position "
-		 "(1..%d)",
-		 arg, ndbs);
+	         "bad --runs '%s': expected run ids, or DB:ID with DB the database's position "
+	         "(1..%d)",
+	         arg, ndbs);
 	return -1;
 }
 
@@ -111,7 +111,8 @@ static int selected(const struct reader *rd, int64_t id, const char *label)
 	if (!rd->filters)
 		return 1;
 	for (int i = 0; i < rd->nfilters; i++)
-		if (rd->filters[i].id == id && (rd->filters[i].db < 0 || rd->filters[i].db == rd->dbi))
+		if (rd->filters[i].id == id &&
+		    (rd->filters[i].db < 0 || rd->filters[i].db == rd->dbi))
 			return 1;
 	return 0;
 }
@@ -125,7 +126,7 @@ static int label_index(struct reader *rd, const char *name)
 			return i;
 	if (r->nlabels >= RPT_MAX_LABELS) {
 		snprintf(rd->err, rd->errlen, "more than %d labels: choose some with --label",
-			 RPT_MAX_LABELS);
+		         RPT_MAX_LABELS);
 		return -1;
 	}
 	if (!r->labels) {
@@ -157,8 +158,8 @@ int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t
 /* Figures of a run's step: merged histogram of its steady intervals, interval values. */
 static int read_step(struct reader *rd, const struct rpt_run *run, struct rpt_step *s)
 {
-	struct res_window w = {.run_id = run->id, .step_idx = s->idx, .phase = "steady",
-			       .from_ms = -1, .to_ms = -1};
+	struct res_window w = {
+	    .run_id = run->id, .step_idx = s->idx, .phase = "steady", .from_ms = -1, .to_ms = -1};
 	struct istats st;
 	sqlite3_stmt *q = NULL;
 	double secs;
@@ -173,9 +174,9 @@ static int read_step(struct reader *rd, const struct rpt_run *run, struct rpt_st
 	    hdr_encode(&st.hist, &s->hist, &s->hist_len, rd->err, rd->errlen) < 0)
 		goto done;
 	if (db_prepare(rd->db, &q,
-		       "SELECT tps, mean_ms, p99_ms, error_pct FROM rpt_interval_rows "
-		       "WHERE run_id = ? AND step_idx = ? AND phase = 'steady' ORDER BY start_ms",
-		       rd->err, rd->errlen) < 0)
+	               "SELECT tps, mean_ms, p99_ms, error_pct FROM rpt_interval_rows "
+	               "WHERE run_id = ? AND step_idx = ? AND phase = 'steady' ORDER BY start_ms",
+	               rd->err, rd->errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(q, 1, run->id);
 	sqlite3_bind_int(q, 2, s->idx);
@@ -203,9 +204,9 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 	int rc = -1, step, cap = 0;
 
 	if (db_prepare(rd->db, &q,
-		       "SELECT idx, concurrency, planned_ms, n_steady, IFNULL(from_ms, 0), "
-		       "IFNULL(to_ms, 0) FROM rpt_steps WHERE run_id = ? ORDER BY idx",
-		       rd->err, rd->errlen) < 0)
+	               "SELECT idx, concurrency, planned_ms, n_steady, IFNULL(from_ms, 0), "
+	               "IFNULL(to_ms, 0) FROM rpt_steps WHERE run_id = ? ORDER BY idx",
+	               rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
@@ -256,12 +257,12 @@ done:
 
 /* A bucket of consecutive intervals being merged. */
 struct bucket {
-	struct hdr h;       /* merged histograms */
-	int64_t t0;         /* start of the first interval */
-	int64_t ms;         /* summed lengths */
+	struct hdr h;             /* merged histograms */
+	int64_t t0;               /* start of the first interval */
+	int64_t ms;               /* summed lengths */
 	int64_t requests, errors; /* summed counters */
-	double lat_sum;     /* mean x answered, summed: the exact mean of the bucket */
-	int n;              /* intervals in it */
+	double lat_sum;           /* mean x answered, summed: the exact mean of the bucket */
+	int n;                    /* intervals in it */
 };
 
 /* The bucket's point; empties it. */
@@ -295,14 +296,14 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 	char sql[96];
 
 	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM intervals WHERE run_id = %lld",
-		 (long long)run->id);
+	         (long long)run->id);
 	if (db_int(rd->db, sql, 0, &n, rd->err, rd->errlen) < 0)
 		return -1;
 	if (n == 0)
 		return 0;
 	if (n > RPT_MAX_INTERVALS) {
 		snprintf(rd->err, rd->errlen, "run %lld has more than %d intervals",
-			 (long long)run->id, RPT_MAX_INTERVALS);
+		         (long long)run->id, RPT_MAX_INTERVALS);
 		return -1;
 	}
 	per = ((size_t)n + RPT_MAX_POINTS - 1) / RPT_MAX_POINTS;
@@ -311,11 +312,12 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 		return rpt_rd_oom(rd);
 	if (per > 1 && hdr_init_latency(&b.h, rd->err, rd->errlen) < 0)
 		return -1;
-	if (db_prepare(rd->db, &q,
-		       "SELECT start_ms, length_ms, tps, mean_ms, p50_ms, p90_ms, p99_ms, error_pct, "
-		       "requests, errors, hist FROM rpt_interval_rows WHERE run_id = ? "
-		       "ORDER BY start_ms",
-		       rd->err, rd->errlen) < 0)
+	if (db_prepare(
+	        rd->db, &q,
+	        "SELECT start_ms, length_ms, tps, mean_ms, p50_ms, p90_ms, p99_ms, error_pct, "
+	        "requests, errors, hist FROM rpt_interval_rows WHERE run_id = ? "
+	        "ORDER BY start_ms",
+	        rd->err, rd->errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(q, 1, run->id);
 	/* A live run may add intervals after the count: they wait for the next report. */
@@ -340,7 +342,8 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 				if (hdr_decode(blob, (size_t)len, &one, rd->err, rd->errlen) < 0)
 					goto done;
 				hdr_add(&b.h, &one);
-				b.lat_sum += sqlite3_column_double(q, 3) * 1000 * (double)hdr_total(&one);
+				b.lat_sum +=
+				    sqlite3_column_double(q, 3) * 1000 * (double)hdr_total(&one);
 				hdr_release(&one);
 			}
 			b.ms += sqlite3_column_int64(q, 1);
@@ -357,9 +360,8 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 	}
 	if (b.n > 0)
 		bucket_point(&b, run, &run->ts[run->nts++]);
-	run->ts_bucket_s = run->nts ? (double)(run->end_ms - run->started_ms) / 1000.0 /
-					      (double)run->nts
-				    : 0;
+	run->ts_bucket_s =
+	    run->nts ? (double)(run->end_ms - run->started_ms) / 1000.0 / (double)run->nts : 0;
 	rc = 0;
 done:
 	sqlite3_finalize(q);
@@ -377,8 +379,8 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	int li;
 
 	if (r->nruns >= RPT_MAX_RUNS) {
-		snprintf(rd->err, rd->errlen, "more than %d runs: choose some with --runs or --label",
-			 RPT_MAX_RUNS);
+		snprintf(rd->err, rd->errlen,
+		         "more than %d runs: choose some with --runs or --label", RPT_MAX_RUNS);
 		return -1;
 	}
 	if (!r->runs) {
@@ -399,12 +401,11 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	run->name = dupstr(sqlite3_column_text(q, 1));
 	run->mode = dupstr(sqlite3_column_text(q, 3));
 	run->connection = dupstr(sqlite3_column_text(q, 4));
-	run->status = strdup(res_status((const char *)sqlite3_column_text(q, 5),
-					(const char *)sqlite3_column_text(q, 7),
-					sqlite3_column_int64(q, 8), sqlite3_column_int64(q, 9),
-					(const char *)sqlite3_column_text(q, 10),
-					sqlite3_column_int64(q, 11), sqlite3_column_int64(q, 12),
-					rd->now_ms));
+	run->status = strdup(
+	    res_status((const char *)sqlite3_column_text(q, 5),
+	               (const char *)sqlite3_column_text(q, 7), sqlite3_column_int64(q, 8),
+	               sqlite3_column_int64(q, 9), (const char *)sqlite3_column_text(q, 10),
+	               sqlite3_column_int64(q, 11), sqlite3_column_int64(q, 12), rd->now_ms));
 	run->reason = dupstr(sqlite3_column_text(q, 6));
 	run->interval_ms = sqlite3_column_int64(q, 12);
 	run->started_ms = sqlite3_column_int64(q, 13);
@@ -412,8 +413,7 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	if (!run->name || !run->mode || !run->connection || !run->status || !run->reason)
 		return rpt_rd_oom(rd);
 	r->labels[li].nruns++;
-	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 ||
-	    rpt_read_sources(rd, run) < 0)
+	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0)
 		return -1;
 	return 0;
 }
@@ -435,13 +435,14 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 	if (db_int(rd->db, "SELECT COUNT(*) FROM runs", 0, &nall, rd->err, rd->errlen) < 0)
 		goto done;
 	if (db_prepare(rd->db, &q,
-		       "SELECT id, name, label, mode, connection, status, reason, host, pid, "
-		       "pid_start, boot_id, heartbeat_ms, interval_ms, started_ms, end_ms "
-		       "FROM rpt_runs ORDER BY started_ms, id",
-		       rd->err, rd->errlen) < 0)
+	               "SELECT id, name, label, mode, connection, status, reason, host, pid, "
+	               "pid_start, boot_id, heartbeat_ms, interval_ms, started_ms, end_ms "
+	               "FROM rpt_runs ORDER BY started_ms, id",
+	               rd->err, rd->errlen) < 0)
 		goto done;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		if (!selected(rd, sqlite3_column_int64(q, 0), (const char *)sqlite3_column_text(q, 2)))
+		if (!selected(rd, sqlite3_column_int64(q, 0),
+		              (const char *)sqlite3_column_text(q, 2)))
 			continue;
 		if (add_run(rd, q) < 0)
 			goto done;
@@ -457,9 +458,9 @@ done:
 	rd->db = NULL;
 	if (rc == 0 && nall == 0) {
 		snprintf(rd->err, rd->errlen,
-			 "'%s' holds no runs: nothing to report (a collector's file? fold it into "
-			 "the runs' database with `soak merge` first)",
-			 path);
+		         "'%s' holds no runs: nothing to report (a collector's file? fold it into "
+		         "the runs' database with `soak merge` first)",
+		         path);
 		*usage = 1;
 		rc = -1;
 	}
@@ -483,12 +484,11 @@ static int cmp_run(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err,
-	     size_t errlen)
+int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen)
 {
 	struct run_filter filters[MAX_RUN_FILTERS];
-	struct reader rd = {.r = r, .o = o, .err = err, .errlen = errlen,
-			    .now_ms = clock_wall_ms()};
+	struct reader rd = {
+	    .r = r, .o = o, .err = err, .errlen = errlen, .now_ms = clock_wall_ms()};
 
 	memset(r, 0, sizeof *r);
 	*usage = 0;

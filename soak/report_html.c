@@ -5,30 +5,39 @@
 #include <string.h>
 
 static const char css[] =
-	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2em auto;"
-	"max-width:1100px;padding:0 1em;color:#1d1d1f}\n"
-	"h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\n"
-	"p.meta{color:#555}p.note{color:#444;font-size:.92em;max-width:60em}\n"
-	"table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}\n"
-	"th,td{border:1px solid #ccc;padding:.25em .6em;vertical-align:top}\n"
-	"th{background:#f2f2f2}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums;"
-	"white-space:nowrap}\n"
-	"tr:nth-child(even) td{background:#fafafa}\n"
-	"figure{margin:1em 0 2em}figure svg{width:100%;max-width:800px;height:auto;display:block;"
-	"border:1px solid #eee}\n"
-	"figcaption{font-weight:600;margin-bottom:.3em}\n"
-	"ul.findings li{margin:.3em 0}\n";
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2em auto;"
+    "max-width:1100px;padding:0 1em;color:#1d1d1f}\n"
+    "h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\n"
+    "p.meta{color:#555}p.note{color:#444;font-size:.92em;max-width:60em}\n"
+    "table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}\n"
+    "th,td{border:1px solid #ccc;padding:.25em .6em;vertical-align:top}\n"
+    "th{background:#f2f2f2}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums;"
+    "white-space:nowrap}\n"
+    "tr:nth-child(even) td{background:#fafafa}\n"
+    "figure{margin:1em 0 2em}figure svg{width:100%;max-width:800px;height:auto;display:block;"
+    "border:1px solid #eee}\n"
+    "figcaption{font-weight:600;margin-bottom:.3em}\n"
+    "ul.findings li{margin:.3em 0}\n";
 
 /* Text with &, <, >, " escaped. */
 static void esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
 		}
 	}
 }

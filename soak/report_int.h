@@ -12,15 +12,15 @@
 
 /* What reading one database needs. */
 struct reader {
-	struct report *r;             /* the model being filled */
-	const struct rpt_opts *o;     /* the options */
-	struct run_filter *filters;   /* parsed --runs, or NULL (report_data.c) */
-	int nfilters;                 /* entries in filters */
-	sqlite3 *db;                  /* the open database */
-	int dbi;                      /* its index in o->dbs */
-	int64_t now_ms;               /* for res_status only */
-	char *err;                    /* the caller's error buffer */
-	size_t errlen;                /* its size */
+	struct report *r;           /* the model being filled */
+	const struct rpt_opts *o;   /* the options */
+	struct run_filter *filters; /* parsed --runs, or NULL (report_data.c) */
+	int nfilters;               /* entries in filters */
+	sqlite3 *db;                /* the open database */
+	int dbi;                    /* its index in o->dbs */
+	int64_t now_ms;             /* for res_status only */
+	char *err;                  /* the caller's error buffer */
+	size_t errlen;              /* its size */
 };
 
 /* "out of memory" into rd->err; returns -1. */

@@ -47,15 +47,16 @@ static void jkey(FILE *f, const char *k)
 static void jfigures(FILE *f, const struct figures *g)
 {
 	int ans = g->p50_us > 0 || g->max_us > 0;
-	double ms[] = {g->mean_us, (double)g->p50_us, (double)g->p90_us, (double)g->p95_us,
-		       (double)g->p99_us, (double)g->p999_us, (double)g->max_us};
-	static const char *const names[] = {"mean_ms", "p50_ms", "p90_ms", "p95_ms",
-					    "p99_ms",  "p999_ms", "max_ms"};
+	double ms[] = {g->mean_us,        (double)g->p50_us,  (double)g->p90_us, (double)g->p95_us,
+	               (double)g->p99_us, (double)g->p999_us, (double)g->max_us};
+	static const char *const names[] = {"mean_ms", "p50_ms",  "p90_ms", "p95_ms",
+	                                    "p99_ms",  "p999_ms", "max_ms"};
 
 	fprintf(f, "{\"window_s\": ");
 	jnum(f, g->seconds, 3);
-	fprintf(f, ", \"requests\": %lld, \"errors\": %lld, \"error_pct\": ",
-		(long long)g->requests, (long long)g->errors);
+	fprintf(f,
+	        ", \"requests\": %lld, \"errors\": %lld, \"error_pct\": ", (long long)g->requests,
+	        (long long)g->errors);
 	jnum(f, g->error_pct, 4);
 	fprintf(f, ", \"tps\": ");
 	jnum(f, g->tps, 3);
@@ -93,7 +94,7 @@ static void jgc(FILE *f, const struct rpt_source *s)
 	fputs("{\"source\": ", f);
 	jstr(f, s->name);
 	fprintf(f, ", \"events\": %lld, \"pauses\": %lld, \"verdict\": ", (long long)s->gc_events,
-		(long long)g->pauses);
+	        (long long)g->pauses);
 	jstr(f, g->memory == GCA_SUSPECTED_LEAK ? "suspected leak" : gca_memory_name(g->memory));
 	fputs(", \"basis\": ", f);
 	jstr(f, g->basis);
@@ -146,7 +147,7 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	fputs(", \"reason\": ", f);
 	jstr(f, run->reason);
 	fprintf(f, ", \"started_ms\": %lld, \"end_ms\": %lld,\n     \"figures\": ",
-		(long long)run->started_ms, (long long)run->end_ms);
+	        (long long)run->started_ms, (long long)run->end_ms);
 	jfigures(f, &run->f);
 	fputs(",\n     \"cpu\": ", f);
 	jcpu(f, run, NULL);
@@ -182,8 +183,8 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		fputs(first ? "" : ", ", f);
 		jkey(f, err_class_name((enum err_class)c));
 		fprintf(f, "{\"count\": %lld, \"side\": \"%s\", \"sample\": ",
-			(long long)run->st.err_count[c],
-			err_class_client_side((enum err_class)c) ? "client" : "server");
+		        (long long)run->st.err_count[c],
+		        err_class_client_side((enum err_class)c) ? "client" : "server");
 		jstr(f, run->st.err_sample[c]);
 		fputc('}', f);
 		first = 0;
@@ -192,7 +193,7 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	for (int i = 0; i < run->nsteps; i++) {
 		const struct rpt_step *s = &run->steps[i];
 		fprintf(f, "%s\n      {\"step\": %d, \"concurrency\": %d, \"planned_s\": ",
-			i ? "," : "", s->idx, s->concurrency);
+		        i ? "," : "", s->idx, s->concurrency);
 		jnum(f, (double)s->planned_ms / 1000, 3);
 		fprintf(f, ", \"intervals\": %d, \"figures\": ", s->nintervals);
 		jfigures(f, &s->f);
@@ -212,7 +213,7 @@ static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
 	for (int i = 0; i < sw->ncells; i++) {
 		const struct rpt_cell *c = &r->cells[sw->cells[i]];
 		fprintf(f, "%s\n      {\"concurrency\": %d, \"runs\": ", i ? "," : "",
-			c->concurrency);
+		        c->concurrency);
 		jstr(f, c->runs);
 		fputs(", \"figures\": ", f);
 		jfigures(f, &c->f);
@@ -223,7 +224,7 @@ static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
 		const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
 		const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
 		fprintf(f, "{\"saturated\": %s, \"at_concurrency\": %d, \"at_tps\": ",
-			sw->sat.saturated ? "true" : "false", at->concurrency);
+		        sw->sat.saturated ? "true" : "false", at->concurrency);
 		jnum(f, at->f.tps, 3);
 		fprintf(f, ", \"peak_concurrency\": %d, \"peak_tps\": ", pk->concurrency);
 		jnum(f, pk->f.tps, 3);
@@ -252,7 +253,7 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
 
 	fprintf(f, "    {\"kind\": \"%s\", \"concurrency\": %d, \"step_s\": ",
-		c->sweep ? "sweep" : "fixed", c->concurrency);
+	        c->sweep ? "sweep" : "fixed", c->concurrency);
 	jnum(f, (double)c->planned_ms / 1000, 3);
 	fputs(", \"label\": ", f);
 	jstr(f, r->labels[c->label].name);
@@ -296,7 +297,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 		fputs("{\"name\": ", f);
 		jstr(f, r->labels[l].name);
 		fprintf(f, ", \"baseline\": %s, \"runs\": %d}", l == 0 ? "true" : "false",
-			r->labels[l].nruns);
+		        r->labels[l].nruns);
 	}
 	fputs("],\n  \"cpu_series\": [", f);
 	for (int s = 0; s < r->ncpu; s++) {
@@ -304,7 +305,8 @@ int rpt_write_json(const struct report *r, FILE *f)
 		jstr(f, r->cpu_names[s]);
 	}
 	fputs("],\n  \"noise_method\": \"batch means of per-interval figures; Welch t-test, "
-	      "95% confidence interval of the difference\",\n  \"runs\": [\n", f);
+	      "95% confidence interval of the difference\",\n  \"runs\": [\n",
+	      f);
 	for (int i = 0; i < r->nruns; i++) {
 		jrun(r, &r->runs[i], f);
 		fputs(i + 1 < r->nruns ? ",\n" : "\n", f);
@@ -335,7 +337,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 		fputs(", \"title\": ", f);
 		jstr(f, p->title);
 		fprintf(f, ", \"svg\": \"img/%s.svg\", \"png\": \"img/%s.png\", \"drawn\": %s}%s\n",
-			p->name, p->name, p->drawn ? "true" : "false", i + 1 < r->npics ? "," : "");
+		        p->name, p->name, p->drawn ? "true" : "false", i + 1 < r->npics ? "," : "");
 	}
 	fputs("  ]\n}\n", f);
 	return ferror(f) ? -1 : 0;
@@ -388,8 +390,9 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			if (!s->gc_events)
 				continue;
 			w = snprintf(mem + n, sizeof mem - n, "%s%s: %s", n ? "; " : "", s->name,
-				     s->gc.memory == GCA_SUSPECTED_LEAK ? "suspected leak"
-									: gca_memory_name(s->gc.memory));
+			             s->gc.memory == GCA_SUSPECTED_LEAK
+			                 ? "suspected leak"
+			                 : gca_memory_name(s->gc.memory));
 			if (w > 0)
 				n += (size_t)w;
 		}
@@ -404,8 +407,8 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			cfield(f, r->labels[run->label].name);
 			fputc(',', f);
 			cfield(f, run->name);
-			fprintf(f, ",%s,%s,%s,%d,%d", run->mode, run->connection, run->status, s->idx,
-				s->concurrency);
+			fprintf(f, ",%s,%s,%s,%d,%d", run->mode, run->connection, run->status,
+			        s->idx, s->concurrency);
 			cnum(f, (double)s->planned_ms / 1000, 3);
 			cnum(f, g->seconds, 3);
 			fprintf(f, ",%lld,%lld", (long long)g->requests, (long long)g->errors);

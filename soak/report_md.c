@@ -28,7 +28,7 @@ static void md_meta(const struct report *r, FILE *f)
 	fprintf(f, ". Label%s: ", r->nlabels > 1 ? "s" : "");
 	for (int l = 0; l < r->nlabels; l++)
 		fprintf(f, "%s%s%s", l ? ", " : "", r->labels[l].name,
-			l == 0 && r->nlabels > 1 ? " (baseline)" : "");
+		        l == 0 && r->nlabels > 1 ? " (baseline)" : "");
 	for (int i = 0; i < r->nruns; i++)
 		open += strcmp(r->runs[i].status, "done") != 0;
 	fprintf(f, ". Runs: %d", r->nruns);
@@ -84,8 +84,8 @@ int rpt_write_md(const struct report *r, FILE *f)
 			const struct rpt_picture *p = &r->pics[i];
 			fprintf(f, "### %s\n\n", p->title);
 			if (p->drawn)
-				fprintf(f, "![%s](img/%s.png) ([SVG](img/%s.svg))\n\n", p->title, p->name,
-					p->name);
+				fprintf(f, "![%s](img/%s.png) ([SVG](img/%s.svg))\n\n", p->title,
+				        p->name, p->name);
 			else
 				fprintf(f, "(not drawn)\n\n");
 		}

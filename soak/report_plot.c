@@ -14,27 +14,27 @@
 #include <unistd.h>
 
 #define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
-#define SVG_MAX (16 << 20)          /* an SVG bigger than this is not inlined */
-#define SCRIPT_MAX (1 << 20)        /* a plot script file from $SOAK_PLOTS */
-#define VARS_MAX 2048               /* the -e string of one picture */
-#define PATH_MAX_LEN 4096
+#define SVG_MAX          (16 << 20) /* an SVG bigger than this is not inlined */
+#define SCRIPT_MAX       (1 << 20)  /* a plot script file from $SOAK_PLOTS */
+#define VARS_MAX         2048       /* the -e string of one picture */
+#define PATH_MAX_LEN     4096
 
 /* One picture to draw. */
 struct job {
-	int pic;               /* index into report.pics */
-	char script[32];       /* "tps_time.gp" */
-	char vars[VARS_MAX];   /* gnuplot -e assignments */
-	pid_t pid;             /* while running */
+	int pic;             /* index into report.pics */
+	char script[32];     /* "tps_time.gp" */
+	char vars[VARS_MAX]; /* gnuplot -e assignments */
+	pid_t pid;           /* while running */
 };
 
 /* What planning and drawing share. */
 struct ctx {
-	struct report *r;      /* the report whose pictures these are */
-	const char *dir;       /* the report directory, or NULL: plan only */
-	struct job *jobs;      /* one per picture */
-	int njobs;             /* how many */
-	char *err;             /* the caller's error buffer */
-	size_t errlen;         /* its size */
+	struct report *r; /* the report whose pictures these are */
+	const char *dir;  /* the report directory, or NULL: plan only */
+	struct job *jobs; /* one per picture */
+	int njobs;        /* how many */
+	char *err;        /* the caller's error buffer */
+	size_t errlen;    /* its size */
 };
 
 static int oom(struct ctx *c)
@@ -45,9 +45,8 @@ static int oom(struct ctx *c)
 
 /* Appends a picture; its data file is DIR/data/NAME.dat.  vars (printf format) are the
  * picture's own gnuplot variables. */
-__attribute__((format(printf, 5, 6))) static int add(struct ctx *c, const char *name,
-						     const char *title, const char *script,
-						     const char *vars, ...)
+__attribute__((format(printf, 5, 6))) static int
+add(struct ctx *c, const char *name, const char *title, const char *script, const char *vars, ...)
 {
 	struct report *r = c->r;
 	struct rpt_picture *p;
@@ -88,8 +87,8 @@ __attribute__((format(printf, 5, 6))) static int add(struct ctx *c, const char *
 	vsnprintf(own, sizeof own, vars, ap);
 	va_end(ap);
 	snprintf(j->vars, sizeof j->vars,
-		 "plotdir='plots';datafile='data/%s.dat';outfile='img/%s';title='%s'%s%s", name,
-		 name, qt, *own ? ";" : "", own);
+	         "plotdir='plots';datafile='data/%s.dat';outfile='img/%s';title='%s'%s%s", name,
+	         name, qt, *own ? ";" : "", own);
 	c->njobs++;
 	return 0;
 }
@@ -122,7 +121,8 @@ static int close_data(struct ctx *c, FILE *f, const char *name)
 }
 
 /* A title for a data file's header line: double quotes would end it. */
-__attribute__((format(printf, 3, 4))) static void header(FILE *f, const char *x, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void header(FILE *f, const char *x, const char *fmt,
+                                                         ...)
 {
 	char buf[256];
 	va_list ap;
@@ -182,7 +182,7 @@ static void safe(char *out, size_t len, const char *s)
 	for (; *s && i + 1 < len; s++, i++) {
 		char ch = *s;
 		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			 (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
+		         (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
 		out[i] = ok ? ch : '-';
 	}
 	out[i] = '\0';
@@ -232,7 +232,7 @@ static int pic_tps_time(struct ctx *c)
 	if (close_data(c, f, "tps_time") < 0)
 		return -1;
 	return add(c, "tps_time", "Throughput over time, per run", "tps_time.gp",
-		   "nseries=%d;xlabel='%s'", n, xl);
+	           "nseries=%d;xlabel='%s'", n, xl);
 }
 
 /* TPS (what 0) or p99 (1) against concurrency, a line per sweep. */
@@ -272,9 +272,9 @@ static int pic_concurrency(struct ctx *c, int what)
 	if (close_data(c, f, name) < 0)
 		return -1;
 	return add(c, name,
-		   what ? "99th percentile latency against concurrency, per label"
-			: "Throughput against concurrency, per label",
-		   what ? "p99_concurrency.gp" : "tps_concurrency.gp", "nseries=%d", n);
+	           what ? "99th percentile latency against concurrency, per label"
+	                : "Throughput against concurrency, per label",
+	           what ? "p99_concurrency.gp" : "tps_concurrency.gp", "nseries=%d", n);
 }
 
 static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key)
@@ -302,7 +302,7 @@ static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key
 	if (close_data(c, f, name) < 0)
 		return -1;
 	snprintf(title, sizeof title, "Latency percentiles over time: run %s (%s)", run->key,
-		 c->r->labels[run->label].name);
+	         c->r->labels[run->label].name);
 	return add(c, name, title, "latency_time.gp", "xlabel='%s'", xl);
 }
 
@@ -334,15 +334,15 @@ static int pic_sources(struct ctx *c, const struct rpt_run *run, const char *key
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title, "%s over time: run %s (%s)",
-		 what ? "Resident memory" : "CPU", run->key, c->r->labels[run->label].name);
+	snprintf(title, sizeof title, "%s over time: run %s (%s)", what ? "Resident memory" : "CPU",
+	         run->key, c->r->labels[run->label].name);
 	return add(c, name, title, what ? "rss_time.gp" : "cpu_time.gp", "nseries=%d;xlabel='%s'",
-		   n, xl);
+	           n, xl);
 }
 
 /* Heap after GC with the verdict's points and trend, and the pauses, of one source. */
 static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
-		  const struct rpt_source *s)
+                  const struct rpt_source *s)
 {
 	char name[RPT_PIC_NAME_MAX], src[RPT_NAME_MAX], title[192];
 	const struct gca_result *g = &s->gc;
@@ -363,7 +363,9 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 				double hours = (h1 - h0) / 3600.0;
 				fputs("\n\ntime regressed\n", f);
 				for (size_t k = 0; k < g->npoints; k++)
-					row(f, (double)(g->points[k].t_ms - run->started_ms) / 1000.0 / div,
+					row(f,
+					    (double)(g->points[k].t_ms - run->started_ms) / 1000.0 /
+					        div,
 					    g->points[k].heap_mb);
 				fputs("\n\ntime trend\n", f);
 				row(f, h0 / div, g->intercept_mb);
@@ -373,9 +375,9 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 		if (close_data(c, f, name) < 0)
 			return -1;
 		snprintf(title, sizeof title, "Heap after GC: run %s (%s), %s: %s", run->key,
-			 c->r->labels[run->label].name, s->name,
-			 g->memory == GCA_SUSPECTED_LEAK ? "suspected leak"
-							 : gca_memory_name(g->memory));
+		         c->r->labels[run->label].name, s->name,
+		         g->memory == GCA_SUSPECTED_LEAK ? "suspected leak"
+		                                         : gca_memory_name(g->memory));
 		if (add(c, name, title, "heap_gc.gp", "hastrend=%d;xlabel='%s'", trend, xl) < 0)
 			return -1;
 	}
@@ -387,7 +389,7 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 		if (close_data(c, f, name) < 0)
 			return -1;
 		snprintf(title, sizeof title, "GC pauses: run %s (%s), %s", run->key,
-			 c->r->labels[run->label].name, s->name);
+		         c->r->labels[run->label].name, s->name);
 		if (add(c, name, title, "gc_pauses.gp", "xlabel='%s'", xl) < 0)
 			return -1;
 	}
@@ -610,7 +612,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 		char *msg = slurp(path, 1024, NULL);
 		if (!c->err[0])
 			snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s", p->name,
-				 j->script, msg && *msg ? msg : "no message");
+			         j->script, msg && *msg ? msg : "no message");
 		free(msg);
 		return -1;
 	}
@@ -630,7 +632,8 @@ static int draw(struct ctx *c, const char *gnuplot)
 			struct job *j = &c->jobs[next++];
 			j->pid = start(c, gnuplot, j);
 			if (j->pid < 0) {
-				snprintf(c->err, c->errlen, "cannot start gnuplot: %s", strerror(errno));
+				snprintf(c->err, c->errlen, "cannot start gnuplot: %s",
+				         strerror(errno));
 				failed = 1;
 				break;
 			}
@@ -660,7 +663,7 @@ static int draw(struct ctx *c, const char *gnuplot)
 int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
 {
 	static const char *const img_ext[] = {".svg", ".png"}, *const data_ext[] = {".dat", ".err"},
-				       *const gp_ext[] = {".gp"};
+	                         *const gp_ext[] = {".gp"};
 	struct ctx c = {.r = r, .dir = dir, .err = err, .errlen = errlen};
 	char gnuplot[PATH_MAX_LEN], sub[PATH_MAX_LEN];
 	int rc = -1;
@@ -678,12 +681,13 @@ int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
 		goto done;
 	if (r->nruns > RPT_MAX_RUN_PICTURES)
 		snprintf(r->plot_note, sizeof r->plot_note,
-			 "Pictures of single runs are drawn for the first %d runs only; choose "
-			 "others with --runs or --label.", RPT_MAX_RUN_PICTURES);
+		         "Pictures of single runs are drawn for the first %d runs only; choose "
+		         "others with --runs or --label.",
+		         RPT_MAX_RUN_PICTURES);
 	if (c.njobs > 0 && find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
 		snprintf(r->plot_note, sizeof r->plot_note,
-			 "gnuplot was not found (install gnuplot-nox, or set $SOAK_GNUPLOT): the "
-			 "pictures are not drawn; their data and scripts are in data/ and plots/.");
+		         "gnuplot was not found (install gnuplot-nox, or set $SOAK_GNUPLOT): the "
+		         "pictures are not drawn; their data and scripts are in data/ and plots/.");
 		rc = 0;
 		goto done;
 	}
@@ -695,7 +699,7 @@ done:
 
 /* Writes one output file through a temporary name. */
 static int write_one(const struct report *r, const char *dir, const char *name,
-		     int (*fn)(const struct report *, FILE *), char *err, size_t errlen)
+                     int (*fn)(const struct report *, FILE *), char *err, size_t errlen)
 {
 	char path[PATH_MAX_LEN], tmp[PATH_MAX_LEN + 8];
 	FILE *f;
@@ -726,7 +730,7 @@ int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size
 		return -1;
 	if (!draw)
 		snprintf(r->plot_note, sizeof r->plot_note,
-			 "Pictures were not drawn (--no-plots).");
+		         "Pictures were not drawn (--no-plots).");
 	if (write_one(r, dir, "report.md", rpt_write_md, err, errlen) < 0 ||
 	    write_one(r, dir, "report.html", rpt_write_html, err, errlen) < 0 ||
 	    write_one(r, dir, "summary.csv", rpt_write_csv, err, errlen) < 0 ||

@@ -23,7 +23,7 @@ static struct rpt_source *source(struct reader *rd, struct rpt_run *run, const c
 	}
 	if (run->nsrc >= RPT_MAX_SOURCES) {
 		snprintf(rd->err, rd->errlen, "run %lld has more than %d collector series",
-			 (long long)run->id, RPT_MAX_SOURCES);
+		         (long long)run->id, RPT_MAX_SOURCES);
 		return NULL;
 	}
 	if (!run->src) {
@@ -55,9 +55,9 @@ static void bind_run(sqlite3_stmt *q, const struct rpt_run *run)
 static int find_sources(struct reader *rd, struct rpt_run *run)
 {
 	static const char *const sql[] = {
-		"SELECT DISTINCT source, series FROM rpt_cpu WHERE " IN_RUN,
-		"SELECT DISTINCT source, source FROM rpt_rss WHERE " IN_RUN,
-		"SELECT DISTINCT source, source FROM gc_events WHERE " IN_RUN,
+	    "SELECT DISTINCT source, series FROM rpt_cpu WHERE " IN_RUN,
+	    "SELECT DISTINCT source, source FROM rpt_rss WHERE " IN_RUN,
+	    "SELECT DISTINCT source, source FROM gc_events WHERE " IN_RUN,
 	};
 	int rc = 0;
 
@@ -69,7 +69,7 @@ static int find_sources(struct reader *rd, struct rpt_run *run)
 		bind_run(q, run);
 		while (rc == 0 && (step = sqlite3_step(q)) == SQLITE_ROW) {
 			struct rpt_source *s =
-				source(rd, run, (const char *)sqlite3_column_text(q, 1));
+			    source(rd, run, (const char *)sqlite3_column_text(q, 1));
 			if (!s)
 				rc = -1;
 			else if (k == 0)
@@ -89,8 +89,8 @@ static int find_sources(struct reader *rd, struct rpt_run *run)
 /* A copy of (t, v) points, at most RPT_MAX_POINTS + 1 of them: when there are more, one
  * per bucket of span_s / RPT_MAX_POINTS seconds, at its first point's time, holding the
  * bucket's mean (how 0), lowest (1) or highest (2) value. */
-static int bucket(struct reader *rd, const struct rpt_vpoint *in, size_t n, double span_s,
-		  int how, struct rpt_vpoint **out, size_t *nout)
+static int bucket(struct reader *rd, const struct rpt_vpoint *in, size_t n, double span_s, int how,
+                  struct rpt_vpoint **out, size_t *nout)
 {
 	double width = span_s / RPT_MAX_POINTS;
 	size_t k = 0;
@@ -129,7 +129,7 @@ static int bucket(struct reader *rd, const struct rpt_vpoint *in, size_t n, doub
 
 /* Reads rows (t_ms, value) of a prepared query into a growing array. */
 static int read_points(struct reader *rd, sqlite3_stmt *q, const struct rpt_run *run,
-		       struct rpt_vpoint **out, size_t *n)
+                       struct rpt_vpoint **out, size_t *n)
 {
 	size_t cap = 0;
 	int step;
@@ -142,7 +142,7 @@ static int read_points(struct reader *rd, sqlite3_stmt *q, const struct rpt_run 
 			struct rpt_vpoint *p;
 			if (*n >= RPT_MAX_INTERVALS * 4UL) {
 				snprintf(rd->err, rd->errlen, "run %lld: too many samples",
-					 (long long)run->id);
+				         (long long)run->id);
 				return -1;
 			}
 			p = realloc(*out, nc * sizeof *p);
@@ -178,10 +178,11 @@ static int read_cpu(struct reader *rd, struct rpt_run *run, int si)
 	size_t cnt = 0;
 	int rc = -1;
 
-	if (db_prepare(rd->db, &q,
-		       "SELECT t_ms, SUM(value) FROM rpt_cpu WHERE source = ?5 AND series = ?4 AND "
-		       IN_RUN " GROUP BY t_ms ORDER BY t_ms",
-		       rd->err, rd->errlen) < 0)
+	if (db_prepare(
+	        rd->db, &q,
+	        "SELECT t_ms, SUM(value) FROM rpt_cpu WHERE source = ?5 AND series = ?4 AND " IN_RUN
+	        " GROUP BY t_ms ORDER BY t_ms",
+	        rd->err, rd->errlen) < 0)
 		return -1;
 	bind_run(q, run);
 	sqlite3_bind_text(q, 4, src->name, -1, SQLITE_STATIC);
@@ -212,7 +213,7 @@ static int read_cpu(struct reader *rd, struct rpt_run *run, int si)
 	src->cpu_mean = cnt ? sum / (double)cnt : NAN;
 	src->has_cpu = n > 0;
 	if (bucket(rd, all, n, (double)(run->end_ms - run->started_ms) / 1000.0, 0, &src->cpu_ts,
-		   &src->ncpu_ts) < 0)
+	           &src->ncpu_ts) < 0)
 		goto done;
 	rc = 0;
 done:
@@ -231,9 +232,9 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 	int rc = -1;
 
 	if (db_prepare(rd->db, &q,
-		       "SELECT t_ms, mb FROM rpt_rss WHERE source = ?4 AND " IN_RUN
-		       " ORDER BY t_ms",
-		       rd->err, rd->errlen) < 0)
+	               "SELECT t_ms, mb FROM rpt_rss WHERE source = ?4 AND " IN_RUN
+	               " ORDER BY t_ms",
+	               rd->err, rd->errlen) < 0)
 		return -1;
 	bind_run(q, run);
 	sqlite3_bind_text(q, 4, src->name, -1, SQLITE_STATIC);
@@ -262,9 +263,9 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 	src->rss_mean_mb = m ? sum / (double)m : NAN;
 	src->rss_hours = m ? (last - first) / 3600.0 : 0;
 	src->rss_fit = m >= 2 && gca_linreg(x, y, m, &src->rss_slope_mb_h, &src->rss_first_mb,
-					    &src->rss_r2) == 0;
+	                                    &src->rss_r2) == 0;
 	if (bucket(rd, all, n, (double)(run->end_ms - run->started_ms) / 1000.0, 0, &src->rss_ts,
-		   &src->nrss_ts) < 0)
+	           &src->nrss_ts) < 0)
 		goto done;
 	rc = 0;
 done:
@@ -291,12 +292,12 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 	int rc = -1, step;
 
 	if (db_prepare(rd->db, &q,
-		       "SELECT t_ms, uptime_ms, gc_id, kind, IFNULL(cause, ''), pause_us, conc_us, "
-		       "heap_before_kb, heap_after_kb, heap_total_kb, young_before_kb, "
-		       "young_after_kb, young_total_kb, old_before_kb, old_after_kb, old_total_kb, "
-		       "meta_before_kb, meta_after_kb, meta_total_kb FROM gc_events "
-		       "WHERE source = ?4 AND " IN_RUN " ORDER BY t_ms, id",
-		       rd->err, rd->errlen) < 0)
+	               "SELECT t_ms, uptime_ms, gc_id, kind, IFNULL(cause, ''), pause_us, conc_us, "
+	               "heap_before_kb, heap_after_kb, heap_total_kb, young_before_kb, "
+	               "young_after_kb, young_total_kb, old_before_kb, old_after_kb, old_total_kb, "
+	               "meta_before_kb, meta_after_kb, meta_total_kb FROM gc_events "
+	               "WHERE source = ?4 AND " IN_RUN " ORDER BY t_ms, id",
+	               rd->err, rd->errlen) < 0)
 		return -1;
 	bind_run(q, run);
 	sqlite3_bind_text(q, 4, src->name, -1, SQLITE_STATIC);
@@ -307,7 +308,7 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 			size_t nc = cap ? cap * 2 : 1024;
 			if (n >= RPT_MAX_INTERVALS * 4UL) {
 				snprintf(rd->err, rd->errlen, "run %lld: too many GC events",
-					 (long long)run->id);
+				         (long long)run->id);
 				goto done;
 			}
 			struct gcp_event *p = realloc(ev, nc * sizeof *p);
@@ -329,9 +330,9 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 		e->pause_us = sqlite3_column_int64(q, 5);
 		e->conc_us = col_kb(q, 6);
 		int64_t *figs[] = {&e->heap_before_kb,  &e->heap_after_kb,  &e->heap_total_kb,
-				   &e->young_before_kb, &e->young_after_kb, &e->young_total_kb,
-				   &e->old_before_kb,   &e->old_after_kb,   &e->old_total_kb,
-				   &e->meta_before_kb,  &e->meta_after_kb,  &e->meta_total_kb};
+		                   &e->young_before_kb, &e->young_after_kb, &e->young_total_kb,
+		                   &e->old_before_kb,   &e->old_after_kb,   &e->old_total_kb,
+		                   &e->meta_before_kb,  &e->meta_after_kb,  &e->meta_total_kb};
 		for (int i = 0; i < 12; i++)
 			*figs[i] = col_kb(q, 7 + i);
 	}
@@ -401,4 +402,3 @@ int rpt_read_sources(struct reader *rd, struct rpt_run *run)
 	}
 	return 0;
 }
-

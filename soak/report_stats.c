@@ -10,7 +10,7 @@
 
 /* Batch means of size b into out (cap entries); returns how many. */
 static size_t batch(const double *x, const size_t *seg, size_t nseg, size_t b, double *out,
-		    size_t cap)
+                    size_t cap)
 {
 	size_t k = 0, at = 0;
 
@@ -52,8 +52,7 @@ static double lag1(const double *m, size_t k)
 	return den > 0 ? num / den : 0;
 }
 
-void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg,
-		     struct rpt_bm *out)
+void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg, struct rpt_bm *out)
 {
 	size_t one = n, b = 1, k, valid = 0;
 	double sum = 0, *m;

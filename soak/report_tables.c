@@ -10,7 +10,7 @@
 #include "clock.h"
 #include "dur.h"
 
-#define DASH "\xe2\x80\x94" /* "—": no value */
+#define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (16 + RPT_MAX_SOURCES)
 
 /* --- number formats ---------------------------------------------------------------------- */
@@ -119,7 +119,7 @@ static int tb_row(struct tb *b)
 }
 
 __attribute__((format(printf, 4, 5))) static void tb_set(struct tb *b, int row, int col,
-							const char *fmt, ...)
+                                                         const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -205,8 +205,8 @@ static void memory_cell(const struct rpt_run *run, char *buf, size_t len)
 		if (!s->gc_events)
 			continue;
 		w = many > 1 ? snprintf(buf + n, len - n, "%s%s: %s", n ? "; " : "", s->name,
-					verdict_text(s->gc.memory))
-			     : snprintf(buf + n, len - n, "%s", verdict_text(s->gc.memory));
+		                        verdict_text(s->gc.memory))
+		             : snprintf(buf + n, len - n, "%s", verdict_text(s->gc.memory));
 		if (w > 0)
 			n += (size_t)w;
 	}
@@ -233,8 +233,8 @@ static double run_cpu(const struct rpt_run *run, const char *name)
 
 static void soak_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	const char *names[MAX_COLS] = {"run", "label", "concurrency", "duration", "total", "TPS",
-				       "avg", "90%", "95%", "99%", "error %"};
+	const char *names[MAX_COLS] = {"run", "label", "concurrency", "duration", "total",  "TPS",
+	                               "avg", "90%",   "95%",         "99%",      "error %"};
 	char align[MAX_COLS + 1] = "llrrrrrrrrr";
 	char cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 8];
 	int nc = 11;
@@ -249,10 +249,10 @@ static void soak_table(const struct report *r, struct tb *b, struct rpt_table *t
 	align[nc] = '\0';
 	tb_begin(b, t, "Soak runs", nc);
 	snprintf(t->note, sizeof t->note,
-		 "One row per fixed run. Figures cover each run's measured window (warm-up and "
-		 "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
-		 "the mean over that window: a process source in %% of one core, a host series in "
-		 "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
+	         "One row per fixed run. Figures cover each run's measured window (warm-up and "
+	         "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
+	         "the mean over that window: a process source in %% of one core, a host series in "
+	         "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
 	tb_header(b, names, align);
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
@@ -270,13 +270,17 @@ static void soak_table(const struct report *r, struct tb *b, struct rpt_table *t
 		tb_set(b, row, c++, "%s", rpt_fmt_num(f->tps, 1, x[2], sizeof x[2]));
 		int ans = f->p50_us > 0 || f->max_us > 0;
 		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? f->mean_us / 1000 : NAN, x[3], 64));
-		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? (double)f->p90_us / 1000 : NAN, x[4], 64));
-		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? (double)f->p95_us / 1000 : NAN, x[5], 64));
-		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? (double)f->p99_us / 1000 : NAN, x[6], 64));
+		tb_set(b, row, c++, "%s",
+		       rpt_fmt_ms(ans ? (double)f->p90_us / 1000 : NAN, x[4], 64));
+		tb_set(b, row, c++, "%s",
+		       rpt_fmt_ms(ans ? (double)f->p95_us / 1000 : NAN, x[5], 64));
+		tb_set(b, row, c++, "%s",
+		       rpt_fmt_ms(ans ? (double)f->p99_us / 1000 : NAN, x[6], 64));
 		tb_set(b, row, c++, "%s%%", rpt_fmt_num(f->error_pct, 2, x[7], 64));
 		for (int s = 0; s < r->ncpu; s++) {
 			double v = run_cpu(run, r->cpu_names[s]);
-			tb_set(b, row, c++, "%s%s", rpt_fmt_num(v, 1, x[0], 64), isnan(v) ? "" : "%");
+			tb_set(b, row, c++, "%s%s", rpt_fmt_num(v, 1, x[0], 64),
+			       isnan(v) ? "" : "%");
 		}
 		memory_cell(run, mem, sizeof mem);
 		tb_set(b, row, c++, "%s", mem);
@@ -284,14 +288,14 @@ static void soak_table(const struct report *r, struct tb *b, struct rpt_table *t
 }
 
 static void sweep_table(const struct report *r, const struct rpt_sweep *sw, struct tb *b,
-			struct rpt_table *t)
+                        struct rpt_table *t)
 {
-	static const char *const names[] = {"concurrency", "duration", "avg", "99%", "TPS",
-					    "total"};
+	static const char *const names[] = {"concurrency", "duration", "avg",
+	                                    "99%",         "TPS",      "total"};
 	char title[96], d[32];
 
 	snprintf(title, sizeof title, "Sweep: %s (%s steps)", lname(r, sw->label),
-		 dur_format(sw->planned_ms, d, sizeof d));
+	         dur_format(sw->planned_ms, d, sizeof d));
 	tb_begin(b, t, title, 6);
 	tb_header(b, names, "rrrrrr");
 	for (int i = 0; i < sw->ncells; i++) {
@@ -302,15 +306,15 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 		tb_set(b, row, 0, "%d", c->concurrency);
 		tb_set(b, row, 1, "%s", dur_s(c->f.seconds, x[0], 64));
 		tb_set(b, row, 2, "%s", rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
-		tb_set(b, row, 3, "%s", rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+		tb_set(b, row, 3, "%s",
+		       rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
 		tb_set(b, row, 4, "%s", rpt_fmt_num(c->f.tps, 1, x[3], 64));
 		tb_set(b, row, 5, "%lld", (long long)c->f.requests);
 	}
 }
 
 /* Labels side by side on the concurrency levels of sweeps with one step duration. */
-static int side_table(const struct report *r, int64_t planned, struct tb *b,
-		      struct rpt_table *t)
+static int side_table(const struct report *r, int64_t planned, struct tb *b, struct rpt_table *t)
 {
 	const struct rpt_sweep *sw[RPT_MAX_LABELS];
 	const char *names[1 + 3 * RPT_MAX_LABELS];
@@ -338,14 +342,17 @@ static int side_table(const struct report *r, int64_t planned, struct tb *b,
 	for (int m = 0; m < 3; m++)
 		for (int k = 0; k < n; k++) {
 			int col = m * n + k;
-			snprintf(hdr[col], sizeof hdr[col], "%s %s", m == 0 ? "TPS" : m == 1 ? "avg" : "99%",
-				 lname(r, sw[k]->label));
+			snprintf(hdr[col], sizeof hdr[col], "%s %s",
+			         m == 0   ? "TPS"
+			         : m == 1 ? "avg"
+			                  : "99%",
+			         lname(r, sw[k]->label));
 			names[1 + col] = hdr[col];
 			align[1 + col] = 'r';
 		}
 	align[1 + 3 * n] = '\0';
 	snprintf(title, sizeof title, "Sweeps side by side (%s steps)",
-		 dur_format(planned, d, sizeof d));
+	         dur_format(planned, d, sizeof d));
 	tb_begin(b, t, title, 1 + 3 * n);
 	tb_header(b, names, align);
 	for (int i = 0; i < nlev; i++) {
@@ -370,7 +377,7 @@ static int side_table(const struct report *r, int64_t planned, struct tb *b,
 
 /* "+15.0% (real)" */
 static void change_cell(struct tb *b, int row, int col, double base, double v,
-			const struct rpt_diff *d, int points)
+                        const struct rpt_diff *d, int points)
 {
 	char x[64];
 	if (isnan(base) || isnan(v)) {
@@ -388,8 +395,8 @@ static void change_cell(struct tb *b, int row, int col, double base, double v,
 
 static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	const char *names[MAX_COLS] = {"kind", "concurrency", "duration", "label", "vs", "TPS",
-				       "avg", "99%", "error %"};
+	const char *names[MAX_COLS] = {"kind", "concurrency", "duration", "label",  "vs",
+	                               "TPS",  "avg",         "99%",      "error %"};
 	char align[MAX_COLS + 1] = "lrrllrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 8];
 	int nc = 9;
 
@@ -400,15 +407,16 @@ static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
 	}
 	align[nc] = '\0';
 	tb_begin(b, t, "Comparison", nc);
-	snprintf(t->note, sizeof t->note,
-		 "Each label against the baseline (%s, or the first label with data) on the same "
-		 "kind of run, concurrency and step duration. A change is the label's merged figure "
-		 "against the baseline's (error %%: in percentage points). 'real' or 'noise' comes "
-		 "from batch means: every steady interval's figure is an observation, batches grow "
-		 "while neighbours stay correlated, and Welch's t-test on the two means gives a 95%% "
-		 "confidence interval of the difference; 'real' when it excludes zero, 'n/a' with "
-		 "fewer than two batches on a side. p99 is judged on the per-interval p99s.",
-		 lname(r, 0));
+	snprintf(
+	    t->note, sizeof t->note,
+	    "Each label against the baseline (%s, or the first label with data) on the same "
+	    "kind of run, concurrency and step duration. A change is the label's merged figure "
+	    "against the baseline's (error %%: in percentage points). 'real' or 'noise' comes "
+	    "from batch means: every steady interval's figure is an observation, batches grow "
+	    "while neighbours stay correlated, and Welch's t-test on the two means gives a 95%% "
+	    "confidence interval of the difference; 'real' when it excludes zero, 'n/a' with "
+	    "fewer than two batches on a side. p99 is judged on the per-interval p99s.",
+	    lname(r, 0));
 	tb_header(b, names, align);
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
@@ -422,7 +430,7 @@ static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
 		tb_set(b, row, 4, "%s", lname(r, a->label));
 		for (int k = 0; k < RPT_NMETRIC; k++)
 			change_cell(b, row, 5 + k, m->base_value[k], m->value[k], &m->d[k],
-				    k == RPT_M_ERR);
+			            k == RPT_M_ERR);
 		for (int s = 0; s < r->ncpu; s++)
 			change_cell(b, row, 9 + s, a->cpu_mean[s], c->cpu_mean[s], &m->cpu[s], 0);
 	}
@@ -430,13 +438,13 @@ static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
 
 static void errors_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"label", "side", "class", "count", "% of requests",
-					    "sample"};
+	static const char *const names[] = {"label", "side",          "class",
+	                                    "count", "% of requests", "sample"};
 	tb_begin(b, t, "Errors", 6);
 	snprintf(t->note, sizeof t->note,
-		 "Errors in the measured windows by class. Client-side classes (client_ports, dns) "
-		 "are the load generator's own limits, not the server's; the sample is the first "
-		 "message of the class.");
+	         "Errors in the measured windows by class. Client-side classes (client_ports, dns) "
+	         "are the load generator's own limits, not the server's; the sample is the first "
+	         "message of the class.");
 	tb_header(b, names, "lllrrl");
 	for (int side = 0; side < 2; side++)
 		for (int l = 0; l < r->nlabels; l++)
@@ -463,23 +471,24 @@ static void errors_table(const struct report *r, struct tb *b, struct rpt_table 
 				tb_set(b, row, 2, "%s", err_class_name((enum err_class)c));
 				tb_set(b, row, 3, "%lld", (long long)count);
 				tb_set(b, row, 4, "%s%%",
-				       rpt_fmt_num(req ? 100.0 * (double)count / (double)req : 0, 3, x,
-						   sizeof x));
+				       rpt_fmt_num(req ? 100.0 * (double)count / (double)req : 0, 3,
+				                   x, sizeof x));
 				tb_set(b, row, 5, "%s", sample ? sample : "");
 			}
 }
 
 static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"run", "label", "source", "events", "GC time",
-					    "longest pause", "pause p99", "heap after GC",
-					    "R²", "verdict"};
+	static const char *const names[] = {
+	    "run",           "label",     "source",        "events", "GC time",
+	    "longest pause", "pause p99", "heap after GC", "R²",     "verdict"};
 	tb_begin(b, t, "Memory and GC", 10);
 	snprintf(t->note, sizeof t->note,
-		 "From each source's GC events in the run (gca_analyze): GC time is the share of "
-		 "wall time spent in stop-the-world pauses; the heap trend is the slope of heap "
-		 "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
-		 "on the basis named.", 100 * GCA_WARMUP_FRAC);
+	         "From each source's GC events in the run (gca_analyze): GC time is the share of "
+	         "wall time spent in stop-the-world pauses; the heap trend is the slope of heap "
+	         "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
+	         "on the basis named.",
+	         100 * GCA_WARMUP_FRAC);
 	tb_header(b, names, "lllrrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
@@ -496,8 +505,8 @@ static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
 			tb_set(b, row, 4, "%s%%", rpt_fmt_num(s->gc.gc_time_pct, 2, x, sizeof x));
 			tb_set(b, row, 5, "%s", rpt_fmt_ms(s->gc.pause_max_ms, x, sizeof x));
 			tb_set(b, row, 6, "%s", rpt_fmt_ms(s->gc.pause_p99_ms, x, sizeof x));
-			tb_set(b, row, 7, "%s MB/h (%s)", rpt_fmt_signed(s->gc.slope_mb_per_h, 1, x, 32),
-			       s->gc.basis);
+			tb_set(b, row, 7, "%s MB/h (%s)",
+			       rpt_fmt_signed(s->gc.slope_mb_per_h, 1, x, 32), s->gc.basis);
 			tb_set(b, row, 8, "%s", rpt_fmt_num(s->gc.r2, 2, x, sizeof x));
 			tb_set(b, row, 9, "%s", verdict_text(s->gc.memory));
 		}
@@ -505,12 +514,12 @@ static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
 
 static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"run", "label", "source", "mean RSS", "trend", "R²",
-					    "over"};
+	static const char *const names[] = {"run",   "label", "source", "mean RSS",
+	                                    "trend", "R²",    "over"};
 	tb_begin(b, t, "Process memory (RSS)", 7);
 	snprintf(t->note, sizeof t->note,
-		 "Resident memory of process sources without a GC log, over the measured window: "
-		 "the least-squares slope in MB/h.");
+	         "Resident memory of process sources without a GC log, over the measured window: "
+	         "the least-squares slope in MB/h.");
 	tb_header(b, names, "lllrrrr");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
@@ -524,7 +533,8 @@ static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
 			tb_set(b, row, 1, "%s", lname(r, run->label));
 			tb_set(b, row, 2, "%s", s->name);
 			tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
-			tb_set(b, row, 4, "%s MB/h", rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x));
+			tb_set(b, row, 4, "%s MB/h",
+			       rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x));
 			tb_set(b, row, 5, "%s", rpt_fmt_num(s->rss_r2, 2, x, sizeof x));
 			tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
 		}
@@ -532,9 +542,9 @@ static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
 
 static void runs_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"run", "label", "name", "mode", "connection",
-					    "status", "started (UTC)", "measured", "steps",
-					    "requests"};
+	static const char *const names[] = {"run",        "label",   "name",          "mode",
+	                                    "connection", "status",  "started (UTC)", "measured",
+	                                    "steps",      "requests"};
 	tb_begin(b, t, "Runs", 10);
 	tb_header(b, names, "llllllrrrr");
 	for (int i = 0; i < r->nruns; i++) {
@@ -567,8 +577,7 @@ static int keep(struct rpt_table *t, int k)
 	return k;
 }
 
-int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
-	       size_t errlen)
+int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
 {
 	int cap = 8 + 2 * r->nsweeps, k = 0;
 	struct rpt_table *t = calloc((size_t)cap, sizeof *t);

@@ -99,7 +99,7 @@ static void usl_capacity_server(void **state)
 	for (int i = 0; i < 8; i++)
 		x[i] = 50 * (n[i] < 10 ? n[i] : 10);
 	assert_int_equal(rpt_usl_fit(n, x, 8, &u), 0);
-	assert_true(u.sigma > 0.05);           /* strong contention */
+	assert_true(u.sigma > 0.05); /* strong contention */
 	assert_true(u.x_star > 400 && u.x_star < 650);
 }
 
@@ -319,8 +319,9 @@ static void scripts_match_plots(void **state)
 		fclose(f);
 		buf[n] = '\0';
 		if (strcmp(buf, rpt_scripts[i].text) != 0)
-			fail_msg("plots/%s differs from its built-in copy: run tools/embed-plots.sh",
-				 rpt_scripts[i].name);
+			fail_msg(
+			    "plots/%s differs from its built-in copy: run tools/embed-plots.sh",
+			    rpt_scripts[i].name);
 	}
 	free(buf);
 }
@@ -328,20 +329,20 @@ static void scripts_match_plots(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(usl_recovers_exact),
-		cmocka_unit_test(usl_recovers_noisy),
-		cmocka_unit_test(usl_linear_scaling),
-		cmocka_unit_test(usl_capacity_server),
-		cmocka_unit_test(usl_refuses),
-		cmocka_unit_test(saturation),
-		cmocka_unit_test(t_distribution),
-		cmocka_unit_test(batch_means_independent),
-		cmocka_unit_test(batch_means_correlated),
-		cmocka_unit_test(batch_means_segments),
-		cmocka_unit_test(welch_calibrated),
-		cmocka_unit_test(welch_one_example),
-		cmocka_unit_test(welch_edges),
-		cmocka_unit_test(scripts_match_plots),
+	    cmocka_unit_test(usl_recovers_exact),
+	    cmocka_unit_test(usl_recovers_noisy),
+	    cmocka_unit_test(usl_linear_scaling),
+	    cmocka_unit_test(usl_capacity_server),
+	    cmocka_unit_test(usl_refuses),
+	    cmocka_unit_test(saturation),
+	    cmocka_unit_test(t_distribution),
+	    cmocka_unit_test(batch_means_independent),
+	    cmocka_unit_test(batch_means_correlated),
+	    cmocka_unit_test(batch_means_segments),
+	    cmocka_unit_test(welch_calibrated),
+	    cmocka_unit_test(welch_one_example),
+	    cmocka_unit_test(welch_edges),
+	    cmocka_unit_test(scripts_match_plots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
