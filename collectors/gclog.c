@@ -1,6 +1,7 @@
 /* soak-gclog: imports or follows JVM GC logs into the results database, or summarises
  * them as JSON.  See usage() below; exit status 0 ok, 2 bad usage or input, 3 database. */
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include "jsonw.h"
 #include "gclog.h"
 
 #include <errno.h>
@@ -53,21 +54,6 @@ static void usage(FILE *out)
 		"  --help             this text\n");
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 /* Events of one file, for --summary. */
 struct evvec {
 	struct gcp_event *v; /* the events */
@@ -115,9 +101,9 @@ static int summary(const char *path)
 	}
 	const struct gcp_stats *s = gcparse_stats(p);
 	printf("{\"file\":");
-	json_str(path);
+	json_write_str(stdout, path);
 	printf(",\"format\":");
-	json_str(gcparse_format(p, fmt, sizeof fmt));
+	json_write_str(stdout, gcparse_format(p, fmt, sizeof fmt));
 	printf(",\"events\":{");
 	for (int k = 0; k < GCP_KIND_COUNT; k++)
 		printf("%s\"%s\":%lld", k ? "," : "", gcp_kind_name((enum gcp_kind)k),
@@ -129,9 +115,9 @@ static int summary(const char *path)
 	printf(",\"unsupported_lines\":%lld,\"heap_after_slope_mb_per_h\":%.3f"
 	       ",\"heap_after_r2\":%.4f,\"basis\":",
 	       (long long)s->unsupported, r.slope_mb_per_h, r.r2);
-	json_str(r.basis);
+	json_write_str(stdout, r.basis);
 	printf(",\"memory\":\"%s\",\"why\":", gca_memory_name(r.memory));
-	json_str(r.why);
+	json_write_str(stdout, r.why);
 	printf("}\n");
 	rc = 0;
 cleanup:

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "clock.h"
 #include "cmd.h"
 #include "hdr.h"
@@ -167,28 +168,13 @@ cleanup:
 	return rc;
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(const char *path, const struct hlog_summary *s)
 {
 	const struct hdr *h = &s->acc;
 	char iso[40];
 
 	printf("{\"file\":");
-	json_string(path);
+	json_write_str(stdout, path);
 	printf(",\"intervals\":%ld,\"total_count\":%lld", s->intervals, (long long)hdr_total(h));
 	if (s->has_start)
 		printf(",\"start_time_s\":%lld.%03lld,\"start_time\":\"%s\"",
@@ -200,7 +186,7 @@ static void print_json(const char *path, const struct hlog_summary *s)
 	for (int i = 0; i < s->ntags; i++) {
 		if (i)
 			putchar(',');
-		json_string(s->tags[i]);
+		json_write_str(stdout, s->tags[i]);
 	}
 	printf("],\"unit_ratio\":%.0f,\"min\":%lld,\"mean\":%.3f,\"p50\":%lld,\"p90\":%lld,"
 	       "\"p99\":%lld,\"p999\":%lld,\"max\":%lld,\"dropped\":%lld}\n",

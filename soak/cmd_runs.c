@@ -8,28 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "clock.h"
 #include "cmd.h"
 #include "db.h"
 #include "dur.h"
 #include "results.h"
 #include "runner.h"
-
-/* Prints a JSON string literal. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* The figures of a window; duration_s is the run's length for a run, the measured window
  * for a step. */
@@ -154,15 +139,15 @@ int cmd_runs(int argc, char **argv)
 		}
 		printf("%s\n  {\"id\": %lld, \"label\": ", first ? "" : ",", (long long)id);
 		first = 0;
-		json_str(stdout, label);
+		json_write_str(stdout, label);
 		printf(", \"name\": ");
-		json_str(stdout, (const char *)sqlite3_column_text(st, 12));
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 12));
 		printf(", \"mode\": ");
-		json_str(stdout, mode);
+		json_write_str(stdout, mode);
 		printf(", \"connection\": ");
-		json_str(stdout, (const char *)sqlite3_column_text(st, 13));
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 13));
 		printf(", \"status\": ");
-		json_str(stdout, status);
+		json_write_str(stdout, status);
 		printf(", \"started_ms\": %lld, ", (long long)started);
 		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
 		printf(", \"steps\": [");

@@ -14,6 +14,8 @@
 #define KEEPALIVE_HELD   0.01 /* keep-alive held: at most one new connection per 100 requests */
 #define RSS_RISE         0.10 /* RSS rising: the trend adds this share of the mean... */
 #define RSS_R2           0.60 /* ...steadily */
+#define RSS_MIN_HOURS    0.25 /* ...over at least this long: a trend of a few minutes is
+                               * warm-up (pools filling, caches loading), not a leak */
 
 /* --- cells ------------------------------------------------------------------------------ */
 
@@ -489,12 +491,13 @@ static int throughput_findings(struct report *r, int *cap)
 		}
 		if (n == 0)
 			continue;
-		sb_printf(&b,
-		          "Across %d matching level%s, %s serves more requests per second than %s "
-		          "at %d (a real difference at %d)",
-		          n, n == 1 ? "" : "s", lname(r, l), lname(r, 0), more, real_more);
-		if (fewer)
-			sb_printf(&b, " and fewer at %d (real at %d)", fewer, real_fewer);
+		/* The overall picture first; each level's numbers follow in their own findings. */
+		sb_printf(&b, "Of %d matching comparison%s with %s, %s serves more requests per second "
+		          "in %d (%d beyond noise)",
+		          n, n == 1 ? "" : "s", lname(r, 0), lname(r, l), more, real_more);
+		sb_printf(&b, " and fewer in %d (%d beyond noise)", fewer, real_fewer);
+		if (n - more - fewer > 0)
+			sb_printf(&b, "; %d equal", n - more - fewer);
 		sb_printf(&b, ".");
 		if (add_finding(r, "throughput", &b, cap) < 0)
 			return -1;
@@ -691,14 +694,16 @@ static int memory_findings(struct report *r, int *cap)
 				             s->rss_r2 >= RSS_R2;
 				run_name(&b, r, run);
 				sb_printf(&b,
-				          ", %s: RSS %.1f MB on average, trend %s MB/h (R² %.2f) "
+				          ", %s: memory %.1f MB on average, trend %s MB/h (R² %.2f) "
 				          "over %s: %s.",
 				          s->name, s->rss_mean_mb,
 				          rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x),
 				          s->rss_r2,
 				          dur_format((int64_t)llround(s->rss_hours * 3600) * 1000,
 				                     d, sizeof d),
-				          rising ? "rising steadily, watch it" : "flat");
+				          s->rss_hours < RSS_MIN_HOURS
+				              ? "too short a window to judge a trend"
+				              : rising ? "rising steadily, watch it" : "flat");
 				if (add_finding(r, "rss", &b, cap) < 0)
 					return -1;
 			}

@@ -2,24 +2,10 @@
  * row per run step). */
 #include "report.h"
 
+#include "jsonw.h"
+
 #include <math.h>
 #include <string.h>
-
-/* A JSON string literal. */
-static void jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* A number with fixed decimals, or null when it is not finite. */
 static void jnum(FILE *f, double v, int decimals)
@@ -40,7 +26,7 @@ static void jfield(FILE *f, const char *key, double v, int decimals)
 
 static void jkey(FILE *f, const char *k)
 {
-	jstr(f, k);
+	json_write_str(f, k);
 	fputs(": ", f);
 }
 
@@ -84,7 +70,7 @@ static void jdiff(FILE *f, double base, double value, const struct rpt_diff *d)
 	jfield(f, "df", d->df, 2);
 	jfield(f, "p", d->p, 6);
 	fputs(", \"verdict\": ", f);
-	jstr(f, rpt_verdict_name(d->verdict));
+	json_write_str(f, rpt_verdict_name(d->verdict));
 	fputc('}', f);
 }
 
@@ -92,12 +78,12 @@ static void jgc(FILE *f, const struct rpt_source *s)
 {
 	const struct gca_result *g = &s->gc;
 	fputs("{\"source\": ", f);
-	jstr(f, s->name);
+	json_write_str(f, s->name);
 	fprintf(f, ", \"events\": %lld, \"pauses\": %lld, \"verdict\": ", (long long)s->gc_events,
 	        (long long)g->pauses);
-	jstr(f, g->memory == GCA_SUSPECTED_LEAK ? "suspected leak" : gca_memory_name(g->memory));
+	json_write_str(f, g->memory == GCA_SUSPECTED_LEAK ? "suspected leak" : gca_memory_name(g->memory));
 	fputs(", \"basis\": ", f);
-	jstr(f, g->basis);
+	json_write_str(f, g->basis);
 	jfield(f, "slope_mb_per_h", g->slope_mb_per_h, 3);
 	jfield(f, "r2", g->r2, 4);
 	jfield(f, "heap_max_mb", g->heap_max_mb, 1);
@@ -106,7 +92,7 @@ static void jgc(FILE *f, const struct rpt_source *s)
 	jfield(f, "pause_max_ms", g->pause_max_ms, 3);
 	jfield(f, "pause_p99_ms", g->pause_p99_ms, 3);
 	fputs(", \"why\": ", f);
-	jstr(f, g->why);
+	json_write_str(f, g->why);
 	fputc('}', f);
 }
 
@@ -133,19 +119,19 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	int first;
 
 	fputs("    {\"key\": ", f);
-	jstr(f, run->key);
+	json_write_str(f, run->key);
 	fprintf(f, ", \"db\": %d, \"id\": %lld, \"label\": ", run->db + 1, (long long)run->id);
-	jstr(f, r->labels[run->label].name);
+	json_write_str(f, r->labels[run->label].name);
 	fputs(", \"name\": ", f);
-	jstr(f, run->name);
+	json_write_str(f, run->name);
 	fputs(", \"mode\": ", f);
-	jstr(f, run->mode);
+	json_write_str(f, run->mode);
 	fputs(", \"connection\": ", f);
-	jstr(f, run->connection);
+	json_write_str(f, run->connection);
 	fputs(", \"status\": ", f);
-	jstr(f, run->status);
+	json_write_str(f, run->status);
 	fputs(", \"reason\": ", f);
-	jstr(f, run->reason);
+	json_write_str(f, run->reason);
 	fprintf(f, ", \"started_ms\": %lld, \"end_ms\": %lld,\n     \"figures\": ",
 	        (long long)run->started_ms, (long long)run->end_ms);
 	jfigures(f, &run->f);
@@ -167,7 +153,7 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		if (!s->has_rss || !s->rss_fit)
 			continue;
 		fputs(first ? "{\"source\": " : ", {\"source\": ", f);
-		jstr(f, s->name);
+		json_write_str(f, s->name);
 		jfield(f, "mean_mb", s->rss_mean_mb, 3);
 		jfield(f, "slope_mb_per_h", s->rss_slope_mb_h, 4);
 		jfield(f, "r2", s->rss_r2, 4);
@@ -185,7 +171,7 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		fprintf(f, "{\"count\": %lld, \"side\": \"%s\", \"sample\": ",
 		        (long long)run->st.err_count[c],
 		        err_class_client_side((enum err_class)c) ? "client" : "server");
-		jstr(f, run->st.err_sample[c]);
+		json_write_str(f, run->st.err_sample[c]);
 		fputc('}', f);
 		first = 0;
 	}
@@ -207,14 +193,14 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
 {
 	fputs("    {\"label\": ", f);
-	jstr(f, r->labels[sw->label].name);
+	json_write_str(f, r->labels[sw->label].name);
 	jfield(f, "step_s", (double)sw->planned_ms / 1000, 3);
 	fputs(", \"levels\": [", f);
 	for (int i = 0; i < sw->ncells; i++) {
 		const struct rpt_cell *c = &r->cells[sw->cells[i]];
 		fprintf(f, "%s\n      {\"concurrency\": %d, \"runs\": ", i ? "," : "",
 		        c->concurrency);
-		jstr(f, c->runs);
+		json_write_str(f, c->runs);
 		fputs(", \"figures\": ", f);
 		jfigures(f, &c->f);
 		fputc('}', f);
@@ -256,13 +242,13 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 	        c->sweep ? "sweep" : "fixed", c->concurrency);
 	jnum(f, (double)c->planned_ms / 1000, 3);
 	fputs(", \"label\": ", f);
-	jstr(f, r->labels[c->label].name);
+	json_write_str(f, r->labels[c->label].name);
 	fputs(", \"baseline\": ", f);
-	jstr(f, r->labels[a->label].name);
+	json_write_str(f, r->labels[a->label].name);
 	fputs(", \"runs\": ", f);
-	jstr(f, c->runs);
+	json_write_str(f, c->runs);
 	fputs(", \"baseline_runs\": ", f);
-	jstr(f, a->runs);
+	json_write_str(f, a->runs);
 	fputs(",\n     \"metrics\": {", f);
 	for (int k = 0; k < RPT_NMETRIC; k++) {
 		fputs(k ? ",\n       " : "\n       ", f);
@@ -285,24 +271,24 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 int rpt_write_json(const struct report *r, FILE *f)
 {
 	fputs("{\n  \"title\": ", f);
-	jstr(f, r->title);
+	json_write_str(f, r->title);
 	fputs(",\n  \"databases\": [", f);
 	for (int i = 0; i < r->ndbs; i++) {
 		fputs(i ? ", " : "", f);
-		jstr(f, r->dbs[i]);
+		json_write_str(f, r->dbs[i]);
 	}
 	fputs("],\n  \"labels\": [", f);
 	for (int l = 0; l < r->nlabels; l++) {
 		fputs(l ? ", " : "", f);
 		fputs("{\"name\": ", f);
-		jstr(f, r->labels[l].name);
+		json_write_str(f, r->labels[l].name);
 		fprintf(f, ", \"baseline\": %s, \"runs\": %d}", l == 0 ? "true" : "false",
 		        r->labels[l].nruns);
 	}
 	fputs("],\n  \"cpu_series\": [", f);
 	for (int s = 0; s < r->ncpu; s++) {
 		fputs(s ? ", " : "", f);
-		jstr(f, r->cpu_names[s]);
+		json_write_str(f, r->cpu_names[s]);
 	}
 	fputs("],\n  \"noise_method\": \"batch means of per-interval figures; Welch t-test, "
 	      "95% confidence interval of the difference\",\n  \"runs\": [\n",
@@ -324,18 +310,18 @@ int rpt_write_json(const struct report *r, FILE *f)
 	fputs("  ],\n  \"findings\": [\n", f);
 	for (int i = 0; i < r->nfindings; i++) {
 		fputs("    {\"kind\": ", f);
-		jstr(f, r->findings[i].kind);
+		json_write_str(f, r->findings[i].kind);
 		fputs(", \"text\": ", f);
-		jstr(f, r->findings[i].text);
+		json_write_str(f, r->findings[i].text);
 		fputs(i + 1 < r->nfindings ? "},\n" : "}\n", f);
 	}
 	fputs("  ],\n  \"pictures\": [\n", f);
 	for (int i = 0; i < r->npics; i++) {
 		const struct rpt_picture *p = &r->pics[i];
 		fputs("    {\"name\": ", f);
-		jstr(f, p->name);
+		json_write_str(f, p->name);
 		fputs(", \"title\": ", f);
-		jstr(f, p->title);
+		json_write_str(f, p->title);
 		fprintf(f, ", \"svg\": \"img/%s.svg\", \"png\": \"img/%s.png\", \"drawn\": %s}%s\n",
 		        p->name, p->name, p->drawn ? "true" : "false", i + 1 < r->npics ? "," : "");
 	}

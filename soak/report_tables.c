@@ -514,12 +514,13 @@ static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
 
 static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"run",   "label", "source", "mean RSS",
+	static const char *const names[] = {"run",   "label", "source", "mean memory",
 	                                    "trend", "R²",    "over"};
-	tb_begin(b, t, "Process memory (RSS)", 7);
+	tb_begin(b, t, "Process memory", 7);
 	snprintf(t->note, sizeof t->note,
-	         "Resident memory of process sources without a GC log, over the measured window: "
-	         "the least-squares slope in MB/h.");
+	         "Memory of process sources without a GC log over the measured window: the "
+	         "proportional set size where recorded (shared pages divided among the processes "
+	         "sharing them), else RSS; the trend is the least-squares slope in MB/h.");
 	tb_header(b, names, "lllrrrr");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {

@@ -1,5 +1,6 @@
 #include "results.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,8 +20,8 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 	if (db_prepare(db, &st,
 		       "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, connect_us, "
 		       "ttfb_us, mean_us, hist FROM intervals WHERE run_id = ?1 "
-		       "AND (?2 < 0 OR step_idx = ?2) AND (?3 IS NULL OR phase = ?3) "
-		       "AND (?4 < 0 OR start_ms >= ?4) AND (?5 < 0 OR start_ms < ?5) ORDER BY start_ms",
+		       "AND start_ms >= ?4 AND start_ms < ?5 "
+		       "AND (?2 < 0 OR step_idx = ?2) AND (?3 IS NULL OR phase = ?3) ORDER BY start_ms",
 		       err, errlen) < 0 ||
 	    db_prepare(db, &es,
 		       "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND start_ms = ?",
@@ -30,8 +31,9 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 	sqlite3_bind_int(st, 2, w->step_idx);
 	if (w->phase)
 		sqlite3_bind_text(st, 3, w->phase, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, w->from_ms);
-	sqlite3_bind_int64(st, 5, w->to_ms);
+	/* Plain bounds (no "no bound" test in SQL) let SQLite use the primary key's range. */
+	sqlite3_bind_int64(st, 4, w->from_ms < 0 ? INT64_MIN : w->from_ms);
+	sqlite3_bind_int64(st, 5, w->to_ms < 0 ? INT64_MAX : w->to_ms);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct istats one;
 		const void *blob = sqlite3_column_blob(st, 9);

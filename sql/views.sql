@@ -62,8 +62,13 @@ SELECT source, CASE WHEN source = 'host' THEN 'host' ELSE source || ':host' END 
 FROM samples WHERE metric IN ('cpu_user_pct', 'cpu_sys_pct')
 GROUP BY source, host, t_ms;
 
--- Resident memory of a process source, MB, summed over hosts at a time.
+-- Memory of a process source, MB, summed over hosts at a time: the proportional set size
+-- where the collector recorded it (shared pages divided among the processes sharing them,
+-- so a set such as PostgreSQL's backends is not counted once per backend), else RSS.
 CREATE TEMP VIEW IF NOT EXISTS rpt_rss AS
-SELECT source, t_ms, SUM(value) / 1024.0 AS mb, MAX(run_id) AS run_id
-FROM samples WHERE metric = 'rss_kb'
+SELECT source, t_ms,
+       COALESCE(SUM(CASE WHEN metric = 'pss_kb' THEN value END),
+                SUM(CASE WHEN metric = 'rss_kb' THEN value END)) / 1024.0 AS mb,
+       MAX(run_id) AS run_id
+FROM samples WHERE metric IN ('rss_kb', 'pss_kb')
 GROUP BY source, t_ms;
