@@ -160,8 +160,6 @@ static enum err_class io_class(int e)
 
 /* --- the iteration's end ------------------------------------------------------------ */
 
-static void vu_start(struct tthread *h, struct tvu *v);
-
 static void vu_schedule(struct tthread *h, struct tvu *v, int64_t due)
 {
 	v->state = TF_SCHEDULED;
@@ -183,10 +181,10 @@ static void vu_next(struct tthread *h, struct tvu *v, int stop, int64_t backoff_
 		think += (int64_t)(tpl_rand(&h->ctx.rng) % (uint64_t)(s->think_max_ms - s->think_min_ms + 1));
 	if (think < backoff_ms)
 		think = backoff_ms;
-	if (think > 0)
-		vu_schedule(h, v, clock_mono_ms() + think);
-	else
-		vu_start(h, v);
+	/* Even without think time the next iteration starts from the loop, never from here:
+	 * an iteration can finish inside vu_start (the kernel took every byte at once), and
+	 * starting the next one here would recurse without bound and starve engine_turn. */
+	vu_schedule(h, v, clock_mono_ms() + think);
 }
 
 static void iteration_over(struct tthread *h, struct tvu *v)
@@ -790,7 +788,8 @@ static void tf_run(struct ethread *t)
 			if (h->inflight == 0)
 				break;
 		}
-		while (h->sched.n > 0 && vuheap_top(&h->sched) <= now) {
+		/* At most the VUs due now: one that finishes at once is due again, next turn. */
+		for (int k = h->sched.n; k > 0 && h->sched.n > 0 && vuheap_top(&h->sched) <= now; k--) {
 			struct tvu *v = &h->vus[vuheap_pop(&h->sched)];
 			if (v->j >= h->active) {
 				conn_close(v);
