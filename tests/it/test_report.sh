@@ -33,18 +33,11 @@ if ! cc -O1 -std=gnu11 -D_GNU_SOURCE -I"$TOP/common" -o "$FIX" "$TOP/tests/it/re
 fi
 
 # --- live runs start first; the deterministic checks run while they go -------------------
-# A server that serves CAPACITY requests at once, the others queueing (tests/it/capserver.c):
-# throughput tops out at CAPACITY / SERVICE.  (regserver's delays never hold a worker, so it
-# never saturates.)
-if ! cc -O1 -std=gnu11 -D_GNU_SOURCE -pthread -o "$T/capserver" "$TOP/tests/it/capserver.c" \
-  >"$T/cc.log" 2>&1; then
-  fail "build capserver" "$(head -5 "$T/cc.log")"
-  exit 1
-fi
-spawn "$T/capserver.log" "$T/capserver" 4 50
-CAP_PID=$SPAWNED_PID
-cap_line=$(wait_line "$T/capserver.log" 'listening on 127\.0\.0\.1:[0-9]+' 10) || fail "capserver starts"
-CAP_PORT=${cap_line##*:}
+# A server that serves 4 requests at once, the others queueing: throughput tops out at
+# 4 / 50 ms = 80 TPS.  And one without a capacity, which never saturates.
+start_regserver --latency 50 --capacity 4 --quiet || fail "regserver --capacity starts"
+CAP_PID=$REG_PID
+CAP_PORT=$REG_PORT
 start_regserver --latency 50 --quiet || fail "regserver starts"
 
 sweep_ini() { # FILE LABEL URL
