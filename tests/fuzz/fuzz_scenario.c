@@ -1,0 +1,130 @@
+/*
+ * Scenario files on hostile text.  The input is a scenario's text, then optionally `--set`
+ * overrides, each after a NUL byte.  A parse must either fail with a message that points
+ * at the mistake (`fuzz.ini:LINE: ...` with LINE >= 1, or `--set ...: ...`), or succeed
+ * with a plan the engine can run as it is: levels, durations and weights in range, every
+ * request with a URL and a timeout, and every template expanding into a buffer of
+ * tpl_max_len() bytes, as the HTTP driver sizes them.  Any crash, leak or abort is a bug.
+ */
+// fuzz-sources: soak/scenario.c soak/scenario_frame.c soak/frame.c soak/template.c common/dur.c common/clock.c
+// fuzz-pkgs: libcurl libpcre2-8 inih
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_SETS 8
+#define NAME "fuzz.ini"
+
+/* Expands t the way the driver does: a buffer of exactly tpl_max_len() bytes (so ASan
+ * sees any write past it), which the expansion must fit. */
+static void expand_fits(const struct tpl *t, struct tpl_ctx *ctx)
+{
+	size_t cap;
+	char *buf;
+	long n;
+
+	if (!t->parts)
+		return;
+	cap = tpl_max_len(t, ctx);
+	buf = malloc(cap);
+	if (!buf)
+		abort();
+	n = tpl_expand(t, ctx, buf, cap);
+	if (n < 0 || (size_t)n >= cap || strlen(buf) != (size_t)n || (size_t)n < t->min_len)
+		abort();
+	free(buf);
+}
+
+static void check_plan(const struct scenario *s, const char *text)
+{
+	struct tpl_ctx ctx = {.seq = UINT64_MAX, .vu = 100000, .iter = UINT64_MAX,
+			      .run_id = INT64_MAX, .nonce = "abcdefgh", .rng = 42};
+	FILE *null;
+
+	ctx.csv = s->csv.ncols ? &s->csv : NULL;
+	if (s->nlevels < 1 || s->nlevels > SCN_MAX_LEVELS || s->duration_ms <= 0 ||
+	    s->interval_ms < 100 || s->interval_ms > 3600000 || s->warmup_ms < 0 ||
+	    s->rampup_ms < 0 || s->warmup_ms + s->rampup_ms >= s->duration_ms ||
+	    s->think_min_ms < 0 || s->think_max_ms < s->think_min_ms || !s->name || !s->label ||
+	    !s->text || strncmp(s->text, text, strlen(text)) != 0)
+		abort();
+	for (int i = 0; i < s->nlevels; i++)
+		if (s->levels[i] < 1 || s->levels[i] > SCN_MAX_VUS)
+			abort();
+	if (s->protocol == SCN_HTTP && (s->nreqs < 1 || s->total_weight < 1))
+		abort();
+	if (s->protocol == SCN_TCP_FRAME && (!s->address || s->nframes < 1))
+		abort();
+	for (int i = 0; i < s->nframes; i++)
+		expand_fits(&s->frames[i].text, &ctx);
+	if (s->has_handshake)
+		expand_fits(&s->handshake.text, &ctx);
+	for (int i = 0; i < s->nreqs; i++) {
+		const struct scn_request *r = &s->reqs[i];
+		if (!r->name || !r->method || !*r->method || r->timeout_ms < 1 || r->weight < 0 ||
+		    r->nheaders > SCN_MAX_HEADERS || (s->protocol == SCN_HTTP && !r->url.text))
+			abort();
+		expand_fits(&r->url, &ctx);
+		if (r->has_body)
+			expand_fits(&r->body, &ctx);
+		for (int h = 0; h < r->nheaders; h++)
+			expand_fits(&r->headers[h], &ctx);
+	}
+	for (int i = 0; i < s->ncollect; i++)
+		if (!s->collect[i].name || s->collect[i].every_ms < 100)
+			abort();
+	/* `soak check` prints every plan. */
+	null = fopen("/dev/null", "w");
+	if (null) {
+		scn_print_plan(s, null);
+		fclose(null);
+	}
+}
+
+/* A failed parse names where: NAME:LINE: (LINE >= 1) or --set. */
+static void check_error(const char *err)
+{
+	const char *p = err + strlen(NAME ":");
+	if (strcmp(err, "out of memory") == 0 || strncmp(err, "--set ", 6) == 0)
+		return;
+	if (strncmp(err, NAME ":", strlen(NAME ":")) != 0 || *p < '1' || *p > '9')
+		abort();
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p[0] != ':' || p[1] != ' ' || !p[2])
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *copy, *sets[MAX_SETS];
+	int nsets = 0;
+	size_t textlen;
+	struct scenario s;
+	char err[1024] = "";
+
+	if (size > 256 << 10)
+		return 0;
+	copy = malloc(size + 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	/* text NUL set NUL set ... */
+	textlen = strlen(copy);
+	for (size_t at = textlen + 1; at < size && nsets < MAX_SETS; at += strlen(copy + at) + 1)
+		sets[nsets++] = copy + at;
+	if (scn_parse_text(&s, NAME, copy, sets, nsets, err, sizeof err) == 0) {
+		check_plan(&s, copy);
+		scn_release(&s);
+	} else {
+		check_error(err);
+	}
+	free(copy);
+	return 0;
+}
