@@ -8,12 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <cmocka.h>
 
 #include "frame.h"
 #include "scenario.h"
 #include "scenario_frame.h"
+#include "tcpframe.h"
 #include "vuheap.h"
 
 /* DataOutputStream.writeShort(v): (v >>> 8) & 0xFF, v & 0xFF; writeInt(v): four bytes, high
@@ -282,6 +286,31 @@ static void vuheap_pops_in_due_order(void **state)
 	vuheap_release(&h); /* twice is harmless */
 }
 
+/* The preflight connects to the scenario's address: a listener passes, a closed port
+ * fails with a message naming the address.  (No name lookups: tests need no DNS.) */
+static void preflight_reaches_the_address(void **state)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	socklen_t al = sizeof a;
+	struct scenario s = {0};
+	char addr[64], err[256];
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	(void)state;
+
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(listen(fd, 4), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &al), 0);
+	snprintf(addr, sizeof addr, "127.0.0.1:%d", ntohs(a.sin_port));
+	s.address = addr;
+	assert_int_equal(tcpframe_preflight(&s, err, sizeof err), 0);
+	close(fd); /* nobody listens there now */
+	err[0] = '\0';
+	assert_int_equal(tcpframe_preflight(&s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "cannot reach the target 127.0.0.1:"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +322,7 @@ int main(void)
 		cmocka_unit_test(bad_tcp_frame_scenarios),
 		cmocka_unit_test(address_split),
 		cmocka_unit_test(vuheap_pops_in_due_order),
+		cmocka_unit_test(preflight_reaches_the_address),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
