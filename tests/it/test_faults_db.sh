@@ -26,8 +26,12 @@ cleanup_mounts() {
   _cleanup
 }
 trap cleanup_mounts EXIT
-# collectors RUN: pids of the collectors started for a run.
-collectors() { pgrep -f -- "soak-(procstat|gclog) .*--run $1( |\$)"; }
+# collectors DB RUN: pids of the collectors a run into DB started (other tests' runs may
+# have the same id in other files).
+collectors() {
+  pgrep -af -- "soak-(procstat|gclog) " | grep -F -- " --db $1 " | grep -E -- "--run $2( |\$)" |
+    cut -d ' ' -f 1
+}
 # scenario FILE DURATION: a run against regserver with two collectors sampling every 200 ms.
 scenario() {
   cat >"$1" <<EOF
@@ -113,7 +117,7 @@ check_eq "lock: run is failed, with the reason" "$(sql "$DB" "SELECT status || '
 check_eq "lock: database intact" "$(sql "$DB" 'PRAGMA integrity_check')" ok
 check_eq "lock: every interval committed before the lock readable, none half-written" \
   "$(intervals "$DB")" "$before"
-check_eq "lock: no collector left" "$(collectors "$R")" ""
+check_eq "lock: no collector left" "$(collectors "$DB" "$R")" ""
 
 # --- 3. the disk fills up mid-run -----------------------------------------------------------
 if mount_tmpfs "$T/small" size=3m; then
@@ -138,7 +142,7 @@ if mount_tmpfs "$T/small" size=3m; then
   status=$(soak runs --db "$DB" --json | jq -r ".[] | select(.id==$R) | .status")
   check "disk full: soak runs says failed or crashed, not running ($status)" \
     test "$status" = failed -o "$status" = crashed
-  check_eq "disk full: no collector left" "$(collectors "$R")" ""
+  check_eq "disk full: no collector left" "$(collectors "$DB" "$R")" ""
 fi
 
 # --- 4. soak report every second while a run writes -------------------------------------------
