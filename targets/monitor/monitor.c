@@ -48,6 +48,7 @@
 #define EPOLL_BATCH 256
 #define LOG_BAD_MAX 100        /* bad-frame reasons logged one by one, then every 1000th */
 #define EXPIRE_BUDGET 4096     /* sessions looked at per loop turn */
+#define READS_PER_TURN 16      /* recv calls for one connection per loop turn, then the others */
 #define LISTEN_TAG UINT64_MAX
 #define SIGNAL_TAG (UINT64_MAX - 1)
 
@@ -63,6 +64,8 @@ struct conn {
 	int waited;                 /* ... and its time is up: act on it */
 	int64_t due_ms;             /* when the hold ends */
 	struct conn *tprev, *tnext; /* the hold FIFO */
+	int ready;                  /* on the ready FIFO: more to read, its turn was up */
+	struct conn *rprev, *rnext; /* the ready FIFO */
 	struct conn *prev, *next;   /* every open connection */
 	size_t mem;                 /* memory counted for it */
 };
@@ -89,6 +92,7 @@ struct server {
 	int64_t nconns, peak_conns;
 	size_t conn_mem, peak_conn_mem;
 	struct conn *thead, *ttail; /* held connections, earliest due first */
+	struct conn *rhead, *rtail; /* connections with input left over from their turn */
 	struct store st;
 	struct sessions ss;
 	int64_t accepted, closed, messages, items, bad_frames, connects, acks, truncated;
@@ -140,11 +144,47 @@ static void hold_add(struct server *sv, struct conn *c)
 	sv->ttail = c;
 }
 
+/* --- the ready FIFO: fairness under edge-triggered epoll -------------------------------- */
+/* A client that writes as fast as the server reads would keep a read-until-EAGAIN loop on
+ * its connection forever and starve the others; a connection gets READS_PER_TURN reads,
+ * then waits here for its next turn (no new edge will come for the bytes already there). */
+
+static void ready_remove(struct server *sv, struct conn *c)
+{
+	if (!c->ready)
+		return;
+	if (c->rprev)
+		c->rprev->rnext = c->rnext;
+	else
+		sv->rhead = c->rnext;
+	if (c->rnext)
+		c->rnext->rprev = c->rprev;
+	else
+		sv->rtail = c->rprev;
+	c->rprev = c->rnext = NULL;
+	c->ready = 0;
+}
+
+static void ready_add(struct server *sv, struct conn *c)
+{
+	if (c->ready)
+		return;
+	c->ready = 1;
+	c->rprev = sv->rtail;
+	c->rnext = NULL;
+	if (sv->rtail)
+		sv->rtail->rnext = c;
+	else
+		sv->rhead = c;
+	sv->rtail = c;
+}
+
 /* --- connections ---------------------------------------------------------------------- */
 
 static void conn_close(struct server *sv, struct conn *c)
 {
 	hold_remove(sv, c);
+	ready_remove(sv, c);
 	if (c->sess)
 		c->sess->conns--;
 	close(c->fd);
@@ -397,10 +437,12 @@ static int conn_frames(struct server *sv, struct conn *c)
 	return 1;
 }
 
-/* Reads and acts until EAGAIN, a hold, or the end; returns -1 when c is gone. */
+/* Reads and acts until EAGAIN, a hold, the end of its turn (then it is on the ready FIFO:
+ * returns 1) or the connection's end (returns -1: c is gone); 0 otherwise. */
 static int conn_input(struct server *sv, struct conn *c)
 {
-	for (;;) {
+	ready_remove(sv, c);
+	for (int reads = 0;; reads++) {
 		int rc = conn_frames(sv, c);
 		if (rc <= 0)
 			return rc;
@@ -418,6 +460,10 @@ static int conn_input(struct server *sv, struct conn *c)
 			memmove(c->in, c->in + c->in_off, c->in_len - c->in_off);
 			c->in_len -= c->in_off;
 			c->in_off = 0;
+		}
+		if (reads == READS_PER_TURN) {
+			ready_add(sv, c);
+			return 1;
 		}
 		ssize_t n = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len, MSG_DONTWAIT);
 		if (n > 0) {
@@ -580,7 +626,7 @@ static void loop(struct server *sv)
 	char err[512];
 
 	while (!sv->stopping && !sv->failed) {
-		int64_t now = clock_mono_ms(), wait = 1000, d;
+		int64_t now = clock_mono_ms(), wait = sv->rhead ? 0 : 1000, d;
 		if (sv->thead && (d = sv->thead->due_ms - now) < wait)
 			wait = d;
 		if ((d = store_due_in(&sv->st)) >= 0 && d < wait)
@@ -607,6 +653,15 @@ static void loop(struct server *sv)
 					conn_input(sv, c);
 			}
 		}
+		/* Connections whose turn ended with input left: one more turn each. */
+		for (struct conn *c = sv->rhead, *last = sv->rtail; c;) {
+			struct conn *next = c->rnext;
+			int end = c == last;
+			conn_input(sv, c); /* may close c or queue it again at the tail */
+			if (end)
+				break;
+			c = next;
+		}
 		holds_due(sv, 0);
 		now = clock_mono_ms();
 		sessions_expire(&sv->ss, now, EXPIRE_BUDGET);
@@ -630,7 +685,8 @@ static void finish(struct server *sv)
 	holds_due(sv, 1);
 	while (sv->conns && !sv->failed) {
 		struct conn *c = sv->conns;
-		if (conn_input(sv, c) == 0)
+		int rc = conn_input(sv, c);
+		if (rc == 0)
 			conn_close(sv, c);
 	}
 	while (sv->conns)
