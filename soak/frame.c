@@ -13,7 +13,7 @@ void frame_put_header(uint8_t out[FRAME_HDR], unsigned type, uint32_t len)
 }
 
 void frame_rd_start(struct frame_rd *r, unsigned want_type, uint32_t max_len, char *keep,
-		    size_t keep_cap)
+                    size_t keep_cap)
 {
 	memset(r, 0, sizeof *r);
 	r->want_type = want_type;
@@ -48,7 +48,7 @@ enum frame_status frame_rd_feed(struct frame_rd *r, const uint8_t *buf, size_t n
 			return FRAME_MORE;
 		r->type = (unsigned)r->hdr[0] << 8 | r->hdr[1];
 		r->len = (uint32_t)r->hdr[2] << 24 | (uint32_t)r->hdr[3] << 16 |
-			 (uint32_t)r->hdr[4] << 8 | r->hdr[5];
+		         (uint32_t)r->hdr[4] << 8 | r->hdr[5];
 		if (r->type != r->want_type)
 			return FRAME_BAD_TYPE;
 		/* A length with the top bit set is a negative Java int: never valid. */

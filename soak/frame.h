@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FRAME_HDR 6              /* header bytes */
-#define FRAME_TYPE_JSON 1        /* UTF-8 JSON text */
-#define FRAME_MAX_LEN 0x7fffffffu /* Java's writeInt of a byte[] length: never negative */
+#define FRAME_HDR       6           /* header bytes */
+#define FRAME_TYPE_JSON 1           /* UTF-8 JSON text */
+#define FRAME_MAX_LEN   0x7fffffffu /* Java's writeInt of a byte[] length: never negative */
 
 /* Writes the 6-byte header of a frame of `type` carrying `len` payload bytes. */
 void frame_put_header(uint8_t out[FRAME_HDR], unsigned type, uint32_t len);
@@ -45,13 +45,16 @@ struct frame_rd {
 
 /* Prepares r for a new frame.  keep may be NULL (keep_cap 0): nothing is kept. */
 void frame_rd_start(struct frame_rd *r, unsigned want_type, uint32_t max_len, char *keep,
-		    size_t keep_cap);
+                    size_t keep_cap);
 /* How many bytes the frame still needs at least (header remainder or payload remainder);
  * a caller that reads no more than this never takes bytes of the next frame. */
 size_t frame_rd_need(const struct frame_rd *r);
 /* Consumes bytes of buf[0..n) into the frame; *used gets how many were taken. */
 enum frame_status frame_rd_feed(struct frame_rd *r, const uint8_t *buf, size_t n, size_t *used);
 /* Header bytes plus payload bytes consumed so far. */
-static inline uint64_t frame_rd_bytes(const struct frame_rd *r) { return r->nhdr + (uint64_t)r->got; }
+static inline uint64_t frame_rd_bytes(const struct frame_rd *r)
+{
+	return r->nhdr + (uint64_t)r->got;
+}
 
 #endif

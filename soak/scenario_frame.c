@@ -10,11 +10,11 @@
 #include "scenario_int.h"
 
 /* [request] keys that only mean something for HTTP. */
-static const char *const http_keys[] = {"url",         "method",      "header", "body",
-					"expect_status", "expect_body", "weight"};
+static const char *const http_keys[] = {"url",           "method",      "header", "body",
+                                        "expect_status", "expect_body", "weight"};
 
 int scn_address_split(const char *addr, char *host, size_t hostlen, int *port, char *err,
-		      size_t errlen)
+                      size_t errlen)
 {
 	const char *colon, *h = addr;
 	size_t hl;
@@ -85,8 +85,8 @@ static char *read_template(struct parse *p, const struct scenario *s, struct ent
 	size_t n;
 
 	if (e->value[0] != '/' && strchr(s->file, '/'))
-		snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(s->file, '/') - s->file), s->file,
-			 e->value);
+		snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(s->file, '/') - s->file),
+		         s->file, e->value);
 	else
 		snprintf(path, sizeof path, "%s", e->value);
 	f = fopen(path, "rb");
@@ -124,14 +124,14 @@ out:
 
 /* text or file, and type, of [handshake] or [frame.NAME] into fr. */
 static void parse_payload(struct parse *p, struct scenario *s, const char *sec,
-			  struct scn_frame *fr)
+                          struct scn_frame *fr)
 {
 	struct entry *text = find(p, sec, "text"), *file = find(p, sec, "file"), *e;
 	long v;
 
 	if (!!text == !!file) {
-		perr(p, text ? text : NULL, section_line(p, sec), "[%s] needs %s of text = ... or file = PATH",
-		     sec, text ? "only one" : "one");
+		perr(p, text ? text : NULL, section_line(p, sec),
+		     "[%s] needs %s of text = ... or file = PATH", sec, text ? "only one" : "one");
 		return;
 	}
 	if (text) {
@@ -179,8 +179,10 @@ static void no_named_request(struct parse *p, struct scenario *s, const char *se
 {
 	(void)s;
 	if (strcmp(sec, "request") != 0)
-		perr(p, NULL, section_line(p, sec),
-		     "[%s]: protocol = tcp-frame sends the [frame.NAME] sections, not request kinds", sec);
+		perr(
+		    p, NULL, section_line(p, sec),
+		    "[%s]: protocol = tcp-frame sends the [frame.NAME] sections, not request kinds",
+		    sec);
 }
 
 static void not_http(struct parse *p, struct scenario *s, const char *sec)
@@ -212,7 +214,8 @@ void scn_parse_frames(struct parse *p, struct scenario *s)
 	}
 	for (size_t i = 0; i < sizeof http_keys / sizeof http_keys[0]; i++)
 		if ((e = find(p, "request", http_keys[i])))
-			perr(p, e, 0, "%s: an HTTP key; protocol = tcp-frame sends [frame.NAME] sections",
+			perr(p, e, 0,
+			     "%s: an HTTP key; protocol = tcp-frame sends [frame.NAME] sections",
 			     e->key);
 	each_section(p, s, "request", no_named_request);
 	if (!addr)
@@ -224,7 +227,8 @@ void scn_parse_frames(struct parse *p, struct scenario *s)
 	s->max_frame = SCN_MAX_FRAME_DEFAULT;
 	if (maxf) {
 		if (parse_size(maxf->value, &v) < 0 || v < 1 || v > (long)FRAME_MAX_LEN)
-			perr(p, maxf, 0, "max_frame: '%s' is not a size of 1 to %u bytes (512k, 1M)",
+			perr(p, maxf, 0,
+			     "max_frame: '%s' is not a size of 1 to %u bytes (512k, 1M)",
 			     maxf->value, FRAME_MAX_LEN);
 		else
 			s->max_frame = (int)v;
@@ -244,16 +248,16 @@ void scn_print_frames(const struct scenario *s, FILE *f)
 	if (s->protocol != SCN_TCP_FRAME)
 		return;
 	fprintf(f, "  tcp-frame to %s: %s; timeout %s; replies up to %d bytes\n", s->address,
-		s->connection == SCN_CLOSE ? "a new connection (connect, handshake, frames, close) "
-					     "per iteration"
-					   : "one connection per VU, handshake once",
-		dur_format(timeout, a, sizeof a), s->max_frame);
+	        s->connection == SCN_CLOSE ? "a new connection (connect, handshake, frames, close) "
+	                                     "per iteration"
+	                                   : "one connection per VU, handshake once",
+	        dur_format(timeout, a, sizeof a), s->max_frame);
 	if (s->has_handshake)
 		fprintf(f, "  handshake: type %d, %zu+ bytes%s, reply %s\n", s->handshake.type,
-			s->handshake.text.min_len, s->handshake.text.dynamic ? " (templated)" : "",
-			s->handshake_expect ? "checked against expect" : "read");
+		        s->handshake.text.min_len, s->handshake.text.dynamic ? " (templated)" : "",
+		        s->handshake_expect ? "checked against expect" : "read");
 	for (int i = 0; i < s->nframes; i++)
 		fprintf(f, "  frame %d: type %d, %zu+ bytes%s, %s\n", i + 1, s->frames[i].type,
-			s->frames[i].text.min_len, s->frames[i].text.dynamic ? " (templated)" : "",
-			s->frames[i].expect_reply ? "one reply read" : "no reply");
+		        s->frames[i].text.min_len, s->frames[i].text.dynamic ? " (templated)" : "",
+		        s->frames[i].expect_reply ? "one reply read" : "no reply");
 }

@@ -17,8 +17,8 @@ struct entry {
 	char *section; /* as written, e.g. "request.login" */
 	char *key;
 	char *value;
-	int line;      /* 1-based; 0 for --set */
-	int used;      /* consumed by the interpreter (leftovers are unknown keys) */
+	int line; /* 1-based; 0 for --set */
+	int used; /* consumed by the interpreter (leftovers are unknown keys) */
 };
 
 struct parse;
@@ -26,7 +26,7 @@ struct parse;
 /* Records the first error as `FILE:LINE: message` (or `--set s.k: message`); e names the
  * entry at fault (its line is used), or NULL with `line`. */
 void perr(struct parse *p, const struct entry *e, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 /* The last entry for section/key (an override beats the file), marking every one used. */
 struct entry *find(struct parse *p, const char *section, const char *key);
 /* The first line of a section (for "missing key" messages), or 1. */
@@ -45,6 +45,6 @@ int compile_tpl(struct parse *p, struct scenario *s, struct entry *e, struct tpl
 /* Calls fn once per section named `prefix` or `prefix.NAME`, in file order, until an
  * error. */
 void each_section(struct parse *p, struct scenario *s, const char *prefix,
-		  void (*fn)(struct parse *, struct scenario *, const char *));
+                  void (*fn)(struct parse *, struct scenario *, const char *));
 
 #endif

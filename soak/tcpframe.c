@@ -26,14 +26,14 @@
 #include "scenario_frame.h"
 #include "vuheap.h"
 
-#define KEEP_CAP 8192          /* reply payload bytes kept for the handshake's expect */
-#define TURN_MAX_MS 200        /* longest wait of a loop turn (control is also woken) */
-#define BACKOFF_MS 50          /* pause after a failed connect: a dead target is not spun on */
-#define PORTS_BACKOFF_MS 250   /* EADDRNOTAVAIL: give TIME_WAIT ports time to free up */
-#define EPOLL_BATCH 256
-#define READ_CHUNK 65536       /* a worker's scratch for reply payloads (skipped bytes) */
+#define KEEP_CAP             8192 /* reply payload bytes kept for the handshake's expect */
+#define TURN_MAX_MS          200  /* longest wait of a loop turn (control is also woken) */
+#define BACKOFF_MS           50   /* pause after a failed connect: a dead target is not spun on */
+#define PORTS_BACKOFF_MS     250  /* EADDRNOTAVAIL: give TIME_WAIT ports time to free up */
+#define EPOLL_BATCH          256
+#define READ_CHUNK           65536 /* a worker's scratch for reply payloads (skipped bytes) */
 #define PREFLIGHT_TIMEOUT_MS 3000
-#define WAKE_TAG UINT64_MAX    /* epoll data of the wake eventfd */
+#define WAKE_TAG             UINT64_MAX /* epoll data of the wake eventfd */
 
 enum tf_state {
 	TF_IDLE = 0,   /* not running (no connection) */
@@ -49,44 +49,44 @@ struct tthread;
 
 /* One virtual user. */
 struct tvu {
-	int j;                  /* local index in the worker */
+	int j; /* local index in the worker */
 	enum tf_state state;
-	int fd;                 /* the connection, -1 when none */
-	uint32_t gen;           /* bumped per connection: epoll events of an old one are dropped */
-	int64_t due_ms;         /* in flight: deadline (mono ms) */
-	int dprev, dnext;       /* deadline list links (-1 = none) */
-	int in_dl;              /* on the deadline list */
-	int inflight;           /* an iteration is running (counted in tthread.inflight) */
-	uint64_t iter;          /* iterations started */
-	uint64_t seq;           /* ${seq} of the current iteration */
-	char *buf;              /* handshake or the iteration's frames, headers included */
-	size_t len;             /* bytes in buf */
-	size_t off;             /* bytes of buf written */
-	size_t end;             /* end of the group being written */
-	int next_frame;         /* first frame not yet in a written group */
-	int group_last;         /* last frame of the group being written */
+	int fd;           /* the connection, -1 when none */
+	uint32_t gen;     /* bumped per connection: epoll events of an old one are dropped */
+	int64_t due_ms;   /* in flight: deadline (mono ms) */
+	int dprev, dnext; /* deadline list links (-1 = none) */
+	int in_dl;        /* on the deadline list */
+	int inflight;     /* an iteration is running (counted in tthread.inflight) */
+	uint64_t iter;    /* iterations started */
+	uint64_t seq;     /* ${seq} of the current iteration */
+	char *buf;        /* handshake or the iteration's frames, headers included */
+	size_t len;       /* bytes in buf */
+	size_t off;       /* bytes of buf written */
+	size_t end;       /* end of the group being written */
+	int next_frame;   /* first frame not yet in a written group */
+	int group_last;   /* last frame of the group being written */
 	size_t frame_end[SCN_MAX_FRAMES]; /* end of each frame in buf */
-	struct frame_rd rd;     /* the reply being read */
-	char *keep;             /* KEEP_CAP bytes of the handshake reply, when expect is set */
-	int64_t t_conn_us;      /* connect started (mono µs) */
-	int64_t t_hs_us;        /* handshake started */
-	int64_t t_iter_us;      /* first byte of the iteration's frames written */
+	struct frame_rd rd;               /* the reply being read */
+	char *keep;        /* KEEP_CAP bytes of the handshake reply, when expect is set */
+	int64_t t_conn_us; /* connect started (mono µs) */
+	int64_t t_hs_us;   /* handshake started */
+	int64_t t_iter_us; /* first byte of the iteration's frames written */
 };
 
 struct tthread {
 	struct ethread *t;
 	const struct scenario *scn;
-	struct tvu *vus;            /* max_share of them */
-	int active;                 /* VUs [0, active) are wanted */
-	struct vuheap sched;        /* scheduled VUs by start time */
-	int dhead, dtail;           /* in-flight VUs by deadline, earliest first */
+	struct tvu *vus;     /* max_share of them */
+	int active;          /* VUs [0, active) are wanted */
+	struct vuheap sched; /* scheduled VUs by start time */
+	int dhead, dtail;    /* in-flight VUs by deadline, earliest first */
 	int inflight;
 	int epfd, wakefd;
 	struct sockaddr_storage addr; /* the target, resolved once */
 	socklen_t addrlen;
-	int64_t timeout_ms;         /* connect, handshake and iteration each */
-	size_t buf_cap;             /* per-VU buffer size */
-	uint8_t *scratch;           /* READ_CHUNK bytes */
+	int64_t timeout_ms; /* connect, handshake and iteration each */
+	size_t buf_cap;     /* per-VU buffer size */
+	uint8_t *scratch;   /* READ_CHUNK bytes */
 	struct tpl_ctx ctx;
 	pcre2_match_data *md;
 	char nonce[64];
@@ -155,7 +155,7 @@ static enum err_class io_class(int e)
 {
 	return e == ECONNRESET || e == EPIPE || e == ENOTCONN ? ERR_RESET
 	       : e == ETIMEDOUT                               ? ERR_TIMEOUT
-							      : ERR_OTHER;
+	                                                      : ERR_OTHER;
 }
 
 /* --- the iteration's end ------------------------------------------------------------ */
@@ -178,7 +178,8 @@ static void vu_next(struct tthread *h, struct tvu *v, int stop, int64_t backoff_
 		return;
 	}
 	if (s->think_max_ms > s->think_min_ms)
-		think += (int64_t)(tpl_rand(&h->ctx.rng) % (uint64_t)(s->think_max_ms - s->think_min_ms + 1));
+		think += (int64_t)(tpl_rand(&h->ctx.rng) %
+		                   (uint64_t)(s->think_max_ms - s->think_min_ms + 1));
 	if (think < backoff_ms)
 		think = backoff_ms;
 	/* Even without think time the next iteration starts from the loop, never from here:
@@ -198,7 +199,7 @@ static void iteration_over(struct tthread *h, struct tvu *v)
 
 /* Records a failed iteration with its class and message, drops the connection. */
 static void fail(struct tthread *h, struct tvu *v, int stop, enum err_class c, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 static void fail(struct tthread *h, struct tvu *v, int stop, enum err_class c, const char *fmt, ...)
 {
 	struct ethread *t = h->t;
@@ -219,11 +220,11 @@ static void fail(struct tthread *h, struct tvu *v, int stop, enum err_class c, c
 	iteration_over(h, v);
 	v->state = TF_IDLE;
 	vu_next(h, v, stop,
-		c == ERR_CLIENT_PORTS ? PORTS_BACKOFF_MS
-		: c == ERR_CONNECT_REFUSED || c == ERR_CONNECT_TIMEOUT || c == ERR_OTHER ||
-			c == ERR_BODY_MISMATCH || c == ERR_PROTOCOL
-		    ? BACKOFF_MS
-		    : 0);
+	        c == ERR_CLIENT_PORTS ? PORTS_BACKOFF_MS
+	        : c == ERR_CONNECT_REFUSED || c == ERR_CONNECT_TIMEOUT || c == ERR_OTHER ||
+	                c == ERR_BODY_MISMATCH || c == ERR_PROTOCOL
+	            ? BACKOFF_MS
+	            : 0);
 }
 
 static void succeed(struct tthread *h, struct tvu *v, int stop)
@@ -274,7 +275,7 @@ static void expand_frames(struct tthread *h, struct tvu *v)
 	h->ctx.iter = v->iter;
 	for (int i = 0; i < s->nframes; i++) {
 		long n = tpl_expand(&s->frames[i].text, &h->ctx, v->buf + off + FRAME_HDR,
-				    h->buf_cap - off - FRAME_HDR);
+		                    h->buf_cap - off - FRAME_HDR);
 		if (n < 0)
 			n = 0; /* cannot happen: buf_cap is the sum of the frames' tpl_max_len */
 		frame_put_header((uint8_t *)v->buf + off, (unsigned)s->frames[i].type, (uint32_t)n);
@@ -303,7 +304,8 @@ static void next_group(struct tthread *h, struct tvu *v)
 static int send_some(struct tthread *h, struct tvu *v, int stop)
 {
 	while (v->off < v->end) {
-		ssize_t n = send(v->fd, v->buf + v->off, v->end - v->off, MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t n =
+		    send(v->fd, v->buf + v->off, v->end - v->off, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			v->off += (size_t)n;
 			continue;
@@ -340,32 +342,40 @@ static int read_some(struct tthread *h, struct tvu *v, int stop)
 		if (n < 0) {
 			int e = errno;
 			fail(h, v, stop, io_class(e), "%s from %s: %s after %llu bytes", what,
-			     h->scn->address, strerror(e), (unsigned long long)frame_rd_bytes(&v->rd));
+			     h->scn->address, strerror(e),
+			     (unsigned long long)frame_rd_bytes(&v->rd));
 			return -1;
 		}
 		if (n == 0) {
 			if (frame_rd_bytes(&v->rd) == 0)
-				fail(h, v, stop, ERR_RESET, "%s from %s: the server closed the connection "
-				     "without replying", what, h->scn->address);
+				fail(h, v, stop, ERR_RESET,
+				     "%s from %s: the server closed the connection "
+				     "without replying",
+				     what, h->scn->address);
 			else
-				fail(h, v, stop, ERR_RESET, "%s from %s: the server closed the connection "
-				     "in the middle of a frame (%llu of %llu bytes)", what, h->scn->address,
+				fail(h, v, stop, ERR_RESET,
+				     "%s from %s: the server closed the connection "
+				     "in the middle of a frame (%llu of %llu bytes)",
+				     what, h->scn->address,
 				     (unsigned long long)frame_rd_bytes(&v->rd),
-				     v->rd.nhdr < FRAME_HDR ? (unsigned long long)FRAME_HDR
-							   : (unsigned long long)(FRAME_HDR + v->rd.len));
+				     v->rd.nhdr < FRAME_HDR
+				         ? (unsigned long long)FRAME_HDR
+				         : (unsigned long long)(FRAME_HDR + v->rd.len));
 			return -1;
 		}
 		fs = frame_rd_feed(&v->rd, h->scratch, (size_t)n, &used);
 		if (fs == FRAME_DONE)
 			return 1;
 		if (fs == FRAME_BAD_TYPE) {
-			fail(h, v, stop, ERR_PROTOCOL, "%s from %s: frame type %u, expected %u", what,
-			     h->scn->address, v->rd.type, v->rd.want_type);
+			fail(h, v, stop, ERR_PROTOCOL, "%s from %s: frame type %u, expected %u",
+			     what, h->scn->address, v->rd.type, v->rd.want_type);
 			return -1;
 		}
 		if (fs == FRAME_TOO_LONG) {
-			fail(h, v, stop, ERR_PROTOCOL, "%s from %s: frame length %lu is over max_frame %lu",
-			     what, h->scn->address, (unsigned long)v->rd.len, (unsigned long)v->rd.max_len);
+			fail(h, v, stop, ERR_PROTOCOL,
+			     "%s from %s: frame length %lu is over max_frame %lu", what,
+			     h->scn->address, (unsigned long)v->rd.len,
+			     (unsigned long)v->rd.max_len);
 			return -1;
 		}
 	}
@@ -384,7 +394,7 @@ static void advance(struct tthread *h, struct tvu *v, int stop)
 			if ((rc = send_some(h, v, stop)) <= 0)
 				return;
 			frame_rd_start(&v->rd, (unsigned)s->handshake.type, (uint32_t)s->max_frame,
-				       v->keep, v->keep ? KEEP_CAP : 0);
+			               v->keep, v->keep ? KEEP_CAP : 0);
 			v->state = TF_HS_READ;
 			break;
 		case TF_HS_READ:
@@ -393,15 +403,15 @@ static void advance(struct tthread *h, struct tvu *v, int stop)
 			st = ethread_stats(h->t);
 			st->bytes += (int64_t)frame_rd_bytes(&v->rd);
 			if (s->handshake_expect &&
-			    pcre2_match(s->handshake_expect, (PCRE2_SPTR)v->keep, v->rd.kept, 0, 0, h->md,
-					NULL) < 0) {
+			    pcre2_match(s->handshake_expect, (PCRE2_SPTR)v->keep, v->rd.kept, 0, 0,
+			                h->md, NULL) < 0) {
 				for (char *q = v->keep; *q; q++)
 					if (*q == '\n' || *q == '\r')
 						*q = ' ';
 				v->state = TF_IDLE; /* bytes are counted already */
 				fail(h, v, stop, ERR_BODY_MISMATCH,
-				     "handshake reply from %s does not match expect: %.120s", s->address,
-				     v->keep);
+				     "handshake reply from %s does not match expect: %.120s",
+				     s->address, v->keep);
 				return;
 			}
 			st->ttfb_sum_us += clock_mono_us() - v->t_hs_us;
@@ -419,7 +429,7 @@ static void advance(struct tthread *h, struct tvu *v, int stop)
 				return;
 			}
 			frame_rd_start(&v->rd, (unsigned)s->frames[v->group_last].type,
-				       (uint32_t)s->max_frame, NULL, 0);
+			               (uint32_t)s->max_frame, NULL, 0);
 			v->state = TF_READ;
 			break;
 		case TF_READ:
@@ -496,8 +506,9 @@ static void start_connect(struct tthread *h, struct tvu *v, int stop)
 	int e = errno;
 	enum err_class c = connect_class(e);
 	fail(h, v, stop, c, "connect to %s: %s%s", h->scn->address, strerror(e),
-	     c == ERR_CLIENT_PORTS ? " (EADDRNOTAVAIL: the load generator ran out of ephemeral ports)"
-				   : "");
+	     c == ERR_CLIENT_PORTS
+	         ? " (EADDRNOTAVAIL: the load generator ran out of ephemeral ports)"
+	         : "");
 }
 
 /* Starts the VU's next iteration. */
@@ -510,7 +521,8 @@ static void vu_start(struct tthread *h, struct tvu *v)
 		if (h->scn->handshake_expect && !v->keep)
 			v->keep = malloc(KEEP_CAP);
 		if (!v->buf || (h->scn->handshake_expect && !v->keep)) {
-			istats_error(ethread_stats(t), ERR_OTHER, "out of memory creating a virtual user");
+			istats_error(ethread_stats(t), ERR_OTHER,
+			             "out of memory creating a virtual user");
 			t->requests++, t->errors++;
 			ethread_stats(t)->requests++;
 			v->state = TF_IDLE;
@@ -563,10 +575,11 @@ static void on_event(struct tthread *h, struct tvu *v, uint32_t evs, int stop)
 /* --- worker setup --------------------------------------------------------------------- */
 
 static int resolve(const char *address, struct sockaddr_storage *out, socklen_t *len, char *err,
-		   size_t errlen)
+                   size_t errlen)
 {
 	char host[256], port_s[16];
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV}, *ai = NULL;
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV},
+	                *ai = NULL;
 	int port, g;
 
 	if (scn_address_split(address, host, sizeof host, &port, err, errlen) < 0)
@@ -757,8 +770,9 @@ static void expire(struct tthread *h, int stop)
 			     h->scn->address, a);
 			break;
 		default:
-			fail(h, v, stop, ERR_TIMEOUT, "frames to %s: iteration not done within %s (%s)",
-			     h->scn->address, a, v->state == TF_READ ? "waiting for a reply" : "writing");
+			fail(h, v, stop, ERR_TIMEOUT,
+			     "frames to %s: iteration not done within %s (%s)", h->scn->address, a,
+			     v->state == TF_READ ? "waiting for a reply" : "writing");
 			break;
 		}
 	}
@@ -789,7 +803,8 @@ static void tf_run(struct ethread *t)
 				break;
 		}
 		/* At most the VUs due now: one that finishes at once is due again, next turn. */
-		for (int k = h->sched.n; k > 0 && h->sched.n > 0 && vuheap_top(&h->sched) <= now; k--) {
+		for (int k = h->sched.n; k > 0 && h->sched.n > 0 && vuheap_top(&h->sched) <= now;
+		     k--) {
 			struct tvu *v = &h->vus[vuheap_pop(&h->sched)];
 			if (v->j >= h->active) {
 				conn_close(v);
@@ -815,7 +830,8 @@ static void tf_run(struct ethread *t)
 			}
 			struct tvu *v = &h->vus[(uint32_t)tag];
 			if ((uint32_t)(tag >> 32) != v->gen || v->fd < 0)
-				continue; /* an event of a connection closed earlier in this batch */
+				continue; /* an event of a connection closed earlier in this batch
+				           */
 			on_event(h, v, evs[i].events, turn.stop);
 		}
 		expire(h, turn.stop);
@@ -827,9 +843,9 @@ static void tf_run(struct ethread *t)
 }
 
 const struct driver tcpframe_driver = {
-	.name = "tcp-frame",
-	.init = tf_init,
-	.run = tf_run,
-	.wake = tf_wake,
-	.release = tf_release,
+    .name = "tcp-frame",
+    .init = tf_init,
+    .run = tf_run,
+    .wake = tf_wake,
+    .release = tf_release,
 };

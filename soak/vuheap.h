@@ -27,6 +27,9 @@ void vuheap_push(struct vuheap *h, int j, int64_t due);
 /* Removes and returns the VU due first; n must be > 0. */
 int vuheap_pop(struct vuheap *h);
 /* The earliest due time; n must be > 0. */
-static inline int64_t vuheap_top(const struct vuheap *h) { return h->e[0].due; }
+static inline int64_t vuheap_top(const struct vuheap *h)
+{
+	return h->e[0].due;
+}
 
 #endif

@@ -41,23 +41,23 @@
 #include "session.h"
 #include "store.h"
 
-#define IN_INIT 4096           /* a connection's first read buffer */
-#define IN_KEEP 65536          /* larger buffers shrink back to IN_INIT once drained */
-#define OUT_MAX 65536          /* unsent replies past this: the client does not read them */
-#define HDR 6
-#define EPOLL_BATCH 256
-#define LOG_BAD_MAX 100        /* bad-frame reasons logged one by one, then every 1000th */
-#define EXPIRE_BUDGET 4096     /* sessions looked at per loop turn */
-#define READS_PER_TURN 16      /* recv calls for one connection per loop turn, then the others */
-#define LISTEN_TAG UINT64_MAX
-#define SIGNAL_TAG (UINT64_MAX - 1)
+#define IN_INIT        4096  /* a connection's first read buffer */
+#define IN_KEEP        65536 /* larger buffers shrink back to IN_INIT once drained */
+#define OUT_MAX        65536 /* unsent replies past this: the client does not read them */
+#define HDR            6
+#define EPOLL_BATCH    256
+#define LOG_BAD_MAX    100  /* bad-frame reasons logged one by one, then every 1000th */
+#define EXPIRE_BUDGET  4096 /* sessions looked at per loop turn */
+#define READS_PER_TURN 16   /* recv calls for one connection per loop turn, then the others */
+#define LISTEN_TAG     UINT64_MAX
+#define SIGNAL_TAG     (UINT64_MAX - 1)
 
 struct conn {
 	int fd;
-	char peer[64];              /* ADDRESS:PORT, for log lines */
-	uint8_t *in;                /* received bytes; [in_off, in_len) not yet acted on */
+	char peer[64]; /* ADDRESS:PORT, for log lines */
+	uint8_t *in;   /* received bytes; [in_off, in_len) not yet acted on */
 	size_t in_cap, in_off, in_len;
-	uint8_t *out;               /* replies not yet sent: [out_off, out_len) */
+	uint8_t *out; /* replies not yet sent: [out_off, out_len) */
 	size_t out_cap, out_off, out_len;
 	struct session *sess;       /* after Connect, else NULL */
 	int waiting;                /* the frame at in_off is held by --latency */
@@ -88,7 +88,7 @@ struct opts {
 struct server {
 	struct opts o;
 	int lfd, epfd, sigfd;
-	struct conn *conns;         /* open connections */
+	struct conn *conns; /* open connections */
 	int64_t nconns, peak_conns;
 	size_t conn_mem, peak_conn_mem;
 	struct conn *thead, *ttail; /* held connections, earliest due first */
@@ -96,13 +96,16 @@ struct server {
 	struct store st;
 	struct sessions ss;
 	int64_t accepted, closed, messages, items, bad_frames, connects, acks, truncated;
-	int64_t refused;            /* connections refused at --max-conns */
+	int64_t refused; /* connections refused at --max-conns */
 	int64_t next_stats_ms;
 	int stopping;
-	int failed;                 /* the store failed: exit 3 */
+	int failed; /* the store failed: exit 3 */
 };
 
-static size_t msize(void *p) { return p ? malloc_usable_size(p) : 0; }
+static size_t msize(void *p)
+{
+	return p ? malloc_usable_size(p) : 0;
+}
 
 static void account(struct server *sv, struct conn *c)
 {
@@ -203,7 +206,7 @@ static void conn_close(struct server *sv, struct conn *c)
 }
 
 static void bad_frame(struct server *sv, struct conn *c, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void bad_frame(struct server *sv, struct conn *c, const char *fmt, ...)
 {
 	char msg[300];
@@ -215,7 +218,7 @@ static void bad_frame(struct server *sv, struct conn *c, const char *fmt, ...)
 		vsnprintf(msg, sizeof msg, fmt, ap);
 		va_end(ap);
 		fprintf(stderr, "monitor: %s: bad frame, closing: %s%s\n", c->peer, msg,
-			sv->bad_frames == LOG_BAD_MAX ? " (further ones: every 1000th)" : "");
+		        sv->bad_frames == LOG_BAD_MAX ? " (further ones: every 1000th)" : "");
 	}
 	conn_close(sv, c);
 }
@@ -225,7 +228,7 @@ static int conn_flush(struct server *sv, struct conn *c)
 {
 	while (c->out_off < c->out_len) {
 		ssize_t n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		                 MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			c->out_off += (size_t)n;
 			continue;
@@ -248,7 +251,7 @@ static int reply(struct server *sv, struct conn *c, const char *text, size_t len
 		c->out_off = c->out_len = 0;
 	if (c->out_len + HDR + len > OUT_MAX) {
 		fprintf(stderr, "monitor: %s: %zu bytes of replies unread, closing\n", c->peer,
-			c->out_len - c->out_off);
+		        c->out_len - c->out_off);
 		conn_close(sv, c);
 		return -1;
 	}
@@ -281,12 +284,12 @@ static int64_t int_of(json_t *v)
 {
 	return json_is_integer(v) ? (int64_t)json_integer_value(v)
 	       : json_is_real(v)  ? (int64_t)json_real_value(v)
-				  : 0;
+	                          : 0;
 }
 
 /* Stores a data message; 0, or -1 when the store failed (the server stops). */
 static int store_data(struct server *sv, struct conn *c, json_t *root, const char *kind,
-		      size_t bytes)
+                      size_t bytes)
 {
 	json_t *d = json_object_get(root, "D"), *val;
 	const char *key;
@@ -295,19 +298,19 @@ static int store_data(struct server *sv, struct conn *c, json_t *root, const cha
 	int n = json_is_object(d) ? (int)json_object_size(d) : 0;
 
 	if (store_message(&sv->st, (int64_t)c->sess->id, kind, int_of(json_object_get(root, "S")),
-			  int_of(json_object_get(root, "MID")), int_of(json_object_get(root, "TS")), n,
-			  (int64_t)bytes, &id, err, sizeof err) < 0)
+	                  int_of(json_object_get(root, "MID")), int_of(json_object_get(root, "TS")),
+	                  n, (int64_t)bytes, &id, err, sizeof err) < 0)
 		goto fail;
 	if (n > 0)
 		json_object_foreach(d, key, val)
 		{
 			int rc;
 			if (json_is_number(val)) {
-				rc = store_item(&sv->st, id, key, 1, json_number_value(val), NULL, err,
-						sizeof err);
+				rc = store_item(&sv->st, id, key, 1, json_number_value(val), NULL,
+				                err, sizeof err);
 			} else if (json_is_string(val)) {
 				rc = store_item(&sv->st, id, key, 0, 0, json_string_value(val), err,
-						sizeof err);
+				                sizeof err);
 			} else {
 				char *text = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);
 				rc = store_item(&sv->st, id, key, 0, 0, text, err, sizeof err);
@@ -340,7 +343,7 @@ static int on_message(struct server *sv, struct conn *c, const uint8_t *p, size_
 		if (root)
 			json_decref(root);
 		bad_frame(sv, c, "payload is not a JSON object (%s at line %d column %d)",
-			  root ? "another JSON value" : je.text, je.line, je.column);
+		          root ? "another JSON value" : je.text, je.line, je.column);
 		return -1;
 	}
 	kind = json_string_value(json_object_get(root, "T"));
@@ -362,8 +365,9 @@ static int on_message(struct server *sv, struct conn *c, const uint8_t *p, size_
 		}
 		c->sess->conns++;
 		sv->connects++;
-		int n = snprintf(buf, sizeof buf, "{\"T\":\"ConnectAck\",\"S\":1,\"CLIENT_SESSION\":\"%llu\"}",
-				 (unsigned long long)c->sess->id);
+		int n = snprintf(buf, sizeof buf,
+		                 "{\"T\":\"ConnectAck\",\"S\":1,\"CLIENT_SESSION\":\"%llu\"}",
+		                 (unsigned long long)c->sess->id);
 		return reply(sv, c, buf, (size_t)n);
 	}
 	if (!c->sess) {
@@ -393,14 +397,15 @@ static int conn_frames(struct server *sv, struct conn *c)
 	while (c->in_len - c->in_off >= HDR) {
 		const uint8_t *h = c->in + c->in_off;
 		unsigned type = (unsigned)h[0] << 8 | h[1];
-		uint32_t len = (uint32_t)h[2] << 24 | (uint32_t)h[3] << 16 | (uint32_t)h[4] << 8 | h[5];
+		uint32_t len =
+		    (uint32_t)h[2] << 24 | (uint32_t)h[3] << 16 | (uint32_t)h[4] << 8 | h[5];
 		if (type != 1) {
 			bad_frame(sv, c, "type %u (only 1, UTF-8 JSON text, is known)", type);
 			return -1;
 		}
 		if (len > (uint32_t)sv->o.max_frame) {
 			bad_frame(sv, c, "length %lu over the cap of %ld bytes", (unsigned long)len,
-				  sv->o.max_frame);
+			          sv->o.max_frame);
 			return -1;
 		}
 		if (c->in_len - c->in_off < HDR + (size_t)len) {
@@ -413,8 +418,9 @@ static int conn_frames(struct server *sv, struct conn *c)
 			if (c->in_cap < HDR + (size_t)len) {
 				uint8_t *b = realloc(c->in, HDR + (size_t)len);
 				if (!b) {
-					fprintf(stderr, "monitor: %s: out of memory for a %lu-byte frame\n",
-						c->peer, (unsigned long)len);
+					fprintf(stderr,
+					        "monitor: %s: out of memory for a %lu-byte frame\n",
+					        c->peer, (unsigned long)len);
 					conn_close(sv, c);
 					return -1;
 				}
@@ -476,8 +482,10 @@ static int conn_input(struct server *sv, struct conn *c)
 			return 0;
 		if (c->in_len > c->in_off) {
 			sv->truncated++;
-			fprintf(stderr, "monitor: %s: connection ended in the middle of a frame (%zu bytes)\n",
-				c->peer, c->in_len - c->in_off);
+			fprintf(
+			    stderr,
+			    "monitor: %s: connection ended in the middle of a frame (%zu bytes)\n",
+			    c->peer, c->in_len - c->in_off);
 		}
 		conn_close(sv, c);
 		return -1;
@@ -532,7 +540,7 @@ static void accept_all(struct server *sv)
 			sv->peak_conns = sv->nconns;
 		account(sv, c);
 		struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-					 .data.ptr = c};
+		                         .data.ptr = c};
 		if (epoll_ctl(sv->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 			fprintf(stderr, "monitor: epoll_ctl: %s\n", strerror(errno));
 			conn_close(sv, c);
@@ -557,18 +565,18 @@ static void holds_due(struct server *sv, int all)
 static void print_counts(const struct server *sv, FILE *f, const char *what)
 {
 	fprintf(f,
-		"%s: connections=%lld open=%lld peak_connections=%lld refused=%lld messages=%lld "
-		"items=%lld connects=%lld acks=%lld bad_frames=%lld truncated=%lld "
-		"conn_memory_kb=%zu peak_conn_memory_kb=%zu sessions=%lld peak_sessions=%lld "
-		"session_memory_kb=%zu peak_session_memory_kb=%zu sessions_expired=%lld "
-		"sessions_evicted=%lld commits=%lld\n",
-		what, (long long)sv->accepted, (long long)sv->nconns, (long long)sv->peak_conns,
-		(long long)sv->refused, (long long)sv->messages, (long long)sv->items,
-		(long long)sv->connects, (long long)sv->acks, (long long)sv->bad_frames,
-		(long long)sv->truncated, sv->conn_mem / 1024, sv->peak_conn_mem / 1024,
-		(long long)sv->ss.count, (long long)sv->ss.peak, sv->ss.bytes / 1024,
-		sv->ss.peak_bytes / 1024, (long long)sv->ss.expired, (long long)sv->ss.evicted,
-		(long long)sv->st.commits);
+	        "%s: connections=%lld open=%lld peak_connections=%lld refused=%lld messages=%lld "
+	        "items=%lld connects=%lld acks=%lld bad_frames=%lld truncated=%lld "
+	        "conn_memory_kb=%zu peak_conn_memory_kb=%zu sessions=%lld peak_sessions=%lld "
+	        "session_memory_kb=%zu peak_session_memory_kb=%zu sessions_expired=%lld "
+	        "sessions_evicted=%lld commits=%lld\n",
+	        what, (long long)sv->accepted, (long long)sv->nconns, (long long)sv->peak_conns,
+	        (long long)sv->refused, (long long)sv->messages, (long long)sv->items,
+	        (long long)sv->connects, (long long)sv->acks, (long long)sv->bad_frames,
+	        (long long)sv->truncated, sv->conn_mem / 1024, sv->peak_conn_mem / 1024,
+	        (long long)sv->ss.count, (long long)sv->ss.peak, sv->ss.bytes / 1024,
+	        sv->ss.peak_bytes / 1024, (long long)sv->ss.expired, (long long)sv->ss.evicted,
+	        (long long)sv->st.commits);
 	fflush(f);
 }
 
@@ -586,7 +594,8 @@ static int listen_on(struct server *sv, char *err, size_t errlen)
 	if (sv->lfd < 0 || setsockopt(sv->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
 	    bind(sv->lfd, (struct sockaddr *)&a, sizeof a) < 0 || listen(sv->lfd, 4096) < 0 ||
 	    getsockname(sv->lfd, (struct sockaddr *)&a, &al) < 0) {
-		snprintf(err, errlen, "cannot listen on %s:%d: %s", sv->o.bind, sv->o.port, strerror(errno));
+		snprintf(err, errlen, "cannot listen on %s:%d: %s", sv->o.bind, sv->o.port,
+		         strerror(errno));
 		return -1;
 	}
 	sv->o.port = ntohs(a.sin_port);
@@ -609,7 +618,8 @@ static int setup(struct server *sv, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot set up the event loop: %s", strerror(errno));
 		return -1;
 	}
-	if (store_open(&sv->st, sv->o.db, sv->o.items, sv->o.batch, sv->o.flush_ms, err, errlen) < 0 ||
+	if (store_open(&sv->st, sv->o.db, sv->o.items, sv->o.batch, sv->o.flush_ms, err, errlen) <
+	        0 ||
 	    listen_on(sv, err, errlen) < 0)
 		return -1;
 	ev.data.u64 = LISTEN_TAG;
@@ -695,25 +705,26 @@ static void finish(struct server *sv)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: monitor [OPTIONS]\n"
-		"A monitor server for the agents' framed protocol (2-byte type, 4-byte length, JSON).\n"
-		"  --port N            TCP port (default 7000; 0: any, printed when ready)\n"
-		"  --bind ADDR         IPv4 address to listen on (default 127.0.0.1)\n"
-		"  --db FILE           SQLite file for messages and items (default monitor.db)\n"
-		"  --store WHAT        items (a row per item, default) or messages (rows per message)\n"
-		"  --batch N           messages per transaction (default 1000)\n"
-		"  --flush-ms MS       longest a batch stays uncommitted (default 100)\n"
-		"  --ack               reply {\"T\":\"Ack\",\"MID\":...} to every message\n"
-		"  --latency MS        hold every message MS before acting on it (default 0)\n"
-		"  --max-frame BYTES   longest frame accepted (default 1048576)\n"
-		"  --max-conns N       open connections at most (default 10000)\n"
-		"  --session-ttl MS    idle session lifetime (default 60000)\n"
-		"  --max-sessions N    live sessions at most (default 1000000)\n"
-		"  --stats-every MS    print the counts on stderr this often (default 0: never)\n"
-		"  --tag TEXT          ignored: a marker for process matching\n"
-		"Prints `listening on ADDR:PORT` on stdout when ready; on SIGTERM or SIGINT acts on\n"
-		"what was received, commits, prints the counts on stdout and exits 0.\n");
+	fprintf(
+	    f,
+	    "usage: monitor [OPTIONS]\n"
+	    "A monitor server for the agents' framed protocol (2-byte type, 4-byte length, JSON).\n"
+	    "  --port N            TCP port (default 7000; 0: any, printed when ready)\n"
+	    "  --bind ADDR         IPv4 address to listen on (default 127.0.0.1)\n"
+	    "  --db FILE           SQLite file for messages and items (default monitor.db)\n"
+	    "  --store WHAT        items (a row per item, default) or messages (rows per message)\n"
+	    "  --batch N           messages per transaction (default 1000)\n"
+	    "  --flush-ms MS       longest a batch stays uncommitted (default 100)\n"
+	    "  --ack               reply {\"T\":\"Ack\",\"MID\":...} to every message\n"
+	    "  --latency MS        hold every message MS before acting on it (default 0)\n"
+	    "  --max-frame BYTES   longest frame accepted (default 1048576)\n"
+	    "  --max-conns N       open connections at most (default 10000)\n"
+	    "  --session-ttl MS    idle session lifetime (default 60000)\n"
+	    "  --max-sessions N    live sessions at most (default 1000000)\n"
+	    "  --stats-every MS    print the counts on stderr this often (default 0: never)\n"
+	    "  --tag TEXT          ignored: a marker for process matching\n"
+	    "Prints `listening on ADDR:PORT` on stdout when ready; on SIGTERM or SIGINT acts on\n"
+	    "what was received, commits, prints the counts on stdout and exits 0.\n");
 }
 
 static int num(const char *opt, const char *v, long lo, long hi, long *out)
@@ -731,15 +742,22 @@ static int num(const char *opt, const char *v, long lo, long hi, long *out)
 
 int main(int argc, char **argv)
 {
-	static const struct option longs[] = {
-		{"port", required_argument, NULL, 'p'},       {"bind", required_argument, NULL, 'b'},
-		{"db", required_argument, NULL, 'd'},         {"store", required_argument, NULL, 's'},
-		{"batch", required_argument, NULL, 'B'},      {"flush-ms", required_argument, NULL, 'F'},
-		{"ack", no_argument, NULL, 'a'},              {"latency", required_argument, NULL, 'l'},
-		{"max-frame", required_argument, NULL, 'm'},  {"max-conns", required_argument, NULL, 'c'},
-		{"session-ttl", required_argument, NULL, 't'}, {"max-sessions", required_argument, NULL, 'S'},
-		{"stats-every", required_argument, NULL, 'e'}, {"tag", required_argument, NULL, 'T'},
-		{"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0}};
+	static const struct option longs[] = {{"port", required_argument, NULL, 'p'},
+	                                      {"bind", required_argument, NULL, 'b'},
+	                                      {"db", required_argument, NULL, 'd'},
+	                                      {"store", required_argument, NULL, 's'},
+	                                      {"batch", required_argument, NULL, 'B'},
+	                                      {"flush-ms", required_argument, NULL, 'F'},
+	                                      {"ack", no_argument, NULL, 'a'},
+	                                      {"latency", required_argument, NULL, 'l'},
+	                                      {"max-frame", required_argument, NULL, 'm'},
+	                                      {"max-conns", required_argument, NULL, 'c'},
+	                                      {"session-ttl", required_argument, NULL, 't'},
+	                                      {"max-sessions", required_argument, NULL, 'S'},
+	                                      {"stats-every", required_argument, NULL, 'e'},
+	                                      {"tag", required_argument, NULL, 'T'},
+	                                      {"help", no_argument, NULL, 'h'},
+	                                      {NULL, 0, NULL, 0}};
 	struct server *sv = calloc(1, sizeof *sv);
 	char err[512];
 	long v;
@@ -750,33 +768,88 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	sv->lfd = sv->epfd = sv->sigfd = -1;
-	sv->o = (struct opts){.bind = "127.0.0.1", .db = "monitor.db", .port = 7000, .max_frame = 1 << 20,
-			      .batch = 1000, .flush_ms = 100, .items = 1, .max_conns = 10000,
-			      .session_ttl_ms = 60000, .max_sessions = 1000000};
+	sv->o = (struct opts){.bind = "127.0.0.1",
+	                      .db = "monitor.db",
+	                      .port = 7000,
+	                      .max_frame = 1 << 20,
+	                      .batch = 1000,
+	                      .flush_ms = 100,
+	                      .items = 1,
+	                      .max_conns = 10000,
+	                      .session_ttl_ms = 60000,
+	                      .max_sessions = 1000000};
 	while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
 		switch (opt) {
-		case 'p': if (num("--port", optarg, 0, 65535, &v) < 0) goto usage; sv->o.port = (int)v; break;
-		case 'b': sv->o.bind = optarg; break;
-		case 'd': sv->o.db = optarg; break;
+		case 'p':
+			if (num("--port", optarg, 0, 65535, &v) < 0)
+				goto usage;
+			sv->o.port = (int)v;
+			break;
+		case 'b':
+			sv->o.bind = optarg;
+			break;
+		case 'd':
+			sv->o.db = optarg;
+			break;
 		case 's':
 			if (strcmp(optarg, "items") && strcmp(optarg, "messages")) {
-				fprintf(stderr, "monitor: --store: items or messages, not '%s'\n", optarg);
+				fprintf(stderr, "monitor: --store: items or messages, not '%s'\n",
+				        optarg);
 				goto usage;
 			}
 			sv->o.items = strcmp(optarg, "items") == 0;
 			break;
-		case 'B': if (num("--batch", optarg, 1, 1000000, &v) < 0) goto usage; sv->o.batch = (int)v; break;
-		case 'F': if (num("--flush-ms", optarg, 1, 60000, &v) < 0) goto usage; sv->o.flush_ms = v; break;
-		case 'a': sv->o.ack = 1; break;
-		case 'l': if (num("--latency", optarg, 0, 600000, &v) < 0) goto usage; sv->o.latency_ms = v; break;
-		case 'm': if (num("--max-frame", optarg, 1, 0x7fffffff, &v) < 0) goto usage; sv->o.max_frame = v; break;
-		case 'c': if (num("--max-conns", optarg, 1, 10000000, &v) < 0) goto usage; sv->o.max_conns = v; break;
-		case 't': if (num("--session-ttl", optarg, 0, 86400000, &v) < 0) goto usage; sv->o.session_ttl_ms = v; break;
-		case 'S': if (num("--max-sessions", optarg, 1, 100000000, &v) < 0) goto usage; sv->o.max_sessions = v; break;
-		case 'e': if (num("--stats-every", optarg, 0, 86400000, &v) < 0) goto usage; sv->o.stats_every_ms = v; break;
-		case 'T': break;
-		case 'h': usage(stdout); free(sv); return 0;
-		default: goto usage;
+		case 'B':
+			if (num("--batch", optarg, 1, 1000000, &v) < 0)
+				goto usage;
+			sv->o.batch = (int)v;
+			break;
+		case 'F':
+			if (num("--flush-ms", optarg, 1, 60000, &v) < 0)
+				goto usage;
+			sv->o.flush_ms = v;
+			break;
+		case 'a':
+			sv->o.ack = 1;
+			break;
+		case 'l':
+			if (num("--latency", optarg, 0, 600000, &v) < 0)
+				goto usage;
+			sv->o.latency_ms = v;
+			break;
+		case 'm':
+			if (num("--max-frame", optarg, 1, 0x7fffffff, &v) < 0)
+				goto usage;
+			sv->o.max_frame = v;
+			break;
+		case 'c':
+			if (num("--max-conns", optarg, 1, 10000000, &v) < 0)
+				goto usage;
+			sv->o.max_conns = v;
+			break;
+		case 't':
+			if (num("--session-ttl", optarg, 0, 86400000, &v) < 0)
+				goto usage;
+			sv->o.session_ttl_ms = v;
+			break;
+		case 'S':
+			if (num("--max-sessions", optarg, 1, 100000000, &v) < 0)
+				goto usage;
+			sv->o.max_sessions = v;
+			break;
+		case 'e':
+			if (num("--stats-every", optarg, 0, 86400000, &v) < 0)
+				goto usage;
+			sv->o.stats_every_ms = v;
+			break;
+		case 'T':
+			break;
+		case 'h':
+			usage(stdout);
+			free(sv);
+			return 0;
+		default:
+			goto usage;
 		}
 	}
 	if (optind < argc) {

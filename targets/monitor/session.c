@@ -5,7 +5,10 @@
 #include <string.h>
 
 /* The memory malloc really gave (what RSS sees), not what was asked for. */
-static size_t msize(void *p) { return p ? malloc_usable_size(p) : 0; }
+static size_t msize(void *p)
+{
+	return p ? malloc_usable_size(p) : 0;
+}
 
 static void unlink_s(struct sessions *t, struct session *s)
 {
@@ -106,7 +109,7 @@ struct session *session_open(struct sessions *t, json_t *connect, int64_t now_ms
 	s->ips = field(connect, "IP");
 	s->macs = field(connect, "MAC_ADDR");
 	s->bytes = msize(s) + msize(s->host) + msize(s->tag) + msize(s->version) + msize(s->ips) +
-		   msize(s->macs);
+	           msize(s->macs);
 	append(t, s);
 	t->count++;
 	t->opened++;

@@ -18,12 +18,12 @@
 #include <stdint.h>
 
 struct session {
-	uint64_t id;              /* 1, 2, 3, ... */
-	int64_t last_ms;          /* last Connect or message (mono ms) */
-	int conns;                /* open connections using it */
+	uint64_t id;                             /* 1, 2, 3, ... */
+	int64_t last_ms;                         /* last Connect or message (mono ms) */
+	int conns;                               /* open connections using it */
 	char *host, *tag, *version, *ips, *macs; /* the agent's own words (owned) */
-	size_t bytes;             /* memory of this session */
-	struct session *prev, *next; /* LRU order: head = least recently used */
+	size_t bytes;                            /* memory of this session */
+	struct session *prev, *next;             /* LRU order: head = least recently used */
 };
 
 struct sessions {
@@ -33,7 +33,7 @@ struct sessions {
 	int64_t opened, expired, evicted;
 	uint64_t next_id;
 	int64_t ttl_ms;
-	int64_t max;              /* cap on live sessions */
+	int64_t max; /* cap on live sessions */
 };
 
 void sessions_init(struct sessions *t, int64_t ttl_ms, int64_t max);

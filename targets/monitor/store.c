@@ -6,13 +6,13 @@
 #include "clock.h"
 
 static const char schema[] =
-	"PRAGMA journal_mode=WAL;"
-	"PRAGMA synchronous=NORMAL;"
-	"CREATE TABLE IF NOT EXISTS messages("
-	"  id INTEGER PRIMARY KEY, session INTEGER, kind TEXT, s INTEGER, mid INTEGER,"
-	"  ts INTEGER, nitems INTEGER, bytes INTEGER, received_ms INTEGER);"
-	"CREATE TABLE IF NOT EXISTS items("
-	"  message INTEGER NOT NULL, name TEXT NOT NULL, value REAL, text TEXT);";
+    "PRAGMA journal_mode=WAL;"
+    "PRAGMA synchronous=NORMAL;"
+    "CREATE TABLE IF NOT EXISTS messages("
+    "  id INTEGER PRIMARY KEY, session INTEGER, kind TEXT, s INTEGER, mid INTEGER,"
+    "  ts INTEGER, nitems INTEGER, bytes INTEGER, received_ms INTEGER);"
+    "CREATE TABLE IF NOT EXISTS items("
+    "  message INTEGER NOT NULL, name TEXT NOT NULL, value REAL, text TEXT);";
 
 static int fail(struct store *st, const char *what, char *err, size_t errlen)
 {
@@ -21,7 +21,7 @@ static int fail(struct store *st, const char *what, char *err, size_t errlen)
 }
 
 int store_open(struct store *st, const char *path, int items, int batch, int64_t flush_ms,
-	       char *err, size_t errlen)
+               char *err, size_t errlen)
 {
 	memset(st, 0, sizeof *st);
 	st->items = items;
@@ -29,7 +29,7 @@ int store_open(struct store *st, const char *path, int items, int batch, int64_t
 	st->flush_ms = flush_ms;
 	if (sqlite3_open(path, &st->db) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open '%s': %s", path,
-			 st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		         st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		sqlite3_close(st->db);
 		st->db = NULL;
 		return -1;
@@ -38,11 +38,12 @@ int store_open(struct store *st, const char *path, int items, int batch, int64_t
 	if (sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(st, "cannot create the tables", err, errlen);
 	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO messages(session, kind, s, mid, ts, nitems, bytes, "
-			       "received_ms) VALUES(?,?,?,?,?,?,?,?)",
-			       -1, &st->ins_msg, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "INSERT INTO items(message, name, value, text) VALUES(?,?,?,?)",
-			       -1, &st->ins_item, NULL) != SQLITE_OK)
+	                       "INSERT INTO messages(session, kind, s, mid, ts, nitems, bytes, "
+	                       "received_ms) VALUES(?,?,?,?,?,?,?,?)",
+	                       -1, &st->ins_msg, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db,
+	                       "INSERT INTO items(message, name, value, text) VALUES(?,?,?,?)", -1,
+	                       &st->ins_item, NULL) != SQLITE_OK)
 		return fail(st, "cannot prepare the inserts", err, errlen);
 	return 0;
 }
@@ -60,7 +61,7 @@ static int begin(struct store *st, char *err, size_t errlen)
 }
 
 int store_message(struct store *st, int64_t session, const char *kind, int64_t s, int64_t mid,
-		  int64_t ts, int nitems, int64_t bytes, int64_t *id, char *err, size_t errlen)
+                  int64_t ts, int nitems, int64_t bytes, int64_t *id, char *err, size_t errlen)
 {
 	sqlite3_stmt *q = st->ins_msg;
 
@@ -83,7 +84,7 @@ int store_message(struct store *st, int64_t session, const char *kind, int64_t s
 }
 
 int store_item(struct store *st, int64_t id, const char *name, int is_num, double value,
-	       const char *text, char *err, size_t errlen)
+               const char *text, char *err, size_t errlen)
 {
 	sqlite3_stmt *q = st->ins_item;
 

@@ -19,23 +19,23 @@
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *ins_msg, *ins_item;
-	int items;          /* store item rows (0: message rows only) */
-	int batch;          /* messages per transaction */
-	int64_t flush_ms;   /* longest a batch stays open */
-	int open_tx;        /* a transaction is open */
-	int pending;        /* messages in the open transaction */
-	int64_t opened_ms;  /* when it was opened (mono ms) */
-	int64_t commits;    /* transactions committed */
+	int items;         /* store item rows (0: message rows only) */
+	int batch;         /* messages per transaction */
+	int64_t flush_ms;  /* longest a batch stays open */
+	int open_tx;       /* a transaction is open */
+	int pending;       /* messages in the open transaction */
+	int64_t opened_ms; /* when it was opened (mono ms) */
+	int64_t commits;   /* transactions committed */
 };
 
 int store_open(struct store *st, const char *path, int items, int batch, int64_t flush_ms,
-	       char *err, size_t errlen);
+               char *err, size_t errlen);
 /* Adds a message row; *id gets its rowid for the items. */
 int store_message(struct store *st, int64_t session, const char *kind, int64_t s, int64_t mid,
-		  int64_t ts, int nitems, int64_t bytes, int64_t *id, char *err, size_t errlen);
+                  int64_t ts, int nitems, int64_t bytes, int64_t *id, char *err, size_t errlen);
 /* Adds an item of message `id`: a number (is_num) or a text. */
 int store_item(struct store *st, int64_t id, const char *name, int is_num, double value,
-	       const char *text, char *err, size_t errlen);
+               const char *text, char *err, size_t errlen);
 /* Ends the message; commits when the batch is full. */
 int store_message_done(struct store *st, char *err, size_t errlen);
 /* Commits the open batch when it is older than flush_ms (force: whatever its age). */

@@ -29,12 +29,12 @@ static void header_is_big_endian_short_then_int(void **state)
 		uint32_t len;
 		uint8_t want[FRAME_HDR];
 	} v[] = {
-		{1, 0, {0x00, 0x01, 0x00, 0x00, 0x00, 0x00}},
-		{1, 5, {0x00, 0x01, 0x00, 0x00, 0x00, 0x05}},
-		{1, 300, {0x00, 0x01, 0x00, 0x00, 0x01, 0x2c}},
-		{0x1234, 0x01020304, {0x12, 0x34, 0x01, 0x02, 0x03, 0x04}},
-		{65535, 0x7fffffff, {0xff, 0xff, 0x7f, 0xff, 0xff, 0xff}},
-		{2, 1048576, {0x00, 0x02, 0x00, 0x10, 0x00, 0x00}},
+	    {1, 0, {0x00, 0x01, 0x00, 0x00, 0x00, 0x00}},
+	    {1, 5, {0x00, 0x01, 0x00, 0x00, 0x00, 0x05}},
+	    {1, 300, {0x00, 0x01, 0x00, 0x00, 0x01, 0x2c}},
+	    {0x1234, 0x01020304, {0x12, 0x34, 0x01, 0x02, 0x03, 0x04}},
+	    {65535, 0x7fffffff, {0xff, 0xff, 0x7f, 0xff, 0xff, 0xff}},
+	    {2, 1048576, {0x00, 0x02, 0x00, 0x10, 0x00, 0x00}},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
@@ -109,24 +109,23 @@ static void reader_rejects_bad_type_and_long_frames(void **state)
 	assert_int_equal(frame_rd_need(&r), 0);
 }
 
-static const char good[] =
-	"[scenario]\n"
-	"duration = 1m\n"
-	"connection = close\n"
-	"[request]\n"
-	"protocol = tcp-frame\n"
-	"address = 127.0.0.1:7000\n"
-	"timeout = 2s\n"
-	"max_frame = 64k\n"
-	"[handshake]\n"
-	"text = {\"T\":\"Connect\",\"HOST_NAME\":\"h${vu}\"}\n"
-	"expect = ConnectAck\n"
-	"[frame.memory]\n"
-	"text = {\"T\":\"MonitorItemData\",\"TS\":${now_ms}}\n"
-	"[frame.gc]\n"
-	"text = {\"T\":\"MonitorItemData\"}\n"
-	"type = 7\n"
-	"expect_reply = yes\n";
+static const char good[] = "[scenario]\n"
+                           "duration = 1m\n"
+                           "connection = close\n"
+                           "[request]\n"
+                           "protocol = tcp-frame\n"
+                           "address = 127.0.0.1:7000\n"
+                           "timeout = 2s\n"
+                           "max_frame = 64k\n"
+                           "[handshake]\n"
+                           "text = {\"T\":\"Connect\",\"HOST_NAME\":\"h${vu}\"}\n"
+                           "expect = ConnectAck\n"
+                           "[frame.memory]\n"
+                           "text = {\"T\":\"MonitorItemData\",\"TS\":${now_ms}}\n"
+                           "[frame.gc]\n"
+                           "text = {\"T\":\"MonitorItemData\"}\n"
+                           "type = 7\n"
+                           "expect_reply = yes\n";
 
 static void parses_a_tcp_frame_scenario(void **state)
 {
@@ -189,41 +188,44 @@ static const struct {
 	const char *text;
 	const char *msg;
 } bad[] = {
-	{TF "[frame.a]\ntext = x\n", "bad.ini:3: [request] needs address = HOST:PORT"},
-	{TF "address = 127.0.0.1\n[frame.a]\ntext = x\n",
-	 "bad.ini:5: address: '127.0.0.1' is not HOST:PORT"},
-	{TF "address = 127.0.0.1:70000\n[frame.a]\ntext = x\n",
-	 "bad.ini:5: address: '127.0.0.1:70000': the port must be 1..65535"},
-	{TF "address = :80\n[frame.a]\ntext = x\n", "bad.ini:5: address: ':80': no host"},
-	{TF "address = h:1\n", "bad.ini:3: protocol = tcp-frame needs at least one [frame.NAME] section"},
-	{TF "address = h:1\nurl = http://x/\n[frame.a]\ntext = x\n",
-	 "bad.ini:6: url: an HTTP key; protocol = tcp-frame sends [frame.NAME] sections"},
-	{TF "address = h:1\n[request.b]\ntimeout = 1s\n[frame.a]\ntext = x\n",
-	 "bad.ini:6: [request.b]: protocol = tcp-frame sends the [frame.NAME] sections, not request "
-	 "kinds"},
-	{TF "address = h:1\nmax_frame = lots\n[frame.a]\ntext = x\n",
-	 "bad.ini:6: max_frame: 'lots' is not a size of 1 to 2147483647 bytes (512k, 1M)"},
-	{TF "address = h:1\n[frame.a]\ntype = 1\n", "bad.ini:6: [frame.a] needs one of text = ... or file = PATH"},
-	{TF "address = h:1\n[frame.a]\ntext = x\nfile = y\n",
-	 "bad.ini:7: [frame.a] needs only one of text = ... or file = PATH"},
-	{TF "address = h:1\n[frame.a]\nfile = /nonexistent/f.json\n",
-	 "bad.ini:7: file: cannot open '/nonexistent/f.json': No such file or directory"},
-	{TF "address = h:1\n[frame.a]\ntext = x\ntype = 65536\n",
-	 "bad.ini:8: type: 65536 is outside 0..65535"},
-	{TF "address = h:1\n[frame.a]\ntext = ${who}\n",
-	 "bad.ini:7: text: unknown placeholder '${who}' (known: seq, vu, iter, run, nonce, random:N, "
-	 "uuid, now_ms, csv:COLUMN)"},
-	{TF "address = h:1\n[frame.a]\ntext = x\nexpect_reply = maybe\n",
-	 "bad.ini:8: expect_reply: expected yes or no, not 'maybe'"},
-	{TF "address = h:1\n[handshake]\ntext = x\nexpect = (\n[frame.a]\ntext = x\n",
-	 "bad.ini:8: bad expect pattern '(': missing closing parenthesis at offset 1"},
-	{TF "address = h:1\n[frame.a]\ntext = x\nsize = 3\n", "bad.ini:8: unknown key 'size' in [frame.a]"},
-	{"[scenario]\nduration = 1m\n[request]\nprotocol = smtp\n",
-	 "bad.ini:4: protocol: expected http or tcp-frame, not 'smtp'"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\naddress = h:1\n",
-	 "bad.ini:5: address: needs protocol = tcp-frame"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[frame.a]\ntext = x\n",
-	 "bad.ini:5: [frame.a] needs protocol = tcp-frame in [request]"},
+    {TF "[frame.a]\ntext = x\n", "bad.ini:3: [request] needs address = HOST:PORT"},
+    {TF "address = 127.0.0.1\n[frame.a]\ntext = x\n",
+     "bad.ini:5: address: '127.0.0.1' is not HOST:PORT"},
+    {TF "address = 127.0.0.1:70000\n[frame.a]\ntext = x\n",
+     "bad.ini:5: address: '127.0.0.1:70000': the port must be 1..65535"},
+    {TF "address = :80\n[frame.a]\ntext = x\n", "bad.ini:5: address: ':80': no host"},
+    {TF "address = h:1\n",
+     "bad.ini:3: protocol = tcp-frame needs at least one [frame.NAME] section"},
+    {TF "address = h:1\nurl = http://x/\n[frame.a]\ntext = x\n",
+     "bad.ini:6: url: an HTTP key; protocol = tcp-frame sends [frame.NAME] sections"},
+    {TF "address = h:1\n[request.b]\ntimeout = 1s\n[frame.a]\ntext = x\n",
+     "bad.ini:6: [request.b]: protocol = tcp-frame sends the [frame.NAME] sections, not request "
+     "kinds"},
+    {TF "address = h:1\nmax_frame = lots\n[frame.a]\ntext = x\n",
+     "bad.ini:6: max_frame: 'lots' is not a size of 1 to 2147483647 bytes (512k, 1M)"},
+    {TF "address = h:1\n[frame.a]\ntype = 1\n",
+     "bad.ini:6: [frame.a] needs one of text = ... or file = PATH"},
+    {TF "address = h:1\n[frame.a]\ntext = x\nfile = y\n",
+     "bad.ini:7: [frame.a] needs only one of text = ... or file = PATH"},
+    {TF "address = h:1\n[frame.a]\nfile = /nonexistent/f.json\n",
+     "bad.ini:7: file: cannot open '/nonexistent/f.json': No such file or directory"},
+    {TF "address = h:1\n[frame.a]\ntext = x\ntype = 65536\n",
+     "bad.ini:8: type: 65536 is outside 0..65535"},
+    {TF "address = h:1\n[frame.a]\ntext = ${who}\n",
+     "bad.ini:7: text: unknown placeholder '${who}' (known: seq, vu, iter, run, nonce, random:N, "
+     "uuid, now_ms, csv:COLUMN)"},
+    {TF "address = h:1\n[frame.a]\ntext = x\nexpect_reply = maybe\n",
+     "bad.ini:8: expect_reply: expected yes or no, not 'maybe'"},
+    {TF "address = h:1\n[handshake]\ntext = x\nexpect = (\n[frame.a]\ntext = x\n",
+     "bad.ini:8: bad expect pattern '(': missing closing parenthesis at offset 1"},
+    {TF "address = h:1\n[frame.a]\ntext = x\nsize = 3\n",
+     "bad.ini:8: unknown key 'size' in [frame.a]"},
+    {"[scenario]\nduration = 1m\n[request]\nprotocol = smtp\n",
+     "bad.ini:4: protocol: expected http or tcp-frame, not 'smtp'"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\naddress = h:1\n",
+     "bad.ini:5: address: needs protocol = tcp-frame"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[frame.a]\ntext = x\n",
+     "bad.ini:5: [frame.a] needs protocol = tcp-frame in [request]"},
 };
 
 static void bad_tcp_frame_scenarios(void **state)
@@ -244,14 +246,17 @@ static void address_split(void **state)
 	int port;
 	(void)state;
 
-	assert_int_equal(scn_address_split("127.0.0.1:7000", host, sizeof host, &port, err, sizeof err), 0);
+	assert_int_equal(
+	    scn_address_split("127.0.0.1:7000", host, sizeof host, &port, err, sizeof err), 0);
 	assert_string_equal(host, "127.0.0.1");
 	assert_int_equal(port, 7000);
-	assert_int_equal(scn_address_split("[::1]:9", host, sizeof host, &port, err, sizeof err), 0);
+	assert_int_equal(scn_address_split("[::1]:9", host, sizeof host, &port, err, sizeof err),
+	                 0);
 	assert_string_equal(host, "::1");
 	assert_int_equal(port, 9);
 	assert_int_equal(scn_address_split("::1:9", host, sizeof host, &port, err, sizeof err), -1);
-	assert_int_equal(scn_address_split("[::1]9", host, sizeof host, &port, err, sizeof err), -1);
+	assert_int_equal(scn_address_split("[::1]9", host, sizeof host, &port, err, sizeof err),
+	                 -1);
 	assert_int_equal(scn_address_split("h:0", host, sizeof host, &port, err, sizeof err), -1);
 	assert_int_equal(scn_address_split("h:1x", host, sizeof host, &port, err, sizeof err), -1);
 }
@@ -314,15 +319,15 @@ static void preflight_reaches_the_address(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(header_is_big_endian_short_then_int),
-		cmocka_unit_test(reader_takes_one_frame_in_pieces),
-		cmocka_unit_test(reader_rejects_bad_type_and_long_frames),
-		cmocka_unit_test(parses_a_tcp_frame_scenario),
-		cmocka_unit_test(frames_from_files_relative_to_the_scenario),
-		cmocka_unit_test(bad_tcp_frame_scenarios),
-		cmocka_unit_test(address_split),
-		cmocka_unit_test(vuheap_pops_in_due_order),
-		cmocka_unit_test(preflight_reaches_the_address),
+	    cmocka_unit_test(header_is_big_endian_short_then_int),
+	    cmocka_unit_test(reader_takes_one_frame_in_pieces),
+	    cmocka_unit_test(reader_rejects_bad_type_and_long_frames),
+	    cmocka_unit_test(parses_a_tcp_frame_scenario),
+	    cmocka_unit_test(frames_from_files_relative_to_the_scenario),
+	    cmocka_unit_test(bad_tcp_frame_scenarios),
+	    cmocka_unit_test(address_split),
+	    cmocka_unit_test(vuheap_pops_in_due_order),
+	    cmocka_unit_test(preflight_reaches_the_address),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
