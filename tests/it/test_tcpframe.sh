@@ -169,6 +169,25 @@ check_eq "short: one connection and one Connect per iteration" \
 check "short: sessions outlive connections (peak sessions > 10)" \
   test "$(exit_count "$T/mon.short.log" peak_sessions)" -gt 10
 
+# --- 3b. saturation: no think time; every agent's batches get through -------------------
+# The agents write as fast as the kernel takes bytes; the server must still serve every
+# connection in turn (one that is never out of bytes must not starve the others).
+start_monitor "$T/mon.sat.log" "$T/mon.sat.db" --store messages
+scenario "$T/sat.ini" "$MON_ADDR" keepalive "think_time = 0
+duration = 3s"
+sed -i 's/^timeout = 2s/timeout = 20s/' "$T/sat.ini"
+run_scn "$T/sat.ini"
+check_eq "saturated run exits 0" "$RC" 0
+iters=$(sum_iv requests)
+check_eq "saturated: no errors" "$(sum_iv errors)" 0
+stop_pid "$MON_PID"
+check_eq "saturated: the server stored iterations x 2 messages" \
+  "$(sql "$T/mon.sat.db" 'SELECT count(*) FROM messages')" $((iters * 2))
+read -r smin smax < <(sql "$T/mon.sat.db" "SELECT min(c), max(c) FROM
+  (SELECT session, count(*) c FROM messages GROUP BY session)" | tr '|' ' ')
+check "saturated: every agent got at least a quarter of the busiest one's share ($smin vs $smax)" \
+  test "$((smin * 4))" -ge "$smax"
+
 # --- 4. replies awaited: --ack and expect_reply -------------------------------------------
 start_monitor "$T/mon.ack.log" "$T/mon.ack.db" --ack --latency 5 --store messages
 # Every frame waits for its ack: a reply left unread would make the client's close a reset,
