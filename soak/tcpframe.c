@@ -110,11 +110,12 @@ static void dl_remove(struct tthread *h, struct tvu *v)
 	v->dprev = v->dnext = -1;
 }
 
-/* Gives v the deadline now + timeout (moving it to the tail). */
-static void dl_arm(struct tthread *h, struct tvu *v)
+/* Gives v the deadline now + timeout (moving it to the tail); now_ms is the caller's
+ * reading of the monotonic clock (two fewer clock reads per iteration). */
+static void dl_arm(struct tthread *h, struct tvu *v, int64_t now_ms)
 {
 	dl_remove(h, v);
-	v->due_ms = clock_mono_ms() + h->timeout_ms;
+	v->due_ms = now_ms + h->timeout_ms;
 	v->dprev = h->dtail;
 	v->dnext = -1;
 	if (h->dtail >= 0)
@@ -167,7 +168,7 @@ static void vu_schedule(struct tthread *h, struct tvu *v, int64_t due)
 }
 
 /* What a VU does after an iteration: think, start again, or stop. */
-static void vu_next(struct tthread *h, struct tvu *v, int stop, int64_t backoff_ms)
+static void vu_next(struct tthread *h, struct tvu *v, int stop, int64_t backoff_ms, int64_t now_ms)
 {
 	const struct scenario *s = h->scn;
 	int64_t think = s->think_min_ms;
@@ -185,7 +186,7 @@ static void vu_next(struct tthread *h, struct tvu *v, int stop, int64_t backoff_
 	/* Even without think time the next iteration starts from the loop, never from here:
 	 * an iteration can finish inside vu_start (the kernel took every byte at once), and
 	 * starting the next one here would recurse without bound and starve engine_turn. */
-	vu_schedule(h, v, clock_mono_ms() + think);
+	vu_schedule(h, v, now_ms + think);
 }
 
 static void iteration_over(struct tthread *h, struct tvu *v)
@@ -224,14 +225,15 @@ static void fail(struct tthread *h, struct tvu *v, int stop, enum err_class c, c
 	        : c == ERR_CONNECT_REFUSED || c == ERR_CONNECT_TIMEOUT || c == ERR_OTHER ||
 	                c == ERR_BODY_MISMATCH || c == ERR_PROTOCOL
 	            ? BACKOFF_MS
-	            : 0);
+	            : 0,
+	        clock_mono_ms());
 }
 
 static void succeed(struct tthread *h, struct tvu *v, int stop)
 {
 	struct ethread *t = h->t;
 	struct istats *st = ethread_stats(t);
-	int64_t lat = clock_mono_us() - v->t_iter_us;
+	int64_t now_us = clock_mono_us(), lat = now_us - v->t_iter_us;
 
 	st->requests++;
 	t->requests++;
@@ -242,7 +244,7 @@ static void succeed(struct tthread *h, struct tvu *v, int stop)
 	if (h->scn->connection == SCN_CLOSE)
 		conn_close(v);
 	v->state = TF_IDLE;
-	vu_next(h, v, stop, 0);
+	vu_next(h, v, stop, 0, now_us / 1000);
 }
 
 /* --- writing and reading -------------------------------------------------------------- */
@@ -417,8 +419,8 @@ static void advance(struct tthread *h, struct tvu *v, int stop)
 			st->ttfb_sum_us += clock_mono_us() - v->t_hs_us;
 			st->ttfb_n++;
 			expand_frames(h, v);
-			dl_arm(h, v);
 			v->t_iter_us = clock_mono_us();
+			dl_arm(h, v, v->t_iter_us / 1000);
 			next_group(h, v);
 			break;
 		case TF_SEND:
@@ -459,7 +461,7 @@ static void connected(struct tthread *h, struct tvu *v, int stop)
 	t->conns++;
 	st->connect_sum_us += now - v->t_conn_us;
 	st->connect_n++;
-	dl_arm(h, v);
+	dl_arm(h, v, now / 1000);
 	if (h->scn->has_handshake) {
 		expand_handshake(h, v);
 		v->t_hs_us = now;
@@ -480,7 +482,7 @@ static void start_connect(struct tthread *h, struct tvu *v, int stop)
 
 	v->t_conn_us = clock_mono_us();
 	v->state = TF_CONNECTING;
-	dl_arm(h, v);
+	dl_arm(h, v, v->t_conn_us / 1000);
 	fd = socket(h->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
 	if (fd < 0) {
 		int e = errno;
@@ -538,8 +540,8 @@ static void vu_start(struct tthread *h, struct tvu *v)
 		return;
 	}
 	expand_frames(h, v);
-	dl_arm(h, v);
 	v->t_iter_us = clock_mono_us();
+	dl_arm(h, v, v->t_iter_us / 1000);
 	next_group(h, v);
 	advance(h, v, ENGINE_RUN);
 }
