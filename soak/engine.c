@@ -226,5 +226,7 @@ int engine_threads(const struct engine *e) { return e->nthreads; }
 
 const char *engine_loop_name(const struct engine *e)
 {
+	if (e->drv != &http_driver)
+		return "epoll (tcp-frame)";
 	return e->loop == LOOP_EPOLL ? "epoll" : "poll";
 }

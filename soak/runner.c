@@ -16,6 +16,7 @@
 #include "dur.h"
 #include "log.h"
 #include "recorder.h"
+#include "tcpframe.h"
 
 #define STATUS_EVERY_MS 1000
 #define PREFLIGHT_TIMEOUT_MS 3000
@@ -396,7 +397,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	}
 	r->s = s;
 	r->o = o;
-	if (s->protocol == SCN_HTTP && preflight(s, err, sizeof err) < 0) {
+	if ((s->protocol == SCN_HTTP ? preflight(s, err, sizeof err)
+				     : tcpframe_preflight(s, err, sizeof err)) < 0) {
 		fprintf(stderr, "soak run: %s: %s\n", s->file, err);
 		free(r);
 		return 3;

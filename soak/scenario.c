@@ -17,6 +17,7 @@
 #define SCN_MAX_ENTRIES 2048     /* key = value lines in one file */
 #define SCN_MAX_FILE (4L << 20)  /* a scenario file larger than this is a mistake */
 #define SCN_MAX_LINE 65536       /* one line (long bodies fit) */
+#define SCN_MAX_LONG 256         /* lines longer than libinih's buffer in one file */
 
 /* Parser state for one file. */
 struct parse {
@@ -31,6 +32,11 @@ struct parse {
 	int failed;
 	char *const *sets;      /* --set overrides */
 	int nsets;
+	/* Debian's libinih reads lines into a fixed 200-byte buffer, whatever its run-time
+	 * settings say.  A longer `key = value` line reaches it as `key = \001N`, and the
+	 * value (trimmed, inline comment removed, as libinih would) waits in longv[N]. */
+	char *longv[SCN_MAX_LONG];
+	int nlong;
 };
 
 /* Records the first error as `FILE:LINE: message` (or `--set s.k: message`). */
@@ -62,6 +68,49 @@ static int section_known(const char *sec)
 
 /* fgets-style reader over the in-memory text; counts lines and checks section headers
  * (inih reports only keys, so an unknown empty section would otherwise pass unseen). */
+/* A line too long for libinih's buffer, as `key = \001N` with the value kept aside.  Returns
+ * 0, or -1 after perr when the line cannot be carried so. */
+static int long_line(struct parse *p, const char *line, size_t n, char *str, int num)
+{
+	const char *eq = memchr(line, '=', n), *v, *end = line + n;
+	size_t klen;
+
+	for (v = line; v < end && (*v == ' ' || *v == '\t'); v++)
+		;
+	if (v < end && (*v == ';' || *v == '#')) {
+		snprintf(str, (size_t)num, ";\n"); /* a long comment */
+		return 0;
+	}
+	if (!eq || *v == '[' || (size_t)(eq - line) > 100) {
+		perr(p, NULL, p->line, "a line over %d bytes must be 'key = value' or a comment",
+		     num - 1);
+		return -1;
+	}
+	if (p->nlong >= SCN_MAX_LONG) {
+		perr(p, NULL, p->line, "more than %d lines over %d bytes", SCN_MAX_LONG, num - 1);
+		return -1;
+	}
+	klen = (size_t)(eq - line);
+	for (v = eq + 1; v < end && (*v == ' ' || *v == '\t'); v++)
+		;
+	/* An inline comment starts at ';' after a blank, as libinih has it. */
+	for (const char *c = v; c < end; c++)
+		if (*c == ';' && c > v && (c[-1] == ' ' || c[-1] == '\t')) {
+			end = c;
+			break;
+		}
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+		end--;
+	if (!(p->longv[p->nlong] = strndup(v, (size_t)(end - v)))) {
+		perr(p, NULL, p->line, "out of memory");
+		return -1;
+	}
+	snprintf(str, (size_t)num, "%.*s= \001%d\n", (int)klen, line, p->nlong++);
+	return 0;
+}
+
+/* fgets-style reader over the in-memory text; counts lines and checks section headers
+ * (inih reports only keys, so an unknown empty section would otherwise pass unseen). */
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
@@ -74,12 +123,16 @@ static char *reader(char *str, int num, void *stream)
 	n = nl ? (size_t)(nl - p->pos) + 1 : strlen(p->pos);
 	p->line++;
 	if (n >= (size_t)num) {
-		perr(p, NULL, p->line, "line longer than %d bytes", num - 1);
-		n = (size_t)num - 1;
+		if (n > SCN_MAX_LINE || long_line(p, p->pos, n, str, num) < 0) {
+			perr(p, NULL, p->line, "line longer than %d bytes", SCN_MAX_LINE);
+			snprintf(str, (size_t)num, ";\n");
+		}
+		p->pos += n;
+		return str;
 	}
 	memcpy(str, p->pos, n);
 	str[n] = '\0';
-	p->pos += nl ? (size_t)(nl - p->pos) + 1 : n;
+	p->pos += n;
 	for (s = str; *s == ' ' || *s == '\t'; s++)
 		;
 	if (*s == '[') {
@@ -114,6 +167,8 @@ static int handler(void *user, const char *section, const char *name, const char
 	e = &p->ents[p->nents++];
 	e->section = strdup(section);
 	e->key = strdup(name);
+	if (value && value[0] == '\001' && atoi(value + 1) < p->nlong && p->longv[atoi(value + 1)])
+		value = p->longv[atoi(value + 1)]; /* see struct parse */
 	e->value = strdup(value ? value : "");
 	e->line = p->line;
 	e->used = 0;
@@ -598,8 +653,6 @@ static int parse_all(struct scenario *s, struct parse *p)
 {
 	int rc;
 
-	ini_use_stack = 0; /* heap line buffer, so long bodies fit */
-	ini_max_line = SCN_MAX_LINE;
 	ini_allow_multiline = 0;
 	ini_stop_on_first_error = 0;
 	rc = ini_parse_stream(reader, p, handler, p);
@@ -669,6 +722,8 @@ int scn_parse_text(struct scenario *s, const char *name, const char *text, char 
 		free(p.ents[i].value);
 	}
 	free(p.ents);
+	for (int i = 0; i < p.nlong; i++)
+		free(p.longv[i]);
 	if (rc < 0)
 		scn_release(s);
 	return rc;

@@ -261,6 +261,32 @@ static void files(void **state)
 	rmdir(dir);
 }
 
+/* Lines longer than libinih's 200-byte buffer: values, headers, comments. */
+static void long_lines(void **state)
+{
+	struct scenario s;
+	char err[512] = "";
+	char *text = malloc(20000), *body = malloc(6001);
+	(void)state;
+	memset(body, 'b', 6000);
+	body[6000] = '\0';
+	snprintf(text, 20000,
+		 "[scenario]\nduration = 10s\n; %s\n[request]\nurl = http://127.0.0.1:1/\n"
+		 "body = %s ; an inline comment\nheader = X-Long: %s\nmethod = PUT\n",
+		 body + 5700, body, body + 5500);
+	assert_int_equal(scn_parse_text(&s, "long.ini", text, NULL, 0, err, sizeof err), 0);
+	assert_int_equal(strlen(s.reqs[0].body.text), 6000);
+	assert_int_equal(strlen(s.reqs[0].headers[0].text), strlen("X-Long: ") + 500);
+	assert_string_equal(s.reqs[0].method, "PUT"); /* lines after the long ones still count */
+	scn_release(&s);
+	/* A long line that is no key = value is an error with its line. */
+	snprintf(text, 20000, "[scenario]\nduration = 10s\n%s\n", body);
+	assert_int_equal(scn_parse_text(&s, "long.ini", text, NULL, 0, err, sizeof err), -1);
+	assert_string_equal(err, "long.ini:3: a line over 199 bytes must be 'key = value' or a comment");
+	free(text);
+	free(body);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +296,7 @@ int main(void)
 		cmocka_unit_test(bad_scenarios),
 		cmocka_unit_test(bad_overrides),
 		cmocka_unit_test(files),
+		cmocka_unit_test(long_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
