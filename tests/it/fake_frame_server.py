@@ -10,7 +10,8 @@ Prints `listening on 127.0.0.1:PORT` when ready.  For every connection it reads 
   toolong   a header announcing 2 MB (over soak's default max_frame of 1 MB)
   midframe  three bytes of a header, then close
   silent    nothing (the client must time out)
---record FILE appends every byte the first connection sent to FILE.
+--record FILE appends every byte the first connection that sends anything sent to FILE
+(soak's reachability check before a run connects and closes without a byte).
 Stops by itself after 60 s; every socket has a timeout.
 """
 import socket
@@ -30,9 +31,14 @@ def read_exact(conn, n):
     return buf
 
 
+CLAIM = threading.Lock()
+CLAIMED = []
+
+
 def serve(conn, mode, record):
     conn.settimeout(10)
     first = True
+    mine = False
     try:
         while True:
             hdr = read_exact(conn, 6)
@@ -42,7 +48,12 @@ def serve(conn, mode, record):
             payload = read_exact(conn, length)
             if payload is None:
                 return
-            if record is not None:
+            if record is not None and not mine:
+                with CLAIM:
+                    if not CLAIMED:
+                        CLAIMED.append(conn)
+                        mine = True
+            if mine:
                 with open(record, "ab") as f:
                     f.write(hdr + payload)
             if not first:
@@ -75,15 +86,12 @@ def main():
     srv.settimeout(1)
     print("listening on 127.0.0.1:%d" % srv.getsockname()[1], flush=True)
     end = time.monotonic() + 60
-    recorded = False
     while time.monotonic() < end:
         try:
             conn, _ = srv.accept()
         except socket.timeout:
             continue
-        rec = record if record is not None and not recorded else None
-        recorded = True
-        threading.Thread(target=serve, args=(conn, mode, rec), daemon=True).start()
+        threading.Thread(target=serve, args=(conn, mode, record), daemon=True).start()
 
 
 if __name__ == "__main__":

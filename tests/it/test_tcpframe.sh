@@ -145,8 +145,9 @@ check_eq "long: the server stored iterations x 2 messages" \
 check_eq "long: its exit line agrees" "$(exit_count "$T/mon.long.log" messages)" $((iters * 2))
 check_eq "long: items stored (3 + 3 per iteration)" \
   "$(sql "$T/mon.long.db" 'SELECT count(*) FROM items')" $((iters * 6))
-check_eq "long: the server saw 10 connections and 10 Connects" \
-  "$(exit_count "$T/mon.long.log" connections) $(exit_count "$T/mon.long.log" connects)" "10 10"
+# One more connection than agents: soak checks the address is reachable before the run.
+check_eq "long: the server saw 10 (+1 reachability check) connections and 10 Connects" \
+  "$(exit_count "$T/mon.long.log" connections) $(exit_count "$T/mon.long.log" connects)" "11 10"
 check_eq "long: every MID (= \${seq}) stored twice" \
   "$(sql "$T/mon.long.db" 'SELECT count(*) FROM (SELECT mid FROM messages GROUP BY mid HAVING count(*) = 2)')" "$iters"
 
@@ -164,8 +165,8 @@ check "short: connect time recorded" test -n "$(q "SELECT connect_us FROM interv
 stop_pid "$MON_PID"
 check_eq "short: the server stored iterations x 2 messages" \
   "$(sql "$T/mon.short.db" 'SELECT count(*) FROM messages')" $((iters * 2))
-check_eq "short: one connection and one Connect per iteration" \
-  "$(exit_count "$T/mon.short.log" connections) $(exit_count "$T/mon.short.log" connects)" "$iters $iters"
+check_eq "short: one connection and one Connect per iteration (+1 reachability check)" \
+  "$(exit_count "$T/mon.short.log" connections) $(exit_count "$T/mon.short.log" connects)" "$((iters + 1)) $iters"
 check "short: sessions outlive connections (peak sessions > 10)" \
   test "$(exit_count "$T/mon.short.log" peak_sessions)" -gt 10
 
@@ -224,16 +225,29 @@ bad_case toolong protocol 'frame length 2097152 is over max_frame 1048576'
 bad_case midframe reset 'in the middle of a frame \(3 of 6 bytes\)'
 bad_case silent timeout 'handshake with .* not done within 300ms'
 
-# --- 6. nobody listening: connect_refused, with a back-off ---------------------------
+# --- 6. nobody listening: refused at start (exit 3), refused mid-run (counted, backed off) -
 port=$(free_port)
 scenario "$T/refused.ini" "127.0.0.1:$port" close "concurrency = 2
-duration = 2s"
+duration = 3s"
+before=$(q 'SELECT count(*) FROM runs')
 run_scn "$T/refused.ini"
-check_eq "refused: run is done" "$(q "SELECT status FROM runs WHERE id=$LASTRUN")" done
+check_eq "refused at start: exit 3" "$RC" 3
+check "refused at start: said so" grep -q "cannot reach the target 127.0.0.1:$port" "$T/err.txt"
+check_eq "refused at start: no run recorded" "$(q 'SELECT count(*) FROM runs')" "$before"
+start_fake ok
+scenario "$T/refused.ini" "$FAKE_ADDR" close "concurrency = 2
+duration = 3s"
+soak run -q --db "$DB" "$T/refused.ini" >"$T/out.txt" 2>"$T/err.txt" &
+runner=$!
+sleep 0.5
+stop_pid "$FAKE_PID"
+wait "$runner"
+RC=$?
+LASTRUN=$(q 'SELECT max(id) FROM runs')
+check_eq "refused mid-run: run is done" "$(q "SELECT status FROM runs WHERE id=$LASTRUN")" done
 n=$(errs_of connect_refused)
-# Two VUs backing off 50 ms for 2 s: about 80 attempts, not a spin.
-check_range "refused: connect_refused counted with a back-off" "$n" 10 120
-check_eq "refused: every iteration failed" "$(sum_iv errors)" "$(sum_iv requests)"
+# Two VUs backing off 50 ms for 2.5 s: about 100 attempts, not a spin.
+check_range "refused mid-run: connect_refused counted with a back-off" "$n" 10 150
 
 # --- 7. the monitor closes a connection on a bad frame, with its reason ---------------
 start_monitor "$T/mon.bad.log" "$T/mon.bad.db" --max-frame 1000
