@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "engine_int.h"
 #include "log.h"
+#include "vuheap.h"
 
 #define RESP_CAP 8192      /* bytes of a response body kept for expect_body */
 #define TURN_MAX_MS 200    /* longest wait of a loop turn (control is also woken) */
@@ -43,7 +44,6 @@ struct hvu {
 	struct hmulti *mu;          /* the multi this VU's transfers run in */
 	enum vu_state state;
 	int req;                    /* request kind in flight */
-	int64_t due_ms;             /* when SCHEDULED: start time (monotonic ms) */
 	uint64_t iter;              /* iterations started */
 	CURL *easy[SCN_MAX_REQUESTS]; /* created on the VU's first start */
 	struct curl_slist *hdrs[SCN_MAX_REQUESTS]; /* own list when a header is dynamic */
@@ -97,8 +97,7 @@ struct hthread {
 	int nmulti;
 	struct hvu *vus;            /* max_share of them */
 	int active;                 /* VUs [0, active) are wanted */
-	int *heap;                  /* min-heap of scheduled VUs by due_ms */
-	int nheap;
+	struct vuheap heap;         /* scheduled VUs by due time */
 	int inflight;
 	struct hkind kinds[SCN_MAX_REQUESTS];
 	struct tpl_ctx ctx;
@@ -164,40 +163,6 @@ int http_status_class(long status, int expect)
 	if (status >= 400 && status < 500)
 		return ERR_HTTP_4XX;
 	return ERR_STATUS_MISMATCH;
-}
-
-/* --- the scheduling heap -------------------------------------------------------------- */
-
-static void heap_push(struct hthread *h, int j)
-{
-	int i = h->nheap++;
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (h->vus[h->heap[p]].due_ms <= h->vus[j].due_ms)
-			break;
-		h->heap[i] = h->heap[p];
-		i = p;
-	}
-	h->heap[i] = j;
-}
-
-static int heap_pop(struct hthread *h)
-{
-	int top = h->heap[0], last = h->heap[--h->nheap], i = 0;
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= h->nheap)
-			break;
-		if (c + 1 < h->nheap && h->vus[h->heap[c + 1]].due_ms < h->vus[h->heap[c]].due_ms)
-			c++;
-		if (h->vus[last].due_ms <= h->vus[h->heap[c]].due_ms)
-			break;
-		h->heap[i] = h->heap[c];
-		i = c;
-	}
-	if (h->nheap > 0)
-		h->heap[i] = last;
-	return top;
 }
 
 /* --- libcurl callbacks ---------------------------------------------------------------- */
@@ -492,13 +457,13 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 	h->ctx.rng = t->rng;
 	h->ctx.csv = h->scn->csv.ncols ? &h->scn->csv : NULL;
 	h->vus = calloc((size_t)(t->max_share > 0 ? t->max_share : 1), sizeof *h->vus);
-	h->heap = calloc((size_t)(t->max_share > 0 ? t->max_share : 1), sizeof *h->heap);
+	int heap_rc = vuheap_init(&h->heap, t->max_share > 0 ? t->max_share : 1);
 	h->md = pcre2_match_data_create(1, NULL);
 	h->nmulti = h->epoll ? (t->max_share + MULTI_VUS - 1) / MULTI_VUS : 1;
 	if (h->nmulti < 1)
 		h->nmulti = 1;
 	h->multis = calloc((size_t)h->nmulti, sizeof *h->multis);
-	if (!h->vus || !h->heap || !h->md || !h->multis)
+	if (!h->vus || heap_rc < 0 || !h->md || !h->multis)
 		goto oom;
 	for (int i = 0; i < h->nmulti; i++) {
 		struct hmulti *mu = &h->multis[i];
@@ -560,7 +525,7 @@ static void http_release(struct ethread *t)
 	if (h->wakefd >= 0)
 		close(h->wakefd);
 	free(h->vus);
-	free(h->heap);
+	vuheap_release(&h->heap);
 	free(h->fds);
 	free(h);
 	t->drv = NULL;
@@ -646,9 +611,8 @@ static void vu_start(struct hthread *h, struct hvu *v)
 
 static void vu_schedule(struct hthread *h, struct hvu *v, int64_t due)
 {
-	v->due_ms = due;
 	v->state = VU_SCHEDULED;
-	heap_push(h, v->j);
+	vuheap_push(&h->heap, v->j, due);
 }
 
 /* What a VU does after a request: think, start again, or stop. */
@@ -791,7 +755,7 @@ static void abort_all(struct hthread *h)
 		}
 		v->state = VU_IDLE;
 	}
-	h->nheap = 0;
+	h->heap.n = 0;
 }
 
 static void http_run(struct ethread *t)
@@ -811,22 +775,22 @@ static void http_run(struct ethread *t)
 			apply_share(h);
 		int64_t now = clock_mono_ms();
 		if (turn.stop == ENGINE_DRAIN) {
-			while (h->nheap > 0)
-				h->vus[heap_pop(h)].state = VU_IDLE;
+			while (h->heap.n > 0)
+				h->vus[vuheap_pop(&h->heap)].state = VU_IDLE;
 			if (h->inflight == 0)
 				break;
 		}
 		/* Start the VUs whose time has come. */
-		while (h->nheap > 0 && h->vus[h->heap[0]].due_ms <= now) {
-			struct hvu *v = &h->vus[heap_pop(h)];
+		while (h->heap.n > 0 && vuheap_top(&h->heap) <= now) {
+			struct hvu *v = &h->vus[vuheap_pop(&h->heap)];
 			if (v->j >= h->active)
 				v->state = VU_IDLE;
 			else
 				vu_start(h, v);
 		}
 		int64_t wait = TURN_MAX_MS;
-		if (h->nheap > 0 && h->vus[h->heap[0]].due_ms - now < wait)
-			wait = h->vus[h->heap[0]].due_ms - now;
+		if (h->heap.n > 0 && vuheap_top(&h->heap) - now < wait)
+			wait = vuheap_top(&h->heap) - now;
 		if (wait < 0)
 			wait = 0;
 		if (!h->epoll) {
@@ -873,7 +837,7 @@ static void http_run(struct ethread *t)
 			}
 		}
 		drain_messages(h, turn.stop);
-		engine_publish(t, h->inflight + h->nheap, h->inflight);
+		engine_publish(t, h->inflight + h->heap.n, h->inflight);
 	}
 	engine_publish(t, 0, h->inflight);
 }
