@@ -197,6 +197,7 @@ struct rpt_run {
 	char *name;             /* runs.name */
 	char *mode;             /* fixed | sweep */
 	char *connection;       /* keepalive | close */
+	char *protocol;         /* http | tcp-frame */
 	char *status;           /* done | interrupted | failed | running | crashed */
 	char *reason;           /* why it ended, or "" */
 	int64_t started_ms;     /* runs.started_ms */

@@ -802,6 +802,124 @@ static int keepalive_findings(struct report *r, int *cap)
 	return 0;
 }
 
+/* The first process source (not the host) of a run with CPU samples: the server. */
+static const struct rpt_source *server_source(const struct rpt_run *run)
+{
+	for (int k = 0; k < run->nsrc; k++)
+		if (run->src[k].has_cpu && strcmp(run->src[k].name, "host") != 0 &&
+		    !strstr(run->src[k].name, ":host"))
+			return &run->src[k];
+	return NULL;
+}
+
+/* What one request costs the server: CPU ms per request and memory (mean, peak). */
+struct cost {
+	const struct rpt_source *src;
+	double cpu_ms;  /* CPU time per request, ms (NAN when unknown) */
+	double mem_mb;  /* mean memory over the measured window (NAN when unknown) */
+	double peak_mb; /* largest memory seen in the run (NAN when unknown) */
+};
+
+static void run_cost(const struct rpt_run *run, struct cost *c)
+{
+	c->src = server_source(run);
+	c->cpu_ms = c->mem_mb = c->peak_mb = NAN;
+	if (!c->src || run->st.requests == 0 || run->f.seconds <= 0)
+		return;
+	c->cpu_ms = c->src->cpu_mean / 100.0 * run->f.seconds * 1000.0 / (double)run->st.requests;
+	if (c->src->has_rss) {
+		c->mem_mb = c->src->rss_mean_mb;
+		c->peak_mb = 0;
+		for (size_t i = 0; i < c->src->nrss_ts; i++)
+			if (c->src->rss_ts[i].v > c->peak_mb)
+				c->peak_mb = c->src->rss_ts[i].v;
+	}
+}
+
+/* Where the time of a request goes when each opens a connection, and what a request costs
+ * the server; then the labels' server costs side by side. */
+static int cost_findings(struct report *r, int *cap)
+{
+	double cpu[RPT_MAX_LABELS], mem[RPT_MAX_LABELS];
+	int n[RPT_MAX_LABELS], nm[RPT_MAX_LABELS];
+	const char *srcname = NULL;
+
+	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++)
+		cpu[l] = mem[l] = 0, n[l] = nm[l] = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		const struct figures *f = &run->f;
+		int frame = !strcmp(run->protocol, "tcp-frame");
+		struct sbuf b = {.n = 0};
+		struct cost c;
+		if (run->st.requests == 0)
+			continue;
+		if ((double)run->st.new_conns >= 0.5 * (double)run->st.requests && f->connect_us > 0) {
+			run_name(&b, r, run);
+			if (frame) {
+				/* tcp-frame: the iteration's latency excludes connect and handshake,
+				 * which are measured apart (the handshake in the ttfb column). */
+				double all = f->connect_us + f->ttfb_us + f->mean_us;
+				sb_printf(&b,
+				          ", one connection per iteration: connect %.3f ms + handshake "
+				          "%.3f ms + the batch %.3f ms; %.1f%% of each iteration goes to "
+				          "connecting and the handshake.",
+				          f->connect_us / 1000, f->ttfb_us / 1000, f->mean_us / 1000,
+				          all > 0 ? 100 * (f->connect_us + f->ttfb_us) / all : 0);
+			} else {
+				sb_printf(&b,
+				          ", one connection per request: connecting takes %.3f ms of a "
+				          "%.3f ms request (%.1f%%); the first byte of the answer comes "
+				          "after %.3f ms.",
+				          f->connect_us / 1000, f->mean_us / 1000,
+				          f->mean_us > 0 ? 100 * f->connect_us / f->mean_us : 0,
+				          f->ttfb_us / 1000);
+			}
+			if (add_finding(r, "connections", &b, cap) < 0)
+				return -1;
+		}
+		run_cost(run, &c);
+		if (!c.src || !isfinite(c.cpu_ms))
+			continue;
+		b.n = 0;
+		b.s[0] = '\0';
+		run_name(&b, r, run);
+		sb_printf(&b, ", %s: %.3f ms of CPU per %s", c.src->name, c.cpu_ms,
+		          frame ? "iteration" : "request");
+		if (isfinite(c.mem_mb))
+			sb_printf(&b, "; memory %.1f MB on average, %.1f MB at most", c.mem_mb,
+			          c.peak_mb);
+		sb_printf(&b, ".");
+		if (add_finding(r, "cost", &b, cap) < 0)
+			return -1;
+		if (run->label < RPT_MAX_LABELS && (!srcname || !strcmp(srcname, c.src->name))) {
+			srcname = c.src->name;
+			cpu[run->label] += c.cpu_ms;
+			n[run->label]++;
+			if (isfinite(c.mem_mb)) {
+				mem[run->label] += c.mem_mb;
+				nm[run->label]++;
+			}
+		}
+	}
+	for (int l = 1; l < r->nlabels && l < RPT_MAX_LABELS; l++) {
+		struct sbuf b = {.n = 0};
+		if (!n[0] || !n[l] || cpu[0] <= 0)
+			continue;
+		double c0 = cpu[0] / n[0], cl = cpu[l] / n[l];
+		sb_printf(&b, "Server cost (%s, mean over runs): %s needs %.2fx the CPU per request of "
+		          "%s (%.3f vs %.3f ms)",
+		          srcname, lname(r, l), cl / c0, lname(r, 0), cl, c0);
+		if (nm[0] && nm[l] && mem[0] > 0)
+			sb_printf(&b, " and holds %.2fx its memory (%.1f vs %.1f MB)",
+			          (mem[l] / nm[l]) / (mem[0] / nm[0]), mem[l] / nm[l], mem[0] / nm[0]);
+		sb_printf(&b, ".");
+		if (add_finding(r, "cost", &b, cap) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen)
 {
 	int cap = 0;
@@ -824,7 +942,8 @@ int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errl
 		return -1;
 	if (status_findings(r, &cap) < 0 || throughput_findings(r, &cap) < 0 ||
 	    sweep_findings(r, &cap) < 0 || memory_findings(r, &cap) < 0 ||
-	    error_findings(r, &cap) < 0 || keepalive_findings(r, &cap) < 0)
+	    error_findings(r, &cap) < 0 || keepalive_findings(r, &cap) < 0 ||
+	    cost_findings(r, &cap) < 0)
 		goto oom;
 	return 0;
 oom:

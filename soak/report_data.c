@@ -401,6 +401,7 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	run->name = dupstr(sqlite3_column_text(q, 1));
 	run->mode = dupstr(sqlite3_column_text(q, 3));
 	run->connection = dupstr(sqlite3_column_text(q, 4));
+	run->protocol = dupstr(sqlite3_column_text(q, 15));
 	run->status = strdup(
 	    res_status((const char *)sqlite3_column_text(q, 5),
 	               (const char *)sqlite3_column_text(q, 7), sqlite3_column_int64(q, 8),
@@ -410,7 +411,8 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	run->interval_ms = sqlite3_column_int64(q, 12);
 	run->started_ms = sqlite3_column_int64(q, 13);
 	run->end_ms = sqlite3_column_int64(q, 14);
-	if (!run->name || !run->mode || !run->connection || !run->status || !run->reason)
+	if (!run->name || !run->mode || !run->connection || !run->protocol || !run->status ||
+	    !run->reason)
 		return rpt_rd_oom(rd);
 	r->labels[li].nruns++;
 	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0)
@@ -436,8 +438,8 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 		goto done;
 	if (db_prepare(rd->db, &q,
 	               "SELECT id, name, label, mode, connection, status, reason, host, pid, "
-	               "pid_start, boot_id, heartbeat_ms, interval_ms, started_ms, end_ms "
-	               "FROM rpt_runs ORDER BY started_ms, id",
+	               "pid_start, boot_id, heartbeat_ms, interval_ms, started_ms, end_ms, "
+	               "protocol FROM rpt_runs ORDER BY started_ms, id",
 	               rd->err, rd->errlen) < 0)
 		goto done;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
@@ -592,6 +594,7 @@ static void free_run(struct rpt_run *run)
 	free(run->name);
 	free(run->mode);
 	free(run->connection);
+	free(run->protocol);
 	free(run->status);
 	free(run->reason);
 }

@@ -23,7 +23,8 @@ SELECT r.id, r.name, r.label, r.mode, r.connection, r.status, IFNULL(r.reason, '
        r.interval_ms, r.started_ms,
        COALESCE(r.ended_ms,
                 (SELECT MAX(i.start_ms + i.length_ms) FROM intervals i WHERE i.run_id = r.id),
-                r.heartbeat_ms, r.started_ms) AS end_ms
+                r.heartbeat_ms, r.started_ms) AS end_ms,
+       r.protocol
 FROM runs r;
 
 -- Steps with the measured window their steady intervals cover (the steps row gets its
