@@ -11,7 +11,7 @@
 #define FINDING_MAX      1024 /* one sentence, bytes */
 #define QUEUE_TPS_FLAT   0.10 /* queueing: TPS within this share past saturation... */
 #define QUEUE_LAT_GROWTH 1.5  /* ...while mean latency grows at least this factor */
-#define KEEPALIVE_HELD   0.01 /* keep-alive held: at most one new connection per 100 requests */
+#define KEEPALIVE_HELD_REQS 50 /* keep-alive held: a connection serves this many requests */
 #define RSS_RISE         0.10 /* RSS rising: the trend adds this share of the mean... */
 #define RSS_R2           0.60 /* ...steadily */
 #define RSS_MIN_HOURS    0.25 /* ...over at least this long: a trend of a few minutes is
@@ -611,7 +611,16 @@ static int sweep_findings(struct report *r, int *cap)
 			          "sigma = %.4f, kappa = %.6f, lambda = %.2f TPS per user "
 			          "(R² %.3f); ",
 			          sw->usl.sigma, sw->usl.kappa, sw->usl.lambda, sw->usl.r2);
-			if (isfinite(sw->usl.n_star))
+			const struct rpt_cell *lo = &r->cells[sw->cells[0]];
+			if (isfinite(sw->usl.n_star) && sw->usl.n_star < lo->concurrency)
+				/* sigma near 1 puts N* below the lowest level measured: the law
+				 * says nothing the sweep did not (saturated from the start). */
+				sb_printf(&b,
+				          "contention dominates (sigma near 1): throughput was already "
+				          "flat at the lowest level measured (%d users), so the law "
+				          "predicts no peak inside the sweep; measure lower levels.",
+				          lo->concurrency);
+			else if (isfinite(sw->usl.n_star) && isfinite(sw->usl.x_star))
 				sb_printf(&b, "predicted peak at N* = %.1f users, %.1f TPS.",
 				          sw->usl.n_star, sw->usl.x_star);
 			else if (isfinite(sw->usl.x_star))
@@ -788,14 +797,26 @@ static int keepalive_findings(struct report *r, int *cap)
 			          ", connection close: %lld new connections for %lld requests "
 			          "(%.2f per request; one per request is the design).",
 			          (long long)nc, (long long)req, (double)nc / (double)req);
-		else if ((double)nc <= KEEPALIVE_HELD * (double)req)
-			sb_printf(&b, ", keep-alive held: %lld new connections for %lld requests.",
-			          (long long)nc, (long long)req);
+		else if (nc == 0)
+			sb_printf(&b, ", keep-alive held: no new connection in %lld requests.",
+			          (long long)req);
+		else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS) {
+			double per = (double)req / (double)nc;
+			sb_printf(&b,
+			          ", keep-alive held, with a new connection every %.0f requests "
+			          "(%lld for %lld): the server or a proxy ends a connection after "
+			          "about that many requests%s.",
+			          per, (long long)nc, (long long)req,
+			          per >= 90 && per <= 110 ? " (Tomcat's maxKeepAliveRequests is 100 "
+			                                    "by default)"
+			                                  : "");
+		}
 		else
 			sb_printf(&b,
-			          ", keep-alive did not hold: %lld new connections for %lld "
-			          "requests (%.2f per request): the server or a proxy closes them.",
-			          (long long)nc, (long long)req, (double)nc / (double)req);
+			          ", keep-alive did not hold: only %.1f requests per connection "
+			          "(%lld new connections for %lld requests): the server or a proxy "
+			          "closes them.",
+			          (double)req / (double)nc, (long long)nc, (long long)req);
 		if (add_finding(r, "keepalive", &b, cap) < 0)
 			return -1;
 	}

@@ -107,7 +107,12 @@ echo
 echo "report: $out/report/report.html"
 echo "        $out/report/report.md"
 if [ -f "$out/report/report.md" ]; then
+  # The key findings: the upgrade and Jetty at the study's 30 users, where each sweep
+  # saturates, memory verdicts, the server's cost, and anything that failed.  The report
+  # has them all, with every level.
   echo
-  echo "key findings:"
-  awk '/^## Findings/ {on = 1; next} /^## / && on {exit} on && NF' "$out/report/report.md" | sed 's/^/  /'
+  echo "key findings (all of them in report.md):"
+  awk '/^## Findings/ {on = 1; next} /^## / && on {exit} on && NF' "$out/report/report.md" |
+    grep -E '^- (Of [0-9]+ matching|At 30 users \(fixed|.*sweep .* saturates|.*does not saturate|.*app: (normal|suspected)|Server cost|.*(failed|crashed|interrupted))' |
+    grep -v 'No request failed' | sed 's/^/  /'
 fi
