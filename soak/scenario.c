@@ -167,8 +167,14 @@ static int handler(void *user, const char *section, const char *name, const char
 	e = &p->ents[p->nents++];
 	e->section = strdup(section);
 	e->key = strdup(name);
-	if (value && value[0] == '\001' && atoi(value + 1) < p->nlong && p->longv[atoi(value + 1)])
-		value = p->longv[atoi(value + 1)]; /* see struct parse */
+	if (value && value[0] == '\001' && isdigit((unsigned char)value[1])) {
+		/* see struct parse; the file's own text may hold \001 too, so the marker is
+		 * read strictly (atoi of "\t3333..." overflowed to -1: longv[-1]) */
+		char *end;
+		long n = strtol(value + 1, &end, 10);
+		if (!*end && n < p->nlong && p->longv[n])
+			value = p->longv[n];
+	}
 	e->value = strdup(value ? value : "");
 	e->line = p->line;
 	e->used = 0;
