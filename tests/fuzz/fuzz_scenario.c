@@ -5,6 +5,8 @@
  * with a plan the engine can run as it is: levels, durations and weights in range, every
  * request with a URL and a timeout, and every template expanding into a buffer of
  * tpl_max_len() bytes, as the HTTP driver sizes them.  Any crash, leak or abort is a bug.
+ * The harness runs in a directory of its own holding data.csv and frame.txt, so that
+ * `csv = data.csv` and `file = frame.txt` read real files.
  */
 // fuzz-sources: soak/scenario.c soak/scenario_frame.c soak/frame.c soak/template.c common/dur.c common/clock.c
 // fuzz-pkgs: libcurl libpcre2-8 inih
@@ -12,13 +14,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scenario.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_SETS 8
 #define NAME "fuzz.ini"
+
+static char workdir[] = "/tmp/fuzz_scenario.XXXXXX";
+
+static void remove_workdir(void)
+{
+	if (chdir("/") == 0) {
+		char path[64];
+		snprintf(path, sizeof path, "%s/data.csv", workdir);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/frame.txt", workdir);
+		unlink(path);
+		rmdir(workdir);
+	}
+}
+
+/* A working directory with a CSV data set (cells of different lengths, quoted ones, an
+ * empty one) and a frame payload for the inputs to name. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	FILE *f;
+
+	(void)argc;
+	(void)argv;
+	if (!mkdtemp(workdir) || chdir(workdir) < 0)
+		abort();
+	atexit(remove_workdir);
+	f = fopen("data.csv", "w");
+	if (!f)
+		abort();
+	fputs("user,password,note\nalice,x,\n\"bob, the \"\"second\"\"\",longer-password-here,n\n"
+	      "carol,,\"multi\nline\"\n",
+	      f);
+	fclose(f);
+	f = fopen("frame.txt", "w");
+	if (!f)
+		abort();
+	fputs("{\"T\":\"Ping\",\"n\":${seq},\"u\":\"${csv:user}\"}\n", f);
+	fclose(f);
+	return 0;
+}
 
 /* Expands t the way the driver does: a buffer of exactly tpl_max_len() bytes (so ASan
  * sees any write past it), which the expansion must fit. */
