@@ -73,6 +73,14 @@ static inline struct istats *ethread_stats(struct ethread *t) { return &t->st[t-
 /* Handles the handover and control changes; cheap when nothing changed. */
 void engine_turn(struct ethread *t, struct turn *out);
 void engine_publish(struct ethread *t, int vus, int inflight);
+/* When local VU j starts after the share grew from `from` to `want` VUs at `now`: new
+ * VUs are spread evenly over the ramp, the first at once. */
+static inline int64_t ethread_ramp_due(const struct ethread *t, int j, int from, int want,
+				       int64_t now)
+{
+	return t->ramp_ms > 0 ? now + t->ramp_ms * (j - from) / (want - from) : now;
+}
+
 /* ${seq} for the next request of this worker: unique in the run across workers. */
 static inline uint64_t ethread_next_seq(struct ethread *t)
 {

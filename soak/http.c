@@ -740,8 +740,7 @@ static void apply_share(struct hthread *h)
 		struct hvu *v = &h->vus[j];
 		if (v->state != VU_IDLE)
 			continue; /* was leaving, still busy: it simply stays */
-		int64_t at = t->ramp_ms > 0 ? now + t->ramp_ms * (j - from) / (want - from) : now;
-		vu_schedule(h, v, at);
+		vu_schedule(h, v, ethread_ramp_due(t, j, from, want, now));
 	}
 }
 
