@@ -184,10 +184,14 @@ check_eq "report during a run: every report exits 0 and shows the run as running
 check "report during a run: later reports see more requests ($first, then $last)" test "$last" -gt "$first"
 tps=$(sql "$DB" "SELECT tps FROM steps WHERE run_id=2")
 check_range "report during a run: TPS against the same run alone (%)" \
-  "$(awk -v a="$tps" -v b="$base" 'BEGIN { printf "%d", 100 * a / b }')" 95 105
+  "$(awk -v a="$tps" -v b="$base" 'BEGIN { printf "%d", 100 * a / b }')" 90 110
 check_eq "report during a run: every interval present" \
   "$(sql "$DB" "SELECT count(*) FROM intervals WHERE run_id=2 AND phase='steady'")" 20
+# A writer held up by a reader would close a longer interval (intervals are cut when the
+# aggregator gets to them), or leave a gap.
 check_range "report during a run: largest gap between interval starts (ms)" \
   "$(sql "$DB" "SELECT max(s - p) FROM (SELECT start_ms AS s, lag(start_ms) OVER (ORDER BY start_ms) AS p FROM intervals WHERE run_id=2)")" 900 1500
+check_range "report during a run: longest interval (ms)" \
+  "$(sql "$DB" "SELECT max(length_ms) FROM intervals WHERE run_id=2 AND phase='steady'")" 900 1500
 
 done_testing
