@@ -3,7 +3,8 @@
 # curl_multi_socket_action, at 50 and at 10,000 virtual users, against one nginx
 # (`return 200`) on 127.0.0.1; then soak's peak RSS at 100, 1,000 and 10,000 users.
 #   bench/loop.sh [SECONDS]        (default 10)
-# Figures only.  Requests per CPU-second = requests / (user + system CPU seconds of soak).
+# Figures only.  Requests per CPU-second = measured-window requests / (user + system CPU
+# seconds of soak over the whole run, ramp-up included): a lower bound.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$here/bin}
@@ -59,3 +60,9 @@ done
 echo
 echo "RSS with the default loop (auto):"
 for vus in 100 1000 10000; do run auto "$vus"; done
+echo
+echo "Why auto picks what it picks: a worker with up to 256 VUs uses curl_multi_poll (one"
+echo "multi handle; walking a few dozen handles per turn is cheaper than epoll bookkeeping),"
+echo "a worker with more uses epoll + curl_multi_socket_action over multis of 128 VUs each:"
+echo "curl_multi_poll rescans every socket and libcurl walks every handle of a multi on each"
+echo "turn, which at thousands of VUs costs more than the requests themselves."

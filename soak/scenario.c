@@ -122,6 +122,16 @@ static char *reader(char *str, int num, void *stream)
 	nl = strchr(p->pos, '\n');
 	n = nl ? (size_t)(nl - p->pos) + 1 : strlen(p->pos);
 	p->line++;
+	/* Control characters have no business in a scenario (and \001 marks long lines). */
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p->pos[i];
+		if (c < 0x20 && c != '\t' && c != '\r' && c != '\n') {
+			perr(p, NULL, p->line, "control character 0x%02x in the line", c);
+			snprintf(str, (size_t)num, ";\n");
+			p->pos += n;
+			return str;
+		}
+	}
 	if (n >= (size_t)num) {
 		if (n > SCN_MAX_LINE || long_line(p, p->pos, n, str, num) < 0) {
 			perr(p, NULL, p->line, "line longer than %d bytes", SCN_MAX_LINE);

@@ -61,7 +61,9 @@ CREATE TABLE steps (
 ) WITHOUT ROWID;
 
 -- One row per interval (default 10 s), written and committed as the interval closes.
--- phase: warmup | rampup | steady | partial (the last interval of an interrupted run).
+-- phase: rampup | warmup | steady | drain (requests still in flight when the run ended,
+-- outside the measured window).  An interrupted run's last interval keeps its phase and
+-- is simply shorter.
 CREATE TABLE intervals (
   run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   step_idx    INTEGER NOT NULL,

@@ -167,12 +167,13 @@ wait "$runner" 2>/dev/null
 check_eq "SIGKILL: soak runs says crashed" "$(soak runs --db "$DB" --json | jq -r ".[] | select(.id==$LASTRUN) | .status")" crashed
 check_eq "SIGKILL: database intact" "$(q 'PRAGMA integrity_check')" ok
 check "SIGKILL: intervals before the kill kept" test "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN")" -ge 2
-orphans() { pgrep -f -- "soak-procstat.*--run $LASTRUN( |\$)" >/dev/null; }
-if wait_for 5 bash -c "! pgrep -f -- 'soak-procstat.*--run $LASTRUN( |\$)' >/dev/null"; then
+# Collectors of this run: its database and its run id in their command line.
+pat="soak-procstat --db $DB .*--run $LASTRUN( |\$)"
+if wait_for 5 bash -c "! pgrep -f -- '$pat' >/dev/null"; then
   ok "SIGKILL: no collector outlives the runner"
 else
   fail "SIGKILL: no collector outlives the runner" "$(pgrep -af soak-procstat)"
-  pkill -f -- "soak-procstat.*--run $LASTRUN( |\$)"
+  pkill -f -- "$pat"
 fi
 
 # --- 8. a queue of scenarios, and bad ones -----------------------------------------------

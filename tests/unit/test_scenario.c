@@ -185,6 +185,8 @@ static const struct {
 	 "bad.ini:5: body: bad placeholder '${random:0}': N must be 1..256"},
 	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nmethod = post\n",
 	 "bad.ini:5: method: 'post' is not an HTTP method (GET, POST, PUT, ...)"},
+	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = \001" "3\n",
+	 "bad.ini:5: control character 0x01 in the line"},
 };
 
 static void bad_scenarios(void **state)
