@@ -749,8 +749,15 @@ static void abort_all(struct hthread *h)
 	for (int j = 0; j < h->t->max_share; j++) {
 		struct hvu *v = &h->vus[j];
 		if (v->state == VU_INFLIGHT) {
+			/* Sent but never answered: still a request, and an error, so every
+			 * request sent is accounted for. */
+			struct istats *st = ethread_stats(h->t);
 			curl_multi_remove_handle(v->mu->m, v->easy[v->req]);
 			h->inflight--;
+			st->requests++;
+			h->t->requests++;
+			h->t->errors++;
+			istats_error(st, ERR_OTHER, "dropped in flight: the run was stopped at once");
 		}
 		v->state = VU_IDLE;
 	}

@@ -744,6 +744,15 @@ static void abort_all(struct tthread *h)
 {
 	for (int j = 0; j < h->t->max_share; j++) {
 		struct tvu *v = &h->vus[j];
+		if (v->inflight) {
+			/* Begun but not finished: counted as a failed iteration, so every
+			 * iteration begun is accounted for. */
+			struct istats *st = ethread_stats(h->t);
+			st->requests++;
+			h->t->requests++;
+			h->t->errors++;
+			istats_error(st, ERR_OTHER, "dropped in flight: the run was stopped at once");
+		}
 		conn_close(v);
 		iteration_over(h, v);
 		v->state = TF_IDLE;

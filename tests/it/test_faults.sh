@@ -147,6 +147,9 @@ check_range "second SIGINT: the run ends within 2 s (ms)" $(($(ms) - t1)) 0 2000
 check_eq "second SIGINT: exit 130" "$rc" 130
 check_eq "second SIGINT: run is interrupted" "$(q "SELECT status || ' ' || reason FROM runs WHERE id=$R")" "interrupted SIGINT"
 check "second SIGINT: intervals kept" test "$(q "SELECT count(*) FROM intervals WHERE run_id=$R")" -ge 3
+# The 4 stalled requests were sent: they are recorded as failed, not forgotten.
+check_eq "second SIGINT: the dropped requests are counted as errors" \
+  "$(q "SELECT IFNULL(sum(count), 0) FROM interval_errors WHERE run_id=$R AND class='other' AND sample LIKE 'dropped in flight%'")" 4
 check_eq "second SIGINT: no collector left" "$(collectors "$DB" "$R")" ""
 echo ok >"$T/mode"
 
