@@ -11,35 +11,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$here/bin}
 secs=${1:-15}
 conc=${2:-50}
-command -v nginx >/dev/null || { echo "bench: nginx is missing (apt-get install nginx-light)"; exit 1; }
 command -v wrk >/dev/null || { echo "bench: wrk is missing (apt-get install wrk)"; exit 1; }
 tmp=$(mktemp -d)
 nginx_pid=
 cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-pin_gen=() pin_srv=()
-if [ "$(nproc)" -ge 2 ]; then pin_gen=(taskset -c 0); pin_srv=(taskset -c 1); fi
-cat >"$tmp/nginx.conf" <<NGX
-worker_processes 1;
-daemon off;
-master_process off;
-pid $tmp/nginx.pid;
-error_log $tmp/error.log;
-events { worker_connections 20000; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  server {
-    listen 127.0.0.1:$port reuseport backlog=4096;
-    location / { return 200 "ok\n"; }
-  }
-}
-NGX
-"${pin_srv[@]}" nginx -c "$tmp/nginx.conf" -p "$tmp" &
-nginx_pid=$!
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.1; done
+# shellcheck source=bench/nginx.lib
+. "$here/bench/nginx.lib"
+bench_nginx "$tmp"
+nginx_pid=$NGINX_PID
+port=$NGINX_PORT
 
 # measure NAME CMD...: prints requests, user+sys CPU seconds and peak RSS KB.
 measure() {

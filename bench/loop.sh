@@ -9,36 +9,16 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$here/bin}
 secs=${1:-10}
-command -v nginx >/dev/null || { echo "bench: nginx is missing (apt-get install nginx-light)"; exit 1; }
 tmp=$(mktemp -d)
 nginx_pid=
 cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-pin_gen=() pin_srv=()
-if [ "$(nproc)" -ge 2 ]; then pin_gen=(taskset -c 0); pin_srv=(taskset -c 1); fi
-cat >"$tmp/nginx.conf" <<NGX
-worker_processes 1;
-worker_rlimit_nofile 40000;
-daemon off;
-master_process off;
-pid $tmp/nginx.pid;
-error_log $tmp/error.log;
-events { worker_connections 30000; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  keepalive_timeout 300s;
-  server {
-    listen 127.0.0.1:$port reuseport backlog=16384;
-    location / { return 200 "ok\n"; }
-  }
-}
-NGX
-"${pin_srv[@]}" nginx -c "$tmp/nginx.conf" -p "$tmp" &
-nginx_pid=$!
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.1; done
+# shellcheck source=bench/nginx.lib
+. "$here/bench/nginx.lib"
+bench_nginx "$tmp"
+nginx_pid=$NGINX_PID
+port=$NGINX_PORT
 
 # run LOOP VUS: prints requests/s, requests per CPU-second, peak RSS MB, errors
 run() {

@@ -67,21 +67,8 @@ else
     as_owner() { "$@"; }
 fi
 
-free_port() {
-    local p i
-    if command -v python3 >/dev/null 2>&1; then
-        python3 -c 'import socket
-s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()' && return 0
-    fi
-    for ((i = 0; i < 200; i++)); do
-        p=$((20000 + RANDOM % 40000))
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-            printf '%s\n' "$p"
-            return 0
-        fi
-    done
-    return 1
-}
+# shellcheck source=targets/free_port.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../free_port.sh"
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
