@@ -117,7 +117,10 @@ settle() { # waits (bounded) until the follower has stored a stable number of ev
 spawn "$T/follow.out" "$G" --db "$fdb" --source app --follow "$live/gc.log" --every 200ms --for 120s
 fpid=$SPAWNED_PID
 write_torn 0 "$b1" "$live/gc.log"; settle
-mv "$live/gc.log" "$live/gc.log.0"               # JDK rotation: rename, new file
+# JDK rotation: the old file renamed, a new one in its place.  Done as link + atomic
+# replace so the path never goes missing between the two (a poll in that gap would see
+# a vanished file, not a rotation).
+ln "$live/gc.log" "$live/gc.log.0"; : >"$live/gc.log.new"; mv "$live/gc.log.new" "$live/gc.log"
 write_torn "$b1" "$b2" "$live/gc.log"; settle
 cp "$live/gc.log" "$live/gc.log.1"; : >"$live/gc.log"   # copy and truncate
 write_torn "$b2" "$b3" "$live/gc.log"; settle
