@@ -739,7 +739,7 @@ static void apply_share(struct tthread *h)
 	}
 }
 
-/* Drops every connection and iteration at once (nothing is recorded). */
+/* Drops every connection and iteration at once; iterations in flight count as failed. */
 static void abort_all(struct tthread *h)
 {
 	for (int j = 0; j < h->t->max_share; j++) {
