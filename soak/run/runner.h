@@ -14,8 +14,8 @@
 
 #include <signal.h>
 
-#include "engine.h"
-#include "scenario.h"
+#include "engine/engine.h"
+#include "scenario/scenario.h"
 
 struct runner_opts {
 	const char *db_path;
@@ -30,8 +30,5 @@ struct runner_opts {
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143
  * interrupted by SIGINT/SIGTERM. */
 int runner_run(const struct scenario *s, const struct runner_opts *o);
-
-/* Formats a latency for people: 850us, 12.3ms, 1.25s. */
-char *fmt_us(double us, char *buf, size_t len);
 
 #endif

@@ -12,7 +12,7 @@
  *
  * Lifetime: engine_start() -> engine_set_vus()/engine_collect()... -> engine_stop() ->
  * engine_wait() -> engine_free().  Only the thread that started the engine calls these.
- * The scenario must outlive the engine.
+ * The plan must outlive the engine.
  */
 #ifndef SOAK_ENGINE_H
 #define SOAK_ENGINE_H
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scenario.h"
+#include "plan.h"
 #include "stats.h"
 
 enum engine_loop {
@@ -30,7 +30,7 @@ enum engine_loop {
 };
 
 struct engine_opts {
-	const struct scenario *scn; /* the plan: requests, connection mode, think time */
+	const struct plan *plan;    /* what to send: requests or frames, connection mode, think */
 	int64_t run_id;             /* for ${run} */
 	const char *nonce;          /* for ${nonce}; must outlive the engine */
 	int threads;                /* 0 = one per core */
@@ -49,6 +49,9 @@ struct engine_live {
 
 struct engine;
 
+/* Connects once to the plan's target (3 s at most): 0, or -1 with "cannot reach ..." or
+ * "cannot resolve ..." in err. */
+int engine_preflight(const struct plan *p, char *err, size_t errlen);
 int engine_start(struct engine **out, const struct engine_opts *o, char *err, size_t errlen);
 /* Sets the number of VUs; new ones start spread evenly over ramp_ms, surplus ones finish
  * their request and stop. */

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "stats.h"
+#include "engine/stats.h"
 
 /* Which intervals a window takes. */
 struct res_window {

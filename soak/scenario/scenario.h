@@ -20,41 +20,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "template.h"
+#include "engine/plan.h"
 
 #define SCN_MAX_VUS 100000
 #define SCN_MAX_LEVELS 64
-#define SCN_MAX_REQUESTS 16
-#define SCN_MAX_HEADERS 32
 #define SCN_MAX_COLLECT 8
-#define SCN_MAX_FRAMES 16
-
-enum scn_conn { SCN_KEEPALIVE = 0, SCN_CLOSE = 1 };
-enum scn_proto { SCN_HTTP = 0, SCN_TCP_FRAME = 1 };
-
-/* One request kind ([request] or [request.NAME]). */
-struct scn_request {
-	char *name;          /* "default" or NAME */
-	int weight;          /* relative share of iterations (default 1) */
-	char *method;        /* GET, POST, ... */
-	struct tpl url;      /* http(s)://... */
-	struct tpl body;     /* empty when no body */
-	int has_body;        /* body key given */
-	struct tpl headers[SCN_MAX_HEADERS]; /* "Name: value" lines */
-	int nheaders;
-	int64_t timeout_ms;  /* whole-request timeout */
-	int expect_status;   /* 0 = any 2xx or 3xx */
-	pcre2_code *expect_body; /* NULL = no body check; compiled once, JIT when possible */
-	char *expect_body_src;
-	int line;            /* first line of its section, for messages */
-};
-
-/* One frame of a tcp-frame iteration (see issue "tcp-frame"); unused for HTTP. */
-struct scn_frame {
-	struct tpl text;     /* payload template */
-	int type;            /* frame type (2-byte big-endian) */
-	int expect_reply;    /* wait for one reply frame after this one */
-};
 
 /* A collector the runner starts ([collect.NAME]). */
 struct scn_collect {
@@ -85,29 +55,15 @@ struct scenario {
 	int64_t warmup_ms;   /* after ramp-up, excluded from the step's figures */
 	int64_t rampup_ms;   /* VUs start evenly spread over this */
 	int64_t interval_ms;
-	enum scn_conn connection;
-	enum scn_proto protocol;
-	int64_t think_min_ms, think_max_ms;
 	int threads;         /* 0 = one per core */
 	int levels[SCN_MAX_LEVELS]; /* concurrency per step */
 	int nlevels;
 	int sweep;           /* 1 when [sweep] was given */
-	struct scn_request reqs[SCN_MAX_REQUESTS];
-	int nreqs;
-	int total_weight;
-	struct tpl_csv csv;  /* the CSV data set (csv = FILE), empty when none */
-	char *csv_path;
+	char *csv_path;      /* the CSV data set's file (plan.csv holds it), or NULL */
 	struct scn_thresholds thr;
 	struct scn_collect collect[SCN_MAX_COLLECT];
 	int ncollect;
-	/* tcp-frame protocol */
-	char *address;       /* host:port */
-	struct scn_frame handshake; /* frame sent after connect (has_handshake) */
-	int has_handshake;
-	pcre2_code *handshake_expect;
-	struct scn_frame frames[SCN_MAX_FRAMES];
-	int nframes;
-	int max_frame;       /* reply length cap */
+	struct plan plan;    /* what the engine sends: requests or frames, connection, think */
 };
 
 /* Parses a file.  sets/nsets are "section.key=value" overrides. */
@@ -122,7 +78,5 @@ void scn_release(struct scenario *s);
 int64_t scn_total_ms(const struct scenario *s);
 /* Prints the plan (steps, windows, requests' shape) for `soak check`. */
 void scn_print_plan(const struct scenario *s, FILE *f);
-/* "keepalive" / "close" */
-const char *scn_conn_name(enum scn_conn c);
 
 #endif

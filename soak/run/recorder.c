@@ -111,12 +111,12 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	sqlite3_bind_text(st, 4, s->file, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, s->text, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, s->sweep ? "sweep" : "fixed", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, s->protocol == SCN_TCP_FRAME ? "tcp-frame" : "http", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, scn_conn_name(s->connection), -1, SQLITE_STATIC);
-	if (s->protocol == SCN_TCP_FRAME)
-		sqlite3_bind_text(st, 9, s->address, -1, SQLITE_STATIC);
-	else if (s->nreqs > 0)
-		sqlite3_bind_text(st, 9, s->reqs[0].url.text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, s->plan.protocol == PLAN_TCP_FRAME ? "tcp-frame" : "http", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, plan_conn_name(s->plan.connection), -1, SQLITE_STATIC);
+	if (s->plan.protocol == PLAN_TCP_FRAME)
+		sqlite3_bind_text(st, 9, s->plan.address, -1, SQLITE_STATIC);
+	else if (s->plan.nreqs > 0)
+		sqlite3_bind_text(st, 9, s->plan.reqs[0].url.text, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, r->host, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 11, getpid());
 	sqlite3_bind_int64(st, 12, proc_start_ticks(getpid()));

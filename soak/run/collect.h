@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "recorder.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #define COLL_MAX (SCN_MAX_COLLECT * 2)
 

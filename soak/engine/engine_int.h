@@ -46,6 +46,8 @@ struct driver {
 	void (*run)(struct ethread *t);
 	void (*wake)(struct ethread *t); /* interrupts the worker's wait; async-safe enough */
 	void (*release)(struct ethread *t);
+	/* Refuses to start when the target cannot even be connected to (3 s at most). */
+	int (*preflight)(const struct plan *p, char *err, size_t errlen);
 };
 
 struct engine {

@@ -10,8 +10,8 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "scenario.h"
-#include "stats.h"
+#include "scenario/scenario.h"
+#include "engine/stats.h"
 
 struct recorder {
 	sqlite3 *db;

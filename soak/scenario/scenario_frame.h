@@ -33,14 +33,11 @@
 #define SCN_FRAME_FILE_MAX    (1L << 20) /* a frame template file larger than this is a mistake */
 #define SCN_MAX_FRAME_DEFAULT (1 << 20)
 
-struct parse;
+struct scn_parse;
 
 /* Reads [request] protocol, address, max_frame, [handshake] and [frame.NAME] into s. */
-void scn_parse_frames(struct parse *p, struct scenario *s);
+void scn_parse_frames(struct scn_parse *p, struct scenario *s);
 /* Prints the tcp-frame part of the plan (nothing for HTTP scenarios). */
 void scn_print_frames(const struct scenario *s, FILE *f);
-/* Splits "host:port" or "[v6]:port"; 0, or -1 with a reason in err. */
-int scn_address_split(const char *addr, char *host, size_t hostlen, int *port, char *err,
-                      size_t errlen);
 
 #endif

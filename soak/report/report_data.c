@@ -10,7 +10,8 @@
 #include "clock.h"
 #include "db.h"
 #include "hdr.h"
-#include "report_int.h"
+#include "report_read.h"
+#include "report_sources.h"
 #include "results.h"
 
 #define MAX_RUN_FILTERS 256 /* entries of --runs */
@@ -24,37 +25,6 @@ struct run_filter {
 static char *dupstr(const unsigned char *s)
 {
 	return strdup(s ? (const char *)s : "");
-}
-
-int rpt_rd_oom(struct reader *rd)
-{
-	snprintf(rd->err, rd->errlen, "out of memory");
-	return -1;
-}
-
-int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x)
-{
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 64;
-		double *p;
-		if (v->n >= RPT_MAX_INTERVALS) {
-			snprintf(rd->err, rd->errlen, "more than %d intervals in one step",
-			         RPT_MAX_INTERVALS);
-			return -1;
-		}
-		p = realloc(v->v, cap * sizeof *p);
-		if (!p)
-			return rpt_rd_oom(rd);
-		v->v = p;
-		v->cap = cap;
-	}
-	v->v[v->n++] = x;
-	return 0;
-}
-
-double rpt_rd_col(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
 /* Parses "ID,K:ID,..." into filters. */

@@ -431,30 +431,6 @@ int rpt_plan_pictures(struct report *r, char *err, size_t errlen)
 
 /* --- files ------------------------------------------------------------------------------ */
 
-static int mkdir_p(const char *path, char *err, size_t errlen)
-{
-	char buf[PATH_MAX_LEN];
-	size_t n = strlen(path);
-
-	if (n == 0 || n >= sizeof buf) {
-		snprintf(err, errlen, "bad directory '%s'", path);
-		return -1;
-	}
-	memcpy(buf, path, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		char keep = buf[i];
-		buf[i] = '\0';
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create '%s': %s", buf, strerror(errno));
-			return -1;
-		}
-		buf[i] = keep;
-	}
-	return 0;
-}
-
 /* Removes the files of an earlier report (by extension) from one of our subdirectories. */
 static void clean(const char *dir, const char *sub, const char *const *ext, int next)
 {
@@ -671,7 +647,7 @@ int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
 	err[0] = '\0';
 	for (int i = 0; i < 3; i++) {
 		snprintf(sub, sizeof sub, "%s/%s", dir, i == 0 ? "img" : i == 1 ? "data" : "plots");
-		if (mkdir_p(sub, err, errlen) < 0)
+		if (rpt_mkdir_p(sub, err, errlen) < 0)
 			return -1;
 	}
 	clean(dir, "img", img_ext, 2);
@@ -695,46 +671,4 @@ int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
 done:
 	free(c.jobs);
 	return rc;
-}
-
-/* Writes one output file through a temporary name. */
-static int write_one(const struct report *r, const char *dir, const char *name,
-                     int (*fn)(const struct report *, FILE *), char *err, size_t errlen)
-{
-	char path[PATH_MAX_LEN], tmp[PATH_MAX_LEN + 8];
-	FILE *f;
-	int bad;
-
-	fmt(path, sizeof path, "%s/%s", dir, name);
-	fmt(tmp, sizeof tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
-		return -1;
-	}
-	bad = fn(r, f) < 0;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) < 0) {
-		snprintf(err, errlen, "cannot write '%s'", path);
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
-int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen)
-{
-	if (mkdir_p(dir, err, errlen) < 0)
-		return -1;
-	if (draw ? rpt_plots(r, dir, err, errlen) < 0 : rpt_plan_pictures(r, err, errlen) < 0)
-		return -1;
-	if (!draw)
-		snprintf(r->plot_note, sizeof r->plot_note,
-		         "Pictures were not drawn (--no-plots).");
-	if (write_one(r, dir, "report.md", rpt_write_md, err, errlen) < 0 ||
-	    write_one(r, dir, "report.html", rpt_write_html, err, errlen) < 0 ||
-	    write_one(r, dir, "summary.csv", rpt_write_csv, err, errlen) < 0 ||
-	    write_one(r, dir, "report.json", rpt_write_json, err, errlen) < 0)
-		return -1;
-	return 0;
 }

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "db.h"
-#include "report_int.h"
+#include "report_read.h"
+#include "report_sources.h"
 
 /* The run's source named `name`, added (sorted by name) when new. */
 static struct rpt_source *source(struct reader *rd, struct rpt_run *run, const char *name)

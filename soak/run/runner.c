@@ -14,23 +14,11 @@
 #include "clock.h"
 #include "collect.h"
 #include "dur.h"
+#include "exitcode.h"
 #include "log.h"
 #include "recorder.h"
-#include "tcpframe.h"
 
 #define STATUS_EVERY_MS 1000
-#define PREFLIGHT_TIMEOUT_MS 3000
-
-char *fmt_us(double us, char *buf, size_t len)
-{
-	if (us < 1000)
-		snprintf(buf, len, "%.0fus", us);
-	else if (us < 1e6)
-		snprintf(buf, len, "%.1fms", us / 1000);
-	else
-		snprintf(buf, len, "%.2fs", us / 1e6);
-	return buf;
-}
 
 /* Everything one run needs while it goes. */
 struct run {
@@ -62,70 +50,6 @@ static int signalled(const struct run *r)
 	return *r->o->sigint_count > 0 || *r->o->sigterm;
 }
 
-/* Refuses to start when a target cannot even be connected to (exit 3, no run row). */
-static int preflight(const struct scenario *s, char *err, size_t errlen)
-{
-	for (int i = 0; i < s->nreqs; i++) {
-		const struct scn_request *q = &s->reqs[i];
-		char *host = NULL, *port = NULL;
-		struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
-		int rc = 0;
-
-		if (q->url.dynamic)
-			continue;
-		CURLU *u = curl_url();
-		if (!u)
-			continue;
-		if (curl_url_set(u, CURLUPART_URL, q->url.text, 0) != CURLUE_OK ||
-		    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
-		    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) != CURLUE_OK) {
-			curl_url_cleanup(u);
-			continue;
-		}
-		/* IPv6 literals come back in brackets. */
-		char h[256];
-		snprintf(h, sizeof h, "%s", host[0] == '[' ? host + 1 : host);
-		h[strcspn(h, "]")] = '\0';
-		int g = getaddrinfo(h, port, &hints, &ai);
-		if (g != 0) {
-			snprintf(err, errlen, "cannot resolve '%s': %s", h, gai_strerror(g));
-			rc = -1;
-		} else {
-			int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-			int e = 0;
-			if (fd < 0) {
-				e = errno;
-			} else if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-				if (errno == EINPROGRESS) {
-					struct pollfd p = {.fd = fd, .events = POLLOUT};
-					socklen_t l = sizeof e;
-					if (poll(&p, 1, PREFLIGHT_TIMEOUT_MS) <= 0)
-						e = ETIMEDOUT;
-					else
-						getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l);
-				} else {
-					e = errno;
-				}
-			}
-			if (fd >= 0)
-				close(fd);
-			if (e) {
-				snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h, port,
-					 q->url.text, strerror(e));
-				rc = -1;
-			}
-		}
-		if (ai)
-			freeaddrinfo(ai);
-		curl_free(host);
-		curl_free(port);
-		curl_url_cleanup(u);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static void status_line(struct run *r, int step, int64_t now, int64_t step_t0)
 {
 	const struct scenario *s = r->s;
@@ -149,7 +73,7 @@ static void status_line(struct run *r, int step, int64_t now, int64_t step_t0)
 			"\r\033[K step %d/%d %5d VUs [%s] %s/%s %9.1f req/s  p99 %s  err %.2f%%  conn %.1f/s",
 			step + 1, s->nlevels, lv.vus, bar, dur_format(elapsed / 1000 * 1000, el, sizeof el),
 			dur_format(total, tot, sizeof tot), tps,
-			r->last_p99 ? fmt_us((double)r->last_p99, p99, sizeof p99) : "-", errp, conns);
+			r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-", errp, conns);
 		fflush(stderr);
 	}
 	r->last_live = lv;
@@ -198,7 +122,7 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 		"run %lld step %d/%d %d VUs %-7s +%s: %lld req %.1f/s p50 %s p99 %s err %.2f%% new conn %lld\n",
 		(long long)r->rec.run_id, step + 1, r->s->nlevels, r->s->levels[step], phase,
 		dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a), (long long)f.requests,
-		f.tps, fmt_us((double)f.p50_us, b, sizeof b), fmt_us((double)f.p99_us, c, sizeof c),
+		f.tps, dur_format_us((double)f.p50_us, b, sizeof b), dur_format_us((double)f.p99_us, c, sizeof c),
 		f.error_pct, (long long)f.new_conns);
 }
 
@@ -236,16 +160,16 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 	} br[5];
 
 	if (t->p99_us >= 0 && f->requests > 0 && f->p99_us > t->p99_us) {
-		snprintf(br[n++].text, 200, "p99 %s is above %s", fmt_us((double)f->p99_us, a, sizeof a),
-			 fmt_us((double)t->p99_us, b, sizeof b));
+		snprintf(br[n++].text, 200, "p99 %s is above %s", dur_format_us((double)f->p99_us, a, sizeof a),
+			 dur_format_us((double)t->p99_us, b, sizeof b));
 	}
 	if (t->p95_us >= 0 && f->requests > 0 && f->p95_us > t->p95_us) {
-		snprintf(br[n++].text, 200, "p95 %s is above %s", fmt_us((double)f->p95_us, a, sizeof a),
-			 fmt_us((double)t->p95_us, b, sizeof b));
+		snprintf(br[n++].text, 200, "p95 %s is above %s", dur_format_us((double)f->p95_us, a, sizeof a),
+			 dur_format_us((double)t->p95_us, b, sizeof b));
 	}
 	if (t->mean_us >= 0 && f->requests > 0 && f->mean_us > (double)t->mean_us) {
-		snprintf(br[n++].text, 200, "mean %s is above %s", fmt_us(f->mean_us, a, sizeof a),
-			 fmt_us((double)t->mean_us, b, sizeof b));
+		snprintf(br[n++].text, 200, "mean %s is above %s", dur_format_us(f->mean_us, a, sizeof a),
+			 dur_format_us((double)t->mean_us, b, sizeof b));
 	}
 	if (t->error_rate >= 0 && f->error_pct > t->error_rate * 100) {
 		snprintf(br[n++].text, 200, "error rate %.2f%% is above %g%%", f->error_pct,
@@ -273,9 +197,9 @@ static void drain(struct run *r)
 	int64_t limit = clock_mono_ms() + 1000;
 	int aborted = 0;
 
-	for (int i = 0; i < s->nreqs; i++)
-		if (clock_mono_ms() + s->reqs[i].timeout_ms + 1000 > limit)
-			limit = clock_mono_ms() + s->reqs[i].timeout_ms + 1000;
+	for (int i = 0; i < s->plan.nreqs; i++)
+		if (clock_mono_ms() + s->plan.reqs[i].timeout_ms + 1000 > limit)
+			limit = clock_mono_ms() + s->plan.reqs[i].timeout_ms + 1000;
 	engine_stop(r->eng, 0);
 	while (engine_wait(r->eng, 50) < 0 && clock_mono_ms() < limit) {
 		if (*r->o->sigint_count > 1 && !aborted) {
@@ -376,8 +300,8 @@ static void print_summary(const struct run *r)
 			continue;
 		printf("%-5d %7d %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, s->levels[k],
 		       dur_format((int64_t)(f->seconds * 1000 + 0.5), dur, sizeof dur), (long long)f->requests,
-		       f->tps, fmt_us(f->mean_us, a, sizeof a), fmt_us((double)f->p90_us, b, sizeof b),
-		       fmt_us((double)f->p95_us, c, sizeof c), fmt_us((double)f->p99_us, d, sizeof d),
+		       f->tps, dur_format_us(f->mean_us, a, sizeof a), dur_format_us((double)f->p90_us, b, sizeof b),
+		       dur_format_us((double)f->p95_us, c, sizeof c), dur_format_us((double)f->p99_us, d, sizeof d),
 		       f->error_pct, (long long)f->new_conns);
 	}
 	fflush(stdout);
@@ -393,25 +317,24 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 
 	if (!r) {
 		fprintf(stderr, "soak run: out of memory\n");
-		return 3;
+		return EXIT_RUNTIME;
 	}
 	r->s = s;
 	r->o = o;
-	if ((s->protocol == SCN_HTTP ? preflight(s, err, sizeof err)
-				     : tcpframe_preflight(s, err, sizeof err)) < 0) {
+	if (engine_preflight(&s->plan, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s: %s\n", s->file, err);
 		free(r);
-		return 3;
+		return EXIT_RUNTIME;
 	}
 	if (istats_init(&r->iv, err, sizeof err) < 0 || istats_init(&r->acc, err, sizeof err) < 0 ||
 	    rec_open(&r->rec, o->db_path, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s\n", err);
-		rc = 3;
+		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	if (rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s\n", err);
-		rc = 3;
+		rc = EXIT_RUNTIME;
 		goto out;
 	}
 	/* ${nonce}: random per run, so usernames never collide with an earlier run's. */
@@ -436,7 +359,7 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		r->failed = 1;
 		goto close;
 	}
-	eo.scn = s;
+	eo.plan = &s->plan;
 	eo.run_id = r->rec.run_id;
 	eo.nonce = nonce;
 	eo.threads = o->threads > 0 ? o->threads : s->threads;
@@ -475,7 +398,10 @@ close:
 			fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id, status);
 	}
 	print_summary(r);
-	rc = r->failed ? 3 : r->stopping ? (*o->sigterm ? 143 : 130) : r->breached ? 1 : 0;
+	rc = r->failed     ? EXIT_RUNTIME
+	     : r->stopping ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
+	     : r->breached ? EXIT_THRESHOLD
+	                   : EXIT_OK;
 out:
 	rec_close(&r->rec);
 	istats_release(&r->iv);

@@ -1,10 +1,11 @@
 /*
- * report_int — what the readers of the report model (report_data.c: runs, steps, series;
- * report_sources.c: collector samples and GC events) share.  Not for other modules.
+ * report_read — what the readers of the report model (report_data.c: runs, steps, series;
+ * report_sources.c: collector samples and GC events) share; report_read.c implements it.
+ * Not for other modules.
  * A reader reads one database at a time into the report; helpers fill rd->err.
  */
-#ifndef SOAK_REPORT_INT_H
-#define SOAK_REPORT_INT_H
+#ifndef SOAK_REPORT_READ_H
+#define SOAK_REPORT_READ_H
 
 #include <sqlite3.h>
 
@@ -23,14 +24,11 @@ struct reader {
 	size_t errlen;              /* its size */
 };
 
-/* "out of memory" into rd->err; returns -1. */
+/* report_read.c: "out of memory" into rd->err; returns -1. */
 int rpt_rd_oom(struct reader *rd);
 /* Appends x to v (capped at RPT_MAX_INTERVALS values); 0 or -1 with rd->err. */
 int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x);
 /* Column i as a double, NAN when NULL. */
 double rpt_rd_col(sqlite3_stmt *st, int i);
-/* report_sources.c: the run's collector series (run->src) and each step's CPU values;
- * the steps must be read first (their measured windows). */
-int rpt_read_sources(struct reader *rd, struct rpt_run *run);
 
 #endif

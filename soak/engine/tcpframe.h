@@ -31,12 +31,7 @@
 #ifndef SOAK_TCPFRAME_H
 #define SOAK_TCPFRAME_H
 
-#include <stddef.h>
-
-#include "scenario.h"
-
-/* Refuses to start when the scenario's address cannot be connected to within 3 s:
- * 0, or -1 with a message in err.  For the runner's preflight (HTTP has its own). */
-int tcpframe_preflight(const struct scenario *s, char *err, size_t errlen);
+/* The driver is `tcpframe_driver` (engine_int.h); its preflight connects once to the
+ * address (engine_preflight). */
 
 #endif

@@ -23,7 +23,6 @@
 #include "dur.h"
 #include "engine_int.h"
 #include "frame.h"
-#include "scenario_frame.h"
 #include "vuheap.h"
 
 #define KEEP_CAP             8192 /* reply payload bytes kept for the handshake's expect */
@@ -65,7 +64,7 @@ struct tvu {
 	size_t end;       /* end of the group being written */
 	int next_frame;   /* first frame not yet in a written group */
 	int group_last;   /* last frame of the group being written */
-	size_t frame_end[SCN_MAX_FRAMES]; /* end of each frame in buf */
+	size_t frame_end[PLAN_MAX_FRAMES]; /* end of each frame in buf */
 	struct frame_rd rd;               /* the reply being read */
 	char *keep;        /* KEEP_CAP bytes of the handshake reply, when expect is set */
 	int64_t t_conn_us; /* connect started (mono µs) */
@@ -75,7 +74,7 @@ struct tvu {
 
 struct tthread {
 	struct ethread *t;
-	const struct scenario *scn;
+	const struct plan *plan;
 	struct tvu *vus;     /* max_share of them */
 	int active;          /* VUs [0, active) are wanted */
 	struct vuheap sched; /* scheduled VUs by start time */
@@ -170,7 +169,7 @@ static void vu_schedule(struct tthread *h, struct tvu *v, int64_t due)
 /* What a VU does after an iteration: think, start again, or stop. */
 static void vu_next(struct tthread *h, struct tvu *v, int stop, int64_t backoff_ms, int64_t now_ms)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	int64_t think = s->think_min_ms;
 
 	if (stop != ENGINE_RUN || v->j >= h->active) {
@@ -241,7 +240,7 @@ static void succeed(struct tthread *h, struct tvu *v, int stop)
 		st->dropped++;
 	st->lat_sum_us += lat;
 	iteration_over(h, v);
-	if (h->scn->connection == SCN_CLOSE)
+	if (h->plan->connection == PLAN_CLOSE)
 		conn_close(v);
 	v->state = TF_IDLE;
 	vu_next(h, v, stop, 0, now_us / 1000);
@@ -252,7 +251,7 @@ static void succeed(struct tthread *h, struct tvu *v, int stop)
 /* Expands the handshake into v->buf. */
 static void expand_handshake(struct tthread *h, struct tvu *v)
 {
-	const struct scn_frame *fr = &h->scn->handshake;
+	const struct plan_frame *fr = &h->plan->handshake;
 	long n;
 
 	h->ctx.seq = v->seq;
@@ -269,7 +268,7 @@ static void expand_handshake(struct tthread *h, struct tvu *v)
 /* Expands every frame of the iteration into v->buf, one after the other. */
 static void expand_frames(struct tthread *h, struct tvu *v)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	size_t off = 0;
 
 	h->ctx.seq = v->seq;
@@ -292,7 +291,7 @@ static void expand_frames(struct tthread *h, struct tvu *v)
 /* Sets up the next group: frames up to the first that expects a reply, or to the last. */
 static void next_group(struct tthread *h, struct tvu *v)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	int i = v->next_frame;
 	while (i < s->nframes - 1 && !s->frames[i].expect_reply)
 		i++;
@@ -318,7 +317,7 @@ static int send_some(struct tthread *h, struct tvu *v, int stop)
 			return 0;
 		int e = n < 0 ? errno : EPIPE;
 		fail(h, v, stop, io_class(e), "%s to %s: %s (%zu of %zu bytes written)",
-		     v->state == TF_HS_SEND ? "handshake" : "frames", h->scn->address, strerror(e),
+		     v->state == TF_HS_SEND ? "handshake" : "frames", h->plan->address, strerror(e),
 		     v->off, v->end);
 		return -1;
 	}
@@ -344,7 +343,7 @@ static int read_some(struct tthread *h, struct tvu *v, int stop)
 		if (n < 0) {
 			int e = errno;
 			fail(h, v, stop, io_class(e), "%s from %s: %s after %llu bytes", what,
-			     h->scn->address, strerror(e),
+			     h->plan->address, strerror(e),
 			     (unsigned long long)frame_rd_bytes(&v->rd));
 			return -1;
 		}
@@ -353,12 +352,12 @@ static int read_some(struct tthread *h, struct tvu *v, int stop)
 				fail(h, v, stop, ERR_RESET,
 				     "%s from %s: the server closed the connection "
 				     "without replying",
-				     what, h->scn->address);
+				     what, h->plan->address);
 			else
 				fail(h, v, stop, ERR_RESET,
 				     "%s from %s: the server closed the connection "
 				     "in the middle of a frame (%llu of %llu bytes)",
-				     what, h->scn->address,
+				     what, h->plan->address,
 				     (unsigned long long)frame_rd_bytes(&v->rd),
 				     v->rd.nhdr < FRAME_HDR
 				         ? (unsigned long long)FRAME_HDR
@@ -370,13 +369,13 @@ static int read_some(struct tthread *h, struct tvu *v, int stop)
 			return 1;
 		if (fs == FRAME_BAD_TYPE) {
 			fail(h, v, stop, ERR_PROTOCOL, "%s from %s: frame type %u, expected %u",
-			     what, h->scn->address, v->rd.type, v->rd.want_type);
+			     what, h->plan->address, v->rd.type, v->rd.want_type);
 			return -1;
 		}
 		if (fs == FRAME_TOO_LONG) {
 			fail(h, v, stop, ERR_PROTOCOL,
 			     "%s from %s: frame length %lu is over max_frame %lu", what,
-			     h->scn->address, (unsigned long)v->rd.len,
+			     h->plan->address, (unsigned long)v->rd.len,
 			     (unsigned long)v->rd.max_len);
 			return -1;
 		}
@@ -386,7 +385,7 @@ static int read_some(struct tthread *h, struct tvu *v, int stop)
 /* Runs v's state machine as far as it goes without waiting. */
 static void advance(struct tthread *h, struct tvu *v, int stop)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	struct istats *st;
 	int rc;
 
@@ -462,7 +461,7 @@ static void connected(struct tthread *h, struct tvu *v, int stop)
 	st->connect_sum_us += now - v->t_conn_us;
 	st->connect_n++;
 	dl_arm(h, v, now / 1000);
-	if (h->scn->has_handshake) {
+	if (h->plan->has_handshake) {
 		expand_handshake(h, v);
 		v->t_hs_us = now;
 		v->state = TF_HS_SEND;
@@ -507,7 +506,7 @@ static void start_connect(struct tthread *h, struct tvu *v, int stop)
 		return;
 	int e = errno;
 	enum err_class c = connect_class(e);
-	fail(h, v, stop, c, "connect to %s: %s%s", h->scn->address, strerror(e),
+	fail(h, v, stop, c, "connect to %s: %s%s", h->plan->address, strerror(e),
 	     c == ERR_CLIENT_PORTS
 	         ? " (EADDRNOTAVAIL: the load generator ran out of ephemeral ports)"
 	         : "");
@@ -520,9 +519,9 @@ static void vu_start(struct tthread *h, struct tvu *v)
 
 	if (!v->buf) {
 		v->buf = malloc(h->buf_cap);
-		if (h->scn->handshake_expect && !v->keep)
+		if (h->plan->handshake_expect && !v->keep)
 			v->keep = malloc(KEEP_CAP);
-		if (!v->buf || (h->scn->handshake_expect && !v->keep)) {
+		if (!v->buf || (h->plan->handshake_expect && !v->keep)) {
 			istats_error(ethread_stats(t), ERR_OTHER,
 			             "out of memory creating a virtual user");
 			t->requests++, t->errors++;
@@ -561,7 +560,7 @@ static void on_event(struct tthread *h, struct tvu *v, uint32_t evs, int stop)
 			return;
 		}
 		enum err_class c = connect_class(e);
-		fail(h, v, stop, c, "connect to %s: %s%s", h->scn->address, strerror(e),
+		fail(h, v, stop, c, "connect to %s: %s%s", h->plan->address, strerror(e),
 		     c == ERR_CLIENT_PORTS ? " (EADDRNOTAVAIL: out of ephemeral ports)" : "");
 		return;
 	}
@@ -584,7 +583,7 @@ static int resolve(const char *address, struct sockaddr_storage *out, socklen_t 
 	                *ai = NULL;
 	int port, g;
 
-	if (scn_address_split(address, host, sizeof host, &port, err, errlen) < 0)
+	if (plan_address_split(address, host, sizeof host, &port, err, errlen) < 0)
 		return -1;
 	snprintf(port_s, sizeof port_s, "%d", port);
 	g = getaddrinfo(host, port_s, &hints, &ai);
@@ -598,7 +597,7 @@ static int resolve(const char *address, struct sockaddr_storage *out, socklen_t 
 	return 0;
 }
 
-int tcpframe_preflight(const struct scenario *s, char *err, size_t errlen)
+static int tcpframe_preflight(const struct plan *s, char *err, size_t errlen)
 {
 	struct sockaddr_storage addr;
 	socklen_t len;
@@ -634,7 +633,7 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 {
 	struct tthread *h = calloc(1, sizeof *h);
 	struct engine *e = t->eng;
-	const struct scenario *s = e->o.scn;
+	const struct plan *s = e->o.plan;
 	int n = t->max_share > 0 ? t->max_share : 1;
 	size_t hs = 0, fr = 0;
 
@@ -642,7 +641,7 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 		goto oom;
 	t->drv = h;
 	h->t = t;
-	h->scn = s;
+	h->plan = s;
 	h->epfd = h->wakefd = -1;
 	h->dhead = h->dtail = -1;
 	h->timeout_ms = s->nreqs > 0 ? s->reqs[0].timeout_ms : 30000;
@@ -772,16 +771,16 @@ static void expire(struct tthread *h, int stop)
 		switch (v->state) {
 		case TF_CONNECTING:
 			fail(h, v, stop, ERR_CONNECT_TIMEOUT, "connect to %s: no answer within %s",
-			     h->scn->address, a);
+			     h->plan->address, a);
 			break;
 		case TF_HS_SEND:
 		case TF_HS_READ:
 			fail(h, v, stop, ERR_TIMEOUT, "handshake with %s: not done within %s",
-			     h->scn->address, a);
+			     h->plan->address, a);
 			break;
 		default:
 			fail(h, v, stop, ERR_TIMEOUT,
-			     "frames to %s: iteration not done within %s (%s)", h->scn->address, a,
+			     "frames to %s: iteration not done within %s (%s)", h->plan->address, a,
 			     v->state == TF_READ ? "waiting for a reply" : "writing");
 			break;
 		}
@@ -858,4 +857,5 @@ const struct driver tcpframe_driver = {
     .run = tf_run,
     .wake = tf_wake,
     .release = tf_release,
+    .preflight = tcpframe_preflight,
 };

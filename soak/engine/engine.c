@@ -16,6 +16,16 @@
  * it, poll()'s scan of every socket on each turn costs more (bench/engine.sh measures). */
 #define AUTO_EPOLL_ABOVE 256
 
+static const struct driver *driver_of(const struct plan *p)
+{
+	return p->protocol == PLAN_TCP_FRAME ? &tcpframe_driver : &http_driver;
+}
+
+int engine_preflight(const struct plan *p, char *err, size_t errlen)
+{
+	return driver_of(p)->preflight(p, err, errlen);
+}
+
 static void *worker(void *arg)
 {
 	struct ethread *t = arg;
@@ -79,7 +89,7 @@ int engine_start(struct engine **out, const struct engine_opts *o, char *err, si
 	e->nthreads = o->threads > 0 ? o->threads : ncores();
 	if (e->nthreads > o->max_vus)
 		e->nthreads = o->max_vus > 0 ? o->max_vus : 1;
-	e->drv = o->scn->protocol == SCN_TCP_FRAME ? &tcpframe_driver : &http_driver;
+	e->drv = driver_of(o->plan);
 	e->loop = o->loop;
 	if (e->loop == LOOP_AUTO)
 		e->loop = (o->max_vus + e->nthreads - 1) / e->nthreads > AUTO_EPOLL_ABOVE ? LOOP_EPOLL

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -45,8 +48,8 @@ struct hvu {
 	enum vu_state state;
 	int req;                    /* request kind in flight */
 	uint64_t iter;              /* iterations started */
-	CURL *easy[SCN_MAX_REQUESTS]; /* created on the VU's first start */
-	struct curl_slist *hdrs[SCN_MAX_REQUESTS]; /* own list when a header is dynamic */
+	CURL *easy[PLAN_MAX_REQUESTS]; /* created on the VU's first start */
+	struct curl_slist *hdrs[PLAN_MAX_REQUESTS]; /* own list when a header is dynamic */
 	struct dynhdr *dyn;         /* dynamic headers of all kinds */
 	int ndyn;
 	char *url;                  /* expansion buffers, NULL when not needed */
@@ -92,14 +95,14 @@ struct fdreg {
 
 struct hthread {
 	struct ethread *t;
-	const struct scenario *scn;
+	const struct plan *plan;
 	struct hmulti *multis;      /* epoll mode: one per MULTI_VUS VUs; poll mode: one */
 	int nmulti;
 	struct hvu *vus;            /* max_share of them */
 	int active;                 /* VUs [0, active) are wanted */
 	struct vuheap heap;         /* scheduled VUs by due time */
 	int inflight;
-	struct hkind kinds[SCN_MAX_REQUESTS];
+	struct hkind kinds[PLAN_MAX_REQUESTS];
 	struct tpl_ctx ctx;
 	pcre2_match_data *md;
 	size_t url_cap, body_cap;   /* per-VU buffer sizes (max over kinds) */
@@ -259,7 +262,7 @@ static int on_timer(CURLM *multi, long timeout_ms, void *userp)
 
 /* Builds a header list: the request's headers (static ones as text, dynamic ones as
  * placeholders of their maximum length, recorded in dyn), then our own. */
-static struct curl_slist *build_headers(struct hthread *h, const struct scn_request *r,
+static struct curl_slist *build_headers(struct hthread *h, const struct plan_request *r,
 					struct dynhdr *dyn, int *ndyn, int with_dynamic)
 {
 	struct curl_slist *list = NULL, *n;
@@ -304,7 +307,7 @@ static struct curl_slist *build_headers(struct hthread *h, const struct scn_requ
 			goto fail;
 		list = n;
 	}
-	if (h->scn->connection == SCN_CLOSE) {
+	if (h->plan->connection == PLAN_CLOSE) {
 		/* The server closes first, as with browsers and JMeter: TIME_WAIT lands on the
 		 * server, where it would in production, not on the generator's ports. */
 		if (!(n = curl_slist_append(list, "Connection: close")))
@@ -319,16 +322,16 @@ fail:
 
 static int kinds_init(struct hthread *h, char *err, size_t errlen)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	for (int k = 0; k < s->nreqs; k++) {
-		const struct scn_request *r = &s->reqs[k];
+		const struct plan_request *r = &s->reqs[k];
 		struct hkind *kd = &h->kinds[k];
 		int ndyn = 0;
 		for (int i = 0; i < r->nheaders; i++)
 			kd->dynamic_hdrs |= r->headers[i].dynamic;
 		if (!kd->dynamic_hdrs) {
 			kd->hdrs = build_headers(h, r, NULL, &ndyn, 0);
-			if (!kd->hdrs && (r->nheaders || r->has_body || s->connection == SCN_CLOSE))
+			if (!kd->hdrs && (r->nheaders || r->has_body || s->connection == PLAN_CLOSE))
 				goto oom;
 		}
 		kd->url_cap = tpl_max_len(&r->url, &h->ctx);
@@ -359,7 +362,7 @@ oom:
 /* Creates and configures a VU's easy handles on its first start. */
 static int vu_create(struct hthread *h, struct hvu *v)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	int need_resp = 0, ndyn_max = 0;
 
 	for (int k = 0; k < s->nreqs; k++) {
@@ -376,7 +379,7 @@ static int vu_create(struct hthread *h, struct hvu *v)
 	if (ndyn_max && !(v->dyn = calloc((size_t)ndyn_max, sizeof *v->dyn)))
 		return -1;
 	for (int k = 0; k < s->nreqs; k++) {
-		const struct scn_request *r = &s->reqs[k];
+		const struct plan_request *r = &s->reqs[k];
 		struct hkind *kd = &h->kinds[k];
 		CURL *e = curl_easy_init();
 		struct curl_slist *hdrs = kd->hdrs;
@@ -418,7 +421,7 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		} else if (strcmp(r->method, "GET") != 0) {
 			curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r->method);
 		}
-		if (s->connection == SCN_CLOSE) {
+		if (s->connection == PLAN_CLOSE) {
 			curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
 			curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
 		}
@@ -448,14 +451,14 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 		goto oom;
 	t->drv = h;
 	h->t = t;
-	h->scn = e->o.scn;
+	h->plan = e->o.plan;
 	h->epfd = h->wakefd = -1;
 	h->epoll = e->loop == LOOP_EPOLL;
 	snprintf(h->nonce, sizeof h->nonce, "%s", e->o.nonce ? e->o.nonce : "");
 	h->ctx.nonce = h->nonce;
 	h->ctx.run_id = e->o.run_id;
 	h->ctx.rng = t->rng;
-	h->ctx.csv = h->scn->csv.ncols ? &h->scn->csv : NULL;
+	h->ctx.csv = h->plan->csv.ncols ? &h->plan->csv : NULL;
 	h->vus = calloc((size_t)(t->max_share > 0 ? t->max_share : 1), sizeof *h->vus);
 	int heap_rc = vuheap_init(&h->heap, t->max_share > 0 ? t->max_share : 1);
 	h->md = pcre2_match_data_create(1, NULL);
@@ -509,8 +512,8 @@ static void http_release(struct ethread *t)
 	if (!h)
 		return;
 	for (int j = 0; h->vus && j < t->max_share; j++)
-		vu_release(&h->vus[j], h->scn->nreqs);
-	for (int k = 0; k < h->scn->nreqs; k++) {
+		vu_release(&h->vus[j], h->plan->nreqs);
+	for (int k = 0; k < h->plan->nreqs; k++) {
 		curl_slist_free_all(h->kinds[k].hdrs);
 		free(h->kinds[k].url);
 		free(h->kinds[k].body);
@@ -549,7 +552,7 @@ static void http_wake(struct ethread *t)
 
 static int pick_kind(struct hthread *h)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	if (s->nreqs == 1)
 		return 0;
 	long r = (long)(tpl_rand(&h->ctx.rng) % (uint64_t)s->total_weight);
@@ -564,10 +567,10 @@ static int pick_kind(struct hthread *h)
 /* Starts the VU's next request. */
 static void vu_start(struct hthread *h, struct hvu *v)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	struct ethread *t = h->t;
 	int k = pick_kind(h);
-	const struct scn_request *r = &s->reqs[k];
+	const struct plan_request *r = &s->reqs[k];
 	CURL *e;
 	CURLMcode mc;
 
@@ -618,7 +621,7 @@ static void vu_schedule(struct hthread *h, struct hvu *v, int64_t due)
 /* What a VU does after a request: think, start again, or stop. */
 static void vu_next(struct hthread *h, struct hvu *v, int stop, int backoff)
 {
-	const struct scenario *s = h->scn;
+	const struct plan *s = h->plan;
 	int64_t think = s->think_min_ms;
 
 	if (stop != ENGINE_RUN || v->j >= h->active) {
@@ -640,7 +643,7 @@ static int record(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 {
 	struct ethread *t = h->t;
 	struct istats *st = ethread_stats(t);
-	const struct scn_request *r = &h->scn->reqs[v->req];
+	const struct plan_request *r = &h->plan->reqs[v->req];
 	curl_off_t total = 0, connect = 0, ttfb = 0;
 	long status = 0, nconn = 0, hsize = 0, oserr = 0;
 	char msg[ERR_SAMPLE_LEN];
@@ -848,10 +851,77 @@ static void http_run(struct ethread *t)
 	engine_publish(t, 0, h->inflight);
 }
 
+#define PREFLIGHT_TIMEOUT_MS 3000
+
+/* Refuses to start when a target cannot even be connected to (exit 3, no run row). */
+static int http_preflight(const struct plan *s, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->nreqs; i++) {
+		const struct plan_request *q = &s->reqs[i];
+		char *host = NULL, *port = NULL;
+		struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
+		int rc = 0;
+
+		if (q->url.dynamic)
+			continue;
+		CURLU *u = curl_url();
+		if (!u)
+			continue;
+		if (curl_url_set(u, CURLUPART_URL, q->url.text, 0) != CURLUE_OK ||
+		    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+		    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) != CURLUE_OK) {
+			curl_url_cleanup(u);
+			continue;
+		}
+		/* IPv6 literals come back in brackets. */
+		char h[256];
+		snprintf(h, sizeof h, "%s", host[0] == '[' ? host + 1 : host);
+		h[strcspn(h, "]")] = '\0';
+		int g = getaddrinfo(h, port, &hints, &ai);
+		if (g != 0) {
+			snprintf(err, errlen, "cannot resolve '%s': %s", h, gai_strerror(g));
+			rc = -1;
+		} else {
+			int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+			int e = 0;
+			if (fd < 0) {
+				e = errno;
+			} else if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+				if (errno == EINPROGRESS) {
+					struct pollfd p = {.fd = fd, .events = POLLOUT};
+					socklen_t l = sizeof e;
+					if (poll(&p, 1, PREFLIGHT_TIMEOUT_MS) <= 0)
+						e = ETIMEDOUT;
+					else
+						getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l);
+				} else {
+					e = errno;
+				}
+			}
+			if (fd >= 0)
+				close(fd);
+			if (e) {
+				snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h, port,
+					 q->url.text, strerror(e));
+				rc = -1;
+			}
+		}
+		if (ai)
+			freeaddrinfo(ai);
+		curl_free(host);
+		curl_free(port);
+		curl_url_cleanup(u);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 const struct driver http_driver = {
 	.name = "http",
 	.init = http_init,
 	.run = http_run,
 	.wake = http_wake,
 	.release = http_release,
+	.preflight = http_preflight,
 };

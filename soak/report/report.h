@@ -8,7 +8,8 @@
  *                                   model holds everything and no database stays open
  *   rpt_build()     report_build.c  cells, sweeps, comparisons, memory, findings
  *   rpt_plots()     report_plot.c   data files, scripts and gnuplot runs into DIR
- *   rpt_write_*()   report_md.c, report_html.c, report_json.c
+ *   rpt_write_*()   report_md.c, report_html.c, report_json.c; rpt_write_files() (report_files.c)
+ *                   puts them all in the report's directory
  * Statistics (batch means, Welch's test, USL fit, saturation) are report_stats.c, free of
  * the model so the unit tests can drive them with synthetic numbers.
  *
@@ -31,7 +32,7 @@
 #include <stdio.h>
 
 #include "gcanalysis.h"
-#include "stats.h"
+#include "engine/stats.h"
 
 #define RPT_MAX_DBS          16      /* databases on one command line */
 #define RPT_MAX_RUNS         500     /* runs in one report */
@@ -316,8 +317,10 @@ struct report {
 int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen);
 /* Adds a step's steady window (counters and decoded histogram) into acc (initialised). */
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
-/* report_build.c: cells, comparisons, sweeps, findings. */
+/* report_build.c: cells, comparisons, sweeps, then the findings. */
 int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen);
+/* report_findings.c: the sentences from what rpt_build made; 0, or -1 out of memory. */
+int rpt_findings(struct report *r);
 /* report_plot.c: writes DIR/data/NAME.dat and DIR/plots/NAME.gp and runs gnuplot into
  * DIR/img/ (NAME.svg and NAME.png); fills r->pics.  A missing gnuplot is not an error
  * (r->plot_note says so); a script that fails is. */
@@ -328,6 +331,8 @@ int rpt_plan_pictures(struct report *r, char *err, size_t errlen);
  * then report.md, report.html, summary.csv and report.json, each written to a temporary
  * name and renamed, so a reader never sees half a file. */
 int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen);
+/* report_files.c: mkdir -p; 0, or -1 with err. */
+int rpt_mkdir_p(const char *path, char *err, size_t errlen);
 /* Writers, each to an open stream. */
 int rpt_write_md(const struct report *r, FILE *f);
 int rpt_write_html(const struct report *r, FILE *f);
