@@ -117,57 +117,6 @@ struct hthread {
 	char nonce[64];
 };
 
-/* --- classification ------------------------------------------------------------------- */
-
-enum err_class http_transport_class(int code, long os_errno, int connected)
-{
-	switch (code) {
-	case CURLE_COULDNT_CONNECT:
-	case CURLE_INTERFACE_FAILED:
-		if (os_errno == EADDRNOTAVAIL)
-			return ERR_CLIENT_PORTS;
-		if (os_errno == ECONNREFUSED)
-			return ERR_CONNECT_REFUSED;
-		if (os_errno == ETIMEDOUT)
-			return ERR_CONNECT_TIMEOUT;
-		if (os_errno == ECONNRESET)
-			return ERR_RESET;
-		return ERR_OTHER;
-	case CURLE_OPERATION_TIMEDOUT:
-		return connected ? ERR_TIMEOUT : ERR_CONNECT_TIMEOUT;
-	case CURLE_COULDNT_RESOLVE_HOST:
-	case CURLE_COULDNT_RESOLVE_PROXY:
-		return ERR_DNS;
-	case CURLE_GOT_NOTHING:
-	case CURLE_PARTIAL_FILE:
-		return ERR_RESET;
-	case CURLE_SEND_ERROR:
-	case CURLE_RECV_ERROR:
-		if (os_errno == ECONNRESET || os_errno == EPIPE || os_errno == 0)
-			return ERR_RESET;
-		return ERR_OTHER;
-	case CURLE_WEIRD_SERVER_REPLY:
-	case CURLE_UNSUPPORTED_PROTOCOL:
-	case CURLE_HTTP2:
-	case CURLE_HTTP2_STREAM:
-	case CURLE_BAD_CONTENT_ENCODING:
-		return ERR_PROTOCOL;
-	default:
-		return ERR_OTHER;
-	}
-}
-
-int http_status_class(long status, int expect)
-{
-	if (expect ? status == expect : status >= 100 && status < 400)
-		return -1;
-	if (status >= 500 && status < 600)
-		return ERR_HTTP_5XX;
-	if (status >= 400 && status < 500)
-		return ERR_HTTP_4XX;
-	return ERR_STATUS_MISMATCH;
-}
-
 /* --- libcurl callbacks ---------------------------------------------------------------- */
 
 static size_t on_body(char *data, size_t size, size_t n, void *userp)

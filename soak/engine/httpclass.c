@@ -1,0 +1,87 @@
+/*
+ * Error classes of finished HTTP requests (httpclass.h).
+ */
+#include "httpclass.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+
+enum err_class http_fail_class(enum http_fail f, long os_errno, int connected)
+{
+	switch (f) {
+	case HTTP_FAIL_CONNECT:
+		if (os_errno == EADDRNOTAVAIL)
+			return ERR_CLIENT_PORTS;
+		if (os_errno == ECONNREFUSED)
+			return ERR_CONNECT_REFUSED;
+		if (os_errno == ETIMEDOUT)
+			return ERR_CONNECT_TIMEOUT;
+		if (os_errno == ECONNRESET)
+			return ERR_RESET;
+		return ERR_OTHER;
+	case HTTP_FAIL_TIMEOUT:
+		return connected ? ERR_TIMEOUT : ERR_CONNECT_TIMEOUT;
+	case HTTP_FAIL_CLOSED:
+		return ERR_RESET;
+	case HTTP_FAIL_IO:
+		if (os_errno == ECONNRESET || os_errno == EPIPE || os_errno == 0)
+			return ERR_RESET;
+		return ERR_OTHER;
+	case HTTP_FAIL_PROTOCOL:
+		return ERR_PROTOCOL;
+	case HTTP_FAIL_DNS:
+		return ERR_DNS;
+	case HTTP_FAIL_OTHER:
+		break;
+	}
+	return ERR_OTHER;
+}
+
+enum err_class http_transport_class(int code, long os_errno, int connected)
+{
+	enum http_fail f;
+
+	switch (code) {
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_INTERFACE_FAILED:
+		f = HTTP_FAIL_CONNECT;
+		break;
+	case CURLE_OPERATION_TIMEDOUT:
+		f = HTTP_FAIL_TIMEOUT;
+		break;
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		f = HTTP_FAIL_DNS;
+		break;
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+		f = HTTP_FAIL_CLOSED;
+		break;
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+		f = HTTP_FAIL_IO;
+		break;
+	case CURLE_WEIRD_SERVER_REPLY:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_BAD_CONTENT_ENCODING:
+		f = HTTP_FAIL_PROTOCOL;
+		break;
+	default:
+		f = HTTP_FAIL_OTHER;
+		break;
+	}
+	return http_fail_class(f, os_errno, connected);
+}
+
+int http_status_class(long status, int expect)
+{
+	if (expect ? status == expect : status >= 100 && status < 400)
+		return -1;
+	if (status >= 500 && status < 600)
+		return ERR_HTTP_5XX;
+	if (status >= 400 && status < 500)
+		return ERR_HTTP_4XX;
+	return ERR_STATUS_MISMATCH;
+}

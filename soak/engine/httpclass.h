@@ -1,0 +1,32 @@
+/*
+ * httpclass — how a finished HTTP request is classed, the one mapping both HTTP drivers use
+ * (the libcurl driver, http.c, and the lean driver, lean.c over h1.c), so that the same
+ * event gets the same error class whichever client sent the request.  Pure functions.
+ */
+#ifndef SOAK_HTTPCLASS_H
+#define SOAK_HTTPCLASS_H
+
+#include "stats.h"
+
+/* How a request failed below HTTP. */
+enum http_fail {
+	HTTP_FAIL_CONNECT,  /* connect() failed with os_errno (ETIMEDOUT: the kernel's time-out) */
+	HTTP_FAIL_TIMEOUT,  /* the request's timeout passed; `connected` says where */
+	HTTP_FAIL_CLOSED,   /* the peer closed before a complete response */
+	HTTP_FAIL_IO,       /* send or recv failed with os_errno */
+	HTTP_FAIL_PROTOCOL, /* the answer is not HTTP */
+	HTTP_FAIL_DNS,      /* the host name does not resolve */
+	HTTP_FAIL_OTHER,    /* anything else (out of file descriptors, ...) */
+};
+
+/* The error class of a failure with the OS errno seen and whether the TCP connection was
+ * up. */
+enum err_class http_fail_class(enum http_fail f, long os_errno, int connected);
+/* The same for a transfer that ended with libcurl code `curl_code` (non-zero) and the
+ * errno libcurl saw (CURLINFO_OS_ERRNO). */
+enum err_class http_transport_class(int curl_code, long os_errno, int connected);
+/* The class of an answered request with HTTP `status`, or -1 when the status passes
+ * (expect = 0 accepts 1xx..3xx). */
+int http_status_class(long status, int expect);
+
+#endif
