@@ -35,7 +35,8 @@ LDFLAGS += $(SANFLAGS) -pthread
 
 # pkg-config is asked only once the dependency check has run (deps may install it).
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# Node's http-parser (the lean HTTP driver's response parser) has no pkg-config file.
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lhttp_parser -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 ifeq ($(V),1)

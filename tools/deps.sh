@@ -6,7 +6,7 @@
 set -euo pipefail
 
 build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libinih-dev
-       libmicrohttpd-dev zlib1g-dev)
+       libmicrohttpd-dev zlib1g-dev libhttp-parser-dev)
 # Tests run real servers: PostgreSQL, Tomcat 9/10, Jetty 9 (Java), gnuplot for pictures,
 # Chromium to open the HTML report, clang for the fuzz corpora, iproute2 for namespaces.
 check=(libcmocka-dev sqlite3 curl gnuplot-nox postgresql libpostgresql-jdbc-java

@@ -12,6 +12,7 @@
 #   // fuzz-sources: common/hdr.c common/hlog.c     (paths from the top of the tree)
 #   // fuzz-pkgs: zlib                              (pkg-config packages; default: all of
 #                                                    the Makefile's, which is always enough)
+#   // fuzz-libs: -lhttp_parser                     (libraries without a pkg-config file)
 # Its seed corpus is tests/fuzz/corpus/<name>/ (checked in, including every crash ever
 # found, so `make check` replays them), its dictionary tests/fuzz/<name>.dict when present.
 # Inputs that fuzzing finds go to build/fuzz/corpus/<name>/, which is not checked in.
@@ -58,9 +59,10 @@ build() {
   srcs=$(directive "$src" fuzz-sources)
   pkgs=$(directive "$src" fuzz-pkgs)
   pkgs=${pkgs:-$default_pkgs}
+  libs=$(directive "$src" fuzz-libs)
   inputs=("$src" "$0")
   for f in $srcs; do inputs+=("$top/$f"); done
-  for f in "$top"/common/*.h "$top"/soak/*.h; do [ -f "$f" ] && inputs+=("$f"); done
+  for f in "$top"/common/*.h "$top"/soak/*.h "$top"/soak/*/*.h; do [ -f "$f" ] && inputs+=("$f"); done
   if [ -x "$bin" ]; then
     for f in "${inputs[@]}"; do [ "$f" -nt "$bin" ] && stale=1; done
   else
@@ -73,7 +75,7 @@ build() {
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -D_GNU_SOURCE -DSOAK_VERSION='"fuzz"' -Icommon -Isoak \
     $(pkg-config --cflags $pkgs) -o "$bin.tmp" "$src" $srcs \
-    $(pkg-config --libs $pkgs) -lm -pthread) >"$out/fuzz_$name.build.log" 2>&1 || {
+    $(pkg-config --libs $pkgs) $libs -lm -pthread) >"$out/fuzz_$name.build.log" 2>&1 || {
     cat "$out/fuzz_$name.build.log" >&2
     return 1
   }

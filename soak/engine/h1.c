@@ -1,0 +1,588 @@
+/*
+ * HTTP/1.1 requests and responses without sockets (h1.h).
+ */
+#include "h1.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { H1P_LIT, H1P_TPL, H1P_PATH, H1P_CLEN };
+
+#define DEFAULT_CTYPE "application/x-www-form-urlencoded" /* libcurl's for a POST body */
+#define CLEN_DIGITS   20                                  /* a 64-bit length */
+
+/* --- URLs ------------------------------------------------------------------------------ */
+
+int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen)
+{
+	struct http_parser_url pu;
+	char auth[300];
+	size_t alen;
+	const char *a;
+
+	memset(u, 0, sizeof *u);
+	if (strncasecmp(text, "https://", 8) == 0) {
+		snprintf(why, whylen, "https (TLS)");
+		return -1;
+	}
+	if (strncmp(text, "http://", 7) != 0) {
+		snprintf(why, whylen, "not an http:// URL");
+		return -1;
+	}
+	a = text + 7;
+	alen = strcspn(a, "/?#");
+	if (memchr(a, '$', alen)) {
+		snprintf(why, whylen, "a placeholder in the host or port");
+		return -1;
+	}
+	if (memchr(a, '@', alen)) {
+		snprintf(why, whylen, "user:password in the URL (authentication)");
+		return -1;
+	}
+	if (alen == 0 || alen >= sizeof u->authority - 8) {
+		snprintf(why, whylen, "no usable host in the URL");
+		return -1;
+	}
+	/* Let http-parser judge the authority (IPv6 brackets, port range). */
+	snprintf(auth, sizeof auth, "http://%.*s/", (int)alen, a);
+	http_parser_url_init(&pu);
+	if (http_parser_parse_url(auth, strlen(auth), 0, &pu) != 0 ||
+	    !(pu.field_set & (1 << UF_HOST))) {
+		snprintf(why, whylen, "a host http-parser does not accept");
+		return -1;
+	}
+	snprintf(u->host, sizeof u->host, "%.*s", (int)pu.field_data[UF_HOST].len,
+	         auth + pu.field_data[UF_HOST].off);
+	if (pu.field_set & (1 << UF_PORT)) {
+		if (pu.port == 0) {
+			snprintf(why, whylen, "port 0");
+			return -1;
+		}
+		snprintf(u->port, sizeof u->port, "%u", pu.port);
+	} else {
+		snprintf(u->port, sizeof u->port, "80");
+	}
+	/* libcurl leaves the default port out of Host. */
+	if (strchr(u->host, ':'))
+		snprintf(u->authority, sizeof u->authority, "[%s]", u->host);
+	else
+		snprintf(u->authority, sizeof u->authority, "%s", u->host);
+	if (strcmp(u->port, "80") != 0)
+		snprintf(u->authority + strlen(u->authority),
+		         sizeof u->authority - strlen(u->authority), ":%s", u->port);
+	u->path_off = 7 + alen;
+	return 0;
+}
+
+/* The name of a header line ("Name: value") equals `name` (case-insensitive). */
+static int header_is(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+	return strncasecmp(line, name, n) == 0 && line[n] == ':';
+}
+
+/* A header line whose value is empty: libcurl's way of removing a header it would send. */
+static int header_empty(const struct tpl *t)
+{
+	const char *c;
+	if (t->dynamic)
+		return 0;
+	c = strchr(t->text, ':');
+	return c && c[1 + strspn(c + 1, " \t")] == '\0';
+}
+
+int h1_plan_supported(const struct plan *p, char *why, size_t whylen)
+{
+	char w[128];
+	struct h1_url u;
+
+	if (p->protocol != PLAN_HTTP) {
+		snprintf(why, whylen, "not an HTTP plan");
+		return -1;
+	}
+	for (int i = 0; i < p->nreqs; i++) {
+		const struct plan_request *r = &p->reqs[i];
+		if (h1_url_split(r->url.text, &u, w, sizeof w) < 0) {
+			snprintf(why, whylen, "request '%s': %s", r->name, w);
+			return -1;
+		}
+		for (int h = 0; h < r->nheaders; h++)
+			if (header_is(r->headers[h].text, "Transfer-Encoding")) {
+				/* libcurl would send the body chunked. */
+				snprintf(why, whylen, "request '%s': a Transfer-Encoding header",
+				         r->name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* --- building requests ------------------------------------------------------------------ */
+
+/* Literal text gathered while a request kind is compiled. */
+struct lits {
+	char *buf;
+	size_t len, cap;
+	int oom;
+};
+
+static void lit_put(struct lits *l, const char *s, size_t n)
+{
+	if (l->oom)
+		return;
+	if (l->len + n + 1 > l->cap) {
+		size_t cap = l->cap ? l->cap : 512;
+		while (cap < l->len + n + 1)
+			cap *= 2;
+		char *b = realloc(l->buf, cap);
+		if (!b) {
+			l->oom = 1;
+			return;
+		}
+		l->buf = b;
+		l->cap = cap;
+	}
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+	l->buf[l->len] = '\0';
+}
+
+static void lit_str(struct lits *l, const char *s)
+{
+	lit_put(l, s, strlen(s));
+}
+
+/* Appends a piece; literal pieces next to each other are merged. */
+static int piece_add(struct h1_req *q, int *cap, int kind, const struct lits *l, size_t from,
+                     const struct tpl *t)
+{
+	struct h1_piece *last = q->npieces ? &q->pieces[q->npieces - 1] : NULL;
+	if (kind == H1P_LIT) {
+		if (l->len == from)
+			return 0;
+		if (last && last->kind == H1P_LIT && last->off + last->len == from) {
+			last->len += (uint32_t)(l->len - from);
+			return 0;
+		}
+	}
+	if (q->npieces == *cap) {
+		int n = *cap ? *cap * 2 : 16;
+		struct h1_piece *p = realloc(q->pieces, (size_t)n * sizeof *p);
+		if (!p)
+			return -1;
+		q->pieces = p;
+		*cap = n;
+	}
+	q->pieces[q->npieces++] = (struct h1_piece){
+	    .kind = (uint8_t)kind, .off = (uint32_t)from, .len = (uint32_t)(l->len - from), .t = t};
+	return 0;
+}
+
+/* Compiles the path and query of the URL (fragment dropped; "/" when empty). */
+static int path_compile(struct h1_req *q, const char *url, const struct tpl_csv *csv, char *err,
+                        size_t errlen)
+{
+	const char *p = url + q->url.path_off;
+	size_t n = strcspn(p, "#");
+	char *text = malloc(n + 2);
+	int rc;
+
+	if (!text) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(text, n + 2, "%s%.*s", p[0] == '/' ? "" : "/", (int)n, p);
+	rc = tpl_compile(&q->path, text, csv, err, errlen);
+	free(text);
+	return rc;
+}
+
+int h1_req_init(struct h1_req *q, const struct plan_request *r, int close_mode,
+                const struct tpl_ctx *ctx, const struct tpl_csv *csv, char *err, size_t errlen)
+{
+	struct lits l = {0};
+	struct tpl_ctx c = *ctx;
+	int has[5] = {0}, cap = 0;
+	static const char *const ours[5] = {"Host", "User-Agent", "Accept", "Content-Length",
+	                                    "Content-Type"};
+	size_t from, path_cap;
+	char why[128];
+
+	memset(q, 0, sizeof *q);
+	if (h1_url_split(r->url.text, &q->url, why, sizeof why) < 0) {
+		snprintf(err, errlen, "request '%s' needs libcurl: %s", r->name, why);
+		return -1;
+	}
+	if (path_compile(q, r->url.text, csv, err, errlen) < 0)
+		goto fail;
+	q->head = strcmp(r->method, "HEAD") == 0;
+	for (int h = 0; h < r->nheaders; h++)
+		for (int k = 0; k < 5; k++)
+			has[k] |= header_is(r->headers[h].text, ours[k]);
+
+	from = l.len;
+	lit_str(&l, r->method);
+	lit_str(&l, " ");
+	if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0)
+		goto oom;
+	path_cap = tpl_max_len(&q->path, &c);
+	if (!q->path.dynamic) {
+		from = l.len;
+		lit_str(&l, q->path.text);
+		if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0)
+			goto oom;
+	} else {
+		if (piece_add(q, &cap, H1P_PATH, &l, l.len, &q->path) < 0)
+			goto oom;
+		q->head_cap += 3 * path_cap; /* room to %-encode every byte */
+	}
+	from = l.len;
+	lit_str(&l, " HTTP/1.1\r\n");
+	if (!has[0]) {
+		lit_str(&l, "Host: ");
+		lit_str(&l, q->url.authority);
+		lit_str(&l, "\r\n");
+	}
+	if (!has[1])
+		lit_str(&l, "User-Agent: soak/" SOAK_VERSION "\r\n");
+	if (!has[2])
+		lit_str(&l, "Accept: */*\r\n");
+	for (int h = 0; h < r->nheaders; h++) {
+		const struct tpl *t = &r->headers[h];
+		if (header_empty(t))
+			continue;
+		if (!t->dynamic) {
+			lit_str(&l, t->text);
+			lit_str(&l, "\r\n");
+			continue;
+		}
+		if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0 ||
+		    piece_add(q, &cap, H1P_TPL, &l, l.len, t) < 0)
+			goto oom;
+		q->head_cap += tpl_max_len(t, &c);
+		from = l.len;
+		lit_str(&l, "\r\n");
+	}
+	if (close_mode == PLAN_CLOSE)
+		lit_str(&l, "Connection: close\r\n");
+	if (r->has_body) {
+		if (r->body.dynamic) {
+			q->body = &r->body;
+			q->body_cap = tpl_max_len(&r->body, &c);
+		} else {
+			q->body_cap = tpl_max_len(&r->body, &c);
+			q->body_fixed = malloc(q->body_cap);
+			long n;
+			if (!q->body_fixed ||
+			    (n = tpl_expand(&r->body, &c, q->body_fixed, q->body_cap)) < 0)
+				goto oom;
+			q->body_len = (size_t)n;
+			q->body_cap = 0;
+		}
+		if (!has[3] && q->body) {
+			lit_str(&l, "Content-Length: ");
+			if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0 ||
+			    piece_add(q, &cap, H1P_CLEN, &l, l.len, NULL) < 0)
+				goto oom;
+			q->head_cap += CLEN_DIGITS;
+			from = l.len;
+			lit_str(&l, "\r\n");
+		} else if (!has[3]) {
+			char cl[48];
+			snprintf(cl, sizeof cl, "Content-Length: %zu\r\n", q->body_len);
+			lit_str(&l, cl);
+		}
+		if (!has[4])
+			lit_str(&l, "Content-Type: " DEFAULT_CTYPE "\r\n");
+	}
+	lit_str(&l, "\r\n");
+	if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0 || l.oom)
+		goto oom;
+	q->lit = l.buf;
+	l.buf = NULL;
+	for (int i = 0; i < q->npieces; i++)
+		if (q->pieces[i].kind == H1P_LIT)
+			q->head_cap += q->pieces[i].len;
+	q->head_cap += 1; /* the NUL a template expansion writes */
+
+	/* Nothing changes between requests: build it once, body included. */
+	if (q->npieces == 1 && !q->body) {
+		q->fixed_len = q->pieces[0].len + q->body_len;
+		q->fixed = malloc(q->fixed_len + 1);
+		if (!q->fixed)
+			goto oom;
+		memcpy(q->fixed, q->lit + q->pieces[0].off, q->pieces[0].len);
+		if (q->body_len)
+			memcpy(q->fixed + q->pieces[0].len, q->body_fixed, q->body_len);
+		q->fixed[q->fixed_len] = '\0';
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory building request '%s'", r->name);
+fail:
+	free(l.buf);
+	h1_req_release(q);
+	return -1;
+}
+
+void h1_req_release(struct h1_req *q)
+{
+	tpl_release(&q->path);
+	free(q->lit);
+	free(q->pieces);
+	free(q->body_fixed);
+	free(q->fixed);
+	memset(q, 0, sizeof *q);
+}
+
+size_t h1_req_scratch(const struct h1_req *q)
+{
+	return q->fixed ? 0 : q->head_cap + q->body_cap;
+}
+
+/* Whether byte c may appear in a request line's target as it is. */
+static int path_plain(unsigned char c)
+{
+	return c > 0x20 && c < 0x7f;
+}
+
+/* %-encodes, in place, the bytes of s[0..n) that cannot go in a request line; the buffer
+ * has room for 3 n bytes.  Returns the new length. */
+static size_t path_encode(char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		bad += !path_plain((unsigned char)s[i]);
+	if (!bad)
+		return n;
+	/* Right to left, so each byte moves once. */
+	size_t w = n + 2 * bad;
+	for (size_t i = n; i-- > 0;) {
+		unsigned char c = (unsigned char)s[i];
+		if (path_plain(c)) {
+			s[--w] = (char)c;
+		} else {
+			s[--w] = hex[c & 15];
+			s[--w] = hex[c >> 4];
+			s[--w] = '%';
+		}
+	}
+	return n + 2 * bad;
+}
+
+int h1_req_build(const struct h1_req *q, struct tpl_ctx *ctx, char *scratch, struct iovec iov[2])
+{
+	char *w = scratch, *end = scratch + q->head_cap;
+	const char *body = q->body_fixed;
+	size_t blen = q->body_len;
+
+	if (q->fixed) {
+		iov[0].iov_base = q->fixed;
+		iov[0].iov_len = q->fixed_len;
+		return 1;
+	}
+	if (q->body) {
+		long n = tpl_expand(q->body, ctx, scratch + q->head_cap, q->body_cap);
+		body = scratch + q->head_cap;
+		blen = n < 0 ? 0 : (size_t)n; /* cannot fail: body_cap is tpl_max_len */
+	}
+	for (int i = 0; i < q->npieces; i++) {
+		const struct h1_piece *p = &q->pieces[i];
+		long n;
+		switch (p->kind) {
+		case H1P_LIT:
+			memcpy(w, q->lit + p->off, p->len);
+			w += p->len;
+			break;
+		case H1P_PATH:
+			n = tpl_expand(p->t, ctx, w, (size_t)(end - w));
+			if (n > 0)
+				w += path_encode(w, (size_t)n);
+			break;
+		case H1P_TPL:
+			n = tpl_expand(p->t, ctx, w, (size_t)(end - w));
+			if (n > 0)
+				w += n;
+			break;
+		case H1P_CLEN: {
+			char d[CLEN_DIGITS];
+			int k = 0;
+			size_t v = blen;
+			do
+				d[k++] = (char)('0' + v % 10);
+			while ((v /= 10) && k < CLEN_DIGITS);
+			while (k > 0)
+				*w++ = d[--k];
+			break;
+		}
+		}
+	}
+	iov[0].iov_base = scratch;
+	iov[0].iov_len = (size_t)(w - scratch);
+	if (blen == 0)
+		return 1;
+	iov[1].iov_base = (void *)body;
+	iov[1].iov_len = blen;
+	return 2;
+}
+
+/* --- responses ------------------------------------------------------------------------- */
+
+static int on_message_begin(http_parser *p)
+{
+	struct h1_resp *r = p->data;
+	r->status = 0;
+	return 0;
+}
+
+static int on_headers_complete(http_parser *p)
+{
+	struct h1_resp *r = p->data;
+	r->status = (int)p->status_code;
+	if (r->status < 100)
+		return -1; /* "HTTP/1.1 00": not a status line libcurl would take either */
+	/* Pause so that feed() learns where the headers end: libcurl counts header bytes,
+	 * and http-parser reports positions only by returning from execute. */
+	http_parser_pause(p, 1);
+	/* No body, whatever the headers say: the answer to HEAD, an interim answer, 204 and
+	 * 304 (RFC 9112 6.3; http-parser 2.9 would wait for a 304's Content-Length). */
+	return r->head || r->status < 200 || r->status == 204 || r->status == 304;
+}
+
+static int on_body(http_parser *p, const char *at, size_t n)
+{
+	struct h1_resp *r = p->data;
+	r->body_bytes += (int64_t)n;
+	if (r->keep && r->kept < r->keep_cap - 1) {
+		size_t room = r->keep_cap - 1 - r->kept;
+		size_t k = n < room ? n : room;
+		memcpy(r->keep + r->kept, at, k);
+		r->kept += k;
+		r->keep[r->kept] = '\0';
+	}
+	return 0;
+}
+
+/* An interim (1xx) response is skipped: the final one follows on the same connection.
+ * 101 is final (a protocol switch we never ask for ends this exchange). */
+static int interim(int status)
+{
+	return status >= 100 && status < 200 && status != 101;
+}
+
+static int on_message_complete(http_parser *p)
+{
+	struct h1_resp *r = p->data;
+	if (interim(r->status)) {
+		r->status = 0;
+		return 0;
+	}
+	r->complete = 1;
+	r->keep_alive = http_should_keep_alive(p) && !p->upgrade;
+	http_parser_pause(p, 1);
+	return 0;
+}
+
+static const http_parser_settings h1_settings = {
+    .on_message_begin = on_message_begin,
+    .on_headers_complete = on_headers_complete,
+    .on_body = on_body,
+    .on_message_complete = on_message_complete,
+};
+
+void h1_resp_start(struct h1_resp *r, int head, char *keep, size_t keep_cap)
+{
+	memset(r, 0, sizeof *r);
+	http_parser_init(&r->p, HTTP_RESPONSE);
+	r->p.data = r;
+	r->head = head;
+	r->keep = keep_cap ? keep : NULL;
+	r->keep_cap = keep_cap;
+	if (r->keep)
+		r->keep[0] = '\0';
+}
+
+enum h1_status h1_resp_feed(struct h1_resp *r, const char *data, size_t n, size_t *used)
+{
+	size_t off = 0;
+
+	*used = 0;
+	if (r->complete)
+		return H1_DONE;
+	if (n == 0) {
+		/* EOF: completes a body that runs to the close, anything else is cut short. */
+		http_parser_execute(&r->p, &h1_settings, data, 0);
+		if (r->complete)
+			return H1_DONE;
+		r->closed = 1;
+		return H1_BAD;
+	}
+	r->started = 1;
+	while (off < n) {
+		size_t k = http_parser_execute(&r->p, &h1_settings, data + off, n - off);
+		enum http_errno e = HTTP_PARSER_ERRNO(&r->p);
+		off += k;
+		if (e == HPE_OK) {
+			r->msg_bytes += (int64_t)k;
+			continue; /* took everything */
+		}
+		if (e != HPE_PAUSED) {
+			*used = off;
+			return H1_BAD;
+		}
+		http_parser_pause(&r->p, 0);
+		if (r->complete) {
+			*used = off;
+			return H1_DONE;
+		}
+		/* Paused at the end of a header block: the parser stops on its last LF and
+		 * takes it when resumed. */
+		r->hdr_bytes += r->msg_bytes + (int64_t)k + 1;
+		r->msg_bytes = -1; /* that LF, taken by the next execute */
+		if (!interim(r->status))
+			r->headers_done = 1;
+	}
+	*used = off;
+	return H1_MORE;
+}
+
+const char *h1_resp_error(const struct h1_resp *r)
+{
+	if (r->closed)
+		return r->started ? "the connection closed before the response was complete"
+		                  : "Empty reply from server";
+	return http_errno_description(HTTP_PARSER_ERRNO(&r->p));
+}
+
+/* --- outcomes -------------------------------------------------------------------------- */
+
+int h1_judge(const struct plan_request *r, const struct h1_resp *resp, pcre2_match_data *md,
+             char *detail, size_t detail_len)
+{
+	int cls = http_status_class(resp->status, r->expect_status);
+
+	if (cls >= 0) {
+		if (r->expect_status)
+			snprintf(detail, detail_len, "HTTP %d (expected %d)", resp->status,
+			         r->expect_status);
+		else
+			snprintf(detail, detail_len, "HTTP %d", resp->status);
+		return cls;
+	}
+	if (r->expect_body &&
+	    pcre2_match(r->expect_body, (PCRE2_SPTR)(resp->keep ? resp->keep : ""), resp->kept, 0,
+	                0, md, NULL) < 0) {
+		snprintf(detail, detail_len, "body does not match /%.60s/: %.80s",
+		         r->expect_body_src, resp->keep ? resp->keep : "");
+		for (char *q = detail; *q; q++)
+			if (*q == '\n' || *q == '\r')
+				*q = ' ';
+		return ERR_BODY_MISMATCH;
+	}
+	return -1;
+}
