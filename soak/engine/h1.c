@@ -558,31 +558,3 @@ const char *h1_resp_error(const struct h1_resp *r)
 		                  : "Empty reply from server";
 	return http_errno_description(HTTP_PARSER_ERRNO(&r->p));
 }
-
-/* --- outcomes -------------------------------------------------------------------------- */
-
-int h1_judge(const struct plan_request *r, const struct h1_resp *resp, pcre2_match_data *md,
-             char *detail, size_t detail_len)
-{
-	int cls = http_status_class(resp->status, r->expect_status);
-
-	if (cls >= 0) {
-		if (r->expect_status)
-			snprintf(detail, detail_len, "HTTP %d (expected %d)", resp->status,
-			         r->expect_status);
-		else
-			snprintf(detail, detail_len, "HTTP %d", resp->status);
-		return cls;
-	}
-	if (r->expect_body &&
-	    pcre2_match(r->expect_body, (PCRE2_SPTR)(resp->keep ? resp->keep : ""), resp->kept, 0,
-	                0, md, NULL) < 0) {
-		snprintf(detail, detail_len, "body does not match /%.60s/: %.80s",
-		         r->expect_body_src, resp->keep ? resp->keep : "");
-		for (char *q = detail; *q; q++)
-			if (*q == '\n' || *q == '\r')
-				*q = ' ';
-		return ERR_BODY_MISMATCH;
-	}
-	return -1;
-}

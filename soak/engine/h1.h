@@ -1,9 +1,8 @@
 /*
  * h1 — HTTP/1.1 on the wire for the lean driver, without sockets: a request kind compiled
  * once into pieces and built per request into a buffer sized once; a response parsed
- * incrementally from whatever pieces the socket yields; the outcome classed exactly as the
- * libcurl driver classes it (httpclass.h: http_fail_class for what fails below HTTP,
- * http_status_class for answers).
+ * incrementally from whatever pieces the socket yields.  The lean driver judges and classes
+ * the outcome with httpclass.h, exactly as the libcurl driver does.
  *
  * Requests carry what libcurl's would, in its order: the request line, Host (the URL's
  * authority, port left out when it is 80), User-Agent soak/VERSION, Accept (any type), the
@@ -42,7 +41,7 @@
 #include <sys/uio.h>
 
 #include "plan.h"
-#include "httpclass.h"
+#include "plan.h"
 
 #define H1_BODY_KEEP 8192 /* body bytes kept for expect_body (cap - 1, as the curl driver) */
 
@@ -133,11 +132,5 @@ enum h1_status h1_resp_feed(struct h1_resp *r, const char *data, size_t n, size_
 /* What went wrong at H1_BAD, for messages: "Empty reply from server", the parser's
  * description, ... */
 const char *h1_resp_error(const struct h1_resp *r);
-
-/* Judges a complete response against request r: -1 when it passes, else its class with
- * a short detail ("HTTP 409 (expected 201)", "body does not match /re/: text...").
- * md is a match data block for r's pattern (one per worker). */
-int h1_judge(const struct plan_request *r, const struct h1_resp *resp, pcre2_match_data *md,
-             char *detail, size_t detail_len);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <stdio.h>
 
 enum err_class http_fail_class(enum http_fail f, long os_errno, int connected)
 {
@@ -84,4 +85,26 @@ int http_status_class(long status, int expect)
 	if (status >= 400 && status < 500)
 		return ERR_HTTP_4XX;
 	return ERR_STATUS_MISMATCH;
+}
+
+int http_judge(const struct plan_request *r, long status, const char *body, size_t len,
+               pcre2_match_data *md, char *detail, size_t detail_len)
+{
+	int cls = http_status_class(status, r->expect_status);
+
+	if (cls >= 0) {
+		if (r->expect_status)
+			snprintf(detail, detail_len, "%s %s: HTTP %ld (expected %d)", r->method,
+			         r->name, status, r->expect_status);
+		else
+			snprintf(detail, detail_len, "%s %s: HTTP %ld", r->method, r->name, status);
+		return cls;
+	}
+	if (r->expect_body &&
+	    pcre2_match(r->expect_body, (PCRE2_SPTR)(body ? body : ""), len, 0, 0, md, NULL) < 0) {
+		snprintf(detail, detail_len, "%s %s: body does not match /%.60s/: %.80s", r->method,
+		         r->name, r->expect_body_src, body ? body : "");
+		return ERR_BODY_MISMATCH;
+	}
+	return -1;
 }

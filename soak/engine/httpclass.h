@@ -6,6 +6,7 @@
 #ifndef SOAK_HTTPCLASS_H
 #define SOAK_HTTPCLASS_H
 
+#include "plan.h"
 #include "stats.h"
 
 /* How a request failed below HTTP. */
@@ -28,5 +29,11 @@ enum err_class http_transport_class(int curl_code, long os_errno, int connected)
 /* The class of an answered request with HTTP `status`, or -1 when the status passes
  * (expect = 0 accepts 1xx..3xx). */
 int http_status_class(long status, int expect);
+/* Judges an answer to request r with `status` and the body's first bytes (body[0..len),
+ * NUL-terminated; NULL when none were kept): -1 when it passes, else its class with the
+ * detail both drivers give, e.g. "POST default: HTTP 409 (expected 201)" or
+ * "GET default: body does not match /re/: text...".  md: a match block for r's pattern. */
+int http_judge(const struct plan_request *r, long status, const char *body, size_t len,
+               pcre2_match_data *md, char *detail, size_t detail_len);
 
 #endif

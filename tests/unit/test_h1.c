@@ -515,16 +515,23 @@ static void judged_as_libcurl(void **state)
 	assert_non_null(r.expect_body);
 	h1_resp_start(&resp, 0, keep, sizeof keep);
 	assert_int_equal(h1_resp_feed(&resp, body201, strlen(body201), &used), H1_DONE);
-	assert_int_equal(h1_judge(&r, &resp, md, detail, sizeof detail), -1);
+	assert_int_equal(
+	    http_judge(&r, resp.status, resp.keep, resp.kept, md, detail, sizeof detail), -1);
 	r.expect_status = 201;
-	assert_int_equal(h1_judge(&r, &resp, md, detail, sizeof detail), -1);
+	assert_int_equal(
+	    http_judge(&r, resp.status, resp.keep, resp.kept, md, detail, sizeof detail), -1);
 	h1_resp_start(&resp, 0, keep, sizeof keep);
 	assert_int_equal(h1_resp_feed(&resp, body200, strlen(body200), &used), H1_DONE);
-	assert_int_equal(h1_judge(&r, &resp, md, detail, sizeof detail), ERR_STATUS_MISMATCH);
-	assert_string_equal(detail, "HTTP 200 (expected 201)");
+	assert_int_equal(
+	    http_judge(&r, resp.status, resp.keep, resp.kept, md, detail, sizeof detail),
+	    ERR_STATUS_MISMATCH);
+	assert_string_equal(detail, "POST default: HTTP 200 (expected 201)");
 	r.expect_status = 0;
-	assert_int_equal(h1_judge(&r, &resp, md, detail, sizeof detail), ERR_BODY_MISMATCH);
-	assert_string_equal(detail, "body does not match /\"id\":\\s*\\d+/: nope  ");
+	assert_int_equal(
+	    http_judge(&r, resp.status, resp.keep, resp.kept, md, detail, sizeof detail),
+	    ERR_BODY_MISMATCH);
+	assert_string_equal(detail,
+	                    "POST default: body does not match /\"id\":\\s*\\d+/: nope\r\n");
 	/* Every status as http_status_class says, with and without an expected one. */
 	for (int status = 100; status < 600; status += 7)
 		for (int expect = 0; expect <= 201; expect += 201) {
@@ -541,7 +548,8 @@ static void judged_as_libcurl(void **state)
 			}
 			assert_int_equal(st, H1_DONE);
 			int want = http_status_class(status, expect);
-			int got = h1_judge(&r, &resp, md, detail, sizeof detail);
+			int got = http_judge(&r, resp.status, resp.keep, resp.kept, md, detail,
+			                     sizeof detail);
 			if (want < 0 && r.expect_body)
 				want = ERR_BODY_MISMATCH; /* the empty body does not match */
 			assert_int_equal(got, want);
