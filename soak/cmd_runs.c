@@ -4,6 +4,7 @@
  * interval histograms, so they are right for runs that crashed before writing a step row.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +30,55 @@ static void json_figures(FILE *f, const struct figures *g, double duration_s)
 		(long long)g->new_conns);
 }
 
+/* The open model's figures and the generator's own CPU (null where they do not apply). */
+static void json_open(FILE *f, int open, const struct figures *g, double gen_cpu)
+{
+	if (open)
+		fprintf(f, ", \"dropped\": %lld, \"service_p50_ms\": %.3f, \"service_p99_ms\": %.3f, "
+			   "\"lag_p99_ms\": %.3f",
+			(long long)g->dropped, (double)g->svc_p50_us / 1000, (double)g->svc_p99_us / 1000,
+			(double)g->lag_p99_us / 1000);
+	else
+		fprintf(f, ", \"dropped\": 0, \"service_p50_ms\": null, \"service_p99_ms\": null, "
+			   "\"lag_p99_ms\": null");
+	if (isnan(gen_cpu))
+		fprintf(f, ", \"gen_cpu_pct\": null");
+	else
+		fprintf(f, ", \"gen_cpu_pct\": %.2f", gen_cpu);
+}
+
+/* The generator's CPU over a window's steady intervals (% of its engine threads), NAN when
+ * not recorded. */
+static double window_gen_cpu(sqlite3 *db, int64_t run, int step)
+{
+	sqlite3_stmt *q = NULL;
+	double v = NAN;
+	char err[256];
+	if (db_prepare(db, &q,
+		       "SELECT sum(gen_cpu_pct * length_ms) / sum(length_ms) FROM intervals "
+		       "WHERE run_id = ? AND (? < 0 OR step_idx = ?) AND phase = 'steady' "
+		       "AND gen_cpu_pct IS NOT NULL",
+		       err, sizeof err) < 0)
+		return NAN;
+	sqlite3_bind_int64(q, 1, run);
+	sqlite3_bind_int(q, 2, step);
+	sqlite3_bind_int(q, 3, step);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL)
+		v = sqlite3_column_double(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
 /* Figures of a window; 0 or -1 with err. */
-static int window_figures(sqlite3 *db, int64_t run, int step, struct figures *out, char *err,
-			  size_t errlen)
+static int window_figures(sqlite3 *db, int64_t run, int step, int open, struct figures *out,
+			  char *err, size_t errlen)
 {
 	struct istats st;
 	struct res_window w = {.run_id = run, .step_idx = step, .phase = "steady", .from_ms = -1, .to_ms = -1};
 	double secs;
 	int n, rc;
 
-	if (istats_init(&st, err, errlen) < 0)
+	if ((open ? istats_init_open(&st, err, errlen) : istats_init(&st, err, errlen)) < 0)
 		return -1;
 	rc = res_collect(db, &w, &st, &secs, &n, err, errlen);
 	if (rc == 0)
@@ -92,10 +132,11 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (db_prepare(db, &st,
 		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
-		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection FROM runs ORDER BY id",
+		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, model, "
+		       "max_in_flight FROM runs ORDER BY id",
 		       err, sizeof err) < 0 ||
-	    db_prepare(db, &ss, "SELECT idx, concurrency FROM steps WHERE run_id = ? ORDER BY idx", err,
-		       sizeof err) < 0) {
+	    db_prepare(db, &ss, "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
+		       err, sizeof err) < 0) {
 		fprintf(stderr, "soak runs: %s\n", err);
 		goto done;
 	}
@@ -121,8 +162,9 @@ int cmd_runs(int argc, char **argv)
 					: sqlite3_column_int64(st, 11);
 		struct figures all;
 		char iso[40], len[32], p99[32];
+		int open = !strcmp((const char *)sqlite3_column_text(st, 14), "open");
 
-		if (window_figures(db, id, -1, &all, err, sizeof err) < 0) {
+		if (window_figures(db, id, -1, open, &all, err, sizeof err) < 0) {
 			fprintf(stderr, "soak runs: %s\n", err);
 			goto done;
 		}
@@ -147,21 +189,36 @@ int cmd_runs(int argc, char **argv)
 		json_write_str(stdout, (const char *)sqlite3_column_text(st, 13));
 		printf(", \"status\": ");
 		json_write_str(stdout, status);
+		printf(", \"model\": \"%s\"", open ? "open" : "closed");
+		/* The target rate: the first step's (a sweep's steps carry their own). */
+		double rate = NAN;
+		sqlite3_bind_int64(ss, 1, id);
+		if (sqlite3_step(ss) == SQLITE_ROW && sqlite3_column_type(ss, 2) != SQLITE_NULL)
+			rate = sqlite3_column_double(ss, 2);
+		sqlite3_reset(ss);
+		if (open && !isnan(rate))
+			printf(", \"rate\": %.3f", rate);
+		else
+			printf(", \"rate\": null");
 		printf(", \"started_ms\": %lld, ", (long long)started);
 		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
+		json_open(stdout, open, &all, window_gen_cpu(db, id, -1));
 		printf(", \"steps\": [");
 		sqlite3_bind_int64(ss, 1, id);
 		int fs = 1;
 		while (sqlite3_step(ss) == SQLITE_ROW) {
 			struct figures f;
 			int idx = sqlite3_column_int(ss, 0);
-			if (window_figures(db, id, idx, &f, err, sizeof err) < 0) {
+			if (window_figures(db, id, idx, open, &f, err, sizeof err) < 0) {
 				fprintf(stderr, "soak runs: %s\n", err);
 				goto done;
 			}
 			printf("%s\n    {\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", idx + 1,
 			       sqlite3_column_int(ss, 1));
+			if (sqlite3_column_type(ss, 2) != SQLITE_NULL)
+				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
 			json_figures(stdout, &f, f.seconds);
+			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
 			printf("}");
 			fs = 0;
 		}

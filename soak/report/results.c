@@ -19,7 +19,8 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 	*n = 0;
 	if (db_prepare(db, &st,
 		       "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, connect_us, "
-		       "ttfb_us, mean_us, hist FROM intervals WHERE run_id = ?1 "
+		       "ttfb_us, mean_us, hist, svc_hist, lag_hist, svc_mean_us FROM intervals "
+		       "WHERE run_id = ?1 "
 		       "AND start_ms >= ?4 AND start_ms < ?5 "
 		       "AND (?2 < 0 OR step_idx = ?2) AND (?3 IS NULL OR phase = ?3) ORDER BY start_ms",
 		       err, errlen) < 0 ||
@@ -49,6 +50,25 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 				goto done;
 			}
 		}
+		/* The open model's service and lag histograms, when the caller wants them. */
+		if (into->open) {
+			for (int k = 0; k < 2; k++) {
+				const void *b = sqlite3_column_blob(st, 10 + k);
+				int bl = sqlite3_column_bytes(st, 10 + k);
+				char e2[256];
+				if (!b || bl <= 0)
+					continue;
+				if (hdr_decode(b, (size_t)bl, k ? &one.lag : &one.svc, e2, sizeof e2) < 0) {
+					snprintf(err, errlen, "run %lld, interval at %lld: bad histogram: %s",
+						 (long long)w->run_id, (long long)sqlite3_column_int64(st, 0), e2);
+					hdr_release(&one.hist);
+					hdr_release(&one.svc);
+					goto done;
+				}
+			}
+			one.open = one.svc.counts_len > 0 && one.lag.counts_len > 0;
+			one.svc_sum_us = (int64_t)(sqlite3_column_double(st, 12) * (double)hdr_total(&one.svc) + 0.5);
+		}
 		answered = hdr_total(&one.hist);
 		*seconds += (double)sqlite3_column_int64(st, 1) / 1000.0;
 		one.requests = sqlite3_column_int64(st, 2);
@@ -77,6 +97,8 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 		}
 		istats_add(into, &one);
 		hdr_release(&one.hist);
+		hdr_release(&one.svc);
+		hdr_release(&one.lag);
 		(*n)++;
 	}
 	if (step != SQLITE_DONE) {

@@ -15,10 +15,12 @@
 #include "collect.h"
 #include "dur.h"
 #include "exitcode.h"
+#include "hdr.h"
 #include "log.h"
 #include "recorder.h"
 
 #define STATUS_EVERY_MS 1000
+#define RUN_MEANS_MAX   4096 /* steady intervals of a step kept for the search's trend check */
 
 /* Everything one run needs while it goes. */
 struct run {
@@ -36,6 +38,17 @@ struct run {
 	int stopping;                 /* a signal asked us to stop */
 	int failed;                   /* a runtime failure: status 3 */
 	int breached;                 /* a threshold failed */
+	int open;                     /* the open model */
+	int levels[SCN_MAX_LEVELS];   /* closed: VUs per step (the scenario's, or the search's) */
+	double rates[SCN_MAX_LEVELS]; /* open: arrivals per second per step */
+	int nsteps;                   /* steps planned (a capacity search adds them as it goes) */
+	int64_t step_ms;              /* each step's length, warm-up included */
+	double max_rate;              /* capacity search: the highest passing rate (0: none) */
+	double step_means[RUN_MEANS_MAX]; /* the current step's steady intervals' mean latency */
+	int nmeans;                   /* entries in step_means */
+	char max_rate_msg[600];       /* its sentence */
+	int sat_intervals;            /* measured intervals where the generator was the limit */
+	int steady_intervals;         /* measured intervals in all */
 	char reason[512];
 	/* status line */
 	int64_t last_status_ms;
@@ -69,11 +82,26 @@ static void status_line(struct run *r, int step, int64_t now, int64_t step_t0)
 			bar[i] = i < fill ? '#' : '.';
 		bar[20] = '\0';
 		(void)step_t0;
-		fprintf(stderr,
-			"\r\033[K step %d/%d %5d VUs [%s] %s/%s %9.1f req/s  p99 %s  err %.2f%%  conn %.1f/s",
-			step + 1, s->nlevels, lv.vus, bar, dur_format(elapsed / 1000 * 1000, el, sizeof el),
-			dur_format(total, tot, sizeof tot), tps,
-			r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-", errp, conns);
+		if (r->open) {
+			char lag[32];
+			fprintf(stderr,
+				"\r\033[K step %d/%d %.1f/s [%s] %s/%s %9.1f req/s  p99 %s  lag %s  "
+				"in flight %d  err %.2f%%",
+				step + 1, r->nsteps, r->rates[step], bar,
+				dur_format(elapsed / 1000 * 1000, el, sizeof el),
+				dur_format(total, tot, sizeof tot), tps,
+				r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-",
+				dur_format_us((double)lv.lag_us, lag, sizeof lag), lv.inflight, errp);
+		} else {
+			fprintf(stderr,
+				"\r\033[K step %d/%d %5d VUs [%s] %s/%s %9.1f req/s  p99 %s  err %.2f%%  "
+				"conn %.1f/s",
+				step + 1, r->nsteps, lv.vus, bar,
+				dur_format(elapsed / 1000 * 1000, el, sizeof el),
+				dur_format(total, tot, sizeof tot), tps,
+				r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-", errp,
+				conns);
+		}
 		fflush(stderr);
 	}
 	r->last_live = lv;
@@ -118,9 +146,23 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 		r->last_p99 = f.p99_us;
 	if (r->o->quiet || r->o->tty)
 		return;
+	if (r->open) {
+		char d[32], e[32];
+		fprintf(stderr,
+			"run %lld step %d/%d %.1f/s %-7s +%s: %lld req %.1f/s p50 %s p99 %s "
+			"(service p99 %s, lag p99 %s) dropped %lld err %.2f%%\n",
+			(long long)r->rec.run_id, step + 1, r->nsteps, r->rates[step], phase,
+			dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
+			(long long)f.requests, f.tps, dur_format_us((double)f.p50_us, b, sizeof b),
+			dur_format_us((double)f.p99_us, c, sizeof c),
+			dur_format_us((double)f.svc_p99_us, d, sizeof d),
+			dur_format_us((double)f.lag_p99_us, e, sizeof e), (long long)f.dropped,
+			f.error_pct);
+		return;
+	}
 	fprintf(stderr,
 		"run %lld step %d/%d %d VUs %-7s +%s: %lld req %.1f/s p50 %s p99 %s err %.2f%% new conn %lld\n",
-		(long long)r->rec.run_id, step + 1, r->s->nlevels, r->s->levels[step], phase,
+		(long long)r->rec.run_id, step + 1, r->nsteps, r->levels[step], phase,
 		dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a), (long long)f.requests,
 		f.tps, dur_format_us((double)f.p50_us, b, sizeof b), dur_format_us((double)f.p99_us, c, sizeof c),
 		f.error_pct, (long long)f.new_conns);
@@ -138,13 +180,20 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 		return -1;
 	}
 	engine_live(r->eng, &lv);
-	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, err,
-			 sizeof err) < 0) {
+	int sat = 0;
+	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, &sat,
+			 err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
-	if (steady)
+	if (steady) {
 		istats_add(&r->acc, &r->iv);
+		r->steady_intervals++;
+		r->sat_intervals += sat;
+		int64_t answered = hdr_total(&r->iv.hist);
+		if (r->nmeans < RUN_MEANS_MAX && answered > 0)
+			r->step_means[r->nmeans++] = (double)r->iv.lat_sum_us / (double)answered;
+	}
 	print_interval(r, step, phase, start, now - start, &r->iv);
 	istats_reset(&r->iv);
 	return 0;
@@ -179,7 +228,12 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 		snprintf(br[n++].text, 200, "%.1f requests/s is below %g", f->tps, t->tps_min);
 	}
 	for (int i = 0; i < n; i++) {
-		snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->s->levels[step], br[i].text);
+		if (r->open)
+			snprintf(msg, sizeof msg, "step %d (%.1f/s): %.200s", step + 1, r->rates[step],
+				 br[i].text);
+		else
+			snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->levels[step],
+				 br[i].text);
 		if (r->o->tty && !r->o->quiet)
 			fputc('\n', stderr);
 		fprintf(stderr, "soak run: threshold failed: %s\n", msg);
@@ -211,12 +265,13 @@ static void drain(struct run *r)
 }
 
 /* One step: ramp-up, warm-up, measured window, interval by interval. */
-static int run_step(struct run *r, int k)
+/* One step; `last`: the run ends with it (its requests in flight go in a drain interval). */
+static int run_step(struct run *r, int k, int last)
 {
 	const struct scenario *s = r->s;
 	int64_t t0 = clock_mono_ms();
 	int64_t ramp_end = t0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
-	int64_t step_end = t0 + s->duration_ms;
+	int64_t step_end = t0 + r->step_ms;
 	int64_t start = t0, win_start = -1, win_end = -1;
 	char err[512];
 
@@ -224,13 +279,17 @@ static int run_step(struct run *r, int k)
 		r->run_t0 = t0;
 		r->wall0 = clock_wall_ms();
 	}
-	if (rec_step_begin(&r->rec, k, s->levels[k], wall_of(r, t0), s->duration_ms, err,
-			   sizeof err) < 0) {
+	if (rec_step_begin(&r->rec, k, r->levels[k], r->rates[k], wall_of(r, t0), r->step_ms,
+			   err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
-	engine_set_vus(r->eng, s->levels[k], s->rampup_ms);
+	if (r->open)
+		engine_set_rate(r->eng, r->rates[k], s->rampup_ms);
+	else
+		engine_set_vus(r->eng, r->levels[k], s->rampup_ms);
 	istats_reset(&r->acc);
+	r->nmeans = 0;
 	for (;;) {
 		/* Intervals are aligned on the step's start and cut at phase changes, so the
 		 * measured window is made of whole intervals. */
@@ -249,7 +308,7 @@ static int run_step(struct run *r, int k)
 			 * interval.  A second SIGINT drops the requests in flight. */
 			r->stopping = 1;
 			drain(r);
-		} else if (next >= step_end && k == s->nlevels - 1) {
+		} else if (next >= step_end && last) {
 			/* The run's end: no new requests from here; those in flight are recorded
 			 * in a last `drain` interval, outside the measured window, so every
 			 * request sent is accounted for. */
@@ -267,7 +326,7 @@ static int run_step(struct run *r, int k)
 		if (sig || now >= step_end)
 			break;
 	}
-	if (k == s->nlevels - 1 && !r->stopping) {
+	if (last && !r->stopping) {
 		int64_t d0 = clock_mono_ms();
 		drain(r);
 		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
@@ -289,22 +348,177 @@ static int run_step(struct run *r, int k)
 static void print_summary(const struct run *r)
 {
 	const struct scenario *s = r->s;
-	char a[16], b[16], c[16], d[16], dur[32];
+	char a[16], b[16], c[16], d[16], dur[32], lv[32];
 
 	printf("\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
-	printf("%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", "VUs", "window", "requests",
-	       "TPS", "avg", "90%", "95%", "99%", "error%", "new conns");
-	for (int k = 0; k < s->nlevels; k++) {
+	printf("%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", r->open ? "rate/s" : "VUs",
+	       "window", "requests", "TPS", "avg", "90%", "95%", "99%", "error%",
+	       r->open ? "dropped" : "new conns");
+	for (int k = 0; k < r->nsteps; k++) {
 		const struct figures *f = &r->steps[k];
 		if (!r->step_done[k])
 			continue;
-		printf("%-5d %7d %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, s->levels[k],
+		if (r->open)
+			snprintf(lv, sizeof lv, "%.1f", r->rates[k]);
+		else
+			snprintf(lv, sizeof lv, "%d", r->levels[k]);
+		printf("%-5d %7s %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, lv,
 		       dur_format((int64_t)(f->seconds * 1000 + 0.5), dur, sizeof dur), (long long)f->requests,
 		       f->tps, dur_format_us(f->mean_us, a, sizeof a), dur_format_us((double)f->p90_us, b, sizeof b),
 		       dur_format_us((double)f->p95_us, c, sizeof c), dur_format_us((double)f->p99_us, d, sizeof d),
-		       f->error_pct, (long long)f->new_conns);
+		       f->error_pct, (long long)(r->open ? f->dropped : f->new_conns));
 	}
+	if (r->open)
+		for (int k = 0; k < r->nsteps; k++) {
+			const struct figures *f = &r->steps[k];
+			if (!r->step_done[k])
+				continue;
+			printf("step %d: latency from the intended start; service time p50 %s p99 %s, "
+			       "start lag p99 %s\n",
+			       k + 1, dur_format_us((double)f->svc_p50_us, a, sizeof a),
+			       dur_format_us((double)f->svc_p99_us, b, sizeof b),
+			       dur_format_us((double)f->lag_p99_us, c, sizeof c));
+		}
 	fflush(stdout);
+}
+
+#define SEARCH_BISECT     4    /* bisections after the first failing rate... */
+#define SEARCH_RESOLUTION 0.03 /* ...or fewer, once the bracket is this narrow */
+#define SEARCH_LINEAR     8    /* steps from --from to --to */
+#define SEARCH_DOUBLINGS  16   /* without --to: the rate doubles at most this often */
+
+/* After an overloaded step: no arrivals until the requests in flight are answered (at most
+ * the longest request timeout), recorded as the step's drain interval, so the next step
+ * does not start behind a backlog the last one left. */
+static int settle(struct run *r, int k)
+{
+	int64_t d0 = clock_mono_ms(), limit = d0 + 1000;
+	struct engine_live lv;
+
+	for (int i = 0; i < r->s->plan.nreqs; i++)
+		if (d0 + r->s->plan.reqs[i].timeout_ms + 1000 > limit)
+			limit = d0 + r->s->plan.reqs[i].timeout_ms + 1000;
+	engine_set_rate(r->eng, 0, 0);
+	for (engine_live(r->eng, &lv); lv.inflight > 0 && clock_mono_ms() < limit && !signalled(r);
+	     engine_live(r->eng, &lv))
+		clock_sleep_ms(20, NULL);
+	return close_interval(r, k, d0, clock_mono_ms(), "drain", 0);
+}
+
+/* A rate the server does not keep up with builds a queue: the latency still rises at the
+ * end of the step, though a short step may end before it crosses the SLO.  1 when the
+ * last third's mean latency is within SUSTAIN_RISE of the first third's (or within
+ * SUSTAIN_US of it); else 0 and why. */
+#define SUSTAIN_RISE 1.5
+#define SUSTAIN_US   5000
+static int sustained(const struct run *r, char *why, size_t whylen)
+{
+	int third = r->nmeans / 3;
+	double a = 0, b = 0;
+	char x[32], y[32];
+
+	if (third < 1)
+		return 1; /* too few intervals to see a trend */
+	for (int i = 0; i < third; i++) {
+		a += r->step_means[i];
+		b += r->step_means[r->nmeans - third + i];
+	}
+	a /= third;
+	b /= third;
+	if (b <= a * SUSTAIN_RISE || b - a <= SUSTAIN_US)
+		return 1;
+	snprintf(why, whylen, "latency still rising within the step (mean %s in its first third, %s "
+			      "in its last): the server does not keep up with this rate",
+		 dur_format_us(a, x, sizeof x), dur_format_us(b, y, sizeof y));
+	return 0;
+}
+
+/* Runs step k at `rate`; 1 when it met the SLO, 0 when not, -1 on a failure or a signal.
+ * `why` says what failed. */
+static int search_step(struct run *r, int k, double rate, char *why, size_t whylen)
+{
+	int ok;
+	r->rates[k] = rate;
+	r->levels[k] = 0;
+	r->nsteps = k + 1;
+	if (run_step(r, k, 0) < 0 || r->stopping)
+		return -1;
+	if (!r->step_done[k]) {
+		snprintf(why, whylen, "no measured window");
+		ok = 0;
+	} else {
+		ok = slo_check(r->o->search.slo, &r->steps[k], why, whylen) && sustained(r, why, whylen);
+	}
+	if (!ok && settle(r, k) < 0)
+		return -1;
+	return ok;
+}
+
+/* The capacity search: up from --from (linearly to --to, or doubling), then bisection
+ * between the highest passing and the lowest failing rate.  Records the answer as a
+ * `max_rate` event and prints it. */
+static int search(struct run *r)
+{
+	const struct runner_search *q = &r->o->search;
+	double from = q->from > 0 ? q->from : r->s->rate, pass = 0, fail = 0;
+	double step = q->to > from ? (q->to - from) / SEARCH_LINEAR : 0;
+	char why[256] = "", fail_why[256] = "", msg[600], err[256], a[32], b[32];
+	int k = 0, rc;
+
+	for (double rate = from; k < SCN_MAX_LEVELS;) {
+		rc = search_step(r, k++, rate, why, sizeof why);
+		if (rc < 0)
+			goto end;
+		if (!rc) {
+			fail = rate;
+			snprintf(fail_why, sizeof fail_why, "%s", why);
+			break;
+		}
+		pass = rate;
+		if (step > 0 ? rate >= q->to - step / 2 : k > SEARCH_DOUBLINGS)
+			break;
+		rate = step > 0 ? rate + step : rate * 2;
+	}
+	for (int i = 0; fail > 0 && pass > 0 && i < SEARCH_BISECT && k < SCN_MAX_LEVELS &&
+			(fail - pass) / pass > SEARCH_RESOLUTION;
+	     i++) {
+		double mid = (pass + fail) / 2;
+		rc = search_step(r, k++, mid, why, sizeof why);
+		if (rc < 0)
+			goto end;
+		if (rc)
+			pass = mid;
+		else {
+			fail = mid;
+			snprintf(fail_why, sizeof fail_why, "%s", why);
+		}
+	}
+end:
+	/* The last step's requests in flight, as a drain interval. */
+	if (!r->stopping && !r->failed && k > 0) {
+		int64_t d0 = clock_mono_ms();
+		drain(r);
+		if (close_interval(r, k - 1, d0, clock_mono_ms(), "drain", 0) < 0)
+			return -1;
+	}
+	if (r->stopping || r->reason[0])
+		return r->reason[0] ? -1 : 0;
+	snprintf(a, sizeof a, "%.1f/s", pass);
+	snprintf(b, sizeof b, "%.1f/s", fail);
+	if (pass > 0 && fail > 0)
+		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %s)", q->slo->text, a,
+			 b, fail_why);
+	else if (pass > 0)
+		snprintf(msg, sizeof msg, "highest rate meeting %s: at least %s (the highest tried)",
+			 q->slo->text, a);
+	else
+		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %s", q->slo->text, b,
+			 fail_why);
+	if (rec_event(&r->rec, "soak", "max_rate", msg, err, sizeof err) < 0)
+		log_warn("%s", err);
+	r->max_rate = pass;
+	snprintf(r->max_rate_msg, sizeof r->max_rate_msg, "%s", msg);
+	return 0;
 }
 
 int runner_run(const struct scenario *s, const struct runner_opts *o)
@@ -321,18 +535,27 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	}
 	r->s = s;
 	r->o = o;
+	r->open = s->plan.model == PLAN_OPEN;
+	r->nsteps = s->nlevels;
+	memcpy(r->levels, s->levels, sizeof r->levels);
+	memcpy(r->rates, s->rates, sizeof r->rates);
+	r->step_ms = o->search.step_ms > 0 ? o->search.step_ms : s->duration_ms;
 	if (engine_preflight(&s->plan, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s: %s\n", s->file, err);
 		free(r);
 		return EXIT_RUNTIME;
 	}
-	if (istats_init(&r->iv, err, sizeof err) < 0 || istats_init(&r->acc, err, sizeof err) < 0 ||
+	if ((r->open ? istats_init_open(&r->iv, err, sizeof err) < 0 ||
+			       istats_init_open(&r->acc, err, sizeof err) < 0
+		     : istats_init(&r->iv, err, sizeof err) < 0 ||
+			       istats_init(&r->acc, err, sizeof err) < 0) ||
 	    rec_open(&r->rec, o->db_path, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0) {
+	if (rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
+	    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -371,11 +594,21 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		goto close;
 	}
 	log_info("engine: %d threads, %s loop", engine_threads(r->eng), engine_loop_name(r->eng));
-	for (int k = 0; k < s->nlevels && !r->stopping; k++)
-		if (run_step(r, k) < 0) {
+	if (rec_set_threads(&r->rec, engine_threads(r->eng), err, sizeof err) < 0) {
+		snprintf(r->reason, sizeof r->reason, "%s", err);
+		r->failed = 1;
+		goto close;
+	}
+	if (o->search.slo) {
+		if (search(r) < 0)
 			r->failed = 1;
-			break;
-		}
+	} else {
+		for (int k = 0; k < r->nsteps && !r->stopping; k++)
+			if (run_step(r, k, k == r->nsteps - 1) < 0) {
+				r->failed = 1;
+				break;
+			}
+	}
 close:
 	engine_free(r->eng);
 	r->eng = NULL;
@@ -398,6 +631,16 @@ close:
 			fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id, status);
 	}
 	print_summary(r);
+	if (r->max_rate_msg[0] && !o->quiet)
+		printf("%s\n", r->max_rate_msg);
+	if (r->sat_intervals > 0 && !o->quiet)
+		fprintf(stderr,
+			"soak run: warning: the load generator was the bottleneck in %d of %d measured "
+			"intervals (its %d engine threads at %.0f%% CPU or more%s): those latencies "
+			"include the generator's own queueing; give it more threads or another "
+			"machine\n",
+			r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
+			r->open ? ", or start lag p99 over 10 ms" : "");
 	rc = r->failed     ? EXIT_RUNTIME
 	     : r->stopping ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
 	     : r->breached ? EXIT_THRESHOLD

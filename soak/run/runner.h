@@ -15,9 +15,19 @@
 #include <signal.h>
 
 #include "engine/engine.h"
+#include "slo.h"
 #include "scenario/scenario.h"
 
+/* The capacity search (soak run --find-max-rate): raise the rate step by step, then
+ * bisect, until the SLO fails; every step is a sweep step in the database. */
+struct runner_search {
+	const struct slo *slo; /* NULL: no search */
+	double from, to;       /* rates per second; 0: from the scenario's rate, to 0 = doubling */
+	int64_t step_ms;       /* each step's length (0: the scenario's duration) */
+};
+
 struct runner_opts {
+	struct runner_search search;         /* capacity search, when search.slo is set */
 	const char *db_path;
 	enum engine_loop loop;
 	int threads;                         /* overrides the scenario when > 0 */
