@@ -16,6 +16,8 @@
 #include "log.h"
 #include "run/runner.h"
 #include "dur.h"
+#include "engine/engine.h"
+#include "engine/h1.h"
 #include "scenario/scenario.h"
 
 /* Set by the signal handlers; read by the runner. */
@@ -39,7 +41,9 @@ static void usage_run(FILE *f)
 		"  --db FILE              results database (default $SOAK_DB or soak.db)\n"
 		"  --set SECTION.KEY=V    override a scenario key (repeatable)\n"
 		"  --threads N            engine threads (default: the scenario's, or one per core)\n"
-		"  --loop poll|epoll      event loop (default: chosen by VUs per thread)\n"
+		"  --loop poll|epoll      libcurl's event loop (default: chosen by VUs per thread)\n"
+		"  --client auto|curl|lean  the HTTP client (default: the scenario's, or auto: the\n"
+		"                         lean driver for plain http://, libcurl when needed)\n"
 		"  -q, --quiet            no progress output\n"
 		"  -v, --verbose          diagnostics (repeat for more)\n"
 		"quick mode (no scenario file):\n"
@@ -77,7 +81,7 @@ enum {
 	OPT_DB = 256, OPT_SET, OPT_THREADS, OPT_LOOP, OPT_URL, OPT_METHOD, OPT_BODY, OPT_LABEL,
 	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK,
 	OPT_RATE, OPT_ARRIVAL, OPT_MAX_IN_FLIGHT, OPT_MAX_LAG, OPT_FIND_MAX, OPT_SLO, OPT_FROM,
-	OPT_TO, OPT_STEP_DURATION
+	OPT_TO, OPT_STEP_DURATION, OPT_CLIENT
 };
 
 int cmd_run(int argc, char **argv)
@@ -113,11 +117,12 @@ int cmd_run(int argc, char **argv)
 		{"from", required_argument, NULL, OPT_FROM},
 		{"to", required_argument, NULL, OPT_TO},
 		{"step-duration", required_argument, NULL, OPT_STEP_DURATION},
+		{"client", required_argument, NULL, OPT_CLIENT},
 		{NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
 	char **sets = calloc((size_t)argc + 1, sizeof *sets);
-	int nsets = 0, quiet = 0, verbose = 0, threads = 0, c, rc = EXIT_OK;
+	int nsets = 0, quiet = 0, verbose = 0, threads = 0, c, rc = EXIT_OK, client = -1, need_curl = 0;
 	enum engine_loop loop = LOOP_AUTO;
 	/* quick mode: [scenario] lines and [request] lines */
 	char *qs = NULL, *qr = NULL;
@@ -156,6 +161,13 @@ int cmd_run(int argc, char **argv)
 				loop = LOOP_AUTO;
 			else {
 				fprintf(stderr, "soak run: --loop: expected poll, epoll or auto, not '%s'\n", optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case OPT_CLIENT:
+			if ((client = plan_client_parse(optarg)) < 0) {
+				fprintf(stderr, "soak run: --client: expected auto, curl or lean, not '%s'\n", optarg);
 				rc = EXIT_USAGE;
 				goto done;
 			}
@@ -304,6 +316,25 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
+	/* --client beats the scenarios' choice; lean must be able to send every plan. */
+	for (int i = 0; i < nscn; i++) {
+		char why[256];
+		if (scns[i].plan.protocol != PLAN_HTTP)
+			continue;
+		if (client >= 0)
+			scns[i].plan.client = (enum plan_client)client;
+		if (scns[i].plan.client == PLAN_CLIENT_LEAN &&
+		    h1_plan_supported(&scns[i].plan, why, sizeof why) < 0) {
+			fprintf(stderr, "soak run: %s: the lean driver cannot send this: %s (use --client curl or auto)\n",
+				scns[i].file, why);
+			rc = EXIT_USAGE;
+			for (int j = 0; j < nscn; j++)
+				scn_release(&scns[j]);
+			goto free_scns;
+		}
+		need_curl |= strcmp(engine_client(&scns[i].plan, NULL, 0), "curl") == 0;
+	}
+
 	/* Every VU may hold a socket: take the hard limit on open files. */
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -330,7 +361,9 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	curl_global_init(CURL_GLOBAL_DEFAULT);
+	/* Only when libcurl sends: its TLS set-up alone costs 2 MB of the lean driver's RSS. */
+	if (need_curl)
+		curl_global_init(CURL_GLOBAL_DEFAULT);
 
 	if (find_max)
 		search.slo = &slo;
@@ -358,7 +391,8 @@ int cmd_run(int argc, char **argv)
 	}
 	for (int i = 0; i < nscn; i++)
 		scn_release(&scns[i]);
-	curl_global_cleanup();
+	if (need_curl)
+		curl_global_cleanup();
 free_scns:
 	free(scns);
 done:

@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "engine_int.h"
+#include "h1.h"
 #include "log.h"
 
 /* With LOOP_AUTO, workers running more VUs than this use epoll + socket_action: below it,
@@ -17,14 +18,35 @@
  * it, poll()'s scan of every socket on each turn costs more (bench/engine.sh measures). */
 #define AUTO_EPOLL_ABOVE 256
 
-static const struct driver *driver_of(const struct plan *p)
+static const struct driver *driver_of(const struct plan *p, char *why, size_t whylen)
 {
-	return p->protocol == PLAN_TCP_FRAME ? &tcpframe_driver : &http_driver;
+	char w[256];
+	if (why && whylen)
+		why[0] = '\0';
+	if (p->protocol == PLAN_TCP_FRAME)
+		return &tcpframe_driver;
+	if (p->client == PLAN_CLIENT_CURL)
+		return &http_driver;
+	if (h1_plan_supported(p, w, sizeof w) == 0)
+		return &lean_driver;
+	if (why && whylen)
+		snprintf(why, whylen, "%s", w);
+	return p->client == PLAN_CLIENT_LEAN ? &lean_driver : &http_driver;
+}
+
+const char *engine_client(const struct plan *p, char *why, size_t whylen)
+{
+	return driver_of(p, why, whylen)->name;
+}
+
+const char *engine_client_name(const struct engine *e)
+{
+	return e->drv->name;
 }
 
 int engine_preflight(const struct plan *p, char *err, size_t errlen)
 {
-	return driver_of(p)->preflight(p, err, errlen);
+	return driver_of(p, NULL, 0)->preflight(p, err, errlen);
 }
 
 static int64_t thread_cpu_ns(void)
@@ -172,7 +194,7 @@ fail:
 
 int engine_start(struct engine **out, const struct engine_opts *o, char *err, size_t errlen)
 {
-	return engine_start_with(out, o, driver_of(o->plan), err, errlen);
+	return engine_start_with(out, o, driver_of(o->plan, NULL, 0), err, errlen);
 }
 
 void engine_set_rate(struct engine *e, double per_s, int64_t ramp_ms)

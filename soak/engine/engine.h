@@ -74,6 +74,13 @@ int engine_wait(struct engine *e, int64_t timeout_ms);
 void engine_free(struct engine *e);
 /* The number of worker threads and the event loop in use. */
 int engine_threads(const struct engine *e);
+/* The driver that sends plan p: "curl", "lean" or "tcp-frame" (client = auto resolved).
+ * When auto leaves the lean driver for libcurl, `why` (may be NULL) says what needs it;
+ * otherwise it is emptied.  A plan asking for lean that lean cannot send gets "lean" and
+ * the reason in why (the scenario refuses such plans before this). */
+const char *engine_client(const struct plan *p, char *why, size_t whylen);
+/* The driver a started engine runs. */
+const char *engine_client_name(const struct engine *e);
 const char *engine_loop_name(const struct engine *e);
 
 #endif

@@ -185,5 +185,6 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 
 extern const struct driver http_driver;
 extern const struct driver tcpframe_driver;
+extern const struct driver lean_driver;
 
 #endif

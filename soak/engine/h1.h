@@ -40,10 +40,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "httpclass.h"
 #include "plan.h"
-#include "plan.h"
-
-#define H1_BODY_KEEP 8192 /* body bytes kept for expect_body (cap - 1, as the curl driver) */
 
 /* The target of a plain http:// URL. */
 struct h1_url {

@@ -16,14 +16,14 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "engine_int.h"
+#include "evloop.h"
 #include "log.h"
 
-#define RESP_CAP 8192      /* bytes of a response body kept for expect_body */
+#define RESP_CAP HTTP_BODY_KEEP /* bytes of a response body kept for expect_body */
 #define EPOLL_BATCH 256
 
 struct hthread;
@@ -98,7 +98,7 @@ struct hthread {
 	pcre2_match_data *md;
 	size_t url_cap, body_cap;   /* per-VU buffer sizes (max over kinds) */
 	int epoll;                  /* LOOP_EPOLL */
-	int epfd, wakefd;
+	struct evloop loop;         /* epoll mode: the epoll set and its wake-up */
 	/* epoll registrations by fd, kept lazily: libcurl stops watching a keep-alive socket
 	 * between requests and watches it again on reuse; leaving it registered saves an
 	 * epoll_ctl DEL + ADD per request.  An event on a socket libcurl does not want
@@ -169,10 +169,10 @@ static int on_socket(CURL *easy, curl_socket_t s, int what, void *userp, void *s
 	ev.events = epoll_bits(r->wanted);
 	ev.data.fd = s;
 	if (r->in_epoll) {
-		if (epoll_ctl(h->epfd, EPOLL_CTL_MOD, s, &ev) < 0 && errno == ENOENT)
-			epoll_ctl(h->epfd, EPOLL_CTL_ADD, s, &ev);
-	} else if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, s, &ev) < 0 && errno == EEXIST) {
-		epoll_ctl(h->epfd, EPOLL_CTL_MOD, s, &ev);
+		if (epoll_ctl(h->loop.epfd, EPOLL_CTL_MOD, s, &ev) < 0 && errno == ENOENT)
+			epoll_ctl(h->loop.epfd, EPOLL_CTL_ADD, s, &ev);
+	} else if (epoll_ctl(h->loop.epfd, EPOLL_CTL_ADD, s, &ev) < 0 && errno == EEXIST) {
+		epoll_ctl(h->loop.epfd, EPOLL_CTL_MOD, s, &ev);
 	}
 	r->in_epoll = 1;
 	r->mask = r->wanted;
@@ -391,7 +391,7 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 	t->drv = h;
 	h->t = t;
 	h->plan = e->o.plan;
-	h->epfd = h->wakefd = -1;
+	evloop_none(&h->loop);
 	h->epoll = e->loop == LOOP_EPOLL;
 	h->ctx = &t->ctx;
 	h->vus = calloc((size_t)(t->max_slots > 0 ? t->max_slots : 1), sizeof *h->vus);
@@ -424,16 +424,8 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 		h->vus[j].j = j;
 		h->vus[j].mu = &h->multis[h->epoll ? j / MULTI_VUS : 0];
 	}
-	if (h->epoll) {
-		h->epfd = epoll_create1(EPOLL_CLOEXEC);
-		h->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-		if (h->epfd < 0 || h->wakefd < 0) {
-			snprintf(err, errlen, "cannot create an event loop: %s", strerror(errno));
-			return -1;
-		}
-		struct epoll_event ev = {.events = EPOLLIN, .data.fd = h->wakefd};
-		epoll_ctl(h->epfd, EPOLL_CTL_ADD, h->wakefd, &ev);
-	}
+	if (h->epoll && evloop_init(&h->loop, err, errlen) < 0)
+		return -1;
 	return kinds_init(h, err, errlen);
 oom:
 	snprintf(err, errlen, "out of memory setting up a worker");
@@ -457,10 +449,7 @@ static void http_release(struct ethread *t)
 			curl_multi_cleanup(h->multis[i].m);
 	free(h->multis);
 	pcre2_match_data_free(h->md);
-	if (h->epfd >= 0)
-		close(h->epfd);
-	if (h->wakefd >= 0)
-		close(h->wakefd);
+	evloop_release(&h->loop);
 	free(h->vus);
 	free(h->fds);
 	free(h);
@@ -472,11 +461,9 @@ static void http_wake(struct ethread *t)
 	struct hthread *h = t->drv;
 	if (!h)
 		return;
-	if (h->epoll) {
-		uint64_t one = 1;
-		if (write(h->wakefd, &one, sizeof one) < 0)
-			return; /* already pending: the counter is non-zero */
-	} else if (h->multis && h->multis[0].m) {
+	if (h->epoll)
+		evloop_wake(&h->loop);
+	else if (h->multis && h->multis[0].m) {
 		curl_multi_wakeup(h->multis[0].m);
 	}
 }
@@ -566,22 +553,8 @@ static void finish(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 		o.service_us = total;
 		o.ttfb_us = ttfb;
 		o.bytes = hsize + v->resp_bytes;
-		o.cls = http_status_class(status, r->expect_status);
-		if (o.cls >= 0) {
-			if (r->expect_status)
-				snprintf(msg, sizeof msg, "%s %s: HTTP %ld (expected %d)", r->method,
-					 r->name, status, r->expect_status);
-			else
-				snprintf(msg, sizeof msg, "%s %s: HTTP %ld", r->method, r->name, status);
-			o.detail = msg;
-		} else if (r->expect_body &&
-			   pcre2_match(r->expect_body, (PCRE2_SPTR)(v->resp ? v->resp : ""), v->resp_len,
-				       0, 0, h->md, NULL) < 0) {
-			snprintf(msg, sizeof msg, "%s %s: body does not match /%.60s/: %.80s", r->method,
-				 r->name, r->expect_body_src, v->resp ? v->resp : "");
-			o.cls = ERR_BODY_MISMATCH;
-			o.detail = msg;
-		}
+		o.cls = http_judge(r, status, v->resp, v->resp_len, h->md, msg, sizeof msg);
+		o.detail = msg;
 	} else {
 		curl_easy_getinfo(e, CURLINFO_OS_ERRNO, &oserr);
 		o.cls = http_transport_class(rc, oserr, connect > 0 || nconn == 0);
@@ -655,20 +628,14 @@ static void http_poll(struct ethread *t, int64_t wait_us)
 	for (int i = 0; i < h->nmulti; i++)
 		if (h->multis[i].deadline >= 0 && h->multis[i].deadline - mono < wait)
 			wait = h->multis[i].deadline - mono < 0 ? 0 : (int)(h->multis[i].deadline - mono);
-	int n = engine_epoll_wait(h->epfd, evs, EPOLL_BATCH,
-				  (int64_t)wait * 1000 < wait_us ? (int64_t)wait * 1000 : wait_us);
+	int n = evloop_wait(&h->loop, evs, EPOLL_BATCH,
+			    (int64_t)wait * 1000 < wait_us ? (int64_t)wait * 1000 : wait_us);
 	for (int i = 0; i < n; i++) {
-		if (evs[i].data.fd == h->wakefd) {
-			uint64_t x;
-			if (read(h->wakefd, &x, sizeof x) < 0)
-				continue;
-			continue;
-		}
 		struct fdreg *fr = fdreg_of(h, evs[i].data.fd);
 		if (fr && !fr->wanted) {
 			/* An idle socket libcurl does not watch (the server closed it, say): stop
 			 * hearing about it until libcurl asks. */
-			epoll_ctl(h->epfd, EPOLL_CTL_DEL, evs[i].data.fd, NULL);
+			epoll_ctl(h->loop.epfd, EPOLL_CTL_DEL, evs[i].data.fd, NULL);
 			fr->in_epoll = 0;
 			continue;
 		}

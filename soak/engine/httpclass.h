@@ -9,6 +9,10 @@
 #include "plan.h"
 #include "stats.h"
 
+/* The body's first bytes an expect_body check sees: the buffer size, (cap - 1) bytes kept and
+ * a NUL. */
+#define HTTP_BODY_KEEP 8192
+
 /* How a request failed below HTTP. */
 enum http_fail {
 	HTTP_FAIL_CONNECT,  /* connect() failed with os_errno (ETIMEDOUT: the kernel's time-out) */

@@ -47,3 +47,16 @@ int plan_address_split(const char *addr, char *host, size_t hostlen, int *port, 
 }
 
 const char *plan_conn_name(enum plan_conn c) { return c == PLAN_CLOSE ? "close" : "keepalive"; }
+
+const char *plan_client_name(enum plan_client c)
+{
+	return c == PLAN_CLIENT_CURL ? "curl" : c == PLAN_CLIENT_LEAN ? "lean" : "auto";
+}
+
+int plan_client_parse(const char *s)
+{
+	return !strcmp(s, "auto")   ? PLAN_CLIENT_AUTO
+	       : !strcmp(s, "curl") ? PLAN_CLIENT_CURL
+	       : !strcmp(s, "lean") ? PLAN_CLIENT_LEAN
+				    : -1;
+}

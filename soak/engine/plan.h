@@ -28,6 +28,9 @@ enum plan_proto { PLAN_HTTP = 0, PLAN_TCP_FRAME = 1 };
  * (a fixed arrival rate) whether or not earlier ones were answered. */
 enum plan_model { PLAN_CLOSED = 0, PLAN_OPEN = 1 };
 enum plan_arrival { PLAN_CONSTANT = 0, PLAN_POISSON = 1 };
+/* Which HTTP client sends: auto takes the lean driver when it can send the plan (plain
+ * http://, nothing that needs libcurl: h1_plan_supported), libcurl otherwise. */
+enum plan_client { PLAN_CLIENT_AUTO = 0, PLAN_CLIENT_CURL = 1, PLAN_CLIENT_LEAN = 2 };
 
 /* One request kind ([request] or [request.NAME]). */
 struct plan_request {
@@ -57,6 +60,7 @@ struct plan {
 	enum plan_proto protocol;
 	enum plan_conn connection;
 	enum plan_model model;
+	enum plan_client client;                  /* HTTP: auto, curl or lean */
 	enum plan_arrival arrival;                /* open model: constant or Poisson gaps */
 	int max_in_flight;                        /* open model: requests outstanding at most */
 	int64_t max_lag_ms;                       /* open model: an arrival later than this
@@ -81,5 +85,8 @@ int plan_address_split(const char *addr, char *host, size_t hostlen, int *port, 
 		       size_t errlen);
 /* "keepalive" / "close" */
 const char *plan_conn_name(enum plan_conn c);
+/* "auto" / "curl" / "lean", and back (-1 for another word). */
+const char *plan_client_name(enum plan_client c);
+int plan_client_parse(const char *s);
 
 #endif

@@ -15,13 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "dlist.h"
 #include "dur.h"
 #include "engine_int.h"
+#include "evloop.h"
 #include "frame.h"
 
 #define KEEP_CAP             8192 /* reply payload bytes kept for the handshake's expect */
@@ -31,7 +32,6 @@
 #define EPOLL_BATCH          256
 #define READ_CHUNK           65536 /* a worker's scratch for reply payloads (skipped bytes) */
 #define PREFLIGHT_TIMEOUT_MS 3000
-#define WAKE_TAG             UINT64_MAX /* epoll data of the wake eventfd */
 
 enum tf_state {
 	TF_IDLE = 0,   /* no iteration running (the connection may be kept) */
@@ -50,9 +50,6 @@ struct tvu {
 	enum tf_state state;
 	int fd;           /* the connection, -1 when none */
 	uint32_t gen;     /* bumped per connection: epoll events of an old one are dropped */
-	int64_t due_ms;   /* in flight: deadline (mono ms) */
-	int dprev, dnext; /* deadline list links (-1 = none) */
-	int in_dl;        /* on the deadline list */
 	int64_t connect_us; /* this iteration's connect time, -1 when it reused one */
 	int64_t ttfb_us;    /* this iteration's handshake time, -1 when none */
 	int64_t bytes;      /* reply bytes this iteration has received so far */
@@ -77,8 +74,8 @@ struct tthread {
 	const struct plan *plan;
 	struct tvu *vus;     /* max_slots of them */
 	int active;          /* VUs [0, active) are wanted */
-	int dhead, dtail;    /* in-flight VUs by deadline, earliest first */
-	int epfd, wakefd;
+	struct dlist dl;     /* in-flight VUs by deadline (mono ms), earliest first */
+	struct evloop loop;  /* the epoll set and its wake-up */
 	struct sockaddr_storage addr; /* the target, resolved once */
 	socklen_t addrlen;
 	int64_t timeout_ms; /* connect, handshake and iteration each */
@@ -92,34 +89,14 @@ struct tthread {
 
 static void dl_remove(struct tthread *h, struct tvu *v)
 {
-	if (!v->in_dl)
-		return;
-	if (v->dprev >= 0)
-		h->vus[v->dprev].dnext = v->dnext;
-	else
-		h->dhead = v->dnext;
-	if (v->dnext >= 0)
-		h->vus[v->dnext].dprev = v->dprev;
-	else
-		h->dtail = v->dprev;
-	v->in_dl = 0;
-	v->dprev = v->dnext = -1;
+	dlist_remove(&h->dl, v->j);
 }
 
 /* Gives v the deadline now + timeout (moving it to the tail); now_ms is the caller's
  * reading of the monotonic clock (two fewer clock reads per iteration). */
 static void dl_arm(struct tthread *h, struct tvu *v, int64_t now_ms)
 {
-	dl_remove(h, v);
-	v->due_ms = now_ms + h->timeout_ms;
-	v->dprev = h->dtail;
-	v->dnext = -1;
-	if (h->dtail >= 0)
-		h->vus[h->dtail].dnext = v->j;
-	else
-		h->dhead = v->j;
-	h->dtail = v->j;
-	v->in_dl = 1;
+	dlist_arm(&h->dl, v->j, 0, now_ms + h->timeout_ms);
 }
 
 /* --- connections ------------------------------------------------------------------- */
@@ -434,8 +411,8 @@ static void start_connect(struct tthread *h, struct tvu *v)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	v->fd = fd;
 	v->gen++;
-	ev.data.u64 = (uint64_t)v->j | (uint64_t)v->gen << 32;
-	if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+	ev.data.u64 = evloop_tag(v->j, v->gen);
+	if (epoll_ctl(h->loop.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		int e = errno;
 		fail(h, v, ERR_OTHER, "epoll_ctl: %s", strerror(e));
 		return;
@@ -577,8 +554,7 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	t->drv = h;
 	h->t = t;
 	h->plan = s;
-	h->epfd = h->wakefd = -1;
-	h->dhead = h->dtail = -1;
+	evloop_none(&h->loop);
 	h->timeout_ms = s->nreqs > 0 ? s->reqs[0].timeout_ms : 30000;
 	h->ctx = &t->ctx;
 	if (!s->address || resolve(s->address, &h->addr, &h->addrlen, err, errlen) < 0) {
@@ -589,12 +565,11 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	h->vus = calloc((size_t)n, sizeof *h->vus);
 	h->scratch = malloc(READ_CHUNK);
 	h->md = pcre2_match_data_create(1, NULL);
-	if (!h->vus || !h->scratch || !h->md)
+	if (!h->vus || !h->scratch || !h->md || dlist_init(&h->dl, n) < 0)
 		goto oom;
 	for (int j = 0; j < n; j++) {
 		h->vus[j].j = j;
 		h->vus[j].fd = -1;
-		h->vus[j].dprev = h->vus[j].dnext = -1;
 	}
 	/* One buffer per VU holds either the handshake or every frame of an iteration. */
 	if (s->has_handshake)
@@ -602,17 +577,8 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	for (int i = 0; i < s->nframes; i++)
 		fr += FRAME_HDR + tpl_max_len(&s->frames[i].text, h->ctx) + 1;
 	h->buf_cap = hs > fr ? hs : fr;
-	h->epfd = epoll_create1(EPOLL_CLOEXEC);
-	h->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (h->epfd < 0 || h->wakefd < 0) {
-		snprintf(err, errlen, "cannot create an event loop: %s", strerror(errno));
+	if (evloop_init(&h->loop, err, errlen) < 0)
 		return -1;
-	}
-	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = WAKE_TAG};
-	if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, h->wakefd, &ev) < 0) {
-		snprintf(err, errlen, "cannot create an event loop: %s", strerror(errno));
-		return -1;
-	}
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory setting up a worker");
@@ -630,11 +596,9 @@ static void tf_release(struct ethread *t)
 		free(h->vus[j].keep);
 	}
 	pcre2_match_data_free(h->md);
-	if (h->epfd >= 0)
-		close(h->epfd);
-	if (h->wakefd >= 0)
-		close(h->wakefd);
+	evloop_release(&h->loop);
 	free(h->vus);
+	dlist_release(&h->dl);
 	free(h->scratch);
 	free(h);
 	t->drv = NULL;
@@ -643,11 +607,8 @@ static void tf_release(struct ethread *t)
 static void tf_wake(struct ethread *t)
 {
 	struct tthread *h = t->drv;
-	uint64_t one = 1;
-	if (!h || h->wakefd < 0)
-		return;
-	if (write(h->wakefd, &one, sizeof one) < 0)
-		return; /* already pending: the counter is non-zero */
+	if (h)
+		evloop_wake(&h->loop);
 }
 
 /* --- the loop ------------------------------------------------------------------------- */
@@ -674,9 +635,10 @@ static void expire(struct tthread *h)
 {
 	int64_t now = clock_mono_ms();
 	char a[32];
+	int j;
 
-	while (h->dhead >= 0 && h->vus[h->dhead].due_ms <= now) {
-		struct tvu *v = &h->vus[h->dhead];
+	while ((j = dlist_first(&h->dl)) >= 0 && dlist_due(&h->dl, j) <= now) {
+		struct tvu *v = &h->vus[j];
 		dur_format(h->timeout_ms, a, sizeof a);
 		switch (v->state) {
 		case TF_CONNECTING:
@@ -702,19 +664,14 @@ static void tf_poll(struct ethread *t, int64_t wait_us)
 	struct tthread *h = t->drv;
 	struct epoll_event evs[EPOLL_BATCH];
 	int64_t now = clock_mono_us();
+	int first = dlist_first(&h->dl);
 
-	if (h->dhead >= 0 && h->vus[h->dhead].due_ms * 1000 - now < wait_us)
-		wait_us = h->vus[h->dhead].due_ms * 1000 - now;
-	int n = engine_epoll_wait(h->epfd, evs, EPOLL_BATCH, wait_us < 0 ? 0 : wait_us);
+	if (first >= 0 && dlist_due(&h->dl, first) * 1000 - now < wait_us)
+		wait_us = dlist_due(&h->dl, first) * 1000 - now;
+	int n = evloop_wait(&h->loop, evs, EPOLL_BATCH, wait_us < 0 ? 0 : wait_us);
 	for (int i = 0; i < n; i++) {
-		uint64_t tag = evs[i].data.u64, x;
-		if (tag == WAKE_TAG) {
-			if (read(h->wakefd, &x, sizeof x) < 0)
-				continue;
-			continue;
-		}
-		struct tvu *v = &h->vus[(uint32_t)tag];
-		if ((uint32_t)(tag >> 32) != v->gen || v->fd < 0)
+		struct tvu *v = &h->vus[evloop_slot(evs[i].data.u64)];
+		if (evloop_gen(evs[i].data.u64) != v->gen || v->fd < 0)
 			continue; /* an event of a connection closed earlier in this batch */
 		on_event(h, v, evs[i].events);
 	}

@@ -345,17 +345,18 @@ int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen)
 	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the run's mode", err, errlen);
 }
 
-int rec_set_threads(struct recorder *r, int threads, char *err, size_t errlen)
+int rec_set_engine(struct recorder *r, int threads, const char *client, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	r->threads = threads;
-	if (db_prepare(r->db, &st, "UPDATE runs SET threads = ? WHERE id = ?", err, errlen) < 0)
+	if (db_prepare(r->db, &st, "UPDATE runs SET threads = ?, client = ? WHERE id = ?", err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int(st, 1, threads);
-	sqlite3_bind_int64(st, 2, r->run_id);
+	sqlite3_bind_text(st, 2, client, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, r->run_id);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the engine threads", err, errlen);
+	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the engine", err, errlen);
 }
 
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,

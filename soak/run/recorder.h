@@ -43,8 +43,9 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 		 const struct istats *st, char *err, size_t errlen);
 /* fixed | sweep, when the run's shape is decided as it goes (a capacity search). */
 int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen);
-/* The engine's thread count, once it runs (gen_cpu_pct is of all of them). */
-int rec_set_threads(struct recorder *r, int threads, char *err, size_t errlen);
+/* The engine, once it runs: its thread count (gen_cpu_pct is of all of them) and the
+ * driver that sends, "curl", "lean" or "tcp-frame" (runs.client). */
+int rec_set_engine(struct recorder *r, int threads, const char *client, char *err, size_t errlen);
 /* The engine threads' CPU over `seconds`, as % of all `threads` of them. */
 double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads);
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,

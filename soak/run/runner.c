@@ -574,9 +574,10 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		if (s->levels[k] > max_vus)
 			max_vus = s->levels[k];
 	if (!o->quiet)
-		fprintf(stderr, "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s\n",
+		fprintf(stderr, "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s, client %s\n",
 			(long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
-			s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32));
+			s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
+			engine_client(&s->plan, NULL, 0));
 	if (coll_start(&r->coll, s, o->db_path, r->rec.run_id, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
@@ -594,7 +595,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		goto close;
 	}
 	log_info("engine: %d threads, %s loop", engine_threads(r->eng), engine_loop_name(r->eng));
-	if (rec_set_threads(&r->rec, engine_threads(r->eng), err, sizeof err) < 0) {
+	if (rec_set_engine(&r->rec, engine_threads(r->eng), engine_client_name(r->eng), err,
+			   sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
 		goto close;

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "dur.h"
+#include "engine/engine.h"
+#include "engine/h1.h"
 #include "scenario_frame.h"
 #include "scenario_read.h"
 
@@ -236,6 +238,36 @@ static void check_url(struct scn_parse *p, struct scn_entry *e, const struct tpl
 	curl_url_cleanup(u);
 }
 
+/* `client = auto | curl | lean`: one choice for the run, so every request section that
+ * names one must name the same. */
+static void parse_client(struct scn_parse *p, struct scenario *s, const char *sec)
+{
+	struct scn_entry *e = scn_find(p, sec, "client");
+	int c;
+
+	if (!e)
+		return;
+	if ((c = plan_client_parse(e->value)) < 0)
+		scn_perr(p, e, 0, "client: expected auto, curl or lean, not '%s'", e->value);
+	else if (s->client_set && (enum plan_client)c != s->plan.client)
+		scn_perr(p, e, 0, "client: '%s' here, '%s' in an earlier request section: the run has one client",
+			 e->value, plan_client_name(s->plan.client));
+	s->plan.client = (enum plan_client)c;
+	s->client_set = e->line ? e->line : 1;
+}
+
+/* client = lean on a plan only libcurl can send: said at the key, before anything runs. */
+static void check_client(struct scn_parse *p, struct scenario *s)
+{
+	char why[256];
+
+	if (s->plan.protocol != PLAN_HTTP || s->plan.client != PLAN_CLIENT_LEAN ||
+	    h1_plan_supported(&s->plan, why, sizeof why) == 0)
+		return;
+	scn_perr(p, NULL, s->client_set, "client: the lean driver cannot send this: %s (use curl or auto)",
+		 why);
+}
+
 static void parse_request(struct scn_parse *p, struct scenario *s, const char *sec)
 {
 	struct plan_request *r;
@@ -253,6 +285,7 @@ static void parse_request(struct scn_parse *p, struct scenario *s, const char *s
 	r->timeout_ms = 30000;
 	if ((e = scn_find(p, sec, "weight")) && scn_get_int(p, e, 0, 1000000, &v) == 0)
 		r->weight = (int)v;
+	parse_client(p, s, sec);
 	if ((e = scn_find(p, sec, "body"))) {
 		r->has_body = 1;
 		scn_compile_tpl(p, s, e, &r->body);
@@ -421,6 +454,7 @@ static void validate(struct scn_parse *p, struct scenario *s)
 		s->plan.total_weight += s->plan.reqs[i].weight;
 	if (s->plan.nreqs > 0 && s->plan.total_weight == 0)
 		scn_perr(p, NULL, s->plan.reqs[0].line, "every request has weight 0");
+	check_client(p, s);
 	/* Leftover entries are keys nobody asked for. */
 	for (int i = 0; i < p->nents && !p->failed; i++)
 		if (!p->ents[i].used)
@@ -614,6 +648,14 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		if (r->expect_body_src)
 			fprintf(f, " and body /%s/", r->expect_body_src);
 		fputc('\n', f);
+	}
+	if (s->plan.protocol == PLAN_HTTP) {
+		char why[256], note[300] = "";
+		const char *cl = engine_client(&s->plan, why, sizeof why);
+		if (s->plan.client == PLAN_CLIENT_AUTO)
+			snprintf(note, sizeof note, " (auto: %s%s)", *why ? "libcurl needed, " : "",
+				 *why ? why : "plain HTTP/1.1");
+		fprintf(f, "  client %s%s\n", cl, note);
 	}
 	if (s->csv_path)
 		fprintf(f, "  csv %s: %ld rows, %d columns\n", s->csv_path, s->plan.csv.nrows, s->plan.csv.ncols);

@@ -66,6 +66,7 @@ struct scenario {
 	struct scn_collect collect[SCN_MAX_COLLECT];
 	int ncollect;
 	struct plan plan;    /* what the engine sends: requests or frames, connection, think */
+	int client_set;      /* the line of a `client` key (1 for --set), 0 when none was given */
 };
 
 /* Parses a file.  sets/nsets are "section.key=value" overrides. */

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_RESPONSES 64 /* bounds the work per input */
 
-static const size_t keep_caps[] = {0, 1, 2, 17, H1_BODY_KEEP};
+static const size_t keep_caps[] = {0, 1, 2, 17, HTTP_BODY_KEEP};
 
 /* What one response came to. */
 struct seen {
@@ -31,7 +31,7 @@ struct seen {
 	int status, keep_alive;
 	int64_t hdr, body;
 	size_t kept, used;
-	char keep[H1_BODY_KEEP];
+	char keep[HTTP_BODY_KEEP];
 };
 
 /* Reads one response from s[0..n), in pieces when seed != 0. */

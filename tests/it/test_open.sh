@@ -31,18 +31,21 @@ freeze() {
   kill -STOP "$1"; sleep 1; kill -CONT "$1"
 }
 start_regserver --latency 20 --quiet
-freeze "$REG_PID" &
-FREEZER=$!
-run --url "$REG_URL/register" --rate 200/s -d 8s -H "$FORM" --body "$BODY" --expect-status 201
-wait "$FREEZER"
-check_eq "open run exits 0" "$RC" 0
-check_eq "open run recorded as the open model" "$(q "SELECT model FROM runs WHERE id=$LASTRUN")" open
-p90=$(jrun .p90_ms)
-check_range "open: p90 from the intended start shows the freezes (ms)" "$p90" 400 1100
-check_range "open: service time p50 is the server's 20 ms" "$(jrun .service_p50_ms)" 20 25
-check_eq "open: nothing dropped" "$(jrun .dropped)" 0
-check_range "open: achieved rate within 2% of 200/s" "$(jrun .tps)" 196 204
-check_eq "open: no errors" "$(jrun .errors)" 0
+# The open model on both HTTP clients (libcurl, the lean driver).
+for CLIENT in curl lean; do
+  freeze "$REG_PID" &
+  FREEZER=$!
+  run --client "$CLIENT" --url "$REG_URL/register" --rate 200/s -d 8s -H "$FORM" --body "$BODY" --expect-status 201
+  wait "$FREEZER"
+  check_eq "[$CLIENT] open run exits 0" "$RC" 0
+  check_eq "[$CLIENT] open run recorded as the open model" "$(q "SELECT model || ' ' || client FROM runs WHERE id=$LASTRUN")" "open $CLIENT"
+  p90=$(jrun .p90_ms)
+  check_range "[$CLIENT] open: p90 from the intended start shows the freezes (ms)" "$p90" 400 1100
+  check_range "[$CLIENT] open: service time p50 is the server's 20 ms" "$(jrun .service_p50_ms)" 20 25
+  check_eq "[$CLIENT] open: nothing dropped" "$(jrun .dropped)" 0
+  check_range "[$CLIENT] open: achieved rate within 2% of 200/s" "$(jrun .tps)" 196 204
+  check_eq "[$CLIENT] open: no errors" "$(jrun .errors)" 0
+done
 OPEN_RUN=$LASTRUN
 
 freeze "$REG_PID" &

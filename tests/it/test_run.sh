@@ -16,76 +16,81 @@ run_quick() {
 }
 q() { sql "$DB" "$@"; }
 
-# --- 1. fixed latency: figures, every interval, steps = merge of intervals --------------
-start_regserver --latency 20 --quiet
-run_quick --url "$REG_URL/register" -c 20 -d 8s -H "$FORM" --body "$BODY" --expect-status 201
-check_eq "latency run exits 0" "$RC" 0
-check_eq "latency run is done" "$(q "SELECT status FROM runs WHERE id=$LASTRUN")" done
-check_eq "4 steady intervals of 2 s" "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady' AND length_ms BETWEEN 1900 AND 2100")" 4
-p50=$(q "SELECT p50_us/1000.0 FROM steps WHERE run_id=$LASTRUN")
-check_range "p50 ms within 20..22" "$p50" 20 22
-tps=$(q "SELECT tps FROM steps WHERE run_id=$LASTRUN")
-check_range "TPS within 10% of 20/0.020 = 1000" "$tps" 880 1010
-check_eq "no errors" "$(q "SELECT errors FROM steps WHERE run_id=$LASTRUN")" 0
-check_eq "step requests = sum of its intervals" \
-  "$(q "SELECT requests FROM steps WHERE run_id=$LASTRUN")" \
-  "$(q "SELECT sum(requests) FROM intervals WHERE run_id=$LASTRUN AND phase='steady'")"
-# soak runs rebuilds the step by merging the interval histograms: it must agree with the
-# step row the runner wrote from its own merge.
-json=$(soak runs --db "$DB" --json)
-check_eq "merged p99 = step p99" \
-  "$(jq -r ".[] | select(.id==$LASTRUN) | .steps[0].p99_ms * 1000 | round" <<<"$json")" \
-  "$(q "SELECT p99_us FROM steps WHERE run_id=$LASTRUN")"
-check_eq "merged max = step max" \
-  "$(jq -r ".[] | select(.id==$LASTRUN) | .steps[0].max_ms * 1000 | round" <<<"$json")" \
-  "$(q "SELECT max_us FROM steps WHERE run_id=$LASTRUN")"
-check_eq "runs --json has the run's fields" \
-  "$(jq -r ".[] | select(.id==$LASTRUN) | [.label,.mode,.status,(.steps|length),.steps[0].concurrency] | join(\",\")" <<<"$json")" \
-  "quick,fixed,done,1,20"
-conns=$(q "SELECT new_conns FROM steps WHERE run_id=$LASTRUN")
-check_range "keepalive: new connections about the concurrency" "$conns" 20 24
+# Sections 1-4 run once per HTTP client: the same figures, classes and connection counts
+# from libcurl and from the lean driver (a case that passes for one only is a bug in one).
+for CLIENT in curl lean; do
+  # --- 1. fixed latency: figures, every interval, steps = merge of intervals --------------
+  start_regserver --latency 20 --quiet
+  run_quick --client "$CLIENT" --url "$REG_URL/register" -c 20 -d 8s -H "$FORM" --body "$BODY" --expect-status 201
+  check_eq "[$CLIENT] latency run exits 0" "$RC" 0
+  check_eq "[$CLIENT] latency run is done" "$(q "SELECT status FROM runs WHERE id=$LASTRUN")" done
+  check_eq "[$CLIENT] 4 steady intervals of 2 s" "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady' AND length_ms BETWEEN 1900 AND 2100")" 4
+  p50=$(q "SELECT p50_us/1000.0 FROM steps WHERE run_id=$LASTRUN")
+  check_range "[$CLIENT] p50 ms within 20..22" "$p50" 20 22
+  tps=$(q "SELECT tps FROM steps WHERE run_id=$LASTRUN")
+  check_range "[$CLIENT] TPS within 10% of 20/0.020 = 1000" "$tps" 880 1010
+  check_eq "[$CLIENT] no errors" "$(q "SELECT errors FROM steps WHERE run_id=$LASTRUN")" 0
+  check_eq "[$CLIENT] step requests = sum of its intervals" \
+    "$(q "SELECT requests FROM steps WHERE run_id=$LASTRUN")" \
+    "$(q "SELECT sum(requests) FROM intervals WHERE run_id=$LASTRUN AND phase='steady'")"
+  # soak runs rebuilds the step by merging the interval histograms: it must agree with the
+  # step row the runner wrote from its own merge.
+  json=$(soak runs --db "$DB" --json)
+  check_eq "[$CLIENT] merged p99 = step p99" \
+    "$(jq -r ".[] | select(.id==$LASTRUN) | .steps[0].p99_ms * 1000 | round" <<<"$json")" \
+    "$(q "SELECT p99_us FROM steps WHERE run_id=$LASTRUN")"
+  check_eq "[$CLIENT] merged max = step max" \
+    "$(jq -r ".[] | select(.id==$LASTRUN) | .steps[0].max_ms * 1000 | round" <<<"$json")" \
+    "$(q "SELECT max_us FROM steps WHERE run_id=$LASTRUN")"
+  check_eq "[$CLIENT] runs --json has the run's fields" \
+    "$(jq -r ".[] | select(.id==$LASTRUN) | [.label,.mode,.status,(.steps|length),.steps[0].concurrency] | join(\",\")" <<<"$json")" \
+    "quick,fixed,done,1,20"
+  conns=$(q "SELECT new_conns FROM steps WHERE run_id=$LASTRUN")
+  check_range "[$CLIENT] keepalive: new connections about the concurrency" "$conns" 20 24
 
-# --- 2. connection per request ----------------------------------------------------------
-run_quick --url "$REG_URL/health" -c 10 -d 4s --connection close
-check_eq "close run exits 0" "$RC" 0
-check_eq "close: new connections = requests" \
-  "$(q "SELECT new_conns FROM steps WHERE run_id=$LASTRUN")" \
-  "$(q "SELECT requests FROM steps WHERE run_id=$LASTRUN")"
-check "close: requests were made" test "$(q "SELECT requests FROM steps WHERE run_id=$LASTRUN")" -gt 100
-stop_pid "$REG_PID"
+  # --- 2. connection per request ----------------------------------------------------------
+  run_quick --client "$CLIENT" --url "$REG_URL/health" -c 10 -d 4s --connection close
+  check_eq "[$CLIENT] close run exits 0" "$RC" 0
+  check_eq "[$CLIENT] close: new connections = requests" \
+    "$(q "SELECT new_conns FROM steps WHERE run_id=$LASTRUN")" \
+    "$(q "SELECT requests FROM steps WHERE run_id=$LASTRUN")"
+  check "[$CLIENT] close: requests were made" test "$(q "SELECT requests FROM steps WHERE run_id=$LASTRUN")" -gt 100
+  stop_pid "$REG_PID"
 
-# --- 3. server errors are classed and counted -------------------------------------------
-start_regserver --error-rate 0.1 --latency 5 --quiet
-run_quick --url "$REG_URL/health" -c 10 -d 4s
-pct=$(q "SELECT 100.0*sum(count)/(SELECT sum(requests) FROM intervals WHERE run_id=$LASTRUN) FROM interval_errors WHERE run_id=$LASTRUN AND class='http_5xx'")
-check_range "error-rate 0.1: http_5xx about 10%" "$pct" 7 13
-check_eq "only http_5xx" "$(q "SELECT group_concat(DISTINCT class) FROM interval_errors WHERE run_id=$LASTRUN")" http_5xx
-check "a sample message is kept" grep -q "HTTP 503" <<<"$(q "SELECT sample FROM interval_errors WHERE run_id=$LASTRUN LIMIT 1")"
-stop_pid "$REG_PID"
+  # --- 3. server errors are classed and counted -------------------------------------------
+  start_regserver --error-rate 0.1 --latency 5 --quiet
+  run_quick --client "$CLIENT" --url "$REG_URL/health" -c 10 -d 4s
+  pct=$(q "SELECT 100.0*sum(count)/(SELECT sum(requests) FROM intervals WHERE run_id=$LASTRUN) FROM interval_errors WHERE run_id=$LASTRUN AND class='http_5xx'")
+  check_range "[$CLIENT] error-rate 0.1: http_5xx about 10%" "$pct" 7 13
+  check_eq "[$CLIENT] only http_5xx" "$(q "SELECT group_concat(DISTINCT class) FROM interval_errors WHERE run_id=$LASTRUN")" http_5xx
+  check "[$CLIENT] a sample message is kept" grep -q "HTTP 503" <<<"$(q "SELECT sample FROM interval_errors WHERE run_id=$LASTRUN LIMIT 1")"
+  stop_pid "$REG_PID"
 
-# --- 4. the target stops mid-run and comes back on the same port ------------------------
-port=$(free_port)
-spawn "$T/reg-a.log" regserver --port "$port" --latency 10 --quiet
-pid_a=$SPAWNED_PID
-wait_line "$T/reg-a.log" listening 10 >/dev/null
-soak run -q --db "$DB" --interval 2s --url "http://127.0.0.1:$port/health" -c 10 -d 16s >"$T/out.txt" 2>"$T/err.txt" &
-runner=$!
-sleep 4
-stop_pid "$pid_a"
-sleep 5
-spawn "$T/reg-b.log" regserver --port "$port" --latency 10 --quiet
-wait_line "$T/reg-b.log" listening 10 >/dev/null || fail "restart regserver" "$(cat "$T/reg-b.log")"
-wait "$runner"
-RC=$?
-LASTRUN=$(q 'SELECT max(id) FROM runs')
-check_eq "target gap: run exits 0" "$RC" 0
-check_eq "target gap: run is done" "$(q "SELECT status FROM runs WHERE id=$LASTRUN")" done
-check "target gap: connect_refused counted" test "$(q "SELECT IFNULL(sum(count),0) FROM interval_errors WHERE run_id=$LASTRUN AND class='connect_refused'")" -gt 0
-# The last two intervals are well after the restart: TPS back near 10/0.010 = 1000.
-last_tps=$(q "SELECT min(requests*1000.0/length_ms) FROM (SELECT * FROM intervals WHERE run_id=$LASTRUN AND phase='steady' ORDER BY start_ms DESC LIMIT 2)")
-check_range "target gap: TPS back after the restart" "$last_tps" 700 1100
-check_eq "target gap: no interval missing" "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady'")" 8
-stop_pid "$SPAWNED_PID"
+  # --- 4. the target stops mid-run and comes back on the same port ------------------------
+  port=$(free_port)
+  spawn "$T/reg-a.log" regserver --port "$port" --latency 10 --quiet
+  pid_a=$SPAWNED_PID
+  wait_line "$T/reg-a.log" listening 10 >/dev/null
+  soak run -q --db "$DB" --client "$CLIENT" --interval 2s --url "http://127.0.0.1:$port/health" -c 10 -d 16s >"$T/out.txt" 2>"$T/err.txt" &
+  runner=$!
+  sleep 4
+  stop_pid "$pid_a"
+  sleep 5
+  spawn "$T/reg-b.log" regserver --port "$port" --latency 10 --quiet
+  wait_line "$T/reg-b.log" listening 10 >/dev/null || fail "[$CLIENT] restart regserver" "$(cat "$T/reg-b.log")"
+  wait "$runner"
+  RC=$?
+  LASTRUN=$(q 'SELECT max(id) FROM runs')
+  check_eq "[$CLIENT] target gap: run exits 0" "$RC" 0
+  check_eq "[$CLIENT] target gap: run is done" "$(q "SELECT status FROM runs WHERE id=$LASTRUN")" done
+  check "[$CLIENT] target gap: connect_refused counted" test "$(q "SELECT IFNULL(sum(count),0) FROM interval_errors WHERE run_id=$LASTRUN AND class='connect_refused'")" -gt 0
+  # The last two intervals are well after the restart: TPS back near 10/0.010 = 1000.
+  last_tps=$(q "SELECT min(requests*1000.0/length_ms) FROM (SELECT * FROM intervals WHERE run_id=$LASTRUN AND phase='steady' ORDER BY start_ms DESC LIMIT 2)")
+  check_range "[$CLIENT] target gap: TPS back after the restart" "$last_tps" 700 1100
+  check_eq "[$CLIENT] target gap: no interval missing" "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady'")" 8
+  stop_pid "$SPAWNED_PID"
+  check_eq "[$CLIENT] the run records its client" "$(q "SELECT client FROM runs WHERE id=$LASTRUN")" "$CLIENT"
+done
 
 # --- 5. a sweep: three steps with their own figures -------------------------------------
 start_regserver --latency 20 --quiet
@@ -103,6 +108,7 @@ soak run -q --db "$DB" "$T/sweep.ini" >"$T/out.txt" 2>"$T/err.txt"
 check_eq "sweep exits 0" "$?" 0
 LASTRUN=$(q 'SELECT max(id) FROM runs')
 check_eq "sweep mode" "$(q "SELECT mode FROM runs WHERE id=$LASTRUN")" sweep
+check_eq "client = auto takes the lean driver for plain http://" "$(q "SELECT client FROM runs WHERE id=$LASTRUN")" lean
 check_eq "three steps 10,20,30" "$(q "SELECT group_concat(concurrency) FROM (SELECT concurrency FROM steps WHERE run_id=$LASTRUN ORDER BY idx)")" "10,20,30"
 for k in 0 1 2; do
   want=$(( (k + 1) * 500 ))

@@ -122,7 +122,7 @@ static void check_one(const struct want *w, const char *data, size_t n, size_t c
                       size_t *consumed)
 {
 	struct h1_resp r;
-	char keep[H1_BODY_KEEP];
+	char keep[HTTP_BODY_KEEP];
 	enum h1_status st;
 
 	h1_resp_start(&r, strcmp(w->method, "HEAD") == 0, keep, sizeof keep);
@@ -152,7 +152,7 @@ static void check_one(const struct want *w, const char *data, size_t n, size_t c
 	assert_true(r.headers_done);
 	/* The kept prefix is the body's start (the last body bytes of the file when it is
 	 * not chunked, gzipped or cut). */
-	assert_int_equal(r.kept, (size_t)(w->body < H1_BODY_KEEP - 1 ? w->body : H1_BODY_KEEP - 1));
+	assert_int_equal(r.kept, (size_t)(w->body < HTTP_BODY_KEEP - 1 ? w->body : HTTP_BODY_KEEP - 1));
 	assert_int_equal(keep[r.kept], '\0');
 }
 
@@ -219,14 +219,14 @@ static void keep_is_the_body(void **state)
 {
 	static char data[MAX_FILE];
 	size_t len = read_data("nginx-big", data, sizeof data), used;
-	char keep[H1_BODY_KEEP];
+	char keep[HTTP_BODY_KEEP];
 	struct h1_resp r;
 	(void)state;
 
 	h1_resp_start(&r, 0, keep, sizeof keep);
 	assert_int_equal(feed(&r, data, len, 1000, 0, 0, &used), H1_DONE);
 	const char *body = strstr(data, "\r\n\r\n") + 4;
-	assert_int_equal(r.kept, H1_BODY_KEEP - 1);
+	assert_int_equal(r.kept, HTTP_BODY_KEEP - 1);
 	assert_memory_equal(keep, body, r.kept);
 	/* Without a keep buffer nothing is kept, everything counted. */
 	h1_resp_start(&r, 0, NULL, 0);
@@ -499,7 +499,7 @@ static void judged_as_libcurl(void **state)
 {
 	static const char body201[] = "HTTP/1.1 201 Created\r\nContent-Length: 8\r\n\r\n{\"id\":7}";
 	static const char body200[] = "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nnope\r\n";
-	char keep[H1_BODY_KEEP], detail[256], err[64];
+	char keep[HTTP_BODY_KEEP], detail[256], err[64];
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 	struct plan_request r = {.method = (char *)"POST", .name = (char *)"default"};
 	struct h1_resp resp;

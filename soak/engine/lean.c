@@ -1,0 +1,691 @@
+/*
+ * The lean HTTP/1.1 driver: plain http:// on non-blocking sockets in the worker's epoll
+ * loop, requests built and responses parsed by h1.c — wrk's design (one event loop per
+ * thread, a small parser) behind the engine's driver contract (engine_int.h).
+ *
+ * Each slot owns at most one connection, registered once with epoll (edge-triggered, in
+ * and out) and kept between requests in keep-alive mode.  A request is written with one
+ * writev as soon as its connection is up; the answer is read into the worker's buffer and
+ * fed to the slot's parser; a read shorter than the buffer drained the socket, so a
+ * response that arrives whole costs one recv.  The connection is closed when the request
+ * said `Connection: close` (close mode), when the answer said so or ended at close, and
+ * when an idle connection hears from the server (it closed: Tomcat after 100 requests, a
+ * keep-alive timeout).  A request sent on a kept connection that the server had closed
+ * meanwhile (nothing came back) is sent once more on a fresh one, as libcurl does.
+ *
+ * Deadlines: the request's timeout covers connect, send and answer (libcurl's TIMEOUT);
+ * one deadline list per request kind's timeout (dlist.h).
+ *
+ * Memory: per slot a small struct; the request is built in the worker's scratch and copied
+ * to the slot only when the kernel did not take it whole; the body's first bytes for
+ * expect_body go to the worker's buffer while a response arrives in one read and move to a
+ * slot buffer (allocated once, on first need) only when it does not.
+ */
+#include "lean.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "dlist.h"
+#include "engine_int.h"
+#include "evloop.h"
+#include "h1.h"
+
+#define READ_BUF         65536 /* a worker's receive buffer */
+#define EPOLL_BATCH      256
+#define MAX_ADDRS        4       /* addresses of a name tried in turn (IPv6, IPv4...) */
+#define RESOLVE_RETRY_US 1000000 /* a name that did not resolve is asked again after this */
+
+enum lstate {
+	L_IDLE = 0,   /* no request (a kept connection may be open) */
+	L_CONNECTING, /* non-blocking connect in progress */
+	L_SENDING,    /* writing the request (the kernel took part of it) */
+	L_READING,    /* the request is out; reading the answer */
+};
+
+/* A host:port the plan's requests go to, resolved once per worker. */
+struct ltarget {
+	struct sockaddr_storage addr[MAX_ADDRS]; /* resolved addresses */
+	socklen_t addrlen[MAX_ADDRS];
+	int naddr;                /* 0 when the name did not resolve (yet) */
+	int cur;                  /* the address connects go to (the last one that worked) */
+	int64_t retry_us;         /* when to ask the resolver again (naddr == 0) */
+	char dns_err[320];        /* why it did not resolve */
+	const struct h1_url *url; /* host and port (the first request kind's, same for all) */
+};
+
+/* One slot: a request in flight and the connection it owns. */
+struct lslot {
+	int fd;                 /* the connection, -1 when none */
+	uint32_t gen;           /* bumped per connection: epoll events of an old one are dropped */
+	uint8_t state;          /* enum lstate */
+	uint8_t target;         /* the target fd is connected to */
+	uint8_t kind;           /* request kind in flight */
+	uint8_t reused;         /* the request went out on a kept connection */
+	uint8_t retried;        /* it was sent again on a fresh connection already */
+	uint8_t tries;          /* addresses tried for this connect */
+	uint64_t seq, vu, iter; /* the request's template values (it may be built twice) */
+	int64_t t_conn_us;      /* connect started (mono µs) */
+	int64_t connect_us;     /* this request's connect time, -1 when it opened none */
+	int64_t ttfb_us;        /* start -> first byte of the answer, -1 until then */
+	size_t off, len;        /* bytes of pend written, and its length (L_SENDING) */
+	char *pend;             /* the rest of a request the kernel did not take at once */
+	char *keep;             /* the body's first bytes, when a response spans reads */
+	struct h1_resp resp;    /* the answer being read */
+};
+
+struct lthread {
+	struct ethread *t;
+	const struct plan *plan;
+	struct lslot *slots;                  /* t->max_slots of them */
+	struct dlist dl;                      /* in-flight slots by deadline, one list per kind */
+	struct h1_req req[PLAN_MAX_REQUESTS]; /* the request kinds, compiled */
+	int kind_target[PLAN_MAX_REQUESTS];   /* target of each kind */
+	int kind_list[PLAN_MAX_REQUESTS];     /* deadline list of each kind */
+	struct ltarget targets[PLAN_MAX_REQUESTS];
+	int ntargets;
+	int need_keep;      /* some kind checks its body */
+	struct evloop loop; /* the epoll set and its wake-up */
+	char *scratch;      /* a built request (the largest kind's h1_req_scratch) */
+	size_t scratch_cap;
+	size_t pend_cap; /* the largest request a slot may have to keep */
+	char *rbuf;      /* READ_BUF */
+	char *keep;      /* HTTP_BODY_KEEP: the body's first bytes within one read */
+	pcre2_match_data *md;
+};
+
+/* --- targets ----------------------------------------------------------------------------- */
+
+static void resolve(struct ltarget *g)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV},
+	                *ai = NULL;
+	int rc = getaddrinfo(g->url->host, g->url->port, &hints, &ai);
+
+	g->naddr = 0;
+	g->cur = 0;
+	if (rc != 0) {
+		snprintf(g->dns_err, sizeof g->dns_err, "Could not resolve host: %s (%s)",
+		         g->url->host, gai_strerror(rc));
+		g->retry_us = clock_mono_us() + RESOLVE_RETRY_US;
+		return;
+	}
+	for (struct addrinfo *a = ai; a && g->naddr < MAX_ADDRS; a = a->ai_next) {
+		memcpy(&g->addr[g->naddr], a->ai_addr, a->ai_addrlen);
+		g->addrlen[g->naddr++] = a->ai_addrlen;
+	}
+	freeaddrinfo(ai);
+}
+
+/* --- finishing ----------------------------------------------------------------------------- */
+
+static void conn_close(struct lslot *s)
+{
+	if (s->fd >= 0) {
+		close(s->fd); /* also leaves the epoll set */
+		s->fd = -1;
+	}
+}
+
+/* The slot's request is over: off the deadline list, state idle. */
+static void request_over(struct lthread *h, int j)
+{
+	dlist_remove(&h->dl, j);
+	h->slots[j].state = L_IDLE;
+}
+
+/* Reports a failure of slot j's request; the connection is dropped. */
+static void fail(struct lthread *h, int j, enum http_fail f, int os_errno, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void fail(struct lthread *h, int j, enum http_fail f, int os_errno, const char *fmt, ...)
+{
+	struct lslot *s = &h->slots[j];
+	const struct plan_request *r = &h->plan->reqs[s->kind];
+	char msg[ERR_SAMPLE_LEN], what[160];
+	va_list ap;
+	int connected = s->state != L_CONNECTING;
+	struct outcome o = {.connect_us = s->connect_us,
+	                    .ttfb_us = s->ttfb_us,
+	                    .bytes = s->resp.hdr_bytes + s->resp.body_bytes};
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	snprintf(msg, sizeof msg, "%s %s: %s", r->method, r->name, what);
+	o.cls = (int)http_fail_class(f, os_errno, connected);
+	o.detail = msg;
+	conn_close(s);
+	request_over(h, j);
+	sched_finish(h->t, j, &o);
+}
+
+/* A complete answer: judged, reported; the connection kept when it may be. */
+static void answered(struct lthread *h, int j, int64_t now_us, int leftover)
+{
+	struct ethread *t = h->t;
+	struct lslot *s = &h->slots[j];
+	const struct plan_request *r = &h->plan->reqs[s->kind];
+	char msg[ERR_SAMPLE_LEN];
+	struct outcome o = {.answered = 1,
+	                    .connect_us = s->connect_us,
+	                    .ttfb_us = s->ttfb_us,
+	                    .bytes = s->resp.hdr_bytes + s->resp.body_bytes,
+	                    .detail = msg};
+
+	o.service_us = now_us - t->slots[j].sent_us;
+	o.cls = http_judge(r, s->resp.status, s->resp.keep, s->resp.kept, h->md, msg, sizeof msg);
+	/* Bytes after the answer (none was asked for), a request not fully written, or
+	 * either side's `Connection: close`: this connection carries nothing more. */
+	if (!s->resp.keep_alive || leftover || s->state != L_READING ||
+	    h->plan->connection == PLAN_CLOSE)
+		conn_close(s);
+	request_over(h, j);
+	sched_finish(t, j, &o);
+}
+
+/* --- sending ------------------------------------------------------------------------------- */
+
+static void start_connect(struct lthread *h, int j);
+
+/* The request went out on a kept connection the server had closed meanwhile (no byte came
+ * back): 1 when it is sent once more on a fresh connection, as libcurl does. */
+static int retry_fresh(struct lthread *h, int j)
+{
+	struct lslot *s = &h->slots[j];
+	if (!s->reused || s->retried || s->resp.started)
+		return 0;
+	s->retried = 1;
+	s->reused = 0;
+	conn_close(s);
+	start_connect(h, j);
+	return 1;
+}
+
+/* Builds the request and writes what the kernel takes now. */
+static void send_request(struct lthread *h, int j)
+{
+	struct ethread *t = h->t;
+	struct lslot *s = &h->slots[j];
+	const struct h1_req *q = &h->req[s->kind];
+	struct iovec iov[2];
+	int n;
+	ssize_t w;
+
+	t->ctx.seq = s->seq;
+	t->ctx.vu = s->vu;
+	t->ctx.iter = s->iter;
+	n = h1_req_build(q, &t->ctx, h->scratch, iov);
+	h1_resp_start(&s->resp, q->head, h->need_keep ? h->keep : NULL,
+	              h->need_keep ? HTTP_BODY_KEEP : 0);
+	size_t total = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
+	do
+		w = writev(s->fd, iov, n);
+	while (w < 0 && errno == EINTR);
+	if (w == (ssize_t)total) {
+		s->state = L_READING;
+		return;
+	}
+	if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+		int e = errno;
+		if (!retry_fresh(h, j))
+			fail(h, j, HTTP_FAIL_IO, e, "Send failure: %s", strerror(e));
+		return;
+	}
+	/* The kernel took part of it: keep the rest until the socket is writable. */
+	if (!s->pend && !(s->pend = malloc(h->pend_cap))) {
+		fail(h, j, HTTP_FAIL_OTHER, 0, "out of memory keeping a request");
+		return;
+	}
+	size_t done = w > 0 ? (size_t)w : 0, k = 0;
+	for (int i = 0; i < n; i++) {
+		size_t l = iov[i].iov_len;
+		if (done >= l) {
+			done -= l;
+			continue;
+		}
+		memcpy(s->pend + k, (char *)iov[i].iov_base + done, l - done);
+		k += l - done;
+		done = 0;
+	}
+	s->off = 0;
+	s->len = k;
+	s->state = L_SENDING;
+}
+
+/* Writes the kept rest of a request; moves to L_READING when it is out. */
+static void send_rest(struct lthread *h, int j)
+{
+	struct lslot *s = &h->slots[j];
+	while (s->off < s->len) {
+		ssize_t w = send(s->fd, s->pend + s->off, s->len - s->off, MSG_NOSIGNAL);
+		if (w > 0) {
+			s->off += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		int e = w < 0 ? errno : EPIPE;
+		if (!retry_fresh(h, j))
+			fail(h, j, HTTP_FAIL_IO, e, "Send failure: %s", strerror(e));
+		return;
+	}
+	s->state = L_READING;
+}
+
+/* --- connecting ---------------------------------------------------------------------------- */
+
+/* The connection is up: count it and send. */
+static void connected(struct lthread *h, int j, int64_t now_us)
+{
+	struct lslot *s = &h->slots[j];
+	struct ltarget *g = &h->targets[s->target];
+
+	s->connect_us = now_us - s->t_conn_us;
+	g->cur = (g->cur + s->tries) % g->naddr; /* this address works: the next connects use it */
+	s->tries = 0;
+	send_request(h, j);
+}
+
+/* A connect failed with e: the next address of the name, or the request fails. */
+static void connect_failed(struct lthread *h, int j, int e)
+{
+	struct lslot *s = &h->slots[j];
+	struct ltarget *g = &h->targets[s->target];
+
+	conn_close(s);
+	if ((e == ECONNREFUSED || e == ENETUNREACH || e == EHOSTUNREACH || e == EAFNOSUPPORT) &&
+	    s->tries + 1 < g->naddr) {
+		s->tries++;
+		start_connect(h, j);
+		return;
+	}
+	s->tries = 0;
+	fail(h, j, HTTP_FAIL_CONNECT, e, "Failed to connect to %s port %s: %s", g->url->host,
+	     g->url->port, strerror(e));
+}
+
+/* Opens slot j's connection to its target; the rest follows from events. */
+static void start_connect(struct lthread *h, int j)
+{
+	struct lslot *s = &h->slots[j];
+	struct ltarget *g = &h->targets[h->kind_target[s->kind]];
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
+	int one = 1, fd, a;
+
+	s->target = (uint8_t)h->kind_target[s->kind];
+	s->state = L_CONNECTING;
+	if (g->naddr == 0) {
+		if (clock_mono_us() >= g->retry_us)
+			resolve(g);
+		if (g->naddr == 0) {
+			fail(h, j, HTTP_FAIL_DNS, 0, "%s", g->dns_err);
+			return;
+		}
+	}
+	a = (g->cur + s->tries) % g->naddr;
+	s->t_conn_us = clock_mono_us();
+	fd = socket(g->addr[a].ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (fd < 0) {
+		int e = errno;
+		fail(h, j, HTTP_FAIL_OTHER, e, "cannot open a socket: %s", strerror(e));
+		return;
+	}
+	/* libcurl's default, and a request goes out in one write anyway. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	s->fd = fd;
+	s->gen++;
+	ev.data.u64 = evloop_tag(j, s->gen);
+	if (epoll_ctl(h->loop.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		int e = errno;
+		fail(h, j, HTTP_FAIL_OTHER, e, "epoll_ctl: %s", strerror(e));
+		return;
+	}
+	if (connect(fd, (struct sockaddr *)&g->addr[a], g->addrlen[a]) == 0) {
+		connected(h, j, clock_mono_us());
+		return;
+	}
+	if (errno == EINPROGRESS)
+		return;
+	connect_failed(h, j, errno);
+}
+
+/* --- reading ------------------------------------------------------------------------------- */
+
+/* Feeds bytes to slot j's parser; 1 when the request is over (reported). */
+static int feed(struct lthread *h, int j, const char *data, size_t n, int64_t now_us)
+{
+	struct lslot *s = &h->slots[j];
+	size_t used;
+	enum h1_status st = h1_resp_feed(&s->resp, data, n, &used);
+
+	if (st == H1_DONE) {
+		answered(h, j, now_us, used < n);
+		return 1;
+	}
+	if (st == H1_BAD) {
+		if (s->resp.closed) {
+			if (!retry_fresh(h, j))
+				fail(h, j, HTTP_FAIL_CLOSED, 0, "%s", h1_resp_error(&s->resp));
+		} else {
+			fail(h, j, HTTP_FAIL_PROTOCOL, 0, "not an HTTP/1.x answer: %s",
+			     h1_resp_error(&s->resp));
+		}
+		return 1;
+	}
+	/* The answer spans reads: its kept body bytes move out of the worker's buffer. */
+	if (s->resp.keep == h->keep && h->keep) {
+		if (!s->keep && !(s->keep = malloc(HTTP_BODY_KEEP))) {
+			fail(h, j, HTTP_FAIL_OTHER, 0, "out of memory keeping a body");
+			return 1;
+		}
+		memcpy(s->keep, h->keep, s->resp.kept + 1);
+		s->resp.keep = s->keep;
+	}
+	return 0;
+}
+
+/* Reads what the socket has for slot j's request. */
+static void read_answer(struct lthread *h, int j)
+{
+	struct lslot *s = &h->slots[j];
+	struct ethread *t = h->t;
+
+	for (;;) {
+		ssize_t n = recv(s->fd, h->rbuf, READ_BUF, 0);
+		if (n > 0) {
+			int64_t now = clock_mono_us();
+			if (s->ttfb_us < 0)
+				s->ttfb_us = now - t->slots[j].sent_us;
+			if (feed(h, j, h->rbuf, (size_t)n, now))
+				return;
+			if (n < READ_BUF)
+				return; /* drained: the next bytes bring a new edge */
+			continue;
+		}
+		if (n == 0) {
+			feed(h, j, h->rbuf, 0, clock_mono_us());
+			return; /* an EOF always ends the request (H1_DONE or H1_BAD) */
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return;
+		int e = errno;
+		if (!retry_fresh(h, j))
+			fail(h, j, HTTP_FAIL_IO, e, "Recv failure: %s", strerror(e));
+		return;
+	}
+}
+
+/* An epoll event for slot j's connection. */
+static void on_event(struct lthread *h, int j, uint32_t evs)
+{
+	struct lslot *s = &h->slots[j];
+
+	switch (s->state) {
+	case L_CONNECTING: {
+		int e = 0;
+		socklen_t l = sizeof e;
+		if (!(evs & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+			return;
+		if (getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &e, &l) < 0)
+			e = errno;
+		if (e == 0)
+			connected(h, j, clock_mono_us());
+		else
+			connect_failed(h, j, e);
+		return;
+	}
+	case L_SENDING:
+		if (evs & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+			send_rest(h, j);
+		/* An answer before the request is out (413, say) is read like any other. */
+		if (s->state != L_IDLE && (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
+			read_answer(h, j);
+		return;
+	case L_READING:
+		if (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+			read_answer(h, j);
+		return;
+	default:
+		/* A kept connection with no request: the server closed it (or said something
+		 * unasked), and the next request connects afresh.  An edge for bytes the last
+		 * answer's read already took comes late too: then there is nothing to read. */
+		if (evs & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+			conn_close(s);
+		} else if (evs & EPOLLIN) {
+			ssize_t n = recv(s->fd, h->rbuf, 1, MSG_PEEK);
+			if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+				conn_close(s);
+		}
+		return;
+	}
+}
+
+/* Fails the requests whose deadline has passed (in libcurl's words). */
+static void expire(struct lthread *h)
+{
+	int64_t now = clock_mono_us();
+	int j;
+
+	while ((j = dlist_first(&h->dl)) >= 0 && dlist_due(&h->dl, j) <= now) {
+		struct lslot *s = &h->slots[j];
+		long long ms = (long long)h->plan->reqs[s->kind].timeout_ms;
+		if (s->state == L_CONNECTING)
+			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
+			     "Connection timed out after %lld milliseconds", ms);
+		else
+			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
+			     "Operation timed out after %lld milliseconds with %lld bytes received",
+			     ms, (long long)(s->resp.hdr_bytes + s->resp.body_bytes));
+	}
+}
+
+/* --- the driver contract ---------------------------------------------------------------- */
+
+static int pick_kind(struct lthread *h)
+{
+	const struct plan *p = h->plan;
+	if (p->nreqs == 1)
+		return 0;
+	long r = (long)(tpl_rand(&h->t->ctx.rng) % (uint64_t)p->total_weight);
+	for (int k = 0; k < p->nreqs; k++) {
+		r -= p->reqs[k].weight;
+		if (r < 0)
+			return k;
+	}
+	return 0;
+}
+
+static void lean_start(struct ethread *t, int j)
+{
+	struct lthread *h = t->drv;
+	struct lslot *s = &h->slots[j];
+	int k = pick_kind(h);
+
+	s->kind = (uint8_t)k;
+	s->seq = t->ctx.seq;
+	s->vu = t->ctx.vu;
+	s->iter = t->ctx.iter;
+	s->connect_us = s->ttfb_us = -1;
+	s->retried = 0;
+	s->tries = 0;
+	memset(&s->resp, 0, sizeof s->resp);
+	dlist_arm(&h->dl, j, h->kind_list[k],
+	          t->slots[j].sent_us + h->plan->reqs[k].timeout_ms * 1000);
+	if (s->fd >= 0 && s->target != h->kind_target[k])
+		conn_close(s); /* another host: its own connection */
+	if (s->fd >= 0) {
+		s->reused = 1;
+		send_request(h, j);
+	} else {
+		s->reused = 0;
+		start_connect(h, j);
+	}
+}
+
+static void lean_cancel(struct ethread *t, int j)
+{
+	struct lthread *h = t->drv;
+	conn_close(&h->slots[j]);
+	request_over(h, j);
+}
+
+static void lean_idle(struct ethread *t, int j)
+{
+	struct lthread *h = t->drv;
+	if (h->slots[j].state == L_IDLE)
+		conn_close(&h->slots[j]);
+}
+
+static void lean_poll(struct ethread *t, int64_t wait_us)
+{
+	struct lthread *h = t->drv;
+	struct epoll_event evs[EPOLL_BATCH];
+	int first = dlist_first(&h->dl);
+
+	if (first >= 0) {
+		int64_t until = dlist_due(&h->dl, first) - clock_mono_us();
+		if (until < wait_us)
+			wait_us = until < 0 ? 0 : until;
+	}
+	int n = evloop_wait(&h->loop, evs, EPOLL_BATCH, wait_us);
+	for (int i = 0; i < n; i++) {
+		int j = evloop_slot(evs[i].data.u64);
+		if (evloop_gen(evs[i].data.u64) != h->slots[j].gen || h->slots[j].fd < 0)
+			continue; /* an event of a connection closed earlier in this batch */
+		on_event(h, j, evs[i].events);
+	}
+	if (dlist_first(&h->dl) >= 0)
+		expire(h);
+}
+
+static void lean_wake(struct ethread *t)
+{
+	struct lthread *h = t->drv;
+	if (h)
+		evloop_wake(&h->loop);
+}
+
+static void lean_release(struct ethread *t)
+{
+	struct lthread *h = t->drv;
+	if (!h)
+		return;
+	for (int j = 0; h->slots && j < t->max_slots; j++) {
+		conn_close(&h->slots[j]);
+		free(h->slots[j].pend);
+		free(h->slots[j].keep);
+	}
+	for (int k = 0; k < h->plan->nreqs; k++)
+		h1_req_release(&h->req[k]);
+	dlist_release(&h->dl);
+	pcre2_match_data_free(h->md);
+	evloop_release(&h->loop);
+	free(h->slots);
+	free(h->scratch);
+	free(h->rbuf);
+	free(h->keep);
+	free(h);
+	t->drv = NULL;
+}
+
+/* Compiles the request kinds and groups them by target and by timeout. */
+static int kinds_init(struct lthread *h, char *err, size_t errlen)
+{
+	const struct plan *p = h->plan;
+	int64_t timeouts[DLIST_MAX];
+	int ntimeouts = 0;
+
+	for (int k = 0; k < p->nreqs; k++) {
+		struct h1_req *q = &h->req[k];
+		const struct plan_request *r = &p->reqs[k];
+		if (h1_req_init(q, r, p->connection, &h->t->ctx, &p->csv, err, errlen) < 0)
+			return -1;
+		size_t sc = h1_req_scratch(q), len = sc ? sc : q->fixed_len;
+		if (sc > h->scratch_cap)
+			h->scratch_cap = sc;
+		if (len > h->pend_cap)
+			h->pend_cap = len;
+		h->need_keep |= r->expect_body != NULL;
+		int g = 0;
+		while (g < h->ntargets && (strcmp(h->targets[g].url->host, q->url.host) != 0 ||
+		                           strcmp(h->targets[g].url->port, q->url.port) != 0))
+			g++;
+		if (g == h->ntargets) {
+			h->targets[g].url = &q->url;
+			resolve(&h->targets[g]);
+			h->ntargets++;
+		}
+		h->kind_target[k] = g;
+		int l = 0;
+		while (l < ntimeouts && timeouts[l] != r->timeout_ms)
+			l++;
+		if (l == ntimeouts)
+			timeouts[ntimeouts++] = r->timeout_ms;
+		h->kind_list[k] = l;
+	}
+	return 0;
+}
+
+static int lean_init(struct ethread *t, char *err, size_t errlen)
+{
+	struct lthread *h = calloc(1, sizeof *h);
+	int n = t->max_slots > 0 ? t->max_slots : 1;
+
+	if (!h)
+		goto oom;
+	t->drv = h;
+	h->t = t;
+	h->plan = t->eng->o.plan;
+	evloop_none(&h->loop);
+	if (kinds_init(h, err, errlen) < 0)
+		return -1;
+	h->slots = calloc((size_t)n, sizeof *h->slots);
+	h->rbuf = malloc(READ_BUF);
+	h->md = pcre2_match_data_create(1, NULL);
+	if (h->scratch_cap)
+		h->scratch = malloc(h->scratch_cap);
+	if (h->need_keep)
+		h->keep = malloc(HTTP_BODY_KEEP);
+	if (!h->slots || !h->rbuf || !h->md || dlist_init(&h->dl, n) < 0 ||
+	    (h->scratch_cap && !h->scratch) || (h->need_keep && !h->keep))
+		goto oom;
+	for (int j = 0; j < n; j++)
+		h->slots[j].fd = -1;
+	return evloop_init(&h->loop, err, errlen);
+oom:
+	snprintf(err, errlen, "out of memory setting up a worker");
+	return -1;
+}
+
+/* The same targets as the libcurl driver reaches: one connect each, 3 s at most. */
+static int lean_preflight(const struct plan *p, char *err, size_t errlen)
+{
+	return http_driver.preflight(p, err, errlen);
+}
+
+const struct driver lean_driver = {
+    .name = "lean",
+    .init = lean_init,
+    .release = lean_release,
+    .start = lean_start,
+    .cancel = lean_cancel,
+    .idle = lean_idle,
+    .poll = lean_poll,
+    .wake = lean_wake,
+    .preflight = lean_preflight,
+};
