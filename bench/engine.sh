@@ -1,54 +1,140 @@
 #!/usr/bin/env bash
-# soak's engine against wrk on the same nginx (`return 200`, one worker) on 127.0.0.1:
-# requests/s, the generator's CPU seconds per 100,000 requests, peak RSS, and soak/wrk
-# ratios of requests per generator CPU-second, keep-alive and connection per request.
-# The generator is pinned to CPU 0 and nginx to CPU 1 when the machine has two cores.
-#   bench/engine.sh [SECONDS] [CONCURRENCY]       (defaults 15 and 50)
-# Figures only; nothing passes or fails.  Goal: soak >= 0.6x wrk (keep-alive) and >= 0.9x
-# wrk (connection per request).
+# soak's two HTTP clients against wrk, side by side in one run.
+#
+# Throughput: nginx (`return 200`, one worker) on 127.0.0.1; for each number of connections
+# and each connection mode (keep-alive, and a connection per request with the server
+# closing first), wrk, soak on libcurl (`--client curl`) and soak's lean driver
+# (`--client lean`), each on one thread: requests/s, requests per generator CPU-second
+# (user + system of the whole process, the figure that does not depend on who else uses
+# the machine), the ratio of that to wrk's, and peak RSS.
+#
+# Latency: bin/regserver --latency 20 with 50 keep-alive connections: p50 and p99 of wrk
+# (--latency) and of both soak clients.
+#
+# The generator is pinned to CPU 0 and the server to CPU 1 when the machine has two cores.
+#   bench/engine.sh [SECONDS] [CONNECTIONS...]     (defaults: 15; 50 1000 10000)
+#   BENCH_CLIENTS="curl lean" BENCH_MODES="keepalive close" narrow a run.
+# Figures only; nothing passes or fails.  Goals (issue 15): lean >= 0.9x wrk per CPU-second
+# in both modes; lean at 1,000 and 10,000 connections >= 0.8x its own 50-connection rate;
+# RSS at 1,000 connections <= 16 MB; latency within 0.3 ms of wrk's at p50, 1 ms at p99.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$here/bin}
 secs=${1:-15}
-conc=${2:-50}
+shift || true
+levels=("$@")
+[ ${#levels[@]} -eq 0 ] && levels=(50 1000 10000)
+clients=(${BENCH_CLIENTS:-curl lean})
+modes=(${BENCH_MODES:-keepalive close})
 command -v wrk >/dev/null || { echo "bench: wrk is missing (apt-get install wrk)"; exit 1; }
 tmp=$(mktemp -d)
-nginx_pid=
-cleanup() { [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; rm -rf "$tmp"; }
+nginx_pid= reg_pid=
+cleanup() {
+  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null
+  [ -n "$reg_pid" ] && kill "$reg_pid" 2>/dev/null
+  rm -rf "$tmp"
+}
 trap cleanup EXIT
+# 10,000 connections need as many descriptors, for wrk and soak alike.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 # shellcheck source=bench/nginx.lib
 . "$here/bench/nginx.lib"
 bench_nginx "$tmp"
 nginx_pid=$NGINX_PID
-port=$NGINX_PORT
+url=http://127.0.0.1:$NGINX_PORT/
 
-# measure NAME CMD...: prints requests, user+sys CPU seconds and peak RSS KB.
+# measure CMD...: runs CMD under /usr/bin/time; prints user+sys CPU seconds and peak RSS KB.
 measure() {
-  local name=$1; shift
-  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || true
-  read -r u s rss <"$tmp/time"
-  echo "$u $s $rss"
+  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || true
+  awk '{printf "%.3f %d\n", $1 + $2, $3}' "$tmp/time"
 }
 
-printf '%-10s %-5s %12s %12s %14s %10s\n' mode tool "req/s" "CPU s/100k" "req/CPU-s" "RSS MB"
-for mode in keepalive close; do
-  hdr=()
-  [ "$mode" = close ] && hdr=(-H 'Connection: close')
-  read -r u s rss < <(measure wrk "${pin_gen[@]}" wrk -t1 -c"$conc" -d"${secs}s" "${hdr[@]}" "http://127.0.0.1:$port/")
-  wreq=$(awk '/requests in/ {print $1}' "$tmp/wrk.out")
-  wcpu=$(awk -v u="$u" -v s="$s" 'BEGIN{print u+s}')
-  wrate=$(awk -v n="$wreq" -v c="$wcpu" 'BEGIN{printf "%.0f", n/c}')
-  printf '%-10s %-5s %12.0f %12.3f %14s %10.1f\n' "$mode" wrk "$(awk -v n="$wreq" -v t="$secs" 'BEGIN{print n/t}')" \
-    "$(awk -v c="$wcpu" -v n="$wreq" 'BEGIN{print c*100000/n}')" "$wrate" "$(awk -v r="$rss" 'BEGIN{print r/1024}')"
-  db=$tmp/soak-$mode.db
-  read -r u s rss < <(measure soak "${pin_gen[@]}" "$BIN/soak" run -q --db "$db" --threads 1 \
-      ${SOAK_LOOP:+--loop $SOAK_LOOP} --url "http://127.0.0.1:$port/" -c "$conc" -d "${secs}s" \
-      --interval 5s --connection "$mode")
-  sreq=$(sqlite3 "$db" 'SELECT sum(requests) FROM intervals')
-  scpu=$(awk -v u="$u" -v s="$s" 'BEGIN{print u+s}')
-  srate=$(awk -v n="$sreq" -v c="$scpu" 'BEGIN{printf "%.0f", n/c}')
-  printf '%-10s %-5s %12.0f %12.3f %14s %10.1f\n' "$mode" soak "$(awk -v n="$sreq" -v t="$secs" 'BEGIN{print n/t}')" \
-    "$(awk -v c="$scpu" -v n="$sreq" 'BEGIN{print c*100000/n}')" "$srate" "$(awk -v r="$rss" 'BEGIN{print r/1024}')"
-  printf '%-10s soak/wrk requests per CPU-second: %.2f\n' "$mode" "$(awk -v a="$srate" -v b="$wrate" 'BEGIN{print a/b}')"
+# wrk_run CONNS MODE: prints requests, CPU s, RSS KB, errors.
+wrk_run() {
+  local hdr=()
+  [ "$2" = close ] && hdr=(-H 'Connection: close')
+  read -r cpu rss < <(measure "${pin_gen[@]}" wrk -t1 -c"$1" -d"${secs}s" --timeout 10s "${hdr[@]}" "$url")
+  echo "$(awk '/requests in/ {print $1}' "$tmp/out") $cpu $rss" \
+    "$(awk '/Socket errors/ {gsub(/,/, ""); e = $4 + $6 + $8 + $10} /Non-2xx/ {e += $NF} END {print e + 0}' "$tmp/out")"
+}
+
+# soak_run CLIENT CONNS MODE [URL]: prints requests, CPU s, RSS KB, errors; the run's
+# database is $tmp/soak.db.
+soak_run() {
+  rm -f "$tmp"/soak.db*
+  read -r cpu rss < <(measure "${pin_gen[@]}" "$BIN/soak" run -q --db "$tmp/soak.db" --threads 1 \
+      --client "$1" --url "${4:-$url}" -c "$2" -d "${secs}s" --interval 5s --timeout 10s \
+      --connection "$3")
+  echo "$(sqlite3 "$tmp/soak.db" 'SELECT coalesce(sum(requests), 0) FROM intervals')" \
+    "$cpu $rss $(sqlite3 "$tmp/soak.db" 'SELECT coalesce(sum(errors), 0) FROM intervals')"
+}
+
+declare -A rate
+printf '%-7s %-10s %-10s %10s %12s %8s %8s %8s\n' conns mode tool "req/s" "req/CPU-s" "x wrk" "RSS MB" errors
+for c in "${levels[@]}"; do
+  for mode in "${modes[@]}"; do
+    for tool in wrk "${clients[@]}"; do
+      if [ "$tool" = wrk ]; then
+        read -r n cpu rss errs < <(wrk_run "$c" "$mode")
+        name=wrk
+      else
+        read -r n cpu rss errs < <(soak_run "$tool" "$c" "$mode")
+        name=soak-$tool
+      fi
+      r=$(awk -v n="$n" -v c="$cpu" 'BEGIN { printf "%.0f", (c > 0 ? n / c : 0) }')
+      rate[$c.$mode.$tool]=$r
+      printf '%-7s %-10s %-10s %10.0f %12s %8.2f %8.1f %8s\n' "$c" "$mode" "$name" \
+        "$(awk -v n="$n" -v t="$secs" 'BEGIN { print n / t }')" "$r" \
+        "$(awk -v a="$r" -v b="${rate[$c.$mode.wrk]}" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
+        "$(awk -v r="$rss" 'BEGIN { print r / 1024 }')" "$errs"
+    done
+  done
+done
+first=${levels[0]}
+for tool in "${clients[@]}"; do
+  for mode in "${modes[@]}"; do
+    for c in "${levels[@]:1}"; do
+      printf 'soak-%s %s: %s connections at %.2fx its %s-connection rate per CPU-second\n' \
+        "$tool" "$mode" "$c" \
+        "$(awk -v a="${rate[$c.$mode.$tool]}" -v b="${rate[$first.$mode.$tool]}" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
+        "$first"
+    done
+  done
+done
+
+# --- latency against regserver --latency 20 -------------------------------------------------
+# Three interleaved rounds of every tool; the median of each figure is printed, so one
+# round disturbed by the machine's other tenants does not decide.
+rounds=${BENCH_ROUNDS:-3}
+kill "$nginx_pid" 2>/dev/null
+nginx_pid=
+"${pin_srv[@]}" "$BIN/regserver" --port 0 --latency 20 --quiet >"$tmp/reg.log" 2>&1 &
+reg_pid=$!
+for _ in $(seq 50); do grep -q 'listening on' "$tmp/reg.log" && break; sleep 0.1; done
+reg_url=http://127.0.0.1:$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$tmp/reg.log")/health
+# ms_of VALUE: wrk's "20.53ms" / "1.02s" / "950.00us" in ms.
+ms_of() { awk -v v="$1" 'BEGIN { u = v; sub(/[0-9.]+/, "", u); n = v + 0;
+  print (u == "us" ? n / 1000 : u == "s" ? n * 1000 : n) }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+: >"$tmp/lat"
+for _ in $(seq "$rounds"); do
+  measure "${pin_gen[@]}" wrk -t1 -c50 -d"${secs}s" --latency "$reg_url" >/dev/null
+  echo "wrk $(ms_of "$(awk '$1 == "50%" {print $2}' "$tmp/out")") $(ms_of "$(awk '$1 == "99%" {print $2}' "$tmp/out")")" >>"$tmp/lat"
+  for tool in "${clients[@]}"; do
+    soak_run "$tool" 50 keepalive "$reg_url" >/dev/null
+    echo "soak-$tool $(sqlite3 -separator ' ' "$tmp/soak.db" 'SELECT p50_us / 1000.0, p99_us / 1000.0 FROM steps')" >>"$tmp/lat"
+  done
+done
+printf '\nlatency against regserver --latency 20, 50 keep-alive connections, %s s, median of %s rounds\n' "$secs" "$rounds"
+printf '%-10s %9s %9s %12s %12s   %s\n' tool "p50 ms" "p99 ms" "p50 - wrk" "p99 - wrk" "p99 of each round"
+wp50=$(awk '$1 == "wrk" {print $2}' "$tmp/lat" | median)
+wp99=$(awk '$1 == "wrk" {print $3}' "$tmp/lat" | median)
+for tool in wrk "${clients[@]/#/soak-}"; do
+  p50=$(awk -v t="$tool" '$1 == t {print $2}' "$tmp/lat" | median)
+  p99=$(awk -v t="$tool" '$1 == t {print $3}' "$tmp/lat" | median)
+  printf '%-10s %9.3f %9.3f %+12.3f %+12.3f   %s\n' "$tool" "$p50" "$p99" \
+    "$(awk -v a="$p50" -v b="$wp50" 'BEGIN { print a - b }')" \
+    "$(awk -v a="$p99" -v b="$wp99" 'BEGIN { print a - b }')" \
+    "$(awk -v t="$tool" '$1 == t {printf "%s%.1f", (n++ ? " " : ""), $3}' "$tmp/lat")"
 done

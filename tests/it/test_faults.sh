@@ -79,6 +79,36 @@ for CLIENT in curl lean; do
     check "[$CLIENT] recovered at +${s}s: over 500 requests/s (${row#* })" test "${row#* }" -gt 500
   done
 
+  # --- 1b. an answer in pieces: chunked, 20 ms between writes, its body checked whole ------
+  echo slow >"$T/mode"
+  cat >"$T/slow.ini" <<EOF
+[scenario]
+duration = 2s
+interval = 1s
+concurrency = 2
+[request.good]
+url = $FURL
+expect_body = ^hello world\$
+[request.bad]
+url = $FURL
+expect_body = ^goodbye
+EOF
+  soak run -q --db "$DB" --client "$CLIENT" "$T/slow.ini" >"$T/out1b.txt" 2>"$T/err1b.txt"
+  check_eq "[$CLIENT] answers in pieces: exit 0" "$?" 0
+  R=$(last_run)
+  n=$(q "SELECT sum(requests) FROM intervals WHERE run_id=$R")
+  bad=$(q "SELECT IFNULL(sum(count),0) FROM interval_errors WHERE run_id=$R AND class='body_mismatch'")
+  check_eq "[$CLIENT] answers in pieces: every error is the bad pattern's body_mismatch" \
+    "$(q "SELECT sum(errors) FROM intervals WHERE run_id=$R")" "$bad"
+  check_range "[$CLIENT] answers in pieces: about half mismatch (the bad kind's weight)" \
+    "$(awk -v b="$bad" -v n="$n" 'BEGIN { printf "%d", 100 * b / n }')" 20 80
+  check "[$CLIENT] answers in pieces: the sample shows the de-chunked body" \
+    grep -q "/^goodbye/: hello world" <<<"$(q "SELECT sample FROM interval_errors WHERE run_id=$R AND class='body_mismatch' LIMIT 1")"
+  # 47 header bytes (status line, Transfer-Encoding, blank line) and 11 body bytes each.
+  check_eq "[$CLIENT] answers in pieces: bytes counted as libcurl does (58 each)" \
+    "$(q "SELECT sum(bytes) FROM intervals WHERE run_id=$R")" $((58 * n))
+  echo ok >"$T/mode"
+
   # --- 2. the target killed (SIGKILL, keep-alive connections open), back 10 s later --------
   port=$(free_port)
   spawn "$T/reg-a.log" regserver --port "$port" --latency 5 --quiet

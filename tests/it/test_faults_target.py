@@ -11,6 +11,8 @@ and answers HTTP/1.1 requests as MODEFILE says when each request has arrived:
   stall    reads the request and never answers (the connection stays open)
   garbage  writes bytes that are not HTTP and closes
   reset    closes with SO_LINGER 0: the client gets a RST
+  slow     200 with a chunked body "hello world" in three writes 20 ms apart (headers,
+           then each chunk), keep-alive: an answer that arrives in pieces
 A missing or empty MODEFILE means ok.  One thread per connection; stop it with a signal.
 """
 import socket, struct, sys, threading, time
@@ -59,6 +61,11 @@ def serve(c):
             elif m == 'garbage':
                 c.sendall(b'\x00\x01garbage, not HTTP at all\r\n\r\n')
                 break
+            elif m == 'slow':
+                for part in (b'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n',
+                             b'5\r\nhello\r\n', b'6\r\n world\r\n0\r\n\r\n'):
+                    c.sendall(part)
+                    time.sleep(0.02)
             elif m == 'reset':
                 c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
                 break
