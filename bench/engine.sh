@@ -6,21 +6,23 @@
 # closing first), wrk, soak on libcurl (`--client curl`) and soak's lean driver
 # (`--client lean`), each on one thread: requests/s, requests per generator CPU-second
 # (user + system of the whole process, the figure that does not depend on who else uses
-# the machine), the ratio of that to wrk's, and peak RSS.
+# the machine), the ratio of that to wrk's, peak RSS and errors.
 #
 # Latency: bin/regserver --latency 20 with 50 keep-alive connections: p50 and p99 of wrk
 # (--latency) and of both soak clients.
 #
-# The generator is pinned to CPU 0 and the server to CPU 1 when the machine has two cores.
-#   bench/engine.sh [SECONDS] [CONNECTIONS...]     (defaults: 15; 50 1000 10000)
-#   BENCH_CLIENTS="curl lean" BENCH_MODES="keepalive close" narrow a run.
+# Every figure is the median of BENCH_ROUNDS (3) interleaved rounds.  The generator is
+# pinned to CPU 0 and the server to CPU 1 when the machine has two cores.
+#   bench/engine.sh [SECONDS] [CONNECTIONS...]     (defaults: 10 s per cell; 50 1000 10000)
+#   BENCH_CLIENTS="curl lean" BENCH_MODES="keepalive close" BENCH_ROUNDS=N narrow a run.
 # Figures only; nothing passes or fails.  Goals (issue 15): lean >= 0.9x wrk per CPU-second
 # in both modes; lean at 1,000 and 10,000 connections >= 0.8x its own 50-connection rate;
 # RSS at 1,000 connections <= 16 MB; latency within 0.3 ms of wrk's at p50, 1 ms at p99.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$here/bin}
-secs=${1:-15}
+secs=${1:-10}
+rounds=${BENCH_ROUNDS:-3}
 shift || true
 levels=("$@")
 [ ${#levels[@]} -eq 0 ] && levels=(50 1000 10000)
@@ -70,24 +72,49 @@ soak_run() {
     "$cpu $rss $(sqlite3 "$tmp/soak.db" 'SELECT coalesce(sum(errors), 0) FROM intervals')"
 }
 
+# Each cell is measured once per round, the tools interleaved within a round; the table
+# shows each figure's median over the rounds (RSS: the largest), so a round disturbed by
+# the machine's other tenants does not decide.
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+: >"$tmp/cells"
+for round in $(seq "$rounds"); do
+  for c in "${levels[@]}"; do
+    for mode in "${modes[@]}"; do
+      for tool in wrk "${clients[@]}"; do
+        if [ "$tool" = wrk ]; then
+          read -r n cpu rss errs < <(wrk_run "$c" "$mode")
+        else
+          read -r n cpu rss errs < <(soak_run "$tool" "$c" "$mode")
+        fi
+        echo "$c $mode $tool $round $n $cpu $rss $errs" >>"$tmp/cells"
+      done
+    done
+  done
+done
+# fig CONNS MODE TOOL FIELD: the median of a field over the rounds (5 requests, 6 CPU s,
+# 7 RSS KB, 8 errors; 9: requests per CPU-second).
+fig() {
+  awk -v c="$1" -v m="$2" -v t="$3" -v f="$4" '$1 == c && $2 == m && $3 == t {
+    print (f == 9 ? ($6 > 0 ? $5 / $6 : 0) : $f) }' "$tmp/cells" | median
+}
 declare -A rate
-printf '%-7s %-10s %-10s %10s %12s %8s %8s %8s\n' conns mode tool "req/s" "req/CPU-s" "x wrk" "RSS MB" errors
+printf '%-7s %-10s %-10s %10s %12s %8s %8s %8s   %s\n' conns mode tool "req/s" "req/CPU-s" "x wrk" \
+  "RSS MB" errors "req/CPU-s of each round"
 for c in "${levels[@]}"; do
   for mode in "${modes[@]}"; do
     for tool in wrk "${clients[@]}"; do
-      if [ "$tool" = wrk ]; then
-        read -r n cpu rss errs < <(wrk_run "$c" "$mode")
-        name=wrk
-      else
-        read -r n cpu rss errs < <(soak_run "$tool" "$c" "$mode")
-        name=soak-$tool
-      fi
-      r=$(awk -v n="$n" -v c="$cpu" 'BEGIN { printf "%.0f", (c > 0 ? n / c : 0) }')
+      name=$tool
+      [ "$tool" = wrk ] || name=soak-$tool
+      r=$(fig "$c" "$mode" "$tool" 9)
       rate[$c.$mode.$tool]=$r
-      printf '%-7s %-10s %-10s %10.0f %12s %8.2f %8.1f %8s\n' "$c" "$mode" "$name" \
-        "$(awk -v n="$n" -v t="$secs" 'BEGIN { print n / t }')" "$r" \
+      printf '%-7s %-10s %-10s %10.0f %12.0f %8.2f %8.1f %8s   %s\n' "$c" "$mode" "$name" \
+        "$(awk -v n="$(fig "$c" "$mode" "$tool" 5)" -v t="$secs" 'BEGIN { print n / t }')" "$r" \
         "$(awk -v a="$r" -v b="${rate[$c.$mode.wrk]}" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
-        "$(awk -v r="$rss" 'BEGIN { print r / 1024 }')" "$errs"
+        "$(awk -v c="$c" -v m="$mode" -v t="$tool" '$1 == c && $2 == m && $3 == t && $7 > x { x = $7 }
+            END { print x / 1024 }' "$tmp/cells")" \
+        "$(awk -v c="$c" -v m="$mode" -v t="$tool" '$1 == c && $2 == m && $3 == t { e += $8 } END { print e + 0 }' "$tmp/cells")" \
+        "$(awk -v c="$c" -v m="$mode" -v t="$tool" '$1 == c && $2 == m && $3 == t {
+            printf "%s%.0f", (k++ ? " " : ""), ($6 > 0 ? $5 / $6 : 0) }' "$tmp/cells")"
     done
   done
 done
@@ -104,9 +131,7 @@ for tool in "${clients[@]}"; do
 done
 
 # --- latency against regserver --latency 20 -------------------------------------------------
-# Three interleaved rounds of every tool; the median of each figure is printed, so one
-# round disturbed by the machine's other tenants does not decide.
-rounds=${BENCH_ROUNDS:-3}
+# The same rounds, interleaved, and medians.
 kill "$nginx_pid" 2>/dev/null
 nginx_pid=
 "${pin_srv[@]}" "$BIN/regserver" --port 0 --latency 20 --quiet >"$tmp/reg.log" 2>&1 &
@@ -116,7 +141,6 @@ reg_url=http://127.0.0.1:$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1
 # ms_of VALUE: wrk's "20.53ms" / "1.02s" / "950.00us" in ms.
 ms_of() { awk -v v="$1" 'BEGIN { u = v; sub(/[0-9.]+/, "", u); n = v + 0;
   print (u == "us" ? n / 1000 : u == "s" ? n * 1000 : n) }'; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 : >"$tmp/lat"
 for _ in $(seq "$rounds"); do
   measure "${pin_gen[@]}" wrk -t1 -c50 -d"${secs}s" --latency "$reg_url" >/dev/null

@@ -5,8 +5,8 @@
  *
  * Each slot owns at most one connection, registered once with epoll (edge-triggered, in
  * and out) and kept between requests in keep-alive mode.  A request is written with one
- * writev as soon as its connection is up; the answer is read into the worker's buffer and
- * fed to the slot's parser; a read shorter than the buffer drained the socket, so a
+ * gathering write (sendmsg) as soon as its connection is up; the answer is read into the worker's
+ * buffer and fed to the slot's parser; a read shorter than the buffer drained the socket, so a
  * response that arrives whole costs one recv.  The connection is closed when the request
  * said `Connection: close` (close mode), when the answer said so or ended at close, and
  * when an idle connection hears from the server (it closed: Tomcat after 100 requests, a
@@ -229,8 +229,9 @@ static void send_request(struct lthread *h, int j)
 	h1_resp_start(&s->resp, q->head, h->need_keep ? h->keep : NULL,
 	              h->need_keep ? HTTP_BODY_KEEP : 0);
 	size_t total = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
-	do
-		w = writev(s->fd, iov, n);
+	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+	do /* writev's gather, without SIGPIPE from a closed peer */
+		w = sendmsg(s->fd, &mh, MSG_NOSIGNAL);
 	while (w < 0 && errno == EINTR);
 	if (w == (ssize_t)total) {
 		s->state = L_READING;
@@ -449,13 +450,17 @@ static void on_event(struct lthread *h, int j, uint32_t evs)
 			connect_failed(h, j, e);
 		return;
 	}
-	case L_SENDING:
+	case L_SENDING: {
+		uint32_t gen = s->gen;
 		if (evs & (EPOLLOUT | EPOLLERR | EPOLLHUP))
 			send_rest(h, j);
-		/* An answer before the request is out (413, say) is read like any other. */
-		if (s->state != L_IDLE && (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
+		/* An answer before the request is out (413, say) is read like any other, on the
+		 * same connection (send_rest may have failed it, or retried on a fresh one). */
+		if (s->gen == gen && (s->state == L_SENDING || s->state == L_READING) &&
+		    (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
 			read_answer(h, j);
 		return;
+	}
 	case L_READING:
 		if (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
 			read_answer(h, j);
