@@ -40,6 +40,14 @@ static void usage_run(FILE *f)
 		"  --threads N            engine threads (default: the scenario's, or one per core)\n"
 		"  --loop poll|epoll      event loop (default: chosen by VUs per thread)\n"
 		"  -q, --quiet            no progress output\n"
+		"agents (one share of a run that several load generators make together):\n"
+		"  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
+		"                         array, an srun step or a Kubernetes Indexed Job\n"
+		"  --agents N             N for a Kubernetes Indexed Job (its completions)\n"
+		"  --group NAME           ties the agents together (default under Slurm: the job)\n"
+		"  --start-at TIME        start on this instant (RFC 3339 or epoch seconds)\n"
+		"  --start-in D           start on the first interval boundary D from now\n"
+		"  (`soak merge` folds a group's runs into one run)\n"
 		"  -v, --verbose          diagnostics (repeat for more)\n"
 		"quick mode (no scenario file):\n"
 		"  --url URL  -c, --concurrency N (30)  -d, --duration D (30m)  --method M\n"
@@ -69,7 +77,8 @@ static int add_line(char **text, size_t *len, const char *key, const char *value
 
 enum {
 	OPT_DB = 256, OPT_SET, OPT_THREADS, OPT_LOOP, OPT_URL, OPT_METHOD, OPT_BODY, OPT_LABEL,
-	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK
+	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK,
+	OPT_AGENT, OPT_AGENTS, OPT_GROUP, OPT_START_AT, OPT_START_IN
 };
 
 int cmd_run(int argc, char **argv)
@@ -96,6 +105,11 @@ int cmd_run(int argc, char **argv)
 		{"warmup", required_argument, NULL, OPT_WARMUP},
 		{"ramp-up", required_argument, NULL, OPT_RAMP},
 		{"think", required_argument, NULL, OPT_THINK},
+		{"agent", required_argument, NULL, OPT_AGENT},
+		{"agents", required_argument, NULL, OPT_AGENTS},
+		{"group", required_argument, NULL, OPT_GROUP},
+		{"start-at", required_argument, NULL, OPT_START_AT},
+		{"start-in", required_argument, NULL, OPT_START_IN},
 		{NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
@@ -107,6 +121,8 @@ int cmd_run(int argc, char **argv)
 	size_t qsl = 0, qrl = 0;
 	const char *url = NULL, *label = NULL;
 	int have_conc = 0, have_dur = 0;
+	struct agent_args aargs = {0};
+	struct agent agent;
 
 	if (!sets)
 		return EXIT_RUNTIME;
@@ -157,6 +173,20 @@ int cmd_run(int argc, char **argv)
 		case OPT_WARMUP: bad = add_line(&qs, &qsl, "warmup", optarg); break;
 		case OPT_RAMP: bad = add_line(&qs, &qsl, "ramp_up", optarg); break;
 		case OPT_THINK: bad = add_line(&qs, &qsl, "think_time", optarg); break;
+		case OPT_AGENT: aargs.agent = optarg; break;
+		case OPT_AGENTS:
+			lv = strtol(optarg, &end, 10);
+			aargs.agents = lv >= 1 && lv <= AGENT_MAX ? (int)lv : 0;
+			if (end == optarg || *end || !aargs.agents) {
+				fprintf(stderr, "soak run: --agents: expected 1..%d, not '%s'\n", AGENT_MAX,
+					optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case OPT_GROUP: aargs.group = optarg; break;
+		case OPT_START_AT: aargs.start_at = optarg; break;
+		case OPT_START_IN: aargs.start_in = optarg; break;
 		case ':':
 			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
 			cmd_usage("run");
@@ -190,6 +220,14 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "soak run: give scenario files or --url, not both\n");
 		rc = EXIT_USAGE;
 		goto done;
+	}
+	if ((aargs.agent || aargs.agents || aargs.group || aargs.start_at || aargs.start_in)) {
+		char aerr[512];
+		if (agent_setup(&agent, &aargs, aerr, sizeof aerr) < 0) {
+			fprintf(stderr, "soak run: %s\n", aerr);
+			rc = EXIT_USAGE;
+			goto done;
+		}
 	}
 
 	/* Parse every scenario before sending anything: a typo in the third file of an
@@ -268,6 +306,7 @@ int cmd_run(int argc, char **argv)
 		.quiet = quiet,
 		.sigint_count = &sigint_count,
 		.sigterm = &sigterm_seen,
+		.agent = aargs.agent ? &agent : NULL,
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);

@@ -76,6 +76,8 @@ int engine_start(struct engine **out, const struct engine_opts *o, char *err, si
 		return -1;
 	}
 	e->o = *o;
+	if (e->o.agent_count < 1 || e->o.agent_index < 1 || e->o.agent_index > e->o.agent_count)
+		e->o.agent_index = e->o.agent_count = 1; /* not an agent */
 	e->nthreads = o->threads > 0 ? o->threads : ncores();
 	if (e->nthreads > o->max_vus)
 		e->nthreads = o->max_vus > 0 ? o->max_vus : 1;

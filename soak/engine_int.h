@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "agent_id.h"
 #include "engine.h"
 
 enum { ENGINE_RUN = 0, ENGINE_DRAIN = 1, ENGINE_ABORT = 2 };
@@ -81,15 +82,18 @@ static inline int64_t ethread_ramp_due(const struct ethread *t, int j, int from,
 	return t->ramp_ms > 0 ? now + t->ramp_ms * (j - from) / (want - from) : now;
 }
 
-/* ${seq} for the next request of this worker: unique in the run across workers. */
+/* ${seq} for the next request of this worker: unique in the run across workers, and
+ * across the agents of a group (agent_id.h). */
 static inline uint64_t ethread_next_seq(struct ethread *t)
 {
-	return t->seq_count++ * (uint64_t)t->eng->nthreads + (uint64_t)t->index + 1;
+	uint64_t local0 = t->seq_count++ * (uint64_t)t->eng->nthreads + (uint64_t)t->index;
+	return agent_id_global(local0, t->eng->o.agent_index, t->eng->o.agent_count);
 }
-/* ${vu} of this worker's local VU j: unique across workers. */
+/* ${vu} of this worker's local VU j: unique across workers and agents. */
 static inline uint64_t ethread_vu_id(const struct ethread *t, int j)
 {
-	return (uint64_t)j * (uint64_t)t->eng->nthreads + (uint64_t)t->index + 1;
+	uint64_t local0 = (uint64_t)j * (uint64_t)t->eng->nthreads + (uint64_t)t->index;
+	return agent_id_global(local0, t->eng->o.agent_index, t->eng->o.agent_count);
 }
 
 extern const struct driver http_driver;

@@ -454,6 +454,7 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 	snprintf(h->nonce, sizeof h->nonce, "%s", e->o.nonce ? e->o.nonce : "");
 	h->ctx.nonce = h->nonce;
 	h->ctx.run_id = e->o.run_id;
+	h->ctx.agent = (uint64_t)e->o.agent_index;
 	h->ctx.rng = t->rng;
 	h->ctx.csv = h->scn->csv.ncols ? &h->scn->csv : NULL;
 	h->vus = calloc((size_t)(t->max_share > 0 ? t->max_share : 1), sizeof *h->vus);

@@ -155,10 +155,7 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, int64_t started
 	return 0;
 }
 
-/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
- * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
- * p999, max, hist.  *blob must be freed by the caller. */
-static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
 			uint8_t **blob, char *err, size_t errlen)
 {
 	size_t len = 0;
@@ -201,7 +198,7 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
 	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
 	sqlite3_bind_int(r->ins_interval, 6, vus);
-	if (bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
+	if (rec_bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
 	    step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
 		goto fail;
 	free(blob);
@@ -248,7 +245,7 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	sqlite3_bind_int64(st, 1, window_start_ms);
 	sqlite3_bind_int64(st, 2, window_end_ms);
 	sqlite3_bind_double(st, 3, f.tps);
-	if (bind_figures(st, 4, s, &f, &blob, err, errlen) < 0)
+	if (rec_bind_figures(st, 4, s, &f, &blob, err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(st, 18, r->run_id);
 	sqlite3_bind_int(st, 19, idx);

@@ -34,6 +34,12 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 		 const struct istats *st, char *err, size_t errlen);
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
 	      char *err, size_t errlen);
+/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
+ * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
+ * p999, max, hist (f: istats_figures of s).  *blob must be freed by the caller, after the
+ * statement ran.  (soak merge writes merged intervals with it.) */
+int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+		     uint8_t **blob, char *err, size_t errlen);
 /* status: done | interrupted | failed; reason may be NULL. */
 int rec_run_end(struct recorder *r, const char *status, const char *reason, char *err,
 		size_t errlen);

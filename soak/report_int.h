@@ -32,5 +32,8 @@ double rpt_rd_col(sqlite3_stmt *st, int i);
 /* report_sources.c: the run's collector series (run->src) and each step's CPU values;
  * the steps must be read first (their measured windows). */
 int rpt_read_sources(struct reader *rd, struct rpt_run *run);
+/* report_agents.c: a run's agent columns (cols 17..20 of the rpt_runs query: agent_index,
+ * agent_count, agents_merged) and a merged run's merge notes (events of source "merge"). */
+int rpt_read_agents(struct reader *rd, sqlite3_stmt *q, struct rpt_run *run);
 
 #endif

@@ -649,6 +649,7 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	snprintf(h->nonce, sizeof h->nonce, "%s", e->o.nonce ? e->o.nonce : "");
 	h->ctx.nonce = h->nonce;
 	h->ctx.run_id = e->o.run_id;
+	h->ctx.agent = (uint64_t)e->o.agent_index;
 	h->ctx.rng = t->rng;
 	h->ctx.csv = s->csv.ncols ? &s->csv : NULL;
 	if (!s->address || resolve(s->address, &h->addr, &h->addrlen, err, errlen) < 0) {
