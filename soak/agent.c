@@ -186,7 +186,8 @@ int agent_setup(struct agent *a, const struct agent_args *args, char *err, size_
 	if (!args->agent) {
 		snprintf(err, errlen, "%s needs --agent",
 			 args->group ? "--group" : args->agents ? "--agents"
-				 : args->start_at ? "--start-at" : "--start-in");
+				 : args->start_at ? "--start-at" : args->start_in ? "--start-in"
+				 : "--clock-dir");
 		return -1;
 	}
 	if ((rc = agent_parse_spec(args->agent, &a->index, &a->count, err, errlen)) < 0)
@@ -217,6 +218,7 @@ int agent_setup(struct agent *a, const struct agent_args *args, char *err, size_
 		return -1;
 	}
 	snprintf(a->group, sizeof a->group, "%s", g);
+	a->clock_dir = args->clock_dir;
 	if (args->start_at && args->start_in) {
 		snprintf(err, errlen, "give --start-at or --start-in, not both");
 		return -1;
@@ -394,7 +396,8 @@ int agent_wait(int64_t t0_ms, const volatile sig_atomic_t *sigint,
 	}
 }
 
-int agent_clock_offset(const char *db_path, int64_t *offset_ms, char *err, size_t errlen)
+int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offset_ms,
+		       char *err, size_t errlen)
 {
 	char path[4096];
 	const char *slash = strrchr(db_path, '/');
@@ -402,7 +405,10 @@ int agent_clock_offset(const char *db_path, int64_t *offset_ms, char *err, size_
 	struct stat st;
 	int fd, n;
 
-	if (slash)
+	if (a && a->clock_dir)
+		n = snprintf(path, sizeof path, "%s/.soak-clock-%ld-%lld", a->clock_dir,
+			     (long)getpid(), (long long)clock_mono_ns());
+	else if (slash)
 		n = snprintf(path, sizeof path, "%.*s/.soak-clock-%ld-%lld", (int)(slash - db_path),
 			     db_path, (long)getpid(), (long long)clock_mono_ns());
 	else
@@ -426,15 +432,15 @@ int agent_clock_offset(const char *db_path, int64_t *offset_ms, char *err, size_
 		snprintf(err, errlen, "cannot stat '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	int64_t a = (int64_t)t1.tv_sec * 1000000 + t1.tv_nsec / 1000;
-	int64_t b = (int64_t)t2.tv_sec * 1000000 + t2.tv_nsec / 1000;
+	int64_t before = (int64_t)t1.tv_sec * 1000000 + t1.tv_nsec / 1000;
+	int64_t after = (int64_t)t2.tv_sec * 1000000 + t2.tv_nsec / 1000;
 	int64_t m = (int64_t)st.st_mtim.tv_sec * 1000000 + st.st_mtim.tv_nsec / 1000;
-	if (b - a > AGENT_PROBE_MAX_MS * 1000) {
+	if (after - before > AGENT_PROBE_MAX_MS * 1000) {
 		snprintf(err, errlen, "creating a file took %lld ms: too slow to compare clocks",
-			 (long long)((b - a) / 1000));
+			 (long long)((after - before) / 1000));
 		return -1;
 	}
-	*offset_ms = ((a + b) / 2 - m) / 1000;
+	*offset_ms = ((before + after) / 2 - m) / 1000;
 	return 0;
 }
 

@@ -49,6 +49,8 @@ struct agent {
 	char group[AGENT_GROUP_MAX]; /* --group: ties the agents of one study together */
 	int64_t start_at_ms;         /* --start-at, wall-clock epoch ms; -1: not given */
 	int64_t start_in_ms;         /* --start-in; -1: not given */
+	const char *clock_dir;       /* --clock-dir: the folder whose file system's clock the
+	                              * agent's is compared with; NULL: the database's folder */
 	int seq;                     /* 0-based place of the current scenario in the queue */
 	int64_t next_start_ms;       /* agreed start of the next scenario of the queue; -1
 	                              * before the first */
@@ -71,6 +73,7 @@ struct agent_args {
 	const char *group;    /* --group NAME */
 	const char *start_at; /* --start-at TIME */
 	const char *start_in; /* --start-in D */
+	const char *clock_dir; /* --clock-dir DIR */
 };
 
 /* Fills a from args, reading K/N from the environment (getenv) for --agent auto.  A group
@@ -121,14 +124,16 @@ void agent_share(const struct agent *a, const struct scenario *s, int step,
 int agent_wait(int64_t t0_ms, const volatile sig_atomic_t *sigint,
 	       const volatile sig_atomic_t *sigterm, int64_t *t0_mono);
 
-/* This host's wall clock against the clock of the file system that holds db_path (the
- * modification time the file system gives a file created next to it): positive when
- * this clock is ahead.  On NFS and other network file systems that is the server's clock,
- * so agents writing to one shared folder are compared against one clock; on a local disk
- * it is this host's own (about 0).  Returns -1 (err) when no file could be made there or
- * the round trip took longer than AGENT_PROBE_MAX_MS (nothing to conclude). */
+/* This host's wall clock against the clock of the file system that holds a->clock_dir, or
+ * else db_path's folder (the modification time the file system gives a file created
+ * there): positive when this clock is ahead.  On NFS and other network file systems that
+ * is the server's clock, so agents that all probe one shared folder are compared against
+ * one clock; on a local disk it is this host's own (about 0).  Returns -1 (err) when no
+ * file could be made there or the round trip took longer than AGENT_PROBE_MAX_MS (nothing
+ * to conclude). */
 #define AGENT_PROBE_MAX_MS 200
-int agent_clock_offset(const char *db_path, int64_t *offset_ms, char *err, size_t errlen);
+int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offset_ms,
+		       char *err, size_t errlen);
 
 /* Records a's place in the run row run_id: group, queue place, K, N, the agreed start,
  * how late the agent really started (its run's start becomes start_at_ms + lag_ms), and

@@ -47,6 +47,8 @@ static void usage_run(FILE *f)
 		"  --group NAME           ties the agents together (default under Slurm: the job)\n"
 		"  --start-at TIME        start on this instant (RFC 3339 or epoch seconds)\n"
 		"  --start-in D           start on the first interval boundary D from now\n"
+		"  --clock-dir DIR        compare this clock with DIR's file system's (shared by\n"
+		"                         the agents; default: the database's folder)\n"
 		"  (`soak merge` folds a group's runs into one run)\n"
 		"  -v, --verbose          diagnostics (repeat for more)\n"
 		"quick mode (no scenario file):\n"
@@ -78,7 +80,7 @@ static int add_line(char **text, size_t *len, const char *key, const char *value
 enum {
 	OPT_DB = 256, OPT_SET, OPT_THREADS, OPT_LOOP, OPT_URL, OPT_METHOD, OPT_BODY, OPT_LABEL,
 	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK,
-	OPT_AGENT, OPT_AGENTS, OPT_GROUP, OPT_START_AT, OPT_START_IN
+	OPT_AGENT, OPT_AGENTS, OPT_GROUP, OPT_START_AT, OPT_START_IN, OPT_CLOCK_DIR
 };
 
 int cmd_run(int argc, char **argv)
@@ -110,6 +112,7 @@ int cmd_run(int argc, char **argv)
 		{"group", required_argument, NULL, OPT_GROUP},
 		{"start-at", required_argument, NULL, OPT_START_AT},
 		{"start-in", required_argument, NULL, OPT_START_IN},
+		{"clock-dir", required_argument, NULL, OPT_CLOCK_DIR},
 		{NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
@@ -187,6 +190,7 @@ int cmd_run(int argc, char **argv)
 		case OPT_GROUP: aargs.group = optarg; break;
 		case OPT_START_AT: aargs.start_at = optarg; break;
 		case OPT_START_IN: aargs.start_in = optarg; break;
+		case OPT_CLOCK_DIR: aargs.clock_dir = optarg; break;
 		case ':':
 			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
 			cmd_usage("run");
@@ -221,7 +225,8 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if ((aargs.agent || aargs.agents || aargs.group || aargs.start_at || aargs.start_in)) {
+	if (aargs.agent || aargs.agents || aargs.group || aargs.start_at || aargs.start_in ||
+	    aargs.clock_dir) {
 		char aerr[512];
 		if (agent_setup(&agent, &aargs, aerr, sizeof aerr) < 0) {
 			fprintf(stderr, "soak run: %s\n", aerr);

@@ -395,7 +395,7 @@ static int agent_begin(struct run *r)
 	int64_t now = clock_wall_ms(), t0 = agent_plan_start(a, r->s, now), off, mono;
 	int64_t late = now > t0 ? now - t0 : 0;
 	char err[512], when[40];
-	int have_off = agent_clock_offset(r->o->db_path, &off, err, sizeof err) == 0;
+	int have_off = agent_clock_offset(a, r->o->db_path, &off, err, sizeof err) == 0;
 
 	if (!have_off)
 		log_warn("agent %d/%d: clock not compared with the database's file system: %s",

@@ -207,9 +207,9 @@ static void clock_probe(void **state)
 	char err[256];
 	int64_t off = 99999;
 	(void)state;
-	assert_int_equal(agent_clock_offset("/tmp/x.db", &off, err, sizeof err), 0);
+	assert_int_equal(agent_clock_offset(NULL, "/tmp/x.db", &off, err, sizeof err), 0);
 	assert_in_range(off + 1000, 1000 - 100, 1000 + 100); /* one clock: about 0 */
-	assert_int_equal(agent_clock_offset("/nonexistent-dir/x.db", &off, err, sizeof err), -1);
+	assert_int_equal(agent_clock_offset(NULL, "/nonexistent-dir/x.db", &off, err, sizeof err), -1);
 	assert_non_null(strstr(err, "cannot create '/nonexistent-dir/.soak-clock-"));
 }
 
