@@ -30,7 +30,8 @@ int agent_parse_spec(const char *s, int *k, int *n, char *err, size_t errlen)
 	if (end == s || *end || errno)
 		goto bad;
 	if (b < 1 || b > AGENT_MAX || a < 1 || a > b) {
-		snprintf(err, errlen, "--agent %ld/%ld: expected 1 <= K <= N <= %d", a, b, AGENT_MAX);
+		snprintf(err, errlen, "--agent %ld/%ld: expected 1 <= K <= N <= %d", a, b,
+		         AGENT_MAX);
 		return -1;
 	}
 	*k = (int)a;
@@ -44,7 +45,7 @@ bad:
 /* A non-negative integer variable: 1 when set (in *v), 0 when unset, -1 when not a
  * number. */
 static int env_int(agent_getenv_fn get, void *ctx, const char *name, long *v, char *err,
-		   size_t errlen)
+                   size_t errlen)
 {
 	const char *s = get(name, ctx);
 	char *end;
@@ -62,7 +63,7 @@ static int env_int(agent_getenv_fn get, void *ctx, const char *name, long *v, ch
 
 /* K and N of a Slurm job array; 0 when the array variables are absent. */
 static int from_slurm_array(agent_getenv_fn get, void *ctx, long *k, long *n, char *group,
-			    size_t grouplen, char *err, size_t errlen)
+                            size_t grouplen, char *err, size_t errlen)
 {
 	long id, min = 0, max = 0, count = 0, step = 1;
 	int rc = env_int(get, ctx, "SLURM_ARRAY_TASK_ID", &id, err, errlen), has_count, has_max;
@@ -72,7 +73,8 @@ static int from_slurm_array(agent_getenv_fn get, void *ctx, long *k, long *n, ch
 		return rc;
 	if (env_int(get, ctx, "SLURM_ARRAY_TASK_MIN", &min, err, errlen) <= 0) {
 		if (!*err)
-			snprintf(err, errlen, "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_MIN is not");
+			snprintf(err, errlen,
+			         "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_MIN is not");
 		return -1;
 	}
 	if (env_int(get, ctx, "SLURM_ARRAY_TASK_STEP", &step, err, errlen) < 0 ||
@@ -82,17 +84,18 @@ static int from_slurm_array(agent_getenv_fn get, void *ctx, long *k, long *n, ch
 	if (step < 1)
 		step = 1;
 	if (!has_count && !has_max) {
-		snprintf(err, errlen, "SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT "
-				      "nor SLURM_ARRAY_TASK_MAX is");
+		snprintf(err, errlen,
+		         "SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT "
+		         "nor SLURM_ARRAY_TASK_MAX is");
 		return -1;
 	}
 	*n = has_count ? count : (max - min) / step + 1;
 	*k = (id - min) / step + 1;
 	if (id < min || (id - min) % step != 0 || *k > *n || *n < 1) {
 		snprintf(err, errlen,
-			 "Slurm array task %ld is not one of %ld tasks from %ld in steps of %ld: "
-			 "give the array as a range (--array=1-N)",
-			 id, *n, min, step);
+		         "Slurm array task %ld is not one of %ld tasks from %ld in steps of %ld: "
+		         "give the array as a range (--array=1-N)",
+		         id, *n, min, step);
 		return -1;
 	}
 	job = get("SLURM_ARRAY_JOB_ID", ctx);
@@ -100,9 +103,8 @@ static int from_slurm_array(agent_getenv_fn get, void *ctx, long *k, long *n, ch
 	return 1;
 }
 
-int agent_from_env(agent_getenv_fn get, void *ctx, int agents, int *k, int *n,
-		   const char **source, char *group_default, size_t grouplen, char *err,
-		   size_t errlen)
+int agent_from_env(agent_getenv_fn get, void *ctx, int agents, int *k, int *n, const char **source,
+                   char *group_default, size_t grouplen, char *err, size_t errlen)
 {
 	long kk = 0, nn = 0, v;
 	int rc;
@@ -118,18 +120,19 @@ int agent_from_env(agent_getenv_fn get, void *ctx, int agents, int *k, int *n,
 			return -1;
 		if (agents < 1) {
 			snprintf(err, errlen,
-				 "--agent auto in a Kubernetes Indexed Job needs --agents N (the "
-				 "Job's completions)");
+			         "--agent auto in a Kubernetes Indexed Job needs --agents N (the "
+			         "Job's completions)");
 			return -1;
 		}
 		kk = v + 1;
 		nn = agents;
 		*source = "Kubernetes Indexed Job";
 	} else if (get("SLURM_STEP_ID", ctx) &&
-		   (rc = env_int(get, ctx, "SLURM_PROCID", &v, err, errlen)) != 0) {
+	           (rc = env_int(get, ctx, "SLURM_PROCID", &v, err, errlen)) != 0) {
 		if (rc < 0 || env_int(get, ctx, "SLURM_NTASKS", &nn, err, errlen) <= 0) {
 			if (!*err)
-				snprintf(err, errlen, "SLURM_PROCID is set but SLURM_NTASKS is not");
+				snprintf(err, errlen,
+				         "SLURM_PROCID is set but SLURM_NTASKS is not");
 			return -1;
 		}
 		kk = v + 1;
@@ -138,19 +141,20 @@ int agent_from_env(agent_getenv_fn get, void *ctx, int agents, int *k, int *n,
 		if (job && *job)
 			snprintf(group_default, grouplen, "slurm-%s.%s", job, st);
 	} else {
-		snprintf(err, errlen,
-			 "--agent auto: no Slurm job array (SLURM_ARRAY_TASK_ID), Kubernetes Indexed "
-			 "Job (JOB_COMPLETION_INDEX) or srun step (SLURM_PROCID) in the environment");
+		snprintf(
+		    err, errlen,
+		    "--agent auto: no Slurm job array (SLURM_ARRAY_TASK_ID), Kubernetes Indexed "
+		    "Job (JOB_COMPLETION_INDEX) or srun step (SLURM_PROCID) in the environment");
 		return -1;
 	}
 	if (nn < 1 || nn > AGENT_MAX || kk < 1 || kk > nn) {
 		snprintf(err, errlen, "%s: agent %ld of %ld is outside 1..%d", *source, kk, nn,
-			 AGENT_MAX);
+		         AGENT_MAX);
 		return -1;
 	}
 	if (agents > 0 && agents != nn) {
 		snprintf(err, errlen, "--agents %d disagrees with the %s's %ld agents", agents,
-			 *source, nn);
+		         *source, nn);
 		return -1;
 	}
 	*k = (int)kk;
@@ -185,9 +189,11 @@ int agent_setup(struct agent *a, const struct agent_args *args, char *err, size_
 	a->start_at_ms = a->start_in_ms = a->next_start_ms = -1;
 	if (!args->agent) {
 		snprintf(err, errlen, "%s needs --agent",
-			 args->group ? "--group" : args->agents ? "--agents"
-				 : args->start_at ? "--start-at" : args->start_in ? "--start-in"
-				 : "--clock-dir");
+		         args->group      ? "--group"
+		         : args->agents   ? "--agents"
+		         : args->start_at ? "--start-at"
+		         : args->start_in ? "--start-in"
+		                          : "--clock-dir");
 		return -1;
 	}
 	if ((rc = agent_parse_spec(args->agent, &a->index, &a->count, err, errlen)) < 0)
@@ -196,25 +202,25 @@ int agent_setup(struct agent *a, const struct agent_args *args, char *err, size_
 		a->source = "--agent";
 		if (args->agents > 0 && args->agents != a->count) {
 			snprintf(err, errlen, "--agents %d disagrees with --agent %s", args->agents,
-				 args->agent);
+			         args->agent);
 			return -1;
 		}
-	} else if (agent_from_env(real_getenv, NULL, args->agents, &a->index, &a->count,
-				  &a->source, dflt, sizeof dflt, err, errlen) < 0) {
+	} else if (agent_from_env(real_getenv, NULL, args->agents, &a->index, &a->count, &a->source,
+	                          dflt, sizeof dflt, err, errlen) < 0) {
 		return -1;
 	}
 	const char *g = args->group ? args->group : dflt;
 	if (!*g) {
-		snprintf(err, errlen, "--agent needs --group NAME: the name that ties the agents of "
-				      "one run together");
+		snprintf(err, errlen,
+		         "--agent needs --group NAME: the name that ties the agents of "
+		         "one run together");
 		return -1;
 	}
-	if (strlen(g) >= sizeof a->group || strspn(g, "abcdefghijklmnopqrstuvwxyz"
-						      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-:@+") !=
-						      strlen(g)) {
-		snprintf(err, errlen,
-			 "--group '%.40s': at most %d letters, digits and . _ - : @ +", g,
-			 AGENT_GROUP_MAX - 1);
+	if (strlen(g) >= sizeof a->group ||
+	    strspn(g, "abcdefghijklmnopqrstuvwxyz"
+	              "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-:@+") != strlen(g)) {
+		snprintf(err, errlen, "--group '%.40s': at most %d letters, digits and . _ - : @ +",
+		         g, AGENT_GROUP_MAX - 1);
 		return -1;
 	}
 	snprintf(a->group, sizeof a->group, "%s", g);
@@ -224,7 +230,8 @@ int agent_setup(struct agent *a, const struct agent_args *args, char *err, size_
 		return -1;
 	}
 	char inner[200];
-	if (args->start_at && agent_parse_time(args->start_at, &a->start_at_ms, inner, sizeof inner) < 0) {
+	if (args->start_at &&
+	    agent_parse_time(args->start_at, &a->start_at_ms, inner, sizeof inner) < 0) {
 		snprintf(err, errlen, "--start-at %s", inner);
 		return -1;
 	}
@@ -326,9 +333,9 @@ int agent_parse_time(const char *s, int64_t *ms, char *err, size_t errlen)
 	return 0;
 bad:
 	snprintf(err, errlen,
-		 "'%.40s': expected RFC 3339 (2026-05-01T12:00:00Z, 2026-05-01T14:00:00+02:00) "
-		 "or epoch seconds",
-		 s);
+	         "'%.40s': expected RFC 3339 (2026-05-01T12:00:00Z, 2026-05-01T14:00:00+02:00) "
+	         "or epoch seconds",
+	         s);
 	return -1;
 }
 
@@ -351,7 +358,7 @@ int64_t agent_plan_start(const struct agent *a, const struct scenario *s, int64_
 	if (a->start_at_ms >= 0)
 		return a->start_at_ms;
 	return agent_boundary_at_or_after(now_ms + (a->start_in_ms > 0 ? a->start_in_ms : 0),
-					  s->interval_ms);
+	                                  s->interval_ms);
 }
 
 void agent_plan_next(struct agent *a, const struct scenario *s, int64_t t0_ms)
@@ -365,8 +372,7 @@ void agent_plan_next(struct agent *a, const struct scenario *s, int64_t t0_ms)
 	a->seq++;
 }
 
-void agent_share(const struct agent *a, const struct scenario *s, int step,
-		 struct agent_share *out)
+void agent_share(const struct agent *a, const struct scenario *s, int step, struct agent_share *out)
 {
 	int level = s->levels[step];
 
@@ -374,7 +380,7 @@ void agent_share(const struct agent *a, const struct scenario *s, int step,
 }
 
 int agent_wait(int64_t t0_ms, const volatile sig_atomic_t *sigint,
-	       const volatile sig_atomic_t *sigterm, int64_t *t0_mono)
+               const volatile sig_atomic_t *sigterm, int64_t *t0_mono)
 {
 	for (;;) {
 		int64_t left = t0_ms - clock_wall_ms();
@@ -384,9 +390,11 @@ int agent_wait(int64_t t0_ms, const volatile sig_atomic_t *sigint,
 			/* The last stretch on the monotonic clock: it does not jump, and the
 			 * caller schedules on it from here. */
 			int64_t target = clock_mono_ms() + left;
-			struct timespec ts = {.tv_sec = target / 1000, .tv_nsec = target % 1000 * 1000000};
+			struct timespec ts = {.tv_sec = target / 1000,
+			                      .tv_nsec = target % 1000 * 1000000};
 			if (left > 0)
-				while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+				while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+				       EINTR)
 					if (*sigint || *sigterm)
 						return -1;
 			*t0_mono = target;
@@ -396,8 +404,8 @@ int agent_wait(int64_t t0_ms, const volatile sig_atomic_t *sigint,
 	}
 }
 
-int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offset_ms,
-		       char *err, size_t errlen)
+int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offset_ms, char *err,
+                       size_t errlen)
 {
 	char path[4096];
 	const char *slash = strrchr(db_path, '/');
@@ -407,13 +415,13 @@ int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offs
 
 	if (a && a->clock_dir)
 		n = snprintf(path, sizeof path, "%s/.soak-clock-%ld-%lld", a->clock_dir,
-			     (long)getpid(), (long long)clock_mono_ns());
+		             (long)getpid(), (long long)clock_mono_ns());
 	else if (slash)
 		n = snprintf(path, sizeof path, "%.*s/.soak-clock-%ld-%lld", (int)(slash - db_path),
-			     db_path, (long)getpid(), (long long)clock_mono_ns());
+		             db_path, (long)getpid(), (long long)clock_mono_ns());
 	else
 		n = snprintf(path, sizeof path, ".soak-clock-%ld-%lld", (long)getpid(),
-			     (long long)clock_mono_ns());
+		             (long long)clock_mono_ns());
 	if (n < 0 || (size_t)n >= sizeof path) {
 		snprintf(err, errlen, "the database's folder name is too long");
 		return -1;
@@ -437,7 +445,7 @@ int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offs
 	int64_t m = (int64_t)st.st_mtim.tv_sec * 1000000 + st.st_mtim.tv_nsec / 1000;
 	if (after - before > AGENT_PROBE_MAX_MS * 1000) {
 		snprintf(err, errlen, "creating a file took %lld ms: too slow to compare clocks",
-			 (long long)((after - before) / 1000));
+		         (long long)((after - before) / 1000));
 		return -1;
 	}
 	*offset_ms = ((before + after) / 2 - m) / 1000;
@@ -445,16 +453,17 @@ int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offs
 }
 
 int agent_record_run(sqlite3 *db, int64_t run_id, const struct agent *a, int64_t start_at_ms,
-		     int64_t lag_ms, const int64_t *offset_ms, char *err, size_t errlen)
+                     int64_t lag_ms, const int64_t *offset_ms, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (db_prepare(db, &st,
-		       "UPDATE runs SET agent_group = ?, agent_seq = ?, agent_index = ?, "
-		       "agent_count = ?, start_at_ms = ?, start_lag_ms = ?, clock_offset_ms = ?, "
-		       "started_ms = ?5 + ?6, heartbeat_ms = MAX(heartbeat_ms, ?5 + ?6) WHERE id = ?",
-		       err, errlen) < 0)
+	if (db_prepare(
+	        db, &st,
+	        "UPDATE runs SET agent_group = ?, agent_seq = ?, agent_index = ?, "
+	        "agent_count = ?, start_at_ms = ?, start_lag_ms = ?, clock_offset_ms = ?, "
+	        "started_ms = ?5 + ?6, heartbeat_ms = MAX(heartbeat_ms, ?5 + ?6) WHERE id = ?",
+	        err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, a->group, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, a->seq);
@@ -473,13 +482,14 @@ int agent_record_run(sqlite3 *db, int64_t run_id, const struct agent *a, int64_t
 }
 
 int agent_record_step(sqlite3 *db, int64_t run_id, int idx, int group_level, char *err,
-		      size_t errlen)
+                      size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (db_prepare(db, &st, "UPDATE steps SET group_concurrency = ? WHERE run_id = ? AND idx = ?",
-		       err, errlen) < 0)
+	if (db_prepare(db, &st,
+	               "UPDATE steps SET group_concurrency = ? WHERE run_id = ? AND idx = ?", err,
+	               errlen) < 0)
 		return -1;
 	sqlite3_bind_int(st, 1, group_level);
 	sqlite3_bind_int64(st, 2, run_id);

@@ -36,8 +36,8 @@
 
 #include "scenario.h"
 
-#define AGENT_MAX 10000     /* agents of one group */
-#define AGENT_GROUP_MAX 128 /* bytes of a group name, NUL included */
+#define AGENT_MAX       10000 /* agents of one group */
+#define AGENT_GROUP_MAX 128   /* bytes of a group name, NUL included */
 /* A scenario of a queue starts this long after the previous one's planned end (its
  * longest request timeout on top), so every agent has drained and closed its run. */
 #define AGENT_QUEUE_GAP_MS 10000
@@ -68,11 +68,11 @@ typedef const char *(*agent_getenv_fn)(const char *name, void *ctx);
 /* Everything `soak run` was told about its agent role, as given on the command line
  * (NULL / 0 when not given). */
 struct agent_args {
-	const char *agent;    /* --agent K/N | auto */
-	int agents;           /* --agents N (0: not given) */
-	const char *group;    /* --group NAME */
-	const char *start_at; /* --start-at TIME */
-	const char *start_in; /* --start-in D */
+	const char *agent;     /* --agent K/N | auto */
+	int agents;            /* --agents N (0: not given) */
+	const char *group;     /* --group NAME */
+	const char *start_at;  /* --start-at TIME */
+	const char *start_in;  /* --start-in D */
 	const char *clock_dir; /* --clock-dir DIR */
 };
 
@@ -95,9 +95,8 @@ int agent_parse_spec(const char *s, int *k, int *n, char *err, size_t errlen);
  * agents (> 0) must agree with N where the environment gives N too.  *group_default gets
  * a default group or "".  *source names what was used.
  */
-int agent_from_env(agent_getenv_fn get, void *ctx, int agents, int *k, int *n,
-		   const char **source, char *group_default, size_t grouplen, char *err,
-		   size_t errlen);
+int agent_from_env(agent_getenv_fn get, void *ctx, int agents, int *k, int *n, const char **source,
+                   char *group_default, size_t grouplen, char *err, size_t errlen);
 
 /* RFC 3339 ("2026-05-01T12:00:00Z", "...T14:00:00.5+02:00", a space for the T) or epoch
  * seconds ("1777636800", "1777636800.25") -> wall-clock epoch ms. */
@@ -116,13 +115,13 @@ void agent_plan_next(struct agent *a, const struct scenario *s, int64_t t0_ms);
 
 /* Agent a's share of step `step` of s; a NULL agent runs the whole step. */
 void agent_share(const struct agent *a, const struct scenario *s, int step,
-		 struct agent_share *out);
+                 struct agent_share *out);
 
 /* Sleeps until the wall clock reads t0_ms and returns in *t0_mono the monotonic instant
  * that corresponds to it (in the past when t0_ms has passed), so the caller schedules on
  * the monotonic clock from there.  Returns -1 as soon as *sigint or *sigterm is non-zero. */
 int agent_wait(int64_t t0_ms, const volatile sig_atomic_t *sigint,
-	       const volatile sig_atomic_t *sigterm, int64_t *t0_mono);
+               const volatile sig_atomic_t *sigterm, int64_t *t0_mono);
 
 /* This host's wall clock against the clock of the file system that holds a->clock_dir, or
  * else db_path's folder (the modification time the file system gives a file created
@@ -132,16 +131,16 @@ int agent_wait(int64_t t0_ms, const volatile sig_atomic_t *sigint,
  * file could be made there or the round trip took longer than AGENT_PROBE_MAX_MS (nothing
  * to conclude). */
 #define AGENT_PROBE_MAX_MS 200
-int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offset_ms,
-		       char *err, size_t errlen);
+int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offset_ms, char *err,
+                       size_t errlen);
 
 /* Records a's place in the run row run_id: group, queue place, K, N, the agreed start,
  * how late the agent really started (its run's start becomes start_at_ms + lag_ms), and
  * the clock offset (NULL when offset is NULL). */
 int agent_record_run(sqlite3 *db, int64_t run_id, const struct agent *a, int64_t start_at_ms,
-		     int64_t lag_ms, const int64_t *offset_ms, char *err, size_t errlen);
+                     int64_t lag_ms, const int64_t *offset_ms, char *err, size_t errlen);
 /* Records the whole group's concurrency of step idx on the agent's own step row. */
 int agent_record_step(sqlite3 *db, int64_t run_id, int idx, int group_level, char *err,
-		      size_t errlen);
+                      size_t errlen);
 
 #endif

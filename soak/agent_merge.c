@@ -14,25 +14,25 @@
 
 /* One agent's run in a group, and its cursor over its intervals. */
 struct part {
-	int64_t id;          /* runs.id */
-	int k;               /* agent_index */
-	char host[256];      /* the load generator */
-	char state[16];      /* done | interrupted | failed | crashed | running (res_status) */
-	char why[256];       /* its reason, or when a crashed run was last heard of; or "" */
+	int64_t id;             /* runs.id */
+	int k;                  /* agent_index */
+	char host[256];         /* the load generator */
+	char state[16];         /* done | interrupted | failed | crashed | running (res_status) */
+	char why[256];          /* its reason, or when a crashed run was last heard of; or "" */
 	int64_t pid, pid_start; /* for a merged run that is still running */
-	char boot[64];       /* boot_id, likewise */
-	int64_t start_at;    /* start_at_ms (-1: NULL) */
-	int64_t lag;         /* start_lag_ms (0: NULL) */
-	int64_t offset;      /* clock_offset_ms */
-	int has_offset;      /* offset is known */
+	char boot[64];          /* boot_id, likewise */
+	int64_t start_at;       /* start_at_ms (-1: NULL) */
+	int64_t lag;            /* start_lag_ms (0: NULL) */
+	int64_t offset;         /* clock_offset_ms */
+	int has_offset;         /* offset is known */
 	int64_t started, heartbeat; /* runs.started_ms, heartbeat_ms */
-	int64_t ended;       /* ended_ms, -1 while open */
-	sqlite3_stmt *cur;   /* its intervals in time order */
-	int has_row;         /* cur stands on a row */
-	int present;         /* it has a row in the merged interval being built */
-	int64_t req, vus;    /* that row's requests and VUs */
-	int64_t gap_from;    /* start of the stretch it has been silent over, -1: none */
-	int64_t gap_to;      /* its end so far */
+	int64_t ended;              /* ended_ms, -1 while open */
+	sqlite3_stmt *cur;          /* its intervals in time order */
+	int has_row;                /* cur stands on a row */
+	int present;                /* it has a row in the merged interval being built */
+	int64_t req, vus;           /* that row's requests and VUs */
+	int64_t gap_from;           /* start of the stretch it has been silent over, -1: none */
+	int64_t gap_to;             /* its end so far */
 };
 
 /* Folding one group. */
@@ -48,8 +48,8 @@ struct fold {
 	int64_t t0;          /* its start: the reference day for times in notes */
 	int64_t end;         /* end of its last interval before the drain */
 	sqlite3_stmt *ins_iv, *ins_err, *ins_ev, *es; /* prepared once per group */
-	struct agm_group *res; /* what is reported */
-	char *err;           /* the caller's */
+	struct agm_group *res;                        /* what is reported */
+	char *err;                                    /* the caller's */
 	size_t errlen;
 };
 
@@ -68,9 +68,8 @@ static char *when(const struct fold *f, int64_t ms, char *buf, size_t len)
 }
 
 /* An event of the merged run: source "merge", the agent's host (or the merged run's). */
-__attribute__((format(printf, 5, 6))) static int note(struct fold *f, int64_t t_ms,
-						       const char *kind, const char *host,
-						       const char *fmt, ...)
+__attribute__((format(printf, 5, 6))) static int
+note(struct fold *f, int64_t t_ms, const char *kind, const char *host, const char *fmt, ...)
 {
 	char text[AGM_TEXT];
 	va_list ap;
@@ -115,14 +114,15 @@ static int load_parts(struct fold *f, int64_t now)
 	int rc, cap = 0;
 	int64_t first_count = -1;
 
-	if (db_prepare(f->db, &st,
-		       "SELECT id, agent_index, agent_count, interval_ms, host, status, "
-		       "IFNULL(reason, ''), IFNULL(pid, 0), IFNULL(pid_start, -1), IFNULL(boot_id, ''), "
-		       "IFNULL(heartbeat_ms, started_ms), started_ms, IFNULL(ended_ms, -1), "
-		       "IFNULL(start_at_ms, -1), IFNULL(start_lag_ms, 0), clock_offset_ms "
-		       "FROM runs WHERE agent_group = ? AND agent_seq = ? AND agent_index IS NOT NULL "
-		       "ORDER BY agent_index, started_ms DESC, id DESC",
-		       f->err, f->errlen) < 0)
+	if (db_prepare(
+	        f->db, &st,
+	        "SELECT id, agent_index, agent_count, interval_ms, host, status, "
+	        "IFNULL(reason, ''), IFNULL(pid, 0), IFNULL(pid_start, -1), IFNULL(boot_id, ''), "
+	        "IFNULL(heartbeat_ms, started_ms), started_ms, IFNULL(ended_ms, -1), "
+	        "IFNULL(start_at_ms, -1), IFNULL(start_lag_ms, 0), clock_offset_ms "
+	        "FROM runs WHERE agent_group = ? AND agent_seq = ? AND agent_index IS NOT NULL "
+	        "ORDER BY agent_index, started_ms DESC, id DESC",
+	        f->err, f->errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, f->group, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, f->seq);
@@ -171,8 +171,8 @@ static int load_parts(struct fold *f, int64_t now)
 		q->offset = sqlite3_column_int64(st, 15);
 		q->gap_from = -1;
 		snprintf(q->state, sizeof q->state, "%s",
-			 res_status((const char *)sqlite3_column_text(st, 5), q->host, q->pid,
-				    q->pid_start, q->boot, q->heartbeat, iv, now));
+		         res_status((const char *)sqlite3_column_text(st, 5), q->host, q->pid,
+		                    q->pid_start, q->boot, q->heartbeat, iv, now));
 		snprintf(q->why, sizeof q->why, "%s", (const char *)sqlite3_column_text(st, 6));
 	}
 	sqlite3_finalize(st);
@@ -190,15 +190,16 @@ static int merged_run(struct fold *f)
 	int rc;
 
 	snprintf(uuid, sizeof uuid, "group:%s:%d", f->group, f->seq);
-	if (db_prepare(f->db, &st,
-		       "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
-		       "connection, url, host, soak_version, curl_version, status, interval_ms, "
-		       "started_ms, heartbeat_ms, agent_group, agent_seq, agent_count) "
-		       "SELECT ?1, name, label, scenario_file, scenario, mode, protocol, connection, "
-		       "url, host, soak_version, curl_version, 'running', interval_ms, started_ms, "
-		       "heartbeat_ms, agent_group, agent_seq, agent_count FROM runs WHERE id = ?2 "
-		       "ON CONFLICT(uuid) DO NOTHING",
-		       f->err, f->errlen) < 0)
+	if (db_prepare(
+	        f->db, &st,
+	        "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
+	        "connection, url, host, soak_version, curl_version, status, interval_ms, "
+	        "started_ms, heartbeat_ms, agent_group, agent_seq, agent_count) "
+	        "SELECT ?1, name, label, scenario_file, scenario, mode, protocol, connection, "
+	        "url, host, soak_version, curl_version, 'running', interval_ms, started_ms, "
+	        "heartbeat_ms, agent_group, agent_seq, agent_count FROM runs WHERE id = ?2 "
+	        "ON CONFLICT(uuid) DO NOTHING",
+	        f->err, f->errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, f->p[0].id);
@@ -215,10 +216,14 @@ static int merged_run(struct fold *f)
 	if (f->run_id < 0)
 		return db_fail(f->db, "cannot find the merged run", f->err, f->errlen);
 	f->res->run_id = f->run_id;
-	if (exec2(f->db, "DELETE FROM interval_errors WHERE run_id = ?", f->run_id, 0, f->err, f->errlen) < 0 ||
-	    exec2(f->db, "DELETE FROM intervals WHERE run_id = ?", f->run_id, 0, f->err, f->errlen) < 0 ||
-	    exec2(f->db, "DELETE FROM steps WHERE run_id = ?", f->run_id, 0, f->err, f->errlen) < 0 ||
-	    exec2(f->db, "DELETE FROM events WHERE run_id = ? AND source = 'merge'", f->run_id, 0, f->err, f->errlen) < 0)
+	if (exec2(f->db, "DELETE FROM interval_errors WHERE run_id = ?", f->run_id, 0, f->err,
+	          f->errlen) < 0 ||
+	    exec2(f->db, "DELETE FROM intervals WHERE run_id = ?", f->run_id, 0, f->err,
+	          f->errlen) < 0 ||
+	    exec2(f->db, "DELETE FROM steps WHERE run_id = ?", f->run_id, 0, f->err, f->errlen) <
+	        0 ||
+	    exec2(f->db, "DELETE FROM events WHERE run_id = ? AND source = 'merge'", f->run_id, 0,
+	          f->err, f->errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -254,9 +259,9 @@ static int close_gap(struct fold *f, struct part *q, int at_end)
 		return 0;
 	if (at_end && strcmp(q->state, "done") != 0)
 		snprintf(tail, sizeof tail, " (its run %s)", q->state);
-	int rc = note(f, q->gap_from, "agent_gap", q->host, "agent %d/%d sent nothing from %s to %s UTC%s",
-		      q->k, f->planned, when(f, q->gap_from, a, sizeof a), when(f, q->gap_to, b, sizeof b),
-		      tail);
+	int rc = note(f, q->gap_from, "agent_gap", q->host,
+	              "agent %d/%d sent nothing from %s to %s UTC%s", q->k, f->planned,
+	              when(f, q->gap_from, a, sizeof a), when(f, q->gap_to, b, sizeof b), tail);
 	q->gap_from = -1;
 	return rc;
 }
@@ -264,8 +269,8 @@ static int close_gap(struct fold *f, struct part *q, int at_end)
 /* Writes the merged interval at t from acc and the parts present, and follows each
  * agent's silence.  An agent is silent in it when it has no row there, or a row with
  * VUs that completed nothing while the others did. */
-static int write_interval(struct fold *f, int64_t t, int64_t len, int step, int rank,
-			  int64_t vus, const struct istats *acc)
+static int write_interval(struct fold *f, int64_t t, int64_t len, int step, int rank, int64_t vus,
+                          const struct istats *acc)
 {
 	struct figures fg;
 	uint8_t *blob = NULL;
@@ -291,7 +296,8 @@ static int write_interval(struct fold *f, int64_t t, int64_t len, int step, int 
 		sqlite3_bind_int64(f->ins_err, 1, f->run_id);
 		sqlite3_bind_int(f->ins_err, 2, step);
 		sqlite3_bind_int64(f->ins_err, 3, t);
-		sqlite3_bind_text(f->ins_err, 4, err_class_name((enum err_class)c), -1, SQLITE_STATIC);
+		sqlite3_bind_text(f->ins_err, 4, err_class_name((enum err_class)c), -1,
+		                  SQLITE_STATIC);
 		sqlite3_bind_int64(f->ins_err, 5, acc->err_count[c]);
 		sqlite3_bind_text(f->ins_err, 6, acc->err_sample[c], -1, SQLITE_STATIC);
 		rc = sqlite3_step(f->ins_err);
@@ -328,10 +334,10 @@ static int fold_intervals(struct fold *f)
 	for (int i = 0; i < f->np; i++) {
 		struct part *q = &f->p[i];
 		if (db_prepare(f->db, &q->cur,
-			       "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, "
-			       "connect_us, ttfb_us, mean_us, hist, step_idx, phase, vus "
-			       "FROM intervals WHERE run_id = ? ORDER BY start_ms",
-			       f->err, f->errlen) < 0)
+		               "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, "
+		               "connect_us, ttfb_us, mean_us, hist, step_idx, phase, vus "
+		               "FROM intervals WHERE run_id = ? ORDER BY start_ms",
+		               f->err, f->errlen) < 0)
 			goto done;
 		sqlite3_bind_int64(q->cur, 1, q->id);
 		if (advance(f, q) < 0)
@@ -394,7 +400,7 @@ static int fold_steps(struct fold *f)
 	int rc = -1, step;
 
 	sqlite3_str_appendall(q, "SELECT idx, IFNULL(MAX(group_concurrency), SUM(concurrency)), "
-				 "MIN(started_ms), MAX(planned_ms) FROM steps WHERE run_id IN (");
+	                         "MIN(started_ms), MAX(planned_ms) FROM steps WHERE run_id IN (");
 	for (int i = 0; i < f->np; i++)
 		sqlite3_str_appendf(q, "%s%lld", i ? "," : "", (long long)f->p[i].id);
 	sqlite3_str_appendall(q, ") GROUP BY idx ORDER BY idx");
@@ -409,19 +415,22 @@ static int fold_steps(struct fold *f)
 	}
 	if (db_prepare(f->db, &st, sql, f->err, f->errlen) < 0 ||
 	    db_prepare(f->db, &win,
-		       "SELECT MIN(start_ms), MAX(start_ms + length_ms) FROM intervals "
-		       "WHERE run_id = ? AND step_idx = ? AND phase = 'steady'",
-		       f->err, f->errlen) < 0)
+	               "SELECT MIN(start_ms), MAX(start_ms + length_ms) FROM intervals "
+	               "WHERE run_id = ? AND step_idx = ? AND phase = 'steady'",
+	               f->err, f->errlen) < 0)
 		goto done;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int idx = sqlite3_column_int(st, 0);
-		struct res_window w = {.run_id = f->run_id, .step_idx = idx, .phase = "steady",
-				       .from_ms = -1, .to_ms = -1};
+		struct res_window w = {.run_id = f->run_id,
+		                       .step_idx = idx,
+		                       .phase = "steady",
+		                       .from_ms = -1,
+		                       .to_ms = -1};
 		double secs;
 		int n;
 
 		if (rec_step_begin(&rr, idx, sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
-				   sqlite3_column_int64(st, 3), f->err, f->errlen) < 0)
+		                   sqlite3_column_int64(st, 3), f->err, f->errlen) < 0)
 			goto done;
 		istats_reset(&acc);
 		if (res_collect(f->db, &w, &acc, &secs, &n, f->err, f->errlen) < 0)
@@ -465,7 +474,8 @@ static void ranges(const int *ks, int n, char *buf, size_t len)
 			j++;
 		at += (size_t)snprintf(buf + at, len - at, "%s%d", i ? ", " : "", ks[i]);
 		if (j > i && at < len)
-			at += (size_t)snprintf(buf + at, len - at, "%s%d", j == i + 1 ? ", " : "-", ks[j]);
+			at += (size_t)snprintf(buf + at, len - at, "%s%d", j == i + 1 ? ", " : "-",
+			                       ks[j]);
 		i = j;
 	}
 }
@@ -493,24 +503,25 @@ static int notes(struct fold *f)
 		char list[AGM_TEXT] = "";
 		ranges(miss, nmiss, list, sizeof list);
 		if (note(f, f->t0, "agent_missing", f->p[0].host,
-			 "agent%s %s of %d sent no run: the merged run holds %d of %d agents' load",
-			 nmiss > 1 ? "s" : "", list, f->planned, f->np, f->planned) < 0)
+		         "agent%s %s of %d sent no run: the merged run holds %d of %d agents' load",
+		         nmiss > 1 ? "s" : "", list, f->planned, f->np, f->planned) < 0)
 			goto fail;
 	}
 	free(miss);
 	miss = NULL;
 	for (int i = 0; i < f->np; i++) {
 		const struct part *q = &f->p[i];
-		if (q->start_at != start && note(f, q->started, "agent_start", q->host,
-						 "agent %d/%d was given another start (%s UTC, agent %d/%d: %s "
-						 "UTC): its intervals do not line up with the others'",
-						 q->k, f->planned, when(f, q->start_at, a, sizeof a),
-						 f->p[0].k, f->planned, when(f, start, b, sizeof b)) < 0)
+		if (q->start_at != start &&
+		    note(f, q->started, "agent_start", q->host,
+		         "agent %d/%d was given another start (%s UTC, agent %d/%d: %s "
+		         "UTC): its intervals do not line up with the others'",
+		         q->k, f->planned, when(f, q->start_at, a, sizeof a), f->p[0].k, f->planned,
+		         when(f, start, b, sizeof b)) < 0)
 			return -1;
 		if (q->lag * 10 > f->interval_ms &&
 		    note(f, q->started, "agent_late", q->host,
-			 "agent %d/%d started %.1f s after the group's start (%s UTC)", q->k, f->planned,
-			 (double)q->lag / 1000, when(f, q->start_at, a, sizeof a)) < 0)
+		         "agent %d/%d started %.1f s after the group's start (%s UTC)", q->k,
+		         f->planned, (double)q->lag / 1000, when(f, q->start_at, a, sizeof a)) < 0)
 			return -1;
 		if (q->has_offset) {
 			lo = q->offset < lo ? q->offset : lo;
@@ -523,22 +534,23 @@ static int notes(struct fold *f)
 		for (int i = 0; i < f->np && n < sizeof list; i++)
 			if (f->p[i].has_offset)
 				n += (size_t)snprintf(list + n, sizeof list - n, "%s%d/%d %+.3f s",
-						      n ? ", " : "", f->p[i].k, f->planned,
-						      (double)f->p[i].offset / 1000);
-		if (note(f, f->t0, "agent_clock", f->p[0].host,
-			 "the agents' clocks disagree by %.3f s, more than a tenth of the %.1f s "
-			 "interval, so their intervals do not cover the same real time (against the "
-			 "shared file system's clock: %s); synchronise them (chrony, NTP)",
-			 (double)(hi - lo) / 1000, (double)f->interval_ms / 1000, list) < 0)
+				                      n ? ", " : "", f->p[i].k, f->planned,
+				                      (double)f->p[i].offset / 1000);
+		if (note(
+		        f, f->t0, "agent_clock", f->p[0].host,
+		        "the agents' clocks disagree by %.3f s, more than a tenth of the %.1f s "
+		        "interval, so their intervals do not cover the same real time (against the "
+		        "shared file system's clock: %s); synchronise them (chrony, NTP)",
+		        (double)(hi - lo) / 1000, (double)f->interval_ms / 1000, list) < 0)
 			return -1;
 	}
 	/* Runs of the group left out: a repeated agent's earlier run, or a run that
 	 * disagrees with the group on N or the interval. */
 	if (db_prepare(f->db, &st,
-		       "SELECT id, agent_index, agent_count, interval_ms, host FROM runs "
-		       "WHERE agent_group = ? AND agent_seq = ? AND agent_index IS NOT NULL "
-		       "AND merged_into IS NULL ORDER BY agent_index, id",
-		       f->err, f->errlen) < 0)
+	               "SELECT id, agent_index, agent_count, interval_ms, host FROM runs "
+	               "WHERE agent_group = ? AND agent_seq = ? AND agent_index IS NOT NULL "
+	               "AND merged_into IS NULL ORDER BY agent_index, id",
+	               f->err, f->errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, f->group, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, f->seq);
@@ -550,12 +562,13 @@ static int notes(struct fold *f)
 		if (in)
 			continue;
 		if (note(f, f->t0, "agent_left_out", (const char *)sqlite3_column_text(st, 4),
-			 "run %lld (agent %d/%d, %.1f s intervals) is left out of the merged run: %s",
-			 (long long)id, sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
-			 (double)iv / 1000,
-			 sqlite3_column_int(st, 2) != f->planned || iv != f->interval_ms
-				 ? "it disagrees with the group on the number of agents or the interval"
-				 : "a later run of the same agent is merged instead") < 0) {
+		         "run %lld (agent %d/%d, %.1f s intervals) is left out of the merged run: "
+		         "%s",
+		         (long long)id, sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
+		         (double)iv / 1000,
+		         sqlite3_column_int(st, 2) != f->planned || iv != f->interval_ms
+		             ? "it disagrees with the group on the number of agents or the interval"
+		             : "a later run of the same agent is merged instead") < 0) {
 			sqlite3_finalize(st);
 			return -1;
 		}
@@ -598,10 +611,10 @@ static int close_run(struct fold *f)
 			any_bad = 1;
 		if (!strcmp(q->state, "crashed"))
 			snprintf(q->why, sizeof q->why, "last heard of at %s UTC",
-				 when(f, q->heartbeat, t, sizeof t));
+			         when(f, q->heartbeat, t, sizeof t));
 		if (!strstr(hosts, q->host) && strlen(hosts) + strlen(q->host) + 3 < 250)
 			snprintf(hosts + strlen(hosts), sizeof hosts - strlen(hosts), "%s%s",
-				 *hosts ? ", " : "", q->host);
+			         *hosts ? ", " : "", q->host);
 	}
 	/* One clause per (state, reason), in agent order. */
 	for (int i = 0; i < f->np; i++) {
@@ -615,11 +628,13 @@ static int close_run(struct fold *f)
 				ks[n++] = f->p[j].k;
 			}
 		size_t at = strlen(reason);
-		snprintf(reason + at, sizeof reason - at, "%sagent%s ", at ? "; " : "", n > 1 ? "s" : "");
+		snprintf(reason + at, sizeof reason - at, "%sagent%s ", at ? "; " : "",
+		         n > 1 ? "s" : "");
 		ranges(ks, n, reason, sizeof reason);
 		at = strlen(reason);
-		snprintf(reason + at, sizeof reason - at, " of %d %s%s%s%s", f->planned, f->p[i].state,
-			 *f->p[i].why ? " (" : "", f->p[i].why, *f->p[i].why ? ")" : "");
+		snprintf(reason + at, sizeof reason - at, " of %d %s%s%s%s", f->planned,
+		         f->p[i].state, *f->p[i].why ? " (" : "", f->p[i].why,
+		         *f->p[i].why ? ")" : "");
 	}
 	if (f->np < f->planned) {
 		int n = 0, at = 0;
@@ -635,13 +650,17 @@ static int close_run(struct fold *f)
 		l = strlen(reason);
 		snprintf(reason + l, sizeof reason - l, " of %d sent no run", f->planned);
 	}
-	status = any_run >= 0 ? "running" : any_failed ? "failed" : any_bad ? "interrupted" : "done";
+	status = any_run >= 0 ? "running"
+	         : any_failed ? "failed"
+	         : any_bad    ? "interrupted"
+	                      : "done";
 	snprintf(f->res->status, sizeof f->res->status, "%s", status);
-	if (db_prepare(f->db, &st,
-		       "UPDATE runs SET host = ?, status = ?, reason = ?, started_ms = ?, ended_ms = ?, "
-		       "heartbeat_ms = ?, agent_count = ?, agents_merged = ?, start_at_ms = ?, pid = ?, "
-		       "pid_start = ?, boot_id = ?, agent_index = NULL, merged_into = NULL WHERE id = ?",
-		       f->err, f->errlen) < 0)
+	if (db_prepare(
+	        f->db, &st,
+	        "UPDATE runs SET host = ?, status = ?, reason = ?, started_ms = ?, ended_ms = ?, "
+	        "heartbeat_ms = ?, agent_count = ?, agents_merged = ?, start_at_ms = ?, pid = ?, "
+	        "pid_start = ?, boot_id = ?, agent_index = NULL, merged_into = NULL WHERE id = ?",
+	        f->err, f->errlen) < 0)
 		goto done;
 	sqlite3_bind_text(st, 1, hosts, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
@@ -668,7 +687,7 @@ static int close_run(struct fold *f)
 	st = NULL;
 	for (int i = 0; i < f->np; i++)
 		if (exec2(f->db, "UPDATE runs SET merged_into = ?2 WHERE id = ?1", f->p[i].id,
-			  f->run_id, f->err, f->errlen) < 0)
+		          f->run_id, f->err, f->errlen) < 0)
 			goto done;
 	rc = 0;
 done:
@@ -679,11 +698,11 @@ done:
 
 /* --- groups ----------------------------------------------------------------------------- */
 
-static int fold_group(sqlite3 *db, const char *group, int seq, struct agm_group *res,
-		      int64_t now, char *err, size_t errlen)
+static int fold_group(sqlite3 *db, const char *group, int seq, struct agm_group *res, int64_t now,
+                      char *err, size_t errlen)
 {
-	struct fold f = {.db = db, .group = group, .seq = seq, .res = res, .err = err,
-			 .errlen = errlen};
+	struct fold f = {
+	    .db = db, .group = group, .seq = seq, .res = res, .err = err, .errlen = errlen};
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
@@ -700,27 +719,29 @@ static int fold_group(sqlite3 *db, const char *group, int seq, struct agm_group 
 	res->merged = f.np;
 	if (merged_run(&f) < 0 ||
 	    db_prepare(db, &f.ins_iv,
-		       "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
-		       "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
-		       "p90_us, p95_us, p99_us, p999_us, max_us, hist) "
-		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		       err, errlen) < 0 ||
-	    db_prepare(db, &f.ins_err,
-		       "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
-		       "VALUES(?,?,?,?,?,?)",
-		       err, errlen) < 0 ||
+	               "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
+	               "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
+	               "p90_us, p95_us, p99_us, p999_us, max_us, hist) "
+	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	               err, errlen) < 0 ||
+	    db_prepare(
+	        db, &f.ins_err,
+	        "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
+	        "VALUES(?,?,?,?,?,?)",
+	        err, errlen) < 0 ||
 	    db_prepare(db, &f.ins_ev,
-		       "INSERT OR IGNORE INTO events(source, host, t_ms, kind, detail, run_id) "
-		       "VALUES('merge',?,?,?,?,?)",
-		       err, errlen) < 0 ||
+	               "INSERT OR IGNORE INTO events(source, host, t_ms, kind, detail, run_id) "
+	               "VALUES('merge',?,?,?,?,?)",
+	               err, errlen) < 0 ||
 	    db_prepare(db, &f.es,
-		       "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND start_ms = ?",
-		       err, errlen) < 0)
+	               "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND "
+	               "start_ms = ?",
+	               err, errlen) < 0)
 		goto done;
 	/* Parts are marked first, so that notes() sees which runs of the group are left out. */
 	for (int i = 0; i < f.np; i++)
 		if (exec2(db, "UPDATE runs SET merged_into = -1 WHERE id = ?", f.p[i].id, 0, err,
-			  errlen) < 0)
+		          errlen) < 0)
 			goto done;
 	if (fold_intervals(&f) < 0 || fold_steps(&f) < 0 || notes(&f) < 0 || close_run(&f) < 0)
 		goto done;
@@ -745,12 +766,12 @@ int agm_fold_all(sqlite3 *db, struct agm_group **out, int *n, char *err, size_t 
 	*n = 0;
 	/* merged_into is this file's business: inputs brought their own numbering. */
 	if (db_exec(db, "UPDATE runs SET merged_into = NULL WHERE merged_into IS NOT NULL", err,
-		    errlen) < 0 ||
+	            errlen) < 0 ||
 	    db_prepare(db, &st,
-		       "SELECT agent_group, agent_seq FROM runs WHERE agent_index IS NOT NULL AND "
-		       "agent_group IS NOT NULL GROUP BY agent_group, agent_seq "
-		       "ORDER BY MIN(started_ms), agent_group, agent_seq",
-		       err, errlen) < 0)
+	               "SELECT agent_group, agent_seq FROM runs WHERE agent_index IS NOT NULL AND "
+	               "agent_group IS NOT NULL GROUP BY agent_group, agent_seq "
+	               "ORDER BY MIN(started_ms), agent_group, agent_seq",
+	               err, errlen) < 0)
 		return -1;
 	/* The groups are listed first: folding writes to runs. */
 	for (ngroups = 0; (rc = sqlite3_step(st)) == SQLITE_ROW; ngroups++) {
@@ -764,7 +785,7 @@ int agm_fold_all(sqlite3 *db, struct agm_group **out, int *n, char *err, size_t 
 			res = p;
 		}
 		snprintf(res[ngroups].group, sizeof res[ngroups].group, "%s",
-			 (const char *)sqlite3_column_text(st, 0));
+		         (const char *)sqlite3_column_text(st, 0));
 		res[ngroups].seq = sqlite3_column_int(st, 1);
 	}
 	if (rc != SQLITE_DONE) {

@@ -191,14 +191,17 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 	struct figures f;
 	char a[32], b[32], c[32];
 
+	struct agent_share share; /* an agent shows its own VUs */
+
 	istats_figures(iv, (double)len_ms / 1000.0, &f);
 	if (f.p99_us)
 		r->last_p99 = f.p99_us;
 	if (r->o->quiet || r->o->tty)
 		return;
+	agent_share(r->o->agent, r->s, step, &share);
 	fprintf(stderr,
 		"run %lld step %d/%d %d VUs %-7s +%s: %lld req %.1f/s p50 %s p99 %s err %.2f%% new conn %lld\n",
-		(long long)r->rec.run_id, step + 1, r->s->nlevels, r->s->levels[step], phase,
+		(long long)r->rec.run_id, step + 1, r->s->nlevels, share.vus, phase,
 		dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a), (long long)f.requests,
 		f.tps, fmt_us((double)f.p50_us, b, sizeof b), fmt_us((double)f.p99_us, c, sizeof c),
 		f.error_pct, (long long)f.new_conns);

@@ -50,8 +50,8 @@ static const char *fake_get(const char *name, void *ctx)
 static int from(const char *const *env, int agents, int *k, int *n, char *group, char *err)
 {
 	const char *src = NULL;
-	return agent_from_env(fake_get, (void *)env, agents, k, n, &src, group, AGENT_GROUP_MAX, err,
-			      256);
+	return agent_from_env(fake_get, (void *)env, agents, k, n, &src, group, AGENT_GROUP_MAX,
+	                      err, 256);
 }
 
 static void environment(void **state)
@@ -60,7 +60,7 @@ static void environment(void **state)
 	int k, n;
 	(void)state;
 	const char *array[] = {"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_MIN=4",
-			       "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_JOB_ID=77", NULL};
+	                       "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_JOB_ID=77", NULL};
 	assert_int_equal(from(array, 0, &k, &n, group, err), 0);
 	assert_int_equal(k, 2);
 	assert_int_equal(n, 3);
@@ -68,12 +68,12 @@ static void environment(void **state)
 	assert_int_equal(from(array, 4, &k, &n, group, err), -1);
 	assert_string_equal(err, "--agents 4 disagrees with the Slurm job array's 3 agents");
 	const char *stepped[] = {"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_MIN=1",
-				 "SLURM_ARRAY_TASK_STEP=2", "SLURM_ARRAY_TASK_MAX=7", NULL};
+	                         "SLURM_ARRAY_TASK_STEP=2", "SLURM_ARRAY_TASK_MAX=7", NULL};
 	assert_int_equal(from(stepped, 0, &k, &n, group, err), 0);
 	assert_int_equal(k, 3);
 	assert_int_equal(n, 4);
 	const char *list[] = {"SLURM_ARRAY_TASK_ID=9", "SLURM_ARRAY_TASK_MIN=1",
-			      "SLURM_ARRAY_TASK_COUNT=3", NULL};
+	                      "SLURM_ARRAY_TASK_COUNT=3", NULL};
 	assert_int_equal(from(list, 0, &k, &n, group, err), -1);
 	assert_non_null(strstr(err, "give the array as a range"));
 	const char *k8s[] = {"JOB_COMPLETION_INDEX=0", NULL};
@@ -86,7 +86,7 @@ static void environment(void **state)
 	const char *k8s_past[] = {"JOB_COMPLETION_INDEX=4", NULL};
 	assert_int_equal(from(k8s_past, 4, &k, &n, group, err), -1);
 	const char *srun[] = {"SLURM_STEP_ID=0", "SLURM_PROCID=2", "SLURM_NTASKS=4",
-			      "SLURM_JOB_ID=9", NULL};
+	                      "SLURM_JOB_ID=9", NULL};
 	assert_int_equal(from(srun, 0, &k, &n, group, err), 0);
 	assert_int_equal(k, 3);
 	assert_int_equal(n, 4);
@@ -108,7 +108,8 @@ static void times(void **state)
 	(void)state;
 	assert_int_equal(agent_parse_time("2026-05-01T12:00:00Z", &ms, err, sizeof err), 0);
 	assert_int_equal(ms, 1777636800000LL);
-	assert_int_equal(agent_parse_time(" 2026-05-01t14:00:00.25+02:00 ", &ms, err, sizeof err), 0);
+	assert_int_equal(agent_parse_time(" 2026-05-01t14:00:00.25+02:00 ", &ms, err, sizeof err),
+	                 0);
 	assert_int_equal(ms, 1777636800250LL);
 	assert_int_equal(agent_parse_time("2026-05-01 06:30:00-05:30", &ms, err, sizeof err), 0);
 	assert_int_equal(ms, 1777636800000LL);
@@ -118,8 +119,8 @@ static void times(void **state)
 	assert_int_equal(ms, 1777636800500LL);
 	assert_int_equal(agent_parse_time("2026-02-30T00:00:00Z", &ms, err, sizeof err), -1);
 	assert_string_equal(err, "'2026-02-30T00:00:00Z': no such date");
-	const char *bad[] = {"2026-05-01T12:00:00", "tomorrow", "2026-05-01T25:00:00Z",
-			     "2026-05-01T12:00:00.Z", "2026-5-1T12:00:00Z", ""};
+	const char *bad[] = {"2026-05-01T12:00:00",   "tomorrow",           "2026-05-01T25:00:00Z",
+	                     "2026-05-01T12:00:00.Z", "2026-5-1T12:00:00Z", ""};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		assert_int_equal(agent_parse_time(bad[i], &ms, err, sizeof err), -1);
 	assert_int_equal(agent_boundary_at_or_after(12345, 10000), 20000);
@@ -137,11 +138,11 @@ static void plan_and_share(void **state)
 	int sum = 0;
 	(void)state;
 	assert_int_equal(scn_parse_text(&s, "t.ini",
-					"[scenario]\nduration = 1m\ninterval = 10s\n[sweep]\n"
-					"concurrency = 2,7\nstep_duration = 30s\n[request]\n"
-					"url = http://127.0.0.1/\ntimeout = 5s\n",
-					NULL, 0, err, sizeof err),
-			 0);
+	                                "[scenario]\nduration = 1m\ninterval = 10s\n[sweep]\n"
+	                                "concurrency = 2,7\nstep_duration = 30s\n[request]\n"
+	                                "url = http://127.0.0.1/\ntimeout = 5s\n",
+	                                NULL, 0, err, sizeof err),
+	                 0);
 	assert_int_equal(agent_setup(&a, &args, err, sizeof err), 0);
 	assert_int_equal(a.index, 2);
 	assert_int_equal(a.start_at_ms, 1777636800000LL);
@@ -167,8 +168,8 @@ static void plan_and_share(void **state)
 	assert_int_equal(sh.vus, 7);
 	scn_release(&s);
 
-	struct agent_args nogroup = {.agent = "1/2"}, both = {.agent = "1/2", .group = "g",
-							       .start_at = "1", .start_in = "1s"};
+	struct agent_args nogroup = {.agent = "1/2"},
+	                  both = {.agent = "1/2", .group = "g", .start_at = "1", .start_in = "1s"};
 	struct agent_args alone = {.group = "g"}, badgroup = {.agent = "1/2", .group = "a b"};
 	assert_int_equal(agent_setup(&a, &nogroup, err, sizeof err), -1);
 	assert_non_null(strstr(err, "--agent needs --group NAME"));
@@ -193,7 +194,8 @@ static void numbering(void **state)
 					uint64_t id = agent_id_global((uint64_t)j, k, n);
 					assert_in_range(id, 1, (uint64_t)c);
 					seen[id]++;
-					assert_int_equal(id % (uint64_t)n, (uint64_t)k % (uint64_t)n);
+					assert_int_equal(id % (uint64_t)n,
+					                 (uint64_t)k % (uint64_t)n);
 				}
 			}
 			assert_int_equal(total, c);
@@ -209,14 +211,15 @@ static void clock_probe(void **state)
 	(void)state;
 	assert_int_equal(agent_clock_offset(NULL, "/tmp/x.db", &off, err, sizeof err), 0);
 	assert_in_range(off + 1000, 1000 - 100, 1000 + 100); /* one clock: about 0 */
-	assert_int_equal(agent_clock_offset(NULL, "/nonexistent-dir/x.db", &off, err, sizeof err), -1);
+	assert_int_equal(agent_clock_offset(NULL, "/nonexistent-dir/x.db", &off, err, sizeof err),
+	                 -1);
 	assert_non_null(strstr(err, "cannot create '/nonexistent-dir/.soak-clock-"));
 }
 
 /* --- the merge on recorded blobs ---------------------------------------------------------- */
 
-#define T0 1700000000000LL /* 2023-11-14T22:13:20Z, a multiple of the 10 s interval */
-#define NIV 4              /* intervals per agent: warm-up, then three steady */
+#define T0  1700000000000LL /* 2023-11-14T22:13:20Z, a multiple of the 10 s interval */
+#define NIV 4               /* intervals per agent: warm-up, then three steady */
 
 static uint64_t rng_next(uint64_t *x)
 {
@@ -239,30 +242,32 @@ static void exec_ok(sqlite3 *db, const char *sql)
  * recorded in interval i, want_step those of the steady intervals; *requests and
  * *errors their totals over the steady intervals.
  */
-static void record_agents(sqlite3 *db, struct hdr *want, struct hdr *want_step,
-			  int64_t *requests, int64_t *errors)
+static void record_agents(sqlite3 *db, struct hdr *want, struct hdr *want_step, int64_t *requests,
+                          int64_t *errors)
 {
 	char err[256], sql[1024];
 	sqlite3_stmt *iv;
 	uint64_t x = 88172645463325252ULL;
 
-	assert_int_equal(db_prepare(db, &iv,
-				    "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, "
-				    "vus, requests, errors, bytes, new_conns, mean_us, hist) "
-				    "VALUES(?,0,?,10000,?,?,?,?,?,?,?,?)",
-				    err, sizeof err),
-			 0);
+	assert_int_equal(
+	    db_prepare(db, &iv,
+	               "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, "
+	               "vus, requests, errors, bytes, new_conns, mean_us, hist) "
+	               "VALUES(?,0,?,10000,?,?,?,?,?,?,?,?)",
+	               err, sizeof err),
+	    0);
 	for (int k = 1; k <= 3; k++) {
-		snprintf(sql, sizeof sql,
-			 "INSERT INTO runs(id, uuid, name, label, mode, connection, host, status, "
-			 "interval_ms, started_ms, ended_ms, heartbeat_ms, agent_group, agent_seq, "
-			 "agent_index, agent_count, start_at_ms, start_lag_ms, clock_offset_ms) "
-			 "VALUES(%d, 'agent-%d', 'study', 'v1', 'fixed', 'keepalive', 'h%d', 'done', "
-			 "10000, %lld, %lld, %lld, 'g', 0, %d, 3, %lld, 0, %d);"
-			 "INSERT INTO steps(run_id, idx, concurrency, started_ms, planned_ms, "
-			 "group_concurrency) VALUES(%d, 0, %d, %lld, 40000, 7)",
-			 k, k, k, T0, T0 + 40100, T0 + 40100, k, T0, k == 2 ? 1500 : 3, k,
-			 k == 1 ? 3 : 2, T0);
+		snprintf(
+		    sql, sizeof sql,
+		    "INSERT INTO runs(id, uuid, name, label, mode, connection, host, status, "
+		    "interval_ms, started_ms, ended_ms, heartbeat_ms, agent_group, agent_seq, "
+		    "agent_index, agent_count, start_at_ms, start_lag_ms, clock_offset_ms) "
+		    "VALUES(%d, 'agent-%d', 'study', 'v1', 'fixed', 'keepalive', 'h%d', 'done', "
+		    "10000, %lld, %lld, %lld, 'g', 0, %d, 3, %lld, 0, %d);"
+		    "INSERT INTO steps(run_id, idx, concurrency, started_ms, planned_ms, "
+		    "group_concurrency) VALUES(%d, 0, %d, %lld, 40000, 7)",
+		    k, k, k, T0, T0 + 40100, T0 + 40100, k, T0, k == 2 ? 1500 : 3, k,
+		    k == 1 ? 3 : 2, T0);
 		exec_ok(db, sql);
 		for (int i = 0; i < NIV; i++) {
 			struct hdr h;
@@ -304,10 +309,11 @@ static void record_agents(sqlite3 *db, struct hdr *want, struct hdr *want_step,
 			sqlite3_reset(iv);
 			free(blob);
 			hdr_release(&h);
-			snprintf(sql, sizeof sql,
-				 "INSERT INTO interval_errors VALUES(%d, 0, %lld, 'http_5xx', %lld, "
-				 "'503 from agent %d')",
-				 k, T0 + 10000 * i, (long long)e, k);
+			snprintf(
+			    sql, sizeof sql,
+			    "INSERT INTO interval_errors VALUES(%d, 0, %lld, 'http_5xx', %lld, "
+			    "'503 from agent %d')",
+			    k, T0 + 10000 * i, (long long)e, k);
 			exec_ok(db, sql);
 		}
 	}
@@ -328,9 +334,11 @@ static char *merged_blobs(sqlite3 *db, int64_t run, size_t *len)
 	sqlite3_stmt *st;
 	char err[256], *out = NULL;
 	size_t n = 0;
-	assert_int_equal(db_prepare(db, &st, "SELECT start_ms, hist FROM intervals WHERE run_id = ? "
-					     "ORDER BY start_ms", err, sizeof err),
-			 0);
+	assert_int_equal(db_prepare(db, &st,
+	                            "SELECT start_ms, hist FROM intervals WHERE run_id = ? "
+	                            "ORDER BY start_ms",
+	                            err, sizeof err),
+	                 0);
 	sqlite3_bind_int64(st, 1, run);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		size_t l = (size_t)sqlite3_column_bytes(st, 1);
@@ -378,32 +386,36 @@ static void merge_exact(void **state)
 	/* every merged interval: the histogram of all agents' latencies, bucket by bucket */
 	sqlite3_stmt *st;
 	assert_int_equal(db_prepare(db, &st,
-				    "SELECT start_ms, hist, p99_us, max_us, vus, requests, errors, "
-				    "phase FROM intervals WHERE run_id = ? ORDER BY start_ms",
-				    err, sizeof err),
-			 0);
+	                            "SELECT start_ms, hist, p99_us, max_us, vus, requests, errors, "
+	                            "phase FROM intervals WHERE run_id = ? ORDER BY start_ms",
+	                            err, sizeof err),
+	                 0);
 	sqlite3_bind_int64(st, 1, m);
 	for (int i = 0; i < NIV; i++) {
 		struct hdr got;
 		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 		assert_int_equal(sqlite3_column_int64(st, 0), T0 + 10000 * i);
 		assert_int_equal(hdr_decode(sqlite3_column_blob(st, 1),
-					    (size_t)sqlite3_column_bytes(st, 1), &got, err, sizeof err),
-				 0);
+		                            (size_t)sqlite3_column_bytes(st, 1), &got, err,
+		                            sizeof err),
+		                 0);
 		assert_int_equal(hdr_total(&got), hdr_total(&want[i]));
 		assert_int_equal(got.counts_len, want[i].counts_len);
 		assert_memory_equal(got.counts, want[i].counts,
-				    (size_t)got.counts_len * sizeof *got.counts);
-		assert_int_equal(sqlite3_column_int64(st, 2), hdr_value_at_percentile(&want[i], 99));
+		                    (size_t)got.counts_len * sizeof *got.counts);
+		assert_int_equal(sqlite3_column_int64(st, 2),
+		                 hdr_value_at_percentile(&want[i], 99));
 		assert_int_equal(sqlite3_column_int64(st, 3), hdr_max(&want[i]));
 		assert_int_equal(sqlite3_column_int(st, 4), i == 2 ? 5 : 7);
-		assert_string_equal((const char *)sqlite3_column_text(st, 7), i ? "steady" : "warmup");
+		assert_string_equal((const char *)sqlite3_column_text(st, 7),
+		                    i ? "steady" : "warmup");
 		hdr_release(&got);
 	}
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
 	/* the step: the group's concurrency, the steady intervals' sums, exact percentiles */
-	snprintf(path, sizeof path, "SELECT concurrency FROM steps WHERE run_id = %lld", (long long)m);
+	snprintf(path, sizeof path, "SELECT concurrency FROM steps WHERE run_id = %lld",
+	         (long long)m);
 	assert_int_equal(one(db, path), 7);
 	snprintf(path, sizeof path, "SELECT requests FROM steps WHERE run_id = %lld", (long long)m);
 	assert_int_equal(one(db, path), requests);
@@ -413,22 +425,26 @@ static void merge_exact(void **state)
 	assert_int_equal(one(db, path), hdr_value_at_percentile(&want_step, 99));
 	snprintf(path, sizeof path, "SELECT max_us FROM steps WHERE run_id = %lld", (long long)m);
 	assert_int_equal(one(db, path), hdr_max(&want_step));
-	snprintf(path, sizeof path,
-		 "SELECT SUM(count) FROM interval_errors WHERE run_id = %lld AND class = 'http_5xx'",
-		 (long long)m);
+	snprintf(
+	    path, sizeof path,
+	    "SELECT SUM(count) FROM interval_errors WHERE run_id = %lld AND class = 'http_5xx'",
+	    (long long)m);
 	assert_int_equal(one(db, path), 1 * 4 + 2 * 4 + 3 * 3);
 	/* the notes: agent 3's silence and agent 2's clock */
-	snprintf(path, sizeof path,
-		 "SELECT COUNT(*) FROM events WHERE run_id = %lld AND source = 'merge' AND detail = "
-		 "'agent 3/3 sent nothing from 22:13:40 to 22:13:50 UTC'",
-		 (long long)m);
+	snprintf(
+	    path, sizeof path,
+	    "SELECT COUNT(*) FROM events WHERE run_id = %lld AND source = 'merge' AND detail = "
+	    "'agent 3/3 sent nothing from 22:13:40 to 22:13:50 UTC'",
+	    (long long)m);
 	assert_int_equal(one(db, path), 1);
 	snprintf(path, sizeof path,
-		 "SELECT COUNT(*) FROM events WHERE run_id = %lld AND kind = 'agent_clock' AND "
-		 "detail LIKE 'the agents'' clocks disagree by 1.497 s, more than a tenth of the 10.0 s%%'",
-		 (long long)m);
+	         "SELECT COUNT(*) FROM events WHERE run_id = %lld AND kind = 'agent_clock' AND "
+	         "detail LIKE 'the agents'' clocks disagree by 1.497 s, more than a tenth of the "
+	         "10.0 s%%'",
+	         (long long)m);
 	assert_int_equal(one(db, path), 1);
-	snprintf(path, sizeof path, "SELECT COUNT(*) FROM events WHERE run_id = %lld", (long long)m);
+	snprintf(path, sizeof path, "SELECT COUNT(*) FROM events WHERE run_id = %lld",
+	         (long long)m);
 	assert_int_equal(one(db, path), 2);
 
 	/* folding again gives the same rows, byte for byte */
@@ -447,7 +463,7 @@ static void merge_exact(void **state)
 
 	/* agent 2 died: its run never closed, its process is gone (pid 0 on another host) */
 	exec_ok(db, "UPDATE runs SET status = 'running', ended_ms = NULL, host = 'elsewhere', "
-		    "heartbeat_ms = 1700000025000 WHERE id = 2");
+	            "heartbeat_ms = 1700000025000 WHERE id = 2");
 	assert_int_equal(agm_fold_all(db, &g, &n, err, sizeof err), 0);
 	assert_string_equal(g[0].status, "interrupted");
 	free(g);
@@ -455,9 +471,10 @@ static void merge_exact(void **state)
 	sqlite3_stmt *rs;
 	assert_int_equal(db_prepare(db, &rs, path, err, sizeof err), 0);
 	assert_int_equal(sqlite3_step(rs), SQLITE_ROW);
-	assert_string_equal((const char *)sqlite3_column_text(rs, 0),
-			    "agents 1, 3 of 3 done; agent 2 of 3 crashed (last heard of at 22:13:45 "
-			    "UTC)");
+	assert_string_equal(
+	    (const char *)sqlite3_column_text(rs, 0),
+	    "agents 1, 3 of 3 done; agent 2 of 3 crashed (last heard of at 22:13:45 "
+	    "UTC)");
 	sqlite3_finalize(rs);
 
 	for (int i = 0; i < NIV; i++)
@@ -471,10 +488,10 @@ static void merge_exact(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(spec),           cmocka_unit_test(environment),
-		cmocka_unit_test(times),          cmocka_unit_test(plan_and_share),
-		cmocka_unit_test(numbering),      cmocka_unit_test(clock_probe),
-		cmocka_unit_test(merge_exact),
+	    cmocka_unit_test(spec),        cmocka_unit_test(environment),
+	    cmocka_unit_test(times),       cmocka_unit_test(plan_and_share),
+	    cmocka_unit_test(numbering),   cmocka_unit_test(clock_probe),
+	    cmocka_unit_test(merge_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
