@@ -257,8 +257,15 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 		snprintf(br[n++].text, 200, "error rate %.2f%% is above %g%%", f->error_pct,
 			 t->error_rate * 100);
 	}
-	if (t->tps_min >= 0 && f->tps < t->tps_min) {
-		snprintf(br[n++].text, 200, "%.1f requests/s is below %g", f->tps, t->tps_min);
+	/* An agent answers for its share of the load: tps_min is the whole group's. */
+	double tps_min = t->tps_min;
+	if (r->o->agent && tps_min > 0 && r->s->levels[step] > 0) {
+		struct agent_share share;
+		agent_share(r->o->agent, r->s, step, &share);
+		tps_min = tps_min * share.vus / r->s->levels[step];
+	}
+	if (t->tps_min >= 0 && f->tps < tps_min) {
+		snprintf(br[n++].text, 200, "%.1f requests/s is below %g", f->tps, tps_min);
 	}
 	for (int i = 0; i < n; i++) {
 		snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->s->levels[step], br[i].text);

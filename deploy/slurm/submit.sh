@@ -22,7 +22,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-n= dir= lead=120 part= tlimit=1-00:00:00 cpus= exclusive=1 bin=
+n='' dir='' lead=120 part='' tlimit=1-00:00:00 cpus='' exclusive=1 bin=''
 usage() { sed -n '7,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in

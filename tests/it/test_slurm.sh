@@ -19,12 +19,12 @@ mkdir -p "$S/state" "$S/spool" "$S/munge" "$S/log"
 chmod 700 "$S/munge"
 # Daemons daemonise: they are stopped through their pid files, and only those.
 stop_cluster() {
-  local f p i
+  local f p
   for f in "$S/slurmd.pid" "$S/slurmctld.pid" "$S/munge/munged.pid"; do
     p=$(cat "$f" 2>/dev/null) || continue
     [ -n "$p" ] || continue
     kill -TERM "$p" 2>/dev/null || continue
-    for i in $(seq 1 50); do alive "$p" || break; sleep 0.1; done
+    for _ in $(seq 1 50); do alive "$p" || break; sleep 0.1; done
     alive "$p" && kill -KILL "$p" 2>/dev/null
   done
 }
