@@ -46,17 +46,21 @@ endif
 
 # --- sources -----------------------------------------------------------------------------
 COMMON_SRC := $(sort $(wildcard common/*.c))
-SOAK_SRC := $(sort $(filter-out soak/main.c,$(wildcard soak/*.c)))
+# soak/: the commands at the top (main.c, cmd_*.c), the subsystems in folders; imports run one
+# way: commands -> report/, run/ -> scenario/ -> engine/ -> common/ (tests/it/test_layout.sh).
+SOAK_DIRS := engine scenario run report import
+SOAK_SRC := $(sort $(filter-out soak/main.c,$(wildcard soak/*.c $(SOAK_DIRS:%=soak/%/*.c))))
 PROCSTAT_SRC := $(sort $(wildcard collectors/procstat*.c))
 GCLOG_SRC := $(sort $(wildcard collectors/gclog*.c))
 REGSERVER_SRC := $(sort $(wildcard targets/regserver/*.c))
 MONITOR_SRC := $(sort $(wildcard targets/monitor/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 SQL_FILES := $(sort $(wildcard sql/[0-9]*.sql)) sql/views.sql
+PLOT_FILES := $(sort $(wildcard plots/*.gp))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 COMMON_OBJ := $(call obj,$(COMMON_SRC)) $(BUILD)/obj/gen/sql_embed.o
-SOAK_OBJ := $(call obj,$(SOAK_SRC))
+SOAK_OBJ := $(call obj,$(SOAK_SRC)) $(BUILD)/obj/gen/plots_embed.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 PROGRAMS := $(BIN)/soak $(BIN)/soak-procstat $(BIN)/soak-gclog $(BIN)/regserver
@@ -83,14 +87,18 @@ deps-bench: $(DEPS_STAMP)
 	$(Q)tools/deps.sh bench
 
 # --- objects and programs ----------------------------------------------------------------
-$(BUILD)/gen/sql_embed.c: $(SQL_FILES) tools/embed-sql.sh
+# Text the binaries carry (migrations, views, gnuplot scripts) becomes C at build time.
+$(BUILD)/gen/sql_embed.c: $(SQL_FILES) tools/embed.sh
 	$(Q)mkdir -p $(@D)
-	$(Q)tools/embed-sql.sh $(SQL_FILES) > $@.tmp && mv $@.tmp $@
+	$(Q)tools/embed.sh sql $(SQL_FILES) > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/plots_embed.c: $(PLOT_FILES) tools/embed.sh
+	$(Q)mkdir -p $(@D)
+	$(Q)tools/embed.sh plots $(PLOT_FILES) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/gen/sql_embed.o: $(BUILD)/gen/sql_embed.c | $(DEPS_STAMP)
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
@@ -158,7 +166,7 @@ fuzz: deps-check
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh fuzz
 
 format:
-	$(Q)clang-format -i $(wildcard common/*.[ch] soak/*.[ch] collectors/*.[ch] targets/*/*.[ch] tests/unit/*.c)
+	$(Q)clang-format -i $(wildcard common/*.[ch] soak/*.[ch] $(SOAK_DIRS:%=soak/%/*.[ch]) collectors/*.[ch] targets/*/*.[ch] tests/unit/*.c)
 
 clean:
 	rm -rf build bin

@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "dur.h"
 #include "gcanalysis.h"
+#include "exitcode.h"
 #include "log.h"
 
 volatile sig_atomic_t gl_stop;
@@ -82,12 +83,12 @@ static int summary(const char *path)
 	struct gca_result r;
 	char err[512], fmt[64];
 	struct gcparse *p = gcparse_new(collect, NULL, &e, err, sizeof err);
-	int rc = 2;
+	int rc = EXIT_USAGE;
 
 	memset(&r, 0, sizeof r);
 	if (!p) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
-		return 3;
+		return EXIT_RUNTIME;
 	}
 	if (gl_read_all(p, path, err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
@@ -96,7 +97,7 @@ static int summary(const char *path)
 	gcparse_flush(p);
 	if (e.oom || gca_analyze(e.v, e.n, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: '%s': %s\n", path, e.oom ? "out of memory" : err);
-		rc = 3;
+		rc = EXIT_RUNTIME;
 		goto cleanup;
 	}
 	const struct gcp_stats *s = gcparse_stats(p);
@@ -119,7 +120,7 @@ static int summary(const char *path)
 	printf(",\"memory\":\"%s\",\"why\":", gca_memory_name(r.memory));
 	json_write_str(stdout, r.why);
 	printf("}\n");
-	rc = 0;
+	rc = EXIT_OK;
 cleanup:
 	gca_result_free(&r);
 	gcparse_free(p);
@@ -151,7 +152,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0}};
 	struct gl g;
 	const char *follow = NULL;
-	int import = 0, sum = 0, c, rc = 2;
+	int import = 0, sum = 0, c, rc = EXIT_USAGE;
 	char err[1024];
 
 	memset(&g, 0, sizeof g);
@@ -174,14 +175,14 @@ int main(int argc, char **argv)
 		case 'j':
 			if (parse_i64(optarg, &v) < 0 || v < 0) {
 				fprintf(stderr, "soak-gclog: bad --jvm-start '%s': expected epoch ms\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			g.jvm_start_ms = g.anchor_ms = v;
 			break;
 		case 'r':
 			if (parse_i64(optarg, &v) < 0 || v < 0) {
 				fprintf(stderr, "soak-gclog: bad --run '%s'\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			g.run_id = v;
 			break;
@@ -189,11 +190,11 @@ int main(int argc, char **argv)
 		case 't':
 			if (dur_parse(optarg, &v, err, sizeof err) < 0) {
 				fprintf(stderr, "soak-gclog: --%s: %s\n", c == 'e' ? "every" : "for", err);
-				return 2;
+				return EXIT_USAGE;
 			}
 			if (c == 'e' && v <= 0) {
 				fprintf(stderr, "soak-gclog: --every: must be positive, not '%s'\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			if (c == 'e')
 				g.every_ms = v;
@@ -203,7 +204,7 @@ int main(int argc, char **argv)
 		case 'l':
 			if (log_level_parse(optarg) < 0) {
 				fprintf(stderr, "soak-gclog: bad --log-level '%s'\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			log_set_level((enum log_level)log_level_parse(optarg));
 			break;
@@ -211,19 +212,19 @@ int main(int argc, char **argv)
 		case ':':
 			fprintf(stderr, "soak-gclog: option '%s' needs a value\n", argv[optind - 1]);
 			usage(stderr);
-			return 2;
+			return EXIT_USAGE;
 		default:
 			fprintf(stderr, "soak-gclog: unknown option '%s'\n", argv[optind - 1]);
 			usage(stderr);
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (sum) {
 		if (optind >= argc || import || follow) {
 			fprintf(stderr, "soak-gclog: --summary takes files and no --import/--follow\n");
-			return 2;
+			return EXIT_USAGE;
 		}
-		rc = 0;
+		rc = EXIT_OK;
 		for (int i = optind; i < argc; i++) {
 			int r = summary(argv[i]);
 			if (r > rc)
@@ -235,11 +236,11 @@ int main(int argc, char **argv)
 	    (follow && optind < argc)) {
 		fprintf(stderr, "soak-gclog: need --db, --source and either --import FILE... or "
 				"--follow FILE (see --help)\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (g.jvm_start_ms != GCP_NONE && g.pid_match) {
 		fprintf(stderr, "soak-gclog: --jvm-start and --pid-match exclude each other\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (g.pid_match) {
 		int ec;
@@ -251,7 +252,7 @@ int main(int argc, char **argv)
 			pcre2_get_error_message(ec, msg, sizeof msg);
 			fprintf(stderr, "soak-gclog: bad --pid-match '%s': %s at offset %zu\n",
 				g.pid_match, (char *)msg, (size_t)off);
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (!g.host[0] && gethostname(g.host, sizeof g.host - 1) < 0)
@@ -274,31 +275,31 @@ int main(int argc, char **argv)
 	g.parser = gl_parser_new(&g, err, sizeof err);
 	if (!g.parser) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
-		rc = 3;
+		rc = EXIT_RUNTIME;
 		goto cleanup;
 	}
 	if (gl_db_open(&g, err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
-		rc = 3;
+		rc = EXIT_RUNTIME;
 		goto cleanup;
 	}
-	rc = 0;
+	rc = EXIT_OK;
 	if (import) {
 		for (int i = optind; i < argc && !gl_stop && !g.db_failed; i++)
 			if (gl_import(&g, argv[i], err, sizeof err) < 0) {
 				fprintf(stderr, "soak-gclog: %s\n", err);
-				rc = 2;
+				rc = EXIT_USAGE;
 				break;
 			}
 		gcparse_flush(g.parser);
 	} else if (gl_follow(&g, follow, err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
-		rc = 2;
+		rc = EXIT_USAGE;
 	}
 	gl_db_commit(&g);
 	if (g.db_failed) {
 		fprintf(stderr, "soak-gclog: %s\n", g.db_err);
-		rc = 3;
+		rc = EXIT_RUNTIME;
 	}
 	const struct gcp_stats *s = gcparse_stats(g.parser);
 	if (s->unparsed)

@@ -20,11 +20,11 @@
 #include "clock.h"
 #include "db.h"
 #include "dur.h"
+#include "exitcode.h"
 #include "log.h"
 #include "procstat_host.h"
 #include "procstat_pset.h"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
 #define PROG "soak-procstat"
 #define MIN_EVERY_MS 100 /* samples are keyed by millisecond: far above that */

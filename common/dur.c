@@ -252,3 +252,14 @@ bad:
 	snprintf(err, errlen, "bad percentage '%s': expected e.g. 1%%, 0.5%% or a fraction 0..1", s);
 	return -1;
 }
+
+char *dur_format_us(double us, char *buf, size_t len)
+{
+	if (us < 1000)
+		snprintf(buf, len, "%.0fus", us);
+	else if (us < 1e6)
+		snprintf(buf, len, "%.1fms", us / 1000);
+	else
+		snprintf(buf, len, "%.2fs", us / 1e6);
+	return buf;
+}

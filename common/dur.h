@@ -29,4 +29,7 @@ int range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char 
 /* A percentage (`1%`) or a fraction in [0, 1]; *frac gets the fraction. */
 int pct_parse(const char *s, double *frac, char *err, size_t errlen);
 
+/* A latency for people, in the unit that suits it: 850us, 12.3ms, 1.25s. */
+char *dur_format_us(double us, char *buf, size_t len);
+
 #endif

@@ -7,8 +7,8 @@
 
 #include "clock.h"
 #include "db.h"
-#include "recorder.h"
-#include "results.h"
+#include "report/results.h"
+#include "run/recorder.h"
 
 #define AGM_TEXT 1024 /* bytes of a note, a reason or the hosts list */
 

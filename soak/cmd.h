@@ -8,7 +8,7 @@
 #ifndef SOAK_CMD_H
 #define SOAK_CMD_H
 
-enum { EXIT_OK = 0, EXIT_THRESHOLD = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
+#include "exitcode.h"
 
 struct cmd_entry {
 	const char *name;

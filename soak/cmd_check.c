@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 int cmd_check(int argc, char **argv)
 {

@@ -11,7 +11,7 @@
 
 #include "cmd.h"
 #include "db.h"
-#include "report.h"
+#include "report/report.h"
 
 static void help(void)
 {

@@ -14,8 +14,8 @@
 #include "cmd.h"
 #include "db.h"
 #include "log.h"
-#include "runner.h"
-#include "scenario.h"
+#include "run/runner.h"
+#include "scenario/scenario.h"
 
 /* Set by the signal handlers; read by the runner. */
 static volatile sig_atomic_t sigint_count, sigterm_seen;
@@ -315,7 +315,7 @@ int cmd_run(int argc, char **argv)
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);
-		if (r == 130 || r == 143 || r == EXIT_RUNTIME) {
+		if (r == EXIT_SIGINT || r == EXIT_SIGTERM || r == EXIT_RUNTIME) {
 			if (i + 1 < nscn)
 				fprintf(stderr, "soak run: %d queued scenario%s not run\n", nscn - i - 1,
 					nscn - i - 1 == 1 ? "" : "s");

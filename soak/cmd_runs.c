@@ -13,8 +13,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "dur.h"
-#include "results.h"
-#include "runner.h"
+#include "report/results.h"
 
 /* The figures of a window; duration_s is the run's length for a run, the measured window
  * for a step. */
@@ -150,7 +149,7 @@ int cmd_runs(int argc, char **argv)
 			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n", (long long)id,
 			       label, mode, status, iso, dur_format((ended - started) / 1000 * 1000, len, sizeof len),
 			       (long long)all.requests, all.tps,
-			       all.requests ? fmt_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct,
+			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct,
 			       agents);
 			continue;
 		}

@@ -1,5 +1,5 @@
 /*
- * The tcp-frame reply reader (soak/frame.c) on hostile bytes, as the driver uses it: a
+ * The tcp-frame reply reader (soak/engine/frame.c) on hostile bytes, as the driver uses it: a
  * stream of frames read one after the other, each fed in pieces of varying sizes.
  * Input: 2 bytes expected type, 3 bytes cap, 1 byte keep size, 1 byte chunking seed,
  * then the stream.  Checked against a plain re-parse of the same bytes: type and length
@@ -7,12 +7,12 @@
  * frame never consuming a byte past its end, kept bytes equal to the payload's prefix,
  * and the header writer reproducing every header read.
  */
-// fuzz-sources: soak/frame.c
+// fuzz-sources: soak/engine/frame.c
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
+#include "engine/frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

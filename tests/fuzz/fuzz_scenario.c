@@ -8,7 +8,7 @@
  * The harness runs in a directory of its own holding data.csv and frame.txt, so that
  * `csv = data.csv` and `file = frame.txt` read real files.
  */
-// fuzz-sources: soak/scenario.c soak/scenario_frame.c soak/frame.c soak/template.c common/dur.c common/clock.c
+// fuzz-sources: soak/scenario/scenario.c soak/scenario/scenario_read.c soak/scenario/scenario_frame.c soak/engine/plan.c soak/engine/frame.c soak/engine/template.c common/dur.c common/clock.c
 // fuzz-pkgs: libcurl libpcre2-8 inih
 #include <stdint.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -90,28 +90,28 @@ static void check_plan(const struct scenario *s, const char *text)
 			      .run_id = INT64_MAX, .nonce = "abcdefgh", .rng = 42};
 	FILE *null;
 
-	ctx.csv = s->csv.ncols ? &s->csv : NULL;
+	ctx.csv = s->plan.csv.ncols ? &s->plan.csv : NULL;
 	if (s->nlevels < 1 || s->nlevels > SCN_MAX_LEVELS || s->duration_ms <= 0 ||
 	    s->interval_ms < 100 || s->interval_ms > 3600000 || s->warmup_ms < 0 ||
 	    s->rampup_ms < 0 || s->warmup_ms + s->rampup_ms >= s->duration_ms ||
-	    s->think_min_ms < 0 || s->think_max_ms < s->think_min_ms || !s->name || !s->label ||
+	    s->plan.think_min_ms < 0 || s->plan.think_max_ms < s->plan.think_min_ms || !s->name || !s->label ||
 	    !s->text || strncmp(s->text, text, strlen(text)) != 0)
 		abort();
 	for (int i = 0; i < s->nlevels; i++)
 		if (s->levels[i] < 1 || s->levels[i] > SCN_MAX_VUS)
 			abort();
-	if (s->protocol == SCN_HTTP && (s->nreqs < 1 || s->total_weight < 1))
+	if (s->plan.protocol == PLAN_HTTP && (s->plan.nreqs < 1 || s->plan.total_weight < 1))
 		abort();
-	if (s->protocol == SCN_TCP_FRAME && (!s->address || s->nframes < 1))
+	if (s->plan.protocol == PLAN_TCP_FRAME && (!s->plan.address || s->plan.nframes < 1))
 		abort();
-	for (int i = 0; i < s->nframes; i++)
-		expand_fits(&s->frames[i].text, &ctx);
-	if (s->has_handshake)
-		expand_fits(&s->handshake.text, &ctx);
-	for (int i = 0; i < s->nreqs; i++) {
-		const struct scn_request *r = &s->reqs[i];
+	for (int i = 0; i < s->plan.nframes; i++)
+		expand_fits(&s->plan.frames[i].text, &ctx);
+	if (s->plan.has_handshake)
+		expand_fits(&s->plan.handshake.text, &ctx);
+	for (int i = 0; i < s->plan.nreqs; i++) {
+		const struct plan_request *r = &s->plan.reqs[i];
 		if (!r->name || !r->method || !*r->method || r->timeout_ms < 1 || r->weight < 0 ||
-		    r->nheaders > SCN_MAX_HEADERS || (s->protocol == SCN_HTTP && !r->url.text))
+		    r->nheaders > PLAN_MAX_HEADERS || (s->plan.protocol == PLAN_HTTP && !r->url.text))
 			abort();
 		expand_fits(&r->url, &ctx);
 		if (r->has_body)

@@ -7,13 +7,13 @@
  * The context (seq, vu, iter, run id, nonce, CSV or none) comes from the input too,
  * extremes included.  A failed compile must say why.  Any crash, leak or abort is a bug.
  */
-// fuzz-sources: soak/template.c common/clock.c
+// fuzz-sources: soak/engine/template.c common/clock.c
 // fuzz-pkgs: zlib
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "template.h"
+#include "engine/template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

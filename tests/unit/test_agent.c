@@ -12,12 +12,12 @@
 
 #include <cmocka.h>
 
-#include "agent.h"
-#include "agent_id.h"
+#include "run/agent.h"
+#include "engine/agent_id.h"
 #include "agent_merge.h"
 #include "db.h"
 #include "hdr.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 /* --- K/N and the environment ------------------------------------------------------------- */
 

@@ -11,7 +11,7 @@
 #include <dirent.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "report/report.h"
 
 /* A deterministic generator (xorshift64*) and normal draws (Box-Muller). */
 struct rng {
@@ -286,7 +286,7 @@ static void welch_edges(void **state)
 	assert_string_equal(rpt_verdict_name(d.verdict), "n/a");
 }
 
-/* The scripts built into soak are plots/ as checked in (tools/embed-plots.sh was run). */
+/* The scripts built into soak are plots/ as checked in (tools/embed.sh at build time). */
 static void scripts_match_plots(void **state)
 {
 	const char *top = getenv("SOAK_TOP");
@@ -320,7 +320,7 @@ static void scripts_match_plots(void **state)
 		buf[n] = '\0';
 		if (strcmp(buf, rpt_scripts[i].text) != 0)
 			fail_msg(
-			    "plots/%s differs from its built-in copy: run tools/embed-plots.sh",
+			    "plots/%s differs from its built-in copy: the build embeds plots/ (tools/embed.sh)",
 			    rpt_scripts[i].name);
 	}
 	free(buf);

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 static const char good[] =
 	"; a registration soak\n"
@@ -63,18 +63,18 @@ static void parses_the_design_example(void **state)
 	assert_int_equal(s.duration_ms, 1800000);
 	assert_int_equal(s.warmup_ms, 60000);
 	assert_int_equal(s.rampup_ms, 30000);
-	assert_int_equal(s.think_min_ms, 100);
-	assert_int_equal(s.think_max_ms, 300);
+	assert_int_equal(s.plan.think_min_ms, 100);
+	assert_int_equal(s.plan.think_max_ms, 300);
 	assert_int_equal(s.nlevels, 1);
 	assert_int_equal(s.levels[0], 30);
 	assert_int_equal(s.sweep, 0);
-	assert_int_equal(s.nreqs, 1);
-	assert_string_equal(s.reqs[0].method, "POST");
-	assert_int_equal(s.reqs[0].nheaders, 2);
-	assert_int_equal(s.reqs[0].headers[1].dynamic, 1);
-	assert_int_equal(s.reqs[0].timeout_ms, 5000);
-	assert_int_equal(s.reqs[0].expect_status, 201);
-	assert_non_null(s.reqs[0].expect_body);
+	assert_int_equal(s.plan.nreqs, 1);
+	assert_string_equal(s.plan.reqs[0].method, "POST");
+	assert_int_equal(s.plan.reqs[0].nheaders, 2);
+	assert_int_equal(s.plan.reqs[0].headers[1].dynamic, 1);
+	assert_int_equal(s.plan.reqs[0].timeout_ms, 5000);
+	assert_int_equal(s.plan.reqs[0].expect_status, 201);
+	assert_non_null(s.plan.reqs[0].expect_body);
 	assert_int_equal(s.thr.p99_us, 800000);
 	assert_float_equal(s.thr.error_rate, 0.01, 1e-12);
 	assert_float_equal(s.thr.tps_min, 50, 1e-12);
@@ -108,7 +108,7 @@ static void sweep_and_overrides(void **state)
 	assert_int_equal(s.duration_ms, 120000);
 	assert_int_equal(scn_total_ms(&s), 360000);
 	assert_string_equal(s.label, "tomcat9");
-	assert_int_equal(s.reqs[0].nheaders, 3); /* header is repeatable: an override adds one */
+	assert_int_equal(s.plan.reqs[0].nheaders, 3); /* header is repeatable: an override adds one */
 	/* The stored text says what was overridden. */
 	assert_non_null(strstr(s.text, ";   --set scenario.label=tomcat9\n"));
 	scn_release(&s);
@@ -127,12 +127,12 @@ static void weighted_requests_and_defaults(void **state)
 	assert_string_equal(s.label, "w");
 	assert_int_equal(s.concurrency, 10);
 	assert_int_equal(s.interval_ms, 10000);
-	assert_int_equal(s.nreqs, 2);
-	assert_string_equal(s.reqs[0].name, "login");
-	assert_string_equal(s.reqs[0].method, "POST"); /* a body makes it a POST */
-	assert_string_equal(s.reqs[1].method, "GET");
-	assert_int_equal(s.total_weight, 4);
-	assert_int_equal(s.connection, SCN_KEEPALIVE);
+	assert_int_equal(s.plan.nreqs, 2);
+	assert_string_equal(s.plan.reqs[0].name, "login");
+	assert_string_equal(s.plan.reqs[0].method, "POST"); /* a body makes it a POST */
+	assert_string_equal(s.plan.reqs[1].method, "GET");
+	assert_int_equal(s.plan.total_weight, 4);
+	assert_int_equal(s.plan.connection, PLAN_KEEPALIVE);
 	scn_release(&s);
 }
 
@@ -246,8 +246,8 @@ static void files(void **state)
 	fclose(f);
 	if (scn_load(&s, path, NULL, 0, err, sizeof err) != 0)
 		fail_msg("%s", err);
-	assert_int_equal(s.csv.nrows, 2);
-	assert_string_equal(s.csv.cells[2], "bo, b");
+	assert_int_equal(s.plan.csv.nrows, 2);
+	assert_string_equal(s.plan.csv.cells[2], "bo, b");
 	scn_release(&s);
 	f = fopen(path, "w");
 	fputs("[scenario]\nduration = 1m\ncsv = users.csv\n[request]\nurl = http://127.0.0.1/\n"
@@ -277,9 +277,9 @@ static void long_lines(void **state)
 		 "body = %s ; an inline comment\nheader = X-Long: %s\nmethod = PUT\n",
 		 body + 5700, body, body + 5500);
 	assert_int_equal(scn_parse_text(&s, "long.ini", text, NULL, 0, err, sizeof err), 0);
-	assert_int_equal(strlen(s.reqs[0].body.text), 6000);
-	assert_int_equal(strlen(s.reqs[0].headers[0].text), strlen("X-Long: ") + 500);
-	assert_string_equal(s.reqs[0].method, "PUT"); /* lines after the long ones still count */
+	assert_int_equal(strlen(s.plan.reqs[0].body.text), 6000);
+	assert_int_equal(strlen(s.plan.reqs[0].headers[0].text), strlen("X-Long: ") + 500);
+	assert_string_equal(s.plan.reqs[0].method, "PUT"); /* lines after the long ones still count */
 	scn_release(&s);
 	/* A long line that is no key = value is an error with its line. */
 	snprintf(text, 20000, "[scenario]\nduration = 10s\n%s\n", body);

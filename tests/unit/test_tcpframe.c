@@ -14,11 +14,11 @@
 
 #include <cmocka.h>
 
-#include "frame.h"
-#include "scenario.h"
-#include "scenario_frame.h"
-#include "tcpframe.h"
-#include "vuheap.h"
+#include "engine/frame.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_frame.h"
+#include "engine/engine.h"
+#include "engine/vuheap.h"
 
 /* DataOutputStream.writeShort(v): (v >>> 8) & 0xFF, v & 0xFF; writeInt(v): four bytes, high
  * byte first.  The vectors below are those bytes written out by hand. */
@@ -134,20 +134,20 @@ static void parses_a_tcp_frame_scenario(void **state)
 	(void)state;
 
 	assert_int_equal(scn_parse_text(&s, "t.ini", good, NULL, 0, err, sizeof err), 0);
-	assert_int_equal(s.protocol, SCN_TCP_FRAME);
-	assert_int_equal(s.connection, SCN_CLOSE);
-	assert_string_equal(s.address, "127.0.0.1:7000");
-	assert_int_equal(s.max_frame, 65536);
-	assert_int_equal(s.nreqs, 1);
-	assert_int_equal(s.reqs[0].timeout_ms, 2000);
-	assert_int_equal(s.has_handshake, 1);
-	assert_non_null(s.handshake_expect);
-	assert_int_equal(s.handshake.type, 1);
-	assert_int_equal(s.nframes, 2);
-	assert_int_equal(s.frames[0].text.dynamic, 1);
-	assert_int_equal(s.frames[0].expect_reply, 0);
-	assert_int_equal(s.frames[1].type, 7);
-	assert_int_equal(s.frames[1].expect_reply, 1);
+	assert_int_equal(s.plan.protocol, PLAN_TCP_FRAME);
+	assert_int_equal(s.plan.connection, PLAN_CLOSE);
+	assert_string_equal(s.plan.address, "127.0.0.1:7000");
+	assert_int_equal(s.plan.max_frame, 65536);
+	assert_int_equal(s.plan.nreqs, 1);
+	assert_int_equal(s.plan.reqs[0].timeout_ms, 2000);
+	assert_int_equal(s.plan.has_handshake, 1);
+	assert_non_null(s.plan.handshake_expect);
+	assert_int_equal(s.plan.handshake.type, 1);
+	assert_int_equal(s.plan.nframes, 2);
+	assert_int_equal(s.plan.frames[0].text.dynamic, 1);
+	assert_int_equal(s.plan.frames[0].expect_reply, 0);
+	assert_int_equal(s.plan.frames[1].type, 7);
+	assert_int_equal(s.plan.frames[1].expect_reply, 1);
 	scn_release(&s);
 }
 
@@ -173,9 +173,9 @@ static void frames_from_files_relative_to_the_scenario(void **state)
 	      f);
 	fclose(f);
 	assert_int_equal(scn_load(&s, ini, NULL, 0, err, sizeof err), 0);
-	assert_int_equal(s.nframes, 1);
-	assert_int_equal(s.max_frame, 1 << 20);
-	assert_int_equal(s.frames[0].text.min_len, strlen("{\"T\":\"MonitorItemData\",\"MID\":}"));
+	assert_int_equal(s.plan.nframes, 1);
+	assert_int_equal(s.plan.max_frame, 1 << 20);
+	assert_int_equal(s.plan.frames[0].text.min_len, strlen("{\"T\":\"MonitorItemData\",\"MID\":}"));
 	scn_release(&s);
 	unlink(path);
 	unlink(ini);
@@ -247,18 +247,18 @@ static void address_split(void **state)
 	(void)state;
 
 	assert_int_equal(
-	    scn_address_split("127.0.0.1:7000", host, sizeof host, &port, err, sizeof err), 0);
+	    plan_address_split("127.0.0.1:7000", host, sizeof host, &port, err, sizeof err), 0);
 	assert_string_equal(host, "127.0.0.1");
 	assert_int_equal(port, 7000);
-	assert_int_equal(scn_address_split("[::1]:9", host, sizeof host, &port, err, sizeof err),
+	assert_int_equal(plan_address_split("[::1]:9", host, sizeof host, &port, err, sizeof err),
 	                 0);
 	assert_string_equal(host, "::1");
 	assert_int_equal(port, 9);
-	assert_int_equal(scn_address_split("::1:9", host, sizeof host, &port, err, sizeof err), -1);
-	assert_int_equal(scn_address_split("[::1]9", host, sizeof host, &port, err, sizeof err),
+	assert_int_equal(plan_address_split("::1:9", host, sizeof host, &port, err, sizeof err), -1);
+	assert_int_equal(plan_address_split("[::1]9", host, sizeof host, &port, err, sizeof err),
 	                 -1);
-	assert_int_equal(scn_address_split("h:0", host, sizeof host, &port, err, sizeof err), -1);
-	assert_int_equal(scn_address_split("h:1x", host, sizeof host, &port, err, sizeof err), -1);
+	assert_int_equal(plan_address_split("h:0", host, sizeof host, &port, err, sizeof err), -1);
+	assert_int_equal(plan_address_split("h:1x", host, sizeof host, &port, err, sizeof err), -1);
 }
 
 /* The scheduling heap pops VUs in due order, ties included, and holds exactly cap. */
@@ -308,11 +308,12 @@ static void preflight_reaches_the_address(void **state)
 	assert_int_equal(listen(fd, 4), 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &al), 0);
 	snprintf(addr, sizeof addr, "127.0.0.1:%d", ntohs(a.sin_port));
-	s.address = addr;
-	assert_int_equal(tcpframe_preflight(&s, err, sizeof err), 0);
+	s.plan.address = addr;
+	s.plan.protocol = PLAN_TCP_FRAME;
+	assert_int_equal(engine_preflight(&s.plan, err, sizeof err), 0);
 	close(fd); /* nobody listens there now */
 	err[0] = '\0';
-	assert_int_equal(tcpframe_preflight(&s, err, sizeof err), -1);
+	assert_int_equal(engine_preflight(&s.plan, err, sizeof err), -1);
 	assert_non_null(strstr(err, "cannot reach the target 127.0.0.1:"));
 }
 

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "http.h"
-#include "stats.h"
-#include "template.h"
+#include "engine/http.h"
+#include "engine/stats.h"
+#include "engine/template.h"
 
 static void literal_and_escapes(void **state)
 {

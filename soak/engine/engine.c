@@ -1,0 +1,244 @@
+#include "engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine_int.h"
+#include "log.h"
+
+/* With LOOP_AUTO, workers running more VUs than this use epoll + socket_action: below it,
+ * curl_multi_poll is cheaper per request (no epoll_ctl churn on reused connections); above
+ * it, poll()'s scan of every socket on each turn costs more (bench/engine.sh measures). */
+#define AUTO_EPOLL_ABOVE 256
+
+static const struct driver *driver_of(const struct plan *p)
+{
+	return p->protocol == PLAN_TCP_FRAME ? &tcpframe_driver : &http_driver;
+}
+
+int engine_preflight(const struct plan *p, char *err, size_t errlen)
+{
+	return driver_of(p)->preflight(p, err, errlen);
+}
+
+static void *worker(void *arg)
+{
+	struct ethread *t = arg;
+	t->eng->drv->run(t);
+	atomic_store_explicit(&t->done, 1, memory_order_release);
+	return NULL;
+}
+
+void engine_turn(struct ethread *t, struct turn *out)
+{
+	struct engine *e = t->eng;
+	int epoch = atomic_load_explicit(&e->epoch, memory_order_acquire);
+
+	if (epoch != t->seen_epoch) {
+		/* Switch buffers: the aggregator cleared the other one before bumping the epoch
+		 * (release/acquire on epoch makes that visible here). */
+		t->cur ^= 1;
+		t->seen_epoch = epoch;
+		atomic_store_explicit(&t->acked_epoch, epoch, memory_order_release);
+	}
+	out->stop = atomic_load_explicit(&e->stop, memory_order_acquire);
+	out->changed = 0;
+	int target = atomic_load_explicit(&e->target_vus, memory_order_acquire);
+	int share = target / e->nthreads + (t->index < target % e->nthreads);
+	if (share > t->max_share)
+		share = t->max_share;
+	if (share != t->share) {
+		t->share = share;
+		t->ramp_ms = atomic_load_explicit(&e->ramp_ms, memory_order_relaxed);
+		out->changed = 1;
+	}
+}
+
+void engine_publish(struct ethread *t, int vus, int inflight)
+{
+	atomic_store_explicit(&t->live_requests, t->requests, memory_order_relaxed);
+	atomic_store_explicit(&t->live_errors, t->errors, memory_order_relaxed);
+	atomic_store_explicit(&t->live_conns, t->conns, memory_order_relaxed);
+	atomic_store_explicit(&t->live_vus, vus, memory_order_relaxed);
+	atomic_store_explicit(&t->live_inflight, inflight, memory_order_relaxed);
+}
+
+static int ncores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+int engine_start(struct engine **out, const struct engine_opts *o, char *err, size_t errlen)
+{
+	struct engine *e;
+	uint64_t seed = (uint64_t)clock_wall_ms() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock_mono_ns();
+
+	*out = NULL;
+	e = calloc(1, sizeof *e);
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	e->o = *o;
+	if (e->o.agent_count < 1 || e->o.agent_index < 1 || e->o.agent_index > e->o.agent_count)
+		e->o.agent_index = e->o.agent_count = 1; /* not an agent */
+	e->nthreads = o->threads > 0 ? o->threads : ncores();
+	if (e->nthreads > o->max_vus)
+		e->nthreads = o->max_vus > 0 ? o->max_vus : 1;
+	e->drv = driver_of(o->plan);
+	e->loop = o->loop;
+	if (e->loop == LOOP_AUTO)
+		e->loop = (o->max_vus + e->nthreads - 1) / e->nthreads > AUTO_EPOLL_ABOVE ? LOOP_EPOLL
+											 : LOOP_POLL;
+	e->t = calloc((size_t)e->nthreads, sizeof *e->t);
+	if (!e->t) {
+		snprintf(err, errlen, "out of memory");
+		free(e);
+		return -1;
+	}
+	for (int i = 0; i < e->nthreads; i++) {
+		struct ethread *t = &e->t[i];
+		t->eng = e;
+		t->index = i;
+		t->max_share = o->max_vus / e->nthreads + (i < o->max_vus % e->nthreads);
+		t->rng = (seed + (uint64_t)i * 0x9E3779B97F4A7C15ULL) | 1;
+		if (istats_init(&t->st[0], err, errlen) < 0 || istats_init(&t->st[1], err, errlen) < 0 ||
+		    e->drv->init(t, err, errlen) < 0)
+			goto fail;
+	}
+	for (int i = 0; i < e->nthreads; i++) {
+		int rc = pthread_create(&e->t[i].tid, NULL, worker, &e->t[i]);
+		if (rc != 0) {
+			snprintf(err, errlen, "cannot start a worker thread: %s", strerror(rc));
+			goto fail;
+		}
+		e->t[i].started = 1;
+	}
+	*out = e;
+	return 0;
+fail:
+	engine_free(e);
+	return -1;
+}
+
+void engine_set_vus(struct engine *e, int vus, int64_t ramp_ms)
+{
+	atomic_store_explicit(&e->ramp_ms, ramp_ms, memory_order_relaxed);
+	atomic_store_explicit(&e->target_vus, vus, memory_order_release);
+	atomic_fetch_add(&e->ctl_gen, 1);
+	for (int i = 0; i < e->nthreads; i++)
+		e->drv->wake(&e->t[i]);
+}
+
+int engine_collect(struct engine *e, struct istats *into, char *err, size_t errlen)
+{
+	int epoch = atomic_load(&e->epoch) + 1;
+	int64_t deadline = clock_mono_ms() + 10000;
+
+	atomic_store_explicit(&e->epoch, epoch, memory_order_release);
+	for (int i = 0; i < e->nthreads; i++)
+		e->drv->wake(&e->t[i]);
+	for (int i = 0; i < e->nthreads; i++) {
+		struct ethread *t = &e->t[i];
+		/* A worker switches within one loop turn; one that has finished never will, and
+		 * its last buffer is complete. */
+		while (atomic_load_explicit(&t->acked_epoch, memory_order_acquire) != epoch &&
+		       !atomic_load_explicit(&t->done, memory_order_acquire)) {
+			if (clock_mono_ms() > deadline) {
+				snprintf(err, errlen, "worker %d did not hand over its interval within 10 s", i);
+				return -1;
+			}
+			struct timespec ts = {0, 200000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	for (int i = 0; i < e->nthreads; i++) {
+		struct ethread *t = &e->t[i];
+		struct istats *left;
+		if (atomic_load_explicit(&t->acked_epoch, memory_order_acquire) == epoch) {
+			/* st index: the worker flips cur on each epoch starting at 0, so after epoch
+			 * k it writes st[k & 1] and left st[(k - 1) & 1]. */
+			left = &t->st[(epoch - 1) & 1];
+			istats_add(into, left);
+			istats_reset(left);
+		} else {
+			/* Finished without switching: both buffers are at rest. */
+			istats_add(into, &t->st[0]);
+			istats_add(into, &t->st[1]);
+			istats_reset(&t->st[0]);
+			istats_reset(&t->st[1]);
+		}
+	}
+	return 0;
+}
+
+void engine_live(struct engine *e, struct engine_live *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < e->nthreads; i++) {
+		struct ethread *t = &e->t[i];
+		out->requests += atomic_load_explicit(&t->live_requests, memory_order_relaxed);
+		out->errors += atomic_load_explicit(&t->live_errors, memory_order_relaxed);
+		out->new_conns += atomic_load_explicit(&t->live_conns, memory_order_relaxed);
+		out->vus += atomic_load_explicit(&t->live_vus, memory_order_relaxed);
+		out->inflight += atomic_load_explicit(&t->live_inflight, memory_order_relaxed);
+	}
+}
+
+void engine_stop(struct engine *e, int abort)
+{
+	int want = abort ? ENGINE_ABORT : ENGINE_DRAIN;
+	if (atomic_load(&e->stop) < want)
+		atomic_store_explicit(&e->stop, want, memory_order_release);
+	for (int i = 0; i < e->nthreads; i++)
+		e->drv->wake(&e->t[i]);
+}
+
+int engine_wait(struct engine *e, int64_t timeout_ms)
+{
+	int64_t deadline = clock_mono_ms() + timeout_ms;
+	for (;;) {
+		int all = 1;
+		for (int i = 0; i < e->nthreads; i++)
+			if (e->t[i].started && !atomic_load_explicit(&e->t[i].done, memory_order_acquire))
+				all = 0;
+		if (all)
+			return 0;
+		if (clock_mono_ms() >= deadline)
+			return -1;
+		struct timespec ts = {0, 5000000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	engine_stop(e, 1);
+	for (int i = 0; i < e->nthreads; i++)
+		if (e->t[i].started)
+			pthread_join(e->t[i].tid, NULL);
+	for (int i = 0; i < e->nthreads; i++) {
+		e->drv->release(&e->t[i]);
+		istats_release(&e->t[i].st[0]);
+		istats_release(&e->t[i].st[1]);
+	}
+	free(e->t);
+	free(e);
+}
+
+int engine_threads(const struct engine *e) { return e->nthreads; }
+
+const char *engine_loop_name(const struct engine *e)
+{
+	if (e->drv != &http_driver)
+		return "epoll (tcp-frame)";
+	return e->loop == LOOP_EPOLL ? "epoll" : "poll";
+}

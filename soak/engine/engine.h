@@ -1,0 +1,75 @@
+/*
+ * engine — the load engine: worker threads, each with its own event loop and its own share
+ * of the virtual users (VUs), in a closed workload model (send, wait for the answer, think,
+ * send again).
+ *
+ * Threads and handover: each worker counts into one of two istats buffers; engine_collect()
+ * (called by the one aggregating thread at an interval boundary) bumps an epoch, wakes the
+ * workers, waits until each has switched to its other buffer, merges the buffers they left
+ * and clears them.  Workers take no lock and allocate nothing on the request path.
+ * Control (target VUs, stop) travels the same way: atomics written by the aggregator, read
+ * by the workers once per loop turn.
+ *
+ * Lifetime: engine_start() -> engine_set_vus()/engine_collect()... -> engine_stop() ->
+ * engine_wait() -> engine_free().  Only the thread that started the engine calls these.
+ * The plan must outlive the engine.
+ */
+#ifndef SOAK_ENGINE_H
+#define SOAK_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+#include "stats.h"
+
+enum engine_loop {
+	LOOP_AUTO = 0,  /* pick by VUs per thread (see engine.c) */
+	LOOP_POLL = 1,  /* curl_multi_poll + curl_multi_perform */
+	LOOP_EPOLL = 2, /* curl_multi_socket_action driven by epoll */
+};
+
+struct engine_opts {
+	const struct plan *plan;    /* what to send: requests or frames, connection mode, think */
+	int64_t run_id;             /* for ${run} */
+	const char *nonce;          /* for ${nonce}; must outlive the engine */
+	int threads;                /* 0 = one per core */
+	int max_vus;                /* the most VUs any step will ask for */
+	enum engine_loop loop;
+	int agent_index;            /* K of `--agent K/N` (1-based); 0 or 1 when not an agent */
+	int agent_count;            /* N; 0 or 1 when not an agent.  Used only to number ${vu}
+	                             * and ${seq} across agents (engine_int.h) */
+};
+
+/* Totals since start, for a live status line (read without stopping the workers). */
+struct engine_live {
+	int64_t requests;
+	int64_t errors;
+	int64_t new_conns;
+	int vus;      /* VUs running (in flight or thinking) */
+	int inflight; /* requests in flight */
+};
+
+struct engine;
+
+/* Connects once to the plan's target (3 s at most): 0, or -1 with "cannot reach ..." or
+ * "cannot resolve ..." in err. */
+int engine_preflight(const struct plan *p, char *err, size_t errlen);
+int engine_start(struct engine **out, const struct engine_opts *o, char *err, size_t errlen);
+/* Sets the number of VUs; new ones start spread evenly over ramp_ms, surplus ones finish
+ * their request and stop. */
+void engine_set_vus(struct engine *e, int vus, int64_t ramp_ms);
+/* Adds every worker's counts since the previous collect into `into`. */
+int engine_collect(struct engine *e, struct istats *into, char *err, size_t errlen);
+void engine_live(struct engine *e, struct engine_live *out);
+/* Stops sending: abort = 0 lets requests in flight finish; 1 drops them at once. */
+void engine_stop(struct engine *e, int abort);
+/* Waits up to timeout_ms for the workers to finish; 0 when all have, -1 otherwise. */
+int engine_wait(struct engine *e, int64_t timeout_ms);
+/* Aborts whatever still runs, joins and frees.  NULL is a no-op. */
+void engine_free(struct engine *e);
+/* The number of worker threads and the event loop in use. */
+int engine_threads(const struct engine *e);
+const char *engine_loop_name(const struct engine *e);
+
+#endif

@@ -1,0 +1,928 @@
+/*
+ * The HTTP driver: one libcurl multi handle per worker, one easy handle per (VU, request
+ * kind), configured once and re-added for every request.  What changes per request is
+ * written into buffers sized once (URL, body and header values from templates), so the
+ * request path allocates nothing of ours.  Two event loops: curl_multi_poll, or epoll with
+ * curl_multi_socket_action (engine.h, LOOP_*).
+ */
+#include "http.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine_int.h"
+#include "log.h"
+#include "vuheap.h"
+
+#define RESP_CAP 8192      /* bytes of a response body kept for expect_body */
+#define TURN_MAX_MS 200    /* longest wait of a loop turn (control is also woken) */
+#define BACKOFF_MS 50      /* pause after a failed connect, so a dead target is not spun on */
+#define EPOLL_BATCH 256
+
+enum vu_state { VU_IDLE = 0, VU_SCHEDULED, VU_INFLIGHT };
+
+struct hthread;
+
+/* A dynamic header line: its list node (whose data we rewrite) and its template. */
+struct dynhdr {
+	struct curl_slist *node; /* node in the VU's list; data has room for the expansion */
+	const struct tpl *t;
+	size_t cap;              /* bytes available at node->data */
+};
+
+/* One virtual user. */
+struct hvu {
+	struct hthread *ht;
+	int j;                      /* local index in the worker */
+	struct hmulti *mu;          /* the multi this VU's transfers run in */
+	enum vu_state state;
+	int req;                    /* request kind in flight */
+	uint64_t iter;              /* iterations started */
+	CURL *easy[PLAN_MAX_REQUESTS]; /* created on the VU's first start */
+	struct curl_slist *hdrs[PLAN_MAX_REQUESTS]; /* own list when a header is dynamic */
+	struct dynhdr *dyn;         /* dynamic headers of all kinds */
+	int ndyn;
+	char *url;                  /* expansion buffers, NULL when not needed */
+	char *body;
+	char *resp;                 /* first RESP_CAP bytes of the body, when checked */
+	size_t resp_len;
+	int64_t resp_bytes;         /* body bytes of the current response */
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+/* Per-request-kind data shared by a worker's VUs. */
+struct hkind {
+	struct curl_slist *hdrs; /* static header list (NULL when none) */
+	int dynamic_hdrs;        /* some header has placeholders: VUs build their own list */
+	char *body;              /* static body, expanded once */
+	size_t body_len;
+	char *url;               /* static URL, expanded once */
+	size_t url_cap, body_cap;
+};
+
+/* One libcurl multi handle and its timer.  libcurl walks a multi's handles and its
+ * connection cache linearly on every transfer, so at thousands of VUs one multi costs
+ * O(VUs) per request; a worker in epoll mode therefore splits its VUs over several multis
+ * of at most MULTI_VUS each, all served by one epoll set. */
+struct hmulti {
+	CURLM *m;
+	struct hthread *h;
+	int idx;          /* index in hthread.multis */
+	int64_t deadline; /* libcurl's timer for this multi (mono ms), -1 = none */
+};
+
+#define MULTI_VUS 128
+
+/* What epoll and libcurl know of one socket (epoll mode). */
+struct fdreg {
+	uint16_t owner;   /* index of the multi whose connection this is */
+	uint8_t in_epoll; /* registered in the epoll set */
+	uint8_t mask;     /* events registered (EPOLLIN/EPOLLOUT bits, folded to 2 bits) */
+	uint8_t wanted;   /* events libcurl wants now; 0 = not watching */
+};
+
+#define FD_MAX (1 << 20) /* sockets above this fd are refused (a runaway, not a test) */
+
+struct hthread {
+	struct ethread *t;
+	const struct plan *plan;
+	struct hmulti *multis;      /* epoll mode: one per MULTI_VUS VUs; poll mode: one */
+	int nmulti;
+	struct hvu *vus;            /* max_share of them */
+	int active;                 /* VUs [0, active) are wanted */
+	struct vuheap heap;         /* scheduled VUs by due time */
+	int inflight;
+	struct hkind kinds[PLAN_MAX_REQUESTS];
+	struct tpl_ctx ctx;
+	pcre2_match_data *md;
+	size_t url_cap, body_cap;   /* per-VU buffer sizes (max over kinds) */
+	int epoll;                  /* LOOP_EPOLL */
+	int epfd, wakefd;
+	/* epoll registrations by fd, kept lazily: libcurl stops watching a keep-alive socket
+	 * between requests and watches it again on reuse; leaving it registered saves an
+	 * epoll_ctl DEL + ADD per request.  An event on a socket libcurl does not want
+	 * removes it then; a socket's close (our close-socket callback) forgets it. */
+	struct fdreg *fds;
+	int nfds;                   /* entries in fds */
+	char nonce[64];
+};
+
+/* --- classification ------------------------------------------------------------------- */
+
+enum err_class http_transport_class(int code, long os_errno, int connected)
+{
+	switch (code) {
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_INTERFACE_FAILED:
+		if (os_errno == EADDRNOTAVAIL)
+			return ERR_CLIENT_PORTS;
+		if (os_errno == ECONNREFUSED)
+			return ERR_CONNECT_REFUSED;
+		if (os_errno == ETIMEDOUT)
+			return ERR_CONNECT_TIMEOUT;
+		if (os_errno == ECONNRESET)
+			return ERR_RESET;
+		return ERR_OTHER;
+	case CURLE_OPERATION_TIMEDOUT:
+		return connected ? ERR_TIMEOUT : ERR_CONNECT_TIMEOUT;
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		return ERR_DNS;
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+		return ERR_RESET;
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+		if (os_errno == ECONNRESET || os_errno == EPIPE || os_errno == 0)
+			return ERR_RESET;
+		return ERR_OTHER;
+	case CURLE_WEIRD_SERVER_REPLY:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_BAD_CONTENT_ENCODING:
+		return ERR_PROTOCOL;
+	default:
+		return ERR_OTHER;
+	}
+}
+
+int http_status_class(long status, int expect)
+{
+	if (expect ? status == expect : status >= 100 && status < 400)
+		return -1;
+	if (status >= 500 && status < 600)
+		return ERR_HTTP_5XX;
+	if (status >= 400 && status < 500)
+		return ERR_HTTP_4XX;
+	return ERR_STATUS_MISMATCH;
+}
+
+/* --- libcurl callbacks ---------------------------------------------------------------- */
+
+static size_t on_body(char *data, size_t size, size_t n, void *userp)
+{
+	struct hvu *v = userp;
+	size_t len = size * n;
+	v->resp_bytes += (int64_t)len;
+	if (v->resp && v->resp_len < RESP_CAP - 1) {
+		size_t room = RESP_CAP - 1 - v->resp_len;
+		size_t k = len < room ? len : room;
+		memcpy(v->resp + v->resp_len, data, k);
+		v->resp_len += k;
+	}
+	return len;
+}
+
+/* The fdreg of fd, growing the table when needed; NULL past FD_MAX or out of memory. */
+static struct fdreg *fdreg_of(struct hthread *h, int fd)
+{
+	if (fd < 0 || fd >= FD_MAX)
+		return NULL;
+	if (fd >= h->nfds) {
+		int n = h->nfds ? h->nfds : 1024;
+		while (n <= fd)
+			n *= 2;
+		struct fdreg *f = realloc(h->fds, (size_t)n * sizeof *f);
+		if (!f)
+			return NULL;
+		memset(f + h->nfds, 0, (size_t)(n - h->nfds) * sizeof *f);
+		h->fds = f;
+		h->nfds = n;
+	}
+	return &h->fds[fd];
+}
+
+static uint32_t epoll_bits(uint8_t mask)
+{
+	return ((mask & 1) ? EPOLLIN : 0) | ((mask & 2) ? EPOLLOUT : 0);
+}
+
+static int on_socket(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp)
+{
+	struct hmulti *mu = userp;
+	struct hthread *h = mu->h;
+	struct fdreg *r = fdreg_of(h, s);
+	struct epoll_event ev = {0};
+	(void)easy;
+	(void)socketp;
+
+	if (!r)
+		return -1;
+	if (what == CURL_POLL_REMOVE) {
+		r->wanted = 0; /* lazily: see struct hthread */
+		return 0;
+	}
+	r->owner = (uint16_t)mu->idx;
+	r->wanted = (uint8_t)(((what & CURL_POLL_IN) ? 1 : 0) | ((what & CURL_POLL_OUT) ? 2 : 0));
+	if (r->in_epoll && r->mask == r->wanted)
+		return 0;
+	ev.events = epoll_bits(r->wanted);
+	ev.data.fd = s;
+	if (r->in_epoll) {
+		if (epoll_ctl(h->epfd, EPOLL_CTL_MOD, s, &ev) < 0 && errno == ENOENT)
+			epoll_ctl(h->epfd, EPOLL_CTL_ADD, s, &ev);
+	} else if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, s, &ev) < 0 && errno == EEXIST) {
+		epoll_ctl(h->epfd, EPOLL_CTL_MOD, s, &ev);
+	}
+	r->in_epoll = 1;
+	r->mask = r->wanted;
+	return 0;
+}
+
+/* libcurl closes a socket: the kernel drops it from the epoll set; so do we. */
+static int on_close_socket(void *userp, curl_socket_t s)
+{
+	struct hthread *h = userp;
+	struct fdreg *r = fdreg_of(h, s);
+	if (r)
+		memset(r, 0, sizeof *r);
+	return close(s);
+}
+
+static int on_timer(CURLM *multi, long timeout_ms, void *userp)
+{
+	struct hmulti *mu = userp;
+	(void)multi;
+	mu->deadline = timeout_ms < 0 ? -1 : clock_mono_ms() + timeout_ms;
+	return 0;
+}
+
+/* --- set-up ----------------------------------------------------------------------------- */
+
+/* Builds a header list: the request's headers (static ones as text, dynamic ones as
+ * placeholders of their maximum length, recorded in dyn), then our own. */
+static struct curl_slist *build_headers(struct hthread *h, const struct plan_request *r,
+					struct dynhdr *dyn, int *ndyn, int with_dynamic)
+{
+	struct curl_slist *list = NULL, *n;
+	char buf[8192];
+
+	for (int i = 0; i < r->nheaders; i++) {
+		const struct tpl *t = &r->headers[i];
+		if (t->dynamic && !with_dynamic)
+			continue;
+		if (t->dynamic) {
+			size_t cap = tpl_max_len(t, &h->ctx);
+			char *fill = malloc(cap);
+			if (!fill)
+				goto fail;
+			memset(fill, 'x', cap - 1);
+			fill[cap - 1] = '\0';
+			fill[0] = 'X';
+			fill[1] = ':'; /* a valid line until the first expansion */
+			n = curl_slist_append(list, fill);
+			free(fill);
+		} else {
+			if (tpl_expand(t, &h->ctx, buf, sizeof buf) < 0)
+				goto fail;
+			n = curl_slist_append(list, buf);
+		}
+		if (!n)
+			goto fail;
+		list = n;
+		if (t->dynamic) {
+			struct curl_slist *last = list;
+			while (last->next)
+				last = last->next;
+			dyn[*ndyn].node = last;
+			dyn[*ndyn].t = t;
+			dyn[*ndyn].cap = tpl_max_len(t, &h->ctx);
+			(*ndyn)++;
+		}
+	}
+	/* libcurl would send "Expect: 100-continue" for large bodies: a round trip more. */
+	if (r->has_body) {
+		if (!(n = curl_slist_append(list, "Expect:")))
+			goto fail;
+		list = n;
+	}
+	if (h->plan->connection == PLAN_CLOSE) {
+		/* The server closes first, as with browsers and JMeter: TIME_WAIT lands on the
+		 * server, where it would in production, not on the generator's ports. */
+		if (!(n = curl_slist_append(list, "Connection: close")))
+			goto fail;
+		list = n;
+	}
+	return list;
+fail:
+	curl_slist_free_all(list);
+	return NULL;
+}
+
+static int kinds_init(struct hthread *h, char *err, size_t errlen)
+{
+	const struct plan *s = h->plan;
+	for (int k = 0; k < s->nreqs; k++) {
+		const struct plan_request *r = &s->reqs[k];
+		struct hkind *kd = &h->kinds[k];
+		int ndyn = 0;
+		for (int i = 0; i < r->nheaders; i++)
+			kd->dynamic_hdrs |= r->headers[i].dynamic;
+		if (!kd->dynamic_hdrs) {
+			kd->hdrs = build_headers(h, r, NULL, &ndyn, 0);
+			if (!kd->hdrs && (r->nheaders || r->has_body || s->connection == PLAN_CLOSE))
+				goto oom;
+		}
+		kd->url_cap = tpl_max_len(&r->url, &h->ctx);
+		kd->body_cap = r->has_body ? tpl_max_len(&r->body, &h->ctx) : 0;
+		if (!r->url.dynamic) {
+			kd->url = malloc(kd->url_cap);
+			if (!kd->url || tpl_expand(&r->url, &h->ctx, kd->url, kd->url_cap) < 0)
+				goto oom;
+		} else if (kd->url_cap > h->url_cap) {
+			h->url_cap = kd->url_cap;
+		}
+		if (r->has_body && !r->body.dynamic) {
+			kd->body = malloc(kd->body_cap);
+			long n;
+			if (!kd->body || (n = tpl_expand(&r->body, &h->ctx, kd->body, kd->body_cap)) < 0)
+				goto oom;
+			kd->body_len = (size_t)n;
+		} else if (kd->body_cap > h->body_cap) {
+			h->body_cap = kd->body_cap;
+		}
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up requests");
+	return -1;
+}
+
+/* Creates and configures a VU's easy handles on its first start. */
+static int vu_create(struct hthread *h, struct hvu *v)
+{
+	const struct plan *s = h->plan;
+	int need_resp = 0, ndyn_max = 0;
+
+	for (int k = 0; k < s->nreqs; k++) {
+		need_resp |= s->reqs[k].expect_body != NULL;
+		for (int i = 0; i < s->reqs[k].nheaders; i++)
+			ndyn_max += s->reqs[k].headers[i].dynamic;
+	}
+	if (h->url_cap && !(v->url = malloc(h->url_cap)))
+		return -1;
+	if (h->body_cap && !(v->body = malloc(h->body_cap)))
+		return -1;
+	if (need_resp && !(v->resp = malloc(RESP_CAP)))
+		return -1;
+	if (ndyn_max && !(v->dyn = calloc((size_t)ndyn_max, sizeof *v->dyn)))
+		return -1;
+	for (int k = 0; k < s->nreqs; k++) {
+		const struct plan_request *r = &s->reqs[k];
+		struct hkind *kd = &h->kinds[k];
+		CURL *e = curl_easy_init();
+		struct curl_slist *hdrs = kd->hdrs;
+
+		if (!e)
+			return -1;
+		v->easy[k] = e;
+		if (kd->dynamic_hdrs) {
+			v->hdrs[k] = build_headers(h, r, v->dyn, &v->ndyn, 1);
+			if (!v->hdrs[k])
+				return -1;
+			hdrs = v->hdrs[k];
+		}
+		curl_easy_setopt(e, CURLOPT_PRIVATE, v);
+		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(e, CURLOPT_PROXY, ""); /* no proxy environment lookups per request */
+		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+		curl_easy_setopt(e, CURLOPT_WRITEDATA, v);
+		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, v->errbuf);
+		curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)r->timeout_ms);
+		curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)r->timeout_ms);
+		curl_easy_setopt(e, CURLOPT_USERAGENT, "soak/" SOAK_VERSION);
+		if (h->epoll) {
+			curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close_socket);
+			curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, h);
+		}
+		if (hdrs)
+			curl_easy_setopt(e, CURLOPT_HTTPHEADER, hdrs);
+		if (!r->url.dynamic)
+			curl_easy_setopt(e, CURLOPT_URL, kd->url);
+		if (r->has_body) {
+			curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body.dynamic ? v->body : kd->body);
+			curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)kd->body_len);
+			if (strcmp(r->method, "POST") != 0)
+				curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r->method);
+		} else if (strcmp(r->method, "HEAD") == 0) {
+			curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+		} else if (strcmp(r->method, "GET") != 0) {
+			curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r->method);
+		}
+		if (s->connection == PLAN_CLOSE) {
+			curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+			curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+		}
+	}
+	return 0;
+}
+
+static void vu_release(struct hvu *v, int nreqs)
+{
+	for (int k = 0; k < nreqs; k++) {
+		if (v->easy[k])
+			curl_easy_cleanup(v->easy[k]);
+		curl_slist_free_all(v->hdrs[k]);
+	}
+	free(v->dyn);
+	free(v->url);
+	free(v->body);
+	free(v->resp);
+}
+
+static int http_init(struct ethread *t, char *err, size_t errlen)
+{
+	struct hthread *h = calloc(1, sizeof *h);
+	struct engine *e = t->eng;
+
+	if (!h)
+		goto oom;
+	t->drv = h;
+	h->t = t;
+	h->plan = e->o.plan;
+	h->epfd = h->wakefd = -1;
+	h->epoll = e->loop == LOOP_EPOLL;
+	snprintf(h->nonce, sizeof h->nonce, "%s", e->o.nonce ? e->o.nonce : "");
+	h->ctx.nonce = h->nonce;
+	h->ctx.run_id = e->o.run_id;
+	h->ctx.agent = (uint64_t)e->o.agent_index;
+	h->ctx.rng = t->rng;
+	h->ctx.csv = h->plan->csv.ncols ? &h->plan->csv : NULL;
+	h->vus = calloc((size_t)(t->max_share > 0 ? t->max_share : 1), sizeof *h->vus);
+	int heap_rc = vuheap_init(&h->heap, t->max_share > 0 ? t->max_share : 1);
+	h->md = pcre2_match_data_create(1, NULL);
+	h->nmulti = h->epoll ? (t->max_share + MULTI_VUS - 1) / MULTI_VUS : 1;
+	if (h->nmulti < 1)
+		h->nmulti = 1;
+	h->multis = calloc((size_t)h->nmulti, sizeof *h->multis);
+	if (!h->vus || heap_rc < 0 || !h->md || !h->multis)
+		goto oom;
+	for (int i = 0; i < h->nmulti; i++) {
+		struct hmulti *mu = &h->multis[i];
+		int vus = h->epoll ? MULTI_VUS : t->max_share;
+		mu->h = h;
+		mu->idx = i;
+		mu->deadline = -1;
+		if (!(mu->m = curl_multi_init()))
+			goto oom;
+		/* Keep every VU's connection in the cache (keep-alive must really hold). */
+		curl_multi_setopt(mu->m, CURLMOPT_MAXCONNECTS, (long)vus + 8);
+		if (h->epoll) {
+			curl_multi_setopt(mu->m, CURLMOPT_SOCKETFUNCTION, on_socket);
+			curl_multi_setopt(mu->m, CURLMOPT_SOCKETDATA, mu);
+			curl_multi_setopt(mu->m, CURLMOPT_TIMERFUNCTION, on_timer);
+			curl_multi_setopt(mu->m, CURLMOPT_TIMERDATA, mu);
+		}
+	}
+	for (int j = 0; j < t->max_share; j++) {
+		h->vus[j].ht = h;
+		h->vus[j].j = j;
+		h->vus[j].mu = &h->multis[h->epoll ? j / MULTI_VUS : 0];
+	}
+	if (h->epoll) {
+		h->epfd = epoll_create1(EPOLL_CLOEXEC);
+		h->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (h->epfd < 0 || h->wakefd < 0) {
+			snprintf(err, errlen, "cannot create an event loop: %s", strerror(errno));
+			return -1;
+		}
+		struct epoll_event ev = {.events = EPOLLIN, .data.fd = h->wakefd};
+		epoll_ctl(h->epfd, EPOLL_CTL_ADD, h->wakefd, &ev);
+	}
+	return kinds_init(h, err, errlen);
+oom:
+	snprintf(err, errlen, "out of memory setting up a worker");
+	return -1;
+}
+
+static void http_release(struct ethread *t)
+{
+	struct hthread *h = t->drv;
+	if (!h)
+		return;
+	for (int j = 0; h->vus && j < t->max_share; j++)
+		vu_release(&h->vus[j], h->plan->nreqs);
+	for (int k = 0; k < h->plan->nreqs; k++) {
+		curl_slist_free_all(h->kinds[k].hdrs);
+		free(h->kinds[k].url);
+		free(h->kinds[k].body);
+	}
+	for (int i = 0; h->multis && i < h->nmulti; i++)
+		if (h->multis[i].m)
+			curl_multi_cleanup(h->multis[i].m);
+	free(h->multis);
+	pcre2_match_data_free(h->md);
+	if (h->epfd >= 0)
+		close(h->epfd);
+	if (h->wakefd >= 0)
+		close(h->wakefd);
+	free(h->vus);
+	vuheap_release(&h->heap);
+	free(h->fds);
+	free(h);
+	t->drv = NULL;
+}
+
+static void http_wake(struct ethread *t)
+{
+	struct hthread *h = t->drv;
+	if (!h)
+		return;
+	if (h->epoll) {
+		uint64_t one = 1;
+		if (write(h->wakefd, &one, sizeof one) < 0)
+			return; /* already pending: the counter is non-zero */
+	} else if (h->multis && h->multis[0].m) {
+		curl_multi_wakeup(h->multis[0].m);
+	}
+}
+
+/* --- the request path ------------------------------------------------------------------- */
+
+static int pick_kind(struct hthread *h)
+{
+	const struct plan *s = h->plan;
+	if (s->nreqs == 1)
+		return 0;
+	long r = (long)(tpl_rand(&h->ctx.rng) % (uint64_t)s->total_weight);
+	for (int k = 0; k < s->nreqs; k++) {
+		r -= s->reqs[k].weight;
+		if (r < 0)
+			return k;
+	}
+	return 0;
+}
+
+/* Starts the VU's next request. */
+static void vu_start(struct hthread *h, struct hvu *v)
+{
+	const struct plan *s = h->plan;
+	struct ethread *t = h->t;
+	int k = pick_kind(h);
+	const struct plan_request *r = &s->reqs[k];
+	CURL *e;
+	CURLMcode mc;
+
+	if (!v->easy[0] && vu_create(h, v) < 0) {
+		istats_error(ethread_stats(t), ERR_OTHER, "out of memory creating a virtual user");
+		t->requests++, t->errors++;
+		ethread_stats(t)->requests++;
+		v->state = VU_IDLE;
+		return;
+	}
+	e = v->easy[k];
+	h->ctx.seq = ethread_next_seq(t);
+	h->ctx.vu = ethread_vu_id(t, v->j);
+	h->ctx.iter = ++v->iter;
+	if (r->url.dynamic) {
+		tpl_expand(&r->url, &h->ctx, v->url, h->url_cap);
+		curl_easy_setopt(e, CURLOPT_URL, v->url);
+	}
+	if (r->has_body && r->body.dynamic) {
+		long n = tpl_expand(&r->body, &h->ctx, v->body, h->body_cap);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(n < 0 ? 0 : n));
+	}
+	for (int i = 0; i < v->ndyn; i++)
+		if (v->dyn[i].t >= r->headers && v->dyn[i].t < r->headers + r->nheaders)
+			tpl_expand(v->dyn[i].t, &h->ctx, v->dyn[i].node->data, v->dyn[i].cap);
+	v->req = k;
+	v->resp_len = 0;
+	v->resp_bytes = 0;
+	v->errbuf[0] = '\0';
+	mc = curl_multi_add_handle(v->mu->m, e);
+	if (mc != CURLM_OK) {
+		istats_error(ethread_stats(t), ERR_OTHER, curl_multi_strerror(mc));
+		t->requests++, t->errors++;
+		ethread_stats(t)->requests++;
+		v->state = VU_IDLE;
+		return;
+	}
+	v->state = VU_INFLIGHT;
+	h->inflight++;
+}
+
+static void vu_schedule(struct hthread *h, struct hvu *v, int64_t due)
+{
+	v->state = VU_SCHEDULED;
+	vuheap_push(&h->heap, v->j, due);
+}
+
+/* What a VU does after a request: think, start again, or stop. */
+static void vu_next(struct hthread *h, struct hvu *v, int stop, int backoff)
+{
+	const struct plan *s = h->plan;
+	int64_t think = s->think_min_ms;
+
+	if (stop != ENGINE_RUN || v->j >= h->active) {
+		v->state = VU_IDLE;
+		return;
+	}
+	if (s->think_max_ms > s->think_min_ms)
+		think += (int64_t)(tpl_rand(&h->ctx.rng) % (uint64_t)(s->think_max_ms - s->think_min_ms + 1));
+	if (backoff && think < BACKOFF_MS)
+		think = BACKOFF_MS;
+	if (think > 0)
+		vu_schedule(h, v, clock_mono_ms() + think);
+	else
+		vu_start(h, v);
+}
+
+/* Records a finished transfer; returns 1 when the VU should back off. */
+static int record(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
+{
+	struct ethread *t = h->t;
+	struct istats *st = ethread_stats(t);
+	const struct plan_request *r = &h->plan->reqs[v->req];
+	curl_off_t total = 0, connect = 0, ttfb = 0;
+	long status = 0, nconn = 0, hsize = 0, oserr = 0;
+	char msg[ERR_SAMPLE_LEN];
+
+	st->requests++;
+	t->requests++;
+	curl_easy_getinfo(e, CURLINFO_NUM_CONNECTS, &nconn);
+	if (nconn > 0) {
+		curl_easy_getinfo(e, CURLINFO_CONNECT_TIME_T, &connect);
+		st->new_conns += nconn;
+		t->conns += nconn;
+		st->connect_sum_us += connect;
+		st->connect_n++;
+	}
+	if (rc == CURLE_OK) {
+		int cls;
+		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+		curl_easy_getinfo(e, CURLINFO_TOTAL_TIME_T, &total);
+		curl_easy_getinfo(e, CURLINFO_STARTTRANSFER_TIME_T, &ttfb);
+		curl_easy_getinfo(e, CURLINFO_HEADER_SIZE, &hsize);
+		if (hdr_record(&st->hist, total) < 0)
+			st->dropped++;
+		st->lat_sum_us += total;
+		st->ttfb_sum_us += ttfb;
+		st->ttfb_n++;
+		st->bytes += hsize + v->resp_bytes;
+		cls = http_status_class(status, r->expect_status);
+		if (cls >= 0) {
+			if (r->expect_status)
+				snprintf(msg, sizeof msg, "%s %s: HTTP %ld (expected %d)", r->method,
+					 r->name, status, r->expect_status);
+			else
+				snprintf(msg, sizeof msg, "%s %s: HTTP %ld", r->method, r->name, status);
+			istats_error(st, (enum err_class)cls, msg);
+			t->errors++;
+		} else if (r->expect_body &&
+			   pcre2_match(r->expect_body, (PCRE2_SPTR)(v->resp ? v->resp : ""), v->resp_len,
+				       0, 0, h->md, NULL) < 0) {
+			snprintf(msg, sizeof msg, "%s %s: body does not match /%.60s/: %.80s", r->method,
+				 r->name, r->expect_body_src, v->resp ? v->resp : "");
+			for (char *q = msg; *q; q++)
+				if (*q == '\n' || *q == '\r')
+					*q = ' ';
+			istats_error(st, ERR_BODY_MISMATCH, msg);
+			t->errors++;
+		}
+		return 0;
+	}
+	curl_easy_getinfo(e, CURLINFO_OS_ERRNO, &oserr);
+	enum err_class c = http_transport_class(rc, oserr, connect > 0 || nconn == 0);
+	if (c == ERR_CLIENT_PORTS)
+		snprintf(msg, sizeof msg, "%.110s (EADDRNOTAVAIL: the load generator ran out of ephemeral ports)",
+			 v->errbuf[0] ? v->errbuf : curl_easy_strerror(rc));
+	else
+		snprintf(msg, sizeof msg, "%.199s", v->errbuf[0] ? v->errbuf : curl_easy_strerror(rc));
+	istats_error(st, c, msg);
+	st->bytes += v->resp_bytes;
+	t->errors++;
+	return c == ERR_CONNECT_REFUSED || c == ERR_CLIENT_PORTS || c == ERR_DNS ||
+	       c == ERR_CONNECT_TIMEOUT || c == ERR_OTHER;
+}
+
+static void drain_multi(struct hthread *h, CURLM *multi, int stop)
+{
+	CURLMsg *m;
+	int left;
+
+	while ((m = curl_multi_info_read(multi, &left))) {
+		struct hvu *v = NULL;
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		CURL *e = m->easy_handle;
+		CURLcode rc = m->data.result;
+		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&v);
+		int backoff = record(h, v, e, rc);
+		curl_multi_remove_handle(multi, e);
+		h->inflight--;
+		vu_next(h, v, stop, backoff);
+	}
+}
+
+static void drain_messages(struct hthread *h, int stop)
+{
+	for (int i = 0; i < h->nmulti; i++)
+		drain_multi(h, h->multis[i].m, stop);
+}
+
+/* Applies a new share: schedules VUs that are newly wanted, spread over the ramp. */
+static void apply_share(struct hthread *h)
+{
+	struct ethread *t = h->t;
+	int want = t->share, from = h->active;
+	int64_t now = clock_mono_ms();
+
+	h->active = want;
+	for (int j = from; j < want; j++) {
+		struct hvu *v = &h->vus[j];
+		if (v->state != VU_IDLE)
+			continue; /* was leaving, still busy: it simply stays */
+		vu_schedule(h, v, ethread_ramp_due(t, j, from, want, now));
+	}
+}
+
+static void abort_all(struct hthread *h)
+{
+	for (int j = 0; j < h->t->max_share; j++) {
+		struct hvu *v = &h->vus[j];
+		if (v->state == VU_INFLIGHT) {
+			/* Sent but never answered: still a request, and an error, so every
+			 * request sent is accounted for. */
+			struct istats *st = ethread_stats(h->t);
+			curl_multi_remove_handle(v->mu->m, v->easy[v->req]);
+			h->inflight--;
+			st->requests++;
+			h->t->requests++;
+			h->t->errors++;
+			istats_error(st, ERR_OTHER, "dropped in flight: the run was stopped at once");
+		}
+		v->state = VU_IDLE;
+	}
+	h->heap.n = 0;
+}
+
+static void http_run(struct ethread *t)
+{
+	struct hthread *h = t->drv;
+	struct epoll_event evs[EPOLL_BATCH];
+	struct turn turn;
+	int running;
+
+	for (;;) {
+		engine_turn(t, &turn);
+		if (turn.stop == ENGINE_ABORT) {
+			abort_all(h);
+			break;
+		}
+		if (turn.changed)
+			apply_share(h);
+		int64_t now = clock_mono_ms();
+		if (turn.stop == ENGINE_DRAIN) {
+			while (h->heap.n > 0)
+				h->vus[vuheap_pop(&h->heap)].state = VU_IDLE;
+			if (h->inflight == 0)
+				break;
+		}
+		/* Start the VUs whose time has come. */
+		while (h->heap.n > 0 && vuheap_top(&h->heap) <= now) {
+			struct hvu *v = &h->vus[vuheap_pop(&h->heap)];
+			if (v->j >= h->active)
+				v->state = VU_IDLE;
+			else
+				vu_start(h, v);
+		}
+		int64_t wait = TURN_MAX_MS;
+		if (h->heap.n > 0 && vuheap_top(&h->heap) - now < wait)
+			wait = vuheap_top(&h->heap) - now;
+		if (wait < 0)
+			wait = 0;
+		if (!h->epoll) {
+			CURLM *m = h->multis[0].m;
+			curl_multi_perform(m, &running);
+			drain_messages(h, turn.stop);
+			curl_multi_poll(m, NULL, 0, (int)wait, NULL);
+			curl_multi_perform(m, &running);
+		} else {
+			int64_t mono = clock_mono_ms();
+			for (int i = 0; i < h->nmulti; i++)
+				if (h->multis[i].deadline >= 0 && h->multis[i].deadline - mono < wait)
+					wait = h->multis[i].deadline - mono < 0 ? 0 : h->multis[i].deadline - mono;
+			int n = epoll_wait(h->epfd, evs, EPOLL_BATCH, (int)wait);
+			for (int i = 0; i < n; i++) {
+				if (evs[i].data.fd == h->wakefd) {
+					uint64_t x;
+					if (read(h->wakefd, &x, sizeof x) < 0)
+						continue;
+					continue;
+				}
+				struct fdreg *fr = fdreg_of(h, evs[i].data.fd);
+				if (fr && !fr->wanted) {
+					/* An idle socket libcurl does not watch (the server closed
+					 * it, say): stop hearing about it until libcurl asks. */
+					epoll_ctl(h->epfd, EPOLL_CTL_DEL, evs[i].data.fd, NULL);
+					fr->in_epoll = 0;
+					continue;
+				}
+				int flags = ((evs[i].events & EPOLLIN) ? CURL_CSELECT_IN : 0) |
+					    ((evs[i].events & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
+					    ((evs[i].events & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
+				if (fr && fr->owner < h->nmulti)
+					curl_multi_socket_action(h->multis[fr->owner].m, evs[i].data.fd, flags,
+								 &running);
+			}
+			mono = clock_mono_ms();
+			for (int i = 0; i < h->nmulti; i++) {
+				struct hmulti *mu = &h->multis[i];
+				if (mu->deadline >= 0 && mono >= mu->deadline) {
+					mu->deadline = -1;
+					curl_multi_socket_action(mu->m, CURL_SOCKET_TIMEOUT, 0, &running);
+				}
+			}
+		}
+		drain_messages(h, turn.stop);
+		engine_publish(t, h->inflight + h->heap.n, h->inflight);
+	}
+	engine_publish(t, 0, h->inflight);
+}
+
+#define PREFLIGHT_TIMEOUT_MS 3000
+
+/* Refuses to start when a target cannot even be connected to (exit 3, no run row). */
+static int http_preflight(const struct plan *s, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->nreqs; i++) {
+		const struct plan_request *q = &s->reqs[i];
+		char *host = NULL, *port = NULL;
+		struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
+		int rc = 0;
+
+		if (q->url.dynamic)
+			continue;
+		CURLU *u = curl_url();
+		if (!u)
+			continue;
+		if (curl_url_set(u, CURLUPART_URL, q->url.text, 0) != CURLUE_OK ||
+		    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+		    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) != CURLUE_OK) {
+			curl_url_cleanup(u);
+			continue;
+		}
+		/* IPv6 literals come back in brackets. */
+		char h[256];
+		snprintf(h, sizeof h, "%s", host[0] == '[' ? host + 1 : host);
+		h[strcspn(h, "]")] = '\0';
+		int g = getaddrinfo(h, port, &hints, &ai);
+		if (g != 0) {
+			snprintf(err, errlen, "cannot resolve '%s': %s", h, gai_strerror(g));
+			rc = -1;
+		} else {
+			int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+			int e = 0;
+			if (fd < 0) {
+				e = errno;
+			} else if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+				if (errno == EINPROGRESS) {
+					struct pollfd p = {.fd = fd, .events = POLLOUT};
+					socklen_t l = sizeof e;
+					if (poll(&p, 1, PREFLIGHT_TIMEOUT_MS) <= 0)
+						e = ETIMEDOUT;
+					else
+						getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l);
+				} else {
+					e = errno;
+				}
+			}
+			if (fd >= 0)
+				close(fd);
+			if (e) {
+				snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h, port,
+					 q->url.text, strerror(e));
+				rc = -1;
+			}
+		}
+		if (ai)
+			freeaddrinfo(ai);
+		curl_free(host);
+		curl_free(port);
+		curl_url_cleanup(u);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+const struct driver http_driver = {
+	.name = "http",
+	.init = http_init,
+	.run = http_run,
+	.wake = http_wake,
+	.release = http_release,
+	.preflight = http_preflight,
+};

@@ -1,0 +1,49 @@
+#include "plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int plan_address_split(const char *addr, char *host, size_t hostlen, int *port, char *err,
+                      size_t errlen)
+{
+	const char *colon, *h = addr;
+	size_t hl;
+	char *end;
+	long v;
+
+	if (addr[0] == '[') {
+		const char *close = strchr(addr, ']');
+		if (!close || close[1] != ':') {
+			snprintf(err, errlen, "'%s' is not [ADDRESS]:PORT", addr);
+			return -1;
+		}
+		h = addr + 1;
+		hl = (size_t)(close - h);
+		colon = close + 1;
+	} else {
+		colon = strrchr(addr, ':');
+		if (!colon || strchr(addr, ':') != colon) {
+			snprintf(err, errlen, "'%s' is not HOST:PORT", addr);
+			return -1;
+		}
+		hl = (size_t)(colon - addr);
+	}
+	if (hl == 0 || hl >= hostlen) {
+		snprintf(err, errlen, "'%s': %s host", addr, hl ? "too long a" : "no");
+		return -1;
+	}
+	errno = 0;
+	v = strtol(colon + 1, &end, 10);
+	if (end == colon + 1 || *end || errno || v < 1 || v > 65535) {
+		snprintf(err, errlen, "'%s': the port must be 1..65535", addr);
+		return -1;
+	}
+	memcpy(host, h, hl);
+	host[hl] = '\0';
+	*port = (int)v;
+	return 0;
+}
+
+const char *plan_conn_name(enum plan_conn c) { return c == PLAN_CLOSE ? "close" : "keepalive"; }

@@ -1,0 +1,862 @@
+/*
+ * The tcp-frame driver (tcpframe.h): epoll, edge-triggered, one registration per
+ * connection; each VU a small state machine that always tries to make progress first and
+ * waits for an edge only after EAGAIN.
+ */
+#include "tcpframe.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "dur.h"
+#include "engine_int.h"
+#include "frame.h"
+#include "vuheap.h"
+
+#define KEEP_CAP             8192 /* reply payload bytes kept for the handshake's expect */
+#define TURN_MAX_MS          200  /* longest wait of a loop turn (control is also woken) */
+#define BACKOFF_MS           50   /* pause after a failed connect: a dead target is not spun on */
+#define PORTS_BACKOFF_MS     250  /* EADDRNOTAVAIL: give TIME_WAIT ports time to free up */
+#define EPOLL_BATCH          256
+#define READ_CHUNK           65536 /* a worker's scratch for reply payloads (skipped bytes) */
+#define PREFLIGHT_TIMEOUT_MS 3000
+#define WAKE_TAG             UINT64_MAX /* epoll data of the wake eventfd */
+
+enum tf_state {
+	TF_IDLE = 0,   /* not running (no connection) */
+	TF_SCHEDULED,  /* waiting for due_ms (ramp, think, back-off); may keep its connection */
+	TF_CONNECTING, /* non-blocking connect in progress */
+	TF_HS_SEND,    /* writing the handshake */
+	TF_HS_READ,    /* reading the handshake's reply */
+	TF_SEND,       /* writing the frame group buf[off..end) */
+	TF_READ,       /* reading the reply to the group's last frame */
+};
+
+struct tthread;
+
+/* One virtual user. */
+struct tvu {
+	int j; /* local index in the worker */
+	enum tf_state state;
+	int fd;           /* the connection, -1 when none */
+	uint32_t gen;     /* bumped per connection: epoll events of an old one are dropped */
+	int64_t due_ms;   /* in flight: deadline (mono ms) */
+	int dprev, dnext; /* deadline list links (-1 = none) */
+	int in_dl;        /* on the deadline list */
+	int inflight;     /* an iteration is running (counted in tthread.inflight) */
+	uint64_t iter;    /* iterations started */
+	uint64_t seq;     /* ${seq} of the current iteration */
+	char *buf;        /* handshake or the iteration's frames, headers included */
+	size_t len;       /* bytes in buf */
+	size_t off;       /* bytes of buf written */
+	size_t end;       /* end of the group being written */
+	int next_frame;   /* first frame not yet in a written group */
+	int group_last;   /* last frame of the group being written */
+	size_t frame_end[PLAN_MAX_FRAMES]; /* end of each frame in buf */
+	struct frame_rd rd;               /* the reply being read */
+	char *keep;        /* KEEP_CAP bytes of the handshake reply, when expect is set */
+	int64_t t_conn_us; /* connect started (mono µs) */
+	int64_t t_hs_us;   /* handshake started */
+	int64_t t_iter_us; /* first byte of the iteration's frames written */
+};
+
+struct tthread {
+	struct ethread *t;
+	const struct plan *plan;
+	struct tvu *vus;     /* max_share of them */
+	int active;          /* VUs [0, active) are wanted */
+	struct vuheap sched; /* scheduled VUs by start time */
+	int dhead, dtail;    /* in-flight VUs by deadline, earliest first */
+	int inflight;
+	int epfd, wakefd;
+	struct sockaddr_storage addr; /* the target, resolved once */
+	socklen_t addrlen;
+	int64_t timeout_ms; /* connect, handshake and iteration each */
+	size_t buf_cap;     /* per-VU buffer size */
+	uint8_t *scratch;   /* READ_CHUNK bytes */
+	struct tpl_ctx ctx;
+	pcre2_match_data *md;
+	char nonce[64];
+};
+
+/* --- the deadline list: sorted because every deadline is now + the same timeout ------- */
+
+static void dl_remove(struct tthread *h, struct tvu *v)
+{
+	if (!v->in_dl)
+		return;
+	if (v->dprev >= 0)
+		h->vus[v->dprev].dnext = v->dnext;
+	else
+		h->dhead = v->dnext;
+	if (v->dnext >= 0)
+		h->vus[v->dnext].dprev = v->dprev;
+	else
+		h->dtail = v->dprev;
+	v->in_dl = 0;
+	v->dprev = v->dnext = -1;
+}
+
+/* Gives v the deadline now + timeout (moving it to the tail); now_ms is the caller's
+ * reading of the monotonic clock (two fewer clock reads per iteration). */
+static void dl_arm(struct tthread *h, struct tvu *v, int64_t now_ms)
+{
+	dl_remove(h, v);
+	v->due_ms = now_ms + h->timeout_ms;
+	v->dprev = h->dtail;
+	v->dnext = -1;
+	if (h->dtail >= 0)
+		h->vus[h->dtail].dnext = v->j;
+	else
+		h->dhead = v->j;
+	h->dtail = v->j;
+	v->in_dl = 1;
+}
+
+/* --- connections ------------------------------------------------------------------- */
+
+static void conn_close(struct tvu *v)
+{
+	if (v->fd >= 0) {
+		close(v->fd); /* also leaves the epoll set */
+		v->fd = -1;
+	}
+}
+
+static enum err_class connect_class(int e)
+{
+	switch (e) {
+	case ECONNREFUSED:
+		return ERR_CONNECT_REFUSED;
+	case EADDRNOTAVAIL:
+		return ERR_CLIENT_PORTS;
+	case ETIMEDOUT:
+		return ERR_CONNECT_TIMEOUT;
+	case ECONNRESET:
+		return ERR_RESET;
+	default:
+		return ERR_OTHER;
+	}
+}
+
+static enum err_class io_class(int e)
+{
+	return e == ECONNRESET || e == EPIPE || e == ENOTCONN ? ERR_RESET
+	       : e == ETIMEDOUT                               ? ERR_TIMEOUT
+	                                                      : ERR_OTHER;
+}
+
+/* --- the iteration's end ------------------------------------------------------------ */
+
+static void vu_schedule(struct tthread *h, struct tvu *v, int64_t due)
+{
+	v->state = TF_SCHEDULED;
+	vuheap_push(&h->sched, v->j, due);
+}
+
+/* What a VU does after an iteration: think, start again, or stop. */
+static void vu_next(struct tthread *h, struct tvu *v, int stop, int64_t backoff_ms, int64_t now_ms)
+{
+	const struct plan *s = h->plan;
+	int64_t think = s->think_min_ms;
+
+	if (stop != ENGINE_RUN || v->j >= h->active) {
+		conn_close(v);
+		v->state = TF_IDLE;
+		return;
+	}
+	if (s->think_max_ms > s->think_min_ms)
+		think += (int64_t)(tpl_rand(&h->ctx.rng) %
+		                   (uint64_t)(s->think_max_ms - s->think_min_ms + 1));
+	if (think < backoff_ms)
+		think = backoff_ms;
+	/* Even without think time the next iteration starts from the loop, never from here:
+	 * an iteration can finish inside vu_start (the kernel took every byte at once), and
+	 * starting the next one here would recurse without bound and starve engine_turn. */
+	vu_schedule(h, v, now_ms + think);
+}
+
+static void iteration_over(struct tthread *h, struct tvu *v)
+{
+	dl_remove(h, v);
+	if (v->inflight) {
+		v->inflight = 0;
+		h->inflight--;
+	}
+}
+
+/* Records a failed iteration with its class and message, drops the connection. */
+static void fail(struct tthread *h, struct tvu *v, int stop, enum err_class c, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void fail(struct tthread *h, struct tvu *v, int stop, enum err_class c, const char *fmt, ...)
+{
+	struct ethread *t = h->t;
+	struct istats *st = ethread_stats(t);
+	char msg[ERR_SAMPLE_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	st->requests++;
+	t->requests++;
+	t->errors++;
+	istats_error(st, c, msg);
+	if (v->state == TF_HS_READ || v->state == TF_READ)
+		st->bytes += (int64_t)frame_rd_bytes(&v->rd);
+	conn_close(v);
+	iteration_over(h, v);
+	v->state = TF_IDLE;
+	vu_next(h, v, stop,
+	        c == ERR_CLIENT_PORTS ? PORTS_BACKOFF_MS
+	        : c == ERR_CONNECT_REFUSED || c == ERR_CONNECT_TIMEOUT || c == ERR_OTHER ||
+	                c == ERR_BODY_MISMATCH || c == ERR_PROTOCOL
+	            ? BACKOFF_MS
+	            : 0,
+	        clock_mono_ms());
+}
+
+static void succeed(struct tthread *h, struct tvu *v, int stop)
+{
+	struct ethread *t = h->t;
+	struct istats *st = ethread_stats(t);
+	int64_t now_us = clock_mono_us(), lat = now_us - v->t_iter_us;
+
+	st->requests++;
+	t->requests++;
+	if (hdr_record(&st->hist, lat) < 0)
+		st->dropped++;
+	st->lat_sum_us += lat;
+	iteration_over(h, v);
+	if (h->plan->connection == PLAN_CLOSE)
+		conn_close(v);
+	v->state = TF_IDLE;
+	vu_next(h, v, stop, 0, now_us / 1000);
+}
+
+/* --- writing and reading -------------------------------------------------------------- */
+
+/* Expands the handshake into v->buf. */
+static void expand_handshake(struct tthread *h, struct tvu *v)
+{
+	const struct plan_frame *fr = &h->plan->handshake;
+	long n;
+
+	h->ctx.seq = v->seq;
+	h->ctx.vu = ethread_vu_id(h->t, v->j);
+	h->ctx.iter = v->iter;
+	n = tpl_expand(&fr->text, &h->ctx, v->buf + FRAME_HDR, h->buf_cap - FRAME_HDR);
+	if (n < 0)
+		n = 0; /* cannot happen: buf_cap >= tpl_max_len */
+	frame_put_header((uint8_t *)v->buf, (unsigned)fr->type, (uint32_t)n);
+	v->len = v->end = FRAME_HDR + (size_t)n;
+	v->off = 0;
+}
+
+/* Expands every frame of the iteration into v->buf, one after the other. */
+static void expand_frames(struct tthread *h, struct tvu *v)
+{
+	const struct plan *s = h->plan;
+	size_t off = 0;
+
+	h->ctx.seq = v->seq;
+	h->ctx.vu = ethread_vu_id(h->t, v->j);
+	h->ctx.iter = v->iter;
+	for (int i = 0; i < s->nframes; i++) {
+		long n = tpl_expand(&s->frames[i].text, &h->ctx, v->buf + off + FRAME_HDR,
+		                    h->buf_cap - off - FRAME_HDR);
+		if (n < 0)
+			n = 0; /* cannot happen: buf_cap is the sum of the frames' tpl_max_len */
+		frame_put_header((uint8_t *)v->buf + off, (unsigned)s->frames[i].type, (uint32_t)n);
+		off += FRAME_HDR + (size_t)n;
+		v->frame_end[i] = off;
+	}
+	v->len = off;
+	v->off = 0;
+	v->next_frame = 0;
+}
+
+/* Sets up the next group: frames up to the first that expects a reply, or to the last. */
+static void next_group(struct tthread *h, struct tvu *v)
+{
+	const struct plan *s = h->plan;
+	int i = v->next_frame;
+	while (i < s->nframes - 1 && !s->frames[i].expect_reply)
+		i++;
+	v->group_last = i;
+	v->end = v->frame_end[i];
+	v->next_frame = i + 1;
+	v->state = TF_SEND;
+}
+
+/* Writes buf[off..end); 1 when all is written, 0 on EAGAIN, -1 after fail(). */
+static int send_some(struct tthread *h, struct tvu *v, int stop)
+{
+	while (v->off < v->end) {
+		ssize_t n =
+		    send(v->fd, v->buf + v->off, v->end - v->off, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			v->off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		int e = n < 0 ? errno : EPIPE;
+		fail(h, v, stop, io_class(e), "%s to %s: %s (%zu of %zu bytes written)",
+		     v->state == TF_HS_SEND ? "handshake" : "frames", h->plan->address, strerror(e),
+		     v->off, v->end);
+		return -1;
+	}
+	return 1;
+}
+
+/* Reads the reply in v->rd; 1 when complete, 0 on EAGAIN, -1 after fail(). */
+static int read_some(struct tthread *h, struct tvu *v, int stop)
+{
+	const char *what = v->state == TF_HS_READ ? "handshake reply" : "reply";
+	for (;;) {
+		size_t need = frame_rd_need(&v->rd), used;
+		ssize_t n;
+		enum frame_status fs;
+
+		if (need == 0) /* an empty payload completes with its header */
+			return 1;
+		n = recv(v->fd, h->scratch, need < READ_CHUNK ? need : READ_CHUNK, MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n < 0) {
+			int e = errno;
+			fail(h, v, stop, io_class(e), "%s from %s: %s after %llu bytes", what,
+			     h->plan->address, strerror(e),
+			     (unsigned long long)frame_rd_bytes(&v->rd));
+			return -1;
+		}
+		if (n == 0) {
+			if (frame_rd_bytes(&v->rd) == 0)
+				fail(h, v, stop, ERR_RESET,
+				     "%s from %s: the server closed the connection "
+				     "without replying",
+				     what, h->plan->address);
+			else
+				fail(h, v, stop, ERR_RESET,
+				     "%s from %s: the server closed the connection "
+				     "in the middle of a frame (%llu of %llu bytes)",
+				     what, h->plan->address,
+				     (unsigned long long)frame_rd_bytes(&v->rd),
+				     v->rd.nhdr < FRAME_HDR
+				         ? (unsigned long long)FRAME_HDR
+				         : (unsigned long long)(FRAME_HDR + v->rd.len));
+			return -1;
+		}
+		fs = frame_rd_feed(&v->rd, h->scratch, (size_t)n, &used);
+		if (fs == FRAME_DONE)
+			return 1;
+		if (fs == FRAME_BAD_TYPE) {
+			fail(h, v, stop, ERR_PROTOCOL, "%s from %s: frame type %u, expected %u",
+			     what, h->plan->address, v->rd.type, v->rd.want_type);
+			return -1;
+		}
+		if (fs == FRAME_TOO_LONG) {
+			fail(h, v, stop, ERR_PROTOCOL,
+			     "%s from %s: frame length %lu is over max_frame %lu", what,
+			     h->plan->address, (unsigned long)v->rd.len,
+			     (unsigned long)v->rd.max_len);
+			return -1;
+		}
+	}
+}
+
+/* Runs v's state machine as far as it goes without waiting. */
+static void advance(struct tthread *h, struct tvu *v, int stop)
+{
+	const struct plan *s = h->plan;
+	struct istats *st;
+	int rc;
+
+	for (;;) {
+		switch (v->state) {
+		case TF_HS_SEND:
+			if ((rc = send_some(h, v, stop)) <= 0)
+				return;
+			frame_rd_start(&v->rd, (unsigned)s->handshake.type, (uint32_t)s->max_frame,
+			               v->keep, v->keep ? KEEP_CAP : 0);
+			v->state = TF_HS_READ;
+			break;
+		case TF_HS_READ:
+			if ((rc = read_some(h, v, stop)) <= 0)
+				return;
+			st = ethread_stats(h->t);
+			st->bytes += (int64_t)frame_rd_bytes(&v->rd);
+			if (s->handshake_expect &&
+			    pcre2_match(s->handshake_expect, (PCRE2_SPTR)v->keep, v->rd.kept, 0, 0,
+			                h->md, NULL) < 0) {
+				for (char *q = v->keep; *q; q++)
+					if (*q == '\n' || *q == '\r')
+						*q = ' ';
+				v->state = TF_IDLE; /* bytes are counted already */
+				fail(h, v, stop, ERR_BODY_MISMATCH,
+				     "handshake reply from %s does not match expect: %.120s",
+				     s->address, v->keep);
+				return;
+			}
+			st->ttfb_sum_us += clock_mono_us() - v->t_hs_us;
+			st->ttfb_n++;
+			expand_frames(h, v);
+			v->t_iter_us = clock_mono_us();
+			dl_arm(h, v, v->t_iter_us / 1000);
+			next_group(h, v);
+			break;
+		case TF_SEND:
+			if ((rc = send_some(h, v, stop)) <= 0)
+				return;
+			if (!s->frames[v->group_last].expect_reply) {
+				succeed(h, v, stop);
+				return;
+			}
+			frame_rd_start(&v->rd, (unsigned)s->frames[v->group_last].type,
+			               (uint32_t)s->max_frame, NULL, 0);
+			v->state = TF_READ;
+			break;
+		case TF_READ:
+			if ((rc = read_some(h, v, stop)) <= 0)
+				return;
+			ethread_stats(h->t)->bytes += (int64_t)frame_rd_bytes(&v->rd);
+			if (v->group_last == s->nframes - 1) {
+				succeed(h, v, stop);
+				return;
+			}
+			next_group(h, v);
+			break;
+		default:
+			return;
+		}
+	}
+}
+
+/* The connection is up: count it, then the handshake or the frames. */
+static void connected(struct tthread *h, struct tvu *v, int stop)
+{
+	struct ethread *t = h->t;
+	struct istats *st = ethread_stats(t);
+	int64_t now = clock_mono_us();
+
+	st->new_conns++;
+	t->conns++;
+	st->connect_sum_us += now - v->t_conn_us;
+	st->connect_n++;
+	dl_arm(h, v, now / 1000);
+	if (h->plan->has_handshake) {
+		expand_handshake(h, v);
+		v->t_hs_us = now;
+		v->state = TF_HS_SEND;
+	} else {
+		expand_frames(h, v);
+		v->t_iter_us = now;
+		next_group(h, v);
+	}
+	advance(h, v, stop);
+}
+
+/* Opens v's connection; the rest follows from events. */
+static void start_connect(struct tthread *h, struct tvu *v, int stop)
+{
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
+	int one = 1, fd;
+
+	v->t_conn_us = clock_mono_us();
+	v->state = TF_CONNECTING;
+	dl_arm(h, v, v->t_conn_us / 1000);
+	fd = socket(h->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (fd < 0) {
+		int e = errno;
+		fail(h, v, stop, ERR_OTHER, "cannot open a socket: %s", strerror(e));
+		return;
+	}
+	/* Frames go out whole (one send per group): Nagle would only add delayed-ACK waits. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	v->fd = fd;
+	v->gen++;
+	ev.data.u64 = (uint64_t)v->j | (uint64_t)v->gen << 32;
+	if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		int e = errno;
+		fail(h, v, stop, ERR_OTHER, "epoll_ctl: %s", strerror(e));
+		return;
+	}
+	if (connect(fd, (struct sockaddr *)&h->addr, h->addrlen) == 0) {
+		connected(h, v, stop);
+		return;
+	}
+	if (errno == EINPROGRESS)
+		return;
+	int e = errno;
+	enum err_class c = connect_class(e);
+	fail(h, v, stop, c, "connect to %s: %s%s", h->plan->address, strerror(e),
+	     c == ERR_CLIENT_PORTS
+	         ? " (EADDRNOTAVAIL: the load generator ran out of ephemeral ports)"
+	         : "");
+}
+
+/* Starts the VU's next iteration. */
+static void vu_start(struct tthread *h, struct tvu *v)
+{
+	struct ethread *t = h->t;
+
+	if (!v->buf) {
+		v->buf = malloc(h->buf_cap);
+		if (h->plan->handshake_expect && !v->keep)
+			v->keep = malloc(KEEP_CAP);
+		if (!v->buf || (h->plan->handshake_expect && !v->keep)) {
+			istats_error(ethread_stats(t), ERR_OTHER,
+			             "out of memory creating a virtual user");
+			t->requests++, t->errors++;
+			ethread_stats(t)->requests++;
+			v->state = TF_IDLE;
+			return;
+		}
+	}
+	v->seq = ethread_next_seq(t);
+	v->iter++;
+	v->inflight = 1;
+	h->inflight++;
+	if (v->fd < 0) {
+		start_connect(h, v, ENGINE_RUN);
+		return;
+	}
+	expand_frames(h, v);
+	v->t_iter_us = clock_mono_us();
+	dl_arm(h, v, v->t_iter_us / 1000);
+	next_group(h, v);
+	advance(h, v, ENGINE_RUN);
+}
+
+/* An epoll event for VU j's connection. */
+static void on_event(struct tthread *h, struct tvu *v, uint32_t evs, int stop)
+{
+	if (v->state == TF_CONNECTING) {
+		int e = 0;
+		socklen_t l = sizeof e;
+		if (!(evs & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+			return;
+		if (getsockopt(v->fd, SOL_SOCKET, SO_ERROR, &e, &l) < 0)
+			e = errno;
+		if (e == 0) {
+			connected(h, v, stop);
+			return;
+		}
+		enum err_class c = connect_class(e);
+		fail(h, v, stop, c, "connect to %s: %s%s", h->plan->address, strerror(e),
+		     c == ERR_CLIENT_PORTS ? " (EADDRNOTAVAIL: out of ephemeral ports)" : "");
+		return;
+	}
+	if (v->state == TF_SCHEDULED || v->state == TF_IDLE) {
+		/* An idle kept connection the server closed: the next iteration reconnects. */
+		if (evs & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+			conn_close(v);
+		return;
+	}
+	advance(h, v, stop);
+}
+
+/* --- worker setup --------------------------------------------------------------------- */
+
+static int resolve(const char *address, struct sockaddr_storage *out, socklen_t *len, char *err,
+                   size_t errlen)
+{
+	char host[256], port_s[16];
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV},
+	                *ai = NULL;
+	int port, g;
+
+	if (plan_address_split(address, host, sizeof host, &port, err, errlen) < 0)
+		return -1;
+	snprintf(port_s, sizeof port_s, "%d", port);
+	g = getaddrinfo(host, port_s, &hints, &ai);
+	if (g != 0) {
+		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(g));
+		return -1;
+	}
+	memcpy(out, ai->ai_addr, ai->ai_addrlen);
+	*len = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+static int tcpframe_preflight(const struct plan *s, char *err, size_t errlen)
+{
+	struct sockaddr_storage addr;
+	socklen_t len;
+	int fd, e = 0;
+
+	if (resolve(s->address, &addr, &len, err, errlen) < 0)
+		return -1;
+	fd = socket(addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		e = errno;
+	else if (connect(fd, (struct sockaddr *)&addr, len) < 0) {
+		e = errno;
+		if (e == EINPROGRESS) {
+			struct pollfd p = {.fd = fd, .events = POLLOUT};
+			socklen_t l = sizeof e;
+			e = 0;
+			if (poll(&p, 1, PREFLIGHT_TIMEOUT_MS) <= 0)
+				e = ETIMEDOUT;
+			else
+				getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (e) {
+		snprintf(err, errlen, "cannot reach the target %s: %s", s->address, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+static int tf_init(struct ethread *t, char *err, size_t errlen)
+{
+	struct tthread *h = calloc(1, sizeof *h);
+	struct engine *e = t->eng;
+	const struct plan *s = e->o.plan;
+	int n = t->max_share > 0 ? t->max_share : 1;
+	size_t hs = 0, fr = 0;
+
+	if (!h)
+		goto oom;
+	t->drv = h;
+	h->t = t;
+	h->plan = s;
+	h->epfd = h->wakefd = -1;
+	h->dhead = h->dtail = -1;
+	h->timeout_ms = s->nreqs > 0 ? s->reqs[0].timeout_ms : 30000;
+	snprintf(h->nonce, sizeof h->nonce, "%s", e->o.nonce ? e->o.nonce : "");
+	h->ctx.nonce = h->nonce;
+	h->ctx.run_id = e->o.run_id;
+	h->ctx.agent = (uint64_t)e->o.agent_index;
+	h->ctx.rng = t->rng;
+	h->ctx.csv = s->csv.ncols ? &s->csv : NULL;
+	if (!s->address || resolve(s->address, &h->addr, &h->addrlen, err, errlen) < 0) {
+		if (!s->address)
+			snprintf(err, errlen, "tcp-frame scenario without an address");
+		return -1;
+	}
+	h->vus = calloc((size_t)n, sizeof *h->vus);
+	h->scratch = malloc(READ_CHUNK);
+	h->md = pcre2_match_data_create(1, NULL);
+	if (!h->vus || vuheap_init(&h->sched, n) < 0 || !h->scratch || !h->md)
+		goto oom;
+	for (int j = 0; j < n; j++) {
+		h->vus[j].j = j;
+		h->vus[j].fd = -1;
+		h->vus[j].dprev = h->vus[j].dnext = -1;
+	}
+	/* One buffer per VU holds either the handshake or every frame of an iteration. */
+	if (s->has_handshake)
+		hs = FRAME_HDR + tpl_max_len(&s->handshake.text, &h->ctx) + 1;
+	for (int i = 0; i < s->nframes; i++)
+		fr += FRAME_HDR + tpl_max_len(&s->frames[i].text, &h->ctx) + 1;
+	h->buf_cap = hs > fr ? hs : fr;
+	h->epfd = epoll_create1(EPOLL_CLOEXEC);
+	h->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (h->epfd < 0 || h->wakefd < 0) {
+		snprintf(err, errlen, "cannot create an event loop: %s", strerror(errno));
+		return -1;
+	}
+	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = WAKE_TAG};
+	if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, h->wakefd, &ev) < 0) {
+		snprintf(err, errlen, "cannot create an event loop: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up a worker");
+	return -1;
+}
+
+static void tf_release(struct ethread *t)
+{
+	struct tthread *h = t->drv;
+	if (!h)
+		return;
+	for (int j = 0; h->vus && j < t->max_share; j++) {
+		conn_close(&h->vus[j]);
+		free(h->vus[j].buf);
+		free(h->vus[j].keep);
+	}
+	pcre2_match_data_free(h->md);
+	if (h->epfd >= 0)
+		close(h->epfd);
+	if (h->wakefd >= 0)
+		close(h->wakefd);
+	free(h->vus);
+	vuheap_release(&h->sched);
+	free(h->scratch);
+	free(h);
+	t->drv = NULL;
+}
+
+static void tf_wake(struct ethread *t)
+{
+	struct tthread *h = t->drv;
+	uint64_t one = 1;
+	if (!h || h->wakefd < 0)
+		return;
+	if (write(h->wakefd, &one, sizeof one) < 0)
+		return; /* already pending: the counter is non-zero */
+}
+
+/* --- the loop ------------------------------------------------------------------------- */
+
+/* Schedules VUs that are newly wanted, spread over the ramp (as http.c). */
+static void apply_share(struct tthread *h)
+{
+	struct ethread *t = h->t;
+	int want = t->share, from = h->active;
+	int64_t now = clock_mono_ms();
+
+	h->active = want;
+	for (int j = from; j < want; j++) {
+		struct tvu *v = &h->vus[j];
+		if (v->state != TF_IDLE)
+			continue; /* was leaving, still busy: it simply stays */
+		vu_schedule(h, v, ethread_ramp_due(t, j, from, want, now));
+	}
+}
+
+/* Drops every connection and iteration at once; iterations in flight count as failed. */
+static void abort_all(struct tthread *h)
+{
+	for (int j = 0; j < h->t->max_share; j++) {
+		struct tvu *v = &h->vus[j];
+		if (v->inflight) {
+			/* Begun but not finished: counted as a failed iteration, so every
+			 * iteration begun is accounted for. */
+			struct istats *st = ethread_stats(h->t);
+			st->requests++;
+			h->t->requests++;
+			h->t->errors++;
+			istats_error(st, ERR_OTHER, "dropped in flight: the run was stopped at once");
+		}
+		conn_close(v);
+		iteration_over(h, v);
+		v->state = TF_IDLE;
+	}
+	h->sched.n = 0;
+}
+
+/* Fails the iterations whose deadline has passed. */
+static void expire(struct tthread *h, int stop)
+{
+	int64_t now = clock_mono_ms();
+	char a[32];
+
+	while (h->dhead >= 0 && h->vus[h->dhead].due_ms <= now) {
+		struct tvu *v = &h->vus[h->dhead];
+		dur_format(h->timeout_ms, a, sizeof a);
+		switch (v->state) {
+		case TF_CONNECTING:
+			fail(h, v, stop, ERR_CONNECT_TIMEOUT, "connect to %s: no answer within %s",
+			     h->plan->address, a);
+			break;
+		case TF_HS_SEND:
+		case TF_HS_READ:
+			fail(h, v, stop, ERR_TIMEOUT, "handshake with %s: not done within %s",
+			     h->plan->address, a);
+			break;
+		default:
+			fail(h, v, stop, ERR_TIMEOUT,
+			     "frames to %s: iteration not done within %s (%s)", h->plan->address, a,
+			     v->state == TF_READ ? "waiting for a reply" : "writing");
+			break;
+		}
+	}
+}
+
+static void tf_run(struct ethread *t)
+{
+	struct tthread *h = t->drv;
+	struct epoll_event evs[EPOLL_BATCH];
+	struct turn turn;
+
+	for (;;) {
+		engine_turn(t, &turn);
+		if (turn.stop == ENGINE_ABORT) {
+			abort_all(h);
+			break;
+		}
+		if (turn.changed)
+			apply_share(h);
+		int64_t now = clock_mono_ms();
+		if (turn.stop == ENGINE_DRAIN) {
+			while (h->sched.n > 0) {
+				struct tvu *v = &h->vus[vuheap_pop(&h->sched)];
+				conn_close(v);
+				v->state = TF_IDLE;
+			}
+			if (h->inflight == 0)
+				break;
+		}
+		/* At most the VUs due now: one that finishes at once is due again, next turn. */
+		for (int k = h->sched.n; k > 0 && h->sched.n > 0 && vuheap_top(&h->sched) <= now;
+		     k--) {
+			struct tvu *v = &h->vus[vuheap_pop(&h->sched)];
+			if (v->j >= h->active) {
+				conn_close(v);
+				v->state = TF_IDLE;
+			} else {
+				vu_start(h, v);
+			}
+		}
+		int64_t wait = TURN_MAX_MS;
+		if (h->sched.n > 0 && vuheap_top(&h->sched) - now < wait)
+			wait = vuheap_top(&h->sched) - now;
+		if (h->dhead >= 0 && h->vus[h->dhead].due_ms - now < wait)
+			wait = h->vus[h->dhead].due_ms - now;
+		if (wait < 0)
+			wait = 0;
+		int n = epoll_wait(h->epfd, evs, EPOLL_BATCH, (int)wait);
+		for (int i = 0; i < n; i++) {
+			uint64_t tag = evs[i].data.u64, x;
+			if (tag == WAKE_TAG) {
+				if (read(h->wakefd, &x, sizeof x) < 0)
+					continue;
+				continue;
+			}
+			struct tvu *v = &h->vus[(uint32_t)tag];
+			if ((uint32_t)(tag >> 32) != v->gen || v->fd < 0)
+				continue; /* an event of a connection closed earlier in this batch
+				           */
+			on_event(h, v, evs[i].events, turn.stop);
+		}
+		expire(h, turn.stop);
+		engine_publish(t, h->inflight + h->sched.n, h->inflight);
+	}
+	for (int j = 0; j < t->max_share; j++)
+		conn_close(&h->vus[j]);
+	engine_publish(t, 0, h->inflight);
+}
+
+const struct driver tcpframe_driver = {
+    .name = "tcp-frame",
+    .init = tf_init,
+    .run = tf_run,
+    .wake = tf_wake,
+    .release = tf_release,
+    .preflight = tcpframe_preflight,
+};

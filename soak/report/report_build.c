@@ -1,0 +1,395 @@
+/* report_build: cells, comparisons and sweeps from the runs read (findings: report_findings.c). */
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dur.h"
+
+#define QUEUE_TPS_FLAT   0.10 /* queueing: TPS within this share past saturation... */
+#define QUEUE_LAT_GROWTH 1.5  /* ...while mean latency grows at least this factor */
+
+
+/* --- cells ------------------------------------------------------------------------------ */
+
+static int is_sweep(const struct rpt_run *run)
+{
+	return strcmp(run->mode, "sweep") == 0;
+}
+
+/* Index of a CPU series in r->cpu_names, or -1. */
+static int cpu_index(const struct report *r, const char *name)
+{
+	for (int i = 0; i < r->ncpu; i++)
+		if (strcmp(r->cpu_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static int collect_cpu_names(struct report *r, char *err, size_t errlen)
+{
+	for (int i = 0; i < r->nruns; i++)
+		for (int k = 0; k < r->runs[i].nsrc; k++) {
+			const struct rpt_source *s = &r->runs[i].src[k];
+			int at = 0;
+			if (!s->has_cpu || cpu_index(r, s->name) >= 0)
+				continue;
+			if (r->ncpu >= RPT_MAX_SOURCES) {
+				snprintf(err, errlen,
+				         "more than %d CPU series in the selected runs",
+				         RPT_MAX_SOURCES);
+				return -1;
+			}
+			while (at < r->ncpu && strcmp(r->cpu_names[at], s->name) < 0)
+				at++;
+			memmove(r->cpu_names[at + 1], r->cpu_names[at],
+			        (size_t)(r->ncpu - at) * sizeof r->cpu_names[0]);
+			snprintf(r->cpu_names[at], RPT_NAME_MAX, "%s", s->name);
+			r->ncpu++;
+		}
+	return 0;
+}
+
+static int cmp_cell(const struct rpt_cell *a, const struct rpt_cell *b)
+{
+	if (a->sweep != b->sweep)
+		return a->sweep - b->sweep;
+	if (a->concurrency != b->concurrency)
+		return a->concurrency < b->concurrency ? -1 : 1;
+	if (a->planned_ms != b->planned_ms)
+		return a->planned_ms < b->planned_ms ? -1 : 1;
+	return a->label - b->label;
+}
+
+static int qcmp_cell(const void *a, const void *b)
+{
+	return cmp_cell(a, b);
+}
+
+static int same_key(const struct rpt_cell *a, const struct rpt_cell *b)
+{
+	return a->sweep == b->sweep && a->concurrency == b->concurrency &&
+	       a->planned_ms == b->planned_ms;
+}
+
+/* Gathers one metric of the cell's steps (in run order) with a segment per step. */
+struct gather {
+	double *v;   /* values */
+	size_t n;    /* how many */
+	size_t *seg; /* segment lengths */
+	size_t nseg; /* how many */
+};
+
+static int gather_add(struct gather *g, const struct rpt_values *v, size_t *cap_v, size_t *cap_s)
+{
+	if (g->n + v->n > *cap_v) {
+		size_t nc = (g->n + v->n) * 2;
+		double *p = realloc(g->v, nc * sizeof *p);
+		if (!p)
+			return -1;
+		g->v = p;
+		*cap_v = nc;
+	}
+	if (g->nseg == *cap_s) {
+		size_t nc = *cap_s ? *cap_s * 2 : 8;
+		size_t *p = realloc(g->seg, nc * sizeof *p);
+		if (!p)
+			return -1;
+		g->seg = p;
+		*cap_s = nc;
+	}
+	if (v->n)
+		memcpy(g->v + g->n, v->v, v->n * sizeof *v->v);
+	g->n += v->n;
+	g->seg[g->nseg++] = v->n;
+	return 0;
+}
+
+/* Batch means of one metric over the steps that match a cell.  which: 0 tps, 1 mean,
+ * 2 p99, 3 error %, 4 + i: CPU series i of the report. */
+static int cell_bm(const struct report *r, const struct rpt_cell *c, int which, struct rpt_bm *out)
+{
+	struct gather g = {0};
+	size_t cap_v = 0, cap_s = 0;
+	int rc = -1;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int si = -1;
+		if (run->label != c->label || is_sweep(run) != c->sweep)
+			continue;
+		if (which >= 4) {
+			for (int k = 0; k < run->nsrc; k++)
+				if (strcmp(run->src[k].name, r->cpu_names[which - 4]) == 0)
+					si = k;
+			if (si < 0)
+				continue;
+		}
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			const struct rpt_values *v = which == 0   ? &s->tps
+			                             : which == 1 ? &s->mean_ms
+			                             : which == 2 ? &s->p99_ms
+			                             : which == 3 ? &s->err_pct
+			                                          : &s->cpu[si];
+			if (s->concurrency != c->concurrency || s->planned_ms != c->planned_ms ||
+			    s->nintervals == 0)
+				continue;
+			if (gather_add(&g, v, &cap_v, &cap_s) < 0)
+				goto done;
+		}
+	}
+	rpt_batch_means(g.v, g.n, g.seg, g.nseg, out);
+	rc = 0;
+done:
+	free(g.v);
+	free(g.seg);
+	return rc;
+}
+
+/* The cell's merged figures and its list of runs. */
+static int cell_figures(const struct report *r, struct rpt_cell *c, char *err, size_t errlen)
+{
+	double secs = 0;
+	size_t used = 0;
+	int rc = -1;
+
+	if (istats_init(&c->st, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int listed = 0;
+		if (run->label != c->label || is_sweep(run) != c->sweep)
+			continue;
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			if (s->concurrency != c->concurrency || s->planned_ms != c->planned_ms ||
+			    s->nintervals == 0)
+				continue;
+			if (rpt_step_add(&c->st, s, err, errlen) < 0)
+				goto done;
+			secs += s->f.seconds;
+			c->nsteps++;
+			if (!listed) {
+				int k2 = snprintf(c->runs + used, sizeof c->runs - used, "%s%s",
+				                  used ? "," : "", run->key);
+				if (k2 > 0 && (size_t)k2 < sizeof c->runs - used)
+					used += (size_t)k2;
+				listed = 1;
+			}
+		}
+	}
+	istats_figures(&c->st, secs, &c->f);
+	rc = 0;
+done:
+	hdr_release(&c->st.hist);
+	return rc;
+}
+
+static int build_cells(struct report *r, char *err, size_t errlen)
+{
+	int cap = 0;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			struct rpt_cell key = {.sweep = is_sweep(run),
+			                       .label = run->label,
+			                       .concurrency = s->concurrency,
+			                       .planned_ms = s->planned_ms};
+			int found = 0;
+			if (s->nintervals == 0)
+				continue;
+			for (int c = 0; c < r->ncells && !found; c++)
+				found =
+				    same_key(&r->cells[c], &key) && r->cells[c].label == key.label;
+			if (found)
+				continue;
+			if (r->ncells == cap) {
+				int nc = cap ? cap * 2 : 16;
+				struct rpt_cell *p = realloc(r->cells, (size_t)nc * sizeof *p);
+				if (!p) {
+					snprintf(err, errlen, "out of memory");
+					return -1;
+				}
+				r->cells = p;
+				cap = nc;
+			}
+			r->cells[r->ncells++] = key;
+		}
+	}
+	if (r->ncells)
+		qsort(r->cells, (size_t)r->ncells, sizeof *r->cells, qcmp_cell);
+	for (int c = 0; c < r->ncells; c++) {
+		struct rpt_cell *cell = &r->cells[c];
+		if (cell_figures(r, cell, err, errlen) < 0)
+			return -1;
+		if (cell_bm(r, cell, 0, &cell->tps) < 0 ||
+		    cell_bm(r, cell, 1, &cell->mean_ms) < 0 ||
+		    cell_bm(r, cell, 2, &cell->p99_ms) < 0 ||
+		    cell_bm(r, cell, 3, &cell->err_pct) < 0)
+			goto oom;
+		for (int s = 0; s < r->ncpu; s++) {
+			if (cell_bm(r, cell, 4 + s, &cell->cpu[s]) < 0)
+				goto oom;
+			cell->cpu_mean[s] = cell->cpu[s].mean;
+		}
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+/* The merged figure of a metric, as the tables show it. */
+static double cell_value(const struct rpt_cell *c, enum rpt_metric m)
+{
+	int answered = c->f.p50_us > 0 || c->f.max_us > 0;
+	switch (m) {
+	case RPT_M_TPS:
+		return c->f.tps;
+	case RPT_M_MEAN:
+		return answered ? c->f.mean_us / 1000 : NAN;
+	case RPT_M_P99:
+		return answered ? (double)c->f.p99_us / 1000 : NAN;
+	default:
+		return c->f.error_pct;
+	}
+}
+
+static int build_cmps(struct report *r, char *err, size_t errlen)
+{
+	r->cmps = calloc((size_t)(r->ncells ? r->ncells : 1), sizeof *r->cmps);
+	if (!r->cmps) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* Cells are sorted by key then label: the first of each key group is the baseline. */
+	for (int c = 0; c < r->ncells;) {
+		int end = c + 1;
+		while (end < r->ncells && same_key(&r->cells[c], &r->cells[end]))
+			end++;
+		for (int k = c + 1; k < end; k++) {
+			struct rpt_cmp *m = &r->cmps[r->ncmps++];
+			const struct rpt_cell *a = &r->cells[c], *b = &r->cells[k];
+			m->base = c;
+			m->cell = k;
+			rpt_welch(&a->tps, &b->tps, &m->d[RPT_M_TPS]);
+			rpt_welch(&a->mean_ms, &b->mean_ms, &m->d[RPT_M_MEAN]);
+			rpt_welch(&a->p99_ms, &b->p99_ms, &m->d[RPT_M_P99]);
+			rpt_welch(&a->err_pct, &b->err_pct, &m->d[RPT_M_ERR]);
+			for (int i = 0; i < RPT_NMETRIC; i++) {
+				m->base_value[i] = cell_value(a, (enum rpt_metric)i);
+				m->value[i] = cell_value(b, (enum rpt_metric)i);
+			}
+			for (int s = 0; s < r->ncpu; s++)
+				rpt_welch(&a->cpu[s], &b->cpu[s], &m->cpu[s]);
+		}
+		c = end;
+	}
+	return 0;
+}
+
+static int build_sweeps(struct report *r, char *err, size_t errlen)
+{
+	int cap = 0;
+
+	for (int l = 0; l < r->nlabels; l++) {
+		/* One sweep per planned step duration of this label's sweep cells. */
+		for (int c = 0; c < r->ncells; c++) {
+			const struct rpt_cell *cell = &r->cells[c];
+			int seen = 0;
+			if (!cell->sweep || cell->label != l)
+				continue;
+			for (int s = 0; s < r->nsweeps && !seen; s++)
+				seen = r->sweeps[s].label == l &&
+				       r->sweeps[s].planned_ms == cell->planned_ms;
+			if (seen)
+				continue;
+			if (r->nsweeps == cap) {
+				int nc = cap ? cap * 2 : 4;
+				struct rpt_sweep *p = realloc(r->sweeps, (size_t)nc * sizeof *p);
+				if (!p)
+					goto oom;
+				r->sweeps = p;
+				cap = nc;
+			}
+			struct rpt_sweep *sw = &r->sweeps[r->nsweeps++];
+			memset(sw, 0, sizeof *sw);
+			sw->label = l;
+			sw->planned_ms = cell->planned_ms;
+			sw->cells = malloc((size_t)r->ncells * sizeof *sw->cells);
+			if (!sw->cells)
+				goto oom;
+			/* Cells are sorted by concurrency within a kind. */
+			for (int k = 0; k < r->ncells; k++)
+				if (r->cells[k].sweep && r->cells[k].label == l &&
+				    r->cells[k].planned_ms == cell->planned_ms)
+					sw->cells[sw->ncells++] = k;
+		}
+	}
+	for (int s = 0; s < r->nsweeps; s++) {
+		struct rpt_sweep *sw = &r->sweeps[s];
+		double *n = malloc((size_t)sw->ncells * sizeof *n);
+		double *x = malloc((size_t)sw->ncells * sizeof *x);
+		int k = sw->ncells;
+		if (!n || !x) {
+			free(n);
+			free(x);
+			goto oom;
+		}
+		for (int i = 0; i < k; i++) {
+			n[i] = r->cells[sw->cells[i]].concurrency;
+			x[i] = r->cells[sw->cells[i]].f.tps;
+		}
+		rpt_saturation(x, (size_t)k, &sw->sat);
+		if (k >= RPT_USL_MIN_LEVELS)
+			rpt_usl_fit(n, x, (size_t)k, &sw->usl);
+		if (sw->sat.ok && sw->sat.saturated) {
+			const struct rpt_cell *a = &r->cells[sw->cells[sw->sat.at]];
+			const struct rpt_cell *b = &r->cells[sw->cells[k - 1]];
+			double flat =
+			    a->f.tps > 0 ? fabs(b->f.tps - a->f.tps) / a->f.tps : INFINITY;
+			sw->q_from = sw->cells[sw->sat.at];
+			sw->q_to = sw->cells[k - 1];
+			sw->queueing = flat <= QUEUE_TPS_FLAT && a->f.mean_us > 0 &&
+			               b->f.mean_us >= QUEUE_LAT_GROWTH * a->f.mean_us;
+		}
+		free(n);
+		free(x);
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen)
+{
+	if (o->title && *o->title) {
+		r->title = strdup(o->title);
+	} else {
+		char t[512];
+		size_t n = (size_t)snprintf(t, sizeof t, "soak report");
+		for (int l = 0; l < r->nlabels && l < 4 && n < sizeof t; l++)
+			n += (size_t)snprintf(t + n, sizeof t - n, "%s%s", l == 0 ? ": " : " vs ",
+			                      r->labels[l].name);
+		if (r->nlabels > 4 && n < sizeof t)
+			snprintf(t + n, sizeof t - n, " and %d more", r->nlabels - 4);
+		r->title = strdup(t);
+	}
+	if (!r->title)
+		goto oom;
+	if (collect_cpu_names(r, err, errlen) < 0 || build_cells(r, err, errlen) < 0 ||
+	    build_cmps(r, err, errlen) < 0 || build_sweeps(r, err, errlen) < 0)
+		return -1;
+	if (rpt_findings(r) < 0)
+		goto oom;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}

@@ -1,0 +1,609 @@
+/* report_data: reads the selected runs of each database into the report model. */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "db.h"
+#include "hdr.h"
+#include "report_agents.h"
+#include "report_read.h"
+#include "report_sources.h"
+#include "results.h"
+
+#define MAX_RUN_FILTERS 256 /* entries of --runs */
+
+/* One --runs entry: a run id, in one database (db >= 0) or in any (-1). */
+struct run_filter {
+	int db;     /* 0-based database index, or -1 for any */
+	int64_t id; /* runs.id */
+};
+
+static char *dupstr(const unsigned char *s)
+{
+	return strdup(s ? (const char *)s : "");
+}
+
+/* Parses "ID,K:ID,..." into filters. */
+static int parse_runs(const char *arg, int ndbs, struct run_filter *f, int *n, char *err,
+                      size_t errlen)
+{
+	const char *s = arg;
+
+	*n = 0;
+	while (*s) {
+		char *end;
+		long long a, b = -1;
+		errno = 0;
+		a = strtoll(s, &end, 10);
+		if (end == s || errno || a < 1)
+			goto bad;
+		if (*end == ':') {
+			const char *p = end + 1;
+			b = strtoll(p, &end, 10);
+			if (end == p || errno || b < 1 || a > ndbs)
+				goto bad;
+		}
+		if (*end && *end != ',')
+			goto bad;
+		if (*n >= MAX_RUN_FILTERS) {
+			snprintf(err, errlen, "--runs: more than %d runs", MAX_RUN_FILTERS);
+			return -1;
+		}
+		f[*n].db = b < 0 ? -1 : (int)a - 1;
+		f[*n].id = b < 0 ? a : b;
+		(*n)++;
+		s = *end ? end + 1 : end;
+	}
+	if (*n == 0)
+		goto bad;
+	return 0;
+bad:
+	snprintf(err, errlen,
+	         "bad --runs '%s': expected run ids, or DB:ID with DB the database's position "
+	         "(1..%d)",
+	         arg, ndbs);
+	return -1;
+}
+
+static int selected(const struct reader *rd, int64_t id, const char *label)
+{
+	if (rd->o->nlabels > 0) {
+		int found = 0;
+		for (int i = 0; i < rd->o->nlabels && !found; i++)
+			found = strcmp(rd->o->labels[i], label) == 0;
+		if (!found)
+			return 0;
+	}
+	if (!rd->filters)
+		return 1;
+	for (int i = 0; i < rd->nfilters; i++)
+		if (rd->filters[i].id == id &&
+		    (rd->filters[i].db < 0 || rd->filters[i].db == rd->dbi))
+			return 1;
+	return 0;
+}
+
+/* Index of a label, added when new (its place in --label order, else appended). */
+static int label_index(struct reader *rd, const char *name)
+{
+	struct report *r = rd->r;
+	for (int i = 0; i < r->nlabels; i++)
+		if (strcmp(r->labels[i].name, name) == 0)
+			return i;
+	if (r->nlabels >= RPT_MAX_LABELS) {
+		snprintf(rd->err, rd->errlen, "more than %d labels: choose some with --label",
+		         RPT_MAX_LABELS);
+		return -1;
+	}
+	if (!r->labels) {
+		r->labels = calloc(RPT_MAX_LABELS, sizeof *r->labels);
+		if (!r->labels)
+			return rpt_rd_oom(rd);
+	}
+	r->labels[r->nlabels].name = strdup(name);
+	if (!r->labels[r->nlabels].name)
+		return rpt_rd_oom(rd);
+	return r->nlabels++;
+}
+
+/* --- steps ------------------------------------------------------------------------------ */
+
+/* Adds a step's window (counters and decoded histogram) into acc. */
+int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen)
+{
+	struct istats one = s->st;
+
+	memset(&one.hist, 0, sizeof one.hist);
+	if (s->hist && hdr_decode(s->hist, s->hist_len, &one.hist, err, errlen) < 0)
+		return -1;
+	istats_add(acc, &one);
+	hdr_release(&one.hist);
+	return 0;
+}
+
+/* Figures of a run's step: merged histogram of its steady intervals, interval values. */
+static int read_step(struct reader *rd, const struct rpt_run *run, struct rpt_step *s)
+{
+	struct res_window w = {
+	    .run_id = run->id, .step_idx = s->idx, .phase = "steady", .from_ms = -1, .to_ms = -1};
+	struct istats st;
+	sqlite3_stmt *q = NULL;
+	double secs;
+	int n, rc = -1, step;
+
+	if (istats_init(&st, rd->err, rd->errlen) < 0)
+		return -1;
+	if (res_collect(rd->db, &w, &st, &secs, &n, rd->err, rd->errlen) < 0)
+		goto done;
+	istats_figures(&st, secs, &s->f);
+	if (hdr_total(&st.hist) > 0 &&
+	    hdr_encode(&st.hist, &s->hist, &s->hist_len, rd->err, rd->errlen) < 0)
+		goto done;
+	if (db_prepare(rd->db, &q,
+	               "SELECT tps, mean_ms, p99_ms, error_pct FROM rpt_interval_rows "
+	               "WHERE run_id = ? AND step_idx = ? AND phase = 'steady' ORDER BY start_ms",
+	               rd->err, rd->errlen) < 0)
+		goto done;
+	sqlite3_bind_int64(q, 1, run->id);
+	sqlite3_bind_int(q, 2, s->idx);
+	while ((step = sqlite3_step(q)) == SQLITE_ROW)
+		if (rpt_rd_push(rd, &s->tps, sqlite3_column_double(q, 0)) < 0 ||
+		    rpt_rd_push(rd, &s->mean_ms, rpt_rd_col(q, 1)) < 0 ||
+		    rpt_rd_push(rd, &s->p99_ms, rpt_rd_col(q, 2)) < 0 ||
+		    rpt_rd_push(rd, &s->err_pct, sqlite3_column_double(q, 3)) < 0)
+			goto done;
+	if (step != SQLITE_DONE) {
+		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	hdr_release(&st.hist);
+	s->st = st; /* counters kept; the histogram lives encoded */
+	return rc;
+}
+
+static int read_steps(struct reader *rd, struct rpt_run *run)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = -1, step, cap = 0;
+
+	if (db_prepare(rd->db, &q,
+	               "SELECT idx, concurrency, planned_ms, n_steady, IFNULL(from_ms, 0), "
+	               "IFNULL(to_ms, 0) FROM rpt_steps WHERE run_id = ? ORDER BY idx",
+	               rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, run->id);
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		struct rpt_step *s;
+		if (run->nsteps == cap) {
+			int nc = cap ? cap * 2 : 4;
+			struct rpt_step *p = realloc(run->steps, (size_t)nc * sizeof *p);
+			if (!p) {
+				rpt_rd_oom(rd);
+				goto done;
+			}
+			run->steps = p;
+			cap = nc;
+		}
+		s = &run->steps[run->nsteps++];
+		memset(s, 0, sizeof *s);
+		s->idx = sqlite3_column_int(q, 0);
+		s->concurrency = sqlite3_column_int(q, 1);
+		s->planned_ms = sqlite3_column_int64(q, 2);
+		s->nintervals = sqlite3_column_int(q, 3);
+		s->win_from_ms = sqlite3_column_int64(q, 4);
+		s->win_to_ms = sqlite3_column_int64(q, 5);
+		if (read_step(rd, run, s) < 0)
+			goto done;
+	}
+	if (step != SQLITE_DONE) {
+		db_fail(rd->db, "cannot read steps", rd->err, rd->errlen);
+		goto done;
+	}
+	/* The run's whole measured window: every step's, histograms merged. */
+	if (istats_init(&run->st, rd->err, rd->errlen) < 0)
+		goto done;
+	double secs = 0;
+	for (int i = 0; i < run->nsteps; i++) {
+		if (rpt_step_add(&run->st, &run->steps[i], rd->err, rd->errlen) < 0)
+			goto done;
+		secs += run->steps[i].f.seconds;
+	}
+	istats_figures(&run->st, secs, &run->f);
+	rc = 0;
+done:
+	hdr_release(&run->st.hist);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* --- time series --------------------------------------------------------------------- */
+
+/* A bucket of consecutive intervals being merged. */
+struct bucket {
+	struct hdr h;             /* merged histograms */
+	int64_t t0;               /* start of the first interval */
+	int64_t ms;               /* summed lengths */
+	int64_t requests, errors; /* summed counters */
+	double lat_sum;           /* mean x answered, summed: the exact mean of the bucket */
+	int n;                    /* intervals in it */
+};
+
+/* The bucket's point; empties it. */
+static void bucket_point(struct bucket *b, const struct rpt_run *run, struct rpt_tpoint *p)
+{
+	int64_t answered = hdr_total(&b->h);
+
+	p->t_s = (double)(b->t0 - run->started_ms) / 1000.0;
+	p->tps = b->ms > 0 ? (double)b->requests * 1000.0 / (double)b->ms : 0;
+	p->error_pct = b->requests > 0 ? 100.0 * (double)b->errors / (double)b->requests : 0;
+	p->mean_ms = answered ? b->lat_sum / (double)answered / 1000 : NAN;
+	p->p50_ms = answered ? (double)hdr_value_at_percentile(&b->h, 50) / 1000 : NAN;
+	p->p90_ms = answered ? (double)hdr_value_at_percentile(&b->h, 90) / 1000 : NAN;
+	p->p99_ms = answered ? (double)hdr_value_at_percentile(&b->h, 99) / 1000 : NAN;
+	hdr_reset(&b->h);
+	b->ms = b->requests = b->errors = 0;
+	b->lat_sum = 0;
+	b->n = 0;
+}
+
+/* TPS and latency over the whole run (every phase): one point per interval, from its own
+ * figures; past RPT_MAX_POINTS intervals, one per bucket of consecutive intervals whose
+ * histograms are merged (one pass: a 72-hour run decodes each histogram once here). */
+static int read_series(struct reader *rd, struct rpt_run *run)
+{
+	sqlite3_stmt *q = NULL;
+	struct bucket b = {.n = 0};
+	long long n = 0;
+	size_t per, i = 0;
+	int rc = -1, step;
+	char sql[96];
+
+	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM intervals WHERE run_id = %lld",
+	         (long long)run->id);
+	if (db_int(rd->db, sql, 0, &n, rd->err, rd->errlen) < 0)
+		return -1;
+	if (n == 0)
+		return 0;
+	if (n > RPT_MAX_INTERVALS) {
+		snprintf(rd->err, rd->errlen, "run %lld has more than %d intervals",
+		         (long long)run->id, RPT_MAX_INTERVALS);
+		return -1;
+	}
+	per = ((size_t)n + RPT_MAX_POINTS - 1) / RPT_MAX_POINTS;
+	run->ts = calloc(((size_t)n + per - 1) / per, sizeof *run->ts);
+	if (!run->ts)
+		return rpt_rd_oom(rd);
+	if (per > 1 && hdr_init_latency(&b.h, rd->err, rd->errlen) < 0)
+		return -1;
+	if (db_prepare(
+	        rd->db, &q,
+	        "SELECT start_ms, length_ms, tps, mean_ms, p50_ms, p90_ms, p99_ms, error_pct, "
+	        "requests, errors, hist FROM rpt_interval_rows WHERE run_id = ? "
+	        "ORDER BY start_ms",
+	        rd->err, rd->errlen) < 0)
+		goto done;
+	sqlite3_bind_int64(q, 1, run->id);
+	/* A live run may add intervals after the count: they wait for the next report. */
+	while (i < (size_t)n && (step = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t start = sqlite3_column_int64(q, 0);
+		if (per == 1) {
+			struct rpt_tpoint *p = &run->ts[run->nts++];
+			p->t_s = (double)(start - run->started_ms) / 1000.0;
+			p->tps = sqlite3_column_double(q, 2);
+			p->mean_ms = rpt_rd_col(q, 3);
+			p->p50_ms = rpt_rd_col(q, 4);
+			p->p90_ms = rpt_rd_col(q, 5);
+			p->p99_ms = rpt_rd_col(q, 6);
+			p->error_pct = sqlite3_column_double(q, 7);
+		} else {
+			const void *blob = sqlite3_column_blob(q, 10);
+			int len = sqlite3_column_bytes(q, 10);
+			struct hdr one;
+			if (b.n == 0)
+				b.t0 = start;
+			if (blob && len > 0) {
+				if (hdr_decode(blob, (size_t)len, &one, rd->err, rd->errlen) < 0)
+					goto done;
+				hdr_add(&b.h, &one);
+				b.lat_sum +=
+				    sqlite3_column_double(q, 3) * 1000 * (double)hdr_total(&one);
+				hdr_release(&one);
+			}
+			b.ms += sqlite3_column_int64(q, 1);
+			b.requests += sqlite3_column_int64(q, 8);
+			b.errors += sqlite3_column_int64(q, 9);
+			if (++b.n == (int)per)
+				bucket_point(&b, run, &run->ts[run->nts++]);
+		}
+		i++;
+	}
+	if (i < (size_t)n && step != SQLITE_DONE) {
+		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
+		goto done;
+	}
+	if (b.n > 0)
+		bucket_point(&b, run, &run->ts[run->nts++]);
+	run->ts_bucket_s =
+	    run->nts ? (double)(run->end_ms - run->started_ms) / 1000.0 / (double)run->nts : 0;
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	hdr_release(&b.h);
+	return rc;
+}
+
+/* --- runs ----------------------------------------------------------------------------- */
+
+static int add_run(struct reader *rd, sqlite3_stmt *q)
+{
+	struct report *r = rd->r;
+	struct rpt_run *run;
+	const char *label = (const char *)sqlite3_column_text(q, 2);
+	int li;
+
+	if (r->nruns >= RPT_MAX_RUNS) {
+		snprintf(rd->err, rd->errlen,
+		         "more than %d runs: choose some with --runs or --label", RPT_MAX_RUNS);
+		return -1;
+	}
+	if (!r->runs) {
+		r->runs = calloc(RPT_MAX_RUNS, sizeof *r->runs);
+		if (!r->runs)
+			return rpt_rd_oom(rd);
+	}
+	if ((li = label_index(rd, label)) < 0)
+		return -1;
+	run = &r->runs[r->nruns++];
+	run->db = rd->dbi;
+	run->id = sqlite3_column_int64(q, 0);
+	if (rd->o->ndbs > 1)
+		snprintf(run->key, sizeof run->key, "%d:%lld", rd->dbi + 1, (long long)run->id);
+	else
+		snprintf(run->key, sizeof run->key, "%lld", (long long)run->id);
+	run->label = li;
+	run->name = dupstr(sqlite3_column_text(q, 1));
+	run->mode = dupstr(sqlite3_column_text(q, 3));
+	run->connection = dupstr(sqlite3_column_text(q, 4));
+	run->protocol = dupstr(sqlite3_column_text(q, 15));
+	run->status = strdup(
+	    res_status((const char *)sqlite3_column_text(q, 5),
+	               (const char *)sqlite3_column_text(q, 7), sqlite3_column_int64(q, 8),
+	               sqlite3_column_int64(q, 9), (const char *)sqlite3_column_text(q, 10),
+	               sqlite3_column_int64(q, 11), sqlite3_column_int64(q, 12), rd->now_ms));
+	run->reason = dupstr(sqlite3_column_text(q, 6));
+	run->interval_ms = sqlite3_column_int64(q, 12);
+	run->started_ms = sqlite3_column_int64(q, 13);
+	run->end_ms = sqlite3_column_int64(q, 14);
+	if (!run->name || !run->mode || !run->connection || !run->protocol || !run->status ||
+	    !run->reason)
+		return rpt_rd_oom(rd);
+	r->labels[li].nruns++;
+	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0 ||
+	    rpt_read_agents(rd, q, run) < 0)
+		return -1;
+	return 0;
+}
+
+static int read_db(struct reader *rd, const char *path, int *usage)
+{
+	sqlite3_stmt *q = NULL;
+	long long nall = 0;
+	int rc = -1, step;
+
+	/* Opened for writing, like `soak runs`: an older file is migrated first.  A file we
+	 * may not write (an archived study) is read as it is, when its schema is current. */
+	if (db_open(path, 0, &rd->db, rd->err, rd->errlen) < 0 &&
+	    (access(path, F_OK) != 0 || access(path, W_OK) == 0 ||
+	     db_open(path, DB_READONLY, &rd->db, rd->err, rd->errlen) < 0)) {
+		*usage = 1;
+		return -1;
+	}
+	if (db_int(rd->db, "SELECT COUNT(*) FROM runs", 0, &nall, rd->err, rd->errlen) < 0)
+		goto done;
+	if (db_prepare(rd->db, &q,
+	               "SELECT id, name, label, mode, connection, status, reason, host, pid, "
+	               "pid_start, boot_id, heartbeat_ms, interval_ms, started_ms, end_ms, "
+	               "protocol, merged_into, agent_index, agent_count, agents_merged "
+	               "FROM rpt_runs ORDER BY started_ms, id",
+	               rd->err, rd->errlen) < 0)
+		goto done;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (!selected(rd, sqlite3_column_int64(q, 0),
+		              (const char *)sqlite3_column_text(q, 2)))
+			continue;
+		/* An agent's run folded into a merged run is reported as that run, unless
+		 * --runs asks for it by id. */
+		if (!rd->filters && sqlite3_column_type(q, 16) != SQLITE_NULL)
+			continue;
+		if (add_run(rd, q) < 0)
+			goto done;
+	}
+	if (step != SQLITE_DONE) {
+		db_fail(rd->db, "cannot read runs", rd->err, rd->errlen);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	db_close(rd->db);
+	rd->db = NULL;
+	if (rc == 0 && nall == 0) {
+		snprintf(rd->err, rd->errlen,
+		         "'%s' holds no runs: nothing to report (a collector's file? fold it into "
+		         "the runs' database with `soak merge` first)",
+		         path);
+		*usage = 1;
+		rc = -1;
+	}
+	return rc;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+/* Orders runs by start time, then database, then id (a stable, total order). */
+static int cmp_run(const void *a, const void *b)
+{
+	const struct rpt_run *x = a, *y = b;
+	if (x->started_ms != y->started_ms)
+		return x->started_ms < y->started_ms ? -1 : 1;
+	if (x->db != y->db)
+		return x->db < y->db ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen)
+{
+	struct run_filter filters[MAX_RUN_FILTERS];
+	struct reader rd = {
+	    .r = r, .o = o, .err = err, .errlen = errlen, .now_ms = clock_wall_ms()};
+
+	memset(r, 0, sizeof *r);
+	*usage = 0;
+	if (o->ndbs < 1 || o->ndbs > RPT_MAX_DBS) {
+		snprintf(err, errlen, "between 1 and %d databases, please", RPT_MAX_DBS);
+		*usage = 1;
+		return -1;
+	}
+	if (o->runs) {
+		if (parse_runs(o->runs, o->ndbs, filters, &rd.nfilters, err, errlen) < 0) {
+			*usage = 1;
+			return -1;
+		}
+		rd.filters = filters;
+	}
+	/* --label fixes the order of the labels (the first is the baseline). */
+	for (int i = 0; i < o->nlabels; i++)
+		if (label_index(&rd, o->labels[i]) < 0)
+			return -1;
+	for (int i = 0; i < o->ndbs; i++) {
+		r->dbs[i] = strdup(base_name(o->dbs[i]));
+		if (!r->dbs[i])
+			return rpt_rd_oom(&rd);
+		r->ndbs = i + 1;
+		rd.dbi = i;
+		if (read_db(&rd, o->dbs[i], usage) < 0)
+			return -1;
+	}
+	if (r->nruns == 0) {
+		snprintf(err, errlen, "no run matches the selection (--runs, --label)");
+		*usage = 1;
+		return -1;
+	}
+	qsort(r->runs, (size_t)r->nruns, sizeof *r->runs, cmp_run);
+	/* Without --label, labels go in order of first appearance; renumber after sorting. */
+	if (o->nlabels == 0) {
+		struct rpt_label tmp[RPT_MAX_LABELS];
+		int map[RPT_MAX_LABELS], n = 0;
+		for (int i = 0; i < r->nlabels; i++)
+			map[i] = -1;
+		for (int i = 0; i < r->nruns; i++) {
+			int l = r->runs[i].label;
+			if (map[l] < 0) {
+				map[l] = n;
+				tmp[n++] = r->labels[l];
+			}
+			r->runs[i].label = map[l];
+		}
+		memcpy(r->labels, tmp, (size_t)n * sizeof *tmp);
+		r->nlabels = n;
+	} else {
+		/* Drop --label entries that matched no run (they are not in any table). */
+		int map[RPT_MAX_LABELS], n = 0;
+		for (int i = 0; i < r->nlabels; i++) {
+			if (r->labels[i].nruns == 0) {
+				free(r->labels[i].name);
+				map[i] = -1;
+				continue;
+			}
+			map[i] = n;
+			r->labels[n++] = r->labels[i];
+		}
+		r->nlabels = n;
+		for (int i = 0; i < r->nruns; i++)
+			r->runs[i].label = map[r->runs[i].label];
+	}
+	return 0;
+}
+
+/* --- release -------------------------------------------------------------------------- */
+
+static void free_step(struct rpt_step *s, int nsrc)
+{
+	free(s->hist);
+	free(s->tps.v);
+	free(s->mean_ms.v);
+	free(s->p99_ms.v);
+	free(s->err_pct.v);
+	if (s->cpu)
+		for (int i = 0; i < nsrc; i++)
+			free(s->cpu[i].v);
+	free(s->cpu);
+	free(s->cpu_mean);
+}
+
+static void free_run(struct rpt_run *run)
+{
+	for (int i = 0; i < run->nsteps; i++)
+		free_step(&run->steps[i], RPT_MAX_SOURCES);
+	free(run->steps);
+	for (int i = 0; i < run->nsrc; i++) {
+		struct rpt_source *s = &run->src[i];
+		free(s->cpu_ts);
+		free(s->rss_ts);
+		free(s->heap_ts);
+		free(s->pause_ts);
+		gca_result_free(&s->gc);
+	}
+	free(run->src);
+	free(run->ts);
+	free(run->name);
+	free(run->mode);
+	free(run->connection);
+	free(run->protocol);
+	free(run->status);
+	free(run->reason);
+	for (int i = 0; i < run->nagent_notes; i++)
+		free(run->agent_notes[i]);
+	free(run->agent_notes);
+}
+
+void rpt_free(struct report *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->nruns; i++)
+		free_run(&r->runs[i]);
+	free(r->runs);
+	for (int i = 0; i < r->nlabels; i++)
+		free(r->labels[i].name);
+	free(r->labels);
+	for (int i = 0; i < r->ndbs; i++)
+		free(r->dbs[i]);
+	free(r->cells);
+	free(r->cmps);
+	for (int i = 0; i < r->nsweeps; i++)
+		free(r->sweeps[i].cells);
+	free(r->sweeps);
+	for (int i = 0; i < r->nfindings; i++)
+		free(r->findings[i].text);
+	free(r->findings);
+	for (int i = 0; i < r->npics; i++) {
+		free(r->pics[i].title);
+		free(r->pics[i].svg);
+	}
+	free(r->pics);
+	free(r->title);
+	memset(r, 0, sizeof *r);
+}

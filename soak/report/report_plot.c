@@ -1,0 +1,674 @@
+/* report_plot: the pictures — data files, the gnuplot scripts copied into the report
+ * directory, and gnuplot runs (a few at a time) that draw each picture as SVG and PNG. */
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
+#define SVG_MAX          (16 << 20) /* an SVG bigger than this is not inlined */
+#define SCRIPT_MAX       (1 << 20)  /* a plot script file from $SOAK_PLOTS */
+#define VARS_MAX         2048       /* the -e string of one picture */
+#define PATH_MAX_LEN     4096
+
+/* One picture to draw. */
+struct job {
+	int pic;             /* index into report.pics */
+	char script[32];     /* "tps_time.gp" */
+	char vars[VARS_MAX]; /* gnuplot -e assignments */
+	pid_t pid;           /* while running */
+};
+
+/* What planning and drawing share. */
+struct ctx {
+	struct report *r; /* the report whose pictures these are */
+	const char *dir;  /* the report directory, or NULL: plan only */
+	struct job *jobs; /* one per picture */
+	int njobs;        /* how many */
+	char *err;        /* the caller's error buffer */
+	size_t errlen;    /* its size */
+};
+
+static int oom(struct ctx *c)
+{
+	snprintf(c->err, c->errlen, "out of memory");
+	return -1;
+}
+
+/* Appends a picture; its data file is DIR/data/NAME.dat.  vars (printf format) are the
+ * picture's own gnuplot variables. */
+__attribute__((format(printf, 5, 6))) static int
+add(struct ctx *c, const char *name, const char *title, const char *script, const char *vars, ...)
+{
+	struct report *r = c->r;
+	struct rpt_picture *p;
+	struct job *j;
+	char own[VARS_MAX / 2], qt[512];
+	size_t q = 0;
+	va_list ap;
+
+	if (r->npics % 16 == 0) {
+		struct rpt_picture *np = realloc(r->pics, (size_t)(r->npics + 16) * sizeof *np);
+		struct job *nj = realloc(c->jobs, (size_t)(r->npics + 16) * sizeof *nj);
+		if (np)
+			r->pics = np;
+		if (nj)
+			c->jobs = nj;
+		if (!np || !nj)
+			return oom(c);
+	}
+	p = &r->pics[r->npics];
+	j = &c->jobs[c->njobs];
+	memset(p, 0, sizeof *p);
+	memset(j, 0, sizeof *j);
+	snprintf(p->name, sizeof p->name, "%s", name);
+	p->title = strdup(title);
+	if (!p->title)
+		return oom(c);
+	r->npics++;
+	j->pic = r->npics - 1;
+	snprintf(j->script, sizeof j->script, "%s", script);
+	/* gnuplot single-quoted strings: a quote is doubled. */
+	for (const char *s = title; *s && q + 3 < sizeof qt; s++) {
+		if (*s == '\'')
+			qt[q++] = '\'';
+		qt[q++] = *s;
+	}
+	qt[q] = '\0';
+	va_start(ap, vars);
+	vsnprintf(own, sizeof own, vars, ap);
+	va_end(ap);
+	snprintf(j->vars, sizeof j->vars,
+	         "plotdir='plots';datafile='data/%s.dat';outfile='img/%s';title='%s'%s%s", name,
+	         name, qt, *own ? ";" : "", own);
+	c->njobs++;
+	return 0;
+}
+
+/* The data file of the picture being added, or NULL when only planning (or on error,
+ * with c->err set: check c->err[0]). */
+static FILE *data_file(struct ctx *c, const char *name)
+{
+	char path[PATH_MAX_LEN];
+	FILE *f;
+
+	if (!c->dir)
+		return NULL;
+	snprintf(path, sizeof path, "%s/data/%s.dat", c->dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		snprintf(c->err, c->errlen, "cannot write '%s': %s", path, strerror(errno));
+	return f;
+}
+
+static int close_data(struct ctx *c, FILE *f, const char *name)
+{
+	if (!f)
+		return c->dir && c->err[0] ? -1 : 0;
+	if (ferror(f) | fclose(f)) {
+		snprintf(c->err, c->errlen, "cannot write '%s/data/%s.dat'", c->dir, name);
+		return -1;
+	}
+	return 0;
+}
+
+/* A title for a data file's header line: double quotes would end it. */
+__attribute__((format(printf, 3, 4))) static void header(FILE *f, const char *x, const char *fmt,
+                                                         ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	for (char *s = buf; *s; s++)
+		if (*s == '"')
+			*s = '\'';
+	fprintf(f, "%s \"%s\"\n", x, buf);
+}
+
+static void num(FILE *f, double v)
+{
+	char b[64];
+	fputs(isfinite(v) ? rpt_fmt_num(v, 3, b, sizeof b) : "NaN", f);
+}
+
+/* A data row: time (already in the axis unit) and one value. */
+static void row(FILE *f, double t, double v)
+{
+	num(f, t);
+	fputc(' ', f);
+	num(f, v);
+	fputc('\n', f);
+}
+
+/* A block of points: a header line, then `T V` rows (T divided by div). */
+static void rows(FILE *f, const char *hdr, const struct rpt_vpoint *p, size_t n, double div)
+{
+	fputs(hdr, f);
+	fputc('\n', f);
+	for (size_t k = 0; k < n; k++)
+		row(f, p[k].t_s / div, p[k].v);
+}
+
+/* The time unit of an axis spanning span_s seconds. */
+static double time_unit(double span_s, const char **label)
+{
+	if (span_s <= 300) {
+		*label = "time since the run start (s)";
+		return 1;
+	}
+	if (span_s <= 3 * 3600) {
+		*label = "time since the run start (min)";
+		return 60;
+	}
+	*label = "time since the run start (h)";
+	return 3600;
+}
+
+/* A file-name-safe copy of s: letters, digits, '-' and '_' kept, the rest '-'. */
+static void safe(char *out, size_t len, const char *s)
+{
+	size_t i = 0;
+	for (; *s && i + 1 < len; s++, i++) {
+		char ch = *s;
+		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		         (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
+		out[i] = ok ? ch : '-';
+	}
+	out[i] = '\0';
+}
+
+/* snprintf that cuts silently: names and paths here are bounded by their inputs' caps. */
+__attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t len, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(out, len, f, ap);
+	va_end(ap);
+}
+
+static double run_span(const struct rpt_run *run)
+{
+	return (double)(run->end_ms - run->started_ms) / 1000.0;
+}
+
+static int pic_tps_time(struct ctx *c)
+{
+	struct report *r = c->r;
+	double span = 0, div;
+	const char *xl;
+	int n = 0;
+	FILE *f;
+
+	for (int i = 0; i < r->nruns; i++)
+		if (rpt_run_pictured(r, i) && r->runs[i].nts > 0) {
+			n++;
+			span = fmax(span, run_span(&r->runs[i]));
+		}
+	if (n == 0)
+		return 0;
+	div = time_unit(span, &xl);
+	f = data_file(c, "tps_time");
+	for (int i = 0; f && i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (!rpt_run_pictured(r, i) || run->nts == 0)
+			continue;
+		header(f, "time", "%s #%s", r->labels[run->label].name, run->key);
+		for (size_t k = 0; k < run->nts; k++) {
+			row(f, run->ts[k].t_s / div, run->ts[k].tps);
+		}
+		fputs("\n\n", f);
+	}
+	if (close_data(c, f, "tps_time") < 0)
+		return -1;
+	return add(c, "tps_time", "Throughput over time, per run", "tps_time.gp",
+	           "nseries=%d;xlabel='%s'", n, xl);
+}
+
+/* TPS (what 0) or p99 (1) against concurrency, a line per sweep. */
+static int pic_concurrency(struct ctx *c, int what)
+{
+	struct report *r = c->r;
+	const char *name = what ? "p99_concurrency" : "tps_concurrency";
+	int n = 0;
+	FILE *f;
+
+	for (int s = 0; s < r->nsweeps; s++)
+		n += r->sweeps[s].ncells >= 2;
+	if (n == 0)
+		return 0;
+	f = data_file(c, name);
+	for (int s = 0; f && s < r->nsweeps; s++) {
+		const struct rpt_sweep *sw = &r->sweeps[s];
+		int several = 0;
+		if (sw->ncells < 2)
+			continue;
+		for (int o = 0; o < r->nsweeps; o++)
+			several += r->sweeps[o].label == sw->label;
+		if (several > 1)
+			header(f, "users", "%s (%llds steps)", r->labels[sw->label].name,
+			       (long long)(sw->planned_ms / 1000));
+		else
+			header(f, "users", "%s", r->labels[sw->label].name);
+		for (int i = 0; i < sw->ncells; i++) {
+			const struct rpt_cell *cell = &r->cells[sw->cells[i]];
+			int ans = cell->f.p50_us > 0 || cell->f.max_us > 0;
+			fprintf(f, "%d ", cell->concurrency);
+			num(f, what ? (ans ? (double)cell->f.p99_us / 1000 : NAN) : cell->f.tps);
+			fputc('\n', f);
+		}
+		fputs("\n\n", f);
+	}
+	if (close_data(c, f, name) < 0)
+		return -1;
+	return add(c, name,
+	           what ? "99th percentile latency against concurrency, per label"
+	                : "Throughput against concurrency, per label",
+	           what ? "p99_concurrency.gp" : "tps_concurrency.gp", "nseries=%d", n);
+}
+
+static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key)
+{
+	char name[RPT_PIC_NAME_MAX], title[192];
+	const char *xl;
+	double div = time_unit(run_span(run), &xl);
+	FILE *f;
+
+	if (run->nts == 0)
+		return 0;
+	fmt(name, sizeof name, "latency_%s", key);
+	f = data_file(c, name);
+	if (f) {
+		fputs("time p50 p90 p99\n", f);
+		for (size_t k = 0; k < run->nts; k++) {
+			const struct rpt_tpoint *p = &run->ts[k];
+			num(f, p->t_s / div);
+			fputc(' ', f);
+			num(f, p->p50_ms);
+			fputc(' ', f);
+			row(f, p->p90_ms, p->p99_ms);
+		}
+	}
+	if (close_data(c, f, name) < 0)
+		return -1;
+	snprintf(title, sizeof title, "Latency percentiles over time: run %s (%s)", run->key,
+	         c->r->labels[run->label].name);
+	return add(c, name, title, "latency_time.gp", "xlabel='%s'", xl);
+}
+
+/* CPU (what 0) or RSS (1) of each source of a run over time. */
+static int pic_sources(struct ctx *c, const struct rpt_run *run, const char *key, int what)
+{
+	char name[RPT_PIC_NAME_MAX], title[192];
+	const char *xl;
+	double div = time_unit(run_span(run), &xl);
+	int n = 0;
+	FILE *f;
+
+	for (int i = 0; i < run->nsrc; i++)
+		n += (what ? run->src[i].nrss_ts : run->src[i].ncpu_ts) > 0;
+	if (n == 0)
+		return 0;
+	fmt(name, sizeof name, "%s_%s", what ? "rss" : "cpu", key);
+	f = data_file(c, name);
+	for (int i = 0; f && i < run->nsrc; i++) {
+		const struct rpt_source *s = &run->src[i];
+		const struct rpt_vpoint *p = what ? s->rss_ts : s->cpu_ts;
+		size_t np = what ? s->nrss_ts : s->ncpu_ts;
+		if (np == 0)
+			continue;
+		header(f, "time", "%s", s->name);
+		for (size_t k = 0; k < np; k++)
+			row(f, p[k].t_s / div, p[k].v);
+		fputs("\n\n", f);
+	}
+	if (close_data(c, f, name) < 0)
+		return -1;
+	snprintf(title, sizeof title, "%s over time: run %s (%s)", what ? "Resident memory" : "CPU",
+	         run->key, c->r->labels[run->label].name);
+	return add(c, name, title, what ? "rss_time.gp" : "cpu_time.gp", "nseries=%d;xlabel='%s'",
+	           n, xl);
+}
+
+/* Heap after GC with the verdict's points and trend, and the pauses, of one source. */
+static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
+                  const struct rpt_source *s)
+{
+	char name[RPT_PIC_NAME_MAX], src[RPT_NAME_MAX], title[192];
+	const struct gca_result *g = &s->gc;
+	const char *xl;
+	double div = time_unit(run_span(run), &xl);
+	int trend = g->npoints >= GCA_MIN_POINTS && g->wall_time;
+	FILE *f;
+
+	safe(src, sizeof src, s->name);
+	if (s->nheap_ts > 0) {
+		fmt(name, sizeof name, "heap_%s_%s", key, src);
+		f = data_file(c, name);
+		if (f) {
+			rows(f, "time heap", s->heap_ts, s->nheap_ts, div);
+			if (trend) {
+				double h0 = (double)(g->steady_from_ms - run->started_ms) / 1000.0;
+				double h1 = (double)(g->steady_to_ms - run->started_ms) / 1000.0;
+				double hours = (h1 - h0) / 3600.0;
+				fputs("\n\ntime regressed\n", f);
+				for (size_t k = 0; k < g->npoints; k++)
+					row(f,
+					    (double)(g->points[k].t_ms - run->started_ms) / 1000.0 /
+					        div,
+					    g->points[k].heap_mb);
+				fputs("\n\ntime trend\n", f);
+				row(f, h0 / div, g->intercept_mb);
+				row(f, h1 / div, g->intercept_mb + g->slope_mb_per_h * hours);
+			}
+		}
+		if (close_data(c, f, name) < 0)
+			return -1;
+		snprintf(title, sizeof title, "Heap after GC: run %s (%s), %s: %s", run->key,
+		         c->r->labels[run->label].name, s->name,
+		         g->memory == GCA_SUSPECTED_LEAK ? "suspected leak"
+		                                         : gca_memory_name(g->memory));
+		if (add(c, name, title, "heap_gc.gp", "hastrend=%d;xlabel='%s'", trend, xl) < 0)
+			return -1;
+	}
+	if (s->npause_ts > 0) {
+		fmt(name, sizeof name, "gc_pauses_%s_%s", key, src);
+		f = data_file(c, name);
+		if (f)
+			rows(f, "time pause", s->pause_ts, s->npause_ts, div);
+		if (close_data(c, f, name) < 0)
+			return -1;
+		snprintf(title, sizeof title, "GC pauses: run %s (%s), %s", run->key,
+		         c->r->labels[run->label].name, s->name);
+		if (add(c, name, title, "gc_pauses.gp", "xlabel='%s'", xl) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int plan(struct ctx *c)
+{
+	struct report *r = c->r;
+
+	if (pic_tps_time(c) < 0 || pic_concurrency(c, 0) < 0 || pic_concurrency(c, 1) < 0)
+		return -1;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		char key[RPT_NAME_MAX];
+		if (!rpt_run_pictured(r, i))
+			continue;
+		safe(key, sizeof key, run->key);
+		if (pic_latency(c, run, key) < 0 || pic_sources(c, run, key, 0) < 0 ||
+		    pic_sources(c, run, key, 1) < 0)
+			return -1;
+		for (int k = 0; k < run->nsrc; k++)
+			if (run->src[k].gc_events && pic_gc(c, run, key, &run->src[k]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+int rpt_plan_pictures(struct report *r, char *err, size_t errlen)
+{
+	struct ctx c = {.r = r, .err = err, .errlen = errlen};
+	int rc;
+
+	err[0] = '\0';
+	rc = plan(&c);
+	free(c.jobs);
+	return rc;
+}
+
+/* --- files ------------------------------------------------------------------------------ */
+
+/* Removes the files of an earlier report (by extension) from one of our subdirectories. */
+static void clean(const char *dir, const char *sub, const char *const *ext, int next)
+{
+	char path[PATH_MAX_LEN];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof path, "%s/%s", dir, sub);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		for (int i = 0; i < next; i++) {
+			size_t m = strlen(ext[i]);
+			if (n > m && strcmp(e->d_name + n - m, ext[i]) == 0) {
+				char f[PATH_MAX_LEN];
+				fmt(f, sizeof f, "%s/%s", path, e->d_name);
+				unlink(f);
+				break;
+			}
+		}
+	}
+	closedir(d);
+}
+
+/* Reads a whole file (at most cap bytes) into a NUL-terminated buffer. */
+static char *slurp(const char *path, size_t cap, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, size = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (size - n < 65536) {
+			size_t ns = size ? size * 2 : 65536 * 2;
+			char *p;
+			if (ns > cap + 1)
+				ns = cap + 1;
+			if (ns <= size) /* over the cap */
+				break;
+			p = realloc(buf, ns);
+			if (!p)
+				break;
+			buf = p;
+			size = ns;
+		}
+		size_t k = fread(buf + n, 1, size - n - 1, f);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	int bad = ferror(f) || !feof(f);
+	fclose(f);
+	if (bad || !buf) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* Writes the scripts the pictures need (and common.gp) into DIR/plots: from $SOAK_PLOTS
+ * when set, else the copies built into soak. */
+static int write_scripts(struct ctx *c)
+{
+	const char *from = getenv("SOAK_PLOTS");
+
+	for (int i = 0; i < rpt_nscripts; i++) {
+		char path[PATH_MAX_LEN];
+		char *text = NULL;
+		const char *body = rpt_scripts[i].text;
+		FILE *f;
+		if (from && *from) {
+			snprintf(path, sizeof path, "%s/%s", from, rpt_scripts[i].name);
+			text = slurp(path, SCRIPT_MAX, NULL);
+			if (!text) {
+				snprintf(c->err, c->errlen, "cannot read '%s' ($SOAK_PLOTS)", path);
+				return -1;
+			}
+			body = text;
+		}
+		snprintf(path, sizeof path, "%s/plots/%s", c->dir, rpt_scripts[i].name);
+		f = fopen(path, "w");
+		if (!f || fputs(body, f) < 0 || fclose(f) != 0) {
+			snprintf(c->err, c->errlen, "cannot write '%s'", path);
+			free(text);
+			return -1;
+		}
+		free(text);
+	}
+	return 0;
+}
+
+/* gnuplot's path: $SOAK_GNUPLOT, or the first `gnuplot` on $PATH; 0 when found. */
+static int find_gnuplot(char *out, size_t len)
+{
+	const char *env = getenv("SOAK_GNUPLOT"), *path = getenv("PATH");
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return access(out, X_OK);
+	}
+	while (path && *path) {
+		const char *end = strchr(path, ':');
+		size_t n = end ? (size_t)(end - path) : strlen(path);
+		snprintf(out, len, "%.*s/gnuplot", (int)n, n ? path : ".");
+		if (access(out, X_OK) == 0)
+			return 0;
+		path = end ? end + 1 : path + n;
+	}
+	return -1;
+}
+
+static pid_t start(struct ctx *c, const char *gnuplot, struct job *j)
+{
+	const char *name = c->r->pics[j->pic].name;
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	/* The child: its own directory, its messages into data/NAME.err, and no user
+	 * start-up file (~/.gnuplot would change the pictures). */
+	char errpath[PATH_MAX_LEN], script[64];
+	int fd;
+	if (chdir(c->dir) < 0)
+		_exit(126);
+	snprintf(errpath, sizeof errpath, "data/%s.err", name);
+	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd >= 0) {
+		dup2(fd, 2);
+		dup2(fd, 1);
+		close(fd);
+	}
+	setenv("HOME", ".", 1);
+	unsetenv("GNUPLOT_LIB");
+	snprintf(script, sizeof script, "plots/%s", j->script);
+	execl(gnuplot, "gnuplot", "-e", j->vars, script, (char *)NULL);
+	fprintf(stderr, "cannot run '%s': %s\n", gnuplot, strerror(errno));
+	_exit(127);
+}
+
+/* After a job ended with status st: its SVG read in, or the error kept. */
+static int finish(struct ctx *c, struct job *j, int st)
+{
+	struct rpt_picture *p = &c->r->pics[j->pic];
+	char path[PATH_MAX_LEN];
+
+	snprintf(path, sizeof path, "%s/data/%s.err", c->dir, p->name);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char *msg = slurp(path, 1024, NULL);
+		if (!c->err[0])
+			snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s", p->name,
+			         j->script, msg && *msg ? msg : "no message");
+		free(msg);
+		return -1;
+	}
+	unlink(path);
+	snprintf(path, sizeof path, "%s/img/%s.svg", c->dir, p->name);
+	p->svg = slurp(path, SVG_MAX, NULL);
+	p->drawn = p->svg != NULL;
+	return 0;
+}
+
+static int draw(struct ctx *c, const char *gnuplot)
+{
+	int next = 0, running = 0, failed = 0;
+
+	while (next < c->njobs || running > 0) {
+		while (!failed && next < c->njobs && running < MAX_JOBS_AT_ONCE) {
+			struct job *j = &c->jobs[next++];
+			j->pid = start(c, gnuplot, j);
+			if (j->pid < 0) {
+				snprintf(c->err, c->errlen, "cannot start gnuplot: %s",
+				         strerror(errno));
+				failed = 1;
+				break;
+			}
+			running++;
+		}
+		if (running == 0)
+			break;
+		int st;
+		pid_t pid = waitpid(-1, &st, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(c->err, c->errlen, "waitpid: %s", strerror(errno));
+			return -1;
+		}
+		for (int i = 0; i < next; i++)
+			if (c->jobs[i].pid == pid) {
+				c->jobs[i].pid = 0;
+				running--;
+				if (finish(c, &c->jobs[i], st) < 0)
+					failed = 1;
+			}
+	}
+	return failed ? -1 : 0;
+}
+
+int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
+{
+	static const char *const img_ext[] = {".svg", ".png"}, *const data_ext[] = {".dat", ".err"},
+	                         *const gp_ext[] = {".gp"};
+	struct ctx c = {.r = r, .dir = dir, .err = err, .errlen = errlen};
+	char gnuplot[PATH_MAX_LEN], sub[PATH_MAX_LEN];
+	int rc = -1;
+
+	err[0] = '\0';
+	for (int i = 0; i < 3; i++) {
+		snprintf(sub, sizeof sub, "%s/%s", dir, i == 0 ? "img" : i == 1 ? "data" : "plots");
+		if (rpt_mkdir_p(sub, err, errlen) < 0)
+			return -1;
+	}
+	clean(dir, "img", img_ext, 2);
+	clean(dir, "data", data_ext, 2);
+	clean(dir, "plots", gp_ext, 1);
+	if (write_scripts(&c) < 0 || plan(&c) < 0)
+		goto done;
+	if (r->nruns > RPT_MAX_RUN_PICTURES)
+		snprintf(r->plot_note, sizeof r->plot_note,
+		         "Pictures of single runs are drawn for the first %d runs only; choose "
+		         "others with --runs or --label.",
+		         RPT_MAX_RUN_PICTURES);
+	if (c.njobs > 0 && find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
+		snprintf(r->plot_note, sizeof r->plot_note,
+		         "gnuplot was not found (install gnuplot-nox, or set $SOAK_GNUPLOT): the "
+		         "pictures are not drawn; their data and scripts are in data/ and plots/.");
+		rc = 0;
+		goto done;
+	}
+	rc = draw(&c, gnuplot);
+done:
+	free(c.jobs);
+	return rc;
+}

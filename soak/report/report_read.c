@@ -1,0 +1,37 @@
+/* report_read: the small helpers every reader of the report model uses (report_int.h). */
+#include "report_read.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int rpt_rd_oom(struct reader *rd)
+{
+	snprintf(rd->err, rd->errlen, "out of memory");
+	return -1;
+}
+
+int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		double *p;
+		if (v->n >= RPT_MAX_INTERVALS) {
+			snprintf(rd->err, rd->errlen, "more than %d intervals in one step",
+			         RPT_MAX_INTERVALS);
+			return -1;
+		}
+		p = realloc(v->v, cap * sizeof *p);
+		if (!p)
+			return rpt_rd_oom(rd);
+		v->v = p;
+		v->cap = cap;
+	}
+	v->v[v->n++] = x;
+	return 0;
+}
+
+double rpt_rd_col(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}

@@ -1,0 +1,296 @@
+#include "recorder.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "db.h"
+#include "hdr.h"
+#include "procinfo.h"
+
+int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	if (gethostname(r->host, sizeof r->host) < 0)
+		snprintf(r->host, sizeof r->host, "localhost");
+	r->host[sizeof r->host - 1] = '\0';
+	if (db_open(path, DB_CREATE, &r->db, err, errlen) < 0)
+		return -1;
+	/* The runner writes a row per interval and reads nothing back: a small page cache
+	 * keeps its memory flat over a 72-hour run (the default grows to about 2 MB). */
+	sqlite3_exec(r->db, "PRAGMA cache_size = -256", NULL, NULL, NULL);
+	if (db_prepare(r->db, &r->ins_interval,
+		       "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
+		       "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
+		       "p90_us, p95_us, p99_us, p999_us, max_us, hist) "
+		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		       err, errlen) < 0 ||
+	    db_prepare(r->db, &r->ins_error,
+		       "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
+		       "VALUES(?,?,?,?,?,?)",
+		       err, errlen) < 0 ||
+	    db_prepare(r->db, &r->heartbeat, "UPDATE runs SET heartbeat_ms = ? WHERE id = ?", err,
+		       errlen) < 0 ||
+	    db_prepare(r->db, &r->ins_event,
+		       "INSERT OR IGNORE INTO events(source, host, t_ms, kind, detail, run_id) "
+		       "VALUES(?,?,?,?,?,?)",
+		       err, errlen) < 0) {
+		rec_close(r);
+		return -1;
+	}
+	return 0;
+}
+
+void rec_close(struct recorder *r)
+{
+	sqlite3_finalize(r->ins_interval);
+	sqlite3_finalize(r->ins_error);
+	sqlite3_finalize(r->heartbeat);
+	sqlite3_finalize(r->ins_event);
+	db_close(r->db);
+	memset(r, 0, sizeof *r);
+}
+
+/* Runs a prepared statement to completion and resets it. */
+static int step_done(struct recorder *r, sqlite3_stmt *st, const char *what, char *err,
+		     size_t errlen)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(r->db, what, err, errlen);
+	return 0;
+}
+
+static void random_hex(char *out, size_t bytes)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char buf[32];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (bytes > sizeof buf)
+		bytes = sizeof buf;
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, bytes);
+		got = n > 0 ? (size_t)n : 0;
+		close(fd);
+	}
+	for (size_t i = got; i < bytes; i++) /* no urandom: still unique enough per host */
+		buf[i] = (unsigned char)((uint64_t)clock_mono_ns() >> (i % 8 * 8)) ^ (unsigned char)getpid();
+	for (size_t i = 0; i < bytes; i++) {
+		out[2 * i] = hex[buf[i] >> 4];
+		out[2 * i + 1] = hex[buf[i] & 15];
+	}
+	out[2 * bytes] = '\0';
+}
+
+int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
+		  int64_t started_ms, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	char uuid[33], boot[64];
+	int rc;
+
+	random_hex(uuid, 16);
+	proc_boot_id(boot, sizeof boot);
+	if (db_prepare(r->db, &st,
+		       "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
+		       "connection, url, host, pid, pid_start, boot_id, soak_version, curl_version, "
+		       "status, interval_ms, started_ms, heartbeat_ms) "
+		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?)",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, s->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, s->label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, s->file, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, s->text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, s->sweep ? "sweep" : "fixed", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, s->plan.protocol == PLAN_TCP_FRAME ? "tcp-frame" : "http", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, plan_conn_name(s->plan.connection), -1, SQLITE_STATIC);
+	if (s->plan.protocol == PLAN_TCP_FRAME)
+		sqlite3_bind_text(st, 9, s->plan.address, -1, SQLITE_STATIC);
+	else if (s->plan.nreqs > 0)
+		sqlite3_bind_text(st, 9, s->plan.reqs[0].url.text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, r->host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 11, getpid());
+	sqlite3_bind_int64(st, 12, proc_start_ticks(getpid()));
+	sqlite3_bind_text(st, 13, boot, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 14, SOAK_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 15, curl_version, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 16, s->interval_ms);
+	sqlite3_bind_int64(st, 17, started_ms);
+	sqlite3_bind_int64(st, 18, started_ms);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(r->db, "cannot record the run", err, errlen);
+	r->run_id = sqlite3_last_insert_rowid(r->db);
+	return 0;
+}
+
+int rec_step_begin(struct recorder *r, int idx, int concurrency, int64_t started_ms,
+		   int64_t planned_ms, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	if (db_prepare(r->db, &st,
+		       "INSERT INTO steps(run_id, idx, concurrency, started_ms, planned_ms) "
+		       "VALUES(?,?,?,?,?)",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int(st, 2, idx);
+	sqlite3_bind_int(st, 3, concurrency);
+	sqlite3_bind_int64(st, 4, started_ms);
+	sqlite3_bind_int64(st, 5, planned_ms);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(r->db, "cannot record a step", err, errlen);
+	return 0;
+}
+
+int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+			uint8_t **blob, char *err, size_t errlen)
+{
+	size_t len = 0;
+	*blob = NULL;
+	if (hdr_encode(&s->hist, blob, &len, err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, at, f->requests);
+	sqlite3_bind_int64(st, at + 1, f->errors);
+	sqlite3_bind_int64(st, at + 2, f->bytes);
+	sqlite3_bind_int64(st, at + 3, f->new_conns);
+	if (s->connect_n)
+		sqlite3_bind_double(st, at + 4, f->connect_us);
+	if (s->ttfb_n)
+		sqlite3_bind_double(st, at + 5, f->ttfb_us);
+	if (hdr_total(&s->hist) > 0) {
+		sqlite3_bind_double(st, at + 6, f->mean_us);
+		sqlite3_bind_int64(st, at + 7, f->p50_us);
+		sqlite3_bind_int64(st, at + 8, f->p90_us);
+		sqlite3_bind_int64(st, at + 9, f->p95_us);
+		sqlite3_bind_int64(st, at + 10, f->p99_us);
+		sqlite3_bind_int64(st, at + 11, f->p999_us);
+		sqlite3_bind_int64(st, at + 12, f->max_us);
+	}
+	sqlite3_bind_blob(st, at + 13, *blob, (int)len, SQLITE_STATIC);
+	return 0;
+}
+
+int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
+		 const char *phase, int vus, const struct istats *s, char *err, size_t errlen)
+{
+	struct figures f;
+	uint8_t *blob = NULL;
+
+	istats_figures(s, (double)length_ms / 1000.0, &f);
+	if (db_begin(r->db, err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(r->ins_interval, 1, r->run_id);
+	sqlite3_bind_int(r->ins_interval, 2, step_idx);
+	sqlite3_bind_int64(r->ins_interval, 3, start_ms);
+	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
+	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
+	sqlite3_bind_int(r->ins_interval, 6, vus);
+	if (rec_bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
+	    step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
+		goto fail;
+	free(blob);
+	blob = NULL;
+	for (int c = 0; c < ERR_NCLASS; c++) {
+		if (!s->err_count[c])
+			continue;
+		sqlite3_bind_int64(r->ins_error, 1, r->run_id);
+		sqlite3_bind_int(r->ins_error, 2, step_idx);
+		sqlite3_bind_int64(r->ins_error, 3, start_ms);
+		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(r->ins_error, 5, s->err_count[c]);
+		sqlite3_bind_text(r->ins_error, 6, s->err_sample[c], -1, SQLITE_STATIC);
+		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
+			goto fail;
+	}
+	sqlite3_bind_int64(r->heartbeat, 1, clock_wall_ms());
+	sqlite3_bind_int64(r->heartbeat, 2, r->run_id);
+	if (step_done(r, r->heartbeat, "cannot update the heartbeat", err, errlen) < 0)
+		goto fail;
+	return db_commit(r->db, err, errlen);
+fail:
+	free(blob);
+	db_rollback(r->db);
+	return -1;
+}
+
+int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t window_end_ms,
+		 const struct istats *s, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	struct figures f;
+	uint8_t *blob = NULL;
+	int rc = -1;
+
+	istats_figures(s, (double)(window_end_ms - window_start_ms) / 1000.0, &f);
+	if (db_prepare(r->db, &st,
+		       "UPDATE steps SET window_start_ms = ?, window_end_ms = ?, tps = ?, "
+		       "requests = ?, errors = ?, bytes = ?, new_conns = ?, connect_us = ?, "
+		       "ttfb_us = ?, mean_us = ?, p50_us = ?, p90_us = ?, p95_us = ?, p99_us = ?, "
+		       "p999_us = ?, max_us = ?, hist = ? WHERE run_id = ? AND idx = ?",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, window_start_ms);
+	sqlite3_bind_int64(st, 2, window_end_ms);
+	sqlite3_bind_double(st, 3, f.tps);
+	if (rec_bind_figures(st, 4, s, &f, &blob, err, errlen) < 0)
+		goto done;
+	sqlite3_bind_int64(st, 18, r->run_id);
+	sqlite3_bind_int(st, 19, idx);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(r->db, "cannot record the step's figures", err, errlen);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(st);
+	free(blob);
+	return rc;
+}
+
+int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
+	      char *err, size_t errlen)
+{
+	sqlite3_bind_text(r->ins_event, 1, source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(r->ins_event, 2, r->host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(r->ins_event, 3, clock_wall_ms());
+	sqlite3_bind_text(r->ins_event, 4, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(r->ins_event, 5, detail ? detail : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(r->ins_event, 6, r->run_id);
+	return step_done(r, r->ins_event, "cannot record an event", err, errlen);
+}
+
+int rec_run_end(struct recorder *r, const char *status, const char *reason, char *err,
+		size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t now = clock_wall_ms();
+	if (db_prepare(r->db, &st,
+		       "UPDATE runs SET status = ?, reason = ?, ended_ms = ?, heartbeat_ms = ? "
+		       "WHERE id = ?",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	if (reason)
+		sqlite3_bind_text(st, 2, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, now);
+	sqlite3_bind_int64(st, 4, now);
+	sqlite3_bind_int64(st, 5, r->run_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(r->db, "cannot close the run", err, errlen);
+	return 0;
+}

@@ -1,0 +1,82 @@
+/*
+ * scenario — a scenario file (INI, parsed with libinih) turned into a validated plan.
+ *
+ * Sections and keys are listed in scenario.c's tables (and in README.md).  Every mistake
+ * is reported as `FILE:LINE: what is wrong` in err, with no partial scenario left behind:
+ * unknown section or key, missing url, bad duration/range/percentage, bad PCRE2 pattern
+ * (with the pattern's error offset), unknown placeholder, bad connection mode, concurrency
+ * outside 1..SCN_MAX_VUS, unreadable CSV file.  Overrides (`--set section.key=value`) are
+ * applied as if they were the file's last lines and reported as `--set section.key: ...`.
+ *
+ * A parsed scenario owns all its memory (scn_release frees it) and is read-only afterwards,
+ * so engine threads may share it.
+ */
+#ifndef SOAK_SCENARIO_H
+#define SOAK_SCENARIO_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/plan.h"
+
+#define SCN_MAX_VUS 100000
+#define SCN_MAX_LEVELS 64
+#define SCN_MAX_COLLECT 8
+
+/* A collector the runner starts ([collect.NAME]). */
+struct scn_collect {
+	char *name;          /* source name: app, db, host, ... */
+	char *pid_match;     /* PCRE2 over /proc/PID/cmdline, or NULL */
+	char *pidfile;       /* or a pid file */
+	long pid;            /* or a pid (0 = none) */
+	int host;            /* host-wide metrics too */
+	char *gc_log;        /* a JVM GC log to follow, or NULL */
+	int64_t jvm_start_ms;/* anchor for uptime-only GC logs (0 = from the process) */
+	int64_t every_ms;    /* sampling period */
+	int line;
+};
+
+struct scn_thresholds {
+	int64_t p99_us, p95_us, mean_us; /* -1 = not set */
+	double error_rate;               /* fraction; -1 = not set */
+	double tps_min;                  /* -1 = not set */
+};
+
+struct scenario {
+	char *file;          /* path as given, or "(command line)" */
+	char *text;          /* the source text, with a trailer listing --set overrides */
+	char *name;
+	char *label;
+	int concurrency;     /* fixed runs; for sweeps the first level */
+	int64_t duration_ms; /* a step's whole length: ramp-up and warm-up included */
+	int64_t warmup_ms;   /* after ramp-up, excluded from the step's figures */
+	int64_t rampup_ms;   /* VUs start evenly spread over this */
+	int64_t interval_ms;
+	int threads;         /* 0 = one per core */
+	int levels[SCN_MAX_LEVELS]; /* concurrency per step */
+	int nlevels;
+	int sweep;           /* 1 when [sweep] was given */
+	char *csv_path;      /* the CSV data set's file (plan.csv holds it), or NULL */
+	struct scn_thresholds thr;
+	struct scn_collect collect[SCN_MAX_COLLECT];
+	int ncollect;
+	struct plan plan;    /* what the engine sends: requests or frames, connection, think */
+};
+
+/* Parses a file.  sets/nsets are "section.key=value" overrides. */
+int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets, char *err,
+	     size_t errlen);
+/* Parses text as if read from `name` (tests, and quick mode). */
+int scn_parse_text(struct scenario *s, const char *name, const char *text, char *const *sets,
+		   int nsets, char *err, size_t errlen);
+void scn_release(struct scenario *s);
+
+/* Total planned length of all steps. */
+int64_t scn_total_ms(const struct scenario *s);
+/* Prints the plan (steps, windows, requests' shape) for `soak check`. */
+void scn_print_plan(const struct scenario *s, FILE *f);
+
+#endif

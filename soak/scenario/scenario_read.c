@@ -1,0 +1,322 @@
+/*
+ * The scenario file's reader (scenario_read.h): lines through libinih into entries, the
+ * --set overrides after them, and the helpers the section interpreters share.
+ */
+#include "scenario_read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dur.h"
+
+
+
+/* Records the first error as `FILE:LINE: message` (or `--set s.k: message`). */
+void scn_perr(struct scn_parse *p, const struct scn_entry *e, int line, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (p->failed)
+		return;
+	p->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (e && e->line == 0)
+		snprintf(p->err, p->errlen, "--set %s.%s: %s", e->section, e->key, msg);
+	else
+		snprintf(p->err, p->errlen, "%s:%d: %s", p->name, e ? e->line : line, msg);
+}
+
+static int section_known(const char *sec)
+{
+	return strcmp(sec, "scenario") == 0 || strcmp(sec, "sweep") == 0 ||
+	       strcmp(sec, "request") == 0 || strcmp(sec, "thresholds") == 0 ||
+	       (strncmp(sec, "request.", 8) == 0 && sec[8]) ||
+	       (strncmp(sec, "collect.", 8) == 0 && sec[8]) || strcmp(sec, "handshake") == 0 ||
+	       (strncmp(sec, "frame.", 6) == 0 && sec[6]);
+}
+
+/* fgets-style reader over the in-memory text; counts lines and checks section headers
+ * (inih reports only keys, so an unknown empty section would otherwise pass unseen). */
+/* A line too long for libinih's buffer, as `key = \001N` with the value kept aside.  Returns
+ * 0, or -1 after perr when the line cannot be carried so. */
+static int long_line(struct scn_parse *p, const char *line, size_t n, char *str, int num)
+{
+	const char *eq = memchr(line, '=', n), *v, *end = line + n;
+	size_t klen;
+
+	for (v = line; v < end && (*v == ' ' || *v == '\t'); v++)
+		;
+	if (v < end && (*v == ';' || *v == '#')) {
+		snprintf(str, (size_t)num, ";\n"); /* a long comment */
+		return 0;
+	}
+	if (!eq || *v == '[' || (size_t)(eq - line) > 100) {
+		scn_perr(p, NULL, p->line, "a line over %d bytes must be 'key = value' or a comment",
+		     num - 1);
+		return -1;
+	}
+	if (p->nlong >= SCN_MAX_LONG) {
+		scn_perr(p, NULL, p->line, "more than %d lines over %d bytes", SCN_MAX_LONG, num - 1);
+		return -1;
+	}
+	klen = (size_t)(eq - line);
+	for (v = eq + 1; v < end && (*v == ' ' || *v == '\t'); v++)
+		;
+	/* An inline comment starts at ';' after a blank, as libinih has it. */
+	for (const char *c = v; c < end; c++)
+		if (*c == ';' && c > v && (c[-1] == ' ' || c[-1] == '\t')) {
+			end = c;
+			break;
+		}
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+		end--;
+	if (!(p->longv[p->nlong] = strndup(v, (size_t)(end - v)))) {
+		scn_perr(p, NULL, p->line, "out of memory");
+		return -1;
+	}
+	snprintf(str, (size_t)num, "%.*s= \001%d\n", (int)klen, line, p->nlong++);
+	return 0;
+}
+
+/* fgets-style reader over the in-memory text; counts lines and checks section headers
+ * (inih reports only keys, so an unknown empty section would otherwise pass unseen). */
+static char *reader(char *str, int num, void *stream)
+{
+	struct scn_parse *p = stream;
+	const char *nl, *s;
+	size_t n;
+
+	if (!*p->pos)
+		return NULL;
+	nl = strchr(p->pos, '\n');
+	n = nl ? (size_t)(nl - p->pos) + 1 : strlen(p->pos);
+	p->line++;
+	/* Control characters have no business in a scenario (and \001 marks long lines). */
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p->pos[i];
+		if (c < 0x20 && c != '\t' && c != '\r' && c != '\n') {
+			scn_perr(p, NULL, p->line, "control character 0x%02x in the line", c);
+			snprintf(str, (size_t)num, ";\n");
+			p->pos += n;
+			return str;
+		}
+	}
+	if (n >= (size_t)num) {
+		if (n > SCN_MAX_LINE || long_line(p, p->pos, n, str, num) < 0) {
+			scn_perr(p, NULL, p->line, "line longer than %d bytes", SCN_MAX_LINE);
+			snprintf(str, (size_t)num, ";\n");
+		}
+		p->pos += n;
+		return str;
+	}
+	memcpy(str, p->pos, n);
+	str[n] = '\0';
+	p->pos += n;
+	for (s = str; *s == ' ' || *s == '\t'; s++)
+		;
+	if (*s == '[') {
+		const char *close = strchr(s, ']');
+		char sec[128];
+		if (close && (size_t)(close - s - 1) < sizeof sec) {
+			memcpy(sec, s + 1, (size_t)(close - s - 1));
+			sec[close - s - 1] = '\0';
+			if (!section_known(sec))
+				scn_perr(p, NULL, p->line,
+				     "unknown section [%s] (known: scenario, sweep, request, request.NAME, "
+				     "thresholds, collect.NAME, handshake, frame.NAME)",
+				     sec);
+		}
+	}
+	return str;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct scn_parse *p = user;
+	struct scn_entry *e;
+
+	if (p->nents >= SCN_MAX_ENTRIES) {
+		scn_perr(p, NULL, p->line, "more than %d keys", SCN_MAX_ENTRIES);
+		return 0;
+	}
+	if (!*section) {
+		scn_perr(p, NULL, p->line, "'%s' is outside any section (start with [scenario])", name);
+		return 1;
+	}
+	e = &p->ents[p->nents++];
+	e->section = strdup(section);
+	e->key = strdup(name);
+	if (value && value[0] == '\001' && isdigit((unsigned char)value[1])) {
+		/* see struct scn_parse; the file's own text may hold \001 too, so the marker is
+		 * read strictly (atoi of "\t3333..." overflowed to -1: longv[-1]) */
+		char *end;
+		long n = strtol(value + 1, &end, 10);
+		if (!*end && n < p->nlong && p->longv[n])
+			value = p->longv[n];
+	}
+	e->value = strdup(value ? value : "");
+	e->line = p->line;
+	e->used = 0;
+	return e->section && e->key && e->value;
+}
+
+/* Applies "section.key=value" overrides as entries with line 0. */
+static void apply_sets(struct scn_parse *p)
+{
+	for (int i = 0; i < p->nsets && !p->failed; i++) {
+		const char *s = p->sets[i], *eq = strchr(s, '='), *dot;
+		struct scn_entry tmp = {0};
+		if (!eq || eq == s) {
+			snprintf(p->err, p->errlen, "--set %s: expected SECTION.KEY=VALUE", s);
+			p->failed = 1;
+			return;
+		}
+		dot = memrchr(s, '.', (size_t)(eq - s));
+		if (!dot || dot == s || dot + 1 == eq) {
+			snprintf(p->err, p->errlen, "--set %s: expected SECTION.KEY=VALUE", s);
+			p->failed = 1;
+			return;
+		}
+		if (p->nents >= SCN_MAX_ENTRIES)
+			return;
+		tmp.section = strndup(s, (size_t)(dot - s));
+		tmp.key = strndup(dot + 1, (size_t)(eq - dot - 1));
+		tmp.value = strdup(eq + 1);
+		if (!section_known(tmp.section)) {
+			snprintf(p->err, p->errlen, "--set %s: unknown section [%s]", s, tmp.section);
+			p->failed = 1;
+			free(tmp.section);
+			free(tmp.key);
+			free(tmp.value);
+			return;
+		}
+		p->ents[p->nents++] = tmp;
+	}
+}
+
+/* The last entry for section/key (an override beats the file), marking every one used. */
+struct scn_entry *scn_find(struct scn_parse *p, const char *section, const char *key)
+{
+	struct scn_entry *last = NULL;
+	for (int i = 0; i < p->nents; i++)
+		if (strcmp(p->ents[i].section, section) == 0 && strcmp(p->ents[i].key, key) == 0) {
+			p->ents[i].used = 1;
+			last = &p->ents[i];
+		}
+	return last;
+}
+
+/* The first line of a section (for "missing key" messages), or 1. */
+int scn_section_line(struct scn_parse *p, const char *section)
+{
+	for (int i = 0; i < p->nents; i++)
+		if (strcmp(p->ents[i].section, section) == 0 && p->ents[i].line > 0)
+			return p->ents[i].line - 1 > 0 ? p->ents[i].line - 1 : 1;
+	return 1;
+}
+
+int scn_get_dur(struct scn_parse *p, const char *sec, const char *key, int64_t *out)
+{
+	struct scn_entry *e = scn_find(p, sec, key);
+	char err[256];
+	if (!e)
+		return 0;
+	if (dur_parse(e->value, out, err, sizeof err) < 0) {
+		scn_perr(p, e, 0, "%s: %s", key, err);
+		return -1;
+	}
+	return 1;
+}
+
+int scn_get_int(struct scn_parse *p, struct scn_entry *e, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(e->value, &end, 10);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (end == e->value || *end || errno) {
+		scn_perr(p, e, 0, "%s: '%s' is not a whole number", e->key, e->value);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		scn_perr(p, e, 0, "%s: %ld is outside %ld..%ld", e->key, v, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int scn_get_bool(struct scn_parse *p, struct scn_entry *e, int *out)
+{
+	const char *v = e->value;
+	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on"))
+		*out = 1;
+	else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "off"))
+		*out = 0;
+	else {
+		scn_perr(p, e, 0, "%s: expected yes or no, not '%s'", e->key, v);
+		return -1;
+	}
+	return 0;
+}
+
+char *scn_dup(struct scn_parse *p, const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		scn_perr(p, NULL, 0, "out of memory");
+	return d;
+}
+
+pcre2_code *scn_compile_re(struct scn_parse *p, struct scn_entry *e, const char *what)
+{
+	int code;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)e->value, PCRE2_ZERO_TERMINATED, 0, &code, &off,
+				       NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(code, msg, sizeof msg);
+		scn_perr(p, e, 0, "bad %s pattern '%s': %s at offset %zu", what, e->value, (char *)msg,
+		     (size_t)off);
+		return NULL;
+	}
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter if no JIT */
+	return re;
+}
+
+int scn_compile_tpl(struct scn_parse *p, struct scenario *s, struct scn_entry *e, struct tpl *t)
+{
+	char err[512];
+	if (tpl_compile(t, e->value, s->plan.csv.ncols ? &s->plan.csv : NULL, err, sizeof err) < 0) {
+		scn_perr(p, e, 0, "%s: %s", e->key, err);
+		return -1;
+	}
+	return 0;
+}
+
+int scn_read(struct scn_parse *p)
+{
+	int rc;
+
+	ini_allow_multiline = 0;
+	ini_stop_on_first_error = 0;
+	rc = ini_parse_stream(reader, p, handler, p);
+	if (rc > 0 && !p->failed)
+		scn_perr(p, NULL, rc, "expected 'key = value', a [section] or a comment");
+	if (rc == -2 && !p->failed)
+		scn_perr(p, NULL, 0, "out of memory");
+	if (p->failed)
+		return -1;
+	apply_sets(p);
+	return p->failed ? -1 : 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * scenario_read — the scenario file's reader (scenario_read.c) and what the section
+ * interpreters (scenario.c, scenario_frame.c) share.  Not for other modules.
+ *
+ * The file's `key = value` lines are entries in file order, --set overrides last; an
+ * interpreter looks keys up with scn_find() (which marks them used: leftovers are unknown
+ * keys) and reports the first mistake with scn_perr() as `FILE:LINE: message`.
+ */
+#ifndef SOAK_SCENARIO_READ_H
+#define SOAK_SCENARIO_READ_H
+
+#include "scenario.h"
+
+/* One `key = value` as read, in file order; --set overrides are appended with line 0. */
+struct scn_entry {
+	char *section; /* as written, e.g. "request.login" */
+	char *key;
+	char *value;
+	int line; /* 1-based; 0 for --set */
+	int used; /* consumed by the interpreter (leftovers are unknown keys) */
+};
+
+#define SCN_MAX_ENTRIES 2048     /* key = value lines in one file */
+#define SCN_MAX_FILE (4L << 20)  /* a scenario file larger than this is a mistake */
+#define SCN_MAX_LINE 65536       /* one line (long bodies fit) */
+#define SCN_MAX_LONG 256         /* lines longer than libinih's buffer in one file */
+
+/* Parser state for one file. */
+struct scn_parse {
+	const char *name;       /* file name for messages */
+	const char *text;       /* whole text being read */
+	const char *pos;        /* reader position */
+	int line;               /* line the reader returned last */
+	struct scn_entry *ents;     /* SCN_MAX_ENTRIES */
+	int nents;
+	char *err;              /* first error wins */
+	size_t errlen;
+	int failed;
+	char *const *sets;      /* --set overrides */
+	int nsets;
+	/* Debian's libinih reads lines into a fixed 200-byte buffer, whatever its run-time
+	 * settings say.  A longer `key = value` line reaches it as `key = \001N`, and the
+	 * value (trimmed, inline comment removed, as libinih would) waits in longv[N]. */
+	char *longv[SCN_MAX_LONG];
+	int nlong;
+};
+
+/* Reads p->text into p->ents (file order, then the --set overrides); 0, or -1 after
+ * scn_perr.  p->ents must have room for SCN_MAX_ENTRIES. */
+int scn_read(struct scn_parse *p);
+
+/* Records the first error as `FILE:LINE: message` (or `--set s.k: message`); e names the
+ * entry at fault (its line is used), or NULL with `line`. */
+void scn_perr(struct scn_parse *p, const struct scn_entry *e, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The last entry for section/key (an override beats the file), marking every one used. */
+struct scn_entry *scn_find(struct scn_parse *p, const char *section, const char *key);
+/* The first line of a section (for "missing key" messages), or 1. */
+int scn_section_line(struct scn_parse *p, const char *section);
+/* 1 and *out when the key is given and valid, 0 when absent, -1 after perr. */
+int scn_get_dur(struct scn_parse *p, const char *sec, const char *key, int64_t *out);
+/* 0 and *out, or -1 after perr. */
+int scn_get_int(struct scn_parse *p, struct scn_entry *e, long lo, long hi, long *out);
+int scn_get_bool(struct scn_parse *p, struct scn_entry *e, int *out);
+/* strdup, or NULL after perr. */
+char *scn_dup(struct scn_parse *p, const char *s);
+/* Compiled (JIT when possible) or NULL after perr; the caller frees it. */
+pcre2_code *scn_compile_re(struct scn_parse *p, struct scn_entry *e, const char *what);
+/* Compiles e's value as a template into t; 0, or -1 after perr. */
+int scn_compile_tpl(struct scn_parse *p, struct scenario *s, struct scn_entry *e, struct tpl *t);
+/* Calls fn once per section named `prefix` or `prefix.NAME`, in file order, until an
+ * error. */
+void scn_each_section(struct scn_parse *p, struct scenario *s, const char *prefix,
+                  void (*fn)(struct scn_parse *, struct scenario *, const char *));
+
+#endif
