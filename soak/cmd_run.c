@@ -41,6 +41,16 @@ static void usage_run(FILE *f)
 		"  --threads N            engine threads (default: the scenario's, or one per core)\n"
 		"  --loop poll|epoll      event loop (default: chosen by VUs per thread)\n"
 		"  -q, --quiet            no progress output\n"
+		"agents (one share of a run that several load generators make together):\n"
+		"  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
+		"                         array, an srun step or a Kubernetes Indexed Job\n"
+		"  --agents N             N for a Kubernetes Indexed Job (its completions)\n"
+		"  --group NAME           ties the agents together (default under Slurm: the job)\n"
+		"  --start-at TIME        start on this instant (RFC 3339 or epoch seconds)\n"
+		"  --start-in D           start on the first interval boundary D from now\n"
+		"  --clock-dir DIR        compare this clock with DIR's file system's (shared by\n"
+		"                         the agents; default: the database's folder)\n"
+		"  (`soak merge` folds a group's runs into one run)\n"
 		"  -v, --verbose          diagnostics (repeat for more)\n"
 		"quick mode (no scenario file):\n"
 		"  --url URL  -c, --concurrency N (30)  -d, --duration D (30m)  --method M\n"
@@ -77,7 +87,8 @@ enum {
 	OPT_DB = 256, OPT_SET, OPT_THREADS, OPT_LOOP, OPT_URL, OPT_METHOD, OPT_BODY, OPT_LABEL,
 	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK,
 	OPT_RATE, OPT_ARRIVAL, OPT_MAX_IN_FLIGHT, OPT_MAX_LAG, OPT_FIND_MAX, OPT_SLO, OPT_FROM,
-	OPT_TO, OPT_STEP_DURATION
+	OPT_TO, OPT_STEP_DURATION, OPT_AGENT, OPT_AGENTS, OPT_GROUP, OPT_START_AT, OPT_START_IN,
+	OPT_CLOCK_DIR
 };
 
 int cmd_run(int argc, char **argv)
@@ -113,6 +124,12 @@ int cmd_run(int argc, char **argv)
 		{"from", required_argument, NULL, OPT_FROM},
 		{"to", required_argument, NULL, OPT_TO},
 		{"step-duration", required_argument, NULL, OPT_STEP_DURATION},
+		{"agent", required_argument, NULL, OPT_AGENT},
+		{"agents", required_argument, NULL, OPT_AGENTS},
+		{"group", required_argument, NULL, OPT_GROUP},
+		{"start-at", required_argument, NULL, OPT_START_AT},
+		{"start-in", required_argument, NULL, OPT_START_IN},
+		{"clock-dir", required_argument, NULL, OPT_CLOCK_DIR},
 		{NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
@@ -127,6 +144,8 @@ int cmd_run(int argc, char **argv)
 	struct slo slo;
 	struct runner_search search = {0};
 	char err[1024];
+	struct agent_args aargs = {0};
+	struct agent agent;
 
 	if (!sets)
 		return EXIT_RUNTIME;
@@ -206,6 +225,21 @@ int cmd_run(int argc, char **argv)
 				goto done;
 			}
 			break;
+		case OPT_AGENT: aargs.agent = optarg; break;
+		case OPT_AGENTS:
+			lv = strtol(optarg, &end, 10);
+			aargs.agents = lv >= 1 && lv <= AGENT_MAX ? (int)lv : 0;
+			if (end == optarg || *end || !aargs.agents) {
+				fprintf(stderr, "soak run: --agents: expected 1..%d, not '%s'\n", AGENT_MAX,
+					optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case OPT_GROUP: aargs.group = optarg; break;
+		case OPT_START_AT: aargs.start_at = optarg; break;
+		case OPT_START_IN: aargs.start_in = optarg; break;
+		case OPT_CLOCK_DIR: aargs.clock_dir = optarg; break;
 		case ':':
 			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
 			cmd_usage("run");
@@ -239,6 +273,15 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "soak run: give scenario files or --url, not both\n");
 		rc = EXIT_USAGE;
 		goto done;
+	}
+	if (aargs.agent || aargs.agents || aargs.group || aargs.start_at || aargs.start_in ||
+	    aargs.clock_dir) {
+		char aerr[512];
+		if (agent_setup(&agent, &aargs, aerr, sizeof aerr) < 0) {
+			fprintf(stderr, "soak run: %s\n", aerr);
+			rc = EXIT_USAGE;
+			goto done;
+		}
 	}
 
 	/* Parse every scenario before sending anything: a typo in the third file of an
@@ -343,6 +386,7 @@ int cmd_run(int argc, char **argv)
 		.quiet = quiet,
 		.sigint_count = &sigint_count,
 		.sigterm = &sigterm_seen,
+		.agent = aargs.agent ? &agent : NULL,
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);

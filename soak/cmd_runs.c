@@ -92,11 +92,12 @@ int cmd_runs(int argc, char **argv)
 	static const struct option opts[] = {
 		{"db", required_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
+		{"all", no_argument, NULL, 'a'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *path = db_default_path();
-	int json = 0, c, rc = EXIT_RUNTIME, first = 1;
+	int json = 0, all_runs = 0, c, rc = EXIT_RUNTIME, first = 1;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL, *ss = NULL;
 	char err[512];
@@ -106,10 +107,13 @@ int cmd_runs(int argc, char **argv)
 		switch (c) {
 		case 'd': path = optarg; break;
 		case 'j': json = 1; break;
+		case 'a': all_runs = 1; break;
 		case 'h':
-			printf("usage: soak runs [--db FILE] [--json]\n"
+			printf("usage: soak runs [--db FILE] [--json] [--all]\n"
 			       "Lists runs: id, label, mode, status (crashed when a run was never closed\n"
-			       "and its process is gone), start, length, requests, TPS, p99, error %%.\n");
+			       "and its process is gone), start, length, requests, TPS, p99, error %%,\n"
+			       "agents (of a merged run, or K/N of one agent's run).  Agents' runs folded\n"
+			       "into a merged run by `soak merge` are listed only with --all.\n");
 			return EXIT_OK;
 		default:
 			if (c == ':')
@@ -132,19 +136,21 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (db_prepare(db, &st,
 		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
-		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, model, "
-		       "max_in_flight FROM runs ORDER BY id",
+		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, agent_index, "
+		       "agent_count, agents_merged, model FROM runs WHERE ?1 OR merged_into IS NULL "
+		       "ORDER BY id",
 		       err, sizeof err) < 0 ||
 	    db_prepare(db, &ss, "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
 		       err, sizeof err) < 0) {
 		fprintf(stderr, "soak runs: %s\n", err);
 		goto done;
 	}
+	sqlite3_bind_int(st, 1, all_runs);
 	if (json)
 		printf("[");
 	else
-		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s\n", "id", "label", "mode", "status",
-		       "started (UTC)", "length", "requests", "TPS", "p99", "error%");
+		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s %7s\n", "id", "label", "mode",
+		       "status", "started (UTC)", "length", "requests", "TPS", "p99", "error%", "agents");
 	int64_t now = clock_wall_ms();
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -161,8 +167,18 @@ int cmd_runs(int argc, char **argv)
 					? (!strcmp(status, "running") ? now : hb)
 					: sqlite3_column_int64(st, 11);
 		struct figures all;
-		char iso[40], len[32], p99[32];
-		int open = !strcmp((const char *)sqlite3_column_text(st, 14), "open");
+		char iso[40], len[32], p99[32], agents[32] = "-";
+		int open = !strcmp((const char *)sqlite3_column_text(st, 17), "open");
+		int a_k = sqlite3_column_int(st, 14), a_n = sqlite3_column_int(st, 15);
+		int a_m = sqlite3_column_int(st, 16);
+
+		/* merged: how many took part (of how many planned); an agent's own: K/N */
+		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
+			snprintf(agents, sizeof agents, "#%d/%d", a_k, a_n);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL && a_m == a_n)
+			snprintf(agents, sizeof agents, "%d", a_m);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
+			snprintf(agents, sizeof agents, "%d/%d", a_m, a_n);
 
 		if (window_figures(db, id, -1, open, &all, err, sizeof err) < 0) {
 			fprintf(stderr, "soak runs: %s\n", err);
@@ -172,10 +188,11 @@ int cmd_runs(int argc, char **argv)
 			clock_iso(started, iso, sizeof iso);
 			iso[19] = '\0';
 			iso[10] = ' ';
-			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f\n", (long long)id,
+			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n", (long long)id,
 			       label, mode, status, iso, dur_format((ended - started) / 1000 * 1000, len, sizeof len),
 			       (long long)all.requests, all.tps,
-			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct);
+			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct,
+			       agents);
 			continue;
 		}
 		printf("%s\n  {\"id\": %lld, \"label\": ", first ? "" : ",", (long long)id);
@@ -201,6 +218,10 @@ int cmd_runs(int argc, char **argv)
 		else
 			printf(", \"rate\": null");
 		printf(", \"started_ms\": %lld, ", (long long)started);
+		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
+			printf("\"agent\": %d, \"agent_count\": %d, ", a_k, a_n);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
+			printf("\"agents\": %d, \"agent_count\": %d, ", a_m, a_n);
 		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
 		json_open(stdout, open, &all, window_gen_cpu(db, id, -1));
 		printf(", \"steps\": [");

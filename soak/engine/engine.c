@@ -117,6 +117,8 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 		return -1;
 	}
 	e->o = *o;
+	if (e->o.agent_count < 1 || e->o.agent_index < 1 || e->o.agent_index > e->o.agent_count)
+		e->o.agent_index = e->o.agent_count = 1; /* not an agent */
 	e->nthreads = o->threads > 0 ? o->threads : ncores();
 	if (e->nthreads > units)
 		e->nthreads = units > 0 ? units : 1;
@@ -144,6 +146,7 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 		snprintf(t->nonce, sizeof t->nonce, "%s", o->nonce ? o->nonce : "");
 		t->ctx.nonce = t->nonce;
 		t->ctx.run_id = o->run_id;
+		t->ctx.agent = (uint64_t)o->agent_index;
 		t->ctx.rng = t->rng ^ 0x5851F42D4C957F2DULL;
 		if (!t->ctx.rng)
 			t->ctx.rng = 1;

@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <sys/epoll.h>
 
+#include "agent_id.h"
 #include "engine.h"
 #include "vuheap.h"
 
@@ -151,15 +152,18 @@ void engine_publish(struct ethread *t, int vus, int inflight);
  * model's schedule is kept to the microsecond rather than the millisecond. */
 int engine_epoll_wait(int epfd, struct epoll_event *ev, int n, int64_t wait_us);
 
-/* ${vu} of this worker's slot j: unique across workers. */
-static inline uint64_t ethread_vu_id(const struct ethread *t, int j)
-{
-	return (uint64_t)j * (uint64_t)t->eng->nthreads + (uint64_t)t->index + 1;
-}
-/* ${seq} for the next request of this worker: unique in the run across workers. */
+/* ${seq} for the next request of this worker: unique in the run across workers, and
+ * across the agents of a group (agent_id.h). */
 static inline uint64_t ethread_next_seq(struct ethread *t)
 {
-	return t->seq_count++ * (uint64_t)t->eng->nthreads + (uint64_t)t->index + 1;
+	uint64_t local0 = t->seq_count++ * (uint64_t)t->eng->nthreads + (uint64_t)t->index;
+	return agent_id_global(local0, t->eng->o.agent_index, t->eng->o.agent_count);
+}
+/* ${vu} of this worker's local VU j: unique across workers and agents. */
+static inline uint64_t ethread_vu_id(const struct ethread *t, int j)
+{
+	uint64_t local0 = (uint64_t)j * (uint64_t)t->eng->nthreads + (uint64_t)t->index;
+	return agent_id_global(local0, t->eng->o.agent_index, t->eng->o.agent_count);
 }
 
 /* --- the scheduler (sched.c) ------------------------------------------------------------ */

@@ -168,10 +168,7 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 	return 0;
 }
 
-/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
- * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
- * p999, max, hist.  *blob must be freed by the caller. */
-static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
 			uint8_t **blob, char *err, size_t errlen)
 {
 	size_t len = 0;
@@ -203,7 +200,7 @@ static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const 
  * generator's CPU, from parameter `at`: dropped, svc_mean_us, svc_p50_us, svc_p99_us,
  * lag_p99_us, lag_max_us, svc_hist, lag_hist, gen_cpu_pct.  The blobs are the caller's to
  * free. */
-static int bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
+int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
 		     const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
 		     size_t errlen)
 {
@@ -258,8 +255,8 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
 	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
 	sqlite3_bind_int(r->ins_interval, 6, vus);
-	if (bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
-	    bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0)
+	if (rec_bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
+	    rec_bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0)
 		goto fail;
 	sqlite3_bind_int(r->ins_interval, 30, sat);
 	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
@@ -315,8 +312,8 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	sqlite3_bind_int64(st, 1, window_start_ms);
 	sqlite3_bind_int64(st, 2, window_end_ms);
 	sqlite3_bind_double(st, 3, f.tps);
-	if (bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
-	    bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
+	if (rec_bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
+	    rec_bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(st, 27, r->run_id);
 	sqlite3_bind_int(st, 28, idx);

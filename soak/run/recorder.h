@@ -43,12 +43,24 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 		 const struct istats *st, char *err, size_t errlen);
 /* fixed | sweep, when the run's shape is decided as it goes (a capacity search). */
 int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen);
+/* Binds dropped, the open model's service and lag figures and histograms (when r->open),
+ * and gen_cpu_pct (when r->threads), from parameter `at` (9 parameters); *svc and *lag are
+ * the caller's to free. */
+int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
+		  const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
+		  size_t errlen);
 /* The engine's thread count, once it runs (gen_cpu_pct is of all of them). */
 int rec_set_threads(struct recorder *r, int threads, char *err, size_t errlen);
 /* The engine threads' CPU over `seconds`, as % of all `threads` of them. */
 double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads);
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
 	      char *err, size_t errlen);
+/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
+ * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
+ * p999, max, hist (f: istats_figures of s).  *blob must be freed by the caller, after the
+ * statement ran.  (soak merge writes merged intervals with it.) */
+int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+		     uint8_t **blob, char *err, size_t errlen);
 /* status: done | interrupted | failed; reason may be NULL. */
 int rec_run_end(struct recorder *r, const char *status, const char *reason, char *err,
 		size_t errlen);

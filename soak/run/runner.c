@@ -35,6 +35,8 @@ struct run {
 	int step_done[SCN_MAX_LEVELS]; /* 1 when steps[i] holds figures */
 	int64_t run_t0;               /* monotonic start of the first step */
 	int64_t wall0;                /* wall time at run_t0 */
+	int aligned;                  /* an agent: steps and intervals on the group's agreed
+	                               * schedule (agent_begin) */
 	int stopping;                 /* a signal asked us to stop */
 	int failed;                   /* a runtime failure: status 3 */
 	int breached;                 /* a threshold failed */
@@ -141,6 +143,8 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 	struct figures f;
 	char a[32], b[32], c[32];
 
+	struct agent_share share; /* an agent shows its own VUs */
+
 	istats_figures(iv, (double)len_ms / 1000.0, &f);
 	if (f.p99_us)
 		r->last_p99 = f.p99_us;
@@ -160,15 +164,17 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 			f.error_pct);
 		return;
 	}
+	agent_share(r->o->agent, r->levels[step], r->rates[step], &share);
 	fprintf(stderr,
 		"run %lld step %d/%d %d VUs %-7s +%s: %lld req %.1f/s p50 %s p99 %s err %.2f%% new conn %lld\n",
-		(long long)r->rec.run_id, step + 1, r->nsteps, r->levels[step], phase,
+		(long long)r->rec.run_id, step + 1, r->nsteps, share.vus, phase,
 		dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a), (long long)f.requests,
 		f.tps, dur_format_us((double)f.p50_us, b, sizeof b), dur_format_us((double)f.p99_us, c, sizeof c),
 		f.error_pct, (long long)f.new_conns);
 }
 
-/* Collects and records the interval [start, now); returns -1 on a runtime failure. */
+/* Collects what was counted since the last collect and records it as the interval
+ * [start, now) (monotonic); returns -1 on a runtime failure. */
 static int close_interval(struct run *r, int step, int64_t start, int64_t now, const char *phase,
 			  int steady)
 {
@@ -224,8 +230,18 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 		snprintf(br[n++].text, 200, "error rate %.2f%% is above %g%%", f->error_pct,
 			 t->error_rate * 100);
 	}
-	if (t->tps_min >= 0 && f->tps < t->tps_min) {
-		snprintf(br[n++].text, 200, "%.1f requests/s is below %g", f->tps, t->tps_min);
+	/* An agent answers for its share of the load: tps_min is the whole group's. */
+	double tps_min = t->tps_min;
+	if (r->o->agent && tps_min > 0) {
+		struct agent_share share;
+		agent_share(r->o->agent, r->levels[step], r->rates[step], &share);
+		if (r->open && r->rates[step] > 0)
+			tps_min = tps_min * share.rate / r->rates[step];
+		else if (r->levels[step] > 0)
+			tps_min = tps_min * share.vus / r->levels[step];
+	}
+	if (t->tps_min >= 0 && f->tps < tps_min) {
+		snprintf(br[n++].text, 200, "%.1f requests/s is below %g", f->tps, tps_min);
 	}
 	for (int i = 0; i < n; i++) {
 		if (r->open)
@@ -269,39 +285,58 @@ static void drain(struct run *r)
 static int run_step(struct run *r, int k, int last)
 {
 	const struct scenario *s = r->s;
-	int64_t t0 = clock_mono_ms();
+	/* agents: the step begins on the group's schedule, not when the last one ended */
+	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : clock_mono_ms();
 	int64_t ramp_end = t0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
 	int64_t step_end = t0 + r->step_ms;
 	int64_t start = t0, win_start = -1, win_end = -1;
+	/* Interval boundaries fall on multiples of the interval counted from `base`: the
+	 * step's start, or for agents the wall clock's, so every agent's coincide. */
+	int64_t base = r->aligned ? r->run_t0 - r->wall0 % s->interval_ms : t0;
+	int64_t pstart = t0; /* agents: the planned start of the interval being counted */
+	struct agent_share share;
 	char err[512];
 
-	if (k == 0) {
+	if (k == 0 && !r->aligned) {
 		r->run_t0 = t0;
 		r->wall0 = clock_wall_ms();
 	}
-	if (rec_step_begin(&r->rec, k, r->levels[k], r->rates[k], wall_of(r, t0), r->step_ms,
-			   err, sizeof err) < 0) {
+	if (r->aligned && step_end <= clock_mono_ms())
+		return 0; /* a late agent joins the group where it is: this step is over */
+	agent_share(r->o->agent, r->levels[k], r->rates[k], &share);
+	if (rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms, err,
+			   sizeof err) < 0 ||
+	    (r->o->agent &&
+	     agent_record_step(r->rec.db, r->rec.run_id, k, r->levels[k], err, sizeof err) < 0)) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
+	int64_t ramp = r->aligned ? (ramp_end > clock_mono_ms() ? ramp_end - clock_mono_ms() : 0)
+				  : s->rampup_ms;
 	if (r->open)
-		engine_set_rate(r->eng, r->rates[k], s->rampup_ms);
+		engine_set_rate(r->eng, share.rate, ramp);
 	else
-		engine_set_vus(r->eng, r->levels[k], s->rampup_ms);
+		engine_set_vus(r->eng, share.vus, ramp);
 	istats_reset(&r->acc);
 	r->nmeans = 0;
 	for (;;) {
-		/* Intervals are aligned on the step's start and cut at phase changes, so the
-		 * measured window is made of whole intervals. */
-		int64_t next = start + s->interval_ms - (start - t0) % s->interval_ms;
-		if (start < ramp_end && next > ramp_end)
+		/* Intervals are aligned on `base` and cut at phase changes, so the measured
+		 * window is made of whole intervals.  An agent counts on its planned
+		 * boundaries (the few ms a close takes are not its interval's business). */
+		int64_t from = r->aligned ? pstart : start;
+		int64_t next = from + s->interval_ms - (from - base) % s->interval_ms;
+		if (from < ramp_end && next > ramp_end)
 			next = ramp_end;
-		if (start < warm_end && next > warm_end)
+		if (from < warm_end && next > warm_end)
 			next = warm_end;
 		if (next > step_end)
 			next = step_end;
-		const char *phase = start < ramp_end ? "rampup" : start < warm_end ? "warmup" : "steady";
-		int steady = start >= warm_end;
+		const char *phase = from < ramp_end ? "rampup" : from < warm_end ? "warmup" : "steady";
+		int steady = from >= warm_end;
+		if (r->aligned && next <= clock_mono_ms() && next < step_end) {
+			pstart = next; /* a late agent skips the intervals already over */
+			continue;
+		}
 		int sig = wait_until(r, k, next, t0) < 0;
 		if (sig) {
 			/* Stop sending, let what is in flight finish, then record the partial
@@ -315,19 +350,21 @@ static int run_step(struct run *r, int k, int last)
 			engine_stop(r->eng, 0);
 		}
 		int64_t now = clock_mono_ms();
-		if (close_interval(r, k, start, now, phase, steady) < 0)
+		int64_t to = r->aligned && !sig ? next : now;
+		if (close_interval(r, k, from, to, phase, steady) < 0)
 			return -1;
 		if (steady) {
 			if (win_start < 0)
-				win_start = start;
-			win_end = now;
+				win_start = from;
+			win_end = to;
 		}
 		start = now;
+		pstart = next;
 		if (sig || now >= step_end)
 			break;
 	}
 	if (last && !r->stopping) {
-		int64_t d0 = clock_mono_ms();
+		int64_t d0 = r->aligned ? step_end : clock_mono_ms();
 		drain(r);
 		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
 			return -1;
@@ -342,6 +379,51 @@ static int run_step(struct run *r, int k, int last)
 		}
 		check_thresholds(r, k, &r->steps[k]);
 	}
+	return 0;
+}
+
+/* Agents: records the agent's place in the group, waits for the group's agreed start and
+ * takes it as the run's origin (agent.h).  -1 when a signal came first (r->stopping) or
+ * the run cannot go on (r->failed, r->reason). */
+static int agent_begin(struct run *r)
+{
+	struct agent *a = r->o->agent;
+	int64_t now = clock_wall_ms(), t0 = agent_plan_start(a, r->s, now), off, mono;
+	int64_t late = now > t0 ? now - t0 : 0;
+	char err[512], when[40];
+	int have_off = agent_clock_offset(a, r->o->db_path, &off, err, sizeof err) == 0;
+
+	if (!have_off)
+		log_warn("agent %d/%d: clock not compared with the database's file system: %s",
+			 a->index, a->count, err);
+	if (late >= scn_total_ms(r->s)) {
+		snprintf(r->reason, sizeof r->reason,
+			 "agent %d/%d came %.1f s after the group's start: its run is over", a->index,
+			 a->count, (double)late / 1000);
+		agent_plan_next(a, r->s, t0);
+		r->failed = 1;
+		return -1;
+	}
+	int rc = agent_record_run(r->rec.db, r->rec.run_id, a, t0, late, have_off ? &off : NULL,
+				  err, sizeof err);
+	agent_plan_next(a, r->s, t0); /* the queue's next scenario starts after this one */
+	if (rc < 0) {
+		snprintf(r->reason, sizeof r->reason, "%s", err);
+		r->failed = 1;
+		return -1;
+	}
+	if (!r->o->quiet)
+		fprintf(stderr, "soak run: agent %d/%d (%s) of group '%s': %s %s%s\n", a->index,
+			a->count, a->source, a->group, late ? "late: joining the run that started"
+							    : "starting at",
+			clock_iso(t0, when, sizeof when), late ? " where it is now" : "");
+	if (agent_wait(t0, r->o->sigint_count, r->o->sigterm, &mono) < 0) {
+		r->stopping = 1;
+		return -1;
+	}
+	r->run_t0 = mono;
+	r->wall0 = t0;
+	r->aligned = 1;
 	return 0;
 }
 
@@ -570,9 +652,12 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		}
 		nonce[8] = '\0';
 	}
-	for (int k = 0; k < s->nlevels; k++)
-		if (s->levels[k] > max_vus)
-			max_vus = s->levels[k];
+	for (int k = 0; k < s->nlevels; k++) {
+		struct agent_share share;
+		agent_share(o->agent, s->levels[k], s->rates[k], &share);
+		if (share.vus > max_vus)
+			max_vus = share.vus;
+	}
 	if (!o->quiet)
 		fprintf(stderr, "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s\n",
 			(long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
@@ -588,6 +673,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	eo.threads = o->threads > 0 ? o->threads : s->threads;
 	eo.max_vus = max_vus;
 	eo.loop = o->loop;
+	eo.agent_index = o->agent ? o->agent->index : 1;
+	eo.agent_count = o->agent ? o->agent->count : 1;
 	if (engine_start(&r->eng, &eo, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
@@ -599,6 +686,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		r->failed = 1;
 		goto close;
 	}
+	if (o->agent && agent_begin(r) < 0)
+		goto close;
 	if (o->search.slo) {
 		if (search(r) < 0)
 			r->failed = 1;

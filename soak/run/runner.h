@@ -14,6 +14,7 @@
 
 #include <signal.h>
 
+#include "agent.h"
 #include "engine/engine.h"
 #include "slo.h"
 #include "scenario/scenario.h"
@@ -35,6 +36,9 @@ struct runner_opts {
 	int quiet;                           /* no progress lines */
 	volatile sig_atomic_t *sigint_count; /* incremented by the SIGINT handler */
 	volatile sig_atomic_t *sigterm;      /* set by the SIGTERM handler */
+	struct agent *agent;                 /* --agent: this run is the agent's share of a
+	                                      * group's (agent.h); its queue plan advances
+	                                      * with each run.  NULL: a plain run */
 };
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143
