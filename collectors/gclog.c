@@ -113,9 +113,8 @@ static int summary(const char *path)
 	       r.pause_total_ms, r.pause_max_ms, r.pause_p99_ms);
 	printf(",\"safepoint_total_ms\":%.3f,\"gc_time_pct\":%.4f,\"unparsed_lines\":%lld",
 	       r.safepoint_total_ms, r.gc_time_pct, (long long)s->unparsed);
-	printf(",\"unsupported_lines\":%lld,\"heap_after_slope_mb_per_h\":%.3f"
-	       ",\"heap_after_r2\":%.4f,\"basis\":",
-	       (long long)s->unsupported, r.slope_mb_per_h, r.r2);
+	printf(",\"heap_after_slope_mb_per_h\":%.3f,\"heap_after_r2\":%.4f,\"basis\":",
+	       r.slope_mb_per_h, r.r2);
 	json_write_str(stdout, r.basis);
 	printf(",\"memory\":\"%s\",\"why\":", gca_memory_name(r.memory));
 	json_write_str(stdout, r.why);
