@@ -85,6 +85,8 @@ int gcp_fixed(const char *s, size_t n, int scale, int64_t *out)
 					return -1;
 				v = v * 10 + (c - '0');
 			} else if (frac < scale) {
+				if (v > INT64_MAX / 100) /* a fraction widens the number too */
+					return -1;
 				v = v * 10 + (c - '0');
 				frac++;
 			} else if (frac == scale) {
