@@ -116,6 +116,9 @@ tar -C "$root" -xf "$tarball"
   [ -z "$security_mirror" ] || echo "deb $security_mirror bookworm-security main"
 } >"$root/etc/apt/sources.list"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+# What an installed machine has and a bootstrapped tree lacks: its own name resolves.
+printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' \
+  "$(hostname)" >"$root/etc/hosts"
 # As in any chroot, packages' services are not started (Debian's policy-rc.d convention): the
 # demo starts its own private servers, and a system PostgreSQL or Jetty started here would
 # take ports 5432 and 8080 on the host's network.
