@@ -540,7 +540,7 @@ def extract(top):
                 prof, who, name))
             continue
         owners.add(path)
-        needs.append((prof, who, "command", path, name))
+        needs.append((prof, who, "command", path, os.path.basename(name)))
     owners.resolve()
 
     return needs, failures, [list(u) for u in cmds.unresolved], owners

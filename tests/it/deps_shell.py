@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 
+
 def run(cmd, cwd=None, env=None, check=False, stdin=None):
     p = subprocess.run(cmd, cwd=cwd, env=env, input=stdin, capture_output=True, text=True)
     if check and p.returncode != 0:
@@ -41,6 +42,22 @@ def shfmt_parse(text, name):
     if p.returncode != 0:
         raise SystemExit("deps_check: shfmt cannot parse %s: %s" % (name, p.stderr.strip()))
     return json.loads(p.stdout)
+
+
+_OPS = {}
+
+
+def op(name):
+    """shfmt's number for an operator (its JSON has numbers, which a new version may change):
+    learnt once from a parse of a line that holds each one."""
+    if not _OPS:
+        ast = shfmt_parse(": ${a-b} ${a:-b} ${a=b} ${a:=b}\np && q\np || q\n", "(operators)")
+        args = ast["Stmts"][0]["Cmd"]["Args"][1:]
+        for key, a in zip(("-", ":-", "=", ":="), args):
+            _OPS[key] = a["Parts"][0]["Exp"]["Op"]
+        _OPS["&&"] = ast["Stmts"][1]["Cmd"]["Op"]
+        _OPS["||"] = ast["Stmts"][2]["Cmd"]["Op"]
+    return _OPS[name]
 
 
 def nodes(o, typ):
@@ -94,7 +111,7 @@ class Script:
             self.assigns.setdefault(o["Name"]["Value"], []).extend(o.get("Items") or [])
         for o in idx.get("ParamExp", []):   # : "${X:=default}"
             e = o.get("Exp")
-            if e and e.get("Op") in (74, 75) and e.get("Word"):
+            if e and e.get("Op") in (op("="), op(":=")) and e.get("Word"):
                 self.assigns.setdefault(o["Param"]["Value"], []).append(e["Word"])
 
     def add_assign(self, a):
@@ -158,7 +175,7 @@ class Commands:
         if p.get("Length") or p.get("Excl") or p.get("Repl") or p.get("Slice"):
             return [UNKNOWN]
         e = p.get("Exp")
-        if e and e.get("Op") not in (70, 71, 74, 75):
+        if e and e.get("Op") not in (op("-"), op(":-"), op("="), op(":=")):
             return [UNKNOWN]
         if name in ("0", "BASH_SOURCE") and ctx["script"].path:
             return [ctx["script"].path]
@@ -180,12 +197,12 @@ class Commands:
         if len(stmts) != 1:
             return [UNKNOWN]
         cmd = stmts[0].get("Cmd") or {}
-        if cmd.get("Type") == "BinaryCmd" and cmd.get("Op") == 10:   # X && Y
+        if cmd.get("Type") == "BinaryCmd" and cmd.get("Op") == op("&&"):
             x, y = cmd["X"].get("Cmd") or {}, cmd["Y"].get("Cmd") or {}
             if self.argv0(x, ctx) == "cd" and self.argv0(y, ctx) == "pwd" and len(x["Args"]) == 2:
                 return [os.path.normpath(v) if UNKNOWN not in v else UNKNOWN
                         for v in self.values(x["Args"][1], ctx, depth + 1)]
-        if cmd.get("Type") == "BinaryCmd" and cmd.get("Op") == 11:   # X || Y
+        if cmd.get("Type") == "BinaryCmd" and cmd.get("Op") == op("||"):
             out = []
             for side in (cmd["X"].get("Cmd") or {}, cmd["Y"].get("Cmd") or {}):
                 out += self.cmdsubst({"Stmts": [{"Cmd": side}]}, ctx, depth)
@@ -218,8 +235,8 @@ class Commands:
         pat = value.replace(UNKNOWN, "*")
         pat = re.sub(r"(^|/)\.\.?(?=/)", "", pat)
         pat = "*" + pat.lstrip("*") if not pat.startswith("/") else pat
-        hits = [f for f in self.tracked if fnmatch.fnmatch("/" + f, pat) or
-                fnmatch.fnmatch(os.path.join(self.top, f), pat)]
+        hits = sorted(f for f in self.tracked if fnmatch.fnmatch("/" + f, pat) or
+                      fnmatch.fnmatch(os.path.join(self.top, f), pat))
         if len(hits) > 1 and ctx["script"].path:
             here = os.path.relpath(os.path.dirname(ctx["script"].path), self.top)
             near = [f for f in hits if os.path.dirname(f) == here]
@@ -388,7 +405,9 @@ class Commands:
                 res["found"].append((who, v, "command"))
                 continue
             files = self.repo_files(v, ctx)
-            shells = [f for f in files if self.is_shell(f)]
+            # Run as a command, a script must be executable (lib.sh files are only sourced).
+            shells = [f for f in files if self.is_shell(f) and
+                      os.access(os.path.join(self.top, f), os.X_OK)]
             if shells:
                 res["follow"] += shells
                 continue

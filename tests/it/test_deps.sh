@@ -3,8 +3,9 @@
 # profile that installs it: headers and pkg-config modules of every program make builds,
 # every command the recipes, the demo and the tests run, the jars of the Java build
 # (tests/it/deps_check.py says how it finds them).  Then the check proves it can fail: on a
-# copy of deps.sh without libjansson-dev in the build profile, and one without gnuplot in
-# the demo profile.
+# copy of deps.sh without libjansson-dev in the build profile (a header and a module), one
+# without gnuplot in the demo profile (a command a C program runs) and one without
+# postgresql in the demo profile (a command a script runs through a variable and a function).
 . "$(dirname "$0")/lib.sh"
 checker=$TOP/tests/it/deps_check.py
 shfmt --version >/dev/null || { fail "setup" "shfmt is missing (tools/deps.sh check installs it)"; exit 1; }
@@ -43,4 +44,15 @@ check "without gnuplot-nox in demo: names the command, the package and the profi
   "$T/nognuplot.out"
 check_eq "without gnuplot-nox in demo: check is still covered" \
   "$(grep -c "^not ok - check:" "$T/nognuplot.out")" 0
+
+# A demo profile without postgresql: targets/db/postgres.sh runs "$PGBIN/pg_ctl" through its
+# as_owner function (runuser ... -- "$@"), reached from tools/demo.sh via the Makefile recipe.
+sed '/^demo=(/,/)/ s/ postgresql / /' "$TOP/tools/deps.sh" >"$T/deps-nopg.sh"
+check_eq "the copy's demo profile lacks postgresql" \
+  "$(bash "$T/deps-nopg.sh" --list demo | grep -c '^postgresql$')" 0
+python3 "$checker" --deps "$T/deps-nopg.sh" --load "$T/needs.json" >"$T/nopg.out" 2>&1
+check_eq "without postgresql in demo: deps_check fails" "$?" 1
+check "without postgresql in demo: names pg_ctl in targets/db/postgres.sh and postgresql-15" \
+  grep -qE "^not ok - demo: targets/db/postgres\.sh:[0-9]+ runs 'pg_ctl' \(/usr/lib/postgresql/15/bin/pg_ctl\) from postgresql-15, which is not in the demo profile" \
+  "$T/nopg.out"
 done_testing
