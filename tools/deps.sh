@@ -12,11 +12,12 @@ set -euo pipefail
 build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libinih-dev
        libmicrohttpd-dev zlib1g-dev libjansson-dev)
 # Tests run real servers: PostgreSQL, Tomcat 9/10, Jetty 9 (Java), gnuplot for pictures,
-# Chromium to open the HTML report, clang for the fuzz corpora, iproute2 for namespaces,
-# shfmt to parse the scripts in tests/it/deps_check.py.
+# Chromium to open the HTML report, clang for the fuzz corpora (libclang-rt-dev: its fuzzer
+# and sanitizer runtimes, only recommended by clang), iproute2 for namespaces, shfmt to parse
+# the scripts in tests/it/deps_check.py.
 check=(libcmocka-dev sqlite3 curl gnuplot-nox postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
-       chromium clang procps iproute2 python3 time jq shfmt)
+       chromium clang libclang-rt-dev procps iproute2 python3 time jq shfmt)
 # python3: targets/free_port.sh lets the kernel pick the servers' free ports with it.
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
       libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps python3)

@@ -80,7 +80,7 @@ mnt() { # TARGET MOUNT-ARGS...: mount and remember it for the trap
 }
 
 # Nothing from an earlier run may still be mounted under the tree we are about to delete.
-if grep -q " $root/" /proc/mounts; then
+if grep -qE " $root(/| )" /proc/mounts; then
   echo "fresh-debian: something is still mounted under $root (another run?); unmount it first" >&2
   exit 1
 fi
@@ -128,6 +128,8 @@ git clone -q --no-hardlinks "$top" "$root/root/soak"
 git -C "$root/root/soak" checkout -q --detach "$commit"
 echo "fresh-debian: fresh tree with a clone of $commit in $((SECONDS - t1)) s" >&2
 
+# The tree's root is a mount point, as / is on a real machine (ip netns exec remounts it).
+mnt "$root" --bind "$root"
 mnt "$root/proc" -t proc proc
 mnt "$root/sys" -t sysfs sysfs
 mnt "$root/dev/pts" --bind /dev/pts

@@ -39,11 +39,12 @@ import fnmatch
 import json
 import os
 import re
+import shlex
 import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the tree
-from deps_shell import Commands, Script, run
+from deps_shell import UNKNOWN, Commands, Script, run
 
 GOALS = [("all", "build"), ("demo", "demo"), ("check", "check")]
 # Scripts `make check` runs that no recipe names literally (tests/run.sh globs them).
@@ -496,9 +497,7 @@ def extract(top):
                 c_labels.append((prof, label, c))
         for label, mods in sorted(mods_by_label.items()):
             for mod in sorted(pc_closure(mods, failures, label, pc_cache)):
-                path = pc_cache.get(("path", mod))
-                if path is None:
-                    path = pc_cache[("path", mod)] = run(["pkg-config", "--path", mod]).stdout.strip()
+                path = pc_path(mod, pc_cache)
                 if not path:
                     failures.append("%s: pkg-config module %s not found on this machine" %
                                     (label, mod))
@@ -523,6 +522,23 @@ def extract(top):
             srcs = sorted(mk.walk(prog)[0])
             for where, name in c_exec_commands(top, srcs):
                 cmds.found.append((prof, "%s (run by %s)" % (where, prog), name, "command"))
+
+    # What the recipes' and scripts' compilers link (crt files, sanitizer and fuzzer
+    # runtimes, -l libraries) and the modules their pkg-config calls read.
+    link_cache = {}
+    for prof, who, tool, words in cmds.tools:
+        if tool == "pkg-config":
+            mods = [w for w in words if not w.startswith("-") and UNKNOWN not in w and
+                    not re.search(r"[<>|;&$]", w)]
+            for mod in sorted(pc_closure(mods, failures, who, pc_cache)):
+                path = pc_path(mod, pc_cache)
+                if path:
+                    owners.add(path)
+                    needs.append((prof, who, "module", path, "pkg-config " + mod))
+            continue
+        for path in link_inputs(tool, words, link_cache, failures, who):
+            owners.add(path)
+            needs.append((prof, who, "link", path, tool))
 
     # Java: the files targets/servlet/build.sh reads, for the profiles that run it.
     jb = "targets/servlet/build.sh"
@@ -559,7 +575,8 @@ def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
     results = {}   # (profile, group) -> [count, [failures]]
     reported = set()
     for prof, who, what, path, note in needs:
-        group = (prof, who) if what in ("header", "module") else (prof, what)
+        group = (prof, who) if what in ("header", "module") and "/" in who and ":" not in who \
+            else (prof, what)
         r = results.setdefault(group, [set(), []])
         r[0].add(path)
         got = owners.of(path)
@@ -577,6 +594,7 @@ def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
         item = {"header": "includes %s" % path,
                 "module": "links %s (%s)" % (note, path),
                 "file": "reads %s" % path,
+                "link": "links %s (%s)" % (path, note),
                 "command": "runs '%s' (%s)" % (note, path)}[what]
         if pkg is None:
             r[1].append("%s: %s %s, which no installed package owns" % (prof, who, item))
@@ -589,7 +607,8 @@ def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
     for f in failures:
         print("not ok - " + f)
     for (prof, who), (n, fails) in sorted(results.items()):
-        label = {"command": "every command it runs", "file": "the Java build's system files"}
+        label = {"command": "every command it runs", "file": "the Java build's system files",
+                 "link": "what the compilers link", "module": "the modules scripts ask pkg-config for"}
         what = label.get(who, who + ": headers and pkg-config modules")
         if fails:
             for f in fails:
@@ -624,7 +643,6 @@ def tree_files(top):
 
 
 def split_flags(s):
-    import shlex
     return shlex.split(s)
 
 
@@ -650,6 +668,55 @@ def pc_closure(mods, failures, label, cache):
             failures.append("%s: pkg-config module %s not found on this machine" % (label, m))
         return cache[m] or []
     return reach(mods, requires)
+
+
+def pc_path(mod, cache):
+    """The .pc file of a module ('' when pkg-config does not know it)."""
+    if ("path", mod) not in cache:
+        cache[("path", mod)] = run(["pkg-config", "--path", mod]).stdout.strip()
+    return cache[("path", mod)]
+
+
+def link_inputs(tool, words, cache, failures, who):
+    """The system files a compiler driver links with these flags: its own -### plan (crt
+    files, sanitizer and fuzzer runtimes) and -lNAME found by -print-file-name."""
+    if "-c" in words or "-E" in words or "-M" in words:
+        return []
+    flags = tuple(w for w in words if UNKNOWN not in w and
+                  re.match(r"-(f|l|pthread$|static|shared$|m|nostd|rtlib|stdlib)", w))
+    key = (tool, flags)
+    if key in cache:
+        return cache[key]
+    out = set()
+    with tempfile.TemporaryDirectory(prefix="deps-link.") as tmp:
+        src = os.path.join(tmp, "a.c")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        # TMPDIR: the driver's own temporary files are named in the plan, keep them in tmp.
+        p = run([tool, "-###"] + [f for f in flags if not f.startswith("-l")] +
+                [src, "-o", os.path.join(tmp, "a.out")], env=dict(os.environ, TMPDIR=tmp))
+        for line in p.stderr.splitlines():
+            if not line.startswith(" "):
+                continue   # the plan's command lines start with a blank
+            for tok in shlex.split(line):
+                path = os.path.normpath(tok)
+                if not tok.startswith("/") or path.startswith(tmp):
+                    continue
+                if os.path.isfile(path):
+                    out.add(path)
+                elif re.search(r"\.(a|o|so)$", path):
+                    failures.append("%s: %s %s links %s, which is not on this machine" % (
+                        who, tool, " ".join(flags), path))
+    for lib in (f[2:] for f in flags if f.startswith("-l")):
+        for name in ("lib%s.so" % lib, "lib%s.a" % lib):
+            path = run([tool, "-print-file-name=" + name]).stdout.strip()
+            if path.startswith("/") and os.path.exists(path):
+                out.add(os.path.normpath(path))
+                break
+        else:
+            failures.append("%s: %s links -l%s, which is not on this machine" % (who, tool, lib))
+    cache[key] = sorted(out)
+    return cache[key]
 
 
 def c_headers(cc, flags, files, top, failures):

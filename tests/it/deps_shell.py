@@ -35,6 +35,8 @@ trap true type typeset ulimit umask unalias unset until wait while
 ALLOW = set()
 
 UNKNOWN = "\0"  # a part of a word only known at run time
+# Commands whose arguments name more needs: what a compiler links, what pkg-config reads.
+TOOLS_RE = re.compile(r"^(cc|c99|gcc(-\d+)?|clang(-\d+)?|pkg-config)$")
 
 
 def shfmt_parse(text, name):
@@ -140,6 +142,7 @@ class Commands:
         self.programs = programs        # basenames of what make builds -> make target
         self.found = []                 # (profile, who, name-or-path, kind)
         self.unresolved = []            # (profile, who, text)
+        self.tools = []                 # (profile, who, tool, [argument words])
         self.runs_programs = {}         # profile -> set of make targets run
         self.scripts_reached = {}       # profile -> set of repo scripts
         self.parsed = {}
@@ -351,6 +354,8 @@ class Commands:
             self.found.append((profile, who, name, kind))
         for who, text in res["unresolved"]:
             self.unresolved.append((profile, who, text))
+        for who, tool, words in res["tools"]:
+            self.tools.append((profile, who, tool, words))
         if res["programs"]:
             self.runs_programs.setdefault(profile, set()).update(res["programs"])
         for rel in res["follow"]:
@@ -363,7 +368,7 @@ class Commands:
         if key in self.analyses:
             return self.analyses[key]
         res = {"found": [], "unresolved": [], "programs": set(), "follow": [],
-               "members": set()}
+               "members": set(), "tools": []}
         self.analyses[key] = res
         group = self.unit(script)
         for s in group:
@@ -402,6 +407,9 @@ class Commands:
                     continue
                 if v in ("bash", "sh", "dash") and script_args:
                     self.follow_shell_args(script_args, res, ctx)
+                if script_args is not None and TOOLS_RE.match(v):
+                    words = [w for a in script_args for w in self.values(a, ctx)[0].split()]
+                    res["tools"].append((who, v, words))
                 res["found"].append((who, v, "command"))
                 continue
             files = self.repo_files(v, ctx)

@@ -4,8 +4,9 @@
 # every command the recipes, the demo and the tests run, the jars of the Java build
 # (tests/it/deps_check.py says how it finds them).  Then the check proves it can fail: on a
 # copy of deps.sh without libjansson-dev in the build profile (a header and a module), one
-# without gnuplot in the demo profile (a command a C program runs) and one without
-# postgresql in the demo profile (a command a script runs through a variable and a function).
+# without gnuplot in the demo profile (a command a C program runs), one without postgresql in
+# the demo profile (a command a script runs through a variable and a function) and one
+# without libclang-rt-dev in the check profile (what a compiler links).
 . "$(dirname "$0")/lib.sh"
 checker=$TOP/tests/it/deps_check.py
 shfmt --version >/dev/null || { fail "setup" "shfmt is missing (tools/deps.sh check installs it)"; exit 1; }
@@ -55,4 +56,15 @@ check_eq "without postgresql in demo: deps_check fails" "$?" 1
 check "without postgresql in demo: names pg_ctl in targets/db/postgres.sh and postgresql-15" \
   grep -qE "^not ok - demo: targets/db/postgres\.sh:[0-9]+ runs 'pg_ctl' \(/usr/lib/postgresql/15/bin/pg_ctl\) from postgresql-15, which is not in the demo profile" \
   "$T/nopg.out"
+
+# A check profile without libclang-rt-dev: clang -fsanitize=fuzzer in tests/fuzz/run.sh links
+# its runtimes (clang only recommends the package; this is how a fresh machine failed).
+sed '/^check=(/,/)/ s/ libclang-rt-dev / /' "$TOP/tools/deps.sh" >"$T/deps-nort.sh"
+check_eq "the copy's check profile lacks libclang-rt-dev" \
+  "$(bash "$T/deps-nort.sh" --list check | grep -c '^libclang-rt-dev$')" 0
+python3 "$checker" --deps "$T/deps-nort.sh" --load "$T/needs.json" >"$T/nort.out" 2>&1
+check_eq "without libclang-rt-dev in check: deps_check fails" "$?" 1
+check "without libclang-rt-dev in check: names the fuzzer runtime tests/fuzz/run.sh links" \
+  grep -qE "^not ok - check: tests/fuzz/run\.sh:[0-9]+ links /.*/libclang_rt\.fuzzer-x86_64\.a \(clang\) from libclang-rt-[0-9]+-dev, which is not in the check profile" \
+  "$T/nort.out"
 done_testing
