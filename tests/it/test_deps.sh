@@ -23,48 +23,38 @@ esac
 check "deps_check looked at every goal's programs and commands" \
   grep -q '^ok - demo profile covers every command it runs' "$T/tree.out"
 
-# A build profile without libjansson-dev: bin/monitor's jansson.h must be caught, by a full
-# run of the checker (extraction and all).
-sed '/^build=(/,/)/ s/ libjansson-dev//' "$TOP/tools/deps.sh" >"$T/deps-nojansson.sh"
-check_eq "the copy's build profile lacks libjansson-dev" \
-  "$(bash "$T/deps-nojansson.sh" --list build | grep -c '^libjansson-dev$')" 0
-python3 "$checker" --deps "$T/deps-nojansson.sh" >"$T/nojansson.out" 2>&1
-check_eq "without libjansson-dev: deps_check fails" "$?" 1
-check "without libjansson-dev: names bin/monitor, jansson.h, the package and the profile" \
-  grep -qE "^not ok - build: bin/monitor includes /usr/include/jansson\.h from libjansson-dev, which is not in the build profile" \
-  "$T/nojansson.out"
+# without PROFILE PACKAGE REGEX [ARGS...]: runs the checker on a copy of deps.sh whose PROFILE
+# lacks PACKAGE; it must fail with a `not ok` line matching REGEX.  Sets OUT (its output).
+without() {
+  local prof=$1 pkg=$2 re=$3 copy=$T/deps-no-$2.sh
+  shift 3
+  OUT=$T/no-$pkg.out
+  sed "/^$prof=(/,/)/ s/\(^\|[ (]\)$pkg\([ )]\|\$\)/\1\2/" "$TOP/tools/deps.sh" >"$copy"
+  check_eq "the copy's $prof profile lacks $pkg" \
+    "$(bash "$copy" --list "$prof" | grep -c "^$pkg\$")" 0
+  python3 "$checker" --deps "$copy" "$@" >"$OUT" 2>&1
+  check_eq "without $pkg in $prof: deps_check fails" "$?" 1
+  check "without $pkg in $prof: a not ok line names what needs it, the package and the profile" \
+    grep -qE "^not ok - $re" "$OUT"
+}
 
-# A demo profile without gnuplot: `soak report` runs it (soak/report_plot.c's execl).
-sed '/^demo=(/,/)/ s/gnuplot-nox //' "$TOP/tools/deps.sh" >"$T/deps-nognuplot.sh"
-check_eq "the copy's demo profile lacks gnuplot-nox" \
-  "$(bash "$T/deps-nognuplot.sh" --list demo | grep -c '^gnuplot-nox$')" 0
-python3 "$checker" --deps "$T/deps-nognuplot.sh" --load "$T/needs.json" >"$T/nognuplot.out" 2>&1
-check_eq "without gnuplot-nox in demo: deps_check fails" "$?" 1
-check "without gnuplot-nox in demo: names the command, the package and the profile" \
-  grep -qE "^not ok - demo: soak/report_plot\.c:[0-9]+ \(run by bin/soak\) runs 'gnuplot' .* from gnuplot-nox, which is not in the demo profile" \
-  "$T/nognuplot.out"
-check_eq "without gnuplot-nox in demo: check is still covered" \
-  "$(grep -c "^not ok - check:" "$T/nognuplot.out")" 0
-
-# A demo profile without postgresql: targets/db/postgres.sh runs "$PGBIN/pg_ctl" through its
+# The build profile without libjansson-dev: bin/monitor's jansson.h, by a full run of the
+# checker (extraction and all).
+without build libjansson-dev \
+  "build: bin/monitor includes /usr/include/jansson\.h from libjansson-dev, which is not in the build profile"
+# The demo profile without gnuplot: `soak report` runs it (soak/report_plot.c's execl).
+without demo gnuplot-nox \
+  "demo: soak/report_plot\.c:[0-9]+ \(run by bin/soak\) runs 'gnuplot' .* from gnuplot-nox, which is not in the demo profile" \
+  --load "$T/needs.json"
+check_eq "without gnuplot-nox in demo: check is still covered" "$(grep -c "^not ok - check:" "$OUT")" 0
+# The demo profile without postgresql: targets/db/postgres.sh runs "$PGBIN/pg_ctl" through its
 # as_owner function (runuser ... -- "$@"), reached from tools/demo.sh via the Makefile recipe.
-sed '/^demo=(/,/)/ s/ postgresql / /' "$TOP/tools/deps.sh" >"$T/deps-nopg.sh"
-check_eq "the copy's demo profile lacks postgresql" \
-  "$(bash "$T/deps-nopg.sh" --list demo | grep -c '^postgresql$')" 0
-python3 "$checker" --deps "$T/deps-nopg.sh" --load "$T/needs.json" >"$T/nopg.out" 2>&1
-check_eq "without postgresql in demo: deps_check fails" "$?" 1
-check "without postgresql in demo: names pg_ctl in targets/db/postgres.sh and postgresql-15" \
-  grep -qE "^not ok - demo: targets/db/postgres\.sh:[0-9]+ runs 'pg_ctl' \(/usr/lib/postgresql/15/bin/pg_ctl\) from postgresql-15, which is not in the demo profile" \
-  "$T/nopg.out"
-
-# A check profile without libclang-rt-dev: clang -fsanitize=fuzzer in tests/fuzz/run.sh links
+without demo postgresql \
+  "demo: targets/db/postgres\.sh:[0-9]+ runs 'pg_ctl' \(/usr/lib/postgresql/15/bin/pg_ctl\) from postgresql-15, which is not in the demo profile" \
+  --load "$T/needs.json"
+# The check profile without libclang-rt-dev: clang -fsanitize=fuzzer in tests/fuzz/run.sh links
 # its runtimes (clang only recommends the package; this is how a fresh machine failed).
-sed '/^check=(/,/)/ s/ libclang-rt-dev / /' "$TOP/tools/deps.sh" >"$T/deps-nort.sh"
-check_eq "the copy's check profile lacks libclang-rt-dev" \
-  "$(bash "$T/deps-nort.sh" --list check | grep -c '^libclang-rt-dev$')" 0
-python3 "$checker" --deps "$T/deps-nort.sh" --load "$T/needs.json" >"$T/nort.out" 2>&1
-check_eq "without libclang-rt-dev in check: deps_check fails" "$?" 1
-check "without libclang-rt-dev in check: names the fuzzer runtime tests/fuzz/run.sh links" \
-  grep -qE "^not ok - check: tests/fuzz/run\.sh:[0-9]+ links /.*/libclang_rt\.fuzzer-x86_64\.a \(clang\) from libclang-rt-[0-9]+-dev, which is not in the check profile" \
-  "$T/nort.out"
+without check libclang-rt-dev \
+  "check: tests/fuzz/run\.sh:[0-9]+ links /.*/libclang_rt\.fuzzer-x86_64\.a \(clang\) from libclang-rt-[0-9]+-dev, which is not in the check profile" \
+  --load "$T/needs.json"
 done_testing
