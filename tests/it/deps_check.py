@@ -30,6 +30,9 @@ Everything is extracted from the tree as it is; nothing here lists the project's
    tests/fuzz/run.sh are roots for check (tests/run.sh runs them from a glob).
  * the commands the project's programs run: the argv[0] of exec*() calls and the first word
    of popen()/system() in their C sources (gnuplot for `soak report`).
+ * what compilers link: each cc/gcc/clang call of a recipe or script, asked for its link plan
+   (-### for crt files and sanitizer/fuzzer runtimes, -print-file-name for -lNAME); the
+   modules of each pkg-config call in a script.
  * the Java build: targets/servlet/build.sh traced (bash -x, a stand-in javac) for the files
    it reads from the system (the jars).
 """
