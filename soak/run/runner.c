@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "collect.h"
 #include "dur.h"
+#include "env.h"
 #include "exitcode.h"
 #include "log.h"
 #include "recorder.h"
@@ -371,6 +372,14 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		goto close;
 	}
 	log_info("engine: %d threads, %s loop", engine_threads(r->eng), engine_loop_name(r->eng));
+	{
+		/* What ran, before the first request: a report needs it to say whether two
+		 * labels differ in more than the label.  Missing facts never stop a run. */
+		struct env_run er = {.s = s, .threads = engine_threads(r->eng),
+				     .loop = engine_loop_name(r->eng), .curl_version = curl_version()};
+		if (env_capture(r->rec.db, r->rec.run_id, &er, err, sizeof err) < 0)
+			log_warn("cannot record the run's environment: %s", err);
+	}
 	for (int k = 0; k < s->nlevels && !r->stopping; k++)
 		if (run_step(r, k) < 0) {
 			r->failed = 1;
