@@ -8,8 +8,9 @@ set -euo pipefail
 build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libinih-dev
        libmicrohttpd-dev zlib1g-dev)
 # Tests run real servers: PostgreSQL, Tomcat 9/10, Jetty 9 (Java), gnuplot for pictures,
-# Chromium to open the HTML report, clang for the fuzz corpora, iproute2 for namespaces.
-check=(libcmocka-dev sqlite3 curl gnuplot-nox postgresql libpostgresql-jdbc-java
+# Chromium to open the HTML report, clang for the fuzz corpora, iproute2 for namespaces,
+# nginx-light for a target so fast that the load generator is the bottleneck.
+check=(libcmocka-dev sqlite3 curl gnuplot-nox nginx-light postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
        chromium clang procps iproute2 libjansson-dev python3 time jq)
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user

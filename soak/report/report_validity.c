@@ -39,7 +39,7 @@ const struct rpt_env_key rpt_env_keys[] = {
     {"kernel", "kernel", 0, 2},
     {"cpu_model", "CPU", 0, 2},
     {"cores", "cores", 0, 2},
-    {"cpus", "CPUs the generator may use", 0, 2},
+    {"cpus", "CPUs available", 0, 2},
     {"memory", "memory", 0, 1},
     {"soak_version", "soak", 0, 1},
     {"curl_version", "libcurl", 0, 1},
