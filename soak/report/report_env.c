@@ -219,8 +219,8 @@ int rpt_read_env(struct reader *rd, struct rpt_run *run)
 
 	run->clock_skew_ms = NAN;
 	for (int k = 0; k < run->nsteps; k++)
-		run->steps[k].host_cpu_pct = run->steps[k].gen_cpu_pct =
-		    run->steps[k].lag_p99_ms = NAN;
+		run->steps[k].host_cpu_pct = run->steps[k].gen_cpu_pct = run->steps[k].lag_p99_ms =
+		    NAN;
 	if (db_prepare(rd->db, &q, "SELECT host FROM runs WHERE id = ?", rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);

@@ -16,13 +16,13 @@
 #include "dur.h"
 #include "report_text.h"
 
-#define KEEPALIVE_HELD_REQS 50 /* keep-alive held: a connection serves this many requests */
-#define RSS_RISE         0.10 /* RSS rising: the trend adds this share of the mean... */
-#define RSS_R2           0.60 /* ...steadily */
-#define RSS_MIN_HOURS    0.25 /* ...over at least this long: a trend of a few minutes is
-                               * warm-up (pools filling, caches loading), not a leak */
-#define ERRORS_SERIOUS_PCT 1.0 /* errors above this share weigh like a failed run */
-#define GC_HEAVY_PCT     5.0  /* GC pauses above this share of the wall time matter */
+#define KEEPALIVE_HELD_REQS 50   /* keep-alive held: a connection serves this many requests */
+#define RSS_RISE            0.10 /* RSS rising: the trend adds this share of the mean... */
+#define RSS_R2              0.60 /* ...steadily */
+/* A memory trend of a few minutes is warm-up (pools filling, caches loading), not a leak. */
+#define RSS_MIN_HOURS      0.25 /* RSS rising: ...over at least this long */
+#define ERRORS_SERIOUS_PCT 1.0  /* errors above this share weigh like a failed run */
+#define GC_HEAVY_PCT       5.0  /* GC pauses above this share of the wall time matter */
 
 /* Scores: see the file comment. */
 #define S_MEMORY_BAD     95
@@ -42,20 +42,21 @@
 #define S_COST_ONE       12
 #define S_CONNECTIONS    10
 #define S_NOTHING        1
+#define S_TOP_MIN        S_NOISE /* what matters most scores at least this */
 
 const char *rpt_topic_key(enum rpt_topic t)
 {
-	static const char *const k[RPT_NTOPIC] = {"throughput", "latency",     "saturation",
-	                                          "memory",     "errors",      "connections",
+	static const char *const k[RPT_NTOPIC] = {"throughput", "latency", "saturation",
+	                                          "memory",     "errors",  "connections",
 	                                          "cost",       "runs"};
 	return (unsigned)t < RPT_NTOPIC ? k[t] : "?";
 }
 
 const char *rpt_topic_title(enum rpt_topic t)
 {
-	static const char *const k[RPT_NTOPIC] = {
-	    "Throughput", "Latency",     "Saturation",  "Memory and GC",
-	    "Errors",     "Connections", "Server cost", "Runs"};
+	static const char *const k[RPT_NTOPIC] = {"Throughput",    "Latency", "Saturation",
+	                                          "Memory and GC", "Errors",  "Connections",
+	                                          "Server cost",   "Runs"};
 	return (unsigned)t < RPT_NTOPIC ? k[t] : "?";
 }
 
@@ -64,8 +65,7 @@ struct fctx {
 	int cap;          /* allocated entries of r->findings */
 };
 
-static int add(struct fctx *x, enum rpt_topic topic, int label, double score,
-               const struct sbuf *b)
+static int add(struct fctx *x, enum rpt_topic topic, int label, double score, const struct sbuf *b)
 {
 	struct report *r = x->r;
 	struct rpt_finding *f;
@@ -103,7 +103,8 @@ static void cell_name(struct sbuf *b, const struct rpt_cell *c)
 {
 	char d[32];
 	rpt_sb_printf(b, "%d users (%s of %s)", c->concurrency,
-	              c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
+	              c->sweep ? "sweep steps" : "fixed runs",
+	              dur_format(c->planned_ms, d, sizeof d));
 }
 
 static void fmt_ms(struct sbuf *b, double ms)
@@ -144,24 +145,29 @@ static int status_findings(struct fctx *x)
 			dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
 			rpt_sb_printf(&b, "%sRun %s (%s)", b.n ? " " : "", run->key, lname(r, l));
 			if (!strcmp(run->status, "running")) {
-				rpt_sb_printf(&b, " is still running: this report covers the %s "
-				                  "measured so far.",
+				rpt_sb_printf(&b,
+				              " is still running: this report covers the %s "
+				              "measured so far.",
 				              d);
 				score = fmax(score, S_RUN_OPEN);
 			} else if (!strcmp(run->status, "crashed")) {
-				rpt_sb_printf(&b, " crashed: its runner stopped without closing the run; "
-				                  "the figures cover the %s measured until then.",
-				              d);
+				rpt_sb_printf(
+				    &b,
+				    " crashed: its runner stopped without closing the run; "
+				    "the figures cover the %s measured until then.",
+				    d);
 				score = fmax(score, S_RUN_FAILED);
 			} else if (!strcmp(run->status, "interrupted")) {
-				rpt_sb_printf(&b, " was interrupted%s%s%s: the figures cover the %s "
-				                  "measured before it stopped.",
+				rpt_sb_printf(&b,
+				              " was interrupted%s%s%s: the figures cover the %s "
+				              "measured before it stopped.",
 				              *run->reason ? " (" : "", run->reason,
 				              *run->reason ? ")" : "", d);
 				score = fmax(score, S_RUN_OPEN);
 			} else {
-				rpt_sb_printf(&b, " ended as '%s'%s%s%s; the figures cover the %s "
-				                  "measured.",
+				rpt_sb_printf(&b,
+				              " ended as '%s'%s%s%s; the figures cover the %s "
+				              "measured.",
 				              run->status, *run->reason ? " (" : "", run->reason,
 				              *run->reason ? ")" : "", d);
 				score = fmax(score, S_RUN_FAILED);
@@ -217,7 +223,8 @@ static int comparison_findings(struct fctx *x)
 			fmt_ms(&lat, mc);
 			rpt_sb_printf(&lat, " vs ");
 			fmt_ms(&lat, ma);
-			rpt_sb_printf(&lat, " (%s, %s), p99 ", rpt_fmt_pct(100 * (mc - ma) / ma, p, sizeof p),
+			rpt_sb_printf(&lat, " (%s, %s), p99 ",
+			              rpt_fmt_pct(100 * (mc - ma) / ma, p, sizeof p),
 			              rpt_verdict_name(m->d[RPT_M_MEAN].verdict));
 			fmt_ms(&lat, pc);
 			rpt_sb_printf(&lat, " vs ");
@@ -226,15 +233,17 @@ static int comparison_findings(struct fctx *x)
 			              rpt_fmt_pct(pa > 0 ? 100 * (pc - pa) / pa : NAN, p, sizeof p),
 			              rpt_verdict_name(m->d[RPT_M_P99].verdict));
 			ls = fmax(ls, change_score(&m->d[RPT_M_MEAN], 100 * (mc - ma) / ma));
-			ls = fmax(ls, change_score(&m->d[RPT_M_P99], pa > 0 ? 100 * (pc - pa) / pa : NAN));
+			ls = fmax(ls, change_score(&m->d[RPT_M_P99],
+			                           pa > 0 ? 100 * (pc - pa) / pa : NAN));
 		}
 		if (n == 0)
 			continue;
-		rpt_sb_printf(&head,
-		              "%s against %s: more requests per second in %d of %d comparison%s (%d "
-		              "beyond noise), fewer in %d (%d beyond noise)",
-		              lname(r, l), lname(r, 0), more, n, n == 1 ? "" : "s", real_more, fewer,
-		              real_fewer);
+		rpt_sb_printf(
+		    &head,
+		    "%s against %s: more requests per second in %d of %d comparison%s (%d "
+		    "beyond noise), fewer in %d (%d beyond noise)",
+		    lname(r, l), lname(r, 0), more, n, n == 1 ? "" : "s", real_more, fewer,
+		    real_fewer);
 		if (n - more - fewer > 0)
 			rpt_sb_printf(&head, ", equal in %d", n - more - fewer);
 		rpt_sb_printf(&head, ": %s.", t.s);
@@ -280,8 +289,9 @@ static void usl_clause(struct sbuf *b, const struct report *r, const struct rpt_
 		rpt_sb_printf(b, "predicted peak at N* = %.1f users, %.1f TPS", sw->usl.n_star,
 		              sw->usl.x_star);
 	else if (isfinite(sw->usl.x_star))
-		rpt_sb_printf(b, "no retrograde peak (kappa = 0); throughput approaches "
-		                 "lambda/sigma = %.1f TPS",
+		rpt_sb_printf(b,
+		              "no retrograde peak (kappa = 0); throughput approaches "
+		              "lambda/sigma = %.1f TPS",
 		              sw->usl.x_star);
 	else
 		rpt_sb_printf(b, "linear scaling (sigma = kappa = 0): no limit in sight");
@@ -311,30 +321,35 @@ static int sweep_findings(struct fctx *x)
 			} else if (sw->sat.saturated) {
 				const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
 				const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
-				rpt_sb_printf(&b,
-				              "saturates at %d users: %.1f TPS there is %.0f%% or more "
-				              "of the peak %.1f TPS (at %d users)",
-				              at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
-				              pk->concurrency);
+				rpt_sb_printf(
+				    &b,
+				    "saturates at %d users: %.1f TPS there is %.0f%% or more "
+				    "of the peak %.1f TPS (at %d users)",
+				    at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
+				    pk->concurrency);
 				score = fmax(score, S_SATURATED);
 			} else {
-				rpt_sb_printf(&b,
-				              "does not saturate: TPS still grows at the highest level "
-				              "(%d users, %.1f TPS; %.0f%% of it was not reached below)",
-				              last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
+				rpt_sb_printf(
+				    &b,
+				    "does not saturate: TPS still grows at the highest level "
+				    "(%d users, %.1f TPS; %.0f%% of it was not reached below)",
+				    last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
 				score = fmax(score, S_NOT_SATURATED);
 			}
 			rpt_sb_printf(&b, "; ");
 			usl_clause(&b, r, sw);
 			if (sw->queueing) {
-				const struct rpt_cell *a = &r->cells[sw->q_from], *z = &r->cells[sw->q_to];
+				const struct rpt_cell *a = &r->cells[sw->q_from],
+				                      *z = &r->cells[sw->q_to];
 				char p[32];
 				rpt_sb_printf(
 				    &b,
-				    "; past saturation it queues: from %d to %d users TPS stays within "
+				    "; past saturation it queues: from %d to %d users TPS stays "
+				    "within "
 				    "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
 				    a->concurrency, z->concurrency,
-				    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p, sizeof p),
+				    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p,
+				                sizeof p),
 				    a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
 				fmt_ms(&b, a->f.mean_us / 1000);
 				rpt_sb_printf(&b, " -> ");
@@ -374,19 +389,22 @@ static int memory_findings(struct fctx *x)
 					if (g->memory == GCA_UNKNOWN) {
 						rpt_sb_printf(&b, "memory not judged (%s)", g->why);
 					} else {
-						rpt_sb_printf(&b, "%s, heap after GC %s MB/h (R² %.2f)",
-						              rpt_memory_text(g->memory, v, sizeof v),
-						              rpt_fmt_signed(g->slope_mb_per_h, 1, d,
-						                             sizeof d),
-						              g->r2);
-						score = fmax(score, g->memory == GCA_NORMAL ? S_MEMORY_OK
-						                                            : S_MEMORY_BAD);
+						rpt_sb_printf(
+						    &b, "%s, heap after GC %s MB/h (R² %.2f)",
+						    rpt_memory_text(g->memory, v, sizeof v),
+						    rpt_fmt_signed(g->slope_mb_per_h, 1, d,
+						                   sizeof d),
+						    g->r2);
+						score = fmax(score, g->memory == GCA_NORMAL
+						                        ? S_MEMORY_OK
+						                        : S_MEMORY_BAD);
 					}
-					rpt_sb_printf(&b,
-					              ", GC paused the application %.2f%% of the wall "
-					              "time (%lld pauses; longest %.1f ms, p99 %.1f ms)",
-					              g->gc_time_pct, (long long)g->pauses, g->pause_max_ms,
-					              g->pause_p99_ms);
+					rpt_sb_printf(
+					    &b,
+					    ", GC paused the application %.2f%% of the wall "
+					    "time (%lld pauses; longest %.1f ms, p99 %.1f ms)",
+					    g->gc_time_pct, (long long)g->pauses, g->pause_max_ms,
+					    g->pause_p99_ms);
 					if (g->gc_time_pct >= GC_HEAVY_PCT)
 						score = fmax(score, S_GC_HEAVY);
 				} else if (s->has_rss && s->rss_fit) {
@@ -398,16 +416,21 @@ static int memory_findings(struct fctx *x)
 					sep(&b, &n);
 					rpt_sb_printf(
 					    &b,
-					    "run %s, %s: memory %.1f MB on average, trend %s MB/h (R² "
+					    "run %s, %s: memory %.1f MB on average, trend %s MB/h "
+					    "(R² "
 					    "%.2f) over %s: %s",
 					    run->key, s->name, s->rss_mean_mb,
-					    rpt_fmt_signed(s->rss_slope_mb_h, 2, v, sizeof v), s->rss_r2,
-					    dur_format((int64_t)llround(s->rss_hours * 3600) * 1000, d,
-					               sizeof d),
+					    rpt_fmt_signed(s->rss_slope_mb_h, 2, v, sizeof v),
+					    s->rss_r2,
+					    dur_format((int64_t)llround(s->rss_hours * 3600) * 1000,
+					               d, sizeof d),
 					    !judged  ? "too short a window to judge a trend"
 					    : rising ? "rising steadily, watch it"
 					             : "flat");
-					score = fmax(score, judged && rising ? S_GC_HEAVY : S_MEMORY_OK);
+					/* A window too short to judge says nothing yet. */
+					score = fmax(score, !judged  ? S_CONNECTIONS
+					                    : rising ? S_GC_HEAVY
+					                             : S_NOT_SATURATED);
 				}
 			}
 		}
@@ -456,26 +479,28 @@ static int error_findings(struct fctx *x)
 				continue;
 			any = 1;
 			if (side)
-				rpt_sb_printf(&b,
-				              "%s%s: %lld client-side error%s, the load generator's own "
-				              "limits (out of ephemeral ports, DNS), not the server's: ",
-				              b.n ? " " : "", lname(r, l), (long long)total,
-				              total == 1 ? "" : "s");
+				rpt_sb_printf(
+				    &b,
+				    "%s%s: %lld client-side error%s, the load generator's own "
+				    "limits (out of ephemeral ports, DNS), not the server's: ",
+				    b.n ? " " : "", lname(r, l), (long long)total,
+				    total == 1 ? "" : "s");
 			else
-				rpt_sb_printf(&b,
-				              "%s: %.2f%% of requests failed on the server side (%lld of "
-				              "%lld): ",
-				              lname(r, l), pct, (long long)total, (long long)req);
+				rpt_sb_printf(
+				    &b,
+				    "%s: %.2f%% of requests failed on the server side (%lld of "
+				    "%lld): ",
+				    lname(r, l), pct, (long long)total, (long long)req);
 			for (int c = 0; c < ERR_NCLASS; c++) {
 				if (!count[c] || err_class_client_side((enum err_class)c) != side)
 					continue;
 				rpt_sb_printf(&b, "%s%s %lld ('%s')", first ? "" : ", ",
-				              err_class_name((enum err_class)c), (long long)count[c],
-				              sample[c] ? sample[c] : "");
+				              err_class_name((enum err_class)c),
+				              (long long)count[c], sample[c] ? sample[c] : "");
 				first = 0;
 			}
 			rpt_sb_printf(&b, ".");
-			score = fmax(score, side                         ? S_CLIENT_ERRORS
+			score = fmax(score, side                       ? S_CLIENT_ERRORS
 			                    : pct > ERRORS_SERIOUS_PCT ? S_ERRORS
 			                                               : S_ERRORS_FEW);
 		}
@@ -515,28 +540,31 @@ static int connection_findings(struct fctx *x)
 			}
 			sep(&b, &n);
 			if (!strcmp(run->connection, "close")) {
-				rpt_sb_printf(&b,
-				              "run %s, connection close: %lld new connections for %lld "
-				              "requests (%.2f per request; one per request is the design)",
-				              run->key, (long long)nc, (long long)req,
-				              (double)nc / (double)req);
+				rpt_sb_printf(
+				    &b,
+				    "run %s, connection close: %lld new connections for %lld "
+				    "requests (%.2f per request; one per request is the design)",
+				    run->key, (long long)nc, (long long)req,
+				    (double)nc / (double)req);
 			} else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS) {
 				double per = (double)req / (double)nc;
-				rpt_sb_printf(&b,
-				              "run %s, keep-alive held, with a new connection every %.0f "
-				              "requests (%lld for %lld): the server or a proxy ends a "
-				              "connection after about that many requests%s",
-				              run->key, per, (long long)nc, (long long)req,
-				              per >= 90 && per <= 110 ? " (Tomcat's maxKeepAliveRequests "
-				                                        "is 100 by default)"
-				                                      : "");
+				rpt_sb_printf(
+				    &b,
+				    "run %s, keep-alive held, with a new connection every %.0f "
+				    "requests (%lld for %lld): the server or a proxy ends a "
+				    "connection after about that many requests%s",
+				    run->key, per, (long long)nc, (long long)req,
+				    per >= 90 && per <= 110 ? " (Tomcat's maxKeepAliveRequests "
+				                              "is 100 by default)"
+				                            : "");
 			} else {
-				rpt_sb_printf(&b,
-				              "run %s, keep-alive did not hold: only %.1f requests per "
-				              "connection (%lld new connections for %lld requests): the "
-				              "server or a proxy closes them",
-				              run->key, (double)req / (double)nc, (long long)nc,
-				              (long long)req);
+				rpt_sb_printf(
+				    &b,
+				    "run %s, keep-alive did not hold: only %.1f requests per "
+				    "connection (%lld new connections for %lld requests): the "
+				    "server or a proxy closes them",
+				    run->key, (double)req / (double)nc, (long long)nc,
+				    (long long)req);
 				score = fmax(score, S_KEEPALIVE_LOST);
 			}
 			if ((double)nc >= 0.5 * (double)req && f->connect_us > 0) {
@@ -545,21 +573,23 @@ static int connection_findings(struct fctx *x)
 					 * handshake, which are measured apart (the handshake in the
 					 * ttfb column). */
 					double all = f->connect_us + f->ttfb_us + f->mean_us;
-					rpt_sb_printf(&b,
-					              "; one connection per iteration: connect %.3f ms + "
-					              "handshake %.3f ms + the batch %.3f ms, %.1f%% of "
-					              "each iteration going to connecting and the handshake",
-					              f->connect_us / 1000, f->ttfb_us / 1000,
-					              f->mean_us / 1000,
-					              all > 0 ? 100 * (f->connect_us + f->ttfb_us) / all : 0);
+					rpt_sb_printf(
+					    &b,
+					    "; one connection per iteration: connect %.3f ms + "
+					    "handshake %.3f ms + the batch %.3f ms, %.1f%% of "
+					    "each iteration going to connecting and the handshake",
+					    f->connect_us / 1000, f->ttfb_us / 1000,
+					    f->mean_us / 1000,
+					    all > 0 ? 100 * (f->connect_us + f->ttfb_us) / all : 0);
 				} else {
-					rpt_sb_printf(&b,
-					              "; connecting takes %.3f ms of a %.3f ms request "
-					              "(%.1f%%), the first byte of the answer comes after "
-					              "%.3f ms",
-					              f->connect_us / 1000, f->mean_us / 1000,
-					              f->mean_us > 0 ? 100 * f->connect_us / f->mean_us : 0,
-					              f->ttfb_us / 1000);
+					rpt_sb_printf(
+					    &b,
+					    "; connecting takes %.3f ms of a %.3f ms request "
+					    "(%.1f%%), the first byte of the answer comes after "
+					    "%.3f ms",
+					    f->connect_us / 1000, f->mean_us / 1000,
+					    f->mean_us > 0 ? 100 * f->connect_us / f->mean_us : 0,
+					    f->ttfb_us / 1000);
 				}
 			}
 			score = fmax(score, S_CONNECTIONS);
@@ -581,7 +611,8 @@ static int connection_findings(struct fctx *x)
 	return 0;
 }
 
-/* --- server cost -------------------------------------------------------------------------------- */
+/* --- server cost --------------------------------------------------------------------------------
+ */
 
 /* The first process source (not the host) of a run with CPU samples: the server. */
 static const struct rpt_source *server_source(const struct rpt_run *run)
@@ -656,9 +687,9 @@ static int cost_findings(struct fctx *x)
 			if (!c.src || !isfinite(c.cpu_ms))
 				continue;
 			sep(&b, &k);
-			rpt_sb_printf(&b, "run %s, %s: %.3f ms of CPU per %s", run->key, c.src->name,
-			              c.cpu_ms, strcmp(run->protocol, "tcp-frame") ? "request"
-			                                                           : "iteration");
+			rpt_sb_printf(&b, "run %s, %s: %.3f ms of CPU per %s", run->key,
+			              c.src->name, c.cpu_ms,
+			              strcmp(run->protocol, "tcp-frame") ? "request" : "iteration");
 			if (isfinite(c.mem_mb))
 				rpt_sb_printf(&b, ", memory %.1f MB on average, %.1f MB at most",
 				              c.mem_mb, c.peak_mb);
@@ -667,10 +698,11 @@ static int cost_findings(struct fctx *x)
 			continue;
 		if (l > 0 && n[0] && n[l] && cpu[0] > 0) {
 			double c0 = cpu[0] / n[0], cl = cpu[l] / n[l];
-			rpt_sb_printf(&b,
-			              "; against %s (%s, mean over runs): %.2fx the CPU per request "
-			              "(%.3f vs %.3f ms)",
-			              lname(r, 0), srcname, cl / c0, cl, c0);
+			rpt_sb_printf(
+			    &b,
+			    "; against %s (%s, mean over runs): %.2fx the CPU per request "
+			    "(%.3f vs %.3f ms)",
+			    lname(r, 0), srcname, cl / c0, cl, c0);
 			if (nm[0] && nm[l] && mem[0] > 0)
 				rpt_sb_printf(&b, " and %.2fx its memory (%.1f vs %.1f MB)",
 				              (mem[l] / nm[l]) / (mem[0] / nm[0]), mem[l] / nm[l],
@@ -692,16 +724,18 @@ static int cmp_topic(const void *pa, const void *pb)
 	const struct rpt_finding *a = pa, *b = pb;
 	if (a->topic != b->topic)
 		return (int)a->topic - (int)b->topic;
-	return (a->label < 0 ? RPT_MAX_LABELS : a->label) - (b->label < 0 ? RPT_MAX_LABELS : b->label);
+	return (a->label < 0 ? RPT_MAX_LABELS : a->label) -
+	       (b->label < 0 ? RPT_MAX_LABELS : b->label);
 }
 
-/* Marks the RPT_TOP_FINDINGS highest scores (earlier topics win ties). */
+/* Marks the RPT_TOP_FINDINGS highest scores (earlier topics win ties); a line that only
+ * says nothing is wrong, or too little to judge, never counts as mattering. */
 static void mark_top(struct report *r)
 {
 	for (int k = 0; k < RPT_TOP_FINDINGS; k++) {
 		int best = -1;
 		for (int i = 0; i < r->nfindings; i++)
-			if (!r->findings[i].top && r->findings[i].score > S_NOTHING &&
+			if (!r->findings[i].top && r->findings[i].score >= S_TOP_MIN &&
 			    (best < 0 || r->findings[i].score > r->findings[best].score))
 				best = i;
 		if (best < 0)

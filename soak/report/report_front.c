@@ -9,9 +9,9 @@
 #include "dur.h"
 #include "report_tb.h"
 
-#define DASH      "\xe2\x80\x94" /* "—": no value */
-#define MAX_COLS  (12 + RPT_MAX_SOURCES)
-#define SHOW_MAX  300            /* characters of a fact shown (command lines run long) */
+#define DASH     "\xe2\x80\x94" /* "—": no value */
+#define MAX_COLS (12 + RPT_MAX_SOURCES)
+#define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
 
 /* A CPU series of a process (not the host-wide ones). */
 static int process_series(const char *name)
@@ -89,7 +89,8 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 			           rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x, sizeof x));
 			rpt_tb_set(b, row, col++, "%s",
 			           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x, sizeof x));
-			rpt_tb_set(b, row, col++, "%s%%", rpt_fmt_num(c->f.error_pct, 2, x, sizeof x));
+			rpt_tb_set(b, row, col++, "%s%%",
+			           rpt_fmt_num(c->f.error_pct, 2, x, sizeof x));
 		} else if (v->cmp >= 0) {
 			const struct rpt_cmp *m = &r->cmps[v->cmp];
 			for (int k = 0; k < RPT_NMETRIC; k++)
@@ -104,7 +105,8 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 			if (cpucol[s] < 0)
 				continue;
 			if (v->label == 0)
-				rpt_tb_set(b, row, cpucol[s], "%s", rpt_fmt_ms(v->cpu_req[s], x, sizeof x));
+				rpt_tb_set(b, row, cpucol[s], "%s",
+				           rpt_fmt_ms(v->cpu_req[s], x, sizeof x));
 			else
 				change(b, row, cpucol[s], v->cpu_req_base[s], v->cpu_req[s],
 				       &v->cpu_req_d[s], 0);
@@ -150,7 +152,7 @@ static void need_cell(struct rpt_tb *b, int row, int col, double need, double me
 static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	static const char *const names[] = {
-	    "kind",    "concurrency",   "duration",       "label",          "vs",
+	    "kind",     "concurrency",    "duration",    "label",          "vs",
 	    "measured", "TPS resolvable", "for ±2% TPS", "p99 resolvable", "for ±10% p99"};
 	rpt_tb_begin(b, t, "How long to run", 10);
 	snprintf(t->note, sizeof t->note,
@@ -172,8 +174,8 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		rpt_tb_set(b, row, 2, "%s", dur_format(c->planned_ms, d, sizeof d));
 		rpt_tb_set(b, row, 3, "%s", r->labels[c->label].name);
 		rpt_tb_set(b, row, 4, "%s", r->labels[a->label].name);
-		rpt_tb_set(b, row, 5, "%s", dur_format((int64_t)llround(x->measured_s) * 1000, d,
-		                                      sizeof d));
+		rpt_tb_set(b, row, 5, "%s",
+		           dur_format((int64_t)llround(x->measured_s) * 1000, d, sizeof d));
 		rpt_tb_set(b, row, 6, isfinite(x->tps_pct) ? "±%s%%" : DASH,
 		           rpt_fmt_num(x->tps_pct, 1, p, sizeof p));
 		need_cell(b, row, 7, x->tps_need_s, x->measured_s);
@@ -234,8 +236,8 @@ int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, cha
 
 /* The values a fact takes over a label's runs: "v" when they agree, else
  * "a (runs 1, 2); b (run 3)"; "" when no run records it. */
-static void fact_cell(const struct report *r, int l, const char *source, const char *key,
-                      char *out, size_t len)
+static void fact_cell(const struct report *r, int l, const char *source, const char *key, char *out,
+                      size_t len)
 {
 	const char *vals[16];
 	char runs[16][96];
@@ -262,8 +264,8 @@ static void fact_cell(const struct report *r, int l, const char *source, const c
 	for (int k = 0; k < nv && used < len; k++) {
 		int w = nv == 1 ? snprintf(out, len, "%.*s%s", SHOW_MAX, vals[k],
 		                           strlen(vals[k]) > SHOW_MAX ? "\xe2\x80\xa6" : "")
-		                : snprintf(out + used, len - used, "%s%.*s%s (%s %s)", k ? "; " : "",
-		                           SHOW_MAX, vals[k],
+		                : snprintf(out + used, len - used, "%s%.*s%s (%s %s)",
+		                           k ? "; " : "", SHOW_MAX, vals[k],
 		                           strlen(vals[k]) > SHOW_MAX ? "\xe2\x80\xa6" : "",
 		                           strchr(runs[k], ',') ? "runs" : "run", runs[k]);
 		if (w > 0)
@@ -314,8 +316,7 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		}
 }
 
-int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
-                   size_t errlen)
+int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
 {
 	return build(r, r->nlabels, env_table, out, n, err, errlen);
 }

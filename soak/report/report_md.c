@@ -10,9 +10,9 @@
 #include <string.h>
 
 /* Text with Markdown and HTML made literal: < and & as entities (every viewer honours
- * them; without a '<' no tag can start, so '>' stays as it is), the punctuation that starts emphasis, code or links backslash-escaped, '_' only
- * where it could start emphasis (inside a word it cannot: client_ports stays readable),
- * line breaks as spaces; in a table cell '|' too. */
+ * them; without a '<' no tag can start, so '>' stays as it is), the punctuation that starts
+ * emphasis, code or links backslash-escaped, '_' only where it could start emphasis (inside a word
+ * it cannot: client_ports stays readable), line breaks as spaces; in a table cell '|' too. */
 static void md_esc(FILE *f, const char *s, int cell)
 {
 	for (const char *p = s; p && *p; p++) {
@@ -33,7 +33,8 @@ static void md_esc(FILE *f, const char *s, int cell)
 			fputc(c, f);
 			break;
 		case '_':
-			if (p == s || !isalnum((unsigned char)p[-1]) || !isalnum((unsigned char)p[1]))
+			if (p == s || !isalnum((unsigned char)p[-1]) ||
+			    !isalnum((unsigned char)p[1]))
 				fputc('\\', f);
 			fputc('_', f);
 			break;
@@ -138,11 +139,12 @@ static void md_validity(const struct report *r, FILE *f)
 {
 	fputs("## Can these numbers be trusted?\n\n", f);
 	if (r->nvalidity == 0) {
-		fputs("Nothing found that undermines them: the generator's host and the generator "
-		      "were not saturated, the windows are long enough for what they claim, steady "
-		      "and nearly free of errors, and the labels ran in the same environment as far "
-		      "as it was recorded.\n\n",
-		      f);
+		fputs(
+		    "Nothing found that undermines them: the generator's host and the generator "
+		    "were not saturated, the windows are long enough for what they claim, steady "
+		    "and nearly free of errors, and the labels ran in the same environment as far "
+		    "as it was recorded.\n\n",
+		    f);
 		return;
 	}
 	for (int i = 0; i < r->nvalidity; i++) {

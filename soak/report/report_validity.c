@@ -67,8 +67,8 @@ struct vctx {
 	int cap;          /* allocated entries of r->validity */
 };
 
-static int add(struct vctx *v, const char *severity, const char *code, int label,
-               const char *runs, const struct sbuf *b)
+static int add(struct vctx *v, const char *severity, const char *code, int label, const char *runs,
+               const struct sbuf *b)
 {
 	struct report *r = v->r;
 	struct rpt_valid *e;
@@ -137,13 +137,15 @@ static int host_saturated(struct vctx *v)
 		if (!runs[0])
 			continue;
 		struct sbuf b = {.n = 0};
-		rpt_sb_printf(&b, "%s: the load generator ran on the same host as %s ('%s'), and "
-		                  "that host's CPU reached %.1f%% in the measured window of ",
+		rpt_sb_printf(&b,
+		              "%s: the load generator ran on the same host as %s ('%s'), and "
+		              "that host's CPU reached %.1f%% in the measured window of ",
 		              lname(r, l), with, host, worst);
 		rpt_sb_runs(&b, runs);
-		rpt_sb_printf(&b, " (%.0f%% or more): the generator and the system under test "
-		                  "competed for the cores, so throughput and latency measure the "
-		                  "machine as much as the server. Run the generator on another host.",
+		rpt_sb_printf(&b,
+		              " (%.0f%% or more): the generator and the system under test "
+		              "competed for the cores, so throughput and latency measure the "
+		              "machine as much as the server. Run the generator on another host.",
 		              RPT_HOST_BUSY_PCT);
 		if (add(v, "warn", "host_saturated", l, runs, &b) < 0)
 			return -1;
@@ -242,16 +244,17 @@ static int short_memory(struct vctx *v)
 				    (span >= RPT_TREND_MIN_S && cycles >= RPT_TREND_MIN_CYCLES))
 					continue;
 				struct sbuf b = {.n = 0};
-				rpt_sb_printf(&b,
-				              "Run %s (%s), %s: the memory verdict '%s' rests on %s "
-				              "of GC log with %lld old-generation cycle%s; a trend "
-				              "needs at least %d min and %d cycles, so take it as "
-				              "provisional and run longer.",
-				              run->key, lname(r, l), s->name,
-				              rpt_memory_text(g->memory, m, sizeof m),
-				              dur_format((int64_t)llround(span) * 1000, d, sizeof d),
-				              (long long)cycles, cycles == 1 ? "" : "s",
-				              RPT_TREND_MIN_S / 60, RPT_TREND_MIN_CYCLES);
+				rpt_sb_printf(
+				    &b,
+				    "Run %s (%s), %s: the memory verdict '%s' rests on %s "
+				    "of GC log with %lld old-generation cycle%s; a trend "
+				    "needs at least %d min and %d cycles, so take it as "
+				    "provisional and run longer.",
+				    run->key, lname(r, l), s->name,
+				    rpt_memory_text(g->memory, m, sizeof m),
+				    dur_format((int64_t)llround(span) * 1000, d, sizeof d),
+				    (long long)cycles, cycles == 1 ? "" : "s", RPT_TREND_MIN_S / 60,
+				    RPT_TREND_MIN_CYCLES);
 				if (add(v, "warn", "short_window", l, run->key, &b) < 0)
 					return -1;
 			}
@@ -270,7 +273,8 @@ static int short_comparisons(struct vctx *v)
 		for (int i = 0; i < r->ncmps; i++) {
 			const struct rpt_cmp *m = &r->cmps[i];
 			const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-			size_t bt = a->tps.batches < c->tps.batches ? a->tps.batches : c->tps.batches;
+			size_t bt =
+			    a->tps.batches < c->tps.batches ? a->tps.batches : c->tps.batches;
 			char d[32];
 			if (c->label != l || bt >= RPT_CMP_MIN_BATCHES)
 				continue;
@@ -289,7 +293,8 @@ static int short_comparisons(struct vctx *v)
 		              " rest%s on %zu batch%s of intervals on a side (fewer than %d): "
 		              "real or noise there is a guess; run longer, or with shorter "
 		              "intervals.",
-		              n == 1 ? "s" : "", least, least == 1 ? "" : "es", RPT_CMP_MIN_BATCHES);
+		              n == 1 ? "s" : "", least, least == 1 ? "" : "es",
+		              RPT_CMP_MIN_BATCHES);
 		if (add(v, "warn", "short_window", l, "", &b) < 0)
 			return -1;
 	}
@@ -329,27 +334,32 @@ static int not_steady(struct vctx *v)
 			if (t == 0 && m == 0)
 				continue;
 			struct sbuf b = {.n = 0};
-			rpt_sb_printf(&b, "Run %s (%s) at %d users: ", run->key, lname(r, run->label),
-			              s->concurrency);
+			rpt_sb_printf(&b, "Run %s (%s) at %d users: ", run->key,
+			              lname(r, run->label), s->concurrency);
 			if (t != 0)
-				rpt_sb_printf(&b, "TPS %s %.1f%%", t > 0 ? "rose" : "fell", fabs(t));
+				rpt_sb_printf(&b, "TPS %s %.1f%%", t > 0 ? "rose" : "fell",
+				              fabs(t));
 			if (t != 0 && m != 0)
 				rpt_sb_printf(&b, " and ");
 			if (m != 0)
-				rpt_sb_printf(&b, "the mean latency %s %.1f%%", m > 0 ? "rose" : "fell",
-				              fabs(m));
-			rpt_sb_printf(&b, " from the first to the last third of the measured window "
-			                  "(beyond noise): ");
+				rpt_sb_printf(&b, "the mean latency %s %.1f%%",
+				              m > 0 ? "rose" : "fell", fabs(m));
+			rpt_sb_printf(&b,
+			              " from the first to the last third of the measured window "
+			              "(beyond noise): ");
 			if (t >= 0 && m <= 0)
-				rpt_sb_printf(&b, "it was still warming up; raise the warm-up so the "
-				                  "window starts once the server has settled.");
+				rpt_sb_printf(&b,
+				              "it was still warming up; raise the warm-up so the "
+				              "window starts once the server has settled.");
 			else if (t <= 0 && m >= 0)
-				rpt_sb_printf(&b, "the server looks to degrade as the run goes on (a "
-				                  "resource filling or leaking); its figures are the "
-				                  "average of a moving target.");
+				rpt_sb_printf(&b,
+				              "the server looks to degrade as the run goes on (a "
+				              "resource filling or leaking); its figures are the "
+				              "average of a moving target.");
 			else
-				rpt_sb_printf(&b, "the load itself moved; its figures are the average "
-				                  "of a moving target.");
+				rpt_sb_printf(&b,
+				              "the load itself moved; its figures are the average "
+				              "of a moving target.");
 			if (add(v, "warn", "not_steady", run->label, run->key, &b) < 0)
 				return -1;
 		}
@@ -373,9 +383,11 @@ static int errors(struct vctx *v)
 				    (top < 0 || s->st.err_count[c] > s->st.err_count[top]))
 					top = c;
 			struct sbuf b = {.n = 0};
-			rpt_sb_printf(&b, "Run %s (%s) at %d users: %.2f%% of requests failed in the "
-			                  "measured window",
-			              run->key, lname(r, run->label), s->concurrency, s->f.error_pct);
+			rpt_sb_printf(&b,
+			              "Run %s (%s) at %d users: %.2f%% of requests failed in the "
+			              "measured window",
+			              run->key, lname(r, run->label), s->concurrency,
+			              s->f.error_pct);
 			if (top >= 0)
 				rpt_sb_printf(
 				    &b, ", mostly %s (%.0f%% of them, '%s')%s",
@@ -385,8 +397,9 @@ static int errors(struct vctx *v)
 				    err_class_client_side((enum err_class)top)
 				        ? ", a client-side class: the load generator's own limit"
 				        : "");
-			rpt_sb_printf(&b, ". Throughput and latency there include the failures: fix "
-			                  "them before trusting a comparison.");
+			rpt_sb_printf(&b,
+			              ". Throughput and latency there include the failures: fix "
+			              "them before trusting a comparison.");
 			if (add(v, "warn", "errors", run->label, run->key, &b) < 0)
 				return -1;
 		}
@@ -404,13 +417,14 @@ static int clock_skew(struct vctx *v)
 		if (!(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
 			continue;
 		struct sbuf b = {.n = 0};
-		rpt_sb_printf(&b,
-		              "Run %s (%s) was merged from agents whose clocks disagree by %.0f ms, "
-		              "more than a tenth of its %s interval: their intervals do not line "
-		              "up, so per-interval figures mix different moments. Synchronise the "
-		              "clocks (chrony, NTP) before the next run.",
-		              run->key, lname(r, run->label), run->clock_skew_ms,
-		              dur_format(run->interval_ms, d, sizeof d));
+		rpt_sb_printf(
+		    &b,
+		    "Run %s (%s) was merged from agents whose clocks disagree by %.0f ms, "
+		    "more than a tenth of its %s interval: their intervals do not line "
+		    "up, so per-interval figures mix different moments. Synchronise the "
+		    "clocks (chrony, NTP) before the next run.",
+		    run->key, lname(r, run->label), run->clock_skew_ms,
+		    dur_format(run->interval_ms, d, sizeof d));
 		if (add(v, "warn", "clock_skew", run->label, run->key, &b) < 0)
 			return -1;
 	}
@@ -472,7 +486,8 @@ static int confounded(struct vctx *v)
 				if (!x || !y || !*x || !*y || !strcmp(x, y))
 					continue;
 				if (n == 0)
-					rpt_sb_printf(&b, "%s differs from %s in more than the label: ",
+					rpt_sb_printf(&b,
+					              "%s differs from %s in more than the label: ",
 					              lname(r, l), lname(r, 0));
 				rpt_sb_printf(&b, "%s%s%s%s '%s' against '%s'", n ? "; " : "",
 				              s < 0 ? "" : src, s < 0 ? "" : " ", e->name, y, x);
@@ -481,10 +496,11 @@ static int confounded(struct vctx *v)
 			}
 		if (n == 0)
 			continue;
-		rpt_sb_printf(&b, ". %s", worst > 1 ? "Part of any difference between them may come "
-		                                      "from this, not from what the label names."
-		                                    : "This is unlikely to move the figures, but "
-		                                      "it is not the same setup.");
+		rpt_sb_printf(&b, ". %s",
+		              worst > 1 ? "Part of any difference between them may come "
+		                          "from this, not from what the label names."
+		                        : "This is unlikely to move the figures, but "
+		                          "it is not the same setup.");
 		if (add(v, worst > 1 ? "warn" : "info", "confounded", l, "", &b) < 0)
 			return -1;
 	}

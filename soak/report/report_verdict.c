@@ -26,10 +26,14 @@
 const char *rpt_drift_name(enum rpt_drift d)
 {
 	switch (d) {
-	case RPT_DRIFT_STABLE: return "stable";
-	case RPT_DRIFT_DEGRADING: return "degrading";
-	case RPT_DRIFT_IMPROVING: return "improving";
-	default: return NULL;
+	case RPT_DRIFT_STABLE:
+		return "stable";
+	case RPT_DRIFT_DEGRADING:
+		return "degrading";
+	case RPT_DRIFT_IMPROVING:
+		return "improving";
+	default:
+		return NULL;
 	}
 }
 
@@ -42,8 +46,8 @@ const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
 	return buf;
 }
 
-void rpt_resolve_diff(const struct rpt_bm *a, const struct rpt_bm *b, double secs_a,
-                      double secs_b, double target_pct, double *min_pct, double *need_s)
+void rpt_resolve_diff(const struct rpt_bm *a, const struct rpt_bm *b, double secs_a, double secs_b,
+                      double target_pct, double *min_pct, double *need_s)
 {
 	struct rpt_diff d;
 	double base = fabs(a->mean), se2, q;
@@ -83,8 +87,8 @@ static void per_request(const struct rpt_bm *cpu, const struct rpt_bm *tps, stru
 	out->mean = 10 * cpu->mean / tps->mean;
 	out->df = cpu->df < tps->df ? cpu->df : tps->df;
 	if (!isnan(cpu->se) && !isnan(tps->se) && cpu->mean != 0)
-		out->se = fabs(out->mean) * sqrt(pow(cpu->se / cpu->mean, 2) +
-		                                 pow(tps->se / tps->mean, 2));
+		out->se = fabs(out->mean) *
+		          sqrt(pow(cpu->se / cpu->mean, 2) + pow(tps->se / tps->mean, 2));
 }
 
 /* The headline comparison of label l: -1 when none. */
@@ -120,8 +124,9 @@ static int own_cell(const struct report *r, int l)
 		const struct rpt_cell *x = &r->cells[c];
 		if (x->label != l)
 			continue;
-		if (best < 0 || (x->sweep != r->cells[best].sweep ? !x->sweep
-		                                                  : x->tps.n > r->cells[best].tps.n))
+		if (best < 0 ||
+		    (x->sweep != r->cells[best].sweep ? !x->sweep
+		                                      : x->tps.n > r->cells[best].tps.n))
 			best = c;
 	}
 	return best;
@@ -181,8 +186,8 @@ static void memory_verdicts(const struct report *r, int l, char *out, size_t len
 
 /* "28.0% lower p99 (real)" into a list of phrases. */
 struct phrases {
-	struct sbuf b; /* the phrases so far */
-	int n;         /* how many */
+	struct sbuf b;  /* the phrases so far */
+	int n;          /* how many */
 	char last[256]; /* the one waiting for its joiner */
 };
 
@@ -220,7 +225,8 @@ static void cell_where(struct sbuf *b, const struct rpt_cell *c, const char *at)
 {
 	char d[32];
 	rpt_sb_printf(b, "%s %d users (%s of %s)", at, c->concurrency,
-	              c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
+	              c->sweep ? "sweep steps" : "fixed runs",
+	              dur_format(c->planned_ms, d, sizeof d));
 }
 
 static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
@@ -254,14 +260,15 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 
 		cell_where(b, &r->cells[m->cell], "At");
 		if (t->verdict == RPT_REAL)
-			rpt_sb_printf(b, ", %s serves %.1f%% %s requests per second than %s (real)", B,
-			              fabs(pct), tc > tb ? "more" : "fewer", A);
+			rpt_sb_printf(b, ", %s serves %.1f%% %s requests per second than %s (real)",
+			              B, fabs(pct), tc > tb ? "more" : "fewer", A);
 		else if (t->verdict == RPT_NOISE)
 			rpt_sb_printf(b, ", %s serves the same as %s within noise (%s)", B, A,
 			              rpt_fmt_pct(pct, s, sizeof s));
 		else
-			rpt_sb_printf(b, ", %s serves %s requests per second against %s (too few "
-			                 "intervals to judge the noise)",
+			rpt_sb_printf(b,
+			              ", %s serves %s requests per second against %s (too few "
+			              "intervals to judge the noise)",
 			              B, rpt_fmt_pct(pct, s, sizeof s), A);
 		change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN],
 		              m->value[RPT_M_MEAN], "higher", "lower", "average latency");
@@ -276,8 +283,8 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 		for (int k = 0; k < r->ncpu; k++) {
 			char what[RPT_NAME_MAX + 32];
 			snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
-			change_phrase(&p, &v->cpu_req_d[k], v->cpu_req_base[k], v->cpu_req[k], "more",
-			              "less", what);
+			change_phrase(&p, &v->cpu_req_d[k], v->cpu_req_base[k], v->cpu_req[k],
+			              "more", "less", what);
 		}
 		if (p.n) {
 			rpt_sb_printf(b, ", with ");
@@ -296,7 +303,8 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 		              rpt_fmt_num(x->tps_pct, 1, p, sizeof p));
 		if (x->tps_need_s > x->measured_s)
 			rpt_sb_printf(b, "; to tell %.0f%% apart, run at least %s per label",
-			              RPT_RESOLVE_TPS_PCT, rpt_fmt_need(x->tps_need_s, d, sizeof d));
+			              RPT_RESOLVE_TPS_PCT,
+			              rpt_fmt_need(x->tps_need_s, d, sizeof d));
 		rpt_sb_printf(b, ".");
 	}
 	if (v->warnings)
@@ -341,7 +349,8 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 	}
 	memory_verdicts(r, l, v->memory, sizeof v->memory);
 	for (int i = 0; i < r->nvalidity; i++)
-		v->warnings += r->validity[i].label == l && !strcmp(r->validity[i].severity, "warn");
+		v->warnings +=
+		    r->validity[i].label == l && !strcmp(r->validity[i].severity, "warn");
 	sentence(r, v, &b);
 	v->sentence = strdup(b.s);
 }

@@ -168,11 +168,16 @@ static unsigned long long parse_size(const char *s)
 	if (end == s)
 		return 0;
 	switch (tolower((unsigned char)*end)) {
-	case 'k': return v << 10;
-	case 'm': return v << 20;
-	case 'g': return v << 30;
-	case 't': return v << 40;
-	default: return v;
+	case 'k':
+		return v << 10;
+	case 'm':
+		return v << 20;
+	case 'g':
+		return v << 30;
+	case 't':
+		return v << 40;
+	default:
+		return v;
 	}
 }
 
@@ -213,7 +218,7 @@ void env_jvm_flags(struct env *e, const char *source, const char *cmdline)
 		tok[n] = '\0';
 		if (!env_get(e, source, "heap_max") &&
 		    (!strncmp(tok, "-Xmx", 4) || !strncmp(tok, "-XX:MaxHeapSize=", 16))) {
-			unsigned long long b = parse_size(tok + (tok[1] == 'X' ? 4 : 16));
+			unsigned long long b = parse_size(tok + (tok[2] == 'm' ? 4 : 16));
 			if (b) {
 				fmt_size(b, size, sizeof size);
 				env_set(e, source, "heap_max", size);
@@ -251,9 +256,12 @@ void env_gc_header(struct env *e, const char *source, const char *text, size_t l
 			const char *gc = collector_of(hit + 8);
 			if (gc)
 				env_set(e, source, "gc", gc);
-		} else if ((hit = strstr(line, "] Heap Max Capacity: ")) != NULL) {
+		} else if ((hit = strstr(line, "] Heap Max Capacity: ")) != NULL ||
+		           (hit = strstr(line, "] Max Capacity: ")) != NULL) {
+			/* G1, Parallel, Serial, Shenandoah say "Heap Max Capacity"; ZGC "Max
+			 * Capacity". */
 			char size[32];
-			unsigned long long b = parse_size(hit + 21);
+			unsigned long long b = parse_size(strstr(hit, "Capacity: ") + 10);
 			if (b) {
 				fmt_size(b, size, sizeof size);
 				env_set(e, source, "heap_max", size);
@@ -371,8 +379,7 @@ static long find_processes(const struct scn_collect *k, int *count, char *buf, s
 		if (*end || pid <= 0 || pid == self || ppid_of(pid) == self)
 			continue;
 		n = read_cmdline(pid, buf, len);
-		if (n <= 0 ||
-		    pcre2_match(re, (PCRE2_SPTR)buf, (size_t)n, 0, 0, md, NULL) < 0)
+		if (n <= 0 || pcre2_match(re, (PCRE2_SPTR)buf, (size_t)n, 0, 0, md, NULL) < 0)
 			continue;
 		(*count)++;
 		if (first < 0 || pid < first)
@@ -487,7 +494,8 @@ static void server_banner(struct env *e, const struct plan *p)
 	env_set(e, "", "server_banner", banner);
 }
 
-/* --- the load generator ------------------------------------------------------------------------ */
+/* --- the load generator ------------------------------------------------------------------------
+ */
 
 static void generator_facts(struct env *e, const struct env_run *run)
 {
@@ -587,8 +595,7 @@ fail:
 	return -1;
 }
 
-int env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, char *err,
-                size_t errlen)
+int env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, char *err, size_t errlen)
 {
 	struct env e;
 	int rc;

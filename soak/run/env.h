@@ -28,10 +28,10 @@
 
 #include "scenario/scenario.h"
 
-#define ENV_MAX_FACTS      160   /* facts of one run */
-#define ENV_VALUE_MAX      4096  /* one value (a command line is cut here) */
-#define ENV_HEAD_TIMEOUT_MS 2000 /* the Server banner's HEAD request */
-#define ENV_GC_HEAD_BYTES  65536 /* how much of a GC log's start is read for its header */
+#define ENV_MAX_FACTS       160   /* facts of one run */
+#define ENV_VALUE_MAX       4096  /* one value (a command line is cut here) */
+#define ENV_HEAD_TIMEOUT_MS 2000  /* the Server banner's HEAD request */
+#define ENV_GC_HEAD_BYTES   65536 /* how much of a GC log's start is read for its header */
 
 /* One fact. */
 struct env_fact {
@@ -48,10 +48,10 @@ struct env {
 
 /* What the runner knows that /proc does not. */
 struct env_run {
-	const struct scenario *s;  /* the scenario being run */
-	int threads;               /* engine threads really started */
-	const char *loop;          /* engine loop name */
-	const char *curl_version;  /* curl_version() */
+	const struct scenario *s; /* the scenario being run */
+	int threads;              /* engine threads really started */
+	const char *loop;         /* engine loop name */
+	const char *curl_version; /* curl_version() */
 };
 
 /* Allocates e->f; 0, or -1 out of memory. */
@@ -65,7 +65,8 @@ const char *env_get(const struct env *e, const char *source, const char *key);
 /* Every fact above. */
 void env_gather(struct env *e, const struct env_run *run);
 /* The JVM facts a GC log's first lines give (unified logging's `Using G1`, `Version:`,
- * `Heap Max Capacity:`; JDK 8's VM banner and `CommandLine flags:`), for source. */
+ * `Heap Max Capacity:` or ZGC's `Max Capacity:`; JDK 8's VM banner and `CommandLine
+ * flags:`), for source. */
 void env_gc_header(struct env *e, const char *source, const char *text, size_t len);
 /* The JVM facts of a command line (-Xmx, -XX:MaxHeapSize=, -XX:+Use...GC), for facts the
  * GC log did not give. */
@@ -74,7 +75,6 @@ void env_jvm_flags(struct env *e, const char *source, const char *cmdline);
 /* Writes the facts of run_id in one transaction; 0, or -1 with err. */
 int env_record(sqlite3 *db, int64_t run_id, const struct env *e, char *err, size_t errlen);
 /* Gathers and records in one call (what the runner does); 0, or -1 with err. */
-int env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, char *err,
-                size_t errlen);
+int env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, char *err, size_t errlen);
 
 #endif
