@@ -236,7 +236,7 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 	if (v->label == 0) {
 		const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
 		char x[3][32];
-		rpt_sb_printf(b, "%s is the baseline", A);
+		rpt_sb_printf(b, r->nlabels > 1 ? "%s is the baseline" : "%s, the only label", A);
 		if (c) {
 			int ans = c->f.p50_us > 0 || c->f.max_us > 0;
 			rpt_sb_printf(b, ": %.1f TPS, average %s, p99 %s, %.2f%% errors ", c->f.tps,

@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,6 +453,14 @@ static void source_facts(struct env *e, const struct scn_collect *k)
 
 /* --- the target's banner ---------------------------------------------------------------------- */
 
+enum { PROBE_RUNNING, PROBE_DONE, PROBE_ABANDONED };
+
+struct env_banner {
+	char url[2048];   /* what to ask (a copy: the plan may be gone when the thread ends) */
+	char banner[256]; /* the Server header's value, or "" */
+	atomic_int state; /* PROBE_*: whoever comes second frees the probe */
+};
+
 static size_t on_header(char *data, size_t size, size_t nitems, void *arg)
 {
 	size_t n = size * nitems;
@@ -471,27 +481,68 @@ static size_t on_header(char *data, size_t size, size_t nitems, void *arg)
 	return n;
 }
 
-/* One HEAD request to the first URL: HEAD is safe by definition, and a server that only
- * takes POST there still names itself in its 405. */
-static void server_banner(struct env *e, const struct plan *p)
+static void *probe(void *arg)
 {
-	char banner[256] = "";
-	CURL *c;
+	struct env_banner *b = arg;
+	int expected = PROBE_RUNNING;
+	CURL *c = curl_easy_init();
 
-	if (p->protocol != PLAN_HTTP || p->nreqs == 0 || p->reqs[0].url.dynamic)
-		return;
-	c = curl_easy_init();
-	if (!c)
-		return;
-	curl_easy_setopt(c, CURLOPT_URL, p->reqs[0].url.text);
-	curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)ENV_HEAD_TIMEOUT_MS);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, (void *)banner);
-	curl_easy_perform(c);
-	curl_easy_cleanup(c);
-	env_set(e, "", "server_banner", banner);
+	if (c) {
+		curl_easy_setopt(c, CURLOPT_URL, b->url);
+		curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+		curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)ENV_HEAD_TIMEOUT_MS);
+		curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+		curl_easy_setopt(c, CURLOPT_HEADERDATA, (void *)b->banner);
+		curl_easy_perform(c);
+		curl_easy_cleanup(c);
+	}
+	/* The runner may have given up waiting: then the probe is ours to free. */
+	if (!atomic_compare_exchange_strong(&b->state, &expected, PROBE_DONE))
+		free(b);
+	return NULL;
+}
+
+struct env_banner *env_banner_start(const struct plan *p)
+{
+	struct env_banner *b;
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc;
+
+	if (p->protocol != PLAN_HTTP || p->nreqs == 0 || p->reqs[0].url.dynamic ||
+	    strlen(p->reqs[0].url.text) >= sizeof b->url)
+		return NULL;
+	b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	snprintf(b->url, sizeof b->url, "%s", p->reqs[0].url.text);
+	atomic_init(&b->state, PROBE_RUNNING);
+	if (pthread_attr_init(&attr) != 0) {
+		free(b);
+		return NULL;
+	}
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&t, &attr, probe, b);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+int env_banner_take(struct env_banner *b, char *out, size_t len)
+{
+	int expected = PROBE_RUNNING;
+
+	if (!b)
+		return 0;
+	if (atomic_compare_exchange_strong(&b->state, &expected, PROBE_ABANDONED))
+		return 0; /* still asking: its thread frees it */
+	snprintf(out, len, "%s", b->banner);
+	free(b);
+	return out[0] != '\0';
 }
 
 /* --- the load generator ------------------------------------------------------------------------
@@ -559,7 +610,6 @@ static void generator_facts(struct env *e, const struct env_run *run)
 void env_gather(struct env *e, const struct env_run *run)
 {
 	generator_facts(e, run);
-	server_banner(e, &run->s->plan);
 	for (int i = 0; i < run->s->ncollect; i++)
 		source_facts(e, &run->s->collect[i]);
 }
@@ -595,16 +645,35 @@ fail:
 	return -1;
 }
 
-int env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, char *err, size_t errlen)
+struct env_banner *env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, int *rc,
+                               char *err, size_t errlen)
 {
 	struct env e;
+
+	*rc = -1;
+	if (env_init(&e) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	env_gather(&e, run);
+	*rc = env_record(db, run_id, &e, err, errlen);
+	env_free(&e);
+	return env_banner_start(&run->s->plan);
+}
+
+int env_finish(sqlite3 *db, int64_t run_id, struct env_banner *b, char *err, size_t errlen)
+{
+	struct env e;
+	char banner[256];
 	int rc;
 
+	if (!env_banner_take(b, banner, sizeof banner))
+		return 0;
 	if (env_init(&e) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	env_gather(&e, run);
+	env_set(&e, "", "server_banner", banner);
 	rc = env_record(db, run_id, &e, err, errlen);
 	env_free(&e);
 	return rc;

@@ -7,7 +7,8 @@
  *   host, kernel, cpu_model, cores (online), cpus (this process may run on), memory,
  *   soak_version, curl_version, nofile (ulimit -n, soft), ip_local_port_range,
  *   tcp_tw_reuse, somaxconn, threads (engine threads), loop, think_time, timeout,
- *   server_banner (the target's `Server:` header, from one HEAD request).
+ *   server_banner (the target's `Server:` header, from one HEAD request, recorded when the
+ *   run ends: see env_banner_start).
  * Facts of each [collect.NAME] source with a process (pid_match, pidfile or pid), from the
  * first matching process on this host:
  *   pids (how many matched), exe, cmdline, cpus (its CPU affinity), and for a JVM
@@ -62,7 +63,7 @@ void env_set(struct env *e, const char *source, const char *key, const char *val
 /* A fact's value, or NULL. */
 const char *env_get(const struct env *e, const char *source, const char *key);
 
-/* Every fact above. */
+/* Every fact above but the Server banner. */
 void env_gather(struct env *e, const struct env_run *run);
 /* The JVM facts a GC log's first lines give (unified logging's `Using G1`, `Version:`,
  * `Heap Max Capacity:` or ZGC's `Max Capacity:`; JDK 8's VM banner and `CommandLine
@@ -74,7 +75,24 @@ void env_jvm_flags(struct env *e, const char *source, const char *cmdline);
 
 /* Writes the facts of run_id in one transaction; 0, or -1 with err. */
 int env_record(sqlite3 *db, int64_t run_id, const struct env *e, char *err, size_t errlen);
-/* Gathers and records in one call (what the runner does); 0, or -1 with err. */
-int env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, char *err, size_t errlen);
+
+/* The target's Server banner is asked for by one HEAD request in a thread of its own, so a
+ * target that is slow to answer (or never does) cannot delay or lengthen the run: the run
+ * starts the probe, and takes its answer when it ends.  HEAD is safe by definition, and a
+ * server that only takes POST there still names itself in its 405. */
+struct env_banner;
+/* Starts the probe of the plan's first URL (HTTP, without placeholders), or returns NULL
+ * (nothing to ask, or no thread). */
+struct env_banner *env_banner_start(const struct plan *p);
+/* The banner into out when the answer has come (1), else 0; either way b is handed back:
+ * freed now, or by its thread when that finishes.  NULL is a no-op (0). */
+int env_banner_take(struct env_banner *b, char *out, size_t len);
+
+/* What the runner calls when the run starts: gathers and records the facts, and starts the
+ * banner probe (returned, or NULL); 0 or -1 with err in *rc. */
+struct env_banner *env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, int *rc,
+                               char *err, size_t errlen);
+/* ... and when it ends: records the banner if it came; 0, or -1 with err. */
+int env_finish(sqlite3 *db, int64_t run_id, struct env_banner *b, char *err, size_t errlen);
 
 #endif

@@ -30,6 +30,7 @@ struct run {
 	struct engine *eng;
 	struct istats iv;             /* the interval being collected */
 	struct istats acc;            /* the current step's measured window */
+	struct env_banner *banner;    /* the target's Server banner being asked for, or NULL */
 	struct figures steps[SCN_MAX_LEVELS];
 	int step_done[SCN_MAX_LEVELS]; /* 1 when steps[i] holds figures */
 	int64_t run_t0;               /* monotonic start of the first step */
@@ -377,7 +378,9 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		 * labels differ in more than the label.  Missing facts never stop a run. */
 		struct env_run er = {.s = s, .threads = engine_threads(r->eng),
 				     .loop = engine_loop_name(r->eng), .curl_version = curl_version()};
-		if (env_capture(r->rec.db, r->rec.run_id, &er, err, sizeof err) < 0)
+		int erc;
+		r->banner = env_capture(r->rec.db, r->rec.run_id, &er, &erc, err, sizeof err);
+		if (erc < 0)
 			log_warn("cannot record the run's environment: %s", err);
 	}
 	for (int k = 0; k < s->nlevels && !r->stopping; k++)
@@ -399,6 +402,9 @@ close:
 						: NULL;
 		if (r->failed)
 			fprintf(stderr, "soak run: %s\n", r->reason);
+		if (env_finish(r->rec.db, r->rec.run_id, r->banner, err, sizeof err) < 0)
+			log_warn("cannot record the target's Server banner: %s", err);
+		r->banner = NULL;
 		if (rec_run_end(&r->rec, status, why, err, sizeof err) < 0) {
 			fprintf(stderr, "soak run: %s\n", err);
 			r->failed = 1;
