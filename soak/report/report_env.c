@@ -86,63 +86,92 @@ done:
 	return rc;
 }
 
+/* The collector sources behind the run's series ("app:host" is source "app"), unique, in
+ * series order: queries by source use the samples' primary key (source, metric, t_ms). */
+static int run_sources(const struct rpt_run *run, char names[][RPT_NAME_MAX])
+{
+	int n = 0;
+
+	for (int i = 0; i < run->nsrc; i++) {
+		const char *name = run->src[i].name, *colon = strstr(name, ":host");
+		int len = colon ? (int)(colon - name) : (int)strlen(name), seen = 0;
+		for (int j = 0; j < n && !seen; j++)
+			seen =
+			    (int)strlen(names[j]) == len && !strncmp(names[j], name, (size_t)len);
+		if (!seen)
+			snprintf(names[n++], RPT_NAME_MAX, "%.*s", len, name);
+	}
+	return n;
+}
+
 /* The process sources sampled (or whose GC log was read) on the generator's host. */
 static int read_colocated(struct reader *rd, struct rpt_run *run)
 {
-	sqlite3_stmt *q = NULL;
+	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int n = run_sources(run, names), rc = 0;
 	size_t used = 0;
-	int step;
+	sqlite3_stmt *q = NULL;
 
 	if (db_prepare(rd->db, &q,
-	               "SELECT source FROM samples WHERE host = ?4 AND "
-	               "metric IN ('cpu_pct', 'rss_kb', 'pss_kb') AND " IN_RUN
-	               " UNION SELECT source FROM gc_events WHERE host = ?4 AND " IN_RUN
-	               " ORDER BY 1",
+	               "SELECT EXISTS (SELECT 1 FROM samples WHERE source = ?4 AND "
+	               "metric IN ('cpu_pct', 'rss_kb', 'pss_kb') AND host = ?5 AND " IN_RUN
+	               ") OR EXISTS (SELECT 1 FROM gc_events WHERE source = ?4 AND host = ?5 "
+	               "AND " IN_RUN ")",
 	               rd->err, rd->errlen) < 0)
 		return -1;
-	bind_run(q, run);
-	sqlite3_bind_text(q, 4, run->host, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		int k = snprintf(run->colocated + used, sizeof run->colocated - used, "%s%s",
-		                 used ? ", " : "", (const char *)sqlite3_column_text(q, 0));
-		if (k > 0 && (size_t)k < sizeof run->colocated - used)
-			used += (size_t)k;
+	for (int i = 0; i < n && rc == 0; i++) {
+		bind_run(q, run);
+		sqlite3_bind_text(q, 4, names[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 5, run->host, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_ROW) {
+			rc = db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
+		} else if (sqlite3_column_int(q, 0)) {
+			int k = snprintf(run->colocated + used, sizeof run->colocated - used,
+			                 "%s%s", used ? ", " : "", names[i]);
+			if (k > 0 && (size_t)k < sizeof run->colocated - used)
+				used += (size_t)k;
+		}
+		sqlite3_reset(q);
 	}
 	sqlite3_finalize(q);
-	if (step != SQLITE_DONE)
-		return db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
-	return 0;
+	return rc;
 }
 
 /* The host-wide CPU of the generator's host, averaged over each step's window. */
 static int read_host_cpu(struct reader *rd, struct rpt_run *run)
 {
+	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int nn = run_sources(run, names);
 	sqlite3_stmt *q = NULL;
 	double *sum = calloc((size_t)run->nsteps + 1, sizeof *sum);
 	long *n = calloc((size_t)run->nsteps + 1, sizeof *n);
-	int step, rc = -1;
+	int step = SQLITE_DONE, rc = -1;
 
 	if (!sum || !n) {
 		rpt_rd_oom(rd);
 		goto done;
 	}
 	if (db_prepare(rd->db, &q,
-	               "SELECT t_ms, SUM(value) FROM samples WHERE host = ?4 AND "
-	               "metric IN ('cpu_user_pct', 'cpu_sys_pct') AND " IN_RUN
-	               " GROUP BY source, t_ms",
+	               "SELECT t_ms, SUM(value) FROM samples WHERE source = ?4 AND "
+	               "metric IN ('cpu_user_pct', 'cpu_sys_pct') AND host = ?5 AND " IN_RUN
+	               " GROUP BY t_ms",
 	               rd->err, rd->errlen) < 0)
 		goto done;
-	bind_run(q, run);
-	sqlite3_bind_text(q, 4, run->host, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		int64_t t = sqlite3_column_int64(q, 0);
-		for (int k = 0; k < run->nsteps; k++) {
-			const struct rpt_step *s = &run->steps[k];
-			if (s->nintervals > 0 && t >= s->win_from_ms && t < s->win_to_ms) {
-				sum[k] += sqlite3_column_double(q, 1);
-				n[k]++;
+	for (int i = 0; i < nn && step == SQLITE_DONE; i++) {
+		bind_run(q, run);
+		sqlite3_bind_text(q, 4, names[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 5, run->host, -1, SQLITE_STATIC);
+		while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+			int64_t t = sqlite3_column_int64(q, 0);
+			for (int k = 0; k < run->nsteps; k++) {
+				const struct rpt_step *s = &run->steps[k];
+				if (s->nintervals > 0 && t >= s->win_from_ms && t < s->win_to_ms) {
+					sum[k] += sqlite3_column_double(q, 1);
+					n[k]++;
+				}
 			}
 		}
+		sqlite3_reset(q);
 	}
 	if (step != SQLITE_DONE) {
 		db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
