@@ -6,10 +6,20 @@
  * Flow, one direction only:
  *   rpt_read()      report_data.c   each database in turn, read-only use; afterwards the
  *                                   model holds everything and no database stays open
- *   rpt_build()     report_build.c  cells, sweeps, comparisons, memory, findings
+ *                                   (report_sources.c: collector series; report_env.c:
+ *                                   what ran and what the generator shared)
+ *   rpt_build()     report_build.c  cells, sweeps, comparisons, then
+ *                   report_validity.c  can the numbers be trusted (warnings)
+ *                   report_verdict.c   each label against the baseline, how long to run
+ *                   report_findings.c  one line per topic and label, the five that matter
  *   rpt_plots()     report_plot.c   data files, scripts and gnuplot runs into DIR
  *   rpt_write_*()   report_md.c, report_html.c, report_json.c; rpt_write_files() (report_files.c)
- *                   puts them all in the report's directory
+ *                   puts them all in the report's directory; the tables they share come
+ *                   from report_front.c (verdict, how long, environment) and
+ *                   report_tables.c (the detail)
+ * A report reads in this order: verdict, validity, what matters most, the other findings
+ * by topic, the labels over time, how long to run, environment, detail tables, pictures of
+ * each run.
  * Statistics (batch means, Welch's test, USL fit, saturation) are report_stats.c, free of
  * the model so the unit tests can drive them with synthetic numbers.
  *
