@@ -255,6 +255,20 @@ static int update_steps(sqlite3 *db, long long *updated, char *err, size_t errle
 	return run_sql(db, sqlite3_str_finish(q), updated, err, errlen);
 }
 
+/* The runs' environment facts (sql/005_env.sql), when the input has them: an older file
+ * has none, and its runs simply show no environment. */
+static int copy_env(sqlite3 *db, char *err, size_t errlen)
+{
+	long long have = 0, added;
+
+	if (db_int(db,
+		   "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND "
+		   "name = 'run_env'",
+		   0, &have, err, errlen) < 0)
+		return -1;
+	return have ? copy_table(db, "run_env", NULL, MAP_INNER, &added, err, errlen) : 0;
+}
+
 /* Copies the attached `src` into main; the caller holds the transaction. */
 static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t errlen)
 {
@@ -282,7 +296,8 @@ static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t
 	    copy_table(db, "interval_errors", NULL, MAP_INNER, &n->errors, err, errlen) < 0 ||
 	    copy_table(db, "samples", NULL, MAP_LEFT, &n->samples, err, errlen) < 0 ||
 	    copy_table(db, "gc_events", "id", MAP_LEFT, &n->gc_events, err, errlen) < 0 ||
-	    copy_table(db, "events", "id", MAP_LEFT, &n->events, err, errlen) < 0)
+	    copy_table(db, "events", "id", MAP_LEFT, &n->events, err, errlen) < 0 ||
+	    copy_env(db, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -16,8 +16,9 @@ build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libi
 # and sanitizer runtimes, only recommended by clang), iproute2 for namespaces, shfmt to parse
 # the scripts in tests/it/deps_check.py; slurm-wlm and munge for a one-node Slurm cluster
 # that runs deploy/slurm, python3-kubernetes to check deploy/k8s's manifests against the
-# Kubernetes API's models.
-check=(libcmocka-dev sqlite3 curl gnuplot-nox postgresql libpostgresql-jdbc-java
+# Kubernetes API's models; nginx-light for a target so fast that the load generator is
+# the bottleneck.
+check=(libcmocka-dev sqlite3 curl gnuplot-nox nginx-light postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
        chromium clang libclang-rt-dev procps iproute2 python3 time jq shfmt slurm-wlm munge
        python3-kubernetes)

@@ -68,6 +68,7 @@ struct ethread {
 	int cur;                 /* worker-only */
 	int seen_epoch;          /* worker-only: the epoch of st[cur] */
 	int64_t cpu_mark_ns;     /* worker-only: thread CPU time at the last handover */
+	int64_t wait_mark_ns;    /* worker-only: its run-queue wait at the last handover */
 	_Atomic int acked_epoch; /* the last epoch this worker switched buffers for */
 	_Atomic int done;        /* the worker's loop has returned */
 	/* Live counters, published by the worker once per loop turn (relaxed). */
@@ -91,6 +92,9 @@ struct ethread {
 	int *free_stack;         /* open: free slots, the most recently freed on top */
 	int nfree;               /* entries in free_stack */
 	int inflight;            /* slots with a request in the driver */
+	int kick;                /* something became due while the driver was polling (a VU
+	                          * with no think time finished, a slot freed for a waiting
+	                          * arrival): poll() must not block any more this turn */
 	double rate;             /* open: arrivals per second for this worker (0: none) */
 	int64_t rate_t0_us;      /* open: when this rate began (ramp origin) */
 	int64_t next_arrival_us; /* open: intended start of the next arrival */
@@ -112,7 +116,8 @@ struct driver {
 	/* Slot j is no longer wanted (its VU left, the run drains): close its connection. */
 	void (*idle)(struct ethread *t, int j);
 	/* Waits up to wait_us for I/O (less when the driver's own timer is sooner), handles
-	 * what is ready and reports finished requests with sched_finish(). */
+	 * what is ready and reports finished requests with sched_finish().  Once t->kick is
+	 * set (by sched_finish) it returns without blocking again. */
 	void (*poll)(struct ethread *t, int64_t wait_us);
 	/* Interrupts poll() from another thread. */
 	void (*wake)(struct ethread *t);

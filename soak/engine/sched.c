@@ -334,6 +334,8 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 	t->inflight--;
 	if (p->model == PLAN_OPEN) {
 		s->state = SLOT_FREE;
+		if (t->nfree == 0)
+			t->kick = 1; /* an arrival may be waiting for this slot */
 		t->free_stack[t->nfree++] = j;
 		return;
 	}
@@ -350,6 +352,8 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 		think = backoff_ms[o->cls];
 	if (think > 0)
 		now_us = clock_mono_us();
+	else
+		t->kick = 1; /* due at once: the loop must come round without waiting */
 	wait_vu(t, j, think > 0 ? now_us + think * 1000 : 0, think > 0 ? now_us : 0);
 }
 
@@ -399,6 +403,7 @@ void sched_run(struct ethread *t)
 			abort_all(t);
 			break;
 		}
+		t->kick = 0;
 		int64_t now = clock_mono_us(), due;
 		if (p->model == PLAN_OPEN) {
 			double rate = (double)atomic_load_explicit(&t->eng->rate_mhz, memory_order_acquire) /

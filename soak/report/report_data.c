@@ -11,6 +11,7 @@
 #include "db.h"
 #include "hdr.h"
 #include "report_agents.h"
+#include "report_env.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "results.h"
@@ -387,7 +388,7 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 		return rpt_rd_oom(rd);
 	r->labels[li].nruns++;
 	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0 ||
-	    rpt_read_agents(rd, q, run) < 0)
+	    rpt_read_agents(rd, q, run) < 0 || rpt_read_env(rd, run) < 0)
 		return -1;
 	return 0;
 }
@@ -567,6 +568,7 @@ static void free_run(struct rpt_run *run)
 		gca_result_free(&s->gc);
 	}
 	free(run->src);
+	rpt_env_free(run);
 	free(run->ts);
 	free(run->name);
 	free(run->mode);
@@ -599,6 +601,13 @@ void rpt_free(struct report *r)
 	for (int i = 0; i < r->nfindings; i++)
 		free(r->findings[i].text);
 	free(r->findings);
+	for (int i = 0; i < r->nvalidity; i++)
+		free(r->validity[i].message);
+	free(r->validity);
+	for (int i = 0; i < r->nverdicts; i++)
+		free(r->verdicts[i].sentence);
+	free(r->verdicts);
+	free(r->resolve);
 	for (int i = 0; i < r->npics; i++) {
 		free(r->pics[i].title);
 		free(r->pics[i].svg);

@@ -27,8 +27,8 @@ int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 		       "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
 		       "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
 		       "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
-		       "gen_cpu_pct, gen_saturated) "
-		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		       "gen_cpu_pct, gen_saturated, gen_wait_pct) "
+		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		       err, errlen) < 0 ||
 	    db_prepare(r->db, &r->ins_error,
 		       "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
@@ -233,6 +233,11 @@ double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads)
 	return threads > 0 && seconds > 0 ? 100.0 * (double)s->cpu_ns / (seconds * 1e9 * threads) : 0;
 }
 
+double rec_gen_wait_pct(const struct istats *s, double seconds, int threads)
+{
+	return threads > 0 && seconds > 0 ? 100.0 * (double)s->wait_ns / (seconds * 1e9 * threads) : 0;
+}
+
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
 		 const char *phase, int vus, const struct istats *s, int *saturated, char *err,
 		 size_t errlen)
@@ -243,7 +248,9 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	int sat;
 
 	istats_figures(s, secs, &f);
-	sat = (r->threads > 0 && rec_gen_cpu_pct(s, secs, r->threads) >= REC_GEN_CPU_SATURATED) ||
+	sat = (r->threads > 0 && rec_gen_cpu_pct(s, secs, r->threads) +
+					 rec_gen_wait_pct(s, secs, r->threads) >=
+				     REC_GEN_CPU_SATURATED) ||
 	      (r->open && f.lag_p99_us > REC_GEN_LAG_SATURATED);
 	if (saturated)
 		*saturated = sat;
@@ -259,6 +266,8 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	    rec_bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0)
 		goto fail;
 	sqlite3_bind_int(r->ins_interval, 30, sat);
+	if (r->threads > 0 && secs > 0)
+		sqlite3_bind_double(r->ins_interval, 31, rec_gen_wait_pct(s, secs, r->threads));
 	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
 		goto fail;
 	free(blob);

@@ -13,7 +13,8 @@
 #include "engine/stats.h"
 #include "scenario/scenario.h"
 
-#define REC_GEN_CPU_SATURATED 90.0  /* % of the engine threads: the generator is the limit */
+#define REC_GEN_CPU_SATURATED 90.0  /* % of the engine threads' time busy or waiting for a core:
+                                     * the generator is the limit */
 #define REC_GEN_LAG_SATURATED 10000 /* µs of start lag p99: likewise */
 
 struct recorder {
@@ -34,7 +35,8 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, int64_t started_ms,
 		   int64_t planned_ms, char *err, size_t errlen);
 /* Records the interval; *saturated (may be NULL) tells whether the generator was its own
- * bottleneck in it (CPU >= 90 % of its threads, or start lag p99 > 10 ms). */
+ * bottleneck in it (its threads busy or waiting for a core >= 90 % of the time, or start
+ * lag p99 > 10 ms). */
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
 		 const char *phase, int vus, const struct istats *st, int *saturated, char *err,
 		 size_t errlen);
@@ -51,8 +53,10 @@ int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const stru
 		  size_t errlen);
 /* The engine's thread count, once it runs (gen_cpu_pct is of all of them). */
 int rec_set_threads(struct recorder *r, int threads, char *err, size_t errlen);
-/* The engine threads' CPU over `seconds`, as % of all `threads` of them. */
+/* The engine threads' CPU over `seconds`, as % of all `threads` of them; and the time they
+ * waited, ready, for a core. */
 double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads);
+double rec_gen_wait_pct(const struct istats *s, double seconds, int threads);
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
 	      char *err, size_t errlen);
 /* Binds the figure columns shared by intervals and steps, starting at parameter `at`:

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "collect.h"
 #include "dur.h"
+#include "env.h"
 #include "exitcode.h"
 #include "hdr.h"
 #include "log.h"
@@ -31,6 +32,7 @@ struct run {
 	struct engine *eng;
 	struct istats iv;             /* the interval being collected */
 	struct istats acc;            /* the current step's measured window */
+	struct env_banner *banner;    /* the target's Server banner being asked for, or NULL */
 	struct figures steps[SCN_MAX_LEVELS];
 	int step_done[SCN_MAX_LEVELS]; /* 1 when steps[i] holds figures */
 	int64_t run_t0;               /* monotonic start of the first step */
@@ -686,6 +688,16 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		r->failed = 1;
 		goto close;
 	}
+	{
+		/* What ran, before the first request: a report needs it to say whether two
+		 * labels differ in more than the label.  Missing facts never stop a run. */
+		struct env_run er = {.s = s, .threads = engine_threads(r->eng),
+				     .loop = engine_loop_name(r->eng), .curl_version = curl_version()};
+		int erc;
+		r->banner = env_capture(r->rec.db, r->rec.run_id, &er, &erc, err, sizeof err);
+		if (erc < 0)
+			log_warn("cannot record the run's environment: %s", err);
+	}
 	if (o->agent && agent_begin(r) < 0)
 		goto close;
 	if (o->search.slo) {
@@ -712,6 +724,9 @@ close:
 						: NULL;
 		if (r->failed)
 			fprintf(stderr, "soak run: %s\n", r->reason);
+		if (env_finish(r->rec.db, r->rec.run_id, r->banner, err, sizeof err) < 0)
+			log_warn("cannot record the target's Server banner: %s", err);
+		r->banner = NULL;
 		if (rec_run_end(&r->rec, status, why, err, sizeof err) < 0) {
 			fprintf(stderr, "soak run: %s\n", err);
 			r->failed = 1;
@@ -725,9 +740,9 @@ close:
 	if (r->sat_intervals > 0 && !o->quiet)
 		fprintf(stderr,
 			"soak run: warning: the load generator was the bottleneck in %d of %d measured "
-			"intervals (its %d engine threads at %.0f%% CPU or more%s): those latencies "
-			"include the generator's own queueing; give it more threads or another "
-			"machine\n",
+			"intervals (its %d engine threads busy or waiting for a core %.0f%% of the time "
+			"or more%s): those latencies include the generator's own queueing; give it "
+			"more threads or another machine\n",
 			r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
 			r->open ? ", or start lag p99 over 10 ms" : "");
 	rc = r->failed     ? EXIT_RUNTIME
