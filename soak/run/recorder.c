@@ -134,6 +134,45 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	return 0;
 }
 
+int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	char uuid[33];
+	int rc;
+
+	random_hex(uuid, 16);
+	if (db_prepare(r->db, &st,
+		       "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
+		       "connection, url, host, soak_version, status, interval_ms, started_ms, "
+		       "ended_ms, heartbeat_ms, origin) "
+		       "VALUES(?,?,?,?,?,?,'http',?,?,?,?,'done',?,?,?,?,?)",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, im->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, im->label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, im->file, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, im->description, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, im->sweep ? "sweep" : "fixed", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, im->connection, -1, SQLITE_STATIC);
+	if (im->url && *im->url)
+		sqlite3_bind_text(st, 8, im->url, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, im->host && *im->host ? im->host : "unknown", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, SOAK_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 11, im->interval_ms);
+	sqlite3_bind_int64(st, 12, im->started_ms);
+	sqlite3_bind_int64(st, 13, im->ended_ms);
+	sqlite3_bind_int64(st, 14, im->ended_ms);
+	sqlite3_bind_text(st, 15, im->origin, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(r->db, "cannot record the imported run", err, errlen);
+	r->run_id = sqlite3_last_insert_rowid(r->db);
+	r->imported = 1;
+	return 0;
+}
+
 int rec_step_begin(struct recorder *r, int idx, int concurrency, int64_t started_ms,
 		   int64_t planned_ms, char *err, size_t errlen)
 {
@@ -218,10 +257,12 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
 			goto fail;
 	}
-	sqlite3_bind_int64(r->heartbeat, 1, clock_wall_ms());
-	sqlite3_bind_int64(r->heartbeat, 2, r->run_id);
-	if (step_done(r, r->heartbeat, "cannot update the heartbeat", err, errlen) < 0)
-		goto fail;
+	if (!r->imported) {
+		sqlite3_bind_int64(r->heartbeat, 1, clock_wall_ms());
+		sqlite3_bind_int64(r->heartbeat, 2, r->run_id);
+		if (step_done(r, r->heartbeat, "cannot update the heartbeat", err, errlen) < 0)
+			goto fail;
+	}
 	return db_commit(r->db, err, errlen);
 fail:
 	free(blob);
@@ -261,6 +302,31 @@ done:
 	sqlite3_finalize(st);
 	free(blob);
 	return rc;
+}
+
+int rec_threshold(struct recorder *r, int step_idx, const char *metric, const char *unit,
+		  double limit, double value, int passed, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (db_prepare(r->db, &st,
+		       "INSERT OR REPLACE INTO thresholds(run_id, step_idx, metric, unit, limit_val, "
+		       "value, passed) VALUES(?,?,?,?,?,?,?)",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int(st, 2, step_idx);
+	sqlite3_bind_text(st, 3, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, unit, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 5, limit);
+	sqlite3_bind_double(st, 6, value);
+	sqlite3_bind_int(st, 7, passed != 0);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(r->db, "cannot record a threshold's verdict", err, errlen);
+	return 0;
 }
 
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
