@@ -40,6 +40,9 @@ static void usage_run(FILE *f)
 		"  --threads N            engine threads (default: the scenario's, or one per core)\n"
 		"  --loop poll|epoll      event loop (default: chosen by VUs per thread)\n"
 		"  -q, --quiet            no progress output\n"
+		"  --json                 at the end of each run, its `soak runs --json` object on\n"
+		"                         one line on stdout, thresholds' verdict included (the step\n"
+		"                         tables go to stderr then)\n"
 		"  -v, --verbose          diagnostics (repeat for more)\n"
 		"quick mode (no scenario file):\n"
 		"  --url URL  -c, --concurrency N (30)  -d, --duration D (30m)  --method M\n"
@@ -69,7 +72,8 @@ static int add_line(char **text, size_t *len, const char *key, const char *value
 
 enum {
 	OPT_DB = 256, OPT_SET, OPT_THREADS, OPT_LOOP, OPT_URL, OPT_METHOD, OPT_BODY, OPT_LABEL,
-	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK
+	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK,
+	OPT_JSON
 };
 
 int cmd_run(int argc, char **argv)
@@ -96,11 +100,12 @@ int cmd_run(int argc, char **argv)
 		{"warmup", required_argument, NULL, OPT_WARMUP},
 		{"ramp-up", required_argument, NULL, OPT_RAMP},
 		{"think", required_argument, NULL, OPT_THINK},
+		{"json", no_argument, NULL, OPT_JSON},
 		{NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
 	char **sets = calloc((size_t)argc + 1, sizeof *sets);
-	int nsets = 0, quiet = 0, verbose = 0, threads = 0, c, rc = EXIT_OK;
+	int nsets = 0, quiet = 0, verbose = 0, threads = 0, json = 0, c, rc = EXIT_OK;
 	enum engine_loop loop = LOOP_AUTO;
 	/* quick mode: [scenario] lines and [request] lines */
 	char *qs = NULL, *qr = NULL;
@@ -141,6 +146,7 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'q': quiet = 1; break;
+		case OPT_JSON: json = 1; break;
 		case 'v': verbose++; break;
 		case 'h': usage_run(stdout); goto done;
 		case OPT_URL: url = optarg; bad = add_line(&qr, &qrl, "url", optarg); break;
@@ -260,8 +266,11 @@ int cmd_run(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 
+	int64_t run_id = -1;
 	struct runner_opts ro = {
 		.db_path = db_path,
+		.json = json,
+		.run_id = &run_id,
 		.loop = loop,
 		.threads = threads,
 		.tty = isatty(STDERR_FILENO),
@@ -271,6 +280,13 @@ int cmd_run(int argc, char **argv)
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);
+		/* The verdict line for cron and CI, whatever the outcome, once the run is
+		 * recorded. */
+		if (json && run_id > 0 && cmd_runs_json(db_path, run_id, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: %s\n", err);
+			if (r < EXIT_RUNTIME)
+				r = EXIT_RUNTIME;
+		}
 		if (r == EXIT_SIGINT || r == EXIT_SIGTERM || r == EXIT_RUNTIME) {
 			if (i + 1 < nscn)
 				fprintf(stderr, "soak run: %d queued scenario%s not run\n", nscn - i - 1,

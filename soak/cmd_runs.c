@@ -47,6 +47,154 @@ static int window_figures(sqlite3 *db, int64_t run, int step, struct figures *ou
 	return rc;
 }
 
+/* The verdict of a run's thresholds: {"pass": true|false|null, "checks": [...]}; pass is
+ * null when no threshold was checked (none set, or no step finished). */
+static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *err, size_t errlen)
+{
+	int n = 0, failed = 0, step;
+
+	printf("\"thresholds\": {\"checks\": [");
+	sqlite3_bind_int64(ts, 1, id);
+	while ((step = sqlite3_step(ts)) == SQLITE_ROW) {
+		int passed = sqlite3_column_int(ts, 5);
+		printf("%s%s%s{\"step\": %d, \"metric\": ", n ? "," : "", nl, *nl ? "    " : "",
+		       sqlite3_column_int(ts, 0) + 1);
+		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 1));
+		printf(", \"unit\": ");
+		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 2));
+		printf(", \"limit\": %.6g, \"value\": %.6g, \"pass\": %s}", sqlite3_column_double(ts, 3),
+		       sqlite3_column_double(ts, 4), passed ? "true" : "false");
+		failed |= !passed;
+		n++;
+	}
+	sqlite3_reset(ts);
+	if (step != SQLITE_DONE)
+		return db_fail(sqlite3_db_handle(ts), "cannot read thresholds", err, errlen);
+	printf("], \"pass\": %s}", n == 0 ? "null" : failed ? "false" : "true");
+	return 0;
+}
+
+/* Prints the runs (only_id >= 0: that one) as the table, or as JSON: a list, or with
+ * oneline a single object on one line. */
+static int list_runs(sqlite3 *db, int64_t only_id, int json, int oneline, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL, *ss = NULL, *ts = NULL;
+	const char *nl = oneline ? "" : "\n";
+	int first = 1, rc = -1;
+
+	if (db_prepare(db, &st,
+		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
+		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, "
+		       "IFNULL(origin, 'soak') FROM runs WHERE ?1 < 0 OR id = ?1 ORDER BY id",
+		       err, errlen) < 0 ||
+	    db_prepare(db, &ss, "SELECT idx, concurrency FROM steps WHERE run_id = ? ORDER BY idx", err,
+		       errlen) < 0 ||
+	    db_prepare(db, &ts,
+		       "SELECT step_idx, metric, unit, limit_val, value, passed FROM thresholds "
+		       "WHERE run_id = ? ORDER BY step_idx, metric",
+		       err, errlen) < 0)
+		goto done;
+	sqlite3_bind_int64(st, 1, only_id);
+	if (json && !oneline)
+		printf("[");
+	else if (!json)
+		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s\n", "id", "label", "mode", "status",
+		       "started (UTC)", "length", "requests", "TPS", "p99", "error%");
+	int64_t now = clock_wall_ms();
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *label = (const char *)sqlite3_column_text(st, 1);
+		const char *mode = (const char *)sqlite3_column_text(st, 2);
+		int64_t started = sqlite3_column_int64(st, 10);
+		int64_t hb = sqlite3_column_int64(st, 8);
+		const char *status = res_status((const char *)sqlite3_column_text(st, 3),
+						(const char *)sqlite3_column_text(st, 4),
+						sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
+						(const char *)sqlite3_column_text(st, 7), hb,
+						sqlite3_column_int64(st, 9), now);
+		int64_t ended = sqlite3_column_type(st, 11) == SQLITE_NULL
+					? (!strcmp(status, "running") ? now : hb)
+					: sqlite3_column_int64(st, 11);
+		struct figures all;
+		char iso[40], len[32], p99[32];
+
+		if (window_figures(db, id, -1, &all, err, errlen) < 0)
+			goto done;
+		if (!json) {
+			clock_iso(started, iso, sizeof iso);
+			iso[19] = '\0';
+			iso[10] = ' ';
+			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f\n", (long long)id,
+			       label, mode, status, iso, dur_format((ended - started) / 1000 * 1000, len, sizeof len),
+			       (long long)all.requests, all.tps,
+			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct);
+			continue;
+		}
+		printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", nl, oneline ? "" : "  ",
+		       (long long)id);
+		first = 0;
+		json_write_str(stdout, label);
+		printf(", \"name\": ");
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 12));
+		printf(", \"mode\": ");
+		json_write_str(stdout, mode);
+		printf(", \"connection\": ");
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 13));
+		printf(", \"status\": ");
+		json_write_str(stdout, status);
+		printf(", \"origin\": ");
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 14));
+		printf(", \"started_ms\": %lld, ", (long long)started);
+		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
+		printf(", \"steps\": [");
+		sqlite3_bind_int64(ss, 1, id);
+		int fs = 1;
+		while (sqlite3_step(ss) == SQLITE_ROW) {
+			struct figures f;
+			int idx = sqlite3_column_int(ss, 0);
+			if (window_figures(db, id, idx, &f, err, errlen) < 0)
+				goto done;
+			printf("%s%s%s{\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", nl,
+			       oneline ? "" : "    ", idx + 1, sqlite3_column_int(ss, 1));
+			json_figures(stdout, &f, f.seconds);
+			printf("}");
+			fs = 0;
+		}
+		sqlite3_reset(ss);
+		printf("], ");
+		if (json_thresholds(ts, id, nl, err, errlen) < 0)
+			goto done;
+		printf("}");
+	}
+	if (json && !oneline)
+		printf("%s]\n", first ? "" : "\n");
+	else if (oneline)
+		printf("\n");
+	if (only_id >= 0 && first) {
+		snprintf(err, errlen, "no run %lld", (long long)only_id);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(st);
+	sqlite3_finalize(ss);
+	sqlite3_finalize(ts);
+	return rc;
+}
+
+int cmd_runs_json(const char *db_path, int64_t run_id, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	if (db_open(db_path, 0, &db, err, errlen) < 0)
+		return -1;
+	rc = list_runs(db, run_id, 1, 1, err, errlen);
+	fflush(stdout);
+	db_close(db);
+	return rc;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -56,9 +204,8 @@ int cmd_runs(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *path = db_default_path();
-	int json = 0, c, rc = EXIT_RUNTIME, first = 1;
+	int json = 0, c, rc = EXIT_RUNTIME;
 	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL, *ss = NULL;
 	char err[512];
 
 	opterr = 0;
@@ -90,90 +237,10 @@ int cmd_runs(int argc, char **argv)
 		fprintf(stderr, "soak runs: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (db_prepare(db, &st,
-		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
-		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection FROM runs ORDER BY id",
-		       err, sizeof err) < 0 ||
-	    db_prepare(db, &ss, "SELECT idx, concurrency FROM steps WHERE run_id = ? ORDER BY idx", err,
-		       sizeof err) < 0) {
+	if (list_runs(db, -1, json, 0, err, sizeof err) < 0)
 		fprintf(stderr, "soak runs: %s\n", err);
-		goto done;
-	}
-	if (json)
-		printf("[");
 	else
-		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s\n", "id", "label", "mode", "status",
-		       "started (UTC)", "length", "requests", "TPS", "p99", "error%");
-	int64_t now = clock_wall_ms();
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		const char *label = (const char *)sqlite3_column_text(st, 1);
-		const char *mode = (const char *)sqlite3_column_text(st, 2);
-		int64_t started = sqlite3_column_int64(st, 10);
-		int64_t hb = sqlite3_column_int64(st, 8);
-		const char *status = res_status((const char *)sqlite3_column_text(st, 3),
-						(const char *)sqlite3_column_text(st, 4),
-						sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
-						(const char *)sqlite3_column_text(st, 7), hb,
-						sqlite3_column_int64(st, 9), now);
-		int64_t ended = sqlite3_column_type(st, 11) == SQLITE_NULL
-					? (!strcmp(status, "running") ? now : hb)
-					: sqlite3_column_int64(st, 11);
-		struct figures all;
-		char iso[40], len[32], p99[32];
-
-		if (window_figures(db, id, -1, &all, err, sizeof err) < 0) {
-			fprintf(stderr, "soak runs: %s\n", err);
-			goto done;
-		}
-		if (!json) {
-			clock_iso(started, iso, sizeof iso);
-			iso[19] = '\0';
-			iso[10] = ' ';
-			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f\n", (long long)id,
-			       label, mode, status, iso, dur_format((ended - started) / 1000 * 1000, len, sizeof len),
-			       (long long)all.requests, all.tps,
-			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct);
-			continue;
-		}
-		printf("%s\n  {\"id\": %lld, \"label\": ", first ? "" : ",", (long long)id);
-		first = 0;
-		json_write_str(stdout, label);
-		printf(", \"name\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(st, 12));
-		printf(", \"mode\": ");
-		json_write_str(stdout, mode);
-		printf(", \"connection\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(st, 13));
-		printf(", \"status\": ");
-		json_write_str(stdout, status);
-		printf(", \"started_ms\": %lld, ", (long long)started);
-		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
-		printf(", \"steps\": [");
-		sqlite3_bind_int64(ss, 1, id);
-		int fs = 1;
-		while (sqlite3_step(ss) == SQLITE_ROW) {
-			struct figures f;
-			int idx = sqlite3_column_int(ss, 0);
-			if (window_figures(db, id, idx, &f, err, sizeof err) < 0) {
-				fprintf(stderr, "soak runs: %s\n", err);
-				goto done;
-			}
-			printf("%s\n    {\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", idx + 1,
-			       sqlite3_column_int(ss, 1));
-			json_figures(stdout, &f, f.seconds);
-			printf("}");
-			fs = 0;
-		}
-		sqlite3_reset(ss);
-		printf("]}");
-	}
-	if (json)
-		printf("%s]\n", first ? "" : "\n");
-	rc = EXIT_OK;
-done:
-	sqlite3_finalize(st);
-	sqlite3_finalize(ss);
+		rc = EXIT_OK;
 	db_close(db);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "recorder.h"
+#include "verdict.h"
 
 #define STATUS_EVERY_MS 1000
 
@@ -150,36 +151,22 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	return 0;
 }
 
+/* Checks the step's figures against the thresholds: each verdict is recorded, each
+ * failure printed and recorded as an event, and any makes the exit status 1. */
 static void check_thresholds(struct run *r, int step, const struct figures *f)
 {
-	const struct scn_thresholds *t = &r->s->thr;
-	char msg[300], a[32], b[32], err[256];
-	int n = 0;
-	struct {
-		char text[200];
-	} br[5];
+	struct verdict v[VERDICT_MAX];
+	char msg[300], err[256];
+	int n = verdict_check(&r->s->thr, f, v);
 
-	if (t->p99_us >= 0 && f->requests > 0 && f->p99_us > t->p99_us) {
-		snprintf(br[n++].text, 200, "p99 %s is above %s", dur_format_us((double)f->p99_us, a, sizeof a),
-			 dur_format_us((double)t->p99_us, b, sizeof b));
-	}
-	if (t->p95_us >= 0 && f->requests > 0 && f->p95_us > t->p95_us) {
-		snprintf(br[n++].text, 200, "p95 %s is above %s", dur_format_us((double)f->p95_us, a, sizeof a),
-			 dur_format_us((double)t->p95_us, b, sizeof b));
-	}
-	if (t->mean_us >= 0 && f->requests > 0 && f->mean_us > (double)t->mean_us) {
-		snprintf(br[n++].text, 200, "mean %s is above %s", dur_format_us(f->mean_us, a, sizeof a),
-			 dur_format_us((double)t->mean_us, b, sizeof b));
-	}
-	if (t->error_rate >= 0 && f->error_pct > t->error_rate * 100) {
-		snprintf(br[n++].text, 200, "error rate %.2f%% is above %g%%", f->error_pct,
-			 t->error_rate * 100);
-	}
-	if (t->tps_min >= 0 && f->tps < t->tps_min) {
-		snprintf(br[n++].text, 200, "%.1f requests/s is below %g", f->tps, t->tps_min);
-	}
 	for (int i = 0; i < n; i++) {
-		snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->s->levels[step], br[i].text);
+		if (rec_threshold(&r->rec, step, v[i].metric, v[i].unit, v[i].limit, v[i].value,
+				  v[i].passed, err, sizeof err) < 0)
+			log_warn("%s", err);
+		if (v[i].passed)
+			continue;
+		snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->s->levels[step],
+			 v[i].text);
 		if (r->o->tty && !r->o->quiet)
 			fputc('\n', stderr);
 		fprintf(stderr, "soak run: threshold failed: %s\n", msg);
@@ -288,23 +275,24 @@ static int run_step(struct run *r, int k)
 
 static void print_summary(const struct run *r)
 {
+	FILE *out = r->o->json ? stderr : stdout;
 	const struct scenario *s = r->s;
 	char a[16], b[16], c[16], d[16], dur[32];
 
-	printf("\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
-	printf("%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", "VUs", "window", "requests",
+	fprintf(out, "\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
+	fprintf(out, "%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", "VUs", "window", "requests",
 	       "TPS", "avg", "90%", "95%", "99%", "error%", "new conns");
 	for (int k = 0; k < s->nlevels; k++) {
 		const struct figures *f = &r->steps[k];
 		if (!r->step_done[k])
 			continue;
-		printf("%-5d %7d %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, s->levels[k],
+		fprintf(out, "%-5d %7d %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, s->levels[k],
 		       dur_format((int64_t)(f->seconds * 1000 + 0.5), dur, sizeof dur), (long long)f->requests,
 		       f->tps, dur_format_us(f->mean_us, a, sizeof a), dur_format_us((double)f->p90_us, b, sizeof b),
 		       dur_format_us((double)f->p95_us, c, sizeof c), dur_format_us((double)f->p99_us, d, sizeof d),
 		       f->error_pct, (long long)f->new_conns);
 	}
-	fflush(stdout);
+	fflush(out);
 }
 
 int runner_run(const struct scenario *s, const struct runner_opts *o)
@@ -321,6 +309,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	}
 	r->s = s;
 	r->o = o;
+	if (o->run_id)
+		*o->run_id = -1;
 	if (engine_preflight(&s->plan, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s: %s\n", s->file, err);
 		free(r);
@@ -337,6 +327,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	if (o->run_id)
+		*o->run_id = r->rec.run_id;
 	/* ${nonce}: random per run, so usernames never collide with an earlier run's. */
 	{
 		uint64_t x = (uint64_t)clock_mono_ns() ^ ((uint64_t)r->rec.run_id << 40) ^ (uint64_t)getpid();

@@ -13,6 +13,7 @@
 #define SOAK_RUNNER_H
 
 #include <signal.h>
+#include <stdint.h>
 
 #include "engine/engine.h"
 #include "scenario/scenario.h"
@@ -23,6 +24,9 @@ struct runner_opts {
 	int threads;                         /* overrides the scenario when > 0 */
 	int tty;                             /* redraw a status line each second */
 	int quiet;                           /* no progress lines */
+	int json;                            /* stdout is for `soak run --json`: the step
+					      * table goes to stderr */
+	int64_t *run_id;                     /* when not NULL, gets the run's id (-1: none) */
 	volatile sig_atomic_t *sigint_count; /* incremented by the SIGINT handler */
 	volatile sig_atomic_t *sigterm;      /* set by the SIGTERM handler */
 };
