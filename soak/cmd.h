@@ -26,6 +26,7 @@ int cmd_runs(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_hlog(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Prints run_id's `soak runs --json` object on one line on stdout (`soak run --json`). */
 int cmd_runs_json(const char *db_path, int64_t run_id, char *err, size_t errlen);
