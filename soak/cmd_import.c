@@ -14,7 +14,7 @@
 #include "db.h"
 #include "dur.h"
 #include "import/jmeter.h"
-#include "import/nmon.h"
+#include "import/nmon_db.h"
 
 static void usage(FILE *f)
 {

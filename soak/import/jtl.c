@@ -10,6 +10,7 @@
 #define JTL_MAX_RECORD (1 << 20) /* a CSV record, quoted line breaks included */
 #define JTL_MAX_TAG    (1 << 20) /* an XML tag with its attributes */
 #define JTL_MAX_FIELDS 512       /* CSV fields per record */
+#define JTL_MAX_MS     (100LL * 366 * 86400 * 1000)
 
 /* The columns soak reads; the rest are skipped. */
 enum col {
@@ -643,12 +644,13 @@ static int int_value(const char *v, const char *what, int required, int64_t *out
 		snprintf(err, errlen, "no %s", what);
 		return -1;
 	}
-	if (parse_i64(v, out) < 0 || *out < 0) {
-		snprintf(err, errlen, "%s '%.40s' is not a whole number of milliseconds%s", what, v,
-		         strcmp(what, "timeStamp") == 0
-		             ? " since 1970: save results with "
-		               "jmeter.save.saveservice.timestamp_format=ms"
-		             : "");
+	/* Bounded so sums of them never overflow: 100 years of milliseconds. */
+	if (parse_i64(v, out) < 0 || *out < 0 || *out > JTL_MAX_MS) {
+		int ts = strcmp(what, "timeStamp") == 0;
+		snprintf(err, errlen, "%s '%.40s' is not a whole number%s", what, v,
+		         ts ? " of milliseconds since 1970: save results with "
+		              "jmeter.save.saveservice.timestamp_format=ms"
+		            : " from 0 to 100 years of milliseconds");
 		return -1;
 	}
 	return 0;

@@ -2,6 +2,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
+#include <math.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +10,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include "db.h"
 #include "ireader.h"
-#include "stage.h"
 
-#define NMON_MAX_LINE   (1 << 20)
 #define NMON_MAX_FIELDS 4096    /* a line's fields (NET has two per interface) */
 #define NMON_MAX_UARGS  4000000 /* processes with a command line in one file */
 
@@ -42,7 +40,7 @@ struct topsum {
 struct nmon {
 	const struct nmon_opts *o;
 	struct nmon_result *res;      /* filled as the passes go */
-	struct ireader in;            /* the file, read twice */
+	struct ireader *in;           /* the file, read twice */
 	pcre2_code *re;               /* --match, or NULL: no process figures */
 	pcre2_match_data *md;         /* for re */
 	int64_t *t_ms;                /* per tag: snapshot time, -1 when no ZZZZ line */
@@ -52,9 +50,7 @@ struct nmon {
 	struct section cpu, mem, net; /* headers of CPU_ALL, MEM, NET */
 	struct section top;           /* TOP's (TOP,+PID,Time,...) */
 	struct topsum *sums;          /* per tag */
-	struct stage sg;              /* where the samples go first */
-	int staged;                   /* sg is open */
-	sqlite3_stmt *ins;            /* INSERT of a sample into sg */
+	const struct nmon_sink *sink; /* where the samples go */
 	char *field[NMON_MAX_FIELDS]; /* the current line's fields (split in place) */
 	int nf;                       /* how many */
 	char err[400];                /* a message for the line being read */
@@ -170,7 +166,7 @@ static int pass_times(struct nmon *nm, char *err, size_t errlen)
 	long no = 0;
 	int rc, first = 1;
 
-	while ((rc = ird_next_line(&nm->in, &l, &len, &no, nm->err, sizeof nm->err)) == 1) {
+	while ((rc = ird_next_line(nm->in, &l, &len, &no, nm->err, sizeof nm->err)) == 1) {
 		if (first && strncmp(l, "AAA,", 4) != 0)
 			return fail_at(nm, no, "not an nmon file (it starts with AAA lines)", err,
 			               errlen);
@@ -183,14 +179,14 @@ static int pass_times(struct nmon *nm, char *err, size_t errlen)
 			int64_t ms;
 			split(nm, l, 4);
 			if (nm->nf < 4 || (tag = tag_of(nm->field[1])) < 0) {
-				if (!nm->in.last_nl)
+				if (!nm->in->last_nl)
 					goto cut;
 				return fail_at(nm, no,
 				               "a ZZZZ line is ZZZZ,Tnnnn,HH:MM:SS,DD-MON-YYYY",
 				               err, errlen);
 			}
 			if (nmon_parse_time(nm->field[2], nm->field[3], &ms) < 0) {
-				if (!nm->in.last_nl)
+				if (!nm->in->last_nl)
 					goto cut;
 				snprintf(nm->err, sizeof nm->err,
 				         "bad time '%.20s,%.20s' (HH:MM:SS,DD-MON-YYYY)",
@@ -213,7 +209,7 @@ static int pass_times(struct nmon *nm, char *err, size_t errlen)
 			split(nm, l, 5);
 			if (nm->nf < 5 || (tag = tag_of(nm->field[1])) < 0 ||
 			    (pid = strtol(nm->field[2], &end, 10)) < 0 || *end || pid > INT32_MAX) {
-				if (!nm->in.last_nl)
+				if (!nm->in->last_nl)
 					goto cut;
 				return fail_at(nm, no, "a UARG line is UARG,Tnnnn,PID,NAME,COMMAND",
 				               err, errlen);
@@ -324,7 +320,8 @@ static int number(struct nmon *nm, int i, const struct section *s, double *v, in
 		return 0;
 	errno = 0;
 	*v = strtod(nm->field[i], &end);
-	if (errno || *end || end == nm->field[i]) {
+	/* Within what a machine can show (and no nan or inf): a sum of them stays finite. */
+	if (errno || *end || end == nm->field[i] || !(fabs(*v) <= 1e15)) {
 		snprintf(nm->err, sizeof nm->err, "%s: '%.40s' is not a number",
 		         s->name[i < s->n ? i : 0], nm->field[i]);
 		return -1;
@@ -335,13 +332,8 @@ static int number(struct nmon *nm, int i, const struct section *s, double *v, in
 
 static int put(struct nmon *nm, const char *metric, int64_t t, double v)
 {
-	sqlite3_bind_text(nm->ins, 1, metric, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(nm->ins, 2, t);
-	sqlite3_bind_double(nm->ins, 3, v);
-	int rc = sqlite3_step(nm->ins);
-	sqlite3_reset(nm->ins);
-	if (rc != SQLITE_DONE)
-		return db_fail(nm->sg.rec.db, "cannot record a sample", nm->err, sizeof nm->err);
+	if (nm->sink->put(nm->sink->ctx, metric, t, v, nm->err, sizeof nm->err) < 0)
+		return -1;
 	nm->res->samples++;
 	return 0;
 }
@@ -470,9 +462,9 @@ static int pass_data(struct nmon *nm, char *err, size_t errlen)
 	long no = 0;
 	int rc;
 
-	if (ird_rewind(&nm->in, nm->err, sizeof nm->err) < 0)
+	if (ird_rewind(nm->in, nm->err, sizeof nm->err) < 0)
 		return fail_at(nm, 0, nm->err, err, errlen);
-	while ((rc = ird_next_line(&nm->in, &l, &len, &no, nm->err, sizeof nm->err)) == 1) {
+	while ((rc = ird_next_line(nm->in, &l, &len, &no, nm->err, sizeof nm->err)) == 1) {
 		struct section *s = strncmp(l, "CPU_ALL,", 8) == 0 ? &nm->cpu
 		                    : strncmp(l, "MEM,", 4) == 0   ? &nm->mem
 		                    : strncmp(l, "NET,", 4) == 0   ? &nm->net
@@ -526,7 +518,7 @@ static int pass_data(struct nmon *nm, char *err, size_t errlen)
 		return fail_at(nm, no, nm->err, err, errlen);
 	return 0;
 bad:
-	if (!nm->in.last_nl && !nm->res->warning[0]) {
+	if (!nm->in->last_nl && !nm->res->warning[0]) {
 		snprintf(nm->res->warning, sizeof nm->res->warning,
 		         "%s:%ld: the last line is cut short (nmon stopped while writing): skipped",
 		         nm->o->path, no);
@@ -559,11 +551,11 @@ static int put_tops(struct nmon *nm)
 	return 0;
 }
 
-int nmon_import(const struct nmon_opts *o, struct nmon_result *res, char *err, size_t errlen)
+int nmon_read(struct ireader *in, const struct nmon_opts *o, const struct nmon_sink *sink,
+              struct nmon_result *res, char *err, size_t errlen)
 {
 	struct nmon *nm = calloc(1, sizeof *nm);
 	int rc = -1;
-	int64_t run;
 
 	memset(res, 0, sizeof *res);
 	if (!nm) {
@@ -572,6 +564,8 @@ int nmon_import(const struct nmon_opts *o, struct nmon_result *res, char *err, s
 	}
 	nm->o = o;
 	nm->res = res;
+	nm->in = in;
+	nm->sink = sink;
 	if (o->match) {
 		int ec;
 		PCRE2_SIZE off;
@@ -592,10 +586,6 @@ int nmon_import(const struct nmon_opts *o, struct nmon_result *res, char *err, s
 			goto done;
 		}
 	}
-	if (ird_open(&nm->in, o->path, NMON_MAX_LINE, err, errlen) < 0) {
-		rc = -2;
-		goto done;
-	}
 	if ((rc = pass_times(nm, err, errlen)) < 0)
 		goto done;
 	rc = -1;
@@ -610,18 +600,6 @@ int nmon_import(const struct nmon_opts *o, struct nmon_result *res, char *err, s
 		snprintf(err, errlen, "out of memory");
 		goto done;
 	}
-	if (stage_open(&nm->sg, err, errlen) < 0)
-		goto done;
-	nm->staged = 1;
-	if (db_prepare(nm->sg.rec.db, &nm->ins,
-	               "INSERT OR REPLACE INTO samples(source, host, metric, t_ms, value) "
-	               "VALUES(?4, ?5, ?1, ?2, ?3)",
-	               err, errlen) < 0)
-		goto done;
-	sqlite3_bind_text(nm->ins, 4, o->source, -1, SQLITE_STATIC);
-	sqlite3_bind_text(nm->ins, 5, res->host, -1, SQLITE_STATIC);
-	if (db_begin(nm->sg.rec.db, err, errlen) < 0)
-		goto done;
 	if ((rc = pass_data(nm, err, errlen)) < 0)
 		goto done;
 	rc = -1;
@@ -638,8 +616,6 @@ int nmon_import(const struct nmon_opts *o, struct nmon_result *res, char *err, s
 		snprintf(err, errlen, "%s", nm->err);
 		goto done;
 	}
-	if (db_commit(nm->sg.rec.db, err, errlen) < 0)
-		goto done;
 	res->first_ms = -1;
 	for (int32_t t = 1; t < nm->ntags; t++)
 		if (nm->t_ms[t] >= 0) {
@@ -648,18 +624,8 @@ int nmon_import(const struct nmon_opts *o, struct nmon_result *res, char *err, s
 			if (nm->t_ms[t] > res->last_ms)
 				res->last_ms = nm->t_ms[t];
 		}
-	sqlite3_finalize(nm->ins);
-	nm->ins = NULL;
-	if (stage_commit(&nm->sg, o->db_path, &run, &res->samples, err, errlen) < 0)
-		goto done;
 	rc = 0;
 done:
-	sqlite3_finalize(nm->ins);
-	if (nm->staged) {
-		db_rollback(nm->sg.rec.db);
-		stage_close(&nm->sg);
-	}
-	ird_close(&nm->in);
 	section_release(&nm->cpu);
 	section_release(&nm->mem);
 	section_release(&nm->net);

@@ -21,9 +21,10 @@
  * (the matched processes were idle) but no rss_kb or procs (their size is unknown then).
  *
  * Two passes in bounded memory: the first reads AAA, ZZZZ and UARG lines, the second the
- * data.  Any malformed line of these sections is FILE:LINE and nothing is written (the
- * samples go through a stage, stage.h); the last line alone may be cut short (nmon was
- * stopped while writing) and is then skipped with a warning.  Other sections are ignored.
+ * data, handing each sample to a sink (nmon_db.h's writes them to a database).  Any
+ * malformed line of these sections is FILE:LINE; the last line alone may be cut short
+ * (nmon was stopped while writing) and is then skipped with a warning.  Other sections are
+ * ignored.
  */
 #ifndef SOAK_NMON_H
 #define SOAK_NMON_H
@@ -31,12 +32,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ireader.h"
+
 #define NMON_MAX_SNAPSHOTS 1000000 /* a snapshot a second for over eleven days */
 
 struct nmon_opts {
-	const char *path;      /* the .nmon file (plain or gzip) */
-	const char *db_path;   /* the target database */
-	const char *source;    /* samples.source */
+	const char *path;      /* the .nmon file (plain or gzip), as messages name it */
+	const char *db_path;   /* the target database (nmon_import) */
+	const char *source;    /* samples.source (nmon_import) */
 	const char *match;     /* PCRE2 over process command lines; NULL: no TOP figures */
 	const char *host_name; /* samples.host; NULL: the file's AAA,host */
 };
@@ -51,9 +54,18 @@ struct nmon_result {
 	char warning[300]; /* "FILE:LINE: ..." of a skipped last line, or "" */
 };
 
-/* Returns 0, -1 on a runtime failure (database), -2 on bad input or options; err holds
- * "FILE:LINE: what is wrong" or the database's message. */
-int nmon_import(const struct nmon_opts *o, struct nmon_result *res, char *err, size_t errlen);
+/* Where the samples go: put() returns 0, or -1 with err (the reading stops). */
+struct nmon_sink {
+	int (*put)(void *ctx, const char *metric, int64_t t_ms, double value, char *err,
+	           size_t errlen);
+	void *ctx;
+};
+
+/* Reads the file in `in` (from its start); res->host is known before the first put.
+ * Returns 0, -1 when the sink failed (its err) or memory ran out, -2 on bad input or
+ * options; err holds "FILE:LINE: what is wrong". */
+int nmon_read(struct ireader *in, const struct nmon_opts *o, const struct nmon_sink *sink,
+              struct nmon_result *res, char *err, size_t errlen);
 
 /* "HH:MM:SS" and "DD-MON-YYYY" in local time -> epoch ms; -1 when malformed. */
 int nmon_parse_time(const char *hms, const char *date, int64_t *ms);

@@ -16,7 +16,7 @@
 #include "import/ireader.h"
 #include "import/jmeter.h"
 #include "import/jtl.h"
-#include "import/nmon.h"
+#include "import/nmon_db.h"
 
 /* Reads every sample of text; fills up to max samples' key fields and returns how many,
  * or -1 with err and *line on the first error. */
