@@ -682,8 +682,11 @@ int jmeter_import(const struct jmeter_opts *o, struct jmeter_result *res, char *
 	}
 	nsteps = jm_find_steps(lv, st, n, o->warmup_ms, step_of, phase_of, steps, JM_MAX_STEPS);
 	if (nsteps < 0) {
-		snprintf(err, errlen, "%s: the thread counts change in more than %d steps", o->path,
-		         JM_MAX_STEPS);
+		snprintf(err, errlen,
+		         "%s: the thread counts change in more than %d steps: that is no sweep a "
+		         "report can show; import a part of the file, or the file without its "
+		         "allThreads and grpThreads columns (one step)",
+		         o->path, JM_MAX_STEPS);
 		rc = -2;
 		goto done;
 	}
