@@ -263,3 +263,122 @@ char *dur_format_us(double us, char *buf, size_t len)
 		snprintf(buf, len, "%.2fs", us / 1e6);
 	return buf;
 }
+
+#define RATE_MAX 1e7 /* arrivals per second: far above what one machine sends */
+
+/* Reads one rate at *p (a number and an optional /s, /m, /h) and moves *p past it. */
+static int rate_token(const char **p, double *out)
+{
+	const char *q = skip_blank(*p), *e = q;
+	char num[64];
+	double v;
+
+	/* Digits with at most one decimal point followed by a digit: "100..500" is a range,
+	 * not 100.0 and ".500". */
+	while (isdigit((unsigned char)*e))
+		e++;
+	if (*e == '.' && isdigit((unsigned char)e[1]))
+		for (e++; isdigit((unsigned char)*e); e++)
+			;
+	if (e == q || (size_t)(e - q) >= sizeof num)
+		return -1;
+	memcpy(num, q, (size_t)(e - q));
+	num[e - q] = '\0';
+	v = strtod(num, NULL);
+	if (!isfinite(v))
+		return -1;
+	q = e;
+	if (*q == '/') {
+		if (q[1] == 's')
+			q += 2;
+		else if (q[1] == 'm')
+			v /= 60, q += 2;
+		else if (q[1] == 'h')
+			v /= 3600, q += 2;
+		else
+			return -1;
+	}
+	*out = v;
+	*p = skip_blank(q);
+	return 0;
+}
+
+int rate_parse(const char *s, double *per_s, char *err, size_t errlen)
+{
+	const char *p = s;
+	double v;
+	if (rate_token(&p, &v) < 0 || *p) {
+		snprintf(err, errlen, "bad rate '%s': expected a number per second, minute or hour "
+				      "(500/s, 30/m, 1200/h)", s);
+		return -1;
+	}
+	if (v <= 0 || v > RATE_MAX) {
+		snprintf(err, errlen, "bad rate '%s': must be above 0 and at most %.0f/s", s, RATE_MAX);
+		return -1;
+	}
+	*per_s = v;
+	return 0;
+}
+
+static int rate_push(const char *s, double v, double *vals, int max, int *n, char *err,
+		     size_t errlen)
+{
+	if (v <= 0 || v > RATE_MAX) {
+		snprintf(err, errlen, "bad rate in '%s': each must be above 0 and at most %.0f/s", s,
+			 RATE_MAX);
+		return -1;
+	}
+	if (*n >= max) {
+		snprintf(err, errlen, "'%s' gives more than %d rates", s, max);
+		return -1;
+	}
+	vals[(*n)++] = v;
+	return 0;
+}
+
+int rate_range_parse(const char *s, double *vals, int max, int *n, char *err, size_t errlen)
+{
+	const char *p = s;
+	double a, b, step;
+
+	*n = 0;
+	if (rate_token(&p, &a) < 0)
+		goto bad;
+	if (p[0] == '.' && p[1] == '.') {
+		p += 2;
+		if (rate_token(&p, &b) < 0 || strncmp(p, "step", 4) != 0)
+			goto bad;
+		p += 4;
+		if (rate_token(&p, &step) < 0 || step <= 0 || *p)
+			goto bad;
+		if (b < a) {
+			snprintf(err, errlen, "bad range '%s': the end is before the start", s);
+			return -1;
+		}
+		if ((b - a) / step + 1 > max) {
+			snprintf(err, errlen, "'%s' gives more than %d rates", s, max);
+			return -1;
+		}
+		/* The end is included when the steps land on it (within rounding). */
+		for (int i = 0; a + i * step <= b * (1 + 1e-9); i++)
+			if (rate_push(s, a + i * step, vals, max, n, err, errlen) < 0)
+				return -1;
+		return 0;
+	}
+	if (rate_push(s, a, vals, max, n, err, errlen) < 0)
+		return -1;
+	while (*p == ',') {
+		p++;
+		if (rate_token(&p, &b) < 0)
+			goto bad;
+		if (rate_push(s, b, vals, max, n, err, errlen) < 0)
+			return -1;
+	}
+	if (*p)
+		goto bad;
+	return 0;
+bad:
+	snprintf(err, errlen, "bad rates '%s': expected R, A..B step S or A,B,C (each R like "
+			      "500/s, 30/m)", s);
+	return -1;
+}

@@ -28,6 +28,12 @@ int range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char 
 		size_t errlen);
 /* A percentage (`1%`) or a fraction in [0, 1]; *frac gets the fraction. */
 int pct_parse(const char *s, double *frac, char *err, size_t errlen);
+/* A rate: "500/s", "30/m", "1200/h", "2.5" (per second when no unit), > 0 and at most
+ * 10,000,000/s; 0 and *per_s, or -1 with err. */
+int rate_parse(const char *s, double *per_s, char *err, size_t errlen);
+/* Rates as a list "100,200,500/s" or a range "100..1000 step 100" (each value may carry
+ * its unit); at most `max` values into vals; 0, or -1 with err. */
+int rate_range_parse(const char *s, double *vals, int max, int *n, char *err, size_t errlen);
 
 /* A latency for people, in the unit that suits it: 850us, 12.3ms, 1.25s. */
 char *dur_format_us(double us, char *buf, size_t len);

@@ -16,13 +16,19 @@
  *
  * Each input is ATTACHed and copied with INSERT OR IGNORE ... SELECT in one transaction:
  * an input is merged whole or not at all.  Inputs are only read.
+ *
+ * Agents: afterwards the runs of each agent group in OUT (`soak run --agent K/N --group
+ * G`) are folded into one merged run (agent_merge.h), rebuilt from the parts OUT holds,
+ * so merging the agents' files in any order or any number of times gives the same run.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "agent_merge.h"
 #include "cmd.h"
 #include "db.h"
 
@@ -60,6 +66,8 @@ static void usage(FILE *f)
 		"Folds the runs (steps, intervals, interval errors), samples, GC events and events\n"
 		"of each DB into OUT.db (created when missing).  Merging the same file again adds\n"
 		"nothing; run ids are renumbered in OUT.  Prints what each input added.\n"
+		"The runs of each agent group (soak run --agent K/N --group G) are then folded\n"
+		"into one run: intervals added exactly, gaps and clock skew named, one line each.\n"
 		"\n"
 		"  -o, --output OUT.db   the database to merge into\n"
 		"  -h, --help            this text\n"
@@ -313,6 +321,28 @@ fail:
 	return -1;
 }
 
+/* Folds OUT's agent groups into merged runs, in one transaction; a line per group. */
+static int fold_agents(sqlite3 *db, char *err, size_t errlen)
+{
+	struct agm_group *g = NULL;
+	int n = 0;
+
+	if (db_begin(db, err, errlen) < 0)
+		return -1;
+	if (agm_fold_all(db, &g, &n, err, errlen) < 0 || db_commit(db, err, errlen) < 0) {
+		db_rollback(db);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		printf("group %s%s%.0d: run %lld holds %d of %d agents, %lld intervals, %lld notes; "
+		       "%s\n",
+		       g[i].group, g[i].seq ? "#" : "", g[i].seq ? g[i].seq + 1 : 0,
+		       (long long)g[i].run_id, g[i].merged, g[i].planned, g[i].intervals, g[i].notes,
+		       g[i].status);
+	free(g);
+	return 0;
+}
+
 /* Whether a and b are the same file (hard links and symlinks included). */
 static int same_file(const struct stat *a, const char *b)
 {
@@ -388,6 +418,8 @@ int cmd_merge(int argc, char **argv)
 		       n.errors, n.samples, n.gc_events, n.events);
 		fflush(stdout);
 	}
+	if (fold_agents(db, err, sizeof err) < 0)
+		goto fail;
 	rc = EXIT_OK;
 	goto cleanup;
 fail:

@@ -15,6 +15,7 @@
 #include "db.h"
 #include "log.h"
 #include "run/runner.h"
+#include "dur.h"
 #include "scenario/scenario.h"
 
 /* Set by the signal handlers; read by the runner. */
@@ -43,12 +44,27 @@ static void usage_run(FILE *f)
 		"  --json                 at the end of each run, its `soak runs --json` object on\n"
 		"                         one line on stdout, thresholds' verdict included (the step\n"
 		"                         tables go to stderr then)\n"
+		"agents (one share of a run that several load generators make together):\n"
+		"  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
+		"                         array, an srun step or a Kubernetes Indexed Job\n"
+		"  --agents N             N for a Kubernetes Indexed Job (its completions)\n"
+		"  --group NAME           ties the agents together (default under Slurm: the job)\n"
+		"  --start-at TIME        start on this instant (RFC 3339 or epoch seconds)\n"
+		"  --start-in D           start on the first interval boundary D from now\n"
+		"  --clock-dir DIR        compare this clock with DIR's file system's (shared by\n"
+		"                         the agents; default: the database's folder)\n"
+		"  (`soak merge` folds a group's runs into one run)\n"
 		"  -v, --verbose          diagnostics (repeat for more)\n"
 		"quick mode (no scenario file):\n"
 		"  --url URL  -c, --concurrency N (30)  -d, --duration D (30m)  --method M\n"
 		"  --body TEMPLATE  -H, --header 'K: V' (repeatable)  --label L\n"
 		"  --connection keepalive|close  --interval D (10s)  --timeout D (30s)\n"
 		"  --expect-status N  --warmup D  --ramp-up D  --think D\n"
+		"  open model (instead of -c): --rate R (500/s, 30/m)  --arrival constant|poisson\n"
+		"  --max-in-flight N (1000)  --max-lag D (10s)\n"
+		"capacity search (open model): --find-max-rate --slo 'p99<200ms,errors<1%%'\n"
+		"  [--from R] [--to R] [--step-duration D]: raises the rate, then bisects, until the\n"
+		"  SLO fails; prints and records the highest rate that meets it\n"
 		"Exit status: 0 done, 1 a threshold failed, 2 bad usage or scenario, 3 runtime\n"
 		"failure, 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
@@ -73,6 +89,9 @@ static int add_line(char **text, size_t *len, const char *key, const char *value
 enum {
 	OPT_DB = 256, OPT_SET, OPT_THREADS, OPT_LOOP, OPT_URL, OPT_METHOD, OPT_BODY, OPT_LABEL,
 	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK,
+	OPT_RATE, OPT_ARRIVAL, OPT_MAX_IN_FLIGHT, OPT_MAX_LAG, OPT_FIND_MAX, OPT_SLO, OPT_FROM,
+	OPT_TO, OPT_STEP_DURATION, OPT_AGENT, OPT_AGENTS, OPT_GROUP, OPT_START_AT, OPT_START_IN,
+	OPT_CLOCK_DIR,
 	OPT_JSON
 };
 
@@ -101,6 +120,21 @@ int cmd_run(int argc, char **argv)
 		{"ramp-up", required_argument, NULL, OPT_RAMP},
 		{"think", required_argument, NULL, OPT_THINK},
 		{"json", no_argument, NULL, OPT_JSON},
+		{"rate", required_argument, NULL, OPT_RATE},
+		{"arrival", required_argument, NULL, OPT_ARRIVAL},
+		{"max-in-flight", required_argument, NULL, OPT_MAX_IN_FLIGHT},
+		{"max-lag", required_argument, NULL, OPT_MAX_LAG},
+		{"find-max-rate", no_argument, NULL, OPT_FIND_MAX},
+		{"slo", required_argument, NULL, OPT_SLO},
+		{"from", required_argument, NULL, OPT_FROM},
+		{"to", required_argument, NULL, OPT_TO},
+		{"step-duration", required_argument, NULL, OPT_STEP_DURATION},
+		{"agent", required_argument, NULL, OPT_AGENT},
+		{"agents", required_argument, NULL, OPT_AGENTS},
+		{"group", required_argument, NULL, OPT_GROUP},
+		{"start-at", required_argument, NULL, OPT_START_AT},
+		{"start-in", required_argument, NULL, OPT_START_IN},
+		{"clock-dir", required_argument, NULL, OPT_CLOCK_DIR},
 		{NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
@@ -111,7 +145,12 @@ int cmd_run(int argc, char **argv)
 	char *qs = NULL, *qr = NULL;
 	size_t qsl = 0, qrl = 0;
 	const char *url = NULL, *label = NULL;
-	int have_conc = 0, have_dur = 0;
+	int have_conc = 0, have_dur = 0, have_rate = 0, find_max = 0, have_slo = 0;
+	struct slo slo;
+	struct runner_search search = {0};
+	char err[1024];
+	struct agent_args aargs = {0};
+	struct agent agent;
 
 	if (!sets)
 		return EXIT_RUNTIME;
@@ -163,6 +202,50 @@ int cmd_run(int argc, char **argv)
 		case OPT_WARMUP: bad = add_line(&qs, &qsl, "warmup", optarg); break;
 		case OPT_RAMP: bad = add_line(&qs, &qsl, "ramp_up", optarg); break;
 		case OPT_THINK: bad = add_line(&qs, &qsl, "think_time", optarg); break;
+		case OPT_RATE: have_rate = 1; bad = add_line(&qs, &qsl, "rate", optarg); break;
+		case OPT_ARRIVAL: bad = add_line(&qs, &qsl, "arrival", optarg); break;
+		case OPT_MAX_IN_FLIGHT: bad = add_line(&qs, &qsl, "max_in_flight", optarg); break;
+		case OPT_MAX_LAG: bad = add_line(&qs, &qsl, "max_lag", optarg); break;
+		case OPT_FIND_MAX: find_max = 1; break;
+		case OPT_SLO:
+			if (slo_parse(&slo, optarg, err, sizeof err) < 0) {
+				fprintf(stderr, "soak run: %s\n", err);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			have_slo = 1;
+			break;
+		case OPT_FROM:
+		case OPT_TO:
+			if (rate_parse(optarg, c == OPT_FROM ? &search.from : &search.to, err, sizeof err) < 0) {
+				fprintf(stderr, "soak run: --%s: %s\n", c == OPT_FROM ? "from" : "to", err);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case OPT_STEP_DURATION:
+			if (dur_parse(optarg, &search.step_ms, err, sizeof err) < 0 || search.step_ms < 100) {
+				fprintf(stderr, "soak run: --step-duration: %s\n",
+					search.step_ms < 100 ? "must be at least 100ms" : err);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case OPT_AGENT: aargs.agent = optarg; break;
+		case OPT_AGENTS:
+			lv = strtol(optarg, &end, 10);
+			aargs.agents = lv >= 1 && lv <= AGENT_MAX ? (int)lv : 0;
+			if (end == optarg || *end || !aargs.agents) {
+				fprintf(stderr, "soak run: --agents: expected 1..%d, not '%s'\n", AGENT_MAX,
+					optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case OPT_GROUP: aargs.group = optarg; break;
+		case OPT_START_AT: aargs.start_at = optarg; break;
+		case OPT_START_IN: aargs.start_in = optarg; break;
+		case OPT_CLOCK_DIR: aargs.clock_dir = optarg; break;
 		case ':':
 			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
 			cmd_usage("run");
@@ -197,12 +280,20 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
+	if (aargs.agent || aargs.agents || aargs.group || aargs.start_at || aargs.start_in ||
+	    aargs.clock_dir) {
+		char aerr[512];
+		if (agent_setup(&agent, &aargs, aerr, sizeof aerr) < 0) {
+			fprintf(stderr, "soak run: %s\n", aerr);
+			rc = EXIT_USAGE;
+			goto done;
+		}
+	}
 
 	/* Parse every scenario before sending anything: a typo in the third file of an
 	 * overnight queue must not surface at 3 a.m. */
 	int nscn = url ? 1 : argc - optind;
 	struct scenario *scns = calloc((size_t)nscn, sizeof *scns);
-	char err[1024];
 	if (!scns) {
 		rc = EXIT_RUNTIME;
 		goto done;
@@ -210,7 +301,7 @@ int cmd_run(int argc, char **argv)
 	if (url) {
 		char *text = NULL;
 		size_t tl = 0;
-		if (!have_conc)
+		if (!have_conc && !have_rate)
 			add_line(&qs, &qsl, "concurrency", "30");
 		if (!have_dur)
 			add_line(&qs, &qsl, "duration", "30m");
@@ -243,6 +334,25 @@ int cmd_run(int argc, char **argv)
 			}
 	}
 
+	if (find_max || have_slo || search.from > 0 || search.to > 0 || search.step_ms > 0) {
+		const char *why = !find_max ? "--slo, --from, --to and --step-duration go with --find-max-rate"
+				  : !have_slo ? "--find-max-rate needs --slo (e.g. 'p99<200ms,errors<1%')"
+				  : nscn != 1 ? "--find-max-rate takes one scenario"
+				  : scns[0].plan.model != PLAN_OPEN
+				      ? "--find-max-rate needs the open model (rate = N/s in [scenario], or --rate)"
+				  : scns[0].sweep ? "--find-max-rate makes its own steps: the scenario has a [sweep]"
+				  : search.to > 0 && search.to <= (search.from > 0 ? search.from : scns[0].rate)
+				      ? "--to must be above --from (or the scenario's rate)"
+				      : NULL;
+		if (why) {
+			fprintf(stderr, "soak run: %s\n", why);
+			rc = EXIT_USAGE;
+			for (int i = 0; i < nscn; i++)
+				scn_release(&scns[i]);
+			goto free_scns;
+		}
+	}
+
 	/* Every VU may hold a socket: take the hard limit on open files. */
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -250,13 +360,18 @@ int cmd_run(int argc, char **argv)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	for (int i = 0; i < nscn; i++)
-		for (int k = 0; k < scns[i].nlevels; k++)
+		for (int k = 0; k < scns[i].nlevels; k++) {
+			int conns = scns[i].plan.model == PLAN_OPEN ? scns[i].plan.max_in_flight
+								    : scns[i].levels[k];
 			if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-			    (rlim_t)scns[i].levels[k] + 64 > rl.rlim_cur)
+			    (rlim_t)conns + 64 > rl.rlim_cur)
 				fprintf(stderr,
-					"soak run: warning: %s asks for %d VUs but only %llu files may be "
+					"soak run: warning: %s asks for %d %s but only %llu files may be "
 					"open (ulimit -n): expect connection errors\n",
-					scns[i].file, scns[i].levels[k], (unsigned long long)rl.rlim_cur);
+					scns[i].file, conns,
+					scns[i].plan.model == PLAN_OPEN ? "requests in flight" : "VUs",
+					(unsigned long long)rl.rlim_cur);
+		}
 
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;
@@ -267,7 +382,10 @@ int cmd_run(int argc, char **argv)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 
 	int64_t run_id = -1;
+	if (find_max)
+		search.slo = &slo;
 	struct runner_opts ro = {
+		.search = search,
 		.db_path = db_path,
 		.json = json,
 		.run_id = &run_id,
@@ -277,6 +395,7 @@ int cmd_run(int argc, char **argv)
 		.quiet = quiet,
 		.sigint_count = &sigint_count,
 		.sigterm = &sigterm_seen,
+		.agent = aargs.agent ? &agent : NULL,
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);

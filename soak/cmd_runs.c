@@ -4,6 +4,7 @@
  * interval histograms, so they are right for runs that crashed before writing a step row.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +30,55 @@ static void json_figures(FILE *f, const struct figures *g, double duration_s)
 		(long long)g->new_conns);
 }
 
+/* The open model's figures and the generator's own CPU (null where they do not apply). */
+static void json_open(FILE *f, int open, const struct figures *g, double gen_cpu)
+{
+	if (open)
+		fprintf(f, ", \"dropped\": %lld, \"service_p50_ms\": %.3f, \"service_p99_ms\": %.3f, "
+			   "\"lag_p99_ms\": %.3f",
+			(long long)g->dropped, (double)g->svc_p50_us / 1000, (double)g->svc_p99_us / 1000,
+			(double)g->lag_p99_us / 1000);
+	else
+		fprintf(f, ", \"dropped\": 0, \"service_p50_ms\": null, \"service_p99_ms\": null, "
+			   "\"lag_p99_ms\": null");
+	if (isnan(gen_cpu))
+		fprintf(f, ", \"gen_cpu_pct\": null");
+	else
+		fprintf(f, ", \"gen_cpu_pct\": %.2f", gen_cpu);
+}
+
+/* The generator's CPU over a window's steady intervals (% of its engine threads), NAN when
+ * not recorded. */
+static double window_gen_cpu(sqlite3 *db, int64_t run, int step)
+{
+	sqlite3_stmt *q = NULL;
+	double v = NAN;
+	char err[256];
+	if (db_prepare(db, &q,
+		       "SELECT sum(gen_cpu_pct * length_ms) / sum(length_ms) FROM intervals "
+		       "WHERE run_id = ? AND (? < 0 OR step_idx = ?) AND phase = 'steady' "
+		       "AND gen_cpu_pct IS NOT NULL",
+		       err, sizeof err) < 0)
+		return NAN;
+	sqlite3_bind_int64(q, 1, run);
+	sqlite3_bind_int(q, 2, step);
+	sqlite3_bind_int(q, 3, step);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL)
+		v = sqlite3_column_double(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
 /* Figures of a window; 0 or -1 with err. */
-static int window_figures(sqlite3 *db, int64_t run, int step, struct figures *out, char *err,
-			  size_t errlen)
+static int window_figures(sqlite3 *db, int64_t run, int step, int open, struct figures *out,
+			  char *err, size_t errlen)
 {
 	struct istats st;
 	struct res_window w = {.run_id = run, .step_idx = step, .phase = "steady", .from_ms = -1, .to_ms = -1};
 	double secs;
 	int n, rc;
 
-	if (istats_init(&st, err, errlen) < 0)
+	if ((open ? istats_init_open(&st, err, errlen) : istats_init(&st, err, errlen)) < 0)
 		return -1;
 	rc = res_collect(db, &w, &st, &secs, &n, err, errlen);
 	if (rc == 0)
@@ -47,7 +87,7 @@ static int window_figures(sqlite3 *db, int64_t run, int step, struct figures *ou
 	return rc;
 }
 
-/* The verdict of a run's thresholds: {"pass": true|false|null, "checks": [...]}; pass is
+/* The verdict of a run's thresholds: {"checks": [...], "pass": true|false|null}; pass is
  * null when no threshold was checked (none set, or no step finished). */
 static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *err, size_t errlen)
 {
@@ -74,9 +114,10 @@ static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *e
 	return 0;
 }
 
-/* Prints the runs (only_id >= 0: that one) as the table, or as JSON: a list, or with
- * oneline a single object on one line. */
-static int list_runs(sqlite3 *db, int64_t only_id, int json, int oneline, char *err, size_t errlen)
+/* Prints the runs (only_id >= 0: that one; all_runs: agents' parts of merged runs too) as
+ * the table, or as JSON: a list, or with oneline a single object on one line. */
+static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int oneline,
+		     char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL, *ss = NULL, *ts = NULL;
 	const char *nl = oneline ? "" : "\n";
@@ -84,22 +125,24 @@ static int list_runs(sqlite3 *db, int64_t only_id, int json, int oneline, char *
 
 	if (db_prepare(db, &st,
 		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
-		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, "
-		       "IFNULL(origin, 'soak') FROM runs WHERE ?1 < 0 OR id = ?1 ORDER BY id",
+		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, agent_index, "
+		       "agent_count, agents_merged, model, IFNULL(origin, 'soak') FROM runs "
+		       "WHERE (?1 OR merged_into IS NULL) AND (?2 < 0 OR id = ?2) ORDER BY id",
 		       err, errlen) < 0 ||
-	    db_prepare(db, &ss, "SELECT idx, concurrency FROM steps WHERE run_id = ? ORDER BY idx", err,
-		       errlen) < 0 ||
+	    db_prepare(db, &ss, "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
+		       err, errlen) < 0 ||
 	    db_prepare(db, &ts,
 		       "SELECT step_idx, metric, unit, limit_val, value, passed FROM thresholds "
 		       "WHERE run_id = ? ORDER BY step_idx, metric",
 		       err, errlen) < 0)
 		goto done;
-	sqlite3_bind_int64(st, 1, only_id);
+	sqlite3_bind_int(st, 1, all_runs || only_id >= 0);
+	sqlite3_bind_int64(st, 2, only_id);
 	if (json && !oneline)
 		printf("[");
 	else if (!json)
-		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s\n", "id", "label", "mode", "status",
-		       "started (UTC)", "length", "requests", "TPS", "p99", "error%");
+		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s %7s\n", "id", "label", "mode",
+		       "status", "started (UTC)", "length", "requests", "TPS", "p99", "error%", "agents");
 	int64_t now = clock_wall_ms();
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -116,18 +159,30 @@ static int list_runs(sqlite3 *db, int64_t only_id, int json, int oneline, char *
 					? (!strcmp(status, "running") ? now : hb)
 					: sqlite3_column_int64(st, 11);
 		struct figures all;
-		char iso[40], len[32], p99[32];
+		char iso[40], len[32], p99[32], agents[32] = "-";
+		int open = !strcmp((const char *)sqlite3_column_text(st, 17), "open");
+		int a_k = sqlite3_column_int(st, 14), a_n = sqlite3_column_int(st, 15);
+		int a_m = sqlite3_column_int(st, 16);
 
-		if (window_figures(db, id, -1, &all, err, errlen) < 0)
+		/* merged: how many took part (of how many planned); an agent's own: K/N */
+		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
+			snprintf(agents, sizeof agents, "#%d/%d", a_k, a_n);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL && a_m == a_n)
+			snprintf(agents, sizeof agents, "%d", a_m);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
+			snprintf(agents, sizeof agents, "%d/%d", a_m, a_n);
+
+		if (window_figures(db, id, -1, open, &all, err, errlen) < 0)
 			goto done;
 		if (!json) {
 			clock_iso(started, iso, sizeof iso);
 			iso[19] = '\0';
 			iso[10] = ' ';
-			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f\n", (long long)id,
+			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n", (long long)id,
 			       label, mode, status, iso, dur_format((ended - started) / 1000 * 1000, len, sizeof len),
 			       (long long)all.requests, all.tps,
-			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct);
+			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct,
+			       agents);
 			continue;
 		}
 		printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", nl, oneline ? "" : "  ",
@@ -143,20 +198,39 @@ static int list_runs(sqlite3 *db, int64_t only_id, int json, int oneline, char *
 		printf(", \"status\": ");
 		json_write_str(stdout, status);
 		printf(", \"origin\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(st, 14));
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 18));
+		printf(", \"model\": \"%s\"", open ? "open" : "closed");
+		/* The target rate: the first step's (a sweep's steps carry their own). */
+		double rate = NAN;
+		sqlite3_bind_int64(ss, 1, id);
+		if (sqlite3_step(ss) == SQLITE_ROW && sqlite3_column_type(ss, 2) != SQLITE_NULL)
+			rate = sqlite3_column_double(ss, 2);
+		sqlite3_reset(ss);
+		if (open && !isnan(rate))
+			printf(", \"rate\": %.3f", rate);
+		else
+			printf(", \"rate\": null");
 		printf(", \"started_ms\": %lld, ", (long long)started);
+		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
+			printf("\"agent\": %d, \"agent_count\": %d, ", a_k, a_n);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
+			printf("\"agents\": %d, \"agent_count\": %d, ", a_m, a_n);
 		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
+		json_open(stdout, open, &all, window_gen_cpu(db, id, -1));
 		printf(", \"steps\": [");
 		sqlite3_bind_int64(ss, 1, id);
 		int fs = 1;
 		while (sqlite3_step(ss) == SQLITE_ROW) {
 			struct figures f;
 			int idx = sqlite3_column_int(ss, 0);
-			if (window_figures(db, id, idx, &f, err, errlen) < 0)
+			if (window_figures(db, id, idx, open, &f, err, errlen) < 0)
 				goto done;
 			printf("%s%s%s{\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", nl,
 			       oneline ? "" : "    ", idx + 1, sqlite3_column_int(ss, 1));
+			if (sqlite3_column_type(ss, 2) != SQLITE_NULL)
+				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
 			json_figures(stdout, &f, f.seconds);
+			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
 			printf("}");
 			fs = 0;
 		}
@@ -189,7 +263,7 @@ int cmd_runs_json(const char *db_path, int64_t run_id, char *err, size_t errlen)
 
 	if (db_open(db_path, 0, &db, err, errlen) < 0)
 		return -1;
-	rc = list_runs(db, run_id, 1, 1, err, errlen);
+	rc = list_runs(db, run_id, 0, 1, 1, err, errlen);
 	fflush(stdout);
 	db_close(db);
 	return rc;
@@ -200,11 +274,12 @@ int cmd_runs(int argc, char **argv)
 	static const struct option opts[] = {
 		{"db", required_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
+		{"all", no_argument, NULL, 'a'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *path = db_default_path();
-	int json = 0, c, rc = EXIT_RUNTIME;
+	int json = 0, all_runs = 0, c, rc = EXIT_RUNTIME;
 	sqlite3 *db = NULL;
 	char err[512];
 
@@ -213,10 +288,13 @@ int cmd_runs(int argc, char **argv)
 		switch (c) {
 		case 'd': path = optarg; break;
 		case 'j': json = 1; break;
+		case 'a': all_runs = 1; break;
 		case 'h':
-			printf("usage: soak runs [--db FILE] [--json]\n"
+			printf("usage: soak runs [--db FILE] [--json] [--all]\n"
 			       "Lists runs: id, label, mode, status (crashed when a run was never closed\n"
-			       "and its process is gone), start, length, requests, TPS, p99, error %%.\n");
+			       "and its process is gone), start, length, requests, TPS, p99, error %%,\n"
+			       "agents (of a merged run, or K/N of one agent's run).  Agents' runs folded\n"
+			       "into a merged run by `soak merge` are listed only with --all.\n");
 			return EXIT_OK;
 		default:
 			if (c == ':')
@@ -237,7 +315,7 @@ int cmd_runs(int argc, char **argv)
 		fprintf(stderr, "soak runs: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (list_runs(db, -1, json, 0, err, sizeof err) < 0)
+	if (list_runs(db, -1, all_runs, json, 0, err, sizeof err) < 0)
 		fprintf(stderr, "soak runs: %s\n", err);
 	else
 		rc = EXIT_OK;

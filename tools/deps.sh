@@ -9,12 +9,14 @@ build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libi
        libmicrohttpd-dev zlib1g-dev)
 # Tests run real servers: PostgreSQL, Tomcat 9/10, Jetty 9 (Java), gnuplot for pictures,
 # Chromium to open the HTML report, clang for the fuzz corpora, iproute2 for namespaces;
-# JMeter (with its HTTP sampler) and nmon write the real files `soak import` is tested on,
-# tzdata lets those tests read nmon's local times in another zone.
+# slurm-wlm and munge for a one-node Slurm cluster that runs deploy/slurm, python3-kubernetes
+# to check deploy/k8s's manifests against the Kubernetes API's models; JMeter (with its
+# HTTP sampler) and nmon write the real files `soak import` is tested on, tzdata lets those
+# tests read nmon's local times in another zone.
 check=(libcmocka-dev sqlite3 curl gnuplot-nox postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
-       chromium clang procps iproute2 libjansson-dev python3 time jq jmeter jmeter-http nmon
-       tzdata)
+       chromium clang procps iproute2 libjansson-dev python3 time jq slurm-wlm munge
+       python3-kubernetes jmeter jmeter-http nmon tzdata)
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
       libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps)
 bench=(nginx-light wrk procps time linux-perf valgrind libjansson-dev)

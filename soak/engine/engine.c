@@ -1,6 +1,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <sys/epoll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,33 @@ int engine_preflight(const struct plan *p, char *err, size_t errlen)
 	return driver_of(p)->preflight(p, err, errlen);
 }
 
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void *worker(void *arg)
 {
 	struct ethread *t = arg;
-	t->eng->drv->run(t);
+	t->cpu_mark_ns = thread_cpu_ns();
+	sched_run(t);
+	/* The CPU of the last stretch goes into the buffer the last collect will take. */
+	int64_t cpu = thread_cpu_ns();
+	ethread_stats(t)->cpu_ns += cpu - t->cpu_mark_ns;
 	atomic_store_explicit(&t->done, 1, memory_order_release);
 	return NULL;
+}
+
+int engine_epoll_wait(int epfd, struct epoll_event *ev, int n, int64_t wait_us)
+{
+	struct timespec ts = {.tv_sec = wait_us / 1000000, .tv_nsec = (wait_us % 1000000) * 1000};
+	int r = epoll_pwait2(epfd, ev, n, wait_us < 0 ? NULL : &ts, NULL);
+	if (r < 0 && errno == ENOSYS) /* kernels before 5.11: millisecond waits, rounded up */
+		r = epoll_wait(epfd, ev, n, wait_us < 0 ? -1 : (int)((wait_us + 999) / 1000));
+	return r;
 }
 
 void engine_turn(struct ethread *t, struct turn *out)
@@ -41,7 +63,11 @@ void engine_turn(struct ethread *t, struct turn *out)
 
 	if (epoch != t->seen_epoch) {
 		/* Switch buffers: the aggregator cleared the other one before bumping the epoch
-		 * (release/acquire on epoch makes that visible here). */
+		 * (release/acquire on epoch makes that visible here).  The thread's CPU since the
+		 * last switch belongs to the buffer it leaves. */
+		int64_t cpu = thread_cpu_ns();
+		t->st[t->cur].cpu_ns += cpu - t->cpu_mark_ns;
+		t->cpu_mark_ns = cpu;
 		t->cur ^= 1;
 		t->seen_epoch = epoch;
 		atomic_store_explicit(&t->acked_epoch, epoch, memory_order_release);
@@ -50,8 +76,8 @@ void engine_turn(struct ethread *t, struct turn *out)
 	out->changed = 0;
 	int target = atomic_load_explicit(&e->target_vus, memory_order_acquire);
 	int share = target / e->nthreads + (t->index < target % e->nthreads);
-	if (share > t->max_share)
-		share = t->max_share;
+	if (share > t->max_slots)
+		share = t->max_slots;
 	if (share != t->share) {
 		t->share = share;
 		t->ramp_ms = atomic_load_explicit(&e->ramp_ms, memory_order_relaxed);
@@ -66,6 +92,7 @@ void engine_publish(struct ethread *t, int vus, int inflight)
 	atomic_store_explicit(&t->live_conns, t->conns, memory_order_relaxed);
 	atomic_store_explicit(&t->live_vus, vus, memory_order_relaxed);
 	atomic_store_explicit(&t->live_inflight, inflight, memory_order_relaxed);
+	atomic_store_explicit(&t->live_lag_us, t->lag_us, memory_order_relaxed);
 }
 
 static int ncores(void)
@@ -74,10 +101,14 @@ static int ncores(void)
 	return n > 0 ? (int)n : 1;
 }
 
-int engine_start(struct engine **out, const struct engine_opts *o, char *err, size_t errlen)
+int engine_start_with(struct engine **out, const struct engine_opts *o, const struct driver *drv,
+		      char *err, size_t errlen)
 {
 	struct engine *e;
 	uint64_t seed = (uint64_t)clock_wall_ms() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock_mono_ns();
+	const struct plan *p = o->plan;
+	int open = p->model == PLAN_OPEN;
+	int units = open ? p->max_in_flight : o->max_vus; /* slots in all */
 
 	*out = NULL;
 	e = calloc(1, sizeof *e);
@@ -86,14 +117,20 @@ int engine_start(struct engine **out, const struct engine_opts *o, char *err, si
 		return -1;
 	}
 	e->o = *o;
+	if (e->o.agent_count < 1 || e->o.agent_index < 1 || e->o.agent_index > e->o.agent_count)
+		e->o.agent_index = e->o.agent_count = 1; /* not an agent */
 	e->nthreads = o->threads > 0 ? o->threads : ncores();
-	if (e->nthreads > o->max_vus)
-		e->nthreads = o->max_vus > 0 ? o->max_vus : 1;
-	e->drv = driver_of(o->plan);
+	if (e->nthreads > units)
+		e->nthreads = units > 0 ? units : 1;
+	e->drv = drv;
 	e->loop = o->loop;
+	/* The open model keeps its schedule to the microsecond: epoll (epoll_pwait2), not
+	 * curl_multi_poll's milliseconds. */
+	if (e->loop == LOOP_AUTO && open)
+		e->loop = LOOP_EPOLL;
 	if (e->loop == LOOP_AUTO)
-		e->loop = (o->max_vus + e->nthreads - 1) / e->nthreads > AUTO_EPOLL_ABOVE ? LOOP_EPOLL
-											 : LOOP_POLL;
+		e->loop = (units + e->nthreads - 1) / e->nthreads > AUTO_EPOLL_ABOVE ? LOOP_EPOLL
+										 : LOOP_POLL;
 	e->t = calloc((size_t)e->nthreads, sizeof *e->t);
 	if (!e->t) {
 		snprintf(err, errlen, "out of memory");
@@ -104,10 +141,21 @@ int engine_start(struct engine **out, const struct engine_opts *o, char *err, si
 		struct ethread *t = &e->t[i];
 		t->eng = e;
 		t->index = i;
-		t->max_share = o->max_vus / e->nthreads + (i < o->max_vus % e->nthreads);
+		t->max_slots = units / e->nthreads + (i < units % e->nthreads);
 		t->rng = (seed + (uint64_t)i * 0x9E3779B97F4A7C15ULL) | 1;
-		if (istats_init(&t->st[0], err, errlen) < 0 || istats_init(&t->st[1], err, errlen) < 0 ||
-		    e->drv->init(t, err, errlen) < 0)
+		snprintf(t->nonce, sizeof t->nonce, "%s", o->nonce ? o->nonce : "");
+		t->ctx.nonce = t->nonce;
+		t->ctx.run_id = o->run_id;
+		t->ctx.agent = (uint64_t)o->agent_index;
+		t->ctx.rng = t->rng ^ 0x5851F42D4C957F2DULL;
+		if (!t->ctx.rng)
+			t->ctx.rng = 1;
+		t->ctx.csv = p->csv.ncols ? &p->csv : NULL;
+		if ((open ? istats_init_open(&t->st[0], err, errlen) < 0 ||
+			    istats_init_open(&t->st[1], err, errlen) < 0
+			  : istats_init(&t->st[0], err, errlen) < 0 ||
+			    istats_init(&t->st[1], err, errlen) < 0) ||
+		    sched_init(t, err, errlen) < 0 || e->drv->init(t, err, errlen) < 0)
 			goto fail;
 	}
 	for (int i = 0; i < e->nthreads; i++) {
@@ -123,6 +171,21 @@ int engine_start(struct engine **out, const struct engine_opts *o, char *err, si
 fail:
 	engine_free(e);
 	return -1;
+}
+
+int engine_start(struct engine **out, const struct engine_opts *o, char *err, size_t errlen)
+{
+	return engine_start_with(out, o, driver_of(o->plan), err, errlen);
+}
+
+void engine_set_rate(struct engine *e, double per_s, int64_t ramp_ms)
+{
+	atomic_store_explicit(&e->ramp_ms, ramp_ms, memory_order_relaxed);
+	atomic_store_explicit(&e->rate_t0_us, clock_mono_us(), memory_order_relaxed);
+	atomic_store_explicit(&e->rate_mhz, (int64_t)(per_s * 1000 + 0.5), memory_order_release);
+	atomic_fetch_add(&e->ctl_gen, 1);
+	for (int i = 0; i < e->nthreads; i++)
+		e->drv->wake(&e->t[i]);
 }
 
 void engine_set_vus(struct engine *e, int vus, int64_t ramp_ms)
@@ -186,6 +249,9 @@ void engine_live(struct engine *e, struct engine_live *out)
 		out->new_conns += atomic_load_explicit(&t->live_conns, memory_order_relaxed);
 		out->vus += atomic_load_explicit(&t->live_vus, memory_order_relaxed);
 		out->inflight += atomic_load_explicit(&t->live_inflight, memory_order_relaxed);
+		int64_t lag = atomic_load_explicit(&t->live_lag_us, memory_order_relaxed);
+		if (lag > out->lag_us)
+			out->lag_us = lag;
 	}
 }
 
@@ -225,6 +291,7 @@ void engine_free(struct engine *e)
 			pthread_join(e->t[i].tid, NULL);
 	for (int i = 0; i < e->nthreads; i++) {
 		e->drv->release(&e->t[i]);
+		sched_release(&e->t[i]);
 		istats_release(&e->t[i].st[0]);
 		istats_release(&e->t[i].st[1]);
 	}
@@ -237,6 +304,6 @@ int engine_threads(const struct engine *e) { return e->nthreads; }
 const char *engine_loop_name(const struct engine *e)
 {
 	if (e->drv != &http_driver)
-		return "epoll (tcp-frame)";
+		return "epoll";
 	return e->loop == LOOP_EPOLL ? "epoll" : "poll";
 }

@@ -1,7 +1,9 @@
 /*
  * engine — the load engine: worker threads, each with its own event loop and its own share
- * of the virtual users (VUs), in a closed workload model (send, wait for the answer, think,
- * send again).
+ * of the load: virtual users (VUs) in the closed model (send, wait for the answer, think,
+ * send again), or of the arrival rate in the open model (requests start on a clock; latency
+ * counts from the intended start).  The plan says which (plan.h); the scheduler (sched.c)
+ * runs both, the drivers (http.c, tcpframe.c) move the bytes.
  *
  * Threads and handover: each worker counts into one of two istats buffers; engine_collect()
  * (called by the one aggregating thread at an interval boundary) bumps an epoch, wakes the
@@ -34,8 +36,11 @@ struct engine_opts {
 	int64_t run_id;             /* for ${run} */
 	const char *nonce;          /* for ${nonce}; must outlive the engine */
 	int threads;                /* 0 = one per core */
-	int max_vus;                /* the most VUs any step will ask for */
+	int max_vus;                /* closed: the most VUs any step will ask for */
 	enum engine_loop loop;
+	int agent_index;            /* K of `--agent K/N` (1-based); 0 or 1 when not an agent */
+	int agent_count;            /* N; 0 or 1 when not an agent.  Used only to number ${vu}
+	                             * and ${seq} across agents (engine_int.h) */
 };
 
 /* Totals since start, for a live status line (read without stopping the workers). */
@@ -43,8 +48,9 @@ struct engine_live {
 	int64_t requests;
 	int64_t errors;
 	int64_t new_conns;
-	int vus;      /* VUs running (in flight or thinking) */
-	int inflight; /* requests in flight */
+	int vus;        /* VUs running (in flight or thinking); open model: in flight */
+	int inflight;   /* requests in flight */
+	int64_t lag_us; /* open model: the largest start lag of the workers' last requests */
 };
 
 struct engine;
@@ -53,10 +59,14 @@ struct engine;
  * "cannot resolve ..." in err. */
 int engine_preflight(const struct plan *p, char *err, size_t errlen);
 int engine_start(struct engine **out, const struct engine_opts *o, char *err, size_t errlen);
-/* Sets the number of VUs; new ones start spread evenly over ramp_ms, surplus ones finish
- * their request and stop. */
+/* Closed model: sets the number of VUs; new ones start spread evenly over ramp_ms, surplus
+ * ones finish their request and stop. */
 void engine_set_vus(struct engine *e, int vus, int64_t ramp_ms);
-/* Adds every worker's counts since the previous collect into `into`. */
+/* Open model: sets the arrival rate (per second, the whole engine's); it grows linearly
+ * from a fiftieth over ramp_ms. */
+void engine_set_rate(struct engine *e, double per_s, int64_t ramp_ms);
+/* Adds every worker's counts since the previous collect into `into` (initialised with
+ * istats_init_open for an open-model plan). */
 int engine_collect(struct engine *e, struct istats *into, char *err, size_t errlen);
 void engine_live(struct engine *e, struct engine_live *out);
 /* Stops sending: abort = 0 lets requests in flight finish; 1 drops them at once. */

@@ -22,14 +22,9 @@
 #include "clock.h"
 #include "engine_int.h"
 #include "log.h"
-#include "vuheap.h"
 
 #define RESP_CAP 8192      /* bytes of a response body kept for expect_body */
-#define TURN_MAX_MS 200    /* longest wait of a loop turn (control is also woken) */
-#define BACKOFF_MS 50      /* pause after a failed connect, so a dead target is not spun on */
 #define EPOLL_BATCH 256
-
-enum vu_state { VU_IDLE = 0, VU_SCHEDULED, VU_INFLIGHT };
 
 struct hthread;
 
@@ -40,14 +35,13 @@ struct dynhdr {
 	size_t cap;              /* bytes available at node->data */
 };
 
-/* One virtual user. */
+/* One slot (a VU, or an open-model slot): its easy handles and buffers. */
 struct hvu {
 	struct hthread *ht;
-	int j;                      /* local index in the worker */
-	struct hmulti *mu;          /* the multi this VU's transfers run in */
-	enum vu_state state;
+	int j;                      /* slot index in the worker */
+	struct hmulti *mu;          /* the multi this slot's transfers run in */
+	int busy;                   /* a transfer of this slot is in its multi */
 	int req;                    /* request kind in flight */
-	uint64_t iter;              /* iterations started */
 	CURL *easy[PLAN_MAX_REQUESTS]; /* created on the VU's first start */
 	struct curl_slist *hdrs[PLAN_MAX_REQUESTS]; /* own list when a header is dynamic */
 	struct dynhdr *dyn;         /* dynamic headers of all kinds */
@@ -98,12 +92,9 @@ struct hthread {
 	const struct plan *plan;
 	struct hmulti *multis;      /* epoll mode: one per MULTI_VUS VUs; poll mode: one */
 	int nmulti;
-	struct hvu *vus;            /* max_share of them */
-	int active;                 /* VUs [0, active) are wanted */
-	struct vuheap heap;         /* scheduled VUs by due time */
-	int inflight;
+	struct hvu *vus;            /* max_slots of them */
 	struct hkind kinds[PLAN_MAX_REQUESTS];
-	struct tpl_ctx ctx;
+	struct tpl_ctx *ctx;        /* the worker's template context (engine_int.h) */
 	pcre2_match_data *md;
 	size_t url_cap, body_cap;   /* per-VU buffer sizes (max over kinds) */
 	int epoll;                  /* LOOP_EPOLL */
@@ -114,7 +105,6 @@ struct hthread {
 	 * removes it then; a socket's close (our close-socket callback) forgets it. */
 	struct fdreg *fds;
 	int nfds;                   /* entries in fds */
-	char nonce[64];
 };
 
 /* --- classification ------------------------------------------------------------------- */
@@ -273,7 +263,7 @@ static struct curl_slist *build_headers(struct hthread *h, const struct plan_req
 		if (t->dynamic && !with_dynamic)
 			continue;
 		if (t->dynamic) {
-			size_t cap = tpl_max_len(t, &h->ctx);
+			size_t cap = tpl_max_len(t, h->ctx);
 			char *fill = malloc(cap);
 			if (!fill)
 				goto fail;
@@ -284,7 +274,7 @@ static struct curl_slist *build_headers(struct hthread *h, const struct plan_req
 			n = curl_slist_append(list, fill);
 			free(fill);
 		} else {
-			if (tpl_expand(t, &h->ctx, buf, sizeof buf) < 0)
+			if (tpl_expand(t, h->ctx, buf, sizeof buf) < 0)
 				goto fail;
 			n = curl_slist_append(list, buf);
 		}
@@ -297,7 +287,7 @@ static struct curl_slist *build_headers(struct hthread *h, const struct plan_req
 				last = last->next;
 			dyn[*ndyn].node = last;
 			dyn[*ndyn].t = t;
-			dyn[*ndyn].cap = tpl_max_len(t, &h->ctx);
+			dyn[*ndyn].cap = tpl_max_len(t, h->ctx);
 			(*ndyn)++;
 		}
 	}
@@ -334,11 +324,11 @@ static int kinds_init(struct hthread *h, char *err, size_t errlen)
 			if (!kd->hdrs && (r->nheaders || r->has_body || s->connection == PLAN_CLOSE))
 				goto oom;
 		}
-		kd->url_cap = tpl_max_len(&r->url, &h->ctx);
-		kd->body_cap = r->has_body ? tpl_max_len(&r->body, &h->ctx) : 0;
+		kd->url_cap = tpl_max_len(&r->url, h->ctx);
+		kd->body_cap = r->has_body ? tpl_max_len(&r->body, h->ctx) : 0;
 		if (!r->url.dynamic) {
 			kd->url = malloc(kd->url_cap);
-			if (!kd->url || tpl_expand(&r->url, &h->ctx, kd->url, kd->url_cap) < 0)
+			if (!kd->url || tpl_expand(&r->url, h->ctx, kd->url, kd->url_cap) < 0)
 				goto oom;
 		} else if (kd->url_cap > h->url_cap) {
 			h->url_cap = kd->url_cap;
@@ -346,7 +336,7 @@ static int kinds_init(struct hthread *h, char *err, size_t errlen)
 		if (r->has_body && !r->body.dynamic) {
 			kd->body = malloc(kd->body_cap);
 			long n;
-			if (!kd->body || (n = tpl_expand(&r->body, &h->ctx, kd->body, kd->body_cap)) < 0)
+			if (!kd->body || (n = tpl_expand(&r->body, h->ctx, kd->body, kd->body_cap)) < 0)
 				goto oom;
 			kd->body_len = (size_t)n;
 		} else if (kd->body_cap > h->body_cap) {
@@ -454,23 +444,18 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 	h->plan = e->o.plan;
 	h->epfd = h->wakefd = -1;
 	h->epoll = e->loop == LOOP_EPOLL;
-	snprintf(h->nonce, sizeof h->nonce, "%s", e->o.nonce ? e->o.nonce : "");
-	h->ctx.nonce = h->nonce;
-	h->ctx.run_id = e->o.run_id;
-	h->ctx.rng = t->rng;
-	h->ctx.csv = h->plan->csv.ncols ? &h->plan->csv : NULL;
-	h->vus = calloc((size_t)(t->max_share > 0 ? t->max_share : 1), sizeof *h->vus);
-	int heap_rc = vuheap_init(&h->heap, t->max_share > 0 ? t->max_share : 1);
+	h->ctx = &t->ctx;
+	h->vus = calloc((size_t)(t->max_slots > 0 ? t->max_slots : 1), sizeof *h->vus);
 	h->md = pcre2_match_data_create(1, NULL);
-	h->nmulti = h->epoll ? (t->max_share + MULTI_VUS - 1) / MULTI_VUS : 1;
+	h->nmulti = h->epoll ? (t->max_slots + MULTI_VUS - 1) / MULTI_VUS : 1;
 	if (h->nmulti < 1)
 		h->nmulti = 1;
 	h->multis = calloc((size_t)h->nmulti, sizeof *h->multis);
-	if (!h->vus || heap_rc < 0 || !h->md || !h->multis)
+	if (!h->vus || !h->md || !h->multis)
 		goto oom;
 	for (int i = 0; i < h->nmulti; i++) {
 		struct hmulti *mu = &h->multis[i];
-		int vus = h->epoll ? MULTI_VUS : t->max_share;
+		int vus = h->epoll ? MULTI_VUS : t->max_slots;
 		mu->h = h;
 		mu->idx = i;
 		mu->deadline = -1;
@@ -485,7 +470,7 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 			curl_multi_setopt(mu->m, CURLMOPT_TIMERDATA, mu);
 		}
 	}
-	for (int j = 0; j < t->max_share; j++) {
+	for (int j = 0; j < t->max_slots; j++) {
 		h->vus[j].ht = h;
 		h->vus[j].j = j;
 		h->vus[j].mu = &h->multis[h->epoll ? j / MULTI_VUS : 0];
@@ -511,7 +496,7 @@ static void http_release(struct ethread *t)
 	struct hthread *h = t->drv;
 	if (!h)
 		return;
-	for (int j = 0; h->vus && j < t->max_share; j++)
+	for (int j = 0; h->vus && j < t->max_slots; j++)
 		vu_release(&h->vus[j], h->plan->nreqs);
 	for (int k = 0; k < h->plan->nreqs; k++) {
 		curl_slist_free_all(h->kinds[k].hdrs);
@@ -528,7 +513,6 @@ static void http_release(struct ethread *t)
 	if (h->wakefd >= 0)
 		close(h->wakefd);
 	free(h->vus);
-	vuheap_release(&h->heap);
 	free(h->fds);
 	free(h);
 	t->drv = NULL;
@@ -555,7 +539,7 @@ static int pick_kind(struct hthread *h)
 	const struct plan *s = h->plan;
 	if (s->nreqs == 1)
 		return 0;
-	long r = (long)(tpl_rand(&h->ctx.rng) % (uint64_t)s->total_weight);
+	long r = (long)(tpl_rand(&h->ctx->rng) % (uint64_t)s->total_weight);
 	for (int k = 0; k < s->nreqs; k++) {
 		r -= s->reqs[k].weight;
 		if (r < 0)
@@ -564,149 +548,103 @@ static int pick_kind(struct hthread *h)
 	return 0;
 }
 
-/* Starts the VU's next request. */
-static void vu_start(struct hthread *h, struct hvu *v)
+/* A request that failed before libcurl had it. */
+static void fail_now(struct ethread *t, int j, const char *why)
 {
+	struct outcome o = {.cls = ERR_OTHER, .connect_us = -1, .ttfb_us = -1, .detail = why};
+	sched_finish(t, j, &o);
+}
+
+/* Starts slot j's next request (driver contract). */
+static void http_start(struct ethread *t, int j)
+{
+	struct hthread *h = t->drv;
 	const struct plan *s = h->plan;
-	struct ethread *t = h->t;
+	struct hvu *v = &h->vus[j];
 	int k = pick_kind(h);
 	const struct plan_request *r = &s->reqs[k];
 	CURL *e;
 	CURLMcode mc;
 
 	if (!v->easy[0] && vu_create(h, v) < 0) {
-		istats_error(ethread_stats(t), ERR_OTHER, "out of memory creating a virtual user");
-		t->requests++, t->errors++;
-		ethread_stats(t)->requests++;
-		v->state = VU_IDLE;
+		fail_now(t, j, "out of memory creating a virtual user");
 		return;
 	}
 	e = v->easy[k];
-	h->ctx.seq = ethread_next_seq(t);
-	h->ctx.vu = ethread_vu_id(t, v->j);
-	h->ctx.iter = ++v->iter;
 	if (r->url.dynamic) {
-		tpl_expand(&r->url, &h->ctx, v->url, h->url_cap);
+		tpl_expand(&r->url, h->ctx, v->url, h->url_cap);
 		curl_easy_setopt(e, CURLOPT_URL, v->url);
 	}
 	if (r->has_body && r->body.dynamic) {
-		long n = tpl_expand(&r->body, &h->ctx, v->body, h->body_cap);
+		long n = tpl_expand(&r->body, h->ctx, v->body, h->body_cap);
 		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(n < 0 ? 0 : n));
 	}
 	for (int i = 0; i < v->ndyn; i++)
 		if (v->dyn[i].t >= r->headers && v->dyn[i].t < r->headers + r->nheaders)
-			tpl_expand(v->dyn[i].t, &h->ctx, v->dyn[i].node->data, v->dyn[i].cap);
+			tpl_expand(v->dyn[i].t, h->ctx, v->dyn[i].node->data, v->dyn[i].cap);
 	v->req = k;
 	v->resp_len = 0;
 	v->resp_bytes = 0;
 	v->errbuf[0] = '\0';
 	mc = curl_multi_add_handle(v->mu->m, e);
 	if (mc != CURLM_OK) {
-		istats_error(ethread_stats(t), ERR_OTHER, curl_multi_strerror(mc));
-		t->requests++, t->errors++;
-		ethread_stats(t)->requests++;
-		v->state = VU_IDLE;
+		fail_now(t, j, curl_multi_strerror(mc));
 		return;
 	}
-	v->state = VU_INFLIGHT;
-	h->inflight++;
+	v->busy = 1;
 }
 
-static void vu_schedule(struct hthread *h, struct hvu *v, int64_t due)
+/* Reports a finished transfer to the scheduler. */
+static void finish(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 {
-	v->state = VU_SCHEDULED;
-	vuheap_push(&h->heap, v->j, due);
-}
-
-/* What a VU does after a request: think, start again, or stop. */
-static void vu_next(struct hthread *h, struct hvu *v, int stop, int backoff)
-{
-	const struct plan *s = h->plan;
-	int64_t think = s->think_min_ms;
-
-	if (stop != ENGINE_RUN || v->j >= h->active) {
-		v->state = VU_IDLE;
-		return;
-	}
-	if (s->think_max_ms > s->think_min_ms)
-		think += (int64_t)(tpl_rand(&h->ctx.rng) % (uint64_t)(s->think_max_ms - s->think_min_ms + 1));
-	if (backoff && think < BACKOFF_MS)
-		think = BACKOFF_MS;
-	if (think > 0)
-		vu_schedule(h, v, clock_mono_ms() + think);
-	else
-		vu_start(h, v);
-}
-
-/* Records a finished transfer; returns 1 when the VU should back off. */
-static int record(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
-{
-	struct ethread *t = h->t;
-	struct istats *st = ethread_stats(t);
 	const struct plan_request *r = &h->plan->reqs[v->req];
+	struct outcome o = {.cls = -1, .connect_us = -1, .ttfb_us = -1};
 	curl_off_t total = 0, connect = 0, ttfb = 0;
 	long status = 0, nconn = 0, hsize = 0, oserr = 0;
 	char msg[ERR_SAMPLE_LEN];
 
-	st->requests++;
-	t->requests++;
 	curl_easy_getinfo(e, CURLINFO_NUM_CONNECTS, &nconn);
 	if (nconn > 0) {
 		curl_easy_getinfo(e, CURLINFO_CONNECT_TIME_T, &connect);
-		st->new_conns += nconn;
-		t->conns += nconn;
-		st->connect_sum_us += connect;
-		st->connect_n++;
+		o.connect_us = connect;
 	}
 	if (rc == CURLE_OK) {
-		int cls;
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
 		curl_easy_getinfo(e, CURLINFO_TOTAL_TIME_T, &total);
 		curl_easy_getinfo(e, CURLINFO_STARTTRANSFER_TIME_T, &ttfb);
 		curl_easy_getinfo(e, CURLINFO_HEADER_SIZE, &hsize);
-		if (hdr_record(&st->hist, total) < 0)
-			st->dropped++;
-		st->lat_sum_us += total;
-		st->ttfb_sum_us += ttfb;
-		st->ttfb_n++;
-		st->bytes += hsize + v->resp_bytes;
-		cls = http_status_class(status, r->expect_status);
-		if (cls >= 0) {
+		o.answered = 1;
+		o.service_us = total;
+		o.ttfb_us = ttfb;
+		o.bytes = hsize + v->resp_bytes;
+		o.cls = http_status_class(status, r->expect_status);
+		if (o.cls >= 0) {
 			if (r->expect_status)
 				snprintf(msg, sizeof msg, "%s %s: HTTP %ld (expected %d)", r->method,
 					 r->name, status, r->expect_status);
 			else
 				snprintf(msg, sizeof msg, "%s %s: HTTP %ld", r->method, r->name, status);
-			istats_error(st, (enum err_class)cls, msg);
-			t->errors++;
+			o.detail = msg;
 		} else if (r->expect_body &&
 			   pcre2_match(r->expect_body, (PCRE2_SPTR)(v->resp ? v->resp : ""), v->resp_len,
 				       0, 0, h->md, NULL) < 0) {
 			snprintf(msg, sizeof msg, "%s %s: body does not match /%.60s/: %.80s", r->method,
 				 r->name, r->expect_body_src, v->resp ? v->resp : "");
-			for (char *q = msg; *q; q++)
-				if (*q == '\n' || *q == '\r')
-					*q = ' ';
-			istats_error(st, ERR_BODY_MISMATCH, msg);
-			t->errors++;
+			o.cls = ERR_BODY_MISMATCH;
+			o.detail = msg;
 		}
-		return 0;
-	}
-	curl_easy_getinfo(e, CURLINFO_OS_ERRNO, &oserr);
-	enum err_class c = http_transport_class(rc, oserr, connect > 0 || nconn == 0);
-	if (c == ERR_CLIENT_PORTS)
-		snprintf(msg, sizeof msg, "%.110s (EADDRNOTAVAIL: the load generator ran out of ephemeral ports)",
+	} else {
+		curl_easy_getinfo(e, CURLINFO_OS_ERRNO, &oserr);
+		o.cls = http_transport_class(rc, oserr, connect > 0 || nconn == 0);
+		snprintf(msg, sizeof msg, "%s %s: %.170s", r->method, r->name,
 			 v->errbuf[0] ? v->errbuf : curl_easy_strerror(rc));
-	else
-		snprintf(msg, sizeof msg, "%.199s", v->errbuf[0] ? v->errbuf : curl_easy_strerror(rc));
-	istats_error(st, c, msg);
-	st->bytes += v->resp_bytes;
-	t->errors++;
-	return c == ERR_CONNECT_REFUSED || c == ERR_CLIENT_PORTS || c == ERR_DNS ||
-	       c == ERR_CONNECT_TIMEOUT || c == ERR_OTHER;
+		o.detail = msg;
+		o.bytes = v->resp_bytes;
+	}
+	sched_finish(h->t, v->j, &o);
 }
 
-static void drain_multi(struct hthread *h, CURLM *multi, int stop)
+static void drain_multi(struct hthread *h, CURLM *multi)
 {
 	CURLMsg *m;
 	int left;
@@ -718,137 +656,88 @@ static void drain_multi(struct hthread *h, CURLM *multi, int stop)
 		CURL *e = m->easy_handle;
 		CURLcode rc = m->data.result;
 		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&v);
-		int backoff = record(h, v, e, rc);
 		curl_multi_remove_handle(multi, e);
-		h->inflight--;
-		vu_next(h, v, stop, backoff);
+		v->busy = 0;
+		finish(h, v, e, rc);
 	}
 }
 
-static void drain_messages(struct hthread *h, int stop)
+static void drain_messages(struct hthread *h)
 {
 	for (int i = 0; i < h->nmulti; i++)
-		drain_multi(h, h->multis[i].m, stop);
+		drain_multi(h, h->multis[i].m);
 }
 
-/* Applies a new share: schedules VUs that are newly wanted, spread over the ramp. */
-static void apply_share(struct hthread *h)
+static void http_cancel(struct ethread *t, int j)
 {
-	struct ethread *t = h->t;
-	int want = t->share, from = h->active;
-	int64_t now = clock_mono_ms();
-
-	h->active = want;
-	for (int j = from; j < want; j++) {
-		struct hvu *v = &h->vus[j];
-		if (v->state != VU_IDLE)
-			continue; /* was leaving, still busy: it simply stays */
-		vu_schedule(h, v, ethread_ramp_due(t, j, from, want, now));
+	struct hthread *h = t->drv;
+	struct hvu *v = &h->vus[j];
+	if (v->busy) {
+		curl_multi_remove_handle(v->mu->m, v->easy[v->req]);
+		v->busy = 0;
 	}
 }
 
-static void abort_all(struct hthread *h)
+/* A leaving VU's connection stays in its multi's cache: libcurl closes what it no longer
+ * needs, and a VU that comes back reuses it. */
+static void http_idle(struct ethread *t, int j)
 {
-	for (int j = 0; j < h->t->max_share; j++) {
-		struct hvu *v = &h->vus[j];
-		if (v->state == VU_INFLIGHT) {
-			/* Sent but never answered: still a request, and an error, so every
-			 * request sent is accounted for. */
-			struct istats *st = ethread_stats(h->t);
-			curl_multi_remove_handle(v->mu->m, v->easy[v->req]);
-			h->inflight--;
-			st->requests++;
-			h->t->requests++;
-			h->t->errors++;
-			istats_error(st, ERR_OTHER, "dropped in flight: the run was stopped at once");
-		}
-		v->state = VU_IDLE;
-	}
-	h->heap.n = 0;
+	(void)t;
+	(void)j;
 }
 
-static void http_run(struct ethread *t)
+static void http_poll(struct ethread *t, int64_t wait_us)
 {
 	struct hthread *h = t->drv;
 	struct epoll_event evs[EPOLL_BATCH];
-	struct turn turn;
 	int running;
+	int wait = (int)((wait_us + 999) / 1000); /* libcurl's timers are in ms */
 
-	for (;;) {
-		engine_turn(t, &turn);
-		if (turn.stop == ENGINE_ABORT) {
-			abort_all(h);
-			break;
-		}
-		if (turn.changed)
-			apply_share(h);
-		int64_t now = clock_mono_ms();
-		if (turn.stop == ENGINE_DRAIN) {
-			while (h->heap.n > 0)
-				h->vus[vuheap_pop(&h->heap)].state = VU_IDLE;
-			if (h->inflight == 0)
-				break;
-		}
-		/* Start the VUs whose time has come. */
-		while (h->heap.n > 0 && vuheap_top(&h->heap) <= now) {
-			struct hvu *v = &h->vus[vuheap_pop(&h->heap)];
-			if (v->j >= h->active)
-				v->state = VU_IDLE;
-			else
-				vu_start(h, v);
-		}
-		int64_t wait = TURN_MAX_MS;
-		if (h->heap.n > 0 && vuheap_top(&h->heap) - now < wait)
-			wait = vuheap_top(&h->heap) - now;
-		if (wait < 0)
-			wait = 0;
-		if (!h->epoll) {
-			CURLM *m = h->multis[0].m;
-			curl_multi_perform(m, &running);
-			drain_messages(h, turn.stop);
-			curl_multi_poll(m, NULL, 0, (int)wait, NULL);
-			curl_multi_perform(m, &running);
-		} else {
-			int64_t mono = clock_mono_ms();
-			for (int i = 0; i < h->nmulti; i++)
-				if (h->multis[i].deadline >= 0 && h->multis[i].deadline - mono < wait)
-					wait = h->multis[i].deadline - mono < 0 ? 0 : h->multis[i].deadline - mono;
-			int n = epoll_wait(h->epfd, evs, EPOLL_BATCH, (int)wait);
-			for (int i = 0; i < n; i++) {
-				if (evs[i].data.fd == h->wakefd) {
-					uint64_t x;
-					if (read(h->wakefd, &x, sizeof x) < 0)
-						continue;
-					continue;
-				}
-				struct fdreg *fr = fdreg_of(h, evs[i].data.fd);
-				if (fr && !fr->wanted) {
-					/* An idle socket libcurl does not watch (the server closed
-					 * it, say): stop hearing about it until libcurl asks. */
-					epoll_ctl(h->epfd, EPOLL_CTL_DEL, evs[i].data.fd, NULL);
-					fr->in_epoll = 0;
-					continue;
-				}
-				int flags = ((evs[i].events & EPOLLIN) ? CURL_CSELECT_IN : 0) |
-					    ((evs[i].events & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
-					    ((evs[i].events & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
-				if (fr && fr->owner < h->nmulti)
-					curl_multi_socket_action(h->multis[fr->owner].m, evs[i].data.fd, flags,
-								 &running);
-			}
-			mono = clock_mono_ms();
-			for (int i = 0; i < h->nmulti; i++) {
-				struct hmulti *mu = &h->multis[i];
-				if (mu->deadline >= 0 && mono >= mu->deadline) {
-					mu->deadline = -1;
-					curl_multi_socket_action(mu->m, CURL_SOCKET_TIMEOUT, 0, &running);
-				}
-			}
-		}
-		drain_messages(h, turn.stop);
-		engine_publish(t, h->inflight + h->heap.n, h->inflight);
+	if (!h->epoll) {
+		CURLM *m = h->multis[0].m;
+		curl_multi_perform(m, &running);
+		drain_messages(h);
+		curl_multi_poll(m, NULL, 0, wait, NULL);
+		curl_multi_perform(m, &running);
+		drain_messages(h);
+		return;
 	}
-	engine_publish(t, 0, h->inflight);
+	int64_t mono = clock_mono_ms();
+	for (int i = 0; i < h->nmulti; i++)
+		if (h->multis[i].deadline >= 0 && h->multis[i].deadline - mono < wait)
+			wait = h->multis[i].deadline - mono < 0 ? 0 : (int)(h->multis[i].deadline - mono);
+	int n = engine_epoll_wait(h->epfd, evs, EPOLL_BATCH,
+				  (int64_t)wait * 1000 < wait_us ? (int64_t)wait * 1000 : wait_us);
+	for (int i = 0; i < n; i++) {
+		if (evs[i].data.fd == h->wakefd) {
+			uint64_t x;
+			if (read(h->wakefd, &x, sizeof x) < 0)
+				continue;
+			continue;
+		}
+		struct fdreg *fr = fdreg_of(h, evs[i].data.fd);
+		if (fr && !fr->wanted) {
+			/* An idle socket libcurl does not watch (the server closed it, say): stop
+			 * hearing about it until libcurl asks. */
+			epoll_ctl(h->epfd, EPOLL_CTL_DEL, evs[i].data.fd, NULL);
+			fr->in_epoll = 0;
+			continue;
+		}
+		int flags = ((evs[i].events & EPOLLIN) ? CURL_CSELECT_IN : 0) |
+			    ((evs[i].events & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
+			    ((evs[i].events & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
+		if (fr && fr->owner < h->nmulti)
+			curl_multi_socket_action(h->multis[fr->owner].m, evs[i].data.fd, flags, &running);
+	}
+	mono = clock_mono_ms();
+	for (int i = 0; i < h->nmulti; i++) {
+		struct hmulti *mu = &h->multis[i];
+		if (mu->deadline >= 0 && mono >= mu->deadline) {
+			mu->deadline = -1;
+			curl_multi_socket_action(mu->m, CURL_SOCKET_TIMEOUT, 0, &running);
+		}
+	}
+	drain_messages(h);
 }
 
 #define PREFLIGHT_TIMEOUT_MS 3000
@@ -918,9 +807,12 @@ static int http_preflight(const struct plan *s, char *err, size_t errlen)
 }
 
 const struct driver http_driver = {
-	.name = "http",
+	.name = "curl",
 	.init = http_init,
-	.run = http_run,
+	.start = http_start,
+	.cancel = http_cancel,
+	.idle = http_idle,
+	.poll = http_poll,
 	.wake = http_wake,
 	.release = http_release,
 	.preflight = http_preflight,

@@ -24,6 +24,10 @@
 
 enum plan_conn { PLAN_KEEPALIVE = 0, PLAN_CLOSE = 1 };
 enum plan_proto { PLAN_HTTP = 0, PLAN_TCP_FRAME = 1 };
+/* Closed: N users each send, wait, think, send again.  Open: requests start on a clock
+ * (a fixed arrival rate) whether or not earlier ones were answered. */
+enum plan_model { PLAN_CLOSED = 0, PLAN_OPEN = 1 };
+enum plan_arrival { PLAN_CONSTANT = 0, PLAN_POISSON = 1 };
 
 /* One request kind ([request] or [request.NAME]). */
 struct plan_request {
@@ -52,6 +56,11 @@ struct plan_frame {
 struct plan {
 	enum plan_proto protocol;
 	enum plan_conn connection;
+	enum plan_model model;
+	enum plan_arrival arrival;                /* open model: constant or Poisson gaps */
+	int max_in_flight;                        /* open model: requests outstanding at most */
+	int64_t max_lag_ms;                       /* open model: an arrival later than this
+	                                           * behind the schedule is dropped */
 	int64_t think_min_ms, think_max_ms;       /* think time after each request, a range */
 	struct plan_request reqs[PLAN_MAX_REQUESTS]; /* HTTP request kinds */
 	int nreqs;                                /* entries in reqs */

@@ -6,6 +6,7 @@ static const char *const class_names[ERR_NCLASS] = {
 	"http_4xx",        "http_5xx",        "status_mismatch", "body_mismatch",
 	"timeout",         "connect_refused", "connect_timeout", "reset",
 	"client_ports",    "dns",             "protocol",        "other",
+	"dropped",
 };
 
 const char *err_class_name(enum err_class c)
@@ -13,7 +14,10 @@ const char *err_class_name(enum err_class c)
 	return (unsigned)c < ERR_NCLASS ? class_names[c] : "other";
 }
 
-int err_class_client_side(enum err_class c) { return c == ERR_CLIENT_PORTS || c == ERR_DNS; }
+int err_class_client_side(enum err_class c)
+{
+	return c == ERR_CLIENT_PORTS || c == ERR_DNS || c == ERR_DROPPED;
+}
 
 int err_class_parse(const char *name)
 {
@@ -29,19 +33,51 @@ int istats_init(struct istats *s, char *err, size_t errlen)
 	return hdr_init_latency(&s->hist, err, errlen);
 }
 
-void istats_release(struct istats *s) { hdr_release(&s->hist); }
+int istats_init_open(struct istats *s, char *err, size_t errlen)
+{
+	if (istats_init(s, err, errlen) < 0)
+		return -1;
+	if (hdr_init_latency(&s->svc, err, errlen) < 0 || hdr_init_latency(&s->lag, err, errlen) < 0) {
+		istats_release(s);
+		return -1;
+	}
+	s->open = 1;
+	return 0;
+}
+
+void istats_release(struct istats *s)
+{
+	hdr_release(&s->hist);
+	hdr_release(&s->svc);
+	hdr_release(&s->lag);
+	s->open = 0;
+}
 
 void istats_reset(struct istats *s)
 {
-	struct hdr h = s->hist;
+	struct hdr h = s->hist, v = s->svc, l = s->lag;
+	int open = s->open;
 	hdr_reset(&h);
+	if (open) {
+		hdr_reset(&v);
+		hdr_reset(&l);
+	}
 	memset(s, 0, sizeof *s);
 	s->hist = h;
+	s->svc = v;
+	s->lag = l;
+	s->open = open;
 }
 
 void istats_add(struct istats *dst, const struct istats *src)
 {
-	dst->dropped += hdr_add(&dst->hist, &src->hist);
+	dst->overflow += hdr_add(&dst->hist, &src->hist);
+	if (dst->open && src->open) {
+		dst->overflow += hdr_add(&dst->svc, &src->svc);
+		dst->overflow += hdr_add(&dst->lag, &src->lag);
+	}
+	dst->svc_sum_us += src->svc_sum_us;
+	dst->cpu_ns += src->cpu_ns;
 	dst->requests += src->requests;
 	dst->errors += src->errors;
 	dst->bytes += src->bytes;
@@ -51,7 +87,7 @@ void istats_add(struct istats *dst, const struct istats *src)
 	dst->connect_n += src->connect_n;
 	dst->ttfb_sum_us += src->ttfb_sum_us;
 	dst->ttfb_n += src->ttfb_n;
-	dst->dropped += src->dropped;
+	dst->overflow += src->overflow;
 	for (int c = 0; c < ERR_NCLASS; c++) {
 		if (src->err_count[c] && !dst->err_count[c])
 			memcpy(dst->err_sample[c], src->err_sample[c], ERR_SAMPLE_LEN);
@@ -93,5 +129,18 @@ void istats_figures(const struct istats *s, double seconds, struct figures *f)
 		f->p99_us = hdr_value_at_percentile(&s->hist, 99);
 		f->p999_us = hdr_value_at_percentile(&s->hist, 99.9);
 		f->max_us = hdr_max(&s->hist);
+	}
+	f->dropped = s->err_count[ERR_DROPPED];
+	if (s->open) {
+		int64_t served = hdr_total(&s->svc);
+		if (served > 0) {
+			f->svc_p50_us = hdr_value_at_percentile(&s->svc, 50);
+			f->svc_p99_us = hdr_value_at_percentile(&s->svc, 99);
+			f->svc_mean_us = (double)s->svc_sum_us / (double)served;
+		}
+		if (hdr_total(&s->lag) > 0) {
+			f->lag_p99_us = hdr_value_at_percentile(&s->lag, 99);
+			f->lag_max_us = hdr_max(&s->lag);
+		}
 	}
 }

@@ -26,6 +26,8 @@ enum err_class {
 	ERR_DNS,
 	ERR_PROTOCOL,        /* not HTTP, or a bad frame */
 	ERR_OTHER,
+	ERR_DROPPED,         /* open model: an arrival more than max_lag behind the schedule,
+	                      * never sent (the generator's limit, not the server's) */
 	ERR_NCLASS
 };
 
@@ -33,7 +35,16 @@ enum err_class {
 
 /* Counters of one interval (or, merged, of a window). */
 struct istats {
-	struct hdr hist;          /* latency of answered requests, µs */
+	struct hdr hist;          /* latency of answered requests, µs: in the closed model from
+	                           * the request's start, in the open model from its intended
+	                           * start on the schedule (so queueing in the generator counts) */
+	int open;                 /* 1: svc and lag are allocated (istats_init_open) */
+	struct hdr svc;           /* open model: service time of answered requests (sent ->
+	                           * answered), µs */
+	struct hdr lag;           /* open model: start lag of every request sent (sent -
+	                           * intended), µs */
+	int64_t svc_sum_us;       /* open model: sum of the service times in svc */
+	int64_t cpu_ns;           /* CPU time the engine threads spent in the interval */
 	int64_t requests;         /* completed: answered or failed */
 	int64_t errors;           /* failed or rejected by the checks */
 	int64_t bytes;            /* response bytes received (headers and body) */
@@ -43,7 +54,7 @@ struct istats {
 	int64_t connect_n;
 	int64_t ttfb_sum_us;      /* time to first byte of answered requests */
 	int64_t ttfb_n;
-	int64_t dropped;          /* latencies outside the histogram's range */
+	int64_t overflow;         /* latencies outside a histogram's range (not recorded) */
 	int64_t err_count[ERR_NCLASS];
 	char err_sample[ERR_NCLASS][ERR_SAMPLE_LEN]; /* first message of each class */
 };
@@ -58,16 +69,23 @@ struct figures {
 	double connect_us;  /* mean connect time of new connections; 0 when none */
 	double ttfb_us;     /* mean time to first byte; 0 when none */
 	int64_t p50_us, p90_us, p95_us, p99_us, p999_us, max_us;
+	/* open model (0 otherwise): service time and start lag */
+	int64_t svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us;
+	double svc_mean_us;
+	int64_t dropped;    /* arrivals dropped (class dropped) */
 };
 
 void istats_figures(const struct istats *s, double seconds, struct figures *f);
 
 /* Initialises (allocates the histogram); 0 or -1 with err. */
 int istats_init(struct istats *s, char *err, size_t errlen);
+/* The same with the open model's service and lag histograms. */
+int istats_init_open(struct istats *s, char *err, size_t errlen);
 void istats_release(struct istats *s);
 /* Zeroes every counter and the histogram (cheap when few buckets were used). */
 void istats_reset(struct istats *s);
-/* Adds src into dst (histograms merged, first samples kept). */
+/* Adds src into dst (histograms merged, first samples kept); the open model's histograms
+ * only when both have them. */
 void istats_add(struct istats *dst, const struct istats *src);
 /* Counts one error of class c with its message (kept when it is the class's first). */
 void istats_error(struct istats *s, enum err_class c, const char *msg);

@@ -23,7 +23,6 @@
 #include "dur.h"
 #include "engine_int.h"
 #include "frame.h"
-#include "vuheap.h"
 
 #define KEEP_CAP             8192 /* reply payload bytes kept for the handshake's expect */
 #define TURN_MAX_MS          200  /* longest wait of a loop turn (control is also woken) */
@@ -35,8 +34,7 @@
 #define WAKE_TAG             UINT64_MAX /* epoll data of the wake eventfd */
 
 enum tf_state {
-	TF_IDLE = 0,   /* not running (no connection) */
-	TF_SCHEDULED,  /* waiting for due_ms (ramp, think, back-off); may keep its connection */
+	TF_IDLE = 0,   /* no iteration running (the connection may be kept) */
 	TF_CONNECTING, /* non-blocking connect in progress */
 	TF_HS_SEND,    /* writing the handshake */
 	TF_HS_READ,    /* reading the handshake's reply */
@@ -55,7 +53,9 @@ struct tvu {
 	int64_t due_ms;   /* in flight: deadline (mono ms) */
 	int dprev, dnext; /* deadline list links (-1 = none) */
 	int in_dl;        /* on the deadline list */
-	int inflight;     /* an iteration is running (counted in tthread.inflight) */
+	int64_t connect_us; /* this iteration's connect time, -1 when it reused one */
+	int64_t ttfb_us;    /* this iteration's handshake time, -1 when none */
+	int64_t bytes;      /* reply bytes this iteration has received so far */
 	uint64_t iter;    /* iterations started */
 	uint64_t seq;     /* ${seq} of the current iteration */
 	char *buf;        /* handshake or the iteration's frames, headers included */
@@ -75,20 +75,17 @@ struct tvu {
 struct tthread {
 	struct ethread *t;
 	const struct plan *plan;
-	struct tvu *vus;     /* max_share of them */
+	struct tvu *vus;     /* max_slots of them */
 	int active;          /* VUs [0, active) are wanted */
-	struct vuheap sched; /* scheduled VUs by start time */
 	int dhead, dtail;    /* in-flight VUs by deadline, earliest first */
-	int inflight;
 	int epfd, wakefd;
 	struct sockaddr_storage addr; /* the target, resolved once */
 	socklen_t addrlen;
 	int64_t timeout_ms; /* connect, handshake and iteration each */
 	size_t buf_cap;     /* per-VU buffer size */
 	uint8_t *scratch;   /* READ_CHUNK bytes */
-	struct tpl_ctx ctx;
+	struct tpl_ctx *ctx; /* the worker's template context (engine_int.h) */
 	pcre2_match_data *md;
-	char nonce[64];
 };
 
 /* --- the deadline list: sorted because every deadline is now + the same timeout ------- */
@@ -160,90 +157,43 @@ static enum err_class io_class(int e)
 
 /* --- the iteration's end ------------------------------------------------------------ */
 
-static void vu_schedule(struct tthread *h, struct tvu *v, int64_t due)
-{
-	v->state = TF_SCHEDULED;
-	vuheap_push(&h->sched, v->j, due);
-}
-
-/* What a VU does after an iteration: think, start again, or stop. */
-static void vu_next(struct tthread *h, struct tvu *v, int stop, int64_t backoff_ms, int64_t now_ms)
-{
-	const struct plan *s = h->plan;
-	int64_t think = s->think_min_ms;
-
-	if (stop != ENGINE_RUN || v->j >= h->active) {
-		conn_close(v);
-		v->state = TF_IDLE;
-		return;
-	}
-	if (s->think_max_ms > s->think_min_ms)
-		think += (int64_t)(tpl_rand(&h->ctx.rng) %
-		                   (uint64_t)(s->think_max_ms - s->think_min_ms + 1));
-	if (think < backoff_ms)
-		think = backoff_ms;
-	/* Even without think time the next iteration starts from the loop, never from here:
-	 * an iteration can finish inside vu_start (the kernel took every byte at once), and
-	 * starting the next one here would recurse without bound and starve engine_turn. */
-	vu_schedule(h, v, now_ms + think);
-}
-
 static void iteration_over(struct tthread *h, struct tvu *v)
 {
 	dl_remove(h, v);
-	if (v->inflight) {
-		v->inflight = 0;
-		h->inflight--;
-	}
+	v->state = TF_IDLE;
 }
 
-/* Records a failed iteration with its class and message, drops the connection. */
-static void fail(struct tthread *h, struct tvu *v, int stop, enum err_class c, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void fail(struct tthread *h, struct tvu *v, int stop, enum err_class c, const char *fmt, ...)
+/* Reports a failed iteration with its class and message; drops the connection. */
+static void fail(struct tthread *h, struct tvu *v, enum err_class c, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail(struct tthread *h, struct tvu *v, enum err_class c, const char *fmt, ...)
 {
-	struct ethread *t = h->t;
-	struct istats *st = ethread_stats(t);
 	char msg[ERR_SAMPLE_LEN];
+	struct outcome o = {.cls = (int)c, .connect_us = v->connect_us, .ttfb_us = v->ttfb_us};
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	st->requests++;
-	t->requests++;
-	t->errors++;
-	istats_error(st, c, msg);
+	o.detail = msg;
+	o.bytes = v->bytes;
 	if (v->state == TF_HS_READ || v->state == TF_READ)
-		st->bytes += (int64_t)frame_rd_bytes(&v->rd);
+		o.bytes += (int64_t)frame_rd_bytes(&v->rd);
 	conn_close(v);
 	iteration_over(h, v);
-	v->state = TF_IDLE;
-	vu_next(h, v, stop,
-	        c == ERR_CLIENT_PORTS ? PORTS_BACKOFF_MS
-	        : c == ERR_CONNECT_REFUSED || c == ERR_CONNECT_TIMEOUT || c == ERR_OTHER ||
-	                c == ERR_BODY_MISMATCH || c == ERR_PROTOCOL
-	            ? BACKOFF_MS
-	            : 0,
-	        clock_mono_ms());
+	sched_finish(h->t, v->j, &o);
 }
 
-static void succeed(struct tthread *h, struct tvu *v, int stop)
+static void succeed(struct tthread *h, struct tvu *v)
 {
-	struct ethread *t = h->t;
-	struct istats *st = ethread_stats(t);
-	int64_t now_us = clock_mono_us(), lat = now_us - v->t_iter_us;
+	struct outcome o = {.cls = -1, .answered = 1, .connect_us = v->connect_us,
+	                    .ttfb_us = v->ttfb_us, .bytes = v->bytes};
 
-	st->requests++;
-	t->requests++;
-	if (hdr_record(&st->hist, lat) < 0)
-		st->dropped++;
-	st->lat_sum_us += lat;
+	o.service_us = clock_mono_us() - v->t_iter_us;
 	iteration_over(h, v);
 	if (h->plan->connection == PLAN_CLOSE)
 		conn_close(v);
-	v->state = TF_IDLE;
-	vu_next(h, v, stop, 0, now_us / 1000);
+	sched_finish(h->t, v->j, &o);
 }
 
 /* --- writing and reading -------------------------------------------------------------- */
@@ -254,10 +204,10 @@ static void expand_handshake(struct tthread *h, struct tvu *v)
 	const struct plan_frame *fr = &h->plan->handshake;
 	long n;
 
-	h->ctx.seq = v->seq;
-	h->ctx.vu = ethread_vu_id(h->t, v->j);
-	h->ctx.iter = v->iter;
-	n = tpl_expand(&fr->text, &h->ctx, v->buf + FRAME_HDR, h->buf_cap - FRAME_HDR);
+	h->ctx->seq = v->seq;
+	h->ctx->vu = ethread_vu_id(h->t, v->j);
+	h->ctx->iter = v->iter;
+	n = tpl_expand(&fr->text, h->ctx, v->buf + FRAME_HDR, h->buf_cap - FRAME_HDR);
 	if (n < 0)
 		n = 0; /* cannot happen: buf_cap >= tpl_max_len */
 	frame_put_header((uint8_t *)v->buf, (unsigned)fr->type, (uint32_t)n);
@@ -271,11 +221,11 @@ static void expand_frames(struct tthread *h, struct tvu *v)
 	const struct plan *s = h->plan;
 	size_t off = 0;
 
-	h->ctx.seq = v->seq;
-	h->ctx.vu = ethread_vu_id(h->t, v->j);
-	h->ctx.iter = v->iter;
+	h->ctx->seq = v->seq;
+	h->ctx->vu = ethread_vu_id(h->t, v->j);
+	h->ctx->iter = v->iter;
 	for (int i = 0; i < s->nframes; i++) {
-		long n = tpl_expand(&s->frames[i].text, &h->ctx, v->buf + off + FRAME_HDR,
+		long n = tpl_expand(&s->frames[i].text, h->ctx, v->buf + off + FRAME_HDR,
 		                    h->buf_cap - off - FRAME_HDR);
 		if (n < 0)
 			n = 0; /* cannot happen: buf_cap is the sum of the frames' tpl_max_len */
@@ -302,7 +252,7 @@ static void next_group(struct tthread *h, struct tvu *v)
 }
 
 /* Writes buf[off..end); 1 when all is written, 0 on EAGAIN, -1 after fail(). */
-static int send_some(struct tthread *h, struct tvu *v, int stop)
+static int send_some(struct tthread *h, struct tvu *v)
 {
 	while (v->off < v->end) {
 		ssize_t n =
@@ -316,7 +266,7 @@ static int send_some(struct tthread *h, struct tvu *v, int stop)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return 0;
 		int e = n < 0 ? errno : EPIPE;
-		fail(h, v, stop, io_class(e), "%s to %s: %s (%zu of %zu bytes written)",
+		fail(h, v, io_class(e), "%s to %s: %s (%zu of %zu bytes written)",
 		     v->state == TF_HS_SEND ? "handshake" : "frames", h->plan->address, strerror(e),
 		     v->off, v->end);
 		return -1;
@@ -325,7 +275,7 @@ static int send_some(struct tthread *h, struct tvu *v, int stop)
 }
 
 /* Reads the reply in v->rd; 1 when complete, 0 on EAGAIN, -1 after fail(). */
-static int read_some(struct tthread *h, struct tvu *v, int stop)
+static int read_some(struct tthread *h, struct tvu *v)
 {
 	const char *what = v->state == TF_HS_READ ? "handshake reply" : "reply";
 	for (;;) {
@@ -342,19 +292,19 @@ static int read_some(struct tthread *h, struct tvu *v, int stop)
 			return 0;
 		if (n < 0) {
 			int e = errno;
-			fail(h, v, stop, io_class(e), "%s from %s: %s after %llu bytes", what,
+			fail(h, v, io_class(e), "%s from %s: %s after %llu bytes", what,
 			     h->plan->address, strerror(e),
 			     (unsigned long long)frame_rd_bytes(&v->rd));
 			return -1;
 		}
 		if (n == 0) {
 			if (frame_rd_bytes(&v->rd) == 0)
-				fail(h, v, stop, ERR_RESET,
+				fail(h, v, ERR_RESET,
 				     "%s from %s: the server closed the connection "
 				     "without replying",
 				     what, h->plan->address);
 			else
-				fail(h, v, stop, ERR_RESET,
+				fail(h, v, ERR_RESET,
 				     "%s from %s: the server closed the connection "
 				     "in the middle of a frame (%llu of %llu bytes)",
 				     what, h->plan->address,
@@ -368,12 +318,12 @@ static int read_some(struct tthread *h, struct tvu *v, int stop)
 		if (fs == FRAME_DONE)
 			return 1;
 		if (fs == FRAME_BAD_TYPE) {
-			fail(h, v, stop, ERR_PROTOCOL, "%s from %s: frame type %u, expected %u",
+			fail(h, v, ERR_PROTOCOL, "%s from %s: frame type %u, expected %u",
 			     what, h->plan->address, v->rd.type, v->rd.want_type);
 			return -1;
 		}
 		if (fs == FRAME_TOO_LONG) {
-			fail(h, v, stop, ERR_PROTOCOL,
+			fail(h, v, ERR_PROTOCOL,
 			     "%s from %s: frame length %lu is over max_frame %lu", what,
 			     h->plan->address, (unsigned long)v->rd.len,
 			     (unsigned long)v->rd.max_len);
@@ -383,26 +333,24 @@ static int read_some(struct tthread *h, struct tvu *v, int stop)
 }
 
 /* Runs v's state machine as far as it goes without waiting. */
-static void advance(struct tthread *h, struct tvu *v, int stop)
+static void advance(struct tthread *h, struct tvu *v)
 {
 	const struct plan *s = h->plan;
-	struct istats *st;
 	int rc;
 
 	for (;;) {
 		switch (v->state) {
 		case TF_HS_SEND:
-			if ((rc = send_some(h, v, stop)) <= 0)
+			if ((rc = send_some(h, v)) <= 0)
 				return;
 			frame_rd_start(&v->rd, (unsigned)s->handshake.type, (uint32_t)s->max_frame,
 			               v->keep, v->keep ? KEEP_CAP : 0);
 			v->state = TF_HS_READ;
 			break;
 		case TF_HS_READ:
-			if ((rc = read_some(h, v, stop)) <= 0)
+			if ((rc = read_some(h, v)) <= 0)
 				return;
-			st = ethread_stats(h->t);
-			st->bytes += (int64_t)frame_rd_bytes(&v->rd);
+			v->bytes += (int64_t)frame_rd_bytes(&v->rd);
 			if (s->handshake_expect &&
 			    pcre2_match(s->handshake_expect, (PCRE2_SPTR)v->keep, v->rd.kept, 0, 0,
 			                h->md, NULL) < 0) {
@@ -410,23 +358,22 @@ static void advance(struct tthread *h, struct tvu *v, int stop)
 					if (*q == '\n' || *q == '\r')
 						*q = ' ';
 				v->state = TF_IDLE; /* bytes are counted already */
-				fail(h, v, stop, ERR_BODY_MISMATCH,
+				fail(h, v, ERR_BODY_MISMATCH,
 				     "handshake reply from %s does not match expect: %.120s",
 				     s->address, v->keep);
 				return;
 			}
-			st->ttfb_sum_us += clock_mono_us() - v->t_hs_us;
-			st->ttfb_n++;
+			v->ttfb_us = clock_mono_us() - v->t_hs_us;
 			expand_frames(h, v);
 			v->t_iter_us = clock_mono_us();
 			dl_arm(h, v, v->t_iter_us / 1000);
 			next_group(h, v);
 			break;
 		case TF_SEND:
-			if ((rc = send_some(h, v, stop)) <= 0)
+			if ((rc = send_some(h, v)) <= 0)
 				return;
 			if (!s->frames[v->group_last].expect_reply) {
-				succeed(h, v, stop);
+				succeed(h, v);
 				return;
 			}
 			frame_rd_start(&v->rd, (unsigned)s->frames[v->group_last].type,
@@ -434,11 +381,11 @@ static void advance(struct tthread *h, struct tvu *v, int stop)
 			v->state = TF_READ;
 			break;
 		case TF_READ:
-			if ((rc = read_some(h, v, stop)) <= 0)
+			if ((rc = read_some(h, v)) <= 0)
 				return;
-			ethread_stats(h->t)->bytes += (int64_t)frame_rd_bytes(&v->rd);
+			v->bytes += (int64_t)frame_rd_bytes(&v->rd);
 			if (v->group_last == s->nframes - 1) {
-				succeed(h, v, stop);
+				succeed(h, v);
 				return;
 			}
 			next_group(h, v);
@@ -450,16 +397,11 @@ static void advance(struct tthread *h, struct tvu *v, int stop)
 }
 
 /* The connection is up: count it, then the handshake or the frames. */
-static void connected(struct tthread *h, struct tvu *v, int stop)
+static void connected(struct tthread *h, struct tvu *v)
 {
-	struct ethread *t = h->t;
-	struct istats *st = ethread_stats(t);
 	int64_t now = clock_mono_us();
 
-	st->new_conns++;
-	t->conns++;
-	st->connect_sum_us += now - v->t_conn_us;
-	st->connect_n++;
+	v->connect_us = now - v->t_conn_us;
 	dl_arm(h, v, now / 1000);
 	if (h->plan->has_handshake) {
 		expand_handshake(h, v);
@@ -470,11 +412,11 @@ static void connected(struct tthread *h, struct tvu *v, int stop)
 		v->t_iter_us = now;
 		next_group(h, v);
 	}
-	advance(h, v, stop);
+	advance(h, v);
 }
 
 /* Opens v's connection; the rest follows from events. */
-static void start_connect(struct tthread *h, struct tvu *v, int stop)
+static void start_connect(struct tthread *h, struct tvu *v)
 {
 	struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
 	int one = 1, fd;
@@ -485,7 +427,7 @@ static void start_connect(struct tthread *h, struct tvu *v, int stop)
 	fd = socket(h->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
 	if (fd < 0) {
 		int e = errno;
-		fail(h, v, stop, ERR_OTHER, "cannot open a socket: %s", strerror(e));
+		fail(h, v, ERR_OTHER, "cannot open a socket: %s", strerror(e));
 		return;
 	}
 	/* Frames go out whole (one send per group): Nagle would only add delayed-ACK waits. */
@@ -495,58 +437,52 @@ static void start_connect(struct tthread *h, struct tvu *v, int stop)
 	ev.data.u64 = (uint64_t)v->j | (uint64_t)v->gen << 32;
 	if (epoll_ctl(h->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		int e = errno;
-		fail(h, v, stop, ERR_OTHER, "epoll_ctl: %s", strerror(e));
+		fail(h, v, ERR_OTHER, "epoll_ctl: %s", strerror(e));
 		return;
 	}
 	if (connect(fd, (struct sockaddr *)&h->addr, h->addrlen) == 0) {
-		connected(h, v, stop);
+		connected(h, v);
 		return;
 	}
 	if (errno == EINPROGRESS)
 		return;
 	int e = errno;
 	enum err_class c = connect_class(e);
-	fail(h, v, stop, c, "connect to %s: %s%s", h->plan->address, strerror(e),
-	     c == ERR_CLIENT_PORTS
-	         ? " (EADDRNOTAVAIL: the load generator ran out of ephemeral ports)"
-	         : "");
+	fail(h, v, c, "connect to %s: %s", h->plan->address, strerror(e));
 }
 
-/* Starts the VU's next iteration. */
-static void vu_start(struct tthread *h, struct tvu *v)
+/* Starts slot j's next iteration (driver contract). */
+static void tf_start(struct ethread *t, int j)
 {
-	struct ethread *t = h->t;
+	struct tthread *h = t->drv;
+	struct tvu *v = &h->vus[j];
 
+	v->seq = t->ctx.seq;
+	v->iter = t->ctx.iter;
+	v->connect_us = v->ttfb_us = -1;
+	v->bytes = 0;
 	if (!v->buf) {
 		v->buf = malloc(h->buf_cap);
 		if (h->plan->handshake_expect && !v->keep)
 			v->keep = malloc(KEEP_CAP);
 		if (!v->buf || (h->plan->handshake_expect && !v->keep)) {
-			istats_error(ethread_stats(t), ERR_OTHER,
-			             "out of memory creating a virtual user");
-			t->requests++, t->errors++;
-			ethread_stats(t)->requests++;
-			v->state = TF_IDLE;
+			fail(h, v, ERR_OTHER, "out of memory creating a virtual user");
 			return;
 		}
 	}
-	v->seq = ethread_next_seq(t);
-	v->iter++;
-	v->inflight = 1;
-	h->inflight++;
 	if (v->fd < 0) {
-		start_connect(h, v, ENGINE_RUN);
+		start_connect(h, v);
 		return;
 	}
 	expand_frames(h, v);
 	v->t_iter_us = clock_mono_us();
 	dl_arm(h, v, v->t_iter_us / 1000);
 	next_group(h, v);
-	advance(h, v, ENGINE_RUN);
+	advance(h, v);
 }
 
 /* An epoll event for VU j's connection. */
-static void on_event(struct tthread *h, struct tvu *v, uint32_t evs, int stop)
+static void on_event(struct tthread *h, struct tvu *v, uint32_t evs)
 {
 	if (v->state == TF_CONNECTING) {
 		int e = 0;
@@ -556,21 +492,20 @@ static void on_event(struct tthread *h, struct tvu *v, uint32_t evs, int stop)
 		if (getsockopt(v->fd, SOL_SOCKET, SO_ERROR, &e, &l) < 0)
 			e = errno;
 		if (e == 0) {
-			connected(h, v, stop);
+			connected(h, v);
 			return;
 		}
 		enum err_class c = connect_class(e);
-		fail(h, v, stop, c, "connect to %s: %s%s", h->plan->address, strerror(e),
-		     c == ERR_CLIENT_PORTS ? " (EADDRNOTAVAIL: out of ephemeral ports)" : "");
+		fail(h, v, c, "connect to %s: %s", h->plan->address, strerror(e));
 		return;
 	}
-	if (v->state == TF_SCHEDULED || v->state == TF_IDLE) {
+	if (v->state == TF_IDLE) {
 		/* An idle kept connection the server closed: the next iteration reconnects. */
 		if (evs & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
 			conn_close(v);
 		return;
 	}
-	advance(h, v, stop);
+	advance(h, v);
 }
 
 /* --- worker setup --------------------------------------------------------------------- */
@@ -634,7 +569,7 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	struct tthread *h = calloc(1, sizeof *h);
 	struct engine *e = t->eng;
 	const struct plan *s = e->o.plan;
-	int n = t->max_share > 0 ? t->max_share : 1;
+	int n = t->max_slots > 0 ? t->max_slots : 1;
 	size_t hs = 0, fr = 0;
 
 	if (!h)
@@ -645,11 +580,7 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	h->epfd = h->wakefd = -1;
 	h->dhead = h->dtail = -1;
 	h->timeout_ms = s->nreqs > 0 ? s->reqs[0].timeout_ms : 30000;
-	snprintf(h->nonce, sizeof h->nonce, "%s", e->o.nonce ? e->o.nonce : "");
-	h->ctx.nonce = h->nonce;
-	h->ctx.run_id = e->o.run_id;
-	h->ctx.rng = t->rng;
-	h->ctx.csv = s->csv.ncols ? &s->csv : NULL;
+	h->ctx = &t->ctx;
 	if (!s->address || resolve(s->address, &h->addr, &h->addrlen, err, errlen) < 0) {
 		if (!s->address)
 			snprintf(err, errlen, "tcp-frame scenario without an address");
@@ -658,7 +589,7 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	h->vus = calloc((size_t)n, sizeof *h->vus);
 	h->scratch = malloc(READ_CHUNK);
 	h->md = pcre2_match_data_create(1, NULL);
-	if (!h->vus || vuheap_init(&h->sched, n) < 0 || !h->scratch || !h->md)
+	if (!h->vus || !h->scratch || !h->md)
 		goto oom;
 	for (int j = 0; j < n; j++) {
 		h->vus[j].j = j;
@@ -667,9 +598,9 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	}
 	/* One buffer per VU holds either the handshake or every frame of an iteration. */
 	if (s->has_handshake)
-		hs = FRAME_HDR + tpl_max_len(&s->handshake.text, &h->ctx) + 1;
+		hs = FRAME_HDR + tpl_max_len(&s->handshake.text, h->ctx) + 1;
 	for (int i = 0; i < s->nframes; i++)
-		fr += FRAME_HDR + tpl_max_len(&s->frames[i].text, &h->ctx) + 1;
+		fr += FRAME_HDR + tpl_max_len(&s->frames[i].text, h->ctx) + 1;
 	h->buf_cap = hs > fr ? hs : fr;
 	h->epfd = epoll_create1(EPOLL_CLOEXEC);
 	h->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -693,7 +624,7 @@ static void tf_release(struct ethread *t)
 	struct tthread *h = t->drv;
 	if (!h)
 		return;
-	for (int j = 0; h->vus && j < t->max_share; j++) {
+	for (int j = 0; h->vus && j < t->max_slots; j++) {
 		conn_close(&h->vus[j]);
 		free(h->vus[j].buf);
 		free(h->vus[j].keep);
@@ -704,7 +635,6 @@ static void tf_release(struct ethread *t)
 	if (h->wakefd >= 0)
 		close(h->wakefd);
 	free(h->vus);
-	vuheap_release(&h->sched);
 	free(h->scratch);
 	free(h);
 	t->drv = NULL;
@@ -722,45 +652,25 @@ static void tf_wake(struct ethread *t)
 
 /* --- the loop ------------------------------------------------------------------------- */
 
-/* Schedules VUs that are newly wanted, spread over the ramp (as http.c). */
-static void apply_share(struct tthread *h)
+/* Drops slot j's iteration at once (abort); the scheduler counts it. */
+static void tf_cancel(struct ethread *t, int j)
 {
-	struct ethread *t = h->t;
-	int want = t->share, from = h->active;
-	int64_t now = clock_mono_ms();
-
-	h->active = want;
-	for (int j = from; j < want; j++) {
-		struct tvu *v = &h->vus[j];
-		if (v->state != TF_IDLE)
-			continue; /* was leaving, still busy: it simply stays */
-		vu_schedule(h, v, ethread_ramp_due(t, j, from, want, now));
-	}
+	struct tthread *h = t->drv;
+	struct tvu *v = &h->vus[j];
+	conn_close(v);
+	iteration_over(h, v);
 }
 
-/* Drops every connection and iteration at once; iterations in flight count as failed. */
-static void abort_all(struct tthread *h)
+/* Slot j leaves: its kept connection goes. */
+static void tf_idle(struct ethread *t, int j)
 {
-	for (int j = 0; j < h->t->max_share; j++) {
-		struct tvu *v = &h->vus[j];
-		if (v->inflight) {
-			/* Begun but not finished: counted as a failed iteration, so every
-			 * iteration begun is accounted for. */
-			struct istats *st = ethread_stats(h->t);
-			st->requests++;
-			h->t->requests++;
-			h->t->errors++;
-			istats_error(st, ERR_OTHER, "dropped in flight: the run was stopped at once");
-		}
-		conn_close(v);
-		iteration_over(h, v);
-		v->state = TF_IDLE;
-	}
-	h->sched.n = 0;
+	struct tthread *h = t->drv;
+	if (h && j < t->max_slots && h->vus[j].state == TF_IDLE)
+		conn_close(&h->vus[j]);
 }
 
 /* Fails the iterations whose deadline has passed. */
-static void expire(struct tthread *h, int stop)
+static void expire(struct tthread *h)
 {
 	int64_t now = clock_mono_ms();
 	char a[32];
@@ -770,16 +680,16 @@ static void expire(struct tthread *h, int stop)
 		dur_format(h->timeout_ms, a, sizeof a);
 		switch (v->state) {
 		case TF_CONNECTING:
-			fail(h, v, stop, ERR_CONNECT_TIMEOUT, "connect to %s: no answer within %s",
+			fail(h, v, ERR_CONNECT_TIMEOUT, "connect to %s: no answer within %s",
 			     h->plan->address, a);
 			break;
 		case TF_HS_SEND:
 		case TF_HS_READ:
-			fail(h, v, stop, ERR_TIMEOUT, "handshake with %s: not done within %s",
+			fail(h, v, ERR_TIMEOUT, "handshake with %s: not done within %s",
 			     h->plan->address, a);
 			break;
 		default:
-			fail(h, v, stop, ERR_TIMEOUT,
+			fail(h, v, ERR_TIMEOUT,
 			     "frames to %s: iteration not done within %s (%s)", h->plan->address, a,
 			     v->state == TF_READ ? "waiting for a reply" : "writing");
 			break;
@@ -787,74 +697,37 @@ static void expire(struct tthread *h, int stop)
 	}
 }
 
-static void tf_run(struct ethread *t)
+static void tf_poll(struct ethread *t, int64_t wait_us)
 {
 	struct tthread *h = t->drv;
 	struct epoll_event evs[EPOLL_BATCH];
-	struct turn turn;
+	int64_t now = clock_mono_us();
 
-	for (;;) {
-		engine_turn(t, &turn);
-		if (turn.stop == ENGINE_ABORT) {
-			abort_all(h);
-			break;
-		}
-		if (turn.changed)
-			apply_share(h);
-		int64_t now = clock_mono_ms();
-		if (turn.stop == ENGINE_DRAIN) {
-			while (h->sched.n > 0) {
-				struct tvu *v = &h->vus[vuheap_pop(&h->sched)];
-				conn_close(v);
-				v->state = TF_IDLE;
-			}
-			if (h->inflight == 0)
-				break;
-		}
-		/* At most the VUs due now: one that finishes at once is due again, next turn. */
-		for (int k = h->sched.n; k > 0 && h->sched.n > 0 && vuheap_top(&h->sched) <= now;
-		     k--) {
-			struct tvu *v = &h->vus[vuheap_pop(&h->sched)];
-			if (v->j >= h->active) {
-				conn_close(v);
-				v->state = TF_IDLE;
-			} else {
-				vu_start(h, v);
-			}
-		}
-		int64_t wait = TURN_MAX_MS;
-		if (h->sched.n > 0 && vuheap_top(&h->sched) - now < wait)
-			wait = vuheap_top(&h->sched) - now;
-		if (h->dhead >= 0 && h->vus[h->dhead].due_ms - now < wait)
-			wait = h->vus[h->dhead].due_ms - now;
-		if (wait < 0)
-			wait = 0;
-		int n = epoll_wait(h->epfd, evs, EPOLL_BATCH, (int)wait);
-		for (int i = 0; i < n; i++) {
-			uint64_t tag = evs[i].data.u64, x;
-			if (tag == WAKE_TAG) {
-				if (read(h->wakefd, &x, sizeof x) < 0)
-					continue;
+	if (h->dhead >= 0 && h->vus[h->dhead].due_ms * 1000 - now < wait_us)
+		wait_us = h->vus[h->dhead].due_ms * 1000 - now;
+	int n = engine_epoll_wait(h->epfd, evs, EPOLL_BATCH, wait_us < 0 ? 0 : wait_us);
+	for (int i = 0; i < n; i++) {
+		uint64_t tag = evs[i].data.u64, x;
+		if (tag == WAKE_TAG) {
+			if (read(h->wakefd, &x, sizeof x) < 0)
 				continue;
-			}
-			struct tvu *v = &h->vus[(uint32_t)tag];
-			if ((uint32_t)(tag >> 32) != v->gen || v->fd < 0)
-				continue; /* an event of a connection closed earlier in this batch
-				           */
-			on_event(h, v, evs[i].events, turn.stop);
+			continue;
 		}
-		expire(h, turn.stop);
-		engine_publish(t, h->inflight + h->sched.n, h->inflight);
+		struct tvu *v = &h->vus[(uint32_t)tag];
+		if ((uint32_t)(tag >> 32) != v->gen || v->fd < 0)
+			continue; /* an event of a connection closed earlier in this batch */
+		on_event(h, v, evs[i].events);
 	}
-	for (int j = 0; j < t->max_share; j++)
-		conn_close(&h->vus[j]);
-	engine_publish(t, 0, h->inflight);
+	expire(h);
 }
 
 const struct driver tcpframe_driver = {
     .name = "tcp-frame",
     .init = tf_init,
-    .run = tf_run,
+    .start = tf_start,
+    .cancel = tf_cancel,
+    .idle = tf_idle,
+    .poll = tf_poll,
     .wake = tf_wake,
     .release = tf_release,
     .preflight = tcpframe_preflight,

@@ -350,10 +350,10 @@ static int write_interval(struct writer *w, int r, const struct istats *st)
 	size_t el = sizeof w->err;
 
 	if (r == sp->first &&
-	    rec_step_begin(w->rec, s, sp->level, w->start[r], w->planned_ms, e, el) < 0)
+	    rec_step_begin(w->rec, s, sp->level, 0, w->start[r], w->planned_ms, e, el) < 0)
 		return -1;
 	if (rec_interval(w->rec, s, w->start[r], iv_end(w, r) - w->start[r],
-	                 jm_phase_name((enum jm_phase)w->phase_of[r]), w->level[r], st, e, el) < 0)
+	                 jm_phase_name((enum jm_phase)w->phase_of[r]), w->level[r], st, NULL, e, el) < 0)
 		return -1;
 	if (w->phase_of[r] == JM_STEADY)
 		istats_add(&w->acc, st);
@@ -467,7 +467,7 @@ static void add_sample(struct istats *st, const struct jtl_sample *s)
 	if (!answered)
 		return; /* as the engine does: a transport failure has no response time */
 	if (hdr_record(&st->hist, s->elapsed * 1000) < 0) {
-		st->dropped++;
+		st->overflow++;
 		return;
 	}
 	st->lat_sum_us += s->elapsed * 1000;

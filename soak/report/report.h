@@ -213,6 +213,11 @@ struct rpt_run {
 	double ts_bucket_s;     /* length of one time-series point */
 	struct rpt_source *src; /* collector series, sorted by name */
 	int nsrc;               /* entries in src */
+	int agent;              /* K of an agent's own run (K/N), else 0 */
+	int agents;             /* a merged run: agents it holds; an agent's own run: N; 0 */
+	int agents_planned;     /* a merged run: agents the group was started with; else 0 */
+	char **agent_notes;     /* a merged run's merge notes (gaps, skew, missing agents) */
+	int nagent_notes;       /* entries in agent_notes */
 };
 
 /* A label: a system under test. */
@@ -264,7 +269,7 @@ struct rpt_sweep {
 /* A sentence for people, with its topic (for pipelines). */
 struct rpt_finding {
 	char kind[24]; /* throughput, saturation, usl, queueing, memory, gc, rss,
-	                * errors, client_errors, keepalive, status */
+	                * errors, client_errors, keepalive, status, agents */
 	char *text;    /* the sentence */
 };
 

@@ -108,6 +108,23 @@ static int status_findings(struct report *r, int *cap)
 	return 0;
 }
 
+/* What `soak merge` noted about a merged run's agents, one sentence each. */
+static int agent_findings(struct report *r, int *cap)
+{
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		for (int k = 0; k < run->nagent_notes; k++) {
+			struct sbuf b = {.n = 0};
+			run_name(&b, r, run);
+			sb_printf(&b, ", merged from %d of %d agents: %s.", run->agents,
+			          run->agents_planned, run->agent_notes[k]);
+			if (add_finding(r, "agents", &b, cap) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static void fmt_ms(struct sbuf *b, double ms)
 {
 	char t[32];
@@ -588,7 +605,8 @@ int rpt_findings(struct report *r)
 {
 	int cap = 0;
 
-	if (status_findings(r, &cap) < 0 || throughput_findings(r, &cap) < 0 ||
+	if (status_findings(r, &cap) < 0 || agent_findings(r, &cap) < 0 ||
+	    throughput_findings(r, &cap) < 0 ||
 	    sweep_findings(r, &cap) < 0 || memory_findings(r, &cap) < 0 ||
 	    error_findings(r, &cap) < 0 || keepalive_findings(r, &cap) < 0 ||
 	    cost_findings(r, &cap) < 0)

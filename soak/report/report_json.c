@@ -132,6 +132,11 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	json_write_str(f, run->status);
 	fputs(", \"reason\": ", f);
 	json_write_str(f, run->reason);
+	if (run->agent)
+		fprintf(f, ", \"agent\": %d, \"agent_count\": %d", run->agent, run->agents);
+	else
+		fprintf(f, ", \"agents\": %d, \"agents_planned\": %d", run->agents ? run->agents : 1,
+		        run->agents ? run->agents_planned : 1);
 	fprintf(f, ", \"started_ms\": %lld, \"end_ms\": %lld,\n     \"figures\": ",
 	        (long long)run->started_ms, (long long)run->end_ms);
 	jfigures(f, &run->f);

@@ -545,9 +545,9 @@ static void runs_table(const struct report *r, struct tb *b, struct rpt_table *t
 {
 	static const char *const names[] = {"run",        "label",   "name",          "mode",
 	                                    "connection", "status",  "started (UTC)", "measured",
-	                                    "steps",      "requests"};
-	tb_begin(b, t, "Runs", 10);
-	tb_header(b, names, "llllllrrrr");
+	                                    "steps",      "requests", "agents"};
+	tb_begin(b, t, "Runs", 11);
+	tb_header(b, names, "llllllrrrrr");
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		char iso[40], d[32];
@@ -566,6 +566,15 @@ static void runs_table(const struct report *r, struct tb *b, struct rpt_table *t
 		tb_set(b, row, 7, "%s", dur_s(run->f.seconds, d, sizeof d));
 		tb_set(b, row, 8, "%d", run->nsteps);
 		tb_set(b, row, 9, "%lld", (long long)run->f.requests);
+		/* a merged run: agents it holds (of the planned); one agent's own run: K/N */
+		if (run->agent)
+			tb_set(b, row, 10, "#%d/%d", run->agent, run->agents);
+		else if (run->agents && run->agents != run->agents_planned)
+			tb_set(b, row, 10, "%d/%d", run->agents, run->agents_planned);
+		else if (run->agents)
+			tb_set(b, row, 10, "%d", run->agents);
+		else
+			tb_set(b, row, 10, "1");
 	}
 }
 

@@ -25,8 +25,10 @@ int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 	if (db_prepare(r->db, &r->ins_interval,
 		       "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
 		       "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
-		       "p90_us, p95_us, p99_us, p999_us, max_us, hist) "
-		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		       "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
+		       "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
+		       "gen_cpu_pct, gen_saturated) "
+		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		       err, errlen) < 0 ||
 	    db_prepare(r->db, &r->ins_error,
 		       "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
@@ -101,8 +103,9 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	if (db_prepare(r->db, &st,
 		       "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
 		       "connection, url, host, pid, pid_start, boot_id, soak_version, curl_version, "
-		       "status, interval_ms, started_ms, heartbeat_ms) "
-		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?)",
+		       "status, interval_ms, started_ms, heartbeat_ms, model, arrival, max_in_flight, "
+		       "max_lag_ms) "
+		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?,?)",
 		       err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
@@ -126,6 +129,14 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	sqlite3_bind_int64(st, 16, s->interval_ms);
 	sqlite3_bind_int64(st, 17, started_ms);
 	sqlite3_bind_int64(st, 18, started_ms);
+	r->open = s->plan.model == PLAN_OPEN;
+	sqlite3_bind_text(st, 19, r->open ? "open" : "closed", -1, SQLITE_STATIC);
+	if (r->open) {
+		sqlite3_bind_text(st, 20, s->plan.arrival == PLAN_POISSON ? "poisson" : "constant", -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int(st, 21, s->plan.max_in_flight);
+		sqlite3_bind_int64(st, 22, s->plan.max_lag_ms);
+	}
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -173,13 +184,13 @@ int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, s
 	return 0;
 }
 
-int rec_step_begin(struct recorder *r, int idx, int concurrency, int64_t started_ms,
+int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, int64_t started_ms,
 		   int64_t planned_ms, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	if (db_prepare(r->db, &st,
-		       "INSERT INTO steps(run_id, idx, concurrency, started_ms, planned_ms) "
-		       "VALUES(?,?,?,?,?)",
+		       "INSERT INTO steps(run_id, idx, concurrency, started_ms, planned_ms, rate) "
+		       "VALUES(?,?,?,?,?,?)",
 		       err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, r->run_id);
@@ -187,6 +198,8 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, int64_t started
 	sqlite3_bind_int(st, 3, concurrency);
 	sqlite3_bind_int64(st, 4, started_ms);
 	sqlite3_bind_int64(st, 5, planned_ms);
+	if (rate > 0)
+		sqlite3_bind_double(st, 6, rate);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -194,10 +207,7 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, int64_t started
 	return 0;
 }
 
-/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
- * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
- * p999, max, hist.  *blob must be freed by the caller. */
-static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
 			uint8_t **blob, char *err, size_t errlen)
 {
 	size_t len = 0;
@@ -225,13 +235,57 @@ static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const 
 	return 0;
 }
 
+/* Binds dropped, the open model's service and lag figures and histograms, and the
+ * generator's CPU, from parameter `at`: dropped, svc_mean_us, svc_p50_us, svc_p99_us,
+ * lag_p99_us, lag_max_us, svc_hist, lag_hist, gen_cpu_pct.  The blobs are the caller's to
+ * free. */
+int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
+		     const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
+		     size_t errlen)
+{
+	size_t ls = 0, ll = 0;
+	*svc = *lag = NULL;
+	sqlite3_bind_int64(st, at, f->dropped);
+	if (r->open && s->open) {
+		if (hdr_encode(&s->svc, svc, &ls, err, errlen) < 0 ||
+		    hdr_encode(&s->lag, lag, &ll, err, errlen) < 0)
+			return -1;
+		if (hdr_total(&s->svc) > 0) {
+			sqlite3_bind_double(st, at + 1, f->svc_mean_us);
+			sqlite3_bind_int64(st, at + 2, f->svc_p50_us);
+			sqlite3_bind_int64(st, at + 3, f->svc_p99_us);
+		}
+		if (hdr_total(&s->lag) > 0) {
+			sqlite3_bind_int64(st, at + 4, f->lag_p99_us);
+			sqlite3_bind_int64(st, at + 5, f->lag_max_us);
+		}
+		sqlite3_bind_blob(st, at + 6, *svc, (int)ls, SQLITE_STATIC);
+		sqlite3_bind_blob(st, at + 7, *lag, (int)ll, SQLITE_STATIC);
+	}
+	if (r->threads > 0 && seconds > 0)
+		sqlite3_bind_double(st, at + 8, rec_gen_cpu_pct(s, seconds, r->threads));
+	return 0;
+}
+
+double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads)
+{
+	return threads > 0 && seconds > 0 ? 100.0 * (double)s->cpu_ns / (seconds * 1e9 * threads) : 0;
+}
+
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-		 const char *phase, int vus, const struct istats *s, char *err, size_t errlen)
+		 const char *phase, int vus, const struct istats *s, int *saturated, char *err,
+		 size_t errlen)
 {
 	struct figures f;
-	uint8_t *blob = NULL;
+	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
+	double secs = (double)length_ms / 1000.0;
+	int sat;
 
-	istats_figures(s, (double)length_ms / 1000.0, &f);
+	istats_figures(s, secs, &f);
+	sat = (r->threads > 0 && rec_gen_cpu_pct(s, secs, r->threads) >= REC_GEN_CPU_SATURATED) ||
+	      (r->open && f.lag_p99_us > REC_GEN_LAG_SATURATED);
+	if (saturated)
+		*saturated = sat;
 	if (db_begin(r->db, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(r->ins_interval, 1, r->run_id);
@@ -240,11 +294,16 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
 	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
 	sqlite3_bind_int(r->ins_interval, 6, vus);
-	if (bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
-	    step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
+	if (rec_bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
+	    rec_bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0)
+		goto fail;
+	sqlite3_bind_int(r->ins_interval, 30, sat);
+	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
 		goto fail;
 	free(blob);
-	blob = NULL;
+	free(svc);
+	free(lag);
+	blob = svc = lag = NULL;
 	for (int c = 0; c < ERR_NCLASS; c++) {
 		if (!s->err_count[c])
 			continue;
@@ -266,6 +325,8 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	return db_commit(r->db, err, errlen);
 fail:
 	free(blob);
+	free(svc);
+	free(lag);
 	db_rollback(r->db);
 	return -1;
 }
@@ -275,24 +336,28 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 {
 	sqlite3_stmt *st = NULL;
 	struct figures f;
-	uint8_t *blob = NULL;
+	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
+	double secs = (double)(window_end_ms - window_start_ms) / 1000.0;
 	int rc = -1;
 
-	istats_figures(s, (double)(window_end_ms - window_start_ms) / 1000.0, &f);
+	istats_figures(s, secs, &f);
 	if (db_prepare(r->db, &st,
 		       "UPDATE steps SET window_start_ms = ?, window_end_ms = ?, tps = ?, "
 		       "requests = ?, errors = ?, bytes = ?, new_conns = ?, connect_us = ?, "
 		       "ttfb_us = ?, mean_us = ?, p50_us = ?, p90_us = ?, p95_us = ?, p99_us = ?, "
-		       "p999_us = ?, max_us = ?, hist = ? WHERE run_id = ? AND idx = ?",
+		       "p999_us = ?, max_us = ?, hist = ?, dropped = ?, svc_mean_us = ?, "
+		       "svc_p50_us = ?, svc_p99_us = ?, lag_p99_us = ?, lag_max_us = ?, "
+		       "svc_hist = ?, lag_hist = ?, gen_cpu_pct = ? WHERE run_id = ? AND idx = ?",
 		       err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, window_start_ms);
 	sqlite3_bind_int64(st, 2, window_end_ms);
 	sqlite3_bind_double(st, 3, f.tps);
-	if (bind_figures(st, 4, s, &f, &blob, err, errlen) < 0)
+	if (rec_bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
+	    rec_bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
 		goto done;
-	sqlite3_bind_int64(st, 18, r->run_id);
-	sqlite3_bind_int(st, 19, idx);
+	sqlite3_bind_int64(st, 27, r->run_id);
+	sqlite3_bind_int(st, 28, idx);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_fail(r->db, "cannot record the step's figures", err, errlen);
 		goto done;
@@ -301,6 +366,8 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 done:
 	sqlite3_finalize(st);
 	free(blob);
+	free(svc);
+	free(lag);
 	return rc;
 }
 
@@ -327,6 +394,31 @@ int rec_threshold(struct recorder *r, int step_idx, const char *metric, const ch
 	if (rc != SQLITE_DONE)
 		return db_fail(r->db, "cannot record a threshold's verdict", err, errlen);
 	return 0;
+}
+
+int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	if (db_prepare(r->db, &st, "UPDATE runs SET mode = ? WHERE id = ?", err, errlen) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, mode, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, r->run_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the run's mode", err, errlen);
+}
+
+int rec_set_threads(struct recorder *r, int threads, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	r->threads = threads;
+	if (db_prepare(r->db, &st, "UPDATE runs SET threads = ? WHERE id = ?", err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int(st, 1, threads);
+	sqlite3_bind_int64(st, 2, r->run_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the engine threads", err, errlen);
 }
 
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,

@@ -10,12 +10,17 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "scenario/scenario.h"
 #include "engine/stats.h"
+#include "scenario/scenario.h"
+
+#define REC_GEN_CPU_SATURATED 90.0  /* % of the engine threads: the generator is the limit */
+#define REC_GEN_LAG_SATURATED 10000 /* µs of start lag p99: likewise */
 
 struct recorder {
 	sqlite3 *db;
 	int64_t run_id;
+	int threads;       /* engine threads: gen_cpu_pct is of all of them (set once known) */
+	int open;          /* open-model run: the svc_* and lag_* columns are written */
 	char host[256];
 	int imported; /* the run is an import (rec_run_import): no process, no heartbeat */
 	sqlite3_stmt *ins_interval, *ins_error, *heartbeat, *ins_event;
@@ -44,18 +49,40 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 /* Inserts an imported run, already closed as done, and sets r->run_id and r->imported;
  * its steps and intervals follow through the calls below. */
 int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen);
-int rec_step_begin(struct recorder *r, int idx, int concurrency, int64_t started_ms,
+/* concurrency: the step's VUs (closed) or 0; rate: its arrivals per second (open) or 0. */
+int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, int64_t started_ms,
 		   int64_t planned_ms, char *err, size_t errlen);
+/* Records the interval; *saturated (may be NULL) tells whether the generator was its own
+ * bottleneck in it (CPU >= 90 % of its threads, or start lag p99 > 10 ms). */
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-		 const char *phase, int vus, const struct istats *st, char *err, size_t errlen);
+		 const char *phase, int vus, const struct istats *st, int *saturated, char *err,
+		 size_t errlen);
 /* The step's measured window and its whole histogram. */
 int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t window_end_ms,
 		 const struct istats *st, char *err, size_t errlen);
 /* One threshold's verdict for a step (thresholds table): unit "ms", "%" or "req/s". */
 int rec_threshold(struct recorder *r, int step_idx, const char *metric, const char *unit,
 		  double limit, double value, int passed, char *err, size_t errlen);
+/* fixed | sweep, when the run's shape is decided as it goes (a capacity search). */
+int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen);
+/* Binds dropped, the open model's service and lag figures and histograms (when r->open),
+ * and gen_cpu_pct (when r->threads), from parameter `at` (9 parameters); *svc and *lag are
+ * the caller's to free. */
+int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
+		  const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
+		  size_t errlen);
+/* The engine's thread count, once it runs (gen_cpu_pct is of all of them). */
+int rec_set_threads(struct recorder *r, int threads, char *err, size_t errlen);
+/* The engine threads' CPU over `seconds`, as % of all `threads` of them. */
+double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads);
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
 	      char *err, size_t errlen);
+/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
+ * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
+ * p999, max, hist (f: istats_figures of s).  *blob must be freed by the caller, after the
+ * statement ran.  (soak merge writes merged intervals with it.) */
+int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+		     uint8_t **blob, char *err, size_t errlen);
 /* status: done | interrupted | failed; reason may be NULL. */
 int rec_run_end(struct recorder *r, const char *status, const char *reason, char *err,
 		size_t errlen);

@@ -15,11 +15,13 @@
 #include "collect.h"
 #include "dur.h"
 #include "exitcode.h"
+#include "hdr.h"
 #include "log.h"
 #include "recorder.h"
 #include "verdict.h"
 
 #define STATUS_EVERY_MS 1000
+#define RUN_MEANS_MAX   4096 /* steady intervals of a step kept for the search's trend check */
 
 /* Everything one run needs while it goes. */
 struct run {
@@ -34,9 +36,22 @@ struct run {
 	int step_done[SCN_MAX_LEVELS]; /* 1 when steps[i] holds figures */
 	int64_t run_t0;               /* monotonic start of the first step */
 	int64_t wall0;                /* wall time at run_t0 */
+	int aligned;                  /* an agent: steps and intervals on the group's agreed
+	                               * schedule (agent_begin) */
 	int stopping;                 /* a signal asked us to stop */
 	int failed;                   /* a runtime failure: status 3 */
 	int breached;                 /* a threshold failed */
+	int open;                     /* the open model */
+	int levels[SCN_MAX_LEVELS];   /* closed: VUs per step (the scenario's, or the search's) */
+	double rates[SCN_MAX_LEVELS]; /* open: arrivals per second per step */
+	int nsteps;                   /* steps planned (a capacity search adds them as it goes) */
+	int64_t step_ms;              /* each step's length, warm-up included */
+	double max_rate;              /* capacity search: the highest passing rate (0: none) */
+	double step_means[RUN_MEANS_MAX]; /* the current step's steady intervals' mean latency */
+	int nmeans;                   /* entries in step_means */
+	char max_rate_msg[600];       /* its sentence */
+	int sat_intervals;            /* measured intervals where the generator was the limit */
+	int steady_intervals;         /* measured intervals in all */
 	char reason[512];
 	/* status line */
 	int64_t last_status_ms;
@@ -70,11 +85,26 @@ static void status_line(struct run *r, int step, int64_t now, int64_t step_t0)
 			bar[i] = i < fill ? '#' : '.';
 		bar[20] = '\0';
 		(void)step_t0;
-		fprintf(stderr,
-			"\r\033[K step %d/%d %5d VUs [%s] %s/%s %9.1f req/s  p99 %s  err %.2f%%  conn %.1f/s",
-			step + 1, s->nlevels, lv.vus, bar, dur_format(elapsed / 1000 * 1000, el, sizeof el),
-			dur_format(total, tot, sizeof tot), tps,
-			r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-", errp, conns);
+		if (r->open) {
+			char lag[32];
+			fprintf(stderr,
+				"\r\033[K step %d/%d %.1f/s [%s] %s/%s %9.1f req/s  p99 %s  lag %s  "
+				"in flight %d  err %.2f%%",
+				step + 1, r->nsteps, r->rates[step], bar,
+				dur_format(elapsed / 1000 * 1000, el, sizeof el),
+				dur_format(total, tot, sizeof tot), tps,
+				r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-",
+				dur_format_us((double)lv.lag_us, lag, sizeof lag), lv.inflight, errp);
+		} else {
+			fprintf(stderr,
+				"\r\033[K step %d/%d %5d VUs [%s] %s/%s %9.1f req/s  p99 %s  err %.2f%%  "
+				"conn %.1f/s",
+				step + 1, r->nsteps, lv.vus, bar,
+				dur_format(elapsed / 1000 * 1000, el, sizeof el),
+				dur_format(total, tot, sizeof tot), tps,
+				r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-", errp,
+				conns);
+		}
 		fflush(stderr);
 	}
 	r->last_live = lv;
@@ -114,20 +144,38 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 	struct figures f;
 	char a[32], b[32], c[32];
 
+	struct agent_share share; /* an agent shows its own VUs */
+
 	istats_figures(iv, (double)len_ms / 1000.0, &f);
 	if (f.p99_us)
 		r->last_p99 = f.p99_us;
 	if (r->o->quiet || r->o->tty)
 		return;
+	if (r->open) {
+		char d[32], e[32];
+		fprintf(stderr,
+			"run %lld step %d/%d %.1f/s %-7s +%s: %lld req %.1f/s p50 %s p99 %s "
+			"(service p99 %s, lag p99 %s) dropped %lld err %.2f%%\n",
+			(long long)r->rec.run_id, step + 1, r->nsteps, r->rates[step], phase,
+			dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
+			(long long)f.requests, f.tps, dur_format_us((double)f.p50_us, b, sizeof b),
+			dur_format_us((double)f.p99_us, c, sizeof c),
+			dur_format_us((double)f.svc_p99_us, d, sizeof d),
+			dur_format_us((double)f.lag_p99_us, e, sizeof e), (long long)f.dropped,
+			f.error_pct);
+		return;
+	}
+	agent_share(r->o->agent, r->levels[step], r->rates[step], &share);
 	fprintf(stderr,
 		"run %lld step %d/%d %d VUs %-7s +%s: %lld req %.1f/s p50 %s p99 %s err %.2f%% new conn %lld\n",
-		(long long)r->rec.run_id, step + 1, r->s->nlevels, r->s->levels[step], phase,
+		(long long)r->rec.run_id, step + 1, r->nsteps, share.vus, phase,
 		dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a), (long long)f.requests,
 		f.tps, dur_format_us((double)f.p50_us, b, sizeof b), dur_format_us((double)f.p99_us, c, sizeof c),
 		f.error_pct, (long long)f.new_conns);
 }
 
-/* Collects and records the interval [start, now); returns -1 on a runtime failure. */
+/* Collects what was counted since the last collect and records it as the interval
+ * [start, now) (monotonic); returns -1 on a runtime failure. */
 static int close_interval(struct run *r, int step, int64_t start, int64_t now, const char *phase,
 			  int steady)
 {
@@ -139,13 +187,20 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 		return -1;
 	}
 	engine_live(r->eng, &lv);
-	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, err,
-			 sizeof err) < 0) {
+	int sat = 0;
+	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, &sat,
+			 err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
-	if (steady)
+	if (steady) {
 		istats_add(&r->acc, &r->iv);
+		r->steady_intervals++;
+		r->sat_intervals += sat;
+		int64_t answered = hdr_total(&r->iv.hist);
+		if (r->nmeans < RUN_MEANS_MAX && answered > 0)
+			r->step_means[r->nmeans++] = (double)r->iv.lat_sum_us / (double)answered;
+	}
 	print_interval(r, step, phase, start, now - start, &r->iv);
 	istats_reset(&r->iv);
 	return 0;
@@ -155,18 +210,33 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
  * failure printed and recorded as an event, and any makes the exit status 1. */
 static void check_thresholds(struct run *r, int step, const struct figures *f)
 {
+	struct scn_thresholds t = r->s->thr;
 	struct verdict v[VERDICT_MAX];
 	char msg[300], err[256];
-	int n = verdict_check(&r->s->thr, f, v);
+	int n;
 
+	/* An agent answers for its share of the load: tps_min is the whole group's. */
+	if (r->o->agent && t.tps_min > 0) {
+		struct agent_share share;
+		agent_share(r->o->agent, r->levels[step], r->rates[step], &share);
+		if (r->open && r->rates[step] > 0)
+			t.tps_min = t.tps_min * share.rate / r->rates[step];
+		else if (r->levels[step] > 0)
+			t.tps_min = t.tps_min * share.vus / r->levels[step];
+	}
+	n = verdict_check(&t, f, v);
 	for (int i = 0; i < n; i++) {
 		if (rec_threshold(&r->rec, step, v[i].metric, v[i].unit, v[i].limit, v[i].value,
 				  v[i].passed, err, sizeof err) < 0)
 			log_warn("%s", err);
 		if (v[i].passed)
 			continue;
-		snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->s->levels[step],
-			 v[i].text);
+		if (r->open)
+			snprintf(msg, sizeof msg, "step %d (%.1f/s): %.200s", step + 1, r->rates[step],
+				 v[i].text);
+		else
+			snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->levels[step],
+				 v[i].text);
 		if (r->o->tty && !r->o->quiet)
 			fputc('\n', stderr);
 		fprintf(stderr, "soak run: threshold failed: %s\n", msg);
@@ -198,64 +268,90 @@ static void drain(struct run *r)
 }
 
 /* One step: ramp-up, warm-up, measured window, interval by interval. */
-static int run_step(struct run *r, int k)
+/* One step; `last`: the run ends with it (its requests in flight go in a drain interval). */
+static int run_step(struct run *r, int k, int last)
 {
 	const struct scenario *s = r->s;
-	int64_t t0 = clock_mono_ms();
+	/* agents: the step begins on the group's schedule, not when the last one ended */
+	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : clock_mono_ms();
 	int64_t ramp_end = t0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
-	int64_t step_end = t0 + s->duration_ms;
+	int64_t step_end = t0 + r->step_ms;
 	int64_t start = t0, win_start = -1, win_end = -1;
+	/* Interval boundaries fall on multiples of the interval counted from `base`: the
+	 * step's start, or for agents the wall clock's, so every agent's coincide. */
+	int64_t base = r->aligned ? r->run_t0 - r->wall0 % s->interval_ms : t0;
+	int64_t pstart = t0; /* agents: the planned start of the interval being counted */
+	struct agent_share share;
 	char err[512];
 
-	if (k == 0) {
+	if (k == 0 && !r->aligned) {
 		r->run_t0 = t0;
 		r->wall0 = clock_wall_ms();
 	}
-	if (rec_step_begin(&r->rec, k, s->levels[k], wall_of(r, t0), s->duration_ms, err,
-			   sizeof err) < 0) {
+	if (r->aligned && step_end <= clock_mono_ms())
+		return 0; /* a late agent joins the group where it is: this step is over */
+	agent_share(r->o->agent, r->levels[k], r->rates[k], &share);
+	if (rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms, err,
+			   sizeof err) < 0 ||
+	    (r->o->agent &&
+	     agent_record_step(r->rec.db, r->rec.run_id, k, r->levels[k], err, sizeof err) < 0)) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
-	engine_set_vus(r->eng, s->levels[k], s->rampup_ms);
+	int64_t ramp = r->aligned ? (ramp_end > clock_mono_ms() ? ramp_end - clock_mono_ms() : 0)
+				  : s->rampup_ms;
+	if (r->open)
+		engine_set_rate(r->eng, share.rate, ramp);
+	else
+		engine_set_vus(r->eng, share.vus, ramp);
 	istats_reset(&r->acc);
+	r->nmeans = 0;
 	for (;;) {
-		/* Intervals are aligned on the step's start and cut at phase changes, so the
-		 * measured window is made of whole intervals. */
-		int64_t next = start + s->interval_ms - (start - t0) % s->interval_ms;
-		if (start < ramp_end && next > ramp_end)
+		/* Intervals are aligned on `base` and cut at phase changes, so the measured
+		 * window is made of whole intervals.  An agent counts on its planned
+		 * boundaries (the few ms a close takes are not its interval's business). */
+		int64_t from = r->aligned ? pstart : start;
+		int64_t next = from + s->interval_ms - (from - base) % s->interval_ms;
+		if (from < ramp_end && next > ramp_end)
 			next = ramp_end;
-		if (start < warm_end && next > warm_end)
+		if (from < warm_end && next > warm_end)
 			next = warm_end;
 		if (next > step_end)
 			next = step_end;
-		const char *phase = start < ramp_end ? "rampup" : start < warm_end ? "warmup" : "steady";
-		int steady = start >= warm_end;
+		const char *phase = from < ramp_end ? "rampup" : from < warm_end ? "warmup" : "steady";
+		int steady = from >= warm_end;
+		if (r->aligned && next <= clock_mono_ms() && next < step_end) {
+			pstart = next; /* a late agent skips the intervals already over */
+			continue;
+		}
 		int sig = wait_until(r, k, next, t0) < 0;
 		if (sig) {
 			/* Stop sending, let what is in flight finish, then record the partial
 			 * interval.  A second SIGINT drops the requests in flight. */
 			r->stopping = 1;
 			drain(r);
-		} else if (next >= step_end && k == s->nlevels - 1) {
+		} else if (next >= step_end && last) {
 			/* The run's end: no new requests from here; those in flight are recorded
 			 * in a last `drain` interval, outside the measured window, so every
 			 * request sent is accounted for. */
 			engine_stop(r->eng, 0);
 		}
 		int64_t now = clock_mono_ms();
-		if (close_interval(r, k, start, now, phase, steady) < 0)
+		int64_t to = r->aligned && !sig ? next : now;
+		if (close_interval(r, k, from, to, phase, steady) < 0)
 			return -1;
 		if (steady) {
 			if (win_start < 0)
-				win_start = start;
-			win_end = now;
+				win_start = from;
+			win_end = to;
 		}
 		start = now;
+		pstart = next;
 		if (sig || now >= step_end)
 			break;
 	}
-	if (k == s->nlevels - 1 && !r->stopping) {
-		int64_t d0 = clock_mono_ms();
+	if (last && !r->stopping) {
+		int64_t d0 = r->aligned ? step_end : clock_mono_ms();
 		drain(r);
 		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
 			return -1;
@@ -273,26 +369,226 @@ static int run_step(struct run *r, int k)
 	return 0;
 }
 
+/* Agents: records the agent's place in the group, waits for the group's agreed start and
+ * takes it as the run's origin (agent.h).  -1 when a signal came first (r->stopping) or
+ * the run cannot go on (r->failed, r->reason). */
+static int agent_begin(struct run *r)
+{
+	struct agent *a = r->o->agent;
+	int64_t now = clock_wall_ms(), t0 = agent_plan_start(a, r->s, now), off, mono;
+	int64_t late = now > t0 ? now - t0 : 0;
+	char err[512], when[40];
+	int have_off = agent_clock_offset(a, r->o->db_path, &off, err, sizeof err) == 0;
+
+	if (!have_off)
+		log_warn("agent %d/%d: clock not compared with the database's file system: %s",
+			 a->index, a->count, err);
+	if (late >= scn_total_ms(r->s)) {
+		snprintf(r->reason, sizeof r->reason,
+			 "agent %d/%d came %.1f s after the group's start: its run is over", a->index,
+			 a->count, (double)late / 1000);
+		agent_plan_next(a, r->s, t0);
+		r->failed = 1;
+		return -1;
+	}
+	int rc = agent_record_run(r->rec.db, r->rec.run_id, a, t0, late, have_off ? &off : NULL,
+				  err, sizeof err);
+	agent_plan_next(a, r->s, t0); /* the queue's next scenario starts after this one */
+	if (rc < 0) {
+		snprintf(r->reason, sizeof r->reason, "%s", err);
+		r->failed = 1;
+		return -1;
+	}
+	if (!r->o->quiet)
+		fprintf(stderr, "soak run: agent %d/%d (%s) of group '%s': %s %s%s\n", a->index,
+			a->count, a->source, a->group, late ? "late: joining the run that started"
+							    : "starting at",
+			clock_iso(t0, when, sizeof when), late ? " where it is now" : "");
+	if (agent_wait(t0, r->o->sigint_count, r->o->sigterm, &mono) < 0) {
+		r->stopping = 1;
+		return -1;
+	}
+	r->run_t0 = mono;
+	r->wall0 = t0;
+	r->aligned = 1;
+	return 0;
+}
+
 static void print_summary(const struct run *r)
 {
 	FILE *out = r->o->json ? stderr : stdout;
 	const struct scenario *s = r->s;
-	char a[16], b[16], c[16], d[16], dur[32];
+	char a[16], b[16], c[16], d[16], dur[32], lv[32];
 
 	fprintf(out, "\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
-	fprintf(out, "%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", "VUs", "window", "requests",
-	       "TPS", "avg", "90%", "95%", "99%", "error%", "new conns");
-	for (int k = 0; k < s->nlevels; k++) {
+	fprintf(out, "%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", r->open ? "rate/s" : "VUs",
+	       "window", "requests", "TPS", "avg", "90%", "95%", "99%", "error%",
+	       r->open ? "dropped" : "new conns");
+	for (int k = 0; k < r->nsteps; k++) {
 		const struct figures *f = &r->steps[k];
 		if (!r->step_done[k])
 			continue;
-		fprintf(out, "%-5d %7d %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, s->levels[k],
+		if (r->open)
+			snprintf(lv, sizeof lv, "%.1f", r->rates[k]);
+		else
+			snprintf(lv, sizeof lv, "%d", r->levels[k]);
+		fprintf(out, "%-5d %7s %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, lv,
 		       dur_format((int64_t)(f->seconds * 1000 + 0.5), dur, sizeof dur), (long long)f->requests,
 		       f->tps, dur_format_us(f->mean_us, a, sizeof a), dur_format_us((double)f->p90_us, b, sizeof b),
 		       dur_format_us((double)f->p95_us, c, sizeof c), dur_format_us((double)f->p99_us, d, sizeof d),
-		       f->error_pct, (long long)f->new_conns);
+		       f->error_pct, (long long)(r->open ? f->dropped : f->new_conns));
 	}
+	if (r->open)
+		for (int k = 0; k < r->nsteps; k++) {
+			const struct figures *f = &r->steps[k];
+			if (!r->step_done[k])
+				continue;
+			fprintf(out, "step %d: latency from the intended start; service time p50 %s p99 %s, "
+			       "start lag p99 %s\n",
+			       k + 1, dur_format_us((double)f->svc_p50_us, a, sizeof a),
+			       dur_format_us((double)f->svc_p99_us, b, sizeof b),
+			       dur_format_us((double)f->lag_p99_us, c, sizeof c));
+		}
 	fflush(out);
+}
+
+#define SEARCH_BISECT     4    /* bisections after the first failing rate... */
+#define SEARCH_RESOLUTION 0.03 /* ...or fewer, once the bracket is this narrow */
+#define SEARCH_LINEAR     8    /* steps from --from to --to */
+#define SEARCH_DOUBLINGS  16   /* without --to: the rate doubles at most this often */
+
+/* After an overloaded step: no arrivals until the requests in flight are answered (at most
+ * the longest request timeout), recorded as the step's drain interval, so the next step
+ * does not start behind a backlog the last one left. */
+static int settle(struct run *r, int k)
+{
+	int64_t d0 = clock_mono_ms(), limit = d0 + 1000;
+	struct engine_live lv;
+
+	for (int i = 0; i < r->s->plan.nreqs; i++)
+		if (d0 + r->s->plan.reqs[i].timeout_ms + 1000 > limit)
+			limit = d0 + r->s->plan.reqs[i].timeout_ms + 1000;
+	engine_set_rate(r->eng, 0, 0);
+	for (engine_live(r->eng, &lv); lv.inflight > 0 && clock_mono_ms() < limit && !signalled(r);
+	     engine_live(r->eng, &lv))
+		clock_sleep_ms(20, NULL);
+	return close_interval(r, k, d0, clock_mono_ms(), "drain", 0);
+}
+
+/* A rate the server does not keep up with builds a queue: the latency still rises at the
+ * end of the step, though a short step may end before it crosses the SLO.  1 when the
+ * last third's mean latency is within SUSTAIN_RISE of the first third's (or within
+ * SUSTAIN_US of it); else 0 and why. */
+#define SUSTAIN_RISE 1.5
+#define SUSTAIN_US   5000
+static int sustained(const struct run *r, char *why, size_t whylen)
+{
+	int third = r->nmeans / 3;
+	double a = 0, b = 0;
+	char x[32], y[32];
+
+	if (third < 1)
+		return 1; /* too few intervals to see a trend */
+	for (int i = 0; i < third; i++) {
+		a += r->step_means[i];
+		b += r->step_means[r->nmeans - third + i];
+	}
+	a /= third;
+	b /= third;
+	if (b <= a * SUSTAIN_RISE || b - a <= SUSTAIN_US)
+		return 1;
+	snprintf(why, whylen, "latency still rising within the step (mean %s in its first third, %s "
+			      "in its last): the server does not keep up with this rate",
+		 dur_format_us(a, x, sizeof x), dur_format_us(b, y, sizeof y));
+	return 0;
+}
+
+/* Runs step k at `rate`; 1 when it met the SLO, 0 when not, -1 on a failure or a signal.
+ * `why` says what failed. */
+static int search_step(struct run *r, int k, double rate, char *why, size_t whylen)
+{
+	int ok;
+	r->rates[k] = rate;
+	r->levels[k] = 0;
+	r->nsteps = k + 1;
+	if (run_step(r, k, 0) < 0 || r->stopping)
+		return -1;
+	if (!r->step_done[k]) {
+		snprintf(why, whylen, "no measured window");
+		ok = 0;
+	} else {
+		ok = slo_check(r->o->search.slo, &r->steps[k], why, whylen) && sustained(r, why, whylen);
+	}
+	if (!ok && settle(r, k) < 0)
+		return -1;
+	return ok;
+}
+
+/* The capacity search: up from --from (linearly to --to, or doubling), then bisection
+ * between the highest passing and the lowest failing rate.  Records the answer as a
+ * `max_rate` event and prints it. */
+static int search(struct run *r)
+{
+	const struct runner_search *q = &r->o->search;
+	double from = q->from > 0 ? q->from : r->s->rate, pass = 0, fail = 0;
+	double step = q->to > from ? (q->to - from) / SEARCH_LINEAR : 0;
+	char why[256] = "", fail_why[256] = "", msg[600], err[256], a[32], b[32];
+	int k = 0, rc;
+
+	for (double rate = from; k < SCN_MAX_LEVELS;) {
+		rc = search_step(r, k++, rate, why, sizeof why);
+		if (rc < 0)
+			goto end;
+		if (!rc) {
+			fail = rate;
+			snprintf(fail_why, sizeof fail_why, "%s", why);
+			break;
+		}
+		pass = rate;
+		if (step > 0 ? rate >= q->to - step / 2 : k > SEARCH_DOUBLINGS)
+			break;
+		rate = step > 0 ? rate + step : rate * 2;
+	}
+	for (int i = 0; fail > 0 && pass > 0 && i < SEARCH_BISECT && k < SCN_MAX_LEVELS &&
+			(fail - pass) / pass > SEARCH_RESOLUTION;
+	     i++) {
+		double mid = (pass + fail) / 2;
+		rc = search_step(r, k++, mid, why, sizeof why);
+		if (rc < 0)
+			goto end;
+		if (rc)
+			pass = mid;
+		else {
+			fail = mid;
+			snprintf(fail_why, sizeof fail_why, "%s", why);
+		}
+	}
+end:
+	/* The last step's requests in flight, as a drain interval. */
+	if (!r->stopping && !r->failed && k > 0) {
+		int64_t d0 = clock_mono_ms();
+		drain(r);
+		if (close_interval(r, k - 1, d0, clock_mono_ms(), "drain", 0) < 0)
+			return -1;
+	}
+	if (r->stopping || r->reason[0])
+		return r->reason[0] ? -1 : 0;
+	snprintf(a, sizeof a, "%.1f/s", pass);
+	snprintf(b, sizeof b, "%.1f/s", fail);
+	if (pass > 0 && fail > 0)
+		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %s)", q->slo->text, a,
+			 b, fail_why);
+	else if (pass > 0)
+		snprintf(msg, sizeof msg, "highest rate meeting %s: at least %s (the highest tried)",
+			 q->slo->text, a);
+	else
+		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %s", q->slo->text, b,
+			 fail_why);
+	if (rec_event(&r->rec, "soak", "max_rate", msg, err, sizeof err) < 0)
+		log_warn("%s", err);
+	r->max_rate = pass;
+	snprintf(r->max_rate_msg, sizeof r->max_rate_msg, "%s", msg);
+	return 0;
 }
 
 int runner_run(const struct scenario *s, const struct runner_opts *o)
@@ -311,18 +607,27 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	r->o = o;
 	if (o->run_id)
 		*o->run_id = -1;
+	r->open = s->plan.model == PLAN_OPEN;
+	r->nsteps = s->nlevels;
+	memcpy(r->levels, s->levels, sizeof r->levels);
+	memcpy(r->rates, s->rates, sizeof r->rates);
+	r->step_ms = o->search.step_ms > 0 ? o->search.step_ms : s->duration_ms;
 	if (engine_preflight(&s->plan, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s: %s\n", s->file, err);
 		free(r);
 		return EXIT_RUNTIME;
 	}
-	if (istats_init(&r->iv, err, sizeof err) < 0 || istats_init(&r->acc, err, sizeof err) < 0 ||
+	if ((r->open ? istats_init_open(&r->iv, err, sizeof err) < 0 ||
+			       istats_init_open(&r->acc, err, sizeof err) < 0
+		     : istats_init(&r->iv, err, sizeof err) < 0 ||
+			       istats_init(&r->acc, err, sizeof err) < 0) ||
 	    rec_open(&r->rec, o->db_path, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0) {
+	if (rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
+	    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -339,9 +644,12 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		}
 		nonce[8] = '\0';
 	}
-	for (int k = 0; k < s->nlevels; k++)
-		if (s->levels[k] > max_vus)
-			max_vus = s->levels[k];
+	for (int k = 0; k < s->nlevels; k++) {
+		struct agent_share share;
+		agent_share(o->agent, s->levels[k], s->rates[k], &share);
+		if (share.vus > max_vus)
+			max_vus = share.vus;
+	}
 	if (!o->quiet)
 		fprintf(stderr, "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s\n",
 			(long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
@@ -357,17 +665,31 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	eo.threads = o->threads > 0 ? o->threads : s->threads;
 	eo.max_vus = max_vus;
 	eo.loop = o->loop;
+	eo.agent_index = o->agent ? o->agent->index : 1;
+	eo.agent_count = o->agent ? o->agent->count : 1;
 	if (engine_start(&r->eng, &eo, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
 		goto close;
 	}
 	log_info("engine: %d threads, %s loop", engine_threads(r->eng), engine_loop_name(r->eng));
-	for (int k = 0; k < s->nlevels && !r->stopping; k++)
-		if (run_step(r, k) < 0) {
+	if (rec_set_threads(&r->rec, engine_threads(r->eng), err, sizeof err) < 0) {
+		snprintf(r->reason, sizeof r->reason, "%s", err);
+		r->failed = 1;
+		goto close;
+	}
+	if (o->agent && agent_begin(r) < 0)
+		goto close;
+	if (o->search.slo) {
+		if (search(r) < 0)
 			r->failed = 1;
-			break;
-		}
+	} else {
+		for (int k = 0; k < r->nsteps && !r->stopping; k++)
+			if (run_step(r, k, k == r->nsteps - 1) < 0) {
+				r->failed = 1;
+				break;
+			}
+	}
 close:
 	engine_free(r->eng);
 	r->eng = NULL;
@@ -390,6 +712,16 @@ close:
 			fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id, status);
 	}
 	print_summary(r);
+	if (r->max_rate_msg[0] && !o->quiet)
+		printf("%s\n", r->max_rate_msg);
+	if (r->sat_intervals > 0 && !o->quiet)
+		fprintf(stderr,
+			"soak run: warning: the load generator was the bottleneck in %d of %d measured "
+			"intervals (its %d engine threads at %.0f%% CPU or more%s): those latencies "
+			"include the generator's own queueing; give it more threads or another "
+			"machine\n",
+			r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
+			r->open ? ", or start lag p99 over 10 ms" : "");
 	rc = r->failed     ? EXIT_RUNTIME
 	     : r->stopping ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
 	     : r->breached ? EXIT_THRESHOLD

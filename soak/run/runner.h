@@ -15,10 +15,21 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "agent.h"
 #include "engine/engine.h"
+#include "slo.h"
 #include "scenario/scenario.h"
 
+/* The capacity search (soak run --find-max-rate): raise the rate step by step, then
+ * bisect, until the SLO fails; every step is a sweep step in the database. */
+struct runner_search {
+	const struct slo *slo; /* NULL: no search */
+	double from, to;       /* rates per second; 0: from the scenario's rate, to 0 = doubling */
+	int64_t step_ms;       /* each step's length (0: the scenario's duration) */
+};
+
 struct runner_opts {
+	struct runner_search search;         /* capacity search, when search.slo is set */
 	const char *db_path;
 	enum engine_loop loop;
 	int threads;                         /* overrides the scenario when > 0 */
@@ -29,6 +40,9 @@ struct runner_opts {
 	int64_t *run_id;                     /* when not NULL, gets the run's id (-1: none) */
 	volatile sig_atomic_t *sigint_count; /* incremented by the SIGINT handler */
 	volatile sig_atomic_t *sigterm;      /* set by the SIGTERM handler */
+	struct agent *agent;                 /* --agent: this run is the agent's share of a
+	                                      * group's (agent.h); its queue plan advances
+	                                      * with each run.  NULL: a plain run */
 };
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143

@@ -14,6 +14,51 @@
 
 /* --- the sections --------------------------------------------------------------------- */
 
+/* The open model's keys: rate (instead of concurrency), arrival, max_in_flight, max_lag. */
+static void parse_open(struct scn_parse *p, struct scenario *s, struct scn_entry *conc)
+{
+	struct scn_entry *e = scn_find(p, "scenario", "rate");
+	char err[256];
+	long v;
+
+	s->plan.max_in_flight = 1000;
+	s->plan.max_lag_ms = 10000;
+	if (e && !*e->value)
+		e = NULL; /* `--set scenario.rate=` unsets it */
+	if (e) {
+		if (conc)
+			scn_perr(p, e, 0, "rate: give rate (the open model) or concurrency (the closed "
+					  "model), not both");
+		else if (rate_parse(e->value, &s->rate, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "rate: %s", err);
+		s->plan.model = PLAN_OPEN;
+	}
+	static const char *const open_keys[] = {"arrival", "max_in_flight", "max_lag"};
+	for (size_t i = 0; i < sizeof open_keys / sizeof open_keys[0]; i++) {
+		struct scn_entry *k = scn_find(p, "scenario", open_keys[i]);
+		if (!k)
+			continue;
+		if (!e && !scn_find(p, "sweep", "rate")) {
+			scn_perr(p, k, 0, "%s: only for the open model (give rate = N/s)", open_keys[i]);
+			return;
+		}
+		if (i == 0) {
+			if (!strcmp(k->value, "constant"))
+				s->plan.arrival = PLAN_CONSTANT;
+			else if (!strcmp(k->value, "poisson"))
+				s->plan.arrival = PLAN_POISSON;
+			else
+				scn_perr(p, k, 0, "arrival: expected constant or poisson, not '%s'", k->value);
+		} else if (i == 1) {
+			if (scn_get_int(p, k, 1, SCN_MAX_VUS, &v) == 0)
+				s->plan.max_in_flight = (int)v;
+		} else if (scn_get_dur(p, "scenario", "max_lag", &s->plan.max_lag_ms) > 0 &&
+			   s->plan.max_lag_ms < 1) {
+			scn_perr(p, k, 0, "max_lag: must be at least 1ms");
+		}
+	}
+}
+
 static void parse_scenario(struct scn_parse *p, struct scenario *s)
 {
 	struct scn_entry *e;
@@ -35,8 +80,12 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 	if (e && !*e->value)
 		scn_perr(p, e, 0, "label: must not be empty");
 	s->concurrency = 10;
-	if ((e = scn_find(p, "scenario", "concurrency")) && scn_get_int(p, e, 1, SCN_MAX_VUS, &v) == 0)
+	struct scn_entry *conc = scn_find(p, "scenario", "concurrency");
+	if (conc && !*conc->value)
+		conc = NULL; /* `--set scenario.concurrency=` unsets it (to give a rate instead) */
+	if (conc && scn_get_int(p, conc, 1, SCN_MAX_VUS, &v) == 0)
 		s->concurrency = (int)v;
+	parse_open(p, s, conc);
 	s->interval_ms = 10000;
 	s->duration_ms = -1;
 	scn_get_dur(p, "scenario", "duration", &s->duration_ms);
@@ -76,24 +125,56 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 static void parse_sweep(struct scn_parse *p, struct scenario *s)
 {
 	struct scn_entry *e = scn_find(p, "sweep", "concurrency");
+	struct scn_entry *re = scn_find(p, "sweep", "rate");
 	char err[256];
 	int64_t step;
 
+	if (e && re) {
+		scn_perr(p, re, 0, "rate: a sweep is over concurrency (closed) or rate (open), not both");
+		return;
+	}
+	if (e && s->plan.model == PLAN_OPEN) {
+		scn_perr(p, e, 0, "concurrency: this scenario has a rate (the open model); sweep "
+				  "over rate = A..B step S instead");
+		return;
+	}
+	if (re && scn_find(p, "scenario", "concurrency")) {
+		scn_perr(p, re, 0, "rate: this scenario has a concurrency (the closed model); sweep "
+				   "over concurrency = A..B step S instead");
+		return;
+	}
 	if (e) {
 		s->sweep = 1;
 		if (range_parse(e->value, 1, SCN_MAX_VUS, s->levels, SCN_MAX_LEVELS, &s->nlevels, err,
 				sizeof err) < 0)
 			scn_perr(p, e, 0, "concurrency: %s", err);
 	}
+	if (re) {
+		s->sweep = 1;
+		s->plan.model = PLAN_OPEN;
+		if (rate_range_parse(re->value, s->rates, SCN_MAX_LEVELS, &s->nlevels, err,
+				     sizeof err) < 0)
+			scn_perr(p, re, 0, "rate: %s", err);
+		e = re;
+	}
 	if (scn_get_dur(p, "sweep", "step_duration", &step) > 0) {
 		if (!e)
 			scn_perr(p, scn_find(p, "sweep", "step_duration"), 0,
-			     "step_duration: [sweep] needs concurrency = A..B step S (or a list)");
+			     "step_duration: [sweep] needs concurrency = A..B step S (or rate = ..., "
+			     "or a list)");
 		s->duration_ms = step;
 	} else if (e && s->duration_ms < 0) {
 		scn_perr(p, e, 0, "[sweep] needs step_duration (or duration in [scenario])");
 	}
-	if (!s->sweep) {
+	if (s->plan.model == PLAN_OPEN) {
+		s->concurrency = 0;
+		if (!s->sweep) {
+			s->rates[0] = s->rate;
+			s->nlevels = 1;
+		} else if (s->nlevels > 0) {
+			s->rate = s->rates[0];
+		}
+	} else if (!s->sweep) {
 		s->levels[0] = s->concurrency;
 		s->nlevels = 1;
 	} else if (s->nlevels > 0) {
@@ -126,7 +207,8 @@ static int valid_header(const char *h)
 static void check_url(struct scn_parse *p, struct scn_entry *e, const struct tpl *t)
 {
 	char buf[8192];
-	struct tpl_ctx ctx = {.seq = 1, .vu = 1, .iter = 1, .run_id = 1, .nonce = "n0nce", .rng = 42};
+	struct tpl_ctx ctx = {.seq = 1, .vu = 1, .iter = 1, .run_id = 1, .nonce = "n0nce", .rng = 42,
+			       .agent = 1};
 	CURLU *u;
 
 	ctx.csv = NULL;
@@ -502,11 +584,21 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		s->sweep ? "sweep" : "fixed", s->nlevels, s->nlevels == 1 ? "" : "s",
 		dur_format(scn_total_ms(s), a, sizeof a), dur_format(s->interval_ms, b, sizeof b),
 		plan_conn_name(s->plan.connection), s->threads ? (snprintf(c, sizeof c, "%d", s->threads), c) : "auto");
-	for (int i = 0; i < s->nlevels; i++)
-		fprintf(f, "  step %d: %d VUs for %s (ramp-up %s, warm-up %s, measured %s)\n", i + 1,
-			s->levels[i], dur_format(s->duration_ms, a, sizeof a),
-			dur_format(s->rampup_ms, b, sizeof b), dur_format(s->warmup_ms, c, sizeof c),
-			dur_format(s->duration_ms - lead, d, sizeof d));
+	if (s->plan.model == PLAN_OPEN)
+		fprintf(f, "  open model: %s arrivals, at most %d requests in flight, arrivals more "
+			   "than %s late dropped; latency from the intended start\n",
+			s->plan.arrival == PLAN_POISSON ? "Poisson" : "constant", s->plan.max_in_flight,
+			dur_format(s->plan.max_lag_ms, a, sizeof a));
+	for (int i = 0; i < s->nlevels; i++) {
+		char what[48];
+		if (s->plan.model == PLAN_OPEN)
+			snprintf(what, sizeof what, "%g requests/s", s->rates[i]);
+		else
+			snprintf(what, sizeof what, "%d VUs", s->levels[i]);
+		fprintf(f, "  step %d: %s for %s (ramp-up %s, warm-up %s, measured %s)\n", i + 1, what,
+			dur_format(s->duration_ms, a, sizeof a), dur_format(s->rampup_ms, b, sizeof b),
+			dur_format(s->warmup_ms, c, sizeof c), dur_format(s->duration_ms - lead, d, sizeof d));
+	}
 	if (s->plan.think_max_ms > 0)
 		fprintf(f, "  think time %s..%s\n", dur_format(s->plan.think_min_ms, a, sizeof a),
 			dur_format(s->plan.think_max_ms, b, sizeof b));

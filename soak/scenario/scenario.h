@@ -50,14 +50,16 @@ struct scenario {
 	char *text;          /* the source text, with a trailer listing --set overrides */
 	char *name;
 	char *label;
-	int concurrency;     /* fixed runs; for sweeps the first level */
+	int concurrency;     /* closed model: fixed runs; for sweeps the first level */
+	double rate;         /* open model: arrivals per second; for sweeps the first level */
 	int64_t duration_ms; /* a step's whole length: ramp-up and warm-up included */
 	int64_t warmup_ms;   /* after ramp-up, excluded from the step's figures */
 	int64_t rampup_ms;   /* VUs start evenly spread over this */
 	int64_t interval_ms;
 	int threads;         /* 0 = one per core */
-	int levels[SCN_MAX_LEVELS]; /* concurrency per step */
-	int nlevels;
+	int levels[SCN_MAX_LEVELS]; /* closed model: concurrency per step (0 when open) */
+	double rates[SCN_MAX_LEVELS]; /* open model: arrivals per second per step (0 when closed) */
+	int nlevels;         /* steps */
 	int sweep;           /* 1 when [sweep] was given */
 	char *csv_path;      /* the CSV data set's file (plan.csv holds it), or NULL */
 	struct scn_thresholds thr;

@@ -29,7 +29,7 @@
 static const char usage[] =
 	"usage: regserver [--port P] [--latency MS] [--jitter MS] [--error-rate P]\n"
 	"                 [--stall-rate P --stall MS] [--threads N] [--db FILE]\n"
-	"                 [--max-users N] [--capacity N] [--seed N] [--quiet]\n"
+	"                 [--max-users N] [--capacity N] [--seed N] [--arrivals FILE] [--quiet]\n"
 	"\n"
 	"A registration endpoint on 127.0.0.1 for load tests: POST /register (form or JSON:\n"
 	"username, email, password) -> 201 {\"id\":N} | 400 | 409 | 413 | 415; GET /health -> ok.\n"
@@ -51,6 +51,8 @@ static const char usage[] =
 	"  --max-users N   when the store holds N users, delete them all and start over\n"
 	"                  (bounds memory in long runs; ids restart; default 0 = never)\n"
 	"  --seed N        seed of the jitter/error/stall draws (default: time and pid)\n"
+	"  --arrivals FILE write each request's arrival time there (monotonic µs, a line\n"
+	"                  each; flushed at exit): what the server saw of the schedule\n"
 	"  --quiet         no start-up information (errors and exit counts still print)\n"
 	"  --help, --version\n";
 
@@ -131,7 +133,8 @@ static unsigned default_threads(void)
 static int parse_args(int argc, char **argv, struct args *a, char *err, size_t errlen)
 {
 	enum { O_PORT = 256, O_LATENCY, O_JITTER, O_ERROR_RATE, O_STALL_RATE, O_STALL,
-	       O_THREADS, O_DB, O_MAX_USERS, O_SEED, O_QUIET, O_HELP, O_VERSION, O_CAPACITY };
+	       O_THREADS, O_DB, O_MAX_USERS, O_SEED, O_QUIET, O_HELP, O_VERSION, O_CAPACITY,
+	       O_ARRIVALS };
 	static const struct option longopts[] = {
 		{"port", required_argument, NULL, O_PORT},
 		{"latency", required_argument, NULL, O_LATENCY},
@@ -143,6 +146,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		{"db", required_argument, NULL, O_DB},
 		{"max-users", required_argument, NULL, O_MAX_USERS},
 		{"capacity", required_argument, NULL, O_CAPACITY},
+		{"arrivals", required_argument, NULL, O_ARRIVALS},
 		{"seed", required_argument, NULL, O_SEED},
 		{"quiet", no_argument, NULL, O_QUIET},
 		{"help", no_argument, NULL, O_HELP},
@@ -205,6 +209,9 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		case O_CAPACITY:
 			rc = parse_ull("--capacity", optarg, 0, 100000, &v, err, errlen);
 			cfg->capacity = (unsigned)v;
+			break;
+		case O_ARRIVALS:
+			cfg->arrivals = optarg;
 			break;
 		case O_SEED:
 			rc = parse_ull("--seed", optarg, 0, UINT64_MAX, &v, err, errlen);

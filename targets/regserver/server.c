@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +90,9 @@ struct srv {
 	unsigned port;				    /* bound port */
 	unsigned conn_limit;			    /* MHD_OPTION_CONNECTION_LIMIT */
 	_Atomic unsigned long long counts[SRV_N_COUNT]; /* relaxed: totals, read at exit */
-	pthread_mutex_t slots_lock;		    /* guards slot_free (capacity > 0) */
+	pthread_mutex_t slots_lock;		    /* guards slot_free (capacity > 0) and
+						     * arrivals */
+	FILE *arrivals;				    /* cfg.arrivals, open, or NULL */
 	int64_t *slot_free;			    /* capacity entries: when each service
 						     * slot is next free (CLOCK_MONOTONIC) */
 };
@@ -275,6 +278,11 @@ static enum MHD_Result req_begin(struct srv *s, struct MHD_Connection *mc, const
 		return MHD_NO; /* its context could not be allocated: drop it */
 	*req = c;
 	seq = atomic_fetch_add_explicit(&s->counts[SRV_N_REQUESTS], 1, memory_order_relaxed);
+	if (s->arrivals) {
+		pthread_mutex_lock(&s->slots_lock);
+		fprintf(s->arrivals, "%lld\n", (long long)(clock_mono_ns() / 1000));
+		pthread_mutex_unlock(&s->slots_lock);
+	}
 	clen = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	if (clen && strtoull(clen, NULL, 10) > SRV_MAX_BODY) {
 		const struct canned_def *d = &canned_defs[C_413];
@@ -485,6 +493,10 @@ int srv_start(const struct srv_config *cfg, struct srv **out, char *err, size_t 
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	if (cfg->arrivals && !(s->arrivals = fopen(cfg->arrivals, "w"))) {
+		snprintf(err, errlen, "cannot write '%s': %s", cfg->arrivals, strerror(errno));
+		goto fail;
+	}
 	if (make_canned(s, err, errlen) < 0 ||
 	    store_open(cfg->db_path, cfg->max_users, &s->store, err, errlen) < 0)
 		goto fail;
@@ -559,6 +571,8 @@ void srv_free(struct srv *s)
 	delay_free(s->delay);
 	store_free(s->store);
 	free(s->slot_free);
+	if (s->arrivals)
+		fclose(s->arrivals);
 	pthread_mutex_destroy(&s->slots_lock);
 	for (int i = 0; i < C_COUNT; i++)
 		if (s->canned[i])

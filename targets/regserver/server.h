@@ -51,6 +51,9 @@ struct srv_config {
 			       * reference until srv_free */
 	long long max_users;  /* start the store over at this many users; 0 = never */
 	uint64_t seed;	      /* seed of the jitter/error/stall draws */
+	const char *arrivals; /* file that gets each request's arrival time (CLOCK_MONOTONIC
+			       * µs, one line each: a test's view of the load's schedule), or
+			       * NULL; the caller's string */
 	unsigned capacity;    /* requests in service at once, each for the drawn delay;
 			       * more wait their turn in arrival order (0 = unlimited).
 			       * Emulated by deadlines, so no thread ever blocks: with

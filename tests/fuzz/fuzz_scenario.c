@@ -97,9 +97,15 @@ static void check_plan(const struct scenario *s, const char *text)
 	    s->plan.think_min_ms < 0 || s->plan.think_max_ms < s->plan.think_min_ms || !s->name || !s->label ||
 	    !s->text || strncmp(s->text, text, strlen(text)) != 0)
 		abort();
+	/* A closed plan has VUs per step, an open one rates (and limits the engine can use). */
 	for (int i = 0; i < s->nlevels; i++)
-		if (s->levels[i] < 1 || s->levels[i] > SCN_MAX_VUS)
+		if (s->plan.model == PLAN_OPEN
+			? s->levels[i] != 0 || !(s->rates[i] > 0 && s->rates[i] <= 1e7)
+			: s->levels[i] < 1 || s->levels[i] > SCN_MAX_VUS || s->rates[i] != 0)
 			abort();
+	if (s->plan.model == PLAN_OPEN &&
+	    (s->plan.max_in_flight < 1 || s->plan.max_in_flight > SCN_MAX_VUS || s->plan.max_lag_ms < 1))
+		abort();
 	if (s->plan.protocol == PLAN_HTTP && (s->plan.nreqs < 1 || s->plan.total_weight < 1))
 		abort();
 	if (s->plan.protocol == PLAN_TCP_FRAME && (!s->plan.address || s->plan.nframes < 1))

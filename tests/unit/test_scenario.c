@@ -1,4 +1,5 @@
 /* Scenario files: a full good file, overrides, and every mistake with its FILE:LINE message. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,7 +158,7 @@ static const struct {
 	 "bad.ini:5: bad expect_body pattern '\"id\":(\\d+': missing closing parenthesis at offset 9"},
 	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = user=${user}\n",
 	 "bad.ini:5: body: unknown placeholder '${user}' (known: seq, vu, iter, run, nonce, random:N, "
-	 "uuid, now_ms, csv:COLUMN)"},
+	 "uuid, now_ms, agent, csv:COLUMN)"},
 	{"[scenario]\nduration = 1m\nconnection = persistent\n[request]\nurl = http://127.0.0.1/\n",
 	 "bad.ini:3: connection: expected keepalive or close, not 'persistent'"},
 	{"[scenario]\nduration = 1m\nconcurrency = 0\n[request]\nurl = http://127.0.0.1/\n",
@@ -168,6 +169,39 @@ static const struct {
 	 "bad.ini:3: csv: cannot read CSV file '/nonexistent/users.csv': No such file or directory"},
 	{"[scenario]\nduration = 1m\n[request]\nurl = ftp://127.0.0.1/\n",
 	 "bad.ini:4: url: 'ftp://127.0.0.1/' must start with http:// or https://"},
+	/* the open model */
+	{"[scenario]\nduration = 1m\nconcurrency = 5\nrate = 500/s\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: rate: give rate (the open model) or concurrency (the closed model), not both"},
+	{"[scenario]\nduration = 1m\nrate = 500/d\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: rate: bad rate '500/d': expected a number per second, minute or hour (500/s, 30/m, "
+	 "1200/h)"},
+	{"[scenario]\nduration = 1m\nrate = 0/s\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: rate: bad rate '0/s': must be above 0 and at most 10000000/s"},
+	{"[scenario]\nduration = 1m\nrate = 5\narrival = bursty\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: arrival: expected constant or poisson, not 'bursty'"},
+	{"[scenario]\nduration = 1m\nconcurrency = 5\narrival = poisson\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: arrival: only for the open model (give rate = N/s)"},
+	{"[scenario]\nduration = 1m\nmax_in_flight = 10\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: max_in_flight: only for the open model (give rate = N/s)"},
+	{"[scenario]\nduration = 1m\nrate = 5\nmax_in_flight = 0\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: max_in_flight: 0 is outside 1..100000"},
+	{"[scenario]\nduration = 1m\nrate = 5\nmax_lag = 0\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: max_lag: must be at least 1ms"},
+	{"[scenario]\nduration = 1m\nrate = 5\nmax_lag = soon\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: max_lag: bad duration 'soon': expected a number"},
+	{"[scenario]\nrate = 5\n[sweep]\nconcurrency = 1,2\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: concurrency: this scenario has a rate (the open model); sweep over rate = A..B step "
+	 "S instead"},
+	{"[scenario]\nconcurrency = 5\n[sweep]\nrate = 1,2\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:4: rate: this scenario has a concurrency (the closed model); sweep over concurrency = "
+	 "A..B step S instead"},
+	{"[scenario]\n[sweep]\nrate = 1,2\nconcurrency = 3\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: rate: a sweep is over concurrency (closed) or rate (open), not both"},
+	{"[scenario]\n[sweep]\nrate = 100..50 step 10\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: rate: bad range '100..50 step 10': the end is before the start"},
+	{"[scenario]\n[sweep]\nrate = 100..500\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
+	 "bad.ini:3: rate: bad rates '100..500': expected R, A..B step S or A,B,C (each R like 500/s, "
+	 "30/m)"},
 	{"[scenario]\nconcurrency = 5\n[request]\nurl = http://127.0.0.1/\n",
 	 "bad.ini:1: [scenario] needs duration (e.g. duration = 30m)"},
 	{"[scenario]\nduration = 1m\nwarmup = 50s\nramp_up = 10s\n[request]\nurl = http://127.0.0.1/\n",
@@ -199,6 +233,50 @@ static void bad_scenarios(void **state)
 		if (rc != -1 || strcmp(err, bad[i].msg) != 0)
 			fail_msg("case %zu: rc %d\n got: %s\nwant: %s", i, rc, err, bad[i].msg);
 	}
+}
+
+/* The open model: rate with its units, arrivals, limits, and rate sweeps. */
+static void open_model(void **state)
+{
+	struct scenario s;
+	char err[512] = "";
+	(void)state;
+	assert_int_equal(scn_parse_text(&s, "o.ini",
+					"[scenario]\nduration = 1m\nrate = 30/m\narrival = poisson\n"
+					"max_in_flight = 50\nmax_lag = 2s\n[request]\nurl = http://127.0.0.1/\n",
+					NULL, 0, err, sizeof err),
+			 0);
+	assert_int_equal(s.plan.model, PLAN_OPEN);
+	assert_int_equal(s.plan.arrival, PLAN_POISSON);
+	assert_true(fabs(s.rate - 0.5) < 1e-12);
+	assert_int_equal(s.nlevels, 1);
+	assert_true(fabs(s.rates[0] - 0.5) < 1e-12);
+	assert_int_equal(s.levels[0], 0);
+	assert_int_equal(s.plan.max_in_flight, 50);
+	assert_int_equal(s.plan.max_lag_ms, 2000);
+	scn_release(&s);
+	assert_int_equal(scn_parse_text(&s, "o.ini",
+					"[scenario]\n[sweep]\nrate = 100..1000 step 100\nstep_duration = 1m\n"
+					"[request]\nurl = http://127.0.0.1/\n",
+					NULL, 0, err, sizeof err),
+			 0);
+	assert_int_equal(s.plan.model, PLAN_OPEN);
+	assert_int_equal(s.plan.arrival, PLAN_CONSTANT);
+	assert_int_equal(s.plan.max_in_flight, 1000);
+	assert_int_equal(s.plan.max_lag_ms, 10000);
+	assert_int_equal(s.nlevels, 10);
+	assert_true(fabs(s.rates[9] - 1000) < 1e-9);
+	scn_release(&s);
+	/* --set can switch a closed scenario to the open model. */
+	char *sets[] = {(char *)"scenario.concurrency=", (char *)"scenario.rate=1200/h"};
+	assert_int_equal(scn_parse_text(&s, "o.ini",
+					"[scenario]\nduration = 1m\nconcurrency = 5\n[request]\nurl = "
+					"http://127.0.0.1/\n",
+					sets, 2, err, sizeof err),
+			 0);
+	assert_int_equal(s.plan.model, PLAN_OPEN);
+	assert_true(fabs(s.rate - 1200.0 / 3600) < 1e-12);
+	scn_release(&s);
 }
 
 static void bad_overrides(void **state)
@@ -297,6 +375,7 @@ int main(void)
 		cmocka_unit_test(weighted_requests_and_defaults),
 		cmocka_unit_test(bad_scenarios),
 		cmocka_unit_test(bad_overrides),
+		cmocka_unit_test(open_model),
 		cmocka_unit_test(files),
 		cmocka_unit_test(long_lines),
 	};

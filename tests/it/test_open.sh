@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# The open model against bin/regserver and bin/monitor on 127.0.0.1: coordinated omission
+# (a server frozen by SIGSTOP shows in the latency from the intended start, not in a closed
+# run's), the arrival process as the server saw it (constant and Poisson), max_in_flight
+# and max_lag (waits, then drops, never a burst), tcp-frame in the open model, the capacity
+# search, and what `soak runs --json` says.  Every run is a few seconds; every wait bounded.
+. "$(dirname "$0")/lib.sh"
+
+DB=$T/open.db
+FORM='Content-Type: application/x-www-form-urlencoded'
+BODY='username=u${nonce}_${seq}&email=${seq}@example.test&password=secret123'
+q() { sql "$DB" "$@"; }
+run() {
+  soak run -q --db "$DB" --interval 1s "$@" >"$T/out.txt" 2>"$T/err.txt"
+  RC=$?
+  LASTRUN=$(q 'SELECT max(id) FROM runs')
+}
+jrun() { soak runs --db "$DB" --json | jq -r ".[] | select(.id==$LASTRUN) | $1"; }
+# cv FILE [FROM_US]: coefficient of variation of the gaps between consecutive times.
+cv() {
+  sort -n "$1" | awk -v from="${2:-0}" '$1 >= from { if (n++) { g = $1 - p; s += g; q += g * g } p = $1 }
+    END { m = s / (n - 1); print sqrt(q / (n - 1) - m * m) / m }'
+}
+
+# --- 1. coordinated omission: the server freezes 1 s in every 4 -----------------------
+# freeze PID: SIGSTOP for 1 s at +1.5 s and +5.5 s of an 8 s run (25 % of the time).
+freeze() {
+  sleep 1.5
+  kill -STOP "$1"; sleep 1; kill -CONT "$1"
+  sleep 3
+  kill -STOP "$1"; sleep 1; kill -CONT "$1"
+}
+start_regserver --latency 20 --quiet
+freeze "$REG_PID" &
+FREEZER=$!
+run --url "$REG_URL/register" --rate 200/s -d 8s -H "$FORM" --body "$BODY" --expect-status 201
+wait "$FREEZER"
+check_eq "open run exits 0" "$RC" 0
+check_eq "open run recorded as the open model" "$(q "SELECT model FROM runs WHERE id=$LASTRUN")" open
+p90=$(jrun .p90_ms)
+check_range "open: p90 from the intended start shows the freezes (ms)" "$p90" 400 1100
+check_range "open: service time p50 is the server's 20 ms" "$(jrun .service_p50_ms)" 20 25
+check_eq "open: nothing dropped" "$(jrun .dropped)" 0
+check_range "open: achieved rate within 2% of 200/s" "$(jrun .tps)" 196 204
+check_eq "open: no errors" "$(jrun .errors)" 0
+OPEN_RUN=$LASTRUN
+
+freeze "$REG_PID" &
+FREEZER=$!
+run --url "$REG_URL/register" -c 4 -d 8s -H "$FORM" --body "$BODY" --expect-status 201
+wait "$FREEZER"
+check_eq "closed run exits 0" "$RC" 0
+check_range "closed: the same freezes hide in p90 (ms)" "$(jrun .p90_ms)" 0 100
+check_eq "closed: recorded as the closed model" "$(jrun .model)" closed
+check_eq "closed: no rate, no service or lag figures" "$(jrun '[.rate, .service_p50_ms, .lag_p99_ms] | map(tostring) | join(" ")')" "null null null"
+stop_pid "$REG_PID"
+
+# --- 2. the arrival process as the server saw it -----------------------------------------
+for a in constant poisson; do
+  start_regserver --latency 5 --quiet --arrivals "$T/arrivals.$a"
+  run --url "$REG_URL/register" --rate 200/s --arrival $a -d 5s -H "$FORM" --body "$BODY" --expect-status 201
+  stop_pid "$REG_PID"
+  check_eq "$a arrivals: run exits 0" "$RC" 0
+  n=$(wc -l <"$T/arrivals.$a")
+  check_range "$a arrivals: the server got 5 s x 200/s" "$n" 960 1040
+  # Skip the first 200 ms (connections being opened).
+  first=$(sort -n "$T/arrivals.$a" | head -1)
+  c=$(cv "$T/arrivals.$a" $((first + 200000)))
+  if [ $a = constant ]; then
+    check_range "constant arrivals: inter-arrival CV at the server" "$c" 0 0.1
+  else
+    check_range "poisson arrivals: inter-arrival CV at the server" "$c" 0.9 1.1
+  fi
+done
+check_eq "the arrival process is recorded" "$(q "SELECT group_concat(arrival, ' ') FROM (SELECT arrival FROM runs WHERE id > $OPEN_RUN + 1 ORDER BY id)")" "constant poisson"
+
+# --- 3. max_in_flight and max_lag: 400/s asked of a server that serves 200/s -------------
+start_regserver --latency 20 --capacity 4 --quiet --arrivals "$T/arrivals.over"
+run --url "$REG_URL/register" --rate 400/s --max-in-flight 20 --max-lag 1s -d 6s \
+  -H "$FORM" --body "$BODY" --expect-status 201
+stop_pid "$REG_PID"
+check_eq "overload run exits 0" "$RC" 0
+dropped=$(jrun .dropped)
+check_range "overload: arrivals past max_lag dropped and counted" "$dropped" 600 1400
+check_eq "overload: dropped is a client-side class" \
+  "$(q "SELECT count(*) FROM interval_errors WHERE run_id=$LASTRUN AND class='dropped' AND sample LIKE '%generator''s limit%'")" \
+  "$(q "SELECT count(*) FROM interval_errors WHERE run_id=$LASTRUN AND class='dropped'")"
+check_range "overload: latency grows toward max_lag, not hidden (p99 ms)" "$(jrun .p99_ms)" 900 1400
+check_range "overload: served at the server's 200/s" "$(jrun '(.requests - .dropped) / .window_s')" 170 215
+# No second at the server above 1.1 x the target rate.
+peak=$(awk '{ print int($1 / 1000000) }' "$T/arrivals.over" | sort | uniq -c | sort -rn | head -1 | awk '{print $1}')
+check_range "overload: no second at the server above 1.1 x 400/s" "$peak" 1 440
+
+# --- 4. tcp-frame in the open model: what the monitor stored = what soak counted ---------
+spawn "$T/mon.log" "$BIN/monitor" --port 0 --db "$T/mon.db" --tag soak-it-open
+MON_PID=$SPAWNED_PID
+line=$(wait_line "$T/mon.log" 'listening on 127\.0\.0\.1:[0-9]+' 10) || fail "monitor starts"
+MON_ADDR=${line#listening on }
+cat >"$T/frames.ini" <<EOF
+[scenario]
+label = frames-open
+rate = 100/s
+duration = 3s
+interval = 1s
+[request]
+protocol = tcp-frame
+address = $MON_ADDR
+timeout = 2s
+[handshake]
+text = {"T":"Connect","S":1,"HOST_NAME":"agent-\${vu}","IP":["127.0.0.1"],"VERSON":"2.5","CLIENT_SESSION":""}
+expect = "T":"ConnectAck"
+[frame.one]
+text = {"T":"MonitorItemData","S":39,"D":{"ThreadCount":214},"S":{"APP_NUM":"demo"},"TS":\${now_ms},"MID":\${seq}}
+EOF
+soak run -q --db "$DB" "$T/frames.ini" >"$T/out.txt" 2>"$T/err.txt"
+check_eq "tcp-frame open run exits 0" "$?" 0
+LASTRUN=$(q 'SELECT max(id) FROM runs')
+stop_pid "$MON_PID"
+iters=$(q "SELECT sum(requests) FROM intervals WHERE run_id=$LASTRUN")
+check_range "tcp-frame open: 3 s x 100/s iterations" "$iters" 290 310
+check_eq "tcp-frame open: the monitor stored every message soak counted" \
+  "$(sql "$T/mon.db" 'SELECT count(*) FROM messages')" "$iters"
+
+# --- 5. capacity search: a server that serves 400/s at most --------------------------------
+start_regserver --latency 20 --capacity 8 --quiet
+soak run --db "$DB" --url "$REG_URL/register" --rate 100/s -d 2500ms --warmup 500ms --interval 400ms \
+  -H "$FORM" --body "$BODY" --expect-status 201 \
+  --find-max-rate --slo 'p99<100ms,errors<1%' --from 300/s --to 460/s >"$T/search.out" 2>"$T/search.err"
+check_eq "capacity search exits 0" "$?" 0
+LASTRUN=$(q 'SELECT max(id) FROM runs')
+stop_pid "$REG_PID"
+best=$(sed -n 's/^highest rate meeting p99<100ms,errors<1%: \([0-9.]*\)\/s.*/\1/p' "$T/search.out")
+check_range "capacity search: highest rate for p99<100ms is below the server's 400/s" "${best:-0}" 300 400
+check "capacity search: recorded as an event" test -n "$(q "SELECT detail FROM events WHERE run_id=$LASTRUN AND kind='max_rate' AND detail LIKE 'highest rate meeting p99<100ms%'")"
+check_eq "capacity search: every step is a sweep step" "$(q "SELECT mode FROM runs WHERE id=$LASTRUN") $(q "SELECT count(*) >= 5 FROM steps WHERE run_id=$LASTRUN AND rate > 0")" "sweep 1"
+check "capacity search: it bisected (a step between two tried rates)" \
+  test "$(q "SELECT count(*) FROM steps WHERE run_id=$LASTRUN AND rate * 1000 % 20000 != 0")" -ge 1
+
+# --- 6. bad usage -------------------------------------------------------------------------
+soak run --db "$DB" --url "$REG_URL/register" -c 3 --rate 10/s -d 1s >/dev/null 2>"$T/bad.err"
+check_eq "rate and concurrency: exit 2" "$?" 2
+check "rate and concurrency: says so" grep -q "give rate (the open model) or concurrency" "$T/bad.err"
+soak run --db "$DB" --url "$REG_URL/register" -c 3 -d 1s --find-max-rate --slo 'p99<1s' >/dev/null 2>"$T/bad.err"
+check_eq "search on the closed model: exit 2" "$?" 2
+check "search on the closed model: says so" grep -q "needs the open model" "$T/bad.err"
+soak run --db "$DB" --url "$REG_URL/register" --rate 3/s -d 1s --find-max-rate --slo 'p98<1s' >/dev/null 2>"$T/bad.err"
+check_eq "bad slo: exit 2" "$?" 2
+check "bad slo: names the term" grep -q "'p98<1s': expected p50" "$T/bad.err"
+
+done_testing
