@@ -122,11 +122,16 @@ static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int o
 	sqlite3_stmt *st = NULL, *ss = NULL, *ts = NULL;
 	const char *nl = oneline ? "" : "\n";
 	int first = 1, rc = -1;
+	char *note_text = NULL;
+	size_t note_len = 0;
+	FILE *notes = json ? NULL : open_memstream(&note_text, &note_len); /* under the table */
 
 	if (db_prepare(db, &st,
 		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
 		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, agent_index, "
-		       "agent_count, agents_merged, model, IFNULL(origin, 'soak') FROM runs "
+		       "agent_count, agents_merged, model, IFNULL(origin, 'soak'), resumed, "
+		       "(SELECT IFNULL(SUM(g.to_ms - g.from_ms), 0) FROM gaps g WHERE g.run_id = runs.id) "
+		       "FROM runs "
 		       "WHERE (?1 OR merged_into IS NULL) AND (?2 < 0 OR id = ?2) ORDER BY id",
 		       err, errlen) < 0 ||
 	    db_prepare(db, &ss, "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
@@ -159,7 +164,9 @@ static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int o
 					? (!strcmp(status, "running") ? now : hb)
 					: sqlite3_column_int64(st, 11);
 		struct figures all;
-		char iso[40], len[32], p99[32], agents[32] = "-";
+		char iso[40], len[32], p99[32], agents[32] = "-", st_text[16];
+		int resumed = sqlite3_column_int(st, 19);
+		int64_t gap_ms = sqlite3_column_int64(st, 20);
 		int open = !strcmp((const char *)sqlite3_column_text(st, 17), "open");
 		int a_k = sqlite3_column_int(st, 14), a_n = sqlite3_column_int(st, 15);
 		int a_m = sqlite3_column_int(st, 16);
@@ -178,8 +185,16 @@ static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int o
 			clock_iso(started, iso, sizeof iso);
 			iso[19] = '\0';
 			iso[10] = ' ';
+			/* A resumed run's status is starred; a note under the table says more. */
+			snprintf(st_text, sizeof st_text, "%s%s", status, resumed ? "*" : "");
+			if (resumed && notes)
+				fprintf(notes, "* run %lld was resumed %d time%s (soak run --resume): %s "
+					       "without load, left out of every figure\n",
+					(long long)id, resumed, resumed == 1 ? "" : "s",
+					dur_format(gap_ms / 1000 * 1000, len, sizeof len));
 			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n", (long long)id,
-			       label, mode, status, iso, dur_format((ended - started) / 1000 * 1000, len, sizeof len),
+			       label, mode, st_text, iso,
+			       dur_format((ended - started - gap_ms) / 1000 * 1000, len, sizeof len),
 			       (long long)all.requests, all.tps,
 			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct,
 			       agents);
@@ -199,6 +214,7 @@ static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int o
 		json_write_str(stdout, status);
 		printf(", \"origin\": ");
 		json_write_str(stdout, (const char *)sqlite3_column_text(st, 18));
+		printf(", \"resumed\": %d, \"gap_s\": %.3f", resumed, (double)gap_ms / 1000);
 		printf(", \"model\": \"%s\"", open ? "open" : "closed");
 		/* The target rate: the first step's (a sweep's steps carry their own). */
 		double rate = NAN;
@@ -215,7 +231,7 @@ static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int o
 			printf("\"agent\": %d, \"agent_count\": %d, ", a_k, a_n);
 		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
 			printf("\"agents\": %d, \"agent_count\": %d, ", a_m, a_n);
-		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
+		json_figures(stdout, &all, (double)(ended - started - gap_ms) / 1000.0);
 		json_open(stdout, open, &all, window_gen_cpu(db, id, -1));
 		printf(", \"steps\": [");
 		sqlite3_bind_int64(ss, 1, id);
@@ -244,12 +260,18 @@ static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int o
 		printf("%s]\n", first ? "" : "\n");
 	else if (oneline)
 		printf("\n");
-	if (only_id >= 0 && first) {
+	if (only_id >= 0 && first && json) {
 		snprintf(err, errlen, "no run %lld", (long long)only_id);
 		goto done;
 	}
 	rc = 0;
 done:
+	if (notes) {
+		fclose(notes);
+		if (rc == 0 && note_len)
+			fputs(note_text, stdout);
+		free(note_text);
+	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(ss);
 	sqlite3_finalize(ts);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "dur.h"
 
 #define FINDING_MAX      1024 /* one sentence, bytes */
@@ -102,6 +103,39 @@ static int status_findings(struct report *r, int *cap)
 			sb_printf(&b, " ended as '%s'%s%s%s; the figures cover the %s measured.",
 			          run->status, *run->reason ? " (" : "", run->reason,
 			          *run->reason ? ")" : "", d);
+		if (add_finding(r, "status", &b, cap) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A resumed run (soak run --resume): how long it went without load, left out of every
+ * figure. */
+static int gap_findings(struct report *r, int *cap)
+{
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		struct sbuf b = {.n = 0};
+		char d[32], from[40], to[40];
+		if (run->ngaps == 0)
+			continue;
+		run_name(&b, r, run);
+		if (run->ngaps == 1)
+			sb_printf(&b, " was resumed once:");
+		else
+			sb_printf(&b, " was resumed %d times:", run->ngaps);
+		for (int k = 0; k < run->ngaps; k++) {
+			const struct rpt_gap *g = &run->gaps[k];
+			clock_iso(g->from_ms, from, sizeof from);
+			clock_iso(g->to_ms, to, sizeof to);
+			from[19] = to[19] = '\0';
+			from[10] = to[10] = ' ';
+			sb_printf(&b, "%s %s without load (%s to %s UTC)", k ? "," : "",
+			          dur_format((g->to_ms - g->from_ms) / 1000 * 1000, d, sizeof d), from,
+			          to + 11);
+		}
+		sb_printf(&b, "; that time, and the new ramp-up and warm-up after it, are left out "
+		              "of every figure.");
 		if (add_finding(r, "status", &b, cap) < 0)
 			return -1;
 	}
@@ -605,7 +639,8 @@ int rpt_findings(struct report *r)
 {
 	int cap = 0;
 
-	if (status_findings(r, &cap) < 0 || agent_findings(r, &cap) < 0 ||
+	if (status_findings(r, &cap) < 0 || gap_findings(r, &cap) < 0 ||
+	    agent_findings(r, &cap) < 0 ||
 	    throughput_findings(r, &cap) < 0 ||
 	    sweep_findings(r, &cap) < 0 || memory_findings(r, &cap) < 0 ||
 	    error_findings(r, &cap) < 0 || keepalive_findings(r, &cap) < 0 ||

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "db.h"
+#include "dur.h"
 #include "hdr.h"
 #include "procinfo.h"
 
@@ -143,6 +144,76 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 		return db_fail(r->db, "cannot record the run", err, errlen);
 	r->run_id = sqlite3_last_insert_rowid(r->db);
 	return 0;
+}
+
+int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
+		   const char *status_was, int64_t heartbeat_was, int64_t gap_from_ms, char *err,
+		   size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	char boot[64], detail[200], a[32], b[40];
+	int64_t now = clock_wall_ms();
+
+	proc_boot_id(boot, sizeof boot);
+	if (db_begin(r->db, err, errlen) < 0)
+		return -1;
+	if (db_prepare(r->db, &st,
+		       "UPDATE runs SET status = 'running', reason = NULL, ended_ms = NULL, host = ?, "
+		       "pid = ?, pid_start = ?, boot_id = ?, heartbeat_ms = ?, soak_version = ?, "
+		       "resumed = resumed + 1 "
+		       "WHERE id = ? AND status = ? AND IFNULL(heartbeat_ms, -1) = ?",
+		       err, errlen) < 0)
+		goto fail;
+	sqlite3_bind_text(st, 1, r->host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, getpid());
+	sqlite3_bind_int64(st, 3, proc_start_ticks(getpid()));
+	sqlite3_bind_text(st, 4, boot, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, now);
+	sqlite3_bind_text(st, 6, SOAK_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, run_id);
+	sqlite3_bind_text(st, 8, status_was, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 9, heartbeat_was);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(r->db, "cannot take the run over", err, errlen);
+		goto fail;
+	}
+	if (sqlite3_changes(r->db) != 1) {
+		snprintf(err, errlen, "run %lld changed while it was being resumed (resumed by another "
+				      "soak run?)", (long long)run_id);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	r->run_id = run_id;
+	r->open = s->plan.model == PLAN_OPEN;
+	if (db_prepare(r->db, &st, "INSERT INTO gaps(run_id, from_ms, to_ms) VALUES(?,?,?)", err,
+		       errlen) < 0)
+		goto fail;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, gap_from_ms);
+	sqlite3_bind_int64(st, 3, now);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(r->db, "cannot record the gap", err, errlen);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	snprintf(detail, sizeof detail, "no load for %s, until %s: the run was resumed",
+		 dur_format((now - gap_from_ms) / 1000 * 1000, a, sizeof a), clock_iso(now, b, sizeof b));
+	sqlite3_bind_text(r->ins_event, 1, "soak", -1, SQLITE_STATIC);
+	sqlite3_bind_text(r->ins_event, 2, r->host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(r->ins_event, 3, gap_from_ms);
+	sqlite3_bind_text(r->ins_event, 4, "gap", -1, SQLITE_STATIC);
+	sqlite3_bind_text(r->ins_event, 5, detail, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(r->ins_event, 6, run_id);
+	if (step_done(r, r->ins_event, "cannot record the gap", err, errlen) < 0)
+		goto fail;
+	return db_commit(r->db, err, errlen);
+fail:
+	sqlite3_finalize(st);
+	db_rollback(r->db);
+	r->run_id = 0;
+	return -1;
 }
 
 int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen)
@@ -337,9 +408,10 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	sqlite3_stmt *st = NULL;
 	struct figures f;
 	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
-	double secs = (double)(window_end_ms - window_start_ms) / 1000.0;
+	double secs = (double)(window_end_ms - window_start_ms - r->unmeasured_ms) / 1000.0;
 	int rc = -1;
 
+	r->unmeasured_ms = 0;
 	istats_figures(s, secs, &f);
 	if (db_prepare(r->db, &st,
 		       "UPDATE steps SET window_start_ms = ?, window_end_ms = ?, tps = ?, "

@@ -23,6 +23,9 @@ struct recorder {
 	int open;          /* open-model run: the svc_* and lag_* columns are written */
 	char host[256];
 	int imported; /* the run is an import (rec_run_import): no process, no heartbeat */
+	int64_t unmeasured_ms; /* time inside the next rec_step_end's window that is not
+				* measured (a resumed step's gap, its new ramp-up and warm-up):
+				* left out of the step's seconds and TPS; reset by rec_step_end */
 	sqlite3_stmt *ins_interval, *ins_error, *heartbeat, *ins_event;
 };
 
@@ -46,6 +49,14 @@ void rec_close(struct recorder *r);
 /* Inserts the run row (status running) and sets r->run_id. */
 int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
 		  int64_t started_ms, char *err, size_t errlen);
+/* soak run --resume: takes run_id over from its stopped runner (this process's pid, host
+ * and boot, status running, `resumed` counted up) and records the gap since gap_from_ms as
+ * a gaps row and a `gap` event.  It succeeds only while the row still shows status_was
+ * and heartbeat_was, as read when the run was judged resumable: two resumes of one run
+ * cannot both win.  -1 with err otherwise. */
+int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
+		   const char *status_was, int64_t heartbeat_was, int64_t gap_from_ms, char *err,
+		   size_t errlen);
 /* Inserts an imported run, already closed as done, and sets r->run_id and r->imported;
  * its steps and intervals follow through the calls below. */
 int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen);

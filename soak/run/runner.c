@@ -267,16 +267,26 @@ static void drain(struct run *r)
 	engine_stop(r->eng, 1);
 }
 
-/* One step: ramp-up, warm-up, measured window, interval by interval. */
-/* One step; `last`: the run ends with it (its requests in flight go in a drain interval). */
+/* One step: ramp-up, warm-up, measured window, interval by interval.  `last`: the run ends
+ * with it (its requests in flight go in a drain interval). */
 static int run_step(struct run *r, int k, int last)
 {
 	const struct scenario *s = r->s;
+	const struct runner_resume *rs = r->o->resume;
+	/* The step a resumed run's stop cut runs what was left of it: it counts as begun as
+	 * long before now as it had run before the gap (the gap moves its end, not shortens
+	 * it), the load starting again from a new ramp-up and warm-up. */
+	int cont = rs && k == rs->step && rs->step_started_ms >= 0;
+	int64_t now0 = clock_mono_ms();
+	int64_t ran = cont && rs->gap_from_ms > rs->step_started_ms
+			      ? rs->gap_from_ms - rs->step_started_ms
+			      : 0;
 	/* agents: the step begins on the group's schedule, not when the last one ended */
-	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : clock_mono_ms();
-	int64_t ramp_end = t0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
+	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : now0 - ran;
+	int64_t load0 = cont ? now0 : t0; /* where this step's load starts */
+	int64_t ramp_end = load0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
 	int64_t step_end = t0 + r->step_ms;
-	int64_t start = t0, win_start = -1, win_end = -1;
+	int64_t start = load0, win_start = -1, win_end = -1;
 	/* Interval boundaries fall on multiples of the interval counted from `base`: the
 	 * step's start, or for agents the wall clock's, so every agent's coincide. */
 	int64_t base = r->aligned ? r->run_t0 - r->wall0 % s->interval_ms : t0;
@@ -284,15 +294,15 @@ static int run_step(struct run *r, int k, int last)
 	struct agent_share share;
 	char err[512];
 
-	if (k == 0 && !r->aligned) {
+	if (k == 0 && !r->aligned && !rs) {
 		r->run_t0 = t0;
 		r->wall0 = clock_wall_ms();
 	}
 	if (r->aligned && step_end <= clock_mono_ms())
 		return 0; /* a late agent joins the group where it is: this step is over */
 	agent_share(r->o->agent, r->levels[k], r->rates[k], &share);
-	if (rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms, err,
-			   sizeof err) < 0 ||
+	if ((!cont && rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms,
+				     err, sizeof err) < 0) ||
 	    (r->o->agent &&
 	     agent_record_step(r->rec.db, r->rec.run_id, k, r->levels[k], err, sizeof err) < 0)) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
@@ -305,6 +315,8 @@ static int run_step(struct run *r, int k, int last)
 	else
 		engine_set_vus(r->eng, share.vus, ramp);
 	istats_reset(&r->acc);
+	if (cont && rs->prior)
+		istats_add(&r->acc, rs->prior); /* the window's part before the gap */
 	r->nmeans = 0;
 	for (;;) {
 		/* Intervals are aligned on `base` and cut at phase changes, so the measured
@@ -356,11 +368,17 @@ static int run_step(struct run *r, int k, int last)
 		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
 			return -1;
 	}
-	if (win_start >= 0) {
-		istats_figures(&r->acc, (double)(win_end - win_start) / 1000.0, &r->steps[k]);
+	if (win_start >= 0 || (cont && rs->prior)) {
+		/* A resumed step's window spans the gap and the new ramp-up and warm-up: they
+		 * are left out of its seconds. */
+		int before = cont && rs->prior, after = win_start >= 0;
+		int64_t wfrom = before ? rs->prior_from_ms : wall_of(r, win_start);
+		int64_t wto = after ? wall_of(r, win_end) : rs->prior_to_ms;
+		r->rec.unmeasured_ms = before && after ? wall_of(r, win_start) - rs->prior_to_ms : 0;
+		istats_figures(&r->acc, (double)(wto - wfrom - r->rec.unmeasured_ms) / 1000.0,
+			       &r->steps[k]);
 		r->step_done[k] = 1;
-		if (rec_step_end(&r->rec, k, wall_of(r, win_start), wall_of(r, win_end), &r->acc, err,
-				 sizeof err) < 0) {
+		if (rec_step_end(&r->rec, k, wfrom, wto, &r->acc, err, sizeof err) < 0) {
 			snprintf(r->reason, sizeof r->reason, "%s", err);
 			return -1;
 		}
@@ -626,11 +644,23 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
-	    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
+	if (o->resume ? rec_run_resume(&r->rec, s, o->resume->run_id, o->resume->status_was,
+				       o->resume->heartbeat_was, o->resume->gap_from_ms, err,
+				       sizeof err) < 0
+		      : rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
+			    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
+	}
+	if (o->resume) {
+		/* The run's clock restarts here; its steps keep their wall-clock places. */
+		r->run_t0 = clock_mono_ms();
+		r->wall0 = clock_wall_ms();
+		for (int k = 0; o->resume->done && k < o->resume->step; k++) {
+			r->steps[k] = o->resume->done[k];
+			r->step_done[k] = o->resume->done[k].seconds > 0;
+		}
 	}
 	if (o->run_id)
 		*o->run_id = r->rec.run_id;
@@ -650,10 +680,24 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		if (share.vus > max_vus)
 			max_vus = share.vus;
 	}
-	if (!o->quiet)
+	if (!o->quiet && o->resume) {
+		const struct runner_resume *rs = o->resume;
+		int64_t ran = rs->step_started_ms >= 0 && rs->gap_from_ms > rs->step_started_ms
+				      ? rs->gap_from_ms - rs->step_started_ms
+				      : 0;
+		int64_t left = r->step_ms - ran;
+		left += (int64_t)(s->nlevels - rs->step - 1) * r->step_ms;
+		fprintf(stderr,
+			"soak run: resuming run %lld '%s' (label %s) in %s after %s without load: "
+			"step %d of %d, %s left\n",
+			(long long)r->rec.run_id, s->name, s->label, o->db_path,
+			dur_format((r->wall0 - rs->gap_from_ms) / 1000 * 1000, (char[32]){0}, 32),
+			rs->step + 1, s->nlevels, dur_format(left / 1000 * 1000, (char[32]){0}, 32));
+	} else if (!o->quiet) {
 		fprintf(stderr, "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s\n",
 			(long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
 			s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32));
+	}
 	if (coll_start(&r->coll, s, o->db_path, r->rec.run_id, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
@@ -684,7 +728,7 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		if (search(r) < 0)
 			r->failed = 1;
 	} else {
-		for (int k = 0; k < r->nsteps && !r->stopping; k++)
+		for (int k = o->resume ? o->resume->step : 0; k < r->nsteps && !r->stopping; k++)
 			if (run_step(r, k, k == r->nsteps - 1) < 0) {
 				r->failed = 1;
 				break;
