@@ -594,13 +594,13 @@ end:
 	snprintf(a, sizeof a, "%.1f/s", pass);
 	snprintf(b, sizeof b, "%.1f/s", fail);
 	if (pass > 0 && fail > 0)
-		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %s)", q->slo->text, a,
-			 b, fail_why);
+		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %.200s)", q->slo->text,
+			 a, b, fail_why);
 	else if (pass > 0)
 		snprintf(msg, sizeof msg, "highest rate meeting %s: at least %s (the highest tried)",
 			 q->slo->text, a);
 	else
-		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %s", q->slo->text, b,
+		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %.200s", q->slo->text, b,
 			 fail_why);
 	if (rec_event(&r->rec, "soak", "max_rate", msg, err, sizeof err) < 0)
 		log_warn("%s", err);
