@@ -12,7 +12,8 @@
 static const struct cmd_entry commands[] = {
 	{.name = "run",
 	 .exec = cmd_run,
-	 .usage = "[--db FILE] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL [options]",
+	 .usage = "[--db FILE] [--json] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL "
+		  "[options] | --resume RUN_ID [SCENARIO.ini]",
 	 .summary = "drive an HTTP endpoint (or a framed TCP server) and record every interval"},
 	{.name = "check",
 	 .exec = cmd_check,
