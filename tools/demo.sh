@@ -113,6 +113,6 @@ if [ -f "$out/report/report.md" ]; then
   echo
   echo "key findings (all of them in report.md):"
   awk '/^## Findings/ {on = 1; next} /^## / && on {exit} on && NF' "$out/report/report.md" |
-    grep -E '^- (Of [0-9]+ matching|At 30 users \(fixed|.*sweep .* saturates|.*does not saturate|.*app: (normal|suspected)|Server cost|.*(failed|crashed|interrupted))' |
+    grep -E '^- (Of [0-9]+ matching|At 30 users \(fixed|.*sweep .* saturates|.*does not saturate|.*app: (normal|suspected|heap exhausted|too short)|Server cost|.*(failed|crashed|interrupted))' |
     grep -v 'No request failed' | sed 's/^/  /'
 fi

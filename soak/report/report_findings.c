@@ -14,9 +14,8 @@
 #define FINDING_MAX      1024 /* one sentence, bytes */
 #define KEEPALIVE_HELD_REQS 50 /* keep-alive held: a connection serves this many requests */
 #define RSS_RISE         0.10 /* RSS rising: the trend adds this share of the mean... */
-#define RSS_R2           0.60 /* ...steadily */
-#define RSS_MIN_HOURS    0.25 /* ...over at least this long: a trend of a few minutes is
-                               * warm-up (pools filling, caches loading), not a leak */
+#define RSS_R2           0.60 /* ...steadily, over a window gca_too_short() accepts (the
+                               * one rule of every memory trend, GC's included) */
 
 struct sbuf {
 	char s[FINDING_MAX]; /* the sentence (cut at the cap) */
@@ -369,6 +368,8 @@ static int memory_findings(struct report *r, int *cap)
 					          "suspected leak: heap after GC grows %.1f MB/h "
 					          "(R² %.2f).",
 					          g->slope_mb_per_h, g->r2);
+				else if (g->memory == GCA_EXHAUSTED || g->memory == GCA_TOO_SHORT)
+					sb_printf(&b, "%s.", g->why); /* names its verdict and numbers */
 				else if (g->memory == GCA_NORMAL)
 					sb_printf(&b,
 					          "normal: heap after GC %s MB/h (R² %.2f), "
@@ -404,7 +405,7 @@ static int memory_findings(struct report *r, int *cap)
 				          s->rss_r2,
 				          dur_format((int64_t)llround(s->rss_hours * 3600) * 1000,
 				                     d, sizeof d),
-				          s->rss_hours < RSS_MIN_HOURS
+				          gca_too_short(llround(s->rss_hours * 3600000), -1)
 				              ? "too short a window to judge a trend"
 				              : rising ? "rising steadily, watch it" : "flat");
 				if (add_finding(r, "rss", &b, cap) < 0)

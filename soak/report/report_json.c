@@ -81,7 +81,9 @@ static void jgc(FILE *f, const struct rpt_source *s)
 	json_write_str(f, s->name);
 	fprintf(f, ", \"events\": %lld, \"pauses\": %lld, \"verdict\": ", (long long)s->gc_events,
 	        (long long)g->pauses);
-	json_write_str(f, g->memory == GCA_SUSPECTED_LEAK ? "suspected leak" : gca_memory_name(g->memory));
+	json_write_str(f, gca_memory_text(g->memory));
+	fputs(", \"trend\": ", f);
+	json_write_str(f, gca_memory_text(g->trend));
 	fputs(", \"basis\": ", f);
 	json_write_str(f, g->basis);
 	jfield(f, "slope_mb_per_h", g->slope_mb_per_h, 3);
@@ -381,9 +383,7 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			if (!s->gc_events)
 				continue;
 			w = snprintf(mem + n, sizeof mem - n, "%s%s: %s", n ? "; " : "", s->name,
-			             s->gc.memory == GCA_SUSPECTED_LEAK
-			                 ? "suspected leak"
-			                 : gca_memory_name(s->gc.memory));
+			             gca_memory_text(s->gc.memory));
 			if (w > 0)
 				n += (size_t)w;
 		}

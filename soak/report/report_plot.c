@@ -376,8 +376,7 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 			return -1;
 		snprintf(title, sizeof title, "Heap after GC: run %s (%s), %s: %s", run->key,
 		         c->r->labels[run->label].name, s->name,
-		         g->memory == GCA_SUSPECTED_LEAK ? "suspected leak"
-		                                         : gca_memory_name(g->memory));
+		         gca_memory_text(g->memory));
 		if (add(c, name, title, "heap_gc.gp", "hastrend=%d;xlabel='%s'", trend, xl) < 0)
 			return -1;
 	}

@@ -185,11 +185,6 @@ static char *dur_s(double seconds, char *buf, size_t len)
 	return dur_format((int64_t)llround(seconds) * 1000, buf, len);
 }
 
-static const char *verdict_text(enum gca_memory m)
-{
-	return m == GCA_NORMAL ? "normal" : m == GCA_SUSPECTED_LEAK ? "suspected leak" : "unknown";
-}
-
 /* "app: normal; db: suspected leak" for a run's GC sources, or "—". */
 static void memory_cell(const struct rpt_run *run, char *buf, size_t len)
 {
@@ -205,8 +200,8 @@ static void memory_cell(const struct rpt_run *run, char *buf, size_t len)
 		if (!s->gc_events)
 			continue;
 		w = many > 1 ? snprintf(buf + n, len - n, "%s%s: %s", n ? "; " : "", s->name,
-		                        verdict_text(s->gc.memory))
-		             : snprintf(buf + n, len - n, "%s", verdict_text(s->gc.memory));
+		                        gca_memory_text(s->gc.memory))
+		             : snprintf(buf + n, len - n, "%s", gca_memory_text(s->gc.memory));
 		if (w > 0)
 			n += (size_t)w;
 	}
@@ -508,7 +503,7 @@ static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
 			tb_set(b, row, 7, "%s MB/h (%s)",
 			       rpt_fmt_signed(s->gc.slope_mb_per_h, 1, x, 32), s->gc.basis);
 			tb_set(b, row, 8, "%s", rpt_fmt_num(s->gc.r2, 2, x, sizeof x));
-			tb_set(b, row, 9, "%s", verdict_text(s->gc.memory));
+			tb_set(b, row, 9, "%s", gca_memory_text(s->gc.memory));
 		}
 }
 

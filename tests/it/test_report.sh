@@ -26,7 +26,7 @@ json() { jq -r "$2" "$1"; }
 # --- the fixture builder ----------------------------------------------------------------
 if ! cc -O1 -std=gnu11 -D_GNU_SOURCE -I"$TOP/common" -o "$FIX" "$TOP/tests/it/report_fixture.c" \
   "$TOP/common/hdr.c" "$TOP/common/gcparse.c" "$TOP/common/gcparse_legacy.c" \
-  "$TOP/common/gcparse_unified.c" $(pkg-config --cflags --libs libpcre2-8 zlib) -lm \
+  "$TOP/common/gcparse_unified.c" "$TOP/common/gcparse_j9.c" $(pkg-config --cflags --libs libpcre2-8 zlib) -lm \
   >"$T/cc.log" 2>&1; then
   fail "build the fixture builder" "$(head -5 "$T/cc.log")"
   exit 1
@@ -100,8 +100,14 @@ check_range "20 users: +20% TPS built in" \
   "$(json "$J" '.comparisons[] | select(.kind == "fixed" and .concurrency == 20) | .metrics.tps.change_pct')" 15 25
 check_eq "5 users in the sweeps: same server, within noise" \
   "$(json "$J" '.comparisons[] | select(.kind == "sweep" and .concurrency == 5) | .metrics.tps.verdict')" noise
-check_eq "run 1 memory normal (stable-g1)" "$(json "$J" '.runs[0].memory[0].verdict')" normal
-check_eq "run 2 memory suspected leak (leak-g1)" "$(json "$J" '.runs[1].memory[0].verdict')" "suspected leak"
+# One-minute runs: every source says the window is too short (the GC source as the
+# process-memory one); the trend alone is still there.
+check_eq "run 1 memory too short, trend normal (stable-g1)" \
+  "$(json "$J" '.runs[0].memory[0] | [.verdict, .trend] | join(",")')" "too short,normal"
+check_eq "run 2 memory too short, trend suspected leak (leak-g1)" \
+  "$(json "$J" '.runs[1].memory[0] | [.verdict, .trend] | join(",")')" "too short,suspected leak"
+check "short window: the GC source says too short" grep -q '^- Run 1 (tomcat9), app: too short to judge a trend: ' "$T/g/report.md"
+check "short window: the process source says too short" grep -q '^- Run 1 (tomcat9), db: .* too short a window to judge a trend\.$' "$T/g/report.md"
 check_eq "tomcat9 saturates at its capacity, 10 users" \
   "$(json "$J" '.sweeps[0] | [.label, .saturation.saturated, .saturation.at_concurrency] | join(" ")')" \
   "tomcat9 true 10"
@@ -144,9 +150,9 @@ check_eq "two databases: runs named DB:ID" "$(json "$T/two/report.json" '[.runs[
 soak report --bogus >"$T/e.out" 2>&1
 check_eq "unknown option: exit 2" "$?" 2
 
-# --- the memory verdict of every JDK 17 log, through the database -------------------------
+# --- the memory verdict of every JDK 17 log and every generated one, through the database --
 groups=()
-for f in "$JDK17"/stable-*.log "$JDK17"/leak-*.log; do
+for f in "$JDK17"/stable-*.log "$JDK17"/leak-*.log "$TOP"/tests/data/gc/gen/*.log; do
   case "$f" in *rotating*) continue ;; esac
   groups+=("$(basename "$f" .log)=$f")
 done
@@ -157,10 +163,16 @@ new_db "$T/gc.db"
 soak report "$T/gc.db" -o "$T/gc" --no-plots >"$T/gc.out" 2>&1
 check_eq "report of the GC logs exits 0" "$?" 0
 check_eq "one run per log" "$(json "$T/gc/report.json" '.runs | length')" "${#groups[@]}"
-while IFS=$'\t' read -r name verdict; do
-  case "$name" in stable-*) want=normal ;; *) want="suspected leak" ;; esac
+while IFS=$'\t' read -r name verdict trend; do
+  case "$name" in
+    oom-*) want="exhausted" ;;                    # OutOfMemoryError: whatever the trend
+    stable-*) want="too short,normal" ;;          # one-minute or 20-second runs
+    *) want="too short,suspected leak" ;;
+  esac
+  [ "$want" = exhausted ] || verdict="$verdict,$trend"
   check_eq "memory verdict of $name" "$verdict" "$want"
-done < <(json "$T/gc/report.json" '.runs[] | [.name, (.memory[0].verdict // "none")] | @tsv')
+done < <(json "$T/gc/report.json" '.runs[] | [.name, (.memory[0].verdict // "none"), (.memory[0].trend // "none")] | @tsv')
+check "exhausted: the finding states it" grep -q '^- Run [0-9]* (.*), app: heap exhausted: [0-9]* back-to-back full collections' "$T/gc/report.md"
 
 # --- pictures, byte-identical output, the page in a browser -------------------------------
 soak report "$T/g.db" -o "$T/p1" >"$T/p1.out" 2>&1
