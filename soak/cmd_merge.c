@@ -269,6 +269,23 @@ static int copy_env(sqlite3 *db, char *err, size_t errlen)
 	return have ? copy_table(db, "run_env", NULL, MAP_INNER, &added, err, errlen) : 0;
 }
 
+/* A table of a run's own that later migrations added (thresholds, gaps): copied like
+ * steps when the input has it. */
+static int copy_if_there(sqlite3 *db, const char *table, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	long long ignored;
+	int there;
+
+	if (db_prepare(db, &st, "SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = ?",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	there = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return there ? copy_table(db, table, NULL, MAP_INNER, &ignored, err, errlen) : 0;
+}
+
 /* Copies the attached `src` into main; the caller holds the transaction. */
 static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t errlen)
 {
@@ -297,7 +314,8 @@ static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t
 	    copy_table(db, "samples", NULL, MAP_LEFT, &n->samples, err, errlen) < 0 ||
 	    copy_table(db, "gc_events", "id", MAP_LEFT, &n->gc_events, err, errlen) < 0 ||
 	    copy_table(db, "events", "id", MAP_LEFT, &n->events, err, errlen) < 0 ||
-	    copy_env(db, err, errlen) < 0)
+	    copy_env(db, err, errlen) < 0 || copy_if_there(db, "thresholds", err, errlen) < 0 ||
+	    copy_if_there(db, "gaps", err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_run_resume.h"
 #include "db.h"
 #include "log.h"
 #include "run/runner.h"
@@ -41,6 +42,13 @@ static void usage_run(FILE *f)
 		"  --threads N            engine threads (default: the scenario's, or one per core)\n"
 		"  --loop poll|epoll      event loop (default: chosen by VUs per thread)\n"
 		"  -q, --quiet            no progress output\n"
+		"  --resume RUN_ID        continue a run that was interrupted or crashed, under its\n"
+		"                         id: the rest of the step it stopped in, then the steps\n"
+		"                         after it; the time without load is a gap, left out of\n"
+		"                         every figure (scenario: the run's own, or the same file)\n"
+		"  --json                 at the end of each run, its `soak runs --json` object on\n"
+		"                         one line on stdout, thresholds' verdict included (the step\n"
+		"                         tables go to stderr then)\n"
 		"agents (one share of a run that several load generators make together):\n"
 		"  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
 		"                         array, an srun step or a Kubernetes Indexed Job\n"
@@ -88,7 +96,8 @@ enum {
 	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK,
 	OPT_RATE, OPT_ARRIVAL, OPT_MAX_IN_FLIGHT, OPT_MAX_LAG, OPT_FIND_MAX, OPT_SLO, OPT_FROM,
 	OPT_TO, OPT_STEP_DURATION, OPT_AGENT, OPT_AGENTS, OPT_GROUP, OPT_START_AT, OPT_START_IN,
-	OPT_CLOCK_DIR
+	OPT_CLOCK_DIR,
+	OPT_JSON, OPT_RESUME
 };
 
 int cmd_run(int argc, char **argv)
@@ -115,6 +124,8 @@ int cmd_run(int argc, char **argv)
 		{"warmup", required_argument, NULL, OPT_WARMUP},
 		{"ramp-up", required_argument, NULL, OPT_RAMP},
 		{"think", required_argument, NULL, OPT_THINK},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"resume", required_argument, NULL, OPT_RESUME},
 		{"rate", required_argument, NULL, OPT_RATE},
 		{"arrival", required_argument, NULL, OPT_ARRIVAL},
 		{"max-in-flight", required_argument, NULL, OPT_MAX_IN_FLIGHT},
@@ -134,7 +145,9 @@ int cmd_run(int argc, char **argv)
 	};
 	const char *db_path = db_default_path();
 	char **sets = calloc((size_t)argc + 1, sizeof *sets);
-	int nsets = 0, quiet = 0, verbose = 0, threads = 0, c, rc = EXIT_OK;
+	int nsets = 0, quiet = 0, verbose = 0, threads = 0, json = 0, c, rc = EXIT_OK;
+	long long resume_id = 0; /* --resume */
+	struct run_resume resume;
 	enum engine_loop loop = LOOP_AUTO;
 	/* quick mode: [scenario] lines and [request] lines */
 	char *qs = NULL, *qr = NULL;
@@ -180,6 +193,15 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'q': quiet = 1; break;
+		case OPT_JSON: json = 1; break;
+		case OPT_RESUME:
+			resume_id = strtoll(optarg, &end, 10);
+			if (end == optarg || *end || resume_id < 1) {
+				fprintf(stderr, "soak run: --resume: expected a run id, not '%s'\n", optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
 		case 'v': verbose++; break;
 		case 'h': usage_run(stdout); goto done;
 		case OPT_URL: url = optarg; bad = add_line(&qr, &qrl, "url", optarg); break;
@@ -263,7 +285,14 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (!url && optind >= argc) {
+	if (resume_id && (url || argc - optind > 1 || find_max || aargs.agent || aargs.agents ||
+			  aargs.group || aargs.start_at || aargs.start_in)) {
+		fprintf(stderr, "soak run: --resume continues one run: give at most its scenario file "
+				"(no --url, queue, --find-max-rate or agent options)\n");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	if (!url && optind >= argc && !resume_id) {
 		fprintf(stderr, "soak run: no scenario given\n");
 		cmd_usage("run");
 		rc = EXIT_USAGE;
@@ -286,13 +315,21 @@ int cmd_run(int argc, char **argv)
 
 	/* Parse every scenario before sending anything: a typo in the third file of an
 	 * overnight queue must not surface at 3 a.m. */
-	int nscn = url ? 1 : argc - optind;
+	int nscn = url || resume_id ? 1 : argc - optind;
 	struct scenario *scns = calloc((size_t)nscn, sizeof *scns);
 	if (!scns) {
 		rc = EXIT_RUNTIME;
 		goto done;
 	}
-	if (url) {
+	if (resume_id) {
+		int r = resume_prepare(db_path, resume_id, optind < argc ? argv[optind] : NULL, sets,
+				       nsets, &scns[0], &resume, err, sizeof err);
+		if (r < 0) {
+			fprintf(stderr, "soak run: --resume %lld: %s\n", resume_id, err);
+			rc = r == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+			goto free_scns;
+		}
+	} else if (url) {
 		char *text = NULL;
 		size_t tl = 0;
 		if (!have_conc && !have_rate)
@@ -375,11 +412,14 @@ int cmd_run(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 
+	int64_t run_id = -1;
 	if (find_max)
 		search.slo = &slo;
 	struct runner_opts ro = {
 		.search = search,
 		.db_path = db_path,
+		.json = json,
+		.run_id = &run_id,
 		.loop = loop,
 		.threads = threads,
 		.tty = isatty(STDERR_FILENO),
@@ -387,9 +427,17 @@ int cmd_run(int argc, char **argv)
 		.sigint_count = &sigint_count,
 		.sigterm = &sigterm_seen,
 		.agent = aargs.agent ? &agent : NULL,
+		.resume = resume_id ? &resume.rr : NULL,
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);
+		/* The verdict line for cron and CI, whatever the outcome, once the run is
+		 * recorded. */
+		if (json && run_id > 0 && cmd_runs_json(db_path, run_id, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: %s\n", err);
+			if (r < EXIT_RUNTIME)
+				r = EXIT_RUNTIME;
+		}
 		if (r == EXIT_SIGINT || r == EXIT_SIGTERM || r == EXIT_RUNTIME) {
 			if (i + 1 < nscn)
 				fprintf(stderr, "soak run: %d queued scenario%s not run\n", nscn - i - 1,
@@ -402,6 +450,8 @@ int cmd_run(int argc, char **argv)
 	}
 	for (int i = 0; i < nscn; i++)
 		scn_release(&scns[i]);
+	if (resume_id)
+		resume_release(&resume);
 	curl_global_cleanup();
 free_scns:
 	free(scns);

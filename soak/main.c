@@ -12,7 +12,8 @@
 static const struct cmd_entry commands[] = {
 	{.name = "run",
 	 .exec = cmd_run,
-	 .usage = "[--db FILE] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL [options]",
+	 .usage = "[--db FILE] [--json] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL "
+		  "[options] | --resume RUN_ID [SCENARIO.ini]",
 	 .summary = "drive an HTTP endpoint (or a framed TCP server) and record every interval"},
 	{.name = "check",
 	 .exec = cmd_check,
@@ -34,6 +35,10 @@ static const struct cmd_entry commands[] = {
 	 .exec = cmd_merge,
 	 .usage = "-o OUT.db DB...",
 	 .summary = "fold runs, samples, GC events and events of several files into one"},
+	{.name = "import",
+	 .exec = cmd_import,
+	 .usage = "jmeter FILE.jtl --label L [--interval D] | nmon FILE.nmon --source S [--match RE]",
+	 .summary = "bring JMeter results (a run) or an nmon recording (samples) into a database"},
 };
 
 static const size_t ncommands = sizeof commands / sizeof commands[0];

@@ -212,6 +212,14 @@ struct rpt_env_fact {
 };
 
 /* One run as the report sees it. */
+/* A span of a resumed run (soak run --resume) that no figure covers: from the last
+ * interval before the stop to the first measured interval after the restart. */
+struct rpt_gap {
+	int64_t from_ms;     /* the end of the last interval before the stop */
+	int64_t to_ms;       /* when the load started again */
+	int64_t measured_ms; /* when the measured window started again (>= to_ms) */
+};
+
 struct rpt_run {
 	int db;                 /* index into report.dbs */
 	int64_t id;             /* runs.id in its database */
@@ -247,6 +255,8 @@ struct rpt_run {
 	                         * comma-separated ("" when none) */
 	double clock_skew_ms;   /* a merged run: largest difference between its agents' clock
 	                         * offsets (NAN when unknown) */
+	struct rpt_gap *gaps;   /* a resumed run's spans without load (report_gaps.h) */
+	int ngaps;              /* entries in gaps */
 };
 
 /* A label: a system under test. */

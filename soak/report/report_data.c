@@ -12,6 +12,7 @@
 #include "hdr.h"
 #include "report_agents.h"
 #include "report_env.h"
+#include "report_gaps.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "results.h"
@@ -387,8 +388,9 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	    !run->reason)
 		return rpt_rd_oom(rd);
 	r->labels[li].nruns++;
-	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0 ||
-	    rpt_read_agents(rd, q, run) < 0 || rpt_read_env(rd, run) < 0)
+	if (rpt_read_gaps(rd, run) < 0 || read_steps(rd, run) < 0 || read_series(rd, run) < 0 ||
+	    rpt_read_sources(rd, run) < 0 || rpt_read_agents(rd, q, run) < 0 ||
+	    rpt_read_env(rd, run) < 0)
 		return -1;
 	return 0;
 }
@@ -579,6 +581,7 @@ static void free_run(struct rpt_run *run)
 	for (int i = 0; i < run->nagent_notes; i++)
 		free(run->agent_notes[i]);
 	free(run->agent_notes);
+	free(run->gaps);
 }
 
 void rpt_free(struct report *r)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "dur.h"
 #include "report_text.h"
 
@@ -178,6 +179,41 @@ static int status_findings(struct fctx *x)
 }
 
 /* --- throughput and latency against the baseline --------------------------------------- */
+
+/* A resumed run (soak run --resume): how long it went without load, left out of every
+ * figure. */
+static int gap_findings(struct fctx *x)
+{
+	struct report *r = x->r;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		struct sbuf b = {.n = 0};
+		char d[32], from[40], to[40];
+		if (run->ngaps == 0)
+			continue;
+		rpt_sb_printf(&b, "Run %s (%s)", run->key, lname(r, run->label));
+		if (run->ngaps == 1)
+			rpt_sb_printf(&b, " was resumed once:");
+		else
+			rpt_sb_printf(&b, " was resumed %d times:", run->ngaps);
+		for (int k = 0; k < run->ngaps; k++) {
+			const struct rpt_gap *g = &run->gaps[k];
+			clock_iso(g->from_ms, from, sizeof from);
+			clock_iso(g->to_ms, to, sizeof to);
+			from[19] = to[19] = '\0';
+			from[10] = to[10] = ' ';
+			rpt_sb_printf(&b, "%s %s without load (%s to %s UTC)", k ? "," : "",
+				      dur_format((g->to_ms - g->from_ms) / 1000 * 1000, d, sizeof d), from,
+				      to + 11);
+		}
+		rpt_sb_printf(&b, "; that time, and the new ramp-up and warm-up after it, are left out "
+				  "of every figure.");
+		if (add(x, RPT_T_RUNS, run->label, S_RUN_OPEN, &b) < 0)
+			return -1;
+	}
+	return 0;
+}
 
 /* A merged run's notes: agents that died, lagged or whose clocks disagree. */
 static int agent_findings(struct fctx *x)
@@ -847,7 +883,7 @@ int rpt_findings(struct report *r)
 {
 	struct fctx x = {.r = r, .cap = 0};
 
-	if (status_findings(&x) < 0 || agent_findings(&x) < 0 || comparison_findings(&x) < 0 ||
+	if (status_findings(&x) < 0 || gap_findings(&x) < 0 || agent_findings(&x) < 0 || comparison_findings(&x) < 0 ||
 	    sweep_findings(&x) < 0 ||
 	    memory_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
 	    cost_findings(&x) < 0)

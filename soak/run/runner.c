@@ -19,6 +19,7 @@
 #include "hdr.h"
 #include "log.h"
 #include "recorder.h"
+#include "verdict.h"
 
 #define STATUS_EVERY_MS 1000
 #define RUN_MEANS_MAX   4096 /* steady intervals of a step kept for the search's trend check */
@@ -207,51 +208,37 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	return 0;
 }
 
+/* Checks the step's figures against the thresholds: each verdict is recorded, each
+ * failure printed and recorded as an event, and any makes the exit status 1. */
 static void check_thresholds(struct run *r, int step, const struct figures *f)
 {
-	const struct scn_thresholds *t = &r->s->thr;
-	char msg[300], a[32], b[32], err[256];
-	int n = 0;
-	struct {
-		char text[200];
-	} br[5];
+	struct scn_thresholds t = r->s->thr;
+	struct verdict v[VERDICT_MAX];
+	char msg[300], err[256];
+	int n;
 
-	if (t->p99_us >= 0 && f->requests > 0 && f->p99_us > t->p99_us) {
-		snprintf(br[n++].text, 200, "p99 %s is above %s", dur_format_us((double)f->p99_us, a, sizeof a),
-			 dur_format_us((double)t->p99_us, b, sizeof b));
-	}
-	if (t->p95_us >= 0 && f->requests > 0 && f->p95_us > t->p95_us) {
-		snprintf(br[n++].text, 200, "p95 %s is above %s", dur_format_us((double)f->p95_us, a, sizeof a),
-			 dur_format_us((double)t->p95_us, b, sizeof b));
-	}
-	if (t->mean_us >= 0 && f->requests > 0 && f->mean_us > (double)t->mean_us) {
-		snprintf(br[n++].text, 200, "mean %s is above %s", dur_format_us(f->mean_us, a, sizeof a),
-			 dur_format_us((double)t->mean_us, b, sizeof b));
-	}
-	if (t->error_rate >= 0 && f->error_pct > t->error_rate * 100) {
-		snprintf(br[n++].text, 200, "error rate %.2f%% is above %g%%", f->error_pct,
-			 t->error_rate * 100);
-	}
 	/* An agent answers for its share of the load: tps_min is the whole group's. */
-	double tps_min = t->tps_min;
-	if (r->o->agent && tps_min > 0) {
+	if (r->o->agent && t.tps_min > 0) {
 		struct agent_share share;
 		agent_share(r->o->agent, r->levels[step], r->rates[step], &share);
 		if (r->open && r->rates[step] > 0)
-			tps_min = tps_min * share.rate / r->rates[step];
+			t.tps_min = t.tps_min * share.rate / r->rates[step];
 		else if (r->levels[step] > 0)
-			tps_min = tps_min * share.vus / r->levels[step];
+			t.tps_min = t.tps_min * share.vus / r->levels[step];
 	}
-	if (t->tps_min >= 0 && f->tps < tps_min) {
-		snprintf(br[n++].text, 200, "%.1f requests/s is below %g", f->tps, tps_min);
-	}
+	n = verdict_check(&t, f, v);
 	for (int i = 0; i < n; i++) {
+		if (rec_threshold(&r->rec, step, v[i].metric, v[i].unit, v[i].limit, v[i].value,
+				  v[i].passed, err, sizeof err) < 0)
+			log_warn("%s", err);
+		if (v[i].passed)
+			continue;
 		if (r->open)
 			snprintf(msg, sizeof msg, "step %d (%.1f/s): %.200s", step + 1, r->rates[step],
-				 br[i].text);
+				 v[i].text);
 		else
 			snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->levels[step],
-				 br[i].text);
+				 v[i].text);
 		if (r->o->tty && !r->o->quiet)
 			fputc('\n', stderr);
 		fprintf(stderr, "soak run: threshold failed: %s\n", msg);
@@ -282,16 +269,26 @@ static void drain(struct run *r)
 	engine_stop(r->eng, 1);
 }
 
-/* One step: ramp-up, warm-up, measured window, interval by interval. */
-/* One step; `last`: the run ends with it (its requests in flight go in a drain interval). */
+/* One step: ramp-up, warm-up, measured window, interval by interval.  `last`: the run ends
+ * with it (its requests in flight go in a drain interval). */
 static int run_step(struct run *r, int k, int last)
 {
 	const struct scenario *s = r->s;
+	const struct runner_resume *rs = r->o->resume;
+	/* The step a resumed run's stop cut runs what was left of it: it counts as begun as
+	 * long before now as it had run before the gap (the gap moves its end, not shortens
+	 * it), the load starting again from a new ramp-up and warm-up. */
+	int cont = rs && k == rs->step && rs->step_started_ms >= 0;
+	int64_t now0 = clock_mono_ms();
+	int64_t ran = cont && rs->gap_from_ms > rs->step_started_ms
+			      ? rs->gap_from_ms - rs->step_started_ms
+			      : 0;
 	/* agents: the step begins on the group's schedule, not when the last one ended */
-	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : clock_mono_ms();
-	int64_t ramp_end = t0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
+	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : now0 - ran;
+	int64_t load0 = cont ? now0 : t0; /* where this step's load starts */
+	int64_t ramp_end = load0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
 	int64_t step_end = t0 + r->step_ms;
-	int64_t start = t0, win_start = -1, win_end = -1;
+	int64_t start = load0, win_start = -1, win_end = -1;
 	/* Interval boundaries fall on multiples of the interval counted from `base`: the
 	 * step's start, or for agents the wall clock's, so every agent's coincide. */
 	int64_t base = r->aligned ? r->run_t0 - r->wall0 % s->interval_ms : t0;
@@ -299,15 +296,15 @@ static int run_step(struct run *r, int k, int last)
 	struct agent_share share;
 	char err[512];
 
-	if (k == 0 && !r->aligned) {
+	if (k == 0 && !r->aligned && !rs) {
 		r->run_t0 = t0;
 		r->wall0 = clock_wall_ms();
 	}
 	if (r->aligned && step_end <= clock_mono_ms())
 		return 0; /* a late agent joins the group where it is: this step is over */
 	agent_share(r->o->agent, r->levels[k], r->rates[k], &share);
-	if (rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms, err,
-			   sizeof err) < 0 ||
+	if ((!cont && rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms,
+				     err, sizeof err) < 0) ||
 	    (r->o->agent &&
 	     agent_record_step(r->rec.db, r->rec.run_id, k, r->levels[k], err, sizeof err) < 0)) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
@@ -320,6 +317,8 @@ static int run_step(struct run *r, int k, int last)
 	else
 		engine_set_vus(r->eng, share.vus, ramp);
 	istats_reset(&r->acc);
+	if (cont && rs->prior)
+		istats_add(&r->acc, rs->prior); /* the window's part before the gap */
 	r->nmeans = 0;
 	for (;;) {
 		/* Intervals are aligned on `base` and cut at phase changes, so the measured
@@ -371,11 +370,17 @@ static int run_step(struct run *r, int k, int last)
 		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
 			return -1;
 	}
-	if (win_start >= 0) {
-		istats_figures(&r->acc, (double)(win_end - win_start) / 1000.0, &r->steps[k]);
+	if (win_start >= 0 || (cont && rs->prior)) {
+		/* A resumed step's window spans the gap and the new ramp-up and warm-up: they
+		 * are left out of its seconds. */
+		int before = cont && rs->prior, after = win_start >= 0;
+		int64_t wfrom = before ? rs->prior_from_ms : wall_of(r, win_start);
+		int64_t wto = after ? wall_of(r, win_end) : rs->prior_to_ms;
+		r->rec.unmeasured_ms = before && after ? wall_of(r, win_start) - rs->prior_to_ms : 0;
+		istats_figures(&r->acc, (double)(wto - wfrom - r->rec.unmeasured_ms) / 1000.0,
+			       &r->steps[k]);
 		r->step_done[k] = 1;
-		if (rec_step_end(&r->rec, k, wall_of(r, win_start), wall_of(r, win_end), &r->acc, err,
-				 sizeof err) < 0) {
+		if (rec_step_end(&r->rec, k, wfrom, wto, &r->acc, err, sizeof err) < 0) {
 			snprintf(r->reason, sizeof r->reason, "%s", err);
 			return -1;
 		}
@@ -431,11 +436,12 @@ static int agent_begin(struct run *r)
 
 static void print_summary(const struct run *r)
 {
+	FILE *out = r->o->json ? stderr : stdout;
 	const struct scenario *s = r->s;
 	char a[16], b[16], c[16], d[16], dur[32], lv[32];
 
-	printf("\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
-	printf("%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", r->open ? "rate/s" : "VUs",
+	fprintf(out, "\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
+	fprintf(out, "%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", r->open ? "rate/s" : "VUs",
 	       "window", "requests", "TPS", "avg", "90%", "95%", "99%", "error%",
 	       r->open ? "dropped" : "new conns");
 	for (int k = 0; k < r->nsteps; k++) {
@@ -446,7 +452,7 @@ static void print_summary(const struct run *r)
 			snprintf(lv, sizeof lv, "%.1f", r->rates[k]);
 		else
 			snprintf(lv, sizeof lv, "%d", r->levels[k]);
-		printf("%-5d %7s %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, lv,
+		fprintf(out, "%-5d %7s %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, lv,
 		       dur_format((int64_t)(f->seconds * 1000 + 0.5), dur, sizeof dur), (long long)f->requests,
 		       f->tps, dur_format_us(f->mean_us, a, sizeof a), dur_format_us((double)f->p90_us, b, sizeof b),
 		       dur_format_us((double)f->p95_us, c, sizeof c), dur_format_us((double)f->p99_us, d, sizeof d),
@@ -457,13 +463,13 @@ static void print_summary(const struct run *r)
 			const struct figures *f = &r->steps[k];
 			if (!r->step_done[k])
 				continue;
-			printf("step %d: latency from the intended start; service time p50 %s p99 %s, "
+			fprintf(out, "step %d: latency from the intended start; service time p50 %s p99 %s, "
 			       "start lag p99 %s\n",
 			       k + 1, dur_format_us((double)f->svc_p50_us, a, sizeof a),
 			       dur_format_us((double)f->svc_p99_us, b, sizeof b),
 			       dur_format_us((double)f->lag_p99_us, c, sizeof c));
 		}
-	fflush(stdout);
+	fflush(out);
 }
 
 #define SEARCH_BISECT     4    /* bisections after the first failing rate... */
@@ -590,13 +596,13 @@ end:
 	snprintf(a, sizeof a, "%.1f/s", pass);
 	snprintf(b, sizeof b, "%.1f/s", fail);
 	if (pass > 0 && fail > 0)
-		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %s)", q->slo->text, a,
-			 b, fail_why);
+		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %.200s)", q->slo->text,
+			 a, b, fail_why);
 	else if (pass > 0)
 		snprintf(msg, sizeof msg, "highest rate meeting %s: at least %s (the highest tried)",
 			 q->slo->text, a);
 	else
-		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %s", q->slo->text, b,
+		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %.200s", q->slo->text, b,
 			 fail_why);
 	if (rec_event(&r->rec, "soak", "max_rate", msg, err, sizeof err) < 0)
 		log_warn("%s", err);
@@ -619,6 +625,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	}
 	r->s = s;
 	r->o = o;
+	if (o->run_id)
+		*o->run_id = -1;
 	r->open = s->plan.model == PLAN_OPEN;
 	r->nsteps = s->nlevels;
 	memcpy(r->levels, s->levels, sizeof r->levels);
@@ -638,12 +646,26 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
-	    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
+	if (o->resume ? rec_run_resume(&r->rec, s, o->resume->run_id, o->resume->status_was,
+				       o->resume->heartbeat_was, o->resume->gap_from_ms, err,
+				       sizeof err) < 0
+		      : rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
+			    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	if (o->resume) {
+		/* The run's clock restarts here; its steps keep their wall-clock places. */
+		r->run_t0 = clock_mono_ms();
+		r->wall0 = clock_wall_ms();
+		for (int k = 0; o->resume->done && k < o->resume->step; k++) {
+			r->steps[k] = o->resume->done[k];
+			r->step_done[k] = o->resume->done[k].seconds > 0;
+		}
+	}
+	if (o->run_id)
+		*o->run_id = r->rec.run_id;
 	/* ${nonce}: random per run, so usernames never collide with an earlier run's. */
 	{
 		uint64_t x = (uint64_t)clock_mono_ns() ^ ((uint64_t)r->rec.run_id << 40) ^ (uint64_t)getpid();
@@ -660,10 +682,24 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		if (share.vus > max_vus)
 			max_vus = share.vus;
 	}
-	if (!o->quiet)
+	if (!o->quiet && o->resume) {
+		const struct runner_resume *rs = o->resume;
+		int64_t ran = rs->step_started_ms >= 0 && rs->gap_from_ms > rs->step_started_ms
+				      ? rs->gap_from_ms - rs->step_started_ms
+				      : 0;
+		int64_t left = r->step_ms - ran;
+		left += (int64_t)(s->nlevels - rs->step - 1) * r->step_ms;
+		fprintf(stderr,
+			"soak run: resuming run %lld '%s' (label %s) in %s after %s without load: "
+			"step %d of %d, %s left\n",
+			(long long)r->rec.run_id, s->name, s->label, o->db_path,
+			dur_format((r->wall0 - rs->gap_from_ms) / 1000 * 1000, (char[32]){0}, 32),
+			rs->step + 1, s->nlevels, dur_format(left / 1000 * 1000, (char[32]){0}, 32));
+	} else if (!o->quiet) {
 		fprintf(stderr, "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s\n",
 			(long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
 			s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32));
+	}
 	if (coll_start(&r->coll, s, o->db_path, r->rec.run_id, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
@@ -704,7 +740,7 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		if (search(r) < 0)
 			r->failed = 1;
 	} else {
-		for (int k = 0; k < r->nsteps && !r->stopping; k++)
+		for (int k = o->resume ? o->resume->step : 0; k < r->nsteps && !r->stopping; k++)
 			if (run_step(r, k, k == r->nsteps - 1) < 0) {
 				r->failed = 1;
 				break;
