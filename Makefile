@@ -172,4 +172,9 @@ format:
 clean:
 	rm -rf build bin
 
+# `make -s print-VAR` prints VAR as make expands it: tests/it/deps_check.py reads the build's
+# flags and programs this way instead of repeating them.
+print-%:
+	@:$(info $($*))
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

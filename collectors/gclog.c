@@ -36,8 +36,9 @@ static void usage(FILE *out)
 		"                  [--every 1s] [--for DURATION] [--die-with-parent]\n"
 		"       soak-gclog --summary FILE...\n"
 		"\n"
-		"Parses JVM GC logs (JDK 1.4-8 -XX:+PrintGCDetails, JDK 9+ -Xlog:gc / gc*) and\n"
-		"stores each event in gc_events (re-importing adds nothing).\n"
+		"Parses JVM GC logs (JDK 1.4-8 -XX:+PrintGCDetails, JDK 9+ -Xlog:gc / gc*, IBM J9 /\n"
+		"OpenJ9 -Xverbosegclog XML, whose local timestamps follow TZ) and stores each event\n"
+		"in gc_events (re-importing adds nothing).\n"
 		"  --import FILE...   read the files once, in the order given (rotated sets oldest\n"
 		"                     first)\n"
 		"  --follow FILE      follow a live log across rotation, truncation and restarts\n"
@@ -113,11 +114,11 @@ static int summary(const char *path)
 	       r.pause_total_ms, r.pause_max_ms, r.pause_p99_ms);
 	printf(",\"safepoint_total_ms\":%.3f,\"gc_time_pct\":%.4f,\"unparsed_lines\":%lld",
 	       r.safepoint_total_ms, r.gc_time_pct, (long long)s->unparsed);
-	printf(",\"unsupported_lines\":%lld,\"heap_after_slope_mb_per_h\":%.3f"
-	       ",\"heap_after_r2\":%.4f,\"basis\":",
-	       (long long)s->unsupported, r.slope_mb_per_h, r.r2);
+	printf(",\"heap_after_slope_mb_per_h\":%.3f,\"heap_after_r2\":%.4f,\"basis\":",
+	       r.slope_mb_per_h, r.r2);
 	json_write_str(stdout, r.basis);
-	printf(",\"memory\":\"%s\",\"why\":", gca_memory_name(r.memory));
+	printf(",\"memory\":\"%s\",\"trend\":\"%s\",\"old_cycles\":%lld,\"why\":",
+	       gca_memory_name(r.memory), gca_memory_name(r.trend), (long long)r.old_cycles);
 	json_write_str(stdout, r.why);
 	printf("}\n");
 	rc = EXIT_OK;

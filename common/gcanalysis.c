@@ -11,8 +11,24 @@ const char *gca_memory_name(enum gca_memory m)
 	switch (m) {
 	case GCA_NORMAL: return "normal";
 	case GCA_SUSPECTED_LEAK: return "suspected_leak";
+	case GCA_EXHAUSTED: return "exhausted";
+	case GCA_TOO_SHORT: return "too_short";
 	default: return "unknown";
 	}
+}
+
+const char *gca_memory_text(enum gca_memory m)
+{
+	switch (m) {
+	case GCA_SUSPECTED_LEAK: return "suspected leak";
+	case GCA_TOO_SHORT: return "too short";
+	default: return gca_memory_name(m);
+	}
+}
+
+int gca_too_short(int64_t window_ms, int64_t old_cycles)
+{
+	return window_ms < GCA_MIN_WINDOW_MS || (old_cycles >= 0 && old_cycles < GCA_MIN_OLD_CYCLES);
 }
 
 int gca_linreg(const double *x, const double *y, size_t n, double *slope, double *icept,
@@ -199,15 +215,216 @@ static int fit(const struct gca_result *r, size_t a, size_t b, int64_t origin, d
 	return rc;
 }
 
+/* Old-generation cycles in [from, to]: distinct GC ids of full collections, remarks and
+ * ZGC cycles (concurrent, with heap figures).  Ids of one cycle sit close together, so a
+ * short ring of the ids counted last is enough to tell them apart. */
+static int64_t old_cycles(const struct gcp_event *ev, size_t n, int wall, int64_t from,
+			  int64_t to)
+{
+	int64_t seen[16], count = 0;
+	size_t nseen = 0, next = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct gcp_event *e = &ev[i];
+		int64_t t = ev_time(e, wall);
+		int old = e->kind == GCP_FULL || e->kind == GCP_REMARK ||
+			  (e->kind == GCP_CONCURRENT && e->heap_before_kb != GCP_NONE &&
+			   e->heap_after_kb != GCP_NONE);
+		if (!old || t == GCP_NONE || t < from || t > to)
+			continue;
+		if (e->gc_id != GCP_NONE) {
+			size_t k = 0;
+			while (k < nseen && seen[k] != e->gc_id)
+				k++;
+			if (k < nseen)
+				continue;
+			seen[next] = e->gc_id;
+			next = (next + 1) % 16;
+			nseen += nseen < 16;
+		}
+		count++;
+	}
+	return count;
+}
+
+/* Occupancy after a collection, as a share of its capacity: the whole heap's, or the old
+ * generation's after a full collection when the log gives it and it is fuller (a full old
+ * generation with room in the young one still fails every promotion).  -1 when unknown. */
+static double occupancy(const struct gcp_event *e, double heap_max_mb)
+{
+	double heap = -1, old = -1;
+	double cap = e->heap_total_kb != GCP_NONE && e->heap_total_kb > 0
+			     ? (double)e->heap_total_kb / 1024.0
+			     : heap_max_mb;
+	if (e->heap_after_kb != GCP_NONE && cap > 0)
+		heap = (double)e->heap_after_kb / 1024.0 / cap;
+	if (e->kind == GCP_FULL && e->old_after_kb != GCP_NONE && e->old_total_kb != GCP_NONE &&
+	    e->old_total_kb > 0)
+		old = (double)e->old_after_kb / (double)e->old_total_kb;
+	return old > heap ? old : heap;
+}
+
+/* Pause share (%) of [a, b]: stop-the-world pauses that start in it. */
+static double pause_share(const struct gcp_event *ev, size_t n, int wall, int64_t a, int64_t b)
+{
+	double ms = 0;
+	if (b <= a)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t t = ev_time(&ev[i], wall);
+		if (t != GCP_NONE && t >= a && t <= b && ev[i].kind != GCP_SAFEPOINT &&
+		    ev[i].kind != GCP_CONCURRENT)
+			ms += (double)ev[i].pause_us / 1000.0;
+	}
+	return ms * 100.0 / (double)(b - a);
+}
+
+/* The run of collections at the ceiling with the most full or failed ones, over the steady
+ * window (see the header).  A failed collection belongs to a run whatever its occupancy;
+ * a full one counts when it left the heap at the ceiling; other collections at the ceiling
+ * extend a run; any other collection ends it. */
+static void exhaustion(const struct gcp_event *ev, size_t n, struct gca_result *r)
+{
+	struct run {
+		int64_t streak, fulls, failed, from, to, last_end;
+		double lo, hi, after_mb, cap_mb;
+	} cur = {0}, best = {0};
+	int in = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		const struct gcp_event *e = i < n ? &ev[i] : NULL;
+		double occ = -1;
+		int failed = 0;
+		if (e) {
+			int64_t t = ev_time(e, r->wall_time);
+			if (e->kind != GCP_YOUNG && e->kind != GCP_MIXED && e->kind != GCP_FULL)
+				continue;
+			failed = gcp_failed(e);
+			r->failed += failed;
+			if (t == GCP_NONE || t < r->steady_from_ms)
+				continue;
+			occ = occupancy(e, r->heap_max_mb);
+			if (occ < 0 && !failed)
+				continue;
+		}
+		if (e && (failed || occ >= GCA_EXH_CEIL)) {
+			int64_t t = ev_time(e, r->wall_time);
+			if (!in) {
+				memset(&cur, 0, sizeof cur);
+				cur.from = t, cur.lo = 1e9, in = 1;
+			}
+			cur.fulls += e->kind == GCP_FULL && occ >= GCA_EXH_CEIL;
+			cur.failed += failed;
+			cur.streak += failed || (e->kind == GCP_FULL && occ >= GCA_EXH_CEIL);
+			cur.to = t;
+			cur.last_end = t + e->pause_us / 1000;
+			if (occ >= 0) {
+				cur.lo = occ < cur.lo ? occ : cur.lo;
+				cur.hi = occ > cur.hi ? occ : cur.hi;
+				cur.after_mb = (double)e->heap_after_kb / 1024.0;
+				cur.cap_mb = e->heap_total_kb != GCP_NONE
+						     ? (double)e->heap_total_kb / 1024.0
+						     : r->heap_max_mb;
+			}
+			continue;
+		}
+		if (in && cur.streak >= best.streak)
+			best = cur;
+		in = 0;
+	}
+	if (best.streak == 0)
+		return;
+	r->exh_streak = best.streak, r->exh_fulls = best.fulls, r->exh_failed = best.failed;
+	r->exh_from_ms = best.from, r->exh_to_ms = best.to;
+	r->exh_min_pct = best.lo < 1e9 ? best.lo * 100 : 0, r->exh_max_pct = best.hi * 100;
+	r->exh_after_mb = best.after_mb, r->exh_cap_mb = best.cap_mb;
+	r->exh_gc_pct = pause_share(ev, n, r->wall_time, best.from, best.last_end);
+	r->pre_gc_pct = pause_share(ev, n, r->wall_time, r->first_ms, best.from - 1);
+}
+
+/* The trend verdict (r->trend) and its sentence; r's series and fit are set. */
+static void trend_verdict(struct gca_result *r, double heap_max, char *why, size_t len)
+{
+	if (r->rise_frac >= GCA_LEAK_RISE && r->r2 >= GCA_LEAK_R2 &&
+	    r->tail_ratio >= GCA_LEAK_TAIL) {
+		r->trend = GCA_SUSPECTED_LEAK;
+		snprintf(why, len,
+			 "heap after GC (%s) keeps rising: %+.1f MB/h over the steady window, "
+			 "%.0f%% of the %.0f MB heap, R² %.2f, still rising in its second half",
+			 r->basis, r->slope_mb_per_h, r->rise_frac * 100, heap_max, r->r2);
+	} else {
+		r->trend = GCA_NORMAL;
+		const char *reason = r->rise_frac < GCA_LEAK_RISE ? "the floor is flat"
+				     : r->r2 < GCA_LEAK_R2        ? "the rise is not steady"
+								  : "the growth levels off";
+		snprintf(why, len,
+			 "heap after GC (%s) is reclaimed: %s (%+.1f MB/h, %.0f%% of the %.0f MB "
+			 "heap over the steady window, R² %.2f)",
+			 r->basis, reason, r->slope_mb_per_h, r->rise_frac * 100, heap_max, r->r2);
+	}
+}
+
+static void seconds(char *buf, size_t len, int64_t ms)
+{
+	if (ms < 120000)
+		snprintf(buf, len, "%.1f s", (double)ms / 1000.0);
+	else if (ms < 7200000)
+		snprintf(buf, len, "%.1f min", (double)ms / 60000.0);
+	else
+		snprintf(buf, len, "%.1f h", (double)ms / 3600000.0);
+}
+
+/* The verdict shown: exhausted, too_short or the trend (see the header). */
+static void decide(struct gca_result *r, const char *trend_why)
+{
+	char a[32], b[32], w[32], f[96] = "";
+
+	if (r->npoints == 0 && r->exh_streak < GCA_EXH_STREAK) {
+		r->memory = GCA_UNKNOWN; /* no heap figures: no trend to call short */
+		snprintf(r->why, sizeof r->why, "%s", trend_why);
+		return;
+	}
+	if (r->exh_streak >= GCA_EXH_STREAK) {
+		r->memory = GCA_EXHAUSTED;
+		seconds(a, sizeof a, r->exh_from_ms - r->first_ms);
+		seconds(b, sizeof b, r->exh_to_ms - r->first_ms);
+		if (r->exh_failed)
+			snprintf(f, sizeof f,
+				 " and %lld failed ones (to-space exhausted, promotion failed or "
+				 "percolated)",
+				 (long long)r->exh_failed);
+		snprintf(r->why, sizeof r->why,
+			 "heap exhausted: %lld back-to-back full collections%s left the heap at its "
+			 "ceiling, %.0f-%.0f%% of capacity (%.1f of %.1f MB after the last), from %s "
+			 "to %s into the log; GC took %.0f%% of that time against %.1f%% before",
+			 (long long)r->exh_fulls, f, r->exh_min_pct, r->exh_max_pct, r->exh_after_mb,
+			 r->exh_cap_mb, a, b, r->exh_gc_pct, r->pre_gc_pct);
+		return;
+	}
+	if (gca_too_short(r->steady_to_ms - r->steady_from_ms, r->old_cycles)) {
+		r->memory = GCA_TOO_SHORT;
+		seconds(w, sizeof w, r->steady_to_ms - r->steady_from_ms);
+		snprintf(r->why, sizeof r->why,
+			 "too short to judge a trend: %s of steady window with %lld old-generation "
+			 "cycles (at least %d min and %d cycles are needed); alone, %s",
+			 w, (long long)r->old_cycles, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES,
+			 trend_why);
+		return;
+	}
+	r->memory = r->trend;
+	snprintf(r->why, sizeof r->why, "%s", trend_why);
+}
+
 int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char *err,
 		size_t errlen)
 {
 	int64_t from, to;
 	double heap_max = 0, hours, tail_slope, ti, tr2;
+	char why[sizeof r->why];
 
 	memset(r, 0, sizeof *r);
 	r->basis = "none";
-	r->memory = GCA_UNKNOWN;
+	r->memory = r->trend = GCA_UNKNOWN;
 	r->wall_time = n > 0;
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].t_ms == GCP_NONE)
@@ -227,13 +444,16 @@ int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char
 	from = r->first_ms + (int64_t)((double)(r->last_ms - r->first_ms) * GCA_WARMUP_FRAC);
 	to = r->last_ms;
 	r->steady_from_ms = from, r->steady_to_ms = to;
+	r->old_cycles = old_cycles(ev, n, r->wall_time, from, to);
+	exhaustion(ev, n, r);
 	if (series(ev, n, r, from, to, err, errlen) < 0)
 		return -1;
 	if (r->npoints < GCA_MIN_POINTS || heap_max <= 0 ||
 	    fit(r, 0, r->npoints, from, &r->slope_mb_per_h, &r->intercept_mb, &r->r2) < 0) {
-		snprintf(r->why, sizeof r->why,
+		snprintf(why, sizeof why,
 			 "only %zu heap-after-GC points in the steady window: too few to judge",
 			 r->npoints);
+		decide(r, why);
 		return 0;
 	}
 	hours = (double)(to - from) / 3600000.0;
@@ -246,22 +466,7 @@ int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char
 	else
 		r->tail_ratio = 0;
 
-	if (r->rise_frac >= GCA_LEAK_RISE && r->r2 >= GCA_LEAK_R2 &&
-	    r->tail_ratio >= GCA_LEAK_TAIL) {
-		r->memory = GCA_SUSPECTED_LEAK;
-		snprintf(r->why, sizeof r->why,
-			 "heap after GC (%s) keeps rising: %+.1f MB/h over the steady window, "
-			 "%.0f%% of the %.0f MB heap, R² %.2f, still rising in its second half",
-			 r->basis, r->slope_mb_per_h, r->rise_frac * 100, heap_max, r->r2);
-	} else {
-		r->memory = GCA_NORMAL;
-		const char *reason = r->rise_frac < GCA_LEAK_RISE ? "the floor is flat"
-				     : r->r2 < GCA_LEAK_R2        ? "the rise is not steady"
-								  : "the growth levels off";
-		snprintf(r->why, sizeof r->why,
-			 "heap after GC (%s) is reclaimed: %s (%+.1f MB/h, %.0f%% of the %.0f MB "
-			 "heap over the steady window, R² %.2f)",
-			 r->basis, reason, r->slope_mb_per_h, r->rise_frac * 100, heap_max, r->r2);
-	}
+	trend_verdict(r, heap_max, why, sizeof why);
+	decide(r, why);
 	return 0;
 }

@@ -22,6 +22,37 @@
  *     sawtooth), and it still rises in the window's second half at no less than
  *     GCA_LEAK_TAIL of the whole slope (warm-up growth that levels off is normal).
  *   - unknown when fewer than GCA_MIN_POINTS regression points exist.
+ * That is the trend verdict (gca_result.trend).  The verdict shown (gca_result.memory) puts
+ * two rules before it:
+ *   - exhausted, whatever the window's length, when the heap ran out in the steady window:
+ *     a run of consecutive collections (young, mixed, full; remarks, cleanups and
+ *     concurrent phases neither extend nor break it) holding at least GCA_EXH_STREAK
+ *     collections that are full and left the heap at its ceiling, or failed (gcp_failed:
+ *     to-space exhausted, promotion failed, a J9 percolate); other collections in it are
+ *     at the ceiling too.  At the ceiling: occupancy after the collection >= GCA_EXH_CEIL
+ *     of the capacity, taking for a full collection the fuller of the whole heap and the
+ *     old generation when the log gives it (a full old generation fails every promotion
+ *     whatever room the young one has; J9 also counts its reserved survivor space as used,
+ *     so its whole heap never looks full).  Measured on the fixtures: full collections of
+ *     healthy runs leave at most 72 % of capacity, those of runs that died of
+ *     OutOfMemoryError 92-100 %; GCA_EXH_CEIL sits between with room on both sides.
+ *     This is a new verdict rather than suspected_leak because it states something else
+ *     and asks for something else: the application ran out of heap during the run (its
+ *     figures from then on are those of a failing JVM), through a leak or an undersized
+ *     -Xmx alike; and it must not wait for a trend: a leak that has reached the ceiling
+ *     levels off there, which the trend alone reads as "growth that levels off".  The
+ *     reason states the collections, the level against the capacity, when, and the GC
+ *     time share in the run against before it (GC time rising to most of the wall time).
+ *     A log with only the whole heap (`-Xlog:gc`) cannot show an old generation that is
+ *     full while the young one has room; `-Xlog:gc*` can.
+ *   - too_short, otherwise, when the steady window is shorter than GCA_MIN_WINDOW_MS or
+ *     holds fewer than GCA_MIN_OLD_CYCLES old-generation cycles (gca_too_short: the one
+ *     rule every memory trend of the report follows, process memory included).  The why
+ *     still gives what the trend alone said.
+ * Old-generation cycles: distinct GC ids (events without an id count one each) of full
+ * collections, remarks (a concurrent old-generation marking ended: G1, CMS, Shenandoah,
+ * ZGC) and concurrent events with heap figures and no pause (ZGC cycles; generational
+ * ZGC's minor marks count too: stored events do not tell them apart).
  * Time base: wall time when every event has one, else uptime.
  */
 #ifndef SOAK_GCANALYSIS_H
@@ -38,8 +69,12 @@
 #define GCA_LEAK_RISE 0.10  /* floor rise over the window, as a share of the heap */
 #define GCA_LEAK_R2 0.60    /* minimum R² of the rising floor */
 #define GCA_LEAK_TAIL 0.30  /* second-half slope / whole slope below this: levelled off */
+#define GCA_EXH_CEIL 0.85   /* occupancy after GC at or above this share of capacity: ceiling */
+#define GCA_EXH_STREAK 3    /* full or failed collections at the ceiling in a row: exhausted */
+#define GCA_MIN_WINDOW_MS (10 * 60 * 1000) /* shortest window a memory trend is judged on */
+#define GCA_MIN_OLD_CYCLES 3 /* fewest old-generation cycles a GC trend is judged on */
 
-enum gca_memory { GCA_UNKNOWN, GCA_NORMAL, GCA_SUSPECTED_LEAK };
+enum gca_memory { GCA_UNKNOWN, GCA_NORMAL, GCA_SUSPECTED_LEAK, GCA_EXHAUSTED, GCA_TOO_SHORT };
 
 /* One regression point: for a picture of heap-after-GC with its trend line. */
 struct gca_point {
@@ -66,8 +101,21 @@ struct gca_result {
 	double r2;                     /* coefficient of determination (0 when none) */
 	double rise_frac;              /* slope * window hours / heap_max_mb */
 	double tail_ratio;             /* second-half slope / whole slope */
-	enum gca_memory memory;        /* the verdict */
-	char why[320];                 /* the verdict in a sentence, with its numbers */
+	int64_t old_cycles;            /* old-generation cycles in the steady window */
+	int64_t failed;                /* failed collections in the log (gcp_failed) */
+	/* The run of collections at the ceiling with the most full or failed ones */
+	int64_t exh_streak;            /* its full or failed collections (0: no such run) */
+	int64_t exh_fulls;             /* of which full */
+	int64_t exh_failed;            /* of which failed (a collection may be both) */
+	int64_t exh_from_ms, exh_to_ms; /* first and last collection of it (time base above) */
+	double exh_min_pct, exh_max_pct; /* occupancy after its collections, % of capacity */
+	double exh_after_mb, exh_cap_mb; /* heap after GC at its last collection, capacity */
+	double exh_gc_pct;             /* pause share of wall time from its start to its end */
+	double pre_gc_pct;             /* pause share before it (from the log's start) */
+	enum gca_memory trend;         /* the heap-after-GC trend alone: normal, suspected_leak,
+					* unknown */
+	enum gca_memory memory;        /* the verdict: exhausted, too_short, else the trend */
+	char why[480];                 /* the verdict in a sentence, with its numbers */
 	struct gca_point *points;      /* regression points (allocated; may be NULL) */
 	size_t npoints;                /* how many */
 };
@@ -77,8 +125,14 @@ struct gca_result {
 int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char *err,
 		size_t errlen);
 void gca_result_free(struct gca_result *r);
-/* "normal", "suspected_leak", "unknown". */
+/* "normal", "suspected_leak", "exhausted", "too_short", "unknown": names for data. */
 const char *gca_memory_name(enum gca_memory m);
+/* "normal", "suspected leak", "exhausted", "too short", "unknown": words for people. */
+const char *gca_memory_text(enum gca_memory m);
+/* The one minimum-window rule for a memory trend: 1 when window_ms is shorter than
+ * GCA_MIN_WINDOW_MS, or when old_cycles >= 0 (the trend comes from GC) and fewer than
+ * GCA_MIN_OLD_CYCLES; pass old_cycles < 0 for process memory. */
+int gca_too_short(int64_t window_ms, int64_t old_cycles);
 
 /* Least squares over (x[i], y[i]): slope, intercept and R² (0 when every y is equal: no
  * trend to explain).  Returns -1 when n < 2 or every x is equal. */

@@ -65,6 +65,10 @@ static const char *const gcp_patterns[GCP_PAT_COUNT] = {
 		     "\\[(?:Unloading class|Loaded |G1Ergonomics|GC Worker|Times: )|"
 		     "(?:" DATE ": )?(?:" UP ": )?(?:#\\d+: )?(?:Application time|\\[G1Ergonomics|"
 		     "\\[(?:Pause|Concurrent) [^\\]]*, start\\]|\\[GC concurrent))",
+	[PJ_TAG] = "^\\s*<(/?)([A-Za-z][A-Za-z0-9_-]*)",
+	[PJ_ISO] = "^(\\d{4})-(\\d\\d)-(\\d\\d)T(\\d\\d):(\\d\\d):(\\d\\d)(?:[.,](\\d{1,9}))?$",
+	[PJ_CTIME] = "^(?:[A-Z][a-z]{2} )?([A-Z][a-z]{2}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) "
+		     "(\\d{4})$",
 };
 
 int gcp_fixed(const char *s, size_t n, int scale, int64_t *out)
@@ -81,6 +85,8 @@ int gcp_fixed(const char *s, size_t n, int scale, int64_t *out)
 					return -1;
 				v = v * 10 + (c - '0');
 			} else if (frac < scale) {
+				if (v > INT64_MAX / 100) /* a fraction widens the number too */
+					return -1;
 				v = v * 10 + (c - '0');
 				frac++;
 			} else if (frac == scale) {
@@ -254,6 +260,25 @@ void gcp_event_clear(struct gcp_event *ev)
 	ev->meta_before_kb = ev->meta_after_kb = ev->meta_total_kb = GCP_NONE;
 }
 
+void gcp_mark_failed(struct gcp_event *ev, const char *what)
+{
+	size_t n = strlen(ev->cause);
+	if (strstr(ev->cause, what))
+		return;
+	snprintf(ev->cause + n, sizeof ev->cause - n, "%s%s", n ? "; " : "", what);
+}
+
+int gcp_failed(const struct gcp_event *ev)
+{
+	static const char *const marks[] = {"to-space exhausted", "to-space overflow",
+					    "Evacuation Failure", "promotion failed",
+					    "concurrent mode failure", "percolated"};
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if (strstr(ev->cause, marks[i]))
+			return 1;
+	return 0;
+}
+
 void gcp_anchor(struct gcparse *p, struct gcp_event *ev)
 {
 	if (ev->t_ms == GCP_NONE && ev->uptime_ms != GCP_NONE && p->jvm_start_ms != GCP_NONE)
@@ -317,6 +342,8 @@ struct gcparse *gcparse_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, 
 	p->st.last_uptime_ms = p->st.last_t_ms = GCP_NONE;
 	p->last_end_ms = p->last_end_up = GCP_NONE;
 	gcp_unified_reset(p);
+	gcp_j9_reset(p);
+	p->j9.init_ms = GCP_NONE;
 	pcre2_config(PCRE2_CONFIG_JIT, &jit);
 	p->jit = jit != 0;
 	for (int i = 0; i < GCP_PAT_COUNT; i++) {
@@ -394,18 +421,9 @@ void gcparse_line(struct gcparse *p, const char *line, size_t len)
 		gcp_unparsed(p, line, len, "binary data");
 		return;
 	}
-	if (p->family == GCP_FAM_J9) {
-		p->st.unsupported++;
-		return;
-	}
-	if (line[0] == '<' && (len >= 5 && (memcmp(line, "<?xml", 5) == 0 ||
-					    (len >= 10 && memcmp(line, "<verbosegc", 10) == 0)))) {
-		/* IBM J9 -Xverbosegc XML: recognised, not parsed. */
-		if (p->family == GCP_FAM_UNKNOWN) {
-			p->family = GCP_FAM_J9;
-			p->collector = GCP_COL_J9;
-		}
-		p->st.unsupported++;
+	if (p->family == GCP_FAM_J9 || (p->family == GCP_FAM_UNKNOWN && gcp_j9_starts(line, len))) {
+		p->family = GCP_FAM_J9;
+		gcp_j9_line(p, line, len);
 		return;
 	}
 	if (line[0] == '[' && p->family != GCP_FAM_JDK8 && gcp_unified_line(p, line, len)) {
@@ -431,7 +449,11 @@ void gcparse_buf(struct gcparse *p, const char *buf, size_t len)
 	}
 }
 
-void gcparse_flush(struct gcparse *p) { gcp_legacy_flush(p); }
+void gcparse_flush(struct gcparse *p)
+{
+	gcp_legacy_flush(p);
+	gcp_j9_flush(p);
+}
 
 void gcparse_reset(struct gcparse *p)
 {
@@ -440,6 +462,8 @@ void gcparse_reset(struct gcparse *p)
 	p->pend = 0;
 	p->last_end_ms = p->last_end_up = GCP_NONE;
 	gcp_unified_reset(p);
+	gcp_j9_reset(p);
+	p->j9.init_ms = GCP_NONE;
 }
 
 const char *gcp_kind_name(enum gcp_kind k)
@@ -477,7 +501,11 @@ const char *gcp_collector_name(enum gcp_collector c)
 	case GCP_COL_SHENANDOAH: return "shenandoah";
 	case GCP_COL_ZGC: return "zgc";
 	case GCP_COL_ZGC_GEN: return "zgc-generational";
-	case GCP_COL_J9: return "unsupported";
+	case GCP_COL_J9_GENCON: return "gencon";
+	case GCP_COL_J9_OPTTHRUPUT: return "optthruput";
+	case GCP_COL_J9_OPTAVGPAUSE: return "optavgpause";
+	case GCP_COL_J9_BALANCED: return "balanced";
+	case GCP_COL_J9_METRONOME: return "metronome";
 	default: return "unknown";
 	}
 }

@@ -10,7 +10,11 @@
  * (Serial, Parallel, CMS, G1, Shenandoah 8u; date stamps, PrintGCID, PrintReferenceGC,
  * PrintAdaptiveSizePolicy, PrintGCApplicationStoppedTime) and JDK 9+ unified logging
  * (`-Xlog:gc`, `-Xlog:gc*`, any decorations; G1, Parallel, Serial, CMS, Shenandoah, ZGC
- * single and generational).  IBM J9 XML is recognised and reported as unsupported.
+ * single and generational), and IBM J9 / Eclipse OpenJ9 `-verbose:gc` XML: the older
+ * `<af>` / `<sys>` blocks (Java 5-6) and the newer `<exclusive-start>` .. `<exclusive-end>`
+ * blocks with `<cycle-start>`, `<gc-start>` / `<gc-end>` and `<mem-info>` (J9 2.6 / IBM
+ * Java 7.1 and later, OpenJ9), one element per line as the JVM writes them (an element
+ * split over lines is joined, up to GCP_J9_TAG_MAX).
  *
  * Kinds (gc_events.kind), per collector:
  *   young       Serial/Parallel/ParNew `[GC` and `Pause Young`; G1 `(young)` pauses,
@@ -32,6 +36,24 @@
  *   safepoint   `Total time for which application threads were stopped` and JDK 17
  *               `Safepoint "..."` lines: whole safepoints, which overlap GC pauses, so they
  *               are never added to pause totals
+ * J9: one event per stop-the-world block: young for a nursery / scavenge / partial GC
+ * collection, full for a global one (allocation failure, System.gc(), or the final phase
+ * of a concurrent global cycle: cause "concurrent collection"), other for a block that only
+ * starts a concurrent cycle.  The pause is the exclusive-access time (`durationms` of
+ * `<exclusive-end>`; older releases: the block's `<time totalms>`).  Sizes are bytes in the
+ * log, free and total: used = total - free, rounded to KB.  Heap before is the first
+ * collection's `<gc-start>` figures, after the last `<gc-end>`'s (older releases: the
+ * snapshot before `<gc>` and the one inside it; the one after `</gc>` includes the
+ * satisfied allocation and is used only when `<gc>` has none).  young = nursery (balanced:
+ * eden), old = tenure.  gc_id is the cycle's id (older: `totalid`).  J9 timestamps carry
+ * no zone: they are local time of the parsing process (TZ applies); uptime is counted from
+ * `<initialized timestamp>` when the log has it.
+ *
+ * Failed collections: a G1 pause with `To-space exhausted` (JDK 9+) / `(to-space
+ * exhausted)` (JDK 8) / `(Evacuation Failure...)` (JDK 21+), a ParNew `(promotion
+ * failed)`, a CMS `(concurrent mode failure)` and a J9 scavenge that percolated to a global
+ * collection carry the failure after their cause ("G1 Evacuation Pause; to-space
+ * exhausted"), so it survives storage in a text column; gcp_failed() recognises it.
  *
  * Times: t_ms is the wall-clock start of the event: the date stamp / time decoration when
  * the log has one, else jvm_start + uptime (gcparse_set_jvm_start), else GCP_NONE.
@@ -76,7 +98,11 @@ enum gcp_collector {
 	GCP_COL_SHENANDOAH,
 	GCP_COL_ZGC,
 	GCP_COL_ZGC_GEN,
-	GCP_COL_J9
+	GCP_COL_J9_GENCON,      /* J9 policies, from the header's gcPolicy or the events */
+	GCP_COL_J9_OPTTHRUPUT,
+	GCP_COL_J9_OPTAVGPAUSE,
+	GCP_COL_J9_BALANCED,
+	GCP_COL_J9_METRONOME
 };
 
 /* One event.  Sizes are KB; every figure the log does not give is GCP_NONE. */
@@ -104,7 +130,6 @@ struct gcp_stats {
 	int64_t too_long;     /* lines over GCP_LINE_MAX */
 	int64_t binary;       /* lines holding NUL or other control bytes */
 	int64_t incomplete;   /* records started but never finished (dropped) */
-	int64_t unsupported;  /* lines of a format the parser only recognises (J9) */
 	int64_t last_uptime_ms; /* largest uptime seen, or GCP_NONE */
 	int64_t last_t_ms;      /* wall time of the last stamped line, or GCP_NONE */
 	int kept;               /* number of entries in keep[] */
@@ -141,7 +166,7 @@ void gcparse_reset(struct gcparse *p);
 const struct gcp_stats *gcparse_stats(const struct gcparse *p);
 enum gcp_family gcparse_family(const struct gcparse *p);
 enum gcp_collector gcparse_collector(const struct gcparse *p);
-/* "unified/g1", "jdk8/cms", "j9/unsupported", "unknown" ...: family/collector. */
+/* "unified/g1", "jdk8/cms", "j9/gencon", "unknown" ...: family/collector. */
 const char *gcparse_format(const struct gcparse *p, char *buf, size_t len);
 
 /* "young", "mixed", ..., "safepoint"; gcp_kind_parse returns -1 when unknown. */
@@ -151,5 +176,8 @@ const char *gcp_family_name(enum gcp_family f);
 const char *gcp_collector_name(enum gcp_collector c);
 /* Clears an event: every figure GCP_NONE, strings empty, pause 0. */
 void gcp_event_clear(struct gcp_event *ev);
+/* 1 when the event's cause names a failed collection (see "Failed collections" above);
+ * works on causes read back from the database too. */
+int gcp_failed(const struct gcp_event *ev);
 
 #endif

@@ -3,7 +3,8 @@
  *
  * gcparse.c owns the parser object, the line feeder, the patterns and the number/time
  * helpers; gcparse_unified.c reads JDK 9+ unified logging; gcparse_legacy.c reads the
- * JDK 1.4-8 formats.  Everything here is private to those files.
+ * JDK 1.4-8 formats; gcparse_j9.c reads IBM J9 / OpenJ9 verbose GC XML.  Everything here
+ * is private to those files.
  */
 #ifndef SOAK_GCPARSE_INT_H
 #define SOAK_GCPARSE_INT_H
@@ -39,10 +40,15 @@ enum gcp_pat {
 	PL_PAUSE,      /* the last `, t secs]` / `, t ms]` of the top-level text */
 	PL_EDEN,       /* G1 [Eden: a(b)->c(d) Survivors: e->f Heap: g(h)->i(j)] */
 	PL_NOISE,      /* lines that are known not to be events */
+	/* IBM J9 / OpenJ9 XML */
+	PJ_TAG,        /* `<name` or `</name` at the start of a line */
+	PJ_ISO,        /* 2014-09-24T15:57:32.116 (local time, no zone) */
+	PJ_CTIME,      /* [Mon ]Mar 25 22:40:24 2010 (local time, older releases) */
 	GCP_PAT_COUNT
 };
 
 #define GCP_REC_MAX 16384 /* text of one open pre-unified record; past it: incomplete */
+#define GCP_J9_TAG_MAX 4096 /* one J9 XML element split over lines; past it: unparsed */
 #define GCP_SLOTS 8       /* unified: per-GC-id detail slots kept at once */
 
 /* Per-generation figures of one unified GC id, gathered from gc,heap lines that precede
@@ -54,6 +60,40 @@ struct gcp_slot {
 	int64_t meta[3];         /* likewise for metaspace */
 	int64_t regions[5][3];   /* G1 eden, survivor, old, archive, humongous: b, a, cap */
 	int64_t zcap_kb;         /* ZGC capacity at relocate end */
+	int tospace;             /* G1 `To-space exhausted` was logged for this id */
+};
+
+/* J9 memory figures of one snapshot, in bytes (-1 when not given): the whole heap, the
+ * nursery and the tenure area, each free and total. */
+struct gcp_j9mem {
+	int64_t heap[2];   /* free, total (newer releases' <mem-info>) */
+	int64_t young[2];  /* <nursery .../> or <mem type="nursery"> (balanced: "eden") */
+	int64_t old[2];    /* <tenured .../> or <mem type="tenure"> */
+};
+
+/* IBM J9 / OpenJ9 verbose GC: the block being read.  Newer releases bracket each
+ * stop-the-world collection in <exclusive-start> .. <exclusive-end durationms>; older ones
+ * in <af> / <sys> / <con event="collection"> .. </af> with a <gc> inside.  Both are read
+ * element by element with this bounded state. */
+struct gcp_j9 {
+	int open;                 /* what opened the block: 0 none, 1 exclusive-start (newer),
+				   * 2 af, 3 sys, 4 con (older) */
+	int in_gc;                /* older: inside the block's <gc> element */
+	int gc_seen;              /* older: a <gc> was seen (the block is a collection) */
+	int cycles;               /* newer: cycle-start / gc-start seen in the block */
+	int snap;                 /* where <mem> / <nursery> / <tenured> lines go: 0 nowhere,
+				   * 1 before, 2 after the collection, 3 after the allocation */
+	int have_before;          /* newer: the first gc-start's figures are kept (percolate) */
+	int rank;                 /* strength of the kind so far: 0 none, 1 other, 2 young, 3 full */
+	int failed;               /* the block percolated / failed (marks the cause) */
+	struct gcp_event ev;      /* the event gathered (times, id, kind, cause, name, pause) */
+	struct gcp_j9mem mem[3];  /* before, after the collection, after the allocation */
+	int64_t inner_pause_us;   /* older: <time totalms> / <timesms total> inside <gc> */
+	int64_t init_ms;          /* <initialized timestamp>: the JVM start, or GCP_NONE */
+	int64_t last_ms;          /* wall time of the last timestamp seen, or GCP_NONE */
+	int tag_open;             /* an element is being gathered over several lines */
+	size_t tagn;              /* bytes in tag */
+	char tag[GCP_J9_TAG_MAX]; /* that element so far (lines joined with a space) */
 };
 
 /* Leading stamps of a line (both families). */
@@ -93,6 +133,9 @@ struct gcparse {
 	int64_t last_end_ms;         /* end of the last event (for unstamped stopped lines) */
 	int64_t last_end_up;         /* likewise in uptime */
 
+	/* IBM J9 XML */
+	struct gcp_j9 j9;               /* the block being read */
+
 	char scratch[GCP_LINE_MAX + 1]; /* a working copy of the current line */
 	char top[GCP_REC_MAX];          /* top-level text of a record */
 };
@@ -117,14 +160,23 @@ void gcp_group_str(struct gcparse *p, const char *s, int g, char *dst, size_t ds
 void gcp_emit(struct gcparse *p, struct gcp_event *ev);
 void gcp_unparsed(struct gcparse *p, const char *line, size_t len, const char *reason);
 void gcp_set_collector(struct gcparse *p, enum gcp_collector c);
+/* Appends "; what" to ev->cause (a collection that failed: to-space exhausted, promotion
+ * failed, ...), so the mark survives the database's cause column; gcp_failed() finds it. */
+void gcp_mark_failed(struct gcp_event *ev, const char *what);
 /* Fills ev->t_ms from uptime and the anchor when the log gave no wall time. */
 void gcp_anchor(struct gcparse *p, struct gcp_event *ev);
 void gcp_copy(char *dst, size_t dstlen, const char *s, size_t n);
 
-/* The two readers: 1 when the line was theirs (placed or counted), 0 when not. */
+/* The readers: 1 when the line was theirs (placed or counted), 0 when not. */
 int gcp_unified_line(struct gcparse *p, const char *s, size_t n);
 void gcp_legacy_line(struct gcparse *p, const char *s, size_t n);
 void gcp_legacy_flush(struct gcparse *p);
 void gcp_unified_reset(struct gcparse *p);
+/* J9: whether a line opens J9 XML (to detect the family); reading one line; a block left
+ * open at the end is counted incomplete; reset for a new JVM. */
+int gcp_j9_starts(const char *s, size_t n);
+void gcp_j9_line(struct gcparse *p, const char *s, size_t n);
+void gcp_j9_flush(struct gcparse *p);
+void gcp_j9_reset(struct gcparse *p);
 
 #endif

@@ -276,6 +276,15 @@ static void finish_record(struct gcparse *p, const char *s, size_t n, const char
 		}
 	}
 
+	/* Failures printed inside the record mark its cause. */
+	{
+		static const char *const fails[] = {"to-space exhausted", "to-space overflow",
+						    "promotion failed", "concurrent mode failure"};
+		for (size_t i = 0; i < sizeof fails / sizeof fails[0]; i++)
+			if (memmem(s, n, fails[i], strlen(fails[i])))
+				gcp_mark_failed(&ev, fails[i]);
+	}
+
 	/* Generations, from the whole text. */
 	if (gcp_match(p, PL_YOUNG, s, n, 0) > 0) {
 		const char *g = s + pcre2_get_ovector_pointer(p->md)[0];

@@ -89,6 +89,7 @@ static struct gcp_slot *slot_for(struct gcparse *p, int64_t id)
 				s->regions[r][i] = GCP_NONE;
 		}
 		s->zcap_kb = GCP_NONE;
+		s->tospace = 0;
 	}
 	return s;
 }
@@ -128,6 +129,8 @@ static void apply_slot(struct gcparse *p, struct gcp_event *ev)
 	}
 	if (ev->heap_total_kb == GCP_NONE && s->zcap_kb != GCP_NONE)
 		ev->heap_total_kb = s->zcap_kb;
+	if (s->tospace)
+		gcp_mark_failed(ev, "to-space exhausted");
 	s->gc_id = GCP_NONE;
 }
 
@@ -176,8 +179,9 @@ static void split_groups(const char *g, size_t n, const char **sub, size_t *subn
 		    is_word(w, wn, "Prepare Mixed") || is_word(w, wn, "Mixed") ||
 		    is_word(w, wn, "Major") || is_word(w, wn, "Minor")) {
 			*sub = w, *subn = wn;
-		} else if (wn && w[0] >= 'a' && w[0] <= 'z') {
-			continue;
+		} else if ((wn && w[0] >= 'a' && w[0] <= 'z') ||
+			   (wn >= 18 && memcmp(w, "Evacuation Failure", 18) == 0)) {
+			continue; /* a modifier; JDK 21's failure mark (see pause_line) */
 		} else {
 			*cause = w, *causen = wn;
 		}
@@ -240,6 +244,8 @@ static int pause_line(struct gcparse *p, const struct gcp_stamp *st, const char 
 	ev.heap_total_kb = gcp_group_kb(p, m, 6);
 	if (cause)
 		gcp_copy(ev.cause, sizeof ev.cause, cause, causen);
+	if (g && memmem(g, gn, "(Evacuation Failure", 19))
+		gcp_mark_failed(&ev, "Evacuation Failure");
 	{
 		char genp[8] = "";
 		if (gen) /* "Y: Pause Mark Start (Major)" keeps its generation */
@@ -445,6 +451,11 @@ int gcp_unified_line(struct gcparse *p, const char *s, size_t n)
 			/* Banners and free text without an id: Using ..., Trigger: ..., stalls. */
 			if (STARTS(m, mn, "Using "))
 				banner(p, m, mn);
+			return 1;
+		}
+		if (STARTS(m, mn, "To-space exhausted") || STARTS(m, mn, "To-space overflow")) {
+			/* G1 could not evacuate: the pause logged next for this id failed. */
+			slot_for(p, st.gc_id)->tospace = 1;
 			return 1;
 		}
 		if (gcp_match(p, PU_START, m, mn, 0) > 0)

@@ -8,6 +8,9 @@
 #ifndef SOAK_CMD_H
 #define SOAK_CMD_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "exitcode.h"
 
 struct cmd_entry {
@@ -23,6 +26,10 @@ int cmd_runs(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_hlog(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+
+/* Prints run_id's `soak runs --json` object on one line on stdout (`soak run --json`). */
+int cmd_runs_json(const char *db_path, int64_t run_id, char *err, size_t errlen);
 
 /* Prints "usage: soak NAME USAGE" for the named command to stderr. */
 void cmd_usage(const char *name);

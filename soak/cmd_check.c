@@ -1,23 +1,115 @@
 /*
- * soak check — validates scenario files and prints their plan; sends nothing.
+ * soak check — validates scenario files and prints their plan; sends nothing.  When the
+ * database already holds a run of a scenario (same name), it also prints how long to run:
+ * what that run's noise resolves and the measured time per label that would resolve 2 %
+ * of TPS and 10 % of p99 (report.h: rpt_resolve_diff).
  */
 #include <getopt.h>
+#include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "db.h"
+#include "report/report.h"
 #include "scenario/scenario.h"
+
+/* The latest run named `name` in the file at path (read only), or 0. */
+static long long latest_run(const char *path, const char *name)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	long long id = 0;
+
+	if (access(path, R_OK) != 0 ||
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return 0;
+	}
+	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id FROM runs WHERE name = ? AND EXISTS (SELECT 1 FROM "
+			       "intervals i WHERE i.run_id = runs.id AND i.phase = 'steady') "
+			       "ORDER BY started_ms DESC, id DESC LIMIT 1",
+			       -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			id = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return id;
+}
+
+/* One metric's line: what the noise resolves and how long 'target' % needs. */
+static void estimate_line(const char *what, const struct rpt_values *v, double secs,
+			  double target)
+{
+	struct rpt_bm bm;
+	double pct, need;
+	char d[32];
+
+	rpt_batch_means(v->v, v->n, NULL, 0, &bm);
+	/* One run: the other label is assumed as noisy as this one. */
+	rpt_resolve_diff(&bm, &bm, secs, secs, target, &pct, &need);
+	if (!isfinite(pct)) {
+		printf("  %-4s too few intervals to estimate the noise\n", what);
+		return;
+	}
+	printf("  %-4s resolves +-%.1f%% at 95%%; to tell %.0f%% apart ", what, pct, target);
+	if (need <= secs)
+		printf("this length is enough\n");
+	else
+		printf("run at least %s per label (measured window)\n",
+		       rpt_fmt_need(need, d, sizeof d));
+}
+
+/* How long to run, from the latest run of the scenario in the database (if any). */
+static void estimate(const struct scenario *s, const char *path)
+{
+	long long id = latest_run(path, s->name);
+	const char *dbs[1] = {path};
+	char runs[32], err[512];
+	struct rpt_opts o = {.dbs = dbs, .ndbs = 1, .runs = runs};
+	struct report r;
+	int usage;
+
+	if (id <= 0)
+		return;
+	snprintf(runs, sizeof runs, "%lld", id);
+	if (rpt_read(&r, &o, &usage, err, sizeof err) < 0) {
+		rpt_free(&r);
+		return;
+	}
+	for (int k = 0; k < r.nruns && k < 1; k++)
+		for (int i = 0; i < r.runs[k].nsteps; i++) {
+			const struct rpt_step *st = &r.runs[k].steps[i];
+			char d[32];
+			if (st->nintervals == 0)
+				continue;
+			printf("how long to run, from run %lld in %s (%d users, %s measured):\n", id,
+			       path, st->concurrency,
+			       rpt_fmt_need(st->f.seconds, d, sizeof d));
+			estimate_line("TPS", &st->tps, st->f.seconds, RPT_RESOLVE_TPS_PCT);
+			estimate_line("p99", &st->p99_ms, st->f.seconds, RPT_RESOLVE_P99_PCT);
+		}
+	rpt_free(&r);
+}
 
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"set", required_argument, NULL, 's'},
+		{"db", required_argument, NULL, 'd'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	char **sets = calloc((size_t)argc + 1, sizeof *sets);
 	int nsets = 0, quiet = 0, c, rc = EXIT_OK;
+	const char *db_path = db_default_path();
 
 	if (!sets)
 		return EXIT_RUNTIME;
@@ -25,12 +117,16 @@ int cmd_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': sets[nsets++] = optarg; break;
+		case 'd': db_path = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h':
-			printf("usage: soak check [--set SECTION.KEY=VALUE]... [-q] SCENARIO.ini...\n"
+			printf("usage: soak check [--set SECTION.KEY=VALUE]... [--db FILE] [-q] SCENARIO.ini...\n"
 			       "Validates each scenario and prints its plan (steps, durations, requests,\n"
-			       "collectors, thresholds) without sending anything.  Exit status 2 on the\n"
-			       "first bad file, with FILE:LINE: what is wrong.\n");
+			       "collectors, thresholds) without sending anything.  When the database\n"
+			       "(--db, default $SOAK_DB or soak.db) holds a run of the scenario (same\n"
+			       "name), also prints how long to run: what that run's noise resolves at 95%%\n"
+			       "and the measured time per label to tell 2%% of TPS and 10%% of p99 apart.\n"
+			       "Exit status 2 on the first bad file, with FILE:LINE: what is wrong.\n");
 			free(sets);
 			return EXIT_OK;
 		default:
@@ -57,8 +153,10 @@ int cmd_check(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		if (!quiet)
+		if (!quiet) {
 			scn_print_plan(&s, stdout);
+			estimate(&s, db_path);
+		}
 		scn_release(&s);
 	}
 	free(sets);

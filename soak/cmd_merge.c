@@ -16,13 +16,19 @@
  *
  * Each input is ATTACHed and copied with INSERT OR IGNORE ... SELECT in one transaction:
  * an input is merged whole or not at all.  Inputs are only read.
+ *
+ * Agents: afterwards the runs of each agent group in OUT (`soak run --agent K/N --group
+ * G`) are folded into one merged run (agent_merge.h), rebuilt from the parts OUT holds,
+ * so merging the agents' files in any order or any number of times gives the same run.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "agent_merge.h"
 #include "cmd.h"
 #include "db.h"
 
@@ -60,6 +66,8 @@ static void usage(FILE *f)
 		"Folds the runs (steps, intervals, interval errors), samples, GC events and events\n"
 		"of each DB into OUT.db (created when missing).  Merging the same file again adds\n"
 		"nothing; run ids are renumbered in OUT.  Prints what each input added.\n"
+		"The runs of each agent group (soak run --agent K/N --group G) are then folded\n"
+		"into one run: intervals added exactly, gaps and clock skew named, one line each.\n"
 		"\n"
 		"  -o, --output OUT.db   the database to merge into\n"
 		"  -h, --help            this text\n"
@@ -247,6 +255,37 @@ static int update_steps(sqlite3 *db, long long *updated, char *err, size_t errle
 	return run_sql(db, sqlite3_str_finish(q), updated, err, errlen);
 }
 
+/* The runs' environment facts (sql/005_env.sql), when the input has them: an older file
+ * has none, and its runs simply show no environment. */
+static int copy_env(sqlite3 *db, char *err, size_t errlen)
+{
+	long long have = 0, added;
+
+	if (db_int(db,
+		   "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND "
+		   "name = 'run_env'",
+		   0, &have, err, errlen) < 0)
+		return -1;
+	return have ? copy_table(db, "run_env", NULL, MAP_INNER, &added, err, errlen) : 0;
+}
+
+/* A table of a run's own that later migrations added (thresholds, gaps): copied like
+ * steps when the input has it. */
+static int copy_if_there(sqlite3 *db, const char *table, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	long long ignored;
+	int there;
+
+	if (db_prepare(db, &st, "SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = ?",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	there = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return there ? copy_table(db, table, NULL, MAP_INNER, &ignored, err, errlen) : 0;
+}
+
 /* Copies the attached `src` into main; the caller holds the transaction. */
 static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t errlen)
 {
@@ -274,7 +313,9 @@ static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t
 	    copy_table(db, "interval_errors", NULL, MAP_INNER, &n->errors, err, errlen) < 0 ||
 	    copy_table(db, "samples", NULL, MAP_LEFT, &n->samples, err, errlen) < 0 ||
 	    copy_table(db, "gc_events", "id", MAP_LEFT, &n->gc_events, err, errlen) < 0 ||
-	    copy_table(db, "events", "id", MAP_LEFT, &n->events, err, errlen) < 0)
+	    copy_table(db, "events", "id", MAP_LEFT, &n->events, err, errlen) < 0 ||
+	    copy_env(db, err, errlen) < 0 || copy_if_there(db, "thresholds", err, errlen) < 0 ||
+	    copy_if_there(db, "gaps", err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -311,6 +352,28 @@ fail:
 	db_rollback(db);
 	sqlite3_exec(db, "DETACH src", NULL, NULL, NULL);
 	return -1;
+}
+
+/* Folds OUT's agent groups into merged runs, in one transaction; a line per group. */
+static int fold_agents(sqlite3 *db, char *err, size_t errlen)
+{
+	struct agm_group *g = NULL;
+	int n = 0;
+
+	if (db_begin(db, err, errlen) < 0)
+		return -1;
+	if (agm_fold_all(db, &g, &n, err, errlen) < 0 || db_commit(db, err, errlen) < 0) {
+		db_rollback(db);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		printf("group %s%s%.0d: run %lld holds %d of %d agents, %lld intervals, %lld notes; "
+		       "%s\n",
+		       g[i].group, g[i].seq ? "#" : "", g[i].seq ? g[i].seq + 1 : 0,
+		       (long long)g[i].run_id, g[i].merged, g[i].planned, g[i].intervals, g[i].notes,
+		       g[i].status);
+	free(g);
+	return 0;
 }
 
 /* Whether a and b are the same file (hard links and symlinks included). */
@@ -388,6 +451,8 @@ int cmd_merge(int argc, char **argv)
 		       n.errors, n.samples, n.gc_events, n.events);
 		fflush(stdout);
 	}
+	if (fold_agents(db, err, sizeof err) < 0)
+		goto fail;
 	rc = EXIT_OK;
 	goto cleanup;
 fail:

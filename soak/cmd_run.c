@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_run_resume.h"
 #include "db.h"
 #include "log.h"
 #include "run/runner.h"
@@ -45,6 +46,23 @@ static void usage_run(FILE *f)
 		"  --client auto|curl|lean  the HTTP client (default: the scenario's, or auto: the\n"
 		"                         lean driver for plain http://, libcurl when needed)\n"
 		"  -q, --quiet            no progress output\n"
+		"  --resume RUN_ID        continue a run that was interrupted or crashed, under its\n"
+		"                         id: the rest of the step it stopped in, then the steps\n"
+		"                         after it; the time without load is a gap, left out of\n"
+		"                         every figure (scenario: the run's own, or the same file)\n"
+		"  --json                 at the end of each run, its `soak runs --json` object on\n"
+		"                         one line on stdout, thresholds' verdict included (the step\n"
+		"                         tables go to stderr then)\n"
+		"agents (one share of a run that several load generators make together):\n"
+		"  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
+		"                         array, an srun step or a Kubernetes Indexed Job\n"
+		"  --agents N             N for a Kubernetes Indexed Job (its completions)\n"
+		"  --group NAME           ties the agents together (default under Slurm: the job)\n"
+		"  --start-at TIME        start on this instant (RFC 3339 or epoch seconds)\n"
+		"  --start-in D           start on the first interval boundary D from now\n"
+		"  --clock-dir DIR        compare this clock with DIR's file system's (shared by\n"
+		"                         the agents; default: the database's folder)\n"
+		"  (`soak merge` folds a group's runs into one run)\n"
 		"  -v, --verbose          diagnostics (repeat for more)\n"
 		"quick mode (no scenario file):\n"
 		"  --url URL  -c, --concurrency N (30)  -d, --duration D (30m)  --method M\n"
@@ -81,7 +99,9 @@ enum {
 	OPT_DB = 256, OPT_SET, OPT_THREADS, OPT_LOOP, OPT_URL, OPT_METHOD, OPT_BODY, OPT_LABEL,
 	OPT_CONNECTION, OPT_INTERVAL, OPT_TIMEOUT, OPT_EXPECT, OPT_WARMUP, OPT_RAMP, OPT_THINK,
 	OPT_RATE, OPT_ARRIVAL, OPT_MAX_IN_FLIGHT, OPT_MAX_LAG, OPT_FIND_MAX, OPT_SLO, OPT_FROM,
-	OPT_TO, OPT_STEP_DURATION, OPT_CLIENT
+	OPT_TO, OPT_STEP_DURATION, OPT_AGENT, OPT_AGENTS, OPT_GROUP, OPT_START_AT, OPT_START_IN,
+	OPT_CLOCK_DIR,
+	OPT_JSON, OPT_RESUME, OPT_CLIENT
 };
 
 int cmd_run(int argc, char **argv)
@@ -108,6 +128,8 @@ int cmd_run(int argc, char **argv)
 		{"warmup", required_argument, NULL, OPT_WARMUP},
 		{"ramp-up", required_argument, NULL, OPT_RAMP},
 		{"think", required_argument, NULL, OPT_THINK},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"resume", required_argument, NULL, OPT_RESUME},
 		{"rate", required_argument, NULL, OPT_RATE},
 		{"arrival", required_argument, NULL, OPT_ARRIVAL},
 		{"max-in-flight", required_argument, NULL, OPT_MAX_IN_FLIGHT},
@@ -117,12 +139,21 @@ int cmd_run(int argc, char **argv)
 		{"from", required_argument, NULL, OPT_FROM},
 		{"to", required_argument, NULL, OPT_TO},
 		{"step-duration", required_argument, NULL, OPT_STEP_DURATION},
+		{"agent", required_argument, NULL, OPT_AGENT},
+		{"agents", required_argument, NULL, OPT_AGENTS},
+		{"group", required_argument, NULL, OPT_GROUP},
+		{"start-at", required_argument, NULL, OPT_START_AT},
+		{"start-in", required_argument, NULL, OPT_START_IN},
+		{"clock-dir", required_argument, NULL, OPT_CLOCK_DIR},
 		{"client", required_argument, NULL, OPT_CLIENT},
 		{NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
 	char **sets = calloc((size_t)argc + 1, sizeof *sets);
-	int nsets = 0, quiet = 0, verbose = 0, threads = 0, c, rc = EXIT_OK, client = -1, need_curl = 0;
+	int nsets = 0, quiet = 0, verbose = 0, threads = 0, json = 0, c, rc = EXIT_OK;
+	int client = -1, need_curl = 0; /* --client; some scenario is sent by libcurl */
+	long long resume_id = 0; /* --resume */
+	struct run_resume resume;
 	enum engine_loop loop = LOOP_AUTO;
 	/* quick mode: [scenario] lines and [request] lines */
 	char *qs = NULL, *qr = NULL;
@@ -132,6 +163,8 @@ int cmd_run(int argc, char **argv)
 	struct slo slo;
 	struct runner_search search = {0};
 	char err[1024];
+	struct agent_args aargs = {0};
+	struct agent agent;
 
 	if (!sets)
 		return EXIT_RUNTIME;
@@ -173,6 +206,15 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'q': quiet = 1; break;
+		case OPT_JSON: json = 1; break;
+		case OPT_RESUME:
+			resume_id = strtoll(optarg, &end, 10);
+			if (end == optarg || *end || resume_id < 1) {
+				fprintf(stderr, "soak run: --resume: expected a run id, not '%s'\n", optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
 		case 'v': verbose++; break;
 		case 'h': usage_run(stdout); goto done;
 		case OPT_URL: url = optarg; bad = add_line(&qr, &qrl, "url", optarg); break;
@@ -218,6 +260,21 @@ int cmd_run(int argc, char **argv)
 				goto done;
 			}
 			break;
+		case OPT_AGENT: aargs.agent = optarg; break;
+		case OPT_AGENTS:
+			lv = strtol(optarg, &end, 10);
+			aargs.agents = lv >= 1 && lv <= AGENT_MAX ? (int)lv : 0;
+			if (end == optarg || *end || !aargs.agents) {
+				fprintf(stderr, "soak run: --agents: expected 1..%d, not '%s'\n", AGENT_MAX,
+					optarg);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			break;
+		case OPT_GROUP: aargs.group = optarg; break;
+		case OPT_START_AT: aargs.start_at = optarg; break;
+		case OPT_START_IN: aargs.start_in = optarg; break;
+		case OPT_CLOCK_DIR: aargs.clock_dir = optarg; break;
 		case ':':
 			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
 			cmd_usage("run");
@@ -241,7 +298,14 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	if (!url && optind >= argc) {
+	if (resume_id && (url || argc - optind > 1 || find_max || aargs.agent || aargs.agents ||
+			  aargs.group || aargs.start_at || aargs.start_in)) {
+		fprintf(stderr, "soak run: --resume continues one run: give at most its scenario file "
+				"(no --url, queue, --find-max-rate or agent options)\n");
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	if (!url && optind >= argc && !resume_id) {
 		fprintf(stderr, "soak run: no scenario given\n");
 		cmd_usage("run");
 		rc = EXIT_USAGE;
@@ -252,16 +316,33 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto done;
 	}
+	if (aargs.agent || aargs.agents || aargs.group || aargs.start_at || aargs.start_in ||
+	    aargs.clock_dir) {
+		char aerr[512];
+		if (agent_setup(&agent, &aargs, aerr, sizeof aerr) < 0) {
+			fprintf(stderr, "soak run: %s\n", aerr);
+			rc = EXIT_USAGE;
+			goto done;
+		}
+	}
 
 	/* Parse every scenario before sending anything: a typo in the third file of an
 	 * overnight queue must not surface at 3 a.m. */
-	int nscn = url ? 1 : argc - optind;
+	int nscn = url || resume_id ? 1 : argc - optind;
 	struct scenario *scns = calloc((size_t)nscn, sizeof *scns);
 	if (!scns) {
 		rc = EXIT_RUNTIME;
 		goto done;
 	}
-	if (url) {
+	if (resume_id) {
+		int r = resume_prepare(db_path, resume_id, optind < argc ? argv[optind] : NULL, sets,
+				       nsets, &scns[0], &resume, err, sizeof err);
+		if (r < 0) {
+			fprintf(stderr, "soak run: --resume %lld: %s\n", resume_id, err);
+			rc = r == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+			goto free_scns;
+		}
+	} else if (url) {
 		char *text = NULL;
 		size_t tl = 0;
 		if (!have_conc && !have_rate)
@@ -365,20 +446,32 @@ int cmd_run(int argc, char **argv)
 	if (need_curl)
 		curl_global_init(CURL_GLOBAL_DEFAULT);
 
+	int64_t run_id = -1;
 	if (find_max)
 		search.slo = &slo;
 	struct runner_opts ro = {
 		.search = search,
 		.db_path = db_path,
+		.json = json,
+		.run_id = &run_id,
 		.loop = loop,
 		.threads = threads,
 		.tty = isatty(STDERR_FILENO),
 		.quiet = quiet,
 		.sigint_count = &sigint_count,
 		.sigterm = &sigterm_seen,
+		.agent = aargs.agent ? &agent : NULL,
+		.resume = resume_id ? &resume.rr : NULL,
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);
+		/* The verdict line for cron and CI, whatever the outcome, once the run is
+		 * recorded. */
+		if (json && run_id > 0 && cmd_runs_json(db_path, run_id, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: %s\n", err);
+			if (r < EXIT_RUNTIME)
+				r = EXIT_RUNTIME;
+		}
 		if (r == EXIT_SIGINT || r == EXIT_SIGTERM || r == EXIT_RUNTIME) {
 			if (i + 1 < nscn)
 				fprintf(stderr, "soak run: %d queued scenario%s not run\n", nscn - i - 1,
@@ -391,6 +484,8 @@ int cmd_run(int argc, char **argv)
 	}
 	for (int i = 0; i < nscn; i++)
 		scn_release(&scns[i]);
+	if (resume_id)
+		resume_release(&resume);
 	if (need_curl)
 		curl_global_cleanup();
 free_scns:

@@ -87,18 +87,222 @@ static int window_figures(sqlite3 *db, int64_t run, int step, int open, struct f
 	return rc;
 }
 
+/* The verdict of a run's thresholds: {"checks": [...], "pass": true|false|null}; pass is
+ * null when no threshold was checked (none set, or no step finished). */
+static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *err, size_t errlen)
+{
+	int n = 0, failed = 0, step;
+
+	printf("\"thresholds\": {\"checks\": [");
+	sqlite3_bind_int64(ts, 1, id);
+	while ((step = sqlite3_step(ts)) == SQLITE_ROW) {
+		int passed = sqlite3_column_int(ts, 5);
+		printf("%s%s%s{\"step\": %d, \"metric\": ", n ? "," : "", nl, *nl ? "    " : "",
+		       sqlite3_column_int(ts, 0) + 1);
+		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 1));
+		printf(", \"unit\": ");
+		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 2));
+		printf(", \"limit\": %.6g, \"value\": %.6g, \"pass\": %s}", sqlite3_column_double(ts, 3),
+		       sqlite3_column_double(ts, 4), passed ? "true" : "false");
+		failed |= !passed;
+		n++;
+	}
+	sqlite3_reset(ts);
+	if (step != SQLITE_DONE)
+		return db_fail(sqlite3_db_handle(ts), "cannot read thresholds", err, errlen);
+	printf("], \"pass\": %s}", n == 0 ? "null" : failed ? "false" : "true");
+	return 0;
+}
+
+/* Prints the runs (only_id >= 0: that one; all_runs: agents' parts of merged runs too) as
+ * the table, or as JSON: a list, or with oneline a single object on one line. */
+static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int oneline,
+		     char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL, *ss = NULL, *ts = NULL;
+	const char *nl = oneline ? "" : "\n";
+	int first = 1, rc = -1;
+	char *note_text = NULL;
+	size_t note_len = 0;
+	FILE *notes = json ? NULL : open_memstream(&note_text, &note_len); /* under the table */
+
+	if (db_prepare(db, &st,
+		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
+		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, agent_index, "
+		       "agent_count, agents_merged, model, IFNULL(origin, 'soak'), resumed, "
+		       "(SELECT IFNULL(SUM(g.to_ms - g.from_ms), 0) FROM gaps g WHERE g.run_id = runs.id) "
+		       "FROM runs "
+		       "WHERE (?1 OR merged_into IS NULL) AND (?2 < 0 OR id = ?2) ORDER BY id",
+		       err, errlen) < 0 ||
+	    db_prepare(db, &ss, "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
+		       err, errlen) < 0 ||
+	    db_prepare(db, &ts,
+		       "SELECT step_idx, metric, unit, limit_val, value, passed FROM thresholds "
+		       "WHERE run_id = ? ORDER BY step_idx, metric",
+		       err, errlen) < 0)
+		goto done;
+	sqlite3_bind_int(st, 1, all_runs || only_id >= 0);
+	sqlite3_bind_int64(st, 2, only_id);
+	if (json && !oneline)
+		printf("[");
+	else if (!json)
+		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s %7s\n", "id", "label", "mode",
+		       "status", "started (UTC)", "length", "requests", "TPS", "p99", "error%", "agents");
+	int64_t now = clock_wall_ms();
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *label = (const char *)sqlite3_column_text(st, 1);
+		const char *mode = (const char *)sqlite3_column_text(st, 2);
+		int64_t started = sqlite3_column_int64(st, 10);
+		int64_t hb = sqlite3_column_int64(st, 8);
+		const char *status = res_status((const char *)sqlite3_column_text(st, 3),
+						(const char *)sqlite3_column_text(st, 4),
+						sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
+						(const char *)sqlite3_column_text(st, 7), hb,
+						sqlite3_column_int64(st, 9), now);
+		int64_t ended = sqlite3_column_type(st, 11) == SQLITE_NULL
+					? (!strcmp(status, "running") ? now : hb)
+					: sqlite3_column_int64(st, 11);
+		struct figures all;
+		char iso[40], len[32], p99[32], agents[32] = "-", st_text[16];
+		int resumed = sqlite3_column_int(st, 19);
+		int64_t gap_ms = sqlite3_column_int64(st, 20);
+		int open = !strcmp((const char *)sqlite3_column_text(st, 17), "open");
+		int a_k = sqlite3_column_int(st, 14), a_n = sqlite3_column_int(st, 15);
+		int a_m = sqlite3_column_int(st, 16);
+
+		/* merged: how many took part (of how many planned); an agent's own: K/N */
+		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
+			snprintf(agents, sizeof agents, "#%d/%d", a_k, a_n);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL && a_m == a_n)
+			snprintf(agents, sizeof agents, "%d", a_m);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
+			snprintf(agents, sizeof agents, "%d/%d", a_m, a_n);
+
+		if (window_figures(db, id, -1, open, &all, err, errlen) < 0)
+			goto done;
+		if (!json) {
+			clock_iso(started, iso, sizeof iso);
+			iso[19] = '\0';
+			iso[10] = ' ';
+			/* A resumed run's status is starred; a note under the table says more. */
+			snprintf(st_text, sizeof st_text, "%s%s", status, resumed ? "*" : "");
+			if (resumed && notes)
+				fprintf(notes, "* run %lld was resumed %d time%s (soak run --resume): %s "
+					       "without load, left out of every figure\n",
+					(long long)id, resumed, resumed == 1 ? "" : "s",
+					dur_format(gap_ms / 1000 * 1000, len, sizeof len));
+			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n", (long long)id,
+			       label, mode, st_text, iso,
+			       dur_format((ended - started - gap_ms) / 1000 * 1000, len, sizeof len),
+			       (long long)all.requests, all.tps,
+			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct,
+			       agents);
+			continue;
+		}
+		printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", nl, oneline ? "" : "  ",
+		       (long long)id);
+		first = 0;
+		json_write_str(stdout, label);
+		printf(", \"name\": ");
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 12));
+		printf(", \"mode\": ");
+		json_write_str(stdout, mode);
+		printf(", \"connection\": ");
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 13));
+		printf(", \"status\": ");
+		json_write_str(stdout, status);
+		printf(", \"origin\": ");
+		json_write_str(stdout, (const char *)sqlite3_column_text(st, 18));
+		printf(", \"resumed\": %d, \"gap_s\": %.3f", resumed, (double)gap_ms / 1000);
+		printf(", \"model\": \"%s\"", open ? "open" : "closed");
+		/* The target rate: the first step's (a sweep's steps carry their own). */
+		double rate = NAN;
+		sqlite3_bind_int64(ss, 1, id);
+		if (sqlite3_step(ss) == SQLITE_ROW && sqlite3_column_type(ss, 2) != SQLITE_NULL)
+			rate = sqlite3_column_double(ss, 2);
+		sqlite3_reset(ss);
+		if (open && !isnan(rate))
+			printf(", \"rate\": %.3f", rate);
+		else
+			printf(", \"rate\": null");
+		printf(", \"started_ms\": %lld, ", (long long)started);
+		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
+			printf("\"agent\": %d, \"agent_count\": %d, ", a_k, a_n);
+		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
+			printf("\"agents\": %d, \"agent_count\": %d, ", a_m, a_n);
+		json_figures(stdout, &all, (double)(ended - started - gap_ms) / 1000.0);
+		json_open(stdout, open, &all, window_gen_cpu(db, id, -1));
+		printf(", \"steps\": [");
+		sqlite3_bind_int64(ss, 1, id);
+		int fs = 1;
+		while (sqlite3_step(ss) == SQLITE_ROW) {
+			struct figures f;
+			int idx = sqlite3_column_int(ss, 0);
+			if (window_figures(db, id, idx, open, &f, err, errlen) < 0)
+				goto done;
+			printf("%s%s%s{\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", nl,
+			       oneline ? "" : "    ", idx + 1, sqlite3_column_int(ss, 1));
+			if (sqlite3_column_type(ss, 2) != SQLITE_NULL)
+				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
+			json_figures(stdout, &f, f.seconds);
+			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
+			printf("}");
+			fs = 0;
+		}
+		sqlite3_reset(ss);
+		printf("], ");
+		if (json_thresholds(ts, id, nl, err, errlen) < 0)
+			goto done;
+		printf("}");
+	}
+	if (json && !oneline)
+		printf("%s]\n", first ? "" : "\n");
+	else if (oneline)
+		printf("\n");
+	if (only_id >= 0 && first && json) {
+		snprintf(err, errlen, "no run %lld", (long long)only_id);
+		goto done;
+	}
+	rc = 0;
+done:
+	if (notes) {
+		fclose(notes);
+		if (rc == 0 && note_len)
+			fputs(note_text, stdout);
+		free(note_text);
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(ss);
+	sqlite3_finalize(ts);
+	return rc;
+}
+
+int cmd_runs_json(const char *db_path, int64_t run_id, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	if (db_open(db_path, 0, &db, err, errlen) < 0)
+		return -1;
+	rc = list_runs(db, run_id, 0, 1, 1, err, errlen);
+	fflush(stdout);
+	db_close(db);
+	return rc;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"db", required_argument, NULL, 'd'},
 		{"json", no_argument, NULL, 'j'},
+		{"all", no_argument, NULL, 'a'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *path = db_default_path();
-	int json = 0, c, rc = EXIT_RUNTIME, first = 1;
+	int json = 0, all_runs = 0, c, rc = EXIT_RUNTIME;
 	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL, *ss = NULL;
 	char err[512];
 
 	opterr = 0;
@@ -106,10 +310,13 @@ int cmd_runs(int argc, char **argv)
 		switch (c) {
 		case 'd': path = optarg; break;
 		case 'j': json = 1; break;
+		case 'a': all_runs = 1; break;
 		case 'h':
-			printf("usage: soak runs [--db FILE] [--json]\n"
+			printf("usage: soak runs [--db FILE] [--json] [--all]\n"
 			       "Lists runs: id, label, mode, status (crashed when a run was never closed\n"
-			       "and its process is gone), start, length, requests, TPS, p99, error %%.\n");
+			       "and its process is gone), start, length, requests, TPS, p99, error %%,\n"
+			       "agents (of a merged run, or K/N of one agent's run).  Agents' runs folded\n"
+			       "into a merged run by `soak merge` are listed only with --all.\n");
 			return EXIT_OK;
 		default:
 			if (c == ':')
@@ -130,107 +337,10 @@ int cmd_runs(int argc, char **argv)
 		fprintf(stderr, "soak runs: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (db_prepare(db, &st,
-		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
-		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, model, "
-		       "max_in_flight FROM runs ORDER BY id",
-		       err, sizeof err) < 0 ||
-	    db_prepare(db, &ss, "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
-		       err, sizeof err) < 0) {
+	if (list_runs(db, -1, all_runs, json, 0, err, sizeof err) < 0)
 		fprintf(stderr, "soak runs: %s\n", err);
-		goto done;
-	}
-	if (json)
-		printf("[");
 	else
-		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s\n", "id", "label", "mode", "status",
-		       "started (UTC)", "length", "requests", "TPS", "p99", "error%");
-	int64_t now = clock_wall_ms();
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		const char *label = (const char *)sqlite3_column_text(st, 1);
-		const char *mode = (const char *)sqlite3_column_text(st, 2);
-		int64_t started = sqlite3_column_int64(st, 10);
-		int64_t hb = sqlite3_column_int64(st, 8);
-		const char *status = res_status((const char *)sqlite3_column_text(st, 3),
-						(const char *)sqlite3_column_text(st, 4),
-						sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
-						(const char *)sqlite3_column_text(st, 7), hb,
-						sqlite3_column_int64(st, 9), now);
-		int64_t ended = sqlite3_column_type(st, 11) == SQLITE_NULL
-					? (!strcmp(status, "running") ? now : hb)
-					: sqlite3_column_int64(st, 11);
-		struct figures all;
-		char iso[40], len[32], p99[32];
-		int open = !strcmp((const char *)sqlite3_column_text(st, 14), "open");
-
-		if (window_figures(db, id, -1, open, &all, err, sizeof err) < 0) {
-			fprintf(stderr, "soak runs: %s\n", err);
-			goto done;
-		}
-		if (!json) {
-			clock_iso(started, iso, sizeof iso);
-			iso[19] = '\0';
-			iso[10] = ' ';
-			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f\n", (long long)id,
-			       label, mode, status, iso, dur_format((ended - started) / 1000 * 1000, len, sizeof len),
-			       (long long)all.requests, all.tps,
-			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct);
-			continue;
-		}
-		printf("%s\n  {\"id\": %lld, \"label\": ", first ? "" : ",", (long long)id);
-		first = 0;
-		json_write_str(stdout, label);
-		printf(", \"name\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(st, 12));
-		printf(", \"mode\": ");
-		json_write_str(stdout, mode);
-		printf(", \"connection\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(st, 13));
-		printf(", \"status\": ");
-		json_write_str(stdout, status);
-		printf(", \"model\": \"%s\"", open ? "open" : "closed");
-		/* The target rate: the first step's (a sweep's steps carry their own). */
-		double rate = NAN;
-		sqlite3_bind_int64(ss, 1, id);
-		if (sqlite3_step(ss) == SQLITE_ROW && sqlite3_column_type(ss, 2) != SQLITE_NULL)
-			rate = sqlite3_column_double(ss, 2);
-		sqlite3_reset(ss);
-		if (open && !isnan(rate))
-			printf(", \"rate\": %.3f", rate);
-		else
-			printf(", \"rate\": null");
-		printf(", \"started_ms\": %lld, ", (long long)started);
-		json_figures(stdout, &all, (double)(ended - started) / 1000.0);
-		json_open(stdout, open, &all, window_gen_cpu(db, id, -1));
-		printf(", \"steps\": [");
-		sqlite3_bind_int64(ss, 1, id);
-		int fs = 1;
-		while (sqlite3_step(ss) == SQLITE_ROW) {
-			struct figures f;
-			int idx = sqlite3_column_int(ss, 0);
-			if (window_figures(db, id, idx, open, &f, err, sizeof err) < 0) {
-				fprintf(stderr, "soak runs: %s\n", err);
-				goto done;
-			}
-			printf("%s\n    {\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", idx + 1,
-			       sqlite3_column_int(ss, 1));
-			if (sqlite3_column_type(ss, 2) != SQLITE_NULL)
-				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
-			json_figures(stdout, &f, f.seconds);
-			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
-			printf("}");
-			fs = 0;
-		}
-		sqlite3_reset(ss);
-		printf("]}");
-	}
-	if (json)
-		printf("%s]\n", first ? "" : "\n");
-	rc = EXIT_OK;
-done:
-	sqlite3_finalize(st);
-	sqlite3_finalize(ss);
+		rc = EXIT_OK;
 	db_close(db);
 	return rc;
 }

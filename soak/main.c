@@ -12,15 +12,16 @@
 static const struct cmd_entry commands[] = {
 	{.name = "run",
 	 .exec = cmd_run,
-	 .usage = "[--db FILE] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL [options]",
+	 .usage = "[--db FILE] [--json] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL "
+		  "[options] | --resume RUN_ID [SCENARIO.ini]",
 	 .summary = "drive an HTTP endpoint (or a framed TCP server) and record every interval"},
 	{.name = "check",
 	 .exec = cmd_check,
-	 .usage = "[--set SECTION.KEY=VALUE]... SCENARIO.ini...",
-	 .summary = "validate scenarios and print their plan without sending anything"},
+	 .usage = "[--set SECTION.KEY=VALUE]... [--db FILE] SCENARIO.ini...",
+	 .summary = "validate scenarios, print their plan and how long to run, send nothing"},
 	{.name = "runs",
 	 .exec = cmd_runs,
-	 .usage = "[--db FILE] [--json]",
+	 .usage = "[--db FILE] [--json] [--all]",
 	 .summary = "list the runs in a database"},
 	{.name = "report",
 	 .exec = cmd_report,
@@ -34,6 +35,10 @@ static const struct cmd_entry commands[] = {
 	 .exec = cmd_merge,
 	 .usage = "-o OUT.db DB...",
 	 .summary = "fold runs, samples, GC events and events of several files into one"},
+	{.name = "import",
+	 .exec = cmd_import,
+	 .usage = "jmeter FILE.jtl --label L [--interval D] | nmon FILE.nmon --source S [--match RE]",
+	 .summary = "bring JMeter results (a run) or an nmon recording (samples) into a database"},
 };
 
 static const size_t ncommands = sizeof commands / sizeof commands[0];

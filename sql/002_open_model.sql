@@ -32,5 +32,10 @@ ALTER TABLE intervals ADD COLUMN lag_hist BLOB;
 -- The engine threads' CPU over the interval, as % of all of them (100 = every engine thread
 -- busy all the time); NULL for rows written before this migration.
 ALTER TABLE intervals ADD COLUMN gen_cpu_pct REAL;
--- 1 when the generator itself was the bottleneck: gen_cpu_pct >= 90 or lag p99 > 10 ms.
+-- The time the engine threads were ready to run but waited for a core (the kernel's
+-- run-queue wait), as % of all of them: a generator starved by other work on its machine
+-- is as much the bottleneck as a busy one.
+ALTER TABLE intervals ADD COLUMN gen_wait_pct REAL;
+-- 1 when the generator itself was the bottleneck: gen_cpu_pct + gen_wait_pct >= 90 or lag
+-- p99 > 10 ms.
 ALTER TABLE intervals ADD COLUMN gen_saturated INTEGER NOT NULL DEFAULT 0;

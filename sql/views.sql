@@ -24,7 +24,7 @@ SELECT r.id, r.name, r.label, r.mode, r.connection, r.status, IFNULL(r.reason, '
        COALESCE(r.ended_ms,
                 (SELECT MAX(i.start_ms + i.length_ms) FROM intervals i WHERE i.run_id = r.id),
                 r.heartbeat_ms, r.started_ms) AS end_ms,
-       r.protocol
+       r.protocol, r.merged_into, r.agent_index, r.agent_count, r.agents_merged
 FROM runs r;
 
 -- Steps with the measured window their steady intervals cover (the steps row gets its

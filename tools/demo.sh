@@ -107,12 +107,14 @@ echo
 echo "report: $out/report/report.html"
 echo "        $out/report/report.md"
 if [ -f "$out/report/report.md" ]; then
-  # The key findings: the upgrade and Jetty at the study's 30 users, where each sweep
-  # saturates, memory verdicts, the server's cost, and anything that failed.  The report
-  # has them all, with every level.
+  # What the report opens with: the verdict of each label, whether to trust it, and the
+  # five findings that matter most (report.md has everything else).
+  section() { awk -v h="## $1" '$0 == h {on = 1; next} /^## / && on {exit} on && /^- /' "$out/report/report.md"; }
   echo
-  echo "key findings (all of them in report.md):"
-  awk '/^## Findings/ {on = 1; next} /^## / && on {exit} on && NF' "$out/report/report.md" |
-    grep -E '^- (Of [0-9]+ matching|At 30 users \(fixed|.*sweep .* saturates|.*does not saturate|.*app: (normal|suspected)|Server cost|.*(failed|crashed|interrupted))' |
-    grep -v 'No request failed' | sed 's/^/  /'
+  echo "verdict:"
+  section "Verdict" | sed 's/^/  /'
+  echo "can these numbers be trusted?"
+  section "Can these numbers be trusted?" | sed -e 's/\*\*//g' -e 's/^/  /'
+  echo "what matters most:"
+  section "What matters most" | sed 's/^/  /'
 fi

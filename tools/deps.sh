@@ -1,28 +1,43 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a profile needs when any is missing.
 #   tools/deps.sh build|check|demo|bench
+#   tools/deps.sh --list build|check|demo|bench    prints the profile's packages, one a line
 # As root: `apt-get update` once, then `apt-get install -y` of the exact missing list.
 # Not root: prints the exact command to run and exits 1.
 set -euo pipefail
 
+# `make` builds bin/monitor too, which needs jansson.  tests/it/test_deps.sh checks that
+# every header, pkg-config module and command the build, the demo and the tests use comes
+# from its profile.
 build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libinih-dev
-       libmicrohttpd-dev zlib1g-dev libhttp-parser-dev)
+       libmicrohttpd-dev zlib1g-dev libjansson-dev libhttp-parser-dev)
 # Tests run real servers: PostgreSQL, Tomcat 9/10, Jetty 9 (Java), gnuplot for pictures,
-# Chromium to open the HTML report, clang for the fuzz corpora, iproute2 for namespaces.
-check=(libcmocka-dev sqlite3 curl gnuplot-nox postgresql libpostgresql-jdbc-java
+# Chromium to open the HTML report, clang for the fuzz corpora (libclang-rt-dev: its fuzzer
+# and sanitizer runtimes, only recommended by clang), iproute2 for namespaces, shfmt to parse
+# the scripts in tests/it/deps_check.py; slurm-wlm and munge for a one-node Slurm cluster
+# that runs deploy/slurm, python3-kubernetes to check deploy/k8s's manifests against the
+# Kubernetes API's models; nginx-light for a target so fast that the load generator is
+# the bottleneck; JMeter (with its HTTP sampler) and nmon write the real files `soak
+# import` is tested on, tzdata lets those tests read nmon's local times in another zone.
+check=(libcmocka-dev sqlite3 curl gnuplot-nox nginx-light postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
-       chromium clang procps iproute2 libjansson-dev python3 time jq)
+       chromium clang libclang-rt-dev procps iproute2 python3 time jq shfmt slurm-wlm munge
+       python3-kubernetes jmeter jmeter-http nmon tzdata)
+# python3: targets/free_port.sh lets the kernel pick the servers' free ports with it.
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
-      libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps)
-bench=(nginx-light wrk procps time linux-perf valgrind libjansson-dev)
+      libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps python3)
+bench=(nginx-light wrk procps time linux-perf valgrind)
 
+list=0
+if [ "${1:-}" = --list ]; then list=1; shift; fi
 case "${1:-build}" in
   build) want=("${build[@]}") ;;
   check) want=("${build[@]}" "${check[@]}") ;;
   demo)  want=("${build[@]}" "${demo[@]}") ;;
   bench) want=("${build[@]}" "${bench[@]}" "${check[@]}") ;;
-  *) echo "usage: tools/deps.sh build|check|demo|bench" >&2; exit 2 ;;
+  *) echo "usage: tools/deps.sh [--list] build|check|demo|bench" >&2; exit 2 ;;
 esac
+if [ "$list" -eq 1 ]; then printf '%s\n' "${want[@]}"; exit 0; fi
 
 missing=()
 for p in "${want[@]}"; do

@@ -1,6 +1,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/epoll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,14 +58,37 @@ static int64_t thread_cpu_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* How long this thread has waited, ready to run, for a core (the kernel's run-queue wait,
+ * /proc/thread-self/schedstat's second field), or 0 when the kernel does not say. */
+static int64_t thread_wait_ns(void)
+{
+	char buf[128];
+	long long run = 0, wait = 0;
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%lld %lld", &run, &wait) != 2)
+		return 0;
+	return wait;
+}
+
 static void *worker(void *arg)
 {
 	struct ethread *t = arg;
 	t->cpu_mark_ns = thread_cpu_ns();
+	t->wait_mark_ns = thread_wait_ns();
 	sched_run(t);
 	/* The CPU of the last stretch goes into the buffer the last collect will take. */
-	int64_t cpu = thread_cpu_ns();
+	int64_t cpu = thread_cpu_ns(), wait = thread_wait_ns();
 	ethread_stats(t)->cpu_ns += cpu - t->cpu_mark_ns;
+	ethread_stats(t)->wait_ns += wait - t->wait_mark_ns;
 	atomic_store_explicit(&t->done, 1, memory_order_release);
 	return NULL;
 }
@@ -87,9 +111,11 @@ void engine_turn(struct ethread *t, struct turn *out)
 		/* Switch buffers: the aggregator cleared the other one before bumping the epoch
 		 * (release/acquire on epoch makes that visible here).  The thread's CPU since the
 		 * last switch belongs to the buffer it leaves. */
-		int64_t cpu = thread_cpu_ns();
+		int64_t cpu = thread_cpu_ns(), wait = thread_wait_ns();
 		t->st[t->cur].cpu_ns += cpu - t->cpu_mark_ns;
+		t->st[t->cur].wait_ns += wait - t->wait_mark_ns;
 		t->cpu_mark_ns = cpu;
+		t->wait_mark_ns = wait;
 		t->cur ^= 1;
 		t->seen_epoch = epoch;
 		atomic_store_explicit(&t->acked_epoch, epoch, memory_order_release);
@@ -139,6 +165,8 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 		return -1;
 	}
 	e->o = *o;
+	if (e->o.agent_count < 1 || e->o.agent_index < 1 || e->o.agent_index > e->o.agent_count)
+		e->o.agent_index = e->o.agent_count = 1; /* not an agent */
 	e->nthreads = o->threads > 0 ? o->threads : ncores();
 	if (e->nthreads > units)
 		e->nthreads = units > 0 ? units : 1;
@@ -166,6 +194,7 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 		snprintf(t->nonce, sizeof t->nonce, "%s", o->nonce ? o->nonce : "");
 		t->ctx.nonce = t->nonce;
 		t->ctx.run_id = o->run_id;
+		t->ctx.agent = (uint64_t)o->agent_index;
 		t->ctx.rng = t->rng ^ 0x5851F42D4C957F2DULL;
 		if (!t->ctx.rng)
 			t->ctx.rng = 1;

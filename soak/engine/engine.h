@@ -38,6 +38,9 @@ struct engine_opts {
 	int threads;                /* 0 = one per core */
 	int max_vus;                /* closed: the most VUs any step will ask for */
 	enum engine_loop loop;
+	int agent_index;            /* K of `--agent K/N` (1-based); 0 or 1 when not an agent */
+	int agent_count;            /* N; 0 or 1 when not an agent.  Used only to number ${vu}
+	                             * and ${seq} across agents (engine_int.h) */
 };
 
 /* Totals since start, for a live status line (read without stopping the workers). */

@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <sys/epoll.h>
 
+#include "agent_id.h"
 #include "engine.h"
 #include "vuheap.h"
 
@@ -67,6 +68,7 @@ struct ethread {
 	int cur;                 /* worker-only */
 	int seen_epoch;          /* worker-only: the epoch of st[cur] */
 	int64_t cpu_mark_ns;     /* worker-only: thread CPU time at the last handover */
+	int64_t wait_mark_ns;    /* worker-only: its run-queue wait at the last handover */
 	_Atomic int acked_epoch; /* the last epoch this worker switched buffers for */
 	_Atomic int done;        /* the worker's loop has returned */
 	/* Live counters, published by the worker once per loop turn (relaxed). */
@@ -90,6 +92,9 @@ struct ethread {
 	int *free_stack;         /* open: free slots, the most recently freed on top */
 	int nfree;               /* entries in free_stack */
 	int inflight;            /* slots with a request in the driver */
+	int kick;                /* something became due while the driver was polling (a VU
+	                          * with no think time finished, a slot freed for a waiting
+	                          * arrival): poll() must not block any more this turn */
 	double rate;             /* open: arrivals per second for this worker (0: none) */
 	int64_t rate_t0_us;      /* open: when this rate began (ramp origin) */
 	int64_t next_arrival_us; /* open: intended start of the next arrival */
@@ -111,7 +116,8 @@ struct driver {
 	/* Slot j is no longer wanted (its VU left, the run drains): close its connection. */
 	void (*idle)(struct ethread *t, int j);
 	/* Waits up to wait_us for I/O (less when the driver's own timer is sooner), handles
-	 * what is ready and reports finished requests with sched_finish(). */
+	 * what is ready and reports finished requests with sched_finish().  Once t->kick is
+	 * set (by sched_finish) it returns without blocking again. */
 	void (*poll)(struct ethread *t, int64_t wait_us);
 	/* Interrupts poll() from another thread. */
 	void (*wake)(struct ethread *t);
@@ -151,15 +157,18 @@ void engine_publish(struct ethread *t, int vus, int inflight);
  * model's schedule is kept to the microsecond rather than the millisecond. */
 int engine_epoll_wait(int epfd, struct epoll_event *ev, int n, int64_t wait_us);
 
-/* ${vu} of this worker's slot j: unique across workers. */
-static inline uint64_t ethread_vu_id(const struct ethread *t, int j)
-{
-	return (uint64_t)j * (uint64_t)t->eng->nthreads + (uint64_t)t->index + 1;
-}
-/* ${seq} for the next request of this worker: unique in the run across workers. */
+/* ${seq} for the next request of this worker: unique in the run across workers, and
+ * across the agents of a group (agent_id.h). */
 static inline uint64_t ethread_next_seq(struct ethread *t)
 {
-	return t->seq_count++ * (uint64_t)t->eng->nthreads + (uint64_t)t->index + 1;
+	uint64_t local0 = t->seq_count++ * (uint64_t)t->eng->nthreads + (uint64_t)t->index;
+	return agent_id_global(local0, t->eng->o.agent_index, t->eng->o.agent_count);
+}
+/* ${vu} of this worker's local VU j: unique across workers and agents. */
+static inline uint64_t ethread_vu_id(const struct ethread *t, int j)
+{
+	uint64_t local0 = (uint64_t)j * (uint64_t)t->eng->nthreads + (uint64_t)t->index;
+	return agent_id_global(local0, t->eng->o.agent_index, t->eng->o.agent_count);
 }
 
 /* --- the scheduler (sched.c) ------------------------------------------------------------ */

@@ -619,6 +619,8 @@ static void http_poll(struct ethread *t, int64_t wait_us)
 		CURLM *m = h->multis[0].m;
 		curl_multi_perform(m, &running);
 		drain_messages(h);
+		if (t->kick)
+			return; /* VUs finished and are due again: start them first */
 		curl_multi_poll(m, NULL, 0, wait, NULL);
 		curl_multi_perform(m, &running);
 		drain_messages(h);

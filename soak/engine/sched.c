@@ -185,8 +185,9 @@ static int64_t next_gap(struct ethread *t, int64_t at)
 }
 
 /* Open: the new rate (per second, this worker's share) takes effect from t0_us, when it
- * was set.  Constant arrivals of the workers interleave: worker i starts i / nthreads of
- * a gap late. */
+ * was set.  Constant arrivals of the workers, and of the agents of a group (which share
+ * the same aligned start), interleave: worker i of agent K starts
+ * (i * N + K - 1) / (nthreads * N) of a gap late. */
 static void apply_rate(struct ethread *t, double rate, int64_t t0_us)
 {
 	t->rate = rate;
@@ -194,8 +195,12 @@ static void apply_rate(struct ethread *t, double rate, int64_t t0_us)
 	if (rate <= 0)
 		return;
 	t->next_arrival_us = t0_us;
-	if (t->eng->o.plan->arrival == PLAN_CONSTANT)
-		t->next_arrival_us += (int64_t)(1e6 / rate_at(t, t0_us) * t->index / t->eng->nthreads);
+	if (t->eng->o.plan->arrival == PLAN_CONSTANT) {
+		const struct engine_opts *o = &t->eng->o;
+		double slots = (double)t->eng->nthreads * o->agent_count;
+		double slot = (double)t->index * o->agent_count + (o->agent_index - 1);
+		t->next_arrival_us += (int64_t)(1e6 / rate_at(t, t0_us) * slot / slots);
+	}
 	t->tokens = CATCHUP_MIN;
 	t->tokens_us = t0_us;
 }
@@ -329,6 +334,8 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 	t->inflight--;
 	if (p->model == PLAN_OPEN) {
 		s->state = SLOT_FREE;
+		if (t->nfree == 0)
+			t->kick = 1; /* an arrival may be waiting for this slot */
 		t->free_stack[t->nfree++] = j;
 		return;
 	}
@@ -345,6 +352,8 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 		think = backoff_ms[o->cls];
 	if (think > 0)
 		now_us = clock_mono_us();
+	else
+		t->kick = 1; /* due at once: the loop must come round without waiting */
 	wait_vu(t, j, think > 0 ? now_us + think * 1000 : 0, think > 0 ? now_us : 0);
 }
 
@@ -394,6 +403,7 @@ void sched_run(struct ethread *t)
 			abort_all(t);
 			break;
 		}
+		t->kick = 0;
 		int64_t now = clock_mono_us(), due;
 		if (p->model == PLAN_OPEN) {
 			double rate = (double)atomic_load_explicit(&t->eng->rate_mhz, memory_order_acquire) /

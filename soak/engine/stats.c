@@ -78,6 +78,7 @@ void istats_add(struct istats *dst, const struct istats *src)
 	}
 	dst->svc_sum_us += src->svc_sum_us;
 	dst->cpu_ns += src->cpu_ns;
+	dst->wait_ns += src->wait_ns;
 	dst->requests += src->requests;
 	dst->errors += src->errors;
 	dst->bytes += src->bytes;

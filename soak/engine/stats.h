@@ -45,6 +45,7 @@ struct istats {
 	                           * intended), µs */
 	int64_t svc_sum_us;       /* open model: sum of the service times in svc */
 	int64_t cpu_ns;           /* CPU time the engine threads spent in the interval */
+	int64_t wait_ns;          /* time they were ready to run but waited for a core */
 	int64_t requests;         /* completed: answered or failed */
 	int64_t errors;           /* failed or rejected by the checks */
 	int64_t bytes;            /* response bytes received (headers and body) */

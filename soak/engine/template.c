@@ -44,7 +44,7 @@ static int parse_placeholder(const char *name, size_t n, const struct tpl_csv *c
 		enum tpl_kind kind;
 	} simple[] = {{"seq", TPL_SEQ},     {"vu", TPL_VU},     {"iter", TPL_ITER},
 		      {"run", TPL_RUN},     {"nonce", TPL_NONCE}, {"uuid", TPL_UUID},
-		      {"now_ms", TPL_NOW_MS}};
+		      {"now_ms", TPL_NOW_MS}, {"agent", TPL_AGENT}};
 	char buf[128];
 
 	if (n >= sizeof buf) {
@@ -87,7 +87,7 @@ static int parse_placeholder(const char *name, size_t n, const struct tpl_csv *c
 	}
 	snprintf(err, errlen,
 		 "unknown placeholder '${%s}' (known: seq, vu, iter, run, nonce, random:N, uuid, "
-		 "now_ms, csv:COLUMN)",
+		 "now_ms, agent, csv:COLUMN)",
 		 buf);
 	return -1;
 }
@@ -208,12 +208,14 @@ long tpl_expand(const struct tpl *t, struct tpl_ctx *ctx, char *buf, size_t cap)
 		case TPL_VU:
 		case TPL_ITER:
 		case TPL_RUN:
+		case TPL_AGENT:
 		case TPL_NOW_MS: {
-			uint64_t v = p->kind == TPL_SEQ    ? ctx->seq
-				     : p->kind == TPL_VU   ? ctx->vu
-				     : p->kind == TPL_ITER ? ctx->iter
-				     : p->kind == TPL_RUN  ? (uint64_t)ctx->run_id
-							   : (uint64_t)clock_wall_ms();
+			uint64_t v = p->kind == TPL_SEQ     ? ctx->seq
+				     : p->kind == TPL_VU    ? ctx->vu
+				     : p->kind == TPL_ITER  ? ctx->iter
+				     : p->kind == TPL_RUN   ? (uint64_t)ctx->run_id
+				     : p->kind == TPL_AGENT ? ctx->agent
+							    : (uint64_t)clock_wall_ms();
 			if (n + 21 >= cap)
 				return -1;
 			n += put_u64(buf + n, v);

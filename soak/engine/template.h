@@ -7,7 +7,9 @@
  *   ${vu}        the virtual user's number (1-based)
  *   ${iter}      the virtual user's iteration (1-based)
  *   ${run}       the run id
- *   ${nonce}     random per run (so repeated runs never collide on unique names)
+ *   ${nonce}     random per run (so repeated runs never collide on unique names); each
+ *                agent of a group draws its own
+ *   ${agent}     K of `soak run --agent K/N` (1 when not an agent)
  *   ${random:N}  N random characters of [a-z0-9] (1 <= N <= 256)
  *   ${uuid}      a random version-4 UUID
  *   ${now_ms}    wall-clock epoch milliseconds
@@ -40,6 +42,7 @@ enum tpl_kind {
 	TPL_UUID,   /* ${uuid} */
 	TPL_NOW_MS, /* ${now_ms} */
 	TPL_CSV,    /* ${csv:COL}: arg = column index */
+	TPL_AGENT,  /* ${agent} */
 };
 
 struct tpl_part {
@@ -73,6 +76,7 @@ struct tpl_ctx {
 	uint64_t iter;              /* ${iter} */
 	int64_t run_id;             /* ${run} */
 	const char *nonce;          /* ${nonce} */
+	uint64_t agent;             /* ${agent} */
 	uint64_t rng;               /* xorshift state for ${random:N} and ${uuid}; never 0 */
 	const struct tpl_csv *csv;  /* may be NULL when no template uses ${csv:...} */
 };

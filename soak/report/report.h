@@ -6,10 +6,20 @@
  * Flow, one direction only:
  *   rpt_read()      report_data.c   each database in turn, read-only use; afterwards the
  *                                   model holds everything and no database stays open
- *   rpt_build()     report_build.c  cells, sweeps, comparisons, memory, findings
+ *                                   (report_sources.c: collector series; report_env.c:
+ *                                   what ran and what the generator shared)
+ *   rpt_build()     report_build.c  cells, sweeps, comparisons, then
+ *                   report_validity.c  can the numbers be trusted (warnings)
+ *                   report_verdict.c   each label against the baseline, how long to run
+ *                   report_findings.c  one line per topic and label, the five that matter
  *   rpt_plots()     report_plot.c   data files, scripts and gnuplot runs into DIR
  *   rpt_write_*()   report_md.c, report_html.c, report_json.c; rpt_write_files() (report_files.c)
- *                   puts them all in the report's directory
+ *                   puts them all in the report's directory; the tables they share come
+ *                   from report_front.c (verdict, how long, environment) and
+ *                   report_tables.c (the detail)
+ * A report reads in this order: verdict, validity, what matters most, the other findings
+ * by topic, the labels over time, how long to run, environment, detail tables, pictures of
+ * each run.
  * Statistics (batch means, Welch's test, USL fit, saturation) are report_stats.c, free of
  * the model so the unit tests can drive them with synthetic numbers.
  *
@@ -187,9 +197,29 @@ struct rpt_step {
 	struct rpt_values tps, mean_ms, p99_ms, err_pct; /* per steady interval */
 	struct rpt_values *cpu; /* per source of the run (run->nsrc): CPU samples in the window */
 	double *cpu_mean;       /* per source: their mean (NAN when none) */
+	double host_cpu_pct;    /* host-wide CPU (user + system, % of all cores) of the load
+	                         * generator's own host over the window, NAN when not sampled */
+	double gen_cpu_pct;     /* the generator's own CPU over the window (intervals.gen_cpu_pct,
+	                         * 100 = one core), NAN when not recorded */
+	double lag_p99_ms;      /* open model: mean of the intervals' p99 start lag, NAN */
+};
+
+/* One fact of what ran (run_env; soak/run/env.h lists the keys). */
+struct rpt_env_fact {
+	char *source; /* "" for the load generator, else a collector source's name */
+	char *key;    /* kernel, cores, threads, heap_max, gc, ... */
+	char *value;  /* as recorded */
 };
 
 /* One run as the report sees it. */
+/* A span of a resumed run (soak run --resume) that no figure covers: from the last
+ * interval before the stop to the first measured interval after the restart. */
+struct rpt_gap {
+	int64_t from_ms;     /* the end of the last interval before the stop */
+	int64_t to_ms;       /* when the load started again */
+	int64_t measured_ms; /* when the measured window started again (>= to_ms) */
+};
+
 struct rpt_run {
 	int db;                 /* index into report.dbs */
 	int64_t id;             /* runs.id in its database */
@@ -213,6 +243,20 @@ struct rpt_run {
 	double ts_bucket_s;     /* length of one time-series point */
 	struct rpt_source *src; /* collector series, sorted by name */
 	int nsrc;               /* entries in src */
+	int agent;              /* K of an agent's own run (K/N), else 0 */
+	int agents;             /* a merged run: agents it holds; an agent's own run: N; 0 */
+	int agents_planned;     /* a merged run: agents the group was started with; else 0 */
+	char **agent_notes;     /* a merged run's merge notes (gaps, skew, missing agents) */
+	int nagent_notes;       /* entries in agent_notes */
+	char *host;             /* runs.host: the load generator's host name */
+	struct rpt_env_fact *env; /* what ran, sorted by source then key (none: older file) */
+	int nenv;               /* entries in env */
+	char colocated[256];    /* process sources sampled on the generator's own host,
+	                         * comma-separated ("" when none) */
+	double clock_skew_ms;   /* a merged run: largest difference between its agents' clock
+	                         * offsets (NAN when unknown) */
+	struct rpt_gap *gaps;   /* a resumed run's spans without load (report_gaps.h) */
+	int ngaps;              /* entries in gaps */
 };
 
 /* A label: a system under test. */
@@ -261,11 +305,72 @@ struct rpt_sweep {
 	int q_from, q_to;   /* cell indices the queueing finding compares */
 };
 
-/* A sentence for people, with its topic (for pipelines). */
+/* Topics of the findings, in the order a report lists them. */
+enum rpt_topic {
+	RPT_T_THROUGHPUT,  /* "throughput": requests per second against the baseline */
+	RPT_T_LATENCY,     /* "latency": mean and p99 against the baseline */
+	RPT_T_SATURATION,  /* "saturation": where sweeps stop growing, USL, queueing */
+	RPT_T_MEMORY,      /* "memory": memory verdicts, GC share, process memory */
+	RPT_T_ERRORS,      /* "errors": server-side and client-side failures */
+	RPT_T_CONNECTIONS, /* "connections": keep-alive, the cost of connecting */
+	RPT_T_COST,        /* "cost": CPU and memory per request on the server */
+	RPT_T_RUNS,        /* "runs": runs that did not end as planned */
+	RPT_NTOPIC
+};
+
+/* A finding: one line per topic and label, with the numbers. */
 struct rpt_finding {
-	char kind[24]; /* throughput, saturation, usl, queueing, memory, gc, rss,
-	                * errors, client_errors, keepalive, status */
-	char *text;    /* the sentence */
+	char kind[24];        /* the topic's key (rpt_topic_key), for pipelines */
+	enum rpt_topic topic; /* its topic */
+	int label;            /* index into labels, or -1 (the whole report) */
+	double score;         /* how much it matters (higher first; see report_findings.c) */
+	int top;              /* 1: one of the RPT_TOP_FINDINGS that matter most */
+	char *text;           /* the line */
+};
+
+#define RPT_TOP_FINDINGS 5 /* findings listed first, right after the validity warnings */
+
+/* Can the numbers be trusted: one warning (or note) about the data behind them
+ * (report_validity.c). */
+struct rpt_valid {
+	char severity[8]; /* "warn": a figure may mislead; "info": worth knowing */
+	char code[24];    /* host_saturated, generator_saturated, short_window, not_steady,
+	                   * errors, clock_skew, confounded */
+	int label;        /* index into labels, or -1 */
+	char run[96];     /* run keys it concerns, comma-separated, or "" */
+	char *message;    /* what it is, the numbers, and what to do */
+};
+
+/* Drift of a run through its measured window: judged by later work; RPT_DRIFT_NA until
+ * then (the verdict table and report.json keep a place for it). */
+enum rpt_drift { RPT_DRIFT_NA, RPT_DRIFT_STABLE, RPT_DRIFT_DEGRADING, RPT_DRIFT_IMPROVING };
+
+/* How long to run: what the batch-means noise of a comparison can resolve at 95 %, and
+ * the measured time per label that would resolve a given difference (report_verdict.c). */
+struct rpt_resolve {
+	double measured_s;  /* measured window now: the shorter of the two sides */
+	double tps_pct;     /* smallest TPS difference resolvable now, % of the baseline */
+	double p99_pct;     /* the same for p99 */
+	double tps_need_s;  /* measured seconds per label to resolve RPT_RESOLVE_TPS_PCT */
+	double p99_need_s;  /* ... and RPT_RESOLVE_P99_PCT of p99 (NAN: no noise estimate) */
+};
+
+#define RPT_RESOLVE_TPS_PCT 2.0  /* the TPS difference a study usually needs to tell apart */
+#define RPT_RESOLVE_P99_PCT 10.0 /* the p99 difference */
+
+/* The verdict of one label against the baseline (report_verdict.c). */
+struct rpt_vrow {
+	int label;     /* index into labels (0: the baseline's own row) */
+	int cmp;       /* index into cmps of the comparison it rests on, or -1 (none) */
+	int cell;      /* the label's cell shown (the baseline's own when label 0), or -1 */
+	double cpu_req_base[RPT_MAX_SOURCES]; /* CPU ms per request of the baseline, per report
+	                                       * CPU series (NAN: not a process series) */
+	double cpu_req[RPT_MAX_SOURCES];      /* the same for this label */
+	struct rpt_diff cpu_req_d[RPT_MAX_SOURCES]; /* their difference (delta method) */
+	char memory[192];     /* the label's memory verdicts ("normal", "app: suspected leak") */
+	enum rpt_drift drift; /* RPT_DRIFT_NA for now */
+	int warnings;         /* validity warnings about this label */
+	char *sentence;       /* the verdict in one sentence */
 };
 
 /* Options of one report. */
@@ -283,6 +388,7 @@ struct rpt_opts {
 /* A picture the report shows. */
 struct rpt_picture {
 	char name[RPT_PIC_NAME_MAX]; /* base name under img/: "tps_time", "latency_3", ... */
+	int compare;                 /* 1: compares the labels (shown before per-run ones) */
 	char *title;                 /* caption */
 	int drawn;                   /* the SVG and PNG exist */
 	char *svg;                   /* the SVG text (for report.html), or NULL */
@@ -304,8 +410,13 @@ struct report {
 	int ncmps;                    /* entries in cmps */
 	struct rpt_sweep *sweeps;     /* by label order, then duration */
 	int nsweeps;                  /* entries in sweeps */
-	struct rpt_finding *findings; /* in section order */
+	struct rpt_finding *findings; /* by topic, then label */
 	int nfindings;                /* entries in findings */
+	struct rpt_valid *validity;   /* warnings first, then notes; by code, label, run */
+	int nvalidity;                /* entries in validity */
+	struct rpt_vrow *verdicts; /* one per label, baseline first */
+	int nverdicts;                /* entries in verdicts */
+	struct rpt_resolve *resolve;  /* per comparison (cmps' order) */
 	struct rpt_picture *pics;     /* in report order */
 	int npics;                    /* entries in pics */
 	char plot_note[256];          /* why pictures are missing, or "" */
@@ -321,6 +432,36 @@ int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t
 int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen);
 /* report_findings.c: the sentences from what rpt_build made; 0, or -1 out of memory. */
 int rpt_findings(struct report *r);
+/* The findings marked top, highest score first, into idx[RPT_TOP_FINDINGS]; how many. */
+int rpt_top_findings(const struct report *r, int *idx);
+/* "throughput", "latency", ... and the heading a report shows for it. */
+const char *rpt_topic_key(enum rpt_topic t);
+const char *rpt_topic_title(enum rpt_topic t);
+/* report_validity.c: the validity warnings; 0, or -1 out of memory. */
+int rpt_validity(struct report *r);
+/* report_verdict.c: the verdict rows, their sentences and the how-long-to-run estimates
+ * (after rpt_validity: a sentence counts its label's warnings); 0, or -1 out of memory. */
+int rpt_verdicts(struct report *r);
+/* What the noise of a against b (b may be a: one run's noise assumed for both labels)
+ * resolves, over measured windows of secs_a and secs_b seconds: the smallest difference
+ * at 95 % as % of a's mean, and the measured seconds per label that would resolve
+ * target_pct.  NAN when the noise is unknown. */
+void rpt_resolve_diff(const struct rpt_bm *a, const struct rpt_bm *b, double secs_a,
+                      double secs_b, double target_pct, double *min_pct, double *need_s);
+/* "stable", "degrading", "improving", or NULL (not judged). */
+const char *rpt_drift_name(enum rpt_drift d);
+/* A memory verdict in words: "normal", "suspected leak", ... */
+const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len);
+
+/* The facts of what ran that a report shows, in order (report_validity.c). */
+struct rpt_env_key {
+	const char *key;  /* as recorded (soak/run/env.h) */
+	const char *name; /* as shown */
+	int per_source;   /* 0: a fact of the load generator; 1: of a collected source */
+	int confounds;    /* labels differing in it: 0 fine, 1 worth a note, 2 a warning */
+};
+extern const struct rpt_env_key rpt_env_keys[];
+extern const int rpt_nenv_keys;
 /* report_plot.c: writes DIR/data/NAME.dat and DIR/plots/NAME.gp and runs gnuplot into
  * DIR/img/ (NAME.svg and NAME.png); fills r->pics.  A missing gnuplot is not an error
  * (r->plot_note says so); a script that fails is. */
@@ -352,6 +493,7 @@ extern const int rpt_nscripts;
 
 /* A text table as the Markdown and HTML writers show it. */
 struct rpt_table {
+	char id[24];    /* an HTML id for the table ("verdict"), or "" */
 	char title[96]; /* section heading */
 	char note[640]; /* a paragraph under the heading, or "" */
 	int ncols;      /* columns */
@@ -364,6 +506,13 @@ struct rpt_table {
  * comparison, errors, memory/GC, RSS, runs.  *out is allocated; rpt_tables_free. */
 int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen);
 void rpt_tables_free(struct rpt_table *t, int n);
+/* report_front.c: the tables a report opens with, in order: the verdict (always, id
+ * "verdict"), then how long to run (when there are comparisons).  Like rpt_tables. */
+int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
+                     size_t errlen);
+/* report_front.c: one environment table per label with recorded facts.  Like rpt_tables. */
+int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
+                   size_t errlen);
 
 /* Formatting: a latency in ms ("20.1 ms"), a change ("+12.3%"), "—" for NAN. */
 char *rpt_fmt_ms(double ms, char *buf, size_t len);
@@ -371,10 +520,14 @@ char *rpt_fmt_pct(double pct, char *buf, size_t len);
 char *rpt_fmt_num(double v, int decimals, char *buf, size_t len);
 /* Like rpt_fmt_num with a sign always ("+0.00", "-1.25"); never "-0.00". */
 char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len);
+/* A duration to plan for, rounded up to a step that suits its size ("14m", "2h10m"). */
+char *rpt_fmt_need(double seconds, char *buf, size_t len);
 /* "real", "noise", "n/a". */
 const char *rpt_verdict_name(enum rpt_verdict v);
 /* "tps", "mean", "p99", "error". */
 const char *rpt_metric_name(enum rpt_metric m);
+/* report_env.c: a fact of what the run ran on (run_env), or NULL. */
+const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
 /* The run's pictures are drawn (runs beyond RPT_MAX_RUN_PICTURES are not). */
 int rpt_run_pictured(const struct report *r, int run);
 

@@ -10,6 +10,9 @@
 #include "clock.h"
 #include "db.h"
 #include "hdr.h"
+#include "report_agents.h"
+#include "report_env.h"
+#include "report_gaps.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "results.h"
@@ -385,7 +388,9 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	    !run->reason)
 		return rpt_rd_oom(rd);
 	r->labels[li].nruns++;
-	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0)
+	if (rpt_read_gaps(rd, run) < 0 || read_steps(rd, run) < 0 || read_series(rd, run) < 0 ||
+	    rpt_read_sources(rd, run) < 0 || rpt_read_agents(rd, q, run) < 0 ||
+	    rpt_read_env(rd, run) < 0)
 		return -1;
 	return 0;
 }
@@ -409,12 +414,17 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 	if (db_prepare(rd->db, &q,
 	               "SELECT id, name, label, mode, connection, status, reason, host, pid, "
 	               "pid_start, boot_id, heartbeat_ms, interval_ms, started_ms, end_ms, "
-	               "protocol FROM rpt_runs ORDER BY started_ms, id",
+	               "protocol, merged_into, agent_index, agent_count, agents_merged "
+	               "FROM rpt_runs ORDER BY started_ms, id",
 	               rd->err, rd->errlen) < 0)
 		goto done;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		if (!selected(rd, sqlite3_column_int64(q, 0),
 		              (const char *)sqlite3_column_text(q, 2)))
+			continue;
+		/* An agent's run folded into a merged run is reported as that run, unless
+		 * --runs asks for it by id. */
+		if (!rd->filters && sqlite3_column_type(q, 16) != SQLITE_NULL)
 			continue;
 		if (add_run(rd, q) < 0)
 			goto done;
@@ -560,6 +570,7 @@ static void free_run(struct rpt_run *run)
 		gca_result_free(&s->gc);
 	}
 	free(run->src);
+	rpt_env_free(run);
 	free(run->ts);
 	free(run->name);
 	free(run->mode);
@@ -567,6 +578,10 @@ static void free_run(struct rpt_run *run)
 	free(run->protocol);
 	free(run->status);
 	free(run->reason);
+	for (int i = 0; i < run->nagent_notes; i++)
+		free(run->agent_notes[i]);
+	free(run->agent_notes);
+	free(run->gaps);
 }
 
 void rpt_free(struct report *r)
@@ -589,6 +604,13 @@ void rpt_free(struct report *r)
 	for (int i = 0; i < r->nfindings; i++)
 		free(r->findings[i].text);
 	free(r->findings);
+	for (int i = 0; i < r->nvalidity; i++)
+		free(r->validity[i].message);
+	free(r->validity);
+	for (int i = 0; i < r->nverdicts; i++)
+		free(r->verdicts[i].sentence);
+	free(r->verdicts);
+	free(r->resolve);
 	for (int i = 0; i < r->npics; i++) {
 		free(r->pics[i].title);
 		free(r->pics[i].svg);

@@ -1,54 +1,92 @@
-/* report_findings: the sentences of the report, built from the cells, comparisons, sweeps
- * and collector series (rpt_build has made them); numbers here are only formatted and
- * compared against the thresholds below, never computed anew. */
+/* report_findings: the findings of the report — one line per topic and label, built from
+ * the cells, comparisons, sweeps and collector series rpt_build made (numbers here are only
+ * formatted and compared against the thresholds below, never computed anew) — and which
+ * RPT_TOP_FINDINGS of them matter most.
+ *
+ * How much a line matters (its score, 0..100) is a fixed ranking of what a tester must
+ * act on first: a suspected leak or a crashed run before a real difference, a real
+ * difference before one within noise, the size of a real difference before its topic.
+ */
 #include "report.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "dur.h"
+#include "report_text.h"
 
-#define FINDING_MAX      1024 /* one sentence, bytes */
-#define KEEPALIVE_HELD_REQS 50 /* keep-alive held: a connection serves this many requests */
-#define RSS_RISE         0.10 /* RSS rising: the trend adds this share of the mean... */
-#define RSS_R2           0.60 /* ...steadily */
-#define RSS_MIN_HOURS    0.25 /* ...over at least this long: a trend of a few minutes is
-                               * warm-up (pools filling, caches loading), not a leak */
+#define KEEPALIVE_HELD_REQS 50   /* keep-alive held: a connection serves this many requests */
+#define RSS_RISE            0.10 /* RSS rising: the trend adds this share of the mean... */
+#define RSS_R2              0.60 /* ...steadily, over a window gca_too_short() accepts */
+#define ERRORS_SERIOUS_PCT 1.0  /* errors above this share weigh like a failed run */
+#define GC_HEAVY_PCT       5.0  /* GC pauses above this share of the wall time matter */
 
-struct sbuf {
-	char s[FINDING_MAX]; /* the sentence (cut at the cap) */
-	size_t n;            /* bytes used */
-};
+/* Scores: see the file comment. */
+#define S_MEMORY_BAD     95
+#define S_RUN_FAILED     90
+#define S_ERRORS         85
+#define S_RUN_OPEN       70
+#define S_CLIENT_ERRORS  65
+#define S_KEEPALIVE_LOST 60
+#define S_GC_HEAVY       55
+#define S_SATURATED      50
+#define S_REAL_BASE      40 /* + the size of the change, up to 40 */
+#define S_COST_BASE      30 /* + the size of the cost difference, up to 40 */
+#define S_ERRORS_FEW     30
+#define S_MEMORY_OK      25
+#define S_NOT_SATURATED  20
+#define S_NOISE          15
+#define S_COST_ONE       12
+#define S_CONNECTIONS    10
+#define S_NOTHING        1
+#define S_TOP_MIN        S_NOISE /* what matters most scores at least this */
 
-__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *b, const char *fmt, ...)
+const char *rpt_topic_key(enum rpt_topic t)
 {
-	va_list ap;
-	int k;
-
-	if (b->n >= sizeof b->s - 1)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		b->n = (size_t)k < sizeof b->s - b->n ? b->n + (size_t)k : sizeof b->s - 1;
+	static const char *const k[RPT_NTOPIC] = {"throughput", "latency", "saturation",
+	                                          "memory",     "errors",  "connections",
+	                                          "cost",       "runs"};
+	return (unsigned)t < RPT_NTOPIC ? k[t] : "?";
 }
 
-static int add_finding(struct report *r, const char *kind, const struct sbuf *b, int *cap)
+const char *rpt_topic_title(enum rpt_topic t)
 {
-	if (r->nfindings == *cap) {
-		int nc = *cap ? *cap * 2 : 32;
+	static const char *const k[RPT_NTOPIC] = {"Throughput",    "Latency", "Saturation",
+	                                          "Memory and GC", "Errors",  "Connections",
+	                                          "Server cost",   "Runs"};
+	return (unsigned)t < RPT_NTOPIC ? k[t] : "?";
+}
+
+struct fctx {
+	struct report *r; /* the report */
+	int cap;          /* allocated entries of r->findings */
+};
+
+static int add(struct fctx *x, enum rpt_topic topic, int label, double score, const struct sbuf *b)
+{
+	struct report *r = x->r;
+	struct rpt_finding *f;
+
+	if (b->n == 0)
+		return 0;
+	if (r->nfindings == x->cap) {
+		int nc = x->cap ? x->cap * 2 : 32;
 		struct rpt_finding *p = realloc(r->findings, (size_t)nc * sizeof *p);
 		if (!p)
 			return -1;
 		r->findings = p;
-		*cap = nc;
+		x->cap = nc;
 	}
-	snprintf(r->findings[r->nfindings].kind, sizeof r->findings[0].kind, "%s", kind);
-	r->findings[r->nfindings].text = strdup(b->s);
-	if (!r->findings[r->nfindings].text)
+	f = &r->findings[r->nfindings];
+	memset(f, 0, sizeof *f);
+	snprintf(f->kind, sizeof f->kind, "%s", rpt_topic_key(topic));
+	f->topic = topic;
+	f->label = label;
+	f->score = score;
+	f->text = strdup(b->s);
+	if (!f->text)
 		return -1;
 	r->nfindings++;
 	return 0;
@@ -59,318 +97,502 @@ static const char *lname(const struct report *r, int l)
 	return r->labels[l].name;
 }
 
-/* "Run 3 (tomcat9)" */
-static void run_name(struct sbuf *b, const struct report *r, const struct rpt_run *run)
-{
-	sb_printf(b, "Run %s (%s)", run->key, lname(r, run->label));
-}
-
 /* "20 users (fixed runs of 1m5s)", "20 users (sweep steps of 20s)" */
 static void cell_name(struct sbuf *b, const struct rpt_cell *c)
 {
 	char d[32];
-	sb_printf(b, "%d users (%s of %s)", c->concurrency, c->sweep ? "sweep steps" : "fixed runs",
-	          dur_format(c->planned_ms, d, sizeof d));
-}
-
-static int status_findings(struct report *r, int *cap)
-{
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		struct sbuf b = {.n = 0};
-		char d[32];
-		dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
-		if (!strcmp(run->status, "done"))
-			continue;
-		run_name(&b, r, run);
-		if (!strcmp(run->status, "running"))
-			sb_printf(
-			    &b, " is still running: this report covers the %s measured so far.", d);
-		else if (!strcmp(run->status, "crashed"))
-			sb_printf(
-			    &b,
-			    " crashed: its runner stopped without closing the run; the figures "
-			    "cover the %s measured until then.",
-			    d);
-		else if (!strcmp(run->status, "interrupted"))
-			sb_printf(
-			    &b,
-			    " was interrupted%s%s%s: the figures cover the %s measured before "
-			    "it stopped.",
-			    *run->reason ? " (" : "", run->reason, *run->reason ? ")" : "", d);
-		else
-			sb_printf(&b, " ended as '%s'%s%s%s; the figures cover the %s measured.",
-			          run->status, *run->reason ? " (" : "", run->reason,
-			          *run->reason ? ")" : "", d);
-		if (add_finding(r, "status", &b, cap) < 0)
-			return -1;
-	}
-	return 0;
+	rpt_sb_printf(b, "%d users (%s of %s)", c->concurrency,
+	              c->sweep ? "sweep steps" : "fixed runs",
+	              dur_format(c->planned_ms, d, sizeof d));
 }
 
 static void fmt_ms(struct sbuf *b, double ms)
 {
 	char t[32];
-	sb_printf(b, "%s", rpt_fmt_ms(ms, t, sizeof t));
+	rpt_sb_printf(b, "%s", rpt_fmt_ms(ms, t, sizeof t));
 }
 
-static int throughput_findings(struct report *r, int *cap)
+/* A separator between the clauses of one line. */
+static void sep(struct sbuf *b, int *n)
 {
-	for (int l = 1; l < r->nlabels; l++) {
-		int more = 0, fewer = 0, real_more = 0, real_fewer = 0, n = 0;
-		struct sbuf b = {.n = 0};
-		for (int i = 0; i < r->ncmps; i++) {
-			const struct rpt_cmp *m = &r->cmps[i];
-			if (r->cells[m->cell].label != l || r->cells[m->base].label != 0)
-				continue;
-			n++;
-			if (m->value[RPT_M_TPS] > m->base_value[RPT_M_TPS]) {
-				more++;
-				real_more += m->d[RPT_M_TPS].verdict == RPT_REAL;
-			} else if (m->value[RPT_M_TPS] < m->base_value[RPT_M_TPS]) {
-				fewer++;
-				real_fewer += m->d[RPT_M_TPS].verdict == RPT_REAL;
-			}
-		}
-		if (n == 0)
-			continue;
-		/* The overall picture first; each level's numbers follow in their own findings. */
-		sb_printf(&b, "Of %d matching comparison%s with %s, %s serves more requests per second "
-		          "in %d (%d beyond noise)",
-		          n, n == 1 ? "" : "s", lname(r, 0), lname(r, l), more, real_more);
-		sb_printf(&b, " and fewer in %d (%d beyond noise)", fewer, real_fewer);
-		if (n - more - fewer > 0)
-			sb_printf(&b, "; %d equal", n - more - fewer);
-		sb_printf(&b, ".");
-		if (add_finding(r, "throughput", &b, cap) < 0)
-			return -1;
-	}
-	for (int i = 0; i < r->ncmps; i++) {
-		const struct rpt_cmp *m = &r->cmps[i];
-		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-		const struct rpt_diff *t = &m->d[RPT_M_TPS], *lat = &m->d[RPT_M_MEAN];
-		const char *A = lname(r, a->label), *B = lname(r, c->label);
-		double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
-		double ma = m->base_value[RPT_M_MEAN], mc = m->value[RPT_M_MEAN];
-		struct sbuf b = {.n = 0};
-		char p[32];
+	if ((*n)++)
+		rpt_sb_printf(b, "; ");
+}
 
-		sb_printf(&b, "At ");
-		cell_name(&b, c);
-		if (t->verdict == RPT_REAL)
-			sb_printf(&b,
-			          ", %s serves %s%% %s requests per second than %s (%.1f vs %.1f "
-			          "TPS, a real difference)",
-			          B, rpt_fmt_num(fabs(100 * (tc - tb) / tb), 1, p, sizeof p),
-			          tc > tb ? "more" : "fewer", A, tc, tb);
-		else if (t->verdict == RPT_NOISE)
-			sb_printf(&b,
-			          ", %s and %s serve the same within noise (%.1f vs %.1f TPS, %s)",
-			          B, A, tc, tb, rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p));
-		else
-			sb_printf(&b,
-			          ", %s serves %.1f TPS against %.1f for %s (%s; too few intervals "
-			          "to judge the noise)",
-			          B, tc, tb, A, rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p));
-		if (!isnan(ma) && !isnan(mc) && ma > 0) {
-			if (lat->verdict == RPT_REAL) {
-				sb_printf(&b, " and answers %s%% %s on average (",
-				          rpt_fmt_num(fabs(100 * (mc - ma) / ma), 1, p, sizeof p),
-				          mc < ma ? "faster" : "slower");
-				fmt_ms(&b, mc);
-				sb_printf(&b, " vs ");
-				fmt_ms(&b, ma);
-				sb_printf(&b, ", real)");
+/* The score of a change: real ones by their size. */
+static double change_score(const struct rpt_diff *d, double pct)
+{
+	if (d->verdict != RPT_REAL || !isfinite(pct))
+		return S_NOISE;
+	return S_REAL_BASE + fmin(fabs(pct), 40);
+}
+
+/* --- runs -------------------------------------------------------------------------------- */
+
+static int status_findings(struct fctx *x)
+{
+	struct report *r = x->r;
+
+	for (int l = 0; l < r->nlabels; l++) {
+		struct sbuf b = {.n = 0};
+		double score = 0;
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			char d[32];
+			if (run->label != l || !strcmp(run->status, "done"))
+				continue;
+			dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
+			rpt_sb_printf(&b, "%sRun %s (%s)", b.n ? " " : "", run->key, lname(r, l));
+			if (!strcmp(run->status, "running")) {
+				rpt_sb_printf(&b,
+				              " is still running: this report covers the %s "
+				              "measured so far.",
+				              d);
+				score = fmax(score, S_RUN_OPEN);
+			} else if (!strcmp(run->status, "crashed")) {
+				rpt_sb_printf(
+				    &b,
+				    " crashed: its runner stopped without closing the run; "
+				    "the figures cover the %s measured until then.",
+				    d);
+				score = fmax(score, S_RUN_FAILED);
+			} else if (!strcmp(run->status, "interrupted")) {
+				rpt_sb_printf(&b,
+				              " was interrupted%s%s%s: the figures cover the %s "
+				              "measured before it stopped.",
+				              *run->reason ? " (" : "", run->reason,
+				              *run->reason ? ")" : "", d);
+				score = fmax(score, S_RUN_OPEN);
 			} else {
-				sb_printf(&b, "; the mean latency is %s ",
-				          lat->verdict == RPT_NOISE
-				              ? "the same within noise"
-				              : "not judged (too few intervals)");
-				sb_printf(&b, "(");
-				fmt_ms(&b, mc);
-				sb_printf(&b, " vs ");
-				fmt_ms(&b, ma);
-				sb_printf(&b, ")");
+				rpt_sb_printf(&b,
+				              " ended as '%s'%s%s%s; the figures cover the %s "
+				              "measured.",
+				              run->status, *run->reason ? " (" : "", run->reason,
+				              *run->reason ? ")" : "", d);
+				score = fmax(score, S_RUN_FAILED);
 			}
-			sb_printf(&b, "; p99 ");
-			fmt_ms(&b, m->value[RPT_M_P99]);
-			sb_printf(&b, " vs ");
-			fmt_ms(&b, m->base_value[RPT_M_P99]);
-			sb_printf(
-			    &b, " (%s, %s)",
-			    rpt_fmt_pct(100 * (m->value[RPT_M_P99] - m->base_value[RPT_M_P99]) /
-			                    m->base_value[RPT_M_P99],
-			                p, sizeof p),
-			    rpt_verdict_name(m->d[RPT_M_P99].verdict));
 		}
-		sb_printf(&b, ".");
-		if (add_finding(r, "throughput", &b, cap) < 0)
+		if (add(x, RPT_T_RUNS, l, score, &b) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int sweep_findings(struct report *r, int *cap)
+/* --- throughput and latency against the baseline --------------------------------------- */
+
+/* A resumed run (soak run --resume): how long it went without load, left out of every
+ * figure. */
+static int gap_findings(struct fctx *x)
 {
-	for (int s = 0; s < r->nsweeps; s++) {
-		const struct rpt_sweep *sw = &r->sweeps[s];
-		const struct rpt_cell *first = &r->cells[sw->cells[0]];
-		const struct rpt_cell *last = &r->cells[sw->cells[sw->ncells - 1]];
+	struct report *r = x->r;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
 		struct sbuf b = {.n = 0};
-		char d[32];
-
-		sb_printf(&b, "%s's sweep (%d..%d users, %s steps) ", lname(r, sw->label),
-		          first->concurrency, last->concurrency,
-		          dur_format(sw->planned_ms, d, sizeof d));
-		if (sw->ncells < 2) {
-			sb_printf(&b, "has one level only: no saturation to look for.");
-		} else if (sw->sat.saturated) {
-			const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
-			const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
-			sb_printf(&b,
-			          "saturates at %d users: %.1f TPS there is %.0f%% or more of the "
-			          "peak %.1f TPS (at %d users).",
-			          at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
-			          pk->concurrency);
-		} else {
-			sb_printf(&b,
-			          "does not saturate: TPS still grows at the highest level (%d "
-			          "users, %.1f TPS; %.0f%% of it was not reached below).",
-			          last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
+		char d[32], from[40], to[40];
+		if (run->ngaps == 0)
+			continue;
+		rpt_sb_printf(&b, "Run %s (%s)", run->key, lname(r, run->label));
+		if (run->ngaps == 1)
+			rpt_sb_printf(&b, " was resumed once:");
+		else
+			rpt_sb_printf(&b, " was resumed %d times:", run->ngaps);
+		for (int k = 0; k < run->ngaps; k++) {
+			const struct rpt_gap *g = &run->gaps[k];
+			clock_iso(g->from_ms, from, sizeof from);
+			clock_iso(g->to_ms, to, sizeof to);
+			from[19] = to[19] = '\0';
+			from[10] = to[10] = ' ';
+			rpt_sb_printf(&b, "%s %s without load (%s to %s UTC)", k ? "," : "",
+				      dur_format((g->to_ms - g->from_ms) / 1000 * 1000, d, sizeof d), from,
+				      to + 11);
 		}
-		if (add_finding(r, "saturation", &b, cap) < 0)
+		rpt_sb_printf(&b, "; that time, and the new ramp-up and warm-up after it, are left out "
+				  "of every figure.");
+		if (add(x, RPT_T_RUNS, run->label, S_RUN_OPEN, &b) < 0)
 			return -1;
+	}
+	return 0;
+}
 
-		b.n = 0;
-		b.s[0] = '\0';
-		sb_printf(&b, "USL fit for %s: ", lname(r, sw->label));
-		if (sw->ncells < RPT_USL_MIN_LEVELS) {
-			sb_printf(&b, "none, the sweep has %d level%s and a fit needs %d.",
-			          sw->ncells, sw->ncells == 1 ? "" : "s", RPT_USL_MIN_LEVELS);
-		} else if (!sw->usl.ok) {
-			sb_printf(&b, "none, the levels do not fit the law (no throughput?).");
-		} else {
-			sb_printf(&b,
-			          "sigma = %.4f, kappa = %.6f, lambda = %.2f TPS per user "
-			          "(R² %.3f); ",
-			          sw->usl.sigma, sw->usl.kappa, sw->usl.lambda, sw->usl.r2);
-			const struct rpt_cell *lo = &r->cells[sw->cells[0]];
-			if (isfinite(sw->usl.n_star) && sw->usl.n_star < lo->concurrency)
-				/* sigma near 1 puts N* below the lowest level measured: the law
-				 * says nothing the sweep did not (saturated from the start). */
-				sb_printf(&b,
-				          "contention dominates (sigma near 1): throughput was already "
-				          "flat at the lowest level measured (%d users), so the law "
-				          "predicts no peak inside the sweep; measure lower levels.",
-				          lo->concurrency);
-			else if (isfinite(sw->usl.n_star) && isfinite(sw->usl.x_star))
-				sb_printf(&b, "predicted peak at N* = %.1f users, %.1f TPS.",
-				          sw->usl.n_star, sw->usl.x_star);
-			else if (isfinite(sw->usl.x_star))
-				sb_printf(&b,
-				          "no retrograde peak (kappa = 0); throughput approaches "
-				          "lambda/sigma = %.1f TPS.",
-				          sw->usl.x_star);
-			else
-				sb_printf(&b,
-				          "linear scaling (sigma = kappa = 0): no limit in sight.");
-		}
-		if (add_finding(r, "usl", &b, cap) < 0)
-			return -1;
+/* A merged run's notes: agents that died, lagged or whose clocks disagree. */
+static int agent_findings(struct fctx *x)
+{
+	struct report *r = x->r;
 
-		if (sw->queueing) {
-			const struct rpt_cell *a = &r->cells[sw->q_from], *z = &r->cells[sw->q_to];
-			char p[32];
-			b.n = 0;
-			b.s[0] = '\0';
-			sb_printf(
-			    &b,
-			    "Past saturation %s queues: from %d to %d users TPS stays within "
-			    "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
-			    lname(r, sw->label), a->concurrency, z->concurrency,
-			    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p, sizeof p),
-			    a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
-			fmt_ms(&b, a->f.mean_us / 1000);
-			sb_printf(&b, " -> ");
-			fmt_ms(&b, z->f.mean_us / 1000);
-			sb_printf(&b, "): more users only wait longer (N = X R).");
-			if (add_finding(r, "queueing", &b, cap) < 0)
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		for (int k = 0; k < run->nagent_notes; k++) {
+			struct sbuf b = {.n = 0};
+			rpt_sb_printf(&b, "Run %s (%s), merged from %d of %d agents: %s.", run->key,
+				      lname(r, run->label), run->agents, run->agents_planned,
+				      run->agent_notes[k]);
+			if (add(x, RPT_T_RUNS, run->label, S_RUN_FAILED, &b) < 0)
 				return -1;
 		}
 	}
 	return 0;
 }
 
-static int memory_findings(struct report *r, int *cap)
+static int comparison_findings(struct fctx *x)
 {
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		for (int k = 0; k < run->nsrc; k++) {
-			const struct rpt_source *s = &run->src[k];
-			const struct gca_result *g = &s->gc;
-			struct sbuf b = {.n = 0};
-			char x[64], d[32];
-			if (s->gc_events > 0) {
-				run_name(&b, r, run);
-				sb_printf(&b, ", %s: ", s->name);
-				if (g->memory == GCA_SUSPECTED_LEAK)
-					sb_printf(&b,
-					          "suspected leak: heap after GC grows %.1f MB/h "
-					          "(R² %.2f).",
-					          g->slope_mb_per_h, g->r2);
-				else if (g->memory == GCA_NORMAL)
-					sb_printf(&b,
-					          "normal: heap after GC %s MB/h (R² %.2f), "
-					          "reclaimed.",
-					          rpt_fmt_signed(g->slope_mb_per_h, 1, x, sizeof x),
-					          g->r2);
-				else
-					sb_printf(&b, "memory not judged: %s.", g->why);
-				if (add_finding(r, "memory", &b, cap) < 0)
-					return -1;
-				b.n = 0;
-				b.s[0] = '\0';
-				run_name(&b, r, run);
-				sb_printf(
-				    &b,
-				    ", %s: GC paused the application %.2f%% of the wall time "
-				    "(%lld pauses of %lld events; longest %.1f ms, p99 %.1f ms).",
-				    s->name, g->gc_time_pct, (long long)g->pauses,
-				    (long long)g->events, g->pause_max_ms, g->pause_p99_ms);
-				if (add_finding(r, "gc", &b, cap) < 0)
-					return -1;
-			} else if (s->has_rss && s->rss_fit) {
-				double rise = s->rss_slope_mb_h * s->rss_hours;
-				int rising = s->rss_mean_mb > 0 &&
-				             rise >= RSS_RISE * s->rss_mean_mb &&
-				             s->rss_r2 >= RSS_R2;
-				run_name(&b, r, run);
-				sb_printf(&b,
-				          ", %s: memory %.1f MB on average, trend %s MB/h (R² %.2f) "
-				          "over %s: %s.",
-				          s->name, s->rss_mean_mb,
-				          rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x),
-				          s->rss_r2,
-				          dur_format((int64_t)llround(s->rss_hours * 3600) * 1000,
-				                     d, sizeof d),
-				          s->rss_hours < RSS_MIN_HOURS
-				              ? "too short a window to judge a trend"
-				              : rising ? "rising steadily, watch it" : "flat");
-				if (add_finding(r, "rss", &b, cap) < 0)
-					return -1;
+	struct report *r = x->r;
+
+	for (int l = 1; l < r->nlabels; l++) {
+		int more = 0, fewer = 0, real_more = 0, real_fewer = 0, n = 0, nt = 0, nl = 0;
+		double ts = S_NOISE, ls = S_NOISE;
+		struct sbuf t = {.n = 0}, lat = {.n = 0}, head = {.n = 0};
+		for (int i = 0; i < r->ncmps; i++) {
+			const struct rpt_cmp *m = &r->cmps[i];
+			const struct rpt_cell *c = &r->cells[m->cell];
+			double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
+			double pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
+			double ma = m->base_value[RPT_M_MEAN], mc = m->value[RPT_M_MEAN];
+			double pa = m->base_value[RPT_M_P99], pc = m->value[RPT_M_P99];
+			char p[32];
+			if (c->label != l || r->cells[m->base].label != 0)
+				continue;
+			n++;
+			if (tc > tb) {
+				more++;
+				real_more += m->d[RPT_M_TPS].verdict == RPT_REAL;
+			} else if (tc < tb) {
+				fewer++;
+				real_fewer += m->d[RPT_M_TPS].verdict == RPT_REAL;
 			}
+			sep(&t, &nt);
+			rpt_sb_printf(&t, "at ");
+			cell_name(&t, c);
+			rpt_sb_printf(&t, " %.1f vs %.1f TPS (%s, %s)", tc, tb,
+			              rpt_fmt_pct(pct, p, sizeof p),
+			              rpt_verdict_name(m->d[RPT_M_TPS].verdict));
+			ts = fmax(ts, change_score(&m->d[RPT_M_TPS], pct));
+			if (isnan(ma) || isnan(mc) || !(ma > 0))
+				continue;
+			sep(&lat, &nl);
+			rpt_sb_printf(&lat, "at ");
+			cell_name(&lat, c);
+			rpt_sb_printf(&lat, " mean ");
+			fmt_ms(&lat, mc);
+			rpt_sb_printf(&lat, " vs ");
+			fmt_ms(&lat, ma);
+			rpt_sb_printf(&lat, " (%s, %s), p99 ",
+			              rpt_fmt_pct(100 * (mc - ma) / ma, p, sizeof p),
+			              rpt_verdict_name(m->d[RPT_M_MEAN].verdict));
+			fmt_ms(&lat, pc);
+			rpt_sb_printf(&lat, " vs ");
+			fmt_ms(&lat, pa);
+			rpt_sb_printf(&lat, " (%s, %s)",
+			              rpt_fmt_pct(pa > 0 ? 100 * (pc - pa) / pa : NAN, p, sizeof p),
+			              rpt_verdict_name(m->d[RPT_M_P99].verdict));
+			ls = fmax(ls, change_score(&m->d[RPT_M_MEAN], 100 * (mc - ma) / ma));
+			ls = fmax(ls, change_score(&m->d[RPT_M_P99],
+			                           pa > 0 ? 100 * (pc - pa) / pa : NAN));
+		}
+		if (n == 0)
+			continue;
+		rpt_sb_printf(
+		    &head,
+		    "%s against %s: more requests per second in %d of %d comparison%s (%d "
+		    "beyond noise), fewer in %d (%d beyond noise)",
+		    lname(r, l), lname(r, 0), more, n, n == 1 ? "" : "s", real_more, fewer,
+		    real_fewer);
+		if (n - more - fewer > 0)
+			rpt_sb_printf(&head, ", equal in %d", n - more - fewer);
+		rpt_sb_printf(&head, ": %s.", t.s);
+		if (add(x, RPT_T_THROUGHPUT, l, ts, &head) < 0)
+			return -1;
+		if (nl) {
+			rpt_sb_reset(&head);
+			rpt_sb_printf(&head, "%s against %s: %s.", lname(r, l), lname(r, 0), lat.s);
+			if (add(x, RPT_T_LATENCY, l, ls, &head) < 0)
+				return -1;
 		}
 	}
 	return 0;
 }
 
-static int error_findings(struct report *r, int *cap)
+/* --- saturation ------------------------------------------------------------------------------ */
+
+static void usl_clause(struct sbuf *b, const struct report *r, const struct rpt_sweep *sw)
 {
+	const struct rpt_cell *lo = &r->cells[sw->cells[0]];
+
+	rpt_sb_printf(b, "USL fit: ");
+	if (sw->ncells < RPT_USL_MIN_LEVELS) {
+		rpt_sb_printf(b, "none, the sweep has %d level%s and a fit needs %d", sw->ncells,
+		              sw->ncells == 1 ? "" : "s", RPT_USL_MIN_LEVELS);
+		return;
+	}
+	if (!sw->usl.ok) {
+		rpt_sb_printf(b, "none, the levels do not fit the law (no throughput?)");
+		return;
+	}
+	rpt_sb_printf(b, "sigma = %.4f, kappa = %.6f, lambda = %.2f TPS per user (R² %.3f), ",
+	              sw->usl.sigma, sw->usl.kappa, sw->usl.lambda, sw->usl.r2);
+	if (isfinite(sw->usl.n_star) && sw->usl.n_star < lo->concurrency)
+		/* sigma near 1 puts N* below the lowest level measured: the law says nothing
+		 * the sweep did not (saturated from the start). */
+		rpt_sb_printf(b,
+		              "contention dominates (sigma near 1): throughput was already flat at "
+		              "the lowest level measured (%d users), so the law predicts no peak "
+		              "inside the sweep; measure lower levels",
+		              lo->concurrency);
+	else if (isfinite(sw->usl.n_star) && isfinite(sw->usl.x_star))
+		rpt_sb_printf(b, "predicted peak at N* = %.1f users, %.1f TPS", sw->usl.n_star,
+		              sw->usl.x_star);
+	else if (isfinite(sw->usl.x_star))
+		rpt_sb_printf(b,
+		              "no retrograde peak (kappa = 0); throughput approaches "
+		              "lambda/sigma = %.1f TPS",
+		              sw->usl.x_star);
+	else
+		rpt_sb_printf(b, "linear scaling (sigma = kappa = 0): no limit in sight");
+}
+
+static int sweep_findings(struct fctx *x)
+{
+	struct report *r = x->r;
+
+	for (int l = 0; l < r->nlabels; l++) {
+		struct sbuf b = {.n = 0};
+		double score = 0;
+		int n = 0;
+		for (int s = 0; s < r->nsweeps; s++) {
+			const struct rpt_sweep *sw = &r->sweeps[s];
+			const struct rpt_cell *first = &r->cells[sw->cells[0]];
+			const struct rpt_cell *last = &r->cells[sw->cells[sw->ncells - 1]];
+			char d[32];
+			if (sw->label != l)
+				continue;
+			rpt_sb_printf(&b, "%s%s's sweep (%d..%d users, %s steps) ", n++ ? " " : "",
+			              lname(r, l), first->concurrency, last->concurrency,
+			              dur_format(sw->planned_ms, d, sizeof d));
+			if (sw->ncells < 2) {
+				rpt_sb_printf(&b, "has one level only: no saturation to look for");
+				score = fmax(score, S_NOT_SATURATED);
+			} else if (sw->sat.saturated) {
+				const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
+				const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
+				rpt_sb_printf(
+				    &b,
+				    "saturates at %d users: %.1f TPS there is %.0f%% or more "
+				    "of the peak %.1f TPS (at %d users)",
+				    at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
+				    pk->concurrency);
+				score = fmax(score, S_SATURATED);
+			} else {
+				rpt_sb_printf(
+				    &b,
+				    "does not saturate: TPS still grows at the highest level "
+				    "(%d users, %.1f TPS; %.0f%% of it was not reached below)",
+				    last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
+				score = fmax(score, S_NOT_SATURATED);
+			}
+			rpt_sb_printf(&b, "; ");
+			usl_clause(&b, r, sw);
+			if (sw->queueing) {
+				const struct rpt_cell *a = &r->cells[sw->q_from],
+				                      *z = &r->cells[sw->q_to];
+				char p[32];
+				rpt_sb_printf(
+				    &b,
+				    "; past saturation it queues: from %d to %d users TPS stays "
+				    "within "
+				    "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
+				    a->concurrency, z->concurrency,
+				    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p,
+				                sizeof p),
+				    a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
+				fmt_ms(&b, a->f.mean_us / 1000);
+				rpt_sb_printf(&b, " -> ");
+				fmt_ms(&b, z->f.mean_us / 1000);
+				rpt_sb_printf(&b, "): more users only wait longer (N = X R)");
+				score = fmax(score, S_SATURATED + 5);
+			}
+			rpt_sb_printf(&b, ".");
+		}
+		if (add(x, RPT_T_SATURATION, l, score, &b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- memory and GC ------------------------------------------------------------------------ */
+
+/* Appends key to a comma-separated list (cut when it would not fit). */
+static void keys_add(char *list, size_t len, const char *key)
+{
+	size_t n = strlen(list);
+	if (n + strlen(key) + 2 < len)
+		snprintf(list + n, len - n, "%s%s", n ? "," : "", key);
+}
+
+/* Memory and GC, one line per label: what stands out first (an exhausted heap, a suspected
+ * leak, a heap still rising in a window too short to judge, heavy GC, process memory
+ * rising), each kind with the runs it concerns and the first one's numbers, then what
+ * the other runs showed (normal, too short to judge, flat), so a study of many runs still
+ * reads as one line. */
+static int memory_findings(struct fctx *x)
+{
+	struct report *r = x->r;
+	enum { EXH, LEAK, RISING, HEAVY, RSS_UP, NORMAL, SHORT, UNKNOWN, FLAT, RSS_SHORT, NKIND };
+	static const double kind_score[NKIND] = {S_MEMORY_BAD, S_MEMORY_BAD, S_GC_HEAVY, S_GC_HEAVY,
+						 S_GC_HEAVY,  S_MEMORY_OK,  S_CONNECTIONS, S_CONNECTIONS,
+						 S_NOT_SATURATED, S_CONNECTIONS};
+
+	for (int l = 0; l < r->nlabels; l++) {
+		char keys[NKIND][512];
+		const struct rpt_run *first_run[NKIND] = {0};
+		const struct rpt_source *first[NKIND] = {0};
+		double gc_max = 0, score = 0;
+		int any = 0;
+
+		memset(keys, 0, sizeof keys);
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			if (run->label != l)
+				continue;
+			for (int k = 0; k < run->nsrc; k++) {
+				const struct rpt_source *s = &run->src[k];
+				const struct gca_result *g = &s->gc;
+				char key[RPT_NAME_MAX + 64];
+				int kind;
+				if (s->gc_events > 0) {
+					kind = g->memory == GCA_EXHAUSTED        ? EXH
+					       : g->memory == GCA_SUSPECTED_LEAK ? LEAK
+					       : g->memory == GCA_TOO_SHORT &&
+							 g->trend == GCA_SUSPECTED_LEAK
+						   ? RISING
+					       : g->gc_time_pct >= GC_HEAVY_PCT ? HEAVY
+					       : g->memory == GCA_NORMAL        ? NORMAL
+					       : g->memory == GCA_TOO_SHORT     ? SHORT
+										: UNKNOWN;
+					gc_max = fmax(gc_max, g->gc_time_pct);
+				} else if (s->has_rss && s->rss_fit) {
+					double rise = s->rss_slope_mb_h * s->rss_hours;
+					int rising = s->rss_mean_mb > 0 &&
+						     rise >= RSS_RISE * s->rss_mean_mb &&
+						     s->rss_r2 >= RSS_R2;
+					/* One window rule for every memory trend, GC's included. */
+					int judged = !gca_too_short(llround(s->rss_hours * 3600000), -1);
+					kind = !judged ? RSS_SHORT : rising ? RSS_UP : FLAT;
+				} else {
+					continue;
+				}
+				snprintf(key, sizeof key, "%s (%s)", run->key, s->name);
+				keys_add(keys[kind], sizeof keys[kind], key);
+				if (!first[kind]) {
+					first[kind] = s;
+					first_run[kind] = run;
+				}
+				score = fmax(score, kind_score[kind]);
+				any = 1;
+			}
+		}
+		if (!any)
+			continue;
+		struct sbuf b = {.n = 0};
+		int n = 0;
+		char v[64], d[32];
+		rpt_sb_printf(&b, "%s — ", lname(r, l));
+		if (keys[EXH][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "heap exhausted in ");
+			rpt_sb_runs(&b, keys[EXH]);
+			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[EXH]->key, first[EXH]->name,
+				      first[EXH]->gc.why);
+		}
+		if (keys[LEAK][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "suspected leak in ");
+			rpt_sb_runs(&b, keys[LEAK]);
+			rpt_sb_printf(&b, " (run %s, %s: heap after GC %s MB/h, R² %.2f)", first_run[LEAK]->key,
+				      first[LEAK]->name,
+				      rpt_fmt_signed(first[LEAK]->gc.slope_mb_per_h, 1, v, sizeof v),
+				      first[LEAK]->gc.r2);
+		}
+		if (keys[RISING][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "heap after GC still rising in ");
+			rpt_sb_runs(&b, keys[RISING]);
+			rpt_sb_printf(&b,
+				      " though the window is too short to judge (run %s, %s: %s MB/h, "
+				      "R² %.2f): run longer to tell a leak",
+				      first_run[RISING]->key, first[RISING]->name,
+				      rpt_fmt_signed(first[RISING]->gc.slope_mb_per_h, 1, v, sizeof v),
+				      first[RISING]->gc.r2);
+		}
+		if (keys[HEAVY][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "heavy GC in ");
+			rpt_sb_runs(&b, keys[HEAVY]);
+			rpt_sb_printf(&b, " (run %s, %s: %.2f%% of the wall time in pauses, longest %.1f ms)",
+				      first_run[HEAVY]->key, first[HEAVY]->name, first[HEAVY]->gc.gc_time_pct,
+				      first[HEAVY]->gc.pause_max_ms);
+		}
+		if (keys[RSS_UP][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "process memory rising steadily in ");
+			rpt_sb_runs(&b, keys[RSS_UP]);
+			rpt_sb_printf(&b, " (run %s, %s: %.1f MB on average, %s MB/h, R² %.2f, over %s): watch it",
+				      first_run[RSS_UP]->key, first[RSS_UP]->name, first[RSS_UP]->rss_mean_mb,
+				      rpt_fmt_signed(first[RSS_UP]->rss_slope_mb_h, 2, v, sizeof v),
+				      first[RSS_UP]->rss_r2,
+				      dur_format((int64_t)llround(first[RSS_UP]->rss_hours * 3600) * 1000, d,
+						 sizeof d));
+		}
+		if (keys[NORMAL][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "memory reclaimed normally in ");
+			rpt_sb_runs(&b, keys[NORMAL]);
+		}
+		if (keys[SHORT][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "the GC log of ");
+			rpt_sb_runs(&b, keys[SHORT]);
+			rpt_sb_printf(&b, " is too short to judge a trend (at least 10 min and 3 "
+					  "old-generation cycles are needed)");
+		}
+		if (keys[UNKNOWN][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "memory not judged in ");
+			rpt_sb_runs(&b, keys[UNKNOWN]);
+			rpt_sb_printf(&b, " (%s)", first[UNKNOWN]->gc.why);
+		}
+		if (keys[FLAT][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "process memory flat in ");
+			rpt_sb_runs(&b, keys[FLAT]);
+		}
+		if (keys[RSS_SHORT][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "process memory of ");
+			rpt_sb_runs(&b, keys[RSS_SHORT]);
+			rpt_sb_printf(&b, " over too short a window to judge a trend");
+		}
+		if (gc_max > 0 || keys[NORMAL][0] || keys[SHORT][0])
+			rpt_sb_printf(&b, "; GC paused the application at most %.2f%% of the wall time",
+				      gc_max);
+		rpt_sb_printf(&b, ".");
+		if (add(x, RPT_T_MEMORY, l, score, &b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- errors ---------------------------------------------------------------------------------- */
+
+static int error_findings(struct fctx *x)
+{
+	struct report *r = x->r;
 	int any = 0;
 
 	for (int l = 0; l < r->nlabels; l++) {
 		int64_t count[ERR_NCLASS] = {0}, req = 0, client = 0, server = 0;
 		const char *sample[ERR_NCLASS] = {0};
+		struct sbuf b = {.n = 0};
+		double score = 0;
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
 			if (run->label != l)
@@ -386,85 +608,146 @@ static int error_findings(struct report *r, int *cap)
 			*(err_class_client_side((enum err_class)c) ? &client : &server) += count[c];
 		for (int side = 0; side < 2; side++) {
 			int64_t total = side ? client : server;
-			struct sbuf b = {.n = 0};
 			int first = 1;
+			double pct = req ? 100.0 * (double)total / (double)req : 0.0;
 			if (total == 0)
 				continue;
 			any = 1;
 			if (side)
-				sb_printf(
+				rpt_sb_printf(
 				    &b,
-				    "%s: %lld client-side error%s, the load generator's own "
+				    "%s%s: %lld client-side error%s, the load generator's own "
 				    "limits (out of ephemeral ports, DNS), not the server's: ",
-				    lname(r, l), (long long)total, total == 1 ? "" : "s");
+				    b.n ? " " : "", lname(r, l), (long long)total,
+				    total == 1 ? "" : "s");
 			else
-				sb_printf(&b,
-				          "%s: %.2f%% of requests failed on the server side (%lld "
-				          "of %lld): ",
-				          lname(r, l),
-				          req ? 100.0 * (double)total / (double)req : 0.0,
-				          (long long)total, (long long)req);
+				rpt_sb_printf(
+				    &b,
+				    "%s: %.2f%% of requests failed on the server side (%lld of "
+				    "%lld): ",
+				    lname(r, l), pct, (long long)total, (long long)req);
 			for (int c = 0; c < ERR_NCLASS; c++) {
 				if (!count[c] || err_class_client_side((enum err_class)c) != side)
 					continue;
-				sb_printf(&b, "%s%s %lld ('%s')", first ? "" : ", ",
-				          err_class_name((enum err_class)c), (long long)count[c],
-				          sample[c] ? sample[c] : "");
+				rpt_sb_printf(&b, "%s%s %lld ('%s')", first ? "" : ", ",
+				              err_class_name((enum err_class)c),
+				              (long long)count[c], sample[c] ? sample[c] : "");
 				first = 0;
 			}
-			sb_printf(&b, ".");
-			if (add_finding(r, side ? "client_errors" : "errors", &b, cap) < 0)
-				return -1;
+			rpt_sb_printf(&b, ".");
+			score = fmax(score, side                       ? S_CLIENT_ERRORS
+			                    : pct > ERRORS_SERIOUS_PCT ? S_ERRORS
+			                                               : S_ERRORS_FEW);
 		}
+		if (add(x, RPT_T_ERRORS, l, score, &b) < 0)
+			return -1;
 	}
 	if (!any) {
 		struct sbuf b = {.n = 0};
-		sb_printf(&b, "No request failed in any measured window.");
-		if (add_finding(r, "errors", &b, cap) < 0)
+		rpt_sb_printf(&b, "No request failed in any measured window.");
+		if (add(x, RPT_T_ERRORS, -1, S_NOTHING, &b) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int keepalive_findings(struct report *r, int *cap)
+/* --- connections ------------------------------------------------------------------------------ */
+
+static int connection_findings(struct fctx *x)
 {
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		int64_t req = run->st.requests, nc = run->st.new_conns;
+	struct report *r = x->r;
+
+	for (int l = 0; l < r->nlabels; l++) {
 		struct sbuf b = {.n = 0};
-		if (req == 0)
-			continue;
-		run_name(&b, r, run);
-		if (!strcmp(run->connection, "close"))
-			sb_printf(&b,
-			          ", connection close: %lld new connections for %lld requests "
-			          "(%.2f per request; one per request is the design).",
-			          (long long)nc, (long long)req, (double)nc / (double)req);
-		else if (nc == 0)
-			sb_printf(&b, ", keep-alive held: no new connection in %lld requests.",
-			          (long long)req);
-		else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS) {
-			double per = (double)req / (double)nc;
-			sb_printf(&b,
-			          ", keep-alive held, with a new connection every %.0f requests "
-			          "(%lld for %lld): the server or a proxy ends a connection after "
-			          "about that many requests%s.",
-			          per, (long long)nc, (long long)req,
-			          per >= 90 && per <= 110 ? " (Tomcat's maxKeepAliveRequests is 100 "
-			                                    "by default)"
-			                                  : "");
+		char held[96] = "";
+		double score = 0;
+		int n = 0;
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			const struct figures *f = &run->f;
+			int64_t req = run->st.requests, nc = run->st.new_conns;
+			if (run->label != l || req == 0)
+				continue;
+			if (strcmp(run->connection, "close") != 0 && nc == 0) {
+				size_t u = strlen(held);
+				snprintf(held + u, sizeof held - u, "%s%s", u ? "," : "", run->key);
+				continue;
+			}
+			sep(&b, &n);
+			if (!strcmp(run->connection, "close")) {
+				rpt_sb_printf(
+				    &b,
+				    "run %s, connection close: %lld new connections for %lld "
+				    "requests (%.2f per request; one per request is the design)",
+				    run->key, (long long)nc, (long long)req,
+				    (double)nc / (double)req);
+			} else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS) {
+				double per = (double)req / (double)nc;
+				rpt_sb_printf(
+				    &b,
+				    "run %s, keep-alive held, with a new connection every %.0f "
+				    "requests (%lld for %lld): the server or a proxy ends a "
+				    "connection after about that many requests%s",
+				    run->key, per, (long long)nc, (long long)req,
+				    per >= 90 && per <= 110 ? " (Tomcat's maxKeepAliveRequests "
+				                              "is 100 by default)"
+				                            : "");
+			} else {
+				rpt_sb_printf(
+				    &b,
+				    "run %s, keep-alive did not hold: only %.1f requests per "
+				    "connection (%lld new connections for %lld requests): the "
+				    "server or a proxy closes them",
+				    run->key, (double)req / (double)nc, (long long)nc,
+				    (long long)req);
+				score = fmax(score, S_KEEPALIVE_LOST);
+			}
+			if ((double)nc >= 0.5 * (double)req && f->connect_us > 0) {
+				if (!strcmp(run->protocol, "tcp-frame")) {
+					/* tcp-frame: the iteration's latency excludes connect and
+					 * handshake, which are measured apart (the handshake in the
+					 * ttfb column). */
+					double all = f->connect_us + f->ttfb_us + f->mean_us;
+					rpt_sb_printf(
+					    &b,
+					    "; one connection per iteration: connect %.3f ms + "
+					    "handshake %.3f ms + the batch %.3f ms, %.1f%% of "
+					    "each iteration going to connecting and the handshake",
+					    f->connect_us / 1000, f->ttfb_us / 1000,
+					    f->mean_us / 1000,
+					    all > 0 ? 100 * (f->connect_us + f->ttfb_us) / all : 0);
+				} else {
+					rpt_sb_printf(
+					    &b,
+					    "; connecting takes %.3f ms of a %.3f ms request "
+					    "(%.1f%%), the first byte of the answer comes after "
+					    "%.3f ms",
+					    f->connect_us / 1000, f->mean_us / 1000,
+					    f->mean_us > 0 ? 100 * f->connect_us / f->mean_us : 0,
+					    f->ttfb_us / 1000);
+				}
+			}
+			score = fmax(score, S_CONNECTIONS);
 		}
-		else
-			sb_printf(&b,
-			          ", keep-alive did not hold: only %.1f requests per connection "
-			          "(%lld new connections for %lld requests): the server or a proxy "
-			          "closes them.",
-			          (double)req / (double)nc, (long long)nc, (long long)req);
-		if (add_finding(r, "keepalive", &b, cap) < 0)
-			return -1;
+		if (held[0]) {
+			sep(&b, &n);
+			rpt_sb_runs(&b, held);
+			rpt_sb_printf(&b, ": keep-alive held, no new connection in the measured "
+			                  "window");
+			score = fmax(score, S_CONNECTIONS);
+		}
+		if (n) {
+			struct sbuf line = {.n = 0};
+			rpt_sb_printf(&line, "%s — %s.", lname(r, l), b.s);
+			if (add(x, RPT_T_CONNECTIONS, l, score, &line) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
+
+/* --- server cost --------------------------------------------------------------------------------
+ */
 
 /* The first process source (not the host) of a run with CPU samples: the server. */
 static const struct rpt_source *server_source(const struct rpt_run *run)
@@ -500,10 +783,10 @@ static void run_cost(const struct rpt_run *run, struct cost *c)
 	}
 }
 
-/* Where the time of a request goes when each opens a connection, and what a request costs
- * the server; then the labels' server costs side by side. */
-static int cost_findings(struct report *r, int *cap)
+/* What a request costs the server per run, then the label against the baseline. */
+static int cost_findings(struct fctx *x)
 {
+	struct report *r = x->r;
 	double cpu[RPT_MAX_LABELS], mem[RPT_MAX_LABELS];
 	int n[RPT_MAX_LABELS], nm[RPT_MAX_LABELS];
 	const char *srcname = NULL;
@@ -512,51 +795,11 @@ static int cost_findings(struct report *r, int *cap)
 		cpu[l] = mem[l] = 0, n[l] = nm[l] = 0;
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
-		const struct figures *f = &run->f;
-		int frame = !strcmp(run->protocol, "tcp-frame");
-		struct sbuf b = {.n = 0};
 		struct cost c;
-		if (run->st.requests == 0)
-			continue;
-		if ((double)run->st.new_conns >= 0.5 * (double)run->st.requests && f->connect_us > 0) {
-			run_name(&b, r, run);
-			if (frame) {
-				/* tcp-frame: the iteration's latency excludes connect and handshake,
-				 * which are measured apart (the handshake in the ttfb column). */
-				double all = f->connect_us + f->ttfb_us + f->mean_us;
-				sb_printf(&b,
-				          ", one connection per iteration: connect %.3f ms + handshake "
-				          "%.3f ms + the batch %.3f ms; %.1f%% of each iteration goes to "
-				          "connecting and the handshake.",
-				          f->connect_us / 1000, f->ttfb_us / 1000, f->mean_us / 1000,
-				          all > 0 ? 100 * (f->connect_us + f->ttfb_us) / all : 0);
-			} else {
-				sb_printf(&b,
-				          ", one connection per request: connecting takes %.3f ms of a "
-				          "%.3f ms request (%.1f%%); the first byte of the answer comes "
-				          "after %.3f ms.",
-				          f->connect_us / 1000, f->mean_us / 1000,
-				          f->mean_us > 0 ? 100 * f->connect_us / f->mean_us : 0,
-				          f->ttfb_us / 1000);
-			}
-			if (add_finding(r, "connections", &b, cap) < 0)
-				return -1;
-		}
 		run_cost(run, &c);
-		if (!c.src || !isfinite(c.cpu_ms))
+		if (!c.src || !isfinite(c.cpu_ms) || run->label >= RPT_MAX_LABELS)
 			continue;
-		b.n = 0;
-		b.s[0] = '\0';
-		run_name(&b, r, run);
-		sb_printf(&b, ", %s: %.3f ms of CPU per %s", c.src->name, c.cpu_ms,
-		          frame ? "iteration" : "request");
-		if (isfinite(c.mem_mb))
-			sb_printf(&b, "; memory %.1f MB on average, %.1f MB at most", c.mem_mb,
-			          c.peak_mb);
-		sb_printf(&b, ".");
-		if (add_finding(r, "cost", &b, cap) < 0)
-			return -1;
-		if (run->label < RPT_MAX_LABELS && (!srcname || !strcmp(srcname, c.src->name))) {
+		if (!srcname || !strcmp(srcname, c.src->name)) {
 			srcname = c.src->name;
 			cpu[run->label] += c.cpu_ms;
 			n[run->label]++;
@@ -566,32 +809,110 @@ static int cost_findings(struct report *r, int *cap)
 			}
 		}
 	}
-	for (int l = 1; l < r->nlabels && l < RPT_MAX_LABELS; l++) {
+	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++) {
 		struct sbuf b = {.n = 0};
-		if (!n[0] || !n[l] || cpu[0] <= 0)
+		double score = S_COST_ONE;
+		int k = 0;
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			struct cost c;
+			if (run->label != l)
+				continue;
+			run_cost(run, &c);
+			if (!c.src || !isfinite(c.cpu_ms))
+				continue;
+			sep(&b, &k);
+			rpt_sb_printf(&b, "run %s, %s: %.3f ms of CPU per %s", run->key,
+			              c.src->name, c.cpu_ms,
+			              strcmp(run->protocol, "tcp-frame") ? "request" : "iteration");
+			if (isfinite(c.mem_mb))
+				rpt_sb_printf(&b, ", memory %.1f MB on average, %.1f MB at most",
+				              c.mem_mb, c.peak_mb);
+		}
+		if (k == 0)
 			continue;
-		double c0 = cpu[0] / n[0], cl = cpu[l] / n[l];
-		sb_printf(&b, "Server cost (%s, mean over runs): %s needs %.2fx the CPU per request of "
-		          "%s (%.3f vs %.3f ms)",
-		          srcname, lname(r, l), cl / c0, lname(r, 0), cl, c0);
-		if (nm[0] && nm[l] && mem[0] > 0)
-			sb_printf(&b, " and holds %.2fx its memory (%.1f vs %.1f MB)",
-			          (mem[l] / nm[l]) / (mem[0] / nm[0]), mem[l] / nm[l], mem[0] / nm[0]);
-		sb_printf(&b, ".");
-		if (add_finding(r, "cost", &b, cap) < 0)
+		if (l > 0 && n[0] && n[l] && cpu[0] > 0) {
+			double c0 = cpu[0] / n[0], cl = cpu[l] / n[l];
+			rpt_sb_printf(
+			    &b,
+			    "; against %s (%s, mean over runs): %.2fx the CPU per request "
+			    "(%.3f vs %.3f ms)",
+			    lname(r, 0), srcname, cl / c0, cl, c0);
+			if (nm[0] && nm[l] && mem[0] > 0)
+				rpt_sb_printf(&b, " and %.2fx its memory (%.1f vs %.1f MB)",
+				              (mem[l] / nm[l]) / (mem[0] / nm[0]), mem[l] / nm[l],
+				              mem[0] / nm[0]);
+			score = S_COST_BASE + fmin(40, 100 * fabs(cl / c0 - 1));
+		}
+		struct sbuf line = {.n = 0};
+		rpt_sb_printf(&line, "%s — %s.", lname(r, l), b.s);
+		if (add(x, RPT_T_COST, l, score, &line) < 0)
 			return -1;
 	}
 	return 0;
 }
 
+/* --- what matters most ---------------------------------------------------------------------- */
+
+static int cmp_topic(const void *pa, const void *pb)
+{
+	const struct rpt_finding *a = pa, *b = pb;
+	if (a->topic != b->topic)
+		return (int)a->topic - (int)b->topic;
+	return (a->label < 0 ? RPT_MAX_LABELS : a->label) -
+	       (b->label < 0 ? RPT_MAX_LABELS : b->label);
+}
+
+/* Marks the RPT_TOP_FINDINGS highest scores (earlier topics win ties); a line that only
+ * says nothing is wrong, or too little to judge, never counts as mattering. */
+static void mark_top(struct report *r)
+{
+	for (int k = 0; k < RPT_TOP_FINDINGS; k++) {
+		int best = -1;
+		for (int i = 0; i < r->nfindings; i++)
+			if (!r->findings[i].top && r->findings[i].score >= S_TOP_MIN &&
+			    (best < 0 || r->findings[i].score > r->findings[best].score))
+				best = i;
+		if (best < 0)
+			break;
+		r->findings[best].top = 1;
+	}
+}
+
 int rpt_findings(struct report *r)
 {
-	int cap = 0;
+	struct fctx x = {.r = r, .cap = 0};
 
-	if (status_findings(r, &cap) < 0 || throughput_findings(r, &cap) < 0 ||
-	    sweep_findings(r, &cap) < 0 || memory_findings(r, &cap) < 0 ||
-	    error_findings(r, &cap) < 0 || keepalive_findings(r, &cap) < 0 ||
-	    cost_findings(r, &cap) < 0)
+	if (status_findings(&x) < 0 || gap_findings(&x) < 0 || agent_findings(&x) < 0 || comparison_findings(&x) < 0 ||
+	    sweep_findings(&x) < 0 ||
+	    memory_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
+	    cost_findings(&x) < 0)
 		return -1;
+	/* Topic order, then label order; insertion keeps it stable (few lines). */
+	for (int i = 1; i < r->nfindings; i++) {
+		struct rpt_finding f = r->findings[i];
+		int j = i;
+		for (; j > 0 && cmp_topic(&r->findings[j - 1], &f) > 0; j--)
+			r->findings[j] = r->findings[j - 1];
+		r->findings[j] = f;
+	}
+	mark_top(r);
 	return 0;
+}
+
+int rpt_top_findings(const struct report *r, int *idx)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nfindings; i++) {
+		int at;
+		if (!r->findings[i].top || n == RPT_TOP_FINDINGS)
+			continue;
+		/* Insertion by score, highest first; equal scores keep their order. */
+		for (at = n; at > 0 && r->findings[idx[at - 1]].score < r->findings[i].score; at--)
+			idx[at] = idx[at - 1];
+		idx[at] = i;
+		n++;
+	}
+	return n;
 }

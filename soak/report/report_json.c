@@ -81,7 +81,9 @@ static void jgc(FILE *f, const struct rpt_source *s)
 	json_write_str(f, s->name);
 	fprintf(f, ", \"events\": %lld, \"pauses\": %lld, \"verdict\": ", (long long)s->gc_events,
 	        (long long)g->pauses);
-	json_write_str(f, g->memory == GCA_SUSPECTED_LEAK ? "suspected leak" : gca_memory_name(g->memory));
+	json_write_str(f, gca_memory_text(g->memory));
+	fputs(", \"trend\": ", f);
+	json_write_str(f, gca_memory_text(g->trend));
 	fputs(", \"basis\": ", f);
 	json_write_str(f, g->basis);
 	jfield(f, "slope_mb_per_h", g->slope_mb_per_h, 3);
@@ -114,6 +116,33 @@ static void jcpu(FILE *f, const struct rpt_run *run, const double *step_means)
 	fputc('}', f);
 }
 
+/* {"generator": {KEY: VALUE}, "sources": {NAME: {KEY: VALUE}}}: what ran (env is sorted
+ * by source, so each source's facts come together). */
+static void jenv(FILE *f, const struct rpt_run *run)
+{
+	int i = 0, nsrc = 0;
+
+	fputs("{\"generator\": {", f);
+	for (; i < run->nenv && !run->env[i].source[0]; i++) {
+		fputs(i ? ", " : "", f);
+		jkey(f, run->env[i].key);
+		json_write_str(f, run->env[i].value);
+	}
+	fputs("}, \"sources\": {", f);
+	while (i < run->nenv) {
+		const char *src = run->env[i].source;
+		fputs(nsrc++ ? "}, " : "", f);
+		jkey(f, src);
+		fputc('{', f);
+		for (int k = 0; i < run->nenv && !strcmp(run->env[i].source, src); i++, k++) {
+			fputs(k ? ", " : "", f);
+			jkey(f, run->env[i].key);
+			json_write_str(f, run->env[i].value);
+		}
+	}
+	fputs(nsrc ? "}}}" : "}}", f);
+}
+
 static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 {
 	int first;
@@ -132,8 +161,19 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	json_write_str(f, run->status);
 	fputs(", \"reason\": ", f);
 	json_write_str(f, run->reason);
-	fprintf(f, ", \"started_ms\": %lld, \"end_ms\": %lld,\n     \"figures\": ",
+	if (run->agent)
+		fprintf(f, ", \"agent\": %d, \"agent_count\": %d", run->agent, run->agents);
+	else
+		fprintf(f, ", \"agents\": %d, \"agents_planned\": %d", run->agents ? run->agents : 1,
+		        run->agents ? run->agents_planned : 1);
+	fputs(", \"host\": ", f);
+	json_write_str(f, run->host);
+	fputs(", \"colocated\": ", f);
+	json_write_str(f, run->colocated);
+	fprintf(f, ", \"started_ms\": %lld, \"end_ms\": %lld,\n     \"env\": ",
 	        (long long)run->started_ms, (long long)run->end_ms);
+	jenv(f, run);
+	fputs(",\n     \"figures\": ", f);
 	jfigures(f, &run->f);
 	fputs(",\n     \"cpu\": ", f);
 	jcpu(f, run, NULL);
@@ -185,6 +225,9 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		jfigures(f, &s->f);
 		fputs(", \"cpu\": ", f);
 		jcpu(f, run, s->cpu_mean);
+		jfield(f, "host_cpu_pct", s->host_cpu_pct, 3);
+		jfield(f, "generator_cpu_pct", s->gen_cpu_pct, 3);
+		jfield(f, "lag_p99_ms", s->lag_p99_ms, 3);
 		fputc('}', f);
 	}
 	fputs("]}", f);
@@ -234,6 +277,8 @@ static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
 	fprintf(f, ", \"queueing\": %s}", sw->queueing ? "true" : "false");
 }
 
+static void jresolve(FILE *f, const struct rpt_resolve *x);
+
 static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 {
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
@@ -265,7 +310,68 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 		jdiff(f, a->cpu_mean[s], c->cpu_mean[s], &m->cpu[s]);
 		first = 0;
 	}
-	fputs("}}", f);
+	fputs("},\n     \"resolve\": ", f);
+	jresolve(f, &r->resolve[m - r->cmps]);
+	fputc('}', f);
+}
+
+/* How long to run: what the comparison resolves now and would need. */
+static void jresolve(FILE *f, const struct rpt_resolve *x)
+{
+	fputs("{\"measured_s\": ", f);
+	jnum(f, x->measured_s, 3);
+	jfield(f, "tps_resolvable_pct", x->tps_pct, 3);
+	jfield(f, "tps_target_pct", RPT_RESOLVE_TPS_PCT, 1);
+	jfield(f, "tps_needs_s", x->tps_need_s, 1);
+	jfield(f, "p99_resolvable_pct", x->p99_pct, 3);
+	jfield(f, "p99_target_pct", RPT_RESOLVE_P99_PCT, 1);
+	jfield(f, "p99_needs_s", x->p99_need_s, 1);
+	fputc('}', f);
+}
+
+static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
+{
+	const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
+	int first = 1;
+
+	fputs("    {\"label\": ", f);
+	json_write_str(f, r->labels[v->label].name);
+	fprintf(f, ", \"baseline\": %s, \"comparison\": ", v->label == 0 ? "true" : "false");
+	if (v->cmp >= 0)
+		fprintf(f, "%d", v->cmp);
+	else
+		fputs("null", f);
+	fputs(", \"at\": ", f);
+	if (c) {
+		fprintf(f, "{\"kind\": \"%s\", \"concurrency\": %d, \"step_s\": ",
+		        c->sweep ? "sweep" : "fixed", c->concurrency);
+		jnum(f, (double)c->planned_ms / 1000, 3);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\n     \"cpu_ms_per_request\": {", f);
+	for (int s = 0; s < r->ncpu; s++) {
+		if (isnan(v->cpu_req[s]))
+			continue;
+		fputs(first ? "" : ", ", f);
+		jkey(f, r->cpu_names[s]);
+		if (v->label == 0 || v->cmp < 0)
+			jnum(f, v->cpu_req[s], 4);
+		else
+			jdiff(f, v->cpu_req_base[s], v->cpu_req[s], &v->cpu_req_d[s]);
+		first = 0;
+	}
+	fputs("},\n     \"memory\": ", f);
+	json_write_str(f, v->memory);
+	fputs(", \"drift\": ", f);
+	if (rpt_drift_name(v->drift))
+		json_write_str(f, rpt_drift_name(v->drift));
+	else
+		fputs("null", f);
+	fprintf(f, ", \"warnings\": %d, \"sentence\": ", v->warnings);
+	json_write_str(f, v->sentence);
+	fputc('}', f);
 }
 
 int rpt_write_json(const struct report *r, FILE *f)
@@ -291,8 +397,31 @@ int rpt_write_json(const struct report *r, FILE *f)
 		json_write_str(f, r->cpu_names[s]);
 	}
 	fputs("],\n  \"noise_method\": \"batch means of per-interval figures; Welch t-test, "
-	      "95% confidence interval of the difference\",\n  \"runs\": [\n",
+	      "95% confidence interval of the difference\",\n  \"verdict\": [\n",
 	      f);
+	for (int i = 0; i < r->nverdicts; i++) {
+		jverdict(r, &r->verdicts[i], f);
+		fputs(i + 1 < r->nverdicts ? ",\n" : "\n", f);
+	}
+	fputs("  ],\n  \"validity\": [\n", f);
+	for (int i = 0; i < r->nvalidity; i++) {
+		const struct rpt_valid *v = &r->validity[i];
+		fputs("    {\"severity\": ", f);
+		json_write_str(f, v->severity);
+		fputs(", \"code\": ", f);
+		json_write_str(f, v->code);
+		fputs(", \"label\": ", f);
+		if (v->label >= 0)
+			json_write_str(f, r->labels[v->label].name);
+		else
+			fputs("null", f);
+		fputs(", \"run\": ", f);
+		json_write_str(f, v->run);
+		fputs(", \"message\": ", f);
+		json_write_str(f, v->message);
+		fputs(i + 1 < r->nvalidity ? "},\n" : "}\n", f);
+	}
+	fputs("  ],\n  \"runs\": [\n", f);
 	for (int i = 0; i < r->nruns; i++) {
 		jrun(r, &r->runs[i], f);
 		fputs(i + 1 < r->nruns ? ",\n" : "\n", f);
@@ -309,9 +438,16 @@ int rpt_write_json(const struct report *r, FILE *f)
 	}
 	fputs("  ],\n  \"findings\": [\n", f);
 	for (int i = 0; i < r->nfindings; i++) {
+		const struct rpt_finding *x = &r->findings[i];
 		fputs("    {\"kind\": ", f);
-		json_write_str(f, r->findings[i].kind);
-		fputs(", \"text\": ", f);
+		json_write_str(f, x->kind);
+		fputs(", \"label\": ", f);
+		if (x->label >= 0)
+			json_write_str(f, r->labels[x->label].name);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"score\": %.0f, \"top\": %s, \"text\": ", x->score,
+		        x->top ? "true" : "false");
 		json_write_str(f, r->findings[i].text);
 		fputs(i + 1 < r->nfindings ? "},\n" : "}\n", f);
 	}
@@ -322,6 +458,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 		json_write_str(f, p->name);
 		fputs(", \"title\": ", f);
 		json_write_str(f, p->title);
+		fprintf(f, ", \"compare\": %s", p->compare ? "true" : "false");
 		fprintf(f, ", \"svg\": \"img/%s.svg\", \"png\": \"img/%s.png\", \"drawn\": %s}%s\n",
 		        p->name, p->name, p->drawn ? "true" : "false", i + 1 < r->npics ? "," : "");
 	}
@@ -376,9 +513,7 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			if (!s->gc_events)
 				continue;
 			w = snprintf(mem + n, sizeof mem - n, "%s%s: %s", n ? "; " : "", s->name,
-			             s->gc.memory == GCA_SUSPECTED_LEAK
-			                 ? "suspected leak"
-			                 : gca_memory_name(s->gc.memory));
+			             gca_memory_text(s->gc.memory));
 			if (w > 0)
 				n += (size_t)w;
 		}

@@ -1,34 +1,78 @@
-/* report_md: report.md — findings, tables and pictures in GitHub-flavoured Markdown. */
+/* report_md: report.md in GitHub-flavoured Markdown, in the order a reader needs it: the
+ * verdict, whether to trust it, what matters most, the findings by topic, the pictures
+ * comparing labels, how long to run, what ran, the tables, the pictures of each run.
+ *
+ * Every text from the model (labels, names, messages, samples) is escaped: a label such
+ * as `<img src=x onerror=...>` must stay text in a Markdown viewer, not become HTML. */
 #include "report.h"
 
+#include <ctype.h>
 #include <string.h>
 
-/* A table cell: '|' escaped, line breaks as spaces. */
-static void md_cell(FILE *f, const char *s)
+/* Text with Markdown and HTML made literal: < and & as entities (every viewer honours
+ * them; without a '<' no tag can start, so '>' stays as it is), the punctuation that starts
+ * emphasis, code or links backslash-escaped, '_' only where it could start emphasis (inside a word
+ * it cannot: client_ports stays readable), line breaks as spaces; in a table cell '|' too. */
+static void md_esc(FILE *f, const char *s, int cell)
 {
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r')
+	for (const char *p = s; p && *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		switch (c) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '\\':
+		case '`':
+		case '*':
+		case '[':
+		case ']':
+			fputc('\\', f);
+			fputc(c, f);
+			break;
+		case '_':
+			if (p == s || !isalnum((unsigned char)p[-1]) ||
+			    !isalnum((unsigned char)p[1]))
+				fputc('\\', f);
+			fputc('_', f);
+			break;
+		case '|':
+			fputs(cell ? "\\|" : "|", f);
+			break;
+		case '\n':
+		case '\r':
 			fputc(' ', f);
-		else
-			fputc(*s, f);
+			break;
+		default:
+			fputc(c, f);
+		}
 	}
 }
 
-/* Heading lines for the databases, labels and run count (shared with the HTML writer's
- * wording, kept short). */
+static void md_text(FILE *f, const char *s)
+{
+	md_esc(f, s, 0);
+}
+
+/* Heading lines for the databases, labels and run count. */
 static void md_meta(const struct report *r, FILE *f)
 {
 	int open = 0;
 
 	fprintf(f, "Database%s: ", r->ndbs > 1 ? "s" : "");
-	for (int i = 0; i < r->ndbs; i++)
-		fprintf(f, "%s%s%s", i ? ", " : "", r->ndbs > 1 ? "" : "", r->dbs[i]);
+	for (int i = 0; i < r->ndbs; i++) {
+		fputs(i ? ", " : "", f);
+		md_text(f, r->dbs[i]);
+	}
 	fprintf(f, ". Label%s: ", r->nlabels > 1 ? "s" : "");
-	for (int l = 0; l < r->nlabels; l++)
-		fprintf(f, "%s%s%s", l ? ", " : "", r->labels[l].name,
-		        l == 0 && r->nlabels > 1 ? " (baseline)" : "");
+	for (int l = 0; l < r->nlabels; l++) {
+		fputs(l ? ", " : "", f);
+		md_text(f, r->labels[l].name);
+		if (l == 0 && r->nlabels > 1)
+			fputs(" (baseline)", f);
+	}
 	for (int i = 0; i < r->nruns; i++)
 		open += strcmp(r->runs[i].status, "done") != 0;
 	fprintf(f, ". Runs: %d", r->nruns);
@@ -37,16 +81,20 @@ static void md_meta(const struct report *r, FILE *f)
 	fprintf(f, ".\n");
 }
 
-static void md_table(const struct rpt_table *t, FILE *f)
+static void md_table(const struct rpt_table *t, FILE *f, const char *level)
 {
-	fprintf(f, "## %s\n\n", t->title);
-	if (t->note[0])
-		fprintf(f, "%s\n\n", t->note);
+	fprintf(f, "%s ", level);
+	md_text(f, t->title);
+	fputs("\n\n", f);
+	if (t->note[0]) {
+		md_text(f, t->note);
+		fputs("\n\n", f);
+	}
 	for (int row = 0; row <= t->nrows; row++) {
 		fputc('|', f);
 		for (int c = 0; c < t->ncols; c++) {
 			fputc(' ', f);
-			md_cell(f, t->cells[(size_t)row * (size_t)t->ncols + (size_t)c]);
+			md_esc(f, t->cells[(size_t)row * (size_t)t->ncols + (size_t)c], 1);
 			fputs(" |", f);
 		}
 		fputc('\n', f);
@@ -60,36 +108,136 @@ static void md_table(const struct rpt_table *t, FILE *f)
 	fputc('\n', f);
 }
 
-int rpt_write_md(const struct report *r, FILE *f)
+static void md_pictures(const struct report *r, FILE *f, int compare)
 {
-	struct rpt_table *t = NULL;
-	int n = 0;
-	char err[128];
-
-	if (rpt_tables(r, &t, &n, err, sizeof err) < 0)
-		return -1;
-	fprintf(f, "# %s\n\n", r->title);
-	md_meta(r, f);
-	fprintf(f, "\n## Findings\n\n");
-	for (int i = 0; i < r->nfindings; i++)
-		fprintf(f, "- %s\n", r->findings[i].text);
-	fputc('\n', f);
-	for (int i = 0; i < n; i++)
-		md_table(&t[i], f);
-	if (r->npics) {
-		fprintf(f, "## Pictures\n\n");
-		if (r->plot_note[0])
-			fprintf(f, "%s\n\n", r->plot_note);
-		for (int i = 0; i < r->npics; i++) {
-			const struct rpt_picture *p = &r->pics[i];
-			fprintf(f, "### %s\n\n", p->title);
-			if (p->drawn)
-				fprintf(f, "![%s](img/%s.png) ([SVG](img/%s.svg))\n\n", p->title,
-				        p->name, p->name);
-			else
-				fprintf(f, "(not drawn)\n\n");
+	for (int i = 0; i < r->npics; i++) {
+		const struct rpt_picture *p = &r->pics[i];
+		if (p->compare != compare)
+			continue;
+		fputs("### ", f);
+		md_text(f, p->title);
+		fputs("\n\n", f);
+		if (p->drawn) {
+			fputs("![", f);
+			md_text(f, p->title);
+			fprintf(f, "](img/%s.png) ([SVG](img/%s.svg))\n\n", p->name, p->name);
+		} else {
+			fprintf(f, "(not drawn)\n\n");
 		}
 	}
+}
+
+static int count_pictures(const struct report *r, int compare)
+{
+	int n = 0;
+	for (int i = 0; i < r->npics; i++)
+		n += r->pics[i].compare == compare;
+	return n;
+}
+
+static void md_validity(const struct report *r, FILE *f)
+{
+	fputs("## Can these numbers be trusted?\n\n", f);
+	if (r->nvalidity == 0) {
+		fputs(
+		    "Nothing found that undermines them: the generator's host and the generator "
+		    "were not saturated, the windows are long enough for what they claim, steady "
+		    "and nearly free of errors, and the labels ran in the same environment as far "
+		    "as it was recorded.\n\n",
+		    f);
+		return;
+	}
+	for (int i = 0; i < r->nvalidity; i++) {
+		const struct rpt_valid *v = &r->validity[i];
+		fprintf(f, "- **%s** %s: ", !strcmp(v->severity, "warn") ? "warning" : "note",
+		        v->code);
+		md_text(f, v->message);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void md_findings(const struct report *r, FILE *f)
+{
+	int top[RPT_TOP_FINDINGS], ntop = rpt_top_findings(r, top), rest = r->nfindings - ntop;
+
+	if (ntop) {
+		fputs("## What matters most\n\n", f);
+		for (int i = 0; i < ntop; i++) {
+			fputs("- ", f);
+			md_text(f, r->findings[top[i]].text);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+	if (rest <= 0)
+		return;
+	fputs(ntop ? "## Other findings\n\n" : "## Findings\n\n", f);
+	for (int t = 0; t < RPT_NTOPIC; t++) {
+		int any = 0;
+		for (int i = 0; i < r->nfindings; i++) {
+			const struct rpt_finding *x = &r->findings[i];
+			if (x->top || x->topic != (enum rpt_topic)t)
+				continue;
+			if (!any++)
+				fprintf(f, "### %s\n\n", rpt_topic_title((enum rpt_topic)t));
+			fputs("- ", f);
+			md_text(f, x->text);
+			fputc('\n', f);
+		}
+		if (any)
+			fputc('\n', f);
+	}
+}
+
+int rpt_write_md(const struct report *r, FILE *f)
+{
+	struct rpt_table *front = NULL, *t = NULL, *env = NULL;
+	int nfront = 0, n = 0, nenv = 0, rc = -1;
+	char err[128];
+
+	if (rpt_front_tables(r, &front, &nfront, err, sizeof err) < 0 ||
+	    rpt_tables(r, &t, &n, err, sizeof err) < 0 ||
+	    rpt_env_tables(r, &env, &nenv, err, sizeof err) < 0)
+		goto done;
+	fputs("# ", f);
+	md_text(f, r->title);
+	fputs("\n\n", f);
+	md_meta(r, f);
+	fputc('\n', f);
+	/* The verdict: its table, then a sentence per label. */
+	if (nfront > 0)
+		md_table(&front[0], f, "##");
+	for (int i = 0; i < r->nverdicts; i++) {
+		fputs("- ", f);
+		md_text(f, r->verdicts[i].sentence);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+	md_validity(r, f);
+	md_findings(r, f);
+	if (count_pictures(r, 1)) {
+		fputs("## Labels over time\n\n", f);
+		md_pictures(r, f, 1);
+	}
+	for (int i = 1; i < nfront; i++)
+		md_table(&front[i], f, "##");
+	for (int i = 0; i < nenv; i++)
+		md_table(&env[i], f, "##");
+	for (int i = 0; i < n; i++)
+		md_table(&t[i], f, "##");
+	if (count_pictures(r, 0)) {
+		fprintf(f, "## Pictures of each run\n\n");
+		if (r->plot_note[0]) {
+			md_text(f, r->plot_note);
+			fputs("\n\n", f);
+		}
+		md_pictures(r, f, 0);
+	}
+	rc = ferror(f) ? -1 : 0;
+done:
+	rpt_tables_free(front, nfront);
 	rpt_tables_free(t, n);
-	return ferror(f) ? -1 : 0;
+	rpt_tables_free(env, nenv);
+	return rc;
 }

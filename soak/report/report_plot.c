@@ -376,9 +376,15 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 			return -1;
 		snprintf(title, sizeof title, "Heap after GC: run %s (%s), %s: %s", run->key,
 		         c->r->labels[run->label].name, s->name,
-		         g->memory == GCA_SUSPECTED_LEAK ? "suspected leak"
-		                                         : gca_memory_name(g->memory));
-		if (add(c, name, title, "heap_gc.gp", "hastrend=%d;xlabel='%s'", trend, xl) < 0)
+		         gca_memory_text(g->memory));
+		/* The heap's size is drawn when the heap after GC comes within half of it: a
+		 * floor near the ceiling is exhaustion, and the reader should see the ceiling. */
+		double top = 0;
+		for (size_t k = 0; k < s->nheap_ts; k++)
+			top = fmax(top, s->heap_ts[k].v);
+		double ceiling = g->heap_max_mb > 0 && top >= 0.5 * g->heap_max_mb ? g->heap_max_mb : 0;
+		if (add(c, name, title, "heap_gc.gp", "hastrend=%d;xlabel='%s';heapmax=%.1f", trend,
+		        xl, ceiling) < 0)
 			return -1;
 	}
 	if (s->npause_ts > 0) {
@@ -396,11 +402,165 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 	return 0;
 }
 
+/* --- the labels compared ------------------------------------------------------------------ */
+
+/* The run that stands for label l in the comparison pictures: the first run of the cell
+ * its verdict rests on, or NULL. */
+static const struct rpt_run *label_run(const struct report *r, int l)
+{
+	const struct rpt_cell *cell;
+
+	if (l >= r->nverdicts || r->verdicts[l].cell < 0)
+		return NULL;
+	cell = &r->cells[r->verdicts[l].cell];
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->label != l || (strcmp(run->mode, "sweep") == 0) != cell->sweep)
+			continue;
+		for (int k = 0; k < run->nsteps; k++)
+			if (run->steps[k].concurrency == cell->concurrency &&
+			    run->steps[k].planned_ms == cell->planned_ms && run->steps[k].nintervals > 0)
+				return run;
+	}
+	return NULL;
+}
+
+static const struct rpt_source *run_source(const struct rpt_run *run, const char *name)
+{
+	for (int k = 0; k < run->nsrc; k++)
+		if (!strcmp(run->src[k].name, name))
+			return &run->src[k];
+	return NULL;
+}
+
+enum cmp_what { CMP_TPS, CMP_LATENCY, CMP_CPU, CMP_HEAP };
+
+/* One picture with a series per label (two for latency: p50 and p99) on one time axis. */
+static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
+{
+	struct report *r = c->r;
+	const struct rpt_run *runs[RPT_MAX_LABELS];
+	char name[RPT_PIC_NAME_MAX], title[192], safe_src[RPT_NAME_MAX];
+	double span = 0, div;
+	const char *xl;
+	int n = 0;
+	FILE *f;
+
+	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++) {
+		const struct rpt_run *run = label_run(r, l);
+		const struct rpt_source *s = run && src ? run_source(run, src) : NULL;
+		int has = run && (what == CMP_TPS || what == CMP_LATENCY   ? run->nts > 0
+		                  : what == CMP_CPU                        ? s && s->ncpu_ts > 0
+		                                                           : s && s->nheap_ts > 0);
+		runs[l] = has ? run : NULL;
+		if (has) {
+			n++;
+			span = fmax(span, run_span(run));
+		}
+	}
+	if (n < 2)
+		return 0;
+	div = time_unit(span, &xl);
+	safe(safe_src, sizeof safe_src, src ? src : "");
+	fmt(name, sizeof name, "compare_%s%s%s",
+	    what == CMP_TPS ? "tps" : what == CMP_LATENCY ? "latency" : what == CMP_CPU ? "cpu" : "heap",
+	    src ? "_" : "", safe_src);
+	f = data_file(c, name);
+	for (int l = 0; f && l < r->nlabels && l < RPT_MAX_LABELS; l++) {
+		const struct rpt_run *run = runs[l];
+		const char *label = r->labels[l].name;
+		if (!run)
+			continue;
+		if (what == CMP_TPS || what == CMP_LATENCY) {
+			for (int p = what == CMP_TPS ? 2 : 0; p < 3; p += 2) {
+				if (what == CMP_TPS)
+					header(f, "time", "%s #%s", label, run->key);
+				else
+					header(f, "time", "%s #%s %s", label, run->key, p ? "p99" : "p50");
+				for (size_t k = 0; k < run->nts; k++)
+					row(f, run->ts[k].t_s / div,
+					    what == CMP_TPS ? run->ts[k].tps
+					    : p          ? run->ts[k].p99_ms
+					                 : run->ts[k].p50_ms);
+				fputs("\n\n", f);
+			}
+		} else {
+			const struct rpt_source *s = run_source(run, src);
+			header(f, "time", "%s #%s", label, run->key);
+			if (what == CMP_CPU)
+				for (size_t k = 0; k < s->ncpu_ts; k++)
+					row(f, s->cpu_ts[k].t_s / div, s->cpu_ts[k].v);
+			else
+				for (size_t k = 0; k < s->nheap_ts; k++)
+					row(f, s->heap_ts[k].t_s / div, s->heap_ts[k].v);
+			fputs("\n\n", f);
+		}
+	}
+	if (close_data(c, f, name) < 0)
+		return -1;
+	if (what == CMP_TPS)
+		snprintf(title, sizeof title, "Throughput over time, per label");
+	else if (what == CMP_LATENCY)
+		snprintf(title, sizeof title, "Latency p50 (dashed) and p99 over time, per label");
+	else
+		snprintf(title, sizeof title, "%s of %s over time, per label",
+		         what == CMP_CPU ? "CPU" : "Heap after GC", src);
+	if (add(c, name, title, "compare_time.gp",
+	        "nseries=%d;xlabel='%s';ylabel='%s';points=%d;paired=%d",
+	        what == CMP_LATENCY ? 2 * n : n, xl,
+	        what == CMP_TPS       ? "throughput (requests/s)"
+	        : what == CMP_LATENCY ? "latency (ms)"
+	        : what == CMP_CPU     ? "CPU (% of one core)"
+	                              : "heap after GC (MB)",
+	        what == CMP_HEAP, what == CMP_LATENCY) < 0)
+		return -1;
+	r->pics[r->npics - 1].compare = 1;
+	return 0;
+}
+
+/* TPS, latency, the CPU of each process series and the heap after GC of each GC source,
+ * per label. */
+static int pic_compares(struct ctx *c)
+{
+	struct report *r = c->r;
+	char gc[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int ngc = 0;
+
+	if (pic_compare(c, CMP_TPS, NULL) < 0 || pic_compare(c, CMP_LATENCY, NULL) < 0)
+		return -1;
+	for (int s = 0; s < r->ncpu; s++)
+		if (strcmp(r->cpu_names[s], "host") != 0 && !strstr(r->cpu_names[s], ":host") &&
+		    pic_compare(c, CMP_CPU, r->cpu_names[s]) < 0)
+			return -1;
+	for (int i = 0; i < r->nruns; i++)
+		for (int k = 0; k < r->runs[i].nsrc; k++) {
+			const char *nm = r->runs[i].src[k].name;
+			int seen = !r->runs[i].src[k].gc_events;
+			for (int j = 0; j < ngc && !seen; j++)
+				seen = !strcmp(gc[j], nm);
+			if (!seen && ngc < RPT_MAX_SOURCES)
+				snprintf(gc[ngc++], RPT_NAME_MAX, "%s", nm);
+		}
+	/* Source names sorted, so the pictures come in a stable order. */
+	for (int i = 1; i < ngc; i++)
+		for (int j = i; j > 0 && strcmp(gc[j - 1], gc[j]) > 0; j--) {
+			char t[RPT_NAME_MAX];
+			memcpy(t, gc[j], sizeof t);
+			memcpy(gc[j], gc[j - 1], sizeof t);
+			memcpy(gc[j - 1], t, sizeof t);
+		}
+	for (int j = 0; j < ngc; j++)
+		if (pic_compare(c, CMP_HEAP, gc[j]) < 0)
+			return -1;
+	return 0;
+}
+
 static int plan(struct ctx *c)
 {
 	struct report *r = c->r;
 
-	if (pic_tps_time(c) < 0 || pic_concurrency(c, 0) < 0 || pic_concurrency(c, 1) < 0)
+	if (pic_compares(c) < 0 || pic_tps_time(c) < 0 || pic_concurrency(c, 0) < 0 ||
+	    pic_concurrency(c, 1) < 0)
 		return -1;
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "report_gaps.h"
 #include "report_read.h"
 #include "report_sources.h"
 
@@ -165,7 +166,7 @@ static int read_points(struct reader *rd, sqlite3_stmt *q, const struct rpt_run 
 static int in_window(const struct rpt_run *run, const struct rpt_step *s, double t_s)
 {
 	int64_t t = run->started_ms + (int64_t)llround(t_s * 1000);
-	return s->nintervals > 0 && t >= s->win_from_ms && t < s->win_to_ms;
+	return s->nintervals > 0 && t >= s->win_from_ms && t < s->win_to_ms && !rpt_in_gap(run, t);
 }
 
 /* CPU: the series over the run, each step's window values and means. */
@@ -305,6 +306,8 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		struct gcp_event *e;
 		int kind;
+		if (rpt_in_gap(run, sqlite3_column_int64(q, 0)))
+			continue; /* a resumed run's time without load */
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 1024;
 			if (n >= RPT_MAX_INTERVALS * 4UL) {

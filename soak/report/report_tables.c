@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "report_tb.h"
 #include "dur.h"
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
@@ -75,15 +76,9 @@ int rpt_run_pictured(const struct report *r, int run)
 	return run < RPT_MAX_RUN_PICTURES;
 }
 
-/* --- table building ------------------------------------------------------------------- */
+/* --- table building (report_tb.h) ---------------------------------------------------- */
 
-struct tb {
-	struct rpt_table *t; /* the table being filled */
-	int cap;             /* rows allocated (header included) */
-	int failed;          /* out of memory once: the table is incomplete */
-};
-
-static void tb_begin(struct tb *b, struct rpt_table *t, const char *title, int ncols)
+void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int ncols)
 {
 	memset(t, 0, sizeof *t);
 	b->t = t;
@@ -97,7 +92,7 @@ static void tb_begin(struct tb *b, struct rpt_table *t, const char *title, int n
 }
 
 /* Starts a row after the header; returns its index (-1 once out of memory). */
-static int tb_row(struct tb *b)
+int rpt_tb_row(struct rpt_tb *b)
 {
 	struct rpt_table *t = b->t;
 	size_t ncols = (size_t)t->ncols;
@@ -118,8 +113,7 @@ static int tb_row(struct tb *b)
 	return t->nrows++;
 }
 
-__attribute__((format(printf, 4, 5))) static void tb_set(struct tb *b, int row, int col,
-                                                         const char *fmt, ...)
+void rpt_tb_set(struct rpt_tb *b, int row, int col, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -138,7 +132,7 @@ __attribute__((format(printf, 4, 5))) static void tb_set(struct tb *b, int row, 
 }
 
 /* The header: names and alignment ('r' right, 'l' left), one per column. */
-static void tb_header(struct tb *b, const char *const *names, const char *align)
+void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align)
 {
 	if (b->failed)
 		return;
@@ -149,12 +143,12 @@ static void tb_header(struct tb *b, const char *const *names, const char *align)
 	}
 	b->cap = 8;
 	for (int c = 0; c < b->t->ncols; c++) {
-		tb_set(b, -1, c, "%s", names[c]);
+		rpt_tb_set(b, -1, c, "%s", names[c]);
 		b->t->right[c] = align[c] == 'r';
 	}
 }
 
-static void rpt_tables_free_one(struct rpt_table *t)
+void rpt_table_free(struct rpt_table *t)
 {
 	if (t->cells)
 		for (int k = 0; k < (t->nrows + 1) * t->ncols; k++)
@@ -169,7 +163,7 @@ void rpt_tables_free(struct rpt_table *t, int n)
 	if (!t)
 		return;
 	for (int i = 0; i < n; i++)
-		rpt_tables_free_one(&t[i]);
+		rpt_table_free(&t[i]);
 	free(t);
 }
 
@@ -183,11 +177,6 @@ static const char *lname(const struct report *r, int l)
 static char *dur_s(double seconds, char *buf, size_t len)
 {
 	return dur_format((int64_t)llround(seconds) * 1000, buf, len);
-}
-
-static const char *verdict_text(enum gca_memory m)
-{
-	return m == GCA_NORMAL ? "normal" : m == GCA_SUSPECTED_LEAK ? "suspected leak" : "unknown";
 }
 
 /* "app: normal; db: suspected leak" for a run's GC sources, or "—". */
@@ -205,8 +194,8 @@ static void memory_cell(const struct rpt_run *run, char *buf, size_t len)
 		if (!s->gc_events)
 			continue;
 		w = many > 1 ? snprintf(buf + n, len - n, "%s%s: %s", n ? "; " : "", s->name,
-		                        verdict_text(s->gc.memory))
-		             : snprintf(buf + n, len - n, "%s", verdict_text(s->gc.memory));
+		                        gca_memory_text(s->gc.memory))
+		             : snprintf(buf + n, len - n, "%s", gca_memory_text(s->gc.memory));
 		if (w > 0)
 			n += (size_t)w;
 	}
@@ -231,7 +220,7 @@ static double run_cpu(const struct rpt_run *run, const char *name)
 	return NAN;
 }
 
-static void soak_table(const struct report *r, struct tb *b, struct rpt_table *t)
+static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	const char *names[MAX_COLS] = {"run", "label", "concurrency", "duration", "total",  "TPS",
 	                               "avg", "90%",   "95%",         "99%",      "error %"};
@@ -247,13 +236,13 @@ static void soak_table(const struct report *r, struct tb *b, struct rpt_table *t
 	names[nc] = "memory";
 	align[nc++] = 'l';
 	align[nc] = '\0';
-	tb_begin(b, t, "Soak runs", nc);
+	rpt_tb_begin(b, t, "Soak runs", nc);
 	snprintf(t->note, sizeof t->note,
 	         "One row per fixed run. Figures cover each run's measured window (warm-up and "
 	         "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
 	         "the mean over that window: a process source in %% of one core, a host series in "
 	         "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
-	tb_header(b, names, align);
+	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		const struct figures *f = &run->f;
@@ -261,33 +250,33 @@ static void soak_table(const struct report *r, struct tb *b, struct rpt_table *t
 		int row, c = 0;
 		if (strcmp(run->mode, "fixed") != 0)
 			continue;
-		row = tb_row(b);
-		tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
-		tb_set(b, row, c++, "%s", lname(r, run->label));
-		tb_set(b, row, c++, "%d", run->nsteps ? run->steps[0].concurrency : 0);
-		tb_set(b, row, c++, "%s", dur_s(f->seconds, x[1], sizeof x[1]));
-		tb_set(b, row, c++, "%lld", (long long)f->requests);
-		tb_set(b, row, c++, "%s", rpt_fmt_num(f->tps, 1, x[2], sizeof x[2]));
+		row = rpt_tb_row(b);
+		rpt_tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
+		rpt_tb_set(b, row, c++, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, c++, "%d", run->nsteps ? run->steps[0].concurrency : 0);
+		rpt_tb_set(b, row, c++, "%s", dur_s(f->seconds, x[1], sizeof x[1]));
+		rpt_tb_set(b, row, c++, "%lld", (long long)f->requests);
+		rpt_tb_set(b, row, c++, "%s", rpt_fmt_num(f->tps, 1, x[2], sizeof x[2]));
 		int ans = f->p50_us > 0 || f->max_us > 0;
-		tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? f->mean_us / 1000 : NAN, x[3], 64));
-		tb_set(b, row, c++, "%s",
+		rpt_tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? f->mean_us / 1000 : NAN, x[3], 64));
+		rpt_tb_set(b, row, c++, "%s",
 		       rpt_fmt_ms(ans ? (double)f->p90_us / 1000 : NAN, x[4], 64));
-		tb_set(b, row, c++, "%s",
+		rpt_tb_set(b, row, c++, "%s",
 		       rpt_fmt_ms(ans ? (double)f->p95_us / 1000 : NAN, x[5], 64));
-		tb_set(b, row, c++, "%s",
+		rpt_tb_set(b, row, c++, "%s",
 		       rpt_fmt_ms(ans ? (double)f->p99_us / 1000 : NAN, x[6], 64));
-		tb_set(b, row, c++, "%s%%", rpt_fmt_num(f->error_pct, 2, x[7], 64));
+		rpt_tb_set(b, row, c++, "%s%%", rpt_fmt_num(f->error_pct, 2, x[7], 64));
 		for (int s = 0; s < r->ncpu; s++) {
 			double v = run_cpu(run, r->cpu_names[s]);
-			tb_set(b, row, c++, "%s%s", rpt_fmt_num(v, 1, x[0], 64),
+			rpt_tb_set(b, row, c++, "%s%s", rpt_fmt_num(v, 1, x[0], 64),
 			       isnan(v) ? "" : "%");
 		}
 		memory_cell(run, mem, sizeof mem);
-		tb_set(b, row, c++, "%s", mem);
+		rpt_tb_set(b, row, c++, "%s", mem);
 	}
 }
 
-static void sweep_table(const struct report *r, const struct rpt_sweep *sw, struct tb *b,
+static void sweep_table(const struct report *r, const struct rpt_sweep *sw, struct rpt_tb *b,
                         struct rpt_table *t)
 {
 	static const char *const names[] = {"concurrency", "duration", "avg",
@@ -296,25 +285,25 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 
 	snprintf(title, sizeof title, "Sweep: %s (%s steps)", lname(r, sw->label),
 	         dur_format(sw->planned_ms, d, sizeof d));
-	tb_begin(b, t, title, 6);
-	tb_header(b, names, "rrrrrr");
+	rpt_tb_begin(b, t, title, 6);
+	rpt_tb_header(b, names, "rrrrrr");
 	for (int i = 0; i < sw->ncells; i++) {
 		const struct rpt_cell *c = &r->cells[sw->cells[i]];
 		int ans = c->f.p50_us > 0 || c->f.max_us > 0;
 		char x[4][64];
-		int row = tb_row(b);
-		tb_set(b, row, 0, "%d", c->concurrency);
-		tb_set(b, row, 1, "%s", dur_s(c->f.seconds, x[0], 64));
-		tb_set(b, row, 2, "%s", rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
-		tb_set(b, row, 3, "%s",
+		int row = rpt_tb_row(b);
+		rpt_tb_set(b, row, 0, "%d", c->concurrency);
+		rpt_tb_set(b, row, 1, "%s", dur_s(c->f.seconds, x[0], 64));
+		rpt_tb_set(b, row, 2, "%s", rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
+		rpt_tb_set(b, row, 3, "%s",
 		       rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
-		tb_set(b, row, 4, "%s", rpt_fmt_num(c->f.tps, 1, x[3], 64));
-		tb_set(b, row, 5, "%lld", (long long)c->f.requests);
+		rpt_tb_set(b, row, 4, "%s", rpt_fmt_num(c->f.tps, 1, x[3], 64));
+		rpt_tb_set(b, row, 5, "%lld", (long long)c->f.requests);
 	}
 }
 
 /* Labels side by side on the concurrency levels of sweeps with one step duration. */
-static int side_table(const struct report *r, int64_t planned, struct tb *b, struct rpt_table *t)
+static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b, struct rpt_table *t)
 {
 	const struct rpt_sweep *sw[RPT_MAX_LABELS];
 	const char *names[1 + 3 * RPT_MAX_LABELS];
@@ -353,11 +342,11 @@ static int side_table(const struct report *r, int64_t planned, struct tb *b, str
 	align[1 + 3 * n] = '\0';
 	snprintf(title, sizeof title, "Sweeps side by side (%s steps)",
 	         dur_format(planned, d, sizeof d));
-	tb_begin(b, t, title, 1 + 3 * n);
-	tb_header(b, names, align);
+	rpt_tb_begin(b, t, title, 1 + 3 * n);
+	rpt_tb_header(b, names, align);
 	for (int i = 0; i < nlev; i++) {
-		int row = tb_row(b);
-		tb_set(b, row, 0, "%d", levels[i]);
+		int row = rpt_tb_row(b);
+		rpt_tb_set(b, row, 0, "%d", levels[i]);
 		for (int k = 0; k < n; k++) {
 			const struct rpt_cell *c = NULL;
 			char x[3][64];
@@ -365,10 +354,10 @@ static int side_table(const struct report *r, int64_t planned, struct tb *b, str
 				if (r->cells[sw[k]->cells[j]].concurrency == levels[i])
 					c = &r->cells[sw[k]->cells[j]];
 			int ans = c && (c->f.p50_us > 0 || c->f.max_us > 0);
-			tb_set(b, row, 1 + k, "%s", rpt_fmt_num(c ? c->f.tps : NAN, 1, x[0], 64));
-			tb_set(b, row, 1 + n + k, "%s",
+			rpt_tb_set(b, row, 1 + k, "%s", rpt_fmt_num(c ? c->f.tps : NAN, 1, x[0], 64));
+			rpt_tb_set(b, row, 1 + n + k, "%s",
 			       rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
-			tb_set(b, row, 1 + 2 * n + k, "%s",
+			rpt_tb_set(b, row, 1 + 2 * n + k, "%s",
 			       rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
 		}
 	}
@@ -376,24 +365,24 @@ static int side_table(const struct report *r, int64_t planned, struct tb *b, str
 }
 
 /* "+15.0% (real)" */
-static void change_cell(struct tb *b, int row, int col, double base, double v,
+static void change_cell(struct rpt_tb *b, int row, int col, double base, double v,
                         const struct rpt_diff *d, int points)
 {
 	char x[64];
 	if (isnan(base) || isnan(v)) {
-		tb_set(b, row, col, DASH);
+		rpt_tb_set(b, row, col, DASH);
 		return;
 	}
 	if (points)
-		tb_set(b, row, col, "%s pp (%s)", rpt_fmt_signed(v - base, 2, x, sizeof x),
+		rpt_tb_set(b, row, col, "%s pp (%s)", rpt_fmt_signed(v - base, 2, x, sizeof x),
 		       rpt_verdict_name(d->verdict));
 	else
-		tb_set(b, row, col, "%s (%s)",
+		rpt_tb_set(b, row, col, "%s (%s)",
 		       rpt_fmt_pct(base != 0 ? 100 * (v - base) / base : NAN, x, sizeof x),
 		       rpt_verdict_name(d->verdict));
 }
 
-static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
+static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	const char *names[MAX_COLS] = {"kind", "concurrency", "duration", "label",  "vs",
 	                               "TPS",  "avg",         "99%",      "error %"};
@@ -406,7 +395,7 @@ static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
 		align[nc++] = 'r';
 	}
 	align[nc] = '\0';
-	tb_begin(b, t, "Comparison", nc);
+	rpt_tb_begin(b, t, "Comparison", nc);
 	snprintf(
 	    t->note, sizeof t->note,
 	    "Each label against the baseline (%s, or the first label with data) on the same "
@@ -417,17 +406,17 @@ static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
 	    "confidence interval of the difference; 'real' when it excludes zero, 'n/a' with "
 	    "fewer than two batches on a side. p99 is judged on the per-interval p99s.",
 	    lname(r, 0));
-	tb_header(b, names, align);
+	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
 		char d[32];
-		int row = tb_row(b);
-		tb_set(b, row, 0, "%s", c->sweep ? "sweep" : "fixed");
-		tb_set(b, row, 1, "%d", c->concurrency);
-		tb_set(b, row, 2, "%s", dur_format(c->planned_ms, d, sizeof d));
-		tb_set(b, row, 3, "%s", lname(r, c->label));
-		tb_set(b, row, 4, "%s", lname(r, a->label));
+		int row = rpt_tb_row(b);
+		rpt_tb_set(b, row, 0, "%s", c->sweep ? "sweep" : "fixed");
+		rpt_tb_set(b, row, 1, "%d", c->concurrency);
+		rpt_tb_set(b, row, 2, "%s", dur_format(c->planned_ms, d, sizeof d));
+		rpt_tb_set(b, row, 3, "%s", lname(r, c->label));
+		rpt_tb_set(b, row, 4, "%s", lname(r, a->label));
 		for (int k = 0; k < RPT_NMETRIC; k++)
 			change_cell(b, row, 5 + k, m->base_value[k], m->value[k], &m->d[k],
 			            k == RPT_M_ERR);
@@ -436,16 +425,16 @@ static void cmp_table(const struct report *r, struct tb *b, struct rpt_table *t)
 	}
 }
 
-static void errors_table(const struct report *r, struct tb *b, struct rpt_table *t)
+static void errors_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	static const char *const names[] = {"label", "side",          "class",
 	                                    "count", "% of requests", "sample"};
-	tb_begin(b, t, "Errors", 6);
+	rpt_tb_begin(b, t, "Errors", 6);
 	snprintf(t->note, sizeof t->note,
 	         "Errors in the measured windows by class. Client-side classes (client_ports, dns) "
 	         "are the load generator's own limits, not the server's; the sample is the first "
 	         "message of the class.");
-	tb_header(b, names, "lllrrl");
+	rpt_tb_header(b, names, "lllrrl");
 	for (int side = 0; side < 2; side++)
 		for (int l = 0; l < r->nlabels; l++)
 			for (int c = 0; c < ERR_NCLASS; c++) {
@@ -465,31 +454,31 @@ static void errors_table(const struct report *r, struct tb *b, struct rpt_table 
 				}
 				if (!count)
 					continue;
-				int row = tb_row(b);
-				tb_set(b, row, 0, "%s", lname(r, l));
-				tb_set(b, row, 1, "%s", side ? "client" : "server");
-				tb_set(b, row, 2, "%s", err_class_name((enum err_class)c));
-				tb_set(b, row, 3, "%lld", (long long)count);
-				tb_set(b, row, 4, "%s%%",
+				int row = rpt_tb_row(b);
+				rpt_tb_set(b, row, 0, "%s", lname(r, l));
+				rpt_tb_set(b, row, 1, "%s", side ? "client" : "server");
+				rpt_tb_set(b, row, 2, "%s", err_class_name((enum err_class)c));
+				rpt_tb_set(b, row, 3, "%lld", (long long)count);
+				rpt_tb_set(b, row, 4, "%s%%",
 				       rpt_fmt_num(req ? 100.0 * (double)count / (double)req : 0, 3,
 				                   x, sizeof x));
-				tb_set(b, row, 5, "%s", sample ? sample : "");
+				rpt_tb_set(b, row, 5, "%s", sample ? sample : "");
 			}
 }
 
-static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
+static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	static const char *const names[] = {
 	    "run",           "label",     "source",        "events", "GC time",
 	    "longest pause", "pause p99", "heap after GC", "R²",     "verdict"};
-	tb_begin(b, t, "Memory and GC", 10);
+	rpt_tb_begin(b, t, "Memory and GC", 10);
 	snprintf(t->note, sizeof t->note,
 	         "From each source's GC events in the run (gca_analyze): GC time is the share of "
 	         "wall time spent in stop-the-world pauses; the heap trend is the slope of heap "
 	         "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
 	         "on the basis named.",
 	         100 * GCA_WARMUP_FRAC);
-	tb_header(b, names, "lllrrrrrrl");
+	rpt_tb_header(b, names, "lllrrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -497,31 +486,31 @@ static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
 			char x[64];
 			if (!s->gc_events)
 				continue;
-			int row = tb_row(b);
-			tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			tb_set(b, row, 1, "%s", lname(r, run->label));
-			tb_set(b, row, 2, "%s", s->name);
-			tb_set(b, row, 3, "%lld", (long long)s->gc_events);
-			tb_set(b, row, 4, "%s%%", rpt_fmt_num(s->gc.gc_time_pct, 2, x, sizeof x));
-			tb_set(b, row, 5, "%s", rpt_fmt_ms(s->gc.pause_max_ms, x, sizeof x));
-			tb_set(b, row, 6, "%s", rpt_fmt_ms(s->gc.pause_p99_ms, x, sizeof x));
-			tb_set(b, row, 7, "%s MB/h (%s)",
+			int row = rpt_tb_row(b);
+			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
+			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			rpt_tb_set(b, row, 2, "%s", s->name);
+			rpt_tb_set(b, row, 3, "%lld", (long long)s->gc_events);
+			rpt_tb_set(b, row, 4, "%s%%", rpt_fmt_num(s->gc.gc_time_pct, 2, x, sizeof x));
+			rpt_tb_set(b, row, 5, "%s", rpt_fmt_ms(s->gc.pause_max_ms, x, sizeof x));
+			rpt_tb_set(b, row, 6, "%s", rpt_fmt_ms(s->gc.pause_p99_ms, x, sizeof x));
+			rpt_tb_set(b, row, 7, "%s MB/h (%s)",
 			       rpt_fmt_signed(s->gc.slope_mb_per_h, 1, x, 32), s->gc.basis);
-			tb_set(b, row, 8, "%s", rpt_fmt_num(s->gc.r2, 2, x, sizeof x));
-			tb_set(b, row, 9, "%s", verdict_text(s->gc.memory));
+			rpt_tb_set(b, row, 8, "%s", rpt_fmt_num(s->gc.r2, 2, x, sizeof x));
+			rpt_tb_set(b, row, 9, "%s", gca_memory_text(s->gc.memory));
 		}
 }
 
-static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
+static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	static const char *const names[] = {"run",   "label", "source", "mean memory",
 	                                    "trend", "R²",    "over"};
-	tb_begin(b, t, "Process memory", 7);
+	rpt_tb_begin(b, t, "Process memory", 7);
 	snprintf(t->note, sizeof t->note,
 	         "Memory of process sources without a GC log over the measured window: the "
 	         "proportional set size where recorded (shared pages divided among the processes "
 	         "sharing them), else RSS; the trend is the least-squares slope in MB/h.");
-	tb_header(b, names, "lllrrrr");
+	rpt_tb_header(b, names, "lllrrrr");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -529,43 +518,52 @@ static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
 			char x[64];
 			if (s->gc_events || !s->has_rss || !s->rss_fit)
 				continue;
-			int row = tb_row(b);
-			tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			tb_set(b, row, 1, "%s", lname(r, run->label));
-			tb_set(b, row, 2, "%s", s->name);
-			tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
-			tb_set(b, row, 4, "%s MB/h",
+			int row = rpt_tb_row(b);
+			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
+			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			rpt_tb_set(b, row, 2, "%s", s->name);
+			rpt_tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
+			rpt_tb_set(b, row, 4, "%s MB/h",
 			       rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x));
-			tb_set(b, row, 5, "%s", rpt_fmt_num(s->rss_r2, 2, x, sizeof x));
-			tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
+			rpt_tb_set(b, row, 5, "%s", rpt_fmt_num(s->rss_r2, 2, x, sizeof x));
+			rpt_tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
 		}
 }
 
-static void runs_table(const struct report *r, struct tb *b, struct rpt_table *t)
+static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	static const char *const names[] = {"run",        "label",   "name",          "mode",
 	                                    "connection", "status",  "started (UTC)", "measured",
-	                                    "steps",      "requests"};
-	tb_begin(b, t, "Runs", 10);
-	tb_header(b, names, "llllllrrrr");
+	                                    "steps",      "requests", "agents"};
+	rpt_tb_begin(b, t, "Runs", 11);
+	rpt_tb_header(b, names, "llllllrrrrr");
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		char iso[40], d[32];
-		int row = tb_row(b);
+		int row = rpt_tb_row(b);
 		clock_iso(run->started_ms, iso, sizeof iso);
 		iso[19] = '\0';
 		iso[10] = ' ';
-		tb_set(b, row, 0, "%s", run->key);
-		tb_set(b, row, 1, "%s", lname(r, run->label));
-		tb_set(b, row, 2, "%s", run->name);
-		tb_set(b, row, 3, "%s", run->mode);
-		tb_set(b, row, 4, "%s", run->connection);
-		tb_set(b, row, 5, "%s%s%s%s", run->status, *run->reason ? " (" : "", run->reason,
+		rpt_tb_set(b, row, 0, "%s", run->key);
+		rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, 2, "%s", run->name);
+		rpt_tb_set(b, row, 3, "%s", run->mode);
+		rpt_tb_set(b, row, 4, "%s", run->connection);
+		rpt_tb_set(b, row, 5, "%s%s%s%s", run->status, *run->reason ? " (" : "", run->reason,
 		       *run->reason ? ")" : "");
-		tb_set(b, row, 6, "%s", iso);
-		tb_set(b, row, 7, "%s", dur_s(run->f.seconds, d, sizeof d));
-		tb_set(b, row, 8, "%d", run->nsteps);
-		tb_set(b, row, 9, "%lld", (long long)run->f.requests);
+		rpt_tb_set(b, row, 6, "%s", iso);
+		rpt_tb_set(b, row, 7, "%s", dur_s(run->f.seconds, d, sizeof d));
+		rpt_tb_set(b, row, 8, "%d", run->nsteps);
+		rpt_tb_set(b, row, 9, "%lld", (long long)run->f.requests);
+		/* a merged run: agents it holds (of the planned); one agent's own run: K/N */
+		if (run->agent)
+			rpt_tb_set(b, row, 10, "#%d/%d", run->agent, run->agents);
+		else if (run->agents && run->agents != run->agents_planned)
+			rpt_tb_set(b, row, 10, "%d/%d", run->agents, run->agents_planned);
+		else if (run->agents)
+			rpt_tb_set(b, row, 10, "%d", run->agents);
+		else
+			rpt_tb_set(b, row, 10, "1");
 	}
 }
 
@@ -574,7 +572,7 @@ static int keep(struct rpt_table *t, int k)
 {
 	if (t[k].nrows > 0)
 		return k + 1;
-	rpt_tables_free_one(&t[k]);
+	rpt_table_free(&t[k]);
 	return k;
 }
 
@@ -582,7 +580,7 @@ int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err
 {
 	int cap = 8 + 2 * r->nsweeps, k = 0;
 	struct rpt_table *t = calloc((size_t)cap, sizeof *t);
-	struct tb b = {0};
+	struct rpt_tb b = {0};
 
 	*out = NULL;
 	*n = 0;

@@ -9,6 +9,76 @@
 #include "hdr.h"
 #include "procinfo.h"
 
+int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into,
+		char *err, size_t errlen)
+{
+	struct istats one;
+	const void *blob = sqlite3_column_blob(st, 9);
+	int len = sqlite3_column_bytes(st, 9);
+	int64_t answered;
+
+	memset(&one, 0, sizeof one);
+	if (blob && len > 0) {
+		char e2[256];
+		if (hdr_decode(blob, (size_t)len, &one.hist, e2, sizeof e2) < 0) {
+			snprintf(err, errlen, "run %lld, interval at %lld: bad histogram: %s",
+				 (long long)run_id, (long long)sqlite3_column_int64(st, 0), e2);
+			return -1;
+		}
+	}
+	/* The open model's service and lag histograms (columns 10 and 11, svc_mean_us 12),
+	 * when the caller wants them and the query has them. */
+	if (into->open && sqlite3_column_count(st) > 12) {
+		for (int k = 0; k < 2; k++) {
+			const void *b = sqlite3_column_blob(st, 10 + k);
+			int bl = sqlite3_column_bytes(st, 10 + k);
+			char e2[256];
+			if (!b || bl <= 0)
+				continue;
+			if (hdr_decode(b, (size_t)bl, k ? &one.lag : &one.svc, e2, sizeof e2) < 0) {
+				snprintf(err, errlen, "run %lld, interval at %lld: bad histogram: %s",
+					 (long long)run_id, (long long)sqlite3_column_int64(st, 0), e2);
+				hdr_release(&one.hist);
+				hdr_release(&one.svc);
+				return -1;
+			}
+		}
+		one.open = one.svc.counts_len > 0 && one.lag.counts_len > 0;
+		one.svc_sum_us =
+		    (int64_t)(sqlite3_column_double(st, 12) * (double)hdr_total(&one.svc) + 0.5);
+	}
+	answered = hdr_total(&one.hist);
+	one.requests = sqlite3_column_int64(st, 2);
+	one.errors = sqlite3_column_int64(st, 3);
+	one.bytes = sqlite3_column_int64(st, 4);
+	one.new_conns = sqlite3_column_int64(st, 5);
+	/* Means were stored per interval: weight them back into sums. */
+	one.connect_n = sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 : one.new_conns;
+	one.connect_sum_us = (int64_t)(sqlite3_column_double(st, 6) * (double)one.connect_n + 0.5);
+	one.ttfb_n = sqlite3_column_type(st, 7) == SQLITE_NULL ? 0 : answered;
+	one.ttfb_sum_us = (int64_t)(sqlite3_column_double(st, 7) * (double)one.ttfb_n + 0.5);
+	one.lat_sum_us = (int64_t)(sqlite3_column_double(st, 8) * (double)answered + 0.5);
+	if (one.errors > 0) {
+		sqlite3_bind_int64(es, 1, run_id);
+		sqlite3_bind_int64(es, 2, sqlite3_column_int64(st, 0));
+		while (sqlite3_step(es) == SQLITE_ROW) {
+			int c = err_class_parse((const char *)sqlite3_column_text(es, 0));
+			if (c < 0)
+				c = ERR_OTHER;
+			const char *sample = (const char *)sqlite3_column_text(es, 2);
+			if (one.err_count[c] == 0 && sample)
+				snprintf(one.err_sample[c], ERR_SAMPLE_LEN, "%s", sample);
+			one.err_count[c] += sqlite3_column_int64(es, 1);
+		}
+		sqlite3_reset(es);
+	}
+	istats_add(into, &one);
+	hdr_release(&one.hist);
+	hdr_release(&one.svc);
+	hdr_release(&one.lag);
+	return 0;
+}
+
 int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, double *seconds,
 		int *n, char *err, size_t errlen)
 {
@@ -36,69 +106,9 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 	sqlite3_bind_int64(st, 4, w->from_ms < 0 ? INT64_MIN : w->from_ms);
 	sqlite3_bind_int64(st, 5, w->to_ms < 0 ? INT64_MAX : w->to_ms);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		struct istats one;
-		const void *blob = sqlite3_column_blob(st, 9);
-		int len = sqlite3_column_bytes(st, 9);
-		int64_t answered;
-
-		memset(&one, 0, sizeof one);
-		if (blob && len > 0) {
-			char e2[256];
-			if (hdr_decode(blob, (size_t)len, &one.hist, e2, sizeof e2) < 0) {
-				snprintf(err, errlen, "run %lld, interval at %lld: bad histogram: %s",
-					 (long long)w->run_id, (long long)sqlite3_column_int64(st, 0), e2);
-				goto done;
-			}
-		}
-		/* The open model's service and lag histograms, when the caller wants them. */
-		if (into->open) {
-			for (int k = 0; k < 2; k++) {
-				const void *b = sqlite3_column_blob(st, 10 + k);
-				int bl = sqlite3_column_bytes(st, 10 + k);
-				char e2[256];
-				if (!b || bl <= 0)
-					continue;
-				if (hdr_decode(b, (size_t)bl, k ? &one.lag : &one.svc, e2, sizeof e2) < 0) {
-					snprintf(err, errlen, "run %lld, interval at %lld: bad histogram: %s",
-						 (long long)w->run_id, (long long)sqlite3_column_int64(st, 0), e2);
-					hdr_release(&one.hist);
-					hdr_release(&one.svc);
-					goto done;
-				}
-			}
-			one.open = one.svc.counts_len > 0 && one.lag.counts_len > 0;
-			one.svc_sum_us = (int64_t)(sqlite3_column_double(st, 12) * (double)hdr_total(&one.svc) + 0.5);
-		}
-		answered = hdr_total(&one.hist);
 		*seconds += (double)sqlite3_column_int64(st, 1) / 1000.0;
-		one.requests = sqlite3_column_int64(st, 2);
-		one.errors = sqlite3_column_int64(st, 3);
-		one.bytes = sqlite3_column_int64(st, 4);
-		one.new_conns = sqlite3_column_int64(st, 5);
-		/* Means were stored per interval: weight them back into sums. */
-		one.connect_n = sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 : one.new_conns;
-		one.connect_sum_us = (int64_t)(sqlite3_column_double(st, 6) * (double)one.connect_n + 0.5);
-		one.ttfb_n = sqlite3_column_type(st, 7) == SQLITE_NULL ? 0 : answered;
-		one.ttfb_sum_us = (int64_t)(sqlite3_column_double(st, 7) * (double)one.ttfb_n + 0.5);
-		one.lat_sum_us = (int64_t)(sqlite3_column_double(st, 8) * (double)answered + 0.5);
-		if (one.errors > 0) {
-			sqlite3_bind_int64(es, 1, w->run_id);
-			sqlite3_bind_int64(es, 2, sqlite3_column_int64(st, 0));
-			while (sqlite3_step(es) == SQLITE_ROW) {
-				int c = err_class_parse((const char *)sqlite3_column_text(es, 0));
-				if (c < 0)
-					c = ERR_OTHER;
-				const char *sample = (const char *)sqlite3_column_text(es, 2);
-				if (one.err_count[c] == 0 && sample)
-					snprintf(one.err_sample[c], ERR_SAMPLE_LEN, "%s", sample);
-				one.err_count[c] += sqlite3_column_int64(es, 1);
-			}
-			sqlite3_reset(es);
-		}
-		istats_add(into, &one);
-		hdr_release(&one.hist);
-		hdr_release(&one.svc);
-		hdr_release(&one.lag);
+		if (res_add_row(st, es, w->run_id, into, err, errlen) < 0)
+			goto done;
 		(*n)++;
 	}
 	if (step != SQLITE_DONE) {

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "db.h"
+#include "dur.h"
 #include "hdr.h"
 #include "procinfo.h"
 
@@ -27,8 +28,8 @@ int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 		       "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
 		       "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
 		       "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
-		       "gen_cpu_pct, gen_saturated) "
-		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		       "gen_cpu_pct, gen_saturated, gen_wait_pct) "
+		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		       err, errlen) < 0 ||
 	    db_prepare(r->db, &r->ins_error,
 		       "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
@@ -145,6 +146,115 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	return 0;
 }
 
+int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
+		   const char *status_was, int64_t heartbeat_was, int64_t gap_from_ms, char *err,
+		   size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	char boot[64], detail[200], a[32], b[40];
+	int64_t now = clock_wall_ms();
+
+	proc_boot_id(boot, sizeof boot);
+	if (db_begin(r->db, err, errlen) < 0)
+		return -1;
+	if (db_prepare(r->db, &st,
+		       "UPDATE runs SET status = 'running', reason = NULL, ended_ms = NULL, host = ?, "
+		       "pid = ?, pid_start = ?, boot_id = ?, heartbeat_ms = ?, soak_version = ?, "
+		       "resumed = resumed + 1 "
+		       "WHERE id = ? AND status = ? AND IFNULL(heartbeat_ms, -1) = ?",
+		       err, errlen) < 0)
+		goto fail;
+	sqlite3_bind_text(st, 1, r->host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, getpid());
+	sqlite3_bind_int64(st, 3, proc_start_ticks(getpid()));
+	sqlite3_bind_text(st, 4, boot, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, now);
+	sqlite3_bind_text(st, 6, SOAK_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, run_id);
+	sqlite3_bind_text(st, 8, status_was, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 9, heartbeat_was);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(r->db, "cannot take the run over", err, errlen);
+		goto fail;
+	}
+	if (sqlite3_changes(r->db) != 1) {
+		snprintf(err, errlen, "run %lld changed while it was being resumed (resumed by another "
+				      "soak run?)", (long long)run_id);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	r->run_id = run_id;
+	r->open = s->plan.model == PLAN_OPEN;
+	if (db_prepare(r->db, &st, "INSERT INTO gaps(run_id, from_ms, to_ms) VALUES(?,?,?)", err,
+		       errlen) < 0)
+		goto fail;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, gap_from_ms);
+	sqlite3_bind_int64(st, 3, now);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(r->db, "cannot record the gap", err, errlen);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	snprintf(detail, sizeof detail, "no load for %s, until %s: the run was resumed",
+		 dur_format((now - gap_from_ms) / 1000 * 1000, a, sizeof a), clock_iso(now, b, sizeof b));
+	sqlite3_bind_text(r->ins_event, 1, "soak", -1, SQLITE_STATIC);
+	sqlite3_bind_text(r->ins_event, 2, r->host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(r->ins_event, 3, gap_from_ms);
+	sqlite3_bind_text(r->ins_event, 4, "gap", -1, SQLITE_STATIC);
+	sqlite3_bind_text(r->ins_event, 5, detail, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(r->ins_event, 6, run_id);
+	if (step_done(r, r->ins_event, "cannot record the gap", err, errlen) < 0)
+		goto fail;
+	return db_commit(r->db, err, errlen);
+fail:
+	sqlite3_finalize(st);
+	db_rollback(r->db);
+	r->run_id = 0;
+	return -1;
+}
+
+int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	char uuid[33];
+	int rc;
+
+	random_hex(uuid, 16);
+	if (db_prepare(r->db, &st,
+		       "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
+		       "connection, url, host, soak_version, status, interval_ms, started_ms, "
+		       "ended_ms, heartbeat_ms, origin) "
+		       "VALUES(?,?,?,?,?,?,'http',?,?,?,?,'done',?,?,?,?,?)",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, im->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, im->label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, im->file, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, im->description, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, im->sweep ? "sweep" : "fixed", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, im->connection, -1, SQLITE_STATIC);
+	if (im->url && *im->url)
+		sqlite3_bind_text(st, 8, im->url, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, im->host && *im->host ? im->host : "unknown", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, SOAK_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 11, im->interval_ms);
+	sqlite3_bind_int64(st, 12, im->started_ms);
+	sqlite3_bind_int64(st, 13, im->ended_ms);
+	sqlite3_bind_int64(st, 14, im->ended_ms);
+	sqlite3_bind_text(st, 15, im->origin, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(r->db, "cannot record the imported run", err, errlen);
+	r->run_id = sqlite3_last_insert_rowid(r->db);
+	r->imported = 1;
+	return 0;
+}
+
 int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, int64_t started_ms,
 		   int64_t planned_ms, char *err, size_t errlen)
 {
@@ -168,10 +278,7 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 	return 0;
 }
 
-/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
- * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
- * p999, max, hist.  *blob must be freed by the caller. */
-static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
 			uint8_t **blob, char *err, size_t errlen)
 {
 	size_t len = 0;
@@ -203,7 +310,7 @@ static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const 
  * generator's CPU, from parameter `at`: dropped, svc_mean_us, svc_p50_us, svc_p99_us,
  * lag_p99_us, lag_max_us, svc_hist, lag_hist, gen_cpu_pct.  The blobs are the caller's to
  * free. */
-static int bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
+int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
 		     const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
 		     size_t errlen)
 {
@@ -236,6 +343,11 @@ double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads)
 	return threads > 0 && seconds > 0 ? 100.0 * (double)s->cpu_ns / (seconds * 1e9 * threads) : 0;
 }
 
+double rec_gen_wait_pct(const struct istats *s, double seconds, int threads)
+{
+	return threads > 0 && seconds > 0 ? 100.0 * (double)s->wait_ns / (seconds * 1e9 * threads) : 0;
+}
+
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
 		 const char *phase, int vus, const struct istats *s, int *saturated, char *err,
 		 size_t errlen)
@@ -246,7 +358,9 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	int sat;
 
 	istats_figures(s, secs, &f);
-	sat = (r->threads > 0 && rec_gen_cpu_pct(s, secs, r->threads) >= REC_GEN_CPU_SATURATED) ||
+	sat = (r->threads > 0 && rec_gen_cpu_pct(s, secs, r->threads) +
+					 rec_gen_wait_pct(s, secs, r->threads) >=
+				     REC_GEN_CPU_SATURATED) ||
 	      (r->open && f.lag_p99_us > REC_GEN_LAG_SATURATED);
 	if (saturated)
 		*saturated = sat;
@@ -258,10 +372,12 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
 	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
 	sqlite3_bind_int(r->ins_interval, 6, vus);
-	if (bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
-	    bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0)
+	if (rec_bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
+	    rec_bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0)
 		goto fail;
 	sqlite3_bind_int(r->ins_interval, 30, sat);
+	if (r->threads > 0 && secs > 0)
+		sqlite3_bind_double(r->ins_interval, 31, rec_gen_wait_pct(s, secs, r->threads));
 	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
 		goto fail;
 	free(blob);
@@ -280,10 +396,12 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
 			goto fail;
 	}
-	sqlite3_bind_int64(r->heartbeat, 1, clock_wall_ms());
-	sqlite3_bind_int64(r->heartbeat, 2, r->run_id);
-	if (step_done(r, r->heartbeat, "cannot update the heartbeat", err, errlen) < 0)
-		goto fail;
+	if (!r->imported) {
+		sqlite3_bind_int64(r->heartbeat, 1, clock_wall_ms());
+		sqlite3_bind_int64(r->heartbeat, 2, r->run_id);
+		if (step_done(r, r->heartbeat, "cannot update the heartbeat", err, errlen) < 0)
+			goto fail;
+	}
 	return db_commit(r->db, err, errlen);
 fail:
 	free(blob);
@@ -299,9 +417,10 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	sqlite3_stmt *st = NULL;
 	struct figures f;
 	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
-	double secs = (double)(window_end_ms - window_start_ms) / 1000.0;
+	double secs = (double)(window_end_ms - window_start_ms - r->unmeasured_ms) / 1000.0;
 	int rc = -1;
 
+	r->unmeasured_ms = 0;
 	istats_figures(s, secs, &f);
 	if (db_prepare(r->db, &st,
 		       "UPDATE steps SET window_start_ms = ?, window_end_ms = ?, tps = ?, "
@@ -315,8 +434,8 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	sqlite3_bind_int64(st, 1, window_start_ms);
 	sqlite3_bind_int64(st, 2, window_end_ms);
 	sqlite3_bind_double(st, 3, f.tps);
-	if (bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
-	    bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
+	if (rec_bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
+	    rec_bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(st, 27, r->run_id);
 	sqlite3_bind_int(st, 28, idx);
@@ -331,6 +450,31 @@ done:
 	free(svc);
 	free(lag);
 	return rc;
+}
+
+int rec_threshold(struct recorder *r, int step_idx, const char *metric, const char *unit,
+		  double limit, double value, int passed, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (db_prepare(r->db, &st,
+		       "INSERT OR REPLACE INTO thresholds(run_id, step_idx, metric, unit, limit_val, "
+		       "value, passed) VALUES(?,?,?,?,?,?,?)",
+		       err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int(st, 2, step_idx);
+	sqlite3_bind_text(st, 3, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, unit, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 5, limit);
+	sqlite3_bind_double(st, 6, value);
+	sqlite3_bind_int(st, 7, passed != 0);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(r->db, "cannot record a threshold's verdict", err, errlen);
+	return 0;
 }
 
 int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen)

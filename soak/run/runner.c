@@ -14,10 +14,12 @@
 #include "clock.h"
 #include "collect.h"
 #include "dur.h"
+#include "env.h"
 #include "exitcode.h"
 #include "hdr.h"
 #include "log.h"
 #include "recorder.h"
+#include "verdict.h"
 
 #define STATUS_EVERY_MS 1000
 #define RUN_MEANS_MAX   4096 /* steady intervals of a step kept for the search's trend check */
@@ -31,10 +33,13 @@ struct run {
 	struct engine *eng;
 	struct istats iv;             /* the interval being collected */
 	struct istats acc;            /* the current step's measured window */
+	struct env_banner *banner;    /* the target's Server banner being asked for, or NULL */
 	struct figures steps[SCN_MAX_LEVELS];
 	int step_done[SCN_MAX_LEVELS]; /* 1 when steps[i] holds figures */
 	int64_t run_t0;               /* monotonic start of the first step */
 	int64_t wall0;                /* wall time at run_t0 */
+	int aligned;                  /* an agent: steps and intervals on the group's agreed
+	                               * schedule (agent_begin) */
 	int stopping;                 /* a signal asked us to stop */
 	int failed;                   /* a runtime failure: status 3 */
 	int breached;                 /* a threshold failed */
@@ -141,6 +146,8 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 	struct figures f;
 	char a[32], b[32], c[32];
 
+	struct agent_share share; /* an agent shows its own VUs */
+
 	istats_figures(iv, (double)len_ms / 1000.0, &f);
 	if (f.p99_us)
 		r->last_p99 = f.p99_us;
@@ -160,15 +167,17 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 			f.error_pct);
 		return;
 	}
+	agent_share(r->o->agent, r->levels[step], r->rates[step], &share);
 	fprintf(stderr,
 		"run %lld step %d/%d %d VUs %-7s +%s: %lld req %.1f/s p50 %s p99 %s err %.2f%% new conn %lld\n",
-		(long long)r->rec.run_id, step + 1, r->nsteps, r->levels[step], phase,
+		(long long)r->rec.run_id, step + 1, r->nsteps, share.vus, phase,
 		dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a), (long long)f.requests,
 		f.tps, dur_format_us((double)f.p50_us, b, sizeof b), dur_format_us((double)f.p99_us, c, sizeof c),
 		f.error_pct, (long long)f.new_conns);
 }
 
-/* Collects and records the interval [start, now); returns -1 on a runtime failure. */
+/* Collects what was counted since the last collect and records it as the interval
+ * [start, now) (monotonic); returns -1 on a runtime failure. */
 static int close_interval(struct run *r, int step, int64_t start, int64_t now, const char *phase,
 			  int steady)
 {
@@ -199,41 +208,37 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	return 0;
 }
 
+/* Checks the step's figures against the thresholds: each verdict is recorded, each
+ * failure printed and recorded as an event, and any makes the exit status 1. */
 static void check_thresholds(struct run *r, int step, const struct figures *f)
 {
-	const struct scn_thresholds *t = &r->s->thr;
-	char msg[300], a[32], b[32], err[256];
-	int n = 0;
-	struct {
-		char text[200];
-	} br[5];
+	struct scn_thresholds t = r->s->thr;
+	struct verdict v[VERDICT_MAX];
+	char msg[300], err[256];
+	int n;
 
-	if (t->p99_us >= 0 && f->requests > 0 && f->p99_us > t->p99_us) {
-		snprintf(br[n++].text, 200, "p99 %s is above %s", dur_format_us((double)f->p99_us, a, sizeof a),
-			 dur_format_us((double)t->p99_us, b, sizeof b));
+	/* An agent answers for its share of the load: tps_min is the whole group's. */
+	if (r->o->agent && t.tps_min > 0) {
+		struct agent_share share;
+		agent_share(r->o->agent, r->levels[step], r->rates[step], &share);
+		if (r->open && r->rates[step] > 0)
+			t.tps_min = t.tps_min * share.rate / r->rates[step];
+		else if (r->levels[step] > 0)
+			t.tps_min = t.tps_min * share.vus / r->levels[step];
 	}
-	if (t->p95_us >= 0 && f->requests > 0 && f->p95_us > t->p95_us) {
-		snprintf(br[n++].text, 200, "p95 %s is above %s", dur_format_us((double)f->p95_us, a, sizeof a),
-			 dur_format_us((double)t->p95_us, b, sizeof b));
-	}
-	if (t->mean_us >= 0 && f->requests > 0 && f->mean_us > (double)t->mean_us) {
-		snprintf(br[n++].text, 200, "mean %s is above %s", dur_format_us(f->mean_us, a, sizeof a),
-			 dur_format_us((double)t->mean_us, b, sizeof b));
-	}
-	if (t->error_rate >= 0 && f->error_pct > t->error_rate * 100) {
-		snprintf(br[n++].text, 200, "error rate %.2f%% is above %g%%", f->error_pct,
-			 t->error_rate * 100);
-	}
-	if (t->tps_min >= 0 && f->tps < t->tps_min) {
-		snprintf(br[n++].text, 200, "%.1f requests/s is below %g", f->tps, t->tps_min);
-	}
+	n = verdict_check(&t, f, v);
 	for (int i = 0; i < n; i++) {
+		if (rec_threshold(&r->rec, step, v[i].metric, v[i].unit, v[i].limit, v[i].value,
+				  v[i].passed, err, sizeof err) < 0)
+			log_warn("%s", err);
+		if (v[i].passed)
+			continue;
 		if (r->open)
 			snprintf(msg, sizeof msg, "step %d (%.1f/s): %.200s", step + 1, r->rates[step],
-				 br[i].text);
+				 v[i].text);
 		else
 			snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->levels[step],
-				 br[i].text);
+				 v[i].text);
 		if (r->o->tty && !r->o->quiet)
 			fputc('\n', stderr);
 		fprintf(stderr, "soak run: threshold failed: %s\n", msg);
@@ -264,44 +269,75 @@ static void drain(struct run *r)
 	engine_stop(r->eng, 1);
 }
 
-/* One step: ramp-up, warm-up, measured window, interval by interval. */
-/* One step; `last`: the run ends with it (its requests in flight go in a drain interval). */
+/* One step: ramp-up, warm-up, measured window, interval by interval.  `last`: the run ends
+ * with it (its requests in flight go in a drain interval). */
 static int run_step(struct run *r, int k, int last)
 {
 	const struct scenario *s = r->s;
-	int64_t t0 = clock_mono_ms();
-	int64_t ramp_end = t0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
+	const struct runner_resume *rs = r->o->resume;
+	/* The step a resumed run's stop cut runs what was left of it: it counts as begun as
+	 * long before now as it had run before the gap (the gap moves its end, not shortens
+	 * it), the load starting again from a new ramp-up and warm-up. */
+	int cont = rs && k == rs->step && rs->step_started_ms >= 0;
+	int64_t now0 = clock_mono_ms();
+	int64_t ran = cont && rs->gap_from_ms > rs->step_started_ms
+			      ? rs->gap_from_ms - rs->step_started_ms
+			      : 0;
+	/* agents: the step begins on the group's schedule, not when the last one ended */
+	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : now0 - ran;
+	int64_t load0 = cont ? now0 : t0; /* where this step's load starts */
+	int64_t ramp_end = load0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
 	int64_t step_end = t0 + r->step_ms;
-	int64_t start = t0, win_start = -1, win_end = -1;
+	int64_t start = load0, win_start = -1, win_end = -1;
+	/* Interval boundaries fall on multiples of the interval counted from `base`: the
+	 * step's start, or for agents the wall clock's, so every agent's coincide. */
+	int64_t base = r->aligned ? r->run_t0 - r->wall0 % s->interval_ms : t0;
+	int64_t pstart = t0; /* agents: the planned start of the interval being counted */
+	struct agent_share share;
 	char err[512];
 
-	if (k == 0) {
+	if (k == 0 && !r->aligned && !rs) {
 		r->run_t0 = t0;
 		r->wall0 = clock_wall_ms();
 	}
-	if (rec_step_begin(&r->rec, k, r->levels[k], r->rates[k], wall_of(r, t0), r->step_ms,
-			   err, sizeof err) < 0) {
+	if (r->aligned && step_end <= clock_mono_ms())
+		return 0; /* a late agent joins the group where it is: this step is over */
+	agent_share(r->o->agent, r->levels[k], r->rates[k], &share);
+	if ((!cont && rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms,
+				     err, sizeof err) < 0) ||
+	    (r->o->agent &&
+	     agent_record_step(r->rec.db, r->rec.run_id, k, r->levels[k], err, sizeof err) < 0)) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
+	int64_t ramp = r->aligned ? (ramp_end > clock_mono_ms() ? ramp_end - clock_mono_ms() : 0)
+				  : s->rampup_ms;
 	if (r->open)
-		engine_set_rate(r->eng, r->rates[k], s->rampup_ms);
+		engine_set_rate(r->eng, share.rate, ramp);
 	else
-		engine_set_vus(r->eng, r->levels[k], s->rampup_ms);
+		engine_set_vus(r->eng, share.vus, ramp);
 	istats_reset(&r->acc);
+	if (cont && rs->prior)
+		istats_add(&r->acc, rs->prior); /* the window's part before the gap */
 	r->nmeans = 0;
 	for (;;) {
-		/* Intervals are aligned on the step's start and cut at phase changes, so the
-		 * measured window is made of whole intervals. */
-		int64_t next = start + s->interval_ms - (start - t0) % s->interval_ms;
-		if (start < ramp_end && next > ramp_end)
+		/* Intervals are aligned on `base` and cut at phase changes, so the measured
+		 * window is made of whole intervals.  An agent counts on its planned
+		 * boundaries (the few ms a close takes are not its interval's business). */
+		int64_t from = r->aligned ? pstart : start;
+		int64_t next = from + s->interval_ms - (from - base) % s->interval_ms;
+		if (from < ramp_end && next > ramp_end)
 			next = ramp_end;
-		if (start < warm_end && next > warm_end)
+		if (from < warm_end && next > warm_end)
 			next = warm_end;
 		if (next > step_end)
 			next = step_end;
-		const char *phase = start < ramp_end ? "rampup" : start < warm_end ? "warmup" : "steady";
-		int steady = start >= warm_end;
+		const char *phase = from < ramp_end ? "rampup" : from < warm_end ? "warmup" : "steady";
+		int steady = from >= warm_end;
+		if (r->aligned && next <= clock_mono_ms() && next < step_end) {
+			pstart = next; /* a late agent skips the intervals already over */
+			continue;
+		}
 		int sig = wait_until(r, k, next, t0) < 0;
 		if (sig) {
 			/* Stop sending, let what is in flight finish, then record the partial
@@ -315,28 +351,36 @@ static int run_step(struct run *r, int k, int last)
 			engine_stop(r->eng, 0);
 		}
 		int64_t now = clock_mono_ms();
-		if (close_interval(r, k, start, now, phase, steady) < 0)
+		int64_t to = r->aligned && !sig ? next : now;
+		if (close_interval(r, k, from, to, phase, steady) < 0)
 			return -1;
 		if (steady) {
 			if (win_start < 0)
-				win_start = start;
-			win_end = now;
+				win_start = from;
+			win_end = to;
 		}
 		start = now;
+		pstart = next;
 		if (sig || now >= step_end)
 			break;
 	}
 	if (last && !r->stopping) {
-		int64_t d0 = clock_mono_ms();
+		int64_t d0 = r->aligned ? step_end : clock_mono_ms();
 		drain(r);
 		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
 			return -1;
 	}
-	if (win_start >= 0) {
-		istats_figures(&r->acc, (double)(win_end - win_start) / 1000.0, &r->steps[k]);
+	if (win_start >= 0 || (cont && rs->prior)) {
+		/* A resumed step's window spans the gap and the new ramp-up and warm-up: they
+		 * are left out of its seconds. */
+		int before = cont && rs->prior, after = win_start >= 0;
+		int64_t wfrom = before ? rs->prior_from_ms : wall_of(r, win_start);
+		int64_t wto = after ? wall_of(r, win_end) : rs->prior_to_ms;
+		r->rec.unmeasured_ms = before && after ? wall_of(r, win_start) - rs->prior_to_ms : 0;
+		istats_figures(&r->acc, (double)(wto - wfrom - r->rec.unmeasured_ms) / 1000.0,
+			       &r->steps[k]);
 		r->step_done[k] = 1;
-		if (rec_step_end(&r->rec, k, wall_of(r, win_start), wall_of(r, win_end), &r->acc, err,
-				 sizeof err) < 0) {
+		if (rec_step_end(&r->rec, k, wfrom, wto, &r->acc, err, sizeof err) < 0) {
 			snprintf(r->reason, sizeof r->reason, "%s", err);
 			return -1;
 		}
@@ -345,13 +389,59 @@ static int run_step(struct run *r, int k, int last)
 	return 0;
 }
 
+/* Agents: records the agent's place in the group, waits for the group's agreed start and
+ * takes it as the run's origin (agent.h).  -1 when a signal came first (r->stopping) or
+ * the run cannot go on (r->failed, r->reason). */
+static int agent_begin(struct run *r)
+{
+	struct agent *a = r->o->agent;
+	int64_t now = clock_wall_ms(), t0 = agent_plan_start(a, r->s, now), off, mono;
+	int64_t late = now > t0 ? now - t0 : 0;
+	char err[512], when[40];
+	int have_off = agent_clock_offset(a, r->o->db_path, &off, err, sizeof err) == 0;
+
+	if (!have_off)
+		log_warn("agent %d/%d: clock not compared with the database's file system: %s",
+			 a->index, a->count, err);
+	if (late >= scn_total_ms(r->s)) {
+		snprintf(r->reason, sizeof r->reason,
+			 "agent %d/%d came %.1f s after the group's start: its run is over", a->index,
+			 a->count, (double)late / 1000);
+		agent_plan_next(a, r->s, t0);
+		r->failed = 1;
+		return -1;
+	}
+	int rc = agent_record_run(r->rec.db, r->rec.run_id, a, t0, late, have_off ? &off : NULL,
+				  err, sizeof err);
+	agent_plan_next(a, r->s, t0); /* the queue's next scenario starts after this one */
+	if (rc < 0) {
+		snprintf(r->reason, sizeof r->reason, "%s", err);
+		r->failed = 1;
+		return -1;
+	}
+	if (!r->o->quiet)
+		fprintf(stderr, "soak run: agent %d/%d (%s) of group '%s': %s %s%s\n", a->index,
+			a->count, a->source, a->group, late ? "late: joining the run that started"
+							    : "starting at",
+			clock_iso(t0, when, sizeof when), late ? " where it is now" : "");
+	if (agent_wait(t0, r->o->sigint_count, r->o->sigterm, &mono) < 0) {
+		r->stopping = 1;
+		return -1;
+	}
+	r->run_t0 = mono;
+	r->wall0 = t0;
+	r->aligned = 1;
+	return 0;
+}
+
 static void print_summary(const struct run *r)
 {
+	FILE *out = r->o->json ? stderr : stdout;
 	const struct scenario *s = r->s;
 	char a[16], b[16], c[16], d[16], dur[32], lv[32];
 
-	printf("\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
-	printf("%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", r->open ? "rate/s" : "VUs",
+	fprintf(out, "\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
+	fprintf(out, "%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", r->open ? "rate/s" : "VUs",
 	       "window", "requests", "TPS", "avg", "90%", "95%", "99%", "error%",
 	       r->open ? "dropped" : "new conns");
 	for (int k = 0; k < r->nsteps; k++) {
@@ -362,7 +452,7 @@ static void print_summary(const struct run *r)
 			snprintf(lv, sizeof lv, "%.1f", r->rates[k]);
 		else
 			snprintf(lv, sizeof lv, "%d", r->levels[k]);
-		printf("%-5d %7s %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, lv,
+		fprintf(out, "%-5d %7s %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, lv,
 		       dur_format((int64_t)(f->seconds * 1000 + 0.5), dur, sizeof dur), (long long)f->requests,
 		       f->tps, dur_format_us(f->mean_us, a, sizeof a), dur_format_us((double)f->p90_us, b, sizeof b),
 		       dur_format_us((double)f->p95_us, c, sizeof c), dur_format_us((double)f->p99_us, d, sizeof d),
@@ -373,13 +463,13 @@ static void print_summary(const struct run *r)
 			const struct figures *f = &r->steps[k];
 			if (!r->step_done[k])
 				continue;
-			printf("step %d: latency from the intended start; service time p50 %s p99 %s, "
+			fprintf(out, "step %d: latency from the intended start; service time p50 %s p99 %s, "
 			       "start lag p99 %s\n",
 			       k + 1, dur_format_us((double)f->svc_p50_us, a, sizeof a),
 			       dur_format_us((double)f->svc_p99_us, b, sizeof b),
 			       dur_format_us((double)f->lag_p99_us, c, sizeof c));
 		}
-	fflush(stdout);
+	fflush(out);
 }
 
 #define SEARCH_BISECT     4    /* bisections after the first failing rate... */
@@ -506,13 +596,13 @@ end:
 	snprintf(a, sizeof a, "%.1f/s", pass);
 	snprintf(b, sizeof b, "%.1f/s", fail);
 	if (pass > 0 && fail > 0)
-		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %s)", q->slo->text, a,
-			 b, fail_why);
+		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %.200s)", q->slo->text,
+			 a, b, fail_why);
 	else if (pass > 0)
 		snprintf(msg, sizeof msg, "highest rate meeting %s: at least %s (the highest tried)",
 			 q->slo->text, a);
 	else
-		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %s", q->slo->text, b,
+		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %.200s", q->slo->text, b,
 			 fail_why);
 	if (rec_event(&r->rec, "soak", "max_rate", msg, err, sizeof err) < 0)
 		log_warn("%s", err);
@@ -535,6 +625,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	}
 	r->s = s;
 	r->o = o;
+	if (o->run_id)
+		*o->run_id = -1;
 	r->open = s->plan.model == PLAN_OPEN;
 	r->nsteps = s->nlevels;
 	memcpy(r->levels, s->levels, sizeof r->levels);
@@ -554,12 +646,26 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
-	    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
+	if (o->resume ? rec_run_resume(&r->rec, s, o->resume->run_id, o->resume->status_was,
+				       o->resume->heartbeat_was, o->resume->gap_from_ms, err,
+				       sizeof err) < 0
+		      : rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
+			    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	if (o->resume) {
+		/* The run's clock restarts here; its steps keep their wall-clock places. */
+		r->run_t0 = clock_mono_ms();
+		r->wall0 = clock_wall_ms();
+		for (int k = 0; o->resume->done && k < o->resume->step; k++) {
+			r->steps[k] = o->resume->done[k];
+			r->step_done[k] = o->resume->done[k].seconds > 0;
+		}
+	}
+	if (o->run_id)
+		*o->run_id = r->rec.run_id;
 	/* ${nonce}: random per run, so usernames never collide with an earlier run's. */
 	{
 		uint64_t x = (uint64_t)clock_mono_ns() ^ ((uint64_t)r->rec.run_id << 40) ^ (uint64_t)getpid();
@@ -570,14 +676,31 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		}
 		nonce[8] = '\0';
 	}
-	for (int k = 0; k < s->nlevels; k++)
-		if (s->levels[k] > max_vus)
-			max_vus = s->levels[k];
-	if (!o->quiet)
+	for (int k = 0; k < s->nlevels; k++) {
+		struct agent_share share;
+		agent_share(o->agent, s->levels[k], s->rates[k], &share);
+		if (share.vus > max_vus)
+			max_vus = share.vus;
+	}
+	if (!o->quiet && o->resume) {
+		const struct runner_resume *rs = o->resume;
+		int64_t ran = rs->step_started_ms >= 0 && rs->gap_from_ms > rs->step_started_ms
+				      ? rs->gap_from_ms - rs->step_started_ms
+				      : 0;
+		int64_t left = r->step_ms - ran;
+		left += (int64_t)(s->nlevels - rs->step - 1) * r->step_ms;
+		fprintf(stderr,
+			"soak run: resuming run %lld '%s' (label %s) in %s after %s without load: "
+			"step %d of %d, %s left\n",
+			(long long)r->rec.run_id, s->name, s->label, o->db_path,
+			dur_format((r->wall0 - rs->gap_from_ms) / 1000 * 1000, (char[32]){0}, 32),
+			rs->step + 1, s->nlevels, dur_format(left / 1000 * 1000, (char[32]){0}, 32));
+	} else if (!o->quiet) {
 		fprintf(stderr, "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s, client %s\n",
 			(long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
 			s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
 			engine_client(&s->plan, NULL, 0));
+	}
 	if (coll_start(&r->coll, s, o->db_path, r->rec.run_id, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
@@ -589,6 +712,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	eo.threads = o->threads > 0 ? o->threads : s->threads;
 	eo.max_vus = max_vus;
 	eo.loop = o->loop;
+	eo.agent_index = o->agent ? o->agent->index : 1;
+	eo.agent_count = o->agent ? o->agent->count : 1;
 	if (engine_start(&r->eng, &eo, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
@@ -601,11 +726,23 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		r->failed = 1;
 		goto close;
 	}
+	{
+		/* What ran, before the first request: a report needs it to say whether two
+		 * labels differ in more than the label.  Missing facts never stop a run. */
+		struct env_run er = {.s = s, .threads = engine_threads(r->eng),
+				     .loop = engine_loop_name(r->eng), .curl_version = curl_version()};
+		int erc;
+		r->banner = env_capture(r->rec.db, r->rec.run_id, &er, &erc, err, sizeof err);
+		if (erc < 0)
+			log_warn("cannot record the run's environment: %s", err);
+	}
+	if (o->agent && agent_begin(r) < 0)
+		goto close;
 	if (o->search.slo) {
 		if (search(r) < 0)
 			r->failed = 1;
 	} else {
-		for (int k = 0; k < r->nsteps && !r->stopping; k++)
+		for (int k = o->resume ? o->resume->step : 0; k < r->nsteps && !r->stopping; k++)
 			if (run_step(r, k, k == r->nsteps - 1) < 0) {
 				r->failed = 1;
 				break;
@@ -625,6 +762,9 @@ close:
 						: NULL;
 		if (r->failed)
 			fprintf(stderr, "soak run: %s\n", r->reason);
+		if (env_finish(r->rec.db, r->rec.run_id, r->banner, err, sizeof err) < 0)
+			log_warn("cannot record the target's Server banner: %s", err);
+		r->banner = NULL;
 		if (rec_run_end(&r->rec, status, why, err, sizeof err) < 0) {
 			fprintf(stderr, "soak run: %s\n", err);
 			r->failed = 1;
@@ -638,9 +778,9 @@ close:
 	if (r->sat_intervals > 0 && !o->quiet)
 		fprintf(stderr,
 			"soak run: warning: the load generator was the bottleneck in %d of %d measured "
-			"intervals (its %d engine threads at %.0f%% CPU or more%s): those latencies "
-			"include the generator's own queueing; give it more threads or another "
-			"machine\n",
+			"intervals (its %d engine threads busy or waiting for a core %.0f%% of the time "
+			"or more%s): those latencies include the generator's own queueing; give it "
+			"more threads or another machine\n",
 			r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
 			r->open ? ", or start lag p99 over 10 ms" : "");
 	rc = r->failed     ? EXIT_RUNTIME

@@ -8,12 +8,19 @@
  * the first SIGINT/SIGTERM stops sending and lets requests in flight finish (at most the
  * request timeout), the partial interval is written and the run marked interrupted; a
  * second SIGINT stops at once.
+ *
+ * Resuming (runner_opts.resume) takes a stopped run over under its id: the step the stop
+ * cut runs for what was left of it, from a new ramp-up and warm-up (out of its window, as
+ * is the gap), then the steps after it; the step's figures merge its intervals from before
+ * and after the gap, over the time measured.
  */
 #ifndef SOAK_RUNNER_H
 #define SOAK_RUNNER_H
 
 #include <signal.h>
+#include <stdint.h>
 
+#include "agent.h"
 #include "engine/engine.h"
 #include "slo.h"
 #include "scenario/scenario.h"
@@ -26,6 +33,21 @@ struct runner_search {
 	int64_t step_ms;       /* each step's length (0: the scenario's duration) */
 };
 
+/* soak run --resume: where a stopped run is taken up again (cmd_run reads it back and
+ * judges it resumable; the scenario is the one it ran). */
+struct runner_resume {
+	int64_t run_id;             /* the run to continue, under its own id */
+	const char *status_was;     /* its status and heartbeat as judged: the takeover */
+	int64_t heartbeat_was;      /* fails when another process changed them since */
+	int64_t gap_from_ms;        /* end of its last interval: the gap starts there */
+	int step;                   /* the first step to run: the one the stop cut, or the next */
+	int64_t step_started_ms;    /* when `step` began (its row exists), or -1: it is new */
+	const struct istats *prior; /* `step`'s steady intervals before the gap, or NULL */
+	int64_t prior_from_ms;      /* their window, when prior */
+	int64_t prior_to_ms;
+	const struct figures *done; /* figures of steps 0 .. step-1, for the summary (or NULL) */
+};
+
 struct runner_opts {
 	struct runner_search search;         /* capacity search, when search.slo is set */
 	const char *db_path;
@@ -33,8 +55,15 @@ struct runner_opts {
 	int threads;                         /* overrides the scenario when > 0 */
 	int tty;                             /* redraw a status line each second */
 	int quiet;                           /* no progress lines */
+	int json;                            /* stdout is for `soak run --json`: the step
+					      * table goes to stderr */
+	int64_t *run_id;                     /* when not NULL, gets the run's id (-1: none) */
 	volatile sig_atomic_t *sigint_count; /* incremented by the SIGINT handler */
 	volatile sig_atomic_t *sigterm;      /* set by the SIGTERM handler */
+	const struct runner_resume *resume;  /* --resume: continue that run; NULL: a new run */
+	struct agent *agent;                 /* --agent: this run is the agent's share of a
+	                                      * group's (agent.h); its queue plan advances
+	                                      * with each run.  NULL: a plain run */
 };
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143

@@ -209,7 +209,8 @@ static int valid_header(const char *h)
 static void check_url(struct scn_parse *p, struct scn_entry *e, const struct tpl *t)
 {
 	char buf[8192];
-	struct tpl_ctx ctx = {.seq = 1, .vu = 1, .iter = 1, .run_id = 1, .nonce = "n0nce", .rng = 42};
+	struct tpl_ctx ctx = {.seq = 1, .vu = 1, .iter = 1, .run_id = 1, .nonce = "n0nce", .rng = 42,
+			       .agent = 1};
 	CURLU *u;
 
 	ctx.csv = NULL;

@@ -1,11 +1,11 @@
 /*
- * The GC log parser on hostile text.  The input is fed as a log (lines split on '\n')
+ * The GC log parser on hostile text (HotSpot logs of every family and J9 / OpenJ9 XML).  The input is fed as a log (lines split on '\n')
  * to a fresh parser, then line by line to a parser that lives across inputs, so record
  * state left over from earlier inputs is exercised too.  Every emitted event must be sane: a known
  * kind, pauses and sizes not negative, concurrent phases without pauses; the counters
  * must add up.  Any crash, leak or abort is a bug.
  */
-// fuzz-sources: common/gcparse.c common/gcparse_unified.c common/gcparse_legacy.c
+// fuzz-sources: common/gcparse.c common/gcparse_unified.c common/gcparse_legacy.c common/gcparse_j9.c
 // fuzz-pkgs: libpcre2-8
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +25,7 @@ static void check_event(const struct gcp_event *e, void *arg)
 		abort();
 	const int64_t sizes[] = {e->heap_before_kb, e->heap_after_kb, e->heap_total_kb,
 				 e->young_before_kb, e->young_after_kb, e->young_total_kb,
+				 e->old_before_kb,   e->old_after_kb,   e->old_total_kb,
 				 e->meta_before_kb, e->meta_after_kb, e->meta_total_kb};
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
 		if (sizes[i] != GCP_NONE && sizes[i] < 0)

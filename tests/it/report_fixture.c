@@ -7,6 +7,10 @@
  *                                         interrupted run and a crashed one
  *   report_fixture gc NAME=LOG[,LOG]...   one run per NAME holding the GC events of its
  *                                         logs (read in order through one parser)
+ *   report_fixture validity               labels base and cand, built so that each validity
+ *                                         code fires once (see validity() below); needs the
+ *                                         columns intervals.gen_cpu_pct, lag_p99_us and
+ *                                         runs.clock_offset_ms, merged_into
  *
  * Every number comes from integer arithmetic on a fixed-seed generator, so the SQL (and
  * the report made from it) is the same on every machine.  Histograms are encoded with
@@ -124,6 +128,7 @@ struct run {
 	int64_t err_per_mille; /* errors per 1000 requests */
 	const char *err_class, *err_sample;
 	int close;             /* one new connection per request */
+	int64_t trend_pct;     /* TPS falls by this share over the steady window (0: flat) */
 };
 
 /* Latency of one request around mean_us: a triangular spread of +-40%, and one request in
@@ -188,7 +193,13 @@ static void emit_run(const struct run *r)
 				len = IV / 2;
 				stop = 1;
 			}
-			int64_t n = (tps * len / 1000) * (100 - r->jitter_pct + below(2 * r->jitter_pct + 1)) / 100;
+			/* A trend lowers this interval's throughput; by Little's law the same
+			 * users then wait longer. */
+			int64_t itps = tps * (100 * r->steady - r->trend_pct * (k > 0 ? k - 1 : 0)) /
+				       (100 * r->steady);
+			if (r->trend_pct && itps > 0)
+				mean_us = n_users * 1000000 / itps;
+			int64_t n = (itps * len / 1000) * (100 - r->jitter_pct + below(2 * r->jitter_pct + 1)) / 100;
 			int64_t e = n * r->err_per_mille / 1000;
 			if (e > 0)
 				e = e * (50 + below(101)) / 100;
@@ -444,8 +455,140 @@ static void gc_runs(int argc, char **argv)
 	free(gc.ev);
 }
 
+/* run_env rows: the generator's facts, then the app's (heap max as given). */
+static void emit_env(int run, const char *heap_max)
+{
+	static const char *const gen[][2] = {
+	    {"host", "gen-host"},        {"kernel", "Linux 6.1.0-18-amd64"},
+	    {"cpu_model", "Fixture CPU"}, {"cores", "2"},
+	    {"cpus", "2"},               {"memory", "7936 MB"},
+	    {"soak_version", "0.0.0"},   {"curl_version", "libcurl/7.88.1"},
+	    {"threads", "2"},            {"loop", "epoll"},
+	    {"nofile", "1024"},          {"ip_local_port_range", "32768-60999"},
+	    {"tcp_tw_reuse", "2"},       {"somaxconn", "4096"},
+	    {"think_time", "0"},         {"timeout", "30s"},
+	    {"server_banner", "Apache-Coyote/1.1"},
+	};
+	for (size_t i = 0; i < sizeof gen / sizeof gen[0]; i++)
+		printf("INSERT INTO run_env VALUES (%d, '', '%s', '%s');\n", run, gen[i][0],
+		       gen[i][1]);
+	printf("INSERT INTO run_env VALUES (%d, 'app', 'exe', "
+	       "'/usr/lib/jvm/java-17-openjdk-amd64/bin/java');\n"
+	       "INSERT INTO run_env VALUES (%d, 'app', 'cmdline', '/usr/lib/jvm/java-17-openjdk-"
+	       "amd64/bin/java -Xms%s -Xmx%s -XX:+UseG1GC -Dsoak.target=fixture "
+	       "org.apache.catalina.startup.Bootstrap start');\n"
+	       "INSERT INTO run_env VALUES (%d, 'app', 'jvm_version', '17.0.15+6-Debian-1deb12u1');\n"
+	       "INSERT INTO run_env VALUES (%d, 'app', 'gc', 'G1');\n"
+	       "INSERT INTO run_env VALUES (%d, 'app', 'heap_max', '%s');\n"
+	       "INSERT INTO run_env VALUES (%d, 'app', 'pids', '1');\n",
+	       run, run, heap_max, heap_max, run, run, run, heap_max, run);
+}
+
+/* Young GCs every 2 s over [from, to) whose heap after GC cycles 60, 70, .. 100 MB: the
+ * top exactly on a round tic (a picture that leaves no room above it cuts those points). */
+static void emit_gc_sawtooth(const char *source, const char *host, int64_t from, int64_t to,
+			     int run)
+{
+	int64_t k = 0;
+	for (int64_t t = from; t < to; t += 2000, k++) {
+		int64_t after = (60 + (k % 5) * 10) * 1024;
+		printf("INSERT INTO gc_events(source, host, t_ms, uptime_ms, gc_id, kind, cause, "
+		       "pause_us, heap_before_kb, heap_after_kb, heap_total_kb, run_id) VALUES "
+		       "('%s', '%s', %" PRId64 ", %" PRId64 ", %" PRId64 ", 'young', "
+		       "'G1 Evacuation Pause', %" PRId64 ", %" PRId64 ", %" PRId64 ", 262144, %d);\n",
+		       source, host, t, t - from + 1000, k, 2000 + below(3000), after + 40960, after,
+		       run);
+	}
+}
+
+/* Each validity code once:
+ *   run 1 base, 20 users, 2 min: steady, generator alone on its host; a GC log whose
+ *     memory verdict covers 2 min (short_window)
+ *   run 2 cand, 20 users, 2 min: 10% more TPS (real); 3% http_5xx (errors); the app on the
+ *     generator's host at 95% host CPU (host_saturated); generator CPU 190% of 2 threads
+ *     (generator_saturated); heap max 512M against 256M (confounded)
+ *   run 3 cand, 30 users, 2 min: TPS falls 30% through the window (not_steady); merged
+ *     from agents 4 and 5 whose clocks differ by 900 ms, over a tenth of 5 s (clock_skew)
+ *   runs 6, 7 base and cand, 50 users, 3 steady intervals: a comparison on 3 batches
+ *     (short_window)
+ * Report it with --runs 1,2,3,6,7 (4 and 5 are the agents' own runs). */
+static void validity(void)
+{
+	struct run base = {.id = 1, .name = "base soak 20 users", .label = "base", .mode = "fixed",
+			   .connection = "keepalive", .status = "done", .host = "gen-host",
+			   .start = T0, .levels = {20}, .nlevels = 1, .steady = 24,
+			   .tps_per_user = 10, .cap = 1000, .jitter_pct = 3};
+	struct run cand = base, drift = base, b50 = base, c50 = base;
+	int64_t end = T0 + 25 * IV;
+
+	cand.id = 2;
+	cand.name = "cand soak 20 users";
+	cand.label = "cand";
+	cand.start = T0 + 3600000;
+	cand.tps_per_user = 11;
+	cand.err_per_mille = 30;
+	cand.err_class = "http_5xx";
+	cand.err_sample = "HTTP 503 Service Unavailable";
+	drift.id = 3;
+	drift.name = "cand soak 30 users, merged";
+	drift.label = "cand";
+	drift.start = T0 + 2 * 3600000;
+	drift.levels[0] = 30;
+	drift.trend_pct = 30;
+	b50.id = 6;
+	b50.name = "base 50 users, short";
+	b50.start = T0 + 3 * 3600000;
+	b50.levels[0] = 50;
+	b50.steady = 3;
+	c50 = b50;
+	c50.id = 7;
+	c50.name = "cand 50 users, short";
+	c50.label = "cand";
+	c50.start = T0 + 4 * 3600000;
+	c50.tps_per_user = 11;
+
+	printf("BEGIN;\n");
+	emit_run(&base);
+	emit_run(&cand);
+	emit_run(&drift);
+	emit_run(&b50);
+	emit_run(&c50);
+	printf("UPDATE intervals SET gen_cpu_pct = 25 + (start_ms / 5000) %% 4, gen_wait_pct = 1, "
+	       "lag_p99_us = 400 WHERE run_id <> 2;\n"
+	       "UPDATE intervals SET gen_cpu_pct = 88 + (start_ms / 5000) %% 3, gen_wait_pct = 5, "
+	       "lag_p99_us = 600 WHERE run_id = 2;\n");
+	/* The agents whose runs were merged into run 3. */
+	for (int a = 0; a < 2; a++)
+		printf("INSERT INTO runs(id, uuid, name, label, mode, connection, host, status, "
+		       "interval_ms, started_ms, ended_ms, merged_into, clock_offset_ms) VALUES "
+		       "(%d, 'fixture-agent-%d', 'cand soak 30 users, agent %d', 'cand', 'fixed', "
+		       "'keepalive', 'agent-%d', 'done', %d, %" PRId64 ", %" PRId64 ", 3, %d);\n",
+		       4 + a, a, a + 1, a + 1, IV, drift.start, drift.start + 25 * IV, a ? 900 : 0);
+	emit_env(1, "256M");
+	emit_env(2, "512M");
+	emit_env(3, "512M");
+	emit_env(6, "256M");
+	emit_env(7, "512M");
+	/* Run 1: the app on its own host, the generator's host at 40%. */
+	emit_samples("app", "cpu_pct", base.start, end, 120, 10, 0, "1");
+	printf("UPDATE samples SET host = 'app-host' WHERE source = 'app';\n");
+	emit_samples("host", "cpu_user_pct", base.start, end, 30, 3, 0, "1");
+	emit_samples("host", "cpu_sys_pct", base.start, end, 10, 1, 0, "1");
+	emit_gc_sawtooth("app", "app-host", base.start + 5000, end, 1);
+	/* Run 2: the app beside the generator, the host at 95%. */
+	emit_samples("app", "cpu_pct", cand.start, cand.start + 25 * IV, 110, 10, 0, "2");
+	emit_samples("host", "cpu_user_pct", cand.start, cand.start + 25 * IV, 80, 2, 0, "2");
+	emit_samples("host", "cpu_sys_pct", cand.start, cand.start + 25 * IV, 15, 1, 0, "2");
+	printf("UPDATE samples SET host = 'gen-host' WHERE host = 'fixture-host';\n");
+	printf("COMMIT;\n");
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "validity")) {
+		validity();
+		return 0;
+	}
 	if (argc == 4 && !strcmp(argv[1], "golden")) {
 		golden(argv[2], argv[3]);
 		return 0;
@@ -454,6 +597,7 @@ int main(int argc, char **argv)
 		gc_runs(argc - 2, argv + 2);
 		return 0;
 	}
-	fprintf(stderr, "usage: report_fixture golden STABLE.log LEAK.log | gc NAME=LOG[,LOG]...\n");
+	fprintf(stderr, "usage: report_fixture golden STABLE.log LEAK.log | gc NAME=LOG[,LOG]... | "
+			"validity\n");
 	return 2;
 }

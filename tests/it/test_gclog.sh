@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
 # soak-gclog end to end: --summary JSON on real logs, import (and re-import adding
-# nothing), follow mode across torn lines, JDK rotation, copy-and-truncate, delete and
-# recreate, bad inputs, --pid-match anchoring and --die-with-parent.
+# nothing), IBM J9 / OpenJ9 XML through the database, follow mode across torn lines, JDK
+# rotation, copy-and-truncate, delete and recreate, bad inputs, --pid-match anchoring and
+# --die-with-parent.
 . "$(dirname "$0")/lib.sh"
 DATA=$TOP/tests/data/gc
 G=$BIN/soak-gclog
 
 # --- summary -------------------------------------------------------------------------
 out=$("$G" --summary "$DATA/jdk17/leak-g1-gcstar.log" "$DATA/jdk17/stable-g1-gc.log" \
-	"$DATA/gcviewer__SampleIBMJ9_R27_SR1_full_header.txt") || fail "summary exit" "$?"
-check_eq "summary: one object per file" "$(echo "$out" | jq -s length)" 3
+	"$DATA/gcviewer__SampleIBMJ9_R27_SR1_full_header.txt" "$DATA/gen/oom-g1-gc.log") ||
+	fail "summary exit" "$?"
+check_eq "summary: one object per file" "$(echo "$out" | jq -s length)" 4
 check_eq "summary: leak format" "$(echo "$out" | jq -r 'select(.file|test("leak")).format')" unified/g1
 check_eq "summary: leak young count" "$(echo "$out" | jq -r 'select(.file|test("leak")).events.young')" 104
 check_eq "summary: leak pause total" "$(echo "$out" | jq -r 'select(.file|test("leak")).pause_total_ms')" 316.806
 check_eq "summary: leak pause max" "$(echo "$out" | jq -r 'select(.file|test("leak")).pause_max_ms')" 12.618
-check_eq "summary: leak verdict" "$(echo "$out" | jq -r 'select(.file|test("leak")).memory')" suspected_leak
-check_eq "summary: stable verdict" "$(echo "$out" | jq -r 'select(.file|test("stable")).memory')" normal
+# One-minute logs: the trend alone is read, the verdict says the window is too short.
+check_eq "summary: leak trend" "$(echo "$out" | jq -r 'select(.file|test("leak")).trend')" suspected_leak
+check_eq "summary: leak verdict" "$(echo "$out" | jq -r 'select(.file|test("leak")).memory')" too_short
+check_eq "summary: stable trend" "$(echo "$out" | jq -r 'select(.file|test("stable")).trend')" normal
+check_eq "summary: stable verdict" "$(echo "$out" | jq -r 'select(.file|test("stable")).memory')" too_short
 check_eq "summary: stable mixed" "$(echo "$out" | jq -r 'select(.file|test("stable")).events.mixed')" 61
-check_eq "summary: J9 recognised" "$(echo "$out" | jq -r 'select(.file|test("J9")).format')" j9/unsupported
+check_eq "summary: J9 read" "$(echo "$out" | jq -r 'select(.file|test("J9")).format')" j9/gencon
+check_eq "summary: J9 young" "$(echo "$out" | jq -r 'select(.file|test("J9")).events.young')" 3
+check_eq "summary: OutOfMemoryError run exhausted" \
+	"$(echo "$out" | jq -r 'select(.file|test("oom")).memory')" exhausted
+oom_why=$(echo "$out" | jq -r 'select(.file|test("oom")).why')
+check "summary: exhaustion stated with its numbers" \
+	grep -Eq '^heap exhausted: [0-9]+ back-to-back full collections and [0-9]+ failed' <<<"$oom_why"
 check "summary: why is a sentence" test -n "$(echo "$out" | jq -r 'select(.file|test("leak")).why')"
 leak_trend() { echo "$out" | jq -s -e 'map(select(.file|test("leak")))[0] | .heap_after_slope_mb_per_h > 0 and .heap_after_r2 > 0.9' >/dev/null; }
 check "summary: slope and r2 present" leak_trend
@@ -38,6 +49,31 @@ check_eq "import: the truncated record is stored as gc_unparsed" \
 	"$DATA/gctoolkit__bbvc.log.32.current" 2>/dev/null
 check_eq "re-import adds nothing" "$(sql "$db" "SELECT count(*) FROM gc_events")" "$n1"
 check_eq "re-import adds no events rows" "$(sql "$db" "SELECT count(*) FROM events")" 1
+
+# --- IBM J9 / OpenJ9 XML through the database --------------------------------------------------
+# The GCViewer samples (pauses from GCViewer's tests: 42.303 + 41.268 + 34.961, 1255.648,
+# 97.756, 1182.375, 0.809, 36.392, 35.912, 837.024 ms) and the generated exhausted log
+# (91 events, 9215.443 ms: synth.sh's figures).  J9 writes local time: TZ=UTC pins it.
+j9db=$T/j9.db
+TZ=UTC "$G" --db "$j9db" --source was --host h9 --import "$DATA/gcviewer__SampleIBMJ9_R27_SR1_full_header.txt" \
+	"$DATA"/j9/gcviewer__*.txt 2>"$T/j9.err"
+check_eq "j9 import: exit 0" "$?" 0
+check_eq "j9 import: events by kind" \
+	"$(sql "$j9db" "SELECT group_concat(k, ' ') FROM (SELECT kind || '=' || count(*) AS k FROM gc_events GROUP BY kind ORDER BY kind)")" \
+	"full=6 other=1 young=3"
+check_eq "j9 import: pause sum (µs)" "$(sql "$j9db" "SELECT sum(pause_us) FROM gc_events")" 3564448
+check_eq "j9 import: first scavenge (t, heap before/after/total KB)" \
+	"$(sql "$j9db" "SELECT t_ms || ' ' || heap_before_kb || ' ' || heap_after_kb || ' ' || heap_total_kb FROM gc_events WHERE kind='young' ORDER BY t_ms LIMIT 1")" \
+	"1411574252116 263265 157135 1048576"
+check_eq "j9 import: nothing unparsed" "$(sql "$j9db" "SELECT count(*) FROM events WHERE kind='gc_unparsed'")" 0
+TZ=UTC "$G" --db "$j9db" --source was --host h9 --import "$DATA/j9/synthetic-new-exhaust.xml" 2>/dev/null
+check_eq "j9 import: the generated log (events, pause µs, failed)" \
+	"$(sql "$j9db" "SELECT count(*) || ' ' || sum(pause_us) || ' ' || sum(cause LIKE '%percolated%') FROM gc_events WHERE t_ms >= 1709632800000")" \
+	"91 9215443 6"
+TZ=UTC "$G" --db "$j9db" --source was --host h9 --import "$DATA/j9/synthetic-new-exhaust.xml" 2>/dev/null
+check_eq "j9 re-import adds nothing" "$(sql "$j9db" "SELECT count(*) FROM gc_events")" 101
+check_eq "j9 summary: exhausted" \
+	"$("$G" --summary "$DATA/j9/synthetic-new-exhaust.xml" | jq -r .memory)" exhausted
 
 # --- bad inputs ---------------------------------------------------------------------------
 err=$("$G" --db "$T/bad.db" --source app --import "$T/missing.log" 2>&1); rc=$?

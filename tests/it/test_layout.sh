@@ -89,8 +89,7 @@ case "$v" in
   *"soak/engine/vuheap.c includes scenario/scenario.h"*) ok "an engine file including scenario/ fails the check" ;;
   *) fail "an engine file including scenario/ fails the check" "got: $v" ;;
 esac
-git -C "$TOP" show HEAD:soak/engine/vuheap.c >"$T/soak/engine/vuheap.c" 2>/dev/null ||
-  cp "$TOP/soak/engine/vuheap.c" "$T/soak/engine/vuheap.c"
+cp "$TOP/soak/engine/vuheap.c" "$T/soak/engine/vuheap.c"
 printf '#include "vuheap.h"\n' >>"$T/soak/engine/frame.c"
 printf '#include "frame.h"\n' >>"$T/soak/engine/vuheap.c"
 v=$(violations "$T")

@@ -1,6 +1,10 @@
-/* Memory verdicts on the JDK 17 corpus (every stable-* is normal, every leak-* a suspected
- * leak, for every collector and both log variants) and on synthetic heap series; pause
- * statistics and the regression itself. */
+/* Memory verdicts on every fixture with a known truth, printed as a table (the measurement
+ * of the verdicts): the JDK 17 corpus (every stable-* normal and every leak-* a suspected
+ * leak by its trend, all too short a window: one minute), the generated logs of
+ * tests/data/gc/gen (a leak to OutOfMemoryError: exhausted; a stable live set: too short,
+ * normal trend), the synthetic J9 logs (30-minute stable ones: normal; one whose tenure
+ * fills: exhausted), a real production log whose old generation stayed full; synthetic heap
+ * series: trends, the window rule, exhaustion; pause statistics and the regression. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,46 +16,107 @@
 #include "gcanalysis.h"
 #include "gctest.h"
 
-static void verdict_of(const char *const *files, enum gca_memory want)
+/* One row of the verdict table: the files (a rotated set is several) and what is true. */
+struct want {
+	const char *files[4];
+	enum gca_memory memory; /* the verdict */
+	enum gca_memory trend;  /* the trend alone (GCA_UNKNOWN: not asserted) */
+	int64_t failed;         /* failed collections in the log (grep-counted) */
+};
+
+static int verdict_of(const struct want *w)
 {
 	struct gct g;
 	struct gca_result r;
 	char err[128];
+	int ok;
 
-	gct_parse_anchored(&g, GCP_NONE, files);
+	gct_parse_anchored(&g, GCP_NONE, w->files);
 	assert_int_equal(gca_analyze(g.ev, g.n, &r, err, sizeof err), 0);
-	print_message("# %-40s %-14s %-12s slope %+9.1f MB/h rise %5.1f%% R2 %.2f tail %.2f: %s\n",
-		      files[0], gca_memory_name(r.memory), r.basis, r.slope_mb_per_h,
-		      r.rise_frac * 100, r.r2, r.tail_ratio, r.why);
-	assert_int_equal(r.memory, want);
-	assert_true(r.npoints >= GCA_MIN_POINTS);
-	assert_non_null(r.points);
-	assert_true(r.steady_from_ms > r.first_ms && r.steady_to_ms == r.last_ms);
+	ok = r.memory == w->memory && (w->trend == GCA_UNKNOWN || r.trend == w->trend);
+	print_message("# | %-42s | %-9s %-14s | %-9s %-14s | %s\n", w->files[0],
+		      gca_memory_name(w->memory),
+		      w->trend == GCA_UNKNOWN ? "-" : gca_memory_name(w->trend),
+		      gca_memory_name(r.memory), gca_memory_name(r.trend), ok ? "ok" : "WRONG");
+	print_message("#   %s\n", r.why);
+	assert_int_equal(r.memory, w->memory);
+	assert_int_equal(r.failed, w->failed);
+	if (w->trend != GCA_UNKNOWN)
+		assert_int_equal(r.trend, w->trend);
+	if (r.memory == GCA_EXHAUSTED) {
+		/* the evidence, with its numbers */
+		assert_true(r.exh_streak >= GCA_EXH_STREAK);
+		assert_true(r.exh_max_pct >= GCA_EXH_CEIL * 100);
+		assert_true(r.exh_to_ms >= r.exh_from_ms && r.exh_from_ms >= r.steady_from_ms);
+		assert_true(r.exh_gc_pct > r.pre_gc_pct); /* GC time rose */
+		assert_non_null(strstr(r.why, "back-to-back full collections"));
+	} else {
+		assert_true(r.npoints >= GCA_MIN_POINTS);
+		assert_non_null(r.points);
+		assert_true(r.steady_from_ms > r.first_ms && r.steady_to_ms == r.last_ms);
+	}
+	if (r.memory == GCA_TOO_SHORT)
+		assert_true(gca_too_short(r.steady_to_ms - r.steady_from_ms, r.old_cycles));
+	else if (r.memory != GCA_EXHAUSTED)
+		assert_false(gca_too_short(r.steady_to_ms - r.steady_from_ms, r.old_cycles));
 	gca_result_free(&r);
 	gct_free(&g);
+	return ok;
 }
 
-static void jdk17_verdicts(void **state)
+static void verdict_table(void **state)
 {
 	static const char *const collectors[] = {"g1", "parallel", "serial", "zgc", "shenandoah"};
 	static const char *const variants[] = {"gc", "gcstar"};
+	static char names[64][96];
+	struct want w[64];
+	size_t n = 0, right = 0;
 	(void)state;
+
+	memset(w, 0, sizeof w);
 	for (size_t c = 0; c < 5; c++)
-		for (size_t v = 0; v < 2; v++) {
-			char s[96], l[96];
-			snprintf(s, sizeof s, "jdk17/stable-%s-%s.log", collectors[c], variants[v]);
-			snprintf(l, sizeof l, "jdk17/leak-%s-%s.log", collectors[c], variants[v]);
-			const char *fs[] = {s, NULL}, *fl[] = {l, NULL};
-			verdict_of(fs, GCA_NORMAL);
-			verdict_of(fl, GCA_SUSPECTED_LEAK);
-		}
-	const char *rot[] = {"jdk17/leak-g1-rotating.log.0", "jdk17/leak-g1-rotating.log.1",
-			     "jdk17/leak-g1-rotating.log", NULL};
-	verdict_of(rot, GCA_SUSPECTED_LEAK);
-	const char *dec[] = {"jdk17/stable-g1-safepoint-decorations.log", NULL};
-	verdict_of(dec, GCA_NORMAL);
-	const char *killed[] = {"jdk17/killed-parallel-gcstar.log", NULL}; /* StableChurn */
-	verdict_of(killed, GCA_NORMAL);
+		for (size_t v = 0; v < 2; v++)
+			for (int leak = 0; leak < 2; leak++) {
+				snprintf(names[n], sizeof names[n], "jdk17/%s-%s-%s.log",
+					 leak ? "leak" : "stable", collectors[c], variants[v]);
+				w[n].files[0] = names[n];
+				w[n].memory = GCA_TOO_SHORT; /* one-minute runs */
+				w[n++].trend = leak ? GCA_SUSPECTED_LEAK : GCA_NORMAL;
+			}
+	w[n++] = (struct want){{"jdk17/leak-g1-rotating.log.0", "jdk17/leak-g1-rotating.log.1",
+				"jdk17/leak-g1-rotating.log", NULL},
+			       GCA_TOO_SHORT, GCA_SUSPECTED_LEAK, 0};
+	w[n++] = (struct want){{"jdk17/stable-g1-safepoint-decorations.log", NULL},
+			       GCA_TOO_SHORT, GCA_NORMAL, 0};
+	w[n++] = (struct want){{"jdk17/killed-parallel-gcstar.log", NULL}, GCA_TOO_SHORT,
+			       GCA_NORMAL, 0}; /* StableChurn */
+	for (size_t c = 0; c < 3; c++)
+		for (size_t v = 0; v < 2; v++)
+			for (int oom = 0; oom < 2; oom++) {
+				snprintf(names[n], sizeof names[n], "gen/%s-%s-%s.log",
+					 oom ? "oom" : "stable", collectors[c], variants[v]);
+				w[n].files[0] = names[n];
+				w[n].memory = oom ? GCA_EXHAUSTED : GCA_TOO_SHORT;
+				/* grep -c 'To-space exhausted' gen/oom-g1-gc*.log */
+				w[n].failed = oom && c == 0 ? 33 : 0;
+				w[n++].trend = oom ? GCA_UNKNOWN : GCA_NORMAL;
+			}
+	/* J9 / OpenJ9, written by j9/synth.sh: two 30-minute stable logs (older and newer
+	 * form) and a live set growing into the tenure's ceiling (6 percolates). */
+	w[n++] = (struct want){{"j9/synthetic-old-stable.xml", NULL}, GCA_NORMAL, GCA_NORMAL, 0};
+	w[n++] = (struct want){{"j9/synthetic-new-stable.xml", NULL}, GCA_NORMAL, GCA_NORMAL, 0};
+	w[n++] = (struct want){{"j9/synthetic-new-exhaust.xml", NULL}, GCA_EXHAUSTED, GCA_UNKNOWN,
+			       6};
+	/* JDK 8 Parallel in production: ParOldGen 99.99 % full after 153 full GCs in a row. */
+	w[n++] = (struct want){{"gctoolkit__bbvc.log.32.current", NULL}, GCA_EXHAUSTED,
+			       GCA_UNKNOWN, 0};
+	print_message("# | %-42s | %-24s | %-24s |\n", "fixture", "expected (verdict, trend)",
+		      "got (verdict, trend)");
+	for (size_t i = 0; i < n; i++)
+		right += (size_t)verdict_of(&w[i]);
+	print_message("# %zu of %zu verdicts right, error rate %.1f%%\n", right, n,
+		      100.0 * (double)(n - right) / (double)n);
+	assert_int_equal(right, n);
 }
 
 /* A synthetic log: one young GC every `step` s for `hours`, heap 1 GB, heap-after =
@@ -73,6 +138,10 @@ static struct gcp_event *series(double hours, double step, double (*floor_mb)(do
 		ev[i].heap_after_kb = (int64_t)(after * 1024);
 		ev[i].heap_before_kb = ev[i].heap_after_kb + 200 * 1024;
 		ev[i].heap_total_kb = 1024 * 1024;
+		if (i % 180 == 90) { /* a concurrent old-generation cycle ends every 30 min */
+			ev[i].kind = GCP_REMARK;
+			ev[i].gc_id = (int64_t)i;
+		}
 	}
 	*n = cnt;
 	return ev;
@@ -131,6 +200,134 @@ static void post_full(void **state)
 	free(ev);
 }
 
+/* The one window rule: 10 minutes, and 3 old-generation cycles when the trend is GC's. */
+static void window_rule(void **state)
+{
+	size_t n;
+	char err[128];
+	struct gca_result r;
+	(void)state;
+	assert_true(gca_too_short(GCA_MIN_WINDOW_MS - 1, -1));
+	assert_false(gca_too_short(GCA_MIN_WINDOW_MS, -1));
+	assert_true(gca_too_short(GCA_MIN_WINDOW_MS, 2));
+	assert_false(gca_too_short(GCA_MIN_WINDOW_MS, 3));
+	assert_true(gca_too_short(37000, 50)); /* the 37-second run of the issue */
+
+	/* A clear leak over 12 minutes (steady window 9.6 min): too short, and says so with
+	 * what the trend alone found. */
+	struct gcp_event *ev = series(0.2, 10, rising, &n);
+	for (size_t i = 0; i < n; i += 10)
+		ev[i].kind = GCP_REMARK, ev[i].gc_id = (int64_t)i;
+	assert_int_equal(gca_analyze(ev, n, &r, err, sizeof err), 0);
+	assert_int_equal(r.memory, GCA_TOO_SHORT);
+	assert_true(r.old_cycles >= 3);
+	assert_non_null(strstr(r.why, "too short to judge a trend"));
+	assert_non_null(strstr(r.why, "min of steady window"));
+	gca_result_free(&r);
+	free(ev);
+
+	/* Six hours without any old-generation cycle: the floor may be old garbage waiting. */
+	ev = series(6, 10, rising, &n);
+	for (size_t i = 0; i < n; i++)
+		ev[i].kind = GCP_YOUNG, ev[i].gc_id = GCP_NONE;
+	assert_int_equal(gca_analyze(ev, n, &r, err, sizeof err), 0);
+	assert_int_equal(r.old_cycles, 0);
+	assert_int_equal(r.memory, GCA_TOO_SHORT);
+	assert_int_equal(r.trend, GCA_SUSPECTED_LEAK);
+	gca_result_free(&r);
+	/* ... and with three, the trend stands.  One cycle's remark and its concurrent phase
+	 * (same GC id) count once. */
+	for (size_t i = n / 2; i < n / 2 + 3 * 60; i += 60) {
+		ev[i].kind = GCP_REMARK, ev[i].gc_id = (int64_t)i;
+		ev[i + 1].kind = GCP_CONCURRENT, ev[i + 1].gc_id = (int64_t)i;
+	}
+	assert_int_equal(gca_analyze(ev, n, &r, err, sizeof err), 0);
+	assert_int_equal(r.old_cycles, 3);
+	assert_int_equal(r.memory, GCA_SUSPECTED_LEAK);
+	gca_result_free(&r);
+	free(ev);
+}
+
+/* Exhaustion on made-up heaps of 100 MB: full collections at the ceiling in a row. */
+static void exhaustion_rules(void **state)
+{
+	struct gcp_event ev[60];
+	struct gca_result r;
+	char err[128];
+	(void)state;
+	for (int i = 0; i < 60; i++) { /* an hour of young GCs leaving 40 MB */
+		gcp_event_clear(&ev[i]);
+		ev[i].kind = GCP_YOUNG;
+		ev[i].t_ms = 1000000 + (int64_t)i * 60000;
+		ev[i].pause_us = 5000;
+		ev[i].heap_before_kb = 90 * 1024, ev[i].heap_after_kb = 40 * 1024;
+		ev[i].heap_total_kb = 100 * 1024;
+	}
+	/* two fulls at 95 %: not yet */
+	for (int i = 50; i < 52; i++)
+		ev[i].kind = GCP_FULL, ev[i].heap_after_kb = 95 * 1024, ev[i].pause_us = 800000;
+	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
+	assert_int_not_equal(r.memory, GCA_EXHAUSTED);
+	assert_int_equal(r.exh_streak, 2);
+	gca_result_free(&r);
+	/* a third in a row: exhausted, with its numbers */
+	ev[52] = ev[51];
+	ev[52].t_ms = ev[51].t_ms + 60000;
+	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
+	print_message("# %s\n", r.why);
+	assert_int_equal(r.memory, GCA_EXHAUSTED);
+	assert_int_equal(r.exh_fulls, 3);
+	assert_true(fabs(r.exh_max_pct - 95) < 1e-9);
+	assert_true(fabs(r.exh_gc_pct - 2400.0 * 100 / 120800) < 0.01); /* 3 x 0.8 s in 120.8 s */
+	assert_non_null(strstr(r.why, "3 back-to-back full collections"));
+	assert_non_null(strstr(r.why, "95-95% of capacity"));
+	gca_result_free(&r);
+	/* a young collection below the ceiling between them breaks the run */
+	ev[51].kind = GCP_YOUNG, ev[51].heap_after_kb = 40 * 1024;
+	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
+	assert_int_not_equal(r.memory, GCA_EXHAUSTED);
+	gca_result_free(&r);
+	/* ... one at the ceiling does not; nor does a remark (not a collection of the run) */
+	ev[51].heap_after_kb = 90 * 1024;
+	ev[53] = ev[52], ev[52].kind = GCP_REMARK, ev[52].heap_after_kb = 10 * 1024;
+	ev[53].t_ms += 30000;
+	ev[54] = ev[53], ev[54].t_ms += 1000;
+	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
+	assert_int_equal(r.memory, GCA_EXHAUSTED);
+	assert_int_equal(r.exh_fulls, 3);
+	gca_result_free(&r);
+	/* a full collection that frees down to 60 % is not at the ceiling: three failed young
+	 * collections in a row are exhaustion all the same (a to-space exhaustion storm) */
+	for (int i = 50; i < 55; i++)
+		ev[i].kind = GCP_YOUNG, ev[i].heap_after_kb = 60 * 1024, ev[i].pause_us = 5000;
+	for (int i = 50; i < 53; i++)
+		snprintf(ev[i].cause, sizeof ev[i].cause, "G1 Evacuation Pause; to-space exhausted");
+	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
+	assert_int_equal(r.memory, GCA_EXHAUSTED);
+	assert_int_equal(r.exh_failed, 3);
+	assert_int_equal(r.failed, 3);
+	gca_result_free(&r);
+	/* the same in the warm-up (first fifth) does not count */
+	for (int i = 50; i < 53; i++)
+		ev[i].cause[0] = 0;
+	for (int i = 2; i < 5; i++)
+		snprintf(ev[i].cause, sizeof ev[i].cause, "G1 Evacuation Pause; to-space exhausted");
+	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
+	assert_int_not_equal(r.memory, GCA_EXHAUSTED);
+	assert_int_equal(r.failed, 3);
+	gca_result_free(&r);
+	/* the old generation full after full collections is the ceiling too (-Xlog:gc*) */
+	for (int i = 2; i < 5; i++)
+		ev[i].cause[0] = 0;
+	for (int i = 50; i < 53; i++) {
+		ev[i].kind = GCP_FULL;
+		ev[i].old_after_kb = 64 * 1024 - 100, ev[i].old_total_kb = 64 * 1024;
+	}
+	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
+	assert_int_equal(r.memory, GCA_EXHAUSTED);
+	gca_result_free(&r);
+}
+
 static void pauses_and_edges(void **state)
 {
 	struct gcp_event ev[200];
@@ -166,10 +363,9 @@ static void pauses_and_edges(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(jdk17_verdicts),
-		cmocka_unit_test(synthetic),
-		cmocka_unit_test(post_full),
-		cmocka_unit_test(pauses_and_edges),
+		cmocka_unit_test(verdict_table),    cmocka_unit_test(synthetic),
+		cmocka_unit_test(post_full),        cmocka_unit_test(window_rule),
+		cmocka_unit_test(exhaustion_rules), cmocka_unit_test(pauses_and_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -524,15 +524,76 @@ static void zgc(void **state)
 	gct_free(&g);
 }
 
-/* G: IBM J9 XML is recognised and counted as unsupported. */
-static void j9(void **state)
+/* Failed collections carry the failure after their cause (gcp_failed): G1 `To-space
+ * exhausted` (JDK 9+ line before the pause; 3 in the G1 sample, on GC(11), (12), (13)),
+ * JDK 21's `(Evacuation Failure: ...)` group, JDK 8 G1 `(to-space exhausted)`, CMS
+ * `(concurrent mode failure)` (the 2 full GCs of the CMS 1.6 sample) and the 33
+ * `To-space exhausted` lines of the generated G1 OutOfMemoryError run. */
+static void failed(void **state)
 {
 	struct gct g;
+	size_t n = 0;
 	(void)state;
-	gct_parse(&g, "gcviewer__SampleIBMJ9_R27_SR1_full_header.txt");
-	assert_int_equal(g.n, 0);
-	assert_true(g.st.unsupported > 200);
-	assert_string_equal(g.format, "j9/unsupported");
+	gct_parse(&g, "gcviewer__sample-ujl-g1-gc-defaults.txt");
+	for (size_t i = 0; i < g.n; i++) {
+		if (!gcp_failed(&g.ev[i]))
+			continue;
+		assert_int_equal(g.ev[i].gc_id, 11 + (int64_t)n++);
+		assert_int_equal(g.ev[i].kind, GCP_YOUNG);
+		assert_string_equal(g.ev[i].cause, "G1 Evacuation Pause; to-space exhausted");
+	}
+	assert_int_equal(n, 3);
+	gct_free(&g);
+
+	gct_parse(&g, "gcviewer__SampleSun1_6_0CMS.txt");
+	n = 0;
+	for (size_t i = 0; i < g.n; i++)
+		if (gcp_failed(&g.ev[i])) {
+			n++;
+			assert_int_equal(g.ev[i].kind, GCP_FULL);
+			assert_string_equal(g.ev[i].cause, "concurrent mode failure");
+		}
+	assert_int_equal(n, 2);
+	gct_free(&g);
+
+	gct_parse(&g, "gen/oom-g1-gc.log");
+	n = 0;
+	for (size_t i = 0; i < g.n; i++)
+		n += gcp_failed(&g.ev[i]);
+	assert_int_equal(n, 33); /* grep -c 'To-space exhausted' gen/oom-g1-gc.log */
+	gct_free(&g);
+
+	char err[128];
+	memset(&g, 0, sizeof g);
+	struct gcparse *p = gcparse_new(gct_collect, NULL, &g, err, sizeof err);
+	assert_non_null(p);
+	const char *lines[] = {
+		"[5.1s][info][gc] GC(7) Pause Young (Normal) (G1 Evacuation Pause) (Evacuation "
+		"Failure: Allocation) 90M->92M(96M) 5.000ms",
+		"2024-01-01T00:00:01.000+0000: 1.000: [GC pause (G1 Evacuation Pause) (young) "
+		"(to-space exhausted), 0.0123000 secs]",
+		"   [Eden: 10.0M(10.0M)->0.0B(4096.0K) Survivors: 1024.0K->0.0B Heap: "
+		"90.0M(96.0M)->93.0M(96.0M)]",
+		" [Times: user=0.01 sys=0.00, real=0.01 secs] ",
+	};
+	gcparse_line(p, lines[0], strlen(lines[0]));
+	gcparse_flush(p);
+	assert_int_equal(g.n, 1);
+	assert_string_equal(g.ev[0].cause, "G1 Evacuation Pause; Evacuation Failure");
+	assert_true(gcp_failed(&g.ev[0]));
+	gcparse_free(p);
+	gct_free(&g);
+
+	memset(&g, 0, sizeof g);
+	p = gcparse_new(gct_collect, NULL, &g, err, sizeof err);
+	assert_non_null(p);
+	for (size_t i = 1; i < sizeof lines / sizeof lines[0]; i++)
+		gcparse_line(p, lines[i], strlen(lines[i]));
+	gcparse_flush(p);
+	assert_int_equal(g.n, 1);
+	assert_string_equal(g.ev[0].cause, "G1 Evacuation Pause; to-space exhausted");
+	assert_int_equal(g.ev[0].heap_after_kb, 93 * 1024);
+	gcparse_free(p);
 	gct_free(&g);
 }
 
@@ -629,7 +690,7 @@ int main(void)
 		cmocka_unit_test(cms17),            cmocka_unit_test(g1_jdk8),
 		cmocka_unit_test(g1_jdk7_interleaved), cmocka_unit_test(ujl_defaults),
 		cmocka_unit_test(shenandoah),       cmocka_unit_test(zgc),
-		cmocka_unit_test(j9),               cmocka_unit_test(rotated_series),
+		cmocka_unit_test(failed),           cmocka_unit_test(rotated_series),
 		cmocka_unit_test(garbage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -326,6 +326,53 @@ static void scripts_match_plots(void **state)
 	free(buf);
 }
 
+/* How long to run: two sides of mean 100, standard error 1 over 60 s each. */
+static void resolve_known_values(void **state)
+{
+	struct rpt_bm a = {.n = 200, .batches = 100, .batch = 2, .mean = 100, .se = 1, .df = 99};
+	struct rpt_bm b = a;
+	double pct, need, q;
+	(void)state;
+
+	rpt_resolve_diff(&a, &b, 60, 60, 2, &pct, &need);
+	/* Welch df of two equal sides: 2 * 99; half-width t * sqrt(1 + 1), as % of 100. */
+	q = rpt_t_quantile(0.975, 198);
+	assert_true(fabs(pct - q * sqrt(2)) < 1e-9);
+	/* 1.96^2 * (1 * 60 + 1 * 60) / (0.02 * 100)^2 */
+	assert_true(fabs(need - 1.959964 * 1.959964 * 120 / 4) < 1e-6);
+	/* Four times the time halves the noise: a run 4x as long resolves half the difference. */
+	rpt_resolve_diff(&a, &b, 60, 60, 1, &pct, &need);
+	assert_true(fabs(need - 4 * 1.959964 * 1.959964 * 120 / 4) < 1e-6);
+	/* A noisier side needs longer; its own window counts with its noise. */
+	b.se = 3;
+	rpt_resolve_diff(&a, &b, 60, 30, 2, &pct, &need);
+	assert_true(fabs(need - 1.959964 * 1.959964 * (60 + 9 * 30) / 4) < 1e-6);
+}
+
+static void resolve_edges(void **state)
+{
+	struct rpt_bm a = {.n = 1, .batches = 1, .batch = 1, .mean = 100, .se = NAN, .df = 0};
+	struct rpt_bm b = {.n = 50, .batches = 50, .batch = 1, .mean = 100, .se = 0, .df = 49};
+	double pct, need;
+	char buf[32];
+	(void)state;
+
+	rpt_resolve_diff(&a, &b, 60, 60, 2, &pct, &need);
+	assert_true(isnan(pct) && isnan(need)); /* one side's noise unknown */
+	a = b;
+	rpt_resolve_diff(&a, &b, 60, 60, 2, &pct, &need);
+	assert_true(pct == 0 && need == 0); /* no noise at all: any difference resolves */
+	a.mean = 0;
+	a.se = 1;
+	rpt_resolve_diff(&a, &b, 60, 60, 2, &pct, &need);
+	assert_true(isnan(pct)); /* no baseline to take a share of */
+	/* Durations to plan with are rounded up, never down. */
+	assert_string_equal(rpt_fmt_need(41.2, buf, sizeof buf), "42s");
+	assert_string_equal(rpt_fmt_need(845, buf, sizeof buf), "15m");
+	assert_string_equal(rpt_fmt_need(7201, buf, sizeof buf), "2h10m");
+	assert_string_equal(rpt_fmt_need(1e12, buf, sizeof buf), "over a year");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +390,8 @@ int main(void)
 	    cmocka_unit_test(welch_one_example),
 	    cmocka_unit_test(welch_edges),
 	    cmocka_unit_test(scripts_match_plots),
+	    cmocka_unit_test(resolve_known_values),
+	    cmocka_unit_test(resolve_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

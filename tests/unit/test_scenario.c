@@ -158,7 +158,7 @@ static const struct {
 	 "bad.ini:5: bad expect_body pattern '\"id\":(\\d+': missing closing parenthesis at offset 9"},
 	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = user=${user}\n",
 	 "bad.ini:5: body: unknown placeholder '${user}' (known: seq, vu, iter, run, nonce, random:N, "
-	 "uuid, now_ms, csv:COLUMN)"},
+	 "uuid, now_ms, agent, csv:COLUMN)"},
 	{"[scenario]\nduration = 1m\nconnection = persistent\n[request]\nurl = http://127.0.0.1/\n",
 	 "bad.ini:3: connection: expected keepalive or close, not 'persistent'"},
 	{"[scenario]\nduration = 1m\nconcurrency = 0\n[request]\nurl = http://127.0.0.1/\n",

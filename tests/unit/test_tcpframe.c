@@ -213,7 +213,7 @@ static const struct {
      "bad.ini:8: type: 65536 is outside 0..65535"},
     {TF "address = h:1\n[frame.a]\ntext = ${who}\n",
      "bad.ini:7: text: unknown placeholder '${who}' (known: seq, vu, iter, run, nonce, random:N, "
-     "uuid, now_ms, csv:COLUMN)"},
+     "uuid, now_ms, agent, csv:COLUMN)"},
     {TF "address = h:1\n[frame.a]\ntext = x\nexpect_reply = maybe\n",
      "bad.ini:8: expect_reply: expected yes or no, not 'maybe'"},
     {TF "address = h:1\n[handshake]\ntext = x\nexpect = (\n[frame.a]\ntext = x\n",

@@ -1,0 +1,255 @@
+/*
+ * soak import jmeter|nmon — brings results a study already has into a soak database:
+ * a JMeter result file becomes a run (import/jmeter.h), an nmon recording becomes
+ * collector samples (import/nmon.h).  A bad file is FILE:LINE with exit status 2 and
+ * nothing written; the database gets the whole import in one transaction or nothing.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "cmd.h"
+#include "db.h"
+#include "dur.h"
+#include "import/jmeter.h"
+#include "import/nmon_db.h"
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "usage: soak import jmeter FILE.jtl --label L [--interval 10s] [--warmup D]\n"
+	    "                          [--name N] [--connection keepalive|close]\n"
+	    "                          [--timestamp start|end] [--db DB]\n"
+	    "       soak import nmon FILE.nmon --source NAME [--match REGEX] [--host-name H]\n"
+	    "                          [--db DB]\n"
+	    "\n"
+	    "jmeter: a JMeter result file (CSV with or without a header row, or XML; gzip too)\n"
+	    "becomes a run labelled L: intervals rebuilt on the wall clock, an HDR histogram of\n"
+	    "elapsed each, error classes from responseCode and success, steps where allThreads\n"
+	    "holds a level (several: a sweep), --warmup excluded from each step's window.\n"
+	    "--timestamp end: the file was written with sampleresult.timestamp.start=false.\n"
+	    "nmon: CPU_ALL, MEM and NET become host samples of source NAME; with --match, TOP's\n"
+	    "%%CPU and ResSet of the processes whose command line matches (nmon -T), summed.\n"
+	    "Times from ZZZZ lines are local time (set TZ for another zone's file).\n"
+	    "Exit status: 0 imported, 2 bad usage or file (nothing written), 3 database "
+	    "failure.\n");
+}
+
+enum {
+	OPT_DB = 256,
+	OPT_LABEL,
+	OPT_INTERVAL,
+	OPT_WARMUP,
+	OPT_NAME,
+	OPT_CONN,
+	OPT_TS,
+	OPT_SOURCE,
+	OPT_MATCH,
+	OPT_HOST
+};
+
+/* Exit status of an importer's return: -2 bad input, -1 runtime. */
+static int status_of(int rc)
+{
+	return rc == -2 ? EXIT_USAGE : rc < 0 ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int import_jmeter(const char *path, const char *db, const char *label, int64_t interval,
+                         int64_t warmup, const char *name, const char *conn, int ts_end)
+{
+	struct jmeter_opts o = {.path = path,
+	                        .db_path = db,
+	                        .label = label,
+	                        .name = name,
+	                        .interval_ms = interval,
+	                        .warmup_ms = warmup,
+	                        .ts_end = ts_end,
+	                        .connection = conn};
+	struct jmeter_result r;
+	char err[1024], a[40], b[32];
+	int rc = jmeter_import(&o, &r, err, sizeof err);
+
+	if (rc < 0) {
+		fprintf(stderr, "soak import: %s\n", err);
+		return status_of(rc);
+	}
+	if (!r.threads_known)
+		fprintf(stderr,
+		        "soak import: warning: %s has no thread counts (allThreads, "
+		        "grpThreads): concurrency recorded as 0\n",
+		        path);
+	printf("run %lld: %s (%s, label %s): %lld samples, %lld failed, %d label%s; from %s, %s; "
+	       "%s at",
+	       (long long)r.run_id, path, r.format_xml ? "XML" : "CSV", label, (long long)r.samples,
+	       (long long)r.errors, r.nlabels, r.nlabels == 1 ? "" : "s",
+	       clock_iso(r.started_ms, a, sizeof a),
+	       dur_format(r.ended_ms - r.started_ms, b, sizeof b),
+	       r.nsteps > 1 ? "a sweep" : "fixed");
+	for (int s = 0; s < r.nsteps; s++)
+		printf("%s %d", s ? "," : "", r.levels[s]);
+	printf(" threads\n");
+	return EXIT_OK;
+}
+
+static int import_nmon(const char *path, const char *db, const char *source, const char *match,
+                       const char *host)
+{
+	struct nmon_opts o = {
+	    .path = path, .db_path = db, .source = source, .match = match, .host_name = host};
+	struct nmon_result r;
+	char err[1024], a[40], b[32];
+	int rc = nmon_import(&o, &r, err, sizeof err);
+
+	if (rc < 0) {
+		fprintf(stderr, "soak import: %s\n", err);
+		return status_of(rc);
+	}
+	if (r.warning[0])
+		fprintf(stderr, "soak import: warning: %s\n", r.warning);
+	if (match && r.matched == 0)
+		fprintf(stderr, "soak import: warning: no process in %s's TOP lines matches '%s'\n",
+		        path, match);
+	printf("%s: %lld snapshots from %s over %s, %lld samples of source '%s' host '%s'", path,
+	       (long long)r.snapshots, clock_iso(r.first_ms, a, sizeof a),
+	       dur_format(r.last_ms - r.first_ms, b, sizeof b), (long long)r.samples, source,
+	       r.host);
+	if (match)
+		printf("; '%s' listed in %lld of them", match, (long long)r.matched);
+	printf("\n");
+	return EXIT_OK;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"db", required_argument, NULL, OPT_DB},
+	    {"label", required_argument, NULL, OPT_LABEL},
+	    {"interval", required_argument, NULL, OPT_INTERVAL},
+	    {"warmup", required_argument, NULL, OPT_WARMUP},
+	    {"name", required_argument, NULL, OPT_NAME},
+	    {"connection", required_argument, NULL, OPT_CONN},
+	    {"timestamp", required_argument, NULL, OPT_TS},
+	    {"source", required_argument, NULL, OPT_SOURCE},
+	    {"match", required_argument, NULL, OPT_MATCH},
+	    {"host-name", required_argument, NULL, OPT_HOST},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *db = db_default_path(), *label = NULL, *name = NULL, *conn = "keepalive";
+	const char *source = NULL, *match = NULL, *host = NULL, *kind, *file = NULL;
+	int64_t interval = 10000, warmup = 0;
+	int ts_end = 0, c, jm, jm_only = 0, nmon_only = 0;
+	char err[256];
+
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc < 2 || (strcmp(argv[1], "jmeter") != 0 && strcmp(argv[1], "nmon") != 0)) {
+		fprintf(stderr, "soak import: say what to import: jmeter or nmon\n");
+		cmd_usage("import");
+		return EXIT_USAGE;
+	}
+	kind = argv[1];
+	jm = strcmp(kind, "jmeter") == 0;
+	argc--;
+	argv++;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		int64_t *d = NULL;
+		jm_only |= c == OPT_LABEL || c == OPT_NAME || c == OPT_INTERVAL ||
+		           c == OPT_WARMUP || c == OPT_CONN || c == OPT_TS;
+		nmon_only |= c == OPT_SOURCE || c == OPT_MATCH || c == OPT_HOST;
+		switch (c) {
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_LABEL:
+			label = optarg;
+			break;
+		case OPT_NAME:
+			name = optarg;
+			break;
+		case OPT_SOURCE:
+			source = optarg;
+			break;
+		case OPT_MATCH:
+			match = optarg;
+			break;
+		case OPT_HOST:
+			host = optarg;
+			break;
+		case OPT_INTERVAL:
+			d = &interval;
+			break;
+		case OPT_WARMUP:
+			d = &warmup;
+			break;
+		case OPT_CONN:
+			if (strcmp(optarg, "keepalive") != 0 && strcmp(optarg, "close") != 0) {
+				fprintf(stderr,
+				        "soak import: --connection: keepalive or close, not '%s'\n",
+				        optarg);
+				return EXIT_USAGE;
+			}
+			conn = optarg;
+			break;
+		case OPT_TS:
+			if (strcmp(optarg, "start") != 0 && strcmp(optarg, "end") != 0) {
+				fprintf(stderr,
+				        "soak import: --timestamp: start or end, not '%s'\n",
+				        optarg);
+				return EXIT_USAGE;
+			}
+			ts_end = strcmp(optarg, "end") == 0;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case ':':
+			fprintf(stderr, "soak import: option '%s' needs a value\n",
+			        argv[optind - 1]);
+			cmd_usage("import");
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "soak import: unknown option '%s'\n", argv[optind - 1]);
+			cmd_usage("import");
+			return EXIT_USAGE;
+		}
+		if (d && dur_parse(optarg, d, err, sizeof err) < 0) {
+			fprintf(stderr, "soak import: --%s: %s\n",
+			        d == &interval ? "interval" : "warmup", err);
+			return EXIT_USAGE;
+		}
+		if (d == &interval && interval < 100) {
+			fprintf(stderr, "soak import: --interval: at least 100ms\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "soak import %s: give one file\n", kind);
+		cmd_usage("import");
+		return EXIT_USAGE;
+	}
+	file = argv[optind];
+	if (jm && !label) {
+		fprintf(stderr,
+		        "soak import jmeter: --label is required (the system under test)\n");
+		return EXIT_USAGE;
+	}
+	if (!jm && !source) {
+		fprintf(stderr, "soak import nmon: --source is required (app, db, host, ...)\n");
+		return EXIT_USAGE;
+	}
+	if (jm ? nmon_only : jm_only) {
+		fprintf(stderr, "soak import %s: an option of the other importer was given\n",
+		        kind);
+		cmd_usage("import");
+		return EXIT_USAGE;
+	}
+	return jm ? import_jmeter(file, db, label, interval, warmup, name, conn, ts_end)
+	          : import_nmon(file, db, source, match, host);
+}

@@ -1,0 +1,291 @@
+/* report_env: what ran and what the load generator shared, read with each run (see
+ * report_env.h). */
+#include "report_env.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+
+#define MAX_ENV 400 /* facts of one run read (env.h records at most 160) */
+
+/* Rows of a run: its own (run_id) or a standalone collector's (NULL) within its span. */
+#define IN_RUN "(run_id = ?1 OR run_id IS NULL) AND t_ms >= ?2 AND t_ms <= ?3"
+
+static void bind_run(sqlite3_stmt *q, const struct rpt_run *run)
+{
+	sqlite3_bind_int64(q, 1, run->id);
+	sqlite3_bind_int64(q, 2, run->started_ms);
+	sqlite3_bind_int64(q, 3, run->end_ms);
+}
+
+/* 1 when `table` exists and has `column` (NULL: any column). */
+static int has(sqlite3 *db, const char *table, const char *column)
+{
+	sqlite3_stmt *q = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT 1 FROM pragma_table_info(?1) WHERE ?2 IS NULL OR name = ?2",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+	if (column)
+		sqlite3_bind_text(q, 2, column, -1, SQLITE_STATIC);
+	found = sqlite3_step(q) == SQLITE_ROW;
+	sqlite3_finalize(q);
+	return found;
+}
+
+static char *dup_col(sqlite3_stmt *q, int i)
+{
+	const unsigned char *s = sqlite3_column_text(q, i);
+	return strdup(s ? (const char *)s : "");
+}
+
+static int read_facts(struct reader *rd, struct rpt_run *run)
+{
+	sqlite3_stmt *q = NULL;
+	int step, rc = -1;
+
+	if (!has(rd->db, "run_env", NULL))
+		return 0;
+	if (db_prepare(rd->db, &q,
+	               "SELECT source, key, value FROM run_env WHERE run_id = ? "
+	               "ORDER BY source, key LIMIT ?2",
+	               rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, run->id);
+	sqlite3_bind_int(q, 2, MAX_ENV);
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		struct rpt_env_fact *f;
+		if (!run->env) {
+			run->env = calloc(MAX_ENV, sizeof *run->env);
+			if (!run->env) {
+				rpt_rd_oom(rd);
+				goto done;
+			}
+		}
+		f = &run->env[run->nenv++];
+		f->source = dup_col(q, 0);
+		f->key = dup_col(q, 1);
+		f->value = dup_col(q, 2);
+		if (!f->source || !f->key || !f->value) {
+			rpt_rd_oom(rd);
+			goto done;
+		}
+	}
+	if (step != SQLITE_DONE) {
+		db_fail(rd->db, "cannot read run_env", rd->err, rd->errlen);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* The collector sources behind the run's series ("app:host" is source "app"), unique, in
+ * series order: queries by source use the samples' primary key (source, metric, t_ms). */
+static int run_sources(const struct rpt_run *run, char names[][RPT_NAME_MAX])
+{
+	int n = 0;
+
+	for (int i = 0; i < run->nsrc; i++) {
+		const char *name = run->src[i].name, *colon = strstr(name, ":host");
+		int len = colon ? (int)(colon - name) : (int)strlen(name), seen = 0;
+		for (int j = 0; j < n && !seen; j++)
+			seen =
+			    (int)strlen(names[j]) == len && !strncmp(names[j], name, (size_t)len);
+		if (!seen)
+			snprintf(names[n++], RPT_NAME_MAX, "%.*s", len, name);
+	}
+	return n;
+}
+
+/* The process sources sampled (or whose GC log was read) on the generator's host. */
+static int read_colocated(struct reader *rd, struct rpt_run *run)
+{
+	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int n = run_sources(run, names), rc = 0;
+	size_t used = 0;
+	sqlite3_stmt *q = NULL;
+
+	if (db_prepare(rd->db, &q,
+	               "SELECT EXISTS (SELECT 1 FROM samples WHERE source = ?4 AND "
+	               "metric IN ('cpu_pct', 'rss_kb', 'pss_kb') AND host = ?5 AND " IN_RUN
+	               ") OR EXISTS (SELECT 1 FROM gc_events WHERE source = ?4 AND host = ?5 "
+	               "AND " IN_RUN ")",
+	               rd->err, rd->errlen) < 0)
+		return -1;
+	for (int i = 0; i < n && rc == 0; i++) {
+		bind_run(q, run);
+		sqlite3_bind_text(q, 4, names[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 5, run->host, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_ROW) {
+			rc = db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
+		} else if (sqlite3_column_int(q, 0)) {
+			int k = snprintf(run->colocated + used, sizeof run->colocated - used,
+			                 "%s%s", used ? ", " : "", names[i]);
+			if (k > 0 && (size_t)k < sizeof run->colocated - used)
+				used += (size_t)k;
+		}
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* The host-wide CPU of the generator's host, averaged over each step's window. */
+static int read_host_cpu(struct reader *rd, struct rpt_run *run)
+{
+	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int nn = run_sources(run, names);
+	sqlite3_stmt *q = NULL;
+	double *sum = calloc((size_t)run->nsteps + 1, sizeof *sum);
+	long *n = calloc((size_t)run->nsteps + 1, sizeof *n);
+	int step = SQLITE_DONE, rc = -1;
+
+	if (!sum || !n) {
+		rpt_rd_oom(rd);
+		goto done;
+	}
+	if (db_prepare(rd->db, &q,
+	               "SELECT t_ms, SUM(value) FROM samples WHERE source = ?4 AND "
+	               "metric IN ('cpu_user_pct', 'cpu_sys_pct') AND host = ?5 AND " IN_RUN
+	               " GROUP BY t_ms",
+	               rd->err, rd->errlen) < 0)
+		goto done;
+	for (int i = 0; i < nn && step == SQLITE_DONE; i++) {
+		bind_run(q, run);
+		sqlite3_bind_text(q, 4, names[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 5, run->host, -1, SQLITE_STATIC);
+		while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+			int64_t t = sqlite3_column_int64(q, 0);
+			for (int k = 0; k < run->nsteps; k++) {
+				const struct rpt_step *s = &run->steps[k];
+				if (s->nintervals > 0 && t >= s->win_from_ms && t < s->win_to_ms) {
+					sum[k] += sqlite3_column_double(q, 1);
+					n[k]++;
+				}
+			}
+		}
+		sqlite3_reset(q);
+	}
+	if (step != SQLITE_DONE) {
+		db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
+		goto done;
+	}
+	for (int k = 0; k < run->nsteps; k++)
+		run->steps[k].host_cpu_pct = n[k] ? sum[k] / (double)n[k] : NAN;
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	free(sum);
+	free(n);
+	return rc;
+}
+
+/* Per step, the mean over the steady intervals of the generator's busy share (lag 0: its
+ * engine threads' CPU plus the time they waited for a core, % of all of them) or of its p99
+ * start lag in ms (lag 1), when the file has the columns. */
+static int read_generator(struct reader *rd, struct rpt_run *run, int lag)
+{
+	const char *column = lag ? "lag_p99_us" : "gen_cpu_pct";
+	const char *value = lag ? "lag_p99_us" : "gen_cpu_pct + IFNULL(gen_wait_pct, 0)";
+	sqlite3_stmt *q = NULL;
+	char sql[320];
+	int step;
+
+	if (!has(rd->db, "intervals", column))
+		return 0;
+	if (!lag && !has(rd->db, "intervals", "gen_wait_pct"))
+		value = "gen_cpu_pct";
+	snprintf(sql, sizeof sql,
+	         "SELECT step_idx, AVG(%s) FROM intervals WHERE run_id = ? AND phase = 'steady' "
+	         "AND %s IS NOT NULL GROUP BY step_idx",
+	         value, column);
+	if (db_prepare(rd->db, &q, sql, rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, run->id);
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		int idx = sqlite3_column_int(q, 0);
+		double v = sqlite3_column_double(q, 1);
+		for (int k = 0; k < run->nsteps; k++)
+			if (run->steps[k].idx == idx)
+				*(lag ? &run->steps[k].lag_p99_ms : &run->steps[k].gen_cpu_pct) =
+				    lag ? v / 1000 : v;
+	}
+	sqlite3_finalize(q);
+	if (step != SQLITE_DONE)
+		return db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
+	return 0;
+}
+
+/* A merged run: how far apart its agents' clocks were. */
+static int read_skew(struct reader *rd, struct rpt_run *run)
+{
+	sqlite3_stmt *q = NULL;
+	int step;
+
+	if (!has(rd->db, "runs", "clock_offset_ms") || !has(rd->db, "runs", "merged_into"))
+		return 0;
+	if (db_prepare(rd->db, &q,
+	               "SELECT MAX(clock_offset_ms) - MIN(clock_offset_ms), COUNT(clock_offset_ms) "
+	               "FROM runs WHERE merged_into = ?",
+	               rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, run->id);
+	step = sqlite3_step(q);
+	if (step == SQLITE_ROW && sqlite3_column_int(q, 1) >= 2)
+		run->clock_skew_ms = sqlite3_column_double(q, 0);
+	sqlite3_finalize(q);
+	if (step != SQLITE_ROW)
+		return db_fail(rd->db, "cannot read runs", rd->err, rd->errlen);
+	return 0;
+}
+
+int rpt_read_env(struct reader *rd, struct rpt_run *run)
+{
+	sqlite3_stmt *q = NULL;
+
+	run->clock_skew_ms = NAN;
+	for (int k = 0; k < run->nsteps; k++)
+		run->steps[k].host_cpu_pct = run->steps[k].gen_cpu_pct = run->steps[k].lag_p99_ms =
+		    NAN;
+	if (db_prepare(rd->db, &q, "SELECT host FROM runs WHERE id = ?", rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, run->id);
+	run->host = sqlite3_step(q) == SQLITE_ROW ? dup_col(q, 0) : strdup("");
+	sqlite3_finalize(q);
+	if (!run->host)
+		return rpt_rd_oom(rd);
+	if (read_facts(rd, run) < 0 || read_colocated(rd, run) < 0 || read_host_cpu(rd, run) < 0 ||
+	    read_generator(rd, run, 0) < 0 || read_generator(rd, run, 1) < 0 ||
+	    read_skew(rd, run) < 0)
+		return -1;
+	return 0;
+}
+
+void rpt_env_free(struct rpt_run *run)
+{
+	for (int i = 0; i < run->nenv; i++) {
+		free(run->env[i].source);
+		free(run->env[i].key);
+		free(run->env[i].value);
+	}
+	free(run->env);
+	free(run->host);
+	run->env = NULL;
+	run->nenv = 0;
+	run->host = NULL;
+}
+
+const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key)
+{
+	for (int i = 0; i < run->nenv; i++)
+		if (!strcmp(run->env[i].source, source) && !strcmp(run->env[i].key, key))
+			return run->env[i].value;
+	return NULL;
+}

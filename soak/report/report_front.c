@@ -1,0 +1,322 @@
+/* report_front: the tables a report opens with — the verdict of each label against the
+ * baseline and how long to run — and the environment of each label (what ran). */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dur.h"
+#include "report_tb.h"
+
+#define DASH     "\xe2\x80\x94" /* "—": no value */
+#define MAX_COLS (12 + RPT_MAX_SOURCES)
+#define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
+
+/* A CPU series of a process (not the host-wide ones). */
+static int process_series(const char *name)
+{
+	return strcmp(name, "host") != 0 && !strstr(name, ":host");
+}
+
+/* "+15.0% (real)", or the points of an error rate. */
+static void change(struct rpt_tb *b, int row, int col, double base, double v,
+                   const struct rpt_diff *d, int points)
+{
+	char x[64];
+	if (isnan(base) || isnan(v))
+		rpt_tb_set(b, row, col, DASH);
+	else if (points)
+		rpt_tb_set(b, row, col, "%s pp (%s)", rpt_fmt_signed(v - base, 2, x, sizeof x),
+		           rpt_verdict_name(d->verdict));
+	else
+		rpt_tb_set(b, row, col, "%s (%s)",
+		           rpt_fmt_pct(base != 0 ? 100 * (v - base) / base : NAN, x, sizeof x),
+		           rpt_verdict_name(d->verdict));
+}
+
+static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
+{
+	const char *names[MAX_COLS] = {"label", "against", "at", "TPS", "avg", "p99", "error %"};
+	char align[MAX_COLS + 1] = "lllrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
+	int nc = 7, cpucol[RPT_MAX_SOURCES], drift = 0;
+
+	for (int s = 0; s < r->ncpu; s++) {
+		cpucol[s] = -1;
+		if (!process_series(r->cpu_names[s]))
+			continue;
+		snprintf(cpu[s], sizeof cpu[s], "CPU/request %s", r->cpu_names[s]);
+		cpucol[s] = nc;
+		names[nc] = cpu[s];
+		align[nc++] = 'r';
+	}
+	names[nc] = "memory";
+	align[nc++] = 'l';
+	for (int i = 0; i < r->nverdicts; i++)
+		drift |= r->verdicts[i].drift != RPT_DRIFT_NA;
+	if (drift) {
+		names[nc] = "drift";
+		align[nc++] = 'l';
+	}
+	align[nc] = '\0';
+	rpt_tb_begin(b, t, "Verdict", nc);
+	snprintf(t->id, sizeof t->id, "verdict");
+	snprintf(t->note, sizeof t->note,
+	         "Each label against the baseline (%s) on the comparison it rests on: fixed runs "
+	         "first, then the one with the most intervals. Changes are marked real or noise "
+	         "by the 95%% confidence interval of the difference (batch means, Welch's "
+	         "t-test); the baseline's row shows its own figures. CPU/request is CPU time "
+	         "per request (ms).",
+	         r->labels[0].name);
+	rpt_tb_header(b, names, align);
+	for (int i = 0; i < r->nverdicts; i++) {
+		const struct rpt_vrow *v = &r->verdicts[i];
+		const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
+		int row = rpt_tb_row(b), col = 0;
+		char x[64], d[32];
+		rpt_tb_set(b, row, col++, "%s", r->labels[v->label].name);
+		rpt_tb_set(b, row, col++, "%s", v->label == 0 ? "(baseline)" : r->labels[0].name);
+		if (c)
+			rpt_tb_set(b, row, col++, "%d users, %s of %s", c->concurrency,
+			           c->sweep ? "sweep steps" : "fixed runs",
+			           dur_format(c->planned_ms, d, sizeof d));
+		else
+			rpt_tb_set(b, row, col++, DASH);
+		if (v->label == 0 && c) {
+			int ans = c->f.p50_us > 0 || c->f.max_us > 0;
+			rpt_tb_set(b, row, col++, "%s", rpt_fmt_num(c->f.tps, 1, x, sizeof x));
+			rpt_tb_set(b, row, col++, "%s",
+			           rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x, sizeof x));
+			rpt_tb_set(b, row, col++, "%s",
+			           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x, sizeof x));
+			rpt_tb_set(b, row, col++, "%s%%",
+			           rpt_fmt_num(c->f.error_pct, 2, x, sizeof x));
+		} else if (v->cmp >= 0) {
+			const struct rpt_cmp *m = &r->cmps[v->cmp];
+			for (int k = 0; k < RPT_NMETRIC; k++)
+				change(b, row, col++, m->base_value[k], m->value[k], &m->d[k],
+				       k == RPT_M_ERR);
+		} else {
+			rpt_tb_set(b, row, col++, "no matching runs");
+			for (int k = 1; k < RPT_NMETRIC; k++)
+				rpt_tb_set(b, row, col++, DASH);
+		}
+		for (int s = 0; s < r->ncpu; s++) {
+			if (cpucol[s] < 0)
+				continue;
+			if (v->label == 0)
+				rpt_tb_set(b, row, cpucol[s], "%s",
+				           rpt_fmt_ms(v->cpu_req[s], x, sizeof x));
+			else
+				change(b, row, cpucol[s], v->cpu_req_base[s], v->cpu_req[s],
+				       &v->cpu_req_d[s], 0);
+			col = cpucol[s] + 1;
+		}
+		rpt_tb_set(b, row, col++, "%s", v->memory[0] ? v->memory : DASH);
+		if (drift)
+			rpt_tb_set(b, row, col++, "%s",
+			           rpt_drift_name(v->drift) ? rpt_drift_name(v->drift) : DASH);
+	}
+}
+
+char *rpt_fmt_need(double s, char *buf, size_t len)
+{
+	double step;
+
+	if (!isfinite(s)) {
+		snprintf(buf, len, DASH);
+		return buf;
+	}
+	if (s > 366.0 * 86400) {
+		snprintf(buf, len, "over a year");
+		return buf;
+	}
+	/* Rounded up to a step that suits the size: nobody plans 14m07s. */
+	step = s <= 120 ? 1 : s <= 7200 ? 60 : s <= 2 * 86400 ? 600 : 3600;
+	dur_format((int64_t)(ceil(s / step) * step) * 1000, buf, len);
+	return buf;
+}
+
+/* "run at least 14m per label", or "resolved" when the run already is that long. */
+static void need_cell(struct rpt_tb *b, int row, int col, double need, double measured)
+{
+	char x[32];
+	if (!isfinite(need))
+		rpt_tb_set(b, row, col, DASH);
+	else if (need <= measured)
+		rpt_tb_set(b, row, col, "resolved now");
+	else
+		rpt_tb_set(b, row, col, "at least %s", rpt_fmt_need(need, x, sizeof x));
+}
+
+static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
+{
+	static const char *const names[] = {
+	    "kind",     "concurrency",    "duration",    "label",          "vs",
+	    "measured", "TPS resolvable", "for ±2% TPS", "p99 resolvable", "for ±10% p99"};
+	rpt_tb_begin(b, t, "How long to run", 10);
+	snprintf(t->note, sizeof t->note,
+	         "For each comparison: the smallest difference its data resolve at 95%% (the "
+	         "half-width of the confidence interval from the batch-means noise, as a share "
+	         "of the baseline), and the measured window each label would need, at the noise "
+	         "observed, to tell a %.0f%% TPS and a %.0f%% p99 difference apart (the noise of "
+	         "a mean falls with the square root of the time; warm-up comes on top).",
+	         RPT_RESOLVE_TPS_PCT, RPT_RESOLVE_P99_PCT);
+	rpt_tb_header(b, names, "lrrllrrrrr");
+	for (int i = 0; i < r->ncmps; i++) {
+		const struct rpt_cmp *m = &r->cmps[i];
+		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+		const struct rpt_resolve *x = &r->resolve[i];
+		char d[32], p[32];
+		int row = rpt_tb_row(b);
+		rpt_tb_set(b, row, 0, "%s", c->sweep ? "sweep" : "fixed");
+		rpt_tb_set(b, row, 1, "%d", c->concurrency);
+		rpt_tb_set(b, row, 2, "%s", dur_format(c->planned_ms, d, sizeof d));
+		rpt_tb_set(b, row, 3, "%s", r->labels[c->label].name);
+		rpt_tb_set(b, row, 4, "%s", r->labels[a->label].name);
+		rpt_tb_set(b, row, 5, "%s",
+		           dur_format((int64_t)llround(x->measured_s) * 1000, d, sizeof d));
+		rpt_tb_set(b, row, 6, isfinite(x->tps_pct) ? "±%s%%" : DASH,
+		           rpt_fmt_num(x->tps_pct, 1, p, sizeof p));
+		need_cell(b, row, 7, x->tps_need_s, x->measured_s);
+		rpt_tb_set(b, row, 8, isfinite(x->p99_pct) ? "±%s%%" : DASH,
+		           rpt_fmt_num(x->p99_pct, 1, p, sizeof p));
+		need_cell(b, row, 9, x->p99_need_s, x->measured_s);
+	}
+}
+
+/* Builds tables with fn(r, b, &t[k], arg) for arg in [0, n) into a fresh array; a table
+ * without rows is dropped. */
+static int build(const struct report *r, int n,
+                 void (*fn)(const struct report *, struct rpt_tb *, struct rpt_table *, int),
+                 struct rpt_table **out, int *nout, char *err, size_t errlen)
+{
+	struct rpt_table *t = calloc((size_t)(n ? n : 1), sizeof *t);
+	struct rpt_tb b = {0};
+	int k = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!t)
+		goto oom;
+	for (int i = 0; i < n; i++) {
+		fn(r, &b, &t[k], i);
+		if (b.failed) {
+			rpt_tables_free(t, k + 1);
+			goto oom;
+		}
+		if (t[k].nrows > 0)
+			k++;
+		else
+			rpt_table_free(&t[k]);
+	}
+	*out = t;
+	*nout = k;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+static void front(const struct report *r, struct rpt_tb *b, struct rpt_table *t, int which)
+{
+	if (which == 0)
+		verdict_table(r, b, t);
+	else
+		resolve_table(r, b, t);
+}
+
+int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
+                     size_t errlen)
+{
+	return build(r, 2, front, out, n, err, errlen);
+}
+
+/* --- environment ---------------------------------------------------------------------------- */
+
+/* The values a fact takes over a label's runs: "v" when they agree, else
+ * "a (runs 1, 2); b (run 3)"; "" when no run records it. */
+static void fact_cell(const struct report *r, int l, const char *source, const char *key, char *out,
+                      size_t len)
+{
+	const char *vals[16];
+	char runs[16][96];
+	int nv = 0;
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < r->nruns; i++) {
+		const char *x;
+		int k = 0;
+		if (r->runs[i].label != l || !(x = rpt_env_get(&r->runs[i], source, key)))
+			continue;
+		while (k < nv && strcmp(vals[k], x) != 0)
+			k++;
+		if (k == nv) {
+			if (nv == 16)
+				continue;
+			vals[nv] = x;
+			runs[nv++][0] = '\0';
+		}
+		size_t u = strlen(runs[k]);
+		snprintf(runs[k] + u, sizeof runs[k] - u, "%s%s", u ? ", " : "", r->runs[i].key);
+	}
+	for (int k = 0; k < nv && used < len; k++) {
+		int w = nv == 1 ? snprintf(out, len, "%.*s%s", SHOW_MAX, vals[k],
+		                           strlen(vals[k]) > SHOW_MAX ? "\xe2\x80\xa6" : "")
+		                : snprintf(out + used, len - used, "%s%.*s%s (%s %s)",
+		                           k ? "; " : "", SHOW_MAX, vals[k],
+		                           strlen(vals[k]) > SHOW_MAX ? "\xe2\x80\xa6" : "",
+		                           strchr(runs[k], ',') ? "runs" : "run", runs[k]);
+		if (w > 0)
+			used += (size_t)w;
+	}
+}
+
+static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t, int l)
+{
+	static const char *const names[] = {"", "value"};
+	char title[96], srcs[RPT_MAX_SOURCES][RPT_NAME_MAX], v[2048];
+	int nsrc = 0;
+
+	snprintf(title, sizeof title, "Environment: %s", r->labels[l].name);
+	rpt_tb_begin(b, t, title, 2);
+	snprintf(t->note, sizeof t->note,
+	         "What %s ran on, as recorded when each run started: the load generator's host "
+	         "and settings, then each collected process (the first matching one).",
+	         r->labels[l].name);
+	rpt_tb_header(b, names, "ll");
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->label != l)
+			continue;
+		for (int k = 0; k < run->nenv; k++) {
+			int seen = !run->env[k].source[0];
+			for (int j = 0; j < nsrc && !seen; j++)
+				seen = !strcmp(srcs[j], run->env[k].source);
+			if (!seen && nsrc < RPT_MAX_SOURCES)
+				snprintf(srcs[nsrc++], RPT_NAME_MAX, "%s", run->env[k].source);
+		}
+	}
+	for (int s = -1; s < nsrc; s++)
+		for (int k = 0; k < rpt_nenv_keys; k++) {
+			const struct rpt_env_key *e = &rpt_env_keys[k];
+			int row;
+			if (e->per_source != (s >= 0))
+				continue;
+			fact_cell(r, l, s < 0 ? "" : srcs[s], e->key, v, sizeof v);
+			if (!v[0])
+				continue;
+			row = rpt_tb_row(b);
+			if (s < 0)
+				rpt_tb_set(b, row, 0, "generator: %s", e->name);
+			else
+				rpt_tb_set(b, row, 0, "%s: %s", srcs[s], e->name);
+			rpt_tb_set(b, row, 1, "%s", v);
+		}
+}
+
+int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
+{
+	return build(r, r->nlabels, env_table, out, n, err, errlen);
+}

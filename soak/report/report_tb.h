@@ -1,0 +1,30 @@
+/*
+ * report_tb — filling a struct rpt_table row by row (report_tables.c implements it; the
+ * tables of report_tables.c and report_front.c use it).  Out of memory once, the builder
+ * stays `failed` and every later call is a no-op, so a table is built without checking
+ * each cell; the caller checks `failed` at the end.  Not for other modules.
+ */
+#ifndef SOAK_REPORT_TB_H
+#define SOAK_REPORT_TB_H
+
+#include "report.h"
+
+struct rpt_tb {
+	struct rpt_table *t; /* the table being filled */
+	int cap;             /* rows allocated (header included) */
+	int failed;          /* out of memory once: the table is incomplete */
+};
+
+/* Starts table t (zeroed) with a title and ncols columns. */
+void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int ncols);
+/* The header: names and alignment ('r' right, 'l' left), one per column. */
+void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align);
+/* Starts a row after the header; returns its index (-1 once out of memory). */
+int rpt_tb_row(struct rpt_tb *b);
+/* Sets a cell (row -1: the header). */
+__attribute__((format(printf, 4, 5))) void rpt_tb_set(struct rpt_tb *b, int row, int col,
+                                                      const char *fmt, ...);
+/* Frees one table's cells (the table itself is not freed). */
+void rpt_table_free(struct rpt_table *t);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * report_text — the sentence buffer every writer of report sentences uses (findings,
+ * validity, verdicts): a fixed buffer that cuts silently at its cap, so a long list of
+ * runs never overflows and never fails.  Not for other modules.
+ */
+#ifndef SOAK_REPORT_TEXT_H
+#define SOAK_REPORT_TEXT_H
+
+#include <stddef.h>
+
+#define RPT_SENTENCE_MAX 2048 /* one sentence or one topic line, bytes */
+
+struct sbuf {
+	char s[RPT_SENTENCE_MAX]; /* the text (cut at the cap, always terminated) */
+	size_t n;                 /* bytes used */
+};
+
+/* Appends; past the cap the text is cut. */
+__attribute__((format(printf, 2, 3))) void rpt_sb_printf(struct sbuf *b, const char *fmt, ...);
+/* Empties the buffer. */
+void rpt_sb_reset(struct sbuf *b);
+/* "run 3" or "runs 1, 3 and 5" of a comma-separated key list. */
+void rpt_sb_runs(struct sbuf *b, const char *keys);
+
+#endif

@@ -1,0 +1,389 @@
+/* The importers' parsers and rules, on the cases a real file seldom shows at once: JTL CSV
+ * (quoted delimiters and line breaks, tabs, columns in any order, the default layouts),
+ * JTL XML (entities, comments that end in "--->", CDATA, nested samples, a missing end),
+ * error classes, the step rule on timelines (ramps, sweeps, drains, warm-up), nmon's
+ * times, and the reader's line cap.  test_import.sh does the real JMeter and nmon output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "import/ireader.h"
+#include "import/jmeter.h"
+#include "import/jtl.h"
+#include "import/nmon_db.h"
+
+/* Reads every sample of text; fills up to max samples' key fields and returns how many,
+ * or -1 with err and *line on the first error. */
+struct got {
+	int64_t ts, elapsed, latency, bytes;
+	int threads, success;
+	char label[64], code[96], message[96], url[96];
+};
+
+static int read_all(const char *text, struct got *g, int max, char *err, size_t errlen,
+		    long *line)
+{
+	struct ireader r;
+	struct jtl_reader *j = NULL;
+	struct jtl_sample s;
+	int n = 0, rc;
+
+	assert_int_equal(ird_open_mem(&r, text, strlen(text), 4096, err, errlen), 0);
+	if (jtl_open(&j, &r, err, errlen, line) < 0) {
+		ird_close(&r);
+		return -1;
+	}
+	while ((rc = jtl_next(j, &s, err, errlen, line)) == 1) {
+		if (n < max) {
+			g[n].ts = s.ts;
+			g[n].elapsed = s.elapsed;
+			g[n].latency = s.latency;
+			g[n].bytes = s.bytes;
+			g[n].threads = s.all_threads;
+			g[n].success = s.success;
+			snprintf(g[n].label, sizeof g[n].label, "%s", s.label);
+			snprintf(g[n].code, sizeof g[n].code, "%s", s.code);
+			snprintf(g[n].message, sizeof g[n].message, "%s", s.message);
+			snprintf(g[n].url, sizeof g[n].url, "%s", s.url);
+		}
+		n++;
+	}
+	/* A second pass reads the same samples. */
+	if (rc == 0) {
+		int again = 0;
+		assert_int_equal(jtl_rewind(j, err, errlen), 0);
+		while (jtl_next(j, &s, err, errlen, line) == 1)
+			again++;
+		assert_int_equal(again, n);
+	}
+	jtl_free(j);
+	ird_close(&r);
+	return rc < 0 ? -1 : n;
+}
+
+static void csv_header_any_order(void **state)
+{
+	/* Columns reordered, a subset, tabs; a quoted message with a tab, a quote and a line
+	 * break; CRLF line ends. */
+	const char *text = "success\tlabel\telapsed\tresponseMessage\ttimeStamp\tallThreads\r\n"
+			   "true\tlogin\t12\tOK\t1700000000000\t5\r\n"
+			   "false\t\"a\tb\"\t7\t\"say \"\"no\"\"\r\nthen\"\t1700000000100\t6\r\n";
+	struct got g[4];
+	char err[256];
+	long line;
+	(void)state;
+	assert_int_equal(read_all(text, g, 4, err, sizeof err, &line), 2);
+	assert_int_equal(g[0].ts, 1700000000000);
+	assert_int_equal(g[0].elapsed, 12);
+	assert_int_equal(g[0].threads, 5);
+	assert_int_equal(g[0].latency, -1);
+	assert_string_equal(g[0].label, "login");
+	assert_int_equal(g[1].success, 0);
+	assert_string_equal(g[1].label, "a\tb");
+	assert_string_equal(g[1].message, "say \"no\"\nthen");
+	assert_int_equal(g[1].threads, 6);
+}
+
+static void csv_default_layouts(void **state)
+{
+	/* JMeter 2.13's 12 default columns, no header; a comma inside a quoted message. */
+	const char *v213 = "1700000000000,15,home,200,OK,tg 1-1,text,true,1234,3,4,9\n"
+			   "1700000000020,30,home,\"Non HTTP response code: java.net.ConnectException\","
+			   "\"Non HTTP response message: Connection refused, really\",tg 1-2,text,false,"
+			   "2014,3,4,0\n";
+	/* JMeter 5's 17 (URL, Connect ...). */
+	const char *v5 = "1700000000000,15,home,404,Not Found,tg 1-1,text,false,,120,80,1,1,"
+			 "http://h/x,15,0,2\n";
+	struct got g[2];
+	char err[256];
+	long line;
+	(void)state;
+	assert_int_equal(read_all(v213, g, 2, err, sizeof err, &line), 2);
+	assert_int_equal(g[0].bytes, 1234);
+	assert_int_equal(g[0].threads, 4);
+	assert_int_equal(g[0].latency, 9);
+	assert_string_equal(g[1].message, "Non HTTP response message: Connection refused, really");
+	assert_int_equal(read_all(v5, g, 2, err, sizeof err, &line), 1);
+	assert_string_equal(g[0].url, "http://h/x");
+	assert_int_equal(g[0].threads, 1);
+	assert_int_equal(g[0].latency, 15);
+}
+
+static void csv_errors(void **state)
+{
+	struct got g[2];
+	char err[256];
+	long line;
+	(void)state;
+	/* A formatted timeStamp: the property to set is named. */
+	assert_int_equal(read_all("timeStamp,elapsed,success\n2026/12/01 10:00:00.000,5,true\n", g, 2,
+				  err, sizeof err, &line),
+			 -1);
+	assert_int_equal(line, 2);
+	assert_non_null(strstr(err, "timestamp_format=ms"));
+	/* A record with a field too many. */
+	assert_int_equal(read_all("timeStamp,elapsed,success\n1,2,true\n3,4,true,x\n", g, 2, err,
+				  sizeof err, &line),
+			 -1);
+	assert_int_equal(line, 3);
+	assert_non_null(strstr(err, "4 fields where the header has 3"));
+	/* An open quote at the end. */
+	assert_int_equal(read_all("timeStamp,elapsed,success,label\n1,2,true,\"open\n", g, 2, err,
+				  sizeof err, &line),
+			 -1);
+	assert_non_null(strstr(err, "ends inside a quoted field"));
+	/* No elapsed column. */
+	assert_int_equal(read_all("timeStamp,label,success\n1,a,true\n", g, 2, err, sizeof err, &line),
+			 -1);
+	assert_non_null(strstr(err, "'elapsed'"));
+	/* A row standing for several samples. */
+	assert_int_equal(read_all("timeStamp,elapsed,success,SampleCount\n1,2,true,50\n", g, 2, err,
+				  sizeof err, &line),
+			 -1);
+	assert_non_null(strstr(err, "SampleCount 50"));
+	/* No verdict saved: the code decides. */
+	assert_int_equal(read_all("timeStamp,elapsed,responseCode\n1,2,302\n1,2,500\n", g, 2, err,
+				  sizeof err, &line),
+			 2);
+	assert_int_equal(g[0].success, 1);
+	assert_int_equal(g[1].success, 0);
+}
+
+static void xml_samples(void **state)
+{
+	const char *text =
+		"\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<!DOCTYPE x>\n"
+		"<testResults version=\"1.2\">\n"
+		"<!-- a comment with <httpSample t=\"1\"/> in it --->\n"
+		"<sample t=\"48\" lt=\"0\" ts=\"1700000000000\" s=\"false\" lb=\"sign &amp; up\" "
+		"rc=\"503\" rm=\"a &lt;b&gt; &quot;c&quot; &#233;&#x263A;\" na=\"2\" by='223'>\n"
+		"  <httpSample t=\"34\" ts=\"1700000000001\" s=\"true\" lb=\"child\" rc=\"200\"/>\n"
+		"  <responseData class=\"java.lang.String\"><![CDATA[ <httpSample t=\"9\"/> ]]></responseData>\n"
+		"  <java.net.URL>http://h/a?x=1&amp;y=2</java.net.URL>\n"
+		"</sample>\n"
+		"<httpSample t=\"5\" lt=\"4\" ts=\"1700000000100\" s=\"true\" lb=\"b\" rc=\"200\" rm=\"OK\" "
+		"na=\"3\"/>\n"; /* no </testResults>: JMeter stopped between samples */
+	struct got g[3];
+	char err[256];
+	long line;
+	(void)state;
+	assert_int_equal(read_all(text, g, 3, err, sizeof err, &line), 2);
+	assert_int_equal(g[0].elapsed, 48);
+	assert_int_equal(g[0].bytes, 223);
+	assert_int_equal(g[0].success, 0);
+	assert_string_equal(g[0].label, "sign & up");
+	assert_string_equal(g[0].message, "a <b> \"c\" \xC3\xA9\xE2\x98\xBA");
+	assert_string_equal(g[0].url, "http://h/a?x=1&y=2");
+	assert_int_equal(g[0].threads, 2);
+	assert_string_equal(g[1].label, "b");
+	assert_int_equal(g[1].latency, 4);
+	assert_string_equal(g[1].url, "");
+}
+
+static void xml_errors(void **state)
+{
+	struct got g[2];
+	char err[256];
+	long line;
+	(void)state;
+	assert_int_equal(read_all("<results>\n<httpSample t=\"1\" ts=\"2\" s=\"true\"/>\n</results>\n", g,
+				  2, err, sizeof err, &line),
+			 -1);
+	assert_non_null(strstr(err, "not <testResults>"));
+	/* Cut inside a tag, on line 3. */
+	assert_int_equal(read_all("<testResults>\n<httpSample t=\"1\" ts=\"2\" s=\"true\"/>\n"
+				  "<httpSample t=\"1\" ts=",
+				  g, 2, err, sizeof err, &line),
+			 -1);
+	assert_int_equal(line, 3);
+	assert_non_null(strstr(err, "ends inside a tag"));
+	/* Cut inside a sample with children: the sample's line is named. */
+	assert_int_equal(read_all("<testResults>\n<sample t=\"1\" ts=\"2\" s=\"true\">\n<httpSample/>\n",
+				  g, 2, err, sizeof err, &line),
+			 -1);
+	assert_int_equal(line, 2);
+	/* A bad attribute, and a missing ts. */
+	assert_int_equal(read_all("<testResults>\n<httpSample t=1/>\n</testResults>\n", g, 2, err,
+				  sizeof err, &line),
+			 -1);
+	assert_non_null(strstr(err, "malformed attribute"));
+	assert_int_equal(read_all("<testResults>\n<httpSample t=\"1\" s=\"true\"/>\n</testResults>\n",
+				  g, 2, err, sizeof err, &line),
+			 -1);
+	assert_non_null(strstr(err, "no timeStamp"));
+}
+
+static void classes(void **state)
+{
+	static const struct {
+		const char *code, *message;
+		enum err_class want;
+		int answered;
+	} cases[] = {
+		{"404", "Not Found", ERR_HTTP_4XX, 1},
+		{"503", "Service Unavailable", ERR_HTTP_5XX, 1},
+		{"200", "OK", ERR_BODY_MISMATCH, 1}, /* an assertion failed */
+		{"302", "Found", ERR_STATUS_MISMATCH, 1},
+		{"Non HTTP response code: java.net.ConnectException",
+		 "Non HTTP response message: Connection refused", ERR_CONNECT_REFUSED, 0},
+		{"Non HTTP response code: org.apache.http.conn.HttpHostConnectException",
+		 "Non HTTP response message: Connection to http://h refused", ERR_CONNECT_REFUSED, 0},
+		{"Non HTTP response code: java.net.ConnectException",
+		 "Non HTTP response message: Connection timed out", ERR_CONNECT_TIMEOUT, 0},
+		{"Non HTTP response code: org.apache.http.conn.ConnectTimeoutException", "", ERR_CONNECT_TIMEOUT, 0},
+		{"Non HTTP response code: java.net.SocketTimeoutException",
+		 "Non HTTP response message: Read timed out", ERR_TIMEOUT, 0},
+		{"Non HTTP response code: java.net.SocketTimeoutException",
+		 "Non HTTP response message: connect timed out", ERR_CONNECT_TIMEOUT, 0},
+		{"Non HTTP response code: java.net.UnknownHostException", "", ERR_DNS, 0},
+		{"Non HTTP response code: java.net.BindException",
+		 "Non HTTP response message: Cannot assign requested address", ERR_CLIENT_PORTS, 0},
+		{"Non HTTP response code: java.net.SocketException",
+		 "Non HTTP response message: Connection reset", ERR_RESET, 0},
+		{"Non HTTP response code: org.apache.http.NoHttpResponseException", "", ERR_RESET, 0},
+		{"Non HTTP response code: javax.net.ssl.SSLHandshakeException", "", ERR_PROTOCOL, 0},
+		{"Non HTTP response code: java.lang.IllegalArgumentException", "", ERR_OTHER, 0},
+		{"", "", ERR_OTHER, 0},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct jtl_sample s = {.code = cases[i].code, .message = cases[i].message};
+		int answered = -1;
+		enum err_class c = jtl_classify(&s, &answered);
+		if (c != cases[i].want || answered != cases[i].answered)
+			fail_msg("'%s' / '%s': %s answered %d, want %s answered %d", cases[i].code,
+				 cases[i].message, err_class_name(c), answered,
+				 err_class_name(cases[i].want), cases[i].answered);
+	}
+}
+
+/* Runs the step rule on levels (1 s intervals) and returns phases as letters
+ * (r w s d) with the step index of each interval after a '/'. */
+static int steps_of(const int *lv, int n, int64_t warmup_ms, char *phases, char *idx,
+		    struct jm_step *st)
+{
+	int64_t start[64] = {0};
+	int step_of[64];
+	unsigned char ph[64];
+	int ns;
+
+	for (int i = 0; i < n; i++)
+		start[i] = 1000 * i;
+	ns = jm_find_steps(lv, start, n, warmup_ms, step_of, ph, st, 8);
+	for (int i = 0; i < n; i++) {
+		phases[i] = "rwsd"[ph[i]];
+		idx[i] = (char)('0' + step_of[i]);
+	}
+	phases[n] = idx[n] = '\0';
+	return ns;
+}
+
+static void step_rule(void **state)
+{
+	struct jm_step st[8];
+	char ph[64], ix[64];
+	(void)state;
+	/* A ramp of one thread per interval, then a hold, then the threads end: one step. */
+	{
+		int lv[] = {1, 2, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 3, 1};
+		assert_int_equal(steps_of(lv, 14, 0, ph, ix, st), 1);
+		assert_string_equal(ph, "rrrrrsssssssdd");
+		assert_int_equal(st[0].level, 5);
+		assert_int_equal(st[0].steady_first, 5);
+		assert_int_equal(st[0].steady_last, 11);
+	}
+	/* A sweep 10, 20, 30 with a two-interval ramp between levels and warm-up of 2 s. */
+	{
+		int lv[] = {10, 10, 10, 10, 10, 15, 20, 20, 20, 20, 20, 25, 30, 30, 30, 30, 30, 30};
+		assert_int_equal(steps_of(lv, 18, 2000, ph, ix, st), 3);
+		assert_string_equal(ph, "rwwssrrwwssrrwwsss");
+		assert_string_equal(ix, "000001111112222222");
+		assert_int_equal(st[1].level, 20);
+		assert_int_equal(st[2].steady_first, 15);
+	}
+	/* No thread counts in the file: the whole run is one step of 0. */
+	{
+		int lv[] = {0, 0, 0, 0};
+		assert_int_equal(steps_of(lv, 4, 0, ph, ix, st), 1);
+		assert_string_equal(ph, "rsss");
+		assert_int_equal(st[0].level, 0);
+	}
+	/* Too short to have a plateau of three: the longest is the step. */
+	{
+		int lv[] = {2, 4, 4};
+		assert_int_equal(steps_of(lv, 3, 0, ph, ix, st), 1);
+		assert_string_equal(ph, "rrs");
+	}
+}
+
+static void nmon_times(void **state)
+{
+	int64_t a, b;
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	assert_int_equal(nmon_parse_time("04:09:09", "01-DEC-2026", &a), 0);
+	assert_int_equal(a, 1796098149000LL);
+	assert_int_equal(nmon_parse_time("04:09:09", "01-dec-2026", &b), 0);
+	assert_int_equal(a, b);
+	/* Local time: the same wall-clock reading an hour later in Paris' winter. */
+	setenv("TZ", "Europe/Paris", 1);
+	assert_int_equal(nmon_parse_time("05:09:09", "01-DEC-2026", &b), 0);
+	assert_int_equal(b, a);
+	setenv("TZ", "UTC", 1);
+	assert_int_equal(nmon_parse_time("24:00:00", "01-DEC-2026", &a), -1);
+	assert_int_equal(nmon_parse_time("04:09", "01-DEC-2026", &a), -1);
+	assert_int_equal(nmon_parse_time("04:09:09", "01-DIC-2026", &a), -1);
+	assert_int_equal(nmon_parse_time("04:09:09", "01-DEC-2026x", &a), -1);
+}
+
+static void reader_lines(void **state)
+{
+	struct ireader r;
+	char err[128], *l;
+	size_t len;
+	long no;
+	const char *text = "one\r\ntwo\n\nlast-without-newline";
+	(void)state;
+	assert_int_equal(ird_open_mem(&r, text, strlen(text), 32, err, sizeof err), 0);
+	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), 1);
+	assert_string_equal(l, "one");
+	assert_int_equal(no, 1);
+	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), 1);
+	assert_string_equal(l, "two");
+	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), 1);
+	assert_int_equal(len, 0);
+	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), 1);
+	assert_string_equal(l, "last-without-newline");
+	assert_int_equal(no, 4);
+	assert_int_equal(r.last_nl, 0);
+	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), 0);
+	ird_close(&r);
+	/* A line over the cap is an error, not a truncation. */
+	assert_int_equal(ird_open_mem(&r, "short\n0123456789012345678901234567890123456789\n", 47, 32,
+				      err, sizeof err),
+			 0);
+	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), 1);
+	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), -1);
+	assert_int_equal(no, 2);
+	assert_non_null(strstr(err, "longer than 32 bytes"));
+	ird_close(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(csv_header_any_order), cmocka_unit_test(csv_default_layouts),
+		cmocka_unit_test(csv_errors),           cmocka_unit_test(xml_samples),
+		cmocka_unit_test(xml_errors),           cmocka_unit_test(classes),
+		cmocka_unit_test(step_rule),            cmocka_unit_test(nmon_times),
+		cmocka_unit_test(reader_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
