@@ -21,18 +21,12 @@
 
 static const struct driver *driver_of(const struct plan *p, char *why, size_t whylen)
 {
-	char w[256];
-	if (why && whylen)
-		why[0] = '\0';
-	if (p->protocol == PLAN_TCP_FRAME)
+	if (p->protocol == PLAN_TCP_FRAME) {
+		if (why && whylen)
+			why[0] = '\0';
 		return &tcpframe_driver;
-	if (p->client == PLAN_CLIENT_CURL)
-		return &http_driver;
-	if (h1_plan_supported(p, w, sizeof w) == 0)
-		return &lean_driver;
-	if (why && whylen)
-		snprintf(why, whylen, "%s", w);
-	return p->client == PLAN_CLIENT_LEAN ? &lean_driver : &http_driver;
+	}
+	return h1_client_for(p, why, whylen) == PLAN_CLIENT_LEAN ? &lean_driver : &http_driver;
 }
 
 const char *engine_client(const struct plan *p, char *why, size_t whylen)

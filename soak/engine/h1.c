@@ -120,6 +120,21 @@ int h1_plan_supported(const struct plan *p, char *why, size_t whylen)
 	return 0;
 }
 
+enum plan_client h1_client_for(const struct plan *p, char *why, size_t whylen)
+{
+	char w[256];
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (p->client == PLAN_CLIENT_CURL)
+		return PLAN_CLIENT_CURL;
+	if (h1_plan_supported(p, w, sizeof w) == 0)
+		return PLAN_CLIENT_LEAN;
+	if (why && whylen)
+		snprintf(why, whylen, "%s", w);
+	return p->client == PLAN_CLIENT_LEAN ? PLAN_CLIENT_LEAN : PLAN_CLIENT_CURL;
+}
+
 /* --- building requests ------------------------------------------------------------------ */
 
 /* Literal text gathered while a request kind is compiled. */

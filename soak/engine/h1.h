@@ -59,6 +59,11 @@ int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen);
 /* 0 when the lean driver can send every request of the plan; otherwise -1 and `why` names
  * the first request and what needs libcurl.  Plans of another protocol than HTTP: -1. */
 int h1_plan_supported(const struct plan *p, char *why, size_t whylen);
+/* The client that sends HTTP plan p: PLAN_CLIENT_CURL or PLAN_CLIENT_LEAN (its `client`,
+ * auto resolved: lean when h1_plan_supported).  When auto leaves lean for libcurl, or lean
+ * was asked for and cannot be, `why` (may be NULL) says what needs libcurl; otherwise it is
+ * emptied. */
+enum plan_client h1_client_for(const struct plan *p, char *why, size_t whylen);
 
 /* One piece of a request being built: literal text, a template, or the body's length. */
 struct h1_piece {

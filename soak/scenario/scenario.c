@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 
 #include "dur.h"
-#include "engine/engine.h"
 #include "engine/h1.h"
 #include "scenario_frame.h"
 #include "scenario_read.h"
@@ -652,7 +651,7 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 	}
 	if (s->plan.protocol == PLAN_HTTP) {
 		char why[256], note[300] = "";
-		const char *cl = engine_client(&s->plan, why, sizeof why);
+		const char *cl = plan_client_name(h1_client_for(&s->plan, why, sizeof why));
 		if (s->plan.client == PLAN_CLIENT_AUTO)
 			snprintf(note, sizeof note, " (auto: %s%s)", *why ? "libcurl needed, " : "",
 				 *why ? why : "plain HTTP/1.1");
