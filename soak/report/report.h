@@ -132,7 +132,9 @@ struct rpt_values {
  * merged (histograms added) when the run has more than RPT_MAX_POINTS intervals. */
 struct rpt_tpoint {
 	double t_s;                    /* start, seconds since the run's start */
-	double tps;                    /* completed requests per second */
+	double tps;                    /* completed requests per second over the point's real
+	                                * length; NAN when none of its intervals is a rate (a
+	                                * drain interval: requests in flight at the end) */
 	double mean_ms;                /* mean latency of answered requests (NAN when none) */
 	double p50_ms, p90_ms, p99_ms; /* percentiles of the merged histogram (NAN when none) */
 	double error_pct;              /* 100 * errors / requests (0 when none) */

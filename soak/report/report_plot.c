@@ -224,9 +224,9 @@ static int pic_tps_time(struct ctx *c)
 		if (!rpt_run_pictured(r, i) || run->nts == 0)
 			continue;
 		header(f, "time", "%s #%s", r->labels[run->label].name, run->key);
-		for (size_t k = 0; k < run->nts; k++) {
-			row(f, run->ts[k].t_s / div, run->ts[k].tps);
-		}
+		for (size_t k = 0; k < run->nts; k++)
+			if (isfinite(run->ts[k].tps)) /* a drain interval is no rate */
+				row(f, run->ts[k].t_s / div, run->ts[k].tps);
 		fputs("\n\n", f);
 	}
 	if (close_data(c, f, "tps_time") < 0)

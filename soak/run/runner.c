@@ -146,6 +146,18 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 		r->last_p99 = f.p99_us;
 	if (r->o->quiet || r->o->tty)
 		return;
+	if (!strcmp(phase, "drain")) {
+		/* The requests in flight when sending stopped: a count, never a rate (a few
+		 * answered in milliseconds would read as thousands per second). */
+		fprintf(stderr,
+			"run %lld step %d/%d drain   +%s: %lld requests in flight answered in %s, "
+			"p99 %s err %.2f%%\n",
+			(long long)r->rec.run_id, step + 1, r->nsteps,
+			dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
+			(long long)f.requests, dur_format(len_ms, b, sizeof b),
+			dur_format_us((double)f.p99_us, c, sizeof c), f.error_pct);
+		return;
+	}
 	if (r->open) {
 		char d[32], e[32];
 		fprintf(stderr,
