@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "db.h"
 #include "hdr.h"
+#include "report_drift_read.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "results.h"
@@ -402,7 +403,8 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	    !run->reason)
 		return rpt_rd_oom(rd);
 	r->labels[li].nruns++;
-	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0)
+	if (read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0 ||
+	    rpt_drift_read(rd, run) < 0)
 		return -1;
 	return 0;
 }
@@ -577,6 +579,10 @@ static void free_run(struct rpt_run *run)
 		gca_result_free(&s->gc);
 	}
 	free(run->src);
+	rpt_drift_free(&run->drift);
+	for (int i = 0; run->step_drift && i < run->nsteps; i++)
+		rpt_drift_free(&run->step_drift[i]);
+	free(run->step_drift);
 	free(run->ts);
 	free(run->name);
 	free(run->mode);

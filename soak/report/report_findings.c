@@ -12,10 +12,6 @@
 
 #define FINDING_MAX      1024 /* one sentence, bytes */
 #define KEEPALIVE_HELD_REQS 50 /* keep-alive held: a connection serves this many requests */
-#define RSS_RISE         0.10 /* RSS rising: the trend adds this share of the mean... */
-#define RSS_R2           0.60 /* ...steadily */
-#define RSS_MIN_HOURS    0.25 /* ...over at least this long: a trend of a few minutes is
-                               * warm-up (pools filling, caches loading), not a leak */
 
 struct sbuf {
 	char s[FINDING_MAX]; /* the sentence (cut at the cap) */
@@ -309,7 +305,7 @@ static int memory_findings(struct report *r, int *cap)
 			const struct rpt_source *s = &run->src[k];
 			const struct gca_result *g = &s->gc;
 			struct sbuf b = {.n = 0};
-			char x[64], d[32];
+			char x[64];
 			if (s->gc_events > 0) {
 				run_name(&b, r, run);
 				sb_printf(&b, ", %s: ", s->name);
@@ -340,26 +336,29 @@ static int memory_findings(struct report *r, int *cap)
 				if (add_finding(r, "gc", &b, cap) < 0)
 					return -1;
 			} else if (s->has_rss && s->rss_fit) {
-				double rise = s->rss_slope_mb_h * s->rss_hours;
-				int rising = s->rss_mean_mb > 0 &&
-				             rise >= RSS_RISE * s->rss_mean_mb &&
-				             s->rss_r2 >= RSS_R2;
+				/* Judged like the heap (report_mem.c): the steady part, growth
+				 * that levels off, a level at the configured limit. */
 				run_name(&b, r, run);
-				sb_printf(&b,
-				          ", %s: memory %.1f MB on average, trend %s MB/h (R² %.2f) "
-				          "over %s: %s.",
-				          s->name, s->rss_mean_mb,
-				          rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x),
-				          s->rss_r2,
-				          dur_format((int64_t)llround(s->rss_hours * 3600) * 1000,
-				                     d, sizeof d),
-				          s->rss_hours < RSS_MIN_HOURS
-				              ? "too short a window to judge a trend"
-				              : rising ? "rising steadily, watch it" : "flat");
+				sb_printf(&b, ", %s: memory %.1f MB on average; %s: %s.", s->name,
+				          s->rss_mean_mb, rpt_mem_name(s->mem.verdict), s->mem.why);
 				if (add_finding(r, "rss", &b, cap) < 0)
 					return -1;
 			}
 		}
+	}
+	return 0;
+}
+
+/* Does each run degrade over time: its drift verdict (report_drift.c), one sentence. */
+static int drift_findings(struct report *r, int *cap)
+{
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		struct sbuf b = {.n = 0};
+		run_name(&b, r, run);
+		sb_printf(&b, ", drift: %s", run->drift.sentence);
+		if (add_finding(r, "drift", &b, cap) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -590,6 +589,7 @@ int rpt_findings(struct report *r)
 
 	if (status_findings(r, &cap) < 0 || throughput_findings(r, &cap) < 0 ||
 	    sweep_findings(r, &cap) < 0 || memory_findings(r, &cap) < 0 ||
+	    drift_findings(r, &cap) < 0 ||
 	    error_findings(r, &cap) < 0 || keepalive_findings(r, &cap) < 0 ||
 	    cost_findings(r, &cap) < 0)
 		return -1;

@@ -514,14 +514,17 @@ static void gc_table(const struct report *r, struct tb *b, struct rpt_table *t)
 
 static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"run",   "label", "source", "mean memory",
-	                                    "trend", "R²",    "over"};
-	tb_begin(b, t, "Process memory", 7);
+	static const char *const names[] = {"run", "label", "source", "mean memory", "trend",
+	                                    "R²",  "over",  "level",  "verdict"};
+	tb_begin(b, t, "Process memory", 9);
 	snprintf(t->note, sizeof t->note,
 	         "Memory of process sources without a GC log over the measured window: the "
 	         "proportional set size where recorded (shared pages divided among the processes "
-	         "sharing them), else RSS; the trend is the least-squares slope in MB/h.");
-	tb_header(b, names, "lllrrrr");
+	         "sharing them), else RSS.  Trend: the least-squares slope in MB/h.  Judged like "
+	         "the heap: level is where it ends; 'levels_off' is growth that stops (buffers, "
+	         "caches, pools filling), 'at_limit' a level at the configured memory_limit, "
+	         "'rising' a steady rise still there in the second half.");
+	tb_header(b, names, "lllrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -538,7 +541,91 @@ static void rss_table(const struct report *r, struct tb *b, struct rpt_table *t)
 			       rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x));
 			tb_set(b, row, 5, "%s", rpt_fmt_num(s->rss_r2, 2, x, sizeof x));
 			tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
+			tb_set(b, row, 7, "%s MB", rpt_fmt_num(s->mem.level_mb, 1, x, sizeof x));
+			tb_set(b, row, 8, "%s", rpt_mem_name(s->mem.verdict));
 		}
+}
+
+/* "-49.8% real", "+0.02 pts noise" */
+static void drift_cell(struct tb *b, int row, int col, const struct rpt_drift_metric *m)
+{
+	char x[32];
+	if (m->kind == RPT_DK_ERR)
+		tb_set(b, row, col, "%s pts %s", rpt_fmt_signed(m->change, 2, x, sizeof x),
+		       rpt_verdict_name(m->d.verdict));
+	else
+		tb_set(b, row, col, "%s %s", rpt_fmt_pct(m->change_pct, x, sizeof x),
+		       rpt_verdict_name(m->d.verdict));
+}
+
+/* One row per comparison of a drift (or one saying it is too short). */
+static void drift_rows(const struct report *r, struct tb *b, const struct rpt_run *run, int step,
+                       const struct rpt_drift *d)
+{
+	static const char *const short_names[] = {
+	    [RPT_DK_CPU_REQ] = "CPU/req", [RPT_DK_MEM] = "memory", [RPT_DK_GC] = "GC time",
+	    [RPT_DK_PAUSE] = "longest pause"};
+	char x[64];
+
+	for (int i = 0; i < (d->ncmp ? d->ncmp : 1); i++) {
+		const struct rpt_drift_cmp *c = &d->cmp[i];
+		char other[512] = "";
+		size_t used = 0;
+		int row = tb_row(b);
+		tb_set(b, row, 0, "%s", run->key);
+		tb_set(b, row, 1, "%s", lname(r, run->label));
+		tb_set(b, row, 2, "%s", step < 0 ? "" : (snprintf(x, sizeof x, "%d", step + 1), x));
+		tb_set(b, row, 3, "%s", dur_s(d->window_s, x, sizeof x));
+		tb_set(b, row, 9, "%s", rpt_drift_name(d->verdict));
+		if (d->ncmp == 0) {
+			for (int col = 4; col < 9; col++)
+				tb_set(b, row, col, "—");
+			continue;
+		}
+		tb_set(b, row, 4, "%s", c->hours ? "hour 1, last hour" : "thirds");
+		for (int k = 0; k < c->nm; k++) {
+			const struct rpt_drift_metric *m = &c->m[k];
+			if (m->kind <= RPT_DK_P99) {
+				drift_cell(b, row, 5 + (int)m->kind, m);
+			} else if (m->kind == RPT_DK_ERR) {
+				drift_cell(b, row, 8, m);
+			} else if (m->d.verdict == RPT_REAL && used < sizeof other) {
+				int w = snprintf(other + used, sizeof other - used, "%s%s %s %s%s",
+				                 used ? "; " : "", short_names[m->kind], m->source,
+				                 rpt_fmt_pct(m->change_pct, x, sizeof x),
+				                 m->counts ? "" : " (levels off)");
+				used += w > 0 ? (size_t)w : 0;
+			}
+		}
+		/* Costs and memory that changed for real go with the verdict. */
+		if (*other)
+			tb_set(b, row, 9, "%s (%s)", rpt_drift_name(d->verdict), other);
+	}
+}
+
+static void drift_table(const struct report *r, struct tb *b, struct rpt_table *t)
+{
+	static const char *const names[] = {"run",  "label", "step", "measured", "parts",
+	                                    "TPS",  "mean",  "p99",  "errors",   "verdict"};
+	tb_begin(b, t, "Drift: does it degrade over time?", 10);
+	snprintf(t->note, sizeof t->note,
+	         "Each run against itself: the last third of its measured window against the "
+	         "first (and, for windows of 3 h or more, the last hour against hour 1).  Changes "
+	         "of the parts' figures; 'real' when the 95%% interval of the difference of the "
+	         "per-interval means (batch means, Welch) excludes zero.  A verdict needs a real "
+	         "change of at least 5%% (p99: 10%%; errors: 0.1 points; CPU per request: 5%%; "
+	         "memory: 10%%, counted only when it keeps rising), and %d steady intervals in "
+	         "each third.  Costs and memory in brackets: the real changes.",
+	         RPT_DRIFT_MIN_PART);
+	tb_header(b, names, "lllrlrrrrl");
+	for (int i = 0; i < r->nruns && !b->failed; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (!run->step_drift)
+			drift_rows(r, b, run, -1, &run->drift);
+		else
+			for (int k = 0; k < run->nsteps; k++)
+				drift_rows(r, b, run, k, &run->step_drift[k]);
+	}
 }
 
 static void runs_table(const struct report *r, struct tb *b, struct rpt_table *t)
@@ -615,6 +702,10 @@ int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err
 	}
 	if (!b.failed) {
 		rss_table(r, &b, &t[k]);
+		k = keep(t, k);
+	}
+	if (!b.failed) {
+		drift_table(r, &b, &t[k]);
 		k = keep(t, k);
 	}
 	if (!b.failed) {
