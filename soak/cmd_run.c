@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "log.h"
+#include "report/report.h"
 #include "run/runner.h"
 #include "dur.h"
 #include "scenario/scenario.h"
@@ -343,6 +344,7 @@ int cmd_run(int argc, char **argv)
 		.quiet = quiet,
 		.sigint_count = &sigint_count,
 		.sigterm = &sigterm_seen,
+		.drift_check = rpt_drift_check,
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);

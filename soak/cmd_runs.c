@@ -2,6 +2,8 @@
  * soak runs — lists the runs of a database with their figures; --json for pipelines.
  * Figures cover each step's measured window (steady intervals), merged from the stored
  * interval histograms, so they are right for runs that crashed before writing a step row.
+ * --json adds each run's drift verdict (and each sweep step's), read and judged by the
+ * report's own code (rpt_read of that one run), so both always agree.
  */
 #include <getopt.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "dur.h"
+#include "report/report.h"
 #include "report/results.h"
 
 /* The figures of a window; duration_s is the run's length for a run, the measured window
@@ -99,7 +102,11 @@ int cmd_runs(int argc, char **argv)
 	int json = 0, c, rc = EXIT_RUNTIME, first = 1;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL, *ss = NULL;
-	char err[512];
+	char err[512], idbuf[32];
+	struct report rr = {0};
+	const char *dbs[1];
+	struct rpt_opts ro = {.dbs = dbs, .ndbs = 1, .runs = idbuf};
+	int usage;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
@@ -109,7 +116,8 @@ int cmd_runs(int argc, char **argv)
 		case 'h':
 			printf("usage: soak runs [--db FILE] [--json]\n"
 			       "Lists runs: id, label, mode, status (crashed when a run was never closed\n"
-			       "and its process is gone), start, length, requests, TPS, p99, error %%.\n");
+			       "and its process is gone), start, length, requests, TPS, p99, error %%;\n"
+			       "--json adds each run's drift verdict (as in soak report).\n");
 			return EXIT_OK;
 		default:
 			if (c == ':')
@@ -146,6 +154,7 @@ int cmd_runs(int argc, char **argv)
 		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s\n", "id", "label", "mode", "status",
 		       "started (UTC)", "length", "requests", "TPS", "p99", "error%");
 	int64_t now = clock_wall_ms();
+	dbs[0] = path;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		const char *label = (const char *)sqlite3_column_text(st, 1);
@@ -164,6 +173,7 @@ int cmd_runs(int argc, char **argv)
 		char iso[40], len[32], p99[32];
 		int open = !strcmp((const char *)sqlite3_column_text(st, 14), "open");
 
+		snprintf(idbuf, sizeof idbuf, "%lld", (long long)id);
 		if (window_figures(db, id, -1, open, &all, err, sizeof err) < 0) {
 			fprintf(stderr, "soak runs: %s\n", err);
 			goto done;
@@ -177,6 +187,10 @@ int cmd_runs(int argc, char **argv)
 			       (long long)all.requests, all.tps,
 			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct);
 			continue;
+		}
+		if (rpt_read(&rr, &ro, &usage, err, sizeof err) < 0) {
+			fprintf(stderr, "soak runs: run %lld: %s\n", (long long)id, err);
+			goto done;
 		}
 		printf("%s\n  {\"id\": %lld, \"label\": ", first ? "" : ",", (long long)id);
 		first = 0;
@@ -219,16 +233,24 @@ int cmd_runs(int argc, char **argv)
 				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
 			json_figures(stdout, &f, f.seconds);
 			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
+			if (rr.runs[0].step_drift && idx < rr.runs[0].nsteps) {
+				printf(", \"drift\": ");
+				rpt_drift_json(&rr.runs[0].step_drift[idx], stdout);
+			}
 			printf("}");
 			fs = 0;
 		}
 		sqlite3_reset(ss);
-		printf("]}");
+		printf("], \"drift\": ");
+		rpt_drift_json(&rr.runs[0].drift, stdout);
+		printf("}");
+		rpt_free(&rr);
 	}
 	if (json)
 		printf("%s]\n", first ? "" : "\n");
 	rc = EXIT_OK;
 done:
+	rpt_free(&rr);
 	sqlite3_finalize(st);
 	sqlite3_finalize(ss);
 	db_close(db);

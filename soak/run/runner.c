@@ -255,6 +255,38 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 	}
 }
 
+#define DRIFT_MSGS 16 /* drift breaches reported at most */
+
+/* The drift thresholds, once the run is closed: the run read back as `soak report` reads
+ * it (o->drift_check), its verdict printed, each breach an event and exit status 1.  A
+ * window too short to judge breaches nothing (its verdict says so).  Returns -1 when the
+ * run could not be judged. */
+static int check_drift(struct run *r)
+{
+	const struct scn_thresholds *t = &r->s->thr;
+	char msgs[DRIFT_MSGS][300], verdict[1024], err[512];
+	int n;
+
+	if (!r->o->drift_check || (t->drift_tps < 0 && t->drift_mean < 0 && t->drift_p99 < 0))
+		return 0;
+	n = r->o->drift_check(r->o->db_path, r->rec.run_id, t->drift_tps, t->drift_mean,
+			      t->drift_p99, &msgs[0][0], sizeof msgs[0], DRIFT_MSGS, verdict,
+			      sizeof verdict, err, sizeof err);
+	if (n < 0) {
+		fprintf(stderr, "soak run: drift thresholds not judged: %s\n", err);
+		return -1;
+	}
+	if (!r->o->quiet)
+		fprintf(stderr, "soak run: run %lld drift: %s\n", (long long)r->rec.run_id, verdict);
+	for (int i = 0; i < n; i++) {
+		fprintf(stderr, "soak run: threshold failed: %s\n", msgs[i]);
+		if (rec_event(&r->rec, "soak", "threshold", msgs[i], err, sizeof err) < 0)
+			log_warn("%s", err);
+		r->breached = 1;
+	}
+	return 0;
+}
+
 /* Stops sending and waits for the requests in flight: at most the longest request
  * timeout plus a second; a second SIGINT drops them at once. */
 static void drain(struct run *r)
@@ -537,7 +569,7 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 {
 	struct run *r = calloc(1, sizeof *r);
 	char err[512];
-	int max_vus = 0, rc = 0;
+	int max_vus = 0, rc = 0, drift_unjudged = 0;
 	struct engine_opts eo = {0};
 	char nonce[16];
 
@@ -641,6 +673,8 @@ close:
 		}
 		if (!o->quiet)
 			fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id, status);
+		if (!r->failed && check_drift(r) < 0)
+			drift_unjudged = 1;
 	}
 	print_summary(r);
 	if (r->max_rate_msg[0] && !o->quiet)
@@ -653,10 +687,10 @@ close:
 			"machine\n",
 			r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
 			r->open ? ", or start lag p99 over 10 ms" : "");
-	rc = r->failed     ? EXIT_RUNTIME
-	     : r->stopping ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
-	     : r->breached ? EXIT_THRESHOLD
-	                   : EXIT_OK;
+	rc = r->failed || drift_unjudged ? EXIT_RUNTIME
+	     : r->stopping               ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
+	     : r->breached               ? EXIT_THRESHOLD
+	                                 : EXIT_OK;
 out:
 	rec_close(&r->rec);
 	istats_release(&r->iv);

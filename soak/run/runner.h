@@ -35,6 +35,13 @@ struct runner_opts {
 	int quiet;                           /* no progress lines */
 	volatile sig_atomic_t *sigint_count; /* incremented by the SIGINT handler */
 	volatile sig_atomic_t *sigterm;      /* set by the SIGTERM handler */
+	/* The end-of-run drift check, run when the scenario sets drift thresholds.  run/ does
+	 * not use report/, so soak run hands in the report's rpt_drift_check: it reads the run
+	 * back from db_path, writes its drift sentence into verdict and up to max breaches
+	 * (msglen bytes each) into msgs, and returns how many, or -1 with err.  NULL: none. */
+	int (*drift_check)(const char *db_path, int64_t run_id, double tps, double mean,
+	                   double p99, char *msgs, size_t msglen, int max, char *verdict,
+	                   size_t vlen, char *err, size_t errlen);
 };
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143
