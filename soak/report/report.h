@@ -149,7 +149,7 @@ struct rpt_vpoint {
 /* Process memory of a source over the measured window (report_mem.c), judged like the
  * heap after GC: over MEM_WINDOWS window means, not every sample. */
 enum rpt_mem_verdict {
-	RPT_MEM_UNKNOWN,    /* no samples, or a window under 15 minutes */
+	RPT_MEM_UNKNOWN,    /* no samples, or a window under 5 minutes */
 	RPT_MEM_FLAT,       /* no growth worth naming (or it shrinks) */
 	RPT_MEM_LEVELS_OFF, /* grows, then holds at a level: buffers, caches, pools filling */
 	RPT_MEM_AT_LIMIT,   /* holds at 95 % or more of its configured limit (memory_limit) */
@@ -266,6 +266,7 @@ struct rpt_drift_metric {
 	                            * sample), batch means and Welch: the 95 % interval, real
 	                            * or noise */
 	int counts;                /* 0: shown but never a verdict (memory that levels off) */
+	char why_not[64];          /* when counts is 0: why ("it levels off"), for sentences */
 	int effect;                /* +1 worse, -1 better (real, large enough, counted), 0 */
 };
 
@@ -305,6 +306,11 @@ double rpt_drift_pct(int k);
  * direction, and at least as large as the kind's material change. */
 void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, const double *b,
                        size_t nb);
+/* "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0: without "(real)"). */
+char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len);
+/* Whether a metric's change is worth naming: it makes the verdict, or it is a real rise
+ * of a material size that does not count (memory that levels off). */
+int rpt_drift_named(const struct rpt_drift_metric *m);
 /* d->verdict and d->sentence from its comparisons (d->ncmp 0: too short). */
 void rpt_drift_judge(struct rpt_drift *d);
 struct rpt_run;

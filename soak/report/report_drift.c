@@ -126,6 +126,20 @@ static void metric_phrase(struct sb *b, const struct rpt_drift_metric *m, int ve
 		put(b, " (%s)", rpt_verdict_name(m->d.verdict));
 }
 
+char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len)
+{
+	struct sb b = {buf, len, 0};
+	buf[0] = '\0';
+	metric_phrase(&b, m, verdict);
+	return buf;
+}
+
+int rpt_drift_named(const struct rpt_drift_metric *m)
+{
+	return m->effect != 0 || (!m->counts && m->d.verdict == RPT_REAL && m->change > 0 &&
+	                          m->change >= kinds[m->kind].material * m->first);
+}
+
 /* The metrics of c with this effect, comma-separated; returns how many. */
 static int list(struct sb *b, const struct rpt_drift_cmp *c, int effect)
 {
@@ -150,12 +164,11 @@ static void uncounted(struct sb *b, const struct rpt_drift *d)
 	for (int i = 0; i < d->ncmp; i++)
 		for (int k = 0; k < d->cmp[i].nm; k++) {
 			const struct rpt_drift_metric *m = &d->cmp[i].m[k];
-			if (m->counts || m->d.verdict != RPT_REAL || !(m->change > 0) ||
-			    !(m->change >= kinds[m->kind].material * m->first))
+			if (m->counts || !rpt_drift_named(m))
 				continue;
 			put(b, "; ");
 			metric_phrase(b, m, 1);
-			put(b, " %s, but it levels off (warm-up, not counted)", parts(&d->cmp[i]));
+			put(b, " %s, not counted: %s", parts(&d->cmp[i]), m->why_not);
 		}
 }
 
@@ -197,6 +210,7 @@ void rpt_drift_judge(struct rpt_drift *d)
 			    d->nintervals, d->nintervals == 1 ? "" : "s",
 			    dur_format((int64_t)llround(d->window_s) * 1000, w, sizeof w),
 			    RPT_DRIFT_MIN_PART);
+		put(&b, ".");
 		return;
 	}
 	for (int i = 0; i < d->ncmp; i++)
@@ -209,7 +223,7 @@ void rpt_drift_judge(struct rpt_drift *d)
 	if (d->verdict == RPT_DRIFT_STABLE) {
 		put(&b, "stable over its %s measured window:", w);
 		for (int i = 0; i < d->ncmp; i++) {
-			put(&b, "%s %s", i ? ";" : "", parts(&d->cmp[i]));
+			put(&b, "%s %s:", i ? ";" : "", parts(&d->cmp[i]));
 			for (int k = 0; k < d->cmp[i].nm && k < 3; k++) { /* TPS, mean, p99 */
 				put(&b, "%s ", k ? "," : "");
 				metric_phrase(&b, &d->cmp[i].m[k], 0);
@@ -263,7 +277,7 @@ void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run, const str
 	if (d->verdict == RPT_DRIFT_TOO_SHORT) {
 		put(&b,
 		    "too short to judge drift: no step of the sweep has %d steady intervals in each "
-		    "third",
+		    "third.",
 		    RPT_DRIFT_MIN_PART);
 		return;
 	}

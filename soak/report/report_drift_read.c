@@ -288,11 +288,23 @@ static int process_cpu(const struct rpt_source *src)
 
 /* Whether a rise of the source's memory counts: only one that keeps rising (a suspected
  * leak in the GC log, or process memory judged `rising`); growth that levels off is
- * warm-up and is shown, not counted. */
-static int memory_counts(const struct rpt_source *src)
+ * warm-up and is shown, not counted.  When not, m->why_not says why. */
+static void memory_counts(const struct rpt_source *src, struct rpt_drift_metric *m)
 {
-	return src->gc_events ? src->gc.memory == GCA_SUSPECTED_LEAK
-	                      : src->mem.verdict == RPT_MEM_RISING;
+	const char *why = NULL;
+
+	if (src->gc_events)
+		why = src->gc.memory == GCA_SUSPECTED_LEAK ? NULL
+		      : src->gc.memory == GCA_NORMAL     ? "the heap after GC is reclaimed"
+		                                         : "the GC log cannot tell a leak yet";
+	else
+		why = src->mem.verdict == RPT_MEM_RISING       ? NULL
+		      : src->mem.verdict == RPT_MEM_LEVELS_OFF ? "it levels off"
+		      : src->mem.verdict == RPT_MEM_AT_LIMIT   ? "it holds at its configured limit"
+		      : src->mem.verdict == RPT_MEM_FLAT       ? "its trend over the window is flat"
+		                                               : "the window is too short to judge its trend";
+	m->counts = why == NULL;
+	snprintf(m->why_not, sizeof m->why_not, "%s", why ? why : "");
 }
 
 /* The per-source metrics of a comparison. */
@@ -334,7 +346,7 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 			    source_obs(rd, q[1], run, s, iv, b, 1, &vb, &fb) < 0 ||
 			    !(m = add_metric(rd, c, RPT_DK_MEM, src->name, fa, fb)))
 				goto done;
-			m->counts = memory_counts(src);
+			memory_counts(src, m);
 			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
 		}
 		if (src->gc_events) {

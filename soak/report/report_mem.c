@@ -14,7 +14,7 @@
 
 #define MEM_WINDOWS    10   /* equal windows of the measured window, each one point */
 #define MEM_MIN_POINTS 4    /* windows with samples needed for a verdict */
-#define MEM_MIN_HOURS  0.25 /* a trend over less is warm-up (pools filling, caches loading) */
+#define MEM_MIN_HOURS  (5.0 / 60) /* a trend over less is warm-up (pools filling, caches loading) */
 #define MEM_RISE       0.10 /* rising: the trend adds this share of the mean ... */
 #define MEM_R2         0.60 /* ... steadily ... */
 #define MEM_TAIL       0.30 /* ... and the second half rises at this share of the whole */
@@ -133,10 +133,14 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 		size_t s0 = 0;
 		while (s0 < n && p[s0].t_s < from)
 			s0++;
+		double low = p[0].v;
+		for (size_t i = 1; i < s0; i++)
+			low = fmin(low, p[i].v);
 		m->steady_from_s = from;
 		if (n - s0 >= 2)
 			fit(p, s0, n, from, &m->steady_slope_mb_h, &m->steady_r2);
-		m->growth_mb = m->level_mb - w[0].v;
+		/* From the lowest sample before the steady part: where the growth started. */
+		m->growth_mb = m->level_mb - low;
 		m->growth_s = from - t0;
 	}
 	if (m->rise_frac >= MEM_RISE && r2 >= MEM_R2 && m->tail_ratio >= MEM_TAIL) {
@@ -148,17 +152,20 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 		         slope, span(hours * 3600, a, sizeof a), r2, 100 * m->rise_frac, m->mean_mb);
 	} else if (i0 > 0 && m->growth_mb >= fmax(MEM_GROWTH * m->level_mb, MEM_LEVEL_MB)) {
 		m->verdict = RPT_MEM_LEVELS_OFF;
+		char sl[32];
 		snprintf(m->why, sizeof m->why,
-		         "grows %.1f MB over the first %s, then holds at %.1f MB (%+.1f MB/h over "
-		         "the last %s): growth that levels off (buffers, caches or pools filling), "
-		         "not a leak",
+		         "grows %.1f MB over the first %s, then holds at %.1f MB (%s MB/h over the "
+		         "last %s): growth that levels off (buffers, caches or pools filling), not a "
+		         "leak",
 		         m->growth_mb, span(m->growth_s, a, sizeof a), m->level_mb,
-		         isfinite(m->steady_slope_mb_h) ? m->steady_slope_mb_h : 0.0,
+		         rpt_fmt_signed(isfinite(m->steady_slope_mb_h) ? m->steady_slope_mb_h : 0, 1,
+		                        sl, sizeof sl),
 		         span(t1 - m->steady_from_s, b, sizeof b));
 	} else {
 		m->verdict = RPT_MEM_FLAT;
-		snprintf(m->why, sizeof m->why, "%s at %.1f MB (%+.1f MB/h, R² %.2f over %s)",
-		         m->rise_frac <= -MEM_RISE ? "shrinks, ending" : "flat", m->level_mb, slope,
-		         r2, span(hours * 3600, a, sizeof a));
+		char sl[32];
+		snprintf(m->why, sizeof m->why, "%s at %.1f MB (%s MB/h, R² %.2f over %s)",
+		         m->rise_frac <= -MEM_RISE ? "shrinks, ending" : "flat", m->level_mb,
+		         rpt_fmt_signed(slope, 1, sl, sizeof sl), r2, span(hours * 3600, a, sizeof a));
 	}
 }

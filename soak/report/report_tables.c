@@ -558,14 +558,12 @@ static void drift_cell(struct tb *b, int row, int col, const struct rpt_drift_me
 		       rpt_verdict_name(m->d.verdict));
 }
 
-/* One row per comparison of a drift (or one saying it is too short). */
-static void drift_rows(const struct report *r, struct tb *b, const struct rpt_run *run, int step,
-                       const struct rpt_drift *d)
+/* One row per comparison of a drift (or one saying it is too short); `step` names the
+ * sweep step(s) ("" for a fixed run). */
+static void drift_rows(const struct report *r, struct tb *b, const struct rpt_run *run,
+                       const char *step, const struct rpt_drift *d)
 {
-	static const char *const short_names[] = {
-	    [RPT_DK_CPU_REQ] = "CPU/req", [RPT_DK_MEM] = "memory", [RPT_DK_GC] = "GC time",
-	    [RPT_DK_PAUSE] = "longest pause"};
-	char x[64];
+	char x[128];
 
 	for (int i = 0; i < (d->ncmp ? d->ncmp : 1); i++) {
 		const struct rpt_drift_cmp *c = &d->cmp[i];
@@ -574,7 +572,7 @@ static void drift_rows(const struct report *r, struct tb *b, const struct rpt_ru
 		int row = tb_row(b);
 		tb_set(b, row, 0, "%s", run->key);
 		tb_set(b, row, 1, "%s", lname(r, run->label));
-		tb_set(b, row, 2, "%s", step < 0 ? "" : (snprintf(x, sizeof x, "%d", step + 1), x));
+		tb_set(b, row, 2, "%s", step);
 		tb_set(b, row, 3, "%s", dur_s(d->window_s, x, sizeof x));
 		tb_set(b, row, 9, "%s", rpt_drift_name(d->verdict));
 		if (d->ncmp == 0) {
@@ -589,15 +587,14 @@ static void drift_rows(const struct report *r, struct tb *b, const struct rpt_ru
 				drift_cell(b, row, 5 + (int)m->kind, m);
 			} else if (m->kind == RPT_DK_ERR) {
 				drift_cell(b, row, 8, m);
-			} else if (m->d.verdict == RPT_REAL && used < sizeof other) {
-				int w = snprintf(other + used, sizeof other - used, "%s%s %s %s%s",
-				                 used ? "; " : "", short_names[m->kind], m->source,
-				                 rpt_fmt_pct(m->change_pct, x, sizeof x),
-				                 m->counts ? "" : " (levels off)");
+			} else if (rpt_drift_named(m) && used < sizeof other) {
+				int w = snprintf(other + used, sizeof other - used, "%s%s%s",
+				                 used ? "; " : "", rpt_drift_phrase(m, 0, x, sizeof x),
+				                 m->counts ? "" : " (not counted)");
 				used += w > 0 ? (size_t)w : 0;
 			}
 		}
-		/* Costs and memory that changed for real go with the verdict. */
+		/* Costs and memory whose change is worth naming go with the verdict. */
 		if (*other)
 			tb_set(b, row, 9, "%s (%s)", rpt_drift_name(d->verdict), other);
 	}
@@ -615,16 +612,38 @@ static void drift_table(const struct report *r, struct tb *b, struct rpt_table *
 	         "per-interval means (batch means, Welch) excludes zero.  A verdict needs a real "
 	         "change of at least 5%% (p99: 10%%; errors: 0.1 points; CPU per request: 5%%; "
 	         "memory: 10%%, counted only when it keeps rising), and %d steady intervals in "
-	         "each third.  Costs and memory in brackets: the real changes.",
+	         "each third.  In brackets: costs, memory and GC changes worth naming.",
 	         RPT_DRIFT_MIN_PART);
 	tb_header(b, names, "lllrlrrrrl");
 	for (int i = 0; i < r->nruns && !b->failed; i++) {
 		const struct rpt_run *run = &r->runs[i];
-		if (!run->step_drift)
-			drift_rows(r, b, run, -1, &run->drift);
-		else
-			for (int k = 0; k < run->nsteps; k++)
-				drift_rows(r, b, run, k, &run->step_drift[k]);
+		int judged = 0;
+		char step[32];
+		if (!run->step_drift) {
+			drift_rows(r, b, run, "", &run->drift);
+			continue;
+		}
+		/* A sweep: its judged steps; the short ones (most sweeps' all) in one row. */
+		for (int k = 0; k < run->nsteps; k++) {
+			if (run->step_drift[k].verdict == RPT_DRIFT_TOO_SHORT)
+				continue;
+			snprintf(step, sizeof step, "%d", k + 1);
+			drift_rows(r, b, run, step, &run->step_drift[k]);
+			judged++;
+		}
+		if (judged < run->nsteps) {
+			int row = tb_row(b);
+			tb_set(b, row, 0, "%s", run->key);
+			tb_set(b, row, 1, "%s", lname(r, run->label));
+			if (judged)
+				tb_set(b, row, 2, "%d other%s", run->nsteps - judged,
+				       run->nsteps - judged == 1 ? "" : "s");
+			else
+				tb_set(b, row, 2, "all %d", run->nsteps);
+			for (int col = 3; col < 9; col++)
+				tb_set(b, row, col, "—");
+			tb_set(b, row, 9, "too_short");
+		}
 	}
 }
 

@@ -324,13 +324,23 @@ static void parse_thresholds(struct scn_parse *p, struct scenario *s)
 		else
 			s->thr.tps_min = v;
 	}
+	/* A change may be more than 100 % (p99 allowed to double): a percentage, any size. */
 	static const char *const drifts[] = {"drift_tps", "drift_mean", "drift_p99"};
 	double *douts[] = {&s->thr.drift_tps, &s->thr.drift_mean, &s->thr.drift_p99};
 	for (int i = 0; i < 3; i++) {
+		char *end;
+		double v;
 		*douts[i] = -1;
-		if ((e = scn_find(p, "thresholds", drifts[i])) &&
-		    pct_parse(e->value, douts[i], err, sizeof err) < 0)
-			scn_perr(p, e, 0, "%s: %s", drifts[i], err);
+		if (!(e = scn_find(p, "thresholds", drifts[i])))
+			continue;
+		v = strtod(e->value, &end);
+		while (*end == ' ')
+			end++;
+		if (end == e->value || *end != '%' || end[1] || !(v > 0) || v > 10000)
+			scn_perr(p, e, 0, "%s: expected a change in percent such as 20%%, not '%s'",
+				 drifts[i], e->value);
+		else
+			*douts[i] = v / 100;
 	}
 }
 
