@@ -12,13 +12,6 @@
 GOLD=$TOP/tests/golden/drift
 FIX=$T/report_fixture
 
-new_db() {
-  local f n=0
-  {
-    for f in "$TOP"/sql/[0-9]*.sql; do cat "$f"; n=$((n + 1)); done
-    echo "PRAGMA user_version = $n;"
-  } | sqlite3 "$1"
-}
 json() { jq -r "$2" "$1"; }
 
 # --- the live run starts first; the fixture's checks run while it goes --------------------
@@ -54,30 +47,14 @@ EOF
 spawn "$T/live.log" soak run --db "$T/live.db" "$T/live.ini"
 LIVE_PID=$SPAWNED_PID
 
-if ! cc -O1 -std=gnu11 -D_GNU_SOURCE -I"$TOP/common" -o "$FIX" "$TOP/tests/it/report_fixture.c" \
-  "$TOP/common/hdr.c" "$TOP/common/gcparse.c" "$TOP/common/gcparse_legacy.c" \
-  "$TOP/common/gcparse_unified.c" $(pkg-config --cflags --libs libpcre2-8 zlib) -lm \
-  >"$T/cc.log" 2>&1; then
-  fail "build the fixture builder" "$(head -5 "$T/cc.log")"
-  exit 1
-fi
+build_report_fixture "$FIX" || exit 1
 
 # --- golden: the four cases --------------------------------------------------------------
 new_db "$T/f.db"
 "$FIX" drift | sqlite3 "$T/f.db" || fail "load the drift fixture"
 soak report "$T/f.db" -o "$T/g" --no-plots >"$T/g.out" 2>&1
 check_eq "report of the drift fixture exits 0" "$?" 0
-for f in report.md report.json; do
-  if [ -n "${UPDATE_GOLDEN:-}" ]; then
-    mkdir -p "$GOLD" && cp "$T/g/$f" "$GOLD/$f"
-    ok "golden $f updated"
-  elif cmp -s "$GOLD/$f" "$T/g/$f"; then
-    ok "golden $f"
-  else
-    fail "golden $f" "differs: diff $GOLD/$f $T/g/$f"
-    diff "$GOLD/$f" "$T/g/$f" | head -20 | sed 's/^/# /'
-  fi
-done
+check_golden "$GOLD" "$T/g" report.md report.json
 
 # What each case was built to show, checked on its own.
 J=$T/g/report.json

@@ -11,26 +11,11 @@ GOLD=$TOP/tests/golden/report
 JDK17=$TOP/tests/data/gc/jdk17
 FIX=$T/report_fixture
 
-# new_db FILE: an empty database with soak's schema: every migration, as db_open applies them.
-new_db() {
-  local f n=0
-  {
-    for f in "$TOP"/sql/[0-9]*.sql; do cat "$f"; n=$((n + 1)); done
-    echo "PRAGMA user_version = $n;"
-  } | sqlite3 "$1"
-}
-
 # json FILE JQ-FILTER: one value from a report.json.
 json() { jq -r "$2" "$1"; }
 
 # --- the fixture builder ----------------------------------------------------------------
-if ! cc -O1 -std=gnu11 -D_GNU_SOURCE -I"$TOP/common" -o "$FIX" "$TOP/tests/it/report_fixture.c" \
-  "$TOP/common/hdr.c" "$TOP/common/gcparse.c" "$TOP/common/gcparse_legacy.c" \
-  "$TOP/common/gcparse_unified.c" $(pkg-config --cflags --libs libpcre2-8 zlib) -lm \
-  >"$T/cc.log" 2>&1; then
-  fail "build the fixture builder" "$(head -5 "$T/cc.log")"
-  exit 1
-fi
+build_report_fixture "$FIX" || exit 1
 
 # --- live runs start first; the deterministic checks run while they go -------------------
 # A server that serves 4 requests at once, the others queueing: throughput tops out at
@@ -76,17 +61,7 @@ new_db "$T/g.db"
   fail "load the golden fixture"
 soak report "$T/g.db" -o "$T/g" --no-plots >"$T/g.out" 2>&1
 check_eq "report of the fixture exits 0" "$?" 0
-for f in report.md summary.csv report.json; do
-  if [ -n "${UPDATE_GOLDEN:-}" ]; then
-    mkdir -p "$GOLD" && cp "$T/g/$f" "$GOLD/$f"
-    ok "golden $f updated"
-  elif cmp -s "$GOLD/$f" "$T/g/$f"; then
-    ok "golden $f"
-  else
-    fail "golden $f" "differs: diff $GOLD/$f $T/g/$f"
-    diff "$GOLD/$f" "$T/g/$f" | head -20 | sed 's/^/# /'
-  fi
-done
+check_golden "$GOLD" "$T/g" report.md summary.csv report.json
 
 # What the fixture was built to show, checked on its own (not only against the golden).
 J=$T/g/report.json
