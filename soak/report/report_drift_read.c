@@ -32,7 +32,7 @@ static int read_ivs(struct reader *rd, const struct rpt_run *run, const struct r
 {
 	sqlite3_stmt *q = NULL;
 	size_t cap = s->tps.n;
-	int step, rc = -1;
+	int step = SQLITE_DONE, rc = -1;
 
 	memset(iv, 0, sizeof *iv);
 	if (cap == 0)

@@ -46,7 +46,7 @@ struct run {
 	double max_rate;              /* capacity search: the highest passing rate (0: none) */
 	double step_means[RUN_MEANS_MAX]; /* the current step's steady intervals' mean latency */
 	int nmeans;                   /* entries in step_means */
-	char max_rate_msg[600];       /* its sentence */
+	char max_rate_msg[640];       /* its sentence */
 	int sat_intervals;            /* measured intervals where the generator was the limit */
 	int steady_intervals;         /* measured intervals in all */
 	char reason[512];
@@ -506,7 +506,7 @@ static int search(struct run *r)
 	const struct runner_search *q = &r->o->search;
 	double from = q->from > 0 ? q->from : r->s->rate, pass = 0, fail = 0;
 	double step = q->to > from ? (q->to - from) / SEARCH_LINEAR : 0;
-	char why[256] = "", fail_why[256] = "", msg[600], err[256], a[32], b[32];
+	char why[256] = "", fail_why[256] = "", msg[640], err[256], a[32], b[32];
 	int k = 0, rc;
 
 	for (double rate = from; k < SCN_MAX_LEVELS;) {
