@@ -230,8 +230,8 @@ struct rpt_step {
 
 #define RPT_DRIFT_MIN_PART 10 /* steady intervals each part needs (else too_short) */
 #define RPT_DRIFT_HOURS_S  (3 * 3600) /* windows this long also compare hour 1 with the last */
-#define RPT_DRIFT_NPCT     21 /* points of a part's latency curve: 0 %, then 4 a decade of
-                               * nines up to 99.999 % (rpt_drift_pct) */
+/* Points of a part's latency curve: 0 %, then 4 a decade of nines up to 99.999 %. */
+#define RPT_DRIFT_NPCT     21
 
 enum rpt_drift_verdict {
 	RPT_DRIFT_TOO_SHORT, /* fewer than RPT_DRIFT_MIN_PART steady intervals in a third */

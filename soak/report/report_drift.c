@@ -42,10 +42,14 @@ static const struct kind_info kinds[] = {
 const char *rpt_drift_name(enum rpt_drift_verdict v)
 {
 	switch (v) {
-	case RPT_DRIFT_STABLE: return "stable";
-	case RPT_DRIFT_DEGRADING: return "degrading";
-	case RPT_DRIFT_IMPROVING: return "improving";
-	default: return "too_short";
+	case RPT_DRIFT_STABLE:
+		return "stable";
+	case RPT_DRIFT_DEGRADING:
+		return "degrading";
+	case RPT_DRIFT_IMPROVING:
+		return "improving";
+	default:
+		return "too_short";
 	}
 }
 
@@ -71,7 +75,8 @@ void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, c
 	rpt_batch_means(b, nb, NULL, 0, &bb);
 	rpt_welch(&ba, &bb, &m->d);
 	m->change = m->last - m->first;
-	m->change_pct = isfinite(m->first) && m->first != 0 ? 100 * m->change / fabs(m->first) : NAN;
+	m->change_pct =
+	    isfinite(m->first) && m->first != 0 ? 100 * m->change / fabs(m->first) : NAN;
 	m->effect = 0;
 	/* The figures and the interval means must agree on the direction. */
 	if (m->d.verdict != RPT_REAL || !isfinite(m->change) || m->change == 0 ||
@@ -205,7 +210,8 @@ void rpt_drift_judge(struct rpt_drift *d)
 			put(&b, "too short to judge drift: no measured window");
 		else
 			put(&b,
-			    "too short to judge drift: %d steady interval%s in the %s measured window, "
+			    "too short to judge drift: %d steady interval%s in the %s measured "
+			    "window, "
 			    "and each third needs %d",
 			    d->nintervals, d->nintervals == 1 ? "" : "s",
 			    dur_format((int64_t)llround(d->window_s) * 1000, w, sizeof w),
@@ -253,12 +259,13 @@ void rpt_drift_judge(struct rpt_drift *d)
 	}
 	uncounted(&b, d);
 	put(&b, ": %s.",
-	    d->verdict == RPT_DRIFT_DEGRADING
-	        ? hint(d)
-	        : "still warming up early in the window (JIT compilation, caches and pools filling)");
+	    d->verdict == RPT_DRIFT_DEGRADING ? hint(d)
+	                                      : "still warming up early in the window (JIT "
+	                                        "compilation, caches and pools filling)");
 }
 
-void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run, const struct rpt_drift *steps)
+void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
+                       const struct rpt_drift *steps)
 {
 	struct sb b = {d->sentence, SENTENCE_CAP, 0};
 	int n[4] = {0}, first = 1;
@@ -276,7 +283,8 @@ void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run, const str
 	                                      : RPT_DRIFT_TOO_SHORT;
 	if (d->verdict == RPT_DRIFT_TOO_SHORT) {
 		put(&b,
-		    "too short to judge drift: no step of the sweep has %d steady intervals in each "
+		    "too short to judge drift: no step of the sweep has %d steady intervals in "
+		    "each "
 		    "third.",
 		    RPT_DRIFT_MIN_PART);
 		return;
@@ -299,8 +307,8 @@ void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run, const str
 	put(&b, ".");
 }
 
-int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99,
-                       char *msgs, size_t msglen, int max)
+int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
+                       size_t msglen, int max)
 {
 	int n = 0;
 
@@ -317,8 +325,8 @@ int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, doubl
 				continue;
 			snprintf(msgs + (size_t)n++ * msglen, msglen,
 			         "drift: %s %s %.1f%% %s (real; at most %g%% allowed)",
-			         kinds[m->kind].label, m->kind == RPT_DK_TPS ? "fell" : "rose", worse,
-			         parts(&d->cmp[i]), 100 * lim);
+			         kinds[m->kind].label, m->kind == RPT_DK_TPS ? "fell" : "rose",
+			         worse, parts(&d->cmp[i]), 100 * lim);
 		}
 	return n;
 }
@@ -362,7 +370,8 @@ int rpt_drift_check(const char *db_path, int64_t run_id, double tps, double mean
 			                             msgs + (size_t)n * msglen, msglen, max - n);
 			for (int i = n; i < n + got; i++) {
 				char one[512];
-				snprintf(one, sizeof one, "step %d: %s", k + 1, msgs + (size_t)i * msglen);
+				snprintf(one, sizeof one, "step %d: %s", k + 1,
+				         msgs + (size_t)i * msglen);
 				snprintf(msgs + (size_t)i * msglen, msglen, "%s", one);
 			}
 			n += got;

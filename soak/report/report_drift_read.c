@@ -18,10 +18,10 @@ struct ivs {
 
 /* A part of the window: intervals [i0, i1) of the step. */
 struct part {
-	size_t i0, i1;     /* interval indices */
-	int64_t from, to;  /* the part as asked (wall ms) */
-	struct figures f;  /* its merged figures */
-	double secs;       /* summed interval lengths */
+	size_t i0, i1;    /* interval indices */
+	int64_t from, to; /* the part as asked (wall ms) */
+	struct figures f; /* its merged figures */
+	double secs;      /* summed interval lengths */
 };
 
 /* Which rows of a source belong to a part: its own run's or a standalone collector's. */
@@ -41,10 +41,11 @@ static int read_ivs(struct reader *rd, const struct rpt_run *run, const struct r
 	iv->len = malloc(cap * sizeof *iv->len);
 	if (!iv->start || !iv->len)
 		return rpt_rd_oom(rd);
-	if (db_prepare(rd->db, &q,
-	               "SELECT start_ms, length_ms FROM intervals WHERE run_id = ? AND step_idx = ? "
-	               "AND phase = 'steady' ORDER BY start_ms",
-	               rd->err, rd->errlen) < 0)
+	if (db_prepare(
+	        rd->db, &q,
+	        "SELECT start_ms, length_ms FROM intervals WHERE run_id = ? AND step_idx = ? "
+	        "AND phase = 'steady' ORDER BY start_ms",
+	        rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
 	sqlite3_bind_int(q, 2, s->idx);
@@ -95,7 +96,7 @@ static int read_part(struct reader *rd, const struct rpt_run *run, const struct 
 		goto done;
 	istats_figures(&st, p->secs, &p->f);
 	*count = hdr_total(&st.hist);
-	for (int k = 0; k < RPT_DRIFT_NPCT && *count > 0; k++)
+	for (int k = 0; k<RPT_DRIFT_NPCT && * count> 0; k++)
 		if (pow(10, k / 4.0) <= (double)*count)
 			pct[k] = (double)hdr_value_at_percentile(&st.hist, rpt_drift_pct(k)) / 1000;
 	rc = 0;
@@ -149,15 +150,16 @@ static double ms_or_nan(const struct figures *f, double us)
 static int traffic(struct reader *rd, const struct rpt_step *s, const struct part *a,
                    const struct part *b, struct rpt_drift_cmp *c)
 {
-	static const enum rpt_drift_kind kinds[] = {RPT_DK_TPS, RPT_DK_MEAN, RPT_DK_P99, RPT_DK_ERR};
+	static const enum rpt_drift_kind kinds[] = {RPT_DK_TPS, RPT_DK_MEAN, RPT_DK_P99,
+	                                            RPT_DK_ERR};
 	const struct rpt_values *vals[] = {&s->tps, &s->mean_ms, &s->p99_ms, &s->err_pct};
 
 	for (int k = 0; k < 4; k++) {
-		double fa = k == 0 ? a->f.tps
+		double fa = k == 0   ? a->f.tps
 		            : k == 1 ? ms_or_nan(&a->f, a->f.mean_us)
 		            : k == 2 ? ms_or_nan(&a->f, (double)a->f.p99_us)
 		                     : a->f.error_pct;
-		double fb = k == 0 ? b->f.tps
+		double fb = k == 0   ? b->f.tps
 		            : k == 1 ? ms_or_nan(&b->f, b->f.mean_us)
 		            : k == 2 ? ms_or_nan(&b->f, (double)b->f.p99_us)
 		                     : b->f.error_pct;
@@ -171,8 +173,8 @@ static int traffic(struct reader *rd, const struct rpt_step *s, const struct par
 }
 
 /* Rows (t_ms, value) of a prepared statement bound to the part, into x (and t). */
-static int rows(struct reader *rd, sqlite3_stmt *q, const struct rpt_run *run,
-                const struct part *p, struct rpt_values *t, struct rpt_values *x)
+static int rows(struct reader *rd, sqlite3_stmt *q, const struct rpt_run *run, const struct part *p,
+                struct rpt_values *t, struct rpt_values *x)
 {
 	int step;
 
@@ -219,7 +221,8 @@ static int source_obs(struct reader *rd, sqlite3_stmt *q, const struct rpt_run *
 		/* CPU % / 100 * 1000 ms / (requests/s) = ms of CPU per request. */
 		for (size_t i = 0; i < x.n; i++) {
 			long j = find_iv(iv, p, (int64_t)t.v[i]);
-			if (j >= 0 && s->tps.v[j] > 0 && rpt_rd_push(rd, out, x.v[i] * 10 / s->tps.v[j]) < 0)
+			if (j >= 0 && s->tps.v[j] > 0 &&
+			    rpt_rd_push(rd, out, x.v[i] * 10 / s->tps.v[j]) < 0)
 				goto done;
 		}
 		if (p->f.tps > 0 && x.n)
@@ -295,14 +298,15 @@ static void memory_counts(const struct rpt_source *src, struct rpt_drift_metric 
 
 	if (src->gc_events)
 		why = src->gc.memory == GCA_SUSPECTED_LEAK ? NULL
-		      : src->gc.memory == GCA_NORMAL     ? "the heap after GC is reclaimed"
-		                                         : "the GC log cannot tell a leak yet";
+		      : src->gc.memory == GCA_NORMAL       ? "the heap after GC is reclaimed"
+		                                           : "the GC log cannot tell a leak yet";
 	else
 		why = src->mem.verdict == RPT_MEM_RISING       ? NULL
 		      : src->mem.verdict == RPT_MEM_LEVELS_OFF ? "it levels off"
 		      : src->mem.verdict == RPT_MEM_AT_LIMIT   ? "it holds at its configured limit"
-		      : src->mem.verdict == RPT_MEM_FLAT       ? "its trend over the window is flat"
-		                                               : "the window is too short to judge its trend";
+		      : src->mem.verdict == RPT_MEM_FLAT
+		          ? "its trend over the window is flat"
+		          : "the window is too short to judge its trend";
 	m->counts = why == NULL;
 	snprintf(m->why_not, sizeof m->why_not, "%s", why ? why : "");
 }
@@ -416,9 +420,11 @@ static int step_drift(struct reader *rd, const struct rpt_run *run, const struct
 		if (d->cmp[0].nm == 0) /* a third too short: no verdict from either */
 			d->ncmp = 0;
 		else if (w1 - w0 >= (int64_t)RPT_DRIFT_HOURS_S * 1000) {
-			if (compare(rd, run, s, &iv, 1, w0, w0 + hour, w1 - hour, w1, &d->cmp[1]) < 0)
+			if (compare(rd, run, s, &iv, 1, w0, w0 + hour, w1 - hour, w1, &d->cmp[1]) <
+			    0)
 				goto done;
-			d->ncmp = d->cmp[1].nm > 0 ? 2 : 1; /* hours of few long intervals: thirds */
+			d->ncmp =
+			    d->cmp[1].nm > 0 ? 2 : 1; /* hours of few long intervals: thirds */
 		}
 	}
 	rpt_drift_judge(d);

@@ -12,25 +12,31 @@
 
 #include "dur.h"
 
-#define MEM_WINDOWS    10   /* equal windows of the measured window, each one point */
-#define MEM_MIN_POINTS 4    /* windows with samples needed for a verdict */
-#define MEM_MIN_HOURS  (5.0 / 60) /* a trend over less is warm-up (pools filling, caches loading) */
-#define MEM_RISE       0.10 /* rising: the trend adds this share of the mean ... */
-#define MEM_R2         0.60 /* ... steadily ... */
-#define MEM_TAIL       0.30 /* ... and the second half rises at this share of the whole */
-#define MEM_LEVEL_TOL  0.05 /* the steady part stays within this share of the last level */
-#define MEM_LEVEL_MB   1.0  /* ... or within this many MB (a small process) */
-#define MEM_GROWTH     0.10 /* growth before the steady part worth naming: share of level */
-#define MEM_AT_LIMIT   0.95 /* a level at this share of the limit is at the limit */
+#define MEM_WINDOWS    10         /* equal windows of the measured window, each one point */
+#define MEM_MIN_POINTS 4          /* windows with samples needed for a verdict */
+#define MEM_MIN_HOURS  (5.0 / 60) /* a trend over less is warm-up (pools filling, caches loading)  \
+	                           */
+#define MEM_RISE      0.10        /* rising: the trend adds this share of the mean ... */
+#define MEM_R2        0.60        /* ... steadily ... */
+#define MEM_TAIL      0.30        /* ... and the second half rises at this share of the whole */
+#define MEM_LEVEL_TOL 0.05        /* the steady part stays within this share of the last level */
+#define MEM_LEVEL_MB  1.0         /* ... or within this many MB (a small process) */
+#define MEM_GROWTH    0.10        /* growth before the steady part worth naming: share of level */
+#define MEM_AT_LIMIT  0.95        /* a level at this share of the limit is at the limit */
 
 const char *rpt_mem_name(enum rpt_mem_verdict v)
 {
 	switch (v) {
-	case RPT_MEM_FLAT: return "flat";
-	case RPT_MEM_LEVELS_OFF: return "levels_off";
-	case RPT_MEM_AT_LIMIT: return "at_limit";
-	case RPT_MEM_RISING: return "rising";
-	default: return "unknown";
+	case RPT_MEM_FLAT:
+		return "flat";
+	case RPT_MEM_LEVELS_OFF:
+		return "levels_off";
+	case RPT_MEM_AT_LIMIT:
+		return "at_limit";
+	case RPT_MEM_RISING:
+		return "rising";
+	default:
+		return "unknown";
 	}
 }
 
@@ -86,7 +92,8 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 	for (size_t i = 0, k = 0; i < n && width > 0; k++) {
 		double ts = 0, vs = 0;
 		size_t c = 0;
-		for (; i < n && (k == MEM_WINDOWS - 1 || p[i].t_s < t0 + width * (double)(k + 1)); i++)
+		for (; i < n && (k == MEM_WINDOWS - 1 || p[i].t_s < t0 + width * (double)(k + 1));
+		     i++)
 			ts += p[i].t_s, vs += p[i].v, c++;
 		if (c) {
 			w[nw].t_s = ts / (double)c;
@@ -149,23 +156,26 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 		         "keeps rising: %+.1f MB/h over the %s measured (R² %.2f), %.0f%% of its "
 		         "%.1f MB mean, still rising in the second half: watch it (a leak, or data "
 		         "that grows with every request)",
-		         slope, span(hours * 3600, a, sizeof a), r2, 100 * m->rise_frac, m->mean_mb);
+		         slope, span(hours * 3600, a, sizeof a), r2, 100 * m->rise_frac,
+		         m->mean_mb);
 	} else if (i0 > 0 && m->growth_mb >= fmax(MEM_GROWTH * m->level_mb, MEM_LEVEL_MB)) {
 		m->verdict = RPT_MEM_LEVELS_OFF;
 		char sl[32];
-		snprintf(m->why, sizeof m->why,
-		         "grows %.1f MB over the first %s, then holds at %.1f MB (%s MB/h over the "
-		         "last %s): growth that levels off (buffers, caches or pools filling), not a "
-		         "leak",
-		         m->growth_mb, span(m->growth_s, a, sizeof a), m->level_mb,
-		         rpt_fmt_signed(isfinite(m->steady_slope_mb_h) ? m->steady_slope_mb_h : 0, 1,
-		                        sl, sizeof sl),
-		         span(t1 - m->steady_from_s, b, sizeof b));
+		snprintf(
+		    m->why, sizeof m->why,
+		    "grows %.1f MB over the first %s, then holds at %.1f MB (%s MB/h over the "
+		    "last %s): growth that levels off (buffers, caches or pools filling), not a "
+		    "leak",
+		    m->growth_mb, span(m->growth_s, a, sizeof a), m->level_mb,
+		    rpt_fmt_signed(isfinite(m->steady_slope_mb_h) ? m->steady_slope_mb_h : 0, 1, sl,
+		                   sizeof sl),
+		    span(t1 - m->steady_from_s, b, sizeof b));
 	} else {
 		m->verdict = RPT_MEM_FLAT;
 		char sl[32];
 		snprintf(m->why, sizeof m->why, "%s at %.1f MB (%s MB/h, R² %.2f over %s)",
 		         m->rise_frac <= -MEM_RISE ? "shrinks, ending" : "flat", m->level_mb,
-		         rpt_fmt_signed(slope, 1, sl, sizeof sl), r2, span(hours * 3600, a, sizeof a));
+		         rpt_fmt_signed(slope, 1, sl, sizeof sl), r2,
+		         span(hours * 3600, a, sizeof a));
 	}
 }

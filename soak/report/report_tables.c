@@ -610,9 +610,10 @@ static void drift_table(const struct report *r, struct tb *b, struct rpt_table *
 	         "first (and, for windows of 3 h or more, the last hour against hour 1).  Changes "
 	         "of the parts' figures; 'real' when the 95%% interval of the difference of the "
 	         "per-interval means (batch means, Welch) excludes zero.  A verdict needs a real "
-	         "change of at least 5%% (p99: 10%%; errors: 0.1 points; CPU per request: 5%%; "
-	         "memory: 10%%, counted only when it keeps rising), and %d steady intervals in "
-	         "each third.  In brackets: costs, memory and GC changes worth naming.",
+	         "change of at least 5%% (p99: 10%%; errors and GC time: 0.1 and 0.5 points; the "
+	         "longest pause: 50%%; memory: 10%%, counted only when it keeps rising), and %d "
+	         "steady intervals in each third.  In brackets: costs, memory and GC changes "
+	         "worth naming.",
 	         RPT_DRIFT_MIN_PART);
 	tb_header(b, names, "lllrlrrrrl");
 	for (int i = 0; i < r->nruns && !b->failed; i++) {

@@ -133,7 +133,8 @@ static void judge_verdicts(void **state)
 	assert_int_equal(d.verdict, RPT_DRIFT_IMPROVING);
 	assert_non_null(strstr(d.sentence, "warming up"));
 	/* A TPS fall beyond drift_tps breaks it; an improvement never does. */
-	assert_int_equal(rpt_drift_breaches(&d, 0.05, 0.05, 0.05, &msgs[0][0], sizeof msgs[0], 4), 0);
+	assert_int_equal(rpt_drift_breaches(&d, 0.05, 0.05, 0.05, &msgs[0][0], sizeof msgs[0], 4),
+	                 0);
 
 	memset(&d, 0, sizeof d);
 	d.nintervals = 12;
@@ -168,10 +169,22 @@ static struct rpt_vpoint *series(int minutes, double (*f)(double), size_t *n)
 	return p;
 }
 
-static double flat(double t) { return 300 + ((long)t % 7 == 0 ? 0.5 : -0.5); }
-static double fills(double t) { return t < 240 ? 12 + 186 * t / 240 : 198; }
-static double leaks(double t) { return 200 + t / 60; }  /* +60 MB/h */
-static double full(double t) { return t < 60 ? 100 + 2 * t : 250; }
+static double flat(double t)
+{
+	return 300 + ((long)t % 7 == 0 ? 0.5 : -0.5);
+}
+static double fills(double t)
+{
+	return t < 240 ? 12 + 186 * t / 240 : 198;
+}
+static double leaks(double t)
+{
+	return 200 + t / 60;
+} /* +60 MB/h */
+static double full(double t)
+{
+	return t < 60 ? 100 + 2 * t : 250;
+}
 
 static void memory_verdicts(void **state)
 {
@@ -236,8 +249,8 @@ static void sizes(void **state)
 	assert_true(b == 65536);
 	assert_int_equal(size_parse("1048576", &b, err, sizeof err), 0);
 	assert_true(b == 1048576);
-	for (const char *const *s = (const char *const[]){"", "0", "-1M", "12 apples", "5X", "2E",
-	                                                   "1T1", NULL};
+	for (const char *const *s =
+	         (const char *const[]){"", "0", "-1M", "12 apples", "5X", "2E", "1T1", NULL};
 	     *s; s++)
 		assert_int_equal(size_parse(*s, &b, err, sizeof err), -1);
 	assert_non_null(strstr(err, "bad size"));
@@ -246,8 +259,8 @@ static void sizes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(compare_effects),  cmocka_unit_test(judge_verdicts),
-	    cmocka_unit_test(percentile_grid),  cmocka_unit_test(memory_verdicts),
+	    cmocka_unit_test(compare_effects), cmocka_unit_test(judge_verdicts),
+	    cmocka_unit_test(percentile_grid), cmocka_unit_test(memory_verdicts),
 	    cmocka_unit_test(sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
