@@ -228,10 +228,10 @@ struct rpt_step {
 
 /* --- drift: does a run degrade over time? (report_drift.c) ---------------------------- */
 
-#define RPT_DRIFT_MIN_PART 10 /* steady intervals each part needs (else too_short) */
+#define RPT_DRIFT_MIN_PART 10         /* steady intervals each part needs (else too_short) */
 #define RPT_DRIFT_HOURS_S  (3 * 3600) /* windows this long also compare hour 1 with the last */
 /* Points of a part's latency curve: 0 %, then 4 a decade of nines up to 99.999 %. */
-#define RPT_DRIFT_NPCT     21
+#define RPT_DRIFT_NPCT 21
 
 enum rpt_drift_verdict {
 	RPT_DRIFT_TOO_SHORT, /* fewer than RPT_DRIFT_MIN_PART steady intervals in a third */
@@ -272,16 +272,16 @@ struct rpt_drift_metric {
 
 /* One comparison of two parts of the measured window. */
 struct rpt_drift_cmp {
-	int hours;                     /* 0: first third against last; 1: hour 1 against last */
-	int64_t a_from_ms, a_to_ms;    /* the earlier part (wall ms) */
-	int64_t b_from_ms, b_to_ms;    /* the later part */
-	int na, nb;                    /* steady intervals in each */
-	int64_t count_a, count_b;      /* answered requests in each */
-	double pct_a[RPT_DRIFT_NPCT];  /* latency (ms) at rpt_drift_pct(k), NAN past what the
-	                                * part's count resolves */
-	double pct_b[RPT_DRIFT_NPCT];  /* the same of the later part */
-	struct rpt_drift_metric *m;    /* metrics (owned) */
-	int nm;                        /* entries in m */
+	int hours;                    /* 0: first third against last; 1: hour 1 against last */
+	int64_t a_from_ms, a_to_ms;   /* the earlier part (wall ms) */
+	int64_t b_from_ms, b_to_ms;   /* the later part */
+	int na, nb;                   /* steady intervals in each */
+	int64_t count_a, count_b;     /* answered requests in each */
+	double pct_a[RPT_DRIFT_NPCT]; /* latency (ms) at rpt_drift_pct(k), NAN past what the
+	                               * part's count resolves */
+	double pct_b[RPT_DRIFT_NPCT]; /* the same of the later part */
+	struct rpt_drift_metric *m;   /* metrics (owned) */
+	int nm;                       /* entries in m */
 };
 
 /* The drift verdict of a fixed run or a sweep step (or a sweep run's summary). */
@@ -315,12 +315,13 @@ int rpt_drift_named(const struct rpt_drift_metric *m);
 void rpt_drift_judge(struct rpt_drift *d);
 struct rpt_run;
 /* A sweep run's summary over its steps' drifts. */
-void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run, const struct rpt_drift *steps);
+void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
+                       const struct rpt_drift *steps);
 /* Sentences of thresholds breached: a real TPS fall beyond tps, a real mean or p99 rise
  * beyond mean or p99 (fractions; < 0: not set), in any comparison.  Up to max of them
  * into msgs (max * msglen bytes); returns how many. */
-int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99,
-                       char *msgs, size_t msglen, int max);
+int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
+                       size_t msglen, int max);
 /* `"drift": {...}` of report.json and `soak runs --json`: the object only. */
 void rpt_drift_json(const struct rpt_drift *d, FILE *f);
 /* Releases what d owns (a zeroed drift is fine). */

@@ -307,7 +307,8 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 	/* A live run may add intervals after the count: they wait for the next report. */
 	while (i < (size_t)n && (step = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t start = sqlite3_column_int64(q, 0), iv_ms = sqlite3_column_int64(q, 1);
-		int rate = is_rate((const char *)sqlite3_column_text(q, 11), iv_ms, run->interval_ms);
+		int rate =
+		    is_rate((const char *)sqlite3_column_text(q, 11), iv_ms, run->interval_ms);
 		if (per == 1) {
 			struct rpt_tpoint *p = &run->ts[run->nts++];
 			p->t_s = (double)(start - run->started_ms) / 1000.0;

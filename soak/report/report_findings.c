@@ -589,9 +589,8 @@ int rpt_findings(struct report *r)
 
 	if (status_findings(r, &cap) < 0 || throughput_findings(r, &cap) < 0 ||
 	    sweep_findings(r, &cap) < 0 || memory_findings(r, &cap) < 0 ||
-	    drift_findings(r, &cap) < 0 ||
-	    error_findings(r, &cap) < 0 || keepalive_findings(r, &cap) < 0 ||
-	    cost_findings(r, &cap) < 0)
+	    drift_findings(r, &cap) < 0 || error_findings(r, &cap) < 0 ||
+	    keepalive_findings(r, &cap) < 0 || cost_findings(r, &cap) < 0)
 		return -1;
 	return 0;
 }

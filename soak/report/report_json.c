@@ -157,7 +157,9 @@ void rpt_drift_json(const struct rpt_drift *d, FILE *f)
 			jfield(f, "p", m->d.p, 6);
 			fprintf(f, ", \"verdict\": \"%s\", \"counted\": %s, \"effect\": \"%s\"}",
 			        rpt_verdict_name(m->d.verdict), m->counts ? "true" : "false",
-			        m->effect > 0 ? "worse" : m->effect < 0 ? "better" : "none");
+			        m->effect > 0   ? "worse"
+			        : m->effect < 0 ? "better"
+			                        : "none");
 		}
 		fputs("]}", f);
 	}
@@ -213,7 +215,8 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		jfield(f, "level_mb", s->mem.level_mb, 3);
 		jfield(f, "limit_mb", s->mem.limit_mb, 3);
 		jfield(f, "growth_mb", s->mem.growth_mb, 3);
-		jfield(f, "steady_from_s", s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
+		jfield(f, "steady_from_s",
+		       s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
 		jfield(f, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
 		fputs(", \"why\": ", f);
 		json_write_str(f, s->mem.why);

@@ -399,11 +399,12 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 }
 
 /* A part of a drift comparison, for a legend: "first third (0s-12s)". */
-static void part_name(char *out, size_t len, const struct rpt_run *run, const struct rpt_drift_cmp *dc,
-                      int later)
+static void part_name(char *out, size_t len, const struct rpt_run *run,
+                      const struct rpt_drift_cmp *dc, int later)
 {
 	char a[32], b[32];
-	int64_t from = later ? dc->b_from_ms : dc->a_from_ms, to = later ? dc->b_to_ms : dc->a_to_ms;
+	int64_t from = later ? dc->b_from_ms : dc->a_from_ms,
+	        to = later ? dc->b_to_ms : dc->a_to_ms;
 	fmt(out, len, "%s (%s-%s)",
 	    dc->hours ? (later ? "last hour" : "hour 1") : (later ? "last third" : "first third"),
 	    dur_format((from - run->started_ms) / 1000 * 1000, a, sizeof a),
@@ -453,10 +454,11 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title, "Throughput over time, the thirds compared shaded: run %s (%s)",
-	         run->key, c->r->labels[run->label].name);
-	return add(c, name, title, "drift_tps.gp", "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g", xl,
-	           (double)(th->a_from_ms - run->started_ms) / 1000 / div,
+	snprintf(title, sizeof title,
+	         "Throughput over time, the thirds compared shaded: run %s (%s)", run->key,
+	         c->r->labels[run->label].name);
+	return add(c, name, title, "drift_tps.gp", "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g",
+	           xl, (double)(th->a_from_ms - run->started_ms) / 1000 / div,
 	           (double)(th->a_to_ms - run->started_ms) / 1000 / div,
 	           (double)(th->b_from_ms - run->started_ms) / 1000 / div,
 	           (double)(th->b_to_ms - run->started_ms) / 1000 / div);

@@ -224,8 +224,7 @@ done:
 }
 
 /* The source's configured memory limit in MB (mem_limit_kb samples), or 0. */
-static int read_limit(struct reader *rd, const struct rpt_run *run, const char *name,
-                      double *mb)
+static int read_limit(struct reader *rd, const struct rpt_run *run, const char *name, double *mb)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = 0;

@@ -588,9 +588,10 @@ static void drift_rows(const struct report *r, struct tb *b, const struct rpt_ru
 			} else if (m->kind == RPT_DK_ERR) {
 				drift_cell(b, row, 8, m);
 			} else if (rpt_drift_named(m) && used < sizeof other) {
-				int w = snprintf(other + used, sizeof other - used, "%s%s%s",
-				                 used ? "; " : "", rpt_drift_phrase(m, 0, x, sizeof x),
-				                 m->counts ? "" : " (not counted)");
+				int w =
+				    snprintf(other + used, sizeof other - used, "%s%s%s",
+				             used ? "; " : "", rpt_drift_phrase(m, 0, x, sizeof x),
+				             m->counts ? "" : " (not counted)");
 				used += w > 0 ? (size_t)w : 0;
 			}
 		}
@@ -602,8 +603,8 @@ static void drift_rows(const struct report *r, struct tb *b, const struct rpt_ru
 
 static void drift_table(const struct report *r, struct tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"run",  "label", "step", "measured", "parts",
-	                                    "TPS",  "mean",  "p99",  "errors",   "verdict"};
+	static const char *const names[] = {"run", "label", "step", "measured", "parts",
+	                                    "TPS", "mean",  "p99",  "errors",   "verdict"};
 	tb_begin(b, t, "Drift: does it degrade over time?", 10);
 	snprintf(t->note, sizeof t->note,
 	         "Each run against itself: the last third of its measured window against the "
