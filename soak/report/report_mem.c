@@ -14,15 +14,15 @@
 
 /* A trend over less than MEM_MIN_HOURS is warm-up (pools filling, caches loading). */
 #define MEM_MIN_HOURS  (5.0 / 60)
-#define MEM_WINDOWS    10 /* equal windows of the measured window, each one point */
-#define MEM_MIN_POINTS 4  /* windows with samples needed for a verdict */
-#define MEM_RISE      0.10 /* rising: the trend adds this share of the mean ... */
-#define MEM_R2        0.60 /* ... steadily ... */
-#define MEM_TAIL      0.30 /* ... and the second half rises at this share of the whole */
-#define MEM_LEVEL_TOL 0.05 /* the steady part stays within this share of the last level */
-#define MEM_LEVEL_MB  1.0  /* ... or within this many MB (a small process) */
-#define MEM_GROWTH    0.10 /* growth before the steady part worth naming: share of level */
-#define MEM_AT_LIMIT  0.95 /* a level at this share of the limit is at the limit */
+#define MEM_WINDOWS    10   /* equal windows of the measured window, each one point */
+#define MEM_MIN_POINTS 4    /* windows with samples needed for a verdict */
+#define MEM_RISE       0.10 /* rising: the trend adds this share of the mean ... */
+#define MEM_R2         0.60 /* ... steadily ... */
+#define MEM_TAIL       0.30 /* ... and the second half rises at this share of the whole */
+#define MEM_LEVEL_TOL  0.05 /* the steady part stays within this share of the last level */
+#define MEM_LEVEL_MB   1.0  /* ... or within this many MB (a small process) */
+#define MEM_GROWTH     0.10 /* growth before the steady part worth naming: share of level */
+#define MEM_AT_LIMIT   0.95 /* a level at this share of the limit is at the limit */
 
 const char *rpt_mem_name(enum rpt_mem_verdict v)
 {
