@@ -264,7 +264,9 @@ struct rpt_drift_metric {
 	struct rpt_diff d;         /* last - first of the per-observation means (per interval;
 	                            * CPU: per sample against its interval's TPS; memory: per
 	                            * sample), batch means and Welch: the 95 % interval, real
-	                            * or noise */
+	                            * or noise; once judged (rpt_drift_judge), the interval holds
+	                            * for all k metrics of the drift together (Bonferroni, each
+	                            * at 1 - 0.05 / k) and real or noise is read from it */
 	int counts;                /* 0: shown but never a verdict (memory that levels off) */
 	char why_not[64];          /* when counts is 0: why ("it levels off"), for sentences */
 	int effect;                /* +1 worse, -1 better (real, large enough, counted), 0 */
@@ -308,10 +310,12 @@ void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, c
                        size_t nb);
 /* "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0: without "(real)"). */
 char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len);
-/* Whether a metric's change is worth naming: it makes the verdict, or it is a real rise
- * of a material size that does not count (memory that levels off). */
+/* Whether a metric's change is worth naming: it makes the verdict, or it is a rise of a
+ * material size that does not count (memory that levels off), real or not. */
 int rpt_drift_named(const struct rpt_drift_metric *m);
-/* d->verdict and d->sentence from its comparisons (d->ncmp 0: too short). */
+/* d->verdict and d->sentence from its comparisons (d->ncmp 0: too short); first widens
+ * every metric's interval to a family-wise 95 % over all of them (see rpt_drift_metric.d)
+ * and reads real or noise and the effects anew. */
 void rpt_drift_judge(struct rpt_drift *d);
 struct rpt_run;
 /* A sweep run's summary over its steps' drifts. */

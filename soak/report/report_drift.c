@@ -63,20 +63,13 @@ double rpt_drift_pct(int k)
 	return 100 * (1 - pow(10, -k / 4.0));
 }
 
-void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, const double *b,
-                       size_t nb)
+/* m->effect from m->d, m->kind, m->first, m->last and m->counts. */
+static void effect(struct rpt_drift_metric *m)
 {
 	const struct kind_info *ki = &kinds[m->kind];
-	struct rpt_bm ba, bb;
 	double size;
 	int worse;
 
-	rpt_batch_means(a, na, NULL, 0, &ba);
-	rpt_batch_means(b, nb, NULL, 0, &bb);
-	rpt_welch(&ba, &bb, &m->d);
-	m->change = m->last - m->first;
-	m->change_pct =
-	    isfinite(m->first) && m->first != 0 ? 100 * m->change / fabs(m->first) : NAN;
 	m->effect = 0;
 	/* The figures and the interval means must agree on the direction. */
 	if (m->d.verdict != RPT_REAL || !isfinite(m->change) || m->change == 0 ||
@@ -87,6 +80,46 @@ void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, c
 		return;
 	worse = ki->worse_up ? m->change > 0 : m->change < 0;
 	m->effect = worse ? 1 : ki->improves ? -1 : 0;
+}
+
+void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, const double *b,
+                       size_t nb)
+{
+	struct rpt_bm ba, bb;
+
+	rpt_batch_means(a, na, NULL, 0, &ba);
+	rpt_batch_means(b, nb, NULL, 0, &bb);
+	rpt_welch(&ba, &bb, &m->d);
+	m->change = m->last - m->first;
+	m->change_pct =
+	    isfinite(m->first) && m->first != 0 ? 100 * m->change / fabs(m->first) : NAN;
+	effect(m);
+}
+
+/* The verdict weighs every metric of every comparison at once: with twenty of them, one
+ * would cross its own 95 % interval by chance in most stable runs.  So the intervals are
+ * widened to hold all k together (Bonferroni: each at 1 - 0.05 / k), and real or noise,
+ * and each effect, are read from those. */
+static void family(struct rpt_drift *d)
+{
+	int k = 0;
+
+	for (int i = 0; i < d->ncmp; i++)
+		for (int j = 0; j < d->cmp[i].nm; j++)
+			k += d->cmp[i].m[j].d.verdict != RPT_NA;
+	for (int i = 0; i < d->ncmp && k > 1; i++)
+		for (int j = 0; j < d->cmp[i].nm; j++) {
+			struct rpt_diff *x = &d->cmp[i].m[j].d;
+			double half = (x->hi - x->lo) / 2, q95, q;
+			if (x->verdict == RPT_NA || !(half > 0) || !(x->df > 0))
+				continue; /* n/a, or exact (both sides constant) */
+			q95 = rpt_t_quantile(0.975, x->df);
+			q = rpt_t_quantile(1 - 0.025 / k, x->df);
+			x->lo = x->diff - half / q95 * q;
+			x->hi = x->diff + half / q95 * q;
+			x->verdict = x->lo > 0 || x->hi < 0 ? RPT_REAL : RPT_NOISE;
+			effect(&d->cmp[i].m[j]);
+		}
 }
 
 /* --- sentences --------------------------------------------------------------------------- */
@@ -141,7 +174,9 @@ char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf,
 
 int rpt_drift_named(const struct rpt_drift_metric *m)
 {
-	return m->effect != 0 || (!m->counts && m->d.verdict == RPT_REAL && m->change > 0 &&
+	/* A rise that is not counted is named when large, real or not: the reader sees the
+	 * growth and why it does not make the verdict. */
+	return m->effect != 0 || (!m->counts && m->change > 0 &&
 	                          m->change >= kinds[m->kind].material * m->first);
 }
 
@@ -219,6 +254,7 @@ void rpt_drift_judge(struct rpt_drift *d)
 		put(&b, ".");
 		return;
 	}
+	family(d);
 	for (int i = 0; i < d->ncmp; i++)
 		for (int k = 0; k < d->cmp[i].nm; k++) {
 			worse += d->cmp[i].m[k].effect > 0;

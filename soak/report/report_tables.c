@@ -608,13 +608,13 @@ static void drift_table(const struct report *r, struct tb *b, struct rpt_table *
 	tb_begin(b, t, "Drift: does it degrade over time?", 10);
 	snprintf(t->note, sizeof t->note,
 	         "Each run against itself: the last third of its measured window against the "
-	         "first (and, for windows of 3 h or more, the last hour against hour 1).  Changes "
-	         "of the parts' figures; 'real' when the 95%% interval of the difference of the "
-	         "per-interval means (batch means, Welch) excludes zero.  A verdict needs a real "
-	         "change of at least 5%% (p99: 10%%; errors and GC time: 0.1 and 0.5 points; the "
-	         "longest pause: 50%%; memory: 10%%, counted only when it keeps rising), and %d "
-	         "steady intervals in each third.  In brackets: costs, memory and GC changes "
-	         "worth naming.",
+	         "first (for windows of 3 h or more also the last hour against hour 1).  Changes "
+	         "of the parts' figures; 'real' when the interval of the difference of the "
+	         "per-interval means (batch means, Welch) excludes zero, all the run's metrics "
+	         "together at 95%% (Bonferroni).  A verdict needs a real change of 5%% or more "
+	         "(p99 10%%, errors and GC time 0.1 and 0.5 points, the longest pause 50%%, "
+	         "memory 10%% and only when it keeps rising) and %d steady intervals a third.  "
+	         "In brackets: costs, memory and GC changes worth naming.",
 	         RPT_DRIFT_MIN_PART);
 	tb_header(b, names, "lllrlrrrrl");
 	for (int i = 0; i < r->nruns && !b->failed; i++) {

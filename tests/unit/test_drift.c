@@ -146,6 +146,58 @@ static void judge_verdicts(void **state)
 	                    "window, and each third needs 10.");
 }
 
+/* A metric whose 95 % interval is [lo, hi] around diff (df 100), already judged. */
+static struct rpt_drift_metric given(enum rpt_drift_kind k, double first, double diff, double lo,
+                                     double hi)
+{
+	struct rpt_drift_metric m;
+	memset(&m, 0, sizeof m);
+	m.kind = k;
+	m.first = first;
+	m.last = first + diff;
+	m.change = diff;
+	m.change_pct = 100 * diff / first;
+	m.counts = 1;
+	m.d.diff = diff;
+	m.d.lo = lo;
+	m.d.hi = hi;
+	m.d.df = 100;
+	m.d.verdict = lo > 0 || hi < 0 ? RPT_REAL : RPT_NOISE;
+	m.effect = m.d.verdict == RPT_REAL ? 1 : 0;
+	return m;
+}
+
+/* One metric just past its own 95 %: alone it makes the run degrading; among twenty it is
+ * what chance gives, and the family-wise interval calls it noise. */
+static void family_wise(void **state)
+{
+	struct rpt_drift_metric ms[20];
+	struct rpt_drift d;
+	(void)state;
+
+	ms[0] = given(RPT_DK_MEAN, 100, 7, 1, 13);
+	one_cmp(&d, ms, 1);
+	rpt_drift_judge(&d);
+	assert_int_equal(d.verdict, RPT_DRIFT_DEGRADING);
+	assert_true(fabs(d.cmp[0].m[0].d.lo - 1) < 1e-9); /* one metric: as it was */
+
+	for (int i = 0; i < 20; i++)
+		ms[i] = given(i ? RPT_DK_CPU_REQ : RPT_DK_MEAN, 100, i ? 0.5 : 7, i ? -2 : 1,
+		              i ? 3 : 13);
+	one_cmp(&d, ms, 20);
+	rpt_drift_judge(&d);
+	assert_int_equal(ms[0].d.verdict, RPT_NOISE);
+	assert_true(ms[0].d.lo < 0 && ms[0].d.hi > 13);
+	assert_int_equal(ms[0].effect, 0);
+	assert_int_equal(d.verdict, RPT_DRIFT_STABLE);
+
+	/* A change far past it stays real among twenty. */
+	ms[0] = given(RPT_DK_MEAN, 100, 40, 30, 50);
+	one_cmp(&d, ms, 20);
+	rpt_drift_judge(&d);
+	assert_int_equal(d.verdict, RPT_DRIFT_DEGRADING);
+}
+
 static void percentile_grid(void **state)
 {
 	(void)state;
@@ -260,8 +312,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(compare_effects), cmocka_unit_test(judge_verdicts),
-	    cmocka_unit_test(percentile_grid), cmocka_unit_test(memory_verdicts),
-	    cmocka_unit_test(sizes),
+	    cmocka_unit_test(family_wise),     cmocka_unit_test(percentile_grid),
+	    cmocka_unit_test(memory_verdicts), cmocka_unit_test(sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
