@@ -46,6 +46,8 @@ struct sampler {
 	int64_t every_ms;        /* --every */
 	int64_t for_ms;          /* --for, or -1 for "until stopped" */
 	int want_host;           /* --host */
+	int64_t mem_limit_kb;    /* --memory-limit, recorded each round as mem_limit_kb so a
+	                          * report names a level at it as that limit (0: none) */
 	int die_with_parent;     /* --die-with-parent */
 	pid_t parent;            /* our parent at start (for --die-with-parent) */
 	struct pset_config pcfg; /* the process set as given */
@@ -64,7 +66,7 @@ static void usage(FILE *f)
 		"usage: " PROG " --db DB --source NAME [--pid N | --pidfile F | --match PCRE2] "
 		"[--host]\n"
 		"                     [--every 5s] [--for DURATION] [--run ID] [--host-name NAME]\n"
-		"                     [--die-with-parent] [-v] [--help]\n"
+		"                     [--memory-limit SIZE] [--die-with-parent] [-v] [--help]\n"
 		"\n"
 		"Samples /proc into the samples table of a soak database, one transaction per round.\n"
 		"\n"
@@ -75,6 +77,9 @@ static void usage(FILE *f)
 		"  --match PCRE2      ... every process whose /proc/PID/cmdline (NULs read as\n"
 		"                     spaces) matches; all summed; soak-procstat never counts\n"
 		"  --host             host-wide metrics too (or alone)\n"
+		"  --memory-limit SIZE  the process set's configured memory limit (512M, 2G:\n"
+		"                     -Xmx plus overhead, shared_buffers plus backends, a\n"
+		"                     container's limit), recorded each round as mem_limit_kb\n"
 		"  --every DURATION   sampling period (default 5s, at least 100ms)\n"
 		"  --for DURATION     stop after this long (default: until SIGTERM/SIGINT)\n"
 		"  --run ID           samples.run_id / events.run_id (default NULL)\n"
@@ -83,6 +88,7 @@ static void usage(FILE *f)
 		"  -v, --verbose      log process set changes and rounds on stderr\n"
 		"\n"
 		"process metrics: procs rss_kb pss_kb vsz_kb threads fds cpu_pct user_pct sys_pct\n"
+		"  mem_limit_kb (with --memory-limit)\n"
 		"  majflt_ps ctxsw_vol_ps ctxsw_invol_ps read_bps write_bps (rates need two rounds)\n"
 		"host metrics: cpu_user_pct cpu_sys_pct cpu_iowait_pct cpu_steal_pct cpu_idle_pct\n"
 		"  load1 load5 load15 mem_used_kb mem_avail_kb swap_used_kb net_rx_bps net_tx_bps\n"
@@ -116,6 +122,7 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 		{"run", required_argument, NULL, 'r'},
 		{"host-name", required_argument, NULL, 'n'},
 		{"die-with-parent", no_argument, NULL, 'P'},
+		{"memory-limit", required_argument, NULL, 'M'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -183,6 +190,15 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 			snprintf(s->host_name, sizeof s->host_name, "%s", optarg);
 			break;
 		case 'P': s->die_with_parent = 1; break;
+		case 'M': {
+			int64_t bytes;
+			if (size_parse(optarg, &bytes, err, sizeof err) < 0) {
+				fprintf(stderr, PROG ": --memory-limit: %s\n", err);
+				return EXIT_USAGE;
+			}
+			s->mem_limit_kb = (bytes + 1023) / 1024;
+			break;
+		}
 		case 'v': log_set_level(LOG_INFO); break;
 		case 'h': usage(stdout); return -1;
 		case ':':
@@ -203,6 +219,10 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 	}
 	if (sets > 1) {
 		fprintf(stderr, PROG ": give one of --pid, --pidfile, --match, not several\n");
+		return EXIT_USAGE;
+	}
+	if (s->mem_limit_kb > 0 && sets == 0) {
+		fprintf(stderr, PROG ": --memory-limit needs a process set (--pid, --pidfile or --match)\n");
 		return EXIT_USAGE;
 	}
 	if (sets == 0 && !s->want_host) {
@@ -258,6 +278,8 @@ static int round_once(struct sampler *s, char *err, size_t errlen)
 		return -1;
 	if (s->want_host && host_sample(&s->host, now_ns, &s->out, err, errlen) < 0)
 		return -1;
+	if (s->mem_limit_kb > 0)
+		procfs_add(&s->out, "mem_limit_kb", (double)s->mem_limit_kb);
 	if (db_begin(s->db, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < s->out.n; i++) {

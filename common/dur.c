@@ -303,6 +303,35 @@ static int rate_token(const char **p, double *out)
 	return 0;
 }
 
+int size_parse(const char *s, int64_t *bytes, char *err, size_t errlen)
+{
+	static const char units[] = "kmgt";
+	const char *p = skip_blank(s), *u;
+	char *end;
+	double v, mul = 1;
+
+	errno = 0;
+	v = strtod(p, &end);
+	if (end == p || errno || !isfinite(v) || v <= 0)
+		goto bad;
+	if (*end && (u = strchr(units, tolower((unsigned char)*end))) != NULL) {
+		mul = pow(1024, (double)(u - units + 1));
+		end++;
+		if (*end == 'i')
+			end++;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	end = (char *)skip_blank(end);
+	if (*end || v * mul >= 0x1p60 || v * mul < 1)
+		goto bad;
+	*bytes = (int64_t)llround(v * mul);
+	return 0;
+bad:
+	snprintf(err, errlen, "bad size '%s': expected e.g. 512M, 2G or 1.5G (k M G T = 1024^n)", s);
+	return -1;
+}
+
 int rate_parse(const char *s, double *per_s, char *err, size_t errlen)
 {
 	const char *p = s;

@@ -6,6 +6,7 @@
  *   ranges      10..100 step 10   10,20,50   30               (integer levels)
  *   spans       100ms..300ms                                   (think time)
  *   percentages 1%  0.5%  or a plain fraction 0.01            (result is a fraction)
+ *   sizes       512M 2G 1.5G 300MB 64k 1048576                 (k M G T = 1024^n bytes)
  *
  * Parsers take the whole string (surrounding blanks allowed), return 0 or -1 and on error
  * write a lower-case reason into err (the caller adds FILE:LINE).  No allocation.
@@ -34,6 +35,10 @@ int rate_parse(const char *s, double *per_s, char *err, size_t errlen);
 /* Rates as a list "100,200,500/s" or a range "100..1000 step 100" (each value may carry
  * its unit); at most `max` values into vals; 0, or -1 with err. */
 int rate_range_parse(const char *s, double *vals, int max, int *n, char *err, size_t errlen);
+
+/* A size in bytes: a number with an optional unit k, M, G or T (powers of 1024; `B`,
+ * `iB` after it allowed), > 0 and below 2^60; 0 and *bytes, or -1 with err. */
+int size_parse(const char *s, int64_t *bytes, char *err, size_t errlen);
 
 /* A latency for people, in the unit that suits it: 850us, 12.3ms, 1.25s. */
 char *dur_format_us(double us, char *buf, size_t len);

@@ -15,6 +15,7 @@
 #include "cmd_run_resume.h"
 #include "db.h"
 #include "log.h"
+#include "report/report.h"
 #include "run/runner.h"
 #include "dur.h"
 #include "engine/engine.h"
@@ -462,6 +463,7 @@ int cmd_run(int argc, char **argv)
 		.sigterm = &sigterm_seen,
 		.agent = aargs.agent ? &agent : NULL,
 		.resume = resume_id ? &resume.rr : NULL,
+		.drift_check = rpt_drift_check,
 	};
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);

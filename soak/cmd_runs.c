@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "dur.h"
+#include "report/report.h"
 #include "report/results.h"
 
 /* The figures of a window; duration_s is the run's length for a run, the measured window
@@ -116,10 +117,17 @@ static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *e
 
 /* Prints the runs (only_id >= 0: that one; all_runs: agents' parts of merged runs too) as
  * the table, or as JSON: a list, or with oneline a single object on one line. */
-static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int oneline,
-		     char *err, size_t errlen)
+static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_runs, int json,
+		     int oneline, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL, *ss = NULL, *ts = NULL;
+	/* --json gives each run's drift verdict, read and judged by the report's own code
+	 * (rpt_read of that one run), so the two always agree. */
+	struct report rr = {0};
+	char idbuf[32];
+	const char *dbs[1] = {path};
+	struct rpt_opts ro = {.dbs = dbs, .ndbs = 1, .runs = idbuf};
+	int usage;
 	const char *nl = oneline ? "" : "\n";
 	int first = 1, rc = -1;
 	char *note_text = NULL;
@@ -200,6 +208,10 @@ static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int o
 			       agents);
 			continue;
 		}
+		snprintf(idbuf, sizeof idbuf, "%lld", (long long)id);
+		rpt_free(&rr);
+		if (rpt_read(&rr, &ro, &usage, err, errlen) < 0)
+			goto done;
 		printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", nl, oneline ? "" : "  ",
 		       (long long)id);
 		first = 0;
@@ -247,11 +259,20 @@ static int list_runs(sqlite3 *db, int64_t only_id, int all_runs, int json, int o
 				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
 			json_figures(stdout, &f, f.seconds);
 			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
+			if (rr.nruns > 0 && rr.runs[0].step_drift && idx < rr.runs[0].nsteps) {
+				printf(", \"drift\": ");
+				rpt_drift_json(&rr.runs[0].step_drift[idx], stdout);
+			}
 			printf("}");
 			fs = 0;
 		}
 		sqlite3_reset(ss);
-		printf("], ");
+		printf("], \"drift\": ");
+		if (rr.nruns > 0)
+			rpt_drift_json(&rr.runs[0].drift, stdout);
+		else
+			printf("null");
+		printf(", ");
 		if (json_thresholds(ts, id, nl, err, errlen) < 0)
 			goto done;
 		printf("}");
@@ -272,6 +293,7 @@ done:
 			fputs(note_text, stdout);
 		free(note_text);
 	}
+	rpt_free(&rr);
 	sqlite3_finalize(st);
 	sqlite3_finalize(ss);
 	sqlite3_finalize(ts);
@@ -285,7 +307,7 @@ int cmd_runs_json(const char *db_path, int64_t run_id, char *err, size_t errlen)
 
 	if (db_open(db_path, 0, &db, err, errlen) < 0)
 		return -1;
-	rc = list_runs(db, run_id, 0, 1, 1, err, errlen);
+	rc = list_runs(db, db_path, run_id, 0, 1, 1, err, errlen);
 	fflush(stdout);
 	db_close(db);
 	return rc;
@@ -316,7 +338,8 @@ int cmd_runs(int argc, char **argv)
 			       "Lists runs: id, label, mode, status (crashed when a run was never closed\n"
 			       "and its process is gone), start, length, requests, TPS, p99, error %%,\n"
 			       "agents (of a merged run, or K/N of one agent's run).  Agents' runs folded\n"
-			       "into a merged run by `soak merge` are listed only with --all.\n");
+			       "into a merged run by `soak merge` are listed only with --all.  --json adds\n"
+			       "each run's drift verdict (as in soak report).\n");
 			return EXIT_OK;
 		default:
 			if (c == ':')
@@ -337,7 +360,7 @@ int cmd_runs(int argc, char **argv)
 		fprintf(stderr, "soak runs: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (list_runs(db, -1, all_runs, json, 0, err, sizeof err) < 0)
+	if (list_runs(db, path, -1, all_runs, json, 0, err, sizeof err) < 0)
 		fprintf(stderr, "soak runs: %s\n", err);
 	else
 		rc = EXIT_OK;

@@ -28,10 +28,11 @@
 #include "engine_int.h"
 
 #define TURN_MAX_US 200000 /* longest wait of a loop turn (control is also woken) */
-#define LATE_US     20000  /* an arrival this far behind the schedule is late (a hiccup of
-                            * the machine is caught up at once)... */
-#define CATCHUP     1.06   /* ...and late ones go out at most this x the rate... */
-#define CATCHUP_S   0.01   /* ...plus a burst of this many seconds' worth of arrivals */
+#define LATE_US     2000   /* an arrival this far behind the schedule is late... */
+#define CATCHUP     1.085  /* ...and late ones go out at most this x the rate (no second
+                            * above 1.1x after a stall)... */
+#define CATCHUP_S   0.002  /* ...plus a burst of this many seconds' worth of arrivals (a
+                            * burst of new connections would slow the generator itself) */
 #define CATCHUP_MIN 1.0    /* ...and never fewer than one */
 #define RAMP_FLOOR  0.02   /* open-model ramp: the rate starts at this share of the target */
 
@@ -249,8 +250,14 @@ static int64_t start_arrivals(struct ethread *t, int64_t now_us)
 		if (t->nfree == 0)
 			return t->next_arrival_us + max_lag + 1; /* a finish wakes us sooner */
 		if (now_us - t->next_arrival_us > LATE_US) {
-			if (t->tokens < 1)
-				return now_us + (int64_t)((1 - t->tokens) * 1e6 / (t->rate * CATCHUP)) + 1;
+			if (t->tokens < 1) {
+				/* Come back when a batch is allowed (a millisecond's worth, or one),
+				 * not for each token: a wake-up a request would cap the catch-up
+				 * below the rate itself at thousands a second. */
+				double want = t->rate * CATCHUP / 1000;
+				want = want < 1 ? 1 : want > token_cap(t) ? token_cap(t) : want;
+				return now_us + (int64_t)((want - t->tokens) * 1e6 / (t->rate * CATCHUP)) + 1;
+			}
 			t->tokens -= 1;
 		}
 		int j = t->free_stack[--t->nfree];

@@ -142,7 +142,9 @@ struct rpt_values {
  * merged (histograms added) when the run has more than RPT_MAX_POINTS intervals. */
 struct rpt_tpoint {
 	double t_s;                    /* start, seconds since the run's start */
-	double tps;                    /* completed requests per second */
+	double tps;                    /* completed requests per second over the point's real
+	                                * length; NAN when none of its intervals is a rate (a
+	                                * drain interval: requests in flight at the end) */
 	double mean_ms;                /* mean latency of answered requests (NAN when none) */
 	double p50_ms, p90_ms, p99_ms; /* percentiles of the merged histogram (NAN when none) */
 	double error_pct;              /* 100 * errors / requests (0 when none) */
@@ -153,6 +155,40 @@ struct rpt_vpoint {
 	double t_s; /* seconds since the run's start */
 	double v;   /* value (unit: the series') */
 };
+
+/* Process memory of a source over the measured window (report_mem.c), judged like the
+ * heap after GC: over MEM_WINDOWS window means, not every sample. */
+enum rpt_mem_verdict {
+	RPT_MEM_UNKNOWN,    /* no samples, or a window under 5 minutes */
+	RPT_MEM_FLAT,       /* no growth worth naming (or it shrinks) */
+	RPT_MEM_LEVELS_OFF, /* grows, then holds at a level: buffers, caches, pools filling */
+	RPT_MEM_AT_LIMIT,   /* holds at 95 % or more of its configured limit (memory_limit) */
+	RPT_MEM_RISING,     /* rises steadily and still in the second half: watch it */
+};
+
+struct rpt_mem {
+	enum rpt_mem_verdict verdict; /* the verdict */
+	double mean_mb;               /* mean over the window */
+	double level_mb;              /* where it ends: the last window's mean */
+	double limit_mb;              /* configured limit (mem_limit_kb samples), NAN: none */
+	double hours;                 /* the window's length */
+	double slope_mb_h, r2;        /* trend of the window means over the whole window */
+	double rise_frac;             /* slope * hours / mean */
+	double tail_ratio;            /* slope of the second half's means / the whole slope */
+	double steady_from_s;         /* the steady part (last windows within 5 % of the level)
+	                               * starts here, s since the run's start */
+	double steady_slope_mb_h;     /* trend of the samples of the steady part (NAN: none) */
+	double steady_r2;             /* its R² */
+	double growth_mb;             /* level minus the first window's mean */
+	double growth_s;              /* how long before the steady part */
+	char why[320];                /* the verdict in a sentence, with its numbers */
+};
+
+/* Judges points p[0..n) (the measured window's samples, time order) against limit_mb
+ * (<= 0: none) into *m. */
+void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, struct rpt_mem *m);
+/* "flat", "levels_off", "at_limit", "rising", "unknown". */
+const char *rpt_mem_name(enum rpt_mem_verdict v);
 
 /* What one collector source says about one run.  A name is a CPU/RSS series or a GC
  * source: "app", "db", "host" (the host's user + system CPU of all cores), or
@@ -173,6 +209,7 @@ struct rpt_source {
 	int rss_fit;                 /* 1 when slope and R² are valid (two or more times) */
 	struct rpt_vpoint *rss_ts;   /* RSS (MB) over the run, bucketed */
 	size_t nrss_ts;              /* points in rss_ts */
+	struct rpt_mem mem;          /* the memory verdict of those samples (has_rss) */
 	int64_t gc_events;           /* GC events of this source in the run (0: no GC log) */
 	struct gca_result gc;        /* gca_analyze over them (when gc_events > 0) */
 	struct rpt_vpoint *heap_ts;  /* heap after GC (MB), bucketed (lowest per bucket) */
@@ -210,6 +247,118 @@ struct rpt_env_fact {
 	char *key;    /* kernel, cores, threads, heap_max, gc, ... */
 	char *value;  /* as recorded */
 };
+
+/* --- drift: does a run degrade over time? (report_drift.c) ---------------------------- */
+
+#define RPT_DRIFT_MIN_PART 10         /* steady intervals each part needs (else too_short) */
+#define RPT_DRIFT_HOURS_S  (3 * 3600) /* windows this long also compare hour 1 with the last */
+/* Points of a part's latency curve: 0 %, then 4 a decade of nines up to 99.999 %. */
+#define RPT_DRIFT_NPCT 21
+
+enum rpt_drift_verdict {
+	RPT_DRIFT_TOO_SHORT, /* fewer than RPT_DRIFT_MIN_PART steady intervals in a third */
+	RPT_DRIFT_STABLE,    /* no real change worth naming */
+	RPT_DRIFT_DEGRADING, /* something got really worse: slower, fewer, costlier, bigger */
+	RPT_DRIFT_IMPROVING, /* only real improvements (JIT, caches warming up) */
+};
+
+/* What a drift metric measures; per source for the last four. */
+enum rpt_drift_kind {
+	RPT_DK_TPS,     /* throughput: a fall is worse */
+	RPT_DK_MEAN,    /* mean latency */
+	RPT_DK_P99,     /* 99th percentile */
+	RPT_DK_ERR,     /* error %, changes in percentage points */
+	RPT_DK_CPU_REQ, /* CPU time per request of a process source (ms) */
+	RPT_DK_MEM,     /* memory of a source (PSS or RSS, MB) */
+	RPT_DK_GC,      /* share of wall time in GC pauses (%), changes in points */
+	RPT_DK_PAUSE,   /* longest GC pause (ms) */
+};
+
+/* One metric of one comparison: the later part against the earlier. */
+struct rpt_drift_metric {
+	enum rpt_drift_kind kind;  /* what it measures */
+	char source[RPT_NAME_MAX]; /* the collector source, or "" */
+	double first, last;        /* the parts' figures: TPS over the part, mean and p99 of its
+	                            * merged histogram, error %, mean CPU % / TPS, mean memory,
+	                            * pause total / length, the longest pause */
+	double change;             /* last - first */
+	double change_pct;         /* 100 * change / first; NAN when first is 0 */
+	struct rpt_diff d;         /* last - first of the per-observation means (per interval;
+	                            * CPU: per sample against its interval's TPS; memory: per
+	                            * sample), batch means and Welch: the 95 % interval, real
+	                            * or noise; once judged (rpt_drift_judge), the interval holds
+	                            * for all k metrics of the drift together (Bonferroni, each
+	                            * at 1 - 0.05 / k) and real or noise is read from it */
+	int counts;                /* 0: shown but never a verdict (memory that levels off) */
+	char why_not[64];          /* when counts is 0: why ("it levels off"), for sentences */
+	int effect;                /* +1 worse, -1 better (real, large enough, counted), 0 */
+};
+
+/* One comparison of two parts of the measured window. */
+struct rpt_drift_cmp {
+	int hours;                    /* 0: first third against last; 1: hour 1 against last */
+	int64_t a_from_ms, a_to_ms;   /* the earlier part (wall ms) */
+	int64_t b_from_ms, b_to_ms;   /* the later part */
+	int na, nb;                   /* steady intervals in each */
+	int64_t count_a, count_b;     /* answered requests in each */
+	double pct_a[RPT_DRIFT_NPCT]; /* latency (ms) at rpt_drift_pct(k), NAN past what the
+	                               * part's count resolves */
+	double pct_b[RPT_DRIFT_NPCT]; /* the same of the later part */
+	struct rpt_drift_metric *m;   /* metrics (owned) */
+	int nm;                       /* entries in m */
+};
+
+/* The drift verdict of a fixed run or a sweep step (or a sweep run's summary). */
+struct rpt_drift {
+	enum rpt_drift_verdict verdict; /* the answer */
+	char sentence[768];             /* the answer in one sentence with its numbers, without
+	                                 * the run's name ("degrading: p99 +38.2% (real), ...") */
+	double window_s;                /* the measured window judged (0: none) */
+	int nintervals;                 /* its steady intervals */
+	struct rpt_drift_cmp cmp[2];    /* [0] thirds; [1] hours, for windows of 3 h or more */
+	int ncmp;                       /* comparisons made (0 when too short) */
+};
+
+/* "stable", "degrading", "improving", "too_short". */
+const char *rpt_drift_name(enum rpt_drift_verdict v);
+/* "tps", "mean", "p99", "error", "cpu_per_request", "memory", "gc_time", "longest_pause". */
+const char *rpt_drift_kind_name(enum rpt_drift_kind k);
+/* The k-th percentile of the latency curves: 100 * (1 - 10^(-k/4)). */
+double rpt_drift_pct(int k);
+/* Batch means of a[0..na) and b[0..nb), Welch's test, then m->effect from m->kind,
+ * m->first, m->last and m->counts (set by the caller): real, in the worse (or better)
+ * direction, and at least as large as the kind's material change. */
+void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, const double *b,
+                       size_t nb);
+/* "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0: without "(real)"). */
+char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len);
+/* Whether a metric's change is worth naming: it makes the verdict, or it is a rise of a
+ * material size that does not count (memory that levels off), real or not. */
+int rpt_drift_named(const struct rpt_drift_metric *m);
+/* d->verdict and d->sentence from its comparisons (d->ncmp 0: too short); first widens
+ * every metric's interval to a family-wise 95 % over all of them (see rpt_drift_metric.d)
+ * and reads real or noise and the effects anew. */
+void rpt_drift_judge(struct rpt_drift *d);
+struct rpt_run;
+/* A sweep run's summary over its steps' drifts. */
+void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
+                       const struct rpt_drift *steps);
+/* Sentences of thresholds breached: a real TPS fall beyond tps, a real mean or p99 rise
+ * beyond mean or p99 (fractions; < 0: not set), in any comparison.  Up to max of them
+ * into msgs (max * msglen bytes); returns how many. */
+int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
+                       size_t msglen, int max);
+/* `"drift": {...}` of report.json and `soak runs --json`: the object only. */
+void rpt_drift_json(const struct rpt_drift *d, FILE *f);
+/* Releases what d owns (a zeroed drift is fine). */
+void rpt_drift_free(struct rpt_drift *d);
+/* The end-of-run check of `soak run` (run/ cannot use report/, so soak run hands it to
+ * the runner): reads run `run_id` of db_path as `soak report --runs ID` would, writes its
+ * drift sentence into verdict and returns the number of breaches (rpt_drift_breaches,
+ * every step), or -1 with err. */
+int rpt_drift_check(const char *db_path, int64_t run_id, double tps, double mean, double p99,
+                    char *msgs, size_t msglen, int max, char *verdict, size_t vlen, char *err,
+                    size_t errlen);
 
 /* One run as the report sees it. */
 /* A span of a resumed run (soak run --resume) that no figure covers: from the last
@@ -257,6 +406,9 @@ struct rpt_run {
 	                         * offsets (NAN when unknown) */
 	struct rpt_gap *gaps;   /* a resumed run's spans without load (report_gaps.h) */
 	int ngaps;              /* entries in gaps */
+	struct rpt_drift drift; /* does it degrade over time: a fixed run's one step; a sweep
+	                         * run's summary over step_drift */
+	struct rpt_drift *step_drift; /* sweep runs: each step's (nsteps entries); else NULL */
 };
 
 /* A label: a system under test. */
@@ -315,6 +467,7 @@ enum rpt_topic {
 	RPT_T_CONNECTIONS, /* "connections": keep-alive, the cost of connecting */
 	RPT_T_COST,        /* "cost": CPU and memory per request on the server */
 	RPT_T_RUNS,        /* "runs": runs that did not end as planned */
+	RPT_T_DRIFT,       /* "drift": does a run degrade over time (report_drift.c) */
 	RPT_NTOPIC
 };
 
@@ -341,10 +494,6 @@ struct rpt_valid {
 	char *message;    /* what it is, the numbers, and what to do */
 };
 
-/* Drift of a run through its measured window: judged by later work; RPT_DRIFT_NA until
- * then (the verdict table and report.json keep a place for it). */
-enum rpt_drift { RPT_DRIFT_NA, RPT_DRIFT_STABLE, RPT_DRIFT_DEGRADING, RPT_DRIFT_IMPROVING };
-
 /* How long to run: what the batch-means noise of a comparison can resolve at 95 %, and
  * the measured time per label that would resolve a given difference (report_verdict.c). */
 struct rpt_resolve {
@@ -368,7 +517,8 @@ struct rpt_vrow {
 	double cpu_req[RPT_MAX_SOURCES];      /* the same for this label */
 	struct rpt_diff cpu_req_d[RPT_MAX_SOURCES]; /* their difference (delta method) */
 	char memory[192];     /* the label's memory verdicts ("normal", "app: suspected leak") */
-	enum rpt_drift drift; /* RPT_DRIFT_NA for now */
+	int drift;            /* the label's drift (enum rpt_drift_verdict) over the runs of
+	                       * the cell shown: the worst one; -1 when none was judged */
 	int warnings;         /* validity warnings about this label */
 	char *sentence;       /* the verdict in one sentence */
 };
@@ -448,8 +598,6 @@ int rpt_verdicts(struct report *r);
  * target_pct.  NAN when the noise is unknown. */
 void rpt_resolve_diff(const struct rpt_bm *a, const struct rpt_bm *b, double secs_a,
                       double secs_b, double target_pct, double *min_pct, double *need_s);
-/* "stable", "degrading", "improving", or NULL (not judged). */
-const char *rpt_drift_name(enum rpt_drift d);
 /* A memory verdict in words: "normal", "suspected leak", ... */
 const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len);
 

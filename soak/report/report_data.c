@@ -11,6 +11,7 @@
 #include "db.h"
 #include "hdr.h"
 #include "report_agents.h"
+#include "report_drift_read.h"
 #include "report_env.h"
 #include "report_gaps.h"
 #include "report_read.h"
@@ -232,8 +233,9 @@ done:
 struct bucket {
 	struct hdr h;             /* merged histograms */
 	int64_t t0;               /* start of the first interval */
-	int64_t ms;               /* summed lengths */
-	int64_t requests, errors; /* summed counters */
+	int64_t ms;               /* summed lengths of the intervals that count as a rate */
+	int64_t rate_req;         /* their requests (a drain interval's are not a rate) */
+	int64_t requests, errors; /* summed counters of every interval */
 	double lat_sum;           /* mean x answered, summed: the exact mean of the bucket */
 	int n;                    /* intervals in it */
 };
@@ -244,21 +246,33 @@ static void bucket_point(struct bucket *b, const struct rpt_run *run, struct rpt
 	int64_t answered = hdr_total(&b->h);
 
 	p->t_s = (double)(b->t0 - run->started_ms) / 1000.0;
-	p->tps = b->ms > 0 ? (double)b->requests * 1000.0 / (double)b->ms : 0;
+	p->tps = b->ms > 0 ? (double)b->rate_req * 1000.0 / (double)b->ms : NAN;
 	p->error_pct = b->requests > 0 ? 100.0 * (double)b->errors / (double)b->requests : 0;
 	p->mean_ms = answered ? b->lat_sum / (double)answered / 1000 : NAN;
 	p->p50_ms = answered ? (double)hdr_value_at_percentile(&b->h, 50) / 1000 : NAN;
 	p->p90_ms = answered ? (double)hdr_value_at_percentile(&b->h, 90) / 1000 : NAN;
 	p->p99_ms = answered ? (double)hdr_value_at_percentile(&b->h, 99) / 1000 : NAN;
 	hdr_reset(&b->h);
-	b->ms = b->requests = b->errors = 0;
+	b->ms = b->rate_req = b->requests = b->errors = 0;
 	b->lat_sum = 0;
 	b->n = 0;
 }
 
+/* Whether an interval's requests over its length are a rate.  A drain interval holds the
+ * requests that were in flight when sending stopped, answered within a few milliseconds:
+ * as a rate it would be a spike of thousands per second.  An interval cut to less than a
+ * quarter of the run's interval (a phase change a moment after a boundary) is too short
+ * to stand beside its neighbours as a rate. */
+static int is_rate(const char *phase, int64_t len_ms, int64_t interval_ms)
+{
+	return strcmp(phase, "drain") != 0 && len_ms > 0 && 4 * len_ms >= interval_ms;
+}
+
 /* TPS and latency over the whole run (every phase): one point per interval, from its own
  * figures; past RPT_MAX_POINTS intervals, one per bucket of consecutive intervals whose
- * histograms are merged (one pass: a 72-hour run decodes each histogram once here). */
+ * histograms are merged (one pass: a 72-hour run decodes each histogram once here).
+ * Rates only from intervals that are one (is_rate): a point without any is NAN (the
+ * pictures leave it out); a bucket's rate is its requests over its summed real lengths. */
 static int read_series(struct reader *rd, struct rpt_run *run)
 {
 	sqlite3_stmt *q = NULL;
@@ -288,18 +302,20 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 	if (db_prepare(
 	        rd->db, &q,
 	        "SELECT start_ms, length_ms, tps, mean_ms, p50_ms, p90_ms, p99_ms, error_pct, "
-	        "requests, errors, hist FROM rpt_interval_rows WHERE run_id = ? "
+	        "requests, errors, hist, phase FROM rpt_interval_rows WHERE run_id = ? "
 	        "ORDER BY start_ms",
 	        rd->err, rd->errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(q, 1, run->id);
 	/* A live run may add intervals after the count: they wait for the next report. */
 	while (i < (size_t)n && (step = sqlite3_step(q)) == SQLITE_ROW) {
-		int64_t start = sqlite3_column_int64(q, 0);
+		int64_t start = sqlite3_column_int64(q, 0), iv_ms = sqlite3_column_int64(q, 1);
+		int rate =
+		    is_rate((const char *)sqlite3_column_text(q, 11), iv_ms, run->interval_ms);
 		if (per == 1) {
 			struct rpt_tpoint *p = &run->ts[run->nts++];
 			p->t_s = (double)(start - run->started_ms) / 1000.0;
-			p->tps = sqlite3_column_double(q, 2);
+			p->tps = rate ? sqlite3_column_double(q, 2) : NAN;
 			p->mean_ms = rpt_rd_col(q, 3);
 			p->p50_ms = rpt_rd_col(q, 4);
 			p->p90_ms = rpt_rd_col(q, 5);
@@ -319,7 +335,10 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 				    sqlite3_column_double(q, 3) * 1000 * (double)hdr_total(&one);
 				hdr_release(&one);
 			}
-			b.ms += sqlite3_column_int64(q, 1);
+			if (rate) {
+				b.ms += iv_ms;
+				b.rate_req += sqlite3_column_int64(q, 8);
+			}
 			b.requests += sqlite3_column_int64(q, 8);
 			b.errors += sqlite3_column_int64(q, 9);
 			if (++b.n == (int)per)
@@ -390,7 +409,7 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	r->labels[li].nruns++;
 	if (rpt_read_gaps(rd, run) < 0 || read_steps(rd, run) < 0 || read_series(rd, run) < 0 ||
 	    rpt_read_sources(rd, run) < 0 || rpt_read_agents(rd, q, run) < 0 ||
-	    rpt_read_env(rd, run) < 0)
+	    rpt_read_env(rd, run) < 0 || rpt_drift_read(rd, run) < 0)
 		return -1;
 	return 0;
 }
@@ -571,6 +590,10 @@ static void free_run(struct rpt_run *run)
 	}
 	free(run->src);
 	rpt_env_free(run);
+	rpt_drift_free(&run->drift);
+	for (int i = 0; run->step_drift && i < run->nsteps; i++)
+		rpt_drift_free(&run->step_drift[i]);
+	free(run->step_drift);
 	free(run->ts);
 	free(run->name);
 	free(run->mode);

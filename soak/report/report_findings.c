@@ -47,7 +47,7 @@ const char *rpt_topic_key(enum rpt_topic t)
 {
 	static const char *const k[RPT_NTOPIC] = {"throughput", "latency", "saturation",
 	                                          "memory",     "errors",  "connections",
-	                                          "cost",       "runs"};
+	                                          "cost",       "runs",    "drift"};
 	return (unsigned)t < RPT_NTOPIC ? k[t] : "?";
 }
 
@@ -55,7 +55,7 @@ const char *rpt_topic_title(enum rpt_topic t)
 {
 	static const char *const k[RPT_NTOPIC] = {"Throughput",    "Latency", "Saturation",
 	                                          "Memory and GC", "Errors",  "Connections",
-	                                          "Server cost",   "Runs"};
+	                                          "Server cost",   "Runs",    "Drift over time"};
 	return (unsigned)t < RPT_NTOPIC ? k[t] : "?";
 }
 
@@ -210,6 +210,68 @@ static int gap_findings(struct fctx *x)
 		rpt_sb_printf(&b, "; that time, and the new ramp-up and warm-up after it, are left out "
 				  "of every figure.");
 		if (add(x, RPT_T_RUNS, run->label, S_RUN_OPEN, &b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Appends key to a comma-separated list (cut when it would not fit). */
+static void keys_add(char *list, size_t len, const char *key)
+{
+	size_t n = strlen(list);
+	if (n + strlen(key) + 2 < len)
+		snprintf(list + n, len - n, "%s%s", n ? "," : "", key);
+}
+
+/* Does a run degrade over time (report_drift.c): one line per label, the runs grouped by
+ * verdict, each degrading or improving run with its sentence. */
+static int drift_findings(struct fctx *x)
+{
+	struct report *r = x->r;
+
+	for (int l = 0; l < r->nlabels; l++) {
+		char keys[4][512];
+		struct sbuf b = {.n = 0};
+		double score = 0;
+		int n = 0, any = 0;
+
+		memset(keys, 0, sizeof keys);
+		rpt_sb_printf(&b, "%s — ", lname(r, l));
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			enum rpt_drift_verdict v = run->drift.verdict;
+			if (run->label != l || !run->drift.sentence[0])
+				continue;
+			any = 1;
+			if (v == RPT_DRIFT_DEGRADING || v == RPT_DRIFT_IMPROVING) {
+				size_t len = strlen(run->drift.sentence);
+				sep(&b, &n);
+				/* its own sentence, without its full stop: the line goes on */
+				rpt_sb_printf(&b, "run %s: %.*s", run->key,
+					      (int)(len && run->drift.sentence[len - 1] == '.' ? len - 1 : len),
+					      run->drift.sentence);
+				score = fmax(score, v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
+			} else {
+				keys_add(keys[v == RPT_DRIFT_STABLE ? 0 : 1], sizeof keys[0], run->key);
+				score = fmax(score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
+			}
+		}
+		if (!any)
+			continue;
+		if (keys[0][0]) {
+			sep(&b, &n);
+			rpt_sb_runs(&b, keys[0]);
+			rpt_sb_printf(&b, " stable from the first third of the measured window to the "
+					  "last (what moved within noise: the Drift table)");
+		}
+		if (keys[1][0]) {
+			sep(&b, &n);
+			rpt_sb_runs(&b, keys[1]);
+			rpt_sb_printf(&b, " too short to tell (a third needs %d steady intervals)",
+				      RPT_DRIFT_MIN_PART);
+		}
+		rpt_sb_printf(&b, ".");
+		if (add(x, RPT_T_DRIFT, l, score, &b) < 0)
 			return -1;
 	}
 	return 0;
@@ -420,13 +482,6 @@ static int sweep_findings(struct fctx *x)
 
 /* --- memory and GC ------------------------------------------------------------------------ */
 
-/* Appends key to a comma-separated list (cut when it would not fit). */
-static void keys_add(char *list, size_t len, const char *key)
-{
-	size_t n = strlen(list);
-	if (n + strlen(key) + 2 < len)
-		snprintf(list + n, len - n, "%s%s", n ? "," : "", key);
-}
 
 /* Memory and GC, one line per label: what stands out first (an exhausted heap, a suspected
  * leak, a heap still rising in a window too short to judge, heavy GC, process memory
@@ -436,10 +491,12 @@ static void keys_add(char *list, size_t len, const char *key)
 static int memory_findings(struct fctx *x)
 {
 	struct report *r = x->r;
-	enum { EXH, LEAK, RISING, HEAVY, RSS_UP, NORMAL, SHORT, UNKNOWN, FLAT, RSS_SHORT, NKIND };
-	static const double kind_score[NKIND] = {S_MEMORY_BAD, S_MEMORY_BAD, S_GC_HEAVY, S_GC_HEAVY,
-						 S_GC_HEAVY,  S_MEMORY_OK,  S_CONNECTIONS, S_CONNECTIONS,
-						 S_NOT_SATURATED, S_CONNECTIONS};
+	enum { EXH, LEAK, RISING, HEAVY, RSS_UP, RSS_LIMIT, NORMAL, SHORT, UNKNOWN, RSS_LEVELS, FLAT,
+	       RSS_SHORT, NKIND };
+	static const double kind_score[NKIND] = {
+	    S_MEMORY_BAD,  S_MEMORY_BAD,  S_GC_HEAVY,    S_GC_HEAVY,      S_GC_HEAVY,    S_GC_HEAVY,
+	    S_MEMORY_OK,   S_CONNECTIONS, S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED,
+	    S_CONNECTIONS};
 
 	for (int l = 0; l < r->nlabels; l++) {
 		char keys[NKIND][512];
@@ -470,13 +527,13 @@ static int memory_findings(struct fctx *x)
 										: UNKNOWN;
 					gc_max = fmax(gc_max, g->gc_time_pct);
 				} else if (s->has_rss && s->rss_fit) {
-					double rise = s->rss_slope_mb_h * s->rss_hours;
-					int rising = s->rss_mean_mb > 0 &&
-						     rise >= RSS_RISE * s->rss_mean_mb &&
-						     s->rss_r2 >= RSS_R2;
-					/* One window rule for every memory trend, GC's included. */
-					int judged = !gca_too_short(llround(s->rss_hours * 3600000), -1);
-					kind = !judged ? RSS_SHORT : rising ? RSS_UP : FLAT;
+					/* Judged like the heap (report_mem.c): the steady part,
+					 * growth that levels off, a level at the configured limit. */
+					kind = s->mem.verdict == RPT_MEM_RISING       ? RSS_UP
+					       : s->mem.verdict == RPT_MEM_AT_LIMIT   ? RSS_LIMIT
+					       : s->mem.verdict == RPT_MEM_LEVELS_OFF ? RSS_LEVELS
+					       : s->mem.verdict == RPT_MEM_FLAT       ? FLAT
+										  : RSS_SHORT;
 				} else {
 					continue;
 				}
@@ -494,7 +551,7 @@ static int memory_findings(struct fctx *x)
 			continue;
 		struct sbuf b = {.n = 0};
 		int n = 0;
-		char v[64], d[32];
+		char v[64];
 		rpt_sb_printf(&b, "%s — ", lname(r, l));
 		if (keys[EXH][0]) {
 			sep(&b, &n);
@@ -533,14 +590,17 @@ static int memory_findings(struct fctx *x)
 		}
 		if (keys[RSS_UP][0]) {
 			sep(&b, &n);
-			rpt_sb_printf(&b, "process memory rising steadily in ");
+			rpt_sb_printf(&b, "process memory rising in ");
 			rpt_sb_runs(&b, keys[RSS_UP]);
-			rpt_sb_printf(&b, " (run %s, %s: %.1f MB on average, %s MB/h, R² %.2f, over %s): watch it",
-				      first_run[RSS_UP]->key, first[RSS_UP]->name, first[RSS_UP]->rss_mean_mb,
-				      rpt_fmt_signed(first[RSS_UP]->rss_slope_mb_h, 2, v, sizeof v),
-				      first[RSS_UP]->rss_r2,
-				      dur_format((int64_t)llround(first[RSS_UP]->rss_hours * 3600) * 1000, d,
-						 sizeof d));
+			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_UP]->key,
+				      first[RSS_UP]->name, first[RSS_UP]->mem.why);
+		}
+		if (keys[RSS_LIMIT][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "process memory at its configured limit in ");
+			rpt_sb_runs(&b, keys[RSS_LIMIT]);
+			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LIMIT]->key,
+				      first[RSS_LIMIT]->name, first[RSS_LIMIT]->mem.why);
 		}
 		if (keys[NORMAL][0]) {
 			sep(&b, &n);
@@ -560,6 +620,13 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_runs(&b, keys[UNKNOWN]);
 			rpt_sb_printf(&b, " (%s)", first[UNKNOWN]->gc.why);
 		}
+		if (keys[RSS_LEVELS][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "process memory grows, then levels off in ");
+			rpt_sb_runs(&b, keys[RSS_LEVELS]);
+			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LEVELS]->key,
+				      first[RSS_LEVELS]->name, first[RSS_LEVELS]->mem.why);
+		}
 		if (keys[FLAT][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory flat in ");
@@ -569,7 +636,8 @@ static int memory_findings(struct fctx *x)
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory of ");
 			rpt_sb_runs(&b, keys[RSS_SHORT]);
-			rpt_sb_printf(&b, " over too short a window to judge a trend");
+			rpt_sb_printf(&b, " over too short a window to judge a trend (%s)",
+				      first[RSS_SHORT]->mem.why);
 		}
 		if (gc_max > 0 || keys[NORMAL][0] || keys[SHORT][0])
 			rpt_sb_printf(&b, "; GC paused the application at most %.2f%% of the wall time",
@@ -883,9 +951,9 @@ int rpt_findings(struct report *r)
 {
 	struct fctx x = {.r = r, .cap = 0};
 
-	if (status_findings(&x) < 0 || gap_findings(&x) < 0 || agent_findings(&x) < 0 || comparison_findings(&x) < 0 ||
-	    sweep_findings(&x) < 0 ||
-	    memory_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
+	if (status_findings(&x) < 0 || gap_findings(&x) < 0 || agent_findings(&x) < 0 ||
+	    comparison_findings(&x) < 0 || sweep_findings(&x) < 0 || memory_findings(&x) < 0 ||
+	    drift_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
 	    cost_findings(&x) < 0)
 		return -1;
 	/* Topic order, then label order; insertion keeps it stable (few lines). */

@@ -53,7 +53,7 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	names[nc] = "memory";
 	align[nc++] = 'l';
 	for (int i = 0; i < r->nverdicts; i++)
-		drift |= r->verdicts[i].drift != RPT_DRIFT_NA;
+		drift |= r->verdicts[i].drift >= 0;
 	if (drift) {
 		names[nc] = "drift";
 		align[nc++] = 'l';
@@ -115,7 +115,7 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		rpt_tb_set(b, row, col++, "%s", v->memory[0] ? v->memory : DASH);
 		if (drift)
 			rpt_tb_set(b, row, col++, "%s",
-			           rpt_drift_name(v->drift) ? rpt_drift_name(v->drift) : DASH);
+			           v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : DASH);
 	}
 }
 

@@ -143,6 +143,58 @@ static void jenv(FILE *f, const struct rpt_run *run)
 	fputs(nsrc ? "}}}" : "}}", f);
 }
 
+/* The parts of a drift comparison. */
+static void jpart(FILE *f, int64_t from, int64_t to, int n, int64_t count)
+{
+	fprintf(f, "{\"from_ms\": %lld, \"to_ms\": %lld, \"intervals\": %d, \"answered\": %lld}",
+	        (long long)from, (long long)to, n, (long long)count);
+}
+
+void rpt_drift_json(const struct rpt_drift *d, FILE *f)
+{
+	fputs("{\"verdict\": ", f);
+	json_write_str(f, rpt_drift_name(d->verdict));
+	fputs(", \"sentence\": ", f);
+	json_write_str(f, d->sentence);
+	jfield(f, "window_s", d->window_s, 3);
+	fprintf(f, ", \"intervals\": %d, \"comparisons\": [", d->nintervals);
+	for (int i = 0; i < d->ncmp; i++) {
+		const struct rpt_drift_cmp *c = &d->cmp[i];
+		fprintf(f, "%s{\"parts\": \"%s\", \"first\": ", i ? ", " : "",
+		        c->hours ? "hours" : "thirds");
+		jpart(f, c->a_from_ms, c->a_to_ms, c->na, c->count_a);
+		fputs(", \"last\": ", f);
+		jpart(f, c->b_from_ms, c->b_to_ms, c->nb, c->count_b);
+		fputs(", \"metrics\": [", f);
+		for (int k = 0; k < c->nm; k++) {
+			const struct rpt_drift_metric *m = &c->m[k];
+			fprintf(f, "%s{\"metric\": \"%s\", \"source\": ", k ? ", " : "",
+			        rpt_drift_kind_name(m->kind));
+			if (*m->source)
+				json_write_str(f, m->source);
+			else
+				fputs("null", f);
+			jfield(f, "first", m->first, 4);
+			jfield(f, "last", m->last, 4);
+			jfield(f, "change", m->change, 4);
+			jfield(f, "change_pct", m->change_pct, 3);
+			fputs(", \"ci95\": [", f);
+			jnum(f, m->d.lo, 4);
+			fputs(", ", f);
+			jnum(f, m->d.hi, 4);
+			fputc(']', f);
+			jfield(f, "p", m->d.p, 6);
+			fprintf(f, ", \"verdict\": \"%s\", \"counted\": %s, \"effect\": \"%s\"}",
+			        rpt_verdict_name(m->d.verdict), m->counts ? "true" : "false",
+			        m->effect > 0   ? "worse"
+			        : m->effect < 0 ? "better"
+			                        : "none");
+		}
+		fputs("]}", f);
+	}
+	fputs("]}", f);
+}
+
 static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 {
 	int first;
@@ -198,6 +250,16 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		jfield(f, "slope_mb_per_h", s->rss_slope_mb_h, 4);
 		jfield(f, "r2", s->rss_r2, 4);
 		jfield(f, "hours", s->rss_hours, 4);
+		fputs(", \"verdict\": ", f);
+		json_write_str(f, rpt_mem_name(s->mem.verdict));
+		jfield(f, "level_mb", s->mem.level_mb, 3);
+		jfield(f, "limit_mb", s->mem.limit_mb, 3);
+		jfield(f, "growth_mb", s->mem.growth_mb, 3);
+		jfield(f, "steady_from_s",
+		       s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
+		jfield(f, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
+		fputs(", \"why\": ", f);
+		json_write_str(f, s->mem.why);
 		fputc('}', f);
 		first = 0;
 	}
@@ -228,9 +290,15 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		jfield(f, "host_cpu_pct", s->host_cpu_pct, 3);
 		jfield(f, "generator_cpu_pct", s->gen_cpu_pct, 3);
 		jfield(f, "lag_p99_ms", s->lag_p99_ms, 3);
+		if (run->step_drift) {
+			fputs(", \"drift\": ", f);
+			rpt_drift_json(&run->step_drift[i], f);
+		}
 		fputc('}', f);
 	}
-	fputs("]}", f);
+	fputs("],\n     \"drift\": ", f);
+	rpt_drift_json(&run->drift, f);
+	fputc('}', f);
 }
 
 static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
@@ -365,8 +433,8 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 	fputs("},\n     \"memory\": ", f);
 	json_write_str(f, v->memory);
 	fputs(", \"drift\": ", f);
-	if (rpt_drift_name(v->drift))
-		json_write_str(f, rpt_drift_name(v->drift));
+	if (v->drift >= 0)
+		json_write_str(f, rpt_drift_name((enum rpt_drift_verdict)v->drift));
 	else
 		fputs("null", f);
 	fprintf(f, ", \"warnings\": %d, \"sentence\": ", v->warnings);

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dur.h"
+
 #define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
 #define SVG_MAX          (16 << 20) /* an SVG bigger than this is not inlined */
 #define SCRIPT_MAX       (1 << 20)  /* a plot script file from $SOAK_PLOTS */
@@ -224,9 +226,9 @@ static int pic_tps_time(struct ctx *c)
 		if (!rpt_run_pictured(r, i) || run->nts == 0)
 			continue;
 		header(f, "time", "%s #%s", r->labels[run->label].name, run->key);
-		for (size_t k = 0; k < run->nts; k++) {
-			row(f, run->ts[k].t_s / div, run->ts[k].tps);
-		}
+		for (size_t k = 0; k < run->nts; k++)
+			if (isfinite(run->ts[k].tps)) /* a drain interval is no rate */
+				row(f, run->ts[k].t_s / div, run->ts[k].tps);
 		fputs("\n\n", f);
 	}
 	if (close_data(c, f, "tps_time") < 0)
@@ -555,6 +557,72 @@ static int pic_compares(struct ctx *c)
 	return 0;
 }
 
+/* A part of a drift comparison, for a legend: "first third (0s-12s)". */
+static void part_name(char *out, size_t len, const struct rpt_run *run,
+                      const struct rpt_drift_cmp *dc, int later)
+{
+	char a[32], b[32];
+	int64_t from = later ? dc->b_from_ms : dc->a_from_ms,
+	        to = later ? dc->b_to_ms : dc->a_to_ms;
+	fmt(out, len, "%s (%s-%s)",
+	    dc->hours ? (later ? "last hour" : "hour 1") : (later ? "last third" : "first third"),
+	    dur_format((from - run->started_ms) / 1000 * 1000, a, sizeof a),
+	    dur_format((to - run->started_ms) / 1000 * 1000, b, sizeof b));
+}
+
+/* The drift verdict's pictures of a fixed run: the parts' latency distributions overlaid,
+ * and TPS over time with the thirds shaded. */
+static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
+{
+	const struct rpt_drift *d = &run->drift;
+	const struct rpt_drift_cmp *th = &d->cmp[0];
+	char name[RPT_PIC_NAME_MAX], title[192], part[96];
+	const char *xl;
+	double div = time_unit(run_span(run), &xl);
+	FILE *f;
+
+	if (run->step_drift || d->ncmp == 0)
+		return 0;
+	fmt(name, sizeof name, "drift_latency_%s", key);
+	f = data_file(c, name);
+	for (int i = 0; f && i < d->ncmp; i++)
+		for (int later = 0; later < 2; later++) {
+			const double *pct = later ? d->cmp[i].pct_b : d->cmp[i].pct_a;
+			part_name(part, sizeof part, run, &d->cmp[i], later);
+			header(f, "x", "%s", part);
+			for (int k = 0; k < RPT_DRIFT_NPCT; k++)
+				if (isfinite(pct[k]))
+					row(f, pow(10, k / 4.0), pct[k]);
+			fputs("\n\n", f);
+		}
+	if (close_data(c, f, name) < 0)
+		return -1;
+	snprintf(title, sizeof title, "Latency distribution, early against late: run %s (%s), %s",
+	         run->key, c->r->labels[run->label].name, rpt_drift_name(d->verdict));
+	if (add(c, name, title, "drift_latency.gp", "nseries=%d", 2 * d->ncmp) < 0)
+		return -1;
+	if (run->nts == 0)
+		return 0;
+	fmt(name, sizeof name, "drift_tps_%s", key);
+	f = data_file(c, name);
+	if (f) {
+		fputs("time tps\n", f);
+		for (size_t k = 0; k < run->nts; k++)
+			if (isfinite(run->ts[k].tps)) /* a drain interval is no rate */
+				row(f, run->ts[k].t_s / div, run->ts[k].tps);
+	}
+	if (close_data(c, f, name) < 0)
+		return -1;
+	snprintf(title, sizeof title,
+	         "Throughput over time, the thirds compared shaded: run %s (%s)", run->key,
+	         c->r->labels[run->label].name);
+	return add(c, name, title, "drift_tps.gp", "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g",
+	           xl, (double)(th->a_from_ms - run->started_ms) / 1000 / div,
+	           (double)(th->a_to_ms - run->started_ms) / 1000 / div,
+	           (double)(th->b_from_ms - run->started_ms) / 1000 / div,
+	           (double)(th->b_to_ms - run->started_ms) / 1000 / div);
+}
+
 static int plan(struct ctx *c)
 {
 	struct report *r = c->r;
@@ -568,8 +636,8 @@ static int plan(struct ctx *c)
 		if (!rpt_run_pictured(r, i))
 			continue;
 		safe(key, sizeof key, run->key);
-		if (pic_latency(c, run, key) < 0 || pic_sources(c, run, key, 0) < 0 ||
-		    pic_sources(c, run, key, 1) < 0)
+		if (pic_latency(c, run, key) < 0 || pic_drift(c, run, key) < 0 ||
+		    pic_sources(c, run, key, 0) < 0 || pic_sources(c, run, key, 1) < 0)
 			return -1;
 		for (int k = 0; k < run->nsrc; k++)
 			if (run->src[k].gc_events && pic_gc(c, run, key, &run->src[k]) < 0)

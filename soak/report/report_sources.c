@@ -224,12 +224,34 @@ done:
 	return rc;
 }
 
-/* RSS: the series over the run and its trend over the measured windows. */
+/* The source's configured memory limit in MB (mem_limit_kb samples), or 0. */
+static int read_limit(struct reader *rd, const struct rpt_run *run, const char *name, double *mb)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = 0;
+
+	*mb = 0;
+	if (db_prepare(rd->db, &q,
+	               "SELECT MAX(value) / 1024.0 FROM samples WHERE source = ?4 AND "
+	               "metric = 'mem_limit_kb' AND " IN_RUN,
+	               rd->err, rd->errlen) < 0)
+		return -1;
+	bind_run(q, run);
+	sqlite3_bind_text(q, 4, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		*mb = sqlite3_column_type(q, 0) == SQLITE_NULL ? 0 : sqlite3_column_double(q, 0);
+	else
+		rc = db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* RSS: the series over the run, its trend over the measured windows and its verdict. */
 static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *src)
 {
 	sqlite3_stmt *q = NULL;
-	struct rpt_vpoint *all = NULL;
-	double *x = NULL, *y = NULL, sum = 0, first = NAN, last = NAN;
+	struct rpt_vpoint *all = NULL, *win = NULL;
+	double *x = NULL, *y = NULL, sum = 0, first = NAN, last = NAN, limit;
 	size_t n = 0, m = 0;
 	int rc = -1;
 
@@ -244,7 +266,8 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 		goto done;
 	x = malloc((n ? n : 1) * sizeof *x);
 	y = malloc((n ? n : 1) * sizeof *y);
-	if (!x || !y) {
+	win = malloc((n ? n : 1) * sizeof *win);
+	if (!x || !y || !win) {
 		rpt_rd_oom(rd);
 		goto done;
 	}
@@ -258,9 +281,13 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 			first = all[i].t_s;
 		last = all[i].t_s;
 		x[m] = (all[i].t_s - first) / 3600.0;
+		win[m] = all[i];
 		y[m++] = all[i].v;
 		sum += all[i].v;
 	}
+	if (read_limit(rd, run, src->name, &limit) < 0)
+		goto done;
+	rpt_mem_analyze(win, m, limit, &src->mem);
 	src->has_rss = n > 0;
 	src->rss_mean_mb = m ? sum / (double)m : NAN;
 	src->rss_hours = m ? (last - first) / 3600.0 : 0;
@@ -273,6 +300,7 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 done:
 	sqlite3_finalize(q);
 	free(all);
+	free(win);
 	free(x);
 	free(y);
 	return rc;

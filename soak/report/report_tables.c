@@ -503,14 +503,17 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 
 static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"run",   "label", "source", "mean memory",
-	                                    "trend", "R²",    "over"};
-	rpt_tb_begin(b, t, "Process memory", 7);
+	static const char *const names[] = {"run", "label", "source", "mean memory", "trend",
+	                                    "R²",  "over",  "level",  "verdict"};
+	rpt_tb_begin(b, t, "Process memory", 9);
 	snprintf(t->note, sizeof t->note,
 	         "Memory of process sources without a GC log over the measured window: the "
 	         "proportional set size where recorded (shared pages divided among the processes "
-	         "sharing them), else RSS; the trend is the least-squares slope in MB/h.");
-	rpt_tb_header(b, names, "lllrrrr");
+	         "sharing them), else RSS.  Trend: the least-squares slope in MB/h.  Judged like "
+	         "the heap: level is where it ends; 'levels_off' is growth that stops (buffers, "
+	         "caches, pools filling), 'at_limit' a level at the configured memory_limit, "
+	         "'rising' a steady rise still there in the second half.");
+	rpt_tb_header(b, names, "lllrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -527,7 +530,112 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			       rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x));
 			rpt_tb_set(b, row, 5, "%s", rpt_fmt_num(s->rss_r2, 2, x, sizeof x));
 			rpt_tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
+			rpt_tb_set(b, row, 7, "%s MB", rpt_fmt_num(s->mem.level_mb, 1, x, sizeof x));
+			rpt_tb_set(b, row, 8, "%s", rpt_mem_name(s->mem.verdict));
 		}
+}
+
+/* "-49.8% real", "+0.02 pts noise" */
+static void drift_cell(struct rpt_tb *b, int row, int col, const struct rpt_drift_metric *m)
+{
+	char x[32];
+	if (m->kind == RPT_DK_ERR)
+		rpt_tb_set(b, row, col, "%s pts %s", rpt_fmt_signed(m->change, 2, x, sizeof x),
+		       rpt_verdict_name(m->d.verdict));
+	else
+		rpt_tb_set(b, row, col, "%s %s", rpt_fmt_pct(m->change_pct, x, sizeof x),
+		       rpt_verdict_name(m->d.verdict));
+}
+
+/* One row per comparison of a drift (or one saying it is too short); `step` names the
+ * sweep step(s) ("" for a fixed run). */
+static void drift_rows(const struct report *r, struct rpt_tb *b, const struct rpt_run *run,
+                       const char *step, const struct rpt_drift *d)
+{
+	char x[128];
+
+	for (int i = 0; i < (d->ncmp ? d->ncmp : 1); i++) {
+		const struct rpt_drift_cmp *c = &d->cmp[i];
+		char other[512] = "";
+		size_t used = 0;
+		int row = rpt_tb_row(b);
+		rpt_tb_set(b, row, 0, "%s", run->key);
+		rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, 2, "%s", step);
+		rpt_tb_set(b, row, 3, "%s", dur_s(d->window_s, x, sizeof x));
+		rpt_tb_set(b, row, 9, "%s", rpt_drift_name(d->verdict));
+		if (d->ncmp == 0) {
+			for (int col = 4; col < 9; col++)
+				rpt_tb_set(b, row, col, "—");
+			continue;
+		}
+		rpt_tb_set(b, row, 4, "%s", c->hours ? "hour 1, last hour" : "thirds");
+		for (int k = 0; k < c->nm; k++) {
+			const struct rpt_drift_metric *m = &c->m[k];
+			if (m->kind <= RPT_DK_P99) {
+				drift_cell(b, row, 5 + (int)m->kind, m);
+			} else if (m->kind == RPT_DK_ERR) {
+				drift_cell(b, row, 8, m);
+			} else if (rpt_drift_named(m) && used < sizeof other) {
+				int w =
+				    snprintf(other + used, sizeof other - used, "%s%s%s",
+				             used ? "; " : "", rpt_drift_phrase(m, 0, x, sizeof x),
+				             m->counts ? "" : " (not counted)");
+				used += w > 0 ? (size_t)w : 0;
+			}
+		}
+		/* Costs and memory whose change is worth naming go with the verdict. */
+		if (*other)
+			rpt_tb_set(b, row, 9, "%s (%s)", rpt_drift_name(d->verdict), other);
+	}
+}
+
+static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
+{
+	static const char *const names[] = {"run", "label", "step", "measured", "parts",
+	                                    "TPS", "mean",  "p99",  "errors",   "verdict"};
+	rpt_tb_begin(b, t, "Drift: does it degrade over time?", 10);
+	snprintf(t->note, sizeof t->note,
+	         "Each run against itself: the last third of its measured window against the "
+	         "first (for windows of 3 h or more also the last hour against hour 1).  Changes "
+	         "of the parts' figures; 'real' when the interval of the difference of the "
+	         "per-interval means (batch means, Welch) excludes zero, all the run's metrics "
+	         "together at 95%% (Bonferroni).  A verdict needs a real change of 5%% or more "
+	         "(p99 10%%, errors and GC time 0.1 and 0.5 points, the longest pause 50%%, "
+	         "memory 10%% and only when it keeps rising) and %d steady intervals a third.  "
+	         "In brackets: costs, memory and GC changes worth naming.",
+	         RPT_DRIFT_MIN_PART);
+	rpt_tb_header(b, names, "lllrlrrrrl");
+	for (int i = 0; i < r->nruns && !b->failed; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int judged = 0;
+		char step[32];
+		if (!run->step_drift) {
+			drift_rows(r, b, run, "", &run->drift);
+			continue;
+		}
+		/* A sweep: its judged steps; the short ones (most sweeps' all) in one row. */
+		for (int k = 0; k < run->nsteps; k++) {
+			if (run->step_drift[k].verdict == RPT_DRIFT_TOO_SHORT)
+				continue;
+			snprintf(step, sizeof step, "%d", k + 1);
+			drift_rows(r, b, run, step, &run->step_drift[k]);
+			judged++;
+		}
+		if (judged < run->nsteps) {
+			int row = rpt_tb_row(b);
+			rpt_tb_set(b, row, 0, "%s", run->key);
+			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			if (judged)
+				rpt_tb_set(b, row, 2, "%d other%s", run->nsteps - judged,
+				       run->nsteps - judged == 1 ? "" : "s");
+			else
+				rpt_tb_set(b, row, 2, "all %d", run->nsteps);
+			for (int col = 3; col < 9; col++)
+				rpt_tb_set(b, row, col, "—");
+			rpt_tb_set(b, row, 9, "too_short");
+		}
+	}
 }
 
 static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
@@ -613,6 +721,10 @@ int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err
 	}
 	if (!b.failed) {
 		rss_table(r, &b, &t[k]);
+		k = keep(t, k);
+	}
+	if (!b.failed) {
+		drift_table(r, &b, &t[k]);
 		k = keep(t, k);
 	}
 	if (!b.failed) {

@@ -23,19 +23,6 @@
 
 #define Z95 1.959964 /* normal quantile: a longer run's t approaches it */
 
-const char *rpt_drift_name(enum rpt_drift d)
-{
-	switch (d) {
-	case RPT_DRIFT_STABLE:
-		return "stable";
-	case RPT_DRIFT_DEGRADING:
-		return "degrading";
-	case RPT_DRIFT_IMPROVING:
-		return "improving";
-	default:
-		return NULL;
-	}
-}
 
 const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
 {
@@ -295,6 +282,10 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 	}
 	if (v->memory[0])
 		rpt_sb_printf(b, "; memory %s", v->memory);
+	if (v->drift == RPT_DRIFT_DEGRADING || v->drift == RPT_DRIFT_IMPROVING)
+		rpt_sb_printf(b, "; %s over time (see Drift)", rpt_drift_name(v->drift));
+	else if (v->drift == RPT_DRIFT_STABLE)
+		rpt_sb_printf(b, "; stable over time");
 	rpt_sb_printf(b, ".");
 	if (v->cmp >= 0 && isfinite(r->resolve[v->cmp].tps_pct)) {
 		const struct rpt_resolve *x = &r->resolve[v->cmp];
@@ -317,7 +308,18 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 	struct sbuf b = {.n = 0};
 
 	v->label = l;
-	v->drift = RPT_DRIFT_NA;
+	/* Drift: the worst verdict of the label's runs (degrading, then improving, then
+	 * stable; too short counts only when nothing else was judged). */
+	static const int rank[] = {[RPT_DRIFT_TOO_SHORT] = 1, [RPT_DRIFT_STABLE] = 2,
+				   [RPT_DRIFT_IMPROVING] = 3, [RPT_DRIFT_DEGRADING] = 4};
+	v->drift = -1;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->label != l || !run->drift.sentence[0])
+			continue;
+		if (v->drift < 0 || rank[run->drift.verdict] > rank[v->drift])
+			v->drift = (int)run->drift.verdict;
+	}
 	v->cmp = l > 0 ? headline(r, l) : -1;
 	v->cell = v->cmp >= 0 ? r->cmps[v->cmp].cell : own_cell(r, l);
 	if (l == 0)

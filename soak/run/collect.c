@@ -79,7 +79,7 @@ static int spawn(struct collectors *cs, const char *source, const char *prog, ch
 int coll_start(struct collectors *cs, const struct scenario *s, const char *db_path,
 	       int64_t run_id, char *err, size_t errlen)
 {
-	char run[32], every[32], pid[32], jvm[32];
+	char run[32], every[32], pid[32], jvm[32], limit[32];
 
 	memset(cs, 0, sizeof *cs);
 	snprintf(run, sizeof run, "%lld", (long long)run_id);
@@ -112,6 +112,11 @@ int coll_start(struct collectors *cs, const struct scenario *s, const char *db_p
 			}
 			if (k->host)
 				argv[a++] = (char *)"--host";
+			if (k->memory_limit > 0) {
+				snprintf(limit, sizeof limit, "%lld", (long long)k->memory_limit);
+				argv[a++] = (char *)"--memory-limit";
+				argv[a++] = limit;
+			}
 			argv[a] = NULL;
 			if (spawn(cs, k->name, "soak-procstat", argv, err, errlen) < 0)
 				goto fail;

@@ -51,7 +51,7 @@ struct run {
 	double max_rate;              /* capacity search: the highest passing rate (0: none) */
 	double step_means[RUN_MEANS_MAX]; /* the current step's steady intervals' mean latency */
 	int nmeans;                   /* entries in step_means */
-	char max_rate_msg[600];       /* its sentence */
+	char max_rate_msg[640];       /* its sentence */
 	int sat_intervals;            /* measured intervals where the generator was the limit */
 	int steady_intervals;         /* measured intervals in all */
 	char reason[512];
@@ -153,6 +153,18 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 		r->last_p99 = f.p99_us;
 	if (r->o->quiet || r->o->tty)
 		return;
+	if (!strcmp(phase, "drain")) {
+		/* The requests in flight when sending stopped: a count, never a rate (a few
+		 * answered in milliseconds would read as thousands per second). */
+		fprintf(stderr,
+			"run %lld step %d/%d drain   +%s: %lld requests in flight answered in %s, "
+			"p99 %s err %.2f%%\n",
+			(long long)r->rec.run_id, step + 1, r->nsteps,
+			dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
+			(long long)f.requests, dur_format(len_ms, b, sizeof b),
+			dur_format_us((double)f.p99_us, c, sizeof c), f.error_pct);
+		return;
+	}
 	if (r->open) {
 		char d[32], e[32];
 		fprintf(stderr,
@@ -246,6 +258,38 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 			log_warn("%s", err);
 		r->breached = 1;
 	}
+}
+
+#define DRIFT_MSGS 16 /* drift breaches reported at most */
+
+/* The drift thresholds, once the run is closed: the run read back as `soak report` reads
+ * it (o->drift_check), its verdict printed, each breach an event and exit status 1.  A
+ * window too short to judge breaches nothing (its verdict says so).  Returns -1 when the
+ * run could not be judged. */
+static int check_drift(struct run *r)
+{
+	const struct scn_thresholds *t = &r->s->thr;
+	char msgs[DRIFT_MSGS][300], verdict[1024], err[512];
+	int n;
+
+	if (!r->o->drift_check || (t->drift_tps < 0 && t->drift_mean < 0 && t->drift_p99 < 0))
+		return 0;
+	n = r->o->drift_check(r->o->db_path, r->rec.run_id, t->drift_tps, t->drift_mean,
+			      t->drift_p99, &msgs[0][0], sizeof msgs[0], DRIFT_MSGS, verdict,
+			      sizeof verdict, err, sizeof err);
+	if (n < 0) {
+		fprintf(stderr, "soak run: drift thresholds not judged: %s\n", err);
+		return -1;
+	}
+	if (!r->o->quiet)
+		fprintf(stderr, "soak run: run %lld drift: %s\n", (long long)r->rec.run_id, verdict);
+	for (int i = 0; i < n; i++) {
+		fprintf(stderr, "soak run: threshold failed: %s\n", msgs[i]);
+		if (rec_event(&r->rec, "soak", "threshold", msgs[i], err, sizeof err) < 0)
+			log_warn("%s", err);
+		r->breached = 1;
+	}
+	return 0;
 }
 
 /* Stops sending and waits for the requests in flight: at most the longest request
@@ -552,7 +596,7 @@ static int search(struct run *r)
 	const struct runner_search *q = &r->o->search;
 	double from = q->from > 0 ? q->from : r->s->rate, pass = 0, fail = 0;
 	double step = q->to > from ? (q->to - from) / SEARCH_LINEAR : 0;
-	char why[256] = "", fail_why[256] = "", msg[600], err[256], a[32], b[32];
+	char why[256] = "", fail_why[256] = "", msg[640], err[256], a[32], b[32];
 	int k = 0, rc;
 
 	for (double rate = from; k < SCN_MAX_LEVELS;) {
@@ -615,7 +659,7 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 {
 	struct run *r = calloc(1, sizeof *r);
 	char err[512];
-	int max_vus = 0, rc = 0;
+	int max_vus = 0, rc = 0, drift_unjudged = 0;
 	struct engine_opts eo = {0};
 	char nonce[16];
 
@@ -771,6 +815,8 @@ close:
 		}
 		if (!o->quiet)
 			fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id, status);
+		if (!r->failed && check_drift(r) < 0)
+			drift_unjudged = 1;
 	}
 	print_summary(r);
 	if (r->max_rate_msg[0] && !o->quiet)
@@ -783,10 +829,10 @@ close:
 			"more threads or another machine\n",
 			r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
 			r->open ? ", or start lag p99 over 10 ms" : "");
-	rc = r->failed     ? EXIT_RUNTIME
-	     : r->stopping ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
-	     : r->breached ? EXIT_THRESHOLD
-	                   : EXIT_OK;
+	rc = r->failed || drift_unjudged ? EXIT_RUNTIME
+	     : r->stopping               ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
+	     : r->breached               ? EXIT_THRESHOLD
+	                                 : EXIT_OK;
 out:
 	rec_close(&r->rec);
 	istats_release(&r->iv);

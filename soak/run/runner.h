@@ -64,6 +64,13 @@ struct runner_opts {
 	struct agent *agent;                 /* --agent: this run is the agent's share of a
 	                                      * group's (agent.h); its queue plan advances
 	                                      * with each run.  NULL: a plain run */
+	/* The end-of-run drift check, run when the scenario sets drift thresholds.  run/ does
+	 * not use report/, so soak run hands in the report's rpt_drift_check: it reads the run
+	 * back from db_path, writes its drift sentence into verdict and up to max breaches
+	 * (msglen bytes each) into msgs, and returns how many, or -1 with err.  NULL: none. */
+	int (*drift_check)(const char *db_path, int64_t run_id, double tps, double mean,
+	                   double p99, char *msgs, size_t msglen, int max, char *verdict,
+	                   size_t vlen, char *err, size_t errlen);
 };
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143

@@ -357,6 +357,24 @@ static void parse_thresholds(struct scn_parse *p, struct scenario *s)
 		else
 			s->thr.tps_min = v;
 	}
+	/* A change may be more than 100 % (p99 allowed to double): a percentage, any size. */
+	static const char *const drifts[] = {"drift_tps", "drift_mean", "drift_p99"};
+	double *douts[] = {&s->thr.drift_tps, &s->thr.drift_mean, &s->thr.drift_p99};
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		double v;
+		*douts[i] = -1;
+		if (!(e = scn_find(p, "thresholds", drifts[i])))
+			continue;
+		v = strtod(e->value, &end);
+		while (*end == ' ')
+			end++;
+		if (end == e->value || *end != '%' || end[1] || !(v > 0) || v > 10000)
+			scn_perr(p, e, 0, "%s: expected a change in percent such as 20%%, not '%s'",
+				 drifts[i], e->value);
+		else
+			*douts[i] = v / 100;
+	}
 }
 
 static void parse_collect(struct scn_parse *p, struct scenario *s, const char *sec)
@@ -369,6 +387,7 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 		scn_perr(p, NULL, scn_section_line(p, sec), "more than %d collect sections", SCN_MAX_COLLECT);
 		return;
 	}
+	char err[256];
 	c = &s->collect[s->ncollect++];
 	c->line = scn_section_line(p, sec);
 	c->name = scn_dup(p, sec + 8);
@@ -394,10 +413,16 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 		c->gc_log = scn_dup(p, e->value);
 	if ((e = scn_find(p, sec, "jvm_start")) && scn_get_int(p, e, 0, 1L << 50, &v) == 0)
 		c->jvm_start_ms = v;
+	if ((e = scn_find(p, sec, "memory_limit")) && *e->value &&
+	    size_parse(e->value, &c->memory_limit, err, sizeof err) < 0)
+		scn_perr(p, e, 0, "memory_limit: %s", err);
 	if (scn_get_dur(p, sec, "every", &c->every_ms) > 0 && c->every_ms < 100)
 		scn_perr(p, scn_find(p, sec, "every"), 0, "every: must be at least 100ms");
 	if ((c->pid_match != NULL) + (c->pidfile != NULL) + (c->pid != 0) > 1)
 		scn_perr(p, NULL, c->line, "[%s]: give one of pid_match, pidfile or pid", sec);
+	if (c->memory_limit > 0 && !c->pid_match && !c->pidfile && !c->pid)
+		scn_perr(p, scn_find(p, sec, "memory_limit"), 0,
+			 "memory_limit: needs a process set (pid_match, pidfile or pid)");
 	if (!c->pid_match && !c->pidfile && !c->pid && !c->host && !c->gc_log)
 		scn_perr(p, NULL, c->line, "[%s]: nothing to collect (pid_match, pidfile, pid, host or gc_log)",
 		     sec);
@@ -661,10 +686,13 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		fprintf(f, "  csv %s: %ld rows, %d columns\n", s->csv_path, s->plan.csv.nrows, s->plan.csv.ncols);
 	for (int i = 0; i < s->ncollect; i++) {
 		const struct scn_collect *k = &s->collect[i];
-		fprintf(f, "  collect %s every %s:%s%s%s%s%s%s\n", k->name,
+		fprintf(f, "  collect %s every %s:%s%s%s%s%s%s", k->name,
 			dur_format(k->every_ms, a, sizeof a), k->pid_match ? " processes /" : "",
 			k->pid_match ? k->pid_match : "", k->pid_match ? "/" : "",
 			k->host ? " host" : "", k->gc_log ? " gc log " : "", k->gc_log ? k->gc_log : "");
+		if (k->memory_limit > 0)
+			fprintf(f, " memory limit %.1f MB", (double)k->memory_limit / 1048576.0);
+		fputc('\n', f);
 	}
 	if (s->thr.p99_us >= 0 || s->thr.p95_us >= 0 || s->thr.mean_us >= 0 ||
 	    s->thr.error_rate >= 0 || s->thr.tps_min >= 0) {
@@ -679,6 +707,16 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 			fprintf(f, " errors <= %g%%", s->thr.error_rate * 100);
 		if (s->thr.tps_min >= 0)
 			fprintf(f, " tps >= %g", s->thr.tps_min);
+		fputc('\n', f);
+	}
+	if (s->thr.drift_tps >= 0 || s->thr.drift_mean >= 0 || s->thr.drift_p99 >= 0) {
+		fprintf(f, "  drift thresholds (first third against last, judged at the end):");
+		if (s->thr.drift_tps >= 0)
+			fprintf(f, " tps falls <= %g%%", s->thr.drift_tps * 100);
+		if (s->thr.drift_mean >= 0)
+			fprintf(f, " mean rises <= %g%%", s->thr.drift_mean * 100);
+		if (s->thr.drift_p99 >= 0)
+			fprintf(f, " p99 rises <= %g%%", s->thr.drift_p99 * 100);
 		fputc('\n', f);
 	}
 }

@@ -36,6 +36,7 @@ struct scn_collect {
 	char *gc_log;        /* a JVM GC log to follow, or NULL */
 	int64_t jvm_start_ms;/* anchor for uptime-only GC logs (0 = from the process) */
 	int64_t every_ms;    /* sampling period */
+	int64_t memory_limit; /* memory_limit: the set's configured limit, bytes (0: none) */
 	int line;
 };
 
@@ -43,6 +44,12 @@ struct scn_thresholds {
 	int64_t p99_us, p95_us, mean_us; /* -1 = not set */
 	double error_rate;               /* fraction; -1 = not set */
 	double tps_min;                  /* -1 = not set */
+	/* Drift over the run (the report's drift verdict, judged at the run's end): the
+	 * largest real change allowed from the first third of the measured window to the
+	 * last (and from hour 1 to the last hour when the window is 3 hours or more), as a
+	 * fraction; -1 = not set.  TPS may fall by drift_tps, mean and p99 rise by
+	 * drift_mean and drift_p99. */
+	double drift_tps, drift_mean, drift_p99;
 };
 
 struct scenario {

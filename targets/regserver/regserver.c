@@ -29,7 +29,8 @@
 static const char usage[] =
 	"usage: regserver [--port P] [--latency MS] [--jitter MS] [--error-rate P]\n"
 	"                 [--stall-rate P --stall MS] [--threads N] [--db FILE]\n"
-	"                 [--max-users N] [--capacity N] [--seed N] [--arrivals FILE] [--quiet]\n"
+	"                 [--max-users N] [--capacity N] [--capacity-after D:N] [--seed N]\n"
+	"                 [--arrivals FILE] [--quiet]\n"
 	"\n"
 	"A registration endpoint on 127.0.0.1 for load tests: POST /register (form or JSON:\n"
 	"username, email, password) -> 201 {\"id\":N} | 400 | 409 | 413 | 415; GET /health -> ok.\n"
@@ -48,6 +49,8 @@ static const char usage[] =
 	"  --capacity N    at most N requests in service at once, each for its delay;\n"
 	"                  the others queue in arrival order, so with --latency L the\n"
 	"                  server saturates at N / L per second (default 0 = unlimited)\n"
+	"  --capacity-after D:N  from D after the start (20s, 5m) the capacity is N:\n"
+	"                  a server that slows down on cue (drift tests)\n"
 	"  --max-users N   when the store holds N users, delete them all and start over\n"
 	"                  (bounds memory in long runs; ids restart; default 0 = never)\n"
 	"  --seed N        seed of the jitter/error/stall draws (default: time and pid)\n"
@@ -122,6 +125,35 @@ static int parse_ull(const char *opt, const char *s, unsigned long long lo,
 	return 0;
 }
 
+/* --capacity-after D:N: a duration after the start, then a capacity 1..100000. */
+static int parse_capacity_after(const char *s, struct srv_config *cfg, char *err, size_t errlen)
+{
+	const char *colon = strchr(s, ':');
+	char d[64], inner[256];
+	unsigned long long n;
+	int64_t ms = 0;
+
+	if (!colon || (size_t)(colon - s) >= sizeof d || colon == s) {
+		snprintf(err, errlen, "bad --capacity-after '%s': expected DURATION:N, e.g. 20s:4", s);
+		return -1;
+	}
+	memcpy(d, s, (size_t)(colon - s));
+	d[colon - s] = '\0';
+	if (dur_parse(d, &ms, inner, sizeof inner) < 0) {
+		snprintf(err, errlen, "bad --capacity-after '%s': %s", s, inner);
+		return -1;
+	}
+	if (ms <= 0) {
+		snprintf(err, errlen, "bad --capacity-after '%s': the duration must be positive", s);
+		return -1;
+	}
+	if (parse_ull("--capacity-after", colon + 1, 1, 100000, &n, err, errlen) < 0)
+		return -1;
+	cfg->capacity_after_ns = ms * 1000000;
+	cfg->capacity_after = (unsigned)n;
+	return 0;
+}
+
 static unsigned default_threads(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -134,6 +166,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 {
 	enum { O_PORT = 256, O_LATENCY, O_JITTER, O_ERROR_RATE, O_STALL_RATE, O_STALL,
 	       O_THREADS, O_DB, O_MAX_USERS, O_SEED, O_QUIET, O_HELP, O_VERSION, O_CAPACITY,
+	       O_CAPACITY_AFTER,
 	       O_ARRIVALS };
 	static const struct option longopts[] = {
 		{"port", required_argument, NULL, O_PORT},
@@ -146,6 +179,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		{"db", required_argument, NULL, O_DB},
 		{"max-users", required_argument, NULL, O_MAX_USERS},
 		{"capacity", required_argument, NULL, O_CAPACITY},
+		{"capacity-after", required_argument, NULL, O_CAPACITY_AFTER},
 		{"arrivals", required_argument, NULL, O_ARRIVALS},
 		{"seed", required_argument, NULL, O_SEED},
 		{"quiet", no_argument, NULL, O_QUIET},
@@ -209,6 +243,9 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		case O_CAPACITY:
 			rc = parse_ull("--capacity", optarg, 0, 100000, &v, err, errlen);
 			cfg->capacity = (unsigned)v;
+			break;
+		case O_CAPACITY_AFTER:
+			rc = parse_capacity_after(optarg, cfg, err, errlen);
 			break;
 		case O_ARRIVALS:
 			cfg->arrivals = optarg;

@@ -93,8 +93,11 @@ struct srv {
 	pthread_mutex_t slots_lock;		    /* guards slot_free (capacity > 0) and
 						     * arrivals */
 	FILE *arrivals;				    /* cfg.arrivals, open, or NULL */
-	int64_t *slot_free;			    /* capacity entries: when each service
+	int64_t *slot_free;			    /* nslots entries: when each service
 						     * slot is next free (CLOCK_MONOTONIC) */
+	unsigned nslots;			    /* max(capacity, capacity_after) */
+	int64_t switch_ns;			    /* CLOCK_MONOTONIC when capacity_after
+						     * takes over (0: never) */
 };
 
 /* Per connection (libmicrohttpd's socket context), reused by each request on it. */
@@ -246,14 +249,18 @@ static enum MHD_Result register_user(struct conn *c)
 
 /* With --capacity: the request is served in the slot that frees first, starting when it
  * frees (or now), for `delay`; returns when its answer is due.  A queue in arrival order,
- * kept as deadlines, so no worker waits. */
+ * kept as deadlines, so no worker waits.  After --capacity-after's moment only its first
+ * slots serve (requests already given a later slot keep it). */
 static int64_t take_slot(struct srv *s, int64_t delay)
 {
 	int64_t now = clock_mono_ns(), due;
-	unsigned best = 0;
+	unsigned best = 0, cap;
 
+	cap = s->switch_ns > 0 && now >= s->switch_ns ? s->cfg.capacity_after : s->cfg.capacity;
+	if (cap == 0) /* unlimited until the switch */
+		return now + delay;
 	pthread_mutex_lock(&s->slots_lock);
-	for (unsigned i = 1; i < s->cfg.capacity; i++)
+	for (unsigned i = 1; i < cap; i++)
 		if (s->slot_free[i] < s->slot_free[best])
 			best = i;
 	due = (s->slot_free[best] > now ? s->slot_free[best] : now) + delay;
@@ -489,7 +496,10 @@ int srv_start(const struct srv_config *cfg, struct srv **out, char *err, size_t 
 	s->cfg = *cfg;
 	s->conn_limit = pick_conn_limit(cfg->threads);
 	pthread_mutex_init(&s->slots_lock, NULL);
-	if (cfg->capacity > 0 && !(s->slot_free = calloc(cfg->capacity, sizeof *s->slot_free))) {
+	s->nslots = cfg->capacity > cfg->capacity_after ? cfg->capacity : cfg->capacity_after;
+	if (cfg->capacity_after_ns > 0)
+		s->switch_ns = clock_mono_ns() + cfg->capacity_after_ns;
+	if (s->nslots > 0 && !(s->slot_free = calloc(s->nslots, sizeof *s->slot_free))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}

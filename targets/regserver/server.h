@@ -58,6 +58,10 @@ struct srv_config {
 			       * more wait their turn in arrival order (0 = unlimited).
 			       * Emulated by deadlines, so no thread ever blocks: with
 			       * latency L the server saturates at capacity / L per second */
+	int64_t capacity_after_ns; /* > 0: this long after srv_start the capacity becomes
+				    * capacity_after (a server that degrades on cue, for tests
+				    * of soak's drift verdict) */
+	unsigned capacity_after;   /* the capacity from then on, >= 1 */
 };
 
 /* Counters reported on exit; SRV_N_REQUESTS counts every request whose headers arrived. */

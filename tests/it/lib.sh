@@ -80,6 +80,45 @@ start_regserver() {
 
 sql() { sqlite3 -batch -noheader "$@"; }
 
+# new_db FILE: an empty database with soak's schema: every migration, as db_open applies them.
+new_db() {
+  local f n=0
+  {
+    for f in "$TOP"/sql/[0-9]*.sql; do cat "$f"; n=$((n + 1)); done
+    echo "PRAGMA user_version = $n;"
+  } | sqlite3 "$1"
+}
+
+# build_report_fixture OUT: compiles tests/it/report_fixture.c to OUT; a failure is a test
+# failure (and the caller should stop).
+build_report_fixture() {
+  cc -O1 -std=gnu11 -D_GNU_SOURCE -I"$TOP/common" -o "$1" "$TOP/tests/it/report_fixture.c" \
+    "$TOP/common/hdr.c" "$TOP/common/gcparse.c" "$TOP/common/gcparse_legacy.c" \
+    "$TOP/common/gcparse_unified.c" "$TOP/common/gcparse_j9.c" \
+    $(pkg-config --cflags --libs libpcre2-8 zlib) -lm \
+    >"$T/cc.log" 2>&1 && return 0
+  fail "build the fixture builder" "$(head -5 "$T/cc.log")"
+  return 1
+}
+
+# check_golden GOLD_DIR OUT_DIR FILE...: each OUT_DIR/FILE equals GOLD_DIR/FILE (with
+# UPDATE_GOLDEN set, GOLD_DIR/FILE is rewritten instead, on purpose).
+check_golden() {
+  local gold=$1 out=$2 f
+  shift 2
+  for f in "$@"; do
+    if [ -n "${UPDATE_GOLDEN:-}" ]; then
+      mkdir -p "$gold" && cp "$out/$f" "$gold/$f"
+      ok "golden $f updated"
+    elif cmp -s "$gold/$f" "$out/$f"; then
+      ok "golden $f"
+    else
+      fail "golden $f" "differs: diff $gold/$f $out/$f"
+      diff "$gold/$f" "$out/$f" | head -20 | sed 's/^/# /'
+    fi
+  done
+}
+
 _cleanup() {
   local p
   for p in "${_pids[@]}"; do alive "$p" && stop_pid "$p" KILL; done

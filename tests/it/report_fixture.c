@@ -11,6 +11,11 @@
  *                                         code fires once (see validity() below); needs the
  *                                         columns intervals.gen_cpu_pct, lag_p99_us and
  *                                         runs.clock_offset_ms, merged_into
+ *   report_fixture drift                  the drift verdict's four cases: a stable run
+ *                                         (with memory that levels off and one at its
+ *                                         limit), one whose latency rises in steps (and
+ *                                         memory that keeps rising), one warming up
+ *                                         (improving) and one too short to judge
  *
  * Every number comes from integer arithmetic on a fixed-seed generator, so the SQL (and
  * the report made from it) is the same on every machine.  Histograms are encoded with
@@ -129,6 +134,13 @@ struct run {
 	const char *err_class, *err_sample;
 	int close;             /* one new connection per request */
 	int64_t trend_pct;     /* TPS falls by this share over the steady window (0: flat) */
+	/* Drift: the latency of the steady intervals is lat_pct0 % of Little's law's, moving
+	 * by lat_step points every lat_every intervals, never below lat_floor % (the users
+	 * stay, so TPS moves the other way).  lat_every 0: no drift. */
+	int lat_every;
+	int64_t lat_pct0, lat_step, lat_floor;
+	int drain;             /* the run ends with a drain interval: this many requests that
+				* were in flight, answered within 5 ms (as a rate: a spike) */
 };
 
 /* Latency of one request around mean_us: a triangular spread of +-40%, and one request in
@@ -194,17 +206,26 @@ static void emit_run(const struct run *r)
 				stop = 1;
 			}
 			/* A trend lowers this interval's throughput; by Little's law the same
-			 * users then wait longer. */
-			int64_t itps = tps * (100 * r->steady - r->trend_pct * (k > 0 ? k - 1 : 0)) /
-				       (100 * r->steady);
-			if (r->trend_pct && itps > 0)
-				mean_us = n_users * 1000000 / itps;
-			int64_t n = (itps * len / 1000) * (100 - r->jitter_pct + below(2 * r->jitter_pct + 1)) / 100;
+			 * users then wait longer.  A drift moves latency in steps (TPS the
+			 * other way). */
+			int64_t iv_tps = tps * (100 * r->steady - r->trend_pct * (k > 0 ? k - 1 : 0)) /
+					 (100 * r->steady),
+				iv_mean = mean_us;
+			if (r->trend_pct && iv_tps > 0)
+				iv_mean = n_users * 1000000 / iv_tps;
+			if (r->lat_every > 0 && k > 0) {
+				int64_t pct = r->lat_pct0 + r->lat_step * ((k - 1) / r->lat_every);
+				if (pct < r->lat_floor)
+					pct = r->lat_floor;
+				iv_mean = mean_us * pct / 100;
+				iv_tps = tps * 100 / pct;
+			}
+			int64_t n = (iv_tps * len / 1000) * (100 - r->jitter_pct + below(2 * r->jitter_pct + 1)) / 100;
 			int64_t e = n * r->err_per_mille / 1000;
 			if (e > 0)
 				e = e * (50 + below(101)) / 100;
 			acc_init(&a);
-			fill(&a, n, mean_us, e, r->close);
+			fill(&a, n, iv_mean, e, r->close);
 			if (k == 0 && !r->close)
 				a.new_conns = n_users;
 			printf("INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
@@ -241,6 +262,20 @@ static void emit_run(const struct run *r)
 			printf(" WHERE run_id = %d AND idx = %d;\n", r->id, s);
 		}
 		hdr_release(&step.h);
+	}
+	if (r->drain && !stop) {
+		struct acc a;
+		acc_init(&a);
+		fill(&a, r->drain, 4000, 0, 0);
+		printf("INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
+		       "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
+		       "p90_us, p95_us, p99_us, p999_us, max_us, hist) VALUES (%d, %d, %" PRId64
+		       ", 5, 'drain', 0, %d, 0, %d, 0, NULL, NULL, ",
+		       r->id, r->nlevels - 1, t, r->drain, r->drain * 120);
+		figures(&a);
+		printf(");\n");
+		hdr_release(&a.h);
+		t += 5;
 	}
 	end = t;
 	if (r->open)
@@ -427,6 +462,96 @@ static void golden(const char *stable_log, const char *leak_log)
 	free(gc.ev);
 }
 
+/* Memory of a source every 5 s over [from, to]: from `low` KB it grows linearly to `high`
+ * over `grow_ms`, then holds there (+- jitter KB). */
+static void emit_levels(const char *source, const char *metric, int64_t from, int64_t to,
+			int64_t low, int64_t high, int64_t grow_ms, int64_t jitter, const char *run_id)
+{
+	for (int64_t t = from; t <= to; t += 5000) {
+		int64_t v = t - from >= grow_ms ? high : low + (high - low) * (t - from) / grow_ms;
+		printf("INSERT INTO samples VALUES ('%s', 'fixture-host', '%s', %" PRId64
+		       ", %" PRId64 ", %s);\n",
+		       source, metric, t, v - jitter + below(2 * jitter + 1), run_id);
+	}
+}
+
+/* Young GC events of a source every 2 s over [from, to]: pause0 µs, growing by `grow` µs
+ * per event, +-10 %; heap after GC flat at 100 MB of 256 MB. */
+static void emit_young(const char *source, int64_t from, int64_t to, int64_t pause0, int64_t grow,
+		       const char *run_id)
+{
+	int64_t i = 0;
+	for (int64_t t = from; t <= to; t += 2000, i++) {
+		int64_t p = pause0 + grow * i;
+		p = p - p / 10 + below(p / 5 + 1);
+		printf("INSERT INTO gc_events(source, host, t_ms, uptime_ms, gc_id, kind, cause, "
+		       "pause_us, heap_before_kb, heap_after_kb, heap_total_kb, run_id) VALUES "
+		       "('%s', 'fixture-host', %" PRId64 ", %" PRId64 ", %" PRId64
+		       ", 'young', 'G1 Evacuation Pause', %" PRId64 ", %d, %d, %d, %s);\n",
+		       source, t, t - from + 1000, i, p, 150 * 1024, 100 * 1024 + (int)below(2048),
+		       256 * 1024, run_id);
+	}
+}
+
+/* The drift verdict's cases, 20 minutes each (a warm-up and 240 steady intervals of 5 s)
+ * but the last: 30 users at 10 TPS each, latency by Little's law. */
+static void drift_runs(void)
+{
+	struct run base = {.label = "drift", .mode = "fixed", .connection = "keepalive",
+			   .status = "done", .host = "fixture-host", .levels = {30}, .nlevels = 1,
+			   .steady = 240, .tps_per_user = 10, .cap = 1000, .jitter_pct = 3};
+	struct run stable = base, degrading = base, improving = base, little = base;
+	int64_t len = 241 * (int64_t)IV;
+
+	stable.id = 1;
+	stable.name = "stable";
+	stable.start = T0;
+	stable.drain = 30; /* 30 requests in 5 ms: 6,000/s if it were a rate */
+	/* Latency up 15 points every 40 intervals: 100, 115, ... 175 % of the start. */
+	degrading.id = 2;
+	degrading.name = "degrading in steps";
+	degrading.start = T0 + 3600000;
+	degrading.lat_every = 40;
+	degrading.lat_pct0 = 100;
+	degrading.lat_step = 15;
+	/* Warming up: 160 % of the settled latency, 20 points less every 20 intervals. */
+	improving.id = 3;
+	improving.name = "warming up";
+	improving.start = T0 + 2 * 3600000;
+	improving.lat_every = 20;
+	improving.lat_pct0 = 160;
+	improving.lat_step = -20;
+	improving.lat_floor = 100;
+	/* Twelve steady intervals: four a third, ten needed. */
+	little.id = 4;
+	little.name = "too short";
+	little.start = T0 + 3 * 3600000;
+	little.steady = 12;
+
+	printf("BEGIN;\n");
+	emit_run(&stable);
+	emit_run(&degrading);
+	emit_run(&improving);
+	emit_run(&little);
+	/* Stable: the application's CPU flat; the database fills its buffers for four
+	 * minutes, then holds at 198 MB (the levels-off case); a cache held at its limit. */
+	emit_samples("app", "cpu_pct", stable.start, stable.start + len, 150, 5, 0, "1");
+	emit_levels("db", "pss_kb", stable.start, stable.start + len, 12288, 202752, 240000, 200,
+		    "1");
+	emit_samples("cache", "rss_kb", stable.start, stable.start + len, 258048, 300, 0, "1");
+	emit_samples("cache", "mem_limit_kb", stable.start, stable.start + len, 262144, 0, 0, "1");
+	/* Degrading: the same CPU for fewer requests (more per request); the database's
+	 * memory keeps rising, 512 KB every 5 s. */
+	emit_samples("app", "cpu_pct", degrading.start, degrading.start + len, 150, 5, 0, "2");
+	emit_samples("db", "pss_kb", degrading.start, degrading.start + len, 204800, 200, 512, "2");
+	emit_samples("app", "cpu_pct", improving.start, improving.start + len, 150, 5, 0, "3");
+	/* The JVM's young pauses: flat in the stable run, four times longer by the end of the
+	 * degrading one. */
+	emit_young("app", stable.start, stable.start + len, 8000, 0, "1");
+	emit_young("app", degrading.start, degrading.start + len, 8000, 50, "2");
+	printf("COMMIT;\n");
+}
+
 /* One run per NAME=LOG[,LOG...], an hour apart, each long enough for its log. */
 static void gc_runs(int argc, char **argv)
 {
@@ -593,11 +718,15 @@ int main(int argc, char **argv)
 		golden(argv[2], argv[3]);
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[1], "drift")) {
+		drift_runs();
+		return 0;
+	}
 	if (argc >= 3 && !strcmp(argv[1], "gc")) {
 		gc_runs(argc - 2, argv + 2);
 		return 0;
 	}
 	fprintf(stderr, "usage: report_fixture golden STABLE.log LEAK.log | gc NAME=LOG[,LOG]... | "
-			"validity\n");
+			"validity | drift\n");
 	return 2;
 }

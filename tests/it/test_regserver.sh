@@ -250,12 +250,30 @@ one=$(times_ms 1 "$REG_URL/health")
 check_range "--capacity 4: a lone request still takes one latency (ms)" "$one" 19 40
 stop_server "$REG_PID"
 
+# --capacity-after D:N: the same queue, narrower from D on (a server that degrades on cue).
+# One curl sends 12 requests at once (no process start-up between them); the slowest
+# answer says how many waves the slots needed.
+start capacity-after --latency 20 --capacity 12 --capacity-after 3s:3 --threads 2
+slowest_ms() {
+  local args=() i
+  for i in $(seq 1 12); do args+=(-o /dev/null "$REG_URL/health"); done
+  curl -s -m 10 --parallel --parallel-immediate --parallel-max 12 -w '%{time_total}\n' \
+    "${args[@]}" 2>/dev/null | sort -n | tail -n 1 | awk '{ printf "%d", $1 * 1000 }'
+}
+before=$(slowest_ms)
+sleep 3.2
+after=$(slowest_ms)
+check_range "--capacity-after: before D, 12 slots answer 12 requests in one wave (ms)" "$before" 19 75
+check_range "--capacity-after: from D on, 3 slots need four waves (ms)" "$after" 78 400
+stop_server "$REG_PID"
+
 # --- usage --------------------------------------------------------------------------------
 "$BIN/regserver" --help >"$T/help" 2>&1
 check_eq "--help: exit 0" "$?" 0
 check "--help: a usage line" grep -q '^usage: regserver' "$T/help"
 for bad in "--latency abc" "--latency -5" "--error-rate 2" "--stall-rate x" "--threads 0" \
-  "--port 70000" "--bogus" "--port" "extra" "--db=" "--capacity -1"; do
+  "--port 70000" "--bogus" "--port" "extra" "--db=" "--capacity -1" \
+  "--capacity-after 5s" "--capacity-after 0s:3" "--capacity-after 5s:0" "--capacity-after x:3"; do
   # shellcheck disable=SC2086 # word splitting wanted
   timeout 10 "$BIN/regserver" $bad >"$T/bad" 2>&1
   rc=$?

@@ -1,0 +1,17 @@
+/*
+ * report_drift_read — the reader's half of the drift verdict: for each step of a run, the
+ * parts of its measured window compared (first and last third; hour 1 and the last hour
+ * of windows of 3 hours or more), each part's merged histogram, and the per-interval and
+ * per-sample observations of every metric, read from the open database and judged at
+ * once (report_drift.c), so nothing but the verdicts stays in the model.
+ * Not for other modules; the run's steps and collector sources must be read first.
+ */
+#ifndef SOAK_REPORT_DRIFT_READ_H
+#define SOAK_REPORT_DRIFT_READ_H
+
+#include "report_read.h"
+
+/* run->drift, and run->step_drift of a sweep run; 0, or -1 with rd->err. */
+int rpt_drift_read(struct reader *rd, struct rpt_run *run);
+
+#endif

@@ -1,0 +1,181 @@
+/* report_mem: process memory (PSS or RSS) of a source over its measured window, judged
+ * the way gcanalysis judges the heap after GC: a trend over window means rather than
+ * every sample, growth that levels off named as such, a steady rise still present in the
+ * window's second half as the only worrying case, and a level at a configured limit named
+ * as that limit. */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dur.h"
+
+/* A trend over less than MEM_MIN_HOURS is warm-up (pools filling, caches loading). */
+#define MEM_MIN_HOURS  (5.0 / 60)
+#define MEM_WINDOWS    10   /* equal windows of the measured window, each one point */
+#define MEM_MIN_POINTS 4    /* windows with samples needed for a verdict */
+#define MEM_RISE       0.10 /* rising: the trend adds this share of the mean ... */
+#define MEM_R2         0.60 /* ... steadily ... */
+#define MEM_TAIL       0.30 /* ... and the second half rises at this share of the whole */
+#define MEM_LEVEL_TOL  0.05 /* the steady part stays within this share of the last level */
+#define MEM_LEVEL_MB   1.0  /* ... or within this many MB (a small process) */
+#define MEM_GROWTH     0.10 /* growth before the steady part worth naming: share of level */
+#define MEM_AT_LIMIT   0.95 /* a level at this share of the limit is at the limit */
+
+const char *rpt_mem_name(enum rpt_mem_verdict v)
+{
+	switch (v) {
+	case RPT_MEM_FLAT:
+		return "flat";
+	case RPT_MEM_LEVELS_OFF:
+		return "levels_off";
+	case RPT_MEM_AT_LIMIT:
+		return "at_limit";
+	case RPT_MEM_RISING:
+		return "rising";
+	default:
+		return "unknown";
+	}
+}
+
+/* Least squares over points p[a..b) with x in hours since t0_s. */
+static int fit(const struct rpt_vpoint *p, size_t a, size_t b, double t0_s, double *slope,
+               double *r2)
+{
+	double *x = malloc((b - a + 1) * sizeof *x), *y = malloc((b - a + 1) * sizeof *y), icept;
+	int rc = -1;
+
+	if (x && y) {
+		for (size_t i = a; i < b; i++) {
+			x[i - a] = (p[i].t_s - t0_s) / 3600.0;
+			y[i - a] = p[i].v;
+		}
+		rc = gca_linreg(x, y, b - a, slope, &icept, r2);
+	}
+	free(x);
+	free(y);
+	return rc;
+}
+
+/* "4m30s" for a number of seconds. */
+static const char *span(double s, char *buf, size_t len)
+{
+	return dur_format((int64_t)llround(s) * 1000, buf, len);
+}
+
+void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, struct rpt_mem *m)
+{
+	struct rpt_vpoint w[MEM_WINDOWS];
+	size_t nw = 0, i0, half;
+	double t0, t1, hours, sum = 0, slope = 0, r2 = 0, tail = 0, tr2, width, tol;
+	char a[32], b[32];
+
+	memset(m, 0, sizeof *m);
+	m->verdict = RPT_MEM_UNKNOWN;
+	m->limit_mb = limit_mb > 0 ? limit_mb : NAN;
+	m->level_mb = m->growth_mb = m->steady_slope_mb_h = m->steady_r2 = NAN;
+	if (n == 0) {
+		snprintf(m->why, sizeof m->why, "no samples in the measured window");
+		return;
+	}
+	t0 = p[0].t_s;
+	t1 = p[n - 1].t_s;
+	hours = (t1 - t0) / 3600.0;
+	m->hours = hours;
+	for (size_t i = 0; i < n; i++)
+		sum += p[i].v;
+	m->mean_mb = sum / (double)n;
+	/* One point per window: its mean, at its samples' mean time. */
+	width = (t1 - t0) / MEM_WINDOWS;
+	for (size_t i = 0, k = 0; i < n && width > 0; k++) {
+		double ts = 0, vs = 0;
+		size_t c = 0;
+		for (; i < n && (k == MEM_WINDOWS - 1 || p[i].t_s < t0 + width * (double)(k + 1));
+		     i++)
+			ts += p[i].t_s, vs += p[i].v, c++;
+		if (c) {
+			w[nw].t_s = ts / (double)c;
+			w[nw++].v = vs / (double)c;
+		}
+		if (k == MEM_WINDOWS - 1)
+			break;
+	}
+	m->level_mb = nw ? w[nw - 1].v : p[n - 1].v;
+	if (m->limit_mb > 0 && m->level_mb >= MEM_AT_LIMIT * m->limit_mb) {
+		m->verdict = RPT_MEM_AT_LIMIT;
+		snprintf(m->why, sizeof m->why,
+		         "holds at %.1f MB, at its configured limit of %.1f MB (%.0f%% of it): it "
+		         "fills what it may use; more load or data cannot grow it, only slow it or "
+		         "fail it",
+		         m->level_mb, m->limit_mb, 100 * m->level_mb / m->limit_mb);
+		return;
+	}
+	if (hours < MEM_MIN_HOURS || nw < MEM_MIN_POINTS) {
+		snprintf(m->why, sizeof m->why,
+		         "%.1f MB at the end; %s of samples: too short a window to judge a trend "
+		         "(%s needed)",
+		         m->level_mb, span(hours * 3600, a, sizeof a),
+		         span(MEM_MIN_HOURS * 3600, b, sizeof b));
+		return;
+	}
+	if (fit(w, 0, nw, t0, &slope, &r2) < 0) {
+		snprintf(m->why, sizeof m->why, "the samples give no trend");
+		return;
+	}
+	m->slope_mb_h = slope;
+	m->r2 = r2;
+	m->rise_frac = m->mean_mb > 0 ? slope * hours / m->mean_mb : 0;
+	half = nw / 2;
+	if (slope > 0 && fit(w, half, nw, t0, &tail, &tr2) == 0)
+		m->tail_ratio = tail / slope;
+	/* The steady part: the longest run of last windows within tolerance of the level. */
+	tol = fmax(MEM_LEVEL_TOL * fabs(m->level_mb), MEM_LEVEL_MB);
+	i0 = nw - 1;
+	while (i0 > 0 && fabs(w[i0 - 1].v - m->level_mb) <= tol)
+		i0--;
+	{
+		double from = i0 == 0 ? t0 : (w[i0 - 1].t_s + w[i0].t_s) / 2;
+		size_t s0 = 0;
+		while (s0 < n && p[s0].t_s < from)
+			s0++;
+		double low = p[0].v;
+		for (size_t i = 1; i < s0; i++)
+			low = fmin(low, p[i].v);
+		m->steady_from_s = from;
+		if (n - s0 >= 2)
+			fit(p, s0, n, from, &m->steady_slope_mb_h, &m->steady_r2);
+		/* From the lowest sample before the steady part: where the growth started. */
+		m->growth_mb = m->level_mb - low;
+		m->growth_s = from - t0;
+	}
+	if (m->rise_frac >= MEM_RISE && r2 >= MEM_R2 && m->tail_ratio >= MEM_TAIL) {
+		m->verdict = RPT_MEM_RISING;
+		snprintf(m->why, sizeof m->why,
+		         "keeps rising: %+.1f MB/h over the %s measured (R² %.2f), %.0f%% of its "
+		         "%.1f MB mean, still rising in the second half: watch it (a leak, or data "
+		         "that grows with every request)",
+		         slope, span(hours * 3600, a, sizeof a), r2, 100 * m->rise_frac,
+		         m->mean_mb);
+	} else if (i0 > 0 && m->growth_mb >= fmax(MEM_GROWTH * m->level_mb, MEM_LEVEL_MB)) {
+		m->verdict = RPT_MEM_LEVELS_OFF;
+		char sl[32];
+		snprintf(
+		    m->why, sizeof m->why,
+		    "grows %.1f MB over the first %s, then holds at %.1f MB (%s MB/h over the "
+		    "last %s): growth that levels off (buffers, caches or pools filling), not a "
+		    "leak",
+		    m->growth_mb, span(m->growth_s, a, sizeof a), m->level_mb,
+		    rpt_fmt_signed(isfinite(m->steady_slope_mb_h) ? m->steady_slope_mb_h : 0, 1, sl,
+		                   sizeof sl),
+		    span(t1 - m->steady_from_s, b, sizeof b));
+	} else {
+		m->verdict = RPT_MEM_FLAT;
+		char sl[32];
+		snprintf(m->why, sizeof m->why, "%s at %.1f MB (%s MB/h, R² %.2f over %s)",
+		         m->rise_frac <= -MEM_RISE ? "shrinks, ending" : "flat", m->level_mb,
+		         rpt_fmt_signed(slope, 1, sl, sizeof sl), r2,
+		         span(hours * 3600, a, sizeof a));
+	}
+}
