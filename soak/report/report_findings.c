@@ -169,9 +169,10 @@ static int throughput_findings(struct report *r, int *cap)
 			          B, A, tc, tb, rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p));
 		else
 			sb_printf(&b,
-			          ", %s serves %.1f TPS against %.1f for %s (%s; too few intervals "
+			          ", %s serves %.1f TPS against %.1f for %s (%s; too few %s "
 			          "to judge the noise)",
-			          B, tc, tb, A, rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p));
+			          B, tc, tb, A, rpt_fmt_pct(100 * (tc - tb) / tb, p, sizeof p),
+			          m->noise == RPT_BY_RUNS ? "runs" : "intervals");
 		if (!isnan(ma) && !isnan(mc) && ma > 0) {
 			if (lat->verdict == RPT_REAL) {
 				sb_printf(&b, " and answers %s%% %s on average (",
@@ -185,7 +186,8 @@ static int throughput_findings(struct report *r, int *cap)
 				sb_printf(&b, "; the mean latency is %s ",
 				          lat->verdict == RPT_NOISE
 				              ? "the same within noise"
-				              : "not judged (too few intervals)");
+				              : m->noise == RPT_BY_RUNS ? "not judged (too few runs)"
+				                                         : "not judged (too few intervals)");
 				sb_printf(&b, "(");
 				fmt_ms(&b, mc);
 				sb_printf(&b, " vs ");
@@ -584,14 +586,32 @@ static int cost_findings(struct report *r, int *cap)
 	return 0;
 }
 
+/* The cold_start validity items (report_study.c), as findings until the validity list
+ * shows them. */
+static int cold_start_findings(struct report *r, int *cap)
+{
+	struct rpt_validity_item *v;
+	int n, rc = 0;
+
+	if (rpt_cold_start(r, &v, &n) < 0)
+		return -1;
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct sbuf b = {.n = 0};
+		sb_printf(&b, "%s", v[i].message);
+		rc = add_finding(r, "cold_start", &b, cap);
+	}
+	rpt_validity_free(v, n);
+	return rc;
+}
+
 int rpt_findings(struct report *r)
 {
 	int cap = 0;
 
-	if (status_findings(r, &cap) < 0 || throughput_findings(r, &cap) < 0 ||
-	    sweep_findings(r, &cap) < 0 || memory_findings(r, &cap) < 0 ||
-	    error_findings(r, &cap) < 0 || keepalive_findings(r, &cap) < 0 ||
-	    cost_findings(r, &cap) < 0)
+	if (status_findings(r, &cap) < 0 || cold_start_findings(r, &cap) < 0 ||
+	    throughput_findings(r, &cap) < 0 || sweep_findings(r, &cap) < 0 ||
+	    memory_findings(r, &cap) < 0 || error_findings(r, &cap) < 0 ||
+	    keepalive_findings(r, &cap) < 0 || cost_findings(r, &cap) < 0)
 		return -1;
 	return 0;
 }

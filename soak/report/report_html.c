@@ -132,7 +132,24 @@ int rpt_write_html(const struct report *r, FILE *f)
 	fprintf(f, ". Runs: %d", r->nruns);
 	if (open)
 		fprintf(f, " (%d not done: see Findings)", open);
-	fputs(".</p>\n<h2>Findings</h2>\n<ul class=\"findings\">\n", f);
+	fputs(".</p>\n", f);
+	for (int i = 0; i < r->nstudies; i++) {
+		fputs("<p class=\"meta\"><b>Design.</b> ", f);
+		esc(f, r->studies[i].design);
+		fputs("</p>\n", f);
+	}
+	{
+		const char *m[16];
+		int nm = rpt_methods(r, m, 16);
+		for (int i = 0; i < nm; i++) {
+			fputs(i ? "<p class=\"note\">"
+			        : "<p class=\"note\"><b>How changes are judged.</b> ",
+			      f);
+			esc(f, m[i]);
+			fputs("</p>\n", f);
+		}
+	}
+	fputs("<h2>Findings</h2>\n<ul class=\"findings\">\n", f);
 	for (int i = 0; i < r->nfindings; i++) {
 		fputs("<li>", f);
 		esc(f, r->findings[i].text);

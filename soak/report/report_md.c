@@ -70,6 +70,16 @@ int rpt_write_md(const struct report *r, FILE *f)
 		return -1;
 	fprintf(f, "# %s\n\n", r->title);
 	md_meta(r, f);
+	for (int i = 0; i < r->nstudies; i++)
+		fprintf(f, "\n**Design.** %s\n", r->studies[i].design);
+	{
+		const char *m[16];
+		int nm = rpt_methods(r, m, 16);
+		if (nm)
+			fprintf(f, "\n**How changes are judged.**%s", nm > 1 ? "\n\n" : " ");
+		for (int i = 0; i < nm; i++)
+			fprintf(f, "%s%s\n", nm > 1 ? "- " : "", m[i]);
+	}
 	fprintf(f, "\n## Findings\n\n");
 	for (int i = 0; i < r->nfindings; i++)
 		fprintf(f, "- %s\n", r->findings[i].text);
