@@ -7,6 +7,42 @@
 
 #include "cmd.h"
 #include "scenario/scenario.h"
+#include "scenario/study.h"
+
+/* A study file: its scenarios for every target, then the plan and schedule. */
+static int check_study(const char *path, char *const *sets, int nsets, int quiet)
+{
+	struct scenario scns[STUDY_MAX_SCENARIOS];
+	struct study st;
+	char err[1024];
+	int n = 0, rc = EXIT_USAGE;
+
+	if (study_load(&st, path, err, sizeof err) < 0) {
+		fprintf(stderr, "soak check: %s\n", err);
+		return EXIT_USAGE;
+	}
+	for (int t = 0; t < st.ntargets; t++)
+		for (int sc = 0; sc < st.nscenarios; sc++) {
+			struct scenario s;
+			if (study_scenario(&st, t, sc, NULL, sets, nsets, &s, err, sizeof err) < 0) {
+				fprintf(stderr, "soak check: %s: target %s: %s\n", path,
+				        st.targets[t].name, err);
+				goto done;
+			}
+			if (t == 0)
+				scns[n++] = s;
+			else
+				scn_release(&s);
+		}
+	if (!quiet)
+		study_print_plan(&st, scns, stdout);
+	rc = EXIT_OK;
+done:
+	for (int i = 0; i < n; i++)
+		scn_release(&scns[i]);
+	study_release(&st);
+	return rc;
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -29,8 +65,10 @@ int cmd_check(int argc, char **argv)
 		case 'h':
 			printf("usage: soak check [--set SECTION.KEY=VALUE]... [-q] SCENARIO.ini...\n"
 			       "Validates each scenario and prints its plan (steps, durations, requests,\n"
-			       "collectors, thresholds) without sending anything.  Exit status 2 on the\n"
-			       "first bad file, with FILE:LINE: what is wrong.\n");
+			       "collectors, thresholds) without sending anything; for a study file (one\n"
+			       "that opens with [study]), its scenarios for every target, the schedule of\n"
+			       "rounds and the total time.  Exit status 2 on a bad file, with\n"
+			       "FILE:LINE: what is wrong.\n");
 			free(sets);
 			return EXIT_OK;
 		default:
@@ -52,6 +90,12 @@ int cmd_check(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct scenario s;
 		char err[1024];
+		if (study_is_file(argv[i])) {
+			int r = check_study(argv[i], sets, nsets, quiet);
+			if (r != EXIT_OK)
+				rc = r;
+			continue;
+		}
 		if (scn_load(&s, argv[i], sets, nsets, err, sizeof err) < 0) {
 			fprintf(stderr, "soak check: %s\n", err);
 			rc = EXIT_USAGE;

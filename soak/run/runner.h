@@ -13,6 +13,8 @@
 #define SOAK_RUNNER_H
 
 #include <signal.h>
+#include <sqlite3.h>
+#include <stdint.h>
 
 #include "engine/engine.h"
 #include "scenario/scenario.h"
@@ -25,6 +27,10 @@ struct runner_opts {
 	int quiet;                           /* no progress lines */
 	volatile sig_atomic_t *sigint_count; /* incremented by the SIGINT handler */
 	volatile sig_atomic_t *sigterm;      /* set by the SIGTERM handler */
+	/* Called once the run's row exists, with the runner's database handle and the run's
+	 * id, before anything is sent (a study tags the run there); -1 fails the run. */
+	int (*on_begin)(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t errlen);
+	void *on_begin_arg; /* its first argument */
 };
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143
