@@ -247,7 +247,9 @@ int rpt_study_designs(struct report *r, char *err, size_t errlen)
 			ntargets += *c == ',';
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
-			if (run->study != si || strstr(scen, run->name))
+			char quoted[160];
+			snprintf(quoted, sizeof quoted, "'%s'", run->name);
+			if (run->study != si || strstr(scen, quoted))
 				continue;
 			size_t used = strlen(scen);
 			snprintf(scen + used, sizeof scen - used, "%s'%s'", nscen++ ? ", " : "",

@@ -217,9 +217,9 @@ static void memory_cell(const struct rpt_run *run, char *buf, size_t len)
 static const char *run_cell(const struct rpt_run *run, char *buf, size_t len)
 {
 	if (!strcmp(run->status, "done"))
-		snprintf(buf, len, "%s", run->key);
+		snprintf(buf, len, "%s%s", run->key, run->warmup ? " (warm-up)" : "");
 	else
-		snprintf(buf, len, "%s (%s)", run->key, run->status);
+		snprintf(buf, len, "%s (%s%s)", run->key, run->status, run->warmup ? ", warm-up" : "");
 	return buf;
 }
 
