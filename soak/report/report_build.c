@@ -497,7 +497,7 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 	for (int f = 0; f < nfig; f++) {
 		struct rpt_diff *d = fig(m, f);
 		judge(r, m, pr, f, RPT_ALPHA, d);
-		if (d->verdict != RPT_NA && isfinite(d->t))
+		if (d->verdict != RPT_NA && d->hi > d->lo) /* an exact difference needs no test */
 			order[k++] = f;
 	}
 	for (int i = 1; i < k; i++) /* by p, then figure order: few entries */

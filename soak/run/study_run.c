@@ -40,8 +40,8 @@ struct tag {
 };
 
 struct ctx {
-	const struct study *st;
-	const struct study_run_opts *o;
+	const struct study *st;             /* the plan */
+	const struct study_run_opts *o;     /* the command's options */
 	sqlite3 *db;                        /* the study's own connection */
 	int64_t study_id;                   /* studies.id */
 	struct tstate t[STUDY_MAX_TARGETS]; /* per target */

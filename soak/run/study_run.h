@@ -6,6 +6,9 @@
  * the start) in the run's own transaction; records the study in `studies` and, for a
  * study of one target, the run-to-run spread in `calibrations`.
  *
+ * Warm-ups: warmup_runs runs of the first scenario after each start of a target; a target
+ * the study does not start (url only) is warmed up when the study (or a resume) begins.
+ *
  * --resume continues the latest study of the same name whose file (and --set overrides)
  * are unchanged, with its recorded seed: slots with a done run are skipped, the rest run.
  *
