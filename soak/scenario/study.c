@@ -548,9 +548,16 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		else
 			fprintf(f, " (seed chosen when the study starts, and recorded)");
 	}
-	fprintf(f, "; %d warm-up run%s after each start; targets %s\n", st->warmup_runs,
-	        st->warmup_runs == 1 ? "" : "s",
-	        st->keep_running ? "kept running" : "started and stopped around their runs");
+	{
+		int managed = 0;
+		for (int t = 0; t < st->ntargets; t++)
+			managed += st->targets[t].start != NULL;
+		fprintf(f, "; %d warm-up run%s after each start (or the study's); targets %s\n",
+		        st->warmup_runs, st->warmup_runs == 1 ? "" : "s",
+		        !managed             ? "already running"
+		        : st->keep_running ? "kept running"
+		                           : "started and stopped around each run");
+	}
 	for (int i = 0; i < st->nscenarios; i++)
 		fprintf(f, "  scenario %d: %s: '%s', %s, %d step%s, %s\n", i + 1, st->scenarios[i],
 		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,

@@ -6,7 +6,7 @@
 #   A/A: two labels on one regserver, five interleaved rounds, interrupted and resumed:
 #        no figure real (and none on one run a side, where the floor applies);
 #   calibrate: the run-to-run spread stored, then cited by a one-run-a-side comparison.
-# Runs are 2 to 10 s (0.5 s intervals): the run, not the interval, is the unit of evidence,
+# Runs are 2 to 8 s (0.5 s intervals): the run, not the interval, is the unit of evidence,
 # and a few seconds of 20 users give each run's mean and p99 well enough; the A/B's runs are
 # the longest, as a burst of other work on the machine weighs less in a longer run.
 . "$(dirname "$0")/lib.sh"
@@ -41,7 +41,7 @@ name = latency 20 vs 23
 scenario = reg.ini
 rounds = 3
 order = interleaved
-warmup_runs = 0
+warmup_runs = 1
 keep_running = yes
 before_each = echo "\$SOAK_TARGET \$SOAK_ROUND" >> $T/before_each.log
 [target.lat20]
@@ -54,7 +54,7 @@ EOF
 soak check "$T/ab.ini" >"$T/check.out" 2>&1
 check_eq "check of a study exits 0" "$?" 0
 check "check prints the interleaved rounds" grep -qx '  round 2: lat23 lat20' "$T/check.out"
-check "check prints the total" grep -q '6 runs (6 compared, 0 warm-ups): about 36s' "$T/check.out"
+check "check prints the total" grep -q '8 runs (6 compared, 2 warm-ups): about 48s' "$T/check.out"
 
 bad() { # NAME EXPECTED-MESSAGE-REGEX: the study file on stdin must be refused so
   cat >"$T/bad.ini"
@@ -79,19 +79,19 @@ check "random order: each round holds every target" \
 
 # --- A/B: 20 ms against 23 ms, started and stopped by the study ----------------------------
 start=$SECONDS
-soak study -q --db "$DB" --set scenario.duration=10s --set scenario.warmup=2s "$T/ab.ini" \
+soak study -q --db "$DB" --set scenario.duration=8s --set scenario.warmup=2s "$T/ab.ini" \
   >"$T/ab.out" 2>"$T/ab.err"
 check_eq "A/B study exits 0" "$?" 0
 echo "# A/B study: $((SECONDS - start)) s"
-check_eq "A/B: 6 runs tagged, no warm-up asked" \
-  "$(q "SELECT count(*), count(slot), sum(warmup) FROM study_runs" | tr '|' ' ')" "6 6 0"
+check_eq "A/B: 8 runs tagged (6 slots, 2 warm-ups)" \
+  "$(q "SELECT count(*), count(slot), sum(warmup) FROM study_runs" | tr '|' ' ')" "8 6 2"
 check_eq "A/B: rounds and positions interleaved" \
   "$(q "SELECT group_concat(target || round || position, ' ') FROM (SELECT * FROM study_runs WHERE slot IS NOT NULL ORDER BY slot)")" \
   "lat2011 lat2312 lat2321 lat2022 lat2031 lat2332"
-check_eq "A/B: runs counted from each target's start (kept running)" \
-  "$(q "SELECT group_concat(target || ':' || since_start, ' ') FROM (SELECT * FROM study_runs ORDER BY seq)")" \
-  "lat20:1 lat23:1 lat23:2 lat20:2 lat20:3 lat23:3"
-check_eq "A/B: before_each ran before every run" "$(wc -l <"$T/before_each.log")" 6
+check_eq "A/B: the warm-up of each target comes first after its start" \
+  "$(q "SELECT group_concat(target || ':' || warmup || ':' || since_start, ' ') FROM (SELECT * FROM study_runs ORDER BY seq)")" \
+  "lat20:1:1 lat20:0:2 lat23:1:1 lat23:0:2 lat23:0:3 lat20:0:3 lat20:0:4 lat23:0:4"
+check_eq "A/B: before_each ran before every run" "$(wc -l <"$T/before_each.log")" 8
 check_eq "A/B: the start's version= is recorded" \
   "$(q "SELECT version FROM study_runs WHERE target = 'lat23' LIMIT 1")" "regserver --latency 23"
 check "A/B: the start's pid= feeds the app collector" \
@@ -173,7 +173,7 @@ soak report "$T/merged.db" --label a --label b -o "$T/merged" --no-plots >/dev/n
 check_eq "merge: the A/A still judged across 5 runs a side" \
   "$(json "$T/merged/report.json" '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")')" "runs 5 5"
 check_eq "merge: the study's design" "$(json "$T/merged/report.json" '[.studies[].name] | join(",")')" "a against a"
-check_eq "merge: the warm-ups stay warm-ups" "$(sql "$T/merged.db" "SELECT sum(warmup) FROM study_runs")" 4
+check_eq "merge: the warm-ups stay warm-ups" "$(sql "$T/merged.db" "SELECT sum(warmup) FROM study_runs")" 6
 
 # One run a side, no calibration: the report says the noise is unknown and uses the floor.
 one_run() { sql "$AA" "SELECT min(r.id) FROM runs r JOIN study_runs s ON s.run_id = r.id WHERE s.target = '$1' AND s.slot IS NOT NULL AND r.status = 'done'"; }
