@@ -30,6 +30,27 @@ int cmd_import(int argc, char **argv);
 
 /* Prints run_id's `soak runs --json` object on one line on stdout (`soak run --json`). */
 int cmd_runs_json(const char *db_path, int64_t run_id, char *err, size_t errlen);
+int cmd_study(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+
+/* cmd_study.c: what soak study and soak calibrate share.  The options both take
+ * (--db, --set, --resume, --threads, -q, -v: long options "db" 'D', "set" 's', "resume"
+ * 'r', "threads" 't'), parsed by cmd_study_opt, which returns 1 when `c` was one of them,
+ * 0 when not, -1 after printing what is wrong with its value; then cmd_study_exec checks
+ * the study's scenarios, sets up signals and runs it (returns the exit status). */
+struct study;
+struct study_run_opts;
+struct cmd_study_args {
+	const char *db_path; /* --db */
+	char **sets;         /* --set values (room for argc entries) */
+	int nsets;           /* entries in sets */
+	int resume;          /* --resume */
+	int threads;         /* --threads, 0: the scenario's */
+	int quiet;           /* -q */
+	int verbose;         /* -v, counted */
+};
+int cmd_study_opt(int c, char *arg, struct cmd_study_args *a, const char *who);
+int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const char *who);
 
 /* Prints "usage: soak NAME USAGE" for the named command to stderr. */
 void cmd_usage(const char *name);

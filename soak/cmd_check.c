@@ -15,6 +15,42 @@
 #include "db.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
+#include "scenario/study.h"
+
+/* A study file: its scenarios for every target, then the plan and schedule. */
+static int check_study(const char *path, char *const *sets, int nsets, int quiet)
+{
+	struct scenario scns[STUDY_MAX_SCENARIOS];
+	struct study st;
+	char err[1024];
+	int n = 0, rc = EXIT_USAGE;
+
+	if (study_load(&st, path, err, sizeof err) < 0) {
+		fprintf(stderr, "soak check: %s\n", err);
+		return EXIT_USAGE;
+	}
+	for (int t = 0; t < st.ntargets; t++)
+		for (int sc = 0; sc < st.nscenarios; sc++) {
+			struct scenario s;
+			if (study_scenario(&st, t, sc, NULL, sets, nsets, &s, err, sizeof err) < 0) {
+				fprintf(stderr, "soak check: %s: target %s: %s\n", path,
+				        st.targets[t].name, err);
+				goto done;
+			}
+			if (t == 0)
+				scns[n++] = s;
+			else
+				scn_release(&s);
+		}
+	if (!quiet)
+		study_print_plan(&st, scns, stdout);
+	rc = EXIT_OK;
+done:
+	for (int i = 0; i < n; i++)
+		scn_release(&scns[i]);
+	study_release(&st);
+	return rc;
+}
 
 /* The latest run named `name` in the file at path (read only), or 0. */
 static long long latest_run(const char *path, const char *name)
@@ -122,11 +158,13 @@ int cmd_check(int argc, char **argv)
 		case 'h':
 			printf("usage: soak check [--set SECTION.KEY=VALUE]... [--db FILE] [-q] SCENARIO.ini...\n"
 			       "Validates each scenario and prints its plan (steps, durations, requests,\n"
-			       "collectors, thresholds) without sending anything.  When the database\n"
-			       "(--db, default $SOAK_DB or soak.db) holds a run of the scenario (same\n"
-			       "name), also prints how long to run: what that run's noise resolves at 95%%\n"
-			       "and the measured time per label to tell 2%% of TPS and 10%% of p99 apart.\n"
-			       "Exit status 2 on the first bad file, with FILE:LINE: what is wrong.\n");
+			       "collectors, thresholds) without sending anything; for a study file (one\n"
+			       "that opens with [study]), its scenarios for every target, the schedule of\n"
+			       "rounds and the total time.  When the database (--db, default $SOAK_DB or\n"
+			       "soak.db) holds a run of the scenario (same name), also prints how long to\n"
+			       "run: what that run's noise resolves at 95%% and the measured time per label\n"
+			       "to tell 2%% of TPS and 10%% of p99 apart.  Exit status 2 on a bad file,\n"
+			       "with FILE:LINE: what is wrong.\n");
 			free(sets);
 			return EXIT_OK;
 		default:
@@ -148,6 +186,12 @@ int cmd_check(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct scenario s;
 		char err[1024];
+		if (study_is_file(argv[i])) {
+			int r = check_study(argv[i], sets, nsets, quiet);
+			if (r != EXIT_OK)
+				rc = r;
+			continue;
+		}
 		if (scn_load(&s, argv[i], sets, nsets, err, sizeof err) < 0) {
 			fprintf(stderr, "soak check: %s\n", err);
 			rc = EXIT_USAGE;

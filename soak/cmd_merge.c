@@ -1,6 +1,6 @@
 /*
  * soak merge -o OUT.db DB... — folds the runs (with their steps, intervals and interval
- * errors), samples, GC events and events of several soak databases into one, so that
+ * errors), samples, GC events, events and studies of several soak databases into one, so that
  * collectors run on other hosts (or runs made on several load generators) end up in the
  * file a report reads.
  *
@@ -63,8 +63,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: soak merge -o OUT.db DB...\n"
 		"\n"
-		"Folds the runs (steps, intervals, interval errors), samples, GC events and events\n"
-		"of each DB into OUT.db (created when missing).  Merging the same file again adds\n"
+		"Folds the runs (steps, intervals, interval errors), samples, GC events, events and\n"
+		"studies of each DB into OUT.db (created when missing).  Merging the same file again adds\n"
 		"nothing; run ids are renumbered in OUT.  Prints what each input added.\n"
 		"The runs of each agent group (soak run --agent K/N --group G) are then folded\n"
 		"into one run: intervals added exactly, gaps and clock skew named, one line each.\n"
@@ -286,6 +286,47 @@ static int copy_if_there(sqlite3 *db, const char *table, char *err, size_t errle
 	return there ? copy_table(db, table, NULL, MAP_INNER, &ignored, err, errlen) : 0;
 }
 
+/* A study (recognised by its uuid) with its runs' tags, which follow the run map, and its
+ * calibrations; a study OUT still has as running takes a later copy's state. */
+static int merge_studies(sqlite3 *db, char *err, size_t errlen)
+{
+	long long ignored, n = 0;
+
+	if (db_int(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'study_runs'", 0, &n,
+		   err, errlen) < 0)
+		return -1;
+	if (n == 0)
+		return 0;
+	if (run_sql(db,
+		    sqlite3_mprintf("UPDATE main.studies AS m SET status = s.status, "
+				    "ended_ms = s.ended_ms FROM src.studies AS s "
+				    "WHERE s.uuid = m.uuid AND m.status = 'running'"),
+		    &ignored, err, errlen) < 0)
+		return -1;
+	if (copy_table(db, "studies", "id", MAP_NONE, &ignored, err, errlen) < 0)
+		return -1;
+	if (run_sql(db,
+		    sqlite3_mprintf("INSERT OR IGNORE INTO main.study_runs (run_id, study_id, seq, "
+				    "slot, round, position, target, warmup, since_start, version) "
+				    "SELECT r.new, ms.id, s.seq, s.slot, s.round, s.position, "
+				    "s.target, s.warmup, s.since_start, s.version "
+				    "FROM src.study_runs AS s "
+				    "JOIN temp.merge_run_map AS r ON r.old = s.run_id "
+				    "JOIN src.studies AS ss ON ss.id = s.study_id "
+				    "JOIN main.studies AS ms ON ms.uuid = ss.uuid"),
+		    &ignored, err, errlen) < 0)
+		return -1;
+	return run_sql(db,
+		       sqlite3_mprintf("INSERT OR IGNORE INTO main.calibrations (study_id, t_ms, "
+				       "host, scenario, label, kind, concurrency, planned_ms, metric, "
+				       "runs, mean, sd, cv) SELECT ms.id, c.t_ms, c.host, c.scenario, "
+				       "c.label, c.kind, c.concurrency, c.planned_ms, c.metric, c.runs, "
+				       "c.mean, c.sd, c.cv FROM src.calibrations AS c "
+				       "LEFT JOIN src.studies AS ss ON ss.id = c.study_id "
+				       "LEFT JOIN main.studies AS ms ON ms.uuid = ss.uuid"),
+		       &ignored, err, errlen);
+}
+
 /* Copies the attached `src` into main; the caller holds the transaction. */
 static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t errlen)
 {
@@ -315,7 +356,7 @@ static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t
 	    copy_table(db, "gc_events", "id", MAP_LEFT, &n->gc_events, err, errlen) < 0 ||
 	    copy_table(db, "events", "id", MAP_LEFT, &n->events, err, errlen) < 0 ||
 	    copy_env(db, err, errlen) < 0 || copy_if_there(db, "thresholds", err, errlen) < 0 ||
-	    copy_if_there(db, "gaps", err, errlen) < 0)
+	    copy_if_there(db, "gaps", err, errlen) < 0 || merge_studies(db, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -56,6 +56,18 @@
 #define RPT_SAT_SHARE        0.95    /* saturation: lowest level reaching this share of the peak */
 #define RPT_USL_MIN_LEVELS   4       /* levels a sweep needs for a USL fit */
 #define RPT_BM_MIN_BATCHES   10      /* batch means: never fewer batches than this by merging */
+/* Comparisons: the family-wise error rate of one comparison's verdicts; with one run a
+ * side and no calibration, the smallest change called real (consecutive runs of one
+ * system drift ~5 %: two of them differ by 20 % about once in a thousand), and the same
+ * for p99, which moves far more from run to run (30-80 % on a busy machine); the rounds
+ * that make a paired comparison (fewer leave the differences too few degrees of freedom,
+ * n - 1, to be worth it). */
+#define RPT_ALPHA         0.05
+#define RPT_FLOOR_PCT     20.0
+#define RPT_FLOOR_P99_PCT 50.0
+#define RPT_PAIR_MIN      6
+#define RPT_MAX_STUDIES   16  /* studies one report describes */
+#define RPT_MAX_CALS      256 /* calibrations read from the databases */
 
 /* --- statistics (report_stats.c) ---------------------------------------------------- */
 
@@ -75,20 +87,23 @@ struct rpt_bm {
 };
 
 enum rpt_verdict {
-	RPT_NA,    /* not enough intervals on one side to judge */
-	RPT_NOISE, /* the 95% confidence interval of the difference holds 0 */
-	RPT_REAL,  /* it does not: the difference is real at the 5% level */
+	RPT_NA,    /* not enough intervals (or runs) on one side to judge */
+	RPT_NOISE, /* the confidence interval of the difference holds 0 (or is below the floor) */
+	RPT_REAL,  /* it does not: the difference is real at the interval's level */
 };
 
-/* The difference b - a of two means, by Welch's t-test on their batch-means errors. */
+/* The difference b - a of two means, by Welch's t-test on their standard errors (batch
+ * means of one run's intervals, or the spread of run means: see struct rpt_cmp). */
 struct rpt_diff {
 	double a, b;    /* the two means (a: baseline) */
 	double diff;    /* b - a */
 	double rel_pct; /* 100 * (b - a) / a; NAN when a == 0 */
-	double lo, hi;  /* 95% confidence interval of b - a (NAN when RPT_NA) */
+	double lo, hi;  /* confidence interval of b - a at `level` (NAN when RPT_NA) */
 	double t;       /* Welch's t (NAN when RPT_NA; +-INFINITY when both errors are 0) */
 	double df;      /* Welch-Satterthwaite degrees of freedom */
 	double p;       /* two-sided p-value */
+	double level;   /* confidence level of lo..hi: 0.95, or in a comparison the level
+	                 * Holm's step-down tested the figure at (1 - 0.05 / (k - rank)) */
 	enum rpt_verdict verdict; /* real, noise or n/a */
 };
 
@@ -114,8 +129,28 @@ struct rpt_sat {
 /* Batch means over x[0..n) split in segments seg[0..nseg) (their sum is n; nseg 0 means
  * one segment).  NAN observations are skipped. */
 void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg, struct rpt_bm *out);
-/* Welch's test of b against a (a is the baseline). */
+/* Welch's test of b against a (a is the baseline), 95% interval. */
 void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *d);
+/* The same with a (1 - alpha) interval. */
+void rpt_welch_alpha(const struct rpt_bm *a, const struct rpt_bm *b, double alpha,
+                     struct rpt_diff *d);
+/* Student's two-sample t on run means (rpt_run_means, two or more a side): the spreads
+ * pooled, n_a + n_b - 2 degrees of freedom, a (1 - alpha) interval.  With as many runs on
+ * each side it holds its level even when the spreads differ, and with few runs it keeps
+ * the degrees of freedom Welch's would lose. */
+void rpt_student_alpha(const struct rpt_bm *a, const struct rpt_bm *b, double alpha,
+                       struct rpt_diff *d);
+/* One observation per run: the mean of x[0..n) (NAN skipped) as an rpt_bm whose batches
+ * are the runs (batch 1), se = sd / sqrt(n), df = n - 1; se NAN below two runs. */
+void rpt_run_means(const double *x, size_t n, struct rpt_bm *out);
+/* b - a when the standard error of the difference and its degrees of freedom are known
+ * (a calibration's run-to-run spread), with a (1 - alpha) interval. */
+void rpt_diff_known(double a, double b, double se, double df, double alpha, struct rpt_diff *d);
+/* Whether x lies outside the (1 - alpha) prediction interval of one more observation from
+ * the sample s (an rpt_run_means, two or more runs): mean +- t sd sqrt(1 + 1/n).  0 when
+ * it lies inside or s cannot say; *rel_pct gets 100 (x - mean) / mean, *half_pct the
+ * interval's half-width in % of the mean. */
+int rpt_outlier(const struct rpt_bm *s, double x, double alpha, double *rel_pct, double *half_pct);
 /* Student's t distribution: P(T <= t) and its inverse, df > 0. */
 double rpt_t_cdf(double t, double df);
 double rpt_t_quantile(double p, double df);
@@ -409,6 +444,12 @@ struct rpt_run {
 	struct rpt_drift drift; /* does it degrade over time: a fixed run's one step; a sweep
 	                         * run's summary over step_drift */
 	struct rpt_drift *step_drift; /* sweep runs: each step's (nsteps entries); else NULL */
+	int study;              /* index into report.studies, -1: not a study's run */
+	int round, position;    /* its study round and place in the round (0: a warm-up) */
+	int warmup;             /* 1: a warm-up run after a start, not compared */
+	int since_start;        /* 1: the first run after its target started (0: unknown) */
+	int compared;           /* 1: its steps enter the cells (not a warm-up; a study's runs
+	                         * only when done: an interrupted slot was run again) */
 };
 
 /* A label: a system under test. */
@@ -416,6 +457,8 @@ struct rpt_label {
 	char *name; /* runs.label */
 	int nruns;  /* selected runs with this label */
 };
+
+enum rpt_metric { RPT_M_TPS, RPT_M_MEAN, RPT_M_P99, RPT_M_ERR, RPT_NMETRIC };
 
 /* A cell: one label at one (kind, concurrency, planned duration), all matching steps of
  * that label's runs pooled (histograms merged; interval observations as segments). */
@@ -430,19 +473,89 @@ struct rpt_cell {
 	struct istats st;   /* merged counters (st.hist released) */
 	struct rpt_bm tps, mean_ms, p99_ms, err_pct; /* batch means of the interval figures */
 	double cpu_mean[RPT_MAX_SOURCES]; /* per report CPU source (report.cpu_names), NAN: none */
-	struct rpt_bm cpu[RPT_MAX_SOURCES]; /* batch means of each CPU series' samples */
+	struct rpt_bm cpu[RPT_MAX_SOURCES];     /* batch means of each CPU series' samples */
+	int nruns;                              /* compared runs pooled (one observation each) */
+	struct rpt_bm run[RPT_NMETRIC];         /* the runs' own figures, one observation per run:
+	                                         * TPS, mean, p99 (of the run's histogram), error % */
+	struct rpt_bm run_cpu[RPT_MAX_SOURCES]; /* each run's mean CPU, per CPU source */
+	char scenario[96];                      /* the scenario name of its runs (the first's) */
 };
 
-enum rpt_metric { RPT_M_TPS, RPT_M_MEAN, RPT_M_P99, RPT_M_ERR, RPT_NMETRIC };
+/* How a comparison's intervals were computed. */
+enum rpt_noise {
+	RPT_BY_BATCHES,     /* one run on a side, no calibration: batch means within the runs,
+	                     * and no change below RPT_FLOOR_PCT is called real */
+	RPT_BY_RUNS,        /* two or more compared runs a side: a t-test on the run figures
+	                     * (Student's with the same number of runs a side, else Welch's) */
+	RPT_BY_ROUNDS,      /* the runs pair up by a study's rounds (RPT_PAIR_MIN or more,
+	                     * each label once per round): Student's t on the round
+	                     * differences, so that what moved a whole round cancels */
+	RPT_BY_CALIBRATION, /* one run on a side: the stored run-to-run spread of the scenario */
+};
 
-/* A label's cell against the baseline's cell with the same key. */
+/* A label's cell against the baseline's cell with the same key.  The figures of one
+ * comparison are judged as a family by Holm's step-down over the k figures with a spread
+ * (smallest p against 0.05 / k, the next against 0.05 / (k - 1), ... until one fails), so
+ * that a system compared with itself has at most a 5% chance of any figure called real. */
 struct rpt_cmp {
-	int base;                       /* cell index of the baseline */
-	int cell;                       /* cell index of the other label */
-	struct rpt_diff d[RPT_NMETRIC]; /* by enum rpt_metric; p99 uses the per-interval p99s */
-	double base_value[RPT_NMETRIC]; /* the cells' merged figures (what the tables show) */
-	double value[RPT_NMETRIC];      /* the same for the other label */
+	int base;                             /* cell index of the baseline */
+	int cell;                             /* cell index of the other label */
+	struct rpt_diff d[RPT_NMETRIC];       /* by enum rpt_metric (batch means: p99 uses the
+	                                       * per-interval p99s; runs: each run's p99) */
+	double base_value[RPT_NMETRIC];       /* the cells' merged figures (what the tables show) */
+	double value[RPT_NMETRIC];            /* the same for the other label */
 	struct rpt_diff cpu[RPT_MAX_SOURCES]; /* per report CPU source */
+	enum rpt_noise noise;                 /* how the intervals were computed */
+	int nruns_base, nruns;                /* compared runs on each side */
+	int family;                           /* figures judged together (k) */
+	double level;                         /* the strictest level of the family: 1 - 0.05 / k */
+	double floor_pct;  /* one run a side: the floor applied to figures judged on
+	                    * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
+	int cal;           /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
+	char method[1024]; /* the sentence saying all this, for the writers */
+};
+
+/* A stored calibration: the run-to-run spread of repeated runs of one scenario (soak
+ * calibrate, or a study with one target), per cell key. */
+struct rpt_cal {
+	int db;            /* index into report.dbs */
+	int64_t id;        /* the first calibrations.id of the group */
+	int64_t t_ms;      /* when it was measured */
+	char host[64];     /* where */
+	char scenario[96]; /* runs.name of the runs it measured */
+	char label[64];    /* their label */
+	int sweep;         /* cell key: kind, concurrency, planned step length */
+	int concurrency;
+	int64_t planned_ms;
+	int runs;               /* runs it saw (df = runs - 1) */
+	double cv[RPT_NMETRIC]; /* sd / mean of the run figures (tps, mean, p99; NAN: none) */
+};
+
+/* A study whose runs are in the report (soak study), as its design is stated. */
+struct rpt_study {
+	int db;            /* index into report.dbs */
+	int64_t id;        /* studies.id */
+	char *name;        /* studies.name */
+	char *design;      /* the sentence the report opens with */
+	int rounds;        /* planned rounds */
+	int done_slots;    /* measured runs done */
+	int slots;         /* measured runs planned */
+	int warmup_runs;   /* runs after each start, recorded and not compared */
+	char order[16];    /* interleaved | random */
+	int64_t seed;      /* random order's seed (0 with interleaved) */
+	char *targets;     /* labels, ", "-separated */
+	char *before_each; /* command, or "" */
+	int keep_running;  /* 1: targets up for the whole study */
+	int managed;       /* targets the study started and stopped (others already ran) */
+	char status[16];   /* running | done | interrupted | failed */
+};
+
+/* A validity item about the data (the first run after a start that differs beyond noise). */
+struct rpt_validity_item {
+	char name[24];  /* code: cold_start */
+	char label[64]; /* the label it concerns */
+	char run[48];   /* the run's key */
+	char *message;  /* the sentence (owned) */
 };
 
 /* A label's sweep: its sweep cells of one planned duration, by concurrency. */
@@ -487,7 +600,7 @@ struct rpt_finding {
  * (report_validity.c). */
 struct rpt_valid {
 	char severity[8]; /* "warn": a figure may mislead; "info": worth knowing */
-	char code[24];    /* host_saturated, generator_saturated, short_window, not_steady,
+	char code[24];    /* host_saturated, generator_saturated, short_window, not_steady, cold_start,
 	                   * errors, clock_skew, confounded */
 	int label;        /* index into labels, or -1 */
 	char run[96];     /* run keys it concerns, comma-separated, or "" */
@@ -570,6 +683,10 @@ struct report {
 	struct rpt_picture *pics;     /* in report order */
 	int npics;                    /* entries in pics */
 	char plot_note[256];          /* why pictures are missing, or "" */
+	struct rpt_study *studies;    /* studies of the selected runs (report_study.c) */
+	int nstudies;                 /* entries in studies */
+	struct rpt_cal *cals;         /* calibrations found in the databases */
+	int ncals;                    /* entries in cals */
 };
 
 /* report_data.c: reads the selected runs of every database into r (r zeroed first).
@@ -580,6 +697,24 @@ int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, 
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
 /* report_build.c: cells, comparisons, sweeps, then the findings. */
 int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen);
+/* report_study.c: the study tags of one run (rd: report_read.h) and, per database, its
+ * studies and calibrations; then, in rpt_build, each study's design sentence. */
+struct reader;
+int rpt_read_study_run(struct reader *rd, struct rpt_run *run);
+int rpt_read_studies(struct reader *rd);
+int rpt_study_designs(struct report *r, char *err, size_t errlen);
+/* The cold_start validity items: a study's first run after a start (a warm-up, or a
+ * compared run when warmup_runs is 0) whose TPS or mean latency lies outside the 95%
+ * prediction interval of the label's compared runs.  *out is allocated (NULL when none);
+ * rpt_validity_free.  0, or -1 out of memory. */
+int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *n);
+void rpt_validity_free(struct rpt_validity_item *v, int n);
+/* "runs", "batch means", "calibration". */
+const char *rpt_noise_name(enum rpt_noise n);
+/* The distinct method sentences of the comparisons, in comparison order, into out[0..max);
+ * returns how many (pointers into r). */
+int rpt_methods(const struct report *r, const char **out, int max);
+
 /* report_findings.c: the sentences from what rpt_build made; 0, or -1 out of memory. */
 int rpt_findings(struct report *r);
 /* The findings marked top, highest score first, into idx[RPT_TOP_FINDINGS]; how many. */

@@ -407,9 +407,10 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	    !run->reason)
 		return rpt_rd_oom(rd);
 	r->labels[li].nruns++;
-	if (rpt_read_gaps(rd, run) < 0 || read_steps(rd, run) < 0 || read_series(rd, run) < 0 ||
-	    rpt_read_sources(rd, run) < 0 || rpt_read_agents(rd, q, run) < 0 ||
-	    rpt_read_env(rd, run) < 0 || rpt_drift_read(rd, run) < 0)
+	if (rpt_read_gaps(rd, run) < 0 || rpt_read_study_run(rd, run) < 0 || read_steps(rd, run) < 0 ||
+	    read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0 ||
+	    rpt_read_agents(rd, q, run) < 0 || rpt_read_env(rd, run) < 0 ||
+	    rpt_drift_read(rd, run) < 0)
 		return -1;
 	return 0;
 }
@@ -452,6 +453,8 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 		db_fail(rd->db, "cannot read runs", rd->err, rd->errlen);
 		goto done;
 	}
+	if (rpt_read_studies(rd) < 0)
+		goto done;
 	rc = 0;
 done:
 	sqlite3_finalize(q);
@@ -640,5 +643,13 @@ void rpt_free(struct report *r)
 	}
 	free(r->pics);
 	free(r->title);
+	for (int i = 0; i < r->nstudies; i++) {
+		free(r->studies[i].name);
+		free(r->studies[i].design);
+		free(r->studies[i].targets);
+		free(r->studies[i].before_each);
+	}
+	free(r->studies);
+	free(r->cals);
 	memset(r, 0, sizeof *r);
 }

@@ -234,6 +234,22 @@ int rpt_write_html(const struct report *r, FILE *f)
 	if (open)
 		fprintf(f, " (%d not done: see Findings)", open);
 	fputs(".</p>\n", f);
+	for (int i = 0; i < r->nstudies; i++) {
+		fputs("<p class=\"meta\"><b>Design.</b> ", f);
+		esc(f, r->studies[i].design);
+		fputs("</p>\n", f);
+	}
+	{
+		const char *m[16];
+		int nm = rpt_methods(r, m, 16);
+		for (int i = 0; i < nm; i++) {
+			fputs(i ? "<p class=\"note\">"
+			        : "<p class=\"note\"><b>How changes are judged.</b> ",
+			      f);
+			esc(f, m[i]);
+			fputs("</p>\n", f);
+		}
+	}
 	/* The verdict first: its table, then a sentence per label. */
 	if (nfront > 0)
 		html_table(&front[0], f);

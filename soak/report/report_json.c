@@ -65,7 +65,9 @@ static void jdiff(FILE *f, double base, double value, const struct rpt_diff *d)
 	jnum(f, d->lo, 4);
 	fputs(", ", f);
 	jnum(f, d->hi, 4);
-	fputs("], \"t\": ", f);
+	fputs("], \"level\": ", f);
+	jnum(f, d->level, 6);
+	fputs(", \"t\": ", f);
 	jnum(f, d->t, 4);
 	jfield(f, "df", d->df, 2);
 	jfield(f, "p", d->p, 6);
@@ -362,6 +364,30 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 	json_write_str(f, c->runs);
 	fputs(", \"baseline_runs\": ", f);
 	json_write_str(f, a->runs);
+	fputs(",\n     \"noise\": ", f);
+	json_write_str(f, rpt_noise_name(m->noise));
+	fprintf(f,
+	        ", \"n_runs\": %d, \"n_runs_baseline\": %d, \"family\": %d, \"level\": ", m->nruns,
+	        m->nruns_base, m->family);
+	jnum(f, m->level, 6);
+	fputs(", \"floor_pct\": ", f);
+	jnum(f, m->floor_pct, 1);
+	/* The run-to-run spread each side showed (coefficient of variation of its runs). */
+	fputs(", \"run_cv_pct\": {", f);
+	for (int k = 0; k < 3; k++) {
+		const struct rpt_bm *x[2] = {&c->run[k], &a->run[k]};
+		for (int side = 0; side < 2; side++) {
+			fprintf(f, "%s\"%s%s\": ", k || side ? ", " : "",
+			        rpt_metric_name((enum rpt_metric)k), side ? "_baseline" : "");
+			jnum(f,
+			     x[side]->n >= 2 ? 100 * x[side]->se * sqrt((double)x[side]->n) /
+			                           fabs(x[side]->mean)
+			                     : NAN,
+			     3);
+		}
+	}
+	fputs("},\n     \"method\": ", f);
+	json_write_str(f, m->method);
 	fputs(",\n     \"metrics\": {", f);
 	for (int k = 0; k < RPT_NMETRIC; k++) {
 		fputs(k ? ",\n       " : "\n       ", f);
@@ -464,9 +490,32 @@ int rpt_write_json(const struct report *r, FILE *f)
 		fputs(s ? ", " : "", f);
 		json_write_str(f, r->cpu_names[s]);
 	}
-	fputs("],\n  \"noise_method\": \"batch means of per-interval figures; Welch t-test, "
-	      "95% confidence interval of the difference\",\n  \"verdict\": [\n",
+	fputs("],\n  \"noise_method\": \"per comparison (comparisons[].noise, .method): Welch "
+	      "t-test across runs when both sides have two or more, else a stored calibration, "
+	      "else batch means of per-interval figures with a floor; Holm over each "
+	      "comparison's figures\",\n  \"studies\": [",
 	      f);
+	for (int i = 0; i < r->nstudies; i++) {
+		const struct rpt_study *st = &r->studies[i];
+		fputs(i ? ",\n    " : "\n    ", f);
+		fputs("{\"name\": ", f);
+		json_write_str(f, st->name);
+		fprintf(f, ", \"rounds\": %d, \"order\": ", st->rounds);
+		json_write_str(f, st->order);
+		fprintf(f, ", \"seed\": %lld, \"warmup_runs\": %d, \"keep_running\": %s, ",
+		        (long long)st->seed, st->warmup_runs, st->keep_running ? "true" : "false");
+		fputs("\"before_each\": ", f);
+		json_write_str(f, st->before_each);
+		fputs(", \"targets\": ", f);
+		json_write_str(f, st->targets);
+		fprintf(f, ", \"slots\": %d, \"done_slots\": %d, \"status\": ", st->slots,
+		        st->done_slots);
+		json_write_str(f, st->status);
+		fputs(", \"design\": ", f);
+		json_write_str(f, st->design);
+		fputc('}', f);
+	}
+	fputs(r->nstudies ? "\n  ],\n  \"verdict\": [\n" : "],\n  \"verdict\": [\n", f);
 	for (int i = 0; i < r->nverdicts; i++) {
 		jverdict(r, &r->verdicts[i], f);
 		fputs(i + 1 < r->nverdicts ? ",\n" : "\n", f);

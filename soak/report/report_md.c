@@ -205,6 +205,25 @@ int rpt_write_md(const struct report *r, FILE *f)
 	fputs("\n\n", f);
 	md_meta(r, f);
 	fputc('\n', f);
+	/* The study's design and how changes are judged, before the verdict rests on them. */
+	for (int i = 0; i < r->nstudies; i++) {
+		fputs("**Design.** ", f);
+		md_text(f, r->studies[i].design);
+		fputs("\n\n", f);
+	}
+	{
+		const char *m[16];
+		int nm = rpt_methods(r, m, 16);
+		if (nm)
+			fputs(nm > 1 ? "**How changes are judged.**\n\n" : "**How changes are judged.** ", f);
+		for (int i = 0; i < nm; i++) {
+			fputs(nm > 1 ? "- " : "", f);
+			md_text(f, m[i]);
+			fputc('\n', f);
+		}
+		if (nm)
+			fputc('\n', f);
+	}
 	/* The verdict: its table, then a sentence per label. */
 	if (nfront > 0)
 		md_table(&front[0], f, "##");

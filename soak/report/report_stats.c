@@ -1,4 +1,5 @@
-/* report_stats: batch means, Welch's test, Student's t, the USL fit and saturation. */
+/* report_stats: batch means, run means, Welch's test, Student's t, prediction intervals, the
+ * USL fit and saturation. */
 #include "report.h"
 
 #include <float.h>
@@ -176,7 +177,8 @@ double rpt_t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
-void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *d)
+void rpt_welch_alpha(const struct rpt_bm *a, const struct rpt_bm *b, double alpha,
+                     struct rpt_diff *d)
 {
 	double va, vb, se;
 
@@ -186,6 +188,7 @@ void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *
 	d->diff = b->mean - a->mean;
 	d->rel_pct = a->mean != 0 ? 100.0 * d->diff / fabs(a->mean) : NAN;
 	d->lo = d->hi = d->t = d->df = d->p = NAN;
+	d->level = 1 - alpha;
 	d->verdict = RPT_NA;
 	if (isnan(a->se) || isnan(b->se) || isnan(d->diff))
 		return;
@@ -209,11 +212,96 @@ void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *
 	}
 	d->p = 2 * (1 - rpt_t_cdf(fabs(d->t), d->df));
 	{
-		double q = rpt_t_quantile(0.975, d->df);
+		double q = rpt_t_quantile(1 - alpha / 2, d->df);
 		d->lo = d->diff - q * se;
 		d->hi = d->diff + q * se;
 	}
 	d->verdict = (d->lo > 0 || d->hi < 0) ? RPT_REAL : RPT_NOISE;
+}
+
+void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *d)
+{
+	rpt_welch_alpha(a, b, 0.05, d);
+}
+
+void rpt_student_alpha(const struct rpt_bm *a, const struct rpt_bm *b, double alpha,
+                       struct rpt_diff *d)
+{
+	double na = (double)a->n, nb = (double)b->n, sp2;
+
+	if (a->n < 2 || b->n < 2 || isnan(a->se) || isnan(b->se)) {
+		rpt_diff_known(a->mean, b->mean, NAN, 0, alpha, d);
+		return;
+	}
+	/* se^2 n is each side's sample variance. */
+	sp2 = ((na - 1) * a->se * a->se * na + (nb - 1) * b->se * b->se * nb) / (na + nb - 2);
+	rpt_diff_known(a->mean, b->mean, sqrt(sp2 * (1 / na + 1 / nb)), na + nb - 2, alpha, d);
+}
+
+void rpt_run_means(const double *x, size_t n, struct rpt_bm *out)
+{
+	double sum = 0, ss = 0;
+	size_t k = 0;
+
+	memset(out, 0, sizeof *out);
+	out->mean = out->se = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			sum += x[i], k++;
+	out->n = out->batches = k;
+	out->batch = 1;
+	if (k == 0)
+		return;
+	out->mean = sum / (double)k;
+	if (k < 2)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			ss += (x[i] - out->mean) * (x[i] - out->mean);
+	out->se = sqrt(ss / (double)(k - 1) / (double)k);
+	out->df = (double)(k - 1);
+}
+
+void rpt_diff_known(double a, double b, double se, double df, double alpha, struct rpt_diff *d)
+{
+	memset(d, 0, sizeof *d);
+	d->a = a;
+	d->b = b;
+	d->diff = b - a;
+	d->rel_pct = a != 0 ? 100.0 * d->diff / fabs(a) : NAN;
+	d->lo = d->hi = d->t = d->p = NAN;
+	d->df = df;
+	d->level = 1 - alpha;
+	d->verdict = RPT_NA;
+	if (isnan(d->diff) || !(se >= 0) || !(df > 0))
+		return;
+	if (se == 0) {
+		d->lo = d->hi = d->diff;
+		d->t = d->diff == 0 ? 0 : copysign(INFINITY, d->diff);
+		d->p = d->diff == 0 ? 1 : 0;
+		d->verdict = d->diff == 0 ? RPT_NOISE : RPT_REAL;
+		return;
+	}
+	d->t = d->diff / se;
+	d->p = 2 * (1 - rpt_t_cdf(fabs(d->t), df));
+	double q = rpt_t_quantile(1 - alpha / 2, df);
+	d->lo = d->diff - q * se;
+	d->hi = d->diff + q * se;
+	d->verdict = (d->lo > 0 || d->hi < 0) ? RPT_REAL : RPT_NOISE;
+}
+
+int rpt_outlier(const struct rpt_bm *s, double x, double alpha, double *rel_pct, double *half_pct)
+{
+	double sd, half;
+
+	*rel_pct = *half_pct = NAN;
+	if (s->batch != 1 || s->n < 2 || isnan(s->se) || isnan(x) || s->mean == 0)
+		return 0;
+	sd = s->se * sqrt((double)s->n);
+	half = rpt_t_quantile(1 - alpha / 2, s->df) * sd * sqrt(1 + 1.0 / (double)s->n);
+	*rel_pct = 100 * (x - s->mean) / fabs(s->mean);
+	*half_pct = 100 * half / fabs(s->mean);
+	return fabs(x - s->mean) > half;
 }
 
 /* --- USL ------------------------------------------------------------------------------- */
@@ -436,4 +524,12 @@ void rpt_saturation(const double *x, size_t k, struct rpt_sat *s)
 const char *rpt_verdict_name(enum rpt_verdict v)
 {
 	return v == RPT_REAL ? "real" : v == RPT_NOISE ? "noise" : "n/a";
+}
+
+const char *rpt_noise_name(enum rpt_noise n)
+{
+	return n == RPT_BY_RUNS          ? "runs"
+	       : n == RPT_BY_ROUNDS      ? "paired runs"
+	       : n == RPT_BY_CALIBRATION ? "calibration"
+	                                 : "batch means";
 }

@@ -206,9 +206,9 @@ static void memory_cell(const struct rpt_run *run, char *buf, size_t len)
 static const char *run_cell(const struct rpt_run *run, char *buf, size_t len)
 {
 	if (!strcmp(run->status, "done"))
-		snprintf(buf, len, "%s", run->key);
+		snprintf(buf, len, "%s%s", run->key, run->warmup ? " (warm-up)" : "");
 	else
-		snprintf(buf, len, "%s (%s)", run->key, run->status);
+		snprintf(buf, len, "%s (%s%s)", run->key, run->status, run->warmup ? ", warm-up" : "");
 	return buf;
 }
 
@@ -399,12 +399,12 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	snprintf(
 	    t->note, sizeof t->note,
 	    "Each label against the baseline (%s, or the first label with data) on the same "
-	    "kind of run, concurrency and step duration. A change is the label's merged figure "
-	    "against the baseline's (error %%: in percentage points). 'real' or 'noise' comes "
-	    "from batch means: every steady interval's figure is an observation, batches grow "
-	    "while neighbours stay correlated, and Welch's t-test on the two means gives a 95%% "
-	    "confidence interval of the difference; 'real' when it excludes zero, 'n/a' with "
-	    "fewer than two batches on a side. p99 is judged on the per-interval p99s.",
+	    "kind of run, concurrency and step duration: the change of the merged figure (error "
+	    "%%: in points), 'real' when its confidence interval excludes zero, 'noise' when "
+	    "not, 'n/a' without data. Two or more runs a side: a t-test on the run figures; "
+	    "one: batch means and a floor, or a calibration (see 'How changes are judged'). A "
+	    "row's figures are judged together (Holm): a system compared with itself has at "
+	    "most a 5%% chance of any figure in the row called real.",
 	    lname(r, 0));
 	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->ncmps; i++) {

@@ -547,13 +547,36 @@ static int cmp_valid(const struct rpt_valid *a, const struct rpt_valid *b)
 	return a->label - b->label;
 }
 
+/* cold_start (report_study.c): the first run after a target started that differs from the
+ * label's other runs beyond noise. */
+static int cold_start(struct vctx *v)
+{
+	struct report *r = v->r;
+	struct rpt_validity_item *it;
+	int n, rc = 0;
+
+	if (rpt_cold_start(r, &it, &n) < 0)
+		return -1;
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct sbuf b = {.n = 0};
+		int label = -1;
+		for (int l = 0; l < r->nlabels; l++)
+			if (!strcmp(r->labels[l].name, it[i].label))
+				label = l;
+		rpt_sb_printf(&b, "%s", it[i].message);
+		rc = add(v, "warn", "cold_start", label, it[i].run, &b);
+	}
+	rpt_validity_free(it, n);
+	return rc;
+}
+
 int rpt_validity(struct report *r)
 {
 	struct vctx v = {.r = r, .cap = 0};
 
 	if (host_saturated(&v) < 0 || generator_saturated(&v) < 0 || confounded(&v) < 0 ||
 	    errors(&v) < 0 || not_steady(&v) < 0 || clock_skew(&v) < 0 || short_memory(&v) < 0 ||
-	    short_comparisons(&v) < 0)
+	    short_comparisons(&v) < 0 || cold_start(&v) < 0)
 		return -1;
 	/* Insertion sort: stable, so runs keep their report order within a code. */
 	for (int i = 1; i < r->nvalidity; i++) {

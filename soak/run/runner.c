@@ -710,6 +710,11 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	}
 	if (o->run_id)
 		*o->run_id = r->rec.run_id;
+	if (o->on_begin && o->on_begin(o->on_begin_arg, r->rec.db, r->rec.run_id, err, sizeof err) < 0) {
+		snprintf(r->reason, sizeof r->reason, "%s", err);
+		r->failed = 1;
+		goto close;
+	}
 	/* ${nonce}: random per run, so usernames never collide with an earlier run's. */
 	{
 		uint64_t x = (uint64_t)clock_mono_ns() ^ ((uint64_t)r->rec.run_id << 40) ^ (uint64_t)getpid();

@@ -18,6 +18,7 @@
 #define SOAK_RUNNER_H
 
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdint.h>
 
 #include "agent.h"
@@ -71,6 +72,10 @@ struct runner_opts {
 	int (*drift_check)(const char *db_path, int64_t run_id, double tps, double mean,
 	                   double p99, char *msgs, size_t msglen, int max, char *verdict,
 	                   size_t vlen, char *err, size_t errlen);
+	/* Called once the run's row exists, with the runner's database handle and the run's
+	 * id, before anything is sent (a study tags the run there); -1 fails the run. */
+	int (*on_begin)(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t errlen);
+	void *on_begin_arg; /* its first argument */
 };
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143

@@ -507,7 +507,7 @@ static int parse_all(struct scenario *s, struct scn_parse *p)
 }
 
 /* Builds the stored scenario text: the file, then the overrides as a comment trailer. */
-static char *stored_text(const char *text, char *const *sets, int nsets)
+char *scn_text_with_sets(const char *text, char *const *sets, int nsets)
 {
 	size_t n = strlen(text) + 64;
 	char *out, *q;
@@ -538,50 +538,40 @@ int scn_parse_text(struct scenario *s, const char *name, const char *text, char 
 	memset(s, 0, sizeof *s);
 	p.ents = calloc(SCN_MAX_ENTRIES, sizeof *p.ents);
 	s->file = strdup(name);
-	s->text = stored_text(text, sets, nsets);
+	s->text = scn_text_with_sets(text, sets, nsets);
 	if (!p.ents || !s->file || !s->text) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	} else {
 		rc = parse_all(s, &p);
 	}
-	for (int i = 0; p.ents && i < p.nents; i++) {
-		free(p.ents[i].section);
-		free(p.ents[i].key);
-		free(p.ents[i].value);
-	}
-	free(p.ents);
-	for (int i = 0; i < p.nlong; i++)
-		free(p.longv[i]);
+	scn_parse_release(&p);
 	if (rc < 0)
 		scn_release(s);
 	return rc;
 }
 
-int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets, char *err,
-	     size_t errlen)
+char *scn_file_text(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	struct stat st;
 	char *text;
-	int rc;
 
-	memset(s, 0, sizeof *s);
 	if (!f) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		return -1;
+		return NULL;
 	}
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SCN_MAX_FILE) {
 		snprintf(err, errlen, "'%s' is not a scenario file (%s)", path,
 			 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file under 4 MB");
 		fclose(f);
-		return -1;
+		return NULL;
 	}
 	text = malloc((size_t)st.st_size + 1);
 	if (!text) {
 		fclose(f);
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return NULL;
 	}
 	size_t n = fread(text, 1, (size_t)st.st_size, f);
 	text[n] = '\0';
@@ -589,8 +579,20 @@ int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets,
 	if (memchr(text, '\0', n)) {
 		snprintf(err, errlen, "%s:1: not a text file (contains NUL bytes)", path);
 		free(text);
-		return -1;
+		return NULL;
 	}
+	return text;
+}
+
+int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets, char *err,
+	     size_t errlen)
+{
+	char *text;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	if (!(text = scn_file_text(path, err, errlen)))
+		return -1;
 	rc = scn_parse_text(s, path, text, sets, nsets, err, errlen);
 	free(text);
 	return rc;

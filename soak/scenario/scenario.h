@@ -83,6 +83,10 @@ int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets,
 int scn_parse_text(struct scenario *s, const char *name, const char *text, char *const *sets,
 		   int nsets, char *err, size_t errlen);
 void scn_release(struct scenario *s);
+/* A file's whole text (a regular text file of at most 4 MB), malloc'd; NULL with err. */
+char *scn_file_text(const char *path, char *err, size_t errlen);
+/* text, then the overrides as a comment trailer (what runs.scenario stores); malloc'd. */
+char *scn_text_with_sets(const char *text, char *const *sets, int nsets);
 
 /* Total planned length of all steps. */
 int64_t scn_total_ms(const struct scenario *s);

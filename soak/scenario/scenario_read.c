@@ -128,11 +128,11 @@ static char *reader(char *str, int num, void *stream)
 		if (close && (size_t)(close - s - 1) < sizeof sec) {
 			memcpy(sec, s + 1, (size_t)(close - s - 1));
 			sec[close - s - 1] = '\0';
-			if (!section_known(sec))
-				scn_perr(p, NULL, p->line,
-				     "unknown section [%s] (known: scenario, sweep, request, request.NAME, "
-				     "thresholds, collect.NAME, handshake, frame.NAME)",
-				     sec);
+			if (!(p->known ? p->known(sec) : section_known(sec)))
+				scn_perr(p, NULL, p->line, "unknown section [%s] (known: %s)", sec,
+				     p->known ? p->known_list
+				              : "scenario, sweep, request, request.NAME, thresholds, "
+				                "collect.NAME, handshake, frame.NAME");
 		}
 	}
 	return str;
@@ -190,7 +190,7 @@ static void apply_sets(struct scn_parse *p)
 		tmp.section = strndup(s, (size_t)(dot - s));
 		tmp.key = strndup(dot + 1, (size_t)(eq - dot - 1));
 		tmp.value = strdup(eq + 1);
-		if (!section_known(tmp.section)) {
+		if (!(p->known ? p->known(tmp.section) : section_known(tmp.section))) {
 			snprintf(p->err, p->errlen, "--set %s: unknown section [%s]", s, tmp.section);
 			p->failed = 1;
 			free(tmp.section);
@@ -302,6 +302,20 @@ int scn_compile_tpl(struct scn_parse *p, struct scenario *s, struct scn_entry *e
 		return -1;
 	}
 	return 0;
+}
+
+void scn_parse_release(struct scn_parse *p)
+{
+	for (int i = 0; p->ents && i < p->nents; i++) {
+		free(p->ents[i].section);
+		free(p->ents[i].key);
+		free(p->ents[i].value);
+	}
+	free(p->ents);
+	p->ents = NULL;
+	for (int i = 0; i < p->nlong; i++)
+		free(p->longv[i]);
+	p->nlong = 0;
 }
 
 int scn_read(struct scn_parse *p)

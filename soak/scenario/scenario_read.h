@@ -43,11 +43,17 @@ struct scn_parse {
 	 * value (trimmed, inline comment removed, as libinih would) waits in longv[N]. */
 	char *longv[SCN_MAX_LONG];
 	int nlong;
+	/* Another kind of file (a study) names its own sections: NULL means a scenario's. */
+	int (*known)(const char *section); /* 1 when the section is one of the file's */
+	const char *known_list;            /* the known sections, for the message */
 };
 
 /* Reads p->text into p->ents (file order, then the --set overrides); 0, or -1 after
  * scn_perr.  p->ents must have room for SCN_MAX_ENTRIES. */
 int scn_read(struct scn_parse *p);
+
+/* Frees what reading left in p: the entries (and p->ents itself) and the long values. */
+void scn_parse_release(struct scn_parse *p);
 
 /* Records the first error as `FILE:LINE: message` (or `--set s.k: message`); e names the
  * entry at fault (its line is used), or NULL with `line`. */

@@ -2,6 +2,8 @@
 # The main job for real, in small: a private PostgreSQL, then Tomcat 9, Tomcat 10 and
 # Jetty 9 in turn, 15 seconds of registrations against each with the app, DB and host
 # collectors and the GC log followed; then the checks the study depends on and the report.
+# Last, an A/A study on Tomcat 10 (two labels, one container, three interleaved rounds, the
+# users table emptied before each run): no figure may be called real.
 . "$(dirname "$0")/lib.sh"
 
 # PostgreSQL runs as the postgres user: it must reach its directory.
@@ -64,4 +66,46 @@ for c in tomcat9 tomcat10 jetty9; do
 done
 check "report has pictures" test "$(find "$T/report" -name '*.svg' | wc -l)" -ge 3
 check "report.html inlines them" test "$(grep -c '<svg' "$T/report/report.html")" -ge 3
+# --- A/A on Tomcat 10: the same container under two labels ----------------------------------
+if info=$("$TOP/targets/containers/tomcat10" start "$T/tomcat10" --jdbc "$jdbc" --heap 256m 2>"$T/aa.err"); then
+  started+=(tomcat10)
+  kv() { sed -n "s/^$1=//p" <<<"$info"; }
+  cat >"$T/aa.ini" <<EOF
+[study]
+name = tomcat10 against itself
+scenario = $TOP/scenarios/demo.ini
+rounds = 3
+warmup_runs = 1
+before_each = "$TOP/targets/db/postgres.sh" truncate "$PG"
+[target.a]
+url = $(kv url)
+pid = $(kv pid)
+gc_log = $(kv gc_log)
+[target.b]
+url = $(kv url)
+pid = $(kv pid)
+gc_log = $(kv gc_log)
+EOF
+  soak study -q --db "$T/aa.db" --set scenario.duration=8s --set scenario.warmup=2s "$T/aa.ini" \
+    >"$T/aa.out" 2>"$T/aa.err"
+  check_eq "tomcat10 A/A: the study exits 0" "$?" 0
+  check_eq "tomcat10 A/A: 6 runs compared, 2 warm-ups" \
+    "$(sql "$T/aa.db" "SELECT count(slot) || ' ' || sum(warmup) FROM study_runs")" "6 2"
+  check_eq "tomcat10 A/A: the users table emptied before each run" \
+    "$("$TOP/targets/db/postgres.sh" count "$PG")" \
+    "$(sql "$T/aa.db" "SELECT sum(requests) - sum(errors) FROM intervals WHERE run_id = (SELECT max(id) FROM runs)")"
+  soak report "$T/aa.db" -o "$T/aa" --no-plots >/dev/null 2>&1
+  check_eq "tomcat10 A/A: judged across 3 runs a side" \
+    "$(jq -r '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")' "$T/aa/report.json")" \
+    "runs 3 3"
+  real=$(jq -r '[.comparisons[] | (.metrics, .cpu) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")' "$T/aa/report.json")
+  check_eq "tomcat10 A/A: no figure is called real" "$real" ""
+  [ -z "$real" ] || jq -c '.comparisons[0] | (.metrics, .cpu)' "$T/aa/report.json" | sed 's/^/# /'
+  check "tomcat10 A/A: the report names the design" \
+    grep -q "^\*\*Design.\*\* Study 'tomcat10 against itself': 2 targets (a, b), 3 rounds in interleaved order" "$T/aa/report.md"
+  "$TOP/targets/containers/tomcat10" stop "$T/tomcat10" >/dev/null 2>&1
+  started=()
+else
+  fail "tomcat10 starts for the A/A study" "$(tail -20 "$T/aa.err")"
+fi
 done_testing

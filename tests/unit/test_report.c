@@ -12,27 +12,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
-
-/* A deterministic generator (xorshift64*) and normal draws (Box-Muller). */
-struct rng {
-	uint64_t s;
-};
-
-static double uniform(struct rng *r)
-{
-	r->s ^= r->s >> 12;
-	r->s ^= r->s << 25;
-	r->s ^= r->s >> 27;
-	return (double)((r->s * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
-}
-
-static double normal(struct rng *r, double mean, double sd)
-{
-	double u1 = uniform(r), u2 = uniform(r);
-	if (u1 < 1e-300)
-		u1 = 1e-300;
-	return mean + sd * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
+#include "testrng.h"
 
 static double usl(double lambda, double sigma, double kappa, double n)
 {

@@ -1,0 +1,185 @@
+/*
+ * soak study — an experiment: every target of a study file runs its scenario(s) in rounds,
+ * interleaved or in a seeded random order, with the same reset before each run and the
+ * first run(s) after each start discarded; `soak report` then judges the labels across
+ * their runs.  soak calibrate (cmd_calibrate.c) is a study of one target.
+ */
+#include <curl/curl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "db.h"
+#include "log.h"
+#include "run/study_run.h"
+
+/* Set by the signal handlers; read by the study and its runs. */
+static volatile sig_atomic_t sigint_count, sigterm_seen;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGINT)
+		sigint_count++;
+	else
+		sigterm_seen = 1;
+}
+
+static void usage_study(FILE *f)
+{
+	fprintf(f, "usage: soak study [options] STUDY.ini\n"
+	           "\n"
+	           "Runs a study: [study] scenario, rounds, order = interleaved|random (seed),\n"
+	           "before_each, warmup_runs (1), keep_running (no); [target.NAME] start/stop\n"
+	           "commands (start prints url=, address=, pid=, gc_log=, version= lines) or the\n"
+	           "url of a target already running.  Every run is recorded with its study, round\n"
+	           "and position; `soak check STUDY.ini` prints the schedule and its length.\n"
+	           "  --db FILE              results database (default $SOAK_DB or soak.db)\n"
+	           "  --set SECTION.KEY=V    override a key of every run's scenario (repeatable)\n"
+	           "  --resume               continue the latest unfinished study of this name\n"
+	           "  --threads N            engine threads (default: the scenario's)\n"
+	           "  -q, --quiet            no progress lines from the runs\n"
+	           "  -v, --verbose          diagnostics\n"
+	           "Exit status: 0 done, 1 a threshold failed, 2 bad usage or file, 3 runtime\n"
+	           "failure (a command failed, the database), 130/143 interrupted.\n");
+}
+
+/* Checks every run the study will make can be built: each scenario for each target with
+ * the values known now (a start's output comes later). */
+static int check_scenarios(const struct study *st, char *const *sets, int nsets, const char *who)
+{
+	for (int t = 0; t < st->ntargets; t++)
+		for (int sc = 0; sc < st->nscenarios; sc++) {
+			struct scenario s;
+			char err[1024];
+			if (study_scenario(st, t, sc, NULL, sets, nsets, &s, err, sizeof err) < 0) {
+				fprintf(stderr, "%s: target %s: %s\n", who, st->targets[t].name,
+				        err);
+				return -1;
+			}
+			scn_release(&s);
+		}
+	return 0;
+}
+
+int cmd_study_opt(int c, char *arg, struct cmd_study_args *a, const char *who)
+{
+	char *end;
+	long v;
+
+	switch (c) {
+	case 'D':
+		a->db_path = arg;
+		return 1;
+	case 's':
+		a->sets[a->nsets++] = arg;
+		return 1;
+	case 'r':
+		a->resume = 1;
+		return 1;
+	case 't':
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || v < 1 || v > 256) {
+			fprintf(stderr, "%s: --threads: expected 1..256, not '%s'\n", who, arg);
+			return -1;
+		}
+		a->threads = (int)v;
+		return 1;
+	case 'q':
+		a->quiet = 1;
+		return 1;
+	case 'v':
+		a->verbose++;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const char *who)
+{
+	struct study_run_opts o = {.db_path = a->db_path,
+	                           .sets = a->sets,
+	                           .nsets = a->nsets,
+	                           .resume = a->resume,
+	                           .who = who};
+	struct sigaction sa = {0};
+	struct rlimit rl;
+	int rc;
+
+	if (a->verbose)
+		log_set_level(a->verbose > 1 ? LOG_DEBUG : LOG_INFO);
+	if (check_scenarios(st, a->sets, a->nsets, who) < 0)
+		return EXIT_USAGE;
+	/* Every VU may hold a socket: take the hard limit on open files. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	o.run.threads = a->threads;
+	o.run.tty = isatty(STDERR_FILENO);
+	o.run.quiet = a->quiet;
+	o.run.sigint_count = &sigint_count;
+	o.run.sigterm = &sigterm_seen;
+	rc = study_run(st, &o);
+	curl_global_cleanup();
+	return rc;
+}
+
+int cmd_study(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"db", required_argument, NULL, 'D'}, {"set", required_argument, NULL, 's'},
+	    {"resume", no_argument, NULL, 'r'},   {"threads", required_argument, NULL, 't'},
+	    {"quiet", no_argument, NULL, 'q'},    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
+	};
+	struct cmd_study_args a = {.db_path = db_default_path()};
+	int c, rc = EXIT_USAGE, got;
+	struct study st;
+	char err[1024];
+
+	if (!(a.sets = calloc((size_t)argc + 1, sizeof *a.sets)))
+		return EXIT_RUNTIME;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qvh", opts, NULL)) != -1) {
+		if ((got = cmd_study_opt(c, optarg, &a, "soak study")) < 0)
+			goto done;
+		if (got)
+			continue;
+		if (c == 'h') {
+			usage_study(stdout);
+			rc = EXIT_OK;
+			goto done;
+		}
+		fprintf(stderr, "soak study: %s '%s'\n",
+		        c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+		cmd_usage("study");
+		goto done;
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "soak study: %s\n",
+		        optind >= argc ? "no study file given" : "one study file, please");
+		cmd_usage("study");
+		goto done;
+	}
+	if (study_load(&st, argv[optind], err, sizeof err) < 0) {
+		fprintf(stderr, "soak study: %s\n", err);
+		goto done;
+	}
+	rc = cmd_study_exec(&st, &a, "soak study");
+	study_release(&st);
+done:
+	free(a.sets);
+	return rc;
+}

@@ -1,0 +1,605 @@
+/* study: study files, their schedule and their runs' scenarios (study.h). */
+#include "study.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dur.h"
+#include "scenario_read.h"
+
+#define KV_MAX 65536 /* bytes of a start command's output that are read */
+
+static int section_known(const char *sec)
+{
+	return strcmp(sec, "study") == 0 || (strncmp(sec, "target.", 7) == 0 && sec[7]);
+}
+
+static char *get_str(struct scn_parse *p, const char *sec, const char *key)
+{
+	struct scn_entry *e = scn_find(p, sec, key);
+	if (!e || !*e->value)
+		return NULL;
+	return scn_dup(p, e->value);
+}
+
+/* A path relative to the study file's directory. */
+static char *relative_to(struct scn_parse *p, const char *file, const char *path)
+{
+	char buf[4096];
+	const char *slash = strrchr(file, '/');
+	if (path[0] != '/' && slash)
+		snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - file), file, path);
+	else
+		snprintf(buf, sizeof buf, "%s", path);
+	return scn_dup(p, buf);
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s || strlen(s) >= STUDY_NAME_MAX)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-.", *s))
+			return 0;
+	return 1;
+}
+
+static void parse_study(struct scn_parse *p, struct study *st)
+{
+	struct scn_entry *e;
+	long v;
+	const char *base = strrchr(st->file, '/');
+
+	base = base ? base + 1 : st->file;
+	if ((e = scn_find(p, "study", "name")) && *e->value) {
+		st->name = scn_dup(p, e->value);
+	} else {
+		st->name = scn_dup(p, base);
+		if (st->name && strlen(st->name) > 4 &&
+		    !strcmp(st->name + strlen(st->name) - 4, ".ini"))
+			st->name[strlen(st->name) - 4] = '\0';
+	}
+	/* scenario is repeatable: every line counts, in order. */
+	for (int i = 0; i < p->nents && !p->failed; i++) {
+		e = &p->ents[i];
+		if (strcmp(e->section, "study") || strcmp(e->key, "scenario"))
+			continue;
+		e->used = 1;
+		if (!*e->value) {
+			scn_perr(p, e, 0, "scenario: a scenario file, please");
+			break;
+		}
+		if (st->nscenarios >= STUDY_MAX_SCENARIOS) {
+			scn_perr(p, e, 0, "more than %d scenarios", STUDY_MAX_SCENARIOS);
+			break;
+		}
+		st->scenarios[st->nscenarios++] = relative_to(p, st->file, e->value);
+	}
+	if (!p->failed && st->nscenarios == 0)
+		scn_perr(p, NULL, scn_section_line(p, "study"),
+		         "[study] needs scenario = FILE (the scenario every target runs)");
+	st->rounds = 0;
+	if ((e = scn_find(p, "study", "rounds")) && scn_get_int(p, e, 1, STUDY_MAX_ROUNDS, &v) == 0)
+		st->rounds = (int)v;
+	else if (!e)
+		scn_perr(p, NULL, scn_section_line(p, "study"),
+		         "[study] needs rounds = N (runs per target)");
+	if ((e = scn_find(p, "study", "order"))) {
+		if (!strcmp(e->value, "interleaved"))
+			st->order = STUDY_INTERLEAVED;
+		else if (!strcmp(e->value, "random"))
+			st->order = STUDY_RANDOM;
+		else
+			scn_perr(p, e, 0, "order: expected interleaved or random, not '%s'",
+			         e->value);
+	}
+	if ((e = scn_find(p, "study", "seed"))) {
+		char *end;
+		errno = 0;
+		unsigned long long s = strtoull(e->value, &end, 10);
+		if (end == e->value || *end || errno || e->value[0] == '-')
+			scn_perr(p, e, 0, "seed: '%s' is not a whole number", e->value);
+		st->seed = s;
+		st->has_seed = 1;
+		if (st->order != STUDY_RANDOM)
+			scn_perr(p, e, 0, "seed: only with order = random");
+	}
+	st->before_each = get_str(p, "study", "before_each");
+	st->warmup_runs = 1;
+	if ((e = scn_find(p, "study", "warmup_runs")) &&
+	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
+		st->warmup_runs = (int)v;
+	if ((e = scn_find(p, "study", "keep_running")))
+		scn_get_bool(p, e, &st->keep_running);
+	st->command_timeout_ms = 120000;
+	if (scn_get_dur(p, "study", "command_timeout", &st->command_timeout_ms) > 0 &&
+	    st->command_timeout_ms < 100)
+		scn_perr(p, scn_find(p, "study", "command_timeout"), 0,
+		         "command_timeout: must be at least 100ms");
+}
+
+static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
+{
+	struct study_target *t;
+	struct scn_entry *e;
+	long v;
+
+	if (st->ntargets >= STUDY_MAX_TARGETS) {
+		scn_perr(p, NULL, scn_section_line(p, sec), "more than %d targets",
+		         STUDY_MAX_TARGETS);
+		return;
+	}
+	t = &st->targets[st->ntargets++];
+	t->line = scn_section_line(p, sec);
+	if (!valid_name(sec + 7)) {
+		scn_perr(p, NULL, t->line,
+		         "[%s]: a target's name (its runs' label) is letters, digits, '_', '-' and "
+		         "'.', at most %d bytes",
+		         sec, STUDY_NAME_MAX - 1);
+		return;
+	}
+	t->name = scn_dup(p, sec + 7);
+	t->start = get_str(p, sec, "start");
+	t->stop = get_str(p, sec, "stop");
+	t->given.url = get_str(p, sec, "url");
+	t->given.address = get_str(p, sec, "address");
+	t->given.gc_log = get_str(p, sec, "gc_log");
+	if ((e = scn_find(p, sec, "pid")) && scn_get_int(p, e, 1, 1L << 30, &v) == 0)
+		t->given.pid = v;
+	for (int i = 0; i < p->nents && !p->failed; i++) {
+		e = &p->ents[i];
+		if (strcmp(e->section, sec) || strcmp(e->key, "set"))
+			continue;
+		e->used = 1;
+		if (t->nsets >= STUDY_MAX_SETS) {
+			scn_perr(p, e, 0, "more than %d set lines", STUDY_MAX_SETS);
+			break;
+		}
+		if (!strchr(e->value, '=') || !strchr(e->value, '.') ||
+		    strchr(e->value, '.') > strchr(e->value, '=')) {
+			scn_perr(p, e, 0, "set: expected SECTION.KEY=VALUE, not '%s'", e->value);
+			break;
+		}
+		t->sets[t->nsets++] = scn_dup(p, e->value);
+	}
+	if (!p->failed && !t->start && !t->given.url && !t->given.address)
+		scn_perr(p, NULL, t->line,
+		         "[%s] needs start = COMMAND (printing url=...), or url = (or address =) "
+		         "of a target already running",
+		         sec);
+}
+
+/* Each [target.NAME] once, in file order. */
+static void parse_targets(struct scn_parse *p, struct study *st)
+{
+	for (int i = 0; i < p->nents && !p->failed; i++) {
+		const char *sec = p->ents[i].section;
+		int seen = 0;
+		if (strncmp(sec, "target.", 7) != 0)
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(p->ents[j].section, sec) == 0;
+		if (!seen)
+			parse_target(p, st, sec);
+	}
+}
+
+static void validate(struct scn_parse *p, struct study *st)
+{
+	if (p->failed)
+		return;
+	if (st->ntargets == 0) {
+		scn_perr(p, NULL, p->line > 0 ? p->line : 1,
+		         "no [target.NAME] section: a study needs at least one target");
+		return;
+	}
+	for (int i = 0; i < p->nents && !p->failed; i++)
+		if (!p->ents[i].used)
+			scn_perr(p, &p->ents[i], 0, "unknown key '%s' in [%s]", p->ents[i].key,
+			         p->ents[i].section);
+}
+
+int study_parse_text(struct study *st, const char *name, const char *text, char *err, size_t errlen)
+{
+	struct scn_parse p = {.name = name,
+	                      .text = text,
+	                      .pos = text,
+	                      .err = err,
+	                      .errlen = errlen,
+	                      .known = section_known,
+	                      .known_list = "study, target.NAME"};
+	int rc = -1;
+
+	memset(st, 0, sizeof *st);
+	p.ents = calloc(SCN_MAX_ENTRIES, sizeof *p.ents);
+	st->file = strdup(name);
+	st->text = strdup(text);
+	if (!p.ents || !st->file || !st->text) {
+		snprintf(err, errlen, "out of memory");
+		goto done;
+	}
+	if (scn_read(&p) < 0)
+		goto done;
+	parse_study(&p, st);
+	if (!p.failed)
+		parse_targets(&p, st);
+	validate(&p, st);
+	rc = p.failed ? -1 : 0;
+done:
+	scn_parse_release(&p);
+	if (rc < 0)
+		study_release(st);
+	return rc;
+}
+
+int study_load(struct study *st, const char *path, char *err, size_t errlen)
+{
+	char *text = scn_file_text(path, err, errlen);
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	if (!text)
+		return -1;
+	rc = study_parse_text(st, path, text, err, errlen);
+	free(text);
+	return rc;
+}
+
+int study_is_file(const char *path)
+{
+	char err[256], *text = scn_file_text(path, err, sizeof err);
+	int is = 0;
+
+	if (!text)
+		return 0;
+	for (char *line = text; line && *line;) {
+		char *nl = strchr(line, '\n'), *s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '[') {
+			is = strncmp(s, "[study]", 7) == 0;
+			break;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	free(text);
+	return is;
+}
+
+void study_kv_release(struct study_kv *kv)
+{
+	free(kv->url);
+	free(kv->address);
+	free(kv->gc_log);
+	free(kv->version);
+	memset(kv, 0, sizeof *kv);
+}
+
+void study_release(struct study *st)
+{
+	for (int i = 0; i < st->nscenarios; i++)
+		free(st->scenarios[i]);
+	for (int i = 0; i < st->ntargets; i++) {
+		struct study_target *t = &st->targets[i];
+		free(t->name);
+		free(t->start);
+		free(t->stop);
+		study_kv_release(&t->given);
+		for (int k = 0; k < t->nsets; k++)
+			free(t->sets[k]);
+	}
+	free(st->before_each);
+	free(st->name);
+	free(st->file);
+	free(st->text);
+	memset(st, 0, sizeof *st);
+}
+
+/* --- the schedule ----------------------------------------------------------------------- */
+
+int study_nslots(const struct study *st)
+{
+	return st->rounds * st->ntargets * st->nscenarios;
+}
+
+/* splitmix64: a small, well-mixed generator whose sequence a seed fixes everywhere. */
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void study_schedule(const struct study *st, uint64_t seed, struct study_slot *out)
+{
+	int order[STUDY_MAX_TARGETS], k = 0;
+	uint64_t rng = seed;
+
+	for (int r = 1; r <= st->rounds; r++) {
+		int pos = 1;
+		for (int i = 0; i < st->ntargets; i++)
+			order[i] =
+			    st->order == STUDY_INTERLEAVED && r % 2 == 0 ? st->ntargets - 1 - i : i;
+		if (st->order == STUDY_RANDOM)
+			for (int i = st->ntargets - 1; i > 0; i--) { /* Fisher-Yates */
+				int j = (int)(next_rand(&rng) % (uint64_t)(i + 1)), t = order[i];
+				order[i] = order[j];
+				order[j] = t;
+			}
+		for (int i = 0; i < st->ntargets; i++)
+			for (int sc = 0; sc < st->nscenarios; sc++)
+				out[k++] = (struct study_slot){.round = r,
+				                               .position = pos++,
+				                               .target = order[i],
+				                               .scenario = sc};
+	}
+}
+
+int study_nruns(const struct study *st, int *warmups)
+{
+	int starts = 0;
+	for (int t = 0; t < st->ntargets; t++)
+		starts +=
+		    st->targets[t].start && !st->keep_running ? st->rounds * st->nscenarios : 1;
+	*warmups = starts * st->warmup_runs;
+	return study_nslots(st) + *warmups;
+}
+
+/* --- a run's scenario ------------------------------------------------------------------- */
+
+/* A growing list of "SECTION.KEY=VALUE" overrides (owned strings). */
+struct sets {
+	char *v[STUDY_MAX_SETS * 2 + PLAN_MAX_REQUESTS + 64];
+	int n;
+};
+
+/* Adds "key=value", or `key` as it is when value is NULL. */
+static int sets_add(struct sets *s, const char *key, const char *value)
+{
+	size_t n = strlen(key) + (value ? strlen(value) + 2 : 1);
+	char *d;
+	if (s->n >= (int)(sizeof s->v / sizeof s->v[0]) || !(d = malloc(n)))
+		return -1;
+	if (value)
+		snprintf(d, n, "%s=%s", key, value);
+	else
+		memcpy(d, key, n);
+	s->v[s->n++] = d;
+	return 0;
+}
+
+static void sets_free(struct sets *s)
+{
+	for (int i = 0; i < s->n; i++)
+		free(s->v[i]);
+	s->n = 0;
+}
+
+/* Length of a URL's origin (scheme://host[:port]), 0 when it has none. */
+static size_t origin_len(const char *url)
+{
+	const char *p = strstr(url, "://");
+	if (!p)
+		return 0;
+	p += 3;
+	while (*p && *p != '/' && *p != '?' && *p != '#')
+		p++;
+	return (size_t)(p - url);
+}
+
+int study_scenario(const struct study *st, int t, int sc, const struct study_kv *kv,
+                   char *const *sets, int nsets, struct scenario *out, char *err, size_t errlen)
+{
+	const struct study_target *tg = &st->targets[t];
+	struct sets s = {.n = 0};
+	struct scenario pre;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < nsets; i++)
+		if (sets_add(&s, sets[i], NULL) < 0)
+			goto oom;
+	for (int i = 0; i < tg->nsets; i++)
+		if (sets_add(&s, tg->sets[i], NULL) < 0)
+			goto oom;
+	if (sets_add(&s, "scenario.label", tg->name) < 0)
+		goto oom;
+	if (!kv)
+		kv = &tg->given;
+	/* The URLs need the request sections' names and URLs: read the scenario once as it
+	 * stands, then with the target's values. */
+	if (scn_load(&pre, st->scenarios[sc], s.v, s.n, err, errlen) < 0)
+		goto done;
+	if (kv->url && pre.plan.protocol == PLAN_HTTP) {
+		for (int i = 0; i < pre.plan.nreqs; i++) {
+			const struct plan_request *q = &pre.plan.reqs[i];
+			const char *sec = strcmp(q->name, "default") == 0 ? "request" : q->name;
+			char url[8192], secbuf[96], key[112];
+			size_t ol = origin_len(kv->url);
+			if (pre.plan.nreqs == 1)
+				snprintf(url, sizeof url, "%s", kv->url);
+			else /* several requests: each keeps its path, on the target's origin */
+				snprintf(url, sizeof url, "%.*s%s", (int)ol, kv->url,
+				         q->url.text + origin_len(q->url.text));
+			if (strcmp(sec, "request") != 0)
+				snprintf(secbuf, sizeof secbuf, "request.%s", sec);
+			else
+				snprintf(secbuf, sizeof secbuf, "request");
+			snprintf(key, sizeof key, "%s.url", secbuf);
+			if (sets_add(&s, key, url) < 0) {
+				scn_release(&pre);
+				goto oom;
+			}
+		}
+	}
+	scn_release(&pre);
+	if (kv->address && sets_add(&s, "request.address", kv->address) < 0)
+		goto oom;
+	if (kv->pid > 0) {
+		char pid[32];
+		snprintf(pid, sizeof pid, "%ld", kv->pid);
+		if (sets_add(&s, "collect.app.pid_match", "") < 0 ||
+		    sets_add(&s, "collect.app.pidfile", "") < 0 ||
+		    sets_add(&s, "collect.app.pid", pid) < 0)
+			goto oom;
+	}
+	if (kv->gc_log && sets_add(&s, "collect.app.gc_log", kv->gc_log) < 0)
+		goto oom;
+	rc = scn_load(out, st->scenarios[sc], s.v, s.n, err, errlen);
+	goto done;
+oom:
+	snprintf(err, errlen, "out of memory");
+done:
+	sets_free(&s);
+	return rc;
+}
+
+/* --- key=value output ------------------------------------------------------------------- */
+
+static int set_str(char **dst, const char *v, size_t n)
+{
+	char *d = strndup(v, n);
+	if (!d)
+		return -1;
+	free(*dst);
+	*dst = d;
+	return 0;
+}
+
+int study_kv_parse(struct study_kv *kv, const char *text, char *err, size_t errlen)
+{
+	const char *line = text;
+	int lineno = 0;
+
+	while (line && *line && line - text < KV_MAX) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		const char *eq = memchr(line, '=', n);
+		lineno++;
+		while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
+			n--;
+		if (eq) {
+			size_t kl = (size_t)(eq - line), vl = n - kl - 1;
+			const char *v = eq + 1;
+			int bad = 0;
+			if (kl == 3 && !strncmp(line, "url", 3))
+				bad = set_str(&kv->url, v, vl);
+			else if (kl == 7 && !strncmp(line, "address", 7))
+				bad = set_str(&kv->address, v, vl);
+			else if (kl == 6 && !strncmp(line, "gc_log", 6))
+				bad = set_str(&kv->gc_log, v, vl);
+			else if (kl == 7 && !strncmp(line, "version", 7))
+				bad = set_str(&kv->version, v, vl);
+			else if (kl == 3 && !strncmp(line, "pid", 3)) {
+				char num[32], *end;
+				long p;
+				snprintf(num, sizeof num, "%.*s", (int)(vl < 31 ? vl : 31), v);
+				p = strtol(num, &end, 10);
+				if (end == num || *end || p < 1 || vl >= 31) {
+					snprintf(err, errlen,
+					         "line %d: pid=%.*s is not a process id", lineno,
+					         (int)(vl < 40 ? vl : 40), v);
+					return -1;
+				}
+				kv->pid = p;
+			}
+			if (bad) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+int study_kv_copy(struct study_kv *kv, const struct study_kv *a)
+{
+	memset(kv, 0, sizeof *kv);
+	kv->pid = a->pid;
+	if ((a->url && !(kv->url = strdup(a->url))) ||
+	    (a->address && !(kv->address = strdup(a->address))) ||
+	    (a->gc_log && !(kv->gc_log = strdup(a->gc_log))) ||
+	    (a->version && !(kv->version = strdup(a->version)))) {
+		study_kv_release(kv);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- soak check -------------------------------------------------------------------------- */
+
+void study_print_plan(const struct study *st, const struct scenario *scns, FILE *f)
+{
+	int nslots = study_nslots(st), warm, nruns = study_nruns(st, &warm);
+	struct study_slot *slots = malloc((size_t)nslots * sizeof *slots);
+	int64_t total = 0;
+	char a[32];
+
+	fprintf(f, "%s: study '%s': %d target%s, %d round%s, order %s", st->file, st->name,
+	        st->ntargets, st->ntargets == 1 ? "" : "s", st->rounds, st->rounds == 1 ? "" : "s",
+	        st->order == STUDY_RANDOM ? "random" : "interleaved");
+	if (st->order == STUDY_RANDOM) {
+		if (st->has_seed)
+			fprintf(f, " (seed %llu)", (unsigned long long)st->seed);
+		else
+			fprintf(f, " (seed chosen when the study starts, and recorded)");
+	}
+	{
+		int managed = 0;
+		for (int t = 0; t < st->ntargets; t++)
+			managed += st->targets[t].start != NULL;
+		fprintf(f, "; %d warm-up run%s after each start (or the study's); targets %s\n",
+		        st->warmup_runs, st->warmup_runs == 1 ? "" : "s",
+		        !managed             ? "already running"
+		        : st->keep_running ? "kept running"
+		                           : "started and stopped around each run");
+	}
+	for (int i = 0; i < st->nscenarios; i++)
+		fprintf(f, "  scenario %d: %s: '%s', %s, %d step%s, %s\n", i + 1, st->scenarios[i],
+		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
+		        scns[i].nlevels == 1 ? "" : "s",
+		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
+	fprintf(f, "  before each run: %s\n", st->before_each ? st->before_each : "(nothing)");
+	for (int t = 0; t < st->ntargets; t++) {
+		const struct study_target *tg = &st->targets[t];
+		fprintf(f, "  target %s: ", tg->name);
+		if (tg->start)
+			fprintf(f, "start `%s`%s%s%s", tg->start,
+			        tg->stop ? ", stop `" : ", no stop", tg->stop ? tg->stop : "",
+			        tg->stop ? "`" : "");
+		else
+			fprintf(f, "already running at %s",
+			        tg->given.url ? tg->given.url : tg->given.address);
+		if (tg->nsets)
+			fprintf(f, "; %d override%s", tg->nsets, tg->nsets == 1 ? "" : "s");
+		fputc('\n', f);
+	}
+	if (slots) {
+		study_schedule(st, st->seed, slots);
+		for (int i = 0; i < nslots; i++) {
+			const struct study_slot *s = &slots[i];
+			if (s->position == 1)
+				fprintf(f, "  round %d:", s->round);
+			if (st->order == STUDY_RANDOM && !st->has_seed)
+				fprintf(f, " ?");
+			else if (st->nscenarios > 1)
+				fprintf(f, " %s/%d", st->targets[s->target].name, s->scenario + 1);
+			else
+				fprintf(f, " %s", st->targets[s->target].name);
+			if (i + 1 == nslots || slots[i + 1].round != s->round)
+				fputc('\n', f);
+		}
+		for (int i = 0; i < nslots; i++)
+			total += scn_total_ms(&scns[slots[i].scenario]);
+	}
+	total += (int64_t)warm * scn_total_ms(&scns[0]);
+	fprintf(f,
+	        "  %d runs (%d compared, %d warm-up%s): about %s, plus starting and stopping "
+	        "targets and before_each\n",
+	        nruns, nslots, warm, warm == 1 ? "" : "s", dur_format(total, a, sizeof a));
+	free(slots);
+}

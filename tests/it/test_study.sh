@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# soak study, soak calibrate and the comparisons they feed, on bin/regserver:
+#   the schedule and mistakes of study files (soak check);
+#   A/B: regserver --latency 20 against --latency 23, three interleaved rounds, started and
+#        stopped by the study: the mean latency +15 % real, TPS lower and real;
+#   A/A: two labels on one regserver, five interleaved rounds, interrupted and resumed:
+#        no figure real (and none on one run a side, where the floor applies);
+#   calibrate: the run-to-run spread stored, then cited by a one-run-a-side comparison.
+# Runs are 2 to 8 s (0.5 s intervals): the run, not the interval, is the unit of evidence,
+# and a few seconds of 20 users give each run's mean and p99 well enough; the A/B's runs are
+# the longest, as a burst of other work on the machine weighs less in a longer run.
+. "$(dirname "$0")/lib.sh"
+
+DB=$T/study.db
+REGSH=$TOP/targets/regserver/regserver.sh
+q() { sql "$DB" "$@"; }
+json() { jq -r "$2" "$1"; }
+# Every regserver a study's start command launched is stopped at the end, by its pid.
+trap 'for f in "$T"/*/regserver.pid; do [ -f "$f" ] && stop_pid "$(cat "$f")"; done; _cleanup' EXIT
+
+cat >"$T/reg.ini" <<'EOF'
+[scenario]
+name = study regserver
+label = any
+concurrency = 20
+duration = 6s
+warmup = 1s
+interval = 500ms
+[request]
+method = POST
+url = http://127.0.0.1:9/register
+header = Content-Type: application/x-www-form-urlencoded
+body = username=u${nonce}_${seq}&email=${seq}@x.test&password=secret123
+expect_status = 201
+EOF
+
+# --- soak check: schedule, total time, mistakes ------------------------------------------
+cat >"$T/ab.ini" <<EOF
+[study]
+name = latency 20 vs 23
+scenario = reg.ini
+rounds = 3
+order = interleaved
+warmup_runs = 1
+keep_running = yes
+before_each = echo "\$SOAK_TARGET \$SOAK_ROUND" >> $T/before_each.log
+[target.lat20]
+start = $REGSH start $T/lat20 --latency 20
+stop = $REGSH stop $T/lat20
+[target.lat23]
+start = $REGSH start $T/lat23 --latency 23
+stop = $REGSH stop $T/lat23
+EOF
+soak check "$T/ab.ini" >"$T/check.out" 2>&1
+check_eq "check of a study exits 0" "$?" 0
+check "check prints the interleaved rounds" grep -qx '  round 2: lat23 lat20' "$T/check.out"
+check "check prints the total" grep -q '8 runs (6 compared, 2 warm-ups): about 48s' "$T/check.out"
+
+bad() { # NAME EXPECTED-MESSAGE-REGEX: the study file on stdin must be refused so
+  cat >"$T/bad.ini"
+  soak check "$T/bad.ini" >"$T/bad.out" 2>&1
+  local rc=$?
+  if [ "$rc" -eq 2 ] && grep -qE "$2" "$T/bad.out"; then ok "$1"; else fail "$1" "rc $rc: $(cat "$T/bad.out")"; fi
+}
+printf '[study]\nscenario = reg.ini\nrounds = 2\norder = sideways\n[target.a]\nurl = http://127.0.0.1:9/x\n' |
+  bad "bad order: FILE:LINE" 'bad.ini:4: order: expected interleaved or random'
+printf '[study]\nscenario = reg.ini\nrounds = 2\n' | bad "no target" 'needs at least one target'
+printf '[study]\nscenario = reg.ini\nrounds = 2\n[target.a]\nstop = true\n' | bad "target without start or url" 'bad.ini:4: \[target.a\] needs start'
+printf '[study]\nscenario = reg.ini\nrounds = 2\n[target.a b]\nurl = http://127.0.0.1:9/x\n' | bad "bad target name" "a target's name"
+printf '[study]\nscenario = missing.ini\nrounds = 2\n[target.a]\nurl = http://127.0.0.1:9/x\n' | bad "missing scenario" "cannot open '.*missing.ini'"
+printf '[study]\nscenario = reg.ini\nrounds = 2\nseed = 3\n[target.a]\nurl = http://127.0.0.1:9/x\n' | bad "seed needs random order" 'bad.ini:4: seed: only with order = random'
+printf '[study]\nscenario = reg.ini\nrounds = 2\n[target.a]\nurl = http://127.0.0.1:9/x\nset = scenario.color=red\n' |
+  bad "a target's override is checked" "unknown key 'color'"
+printf '[study]\nscenario = reg.ini\nrounds = 2\norder = random\nseed = 5\n[target.a]\nurl = http://127.0.0.1:9/x\n[target.b]\nurl = http://127.0.0.1:9/x\n[target.c]\nurl = http://127.0.0.1:9/x\n' >"$T/rnd.ini"
+soak check "$T/rnd.ini" >"$T/rnd1.out" 2>&1 && soak check "$T/rnd.ini" >"$T/rnd2.out" 2>&1
+check "random order with a seed: the same schedule twice" cmp -s "$T/rnd1.out" "$T/rnd2.out"
+check "random order: each round holds every target" \
+  test "$(grep -cE '^  round [0-9]: (a b c|a c b|b a c|b c a|c a b|c b a)$' "$T/rnd1.out")" -eq 2
+
+# --- A/B: 20 ms against 23 ms, started and stopped by the study ----------------------------
+start=$SECONDS
+soak study -q --db "$DB" --set scenario.duration=8s --set scenario.warmup=2s "$T/ab.ini" \
+  >"$T/ab.out" 2>"$T/ab.err"
+check_eq "A/B study exits 0" "$?" 0
+echo "# A/B study: $((SECONDS - start)) s"
+check_eq "A/B: 8 runs tagged (6 slots, 2 warm-ups)" \
+  "$(q "SELECT count(*), count(slot), sum(warmup) FROM study_runs" | tr '|' ' ')" "8 6 2"
+check_eq "A/B: rounds and positions interleaved" \
+  "$(q "SELECT group_concat(target || round || position, ' ') FROM (SELECT * FROM study_runs WHERE slot IS NOT NULL ORDER BY slot)")" \
+  "lat2011 lat2312 lat2321 lat2022 lat2031 lat2332"
+check_eq "A/B: the warm-up of each target comes first after its start" \
+  "$(q "SELECT group_concat(target || ':' || warmup || ':' || since_start, ' ') FROM (SELECT * FROM study_runs ORDER BY seq)")" \
+  "lat20:1:1 lat20:0:2 lat23:1:1 lat23:0:2 lat23:0:3 lat20:0:3 lat20:0:4 lat23:0:4"
+check_eq "A/B: before_each ran before every run" "$(wc -l <"$T/before_each.log")" 8
+check_eq "A/B: the start's version= is recorded" \
+  "$(q "SELECT version FROM study_runs WHERE target = 'lat23' LIMIT 1")" "regserver --latency 23"
+check "A/B: the start's pid= feeds the app collector" \
+  test "$(q "SELECT count(*) FROM samples WHERE source = 'app' AND metric = 'cpu_pct'")" -ge 4
+check_eq "A/B: the study is done" "$(q "SELECT status FROM studies")" done
+check "A/B: every target stopped" sh -c "! ls $T/lat2*/regserver.pid 2>/dev/null"
+soak report "$DB" -o "$T/ab" --no-plots >"$T/ab.rep" 2>&1
+check_eq "A/B: report exits 0" "$?" 0
+J=$T/ab/report.json
+check_eq "A/B: judged across 3 runs a side" \
+  "$(json "$J" '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")')" "runs 3 3"
+check_eq "A/B: mean latency +15% is real" "$(json "$J" '.comparisons[0].metrics.mean.verdict')" real
+check_range "A/B: mean latency change (%; +15 % built in, timers late on a busy machine)" "$(json "$J" '.comparisons[0].metrics.mean.change_pct')" 10 30
+check_eq "A/B: TPS lower and real" \
+  "$(json "$J" '.comparisons[0].metrics.tps | [(.change_pct < 0), .verdict] | join(" ")')" "true real"
+check "A/B: the design is named at the top" \
+  grep -q "^\*\*Design.\*\* Study 'latency 20 vs 23': 2 targets (lat20, lat23), 3 rounds in interleaved order" "$T/ab/report.md"
+check "A/B: the method is named" grep -q "Judged across runs: 3 runs of lat23 against 3 of lat20" "$T/ab/report.md"
+check_eq "A/B: warm-ups are not compared" "$(json "$J" '.comparisons[0].runs | split(",") | length')" 3
+
+# --- A/A: one server, two labels, five rounds; interrupted and resumed ------------------------
+start_regserver --latency 20 --quiet
+cat >"$T/aa.ini" <<EOF
+[study]
+name = a against a
+scenario = reg.ini
+rounds = 5
+warmup_runs = 1
+[target.a]
+url = $REG_URL/register
+pid = $REG_PID
+[target.b]
+url = $REG_URL/register
+pid = $REG_PID
+EOF
+AA=$T/aa.db
+start=$SECONDS
+spawn "$T/aa1.err" soak study -q --db "$AA" --set scenario.duration=4s "$T/aa.ini"
+aa_pid=$SPAWNED_PID
+three_done() { [ "$(sql "$AA" "SELECT count(*) FROM runs WHERE status = 'done'" 2>/dev/null || echo 0)" -ge 3 ]; }
+wait_for 60 three_done
+kill -INT "$aa_pid"
+wait "$aa_pid"
+check_eq "A/A: SIGINT stops the study (130)" "$?" 130
+check_eq "A/A: the study is marked interrupted" "$(sql "$AA" "SELECT status FROM studies")" interrupted
+check "A/A: says how to continue" grep -q 'with --resume continues it' "$T/aa1.err"
+slots_done=$(sql "$AA" "SELECT count(*) FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE r.status = 'done' AND sr.slot IS NOT NULL")
+soak study -q --db "$AA" --resume --set scenario.duration=4s "$T/aa.ini" >"$T/aa2.out" 2>"$T/aa2.err"
+check_eq "A/A: --resume finishes it" "$?" 0
+echo "# A/A study: $((SECONDS - start)) s"
+check "A/A: resumed where it stopped" grep -q "study 1 .* $((10 - slots_done)) of 10 runs to go" "$T/aa2.err"
+check_eq "A/A: a warm-up of each label first, again after the resume (not compared)" \
+  "$(sql "$AA" "SELECT group_concat(target || ':' || n, ' ') FROM (SELECT target, count(*) AS n FROM study_runs WHERE warmup = 1 AND slot IS NULL GROUP BY target)")" "a:2 b:2"
+check_eq "A/A: each warm-up just before its label's first run" \
+  "$(sql "$AA" "SELECT count(*) FROM study_runs w JOIN study_runs m ON m.seq = w.seq + 1 WHERE w.warmup = 1 AND m.target = w.target AND m.warmup = 0")" 4
+check "A/A: the target's pid feeds the app collector" \
+  test "$(sql "$AA" "SELECT count(*) FROM samples WHERE source = 'app' AND metric = 'rss_kb'")" -ge 10
+check_eq "A/A: every slot done once" \
+  "$(sql "$AA" "SELECT count(DISTINCT sr.slot) FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE r.status = 'done'")" 10
+check_eq "A/A: the interrupted run is kept, marked" \
+  "$(sql "$AA" "SELECT count(*) FROM runs WHERE status = 'interrupted'")" 1
+soak study -q --db "$AA" --resume --set scenario.duration=4s "$T/aa.ini" >/dev/null 2>"$T/aa3.err"
+check_eq "A/A: resuming a done study does nothing" "$?" 0
+soak study -q --db "$AA" --resume --set scenario.concurrency=5 "$T/aa.ini" >/dev/null 2>"$T/aa4.err"
+check_eq "A/A: resuming with another plan is refused" "$?" 2
+soak report "$AA" -o "$T/aa" --no-plots >"$T/aa.rep" 2>&1
+check_eq "A/A: report exits 0" "$?" 0
+J=$T/aa/report.json
+check_eq "A/A: judged across 5 runs a side (the interrupted one left out)" \
+  "$(json "$J" '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")')" "runs 5 5"
+real=$(json "$J" '[.comparisons[] | (.metrics, .cpu) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")')
+check_eq "A/A: no figure is called real" "$real" ""
+[ -z "$real" ] || json "$J" '.comparisons[0].metrics' | sed 's/^/# /'
+
+# soak merge keeps the study: its tags follow the renumbered runs.
+soak merge -o "$T/merged.db" "$T/study.db" "$AA" >/dev/null 2>&1
+check_eq "merge: exits 0" "$?" 0
+soak report "$T/merged.db" --label a --label b -o "$T/merged" --no-plots >/dev/null 2>&1
+check_eq "merge: the A/A still judged across 5 runs a side" \
+  "$(json "$T/merged/report.json" '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")')" "runs 5 5"
+check_eq "merge: the study's design" "$(json "$T/merged/report.json" '[.studies[].name] | join(",")')" "a against a"
+check_eq "merge: the warm-ups stay warm-ups" "$(sql "$T/merged.db" "SELECT sum(warmup) FROM study_runs")" 6
+
+# One run a side, no calibration: the report says the noise is unknown and uses the floor.
+one_run() { sql "$AA" "SELECT min(r.id) FROM runs r JOIN study_runs s ON s.run_id = r.id WHERE s.target = '$1' AND s.slot IS NOT NULL AND r.status = 'done'"; }
+r1=$(one_run a)
+r2=$(one_run b)
+soak report "$AA" --runs "$r1,$r2" -o "$T/one" --no-plots >/dev/null 2>&1
+J=$T/one/report.json
+check_eq "one run a side: batch means with the floor" \
+  "$(json "$J" '.comparisons[0] | [.noise, .floor_pct] | join(" ")')" "batch means 20"
+check "one run a side: the noise is unknown, said so" grep -q "run-to-run noise is unknown" "$T/one/report.md"
+check_eq "one run a side: no figure real" \
+  "$(json "$J" '[.comparisons[] | (.metrics, .cpu) | to_entries[] | select(.value.verdict == "real")] | length')" 0
+
+# --- calibrate: the spread stored, then used for one run a side ------------------------------
+CAL=$T/cal.db
+soak calibrate "$T/reg.ini" --db "$CAL" --url "$REG_URL/register" --runs 3 --warmup-runs 0 \
+  --label cal --set scenario.duration=2s -q >"$T/cal.out" 2>"$T/cal.err"
+check_eq "calibrate exits 0" "$?" 0
+check_eq "calibrate stores tps, mean and p99 of 3 runs" \
+  "$(sql "$CAL" "SELECT group_concat(metric || runs, ' ') FROM (SELECT * FROM calibrations ORDER BY metric)")" "mean3 p993 tps3"
+check "calibrate: a spread below 50% of TPS" \
+  test "$(sql "$CAL" "SELECT cv < 0.5 FROM calibrations WHERE metric = 'tps'")" = 1
+for l in one two; do
+  soak run -q --db "$CAL" --set scenario.label=$l --set scenario.duration=2s \
+    --set request.url="$REG_URL/register" "$T/reg.ini" >/dev/null 2>&1
+done
+soak report "$CAL" --label one --label two -o "$T/cal" --no-plots >/dev/null 2>&1
+J=$T/cal/report.json
+check_eq "one run a side with a calibration: it is used" "$(json "$J" '.comparisons[0].noise')" calibration
+check "the calibration is cited" grep -q "comes from a calibration (3 runs of 'study regserver', label cal" "$T/cal/report.md"
+check_eq "calibrated same-server comparison: no figure real" \
+  "$(json "$J" '[.comparisons[] | (.metrics, .cpu) | to_entries[] | select(.value.verdict == "real")] | length')" 0
+check_eq "soak calibrate --runs 1 is refused" \
+  "$(soak calibrate "$T/reg.ini" --url "$REG_URL/register" --runs 1 --db "$CAL" >/dev/null 2>&1; echo $?)" 2
+done_testing

@@ -1,0 +1,398 @@
+/* Comparisons across runs, calibrated: synthetic studies through rpt_build, so the verdicts'
+ * error rates are measured against a truth that is known.  A/A (one system compared with
+ * itself) must call any figure real at most 5 % of the time, whatever drifts between
+ * rounds; A/B with a 15 % change in three rounds must find it; one run a side takes its
+ * noise from a calibration or is held to the floor; a cold first run is flagged. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "report/report.h"
+#include "testrng.h"
+
+
+/* One synthetic run: its figures and where it sits in a study. */
+struct fake_run {
+	int label;       /* 0 or 1 */
+	int study;       /* -1: none */
+	int round;       /* study round */
+	int warmup;      /* not compared */
+	int since_start; /* 1: first after a start */
+	double tps;      /* requests/s of the run */
+	double mean_ms;  /* its mean latency */
+	double p99_ms;   /* its p99 */
+	double iv_sd;    /* relative spread of its intervals around those */
+};
+
+static void push(struct rpt_values *v, double x)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 16;
+		v->v = realloc(v->v, v->cap * sizeof *v->v);
+		assert_non_null(v->v);
+	}
+	v->v[v->n++] = x;
+}
+
+/* A report model holding the runs, as rpt_read would leave it. */
+static void make_report(struct report *r, const struct fake_run *fr, int n, struct rng *g)
+{
+	memset(r, 0, sizeof *r);
+	r->labels = calloc(RPT_MAX_LABELS, sizeof *r->labels);
+	r->runs = calloc(RPT_MAX_RUNS, sizeof *r->runs);
+	r->studies = calloc(RPT_MAX_STUDIES, sizeof *r->studies);
+	assert_true(r->labels && r->runs && r->studies);
+	r->labels[0].name = strdup("a");
+	r->labels[1].name = strdup("b");
+	r->nlabels = 2;
+	r->dbs[0] = strdup("fake.db");
+	r->ndbs = 1;
+	r->studies[0].name = strdup("fake");
+	r->studies[0].targets = strdup("a, b");
+	r->studies[0].before_each = strdup("");
+	r->studies[0].rounds = 5;
+	snprintf(r->studies[0].order, sizeof r->studies[0].order, "interleaved");
+	snprintf(r->studies[0].status, sizeof r->studies[0].status, "done");
+	r->nstudies = 1;
+	for (int i = 0; i < n; i++) {
+		struct rpt_run *run = &r->runs[r->nruns++];
+		struct rpt_step *s;
+		snprintf(run->key, sizeof run->key, "%d", i + 1);
+		run->id = i + 1;
+		run->label = fr[i].label;
+		run->name = strdup("sc");
+		run->mode = strdup("fixed");
+		run->connection = strdup("keepalive");
+		run->protocol = strdup("http");
+		run->status = strdup("done");
+		run->reason = strdup("");
+		run->study = fr[i].study;
+		run->round = fr[i].round;
+		run->position = fr[i].warmup ? 0 : 1 + fr[i].label;
+		run->warmup = fr[i].warmup;
+		run->since_start = fr[i].since_start;
+		run->compared = !fr[i].warmup;
+		run->started_ms = 1000000 + 10000 * i;
+		run->end_ms = run->started_ms + 6000;
+		run->interval_ms = 500;
+		r->labels[run->label].nruns++;
+		run->steps = calloc(1, sizeof *run->steps);
+		assert_non_null(run->steps);
+		run->nsteps = 1;
+		s = &run->steps[0];
+		s->concurrency = 20;
+		s->planned_ms = 6000;
+		s->nintervals = 10;
+		s->f.seconds = 5;
+		s->f.tps = fr[i].tps;
+		s->f.requests = (int64_t)(fr[i].tps * 5);
+		s->f.mean_us = fr[i].mean_ms * 1000;
+		s->f.p50_us = (int64_t)(fr[i].mean_ms * 1000);
+		s->f.p99_us = (int64_t)(fr[i].p99_ms * 1000);
+		s->f.max_us = s->f.p99_us * 2;
+		for (int k = 0; k < s->nintervals; k++) {
+			push(&s->tps, fr[i].tps * (1 + fr[i].iv_sd * normal(g, 0, 1)));
+			push(&s->mean_ms, fr[i].mean_ms * (1 + fr[i].iv_sd * normal(g, 0, 1)));
+			push(&s->p99_ms, fr[i].p99_ms * (1 + 3 * fr[i].iv_sd * normal(g, 0, 1)));
+			push(&s->err_pct, 0);
+		}
+	}
+}
+
+static void free_report(struct report *r)
+{
+	for (int i = 0; i < r->nruns; i++)
+		r->runs[i].nsteps = r->runs[i].nsteps; /* rpt_free owns them */
+	rpt_free(r);
+}
+
+static int build(struct report *r)
+{
+	struct rpt_opts o = {.title = "fake"};
+	char err[256] = "";
+	int rc = rpt_build(r, &o, err, sizeof err);
+	if (rc < 0)
+		fail_msg("rpt_build: %s", err);
+	assert_int_equal(r->ncmps, 1);
+	return rc;
+}
+
+static int any_real(const struct rpt_cmp *m)
+{
+	for (int k = 0; k < RPT_NMETRIC; k++)
+		if (m->d[k].verdict == RPT_REAL)
+			return 1;
+	return 0;
+}
+
+/* A run of a system whose true TPS is `tps` (20 users, closed loop: mean = 20 / TPS), off
+ * by this round's drift and its own run-to-run noise. */
+static struct fake_run run_of(int label, int study, int round, double tps, double drift,
+                              double noise, struct rng *g)
+{
+	double t = tps * (1 + drift) * (1 + noise * normal(g, 0, 1));
+	return (struct fake_run){.label = label,
+	                         .study = study,
+	                         .round = round,
+	                         .tps = t,
+	                         .mean_ms = 20000.0 / t * (1 + 0.002 * normal(g, 0, 1)),
+	                         .p99_ms = 2 * 20000.0 / t * (1 + 3 * noise * normal(g, 0, 1)),
+	                         .iv_sd = 0.02};
+}
+
+/* A/A in interleaved rounds on a machine drifting by drift_sd between rounds: at most 5 %
+ * (plus the simulation's own spread) of the studies call any figure real; `rounds` below
+ * RPT_PAIR_MIN compare the runs unpaired (Student), from it on paired by round. */
+static void aa_rounds(int rounds, double drift_sd, enum rpt_noise want)
+{
+	struct rng g = {0x1234567};
+	int trials = 1000, any = 0, paired = 0;
+	for (int t = 0; t < trials; t++) {
+		struct fake_run fr[20];
+		struct report r;
+		for (int round = 1; round <= rounds; round++) {
+			double drift = drift_sd * normal(&g, 0, 1); /* the machine, this round */
+			fr[2 * round - 2] = run_of(0, 0, round, 1000, drift, 0.02, &g);
+			fr[2 * round - 1] = run_of(1, 0, round, 1000, drift, 0.02, &g);
+		}
+		make_report(&r, fr, 2 * rounds, &g);
+		build(&r);
+		paired += r.cmps[0].noise == want;
+		any += any_real(&r.cmps[0]);
+		free_report(&r);
+	}
+	print_message("A/A, %d rounds, %.0f %% drift (%s): %d of %d call a figure real\n", rounds,
+	              100 * drift_sd, rpt_noise_name(want), any, trials);
+	assert_int_equal(paired, trials);
+	assert_in_range(any, 5, 65); /* 5 % of 1000 is 50; not zero either: a real test */
+}
+
+static void aa_five_rounds(void **state)
+{
+	(void)state;
+	aa_rounds(5, 0.01, RPT_BY_RUNS);
+}
+
+static void aa_eight_rounds(void **state)
+{
+	(void)state;
+	aa_rounds(8, 0.05, RPT_BY_ROUNDS);
+}
+
+/* Runs outside a study, three against five: Welch on the run means. */
+static void aa_welch_runs(void **state)
+{
+	struct rng g = {0xabcdef};
+	int trials = 1000, any = 0, welch = 0;
+	(void)state;
+	for (int t = 0; t < trials; t++) {
+		struct fake_run fr[8];
+		struct report r;
+		for (int i = 0; i < 8; i++)
+			fr[i] = run_of(i < 3 ? 0 : 1, -1, 0, 1000, 0, 0.03, &g);
+		make_report(&r, fr, 8, &g);
+		build(&r);
+		welch += r.cmps[0].noise == RPT_BY_RUNS && strstr(r.cmps[0].method, "Welch") != NULL;
+		any += any_real(&r.cmps[0]);
+		free_report(&r);
+	}
+	print_message("A/A Welch on runs: %d of %d call a figure real\n", any, trials);
+	assert_int_equal(welch, trials);
+	assert_in_range(any, 5, 65);
+}
+
+/* Batch means alone would call a same-system comparison real most of the time when runs
+ * drift more than their intervals move: the floor stops that for one run a side. */
+static void one_run_floor(void **state)
+{
+	struct rng g = {99};
+	int trials = 400, any = 0;
+	(void)state;
+	for (int t = 0; t < trials; t++) {
+		struct fake_run fr[2] = {run_of(0, -1, 0, 1000, 0, 0.04, &g),
+		                         run_of(1, -1, 0, 1000, 0, 0.04, &g)};
+		struct report r;
+		fr[0].iv_sd = fr[1].iv_sd = 0.005;
+		make_report(&r, fr, 2, &g);
+		build(&r);
+		assert_int_equal(r.cmps[0].noise, RPT_BY_BATCHES);
+		assert_true(r.cmps[0].floor_pct == RPT_FLOOR_PCT);
+		assert_non_null(strstr(r.cmps[0].method, "run-to-run noise is unknown"));
+		any += any_real(&r.cmps[0]);
+		free_report(&r);
+	}
+	print_message("one run a side, floor: %d of %d call a figure real\n", any, trials);
+	assert_in_range(any, 0, 4); /* two runs 4 % apart (sd) rarely differ by 20 % */
+	{
+		/* A change of 30 % on one run a side is real. */
+		struct fake_run fr[2] = {run_of(0, -1, 0, 1000, 0, 0, &g),
+		                         run_of(1, -1, 0, 1300, 0, 0, &g)};
+		struct report r;
+		make_report(&r, fr, 2, &g);
+		build(&r);
+		assert_int_equal(r.cmps[0].d[RPT_M_TPS].verdict, RPT_REAL);
+		assert_int_equal(r.cmps[0].d[RPT_M_MEAN].verdict, RPT_REAL);
+		free_report(&r);
+	}
+}
+
+/* With a calibration of the scenario, one run a side is judged on its spread. */
+static void one_run_calibrated(void **state)
+{
+	struct rng g = {7};
+	struct fake_run fr[2];
+	struct report r;
+	(void)state;
+	for (int pass = 0; pass < 2; pass++) {
+		fr[0] = run_of(0, -1, 0, 1000, 0, 0, &g);
+		fr[1] = run_of(1, -1, 0, pass ? 1300 : 1060, 0, 0, &g);
+		fr[0].iv_sd = fr[1].iv_sd = 0.002;
+		make_report(&r, fr, 2, &g);
+		r.cals = calloc(1, sizeof *r.cals);
+		r.ncals = 1;
+		snprintf(r.cals[0].scenario, sizeof r.cals[0].scenario, "sc");
+		snprintf(r.cals[0].label, sizeof r.cals[0].label, "cal");
+		snprintf(r.cals[0].host, sizeof r.cals[0].host, "here");
+		r.cals[0].concurrency = 20;
+		r.cals[0].planned_ms = 6000;
+		r.cals[0].runs = 8;
+		r.cals[0].cv[RPT_M_TPS] = r.cals[0].cv[RPT_M_MEAN] = 0.03;
+		r.cals[0].cv[RPT_M_P99] = 0.10;
+		r.cals[0].cv[RPT_M_ERR] = NAN;
+		build(&r);
+		assert_int_equal(r.cmps[0].noise, RPT_BY_CALIBRATION);
+		assert_non_null(strstr(r.cmps[0].method, "8 runs of 'sc', label cal, on here"));
+		/* +6 % against runs that differ by 3 % (sd): noise; +30 %: real. */
+		assert_int_equal(r.cmps[0].d[RPT_M_TPS].verdict, pass ? RPT_REAL : RPT_NOISE);
+		free_report(&r);
+	}
+}
+
+/* A/B: 20 ms against 23 ms (+15 % latency, -13 % TPS) in `rounds` interleaved rounds with
+ * the machine drifting by `drift` from round to round and runs differing by `noise`;
+ * returns how many of `trials` call the mean latency higher and TPS lower, both real. */
+static int ab_found(int rounds, double drift_sd, double noise, int trials, struct rng *g)
+{
+	int found = 0;
+	for (int t = 0; t < trials; t++) {
+		struct fake_run fr[20];
+		struct report r;
+		for (int round = 1; round <= rounds; round++) {
+			double drift = drift_sd * normal(g, 0, 1);
+			fr[2 * round - 2] = run_of(0, 0, round, 1000, drift, noise, g);
+			fr[2 * round - 1] = run_of(1, 0, round, 1000 / 1.15, drift, noise, g);
+		}
+		make_report(&r, fr, 2 * rounds, g);
+		build(&r);
+		found += r.cmps[0].d[RPT_M_MEAN].verdict == RPT_REAL &&
+		         r.cmps[0].d[RPT_M_MEAN].rel_pct > 0 &&
+		         r.cmps[0].d[RPT_M_TPS].verdict == RPT_REAL &&
+		         r.cmps[0].d[RPT_M_TPS].rel_pct < 0;
+		free_report(&r);
+	}
+	return found;
+}
+
+/* Three rounds find +15 % every time when runs differ by 1 % (regserver on a quiet
+ * machine), and about 19 times in 20 at 2 % (a busy one): Student's t keeps 4 degrees of
+ * freedom, and the family's first figure is tested at 5 %/3.  A machine drifting 5 %
+ * between rounds costs that power; six rounds, paired by round, take the drift out. */
+static void ab_detection(void **state)
+{
+	struct rng g = {4242};
+	int quiet = ab_found(3, 0.005, 0.01, 300, &g), busy = ab_found(3, 0.01, 0.02, 300, &g);
+	int drift3 = ab_found(3, 0.05, 0.02, 300, &g), drift6 = ab_found(6, 0.05, 0.02, 300, &g);
+	(void)state;
+	print_message("A/B +15 %%, of 300: 3 rounds quiet %d, busy %d, with a 5 %% drift %d; "
+	              "6 rounds paired %d\n",
+	              quiet, busy, drift3, drift6);
+	assert_true(quiet >= 298);
+	assert_true(busy >= 270);
+	assert_true(drift3 < 270);
+	assert_true(drift6 >= 294);
+}
+
+/* Warm-ups are left out of the comparison, and one that is much slower is flagged. */
+static void cold_start(void **state)
+{
+	struct rng g = {11};
+	(void)state;
+	for (int cold = 0; cold < 2; cold++) {
+		struct fake_run fr[8];
+		struct rpt_validity_item *v;
+		struct report r;
+		int n;
+		fr[0] = run_of(0, 0, 1, cold ? 700 : 1000, 0, 0, &g);
+		fr[0].warmup = 1;
+		fr[0].since_start = 1;
+		for (int i = 1; i < 8; i++)
+			fr[i] = run_of((i - 1) % 2, 0, (i + 1) / 2, 1000, 0, 0.01, &g);
+		fr[7].label = 1;
+		make_report(&r, fr, 8, &g);
+		build(&r);
+		assert_int_equal(r.cmps[0].nruns_base + r.cmps[0].nruns, 7);
+		assert_int_equal(rpt_cold_start(&r, &v, &n), 0);
+		assert_int_equal(n, cold);
+		if (cold) {
+			assert_string_equal(v[0].name, "cold_start");
+			assert_string_equal(v[0].run, "1");
+			assert_string_equal(v[0].label, "a");
+			assert_non_null(
+			    strstr(v[0].message, "first after its target started, served 3"));
+			assert_non_null(strstr(v[0].message, "% fewer requests per second"));
+			assert_non_null(strstr(v[0].message, "warm-up run and is not compared"));
+		}
+		rpt_validity_free(v, n);
+		free_report(&r);
+	}
+}
+
+static void run_level_helpers(void **state)
+{
+	const double x[] = {10, 12, NAN, 14};
+	struct rpt_bm b;
+	struct rpt_diff d;
+	double rel, half;
+	(void)state;
+	rpt_run_means(x, 4, &b);
+	assert_int_equal(b.n, 3);
+	assert_int_equal(b.batch, 1);
+	assert_true(fabs(b.mean - 12) < 1e-12);
+	assert_true(fabs(b.se - 2 / sqrt(3)) < 1e-12);
+	assert_true(fabs(b.df - 2) < 1e-12);
+	rpt_run_means(x, 1, &b);
+	assert_true(isnan(b.se)); /* one run: no spread */
+	rpt_run_means(x, 4, &b);
+	/* Prediction interval: 12 +- t(0.975, 2) * 2 * sqrt(4/3) = 12 +- 9.93 */
+	assert_int_equal(rpt_outlier(&b, 21.5, 0.05, &rel, &half), 0);
+	assert_int_equal(rpt_outlier(&b, 22.5, 0.05, &rel, &half), 1);
+	assert_true(fabs(half - 100 * 4.302652729749464 * 2 * sqrt(4.0 / 3) / 12) < 1e-6);
+	rpt_diff_known(100, 110, 2, 10, 0.05, &d);
+	assert_int_equal(d.verdict, RPT_REAL);
+	assert_true(fabs(d.hi - d.lo - 2 * 2 * 2.228138851986273) < 1e-6);
+	assert_true(fabs(d.level - 0.95) < 1e-12);
+	rpt_diff_known(100, 103, 2, 10, 0.05, &d);
+	assert_int_equal(d.verdict, RPT_NOISE);
+	rpt_diff_known(100, 103, 2, 0, 0.05, &d);
+	assert_int_equal(d.verdict, RPT_NA);
+	assert_string_equal(rpt_noise_name(RPT_BY_ROUNDS), "paired runs");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(run_level_helpers),  cmocka_unit_test(aa_five_rounds),
+	    cmocka_unit_test(aa_eight_rounds),
+	    cmocka_unit_test(aa_welch_runs),      cmocka_unit_test(one_run_floor),
+	    cmocka_unit_test(one_run_calibrated), cmocka_unit_test(ab_detection),
+	    cmocka_unit_test(cold_start),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
