@@ -15,20 +15,20 @@ FIX=$T/report_fixture
 json() { jq -r "$2" "$1"; }
 
 # --- the live run starts first; the fixture's checks run while it goes --------------------
-# 16 users against 8 slots of 20 ms: 400 TPS at 40 ms; from 20 s on, 2 slots: 100 TPS at
-# 160 ms.  The run's measured window is 2..40 s, so the switch falls in its middle third.
+# 16 users against 8 slots of 20 ms: 400 TPS at 40 ms; from 12 s on, 2 slots: 100 TPS at
+# 160 ms.  The run's measured window is 1..24 s, so the switch falls in its middle third.
 # (A drop this clear stays real on a busy machine, whose hiccups make a third's per-interval
 # p99s spread widely: 13 of them a third is little evidence for a small change.)
-start_regserver --latency 20 --capacity 8 --capacity-after 20s:2 --threads 2 --quiet ||
+start_regserver --latency 20 --capacity 8 --capacity-after 12s:2 --threads 2 --quiet ||
   fail "regserver --capacity-after starts"
 cat >"$T/live.ini" <<EOF
 [scenario]
 name = drift live
 label = halved
 concurrency = 16
-duration = 40s
-warmup = 2s
-interval = 1s
+duration = 24s
+warmup = 1s
+interval = 500ms
 [request]
 method = POST
 url = $REG_URL/register

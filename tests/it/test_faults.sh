@@ -31,17 +31,24 @@ collectors() {
 }
 no_collectors() { [ -z "$(collectors "$1" "$2")" ]; }
 
-# A target that misbehaves on demand (tests/it/test_faults_target.py): ok, stall, garbage, reset.
-echo ok >"$T/mode"
-spawn "$T/faultsrv.log" python3 "$TOP/tests/it/test_faults_target.py" "$T/mode"
-FSRV=$SPAWNED_PID
-line=$(wait_line "$T/faultsrv.log" 'listening on 127\.0\.0\.1:[0-9]+' 20) || fail "fault server starts" "$(cat "$T/faultsrv.log")"
-FURL=http://127.0.0.1:${line##*:}/x
-
-# Sections 1-3 run once per HTTP client (libcurl and the lean driver): the same faults
-# must give the same classes, back-offs and recovery from both.
-for CLIENT in curl lean; do
+# A target that misbehaves on demand (tests/it/test_faults_target.py): ok, stall, garbage,
+# reset.  start_faultsrv: starts one on $T/mode; sets FSRV and FURL.
+start_faultsrv() {
+  local line
   echo ok >"$T/mode"
+  spawn "$T/faultsrv.log" python3 "$TOP/tests/it/test_faults_target.py" "$T/mode"
+  FSRV=$SPAWNED_PID
+  line=$(wait_line "$T/faultsrv.log" 'listening on 127\.0\.0\.1:[0-9]+' 20) || fail "fault server starts" "$(cat "$T/faultsrv.log")"
+  FURL=http://127.0.0.1:${line##*:}/x
+}
+
+# Sections 1-3 run once per HTTP client (libcurl and the lean driver), both at once, each
+# on its own fault server, database and files (per_client): the same faults must give the
+# same classes, back-offs and recovery from both.
+client_faults() {
+  local CLIENT=$1 DB=$T/faults-$1.db T=$T/$1 FSRV FURL
+  mkdir -p "$T"
+  start_faultsrv
   # --- 1. stall, garbage, reset: classed, and the run recovers after each ------------------
   # 18 one-second intervals: ok 0-2 s, stall 2-5, ok 5-8, garbage 8-10, ok 10-13, reset 13-15,
   # ok 15-18; requests time out after 1 s.  (The runner's intervals start a little after the
@@ -186,11 +193,13 @@ EOF
     "$(q "SELECT IFNULL(sum(count), 0) FROM interval_errors WHERE run_id=$R AND class='other' AND sample LIKE 'dropped in flight%'")" 4
   check_eq "[$CLIENT] second SIGINT: no collector left" "$(collectors "$DB" "$R")" ""
   echo ok >"$T/mode"
-done
+}
+per_client client_faults
 
 # --- 4. no collector outlives a runner stopped by SIGTERM or killed -------------------------
 start_regserver --latency 5 --quiet
-sed -e "s|^url = .*|url = $REG_URL/health|" -e "s|^pid = .*|pid = $REG_PID|" "$T/stall.ini" >"$T/long.ini"
+# The stall scenario of section 3 (the curl pass's), on this target.
+sed -e "s|^url = .*|url = $REG_URL/health|" -e "s|^pid = .*|pid = $REG_PID|" "$T/curl/stall.ini" >"$T/long.ini"
 for sig in TERM KILL; do
   soak run -q --db "$DB" "$T/long.ini" >"$T/out4.txt" 2>"$T/err4.txt" &
   runner=$!

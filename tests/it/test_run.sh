@@ -16,9 +16,13 @@ run_quick() {
 }
 q() { sql "$DB" "$@"; }
 
-# Sections 1-4 run once per HTTP client: the same figures, classes and connection counts
-# from libcurl and from the lean driver (a case that passes for one only is a bug in one).
-for CLIENT in curl lean; do
+# Sections 1-4 run once per HTTP client, both at once (per_client): the same figures,
+# classes and connection counts from libcurl and from the lean driver (a case that passes
+# for one only is a bug in one).
+client_cases() {
+  # Each client's own database and files (run_quick and the logs use $T).
+  local CLIENT=$1 DB=$T/run-$1.db T=$T/$1
+  mkdir -p "$T"
   # --- 1. fixed latency: figures, every interval, steps = merge of intervals --------------
   start_regserver --latency 20 --quiet
   run_quick --client "$CLIENT" --url "$REG_URL/register" -c 20 -d 8s -H "$FORM" --body "$BODY" --expect-status 201
@@ -90,7 +94,8 @@ for CLIENT in curl lean; do
   check_eq "[$CLIENT] target gap: no interval missing" "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady'")" 8
   stop_pid "$SPAWNED_PID"
   check_eq "[$CLIENT] the run records its client" "$(q "SELECT client FROM runs WHERE id=$LASTRUN")" "$CLIENT"
-done
+}
+per_client client_cases
 
 # --- 5. a sweep: three steps with their own figures -------------------------------------
 start_regserver --latency 20 --quiet
