@@ -30,30 +30,31 @@ static void on_signal(int sig)
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: soak-gclog --db DB --source NAME (--import FILE... | --follow FILE)\n"
-		"                  [--jvm-start MS | --pid-match PCRE2] [--run ID] [--host NAME]\n"
-		"                  [--every 1s] [--for DURATION] [--die-with-parent]\n"
-		"       soak-gclog --summary FILE...\n"
-		"\n"
-		"Parses JVM GC logs (JDK 1.4-8 -XX:+PrintGCDetails, JDK 9+ -Xlog:gc / gc*, IBM J9 /\n"
-		"OpenJ9 -Xverbosegclog XML, whose local timestamps follow TZ) and stores each event\n"
-		"in gc_events (re-importing adds nothing).\n"
-		"  --import FILE...   read the files once, in the order given (rotated sets oldest\n"
-		"                     first)\n"
-		"  --follow FILE      follow a live log across rotation, truncation and restarts\n"
-		"  --jvm-start MS     JVM start (epoch ms) for logs that carry only uptime\n"
-		"  --pid-match RE     take the JVM start from the newest process whose command\n"
-		"                     line matches RE; without either, a log's modification time\n"
-		"                     minus its last uptime is used\n"
-		"  --run ID           store rows with this run id\n"
-		"  --host NAME        host column (default: this host's name)\n"
-		"  --every DURATION   follow: poll interval (default 1s)\n"
-		"  --for DURATION     follow: stop after this long\n"
-		"  --die-with-parent  follow: stop when the parent process goes away\n"
-		"  --summary FILE...  no database: print one JSON object per file\n"
-		"  --log-level LEVEL  error, warn (default), info, debug\n"
-		"  --help             this text\n");
+	fprintf(
+	    out,
+	    "usage: soak-gclog --db DB --source NAME (--import FILE... | --follow FILE)\n"
+	    "                  [--jvm-start MS | --pid-match PCRE2] [--run ID] [--host NAME]\n"
+	    "                  [--every 1s] [--for DURATION] [--die-with-parent]\n"
+	    "       soak-gclog --summary FILE...\n"
+	    "\n"
+	    "Parses JVM GC logs (JDK 1.4-8 -XX:+PrintGCDetails, JDK 9+ -Xlog:gc / gc*, IBM J9 /\n"
+	    "OpenJ9 -Xverbosegclog XML, whose local timestamps follow TZ) and stores each event\n"
+	    "in gc_events (re-importing adds nothing).\n"
+	    "  --import FILE...   read the files once, in the order given (rotated sets oldest\n"
+	    "                     first)\n"
+	    "  --follow FILE      follow a live log across rotation, truncation and restarts\n"
+	    "  --jvm-start MS     JVM start (epoch ms) for logs that carry only uptime\n"
+	    "  --pid-match RE     take the JVM start from the newest process whose command\n"
+	    "                     line matches RE; without either, a log's modification time\n"
+	    "                     minus its last uptime is used\n"
+	    "  --run ID           store rows with this run id\n"
+	    "  --host NAME        host column (default: this host's name)\n"
+	    "  --every DURATION   follow: poll interval (default 1s)\n"
+	    "  --for DURATION     follow: stop after this long\n"
+	    "  --die-with-parent  follow: stop when the parent process goes away\n"
+	    "  --summary FILE...  no database: print one JSON object per file\n"
+	    "  --log-level LEVEL  error, warn (default), info, debug\n"
+	    "  --help             this text\n");
 }
 
 /* Events of one file, for --summary. */
@@ -142,15 +143,21 @@ static int parse_i64(const char *s, int64_t *v)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},       {"source", required_argument, NULL, 's'},
-		{"import", no_argument, NULL, 'i'},         {"follow", required_argument, NULL, 'f'},
-		{"jvm-start", required_argument, NULL, 'j'}, {"pid-match", required_argument, NULL, 'p'},
-		{"run", required_argument, NULL, 'r'},      {"host", required_argument, NULL, 'H'},
-		{"every", required_argument, NULL, 'e'},    {"for", required_argument, NULL, 't'},
-		{"die-with-parent", no_argument, NULL, 'P'}, {"summary", no_argument, NULL, 'S'},
-		{"log-level", required_argument, NULL, 'l'}, {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
+	                                     {"source", required_argument, NULL, 's'},
+	                                     {"import", no_argument, NULL, 'i'},
+	                                     {"follow", required_argument, NULL, 'f'},
+	                                     {"jvm-start", required_argument, NULL, 'j'},
+	                                     {"pid-match", required_argument, NULL, 'p'},
+	                                     {"run", required_argument, NULL, 'r'},
+	                                     {"host", required_argument, NULL, 'H'},
+	                                     {"every", required_argument, NULL, 'e'},
+	                                     {"for", required_argument, NULL, 't'},
+	                                     {"die-with-parent", no_argument, NULL, 'P'},
+	                                     {"summary", no_argument, NULL, 'S'},
+	                                     {"log-level", required_argument, NULL, 'l'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
 	struct gl g;
 	const char *follow = NULL;
 	int import = 0, sum = 0, c, rc = EXIT_USAGE;
@@ -165,17 +172,35 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		int64_t v;
 		switch (c) {
-		case 'd': g.db_path = optarg; break;
-		case 's': g.source = optarg; break;
-		case 'i': import = 1; break;
-		case 'f': follow = optarg; break;
-		case 'S': sum = 1; break;
-		case 'P': g.die_with_parent = 1; break;
-		case 'H': snprintf(g.host, sizeof g.host, "%s", optarg); break;
-		case 'p': g.pid_match = optarg; break;
+		case 'd':
+			g.db_path = optarg;
+			break;
+		case 's':
+			g.source = optarg;
+			break;
+		case 'i':
+			import = 1;
+			break;
+		case 'f':
+			follow = optarg;
+			break;
+		case 'S':
+			sum = 1;
+			break;
+		case 'P':
+			g.die_with_parent = 1;
+			break;
+		case 'H':
+			snprintf(g.host, sizeof g.host, "%s", optarg);
+			break;
+		case 'p':
+			g.pid_match = optarg;
+			break;
 		case 'j':
 			if (parse_i64(optarg, &v) < 0 || v < 0) {
-				fprintf(stderr, "soak-gclog: bad --jvm-start '%s': expected epoch ms\n", optarg);
+				fprintf(stderr,
+				        "soak-gclog: bad --jvm-start '%s': expected epoch ms\n",
+				        optarg);
 				return EXIT_USAGE;
 			}
 			g.jvm_start_ms = g.anchor_ms = v;
@@ -190,11 +215,13 @@ int main(int argc, char **argv)
 		case 'e':
 		case 't':
 			if (dur_parse(optarg, &v, err, sizeof err) < 0) {
-				fprintf(stderr, "soak-gclog: --%s: %s\n", c == 'e' ? "every" : "for", err);
+				fprintf(stderr, "soak-gclog: --%s: %s\n",
+				        c == 'e' ? "every" : "for", err);
 				return EXIT_USAGE;
 			}
 			if (c == 'e' && v <= 0) {
-				fprintf(stderr, "soak-gclog: --every: must be positive, not '%s'\n", optarg);
+				fprintf(stderr, "soak-gclog: --every: must be positive, not '%s'\n",
+				        optarg);
 				return EXIT_USAGE;
 			}
 			if (c == 'e')
@@ -209,9 +236,12 @@ int main(int argc, char **argv)
 			}
 			log_set_level((enum log_level)log_level_parse(optarg));
 			break;
-		case 'h': usage(stdout); return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
 		case ':':
-			fprintf(stderr, "soak-gclog: option '%s' needs a value\n", argv[optind - 1]);
+			fprintf(stderr, "soak-gclog: option '%s' needs a value\n",
+			        argv[optind - 1]);
 			usage(stderr);
 			return EXIT_USAGE;
 		default:
@@ -222,7 +252,8 @@ int main(int argc, char **argv)
 	}
 	if (sum) {
 		if (optind >= argc || import || follow) {
-			fprintf(stderr, "soak-gclog: --summary takes files and no --import/--follow\n");
+			fprintf(stderr,
+			        "soak-gclog: --summary takes files and no --import/--follow\n");
 			return EXIT_USAGE;
 		}
 		rc = EXIT_OK;
@@ -236,7 +267,7 @@ int main(int argc, char **argv)
 	if (!g.db_path || !g.source || import == !!follow || (import && optind >= argc) ||
 	    (follow && optind < argc)) {
 		fprintf(stderr, "soak-gclog: need --db, --source and either --import FILE... or "
-				"--follow FILE (see --help)\n");
+		                "--follow FILE (see --help)\n");
 		return EXIT_USAGE;
 	}
 	if (g.jvm_start_ms != GCP_NONE && g.pid_match) {
@@ -246,13 +277,13 @@ int main(int argc, char **argv)
 	if (g.pid_match) {
 		int ec;
 		PCRE2_SIZE off;
-		g.pid_re = pcre2_compile((PCRE2_SPTR)g.pid_match, PCRE2_ZERO_TERMINATED, 0, &ec, &off,
-					 NULL);
+		g.pid_re = pcre2_compile((PCRE2_SPTR)g.pid_match, PCRE2_ZERO_TERMINATED, 0, &ec,
+		                         &off, NULL);
 		if (!g.pid_re) {
 			PCRE2_UCHAR msg[128];
 			pcre2_get_error_message(ec, msg, sizeof msg);
 			fprintf(stderr, "soak-gclog: bad --pid-match '%s': %s at offset %zu\n",
-				g.pid_match, (char *)msg, (size_t)off);
+			        g.pid_match, (char *)msg, (size_t)off);
 			return EXIT_USAGE;
 		}
 	}
@@ -270,7 +301,8 @@ int main(int argc, char **argv)
 	/* Input errors are found before the database is touched. */
 	for (int i = optind; import && i < argc; i++)
 		if (access(argv[i], R_OK) < 0) {
-			fprintf(stderr, "soak-gclog: cannot open '%s': %s\n", argv[i], strerror(errno));
+			fprintf(stderr, "soak-gclog: cannot open '%s': %s\n", argv[i],
+			        strerror(errno));
 			goto cleanup;
 		}
 	g.parser = gl_parser_new(&g, err, sizeof err);
@@ -305,10 +337,10 @@ int main(int argc, char **argv)
 	const struct gcp_stats *s = gcparse_stats(g.parser);
 	if (s->unparsed)
 		log_warn("%lld line(s) could not be placed (the first %lld are in events as "
-			 "gc_unparsed)",
-			 (long long)s->unparsed, (long long)g.unparsed_kept);
+		         "gc_unparsed)",
+		         (long long)s->unparsed, (long long)g.unparsed_kept);
 	log_info("%lld event(s) written, %lld line(s), %lld unparsed", (long long)g.written,
-		 (long long)s->lines, (long long)s->unparsed);
+	         (long long)s->lines, (long long)s->unparsed);
 cleanup:
 	gl_db_close(&g);
 	gcparse_free(g.parser);

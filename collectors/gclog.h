@@ -16,44 +16,44 @@
 
 #include "gcparse.h"
 
-#define GL_UNPARSED_KEEP 5   /* unparsed lines stored as events rows per run */
-#define GL_BATCH 50000       /* import: events per transaction */
-#define GL_CHUNK (1 << 20)   /* bytes read at once */
+#define GL_UNPARSED_KEEP 5         /* unparsed lines stored as events rows per run */
+#define GL_BATCH         50000     /* import: events per transaction */
+#define GL_CHUNK         (1 << 20) /* bytes read at once */
 
 extern volatile sig_atomic_t gl_stop;
 
 struct gl {
 	/* options */
-	const char *db_path;       /* --db */
-	const char *source;        /* --source */
-	char host[256];            /* --host or gethostname() */
-	int64_t run_id;            /* --run, or -1 */
-	int64_t jvm_start_ms;      /* --jvm-start, or GCP_NONE */
-	const char *pid_match;     /* --pid-match pattern, or NULL */
-	void *pid_re;              /* its compiled pcre2_code, or NULL */
-	int64_t every_ms;          /* --every */
-	int64_t for_ms;            /* --for, or 0 for no limit */
-	int die_with_parent;       /* --die-with-parent */
-	pid_t parent;              /* parent pid at start */
+	const char *db_path;   /* --db */
+	const char *source;    /* --source */
+	char host[256];        /* --host or gethostname() */
+	int64_t run_id;        /* --run, or -1 */
+	int64_t jvm_start_ms;  /* --jvm-start, or GCP_NONE */
+	const char *pid_match; /* --pid-match pattern, or NULL */
+	void *pid_re;          /* its compiled pcre2_code, or NULL */
+	int64_t every_ms;      /* --every */
+	int64_t for_ms;        /* --for, or 0 for no limit */
+	int die_with_parent;   /* --die-with-parent */
+	pid_t parent;          /* parent pid at start */
 
 	/* database */
-	sqlite3 *db;               /* the results file */
-	sqlite3_stmt *ins_gc;      /* INSERT OR IGNORE INTO gc_events */
-	sqlite3_stmt *ins_ev;      /* INSERT OR IGNORE INTO events */
-	int in_tx;                 /* a transaction is open */
-	int64_t batch;             /* events written in the open transaction */
-	int db_failed;             /* a write failed: stop with status 3 */
-	char db_err[512];          /* its message */
+	sqlite3 *db;          /* the results file */
+	sqlite3_stmt *ins_gc; /* INSERT OR IGNORE INTO gc_events */
+	sqlite3_stmt *ins_ev; /* INSERT OR IGNORE INTO events */
+	int in_tx;            /* a transaction is open */
+	int64_t batch;        /* events written in the open transaction */
+	int db_failed;        /* a write failed: stop with status 3 */
+	char db_err[512];     /* its message */
 
 	/* parsing */
-	struct gcparse *parser;    /* one parser for the files of one invocation */
-	const char *cur_file;      /* file being read (for event details) */
-	int64_t anchor_ms;         /* JVM start for uptime-only logs, or GCP_NONE */
-	int64_t fallback_ms;       /* time for events with neither time nor uptime */
-	int64_t last_uptime;       /* largest uptime seen since the anchor was set */
-	int following;             /* follow mode: anchors come from the clock */
-	int64_t written;           /* events handed to the database */
-	int64_t unparsed_kept;     /* unparsed lines stored so far */
+	struct gcparse *parser; /* one parser for the files of one invocation */
+	const char *cur_file;   /* file being read (for event details) */
+	int64_t anchor_ms;      /* JVM start for uptime-only logs, or GCP_NONE */
+	int64_t fallback_ms;    /* time for events with neither time nor uptime */
+	int64_t last_uptime;    /* largest uptime seen since the anchor was set */
+	int following;          /* follow mode: anchors come from the clock */
+	int64_t written;        /* events handed to the database */
+	int64_t unparsed_kept;  /* unparsed lines stored so far */
 };
 
 /* gclog_db.c */

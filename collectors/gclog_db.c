@@ -8,15 +8,15 @@
 #include "db.h"
 
 static const char ins_gc_sql[] =
-	"INSERT OR IGNORE INTO gc_events(source, host, t_ms, uptime_ms, gc_id, kind, cause, "
-	"pause_us, conc_us, heap_before_kb, heap_after_kb, heap_total_kb, young_before_kb, "
-	"young_after_kb, young_total_kb, old_before_kb, old_after_kb, old_total_kb, "
-	"meta_before_kb, meta_after_kb, meta_total_kb, run_id) "
-	"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
-	"?18, ?19, ?20, ?21, ?22)";
+    "INSERT OR IGNORE INTO gc_events(source, host, t_ms, uptime_ms, gc_id, kind, cause, "
+    "pause_us, conc_us, heap_before_kb, heap_after_kb, heap_total_kb, young_before_kb, "
+    "young_after_kb, young_total_kb, old_before_kb, old_after_kb, old_total_kb, "
+    "meta_before_kb, meta_after_kb, meta_total_kb, run_id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+    "?18, ?19, ?20, ?21, ?22)";
 static const char ins_ev_sql[] =
-	"INSERT OR IGNORE INTO events(source, host, t_ms, kind, detail, run_id) "
-	"VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    "INSERT OR IGNORE INTO events(source, host, t_ms, kind, detail, run_id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 int gl_db_open(struct gl *g, char *err, size_t errlen)
 {
@@ -115,9 +115,9 @@ void gl_db_gc(struct gl *g, const struct gcp_event *e)
 	sqlite3_bind_int64(st, 8, e->pause_us);
 	bind_opt(st, 9, e->conc_us);
 	const int64_t v[12] = {e->heap_before_kb,  e->heap_after_kb,  e->heap_total_kb,
-			       e->young_before_kb, e->young_after_kb, e->young_total_kb,
-			       e->old_before_kb,   e->old_after_kb,   e->old_total_kb,
-			       e->meta_before_kb,  e->meta_after_kb,  e->meta_total_kb};
+	                       e->young_before_kb, e->young_after_kb, e->young_total_kb,
+	                       e->old_before_kb,   e->old_after_kb,   e->old_total_kb,
+	                       e->meta_before_kb,  e->meta_after_kb,  e->meta_total_kb};
 	for (int i = 0; i < 12; i++)
 		bind_opt(st, 10 + i, v[i]);
 	bind_opt(st, 22, g->run_id < 0 ? GCP_NONE : g->run_id);

@@ -28,16 +28,16 @@
 
 /* An open log file and the reader's position in it. */
 struct gl_file {
-	int fd;                 /* -1 when none */
-	dev_t dev;              /* identity of the open file */
+	int fd;    /* -1 when none */
+	dev_t dev; /* identity of the open file */
 	ino_t ino;
-	off_t off;              /* bytes read so far */
-	char *carry;            /* an incomplete last line (GCP_LINE_MAX + 1 bytes) */
-	size_t clen;            /* its length */
-	int skipping;           /* dropping the rest of an over-long line */
-	char sig[SIG_LEN];      /* the bytes just before off */
-	size_t siglen;          /* how many */
-	char path[PATH_MAX];    /* the path it was opened by */
+	off_t off;           /* bytes read so far */
+	char *carry;         /* an incomplete last line (GCP_LINE_MAX + 1 bytes) */
+	size_t clen;         /* its length */
+	int skipping;        /* dropping the rest of an over-long line */
+	char sig[SIG_LEN];   /* the bytes just before off */
+	size_t siglen;       /* how many */
+	char path[PATH_MAX]; /* the path it was opened by */
 };
 
 /* ---- events from the parser -------------------------------------------------------- */
@@ -52,8 +52,8 @@ static void on_event(const struct gcp_event *ev, void *arg)
 		if (g->last_uptime != GCP_NONE && e.uptime_ms + 1000 < g->last_uptime) {
 			char d[256];
 			snprintf(d, sizeof d, "'%s': uptime went back from %lld to %lld ms",
-				 g->cur_file ? g->cur_file : "", (long long)g->last_uptime,
-				 (long long)e.uptime_ms);
+			         g->cur_file ? g->cur_file : "", (long long)g->last_uptime,
+			         (long long)e.uptime_ms);
 			gl_db_event(g, clock_wall_ms(), "gc_jvm_restart", d);
 			if (g->jvm_start_ms == GCP_NONE)
 				g->anchor_ms = GCP_NONE;
@@ -62,9 +62,9 @@ static void on_event(const struct gcp_event *ev, void *arg)
 		if (g->anchor_ms == GCP_NONE) {
 			int64_t s = g->pid_re ? gl_pid_start(g) : GCP_NONE;
 			/* Following a live log, the event was just written: now - uptime. */
-			g->anchor_ms = s != GCP_NONE ? s
-				       : g->following ? clock_wall_ms() - e.uptime_ms
-						      : g->fallback_ms - e.uptime_ms;
+			g->anchor_ms = s != GCP_NONE  ? s
+			               : g->following ? clock_wall_ms() - e.uptime_ms
+			                              : g->fallback_ms - e.uptime_ms;
 		}
 		e.t_ms = g->anchor_ms + e.uptime_ms;
 	} else if (e.t_ms == GCP_NONE) {
@@ -176,7 +176,7 @@ static int open_file(struct gl_file *f, const char *path, char *err, size_t errl
 	}
 	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 S_ISDIR(st.st_mode) ? strerror(EISDIR) : strerror(errno));
+		         S_ISDIR(st.st_mode) ? strerror(EISDIR) : strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -275,7 +275,8 @@ int64_t gl_pid_start(struct gl *g)
 				field++;
 		if (field != 22 || sscanf(q, "%llu", &start) != 1)
 			continue;
-		int64_t ms = (int64_t)btime * 1000 + (int64_t)(start * 1000ULL / (unsigned long long)tick);
+		int64_t ms =
+		    (int64_t)btime * 1000 + (int64_t)(start * 1000ULL / (unsigned long long)tick);
 		if (best == GCP_NONE || ms > best)
 			best = ms;
 	}
@@ -287,8 +288,8 @@ cleanup:
 }
 
 struct prescan {
-	int seen;       /* events seen */
-	int undated;    /* the first event had no wall time */
+	int seen;    /* events seen */
+	int undated; /* the first event had no wall time */
 };
 
 static void prescan_event(const struct gcp_event *ev, void *arg)
@@ -322,8 +323,8 @@ static int anchor_by_mtime(struct gl *g, const char *path, char *err, size_t err
 		g->anchor_ms = g->fallback_ms - gcparse_stats(p)->last_uptime_ms;
 		g->last_uptime = GCP_NONE;
 		log_warn("'%s' has no wall-clock time and no --jvm-start or --pid-match was given: "
-			 "anchored at its modification time minus its last uptime",
-			 path);
+		         "anchored at its modification time minus its last uptime",
+		         path);
 	}
 	rc = 0;
 cleanup:
@@ -397,7 +398,7 @@ static void reread_if_rewritten(struct gl *g, struct gl_file *f)
 	if (f->fd < 0 || fstat(f->fd, &st) < 0 || !rewritten(f, &st))
 		return;
 	snprintf(d, sizeof d, "'%s' was truncated or rewritten at offset %lld", f->path,
-		 (long long)f->off);
+	         (long long)f->off);
 	gl_db_event(g, clock_wall_ms(), "gc_log_truncated", d);
 	lseek(f->fd, 0, SEEK_SET);
 	f->off = 0;
@@ -408,7 +409,7 @@ static void reread_if_rewritten(struct gl *g, struct gl_file *f)
 
 /* One poll round. */
 static int round_once(struct gl *g, struct gl_file *f, const char *path, char *buf, int *missing,
-		      char *err, size_t errlen)
+                      char *err, size_t errlen)
 {
 	struct stat st;
 	char cur[PATH_MAX], d[PATH_MAX + 128];
@@ -425,7 +426,9 @@ static int round_once(struct gl *g, struct gl_file *f, const char *path, char *b
 		return 0;
 	}
 	if (f->fd < 0 || st.st_ino != f->ino || st.st_dev != f->dev) {
-		const char *kind = *missing ? "gc_log_reappeared" : f->fd >= 0 ? "gc_log_rotated" : NULL;
+		const char *kind = *missing     ? "gc_log_reappeared"
+		                   : f->fd >= 0 ? "gc_log_rotated"
+		                                : NULL;
 		if (f->fd >= 0) {
 			/* The old file is finished: what its fd still held was read above. */
 			if (drain(f, g->parser, buf, err, errlen) < 0)
@@ -439,7 +442,7 @@ static int round_once(struct gl *g, struct gl_file *f, const char *path, char *b
 		}
 		if (kind) {
 			snprintf(d, sizeof d, "now reading '%s' (inode %llu)", cur,
-				 (unsigned long long)f->ino);
+			         (unsigned long long)f->ino);
 			gl_db_event(g, clock_wall_ms(), kind, d);
 		}
 		*missing = 0;

@@ -25,8 +25,7 @@
 #include "procstat_host.h"
 #include "procstat_pset.h"
 
-
-#define PROG "soak-procstat"
+#define PROG         "soak-procstat"
 #define MIN_EVERY_MS 100 /* samples are keyed by millisecond: far above that */
 
 static volatile sig_atomic_t stop_flag;
@@ -62,39 +61,40 @@ struct sampler {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: " PROG " --db DB --source NAME [--pid N | --pidfile F | --match PCRE2] "
-		"[--host]\n"
-		"                     [--every 5s] [--for DURATION] [--run ID] [--host-name NAME]\n"
-		"                     [--memory-limit SIZE] [--die-with-parent] [-v] [--help]\n"
-		"\n"
-		"Samples /proc into the samples table of a soak database, one transaction per round.\n"
-		"\n"
-		"  --db DB            the database (created when missing)\n"
-		"  --source NAME      samples.source of every row (app, db, host, ...)\n"
-		"  --pid N            the process set is this pid\n"
-		"  --pidfile F        ... the pid in F, re-read every round\n"
-		"  --match PCRE2      ... every process whose /proc/PID/cmdline (NULs read as\n"
-		"                     spaces) matches; all summed; soak-procstat never counts\n"
-		"  --host             host-wide metrics too (or alone)\n"
-		"  --memory-limit SIZE  the process set's configured memory limit (512M, 2G:\n"
-		"                     -Xmx plus overhead, shared_buffers plus backends, a\n"
-		"                     container's limit), recorded each round as mem_limit_kb\n"
-		"  --every DURATION   sampling period (default 5s, at least 100ms)\n"
-		"  --for DURATION     stop after this long (default: until SIGTERM/SIGINT)\n"
-		"  --run ID           samples.run_id / events.run_id (default NULL)\n"
-		"  --host-name NAME   samples.host (default: this machine's hostname)\n"
-		"  --die-with-parent  exit when the parent process goes away\n"
-		"  -v, --verbose      log process set changes and rounds on stderr\n"
-		"\n"
-		"process metrics: procs rss_kb pss_kb vsz_kb threads fds cpu_pct user_pct sys_pct\n"
-		"  mem_limit_kb (with --memory-limit)\n"
-		"  majflt_ps ctxsw_vol_ps ctxsw_invol_ps read_bps write_bps (rates need two rounds)\n"
-		"host metrics: cpu_user_pct cpu_sys_pct cpu_iowait_pct cpu_steal_pct cpu_idle_pct\n"
-		"  load1 load5 load15 mem_used_kb mem_avail_kb swap_used_kb net_rx_bps net_tx_bps\n"
-		"  (all interfaces, lo included) tcp_inuse tcp_tw\n"
-		"events: procs_changed procs_missing procs_found\n"
-		"exit status: 0 stopped, 2 bad usage, 3 database or /proc failure\n");
+	fprintf(
+	    f,
+	    "usage: " PROG " --db DB --source NAME [--pid N | --pidfile F | --match PCRE2] "
+	    "[--host]\n"
+	    "                     [--every 5s] [--for DURATION] [--run ID] [--host-name NAME]\n"
+	    "                     [--memory-limit SIZE] [--die-with-parent] [-v] [--help]\n"
+	    "\n"
+	    "Samples /proc into the samples table of a soak database, one transaction per round.\n"
+	    "\n"
+	    "  --db DB            the database (created when missing)\n"
+	    "  --source NAME      samples.source of every row (app, db, host, ...)\n"
+	    "  --pid N            the process set is this pid\n"
+	    "  --pidfile F        ... the pid in F, re-read every round\n"
+	    "  --match PCRE2      ... every process whose /proc/PID/cmdline (NULs read as\n"
+	    "                     spaces) matches; all summed; soak-procstat never counts\n"
+	    "  --host             host-wide metrics too (or alone)\n"
+	    "  --memory-limit SIZE  the process set's configured memory limit (512M, 2G:\n"
+	    "                     -Xmx plus overhead, shared_buffers plus backends, a\n"
+	    "                     container's limit), recorded each round as mem_limit_kb\n"
+	    "  --every DURATION   sampling period (default 5s, at least 100ms)\n"
+	    "  --for DURATION     stop after this long (default: until SIGTERM/SIGINT)\n"
+	    "  --run ID           samples.run_id / events.run_id (default NULL)\n"
+	    "  --host-name NAME   samples.host (default: this machine's hostname)\n"
+	    "  --die-with-parent  exit when the parent process goes away\n"
+	    "  -v, --verbose      log process set changes and rounds on stderr\n"
+	    "\n"
+	    "process metrics: procs rss_kb pss_kb vsz_kb threads fds cpu_pct user_pct sys_pct\n"
+	    "  mem_limit_kb (with --memory-limit)\n"
+	    "  majflt_ps ctxsw_vol_ps ctxsw_invol_ps read_bps write_bps (rates need two rounds)\n"
+	    "host metrics: cpu_user_pct cpu_sys_pct cpu_iowait_pct cpu_steal_pct cpu_idle_pct\n"
+	    "  load1 load5 load15 mem_used_kb mem_avail_kb swap_used_kb net_rx_bps net_tx_bps\n"
+	    "  (all interfaces, lo included) tcp_inuse tcp_tw\n"
+	    "events: procs_changed procs_missing procs_found\n"
+	    "exit status: 0 stopped, 2 bad usage, 3 database or /proc failure\n");
 }
 
 /* Parses an integer option in [lo, hi]. */
@@ -111,21 +111,21 @@ static int parse_ll(const char *s, long long lo, long long hi, long long *v)
 static int parse_args(struct sampler *s, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"source", required_argument, NULL, 's'},
-		{"pid", required_argument, NULL, 'p'},
-		{"pidfile", required_argument, NULL, 'f'},
-		{"match", required_argument, NULL, 'm'},
-		{"host", no_argument, NULL, 'H'},
-		{"every", required_argument, NULL, 'e'},
-		{"for", required_argument, NULL, 'F'},
-		{"run", required_argument, NULL, 'r'},
-		{"host-name", required_argument, NULL, 'n'},
-		{"die-with-parent", no_argument, NULL, 'P'},
-		{"memory-limit", required_argument, NULL, 'M'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},
+	    {"source", required_argument, NULL, 's'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"pidfile", required_argument, NULL, 'f'},
+	    {"match", required_argument, NULL, 'm'},
+	    {"host", no_argument, NULL, 'H'},
+	    {"every", required_argument, NULL, 'e'},
+	    {"for", required_argument, NULL, 'F'},
+	    {"run", required_argument, NULL, 'r'},
+	    {"host-name", required_argument, NULL, 'n'},
+	    {"die-with-parent", no_argument, NULL, 'P'},
+	    {"memory-limit", required_argument, NULL, 'M'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	char err[256];
 	long long v;
@@ -134,8 +134,12 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': s->db_path = optarg; break;
-		case 's': s->source = optarg; break;
+		case 'd':
+			s->db_path = optarg;
+			break;
+		case 's':
+			s->source = optarg;
+			break;
 		case 'p':
 			if (parse_ll(optarg, 1, 0x7fffffff, &v) < 0) {
 				fprintf(stderr, PROG ": bad pid '%s'\n", optarg);
@@ -155,18 +159,20 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 			s->pcfg.pattern = optarg;
 			sets++;
 			break;
-		case 'H': s->want_host = 1; break;
+		case 'H':
+			s->want_host = 1;
+			break;
 		case 'e':
 		case 'F': {
 			int64_t ms;
 			if (dur_parse(optarg, &ms, err, sizeof err) < 0) {
 				fprintf(stderr, PROG ": --%s: %s\n", c == 'e' ? "every" : "for",
-					err);
+				        err);
 				return EXIT_USAGE;
 			}
 			if (c == 'e' && ms < MIN_EVERY_MS) {
 				fprintf(stderr, PROG ": --every must be at least %dms, not '%s'\n",
-					MIN_EVERY_MS, optarg);
+				        MIN_EVERY_MS, optarg);
 				return EXIT_USAGE;
 			}
 			if (c == 'e')
@@ -189,7 +195,9 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 			}
 			snprintf(s->host_name, sizeof s->host_name, "%s", optarg);
 			break;
-		case 'P': s->die_with_parent = 1; break;
+		case 'P':
+			s->die_with_parent = 1;
+			break;
 		case 'M': {
 			int64_t bytes;
 			if (size_parse(optarg, &bytes, err, sizeof err) < 0) {
@@ -199,8 +207,12 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 			s->mem_limit_kb = (bytes + 1023) / 1024;
 			break;
 		}
-		case 'v': log_set_level(LOG_INFO); break;
-		case 'h': usage(stdout); return -1;
+		case 'v':
+			log_set_level(LOG_INFO);
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
 		case ':':
 			fprintf(stderr, PROG ": option '%s' needs a value\n", argv[optind - 1]);
 			return EXIT_USAGE;
@@ -214,7 +226,8 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!s->db_path || !s->source || !*s->source) {
-		fprintf(stderr, PROG ": missing %s (see --help)\n", !s->db_path ? "--db" : "--source");
+		fprintf(stderr, PROG ": missing %s (see --help)\n",
+		        !s->db_path ? "--db" : "--source");
 		return EXIT_USAGE;
 	}
 	if (sets > 1) {
@@ -222,11 +235,13 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (s->mem_limit_kb > 0 && sets == 0) {
-		fprintf(stderr, PROG ": --memory-limit needs a process set (--pid, --pidfile or --match)\n");
+		fprintf(stderr, PROG
+		        ": --memory-limit needs a process set (--pid, --pidfile or --match)\n");
 		return EXIT_USAGE;
 	}
 	if (sets == 0 && !s->want_host) {
-		fprintf(stderr, PROG ": nothing to sample: give --pid, --pidfile, --match or --host\n");
+		fprintf(stderr,
+		        PROG ": nothing to sample: give --pid, --pidfile, --match or --host\n");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -236,13 +251,13 @@ static int open_db(struct sampler *s, char *err, size_t errlen)
 {
 	if (db_open(s->db_path, DB_CREATE, &s->db, err, errlen) < 0 ||
 	    db_prepare(s->db, &s->ins,
-		       "INSERT OR REPLACE INTO samples(source, host, metric, t_ms, value, run_id) "
-		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-		       err, errlen) < 0 ||
+	               "INSERT OR REPLACE INTO samples(source, host, metric, t_ms, value, run_id) "
+	               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	               err, errlen) < 0 ||
 	    db_prepare(s->db, &s->ins_ev,
-		       "INSERT OR IGNORE INTO events(source, host, kind, t_ms, detail, run_id) "
-		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-		       err, errlen) < 0)
+	               "INSERT OR IGNORE INTO events(source, host, kind, t_ms, detail, run_id) "
+	               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	               err, errlen) < 0)
 		return -1;
 	/* The strings outlive the statements: bound once, kept across resets. */
 	sqlite3_bind_text(s->ins, 1, s->source, -1, SQLITE_STATIC);
@@ -325,10 +340,18 @@ static void install_signals(void)
 static const char *set_text(const struct sampler *s, char *buf, size_t len)
 {
 	switch (s->pcfg.mode) {
-	case PSET_PID: snprintf(buf, len, "pid %d", s->pcfg.pid); break;
-	case PSET_PIDFILE: snprintf(buf, len, "pidfile '%s'", s->pcfg.pidfile); break;
-	case PSET_MATCH: snprintf(buf, len, "processes matching '%s'", s->pcfg.pattern); break;
-	default: snprintf(buf, len, "no process set"); break;
+	case PSET_PID:
+		snprintf(buf, len, "pid %d", s->pcfg.pid);
+		break;
+	case PSET_PIDFILE:
+		snprintf(buf, len, "pidfile '%s'", s->pcfg.pidfile);
+		break;
+	case PSET_MATCH:
+		snprintf(buf, len, "processes matching '%s'", s->pcfg.pattern);
+		break;
+	default:
+		snprintf(buf, len, "no process set");
+		break;
 	}
 	return buf;
 }
@@ -387,8 +410,8 @@ int main(int argc, char **argv)
 	rc = parse_args(&s, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? EXIT_OK : rc;
-	if (!s.host_name[0] && (gethostname(s.host_name, sizeof s.host_name - 1) < 0 ||
-				!s.host_name[0]))
+	if (!s.host_name[0] &&
+	    (gethostname(s.host_name, sizeof s.host_name - 1) < 0 || !s.host_name[0]))
 		snprintf(s.host_name, sizeof s.host_name, "localhost");
 
 	install_signals();
@@ -409,7 +432,7 @@ int main(int argc, char **argv)
 	if (open_db(&s, err, sizeof err) < 0)
 		goto fail;
 	log_info("sampling %s%s as '%s' every %lldms into '%s'", set_text(&s, what, sizeof what),
-		 s.want_host ? " and the host" : "", s.source, (long long)s.every_ms, s.db_path);
+	         s.want_host ? " and the host" : "", s.source, (long long)s.every_ms, s.db_path);
 	rc = loop(&s);
 	goto cleanup;
 fail:

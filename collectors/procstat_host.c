@@ -76,8 +76,7 @@ static double share(unsigned long long part_now, unsigned long long part_then, d
 	return part_now > part_then ? 100.0 * (double)(part_now - part_then) / total : 0.0;
 }
 
-int host_sample(struct host *h, int64_t now_ns, struct procfs_out *out, char *err,
-		size_t errlen)
+int host_sample(struct host *h, int64_t now_ns, struct procfs_out *out, char *err, size_t errlen)
 {
 	struct procfs_cpu cpu;
 	struct procfs_mem mem;
@@ -98,7 +97,8 @@ int host_sample(struct host *h, int64_t now_ns, struct procfs_out *out, char *er
 	if (reread(h, h->fd_mem, "meminfo", err, errlen) < 0)
 		return -1;
 	if (procfs_parse_meminfo(h->buf, &mem) < 0) {
-		snprintf(err, errlen, "cannot parse /proc/meminfo (no MemAvailable: Linux < 3.14?)");
+		snprintf(err, errlen,
+		         "cannot parse /proc/meminfo (no MemAvailable: Linux < 3.14?)");
 		return -1;
 	}
 	if (reread(h, h->fd_net, "net/dev", err, errlen) < 0)

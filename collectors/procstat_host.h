@@ -38,8 +38,7 @@ struct host {
 /* proc_root is "/proc" (NULL means that); tests point it at a fake tree. */
 int host_init(struct host *h, const char *proc_root, char *err, size_t errlen);
 /* One round at monotonic time now_ns; -1 with err when a file no longer parses. */
-int host_sample(struct host *h, int64_t now_ns, struct procfs_out *out, char *err,
-		size_t errlen);
+int host_sample(struct host *h, int64_t now_ns, struct procfs_out *out, char *err, size_t errlen);
 /* Closes and frees; a zeroed-then-released or released host is fine. */
 void host_release(struct host *h);
 

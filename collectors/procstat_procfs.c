@@ -107,11 +107,10 @@ int procfs_parse_pid_stat(const char *text, struct procfs_proc *p)
 	s = close + 2;
 	p->state = *s;
 	/* fields 3 (state) .. 11 (cminflt) */
-	if (!p->state || skip_fields(&s, 9) < 0 || next_ull(&s, &p->majflt) < 0 || skip_fields(&s, 1) < 0 ||
-	    next_ull(&s, &p->utime) < 0 || next_ull(&s, &p->stime) < 0 ||
+	if (!p->state || skip_fields(&s, 9) < 0 || next_ull(&s, &p->majflt) < 0 ||
+	    skip_fields(&s, 1) < 0 || next_ull(&s, &p->utime) < 0 || next_ull(&s, &p->stime) < 0 ||
 	    skip_fields(&s, 4) < 0 || next_ll(&s, &ll) < 0 || skip_fields(&s, 1) < 0 ||
-	    next_ull(&s, &p->start) < 0 || next_ull(&s, &p->vsize) < 0 ||
-	    next_ull(&s, &v) < 0)
+	    next_ull(&s, &p->start) < 0 || next_ull(&s, &p->vsize) < 0 || next_ull(&s, &v) < 0)
 		return -1;
 	p->threads = (long)ll;
 	p->rss_pages = (long long)v;
@@ -190,7 +189,8 @@ int procfs_parse_meminfo(const char *text, struct procfs_mem *m)
 {
 	unsigned long long total, avail, st = 0, sf = 0;
 
-	if (keyed_ull(text, "MemTotal:", &total) < 0 || keyed_ull(text, "MemAvailable:", &avail) < 0)
+	if (keyed_ull(text, "MemTotal:", &total) < 0 ||
+	    keyed_ull(text, "MemAvailable:", &avail) < 0)
 		return -1;
 	/* A kernel without swap support has no Swap lines at all. */
 	if (keyed_ull(text, "SwapTotal:", &st) < 0 || keyed_ull(text, "SwapFree:", &sf) < 0)
@@ -276,7 +276,8 @@ int procfs_parse_netdev(const char *text, unsigned long long *rx, unsigned long 
 		unsigned long long r, t;
 		if (colon && (!eol || colon < eol)) {
 			const char *p = colon + 1;
-			if (next_ull(&p, &r) == 0 && skip_fields(&p, 7) == 0 && next_ull(&p, &t) == 0) {
+			if (next_ull(&p, &r) == 0 && skip_fields(&p, 7) == 0 &&
+			    next_ull(&p, &t) == 0) {
 				*rx += r;
 				*tx += t;
 				ifaces++;

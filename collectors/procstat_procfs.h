@@ -34,26 +34,26 @@ struct procfs_proc {
 	int has_status;               /* ctx_* are valid */
 	int has_io;                   /* rd_bytes/wr_bytes are valid (io is often root-only) */
 	unsigned long long pss_kb;    /* proportional set size (smaps_rollup): shared pages
-				       * divided among their users, so a set's sum is honest */
+	                               * divided among their users, so a set's sum is honest */
 	int has_pss;                  /* pss_kb is valid */
 };
 
 /* The aggregate `cpu` line of /proc/stat, in clock ticks. */
 struct procfs_cpu {
-	unsigned long long user;    /* user + nice (guest time is already inside) */
-	unsigned long long sys;     /* system + irq + softirq */
-	unsigned long long idle;    /* idle */
-	unsigned long long iowait;  /* iowait */
-	unsigned long long steal;   /* stolen by the hypervisor */
-	unsigned long long total;   /* sum of the above: the whole machine's ticks */
+	unsigned long long user;   /* user + nice (guest time is already inside) */
+	unsigned long long sys;    /* system + irq + softirq */
+	unsigned long long idle;   /* idle */
+	unsigned long long iowait; /* iowait */
+	unsigned long long steal;  /* stolen by the hypervisor */
+	unsigned long long total;  /* sum of the above: the whole machine's ticks */
 };
 
 /* The lines of /proc/meminfo soak reports, in KB. */
 struct procfs_mem {
-	long long total_kb;     /* MemTotal */
-	long long avail_kb;     /* MemAvailable */
+	long long total_kb;      /* MemTotal */
+	long long avail_kb;      /* MemAvailable */
 	long long swap_total_kb; /* SwapTotal */
-	long long swap_free_kb; /* SwapFree */
+	long long swap_free_kb;  /* SwapFree */
 };
 
 /* TCP socket counts of /proc/net/sockstat (+ sockstat6). */

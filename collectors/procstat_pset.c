@@ -23,10 +23,14 @@
 const char *pset_event_kind(enum pset_event ev)
 {
 	switch (ev) {
-	case PSET_CHANGED: return "procs_changed";
-	case PSET_MISSING: return "procs_missing";
-	case PSET_FOUND: return "procs_found";
-	default: return "";
+	case PSET_CHANGED:
+		return "procs_changed";
+	case PSET_MISSING:
+		return "procs_missing";
+	case PSET_FOUND:
+		return "procs_found";
+	default:
+		return "";
 	}
 }
 
@@ -54,7 +58,10 @@ static void *grow(void *arr, size_t *cap, size_t need, size_t elem)
 	return p;
 }
 
-static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
 
 /* Reads the pid a pidfile holds: digits with optional blanks around. */
 static int read_pidfile(const char *path, int *pid, char *why, size_t whylen)
@@ -136,12 +143,12 @@ int pset_init(struct pset *ps, const struct pset_config *cfg, char *err, size_t 
 			goto fail;
 		}
 		ps->re = pcre2_compile((PCRE2_SPTR)cfg->pattern, PCRE2_ZERO_TERMINATED, 0, &errcode,
-				       &off, NULL);
+		                       &off, NULL);
 		if (!ps->re) {
 			PCRE2_UCHAR msg[256];
 			pcre2_get_error_message(errcode, msg, sizeof msg);
 			snprintf(err, errlen, "bad pattern '%s': %s at offset %zu", cfg->pattern,
-				 (const char *)msg, (size_t)off);
+			         (const char *)msg, (size_t)off);
 			goto fail;
 		}
 		/* Without JIT (an exotic CPU, a hardened kernel) pcre2_match interprets: slower,
@@ -157,7 +164,8 @@ int pset_init(struct pset *ps, const struct pset_config *cfg, char *err, size_t 
 			if (fd >= 0)
 				ps->procdir = fdopendir(fd);
 			if (!ps->procdir) {
-				snprintf(err, errlen, "cannot list '%s': %s", root, strerror(errno));
+				snprintf(err, errlen, "cannot list '%s': %s", root,
+				         strerror(errno));
 				if (fd >= 0)
 					close(fd);
 				goto fail;
@@ -259,8 +267,9 @@ static int resolve_match(struct pset *ps, char *err, size_t errlen)
 		grown = grow(ps->scan, &ps->scan_cap, ps->nscan + 1, sizeof *ps->scan);
 		if (!grown) {
 			if (!ps->capped)
-				log_warn("cannot track more than %zu processes: the rest are not considered",
-					 ps->nscan);
+				log_warn("cannot track more than %zu processes: the rest are not "
+				         "considered",
+				         ps->nscan);
 			ps->capped = 1;
 			break;
 		}
@@ -308,7 +317,7 @@ static int resolve_match(struct pset *ps, char *err, size_t errlen)
 	ps->nseen = k;
 	if (ps->ncand == 0)
 		snprintf(ps->why_empty, sizeof ps->why_empty, "no process matches '%.100s'",
-			 ps->pattern);
+		         ps->pattern);
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory listing /proc");
@@ -397,7 +406,7 @@ static unsigned long long delta(unsigned long long now, unsigned long long befor
 
 /* Appends " ", pid, ... of the members of a[0..na) that are not in b[0..nb) to d. */
 static void list_pids(char *d, size_t len, const struct procfs_proc *a, size_t na,
-		      const struct procfs_proc *b, size_t nb)
+                      const struct procfs_proc *b, size_t nb)
 {
 	size_t used = strlen(d), shown = 0, more = 0, j = 0;
 
@@ -554,7 +563,7 @@ static int cmp_proc(const void *a, const void *b)
 }
 
 int pset_sample(struct pset *ps, int64_t now_ns, struct procfs_out *out, enum pset_event *ev,
-		char *detail, size_t detlen, char *err, size_t errlen)
+                char *detail, size_t detlen, char *err, size_t errlen)
 {
 	struct procfs_proc *tmp;
 	double dt = 0;
@@ -577,7 +586,7 @@ int pset_sample(struct pset *ps, int64_t now_ns, struct procfs_out *out, enum ps
 			if (add_cand(ps, pid) < 0)
 				goto oom;
 			snprintf(ps->why_empty, sizeof ps->why_empty,
-				 "pid %d of pidfile '%.100s' is not running", pid, ps->pidfile);
+			         "pid %d of pidfile '%.100s' is not running", pid, ps->pidfile);
 		}
 		break;
 	default:

@@ -30,10 +30,10 @@
 
 #include "procstat_procfs.h"
 
-#define PSET_MAX_PIDS (1 << 22)  /* pid_max's largest value: no machine has more */
-#define PSET_CMDLINE_MAX 4096    /* the pattern sees the first 4 KB of a command line */
-#define PSET_DETAIL_MAX 512      /* an event's detail, pid lists cut to fit */
-#define PSET_BUF_SIZE 16384      /* /proc/PID/status is ~1.5 KB; cmdline is cut at 4 KB */
+#define PSET_MAX_PIDS    (1 << 22) /* pid_max's largest value: no machine has more */
+#define PSET_CMDLINE_MAX 4096      /* the pattern sees the first 4 KB of a command line */
+#define PSET_DETAIL_MAX  512       /* an event's detail, pid lists cut to fit */
+#define PSET_BUF_SIZE    16384     /* /proc/PID/status is ~1.5 KB; cmdline is cut at 4 KB */
 
 enum pset_mode {
 	PSET_NONE = 0, /* no process set (host metrics only) */
@@ -67,37 +67,37 @@ struct pset_seen {
 };
 
 struct pset {
-	enum pset_mode mode;        /* from the config */
-	int pid;                    /* PSET_PID: the pid */
-	char *pidfile;              /* PSET_PIDFILE: owned copy */
-	char *pattern;              /* PSET_MATCH: owned copy, for messages */
-	pcre2_code *re;             /* PSET_MATCH: compiled (and JIT-compiled when possible) */
-	pcre2_match_data *md;       /* PSET_MATCH: reused for every match */
-	char *self_name;            /* owned copy of config.self_name, or NULL */
-	int self;                   /* our own pid: never a member */
-	int procfd;                 /* the /proc directory, open for the whole life */
-	int is_procfs;              /* procfd is a real procfs (not a test's fake tree) */
-	DIR *procdir;               /* PSET_MATCH: listing over a dup of procfd, rewound each round */
-	long clk_tck;               /* clock ticks per second (sysconf) */
-	long page_kb;               /* page size in KB */
-	struct procfs_proc *cur;    /* this round's members, sorted by pid */
-	struct procfs_proc *prev;   /* the previous round's members, sorted by pid */
-	size_t ncur, nprev;         /* members in cur / prev */
-	size_t cap;                 /* allocated entries of cur and of prev (each) */
-	int *cand;                  /* this round's candidate pids, sorted */
-	size_t ncand, cand_cap;     /* used / allocated entries of cand */
-	struct pset_seen *seen;     /* PSET_MATCH: verdicts of the last listing, sorted */
-	struct pset_seen *seen2;    /* PSET_MATCH: the next listing, built then swapped */
-	size_t nseen, seen_cap;     /* used / allocated entries of seen (and of seen2) */
-	int *scan;                  /* PSET_MATCH: pids of this round's /proc listing */
-	size_t nscan, scan_cap;     /* used / allocated entries of scan */
-	char *buf;                  /* read buffer for /proc files, PSET_BUF_SIZE bytes */
-	int64_t prev_ns;            /* monotonic time of the previous round */
-	int have_prev;              /* a previous round exists (rates can be computed) */
-	int missing;                /* procs_missing recorded, procs_found not yet */
-	int capped;                 /* the PSET_MAX_PIDS warning was given */
-	unsigned round;             /* rounds sampled so far */
-	char why_empty[160];        /* why the last resolution found nothing (for details) */
+	enum pset_mode mode;      /* from the config */
+	int pid;                  /* PSET_PID: the pid */
+	char *pidfile;            /* PSET_PIDFILE: owned copy */
+	char *pattern;            /* PSET_MATCH: owned copy, for messages */
+	pcre2_code *re;           /* PSET_MATCH: compiled (and JIT-compiled when possible) */
+	pcre2_match_data *md;     /* PSET_MATCH: reused for every match */
+	char *self_name;          /* owned copy of config.self_name, or NULL */
+	int self;                 /* our own pid: never a member */
+	int procfd;               /* the /proc directory, open for the whole life */
+	int is_procfs;            /* procfd is a real procfs (not a test's fake tree) */
+	DIR *procdir;             /* PSET_MATCH: listing over a dup of procfd, rewound each round */
+	long clk_tck;             /* clock ticks per second (sysconf) */
+	long page_kb;             /* page size in KB */
+	struct procfs_proc *cur;  /* this round's members, sorted by pid */
+	struct procfs_proc *prev; /* the previous round's members, sorted by pid */
+	size_t ncur, nprev;       /* members in cur / prev */
+	size_t cap;               /* allocated entries of cur and of prev (each) */
+	int *cand;                /* this round's candidate pids, sorted */
+	size_t ncand, cand_cap;   /* used / allocated entries of cand */
+	struct pset_seen *seen;   /* PSET_MATCH: verdicts of the last listing, sorted */
+	struct pset_seen *seen2;  /* PSET_MATCH: the next listing, built then swapped */
+	size_t nseen, seen_cap;   /* used / allocated entries of seen (and of seen2) */
+	int *scan;                /* PSET_MATCH: pids of this round's /proc listing */
+	size_t nscan, scan_cap;   /* used / allocated entries of scan */
+	char *buf;                /* read buffer for /proc files, PSET_BUF_SIZE bytes */
+	int64_t prev_ns;          /* monotonic time of the previous round */
+	int have_prev;            /* a previous round exists (rates can be computed) */
+	int missing;              /* procs_missing recorded, procs_found not yet */
+	int capped;               /* the PSET_MAX_PIDS warning was given */
+	unsigned round;           /* rounds sampled so far */
+	char why_empty[160];      /* why the last resolution found nothing (for details) */
 };
 
 int pset_init(struct pset *ps, const struct pset_config *cfg, char *err, size_t errlen);
@@ -108,7 +108,7 @@ int pset_init(struct pset *ps, const struct pset_config *cfg, char *err, size_t 
  * filled when /proc itself cannot be read or memory runs out.
  */
 int pset_sample(struct pset *ps, int64_t now_ns, struct procfs_out *out, enum pset_event *ev,
-		char *detail, size_t detlen, char *err, size_t errlen);
+                char *detail, size_t detlen, char *err, size_t errlen);
 /* Releases everything pset_init acquired; a zeroed or released pset is fine. */
 void pset_release(struct pset *ps);
 /* The event kind stored in events.kind: procs_changed, procs_missing, procs_found. */

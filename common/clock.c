@@ -11,10 +11,22 @@ static int64_t ts_ns(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int64_t clock_mono_ns(void) { return ts_ns(CLOCK_MONOTONIC); }
-int64_t clock_mono_us(void) { return ts_ns(CLOCK_MONOTONIC) / 1000; }
-int64_t clock_mono_ms(void) { return ts_ns(CLOCK_MONOTONIC) / 1000000; }
-int64_t clock_wall_ms(void) { return ts_ns(CLOCK_REALTIME) / 1000000; }
+int64_t clock_mono_ns(void)
+{
+	return ts_ns(CLOCK_MONOTONIC);
+}
+int64_t clock_mono_us(void)
+{
+	return ts_ns(CLOCK_MONOTONIC) / 1000;
+}
+int64_t clock_mono_ms(void)
+{
+	return ts_ns(CLOCK_MONOTONIC) / 1000000;
+}
+int64_t clock_wall_ms(void)
+{
+	return ts_ns(CLOCK_REALTIME) / 1000000;
+}
 
 char *clock_iso(int64_t epoch_ms, char *buf, size_t len)
 {

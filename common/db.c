@@ -11,7 +11,10 @@ extern const char *const sql_migrations[];
 extern const int sql_migration_count;
 extern const char sql_views[];
 
-int db_schema_version(void) { return sql_migration_count; }
+int db_schema_version(void)
+{
+	return sql_migration_count;
+}
 
 const char *db_default_path(void)
 {
@@ -29,9 +32,9 @@ int db_fail(sqlite3 *db, const char *what, char *err, size_t errlen)
 
 	if (busy)
 		snprintf(why, sizeof why, " (another process held it for over %d s)",
-			 DB_BUSY_TIMEOUT_MS / 1000);
+		         DB_BUSY_TIMEOUT_MS / 1000);
 	snprintf(err, errlen, "%s%s%s%s: %s%s", what, file ? " ('" : "", file ? file : "",
-		 file ? "')" : "", db ? sqlite3_errmsg(db) : "out of memory", why);
+	         file ? "')" : "", db ? sqlite3_errmsg(db) : "out of memory", why);
 	return -1;
 }
 
@@ -128,7 +131,7 @@ fail:
 		char inner[512];
 		snprintf(inner, sizeof inner, "%s", err);
 		snprintf(err, errlen, "cannot migrate '%s' to schema %d: %s",
-			 sqlite3_db_filename(db, "main"), version, inner);
+		         sqlite3_db_filename(db, "main"), version, inner);
 	}
 	return -1;
 }
@@ -148,7 +151,8 @@ static const char *open_error(sqlite3 *db, const char *path, int creating)
 		if (!slash)
 			snprintf(dir, sizeof dir, ".");
 		else
-			snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+			snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path),
+			         path);
 		if (access(dir, W_OK) < 0)
 			e = errno;
 	}
@@ -158,14 +162,15 @@ static const char *open_error(sqlite3 *db, const char *path, int creating)
 int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
-	int oflags = (flags & DB_READONLY) ? SQLITE_OPEN_READONLY
-					   : SQLITE_OPEN_READWRITE | ((flags & DB_CREATE) ? SQLITE_OPEN_CREATE : 0);
+	int oflags = (flags & DB_READONLY)
+	                 ? SQLITE_OPEN_READONLY
+	                 : SQLITE_OPEN_READWRITE | ((flags & DB_CREATE) ? SQLITE_OPEN_CREATE : 0);
 	long long ver;
 
 	*out = NULL;
 	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open '%s': %s", path,
-			 open_error(db, path, flags & DB_CREATE));
+		         open_error(db, path, flags & DB_CREATE));
 		sqlite3_close(db);
 		return -1;
 	}
@@ -176,17 +181,18 @@ int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen
 	if (db_int(db, "PRAGMA user_version", 0, &ver, err, errlen) < 0) {
 		if ((sqlite3_extended_errcode(db) & 0xff) == SQLITE_CANTOPEN)
 			snprintf(err, errlen, "cannot open '%s': %s", path,
-				 open_error(db, path, flags & DB_CREATE));
+			         open_error(db, path, flags & DB_CREATE));
 		else
 			snprintf(err, errlen, "cannot read '%s' as a soak database: %s", path,
-				 sqlite3_errmsg(db));
+			         sqlite3_errmsg(db));
 		goto fail;
 	}
 	if (ver > sql_migration_count) {
-		snprintf(err, errlen,
-			 "'%s' was written by a newer soak (schema %lld; this soak knows up to %d): "
-			 "upgrade soak to read it",
-			 path, ver, sql_migration_count);
+		snprintf(
+		    err, errlen,
+		    "'%s' was written by a newer soak (schema %lld; this soak knows up to %d): "
+		    "upgrade soak to read it",
+		    path, ver, sql_migration_count);
 		goto fail;
 	}
 	if (!(flags & DB_READONLY)) {
@@ -197,10 +203,11 @@ int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen
 		if (db_migrate_to(db, sql_migration_count, err, errlen) < 0)
 			goto fail;
 	} else if (ver < sql_migration_count) {
-		snprintf(err, errlen,
-			 "'%s' has schema %lld, older than this soak's %d: open it once for writing "
-			 "(e.g. `soak runs --db %s`) to migrate it",
-			 path, ver, sql_migration_count, path);
+		snprintf(
+		    err, errlen,
+		    "'%s' has schema %lld, older than this soak's %d: open it once for writing "
+		    "(e.g. `soak runs --db %s`) to migrate it",
+		    path, ver, sql_migration_count, path);
 		goto fail;
 	}
 	if (db_exec(db, "PRAGMA foreign_keys=ON", err, errlen) < 0)

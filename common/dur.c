@@ -43,7 +43,8 @@ static int dur_parse_n(const char *s, size_t len, int64_t *ms, char *err, size_t
 			num[k++] = *p++;
 		num[k] = '\0';
 		if (k == 0) {
-			snprintf(err, errlen, "bad duration '%.*s': expected a number", (int)len, s);
+			snprintf(err, errlen, "bad duration '%.*s': expected a number", (int)len,
+			         s);
 			return -1;
 		}
 		errno = 0;
@@ -67,12 +68,13 @@ static int dur_parse_n(const char *s, size_t len, int64_t *ms, char *err, size_t
 			unit = 0; /* a bare 0 needs no unit */
 		} else if (p == end) {
 			snprintf(err, errlen,
-				 "bad duration '%.*s': missing unit (ms, s, m, h or d)", (int)len,
-				 s);
+			         "bad duration '%.*s': missing unit (ms, s, m, h or d)", (int)len,
+			         s);
 			return -1;
 		} else {
-			snprintf(err, errlen, "bad duration '%.*s': unknown unit '%c' (use ms, s, m, h or d)",
-				 (int)len, s, *p);
+			snprintf(err, errlen,
+			         "bad duration '%.*s': unknown unit '%c' (use ms, s, m, h or d)",
+			         (int)len, s, *p);
 			return -1;
 		}
 		total += v * unit;
@@ -162,8 +164,8 @@ static int parse_int(const char **p, long *v)
 }
 
 /* Appends v to vals after checking its bounds and the count. */
-static int range_push(const char *s, long v, int lo, int hi, int *vals, int max, int *n,
-		      char *err, size_t errlen)
+static int range_push(const char *s, long v, int lo, int hi, int *vals, int max, int *n, char *err,
+                      size_t errlen)
 {
 	if (v < lo || v > hi) {
 		snprintf(err, errlen, "bad range '%s': %ld is outside %d..%d", s, v, lo, hi);
@@ -177,8 +179,7 @@ static int range_push(const char *s, long v, int lo, int hi, int *vals, int max,
 	return 0;
 }
 
-int range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char *err,
-		size_t errlen)
+int range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char *err, size_t errlen)
 {
 	const char *p = skip_blank(s);
 	long a, b, step = 1;
@@ -249,7 +250,8 @@ int pct_parse(const char *s, double *frac, char *err, size_t errlen)
 	*frac = v;
 	return 0;
 bad:
-	snprintf(err, errlen, "bad percentage '%s': expected e.g. 1%%, 0.5%% or a fraction 0..1", s);
+	snprintf(err, errlen, "bad percentage '%s': expected e.g. 1%%, 0.5%% or a fraction 0..1",
+	         s);
 	return -1;
 }
 
@@ -328,7 +330,8 @@ int size_parse(const char *s, int64_t *bytes, char *err, size_t errlen)
 	*bytes = (int64_t)llround(v * mul);
 	return 0;
 bad:
-	snprintf(err, errlen, "bad size '%s': expected e.g. 512M, 2G or 1.5G (k M G T = 1024^n)", s);
+	snprintf(err, errlen, "bad size '%s': expected e.g. 512M, 2G or 1.5G (k M G T = 1024^n)",
+	         s);
 	return -1;
 }
 
@@ -337,12 +340,15 @@ int rate_parse(const char *s, double *per_s, char *err, size_t errlen)
 	const char *p = s;
 	double v;
 	if (rate_token(&p, &v) < 0 || *p) {
-		snprintf(err, errlen, "bad rate '%s': expected a number per second, minute or hour "
-				      "(500/s, 30/m, 1200/h)", s);
+		snprintf(err, errlen,
+		         "bad rate '%s': expected a number per second, minute or hour "
+		         "(500/s, 30/m, 1200/h)",
+		         s);
 		return -1;
 	}
 	if (v <= 0 || v > RATE_MAX) {
-		snprintf(err, errlen, "bad rate '%s': must be above 0 and at most %.0f/s", s, RATE_MAX);
+		snprintf(err, errlen, "bad rate '%s': must be above 0 and at most %.0f/s", s,
+		         RATE_MAX);
 		return -1;
 	}
 	*per_s = v;
@@ -350,11 +356,11 @@ int rate_parse(const char *s, double *per_s, char *err, size_t errlen)
 }
 
 static int rate_push(const char *s, double v, double *vals, int max, int *n, char *err,
-		     size_t errlen)
+                     size_t errlen)
 {
 	if (v <= 0 || v > RATE_MAX) {
-		snprintf(err, errlen, "bad rate in '%s': each must be above 0 and at most %.0f/s", s,
-			 RATE_MAX);
+		snprintf(err, errlen, "bad rate in '%s': each must be above 0 and at most %.0f/s",
+		         s, RATE_MAX);
 		return -1;
 	}
 	if (*n >= max) {
@@ -407,7 +413,9 @@ int rate_range_parse(const char *s, double *vals, int max, int *n, char *err, si
 		goto bad;
 	return 0;
 bad:
-	snprintf(err, errlen, "bad rates '%s': expected R, A..B step S or A,B,C (each R like "
-			      "500/s, 30/m)", s);
+	snprintf(err, errlen,
+	         "bad rates '%s': expected R, A..B step S or A,B,C (each R like "
+	         "500/s, 30/m)",
+	         s);
 	return -1;
 }

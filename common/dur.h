@@ -26,7 +26,7 @@ char *dur_format(int64_t ms, char *buf, size_t len);
 int dur_span_parse(const char *s, int64_t *min_ms, int64_t *max_ms, char *err, size_t errlen);
 /* Levels into vals[0..*n), at most max of them, each within [lo, hi]. */
 int range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char *err,
-		size_t errlen);
+                size_t errlen);
 /* A percentage (`1%`) or a fraction in [0, 1]; *frac gets the fraction. */
 int pct_parse(const char *s, double *frac, char *err, size_t errlen);
 /* A rate: "500/s", "30/m", "1200/h", "2.5" (per second when no unit), > 0 and at most

@@ -9,30 +9,38 @@
 const char *gca_memory_name(enum gca_memory m)
 {
 	switch (m) {
-	case GCA_NORMAL: return "normal";
-	case GCA_SUSPECTED_LEAK: return "suspected_leak";
-	case GCA_EXHAUSTED: return "exhausted";
-	case GCA_TOO_SHORT: return "too_short";
-	default: return "unknown";
+	case GCA_NORMAL:
+		return "normal";
+	case GCA_SUSPECTED_LEAK:
+		return "suspected_leak";
+	case GCA_EXHAUSTED:
+		return "exhausted";
+	case GCA_TOO_SHORT:
+		return "too_short";
+	default:
+		return "unknown";
 	}
 }
 
 const char *gca_memory_text(enum gca_memory m)
 {
 	switch (m) {
-	case GCA_SUSPECTED_LEAK: return "suspected leak";
-	case GCA_TOO_SHORT: return "too short";
-	default: return gca_memory_name(m);
+	case GCA_SUSPECTED_LEAK:
+		return "suspected leak";
+	case GCA_TOO_SHORT:
+		return "too short";
+	default:
+		return gca_memory_name(m);
 	}
 }
 
 int gca_too_short(int64_t window_ms, int64_t old_cycles)
 {
-	return window_ms < GCA_MIN_WINDOW_MS || (old_cycles >= 0 && old_cycles < GCA_MIN_OLD_CYCLES);
+	return window_ms < GCA_MIN_WINDOW_MS ||
+	       (old_cycles >= 0 && old_cycles < GCA_MIN_OLD_CYCLES);
 }
 
-int gca_linreg(const double *x, const double *y, size_t n, double *slope, double *icept,
-	       double *r2)
+int gca_linreg(const double *x, const double *y, size_t n, double *slope, double *icept, double *r2)
 {
 	double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0;
 
@@ -88,7 +96,7 @@ static int64_t ev_time(const struct gcp_event *e, int wall)
 
 /* Pause figures, counts and the span. */
 static int pauses(const struct gcp_event *ev, size_t n, struct gca_result *r, char *err,
-		  size_t errlen)
+                  size_t errlen)
 {
 	int64_t *p = malloc((n ? n : 1) * sizeof *p);
 	size_t np = 0;
@@ -112,7 +120,7 @@ static int pauses(const struct gcp_event *ev, size_t n, struct gca_result *r, ch
 		if (t == GCP_NONE)
 			continue;
 		int64_t d = e->kind == GCP_CONCURRENT ? (e->conc_us == GCP_NONE ? 0 : e->conc_us)
-						      : e->pause_us;
+		                                      : e->pause_us;
 		int64_t end = t + (d > 0 ? d / 1000 : 0);
 		if (!any || t < r->first_ms)
 			r->first_ms = t;
@@ -136,7 +144,7 @@ static int pauses(const struct gcp_event *ev, size_t n, struct gca_result *r, ch
 /* The regression series over [from, to]: post-full values when there are at least three,
  * else the floor of each of GCA_WINDOWS windows. */
 static int series(const struct gcp_event *ev, size_t n, struct gca_result *r, int64_t from,
-		  int64_t to, char *err, size_t errlen)
+                  int64_t to, char *err, size_t errlen)
 {
 	size_t fulls = 0, cap = 0;
 
@@ -168,7 +176,8 @@ static int series(const struct gcp_event *ev, size_t n, struct gca_result *r, in
 		double width = (double)(to - from) / GCA_WINDOWS;
 		for (int w = 0; w < GCA_WINDOWS && width > 0; w++) {
 			int64_t lo = from + (int64_t)(width * w);
-			int64_t hi = w == GCA_WINDOWS - 1 ? to + 1 : from + (int64_t)(width * (w + 1));
+			int64_t hi =
+			    w == GCA_WINDOWS - 1 ? to + 1 : from + (int64_t)(width * (w + 1));
 			int found = 0;
 			struct gca_point best = {0, 0};
 			for (size_t i = 0; i < n; i++) {
@@ -190,7 +199,7 @@ static int series(const struct gcp_event *ev, size_t n, struct gca_result *r, in
 
 /* Slope in MB/h and R² of points[a..b). */
 static int fit(const struct gca_result *r, size_t a, size_t b, int64_t origin, double *slope,
-	       double *icept, double *r2)
+               double *icept, double *r2)
 {
 	double x[GCA_WINDOWS * 4], y[GCA_WINDOWS * 4];
 	double *xs = x, *ys = y;
@@ -218,8 +227,7 @@ static int fit(const struct gca_result *r, size_t a, size_t b, int64_t origin, d
 /* Old-generation cycles in [from, to]: distinct GC ids of full collections, remarks and
  * ZGC cycles (concurrent, with heap figures).  Ids of one cycle sit close together, so a
  * short ring of the ids counted last is enough to tell them apart. */
-static int64_t old_cycles(const struct gcp_event *ev, size_t n, int wall, int64_t from,
-			  int64_t to)
+static int64_t old_cycles(const struct gcp_event *ev, size_t n, int wall, int64_t from, int64_t to)
 {
 	int64_t seen[16], count = 0;
 	size_t nseen = 0, next = 0;
@@ -228,8 +236,8 @@ static int64_t old_cycles(const struct gcp_event *ev, size_t n, int wall, int64_
 		const struct gcp_event *e = &ev[i];
 		int64_t t = ev_time(e, wall);
 		int old = e->kind == GCP_FULL || e->kind == GCP_REMARK ||
-			  (e->kind == GCP_CONCURRENT && e->heap_before_kb != GCP_NONE &&
-			   e->heap_after_kb != GCP_NONE);
+		          (e->kind == GCP_CONCURRENT && e->heap_before_kb != GCP_NONE &&
+		           e->heap_after_kb != GCP_NONE);
 		if (!old || t == GCP_NONE || t < from || t > to)
 			continue;
 		if (e->gc_id != GCP_NONE) {
@@ -254,8 +262,8 @@ static double occupancy(const struct gcp_event *e, double heap_max_mb)
 {
 	double heap = -1, old = -1;
 	double cap = e->heap_total_kb != GCP_NONE && e->heap_total_kb > 0
-			     ? (double)e->heap_total_kb / 1024.0
-			     : heap_max_mb;
+	                 ? (double)e->heap_total_kb / 1024.0
+	                 : heap_max_mb;
 	if (e->heap_after_kb != GCP_NONE && cap > 0)
 		heap = (double)e->heap_after_kb / 1024.0 / cap;
 	if (e->kind == GCP_FULL && e->old_after_kb != GCP_NONE && e->old_total_kb != GCP_NONE &&
@@ -323,8 +331,8 @@ static void exhaustion(const struct gcp_event *ev, size_t n, struct gca_result *
 				cur.hi = occ > cur.hi ? occ : cur.hi;
 				cur.after_mb = (double)e->heap_after_kb / 1024.0;
 				cur.cap_mb = e->heap_total_kb != GCP_NONE
-						     ? (double)e->heap_total_kb / 1024.0
-						     : r->heap_max_mb;
+				                 ? (double)e->heap_total_kb / 1024.0
+				                 : r->heap_max_mb;
 			}
 			continue;
 		}
@@ -349,18 +357,18 @@ static void trend_verdict(struct gca_result *r, double heap_max, char *why, size
 	    r->tail_ratio >= GCA_LEAK_TAIL) {
 		r->trend = GCA_SUSPECTED_LEAK;
 		snprintf(why, len,
-			 "heap after GC (%s) keeps rising: %+.1f MB/h over the steady window, "
-			 "%.0f%% of the %.0f MB heap, R² %.2f, still rising in its second half",
-			 r->basis, r->slope_mb_per_h, r->rise_frac * 100, heap_max, r->r2);
+		         "heap after GC (%s) keeps rising: %+.1f MB/h over the steady window, "
+		         "%.0f%% of the %.0f MB heap, R² %.2f, still rising in its second half",
+		         r->basis, r->slope_mb_per_h, r->rise_frac * 100, heap_max, r->r2);
 	} else {
 		r->trend = GCA_NORMAL;
 		const char *reason = r->rise_frac < GCA_LEAK_RISE ? "the floor is flat"
-				     : r->r2 < GCA_LEAK_R2        ? "the rise is not steady"
-								  : "the growth levels off";
+		                     : r->r2 < GCA_LEAK_R2        ? "the rise is not steady"
+		                                                  : "the growth levels off";
 		snprintf(why, len,
-			 "heap after GC (%s) is reclaimed: %s (%+.1f MB/h, %.0f%% of the %.0f MB "
-			 "heap over the steady window, R² %.2f)",
-			 r->basis, reason, r->slope_mb_per_h, r->rise_frac * 100, heap_max, r->r2);
+		         "heap after GC (%s) is reclaimed: %s (%+.1f MB/h, %.0f%% of the %.0f MB "
+		         "heap over the steady window, R² %.2f)",
+		         r->basis, reason, r->slope_mb_per_h, r->rise_frac * 100, heap_max, r->r2);
 	}
 }
 
@@ -390,25 +398,26 @@ static void decide(struct gca_result *r, const char *trend_why)
 		seconds(b, sizeof b, r->exh_to_ms - r->first_ms);
 		if (r->exh_failed)
 			snprintf(f, sizeof f,
-				 " and %lld failed ones (to-space exhausted, promotion failed or "
-				 "percolated)",
-				 (long long)r->exh_failed);
-		snprintf(r->why, sizeof r->why,
-			 "heap exhausted: %lld back-to-back full collections%s left the heap at its "
-			 "ceiling, %.0f-%.0f%% of capacity (%.1f of %.1f MB after the last), from %s "
-			 "to %s into the log; GC took %.0f%% of that time against %.1f%% before",
-			 (long long)r->exh_fulls, f, r->exh_min_pct, r->exh_max_pct, r->exh_after_mb,
-			 r->exh_cap_mb, a, b, r->exh_gc_pct, r->pre_gc_pct);
+			         " and %lld failed ones (to-space exhausted, promotion failed or "
+			         "percolated)",
+			         (long long)r->exh_failed);
+		snprintf(
+		    r->why, sizeof r->why,
+		    "heap exhausted: %lld back-to-back full collections%s left the heap at its "
+		    "ceiling, %.0f-%.0f%% of capacity (%.1f of %.1f MB after the last), from %s "
+		    "to %s into the log; GC took %.0f%% of that time against %.1f%% before",
+		    (long long)r->exh_fulls, f, r->exh_min_pct, r->exh_max_pct, r->exh_after_mb,
+		    r->exh_cap_mb, a, b, r->exh_gc_pct, r->pre_gc_pct);
 		return;
 	}
 	if (gca_too_short(r->steady_to_ms - r->steady_from_ms, r->old_cycles)) {
 		r->memory = GCA_TOO_SHORT;
 		seconds(w, sizeof w, r->steady_to_ms - r->steady_from_ms);
 		snprintf(r->why, sizeof r->why,
-			 "too short to judge a trend: %s of steady window with %lld old-generation "
-			 "cycles (at least %d min and %d cycles are needed); alone, %s",
-			 w, (long long)r->old_cycles, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES,
-			 trend_why);
+		         "too short to judge a trend: %s of steady window with %lld old-generation "
+		         "cycles (at least %d min and %d cycles are needed); alone, %s",
+		         w, (long long)r->old_cycles, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES,
+		         trend_why);
 		return;
 	}
 	r->memory = r->trend;
@@ -416,7 +425,7 @@ static void decide(struct gca_result *r, const char *trend_why)
 }
 
 int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char *err,
-		size_t errlen)
+                size_t errlen)
 {
 	int64_t from, to;
 	double heap_max = 0, hours, tail_slope, ti, tr2;
@@ -429,8 +438,8 @@ int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].t_ms == GCP_NONE)
 			r->wall_time = 0;
-		int64_t h = ev[i].heap_total_kb != GCP_NONE ? ev[i].heap_total_kb
-							     : ev[i].heap_before_kb;
+		int64_t h =
+		    ev[i].heap_total_kb != GCP_NONE ? ev[i].heap_total_kb : ev[i].heap_before_kb;
 		if (h != GCP_NONE && (double)h / 1024.0 > heap_max)
 			heap_max = (double)h / 1024.0;
 	}
@@ -451,8 +460,8 @@ int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char
 	if (r->npoints < GCA_MIN_POINTS || heap_max <= 0 ||
 	    fit(r, 0, r->npoints, from, &r->slope_mb_per_h, &r->intercept_mb, &r->r2) < 0) {
 		snprintf(why, sizeof why,
-			 "only %zu heap-after-GC points in the steady window: too few to judge",
-			 r->npoints);
+		         "only %zu heap-after-GC points in the steady window: too few to judge",
+		         r->npoints);
 		decide(r, why);
 		return 0;
 	}
@@ -460,8 +469,8 @@ int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char
 	r->rise_frac = r->slope_mb_per_h * hours / heap_max;
 	/* The second half of the points: does the floor still rise? */
 	size_t half = r->npoints / 2;
-	if (r->npoints - half >= 2 &&
-	    fit(r, half, r->npoints, from, &tail_slope, &ti, &tr2) == 0 && r->slope_mb_per_h > 0)
+	if (r->npoints - half >= 2 && fit(r, half, r->npoints, from, &tail_slope, &ti, &tr2) == 0 &&
+	    r->slope_mb_per_h > 0)
 		r->tail_ratio = tail_slope / r->slope_mb_per_h;
 	else
 		r->tail_ratio = 0;

@@ -63,67 +63,67 @@
 
 #include "gcparse.h"
 
-#define GCA_WARMUP_FRAC 0.2 /* share of the span treated as warm-up */
-#define GCA_WINDOWS 10      /* floor windows over the steady part */
-#define GCA_MIN_POINTS 4    /* regression points needed for a verdict */
-#define GCA_LEAK_RISE 0.10  /* floor rise over the window, as a share of the heap */
-#define GCA_LEAK_R2 0.60    /* minimum R² of the rising floor */
-#define GCA_LEAK_TAIL 0.30  /* second-half slope / whole slope below this: levelled off */
-#define GCA_EXH_CEIL 0.85   /* occupancy after GC at or above this share of capacity: ceiling */
-#define GCA_EXH_STREAK 3    /* full or failed collections at the ceiling in a row: exhausted */
-#define GCA_MIN_WINDOW_MS (10 * 60 * 1000) /* shortest window a memory trend is judged on */
+#define GCA_WARMUP_FRAC    0.2  /* share of the span treated as warm-up */
+#define GCA_WINDOWS        10   /* floor windows over the steady part */
+#define GCA_MIN_POINTS     4    /* regression points needed for a verdict */
+#define GCA_LEAK_RISE      0.10 /* floor rise over the window, as a share of the heap */
+#define GCA_LEAK_R2        0.60 /* minimum R² of the rising floor */
+#define GCA_LEAK_TAIL      0.30 /* second-half slope / whole slope below this: levelled off */
+#define GCA_EXH_CEIL       0.85 /* occupancy after GC at or above this share of capacity: ceiling */
+#define GCA_EXH_STREAK     3    /* full or failed collections at the ceiling in a row: exhausted */
+#define GCA_MIN_WINDOW_MS  (10 * 60 * 1000) /* shortest window a memory trend is judged on */
 #define GCA_MIN_OLD_CYCLES 3 /* fewest old-generation cycles a GC trend is judged on */
 
 enum gca_memory { GCA_UNKNOWN, GCA_NORMAL, GCA_SUSPECTED_LEAK, GCA_EXHAUSTED, GCA_TOO_SHORT };
 
 /* One regression point: for a picture of heap-after-GC with its trend line. */
 struct gca_point {
-	int64_t t_ms;  /* time (wall or uptime, see gca_result.wall_time) */
+	int64_t t_ms;   /* time (wall or uptime, see gca_result.wall_time) */
 	double heap_mb; /* heap after GC (MB) at that time */
 };
 
 struct gca_result {
-	int64_t count[GCP_KIND_COUNT]; /* events by kind */
-	int64_t events;                /* all events */
-	int64_t pauses;                /* stop-the-world events with a pause */
-	double pause_total_ms;         /* sum of stop-the-world pauses */
-	double pause_max_ms;           /* the longest */
-	double pause_p99_ms;           /* 99th percentile (nearest rank) */
-	double safepoint_total_ms;     /* sum of safepoint records (not in the above) */
-	int wall_time;                 /* 1: times below are epoch ms; 0: uptime ms */
-	int64_t first_ms, last_ms;     /* span of the log (event start to last event end) */
-	double gc_time_pct;            /* pause_total / span * 100 (0 when no span) */
-	double heap_max_mb;            /* heap size the slope is judged against */
-	const char *basis;             /* "post-full", "window-floor" or "none" */
+	int64_t count[GCP_KIND_COUNT];        /* events by kind */
+	int64_t events;                       /* all events */
+	int64_t pauses;                       /* stop-the-world events with a pause */
+	double pause_total_ms;                /* sum of stop-the-world pauses */
+	double pause_max_ms;                  /* the longest */
+	double pause_p99_ms;                  /* 99th percentile (nearest rank) */
+	double safepoint_total_ms;            /* sum of safepoint records (not in the above) */
+	int wall_time;                        /* 1: times below are epoch ms; 0: uptime ms */
+	int64_t first_ms, last_ms;            /* span of the log (event start to last event end) */
+	double gc_time_pct;                   /* pause_total / span * 100 (0 when no span) */
+	double heap_max_mb;                   /* heap size the slope is judged against */
+	const char *basis;                    /* "post-full", "window-floor" or "none" */
 	int64_t steady_from_ms, steady_to_ms; /* the steady window */
-	double slope_mb_per_h;         /* of the regression points (0 when none) */
-	double intercept_mb;           /* trend line: mb = intercept + slope * h since from */
-	double r2;                     /* coefficient of determination (0 when none) */
-	double rise_frac;              /* slope * window hours / heap_max_mb */
-	double tail_ratio;             /* second-half slope / whole slope */
-	int64_t old_cycles;            /* old-generation cycles in the steady window */
-	int64_t failed;                /* failed collections in the log (gcp_failed) */
+	double slope_mb_per_h;                /* of the regression points (0 when none) */
+	double intercept_mb; /* trend line: mb = intercept + slope * h since from */
+	double r2;           /* coefficient of determination (0 when none) */
+	double rise_frac;    /* slope * window hours / heap_max_mb */
+	double tail_ratio;   /* second-half slope / whole slope */
+	int64_t old_cycles;  /* old-generation cycles in the steady window */
+	int64_t failed;      /* failed collections in the log (gcp_failed) */
 	/* The run of collections at the ceiling with the most full or failed ones */
-	int64_t exh_streak;            /* its full or failed collections (0: no such run) */
-	int64_t exh_fulls;             /* of which full */
-	int64_t exh_failed;            /* of which failed (a collection may be both) */
-	int64_t exh_from_ms, exh_to_ms; /* first and last collection of it (time base above) */
+	int64_t exh_streak;              /* its full or failed collections (0: no such run) */
+	int64_t exh_fulls;               /* of which full */
+	int64_t exh_failed;              /* of which failed (a collection may be both) */
+	int64_t exh_from_ms, exh_to_ms;  /* first and last collection of it (time base above) */
 	double exh_min_pct, exh_max_pct; /* occupancy after its collections, % of capacity */
 	double exh_after_mb, exh_cap_mb; /* heap after GC at its last collection, capacity */
-	double exh_gc_pct;             /* pause share of wall time from its start to its end */
-	double pre_gc_pct;             /* pause share before it (from the log's start) */
-	enum gca_memory trend;         /* the heap-after-GC trend alone: normal, suspected_leak,
-					* unknown */
-	enum gca_memory memory;        /* the verdict: exhausted, too_short, else the trend */
-	char why[480];                 /* the verdict in a sentence, with its numbers */
-	struct gca_point *points;      /* regression points (allocated; may be NULL) */
-	size_t npoints;                /* how many */
+	double exh_gc_pct;               /* pause share of wall time from its start to its end */
+	double pre_gc_pct;               /* pause share before it (from the log's start) */
+	enum gca_memory trend;           /* the heap-after-GC trend alone: normal, suspected_leak,
+	                                  * unknown */
+	enum gca_memory memory;          /* the verdict: exhausted, too_short, else the trend */
+	char why[480];                   /* the verdict in a sentence, with its numbers */
+	struct gca_point *points;        /* regression points (allocated; may be NULL) */
+	size_t npoints;                  /* how many */
 };
 
 /* Analyses ev[0..n).  Returns 0, or -1 with err filled (out of memory); *r is then
  * still safe to free.  n may be 0. */
 int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char *err,
-		size_t errlen);
+                size_t errlen);
 void gca_result_free(struct gca_result *r);
 /* "normal", "suspected_leak", "exhausted", "too_short", "unknown": names for data. */
 const char *gca_memory_name(enum gca_memory m);
@@ -137,6 +137,6 @@ int gca_too_short(int64_t window_ms, int64_t old_cycles);
 /* Least squares over (x[i], y[i]): slope, intercept and R² (0 when every y is equal: no
  * trend to explain).  Returns -1 when n < 2 or every x is equal. */
 int gca_linreg(const double *x, const double *y, size_t n, double *slope, double *icept,
-	       double *r2);
+               double *r2);
 
 #endif

@@ -6,69 +6,70 @@
 #include <string.h>
 
 /* A size with its unit, as the logs print them: 104960K, 71.1M, 0.0B, 2048.0K. */
-#define SZ "(\\d+(?:[.,]\\d+)?[BKMG])"
+#define SZ   "(\\d+(?:[.,]\\d+)?[BKMG])"
 #define DATE "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[.,]\\d+(?:Z|[+-]\\d\\d:?\\d\\d)"
-#define UP "\\d+[.,]\\d+"
+#define UP   "\\d+[.,]\\d+"
 /* One parenthesised group, allowing one level of nesting: (System.gc()). */
 #define PAREN "\\((?:[^()]|\\([^()]*\\))*\\)"
 
 static const char *const gcp_patterns[GCP_PAT_COUNT] = {
-	[PU_PAUSE] = "^(?:([YyOo]): )?Pause ([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*)((?: " PAREN
-		     ")*)(?: " SZ "->" SZ "\\(" SZ "\\))? (\\d+(?:[.,]\\d+)?)ms$",
-	[PU_CONC] = "^(?:([YyOo]): )?(Concurrent [^()\\d]*?(?: " PAREN ")*)(?: " SZ "->" SZ
-		    "\\(" SZ "\\))? (\\d+(?:[.,]\\d+)?)ms$",
-	[PU_ZCYCLE] = "^(Garbage Collection|Major Collection|Minor Collection) \\(((?:[^()]|"
-		      "\\([^()]*\\))*)\\) (\\d+[KMG])\\(\\d+%\\)->(\\d+[KMG])\\(\\d+%\\)"
-		      "(?: (\\d+(?:[.,]\\d+)?)s)?$",
-	[PU_GEN] = "^(PSYoungGen|DefNew|ParNew|ParOldGen|PSOldGen|Tenured|CMS): (\\d+K)"
-		   "(?:\\((\\d+K)\\))?->(\\d+K)\\((\\d+K)\\)",
-	[PU_META] = "^(?:[YyOo]: )?Metaspace: " SZ "(?:\\(" SZ "\\))?->" SZ "\\(" SZ "\\)",
-	[PU_REGIONS] = "^(Eden|Survivor|Old|Archive|Humongous) regions: (\\d+)->(\\d+)"
-		       "(?:\\((\\d+)\\))?",
-	[PU_REGSIZE] = "Heap Region Size: " SZ,
-	[PU_ZCAP] = "^(?:[YyOo]: )? *Capacity: +(\\d+[KMG]) \\(\\d+%\\) +(\\d+[KMG]) \\(\\d+%\\) "
-		    "+(\\d+[KMG]) \\(\\d+%\\) +(\\d+[KMG])",
-	[PU_SAFEPOINT] = "^Safepoint \"([^\"]*)\", Time since last: \\d+ ns, Reaching safepoint: "
-			 "\\d+ ns, .*Total: (\\d+) ns",
-	[PU_START] = "^(?:[YyOo]: )?(?:(?:Pause|Concurrent|Garbage Collection|Major Collection|"
-		     "Minor Collection|Young Generation|Old Generation)(?: [A-Za-z-]+)*(?: " PAREN
-		     ")*(?: Aborted)?|To-space (?:exhausted|overflow))$",
-	[PX_STOPPED] = "Total time for which application threads were stopped: (\\d+(?:[.,]\\d+)?) "
-		       "seconds",
-	[PL_CONC] = "(?:(" DATE "): )?(?:(" UP "): )?(?:#(\\d+): )?\\[(?:CMS-concurrent-([a-z-]+?)"
-		    "(?:-start\\]|: (" UP ")/(" UP ") secs\\])|GC concurrent-([a-z-]+?)(?:-start\\]|"
-		    "-end, (" UP ")(?: secs?)?\\]|-abort\\]|-end\\]))(?: \\[Times: [^\\]]*\\])?",
-	[PL_NESTED] = "(?:(" DATE "): )?(?:(" UP "): )?\\[GC ?(?:\\(([^()]*)\\) ?)?(?:" DATE
-		      ": )?(?:" UP ": )?(?:#\\d+: )?\\[ParNew: (\\d+K)->(\\d+K)\\((\\d+K)\\), "
-		      "[\\d.,]+ secs\\] (\\d+K)->(\\d+K)\\((\\d+K)\\), (" UP ") secs\\]"
-		      "(?: \\[Times: [^\\]]*\\])?",
-	[PL_G1HEAD] = "^\\[GC pause (?:\\(([^()]*)\\) )?\\((young|mixed|partial)\\)",
-	[PL_YOUNG] = "\\[(?:ParNew|DefNew|PSYoungGen|ASParNew|ASPSYoungGen)(?: \\([^()]*\\))?: ?"
-		     "(\\d+K)->(\\d+K)\\((\\d+K)\\)",
-	[PL_OLD] = "\\[(?:CMS|Tenured|ParOldGen|PSOldGen|ASCMS) *(?:\\(concurrent mode [a-z]+\\))?"
-		   ": (\\d+K)->(\\d+K)\\((\\d+K)\\)",
-	[PL_META] = "\\[(?:PSPermGen|CMS Perm ?|Perm ?|Metaspace|PS Perm ?): (\\d+K)->(\\d+K)"
-		    "\\((\\d+K)\\)",
-	[PL_HEAP] = SZ "(?:->" SZ ")?\\(" SZ "\\)",
-	[PL_PAUSE] = "(\\d+[.,]\\d+)(?: secs?|( ms))\\]",
-	[PL_EDEN] = "\\[Eden: " SZ "\\(" SZ "\\)->" SZ "\\(" SZ "\\) Survivors: " SZ "->" SZ
-		    " Heap: " SZ "\\(" SZ "\\)->" SZ "\\(" SZ "\\)",
-	/* Known non-events: JVM banners, heap summaries, tenuring and ergonomics lines,
-	 * Shenandoah 8 free text, rotation markers, application-time lines. */
-	[PL_NOISE] = "^\\s*(?:OpenJDK |Java HotSpot|Memory: |CommandLine flags: |Heap$|Heap after|"
-		     "\\{Heap|\\}$|Desired survivor|- age |AdaptiveSize|PSAdaptiveSize|"
-		     "avg_|Regions: |Humongous object|Max TLAB|GC threads|Heuristics |"
-		     "Shenandoah |Pacer |Initialize Shenandoah|Reference processing|Soft Max|"
-		     "Trigger: |Free: |Adaptive CSet|Collectable Garbage|All times|GC STATISTICS|"
-		     "Under allocation|Cancelling GC|Allocation pacing|Failed to |Uncommitted|Periodic GC|"
-		     "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d GC log file|Application time:|"
-		     "\\[(?:Unloading class|Loaded |G1Ergonomics|GC Worker|Times: )|"
-		     "(?:" DATE ": )?(?:" UP ": )?(?:#\\d+: )?(?:Application time|\\[G1Ergonomics|"
-		     "\\[(?:Pause|Concurrent) [^\\]]*, start\\]|\\[GC concurrent))",
-	[PJ_TAG] = "^\\s*<(/?)([A-Za-z][A-Za-z0-9_-]*)",
-	[PJ_ISO] = "^(\\d{4})-(\\d\\d)-(\\d\\d)T(\\d\\d):(\\d\\d):(\\d\\d)(?:[.,](\\d{1,9}))?$",
-	[PJ_CTIME] = "^(?:[A-Z][a-z]{2} )?([A-Z][a-z]{2}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) "
-		     "(\\d{4})$",
+    [PU_PAUSE] = "^(?:([YyOo]): )?Pause ([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*)((?: " PAREN
+                 ")*)(?: " SZ "->" SZ "\\(" SZ "\\))? (\\d+(?:[.,]\\d+)?)ms$",
+    [PU_CONC] = "^(?:([YyOo]): )?(Concurrent [^()\\d]*?(?: " PAREN ")*)(?: " SZ "->" SZ "\\(" SZ
+                "\\))? (\\d+(?:[.,]\\d+)?)ms$",
+    [PU_ZCYCLE] = "^(Garbage Collection|Major Collection|Minor Collection) \\(((?:[^()]|"
+                  "\\([^()]*\\))*)\\) (\\d+[KMG])\\(\\d+%\\)->(\\d+[KMG])\\(\\d+%\\)"
+                  "(?: (\\d+(?:[.,]\\d+)?)s)?$",
+    [PU_GEN] = "^(PSYoungGen|DefNew|ParNew|ParOldGen|PSOldGen|Tenured|CMS): (\\d+K)"
+               "(?:\\((\\d+K)\\))?->(\\d+K)\\((\\d+K)\\)",
+    [PU_META] = "^(?:[YyOo]: )?Metaspace: " SZ "(?:\\(" SZ "\\))?->" SZ "\\(" SZ "\\)",
+    [PU_REGIONS] = "^(Eden|Survivor|Old|Archive|Humongous) regions: (\\d+)->(\\d+)"
+                   "(?:\\((\\d+)\\))?",
+    [PU_REGSIZE] = "Heap Region Size: " SZ,
+    [PU_ZCAP] = "^(?:[YyOo]: )? *Capacity: +(\\d+[KMG]) \\(\\d+%\\) +(\\d+[KMG]) \\(\\d+%\\) "
+                "+(\\d+[KMG]) \\(\\d+%\\) +(\\d+[KMG])",
+    [PU_SAFEPOINT] = "^Safepoint \"([^\"]*)\", Time since last: \\d+ ns, Reaching safepoint: "
+                     "\\d+ ns, .*Total: (\\d+) ns",
+    [PU_START] = "^(?:[YyOo]: )?(?:(?:Pause|Concurrent|Garbage Collection|Major Collection|"
+                 "Minor Collection|Young Generation|Old Generation)(?: [A-Za-z-]+)*(?: " PAREN
+                 ")*(?: Aborted)?|To-space (?:exhausted|overflow))$",
+    [PX_STOPPED] = "Total time for which application threads were stopped: (\\d+(?:[.,]\\d+)?) "
+                   "seconds",
+    [PL_CONC] = "(?:(" DATE "): )?(?:(" UP "): )?(?:#(\\d+): )?\\[(?:CMS-concurrent-([a-z-]+?)"
+                "(?:-start\\]|: (" UP ")/(" UP ") secs\\])|GC concurrent-([a-z-]+?)(?:-start\\]|"
+                "-end, (" UP ")(?: secs?)?\\]|-abort\\]|-end\\]))(?: \\[Times: [^\\]]*\\])?",
+    [PL_NESTED] = "(?:(" DATE "): )?(?:(" UP "): )?\\[GC ?(?:\\(([^()]*)\\) ?)?(?:" DATE
+                  ": )?(?:" UP ": )?(?:#\\d+: )?\\[ParNew: (\\d+K)->(\\d+K)\\((\\d+K)\\), "
+                  "[\\d.,]+ secs\\] (\\d+K)->(\\d+K)\\((\\d+K)\\), (" UP ") secs\\]"
+                  "(?: \\[Times: [^\\]]*\\])?",
+    [PL_G1HEAD] = "^\\[GC pause (?:\\(([^()]*)\\) )?\\((young|mixed|partial)\\)",
+    [PL_YOUNG] = "\\[(?:ParNew|DefNew|PSYoungGen|ASParNew|ASPSYoungGen)(?: \\([^()]*\\))?: ?"
+                 "(\\d+K)->(\\d+K)\\((\\d+K)\\)",
+    [PL_OLD] = "\\[(?:CMS|Tenured|ParOldGen|PSOldGen|ASCMS) *(?:\\(concurrent mode [a-z]+\\))?"
+               ": (\\d+K)->(\\d+K)\\((\\d+K)\\)",
+    [PL_META] = "\\[(?:PSPermGen|CMS Perm ?|Perm ?|Metaspace|PS Perm ?): (\\d+K)->(\\d+K)"
+                "\\((\\d+K)\\)",
+    [PL_HEAP] = SZ "(?:->" SZ ")?\\(" SZ "\\)",
+    [PL_PAUSE] = "(\\d+[.,]\\d+)(?: secs?|( ms))\\]",
+    [PL_EDEN] = "\\[Eden: " SZ "\\(" SZ "\\)->" SZ "\\(" SZ "\\) Survivors: " SZ "->" SZ
+                " Heap: " SZ "\\(" SZ "\\)->" SZ "\\(" SZ "\\)",
+    /* Known non-events: JVM banners, heap summaries, tenuring and ergonomics lines,
+     * Shenandoah 8 free text, rotation markers, application-time lines. */
+    [PL_NOISE] =
+        "^\\s*(?:OpenJDK |Java HotSpot|Memory: |CommandLine flags: |Heap$|Heap after|"
+        "\\{Heap|\\}$|Desired survivor|- age |AdaptiveSize|PSAdaptiveSize|"
+        "avg_|Regions: |Humongous object|Max TLAB|GC threads|Heuristics |"
+        "Shenandoah |Pacer |Initialize Shenandoah|Reference processing|Soft Max|"
+        "Trigger: |Free: |Adaptive CSet|Collectable Garbage|All times|GC STATISTICS|"
+        "Under allocation|Cancelling GC|Allocation pacing|Failed to |Uncommitted|Periodic GC|"
+        "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d GC log file|Application time:|"
+        "\\[(?:Unloading class|Loaded |G1Ergonomics|GC Worker|Times: )|"
+        "(?:" DATE ": )?(?:" UP ": )?(?:#\\d+: )?(?:Application time|\\[G1Ergonomics|"
+        "\\[(?:Pause|Concurrent) [^\\]]*, start\\]|\\[GC concurrent))",
+    [PJ_TAG] = "^\\s*<(/?)([A-Za-z][A-Za-z0-9_-]*)",
+    [PJ_ISO] = "^(\\d{4})-(\\d\\d)-(\\d\\d)T(\\d\\d):(\\d\\d):(\\d\\d)(?:[.,](\\d{1,9}))?$",
+    [PJ_CTIME] = "^(?:[A-Z][a-z]{2} )?([A-Z][a-z]{2}) +(\\d{1,2}) (\\d\\d):(\\d\\d):(\\d\\d) "
+                 "(\\d{4})$",
 };
 
 int gcp_fixed(const char *s, size_t n, int scale, int64_t *out)
@@ -117,8 +118,12 @@ int gcp_size_kb(const char *s, size_t n, int64_t *kb)
 	if (n < 2 || gcp_fixed(s, n - 1, 3, &milli) < 0)
 		return -1;
 	switch (s[n - 1]) {
-	case 'B': *kb = (milli / 1024 + 500) / 1000; break;
-	case 'K': *kb = (milli + 500) / 1000; break;
+	case 'B':
+		*kb = (milli / 1024 + 500) / 1000;
+		break;
+	case 'K':
+		*kb = (milli + 500) / 1000;
+		break;
 	case 'M':
 		if (milli > INT64_MAX / 1024)
 			return -1;
@@ -129,7 +134,8 @@ int gcp_size_kb(const char *s, size_t n, int64_t *kb)
 			return -1;
 		*kb = (milli * 1024 * 1024 + 500) / 1000;
 		break;
-	default: return -1;
+	default:
+		return -1;
 	}
 	return 0;
 }
@@ -166,8 +172,8 @@ int gcp_iso_ms(const char *s, size_t n, int64_t *ms)
 		return -1;
 	y = num(s, 4), mo = num(s + 5, 2), d = num(s + 8, 2);
 	h = num(s + 11, 2), mi = num(s + 14, 2), se = num(s + 17, 2);
-	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 ||
-	    mi > 59 || se < 0 || se > 60)
+	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+	    se < 0 || se > 60)
 		return -1;
 	if (s[i] == '.' || s[i] == ',') {
 		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, fd++)
@@ -270,9 +276,9 @@ void gcp_mark_failed(struct gcp_event *ev, const char *what)
 
 int gcp_failed(const struct gcp_event *ev)
 {
-	static const char *const marks[] = {"to-space exhausted", "to-space overflow",
-					    "Evacuation Failure", "promotion failed",
-					    "concurrent mode failure", "percolated"};
+	static const char *const marks[] = {"to-space exhausted",      "to-space overflow",
+	                                    "Evacuation Failure",      "promotion failed",
+	                                    "concurrent mode failure", "percolated"};
 	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
 		if (strstr(ev->cause, marks[i]))
 			return 1;
@@ -319,12 +325,13 @@ void gcp_unparsed(struct gcparse *p, const char *line, size_t len, const char *r
 void gcp_set_collector(struct gcparse *p, enum gcp_collector c)
 {
 	/* The first firm detection wins, except that generational ZGC refines ZGC. */
-	if (p->collector == GCP_COL_UNKNOWN || (p->collector == GCP_COL_ZGC && c == GCP_COL_ZGC_GEN))
+	if (p->collector == GCP_COL_UNKNOWN ||
+	    (p->collector == GCP_COL_ZGC && c == GCP_COL_ZGC_GEN))
 		p->collector = c;
 }
 
 struct gcparse *gcparse_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, void *arg,
-			    char *err, size_t errlen)
+                            char *err, size_t errlen)
 {
 	struct gcparse *p = calloc(1, sizeof *p);
 	uint32_t jit = 0;
@@ -350,12 +357,12 @@ struct gcparse *gcparse_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, 
 		int ec;
 		PCRE2_SIZE off;
 		p->re[i] = pcre2_compile((PCRE2_SPTR)gcp_patterns[i], PCRE2_ZERO_TERMINATED, 0, &ec,
-					 &off, NULL);
+		                         &off, NULL);
 		if (!p->re[i]) {
 			PCRE2_UCHAR msg[128];
 			pcre2_get_error_message(ec, msg, sizeof msg);
 			snprintf(err, errlen, "gc pattern %d does not compile at %zu: %s", i,
-				 (size_t)off, (char *)msg);
+			         (size_t)off, (char *)msg);
 			goto cleanup;
 		}
 		/* pcre2_jit_match() needs every pattern compiled; pcre2_match() takes either. */
@@ -386,11 +393,26 @@ void gcparse_free(struct gcparse *p)
 	free(p);
 }
 
-void gcparse_set_jvm_start(struct gcparse *p, int64_t start_ms) { p->jvm_start_ms = start_ms; }
-int64_t gcparse_jvm_start(const struct gcparse *p) { return p->jvm_start_ms; }
-const struct gcp_stats *gcparse_stats(const struct gcparse *p) { return &p->st; }
-enum gcp_family gcparse_family(const struct gcparse *p) { return p->family; }
-enum gcp_collector gcparse_collector(const struct gcparse *p) { return p->collector; }
+void gcparse_set_jvm_start(struct gcparse *p, int64_t start_ms)
+{
+	p->jvm_start_ms = start_ms;
+}
+int64_t gcparse_jvm_start(const struct gcparse *p)
+{
+	return p->jvm_start_ms;
+}
+const struct gcp_stats *gcparse_stats(const struct gcparse *p)
+{
+	return &p->st;
+}
+enum gcp_family gcparse_family(const struct gcparse *p)
+{
+	return p->family;
+}
+enum gcp_collector gcparse_collector(const struct gcparse *p)
+{
+	return p->collector;
+}
 
 /* Control bytes other than tab mean binary data, not a log line. */
 static int is_binary(const char *s, size_t n)
@@ -469,7 +491,7 @@ void gcparse_reset(struct gcparse *p)
 const char *gcp_kind_name(enum gcp_kind k)
 {
 	static const char *const names[GCP_KIND_COUNT] = {
-		"young", "mixed", "full", "remark", "cleanup", "concurrent", "other", "safepoint"};
+	    "young", "mixed", "full", "remark", "cleanup", "concurrent", "other", "safepoint"};
 	return (unsigned)k < GCP_KIND_COUNT ? names[k] : "other";
 }
 
@@ -484,29 +506,46 @@ int gcp_kind_parse(const char *s)
 const char *gcp_family_name(enum gcp_family f)
 {
 	switch (f) {
-	case GCP_FAM_JDK8: return "jdk8";
-	case GCP_FAM_UNIFIED: return "unified";
-	case GCP_FAM_J9: return "j9";
-	default: return "unknown";
+	case GCP_FAM_JDK8:
+		return "jdk8";
+	case GCP_FAM_UNIFIED:
+		return "unified";
+	case GCP_FAM_J9:
+		return "j9";
+	default:
+		return "unknown";
 	}
 }
 
 const char *gcp_collector_name(enum gcp_collector c)
 {
 	switch (c) {
-	case GCP_COL_SERIAL: return "serial";
-	case GCP_COL_PARALLEL: return "parallel";
-	case GCP_COL_CMS: return "cms";
-	case GCP_COL_G1: return "g1";
-	case GCP_COL_SHENANDOAH: return "shenandoah";
-	case GCP_COL_ZGC: return "zgc";
-	case GCP_COL_ZGC_GEN: return "zgc-generational";
-	case GCP_COL_J9_GENCON: return "gencon";
-	case GCP_COL_J9_OPTTHRUPUT: return "optthruput";
-	case GCP_COL_J9_OPTAVGPAUSE: return "optavgpause";
-	case GCP_COL_J9_BALANCED: return "balanced";
-	case GCP_COL_J9_METRONOME: return "metronome";
-	default: return "unknown";
+	case GCP_COL_SERIAL:
+		return "serial";
+	case GCP_COL_PARALLEL:
+		return "parallel";
+	case GCP_COL_CMS:
+		return "cms";
+	case GCP_COL_G1:
+		return "g1";
+	case GCP_COL_SHENANDOAH:
+		return "shenandoah";
+	case GCP_COL_ZGC:
+		return "zgc";
+	case GCP_COL_ZGC_GEN:
+		return "zgc-generational";
+	case GCP_COL_J9_GENCON:
+		return "gencon";
+	case GCP_COL_J9_OPTTHRUPUT:
+		return "optthruput";
+	case GCP_COL_J9_OPTAVGPAUSE:
+		return "optavgpause";
+	case GCP_COL_J9_BALANCED:
+		return "balanced";
+	case GCP_COL_J9_METRONOME:
+		return "metronome";
+	default:
+		return "unknown";
 	}
 }
 
@@ -516,6 +555,6 @@ const char *gcparse_format(const struct gcparse *p, char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 	else
 		snprintf(buf, len, "%s/%s", gcp_family_name(p->family),
-			 gcp_collector_name(p->collector));
+		         gcp_collector_name(p->collector));
 	return buf;
 }

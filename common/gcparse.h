@@ -69,11 +69,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GCP_NONE INT64_MIN /* an absent figure or time */
-#define GCP_LINE_MAX 65536 /* longer lines are counted as unparsed */
-#define GCP_CAUSE_MAX 64   /* causes and names are cut to this (with the NUL) */
-#define GCP_KEEP_UNPARSED 5 /* first unparsed lines kept in the stats */
-#define GCP_KEEP_LEN 200    /* of each, at most this many bytes */
+#define GCP_NONE          INT64_MIN /* an absent figure or time */
+#define GCP_LINE_MAX      65536     /* longer lines are counted as unparsed */
+#define GCP_CAUSE_MAX     64        /* causes and names are cut to this (with the NUL) */
+#define GCP_KEEP_UNPARSED 5         /* first unparsed lines kept in the stats */
+#define GCP_KEEP_LEN      200       /* of each, at most this many bytes */
 
 enum gcp_kind {
 	GCP_YOUNG,
@@ -98,7 +98,7 @@ enum gcp_collector {
 	GCP_COL_SHENANDOAH,
 	GCP_COL_ZGC,
 	GCP_COL_ZGC_GEN,
-	GCP_COL_J9_GENCON,      /* J9 policies, from the header's gcPolicy or the events */
+	GCP_COL_J9_GENCON, /* J9 policies, from the header's gcPolicy or the events */
 	GCP_COL_J9_OPTTHRUPUT,
 	GCP_COL_J9_OPTAVGPAUSE,
 	GCP_COL_J9_BALANCED,
@@ -123,13 +123,13 @@ struct gcp_event {
 
 /* Counters since gcparse_new(); they only grow. */
 struct gcp_stats {
-	int64_t lines;        /* lines fed */
-	int64_t bytes;        /* bytes fed (newlines included, as 1 each) */
-	int64_t events;       /* events emitted */
-	int64_t unparsed;     /* lines that could not be placed (incl. the three below) */
-	int64_t too_long;     /* lines over GCP_LINE_MAX */
-	int64_t binary;       /* lines holding NUL or other control bytes */
-	int64_t incomplete;   /* records started but never finished (dropped) */
+	int64_t lines;          /* lines fed */
+	int64_t bytes;          /* bytes fed (newlines included, as 1 each) */
+	int64_t events;         /* events emitted */
+	int64_t unparsed;       /* lines that could not be placed (incl. the three below) */
+	int64_t too_long;       /* lines over GCP_LINE_MAX */
+	int64_t binary;         /* lines holding NUL or other control bytes */
+	int64_t incomplete;     /* records started but never finished (dropped) */
 	int64_t last_uptime_ms; /* largest uptime seen, or GCP_NONE */
 	int64_t last_t_ms;      /* wall time of the last stamped line, or GCP_NONE */
 	int kept;               /* number of entries in keep[] */
@@ -146,7 +146,7 @@ typedef void (*gcp_unparsed_fn)(const char *line, const char *reason, void *arg)
 /* A parser, or NULL with err filled (a pattern that does not compile, out of memory).
  * on_event must not be NULL; on_unparsed may be. */
 struct gcparse *gcparse_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, void *arg,
-			    char *err, size_t errlen);
+                            char *err, size_t errlen);
 /* Frees the parser; NULL is a no-op.  Pending records are dropped: call flush first. */
 void gcparse_free(struct gcparse *p);
 /* Anchor for logs without wall-clock stamps: epoch ms of the JVM start (or GCP_NONE). */

@@ -17,58 +17,58 @@
 /* The compiled patterns, by index into the table in gcparse.c. */
 enum gcp_pat {
 	/* unified logging */
-	PU_PAUSE,      /* [Y: ]Pause <Kind> (sub) (cause) [a->b(c)] N.NNNms */
-	PU_CONC,       /* [Y: ]Concurrent <name> [a->b(c)] N.NNNms */
-	PU_ZCYCLE,     /* Garbage Collection (cause) aM(p%)->bM(q%) [N.NNNs] */
-	PU_GEN,        /* PSYoungGen: a(c)->b(d) / ParOldGen / DefNew / Tenured / CMS */
-	PU_META,       /* Metaspace: a(c)->b(d) */
-	PU_REGIONS,    /* Eden regions: a->b(c) */
-	PU_REGSIZE,    /* Heap Region Size: 1M */
-	PU_ZCAP,       /* ZGC heap table row ` Capacity:  128M (100%) ...` */
-	PU_SAFEPOINT,  /* JDK 17 Safepoint "op", ... Total: N ns */
-	PU_START,      /* a start line or another non-event message of a GC id */
+	PU_PAUSE,     /* [Y: ]Pause <Kind> (sub) (cause) [a->b(c)] N.NNNms */
+	PU_CONC,      /* [Y: ]Concurrent <name> [a->b(c)] N.NNNms */
+	PU_ZCYCLE,    /* Garbage Collection (cause) aM(p%)->bM(q%) [N.NNNs] */
+	PU_GEN,       /* PSYoungGen: a(c)->b(d) / ParOldGen / DefNew / Tenured / CMS */
+	PU_META,      /* Metaspace: a(c)->b(d) */
+	PU_REGIONS,   /* Eden regions: a->b(c) */
+	PU_REGSIZE,   /* Heap Region Size: 1M */
+	PU_ZCAP,      /* ZGC heap table row ` Capacity:  128M (100%) ...` */
+	PU_SAFEPOINT, /* JDK 17 Safepoint "op", ... Total: N ns */
+	PU_START,     /* a start line or another non-event message of a GC id */
 	/* both families */
-	PX_STOPPED,    /* Total time for which application threads were stopped: X seconds */
+	PX_STOPPED, /* Total time for which application threads were stopped: X seconds */
 	/* pre-unified */
-	PL_CONC,       /* [stamps][CMS-concurrent-x: a/b secs] or [GC concurrent-x-end, t secs] */
-	PL_NESTED,     /* a young GC nested in a CMS remark (CMSScavengeBeforeRemark) */
-	PL_G1HEAD,     /* [GC pause (cause) (young|mixed|partial) */
-	PL_YOUNG,      /* [ParNew: a->b(c) / DefNew / PSYoungGen */
-	PL_OLD,        /* [CMS: / [Tenured: / [ParOldGen: / [PSOldGen: a->b(c) */
-	PL_META,       /* [PSPermGen: / [CMS Perm : / [Perm : / [Metaspace: a->b(c) */
-	PL_HEAP,       /* the first whole-heap a->b(c) or a(c) of the top-level text */
-	PL_PAUSE,      /* the last `, t secs]` / `, t ms]` of the top-level text */
-	PL_EDEN,       /* G1 [Eden: a(b)->c(d) Survivors: e->f Heap: g(h)->i(j)] */
-	PL_NOISE,      /* lines that are known not to be events */
+	PL_CONC,   /* [stamps][CMS-concurrent-x: a/b secs] or [GC concurrent-x-end, t secs] */
+	PL_NESTED, /* a young GC nested in a CMS remark (CMSScavengeBeforeRemark) */
+	PL_G1HEAD, /* [GC pause (cause) (young|mixed|partial) */
+	PL_YOUNG,  /* [ParNew: a->b(c) / DefNew / PSYoungGen */
+	PL_OLD,    /* [CMS: / [Tenured: / [ParOldGen: / [PSOldGen: a->b(c) */
+	PL_META,   /* [PSPermGen: / [CMS Perm : / [Perm : / [Metaspace: a->b(c) */
+	PL_HEAP,   /* the first whole-heap a->b(c) or a(c) of the top-level text */
+	PL_PAUSE,  /* the last `, t secs]` / `, t ms]` of the top-level text */
+	PL_EDEN,   /* G1 [Eden: a(b)->c(d) Survivors: e->f Heap: g(h)->i(j)] */
+	PL_NOISE,  /* lines that are known not to be events */
 	/* IBM J9 / OpenJ9 XML */
-	PJ_TAG,        /* `<name` or `</name` at the start of a line */
-	PJ_ISO,        /* 2014-09-24T15:57:32.116 (local time, no zone) */
-	PJ_CTIME,      /* [Mon ]Mar 25 22:40:24 2010 (local time, older releases) */
+	PJ_TAG,   /* `<name` or `</name` at the start of a line */
+	PJ_ISO,   /* 2014-09-24T15:57:32.116 (local time, no zone) */
+	PJ_CTIME, /* [Mon ]Mar 25 22:40:24 2010 (local time, older releases) */
 	GCP_PAT_COUNT
 };
 
-#define GCP_REC_MAX 16384 /* text of one open pre-unified record; past it: incomplete */
-#define GCP_J9_TAG_MAX 4096 /* one J9 XML element split over lines; past it: unparsed */
-#define GCP_SLOTS 8       /* unified: per-GC-id detail slots kept at once */
+#define GCP_REC_MAX    16384 /* text of one open pre-unified record; past it: incomplete */
+#define GCP_J9_TAG_MAX 4096  /* one J9 XML element split over lines; past it: unparsed */
+#define GCP_SLOTS      8     /* unified: per-GC-id detail slots kept at once */
 
 /* Per-generation figures of one unified GC id, gathered from gc,heap lines that precede
  * the summary line. */
 struct gcp_slot {
-	int64_t gc_id;           /* owner, or GCP_NONE when free */
-	int64_t young[3];        /* before, after, capacity KB (GCP_NONE when unknown) */
-	int64_t old[3];          /* likewise for the old generation */
-	int64_t meta[3];         /* likewise for metaspace */
-	int64_t regions[5][3];   /* G1 eden, survivor, old, archive, humongous: b, a, cap */
-	int64_t zcap_kb;         /* ZGC capacity at relocate end */
-	int tospace;             /* G1 `To-space exhausted` was logged for this id */
+	int64_t gc_id;         /* owner, or GCP_NONE when free */
+	int64_t young[3];      /* before, after, capacity KB (GCP_NONE when unknown) */
+	int64_t old[3];        /* likewise for the old generation */
+	int64_t meta[3];       /* likewise for metaspace */
+	int64_t regions[5][3]; /* G1 eden, survivor, old, archive, humongous: b, a, cap */
+	int64_t zcap_kb;       /* ZGC capacity at relocate end */
+	int tospace;           /* G1 `To-space exhausted` was logged for this id */
 };
 
 /* J9 memory figures of one snapshot, in bytes (-1 when not given): the whole heap, the
  * nursery and the tenure area, each free and total. */
 struct gcp_j9mem {
-	int64_t heap[2];   /* free, total (newer releases' <mem-info>) */
-	int64_t young[2];  /* <nursery .../> or <mem type="nursery"> (balanced: "eden") */
-	int64_t old[2];    /* <tenured .../> or <mem type="tenure"> */
+	int64_t heap[2];  /* free, total (newer releases' <mem-info>) */
+	int64_t young[2]; /* <nursery .../> or <mem type="nursery"> (balanced: "eden") */
+	int64_t old[2];   /* <tenured .../> or <mem type="tenure"> */
 };
 
 /* IBM J9 / OpenJ9 verbose GC: the block being read.  Newer releases bracket each
@@ -76,23 +76,23 @@ struct gcp_j9mem {
  * in <af> / <sys> / <con event="collection"> .. </af> with a <gc> inside.  Both are read
  * element by element with this bounded state. */
 struct gcp_j9 {
-	int open;                 /* what opened the block: 0 none, 1 exclusive-start (newer),
-				   * 2 af, 3 sys, 4 con (older) */
-	int in_gc;                /* older: inside the block's <gc> element */
-	int gc_seen;              /* older: a <gc> was seen (the block is a collection) */
-	int cycles;               /* newer: cycle-start / gc-start seen in the block */
-	int snap;                 /* where <mem> / <nursery> / <tenured> lines go: 0 nowhere,
-				   * 1 before, 2 after the collection, 3 after the allocation */
-	int have_before;          /* newer: the first gc-start's figures are kept (percolate) */
-	int rank;                 /* strength of the kind so far: 0 none, 1 other, 2 young, 3 full */
-	int failed;               /* the block percolated / failed (marks the cause) */
-	struct gcp_event ev;      /* the event gathered (times, id, kind, cause, name, pause) */
-	struct gcp_j9mem mem[3];  /* before, after the collection, after the allocation */
-	int64_t inner_pause_us;   /* older: <time totalms> / <timesms total> inside <gc> */
-	int64_t init_ms;          /* <initialized timestamp>: the JVM start, or GCP_NONE */
-	int64_t last_ms;          /* wall time of the last timestamp seen, or GCP_NONE */
-	int tag_open;             /* an element is being gathered over several lines */
-	size_t tagn;              /* bytes in tag */
+	int open;                /* what opened the block: 0 none, 1 exclusive-start (newer),
+	                          * 2 af, 3 sys, 4 con (older) */
+	int in_gc;               /* older: inside the block's <gc> element */
+	int gc_seen;             /* older: a <gc> was seen (the block is a collection) */
+	int cycles;              /* newer: cycle-start / gc-start seen in the block */
+	int snap;                /* where <mem> / <nursery> / <tenured> lines go: 0 nowhere,
+	                          * 1 before, 2 after the collection, 3 after the allocation */
+	int have_before;         /* newer: the first gc-start's figures are kept (percolate) */
+	int rank;                /* strength of the kind so far: 0 none, 1 other, 2 young, 3 full */
+	int failed;              /* the block percolated / failed (marks the cause) */
+	struct gcp_event ev;     /* the event gathered (times, id, kind, cause, name, pause) */
+	struct gcp_j9mem mem[3]; /* before, after the collection, after the allocation */
+	int64_t inner_pause_us;  /* older: <time totalms> / <timesms total> inside <gc> */
+	int64_t init_ms;         /* <initialized timestamp>: the JVM start, or GCP_NONE */
+	int64_t last_ms;         /* wall time of the last timestamp seen, or GCP_NONE */
+	int tag_open;            /* an element is being gathered over several lines */
+	size_t tagn;             /* bytes in tag */
 	char tag[GCP_J9_TAG_MAX]; /* that element so far (lines joined with a space) */
 };
 
@@ -104,37 +104,37 @@ struct gcp_stamp {
 };
 
 struct gcparse {
-	gcp_event_fn on_event;       /* the caller's sink */
-	gcp_unparsed_fn on_unparsed; /* the caller's sink for unplaced lines, or NULL */
-	void *arg;                   /* passed back to both */
-	int64_t jvm_start_ms;        /* anchor for uptime-only logs, or GCP_NONE */
-	enum gcp_family family;      /* detected from the first recognisable line */
+	gcp_event_fn on_event;        /* the caller's sink */
+	gcp_unparsed_fn on_unparsed;  /* the caller's sink for unplaced lines, or NULL */
+	void *arg;                    /* passed back to both */
+	int64_t jvm_start_ms;         /* anchor for uptime-only logs, or GCP_NONE */
+	enum gcp_family family;       /* detected from the first recognisable line */
 	enum gcp_collector collector; /* detected from banners and event names */
-	struct gcp_stats st;         /* counters */
+	struct gcp_stats st;          /* counters */
 
-	pcre2_code *re[GCP_PAT_COUNT];  /* compiled once in gcparse_new */
-	pcre2_match_data *md;           /* shared by every match: sized for the largest */
-	int jit;                        /* patterns were JIT-compiled */
+	pcre2_code *re[GCP_PAT_COUNT]; /* compiled once in gcparse_new */
+	pcre2_match_data *md;          /* shared by every match: sized for the largest */
+	int jit;                       /* patterns were JIT-compiled */
 
 	/* unified logging */
 	struct gcp_slot slot[GCP_SLOTS]; /* details waiting for their summary line */
 	int64_t region_kb;               /* G1 region size, or GCP_NONE */
 
 	/* pre-unified: one open record (header seen, closing bracket not yet) */
-	int rec_open;                /* a record is being gathered */
-	size_t rec_len;              /* bytes in rec */
-	struct gcp_stamp rec_stamp;  /* stamps of its first line */
-	char rec[GCP_REC_MAX];       /* its text, embedded records removed */
+	int rec_open;               /* a record is being gathered */
+	size_t rec_len;             /* bytes in rec */
+	struct gcp_stamp rec_stamp; /* stamps of its first line */
+	char rec[GCP_REC_MAX];      /* its text, embedded records removed */
 	/* pre-unified: a finished G1 record waiting for its size line and `[Times:` */
-	int pend;                    /* pend_ev is valid */
-	struct gcp_event pend_ev;    /* the event */
-	int table;                   /* inside a statistics table or the exit heap summary:
-				      * unstamped lines there are not events */
-	int64_t last_end_ms;         /* end of the last event (for unstamped stopped lines) */
-	int64_t last_end_up;         /* likewise in uptime */
+	int pend;                 /* pend_ev is valid */
+	struct gcp_event pend_ev; /* the event */
+	int table;                /* inside a statistics table or the exit heap summary:
+	                           * unstamped lines there are not events */
+	int64_t last_end_ms;      /* end of the last event (for unstamped stopped lines) */
+	int64_t last_end_up;      /* likewise in uptime */
 
 	/* IBM J9 XML */
-	struct gcp_j9 j9;               /* the block being read */
+	struct gcp_j9 j9; /* the block being read */
 
 	char scratch[GCP_LINE_MAX + 1]; /* a working copy of the current line */
 	char top[GCP_REC_MAX];          /* top-level text of a record */

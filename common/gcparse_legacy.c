@@ -85,8 +85,8 @@ static size_t cut_embedded(struct gcparse *p, const char *s, size_t n)
 		} else {
 			name = gcp_group(p, s, 7, &gn);
 			wall = gcp_group_fixed(p, s, 8, 6);
-			snprintf(ev.name, sizeof ev.name, "GC concurrent-%.*s", (int)(name ? gn : 0),
-				 name ? name : "");
+			snprintf(ev.name, sizeof ev.name, "GC concurrent-%.*s",
+			         (int)(name ? gn : 0), name ? name : "");
 			gcp_set_collector(p, GCP_COL_G1);
 		}
 		if (wall != GCP_NONE) {
@@ -209,7 +209,7 @@ static void emit_pending(struct gcparse *p)
 
 /* A complete record: s[0..n) is the record, tail what followed its closing bracket. */
 static void finish_record(struct gcparse *p, const char *s, size_t n, const char *tail,
-			  size_t tailn)
+                          size_t tailn)
 {
 	struct gcp_event ev;
 	size_t tn = top_level(s, n, p->top, sizeof p->top), gn;
@@ -227,7 +227,7 @@ static void finish_record(struct gcparse *p, const char *s, size_t n, const char
 			gcp_group_str(p, s, 1, ev.cause, sizeof ev.cause);
 			ev.kind = t[0] == 'y' ? GCP_YOUNG : GCP_MIXED;
 			snprintf(ev.name, sizeof ev.name, "GC pause (%.*s)%s", (int)gn, t,
-				 memmem(s, n, "(initial-mark)", 14) ? " (initial-mark)" : "");
+			         memmem(s, n, "(initial-mark)", 14) ? " (initial-mark)" : "");
 		}
 	} else if (STARTS(s, n, "[GC remark")) {
 		g1 = 1, ev.kind = GCP_REMARK;
@@ -279,7 +279,7 @@ static void finish_record(struct gcparse *p, const char *s, size_t n, const char
 	/* Failures printed inside the record mark its cause. */
 	{
 		static const char *const fails[] = {"to-space exhausted", "to-space overflow",
-						    "promotion failed", "concurrent mode failure"};
+		                                    "promotion failed", "concurrent mode failure"};
 		for (size_t i = 0; i < sizeof fails / sizeof fails[0]; i++)
 			if (memmem(s, n, fails[i], strlen(fails[i])))
 				gcp_mark_failed(&ev, fails[i]);
@@ -393,7 +393,7 @@ static int record_start(const char *r, size_t n)
 }
 
 static void stopped_line(struct gcparse *p, const char *s, size_t n, const struct gcp_stamp *st,
-			 size_t at)
+                         size_t at)
 {
 	struct gcp_event ev;
 	if (gcp_match(p, PX_STOPPED, s, n, at) <= 0) {
@@ -435,7 +435,8 @@ static int pending_line(struct gcparse *p, const char *s, size_t n)
 			}
 		}
 		if (gcp_match(p, PL_META, s, n, 0) > 0)
-			triple(p, s, 1, &ev->meta_before_kb, &ev->meta_after_kb, &ev->meta_total_kb);
+			triple(p, s, 1, &ev->meta_before_kb, &ev->meta_after_kb,
+			       &ev->meta_total_kb);
 		return 1;
 	}
 	if (memmem(s, n, "[Times:", 7)) {
@@ -505,9 +506,9 @@ void gcp_legacy_line(struct gcparse *p, const char *s, size_t n)
 	if (p->pend && pending_line(p, s, n))
 		return;
 	if (gcp_match(p, PL_NOISE, s, n, 0) > 0) {
-		if (p->family == GCP_FAM_UNKNOWN && (STARTS(s, n, "OpenJDK") ||
-						     STARTS(s, n, "Java HotSpot") ||
-						     STARTS(s, n, "CommandLine flags")))
+		if (p->family == GCP_FAM_UNKNOWN &&
+		    (STARTS(s, n, "OpenJDK") || STARTS(s, n, "Java HotSpot") ||
+		     STARTS(s, n, "CommandLine flags")))
 			p->family = GCP_FAM_JDK8;
 		/* Shenandoah's per-cycle and exit statistics, the exit heap summary: free
 		 * text until the next stamped line. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define EQ(s, n, lit) ((n) == sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
+#define EQ(s, n, lit)     ((n) == sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
 #define STARTS(s, n, lit) ((n) >= sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
 
 void gcp_unified_reset(struct gcparse *p)
@@ -27,7 +27,7 @@ static int all_digits(const char *s, size_t n)
  * may be chosen): time/utctime, uptime (s), uptimemillis / timemillis (ms), nanos, pid/tid,
  * level, tags.  Returns 0 when the bracket is no decorator: the line is not unified. */
 static int decoration(const char *c, size_t n, struct gcp_stamp *st, const char **tags,
-		      size_t *tagn)
+                      size_t *tagn)
 {
 	int64_t v;
 
@@ -153,7 +153,7 @@ static int is_word(const char *s, size_t n, const char *w)
  * G1's young flavours and ZGC's generation; lower-case groups are Shenandoah modifiers
  * ("unload classes"); the last other group is the cause. */
 static void split_groups(const char *g, size_t n, const char **sub, size_t *subn,
-			 const char **cause, size_t *causen)
+                         const char **cause, size_t *causen)
 {
 	size_t i = 0;
 	*sub = *cause = NULL;
@@ -180,7 +180,7 @@ static void split_groups(const char *g, size_t n, const char **sub, size_t *subn
 		    is_word(w, wn, "Major") || is_word(w, wn, "Minor")) {
 			*sub = w, *subn = wn;
 		} else if ((wn && w[0] >= 'a' && w[0] <= 'z') ||
-			   (wn >= 18 && memcmp(w, "Evacuation Failure", 18) == 0)) {
+		           (wn >= 18 && memcmp(w, "Evacuation Failure", 18) == 0)) {
 			continue; /* a modifier; JDK 21's failure mark (see pause_line) */
 		} else {
 			*cause = w, *causen = wn;
@@ -189,7 +189,7 @@ static void split_groups(const char *g, size_t n, const char **sub, size_t *subn
 }
 
 static enum gcp_kind pause_kind(struct gcparse *p, const char *k, size_t kn, const char *sub,
-				size_t subn)
+                                size_t subn)
 {
 	if (is_word(k, kn, "Young"))
 		return sub && is_word(sub, subn, "Mixed") ? GCP_MIXED : GCP_YOUNG;
@@ -251,7 +251,7 @@ static int pause_line(struct gcparse *p, const struct gcp_stamp *st, const char 
 		if (gen) /* "Y: Pause Mark Start (Major)" keeps its generation */
 			snprintf(genp, sizeof genp, "%.*s: ", (int)genn, gen);
 		snprintf(ev.name, sizeof ev.name, "%sPause %.*s%s%.*s%s", genp, (int)kn, k,
-			 sub ? " (" : "", (int)subn, sub ? sub : "", sub ? ")" : "");
+		         sub ? " (" : "", (int)subn, sub ? sub : "", sub ? ")" : "");
 	}
 	set_times(&ev, st, ev.pause_us);
 	apply_slot(p, &ev);
@@ -308,8 +308,7 @@ static int zcycle_line(struct gcparse *p, const struct gcp_stamp *st, const char
 	return 1;
 }
 
-static int safepoint_line(struct gcparse *p, const struct gcp_stamp *st, const char *m,
-			  size_t n)
+static int safepoint_line(struct gcparse *p, const struct gcp_stamp *st, const char *m, size_t n)
 {
 	struct gcp_event ev;
 
@@ -341,13 +340,14 @@ static void banner(struct gcparse *p, const char *m, size_t n)
 		const char *text;
 		enum gcp_collector c;
 	} using[] = {{"Using G1", GCP_COL_G1},
-		     {"Using Parallel", GCP_COL_PARALLEL},
-		     {"Using Serial", GCP_COL_SERIAL},
-		     {"Using Concurrent Mark Sweep", GCP_COL_CMS},
-		     {"Using The Z Garbage Collector", GCP_COL_ZGC},
-		     {"Using Shenandoah", GCP_COL_SHENANDOAH}};
+	             {"Using Parallel", GCP_COL_PARALLEL},
+	             {"Using Serial", GCP_COL_SERIAL},
+	             {"Using Concurrent Mark Sweep", GCP_COL_CMS},
+	             {"Using The Z Garbage Collector", GCP_COL_ZGC},
+	             {"Using Shenandoah", GCP_COL_SHENANDOAH}};
 	for (size_t i = 0; i < sizeof using / sizeof using[0]; i++)
-		if (n >= strlen(using[i].text) && memcmp(m, using[i].text, strlen(using[i].text)) == 0)
+		if (n >= strlen(using[i].text) &&
+		    memcmp(m, using[i].text, strlen(using[i].text)) == 0)
 			gcp_set_collector(p, using[i].c);
 }
 
@@ -367,7 +367,7 @@ static void heap_line(struct gcparse *p, const struct gcp_stamp *st, const char 
 	if (gcp_match(p, PU_GEN, m, n, 0) > 0) {
 		const char *g = gcp_group(p, m, 1, &gn);
 		int young = is_word(g, gn, "PSYoungGen") || is_word(g, gn, "DefNew") ||
-			is_word(g, gn, "ParNew");
+		            is_word(g, gn, "ParNew");
 		s = slot_for(p, st->gc_id);
 		int64_t *v = young ? s->young : s->old;
 		v[0] = gcp_group_kb(p, m, 2);
@@ -388,7 +388,7 @@ static void heap_line(struct gcparse *p, const struct gcp_stamp *st, const char 
 	}
 	if (gcp_match(p, PU_REGIONS, m, n, 0) > 0) {
 		static const char *const names[5] = {"Eden", "Survivor", "Old", "Archive",
-						      "Humongous"};
+		                                     "Humongous"};
 		const char *g = gcp_group(p, m, 1, &gn);
 		s = slot_for(p, st->gc_id);
 		for (int r = 0; r < 5; r++)

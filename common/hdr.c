@@ -6,19 +6,19 @@
 #include <zlib.h>
 
 /* Cookies of the V2 format; bits 4-7 carry a word size that readers mask off. */
-#define HDR_COOKIE_MASK (~(uint32_t)0xF0)
-#define HDR_COOKIE_V2 0x1c849303u            /* inflated header, V2 */
-#define HDR_COOKIE_V2_COMPRESSED 0x1c849304u /* compressed envelope, V2 */
-#define HDR_COOKIE_WRITE_BITS 0x10u          /* what writers put into bits 4-7 */
-#define HDR_HEADER_LEN 40                    /* inflated V2 header */
-#define HDR_ENVELOPE_LEN 8                   /* cookie + zlib length */
-#define HDR_VARINT_MAX 9                     /* bytes of one LEB128 token at most */
-#define HDR_RATIO_ONE 0x3FF0000000000000ULL  /* IEEE-754 bits of 1.0 */
-#define HDR_ZLIB_LEVEL 9                     /* what the Java writers use (`78 da`) */
+#define HDR_COOKIE_MASK          (~(uint32_t)0xF0)
+#define HDR_COOKIE_V2            0x1c849303u           /* inflated header, V2 */
+#define HDR_COOKIE_V2_COMPRESSED 0x1c849304u           /* compressed envelope, V2 */
+#define HDR_COOKIE_WRITE_BITS    0x10u                 /* what writers put into bits 4-7 */
+#define HDR_HEADER_LEN           40                    /* inflated V2 header */
+#define HDR_ENVELOPE_LEN         8                     /* cookie + zlib length */
+#define HDR_VARINT_MAX           9                     /* bytes of one LEB128 token at most */
+#define HDR_RATIO_ONE            0x3FF0000000000000ULL /* IEEE-754 bits of 1.0 */
+#define HDR_ZLIB_LEVEL           9                     /* what the Java writers use (`78 da`) */
 
 /* Computes the layout fields of h for (lowest, highest, digits); allocates nothing. */
 static int hdr_layout(struct hdr *h, int64_t lowest, int64_t highest, int digits, char *err,
-		      size_t errlen)
+                      size_t errlen)
 {
 	int64_t single_unit = 2, smallest_untrackable;
 	int32_t magnitude = 0, buckets = 1;
@@ -27,23 +27,23 @@ static int hdr_layout(struct hdr *h, int64_t lowest, int64_t highest, int digits
 	h->max_index = -1;
 	if (lowest < 1) {
 		snprintf(err, errlen, "lowest discernible value must be at least 1, not %lld",
-			 (long long)lowest);
+		         (long long)lowest);
 		return -1;
 	}
 	if (digits < 0 || digits > HDR_DIGITS_MAX) {
 		snprintf(err, errlen, "significant digits must be 0 to %d, not %d", HDR_DIGITS_MAX,
-			 digits);
+		         digits);
 		return -1;
 	}
 	if (highest / 2 < lowest) {
 		snprintf(err, errlen,
-			 "highest trackable value %lld must be at least twice the lowest (%lld)",
-			 (long long)highest, (long long)lowest);
+		         "highest trackable value %lld must be at least twice the lowest (%lld)",
+		         (long long)highest, (long long)lowest);
 		return -1;
 	}
 	if (highest > HDR_HIGHEST_MAX) {
 		snprintf(err, errlen, "highest trackable value %lld is above %lld",
-			 (long long)highest, (long long)HDR_HIGHEST_MAX);
+		         (long long)highest, (long long)HDR_HIGHEST_MAX);
 		return -1;
 	}
 	for (int i = 0; i < digits; i++)
@@ -57,7 +57,7 @@ static int hdr_layout(struct hdr *h, int64_t lowest, int64_t highest, int digits
 	h->unit_magnitude = 63 - __builtin_clzll((uint64_t)lowest);
 	if (h->unit_magnitude + h->sub_half_magnitude > 61) {
 		snprintf(err, errlen, "lowest %lld with %d digits leaves no room for buckets",
-			 (long long)lowest, digits);
+		         (long long)lowest, digits);
 		return -1;
 	}
 	h->sub_count = INT32_C(1) << (h->sub_half_magnitude + 1);
@@ -76,8 +76,7 @@ static int hdr_layout(struct hdr *h, int64_t lowest, int64_t highest, int digits
 	return 0;
 }
 
-int hdr_init(struct hdr *h, int64_t lowest, int64_t highest, int digits, char *err,
-	     size_t errlen)
+int hdr_init(struct hdr *h, int64_t lowest, int64_t highest, int digits, char *err, size_t errlen)
 {
 	if (hdr_layout(h, lowest, highest, digits, err, errlen) < 0)
 		goto fail;
@@ -95,7 +94,7 @@ fail:
 int hdr_init_latency(struct hdr *h, char *err, size_t errlen)
 {
 	return hdr_init(h, HDR_LATENCY_LOWEST, HDR_LATENCY_HIGHEST, HDR_LATENCY_DIGITS, err,
-			errlen);
+	                errlen);
 }
 
 void hdr_release(struct hdr *h)
@@ -280,7 +279,7 @@ int64_t hdr_add(struct hdr *dst, const struct hdr *src)
 {
 	int64_t dropped = 0;
 	int same = dst->unit_magnitude == src->unit_magnitude &&
-		   dst->sub_half_magnitude == src->sub_half_magnitude;
+	           dst->sub_half_magnitude == src->sub_half_magnitude;
 
 	/* An empty histogram adds nothing, and a released one (all zero) has no counts to
 	 * read: a report on a running run merges steps that have no interval yet. */
@@ -420,7 +419,8 @@ int hdr_encode(const struct hdr *h, uint8_t **out, size_t *outlen, char *err, si
 		goto cleanup;
 	}
 	if (compress2(buf + HDR_ENVELOPE_LEN, &zlen, raw, (uLong)(HDR_HEADER_LEN + plen),
-		      HDR_ZLIB_LEVEL) != Z_OK || zlen > INT32_MAX) {
+	              HDR_ZLIB_LEVEL) != Z_OK ||
+	    zlen > INT32_MAX) {
 		snprintf(err, errlen, "zlib failed to compress a histogram");
 		goto cleanup;
 	}
@@ -438,8 +438,7 @@ cleanup:
 
 /* Inflates until out[0..n) is full.  Returns 0 when full, 1 when the stream ended before
  * (*got says how much came), -1 on a zlib error (err filled). */
-static int inflate_into(z_stream *zs, uint8_t *out, size_t n, size_t *got, char *err,
-			size_t errlen)
+static int inflate_into(z_stream *zs, uint8_t *out, size_t n, size_t *got, char *err, size_t errlen)
 {
 	int zrc = Z_OK;
 
@@ -463,8 +462,7 @@ static int inflate_into(z_stream *zs, uint8_t *out, size_t n, size_t *got, char 
 }
 
 /* Parses the 40-byte inflated header and creates h (allocated, zeroed) from it. */
-static int decode_header(const uint8_t *p, struct hdr *h, size_t *plen, char *err,
-			 size_t errlen)
+static int decode_header(const uint8_t *p, struct hdr *h, size_t *plen, char *err, size_t errlen)
 {
 	uint32_t cookie = get32(p);
 	int32_t payload = (int32_t)get32(p + 4), offset = (int32_t)get32(p + 8);
@@ -474,7 +472,7 @@ static int decode_header(const uint8_t *p, struct hdr *h, size_t *plen, char *er
 
 	if ((cookie & HDR_COOKIE_MASK) != HDR_COOKIE_V2) {
 		snprintf(err, errlen, "bad inner cookie 0x%08x (want 0x%08x)", cookie,
-			 HDR_COOKIE_V2 | HDR_COOKIE_WRITE_BITS);
+		         HDR_COOKIE_V2 | HDR_COOKIE_WRITE_BITS);
 		return -1;
 	}
 	if (payload < 0) {
@@ -495,12 +493,12 @@ static int decode_header(const uint8_t *p, struct hdr *h, size_t *plen, char *er
 	}
 	if (h->counts_len > HDR_DECODE_MAX_COUNTS) {
 		snprintf(err, errlen, "layout of %d counts is above the cap of %d", h->counts_len,
-			 HDR_DECODE_MAX_COUNTS);
+		         HDR_DECODE_MAX_COUNTS);
 		return -1;
 	}
 	if ((size_t)payload > (size_t)h->counts_len * HDR_VARINT_MAX) {
 		snprintf(err, errlen, "payload length %d is too long for %d counts", payload,
-			 h->counts_len);
+		         h->counts_len);
 		return -1;
 	}
 	if (hdr_init(h, lowest, highest, digits, why, sizeof why) < 0) {
@@ -512,8 +510,7 @@ static int decode_header(const uint8_t *p, struct hdr *h, size_t *plen, char *er
 }
 
 /* Fills h's counts from the token payload. */
-static int decode_payload(const uint8_t *p, size_t len, struct hdr *h, char *err,
-			  size_t errlen)
+static int decode_payload(const uint8_t *p, size_t len, struct hdr *h, char *err, size_t errlen)
 {
 	size_t pos = 0;
 	int64_t idx = 0;
@@ -530,8 +527,8 @@ static int decode_payload(const uint8_t *p, size_t len, struct hdr *h, char *err
 			uint64_t run = -(uint64_t)v;
 			if (run > (uint64_t)(h->counts_len - idx)) {
 				snprintf(err, errlen,
-					 "payload runs past the %d counts (zero run at byte %zu)",
-					 h->counts_len, at);
+				         "payload runs past the %d counts (zero run at byte %zu)",
+				         h->counts_len, at);
 				return -1;
 			}
 			idx += (int64_t)run;
@@ -539,7 +536,7 @@ static int decode_payload(const uint8_t *p, size_t len, struct hdr *h, char *err
 		}
 		if (idx >= h->counts_len) {
 			snprintf(err, errlen, "payload runs past the %d counts (count at byte %zu)",
-				 h->counts_len, at);
+			         h->counts_len, at);
 			return -1;
 		}
 		if (v > INT64_MAX - h->total) {
@@ -574,18 +571,18 @@ int hdr_decode(const uint8_t *buf, size_t len, struct hdr *h, char *err, size_t 
 	cookie = get32(buf);
 	if ((cookie & HDR_COOKIE_MASK) != HDR_COOKIE_V2_COMPRESSED) {
 		snprintf(err, errlen, "bad cookie 0x%08x (want 0x%08x, V2 compressed)", cookie,
-			 HDR_COOKIE_V2_COMPRESSED | HDR_COOKIE_WRITE_BITS);
+		         HDR_COOKIE_V2_COMPRESSED | HDR_COOKIE_WRITE_BITS);
 		goto cleanup;
 	}
 	zlen = get32(buf + 4);
 	if (zlen > len - HDR_ENVELOPE_LEN) {
 		snprintf(err, errlen, "truncated: %zu bytes of zlib data announced, %zu present",
-			 zlen, len - HDR_ENVELOPE_LEN);
+		         zlen, len - HDR_ENVELOPE_LEN);
 		goto cleanup;
 	}
 	if (zlen < len - HDR_ENVELOPE_LEN) {
 		snprintf(err, errlen, "%zu bytes after the zlib data",
-			 len - HDR_ENVELOPE_LEN - zlen);
+		         len - HDR_ENVELOPE_LEN - zlen);
 		goto cleanup;
 	}
 	if (inflateInit(&zs) != Z_OK) {
@@ -622,7 +619,7 @@ int hdr_decode(const uint8_t *buf, size_t len, struct hdr *h, char *err, size_t 
 		goto cleanup;
 	if (r == 0) {
 		snprintf(err, errlen, "inflated data longer than the %zu bytes announced",
-			 HDR_HEADER_LEN + plen);
+		         HDR_HEADER_LEN + plen);
 		goto cleanup;
 	}
 	if (zs.avail_in > 0) {
@@ -644,7 +641,7 @@ cleanup:
 /* --- base64 ------------------------------------------------------------------------------- */
 
 static const char b64_alphabet[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 size_t hdr_base64_size(size_t n)
 {
@@ -690,8 +687,8 @@ static int b64_value(char c)
 	return -1;
 }
 
-int hdr_base64_decode(const char *in, size_t n, uint8_t *out, size_t cap, size_t *outlen,
-		      char *err, size_t errlen)
+int hdr_base64_decode(const char *in, size_t n, uint8_t *out, size_t cap, size_t *outlen, char *err,
+                      size_t errlen)
 {
 	size_t o = 0;
 
@@ -720,10 +717,11 @@ int hdr_base64_decode(const char *in, size_t n, uint8_t *out, size_t cap, size_t
 				continue;
 			}
 			if (v[k] >= 0 || c == '=')
-				snprintf(err, errlen, "misplaced base64 padding at offset %zu", i + k);
+				snprintf(err, errlen, "misplaced base64 padding at offset %zu",
+				         i + k);
 			else
 				snprintf(err, errlen, "bad base64 character '%c' at offset %zu",
-					 c > 0x20 && c < 0x7f ? c : '?', i + k);
+				         c > 0x20 && c < 0x7f ? c : '?', i + k);
 			return -1;
 		}
 		w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 |

@@ -41,37 +41,36 @@
 #include <stdint.h>
 
 /* soak's latency histograms: microseconds, 1 µs to 1 h, 3 significant digits. */
-#define HDR_LATENCY_LOWEST 1
+#define HDR_LATENCY_LOWEST  1
 #define HDR_LATENCY_HIGHEST 3600000000LL
-#define HDR_LATENCY_DIGITS 3
+#define HDR_LATENCY_DIGITS  3
 
 /* Limits of a layout: highest trackable values above this would overflow int64 arithmetic
  * in the top bucket; 5 digits is HdrHistogram's own maximum. */
 #define HDR_HIGHEST_MAX (INT64_MAX / 2)
-#define HDR_DIGITS_MAX 5
+#define HDR_DIGITS_MAX  5
 
 struct hdr {
-	int64_t lowest;       /* lowest discernible value (>= 1), as given to hdr_init */
-	int64_t highest;      /* highest trackable value (>= 2 * lowest), as given */
-	int32_t digits;       /* significant value digits, 0..5, as given */
-	int32_t unit_magnitude; /* floor(log2(lowest)): index 0 covers [0, 2^unit_magnitude) */
+	int64_t lowest;             /* lowest discernible value (>= 1), as given to hdr_init */
+	int64_t highest;            /* highest trackable value (>= 2 * lowest), as given */
+	int32_t digits;             /* significant value digits, 0..5, as given */
+	int32_t unit_magnitude;     /* floor(log2(lowest)): index 0 covers [0, 2^unit_magnitude) */
 	int32_t sub_half_magnitude; /* log2(sub_count / 2) */
-	int32_t sub_count;    /* sub-buckets per bucket: 2^ceil(log2(2 * 10^digits)) */
+	int32_t sub_count;          /* sub-buckets per bucket: 2^ceil(log2(2 * 10^digits)) */
 	int32_t sub_half;     /* sub_count / 2: buckets after the first use only their top half */
 	int32_t bucket_count; /* buckets needed to cover highest */
 	int32_t counts_len;   /* (bucket_count + 1) * sub_half: length of counts */
 	int32_t lz_base;      /* 64 - unit_magnitude - sub_half_magnitude - 1 (index arithmetic) */
 	int64_t sub_mask;     /* (sub_count - 1) << unit_magnitude (index arithmetic) */
 	int32_t max_index;    /* highest index whose count may be non-zero; -1 when empty.
-			       * Invariant: counts[max_index + 1 .. counts_len) are all zero. */
+	                       * Invariant: counts[max_index + 1 .. counts_len) are all zero. */
 	int64_t total;        /* sum of all counts */
 	int64_t *counts;      /* counts_len counters, owned; NULL after hdr_release */
 };
 
 /* Creates a histogram; fails (err) for lowest < 1, digits outside 0..5, highest < 2 * lowest
  * or above HDR_HIGHEST_MAX, or a layout whose unit and sub-bucket magnitudes exceed 61. */
-int hdr_init(struct hdr *h, int64_t lowest, int64_t highest, int digits, char *err,
-	     size_t errlen);
+int hdr_init(struct hdr *h, int64_t lowest, int64_t highest, int digits, char *err, size_t errlen);
 /* hdr_init(h, HDR_LATENCY_LOWEST, HDR_LATENCY_HIGHEST, HDR_LATENCY_DIGITS, ...). */
 int hdr_init_latency(struct hdr *h, char *err, size_t errlen);
 /* Frees the counts and zeroes the struct; releasing twice, or a zeroed struct, is fine. */
@@ -178,8 +177,8 @@ int hdr_base64_encode(const uint8_t *in, size_t n, char *out, size_t cap);
 /* Decodes in[0..n) into out (cap bytes, at least n / 4 * 3); *outlen gets the size.  Rejects
  * a length that is not a multiple of 4, characters outside the alphabet, misplaced padding,
  * and non-zero bits in the padding. */
-int hdr_base64_decode(const char *in, size_t n, uint8_t *out, size_t cap, size_t *outlen,
-		      char *err, size_t errlen);
+int hdr_base64_decode(const char *in, size_t n, uint8_t *out, size_t cap, size_t *outlen, char *err,
+                      size_t errlen);
 /* hdr_encode then base64: a malloc'ed NUL-terminated string the caller frees. */
 int hdr_encode_base64(const struct hdr *h, char **out, char *err, size_t errlen);
 /* base64 then hdr_decode. */

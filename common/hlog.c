@@ -8,17 +8,16 @@
 
 #include "clock.h"
 
-#define HLOG_YEAR_MS (365LL * 24 * 3600 * 1000) /* the relative-timestamp threshold */
-#define HLOG_SECONDS_MAX 1e12 /* timestamps beyond this (year 33658) are typos or garbage */
+#define HLOG_YEAR_MS        (365LL * 24 * 3600 * 1000) /* the relative-timestamp threshold */
+#define HLOG_SECONDS_MAX    1e12 /* timestamps beyond this (year 33658) are typos or garbage */
 #define HLOG_FORMAT_VERSION "1.3"
-#define HLOG_LEGEND                                                                      \
-	"\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","                        \
+#define HLOG_LEGEND                                                                                \
+	"\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","                                 \
 	"\"Interval_Compressed_Histogram\""
 
 /* Fills err with `NAME:LINE: message`; returns -1. */
-__attribute__((format(printf, 4, 5))) static int line_error(const struct hlog_reader *r,
-							      char *err, size_t errlen,
-							      const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int line_error(const struct hlog_reader *r, char *err,
+                                                            size_t errlen, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -30,8 +29,7 @@ __attribute__((format(printf, 4, 5))) static int line_error(const struct hlog_re
 	return -1;
 }
 
-int hlog_open_stream(struct hlog_reader *r, FILE *f, const char *name, char *err,
-		     size_t errlen)
+int hlog_open_stream(struct hlog_reader *r, FILE *f, const char *name, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
 	r->f = f;
@@ -93,7 +91,7 @@ static int read_line(struct hlog_reader *r, size_t *len, char *err, size_t errle
 
 			if (n >= HLOG_LINE_MAX)
 				return line_error(r, err, errlen, "line longer than %d bytes",
-						  HLOG_LINE_MAX);
+				                  HLOG_LINE_MAX);
 			if (cap > HLOG_LINE_MAX + 1)
 				cap = HLOG_LINE_MAX + 1;
 			nb = realloc(r->buf, cap);
@@ -138,14 +136,14 @@ static int parse_seconds(const char *s, size_t n, int64_t *ms)
 }
 
 /* `#[Key: S ...]`: parses the seconds after the prefix. */
-static int header_time(struct hlog_reader *r, const char *what, const char *rest,
-		       int64_t *ms, char *err, size_t errlen)
+static int header_time(struct hlog_reader *r, const char *what, const char *rest, int64_t *ms,
+                       char *err, size_t errlen)
 {
 	size_t n = strspn(rest, "0123456789.eE+-");
 
 	if ((rest[n] != ' ' && rest[n] != ']' && rest[n] != '\0') || parse_seconds(rest, n, ms) < 0)
 		return line_error(r, err, errlen, "bad %s '%.*s'", what, (int)strcspn(rest, " ]"),
-				  rest);
+		                  rest);
 	return 0;
 }
 
@@ -153,11 +151,11 @@ static int header_time(struct hlog_reader *r, const char *what, const char *rest
 static int header_line(struct hlog_reader *r, const char *s, char *err, size_t errlen)
 {
 	static const char start[] = "#[StartTime: ", base[] = "#[BaseTime: ",
-			  version[] = "#[Histogram log format version ";
+	                  version[] = "#[Histogram log format version ";
 
 	if (strncmp(s, start, sizeof start - 1) == 0) {
-		if (header_time(r, "StartTime", s + sizeof start - 1, &r->start_ms, err,
-				errlen) < 0)
+		if (header_time(r, "StartTime", s + sizeof start - 1, &r->start_ms, err, errlen) <
+		    0)
 			return -1;
 		r->has_start = 1;
 	} else if (strncmp(s, base, sizeof base - 1) == 0) {
@@ -175,7 +173,7 @@ static int header_line(struct hlog_reader *r, const char *s, char *err, size_t e
 
 /* [Tag=NAME,]START,LENGTH,MAX,HIST */
 static int interval_line(struct hlog_reader *r, char *s, size_t len, struct hlog_interval *iv,
-			 char *err, size_t errlen)
+                         char *err, size_t errlen)
 {
 	const char *field[4];
 	size_t flen[4];
@@ -194,7 +192,7 @@ static int interval_line(struct hlog_reader *r, char *s, size_t len, struct hlog
 			return line_error(r, err, errlen, "empty tag");
 		if (tlen >= HLOG_TAG_MAX)
 			return line_error(r, err, errlen, "tag longer than %d characters",
-					  HLOG_TAG_MAX - 1);
+			                  HLOG_TAG_MAX - 1);
 		if (strcspn(p + 4, " \t\r,") < tlen) /* the writer's rule too */
 			return line_error(r, err, errlen, "blank in tag '%.*s'", (int)tlen, p + 4);
 		memcpy(iv->tag, p + 4, tlen);
@@ -205,7 +203,7 @@ static int interval_line(struct hlog_reader *r, char *s, size_t len, struct hlog
 		nf += *q == ',';
 	if (nf != 3)
 		return line_error(r, err, errlen,
-				  "expected START,LENGTH,MAX,HISTOGRAM (4 fields), got %d", nf + 1);
+		                  "expected START,LENGTH,MAX,HISTOGRAM (4 fields), got %d", nf + 1);
 	for (nf = 0; nf < 4; nf++) {
 		char *stop = nf < 3 ? memchr(p, ',', (size_t)(end - p)) : end;
 
@@ -215,17 +213,17 @@ static int interval_line(struct hlog_reader *r, char *s, size_t len, struct hlog
 	}
 	if (parse_seconds(field[0], flen[0], &start) < 0)
 		return line_error(r, err, errlen, "bad start timestamp '%.*s'", (int)flen[0],
-				  field[0]);
+		                  field[0]);
 	if (parse_seconds(field[1], flen[1], &second) < 0)
 		return line_error(r, err, errlen, "bad interval %s '%.*s'",
-				  r->end_timestamps ? "end timestamp" : "length", (int)flen[1],
-				  field[1]);
+		                  r->end_timestamps ? "end timestamp" : "length", (int)flen[1],
+		                  field[1]);
 	{
 		char tmp[64], *e;
 		if (flen[2] == 0 || flen[2] >= sizeof tmp ||
 		    strspn(field[2], "0123456789.eE+-") < flen[2])
 			return line_error(r, err, errlen, "bad interval max '%.*s'", (int)flen[2],
-					  field[2]);
+			                  field[2]);
 		memcpy(tmp, field[2], flen[2]);
 		tmp[flen[2]] = '\0';
 		iv->max_column = strtod(tmp, &e);
@@ -240,7 +238,7 @@ static int interval_line(struct hlog_reader *r, char *s, size_t len, struct hlog
 	iv->start_ms = start + r->base_ms;
 	if (iv->start_ms > (int64_t)(HLOG_SECONDS_MAX * 1000))
 		return line_error(r, err, errlen, "start timestamp beyond %.0f s",
-				  HLOG_SECONDS_MAX);
+		                  HLOG_SECONDS_MAX);
 	iv->length_ms = r->end_timestamps ? second - start : second;
 	if (iv->length_ms < 0)
 		return line_error(r, err, errlen, "interval ends before it starts");
@@ -289,7 +287,7 @@ static int write_failed(FILE *f, char *err, size_t errlen)
 }
 
 int hlog_writer_init(struct hlog_writer *w, FILE *f, int64_t start_ms, double max_ratio,
-		     const char *comment, char *err, size_t errlen)
+                     const char *comment, char *err, size_t errlen)
 {
 	char secs[32], iso[40];
 
@@ -298,7 +296,7 @@ int hlog_writer_init(struct hlog_writer *w, FILE *f, int64_t start_ms, double ma
 	w->max_ratio = max_ratio;
 	if (start_ms < 0 || !(max_ratio > 0) || !isfinite(max_ratio)) {
 		snprintf(err, errlen, "bad histogram log start %lld or max ratio %g",
-			 (long long)start_ms, max_ratio);
+		         (long long)start_ms, max_ratio);
 		return -1;
 	}
 	if (comment)
@@ -306,33 +304,32 @@ int hlog_writer_init(struct hlog_writer *w, FILE *f, int64_t start_ms, double ma
 	fmt_seconds(start_ms, secs, sizeof secs);
 	fprintf(f, "#[Histogram log format version %s]\n", HLOG_FORMAT_VERSION);
 	fprintf(f, "#[StartTime: %s (seconds since epoch), %s]\n", secs,
-		clock_iso(start_ms, iso, sizeof iso));
+	        clock_iso(start_ms, iso, sizeof iso));
 	fprintf(f, "#[BaseTime: %s (seconds since epoch)]\n", secs);
 	fprintf(f, "%s\n", HLOG_LEGEND);
 	return write_failed(f, err, errlen);
 }
 
 int hlog_write(struct hlog_writer *w, const char *tag, int64_t start_ms, int64_t length_ms,
-	       const struct hdr *h, char *err, size_t errlen)
+               const struct hdr *h, char *err, size_t errlen)
 {
 	char *b64 = NULL, s1[32], s2[32];
 	int rc = -1;
 
-	if (tag && *tag &&
-	    (strlen(tag) >= HLOG_TAG_MAX || tag[strcspn(tag, ", \t\r\n")] != '\0')) {
+	if (tag && *tag && (strlen(tag) >= HLOG_TAG_MAX || tag[strcspn(tag, ", \t\r\n")] != '\0')) {
 		snprintf(err, errlen, "bad histogram log tag '%.64s'", tag);
 		goto cleanup;
 	}
 	if (start_ms < w->start_ms || length_ms < 0) {
 		snprintf(err, errlen, "interval %lld+%lld ms starts before the log (%lld)",
-			 (long long)start_ms, (long long)length_ms, (long long)w->start_ms);
+		         (long long)start_ms, (long long)length_ms, (long long)w->start_ms);
 		goto cleanup;
 	}
 	if (hdr_encode_base64(h, &b64, err, errlen) < 0)
 		goto cleanup;
 	fprintf(w->f, "%s%s%s%s,%s,%.3f,%s\n", tag && *tag ? "Tag=" : "", tag && *tag ? tag : "",
-		tag && *tag ? "," : "", fmt_seconds(start_ms - w->start_ms, s1, sizeof s1),
-		fmt_seconds(length_ms, s2, sizeof s2), (double)hdr_max(h) / w->max_ratio, b64);
+	        tag && *tag ? "," : "", fmt_seconds(start_ms - w->start_ms, s1, sizeof s1),
+	        fmt_seconds(length_ms, s2, sizeof s2), (double)hdr_max(h) / w->max_ratio, b64);
 	rc = write_failed(w->f, err, errlen);
 cleanup:
 	free(b64);

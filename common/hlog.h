@@ -35,23 +35,23 @@
 #include "hdr.h"
 
 #define HLOG_LINE_MAX (1 << 20) /* bytes in one line, newline excluded */
-#define HLOG_TAG_MAX 128        /* bytes of a tag name, NUL included */
+#define HLOG_TAG_MAX  128       /* bytes of a tag name, NUL included */
 #define HLOG_NAME_MAX 512       /* bytes of the file name kept for messages */
 
 struct hlog_reader {
-	FILE *f;                   /* the log */
-	int owns_f;                /* 1 when hlog_close() must fclose(f) */
-	char name[HLOG_NAME_MAX];  /* file name as given, for messages (truncated if longer) */
-	long line;                 /* number of the last line read, 1-based; 0 before any */
-	char *buf;                 /* the current line, NUL-terminated; owned */
-	size_t cap;                /* bytes allocated for buf (at most HLOG_LINE_MAX + 1) */
-	int has_start;             /* a StartTime line was seen */
-	int64_t start_ms;          /* StartTime, epoch ms (valid when has_start) */
-	int has_base;              /* the timestamp base is known: a BaseTime line, or decided
-				    * by the first interval line */
-	int64_t base_ms;           /* added to every START (0: absolute timestamps) */
-	int end_timestamps;        /* the legend names EndTimestamp: column 2 is an end time */
-	char version[16];          /* "1.2" from the format-version line; "" when absent */
+	FILE *f;                  /* the log */
+	int owns_f;               /* 1 when hlog_close() must fclose(f) */
+	char name[HLOG_NAME_MAX]; /* file name as given, for messages (truncated if longer) */
+	long line;                /* number of the last line read, 1-based; 0 before any */
+	char *buf;                /* the current line, NUL-terminated; owned */
+	size_t cap;               /* bytes allocated for buf (at most HLOG_LINE_MAX + 1) */
+	int has_start;            /* a StartTime line was seen */
+	int64_t start_ms;         /* StartTime, epoch ms (valid when has_start) */
+	int has_base;             /* the timestamp base is known: a BaseTime line, or decided
+	                           * by the first interval line */
+	int64_t base_ms;          /* added to every START (0: absolute timestamps) */
+	int end_timestamps;       /* the legend names EndTimestamp: column 2 is an end time */
+	char version[16];         /* "1.2" from the format-version line; "" when absent */
 };
 
 struct hlog_interval {
@@ -61,16 +61,18 @@ struct hlog_interval {
 	double max_column;      /* the Interval_Max column as written (max / unit ratio) */
 	long line;              /* line of the file it came from */
 	struct hdr hist;        /* the decoded histogram in its own layout; owned, released by
-				 * the next hlog_next() or by hlog_interval_release() */
+	                         * the next hlog_next() or by hlog_interval_release() */
 };
 
-#define HLOG_INTERVAL_INIT {.hist = {.max_index = -1}}
+#define HLOG_INTERVAL_INIT                                                                         \
+	{                                                                                          \
+		.hist = {.max_index = -1 }                                                         \
+	}
 
 /* Opens path for reading; err gets `cannot open 'PATH': reason`. */
 int hlog_open(struct hlog_reader *r, const char *path, char *err, size_t errlen);
 /* Reads from f, which stays the caller's; name is used in messages. */
-int hlog_open_stream(struct hlog_reader *r, FILE *f, const char *name, char *err,
-		     size_t errlen);
+int hlog_open_stream(struct hlog_reader *r, FILE *f, const char *name, char *err, size_t errlen);
 /* Next interval: 1 with *iv filled, 0 at the end of the file, -1 on an error (err). */
 int hlog_next(struct hlog_reader *r, struct hlog_interval *iv, char *err, size_t errlen);
 /* Frees the reader's buffer and closes the file if it owns it; a zeroed reader is fine. */
@@ -87,10 +89,10 @@ struct hlog_writer {
 /* Writes the header: `#[comment]` when comment is non-NULL, the format version (1.3),
  * StartTime, BaseTime and the legend line. */
 int hlog_writer_init(struct hlog_writer *w, FILE *f, int64_t start_ms, double max_ratio,
-		     const char *comment, char *err, size_t errlen);
+                     const char *comment, char *err, size_t errlen);
 /* Writes one interval line; tag NULL or "" for untagged (a tag may not contain commas,
  * blanks or line breaks); start_ms absolute, not before StartTime. */
 int hlog_write(struct hlog_writer *w, const char *tag, int64_t start_ms, int64_t length_ms,
-	       const struct hdr *h, char *err, size_t errlen);
+               const struct hdr *h, char *err, size_t errlen);
 
 #endif

@@ -10,9 +10,18 @@
 static enum log_level log_threshold = LOG_WARN;
 static const char *log_prog = "soak";
 
-void log_set_level(enum log_level level) { log_threshold = level; }
-void log_set_prog(const char *prog) { log_prog = prog; }
-enum log_level log_get_level(void) { return log_threshold; }
+void log_set_level(enum log_level level)
+{
+	log_threshold = level;
+}
+void log_set_prog(const char *prog)
+{
+	log_prog = prog;
+}
+enum log_level log_get_level(void)
+{
+	return log_threshold;
+}
 
 int log_level_parse(const char *s)
 {
@@ -39,7 +48,7 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	gmtime_r(&ts.tv_sec, &tm);
 	n = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
 	k = snprintf(line + n, sizeof line - n, ".%03ldZ %s[%d] %s: ", ts.tv_nsec / 1000000,
-		     log_prog, (int)getpid(), tags[level]);
+	             log_prog, (int)getpid(), tags[level]);
 	if (k > 0)
 		n += (size_t)k;
 	va_start(ap, fmt);

@@ -217,7 +217,7 @@ static int merged_run(struct fold *f)
 	f->run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
 	sqlite3_finalize(st);
 	if (db_prepare(f->db, &st, "SELECT model = 'open' FROM runs WHERE id = ?", f->err,
-		       f->errlen) < 0)
+	               f->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, f->run_id);
 	f->open = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
@@ -298,7 +298,7 @@ static int write_interval(struct fold *f, int64_t t, int64_t len, int step, int 
 	 * nothing (rr.threads 0 leaves gen_cpu_pct NULL). */
 	if (rec_bind_figures(f->ins_iv, 7, acc, &fg, &blob, f->err, f->errlen) < 0 ||
 	    rec_bind_open(&rr, f->ins_iv, 21, acc, &fg, (double)len / 1000.0, &svc, &lag, f->err,
-			  f->errlen) < 0) {
+	                  f->errlen) < 0) {
 		free(blob);
 		return -1;
 	}
@@ -349,16 +349,17 @@ static int fold_intervals(struct fold *f)
 	int rc = -1;
 
 	if ((f->open ? istats_init_open(&acc, f->err, f->errlen)
-		     : istats_init(&acc, f->err, f->errlen)) < 0)
+	             : istats_init(&acc, f->err, f->errlen)) < 0)
 		return -1;
 	for (int i = 0; i < f->np; i++) {
 		struct part *q = &f->p[i];
 		/* res_add_row's columns first (with the open model's 10..12), then ours. */
-		if (db_prepare(f->db, &q->cur,
-		               "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, "
-		               "connect_us, ttfb_us, mean_us, hist, svc_hist, lag_hist, svc_mean_us, "
-		               "step_idx, phase, vus FROM intervals WHERE run_id = ? ORDER BY start_ms",
-		               f->err, f->errlen) < 0)
+		if (db_prepare(
+		        f->db, &q->cur,
+		        "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, "
+		        "connect_us, ttfb_us, mean_us, hist, svc_hist, lag_hist, svc_mean_us, "
+		        "step_idx, phase, vus FROM intervals WHERE run_id = ? ORDER BY start_ms",
+		        f->err, f->errlen) < 0)
 			goto done;
 		sqlite3_bind_int64(q->cur, 1, q->id);
 		if (advance(f, q) < 0)
@@ -432,7 +433,7 @@ static int fold_steps(struct fold *f)
 		return -1;
 	}
 	if ((f->open ? istats_init_open(&acc, f->err, f->errlen)
-		     : istats_init(&acc, f->err, f->errlen)) < 0) {
+	             : istats_init(&acc, f->err, f->errlen)) < 0) {
 		sqlite3_free(sql);
 		return -1;
 	}
@@ -452,9 +453,9 @@ static int fold_steps(struct fold *f)
 		double secs;
 		int n;
 
-		if (rec_step_begin(&rr, idx, sqlite3_column_int(st, 1), sqlite3_column_double(st, 4),
-		                   sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), f->err,
-		                   f->errlen) < 0)
+		if (rec_step_begin(&rr, idx, sqlite3_column_int(st, 1),
+		                   sqlite3_column_double(st, 4), sqlite3_column_int64(st, 2),
+		                   sqlite3_column_int64(st, 3), f->err, f->errlen) < 0)
 			goto done;
 		istats_reset(&acc);
 		if (res_collect(f->db, &w, &acc, &secs, &n, f->err, f->errlen) < 0)

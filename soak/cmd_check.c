@@ -32,7 +32,8 @@ static int check_study(const char *path, char *const *sets, int nsets, int quiet
 	for (int t = 0; t < st.ntargets; t++)
 		for (int sc = 0; sc < st.nscenarios; sc++) {
 			struct scenario s;
-			if (study_scenario(&st, t, sc, NULL, sets, nsets, &s, err, sizeof err) < 0) {
+			if (study_scenario(&st, t, sc, NULL, sets, nsets, &s, err, sizeof err) <
+			    0) {
 				fprintf(stderr, "soak check: %s: target %s: %s\n", path,
 				        st.targets[t].name, err);
 				goto done;
@@ -66,10 +67,10 @@ static long long latest_run(const char *path, const char *name)
 	}
 	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
 	if (sqlite3_prepare_v2(db,
-			       "SELECT id FROM runs WHERE name = ? AND EXISTS (SELECT 1 FROM "
-			       "intervals i WHERE i.run_id = runs.id AND i.phase = 'steady') "
-			       "ORDER BY started_ms DESC, id DESC LIMIT 1",
-			       -1, &q, NULL) == SQLITE_OK) {
+	                       "SELECT id FROM runs WHERE name = ? AND EXISTS (SELECT 1 FROM "
+	                       "intervals i WHERE i.run_id = runs.id AND i.phase = 'steady') "
+	                       "ORDER BY started_ms DESC, id DESC LIMIT 1",
+	                       -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
 		if (sqlite3_step(q) == SQLITE_ROW)
 			id = sqlite3_column_int64(q, 0);
@@ -80,8 +81,7 @@ static long long latest_run(const char *path, const char *name)
 }
 
 /* One metric's line: what the noise resolves and how long 'target' % needs. */
-static void estimate_line(const char *what, const struct rpt_values *v, double secs,
-			  double target)
+static void estimate_line(const char *what, const struct rpt_values *v, double secs, double target)
 {
 	struct rpt_bm bm;
 	double pct, need;
@@ -125,9 +125,8 @@ static void estimate(const struct scenario *s, const char *path)
 			char d[32];
 			if (st->nintervals == 0)
 				continue;
-			printf("how long to run, from run %lld in %s (%d users, %s measured):\n", id,
-			       path, st->concurrency,
-			       rpt_fmt_need(st->f.seconds, d, sizeof d));
+			printf("how long to run, from run %lld in %s (%d users, %s measured):\n",
+			       id, path, st->concurrency, rpt_fmt_need(st->f.seconds, d, sizeof d));
 			estimate_line("TPS", &st->tps, st->f.seconds, RPT_RESOLVE_TPS_PCT);
 			estimate_line("p99", &st->p99_ms, st->f.seconds, RPT_RESOLVE_P99_PCT);
 		}
@@ -137,11 +136,11 @@ static void estimate(const struct scenario *s, const char *path)
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"set", required_argument, NULL, 's'},
-		{"db", required_argument, NULL, 'd'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"set", required_argument, NULL, 's'},
+	    {"db", required_argument, NULL, 'd'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	char **sets = calloc((size_t)argc + 1, sizeof *sets);
 	int nsets = 0, quiet = 0, c, rc = EXIT_OK;
@@ -152,26 +151,42 @@ int cmd_check(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 's': sets[nsets++] = optarg; break;
-		case 'd': db_path = optarg; break;
-		case 'q': quiet = 1; break;
+		case 's':
+			sets[nsets++] = optarg;
+			break;
+		case 'd':
+			db_path = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
 		case 'h':
-			printf("usage: soak check [--set SECTION.KEY=VALUE]... [--db FILE] [-q] SCENARIO.ini...\n"
-			       "Validates each scenario and prints its plan (steps, durations, requests,\n"
-			       "collectors, thresholds) without sending anything; for a study file (one\n"
-			       "that opens with [study]), its scenarios for every target, the schedule of\n"
-			       "rounds and the total time.  When the database (--db, default $SOAK_DB or\n"
-			       "soak.db) holds a run of the scenario (same name), also prints how long to\n"
-			       "run: what that run's noise resolves at 95%% and the measured time per label\n"
-			       "to tell 2%% of TPS and 10%% of p99 apart.  Exit status 2 on a bad file,\n"
+			printf("usage: soak check [--set SECTION.KEY=VALUE]... [--db FILE] [-q] "
+			       "SCENARIO.ini...\n"
+			       "Validates each scenario and prints its plan (steps, durations, "
+			       "requests,\n"
+			       "collectors, thresholds) without sending anything; for a study file "
+			       "(one\n"
+			       "that opens with [study]), its scenarios for every target, the "
+			       "schedule of\n"
+			       "rounds and the total time.  When the database (--db, default "
+			       "$SOAK_DB or\n"
+			       "soak.db) holds a run of the scenario (same name), also prints how "
+			       "long to\n"
+			       "run: what that run's noise resolves at 95%% and the measured time "
+			       "per label\n"
+			       "to tell 2%% of TPS and 10%% of p99 apart.  Exit status 2 on a bad "
+			       "file,\n"
 			       "with FILE:LINE: what is wrong.\n");
 			free(sets);
 			return EXIT_OK;
 		default:
 			if (c == ':')
-				fprintf(stderr, "soak check: option '%s' needs a value\n", argv[optind - 1]);
+				fprintf(stderr, "soak check: option '%s' needs a value\n",
+				        argv[optind - 1]);
 			else
-				fprintf(stderr, "soak check: unknown option '%s'\n", argv[optind - 1]);
+				fprintf(stderr, "soak check: unknown option '%s'\n",
+				        argv[optind - 1]);
 			cmd_usage("check");
 			free(sets);
 			return EXIT_USAGE;

@@ -19,10 +19,10 @@
 #include "hdr.h"
 #include "hlog.h"
 
-#define ACC_LOWEST 1
-#define ACC_HIGHEST 3600000000000LL
-#define ACC_DIGITS 3
-#define MAX_TAGS 64            /* distinct series listed per file; more are counted only */
+#define ACC_LOWEST         1
+#define ACC_HIGHEST        3600000000000LL
+#define ACC_DIGITS         3
+#define MAX_TAGS           64  /* distinct series listed per file; more are counted only */
 #define DEFAULT_UNIT_RATIO 1e6 /* HdrHistogram's tools assume ns and print ms */
 
 struct hlog_opts {
@@ -35,25 +35,25 @@ struct hlog_opts {
 };
 
 struct hlog_summary {
-	long intervals;                  /* intervals selected and merged */
-	int64_t dropped;                 /* counts outside the accumulator's range */
-	int has_start;                   /* the file has a StartTime */
-	int64_t start_ms;                /* StartTime, epoch ms */
-	int64_t origin_ms;               /* what --from/--to count from: StartTime, or the first
-					  * interval's start when the file has none */
-	int has_origin;                  /* origin_ms is set */
+	long intervals;                    /* intervals selected and merged */
+	int64_t dropped;                   /* counts outside the accumulator's range */
+	int has_start;                     /* the file has a StartTime */
+	int64_t start_ms;                  /* StartTime, epoch ms */
+	int64_t origin_ms;                 /* what --from/--to count from: StartTime, or the first
+	                                    * interval's start when the file has none */
+	int has_origin;                    /* origin_ms is set */
 	char tags[MAX_TAGS][HLOG_TAG_MAX]; /* distinct series in file order; "" = untagged */
-	int ntags;                       /* entries used in tags */
-	int more_tags;                   /* distinct series beyond MAX_TAGS */
-	double best_column;              /* largest Interval_Max column seen (for the ratio) */
-	double unit_ratio;               /* value / unit_ratio = ms, inferred from the max column */
-	struct hdr acc;                  /* the merged histogram */
+	int ntags;                         /* entries used in tags */
+	int more_tags;                     /* distinct series beyond MAX_TAGS */
+	double best_column;                /* largest Interval_Max column seen (for the ratio) */
+	double unit_ratio; /* value / unit_ratio = ms, inferred from the max column */
+	struct hdr acc;    /* the merged histogram */
 };
 
 static const struct option long_opts[] = {
-	{"tag", required_argument, NULL, 't'}, {"from", required_argument, NULL, 'f'},
-	{"to", required_argument, NULL, 'T'},  {"json", no_argument, NULL, 'j'},
-	{"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
+    {"tag", required_argument, NULL, 't'}, {"from", required_argument, NULL, 'f'},
+    {"to", required_argument, NULL, 'T'},  {"json", no_argument, NULL, 'j'},
+    {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
 
 static void help(void)
 {
@@ -105,7 +105,7 @@ static void note_tag(struct hlog_summary *s, const char *tag)
 }
 
 static int selected(const struct hlog_opts *o, const struct hlog_summary *s,
-		    const struct hlog_interval *iv)
+                    const struct hlog_interval *iv)
 {
 	int64_t rel = iv->start_ms - s->origin_ms;
 
@@ -131,8 +131,8 @@ static void note_ratio(struct hlog_summary *s, const struct hlog_interval *iv)
 
 /* Reads and merges one file; 0, or with the message in err -1 when the file cannot be
  * opened (the message names no line) and -2 when it is malformed (FILE:LINE: ...). */
-static int summarise(const char *path, const struct hlog_opts *o, struct hlog_summary *s,
-		     char *err, size_t errlen)
+static int summarise(const char *path, const struct hlog_opts *o, struct hlog_summary *s, char *err,
+                     size_t errlen)
 {
 	struct hlog_reader r;
 	struct hlog_interval iv = HLOG_INTERVAL_INIT;
@@ -229,7 +229,7 @@ static void print_text(const char *path, const struct hlog_summary *s)
 	print_value("mean", hdr_mean(h), s->unit_ratio);
 	for (size_t i = 0; i < sizeof pcts / sizeof pcts[0]; i++)
 		print_value(pcts[i].name, (double)hdr_value_at_percentile(h, pcts[i].p),
-			    s->unit_ratio);
+		            s->unit_ratio);
 	print_value("max", (double)hdr_max(h), s->unit_ratio);
 	if (s->dropped)
 		printf("  %-12s %lld (outside 0..%lld)\n", "dropped", (long long)s->dropped,
@@ -268,9 +268,11 @@ int cmd_hlog(int argc, char **argv)
 			return EXIT_OK;
 		default:
 			if (c == ':')
-				fprintf(stderr, "soak hlog: option '%s' needs a value\n", argv[optind - 1]);
+				fprintf(stderr, "soak hlog: option '%s' needs a value\n",
+				        argv[optind - 1]);
 			else
-				fprintf(stderr, "soak hlog: unknown option '%s'\n", argv[optind - 1]);
+				fprintf(stderr, "soak hlog: unknown option '%s'\n",
+				        argv[optind - 1]);
 			cmd_usage("hlog");
 			return EXIT_USAGE;
 		}

@@ -33,16 +33,16 @@
 #include "db.h"
 
 #define MERGE_MAX_COLS 64 /* columns of one table; the widest (runs) has 22 */
-#define MERGE_COL_LEN 64  /* bytes of a column name */
+#define MERGE_COL_LEN  64 /* bytes of a column name */
 
 /* The tables every soak database has (schema 1 on). */
 static const char *const soak_tables[] = {"runs",    "steps",     "intervals", "interval_errors",
-					  "samples", "gc_events", "events"};
+                                          "samples", "gc_events", "events"};
 
 /* Column names of one table, in declaration order. */
 struct merge_cols {
-	int n;                                      /* valid entries of name */
-	char name[MERGE_MAX_COLS][MERGE_COL_LEN];   /* column names */
+	int n;                                    /* valid entries of name */
+	char name[MERGE_MAX_COLS][MERGE_COL_LEN]; /* column names */
 };
 
 /* What one input added to OUT. */
@@ -60,20 +60,22 @@ struct merge_counts {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: soak merge -o OUT.db DB...\n"
-		"\n"
-		"Folds the runs (steps, intervals, interval errors), samples, GC events, events and\n"
-		"studies of each DB into OUT.db (created when missing).  Merging the same file again adds\n"
-		"nothing; run ids are renumbered in OUT.  Prints what each input added.\n"
-		"The runs of each agent group (soak run --agent K/N --group G) are then folded\n"
-		"into one run: intervals added exactly, gaps and clock skew named, one line each.\n"
-		"\n"
-		"  -o, --output OUT.db   the database to merge into\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"exit status: 0 merged, 2 bad usage or input (missing, not a soak database, newer\n"
-		"schema, OUT among the inputs), 3 database failure while merging\n");
+	fprintf(
+	    f,
+	    "usage: soak merge -o OUT.db DB...\n"
+	    "\n"
+	    "Folds the runs (steps, intervals, interval errors), samples, GC events, events and\n"
+	    "studies of each DB into OUT.db (created when missing).  Merging the same file again "
+	    "adds\n"
+	    "nothing; run ids are renumbered in OUT.  Prints what each input added.\n"
+	    "The runs of each agent group (soak run --agent K/N --group G) are then folded\n"
+	    "into one run: intervals added exactly, gaps and clock skew named, one line each.\n"
+	    "\n"
+	    "  -o, --output OUT.db   the database to merge into\n"
+	    "  -h, --help            this text\n"
+	    "\n"
+	    "exit status: 0 merged, 2 bad usage or input (missing, not a soak database, newer\n"
+	    "schema, OUT among the inputs), 3 database failure while merging\n");
 }
 
 /*
@@ -103,22 +105,23 @@ static int check_soak_file(const char *path, int allow_new, char *err, size_t er
 		return 0;
 	if (sqlite3_open_v2(path, &raw, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open '%s': %s", path,
-			 raw ? sqlite3_errmsg(raw) : "out of memory");
+		         raw ? sqlite3_errmsg(raw) : "out of memory");
 		goto cleanup;
 	}
 	snprintf(sql, sizeof sql,
-		 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-		 "('%s', '%s', '%s', '%s', '%s', '%s', '%s')",
-		 soak_tables[0], soak_tables[1], soak_tables[2], soak_tables[3], soak_tables[4],
-		 soak_tables[5], soak_tables[6]);
+	         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+	         "('%s', '%s', '%s', '%s', '%s', '%s', '%s')",
+	         soak_tables[0], soak_tables[1], soak_tables[2], soak_tables[3], soak_tables[4],
+	         soak_tables[5], soak_tables[6]);
 	if (db_int(raw, "PRAGMA user_version", 0, &ver, inner, sizeof inner) < 0 ||
 	    db_int(raw, sql, 0, &tables, inner, sizeof inner) < 0) {
-		snprintf(err, errlen, "'%s' is not a soak database (%s)", path, sqlite3_errmsg(raw));
+		snprintf(err, errlen, "'%s' is not a soak database (%s)", path,
+		         sqlite3_errmsg(raw));
 		goto cleanup;
 	}
 	if (ver == 0 || tables < (long long)(sizeof soak_tables / sizeof soak_tables[0])) {
 		snprintf(err, errlen, "'%s' is not a soak database (it lacks the soak tables)",
-			 path);
+		         path);
 		goto cleanup;
 	}
 	/* db_open states the schema rules (newer: upgrade soak; older: migrate first).  OUT
@@ -135,16 +138,16 @@ cleanup:
 
 /* The columns of main.table that src.table has too, minus `skip` (may be NULL). */
 static int load_cols(sqlite3 *db, const char *table, const char *skip, struct merge_cols *c,
-		     char *err, size_t errlen)
+                     char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	c->n = 0;
 	if (db_prepare(db, &st,
-		       "SELECT name FROM pragma_table_info(?1, 'main') WHERE name IN "
-		       "(SELECT name FROM pragma_table_info(?1, 'src')) ORDER BY cid",
-		       err, errlen) < 0)
+	               "SELECT name FROM pragma_table_info(?1, 'main') WHERE name IN "
+	               "(SELECT name FROM pragma_table_info(?1, 'src')) ORDER BY cid",
+	               err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -203,7 +206,7 @@ enum map_join {
  * the run map.  `skip` is a column left for OUT to assign (id).
  */
 static int copy_table(sqlite3 *db, const char *table, const char *skip, enum map_join join,
-		      long long *added, char *err, size_t errlen)
+                      long long *added, char *err, size_t errlen)
 {
 	struct merge_cols c;
 	sqlite3_str *q;
@@ -224,7 +227,7 @@ static int copy_table(sqlite3 *db, const char *table, const char *skip, enum map
 	sqlite3_str_appendf(q, " FROM src.\"%w\" AS s", table);
 	if (join != MAP_NONE)
 		sqlite3_str_appendf(q, " %s JOIN temp.merge_run_map AS r ON r.old = s.run_id",
-				    join == MAP_LEFT ? "LEFT" : "");
+		                    join == MAP_LEFT ? "LEFT" : "");
 	/* Keeps new ids in the input's order, so OUT lists runs as they happened. */
 	if (skip)
 		sqlite3_str_appendf(q, " ORDER BY s.\"%w\"", skip);
@@ -246,12 +249,12 @@ static int update_steps(sqlite3 *db, long long *updated, char *err, size_t errle
 		if (strcmp(c.name[i], "run_id") == 0 || strcmp(c.name[i], "idx") == 0)
 			continue;
 		sqlite3_str_appendf(q, "%s\"%w\" = s.\"%w\"", first ? "" : ", ", c.name[i],
-				    c.name[i]);
+		                    c.name[i]);
 		first = 0;
 	}
 	sqlite3_str_appendall(q, " FROM src.steps AS s JOIN temp.merge_run_map AS r "
-				 "ON r.old = s.run_id WHERE m.run_id = r.new AND m.idx = s.idx "
-				 "AND m.window_end_ms IS NULL AND s.window_end_ms IS NOT NULL");
+	                         "ON r.old = s.run_id WHERE m.run_id = r.new AND m.idx = s.idx "
+	                         "AND m.window_end_ms IS NULL AND s.window_end_ms IS NOT NULL");
 	return run_sql(db, sqlite3_str_finish(q), updated, err, errlen);
 }
 
@@ -262,9 +265,9 @@ static int copy_env(sqlite3 *db, char *err, size_t errlen)
 	long long have = 0, added;
 
 	if (db_int(db,
-		   "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND "
-		   "name = 'run_env'",
-		   0, &have, err, errlen) < 0)
+	           "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND "
+	           "name = 'run_env'",
+	           0, &have, err, errlen) < 0)
 		return -1;
 	return have ? copy_table(db, "run_env", NULL, MAP_INNER, &added, err, errlen) : 0;
 }
@@ -278,7 +281,7 @@ static int copy_if_there(sqlite3 *db, const char *table, char *err, size_t errle
 	int there;
 
 	if (db_prepare(db, &st, "SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = ?",
-		       err, errlen) < 0)
+	               err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	there = sqlite3_step(st) == SQLITE_ROW;
@@ -293,38 +296,39 @@ static int merge_studies(sqlite3 *db, char *err, size_t errlen)
 	long long ignored, n = 0;
 
 	if (db_int(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'study_runs'", 0, &n,
-		   err, errlen) < 0)
+	           err, errlen) < 0)
 		return -1;
 	if (n == 0)
 		return 0;
 	if (run_sql(db,
-		    sqlite3_mprintf("UPDATE main.studies AS m SET status = s.status, "
-				    "ended_ms = s.ended_ms FROM src.studies AS s "
-				    "WHERE s.uuid = m.uuid AND m.status = 'running'"),
-		    &ignored, err, errlen) < 0)
+	            sqlite3_mprintf("UPDATE main.studies AS m SET status = s.status, "
+	                            "ended_ms = s.ended_ms FROM src.studies AS s "
+	                            "WHERE s.uuid = m.uuid AND m.status = 'running'"),
+	            &ignored, err, errlen) < 0)
 		return -1;
 	if (copy_table(db, "studies", "id", MAP_NONE, &ignored, err, errlen) < 0)
 		return -1;
 	if (run_sql(db,
-		    sqlite3_mprintf("INSERT OR IGNORE INTO main.study_runs (run_id, study_id, seq, "
-				    "slot, round, position, target, warmup, since_start, version) "
-				    "SELECT r.new, ms.id, s.seq, s.slot, s.round, s.position, "
-				    "s.target, s.warmup, s.since_start, s.version "
-				    "FROM src.study_runs AS s "
-				    "JOIN temp.merge_run_map AS r ON r.old = s.run_id "
-				    "JOIN src.studies AS ss ON ss.id = s.study_id "
-				    "JOIN main.studies AS ms ON ms.uuid = ss.uuid"),
-		    &ignored, err, errlen) < 0)
+	            sqlite3_mprintf("INSERT OR IGNORE INTO main.study_runs (run_id, study_id, seq, "
+	                            "slot, round, position, target, warmup, since_start, version) "
+	                            "SELECT r.new, ms.id, s.seq, s.slot, s.round, s.position, "
+	                            "s.target, s.warmup, s.since_start, s.version "
+	                            "FROM src.study_runs AS s "
+	                            "JOIN temp.merge_run_map AS r ON r.old = s.run_id "
+	                            "JOIN src.studies AS ss ON ss.id = s.study_id "
+	                            "JOIN main.studies AS ms ON ms.uuid = ss.uuid"),
+	            &ignored, err, errlen) < 0)
 		return -1;
-	return run_sql(db,
-		       sqlite3_mprintf("INSERT OR IGNORE INTO main.calibrations (study_id, t_ms, "
-				       "host, scenario, label, kind, concurrency, planned_ms, metric, "
-				       "runs, mean, sd, cv) SELECT ms.id, c.t_ms, c.host, c.scenario, "
-				       "c.label, c.kind, c.concurrency, c.planned_ms, c.metric, c.runs, "
-				       "c.mean, c.sd, c.cv FROM src.calibrations AS c "
-				       "LEFT JOIN src.studies AS ss ON ss.id = c.study_id "
-				       "LEFT JOIN main.studies AS ms ON ms.uuid = ss.uuid"),
-		       &ignored, err, errlen);
+	return run_sql(
+	    db,
+	    sqlite3_mprintf("INSERT OR IGNORE INTO main.calibrations (study_id, t_ms, "
+	                    "host, scenario, label, kind, concurrency, planned_ms, metric, "
+	                    "runs, mean, sd, cv) SELECT ms.id, c.t_ms, c.host, c.scenario, "
+	                    "c.label, c.kind, c.concurrency, c.planned_ms, c.metric, c.runs, "
+	                    "c.mean, c.sd, c.cv FROM src.calibrations AS c "
+	                    "LEFT JOIN src.studies AS ss ON ss.id = c.study_id "
+	                    "LEFT JOIN main.studies AS ms ON ms.uuid = ss.uuid"),
+	    &ignored, err, errlen);
 }
 
 /* Copies the attached `src` into main; the caller holds the transaction. */
@@ -333,21 +337,21 @@ static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t
 	long long ignored;
 
 	/* A run OUT still has as running takes the state of a later copy of its file. */
-	if (run_sql(db,
-		    sqlite3_mprintf(
-			    "UPDATE main.runs AS m SET status = s.status, reason = s.reason, "
-			    "ended_ms = s.ended_ms, heartbeat_ms = s.heartbeat_ms "
-			    "FROM src.runs AS s WHERE s.uuid = m.uuid AND m.status = 'running' "
-			    "AND (s.status <> 'running' OR "
-			    "IFNULL(s.heartbeat_ms, 0) > IFNULL(m.heartbeat_ms, 0))"),
-		    &n->runs_updated, err, errlen) < 0 ||
+	if (run_sql(
+	        db,
+	        sqlite3_mprintf("UPDATE main.runs AS m SET status = s.status, reason = s.reason, "
+	                        "ended_ms = s.ended_ms, heartbeat_ms = s.heartbeat_ms "
+	                        "FROM src.runs AS s WHERE s.uuid = m.uuid AND m.status = 'running' "
+	                        "AND (s.status <> 'running' OR "
+	                        "IFNULL(s.heartbeat_ms, 0) > IFNULL(m.heartbeat_ms, 0))"),
+	        &n->runs_updated, err, errlen) < 0 ||
 	    copy_table(db, "runs", "id", MAP_NONE, &n->runs, err, errlen) < 0 ||
-	    run_sql(db, sqlite3_mprintf("DELETE FROM temp.merge_run_map"), &ignored, err,
-		    errlen) < 0 ||
+	    run_sql(db, sqlite3_mprintf("DELETE FROM temp.merge_run_map"), &ignored, err, errlen) <
+	        0 ||
 	    run_sql(db,
-		    sqlite3_mprintf("INSERT INTO temp.merge_run_map (old, new) SELECT s.id, m.id "
-				    "FROM src.runs AS s JOIN main.runs AS m ON m.uuid = s.uuid"),
-		    &ignored, err, errlen) < 0 ||
+	            sqlite3_mprintf("INSERT INTO temp.merge_run_map (old, new) SELECT s.id, m.id "
+	                            "FROM src.runs AS s JOIN main.runs AS m ON m.uuid = s.uuid"),
+	            &ignored, err, errlen) < 0 ||
 	    update_steps(db, &n->steps_updated, err, errlen) < 0 ||
 	    copy_table(db, "steps", NULL, MAP_INNER, &n->steps, err, errlen) < 0 ||
 	    copy_table(db, "intervals", NULL, MAP_INNER, &n->intervals, err, errlen) < 0 ||
@@ -363,7 +367,7 @@ static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t
 
 /* ATTACH, copy in one transaction, DETACH. */
 static int merge_one(sqlite3 *db, const char *path, struct merge_counts *n, char *err,
-		     size_t errlen)
+                     size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	char inner[512];
@@ -408,11 +412,12 @@ static int fold_agents(sqlite3 *db, char *err, size_t errlen)
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
-		printf("group %s%s%.0d: run %lld holds %d of %d agents, %lld intervals, %lld notes; "
-		       "%s\n",
-		       g[i].group, g[i].seq ? "#" : "", g[i].seq ? g[i].seq + 1 : 0,
-		       (long long)g[i].run_id, g[i].merged, g[i].planned, g[i].intervals, g[i].notes,
-		       g[i].status);
+		printf(
+		    "group %s%s%.0d: run %lld holds %d of %d agents, %lld intervals, %lld notes; "
+		    "%s\n",
+		    g[i].group, g[i].seq ? "#" : "", g[i].seq ? g[i].seq + 1 : 0,
+		    (long long)g[i].run_id, g[i].merged, g[i].planned, g[i].intervals, g[i].notes,
+		    g[i].status);
 	free(g);
 	return 0;
 }
@@ -427,9 +432,9 @@ static int same_file(const struct stat *a, const char *b)
 int cmd_merge(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *out = NULL;
 	sqlite3 *db = NULL;
@@ -441,10 +446,15 @@ int cmd_merge(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'h': usage(stdout); return EXIT_OK;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
 		case ':':
-			fprintf(stderr, "soak merge: option '%s' needs a value\n", argv[optind - 1]);
+			fprintf(stderr, "soak merge: option '%s' needs a value\n",
+			        argv[optind - 1]);
 			cmd_usage("merge");
 			return EXIT_USAGE;
 		default:
@@ -454,7 +464,8 @@ int cmd_merge(int argc, char **argv)
 		}
 	}
 	if (!out || optind >= argc) {
-		fprintf(stderr, "soak merge: %s\n", !out ? "missing -o OUT.db" : "no input databases");
+		fprintf(stderr, "soak merge: %s\n",
+		        !out ? "missing -o OUT.db" : "no input databases");
 		cmd_usage("merge");
 		return EXIT_USAGE;
 	}
@@ -463,8 +474,9 @@ int cmd_merge(int argc, char **argv)
 	out_exists = stat(out, &out_st) == 0;
 	for (int i = optind; i < argc; i++) {
 		if (out_exists && same_file(&out_st, argv[i])) {
-			fprintf(stderr, "soak merge: '%s' is the output; it cannot be an input too\n",
-				argv[i]);
+			fprintf(stderr,
+			        "soak merge: '%s' is the output; it cannot be an input too\n",
+			        argv[i]);
 			return EXIT_USAGE;
 		}
 		if (check_soak_file(argv[i], 0, err, sizeof err) < 0) {
@@ -478,18 +490,20 @@ int cmd_merge(int argc, char **argv)
 	}
 	rc = EXIT_RUNTIME;
 	if (db_open(out, DB_CREATE, &db, err, sizeof err) < 0 ||
-	    db_exec(db,
-		    "CREATE TEMP TABLE merge_run_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)",
-		    err, sizeof err) < 0)
+	    db_exec(
+	        db,
+	        "CREATE TEMP TABLE merge_run_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)",
+	        err, sizeof err) < 0)
 		goto fail;
 	for (int i = optind; i < argc; i++) {
 		struct merge_counts n;
 		if (merge_one(db, argv[i], &n, err, sizeof err) < 0)
 			goto fail;
-		printf("%s: +%lld runs (%lld updated), +%lld steps (%lld updated), +%lld intervals, "
-		       "+%lld interval_errors, +%lld samples, +%lld gc_events, +%lld events\n",
-		       argv[i], n.runs, n.runs_updated, n.steps, n.steps_updated, n.intervals,
-		       n.errors, n.samples, n.gc_events, n.events);
+		printf(
+		    "%s: +%lld runs (%lld updated), +%lld steps (%lld updated), +%lld intervals, "
+		    "+%lld interval_errors, +%lld samples, +%lld gc_events, +%lld events\n",
+		    argv[i], n.runs, n.runs_updated, n.steps, n.steps_updated, n.intervals,
+		    n.errors, n.samples, n.gc_events, n.events);
 		fflush(stdout);
 	}
 	if (fold_agents(db, err, sizeof err) < 0)

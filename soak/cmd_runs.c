@@ -22,26 +22,28 @@
 static void json_figures(FILE *f, const struct figures *g, double duration_s)
 {
 	fprintf(f,
-		"\"duration_s\": %.3f, \"window_s\": %.3f, \"requests\": %lld, \"errors\": %lld, \"error_pct\": %.4f, "
-		"\"tps\": %.3f, \"mean_ms\": %.3f, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
-		"\"p95_ms\": %.3f, \"p99_ms\": %.3f, \"max_ms\": %.3f, \"new_connections\": %lld",
-		duration_s, g->seconds, (long long)g->requests, (long long)g->errors, g->error_pct, g->tps,
-		g->mean_us / 1000, (double)g->p50_us / 1000, (double)g->p90_us / 1000,
-		(double)g->p95_us / 1000, (double)g->p99_us / 1000, (double)g->max_us / 1000,
-		(long long)g->new_conns);
+	        "\"duration_s\": %.3f, \"window_s\": %.3f, \"requests\": %lld, \"errors\": %lld, "
+	        "\"error_pct\": %.4f, "
+	        "\"tps\": %.3f, \"mean_ms\": %.3f, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
+	        "\"p95_ms\": %.3f, \"p99_ms\": %.3f, \"max_ms\": %.3f, \"new_connections\": %lld",
+	        duration_s, g->seconds, (long long)g->requests, (long long)g->errors, g->error_pct,
+	        g->tps, g->mean_us / 1000, (double)g->p50_us / 1000, (double)g->p90_us / 1000,
+	        (double)g->p95_us / 1000, (double)g->p99_us / 1000, (double)g->max_us / 1000,
+	        (long long)g->new_conns);
 }
 
 /* The open model's figures and the generator's own CPU (null where they do not apply). */
 static void json_open(FILE *f, int open, const struct figures *g, double gen_cpu)
 {
 	if (open)
-		fprintf(f, ", \"dropped\": %lld, \"service_p50_ms\": %.3f, \"service_p99_ms\": %.3f, "
-			   "\"lag_p99_ms\": %.3f",
-			(long long)g->dropped, (double)g->svc_p50_us / 1000, (double)g->svc_p99_us / 1000,
-			(double)g->lag_p99_us / 1000);
+		fprintf(f,
+		        ", \"dropped\": %lld, \"service_p50_ms\": %.3f, \"service_p99_ms\": %.3f, "
+		        "\"lag_p99_ms\": %.3f",
+		        (long long)g->dropped, (double)g->svc_p50_us / 1000,
+		        (double)g->svc_p99_us / 1000, (double)g->lag_p99_us / 1000);
 	else
 		fprintf(f, ", \"dropped\": 0, \"service_p50_ms\": null, \"service_p99_ms\": null, "
-			   "\"lag_p99_ms\": null");
+		           "\"lag_p99_ms\": null");
 	if (isnan(gen_cpu))
 		fprintf(f, ", \"gen_cpu_pct\": null");
 	else
@@ -56,10 +58,10 @@ static double window_gen_cpu(sqlite3 *db, int64_t run, int step)
 	double v = NAN;
 	char err[256];
 	if (db_prepare(db, &q,
-		       "SELECT sum(gen_cpu_pct * length_ms) / sum(length_ms) FROM intervals "
-		       "WHERE run_id = ? AND (? < 0 OR step_idx = ?) AND phase = 'steady' "
-		       "AND gen_cpu_pct IS NOT NULL",
-		       err, sizeof err) < 0)
+	               "SELECT sum(gen_cpu_pct * length_ms) / sum(length_ms) FROM intervals "
+	               "WHERE run_id = ? AND (? < 0 OR step_idx = ?) AND phase = 'steady' "
+	               "AND gen_cpu_pct IS NOT NULL",
+	               err, sizeof err) < 0)
 		return NAN;
 	sqlite3_bind_int64(q, 1, run);
 	sqlite3_bind_int(q, 2, step);
@@ -72,10 +74,11 @@ static double window_gen_cpu(sqlite3 *db, int64_t run, int step)
 
 /* Figures of a window; 0 or -1 with err. */
 static int window_figures(sqlite3 *db, int64_t run, int step, int open, struct figures *out,
-			  char *err, size_t errlen)
+                          char *err, size_t errlen)
 {
 	struct istats st;
-	struct res_window w = {.run_id = run, .step_idx = step, .phase = "steady", .from_ms = -1, .to_ms = -1};
+	struct res_window w = {
+	    .run_id = run, .step_idx = step, .phase = "steady", .from_ms = -1, .to_ms = -1};
 	double secs;
 	int n, rc;
 
@@ -103,8 +106,9 @@ static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *e
 		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 1));
 		printf(", \"unit\": ");
 		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 2));
-		printf(", \"limit\": %.6g, \"value\": %.6g, \"pass\": %s}", sqlite3_column_double(ts, 3),
-		       sqlite3_column_double(ts, 4), passed ? "true" : "false");
+		printf(", \"limit\": %.6g, \"value\": %.6g, \"pass\": %s}",
+		       sqlite3_column_double(ts, 3), sqlite3_column_double(ts, 4),
+		       passed ? "true" : "false");
 		failed |= !passed;
 		n++;
 	}
@@ -118,7 +122,7 @@ static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *e
 /* Prints the runs (only_id >= 0: that one; all_runs: agents' parts of merged runs too) as
  * the table, or as JSON: a list, or with oneline a single object on one line. */
 static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_runs, int json,
-		     int oneline, char *err, size_t errlen)
+                     int oneline, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL, *ss = NULL, *ts = NULL;
 	/* --json gives each run's drift verdict, read and judged by the report's own code
@@ -134,28 +138,31 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 	size_t note_len = 0;
 	FILE *notes = json ? NULL : open_memstream(&note_text, &note_len); /* under the table */
 
-	if (db_prepare(db, &st,
-		       "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
-		       "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, agent_index, "
-		       "agent_count, agents_merged, model, IFNULL(origin, 'soak'), resumed, "
-		       "(SELECT IFNULL(SUM(g.to_ms - g.from_ms), 0) FROM gaps g WHERE g.run_id = runs.id) "
-		       "FROM runs "
-		       "WHERE (?1 OR merged_into IS NULL) AND (?2 < 0 OR id = ?2) ORDER BY id",
-		       err, errlen) < 0 ||
-	    db_prepare(db, &ss, "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
-		       err, errlen) < 0 ||
+	if (db_prepare(
+	        db, &st,
+	        "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
+	        "heartbeat_ms, interval_ms, started_ms, ended_ms, name, connection, agent_index, "
+	        "agent_count, agents_merged, model, IFNULL(origin, 'soak'), resumed, "
+	        "(SELECT IFNULL(SUM(g.to_ms - g.from_ms), 0) FROM gaps g WHERE g.run_id = runs.id) "
+	        "FROM runs "
+	        "WHERE (?1 OR merged_into IS NULL) AND (?2 < 0 OR id = ?2) ORDER BY id",
+	        err, errlen) < 0 ||
+	    db_prepare(db, &ss,
+	               "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
+	               err, errlen) < 0 ||
 	    db_prepare(db, &ts,
-		       "SELECT step_idx, metric, unit, limit_val, value, passed FROM thresholds "
-		       "WHERE run_id = ? ORDER BY step_idx, metric",
-		       err, errlen) < 0)
+	               "SELECT step_idx, metric, unit, limit_val, value, passed FROM thresholds "
+	               "WHERE run_id = ? ORDER BY step_idx, metric",
+	               err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int(st, 1, all_runs || only_id >= 0);
 	sqlite3_bind_int64(st, 2, only_id);
 	if (json && !oneline)
 		printf("[");
 	else if (!json)
-		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s %7s\n", "id", "label", "mode",
-		       "status", "started (UTC)", "length", "requests", "TPS", "p99", "error%", "agents");
+		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s %7s\n", "id", "label",
+		       "mode", "status", "started (UTC)", "length", "requests", "TPS", "p99",
+		       "error%", "agents");
 	int64_t now = clock_wall_ms();
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -163,14 +170,14 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 		const char *mode = (const char *)sqlite3_column_text(st, 2);
 		int64_t started = sqlite3_column_int64(st, 10);
 		int64_t hb = sqlite3_column_int64(st, 8);
-		const char *status = res_status((const char *)sqlite3_column_text(st, 3),
-						(const char *)sqlite3_column_text(st, 4),
-						sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
-						(const char *)sqlite3_column_text(st, 7), hb,
-						sqlite3_column_int64(st, 9), now);
+		const char *status = res_status(
+		    (const char *)sqlite3_column_text(st, 3),
+		    (const char *)sqlite3_column_text(st, 4), sqlite3_column_int64(st, 5),
+		    sqlite3_column_int64(st, 6), (const char *)sqlite3_column_text(st, 7), hb,
+		    sqlite3_column_int64(st, 9), now);
 		int64_t ended = sqlite3_column_type(st, 11) == SQLITE_NULL
-					? (!strcmp(status, "running") ? now : hb)
-					: sqlite3_column_int64(st, 11);
+		                    ? (!strcmp(status, "running") ? now : hb)
+		                    : sqlite3_column_int64(st, 11);
 		struct figures all;
 		char iso[40], len[32], p99[32], agents[32] = "-", st_text[16];
 		int resumed = sqlite3_column_int(st, 19);
@@ -196,24 +203,26 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 			/* A resumed run's status is starred; a note under the table says more. */
 			snprintf(st_text, sizeof st_text, "%s%s", status, resumed ? "*" : "");
 			if (resumed && notes)
-				fprintf(notes, "* run %lld was resumed %d time%s (soak run --resume): %s "
-					       "without load, left out of every figure\n",
-					(long long)id, resumed, resumed == 1 ? "" : "s",
-					dur_format(gap_ms / 1000 * 1000, len, sizeof len));
-			printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n", (long long)id,
-			       label, mode, st_text, iso,
-			       dur_format((ended - started - gap_ms) / 1000 * 1000, len, sizeof len),
-			       (long long)all.requests, all.tps,
-			       all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-", all.error_pct,
-			       agents);
+				fprintf(notes,
+				        "* run %lld was resumed %d time%s (soak run --resume): %s "
+				        "without load, left out of every figure\n",
+				        (long long)id, resumed, resumed == 1 ? "" : "s",
+				        dur_format(gap_ms / 1000 * 1000, len, sizeof len));
+			printf(
+			    "%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n",
+			    (long long)id, label, mode, st_text, iso,
+			    dur_format((ended - started - gap_ms) / 1000 * 1000, len, sizeof len),
+			    (long long)all.requests, all.tps,
+			    all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-",
+			    all.error_pct, agents);
 			continue;
 		}
 		snprintf(idbuf, sizeof idbuf, "%lld", (long long)id);
 		rpt_free(&rr);
 		if (rpt_read(&rr, &ro, &usage, err, errlen) < 0)
 			goto done;
-		printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", nl, oneline ? "" : "  ",
-		       (long long)id);
+		printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", nl,
+		       oneline ? "" : "  ", (long long)id);
 		first = 0;
 		json_write_str(stdout, label);
 		printf(", \"name\": ");
@@ -316,11 +325,11 @@ int cmd_runs_json(const char *db_path, int64_t run_id, char *err, size_t errlen)
 int cmd_runs(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"json", no_argument, NULL, 'j'},
-		{"all", no_argument, NULL, 'a'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"all", no_argument, NULL, 'a'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *path = db_default_path();
 	int json = 0, all_runs = 0, c, rc = EXIT_RUNTIME;
@@ -330,22 +339,34 @@ int cmd_runs(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': path = optarg; break;
-		case 'j': json = 1; break;
-		case 'a': all_runs = 1; break;
+		case 'd':
+			path = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'a':
+			all_runs = 1;
+			break;
 		case 'h':
 			printf("usage: soak runs [--db FILE] [--json] [--all]\n"
-			       "Lists runs: id, label, mode, status (crashed when a run was never closed\n"
-			       "and its process is gone), start, length, requests, TPS, p99, error %%,\n"
-			       "agents (of a merged run, or K/N of one agent's run).  Agents' runs folded\n"
-			       "into a merged run by `soak merge` are listed only with --all.  --json adds\n"
+			       "Lists runs: id, label, mode, status (crashed when a run was never "
+			       "closed\n"
+			       "and its process is gone), start, length, requests, TPS, p99, error "
+			       "%%,\n"
+			       "agents (of a merged run, or K/N of one agent's run).  Agents' runs "
+			       "folded\n"
+			       "into a merged run by `soak merge` are listed only with --all.  "
+			       "--json adds\n"
 			       "each run's drift verdict (as in soak report).\n");
 			return EXIT_OK;
 		default:
 			if (c == ':')
-				fprintf(stderr, "soak runs: option '%s' needs a value\n", argv[optind - 1]);
+				fprintf(stderr, "soak runs: option '%s' needs a value\n",
+				        argv[optind - 1]);
 			else
-				fprintf(stderr, "soak runs: unknown option '%s'\n", argv[optind - 1]);
+				fprintf(stderr, "soak runs: unknown option '%s'\n",
+				        argv[optind - 1]);
 			cmd_usage("runs");
 			return EXIT_USAGE;
 		}

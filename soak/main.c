@@ -10,44 +10,44 @@
 #include "db.h"
 
 static const struct cmd_entry commands[] = {
-	{.name = "run",
-	 .exec = cmd_run,
-	 .usage = "[--db FILE] [--json] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL "
-		  "[options] | --resume RUN_ID [SCENARIO.ini]",
-	 .summary = "drive an HTTP endpoint (or a framed TCP server) and record every interval"},
-	{.name = "study",
-	 .exec = cmd_study,
-	 .usage = "[--db FILE] [--set SECTION.KEY=VALUE]... [--resume] STUDY.ini",
-	 .summary = "run an experiment: targets in interleaved rounds, each run recorded"},
-	{.name = "calibrate",
-	 .exec = cmd_calibrate,
-	 .usage = "SCENARIO.ini (--url URL | --start CMD [--stop CMD]) [--runs N] [--db FILE]",
-	 .summary = "measure how much repeated runs of one system differ, and store it"},
-	{.name = "check",
-	 .exec = cmd_check,
-	 .usage = "[--set SECTION.KEY=VALUE]... [--db FILE] SCENARIO.ini|STUDY.ini...",
-	 .summary = "validate scenarios (or a study: its schedule), print their plan and how "
-		    "long to run, send nothing"},
-	{.name = "runs",
-	 .exec = cmd_runs,
-	 .usage = "[--db FILE] [--json] [--all]",
-	 .summary = "list the runs in a database"},
-	{.name = "report",
-	 .exec = cmd_report,
-	 .usage = "[DB...] [-o DIR] [--runs ID,...] [--label L]... [--title T] [--no-plots]",
-	 .summary = "write comparison tables, findings and pictures"},
-	{.name = "hlog",
-	 .exec = cmd_hlog,
-	 .usage = "FILE... [--tag T] [--from S --to S] [--json]",
-	 .summary = "summarise HdrHistogram interval logs (.hlog)"},
-	{.name = "merge",
-	 .exec = cmd_merge,
-	 .usage = "-o OUT.db DB...",
-	 .summary = "fold runs, samples, GC events and events of several files into one"},
-	{.name = "import",
-	 .exec = cmd_import,
-	 .usage = "jmeter FILE.jtl --label L [--interval D] | nmon FILE.nmon --source S [--match RE]",
-	 .summary = "bring JMeter results (a run) or an nmon recording (samples) into a database"},
+    {.name = "run",
+     .exec = cmd_run,
+     .usage = "[--db FILE] [--json] [--set SECTION.KEY=VALUE]... SCENARIO.ini... | --url URL "
+              "[options] | --resume RUN_ID [SCENARIO.ini]",
+     .summary = "drive an HTTP endpoint (or a framed TCP server) and record every interval"},
+    {.name = "study",
+     .exec = cmd_study,
+     .usage = "[--db FILE] [--set SECTION.KEY=VALUE]... [--resume] STUDY.ini",
+     .summary = "run an experiment: targets in interleaved rounds, each run recorded"},
+    {.name = "calibrate",
+     .exec = cmd_calibrate,
+     .usage = "SCENARIO.ini (--url URL | --start CMD [--stop CMD]) [--runs N] [--db FILE]",
+     .summary = "measure how much repeated runs of one system differ, and store it"},
+    {.name = "check",
+     .exec = cmd_check,
+     .usage = "[--set SECTION.KEY=VALUE]... [--db FILE] SCENARIO.ini|STUDY.ini...",
+     .summary = "validate scenarios (or a study: its schedule), print their plan and how "
+                "long to run, send nothing"},
+    {.name = "runs",
+     .exec = cmd_runs,
+     .usage = "[--db FILE] [--json] [--all]",
+     .summary = "list the runs in a database"},
+    {.name = "report",
+     .exec = cmd_report,
+     .usage = "[DB...] [-o DIR] [--runs ID,...] [--label L]... [--title T] [--no-plots]",
+     .summary = "write comparison tables, findings and pictures"},
+    {.name = "hlog",
+     .exec = cmd_hlog,
+     .usage = "FILE... [--tag T] [--from S --to S] [--json]",
+     .summary = "summarise HdrHistogram interval logs (.hlog)"},
+    {.name = "merge",
+     .exec = cmd_merge,
+     .usage = "-o OUT.db DB...",
+     .summary = "fold runs, samples, GC events and events of several files into one"},
+    {.name = "import",
+     .exec = cmd_import,
+     .usage = "jmeter FILE.jtl --label L [--interval D] | nmon FILE.nmon --source S [--match RE]",
+     .summary = "bring JMeter results (a run) or an nmon recording (samples) into a database"},
 };
 
 static const size_t ncommands = sizeof commands / sizeof commands[0];
@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ncommands; i++)
 		if (strcmp(commands[i].name, argv[1]) == 0)
 			return commands[i].exec(argc - 1, argv + 1);
-	fprintf(stderr, "soak: unknown %s '%s'\n", argv[1][0] == '-' ? "option" : "command", argv[1]);
+	fprintf(stderr, "soak: unknown %s '%s'\n", argv[1][0] == '-' ? "option" : "command",
+	        argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
 }

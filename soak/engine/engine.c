@@ -149,10 +149,11 @@ static int ncores(void)
 }
 
 int engine_start_with(struct engine **out, const struct engine_opts *o, const struct driver *drv,
-		      char *err, size_t errlen)
+                      char *err, size_t errlen)
 {
 	struct engine *e;
-	uint64_t seed = (uint64_t)clock_wall_ms() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock_mono_ns();
+	uint64_t seed =
+	    (uint64_t)clock_wall_ms() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock_mono_ns();
 	const struct plan *p = o->plan;
 	int open = p->model == PLAN_OPEN;
 	int units = open ? p->max_in_flight : o->max_vus; /* slots in all */
@@ -177,7 +178,7 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 		e->loop = LOOP_EPOLL;
 	if (e->loop == LOOP_AUTO)
 		e->loop = (units + e->nthreads - 1) / e->nthreads > AUTO_EPOLL_ABOVE ? LOOP_EPOLL
-										 : LOOP_POLL;
+		                                                                     : LOOP_POLL;
 	e->t = calloc((size_t)e->nthreads, sizeof *e->t);
 	if (!e->t) {
 		snprintf(err, errlen, "out of memory");
@@ -199,9 +200,9 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 			t->ctx.rng = 1;
 		t->ctx.csv = p->csv.ncols ? &p->csv : NULL;
 		if ((open ? istats_init_open(&t->st[0], err, errlen) < 0 ||
-			    istats_init_open(&t->st[1], err, errlen) < 0
-			  : istats_init(&t->st[0], err, errlen) < 0 ||
-			    istats_init(&t->st[1], err, errlen) < 0) ||
+		                istats_init_open(&t->st[1], err, errlen) < 0
+		          : istats_init(&t->st[0], err, errlen) < 0 ||
+		                istats_init(&t->st[1], err, errlen) < 0) ||
 		    sched_init(t, err, errlen) < 0 || e->drv->init(t, err, errlen) < 0)
 			goto fail;
 	}
@@ -259,7 +260,8 @@ int engine_collect(struct engine *e, struct istats *into, char *err, size_t errl
 		while (atomic_load_explicit(&t->acked_epoch, memory_order_acquire) != epoch &&
 		       !atomic_load_explicit(&t->done, memory_order_acquire)) {
 			if (clock_mono_ms() > deadline) {
-				snprintf(err, errlen, "worker %d did not hand over its interval within 10 s", i);
+				snprintf(err, errlen,
+				         "worker %d did not hand over its interval within 10 s", i);
 				return -1;
 			}
 			struct timespec ts = {0, 200000};
@@ -270,8 +272,8 @@ int engine_collect(struct engine *e, struct istats *into, char *err, size_t errl
 		struct ethread *t = &e->t[i];
 		struct istats *left;
 		if (atomic_load_explicit(&t->acked_epoch, memory_order_acquire) == epoch) {
-			/* st index: the worker flips cur on each epoch starting at 0, so after epoch
-			 * k it writes st[k & 1] and left st[(k - 1) & 1]. */
+			/* st index: the worker flips cur on each epoch starting at 0, so after
+			 * epoch k it writes st[k & 1] and left st[(k - 1) & 1]. */
 			left = &t->st[(epoch - 1) & 1];
 			istats_add(into, left);
 			istats_reset(left);
@@ -317,7 +319,8 @@ int engine_wait(struct engine *e, int64_t timeout_ms)
 	for (;;) {
 		int all = 1;
 		for (int i = 0; i < e->nthreads; i++)
-			if (e->t[i].started && !atomic_load_explicit(&e->t[i].done, memory_order_acquire))
+			if (e->t[i].started &&
+			    !atomic_load_explicit(&e->t[i].done, memory_order_acquire))
 				all = 0;
 		if (all)
 			return 0;
@@ -346,7 +349,10 @@ void engine_free(struct engine *e)
 	free(e);
 }
 
-int engine_threads(const struct engine *e) { return e->nthreads; }
+int engine_threads(const struct engine *e)
+{
+	return e->nthreads;
+}
 
 const char *engine_loop_name(const struct engine *e)
 {

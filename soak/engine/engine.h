@@ -32,15 +32,15 @@ enum engine_loop {
 };
 
 struct engine_opts {
-	const struct plan *plan;    /* what to send: requests or frames, connection mode, think */
-	int64_t run_id;             /* for ${run} */
-	const char *nonce;          /* for ${nonce}; must outlive the engine */
-	int threads;                /* 0 = one per core */
-	int max_vus;                /* closed: the most VUs any step will ask for */
+	const struct plan *plan; /* what to send: requests or frames, connection mode, think */
+	int64_t run_id;          /* for ${run} */
+	const char *nonce;       /* for ${nonce}; must outlive the engine */
+	int threads;             /* 0 = one per core */
+	int max_vus;             /* closed: the most VUs any step will ask for */
 	enum engine_loop loop;
-	int agent_index;            /* K of `--agent K/N` (1-based); 0 or 1 when not an agent */
-	int agent_count;            /* N; 0 or 1 when not an agent.  Used only to number ${vu}
-	                             * and ${seq} across agents (engine_int.h) */
+	int agent_index; /* K of `--agent K/N` (1-based); 0 or 1 when not an agent */
+	int agent_count; /* N; 0 or 1 when not an agent.  Used only to number ${vu}
+	                  * and ${seq} across agents (engine_int.h) */
 };
 
 /* Totals since start, for a live status line (read without stopping the workers). */

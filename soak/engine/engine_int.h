@@ -45,10 +45,10 @@ struct outcome {
 };
 
 enum slot_state {
-	SLOT_IDLE = 0,  /* not running (closed: not wanted, or waiting to be wanted) */
-	SLOT_WAITING,   /* closed: in the heap or the ready queue (ramp, think, back-off) */
-	SLOT_INFLIGHT,  /* a request is running in the driver */
-	SLOT_FREE,      /* open: on the free stack */
+	SLOT_IDLE = 0, /* not running (closed: not wanted, or waiting to be wanted) */
+	SLOT_WAITING,  /* closed: in the heap or the ready queue (ramp, think, back-off) */
+	SLOT_INFLIGHT, /* a request is running in the driver */
+	SLOT_FREE,     /* open: on the free stack */
 };
 
 /* One slot as the scheduler sees it. */
@@ -60,8 +60,8 @@ struct slot {
 };
 
 struct ethread {
-	struct engine *eng;      /* owner */
-	int index;               /* 0..nthreads-1 */
+	struct engine *eng; /* owner */
+	int index;          /* 0..nthreads-1 */
 	pthread_t tid;
 	int started;             /* tid is valid */
 	struct istats st[2];     /* the worker writes st[cur]; the aggregator reads the other */
@@ -75,10 +75,10 @@ struct ethread {
 	_Atomic int64_t live_requests, live_errors, live_conns, live_lag_us;
 	_Atomic int live_vus, live_inflight;
 	int64_t requests, errors, conns; /* worker-only running totals behind the live ones */
-	uint64_t seq_count;      /* requests started by this worker (for ${seq}) */
-	uint64_t rng;            /* per-worker random state, never 0 */
-	struct tpl_ctx ctx;      /* the template context of the request being started */
-	char nonce[64];          /* ${nonce}, copied so ctx never points into the opts */
+	uint64_t seq_count;              /* requests started by this worker (for ${seq}) */
+	uint64_t rng;                    /* per-worker random state, never 0 */
+	struct tpl_ctx ctx;              /* the template context of the request being started */
+	char nonce[64];                  /* ${nonce}, copied so ctx never points into the opts */
 	/* --- the scheduler (sched.c), worker-only --- */
 	int max_slots;           /* closed: the most VUs this worker runs; open: its share of
 	                          * max_in_flight */
@@ -130,15 +130,15 @@ struct engine {
 	int nthreads;
 	struct ethread *t;
 	const struct driver *drv;
-	enum engine_loop loop;    /* resolved: LOOP_POLL or LOOP_EPOLL */
-	_Atomic int epoch;        /* bumped by engine_collect */
-	_Atomic int ctl_gen;      /* bumped by engine_set_vus / engine_set_rate / engine_stop */
-	_Atomic int target_vus;   /* closed */
+	enum engine_loop loop;  /* resolved: LOOP_POLL or LOOP_EPOLL */
+	_Atomic int epoch;      /* bumped by engine_collect */
+	_Atomic int ctl_gen;    /* bumped by engine_set_vus / engine_set_rate / engine_stop */
+	_Atomic int target_vus; /* closed */
 	_Atomic int64_t ramp_ms;
-	_Atomic int64_t rate_mhz; /* open: target arrivals per second, in thousandths */
+	_Atomic int64_t rate_mhz;   /* open: target arrivals per second, in thousandths */
 	_Atomic int64_t rate_t0_us; /* open: when that rate was set (mono µs): every worker's
 	                             * schedule starts there, so their arrivals interleave */
-	_Atomic int stop;         /* ENGINE_RUN, ENGINE_DRAIN, ENGINE_ABORT */
+	_Atomic int stop;           /* ENGINE_RUN, ENGINE_DRAIN, ENGINE_ABORT */
 };
 
 /* Control state seen by a worker at the start of a loop turn. */
@@ -148,7 +148,10 @@ struct turn {
 };
 
 /* The worker's current buffer. */
-static inline struct istats *ethread_stats(struct ethread *t) { return &t->st[t->cur]; }
+static inline struct istats *ethread_stats(struct ethread *t)
+{
+	return &t->st[t->cur];
+}
 
 /* Handles the handover and control changes; cheap when nothing changed. */
 void engine_turn(struct ethread *t, struct turn *out);
@@ -184,13 +187,13 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o);
 /* The message stored for an error: one wording per class, whichever driver hit it.
  * `target` is the URL or address, `detail` the driver's words (may be NULL). */
 void engine_error_text(enum err_class c, const char *target, const char *detail, char *buf,
-		       size_t len);
+                       size_t len);
 /* The back-off a slot takes after an error of class c, in ms (0: none). */
 int64_t sched_backoff_ms(enum err_class c);
 
 /* Starts an engine on a given driver (tests run the scheduler on a fake one). */
 int engine_start_with(struct engine **out, const struct engine_opts *o, const struct driver *drv,
-		      char *err, size_t errlen);
+                      char *err, size_t errlen);
 
 extern const struct driver http_driver;
 extern const struct driver tcpframe_driver;

@@ -23,7 +23,7 @@
 #include "evloop.h"
 #include "log.h"
 
-#define RESP_CAP HTTP_BODY_KEEP /* bytes of a response body kept for expect_body */
+#define RESP_CAP    HTTP_BODY_KEEP /* bytes of a response body kept for expect_body */
 #define EPOLL_BATCH 256
 
 struct hthread;
@@ -32,25 +32,25 @@ struct hthread;
 struct dynhdr {
 	struct curl_slist *node; /* node in the VU's list; data has room for the expansion */
 	const struct tpl *t;
-	size_t cap;              /* bytes available at node->data */
+	size_t cap; /* bytes available at node->data */
 };
 
 /* One slot (a VU, or an open-model slot): its easy handles and buffers. */
 struct hvu {
 	struct hthread *ht;
-	int j;                      /* slot index in the worker */
-	struct hmulti *mu;          /* the multi this slot's transfers run in */
-	int busy;                   /* a transfer of this slot is in its multi */
-	int req;                    /* request kind in flight */
-	CURL *easy[PLAN_MAX_REQUESTS]; /* created on the VU's first start */
+	int j;                                      /* slot index in the worker */
+	struct hmulti *mu;                          /* the multi this slot's transfers run in */
+	int busy;                                   /* a transfer of this slot is in its multi */
+	int req;                                    /* request kind in flight */
+	CURL *easy[PLAN_MAX_REQUESTS];              /* created on the VU's first start */
 	struct curl_slist *hdrs[PLAN_MAX_REQUESTS]; /* own list when a header is dynamic */
-	struct dynhdr *dyn;         /* dynamic headers of all kinds */
+	struct dynhdr *dyn;                         /* dynamic headers of all kinds */
 	int ndyn;
-	char *url;                  /* expansion buffers, NULL when not needed */
+	char *url; /* expansion buffers, NULL when not needed */
 	char *body;
-	char *resp;                 /* first RESP_CAP bytes of the body, when checked */
+	char *resp; /* first RESP_CAP bytes of the body, when checked */
 	size_t resp_len;
-	int64_t resp_bytes;         /* body bytes of the current response */
+	int64_t resp_bytes; /* body bytes of the current response */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -60,7 +60,7 @@ struct hkind {
 	int dynamic_hdrs;        /* some header has placeholders: VUs build their own list */
 	char *body;              /* static body, expanded once */
 	size_t body_len;
-	char *url;               /* static URL, expanded once */
+	char *url; /* static URL, expanded once */
 	size_t url_cap, body_cap;
 };
 
@@ -90,21 +90,21 @@ struct fdreg {
 struct hthread {
 	struct ethread *t;
 	const struct plan *plan;
-	struct hmulti *multis;      /* epoll mode: one per MULTI_VUS VUs; poll mode: one */
+	struct hmulti *multis; /* epoll mode: one per MULTI_VUS VUs; poll mode: one */
 	int nmulti;
-	struct hvu *vus;            /* max_slots of them */
+	struct hvu *vus; /* max_slots of them */
 	struct hkind kinds[PLAN_MAX_REQUESTS];
-	struct tpl_ctx *ctx;        /* the worker's template context (engine_int.h) */
+	struct tpl_ctx *ctx; /* the worker's template context (engine_int.h) */
 	pcre2_match_data *md;
-	size_t url_cap, body_cap;   /* per-VU buffer sizes (max over kinds) */
-	int epoll;                  /* LOOP_EPOLL */
-	struct evloop loop;         /* epoll mode: the epoll set and its wake-up */
+	size_t url_cap, body_cap; /* per-VU buffer sizes (max over kinds) */
+	int epoll;                /* LOOP_EPOLL */
+	struct evloop loop;       /* epoll mode: the epoll set and its wake-up */
 	/* epoll registrations by fd, kept lazily: libcurl stops watching a keep-alive socket
 	 * between requests and watches it again on reuse; leaving it registered saves an
 	 * epoll_ctl DEL + ADD per request.  An event on a socket libcurl does not want
 	 * removes it then; a socket's close (our close-socket callback) forgets it. */
 	struct fdreg *fds;
-	int nfds;                   /* entries in fds */
+	int nfds; /* entries in fds */
 };
 
 /* --- libcurl callbacks ---------------------------------------------------------------- */
@@ -202,7 +202,7 @@ static int on_timer(CURLM *multi, long timeout_ms, void *userp)
 /* Builds a header list: the request's headers (static ones as text, dynamic ones as
  * placeholders of their maximum length, recorded in dyn), then our own. */
 static struct curl_slist *build_headers(struct hthread *h, const struct plan_request *r,
-					struct dynhdr *dyn, int *ndyn, int with_dynamic)
+                                        struct dynhdr *dyn, int *ndyn, int with_dynamic)
 {
 	struct curl_slist *list = NULL, *n;
 	char buf[8192];
@@ -270,7 +270,8 @@ static int kinds_init(struct hthread *h, char *err, size_t errlen)
 			kd->dynamic_hdrs |= r->headers[i].dynamic;
 		if (!kd->dynamic_hdrs) {
 			kd->hdrs = build_headers(h, r, NULL, &ndyn, 0);
-			if (!kd->hdrs && (r->nheaders || r->has_body || s->connection == PLAN_CLOSE))
+			if (!kd->hdrs &&
+			    (r->nheaders || r->has_body || s->connection == PLAN_CLOSE))
 				goto oom;
 		}
 		kd->url_cap = tpl_max_len(&r->url, h->ctx);
@@ -285,7 +286,8 @@ static int kinds_init(struct hthread *h, char *err, size_t errlen)
 		if (r->has_body && !r->body.dynamic) {
 			kd->body = malloc(kd->body_cap);
 			long n;
-			if (!kd->body || (n = tpl_expand(&r->body, h->ctx, kd->body, kd->body_cap)) < 0)
+			if (!kd->body ||
+			    (n = tpl_expand(&r->body, h->ctx, kd->body, kd->body_cap)) < 0)
 				goto oom;
 			kd->body_len = (size_t)n;
 		} else if (kd->body_cap > h->body_cap) {
@@ -334,7 +336,8 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		}
 		curl_easy_setopt(e, CURLOPT_PRIVATE, v);
 		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(e, CURLOPT_PROXY, ""); /* no proxy environment lookups per request */
+		curl_easy_setopt(e, CURLOPT_PROXY,
+		                 ""); /* no proxy environment lookups per request */
 		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
 		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 		curl_easy_setopt(e, CURLOPT_WRITEDATA, v);
@@ -351,7 +354,8 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		if (!r->url.dynamic)
 			curl_easy_setopt(e, CURLOPT_URL, kd->url);
 		if (r->has_body) {
-			curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body.dynamic ? v->body : kd->body);
+			curl_easy_setopt(e, CURLOPT_POSTFIELDS,
+			                 r->body.dynamic ? v->body : kd->body);
 			curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)kd->body_len);
 			if (strcmp(r->method, "POST") != 0)
 				curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r->method);
@@ -559,7 +563,7 @@ static void finish(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 		curl_easy_getinfo(e, CURLINFO_OS_ERRNO, &oserr);
 		o.cls = http_transport_class(rc, oserr, connect > 0 || nconn == 0);
 		snprintf(msg, sizeof msg, "%s %s: %.170s", r->method, r->name,
-			 v->errbuf[0] ? v->errbuf : curl_easy_strerror(rc));
+		         v->errbuf[0] ? v->errbuf : curl_easy_strerror(rc));
 		o.detail = msg;
 		o.bytes = v->resp_bytes;
 	}
@@ -629,9 +633,11 @@ static void http_poll(struct ethread *t, int64_t wait_us)
 	int64_t mono = clock_mono_ms();
 	for (int i = 0; i < h->nmulti; i++)
 		if (h->multis[i].deadline >= 0 && h->multis[i].deadline - mono < wait)
-			wait = h->multis[i].deadline - mono < 0 ? 0 : (int)(h->multis[i].deadline - mono);
+			wait = h->multis[i].deadline - mono < 0
+			           ? 0
+			           : (int)(h->multis[i].deadline - mono);
 	int n = evloop_wait(&h->loop, evs, EPOLL_BATCH,
-			    (int64_t)wait * 1000 < wait_us ? (int64_t)wait * 1000 : wait_us);
+	                    (int64_t)wait * 1000 < wait_us ? (int64_t)wait * 1000 : wait_us);
 	for (int i = 0; i < n; i++) {
 		struct fdreg *fr = fdreg_of(h, evs[i].data.fd);
 		if (fr && !fr->wanted) {
@@ -642,10 +648,11 @@ static void http_poll(struct ethread *t, int64_t wait_us)
 			continue;
 		}
 		int flags = ((evs[i].events & EPOLLIN) ? CURL_CSELECT_IN : 0) |
-			    ((evs[i].events & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
-			    ((evs[i].events & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
+		            ((evs[i].events & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
+		            ((evs[i].events & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
 		if (fr && fr->owner < h->nmulti)
-			curl_multi_socket_action(h->multis[fr->owner].m, evs[i].data.fd, flags, &running);
+			curl_multi_socket_action(h->multis[fr->owner].m, evs[i].data.fd, flags,
+			                         &running);
 	}
 	mono = clock_mono_ms();
 	for (int i = 0; i < h->nmulti; i++) {
@@ -689,7 +696,8 @@ static int http_preflight(const struct plan *s, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot resolve '%s': %s", h, gai_strerror(g));
 			rc = -1;
 		} else {
-			int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+			int fd =
+			    socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 			int e = 0;
 			if (fd < 0) {
 				e = errno;
@@ -708,8 +716,8 @@ static int http_preflight(const struct plan *s, char *err, size_t errlen)
 			if (fd >= 0)
 				close(fd);
 			if (e) {
-				snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h, port,
-					 q->url.text, strerror(e));
+				snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h,
+				         port, q->url.text, strerror(e));
 				rc = -1;
 			}
 		}
@@ -725,13 +733,13 @@ static int http_preflight(const struct plan *s, char *err, size_t errlen)
 }
 
 const struct driver http_driver = {
-	.name = "curl",
-	.init = http_init,
-	.start = http_start,
-	.cancel = http_cancel,
-	.idle = http_idle,
-	.poll = http_poll,
-	.wake = http_wake,
-	.release = http_release,
-	.preflight = http_preflight,
+    .name = "curl",
+    .init = http_init,
+    .start = http_start,
+    .cancel = http_cancel,
+    .idle = http_idle,
+    .poll = http_poll,
+    .wake = http_wake,
+    .release = http_release,
+    .preflight = http_preflight,
 };

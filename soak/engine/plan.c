@@ -6,7 +6,7 @@
 #include <string.h>
 
 int plan_address_split(const char *addr, char *host, size_t hostlen, int *port, char *err,
-                      size_t errlen)
+                       size_t errlen)
 {
 	const char *colon, *h = addr;
 	size_t hl;
@@ -46,7 +46,10 @@ int plan_address_split(const char *addr, char *host, size_t hostlen, int *port, 
 	return 0;
 }
 
-const char *plan_conn_name(enum plan_conn c) { return c == PLAN_CLOSE ? "close" : "keepalive"; }
+const char *plan_conn_name(enum plan_conn c)
+{
+	return c == PLAN_CLOSE ? "close" : "keepalive";
+}
 
 const char *plan_client_name(enum plan_client c)
 {
@@ -58,5 +61,5 @@ int plan_client_parse(const char *s)
 	return !strcmp(s, "auto")   ? PLAN_CLIENT_AUTO
 	       : !strcmp(s, "curl") ? PLAN_CLIENT_CURL
 	       : !strcmp(s, "lean") ? PLAN_CLIENT_LEAN
-				    : -1;
+	                            : -1;
 }

@@ -29,23 +29,25 @@
 
 #define TURN_MAX_US 200000 /* longest wait of a loop turn (control is also woken) */
 #define LATE_US     2000   /* an arrival this far behind the schedule is late... */
-#define CATCHUP     1.085  /* ...and late ones go out at most this x the rate (no second
-                            * above 1.1x after a stall)... */
-#define CATCHUP_S   0.002  /* ...plus a burst of this many seconds' worth of arrivals (a
-                            * burst of new connections would slow the generator itself) */
-#define CATCHUP_MIN 1.0    /* ...and never fewer than one */
-#define RAMP_FLOOR  0.02   /* open-model ramp: the rate starts at this share of the target */
+#define CATCHUP                                                                                    \
+	1.085 /* ...and late ones go out at most this x the rate (no second                        \
+	       * above 1.1x after a stall)... */
+#define CATCHUP_S                                                                                  \
+	0.002            /* ...plus a burst of this many seconds' worth of arrivals (a             \
+	                  * burst of new connections would slow the generator itself) */
+#define CATCHUP_MIN 1.0  /* ...and never fewer than one */
+#define RAMP_FLOOR  0.02 /* open-model ramp: the rate starts at this share of the target */
 
 /* After an error, the slot waits before its next request (closed model).  One table for
  * every driver: connection-level failures back off so a dead target, a refused port or an
  * exhausted port range is not spun on; answers (any status, a body mismatch) and failures
  * that already waited (timeouts) do not. */
 static const int64_t backoff_ms[ERR_NCLASS] = {
-	[ERR_CONNECT_REFUSED] = 50, /* nobody listens: the target is down or restarting */
-	[ERR_DNS] = 50,             /* the name does not resolve: nothing changes in a loop */
-	[ERR_CLIENT_PORTS] = 250,   /* give TIME_WAIT ports time to free up */
-	[ERR_PROTOCOL] = 50,        /* not the protocol we speak: a wrong port, most likely */
-	[ERR_OTHER] = 50,           /* unknown: do not spin */
+    [ERR_CONNECT_REFUSED] = 50, /* nobody listens: the target is down or restarting */
+    [ERR_DNS] = 50,             /* the name does not resolve: nothing changes in a loop */
+    [ERR_CLIENT_PORTS] = 250,   /* give TIME_WAIT ports time to free up */
+    [ERR_PROTOCOL] = 50,        /* not the protocol we speak: a wrong port, most likely */
+    [ERR_OTHER] = 50,           /* unknown: do not spin */
 };
 
 int64_t sched_backoff_ms(enum err_class c)
@@ -54,13 +56,14 @@ int64_t sched_backoff_ms(enum err_class c)
 }
 
 void engine_error_text(enum err_class c, const char *target, const char *detail, char *buf,
-		       size_t len)
+                       size_t len)
 {
 	const char *d = detail && *detail ? detail : "failed";
 	if (c == ERR_CLIENT_PORTS)
-		snprintf(buf, len, "%s%s%.110s (EADDRNOTAVAIL: the load generator ran out of "
-				   "ephemeral ports)",
-			 target ? target : "", target ? ": " : "", d);
+		snprintf(buf, len,
+		         "%s%s%.110s (EADDRNOTAVAIL: the load generator ran out of "
+		         "ephemeral ports)",
+		         target ? target : "", target ? ": " : "", d);
 	else
 		snprintf(buf, len, "%s%s%s", target ? target : "", target ? ": " : "", d);
 	for (char *q = buf; *q; q++)
@@ -155,8 +158,9 @@ static void apply_share(struct ethread *t, int64_t now_us)
 	for (int j = from; j < want; j++) {
 		if (t->slots[j].state != SLOT_IDLE)
 			continue; /* was leaving, still busy: it simply stays */
-		int64_t due = t->ramp_ms > 0 ? now_us + t->ramp_ms * 1000 * (j - from) / (want - from)
-					     : now_us;
+		int64_t due = t->ramp_ms > 0
+		                  ? now_us + t->ramp_ms * 1000 * (j - from) / (want - from)
+		                  : now_us;
 		wait_vu(t, j, due, now_us);
 	}
 }
@@ -218,9 +222,11 @@ static void drop_arrival(struct ethread *t)
 	struct istats *st = ethread_stats(t);
 	char msg[ERR_SAMPLE_LEN], a[32];
 
-	snprintf(msg, sizeof msg, "an arrival more than %s behind the schedule was not sent "
-				  "(max_in_flight %d reached; the generator's limit)",
-		 dur_format(t->eng->o.plan->max_lag_ms, a, sizeof a), t->eng->o.plan->max_in_flight);
+	snprintf(msg, sizeof msg,
+	         "an arrival more than %s behind the schedule was not sent "
+	         "(max_in_flight %d reached; the generator's limit)",
+	         dur_format(t->eng->o.plan->max_lag_ms, a, sizeof a),
+	         t->eng->o.plan->max_in_flight);
 	st->requests++;
 	t->requests++;
 	t->errors++;
@@ -251,12 +257,14 @@ static int64_t start_arrivals(struct ethread *t, int64_t now_us)
 			return t->next_arrival_us + max_lag + 1; /* a finish wakes us sooner */
 		if (now_us - t->next_arrival_us > LATE_US) {
 			if (t->tokens < 1) {
-				/* Come back when a batch is allowed (a millisecond's worth, or one),
-				 * not for each token: a wake-up a request would cap the catch-up
-				 * below the rate itself at thousands a second. */
+				/* Come back when a batch is allowed (a millisecond's worth, or
+				 * one), not for each token: a wake-up a request would cap the
+				 * catch-up below the rate itself at thousands a second. */
 				double want = t->rate * CATCHUP / 1000;
 				want = want < 1 ? 1 : want > token_cap(t) ? token_cap(t) : want;
-				return now_us + (int64_t)((want - t->tokens) * 1e6 / (t->rate * CATCHUP)) + 1;
+				return now_us +
+				       (int64_t)((want - t->tokens) * 1e6 / (t->rate * CATCHUP)) +
+				       1;
 			}
 			t->tokens -= 1;
 		}
@@ -354,7 +362,8 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 	}
 	int64_t think = p->think_min_ms;
 	if (p->think_max_ms > p->think_min_ms)
-		think += (int64_t)(tpl_rand(&t->rng) % (uint64_t)(p->think_max_ms - p->think_min_ms + 1));
+		think += (int64_t)(tpl_rand(&t->rng) %
+		                   (uint64_t)(p->think_max_ms - p->think_min_ms + 1));
 	if (o->cls >= 0 && think < backoff_ms[o->cls])
 		think = backoff_ms[o->cls];
 	if (think > 0)
@@ -413,14 +422,17 @@ void sched_run(struct ethread *t)
 		t->kick = 0;
 		int64_t now = clock_mono_us(), due;
 		if (p->model == PLAN_OPEN) {
-			double rate = (double)atomic_load_explicit(&t->eng->rate_mhz, memory_order_acquire) /
-				      1000.0;
+			double rate =
+			    (double)atomic_load_explicit(&t->eng->rate_mhz, memory_order_acquire) /
+			    1000.0;
 			if (turn.changed || rate != rate_seen) {
 				/* This worker's share of the rate (agents and threads split it). */
 				rate_seen = rate;
-				t->ramp_ms = atomic_load_explicit(&t->eng->ramp_ms, memory_order_relaxed);
+				t->ramp_ms =
+				    atomic_load_explicit(&t->eng->ramp_ms, memory_order_relaxed);
 				apply_rate(t, rate / t->eng->nthreads,
-					   atomic_load_explicit(&t->eng->rate_t0_us, memory_order_relaxed));
+				           atomic_load_explicit(&t->eng->rate_t0_us,
+				                                memory_order_relaxed));
 			}
 		} else if (turn.changed) {
 			apply_share(t, now);
@@ -437,8 +449,9 @@ void sched_run(struct ethread *t)
 		if (wait > TURN_MAX_US)
 			wait = TURN_MAX_US;
 		d->poll(t, wait < 0 ? 0 : wait);
-		engine_publish(t, p->model == PLAN_OPEN ? t->inflight : t->inflight + t->heap.n + t->ready_n,
-			       t->inflight);
+		engine_publish(
+		    t, p->model == PLAN_OPEN ? t->inflight : t->inflight + t->heap.n + t->ready_n,
+		    t->inflight);
 	}
 	for (int j = 0; j < t->max_slots; j++)
 		d->idle(t, j);

@@ -3,10 +3,9 @@
 #include <string.h>
 
 static const char *const class_names[ERR_NCLASS] = {
-	"http_4xx",        "http_5xx",        "status_mismatch", "body_mismatch",
-	"timeout",         "connect_refused", "connect_timeout", "reset",
-	"client_ports",    "dns",             "protocol",        "other",
-	"dropped",
+    "http_4xx",        "http_5xx",        "status_mismatch", "body_mismatch", "timeout",
+    "connect_refused", "connect_timeout", "reset",           "client_ports",  "dns",
+    "protocol",        "other",           "dropped",
 };
 
 const char *err_class_name(enum err_class c)
@@ -37,7 +36,8 @@ int istats_init_open(struct istats *s, char *err, size_t errlen)
 {
 	if (istats_init(s, err, errlen) < 0)
 		return -1;
-	if (hdr_init_latency(&s->svc, err, errlen) < 0 || hdr_init_latency(&s->lag, err, errlen) < 0) {
+	if (hdr_init_latency(&s->svc, err, errlen) < 0 ||
+	    hdr_init_latency(&s->lag, err, errlen) < 0) {
 		istats_release(s);
 		return -1;
 	}

@@ -21,13 +21,13 @@ enum err_class {
 	ERR_TIMEOUT,         /* connected, no (complete) answer within the request timeout */
 	ERR_CONNECT_REFUSED,
 	ERR_CONNECT_TIMEOUT,
-	ERR_RESET,           /* connection reset or closed before an answer */
-	ERR_CLIENT_PORTS,    /* EADDRNOTAVAIL: the generator ran out of ephemeral ports */
+	ERR_RESET,        /* connection reset or closed before an answer */
+	ERR_CLIENT_PORTS, /* EADDRNOTAVAIL: the generator ran out of ephemeral ports */
 	ERR_DNS,
-	ERR_PROTOCOL,        /* not HTTP, or a bad frame */
+	ERR_PROTOCOL, /* not HTTP, or a bad frame */
 	ERR_OTHER,
-	ERR_DROPPED,         /* open model: an arrival more than max_lag behind the schedule,
-	                      * never sent (the generator's limit, not the server's) */
+	ERR_DROPPED, /* open model: an arrival more than max_lag behind the schedule,
+	              * never sent (the generator's limit, not the server's) */
 	ERR_NCLASS
 };
 
@@ -35,27 +35,27 @@ enum err_class {
 
 /* Counters of one interval (or, merged, of a window). */
 struct istats {
-	struct hdr hist;          /* latency of answered requests, µs: in the closed model from
-	                           * the request's start, in the open model from its intended
-	                           * start on the schedule (so queueing in the generator counts) */
-	int open;                 /* 1: svc and lag are allocated (istats_init_open) */
-	struct hdr svc;           /* open model: service time of answered requests (sent ->
-	                           * answered), µs */
-	struct hdr lag;           /* open model: start lag of every request sent (sent -
-	                           * intended), µs */
-	int64_t svc_sum_us;       /* open model: sum of the service times in svc */
-	int64_t cpu_ns;           /* CPU time the engine threads spent in the interval */
-	int64_t wait_ns;          /* time they were ready to run but waited for a core */
-	int64_t requests;         /* completed: answered or failed */
-	int64_t errors;           /* failed or rejected by the checks */
-	int64_t bytes;            /* response bytes received (headers and body) */
-	int64_t new_conns;        /* TCP connections opened */
-	int64_t lat_sum_us;       /* sum of latencies in hist (exact mean) */
-	int64_t connect_sum_us;   /* connect time of requests that opened a connection */
+	struct hdr hist;        /* latency of answered requests, µs: in the closed model from
+	                         * the request's start, in the open model from its intended
+	                         * start on the schedule (so queueing in the generator counts) */
+	int open;               /* 1: svc and lag are allocated (istats_init_open) */
+	struct hdr svc;         /* open model: service time of answered requests (sent ->
+	                         * answered), µs */
+	struct hdr lag;         /* open model: start lag of every request sent (sent -
+	                         * intended), µs */
+	int64_t svc_sum_us;     /* open model: sum of the service times in svc */
+	int64_t cpu_ns;         /* CPU time the engine threads spent in the interval */
+	int64_t wait_ns;        /* time they were ready to run but waited for a core */
+	int64_t requests;       /* completed: answered or failed */
+	int64_t errors;         /* failed or rejected by the checks */
+	int64_t bytes;          /* response bytes received (headers and body) */
+	int64_t new_conns;      /* TCP connections opened */
+	int64_t lat_sum_us;     /* sum of latencies in hist (exact mean) */
+	int64_t connect_sum_us; /* connect time of requests that opened a connection */
 	int64_t connect_n;
-	int64_t ttfb_sum_us;      /* time to first byte of answered requests */
+	int64_t ttfb_sum_us; /* time to first byte of answered requests */
 	int64_t ttfb_n;
-	int64_t overflow;         /* latencies outside a histogram's range (not recorded) */
+	int64_t overflow; /* latencies outside a histogram's range (not recorded) */
 	int64_t err_count[ERR_NCLASS];
 	char err_sample[ERR_NCLASS][ERR_SAMPLE_LEN]; /* first message of each class */
 };
@@ -63,17 +63,17 @@ struct istats {
 /* The figures a table shows, derived from counters over `seconds` of wall time. */
 struct figures {
 	int64_t requests, errors, bytes, new_conns;
-	double seconds;     /* length of the window */
-	double tps;         /* completed requests per second */
-	double error_pct;   /* 100 * errors / requests */
-	double mean_us;     /* exact mean of answered requests' latency; 0 when none */
-	double connect_us;  /* mean connect time of new connections; 0 when none */
-	double ttfb_us;     /* mean time to first byte; 0 when none */
+	double seconds;    /* length of the window */
+	double tps;        /* completed requests per second */
+	double error_pct;  /* 100 * errors / requests */
+	double mean_us;    /* exact mean of answered requests' latency; 0 when none */
+	double connect_us; /* mean connect time of new connections; 0 when none */
+	double ttfb_us;    /* mean time to first byte; 0 when none */
 	int64_t p50_us, p90_us, p95_us, p99_us, p999_us, max_us;
 	/* open model (0 otherwise): service time and start lag */
 	int64_t svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us;
 	double svc_mean_us;
-	int64_t dropped;    /* arrivals dropped (class dropped) */
+	int64_t dropped; /* arrivals dropped (class dropped) */
 };
 
 void istats_figures(const struct istats *s, double seconds, struct figures *f);

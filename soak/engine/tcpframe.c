@@ -48,21 +48,21 @@ struct tthread;
 struct tvu {
 	int j; /* local index in the worker */
 	enum tf_state state;
-	int fd;           /* the connection, -1 when none */
-	uint32_t gen;     /* bumped per connection: epoll events of an old one are dropped */
+	int fd;             /* the connection, -1 when none */
+	uint32_t gen;       /* bumped per connection: epoll events of an old one are dropped */
 	int64_t connect_us; /* this iteration's connect time, -1 when it reused one */
 	int64_t ttfb_us;    /* this iteration's handshake time, -1 when none */
 	int64_t bytes;      /* reply bytes this iteration has received so far */
-	uint64_t iter;    /* iterations started */
-	uint64_t seq;     /* ${seq} of the current iteration */
-	char *buf;        /* handshake or the iteration's frames, headers included */
-	size_t len;       /* bytes in buf */
-	size_t off;       /* bytes of buf written */
-	size_t end;       /* end of the group being written */
-	int next_frame;   /* first frame not yet in a written group */
-	int group_last;   /* last frame of the group being written */
+	uint64_t iter;      /* iterations started */
+	uint64_t seq;       /* ${seq} of the current iteration */
+	char *buf;          /* handshake or the iteration's frames, headers included */
+	size_t len;         /* bytes in buf */
+	size_t off;         /* bytes of buf written */
+	size_t end;         /* end of the group being written */
+	int next_frame;     /* first frame not yet in a written group */
+	int group_last;     /* last frame of the group being written */
 	size_t frame_end[PLAN_MAX_FRAMES]; /* end of each frame in buf */
-	struct frame_rd rd;               /* the reply being read */
+	struct frame_rd rd;                /* the reply being read */
 	char *keep;        /* KEEP_CAP bytes of the handshake reply, when expect is set */
 	int64_t t_conn_us; /* connect started (mono µs) */
 	int64_t t_hs_us;   /* handshake started */
@@ -72,15 +72,15 @@ struct tvu {
 struct tthread {
 	struct ethread *t;
 	const struct plan *plan;
-	struct tvu *vus;     /* max_slots of them */
-	int active;          /* VUs [0, active) are wanted */
-	struct dlist dl;     /* in-flight VUs by deadline (mono ms), earliest first */
-	struct evloop loop;  /* the epoll set and its wake-up */
+	struct tvu *vus;              /* max_slots of them */
+	int active;                   /* VUs [0, active) are wanted */
+	struct dlist dl;              /* in-flight VUs by deadline (mono ms), earliest first */
+	struct evloop loop;           /* the epoll set and its wake-up */
 	struct sockaddr_storage addr; /* the target, resolved once */
 	socklen_t addrlen;
-	int64_t timeout_ms; /* connect, handshake and iteration each */
-	size_t buf_cap;     /* per-VU buffer size */
-	uint8_t *scratch;   /* READ_CHUNK bytes */
+	int64_t timeout_ms;  /* connect, handshake and iteration each */
+	size_t buf_cap;      /* per-VU buffer size */
+	uint8_t *scratch;    /* READ_CHUNK bytes */
 	struct tpl_ctx *ctx; /* the worker's template context (engine_int.h) */
 	pcre2_match_data *md;
 };
@@ -163,8 +163,11 @@ static void fail(struct tthread *h, struct tvu *v, enum err_class c, const char 
 
 static void succeed(struct tthread *h, struct tvu *v)
 {
-	struct outcome o = {.cls = -1, .answered = 1, .connect_us = v->connect_us,
-	                    .ttfb_us = v->ttfb_us, .bytes = v->bytes};
+	struct outcome o = {.cls = -1,
+	                    .answered = 1,
+	                    .connect_us = v->connect_us,
+	                    .ttfb_us = v->ttfb_us,
+	                    .bytes = v->bytes};
 
 	o.service_us = clock_mono_us() - v->t_iter_us;
 	iteration_over(h, v);
@@ -295,8 +298,8 @@ static int read_some(struct tthread *h, struct tvu *v)
 		if (fs == FRAME_DONE)
 			return 1;
 		if (fs == FRAME_BAD_TYPE) {
-			fail(h, v, ERR_PROTOCOL, "%s from %s: frame type %u, expected %u",
-			     what, h->plan->address, v->rd.type, v->rd.want_type);
+			fail(h, v, ERR_PROTOCOL, "%s from %s: frame type %u, expected %u", what,
+			     h->plan->address, v->rd.type, v->rd.want_type);
 			return -1;
 		}
 		if (fs == FRAME_TOO_LONG) {
@@ -651,8 +654,8 @@ static void expire(struct tthread *h)
 			     h->plan->address, a);
 			break;
 		default:
-			fail(h, v, ERR_TIMEOUT,
-			     "frames to %s: iteration not done within %s (%s)", h->plan->address, a,
+			fail(h, v, ERR_TIMEOUT, "frames to %s: iteration not done within %s (%s)",
+			     h->plan->address, a,
 			     v->state == TF_READ ? "waiting for a reply" : "writing");
 			break;
 		}

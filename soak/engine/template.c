@@ -9,7 +9,7 @@
 #include "clock.h"
 
 #define CSV_MAX_BYTES (64L << 20)
-#define CSV_MAX_COLS 256
+#define CSV_MAX_COLS  256
 
 uint64_t tpl_rand(uint64_t *s)
 {
@@ -24,7 +24,8 @@ uint64_t tpl_rand(uint64_t *s)
 static int add_part(struct tpl *t, struct tpl_part p, const char *src, char *err, size_t errlen)
 {
 	if (t->nparts >= TPL_MAX_PARTS) {
-		snprintf(err, errlen, "template '%.40s...' has more than %d parts", src, TPL_MAX_PARTS);
+		snprintf(err, errlen, "template '%.40s...' has more than %d parts", src,
+		         TPL_MAX_PARTS);
 		return -1;
 	}
 	t->parts[t->nparts++] = p;
@@ -37,14 +38,14 @@ static int add_part(struct tpl *t, struct tpl_part p, const char *src, char *err
 
 /* Parses one placeholder name (between "${" and "}") into a part. */
 static int parse_placeholder(const char *name, size_t n, const struct tpl_csv *csv,
-			     struct tpl_part *p, char *err, size_t errlen)
+                             struct tpl_part *p, char *err, size_t errlen)
 {
 	static const struct {
 		const char *name;
 		enum tpl_kind kind;
-	} simple[] = {{"seq", TPL_SEQ},     {"vu", TPL_VU},     {"iter", TPL_ITER},
-		      {"run", TPL_RUN},     {"nonce", TPL_NONCE}, {"uuid", TPL_UUID},
-		      {"now_ms", TPL_NOW_MS}, {"agent", TPL_AGENT}};
+	} simple[] = {{"seq", TPL_SEQ},       {"vu", TPL_VU},       {"iter", TPL_ITER},
+	              {"run", TPL_RUN},       {"nonce", TPL_NONCE}, {"uuid", TPL_UUID},
+	              {"now_ms", TPL_NOW_MS}, {"agent", TPL_AGENT}};
 	char buf[128];
 
 	if (n >= sizeof buf) {
@@ -72,8 +73,10 @@ static int parse_placeholder(const char *name, size_t n, const struct tpl_csv *c
 	}
 	if (strncmp(buf, "csv:", 4) == 0) {
 		if (!csv) {
-			snprintf(err, errlen, "placeholder '${%s}' needs a CSV data set (csv = FILE in [scenario])",
-				 buf);
+			snprintf(
+			    err, errlen,
+			    "placeholder '${%s}' needs a CSV data set (csv = FILE in [scenario])",
+			    buf);
 			return -1;
 		}
 		int c = tpl_csv_column(csv, buf + 4);
@@ -86,14 +89,14 @@ static int parse_placeholder(const char *name, size_t n, const struct tpl_csv *c
 		return 0;
 	}
 	snprintf(err, errlen,
-		 "unknown placeholder '${%s}' (known: seq, vu, iter, run, nonce, random:N, uuid, "
-		 "now_ms, agent, csv:COLUMN)",
-		 buf);
+	         "unknown placeholder '${%s}' (known: seq, vu, iter, run, nonce, random:N, uuid, "
+	         "now_ms, agent, csv:COLUMN)",
+	         buf);
 	return -1;
 }
 
 int tpl_compile(struct tpl *t, const char *text, const struct tpl_csv *csv, char *err,
-		size_t errlen)
+                size_t errlen)
 {
 	size_t len = strlen(text), lit = 0, i = 0;
 
@@ -126,12 +129,13 @@ int tpl_compile(struct tpl *t, const char *text, const struct tpl_csv *csv, char
 				goto fail;
 			}
 			if (i > lit) {
-				struct tpl_part l = {TPL_LIT, (uint32_t)lit, (uint32_t)(i - lit), 0};
+				struct tpl_part l = {TPL_LIT, (uint32_t)lit, (uint32_t)(i - lit),
+				                     0};
 				if (add_part(t, l, text, err, errlen) < 0)
 					goto fail;
 			}
-			if (parse_placeholder(text + i + 2, (size_t)(close - text - i - 2), csv, &p, err,
-					      errlen) < 0 ||
+			if (parse_placeholder(text + i + 2, (size_t)(close - text - i - 2), csv, &p,
+			                      err, errlen) < 0 ||
 			    add_part(t, p, text, err, errlen) < 0)
 				goto fail;
 			i = (size_t)(close - text) + 1;
@@ -197,7 +201,8 @@ long tpl_expand(const struct tpl *t, struct tpl_ctx *ctx, char *buf, size_t cap)
 			break;
 		case TPL_CSV:
 			if (ctx->csv && ctx->csv->nrows > 0) {
-				long row = (long)((ctx->seq ? ctx->seq - 1 : 0) % (uint64_t)ctx->csv->nrows);
+				long row = (long)((ctx->seq ? ctx->seq - 1 : 0) %
+				                  (uint64_t)ctx->csv->nrows);
 				s = ctx->csv->cells[row * ctx->csv->ncols + p->arg];
 				sl = strlen(s);
 			} else {
@@ -211,11 +216,11 @@ long tpl_expand(const struct tpl *t, struct tpl_ctx *ctx, char *buf, size_t cap)
 		case TPL_AGENT:
 		case TPL_NOW_MS: {
 			uint64_t v = p->kind == TPL_SEQ     ? ctx->seq
-				     : p->kind == TPL_VU    ? ctx->vu
-				     : p->kind == TPL_ITER  ? ctx->iter
-				     : p->kind == TPL_RUN   ? (uint64_t)ctx->run_id
-				     : p->kind == TPL_AGENT ? ctx->agent
-							    : (uint64_t)clock_wall_ms();
+			             : p->kind == TPL_VU    ? ctx->vu
+			             : p->kind == TPL_ITER  ? ctx->iter
+			             : p->kind == TPL_RUN   ? (uint64_t)ctx->run_id
+			             : p->kind == TPL_AGENT ? ctx->agent
+			                                    : (uint64_t)clock_wall_ms();
 			if (n + 21 >= cap)
 				return -1;
 			n += put_u64(buf + n, v);
@@ -367,7 +372,8 @@ int tpl_csv_load(struct tpl_csv *csv, const char *path, char *err, size_t errlen
 		goto fail;
 	}
 	if (st.st_size > CSV_MAX_BYTES) {
-		snprintf(err, errlen, "CSV file '%s' is larger than %ld MB", path, CSV_MAX_BYTES >> 20);
+		snprintf(err, errlen, "CSV file '%s' is larger than %ld MB", path,
+		         CSV_MAX_BYTES >> 20);
 		goto fail;
 	}
 	csv->storage = malloc((size_t)st.st_size + 1);
@@ -386,7 +392,8 @@ int tpl_csv_load(struct tpl_csv *csv, const char *path, char *err, size_t errlen
 	p = csv->storage;
 	n = csv_record(&p, tmp, CSV_MAX_COLS, &overflow);
 	if (n <= 0 || (n == 1 && tmp[0][0] == '\0')) {
-		snprintf(err, errlen, "%s:1: the CSV file needs a header row naming its columns", path);
+		snprintf(err, errlen, "%s:1: the CSV file needs a header row naming its columns",
+		         path);
 		goto fail;
 	}
 	if (overflow) {
@@ -409,12 +416,13 @@ int tpl_csv_load(struct tpl_csv *csv, const char *path, char *err, size_t errlen
 			continue; /* blank line */
 		if (n != csv->ncols || overflow) {
 			snprintf(err, errlen, "%s:%ld: %d fields, the header has %d", path, line, n,
-				 csv->ncols);
+			         csv->ncols);
 			goto fail;
 		}
 		if (csv->nrows == cap_rows) {
 			cap_rows = cap_rows ? cap_rows * 2 : 64;
-			char **c = realloc(csv->cells, (size_t)cap_rows * (size_t)csv->ncols * sizeof *c);
+			char **c =
+			    realloc(csv->cells, (size_t)cap_rows * (size_t)csv->ncols * sizeof *c);
 			if (!c)
 				goto oom;
 			csv->cells = c;

@@ -56,33 +56,33 @@ struct tpl {
 	char *text;             /* owned copy of the source text (literals point into it) */
 	struct tpl_part *parts; /* owned; nparts entries */
 	int nparts;
-	int dynamic; /* 0 when the template is pure literal text (expand once, reuse) */
+	int dynamic;    /* 0 when the template is pure literal text (expand once, reuse) */
 	size_t min_len; /* length of the literal parts: a lower bound of any expansion */
 };
 
 /* A CSV data set: a header row naming the columns, then rows.  Owned by the scenario. */
 struct tpl_csv {
-	char **cols;   /* column names */
+	char **cols; /* column names */
 	int ncols;
-	char **cells;  /* rows * ncols cell strings, row-major */
+	char **cells; /* rows * ncols cell strings, row-major */
 	long nrows;
 	char *storage; /* the file's text; cells point into it */
 };
 
 /* Everything a request's expansion may need; one per engine thread. */
 struct tpl_ctx {
-	uint64_t seq;               /* this request's ${seq} */
-	uint64_t vu;                /* ${vu} */
-	uint64_t iter;              /* ${iter} */
-	int64_t run_id;             /* ${run} */
-	const char *nonce;          /* ${nonce} */
-	uint64_t agent;             /* ${agent} */
-	uint64_t rng;               /* xorshift state for ${random:N} and ${uuid}; never 0 */
-	const struct tpl_csv *csv;  /* may be NULL when no template uses ${csv:...} */
+	uint64_t seq;              /* this request's ${seq} */
+	uint64_t vu;               /* ${vu} */
+	uint64_t iter;             /* ${iter} */
+	int64_t run_id;            /* ${run} */
+	const char *nonce;         /* ${nonce} */
+	uint64_t agent;            /* ${agent} */
+	uint64_t rng;              /* xorshift state for ${random:N} and ${uuid}; never 0 */
+	const struct tpl_csv *csv; /* may be NULL when no template uses ${csv:...} */
 };
 
 int tpl_compile(struct tpl *t, const char *text, const struct tpl_csv *csv, char *err,
-		size_t errlen);
+                size_t errlen);
 void tpl_release(struct tpl *t);
 /* Expands into buf[0..cap); returns the length (without NUL; buf is NUL-terminated) or -1
  * when the result would not fit in cap - 1 bytes. */

@@ -20,21 +20,21 @@
 struct jm_label {
 	char *name;              /* owned */
 	int64_t samples, errors; /* top-level samples with this label, and the failed ones */
-	char url[JM_URL_LEN]; /* the first URL seen with it, or "" */
+	char url[JM_URL_LEN];    /* the first URL seen with it, or "" */
 };
 
 /* What the first pass learns. */
 struct timeline {
 	int64_t interval_ms;     /* of the intervals being rebuilt */
-	int64_t base;      /* interval index (ms since the epoch / interval) of slot 0 */
-	int64_t *last_end; /* per slot: the latest sample end in it, -1 when none */
-	int *level;        /* per slot: active threads at that sample */
-	int64_t cap;       /* slots allocated */
-	int64_t run_start; /* earliest sample start, ms */
-	int64_t run_end;   /* latest sample end, ms */
-	int64_t max_start; /* latest start seen so far (the lateness horizon) */
+	int64_t base;            /* interval index (ms since the epoch / interval) of slot 0 */
+	int64_t *last_end;       /* per slot: the latest sample end in it, -1 when none */
+	int *level;              /* per slot: active threads at that sample */
+	int64_t cap;             /* slots allocated */
+	int64_t run_start;       /* earliest sample start, ms */
+	int64_t run_end;         /* latest sample end, ms */
+	int64_t max_start;       /* latest start seen so far (the lateness horizon) */
 	int64_t samples, errors; /* in the whole file */
-	int nlabels;                            /* entries of labels used */
+	int nlabels;             /* entries of labels used */
 	struct jm_label *slots[JM_LABEL_SLOTS]; /* hash of labels, owned */
 	int64_t other_samples, other_errors;    /* labels past JM_MAX_LABELS */
 	char url[JM_URL_LEN];                   /* the first URL seen */
@@ -353,7 +353,8 @@ static int write_interval(struct writer *w, int r, const struct istats *st)
 	    rec_step_begin(w->rec, s, sp->level, 0, w->start[r], w->planned_ms, e, el) < 0)
 		return -1;
 	if (rec_interval(w->rec, s, w->start[r], iv_end(w, r) - w->start[r],
-	                 jm_phase_name((enum jm_phase)w->phase_of[r]), w->level[r], st, NULL, e, el) < 0)
+	                 jm_phase_name((enum jm_phase)w->phase_of[r]), w->level[r], st, NULL, e,
+	                 el) < 0)
 		return -1;
 	if (w->phase_of[r] == JM_STEADY)
 		istats_add(&w->acc, st);

@@ -57,9 +57,9 @@ static const char *const default_5[] = {
 };
 
 struct jtl_reader {
-	struct ireader *r;           /* the input (not owned) */
-	enum jtl_format fmt;         /* told by the first byte */
-	int has_threads;             /* allThreads or grpThreads is there */
+	struct ireader *r;   /* the input (not owned) */
+	enum jtl_format fmt; /* told by the first byte */
+	int has_threads;     /* allThreads or grpThreads is there */
 	/* CSV */
 	char delim;                  /* ',' or '\t' */
 	int header;                  /* the first line names the columns */
@@ -70,16 +70,16 @@ struct jtl_reader {
 	char *fbuf;                  /* the record's fields, unquoted, each NUL-terminated */
 	char *field[JTL_MAX_FIELDS]; /* where each starts in fbuf */
 	/* XML */
-	char *tag, *top;             /* the tag being read; the top-level sample's start tag */
-	size_t taglen, toplen;       /* their lengths */
-	long top_line;               /* line of the top-level sample's start tag */
-	int depth;                   /* open elements */
-	int top_depth;               /* depth of the open top-level sample, 0 when none */
-	int root_seen;               /* <testResults> opened */
-	int in_url;                  /* reading the text of the top sample's <java.net.URL> */
-	char url[JTL_MAX_FIELD];     /* that text */
-	size_t urllen;               /* its length */
-	const char *attr[C_NCOL];    /* values of the top sample's attributes, in top */
+	char *tag, *top;          /* the tag being read; the top-level sample's start tag */
+	size_t taglen, toplen;    /* their lengths */
+	long top_line;            /* line of the top-level sample's start tag */
+	int depth;                /* open elements */
+	int top_depth;            /* depth of the open top-level sample, 0 when none */
+	int root_seen;            /* <testResults> opened */
+	int in_url;               /* reading the text of the top sample's <java.net.URL> */
+	char url[JTL_MAX_FIELD];  /* that text */
+	size_t urllen;            /* its length */
+	const char *attr[C_NCOL]; /* values of the top sample's attributes, in top */
 };
 
 static int parse_i64(const char *s, int64_t *v)

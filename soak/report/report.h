@@ -405,51 +405,51 @@ struct rpt_gap {
 };
 
 struct rpt_run {
-	int db;                 /* index into report.dbs */
-	int64_t id;             /* runs.id in its database */
-	char key[48];           /* "7", or "2:7" when several databases are read */
-	int label;              /* index into report.labels */
-	char *name;             /* runs.name */
-	char *mode;             /* fixed | sweep */
-	char *connection;       /* keepalive | close */
-	char *protocol;         /* http | tcp-frame */
-	char *status;           /* done | interrupted | failed | running | crashed */
-	char *reason;           /* why it ended, or "" */
-	int64_t started_ms;     /* runs.started_ms */
-	int64_t end_ms;         /* ended_ms, or the end of its last interval while open */
-	int64_t interval_ms;    /* runs.interval_ms */
-	struct rpt_step *steps; /* by idx */
-	int nsteps;             /* steps read */
-	struct istats st;       /* all steps' steady windows (st.hist released) */
-	struct figures f;       /* their figures (histograms merged) */
-	struct rpt_tpoint *ts;  /* TPS and latency over the whole run (every phase) */
-	size_t nts;             /* points in ts */
-	double ts_bucket_s;     /* length of one time-series point */
-	struct rpt_source *src; /* collector series, sorted by name */
-	int nsrc;               /* entries in src */
-	int agent;              /* K of an agent's own run (K/N), else 0 */
-	int agents;             /* a merged run: agents it holds; an agent's own run: N; 0 */
-	int agents_planned;     /* a merged run: agents the group was started with; else 0 */
-	char **agent_notes;     /* a merged run's merge notes (gaps, skew, missing agents) */
-	int nagent_notes;       /* entries in agent_notes */
-	char *host;             /* runs.host: the load generator's host name */
-	struct rpt_env_fact *env; /* what ran, sorted by source then key (none: older file) */
-	int nenv;               /* entries in env */
-	char colocated[256];    /* process sources sampled on the generator's own host,
-	                         * comma-separated ("" when none) */
-	double clock_skew_ms;   /* a merged run: largest difference between its agents' clock
-	                         * offsets (NAN when unknown) */
-	struct rpt_gap *gaps;   /* a resumed run's spans without load (report_gaps.h) */
-	int ngaps;              /* entries in gaps */
-	struct rpt_drift drift; /* does it degrade over time: a fixed run's one step; a sweep
-	                         * run's summary over step_drift */
+	int db;                       /* index into report.dbs */
+	int64_t id;                   /* runs.id in its database */
+	char key[48];                 /* "7", or "2:7" when several databases are read */
+	int label;                    /* index into report.labels */
+	char *name;                   /* runs.name */
+	char *mode;                   /* fixed | sweep */
+	char *connection;             /* keepalive | close */
+	char *protocol;               /* http | tcp-frame */
+	char *status;                 /* done | interrupted | failed | running | crashed */
+	char *reason;                 /* why it ended, or "" */
+	int64_t started_ms;           /* runs.started_ms */
+	int64_t end_ms;               /* ended_ms, or the end of its last interval while open */
+	int64_t interval_ms;          /* runs.interval_ms */
+	struct rpt_step *steps;       /* by idx */
+	int nsteps;                   /* steps read */
+	struct istats st;             /* all steps' steady windows (st.hist released) */
+	struct figures f;             /* their figures (histograms merged) */
+	struct rpt_tpoint *ts;        /* TPS and latency over the whole run (every phase) */
+	size_t nts;                   /* points in ts */
+	double ts_bucket_s;           /* length of one time-series point */
+	struct rpt_source *src;       /* collector series, sorted by name */
+	int nsrc;                     /* entries in src */
+	int agent;                    /* K of an agent's own run (K/N), else 0 */
+	int agents;                   /* a merged run: agents it holds; an agent's own run: N; 0 */
+	int agents_planned;           /* a merged run: agents the group was started with; else 0 */
+	char **agent_notes;           /* a merged run's merge notes (gaps, skew, missing agents) */
+	int nagent_notes;             /* entries in agent_notes */
+	char *host;                   /* runs.host: the load generator's host name */
+	struct rpt_env_fact *env;     /* what ran, sorted by source then key (none: older file) */
+	int nenv;                     /* entries in env */
+	char colocated[256];          /* process sources sampled on the generator's own host,
+	                               * comma-separated ("" when none) */
+	double clock_skew_ms;         /* a merged run: largest difference between its agents' clock
+	                               * offsets (NAN when unknown) */
+	struct rpt_gap *gaps;         /* a resumed run's spans without load (report_gaps.h) */
+	int ngaps;                    /* entries in gaps */
+	struct rpt_drift drift;       /* does it degrade over time: a fixed run's one step; a sweep
+	                               * run's summary over step_drift */
 	struct rpt_drift *step_drift; /* sweep runs: each step's (nsteps entries); else NULL */
-	int study;              /* index into report.studies, -1: not a study's run */
-	int round, position;    /* its study round and place in the round (0: a warm-up) */
-	int warmup;             /* 1: a warm-up run after a start, not compared */
-	int since_start;        /* 1: the first run after its target started (0: unknown) */
-	int compared;           /* 1: its steps enter the cells (not a warm-up; a study's runs
-	                         * only when done: an interrupted slot was run again) */
+	int study;                    /* index into report.studies, -1: not a study's run */
+	int round, position;          /* its study round and place in the round (0: a warm-up) */
+	int warmup;                   /* 1: a warm-up run after a start, not compared */
+	int since_start;              /* 1: the first run after its target started (0: unknown) */
+	int compared;                 /* 1: its steps enter the cells (not a warm-up; a study's runs
+	                               * only when done: an interrupted slot was run again) */
 };
 
 /* A label: a system under test. */
@@ -600,21 +600,21 @@ struct rpt_finding {
  * (report_validity.c). */
 struct rpt_valid {
 	char severity[8]; /* "warn": a figure may mislead; "info": worth knowing */
-	char code[24];    /* host_saturated, generator_saturated, short_window, not_steady, cold_start,
-	                   * errors, clock_skew, confounded */
-	int label;        /* index into labels, or -1 */
-	char run[96];     /* run keys it concerns, comma-separated, or "" */
-	char *message;    /* what it is, the numbers, and what to do */
+	char code[24]; /* host_saturated, generator_saturated, short_window, not_steady, cold_start,
+	                * errors, clock_skew, confounded */
+	int label;     /* index into labels, or -1 */
+	char run[96];  /* run keys it concerns, comma-separated, or "" */
+	char *message; /* what it is, the numbers, and what to do */
 };
 
 /* How long to run: what the batch-means noise of a comparison can resolve at 95 %, and
  * the measured time per label that would resolve a given difference (report_verdict.c). */
 struct rpt_resolve {
-	double measured_s;  /* measured window now: the shorter of the two sides */
-	double tps_pct;     /* smallest TPS difference resolvable now, % of the baseline */
-	double p99_pct;     /* the same for p99 */
-	double tps_need_s;  /* measured seconds per label to resolve RPT_RESOLVE_TPS_PCT */
-	double p99_need_s;  /* ... and RPT_RESOLVE_P99_PCT of p99 (NAN: no noise estimate) */
+	double measured_s; /* measured window now: the shorter of the two sides */
+	double tps_pct;    /* smallest TPS difference resolvable now, % of the baseline */
+	double p99_pct;    /* the same for p99 */
+	double tps_need_s; /* measured seconds per label to resolve RPT_RESOLVE_TPS_PCT */
+	double p99_need_s; /* ... and RPT_RESOLVE_P99_PCT of p99 (NAN: no noise estimate) */
 };
 
 #define RPT_RESOLVE_TPS_PCT 2.0  /* the TPS difference a study usually needs to tell apart */
@@ -622,18 +622,18 @@ struct rpt_resolve {
 
 /* The verdict of one label against the baseline (report_verdict.c). */
 struct rpt_vrow {
-	int label;     /* index into labels (0: the baseline's own row) */
-	int cmp;       /* index into cmps of the comparison it rests on, or -1 (none) */
-	int cell;      /* the label's cell shown (the baseline's own when label 0), or -1 */
+	int label; /* index into labels (0: the baseline's own row) */
+	int cmp;   /* index into cmps of the comparison it rests on, or -1 (none) */
+	int cell;  /* the label's cell shown (the baseline's own when label 0), or -1 */
 	double cpu_req_base[RPT_MAX_SOURCES]; /* CPU ms per request of the baseline, per report
 	                                       * CPU series (NAN: not a process series) */
 	double cpu_req[RPT_MAX_SOURCES];      /* the same for this label */
 	struct rpt_diff cpu_req_d[RPT_MAX_SOURCES]; /* their difference (delta method) */
-	char memory[192];     /* the label's memory verdicts ("normal", "app: suspected leak") */
-	int drift;            /* the label's drift (enum rpt_drift_verdict) over the runs of
-	                       * the cell shown: the worst one; -1 when none was judged */
-	int warnings;         /* validity warnings about this label */
-	char *sentence;       /* the verdict in one sentence */
+	char memory[192]; /* the label's memory verdicts ("normal", "app: suspected leak") */
+	int drift;        /* the label's drift (enum rpt_drift_verdict) over the runs of
+	                   * the cell shown: the worst one; -1 when none was judged */
+	int warnings;     /* validity warnings about this label */
+	char *sentence;   /* the verdict in one sentence */
 };
 
 /* Options of one report. */
@@ -677,7 +677,7 @@ struct report {
 	int nfindings;                /* entries in findings */
 	struct rpt_valid *validity;   /* warnings first, then notes; by code, label, run */
 	int nvalidity;                /* entries in validity */
-	struct rpt_vrow *verdicts; /* one per label, baseline first */
+	struct rpt_vrow *verdicts;    /* one per label, baseline first */
 	int nverdicts;                /* entries in verdicts */
 	struct rpt_resolve *resolve;  /* per comparison (cmps' order) */
 	struct rpt_picture *pics;     /* in report order */
@@ -731,8 +731,8 @@ int rpt_verdicts(struct report *r);
  * resolves, over measured windows of secs_a and secs_b seconds: the smallest difference
  * at 95 % as % of a's mean, and the measured seconds per label that would resolve
  * target_pct.  NAN when the noise is unknown. */
-void rpt_resolve_diff(const struct rpt_bm *a, const struct rpt_bm *b, double secs_a,
-                      double secs_b, double target_pct, double *min_pct, double *need_s);
+void rpt_resolve_diff(const struct rpt_bm *a, const struct rpt_bm *b, double secs_a, double secs_b,
+                      double target_pct, double *min_pct, double *need_s);
 /* A memory verdict in words: "normal", "suspected leak", ... */
 const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len);
 

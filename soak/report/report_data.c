@@ -407,8 +407,8 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	    !run->reason)
 		return rpt_rd_oom(rd);
 	r->labels[li].nruns++;
-	if (rpt_read_gaps(rd, run) < 0 || rpt_read_study_run(rd, run) < 0 || read_steps(rd, run) < 0 ||
-	    read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0 ||
+	if (rpt_read_gaps(rd, run) < 0 || rpt_read_study_run(rd, run) < 0 ||
+	    read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0 ||
 	    rpt_read_agents(rd, q, run) < 0 || rpt_read_env(rd, run) < 0 ||
 	    rpt_drift_read(rd, run) < 0)
 		return -1;

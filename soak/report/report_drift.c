@@ -176,8 +176,8 @@ int rpt_drift_named(const struct rpt_drift_metric *m)
 {
 	/* A rise that is not counted is named when large, real or not: the reader sees the
 	 * growth and why it does not make the verdict. */
-	return m->effect != 0 || (!m->counts && m->change > 0 &&
-	                          m->change >= kinds[m->kind].material * m->first);
+	return m->effect != 0 ||
+	       (!m->counts && m->change > 0 && m->change >= kinds[m->kind].material * m->first);
 }
 
 /* The metrics of c with this effect, comma-separated; returns how many. */

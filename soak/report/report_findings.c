@@ -20,8 +20,8 @@
 #define KEEPALIVE_HELD_REQS 50   /* keep-alive held: a connection serves this many requests */
 #define RSS_RISE            0.10 /* RSS rising: the trend adds this share of the mean... */
 #define RSS_R2              0.60 /* ...steadily, over a window gca_too_short() accepts */
-#define ERRORS_SERIOUS_PCT 1.0  /* errors above this share weigh like a failed run */
-#define GC_HEAVY_PCT       5.0  /* GC pauses above this share of the wall time matter */
+#define ERRORS_SERIOUS_PCT  1.0  /* errors above this share weigh like a failed run */
+#define GC_HEAVY_PCT        5.0  /* GC pauses above this share of the wall time matter */
 
 /* Scores: see the file comment. */
 #define S_MEMORY_BAD     95
@@ -203,12 +203,14 @@ static int gap_findings(struct fctx *x)
 			clock_iso(g->to_ms, to, sizeof to);
 			from[19] = to[19] = '\0';
 			from[10] = to[10] = ' ';
-			rpt_sb_printf(&b, "%s %s without load (%s to %s UTC)", k ? "," : "",
-				      dur_format((g->to_ms - g->from_ms) / 1000 * 1000, d, sizeof d), from,
-				      to + 11);
+			rpt_sb_printf(
+			    &b, "%s %s without load (%s to %s UTC)", k ? "," : "",
+			    dur_format((g->to_ms - g->from_ms) / 1000 * 1000, d, sizeof d), from,
+			    to + 11);
 		}
-		rpt_sb_printf(&b, "; that time, and the new ramp-up and warm-up after it, are left out "
-				  "of every figure.");
+		rpt_sb_printf(&b,
+		              "; that time, and the new ramp-up and warm-up after it, are left out "
+		              "of every figure.");
 		if (add(x, RPT_T_RUNS, run->label, S_RUN_OPEN, &b) < 0)
 			return -1;
 	}
@@ -248,12 +250,17 @@ static int drift_findings(struct fctx *x)
 				sep(&b, &n);
 				/* its own sentence, without its full stop: the line goes on */
 				rpt_sb_printf(&b, "run %s: %.*s", run->key,
-					      (int)(len && run->drift.sentence[len - 1] == '.' ? len - 1 : len),
-					      run->drift.sentence);
-				score = fmax(score, v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
+				              (int)(len && run->drift.sentence[len - 1] == '.'
+				                        ? len - 1
+				                        : len),
+				              run->drift.sentence);
+				score = fmax(score,
+				             v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
 			} else {
-				keys_add(keys[v == RPT_DRIFT_STABLE ? 0 : 1], sizeof keys[0], run->key);
-				score = fmax(score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
+				keys_add(keys[v == RPT_DRIFT_STABLE ? 0 : 1], sizeof keys[0],
+				         run->key);
+				score =
+				    fmax(score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
 			}
 		}
 		if (!any)
@@ -261,14 +268,15 @@ static int drift_findings(struct fctx *x)
 		if (keys[0][0]) {
 			sep(&b, &n);
 			rpt_sb_runs(&b, keys[0]);
-			rpt_sb_printf(&b, " stable from the first third of the measured window to the "
-					  "last (what moved within noise: the Drift table)");
+			rpt_sb_printf(&b,
+			              " stable from the first third of the measured window to the "
+			              "last (what moved within noise: the Drift table)");
 		}
 		if (keys[1][0]) {
 			sep(&b, &n);
 			rpt_sb_runs(&b, keys[1]);
 			rpt_sb_printf(&b, " too short to tell (a third needs %d steady intervals)",
-				      RPT_DRIFT_MIN_PART);
+			              RPT_DRIFT_MIN_PART);
 		}
 		rpt_sb_printf(&b, ".");
 		if (add(x, RPT_T_DRIFT, l, score, &b) < 0)
@@ -287,8 +295,8 @@ static int agent_findings(struct fctx *x)
 		for (int k = 0; k < run->nagent_notes; k++) {
 			struct sbuf b = {.n = 0};
 			rpt_sb_printf(&b, "Run %s (%s), merged from %d of %d agents: %s.", run->key,
-				      lname(r, run->label), run->agents, run->agents_planned,
-				      run->agent_notes[k]);
+			              lname(r, run->label), run->agents, run->agents_planned,
+			              run->agent_notes[k]);
 			if (add(x, RPT_T_RUNS, run->label, S_RUN_FAILED, &b) < 0)
 				return -1;
 		}
@@ -482,7 +490,6 @@ static int sweep_findings(struct fctx *x)
 
 /* --- memory and GC ------------------------------------------------------------------------ */
 
-
 /* Memory and GC, one line per label: what stands out first (an exhausted heap, a suspected
  * leak, a heap still rising in a window too short to judge, heavy GC, process memory
  * rising), each kind with the runs it concerns and the first one's numbers, then what
@@ -491,12 +498,25 @@ static int sweep_findings(struct fctx *x)
 static int memory_findings(struct fctx *x)
 {
 	struct report *r = x->r;
-	enum { EXH, LEAK, RISING, HEAVY, RSS_UP, RSS_LIMIT, NORMAL, SHORT, UNKNOWN, RSS_LEVELS, FLAT,
-	       RSS_SHORT, NKIND };
-	static const double kind_score[NKIND] = {
-	    S_MEMORY_BAD,  S_MEMORY_BAD,  S_GC_HEAVY,    S_GC_HEAVY,      S_GC_HEAVY,    S_GC_HEAVY,
-	    S_MEMORY_OK,   S_CONNECTIONS, S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED,
-	    S_CONNECTIONS};
+	enum {
+		EXH,
+		LEAK,
+		RISING,
+		HEAVY,
+		RSS_UP,
+		RSS_LIMIT,
+		NORMAL,
+		SHORT,
+		UNKNOWN,
+		RSS_LEVELS,
+		FLAT,
+		RSS_SHORT,
+		NKIND
+	};
+	static const double kind_score[NKIND] = {S_MEMORY_BAD,    S_MEMORY_BAD,    S_GC_HEAVY,
+	                                         S_GC_HEAVY,      S_GC_HEAVY,      S_GC_HEAVY,
+	                                         S_MEMORY_OK,     S_CONNECTIONS,   S_CONNECTIONS,
+	                                         S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS};
 
 	for (int l = 0; l < r->nlabels; l++) {
 		char keys[NKIND][512];
@@ -519,21 +539,22 @@ static int memory_findings(struct fctx *x)
 					kind = g->memory == GCA_EXHAUSTED        ? EXH
 					       : g->memory == GCA_SUSPECTED_LEAK ? LEAK
 					       : g->memory == GCA_TOO_SHORT &&
-							 g->trend == GCA_SUSPECTED_LEAK
-						   ? RISING
+					               g->trend == GCA_SUSPECTED_LEAK
+					           ? RISING
 					       : g->gc_time_pct >= GC_HEAVY_PCT ? HEAVY
 					       : g->memory == GCA_NORMAL        ? NORMAL
 					       : g->memory == GCA_TOO_SHORT     ? SHORT
-										: UNKNOWN;
+					                                        : UNKNOWN;
 					gc_max = fmax(gc_max, g->gc_time_pct);
 				} else if (s->has_rss && s->rss_fit) {
 					/* Judged like the heap (report_mem.c): the steady part,
-					 * growth that levels off, a level at the configured limit. */
+					 * growth that levels off, a level at the configured limit.
+					 */
 					kind = s->mem.verdict == RPT_MEM_RISING       ? RSS_UP
 					       : s->mem.verdict == RPT_MEM_AT_LIMIT   ? RSS_LIMIT
 					       : s->mem.verdict == RPT_MEM_LEVELS_OFF ? RSS_LEVELS
 					       : s->mem.verdict == RPT_MEM_FLAT       ? FLAT
-										  : RSS_SHORT;
+					                                              : RSS_SHORT;
 				} else {
 					continue;
 				}
@@ -557,50 +578,53 @@ static int memory_findings(struct fctx *x)
 			sep(&b, &n);
 			rpt_sb_printf(&b, "heap exhausted in ");
 			rpt_sb_runs(&b, keys[EXH]);
-			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[EXH]->key, first[EXH]->name,
-				      first[EXH]->gc.why);
+			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[EXH]->key,
+			              first[EXH]->name, first[EXH]->gc.why);
 		}
 		if (keys[LEAK][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "suspected leak in ");
 			rpt_sb_runs(&b, keys[LEAK]);
-			rpt_sb_printf(&b, " (run %s, %s: heap after GC %s MB/h, R² %.2f)", first_run[LEAK]->key,
-				      first[LEAK]->name,
-				      rpt_fmt_signed(first[LEAK]->gc.slope_mb_per_h, 1, v, sizeof v),
-				      first[LEAK]->gc.r2);
+			rpt_sb_printf(
+			    &b, " (run %s, %s: heap after GC %s MB/h, R² %.2f)",
+			    first_run[LEAK]->key, first[LEAK]->name,
+			    rpt_fmt_signed(first[LEAK]->gc.slope_mb_per_h, 1, v, sizeof v),
+			    first[LEAK]->gc.r2);
 		}
 		if (keys[RISING][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "heap after GC still rising in ");
 			rpt_sb_runs(&b, keys[RISING]);
-			rpt_sb_printf(&b,
-				      " though the window is too short to judge (run %s, %s: %s MB/h, "
-				      "R² %.2f): run longer to tell a leak",
-				      first_run[RISING]->key, first[RISING]->name,
-				      rpt_fmt_signed(first[RISING]->gc.slope_mb_per_h, 1, v, sizeof v),
-				      first[RISING]->gc.r2);
+			rpt_sb_printf(
+			    &b,
+			    " though the window is too short to judge (run %s, %s: %s MB/h, "
+			    "R² %.2f): run longer to tell a leak",
+			    first_run[RISING]->key, first[RISING]->name,
+			    rpt_fmt_signed(first[RISING]->gc.slope_mb_per_h, 1, v, sizeof v),
+			    first[RISING]->gc.r2);
 		}
 		if (keys[HEAVY][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "heavy GC in ");
 			rpt_sb_runs(&b, keys[HEAVY]);
-			rpt_sb_printf(&b, " (run %s, %s: %.2f%% of the wall time in pauses, longest %.1f ms)",
-				      first_run[HEAVY]->key, first[HEAVY]->name, first[HEAVY]->gc.gc_time_pct,
-				      first[HEAVY]->gc.pause_max_ms);
+			rpt_sb_printf(
+			    &b, " (run %s, %s: %.2f%% of the wall time in pauses, longest %.1f ms)",
+			    first_run[HEAVY]->key, first[HEAVY]->name, first[HEAVY]->gc.gc_time_pct,
+			    first[HEAVY]->gc.pause_max_ms);
 		}
 		if (keys[RSS_UP][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory rising in ");
 			rpt_sb_runs(&b, keys[RSS_UP]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_UP]->key,
-				      first[RSS_UP]->name, first[RSS_UP]->mem.why);
+			              first[RSS_UP]->name, first[RSS_UP]->mem.why);
 		}
 		if (keys[RSS_LIMIT][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory at its configured limit in ");
 			rpt_sb_runs(&b, keys[RSS_LIMIT]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LIMIT]->key,
-				      first[RSS_LIMIT]->name, first[RSS_LIMIT]->mem.why);
+			              first[RSS_LIMIT]->name, first[RSS_LIMIT]->mem.why);
 		}
 		if (keys[NORMAL][0]) {
 			sep(&b, &n);
@@ -612,7 +636,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "the GC log of ");
 			rpt_sb_runs(&b, keys[SHORT]);
 			rpt_sb_printf(&b, " is too short to judge a trend (at least 10 min and 3 "
-					  "old-generation cycles are needed)");
+			                  "old-generation cycles are needed)");
 		}
 		if (keys[UNKNOWN][0]) {
 			sep(&b, &n);
@@ -625,7 +649,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory grows, then levels off in ");
 			rpt_sb_runs(&b, keys[RSS_LEVELS]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LEVELS]->key,
-				      first[RSS_LEVELS]->name, first[RSS_LEVELS]->mem.why);
+			              first[RSS_LEVELS]->name, first[RSS_LEVELS]->mem.why);
 		}
 		if (keys[FLAT][0]) {
 			sep(&b, &n);
@@ -637,11 +661,12 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory of ");
 			rpt_sb_runs(&b, keys[RSS_SHORT]);
 			rpt_sb_printf(&b, " over too short a window to judge a trend (%s)",
-				      first[RSS_SHORT]->mem.why);
+			              first[RSS_SHORT]->mem.why);
 		}
 		if (gc_max > 0 || keys[NORMAL][0] || keys[SHORT][0])
-			rpt_sb_printf(&b, "; GC paused the application at most %.2f%% of the wall time",
-				      gc_max);
+			rpt_sb_printf(&b,
+			              "; GC paused the application at most %.2f%% of the wall time",
+			              gc_max);
 		rpt_sb_printf(&b, ".");
 		if (add(x, RPT_T_MEMORY, l, score, &b) < 0)
 			return -1;

@@ -115,7 +115,8 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		rpt_tb_set(b, row, col++, "%s", v->memory[0] ? v->memory : DASH);
 		if (drift)
 			rpt_tb_set(b, row, col++, "%s",
-			           v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : DASH);
+			           v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift)
+			                         : DASH);
 	}
 }
 

@@ -149,11 +149,12 @@ static void html_validity(const struct report *r, FILE *f)
 {
 	fputs("<h2>Can these numbers be trusted?</h2>\n", f);
 	if (r->nvalidity == 0) {
-		fputs("<p>Nothing found that undermines them: the generator's host and the generator "
-		      "were not saturated, the windows are long enough for what they claim, steady "
-		      "and nearly free of errors, and the labels ran in the same environment as far "
-		      "as it was recorded.</p>\n",
-		      f);
+		fputs(
+		    "<p>Nothing found that undermines them: the generator's host and the generator "
+		    "were not saturated, the windows are long enough for what they claim, steady "
+		    "and nearly free of errors, and the labels ran in the same environment as far "
+		    "as it was recorded.</p>\n",
+		    f);
 		return;
 	}
 	fputs("<ul class=\"validity\">\n", f);

@@ -218,8 +218,8 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	if (run->agent)
 		fprintf(f, ", \"agent\": %d, \"agent_count\": %d", run->agent, run->agents);
 	else
-		fprintf(f, ", \"agents\": %d, \"agents_planned\": %d", run->agents ? run->agents : 1,
-		        run->agents ? run->agents_planned : 1);
+		fprintf(f, ", \"agents\": %d, \"agents_planned\": %d",
+		        run->agents ? run->agents : 1, run->agents ? run->agents_planned : 1);
 	fputs(", \"host\": ", f);
 	json_write_str(f, run->host);
 	fputs(", \"colocated\": ", f);

@@ -215,7 +215,9 @@ int rpt_write_md(const struct report *r, FILE *f)
 		const char *m[16];
 		int nm = rpt_methods(r, m, 16);
 		if (nm)
-			fputs(nm > 1 ? "**How changes are judged.**\n\n" : "**How changes are judged.** ", f);
+			fputs(nm > 1 ? "**How changes are judged.**\n\n"
+			             : "**How changes are judged.** ",
+			      f);
 		for (int i = 0; i < nm; i++) {
 			fputs(nm > 1 ? "- " : "", f);
 			md_text(f, m[i]);

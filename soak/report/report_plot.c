@@ -377,14 +377,14 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 		if (close_data(c, f, name) < 0)
 			return -1;
 		snprintf(title, sizeof title, "Heap after GC: run %s (%s), %s: %s", run->key,
-		         c->r->labels[run->label].name, s->name,
-		         gca_memory_text(g->memory));
+		         c->r->labels[run->label].name, s->name, gca_memory_text(g->memory));
 		/* The heap's size is drawn when the heap after GC comes within half of it: a
 		 * floor near the ceiling is exhaustion, and the reader should see the ceiling. */
 		double top = 0;
 		for (size_t k = 0; k < s->nheap_ts; k++)
 			top = fmax(top, s->heap_ts[k].v);
-		double ceiling = g->heap_max_mb > 0 && top >= 0.5 * g->heap_max_mb ? g->heap_max_mb : 0;
+		double ceiling =
+		    g->heap_max_mb > 0 && top >= 0.5 * g->heap_max_mb ? g->heap_max_mb : 0;
 		if (add(c, name, title, "heap_gc.gp", "hastrend=%d;xlabel='%s';heapmax=%.1f", trend,
 		        xl, ceiling) < 0)
 			return -1;
@@ -421,7 +421,8 @@ static const struct rpt_run *label_run(const struct report *r, int l)
 			continue;
 		for (int k = 0; k < run->nsteps; k++)
 			if (run->steps[k].concurrency == cell->concurrency &&
-			    run->steps[k].planned_ms == cell->planned_ms && run->steps[k].nintervals > 0)
+			    run->steps[k].planned_ms == cell->planned_ms &&
+			    run->steps[k].nintervals > 0)
 				return run;
 	}
 	return NULL;
@@ -451,9 +452,9 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++) {
 		const struct rpt_run *run = label_run(r, l);
 		const struct rpt_source *s = run && src ? run_source(run, src) : NULL;
-		int has = run && (what == CMP_TPS || what == CMP_LATENCY   ? run->nts > 0
-		                  : what == CMP_CPU                        ? s && s->ncpu_ts > 0
-		                                                           : s && s->nheap_ts > 0);
+		int has = run && (what == CMP_TPS || what == CMP_LATENCY ? run->nts > 0
+		                  : what == CMP_CPU                      ? s && s->ncpu_ts > 0
+		                                                         : s && s->nheap_ts > 0);
 		runs[l] = has ? run : NULL;
 		if (has) {
 			n++;
@@ -465,7 +466,10 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 	div = time_unit(span, &xl);
 	safe(safe_src, sizeof safe_src, src ? src : "");
 	fmt(name, sizeof name, "compare_%s%s%s",
-	    what == CMP_TPS ? "tps" : what == CMP_LATENCY ? "latency" : what == CMP_CPU ? "cpu" : "heap",
+	    what == CMP_TPS       ? "tps"
+	    : what == CMP_LATENCY ? "latency"
+	    : what == CMP_CPU     ? "cpu"
+	                          : "heap",
 	    src ? "_" : "", safe_src);
 	f = data_file(c, name);
 	for (int l = 0; f && l < r->nlabels && l < RPT_MAX_LABELS; l++) {
@@ -478,12 +482,13 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 				if (what == CMP_TPS)
 					header(f, "time", "%s #%s", label, run->key);
 				else
-					header(f, "time", "%s #%s %s", label, run->key, p ? "p99" : "p50");
+					header(f, "time", "%s #%s %s", label, run->key,
+					       p ? "p99" : "p50");
 				for (size_t k = 0; k < run->nts; k++)
 					row(f, run->ts[k].t_s / div,
 					    what == CMP_TPS ? run->ts[k].tps
-					    : p          ? run->ts[k].p99_ms
-					                 : run->ts[k].p50_ms);
+					    : p             ? run->ts[k].p99_ms
+					                    : run->ts[k].p50_ms);
 				fputs("\n\n", f);
 			}
 		} else {

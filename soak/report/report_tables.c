@@ -208,7 +208,8 @@ static const char *run_cell(const struct rpt_run *run, char *buf, size_t len)
 	if (!strcmp(run->status, "done"))
 		snprintf(buf, len, "%s%s", run->key, run->warmup ? " (warm-up)" : "");
 	else
-		snprintf(buf, len, "%s (%s%s)", run->key, run->status, run->warmup ? ", warm-up" : "");
+		snprintf(buf, len, "%s (%s%s)", run->key, run->status,
+		         run->warmup ? ", warm-up" : "");
 	return buf;
 }
 
@@ -260,16 +261,16 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		int ans = f->p50_us > 0 || f->max_us > 0;
 		rpt_tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? f->mean_us / 1000 : NAN, x[3], 64));
 		rpt_tb_set(b, row, c++, "%s",
-		       rpt_fmt_ms(ans ? (double)f->p90_us / 1000 : NAN, x[4], 64));
+		           rpt_fmt_ms(ans ? (double)f->p90_us / 1000 : NAN, x[4], 64));
 		rpt_tb_set(b, row, c++, "%s",
-		       rpt_fmt_ms(ans ? (double)f->p95_us / 1000 : NAN, x[5], 64));
+		           rpt_fmt_ms(ans ? (double)f->p95_us / 1000 : NAN, x[5], 64));
 		rpt_tb_set(b, row, c++, "%s",
-		       rpt_fmt_ms(ans ? (double)f->p99_us / 1000 : NAN, x[6], 64));
+		           rpt_fmt_ms(ans ? (double)f->p99_us / 1000 : NAN, x[6], 64));
 		rpt_tb_set(b, row, c++, "%s%%", rpt_fmt_num(f->error_pct, 2, x[7], 64));
 		for (int s = 0; s < r->ncpu; s++) {
 			double v = run_cpu(run, r->cpu_names[s]);
 			rpt_tb_set(b, row, c++, "%s%s", rpt_fmt_num(v, 1, x[0], 64),
-			       isnan(v) ? "" : "%");
+			           isnan(v) ? "" : "%");
 		}
 		memory_cell(run, mem, sizeof mem);
 		rpt_tb_set(b, row, c++, "%s", mem);
@@ -296,14 +297,15 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 		rpt_tb_set(b, row, 1, "%s", dur_s(c->f.seconds, x[0], 64));
 		rpt_tb_set(b, row, 2, "%s", rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
 		rpt_tb_set(b, row, 3, "%s",
-		       rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+		           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
 		rpt_tb_set(b, row, 4, "%s", rpt_fmt_num(c->f.tps, 1, x[3], 64));
 		rpt_tb_set(b, row, 5, "%lld", (long long)c->f.requests);
 	}
 }
 
 /* Labels side by side on the concurrency levels of sweeps with one step duration. */
-static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b, struct rpt_table *t)
+static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
+                      struct rpt_table *t)
 {
 	const struct rpt_sweep *sw[RPT_MAX_LABELS];
 	const char *names[1 + 3 * RPT_MAX_LABELS];
@@ -354,11 +356,12 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 				if (r->cells[sw[k]->cells[j]].concurrency == levels[i])
 					c = &r->cells[sw[k]->cells[j]];
 			int ans = c && (c->f.p50_us > 0 || c->f.max_us > 0);
-			rpt_tb_set(b, row, 1 + k, "%s", rpt_fmt_num(c ? c->f.tps : NAN, 1, x[0], 64));
+			rpt_tb_set(b, row, 1 + k, "%s",
+			           rpt_fmt_num(c ? c->f.tps : NAN, 1, x[0], 64));
 			rpt_tb_set(b, row, 1 + n + k, "%s",
-			       rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
+			           rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
 			rpt_tb_set(b, row, 1 + 2 * n + k, "%s",
-			       rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+			           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
 		}
 	}
 	return 1;
@@ -375,11 +378,11 @@ static void change_cell(struct rpt_tb *b, int row, int col, double base, double 
 	}
 	if (points)
 		rpt_tb_set(b, row, col, "%s pp (%s)", rpt_fmt_signed(v - base, 2, x, sizeof x),
-		       rpt_verdict_name(d->verdict));
+		           rpt_verdict_name(d->verdict));
 	else
 		rpt_tb_set(b, row, col, "%s (%s)",
-		       rpt_fmt_pct(base != 0 ? 100 * (v - base) / base : NAN, x, sizeof x),
-		       rpt_verdict_name(d->verdict));
+		           rpt_fmt_pct(base != 0 ? 100 * (v - base) / base : NAN, x, sizeof x),
+		           rpt_verdict_name(d->verdict));
 }
 
 static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
@@ -459,9 +462,10 @@ static void errors_table(const struct report *r, struct rpt_tb *b, struct rpt_ta
 				rpt_tb_set(b, row, 1, "%s", side ? "client" : "server");
 				rpt_tb_set(b, row, 2, "%s", err_class_name((enum err_class)c));
 				rpt_tb_set(b, row, 3, "%lld", (long long)count);
-				rpt_tb_set(b, row, 4, "%s%%",
-				       rpt_fmt_num(req ? 100.0 * (double)count / (double)req : 0, 3,
-				                   x, sizeof x));
+				rpt_tb_set(
+				    b, row, 4, "%s%%",
+				    rpt_fmt_num(req ? 100.0 * (double)count / (double)req : 0, 3, x,
+				                sizeof x));
 				rpt_tb_set(b, row, 5, "%s", sample ? sample : "");
 			}
 }
@@ -491,11 +495,12 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%lld", (long long)s->gc_events);
-			rpt_tb_set(b, row, 4, "%s%%", rpt_fmt_num(s->gc.gc_time_pct, 2, x, sizeof x));
+			rpt_tb_set(b, row, 4, "%s%%",
+			           rpt_fmt_num(s->gc.gc_time_pct, 2, x, sizeof x));
 			rpt_tb_set(b, row, 5, "%s", rpt_fmt_ms(s->gc.pause_max_ms, x, sizeof x));
 			rpt_tb_set(b, row, 6, "%s", rpt_fmt_ms(s->gc.pause_p99_ms, x, sizeof x));
 			rpt_tb_set(b, row, 7, "%s MB/h (%s)",
-			       rpt_fmt_signed(s->gc.slope_mb_per_h, 1, x, 32), s->gc.basis);
+			           rpt_fmt_signed(s->gc.slope_mb_per_h, 1, x, 32), s->gc.basis);
 			rpt_tb_set(b, row, 8, "%s", rpt_fmt_num(s->gc.r2, 2, x, sizeof x));
 			rpt_tb_set(b, row, 9, "%s", gca_memory_text(s->gc.memory));
 		}
@@ -527,10 +532,11 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
 			rpt_tb_set(b, row, 4, "%s MB/h",
-			       rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x));
+			           rpt_fmt_signed(s->rss_slope_mb_h, 2, x, sizeof x));
 			rpt_tb_set(b, row, 5, "%s", rpt_fmt_num(s->rss_r2, 2, x, sizeof x));
 			rpt_tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
-			rpt_tb_set(b, row, 7, "%s MB", rpt_fmt_num(s->mem.level_mb, 1, x, sizeof x));
+			rpt_tb_set(b, row, 7, "%s MB",
+			           rpt_fmt_num(s->mem.level_mb, 1, x, sizeof x));
 			rpt_tb_set(b, row, 8, "%s", rpt_mem_name(s->mem.verdict));
 		}
 }
@@ -541,10 +547,10 @@ static void drift_cell(struct rpt_tb *b, int row, int col, const struct rpt_drif
 	char x[32];
 	if (m->kind == RPT_DK_ERR)
 		rpt_tb_set(b, row, col, "%s pts %s", rpt_fmt_signed(m->change, 2, x, sizeof x),
-		       rpt_verdict_name(m->d.verdict));
+		           rpt_verdict_name(m->d.verdict));
 	else
 		rpt_tb_set(b, row, col, "%s %s", rpt_fmt_pct(m->change_pct, x, sizeof x),
-		       rpt_verdict_name(m->d.verdict));
+		           rpt_verdict_name(m->d.verdict));
 }
 
 /* One row per comparison of a drift (or one saying it is too short); `step` names the
@@ -628,7 +634,7 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
 			if (judged)
 				rpt_tb_set(b, row, 2, "%d other%s", run->nsteps - judged,
-				       run->nsteps - judged == 1 ? "" : "s");
+				           run->nsteps - judged == 1 ? "" : "s");
 			else
 				rpt_tb_set(b, row, 2, "all %d", run->nsteps);
 			for (int col = 3; col < 9; col++)
@@ -640,8 +646,8 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 
 static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"run",        "label",   "name",          "mode",
-	                                    "connection", "status",  "started (UTC)", "measured",
+	static const char *const names[] = {"run",        "label",    "name",          "mode",
+	                                    "connection", "status",   "started (UTC)", "measured",
 	                                    "steps",      "requests", "agents"};
 	rpt_tb_begin(b, t, "Runs", 11);
 	rpt_tb_header(b, names, "llllllrrrrr");
@@ -657,8 +663,8 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		rpt_tb_set(b, row, 2, "%s", run->name);
 		rpt_tb_set(b, row, 3, "%s", run->mode);
 		rpt_tb_set(b, row, 4, "%s", run->connection);
-		rpt_tb_set(b, row, 5, "%s%s%s%s", run->status, *run->reason ? " (" : "", run->reason,
-		       *run->reason ? ")" : "");
+		rpt_tb_set(b, row, 5, "%s%s%s%s", run->status, *run->reason ? " (" : "",
+		           run->reason, *run->reason ? ")" : "");
 		rpt_tb_set(b, row, 6, "%s", iso);
 		rpt_tb_set(b, row, 7, "%s", dur_s(run->f.seconds, d, sizeof d));
 		rpt_tb_set(b, row, 8, "%d", run->nsteps);

@@ -201,10 +201,11 @@ static int generator_saturated(struct vctx *v)
 		rpt_sb_runs(&b, runs);
 		rpt_sb_printf(&b, ": ");
 		if (!isnan(cpu))
-			rpt_sb_printf(&b,
-			              "its %d engine thread%s busy or waiting for a core %.0f%% of the "
-			              "time",
-			              threads, threads == 1 ? " was" : "s were", cpu);
+			rpt_sb_printf(
+			    &b,
+			    "its %d engine thread%s busy or waiting for a core %.0f%% of the "
+			    "time",
+			    threads, threads == 1 ? " was" : "s were", cpu);
 		if (!isnan(cpu) && !isnan(lag))
 			rpt_sb_printf(&b, " and ");
 		if (!isnan(lag))
@@ -251,15 +252,16 @@ static int short_memory(struct vctx *v)
 					continue;
 				struct sbuf b = {.n = 0};
 				if (g->memory == GCA_TOO_SHORT)
-					rpt_sb_printf(&b,
-						      "Run %s (%s), %s: memory could not be judged: %s of "
-						      "GC log with %lld old-generation cycle%s, and a "
-						      "trend needs at least %d min and %d cycles; run "
-						      "longer.",
-						      run->key, lname(r, l), s->name,
-						      dur_format((int64_t)llround(span) * 1000, d, sizeof d),
-						      (long long)cycles, cycles == 1 ? "" : "s",
-						      RPT_TREND_MIN_S / 60, RPT_TREND_MIN_CYCLES);
+					rpt_sb_printf(
+					    &b,
+					    "Run %s (%s), %s: memory could not be judged: %s of "
+					    "GC log with %lld old-generation cycle%s, and a "
+					    "trend needs at least %d min and %d cycles; run "
+					    "longer.",
+					    run->key, lname(r, l), s->name,
+					    dur_format((int64_t)llround(span) * 1000, d, sizeof d),
+					    (long long)cycles, cycles == 1 ? "" : "s",
+					    RPT_TREND_MIN_S / 60, RPT_TREND_MIN_CYCLES);
 				else
 					rpt_sb_printf(
 					    &b,
@@ -270,8 +272,8 @@ static int short_memory(struct vctx *v)
 					    run->key, lname(r, l), s->name,
 					    rpt_memory_text(g->memory, m, sizeof m),
 					    dur_format((int64_t)llround(span) * 1000, d, sizeof d),
-					    (long long)cycles, cycles == 1 ? "" : "s", RPT_TREND_MIN_S / 60,
-					    RPT_TREND_MIN_CYCLES);
+					    (long long)cycles, cycles == 1 ? "" : "s",
+					    RPT_TREND_MIN_S / 60, RPT_TREND_MIN_CYCLES);
 				if (add(v, "warn", "short_window", l, run->key, &b) < 0)
 					return -1;
 			}

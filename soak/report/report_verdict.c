@@ -23,7 +23,6 @@
 
 #define Z95 1.959964 /* normal quantile: a longer run's t approaches it */
 
-
 const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", gca_memory_name(m));
@@ -310,8 +309,10 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 	v->label = l;
 	/* Drift: the worst verdict of the label's runs (degrading, then improving, then
 	 * stable; too short counts only when nothing else was judged). */
-	static const int rank[] = {[RPT_DRIFT_TOO_SHORT] = 1, [RPT_DRIFT_STABLE] = 2,
-				   [RPT_DRIFT_IMPROVING] = 3, [RPT_DRIFT_DEGRADING] = 4};
+	static const int rank[] = {[RPT_DRIFT_TOO_SHORT] = 1,
+	                           [RPT_DRIFT_STABLE] = 2,
+	                           [RPT_DRIFT_IMPROVING] = 3,
+	                           [RPT_DRIFT_DEGRADING] = 4};
 	v->drift = -1;
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];

@@ -9,8 +9,8 @@
 #include "hdr.h"
 #include "procinfo.h"
 
-int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into,
-		char *err, size_t errlen)
+int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into, char *err,
+                size_t errlen)
 {
 	struct istats one;
 	const void *blob = sqlite3_column_blob(st, 9);
@@ -22,7 +22,7 @@ int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istat
 		char e2[256];
 		if (hdr_decode(blob, (size_t)len, &one.hist, e2, sizeof e2) < 0) {
 			snprintf(err, errlen, "run %lld, interval at %lld: bad histogram: %s",
-				 (long long)run_id, (long long)sqlite3_column_int64(st, 0), e2);
+			         (long long)run_id, (long long)sqlite3_column_int64(st, 0), e2);
 			return -1;
 		}
 	}
@@ -36,8 +36,9 @@ int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istat
 			if (!b || bl <= 0)
 				continue;
 			if (hdr_decode(b, (size_t)bl, k ? &one.lag : &one.svc, e2, sizeof e2) < 0) {
-				snprintf(err, errlen, "run %lld, interval at %lld: bad histogram: %s",
-					 (long long)run_id, (long long)sqlite3_column_int64(st, 0), e2);
+				snprintf(
+				    err, errlen, "run %lld, interval at %lld: bad histogram: %s",
+				    (long long)run_id, (long long)sqlite3_column_int64(st, 0), e2);
 				hdr_release(&one.hist);
 				hdr_release(&one.svc);
 				return -1;
@@ -80,23 +81,25 @@ int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istat
 }
 
 int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, double *seconds,
-		int *n, char *err, size_t errlen)
+                int *n, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL, *es = NULL;
 	int rc = -1, step;
 
 	*seconds = 0;
 	*n = 0;
-	if (db_prepare(db, &st,
-		       "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, connect_us, "
-		       "ttfb_us, mean_us, hist, svc_hist, lag_hist, svc_mean_us FROM intervals "
-		       "WHERE run_id = ?1 "
-		       "AND start_ms >= ?4 AND start_ms < ?5 "
-		       "AND (?2 < 0 OR step_idx = ?2) AND (?3 IS NULL OR phase = ?3) ORDER BY start_ms",
-		       err, errlen) < 0 ||
+	if (db_prepare(
+	        db, &st,
+	        "SELECT start_ms, length_ms, requests, errors, bytes, new_conns, connect_us, "
+	        "ttfb_us, mean_us, hist, svc_hist, lag_hist, svc_mean_us FROM intervals "
+	        "WHERE run_id = ?1 "
+	        "AND start_ms >= ?4 AND start_ms < ?5 "
+	        "AND (?2 < 0 OR step_idx = ?2) AND (?3 IS NULL OR phase = ?3) ORDER BY start_ms",
+	        err, errlen) < 0 ||
 	    db_prepare(db, &es,
-		       "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND start_ms = ?",
-		       err, errlen) < 0)
+	               "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND "
+	               "start_ms = ?",
+	               err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(st, 1, w->run_id);
 	sqlite3_bind_int(st, 2, w->step_idx);
@@ -123,8 +126,8 @@ done:
 }
 
 const char *res_status(const char *stored, const char *host, int64_t pid, int64_t pid_start,
-		       const char *boot_id, int64_t heartbeat_ms, int64_t interval_ms,
-		       int64_t now_ms)
+                       const char *boot_id, int64_t heartbeat_ms, int64_t interval_ms,
+                       int64_t now_ms)
 {
 	char me[256], boot[64];
 

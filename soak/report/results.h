@@ -25,20 +25,21 @@ struct res_window {
 /* Adds the window's intervals into `into` (initialised by the caller); *seconds gets the
  * summed interval lengths, *n the number of intervals. */
 int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, double *seconds,
-		int *n, char *err, size_t errlen);
+                int *n, char *err, size_t errlen);
 
 /* Adds the interval row st stands on into `into`.  st's columns 0..9 must be start_ms,
  * length_ms, requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, hist, and
- * optionally svc_hist, lag_hist, svc_mean_us (read when `into` is open; more may follow); es is "SELECT class, count, sample FROM interval_errors WHERE run_id = ?
- * AND start_ms = ?", read when the row has errors.  0, or -1 with err (a bad histogram). */
-int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into,
-		char *err, size_t errlen);
+ * optionally svc_hist, lag_hist, svc_mean_us (read when `into` is open; more may follow); es is
+ * "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND start_ms = ?", read when
+ * the row has errors.  0, or -1 with err (a bad histogram). */
+int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into, char *err,
+                size_t errlen);
 
 /* The status of a run as a reader should see it: the stored status, or "crashed" for a
  * `running` row whose runner is gone (same host: the pid with its start time is not
  * alive, or the machine rebooted; another host: no heartbeat for three intervals). */
 const char *res_status(const char *stored, const char *host, int64_t pid, int64_t pid_start,
-		       const char *boot_id, int64_t heartbeat_ms, int64_t interval_ms,
-		       int64_t now_ms);
+                       const char *boot_id, int64_t heartbeat_ms, int64_t interval_ms,
+                       int64_t now_ms);
 
 #endif

@@ -34,7 +34,7 @@ static void prog_path(const char *prog, char *out, size_t len)
 }
 
 static int spawn(struct collectors *cs, const char *source, const char *prog, char *const argv[],
-		 char *err, size_t errlen)
+                 char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	pid_t parent = getpid(), pid;
@@ -76,8 +76,8 @@ static int spawn(struct collectors *cs, const char *source, const char *prog, ch
 	return 0;
 }
 
-int coll_start(struct collectors *cs, const struct scenario *s, const char *db_path,
-	       int64_t run_id, char *err, size_t errlen)
+int coll_start(struct collectors *cs, const struct scenario *s, const char *db_path, int64_t run_id,
+               char *err, size_t errlen)
 {
 	char run[32], every[32], pid[32], jvm[32], limit[32];
 
@@ -156,11 +156,13 @@ fail:
 static void describe(const struct coll_child *c, char *buf, size_t len)
 {
 	if (WIFEXITED(c->status))
-		snprintf(buf, len, "%s for '%s' (pid %d) exited with status %d; its samples stop here",
-			 c->prog, c->source, (int)c->pid, WEXITSTATUS(c->status));
+		snprintf(buf, len,
+		         "%s for '%s' (pid %d) exited with status %d; its samples stop here",
+		         c->prog, c->source, (int)c->pid, WEXITSTATUS(c->status));
 	else
-		snprintf(buf, len, "%s for '%s' (pid %d) was killed by signal %d; its samples stop here",
-			 c->prog, c->source, (int)c->pid, WTERMSIG(c->status));
+		snprintf(buf, len,
+		         "%s for '%s' (pid %d) was killed by signal %d; its samples stop here",
+		         c->prog, c->source, (int)c->pid, WTERMSIG(c->status));
 }
 
 void coll_poll(struct collectors *cs, struct recorder *r)
@@ -207,7 +209,7 @@ void coll_stop(struct collectors *cs, int64_t timeout_ms)
 		if (!c->pid)
 			continue;
 		log_warn("%s for '%s' did not stop within %lld ms: killing it", c->prog, c->source,
-			 (long long)timeout_ms);
+		         (long long)timeout_ms);
 		kill(c->pid, SIGKILL);
 		waitpid(c->pid, &c->status, 0);
 		c->pid = 0;

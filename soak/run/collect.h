@@ -18,10 +18,10 @@
 #define COLL_MAX (SCN_MAX_COLLECT * 2)
 
 struct coll_child {
-	pid_t pid;        /* 0 when not running */
-	char source[64];  /* the [collect.NAME] name */
-	char prog[32];    /* soak-procstat | soak-gclog */
-	int status;       /* wait status once it ended */
+	pid_t pid;       /* 0 when not running */
+	char source[64]; /* the [collect.NAME] name */
+	char prog[32];   /* soak-procstat | soak-gclog */
+	int status;      /* wait status once it ended */
 };
 
 struct collectors {
@@ -30,8 +30,8 @@ struct collectors {
 };
 
 /* Starts every collector of the scenario; on failure stops those already started. */
-int coll_start(struct collectors *cs, const struct scenario *s, const char *db_path,
-	       int64_t run_id, char *err, size_t errlen);
+int coll_start(struct collectors *cs, const struct scenario *s, const char *db_path, int64_t run_id,
+               char *err, size_t errlen);
 /* Reaps children that ended; records each loss as an event (kind collector_lost). */
 void coll_poll(struct collectors *cs, struct recorder *r);
 /* SIGTERM to each, waits up to timeout_ms in all, then SIGKILL. */

@@ -24,23 +24,24 @@ int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 	 * keeps its memory flat over a 72-hour run (the default grows to about 2 MB). */
 	sqlite3_exec(r->db, "PRAGMA cache_size = -256", NULL, NULL, NULL);
 	if (db_prepare(r->db, &r->ins_interval,
-		       "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
-		       "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
-		       "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
-		       "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
-		       "gen_cpu_pct, gen_saturated, gen_wait_pct) "
-		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-		       err, errlen) < 0 ||
-	    db_prepare(r->db, &r->ins_error,
-		       "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
-		       "VALUES(?,?,?,?,?,?)",
-		       err, errlen) < 0 ||
+	               "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
+	               "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
+	               "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
+	               "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
+	               "gen_cpu_pct, gen_saturated, gen_wait_pct) "
+	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	               err, errlen) < 0 ||
+	    db_prepare(
+	        r->db, &r->ins_error,
+	        "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
+	        "VALUES(?,?,?,?,?,?)",
+	        err, errlen) < 0 ||
 	    db_prepare(r->db, &r->heartbeat, "UPDATE runs SET heartbeat_ms = ? WHERE id = ?", err,
-		       errlen) < 0 ||
+	               errlen) < 0 ||
 	    db_prepare(r->db, &r->ins_event,
-		       "INSERT OR IGNORE INTO events(source, host, t_ms, kind, detail, run_id) "
-		       "VALUES(?,?,?,?,?,?)",
-		       err, errlen) < 0) {
+	               "INSERT OR IGNORE INTO events(source, host, t_ms, kind, detail, run_id) "
+	               "VALUES(?,?,?,?,?,?)",
+	               err, errlen) < 0) {
 		rec_close(r);
 		return -1;
 	}
@@ -59,7 +60,7 @@ void rec_close(struct recorder *r)
 
 /* Runs a prepared statement to completion and resets it. */
 static int step_done(struct recorder *r, sqlite3_stmt *st, const char *what, char *err,
-		     size_t errlen)
+                     size_t errlen)
 {
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
@@ -84,7 +85,8 @@ static void random_hex(char *out, size_t bytes)
 		close(fd);
 	}
 	for (size_t i = got; i < bytes; i++) /* no urandom: still unique enough per host */
-		buf[i] = (unsigned char)((uint64_t)clock_mono_ns() >> (i % 8 * 8)) ^ (unsigned char)getpid();
+		buf[i] = (unsigned char)((uint64_t)clock_mono_ns() >> (i % 8 * 8)) ^
+		         (unsigned char)getpid();
 	for (size_t i = 0; i < bytes; i++) {
 		out[2 * i] = hex[buf[i] >> 4];
 		out[2 * i + 1] = hex[buf[i] & 15];
@@ -93,7 +95,7 @@ static void random_hex(char *out, size_t bytes)
 }
 
 int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
-		  int64_t started_ms, char *err, size_t errlen)
+                  int64_t started_ms, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	char uuid[33], boot[64];
@@ -101,13 +103,14 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 
 	random_hex(uuid, 16);
 	proc_boot_id(boot, sizeof boot);
-	if (db_prepare(r->db, &st,
-		       "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
-		       "connection, url, host, pid, pid_start, boot_id, soak_version, curl_version, "
-		       "status, interval_ms, started_ms, heartbeat_ms, model, arrival, max_in_flight, "
-		       "max_lag_ms) "
-		       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?,?)",
-		       err, errlen) < 0)
+	if (db_prepare(
+	        r->db, &st,
+	        "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
+	        "connection, url, host, pid, pid_start, boot_id, soak_version, curl_version, "
+	        "status, interval_ms, started_ms, heartbeat_ms, model, arrival, max_in_flight, "
+	        "max_lag_ms) "
+	        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?,?)",
+	        err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, s->name, -1, SQLITE_STATIC);
@@ -115,7 +118,8 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	sqlite3_bind_text(st, 4, s->file, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, s->text, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, s->sweep ? "sweep" : "fixed", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, s->plan.protocol == PLAN_TCP_FRAME ? "tcp-frame" : "http", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, s->plan.protocol == PLAN_TCP_FRAME ? "tcp-frame" : "http", -1,
+	                  SQLITE_STATIC);
 	sqlite3_bind_text(st, 8, plan_conn_name(s->plan.connection), -1, SQLITE_STATIC);
 	if (s->plan.protocol == PLAN_TCP_FRAME)
 		sqlite3_bind_text(st, 9, s->plan.address, -1, SQLITE_STATIC);
@@ -133,8 +137,8 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	r->open = s->plan.model == PLAN_OPEN;
 	sqlite3_bind_text(st, 19, r->open ? "open" : "closed", -1, SQLITE_STATIC);
 	if (r->open) {
-		sqlite3_bind_text(st, 20, s->plan.arrival == PLAN_POISSON ? "poisson" : "constant", -1,
-				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 20, s->plan.arrival == PLAN_POISSON ? "poisson" : "constant",
+		                  -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 21, s->plan.max_in_flight);
 		sqlite3_bind_int64(st, 22, s->plan.max_lag_ms);
 	}
@@ -147,8 +151,8 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 }
 
 int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
-		   const char *status_was, int64_t heartbeat_was, int64_t gap_from_ms, char *err,
-		   size_t errlen)
+                   const char *status_was, int64_t heartbeat_was, int64_t gap_from_ms, char *err,
+                   size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	char boot[64], detail[200], a[32], b[40];
@@ -157,12 +161,13 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	proc_boot_id(boot, sizeof boot);
 	if (db_begin(r->db, err, errlen) < 0)
 		return -1;
-	if (db_prepare(r->db, &st,
-		       "UPDATE runs SET status = 'running', reason = NULL, ended_ms = NULL, host = ?, "
-		       "pid = ?, pid_start = ?, boot_id = ?, heartbeat_ms = ?, soak_version = ?, "
-		       "resumed = resumed + 1 "
-		       "WHERE id = ? AND status = ? AND IFNULL(heartbeat_ms, -1) = ?",
-		       err, errlen) < 0)
+	if (db_prepare(
+	        r->db, &st,
+	        "UPDATE runs SET status = 'running', reason = NULL, ended_ms = NULL, host = ?, "
+	        "pid = ?, pid_start = ?, boot_id = ?, heartbeat_ms = ?, soak_version = ?, "
+	        "resumed = resumed + 1 "
+	        "WHERE id = ? AND status = ? AND IFNULL(heartbeat_ms, -1) = ?",
+	        err, errlen) < 0)
 		goto fail;
 	sqlite3_bind_text(st, 1, r->host, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, getpid());
@@ -178,8 +183,10 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 		goto fail;
 	}
 	if (sqlite3_changes(r->db) != 1) {
-		snprintf(err, errlen, "run %lld changed while it was being resumed (resumed by another "
-				      "soak run?)", (long long)run_id);
+		snprintf(err, errlen,
+		         "run %lld changed while it was being resumed (resumed by another "
+		         "soak run?)",
+		         (long long)run_id);
 		goto fail;
 	}
 	sqlite3_finalize(st);
@@ -187,7 +194,7 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	r->run_id = run_id;
 	r->open = s->plan.model == PLAN_OPEN;
 	if (db_prepare(r->db, &st, "INSERT INTO gaps(run_id, from_ms, to_ms) VALUES(?,?,?)", err,
-		       errlen) < 0)
+	               errlen) < 0)
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int64(st, 2, gap_from_ms);
@@ -199,7 +206,8 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	sqlite3_finalize(st);
 	st = NULL;
 	snprintf(detail, sizeof detail, "no load for %s, until %s: the run was resumed",
-		 dur_format((now - gap_from_ms) / 1000 * 1000, a, sizeof a), clock_iso(now, b, sizeof b));
+	         dur_format((now - gap_from_ms) / 1000 * 1000, a, sizeof a),
+	         clock_iso(now, b, sizeof b));
 	sqlite3_bind_text(r->ins_event, 1, "soak", -1, SQLITE_STATIC);
 	sqlite3_bind_text(r->ins_event, 2, r->host, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(r->ins_event, 3, gap_from_ms);
@@ -223,12 +231,13 @@ int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, s
 	int rc;
 
 	random_hex(uuid, 16);
-	if (db_prepare(r->db, &st,
-		       "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
-		       "connection, url, host, soak_version, status, interval_ms, started_ms, "
-		       "ended_ms, heartbeat_ms, origin) "
-		       "VALUES(?,?,?,?,?,?,'http',?,?,?,?,'done',?,?,?,?,?)",
-		       err, errlen) < 0)
+	if (db_prepare(
+	        r->db, &st,
+	        "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
+	        "connection, url, host, soak_version, status, interval_ms, started_ms, "
+	        "ended_ms, heartbeat_ms, origin) "
+	        "VALUES(?,?,?,?,?,?,'http',?,?,?,?,'done',?,?,?,?,?)",
+	        err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, im->name, -1, SQLITE_STATIC);
@@ -256,13 +265,13 @@ int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, s
 }
 
 int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, int64_t started_ms,
-		   int64_t planned_ms, char *err, size_t errlen)
+                   int64_t planned_ms, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	if (db_prepare(r->db, &st,
-		       "INSERT INTO steps(run_id, idx, concurrency, started_ms, planned_ms, rate) "
-		       "VALUES(?,?,?,?,?,?)",
-		       err, errlen) < 0)
+	               "INSERT INTO steps(run_id, idx, concurrency, started_ms, planned_ms, rate) "
+	               "VALUES(?,?,?,?,?,?)",
+	               err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, r->run_id);
 	sqlite3_bind_int(st, 2, idx);
@@ -279,7 +288,7 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 }
 
 int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
-			uint8_t **blob, char *err, size_t errlen)
+                     uint8_t **blob, char *err, size_t errlen)
 {
 	size_t len = 0;
 	*blob = NULL;
@@ -311,8 +320,8 @@ int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const str
  * lag_p99_us, lag_max_us, svc_hist, lag_hist, gen_cpu_pct.  The blobs are the caller's to
  * free. */
 int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
-		     const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
-		     size_t errlen)
+                  const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
+                  size_t errlen)
 {
 	size_t ls = 0, ll = 0;
 	*svc = *lag = NULL;
@@ -340,17 +349,19 @@ int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const stru
 
 double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads)
 {
-	return threads > 0 && seconds > 0 ? 100.0 * (double)s->cpu_ns / (seconds * 1e9 * threads) : 0;
+	return threads > 0 && seconds > 0 ? 100.0 * (double)s->cpu_ns / (seconds * 1e9 * threads)
+	                                  : 0;
 }
 
 double rec_gen_wait_pct(const struct istats *s, double seconds, int threads)
 {
-	return threads > 0 && seconds > 0 ? 100.0 * (double)s->wait_ns / (seconds * 1e9 * threads) : 0;
+	return threads > 0 && seconds > 0 ? 100.0 * (double)s->wait_ns / (seconds * 1e9 * threads)
+	                                  : 0;
 }
 
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-		 const char *phase, int vus, const struct istats *s, int *saturated, char *err,
-		 size_t errlen)
+                 const char *phase, int vus, const struct istats *s, int *saturated, char *err,
+                 size_t errlen)
 {
 	struct figures f;
 	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
@@ -358,9 +369,9 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	int sat;
 
 	istats_figures(s, secs, &f);
-	sat = (r->threads > 0 && rec_gen_cpu_pct(s, secs, r->threads) +
-					 rec_gen_wait_pct(s, secs, r->threads) >=
-				     REC_GEN_CPU_SATURATED) ||
+	sat = (r->threads > 0 &&
+	       rec_gen_cpu_pct(s, secs, r->threads) + rec_gen_wait_pct(s, secs, r->threads) >=
+	           REC_GEN_CPU_SATURATED) ||
 	      (r->open && f.lag_p99_us > REC_GEN_LAG_SATURATED);
 	if (saturated)
 		*saturated = sat;
@@ -390,7 +401,8 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 		sqlite3_bind_int64(r->ins_error, 1, r->run_id);
 		sqlite3_bind_int(r->ins_error, 2, step_idx);
 		sqlite3_bind_int64(r->ins_error, 3, start_ms);
-		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1, SQLITE_STATIC);
+		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1,
+		                  SQLITE_STATIC);
 		sqlite3_bind_int64(r->ins_error, 5, s->err_count[c]);
 		sqlite3_bind_text(r->ins_error, 6, s->err_sample[c], -1, SQLITE_STATIC);
 		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
@@ -412,7 +424,7 @@ fail:
 }
 
 int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t window_end_ms,
-		 const struct istats *s, char *err, size_t errlen)
+                 const struct istats *s, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	struct figures f;
@@ -423,13 +435,13 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	r->unmeasured_ms = 0;
 	istats_figures(s, secs, &f);
 	if (db_prepare(r->db, &st,
-		       "UPDATE steps SET window_start_ms = ?, window_end_ms = ?, tps = ?, "
-		       "requests = ?, errors = ?, bytes = ?, new_conns = ?, connect_us = ?, "
-		       "ttfb_us = ?, mean_us = ?, p50_us = ?, p90_us = ?, p95_us = ?, p99_us = ?, "
-		       "p999_us = ?, max_us = ?, hist = ?, dropped = ?, svc_mean_us = ?, "
-		       "svc_p50_us = ?, svc_p99_us = ?, lag_p99_us = ?, lag_max_us = ?, "
-		       "svc_hist = ?, lag_hist = ?, gen_cpu_pct = ? WHERE run_id = ? AND idx = ?",
-		       err, errlen) < 0)
+	               "UPDATE steps SET window_start_ms = ?, window_end_ms = ?, tps = ?, "
+	               "requests = ?, errors = ?, bytes = ?, new_conns = ?, connect_us = ?, "
+	               "ttfb_us = ?, mean_us = ?, p50_us = ?, p90_us = ?, p95_us = ?, p99_us = ?, "
+	               "p999_us = ?, max_us = ?, hist = ?, dropped = ?, svc_mean_us = ?, "
+	               "svc_p50_us = ?, svc_p99_us = ?, lag_p99_us = ?, lag_max_us = ?, "
+	               "svc_hist = ?, lag_hist = ?, gen_cpu_pct = ? WHERE run_id = ? AND idx = ?",
+	               err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, window_start_ms);
 	sqlite3_bind_int64(st, 2, window_end_ms);
@@ -453,15 +465,16 @@ done:
 }
 
 int rec_threshold(struct recorder *r, int step_idx, const char *metric, const char *unit,
-		  double limit, double value, int passed, char *err, size_t errlen)
+                  double limit, double value, int passed, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (db_prepare(r->db, &st,
-		       "INSERT OR REPLACE INTO thresholds(run_id, step_idx, metric, unit, limit_val, "
-		       "value, passed) VALUES(?,?,?,?,?,?,?)",
-		       err, errlen) < 0)
+	if (db_prepare(
+	        r->db, &st,
+	        "INSERT OR REPLACE INTO thresholds(run_id, step_idx, metric, unit, limit_val, "
+	        "value, passed) VALUES(?,?,?,?,?,?,?)",
+	        err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, r->run_id);
 	sqlite3_bind_int(st, 2, step_idx);
@@ -493,7 +506,8 @@ int rec_set_engine(struct recorder *r, int threads, const char *client, char *er
 {
 	sqlite3_stmt *st = NULL;
 	r->threads = threads;
-	if (db_prepare(r->db, &st, "UPDATE runs SET threads = ?, client = ? WHERE id = ?", err, errlen) < 0)
+	if (db_prepare(r->db, &st, "UPDATE runs SET threads = ?, client = ? WHERE id = ?", err,
+	               errlen) < 0)
 		return -1;
 	sqlite3_bind_int(st, 1, threads);
 	sqlite3_bind_text(st, 2, client, -1, SQLITE_STATIC);
@@ -504,7 +518,7 @@ int rec_set_engine(struct recorder *r, int threads, const char *client, char *er
 }
 
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
-	      char *err, size_t errlen)
+              char *err, size_t errlen)
 {
 	sqlite3_bind_text(r->ins_event, 1, source, -1, SQLITE_STATIC);
 	sqlite3_bind_text(r->ins_event, 2, r->host, -1, SQLITE_STATIC);
@@ -516,14 +530,14 @@ int rec_event(struct recorder *r, const char *source, const char *kind, const ch
 }
 
 int rec_run_end(struct recorder *r, const char *status, const char *reason, char *err,
-		size_t errlen)
+                size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t now = clock_wall_ms();
 	if (db_prepare(r->db, &st,
-		       "UPDATE runs SET status = ?, reason = ?, ended_ms = ?, heartbeat_ms = ? "
-		       "WHERE id = ?",
-		       err, errlen) < 0)
+	               "UPDATE runs SET status = ?, reason = ?, ended_ms = ?, heartbeat_ms = ? "
+	               "WHERE id = ?",
+	               err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
 	if (reason)

@@ -13,26 +13,27 @@
 #include "engine/stats.h"
 #include "scenario/scenario.h"
 
-#define REC_GEN_CPU_SATURATED 90.0  /* % of the engine threads' time busy or waiting for a core:
-                                     * the generator is the limit */
+#define REC_GEN_CPU_SATURATED                                                                      \
+	90.0                        /* % of the engine threads' time busy or waiting for a core:   \
+	                             * the generator is the limit */
 #define REC_GEN_LAG_SATURATED 10000 /* µs of start lag p99: likewise */
 
 struct recorder {
 	sqlite3 *db;
 	int64_t run_id;
-	int threads;       /* engine threads: gen_cpu_pct is of all of them (set once known) */
-	int open;          /* open-model run: the svc_* and lag_* columns are written */
+	int threads; /* engine threads: gen_cpu_pct is of all of them (set once known) */
+	int open;    /* open-model run: the svc_* and lag_* columns are written */
 	char host[256];
-	int imported; /* the run is an import (rec_run_import): no process, no heartbeat */
+	int imported;          /* the run is an import (rec_run_import): no process, no heartbeat */
 	int64_t unmeasured_ms; /* time inside the next rec_step_end's window that is not
-				* measured (a resumed step's gap, its new ramp-up and warm-up):
-				* left out of the step's seconds and TPS; reset by rec_step_end */
+	                        * measured (a resumed step's gap, its new ramp-up and warm-up):
+	                        * left out of the step's seconds and TPS; reset by rec_step_end */
 	sqlite3_stmt *ins_interval, *ins_error, *heartbeat, *ins_event;
 };
 
 /* A run that soak did not drive: a JMeter result file brought in by `soak import`. */
 struct rec_import {
-	const char *origin;      /* runs.origin: "jmeter" */
+	const char *origin; /* runs.origin: "jmeter" */
 	const char *name, *label;
 	const char *file;        /* the imported file, as given */
 	const char *description; /* stored as the scenario text: what the file shows */
@@ -49,41 +50,41 @@ int rec_open(struct recorder *r, const char *path, char *err, size_t errlen);
 void rec_close(struct recorder *r);
 /* Inserts the run row (status running) and sets r->run_id. */
 int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
-		  int64_t started_ms, char *err, size_t errlen);
+                  int64_t started_ms, char *err, size_t errlen);
 /* soak run --resume: takes run_id over from its stopped runner (this process's pid, host
  * and boot, status running, `resumed` counted up) and records the gap since gap_from_ms as
  * a gaps row and a `gap` event.  It succeeds only while the row still shows status_was
  * and heartbeat_was, as read when the run was judged resumable: two resumes of one run
  * cannot both win.  -1 with err otherwise. */
 int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
-		   const char *status_was, int64_t heartbeat_was, int64_t gap_from_ms, char *err,
-		   size_t errlen);
+                   const char *status_was, int64_t heartbeat_was, int64_t gap_from_ms, char *err,
+                   size_t errlen);
 /* Inserts an imported run, already closed as done, and sets r->run_id and r->imported;
  * its steps and intervals follow through the calls below. */
 int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen);
 /* concurrency: the step's VUs (closed) or 0; rate: its arrivals per second (open) or 0. */
 int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, int64_t started_ms,
-		   int64_t planned_ms, char *err, size_t errlen);
+                   int64_t planned_ms, char *err, size_t errlen);
 /* Records the interval; *saturated (may be NULL) tells whether the generator was its own
  * bottleneck in it (its threads busy or waiting for a core >= 90 % of the time, or start
  * lag p99 > 10 ms). */
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-		 const char *phase, int vus, const struct istats *st, int *saturated, char *err,
-		 size_t errlen);
+                 const char *phase, int vus, const struct istats *st, int *saturated, char *err,
+                 size_t errlen);
 /* The step's measured window and its whole histogram. */
 int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t window_end_ms,
-		 const struct istats *st, char *err, size_t errlen);
+                 const struct istats *st, char *err, size_t errlen);
 /* One threshold's verdict for a step (thresholds table): unit "ms", "%" or "req/s". */
 int rec_threshold(struct recorder *r, int step_idx, const char *metric, const char *unit,
-		  double limit, double value, int passed, char *err, size_t errlen);
+                  double limit, double value, int passed, char *err, size_t errlen);
 /* fixed | sweep, when the run's shape is decided as it goes (a capacity search). */
 int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen);
 /* Binds dropped, the open model's service and lag figures and histograms (when r->open),
  * and gen_cpu_pct (when r->threads), from parameter `at` (9 parameters); *svc and *lag are
  * the caller's to free. */
 int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
-		  const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
-		  size_t errlen);
+                  const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
+                  size_t errlen);
 /* The engine, once it runs: its thread count (gen_cpu_pct is of all of them) and the
  * driver that sends, "curl", "lean" or "tcp-frame" (runs.client). */
 int rec_set_engine(struct recorder *r, int threads, const char *client, char *err, size_t errlen);
@@ -92,15 +93,15 @@ int rec_set_engine(struct recorder *r, int threads, const char *client, char *er
 double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads);
 double rec_gen_wait_pct(const struct istats *s, double seconds, int threads);
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
-	      char *err, size_t errlen);
+              char *err, size_t errlen);
 /* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
  * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
  * p999, max, hist (f: istats_figures of s).  *blob must be freed by the caller, after the
  * statement ran.  (soak merge writes merged intervals with it.) */
 int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
-		     uint8_t **blob, char *err, size_t errlen);
+                     uint8_t **blob, char *err, size_t errlen);
 /* status: done | interrupted | failed; reason may be NULL. */
 int rec_run_end(struct recorder *r, const char *status, const char *reason, char *err,
-		size_t errlen);
+                size_t errlen);
 
 #endif

@@ -31,29 +31,29 @@ struct run {
 	struct recorder rec;
 	struct collectors coll;
 	struct engine *eng;
-	struct istats iv;             /* the interval being collected */
-	struct istats acc;            /* the current step's measured window */
-	struct env_banner *banner;    /* the target's Server banner being asked for, or NULL */
+	struct istats iv;          /* the interval being collected */
+	struct istats acc;         /* the current step's measured window */
+	struct env_banner *banner; /* the target's Server banner being asked for, or NULL */
 	struct figures steps[SCN_MAX_LEVELS];
 	int step_done[SCN_MAX_LEVELS]; /* 1 when steps[i] holds figures */
-	int64_t run_t0;               /* monotonic start of the first step */
-	int64_t wall0;                /* wall time at run_t0 */
-	int aligned;                  /* an agent: steps and intervals on the group's agreed
-	                               * schedule (agent_begin) */
-	int stopping;                 /* a signal asked us to stop */
-	int failed;                   /* a runtime failure: status 3 */
-	int breached;                 /* a threshold failed */
-	int open;                     /* the open model */
-	int levels[SCN_MAX_LEVELS];   /* closed: VUs per step (the scenario's, or the search's) */
-	double rates[SCN_MAX_LEVELS]; /* open: arrivals per second per step */
-	int nsteps;                   /* steps planned (a capacity search adds them as it goes) */
-	int64_t step_ms;              /* each step's length, warm-up included */
-	double max_rate;              /* capacity search: the highest passing rate (0: none) */
+	int64_t run_t0;                /* monotonic start of the first step */
+	int64_t wall0;                 /* wall time at run_t0 */
+	int aligned;                   /* an agent: steps and intervals on the group's agreed
+	                                * schedule (agent_begin) */
+	int stopping;                  /* a signal asked us to stop */
+	int failed;                    /* a runtime failure: status 3 */
+	int breached;                  /* a threshold failed */
+	int open;                      /* the open model */
+	int levels[SCN_MAX_LEVELS];    /* closed: VUs per step (the scenario's, or the search's) */
+	double rates[SCN_MAX_LEVELS];  /* open: arrivals per second per step */
+	int nsteps;                    /* steps planned (a capacity search adds them as it goes) */
+	int64_t step_ms;               /* each step's length, warm-up included */
+	double max_rate;               /* capacity search: the highest passing rate (0: none) */
 	double step_means[RUN_MEANS_MAX]; /* the current step's steady intervals' mean latency */
-	int nmeans;                   /* entries in step_means */
-	char max_rate_msg[640];       /* its sentence */
-	int sat_intervals;            /* measured intervals where the generator was the limit */
-	int steady_intervals;         /* measured intervals in all */
+	int nmeans;                       /* entries in step_means */
+	char max_rate_msg[640];           /* its sentence */
+	int sat_intervals;                /* measured intervals where the generator was the limit */
+	int steady_intervals;             /* measured intervals in all */
 	char reason[512];
 	/* status line */
 	int64_t last_status_ms;
@@ -61,7 +61,10 @@ struct run {
 	int64_t last_p99;
 };
 
-static int64_t wall_of(const struct run *r, int64_t mono) { return r->wall0 + (mono - r->run_t0); }
+static int64_t wall_of(const struct run *r, int64_t mono)
+{
+	return r->wall0 + (mono - r->run_t0);
+}
 
 static int signalled(const struct run *r)
 {
@@ -80,7 +83,8 @@ static void status_line(struct run *r, int step, int64_t now, int64_t step_t0)
 	if (r->last_status_ms && secs > 0) {
 		double tps = (double)(lv.requests - r->last_live.requests) / secs;
 		int64_t dreq = lv.requests - r->last_live.requests;
-		double errp = dreq > 0 ? 100.0 * (double)(lv.errors - r->last_live.errors) / (double)dreq : 0;
+		double errp =
+		    dreq > 0 ? 100.0 * (double)(lv.errors - r->last_live.errors) / (double)dreq : 0;
 		double conns = (double)(lv.new_conns - r->last_live.new_conns) / secs;
 		int fill = total > 0 ? (int)(20 * elapsed / total) : 0;
 		for (int i = 0; i < 20; i++)
@@ -89,23 +93,26 @@ static void status_line(struct run *r, int step, int64_t now, int64_t step_t0)
 		(void)step_t0;
 		if (r->open) {
 			char lag[32];
-			fprintf(stderr,
-				"\r\033[K step %d/%d %.1f/s [%s] %s/%s %9.1f req/s  p99 %s  lag %s  "
-				"in flight %d  err %.2f%%",
-				step + 1, r->nsteps, r->rates[step], bar,
-				dur_format(elapsed / 1000 * 1000, el, sizeof el),
-				dur_format(total, tot, sizeof tot), tps,
-				r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-",
-				dur_format_us((double)lv.lag_us, lag, sizeof lag), lv.inflight, errp);
+			fprintf(
+			    stderr,
+			    "\r\033[K step %d/%d %.1f/s [%s] %s/%s %9.1f req/s  p99 %s  lag %s  "
+			    "in flight %d  err %.2f%%",
+			    step + 1, r->nsteps, r->rates[step], bar,
+			    dur_format(elapsed / 1000 * 1000, el, sizeof el),
+			    dur_format(total, tot, sizeof tot), tps,
+			    r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-",
+			    dur_format_us((double)lv.lag_us, lag, sizeof lag), lv.inflight, errp);
 		} else {
 			fprintf(stderr,
-				"\r\033[K step %d/%d %5d VUs [%s] %s/%s %9.1f req/s  p99 %s  err %.2f%%  "
-				"conn %.1f/s",
-				step + 1, r->nsteps, lv.vus, bar,
-				dur_format(elapsed / 1000 * 1000, el, sizeof el),
-				dur_format(total, tot, sizeof tot), tps,
-				r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99) : "-", errp,
-				conns);
+			        "\r\033[K step %d/%d %5d VUs [%s] %s/%s %9.1f req/s  p99 %s  err "
+			        "%.2f%%  "
+			        "conn %.1f/s",
+			        step + 1, r->nsteps, lv.vus, bar,
+			        dur_format(elapsed / 1000 * 1000, el, sizeof el),
+			        dur_format(total, tot, sizeof tot), tps,
+			        r->last_p99 ? dur_format_us((double)r->last_p99, p99, sizeof p99)
+			                    : "-",
+			        errp, conns);
 		}
 		fflush(stderr);
 	}
@@ -141,7 +148,7 @@ static int wait_until(struct run *r, int step, int64_t until, int64_t step_t0)
 }
 
 static void print_interval(struct run *r, int step, const char *phase, int64_t start_mono,
-			   int64_t len_ms, const struct istats *iv)
+                           int64_t len_ms, const struct istats *iv)
 {
 	struct figures f;
 	char a[32], b[32], c[32];
@@ -157,41 +164,42 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 		/* The requests in flight when sending stopped: a count, never a rate (a few
 		 * answered in milliseconds would read as thousands per second). */
 		fprintf(stderr,
-			"run %lld step %d/%d drain   +%s: %lld requests in flight answered in %s, "
-			"p99 %s err %.2f%%\n",
-			(long long)r->rec.run_id, step + 1, r->nsteps,
-			dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
-			(long long)f.requests, dur_format(len_ms, b, sizeof b),
-			dur_format_us((double)f.p99_us, c, sizeof c), f.error_pct);
+		        "run %lld step %d/%d drain   +%s: %lld requests in flight answered in %s, "
+		        "p99 %s err %.2f%%\n",
+		        (long long)r->rec.run_id, step + 1, r->nsteps,
+		        dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
+		        (long long)f.requests, dur_format(len_ms, b, sizeof b),
+		        dur_format_us((double)f.p99_us, c, sizeof c), f.error_pct);
 		return;
 	}
 	if (r->open) {
 		char d[32], e[32];
 		fprintf(stderr,
-			"run %lld step %d/%d %.1f/s %-7s +%s: %lld req %.1f/s p50 %s p99 %s "
-			"(service p99 %s, lag p99 %s) dropped %lld err %.2f%%\n",
-			(long long)r->rec.run_id, step + 1, r->nsteps, r->rates[step], phase,
-			dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
-			(long long)f.requests, f.tps, dur_format_us((double)f.p50_us, b, sizeof b),
-			dur_format_us((double)f.p99_us, c, sizeof c),
-			dur_format_us((double)f.svc_p99_us, d, sizeof d),
-			dur_format_us((double)f.lag_p99_us, e, sizeof e), (long long)f.dropped,
-			f.error_pct);
+		        "run %lld step %d/%d %.1f/s %-7s +%s: %lld req %.1f/s p50 %s p99 %s "
+		        "(service p99 %s, lag p99 %s) dropped %lld err %.2f%%\n",
+		        (long long)r->rec.run_id, step + 1, r->nsteps, r->rates[step], phase,
+		        dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
+		        (long long)f.requests, f.tps, dur_format_us((double)f.p50_us, b, sizeof b),
+		        dur_format_us((double)f.p99_us, c, sizeof c),
+		        dur_format_us((double)f.svc_p99_us, d, sizeof d),
+		        dur_format_us((double)f.lag_p99_us, e, sizeof e), (long long)f.dropped,
+		        f.error_pct);
 		return;
 	}
 	agent_share(r->o->agent, r->levels[step], r->rates[step], &share);
 	fprintf(stderr,
-		"run %lld step %d/%d %d VUs %-7s +%s: %lld req %.1f/s p50 %s p99 %s err %.2f%% new conn %lld\n",
-		(long long)r->rec.run_id, step + 1, r->nsteps, share.vus, phase,
-		dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a), (long long)f.requests,
-		f.tps, dur_format_us((double)f.p50_us, b, sizeof b), dur_format_us((double)f.p99_us, c, sizeof c),
-		f.error_pct, (long long)f.new_conns);
+	        "run %lld step %d/%d %d VUs %-7s +%s: %lld req %.1f/s p50 %s p99 %s err %.2f%% new "
+	        "conn %lld\n",
+	        (long long)r->rec.run_id, step + 1, r->nsteps, share.vus, phase,
+	        dur_format((start_mono - r->run_t0) / 1000 * 1000, a, sizeof a),
+	        (long long)f.requests, f.tps, dur_format_us((double)f.p50_us, b, sizeof b),
+	        dur_format_us((double)f.p99_us, c, sizeof c), f.error_pct, (long long)f.new_conns);
 }
 
 /* Collects what was counted since the last collect and records it as the interval
  * [start, now) (monotonic); returns -1 on a runtime failure. */
 static int close_interval(struct run *r, int step, int64_t start, int64_t now, const char *phase,
-			  int steady)
+                          int steady)
 {
 	char err[512];
 	struct engine_live lv;
@@ -203,7 +211,7 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	engine_live(r->eng, &lv);
 	int sat = 0;
 	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, &sat,
-			 err, sizeof err) < 0) {
+	                 err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
@@ -241,16 +249,16 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 	n = verdict_check(&t, f, v);
 	for (int i = 0; i < n; i++) {
 		if (rec_threshold(&r->rec, step, v[i].metric, v[i].unit, v[i].limit, v[i].value,
-				  v[i].passed, err, sizeof err) < 0)
+		                  v[i].passed, err, sizeof err) < 0)
 			log_warn("%s", err);
 		if (v[i].passed)
 			continue;
 		if (r->open)
-			snprintf(msg, sizeof msg, "step %d (%.1f/s): %.200s", step + 1, r->rates[step],
-				 v[i].text);
+			snprintf(msg, sizeof msg, "step %d (%.1f/s): %.200s", step + 1,
+			         r->rates[step], v[i].text);
 		else
-			snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1, r->levels[step],
-				 v[i].text);
+			snprintf(msg, sizeof msg, "step %d (%d VUs): %.200s", step + 1,
+			         r->levels[step], v[i].text);
 		if (r->o->tty && !r->o->quiet)
 			fputc('\n', stderr);
 		fprintf(stderr, "soak run: threshold failed: %s\n", msg);
@@ -275,14 +283,15 @@ static int check_drift(struct run *r)
 	if (!r->o->drift_check || (t->drift_tps < 0 && t->drift_mean < 0 && t->drift_p99 < 0))
 		return 0;
 	n = r->o->drift_check(r->o->db_path, r->rec.run_id, t->drift_tps, t->drift_mean,
-			      t->drift_p99, &msgs[0][0], sizeof msgs[0], DRIFT_MSGS, verdict,
-			      sizeof verdict, err, sizeof err);
+	                      t->drift_p99, &msgs[0][0], sizeof msgs[0], DRIFT_MSGS, verdict,
+	                      sizeof verdict, err, sizeof err);
 	if (n < 0) {
 		fprintf(stderr, "soak run: drift thresholds not judged: %s\n", err);
 		return -1;
 	}
 	if (!r->o->quiet)
-		fprintf(stderr, "soak run: run %lld drift: %s\n", (long long)r->rec.run_id, verdict);
+		fprintf(stderr, "soak run: run %lld drift: %s\n", (long long)r->rec.run_id,
+		        verdict);
 	for (int i = 0; i < n; i++) {
 		fprintf(stderr, "soak run: threshold failed: %s\n", msgs[i]);
 		if (rec_event(&r->rec, "soak", "threshold", msgs[i], err, sizeof err) < 0)
@@ -325,8 +334,8 @@ static int run_step(struct run *r, int k, int last)
 	int cont = rs && k == rs->step && rs->step_started_ms >= 0;
 	int64_t now0 = clock_mono_ms();
 	int64_t ran = cont && rs->gap_from_ms > rs->step_started_ms
-			      ? rs->gap_from_ms - rs->step_started_ms
-			      : 0;
+	                  ? rs->gap_from_ms - rs->step_started_ms
+	                  : 0;
 	/* agents: the step begins on the group's schedule, not when the last one ended */
 	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : now0 - ran;
 	int64_t load0 = cont ? now0 : t0; /* where this step's load starts */
@@ -348,14 +357,14 @@ static int run_step(struct run *r, int k, int last)
 		return 0; /* a late agent joins the group where it is: this step is over */
 	agent_share(r->o->agent, r->levels[k], r->rates[k], &share);
 	if ((!cont && rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms,
-				     err, sizeof err) < 0) ||
+	                             err, sizeof err) < 0) ||
 	    (r->o->agent &&
 	     agent_record_step(r->rec.db, r->rec.run_id, k, r->levels[k], err, sizeof err) < 0)) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
 	int64_t ramp = r->aligned ? (ramp_end > clock_mono_ms() ? ramp_end - clock_mono_ms() : 0)
-				  : s->rampup_ms;
+	                          : s->rampup_ms;
 	if (r->open)
 		engine_set_rate(r->eng, share.rate, ramp);
 	else
@@ -376,7 +385,9 @@ static int run_step(struct run *r, int k, int last)
 			next = warm_end;
 		if (next > step_end)
 			next = step_end;
-		const char *phase = from < ramp_end ? "rampup" : from < warm_end ? "warmup" : "steady";
+		const char *phase = from < ramp_end   ? "rampup"
+		                    : from < warm_end ? "warmup"
+		                                      : "steady";
 		int steady = from >= warm_end;
 		if (r->aligned && next <= clock_mono_ms() && next < step_end) {
 			pstart = next; /* a late agent skips the intervals already over */
@@ -420,9 +431,10 @@ static int run_step(struct run *r, int k, int last)
 		int before = cont && rs->prior, after = win_start >= 0;
 		int64_t wfrom = before ? rs->prior_from_ms : wall_of(r, win_start);
 		int64_t wto = after ? wall_of(r, win_end) : rs->prior_to_ms;
-		r->rec.unmeasured_ms = before && after ? wall_of(r, win_start) - rs->prior_to_ms : 0;
+		r->rec.unmeasured_ms =
+		    before && after ? wall_of(r, win_start) - rs->prior_to_ms : 0;
 		istats_figures(&r->acc, (double)(wto - wfrom - r->rec.unmeasured_ms) / 1000.0,
-			       &r->steps[k]);
+		               &r->steps[k]);
 		r->step_done[k] = 1;
 		if (rec_step_end(&r->rec, k, wfrom, wto, &r->acc, err, sizeof err) < 0) {
 			snprintf(r->reason, sizeof r->reason, "%s", err);
@@ -446,17 +458,17 @@ static int agent_begin(struct run *r)
 
 	if (!have_off)
 		log_warn("agent %d/%d: clock not compared with the database's file system: %s",
-			 a->index, a->count, err);
+		         a->index, a->count, err);
 	if (late >= scn_total_ms(r->s)) {
 		snprintf(r->reason, sizeof r->reason,
-			 "agent %d/%d came %.1f s after the group's start: its run is over", a->index,
-			 a->count, (double)late / 1000);
+		         "agent %d/%d came %.1f s after the group's start: its run is over",
+		         a->index, a->count, (double)late / 1000);
 		agent_plan_next(a, r->s, t0);
 		r->failed = 1;
 		return -1;
 	}
 	int rc = agent_record_run(r->rec.db, r->rec.run_id, a, t0, late, have_off ? &off : NULL,
-				  err, sizeof err);
+	                          err, sizeof err);
 	agent_plan_next(a, r->s, t0); /* the queue's next scenario starts after this one */
 	if (rc < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
@@ -465,9 +477,9 @@ static int agent_begin(struct run *r)
 	}
 	if (!r->o->quiet)
 		fprintf(stderr, "soak run: agent %d/%d (%s) of group '%s': %s %s%s\n", a->index,
-			a->count, a->source, a->group, late ? "late: joining the run that started"
-							    : "starting at",
-			clock_iso(t0, when, sizeof when), late ? " where it is now" : "");
+		        a->count, a->source, a->group,
+		        late ? "late: joining the run that started" : "starting at",
+		        clock_iso(t0, when, sizeof when), late ? " where it is now" : "");
 	if (agent_wait(t0, r->o->sigint_count, r->o->sigterm, &mono) < 0) {
 		r->stopping = 1;
 		return -1;
@@ -485,9 +497,9 @@ static void print_summary(const struct run *r)
 	char a[16], b[16], c[16], d[16], dur[32], lv[32];
 
 	fprintf(out, "\nrun %lld: %s (label %s)\n", (long long)r->rec.run_id, s->name, s->label);
-	fprintf(out, "%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step", r->open ? "rate/s" : "VUs",
-	       "window", "requests", "TPS", "avg", "90%", "95%", "99%", "error%",
-	       r->open ? "dropped" : "new conns");
+	fprintf(out, "%-5s %7s %9s %10s %10s %9s %9s %9s %9s %8s %10s\n", "step",
+	        r->open ? "rate/s" : "VUs", "window", "requests", "TPS", "avg", "90%", "95%", "99%",
+	        "error%", r->open ? "dropped" : "new conns");
 	for (int k = 0; k < r->nsteps; k++) {
 		const struct figures *f = &r->steps[k];
 		if (!r->step_done[k])
@@ -497,21 +509,25 @@ static void print_summary(const struct run *r)
 		else
 			snprintf(lv, sizeof lv, "%d", r->levels[k]);
 		fprintf(out, "%-5d %7s %9s %10lld %10.1f %9s %9s %9s %9s %8.2f %10lld\n", k + 1, lv,
-		       dur_format((int64_t)(f->seconds * 1000 + 0.5), dur, sizeof dur), (long long)f->requests,
-		       f->tps, dur_format_us(f->mean_us, a, sizeof a), dur_format_us((double)f->p90_us, b, sizeof b),
-		       dur_format_us((double)f->p95_us, c, sizeof c), dur_format_us((double)f->p99_us, d, sizeof d),
-		       f->error_pct, (long long)(r->open ? f->dropped : f->new_conns));
+		        dur_format((int64_t)(f->seconds * 1000 + 0.5), dur, sizeof dur),
+		        (long long)f->requests, f->tps, dur_format_us(f->mean_us, a, sizeof a),
+		        dur_format_us((double)f->p90_us, b, sizeof b),
+		        dur_format_us((double)f->p95_us, c, sizeof c),
+		        dur_format_us((double)f->p99_us, d, sizeof d), f->error_pct,
+		        (long long)(r->open ? f->dropped : f->new_conns));
 	}
 	if (r->open)
 		for (int k = 0; k < r->nsteps; k++) {
 			const struct figures *f = &r->steps[k];
 			if (!r->step_done[k])
 				continue;
-			fprintf(out, "step %d: latency from the intended start; service time p50 %s p99 %s, "
-			       "start lag p99 %s\n",
-			       k + 1, dur_format_us((double)f->svc_p50_us, a, sizeof a),
-			       dur_format_us((double)f->svc_p99_us, b, sizeof b),
-			       dur_format_us((double)f->lag_p99_us, c, sizeof c));
+			fprintf(
+			    out,
+			    "step %d: latency from the intended start; service time p50 %s p99 %s, "
+			    "start lag p99 %s\n",
+			    k + 1, dur_format_us((double)f->svc_p50_us, a, sizeof a),
+			    dur_format_us((double)f->svc_p99_us, b, sizeof b),
+			    dur_format_us((double)f->lag_p99_us, c, sizeof c));
 		}
 	fflush(out);
 }
@@ -561,9 +577,10 @@ static int sustained(const struct run *r, char *why, size_t whylen)
 	b /= third;
 	if (b <= a * SUSTAIN_RISE || b - a <= SUSTAIN_US)
 		return 1;
-	snprintf(why, whylen, "latency still rising within the step (mean %s in its first third, %s "
-			      "in its last): the server does not keep up with this rate",
-		 dur_format_us(a, x, sizeof x), dur_format_us(b, y, sizeof y));
+	snprintf(why, whylen,
+	         "latency still rising within the step (mean %s in its first third, %s "
+	         "in its last): the server does not keep up with this rate",
+	         dur_format_us(a, x, sizeof x), dur_format_us(b, y, sizeof y));
 	return 0;
 }
 
@@ -581,7 +598,8 @@ static int search_step(struct run *r, int k, double rate, char *why, size_t whyl
 		snprintf(why, whylen, "no measured window");
 		ok = 0;
 	} else {
-		ok = slo_check(r->o->search.slo, &r->steps[k], why, whylen) && sustained(r, why, whylen);
+		ok = slo_check(r->o->search.slo, &r->steps[k], why, whylen) &&
+		     sustained(r, why, whylen);
 	}
 	if (!ok && settle(r, k) < 0)
 		return -1;
@@ -614,7 +632,7 @@ static int search(struct run *r)
 		rate = step > 0 ? rate + step : rate * 2;
 	}
 	for (int i = 0; fail > 0 && pass > 0 && i < SEARCH_BISECT && k < SCN_MAX_LEVELS &&
-			(fail - pass) / pass > SEARCH_RESOLUTION;
+	                (fail - pass) / pass > SEARCH_RESOLUTION;
 	     i++) {
 		double mid = (pass + fail) / 2;
 		rc = search_step(r, k++, mid, why, sizeof why);
@@ -640,14 +658,15 @@ end:
 	snprintf(a, sizeof a, "%.1f/s", pass);
 	snprintf(b, sizeof b, "%.1f/s", fail);
 	if (pass > 0 && fail > 0)
-		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %.200s)", q->slo->text,
-			 a, b, fail_why);
+		snprintf(msg, sizeof msg, "highest rate meeting %s: %s (%s failed: %.200s)",
+		         q->slo->text, a, b, fail_why);
 	else if (pass > 0)
-		snprintf(msg, sizeof msg, "highest rate meeting %s: at least %s (the highest tried)",
-			 q->slo->text, a);
+		snprintf(msg, sizeof msg,
+		         "highest rate meeting %s: at least %s (the highest tried)", q->slo->text,
+		         a);
 	else
-		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %.200s", q->slo->text, b,
-			 fail_why);
+		snprintf(msg, sizeof msg, "no rate tried meets %s: %s failed: %.200s", q->slo->text,
+		         b, fail_why);
 	if (rec_event(&r->rec, "soak", "max_rate", msg, err, sizeof err) < 0)
 		log_warn("%s", err);
 	r->max_rate = pass;
@@ -682,19 +701,20 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		return EXIT_RUNTIME;
 	}
 	if ((r->open ? istats_init_open(&r->iv, err, sizeof err) < 0 ||
-			       istats_init_open(&r->acc, err, sizeof err) < 0
-		     : istats_init(&r->iv, err, sizeof err) < 0 ||
-			       istats_init(&r->acc, err, sizeof err) < 0) ||
+	                   istats_init_open(&r->acc, err, sizeof err) < 0
+	             : istats_init(&r->iv, err, sizeof err) < 0 ||
+	                   istats_init(&r->acc, err, sizeof err) < 0) ||
 	    rec_open(&r->rec, o->db_path, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (o->resume ? rec_run_resume(&r->rec, s, o->resume->run_id, o->resume->status_was,
-				       o->resume->heartbeat_was, o->resume->gap_from_ms, err,
-				       sizeof err) < 0
-		      : rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
-			    (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
+	if (o->resume
+	        ? rec_run_resume(&r->rec, s, o->resume->run_id, o->resume->status_was,
+	                         o->resume->heartbeat_was, o->resume->gap_from_ms, err,
+	                         sizeof err) < 0
+	        : rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
+	              (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -710,14 +730,16 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	}
 	if (o->run_id)
 		*o->run_id = r->rec.run_id;
-	if (o->on_begin && o->on_begin(o->on_begin_arg, r->rec.db, r->rec.run_id, err, sizeof err) < 0) {
+	if (o->on_begin &&
+	    o->on_begin(o->on_begin_arg, r->rec.db, r->rec.run_id, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
 		goto close;
 	}
 	/* ${nonce}: random per run, so usernames never collide with an earlier run's. */
 	{
-		uint64_t x = (uint64_t)clock_mono_ns() ^ ((uint64_t)r->rec.run_id << 40) ^ (uint64_t)getpid();
+		uint64_t x = (uint64_t)clock_mono_ns() ^ ((uint64_t)r->rec.run_id << 40) ^
+		             (uint64_t)getpid();
 		static const char a36[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 		for (int i = 0; i < 8; i++) {
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -734,21 +756,23 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	if (!o->quiet && o->resume) {
 		const struct runner_resume *rs = o->resume;
 		int64_t ran = rs->step_started_ms >= 0 && rs->gap_from_ms > rs->step_started_ms
-				      ? rs->gap_from_ms - rs->step_started_ms
-				      : 0;
+		                  ? rs->gap_from_ms - rs->step_started_ms
+		                  : 0;
 		int64_t left = r->step_ms - ran;
 		left += (int64_t)(s->nlevels - rs->step - 1) * r->step_ms;
 		fprintf(stderr,
-			"soak run: resuming run %lld '%s' (label %s) in %s after %s without load: "
-			"step %d of %d, %s left\n",
-			(long long)r->rec.run_id, s->name, s->label, o->db_path,
-			dur_format((r->wall0 - rs->gap_from_ms) / 1000 * 1000, (char[32]){0}, 32),
-			rs->step + 1, s->nlevels, dur_format(left / 1000 * 1000, (char[32]){0}, 32));
+		        "soak run: resuming run %lld '%s' (label %s) in %s after %s without load: "
+		        "step %d of %d, %s left\n",
+		        (long long)r->rec.run_id, s->name, s->label, o->db_path,
+		        dur_format((r->wall0 - rs->gap_from_ms) / 1000 * 1000, (char[32]){0}, 32),
+		        rs->step + 1, s->nlevels,
+		        dur_format(left / 1000 * 1000, (char[32]){0}, 32));
 	} else if (!o->quiet) {
-		fprintf(stderr, "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s, client %s\n",
-			(long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
-			s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
-			engine_client(&s->plan, NULL, 0));
+		fprintf(stderr,
+		        "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s, client %s\n",
+		        (long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
+		        s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
+		        engine_client(&s->plan, NULL, 0));
 	}
 	if (coll_start(&r->coll, s, o->db_path, r->rec.run_id, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
@@ -770,7 +794,7 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	}
 	log_info("engine: %d threads, %s loop", engine_threads(r->eng), engine_loop_name(r->eng));
 	if (rec_set_engine(&r->rec, engine_threads(r->eng), engine_client_name(r->eng), err,
-			   sizeof err) < 0) {
+	                   sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
 		goto close;
@@ -778,8 +802,10 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	{
 		/* What ran, before the first request: a report needs it to say whether two
 		 * labels differ in more than the label.  Missing facts never stop a run. */
-		struct env_run er = {.s = s, .threads = engine_threads(r->eng),
-				     .loop = engine_loop_name(r->eng), .curl_version = curl_version()};
+		struct env_run er = {.s = s,
+		                     .threads = engine_threads(r->eng),
+		                     .loop = engine_loop_name(r->eng),
+		                     .curl_version = curl_version()};
 		int erc;
 		r->banner = env_capture(r->rec.db, r->rec.run_id, &er, &erc, err, sizeof err);
 		if (erc < 0)
@@ -806,9 +832,9 @@ close:
 	coll_stop(&r->coll, 5000);
 	{
 		const char *status = r->failed ? "failed" : r->stopping ? "interrupted" : "done";
-		const char *why = r->failed ? r->reason
-				  : r->stopping ? (*o->sigterm ? "SIGTERM" : "SIGINT")
-						: NULL;
+		const char *why = r->failed     ? r->reason
+		                  : r->stopping ? (*o->sigterm ? "SIGTERM" : "SIGINT")
+		                                : NULL;
 		if (r->failed)
 			fprintf(stderr, "soak run: %s\n", r->reason);
 		if (env_finish(r->rec.db, r->rec.run_id, r->banner, err, sizeof err) < 0)
@@ -819,7 +845,8 @@ close:
 			r->failed = 1;
 		}
 		if (!o->quiet)
-			fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id, status);
+			fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id,
+			        status);
 		if (!r->failed && check_drift(r) < 0)
 			drift_unjudged = 1;
 	}
@@ -827,13 +854,15 @@ close:
 	if (r->max_rate_msg[0] && !o->quiet)
 		printf("%s\n", r->max_rate_msg);
 	if (r->sat_intervals > 0 && !o->quiet)
-		fprintf(stderr,
-			"soak run: warning: the load generator was the bottleneck in %d of %d measured "
-			"intervals (its %d engine threads busy or waiting for a core %.0f%% of the time "
-			"or more%s): those latencies include the generator's own queueing; give it "
-			"more threads or another machine\n",
-			r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
-			r->open ? ", or start lag p99 over 10 ms" : "");
+		fprintf(
+		    stderr,
+		    "soak run: warning: the load generator was the bottleneck in %d of %d measured "
+		    "intervals (its %d engine threads busy or waiting for a core %.0f%% of the "
+		    "time "
+		    "or more%s): those latencies include the generator's own queueing; give it "
+		    "more threads or another machine\n",
+		    r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
+		    r->open ? ", or start lag p99 over 10 ms" : "");
 	rc = r->failed || drift_unjudged ? EXIT_RUNTIME
 	     : r->stopping               ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
 	     : r->breached               ? EXIT_THRESHOLD

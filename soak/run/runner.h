@@ -50,14 +50,14 @@ struct runner_resume {
 };
 
 struct runner_opts {
-	struct runner_search search;         /* capacity search, when search.slo is set */
+	struct runner_search search; /* capacity search, when search.slo is set */
 	const char *db_path;
 	enum engine_loop loop;
 	int threads;                         /* overrides the scenario when > 0 */
 	int tty;                             /* redraw a status line each second */
 	int quiet;                           /* no progress lines */
 	int json;                            /* stdout is for `soak run --json`: the step
-					      * table goes to stderr */
+	                                      * table goes to stderr */
 	int64_t *run_id;                     /* when not NULL, gets the run's id (-1: none) */
 	volatile sig_atomic_t *sigint_count; /* incremented by the SIGINT handler */
 	volatile sig_atomic_t *sigterm;      /* set by the SIGTERM handler */
@@ -69,9 +69,9 @@ struct runner_opts {
 	 * not use report/, so soak run hands in the report's rpt_drift_check: it reads the run
 	 * back from db_path, writes its drift sentence into verdict and up to max breaches
 	 * (msglen bytes each) into msgs, and returns how many, or -1 with err.  NULL: none. */
-	int (*drift_check)(const char *db_path, int64_t run_id, double tps, double mean,
-	                   double p99, char *msgs, size_t msglen, int max, char *verdict,
-	                   size_t vlen, char *err, size_t errlen);
+	int (*drift_check)(const char *db_path, int64_t run_id, double tps, double mean, double p99,
+	                   char *msgs, size_t msglen, int max, char *verdict, size_t vlen,
+	                   char *err, size_t errlen);
 	/* Called once the run's row exists, with the runner's database handle and the run's
 	 * id, before anything is sent (a study tags the run there); -1 fails the run. */
 	int (*on_begin)(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t errlen);

@@ -11,13 +11,15 @@ static const struct {
 	const char *name;
 	enum slo_metric m;
 } names[] = {
-    {"p50", SLO_P50},   {"p90", SLO_P90},         {"p95", SLO_P95},
-    {"p99.9", SLO_P999}, {"p999", SLO_P999},      {"p99", SLO_P99},
-    {"max", SLO_MAX_LAT}, {"mean", SLO_MEAN},     {"avg", SLO_MEAN},
-    {"errors", SLO_ERRORS}, {"error_rate", SLO_ERRORS}, {"tps", SLO_TPS},
+    {"p50", SLO_P50},   {"p90", SLO_P90},       {"p95", SLO_P95},           {"p99.9", SLO_P999},
+    {"p999", SLO_P999}, {"p99", SLO_P99},       {"max", SLO_MAX_LAT},       {"mean", SLO_MEAN},
+    {"avg", SLO_MEAN},  {"errors", SLO_ERRORS}, {"error_rate", SLO_ERRORS}, {"tps", SLO_TPS},
 };
 
-static int is_latency(enum slo_metric m) { return m <= SLO_MEAN; }
+static int is_latency(enum slo_metric m)
+{
+	return m <= SLO_MEAN;
+}
 
 /* A latency bound: a number and a unit (us, ms, s); µs into *us. */
 static int parse_latency(const char *v, double *us)
@@ -65,8 +67,10 @@ int slo_parse(struct slo *s, const char *text, char *err, size_t errlen)
 			    strchr("<> ", tok[strlen(names[k].name)]))
 				break;
 		if (k == sizeof names / sizeof names[0]) {
-			snprintf(err, errlen, "--slo: '%s': expected p50, p90, p95, p99, p99.9, max, mean, "
-					      "errors or tps, then <, <=, > or >= and a bound", tok);
+			snprintf(err, errlen,
+			         "--slo: '%s': expected p50, p90, p95, p99, p99.9, max, mean, "
+			         "errors or tps, then <, <=, > or >= and a bound",
+			         tok);
 			return -1;
 		}
 		t->metric = names[k].m;
@@ -74,7 +78,8 @@ int slo_parse(struct slo *s, const char *text, char *err, size_t errlen)
 		while (*op == ' ')
 			op++;
 		if (*op != '<' && *op != '>') {
-			snprintf(err, errlen, "--slo: '%s': expected <, <=, > or >= after %s", tok, names[k].name);
+			snprintf(err, errlen, "--slo: '%s': expected <, <=, > or >= after %s", tok,
+			         names[k].name);
 			return -1;
 		}
 		t->less = *op == '<';
@@ -90,7 +95,10 @@ int slo_parse(struct slo *s, const char *text, char *err, size_t errlen)
 			*--end = '\0';
 		if (is_latency(t->metric)) {
 			if (parse_latency(op, &t->bound) < 0) {
-				snprintf(err, errlen, "--slo: '%s': a latency bound needs a unit (200ms, 1s, 800us)", tok);
+				snprintf(
+				    err, errlen,
+				    "--slo: '%s': a latency bound needs a unit (200ms, 1s, 800us)",
+				    tok);
 				return -1;
 			}
 		} else if (t->metric == SLO_ERRORS) {
@@ -105,7 +113,9 @@ int slo_parse(struct slo *s, const char *text, char *err, size_t errlen)
 			char *e3;
 			t->bound = strtod(op, &e3);
 			if (e3 == op || *e3 || t->bound < 0) {
-				snprintf(err, errlen, "--slo: '%s': expected a number of requests per second", tok);
+				snprintf(err, errlen,
+				         "--slo: '%s': expected a number of requests per second",
+				         tok);
 				return -1;
 			}
 		}
@@ -121,15 +131,24 @@ int slo_parse(struct slo *s, const char *text, char *err, size_t errlen)
 static double value_of(enum slo_metric m, const struct figures *f)
 {
 	switch (m) {
-	case SLO_P50: return (double)f->p50_us;
-	case SLO_P90: return (double)f->p90_us;
-	case SLO_P95: return (double)f->p95_us;
-	case SLO_P99: return (double)f->p99_us;
-	case SLO_P999: return (double)f->p999_us;
-	case SLO_MAX_LAT: return (double)f->max_us;
-	case SLO_MEAN: return f->mean_us;
-	case SLO_ERRORS: return f->error_pct;
-	case SLO_TPS: return f->tps;
+	case SLO_P50:
+		return (double)f->p50_us;
+	case SLO_P90:
+		return (double)f->p90_us;
+	case SLO_P95:
+		return (double)f->p95_us;
+	case SLO_P99:
+		return (double)f->p99_us;
+	case SLO_P999:
+		return (double)f->p999_us;
+	case SLO_MAX_LAT:
+		return (double)f->max_us;
+	case SLO_MEAN:
+		return f->mean_us;
+	case SLO_ERRORS:
+		return f->error_pct;
+	case SLO_TPS:
+		return f->tps;
 	}
 	return 0;
 }
@@ -140,7 +159,7 @@ int slo_check(const struct slo *s, const struct figures *f, char *why, size_t wh
 		const struct slo_term *t = &s->t[i];
 		double v = value_of(t->metric, f);
 		int ok = t->less ? (v < t->bound || (t->equal && v == t->bound))
-				 : (v > t->bound || (t->equal && v == t->bound));
+		                 : (v > t->bound || (t->equal && v == t->bound));
 		/* A step where nothing was answered meets no latency objective. */
 		if (is_latency(t->metric) && f->requests - f->errors <= 0 && f->p99_us == 0)
 			ok = 0;
@@ -155,8 +174,9 @@ int slo_check(const struct slo *s, const struct figures *f, char *why, size_t wh
 			}
 		if (is_latency(t->metric)) {
 			char a[32], b[32];
-			snprintf(why, whylen, "%s %s is not %s %s", name, dur_format_us(v, a, sizeof a), op,
-				 dur_format_us(t->bound, b, sizeof b));
+			snprintf(why, whylen, "%s %s is not %s %s", name,
+			         dur_format_us(v, a, sizeof a), op,
+			         dur_format_us(t->bound, b, sizeof b));
 		} else if (t->metric == SLO_ERRORS) {
 			snprintf(why, whylen, "errors %.2f%% is not %s %g%%", v, op, t->bound);
 		} else {

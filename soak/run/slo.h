@@ -13,7 +13,17 @@
 
 #define SLO_MAX 8
 
-enum slo_metric { SLO_P50, SLO_P90, SLO_P95, SLO_P99, SLO_P999, SLO_MAX_LAT, SLO_MEAN, SLO_ERRORS, SLO_TPS };
+enum slo_metric {
+	SLO_P50,
+	SLO_P90,
+	SLO_P95,
+	SLO_P99,
+	SLO_P999,
+	SLO_MAX_LAT,
+	SLO_MEAN,
+	SLO_ERRORS,
+	SLO_TPS
+};
 
 struct slo_term {
 	enum slo_metric metric;

@@ -573,7 +573,8 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 	struct ctx *c = calloc(1, sizeof *c);
 	int nslots = study_nslots(st), rc = EXIT_OK, breached = 0, usage = 0, left = 0, nth = 0;
 	struct study_slot *slots = calloc((size_t)nslots, sizeof *slots);
-	char *done = calloc((size_t)nslots, 1), *text = scn_text_with_sets(st->text, o->sets, o->nsets);
+	char *done = calloc((size_t)nslots, 1),
+	     *text = scn_text_with_sets(st->text, o->sets, o->nsets);
 	uint64_t seed = st->has_seed ? st->seed : 0;
 	const char *status = "failed";
 

@@ -28,8 +28,9 @@ static void parse_open(struct scn_parse *p, struct scenario *s, struct scn_entry
 		e = NULL; /* `--set scenario.rate=` unsets it */
 	if (e) {
 		if (conc)
-			scn_perr(p, e, 0, "rate: give rate (the open model) or concurrency (the closed "
-					  "model), not both");
+			scn_perr(p, e, 0,
+			         "rate: give rate (the open model) or concurrency (the closed "
+			         "model), not both");
 		else if (rate_parse(e->value, &s->rate, err, sizeof err) < 0)
 			scn_perr(p, e, 0, "rate: %s", err);
 		s->plan.model = PLAN_OPEN;
@@ -40,7 +41,8 @@ static void parse_open(struct scn_parse *p, struct scenario *s, struct scn_entry
 		if (!k)
 			continue;
 		if (!e && !scn_find(p, "sweep", "rate")) {
-			scn_perr(p, k, 0, "%s: only for the open model (give rate = N/s)", open_keys[i]);
+			scn_perr(p, k, 0, "%s: only for the open model (give rate = N/s)",
+			         open_keys[i]);
 			return;
 		}
 		if (i == 0) {
@@ -49,12 +51,13 @@ static void parse_open(struct scn_parse *p, struct scenario *s, struct scn_entry
 			else if (!strcmp(k->value, "poisson"))
 				s->plan.arrival = PLAN_POISSON;
 			else
-				scn_perr(p, k, 0, "arrival: expected constant or poisson, not '%s'", k->value);
+				scn_perr(p, k, 0, "arrival: expected constant or poisson, not '%s'",
+				         k->value);
 		} else if (i == 1) {
 			if (scn_get_int(p, k, 1, SCN_MAX_VUS, &v) == 0)
 				s->plan.max_in_flight = (int)v;
 		} else if (scn_get_dur(p, "scenario", "max_lag", &s->plan.max_lag_ms) > 0 &&
-			   s->plan.max_lag_ms < 1) {
+		           s->plan.max_lag_ms < 1) {
 			scn_perr(p, k, 0, "max_lag: must be at least 1ms");
 		}
 	}
@@ -73,7 +76,8 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 		s->name = scn_dup(p, e->value);
 	else {
 		s->name = scn_dup(p, base);
-		if (s->name && strlen(s->name) > 4 && !strcmp(s->name + strlen(s->name) - 4, ".ini"))
+		if (s->name && strlen(s->name) > 4 &&
+		    !strcmp(s->name + strlen(s->name) - 4, ".ini"))
 			s->name[strlen(s->name) - 4] = '\0';
 	}
 	e = scn_find(p, "scenario", "label");
@@ -101,10 +105,12 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 		else if (!strcmp(e->value, "close"))
 			s->plan.connection = PLAN_CLOSE;
 		else
-			scn_perr(p, e, 0, "connection: expected keepalive or close, not '%s'", e->value);
+			scn_perr(p, e, 0, "connection: expected keepalive or close, not '%s'",
+			         e->value);
 	}
 	if ((e = scn_find(p, "scenario", "think_time")) &&
-	    dur_span_parse(e->value, &s->plan.think_min_ms, &s->plan.think_max_ms, err, sizeof err) < 0)
+	    dur_span_parse(e->value, &s->plan.think_min_ms, &s->plan.think_max_ms, err,
+	                   sizeof err) < 0)
 		scn_perr(p, e, 0, "think_time: %s", err);
 	if ((e = scn_find(p, "scenario", "threads")) && strcmp(e->value, "auto") != 0 &&
 	    scn_get_int(p, e, 1, 256, &v) == 0)
@@ -113,8 +119,8 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 		char path[4096];
 		/* A relative CSV path is relative to the scenario file. */
 		if (e->value[0] != '/' && strchr(s->file, '/'))
-			snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(s->file, '/') - s->file),
-				 s->file, e->value);
+			snprintf(path, sizeof path, "%.*s/%s",
+			         (int)(strrchr(s->file, '/') - s->file), s->file, e->value);
 		else
 			snprintf(path, sizeof path, "%s", e->value);
 		if (tpl_csv_load(&s->plan.csv, path, err, sizeof err) < 0)
@@ -131,38 +137,42 @@ static void parse_sweep(struct scn_parse *p, struct scenario *s)
 	int64_t step;
 
 	if (e && re) {
-		scn_perr(p, re, 0, "rate: a sweep is over concurrency (closed) or rate (open), not both");
+		scn_perr(p, re, 0,
+		         "rate: a sweep is over concurrency (closed) or rate (open), not both");
 		return;
 	}
 	if (e && s->plan.model == PLAN_OPEN) {
-		scn_perr(p, e, 0, "concurrency: this scenario has a rate (the open model); sweep "
-				  "over rate = A..B step S instead");
+		scn_perr(p, e, 0,
+		         "concurrency: this scenario has a rate (the open model); sweep "
+		         "over rate = A..B step S instead");
 		return;
 	}
 	if (re && scn_find(p, "scenario", "concurrency")) {
-		scn_perr(p, re, 0, "rate: this scenario has a concurrency (the closed model); sweep "
-				   "over concurrency = A..B step S instead");
+		scn_perr(p, re, 0,
+		         "rate: this scenario has a concurrency (the closed model); sweep "
+		         "over concurrency = A..B step S instead");
 		return;
 	}
 	if (e) {
 		s->sweep = 1;
-		if (range_parse(e->value, 1, SCN_MAX_VUS, s->levels, SCN_MAX_LEVELS, &s->nlevels, err,
-				sizeof err) < 0)
+		if (range_parse(e->value, 1, SCN_MAX_VUS, s->levels, SCN_MAX_LEVELS, &s->nlevels,
+		                err, sizeof err) < 0)
 			scn_perr(p, e, 0, "concurrency: %s", err);
 	}
 	if (re) {
 		s->sweep = 1;
 		s->plan.model = PLAN_OPEN;
 		if (rate_range_parse(re->value, s->rates, SCN_MAX_LEVELS, &s->nlevels, err,
-				     sizeof err) < 0)
+		                     sizeof err) < 0)
 			scn_perr(p, re, 0, "rate: %s", err);
 		e = re;
 	}
 	if (scn_get_dur(p, "sweep", "step_duration", &step) > 0) {
 		if (!e)
 			scn_perr(p, scn_find(p, "sweep", "step_duration"), 0,
-			     "step_duration: [sweep] needs concurrency = A..B step S (or rate = ..., "
-			     "or a list)");
+			         "step_duration: [sweep] needs concurrency = A..B step S (or rate "
+			         "= ..., "
+			         "or a list)");
 		s->duration_ms = step;
 	} else if (e && s->duration_ms < 0) {
 		scn_perr(p, e, 0, "[sweep] needs step_duration (or duration in [scenario])");
@@ -208,8 +218,8 @@ static int valid_header(const char *h)
 static void check_url(struct scn_parse *p, struct scn_entry *e, const struct tpl *t)
 {
 	char buf[8192];
-	struct tpl_ctx ctx = {.seq = 1, .vu = 1, .iter = 1, .run_id = 1, .nonce = "n0nce", .rng = 42,
-			       .agent = 1};
+	struct tpl_ctx ctx = {
+	    .seq = 1, .vu = 1, .iter = 1, .run_id = 1, .nonce = "n0nce", .rng = 42, .agent = 1};
 	CURLU *u;
 
 	ctx.csv = NULL;
@@ -250,8 +260,10 @@ static void parse_client(struct scn_parse *p, struct scenario *s, const char *se
 	if ((c = plan_client_parse(e->value)) < 0)
 		scn_perr(p, e, 0, "client: expected auto, curl or lean, not '%s'", e->value);
 	else if (s->client_set && (enum plan_client)c != s->plan.client)
-		scn_perr(p, e, 0, "client: '%s' here, '%s' in an earlier request section: the run has one client",
-			 e->value, plan_client_name(s->plan.client));
+		scn_perr(
+		    p, e, 0,
+		    "client: '%s' here, '%s' in an earlier request section: the run has one client",
+		    e->value, plan_client_name(s->plan.client));
 	s->plan.client = (enum plan_client)c;
 	s->client_set = e->line ? e->line : 1;
 }
@@ -264,8 +276,8 @@ static void check_client(struct scn_parse *p, struct scenario *s)
 	if (s->plan.protocol != PLAN_HTTP || s->plan.client != PLAN_CLIENT_LEAN ||
 	    h1_plan_supported(&s->plan, why, sizeof why) == 0)
 		return;
-	scn_perr(p, NULL, s->client_set, "client: the lean driver cannot send this: %s (use curl or auto)",
-		 why);
+	scn_perr(p, NULL, s->client_set,
+	         "client: the lean driver cannot send this: %s (use curl or auto)", why);
 }
 
 static void parse_request(struct scn_parse *p, struct scenario *s, const char *sec)
@@ -275,7 +287,8 @@ static void parse_request(struct scn_parse *p, struct scenario *s, const char *s
 	long v;
 
 	if (s->plan.nreqs >= PLAN_MAX_REQUESTS) {
-		scn_perr(p, NULL, scn_section_line(p, sec), "more than %d request sections", PLAN_MAX_REQUESTS);
+		scn_perr(p, NULL, scn_section_line(p, sec), "more than %d request sections",
+		         PLAN_MAX_REQUESTS);
 		return;
 	}
 	r = &s->plan.reqs[s->plan.nreqs++];
@@ -292,7 +305,8 @@ static void parse_request(struct scn_parse *p, struct scenario *s, const char *s
 	}
 	e = scn_find(p, sec, "method");
 	if (e && !valid_method(e->value))
-		scn_perr(p, e, 0, "method: '%s' is not an HTTP method (GET, POST, PUT, ...)", e->value);
+		scn_perr(p, e, 0, "method: '%s' is not an HTTP method (GET, POST, PUT, ...)",
+		         e->value);
 	r->method = scn_dup(p, e ? e->value : r->has_body ? "POST" : "GET");
 	e = scn_find(p, sec, "url");
 	if (!e) {
@@ -320,7 +334,8 @@ static void parse_request(struct scn_parse *p, struct scenario *s, const char *s
 	int64_t t;
 	if (scn_get_dur(p, sec, "timeout", &t) > 0) {
 		if (t < 1)
-			scn_perr(p, scn_find(p, sec, "timeout"), 0, "timeout: must be at least 1ms");
+			scn_perr(p, scn_find(p, sec, "timeout"), 0,
+			         "timeout: must be at least 1ms");
 		r->timeout_ms = t;
 	}
 	if ((e = scn_find(p, sec, "expect_status")) && scn_get_int(p, e, 100, 599, &v) == 0)
@@ -353,7 +368,8 @@ static void parse_thresholds(struct scn_parse *p, struct scenario *s)
 		char *end;
 		double v = strtod(e->value, &end);
 		if (end == e->value || *end || v <= 0)
-			scn_perr(p, e, 0, "tps_min: expected a positive number, not '%s'", e->value);
+			scn_perr(p, e, 0, "tps_min: expected a positive number, not '%s'",
+			         e->value);
 		else
 			s->thr.tps_min = v;
 	}
@@ -371,7 +387,7 @@ static void parse_thresholds(struct scn_parse *p, struct scenario *s)
 			end++;
 		if (end == e->value || *end != '%' || end[1] || !(v > 0) || v > 10000)
 			scn_perr(p, e, 0, "%s: expected a change in percent such as 20%%, not '%s'",
-				 drifts[i], e->value);
+			         drifts[i], e->value);
 		else
 			*douts[i] = v / 100;
 	}
@@ -384,7 +400,8 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 	long v;
 
 	if (s->ncollect >= SCN_MAX_COLLECT) {
-		scn_perr(p, NULL, scn_section_line(p, sec), "more than %d collect sections", SCN_MAX_COLLECT);
+		scn_perr(p, NULL, scn_section_line(p, sec), "more than %d collect sections",
+		         SCN_MAX_COLLECT);
 		return;
 	}
 	char err[256];
@@ -393,7 +410,8 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 	c->name = scn_dup(p, sec + 8);
 	for (const char *q = sec + 8; *q; q++)
 		if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-') {
-			scn_perr(p, NULL, c->line, "[%s]: a source name is letters, digits, '_' and '-'", sec);
+			scn_perr(p, NULL, c->line,
+			         "[%s]: a source name is letters, digits, '_' and '-'", sec);
 			return;
 		}
 	c->every_ms = 5000;
@@ -422,15 +440,15 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 		scn_perr(p, NULL, c->line, "[%s]: give one of pid_match, pidfile or pid", sec);
 	if (c->memory_limit > 0 && !c->pid_match && !c->pidfile && !c->pid)
 		scn_perr(p, scn_find(p, sec, "memory_limit"), 0,
-			 "memory_limit: needs a process set (pid_match, pidfile or pid)");
+		         "memory_limit: needs a process set (pid_match, pidfile or pid)");
 	if (!c->pid_match && !c->pidfile && !c->pid && !c->host && !c->gc_log)
-		scn_perr(p, NULL, c->line, "[%s]: nothing to collect (pid_match, pidfile, pid, host or gc_log)",
-		     sec);
+		scn_perr(p, NULL, c->line,
+		         "[%s]: nothing to collect (pid_match, pidfile, pid, host or gc_log)", sec);
 }
 
 /* The names of request/collect sections, each once, in file order. */
 void scn_each_section(struct scn_parse *p, struct scenario *s, const char *prefix,
-		  void (*fn)(struct scn_parse *, struct scenario *, const char *))
+                      void (*fn)(struct scn_parse *, struct scenario *, const char *))
 {
 	size_t pl = strlen(prefix);
 	for (int i = 0; i < p->nents && !p->failed; i++) {
@@ -456,23 +474,25 @@ static void validate(struct scn_parse *p, struct scenario *s)
 		return;
 	if (s->duration_ms < 0) {
 		scn_perr(p, NULL, scn_section_line(p, "scenario"),
-		     "[scenario] needs duration (e.g. duration = 30m)");
+		         "[scenario] needs duration (e.g. duration = 30m)");
 		return;
 	}
 	if (s->duration_ms < s->interval_ms / 10 || s->duration_ms == 0) {
 		scn_perr(p, scn_find(p, "scenario", "duration"), scn_section_line(p, "scenario"),
-		     "duration: %s is too short", dur_format(s->duration_ms, a, sizeof a));
+		         "duration: %s is too short", dur_format(s->duration_ms, a, sizeof a));
 		return;
 	}
 	if (s->warmup_ms + s->rampup_ms >= s->duration_ms) {
 		scn_perr(p, scn_find(p, "scenario", "warmup"), scn_section_line(p, "scenario"),
-		     "warmup (%s) plus ramp_up (%s) leave nothing of the %s step to measure",
-		     dur_format(s->warmup_ms, a, sizeof a), dur_format(s->rampup_ms, b, sizeof b),
-		     dur_format(s->duration_ms, (char[32]){0}, 32));
+		         "warmup (%s) plus ramp_up (%s) leave nothing of the %s step to measure",
+		         dur_format(s->warmup_ms, a, sizeof a),
+		         dur_format(s->rampup_ms, b, sizeof b),
+		         dur_format(s->duration_ms, (char[32]){0}, 32));
 		return;
 	}
 	if (s->plan.protocol == PLAN_HTTP && s->plan.nreqs == 0) {
-		scn_perr(p, NULL, p->line > 0 ? p->line : 1, "no [request] section: nothing to send");
+		scn_perr(p, NULL, p->line > 0 ? p->line : 1,
+		         "no [request] section: nothing to send");
 		return;
 	}
 	for (int i = 0; i < s->plan.nreqs; i++)
@@ -484,11 +504,10 @@ static void validate(struct scn_parse *p, struct scenario *s)
 	for (int i = 0; i < p->nents && !p->failed; i++)
 		if (!p->ents[i].used)
 			scn_perr(p, &p->ents[i], 0, "unknown key '%s' in [%s]", p->ents[i].key,
-			     p->ents[i].section);
+			         p->ents[i].section);
 }
 
 /* --- entry points --------------------------------------------------------------------- */
-
 
 static int parse_all(struct scenario *s, struct scn_parse *p)
 {
@@ -529,10 +548,15 @@ char *scn_text_with_sets(const char *text, char *const *sets, int nsets)
 }
 
 int scn_parse_text(struct scenario *s, const char *name, const char *text, char *const *sets,
-		   int nsets, char *err, size_t errlen)
+                   int nsets, char *err, size_t errlen)
 {
-	struct scn_parse p = {.name = name, .text = text, .pos = text, .err = err, .errlen = errlen,
-			  .sets = sets, .nsets = nsets};
+	struct scn_parse p = {.name = name,
+	                      .text = text,
+	                      .pos = text,
+	                      .err = err,
+	                      .errlen = errlen,
+	                      .sets = sets,
+	                      .nsets = nsets};
 	int rc;
 
 	memset(s, 0, sizeof *s);
@@ -563,7 +587,7 @@ char *scn_file_text(const char *path, char *err, size_t errlen)
 	}
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SCN_MAX_FILE) {
 		snprintf(err, errlen, "'%s' is not a scenario file (%s)", path,
-			 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file under 4 MB");
+		         S_ISDIR(st.st_mode) ? "a directory" : "not a regular file under 4 MB");
 		fclose(f);
 		return NULL;
 	}
@@ -585,7 +609,7 @@ char *scn_file_text(const char *path, char *err, size_t errlen)
 }
 
 int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets, char *err,
-	     size_t errlen)
+             size_t errlen)
 {
 	char *text;
 	int rc;
@@ -631,8 +655,10 @@ void scn_release(struct scenario *s)
 	memset(s, 0, sizeof *s);
 }
 
-int64_t scn_total_ms(const struct scenario *s) { return s->duration_ms * s->nlevels; }
-
+int64_t scn_total_ms(const struct scenario *s)
+{
+	return s->duration_ms * s->nlevels;
+}
 
 void scn_print_plan(const struct scenario *s, FILE *f)
 {
@@ -641,37 +667,42 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 
 	fprintf(f, "%s: '%s', label '%s'\n", s->file, s->name, s->label);
 	fprintf(f, "  %s, %d step%s, %s in all; interval %s; connection %s; threads %s\n",
-		s->sweep ? "sweep" : "fixed", s->nlevels, s->nlevels == 1 ? "" : "s",
-		dur_format(scn_total_ms(s), a, sizeof a), dur_format(s->interval_ms, b, sizeof b),
-		plan_conn_name(s->plan.connection), s->threads ? (snprintf(c, sizeof c, "%d", s->threads), c) : "auto");
+	        s->sweep ? "sweep" : "fixed", s->nlevels, s->nlevels == 1 ? "" : "s",
+	        dur_format(scn_total_ms(s), a, sizeof a), dur_format(s->interval_ms, b, sizeof b),
+	        plan_conn_name(s->plan.connection),
+	        s->threads ? (snprintf(c, sizeof c, "%d", s->threads), c) : "auto");
 	if (s->plan.model == PLAN_OPEN)
-		fprintf(f, "  open model: %s arrivals, at most %d requests in flight, arrivals more "
-			   "than %s late dropped; latency from the intended start\n",
-			s->plan.arrival == PLAN_POISSON ? "Poisson" : "constant", s->plan.max_in_flight,
-			dur_format(s->plan.max_lag_ms, a, sizeof a));
+		fprintf(f,
+		        "  open model: %s arrivals, at most %d requests in flight, arrivals more "
+		        "than %s late dropped; latency from the intended start\n",
+		        s->plan.arrival == PLAN_POISSON ? "Poisson" : "constant",
+		        s->plan.max_in_flight, dur_format(s->plan.max_lag_ms, a, sizeof a));
 	for (int i = 0; i < s->nlevels; i++) {
 		char what[48];
 		if (s->plan.model == PLAN_OPEN)
 			snprintf(what, sizeof what, "%g requests/s", s->rates[i]);
 		else
 			snprintf(what, sizeof what, "%d VUs", s->levels[i]);
-		fprintf(f, "  step %d: %s for %s (ramp-up %s, warm-up %s, measured %s)\n", i + 1, what,
-			dur_format(s->duration_ms, a, sizeof a), dur_format(s->rampup_ms, b, sizeof b),
-			dur_format(s->warmup_ms, c, sizeof c), dur_format(s->duration_ms - lead, d, sizeof d));
+		fprintf(f, "  step %d: %s for %s (ramp-up %s, warm-up %s, measured %s)\n", i + 1,
+		        what, dur_format(s->duration_ms, a, sizeof a),
+		        dur_format(s->rampup_ms, b, sizeof b),
+		        dur_format(s->warmup_ms, c, sizeof c),
+		        dur_format(s->duration_ms - lead, d, sizeof d));
 	}
 	if (s->plan.think_max_ms > 0)
 		fprintf(f, "  think time %s..%s\n", dur_format(s->plan.think_min_ms, a, sizeof a),
-			dur_format(s->plan.think_max_ms, b, sizeof b));
+		        dur_format(s->plan.think_max_ms, b, sizeof b));
 	scn_print_frames(s, f); /* tcp-frame: address, handshake, frames */
 	for (int i = 0; i < s->plan.nreqs && s->plan.protocol == PLAN_HTTP; i++) {
 		const struct plan_request *r = &s->plan.reqs[i];
-		fprintf(f, "  request %s (weight %d): %s %s", r->name, r->weight, r->method, r->url.text);
+		fprintf(f, "  request %s (weight %d): %s %s", r->name, r->weight, r->method,
+		        r->url.text);
 		if (r->has_body)
 			fprintf(f, " body %zu+ bytes", r->body.min_len);
 		fprintf(f, "; %d header%s; timeout %s; expect %s", r->nheaders,
-			r->nheaders == 1 ? "" : "s", dur_format(r->timeout_ms, a, sizeof a),
-			r->expect_status ? (snprintf(b, sizeof b, "status %d", r->expect_status), b)
-					 : "2xx/3xx");
+		        r->nheaders == 1 ? "" : "s", dur_format(r->timeout_ms, a, sizeof a),
+		        r->expect_status ? (snprintf(b, sizeof b, "status %d", r->expect_status), b)
+		                         : "2xx/3xx");
 		if (r->expect_body_src)
 			fprintf(f, " and body /%s/", r->expect_body_src);
 		fputc('\n', f);
@@ -681,17 +712,19 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		const char *cl = plan_client_name(h1_client_for(&s->plan, why, sizeof why));
 		if (s->plan.client == PLAN_CLIENT_AUTO)
 			snprintf(note, sizeof note, " (auto: %s%s)", *why ? "libcurl needed, " : "",
-				 *why ? why : "plain HTTP/1.1");
+			         *why ? why : "plain HTTP/1.1");
 		fprintf(f, "  client %s%s\n", cl, note);
 	}
 	if (s->csv_path)
-		fprintf(f, "  csv %s: %ld rows, %d columns\n", s->csv_path, s->plan.csv.nrows, s->plan.csv.ncols);
+		fprintf(f, "  csv %s: %ld rows, %d columns\n", s->csv_path, s->plan.csv.nrows,
+		        s->plan.csv.ncols);
 	for (int i = 0; i < s->ncollect; i++) {
 		const struct scn_collect *k = &s->collect[i];
 		fprintf(f, "  collect %s every %s:%s%s%s%s%s%s", k->name,
-			dur_format(k->every_ms, a, sizeof a), k->pid_match ? " processes /" : "",
-			k->pid_match ? k->pid_match : "", k->pid_match ? "/" : "",
-			k->host ? " host" : "", k->gc_log ? " gc log " : "", k->gc_log ? k->gc_log : "");
+		        dur_format(k->every_ms, a, sizeof a), k->pid_match ? " processes /" : "",
+		        k->pid_match ? k->pid_match : "", k->pid_match ? "/" : "",
+		        k->host ? " host" : "", k->gc_log ? " gc log " : "",
+		        k->gc_log ? k->gc_log : "");
 		if (k->memory_limit > 0)
 			fprintf(f, " memory limit %.1f MB", (double)k->memory_limit / 1048576.0);
 		fputc('\n', f);

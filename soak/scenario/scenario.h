@@ -22,20 +22,20 @@
 
 #include "engine/plan.h"
 
-#define SCN_MAX_VUS 100000
-#define SCN_MAX_LEVELS 64
+#define SCN_MAX_VUS     100000
+#define SCN_MAX_LEVELS  64
 #define SCN_MAX_COLLECT 8
 
 /* A collector the runner starts ([collect.NAME]). */
 struct scn_collect {
-	char *name;          /* source name: app, db, host, ... */
-	char *pid_match;     /* PCRE2 over /proc/PID/cmdline, or NULL */
-	char *pidfile;       /* or a pid file */
-	long pid;            /* or a pid (0 = none) */
-	int host;            /* host-wide metrics too */
-	char *gc_log;        /* a JVM GC log to follow, or NULL */
-	int64_t jvm_start_ms;/* anchor for uptime-only GC logs (0 = from the process) */
-	int64_t every_ms;    /* sampling period */
+	char *name;           /* source name: app, db, host, ... */
+	char *pid_match;      /* PCRE2 over /proc/PID/cmdline, or NULL */
+	char *pidfile;        /* or a pid file */
+	long pid;             /* or a pid (0 = none) */
+	int host;             /* host-wide metrics too */
+	char *gc_log;         /* a JVM GC log to follow, or NULL */
+	int64_t jvm_start_ms; /* anchor for uptime-only GC logs (0 = from the process) */
+	int64_t every_ms;     /* sampling period */
 	int64_t memory_limit; /* memory_limit: the set's configured limit, bytes (0: none) */
 	int line;
 };
@@ -53,8 +53,8 @@ struct scn_thresholds {
 };
 
 struct scenario {
-	char *file;          /* path as given, or "(command line)" */
-	char *text;          /* the source text, with a trailer listing --set overrides */
+	char *file; /* path as given, or "(command line)" */
+	char *text; /* the source text, with a trailer listing --set overrides */
 	char *name;
 	char *label;
 	int concurrency;     /* closed model: fixed runs; for sweeps the first level */
@@ -63,25 +63,25 @@ struct scenario {
 	int64_t warmup_ms;   /* after ramp-up, excluded from the step's figures */
 	int64_t rampup_ms;   /* VUs start evenly spread over this */
 	int64_t interval_ms;
-	int threads;         /* 0 = one per core */
-	int levels[SCN_MAX_LEVELS]; /* closed model: concurrency per step (0 when open) */
+	int threads;                  /* 0 = one per core */
+	int levels[SCN_MAX_LEVELS];   /* closed model: concurrency per step (0 when open) */
 	double rates[SCN_MAX_LEVELS]; /* open model: arrivals per second per step (0 when closed) */
-	int nlevels;         /* steps */
-	int sweep;           /* 1 when [sweep] was given */
-	char *csv_path;      /* the CSV data set's file (plan.csv holds it), or NULL */
+	int nlevels;                  /* steps */
+	int sweep;                    /* 1 when [sweep] was given */
+	char *csv_path;               /* the CSV data set's file (plan.csv holds it), or NULL */
 	struct scn_thresholds thr;
 	struct scn_collect collect[SCN_MAX_COLLECT];
 	int ncollect;
-	struct plan plan;    /* what the engine sends: requests or frames, connection, think */
-	int client_set;      /* the line of a `client` key (1 for --set), 0 when none was given */
+	struct plan plan; /* what the engine sends: requests or frames, connection, think */
+	int client_set;   /* the line of a `client` key (1 for --set), 0 when none was given */
 };
 
 /* Parses a file.  sets/nsets are "section.key=value" overrides. */
 int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets, char *err,
-	     size_t errlen);
+             size_t errlen);
 /* Parses text as if read from `name` (tests, and quick mode). */
 int scn_parse_text(struct scenario *s, const char *name, const char *text, char *const *sets,
-		   int nsets, char *err, size_t errlen);
+                   int nsets, char *err, size_t errlen);
 void scn_release(struct scenario *s);
 /* A file's whole text (a regular text file of at most 4 MB), malloc'd; NULL with err. */
 char *scn_file_text(const char *path, char *err, size_t errlen);

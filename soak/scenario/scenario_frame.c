@@ -55,7 +55,7 @@ static char *read_template(struct scn_parse *p, const struct scenario *s, struct
 	}
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SCN_FRAME_FILE_MAX) {
 		scn_perr(p, e, 0, "file: '%s' is not a regular file of at most %ld bytes", path,
-		     SCN_FRAME_FILE_MAX);
+		         SCN_FRAME_FILE_MAX);
 		goto out;
 	}
 	text = malloc((size_t)st.st_size + 1);
@@ -90,7 +90,8 @@ static void parse_payload(struct scn_parse *p, struct scenario *s, const char *s
 
 	if (!!text == !!file) {
 		scn_perr(p, text ? text : NULL, scn_section_line(p, sec),
-		     "[%s] needs %s of text = ... or file = PATH", sec, text ? "only one" : "one");
+		         "[%s] needs %s of text = ... or file = PATH", sec,
+		         text ? "only one" : "one");
 		return;
 	}
 	if (text) {
@@ -124,7 +125,8 @@ static void parse_frame(struct scn_parse *p, struct scenario *s, const char *sec
 	struct scn_entry *e;
 
 	if (s->plan.nframes >= PLAN_MAX_FRAMES) {
-		scn_perr(p, NULL, scn_section_line(p, sec), "more than %d frame sections", PLAN_MAX_FRAMES);
+		scn_perr(p, NULL, scn_section_line(p, sec), "more than %d frame sections",
+		         PLAN_MAX_FRAMES);
 		return;
 	}
 	fr = &s->plan.frames[s->plan.nframes++];
@@ -147,7 +149,8 @@ static void no_named_request(struct scn_parse *p, struct scenario *s, const char
 static void not_http(struct scn_parse *p, struct scenario *s, const char *sec)
 {
 	(void)s;
-	scn_perr(p, NULL, scn_section_line(p, sec), "[%s] needs protocol = tcp-frame in [request]", sec);
+	scn_perr(p, NULL, scn_section_line(p, sec), "[%s] needs protocol = tcp-frame in [request]",
+	         sec);
 }
 
 void scn_parse_frames(struct scn_parse *p, struct scenario *s)
@@ -166,19 +169,21 @@ void scn_parse_frames(struct scn_parse *p, struct scenario *s)
 	if (s->plan.protocol == PLAN_HTTP) {
 		if (addr || maxf)
 			scn_perr(p, addr ? addr : maxf, 0, "%s: needs protocol = tcp-frame",
-			     addr ? "address" : "max_frame");
+			         addr ? "address" : "max_frame");
 		scn_each_section(p, s, "handshake", not_http);
 		scn_each_section(p, s, "frame", not_http);
 		return;
 	}
 	for (size_t i = 0; i < sizeof http_keys / sizeof http_keys[0]; i++)
 		if ((e = scn_find(p, "request", http_keys[i])))
-			scn_perr(p, e, 0,
-			     "%s: an HTTP key; protocol = tcp-frame sends [frame.NAME] sections",
-			     e->key);
+			scn_perr(
+			    p, e, 0,
+			    "%s: an HTTP key; protocol = tcp-frame sends [frame.NAME] sections",
+			    e->key);
 	scn_each_section(p, s, "request", no_named_request);
 	if (!addr)
-		scn_perr(p, NULL, scn_section_line(p, "request"), "[request] needs address = HOST:PORT");
+		scn_perr(p, NULL, scn_section_line(p, "request"),
+		         "[request] needs address = HOST:PORT");
 	else if (plan_address_split(addr->value, host, sizeof host, &port, err, sizeof err) < 0)
 		scn_perr(p, addr, 0, "address: %s", err);
 	else
@@ -187,8 +192,8 @@ void scn_parse_frames(struct scn_parse *p, struct scenario *s)
 	if (maxf) {
 		if (parse_size(maxf->value, &v) < 0 || v < 1 || v > (long)FRAME_MAX_LEN)
 			scn_perr(p, maxf, 0,
-			     "max_frame: '%s' is not a size of 1 to %u bytes (512k, 1M)",
-			     maxf->value, FRAME_MAX_LEN);
+			         "max_frame: '%s' is not a size of 1 to %u bytes (512k, 1M)",
+			         maxf->value, FRAME_MAX_LEN);
 		else
 			s->plan.max_frame = (int)v;
 	}
@@ -196,7 +201,7 @@ void scn_parse_frames(struct scn_parse *p, struct scenario *s)
 	scn_each_section(p, s, "frame", parse_frame);
 	if (s->plan.nframes == 0)
 		scn_perr(p, NULL, scn_section_line(p, "request"),
-		     "protocol = tcp-frame needs at least one [frame.NAME] section");
+		         "protocol = tcp-frame needs at least one [frame.NAME] section");
 }
 
 void scn_print_frames(const struct scenario *s, FILE *f)
@@ -207,16 +212,19 @@ void scn_print_frames(const struct scenario *s, FILE *f)
 	if (s->plan.protocol != PLAN_TCP_FRAME)
 		return;
 	fprintf(f, "  tcp-frame to %s: %s; timeout %s; replies up to %d bytes\n", s->plan.address,
-	        s->plan.connection == PLAN_CLOSE ? "a new connection (connect, handshake, frames, close) "
-	                                     "per iteration"
-	                                   : "one connection per VU, handshake once",
+	        s->plan.connection == PLAN_CLOSE
+	            ? "a new connection (connect, handshake, frames, close) "
+	              "per iteration"
+	            : "one connection per VU, handshake once",
 	        dur_format(timeout, a, sizeof a), s->plan.max_frame);
 	if (s->plan.has_handshake)
 		fprintf(f, "  handshake: type %d, %zu+ bytes%s, reply %s\n", s->plan.handshake.type,
-		        s->plan.handshake.text.min_len, s->plan.handshake.text.dynamic ? " (templated)" : "",
+		        s->plan.handshake.text.min_len,
+		        s->plan.handshake.text.dynamic ? " (templated)" : "",
 		        s->plan.handshake_expect ? "checked against expect" : "read");
 	for (int i = 0; i < s->plan.nframes; i++)
 		fprintf(f, "  frame %d: type %d, %zu+ bytes%s, %s\n", i + 1, s->plan.frames[i].type,
-		        s->plan.frames[i].text.min_len, s->plan.frames[i].text.dynamic ? " (templated)" : "",
+		        s->plan.frames[i].text.min_len,
+		        s->plan.frames[i].text.dynamic ? " (templated)" : "",
 		        s->plan.frames[i].expect_reply ? "one reply read" : "no reply");
 }

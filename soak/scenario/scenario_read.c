@@ -14,8 +14,6 @@
 
 #include "dur.h"
 
-
-
 /* Records the first error as `FILE:LINE: message` (or `--set s.k: message`). */
 void scn_perr(struct scn_parse *p, const struct scn_entry *e, int line, const char *fmt, ...)
 {
@@ -59,12 +57,13 @@ static int long_line(struct scn_parse *p, const char *line, size_t n, char *str,
 		return 0;
 	}
 	if (!eq || *v == '[' || (size_t)(eq - line) > 100) {
-		scn_perr(p, NULL, p->line, "a line over %d bytes must be 'key = value' or a comment",
-		     num - 1);
+		scn_perr(p, NULL, p->line,
+		         "a line over %d bytes must be 'key = value' or a comment", num - 1);
 		return -1;
 	}
 	if (p->nlong >= SCN_MAX_LONG) {
-		scn_perr(p, NULL, p->line, "more than %d lines over %d bytes", SCN_MAX_LONG, num - 1);
+		scn_perr(p, NULL, p->line, "more than %d lines over %d bytes", SCN_MAX_LONG,
+		         num - 1);
 		return -1;
 	}
 	klen = (size_t)(eq - line);
@@ -129,10 +128,12 @@ static char *reader(char *str, int num, void *stream)
 			memcpy(sec, s + 1, (size_t)(close - s - 1));
 			sec[close - s - 1] = '\0';
 			if (!(p->known ? p->known(sec) : section_known(sec)))
-				scn_perr(p, NULL, p->line, "unknown section [%s] (known: %s)", sec,
-				     p->known ? p->known_list
-				              : "scenario, sweep, request, request.NAME, thresholds, "
-				                "collect.NAME, handshake, frame.NAME");
+				scn_perr(
+				    p, NULL, p->line, "unknown section [%s] (known: %s)", sec,
+				    p->known
+				        ? p->known_list
+				        : "scenario, sweep, request, request.NAME, thresholds, "
+				          "collect.NAME, handshake, frame.NAME");
 		}
 	}
 	return str;
@@ -148,7 +149,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 0;
 	}
 	if (!*section) {
-		scn_perr(p, NULL, p->line, "'%s' is outside any section (start with [scenario])", name);
+		scn_perr(p, NULL, p->line, "'%s' is outside any section (start with [scenario])",
+		         name);
 		return 1;
 	}
 	e = &p->ents[p->nents++];
@@ -191,7 +193,8 @@ static void apply_sets(struct scn_parse *p)
 		tmp.key = strndup(dot + 1, (size_t)(eq - dot - 1));
 		tmp.value = strdup(eq + 1);
 		if (!(p->known ? p->known(tmp.section) : section_known(tmp.section))) {
-			snprintf(p->err, p->errlen, "--set %s: unknown section [%s]", s, tmp.section);
+			snprintf(p->err, p->errlen, "--set %s: unknown section [%s]", s,
+			         tmp.section);
 			p->failed = 1;
 			free(tmp.section);
 			free(tmp.key);
@@ -281,13 +284,13 @@ pcre2_code *scn_compile_re(struct scn_parse *p, struct scn_entry *e, const char 
 {
 	int code;
 	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)e->value, PCRE2_ZERO_TERMINATED, 0, &code, &off,
-				       NULL);
+	pcre2_code *re =
+	    pcre2_compile((PCRE2_SPTR)e->value, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
 	if (!re) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(code, msg, sizeof msg);
-		scn_perr(p, e, 0, "bad %s pattern '%s': %s at offset %zu", what, e->value, (char *)msg,
-		     (size_t)off);
+		scn_perr(p, e, 0, "bad %s pattern '%s': %s at offset %zu", what, e->value,
+		         (char *)msg, (size_t)off);
 		return NULL;
 	}
 	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter if no JIT */
@@ -297,7 +300,8 @@ pcre2_code *scn_compile_re(struct scn_parse *p, struct scn_entry *e, const char 
 int scn_compile_tpl(struct scn_parse *p, struct scenario *s, struct scn_entry *e, struct tpl *t)
 {
 	char err[512];
-	if (tpl_compile(t, e->value, s->plan.csv.ncols ? &s->plan.csv : NULL, err, sizeof err) < 0) {
+	if (tpl_compile(t, e->value, s->plan.csv.ncols ? &s->plan.csv : NULL, err, sizeof err) <
+	    0) {
 		scn_perr(p, e, 0, "%s: %s", e->key, err);
 		return -1;
 	}

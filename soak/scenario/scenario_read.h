@@ -20,10 +20,10 @@ struct scn_entry {
 	int used; /* consumed by the interpreter (leftovers are unknown keys) */
 };
 
-#define SCN_MAX_ENTRIES 2048     /* key = value lines in one file */
-#define SCN_MAX_FILE (4L << 20)  /* a scenario file larger than this is a mistake */
-#define SCN_MAX_LINE 65536       /* one line (long bodies fit) */
-#define SCN_MAX_LONG 256         /* lines longer than libinih's buffer in one file */
+#define SCN_MAX_ENTRIES 2048       /* key = value lines in one file */
+#define SCN_MAX_FILE    (4L << 20) /* a scenario file larger than this is a mistake */
+#define SCN_MAX_LINE    65536      /* one line (long bodies fit) */
+#define SCN_MAX_LONG    256        /* lines longer than libinih's buffer in one file */
 
 /* Parser state for one file. */
 struct scn_parse {
@@ -31,12 +31,12 @@ struct scn_parse {
 	const char *text;       /* whole text being read */
 	const char *pos;        /* reader position */
 	int line;               /* line the reader returned last */
-	struct scn_entry *ents;     /* SCN_MAX_ENTRIES */
+	struct scn_entry *ents; /* SCN_MAX_ENTRIES */
 	int nents;
-	char *err;              /* first error wins */
+	char *err; /* first error wins */
 	size_t errlen;
 	int failed;
-	char *const *sets;      /* --set overrides */
+	char *const *sets; /* --set overrides */
 	int nsets;
 	/* Debian's libinih reads lines into a fixed 200-byte buffer, whatever its run-time
 	 * settings say.  A longer `key = value` line reaches it as `key = \001N`, and the
@@ -77,6 +77,6 @@ int scn_compile_tpl(struct scn_parse *p, struct scenario *s, struct scn_entry *e
 /* Calls fn once per section named `prefix` or `prefix.NAME`, in file order, until an
  * error. */
 void scn_each_section(struct scn_parse *p, struct scenario *s, const char *prefix,
-                  void (*fn)(struct scn_parse *, struct scenario *, const char *));
+                      void (*fn)(struct scn_parse *, struct scenario *, const char *));
 
 #endif

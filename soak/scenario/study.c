@@ -554,7 +554,7 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 			managed += st->targets[t].start != NULL;
 		fprintf(f, "; %d warm-up run%s after each start (or the study's); targets %s\n",
 		        st->warmup_runs, st->warmup_runs == 1 ? "" : "s",
-		        !managed             ? "already running"
+		        !managed           ? "already running"
 		        : st->keep_running ? "kept running"
 		                           : "started and stopped around each run");
 	}

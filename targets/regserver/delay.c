@@ -18,19 +18,19 @@ struct delay_entry {
 };
 
 struct delay {
-	pthread_mutex_t lock;	   /* guards heap, n, seq and closing */
-	pthread_cond_t wake;	   /* on CLOCK_MONOTONIC; signalled when heap[0] gets earlier
-				    * or on close */
+	pthread_mutex_t lock;      /* guards heap, n, seq and closing */
+	pthread_cond_t wake;       /* on CLOCK_MONOTONIC; signalled when heap[0] gets earlier
+	                            * or on close */
 	struct delay_entry *heap;  /* min-heap on (at_ns, seq); heap[0] fires next */
-	size_t n;		   /* entries in heap */
-	size_t cap;		   /* entries heap and batch can hold; fixed at creation */
-	uint64_t seq;		   /* next insertion number */
-	int closing;		   /* set once by delay_close: add refuses, the thread drains */
+	size_t n;                  /* entries in heap */
+	size_t cap;                /* entries heap and batch can hold; fixed at creation */
+	uint64_t seq;              /* next insertion number */
+	int closing;               /* set once by delay_close: add refuses, the thread drains */
 	struct delay_entry *batch; /* the timer thread's own: due entries fired after unlock */
-	delay_fire_fn fire;	   /* the owner's callback */
-	void *cls;		   /* its first argument */
-	pthread_t thread;	   /* the timer thread, valid while running */
-	int running;		   /* thread started and not yet joined (owner only) */
+	delay_fire_fn fire;        /* the owner's callback */
+	void *cls;                 /* its first argument */
+	pthread_t thread;          /* the timer thread, valid while running */
+	int running;               /* thread started and not yet joined (owner only) */
 };
 
 static int entry_before(const struct delay_entry *a, const struct delay_entry *b)
@@ -118,7 +118,7 @@ static void *timer_main(void *p)
 }
 
 int delay_new(size_t cap, delay_fire_fn fire, void *cls, struct delay **out, char *err,
-	      size_t errlen)
+              size_t errlen)
 {
 	struct delay *d = NULL;
 	pthread_condattr_t attr;

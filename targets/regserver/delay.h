@@ -36,7 +36,7 @@ struct delay;
 
 /* Creates the heap (cap entries, cap >= 1) and starts the timer thread. */
 int delay_new(size_t cap, delay_fire_fn fire, void *cls, struct delay **out, char *err,
-	      size_t errlen);
+              size_t errlen);
 /* Schedules fire(cls, arg) at CLOCK_MONOTONIC time at_ns.  0, or -1 when full or closed. */
 int delay_add(struct delay *d, int64_t at_ns, void *arg);
 /* Entries waiting now (a snapshot, for diagnostics). */

@@ -113,8 +113,8 @@ struct jp {
 
 static void jp_blank(struct jp *p)
 {
-	while (p->i < p->n &&
-	       (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r'))
+	while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' ||
+	                       p->s[p->i] == '\r'))
 		p->i++;
 }
 
@@ -187,14 +187,30 @@ static int jp_string(struct jp *p, char **out, size_t *len)
 			return -1;
 		r += 2;
 		switch (s[r - 1]) {
-		case '"': s[w++] = '"'; break;
-		case '\\': s[w++] = '\\'; break;
-		case '/': s[w++] = '/'; break;
-		case 'b': s[w++] = '\b'; break;
-		case 'f': s[w++] = '\f'; break;
-		case 'n': s[w++] = '\n'; break;
-		case 'r': s[w++] = '\r'; break;
-		case 't': s[w++] = '\t'; break;
+		case '"':
+			s[w++] = '"';
+			break;
+		case '\\':
+			s[w++] = '\\';
+			break;
+		case '/':
+			s[w++] = '/';
+			break;
+		case 'b':
+			s[w++] = '\b';
+			break;
+		case 'f':
+			s[w++] = '\f';
+			break;
+		case 'n':
+			s[w++] = '\n';
+			break;
+		case 'r':
+			s[w++] = '\r';
+			break;
+		case 't':
+			s[w++] = '\t';
+			break;
 		case 'u':
 			if (jp_hex4(p, r, &cp) < 0)
 				return -1;
@@ -420,8 +436,7 @@ int regform_kind_of(const char *ct, enum regform_kind *kind)
 	return 0;
 }
 
-enum regform_verdict regform_read(enum regform_kind kind, char *body, size_t len,
-				  struct regform *f)
+enum regform_verdict regform_read(enum regform_kind kind, char *body, size_t len, struct regform *f)
 {
 	struct slots sl;
 

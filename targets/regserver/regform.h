@@ -25,7 +25,7 @@
 
 enum regform_kind {
 	REGFORM_URLENCODED, /* application/x-www-form-urlencoded */
-	REGFORM_JSON,	    /* application/json */
+	REGFORM_JSON,       /* application/json */
 };
 
 /* What regform_read() found; the first bad field in the order username, email, password. */
@@ -51,6 +51,6 @@ struct regform {
 int regform_kind_of(const char *content_type, enum regform_kind *kind);
 /* Parses and validates body[0..len) (modified in place). */
 enum regform_verdict regform_read(enum regform_kind kind, char *body, size_t len,
-				  struct regform *f);
+                                  struct regform *f);
 
 #endif

@@ -24,46 +24,46 @@
 #include <unistd.h>
 
 #define MAX_DELAY_MS (3600.0 * 1000) /* an hour: a longer delay is a typo */
-#define MAX_THREADS 256u
+#define MAX_THREADS  256u
 
 static const char usage[] =
-	"usage: regserver [--port P] [--latency MS] [--jitter MS] [--error-rate P]\n"
-	"                 [--stall-rate P --stall MS] [--threads N] [--db FILE]\n"
-	"                 [--max-users N] [--capacity N] [--capacity-after D:N] [--seed N]\n"
-	"                 [--arrivals FILE] [--quiet]\n"
-	"\n"
-	"A registration endpoint on 127.0.0.1 for load tests: POST /register (form or JSON:\n"
-	"username, email, password) -> 201 {\"id\":N} | 400 | 409 | 413 | 415; GET /health -> ok.\n"
-	"Prints `listening on 127.0.0.1:PORT` when ready; SIGTERM/SIGINT stop it (status 0)\n"
-	"and print the counts.\n"
-	"\n"
-	"  --port P        TCP port (default 8080; 0 = any free port)\n"
-	"  --latency MS    every answer leaves MS after the request arrived (default 0);\n"
-	"                  MS is milliseconds (fractions allowed) or a duration: 250ms, 1s\n"
-	"  --jitter MS     plus a uniform random 0..MS (default 0)\n"
-	"  --error-rate P  answer this fraction 503 without touching the store (0..1 or N%)\n"
-	"  --stall-rate P  this fraction leaves only --stall after arrival (default 0)\n"
-	"  --stall MS      how long a stalled request waits (default 1000)\n"
-	"  --threads N     worker threads (default: the number of CPUs)\n"
-	"  --db FILE       SQLite file for the users, WAL mode (default :memory:)\n"
-	"  --capacity N    at most N requests in service at once, each for its delay;\n"
-	"                  the others queue in arrival order, so with --latency L the\n"
-	"                  server saturates at N / L per second (default 0 = unlimited)\n"
-	"  --capacity-after D:N  from D after the start (20s, 5m) the capacity is N:\n"
-	"                  a server that slows down on cue (drift tests)\n"
-	"  --max-users N   when the store holds N users, delete them all and start over\n"
-	"                  (bounds memory in long runs; ids restart; default 0 = never)\n"
-	"  --seed N        seed of the jitter/error/stall draws (default: time and pid)\n"
-	"  --arrivals FILE write each request's arrival time there (monotonic µs, a line\n"
-	"                  each; flushed at exit): what the server saw of the schedule\n"
-	"  --quiet         no start-up information (errors and exit counts still print)\n"
-	"  --help, --version\n";
+    "usage: regserver [--port P] [--latency MS] [--jitter MS] [--error-rate P]\n"
+    "                 [--stall-rate P --stall MS] [--threads N] [--db FILE]\n"
+    "                 [--max-users N] [--capacity N] [--capacity-after D:N] [--seed N]\n"
+    "                 [--arrivals FILE] [--quiet]\n"
+    "\n"
+    "A registration endpoint on 127.0.0.1 for load tests: POST /register (form or JSON:\n"
+    "username, email, password) -> 201 {\"id\":N} | 400 | 409 | 413 | 415; GET /health -> ok.\n"
+    "Prints `listening on 127.0.0.1:PORT` when ready; SIGTERM/SIGINT stop it (status 0)\n"
+    "and print the counts.\n"
+    "\n"
+    "  --port P        TCP port (default 8080; 0 = any free port)\n"
+    "  --latency MS    every answer leaves MS after the request arrived (default 0);\n"
+    "                  MS is milliseconds (fractions allowed) or a duration: 250ms, 1s\n"
+    "  --jitter MS     plus a uniform random 0..MS (default 0)\n"
+    "  --error-rate P  answer this fraction 503 without touching the store (0..1 or N%)\n"
+    "  --stall-rate P  this fraction leaves only --stall after arrival (default 0)\n"
+    "  --stall MS      how long a stalled request waits (default 1000)\n"
+    "  --threads N     worker threads (default: the number of CPUs)\n"
+    "  --db FILE       SQLite file for the users, WAL mode (default :memory:)\n"
+    "  --capacity N    at most N requests in service at once, each for its delay;\n"
+    "                  the others queue in arrival order, so with --latency L the\n"
+    "                  server saturates at N / L per second (default 0 = unlimited)\n"
+    "  --capacity-after D:N  from D after the start (20s, 5m) the capacity is N:\n"
+    "                  a server that slows down on cue (drift tests)\n"
+    "  --max-users N   when the store holds N users, delete them all and start over\n"
+    "                  (bounds memory in long runs; ids restart; default 0 = never)\n"
+    "  --seed N        seed of the jitter/error/stall draws (default: time and pid)\n"
+    "  --arrivals FILE write each request's arrival time there (monotonic µs, a line\n"
+    "                  each; flushed at exit): what the server saw of the schedule\n"
+    "  --quiet         no start-up information (errors and exit counts still print)\n"
+    "  --help, --version\n";
 
 /* What the command line asked for besides the server's configuration. */
 struct args {
 	struct srv_config cfg; /* for srv_start */
-	int quiet;	       /* --quiet */
-	int exit_now;	       /* --help or --version printed: exit 0 */
+	int quiet;             /* --quiet */
+	int exit_now;          /* --help or --version printed: exit 0 */
 };
 
 /* A delay in milliseconds ("20", "0.5") or a duration with a unit ("250ms", "1s"). */
@@ -79,7 +79,7 @@ static int parse_ms(const char *opt, const char *s, int64_t *ns, char *err, size
 		ms = strtod(s, &end);
 		if (end == s || *end || errno || !isfinite(ms) || ms < 0 || ms > MAX_DELAY_MS) {
 			snprintf(err, errlen, "bad %s '%s': expected milliseconds 0..%.0f", opt, s,
-				 MAX_DELAY_MS);
+			         MAX_DELAY_MS);
 			return -1;
 		}
 		*ns = (int64_t)llround(ms * 1e6);
@@ -111,15 +111,16 @@ static int parse_rate(const char *opt, const char *s, double *v, char *err, size
 	return 0;
 }
 
-static int parse_ull(const char *opt, const char *s, unsigned long long lo,
-		     unsigned long long hi, unsigned long long *v, char *err, size_t errlen)
+static int parse_ull(const char *opt, const char *s, unsigned long long lo, unsigned long long hi,
+                     unsigned long long *v, char *err, size_t errlen)
 {
 	char *end;
 
 	errno = 0;
 	*v = strtoull(s, &end, 10);
 	if (end == s || *end || errno || s[0] == '-' || *v < lo || *v > hi) {
-		snprintf(err, errlen, "bad %s '%s': expected an integer %llu..%llu", opt, s, lo, hi);
+		snprintf(err, errlen, "bad %s '%s': expected an integer %llu..%llu", opt, s, lo,
+		         hi);
 		return -1;
 	}
 	return 0;
@@ -134,7 +135,8 @@ static int parse_capacity_after(const char *s, struct srv_config *cfg, char *err
 	int64_t ms = 0;
 
 	if (!colon || (size_t)(colon - s) >= sizeof d || colon == s) {
-		snprintf(err, errlen, "bad --capacity-after '%s': expected DURATION:N, e.g. 20s:4", s);
+		snprintf(err, errlen, "bad --capacity-after '%s': expected DURATION:N, e.g. 20s:4",
+		         s);
 		return -1;
 	}
 	memcpy(d, s, (size_t)(colon - s));
@@ -144,7 +146,8 @@ static int parse_capacity_after(const char *s, struct srv_config *cfg, char *err
 		return -1;
 	}
 	if (ms <= 0) {
-		snprintf(err, errlen, "bad --capacity-after '%s': the duration must be positive", s);
+		snprintf(err, errlen, "bad --capacity-after '%s': the duration must be positive",
+		         s);
 		return -1;
 	}
 	if (parse_ull("--capacity-after", colon + 1, 1, 100000, &n, err, errlen) < 0)
@@ -164,28 +167,42 @@ static unsigned default_threads(void)
 /* 0 with *a filled, or -1 with err set. */
 static int parse_args(int argc, char **argv, struct args *a, char *err, size_t errlen)
 {
-	enum { O_PORT = 256, O_LATENCY, O_JITTER, O_ERROR_RATE, O_STALL_RATE, O_STALL,
-	       O_THREADS, O_DB, O_MAX_USERS, O_SEED, O_QUIET, O_HELP, O_VERSION, O_CAPACITY,
-	       O_CAPACITY_AFTER,
-	       O_ARRIVALS };
+	enum {
+		O_PORT = 256,
+		O_LATENCY,
+		O_JITTER,
+		O_ERROR_RATE,
+		O_STALL_RATE,
+		O_STALL,
+		O_THREADS,
+		O_DB,
+		O_MAX_USERS,
+		O_SEED,
+		O_QUIET,
+		O_HELP,
+		O_VERSION,
+		O_CAPACITY,
+		O_CAPACITY_AFTER,
+		O_ARRIVALS
+	};
 	static const struct option longopts[] = {
-		{"port", required_argument, NULL, O_PORT},
-		{"latency", required_argument, NULL, O_LATENCY},
-		{"jitter", required_argument, NULL, O_JITTER},
-		{"error-rate", required_argument, NULL, O_ERROR_RATE},
-		{"stall-rate", required_argument, NULL, O_STALL_RATE},
-		{"stall", required_argument, NULL, O_STALL},
-		{"threads", required_argument, NULL, O_THREADS},
-		{"db", required_argument, NULL, O_DB},
-		{"max-users", required_argument, NULL, O_MAX_USERS},
-		{"capacity", required_argument, NULL, O_CAPACITY},
-		{"capacity-after", required_argument, NULL, O_CAPACITY_AFTER},
-		{"arrivals", required_argument, NULL, O_ARRIVALS},
-		{"seed", required_argument, NULL, O_SEED},
-		{"quiet", no_argument, NULL, O_QUIET},
-		{"help", no_argument, NULL, O_HELP},
-		{"version", no_argument, NULL, O_VERSION},
-		{NULL, 0, NULL, 0},
+	    {"port", required_argument, NULL, O_PORT},
+	    {"latency", required_argument, NULL, O_LATENCY},
+	    {"jitter", required_argument, NULL, O_JITTER},
+	    {"error-rate", required_argument, NULL, O_ERROR_RATE},
+	    {"stall-rate", required_argument, NULL, O_STALL_RATE},
+	    {"stall", required_argument, NULL, O_STALL},
+	    {"threads", required_argument, NULL, O_THREADS},
+	    {"db", required_argument, NULL, O_DB},
+	    {"max-users", required_argument, NULL, O_MAX_USERS},
+	    {"capacity", required_argument, NULL, O_CAPACITY},
+	    {"capacity-after", required_argument, NULL, O_CAPACITY_AFTER},
+	    {"arrivals", required_argument, NULL, O_ARRIVALS},
+	    {"seed", required_argument, NULL, O_SEED},
+	    {"quiet", no_argument, NULL, O_QUIET},
+	    {"help", no_argument, NULL, O_HELP},
+	    {"version", no_argument, NULL, O_VERSION},
+	    {NULL, 0, NULL, 0},
 	};
 	struct srv_config *cfg = &a->cfg;
 	unsigned long long v;
@@ -197,7 +214,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 	cfg->threads = default_threads();
 	cfg->db_path = ":memory:";
 	cfg->seed = (uint64_t)clock_wall_ms() * 1000003u ^ (uint64_t)clock_mono_ns() ^
-		    (uint64_t)getpid() << 32;
+	            (uint64_t)getpid() << 32;
 	opterr = 0; /* we word the messages ourselves */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -237,7 +254,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 			break;
 		case O_MAX_USERS:
 			rc = parse_ull("--max-users", optarg, 0, (unsigned long long)1e12, &v, err,
-				       errlen);
+			               errlen);
 			cfg->max_users = (long long)v;
 			break;
 		case O_CAPACITY:
@@ -292,11 +309,11 @@ static void print_counts(struct srv *s)
 	srv_counts(s, n);
 	srv_store_stats(s, &users, &resets);
 	fprintf(stderr,
-		"regserver: requests=%llu 201=%llu 409=%llu 400=%llu 503=%llu 200=%llu 404=%llu "
-		"405=%llu 413=%llu 415=%llu 500=%llu users=%lld restarts=%lld\n",
-		n[SRV_N_REQUESTS], n[SRV_N_201], n[SRV_N_409], n[SRV_N_400], n[SRV_N_503],
-		n[SRV_N_200], n[SRV_N_404], n[SRV_N_405], n[SRV_N_413], n[SRV_N_415], n[SRV_N_500],
-		users, resets);
+	        "regserver: requests=%llu 201=%llu 409=%llu 400=%llu 503=%llu 200=%llu 404=%llu "
+	        "405=%llu 413=%llu 415=%llu 500=%llu users=%lld restarts=%lld\n",
+	        n[SRV_N_REQUESTS], n[SRV_N_201], n[SRV_N_409], n[SRV_N_400], n[SRV_N_503],
+	        n[SRV_N_200], n[SRV_N_404], n[SRV_N_405], n[SRV_N_413], n[SRV_N_415], n[SRV_N_500],
+	        users, resets);
 }
 
 int main(int argc, char **argv)
@@ -333,10 +350,10 @@ int main(int argc, char **argv)
 	printf("listening on 127.0.0.1:%u\n", srv_port(s));
 	fflush(stdout);
 	log_info("threads %u, connections up to %u, latency %.3f ms + jitter 0..%.3f ms, "
-		 "error rate %g, stall rate %g (%.3f ms), store '%s', max users %lld",
-		 a.cfg.threads, srv_conn_limit(s), a.cfg.latency_ns / 1e6, a.cfg.jitter_ns / 1e6,
-		 a.cfg.error_rate, a.cfg.stall_rate, a.cfg.stall_ns / 1e6, a.cfg.db_path,
-		 a.cfg.max_users);
+	         "error rate %g, stall rate %g (%.3f ms), store '%s', max users %lld",
+	         a.cfg.threads, srv_conn_limit(s), a.cfg.latency_ns / 1e6, a.cfg.jitter_ns / 1e6,
+	         a.cfg.error_rate, a.cfg.stall_rate, a.cfg.stall_ns / 1e6, a.cfg.db_path,
+	         a.cfg.max_users);
 	while (sigwait(&stop_signals, &sig) != 0)
 		;
 	log_info("%s: stopping", sig == SIGINT ? "SIGINT" : "SIGTERM");

@@ -21,8 +21,8 @@
 
 /* Bodies up to this size stay in the connection's own buffer: no allocation per request. */
 #define CONN_INLINE_BODY 1024
-#define CONN_LIMIT_MAX 65536u /* connections, whatever RLIMIT_NOFILE allows */
-#define FD_RESERVE 64u	      /* descriptors kept for the database, epoll and eventfds */
+#define CONN_LIMIT_MAX   65536u /* connections, whatever RLIMIT_NOFILE allows */
+#define FD_RESERVE       64u    /* descriptors kept for the database, epoll and eventfds */
 
 /* Answers that never change, built once and shared by every connection. */
 enum canned {
@@ -49,74 +49,71 @@ static const struct canned_def {
 	const char *type;     /* Content-Type */
 	const char *allow;    /* Allow header for 405s, else NULL */
 } canned_defs[C_COUNT] = {
-	[C_HEALTH] = {200, SRV_N_200, "ok", "text/plain", NULL},
-	[C_NOT_FOUND] = {404, SRV_N_404, "{\"error\":\"not found\"}", "application/json", NULL},
-	[C_405_REGISTER] = {405, SRV_N_405, "{\"error\":\"method not allowed\"}",
-			    "application/json", "POST"},
-	[C_405_HEALTH] = {405, SRV_N_405, "{\"error\":\"method not allowed\"}",
-			  "application/json", "GET, HEAD"},
-	[C_415] = {415, SRV_N_415,
-		   "{\"error\":\"unsupported content type: use application/x-www-form-urlencoded "
-		   "or application/json\"}",
-		   "application/json", NULL},
-	[C_413] = {413, SRV_N_413, "{\"error\":\"body too large\"}", "application/json", NULL},
-	[C_503] = {503, SRV_N_503, "{\"error\":\"unavailable (injected)\"}", "application/json",
-		   NULL},
-	[C_409] = {409, SRV_N_409, "{\"error\":\"username taken\"}", "application/json", NULL},
-	[C_BAD_USERNAME] = {400, SRV_N_400, "{\"error\":\"bad field: username\"}",
-			    "application/json", NULL},
-	[C_BAD_EMAIL] = {400, SRV_N_400, "{\"error\":\"bad field: email\"}", "application/json",
-			 NULL},
-	[C_BAD_PASSWORD] = {400, SRV_N_400, "{\"error\":\"bad field: password\"}",
-			    "application/json", NULL},
-	[C_BAD_BODY] = {400, SRV_N_400, "{\"error\":\"malformed body\"}", "application/json",
-			NULL},
-	[C_500] = {500, SRV_N_500, "{\"error\":\"store failure\"}", "application/json", NULL},
+    [C_HEALTH] = {200, SRV_N_200, "ok", "text/plain", NULL},
+    [C_NOT_FOUND] = {404, SRV_N_404, "{\"error\":\"not found\"}", "application/json", NULL},
+    [C_405_REGISTER] = {405, SRV_N_405, "{\"error\":\"method not allowed\"}", "application/json",
+                        "POST"},
+    [C_405_HEALTH] = {405, SRV_N_405, "{\"error\":\"method not allowed\"}", "application/json",
+                      "GET, HEAD"},
+    [C_415] = {415, SRV_N_415,
+               "{\"error\":\"unsupported content type: use application/x-www-form-urlencoded "
+               "or application/json\"}",
+               "application/json", NULL},
+    [C_413] = {413, SRV_N_413, "{\"error\":\"body too large\"}", "application/json", NULL},
+    [C_503] = {503, SRV_N_503, "{\"error\":\"unavailable (injected)\"}", "application/json", NULL},
+    [C_409] = {409, SRV_N_409, "{\"error\":\"username taken\"}", "application/json", NULL},
+    [C_BAD_USERNAME] = {400, SRV_N_400, "{\"error\":\"bad field: username\"}", "application/json",
+                        NULL},
+    [C_BAD_EMAIL] = {400, SRV_N_400, "{\"error\":\"bad field: email\"}", "application/json", NULL},
+    [C_BAD_PASSWORD] = {400, SRV_N_400, "{\"error\":\"bad field: password\"}", "application/json",
+                        NULL},
+    [C_BAD_BODY] = {400, SRV_N_400, "{\"error\":\"malformed body\"}", "application/json", NULL},
+    [C_500] = {500, SRV_N_500, "{\"error\":\"store failure\"}", "application/json", NULL},
 };
 
 enum route {
-	ROUTE_NONE,	/* answered by a canned verdict */
-	ROUTE_HEALTH,	/* GET/HEAD /health */
+	ROUTE_NONE,     /* answered by a canned verdict */
+	ROUTE_HEALTH,   /* GET/HEAD /health */
 	ROUTE_REGISTER, /* POST /register with a supported content type */
 };
 
 struct srv {
-	struct srv_config cfg;			    /* as given; cfg.db_path is the caller's */
-	struct MHD_Daemon *daemon;		    /* NULL until started and after srv_stop */
-	struct delay *delay;			    /* timer for delayed answers; NULL when
-						     * no knob delays anything */
-	struct store *store;			    /* the users */
-	struct MHD_Response *canned[C_COUNT];	    /* shared answers, freed last */
-	unsigned port;				    /* bound port */
-	unsigned conn_limit;			    /* MHD_OPTION_CONNECTION_LIMIT */
+	struct srv_config cfg;                          /* as given; cfg.db_path is the caller's */
+	struct MHD_Daemon *daemon;                      /* NULL until started and after srv_stop */
+	struct delay *delay;                            /* timer for delayed answers; NULL when
+	                                                 * no knob delays anything */
+	struct store *store;                            /* the users */
+	struct MHD_Response *canned[C_COUNT];           /* shared answers, freed last */
+	unsigned port;                                  /* bound port */
+	unsigned conn_limit;                            /* MHD_OPTION_CONNECTION_LIMIT */
 	_Atomic unsigned long long counts[SRV_N_COUNT]; /* relaxed: totals, read at exit */
-	pthread_mutex_t slots_lock;		    /* guards slot_free (capacity > 0) and
-						     * arrivals */
-	FILE *arrivals;				    /* cfg.arrivals, open, or NULL */
-	int64_t *slot_free;			    /* nslots entries: when each service
-						     * slot is next free (CLOCK_MONOTONIC) */
-	unsigned nslots;			    /* max(capacity, capacity_after) */
-	int64_t switch_ns;			    /* CLOCK_MONOTONIC when capacity_after
-						     * takes over (0: never) */
+	pthread_mutex_t slots_lock;                     /* guards slot_free (capacity > 0) and
+	                                                 * arrivals */
+	FILE *arrivals;                                 /* cfg.arrivals, open, or NULL */
+	int64_t *slot_free;                             /* nslots entries: when each service
+	                                                 * slot is next free (CLOCK_MONOTONIC) */
+	unsigned nslots;                                /* max(capacity, capacity_after) */
+	int64_t switch_ns;                              /* CLOCK_MONOTONIC when capacity_after
+	                                                 * takes over (0: never) */
 };
 
 /* Per connection (libmicrohttpd's socket context), reused by each request on it. */
 struct conn {
-	struct srv *srv;	    /* the server */
+	struct srv *srv;            /* the server */
 	struct MHD_Connection *mc;  /* to resume it from the timer thread */
-	int64_t due_ns;		    /* the answer leaves no earlier (CLOCK_MONOTONIC); 0: at
-				     * once */
-	int verdict;		    /* canned answer decided before the body, or -1 */
-	enum route route;	    /* what the request asked for */
-	enum regform_kind kind;	    /* body encoding, for ROUTE_REGISTER */
-	char *body;		    /* inline_body or a heap buffer of cap bytes */
-	size_t len;		    /* body bytes kept, <= SRV_MAX_BODY */
-	size_t cap;		    /* size of body */
-	size_t dropped;		    /* body bytes read and dropped (unwanted or past the cap) */
+	int64_t due_ns;             /* the answer leaves no earlier (CLOCK_MONOTONIC); 0: at
+	                             * once */
+	int verdict;                /* canned answer decided before the body, or -1 */
+	enum route route;           /* what the request asked for */
+	enum regform_kind kind;     /* body encoding, for ROUTE_REGISTER */
+	char *body;                 /* inline_body or a heap buffer of cap bytes */
+	size_t len;                 /* body bytes kept, <= SRV_MAX_BODY */
+	size_t cap;                 /* size of body */
+	size_t dropped;             /* body bytes read and dropped (unwanted or past the cap) */
 	struct MHD_Response *reply; /* answer waiting for due_ns while suspended, or NULL */
-	unsigned reply_status;	    /* its HTTP status */
+	unsigned reply_status;      /* its HTTP status */
 	enum srv_count reply_count; /* its counter */
-	int reply_owned;	    /* we hold a reference to reply (not a canned one) */
+	int reply_owned;            /* we hold a reference to reply (not a canned one) */
 	char inline_body[CONN_INLINE_BODY]; /* the body of small requests */
 };
 
@@ -136,7 +133,10 @@ static uint64_t mix64(uint64_t x)
 }
 
 /* A uniform double in [0, 1). */
-static double unit(uint64_t r) { return (double)(r >> 11) * (1.0 / 9007199254740992.0); }
+static double unit(uint64_t r)
+{
+	return (double)(r >> 11) * (1.0 / 9007199254740992.0);
+}
 
 /* Drops the request's state; the connection stays ready for the next one. */
 static void conn_reset(struct conn *c)
@@ -158,7 +158,7 @@ static void conn_reset(struct conn *c)
 
 /* Queues r now.  Drops our reference when we owned it. */
 static enum MHD_Result reply_queue(struct conn *c, unsigned status, enum srv_count n,
-				   struct MHD_Response *r, int owned)
+                                   struct MHD_Response *r, int owned)
 {
 	enum MHD_Result ret = MHD_queue_response(c->mc, status, r);
 
@@ -171,7 +171,7 @@ static enum MHD_Result reply_queue(struct conn *c, unsigned status, enum srv_cou
 
 /* Sends r at c->due_ns: at once when that has passed, else after a suspension. */
 static enum MHD_Result deliver(struct conn *c, unsigned status, enum srv_count n,
-			       struct MHD_Response *r, int owned)
+                               struct MHD_Response *r, int owned)
 {
 	struct srv *s = c->srv;
 
@@ -208,10 +208,10 @@ static void on_due(void *cls, void *arg)
 static enum MHD_Result register_user(struct conn *c)
 {
 	static const enum canned bad[] = {
-		[REGFORM_BAD_USERNAME] = C_BAD_USERNAME,
-		[REGFORM_BAD_EMAIL] = C_BAD_EMAIL,
-		[REGFORM_BAD_PASSWORD] = C_BAD_PASSWORD,
-		[REGFORM_MALFORMED] = C_BAD_BODY,
+	    [REGFORM_BAD_USERNAME] = C_BAD_USERNAME,
+	    [REGFORM_BAD_EMAIL] = C_BAD_EMAIL,
+	    [REGFORM_BAD_PASSWORD] = C_BAD_PASSWORD,
+	    [REGFORM_MALFORMED] = C_BAD_BODY,
 	};
 	struct srv *s = c->srv;
 	struct regform f;
@@ -225,13 +225,13 @@ static enum MHD_Result register_user(struct conn *c)
 	if (v != REGFORM_VALID)
 		return deliver_canned(c, bad[v]);
 	rc = store_add(s->store, f.username, f.username_len, f.email, f.email_len, &id, err,
-		       sizeof err);
+	               sizeof err);
 	if (rc == STORE_TAKEN)
 		return deliver_canned(c, C_409);
 	if (rc < 0) {
 		/* Logged at the 1st, 2nd, 4th, 8th... failure: a broken disk must not flood. */
-		unsigned long long k = atomic_load_explicit(&s->counts[SRV_N_500],
-							    memory_order_relaxed) + 1;
+		unsigned long long k =
+		    atomic_load_explicit(&s->counts[SRV_N_500], memory_order_relaxed) + 1;
 		if ((k & (k - 1)) == 0)
 			log_error("%s (%llu store failures so far)", err, k);
 		return deliver_canned(c, C_500);
@@ -239,7 +239,7 @@ static enum MHD_Result register_user(struct conn *c)
 	n = snprintf(json, sizeof json, "{\"id\":%lld}", id);
 	r = MHD_create_response_from_buffer((size_t)n, json, MHD_RESPMEM_MUST_COPY);
 	if (!r || MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json") !=
-			  MHD_YES) {
+	              MHD_YES) {
 		if (r)
 			MHD_destroy_response(r);
 		return MHD_NO;
@@ -271,10 +271,10 @@ static int64_t take_slot(struct srv *s, int64_t delay)
 
 /* First call of a request: its headers have arrived.  Draws the knobs, routes. */
 static enum MHD_Result req_begin(struct srv *s, struct MHD_Connection *mc, const char *url,
-				 const char *method, void **req)
+                                 const char *method, void **req)
 {
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	    MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct conn *c = ci ? ci->socket_context : NULL;
 	const struct srv_config *cfg = &s->cfg;
 	const char *clen;
@@ -312,8 +312,8 @@ static enum MHD_Result req_begin(struct srv *s, struct MHD_Connection *mc, const
 		    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 			c->verdict = C_405_HEALTH;
 	} else if (strcmp(url, "/register") == 0) {
-		const char *ct = MHD_lookup_connection_value(mc, MHD_HEADER_KIND,
-							     MHD_HTTP_HEADER_CONTENT_TYPE);
+		const char *ct =
+		    MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
 		if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
 			c->verdict = C_405_REGISTER;
 		else if (regform_kind_of(ct, &c->kind) < 0)
@@ -369,8 +369,8 @@ static enum MHD_Result req_finish(struct conn *c)
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const char *url,
-				  const char *method, const char *version, const char *upload,
-				  size_t *upload_size, void **req)
+                                  const char *method, const char *version, const char *upload,
+                                  size_t *upload_size, void **req)
 {
 	struct conn *c = *req;
 	enum MHD_Result ret;
@@ -393,7 +393,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
 }
 
 static void on_completed(void *cls, struct MHD_Connection *mc, void **req,
-			 enum MHD_RequestTerminationCode toe)
+                         enum MHD_RequestTerminationCode toe)
 {
 	struct conn *c = *req;
 
@@ -404,7 +404,7 @@ static void on_completed(void *cls, struct MHD_Connection *mc, void **req,
 }
 
 static void on_connection(void *cls, struct MHD_Connection *mc, void **socket_context,
-			  enum MHD_ConnectionNotificationCode toe)
+                          enum MHD_ConnectionNotificationCode toe)
 {
 	struct conn *c;
 
@@ -456,8 +456,9 @@ static unsigned pick_conn_limit(unsigned threads)
 		if (setrlimit(RLIMIT_NOFILE, &nl) == 0)
 			rl.rlim_cur = want;
 	}
-	avail = rl.rlim_cur > FD_RESERVE + 3u * threads + 16 ? rl.rlim_cur - FD_RESERVE - 3u * threads
-							    : 16;
+	avail = rl.rlim_cur > FD_RESERVE + 3u * threads + 16
+	            ? rl.rlim_cur - FD_RESERVE - 3u * threads
+	            : 16;
 	return avail > CONN_LIMIT_MAX ? CONN_LIMIT_MAX : (unsigned)avail;
 }
 
@@ -466,12 +467,12 @@ static int make_canned(struct srv *s, char *err, size_t errlen)
 	for (int i = 0; i < C_COUNT; i++) {
 		const struct canned_def *d = &canned_defs[i];
 		struct MHD_Response *r = MHD_create_response_from_buffer(
-			strlen(d->body), (void *)(uintptr_t)d->body, MHD_RESPMEM_PERSISTENT);
+		    strlen(d->body), (void *)(uintptr_t)d->body, MHD_RESPMEM_PERSISTENT);
 		s->canned[i] = r;
 		if (!r ||
 		    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, d->type) != MHD_YES ||
-		    (d->allow && MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, d->allow) !=
-					 MHD_YES)) {
+		    (d->allow &&
+		     MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, d->allow) != MHD_YES)) {
 			snprintf(err, errlen, "cannot build the canned responses: out of memory");
 			return -1;
 		}
@@ -485,7 +486,7 @@ int srv_start(const struct srv_config *cfg, struct srv **out, char *err, size_t 
 	struct sockaddr_in sin;
 	const union MHD_DaemonInfo *info;
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO |
-			 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+	                 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 
 	*out = NULL;
 	s = calloc(1, sizeof *s);
@@ -522,15 +523,15 @@ int srv_start(const struct srv_config *cfg, struct srv **out, char *err, size_t 
 	 * timeout list would be touched on every request.  The logger comes first so that it
 	 * also catches what the other options report. */
 	s->daemon = MHD_start_daemon(
-		flags, (uint16_t)cfg->port, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
-		on_mhd_log, s, MHD_OPTION_SOCK_ADDR, &sin, MHD_OPTION_THREAD_POOL_SIZE,
-		cfg->threads > 1 ? cfg->threads : 0u, MHD_OPTION_CONNECTION_LIMIT, s->conn_limit,
-		MHD_OPTION_CONNECTION_TIMEOUT, 0u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 4096u,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
-		on_connection, s, MHD_OPTION_END);
+	    flags, (uint16_t)cfg->port, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
+	    on_mhd_log, s, MHD_OPTION_SOCK_ADDR, &sin, MHD_OPTION_THREAD_POOL_SIZE,
+	    cfg->threads > 1 ? cfg->threads : 0u, MHD_OPTION_CONNECTION_LIMIT, s->conn_limit,
+	    MHD_OPTION_CONNECTION_TIMEOUT, 0u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 4096u,
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+	    on_connection, s, MHD_OPTION_END);
 	if (!s->daemon) {
 		snprintf(err, errlen, "cannot listen on 127.0.0.1:%u (see the message above)",
-			 cfg->port);
+		         cfg->port);
 		goto fail;
 	}
 	info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
@@ -542,8 +543,14 @@ fail:
 	return -1;
 }
 
-unsigned srv_port(const struct srv *s) { return s->port; }
-unsigned srv_conn_limit(const struct srv *s) { return s->conn_limit; }
+unsigned srv_port(const struct srv *s)
+{
+	return s->port;
+}
+unsigned srv_conn_limit(const struct srv *s)
+{
+	return s->conn_limit;
+}
 
 void srv_stop(struct srv *s)
 {

@@ -36,31 +36,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SRV_MAX_BODY (64 * 1024)  /* a request body past this gets 413 */
+#define SRV_MAX_BODY (64 * 1024)   /* a request body past this gets 413 */
 #define SRV_MAX_DROP (1024 * 1024) /* body bytes read and dropped before a connection is cut */
 
 struct srv_config {
-	unsigned port;	      /* TCP port on 127.0.0.1; 0: the kernel picks one */
-	int64_t latency_ns;   /* minimum delay of every answer, from arrival */
-	int64_t jitter_ns;    /* plus a uniform 0..jitter_ns */
-	double error_rate;    /* fraction of requests answered 503, 0..1 */
-	double stall_rate;    /* fraction answered no earlier than stall_ns after arrival */
-	int64_t stall_ns;     /* how long a stalled request waits, from arrival */
-	unsigned threads;     /* libmicrohttpd worker threads, >= 1 */
-	const char *db_path;  /* SQLite file or ":memory:"; the caller's string, kept by
-			       * reference until srv_free */
-	long long max_users;  /* start the store over at this many users; 0 = never */
-	uint64_t seed;	      /* seed of the jitter/error/stall draws */
-	const char *arrivals; /* file that gets each request's arrival time (CLOCK_MONOTONIC
-			       * µs, one line each: a test's view of the load's schedule), or
-			       * NULL; the caller's string */
-	unsigned capacity;    /* requests in service at once, each for the drawn delay;
-			       * more wait their turn in arrival order (0 = unlimited).
-			       * Emulated by deadlines, so no thread ever blocks: with
-			       * latency L the server saturates at capacity / L per second */
+	unsigned port;             /* TCP port on 127.0.0.1; 0: the kernel picks one */
+	int64_t latency_ns;        /* minimum delay of every answer, from arrival */
+	int64_t jitter_ns;         /* plus a uniform 0..jitter_ns */
+	double error_rate;         /* fraction of requests answered 503, 0..1 */
+	double stall_rate;         /* fraction answered no earlier than stall_ns after arrival */
+	int64_t stall_ns;          /* how long a stalled request waits, from arrival */
+	unsigned threads;          /* libmicrohttpd worker threads, >= 1 */
+	const char *db_path;       /* SQLite file or ":memory:"; the caller's string, kept by
+	                            * reference until srv_free */
+	long long max_users;       /* start the store over at this many users; 0 = never */
+	uint64_t seed;             /* seed of the jitter/error/stall draws */
+	const char *arrivals;      /* file that gets each request's arrival time (CLOCK_MONOTONIC
+	                            * µs, one line each: a test's view of the load's schedule), or
+	                            * NULL; the caller's string */
+	unsigned capacity;         /* requests in service at once, each for the drawn delay;
+	                            * more wait their turn in arrival order (0 = unlimited).
+	                            * Emulated by deadlines, so no thread ever blocks: with
+	                            * latency L the server saturates at capacity / L per second */
 	int64_t capacity_after_ns; /* > 0: this long after srv_start the capacity becomes
-				    * capacity_after (a server that degrades on cue, for tests
-				    * of soak's drift verdict) */
+	                            * capacity_after (a server that degrades on cue, for tests
+	                            * of soak's drift verdict) */
 	unsigned capacity_after;   /* the capacity from then on, >= 1 */
 };
 

@@ -11,7 +11,7 @@
 
 struct store {
 	pthread_mutex_t lock; /* serializes every use of db and the fields below */
-	sqlite3 *db;	      /* opened with SQLITE_OPEN_NOMUTEX: the lock above guards it */
+	sqlite3 *db;          /* opened with SQLITE_OPEN_NOMUTEX: the lock above guards it */
 	sqlite3_stmt *insert; /* INSERT INTO users ..., prepared once */
 	sqlite3_stmt *wipe;   /* DELETE FROM users, for max_users */
 	long long users;      /* rows in users, kept in step with every insert and wipe */
@@ -20,15 +20,17 @@ struct store {
 };
 
 static const char schema_sql[] = "CREATE TABLE IF NOT EXISTS users ("
-				 " id INTEGER PRIMARY KEY,"
-				 " username TEXT NOT NULL UNIQUE,"
-				 " email TEXT NOT NULL,"
-				 " created_ms INTEGER NOT NULL)";
+                                 " id INTEGER PRIMARY KEY,"
+                                 " username TEXT NOT NULL UNIQUE,"
+                                 " email TEXT NOT NULL,"
+                                 " created_ms INTEGER NOT NULL)";
 
-static int is_memory(const char *path) { return strcmp(path, ":memory:") == 0 || !*path; }
+static int is_memory(const char *path)
+{
+	return strcmp(path, ":memory:") == 0 || !*path;
+}
 
-int store_open(const char *path, long long max_users, struct store **out, char *err,
-	       size_t errlen)
+int store_open(const char *path, long long max_users, struct store **out, char *err, size_t errlen)
 {
 	struct store *s;
 	char inner[512];
@@ -42,9 +44,10 @@ int store_open(const char *path, long long max_users, struct store **out, char *
 	pthread_mutex_init(&s->lock, NULL);
 	s->max_users = max_users;
 	if (sqlite3_open_v2(path, &s->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
-		snprintf(inner, sizeof inner, "%s", s->db ? sqlite3_errmsg(s->db) : "out of memory");
+	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK) {
+		snprintf(inner, sizeof inner, "%s",
+		         s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		snprintf(err, errlen, "cannot open '%s': %s", path, inner);
 		goto fail;
 	}
@@ -57,8 +60,8 @@ int store_open(const char *path, long long max_users, struct store **out, char *
 	if (db_exec(s->db, schema_sql, inner, sizeof inner) < 0 ||
 	    db_int(s->db, "SELECT count(*) FROM users", 0, &s->users, inner, sizeof inner) < 0 ||
 	    db_prepare(s->db, &s->insert,
-		       "INSERT INTO users (username, email, created_ms) VALUES (?1, ?2, ?3)",
-		       inner, sizeof inner) < 0 ||
+	               "INSERT INTO users (username, email, created_ms) VALUES (?1, ?2, ?3)", inner,
+	               sizeof inner) < 0 ||
 	    db_prepare(s->db, &s->wipe, "DELETE FROM users", inner, sizeof inner) < 0)
 		goto fail_inner;
 	*out = s;
@@ -83,8 +86,8 @@ static int store_wipe(struct store *s, char *err, size_t errlen)
 	return 0;
 }
 
-int store_add(struct store *s, const char *username, size_t ulen, const char *email,
-	      size_t elen, long long *id, char *err, size_t errlen)
+int store_add(struct store *s, const char *username, size_t ulen, const char *email, size_t elen,
+              long long *id, char *err, size_t errlen)
 {
 	int rc, ret = -1;
 

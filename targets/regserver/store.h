@@ -29,12 +29,11 @@
 
 struct store;
 
-int store_open(const char *path, long long max_users, struct store **out, char *err,
-	       size_t errlen);
+int store_open(const char *path, long long max_users, struct store **out, char *err, size_t errlen);
 /* Adds a user: 0 with *id set, STORE_TAKEN, or -1 on a database error.  Strings need not be
  * NUL-terminated. */
-int store_add(struct store *s, const char *username, size_t ulen, const char *email,
-	      size_t elen, long long *id, char *err, size_t errlen);
+int store_add(struct store *s, const char *username, size_t ulen, const char *email, size_t elen,
+              long long *id, char *err, size_t errlen);
 /* Users held now, and how many times the store started over because of max_users. */
 void store_stats(struct store *s, long long *users, long long *resets);
 /* Finalizes, closes.  NULL is a no-op. */

@@ -17,7 +17,6 @@
 #include "report/report.h"
 #include "testrng.h"
 
-
 /* One synthetic run: its figures and where it sits in a study. */
 struct fake_run {
 	int label;       /* 0 or 1 */
@@ -199,7 +198,8 @@ static void aa_welch_runs(void **state)
 			fr[i] = run_of(i < 3 ? 0 : 1, -1, 0, 1000, 0, 0.03, &g);
 		make_report(&r, fr, 8, &g);
 		build(&r);
-		welch += r.cmps[0].noise == RPT_BY_RUNS && strstr(r.cmps[0].method, "Welch") != NULL;
+		welch +=
+		    r.cmps[0].noise == RPT_BY_RUNS && strstr(r.cmps[0].method, "Welch") != NULL;
 		any += any_real(&r.cmps[0]);
 		free_report(&r);
 	}
@@ -388,11 +388,10 @@ static void run_level_helpers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(run_level_helpers),  cmocka_unit_test(aa_five_rounds),
-	    cmocka_unit_test(aa_eight_rounds),
-	    cmocka_unit_test(aa_welch_runs),      cmocka_unit_test(one_run_floor),
-	    cmocka_unit_test(one_run_calibrated), cmocka_unit_test(ab_detection),
-	    cmocka_unit_test(cold_start),
+	    cmocka_unit_test(run_level_helpers), cmocka_unit_test(aa_five_rounds),
+	    cmocka_unit_test(aa_eight_rounds),   cmocka_unit_test(aa_welch_runs),
+	    cmocka_unit_test(one_run_floor),     cmocka_unit_test(one_run_calibrated),
+	    cmocka_unit_test(ab_detection),      cmocka_unit_test(cold_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,7 +29,10 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-static void path_of(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", dir, name); }
+static void path_of(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/%s", dir, name);
+}
 
 static void create_new(void **state)
 {
@@ -41,9 +44,12 @@ static void create_new(void **state)
 	assert_int_equal(db_open(path, DB_CREATE, &db, err, sizeof err), 0);
 	assert_int_equal(db_int(db, "PRAGMA user_version", -1, &v, err, sizeof err), 0);
 	assert_int_equal(v, db_schema_version());
-	assert_int_equal(db_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN "
-				"('runs','steps','intervals','interval_errors','samples','gc_events','events')",
-				-1, &v, err, sizeof err), 0);
+	assert_int_equal(
+	    db_int(db,
+	           "SELECT count(*) FROM sqlite_master WHERE name IN "
+	           "('runs','steps','intervals','interval_errors','samples','gc_events','events')",
+	           -1, &v, err, sizeof err),
+	    0);
 	assert_int_equal(v, 7);
 	assert_int_equal(db_int(db, "PRAGMA journal_mode", -1, &v, err, sizeof err), 0);
 	db_close(db);
@@ -83,16 +89,19 @@ static void migrates_old_files(void **state)
 	path_of(path, sizeof path, "v1.db");
 	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
 	assert_int_equal(db_migrate_to(raw, 1, err, sizeof err), 0);
-	assert_int_equal(sqlite3_exec(raw,
-				      "INSERT INTO runs(uuid,name,label,mode,connection,host,"
-				      "interval_ms,started_ms) VALUES('u','n','l','fixed','keepalive','h',10000,1)",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
+	assert_int_equal(
+	    sqlite3_exec(
+	        raw,
+	        "INSERT INTO runs(uuid,name,label,mode,connection,host,"
+	        "interval_ms,started_ms) VALUES('u','n','l','fixed','keepalive','h',10000,1)",
+	        NULL, NULL, NULL),
+	    SQLITE_OK);
 	sqlite3_close(raw);
 	assert_int_equal(db_open(path, 0, &db, err, sizeof err), 0);
 	assert_int_equal(db_int(db, "PRAGMA user_version", -1, &v, err, sizeof err), 0);
 	assert_int_equal(v, db_schema_version());
-	assert_int_equal(db_int(db, "SELECT count(*) FROM runs WHERE label='l'", -1, &v, err, sizeof err), 0);
+	assert_int_equal(
+	    db_int(db, "SELECT count(*) FROM runs WHERE label='l'", -1, &v, err, sizeof err), 0);
 	assert_int_equal(v, 1);
 	db_close(db);
 }
@@ -104,12 +113,14 @@ static void refuses_newer(void **state)
 	(void)state;
 	path_of(path, sizeof path, "future.db");
 	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 999", NULL, NULL, NULL),
+	                 SQLITE_OK);
 	sqlite3_close(raw);
 	assert_int_equal(db_open(path, 0, &db, err, sizeof err), -1);
 	snprintf(want, sizeof want,
-		 "'%s' was written by a newer soak (schema 999; this soak knows up to %d): upgrade soak to read it",
-		 path, db_schema_version());
+	         "'%s' was written by a newer soak (schema 999; this soak knows up to %d): upgrade "
+	         "soak to read it",
+	         path, db_schema_version());
 	assert_string_equal(err, want);
 }
 
@@ -147,9 +158,9 @@ static void views_on_readonly(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(create_new),        cmocka_unit_test(missing_without_create),
-		cmocka_unit_test(migrates_old_files), cmocka_unit_test(refuses_newer),
-		cmocka_unit_test(not_a_database),    cmocka_unit_test(views_on_readonly),
+	    cmocka_unit_test(create_new),         cmocka_unit_test(missing_without_create),
+	    cmocka_unit_test(migrates_old_files), cmocka_unit_test(refuses_newer),
+	    cmocka_unit_test(not_a_database),     cmocka_unit_test(views_on_readonly),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,11 +14,10 @@ static void dur_good(void **state)
 	static const struct {
 		const char *in;
 		int64_t ms;
-	} cases[] = {{"250ms", 250},        {"30s", 30000},       {"30m", 1800000},
-		     {"2h", 7200000},       {"72h", 259200000},   {"3d", 259200000},
-		     {"0", 0},              {" 1.5h ", 5400000},  {"1h30m", 5400000},
-		     {"10s500ms", 10500},   {"0.25s", 250},       {"12h", 43200000},
-		     {"4h", 14400000},      {"1m", 60000}};
+	} cases[] = {{"250ms", 250},     {"30s", 30000},      {"30m", 1800000}, {"2h", 7200000},
+	             {"72h", 259200000}, {"3d", 259200000},   {"0", 0},         {" 1.5h ", 5400000},
+	             {"1h30m", 5400000}, {"10s500ms", 10500}, {"0.25s", 250},   {"12h", 43200000},
+	             {"4h", 14400000},   {"1m", 60000}};
 	char err[128];
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -33,12 +32,12 @@ static void dur_bad(void **state)
 	static const struct {
 		const char *in, *msg;
 	} cases[] = {{"", "empty duration"},
-		     {"30", "bad duration '30': missing unit (ms, s, m, h or d)"},
-		     {"30x", "bad duration '30x': unknown unit 'x' (use ms, s, m, h or d)"},
-		     {"m", "bad duration 'm': expected a number"},
-		     {"-5s", "bad duration '-5s': expected a number"},
-		     {"400d", "bad duration '400d': longer than a year"},
-		     {"1.2.3s", "bad duration '1.2.3s'"}};
+	             {"30", "bad duration '30': missing unit (ms, s, m, h or d)"},
+	             {"30x", "bad duration '30x': unknown unit 'x' (use ms, s, m, h or d)"},
+	             {"m", "bad duration 'm': expected a number"},
+	             {"-5s", "bad duration '-5s': expected a number"},
+	             {"400d", "bad duration '400d': longer than a year"},
+	             {"1.2.3s", "bad duration '1.2.3s'"}};
 	char err[128];
 	int64_t ms;
 	(void)state;
@@ -53,8 +52,8 @@ static void dur_format_roundtrip(void **state)
 	static const struct {
 		int64_t ms;
 		const char *out;
-	} cases[] = {{0, "0s"}, {250, "250ms"}, {45000, "45s"}, {90000, "1m30s"},
-		     {7200000, "2h"}, {129600000, "1d12h"}, {1500, "1s500ms"}};
+	} cases[] = {{0, "0s"},       {250, "250ms"},       {45000, "45s"},   {90000, "1m30s"},
+	             {7200000, "2h"}, {129600000, "1d12h"}, {1500, "1s500ms"}};
 	char buf[32], err[64];
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -126,9 +125,12 @@ static void percentages(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(dur_good),   cmocka_unit_test(dur_bad),
-		cmocka_unit_test(dur_format_roundtrip), cmocka_unit_test(spans),
-		cmocka_unit_test(ranges),     cmocka_unit_test(percentages),
+	    cmocka_unit_test(dur_good),
+	    cmocka_unit_test(dur_bad),
+	    cmocka_unit_test(dur_format_roundtrip),
+	    cmocka_unit_test(spans),
+	    cmocka_unit_test(ranges),
+	    cmocka_unit_test(percentages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,9 +35,9 @@ static int verdict_of(const struct want *w)
 	assert_int_equal(gca_analyze(g.ev, g.n, &r, err, sizeof err), 0);
 	ok = r.memory == w->memory && (w->trend == GCA_UNKNOWN || r.trend == w->trend);
 	print_message("# | %-42s | %-9s %-14s | %-9s %-14s | %s\n", w->files[0],
-		      gca_memory_name(w->memory),
-		      w->trend == GCA_UNKNOWN ? "-" : gca_memory_name(w->trend),
-		      gca_memory_name(r.memory), gca_memory_name(r.trend), ok ? "ok" : "WRONG");
+	              gca_memory_name(w->memory),
+	              w->trend == GCA_UNKNOWN ? "-" : gca_memory_name(w->trend),
+	              gca_memory_name(r.memory), gca_memory_name(r.trend), ok ? "ok" : "WRONG");
 	print_message("#   %s\n", r.why);
 	assert_int_equal(r.memory, w->memory);
 	assert_int_equal(r.failed, w->failed);
@@ -78,23 +78,27 @@ static void verdict_table(void **state)
 		for (size_t v = 0; v < 2; v++)
 			for (int leak = 0; leak < 2; leak++) {
 				snprintf(names[n], sizeof names[n], "jdk17/%s-%s-%s.log",
-					 leak ? "leak" : "stable", collectors[c], variants[v]);
+				         leak ? "leak" : "stable", collectors[c], variants[v]);
 				w[n].files[0] = names[n];
 				w[n].memory = GCA_TOO_SHORT; /* one-minute runs */
 				w[n++].trend = leak ? GCA_SUSPECTED_LEAK : GCA_NORMAL;
 			}
 	w[n++] = (struct want){{"jdk17/leak-g1-rotating.log.0", "jdk17/leak-g1-rotating.log.1",
-				"jdk17/leak-g1-rotating.log", NULL},
-			       GCA_TOO_SHORT, GCA_SUSPECTED_LEAK, 0};
-	w[n++] = (struct want){{"jdk17/stable-g1-safepoint-decorations.log", NULL},
-			       GCA_TOO_SHORT, GCA_NORMAL, 0};
-	w[n++] = (struct want){{"jdk17/killed-parallel-gcstar.log", NULL}, GCA_TOO_SHORT,
-			       GCA_NORMAL, 0}; /* StableChurn */
+	                        "jdk17/leak-g1-rotating.log", NULL},
+	                       GCA_TOO_SHORT,
+	                       GCA_SUSPECTED_LEAK,
+	                       0};
+	w[n++] = (struct want){
+	    {"jdk17/stable-g1-safepoint-decorations.log", NULL}, GCA_TOO_SHORT, GCA_NORMAL, 0};
+	w[n++] = (struct want){{"jdk17/killed-parallel-gcstar.log", NULL},
+	                       GCA_TOO_SHORT,
+	                       GCA_NORMAL,
+	                       0}; /* StableChurn */
 	for (size_t c = 0; c < 3; c++)
 		for (size_t v = 0; v < 2; v++)
 			for (int oom = 0; oom < 2; oom++) {
 				snprintf(names[n], sizeof names[n], "gen/%s-%s-%s.log",
-					 oom ? "oom" : "stable", collectors[c], variants[v]);
+				         oom ? "oom" : "stable", collectors[c], variants[v]);
 				w[n].files[0] = names[n];
 				w[n].memory = oom ? GCA_EXHAUSTED : GCA_TOO_SHORT;
 				/* grep -c 'To-space exhausted' gen/oom-g1-gc*.log */
@@ -105,24 +109,23 @@ static void verdict_table(void **state)
 	 * form) and a live set growing into the tenure's ceiling (6 percolates). */
 	w[n++] = (struct want){{"j9/synthetic-old-stable.xml", NULL}, GCA_NORMAL, GCA_NORMAL, 0};
 	w[n++] = (struct want){{"j9/synthetic-new-stable.xml", NULL}, GCA_NORMAL, GCA_NORMAL, 0};
-	w[n++] = (struct want){{"j9/synthetic-new-exhaust.xml", NULL}, GCA_EXHAUSTED, GCA_UNKNOWN,
-			       6};
+	w[n++] =
+	    (struct want){{"j9/synthetic-new-exhaust.xml", NULL}, GCA_EXHAUSTED, GCA_UNKNOWN, 6};
 	/* JDK 8 Parallel in production: ParOldGen 99.99 % full after 153 full GCs in a row. */
-	w[n++] = (struct want){{"gctoolkit__bbvc.log.32.current", NULL}, GCA_EXHAUSTED,
-			       GCA_UNKNOWN, 0};
+	w[n++] =
+	    (struct want){{"gctoolkit__bbvc.log.32.current", NULL}, GCA_EXHAUSTED, GCA_UNKNOWN, 0};
 	print_message("# | %-42s | %-24s | %-24s |\n", "fixture", "expected (verdict, trend)",
-		      "got (verdict, trend)");
+	              "got (verdict, trend)");
 	for (size_t i = 0; i < n; i++)
 		right += (size_t)verdict_of(&w[i]);
 	print_message("# %zu of %zu verdicts right, error rate %.1f%%\n", right, n,
-		      100.0 * (double)(n - right) / (double)n);
+	              100.0 * (double)(n - right) / (double)n);
 	assert_int_equal(right, n);
 }
 
 /* A synthetic log: one young GC every `step` s for `hours`, heap 1 GB, heap-after =
  * floor(t) plus a young-generation residue that cycles. */
-static struct gcp_event *series(double hours, double step, double (*floor_mb)(double h),
-				size_t *n)
+static struct gcp_event *series(double hours, double step, double (*floor_mb)(double h), size_t *n)
 {
 	size_t cnt = (size_t)(hours * 3600 / step);
 	struct gcp_event *ev = calloc(cnt, sizeof *ev);
@@ -147,10 +150,22 @@ static struct gcp_event *series(double hours, double step, double (*floor_mb)(do
 	return ev;
 }
 
-static double warmup_then_flat(double h) { return h < 0.5 ? 100 + 1000 * h : 600 + 5 * sin(h * 9); }
-static double sawtooth(double h) { return 300 + 400 * fmod(h, 0.66) / 0.66; }
-static double rising(double h) { return 200 + 50 * h; }
-static double slow_rise(double h) { return 500 + 4 * h; } /* 24 MB in 6 h of a 1 GB heap */
+static double warmup_then_flat(double h)
+{
+	return h < 0.5 ? 100 + 1000 * h : 600 + 5 * sin(h * 9);
+}
+static double sawtooth(double h)
+{
+	return 300 + 400 * fmod(h, 0.66) / 0.66;
+}
+static double rising(double h)
+{
+	return 200 + 50 * h;
+}
+static double slow_rise(double h)
+{
+	return 500 + 4 * h;
+} /* 24 MB in 6 h of a 1 GB heap */
 
 static enum gca_memory judge(double hours, double (*f)(double), struct gca_result *r)
 {
@@ -301,7 +316,8 @@ static void exhaustion_rules(void **state)
 	for (int i = 50; i < 55; i++)
 		ev[i].kind = GCP_YOUNG, ev[i].heap_after_kb = 60 * 1024, ev[i].pause_us = 5000;
 	for (int i = 50; i < 53; i++)
-		snprintf(ev[i].cause, sizeof ev[i].cause, "G1 Evacuation Pause; to-space exhausted");
+		snprintf(ev[i].cause, sizeof ev[i].cause,
+		         "G1 Evacuation Pause; to-space exhausted");
 	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
 	assert_int_equal(r.memory, GCA_EXHAUSTED);
 	assert_int_equal(r.exh_failed, 3);
@@ -311,7 +327,8 @@ static void exhaustion_rules(void **state)
 	for (int i = 50; i < 53; i++)
 		ev[i].cause[0] = 0;
 	for (int i = 2; i < 5; i++)
-		snprintf(ev[i].cause, sizeof ev[i].cause, "G1 Evacuation Pause; to-space exhausted");
+		snprintf(ev[i].cause, sizeof ev[i].cause,
+		         "G1 Evacuation Pause; to-space exhausted");
 	assert_int_equal(gca_analyze(ev, 60, &r, err, sizeof err), 0);
 	assert_int_not_equal(r.memory, GCA_EXHAUSTED);
 	assert_int_equal(r.failed, 3);
@@ -363,9 +380,9 @@ static void pauses_and_edges(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(verdict_table),    cmocka_unit_test(synthetic),
-		cmocka_unit_test(post_full),        cmocka_unit_test(window_rule),
-		cmocka_unit_test(exhaustion_rules), cmocka_unit_test(pauses_and_edges),
+	    cmocka_unit_test(verdict_table),    cmocka_unit_test(synthetic),
+	    cmocka_unit_test(post_full),        cmocka_unit_test(window_rule),
+	    cmocka_unit_test(exhaustion_rules), cmocka_unit_test(pauses_and_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

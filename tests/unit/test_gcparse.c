@@ -12,11 +12,11 @@
 #include "gctest.h"
 
 /* |got - want| <= tol: totals of per-event values rounded to the microsecond. */
-#define assert_near(got, want, tol)                                                        \
-	do {                                                                               \
-		long long g_ = (long long)(got), w_ = (long long)(want), t_ = (long long)(tol); \
-		if (g_ < w_ - t_ || g_ > w_ + t_)                                          \
-			fail_msg("%s = %lld, want %lld +- %lld", #got, g_, w_, t_);         \
+#define assert_near(got, want, tol)                                                                \
+	do {                                                                                       \
+		long long g_ = (long long)(got), w_ = (long long)(want), t_ = (long long)(tol);    \
+		if (g_ < w_ - t_ || g_ > w_ + t_)                                                  \
+			fail_msg("%s = %lld, want %lld +- %lld", #got, g_, w_, t_);                \
 	} while (0)
 
 /* jdk17/MANIFEST.md "Per-log figures": completed pauses per kind, total and maximum. */
@@ -25,43 +25,43 @@ static const struct jdk17_case {
 	int young, mixed, full, remark, cleanup, other, concurrent; /* concurrent: -1 = any */
 	int64_t total_us, max_us; /* max 0: not given by the manifest */
 } jdk17[] = {
-	/* 133 = Young(Normal) 90 + Young(Concurrent Start) 14 + Remark 14 + Cleanup 14 + Full 1 */
-	{"jdk17/leak-g1-gcstar.log", 104, 0, 1, 14, 14, 0, 14, 316806, 12618},
-	{"jdk17/leak-g1-gc.log", 104, 0, 1, 14, 14, 0, 14, 316806, 12618},
-	{"jdk17/leak-parallel-gcstar.log", 235, 0, 1, 0, 0, 0, 0, 496102, 16818},
-	{"jdk17/leak-parallel-gc.log", 235, 0, 1, 0, 0, 0, 0, 496102, 16818},
-	{"jdk17/leak-serial-gcstar.log", 170, 0, 1, 0, 0, 0, 0, 131983, 7581},
-	{"jdk17/leak-serial-gc.log", 170, 0, 1, 0, 0, 0, 0, 131983, 7581},
-	/* ZGC: 114 cycles (concurrent); Mark Start 115 + Relocate Start 114 (other), Mark End
-	 * 114 (remark): 2.166 + 1.905 + 0.461 = 4.532 ms; -Xlog:gc has no pause lines. */
-	{"jdk17/leak-zgc-gcstar.log", 0, 0, 0, 114, 0, 229, 114, 4532, 0},
-	{"jdk17/leak-zgc-gc.log", 0, 0, 0, 0, 0, 0, 114, 0, 0},
-	/* Shenandoah: Final Mark 94 (remark); Init Mark 94 + Final Roots 40 + Init UR 54 +
-	 * Final UR 54 = 242 (other); 336 pauses, 12.490 ms. */
-	{"jdk17/leak-shenandoah-gcstar.log", 0, 0, 0, 94, 0, 242, -1, 12490, 0},
-	{"jdk17/leak-shenandoah-gc.log", 0, 0, 0, 94, 0, 242, -1, 12490, 0},
-	/* 361 = Normal 251 + Concurrent Start 12 + Prepare Mixed 12 + Mixed 61 + Remark 12 +
-	 * Cleanup 12 + Full 1; max GC(4) 14.697 ms */
-	{"jdk17/stable-g1-gcstar.log", 275, 61, 1, 12, 12, 0, 12, 895270, 14697},
-	{"jdk17/stable-g1-gc.log", 275, 61, 1, 12, 12, 0, 12, 895270, 14697},
-	{"jdk17/stable-parallel-gcstar.log", 225, 0, 9, 0, 0, 0, 0, 701679, 36266},
-	{"jdk17/stable-parallel-gc.log", 225, 0, 9, 0, 0, 0, 0, 701679, 36266},
-	{"jdk17/stable-serial-gcstar.log", 184, 0, 11, 0, 0, 0, 0, 361121, 28259},
-	{"jdk17/stable-serial-gc.log", 184, 0, 11, 0, 0, 0, 0, 361121, 28259},
-	{"jdk17/stable-zgc-gcstar.log", 0, 0, 0, 107, 0, 214, 107, 2669, 0},
-	{"jdk17/stable-zgc-gc.log", 0, 0, 0, 0, 0, 0, 107, 0, 0},
-	/* Final Mark 128; Init Mark 128 + Init UR 126 + Final UR 126 + Final Roots 2 = 382 */
-	{"jdk17/stable-shenandoah-gcstar.log", 0, 0, 0, 128, 0, 382, -1, 29403, 0},
-	{"jdk17/stable-shenandoah-gc.log", 0, 0, 0, 128, 0, 382, -1, 29403, 0},
-	{"jdk17/killed-parallel-gcstar.log", 74, 0, 2, 0, 0, 0, 0, 264839, 0},
-	/* 78 = Normal 46 + Concurrent Start 4 + Prepare Mixed 4 + Mixed 15 + Remark 4 +
-	 * Cleanup 4 + Full 1; max GC(2) 83.696 ms */
-	{"jdk17/stable-g1-safepoint-decorations.log", 54, 15, 1, 4, 4, 0, 4, 249059, 83696},
-	/* rotation: .0 Young 40 + Full 1; .1 Young(Normal) 29 + Concurrent Start 5 + Remark 5 +
-	 * Cleanup 5; live: Young(Normal) 6 + Concurrent Start 7 + Remark 7 + Cleanup 7 */
-	{"jdk17/leak-g1-rotating.log.0", 40, 0, 1, 0, 0, 0, 0, -1, 0},
-	{"jdk17/leak-g1-rotating.log.1", 34, 0, 0, 5, 5, 0, -1, -1, 0},
-	{"jdk17/leak-g1-rotating.log", 13, 0, 0, 7, 7, 0, -1, -1, 0},
+    /* 133 = Young(Normal) 90 + Young(Concurrent Start) 14 + Remark 14 + Cleanup 14 + Full 1 */
+    {"jdk17/leak-g1-gcstar.log", 104, 0, 1, 14, 14, 0, 14, 316806, 12618},
+    {"jdk17/leak-g1-gc.log", 104, 0, 1, 14, 14, 0, 14, 316806, 12618},
+    {"jdk17/leak-parallel-gcstar.log", 235, 0, 1, 0, 0, 0, 0, 496102, 16818},
+    {"jdk17/leak-parallel-gc.log", 235, 0, 1, 0, 0, 0, 0, 496102, 16818},
+    {"jdk17/leak-serial-gcstar.log", 170, 0, 1, 0, 0, 0, 0, 131983, 7581},
+    {"jdk17/leak-serial-gc.log", 170, 0, 1, 0, 0, 0, 0, 131983, 7581},
+    /* ZGC: 114 cycles (concurrent); Mark Start 115 + Relocate Start 114 (other), Mark End
+     * 114 (remark): 2.166 + 1.905 + 0.461 = 4.532 ms; -Xlog:gc has no pause lines. */
+    {"jdk17/leak-zgc-gcstar.log", 0, 0, 0, 114, 0, 229, 114, 4532, 0},
+    {"jdk17/leak-zgc-gc.log", 0, 0, 0, 0, 0, 0, 114, 0, 0},
+    /* Shenandoah: Final Mark 94 (remark); Init Mark 94 + Final Roots 40 + Init UR 54 +
+     * Final UR 54 = 242 (other); 336 pauses, 12.490 ms. */
+    {"jdk17/leak-shenandoah-gcstar.log", 0, 0, 0, 94, 0, 242, -1, 12490, 0},
+    {"jdk17/leak-shenandoah-gc.log", 0, 0, 0, 94, 0, 242, -1, 12490, 0},
+    /* 361 = Normal 251 + Concurrent Start 12 + Prepare Mixed 12 + Mixed 61 + Remark 12 +
+     * Cleanup 12 + Full 1; max GC(4) 14.697 ms */
+    {"jdk17/stable-g1-gcstar.log", 275, 61, 1, 12, 12, 0, 12, 895270, 14697},
+    {"jdk17/stable-g1-gc.log", 275, 61, 1, 12, 12, 0, 12, 895270, 14697},
+    {"jdk17/stable-parallel-gcstar.log", 225, 0, 9, 0, 0, 0, 0, 701679, 36266},
+    {"jdk17/stable-parallel-gc.log", 225, 0, 9, 0, 0, 0, 0, 701679, 36266},
+    {"jdk17/stable-serial-gcstar.log", 184, 0, 11, 0, 0, 0, 0, 361121, 28259},
+    {"jdk17/stable-serial-gc.log", 184, 0, 11, 0, 0, 0, 0, 361121, 28259},
+    {"jdk17/stable-zgc-gcstar.log", 0, 0, 0, 107, 0, 214, 107, 2669, 0},
+    {"jdk17/stable-zgc-gc.log", 0, 0, 0, 0, 0, 0, 107, 0, 0},
+    /* Final Mark 128; Init Mark 128 + Init UR 126 + Final UR 126 + Final Roots 2 = 382 */
+    {"jdk17/stable-shenandoah-gcstar.log", 0, 0, 0, 128, 0, 382, -1, 29403, 0},
+    {"jdk17/stable-shenandoah-gc.log", 0, 0, 0, 128, 0, 382, -1, 29403, 0},
+    {"jdk17/killed-parallel-gcstar.log", 74, 0, 2, 0, 0, 0, 0, 264839, 0},
+    /* 78 = Normal 46 + Concurrent Start 4 + Prepare Mixed 4 + Mixed 15 + Remark 4 +
+     * Cleanup 4 + Full 1; max GC(2) 83.696 ms */
+    {"jdk17/stable-g1-safepoint-decorations.log", 54, 15, 1, 4, 4, 0, 4, 249059, 83696},
+    /* rotation: .0 Young 40 + Full 1; .1 Young(Normal) 29 + Concurrent Start 5 + Remark 5 +
+     * Cleanup 5; live: Young(Normal) 6 + Concurrent Start 7 + Remark 7 + Cleanup 7 */
+    {"jdk17/leak-g1-rotating.log.0", 40, 0, 1, 0, 0, 0, 0, -1, 0},
+    {"jdk17/leak-g1-rotating.log.1", 34, 0, 0, 5, 5, 0, -1, -1, 0},
+    {"jdk17/leak-g1-rotating.log", 13, 0, 0, 7, 7, 0, -1, -1, 0},
 };
 
 static void jdk17_counts(void **state)
@@ -98,11 +98,11 @@ static void jdk17_pairs_agree(void **state)
 	static const struct {
 		const char *run;
 		int64_t anchor; /* epoch ms of the manifest's anchor */
-	} runs[] = {{"leak-g1", 1796001727218LL},      {"leak-parallel", 1796001727226LL},
-		    {"leak-serial", 1796001787362LL},  {"leak-zgc", 1796001787375LL},
-		    {"leak-shenandoah", 1796001847493LL}, {"stable-g1", 1796001847721LL},
-		    {"stable-parallel", 1796001907681LL}, {"stable-serial", 1796001907886LL},
-		    {"stable-zgc", 1796001967900LL},   {"stable-shenandoah", 1796001968085LL}};
+	} runs[] = {{"leak-g1", 1796001727218LL},         {"leak-parallel", 1796001727226LL},
+	            {"leak-serial", 1796001787362LL},     {"leak-zgc", 1796001787375LL},
+	            {"leak-shenandoah", 1796001847493LL}, {"stable-g1", 1796001847721LL},
+	            {"stable-parallel", 1796001907681LL}, {"stable-serial", 1796001907886LL},
+	            {"stable-zgc", 1796001967900LL},      {"stable-shenandoah", 1796001968085LL}};
 	(void)state;
 	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
 		char a[128], b[128];
@@ -114,8 +114,10 @@ static void jdk17_pairs_agree(void **state)
 		gct_parse_anchored(&y, GCP_NONE, fb);
 		size_t j = 0;
 		for (size_t i = 0; i < x.n; i++) {
-			/* -Xlog:gc lacks ZGC's phase lines: match each event to the next equal one */
-			while (j < y.n && (y.ev[j].kind != x.ev[i].kind || y.ev[j].gc_id != x.ev[i].gc_id))
+			/* -Xlog:gc lacks ZGC's phase lines: match each event to the next equal one
+			 */
+			while (j < y.n &&
+			       (y.ev[j].kind != x.ev[i].kind || y.ev[j].gc_id != x.ev[i].gc_id))
 				j++;
 			assert_true(j < y.n);
 			assert_int_equal(x.ev[i].pause_us, y.ev[j].pause_us);
@@ -194,8 +196,8 @@ static void jdk17_safepoints(void **state)
 static void jdk17_rotating_set(void **state)
 {
 	static const char *const files[] = {"jdk17/leak-g1-rotating.log.0",
-					    "jdk17/leak-g1-rotating.log.1",
-					    "jdk17/leak-g1-rotating.log", NULL};
+	                                    "jdk17/leak-g1-rotating.log.1",
+	                                    "jdk17/leak-g1-rotating.log", NULL};
 	struct gct g;
 	size_t pauses = 0;
 	(void)state;
@@ -211,9 +213,10 @@ static void jdk17_rotating_set(void **state)
 /* A: Sun 1.4.2 plain -verbose:gc, GCViewer testNoFullGC: 12 events, the first six. */
 static void sun142(void **state)
 {
-	static const int64_t want[6][5] = {{0, 511, 180, 1984, 9567},    {691, 433, 233, 1984, 5687},
-					   {1030, 745, 242, 1984, 4343}, {1378, 753, 452, 1984, 9443},
-					   {2499, 964, 690, 1984, 10806}, {2831, 1202, 856, 1984, 12260}};
+	static const int64_t want[6][5] = {
+	    {0, 511, 180, 1984, 9567},     {691, 433, 233, 1984, 5687},
+	    {1030, 745, 242, 1984, 4343},  {1378, 753, 452, 1984, 9443},
+	    {2499, 964, 690, 1984, 10806}, {2831, 1202, 856, 1984, 12260}};
 	struct gct g;
 	(void)state;
 	gct_parse(&g, "gcviewer__SampleSun1_4_2NoFullGC.txt");
@@ -396,11 +399,16 @@ static void ujl_defaults(void **state)
 		size_t idx; /* index among our stop-the-world events */
 		enum gcp_kind kind;
 		int64_t pause, b, a, t;
-	} g1[] = {{0, GCP_YOUNG, 6529, 14336, 12288, 131072},  {1, GCP_YOUNG, 6187, 81920, 81920, 131072},
-		  {4, GCP_REMARK, 837, 123904, 123904, 131072}, {7, GCP_FULL, 14918, 131072, 8192, 28672},
-		  {8, GCP_CLEANUP, 1, 9216, 9216, 28672},      {9, GCP_MIXED, 2790, 29696, 28672, 125952}},
-	  cms[] = {{0, GCP_YOUNG, 8822, 41984, 38912, 153600}, {1, GCP_OTHER, 136, 62464, 62464, 153600},
-		   {4, GCP_REMARK, 859, 112640, 112640, 153600}, {5, GCP_FULL, 9775, 128000, 31744, 153600}};
+	} g1[] = {{0, GCP_YOUNG, 6529, 14336, 12288, 131072},
+	          {1, GCP_YOUNG, 6187, 81920, 81920, 131072},
+	          {4, GCP_REMARK, 837, 123904, 123904, 131072},
+	          {7, GCP_FULL, 14918, 131072, 8192, 28672},
+	          {8, GCP_CLEANUP, 1, 9216, 9216, 28672},
+	          {9, GCP_MIXED, 2790, 29696, 28672, 125952}},
+	  cms[] = {{0, GCP_YOUNG, 8822, 41984, 38912, 153600},
+	           {1, GCP_OTHER, 136, 62464, 62464, 153600},
+	           {4, GCP_REMARK, 859, 112640, 112640, 153600},
+	           {5, GCP_FULL, 9775, 128000, 31744, 153600}};
 	struct gct g;
 	struct gcp_event stw[32];
 	size_t n = 0;
@@ -424,7 +432,7 @@ static void ujl_defaults(void **state)
 	for (size_t i = 0; i < g.n && n < 32; i++)
 		if (g.ev[i].kind != GCP_CONCURRENT)
 			stw[n++] = g.ev[i];
-	assert_int_equal(n, 6); /* GCViewer: 5 GC pauses + 1 full */
+	assert_int_equal(n, 6);        /* GCViewer: 5 GC pauses + 1 full */
 	assert_int_equal(g.n + 5, 16); /* size 16: 5 concurrent phases print a start line too */
 	for (size_t i = 0; i < sizeof cms / sizeof cms[0]; i++) {
 		assert_int_equal(stw[cms[i].idx].kind, cms[i].kind);
@@ -445,10 +453,10 @@ static void shenandoah(void **state)
 		const char *name;
 		int64_t us;
 	} conc[] = {{"Concurrent reset", 432},
-		    {"Concurrent marking (process weakrefs) (unload classes)", 3064},
-		    {"Concurrent precleaning", 148},
-		    {"Concurrent evacuation", 1711},
-		    {"Concurrent update references", 2384}};
+	            {"Concurrent marking (process weakrefs) (unload classes)", 3064},
+	            {"Concurrent precleaning", 148},
+	            {"Concurrent evacuation", 1711},
+	            {"Concurrent update references", 2384}};
 	struct gct g;
 	int64_t cap = 0;
 	(void)state;
@@ -484,8 +492,11 @@ static void shenandoah(void **state)
 /* F: ZGC single-generation with decimal commas, and generational ZGC. */
 static void zgc(void **state)
 {
-	static const int64_t want[5][2] = {
-		{108544, 90112}, {212992, 167936}, {20279296, 20697088}, {514048, 733184}, {10366976, 5140480}};
+	static const int64_t want[5][2] = {{108544, 90112},
+	                                   {212992, 167936},
+	                                   {20279296, 20697088},
+	                                   {514048, 733184},
+	                                   {10366976, 5140480}};
 	struct gct g;
 	(void)state;
 	gct_parse(&g, "gcviewer__sample-ujl-zgc-gc-default.txt");
@@ -502,16 +513,18 @@ static void zgc(void **state)
 	assert_int_equal(gct_count(&g, GCP_CONCURRENT), 1);
 	for (size_t i = 0; i < g.n; i++)
 		if (g.ev[i].kind == GCP_CONCURRENT) {
-			assert_int_equal(g.ev[i].heap_before_kb, 30720); /* maxima of the upstream test */
+			assert_int_equal(g.ev[i].heap_before_kb,
+			                 30720); /* maxima of the upstream test */
 			assert_int_equal(g.ev[i].heap_after_kb, 26624);
-			assert_int_equal(g.ev[i].conc_us, 36000);          /* 0.036s */
+			assert_int_equal(g.ev[i].conc_us, 36000); /* 0.036s */
 		}
 	assert_string_equal(g.format, "unified/zgc-generational");
 	gct_free(&g);
 	gct_parse(&g, "garbagecat__dataset278.txt");
 	/* y Mark Start 0.234 ms @10:20:45.260, Mark End 0.147 @10:21:00.687, Relocate Start
 	 * 0.039 @10:21:05.303 (+0200) */
-	static const int64_t pz[3][2] = {{234, 1702369245260LL}, {147, 1702369260687LL}, {39, 1702369265303LL}};
+	static const int64_t pz[3][2] = {
+	    {234, 1702369245260LL}, {147, 1702369260687LL}, {39, 1702369265303LL}};
 	size_t k = 0;
 	for (size_t i = 0; i < g.n; i++)
 		if (g.ev[i].kind != GCP_CONCURRENT && g.ev[i].kind != GCP_SAFEPOINT) {
@@ -568,13 +581,13 @@ static void failed(void **state)
 	struct gcparse *p = gcparse_new(gct_collect, NULL, &g, err, sizeof err);
 	assert_non_null(p);
 	const char *lines[] = {
-		"[5.1s][info][gc] GC(7) Pause Young (Normal) (G1 Evacuation Pause) (Evacuation "
-		"Failure: Allocation) 90M->92M(96M) 5.000ms",
-		"2024-01-01T00:00:01.000+0000: 1.000: [GC pause (G1 Evacuation Pause) (young) "
-		"(to-space exhausted), 0.0123000 secs]",
-		"   [Eden: 10.0M(10.0M)->0.0B(4096.0K) Survivors: 1024.0K->0.0B Heap: "
-		"90.0M(96.0M)->93.0M(96.0M)]",
-		" [Times: user=0.01 sys=0.00, real=0.01 secs] ",
+	    "[5.1s][info][gc] GC(7) Pause Young (Normal) (G1 Evacuation Pause) (Evacuation "
+	    "Failure: Allocation) 90M->92M(96M) 5.000ms",
+	    "2024-01-01T00:00:01.000+0000: 1.000: [GC pause (G1 Evacuation Pause) (young) "
+	    "(to-space exhausted), 0.0123000 secs]",
+	    "   [Eden: 10.0M(10.0M)->0.0B(4096.0K) Survivors: 1024.0K->0.0B Heap: "
+	    "90.0M(96.0M)->93.0M(96.0M)]",
+	    " [Times: user=0.01 sys=0.00, real=0.01 secs] ",
 	};
 	gcparse_line(p, lines[0], strlen(lines[0]));
 	gcparse_flush(p);
@@ -604,8 +617,8 @@ static void rotated_series(void **state)
 	static const struct {
 		int young;
 		int64_t first, last; /* uptime ms of the first and last young GC */
-	} part[6] = {{71, 1053, 434135},    {93, 436981, 692450},  {93, 695673, 944698},
-		     {92, 949295, 1205030}, {92, 1207818, 1469084}, {89, 1471865, 1751531}};
+	} part[6] = {{71, 1053, 434135},    {93, 436981, 692450},   {93, 695673, 944698},
+	             {92, 949295, 1205030}, {92, 1207818, 1469084}, {89, 1471865, 1751531}};
 	struct gct g;
 	(void)state;
 	for (int i = 0; i < 6; i++) {
@@ -661,7 +674,8 @@ static void garbage(void **state)
 	memset(&g, 0, sizeof g);
 	struct gcparse *p = gcparse_new(gct_collect, NULL, &g, err, sizeof err);
 	assert_non_null(p);
-	const char bin[] = "\x7f" "ELF\x02\x01\x01\0\0\0[GC\0\xff\xfe";
+	const char bin[] = "\x7f"
+	                   "ELF\x02\x01\x01\0\0\0[GC\0\xff\xfe";
 	gcparse_line(p, bin, sizeof bin - 1);
 	memset(big, 'x', sizeof big);
 	gcparse_line(p, big, sizeof big);
@@ -682,16 +696,25 @@ static void garbage(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(jdk17_counts),     cmocka_unit_test(jdk17_pairs_agree),
-		cmocka_unit_test(jdk17_generations), cmocka_unit_test(jdk17_safepoints),
-		cmocka_unit_test(jdk17_rotating_set), cmocka_unit_test(sun142),
-		cmocka_unit_test(parallel_tenuring), cmocka_unit_test(cms16),
-		cmocka_unit_test(cms_stopped),      cmocka_unit_test(cms_gcid),
-		cmocka_unit_test(cms17),            cmocka_unit_test(g1_jdk8),
-		cmocka_unit_test(g1_jdk7_interleaved), cmocka_unit_test(ujl_defaults),
-		cmocka_unit_test(shenandoah),       cmocka_unit_test(zgc),
-		cmocka_unit_test(failed),           cmocka_unit_test(rotated_series),
-		cmocka_unit_test(garbage),
+	    cmocka_unit_test(jdk17_counts),
+	    cmocka_unit_test(jdk17_pairs_agree),
+	    cmocka_unit_test(jdk17_generations),
+	    cmocka_unit_test(jdk17_safepoints),
+	    cmocka_unit_test(jdk17_rotating_set),
+	    cmocka_unit_test(sun142),
+	    cmocka_unit_test(parallel_tenuring),
+	    cmocka_unit_test(cms16),
+	    cmocka_unit_test(cms_stopped),
+	    cmocka_unit_test(cms_gcid),
+	    cmocka_unit_test(cms17),
+	    cmocka_unit_test(g1_jdk8),
+	    cmocka_unit_test(g1_jdk7_interleaved),
+	    cmocka_unit_test(ujl_defaults),
+	    cmocka_unit_test(shenandoah),
+	    cmocka_unit_test(zgc),
+	    cmocka_unit_test(failed),
+	    cmocka_unit_test(rotated_series),
+	    cmocka_unit_test(garbage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

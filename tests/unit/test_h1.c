@@ -152,7 +152,8 @@ static void check_one(const struct want *w, const char *data, size_t n, size_t c
 	assert_true(r.headers_done);
 	/* The kept prefix is the body's start (the last body bytes of the file when it is
 	 * not chunked, gzipped or cut). */
-	assert_int_equal(r.kept, (size_t)(w->body < HTTP_BODY_KEEP - 1 ? w->body : HTTP_BODY_KEEP - 1));
+	assert_int_equal(r.kept,
+	                 (size_t)(w->body < HTTP_BODY_KEEP - 1 ? w->body : HTTP_BODY_KEEP - 1));
 	assert_int_equal(keep[r.kept], '\0');
 }
 

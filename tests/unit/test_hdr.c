@@ -16,8 +16,8 @@
 
 /* Line 5 of both reference logs: the first interval. */
 static const char first_b64[] =
-	"HISTFAAAAEV42pNpmSzMwMCgyAABTBDKT4GBgdnNYMcCBvsPEBEJISEuATEZMQ4uASkhIR4nrxg9v2lMaxhvMekI"
-	"LGZkKmcCAEf2CsI=";
+    "HISTFAAAAEV42pNpmSzMwMCgyAABTBDKT4GBgdnNYMcCBvsPEBEJISEuATEZMQ4uASkhIR4nrxg9v2lMaxhvMekI"
+    "LGZkKmcCAEf2CsI=";
 
 static void init_ok(struct hdr *h, int64_t lo, int64_t hi, int digits)
 {
@@ -52,7 +52,7 @@ static void assert_same_counts(const struct hdr *a, const struct hdr *b)
 	for (int32_t i = 0; i < a->counts_len; i++)
 		if (a->counts[i] != b->counts[i])
 			fail_msg("count %d: %lld != %lld", i, (long long)a->counts[i],
-				 (long long)b->counts[i]);
+			         (long long)b->counts[i]);
 }
 
 static void layout_facts(void **state)
@@ -62,11 +62,11 @@ static void layout_facts(void **state)
 		int digits;
 		int32_t sub_count, unit, buckets, counts_len;
 	} cases[] = {
-		{1, 3600000000LL, 3, 2048, 0, 22, 23552},
-		{1, INT64_C(1) << 32, 3, 2048, 0, 23, 24576},
-		{1, 3600000000000LL, 3, 2048, 0, 32, 33792},
-		{20000000, 100000000, 5, 262144, 24, 1, 262144},
-		{20000, 3600000000000LL, 2, 256, 14, 21, 2816},
+	    {1, 3600000000LL, 3, 2048, 0, 22, 23552},
+	    {1, INT64_C(1) << 32, 3, 2048, 0, 23, 24576},
+	    {1, 3600000000000LL, 3, 2048, 0, 32, 33792},
+	    {20000000, 100000000, 5, 262144, 24, 1, 262144},
+	    {20000, 3600000000000LL, 2, 256, 14, 21, 2816},
 	};
 	struct hdr h;
 	(void)state;
@@ -107,23 +107,23 @@ static void init_errors(void **state)
 		int digits;
 		const char *msg;
 	} cases[] = {
-		{0, 1000, 3, "lowest discernible value must be at least 1, not 0"},
-		{1, 1000, 6, "significant digits must be 0 to 5, not 6"},
-		{1, 1000, -1, "significant digits must be 0 to 5, not -1"},
-		{10, 19, 3, "highest trackable value 19 must be at least twice the lowest (10)"},
-		{1, INT64_MAX, 3, "highest trackable value 9223372036854775807 is above "
-				  "4611686018427387903"},
-		{INT64_C(1) << 60, INT64_MAX / 2, 3,
-		 "lowest 1152921504606846976 with 3 digits leaves no room for buckets"},
+	    {0, 1000, 3, "lowest discernible value must be at least 1, not 0"},
+	    {1, 1000, 6, "significant digits must be 0 to 5, not 6"},
+	    {1, 1000, -1, "significant digits must be 0 to 5, not -1"},
+	    {10, 19, 3, "highest trackable value 19 must be at least twice the lowest (10)"},
+	    {1, INT64_MAX, 3,
+	     "highest trackable value 9223372036854775807 is above "
+	     "4611686018427387903"},
+	    {INT64_C(1) << 60, INT64_MAX / 2, 3,
+	     "lowest 1152921504606846976 with 3 digits leaves no room for buckets"},
 	};
 	struct hdr h, *hp;
 	char err[160];
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		err[0] = '\0';
-		assert_int_equal(hdr_init(&h, cases[i].lo, cases[i].hi, cases[i].digits, err,
-					  sizeof err),
-				 -1);
+		assert_int_equal(
+		    hdr_init(&h, cases[i].lo, cases[i].hi, cases[i].digits, err, sizeof err), -1);
 		assert_string_equal(err, cases[i].msg);
 		assert_null(h.counts);
 		hdr_release(&h); /* a failed init leaves a releasable struct */
@@ -141,27 +141,27 @@ static void equivalent_values(void **state)
 	static const struct {
 		int64_t v, size, lowest, highest;
 	} cases[] = {
-		{1, 1, 1, 1},
-		{1025, 1, 1025, 1025},
-		{2047, 1, 2047, 2047},
-		{2048, 2, 2048, 2049},
-		{2500, 2, 2500, 2501},
-		{8180, 4, 8180, 8183},
-		{8191, 4, 8188, 8191},
-		{8192, 8, 8192, 8199},
-		{8193, 8, 8192, 8199},
-		{9995, 8, 9992, 9999},
-		{10000, 8, 10000, 10007},
-		{10007, 8, 10000, 10007},
-		{10008, 8, 10008, 10015},
-		{10009, 8, 10008, 10015},
+	    {1, 1, 1, 1},
+	    {1025, 1, 1025, 1025},
+	    {2047, 1, 2047, 2047},
+	    {2048, 2, 2048, 2049},
+	    {2500, 2, 2500, 2501},
+	    {8180, 4, 8180, 8183},
+	    {8191, 4, 8188, 8191},
+	    {8192, 8, 8192, 8199},
+	    {8193, 8, 8192, 8199},
+	    {9995, 8, 9992, 9999},
+	    {10000, 8, 10000, 10007},
+	    {10007, 8, 10000, 10007},
+	    {10008, 8, 10008, 10015},
+	    {10009, 8, 10008, 10015},
 	};
 	static const int64_t medians[][2] = {
-		{4, 4}, {5, 5}, {4000, 4001}, {8000, 8002}, {10007, 10004}};
-	static const int64_t next[][2] = {{1, 2},	  {2047, 2048},	  {2048, 2050},
-					  {8191, 8192},	  {10007, 10008}, {10008, 10016}};
-	static const int64_t scaled[][2] = {{8180, 8183}, {8191, 8191}, {8193, 8199},
-					    {9995, 9999}, {10007, 10007}, {10008, 10015}};
+	    {4, 4}, {5, 5}, {4000, 4001}, {8000, 8002}, {10007, 10004}};
+	static const int64_t next[][2] = {{1, 2},       {2047, 2048},   {2048, 2050},
+	                                  {8191, 8192}, {10007, 10008}, {10008, 10016}};
+	static const int64_t scaled[][2] = {{8180, 8183}, {8191, 8191},   {8193, 8199},
+	                                    {9995, 9999}, {10007, 10007}, {10008, 10015}};
 	struct hdr h;
 	(void)state;
 	init_ok(&h, 1, 3600000000LL, 3);
@@ -170,7 +170,7 @@ static void equivalent_values(void **state)
 		assert_int_equal(hdr_lowest_equivalent(&h, cases[i].v), cases[i].lowest);
 		assert_int_equal(hdr_highest_equivalent(&h, cases[i].v), cases[i].highest);
 		assert_int_equal(hdr_value_at_index(&h, hdr_index(&h, cases[i].v)),
-				 cases[i].lowest);
+		                 cases[i].lowest);
 	}
 	for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++)
 		assert_int_equal(hdr_median_equivalent(&h, medians[i][0]), medians[i][1]);
@@ -182,7 +182,7 @@ static void equivalent_values(void **state)
 	init_ok(&h, 1024, 3600000000LL * 1024, 3);
 	for (size_t i = 0; i < sizeof scaled / sizeof scaled[0]; i++)
 		assert_int_equal(hdr_highest_equivalent(&h, scaled[i][0] * 1024),
-				 scaled[i][1] * 1024 + 1023);
+		                 scaled[i][1] * 1024 + 1023);
 	assert_int_equal(hdr_highest_equivalent(&h, 8180 * 1024), 8380415);
 	/* Everything below the unit is one bucket. */
 	assert_int_equal(hdr_lowest_equivalent(&h, 1023), 0);
@@ -259,7 +259,7 @@ static void percentile_examples(void **state)
 	assert_int_equal(hdr_value_at_percentile(&h, 99.999), 100007935);
 	assert_int_equal(hdr_value_at_percentile(&h, 100), 100007935);
 	assert_int_equal(hdr_value_at_percentile(&h, 150), 100007935); /* clamped */
-	assert_int_equal(hdr_value_at_percentile(&h, 0), 1000);	    /* lowest equivalent */
+	assert_int_equal(hdr_value_at_percentile(&h, 0), 1000);        /* lowest equivalent */
 	assert_int_equal(hdr_value_at_percentile(&h, -3), 1000);
 	assert_int_equal(hdr_max(&h), 100007935);
 
@@ -282,8 +282,8 @@ static void percentile_examples(void **state)
 	static const struct {
 		double p;
 		int64_t v;
-	} go[] = {{50, 500223},	  {75, 750079},	 {90, 900095},	{95, 950271},
-		  {99, 990207},	  {99.9, 999423}, {99.99, 999935}};
+	} go[] = {{50, 500223}, {75, 750079},   {90, 900095},   {95, 950271},
+	          {99, 990207}, {99.9, 999423}, {99.99, 999935}};
 	for (size_t i = 0; i < sizeof go / sizeof go[0]; i++)
 		assert_int_equal(hdr_value_at_percentile(&h, go[i].p), go[i].v);
 	assert_int_equal(hdr_max(&h), 1000447);
@@ -328,7 +328,7 @@ static int64_t draw(enum dist d, uint64_t *s)
 		return (int64_t)(rnd(s) % (UINT64_C(1) << (rnd(s) % 31 + 1)));
 	case TAILED: /* mostly ~5 ms in µs, 1 % up to 2 s: a latency shape */
 		return rnd(s) % 100 == 0 ? (int64_t)(rnd(s) % 2000000)
-					 : 4000 + (int64_t)(rnd(s) % 2000);
+		                         : 4000 + (int64_t)(rnd(s) % 2000);
 	case CONSTANT:
 		return 123456;
 	case SMALL:
@@ -341,8 +341,8 @@ static int64_t draw(enum dist d, uint64_t *s)
  * smallest value, so within the histogram's resolution of it. */
 static void percentiles_random(void **state)
 {
-	static const double ps[] = {0, 0.1, 1, 10, 25, 33.3, 50, 66.7, 75, 90, 95, 99, 99.5,
-				    99.9, 99.99, 100};
+	static const double ps[] = {0,  0.1, 1,  10, 25,   33.3, 50,    66.7,
+	                            75, 90,  95, 99, 99.5, 99.9, 99.99, 100};
 	enum { N = 20000 };
 	int64_t *vals = malloc(N * sizeof *vals);
 	uint64_t seed = 0x9E3779B97F4A7C15ULL;
@@ -372,7 +372,7 @@ static void percentiles_random(void **state)
 			/* 3 digits: off by at most one part in a thousand (1 below 2048). */
 			if ((double)(got > exact ? got - exact : exact - got) > exact * 1e-3 + 1e-9)
 				fail_msg("dist %d p%g: got %lld, exact %lld", d, ps[k],
-					 (long long)got, (long long)exact);
+				         (long long)got, (long long)exact);
 		}
 		assert_int_equal(hdr_min(&h), hdr_lowest_equivalent(&h, vals[0]));
 		assert_int_equal(hdr_max(&h), hdr_highest_equivalent(&h, vals[N - 1]));
@@ -410,7 +410,7 @@ static void merging(void **state)
 	for (int32_t i = 0; i <= coarse.max_index; i++)
 		if (coarse.counts[i])
 			assert_true(hdr_count_at_value(&fine, hdr_value_at_index(&coarse, i)) >=
-				    coarse.counts[i]);
+			            coarse.counts[i]);
 	assert_int_equal(hdr_min(&fine), hdr_min(&coarse));
 
 	/* Out of range in the destination: dropped and counted, the rest kept. */
@@ -453,23 +453,23 @@ static size_t inflate_blob(const uint8_t *blob, size_t len, uint8_t *out, size_t
 static void first_interval_bytes(void **state)
 {
 	static const uint8_t inflated[73] = {
-		0x1c, 0x84, 0x93, 0x13, 0x00, 0x00, 0x00, 0x21, 0x00, 0x00, 0x00, 0x00, 0x00,
-		0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x4e, 0x20, 0x00, 0x00,
-		0x03, 0x46, 0x30, 0xb8, 0xa0, 0x00, 0x3f, 0xf0, 0x00, 0x00, 0x00, 0x00, 0x00,
-		0x00, 0x18, 0x12, 0x12, 0x0a, 0x10, 0x16, 0x1c, 0x16, 0x08, 0x0a, 0x10, 0x1a,
-		0x12, 0x12, 0x0c, 0x42, 0x4a, 0x5c, 0x2e, 0x4e, 0x96, 0x02, 0xac, 0x01, 0xda,
-		0x02, 0x2c, 0x10, 0xa3, 0x01, 0x02, 0x77, 0x02};
-	static const int64_t tokens[] = {12,  9,  9,  5,  8,  11, 14, 11, 4,  5,
-					 8,   13, 9,  9,  6,  33, 37, 46, 23, 39,
-					 139, 86, 173, 22, 8, -82, 1,  -60, 1};
+	    0x1c, 0x84, 0x93, 0x13, 0x00, 0x00, 0x00, 0x21, 0x00, 0x00, 0x00, 0x00, 0x00,
+	    0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x4e, 0x20, 0x00, 0x00,
+	    0x03, 0x46, 0x30, 0xb8, 0xa0, 0x00, 0x3f, 0xf0, 0x00, 0x00, 0x00, 0x00, 0x00,
+	    0x00, 0x18, 0x12, 0x12, 0x0a, 0x10, 0x16, 0x1c, 0x16, 0x08, 0x0a, 0x10, 0x1a,
+	    0x12, 0x12, 0x0c, 0x42, 0x4a, 0x5c, 0x2e, 0x4e, 0x96, 0x02, 0xac, 0x01, 0xda,
+	    0x02, 0x2c, 0x10, 0xa3, 0x01, 0x02, 0x77, 0x02};
+	static const int64_t tokens[] = {12,  9,  9,   5,  8, 11,  14, 11,  4,  5,
+	                                 8,   13, 9,   9,  6, 33,  37, 46,  23, 39,
+	                                 139, 86, 173, 22, 8, -82, 1,  -60, 1};
 	static const int64_t buckets[27][3] = {
-		{0, 0, 12},	      {1, 16384, 9},	   {2, 32768, 9},	{3, 49152, 5},
-		{4, 65536, 8},	      {5, 81920, 11},	   {6, 98304, 14},	{7, 114688, 11},
-		{8, 131072, 4},	      {9, 147456, 5},	   {10, 163840, 8},	{11, 180224, 13},
-		{12, 196608, 9},      {13, 212992, 9},	   {14, 229376, 6},	{15, 245760, 33},
-		{16, 262144, 37},     {17, 278528, 46},	   {18, 294912, 23},	{19, 311296, 39},
-		{20, 327680, 139},    {21, 344064, 86},	   {22, 360448, 173},	{23, 376832, 22},
-		{24, 393216, 8},      {107, 1753088, 1},   {168, 2752512, 1}};
+	    {0, 0, 12},        {1, 16384, 9},     {2, 32768, 9},     {3, 49152, 5},
+	    {4, 65536, 8},     {5, 81920, 11},    {6, 98304, 14},    {7, 114688, 11},
+	    {8, 131072, 4},    {9, 147456, 5},    {10, 163840, 8},   {11, 180224, 13},
+	    {12, 196608, 9},   {13, 212992, 9},   {14, 229376, 6},   {15, 245760, 33},
+	    {16, 262144, 37},  {17, 278528, 46},  {18, 294912, 23},  {19, 311296, 39},
+	    {20, 327680, 139}, {21, 344064, 86},  {22, 360448, 173}, {23, 376832, 22},
+	    {24, 393216, 8},   {107, 1753088, 1}, {168, 2752512, 1}};
 	uint8_t bin[128], out[256], *enc = NULL;
 	size_t n, enclen, pos = 40, nt = 0;
 	char err[160], *b64 = NULL;
@@ -477,9 +477,9 @@ static void first_interval_bytes(void **state)
 	int nonzero = 0;
 	(void)state;
 
-	assert_int_equal(hdr_base64_decode(first_b64, strlen(first_b64), bin, sizeof bin, &n, err,
-					   sizeof err),
-			 0);
+	assert_int_equal(
+	    hdr_base64_decode(first_b64, strlen(first_b64), bin, sizeof bin, &n, err, sizeof err),
+	    0);
 	assert_int_equal(n, 77);
 	static const uint8_t head[10] = {0x1c, 0x84, 0x93, 0x14, 0, 0, 0, 0x45, 0x78, 0xda};
 	assert_memory_equal(bin, head, sizeof head);
@@ -570,9 +570,10 @@ static void encode_roundtrips(void **state)
 	static const struct {
 		int64_t lo, hi;
 		int digits;
-	} layouts[] = {{1, 3600000000LL, 3},	  {1, 3600000000000LL, 3}, {20000, 3600000000000LL, 2},
-		       {1, 1000, 0},		  {7, 100000000, 1},	  {1, 1000000000, 5},
-		       {1000, HDR_HIGHEST_MAX, 4}};
+	} layouts[] = {{1, 3600000000LL, 3},        {1, 3600000000000LL, 3},
+	               {20000, 3600000000000LL, 2}, {1, 1000, 0},
+	               {7, 100000000, 1},           {1, 1000000000, 5},
+	               {1000, HDR_HIGHEST_MAX, 4}};
 	uint64_t seed = 7;
 	struct hdr h;
 	(void)state;
@@ -588,7 +589,7 @@ static void encode_roundtrips(void **state)
 					v = draw(LOG_UNIFORM, &seed) % layouts[l].hi;
 				/* Counts of every size, including ones needing all 9 bytes. */
 				int64_t c = round == 5 ? (int64_t)(rnd(&seed) >> 4)
-						       : 1 + (int64_t)(rnd(&seed) % 1000);
+				                       : 1 + (int64_t)(rnd(&seed) % 1000);
 				if (c > INT64_MAX / 512)
 					c /= 512;
 				hdr_record_n(&h, v, c);
@@ -613,8 +614,8 @@ static void encode_roundtrips(void **state)
 
 /* Builds an envelope around a hand-made inflated header and payload. */
 static size_t make_blob(uint8_t *out, size_t cap, uint32_t cookie, int32_t plen, int32_t offset,
-			int32_t digits, int64_t lo, int64_t hi, uint64_t ratio, const uint8_t *payload,
-			size_t paylen)
+                        int32_t digits, int64_t lo, int64_t hi, uint64_t ratio,
+                        const uint8_t *payload, size_t paylen)
 {
 	uint8_t raw[4096];
 	uLongf zl = cap - 8;
@@ -659,8 +660,8 @@ static void hostile_inputs(void **state)
 	(void)state;
 
 	assert_int_equal(hdr_base64_decode(first_b64, strlen(first_b64), real, sizeof real, &rlen,
-					   err, sizeof err),
-			 0);
+	                                   err, sizeof err),
+	                 0);
 	/* Every truncation and every single-byte corruption: an answer, never a crash. */
 	for (size_t k = 0; k < rlen; k++) {
 		err[0] = '\0';
@@ -774,19 +775,19 @@ static void hostile_inputs(void **state)
 static void base64_vectors(void **state)
 {
 	static const char *plain[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
-	static const char *coded[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=",
-				      "Zm9vYmFy"};
+	static const char *coded[] = {"",         "Zg==",     "Zm8=",    "Zm9v",
+	                              "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
 	static const struct {
 		const char *in, *msg;
 	} bad[] = {{"Zg=", "base64 length 3 is not a multiple of 4"},
-		   {"Zm9*", "bad base64 character '*' at offset 3"},
-		   {"Z===", "misplaced base64 padding at offset 1"},
-		   {"Zg==Zm8=", "misplaced base64 padding at offset 2"},
-		   {"Zm=v", "misplaced base64 padding at offset 3"},
-		   {"Zh==", "bad base64 padding at offset 0"},
-		   {"Zm9=", "bad base64 padding at offset 0"},
-		   {"Zm9v\n", "base64 length 5 is not a multiple of 4"},
-		   {"Zm 9", "bad base64 character '?' at offset 2"}};
+	           {"Zm9*", "bad base64 character '*' at offset 3"},
+	           {"Z===", "misplaced base64 padding at offset 1"},
+	           {"Zg==Zm8=", "misplaced base64 padding at offset 2"},
+	           {"Zm=v", "misplaced base64 padding at offset 3"},
+	           {"Zh==", "bad base64 padding at offset 0"},
+	           {"Zm9=", "bad base64 padding at offset 0"},
+	           {"Zm9v\n", "base64 length 5 is not a multiple of 4"},
+	           {"Zm 9", "bad base64 character '?' at offset 2"}};
 	char out[64], err[128];
 	uint8_t bin[64];
 	size_t n;
@@ -794,22 +795,22 @@ static void base64_vectors(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
 		assert_int_equal(hdr_base64_size(strlen(plain[i])), strlen(coded[i]) + 1);
-		assert_int_equal(hdr_base64_encode((const uint8_t *)plain[i], strlen(plain[i]), out,
-						   sizeof out),
-				 0);
+		assert_int_equal(
+		    hdr_base64_encode((const uint8_t *)plain[i], strlen(plain[i]), out, sizeof out),
+		    0);
 		assert_string_equal(out, coded[i]);
 		assert_int_equal(hdr_base64_decode(coded[i], strlen(coded[i]), bin, sizeof bin, &n,
-						   err, sizeof err),
-				 0);
+		                                   err, sizeof err),
+		                 0);
 		assert_int_equal(n, strlen(plain[i]));
 		assert_memory_equal(bin, plain[i], n);
 	}
 	assert_int_equal(hdr_base64_encode((const uint8_t *)"foo", 3, out, 4), -1);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		err[0] = '\0';
-		assert_int_equal(hdr_base64_decode(bad[i].in, strlen(bad[i].in), bin, sizeof bin, &n,
-						   err, sizeof err),
-				 -1);
+		assert_int_equal(hdr_base64_decode(bad[i].in, strlen(bad[i].in), bin, sizeof bin,
+		                                   &n, err, sizeof err),
+		                 -1);
 		assert_string_equal(err, bad[i].msg);
 	}
 	assert_int_equal(hdr_decode_base64("HISTF*AA", 8, &h, err, sizeof err), -1);
@@ -820,12 +821,17 @@ static void base64_vectors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(layout_facts),	       cmocka_unit_test(init_errors),
-		cmocka_unit_test(equivalent_values),   cmocka_unit_test(record_and_reset),
-		cmocka_unit_test(percentile_examples), cmocka_unit_test(percentiles_random),
-		cmocka_unit_test(merging),	       cmocka_unit_test(first_interval_bytes),
-		cmocka_unit_test(encode_roundtrips),   cmocka_unit_test(hostile_inputs),
-		cmocka_unit_test(base64_vectors),
+	    cmocka_unit_test(layout_facts),
+	    cmocka_unit_test(init_errors),
+	    cmocka_unit_test(equivalent_values),
+	    cmocka_unit_test(record_and_reset),
+	    cmocka_unit_test(percentile_examples),
+	    cmocka_unit_test(percentiles_random),
+	    cmocka_unit_test(merging),
+	    cmocka_unit_test(first_interval_bytes),
+	    cmocka_unit_test(encode_roundtrips),
+	    cmocka_unit_test(hostile_inputs),
+	    cmocka_unit_test(base64_vectors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,8 +26,7 @@ struct got {
 	char label[64], code[96], message[96], url[96];
 };
 
-static int read_all(const char *text, struct got *g, int max, char *err, size_t errlen,
-		    long *line)
+static int read_all(const char *text, struct got *g, int max, char *err, size_t errlen, long *line)
 {
 	struct ireader r;
 	struct jtl_reader *j = NULL;
@@ -72,8 +71,8 @@ static void csv_header_any_order(void **state)
 	/* Columns reordered, a subset, tabs; a quoted message with a tab, a quote and a line
 	 * break; CRLF line ends. */
 	const char *text = "success\tlabel\telapsed\tresponseMessage\ttimeStamp\tallThreads\r\n"
-			   "true\tlogin\t12\tOK\t1700000000000\t5\r\n"
-			   "false\t\"a\tb\"\t7\t\"say \"\"no\"\"\r\nthen\"\t1700000000100\t6\r\n";
+	                   "true\tlogin\t12\tOK\t1700000000000\t5\r\n"
+	                   "false\t\"a\tb\"\t7\t\"say \"\"no\"\"\r\nthen\"\t1700000000100\t6\r\n";
 	struct got g[4];
 	char err[256];
 	long line;
@@ -93,13 +92,14 @@ static void csv_header_any_order(void **state)
 static void csv_default_layouts(void **state)
 {
 	/* JMeter 2.13's 12 default columns, no header; a comma inside a quoted message. */
-	const char *v213 = "1700000000000,15,home,200,OK,tg 1-1,text,true,1234,3,4,9\n"
-			   "1700000000020,30,home,\"Non HTTP response code: java.net.ConnectException\","
-			   "\"Non HTTP response message: Connection refused, really\",tg 1-2,text,false,"
-			   "2014,3,4,0\n";
+	const char *v213 =
+	    "1700000000000,15,home,200,OK,tg 1-1,text,true,1234,3,4,9\n"
+	    "1700000000020,30,home,\"Non HTTP response code: java.net.ConnectException\","
+	    "\"Non HTTP response message: Connection refused, really\",tg 1-2,text,false,"
+	    "2014,3,4,0\n";
 	/* JMeter 5's 17 (URL, Connect ...). */
 	const char *v5 = "1700000000000,15,home,404,Not Found,tg 1-1,text,false,,120,80,1,1,"
-			 "http://h/x,15,0,2\n";
+	                 "http://h/x,15,0,2\n";
 	struct got g[2];
 	char err[256];
 	long line;
@@ -122,35 +122,35 @@ static void csv_errors(void **state)
 	long line;
 	(void)state;
 	/* A formatted timeStamp: the property to set is named. */
-	assert_int_equal(read_all("timeStamp,elapsed,success\n2026/12/01 10:00:00.000,5,true\n", g, 2,
-				  err, sizeof err, &line),
-			 -1);
+	assert_int_equal(read_all("timeStamp,elapsed,success\n2026/12/01 10:00:00.000,5,true\n", g,
+	                          2, err, sizeof err, &line),
+	                 -1);
 	assert_int_equal(line, 2);
 	assert_non_null(strstr(err, "timestamp_format=ms"));
 	/* A record with a field too many. */
 	assert_int_equal(read_all("timeStamp,elapsed,success\n1,2,true\n3,4,true,x\n", g, 2, err,
-				  sizeof err, &line),
-			 -1);
+	                          sizeof err, &line),
+	                 -1);
 	assert_int_equal(line, 3);
 	assert_non_null(strstr(err, "4 fields where the header has 3"));
 	/* An open quote at the end. */
 	assert_int_equal(read_all("timeStamp,elapsed,success,label\n1,2,true,\"open\n", g, 2, err,
-				  sizeof err, &line),
-			 -1);
+	                          sizeof err, &line),
+	                 -1);
 	assert_non_null(strstr(err, "ends inside a quoted field"));
 	/* No elapsed column. */
-	assert_int_equal(read_all("timeStamp,label,success\n1,a,true\n", g, 2, err, sizeof err, &line),
-			 -1);
+	assert_int_equal(
+	    read_all("timeStamp,label,success\n1,a,true\n", g, 2, err, sizeof err, &line), -1);
 	assert_non_null(strstr(err, "'elapsed'"));
 	/* A row standing for several samples. */
 	assert_int_equal(read_all("timeStamp,elapsed,success,SampleCount\n1,2,true,50\n", g, 2, err,
-				  sizeof err, &line),
-			 -1);
+	                          sizeof err, &line),
+	                 -1);
 	assert_non_null(strstr(err, "SampleCount 50"));
 	/* No verdict saved: the code decides. */
 	assert_int_equal(read_all("timeStamp,elapsed,responseCode\n1,2,302\n1,2,500\n", g, 2, err,
-				  sizeof err, &line),
-			 2);
+	                          sizeof err, &line),
+	                 2);
 	assert_int_equal(g[0].success, 1);
 	assert_int_equal(g[1].success, 0);
 }
@@ -158,18 +158,20 @@ static void csv_errors(void **state)
 static void xml_samples(void **state)
 {
 	const char *text =
-		"\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<!DOCTYPE x>\n"
-		"<testResults version=\"1.2\">\n"
-		"<!-- a comment with <httpSample t=\"1\"/> in it --->\n"
-		"<sample t=\"48\" lt=\"0\" ts=\"1700000000000\" s=\"false\" lb=\"sign &amp; up\" "
-		"rc=\"503\" rm=\"a &lt;b&gt; &quot;c&quot; &#233;&#x263A;\" na=\"2\" by='223'>\n"
-		"  <httpSample t=\"34\" ts=\"1700000000001\" s=\"true\" lb=\"child\" rc=\"200\"/>\n"
-		"  <responseData class=\"java.lang.String\"><![CDATA[ <httpSample t=\"9\"/> ]]></responseData>\n"
-		"  <java.net.URL>http://h/a?x=1&amp;y=2</java.net.URL>\n"
-		"</sample>\n"
-		"<httpSample t=\"5\" lt=\"4\" ts=\"1700000000100\" s=\"true\" lb=\"b\" rc=\"200\" rm=\"OK\" "
-		"na=\"3\"/>\n"; /* no </testResults>: JMeter stopped between samples */
+	    "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<!DOCTYPE x>\n"
+	    "<testResults version=\"1.2\">\n"
+	    "<!-- a comment with <httpSample t=\"1\"/> in it --->\n"
+	    "<sample t=\"48\" lt=\"0\" ts=\"1700000000000\" s=\"false\" lb=\"sign &amp; up\" "
+	    "rc=\"503\" rm=\"a &lt;b&gt; &quot;c&quot; &#233;&#x263A;\" na=\"2\" by='223'>\n"
+	    "  <httpSample t=\"34\" ts=\"1700000000001\" s=\"true\" lb=\"child\" rc=\"200\"/>\n"
+	    "  <responseData class=\"java.lang.String\"><![CDATA[ <httpSample t=\"9\"/> "
+	    "]]></responseData>\n"
+	    "  <java.net.URL>http://h/a?x=1&amp;y=2</java.net.URL>\n"
+	    "</sample>\n"
+	    "<httpSample t=\"5\" lt=\"4\" ts=\"1700000000100\" s=\"true\" lb=\"b\" rc=\"200\" "
+	    "rm=\"OK\" "
+	    "na=\"3\"/>\n"; /* no </testResults>: JMeter stopped between samples */
 	struct got g[3];
 	char err[256];
 	long line;
@@ -193,30 +195,33 @@ static void xml_errors(void **state)
 	char err[256];
 	long line;
 	(void)state;
-	assert_int_equal(read_all("<results>\n<httpSample t=\"1\" ts=\"2\" s=\"true\"/>\n</results>\n", g,
-				  2, err, sizeof err, &line),
-			 -1);
+	assert_int_equal(
+	    read_all("<results>\n<httpSample t=\"1\" ts=\"2\" s=\"true\"/>\n</results>\n", g, 2,
+	             err, sizeof err, &line),
+	    -1);
 	assert_non_null(strstr(err, "not <testResults>"));
 	/* Cut inside a tag, on line 3. */
 	assert_int_equal(read_all("<testResults>\n<httpSample t=\"1\" ts=\"2\" s=\"true\"/>\n"
-				  "<httpSample t=\"1\" ts=",
-				  g, 2, err, sizeof err, &line),
-			 -1);
+	                          "<httpSample t=\"1\" ts=",
+	                          g, 2, err, sizeof err, &line),
+	                 -1);
 	assert_int_equal(line, 3);
 	assert_non_null(strstr(err, "ends inside a tag"));
 	/* Cut inside a sample with children: the sample's line is named. */
-	assert_int_equal(read_all("<testResults>\n<sample t=\"1\" ts=\"2\" s=\"true\">\n<httpSample/>\n",
-				  g, 2, err, sizeof err, &line),
-			 -1);
+	assert_int_equal(
+	    read_all("<testResults>\n<sample t=\"1\" ts=\"2\" s=\"true\">\n<httpSample/>\n", g, 2,
+	             err, sizeof err, &line),
+	    -1);
 	assert_int_equal(line, 2);
 	/* A bad attribute, and a missing ts. */
 	assert_int_equal(read_all("<testResults>\n<httpSample t=1/>\n</testResults>\n", g, 2, err,
-				  sizeof err, &line),
-			 -1);
+	                          sizeof err, &line),
+	                 -1);
 	assert_non_null(strstr(err, "malformed attribute"));
-	assert_int_equal(read_all("<testResults>\n<httpSample t=\"1\" s=\"true\"/>\n</testResults>\n",
-				  g, 2, err, sizeof err, &line),
-			 -1);
+	assert_int_equal(
+	    read_all("<testResults>\n<httpSample t=\"1\" s=\"true\"/>\n</testResults>\n", g, 2, err,
+	             sizeof err, &line),
+	    -1);
 	assert_non_null(strstr(err, "no timeStamp"));
 }
 
@@ -227,30 +232,31 @@ static void classes(void **state)
 		enum err_class want;
 		int answered;
 	} cases[] = {
-		{"404", "Not Found", ERR_HTTP_4XX, 1},
-		{"503", "Service Unavailable", ERR_HTTP_5XX, 1},
-		{"200", "OK", ERR_BODY_MISMATCH, 1}, /* an assertion failed */
-		{"302", "Found", ERR_STATUS_MISMATCH, 1},
-		{"Non HTTP response code: java.net.ConnectException",
-		 "Non HTTP response message: Connection refused", ERR_CONNECT_REFUSED, 0},
-		{"Non HTTP response code: org.apache.http.conn.HttpHostConnectException",
-		 "Non HTTP response message: Connection to http://h refused", ERR_CONNECT_REFUSED, 0},
-		{"Non HTTP response code: java.net.ConnectException",
-		 "Non HTTP response message: Connection timed out", ERR_CONNECT_TIMEOUT, 0},
-		{"Non HTTP response code: org.apache.http.conn.ConnectTimeoutException", "", ERR_CONNECT_TIMEOUT, 0},
-		{"Non HTTP response code: java.net.SocketTimeoutException",
-		 "Non HTTP response message: Read timed out", ERR_TIMEOUT, 0},
-		{"Non HTTP response code: java.net.SocketTimeoutException",
-		 "Non HTTP response message: connect timed out", ERR_CONNECT_TIMEOUT, 0},
-		{"Non HTTP response code: java.net.UnknownHostException", "", ERR_DNS, 0},
-		{"Non HTTP response code: java.net.BindException",
-		 "Non HTTP response message: Cannot assign requested address", ERR_CLIENT_PORTS, 0},
-		{"Non HTTP response code: java.net.SocketException",
-		 "Non HTTP response message: Connection reset", ERR_RESET, 0},
-		{"Non HTTP response code: org.apache.http.NoHttpResponseException", "", ERR_RESET, 0},
-		{"Non HTTP response code: javax.net.ssl.SSLHandshakeException", "", ERR_PROTOCOL, 0},
-		{"Non HTTP response code: java.lang.IllegalArgumentException", "", ERR_OTHER, 0},
-		{"", "", ERR_OTHER, 0},
+	    {"404", "Not Found", ERR_HTTP_4XX, 1},
+	    {"503", "Service Unavailable", ERR_HTTP_5XX, 1},
+	    {"200", "OK", ERR_BODY_MISMATCH, 1}, /* an assertion failed */
+	    {"302", "Found", ERR_STATUS_MISMATCH, 1},
+	    {"Non HTTP response code: java.net.ConnectException",
+	     "Non HTTP response message: Connection refused", ERR_CONNECT_REFUSED, 0},
+	    {"Non HTTP response code: org.apache.http.conn.HttpHostConnectException",
+	     "Non HTTP response message: Connection to http://h refused", ERR_CONNECT_REFUSED, 0},
+	    {"Non HTTP response code: java.net.ConnectException",
+	     "Non HTTP response message: Connection timed out", ERR_CONNECT_TIMEOUT, 0},
+	    {"Non HTTP response code: org.apache.http.conn.ConnectTimeoutException", "",
+	     ERR_CONNECT_TIMEOUT, 0},
+	    {"Non HTTP response code: java.net.SocketTimeoutException",
+	     "Non HTTP response message: Read timed out", ERR_TIMEOUT, 0},
+	    {"Non HTTP response code: java.net.SocketTimeoutException",
+	     "Non HTTP response message: connect timed out", ERR_CONNECT_TIMEOUT, 0},
+	    {"Non HTTP response code: java.net.UnknownHostException", "", ERR_DNS, 0},
+	    {"Non HTTP response code: java.net.BindException",
+	     "Non HTTP response message: Cannot assign requested address", ERR_CLIENT_PORTS, 0},
+	    {"Non HTTP response code: java.net.SocketException",
+	     "Non HTTP response message: Connection reset", ERR_RESET, 0},
+	    {"Non HTTP response code: org.apache.http.NoHttpResponseException", "", ERR_RESET, 0},
+	    {"Non HTTP response code: javax.net.ssl.SSLHandshakeException", "", ERR_PROTOCOL, 0},
+	    {"Non HTTP response code: java.lang.IllegalArgumentException", "", ERR_OTHER, 0},
+	    {"", "", ERR_OTHER, 0},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -259,15 +265,15 @@ static void classes(void **state)
 		enum err_class c = jtl_classify(&s, &answered);
 		if (c != cases[i].want || answered != cases[i].answered)
 			fail_msg("'%s' / '%s': %s answered %d, want %s answered %d", cases[i].code,
-				 cases[i].message, err_class_name(c), answered,
-				 err_class_name(cases[i].want), cases[i].answered);
+			         cases[i].message, err_class_name(c), answered,
+			         err_class_name(cases[i].want), cases[i].answered);
 	}
 }
 
 /* Runs the step rule on levels (1 s intervals) and returns phases as letters
  * (r w s d) with the step index of each interval after a '/'. */
 static int steps_of(const int *lv, int n, int64_t warmup_ms, char *phases, char *idx,
-		    struct jm_step *st)
+                    struct jm_step *st)
 {
 	int64_t start[64] = {0};
 	int step_of[64];
@@ -366,9 +372,9 @@ static void reader_lines(void **state)
 	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), 0);
 	ird_close(&r);
 	/* A line over the cap is an error, not a truncation. */
-	assert_int_equal(ird_open_mem(&r, "short\n0123456789012345678901234567890123456789\n", 47, 32,
-				      err, sizeof err),
-			 0);
+	assert_int_equal(ird_open_mem(&r, "short\n0123456789012345678901234567890123456789\n", 47,
+	                              32, err, sizeof err),
+	                 0);
 	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), 1);
 	assert_int_equal(ird_next_line(&r, &l, &len, &no, err, sizeof err), -1);
 	assert_int_equal(no, 2);
@@ -379,11 +385,15 @@ static void reader_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(csv_header_any_order), cmocka_unit_test(csv_default_layouts),
-		cmocka_unit_test(csv_errors),           cmocka_unit_test(xml_samples),
-		cmocka_unit_test(xml_errors),           cmocka_unit_test(classes),
-		cmocka_unit_test(step_rule),            cmocka_unit_test(nmon_times),
-		cmocka_unit_test(reader_lines),
+	    cmocka_unit_test(csv_header_any_order),
+	    cmocka_unit_test(csv_default_layouts),
+	    cmocka_unit_test(csv_errors),
+	    cmocka_unit_test(xml_samples),
+	    cmocka_unit_test(xml_errors),
+	    cmocka_unit_test(classes),
+	    cmocka_unit_test(step_rule),
+	    cmocka_unit_test(nmon_times),
+	    cmocka_unit_test(reader_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,11 +27,11 @@ static void pid_stat_plain(void **state)
 	(void)state;
 	memset(&p, 0, sizeof p);
 	assert_int_equal(procfs_parse_pid_stat(
-				 "4242 (java) S 1 4242 4242 0 -1 4194560 53000 0 17 0 1250 310 0 0 "
-				 "20 0 48 0 987654 5368709120 131072 18446744073709551615 1 1 0 0 0 0 "
-				 "0 0 16800 0 0 0 17 1 0 0 0 0 0\n",
-				 &p),
-			 0);
+	                     "4242 (java) S 1 4242 4242 0 -1 4194560 53000 0 17 0 1250 310 0 0 "
+	                     "20 0 48 0 987654 5368709120 131072 18446744073709551615 1 1 0 0 0 0 "
+	                     "0 0 16800 0 0 0 17 1 0 0 0 0 0\n",
+	                     &p),
+	                 0);
 	assert_int_equal(p.pid, 4242);
 	assert_int_equal(p.state, 'S');
 	assert_int_equal(p.majflt, 17);
@@ -50,9 +50,9 @@ static void pid_stat_odd_comm(void **state)
 	(void)state;
 	memset(&p, 0, sizeof p);
 	assert_int_equal(procfs_parse_pid_stat("77 (a) (b c)) R 1 2 3) Z 1 77 77 0 -1 0 9 0 3 0 "
-					       "40 60 0 0 20 0 5 0 1234 2000000 300\n",
-					       &p),
-			 0);
+	                                       "40 60 0 0 20 0 5 0 1234 2000000 300\n",
+	                                       &p),
+	                 0);
 	assert_int_equal(p.pid, 77);
 	assert_int_equal(p.state, 'Z');
 	assert_int_equal(p.majflt, 3);
@@ -79,23 +79,24 @@ static void pid_status_and_io(void **state)
 	(void)state;
 	memset(&p, 0, sizeof p);
 	assert_int_equal(procfs_parse_pid_status("Name:\tpostgres\nState:\tS (sleeping)\n"
-						 "Threads:\t1\nvoluntary_ctxt_switches:\t1500\n"
-						 "nonvoluntary_ctxt_switches:\t27\n",
-						 &p),
-			 0);
+	                                         "Threads:\t1\nvoluntary_ctxt_switches:\t1500\n"
+	                                         "nonvoluntary_ctxt_switches:\t27\n",
+	                                         &p),
+	                 0);
 	assert_true(p.has_status);
 	assert_int_equal(p.ctx_vol, 1500);
 	assert_int_equal(p.ctx_invol, 27);
 	assert_int_equal(procfs_parse_pid_io("rchar: 6976\nwchar: 0\nsyscr: 10\nsyscw: 0\n"
-					     "read_bytes: 8192\nwrite_bytes: 40960\n"
-					     "cancelled_write_bytes: 4096\n",
-					     &p),
-			 0);
+	                                     "read_bytes: 8192\nwrite_bytes: 40960\n"
+	                                     "cancelled_write_bytes: 4096\n",
+	                                     &p),
+	                 0);
 	assert_true(p.has_io);
 	assert_int_equal(p.rd_bytes, 8192);
 	assert_int_equal(p.wr_bytes, 40960);
 	memset(&p, 0, sizeof p);
-	assert_int_equal(procfs_parse_pid_status("Name:\tx\nvoluntary_ctxt_switches:\t1\n", &p), -1);
+	assert_int_equal(procfs_parse_pid_status("Name:\tx\nvoluntary_ctxt_switches:\t1\n", &p),
+	                 -1);
 	assert_false(p.has_status);
 	/* "cancelled_write_bytes" must not be taken for write_bytes. */
 	assert_int_equal(procfs_parse_pid_io("read_bytes: 1\ncancelled_write_bytes: 9\n", &p), -1);
@@ -106,10 +107,10 @@ static void proc_stat(void **state)
 	struct procfs_cpu c;
 	(void)state;
 	assert_int_equal(procfs_parse_stat("cpu  7533 10 3129 99651 386 5 50 30 0 0\n"
-					   "cpu0 3700 5 1500 50000 200 2 25 15 0 0\n"
-					   "intr 12345 0 0\nctxt 999\n",
-					   &c),
-			 0);
+	                                   "cpu0 3700 5 1500 50000 200 2 25 15 0 0\n"
+	                                   "intr 12345 0 0\nctxt 999\n",
+	                                   &c),
+	                 0);
 	assert_int_equal(c.user, 7543);
 	assert_int_equal(c.sys, 3184);
 	assert_int_equal(c.idle, 99651);
@@ -125,14 +126,14 @@ static void meminfo(void **state)
 	struct procfs_mem m;
 	(void)state;
 	assert_int_equal(procfs_parse_meminfo("MemTotal:       24683652 kB\n"
-					      "MemFree:        20000000 kB\n"
-					      "MemAvailable:   24219876 kB\n"
-					      "Buffers:          100000 kB\n"
-					      "SwapCached:            0 kB\n"
-					      "SwapTotal:       2097148 kB\n"
-					      "SwapFree:        1048574 kB\n",
-					      &m),
-			 0);
+	                                      "MemFree:        20000000 kB\n"
+	                                      "MemAvailable:   24219876 kB\n"
+	                                      "Buffers:          100000 kB\n"
+	                                      "SwapCached:            0 kB\n"
+	                                      "SwapTotal:       2097148 kB\n"
+	                                      "SwapFree:        1048574 kB\n",
+	                                      &m),
+	                 0);
 	assert_int_equal(m.total_kb, 24683652);
 	assert_int_equal(m.avail_kb, 24219876);
 	assert_int_equal(m.swap_total_kb, 2097148);
@@ -158,10 +159,10 @@ static void sockstat(void **state)
 	struct procfs_sock s = {0, 0};
 	(void)state;
 	assert_int_equal(procfs_parse_sockstat("sockets: used 16\n"
-					       "TCP: inuse 12 orphan 1 tw 163 alloc 20 mem 21\n"
-					       "UDP: inuse 3 mem 0\n",
-					       &s),
-			 0);
+	                                       "TCP: inuse 12 orphan 1 tw 163 alloc 20 mem 21\n"
+	                                       "UDP: inuse 3 mem 0\n",
+	                                       &s),
+	                 0);
 	assert_int_equal(procfs_parse_sockstat("TCP6: inuse 5\nUDP6: inuse 1\n", &s), 0);
 	assert_int_equal(s.tcp_inuse, 17);
 	assert_int_equal(s.tcp_tw, 163);
@@ -173,15 +174,15 @@ static void netdev(void **state)
 	unsigned long long rx, tx;
 	(void)state;
 	assert_int_equal(
-		procfs_parse_netdev(
-			"Inter-|   Receive                                                |  Transmit\n"
-			" face |bytes    packets errs drop fifo frame compressed multicast|bytes    "
-			"packets errs drop fifo colls carrier compressed\n"
-			"    lo:  297459    2981    0    0    0     0          0         0   297459    "
-			"2981    0    0    0     0       0          0\n"
-			"  eth0:1000 10 0 0 0 0 0 0 500 5 0 0 0 0 0 0\n",
-			&rx, &tx),
-		0);
+	    procfs_parse_netdev(
+	        "Inter-|   Receive                                                |  Transmit\n"
+	        " face |bytes    packets errs drop fifo frame compressed multicast|bytes    "
+	        "packets errs drop fifo colls carrier compressed\n"
+	        "    lo:  297459    2981    0    0    0     0          0         0   297459    "
+	        "2981    0    0    0     0       0          0\n"
+	        "  eth0:1000 10 0 0 0 0 0 0 500 5 0 0 0 0 0 0\n",
+	        &rx, &tx),
+	    0);
 	assert_int_equal(rx, 298459);
 	assert_int_equal(tx, 297959);
 	assert_int_equal(procfs_parse_netdev("Inter-|\n face |\n", &rx, &tx), -1);
@@ -237,11 +238,14 @@ static void put(const char *rel, const char *text, size_t len)
 	fclose(f);
 }
 
-static void put_text(const char *rel, const char *text) { put(rel, text, strlen(text)); }
+static void put_text(const char *rel, const char *text)
+{
+	put(rel, text, strlen(text));
+}
 
 /* A process: cmdline (NUL-separated), CPU ticks, start time, rss pages, nfds. */
 static void fake_proc(int pid, const char *cmd, size_t cmdlen, unsigned utime, unsigned stime,
-		      unsigned start, unsigned rss, int nfds, unsigned vol)
+                      unsigned start, unsigned rss, int nfds, unsigned vol)
 {
 	char rel[64], text[512];
 
@@ -249,12 +253,12 @@ static void fake_proc(int pid, const char *cmd, size_t cmdlen, unsigned utime, u
 	put(rel, cmd, cmdlen);
 	snprintf(rel, sizeof rel, "%d/stat", pid);
 	snprintf(text, sizeof text,
-		 "%d (x) S 1 %d %d 0 -1 0 0 0 2 0 %u %u 0 0 20 0 2 0 %u 10240000 %u 0\n", pid,
-		 pid, pid, utime, stime, start, rss);
+	         "%d (x) S 1 %d %d 0 -1 0 0 0 2 0 %u %u 0 0 20 0 2 0 %u 10240000 %u 0\n", pid, pid,
+	         pid, utime, stime, start, rss);
 	put_text(rel, text);
 	snprintf(rel, sizeof rel, "%d/status", pid);
 	snprintf(text, sizeof text,
-		 "Name:\tx\nvoluntary_ctxt_switches:\t%u\nnonvoluntary_ctxt_switches:\t0\n", vol);
+	         "Name:\tx\nvoluntary_ctxt_switches:\t%u\nnonvoluntary_ctxt_switches:\t0\n", vol);
 	put_text(rel, text);
 	for (int i = 0; i < nfds; i++) {
 		snprintf(rel, sizeof rel, "%d/fd/%d", pid, i);
@@ -277,13 +281,13 @@ static double metric(const struct procfs_out *out, const char *name)
 	return -1;
 }
 
-#define SEC 1000000000LL
+#define SEC  1000000000LL
 #define JAVA "java\0-jar\0app.jar\0"
 
 static void pset_match_rates_and_events(void **state)
 {
-	struct pset_config cfg = {.mode = PSET_MATCH, .pattern = "java -jar app",
-				  .self_name = "soak-procstat"};
+	struct pset_config cfg = {
+	    .mode = PSET_MATCH, .pattern = "java -jar app", .self_name = "soak-procstat"};
 	struct pset ps;
 	struct procfs_out out;
 	enum pset_event ev;
@@ -299,8 +303,8 @@ static void pset_match_rates_and_events(void **state)
 	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), 0);
 
 	out.n = 0;
-	assert_int_equal(pset_sample(&ps, 10 * SEC, &out, &ev, detail, sizeof detail, err,
-				     sizeof err), 0);
+	assert_int_equal(
+	    pset_sample(&ps, 10 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
 	assert_int_equal(ev, PSET_SAME);
 	assert_true(metric(&out, "procs") == 1);
 	assert_true(metric(&out, "rss_kb") == 1000.0 * (double)(sysconf(_SC_PAGESIZE) / 1024));
@@ -312,8 +316,8 @@ static void pset_match_rates_and_events(void **state)
 	fake_proc(100, JAVA, sizeof JAVA - 1, 200, 70, 5000, 1200, 3, 30);
 	fake_proc(101, JAVA, sizeof JAVA - 1, 500, 500, 5100, 100, 2, 0);
 	out.n = 0;
-	assert_int_equal(pset_sample(&ps, 12 * SEC, &out, &ev, detail, sizeof detail, err,
-				     sizeof err), 0);
+	assert_int_equal(
+	    pset_sample(&ps, 12 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
 	assert_int_equal(ev, PSET_CHANGED);
 	assert_string_equal(detail, "1 -> 2 processes; gone:; new: 101");
 	assert_true(metric(&out, "procs") == 2);
@@ -329,8 +333,8 @@ static void pset_match_rates_and_events(void **state)
 	fake_proc(100, JAVA, sizeof JAVA - 1, 5, 5, 9000, 900, 3, 0);
 	fake_proc(101, JAVA, sizeof JAVA - 1, 600, 500, 5100, 100, 2, 0);
 	out.n = 0;
-	assert_int_equal(pset_sample(&ps, 13 * SEC, &out, &ev, detail, sizeof detail, err,
-				     sizeof err), 0);
+	assert_int_equal(
+	    pset_sample(&ps, 13 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
 	assert_int_equal(ev, PSET_CHANGED);
 	assert_string_equal(detail, "2 -> 2 processes; gone: 100; new: 100");
 	assert_float_equal(metric(&out, "cpu_pct"), 100 * tick, 1e-9);
@@ -339,20 +343,20 @@ static void pset_match_rates_and_events(void **state)
 	gone(100);
 	gone(101);
 	out.n = 0;
-	assert_int_equal(pset_sample(&ps, 14 * SEC, &out, &ev, detail, sizeof detail, err,
-				     sizeof err), 0);
+	assert_int_equal(
+	    pset_sample(&ps, 14 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
 	assert_int_equal(ev, PSET_MISSING);
 	assert_string_equal(detail, "no process matches 'java -jar app'; gone: 100 101");
 	assert_int_equal(out.n, 1);
 	assert_true(metric(&out, "procs") == 0);
 	out.n = 0;
-	assert_int_equal(pset_sample(&ps, 15 * SEC, &out, &ev, detail, sizeof detail, err,
-				     sizeof err), 0);
+	assert_int_equal(
+	    pset_sample(&ps, 15 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
 	assert_int_equal(ev, PSET_SAME);
 	fake_proc(150, JAVA, sizeof JAVA - 1, 0, 0, 9900, 10, 1, 0);
 	out.n = 0;
-	assert_int_equal(pset_sample(&ps, 16 * SEC, &out, &ev, detail, sizeof detail, err,
-				     sizeof err), 0);
+	assert_int_equal(
+	    pset_sample(&ps, 16 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
 	assert_int_equal(ev, PSET_FOUND);
 	assert_string_equal(detail, "1 processes: 150");
 	assert_true(metric(&out, "cpu_pct") == 0);
@@ -377,12 +381,12 @@ static void pset_match_sees_exec(void **state)
 	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), 0);
 	out.n = 0;
 	assert_int_equal(pset_sample(&ps, SEC, &out, &ev, detail, sizeof detail, err, sizeof err),
-			 0);
+	                 0);
 	assert_int_equal(ev, PSET_MISSING);
 	fake_proc(400, JAVA, sizeof JAVA - 1, 0, 0, 100, 1, 1, 0);
 	out.n = 0;
 	assert_int_equal(
-		pset_sample(&ps, 2 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
+	    pset_sample(&ps, 2 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
 	assert_int_equal(ev, PSET_FOUND);
 	pset_release(&ps);
 	gone(400);
@@ -410,14 +414,14 @@ static void pset_pidfile(void **state)
 	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), 0);
 	out.n = 0;
 	assert_int_equal(pset_sample(&ps, SEC, &out, &ev, detail, sizeof detail, err, sizeof err),
-			 0);
+	                 0);
 	assert_int_equal(ev, PSET_SAME);
 	assert_true(metric(&out, "procs") == 1);
 	/* The pidfile now names a pid that is not running. */
 	put_text("app.pid", "501\n");
 	out.n = 0;
 	assert_int_equal(
-		pset_sample(&ps, 2 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
+	    pset_sample(&ps, 2 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
 	assert_int_equal(ev, PSET_MISSING);
 	assert_non_null(strstr(detail, "pid 501 of pidfile '"));
 	pset_release(&ps);
@@ -442,11 +446,11 @@ static void host_rates(void **state)
 	struct procfs_out out;
 	char err[256];
 	const char *dev1 = "h1\nh2\n  lo: 1000 1 0 0 0 0 0 0 1000 1 0 0 0 0 0 0\n"
-			   "eth0: 500 1 0 0 0 0 0 0 100 1 0 0 0 0 0 0\n";
+	                   "eth0: 500 1 0 0 0 0 0 0 100 1 0 0 0 0 0 0\n";
 	const char *dev2 = "h1\nh2\n  lo: 3000 1 0 0 0 0 0 0 3000 1 0 0 0 0 0 0\n"
-			   "eth0: 2500 1 0 0 0 0 0 0 1100 1 0 0 0 0 0 0\n";
+	                   "eth0: 2500 1 0 0 0 0 0 0 1100 1 0 0 0 0 0 0\n";
 	const char *mem = "MemTotal: 1000 kB\nMemAvailable: 600 kB\nSwapTotal: 50 kB\n"
-			  "SwapFree: 20 kB\n";
+	                  "SwapFree: 20 kB\n";
 	(void)state;
 
 	put_text("stat", "cpu  100 0 50 800 30 0 0 20 0 0\n");
@@ -486,21 +490,21 @@ static void host_rates(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pid_stat_plain),
-		cmocka_unit_test(pid_stat_odd_comm),
-		cmocka_unit_test(pid_stat_broken),
-		cmocka_unit_test(pid_status_and_io),
-		cmocka_unit_test(proc_stat),
-		cmocka_unit_test(meminfo),
-		cmocka_unit_test(loadavg),
-		cmocka_unit_test(sockstat),
-		cmocka_unit_test(netdev),
-		cmocka_unit_test(cmdline),
-		cmocka_unit_test(pset_match_rates_and_events),
-		cmocka_unit_test(pset_match_sees_exec),
-		cmocka_unit_test(pset_pidfile),
-		cmocka_unit_test(pset_bad_pattern),
-		cmocka_unit_test(host_rates),
+	    cmocka_unit_test(pid_stat_plain),
+	    cmocka_unit_test(pid_stat_odd_comm),
+	    cmocka_unit_test(pid_stat_broken),
+	    cmocka_unit_test(pid_status_and_io),
+	    cmocka_unit_test(proc_stat),
+	    cmocka_unit_test(meminfo),
+	    cmocka_unit_test(loadavg),
+	    cmocka_unit_test(sockstat),
+	    cmocka_unit_test(netdev),
+	    cmocka_unit_test(cmdline),
+	    cmocka_unit_test(pset_match_rates_and_events),
+	    cmocka_unit_test(pset_match_sees_exec),
+	    cmocka_unit_test(pset_pidfile),
+	    cmocka_unit_test(pset_bad_pattern),
+	    cmocka_unit_test(host_rates),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

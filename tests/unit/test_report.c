@@ -299,9 +299,9 @@ static void scripts_match_plots(void **state)
 		fclose(f);
 		buf[n] = '\0';
 		if (strcmp(buf, rpt_scripts[i].text) != 0)
-			fail_msg(
-			    "plots/%s differs from its built-in copy: the build embeds plots/ (tools/embed.sh)",
-			    rpt_scripts[i].name);
+			fail_msg("plots/%s differs from its built-in copy: the build embeds plots/ "
+			         "(tools/embed.sh)",
+			         rpt_scripts[i].name);
 	}
 	free(buf);
 }

@@ -14,43 +14,43 @@
 #include "scenario/scenario.h"
 
 static const char good[] =
-	"; a registration soak\n"
-	"[scenario]\n"
-	"name        = tomcat soak\n"
-	"label       = tomcat10            ; the system under test\n"
-	"concurrency = 30\n"
-	"duration    = 30m\n"
-	"warmup      = 1m\n"
-	"ramp_up     = 30s\n"
-	"interval    = 10s\n"
-	"connection  = keepalive\n"
-	"think_time  = 100ms..300ms\n"
-	"\n"
-	"[request]\n"
-	"method  = POST\n"
-	"url     = http://127.0.0.1:8080/register\n"
-	"header  = Content-Type: application/x-www-form-urlencoded\n"
-	"header  = X-Run: ${run}\n"
-	"body    = username=u${nonce}_${seq}&email=${seq}@example.test&password=${random:12}\n"
-	"timeout = 5s\n"
-	"expect_status = 201\n"
-	"expect_body   = \"id\":\\s*\\d+\n"
-	"\n"
-	"[thresholds]\n"
-	"p99 = 800ms\n"
-	"error_rate = 1%\n"
-	"tps_min = 50\n"
-	"\n"
-	"[collect.app]\n"
-	"pid_match = org\\.apache\\.catalina\\.startup\\.Bootstrap\n"
-	"gc_log    = /var/log/tomcat/gc.log\n"
-	"every     = 5s\n"
-	"\n"
-	"[collect.db]\n"
-	"pid_match = postgres|mysqld\n"
-	"\n"
-	"[collect.host]\n"
-	"host = yes\n";
+    "; a registration soak\n"
+    "[scenario]\n"
+    "name        = tomcat soak\n"
+    "label       = tomcat10            ; the system under test\n"
+    "concurrency = 30\n"
+    "duration    = 30m\n"
+    "warmup      = 1m\n"
+    "ramp_up     = 30s\n"
+    "interval    = 10s\n"
+    "connection  = keepalive\n"
+    "think_time  = 100ms..300ms\n"
+    "\n"
+    "[request]\n"
+    "method  = POST\n"
+    "url     = http://127.0.0.1:8080/register\n"
+    "header  = Content-Type: application/x-www-form-urlencoded\n"
+    "header  = X-Run: ${run}\n"
+    "body    = username=u${nonce}_${seq}&email=${seq}@example.test&password=${random:12}\n"
+    "timeout = 5s\n"
+    "expect_status = 201\n"
+    "expect_body   = \"id\":\\s*\\d+\n"
+    "\n"
+    "[thresholds]\n"
+    "p99 = 800ms\n"
+    "error_rate = 1%\n"
+    "tps_min = 50\n"
+    "\n"
+    "[collect.app]\n"
+    "pid_match = org\\.apache\\.catalina\\.startup\\.Bootstrap\n"
+    "gc_log    = /var/log/tomcat/gc.log\n"
+    "every     = 5s\n"
+    "\n"
+    "[collect.db]\n"
+    "pid_match = postgres|mysqld\n"
+    "\n"
+    "[collect.host]\n"
+    "host = yes\n";
 
 static void parses_the_design_example(void **state)
 {
@@ -92,16 +92,17 @@ static void sweep_and_overrides(void **state)
 {
 	struct scenario s;
 	char err[512] = "";
-	char *sets[] = {(char *)"sweep.concurrency=10..30 step 10", (char *)"scenario.label=tomcat9",
-			(char *)"request.header=X-Extra: 1"};
+	char *sets[] = {(char *)"sweep.concurrency=10..30 step 10",
+	                (char *)"scenario.label=tomcat9", (char *)"request.header=X-Extra: 1"};
 	(void)state;
 	/* Without step_duration each step lasts the scenario's duration. */
 	assert_int_equal(scn_parse_text(&s, "soak.ini", good, sets, 3, err, sizeof err), 0);
 	assert_int_equal(s.nlevels, 3);
 	assert_int_equal(scn_total_ms(&s), 3 * 1800000);
 	scn_release(&s);
-	char *sets2[] = {(char *)"sweep.concurrency=10..30 step 10", (char *)"sweep.step_duration=2m",
-			 (char *)"scenario.label=tomcat9", (char *)"request.header=X-Extra: 1"};
+	char *sets2[] = {(char *)"sweep.concurrency=10..30 step 10",
+	                 (char *)"sweep.step_duration=2m", (char *)"scenario.label=tomcat9",
+	                 (char *)"request.header=X-Extra: 1"};
 	assert_int_equal(scn_parse_text(&s, "soak.ini", good, sets2, 4, err, sizeof err), 0);
 	assert_int_equal(s.sweep, 1);
 	assert_int_equal(s.nlevels, 3);
@@ -109,7 +110,8 @@ static void sweep_and_overrides(void **state)
 	assert_int_equal(s.duration_ms, 120000);
 	assert_int_equal(scn_total_ms(&s), 360000);
 	assert_string_equal(s.label, "tomcat9");
-	assert_int_equal(s.plan.reqs[0].nheaders, 3); /* header is repeatable: an override adds one */
+	assert_int_equal(s.plan.reqs[0].nheaders,
+	                 3); /* header is repeatable: an override adds one */
 	/* The stored text says what was overridden. */
 	assert_non_null(strstr(s.text, ";   --set scenario.label=tomcat9\n"));
 	scn_release(&s);
@@ -119,12 +121,13 @@ static void weighted_requests_and_defaults(void **state)
 {
 	struct scenario s;
 	char err[512] = "";
-	const char *text = "[scenario]\nduration = 10s\n"
-			   "[request.login]\nurl = http://127.0.0.1:1/login\nbody = a=1\nweight = 3\n"
-			   "[request.home]\nurl = http://127.0.0.1:1/\n";
+	const char *text =
+	    "[scenario]\nduration = 10s\n"
+	    "[request.login]\nurl = http://127.0.0.1:1/login\nbody = a=1\nweight = 3\n"
+	    "[request.home]\nurl = http://127.0.0.1:1/\n";
 	(void)state;
 	assert_int_equal(scn_parse_text(&s, "dir/w.ini", text, NULL, 0, err, sizeof err), 0);
-	assert_string_equal(s.name, "w");        /* the file name without .ini */
+	assert_string_equal(s.name, "w"); /* the file name without .ini */
 	assert_string_equal(s.label, "w");
 	assert_int_equal(s.concurrency, 10);
 	assert_int_equal(s.interval_ms, 10000);
@@ -142,85 +145,101 @@ static const struct {
 	const char *text;
 	const char *msg;
 } bad[] = {
-	{"[scenario]\nduration = 1m\nconcurency = 3\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: unknown key 'concurency' in [scenario]"},
-	{"[scenario]\nduration = 1m\n[requests]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: unknown section [requests] (known: scenario, sweep, request, request.NAME, "
-	 "thresholds, collect.NAME, handshake, frame.NAME)"},
-	{"[scenario]\nduration = 1m\n[request]\nmethod = GET\n", "bad.ini:3: [request] needs url = http://..."},
-	{"[scenario]\nduration = 30x\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:2: duration: bad duration '30x': unknown unit 'x' (use ms, s, m, h or d)"},
-	{"[scenario]\nduration = 1m\n[sweep]\nconcurrency = 10..\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: concurrency: bad range '10..': expected N, A..B [step S] or A,B,C"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[thresholds]\nerror_rate = 5\n",
-	 "bad.ini:6: error_rate: bad percentage '5': expected e.g. 1%, 0.5% or a fraction 0..1"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nexpect_body = \"id\":(\\d+\n",
-	 "bad.ini:5: bad expect_body pattern '\"id\":(\\d+': missing closing parenthesis at offset 9"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = user=${user}\n",
-	 "bad.ini:5: body: unknown placeholder '${user}' (known: seq, vu, iter, run, nonce, random:N, "
-	 "uuid, now_ms, agent, csv:COLUMN)"},
-	{"[scenario]\nduration = 1m\nconnection = persistent\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: connection: expected keepalive or close, not 'persistent'"},
-	{"[scenario]\nduration = 1m\nconcurrency = 0\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: concurrency: 0 is outside 1..100000"},
-	{"[scenario]\nduration = 1m\nconcurrency = 200000\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: concurrency: 200000 is outside 1..100000"},
-	{"[scenario]\nduration = 1m\ncsv = /nonexistent/users.csv\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: csv: cannot read CSV file '/nonexistent/users.csv': No such file or directory"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = ftp://127.0.0.1/\n",
-	 "bad.ini:4: url: 'ftp://127.0.0.1/' must start with http:// or https://"},
-	/* the open model */
-	{"[scenario]\nduration = 1m\nconcurrency = 5\nrate = 500/s\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: rate: give rate (the open model) or concurrency (the closed model), not both"},
-	{"[scenario]\nduration = 1m\nrate = 500/d\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: rate: bad rate '500/d': expected a number per second, minute or hour (500/s, 30/m, "
-	 "1200/h)"},
-	{"[scenario]\nduration = 1m\nrate = 0/s\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: rate: bad rate '0/s': must be above 0 and at most 10000000/s"},
-	{"[scenario]\nduration = 1m\nrate = 5\narrival = bursty\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: arrival: expected constant or poisson, not 'bursty'"},
-	{"[scenario]\nduration = 1m\nconcurrency = 5\narrival = poisson\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: arrival: only for the open model (give rate = N/s)"},
-	{"[scenario]\nduration = 1m\nmax_in_flight = 10\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: max_in_flight: only for the open model (give rate = N/s)"},
-	{"[scenario]\nduration = 1m\nrate = 5\nmax_in_flight = 0\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: max_in_flight: 0 is outside 1..100000"},
-	{"[scenario]\nduration = 1m\nrate = 5\nmax_lag = 0\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: max_lag: must be at least 1ms"},
-	{"[scenario]\nduration = 1m\nrate = 5\nmax_lag = soon\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: max_lag: bad duration 'soon': expected a number"},
-	{"[scenario]\nrate = 5\n[sweep]\nconcurrency = 1,2\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: concurrency: this scenario has a rate (the open model); sweep over rate = A..B step "
-	 "S instead"},
-	{"[scenario]\nconcurrency = 5\n[sweep]\nrate = 1,2\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:4: rate: this scenario has a concurrency (the closed model); sweep over concurrency = "
-	 "A..B step S instead"},
-	{"[scenario]\n[sweep]\nrate = 1,2\nconcurrency = 3\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: rate: a sweep is over concurrency (closed) or rate (open), not both"},
-	{"[scenario]\n[sweep]\nrate = 100..50 step 10\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: rate: bad range '100..50 step 10': the end is before the start"},
-	{"[scenario]\n[sweep]\nrate = 100..500\nstep_duration = 1m\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: rate: bad rates '100..500': expected R, A..B step S or A,B,C (each R like 500/s, "
-	 "30/m)"},
-	{"[scenario]\nconcurrency = 5\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:1: [scenario] needs duration (e.g. duration = 30m)"},
-	{"[scenario]\nduration = 1m\nwarmup = 50s\nramp_up = 10s\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: warmup (50s) plus ramp_up (10s) leave nothing of the 1m step to measure"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nheader = NoColonHere\n",
-	 "bad.ini:5: header: expected 'Name: value', not 'NoColonHere'"},
-	{"[scenario]\nduration = 1m\nthis line is not ini\n[request]\nurl = http://127.0.0.1/\n",
-	 "bad.ini:3: expected 'key = value', a [section] or a comment"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[collect.app]\npid_match = java(\n",
-	 "bad.ini:6: bad pid_match pattern 'java(': missing closing parenthesis at offset 5"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[collect.app]\nevery = 5s\n",
-	 "bad.ini:5: [collect.app]: nothing to collect (pid_match, pidfile, pid, host or gc_log)"},
-	{"duration = 1m\n", "bad.ini:1: 'duration' is outside any section (start with [scenario])"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = x=${random:0}\n",
-	 "bad.ini:5: body: bad placeholder '${random:0}': N must be 1..256"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nmethod = post\n",
-	 "bad.ini:5: method: 'post' is not an HTTP method (GET, POST, PUT, ...)"},
-	{"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = \001" "3\n",
-	 "bad.ini:5: control character 0x01 in the line"},
+    {"[scenario]\nduration = 1m\nconcurency = 3\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: unknown key 'concurency' in [scenario]"},
+    {"[scenario]\nduration = 1m\n[requests]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: unknown section [requests] (known: scenario, sweep, request, request.NAME, "
+     "thresholds, collect.NAME, handshake, frame.NAME)"},
+    {"[scenario]\nduration = 1m\n[request]\nmethod = GET\n",
+     "bad.ini:3: [request] needs url = http://..."},
+    {"[scenario]\nduration = 30x\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:2: duration: bad duration '30x': unknown unit 'x' (use ms, s, m, h or d)"},
+    {"[scenario]\nduration = 1m\n[sweep]\nconcurrency = 10..\nstep_duration = 1m\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:4: concurrency: bad range '10..': expected N, A..B [step S] or A,B,C"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[thresholds]\nerror_rate = "
+     "5\n",
+     "bad.ini:6: error_rate: bad percentage '5': expected e.g. 1%, 0.5% or a fraction 0..1"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nexpect_body = \"id\":(\\d+\n",
+     "bad.ini:5: bad expect_body pattern '\"id\":(\\d+': missing closing parenthesis at offset 9"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = user=${user}\n",
+     "bad.ini:5: body: unknown placeholder '${user}' (known: seq, vu, iter, run, nonce, random:N, "
+     "uuid, now_ms, agent, csv:COLUMN)"},
+    {"[scenario]\nduration = 1m\nconnection = persistent\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: connection: expected keepalive or close, not 'persistent'"},
+    {"[scenario]\nduration = 1m\nconcurrency = 0\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: concurrency: 0 is outside 1..100000"},
+    {"[scenario]\nduration = 1m\nconcurrency = 200000\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: concurrency: 200000 is outside 1..100000"},
+    {"[scenario]\nduration = 1m\ncsv = /nonexistent/users.csv\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:3: csv: cannot read CSV file '/nonexistent/users.csv': No such file or directory"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = ftp://127.0.0.1/\n",
+     "bad.ini:4: url: 'ftp://127.0.0.1/' must start with http:// or https://"},
+    /* the open model */
+    {"[scenario]\nduration = 1m\nconcurrency = 5\nrate = 500/s\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:4: rate: give rate (the open model) or concurrency (the closed model), not both"},
+    {"[scenario]\nduration = 1m\nrate = 500/d\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: rate: bad rate '500/d': expected a number per second, minute or hour (500/s, "
+     "30/m, "
+     "1200/h)"},
+    {"[scenario]\nduration = 1m\nrate = 0/s\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: rate: bad rate '0/s': must be above 0 and at most 10000000/s"},
+    {"[scenario]\nduration = 1m\nrate = 5\narrival = bursty\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:4: arrival: expected constant or poisson, not 'bursty'"},
+    {"[scenario]\nduration = 1m\nconcurrency = 5\narrival = poisson\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:4: arrival: only for the open model (give rate = N/s)"},
+    {"[scenario]\nduration = 1m\nmax_in_flight = 10\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: max_in_flight: only for the open model (give rate = N/s)"},
+    {"[scenario]\nduration = 1m\nrate = 5\nmax_in_flight = 0\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:4: max_in_flight: 0 is outside 1..100000"},
+    {"[scenario]\nduration = 1m\nrate = 5\nmax_lag = 0\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:4: max_lag: must be at least 1ms"},
+    {"[scenario]\nduration = 1m\nrate = 5\nmax_lag = soon\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:4: max_lag: bad duration 'soon': expected a number"},
+    {"[scenario]\nrate = 5\n[sweep]\nconcurrency = 1,2\nstep_duration = 1m\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:4: concurrency: this scenario has a rate (the open model); sweep over rate = A..B "
+     "step "
+     "S instead"},
+    {"[scenario]\nconcurrency = 5\n[sweep]\nrate = 1,2\nstep_duration = 1m\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:4: rate: this scenario has a concurrency (the closed model); sweep over concurrency "
+     "= "
+     "A..B step S instead"},
+    {"[scenario]\n[sweep]\nrate = 1,2\nconcurrency = 3\nstep_duration = 1m\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:3: rate: a sweep is over concurrency (closed) or rate (open), not both"},
+    {"[scenario]\n[sweep]\nrate = 100..50 step 10\nstep_duration = 1m\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:3: rate: bad range '100..50 step 10': the end is before the start"},
+    {"[scenario]\n[sweep]\nrate = 100..500\nstep_duration = 1m\n[request]\nurl = "
+     "http://127.0.0.1/\n",
+     "bad.ini:3: rate: bad rates '100..500': expected R, A..B step S or A,B,C (each R like 500/s, "
+     "30/m)"},
+    {"[scenario]\nconcurrency = 5\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:1: [scenario] needs duration (e.g. duration = 30m)"},
+    {"[scenario]\nduration = 1m\nwarmup = 50s\nramp_up = 10s\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: warmup (50s) plus ramp_up (10s) leave nothing of the 1m step to measure"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nheader = NoColonHere\n",
+     "bad.ini:5: header: expected 'Name: value', not 'NoColonHere'"},
+    {"[scenario]\nduration = 1m\nthis line is not ini\n[request]\nurl = http://127.0.0.1/\n",
+     "bad.ini:3: expected 'key = value', a [section] or a comment"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[collect.app]\npid_match = "
+     "java(\n",
+     "bad.ini:6: bad pid_match pattern 'java(': missing closing parenthesis at offset 5"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\n[collect.app]\nevery = 5s\n",
+     "bad.ini:5: [collect.app]: nothing to collect (pid_match, pidfile, pid, host or gc_log)"},
+    {"duration = 1m\n", "bad.ini:1: 'duration' is outside any section (start with [scenario])"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = x=${random:0}\n",
+     "bad.ini:5: body: bad placeholder '${random:0}': N must be 1..256"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nmethod = post\n",
+     "bad.ini:5: method: 'post' is not an HTTP method (GET, POST, PUT, ...)"},
+    {"[scenario]\nduration = 1m\n[request]\nurl = http://127.0.0.1/\nbody = \001"
+     "3\n",
+     "bad.ini:5: control character 0x01 in the line"},
 };
 
 static void bad_scenarios(void **state)
@@ -241,11 +260,12 @@ static void open_model(void **state)
 	struct scenario s;
 	char err[512] = "";
 	(void)state;
-	assert_int_equal(scn_parse_text(&s, "o.ini",
-					"[scenario]\nduration = 1m\nrate = 30/m\narrival = poisson\n"
-					"max_in_flight = 50\nmax_lag = 2s\n[request]\nurl = http://127.0.0.1/\n",
-					NULL, 0, err, sizeof err),
-			 0);
+	assert_int_equal(
+	    scn_parse_text(&s, "o.ini",
+	                   "[scenario]\nduration = 1m\nrate = 30/m\narrival = poisson\n"
+	                   "max_in_flight = 50\nmax_lag = 2s\n[request]\nurl = http://127.0.0.1/\n",
+	                   NULL, 0, err, sizeof err),
+	    0);
 	assert_int_equal(s.plan.model, PLAN_OPEN);
 	assert_int_equal(s.plan.arrival, PLAN_POISSON);
 	assert_true(fabs(s.rate - 0.5) < 1e-12);
@@ -255,11 +275,12 @@ static void open_model(void **state)
 	assert_int_equal(s.plan.max_in_flight, 50);
 	assert_int_equal(s.plan.max_lag_ms, 2000);
 	scn_release(&s);
-	assert_int_equal(scn_parse_text(&s, "o.ini",
-					"[scenario]\n[sweep]\nrate = 100..1000 step 100\nstep_duration = 1m\n"
-					"[request]\nurl = http://127.0.0.1/\n",
-					NULL, 0, err, sizeof err),
-			 0);
+	assert_int_equal(
+	    scn_parse_text(&s, "o.ini",
+	                   "[scenario]\n[sweep]\nrate = 100..1000 step 100\nstep_duration = 1m\n"
+	                   "[request]\nurl = http://127.0.0.1/\n",
+	                   NULL, 0, err, sizeof err),
+	    0);
 	assert_int_equal(s.plan.model, PLAN_OPEN);
 	assert_int_equal(s.plan.arrival, PLAN_CONSTANT);
 	assert_int_equal(s.plan.max_in_flight, 1000);
@@ -269,11 +290,12 @@ static void open_model(void **state)
 	scn_release(&s);
 	/* --set can switch a closed scenario to the open model. */
 	char *sets[] = {(char *)"scenario.concurrency=", (char *)"scenario.rate=1200/h"};
-	assert_int_equal(scn_parse_text(&s, "o.ini",
-					"[scenario]\nduration = 1m\nconcurrency = 5\n[request]\nurl = "
-					"http://127.0.0.1/\n",
-					sets, 2, err, sizeof err),
-			 0);
+	assert_int_equal(
+	    scn_parse_text(&s, "o.ini",
+	                   "[scenario]\nduration = 1m\nconcurrency = 5\n[request]\nurl = "
+	                   "http://127.0.0.1/\n",
+	                   sets, 2, err, sizeof err),
+	    0);
 	assert_int_equal(s.plan.model, PLAN_OPEN);
 	assert_true(fabs(s.rate - 1200.0 / 3600) < 1e-12);
 	scn_release(&s);
@@ -289,7 +311,8 @@ static void bad_overrides(void **state)
 	char *d[] = {(char *)"scenario.nosuchkey=1"};
 	(void)state;
 	assert_int_equal(scn_parse_text(&s, "x.ini", good, a, 1, err, sizeof err), -1);
-	assert_string_equal(err, "--set scenario.duration: duration: bad duration 'forever': expected a number");
+	assert_string_equal(
+	    err, "--set scenario.duration: duration: bad duration 'forever': expected a number");
 	assert_int_equal(scn_parse_text(&s, "x.ini", good, b, 1, err, sizeof err), -1);
 	assert_string_equal(err, "--set nodot=1: expected SECTION.KEY=VALUE");
 	assert_int_equal(scn_parse_text(&s, "x.ini", good, c, 1, err, sizeof err), -1);
@@ -351,18 +374,20 @@ static void long_lines(void **state)
 	memset(body, 'b', 6000);
 	body[6000] = '\0';
 	snprintf(text, 20000,
-		 "[scenario]\nduration = 10s\n; %s\n[request]\nurl = http://127.0.0.1:1/\n"
-		 "body = %s ; an inline comment\nheader = X-Long: %s\nmethod = PUT\n",
-		 body + 5700, body, body + 5500);
+	         "[scenario]\nduration = 10s\n; %s\n[request]\nurl = http://127.0.0.1:1/\n"
+	         "body = %s ; an inline comment\nheader = X-Long: %s\nmethod = PUT\n",
+	         body + 5700, body, body + 5500);
 	assert_int_equal(scn_parse_text(&s, "long.ini", text, NULL, 0, err, sizeof err), 0);
 	assert_int_equal(strlen(s.plan.reqs[0].body.text), 6000);
 	assert_int_equal(strlen(s.plan.reqs[0].headers[0].text), strlen("X-Long: ") + 500);
-	assert_string_equal(s.plan.reqs[0].method, "PUT"); /* lines after the long ones still count */
+	assert_string_equal(s.plan.reqs[0].method,
+	                    "PUT"); /* lines after the long ones still count */
 	scn_release(&s);
 	/* A long line that is no key = value is an error with its line. */
 	snprintf(text, 20000, "[scenario]\nduration = 10s\n%s\n", body);
 	assert_int_equal(scn_parse_text(&s, "long.ini", text, NULL, 0, err, sizeof err), -1);
-	assert_string_equal(err, "long.ini:3: a line over 199 bytes must be 'key = value' or a comment");
+	assert_string_equal(err,
+	                    "long.ini:3: a line over 199 bytes must be 'key = value' or a comment");
 	free(text);
 	free(body);
 }
@@ -370,14 +395,14 @@ static void long_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(parses_the_design_example),
-		cmocka_unit_test(sweep_and_overrides),
-		cmocka_unit_test(weighted_requests_and_defaults),
-		cmocka_unit_test(bad_scenarios),
-		cmocka_unit_test(bad_overrides),
-		cmocka_unit_test(open_model),
-		cmocka_unit_test(files),
-		cmocka_unit_test(long_lines),
+	    cmocka_unit_test(parses_the_design_example),
+	    cmocka_unit_test(sweep_and_overrides),
+	    cmocka_unit_test(weighted_requests_and_defaults),
+	    cmocka_unit_test(bad_scenarios),
+	    cmocka_unit_test(bad_overrides),
+	    cmocka_unit_test(open_model),
+	    cmocka_unit_test(files),
+	    cmocka_unit_test(long_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

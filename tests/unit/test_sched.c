@@ -22,7 +22,7 @@
 #include "clock.h"
 #include "engine/engine_int.h"
 
-#define MAX_STARTS 200000
+#define MAX_STARTS  200000
 #define MAX_THREADS 4
 
 /* What the fake driver does; set by each test before the engine starts. */
@@ -34,16 +34,16 @@ static struct {
 
 /* One start as the driver saw it. */
 struct start_rec {
-	int64_t at_us;     /* when start() was called */
+	int64_t at_us;       /* when start() was called */
 	int64_t intended_us; /* open model: its intended start on the schedule */
-	uint64_t vu, seq;  /* ${vu}, ${seq} */
+	uint64_t vu, seq;    /* ${vu}, ${seq} */
 	int thread;
 };
 
 /* Per-worker driver state. */
 struct fthread {
-	int wakefd;        /* eventfd: engine_set_* and engine_stop wake poll() */
-	int64_t *due;      /* per slot: completion time, -1 = none */
+	int wakefd;   /* eventfd: engine_set_* and engine_stop wake poll() */
+	int64_t *due; /* per slot: completion time, -1 = none */
 	struct start_rec *starts;
 	int nstarts;
 };
@@ -91,12 +91,11 @@ static void f_start(struct ethread *t, int j)
 	struct fthread *f = t->drv;
 	int64_t now = clock_mono_us();
 	if (f->nstarts < MAX_STARTS)
-		f->starts[f->nstarts++] =
-		    (struct start_rec){.at_us = now,
-				       .intended_us = t->slots[j].intended_us,
-				       .vu = t->ctx.vu,
-				       .seq = t->ctx.seq,
-				       .thread = t->index};
+		f->starts[f->nstarts++] = (struct start_rec){.at_us = now,
+		                                             .intended_us = t->slots[j].intended_us,
+		                                             .vu = t->ctx.vu,
+		                                             .seq = t->ctx.seq,
+		                                             .thread = t->index};
 	f->due[j] = now + fake.service_us;
 }
 
@@ -124,7 +123,7 @@ static void f_poll(struct ethread *t, int64_t wait_us)
 		next = fake.stall_until_us < now + wait_us ? fake.stall_until_us : now + wait_us;
 	if (next > now) {
 		struct timespec ts = {.tv_sec = (next - now) / 1000000,
-				      .tv_nsec = (next - now) % 1000000 * 1000};
+		                      .tv_nsec = (next - now) % 1000000 * 1000};
 		struct pollfd pf = {.fd = f->wakefd, .events = POLLIN};
 		uint64_t x;
 		if (ppoll(&pf, 1, &ts, NULL) > 0 && read(f->wakefd, &x, sizeof x) < 0)
@@ -137,11 +136,11 @@ static void f_poll(struct ethread *t, int64_t wait_us)
 		if (f->due[j] < 0 || f->due[j] > now)
 			continue;
 		struct outcome o = {.cls = fake.cls,
-				    .answered = fake.cls < 0,
-				    .service_us = fake.service_us,
-				    .connect_us = -1,
-				    .ttfb_us = -1,
-				    .detail = fake.cls < 0 ? NULL : "fake failure"};
+		                    .answered = fake.cls < 0,
+		                    .service_us = fake.service_us,
+		                    .connect_us = -1,
+		                    .ttfb_us = -1,
+		                    .detail = fake.cls < 0 ? NULL : "fake failure"};
 		f->due[j] = -1;
 		sched_finish(t, j, &o);
 	}
@@ -179,8 +178,12 @@ static const struct driver fake_driver = {
  * drain; the interval's stats come back in *st (initialised by the caller). */
 static struct engine *start_engine(const struct plan *p, int threads, int max_vus)
 {
-	struct engine_opts o = {.plan = p, .run_id = 1, .nonce = "n", .threads = threads,
-				.max_vus = max_vus, .loop = LOOP_POLL};
+	struct engine_opts o = {.plan = p,
+	                        .run_id = 1,
+	                        .nonce = "n",
+	                        .threads = threads,
+	                        .max_vus = max_vus,
+	                        .loop = LOOP_POLL};
 	struct engine *e = NULL;
 	char err[256];
 	release_seen();
@@ -346,8 +349,8 @@ static void closed_backs_off_by_class(void **state)
 		finish_engine(e, &st, 0);
 		if (st.requests < c[i].lo || st.requests > c[i].hi)
 			fail_msg("class %s: %lld requests in 500 ms, want %d..%d",
-				 err_class_name((enum err_class)c[i].cls), (long long)st.requests, c[i].lo,
-				 c[i].hi);
+			         err_class_name((enum err_class)c[i].cls), (long long)st.requests,
+			         c[i].lo, c[i].hi);
 		assert_int_equal(st.errors, st.requests);
 		assert_int_equal(st.err_count[c[i].cls], st.requests);
 		/* Failed requests that were never answered are not in the histogram. */
@@ -357,9 +360,9 @@ static void closed_backs_off_by_class(void **state)
 	/* One wording per class: the EADDRNOTAVAIL sentence is the scheduler's. */
 	char msg[ERR_SAMPLE_LEN];
 	engine_error_text(ERR_CLIENT_PORTS, NULL, "connect to 127.0.0.1:1: Cannot assign", msg,
-			  sizeof msg);
+	                  sizeof msg);
 	assert_string_equal(msg, "connect to 127.0.0.1:1: Cannot assign (EADDRNOTAVAIL: the load "
-				 "generator ran out of ephemeral ports)");
+	                         "generator ran out of ephemeral ports)");
 	release_seen();
 }
 
@@ -383,7 +386,7 @@ static void closed_drain_and_abort(void **state)
 	n = nstarts(2);
 	if (n != 6 || st.requests != 6 || st.errors != 0)
 		fail_msg("drain: %d started, %lld counted, %lld errors", n, (long long)st.requests,
-			 (long long)st.errors);
+		         (long long)st.errors);
 	istats_reset(&st);
 
 	/* Abort: dropped at once, each counted as a failed request. */
@@ -401,8 +404,9 @@ static void closed_drain_and_abort(void **state)
 	assert_true(clock_mono_us() - t0 < 150000);
 	if (st.requests != 6 || st.err_count[ERR_OTHER] != 6)
 		fail_msg("abort: %lld counted, %lld dropped in flight", (long long)st.requests,
-			 (long long)st.err_count[ERR_OTHER]);
-	assert_string_equal(st.err_sample[ERR_OTHER], "dropped in flight: the run was stopped at once");
+		         (long long)st.err_count[ERR_OTHER]);
+	assert_string_equal(st.err_sample[ERR_OTHER],
+	                    "dropped in flight: the run was stopped at once");
 	istats_release(&st);
 	release_seen();
 }
@@ -446,9 +450,9 @@ static void open_constant_and_poisson(void **state)
 
 	for (int poisson = 0; poisson <= 1; poisson++) {
 		struct plan p = {.model = PLAN_OPEN,
-				 .arrival = poisson ? PLAN_POISSON : PLAN_CONSTANT,
-				 .max_in_flight = 100,
-				 .max_lag_ms = 1000};
+		                 .arrival = poisson ? PLAN_POISSON : PLAN_CONSTANT,
+		                 .max_in_flight = 100,
+		                 .max_lag_ms = 1000};
 		struct istats st;
 		int n;
 		fake.service_us = 5000, fake.cls = -1, fake.stall_until_us = 0;
@@ -462,14 +466,16 @@ static void open_constant_and_poisson(void **state)
 		/* 400/s for 1 s: within 4 % (loop start-up and the drain cost a little; Poisson
 		 * counts vary by sqrt(400) = 5 %, so its margin is wider). */
 		if (n < (poisson ? 350 : 384) || n > (poisson ? 450 : 412))
-			fail_msg("%s: %d starts in 1 s at 400/s", poisson ? "poisson" : "constant", n);
+			fail_msg("%s: %d starts in 1 s at 400/s", poisson ? "poisson" : "constant",
+			         n);
 		if (poisson ? (cv < 0.85 || cv > 1.15) : cv > 0.02)
 			fail_msg("%s: inter-arrival CV %.3f", poisson ? "poisson" : "constant", cv);
 		assert_int_equal(st.requests, n);
 		assert_int_equal(st.err_count[ERR_DROPPED], 0);
 		/* Service time is the driver's; latency adds the start lag only. */
 		assert_int_equal(hdr_total(&st.svc), n);
-		assert_int_equal(hdr_value_at_percentile(&st.svc, 50), hdr_highest_equivalent(&st.svc, 5000));
+		assert_int_equal(hdr_value_at_percentile(&st.svc, 50),
+		                 hdr_highest_equivalent(&st.svc, 5000));
 		assert_true(hdr_value_at_percentile(&st.hist, 50) >= 5000);
 		assert_int_equal(hdr_total(&st.lag), n);
 		istats_release(&st);
@@ -482,8 +488,8 @@ static void open_constant_and_poisson(void **state)
  * more than the allowance. */
 static void open_overload_waits_then_drops(void **state)
 {
-	struct plan p = {.model = PLAN_OPEN, .arrival = PLAN_CONSTANT, .max_in_flight = 2,
-			 .max_lag_ms = 200};
+	struct plan p = {
+	    .model = PLAN_OPEN, .arrival = PLAN_CONSTANT, .max_in_flight = 2, .max_lag_ms = 200};
 	struct istats st;
 	char err[256];
 	int n;
@@ -503,11 +509,14 @@ static void open_overload_waits_then_drops(void **state)
 		fail_msg("%d served and %lld dropped of 150 arrivals", n, (long long)dropped);
 	assert_int_equal(st.requests, n + dropped);
 	/* Latency from the intended start: up to max_lag + service, never hidden. */
-	if (hdr_value_at_percentile(&st.hist, 90) < 150000 || hdr_max(&st.hist) > 200000 + 50000 + 30000)
-		fail_msg("latency from the intended start: p90 %lld us, max %lld us (max_lag 200 ms, "
-			 "service 50 ms)",
-			 (long long)hdr_value_at_percentile(&st.hist, 90), (long long)hdr_max(&st.hist));
-	assert_int_equal(hdr_value_at_percentile(&st.svc, 99), hdr_highest_equivalent(&st.svc, 50000));
+	if (hdr_value_at_percentile(&st.hist, 90) < 150000 ||
+	    hdr_max(&st.hist) > 200000 + 50000 + 30000)
+		fail_msg(
+		    "latency from the intended start: p90 %lld us, max %lld us (max_lag 200 ms, "
+		    "service 50 ms)",
+		    (long long)hdr_value_at_percentile(&st.hist, 90), (long long)hdr_max(&st.hist));
+	assert_int_equal(hdr_value_at_percentile(&st.svc, 99),
+	                 hdr_highest_equivalent(&st.svc, 50000));
 	istats_reset(&st);
 
 	/* A stall with the slots full: afterwards the backlog is sent no faster than 1.08x the
@@ -527,7 +536,8 @@ static void open_overload_waits_then_drops(void **state)
 	int max_in_100ms = 0;
 	for (int k = 0; k < f->nstarts; k++) {
 		int c = 0;
-		for (int m = k; m < f->nstarts && f->starts[m].at_us < f->starts[k].at_us + 100000; m++)
+		for (int m = k; m < f->nstarts && f->starts[m].at_us < f->starts[k].at_us + 100000;
+		     m++)
 			c++;
 		if (c > max_in_100ms)
 			max_in_100ms = c;
@@ -541,8 +551,8 @@ static void open_overload_waits_then_drops(void **state)
 /* A backlog (too few slots during a stall) drains at most 1.08x the rate + a burst. */
 static void open_catch_up_is_bounded(void **state)
 {
-	struct plan p = {.model = PLAN_OPEN, .arrival = PLAN_CONSTANT, .max_in_flight = 4,
-			 .max_lag_ms = 5000};
+	struct plan p = {
+	    .model = PLAN_OPEN, .arrival = PLAN_CONSTANT, .max_in_flight = 4, .max_lag_ms = 5000};
 	struct istats st;
 	char err[256];
 	(void)state;
@@ -565,7 +575,8 @@ static void open_catch_up_is_bounded(void **state)
 		if (f->starts[k].at_us < stall_end)
 			continue;
 		int c = 0;
-		for (int m = k; m < f->nstarts && f->starts[m].at_us < f->starts[k].at_us + 1000000; m++)
+		for (int m = k; m < f->nstarts && f->starts[m].at_us < f->starts[k].at_us + 1000000;
+		     m++)
 			c++;
 		if (c > worst)
 			worst = c;

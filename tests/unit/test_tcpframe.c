@@ -175,7 +175,8 @@ static void frames_from_files_relative_to_the_scenario(void **state)
 	assert_int_equal(scn_load(&s, ini, NULL, 0, err, sizeof err), 0);
 	assert_int_equal(s.plan.nframes, 1);
 	assert_int_equal(s.plan.max_frame, 1 << 20);
-	assert_int_equal(s.plan.frames[0].text.min_len, strlen("{\"T\":\"MonitorItemData\",\"MID\":}"));
+	assert_int_equal(s.plan.frames[0].text.min_len,
+	                 strlen("{\"T\":\"MonitorItemData\",\"MID\":}"));
 	scn_release(&s);
 	unlink(path);
 	unlink(ini);
@@ -254,7 +255,8 @@ static void address_split(void **state)
 	                 0);
 	assert_string_equal(host, "::1");
 	assert_int_equal(port, 9);
-	assert_int_equal(plan_address_split("::1:9", host, sizeof host, &port, err, sizeof err), -1);
+	assert_int_equal(plan_address_split("::1:9", host, sizeof host, &port, err, sizeof err),
+	                 -1);
 	assert_int_equal(plan_address_split("[::1]9", host, sizeof host, &port, err, sizeof err),
 	                 -1);
 	assert_int_equal(plan_address_split("h:0", host, sizeof host, &port, err, sizeof err), -1);

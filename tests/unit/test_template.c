@@ -24,7 +24,8 @@ static void literal_and_escapes(void **state)
 	(void)state;
 	assert_int_equal(tpl_compile(&t, "price $$5 and $${seq}", NULL, err, sizeof err), 0);
 	assert_int_equal(t.dynamic, 0);
-	assert_int_equal(tpl_expand(&t, &ctx, buf, sizeof buf), (long)strlen("price $5 and ${seq}"));
+	assert_int_equal(tpl_expand(&t, &ctx, buf, sizeof buf),
+	                 (long)strlen("price $5 and ${seq}"));
 	assert_string_equal(buf, "price $5 and ${seq}");
 	tpl_release(&t);
 }
@@ -32,16 +33,19 @@ static void literal_and_escapes(void **state)
 static void placeholders(void **state)
 {
 	struct tpl t;
-	struct tpl_ctx ctx = {.seq = 42, .vu = 7, .iter = 3, .run_id = 12, .nonce = "k3x9", .rng = 99};
+	struct tpl_ctx ctx = {
+	    .seq = 42, .vu = 7, .iter = 3, .run_id = 12, .nonce = "k3x9", .rng = 99};
 	char buf[256], err[256];
 	(void)state;
-	assert_int_equal(tpl_compile(&t, "u${nonce}_${seq}/${vu}/${iter}/${run}", NULL, err, sizeof err), 0);
+	assert_int_equal(
+	    tpl_compile(&t, "u${nonce}_${seq}/${vu}/${iter}/${run}", NULL, err, sizeof err), 0);
 	assert_int_equal(t.dynamic, 1);
 	assert_int_equal(tpl_expand(&t, &ctx, buf, sizeof buf), 15);
 	assert_string_equal(buf, "uk3x9_42/7/3/12");
 	tpl_release(&t);
 
-	assert_int_equal(tpl_compile(&t, "${random:12}|${uuid}|${now_ms}", NULL, err, sizeof err), 0);
+	assert_int_equal(tpl_compile(&t, "${random:12}|${uuid}|${now_ms}", NULL, err, sizeof err),
+	                 0);
 	long n = tpl_expand(&t, &ctx, buf, sizeof buf);
 	assert_true(n > 12 + 1 + 36 + 1 + 12);
 	for (int i = 0; i < 12; i++)
@@ -66,12 +70,18 @@ static void placeholders(void **state)
 static void bounds(void **state)
 {
 	struct tpl t;
-	struct tpl_ctx ctx = {.seq = UINT64_MAX, .vu = UINT64_MAX, .iter = UINT64_MAX,
-			      .run_id = INT64_MAX, .nonce = "abcdefgh", .rng = 5};
+	struct tpl_ctx ctx = {.seq = UINT64_MAX,
+	                      .vu = UINT64_MAX,
+	                      .iter = UINT64_MAX,
+	                      .run_id = INT64_MAX,
+	                      .nonce = "abcdefgh",
+	                      .rng = 5};
 	char err[256];
 	(void)state;
-	assert_int_equal(tpl_compile(&t, "a${seq}b${vu}c${iter}d${run}e${nonce}f${random:100}${uuid}${now_ms}",
-				     NULL, err, sizeof err), 0);
+	assert_int_equal(
+	    tpl_compile(&t, "a${seq}b${vu}c${iter}d${run}e${nonce}f${random:100}${uuid}${now_ms}",
+	                NULL, err, sizeof err),
+	    0);
 	size_t cap = tpl_max_len(&t, &ctx);
 	char *buf = malloc(cap);
 	/* The bound holds for the largest values... */
@@ -94,7 +104,8 @@ static void compile_errors(void **state)
 	assert_int_equal(tpl_compile(&t, "${random:300}", NULL, err, sizeof err), -1);
 	assert_string_equal(err, "bad placeholder '${random:300}': N must be 1..256");
 	assert_int_equal(tpl_compile(&t, "${csv:name}", NULL, err, sizeof err), -1);
-	assert_string_equal(err, "placeholder '${csv:name}' needs a CSV data set (csv = FILE in [scenario])");
+	assert_string_equal(
+	    err, "placeholder '${csv:name}' needs a CSV data set (csv = FILE in [scenario])");
 	assert_int_equal(tpl_compile(&t, "${Seq}", NULL, err, sizeof err), -1);
 	assert_non_null(strstr(err, "unknown placeholder '${Seq}'"));
 }
@@ -144,8 +155,10 @@ static void csv_rows(void **state)
 static void classes(void **state)
 {
 	(void)state;
-	assert_int_equal(http_transport_class(CURLE_COULDNT_CONNECT, ECONNREFUSED, 0), ERR_CONNECT_REFUSED);
-	assert_int_equal(http_transport_class(CURLE_COULDNT_CONNECT, EADDRNOTAVAIL, 0), ERR_CLIENT_PORTS);
+	assert_int_equal(http_transport_class(CURLE_COULDNT_CONNECT, ECONNREFUSED, 0),
+	                 ERR_CONNECT_REFUSED);
+	assert_int_equal(http_transport_class(CURLE_COULDNT_CONNECT, EADDRNOTAVAIL, 0),
+	                 ERR_CLIENT_PORTS);
 	assert_int_equal(http_transport_class(CURLE_OPERATION_TIMEDOUT, 0, 1), ERR_TIMEOUT);
 	assert_int_equal(http_transport_class(CURLE_OPERATION_TIMEDOUT, 0, 0), ERR_CONNECT_TIMEOUT);
 	assert_int_equal(http_transport_class(CURLE_RECV_ERROR, ECONNRESET, 1), ERR_RESET);
@@ -203,10 +216,13 @@ static void stats_merge(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(literal_and_escapes), cmocka_unit_test(placeholders),
-		cmocka_unit_test(bounds),              cmocka_unit_test(compile_errors),
-		cmocka_unit_test(csv_rows),            cmocka_unit_test(classes),
-		cmocka_unit_test(stats_merge),
+	    cmocka_unit_test(literal_and_escapes),
+	    cmocka_unit_test(placeholders),
+	    cmocka_unit_test(bounds),
+	    cmocka_unit_test(compile_errors),
+	    cmocka_unit_test(csv_rows),
+	    cmocka_unit_test(classes),
+	    cmocka_unit_test(stats_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
