@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job for real, in small: a private PostgreSQL, then Tomcat 9, Tomcat 10 and
-# Jetty 9 in turn, 12 seconds of registrations against each with the app, DB and host
+# Jetty 9 in turn, 10 seconds of registrations against each with the app, DB and host
 # collectors and the GC log followed; then the checks the study depends on and the report.
 # Last, an A/A study on Tomcat 10 (two labels, one container, three interleaved rounds, the
 # users table emptied before each run): no figure may be called real.
@@ -33,11 +33,11 @@ for c in tomcat9 tomcat10 jetty9; do
   url=$(sed -n 's/^url=//p' <<<"$info")
   gclog=$(sed -n 's/^gc_log=//p' <<<"$info")
   soak run -q --db "$DB" --set scenario.label="$c" --set request.url="$url" \
-    --set scenario.duration=12s --set scenario.warmup=3s \
+    --set scenario.duration=10s --set scenario.warmup=3s \
     --set "collect.app.pid_match=soak\\.target=$c" --set collect.app.gc_log="$gclog" \
     "$TOP/scenarios/demo.ini" >"$T/$c.out" 2>"$T/$c.run.err"
   check_eq "$c: soak run exits 0" "$?" 0
-  # 12 s of registrations in a 256 MB heap make young GCs: the follower must have seen them.
+  # 10 s of registrations in a 256 MB heap make young GCs: the follower must have seen them.
   "$TOP/targets/containers/$c" stop "$T/$c" >/dev/null 2>&1
   started=()
 done

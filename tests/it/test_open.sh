@@ -22,6 +22,12 @@ cv() {
     END { m = s / (n - 1); print sqrt(q / (n - 1) - m * m) / m }'
 }
 
+# gaps FILE FROM: the 5th and 95th percentiles of the gaps (ms) between arrivals after FROM.
+gaps() {
+  sort -n "$1" | awk -v from="$2" '$1 >= from { if (n++) print ($1 - p) / 1000; p = $1 }' | sort -n |
+    awk '{ g[NR] = $1 } END { print g[int(NR * 0.05) + 1], g[int(NR * 0.95)] }'
+}
+
 # --- 1. coordinated omission: the server freezes 1 s in every 4 -----------------------
 # freeze PID: SIGSTOP for 1 s at +1.5 s and +5.5 s of an 8 s run (25 % of the time).
 freeze() {
@@ -66,16 +72,31 @@ stop_pid "$REG_PID"
 # --- 2. the arrival process as the server saw it -----------------------------------------
 for a in constant poisson; do
   start_regserver --latency 5 --quiet --arrivals "$T/arrivals.$a"
-  run --url "$REG_URL/register" --rate 200/s --arrival $a -d 5s -H "$FORM" --body "$BODY" --expect-status 201
+  # /health: no database write in regserver, whose stalls on the disk would show as jitter.
+  run --url "$REG_URL/health" --rate 200/s --arrival $a -d 5s
   stop_pid "$REG_PID"
   check_eq "$a arrivals: run exits 0" "$RC" 0
   n=$(wc -l <"$T/arrivals.$a")
-  check_range "$a arrivals: the server got 5 s x 200/s" "$n" 960 1040
+  if [ $a = constant ]; then
+    check_range "constant arrivals: the server got 5 s x 200/s" "$n" 960 1040
+  else
+    # A Poisson count over 5 s is itself random: 1000 +- 32 (one sigma); +-4 sigma here.
+    check_range "poisson arrivals: the server got about 5 s x 200/s" "$n" 870 1130
+  fi
+  # Every interval, warm-up and the drain included: each request sent is counted once; the
+  # one more is the HEAD that reads the target's Server: banner at the start (run_env).
+  check_eq "$a arrivals: the server got every request soak counted, and the banner's HEAD" "$n" \
+    "$(q "SELECT sum(requests) + 1 FROM intervals WHERE run_id=$LASTRUN")"
   # Skip the first 200 ms (connections being opened).
   first=$(sort -n "$T/arrivals.$a" | head -1)
   c=$(cv "$T/arrivals.$a" $((first + 200000)))
   if [ $a = constant ]; then
-    check_range "constant arrivals: inter-arrival CV at the server" "$c" 0 0.1
+    # A CV is thrown by one stall of the VM (20 ms once in 5 s gives 0.1 by itself): the
+    # bulk of the gaps is judged instead, and a Poisson stream fails this by far (its
+    # 5th and 95th percentiles are 0.26 and 15 ms).
+    check_eq "constant arrivals: 90 % of the gaps at the server within 5 +- 1 ms" \
+      "$(gaps "$T/arrivals.$a" $((first + 200000)) | awk '{ print ($1 >= 4 && $2 <= 6) ? "yes" : $1 " .. " $2 " ms" }')" yes
+    check_range "constant arrivals: inter-arrival CV at the server (a stall allowed)" "$c" 0 0.15
   else
     check_range "poisson arrivals: inter-arrival CV at the server" "$c" 0.9 1.1
   fi
