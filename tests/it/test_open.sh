@@ -96,7 +96,7 @@ for a in constant poisson; do
     # 5th and 95th percentiles are 0.26 and 15 ms).
     check_eq "constant arrivals: 90 % of the gaps at the server within 5 +- 1 ms" \
       "$(gaps "$T/arrivals.$a" $((first + 200000)) | awk '{ print ($1 >= 4 && $2 <= 6) ? "yes" : $1 " .. " $2 " ms" }')" yes
-    check_range "constant arrivals: inter-arrival CV at the server (a stall allowed)" "$c" 0 0.15
+    check_range "constant arrivals: inter-arrival CV at the server" "$c" 0 0.1
   else
     check_range "poisson arrivals: inter-arrival CV at the server" "$c" 0.9 1.1
   fi
