@@ -200,3 +200,15 @@ case "$verdict" in
   *) note="regserver should be stable: IT IS NOT (a busy machine? see the sentence)" ;;
 esac
 printf 'drift: %s (%s)\n  %s\n' "$verdict" "$note" "$(jq -r '.runs[0].drift.sentence' "$dir/report/report.json")"
+# A control for that verdict: the generator's own CPU per request and the rate per third of
+# the window. On a shared machine a slower last third with the generator's CPU per request
+# risen as much as the server's points at the machine (other guests, a throttled host), not
+# at the server; a server that degrades costs more per request while the generator does not.
+sqlite3 "$db" "
+WITH w AS (SELECT requests, length_ms, gen_cpu_pct, ntile(3) OVER (ORDER BY start_ms) AS t
+           FROM intervals WHERE phase = 'steady'),
+     s AS (SELECT t, sum(requests) * 1000.0 / sum(length_ms) AS tps,
+                  sum(gen_cpu_pct * length_ms) / sum(requests) AS cpu FROM w GROUP BY t)
+SELECT printf('control: TPS by third %.0f, %.0f, %.0f; the generator''s CPU per request, last third against first: %+.1f%%',
+              (SELECT tps FROM s WHERE t = 1), (SELECT tps FROM s WHERE t = 2), (SELECT tps FROM s WHERE t = 3),
+              100.0 * ((SELECT cpu FROM s WHERE t = 3) / (SELECT cpu FROM s WHERE t = 1) - 1))"

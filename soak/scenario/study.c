@@ -409,6 +409,20 @@ int study_scenario(const struct study *st, int t, int sc, const struct study_kv 
 		goto oom;
 	if (!kv)
 		kv = &tg->given;
+	/* The target's process and GC log come before the first reading, so that a target's
+	 * `set = collect.app.every=1s` meets a [collect.app] that has something to collect. */
+	if (kv->address && sets_add(&s, "request.address", kv->address) < 0)
+		goto oom;
+	if (kv->pid > 0) {
+		char pid[32];
+		snprintf(pid, sizeof pid, "%ld", kv->pid);
+		if (sets_add(&s, "collect.app.pid_match", "") < 0 ||
+		    sets_add(&s, "collect.app.pidfile", "") < 0 ||
+		    sets_add(&s, "collect.app.pid", pid) < 0)
+			goto oom;
+	}
+	if (kv->gc_log && sets_add(&s, "collect.app.gc_log", kv->gc_log) < 0)
+		goto oom;
 	/* The URLs need the request sections' names and URLs: read the scenario once as it
 	 * stands, then with the target's values. */
 	if (scn_load(&pre, st->scenarios[sc], s.v, s.n, err, errlen) < 0)
@@ -436,18 +450,6 @@ int study_scenario(const struct study *st, int t, int sc, const struct study_kv 
 		}
 	}
 	scn_release(&pre);
-	if (kv->address && sets_add(&s, "request.address", kv->address) < 0)
-		goto oom;
-	if (kv->pid > 0) {
-		char pid[32];
-		snprintf(pid, sizeof pid, "%ld", kv->pid);
-		if (sets_add(&s, "collect.app.pid_match", "") < 0 ||
-		    sets_add(&s, "collect.app.pidfile", "") < 0 ||
-		    sets_add(&s, "collect.app.pid", pid) < 0)
-			goto oom;
-	}
-	if (kv->gc_log && sets_add(&s, "collect.app.gc_log", kv->gc_log) < 0)
-		goto oom;
 	rc = scn_load(out, st->scenarios[sc], s.v, s.n, err, errlen);
 	goto done;
 oom:

@@ -70,11 +70,27 @@ check_eq "closed: no rate, no service or lag figures" "$(jrun '[.rate, .service_
 stop_pid "$REG_PID"
 
 # --- 2. the arrival process as the server saw it -----------------------------------------
-for a in constant poisson; do
-  start_regserver --latency 5 --quiet --arrivals "$T/arrivals.$a"
+# arrivals A: a 5 s open run at 200/s with arrival process A; the server's arrival times go
+# to $T/arrivals.A, and GAPS holds the 5th and 95th percentiles of their gaps after the
+# first 200 ms (connections being opened).
+arrivals() {
+  start_regserver --latency 5 --quiet --arrivals "$T/arrivals.$1"
   # /health: no database write in regserver, whose stalls on the disk would show as jitter.
-  run --url "$REG_URL/health" --rate 200/s --arrival $a -d 5s
+  run --url "$REG_URL/health" --rate 200/s --arrival "$1" -d 5s
   stop_pid "$REG_PID"
+  first=$(sort -n "$T/arrivals.$1" | head -1)
+  GAPS=$(gaps "$T/arrivals.$1" $((first + 200000)))
+}
+for a in constant poisson; do
+  arrivals $a
+  # One stall of this shared VM (seen: 20 ms, and seconds in which either process wakes
+  # 1-4 ms late) spoils a 5-second window at the server; a generator whose schedule is
+  # wrong fails twice in a row.  So constant arrivals get a second run when the first's
+  # gaps are off, and the checks read the second.
+  if [ $a = constant ] && ! awk '{ exit !($1 >= 4 && $2 <= 6) }' <<<"$GAPS"; then
+    echo "# constant arrivals: gaps $GAPS ms at the first try; once more"
+    arrivals $a
+  fi
   check_eq "$a arrivals: run exits 0" "$RC" 0
   n=$(wc -l <"$T/arrivals.$a")
   if [ $a = constant ]; then
@@ -87,21 +103,19 @@ for a in constant poisson; do
   # one more is the HEAD that reads the target's Server: banner at the start (run_env).
   check_eq "$a arrivals: the server got every request soak counted, and the banner's HEAD" "$n" \
     "$(q "SELECT sum(requests) + 1 FROM intervals WHERE run_id=$LASTRUN")"
-  # Skip the first 200 ms (connections being opened).
-  first=$(sort -n "$T/arrivals.$a" | head -1)
   c=$(cv "$T/arrivals.$a" $((first + 200000)))
   if [ $a = constant ]; then
     # A CV is thrown by one stall of the VM (20 ms once in 5 s gives 0.1 by itself): the
     # bulk of the gaps is judged instead, and a Poisson stream fails this by far (its
     # 5th and 95th percentiles are 0.26 and 15 ms).
     check_eq "constant arrivals: 90 % of the gaps at the server within 5 +- 1 ms" \
-      "$(gaps "$T/arrivals.$a" $((first + 200000)) | awk '{ print ($1 >= 4 && $2 <= 6) ? "yes" : $1 " .. " $2 " ms" }')" yes
+      "$(awk '{ print ($1 >= 4 && $2 <= 6) ? "yes" : $1 " .. " $2 " ms" }' <<<"$GAPS")" yes
     check_range "constant arrivals: inter-arrival CV at the server" "$c" 0 0.1
   else
     check_range "poisson arrivals: inter-arrival CV at the server" "$c" 0.9 1.1
   fi
 done
-check_eq "the arrival process is recorded" "$(q "SELECT group_concat(arrival, ' ') FROM (SELECT arrival FROM runs WHERE model = 'open' ORDER BY id LIMIT 2)")" "constant poisson"
+check_eq "the arrival process is recorded" "$(q "SELECT group_concat(arrival, ' ') FROM (SELECT arrival FROM runs WHERE model = 'open' GROUP BY arrival ORDER BY min(id))")" "constant poisson"
 
 # --- 3. max_in_flight and max_lag: 400/s asked of a server that serves 200/s -------------
 start_regserver --latency 20 --capacity 4 --quiet --arrivals "$T/arrivals.over"
