@@ -75,7 +75,8 @@ client_faults() {
   check "[$CLIENT] errors come in the order of the faults (timeout, protocol, reset)" \
     test "$(first timeout)" -lt "$(first protocol)" -a "$(first protocol)" -lt "$(first reset)"
   sample() { q "SELECT sample FROM interval_errors WHERE run_id=$R AND class='$1' LIMIT 1"; }
-  check "[$CLIENT] timeout sample says so" grep -q "timed out after 1000 milliseconds" <<<"$(sample timeout)"
+  # libcurl counts the milliseconds it really waited: 1000, or a few more on a busy machine.
+  check "[$CLIENT] timeout sample says so" grep -qE "timed out after 1[0-9]{3} milliseconds" <<<"$(sample timeout)"
   # libcurl: "Received HTTP/0.9 when not allowed"; the lean driver names http-parser's finding.
   check "[$CLIENT] protocol sample says so" grep -qE "HTTP/0.9|not an HTTP/1.x answer" <<<"$(sample protocol)"
   check "[$CLIENT] reset sample says so" grep -qi "reset" <<<"$(sample reset)"
