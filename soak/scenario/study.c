@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dur.h"
 #include "scenario_read.h"
@@ -396,6 +397,7 @@ int study_scenario(const struct study *st, int t, int sc, const struct study_kv 
 	const struct study_target *tg = &st->targets[t];
 	struct sets s = {.n = 0};
 	struct scenario pre;
+	struct study_kv stand_in;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
@@ -407,8 +409,17 @@ int study_scenario(const struct study *st, int t, int sc, const struct study_kv 
 			goto oom;
 	if (sets_add(&s, "scenario.label", tg->name) < 0)
 		goto oom;
-	if (!kv)
+	if (!kv) {
 		kv = &tg->given;
+		/* Checked before its start has run, a target's process is not known yet: the
+		 * study's own pid stands in for the pid= its start prints, so that the target's
+		 * overrides of [collect.app] are checked as the run will read them. */
+		if (tg->start && kv->pid <= 0) {
+			stand_in = *kv;
+			stand_in.pid = (long)getpid();
+			kv = &stand_in;
+		}
+	}
 	/* The target's process and GC log come before the first reading, so that a target's
 	 * `set = collect.app.every=1s` meets a [collect.app] that has something to collect. */
 	if (kv->address && sets_add(&s, "request.address", kv->address) < 0)

@@ -114,6 +114,25 @@ check "A/B: the design is named at the top" \
 check "A/B: the method is named" grep -q "Judged across runs: 3 runs of lat23 against 3 of lat20" "$T/ab/report.md"
 check_eq "A/B: warm-ups are not compared" "$(json "$J" '.comparisons[0].runs | split(",") | length')" 3
 
+# --- a target's override of the collector its start's pid= fills ----------------------------
+cat >"$T/every.ini" <<EOF
+[study]
+scenario = reg.ini
+rounds = 1
+warmup_runs = 0
+[target.every]
+start = $REGSH start $T/every
+stop = $REGSH stop $T/every
+set = collect.app.every=250ms
+EOF
+soak check "$T/every.ini" >"$T/every.check" 2>&1
+check_eq "a target's set = collect.app.every, pid= from its start: soak check accepts it" "$?" 0
+soak study -q --db "$T/every.db" --set scenario.duration=2s --set scenario.warmup=0s "$T/every.ini" \
+  >/dev/null 2>"$T/every.err"
+check_eq "... and the study runs" "$?" 0
+check "... sampling the started process every 250 ms (4 CPU samples or more in 2 s)" \
+  test "$(sql "$T/every.db" "SELECT count(*) FROM samples WHERE source = 'app' AND metric = 'cpu_pct'")" -ge 4
+
 # --- A/A: one server, two labels, five rounds; interrupted and resumed ------------------------
 start_regserver --latency 20 --quiet
 cat >"$T/aa.ini" <<EOF
