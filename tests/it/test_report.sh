@@ -398,9 +398,31 @@ stop_pid "$BUSY_PID"
 mkdir -p "$T/ngx"
 bench_nginx "$T/ngx"
 _pids+=("$NGINX_PID")
-"${pin_gen[@]}" "$BIN/soak" run -q --db "$T/ngx.db" --url "http://127.0.0.1:$NGINX_PORT/" -c 256 \
-  --threads 1 -d 5s --warmup 1s --interval 1s --label one-thread >"$T/ngx1.log" 2>&1
-check_eq "one thread, 256 users against nginx: exit 0" "$?" 0
+# The premise is that one engine thread, not nginx, sets the pace.  On a shared machine nginx's
+# core can be taken by other work and nginx becomes the bottleneck, so the run is made again
+# once when the generator was not busy; both attempts' figures are logged.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+one_thread() { # $1: label
+  local t0 w0 rc
+  t0=$(ticks "$NGINX_PID") w0=$(date +%s%N)
+  "${pin_gen[@]}" "$BIN/soak" run -q --db "$T/ngx.db" --url "http://127.0.0.1:$NGINX_PORT/" -c 256 \
+    --threads 1 -d 5s --warmup 1s --interval 1s --label "$1" >"$T/ngx1.log" 2>&1
+  rc=$?
+  echo "# $1: nginx used $(( ($(ticks "$NGINX_PID") - t0) * 1000000000 / $(getconf CLK_TCK) * 100 / ($(date +%s%N) - w0) ))% of a core"
+  return $rc
+}
+gen_busy() { sqlite3 "$T/ngx.db" "SELECT group_concat(round(gen_cpu_pct + gen_wait_pct), ' ') FROM intervals JOIN runs ON runs.id = run_id WHERE label = '$1' AND phase = 'steady'"; }
+one_thread one-thread
+rc=$?
+echo "# one-thread: generator busy-or-waiting % by interval: $(gen_busy one-thread)"
+if ! awk '{ s = 0; for (i = 1; i <= NF; i++) s += $i; exit !(NF && s / NF >= 90) }' <<<"$(gen_busy one-thread)"; then
+  echo "# the generator was not the bottleneck: once more, into a new file"
+  rm -f "$T"/ngx.db*
+  one_thread one-thread
+  rc=$?
+  echo "# one-thread, second: $(gen_busy one-thread)"
+fi
+check_eq "one thread, 256 users against nginx: exit 0" "$rc" 0
 "${pin_gen[@]}" "$BIN/soak" run -q --db "$T/ngx.db" --url "http://127.0.0.1:$NGINX_PORT/" -c 4 \
   --think 20ms --threads 1 -d 4s --warmup 1s --interval 1s --label light >"$T/ngx2.log" 2>&1
 check_eq "a light run against nginx: exit 0" "$?" 0
