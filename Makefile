@@ -145,7 +145,10 @@ java:
 # --- tests -------------------------------------------------------------------------------
 # Every suite prints TAP-style `ok`/`not ok` lines; tests/run.sh sums them into the final
 # `N passed, N failed` line.  TESTS=pattern runs a subset (e.g. TESTS=hdr).
-check: deps-check all $(UNIT_BINS) java
+# The build before the tests runs on every core unless make was given -j already.
+JOBS = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+check: deps-check
+	$(Q)$(MAKE) --no-print-directory $(JOBS) all $(UNIT_BINS) java
 	$(Q)BIN=$(abspath $(BIN)) UNIT_DIR=$(abspath $(BUILD)/tests) SANITIZE=$(SANITIZE) \
 	    tests/run.sh $(TESTS)
 unit: all $(UNIT_BINS)
@@ -155,7 +158,8 @@ it: deps-check all java
 
 # --- the main job ------------------------------------------------------------------------
 DEMO_TARGET ?= containers
-demo: deps-demo all
+demo: deps-demo
+	$(Q)$(MAKE) --no-print-directory $(JOBS) all
 	$(Q)$(if $(filter regserver,$(DEMO_TARGET)),,$(MAKE) -s java &&) \
 	    BIN=$(abspath $(BIN)) tools/demo.sh $(DEMO_TARGET)
 

@@ -329,6 +329,33 @@ class Make:
         return value if flavour == "simple" else self.expand(value, auto, mods, depth + 1)
 
     # --- walking the rules ---------------------------------------------------------------
+    @staticmethod
+    def submake_goals(line):
+        """The goals of each `make ...` command of a recipe line (options, their arguments
+        and VAR=value assignments left out); [] for a make run on another directory or
+        Makefile (-C, -f), whose goals are not this Makefile's."""
+        goals = []
+        for m in re.finditer(r"(?:^|&&|\|\||;|\()\s*(?:\S*/)?make((?:\s+[^;&|()]+)?)", line):
+            try:
+                words = shlex.split(m.group(1))
+            except ValueError:
+                continue
+            mine, i = [], 0
+            while i < len(words):
+                w = words[i]
+                if w in ("-C", "-f", "--file", "--makefile", "--directory") or \
+                        re.match(r"^-[Cf].|^--(file|makefile|directory)=", w):
+                    mine = None
+                    break
+                if w in ("-I", "-o", "-W", "--include-dir", "--old-file", "--what-if"):
+                    i += 2
+                    continue
+                if not w.startswith("-") and "=" not in w:
+                    mine.append(w)
+                i += 1
+            goals += mine or []
+        return goals
+
     def walk(self, goal):
         """-> (c_files {path: label}, recipes [(label, target, line, [expanded lines], mods)])"""
         cfiles, recipes, seen = {}, [], set()
@@ -369,6 +396,10 @@ class Make:
                     if ex:
                         lines.append(ex)
                 recipes.append((label, node, line, lines, mods))
+                # A recipe that runs make on goals of this Makefile (`$(MAKE) -j2 all`)
+                # needs what those goals need, as prerequisites would.
+                for ex in lines:
+                    prereqs += self.submake_goals(ex)
             for p in prereqs:
                 todo.append((p, label))
         return cfiles, recipes

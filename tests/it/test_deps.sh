@@ -26,6 +26,14 @@ case "$rc" in
 esac
 check "deps_check looked at every goal's programs and commands" \
   grep -q '^ok - demo profile covers every command it runs' "$T/tree.out"
+# `make check` and `make demo` build through a sub-make (`$(MAKE) -jN all ...`): the checker
+# must follow it to the programs, as it follows prerequisites.
+for goal in check demo; do
+  check "deps_check follows $goal's sub-make to bin/soak's sources" \
+    grep -q "^ok - $goal profile covers bin/soak: headers and pkg-config modules" "$T/tree.out"
+done
+check "deps_check follows check's sub-make to the unit tests" \
+  grep -q '^ok - check profile covers build/rel/tests/test_sched: headers' "$T/tree.out"
 
 # without PROFILE PACKAGE REGEX [ARGS...]: runs the checker on a copy of deps.sh whose PROFILE
 # lacks PACKAGE; it must fail with a `not ok` line matching REGEX.  Sets OUT (its output).
