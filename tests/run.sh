@@ -54,7 +54,7 @@ run_suite() { # name, log, command...
 # Integration suites whose checks hold under any load (they measure no rate, latency or CPU
 # share against a bound that load could move) run two at a time, before the others, which
 # run alone: a test that measures timing never shares the machine with another suite.
-LOAD_FREE="test_deps test_layout test_errors test_scenarios test_hlog_cmd test_merge test_fuzz_replay test_deploy"
+LOAD_FREE="test_deps test_layout test_errors test_scenarios test_hlog_cmd test_merge test_fuzz_replay test_deploy test_faults_gclog test_gclog test_agents test_slurm"
 load_free() { case " $LOAD_FREE " in *" $1 "*) return 0 ;; esac; return 1; }
 run_load_free() {
   local t n running=0 names=()
