@@ -28,8 +28,8 @@ int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 	               "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
 	               "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
 	               "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
-	               "gen_cpu_pct, gen_saturated, gen_wait_pct) "
-	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	               "gen_cpu_pct, gen_saturated, gen_wait_pct, probe_us) "
+	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	               err, errlen) < 0 ||
 	    db_prepare(
 	        r->db, &r->ins_error,
@@ -389,6 +389,9 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	sqlite3_bind_int(r->ins_interval, 30, sat);
 	if (r->threads > 0 && secs > 0)
 		sqlite3_bind_double(r->ins_interval, 31, rec_gen_wait_pct(s, secs, r->threads));
+	if (r->probe_us > 0)
+		sqlite3_bind_double(r->ins_interval, 32, r->probe_us);
+	r->probe_us = 0;
 	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
 		goto fail;
 	free(blob);

@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "exitcode.h"
 #include "hdr.h"
 #include "log.h"
+#include "probe.h"
 #include "recorder.h"
 #include "verdict.h"
 
@@ -209,6 +211,9 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 		return -1;
 	}
 	engine_live(r->eng, &lv);
+	/* The machine's speed now, on this thread, never an engine thread's time. */
+	double probe = probe_us();
+	r->rec.probe_us = isfinite(probe) ? probe : 0;
 	int sat = 0;
 	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, &sat,
 	                 err, sizeof err) < 0) {
@@ -277,7 +282,7 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 static int check_drift(struct run *r)
 {
 	const struct scn_thresholds *t = &r->s->thr;
-	char msgs[DRIFT_MSGS][300], verdict[1024], err[512];
+	char msgs[DRIFT_MSGS][300], verdict[1200], err[512];
 	int n;
 
 	if (!r->o->drift_check || (t->drift_tps < 0 && t->drift_mean < 0 && t->drift_p99 < 0))
