@@ -18,7 +18,8 @@
 #     a 72-hour run's database from them (this run's intervals, three sources every 5 s, GC
 #     events at this run's rate; goal: under 1 GB);
 #   - `soak report` on this database: wall time and peak RSS, with pictures;
-#   - the run's drift verdict (regserver must come out stable) and its sentence.
+#   - the run's drift verdict (regserver must come out stable) and its sentence, and its
+#     controls: TPS, the machine probe and the generator's CPU per request by third.
 #   bench/longrun.sh [REQUESTS]    (BIN=dir of the binaries, default bin/; LONGRUN_VUS=50;
 #                                  LONGRUN_EVERY=600 seconds between RSS samples;
 #                                  LONGRUN_INTERVAL=10s: a short check of the script needs
@@ -200,15 +201,18 @@ case "$verdict" in
   *) note="regserver should be stable: IT IS NOT (a busy machine? see the sentence)" ;;
 esac
 printf 'drift: %s (%s)\n  %s\n' "$verdict" "$note" "$(jq -r '.runs[0].drift.sentence' "$dir/report/report.json")"
-# A control for that verdict: the generator's own CPU per request and the rate per third of
-# the window. On a shared machine a slower last third with the generator's CPU per request
-# risen as much as the server's points at the machine (other guests, a throttled host), not
-# at the server; a server that degrades costs more per request while the generator does not.
+# The controls beside that verdict: the rate per third of the window, the machine probe
+# (the same arithmetic timed every interval; the drift sentence itself names it when it
+# moved with the verdict) and the generator's own CPU per request.  The probe moves only
+# with the machine; the generator's CPU per request moves with the machine and also with
+# the pace (a saturated generator spends the same CPU on fewer requests).
 sqlite3 "$db" "
-WITH w AS (SELECT requests, length_ms, gen_cpu_pct, ntile(3) OVER (ORDER BY start_ms) AS t
+WITH w AS (SELECT requests, length_ms, gen_cpu_pct, probe_us, ntile(3) OVER (ORDER BY start_ms) AS t
            FROM intervals WHERE phase = 'steady'),
-     s AS (SELECT t, sum(requests) * 1000.0 / sum(length_ms) AS tps,
+     s AS (SELECT t, sum(requests) * 1000.0 / sum(length_ms) AS tps, avg(probe_us) AS probe,
                   sum(gen_cpu_pct * length_ms) / sum(requests) AS cpu FROM w GROUP BY t)
-SELECT printf('control: TPS by third %.0f, %.0f, %.0f; the generator''s CPU per request, last third against first: %+.1f%%',
+SELECT printf('controls: TPS by third %.0f, %.0f, %.0f; machine probe by third %.1f, %.1f, %.1f us (last against first %+.1f%%); the generator''s CPU per request, last third against first: %+.1f%%',
               (SELECT tps FROM s WHERE t = 1), (SELECT tps FROM s WHERE t = 2), (SELECT tps FROM s WHERE t = 3),
+              (SELECT probe FROM s WHERE t = 1), (SELECT probe FROM s WHERE t = 2), (SELECT probe FROM s WHERE t = 3),
+              100.0 * ((SELECT probe FROM s WHERE t = 3) / (SELECT probe FROM s WHERE t = 1) - 1),
               100.0 * ((SELECT cpu FROM s WHERE t = 3) / (SELECT cpu FROM s WHERE t = 1) - 1))"

@@ -307,6 +307,8 @@ enum rpt_drift_kind {
 	RPT_DK_MEM,     /* memory of a source (PSS or RSS, MB) */
 	RPT_DK_GC,      /* share of wall time in GC pauses (%), changes in points */
 	RPT_DK_PAUSE,   /* longest GC pause (ms) */
+	RPT_DK_MACHINE, /* the machine probe's time (µs, intervals.probe_us): a control for the
+	                 * machine soak ran on, never counted */
 };
 
 /* One metric of one comparison: the later part against the earlier. */
@@ -346,17 +348,21 @@ struct rpt_drift_cmp {
 /* The drift verdict of a fixed run or a sweep step (or a sweep run's summary). */
 struct rpt_drift {
 	enum rpt_drift_verdict verdict; /* the answer */
-	char sentence[768];             /* the answer in one sentence with its numbers, without
+	char sentence[1024];            /* the answer in one sentence with its numbers, without
 	                                 * the run's name ("degrading: p99 +38.2% (real), ...") */
 	double window_s;                /* the measured window judged (0: none) */
 	int nintervals;                 /* its steady intervals */
 	struct rpt_drift_cmp cmp[2];    /* [0] thirds; [1] hours, for windows of 3 h or more */
 	int ncmp;                       /* comparisons made (0 when too short) */
+	int machine;                    /* 1: the machine probe changed with the verdict (real,
+	                                 * 5 % or more): the machine soak ran on changed speed
+	                                 * under the run, so the server may not have */
 };
 
 /* "stable", "degrading", "improving", "too_short". */
 const char *rpt_drift_name(enum rpt_drift_verdict v);
-/* "tps", "mean", "p99", "error", "cpu_per_request", "memory", "gc_time", "longest_pause". */
+/* "tps", "mean", "p99", "error", "cpu_per_request", "memory", "gc_time", "longest_pause",
+ * "machine_probe". */
 const char *rpt_drift_kind_name(enum rpt_drift_kind k);
 /* The k-th percentile of the latency curves: 100 * (1 - 10^(-k/4)). */
 double rpt_drift_pct(int k);
@@ -776,13 +782,13 @@ extern const int rpt_nscripts;
 
 /* A text table as the Markdown and HTML writers show it. */
 struct rpt_table {
-	char id[24];    /* an HTML id for the table ("verdict"), or "" */
-	char title[96]; /* section heading */
-	char note[640]; /* a paragraph under the heading, or "" */
-	int ncols;      /* columns */
-	int nrows;      /* rows below the header */
-	char **cells;   /* (nrows + 1) * ncols strings: the header row first */
-	int *right;     /* per column: 1 = right-aligned (numbers) */
+	char id[24];     /* an HTML id for the table ("verdict"), or "" */
+	char title[96];  /* section heading */
+	char note[1024]; /* a paragraph under the heading, or "" */
+	int ncols;       /* columns */
+	int nrows;       /* rows below the header */
+	char **cells;    /* (nrows + 1) * ncols strings: the header row first */
+	int *right;      /* per column: 1 = right-aligned (numbers) */
 };
 
 /* The report's tables in order: soak runs, sweeps (per label, side by side),

@@ -35,6 +35,7 @@ static const struct kind_info kinds[] = {
     [RPT_DK_MEM] = {"memory", "memory", 1, 0, 0.10, 0},
     [RPT_DK_GC] = {"gc_time", "GC time", 1, 1, 0.5, 0},
     [RPT_DK_PAUSE] = {"longest_pause", "longest GC pause", 1, 0, 0.5, 0},
+    [RPT_DK_MACHINE] = {"machine_probe", "the machine's own probe time", 1, 0, 0.05, 0},
 };
 
 #define SENTENCE_CAP sizeof(((struct rpt_drift *)0)->sentence)
@@ -104,9 +105,12 @@ static void family(struct rpt_drift *d)
 {
 	int k = 0;
 
+	/* The machine probe (RPT_DK_MACHINE) is judged at the family's width but does not widen
+	 * it: it never makes a verdict. */
 	for (int i = 0; i < d->ncmp; i++)
 		for (int j = 0; j < d->cmp[i].nm; j++)
-			k += d->cmp[i].m[j].d.verdict != RPT_NA;
+			k += d->cmp[i].m[j].d.verdict != RPT_NA &&
+			     d->cmp[i].m[j].kind != RPT_DK_MACHINE;
 	for (int i = 0; i < d->ncmp && k > 1; i++)
 		for (int j = 0; j < d->cmp[i].nm; j++) {
 			struct rpt_diff *x = &d->cmp[i].m[j].d;
@@ -172,8 +176,20 @@ char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf,
 	return buf;
 }
 
+/* The control's change when it is real and material, with the sign of the change; else 0. */
+static int control_moved(const struct rpt_drift_metric *m)
+{
+	if (m->kind != RPT_DK_MACHINE || m->d.verdict != RPT_REAL || !isfinite(m->change) ||
+	    !(m->first > 0) || (m->d.diff > 0) != (m->change > 0) ||
+	    fabs(m->change) / m->first < kinds[m->kind].material)
+		return 0;
+	return m->change > 0 ? 1 : -1;
+}
+
 int rpt_drift_named(const struct rpt_drift_metric *m)
 {
+	if (m->kind == RPT_DK_MACHINE)
+		return control_moved(m) != 0;
 	/* A rise that is not counted is named when large, real or not: the reader sees the
 	 * growth and why it does not make the verdict. */
 	return m->effect != 0 ||
@@ -204,7 +220,7 @@ static void uncounted(struct sb *b, const struct rpt_drift *d)
 	for (int i = 0; i < d->ncmp; i++)
 		for (int k = 0; k < d->cmp[i].nm; k++) {
 			const struct rpt_drift_metric *m = &d->cmp[i].m[k];
-			if (m->counts || !rpt_drift_named(m))
+			if (m->counts || m->kind == RPT_DK_MACHINE || !rpt_drift_named(m))
 				continue;
 			put(b, "; ");
 			metric_phrase(b, m, 1);
@@ -215,7 +231,7 @@ static void uncounted(struct sb *b, const struct rpt_drift *d)
 /* What the worse metrics suggest, in order of how much they explain. */
 static const char *hint(const struct rpt_drift *d)
 {
-	int worse[RPT_DK_PAUSE + 1] = {0};
+	int worse[RPT_DK_MACHINE + 1] = {0};
 	for (int i = 0; i < d->ncmp; i++)
 		for (int k = 0; k < d->cmp[i].nm; k++)
 			if (d->cmp[i].m[k].effect > 0)
@@ -261,6 +277,20 @@ void rpt_drift_judge(struct rpt_drift *d)
 			better += d->cmp[i].m[k].effect < 0;
 		}
 	d->verdict = worse ? RPT_DRIFT_DEGRADING : better ? RPT_DRIFT_IMPROVING : RPT_DRIFT_STABLE;
+	/* The machine probe, when it moved the way the verdict did (and in which comparison). */
+	const struct rpt_drift_metric *control = NULL;
+	int control_cmp = 0;
+	for (int i = 0; i < d->ncmp && !control; i++)
+		for (int k = 0; k < d->cmp[i].nm; k++) {
+			int moved = control_moved(&d->cmp[i].m[k]);
+			if ((moved > 0 && d->verdict == RPT_DRIFT_DEGRADING) ||
+			    (moved < 0 && d->verdict == RPT_DRIFT_IMPROVING)) {
+				control = &d->cmp[i].m[k];
+				control_cmp = i;
+				break;
+			}
+		}
+	d->machine = control != NULL;
 	dur_format((int64_t)llround(d->window_s) * 1000, w, sizeof w);
 	if (d->verdict == RPT_DRIFT_STABLE) {
 		put(&b, "stable over its %s measured window:", w);
@@ -294,6 +324,22 @@ void rpt_drift_judge(struct rpt_drift *d)
 		}
 	}
 	uncounted(&b, d);
+	if (control) {
+		/* The machine's own speed moved with the server's figures: it may be the cause. */
+		int slower = d->verdict == RPT_DRIFT_DEGRADING;
+		put(&b, ", but ");
+		metric_phrase(&b, control, 1);
+		put(&b,
+		    " %s as well: the machine soak ran on %s under the run (the same arithmetic "
+		    "took %s CPU time: %s), so suspect the machine before the server and repeat "
+		    "the run on another machine or at a quieter time.",
+		    parts(&d->cmp[control_cmp]), slower ? "slowed" : "sped up",
+		    slower ? "more" : "less",
+		    slower ? "a throttled core, or a hypervisor taking time from it"
+		           : "a core no longer throttled, or a hypervisor no longer taking time "
+		             "from it");
+		return;
+	}
 	put(&b, ": %s.",
 	    d->verdict == RPT_DRIFT_DEGRADING ? hint(d)
 	                                      : "still warming up early in the window (JIT "
@@ -336,6 +382,7 @@ void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
 		if (run->steps[k].concurrency > 0)
 			put(&b, " (%d users)", run->steps[k].concurrency);
 		put(&b, " %s", steps[k].sentence);
+		d->machine |= steps[k].machine;
 		if (b.n > 0 && b.s[b.n - 1] == '.')
 			b.s[--b.n] = '\0';
 		first = 0;

@@ -13,6 +13,7 @@
 struct ivs {
 	int64_t *start; /* start, wall ms */
 	int64_t *len;   /* length, ms */
+	double *probe;  /* the machine probe, µs (NAN: not measured) */
 	size_t n;       /* how many (never more than the step's values) */
 };
 
@@ -39,20 +40,24 @@ static int read_ivs(struct reader *rd, const struct rpt_run *run, const struct r
 		return 0;
 	iv->start = malloc(cap * sizeof *iv->start);
 	iv->len = malloc(cap * sizeof *iv->len);
-	if (!iv->start || !iv->len)
+	iv->probe = malloc(cap * sizeof *iv->probe);
+	if (!iv->start || !iv->len || !iv->probe)
 		return rpt_rd_oom(rd);
-	if (db_prepare(
-	        rd->db, &q,
-	        "SELECT start_ms, length_ms FROM intervals WHERE run_id = ? AND step_idx = ? "
-	        "AND phase = 'steady' ORDER BY start_ms",
-	        rd->err, rd->errlen) < 0)
+	if (db_prepare(rd->db, &q,
+	               rpt_rd_has(rd->db, "intervals", "probe_us")
+	                   ? "SELECT start_ms, length_ms, probe_us FROM intervals WHERE run_id = "
+	                     "? AND step_idx = ? AND phase = 'steady' ORDER BY start_ms"
+	                   : "SELECT start_ms, length_ms, NULL FROM intervals WHERE run_id = ? "
+	                     "AND step_idx = ? AND phase = 'steady' ORDER BY start_ms",
+	               rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
 	sqlite3_bind_int(q, 2, s->idx);
 	/* A live run may have added intervals since the step was read: they wait. */
 	while (iv->n < cap && (step = sqlite3_step(q)) == SQLITE_ROW) {
 		iv->start[iv->n] = sqlite3_column_int64(q, 0);
-		iv->len[iv->n++] = sqlite3_column_int64(q, 1);
+		iv->len[iv->n] = sqlite3_column_int64(q, 1);
+		iv->probe[iv->n++] = rpt_rd_col(q, 2);
 	}
 	if (iv->n < cap && step != SQLITE_DONE) {
 		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
@@ -376,6 +381,38 @@ done:
 	return rc;
 }
 
+/* The control: the machine probe (intervals.probe_us), the CPU time of the same arithmetic
+ * every interval.  Its change is the machine's (its core's clock, a hypervisor's share),
+ * never the server's.  Never counted; the judge weighs the verdict's hint with it.
+ * Nothing when the run did not measure it. */
+static int machine(struct reader *rd, const struct ivs *iv, const struct part *a,
+                   const struct part *b, struct rpt_drift_cmp *c)
+{
+	struct rpt_values v[2] = {{0}, {0}};
+	const struct part *p[2] = {a, b};
+	struct rpt_drift_metric *m;
+	int rc = -1;
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = p[k]->i0; i < p[k]->i1; i++)
+			if (isfinite(iv->probe[i]) && rpt_rd_push(rd, &v[k], iv->probe[i]) < 0)
+				goto done;
+	rc = 0;
+	if (v[0].n < RPT_DRIFT_MIN_PART || v[1].n < RPT_DRIFT_MIN_PART)
+		goto done;
+	if (!(m = add_metric(rd, c, RPT_DK_MACHINE, NULL, mean_of(&v[0]), mean_of(&v[1])))) {
+		rc = -1;
+		goto done;
+	}
+	m->counts = 0;
+	snprintf(m->why_not, sizeof m->why_not, "the machine's, not the server's");
+	rpt_drift_compare(m, v[0].v, v[0].n, v[1].v, v[1].n);
+done:
+	free(v[0].v);
+	free(v[1].v);
+	return rc;
+}
+
 /* One comparison of parts [a_from, a_to) and [b_from, b_to) of the window. */
 static int compare(struct reader *rd, const struct rpt_run *run, const struct rpt_step *s,
                    const struct ivs *iv, int hours, int64_t a_from, int64_t a_to, int64_t b_from,
@@ -396,7 +433,10 @@ static int compare(struct reader *rd, const struct rpt_run *run, const struct rp
 	c->nb = (int)(b.i1 - b.i0);
 	if (c->na < RPT_DRIFT_MIN_PART || c->nb < RPT_DRIFT_MIN_PART)
 		return 0;
-	return traffic(rd, s, &a, &b, c) < 0 || sources(rd, run, s, iv, &a, &b, c) < 0 ? -1 : 0;
+	return traffic(rd, s, &a, &b, c) < 0 || sources(rd, run, s, iv, &a, &b, c) < 0 ||
+	               machine(rd, iv, &a, &b, c) < 0
+	           ? -1
+	           : 0;
 }
 
 /* The drift of one step. */
@@ -432,6 +472,7 @@ static int step_drift(struct reader *rd, const struct rpt_run *run, const struct
 done:
 	free(iv.start);
 	free(iv.len);
+	free(iv.probe);
 	return rc;
 }
 

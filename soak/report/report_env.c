@@ -20,24 +20,6 @@ static void bind_run(sqlite3_stmt *q, const struct rpt_run *run)
 	sqlite3_bind_int64(q, 3, run->end_ms);
 }
 
-/* 1 when `table` exists and has `column` (NULL: any column). */
-static int has(sqlite3 *db, const char *table, const char *column)
-{
-	sqlite3_stmt *q = NULL;
-	int found = 0;
-
-	if (sqlite3_prepare_v2(db,
-	                       "SELECT 1 FROM pragma_table_info(?1) WHERE ?2 IS NULL OR name = ?2",
-	                       -1, &q, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
-	if (column)
-		sqlite3_bind_text(q, 2, column, -1, SQLITE_STATIC);
-	found = sqlite3_step(q) == SQLITE_ROW;
-	sqlite3_finalize(q);
-	return found;
-}
-
 static char *dup_col(sqlite3_stmt *q, int i)
 {
 	const unsigned char *s = sqlite3_column_text(q, i);
@@ -49,7 +31,7 @@ static int read_facts(struct reader *rd, struct rpt_run *run)
 	sqlite3_stmt *q = NULL;
 	int step, rc = -1;
 
-	if (!has(rd->db, "run_env", NULL))
+	if (!rpt_rd_has(rd->db, "run_env", NULL))
 		return 0;
 	if (db_prepare(rd->db, &q,
 	               "SELECT source, key, value FROM run_env WHERE run_id = ? "
@@ -198,9 +180,9 @@ static int read_generator(struct reader *rd, struct rpt_run *run, int lag)
 	char sql[320];
 	int step;
 
-	if (!has(rd->db, "intervals", column))
+	if (!rpt_rd_has(rd->db, "intervals", column))
 		return 0;
-	if (!lag && !has(rd->db, "intervals", "gen_wait_pct"))
+	if (!lag && !rpt_rd_has(rd->db, "intervals", "gen_wait_pct"))
 		value = "gen_cpu_pct";
 	snprintf(sql, sizeof sql,
 	         "SELECT step_idx, AVG(%s) FROM intervals WHERE run_id = ? AND phase = 'steady' "
@@ -229,7 +211,8 @@ static int read_skew(struct reader *rd, struct rpt_run *run)
 	sqlite3_stmt *q = NULL;
 	int step;
 
-	if (!has(rd->db, "runs", "clock_offset_ms") || !has(rd->db, "runs", "merged_into"))
+	if (!rpt_rd_has(rd->db, "runs", "clock_offset_ms") ||
+	    !rpt_rd_has(rd->db, "runs", "merged_into"))
 		return 0;
 	if (db_prepare(rd->db, &q,
 	               "SELECT MAX(clock_offset_ms) - MIN(clock_offset_ms), COUNT(clock_offset_ms) "

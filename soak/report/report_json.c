@@ -159,7 +159,8 @@ void rpt_drift_json(const struct rpt_drift *d, FILE *f)
 	fputs(", \"sentence\": ", f);
 	json_write_str(f, d->sentence);
 	jfield(f, "window_s", d->window_s, 3);
-	fprintf(f, ", \"intervals\": %d, \"comparisons\": [", d->nintervals);
+	fprintf(f, ", \"intervals\": %d, \"machine_suspect\": %s, \"comparisons\": [",
+	        d->nintervals, d->machine ? "true" : "false");
 	for (int i = 0; i < d->ncmp; i++) {
 		const struct rpt_drift_cmp *c = &d->cmp[i];
 		fprintf(f, "%s{\"parts\": \"%s\", \"first\": ", i ? ", " : "",

@@ -35,3 +35,20 @@ double rpt_rd_col(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
+
+int rpt_rd_has(sqlite3 *db, const char *table, const char *column)
+{
+	sqlite3_stmt *q = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT 1 FROM pragma_table_info(?1) WHERE ?2 IS NULL OR name = ?2",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+	if (column)
+		sqlite3_bind_text(q, 2, column, -1, SQLITE_STATIC);
+	found = sqlite3_step(q) == SQLITE_ROW;
+	sqlite3_finalize(q);
+	return found;
+}

@@ -30,5 +30,7 @@ int rpt_rd_oom(struct reader *rd);
 int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x);
 /* Column i as a double, NAN when NULL. */
 double rpt_rd_col(sqlite3_stmt *st, int i);
+/* 1 when `table` exists and has `column` (NULL: any column). */
+int rpt_rd_has(sqlite3 *db, const char *table, const char *column);
 
 #endif

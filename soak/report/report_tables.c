@@ -609,7 +609,9 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 	         "together at 95%% (Bonferroni).  A verdict needs a real change of 5%% or more "
 	         "(p99 10%%, errors and GC time 0.1 and 0.5 points, the longest pause 50%%, "
 	         "memory 10%% and only when it keeps rising) and %d steady intervals a third.  "
-	         "In brackets: costs, memory and GC changes worth naming.",
+	         "In brackets: costs, memory and GC changes worth naming, and the machine's own "
+	         "probe time (the same arithmetic timed every interval) when it changed for real "
+	         "by 5%% or more: then the machine, not only the server, changed speed.",
 	         RPT_DRIFT_MIN_PART);
 	rpt_tb_header(b, names, "lllrlrrrrl");
 	for (int i = 0; i < r->nruns && !b->failed; i++) {

@@ -11,11 +11,12 @@
  *                                         code fires once (see validity() below); needs the
  *                                         columns intervals.gen_cpu_pct, lag_p99_us and
  *                                         runs.clock_offset_ms, merged_into
- *   report_fixture drift                  the drift verdict's four cases: a stable run
- *                                         (with memory that levels off and one at its
- *                                         limit), one whose latency rises in steps (and
- *                                         memory that keeps rising), one warming up
- *                                         (improving) and one too short to judge
+ *   report_fixture drift                  the drift verdict's cases: a stable run (with
+ *                                         memory that levels off and one at its limit),
+ *                                         one whose latency rises in steps (and memory
+ *                                         that keeps rising), one warming up (improving),
+ *                                         one too short to judge, and the degrading one
+ *                                         again on a machine whose probe slowed with it
  *
  * Every number comes from integer arithmetic on a fixed-seed generator, so the SQL (and
  * the report made from it) is the same on every machine.  Histograms are encoded with
@@ -500,7 +501,7 @@ static void drift_runs(void)
 	struct run base = {.label = "drift", .mode = "fixed", .connection = "keepalive",
 			   .status = "done", .host = "fixture-host", .levels = {30}, .nlevels = 1,
 			   .steady = 240, .tps_per_user = 10, .cap = 1000, .jitter_pct = 3};
-	struct run stable = base, degrading = base, improving = base, little = base;
+	struct run stable = base, degrading = base, improving = base, little = base, slowed;
 	int64_t len = 241 * (int64_t)IV;
 
 	stable.id = 1;
@@ -527,6 +528,12 @@ static void drift_runs(void)
 	little.name = "too short";
 	little.start = T0 + 3 * 3600000;
 	little.steady = 12;
+	/* The degrading run again, on a machine that slowed with it: its probe time rises in
+	 * the same steps as the latency. */
+	slowed = degrading;
+	slowed.id = 5;
+	slowed.name = "degrading, machine slowed";
+	slowed.start = T0 + 4 * 3600000;
 
 	printf("BEGIN;\n");
 	emit_run(&stable);
@@ -549,6 +556,15 @@ static void drift_runs(void)
 	 * degrading one. */
 	emit_young("app", stable.start, stable.start + len, 8000, 0, "1");
 	emit_young("app", degrading.start, degrading.start + len, 8000, 50, "2");
+	/* Last, so that the other runs' numbers come from the generator as before. */
+	emit_run(&slowed);
+	emit_samples("app", "cpu_pct", slowed.start, slowed.start + len, 150, 5, 0, "5");
+	/* The machine probe: 180..188 µs on a steady machine; on the slowed one 15 % more
+	 * every 40 intervals, as the latency. */
+	printf("UPDATE intervals SET probe_us = 180 + (start_ms / %d) %% 9 WHERE run_id < 5;\n", IV);
+	printf("UPDATE intervals SET probe_us = (180 + (start_ms / %d) %% 9) * (100 + 15 * "
+	       "MAX(0, (start_ms - %" PRId64 ") / %d - 1) / 40) / 100.0 WHERE run_id = 5;\n",
+	       IV, slowed.start, IV);
 	printf("COMMIT;\n");
 }
 

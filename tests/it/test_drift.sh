@@ -58,8 +58,8 @@ check_golden "$GOLD" "$T/g" report.md report.json
 
 # What each case was built to show, checked on its own.
 J=$T/g/report.json
-check_eq "verdicts: stable, degrading, improving, too_short" \
-  "$(json "$J" '[.runs[].drift.verdict] | join(",")')" "stable,degrading,improving,too_short"
+check_eq "verdicts: stable, degrading, improving, too_short, degrading" \
+  "$(json "$J" '[.runs[].drift.verdict] | join(",")')" "stable,degrading,improving,too_short,degrading"
 # metric RUN PARTS NAME [SOURCE]: the metric object of a run's comparison.
 metric() {
   json "$J" ".runs[$1].drift.comparisons[] | select(.parts == \"$2\") | .metrics[] |
@@ -98,16 +98,30 @@ check_eq "improving: TPS better" "$(metric 2 thirds tps | jq -r .effect)" better
 check "improving: warming up, said so" grep -q 'run 3: improving .*warming up' "$T/g/report.md"
 check "too short: said why" grep -q '^too short to judge drift: 12 steady intervals' <<<"$(json "$J" '.runs[3].drift.sentence')"
 check_eq "too short: no comparison" "$(json "$J" '.runs[3].drift.comparisons | length')" 0
+# The machine probe: flat on runs 1-4 (180..188 µs), rising with the latency on run 5.
+check_eq "machine probe: only run 5's machine is suspected" \
+  "$(json "$J" '[.runs[].drift.machine_suspect] | map(tostring) | join(",")')" "false,false,false,false,true"
+check_eq "machine probe: flat on the degrading run, noise" "$(metric 1 thirds machine_probe | jq -r '[.verdict, .counted] | join(",")')" "noise,false"
+check_range "machine probe: +56 % built in on run 5" "$(metric 4 thirds machine_probe | jq -r .change_pct)" 50 62
+check_eq "machine probe: real, and never counted" "$(metric 4 thirds machine_probe | jq -r '[.verdict, .counted, .effect] | join(",")')" "real,false,none"
+check_eq "machine probe: run 5 is still degrading on the same figures as run 2" \
+  "$(metric 4 thirds mean | jq -r '[.verdict, .effect] | join(",")')" "real,worse"
+check "machine probe: run 5's sentence suspects the machine" \
+  grep -q "but the machine's own probe time +[0-9.]*% (real) from the first third to the last as well: the machine soak ran on slowed under the run .*suspect the machine before the server" <<<"$(json "$J" '.runs[4].drift.sentence')"
+check "machine probe: run 2's sentence blames the server" \
+  grep -q ': each request costs more CPU as the run goes on' <<<"$(json "$J" '.runs[1].drift.sentence')"
+check "machine probe: the drift table names it with run 5" \
+  grep -q "^| 5 | drift | .* degrading (.*the machine's own probe time +[0-9.]*% (not counted)" "$T/g/report.md"
 check "the drift table" grep -q '^## Drift: does it degrade over time?' "$T/g/report.md"
 
 # --- pictures, and the drain interval (30 requests in 5 ms) never a rate -------------------
 soak report "$T/f.db" -o "$T/p" >"$T/p.out" 2>&1
 check_eq "report with pictures exits 0" "$?" 0
-check_eq "drift pictures of the three judged runs, none of the short one" \
+check_eq "drift pictures of the four judged runs, none of the short one" \
   "$(json "$T/p/report.json" '[.pictures[].name | select(startswith("drift_"))] | join(",")')" \
-  "drift_latency_1,drift_tps_1,drift_latency_2,drift_tps_2,drift_latency_3,drift_tps_3"
+  "drift_latency_1,drift_tps_1,drift_latency_2,drift_tps_2,drift_latency_3,drift_tps_3,drift_latency_5,drift_tps_5"
 check_eq "every drift picture drawn" \
-  "$(json "$T/p/report.json" '[.pictures[] | select(.name | startswith("drift_")) | select(.drawn)] | length')" 6
+  "$(json "$T/p/report.json" '[.pictures[] | select(.name | startswith("drift_")) | select(.drawn)] | length')" 8
 check_eq "latency picture: first and last third" \
   "$(grep -c '^x "' "$T/p/data/drift_latency_2.dat")" 2
 drain_rate=$(sql "$T/f.db" "SELECT requests * 1000 / length_ms FROM intervals WHERE phase = 'drain'")
@@ -176,5 +190,13 @@ over=$(awk -v m="$max_live" 'FNR > 1 && NF == 2 && $2 + 0 > m * 1.001 { print FI
 check_eq "live run: no TPS point above an interval's own rate (the drain left out)" "$over" ""
 check_eq "live run: the application's memory is judged (too short a window)" \
   "$(json "$LJ" '.runs[0].rss[0] | .source + "=" + .verdict')" "app=unknown"
+# The machine probe: measured every interval, and the server made slower on purpose is not
+# the machine's doing (the probe's change is printed whatever it is).
+check_eq "live run: a machine probe on every interval" \
+  "$(sql "$T/live.db" "SELECT COUNT(*) FROM intervals WHERE NOT (probe_us > 0 AND probe_us < 100000)")" 0
+probe=$(json "$LJ" '.runs[0].drift.comparisons[0].metrics[] | select(.metric == "machine_probe") | "\(.first) \(.last) \(.change_pct) \(.verdict)"')
+echo "# live run: machine probe first third, last third (µs), change %, verdict: $probe"
+check "live run: the machine probe judged" test -n "$probe"
+check_eq "live run: the halved server is not blamed on the machine" "$(json "$LJ" '.runs[0].drift.machine_suspect')" false
 
 done_testing

@@ -146,6 +146,81 @@ static void judge_verdicts(void **state)
 	                    "window, and each third needs 10.");
 }
 
+/* The machine probe: never a verdict, but a slower machine under a degrading run (a faster
+ * one under an improving run) turns the hint to the machine; a probe that moved the other
+ * way, or within noise, leaves the server blamed. */
+/* ms[0..3): TPS, mean and p99, each from its first figure to its last (tight). */
+static void traffic(struct rpt_drift_metric *ms, const double (*fl)[2])
+{
+	static const enum rpt_drift_kind k[] = {RPT_DK_TPS, RPT_DK_MEAN, RPT_DK_P99};
+	static const double spread[] = {10, 1, 2};
+	for (int i = 0; i < 3; i++)
+		ms[i] = judged(k[i], fl[i][0], fl[i][1], spread[i], 1);
+}
+
+/* TPS -20 %, mean +25 %, p99 +25 %. */
+static void slower(struct rpt_drift_metric *ms)
+{
+	traffic(ms, (const double[][2]){{500, 400}, {20, 25}, {40, 50}});
+}
+
+static void machine_probe(void **state)
+{
+	struct rpt_drift_metric ms[4];
+	struct rpt_drift d;
+	(void)state;
+
+	slower(ms);
+	ms[3] = judged(RPT_DK_MACHINE, 180, 207, 5, 0); /* +15 %, tight */
+	one_cmp(&d, ms, 4);
+	rpt_drift_judge(&d);
+	assert_int_equal(d.verdict, RPT_DRIFT_DEGRADING);
+	assert_int_equal(d.machine, 1);
+	assert_int_equal(d.cmp[0].m[3].effect, 0); /* shown, never counted */
+	assert_non_null(strstr(d.sentence, "but the machine's own probe time +15.0% (real) from "
+	                                   "the first third to the last as well: the machine soak "
+	                                   "ran on slowed"));
+	assert_null(strstr(d.sentence, "the server slows down"));
+	assert_int_equal(rpt_drift_named(&d.cmp[0].m[3]), 1);
+	/* The probe does not widen the others' family: with it, the TPS interval is the one of
+	 * three metrics. */
+	double lo = d.cmp[0].m[0].d.lo;
+	one_cmp(&d, ms, 3);
+	slower(ms);
+	rpt_drift_judge(&d);
+	assert_true(fabs(d.cmp[0].m[0].d.lo - lo) < 1e-9);
+	assert_int_equal(d.machine, 0);
+
+	/* A faster machine under a degrading run explains nothing: the server is blamed. */
+	slower(ms);
+	ms[3] = judged(RPT_DK_MACHINE, 180, 153, 5, 0);
+	one_cmp(&d, ms, 4);
+	rpt_drift_judge(&d);
+	assert_int_equal(d.machine, 0);
+	assert_non_null(strstr(d.sentence, "the server slows down as the run goes on"));
+	/* A probe within noise, or real but under 5 %: the server is blamed. */
+	ms[3] = judged(RPT_DK_MACHINE, 180, 207, 400, 0);
+	one_cmp(&d, ms, 4);
+	rpt_drift_judge(&d);
+	assert_int_equal(d.machine, 0);
+	ms[3] = judged(RPT_DK_MACHINE, 180, 185, 0.5, 0);
+	one_cmp(&d, ms, 4);
+	rpt_drift_judge(&d);
+	assert_int_equal(d.cmp[0].m[3].d.verdict, RPT_REAL);
+	assert_int_equal(d.machine, 0);
+	assert_int_equal(rpt_drift_named(&d.cmp[0].m[3]), 0);
+
+	/* Improving while the machine sped up: not warming up, the machine. */
+	traffic(ms, (const double[][2]){{400, 500}, {30, 24}, {60, 45}});
+	ms[3] = judged(RPT_DK_MACHINE, 200, 170, 5, 0);
+	one_cmp(&d, ms, 4);
+	rpt_drift_judge(&d);
+	assert_int_equal(d.verdict, RPT_DRIFT_IMPROVING);
+	assert_int_equal(d.machine, 1);
+	assert_non_null(strstr(d.sentence, "the machine soak ran on sped up"));
+	assert_null(strstr(d.sentence, "warming up"));
+}
+
 /* A metric whose 95 % interval is [lo, hi] around diff (df 100), already judged. */
 static struct rpt_drift_metric given(enum rpt_drift_kind k, double first, double diff, double lo,
                                      double hi)
@@ -312,8 +387,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(compare_effects), cmocka_unit_test(judge_verdicts),
-	    cmocka_unit_test(family_wise),     cmocka_unit_test(percentile_grid),
-	    cmocka_unit_test(memory_verdicts), cmocka_unit_test(sizes),
+	    cmocka_unit_test(machine_probe),   cmocka_unit_test(family_wise),
+	    cmocka_unit_test(percentile_grid), cmocka_unit_test(memory_verdicts),
+	    cmocka_unit_test(sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
