@@ -88,7 +88,7 @@ url = $(kv url)
 pid = $(kv pid)
 gc_log = $(kv gc_log)
 EOF
-  soak study -q --db "$T/aa.db" --set scenario.duration=6s --set scenario.warmup=2s "$T/aa.ini" \
+  soak study -q --db "$T/aa.db" --set scenario.duration=4s --set scenario.warmup=2s "$T/aa.ini" \
     >"$T/aa.out" 2>"$T/aa.err"
   check_eq "tomcat10 A/A: the study exits 0" "$?" 0
   check_eq "tomcat10 A/A: 6 runs compared, 2 warm-ups" \

@@ -150,7 +150,7 @@ pid = $REG_PID
 EOF
 AA=$T/aa.db
 start=$SECONDS
-spawn "$T/aa1.err" soak study -q --db "$AA" --set scenario.duration=3s "$T/aa.ini"
+spawn "$T/aa1.err" soak study -q --db "$AA" --set scenario.duration=2s "$T/aa.ini"
 aa_pid=$SPAWNED_PID
 three_done() { [ "$(sql "$AA" "SELECT count(*) FROM runs WHERE status = 'done'" 2>/dev/null || echo 0)" -ge 3 ]; }
 wait_for 60 three_done
@@ -160,7 +160,7 @@ check_eq "A/A: SIGINT stops the study (130)" "$?" 130
 check_eq "A/A: the study is marked interrupted" "$(sql "$AA" "SELECT status FROM studies")" interrupted
 check "A/A: says how to continue" grep -q 'with --resume continues it' "$T/aa1.err"
 slots_done=$(sql "$AA" "SELECT count(*) FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE r.status = 'done' AND sr.slot IS NOT NULL")
-soak study -q --db "$AA" --resume --set scenario.duration=3s "$T/aa.ini" >"$T/aa2.out" 2>"$T/aa2.err"
+soak study -q --db "$AA" --resume --set scenario.duration=2s "$T/aa.ini" >"$T/aa2.out" 2>"$T/aa2.err"
 check_eq "A/A: --resume finishes it" "$?" 0
 echo "# A/A study: $((SECONDS - start)) s"
 check "A/A: resumed where it stopped" grep -q "study 1 .* $((10 - slots_done)) of 10 runs to go" "$T/aa2.err"
@@ -174,7 +174,7 @@ check_eq "A/A: every slot done once" \
   "$(sql "$AA" "SELECT count(DISTINCT sr.slot) FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE r.status = 'done'")" 10
 check_eq "A/A: the interrupted run is kept, marked" \
   "$(sql "$AA" "SELECT count(*) FROM runs WHERE status = 'interrupted'")" 1
-soak study -q --db "$AA" --resume --set scenario.duration=3s "$T/aa.ini" >/dev/null 2>"$T/aa3.err"
+soak study -q --db "$AA" --resume --set scenario.duration=2s "$T/aa.ini" >/dev/null 2>"$T/aa3.err"
 check_eq "A/A: resuming a done study does nothing" "$?" 0
 soak study -q --db "$AA" --resume --set scenario.concurrency=5 "$T/aa.ini" >/dev/null 2>"$T/aa4.err"
 check_eq "A/A: resuming with another plan is refused" "$?" 2
