@@ -64,23 +64,36 @@ double rpt_drift_pct(int k)
 	return 100 * (1 - pow(10, -k / 4.0));
 }
 
+/* +1 or -1, the sign of a change that is real, agrees in direction with the interval means
+ * and is at least its kind's material size; else 0.  Counted or not. */
+static int moved(const struct rpt_drift_metric *m)
+{
+	const struct kind_info *ki = &kinds[m->kind];
+	double size;
+
+	/* The figures and the interval means must agree on the direction. */
+	if (m->d.verdict != RPT_REAL || !isfinite(m->change) || m->change == 0 ||
+	    (m->d.diff > 0) != (m->change > 0))
+		return 0;
+	size = ki->points ? fabs(m->change) : m->first > 0 ? fabs(m->change) / m->first : INFINITY;
+	if (size < ki->material)
+		return 0;
+	return m->change > 0 ? 1 : -1;
+}
+
 /* m->effect from m->d, m->kind, m->first, m->last and m->counts. */
 static void effect(struct rpt_drift_metric *m)
 {
 	const struct kind_info *ki = &kinds[m->kind];
-	double size;
-	int worse;
+	int dir = m->counts ? moved(m) : 0;
 
 	m->effect = 0;
-	/* The figures and the interval means must agree on the direction. */
-	if (m->d.verdict != RPT_REAL || !isfinite(m->change) || m->change == 0 ||
-	    (m->d.diff > 0) != (m->change > 0))
+	if (dir == 0)
 		return;
-	size = ki->points ? fabs(m->change) : m->first > 0 ? fabs(m->change) / m->first : INFINITY;
-	if (size < ki->material || !m->counts)
-		return;
-	worse = ki->worse_up ? m->change > 0 : m->change < 0;
-	m->effect = worse ? 1 : ki->improves ? -1 : 0;
+	if ((dir > 0) == (ki->worse_up != 0))
+		m->effect = 1;
+	else
+		m->effect = ki->improves ? -1 : 0;
 }
 
 void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, const double *b,
@@ -176,14 +189,10 @@ char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf,
 	return buf;
 }
 
-/* The control's change when it is real and material, with the sign of the change; else 0. */
+/* The machine probe's change when it is real and material, with its sign; else 0. */
 static int control_moved(const struct rpt_drift_metric *m)
 {
-	if (m->kind != RPT_DK_MACHINE || m->d.verdict != RPT_REAL || !isfinite(m->change) ||
-	    !(m->first > 0) || (m->d.diff > 0) != (m->change > 0) ||
-	    fabs(m->change) / m->first < kinds[m->kind].material)
-		return 0;
-	return m->change > 0 ? 1 : -1;
+	return m->kind == RPT_DK_MACHINE ? moved(m) : 0;
 }
 
 int rpt_drift_named(const struct rpt_drift_metric *m)

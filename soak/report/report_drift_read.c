@@ -32,6 +32,7 @@ static int read_ivs(struct reader *rd, const struct rpt_run *run, const struct r
                     struct ivs *iv)
 {
 	sqlite3_stmt *q = NULL;
+	char sql[192];
 	size_t cap = s->tps.n;
 	int step = SQLITE_DONE, rc = -1;
 
@@ -43,13 +44,12 @@ static int read_ivs(struct reader *rd, const struct rpt_run *run, const struct r
 	iv->probe = malloc(cap * sizeof *iv->probe);
 	if (!iv->start || !iv->len || !iv->probe)
 		return rpt_rd_oom(rd);
-	if (db_prepare(rd->db, &q,
-	               rpt_rd_has(rd->db, "intervals", "probe_us")
-	                   ? "SELECT start_ms, length_ms, probe_us FROM intervals WHERE run_id = "
-	                     "? AND step_idx = ? AND phase = 'steady' ORDER BY start_ms"
-	                   : "SELECT start_ms, length_ms, NULL FROM intervals WHERE run_id = ? "
-	                     "AND step_idx = ? AND phase = 'steady' ORDER BY start_ms",
-	               rd->err, rd->errlen) < 0)
+	/* Files from before sql/008 have no probe: NULL, no control. */
+	snprintf(sql, sizeof sql,
+	         "SELECT start_ms, length_ms, %s FROM intervals WHERE run_id = ? AND step_idx = ? "
+	         "AND phase = 'steady' ORDER BY start_ms",
+	         rpt_rd_has(rd->db, "intervals", "probe_us") ? "probe_us" : "NULL");
+	if (db_prepare(rd->db, &q, sql, rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
 	sqlite3_bind_int(q, 2, s->idx);
