@@ -48,8 +48,9 @@ endif
 # --- sources -----------------------------------------------------------------------------
 COMMON_SRC := $(sort $(wildcard common/*.c))
 # soak/: the commands at the top (main.c, cmd_*.c), the subsystems in folders; imports run one
-# way: commands -> report/, run/ -> scenario/ -> engine/ -> common/ (tests/it/test_layout.sh).
-SOAK_DIRS := engine scenario run report import
+# way: commands -> report/, run/, import/ -> store/ -> scenario/ -> engine/ -> common/
+# (tests/it/test_layout.sh).
+SOAK_DIRS := engine scenario store run report import
 SOAK_SRC := $(sort $(filter-out soak/main.c,$(wildcard soak/*.c $(SOAK_DIRS:%=soak/%/*.c))))
 PROCSTAT_SRC := $(sort $(wildcard collectors/procstat*.c))
 GCLOG_SRC := $(sort $(wildcard collectors/gclog*.c))

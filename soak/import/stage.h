@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "run/recorder.h"
+#include "store/recorder.h"
 
 struct stage {
 	struct recorder rec; /* over the temporary database */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "recorder.h"
+#include "store/recorder.h"
 #include "scenario/scenario.h"
 
 #define COLL_MAX (SCN_MAX_COLLECT * 2)

@@ -20,7 +20,7 @@
 #include "hdr.h"
 #include "log.h"
 #include "probe.h"
-#include "recorder.h"
+#include "store/recorder.h"
 #include "verdict.h"
 
 #define STATUS_EVERY_MS 1000
