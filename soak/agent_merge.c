@@ -7,7 +7,7 @@
 
 #include "clock.h"
 #include "db.h"
-#include "report/results.h"
+#include "store/results.h"
 #include "store/recorder.h"
 
 #define AGM_TEXT 1024 /* bytes of a note, a reason or the hosts list */

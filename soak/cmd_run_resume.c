@@ -7,7 +7,7 @@
 #include "clock.h"
 #include "db.h"
 #include "dur.h"
-#include "report/results.h"
+#include "store/results.h"
 
 /* The trailer scenario.c puts after a stored text to list the --set overrides. */
 #define TRAILER  "; overrides given on the command line:\n"

@@ -15,7 +15,7 @@
 #include "db.h"
 #include "dur.h"
 #include "report/report.h"
-#include "report/results.h"
+#include "store/results.h"
 
 /* The figures of a window; duration_s is the run's length for a run, the measured window
  * for a step. */

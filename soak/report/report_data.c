@@ -16,7 +16,7 @@
 #include "report_gaps.h"
 #include "report_read.h"
 #include "report_sources.h"
-#include "results.h"
+#include "store/results.h"
 
 #define MAX_RUN_FILTERS 256 /* entries of --runs */
 

@@ -7,7 +7,7 @@
 
 #include "db.h"
 #include "hdr.h"
-#include "results.h"
+#include "store/results.h"
 
 /* The steady intervals of one step, in time order (the order of step->tps and the rest). */
 struct ivs {
