@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "cmd_run_resume.h"
+#include "run/resume.h"
 #include "db.h"
 #include "log.h"
 #include "report/report.h"

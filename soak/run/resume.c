@@ -1,4 +1,4 @@
-#include "cmd_run_resume.h"
+#include "resume.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * cmd_run_resume — the --resume part of `soak run`: reads a stopped run back from its
+ * resume — the --resume part of `soak run`: reads a stopped run back from its
  * database, judges whether it may be continued, and fills what the runner needs
  * (runner.h's runner_resume) and the scenario it ran.
  *
@@ -10,13 +10,13 @@
  * text is refused, since one run must not mix two tests.  The step the stop cut runs for
  * what was left of it (nothing left: the next step), then the steps after it.
  */
-#ifndef SOAK_CMD_RUN_RESUME_H
-#define SOAK_CMD_RUN_RESUME_H
+#ifndef SOAK_RESUME_H
+#define SOAK_RESUME_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/runner.h"
+#include "runner.h"
 #include "scenario/scenario.h"
 
 /* What a resume holds while the run goes. */
