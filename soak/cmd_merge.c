@@ -28,7 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "agent_merge.h"
+#include "run/agent_merge.h"
 #include "cmd.h"
 #include "db.h"
 

@@ -14,7 +14,7 @@
 
 #include "run/agent.h"
 #include "engine/agent_id.h"
-#include "agent_merge.h"
+#include "run/agent_merge.h"
 #include "db.h"
 #include "hdr.h"
 #include "scenario/scenario.h"

@@ -30,7 +30,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "run/agent.h"
+#include "agent.h"
 
 /* What folding one group gave. */
 struct agm_group {
