@@ -38,19 +38,20 @@ struct part {
 /* Folding one group. */
 struct fold {
 	sqlite3 *db;
-	const char *group;   /* agent_group */
-	int seq;             /* agent_seq */
-	struct part *p;      /* parts merged, by agent index */
-	int np;              /* entries in p */
-	int planned;         /* N */
-	int64_t interval_ms; /* the group's interval */
-	int64_t run_id;      /* the merged run */
-	int64_t t0;          /* its start: the reference day for times in notes */
-	int64_t end;         /* end of its last interval before the drain */
-	int open;            /* an open-model group: service and lag histograms are added too */
-	sqlite3_stmt *ins_iv, *ins_err, *ins_ev, *es; /* prepared once per group */
-	struct agm_group *res;                        /* what is reported */
-	char *err;                                    /* the caller's */
+	const char *group;     /* agent_group */
+	int seq;               /* agent_seq */
+	struct part *p;        /* parts merged, by agent index */
+	int np;                /* entries in p */
+	int planned;           /* N */
+	int64_t interval_ms;   /* the group's interval */
+	int64_t run_id;        /* the merged run */
+	int64_t t0;            /* its start: the reference day for times in notes */
+	int64_t end;           /* end of its last interval before the drain */
+	int open;              /* an open-model group: service and lag histograms are added too */
+	struct recorder rec;   /* writes the merged run's steps, intervals and notes */
+	sqlite3_stmt *es;      /* a part's interval errors (res_add_row), prepared once per group */
+	struct agm_group *res; /* what is reported */
+	char *err;             /* the caller's */
 	size_t errlen;
 };
 
@@ -78,15 +79,8 @@ note(struct fold *f, int64_t t_ms, const char *kind, const char *host, const cha
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
-	sqlite3_bind_text(f->ins_ev, 1, host, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(f->ins_ev, 2, t_ms);
-	sqlite3_bind_text(f->ins_ev, 3, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(f->ins_ev, 4, text, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(f->ins_ev, 5, f->run_id);
-	int rc = sqlite3_step(f->ins_ev);
-	sqlite3_reset(f->ins_ev);
-	if (rc != SQLITE_DONE)
-		return db_fail(f->db, "cannot record a merge note", f->err, f->errlen);
+	if (rec_event_at(&f->rec, "merge", host, t_ms, kind, text, f->err, f->errlen) < 0)
+		return -1;
 	f->res->notes++;
 	return 0;
 }
@@ -281,49 +275,11 @@ static int close_gap(struct fold *f, struct part *q, int at_end)
 static int write_interval(struct fold *f, int64_t t, int64_t len, int step, int rank, int64_t vus,
                           const struct istats *acc)
 {
-	struct figures fg;
-	uint8_t *blob = NULL;
-	int rc;
-
-	istats_figures(acc, (double)len / 1000.0, &fg);
-	sqlite3_bind_int64(f->ins_iv, 1, f->run_id);
-	sqlite3_bind_int(f->ins_iv, 2, step);
-	sqlite3_bind_int64(f->ins_iv, 3, t);
-	sqlite3_bind_int64(f->ins_iv, 4, len);
-	sqlite3_bind_text(f->ins_iv, 5, phases[rank], -1, SQLITE_STATIC);
-	sqlite3_bind_int64(f->ins_iv, 6, vus);
-	uint8_t *svc = NULL, *lag = NULL;
-	struct recorder rr = {.db = f->db, .run_id = f->run_id, .open = f->open};
-	/* The generator's CPU stays on each agent's own run: a sum over machines means
-	 * nothing (rr.threads 0 leaves gen_cpu_pct NULL). */
-	if (rec_bind_figures(f->ins_iv, 7, acc, &fg, &blob, f->err, f->errlen) < 0 ||
-	    rec_bind_open(&rr, f->ins_iv, 21, acc, &fg, (double)len / 1000.0, &svc, &lag, f->err,
-	                  f->errlen) < 0) {
-		free(blob);
+	/* The generator's CPU and saturation stay on each agent's own run: a sum over
+	 * machines means nothing (f->rec.threads 0 leaves gen_cpu_pct NULL). */
+	if (rec_interval_row(&f->rec, step, t, len, phases[rank], (int)vus, acc, 0, f->err,
+	                     f->errlen) < 0)
 		return -1;
-	}
-	rc = sqlite3_step(f->ins_iv);
-	sqlite3_reset(f->ins_iv);
-	free(blob);
-	free(svc);
-	free(lag);
-	if (rc != SQLITE_DONE)
-		return db_fail(f->db, "cannot write a merged interval", f->err, f->errlen);
-	for (int c = 0; c < ERR_NCLASS; c++) {
-		if (!acc->err_count[c])
-			continue;
-		sqlite3_bind_int64(f->ins_err, 1, f->run_id);
-		sqlite3_bind_int(f->ins_err, 2, step);
-		sqlite3_bind_int64(f->ins_err, 3, t);
-		sqlite3_bind_text(f->ins_err, 4, err_class_name((enum err_class)c), -1,
-		                  SQLITE_STATIC);
-		sqlite3_bind_int64(f->ins_err, 5, acc->err_count[c]);
-		sqlite3_bind_text(f->ins_err, 6, acc->err_sample[c], -1, SQLITE_STATIC);
-		rc = sqlite3_step(f->ins_err);
-		sqlite3_reset(f->ins_err);
-		if (rc != SQLITE_DONE)
-			return db_fail(f->db, "cannot write merged errors", f->err, f->errlen);
-	}
 	f->res->intervals++;
 	if (rank == 3)
 		return 0; /* requests in flight at the end: nobody is expected to send more */
@@ -416,7 +372,6 @@ done:
 static int fold_steps(struct fold *f)
 {
 	sqlite3_stmt *st = NULL, *win = NULL;
-	struct recorder rr = {.db = f->db, .run_id = f->run_id, .open = f->open};
 	struct istats acc;
 	sqlite3_str *q = sqlite3_str_new(f->db);
 	int rc = -1, step;
@@ -453,7 +408,7 @@ static int fold_steps(struct fold *f)
 		double secs;
 		int n;
 
-		if (rec_step_begin(&rr, idx, sqlite3_column_int(st, 1),
+		if (rec_step_begin(&f->rec, idx, sqlite3_column_int(st, 1),
 		                   sqlite3_column_double(st, 4), sqlite3_column_int64(st, 2),
 		                   sqlite3_column_int64(st, 3), f->err, f->errlen) < 0)
 			goto done;
@@ -470,7 +425,7 @@ static int fold_steps(struct fold *f)
 		}
 		int64_t from = sqlite3_column_int64(win, 0), to = sqlite3_column_int64(win, 1);
 		sqlite3_reset(win);
-		if (rec_step_end(&rr, idx, from, to, &acc, f->err, f->errlen) < 0)
+		if (rec_step_end(&f->rec, idx, from, to, &acc, f->err, f->errlen) < 0)
 			goto done;
 	}
 	if (step != SQLITE_DONE) {
@@ -742,25 +697,11 @@ static int fold_group(sqlite3 *db, const char *group, int seq, struct agm_group 
 	f.t0 = f.p[0].start_at >= 0 ? f.p[0].start_at : f.p[0].started;
 	res->planned = f.planned;
 	res->merged = f.np;
-	if (merged_run(&f) < 0 ||
-	    db_prepare(db, &f.ins_iv,
-	               "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
-	               "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
-	               "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
-	               "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
-	               "gen_cpu_pct) "
-	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	               err, errlen) < 0 ||
-	    db_prepare(
-	        db, &f.ins_err,
-	        "INSERT INTO interval_errors(run_id, step_idx, start_ms, class, count, sample) "
-	        "VALUES(?,?,?,?,?,?)",
-	        err, errlen) < 0 ||
-	    db_prepare(db, &f.ins_ev,
-	               "INSERT OR IGNORE INTO events(source, host, t_ms, kind, detail, run_id) "
-	               "VALUES('merge',?,?,?,?,?)",
-	               err, errlen) < 0 ||
-	    db_prepare(db, &f.es,
+	if (merged_run(&f) < 0 || rec_attach(&f.rec, db, err, errlen) < 0)
+		goto done;
+	f.rec.run_id = f.run_id;
+	f.rec.open = f.open;
+	if (db_prepare(db, &f.es,
 	               "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND "
 	               "start_ms = ?",
 	               err, errlen) < 0)
@@ -774,9 +715,7 @@ static int fold_group(sqlite3 *db, const char *group, int seq, struct agm_group 
 		goto done;
 	rc = 0;
 done:
-	sqlite3_finalize(f.ins_iv);
-	sqlite3_finalize(f.ins_err);
-	sqlite3_finalize(f.ins_ev);
+	rec_close(&f.rec);
 	sqlite3_finalize(f.es);
 	free(f.p);
 	return rc;

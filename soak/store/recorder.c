@@ -12,17 +12,12 @@
 #include "hdr.h"
 #include "procinfo.h"
 
-int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
+/* The statements every interval and event reuse, on r->db. */
+static int prepare(struct recorder *r, char *err, size_t errlen)
 {
-	memset(r, 0, sizeof *r);
 	if (gethostname(r->host, sizeof r->host) < 0)
 		snprintf(r->host, sizeof r->host, "localhost");
 	r->host[sizeof r->host - 1] = '\0';
-	if (db_open(path, DB_CREATE, &r->db, err, errlen) < 0)
-		return -1;
-	/* The runner writes a row per interval and reads nothing back: a small page cache
-	 * keeps its memory flat over a 72-hour run (the default grows to about 2 MB). */
-	sqlite3_exec(r->db, "PRAGMA cache_size = -256", NULL, NULL, NULL);
 	if (db_prepare(r->db, &r->ins_interval,
 	               "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, vus, "
 	               "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
@@ -48,13 +43,33 @@ int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	if (db_open(path, DB_CREATE, &r->db, err, errlen) < 0)
+		return -1;
+	r->own_db = 1;
+	/* The runner writes a row per interval and reads nothing back: a small page cache
+	 * keeps its memory flat over a 72-hour run (the default grows to about 2 MB). */
+	sqlite3_exec(r->db, "PRAGMA cache_size = -256", NULL, NULL, NULL);
+	return prepare(r, err, errlen);
+}
+
+int rec_attach(struct recorder *r, sqlite3 *db, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	r->db = db;
+	return prepare(r, err, errlen);
+}
+
 void rec_close(struct recorder *r)
 {
 	sqlite3_finalize(r->ins_interval);
 	sqlite3_finalize(r->ins_error);
 	sqlite3_finalize(r->heartbeat);
 	sqlite3_finalize(r->ins_event);
-	db_close(r->db);
+	if (r->own_db)
+		db_close(r->db);
 	memset(r, 0, sizeof *r);
 }
 
@@ -208,13 +223,7 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	snprintf(detail, sizeof detail, "no load for %s, until %s: the run was resumed",
 	         dur_format((now - gap_from_ms) / 1000 * 1000, a, sizeof a),
 	         clock_iso(now, b, sizeof b));
-	sqlite3_bind_text(r->ins_event, 1, "soak", -1, SQLITE_STATIC);
-	sqlite3_bind_text(r->ins_event, 2, r->host, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(r->ins_event, 3, gap_from_ms);
-	sqlite3_bind_text(r->ins_event, 4, "gap", -1, SQLITE_STATIC);
-	sqlite3_bind_text(r->ins_event, 5, detail, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(r->ins_event, 6, run_id);
-	if (step_done(r, r->ins_event, "cannot record the gap", err, errlen) < 0)
+	if (rec_event_at(r, "soak", r->host, gap_from_ms, "gap", detail, err, errlen) < 0)
 		goto fail;
 	return db_commit(r->db, err, errlen);
 fail:
@@ -287,8 +296,12 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 	return 0;
 }
 
-int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
-                     uint8_t **blob, char *err, size_t errlen)
+/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
+ * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
+ * p999, max, hist (f: istats_figures of s).  *blob must be freed by the caller, after the
+ * statement ran. */
+static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
+                        uint8_t **blob, char *err, size_t errlen)
 {
 	size_t len = 0;
 	*blob = NULL;
@@ -315,13 +328,13 @@ int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const str
 	return 0;
 }
 
-/* Binds dropped, the open model's service and lag figures and histograms, and the
- * generator's CPU, from parameter `at`: dropped, svc_mean_us, svc_p50_us, svc_p99_us,
- * lag_p99_us, lag_max_us, svc_hist, lag_hist, gen_cpu_pct.  The blobs are the caller's to
- * free. */
-int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
-                  const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
-                  size_t errlen)
+/* Binds dropped, the open model's service and lag figures and histograms (when r->open),
+ * and the generator's CPU (when r->threads), from parameter `at` (9 parameters): dropped,
+ * svc_mean_us, svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist,
+ * gen_cpu_pct.  *svc and *lag are the caller's to free. */
+static int bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
+                     const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag,
+                     char *err, size_t errlen)
 {
 	size_t ls = 0, ll = 0;
 	*svc = *lag = NULL;
@@ -359,12 +372,61 @@ double rec_gen_wait_pct(const struct istats *s, double seconds, int threads)
 	                                  : 0;
 }
 
+int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
+                     const char *phase, int vus, const struct istats *s, int saturated, char *err,
+                     size_t errlen)
+{
+	struct figures f;
+	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
+	double secs = (double)length_ms / 1000.0;
+	int rc = -1;
+
+	istats_figures(s, secs, &f);
+	sqlite3_bind_int64(r->ins_interval, 1, r->run_id);
+	sqlite3_bind_int(r->ins_interval, 2, step_idx);
+	sqlite3_bind_int64(r->ins_interval, 3, start_ms);
+	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
+	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
+	sqlite3_bind_int(r->ins_interval, 6, vus);
+	if (bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
+	    bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0) {
+		sqlite3_clear_bindings(r->ins_interval);
+		goto done;
+	}
+	sqlite3_bind_int(r->ins_interval, 30, saturated);
+	if (r->threads > 0 && secs > 0)
+		sqlite3_bind_double(r->ins_interval, 31, rec_gen_wait_pct(s, secs, r->threads));
+	if (r->probe_us > 0)
+		sqlite3_bind_double(r->ins_interval, 32, r->probe_us);
+	r->probe_us = 0;
+	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
+		goto done;
+	for (int c = 0; c < ERR_NCLASS; c++) {
+		if (!s->err_count[c])
+			continue;
+		sqlite3_bind_int64(r->ins_error, 1, r->run_id);
+		sqlite3_bind_int(r->ins_error, 2, step_idx);
+		sqlite3_bind_int64(r->ins_error, 3, start_ms);
+		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1,
+		                  SQLITE_STATIC);
+		sqlite3_bind_int64(r->ins_error, 5, s->err_count[c]);
+		sqlite3_bind_text(r->ins_error, 6, s->err_sample[c], -1, SQLITE_STATIC);
+		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(blob);
+	free(svc);
+	free(lag);
+	return rc;
+}
+
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
                  const char *phase, int vus, const struct istats *s, int *saturated, char *err,
                  size_t errlen)
 {
 	struct figures f;
-	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
 	double secs = (double)length_ms / 1000.0;
 	int sat;
 
@@ -377,40 +439,8 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 		*saturated = sat;
 	if (db_begin(r->db, err, errlen) < 0)
 		return -1;
-	sqlite3_bind_int64(r->ins_interval, 1, r->run_id);
-	sqlite3_bind_int(r->ins_interval, 2, step_idx);
-	sqlite3_bind_int64(r->ins_interval, 3, start_ms);
-	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
-	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
-	sqlite3_bind_int(r->ins_interval, 6, vus);
-	if (rec_bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
-	    rec_bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0)
+	if (rec_interval_row(r, step_idx, start_ms, length_ms, phase, vus, s, sat, err, errlen) < 0)
 		goto fail;
-	sqlite3_bind_int(r->ins_interval, 30, sat);
-	if (r->threads > 0 && secs > 0)
-		sqlite3_bind_double(r->ins_interval, 31, rec_gen_wait_pct(s, secs, r->threads));
-	if (r->probe_us > 0)
-		sqlite3_bind_double(r->ins_interval, 32, r->probe_us);
-	r->probe_us = 0;
-	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
-		goto fail;
-	free(blob);
-	free(svc);
-	free(lag);
-	blob = svc = lag = NULL;
-	for (int c = 0; c < ERR_NCLASS; c++) {
-		if (!s->err_count[c])
-			continue;
-		sqlite3_bind_int64(r->ins_error, 1, r->run_id);
-		sqlite3_bind_int(r->ins_error, 2, step_idx);
-		sqlite3_bind_int64(r->ins_error, 3, start_ms);
-		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1,
-		                  SQLITE_STATIC);
-		sqlite3_bind_int64(r->ins_error, 5, s->err_count[c]);
-		sqlite3_bind_text(r->ins_error, 6, s->err_sample[c], -1, SQLITE_STATIC);
-		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
-			goto fail;
-	}
 	if (!r->imported) {
 		sqlite3_bind_int64(r->heartbeat, 1, clock_wall_ms());
 		sqlite3_bind_int64(r->heartbeat, 2, r->run_id);
@@ -419,9 +449,6 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	}
 	return db_commit(r->db, err, errlen);
 fail:
-	free(blob);
-	free(svc);
-	free(lag);
 	db_rollback(r->db);
 	return -1;
 }
@@ -449,8 +476,8 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	sqlite3_bind_int64(st, 1, window_start_ms);
 	sqlite3_bind_int64(st, 2, window_end_ms);
 	sqlite3_bind_double(st, 3, f.tps);
-	if (rec_bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
-	    rec_bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
+	if (bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
+	    bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(st, 27, r->run_id);
 	sqlite3_bind_int(st, 28, idx);
@@ -520,16 +547,22 @@ int rec_set_engine(struct recorder *r, int threads, const char *client, char *er
 	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the engine", err, errlen);
 }
 
-int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
-              char *err, size_t errlen)
+int rec_event_at(struct recorder *r, const char *source, const char *host, int64_t t_ms,
+                 const char *kind, const char *detail, char *err, size_t errlen)
 {
 	sqlite3_bind_text(r->ins_event, 1, source, -1, SQLITE_STATIC);
-	sqlite3_bind_text(r->ins_event, 2, r->host, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(r->ins_event, 3, clock_wall_ms());
+	sqlite3_bind_text(r->ins_event, 2, host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(r->ins_event, 3, t_ms);
 	sqlite3_bind_text(r->ins_event, 4, kind, -1, SQLITE_STATIC);
 	sqlite3_bind_text(r->ins_event, 5, detail ? detail : "", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(r->ins_event, 6, r->run_id);
 	return step_done(r, r->ins_event, "cannot record an event", err, errlen);
+}
+
+int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
+              char *err, size_t errlen)
+{
+	return rec_event_at(r, source, r->host, clock_wall_ms(), kind, detail, err, errlen);
 }
 
 int rec_run_end(struct recorder *r, const char *status, const char *reason, char *err,

@@ -30,6 +30,7 @@ struct recorder {
 	int64_t unmeasured_ms; /* time inside the next rec_step_end's window that is not
 	                        * measured (a resumed step's gap, its new ramp-up and warm-up):
 	                        * left out of the step's seconds and TPS; reset by rec_step_end */
+	int own_db;            /* rec_open opened db (rec_close closes it); 0 after rec_attach */
 	sqlite3_stmt *ins_interval, *ins_error, *heartbeat, *ins_event;
 };
 
@@ -49,6 +50,10 @@ struct rec_import {
 };
 
 int rec_open(struct recorder *r, const char *path, char *err, size_t errlen);
+/* A recorder on a connection the caller keeps open and closes (soak merge's fold, inside
+ * the caller's transaction); the caller sets run_id (and open) before writing. */
+int rec_attach(struct recorder *r, sqlite3 *db, char *err, size_t errlen);
+/* Finalizes the statements; closes the connection when rec_open opened it. */
 void rec_close(struct recorder *r);
 /* Inserts the run row (status running) and sets r->run_id. */
 int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
@@ -73,6 +78,13 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
                  const char *phase, int vus, const struct istats *st, int *saturated, char *err,
                  size_t errlen);
+/* The interval row alone, with its error classes, in the caller's transaction and without
+ * the heartbeat: what rec_interval writes, and soak merge's fold for a merged interval
+ * (r->threads 0: no generator CPU, a sum over machines means nothing).  saturated: the
+ * gen_saturated column (0 or 1).  Consumes r->probe_us. */
+int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
+                     const char *phase, int vus, const struct istats *st, int saturated, char *err,
+                     size_t errlen);
 /* The step's measured window and its whole histogram. */
 int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t window_end_ms,
                  const struct istats *st, char *err, size_t errlen);
@@ -81,12 +93,6 @@ int rec_threshold(struct recorder *r, int step_idx, const char *metric, const ch
                   double limit, double value, int passed, char *err, size_t errlen);
 /* fixed | sweep, when the run's shape is decided as it goes (a capacity search). */
 int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen);
-/* Binds dropped, the open model's service and lag figures and histograms (when r->open),
- * and gen_cpu_pct (when r->threads), from parameter `at` (9 parameters); *svc and *lag are
- * the caller's to free. */
-int rec_bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
-                  const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag, char *err,
-                  size_t errlen);
 /* The engine, once it runs: its thread count (gen_cpu_pct is of all of them) and the
  * driver that sends, "curl", "lean" or "tcp-frame" (runs.client). */
 int rec_set_engine(struct recorder *r, int threads, const char *client, char *err, size_t errlen);
@@ -94,14 +100,12 @@ int rec_set_engine(struct recorder *r, int threads, const char *client, char *er
  * waited, ready, for a core. */
 double rec_gen_cpu_pct(const struct istats *s, double seconds, int threads);
 double rec_gen_wait_pct(const struct istats *s, double seconds, int threads);
+/* An event of the run, from this host, now. */
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
               char *err, size_t errlen);
-/* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
- * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
- * p999, max, hist (f: istats_figures of s).  *blob must be freed by the caller, after the
- * statement ran.  (soak merge writes merged intervals with it.) */
-int rec_bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
-                     uint8_t **blob, char *err, size_t errlen);
+/* An event of the run from another host or at another time (a merge note, a gap). */
+int rec_event_at(struct recorder *r, const char *source, const char *host, int64_t t_ms,
+                 const char *kind, const char *detail, char *err, size_t errlen);
 /* status: done | interrupted | failed; reason may be NULL. */
 int rec_run_end(struct recorder *r, const char *status, const char *reason, char *err,
                 size_t errlen);

@@ -1,6 +1,7 @@
 /* Agents: --agent K/N and auto from Slurm/Kubernetes variables, start times, alignment,
  * shares and numbering; and the merge of three agents' recorded runs into one, with
  * histograms checked bucket by bucket against the sum of everything the agents recorded. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -252,8 +253,8 @@ static void record_agents(sqlite3 *db, struct hdr *want, struct hdr *want_step, 
 	assert_int_equal(
 	    db_prepare(db, &iv,
 	               "INSERT INTO intervals(run_id, step_idx, start_ms, length_ms, phase, "
-	               "vus, requests, errors, bytes, new_conns, mean_us, hist) "
-	               "VALUES(?,0,?,10000,?,?,?,?,?,?,?,?)",
+	               "vus, requests, errors, bytes, new_conns, mean_us, hist, connect_us) "
+	               "VALUES(?,0,?,10000,?,?,?,?,?,?,?,?,?)",
 	               err, sizeof err),
 	    0);
 	for (int k = 1; k <= 3; k++) {
@@ -305,8 +306,12 @@ static void record_agents(sqlite3 *db, struct hdr *want, struct hdr *want_step, 
 			sqlite3_bind_int64(iv, 8, i == 0 ? 3 : 0);
 			sqlite3_bind_double(iv, 9, (double)sum / (double)n);
 			sqlite3_bind_blob(iv, 10, blob, (int)len, SQLITE_TRANSIENT);
+			/* connections opened (and their connect time) in the first interval only */
+			if (i == 0)
+				sqlite3_bind_double(iv, 11, 1500.0);
 			assert_int_equal(sqlite3_step(iv), SQLITE_DONE);
 			sqlite3_reset(iv);
+			sqlite3_clear_bindings(iv);
 			free(blob);
 			hdr_release(&h);
 			snprintf(
@@ -387,7 +392,8 @@ static void merge_exact(void **state)
 	sqlite3_stmt *st;
 	assert_int_equal(db_prepare(db, &st,
 	                            "SELECT start_ms, hist, p99_us, max_us, vus, requests, errors, "
-	                            "phase FROM intervals WHERE run_id = ? ORDER BY start_ms",
+	                            "phase, connect_us FROM intervals WHERE run_id = ? "
+	                            "ORDER BY start_ms",
 	                            err, sizeof err),
 	                 0);
 	sqlite3_bind_int64(st, 1, m);
@@ -409,6 +415,12 @@ static void merge_exact(void **state)
 		assert_int_equal(sqlite3_column_int(st, 4), i == 2 ? 5 : 7);
 		assert_string_equal((const char *)sqlite3_column_text(st, 7),
 		                    i ? "steady" : "warmup");
+		/* a connect time only where connections opened: none carried over from the
+		 * row before */
+		if (i == 0)
+			assert_true(fabs(sqlite3_column_double(st, 8) - 1500.0) < 0.5);
+		else
+			assert_int_equal(sqlite3_column_type(st, 8), SQLITE_NULL);
 		hdr_release(&got);
 	}
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
