@@ -176,6 +176,12 @@ static int load_parts(struct fold *f, int64_t now)
 	return 0;
 }
 
+/* Column i as text, or NULL. */
+static const char *text(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
 /* The merged run's row: created once (uuid "group:G:SEQ"), its id into f->run_id, its
  * rows of an earlier fold removed. */
 static int merged_run(struct fold *f)
@@ -185,39 +191,54 @@ static int merged_run(struct fold *f)
 	int rc;
 
 	snprintf(uuid, sizeof uuid, "group:%s:%d", f->group, f->seq);
-	if (db_prepare(
-	        f->db, &st,
-	        "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
-	        "connection, url, host, soak_version, curl_version, status, interval_ms, "
-	        "started_ms, heartbeat_ms, agent_group, agent_seq, agent_count, model, arrival, "
-	        "max_in_flight, max_lag_ms) "
-	        "SELECT ?1, name, label, scenario_file, scenario, mode, protocol, connection, "
-	        "url, host, soak_version, curl_version, 'running', interval_ms, started_ms, "
-	        "heartbeat_ms, agent_group, agent_seq, agent_count, model, arrival, max_in_flight, "
-	        "max_lag_ms FROM runs WHERE id = ?2 "
-	        "ON CONFLICT(uuid) DO NOTHING",
-	        f->err, f->errlen) < 0)
+	if (db_prepare(f->db, &st,
+	               "SELECT name, label, scenario_file, scenario, mode, protocol, connection, "
+	               "url, host, soak_version, curl_version, interval_ms, started_ms, "
+	               "heartbeat_ms, agent_group, agent_seq, agent_count, model, arrival, "
+	               "max_in_flight, max_lag_ms FROM runs WHERE id = ?",
+	               f->err, f->errlen) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, f->p[0].id);
-	rc = sqlite3_step(st);
+	sqlite3_bind_int64(st, 1, f->p[0].id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return db_fail(f->db, "cannot read an agent's run", f->err, f->errlen);
+	}
+	/* The first part's row, running: close_run() gives it the group's figures. */
+	struct rec_run run = {
+	    .uuid = uuid,
+	    .name = text(st, 0),
+	    .label = text(st, 1),
+	    .scenario_file = text(st, 2),
+	    .scenario = text(st, 3),
+	    .mode = text(st, 4),
+	    .protocol = text(st, 5),
+	    .connection = text(st, 6),
+	    .url = text(st, 7),
+	    .host = text(st, 8),
+	    .soak_version = text(st, 9),
+	    .curl_version = text(st, 10),
+	    .interval_ms = sqlite3_column_int64(st, 11),
+	    .started_ms = sqlite3_column_int64(st, 12),
+	    .heartbeat_ms = sqlite3_column_int64(st, 13),
+	    .agent_group = text(st, 14),
+	    .agent_seq = sqlite3_column_int(st, 15),
+	    .agent_count = sqlite3_column_int(st, 16),
+	    .model = text(st, 17),
+	    .arrival = text(st, 18),
+	    .max_in_flight = sqlite3_column_int(st, 19),
+	    .max_lag_ms = sqlite3_column_int64(st, 20),
+	};
+	rc = rec_run_insert(&f->rec, &run, f->err, f->errlen);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(f->db, "cannot record the merged run", f->err, f->errlen);
-	if (db_prepare(f->db, &st, "SELECT id FROM runs WHERE uuid = ?", f->err, f->errlen) < 0)
+	if (rc < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	f->run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-	sqlite3_finalize(st);
+	f->run_id = f->rec.run_id;
 	if (db_prepare(f->db, &st, "SELECT model = 'open' FROM runs WHERE id = ?", f->err,
 	               f->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, f->run_id);
 	f->open = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	if (f->run_id < 0)
-		return db_fail(f->db, "cannot find the merged run", f->err, f->errlen);
 	f->res->run_id = f->run_id;
 	if (exec2(f->db, "DELETE FROM interval_errors WHERE run_id = ?", f->run_id, 0, f->err,
 	          f->errlen) < 0 ||
@@ -697,9 +718,8 @@ static int fold_group(sqlite3 *db, const char *group, int seq, struct agm_group 
 	f.t0 = f.p[0].start_at >= 0 ? f.p[0].start_at : f.p[0].started;
 	res->planned = f.planned;
 	res->merged = f.np;
-	if (merged_run(&f) < 0 || rec_attach(&f.rec, db, err, errlen) < 0)
+	if (rec_attach(&f.rec, db, err, errlen) < 0 || merged_run(&f) < 0)
 		goto done;
-	f.rec.run_id = f.run_id;
 	f.rec.open = f.open;
 	if (db_prepare(db, &f.es,
 	               "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND "

@@ -109,59 +109,123 @@ static void random_hex(char *out, size_t bytes)
 	out[2 * bytes] = '\0';
 }
 
-int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
-                  int64_t started_ms, char *err, size_t errlen)
+/* Text or NULL. */
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+}
+
+int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	char uuid[33], boot[64];
+	char uuid[33];
 	int rc;
 
-	random_hex(uuid, 16);
-	proc_boot_id(boot, sizeof boot);
+	/* A row whose uuid is there already stays as it is (a merged run folded again). */
 	if (db_prepare(
 	        r->db, &st,
 	        "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
 	        "connection, url, host, pid, pid_start, boot_id, soak_version, curl_version, "
-	        "status, interval_ms, started_ms, heartbeat_ms, model, arrival, max_in_flight, "
-	        "max_lag_ms) "
-	        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?,?)",
+	        "status, interval_ms, started_ms, ended_ms, heartbeat_ms, model, arrival, "
+	        "max_in_flight, max_lag_ms, origin, agent_group, agent_seq, agent_count) "
+	        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+	        "ON CONFLICT(uuid) DO NOTHING",
 	        err, errlen) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, s->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, s->label, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, s->file, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, s->text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, s->sweep ? "sweep" : "fixed", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, s->plan.protocol == PLAN_TCP_FRAME ? "tcp-frame" : "http", -1,
-	                  SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, plan_conn_name(s->plan.connection), -1, SQLITE_STATIC);
-	if (s->plan.protocol == PLAN_TCP_FRAME)
-		sqlite3_bind_text(st, 9, s->plan.address, -1, SQLITE_STATIC);
-	else if (s->plan.nreqs > 0)
-		sqlite3_bind_text(st, 9, s->plan.reqs[0].url.text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 10, r->host, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 11, getpid());
-	sqlite3_bind_int64(st, 12, proc_start_ticks(getpid()));
-	sqlite3_bind_text(st, 13, boot, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 14, SOAK_VERSION, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 15, curl_version, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 16, s->interval_ms);
-	sqlite3_bind_int64(st, 17, started_ms);
-	sqlite3_bind_int64(st, 18, started_ms);
-	r->open = s->plan.model == PLAN_OPEN;
-	sqlite3_bind_text(st, 19, r->open ? "open" : "closed", -1, SQLITE_STATIC);
-	if (r->open) {
-		sqlite3_bind_text(st, 20, s->plan.arrival == PLAN_POISSON ? "poisson" : "constant",
-		                  -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 21, s->plan.max_in_flight);
-		sqlite3_bind_int64(st, 22, s->plan.max_lag_ms);
+	if (!run->uuid)
+		random_hex(uuid, 16);
+	sqlite3_bind_text(st, 1, run->uuid ? run->uuid : uuid, -1, SQLITE_TRANSIENT);
+	bind_text(st, 2, run->name);
+	bind_text(st, 3, run->label);
+	bind_text(st, 4, run->scenario_file);
+	bind_text(st, 5, run->scenario);
+	bind_text(st, 6, run->mode);
+	bind_text(st, 7, run->protocol ? run->protocol : "http");
+	bind_text(st, 8, run->connection);
+	bind_text(st, 9, run->url);
+	bind_text(st, 10, run->host);
+	if (run->pid > 0) {
+		sqlite3_bind_int64(st, 11, run->pid);
+		sqlite3_bind_int64(st, 12, run->pid_start);
+	}
+	bind_text(st, 13, run->boot_id);
+	bind_text(st, 14, run->soak_version);
+	bind_text(st, 15, run->curl_version);
+	bind_text(st, 16, run->status ? run->status : "running");
+	sqlite3_bind_int64(st, 17, run->interval_ms);
+	sqlite3_bind_int64(st, 18, run->started_ms);
+	if (run->ended_ms > 0)
+		sqlite3_bind_int64(st, 19, run->ended_ms);
+	sqlite3_bind_int64(st, 20, run->heartbeat_ms);
+	bind_text(st, 21, run->model ? run->model : "closed");
+	if (run->arrival) {
+		sqlite3_bind_text(st, 22, run->arrival, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 23, run->max_in_flight);
+		sqlite3_bind_int64(st, 24, run->max_lag_ms);
+	}
+	bind_text(st, 25, run->origin);
+	if (run->agent_group) {
+		sqlite3_bind_text(st, 26, run->agent_group, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 27, run->agent_seq);
+		sqlite3_bind_int(st, 28, run->agent_count);
 	}
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(r->db, "cannot record the run", err, errlen);
-	r->run_id = sqlite3_last_insert_rowid(r->db);
+	if (sqlite3_changes(r->db) == 1) {
+		r->run_id = sqlite3_last_insert_rowid(r->db);
+		return 0;
+	}
+	if (db_prepare(r->db, &st, "SELECT id FROM runs WHERE uuid = ?", err, errlen) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, run->uuid ? run->uuid : uuid, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	r->run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return db_fail(r->db, "cannot find the run", err, errlen);
+	return 0;
+}
+
+int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
+                  int64_t started_ms, char *err, size_t errlen)
+{
+	char boot[64];
+	int open = s->plan.model == PLAN_OPEN;
+	struct rec_run run = {
+	    .name = s->name,
+	    .label = s->label,
+	    .scenario_file = s->file,
+	    .scenario = s->text,
+	    .mode = s->sweep ? "sweep" : "fixed",
+	    .protocol = s->plan.protocol == PLAN_TCP_FRAME ? "tcp-frame" : "http",
+	    .connection = plan_conn_name(s->plan.connection),
+	    .url = s->plan.protocol == PLAN_TCP_FRAME ? s->plan.address
+	           : s->plan.nreqs > 0                ? s->plan.reqs[0].url.text
+	                                              : NULL,
+	    .host = r->host,
+	    .pid = getpid(),
+	    .pid_start = proc_start_ticks(getpid()),
+	    .boot_id = boot,
+	    .soak_version = SOAK_VERSION,
+	    .curl_version = curl_version,
+	    .interval_ms = s->interval_ms,
+	    .started_ms = started_ms,
+	    .heartbeat_ms = started_ms,
+	    .model = open ? "open" : "closed",
+	    .arrival = !open                             ? NULL
+	               : s->plan.arrival == PLAN_POISSON ? "poisson"
+	                                                 : "constant",
+	    .max_in_flight = s->plan.max_in_flight,
+	    .max_lag_ms = s->plan.max_lag_ms,
+	};
+
+	proc_boot_id(boot, sizeof boot);
+	if (rec_run_insert(r, &run, err, errlen) < 0)
+		return -1;
+	r->open = open;
 	return 0;
 }
 
@@ -235,40 +299,27 @@ fail:
 
 int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = NULL;
-	char uuid[33];
-	int rc;
+	struct rec_run run = {
+	    .name = im->name,
+	    .label = im->label,
+	    .scenario_file = im->file,
+	    .scenario = im->description,
+	    .mode = im->sweep ? "sweep" : "fixed",
+	    .protocol = "http",
+	    .connection = im->connection,
+	    .url = im->url && *im->url ? im->url : NULL,
+	    .host = im->host && *im->host ? im->host : "unknown",
+	    .soak_version = SOAK_VERSION,
+	    .status = "done",
+	    .interval_ms = im->interval_ms,
+	    .started_ms = im->started_ms,
+	    .ended_ms = im->ended_ms,
+	    .heartbeat_ms = im->ended_ms,
+	    .origin = im->origin,
+	};
 
-	random_hex(uuid, 16);
-	if (db_prepare(
-	        r->db, &st,
-	        "INSERT INTO runs(uuid, name, label, scenario_file, scenario, mode, protocol, "
-	        "connection, url, host, soak_version, status, interval_ms, started_ms, "
-	        "ended_ms, heartbeat_ms, origin) "
-	        "VALUES(?,?,?,?,?,?,'http',?,?,?,?,'done',?,?,?,?,?)",
-	        err, errlen) < 0)
+	if (rec_run_insert(r, &run, err, errlen) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, im->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, im->label, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, im->file, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, im->description, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, im->sweep ? "sweep" : "fixed", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, im->connection, -1, SQLITE_STATIC);
-	if (im->url && *im->url)
-		sqlite3_bind_text(st, 8, im->url, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 9, im->host && *im->host ? im->host : "unknown", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 10, SOAK_VERSION, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 11, im->interval_ms);
-	sqlite3_bind_int64(st, 12, im->started_ms);
-	sqlite3_bind_int64(st, 13, im->ended_ms);
-	sqlite3_bind_int64(st, 14, im->ended_ms);
-	sqlite3_bind_text(st, 15, im->origin, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot record the imported run", err, errlen);
-	r->run_id = sqlite3_last_insert_rowid(r->db);
 	r->imported = 1;
 	return 0;
 }

@@ -49,13 +49,46 @@ struct rec_import {
 	int64_t ended_ms;        /* last sample's end */
 };
 
+/* A runs row as it is first written (rec_run_insert): text left NULL stays NULL, except
+ * protocol, status and model, which take "http", "running" and "closed". */
+struct rec_run {
+	const char *uuid;           /* NULL: a new random one */
+	const char *name, *label;   /* the scenario's name; the system under test */
+	const char *scenario_file;  /* the scenario's file, or NULL */
+	const char *scenario;       /* its text as run, or NULL */
+	const char *mode;           /* fixed | sweep */
+	const char *protocol;       /* http | tcp-frame */
+	const char *connection;     /* keepalive | close */
+	const char *url;            /* the first request's URL (tcp-frame: the address) */
+	const char *host;           /* the load generator */
+	int64_t pid, pid_start;     /* the runner's process, when pid > 0 */
+	const char *boot_id;        /* and its machine's boot */
+	const char *soak_version;   /* what wrote the run */
+	const char *curl_version;   /* libcurl's, when soak drove the run */
+	const char *status;         /* running | done | interrupted | failed */
+	int64_t interval_ms;        /* the intervals' length */
+	int64_t started_ms;         /* wall ms */
+	int64_t ended_ms;           /* wall ms when > 0; else the run is open */
+	int64_t heartbeat_ms;       /* the last sign of life */
+	const char *model;          /* closed | open */
+	const char *arrival;        /* open model: constant | poisson, or NULL; with it: */
+	int max_in_flight;          /* requests outstanding at most */
+	int64_t max_lag_ms;         /* arrivals later than this are dropped */
+	const char *origin;         /* NULL for soak's own runs; "jmeter" for an import */
+	const char *agent_group;    /* a merged run's group, or NULL; with it: */
+	int agent_seq, agent_count; /* its place in the queue and the agents planned */
+};
+
 int rec_open(struct recorder *r, const char *path, char *err, size_t errlen);
 /* A recorder on a connection the caller keeps open and closes (soak merge's fold, inside
  * the caller's transaction); the caller sets run_id (and open) before writing. */
 int rec_attach(struct recorder *r, sqlite3 *db, char *err, size_t errlen);
 /* Finalizes the statements; closes the connection when rec_open opened it. */
 void rec_close(struct recorder *r);
-/* Inserts the run row (status running) and sets r->run_id. */
+/* Inserts a runs row, the one INSERT INTO runs there is, and sets r->run_id; a row with
+ * that uuid already there is left as it is and its id taken. */
+int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, size_t errlen);
+/* Inserts the run row of soak run (status running) and sets r->run_id and r->open. */
 int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
                   int64_t started_ms, char *err, size_t errlen);
 /* soak run --resume: takes run_id over from its stopped runner (this process's pid, host
