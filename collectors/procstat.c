@@ -200,7 +200,7 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 			break;
 		case 'M': {
 			int64_t bytes;
-			if (size_parse(optarg, &bytes, err, sizeof err) < 0) {
+			if (dur_size_parse(optarg, &bytes, err, sizeof err) < 0) {
 				fprintf(stderr, PROG ": --memory-limit: %s\n", err);
 				return EXIT_USAGE;
 			}

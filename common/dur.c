@@ -179,7 +179,8 @@ static int range_push(const char *s, long v, int lo, int hi, int *vals, int max,
 	return 0;
 }
 
-int range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char *err, size_t errlen)
+int dur_range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char *err,
+                    size_t errlen)
 {
 	const char *p = skip_blank(s);
 	long a, b, step = 1;
@@ -227,7 +228,7 @@ bad:
 	return -1;
 }
 
-int pct_parse(const char *s, double *frac, char *err, size_t errlen)
+int dur_pct_parse(const char *s, double *frac, char *err, size_t errlen)
 {
 	char *end;
 	double v;
@@ -305,7 +306,7 @@ static int rate_token(const char **p, double *out)
 	return 0;
 }
 
-int size_parse(const char *s, int64_t *bytes, char *err, size_t errlen)
+int dur_size_parse(const char *s, int64_t *bytes, char *err, size_t errlen)
 {
 	static const char units[] = "kmgt";
 	const char *p = skip_blank(s), *u;
@@ -335,7 +336,7 @@ bad:
 	return -1;
 }
 
-int rate_parse(const char *s, double *per_s, char *err, size_t errlen)
+int dur_rate_parse(const char *s, double *per_s, char *err, size_t errlen)
 {
 	const char *p = s;
 	double v;
@@ -371,7 +372,7 @@ static int rate_push(const char *s, double v, double *vals, int max, int *n, cha
 	return 0;
 }
 
-int rate_range_parse(const char *s, double *vals, int max, int *n, char *err, size_t errlen)
+int dur_rate_range_parse(const char *s, double *vals, int max, int *n, char *err, size_t errlen)
 {
 	const char *p = s;
 	double a, b, step;

@@ -25,20 +25,20 @@ char *dur_format(int64_t ms, char *buf, size_t len);
 /* A span `A..B` or a single duration (then min = max). */
 int dur_span_parse(const char *s, int64_t *min_ms, int64_t *max_ms, char *err, size_t errlen);
 /* Levels into vals[0..*n), at most max of them, each within [lo, hi]. */
-int range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char *err,
-                size_t errlen);
+int dur_range_parse(const char *s, int lo, int hi, int *vals, int max, int *n, char *err,
+                    size_t errlen);
 /* A percentage (`1%`) or a fraction in [0, 1]; *frac gets the fraction. */
-int pct_parse(const char *s, double *frac, char *err, size_t errlen);
+int dur_pct_parse(const char *s, double *frac, char *err, size_t errlen);
 /* A rate: "500/s", "30/m", "1200/h", "2.5" (per second when no unit), > 0 and at most
  * 10,000,000/s; 0 and *per_s, or -1 with err. */
-int rate_parse(const char *s, double *per_s, char *err, size_t errlen);
+int dur_rate_parse(const char *s, double *per_s, char *err, size_t errlen);
 /* Rates as a list "100,200,500/s" or a range "100..1000 step 100" (each value may carry
  * its unit); at most `max` values into vals; 0, or -1 with err. */
-int rate_range_parse(const char *s, double *vals, int max, int *n, char *err, size_t errlen);
+int dur_rate_range_parse(const char *s, double *vals, int max, int *n, char *err, size_t errlen);
 
 /* A size in bytes: a number with an optional unit k, M, G or T (powers of 1024; `B`,
  * `iB` after it allowed), > 0 and below 2^60; 0 and *bytes, or -1 with err. */
-int size_parse(const char *s, int64_t *bytes, char *err, size_t errlen);
+int dur_size_parse(const char *s, int64_t *bytes, char *err, size_t errlen);
 
 /* A latency for people, in the unit that suits it: 850us, 12.3ms, 1.25s. */
 char *dur_format_us(double us, char *buf, size_t len);

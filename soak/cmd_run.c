@@ -338,8 +338,8 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_FROM:
 		case OPT_TO:
-			if (rate_parse(optarg, c == OPT_FROM ? &search.from : &search.to, err,
-			               sizeof err) < 0) {
+			if (dur_rate_parse(optarg, c == OPT_FROM ? &search.from : &search.to, err,
+			                   sizeof err) < 0) {
 				fprintf(stderr, "soak run: --%s: %s\n",
 				        c == OPT_FROM ? "from" : "to", err);
 				rc = EXIT_USAGE;

@@ -104,7 +104,7 @@ int slo_parse(struct slo *s, const char *text, char *err, size_t errlen)
 		} else if (t->metric == SLO_ERRORS) {
 			double frac;
 			char e2[128];
-			if (pct_parse(op, &frac, e2, sizeof e2) < 0) {
+			if (dur_pct_parse(op, &frac, e2, sizeof e2) < 0) {
 				snprintf(err, errlen, "--slo: '%s': %s", tok, e2);
 				return -1;
 			}

@@ -31,7 +31,7 @@ static void parse_open(struct scn_parse *p, struct scenario *s, struct scn_entry
 			scn_perr(p, e, 0,
 			         "rate: give rate (the open model) or concurrency (the closed "
 			         "model), not both");
-		else if (rate_parse(e->value, &s->rate, err, sizeof err) < 0)
+		else if (dur_rate_parse(e->value, &s->rate, err, sizeof err) < 0)
 			scn_perr(p, e, 0, "rate: %s", err);
 		s->plan.model = PLAN_OPEN;
 	}
@@ -155,15 +155,15 @@ static void parse_sweep(struct scn_parse *p, struct scenario *s)
 	}
 	if (e) {
 		s->sweep = 1;
-		if (range_parse(e->value, 1, SCN_MAX_VUS, s->levels, SCN_MAX_LEVELS, &s->nlevels,
-		                err, sizeof err) < 0)
+		if (dur_range_parse(e->value, 1, SCN_MAX_VUS, s->levels, SCN_MAX_LEVELS,
+		                    &s->nlevels, err, sizeof err) < 0)
 			scn_perr(p, e, 0, "concurrency: %s", err);
 	}
 	if (re) {
 		s->sweep = 1;
 		s->plan.model = PLAN_OPEN;
-		if (rate_range_parse(re->value, s->rates, SCN_MAX_LEVELS, &s->nlevels, err,
-		                     sizeof err) < 0)
+		if (dur_rate_range_parse(re->value, s->rates, SCN_MAX_LEVELS, &s->nlevels, err,
+		                         sizeof err) < 0)
 			scn_perr(p, re, 0, "rate: %s", err);
 		e = re;
 	}
@@ -361,7 +361,7 @@ static void parse_thresholds(struct scn_parse *p, struct scenario *s)
 	}
 	s->thr.error_rate = -1;
 	if ((e = scn_find(p, "thresholds", "error_rate")) &&
-	    pct_parse(e->value, &s->thr.error_rate, err, sizeof err) < 0)
+	    dur_pct_parse(e->value, &s->thr.error_rate, err, sizeof err) < 0)
 		scn_perr(p, e, 0, "error_rate: %s", err);
 	s->thr.tps_min = -1;
 	if ((e = scn_find(p, "thresholds", "tps_min"))) {
@@ -432,7 +432,7 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 	if ((e = scn_find(p, sec, "jvm_start")) && scn_get_int(p, e, 0, 1L << 50, &v) == 0)
 		c->jvm_start_ms = v;
 	if ((e = scn_find(p, sec, "memory_limit")) && *e->value &&
-	    size_parse(e->value, &c->memory_limit, err, sizeof err) < 0)
+	    dur_size_parse(e->value, &c->memory_limit, err, sizeof err) < 0)
 		scn_perr(p, e, 0, "memory_limit: %s", err);
 	if (scn_get_dur(p, sec, "every", &c->every_ms) > 0 && c->every_ms < 100)
 		scn_perr(p, scn_find(p, sec, "every"), 0, "every: must be at least 100ms");

@@ -104,7 +104,7 @@ static int parse_rate(const char *opt, const char *s, double *v, char *err, size
 {
 	char inner[256];
 
-	if (pct_parse(s, v, inner, sizeof inner) < 0) {
+	if (dur_pct_parse(s, v, inner, sizeof inner) < 0) {
 		snprintf(err, errlen, "%s: %s", opt, inner);
 		return -1;
 	}

@@ -366,20 +366,20 @@ static void sizes(void **state)
 	int64_t b;
 	char err[128];
 	(void)state;
-	assert_int_equal(size_parse("512M", &b, err, sizeof err), 0);
+	assert_int_equal(dur_size_parse("512M", &b, err, sizeof err), 0);
 	assert_true(b == 512LL << 20);
-	assert_int_equal(size_parse(" 1.5G ", &b, err, sizeof err), 0);
+	assert_int_equal(dur_size_parse(" 1.5G ", &b, err, sizeof err), 0);
 	assert_true(b == 3LL << 29);
-	assert_int_equal(size_parse("300MB", &b, err, sizeof err), 0);
+	assert_int_equal(dur_size_parse("300MB", &b, err, sizeof err), 0);
 	assert_true(b == 300LL << 20);
-	assert_int_equal(size_parse("64KiB", &b, err, sizeof err), 0);
+	assert_int_equal(dur_size_parse("64KiB", &b, err, sizeof err), 0);
 	assert_true(b == 65536);
-	assert_int_equal(size_parse("1048576", &b, err, sizeof err), 0);
+	assert_int_equal(dur_size_parse("1048576", &b, err, sizeof err), 0);
 	assert_true(b == 1048576);
 	for (const char *const *s =
 	         (const char *const[]){"", "0", "-1M", "12 apples", "5X", "2E", "1T1", NULL};
 	     *s; s++)
-		assert_int_equal(size_parse(*s, &b, err, sizeof err), -1);
+		assert_int_equal(dur_size_parse(*s, &b, err, sizeof err), -1);
 	assert_non_null(strstr(err, "bad size"));
 }
 

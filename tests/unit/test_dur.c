@@ -83,26 +83,28 @@ static void ranges(void **state)
 	int v[64], n;
 	char err[128];
 	(void)state;
-	assert_int_equal(range_parse("10..100 step 10", 1, 100000, v, 64, &n, err, sizeof err), 0);
+	assert_int_equal(dur_range_parse("10..100 step 10", 1, 100000, v, 64, &n, err, sizeof err),
+	                 0);
 	assert_int_equal(n, 10);
 	assert_int_equal(v[0], 10);
 	assert_int_equal(v[9], 100);
-	assert_int_equal(range_parse("10,20, 50", 1, 100000, v, 64, &n, err, sizeof err), 0);
+	assert_int_equal(dur_range_parse("10,20, 50", 1, 100000, v, 64, &n, err, sizeof err), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(v[2], 50);
-	assert_int_equal(range_parse("30", 1, 100000, v, 64, &n, err, sizeof err), 0);
+	assert_int_equal(dur_range_parse("30", 1, 100000, v, 64, &n, err, sizeof err), 0);
 	assert_int_equal(n, 1);
-	assert_int_equal(range_parse("1..5", 1, 100000, v, 64, &n, err, sizeof err), 0);
+	assert_int_equal(dur_range_parse("1..5", 1, 100000, v, 64, &n, err, sizeof err), 0);
 	assert_int_equal(n, 5);
-	assert_int_equal(range_parse("10..", 1, 100000, v, 64, &n, err, sizeof err), -1);
+	assert_int_equal(dur_range_parse("10..", 1, 100000, v, 64, &n, err, sizeof err), -1);
 	assert_string_equal(err, "bad range '10..': expected N, A..B [step S] or A,B,C");
-	assert_int_equal(range_parse("100..10", 1, 100000, v, 64, &n, err, sizeof err), -1);
+	assert_int_equal(dur_range_parse("100..10", 1, 100000, v, 64, &n, err, sizeof err), -1);
 	assert_string_equal(err, "bad range '100..10': the end is before the start");
-	assert_int_equal(range_parse("0,10", 1, 100000, v, 64, &n, err, sizeof err), -1);
+	assert_int_equal(dur_range_parse("0,10", 1, 100000, v, 64, &n, err, sizeof err), -1);
 	assert_string_equal(err, "bad range '0,10': 0 is outside 1..100000");
-	assert_int_equal(range_parse("1..1000", 1, 100000, v, 64, &n, err, sizeof err), -1);
+	assert_int_equal(dur_range_parse("1..1000", 1, 100000, v, 64, &n, err, sizeof err), -1);
 	assert_string_equal(err, "bad range '1..1000': more than 64 levels");
-	assert_int_equal(range_parse("10 .. 30 step 0", 1, 100000, v, 64, &n, err, sizeof err), -1);
+	assert_int_equal(dur_range_parse("10 .. 30 step 0", 1, 100000, v, 64, &n, err, sizeof err),
+	                 -1);
 }
 
 static void percentages(void **state)
@@ -110,16 +112,16 @@ static void percentages(void **state)
 	double f;
 	char err[128];
 	(void)state;
-	assert_int_equal(pct_parse("1%", &f, err, sizeof err), 0);
+	assert_int_equal(dur_pct_parse("1%", &f, err, sizeof err), 0);
 	assert_float_equal(f, 0.01, 1e-12);
-	assert_int_equal(pct_parse(" 0.5 % ", &f, err, sizeof err), 0);
+	assert_int_equal(dur_pct_parse(" 0.5 % ", &f, err, sizeof err), 0);
 	assert_float_equal(f, 0.005, 1e-12);
-	assert_int_equal(pct_parse("0.1", &f, err, sizeof err), 0);
+	assert_int_equal(dur_pct_parse("0.1", &f, err, sizeof err), 0);
 	assert_float_equal(f, 0.1, 1e-12);
-	assert_int_equal(pct_parse("5", &f, err, sizeof err), -1);
+	assert_int_equal(dur_pct_parse("5", &f, err, sizeof err), -1);
 	assert_string_equal(err, "bad percentage '5': expected e.g. 1%, 0.5% or a fraction 0..1");
-	assert_int_equal(pct_parse("150%", &f, err, sizeof err), -1);
-	assert_int_equal(pct_parse("abc", &f, err, sizeof err), -1);
+	assert_int_equal(dur_pct_parse("150%", &f, err, sizeof err), -1);
+	assert_int_equal(dur_pct_parse("abc", &f, err, sizeof err), -1);
 }
 
 int main(void)
