@@ -51,7 +51,7 @@ struct sampler {
 	pid_t parent;            /* our parent at start (for --die-with-parent) */
 	struct pset_config pcfg; /* the process set as given */
 	struct pset ps;          /* the process set's state */
-	struct host host;        /* --host state */
+	struct phost host;       /* --host state */
 	sqlite3 *db;             /* the database */
 	sqlite3_stmt *ins;       /* INSERT into samples, source/host/run bound once */
 	sqlite3_stmt *ins_ev;    /* INSERT into events, source/host/run bound once */
@@ -291,7 +291,7 @@ static int round_once(struct sampler *s, char *err, size_t errlen)
 	s->out.n = 0;
 	if (pset_sample(&s->ps, now_ns, &s->out, &ev, detail, sizeof detail, err, errlen) < 0)
 		return -1;
-	if (s->want_host && host_sample(&s->host, now_ns, &s->out, err, errlen) < 0)
+	if (s->want_host && phost_sample(&s->host, now_ns, &s->out, err, errlen) < 0)
 		return -1;
 	if (s->mem_limit_kb > 0)
 		procfs_add(&s->out, "mem_limit_kb", (double)s->mem_limit_kb);
@@ -427,7 +427,7 @@ int main(int argc, char **argv)
 	if (s.pcfg.mode != PSET_NONE && pset_init(&s.ps, &s.pcfg, err, sizeof err) < 0)
 		goto fail;
 	rc = EXIT_RUNTIME;
-	if (s.want_host && host_init(&s.host, NULL, err, sizeof err) < 0)
+	if (s.want_host && phost_init(&s.host, NULL, err, sizeof err) < 0)
 		goto fail;
 	if (open_db(&s, err, sizeof err) < 0)
 		goto fail;
@@ -441,7 +441,7 @@ cleanup:
 	sqlite3_finalize(s.ins);
 	sqlite3_finalize(s.ins_ev);
 	db_close(s.db);
-	host_release(&s.host);
+	phost_release(&s.host);
 	pset_release(&s.ps);
 	return rc;
 }

@@ -20,13 +20,13 @@ static int open_in(const char *root, const char *name, int *fd, char *err, size_
 	return 0;
 }
 
-int host_init(struct host *h, const char *proc_root, char *err, size_t errlen)
+int phost_init(struct phost *h, const char *proc_root, char *err, size_t errlen)
 {
 	const char *root = proc_root ? proc_root : "/proc";
 
 	memset(h, 0, sizeof *h);
 	h->fd_stat = h->fd_load = h->fd_mem = h->fd_net = h->fd_sock = h->fd_sock6 = -1;
-	h->buf = malloc(HOST_BUF_SIZE);
+	h->buf = malloc(PHOST_BUF_SIZE);
 	if (!h->buf) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -44,11 +44,11 @@ int host_init(struct host *h, const char *proc_root, char *err, size_t errlen)
 	}
 	return 0;
 fail:
-	host_release(h);
+	phost_release(h);
 	return -1;
 }
 
-void host_release(struct host *h)
+void phost_release(struct phost *h)
 {
 	int *fds[] = {&h->fd_stat, &h->fd_load, &h->fd_mem, &h->fd_net, &h->fd_sock, &h->fd_sock6};
 
@@ -62,9 +62,9 @@ void host_release(struct host *h)
 }
 
 /* Reads an open file whole; -1 with err naming it. */
-static int reread(struct host *h, int fd, const char *name, char *err, size_t errlen)
+static int reread(struct phost *h, int fd, const char *name, char *err, size_t errlen)
 {
-	if (procfs_pread(fd, h->buf, HOST_BUF_SIZE, NULL) < 0) {
+	if (procfs_pread(fd, h->buf, PHOST_BUF_SIZE, NULL) < 0) {
 		snprintf(err, errlen, "cannot read /proc/%s: %s", name, strerror(errno));
 		return -1;
 	}
@@ -76,7 +76,7 @@ static double share(unsigned long long part_now, unsigned long long part_then, d
 	return part_now > part_then ? 100.0 * (double)(part_now - part_then) / total : 0.0;
 }
 
-int host_sample(struct host *h, int64_t now_ns, struct procfs_out *out, char *err, size_t errlen)
+int phost_sample(struct phost *h, int64_t now_ns, struct procfs_out *out, char *err, size_t errlen)
 {
 	struct procfs_cpu cpu;
 	struct procfs_mem mem;

@@ -442,7 +442,7 @@ static void pset_bad_pattern(void **state)
 
 static void host_rates(void **state)
 {
-	struct host h;
+	struct phost h;
 	struct procfs_out out;
 	char err[256];
 	const char *dev1 = "h1\nh2\n  lo: 1000 1 0 0 0 0 0 0 1000 1 0 0 0 0 0 0\n"
@@ -459,9 +459,9 @@ static void host_rates(void **state)
 	put_text("net/dev", dev1);
 	put_text("net/sockstat", "TCP: inuse 4 orphan 0 tw 9 alloc 4 mem 1\n");
 	put_text("net/sockstat6", "TCP6: inuse 2\n");
-	assert_int_equal(host_init(&h, root, err, sizeof err), 0);
+	assert_int_equal(phost_init(&h, root, err, sizeof err), 0);
 	out.n = 0;
-	assert_int_equal(host_sample(&h, SEC, &out, err, sizeof err), 0);
+	assert_int_equal(phost_sample(&h, SEC, &out, err, sizeof err), 0);
 	assert_true(metric(&out, "cpu_user_pct") < 0);
 	assert_true(metric(&out, "net_rx_bps") < 0);
 	assert_float_equal(metric(&out, "load1"), 1.5, 1e-9);
@@ -475,7 +475,7 @@ static void host_rates(void **state)
 	put_text("stat", "cpu  200 0 100 840 30 0 0 30 0 0\n");
 	put_text("net/dev", dev2);
 	out.n = 0;
-	assert_int_equal(host_sample(&h, 3 * SEC, &out, err, sizeof err), 0);
+	assert_int_equal(phost_sample(&h, 3 * SEC, &out, err, sizeof err), 0);
 	assert_float_equal(metric(&out, "cpu_user_pct"), 50, 1e-9);
 	assert_float_equal(metric(&out, "cpu_sys_pct"), 25, 1e-9);
 	assert_float_equal(metric(&out, "cpu_idle_pct"), 20, 1e-9);
@@ -484,7 +484,7 @@ static void host_rates(void **state)
 	assert_float_equal(metric(&out, "net_rx_bps"), 2000, 1e-9);
 	assert_float_equal(metric(&out, "net_tx_bps"), 1500, 1e-9);
 	assert_int_equal(out.n, 15);
-	host_release(&h);
+	phost_release(&h);
 }
 
 int main(void)
