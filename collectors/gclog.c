@@ -84,7 +84,7 @@ static int summary(const char *path)
 	struct evvec e = {0};
 	struct gca_result r;
 	char err[512], fmt[64];
-	struct gcparse *p = gcparse_new(collect, NULL, &e, err, sizeof err);
+	struct gcparse *p = gcp_new(collect, NULL, &e, err, sizeof err);
 	int rc = EXIT_USAGE;
 
 	memset(&r, 0, sizeof r);
@@ -96,17 +96,17 @@ static int summary(const char *path)
 		fprintf(stderr, "soak-gclog: %s\n", err);
 		goto cleanup;
 	}
-	gcparse_flush(p);
+	gcp_flush(p);
 	if (e.oom || gca_analyze(e.v, e.n, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: '%s': %s\n", path, e.oom ? "out of memory" : err);
 		rc = EXIT_RUNTIME;
 		goto cleanup;
 	}
-	const struct gcp_stats *s = gcparse_stats(p);
+	const struct gcp_stats *s = gcp_stats_of(p);
 	printf("{\"file\":");
 	json_write_str(stdout, path);
 	printf(",\"format\":");
-	json_write_str(stdout, gcparse_format(p, fmt, sizeof fmt));
+	json_write_str(stdout, gcp_format(p, fmt, sizeof fmt));
 	printf(",\"events\":{");
 	for (int k = 0; k < GCP_KIND_COUNT; k++)
 		printf("%s\"%s\":%lld", k ? "," : "", gcp_kind_name((enum gcp_kind)k),
@@ -125,7 +125,7 @@ static int summary(const char *path)
 	rc = EXIT_OK;
 cleanup:
 	gca_result_free(&r);
-	gcparse_free(p);
+	gcp_free(p);
 	free(e.v);
 	return rc;
 }
@@ -324,7 +324,7 @@ int main(int argc, char **argv)
 				rc = EXIT_USAGE;
 				break;
 			}
-		gcparse_flush(g.parser);
+		gcp_flush(g.parser);
 	} else if (gl_follow(&g, follow, err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
 		rc = EXIT_USAGE;
@@ -334,7 +334,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "soak-gclog: %s\n", g.db_err);
 		rc = EXIT_RUNTIME;
 	}
-	const struct gcp_stats *s = gcparse_stats(g.parser);
+	const struct gcp_stats *s = gcp_stats_of(g.parser);
 	if (s->unparsed)
 		log_warn("%lld line(s) could not be placed (the first %lld are in events as "
 		         "gc_unparsed)",
@@ -343,7 +343,7 @@ int main(int argc, char **argv)
 	         (long long)s->lines, (long long)s->unparsed);
 cleanup:
 	gl_db_close(&g);
-	gcparse_free(g.parser);
+	gcp_free(g.parser);
 	pcre2_code_free(g.pid_re);
 	return rc;
 }

@@ -89,7 +89,7 @@ static void on_unparsed(const char *line, const char *reason, void *arg)
 
 struct gcparse *gl_parser_new(struct gl *g, char *err, size_t errlen)
 {
-	return gcparse_new(on_event, on_unparsed, g, err, errlen);
+	return gcp_new(on_event, on_unparsed, g, err, errlen);
 }
 
 /* ---- lines --------------------------------------------------------------------------- */
@@ -107,7 +107,7 @@ static void feed(struct gl_file *f, struct gcparse *p, const char *data, size_t 
 			if (f->clen + k > GCP_LINE_MAX) {
 				size_t take = GCP_LINE_MAX + 1 - f->clen;
 				memcpy(f->carry + f->clen, data, take < k ? take : k);
-				gcparse_line(p, f->carry, GCP_LINE_MAX + 1);
+				gcp_line(p, f->carry, GCP_LINE_MAX + 1);
 			}
 			f->clen = 0;
 			f->skipping = 1;
@@ -116,10 +116,10 @@ static void feed(struct gl_file *f, struct gcparse *p, const char *data, size_t 
 			f->clen += k;
 		} else if (f->clen) {
 			memcpy(f->carry + f->clen, data, k);
-			gcparse_line(p, f->carry, f->clen + k);
+			gcp_line(p, f->carry, f->clen + k);
 			f->clen = 0;
 		} else {
-			gcparse_line(p, data, k);
+			gcp_line(p, data, k);
 		}
 		if (!nl)
 			break;
@@ -133,7 +133,7 @@ static void feed(struct gl_file *f, struct gcparse *p, const char *data, size_t 
 static void feed_rest(struct gl_file *f, struct gcparse *p)
 {
 	if (f->clen && !f->skipping)
-		gcparse_line(p, f->carry, f->clen);
+		gcp_line(p, f->carry, f->clen);
 	f->clen = 0;
 	f->skipping = 0;
 }
@@ -313,14 +313,14 @@ static int anchor_by_mtime(struct gl *g, const char *path, char *err, size_t err
 	g->fallback_ms = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
 	if (g->jvm_start_ms != GCP_NONE || g->pid_re)
 		return 0;
-	p = gcparse_new(prescan_event, NULL, &s, err, errlen);
+	p = gcp_new(prescan_event, NULL, &s, err, errlen);
 	if (!p)
 		return -1;
 	if (gl_read_all(p, path, err, errlen) < 0)
 		goto cleanup;
-	gcparse_flush(p);
-	if (s.undated && gcparse_stats(p)->last_uptime_ms != GCP_NONE) {
-		g->anchor_ms = g->fallback_ms - gcparse_stats(p)->last_uptime_ms;
+	gcp_flush(p);
+	if (s.undated && gcp_stats_of(p)->last_uptime_ms != GCP_NONE) {
+		g->anchor_ms = g->fallback_ms - gcp_stats_of(p)->last_uptime_ms;
 		g->last_uptime = GCP_NONE;
 		log_warn("'%s' has no wall-clock time and no --jvm-start or --pid-match was given: "
 		         "anchored at its modification time minus its last uptime",
@@ -328,7 +328,7 @@ static int anchor_by_mtime(struct gl *g, const char *path, char *err, size_t err
 	}
 	rc = 0;
 cleanup:
-	gcparse_free(p);
+	gcp_free(p);
 	return rc;
 }
 
@@ -505,7 +505,7 @@ int gl_follow(struct gl *g, const char *path, char *err, size_t errlen)
 	/* Finish what is complete, commit, and leave. */
 	if (f.fd >= 0 && drain(&f, g->parser, buf, err, errlen) < 0)
 		goto cleanup;
-	gcparse_flush(g->parser);
+	gcp_flush(g->parser);
 	gl_db_commit(g);
 	rc = 0;
 cleanup:

@@ -330,8 +330,8 @@ void gcp_set_collector(struct gcparse *p, enum gcp_collector c)
 		p->collector = c;
 }
 
-struct gcparse *gcparse_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, void *arg,
-                            char *err, size_t errlen)
+struct gcparse *gcp_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, void *arg, char *err,
+                        size_t errlen)
 {
 	struct gcparse *p = calloc(1, sizeof *p);
 	uint32_t jit = 0;
@@ -377,13 +377,13 @@ struct gcparse *gcparse_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, 
 	ok = 1;
 cleanup:
 	if (!ok) {
-		gcparse_free(p);
+		gcp_free(p);
 		return NULL;
 	}
 	return p;
 }
 
-void gcparse_free(struct gcparse *p)
+void gcp_free(struct gcparse *p)
 {
 	if (!p)
 		return;
@@ -393,23 +393,23 @@ void gcparse_free(struct gcparse *p)
 	free(p);
 }
 
-void gcparse_set_jvm_start(struct gcparse *p, int64_t start_ms)
+void gcp_set_jvm_start(struct gcparse *p, int64_t start_ms)
 {
 	p->jvm_start_ms = start_ms;
 }
-int64_t gcparse_jvm_start(const struct gcparse *p)
+int64_t gcp_jvm_start(const struct gcparse *p)
 {
 	return p->jvm_start_ms;
 }
-const struct gcp_stats *gcparse_stats(const struct gcparse *p)
+const struct gcp_stats *gcp_stats_of(const struct gcparse *p)
 {
 	return &p->st;
 }
-enum gcp_family gcparse_family(const struct gcparse *p)
+enum gcp_family gcp_family_of(const struct gcparse *p)
 {
 	return p->family;
 }
-enum gcp_collector gcparse_collector(const struct gcparse *p)
+enum gcp_collector gcp_collector_of(const struct gcparse *p)
 {
 	return p->collector;
 }
@@ -425,7 +425,7 @@ static int is_binary(const char *s, size_t n)
 	return 0;
 }
 
-void gcparse_line(struct gcparse *p, const char *line, size_t len)
+void gcp_line(struct gcparse *p, const char *line, size_t len)
 {
 	p->st.lines++;
 	p->st.bytes += (int64_t)len + 1;
@@ -456,12 +456,12 @@ void gcparse_line(struct gcparse *p, const char *line, size_t len)
 	gcp_legacy_line(p, line, len);
 }
 
-void gcparse_buf(struct gcparse *p, const char *buf, size_t len)
+void gcp_buf(struct gcparse *p, const char *buf, size_t len)
 {
 	while (len) {
 		const char *nl = memchr(buf, '\n', len);
 		size_t n = nl ? (size_t)(nl - buf) : len;
-		gcparse_line(p, buf, n);
+		gcp_line(p, buf, n);
 		if (!nl) {
 			p->st.bytes--; /* no newline was there */
 			break;
@@ -471,13 +471,13 @@ void gcparse_buf(struct gcparse *p, const char *buf, size_t len)
 	}
 }
 
-void gcparse_flush(struct gcparse *p)
+void gcp_flush(struct gcparse *p)
 {
 	gcp_legacy_flush(p);
 	gcp_j9_flush(p);
 }
 
-void gcparse_reset(struct gcparse *p)
+void gcp_reset(struct gcparse *p)
 {
 	p->rec_open = 0;
 	p->rec_len = 0;
@@ -549,7 +549,7 @@ const char *gcp_collector_name(enum gcp_collector c)
 	}
 }
 
-const char *gcparse_format(const struct gcparse *p, char *buf, size_t len)
+const char *gcp_format(const struct gcparse *p, char *buf, size_t len)
 {
 	if (p->family == GCP_FAM_UNKNOWN)
 		snprintf(buf, len, "unknown");

@@ -56,12 +56,13 @@
  * exhausted"), so it survives storage in a text column; gcp_failed() recognises it.
  *
  * Times: t_ms is the wall-clock start of the event: the date stamp / time decoration when
- * the log has one, else jvm_start + uptime (gcparse_set_jvm_start), else GCP_NONE.
+ * the log has one, else jvm_start + uptime (gcp_set_jvm_start), else GCP_NONE.
  * Unified summary lines are written when an event ends, so their duration is subtracted.
  *
  * Robustness: a line longer than GCP_LINE_MAX, binary garbage, or a record that never
- * completes is counted (gcp_stats) and never fatal.  After gcparse_new() the parser
+ * completes is counted (gcp_stats_of) and never fatal.  After gcp_new() the parser
  * allocates nothing per line.  A parser belongs to one thread at a time.
+ * Every public name carries the prefix gcp_; the parser is a struct gcparse.
  */
 #ifndef SOAK_GCPARSE_H
 #define SOAK_GCPARSE_H
@@ -121,7 +122,7 @@ struct gcp_event {
 	int64_t meta_before_kb, meta_after_kb, meta_total_kb;    /* metaspace / perm gen */
 };
 
-/* Counters since gcparse_new(); they only grow. */
+/* Counters since gcp_new(); they only grow. */
 struct gcp_stats {
 	int64_t lines;          /* lines fed */
 	int64_t bytes;          /* bytes fed (newlines included, as 1 each) */
@@ -145,29 +146,29 @@ typedef void (*gcp_unparsed_fn)(const char *line, const char *reason, void *arg)
 
 /* A parser, or NULL with err filled (a pattern that does not compile, out of memory).
  * on_event must not be NULL; on_unparsed may be. */
-struct gcparse *gcparse_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, void *arg,
-                            char *err, size_t errlen);
+struct gcparse *gcp_new(gcp_event_fn on_event, gcp_unparsed_fn on_unparsed, void *arg, char *err,
+                        size_t errlen);
 /* Frees the parser; NULL is a no-op.  Pending records are dropped: call flush first. */
-void gcparse_free(struct gcparse *p);
+void gcp_free(struct gcparse *p);
 /* Anchor for logs without wall-clock stamps: epoch ms of the JVM start (or GCP_NONE). */
-void gcparse_set_jvm_start(struct gcparse *p, int64_t start_ms);
-int64_t gcparse_jvm_start(const struct gcparse *p);
+void gcp_set_jvm_start(struct gcparse *p, int64_t start_ms);
+int64_t gcp_jvm_start(const struct gcparse *p);
 /* Feeds one line, without its newline (a trailing '\r' is ignored).  len may exceed
  * GCP_LINE_MAX: the line is then counted, not parsed.  The line need not be NUL-ended. */
-void gcparse_line(struct gcparse *p, const char *line, size_t len);
+void gcp_line(struct gcparse *p, const char *line, size_t len);
 /* Feeds a buffer of whole lines ('\n'-separated; a last line without '\n' is fed too). */
-void gcparse_buf(struct gcparse *p, const char *buf, size_t len);
+void gcp_buf(struct gcparse *p, const char *buf, size_t len);
 /* Emits what is pending and complete enough (a record waiting for its `[Times:` line),
  * counts an unfinished record as incomplete.  Call at end of file / before stopping. */
-void gcparse_flush(struct gcparse *p);
+void gcp_flush(struct gcparse *p);
 /* Forgets the multi-line state (not the counters, format or anchor): for a new JVM. */
-void gcparse_reset(struct gcparse *p);
+void gcp_reset(struct gcparse *p);
 
-const struct gcp_stats *gcparse_stats(const struct gcparse *p);
-enum gcp_family gcparse_family(const struct gcparse *p);
-enum gcp_collector gcparse_collector(const struct gcparse *p);
+const struct gcp_stats *gcp_stats_of(const struct gcparse *p);
+enum gcp_family gcp_family_of(const struct gcparse *p);
+enum gcp_collector gcp_collector_of(const struct gcparse *p);
 /* "unified/g1", "jdk8/cms", "j9/gencon", "unknown" ...: family/collector. */
-const char *gcparse_format(const struct gcparse *p, char *buf, size_t len);
+const char *gcp_format(const struct gcparse *p, char *buf, size_t len);
 
 /* "young", "mixed", ..., "safepoint"; gcp_kind_parse returns -1 when unknown. */
 const char *gcp_kind_name(enum gcp_kind k);

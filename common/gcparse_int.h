@@ -112,7 +112,7 @@ struct gcparse {
 	enum gcp_collector collector; /* detected from banners and event names */
 	struct gcp_stats st;          /* counters */
 
-	pcre2_code *re[GCP_PAT_COUNT]; /* compiled once in gcparse_new */
+	pcre2_code *re[GCP_PAT_COUNT]; /* compiled once in gcp_new */
 	pcre2_match_data *md;          /* shared by every match: sized for the largest */
 	int jit;                       /* patterns were JIT-compiled */
 

@@ -49,32 +49,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n1 = 0;
 
 	if (!whole) {
-		whole = gcparse_new(check_event, check_unparsed, &whole_events, err, sizeof err);
+		whole = gcp_new(check_event, check_unparsed, &whole_events, err, sizeof err);
 		if (!whole)
 			abort();
 	}
-	struct gcparse *p = gcparse_new(check_event, check_unparsed, &n1, err, sizeof err);
+	struct gcparse *p = gcp_new(check_event, check_unparsed, &n1, err, sizeof err);
 	if (!p)
 		abort();
-	gcparse_set_jvm_start(p, size ? (int64_t)data[0] * 1000 : GCP_NONE);
-	gcparse_buf(p, (const char *)data, size);
-	gcparse_flush(p);
-	const struct gcp_stats *s = gcparse_stats(p);
+	gcp_set_jvm_start(p, size ? (int64_t)data[0] * 1000 : GCP_NONE);
+	gcp_buf(p, (const char *)data, size);
+	gcp_flush(p);
+	const struct gcp_stats *s = gcp_stats_of(p);
 	if (s->events != (int64_t)n1 || s->unparsed < s->binary + s->too_long ||
 	    s->kept > GCP_KEEP_UNPARSED)
 		abort();
-	gcparse_free(p);
+	gcp_free(p);
 
 	/* The same lines, line by line, through the long-lived parser; every few inputs its
 	 * state is reset as for a new JVM. */
 	if (size && data[size - 1] == '\n')
-		gcparse_reset(whole);
+		gcp_reset(whole);
 	const char *b = (const char *)data;
 	size_t left = size;
 	while (left) {
 		const char *nl = memchr(b, '\n', left);
 		size_t k = nl ? (size_t)(nl - b) : left;
-		gcparse_line(whole, b, k);
+		gcp_line(whole, b, k);
 		if (!nl)
 			break;
 		b += k + 1, left -= k + 1;

@@ -318,11 +318,11 @@ static void on_event(const struct gcp_event *e, void *arg)
 static void read_logs(struct events *a, char *files)
 {
 	char err[256], line[GCP_LINE_MAX + 2];
-	struct gcparse *p = gcparse_new(on_event, NULL, a, err, sizeof err);
+	struct gcparse *p = gcp_new(on_event, NULL, a, err, sizeof err);
 
 	if (!p)
 		die(err);
-	gcparse_set_jvm_start(p, T0);
+	gcp_set_jvm_start(p, T0);
 	for (char *f = strtok(files, ","); f; f = strtok(NULL, ",")) {
 		FILE *in = fopen(f, "r");
 		if (!in)
@@ -331,12 +331,12 @@ static void read_logs(struct events *a, char *files)
 			size_t n = strlen(line);
 			while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 				n--;
-			gcparse_line(p, line, n);
+			gcp_line(p, line, n);
 		}
 		fclose(in);
 	}
-	gcparse_flush(p);
-	gcparse_free(p);
+	gcp_flush(p);
+	gcp_free(p);
 }
 
 static void opt_i64(int64_t v)

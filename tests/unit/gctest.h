@@ -56,22 +56,22 @@ static inline void gct_parse_anchored(struct gct *g, int64_t start, const char *
 {
 	char err[256];
 	memset(g, 0, sizeof *g);
-	struct gcparse *p = gcparse_new(gct_collect, NULL, g, err, sizeof err);
+	struct gcparse *p = gcp_new(gct_collect, NULL, g, err, sizeof err);
 	if (!p) {
 		fprintf(stderr, "%s\n", err);
 		abort();
 	}
-	gcparse_set_jvm_start(p, start);
+	gcp_set_jvm_start(p, start);
 	for (; *files; files++) {
 		size_t n;
 		char *b = gct_slurp(*files, &n);
-		gcparse_buf(p, b, n);
+		gcp_buf(p, b, n);
 		free(b);
 	}
-	gcparse_flush(p);
-	g->st = *gcparse_stats(p);
-	gcparse_format(p, g->format, sizeof g->format);
-	gcparse_free(p);
+	gcp_flush(p);
+	g->st = *gcp_stats_of(p);
+	gcp_format(p, g->format, sizeof g->format);
+	gcp_free(p);
 }
 
 static inline void gct_parse(struct gct *g, const char *file)

@@ -578,7 +578,7 @@ static void failed(void **state)
 
 	char err[128];
 	memset(&g, 0, sizeof g);
-	struct gcparse *p = gcparse_new(gct_collect, NULL, &g, err, sizeof err);
+	struct gcparse *p = gcp_new(gct_collect, NULL, &g, err, sizeof err);
 	assert_non_null(p);
 	const char *lines[] = {
 	    "[5.1s][info][gc] GC(7) Pause Young (Normal) (G1 Evacuation Pause) (Evacuation "
@@ -589,24 +589,24 @@ static void failed(void **state)
 	    "90.0M(96.0M)->93.0M(96.0M)]",
 	    " [Times: user=0.01 sys=0.00, real=0.01 secs] ",
 	};
-	gcparse_line(p, lines[0], strlen(lines[0]));
-	gcparse_flush(p);
+	gcp_line(p, lines[0], strlen(lines[0]));
+	gcp_flush(p);
 	assert_int_equal(g.n, 1);
 	assert_string_equal(g.ev[0].cause, "G1 Evacuation Pause; Evacuation Failure");
 	assert_true(gcp_failed(&g.ev[0]));
-	gcparse_free(p);
+	gcp_free(p);
 	gct_free(&g);
 
 	memset(&g, 0, sizeof g);
-	p = gcparse_new(gct_collect, NULL, &g, err, sizeof err);
+	p = gcp_new(gct_collect, NULL, &g, err, sizeof err);
 	assert_non_null(p);
 	for (size_t i = 1; i < sizeof lines / sizeof lines[0]; i++)
-		gcparse_line(p, lines[i], strlen(lines[i]));
-	gcparse_flush(p);
+		gcp_line(p, lines[i], strlen(lines[i]));
+	gcp_flush(p);
 	assert_int_equal(g.n, 1);
 	assert_string_equal(g.ev[0].cause, "G1 Evacuation Pause; to-space exhausted");
 	assert_int_equal(g.ev[0].heap_after_kb, 93 * 1024);
-	gcparse_free(p);
+	gcp_free(p);
 	gct_free(&g);
 }
 
@@ -672,24 +672,24 @@ static void garbage(void **state)
 	static char big[GCP_LINE_MAX + 10];
 	(void)state;
 	memset(&g, 0, sizeof g);
-	struct gcparse *p = gcparse_new(gct_collect, NULL, &g, err, sizeof err);
+	struct gcparse *p = gcp_new(gct_collect, NULL, &g, err, sizeof err);
 	assert_non_null(p);
 	const char bin[] = "\x7f"
 	                   "ELF\x02\x01\x01\0\0\0[GC\0\xff\xfe";
-	gcparse_line(p, bin, sizeof bin - 1);
+	gcp_line(p, bin, sizeof bin - 1);
 	memset(big, 'x', sizeof big);
-	gcparse_line(p, big, sizeof big);
+	gcp_line(p, big, sizeof big);
 	const char *cut_unified = "[0.1s][info][gc] GC(1) Pause Young (Normal) 1M->";
 	const char *cut_legacy = "0.5: [GC [ParNew: 1K->";
-	gcparse_line(p, cut_unified, strlen(cut_unified));
-	gcparse_line(p, cut_legacy, strlen(cut_legacy));
-	gcparse_flush(p);
-	assert_int_equal(gcparse_stats(p)->binary, 1);
-	assert_int_equal(gcparse_stats(p)->too_long, 1);
-	assert_int_equal(gcparse_stats(p)->incomplete, 1);
-	assert_int_equal(gcparse_stats(p)->unparsed, 4);
+	gcp_line(p, cut_unified, strlen(cut_unified));
+	gcp_line(p, cut_legacy, strlen(cut_legacy));
+	gcp_flush(p);
+	assert_int_equal(gcp_stats_of(p)->binary, 1);
+	assert_int_equal(gcp_stats_of(p)->too_long, 1);
+	assert_int_equal(gcp_stats_of(p)->incomplete, 1);
+	assert_int_equal(gcp_stats_of(p)->unparsed, 4);
 	assert_int_equal(g.n, 0);
-	gcparse_free(p);
+	gcp_free(p);
 	gct_free(&g);
 }
 

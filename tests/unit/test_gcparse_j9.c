@@ -166,20 +166,20 @@ struct lines {
 
 static void feed(struct lines *l, const char *text)
 {
-	gcparse_buf(l->p, text, strlen(text));
+	gcp_buf(l->p, text, strlen(text));
 }
 
 static void open_lines(struct lines *l)
 {
 	char err[128];
 	memset(&l->g, 0, sizeof l->g);
-	l->p = gcparse_new(gct_collect, NULL, &l->g, err, sizeof err);
+	l->p = gcp_new(gct_collect, NULL, &l->g, err, sizeof err);
 	assert_non_null(l->p);
 }
 
 static void close_lines(struct lines *l)
 {
-	gcparse_free(l->p);
+	gcp_free(l->p);
 	gct_free(&l->g);
 }
 
@@ -224,7 +224,7 @@ static void by_hand(void **state)
 	assert_int_equal(l.g.ev[0].heap_after_kb, 1024);
 	assert_int_equal(l.g.ev[0].young_after_kb, 0);
 	assert_int_equal(l.g.ev[0].old_after_kb, 1024);
-	assert_int_equal(gcparse_stats(l.p)->unparsed, 0);
+	assert_int_equal(gcp_stats_of(l.p)->unparsed, 0);
 	close_lines(&l);
 
 	/* J9 writes local time: the same log read in another zone moves by its offset. */
@@ -250,9 +250,9 @@ static void broken(void **state)
 	feed(&l, "<?xml version=\"1.0\" ?>\n<verbosegc version=\"x\">\n");
 	feed(&l, "<exclusive-start id=\"2\" timestamp=\"2020-01-01T00:00:10.000\">\n");
 	feed(&l, "<cycle-start id=\"4\" type=\"global\" contextid=\"0\" />\n");
-	gcparse_flush(l.p);
+	gcp_flush(l.p);
 	assert_int_equal(l.g.n, 0);
-	assert_int_equal(gcparse_stats(l.p)->incomplete, 1);
+	assert_int_equal(gcp_stats_of(l.p)->incomplete, 1);
 	close_lines(&l);
 
 	/* a block opened inside another, one without durationms, text that is not XML, an
@@ -268,8 +268,8 @@ static void broken(void **state)
 	         "<exclusive-end id=\"9\" timestamp=\"2020-01-01T00:00:12.000\" durationms=\"0.1\" "
 	         "/>\n");
 	assert_int_equal(l.g.n, 0);
-	assert_int_equal(gcparse_stats(l.p)->incomplete, 2);
-	assert_int_equal(gcparse_stats(l.p)->unparsed, 3);
+	assert_int_equal(gcp_stats_of(l.p)->incomplete, 2);
+	assert_int_equal(gcp_stats_of(l.p)->unparsed, 3);
 	close_lines(&l);
 
 	/* an element that never closes, longer than the gathering buffer */
@@ -278,8 +278,8 @@ static void broken(void **state)
 	memset(big, 'a', sizeof big - 1);
 	big[sizeof big - 1] = 0;
 	for (int i = 0; i < 3; i++)
-		gcparse_line(l.p, big, strlen(big));
-	assert_int_equal(gcparse_stats(l.p)->unparsed, 1);
+		gcp_line(l.p, big, strlen(big));
+	assert_int_equal(gcp_stats_of(l.p)->unparsed, 1);
 	/* the parser is usable afterwards */
 	feed(&l, block);
 	assert_int_equal(l.g.n, 1);
