@@ -131,7 +131,7 @@ int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const
 	o.run.quiet = a->quiet;
 	o.run.sigint_count = &sigint_count;
 	o.run.sigterm = &sigterm_seen;
-	rc = study_run(st, &o);
+	rc = study_run_all(st, &o);
 	curl_global_cleanup();
 	return rc;
 }

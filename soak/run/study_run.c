@@ -568,7 +568,7 @@ static int one_run(struct ctx *c, int t, int sc, const struct tag *tag, int nth,
 	return rc;
 }
 
-int study_run(const struct study *st, const struct study_run_opts *o)
+int study_run_all(const struct study *st, const struct study_run_opts *o)
 {
 	struct ctx *c = calloc(1, sizeof *c);
 	int nslots = study_nslots(st), rc = EXIT_OK, breached = 0, usage = 0, left = 0, nth = 0;

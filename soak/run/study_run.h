@@ -17,6 +17,8 @@
  * stdout is read: at most 64 KB), each bounded by command_timeout; a signal or the timeout
  * ends the group.  Everything the study started is stopped when it ends, also on failure
  * or a signal.  Diagnostics and progress go to stderr; each run's summary to stdout.
+ * Public names carry the prefix study_run_ (scenario/study.h's are study_, never
+ * study_run_).
  */
 #ifndef SOAK_STUDY_RUN_H
 #define SOAK_STUDY_RUN_H
@@ -36,6 +38,6 @@ struct study_run_opts {
 /* Returns the exit status: 0 done, 1 a run's threshold failed, 2 bad input (a scenario
  * that a target's output makes invalid, nothing to resume), 3 runtime failure (a command
  * failed, the database), 130/143 interrupted. */
-int study_run(const struct study *st, const struct study_run_opts *o);
+int study_run_all(const struct study *st, const struct study_run_opts *o);
 
 #endif
