@@ -12,13 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <netdb.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "conn.h"
 #include "engine_int.h"
 #include "evloop.h"
 #include "log.h"
@@ -673,8 +671,7 @@ static int http_preflight(const struct plan *s, char *err, size_t errlen)
 	for (int i = 0; i < s->nreqs; i++) {
 		const struct plan_request *q = &s->reqs[i];
 		char *host = NULL, *port = NULL;
-		struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
-		int rc = 0;
+		int rc;
 
 		if (q->url.dynamic)
 			continue;
@@ -691,38 +688,11 @@ static int http_preflight(const struct plan *s, char *err, size_t errlen)
 		char h[256];
 		snprintf(h, sizeof h, "%s", host[0] == '[' ? host + 1 : host);
 		h[strcspn(h, "]")] = '\0';
-		int g = getaddrinfo(h, port, &hints, &ai);
-		if (g != 0) {
-			snprintf(err, errlen, "cannot resolve '%s': %s", h, gai_strerror(g));
-			rc = -1;
-		} else {
-			int fd =
-			    socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-			int e = 0;
-			if (fd < 0) {
-				e = errno;
-			} else if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-				if (errno == EINPROGRESS) {
-					struct pollfd p = {.fd = fd, .events = POLLOUT};
-					socklen_t l = sizeof e;
-					if (poll(&p, 1, PREFLIGHT_TIMEOUT_MS) <= 0)
-						e = ETIMEDOUT;
-					else
-						getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l);
-				} else {
-					e = errno;
-				}
-			}
-			if (fd >= 0)
-				close(fd);
-			if (e) {
-				snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h,
-				         port, q->url.text, strerror(e));
-				rc = -1;
-			}
-		}
-		if (ai)
-			freeaddrinfo(ai);
+		int e = conn_try(h, port, PREFLIGHT_TIMEOUT_MS, err, errlen);
+		if (e > 0)
+			snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h, port,
+			         q->url.text, strerror(e));
+		rc = e ? -1 : 0;
 		curl_free(host);
 		curl_free(port);
 		curl_url_cleanup(u);

@@ -25,25 +25,20 @@
 
 #include <errno.h>
 #include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "clock.h"
-#include "dlist.h"
+#include "conn.h"
 #include "engine_int.h"
-#include "evloop.h"
 #include "h1.h"
 
-#define READ_BUF         65536 /* a worker's receive buffer */
-#define EPOLL_BATCH      256
+#define READ_BUF         65536   /* a worker's receive buffer */
 #define MAX_ADDRS        4       /* addresses of a name tried in turn (IPv6, IPv4...) */
 #define RESOLVE_RETRY_US 1000000 /* a name that did not resolve is asked again after this */
 
@@ -56,9 +51,8 @@ enum lstate {
 
 /* A host:port the plan's requests go to, resolved once per worker. */
 struct ltarget {
-	struct sockaddr_storage addr[MAX_ADDRS]; /* resolved addresses */
-	socklen_t addrlen[MAX_ADDRS];
-	int naddr;                /* 0 when the name did not resolve (yet) */
+	struct conn_addr addr[MAX_ADDRS]; /* resolved addresses */
+	int naddr;                        /* 0 when the name did not resolve (yet) */
 	int cur;                  /* the address connects go to (the last one that worked) */
 	int64_t retry_us;         /* when to ask the resolver again (naddr == 0) */
 	char dns_err[320];        /* why it did not resolve */
@@ -67,8 +61,7 @@ struct ltarget {
 
 /* One slot: a request in flight and the connection it owns. */
 struct lslot {
-	int fd;                 /* the connection, -1 when none */
-	uint32_t gen;           /* bumped per connection: epoll events of an old one are dropped */
+	struct conn c;          /* the connection (c.fd -1 when none) */
 	uint8_t state;          /* enum lstate */
 	uint8_t target;         /* the target fd is connected to */
 	uint8_t kind;           /* request kind in flight */
@@ -89,15 +82,15 @@ struct lthread {
 	struct ethread *t;
 	const struct plan *plan;
 	struct lslot *slots;                  /* t->max_slots of them */
-	struct dlist dl;                      /* in-flight slots by deadline, one list per kind */
+	struct conn_set cs;                   /* the epoll set; in-flight slots by deadline, one
+	                                       * list per kind */
 	struct h1_req req[PLAN_MAX_REQUESTS]; /* the request kinds, compiled */
 	int kind_target[PLAN_MAX_REQUESTS];   /* target of each kind */
 	int kind_list[PLAN_MAX_REQUESTS];     /* deadline list of each kind */
 	struct ltarget targets[PLAN_MAX_REQUESTS];
 	int ntargets;
-	int need_keep;      /* some kind checks its body */
-	struct evloop loop; /* the epoll set and its wake-up */
-	char *scratch;      /* a built request (the largest kind's h1_req_scratch) */
+	int need_keep; /* some kind checks its body */
+	char *scratch; /* a built request (the largest kind's h1_req_scratch) */
 	size_t scratch_cap;
 	size_t pend_cap; /* the largest request a slot may have to keep */
 	char *rbuf;      /* READ_BUF */
@@ -109,39 +102,23 @@ struct lthread {
 
 static void resolve(struct ltarget *g)
 {
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV},
-	                *ai = NULL;
-	int rc = getaddrinfo(g->url->host, g->url->port, &hints, &ai);
+	int rc;
 
-	g->naddr = 0;
+	g->naddr = conn_resolve(g->url->host, g->url->port, g->addr, MAX_ADDRS, &rc);
 	g->cur = 0;
-	if (rc != 0) {
+	if (g->naddr == 0) {
 		snprintf(g->dns_err, sizeof g->dns_err, "Could not resolve host: %s (%s)",
 		         g->url->host, gai_strerror(rc));
 		g->retry_us = clock_mono_us() + RESOLVE_RETRY_US;
-		return;
 	}
-	for (struct addrinfo *a = ai; a && g->naddr < MAX_ADDRS; a = a->ai_next) {
-		memcpy(&g->addr[g->naddr], a->ai_addr, a->ai_addrlen);
-		g->addrlen[g->naddr++] = a->ai_addrlen;
-	}
-	freeaddrinfo(ai);
 }
 
 /* --- finishing ----------------------------------------------------------------------------- */
 
-static void conn_close(struct lslot *s)
-{
-	if (s->fd >= 0) {
-		close(s->fd); /* also leaves the epoll set */
-		s->fd = -1;
-	}
-}
-
 /* The slot's request is over: off the deadline list, state idle. */
 static void request_over(struct lthread *h, int j)
 {
-	dlist_remove(&h->dl, j);
+	dlist_remove(&h->cs.dl, j);
 	h->slots[j].state = L_IDLE;
 }
 
@@ -165,7 +142,7 @@ static void fail(struct lthread *h, int j, enum http_fail f, int os_errno, const
 	snprintf(msg, sizeof msg, "%s %s: %s", r->method, r->name, what);
 	o.cls = (int)http_fail_class(f, os_errno, connected);
 	o.detail = msg;
-	conn_close(s);
+	conn_close(&s->c);
 	request_over(h, j);
 	sched_finish(h->t, j, &o);
 }
@@ -189,7 +166,7 @@ static void answered(struct lthread *h, int j, int64_t now_us, int leftover)
 	 * either side's `Connection: close`: this connection carries nothing more. */
 	if (!s->resp.keep_alive || leftover || s->state != L_READING ||
 	    h->plan->connection == PLAN_CLOSE)
-		conn_close(s);
+		conn_close(&s->c);
 	request_over(h, j);
 	sched_finish(t, j, &o);
 }
@@ -207,7 +184,7 @@ static int retry_fresh(struct lthread *h, int j)
 		return 0;
 	s->retried = 1;
 	s->reused = 0;
-	conn_close(s);
+	conn_close(&s->c);
 	start_connect(h, j);
 	return 1;
 }
@@ -231,7 +208,7 @@ static void send_request(struct lthread *h, int j)
 	size_t total = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
 	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
 	do /* writev's gather, without SIGPIPE from a closed peer */
-		w = sendmsg(s->fd, &mh, MSG_NOSIGNAL);
+		w = sendmsg(s->c.fd, &mh, MSG_NOSIGNAL);
 	while (w < 0 && errno == EINTR);
 	if (w == (ssize_t)total) {
 		s->state = L_READING;
@@ -269,7 +246,7 @@ static void send_rest(struct lthread *h, int j)
 {
 	struct lslot *s = &h->slots[j];
 	while (s->off < s->len) {
-		ssize_t w = send(s->fd, s->pend + s->off, s->len - s->off, MSG_NOSIGNAL);
+		ssize_t w = send(s->c.fd, s->pend + s->off, s->len - s->off, MSG_NOSIGNAL);
 		if (w > 0) {
 			s->off += (size_t)w;
 			continue;
@@ -306,7 +283,7 @@ static void connect_failed(struct lthread *h, int j, int e)
 	struct lslot *s = &h->slots[j];
 	struct ltarget *g = &h->targets[s->target];
 
-	conn_close(s);
+	conn_close(&s->c);
 	if ((e == ECONNREFUSED || e == ENETUNREACH || e == EHOSTUNREACH || e == EAFNOSUPPORT) &&
 	    s->tries + 1 < g->naddr) {
 		s->tries++;
@@ -323,8 +300,8 @@ static void start_connect(struct lthread *h, int j)
 {
 	struct lslot *s = &h->slots[j];
 	struct ltarget *g = &h->targets[h->kind_target[s->kind]];
-	struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
-	int one = 1, fd, a;
+	const char *what = NULL;
+	int e = 0;
 
 	s->target = (uint8_t)h->kind_target[s->kind];
 	s->state = L_CONNECTING;
@@ -336,31 +313,21 @@ static void start_connect(struct lthread *h, int j)
 			return;
 		}
 	}
-	a = (g->cur + s->tries) % g->naddr;
 	s->t_conn_us = clock_mono_us();
-	fd = socket(g->addr[a].ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-	if (fd < 0) {
-		int e = errno;
-		fail(h, j, HTTP_FAIL_OTHER, e, "cannot open a socket: %s", strerror(e));
-		return;
-	}
-	/* libcurl's default, and a request goes out in one write anyway. */
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	s->fd = fd;
-	s->gen++;
-	ev.data.u64 = evloop_tag(j, s->gen);
-	if (epoll_ctl(h->loop.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		int e = errno;
-		fail(h, j, HTTP_FAIL_OTHER, e, "epoll_ctl: %s", strerror(e));
-		return;
-	}
-	if (connect(fd, (struct sockaddr *)&g->addr[a], g->addrlen[a]) == 0) {
+	/* TCP_NODELAY: libcurl's default, and a request goes out in one write anyway. */
+	switch (conn_open(&s->c, &h->cs, j, &g->addr[(g->cur + s->tries) % g->naddr], &e, &what)) {
+	case CONN_UP:
 		connected(h, j, clock_mono_us());
 		return;
-	}
-	if (errno == EINPROGRESS)
+	case CONN_PENDING:
 		return;
-	connect_failed(h, j, errno);
+	case CONN_FAILED:
+		connect_failed(h, j, e);
+		return;
+	case CONN_LOCAL:
+		fail(h, j, HTTP_FAIL_OTHER, e, "%s: %s", what, strerror(e));
+		return;
+	}
 }
 
 /* --- reading ------------------------------------------------------------------------------- */
@@ -405,7 +372,7 @@ static void read_answer(struct lthread *h, int j)
 	struct ethread *t = h->t;
 
 	for (;;) {
-		ssize_t n = recv(s->fd, h->rbuf, READ_BUF, 0);
+		ssize_t n = recv(s->c.fd, h->rbuf, READ_BUF, 0);
 		if (n > 0) {
 			int64_t now = clock_mono_us();
 			if (s->ttfb_us < 0)
@@ -438,25 +405,20 @@ static void on_event(struct lthread *h, int j, uint32_t evs)
 
 	switch (s->state) {
 	case L_CONNECTING: {
-		int e = 0;
-		socklen_t l = sizeof e;
-		if (!(evs & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
-			return;
-		if (getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &e, &l) < 0)
-			e = errno;
-		if (e == 0)
+		int e, up = conn_finish(&s->c, evs, &e);
+		if (up > 0)
 			connected(h, j, clock_mono_us());
-		else
+		else if (up < 0)
 			connect_failed(h, j, e);
 		return;
 	}
 	case L_SENDING: {
-		uint32_t gen = s->gen;
+		uint32_t gen = s->c.gen;
 		if (evs & (EPOLLOUT | EPOLLERR | EPOLLHUP))
 			send_rest(h, j);
 		/* An answer before the request is out (413, say) is read like any other, on the
 		 * same connection (send_rest may have failed it, or retried on a fresh one). */
-		if (s->gen == gen && (s->state == L_SENDING || s->state == L_READING) &&
+		if (s->c.gen == gen && (s->state == L_SENDING || s->state == L_READING) &&
 		    (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
 			read_answer(h, j);
 		return;
@@ -470,11 +432,11 @@ static void on_event(struct lthread *h, int j, uint32_t evs)
 		 * unasked), and the next request connects afresh.  An edge for bytes the last
 		 * answer's read already took comes late too: then there is nothing to read. */
 		if (evs & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-			conn_close(s);
+			conn_close(&s->c);
 		} else if (evs & EPOLLIN) {
-			ssize_t n = recv(s->fd, h->rbuf, 1, MSG_PEEK);
+			ssize_t n = recv(s->c.fd, h->rbuf, 1, MSG_PEEK);
 			if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-				conn_close(s);
+				conn_close(&s->c);
 		}
 		return;
 	}
@@ -486,7 +448,7 @@ static void expire(struct lthread *h)
 	int64_t now = clock_mono_us();
 	int j;
 
-	while ((j = dlist_first(&h->dl)) >= 0 && dlist_due(&h->dl, j) <= now) {
+	while ((j = conn_expired(&h->cs, now)) >= 0) {
 		struct lslot *s = &h->slots[j];
 		long long ms = (long long)h->plan->reqs[s->kind].timeout_ms;
 		if (s->state == L_CONNECTING)
@@ -529,11 +491,11 @@ static void lean_start(struct ethread *t, int j)
 	s->retried = 0;
 	s->tries = 0;
 	memset(&s->resp, 0, sizeof s->resp);
-	dlist_arm(&h->dl, j, h->kind_list[k],
+	dlist_arm(&h->cs.dl, j, h->kind_list[k],
 	          t->slots[j].sent_us + h->plan->reqs[k].timeout_ms * 1000);
-	if (s->fd >= 0 && s->target != h->kind_target[k])
-		conn_close(s); /* another host: its own connection */
-	if (s->fd >= 0) {
+	if (s->c.fd >= 0 && s->target != h->kind_target[k])
+		conn_close(&s->c); /* another host: its own connection */
+	if (s->c.fd >= 0) {
 		s->reused = 1;
 		send_request(h, j);
 	} else {
@@ -545,7 +507,7 @@ static void lean_start(struct ethread *t, int j)
 static void lean_cancel(struct ethread *t, int j)
 {
 	struct lthread *h = t->drv;
-	conn_close(&h->slots[j]);
+	conn_close(&h->slots[j].c);
 	request_over(h, j);
 }
 
@@ -553,28 +515,25 @@ static void lean_idle(struct ethread *t, int j)
 {
 	struct lthread *h = t->drv;
 	if (h->slots[j].state == L_IDLE)
-		conn_close(&h->slots[j]);
+		conn_close(&h->slots[j].c);
+}
+
+static struct conn *slot_conn(void *arg, int j)
+{
+	return &((struct lthread *)arg)->slots[j].c;
+}
+
+static void slot_event(void *arg, int j, uint32_t evs)
+{
+	on_event(arg, j, evs);
 }
 
 static void lean_poll(struct ethread *t, int64_t wait_us)
 {
 	struct lthread *h = t->drv;
-	struct epoll_event evs[EPOLL_BATCH];
-	int first = dlist_first(&h->dl);
 
-	if (first >= 0) {
-		int64_t until = dlist_due(&h->dl, first) - clock_mono_us();
-		if (until < wait_us)
-			wait_us = until < 0 ? 0 : until;
-	}
-	int n = evloop_wait(&h->loop, evs, EPOLL_BATCH, wait_us);
-	for (int i = 0; i < n; i++) {
-		int j = evloop_slot(evs[i].data.u64);
-		if (evloop_gen(evs[i].data.u64) != h->slots[j].gen || h->slots[j].fd < 0)
-			continue; /* an event of a connection closed earlier in this batch */
-		on_event(h, j, evs[i].events);
-	}
-	if (dlist_first(&h->dl) >= 0)
+	conn_poll(&h->cs, wait_us, h, slot_conn, slot_event);
+	if (dlist_first(&h->cs.dl) >= 0)
 		expire(h);
 }
 
@@ -582,7 +541,7 @@ static void lean_wake(struct ethread *t)
 {
 	struct lthread *h = t->drv;
 	if (h)
-		evloop_wake(&h->loop);
+		evloop_wake(&h->cs.loop);
 }
 
 static void lean_release(struct ethread *t)
@@ -591,15 +550,14 @@ static void lean_release(struct ethread *t)
 	if (!h)
 		return;
 	for (int j = 0; h->slots && j < t->max_slots; j++) {
-		conn_close(&h->slots[j]);
+		conn_close(&h->slots[j].c);
 		free(h->slots[j].pend);
 		free(h->slots[j].keep);
 	}
 	for (int k = 0; k < h->plan->nreqs; k++)
 		h1_req_release(&h->req[k]);
-	dlist_release(&h->dl);
+	conn_set_release(&h->cs);
 	pcre2_match_data_free(h->md);
-	evloop_release(&h->loop);
 	free(h->slots);
 	free(h->scratch);
 	free(h->rbuf);
@@ -656,7 +614,7 @@ static int lean_init(struct ethread *t, char *err, size_t errlen)
 	t->drv = h;
 	h->t = t;
 	h->plan = t->eng->o.plan;
-	evloop_none(&h->loop);
+	conn_set_none(&h->cs);
 	if (kinds_init(h, err, errlen) < 0)
 		return -1;
 	h->slots = calloc((size_t)n, sizeof *h->slots);
@@ -666,12 +624,12 @@ static int lean_init(struct ethread *t, char *err, size_t errlen)
 		h->scratch = malloc(h->scratch_cap);
 	if (h->need_keep)
 		h->keep = malloc(HTTP_BODY_KEEP);
-	if (!h->slots || !h->rbuf || !h->md || dlist_init(&h->dl, n) < 0 ||
-	    (h->scratch_cap && !h->scratch) || (h->need_keep && !h->keep))
+	if (!h->slots || !h->rbuf || !h->md || (h->scratch_cap && !h->scratch) ||
+	    (h->need_keep && !h->keep))
 		goto oom;
 	for (int j = 0; j < n; j++)
-		h->slots[j].fd = -1;
-	return evloop_init(&h->loop, err, errlen);
+		h->slots[j].c.fd = -1;
+	return conn_set_init(&h->cs, n, err, errlen);
 oom:
 	snprintf(err, errlen, "out of memory setting up a worker");
 	return -1;

@@ -7,29 +7,23 @@
 
 #include <errno.h>
 #include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "clock.h"
-#include "dlist.h"
+#include "conn.h"
 #include "dur.h"
 #include "engine_int.h"
-#include "evloop.h"
 #include "frame.h"
 
-#define KEEP_CAP             8192 /* reply payload bytes kept for the handshake's expect */
-#define TURN_MAX_MS          200  /* longest wait of a loop turn (control is also woken) */
-#define BACKOFF_MS           50   /* pause after a failed connect: a dead target is not spun on */
-#define PORTS_BACKOFF_MS     250  /* EADDRNOTAVAIL: give TIME_WAIT ports time to free up */
-#define EPOLL_BATCH          256
+#define KEEP_CAP             8192  /* reply payload bytes kept for the handshake's expect */
+#define TURN_MAX_MS          200   /* longest wait of a loop turn (control is also woken) */
+#define BACKOFF_MS           50    /* pause after a failed connect: a dead target is not spun on */
+#define PORTS_BACKOFF_MS     250   /* EADDRNOTAVAIL: give TIME_WAIT ports time to free up */
 #define READ_CHUNK           65536 /* a worker's scratch for reply payloads (skipped bytes) */
 #define PREFLIGHT_TIMEOUT_MS 3000
 
@@ -48,8 +42,7 @@ struct tthread;
 struct tvu {
 	int j; /* local index in the worker */
 	enum tf_state state;
-	int fd;             /* the connection, -1 when none */
-	uint32_t gen;       /* bumped per connection: epoll events of an old one are dropped */
+	struct conn c;      /* the connection (c.fd -1 when none) */
 	int64_t connect_us; /* this iteration's connect time, -1 when it reused one */
 	int64_t ttfb_us;    /* this iteration's handshake time, -1 when none */
 	int64_t bytes;      /* reply bytes this iteration has received so far */
@@ -72,16 +65,14 @@ struct tvu {
 struct tthread {
 	struct ethread *t;
 	const struct plan *plan;
-	struct tvu *vus;              /* max_slots of them */
-	int active;                   /* VUs [0, active) are wanted */
-	struct dlist dl;              /* in-flight VUs by deadline (mono ms), earliest first */
-	struct evloop loop;           /* the epoll set and its wake-up */
-	struct sockaddr_storage addr; /* the target, resolved once */
-	socklen_t addrlen;
-	int64_t timeout_ms;  /* connect, handshake and iteration each */
-	size_t buf_cap;      /* per-VU buffer size */
-	uint8_t *scratch;    /* READ_CHUNK bytes */
-	struct tpl_ctx *ctx; /* the worker's template context (engine_int.h) */
+	struct tvu *vus;       /* max_slots of them */
+	int active;            /* VUs [0, active) are wanted */
+	struct conn_set cs;    /* the epoll set; in-flight VUs by deadline, earliest first */
+	struct conn_addr addr; /* the target, resolved once */
+	int64_t timeout_ms;    /* connect, handshake and iteration each */
+	size_t buf_cap;        /* per-VU buffer size */
+	uint8_t *scratch;      /* READ_CHUNK bytes */
+	struct tpl_ctx *ctx;   /* the worker's template context (engine_int.h) */
 	pcre2_match_data *md;
 };
 
@@ -89,25 +80,17 @@ struct tthread {
 
 static void dl_remove(struct tthread *h, struct tvu *v)
 {
-	dlist_remove(&h->dl, v->j);
+	dlist_remove(&h->cs.dl, v->j);
 }
 
-/* Gives v the deadline now + timeout (moving it to the tail); now_ms is the caller's
+/* Gives v the deadline now + timeout (moving it to the tail); now_us is the caller's
  * reading of the monotonic clock (two fewer clock reads per iteration). */
-static void dl_arm(struct tthread *h, struct tvu *v, int64_t now_ms)
+static void dl_arm(struct tthread *h, struct tvu *v, int64_t now_us)
 {
-	dlist_arm(&h->dl, v->j, 0, now_ms + h->timeout_ms);
+	dlist_arm(&h->cs.dl, v->j, 0, now_us + h->timeout_ms * 1000);
 }
 
 /* --- connections ------------------------------------------------------------------- */
-
-static void conn_close(struct tvu *v)
-{
-	if (v->fd >= 0) {
-		close(v->fd); /* also leaves the epoll set */
-		v->fd = -1;
-	}
-}
 
 static enum err_class connect_class(int e)
 {
@@ -156,7 +139,7 @@ static void fail(struct tthread *h, struct tvu *v, enum err_class c, const char 
 	o.bytes = v->bytes;
 	if (v->state == TF_HS_READ || v->state == TF_READ)
 		o.bytes += (int64_t)frame_rd_bytes(&v->rd);
-	conn_close(v);
+	conn_close(&v->c);
 	iteration_over(h, v);
 	sched_finish(h->t, v->j, &o);
 }
@@ -172,7 +155,7 @@ static void succeed(struct tthread *h, struct tvu *v)
 	o.service_us = clock_mono_us() - v->t_iter_us;
 	iteration_over(h, v);
 	if (h->plan->connection == PLAN_CLOSE)
-		conn_close(v);
+		conn_close(&v->c);
 	sched_finish(h->t, v->j, &o);
 }
 
@@ -236,7 +219,7 @@ static int send_some(struct tthread *h, struct tvu *v)
 {
 	while (v->off < v->end) {
 		ssize_t n =
-		    send(v->fd, v->buf + v->off, v->end - v->off, MSG_NOSIGNAL | MSG_DONTWAIT);
+		    send(v->c.fd, v->buf + v->off, v->end - v->off, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			v->off += (size_t)n;
 			continue;
@@ -265,7 +248,7 @@ static int read_some(struct tthread *h, struct tvu *v)
 
 		if (need == 0) /* an empty payload completes with its header */
 			return 1;
-		n = recv(v->fd, h->scratch, need < READ_CHUNK ? need : READ_CHUNK, MSG_DONTWAIT);
+		n = recv(v->c.fd, h->scratch, need < READ_CHUNK ? need : READ_CHUNK, MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -346,7 +329,7 @@ static void advance(struct tthread *h, struct tvu *v)
 			v->ttfb_us = clock_mono_us() - v->t_hs_us;
 			expand_frames(h, v);
 			v->t_iter_us = clock_mono_us();
-			dl_arm(h, v, v->t_iter_us / 1000);
+			dl_arm(h, v, v->t_iter_us);
 			next_group(h, v);
 			break;
 		case TF_SEND:
@@ -382,7 +365,7 @@ static void connected(struct tthread *h, struct tvu *v)
 	int64_t now = clock_mono_us();
 
 	v->connect_us = now - v->t_conn_us;
-	dl_arm(h, v, now / 1000);
+	dl_arm(h, v, now);
 	if (h->plan->has_handshake) {
 		expand_handshake(h, v);
 		v->t_hs_us = now;
@@ -398,37 +381,26 @@ static void connected(struct tthread *h, struct tvu *v)
 /* Opens v's connection; the rest follows from events. */
 static void start_connect(struct tthread *h, struct tvu *v)
 {
-	struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
-	int one = 1, fd;
+	const char *what = NULL;
+	int e = 0;
 
 	v->t_conn_us = clock_mono_us();
 	v->state = TF_CONNECTING;
-	dl_arm(h, v, v->t_conn_us / 1000);
-	fd = socket(h->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-	if (fd < 0) {
-		int e = errno;
-		fail(h, v, ERR_OTHER, "cannot open a socket: %s", strerror(e));
-		return;
-	}
-	/* Frames go out whole (one send per group): Nagle would only add delayed-ACK waits. */
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	v->fd = fd;
-	v->gen++;
-	ev.data.u64 = evloop_tag(v->j, v->gen);
-	if (epoll_ctl(h->loop.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		int e = errno;
-		fail(h, v, ERR_OTHER, "epoll_ctl: %s", strerror(e));
-		return;
-	}
-	if (connect(fd, (struct sockaddr *)&h->addr, h->addrlen) == 0) {
+	dl_arm(h, v, v->t_conn_us);
+	/* Frames go out whole (one send per group): TCP_NODELAY. */
+	switch (conn_open(&v->c, &h->cs, v->j, &h->addr, &e, &what)) {
+	case CONN_UP:
 		connected(h, v);
 		return;
-	}
-	if (errno == EINPROGRESS)
+	case CONN_PENDING:
 		return;
-	int e = errno;
-	enum err_class c = connect_class(e);
-	fail(h, v, c, "connect to %s: %s", h->plan->address, strerror(e));
+	case CONN_FAILED:
+		fail(h, v, connect_class(e), "connect to %s: %s", h->plan->address, strerror(e));
+		return;
+	case CONN_LOCAL:
+		fail(h, v, ERR_OTHER, "%s: %s", what, strerror(e));
+		return;
+	}
 }
 
 /* Starts slot j's next iteration (driver contract). */
@@ -450,13 +422,13 @@ static void tf_start(struct ethread *t, int j)
 			return;
 		}
 	}
-	if (v->fd < 0) {
+	if (v->c.fd < 0) {
 		start_connect(h, v);
 		return;
 	}
 	expand_frames(h, v);
 	v->t_iter_us = clock_mono_us();
-	dl_arm(h, v, v->t_iter_us / 1000);
+	dl_arm(h, v, v->t_iter_us);
 	next_group(h, v);
 	advance(h, v);
 }
@@ -465,24 +437,18 @@ static void tf_start(struct ethread *t, int j)
 static void on_event(struct tthread *h, struct tvu *v, uint32_t evs)
 {
 	if (v->state == TF_CONNECTING) {
-		int e = 0;
-		socklen_t l = sizeof e;
-		if (!(evs & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
-			return;
-		if (getsockopt(v->fd, SOL_SOCKET, SO_ERROR, &e, &l) < 0)
-			e = errno;
-		if (e == 0) {
+		int e, up = conn_finish(&v->c, evs, &e);
+		if (up > 0)
 			connected(h, v);
-			return;
-		}
-		enum err_class c = connect_class(e);
-		fail(h, v, c, "connect to %s: %s", h->plan->address, strerror(e));
+		else if (up < 0)
+			fail(h, v, connect_class(e), "connect to %s: %s", h->plan->address,
+			     strerror(e));
 		return;
 	}
 	if (v->state == TF_IDLE) {
 		/* An idle kept connection the server closed: the next iteration reconnects. */
 		if (evs & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
-			conn_close(v);
+			conn_close(&v->c);
 		return;
 	}
 	advance(h, v);
@@ -490,58 +456,43 @@ static void on_event(struct tthread *h, struct tvu *v, uint32_t evs)
 
 /* --- worker setup --------------------------------------------------------------------- */
 
-static int resolve(const char *address, struct sockaddr_storage *out, socklen_t *len, char *err,
-                   size_t errlen)
+/* The address's host and port as text; 0, or -1 with err. */
+static int split(const char *address, char *host, size_t hostlen, char port[16], char *err,
+                 size_t errlen)
 {
-	char host[256], port_s[16];
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV},
-	                *ai = NULL;
-	int port, g;
+	int p;
 
-	if (plan_address_split(address, host, sizeof host, &port, err, errlen) < 0)
+	if (plan_address_split(address, host, hostlen, &p, err, errlen) < 0)
 		return -1;
-	snprintf(port_s, sizeof port_s, "%d", port);
-	g = getaddrinfo(host, port_s, &hints, &ai);
-	if (g != 0) {
+	snprintf(port, 16, "%d", p);
+	return 0;
+}
+
+static int resolve(const char *address, struct conn_addr *out, char *err, size_t errlen)
+{
+	char host[256], port[16];
+	int g;
+
+	if (split(address, host, sizeof host, port, err, errlen) < 0)
+		return -1;
+	if (conn_resolve(host, port, out, 1, &g) == 0) {
 		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(g));
 		return -1;
 	}
-	memcpy(out, ai->ai_addr, ai->ai_addrlen);
-	*len = ai->ai_addrlen;
-	freeaddrinfo(ai);
 	return 0;
 }
 
 static int tcpframe_preflight(const struct plan *s, char *err, size_t errlen)
 {
-	struct sockaddr_storage addr;
-	socklen_t len;
-	int fd, e = 0;
+	char host[256], port[16];
+	int e;
 
-	if (resolve(s->address, &addr, &len, err, errlen) < 0)
+	if (split(s->address, host, sizeof host, port, err, errlen) < 0)
 		return -1;
-	fd = socket(addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		e = errno;
-	else if (connect(fd, (struct sockaddr *)&addr, len) < 0) {
-		e = errno;
-		if (e == EINPROGRESS) {
-			struct pollfd p = {.fd = fd, .events = POLLOUT};
-			socklen_t l = sizeof e;
-			e = 0;
-			if (poll(&p, 1, PREFLIGHT_TIMEOUT_MS) <= 0)
-				e = ETIMEDOUT;
-			else
-				getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l);
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	if (e) {
+	e = conn_try(host, port, PREFLIGHT_TIMEOUT_MS, err, errlen);
+	if (e > 0)
 		snprintf(err, errlen, "cannot reach the target %s: %s", s->address, strerror(e));
-		return -1;
-	}
-	return 0;
+	return e ? -1 : 0;
 }
 
 static int tf_init(struct ethread *t, char *err, size_t errlen)
@@ -557,10 +508,10 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	t->drv = h;
 	h->t = t;
 	h->plan = s;
-	evloop_none(&h->loop);
+	conn_set_none(&h->cs);
 	h->timeout_ms = s->nreqs > 0 ? s->reqs[0].timeout_ms : 30000;
 	h->ctx = &t->ctx;
-	if (!s->address || resolve(s->address, &h->addr, &h->addrlen, err, errlen) < 0) {
+	if (!s->address || resolve(s->address, &h->addr, err, errlen) < 0) {
 		if (!s->address)
 			snprintf(err, errlen, "tcp-frame scenario without an address");
 		return -1;
@@ -568,11 +519,11 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	h->vus = calloc((size_t)n, sizeof *h->vus);
 	h->scratch = malloc(READ_CHUNK);
 	h->md = pcre2_match_data_create(1, NULL);
-	if (!h->vus || !h->scratch || !h->md || dlist_init(&h->dl, n) < 0)
+	if (!h->vus || !h->scratch || !h->md)
 		goto oom;
 	for (int j = 0; j < n; j++) {
 		h->vus[j].j = j;
-		h->vus[j].fd = -1;
+		h->vus[j].c.fd = -1;
 	}
 	/* One buffer per VU holds either the handshake or every frame of an iteration. */
 	if (s->has_handshake)
@@ -580,9 +531,7 @@ static int tf_init(struct ethread *t, char *err, size_t errlen)
 	for (int i = 0; i < s->nframes; i++)
 		fr += FRAME_HDR + tpl_max_len(&s->frames[i].text, h->ctx) + 1;
 	h->buf_cap = hs > fr ? hs : fr;
-	if (evloop_init(&h->loop, err, errlen) < 0)
-		return -1;
-	return 0;
+	return conn_set_init(&h->cs, n, err, errlen);
 oom:
 	snprintf(err, errlen, "out of memory setting up a worker");
 	return -1;
@@ -594,14 +543,13 @@ static void tf_release(struct ethread *t)
 	if (!h)
 		return;
 	for (int j = 0; h->vus && j < t->max_slots; j++) {
-		conn_close(&h->vus[j]);
+		conn_close(&h->vus[j].c);
 		free(h->vus[j].buf);
 		free(h->vus[j].keep);
 	}
 	pcre2_match_data_free(h->md);
-	evloop_release(&h->loop);
+	conn_set_release(&h->cs);
 	free(h->vus);
-	dlist_release(&h->dl);
 	free(h->scratch);
 	free(h);
 	t->drv = NULL;
@@ -611,7 +559,7 @@ static void tf_wake(struct ethread *t)
 {
 	struct tthread *h = t->drv;
 	if (h)
-		evloop_wake(&h->loop);
+		evloop_wake(&h->cs.loop);
 }
 
 /* --- the loop ------------------------------------------------------------------------- */
@@ -621,7 +569,7 @@ static void tf_cancel(struct ethread *t, int j)
 {
 	struct tthread *h = t->drv;
 	struct tvu *v = &h->vus[j];
-	conn_close(v);
+	conn_close(&v->c);
 	iteration_over(h, v);
 }
 
@@ -630,17 +578,17 @@ static void tf_idle(struct ethread *t, int j)
 {
 	struct tthread *h = t->drv;
 	if (h && j < t->max_slots && h->vus[j].state == TF_IDLE)
-		conn_close(&h->vus[j]);
+		conn_close(&h->vus[j].c);
 }
 
 /* Fails the iterations whose deadline has passed. */
 static void expire(struct tthread *h)
 {
-	int64_t now = clock_mono_ms();
+	int64_t now = clock_mono_us();
 	char a[32];
 	int j;
 
-	while ((j = dlist_first(&h->dl)) >= 0 && dlist_due(&h->dl, j) <= now) {
+	while ((j = conn_expired(&h->cs, now)) >= 0) {
 		struct tvu *v = &h->vus[j];
 		dur_format(h->timeout_ms, a, sizeof a);
 		switch (v->state) {
@@ -662,22 +610,22 @@ static void expire(struct tthread *h)
 	}
 }
 
+static struct conn *vu_conn(void *arg, int j)
+{
+	return &((struct tthread *)arg)->vus[j].c;
+}
+
+static void vu_event(void *arg, int j, uint32_t evs)
+{
+	struct tthread *h = arg;
+	on_event(h, &h->vus[j], evs);
+}
+
 static void tf_poll(struct ethread *t, int64_t wait_us)
 {
 	struct tthread *h = t->drv;
-	struct epoll_event evs[EPOLL_BATCH];
-	int64_t now = clock_mono_us();
-	int first = dlist_first(&h->dl);
 
-	if (first >= 0 && dlist_due(&h->dl, first) * 1000 - now < wait_us)
-		wait_us = dlist_due(&h->dl, first) * 1000 - now;
-	int n = evloop_wait(&h->loop, evs, EPOLL_BATCH, wait_us < 0 ? 0 : wait_us);
-	for (int i = 0; i < n; i++) {
-		struct tvu *v = &h->vus[evloop_slot(evs[i].data.u64)];
-		if (evloop_gen(evs[i].data.u64) != v->gen || v->fd < 0)
-			continue; /* an event of a connection closed earlier in this batch */
-		on_event(h, v, evs[i].events);
-	}
+	conn_poll(&h->cs, wait_us, h, vu_conn, vu_event);
 	expire(h);
 }
 

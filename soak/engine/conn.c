@@ -1,0 +1,119 @@
+/*
+ * The connection core of the socket drivers (conn.h).
+ */
+#include "conn.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+
+void conn_set_none(struct conn_set *s)
+{
+	evloop_none(&s->loop);
+	memset(&s->dl, 0, sizeof s->dl);
+}
+
+int conn_set_init(struct conn_set *s, int nslots, char *err, size_t errlen)
+{
+	if (dlist_init(&s->dl, nslots) < 0) {
+		snprintf(err, errlen, "out of memory setting up a worker");
+		return -1;
+	}
+	return evloop_init(&s->loop, err, errlen);
+}
+
+void conn_set_release(struct conn_set *s)
+{
+	dlist_release(&s->dl);
+	evloop_release(&s->loop);
+}
+
+int conn_resolve(const char *host, const char *port, struct conn_addr *out, int max, int *gai_err)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV},
+	                *ai = NULL;
+	int n = 0, rc = getaddrinfo(host, port, &hints, &ai);
+
+	*gai_err = rc;
+	if (rc != 0)
+		return 0;
+	for (struct addrinfo *a = ai; a && n < max; a = a->ai_next) {
+		memcpy(&out[n].sa, a->ai_addr, a->ai_addrlen);
+		out[n++].len = a->ai_addrlen;
+	}
+	freeaddrinfo(ai);
+	return n;
+}
+
+enum conn_status conn_open(struct conn *c, struct conn_set *s, int slot, const struct conn_addr *a,
+                           int *e, const char **what)
+{
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
+	int one = 1;
+
+	c->fd = socket(a->sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (c->fd < 0) {
+		*e = errno;
+		*what = "cannot open a socket";
+		return CONN_LOCAL;
+	}
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	c->gen++;
+	ev.data.u64 = evloop_tag(slot, c->gen);
+	if (epoll_ctl(s->loop.epfd, EPOLL_CTL_ADD, c->fd, &ev) < 0) {
+		*e = errno;
+		*what = "epoll_ctl";
+		return CONN_LOCAL;
+	}
+	if (connect(c->fd, (const struct sockaddr *)&a->sa, a->len) == 0)
+		return CONN_UP;
+	if (errno == EINPROGRESS)
+		return CONN_PENDING;
+	*e = errno;
+	return CONN_FAILED;
+}
+
+int conn_finish(const struct conn *c, uint32_t events, int *e)
+{
+	socklen_t l = sizeof *e;
+
+	if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+		return 0;
+	*e = 0;
+	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, e, &l) < 0)
+		*e = errno;
+	return *e == 0 ? 1 : -1;
+}
+
+int conn_try(const char *host, const char *port, int timeout_ms, char *err, size_t errlen)
+{
+	struct conn_addr a;
+	int g, e = 0, fd;
+
+	if (conn_resolve(host, port, &a, 1, &g) == 0) {
+		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(g));
+		return -1;
+	}
+	fd = socket(a.sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		e = errno;
+	} else if (connect(fd, (const struct sockaddr *)&a.sa, a.len) < 0) {
+		e = errno;
+		if (e == EINPROGRESS) {
+			struct pollfd p = {.fd = fd, .events = POLLOUT};
+			socklen_t l = sizeof e;
+			e = 0;
+			if (poll(&p, 1, timeout_ms) <= 0)
+				e = ETIMEDOUT;
+			else
+				getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &l);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return e;
+}

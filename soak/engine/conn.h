@@ -1,0 +1,138 @@
+/*
+ * conn — the connection core under the engine's socket drivers (lean.c for HTTP/1.1,
+ * tcpframe.c for framed TCP): what wrk keeps under its `struct sock`, written once.
+ *
+ *   conn_resolve  a name's addresses, once per worker
+ *   conn_open     a non-blocking TCP connection, registered with the worker's epoll set
+ *                 (edge-triggered, in and out) under its slot and generation, connecting
+ *   conn_finish   the connect's outcome when its first event comes
+ *   conn_close    closes it (which also takes it out of the epoll set)
+ *   conn_poll     one wait of the loop: until the next event or deadline, then each event
+ *                 of a slot's current connection handed to the driver
+ *   conn_expired  the slots whose deadline has passed, one by one
+ *   conn_try      the preflight: one blocking-bounded connect to a host and port
+ *
+ * A slot owns at most one connection at a time; its generation goes up with each one, so
+ * an event of a connection closed earlier in the same batch is told apart from one of
+ * the connection that now has the slot (evloop_tag).  Deadlines are µs of the monotonic
+ * clock, one dlist per set (dlist.h): a driver arms a slot when its request starts and
+ * removes it when the request ends.  What the bytes mean, how failures are worded and
+ * counted, stays with the driver.
+ *
+ * Threads: a set and its connections belong to one worker; conn_try and conn_resolve to
+ * any thread.
+ */
+#ifndef SOAK_CONN_H
+#define SOAK_CONN_H
+
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "dlist.h"
+#include "evloop.h"
+
+#define CONN_BATCH 256 /* events taken from epoll per wait */
+
+/* A resolved address. */
+struct conn_addr {
+	struct sockaddr_storage sa; /* the address */
+	socklen_t len;              /* its length */
+};
+
+/* A slot's connection. */
+struct conn {
+	int fd;       /* the socket, -1 when none */
+	uint32_t gen; /* bumped per connection: events of an earlier one are dropped */
+};
+
+/* A worker's connections: its epoll set and the deadlines of its slots. */
+struct conn_set {
+	struct evloop loop; /* the epoll set and its wake-up */
+	struct dlist dl;    /* slots with a request in flight, by deadline (mono µs) */
+};
+
+/* conn_open's outcome. */
+enum conn_status {
+	CONN_UP,      /* connected at once (a local peer may answer that fast) */
+	CONN_PENDING, /* connecting: conn_finish on its first event */
+	CONN_FAILED,  /* connect() failed: *e says why (refused, no port left, ...) */
+	CONN_LOCAL,   /* the generator's own failure: *what (socket, epoll) and *e */
+};
+
+/* A set that holds nothing yet: conn_set_release is safe on it. */
+void conn_set_none(struct conn_set *s);
+/* The epoll set and deadlines for nslots slots; 0, or -1 with err. */
+int conn_set_init(struct conn_set *s, int nslots, char *err, size_t errlen);
+void conn_set_release(struct conn_set *s);
+
+/* Up to max addresses of host and (numeric) port into out; returns how many (>= 1), or 0
+ * with *gai_err (getaddrinfo's code, for gai_strerror) when the name does not resolve. */
+int conn_resolve(const char *host, const char *port, struct conn_addr *out, int max, int *gai_err);
+
+/* Opens slot's connection to a (c->fd must be -1): a non-blocking socket with TCP_NODELAY
+ * (a request goes out in one write: Nagle would only add delayed-ACK waits), registered
+ * with s's epoll set, connecting.  On CONN_FAILED and CONN_LOCAL, *e is the errno; on
+ * CONN_LOCAL *what names the step ("cannot open a socket", "epoll_ctl").  c->fd may be
+ * open after a failure: the caller closes it. */
+enum conn_status conn_open(struct conn *c, struct conn_set *s, int slot, const struct conn_addr *a,
+                           int *e, const char **what);
+/* A connecting connection's event: 1 connected, 0 not yet (nothing said about the
+ * connect), -1 failed with *e. */
+int conn_finish(const struct conn *c, uint32_t events, int *e);
+
+static inline void conn_close(struct conn *c)
+{
+	if (c->fd >= 0) {
+		close(c->fd); /* also leaves the epoll set */
+		c->fd = -1;
+	}
+}
+
+/*
+ * One wait of a driver's loop: at most wait_us, less when the earliest deadline of s is
+ * sooner; then each event of a slot's current connection goes to on_event(arg, slot,
+ * events) in the order epoll gave them.  conn_of(arg, slot) is the slot's connection.
+ * Inline, so that the driver's handlers are called directly.
+ */
+static inline void conn_poll(struct conn_set *s, int64_t wait_us, void *arg,
+                             struct conn *(*conn_of)(void *arg, int slot),
+                             void (*on_event)(void *arg, int slot, uint32_t events))
+{
+	struct epoll_event evs[CONN_BATCH];
+	int first = dlist_first(&s->dl);
+
+	if (first >= 0) {
+		int64_t until = dlist_due(&s->dl, first) - clock_mono_us();
+		if (until < wait_us)
+			wait_us = until < 0 ? 0 : until;
+	}
+	int n = evloop_wait(&s->loop, evs, CONN_BATCH, wait_us);
+	for (int i = 0; i < n; i++) {
+		int j = evloop_slot(evs[i].data.u64);
+		const struct conn *c = conn_of(arg, j);
+		if (evloop_gen(evs[i].data.u64) != c->gen || c->fd < 0)
+			continue; /* an event of a connection closed earlier in this batch */
+		on_event(arg, j, evs[i].events);
+	}
+}
+
+/* The slot whose deadline is earliest when it is not after now_us, else -1.  The caller
+ * ends its request (which takes it off the list) before asking again. */
+static inline int conn_expired(const struct conn_set *s, int64_t now_us)
+{
+	int j = dlist_first(&s->dl);
+	return j >= 0 && dlist_due(&s->dl, j) <= now_us ? j : -1;
+}
+
+/*
+ * The preflight: connects once to host and (numeric) port, waiting timeout_ms at most,
+ * then closes.  0 when it connected; -1 with err ("cannot resolve 'HOST': ...") when the
+ * name did not resolve; else the errno the connect failed with (ETIMEDOUT past the
+ * timeout), for the caller to word.
+ */
+int conn_try(const char *host, const char *port, int timeout_ms, char *err, size_t errlen);
+
+#endif
