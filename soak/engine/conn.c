@@ -5,8 +5,6 @@
 
 #include <errno.h>
 #include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,46 +45,6 @@ int conn_resolve(const char *host, const char *port, struct conn_addr *out, int 
 	}
 	freeaddrinfo(ai);
 	return n;
-}
-
-enum conn_status conn_open(struct conn *c, struct conn_set *s, int slot, const struct conn_addr *a,
-                           int *e, const char **what)
-{
-	struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
-	int one = 1;
-
-	c->fd = socket(a->sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-	if (c->fd < 0) {
-		*e = errno;
-		*what = "cannot open a socket";
-		return CONN_LOCAL;
-	}
-	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	c->gen++;
-	ev.data.u64 = evloop_tag(slot, c->gen);
-	if (epoll_ctl(s->loop.epfd, EPOLL_CTL_ADD, c->fd, &ev) < 0) {
-		*e = errno;
-		*what = "epoll_ctl";
-		return CONN_LOCAL;
-	}
-	if (connect(c->fd, (const struct sockaddr *)&a->sa, a->len) == 0)
-		return CONN_UP;
-	if (errno == EINPROGRESS)
-		return CONN_PENDING;
-	*e = errno;
-	return CONN_FAILED;
-}
-
-int conn_finish(const struct conn *c, uint32_t events, int *e)
-{
-	socklen_t l = sizeof *e;
-
-	if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
-		return 0;
-	*e = 0;
-	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, e, &l) < 0)
-		*e = errno;
-	return *e == 0 ? 1 : -1;
 }
 
 int conn_try(const char *host, const char *port, int timeout_ms, char *err, size_t errlen)

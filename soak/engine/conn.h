@@ -19,12 +19,18 @@
  * removes it when the request ends.  What the bytes mean, how failures are worded and
  * counted, stays with the driver.
  *
+ * What runs per request (conn_open, conn_finish, conn_close, conn_poll, conn_expired) is
+ * inline: the drivers cost what they cost when each had its own copy.
+ *
  * Threads: a set and its connections belong to one worker; conn_try and conn_resolve to
  * any thread.
  */
 #ifndef SOAK_CONN_H
 #define SOAK_CONN_H
 
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -77,11 +83,47 @@ int conn_resolve(const char *host, const char *port, struct conn_addr *out, int 
  * with s's epoll set, connecting.  On CONN_FAILED and CONN_LOCAL, *e is the errno; on
  * CONN_LOCAL *what names the step ("cannot open a socket", "epoll_ctl").  c->fd may be
  * open after a failure: the caller closes it. */
-enum conn_status conn_open(struct conn *c, struct conn_set *s, int slot, const struct conn_addr *a,
-                           int *e, const char **what);
+static inline enum conn_status conn_open(struct conn *c, struct conn_set *s, int slot,
+                                         const struct conn_addr *a, int *e, const char **what)
+{
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET};
+	int one = 1;
+
+	c->fd = socket(a->sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+	if (c->fd < 0) {
+		*e = errno;
+		*what = "cannot open a socket";
+		return CONN_LOCAL;
+	}
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	c->gen++;
+	ev.data.u64 = evloop_tag(slot, c->gen);
+	if (epoll_ctl(s->loop.epfd, EPOLL_CTL_ADD, c->fd, &ev) < 0) {
+		*e = errno;
+		*what = "epoll_ctl";
+		return CONN_LOCAL;
+	}
+	if (connect(c->fd, (const struct sockaddr *)&a->sa, a->len) == 0)
+		return CONN_UP;
+	if (errno == EINPROGRESS)
+		return CONN_PENDING;
+	*e = errno;
+	return CONN_FAILED;
+}
+
 /* A connecting connection's event: 1 connected, 0 not yet (nothing said about the
  * connect), -1 failed with *e. */
-int conn_finish(const struct conn *c, uint32_t events, int *e);
+static inline int conn_finish(const struct conn *c, uint32_t events, int *e)
+{
+	socklen_t l = sizeof *e;
+
+	if (!(events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+		return 0;
+	*e = 0;
+	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, e, &l) < 0)
+		*e = errno;
+	return *e == 0 ? 1 : -1;
+}
 
 static inline void conn_close(struct conn *c)
 {
@@ -95,11 +137,13 @@ static inline void conn_close(struct conn *c)
  * One wait of a driver's loop: at most wait_us, less when the earliest deadline of s is
  * sooner; then each event of a slot's current connection goes to on_event(arg, slot,
  * events) in the order epoll gave them.  conn_of(arg, slot) is the slot's connection.
- * Inline, so that the driver's handlers are called directly.
+ * Always inline, so that the driver's handlers are called directly (and inlined in
+ * turn, as when each driver had its own loop).
  */
-static inline void conn_poll(struct conn_set *s, int64_t wait_us, void *arg,
-                             struct conn *(*conn_of)(void *arg, int slot),
-                             void (*on_event)(void *arg, int slot, uint32_t events))
+__attribute__((always_inline)) static inline void
+conn_poll(struct conn_set *s, int64_t wait_us, void *arg,
+          struct conn *(*conn_of)(void *arg, int slot),
+          void (*on_event)(void *arg, int slot, uint32_t events))
 {
 	struct epoll_event evs[CONN_BATCH];
 	int first = dlist_first(&s->dl);
