@@ -272,8 +272,14 @@ struct rpt_step {
 	double host_cpu_pct;    /* host-wide CPU (user + system, % of all cores) of the load
 	                         * generator's own host over the window, NAN when not sampled */
 	double gen_cpu_pct;     /* the generator's own CPU over the window (intervals.gen_cpu_pct,
-	                         * 100 = one core), NAN when not recorded */
-	double lag_p99_ms;      /* open model: mean of the intervals' p99 start lag, NAN */
+	                         * % of all its engine threads), NAN when not recorded */
+	double gen_wait_pct;    /* the time its threads waited, ready, for a core (% of all of
+	                         * them; intervals.gen_wait_pct), NAN when not recorded */
+	double lag_p99_ms;      /* open model: mean of the intervals' p99 start lag (the
+	                         * generator's own lateness), NAN */
+	double lag_top_ms;      /* open model: the highest interval p99 start lag, NAN */
+	int late_intervals;     /* open model: steady intervals whose start lag p99 passed
+	                         * 10 ms (the generator late, whatever the cause) */
 };
 
 /* One fact of what ran (run_env; soak/run/env.h lists the keys). */

@@ -2,8 +2,11 @@
  * figures, each with its numbers and what to do:
  *   host_saturated       the generator shared a host with a collected source, and that
  *                        host's CPU reached RPT_HOST_BUSY_PCT in a measured window
- *   generator_saturated  the generator's own CPU reached RPT_GEN_BUSY_PCT of its engine
- *                        threads, or its p99 start lag RPT_GEN_LAG_MS (open model)
+ *   generator_saturated  the generator's engine threads were busy, or busy and waiting for
+ *                        a core, RPT_GEN_BUSY_PCT of the time (with the advice that fits
+ *                        which)
+ *   generator_late       open model: neither, but its start lag p99 reached RPT_GEN_LAG_MS
+ *                        (the machine woke it late; not in the latency figures)
  *   short_window         a memory verdict over less than RPT_TREND_MIN_S or fewer than
  *                        RPT_TREND_MIN_CYCLES old-generation cycles; a comparison on fewer
  *                        than RPT_CMP_MIN_BATCHES batches
@@ -162,58 +165,129 @@ static int run_threads(const struct rpt_run *run)
 	return t ? atoi(t) : 0;
 }
 
+/* How the generator may have set the pace in one step (the step means of its intervals). */
+enum gen_cause { GEN_OK, GEN_BUSY, GEN_STARVED, GEN_LATE };
+
+static enum gen_cause gen_cause(const struct rpt_step *s)
+{
+	double wait = isnan(s->gen_wait_pct) ? 0 : s->gen_wait_pct;
+	if (s->gen_cpu_pct >= RPT_GEN_BUSY_PCT)
+		return GEN_BUSY;
+	if (s->gen_cpu_pct + wait >= RPT_GEN_BUSY_PCT)
+		return GEN_STARVED;
+	if (s->late_intervals > 0 || s->lag_p99_ms >= RPT_GEN_LAG_MS)
+		return GEN_LATE;
+	return GEN_OK;
+}
+
+/* One label's steps with cause `c`: the runs, and the figures the sentence gives. */
+struct gen_tally {
+	char runs[96];
+	double cpu, wait, lag; /* the highest seen (NAN: none) */
+	int threads;           /* of the busiest run */
+	int late, steady;      /* late intervals, and steady intervals of those steps */
+};
+
+static void gen_tally(const struct report *r, int l, enum gen_cause c, struct gen_tally *t)
+{
+	memset(t, 0, sizeof *t);
+	t->cpu = t->wait = t->lag = NAN;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int hit = 0;
+		if (run->label != l)
+			continue;
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			if (gen_cause(s) != c)
+				continue;
+			hit = 1;
+			if (!(s->gen_cpu_pct <= t->cpu)) {
+				t->cpu = s->gen_cpu_pct;
+				t->threads = run_threads(run);
+			}
+			if (!isnan(s->gen_wait_pct) && !(s->gen_wait_pct <= t->wait))
+				t->wait = s->gen_wait_pct;
+			double lag = isnan(s->lag_top_ms) ? s->lag_p99_ms : s->lag_top_ms;
+			if (!isnan(lag) && !(lag <= t->lag))
+				t->lag = lag;
+			t->late += s->late_intervals;
+			t->steady += s->nintervals;
+		}
+		if (hit)
+			list_add(t->runs, sizeof t->runs, run->key);
+	}
+}
+
+/* generator_saturated: its threads were busy (more threads or agents help), or ready but
+ * waiting for a core (the machine's other work took them: placement or another host
+ * helps, more threads do not).  generator_late: an open-model generator that was neither
+ * but sent late (the machine woke or ran it late): said as what it is, and that latency
+ * leaves it out. */
 static int generator_saturated(struct vctx *v)
 {
 	struct report *r = v->r;
 
 	for (int l = 0; l < r->nlabels; l++) {
-		char runs[96] = "";
-		double cpu = NAN, lag = NAN;
-		int threads = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			int th = run_threads(run), hit = 0;
-			if (run->label != l)
-				continue;
-			for (int k = 0; k < run->nsteps; k++) {
-				const struct rpt_step *s = &run->steps[k];
-				/* gen_cpu_pct is already a share of all the engine threads */
-				double share = s->gen_cpu_pct;
-				if (share >= RPT_GEN_BUSY_PCT) {
-					hit = 1;
-					if (!(share <= cpu)) {
-						cpu = share;
-						threads = th;
-					}
-				}
-				if (s->lag_p99_ms >= RPT_GEN_LAG_MS) {
-					hit = 1;
-					lag = fmax(isnan(lag) ? 0 : lag, s->lag_p99_ms);
-				}
-			}
-			if (hit)
-				list_add(runs, sizeof runs, run->key);
-		}
-		if (!runs[0])
-			continue;
+		struct gen_tally t;
 		struct sbuf b = {.n = 0};
-		rpt_sb_printf(&b, "%s: the load generator was saturated in ", lname(r, l));
-		rpt_sb_runs(&b, runs);
-		rpt_sb_printf(&b, ": ");
-		if (!isnan(cpu))
+
+		gen_tally(r, l, GEN_BUSY, &t);
+		if (t.runs[0]) {
+			rpt_sb_printf(&b, "%s: the load generator was busy in ", lname(r, l));
+			rpt_sb_runs(&b, t.runs);
 			rpt_sb_printf(
 			    &b,
-			    "its %d engine thread%s busy or waiting for a core %.0f%% of the "
-			    "time",
-			    threads, threads == 1 ? " was" : "s were", cpu);
-		if (!isnan(cpu) && !isnan(lag))
-			rpt_sb_printf(&b, " and ");
-		if (!isnan(lag))
-			rpt_sb_printf(&b, "requests started %.1f ms late at p99", lag);
-		rpt_sb_printf(&b, ". The generator, not the server, may have set the pace: give "
-		                  "it more threads (--threads) or more agents.");
-		if (add(v, "warn", "generator_saturated", l, runs, &b) < 0)
-			return -1;
+			    ": its %d engine thread%s busy %.0f%% of the time. The "
+			    "generator, not the server, may have set the pace, and its own "
+			    "queueing is in the latencies: give it more threads "
+			    "(--threads) or more agents.",
+			    t.threads, t.threads == 1 ? " was" : "s were", t.cpu);
+			if (add(v, "warn", "generator_saturated", l, t.runs, &b) < 0)
+				return -1;
+		}
+		gen_tally(r, l, GEN_STARVED, &t);
+		if (t.runs[0]) {
+			rpt_sb_reset(&b);
+			rpt_sb_printf(&b, "%s: the load generator waited for a core in ",
+			              lname(r, l));
+			rpt_sb_runs(&b, t.runs);
+			rpt_sb_printf(
+			    &b,
+			    ": its threads were busy %.0f%% of the time and ready but "
+			    "waiting for a core %.0f%% more. Other work on its machine "
+			    "(the server, the database) took its CPUs, so it may have set "
+			    "the pace: give it CPUs of its own (placement) or another host; "
+			    "more threads would compete for the same cores.",
+			    t.cpu, isnan(t.wait) ? 0 : t.wait);
+			if (add(v, "warn", "generator_saturated", l, t.runs, &b) < 0)
+				return -1;
+		}
+		gen_tally(r, l, GEN_LATE, &t);
+		if (t.runs[0]) {
+			rpt_sb_reset(&b);
+			rpt_sb_printf(&b, "%s: requests went out late in ", lname(r, l));
+			rpt_sb_runs(&b, t.runs);
+			rpt_sb_printf(&b, ": start lag p99 up to %.1f ms", t.lag);
+			if (t.late > 0)
+				rpt_sb_printf(&b, ", over %.0f ms in %d of %d measured intervals",
+				              RPT_GEN_LAG_MS, t.late, t.steady);
+			rpt_sb_printf(
+			    &b,
+			    ", while the generator was busy %.0f%% of the time and waited "
+			    "%.0f%% for a core. The machine woke or ran it late (timer "
+			    "wake-ups, a virtual machine's pause, a stopped process), which "
+			    "more threads would not change. Latency never holds that "
+			    "lateness (it counts from the send, and from the intended start "
+			    "only while every connection was busy: the server's wait)",
+			    isnan(t.cpu) ? 0 : t.cpu, isnan(t.wait) ? 0 : t.wait);
+			rpt_sb_printf(&b, "; but as it caught up its arrivals bunched, and the "
+			                  "server's answers to the bunch are in those intervals' "
+			                  "figures.");
+			int many = t.steady > 0 && t.late * 10 >= t.steady;
+			if (add(v, many ? "warn" : "info", "generator_late", l, t.runs, &b) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -530,9 +604,9 @@ static int confounded(struct vctx *v)
 
 static int code_rank(const char *code)
 {
-	static const char *const order[] = {"host_saturated", "generator_saturated", "confounded",
-	                                    "errors",         "not_steady",          "clock_skew",
-	                                    "short_window"};
+	static const char *const order[] = {
+	    "host_saturated", "generator_saturated", "generator_late", "confounded",
+	    "errors",         "not_steady",          "clock_skew",     "short_window"};
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (!strcmp(order[i], code))
 			return (int)i;

@@ -360,21 +360,32 @@ double rec_gen_wait_pct(const struct istats *s, double seconds, int threads)
 }
 
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-                 const char *phase, int vus, const struct istats *s, int *saturated, char *err,
+                 const char *phase, int vus, const struct istats *s, struct rec_gen *gen, char *err,
                  size_t errlen)
 {
 	struct figures f;
 	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
 	double secs = (double)length_ms / 1000.0;
-	int sat;
+	struct rec_gen g = {0};
 
 	istats_figures(s, secs, &f);
-	sat = (r->threads > 0 &&
-	       rec_gen_cpu_pct(s, secs, r->threads) + rec_gen_wait_pct(s, secs, r->threads) >=
-	           REC_GEN_CPU_SATURATED) ||
-	      (r->open && f.lag_p99_us > REC_GEN_LAG_SATURATED);
-	if (saturated)
-		*saturated = sat;
+	if (r->threads > 0) {
+		g.cpu_pct = rec_gen_cpu_pct(s, secs, r->threads);
+		g.wait_pct = rec_gen_wait_pct(s, secs, r->threads);
+		if (g.cpu_pct >= REC_GEN_CPU_SATURATED)
+			g.flags |= REC_GEN_BUSY;
+		else if (g.cpu_pct + g.wait_pct >= REC_GEN_CPU_SATURATED)
+			g.flags |= REC_GEN_STARVED;
+	}
+	if (r->open) {
+		g.lag_p99_us = f.lag_p99_us;
+		g.lag_max_us = f.lag_max_us;
+		if (f.lag_p99_us > REC_GEN_LAG_SATURATED && !g.flags)
+			g.flags |= REC_GEN_LATE;
+	}
+	if (gen)
+		*gen = g;
+
 	if (db_begin(r->db, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(r->ins_interval, 1, r->run_id);
@@ -386,7 +397,7 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	if (rec_bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
 	    rec_bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0)
 		goto fail;
-	sqlite3_bind_int(r->ins_interval, 30, sat);
+	sqlite3_bind_int(r->ins_interval, 30, g.flags);
 	if (r->threads > 0 && secs > 0)
 		sqlite3_bind_double(r->ins_interval, 31, rec_gen_wait_pct(s, secs, r->threads));
 	if (r->probe_us > 0)

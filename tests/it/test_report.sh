@@ -164,8 +164,12 @@ check_eq "validity: host_saturated names the shared run" \
   "$(json "$V" '.validity[] | select(.code == "host_saturated") | [.label, .run] | join(" ")')" "cand 2"
 check_eq "validity: the lone generator's host is not saturated" \
   "$(json "$V" '[.validity[] | select(.code == "host_saturated" and .label == "base")] | length')" 0
-check_eq "validity: generator CPU of 2 threads" \
-  "$(json "$V" '[.validity[] | select(.code == "generator_saturated")] | length')" 1
+check_eq "validity: generator busy (run 2) and waiting for a core (run 3), apart" \
+  "$(json "$V" '[.validity[] | select(.code == "generator_saturated") | .run] | join(" ")')" "2 3"
+check "validity: a busy generator is told to get more threads" \
+  bash -c "jq -r '.validity[] | select(.code == \"generator_saturated\" and .run == \"2\") | .message' '$V' | grep -q 'more threads'"
+check "validity: a starved generator is told to get cores of its own, not threads" \
+  bash -c "jq -r '.validity[] | select(.code == \"generator_saturated\" and .run == \"3\") | .message' '$V' | grep -q 'CPUs of its own.*more threads would compete'"
 check "validity: confounded names the heap" \
   bash -c "jq -r '.validity[] | select(.code == \"confounded\") | .message' '$V' | grep -q \"app heap max '512M' against '256M'\""
 check "validity: not_steady says the server degrades" \
@@ -175,7 +179,7 @@ check "validity: errors name the dominant class" \
 check_eq "validity: right after the verdict" \
   "$(grep '^## ' "$T/v/report.md" | sed -n 2p)" "## Can these numbers be trusted?"
 check "validity: the verdict sentence says to read with care" \
-  grep -q 'Read it with care: 7 validity warnings below' "$T/v/report.md"
+  grep -q 'Read it with care: 8 validity warnings below' "$T/v/report.md"
 check "environment: a table per label" \
   bash -c "grep -q '^## Environment: base' '$T/v/report.md' && grep -q '^## Environment: cand' '$T/v/report.md'"
 
