@@ -179,7 +179,8 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 
 	if (db_prepare(rd->db, &q,
 	               "SELECT idx, concurrency, planned_ms, n_steady, IFNULL(from_ms, 0), "
-	               "IFNULL(to_ms, 0) FROM rpt_steps WHERE run_id = ? ORDER BY idx",
+	               "IFNULL(to_ms, 0), IFNULL(rate, 0) FROM rpt_steps WHERE run_id = ? "
+	               "ORDER BY idx",
 	               rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
@@ -203,6 +204,7 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 		s->nintervals = sqlite3_column_int(q, 3);
 		s->win_from_ms = sqlite3_column_int64(q, 4);
 		s->win_to_ms = sqlite3_column_int64(q, 5);
+		s->rate = sqlite3_column_double(q, 6);
 		if (read_step(rd, run, s) < 0)
 			goto done;
 	}
@@ -636,7 +638,6 @@ void rpt_free(struct report *r)
 	for (int i = 0; i < r->nverdicts; i++)
 		free(r->verdicts[i].sentence);
 	free(r->verdicts);
-	free(r->resolve);
 	for (int i = 0; i < r->npics; i++) {
 		free(r->pics[i].title);
 		free(r->pics[i].svg);

@@ -676,6 +676,7 @@ static void validity(void)
 	drift.label = "cand";
 	drift.start = T0 + 2 * 3600000;
 	drift.levels[0] = 30;
+	drift.steady = 30; /* ten intervals a third: enough for the drift verdict to judge */
 	drift.trend_pct = 30;
 	b50.id = 6;
 	b50.name = "base 50 users, short";
