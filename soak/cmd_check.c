@@ -117,19 +117,22 @@ static void estimate(const struct scenario *s, const char *path)
 
 	if (runs_named(path, s->name, runs, sizeof runs) == 0)
 		return;
-	if (rpt_read(&r, &o, &usage, err, sizeof err) < 0 || rpt_build(&r, &o, err, sizeof err) < 0) {
+	if (rpt_read(&r, &o, &usage, err, sizeof err) < 0 ||
+	    rpt_build(&r, &o, err, sizeof err) < 0) {
 		rpt_free(&r);
 		return;
 	}
 	for (int i = 0; i < r.ncells; i++) {
 		const struct rpt_cell *c = &r.cells[i];
 		char at[96], d[32];
-		printf("how long to run, from %d run%s of label %s at %s in %s (%s measured each):\n",
-		       c->nruns, c->nruns == 1 ? "" : "s", r.labels[c->label].name,
-		       rpt_cell_text(c, at, sizeof at), path,
-		       rpt_fmt_need(c->vc[RPT_M_TPS].secs, d, sizeof d));
+		printf(
+		    "how long to run, from %d run%s of label %s at %s in %s (%s measured each):\n",
+		    c->nruns, c->nruns == 1 ? "" : "s", r.labels[c->label].name,
+		    rpt_cell_text(c, at, sizeof at), path,
+		    rpt_fmt_need(c->vc[RPT_M_TPS].secs, d, sizeof d));
 		if (c->nruns < 2) {
-			printf("  one run: the run-to-run noise is unknown; run the scenario 3 or more "
+			printf("  one run: the run-to-run noise is unknown; run the scenario 3 or "
+			       "more "
 			       "times (soak calibrate) before planning by it\n");
 			continue;
 		}

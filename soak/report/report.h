@@ -505,15 +505,15 @@ void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, 
  * label's compared runs pooled (histograms merged; interval observations as segments).
  * The level is the concurrency (closed model) or the arrival rate (open model). */
 struct rpt_cell {
-	int sweep;          /* 1: steps of sweep runs; 0: fixed runs */
-	int label;          /* index into report.labels */
-	int concurrency;    /* virtual users (closed model), else 0 */
-	double rate;        /* arrivals per second (open model), else 0 */
-	int64_t planned_ms; /* planned step length, warm-up included */
-	int nsteps;         /* steps pooled */
-	char runs[128];     /* their run keys, comma-separated (cut when long) */
-	struct figures f;   /* merged figures */
-	struct istats st;   /* merged counters (st.hist released) */
+	int sweep;                        /* 1: steps of sweep runs; 0: fixed runs */
+	int label;                        /* index into report.labels */
+	int concurrency;                  /* virtual users (closed model), else 0 */
+	double rate;                      /* arrivals per second (open model), else 0 */
+	int64_t planned_ms;               /* planned step length, warm-up included */
+	int nsteps;                       /* steps pooled */
+	char runs[128];                   /* their run keys, comma-separated (cut when long) */
+	struct figures f;                 /* merged figures */
+	struct istats st;                 /* merged counters (st.hist released) */
 	double cpu_mean[RPT_MAX_SOURCES]; /* per report CPU series, mean CPU % (NAN: none) */
 	double value[RPT_NFIG];           /* each figure as the tables show it: merged over the
 	                                   * runs (CPU per request: 10 * CPU % / TPS) */
@@ -547,14 +547,14 @@ enum rpt_advice_basis {
 
 struct rpt_resolve {
 	enum rpt_advice_basis basis; /* where the noise comes from */
-	double half_pct;   /* the verdict's own interval of the difference: its half-width
-	                    * in % of the baseline (NAN: no resolution can be stated) */
-	double level;      /* that interval's confidence level */
-	double target_pct; /* the change the advice aims to resolve */
-	int rounds;        /* advice: runs per label (0: no advice) ... */
-	double run_s;      /* ... each with this measured window (s) ... */
-	double total_s;    /* ... taking this long per label in all, overheads included */
-	int now_enough;    /* the runs made already resolve target_pct */
+	double half_pct;             /* the verdict's own interval of the difference: its half-width
+	                              * in % of the baseline (NAN: no resolution can be stated) */
+	double level;                /* that interval's confidence level */
+	double target_pct;           /* the change the advice aims to resolve */
+	int rounds;                  /* advice: runs per label (0: no advice) ... */
+	double run_s;                /* ... each with this measured window (s) ... */
+	double total_s;              /* ... taking this long per label in all, overheads included */
+	int now_enough;              /* the runs made already resolve target_pct */
 	double between_pct; /* run-to-run sd (between part) in % of the baseline, pooled over
 	                     * the two sides (NAN: unknown) */
 	double within_pct;  /* within-run sd of a run's value at the runs' length, % */
@@ -581,23 +581,23 @@ void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, dou
  * alpha / (k - 1), ... until one fails), so that a system compared with itself has at
  * most an alpha chance of any figure called real. */
 struct rpt_cmp {
-	int base;                       /* cell index of the baseline */
-	int cell;                       /* cell index of the other label */
-	struct rpt_diff d[RPT_NFIG];    /* by figure (RPT_FIG_*): verdict NA where a side lacks
-	                                 * the figure */
-	double base_value[RPT_NFIG];    /* the cells' merged figures (what the tables show) */
-	double value[RPT_NFIG];         /* the same for the other label */
+	int base;                         /* cell index of the baseline */
+	int cell;                         /* cell index of the other label */
+	struct rpt_diff d[RPT_NFIG];      /* by figure (RPT_FIG_*): verdict NA where a side lacks
+	                                   * the figure */
+	double base_value[RPT_NFIG];      /* the cells' merged figures (what the tables show) */
+	double value[RPT_NFIG];           /* the same for the other label */
 	struct rpt_resolve res[RPT_NFIG]; /* what it resolves, and the advice (TPS, p99, CPU
 	                                   * per request) */
-	enum rpt_noise noise;           /* how the intervals were computed */
-	int nruns_base, nruns;          /* compared runs on each side */
-	int family;                     /* figures judged together (k) */
-	double alpha;                   /* the family's error rate: RPT_ALPHA, or the share of
-	                                 * it a sequential study's last look spent */
-	double level;                   /* the strictest level of the family: 1 - alpha / k */
-	double floor_pct;  /* one run a side: the floor applied to figures judged on
-	                    * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
-	int cal;           /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
+	enum rpt_noise noise;             /* how the intervals were computed */
+	int nruns_base, nruns;            /* compared runs on each side */
+	int family;                       /* figures judged together (k) */
+	double alpha;                     /* the family's error rate: RPT_ALPHA, or the share of
+	                                   * it a sequential study's last look spent */
+	double level;                     /* the strictest level of the family: 1 - alpha / k */
+	double floor_pct;                 /* one run a side: the floor applied to figures judged on
+	                                   * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
+	int cal;                          /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
 	int study;         /* the study all its runs belong to (index into studies), or -1 */
 	char method[1024]; /* the sentence saying all this, for the writers */
 };

@@ -38,7 +38,8 @@ char *rpt_level_text(int concurrency, double rate, char *buf, size_t len)
 {
 	char x[32];
 	if (rate > 0)
-		snprintf(buf, len, "%s/s", rpt_fmt_num(rate, rate == floor(rate) ? 0 : 1, x, sizeof x));
+		snprintf(buf, len, "%s/s",
+		         rpt_fmt_num(rate, rate == floor(rate) ? 0 : 1, x, sizeof x));
 	else
 		snprintf(buf, len, "%d user%s", concurrency, concurrency == 1 ? "" : "s");
 	return buf;
@@ -114,7 +115,10 @@ static void per_request(const struct rpt_bm *cpu, const struct rpt_bm *tps, stru
 /* The per-interval observations of figure f (< RPT_NMETRIC) of a step. */
 static const struct rpt_values *step_values(const struct rpt_step *s, int f)
 {
-	return f == RPT_M_TPS ? &s->tps : f == RPT_M_MEAN ? &s->mean_ms : f == RPT_M_P99 ? &s->p99_ms : &s->err_pct;
+	return f == RPT_M_TPS    ? &s->tps
+	       : f == RPT_M_MEAN ? &s->mean_ms
+	       : f == RPT_M_P99  ? &s->p99_ms
+	                         : &s->err_pct;
 }
 
 /* A step's figure f and its standard error from the step's own intervals (batch means). */
@@ -250,8 +254,8 @@ static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, st
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
 			const struct rpt_values *x = f < RPT_NMETRIC ? step_values(s, f)
-			                             : s->cpu      ? &s->cpu[si]
-			                                           : NULL;
+			                             : s->cpu        ? &s->cpu[si]
+			                                             : NULL;
 			if (!rpt_step_in(s, c) || !x)
 				continue;
 			if (n + x->n > cap) {
@@ -427,8 +431,8 @@ struct pairs {
 /* Whether figure f is judged on batch means (and held to the floor) in comparison m. */
 static int on_batches(const struct report *r, const struct rpt_cmp *m, int f)
 {
-	return m->noise == RPT_BY_BATCHES ||
-	       (m->noise == RPT_BY_CALIBRATION && (f >= RPT_NMETRIC || isnan(r->cals[m->cal].cv[f])));
+	return m->noise == RPT_BY_BATCHES || (m->noise == RPT_BY_CALIBRATION &&
+	                                      (f >= RPT_NMETRIC || isnan(r->cals[m->cal].cv[f])));
 }
 
 /* Figure f of a comparison at a (1 - alpha) interval, by the comparison's method. */
@@ -468,7 +472,8 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 		const struct rpt_cal *k = &r->cals[m->cal];
 		const struct rpt_bm *ra = &a->run[f], *rb = &b->run[f];
 		double cv = k->cv[f], va, vb;
-		double sa = ra->n >= 2 ? ra->se : a->bm[f].se, sb = rb->n >= 2 ? rb->se : b->bm[f].se;
+		double sa = ra->n >= 2 ? ra->se : a->bm[f].se,
+		       sb = rb->n >= 2 ? rb->se : b->bm[f].se;
 		va = cv * cv * ra->mean * ra->mean / (double)(ra->n ? ra->n : 1);
 		vb = cv * cv * rb->mean * rb->mean / (double)(rb->n ? rb->n : 1);
 		if (!isnan(sa) && sa * sa > va)
@@ -570,7 +575,8 @@ void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, dou
 	if (isnan(a->between) || isnan(b->between) || !(goal > 0) || !(t0 > 0))
 		return;
 	bv = a->between + b->between;
-	wv = (isnan(a->within) ? 0 : a->within * a->secs) + (isnan(b->within) ? 0 : b->within * b->secs);
+	wv = (isnan(a->within) ? 0 : a->within * a->secs) +
+	     (isnan(b->within) ? 0 : b->within * b->secs);
 	res->between_pct = 100 * sqrt(bv / 2) / fabs(base);
 	res->within_pct = 100 * sqrt(wv / 2 / t0) / fabs(base);
 	int now = a->runs < b->runs ? a->runs : b->runs;
@@ -589,7 +595,8 @@ void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, dou
 			double cost = n * (t + over);
 			/* Cheaper wins; a tie keeps the run length nearer today's. */
 			if (cost < best_cost - 1e-9 ||
-			    (fabs(cost - best_cost) <= 1e-9 && fabs(log(t / t0)) < fabs(log(res->run_s / t0)))) {
+			    (fabs(cost - best_cost) <= 1e-9 &&
+			     fabs(log(t / t0)) < fabs(log(res->run_s / t0)))) {
 				best_cost = cost;
 				res->rounds = n;
 				res->run_s = t;
@@ -696,7 +703,8 @@ static void method_sentence(const struct report *r, struct rpt_cmp *m)
 		    "database; `soak calibrate` or a study with rounds measures it). The intervals "
 		    "come from Welch's t-test on batch means within the runs, which see only each "
 		    "run's own noise, so a change is called real only when its interval excludes "
-		    "zero and it exceeds %.0f %% (%.0f %% for p99, which moves far more from run to "
+		    "zero and it exceeds %.0f %% (%.0f %% for p99, which moves far more from run "
+		    "to "
 		    "run), and no resolution is stated.",
 		    runs, RPT_FLOOR_PCT, RPT_FLOOR_P99_PCT);
 	}

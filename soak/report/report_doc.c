@@ -24,8 +24,8 @@ static struct rpt_block *block(struct rpt_doc *d, enum rpt_block_kind kind)
 }
 
 /* A text the document keeps (printf-style); NULL out of memory. */
-__attribute__((format(printf, 2, 3))) static const char *doc_str(struct rpt_doc *d,
-                                                                 const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static const char *doc_str(struct rpt_doc *d, const char *fmt,
+                                                                 ...)
 {
 	va_list ap;
 	char *s = NULL;

@@ -36,29 +36,29 @@ struct rpt_item {
 
 struct rpt_block {
 	enum rpt_block_kind kind;
-	int level;                    /* heading: 1, 2 or 3 */
-	const char *cls;              /* paragraph or list: its HTML class ("meta", "note",
-	                               * "verdict", "findings", "validity"), or NULL */
-	const char *lead;             /* paragraph: its bold lead, or NULL */
-	const char *text;             /* heading or paragraph text */
+	int level;                     /* heading: 1, 2 or 3 */
+	const char *cls;               /* paragraph or list: its HTML class ("meta", "note",
+	                                * "verdict", "findings", "validity"), or NULL */
+	const char *lead;              /* paragraph: its bold lead, or NULL */
+	const char *text;              /* heading or paragraph text */
 	const struct rpt_table *table; /* table */
-	int compare;                  /* pictures: 1 the labels compared, 0 each run's */
-	struct rpt_item *items;       /* list: its items (owned) */
-	int nitems;                   /* entries in items */
+	int compare;                   /* pictures: 1 the labels compared, 0 each run's */
+	struct rpt_item *items;        /* list: its items (owned) */
+	int nitems;                    /* entries in items */
 };
 
 struct rpt_doc {
-	const struct report *r;     /* the report it shows */
-	struct rpt_block *b;        /* the blocks in order (owned) */
-	int n, cap;                 /* used and allocated */
-	char **strs;                /* texts the document made (owned) */
-	int nstrs, capstrs;         /* used and allocated */
-	struct rpt_table *front;    /* the verdict and how-long tables (owned) */
-	int nfront;                 /* entries in front */
-	struct rpt_table *tables;   /* the detail tables (owned) */
-	int ntables;                /* entries in tables */
-	struct rpt_table *env;      /* the environment tables (owned) */
-	int nenv;                   /* entries in env */
+	const struct report *r;   /* the report it shows */
+	struct rpt_block *b;      /* the blocks in order (owned) */
+	int n, cap;               /* used and allocated */
+	char **strs;              /* texts the document made (owned) */
+	int nstrs, capstrs;       /* used and allocated */
+	struct rpt_table *front;  /* the verdict and how-long tables (owned) */
+	int nfront;               /* entries in front */
+	struct rpt_table *tables; /* the detail tables (owned) */
+	int ntables;              /* entries in tables */
+	struct rpt_table *env;    /* the environment tables (owned) */
+	int nenv;                 /* entries in env */
 };
 
 /* Builds the document of r into d (zeroed first); 0, or -1 with err. */

@@ -751,7 +751,8 @@ static int error_findings(struct fctx *x)
 			rpt_sb_printf(&b,
 			              "%s%s: %lld of %lld requests failed in runs not compared "
 			              "(warm-up runs, interrupted study runs).",
-			              b.n ? " " : "", lname(r, l), (long long)werr, (long long)wreq);
+			              b.n ? " " : "", lname(r, l), (long long)werr,
+			              (long long)wreq);
 			score = fmax(score, S_NOTHING);
 		}
 		if (b.n == 0)
@@ -817,8 +818,8 @@ static int connection_findings(struct fctx *x)
 				    "run %s, keep-alive did not hold: only %.1f requests per "
 				    "connection (%lld new connections for %lld requests): the "
 				    "server or a proxy closes them",
-				    ref(run, rk, sizeof rk), (double)req / (double)nc, (long long)nc,
-				    (long long)req);
+				    ref(run, rk, sizeof rk), (double)req / (double)nc,
+				    (long long)nc, (long long)req);
 				score = fmax(score, S_KEEPALIVE_LOST);
 			}
 			if ((double)nc >= 0.5 * (double)req && f->connect_us > 0) {
@@ -946,17 +947,21 @@ static int cost_findings(struct fctx *x)
 				if (!isfinite(a) || !isfinite(c) || !(a > 0))
 					continue;
 				if (first)
-					rpt_sb_printf(&b, "; against %s at %s (the verdict's compared runs): ",
-					              lname(r, 0),
-					              rpt_cell_text(&r->cells[v->cell], at, sizeof at));
-				rpt_sb_printf(&b, "%s%s %.2fx the CPU per request (%.3f vs %.3f ms, %s, %s)",
-				              first ? "" : ", ", r->cpu_names[s], c / a, c, a,
-				              rpt_fmt_pct(100 * (c - a) / a, p, sizeof p),
-				              rpt_verdict_name(m->d[f].verdict));
+					rpt_sb_printf(
+					    &b,
+					    "; against %s at %s (the verdict's compared runs): ",
+					    lname(r, 0),
+					    rpt_cell_text(&r->cells[v->cell], at, sizeof at));
+				rpt_sb_printf(
+				    &b, "%s%s %.2fx the CPU per request (%.3f vs %.3f ms, %s, %s)",
+				    first ? "" : ", ", r->cpu_names[s], c / a, c, a,
+				    rpt_fmt_pct(100 * (c - a) / a, p, sizeof p),
+				    rpt_verdict_name(m->d[f].verdict));
 				first = 0;
-				score = fmax(score, m->d[f].verdict == RPT_REAL
-				                        ? S_COST_BASE + fmin(40, 100 * fabs(c / a - 1))
-				                        : S_COST_ONE);
+				score =
+				    fmax(score, m->d[f].verdict == RPT_REAL
+				                    ? S_COST_BASE + fmin(40, 100 * fabs(c / a - 1))
+				                    : S_COST_ONE);
 			}
 		}
 		struct sbuf line = {.n = 0};

@@ -105,7 +105,8 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 				rpt_tb_set(b, row, cpucol[s], "%s",
 				           rpt_fmt_ms(v->cpu_req[s], x, sizeof x));
 			else if (v->cmp >= 0)
-				change(b, row, cpucol[s], r->cmps[v->cmp].base_value[RPT_FIG_CPU(s)],
+				change(b, row, cpucol[s],
+				       r->cmps[v->cmp].base_value[RPT_FIG_CPU(s)],
 				       r->cmps[v->cmp].value[RPT_FIG_CPU(s)],
 				       &r->cmps[v->cmp].d[RPT_FIG_CPU(s)], 0);
 			else
@@ -143,9 +144,9 @@ char *rpt_fmt_need(double s, char *buf, size_t len)
  * run length that resolve the target in the least time. */
 static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {"comparison", "figure",   "resolves now",
-	                                    "noise: between runs / within a run",
-	                                    "to resolve",  "takes"};
+	static const char *const names[] = {"comparison",   "figure",
+	                                    "resolves now", "noise: between runs / within a run",
+	                                    "to resolve",   "takes"};
 	rpt_tb_begin(b, t, "How long to run", 6);
 	snprintf(t->note, sizeof t->note,
 	         "For each comparison: the half-width of the interval the verdict itself used "
@@ -169,7 +170,8 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 			           r->labels[a->label].name, rpt_cell_text(c, at, sizeof at));
 			rpt_tb_set(b, row, 1, "%s", rpt_fig_key(r, f, key, sizeof key));
 			if (isfinite(x->half_pct))
-				rpt_tb_set(b, row, 2, "±%s%%", rpt_fmt_num(x->half_pct, 1, p, sizeof p));
+				rpt_tb_set(b, row, 2, "±%s%%",
+				           rpt_fmt_num(x->half_pct, 1, p, sizeof p));
 			else
 				rpt_tb_set(b, row, 2, "not stated");
 			if (isfinite(x->between_pct))

@@ -373,8 +373,8 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 	fputs(",\n     \"noise\": ", f);
 	json_write_str(f, rpt_noise_name(m->noise));
 	fprintf(f,
-	        ", \"n_runs\": %d, \"n_runs_baseline\": %d, \"family\": %d, \"alpha\": ",
-	        m->nruns, m->nruns_base, m->family);
+	        ", \"n_runs\": %d, \"n_runs_baseline\": %d, \"family\": %d, \"alpha\": ", m->nruns,
+	        m->nruns_base, m->family);
 	jnum(f, m->alpha, 6);
 	fputs(", \"level\": ", f);
 	jnum(f, m->level, 6);
@@ -408,7 +408,8 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 		fputs(kind ? "},\n     \"memory\": {" : "},\n     \"cpu_per_request\": {", f);
 		for (int s = 0; s < r->ncpu; s++) {
 			int g = kind ? RPT_FIG_MEM(s) : RPT_FIG_CPU(s);
-			if (m->d[g].verdict == RPT_NA && (isnan(m->base_value[g]) || isnan(m->value[g])))
+			if (m->d[g].verdict == RPT_NA &&
+			    (isnan(m->base_value[g]) || isnan(m->value[g])))
 				continue;
 			fputs(first ? "" : ", ", f);
 			jkey(f, r->cpu_names[s]);
@@ -450,7 +451,8 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 		jfield(f, "half_pct", x->half_pct, 3);
 		jfield(f, "level", x->level, 6);
 		jfield(f, "target_pct", x->target_pct, 1);
-		fprintf(f, ", \"resolved_now\": %s, \"rounds\": ", x->now_enough ? "true" : "false");
+		fprintf(f,
+		        ", \"resolved_now\": %s, \"rounds\": ", x->now_enough ? "true" : "false");
 		if (x->rounds > 0)
 			fprintf(f, "%d", x->rounds);
 		else
@@ -498,7 +500,8 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 			jnum(f, v->cpu_req[s], 4);
 		else
 			jdiff(f, r->cmps[v->cmp].base_value[RPT_FIG_CPU(s)],
-			      r->cmps[v->cmp].value[RPT_FIG_CPU(s)], &r->cmps[v->cmp].d[RPT_FIG_CPU(s)]);
+			      r->cmps[v->cmp].value[RPT_FIG_CPU(s)],
+			      &r->cmps[v->cmp].d[RPT_FIG_CPU(s)]);
 		first = 0;
 	}
 	fputs("},\n     \"memory\": ", f);
@@ -705,7 +708,9 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			cnum(f, ans ? (double)g->p999_us / 1000 : NAN, 3);
 			cnum(f, ans ? (double)g->max_us / 1000 : NAN, 3);
 			fprintf(f, ",%lld,%s", (long long)g->new_conns,
-			        run->compared ? "yes" : run->warmup ? "warm-up" : "no");
+			        run->compared ? "yes"
+			        : run->warmup ? "warm-up"
+			                      : "no");
 			for (int c = 0; c < r->ncpu; c++) {
 				double v = NAN;
 				for (int q = 0; q < run->nsrc; q++)

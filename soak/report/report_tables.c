@@ -255,8 +255,8 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		rpt_tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
 		rpt_tb_set(b, row, c++, "%s", lname(r, run->label));
 		rpt_tb_set(b, row, c++, "%s",
-		           run->nsteps ? rpt_level_text(run->steps[0].concurrency, run->steps[0].rate,
-		                                        x[1], sizeof x[1])
+		           run->nsteps ? rpt_level_text(run->steps[0].concurrency,
+		                                        run->steps[0].rate, x[1], sizeof x[1])
 		                       : "");
 		rpt_tb_set(b, row, c++, "%s", dur_s(f->seconds, x[1], sizeof x[1]));
 		rpt_tb_set(b, row, c++, "%lld", (long long)f->requests);
@@ -398,7 +398,8 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		for (int s = 0; s < r->ncpu && nc < MAX_COLS; s++) {
 			int g = kind ? RPT_FIG_MEM(s) : RPT_FIG_CPU(s), any = 0;
 			for (int i = 0; i < r->ncmps && !any; i++)
-				any = isfinite(r->cmps[i].base_value[g]) && isfinite(r->cmps[i].value[g]);
+				any = isfinite(r->cmps[i].base_value[g]) &&
+				      isfinite(r->cmps[i].value[g]);
 			if (!any)
 				continue;
 			snprintf(head[ncol], sizeof head[ncol], "%s %s",

@@ -337,12 +337,13 @@ static int short_memory(struct vctx *v)
 						const struct rpt_source *s = &run->src[k];
 						const struct gca_result *g = &s->gc;
 						double span =
-						    (double)(g->steady_to_ms - g->steady_from_ms) / 1000;
+						    (double)(g->steady_to_ms - g->steady_from_ms) /
+						    1000;
 						int64_t cycles = old_cycles(g);
-						/* Exhaustion is seen, not inferred from a trend: any
-						 * window shows it. */
-						if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
-						    g->memory == GCA_UNKNOWN ||
+						/* Exhaustion is seen, not inferred from a trend:
+						 * any window shows it. */
+						if (strcmp(s->name, names[j]) != 0 ||
+						    !s->gc_events || g->memory == GCA_UNKNOWN ||
 						    g->memory == GCA_EXHAUSTED ||
 						    (g->memory == GCA_TOO_SHORT) == provisional ||
 						    (span >= RPT_TREND_MIN_S &&
@@ -374,20 +375,22 @@ static int short_memory(struct vctx *v)
 				if (!provisional) {
 					rpt_sb_printf(&b, "memory could not be judged in ");
 					rpt_sb_runs(&b, runs);
-					rpt_sb_printf(&b,
-					              ": %s of GC log with %s, and a trend needs at "
-					              "least %d min and %d cycles; run longer.",
-					              span.s, cyc.s, RPT_TREND_MIN_S / 60,
-					              RPT_TREND_MIN_CYCLES);
+					rpt_sb_printf(
+					    &b,
+					    ": %s of GC log with %s, and a trend needs at "
+					    "least %d min and %d cycles; run longer.",
+					    span.s, cyc.s, RPT_TREND_MIN_S / 60,
+					    RPT_TREND_MIN_CYCLES);
 				} else {
 					rpt_sb_printf(&b, "the memory verdict '%s' of ", m);
 					rpt_sb_runs(&b, runs);
-					rpt_sb_printf(&b,
-					              " rests on %s of GC log with %s; a trend needs at "
-					              "least %d min and %d cycles, so take it as "
-					              "provisional and run longer.",
-					              span.s, cyc.s, RPT_TREND_MIN_S / 60,
-					              RPT_TREND_MIN_CYCLES);
+					rpt_sb_printf(
+					    &b,
+					    " rests on %s of GC log with %s; a trend needs at "
+					    "least %d min and %d cycles, so take it as "
+					    "provisional and run longer.",
+					    span.s, cyc.s, RPT_TREND_MIN_S / 60,
+					    RPT_TREND_MIN_CYCLES);
 				}
 				if (add(v, "warn", "short_window", l, runs, &b) < 0)
 					return -1;
@@ -407,10 +410,9 @@ static int short_comparisons(struct vctx *v)
 		for (int i = 0; i < r->ncmps; i++) {
 			const struct rpt_cmp *m = &r->cmps[i];
 			const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-			size_t bt =
-			    a->bm[RPT_M_TPS].batches < c->bm[RPT_M_TPS].batches
-			        ? a->bm[RPT_M_TPS].batches
-			        : c->bm[RPT_M_TPS].batches;
+			size_t bt = a->bm[RPT_M_TPS].batches < c->bm[RPT_M_TPS].batches
+			                ? a->bm[RPT_M_TPS].batches
+			                : c->bm[RPT_M_TPS].batches;
 			char d[32];
 			if (c->label != l || bt >= RPT_CMP_MIN_BATCHES)
 				continue;
@@ -493,17 +495,19 @@ static int not_steady(struct vctx *v)
 					if (is != kind)
 						continue;
 					if (n++ == 0)
-						rpt_sb_printf(&b,
-						              "%s: from the first to the last third of "
-						              "the measured window, ",
-						              lname(r, l));
+						rpt_sb_printf(
+						    &b,
+						    "%s: from the first to the last third of "
+						    "the measured window, ",
+						    lname(r, l));
 					else
 						rpt_sb_printf(&b, "; ");
 					rpt_sb_printf(&b, "run %s", run->key);
 					if (run->nsteps > 1)
 						rpt_sb_printf(&b, " at %s",
-						              rpt_level_text(run->steps[k].concurrency,
-						                             run->steps[k].rate, c, sizeof c));
+						              rpt_level_text(
+						                  run->steps[k].concurrency,
+						                  run->steps[k].rate, c, sizeof c));
 					rpt_sb_printf(&b, ": ");
 					if (t != 0)
 						rpt_sb_printf(&b, "TPS %s%.1f%%", t > 0 ? "+" : "-",
@@ -518,7 +522,8 @@ static int not_steady(struct vctx *v)
 			}
 			if (n == 0)
 				continue;
-			rpt_sb_printf(&b, " (real, as the drift verdict judges them): %s", why[kind]);
+			rpt_sb_printf(&b, " (real, as the drift verdict judges them): %s",
+			              why[kind]);
 			if (add(v, "warn", "not_steady", l, runs, &b) < 0)
 				return -1;
 		}
@@ -550,23 +555,25 @@ static int errors(struct vctx *v)
 					    (top < 0 || s->st.err_count[e] > s->st.err_count[top]))
 						top = e;
 				if (n++ == 0)
-					rpt_sb_printf(&b,
-					              "%s: more than %.0f%% of requests failed in the "
-					              "measured window of ",
-					              lname(r, l), RPT_ERRORS_PCT);
+					rpt_sb_printf(
+					    &b,
+					    "%s: more than %.0f%% of requests failed in the "
+					    "measured window of ",
+					    lname(r, l), RPT_ERRORS_PCT);
 				else
 					rpt_sb_printf(&b, "; ");
 				rpt_sb_printf(&b, "run %s", run->key);
 				if (run->nsteps > 1)
-					rpt_sb_printf(&b, " at %s",
-					              rpt_level_text(s->concurrency, s->rate, c, sizeof c));
+					rpt_sb_printf(
+					    &b, " at %s",
+					    rpt_level_text(s->concurrency, s->rate, c, sizeof c));
 				rpt_sb_printf(&b, ": %.2f%%", s->f.error_pct);
 				if (top >= 0) {
-					rpt_sb_printf(
-					    &b, ", mostly %s (%.0f%% of them, '%s')",
-					    err_class_name((enum err_class)top),
-					    100.0 * (double)s->st.err_count[top] / (double)s->f.errors,
-					    s->st.err_sample[top]);
+					rpt_sb_printf(&b, ", mostly %s (%.0f%% of them, '%s')",
+					              err_class_name((enum err_class)top),
+					              100.0 * (double)s->st.err_count[top] /
+					                  (double)s->f.errors,
+					              s->st.err_sample[top]);
 					client |= err_class_client_side((enum err_class)top);
 				}
 				list_add(runs, sizeof runs, run->key);
@@ -575,7 +582,8 @@ static int errors(struct vctx *v)
 		if (n == 0)
 			continue;
 		if (client)
-			rpt_sb_printf(&b, " (a client-side class is the load generator's own limit)");
+			rpt_sb_printf(&b,
+			              " (a client-side class is the load generator's own limit)");
 		rpt_sb_printf(&b, ". Throughput and latency there include the failures: fix them "
 		                  "before trusting a comparison.");
 		if (add(v, "warn", "errors", l, runs, &b) < 0)

@@ -18,7 +18,6 @@
 #include "dur.h"
 #include "report_text.h"
 
-
 const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", gca_memory_name(m));
@@ -39,9 +38,10 @@ char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_n
 	}
 	if (x->rounds <= 0) {
 		if (x->basis == RPT_ADV_NONE)
-			snprintf(buf, len,
-			         "unknown with one run a side: 3 or more rounds (or soak calibrate) "
-			         "measure the run-to-run noise first");
+			snprintf(
+			    buf, len,
+			    "unknown with one run a side: 3 or more rounds (or soak calibrate) "
+			    "measure the run-to-run noise first");
 		else
 			snprintf(buf, len,
 			         "out of reach: more than %d rounds even of runs 64 times as long",
@@ -52,10 +52,11 @@ char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_n
 	rpt_fmt_need(x->run_s, t, sizeof t);
 	rpt_fmt_need(x->total_s, tot, sizeof tot);
 	if (ratio >= 0.7 && ratio <= 1.4)
-		snprintf(buf, len,
-		         "more rounds: %d rounds of runs as long as now (%s measured), %s per label; "
-		         "longer runs would not help as much",
-		         x->rounds, t, tot);
+		snprintf(
+		    buf, len,
+		    "more rounds: %d rounds of runs as long as now (%s measured), %s per label; "
+		    "longer runs would not help as much",
+		    x->rounds, t, tot);
 	else if (ratio < 0.7)
 		snprintf(buf, len, "more, shorter runs: %d rounds of %s measured, %s per label",
 		         x->rounds, t, tot);
@@ -93,9 +94,9 @@ static int headline(const struct report *r, int l)
 		int runs = a->nruns + c->nruns, oruns = oa->nruns + oc->nruns;
 		size_t n = a->bm[RPT_M_TPS].n + c->bm[RPT_M_TPS].n;
 		size_t on = oa->bm[RPT_M_TPS].n + oc->bm[RPT_M_TPS].n;
-		if (c->sweep != oc->sweep ? !c->sweep
-		    : runs != oruns       ? runs > oruns
-		    : n != on             ? n > on
+		if (c->sweep != oc->sweep               ? !c->sweep
+		    : runs != oruns                     ? runs > oruns
+		    : n != on                           ? n > on
 		    : c->concurrency != oc->concurrency ? c->concurrency > oc->concurrency
 		                                        : c->rate > oc->rate)
 			best = i;
@@ -111,10 +112,9 @@ static int own_cell(const struct report *r, int l)
 		const struct rpt_cell *x = &r->cells[c];
 		if (x->label != l)
 			continue;
-		if (best < 0 ||
-		    (x->sweep != r->cells[best].sweep
-		         ? !x->sweep
-		         : x->bm[RPT_M_TPS].n > r->cells[best].bm[RPT_M_TPS].n))
+		if (best < 0 || (x->sweep != r->cells[best].sweep
+		                     ? !x->sweep
+		                     : x->bm[RPT_M_TPS].n > r->cells[best].bm[RPT_M_TPS].n))
 			best = c;
 	}
 	return best;

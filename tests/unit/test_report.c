@@ -365,8 +365,8 @@ static void advise_known_values(void **state)
 	rpt_advise(&a, &a, 100, 20, 0.05, &x);
 	assert_true(x.now_enough);
 	/* Within runs only, 10 s of overhead a run: the cheapest design is found. */
-	struct rpt_vc w = {.runs = 3, .mean = 100, .between = 0, .within = 4, .secs = 60,
-	                   .overhead_s = 10};
+	struct rpt_vc w = {
+	    .runs = 3, .mean = 100, .between = 0, .within = 4, .secs = 60, .overhead_s = 10};
 	rpt_advise(&w, &w, 100, 1, 0.01, &x);
 	assert_true(x.rounds >= 2);
 	assert_true(half(0, 2 * 4 * 60, x.rounds, x.run_s, 0.01) <= 1 + 1e-9);
