@@ -1,6 +1,7 @@
 /* report_html: report.html — one self-contained page: inline CSS, the SVG pictures inline,
  * no script, no network. */
 #include "report.h"
+#include "report_history.h"
 
 #include <string.h>
 
@@ -266,6 +267,17 @@ int rpt_write_html(const struct report *r, FILE *f)
 	}
 	for (int i = 1; i < nfront; i++)
 		html_table(&front[i], f);
+	{
+		/* Night over night (report_history.h): only when a label and scenario have a
+		 * series of runs. */
+		struct rpt_table *hist = NULL;
+		int nhist = 0;
+		if (rpt_hist_tables(r->history, &hist, &nhist, err, sizeof err) < 0)
+			goto done;
+		for (int i = 0; i < nhist; i++)
+			html_table(&hist[i], f);
+		rpt_tables_free(hist, nhist);
+	}
 	for (int i = 0; i < nenv; i++)
 		html_table(&env[i], f);
 	for (int i = 0; i < n; i++)

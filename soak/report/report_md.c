@@ -5,6 +5,7 @@
  * Every text from the model (labels, names, messages, samples) is escaped: a label such
  * as `<img src=x onerror=...>` must stay text in a Markdown viewer, not become HTML. */
 #include "report.h"
+#include "report_history.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -243,6 +244,17 @@ int rpt_write_md(const struct report *r, FILE *f)
 	}
 	for (int i = 1; i < nfront; i++)
 		md_table(&front[i], f, "##");
+	{
+		/* Night over night (report_history.h): only when a label and scenario have a
+		 * series of runs. */
+		struct rpt_table *hist = NULL;
+		int nhist = 0;
+		if (rpt_hist_tables(r->history, &hist, &nhist, err, sizeof err) < 0)
+			goto done;
+		for (int i = 0; i < nhist; i++)
+			md_table(&hist[i], f, "##");
+		rpt_tables_free(hist, nhist);
+	}
 	for (int i = 0; i < nenv; i++)
 		md_table(&env[i], f, "##");
 	for (int i = 0; i < n; i++)
