@@ -764,6 +764,8 @@ struct rpt_picture {
 	char *svg;                   /* the SVG text (for report.html), or NULL */
 };
 
+struct rpt_history; /* report_history.h */
+
 struct report {
 	char *title;              /* as shown */
 	char *dbs[RPT_MAX_DBS];   /* base names of the databases, as given order */
@@ -793,6 +795,8 @@ struct report {
 	int nstudies;                 /* entries in studies */
 	struct rpt_cal *cals;         /* calibrations found in the databases */
 	int ncals;                    /* entries in cals */
+	struct rpt_history *history;  /* night over night (report_history.h): NULL unless a
+	                               * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
 /* report_data.c: reads the selected runs of every database into r (r zeroed first).

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dur.h"
+#include "report_history.h"
 
 #define QUEUE_TPS_FLAT   0.10 /* queueing: TPS within this share past saturation... */
 #define QUEUE_LAT_GROWTH 1.5  /* ...while mean latency grows at least this factor */
@@ -257,6 +258,8 @@ int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errl
 		return -1;
 	if (rpt_validity(r) < 0 || rpt_verdicts(r) < 0 || rpt_findings(r) < 0)
 		goto oom;
+	if (rpt_hist_from_report(r, err, errlen) < 0)
+		return -1;
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");

@@ -14,6 +14,7 @@
 #include "report_drift_read.h"
 #include "report_env.h"
 #include "report_gaps.h"
+#include "report_history.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "results.h"
@@ -652,5 +653,6 @@ void rpt_free(struct report *r)
 	}
 	free(r->studies);
 	free(r->cals);
+	rpt_hist_free(r->history);
 	memset(r, 0, sizeof *r);
 }

@@ -1,6 +1,7 @@
 /* report_doc: the report as one document of blocks (report_doc.h), which report_md.c and
  * report_html.c only mark up. */
 #include "report_doc.h"
+#include "report_history.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -223,7 +224,8 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 	d->r = r;
 	if (rpt_front_tables(r, &d->front, &d->nfront, err, errlen) < 0 ||
 	    rpt_tables(r, &d->tables, &d->ntables, err, errlen) < 0 ||
-	    rpt_env_tables(r, &d->env, &d->nenv, err, errlen) < 0)
+	    rpt_env_tables(r, &d->env, &d->nenv, err, errlen) < 0 ||
+	    rpt_hist_tables(r->history, &d->hist, &d->nhist, err, errlen) < 0)
 		return -1;
 	if (heading(d, 1, r->title) < 0 || para(d, "meta", NULL, meta(d)) < 0)
 		goto oom;
@@ -247,6 +249,10 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 		goto oom;
 	for (int i = 1; i < d->nfront; i++)
 		if (table(d, &d->front[i]) < 0)
+			goto oom;
+	/* Night over night, when a label and scenario have a series (report_history.h). */
+	for (int i = 0; i < d->nhist; i++)
+		if (table(d, &d->hist[i]) < 0)
 			goto oom;
 	for (int i = 0; i < d->nenv; i++)
 		if (table(d, &d->env[i]) < 0)
@@ -273,5 +279,6 @@ void rpt_doc_free(struct rpt_doc *d)
 	rpt_tables_free(d->front, d->nfront);
 	rpt_tables_free(d->tables, d->ntables);
 	rpt_tables_free(d->env, d->nenv);
+	rpt_tables_free(d->hist, d->nhist);
 	memset(d, 0, sizeof *d);
 }

@@ -7,7 +7,8 @@
  * changes are judged, once; the study's design; can these numbers be trusted (one item
  * per code and label, its runs listed); what matters most; the other findings by topic;
  * the labels over time; how long to run; what ran; the detail tables; the pictures of
- * each run.
+ * each run.  Between how long to run and what ran: the history of each series, when the
+ * databases hold one (report_history.h).
  *
  * Ownership: the document owns its blocks, their items and the texts it made (doc_str);
  * other texts point into the report, which must outlive the document.  rpt_doc_free()
@@ -59,6 +60,8 @@ struct rpt_doc {
 	int ntables;              /* entries in tables */
 	struct rpt_table *env;    /* the environment tables (owned) */
 	int nenv;                 /* entries in env */
+	struct rpt_table *hist;   /* the history tables, when a series exists (owned) */
+	int nhist;                /* entries in hist */
 };
 
 /* Builds the document of r into d (zeroed first); 0, or -1 with err. */

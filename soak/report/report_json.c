@@ -1,6 +1,7 @@
 /* report_json: report.json (the model's tables and findings as data) and summary.csv (one
  * row per run step). */
 #include "report.h"
+#include "report_history.h"
 
 #include "jsonw.h"
 
@@ -616,7 +617,14 @@ int rpt_write_json(const struct report *r, FILE *f)
 		json_write_str(f, r->findings[i].text);
 		fputs(i + 1 < r->nfindings ? "},\n" : "}\n", f);
 	}
-	fputs("  ],\n  \"pictures\": [\n", f);
+	fputs("  ],\n", f);
+	/* Night over night: only when a label and scenario have a series of runs. */
+	if (r->history) {
+		fputs("  \"history\": ", f);
+		rpt_hist_write_json(r->history, 1, "  ", f);
+		fputs(",\n", f);
+	}
+	fputs("  \"pictures\": [\n", f);
 	for (int i = 0; i < r->npics; i++) {
 		const struct rpt_picture *p = &r->pics[i];
 		fputs("    {\"name\": ", f);
