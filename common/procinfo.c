@@ -1,6 +1,9 @@
 #include "procinfo.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <dirent.h>
 #include <fcntl.h>
+#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,4 +88,115 @@ int64_t proc_start_wall_ms(pid_t pid)
 	if (btime < 0)
 		return -1;
 	return (int64_t)btime * 1000 + (int64_t)ticks * 1000 / hz;
+}
+
+ssize_t proc_cmdline(long pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n, got = 0;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	while (got > 0 && buf[got - 1] == '\0')
+		got--;
+	for (ssize_t i = 0; i < got; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[got] = '\0';
+	return got;
+}
+
+/* The parent of a process, or -1. */
+static long ppid_of(long pid)
+{
+	char path[64], buf[2048], *p;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", pid);
+	if (slurp(path, buf, sizeof buf) < 0 || !(p = strstr(buf, "\nPPid:")))
+		return -1;
+	return strtol(p + 6, NULL, 10);
+}
+
+/* Inserts pid into the ascending pids[0..*n) kept to max entries. */
+static void keep_lowest(long *pids, int max, int *n, long pid)
+{
+	int at = *n < max ? *n : max;
+	if (at == max && (max == 0 || pid > pids[max - 1]))
+		return;
+	while (at > 0 && pids[at - 1] > pid) {
+		if (at < max)
+			pids[at] = pids[at - 1];
+		at--;
+	}
+	if (at < max)
+		pids[at] = pid;
+	if (*n < max)
+		(*n)++;
+}
+
+int proc_set_find(long pid, const char *pidfile, const char *pid_match, long *pids, int max,
+                  char *err, size_t errlen)
+{
+	long self = (long)getpid();
+	int found = 0, kept = 0, ec;
+	char *cmd = NULL;
+	PCRE2_SIZE off;
+	pcre2_code *re = NULL;
+	pcre2_match_data *md = NULL;
+	DIR *d = NULL;
+	struct dirent *de;
+
+	if (pid > 0 || pidfile) {
+		char line[64] = "";
+		if (pidfile) {
+			ssize_t n = slurp(pidfile, line, sizeof line);
+			pid = n > 0 ? strtol(line, NULL, 10) : -1;
+		}
+		if (pid <= 0)
+			return 0;
+		if (max > 0)
+			pids[0] = pid;
+		return 1;
+	}
+	if (!pid_match)
+		return 0;
+	re = pcre2_compile((PCRE2_SPTR)pid_match, PCRE2_ZERO_TERMINATED, 0, &ec, &off, NULL);
+	md = re ? pcre2_match_data_create_from_pattern(re, NULL) : NULL;
+	cmd = malloc(65536);
+	if (!re || !md || !cmd) {
+		snprintf(err, errlen, "'%s': %s", pid_match,
+		         re ? "out of memory" : "a bad pattern");
+		found = -1;
+		goto done;
+	}
+	if (!(d = opendir("/proc"))) {
+		snprintf(err, errlen, "cannot list /proc");
+		found = -1;
+		goto done;
+	}
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long p = strtol(de->d_name, &end, 10);
+		ssize_t n;
+		if (*end || p <= 0 || p == self || ppid_of(p) == self)
+			continue;
+		n = proc_cmdline(p, cmd, 65536);
+		if (n <= 0 || pcre2_match(re, (PCRE2_SPTR)cmd, (size_t)n, 0, 0, md, NULL) < 0)
+			continue;
+		found++;
+		keep_lowest(pids, max, &kept, p);
+	}
+done:
+	if (d)
+		closedir(d);
+	free(cmd);
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	return found;
 }

@@ -21,4 +21,14 @@ void proc_boot_id(char *buf, size_t len);
 /* Wall-clock epoch ms at which the process started; -1 when unknown. */
 int64_t proc_start_wall_ms(pid_t pid);
 
+/* /proc/PID/cmdline with its NULs as spaces into buf (NUL-terminated); its length, or -1. */
+ssize_t proc_cmdline(long pid, char *buf, size_t len);
+/* The processes of a set, as a scenario's [collect] names it: a pid, or the pid in a pid
+ * file, or every process whose command line matches the PCRE2 pid_match (this process
+ * and its own children, the collectors whose command lines carry the same pattern, left
+ * out).  Up to max pids into pids[], lowest first; returns how many match in all (which
+ * may exceed max), or -1 with err (a bad pattern, /proc unreadable). */
+int proc_set_find(long pid, const char *pidfile, const char *pid_match, long *pids, int max,
+                  char *err, size_t errlen);
+
 #endif

@@ -53,13 +53,16 @@ done:
 	return rc;
 }
 
-/* The latest run named `name` in the file at path (read only), or 0. */
-static long long latest_run(const char *path, const char *name)
+/* The runs named `name` in the file at path (read only) that have a measured window, as a
+ * --runs list into buf (the latest RPT_MAX_RUNS); how many. */
+static int runs_named(const char *path, const char *name, char *buf, size_t len)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *q = NULL;
-	long long id = 0;
+	size_t used = 0;
+	int n = 0;
 
+	buf[0] = '\0';
 	if (access(path, R_OK) != 0 ||
 	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		sqlite3_close(db);
@@ -69,67 +72,75 @@ static long long latest_run(const char *path, const char *name)
 	if (sqlite3_prepare_v2(db,
 	                       "SELECT id FROM runs WHERE name = ? AND EXISTS (SELECT 1 FROM "
 	                       "intervals i WHERE i.run_id = runs.id AND i.phase = 'steady') "
-	                       "ORDER BY started_ms DESC, id DESC LIMIT 1",
+	                       "ORDER BY started_ms DESC, id DESC LIMIT 400",
 	                       -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) == SQLITE_ROW)
-			id = sqlite3_column_int64(q, 0);
+		while (sqlite3_step(q) == SQLITE_ROW && used + 24 < len) {
+			used += (size_t)snprintf(buf + used, len - used, "%s%lld", n ? "," : "",
+			                         (long long)sqlite3_column_int64(q, 0));
+			n++;
+		}
 	}
 	sqlite3_finalize(q);
 	sqlite3_close(db);
-	return id;
+	return n;
 }
 
-/* One metric's line: what the noise resolves and how long 'target' % needs. */
-static void estimate_line(const char *what, const struct rpt_values *v, double secs, double target)
+/* One figure's line: its noise in its two parts and the rounds and run length that would
+ * tell target % apart between two systems as noisy as these runs. */
+static void estimate_line(const struct report *r, const struct rpt_cell *c, int f, double target)
 {
-	struct rpt_bm bm;
-	double pct, need;
-	char d[32];
+	struct rpt_resolve x = {.basis = RPT_ADV_COMPONENTS};
+	char key[96], adv[256];
+	const struct rpt_vc *v = &c->vc[f];
+	/* Every figure of a comparison is judged in one family: the advice holds at the
+	 * strictest level of a family of TPS, mean, p99, errors and the CPU series. */
+	double alpha = RPT_ALPHA / (RPT_NMETRIC + r->ncpu);
 
-	rpt_batch_means(v->v, v->n, NULL, 0, &bm);
-	/* One run: the other label is assumed as noisy as this one. */
-	rpt_resolve_diff(&bm, &bm, secs, secs, target, &pct, &need);
-	if (!isfinite(pct)) {
-		printf("  %-4s too few intervals to estimate the noise\n", what);
+	if (v->runs < 2 || !isfinite(c->value[f]) || !(c->value[f] != 0))
 		return;
-	}
-	printf("  %-4s resolves +-%.1f%% at 95%%; to tell %.0f%% apart ", what, pct, target);
-	if (need <= secs)
-		printf("this length is enough\n");
-	else
-		printf("run at least %s per label (measured window)\n",
-		       rpt_fmt_need(need, d, sizeof d));
+	rpt_advise(v, v, c->value[f], target, alpha, &x);
+	printf("  %-24s run-to-run sd %.1f%%, within a run %.1f%%: to tell %.0f%% apart, %s\n",
+	       rpt_fig_key(r, f, key, sizeof key), x.between_pct, x.within_pct, target,
+	       rpt_advice_text(&x, v->runs, v->secs, adv, sizeof adv));
 }
 
-/* How long to run, from the latest run of the scenario in the database (if any). */
+/* How long to run, from the runs of the scenario in the database (if any): the variance
+ * components of each figure over the runs of one label at one level. */
 static void estimate(const struct scenario *s, const char *path)
 {
-	long long id = latest_run(path, s->name);
 	const char *dbs[1] = {path};
-	char runs[32], err[512];
-	struct rpt_opts o = {.dbs = dbs, .ndbs = 1, .runs = runs};
+	char runs[RPT_MAX_RUNS * 12], err[512];
+	struct rpt_opts o = {.dbs = dbs, .ndbs = 1, .runs = runs, .title = "check"};
 	struct report r;
 	int usage;
 
-	if (id <= 0)
+	if (runs_named(path, s->name, runs, sizeof runs) == 0)
 		return;
-	snprintf(runs, sizeof runs, "%lld", id);
-	if (rpt_read(&r, &o, &usage, err, sizeof err) < 0) {
+	if (rpt_read(&r, &o, &usage, err, sizeof err) < 0 ||
+	    rpt_build(&r, &o, err, sizeof err) < 0) {
 		rpt_free(&r);
 		return;
 	}
-	for (int k = 0; k < r.nruns && k < 1; k++)
-		for (int i = 0; i < r.runs[k].nsteps; i++) {
-			const struct rpt_step *st = &r.runs[k].steps[i];
-			char d[32];
-			if (st->nintervals == 0)
-				continue;
-			printf("how long to run, from run %lld in %s (%d users, %s measured):\n",
-			       id, path, st->concurrency, rpt_fmt_need(st->f.seconds, d, sizeof d));
-			estimate_line("TPS", &st->tps, st->f.seconds, RPT_RESOLVE_TPS_PCT);
-			estimate_line("p99", &st->p99_ms, st->f.seconds, RPT_RESOLVE_P99_PCT);
+	for (int i = 0; i < r.ncells; i++) {
+		const struct rpt_cell *c = &r.cells[i];
+		char at[96], d[32];
+		printf(
+		    "how long to run, from %d run%s of label %s at %s in %s (%s measured each):\n",
+		    c->nruns, c->nruns == 1 ? "" : "s", r.labels[c->label].name,
+		    rpt_cell_text(c, at, sizeof at), path,
+		    rpt_fmt_need(c->vc[RPT_M_TPS].secs, d, sizeof d));
+		if (c->nruns < 2) {
+			printf("  one run: the run-to-run noise is unknown; run the scenario 3 or "
+			       "more "
+			       "times (soak calibrate) before planning by it\n");
+			continue;
 		}
+		estimate_line(&r, c, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
+		estimate_line(&r, c, RPT_M_P99, RPT_RESOLVE_P99_PCT);
+		for (int k = 0; k < r.ncpu; k++)
+			estimate_line(&r, c, RPT_FIG_CPU(k), RPT_RESOLVE_CPU_PCT);
+	}
 	rpt_free(&r);
 }
 

@@ -36,6 +36,11 @@ static const struct cmd_entry commands[] = {
      .exec = cmd_report,
      .usage = "[DB...] [-o DIR] [--runs ID,...] [--label L]... [--title T] [--no-plots]",
      .summary = "write comparison tables, findings and pictures"},
+    {.name = "history",
+     .exec = cmd_history,
+     .usage = "[DB...] [--json] [--label L]... [--scenario NAME]",
+     .summary = "each label and scenario night over night: figures, change points and "
+                "what changed"},
     {.name = "hlog",
      .exec = cmd_hlog,
      .usage = "FILE... [--tag T] [--from S --to S] [--json]",

@@ -30,7 +30,7 @@ FROM runs r;
 -- Steps with the measured window their steady intervals cover (the steps row gets its
 -- window only when the step ends; a crashed or running step has intervals all the same).
 CREATE TEMP VIEW IF NOT EXISTS rpt_steps AS
-SELECT s.run_id, s.idx, s.concurrency, s.planned_ms,
+SELECT s.run_id, s.idx, s.concurrency, s.planned_ms, s.rate,
        (SELECT COUNT(*) FROM intervals i
          WHERE i.run_id = s.run_id AND i.step_idx = s.idx AND i.phase = 'steady') AS n_steady,
        (SELECT MIN(i.start_ms) FROM intervals i

@@ -57,6 +57,15 @@ struct slot {
 	uint64_t iter;       /* requests this slot has started (for ${iter}) */
 	int64_t intended_us; /* open model: the arrival's intended start (mono µs) */
 	int64_t sent_us;     /* when the current request was started (mono µs) */
+	int64_t wait_us;     /* open model: of its wait from intended_us to sent_us, the part
+	                      * in which every slot was busy (the server's; in its latency) */
+};
+
+#define STARVE_MAX 64 /* open model: periods with every slot busy kept at once */
+
+/* A period in which every slot of a worker was busy (mono µs). */
+struct starve {
+	int64_t from_us, to_us;
 };
 
 struct ethread {
@@ -101,7 +110,11 @@ struct ethread {
 	double tokens;           /* open: catch-up allowance (see sched.c) */
 	int64_t tokens_us;       /* when tokens was last topped up */
 	int64_t lag_us;          /* open: start lag of the last request sent (status line) */
-	void *drv;               /* driver state */
+	struct starve starve[STARVE_MAX]; /* open: recent periods with every slot busy, a
+	                                   * ring, oldest first */
+	int starve_head, starve_n;        /* its first entry and length */
+	int64_t starved_from_us;          /* open: every slot busy since then; -1: not now */
+	void *drv;                        /* driver state */
 };
 
 struct driver {

@@ -7,12 +7,18 @@
  * once goes to the ready ring, so a request without think time costs no heap round trip.
  *
  * Open: an arrival clock (constant or Poisson) gives every request an intended start.  A
- * free slot takes the next arrival when its time has come; with none free the arrival
- * waits, its latency still counted from the intended start (wrk2's correction), and an
- * arrival more than max_lag behind is dropped and counted (class dropped).  The schedule
- * is a clock, not a queue: a backlog costs no memory.  Arrivals on time go out at once
- * (Poisson bursts stay bursts); late ones catch up at most CATCHUP times the target rate
- * (a token bucket), so a stall never turns into a burst on the server.
+ * free slot takes the next arrival when its time has come.  With none free the arrival
+ * waits for one; that wait is the server's (its answers hold every slot) and counts in
+ * the request's latency, as wrk2 counts it, and an arrival more than max_lag behind is
+ * dropped and counted (class dropped).  Any other delay between the intended start and
+ * the send is the generator's own lateness (a late wake-up, a busy or stopped process):
+ * it goes into the start-lag histogram, never into the latency, so a late generator can
+ * not pass for a slow server.  The schedule is a clock, not a queue: a backlog costs no
+ * memory.  Arrivals go out as soon as they are due and a slot is free: Poisson bursts
+ * stay bursts, and a few milliseconds of lateness are caught up at once.  Only a backlog
+ * the generator itself built (it stopped for longer than CATCHUP_S) is sent at most
+ * CATCHUP times the rate after the first CATCHUP_S' worth, so a stopped generator does
+ * not answer with a storm of new connections.
  *
  * Both: sched_finish() counts every finished request in one place (live totals and the
  * interval's stats) and decides what the slot does next.
@@ -30,11 +36,10 @@
 #define TURN_MAX_US 200000 /* longest wait of a loop turn (control is also woken) */
 #define LATE_US     2000   /* an arrival this far behind the schedule is late... */
 #define CATCHUP                                                                                    \
-	1.085 /* ...and late ones go out at most this x the rate (no second                        \
-	       * above 1.1x after a stall)... */
-#define CATCHUP_S                                                                                  \
-	0.002            /* ...plus a burst of this many seconds' worth of arrivals (a             \
-	                  * burst of new connections would slow the generator itself) */
+	2.0              /* ...and late ones beyond the allowance go out at most this x the        \
+	                  * rate (a stopped generator's backlog drains in about as long as         \
+	                  * it was stopped)... */
+#define CATCHUP_S   0.25 /* ...after an allowance of this many seconds' worth at once */
 #define CATCHUP_MIN 1.0  /* ...and never fewer than one */
 #define RAMP_FLOOR  0.02 /* open-model ramp: the rate starts at this share of the target */
 
@@ -92,6 +97,7 @@ int sched_init(struct ethread *t, char *err, size_t errlen)
 		}
 		t->nfree = t->max_slots;
 	}
+	t->starved_from_us = -1;
 	return 0;
 }
 
@@ -189,6 +195,62 @@ static int64_t next_gap(struct ethread *t, int64_t at)
 	return gap < 1 ? 1 : (int64_t)(gap + 0.5);
 }
 
+/* Open: the catch-up allowance holds this many arrivals at most. */
+static double token_cap(const struct ethread *t)
+{
+	double c = t->rate * CATCHUP_S;
+	return c < CATCHUP_MIN ? CATCHUP_MIN : c;
+}
+
+/* Open: every slot became busy at `now_us`: arrivals due from here wait for the server. */
+static void starve_begin(struct ethread *t, int64_t now_us)
+{
+	if (t->starved_from_us < 0)
+		t->starved_from_us = now_us;
+}
+
+/* Open: a slot freed at `now_us` after every slot was busy: the period is kept until no
+ * arrival it delayed is left to send.  A full ring merges its two oldest periods (the
+ * generator's moment between them is then counted as the server's: the old, cautious
+ * reading, and only past STARVE_MAX periods within one arrival's wait). */
+static void starve_end(struct ethread *t, int64_t now_us)
+{
+	if (t->starved_from_us < 0)
+		return;
+	if (t->starve_n == STARVE_MAX) {
+		int a = t->starve_head, b = (a + 1) % STARVE_MAX;
+		t->starve[b].from_us = t->starve[a].from_us;
+		t->starve_head = b;
+		t->starve_n--;
+	}
+	int k = (t->starve_head + t->starve_n++) % STARVE_MAX;
+	t->starve[k].from_us = t->starved_from_us;
+	t->starve[k].to_us = now_us;
+	t->starved_from_us = -1;
+}
+
+/* Open: how much of [from, to) every slot was busy: the server's share of an arrival's
+ * wait.  Arrivals come in schedule order, so periods that ended before `from` can go. */
+static int64_t starve_overlap(struct ethread *t, int64_t from, int64_t to)
+{
+	int64_t sum = 0;
+
+	while (t->starve_n > 0 && t->starve[t->starve_head].to_us <= from) {
+		t->starve_head = (t->starve_head + 1) % STARVE_MAX;
+		t->starve_n--;
+	}
+	for (int i = 0; i < t->starve_n; i++) {
+		const struct starve *p = &t->starve[(t->starve_head + i) % STARVE_MAX];
+		int64_t a = p->from_us > from ? p->from_us : from,
+		        b = p->to_us < to ? p->to_us : to;
+		if (b > a)
+			sum += b - a;
+	}
+	if (t->starved_from_us >= 0 && to > t->starved_from_us)
+		sum += to - (t->starved_from_us > from ? t->starved_from_us : from);
+	return sum;
+}
+
 /* Open: the new rate (per second, this worker's share) takes effect from t0_us, when it
  * was set.  Constant arrivals of the workers, and of the agents of a group (which share
  * the same aligned start), interleave: worker i of agent K starts
@@ -206,14 +268,8 @@ static void apply_rate(struct ethread *t, double rate, int64_t t0_us)
 		double slot = (double)t->index * o->agent_count + (o->agent_index - 1);
 		t->next_arrival_us += (int64_t)(1e6 / rate_at(t, t0_us) * slot / slots);
 	}
-	t->tokens = CATCHUP_MIN;
+	t->tokens = token_cap(t);
 	t->tokens_us = t0_us;
-}
-
-static double token_cap(const struct ethread *t)
-{
-	double c = t->rate * CATCHUP * CATCHUP_S;
-	return c < CATCHUP_MIN ? CATCHUP_MIN : c;
 }
 
 /* Open: counts the arrival at the clock's head as dropped and moves the clock on. */
@@ -253,9 +309,14 @@ static int64_t start_arrivals(struct ethread *t, int64_t now_us)
 			drop_arrival(t);
 			continue;
 		}
-		if (t->nfree == 0)
+		if (t->nfree == 0) {
+			starve_begin(t, now_us);
 			return t->next_arrival_us + max_lag + 1; /* a finish wakes us sooner */
-		if (now_us - t->next_arrival_us > LATE_US) {
+		}
+		/* The wait so far: the server's while every slot was busy, the rest ours. */
+		int64_t waited = starve_overlap(t, t->next_arrival_us, now_us);
+		int64_t late = now_us - t->next_arrival_us - waited;
+		if (late > LATE_US) {
 			if (t->tokens < 1) {
 				/* Come back when a batch is allowed (a millisecond's worth, or
 				 * one), not for each token: a wake-up a request would cap the
@@ -271,10 +332,13 @@ static int64_t start_arrivals(struct ethread *t, int64_t now_us)
 		int j = t->free_stack[--t->nfree];
 		struct slot *s = &t->slots[j];
 		s->intended_us = t->next_arrival_us;
-		t->lag_us = now_us - s->intended_us;
-		if (hdr_record(&ethread_stats(t)->lag, t->lag_us) < 0)
+		s->wait_us = waited;
+		t->lag_us = late;
+		if (hdr_record(&ethread_stats(t)->lag, late) < 0)
 			ethread_stats(t)->overflow++;
 		t->next_arrival_us += next_gap(t, t->next_arrival_us);
+		if (t->nfree == 0)
+			starve_begin(t, now_us);
 		start(t, j, now_us);
 	}
 	return t->next_arrival_us;
@@ -328,9 +392,10 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 	if (o->answered) {
 		int64_t lat = o->service_us;
 		if (p->model == PLAN_OPEN) {
-			/* From the intended start to the answer: the wait for a slot, the start
-			 * lag and everything the request took (connect and handshake too). */
-			lat = clock_mono_us() - s->intended_us;
+			/* The wait for a slot (every one busy: the server's) and everything the
+			 * request took from its send (connect and handshake too); never the
+			 * generator's own lateness, which is the start lag. */
+			lat = o->service_us + s->wait_us;
 			if (hdr_record(&st->svc, o->service_us) < 0)
 				st->overflow++;
 			st->svc_sum_us += o->service_us;
@@ -349,8 +414,10 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 	t->inflight--;
 	if (p->model == PLAN_OPEN) {
 		s->state = SLOT_FREE;
-		if (t->nfree == 0)
+		if (t->nfree == 0) {
 			t->kick = 1; /* an arrival may be waiting for this slot */
+			starve_end(t, clock_mono_us());
+		}
 		t->free_stack[t->nfree++] = j;
 		return;
 	}

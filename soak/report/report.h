@@ -256,7 +256,8 @@ struct rpt_source {
 /* One step of a run (a fixed run has one). */
 struct rpt_step {
 	int idx;             /* 0-based */
-	int concurrency;     /* virtual users */
+	int concurrency;     /* virtual users (closed model) */
+	double rate;         /* arrivals per second (open model), else 0 */
 	int64_t planned_ms;  /* planned length, warm-up included: the cell key */
 	int64_t win_from_ms; /* measured window: first steady interval's start (0: none) */
 	int64_t win_to_ms;   /* ... last steady interval's end */
@@ -272,8 +273,14 @@ struct rpt_step {
 	double host_cpu_pct;    /* host-wide CPU (user + system, % of all cores) of the load
 	                         * generator's own host over the window, NAN when not sampled */
 	double gen_cpu_pct;     /* the generator's own CPU over the window (intervals.gen_cpu_pct,
-	                         * 100 = one core), NAN when not recorded */
-	double lag_p99_ms;      /* open model: mean of the intervals' p99 start lag, NAN */
+	                         * % of all its engine threads), NAN when not recorded */
+	double gen_wait_pct;    /* the time its threads waited, ready, for a core (% of all of
+	                         * them; intervals.gen_wait_pct), NAN when not recorded */
+	double lag_p99_ms;      /* open model: mean of the intervals' p99 start lag (the
+	                         * generator's own lateness), NAN */
+	double lag_top_ms;      /* open model: the highest interval p99 start lag, NAN */
+	int late_intervals;     /* open model: steady intervals whose start lag p99 passed
+	                         * 10 ms (the generator late, whatever the cause) */
 };
 
 /* One fact of what ran (run_env; soak/run/env.h lists the keys). */
@@ -466,25 +473,56 @@ struct rpt_label {
 
 enum rpt_metric { RPT_M_TPS, RPT_M_MEAN, RPT_M_P99, RPT_M_ERR, RPT_NMETRIC };
 
-/* A cell: one label at one (kind, concurrency, planned duration), all matching steps of
- * that label's runs pooled (histograms merged; interval observations as segments). */
+/* The figures a comparison judges, by index: the four of enum rpt_metric, then for each
+ * report CPU series s (report.cpu_names) the CPU time per request (ms; process series
+ * only) and the memory (mean MB over the window; process series with memory samples,
+ * fixed runs only).  A figure a cell does not have is NAN there. */
+#define RPT_FIG_CPU(s) (RPT_NMETRIC + (s))
+#define RPT_FIG_MEM(s) (RPT_NMETRIC + RPT_MAX_SOURCES + (s))
+#define RPT_NFIG       (RPT_NMETRIC + 2 * RPT_MAX_SOURCES)
+
+/* The spread of one figure over a cell's runs, split into its two parts (a one-way
+ * random-effects model: run value = true value + a run's own offset + its intervals'
+ * noise).  Only more runs shrink `between`; longer runs shrink `within` (as 1/T). */
+struct rpt_vc {
+	int runs;          /* runs with a value */
+	double mean;       /* mean of the run values (NAN: none) */
+	double sd;         /* their standard deviation (NAN below two runs) */
+	double within;     /* mean squared standard error of a run value from its own
+	                    * intervals (batch means), at the runs' length; NAN: unknown */
+	double between;    /* max(0, sd² - within): the run-to-run variance (NAN below two
+	                    * runs; the whole sd² when `within` is unknown) */
+	double secs;       /* mean measured seconds per run */
+	double overhead_s; /* mean unmeasured seconds per run (ramp-up, warm-up) */
+};
+
+/* Variance components of values x[0..n) of runs whose own standard errors (from their
+ * intervals) are se[0..n) (NAN: unknown) and measured seconds secs[0..n); NAN values
+ * are skipped. */
+void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, struct rpt_vc *out);
+
+/* A cell: one label at one (kind, level, planned duration), all matching steps of that
+ * label's compared runs pooled (histograms merged; interval observations as segments).
+ * The level is the concurrency (closed model) or the arrival rate (open model). */
 struct rpt_cell {
-	int sweep;          /* 1: steps of sweep runs; 0: fixed runs */
-	int label;          /* index into report.labels */
-	int concurrency;    /* virtual users */
-	int64_t planned_ms; /* planned step length, warm-up included */
-	int nsteps;         /* steps pooled */
-	char runs[128];     /* their run keys, comma-separated (cut when long) */
-	struct figures f;   /* merged figures */
-	struct istats st;   /* merged counters (st.hist released) */
-	struct rpt_bm tps, mean_ms, p99_ms, err_pct; /* batch means of the interval figures */
-	double cpu_mean[RPT_MAX_SOURCES]; /* per report CPU source (report.cpu_names), NAN: none */
-	struct rpt_bm cpu[RPT_MAX_SOURCES];     /* batch means of each CPU series' samples */
-	int nruns;                              /* compared runs pooled (one observation each) */
-	struct rpt_bm run[RPT_NMETRIC];         /* the runs' own figures, one observation per run:
-	                                         * TPS, mean, p99 (of the run's histogram), error % */
-	struct rpt_bm run_cpu[RPT_MAX_SOURCES]; /* each run's mean CPU, per CPU source */
-	char scenario[96];                      /* the scenario name of its runs (the first's) */
+	int sweep;                        /* 1: steps of sweep runs; 0: fixed runs */
+	int label;                        /* index into report.labels */
+	int concurrency;                  /* virtual users (closed model), else 0 */
+	double rate;                      /* arrivals per second (open model), else 0 */
+	int64_t planned_ms;               /* planned step length, warm-up included */
+	int nsteps;                       /* steps pooled */
+	char runs[128];                   /* their run keys, comma-separated (cut when long) */
+	struct figures f;                 /* merged figures */
+	struct istats st;                 /* merged counters (st.hist released) */
+	double cpu_mean[RPT_MAX_SOURCES]; /* per report CPU series, mean CPU % (NAN: none) */
+	double value[RPT_NFIG];           /* each figure as the tables show it: merged over the
+	                                   * runs (CPU per request: 10 * CPU % / TPS) */
+	struct rpt_bm bm[RPT_NFIG];       /* batch means of the interval observations, pooled
+	                                   * over the runs: within-run noise only */
+	int nruns;                        /* compared runs pooled (one observation each) */
+	struct rpt_bm run[RPT_NFIG];      /* one observation per run: each run's own figure */
+	struct rpt_vc vc[RPT_NFIG];       /* the runs' spread in its two parts */
+	char scenario[96];                /* the scenario name of its runs (the first's) */
 };
 
 /* How a comparison's intervals were computed. */
@@ -499,27 +537,90 @@ enum rpt_noise {
 	RPT_BY_CALIBRATION, /* one run on a side: the stored run-to-run spread of the scenario */
 };
 
-/* A label's cell against the baseline's cell with the same key.  The figures of one
- * comparison are judged as a family by Holm's step-down over the k figures with a spread
- * (smallest p against 0.05 / k, the next against 0.05 / (k - 1), ... until one fails), so
- * that a system compared with itself has at most a 5% chance of any figure called real. */
+/* What a comparison resolves for one figure, and what it would take to resolve a target
+ * (rpt_advise). */
+enum rpt_advice_basis {
+	RPT_ADV_NONE,        /* nothing known: one run a side without a calibration */
+	RPT_ADV_COMPONENTS,  /* the runs' own variance components (two or more a side) */
+	RPT_ADV_CALIBRATION, /* a calibration's run-to-run spread */
+};
+
+struct rpt_resolve {
+	enum rpt_advice_basis basis; /* where the noise comes from */
+	double half_pct;             /* the verdict's own interval of the difference: its half-width
+	                              * in % of the baseline (NAN: no resolution can be stated) */
+	double level;                /* that interval's confidence level */
+	double target_pct;           /* the change the advice aims to resolve */
+	int rounds;                  /* advice: runs per label (0: no advice) ... */
+	double run_s;                /* ... each with this measured window (s) ... */
+	double total_s;              /* ... taking this long per label in all, overheads included */
+	int now_enough;              /* the runs made already resolve target_pct */
+	double between_pct; /* run-to-run sd (between part) in % of the baseline, pooled over
+	                     * the two sides (NAN: unknown) */
+	double within_pct;  /* within-run sd of a run's value at the runs' length, % */
+};
+
+/* The advice for resolving target_pct of base with runs whose variance components are a
+ * and b (rpt_vc; between NAN: unknown) when each figure is tested at 1 - alpha: the
+ * rounds and measured run length with the smallest total time (Kalibera and Jones,
+ * "Rigorous benchmarking in reasonable time", ISMM 2013: the repetitions at each level
+ * chosen by their variances and costs), searched over runs of 1/4 to 64 times the
+ * current length and 2 to RPT_ADVISE_MAX_ROUNDS rounds.  res->rounds 0 when the target
+ * cannot be reached so (or the noise is unknown). */
+#define RPT_ADVISE_MAX_ROUNDS 100
+/* The advice in words: "resolved now", "more rounds: 7 rounds of runs as long as now (20s
+ * measured), 4m per label", "longer runs: ...", "unknown: one run a side ...". */
+char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_now, char *buf,
+                      size_t len);
+void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, double target_pct,
+                double alpha, struct rpt_resolve *res);
+
+/* A label's cell against the baseline's cell with the same key.  Every figure is judged by
+ * the comparison's one method (enum rpt_noise), and the figures with a spread form one
+ * family judged by Holm's step-down (smallest p against alpha / k, the next against
+ * alpha / (k - 1), ... until one fails), so that a system compared with itself has at
+ * most an alpha chance of any figure called real. */
 struct rpt_cmp {
-	int base;                             /* cell index of the baseline */
-	int cell;                             /* cell index of the other label */
-	struct rpt_diff d[RPT_NMETRIC];       /* by enum rpt_metric (batch means: p99 uses the
-	                                       * per-interval p99s; runs: each run's p99) */
-	double base_value[RPT_NMETRIC];       /* the cells' merged figures (what the tables show) */
-	double value[RPT_NMETRIC];            /* the same for the other label */
-	struct rpt_diff cpu[RPT_MAX_SOURCES]; /* per report CPU source */
-	enum rpt_noise noise;                 /* how the intervals were computed */
-	int nruns_base, nruns;                /* compared runs on each side */
-	int family;                           /* figures judged together (k) */
-	double level;                         /* the strictest level of the family: 1 - 0.05 / k */
-	double floor_pct;  /* one run a side: the floor applied to figures judged on
-	                    * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
-	int cal;           /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
+	int base;                         /* cell index of the baseline */
+	int cell;                         /* cell index of the other label */
+	struct rpt_diff d[RPT_NFIG];      /* by figure (RPT_FIG_*): verdict NA where a side lacks
+	                                   * the figure */
+	double base_value[RPT_NFIG];      /* the cells' merged figures (what the tables show) */
+	double value[RPT_NFIG];           /* the same for the other label */
+	struct rpt_resolve res[RPT_NFIG]; /* what it resolves, and the advice (TPS, p99, CPU
+	                                   * per request) */
+	enum rpt_noise noise;             /* how the intervals were computed */
+	int nruns_base, nruns;            /* compared runs on each side */
+	int family;                       /* figures judged together (k) */
+	double alpha;                     /* the family's error rate: RPT_ALPHA, or the share of
+	                                   * it a sequential study's last look spent */
+	double level;                     /* the strictest level of the family: 1 - alpha / k */
+	double floor_pct;                 /* one run a side: the floor applied to figures judged on
+	                                   * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
+	int cal;                          /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
+	int study;         /* the study all its runs belong to (index into studies), or -1 */
 	char method[1024]; /* the sentence saying all this, for the writers */
 };
+
+struct report;
+struct rpt_run;
+/* A sweep run (its steps are levels of one sweep), not a fixed run. */
+int rpt_is_sweep(const struct rpt_run *run);
+/* report_compare.c: the comparisons of every cell with the baseline's at the same key,
+ * judged; 0, or -1 with err. */
+int rpt_compare(struct report *r, char *err, size_t errlen);
+/* Fills a cell's per-figure statistics (value, bm, run, vc) from its compared runs. */
+int rpt_cell_stats(const struct report *r, struct rpt_cell *c);
+/* Whether a step belongs to a cell's key (level and planned length; a measured window). */
+int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
+/* Whether a run is one of the cell's observations. */
+int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c);
+/* "30 users" or "600/s" (open model). */
+char *rpt_level_text(int concurrency, double rate, char *buf, size_t len);
+/* "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
+char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
+/* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */
+char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len);
 
 /* A stored calibration: the run-to-run spread of repeated runs of one scenario (soak
  * calibrate, or a study with one target), per cell key. */
@@ -547,6 +648,13 @@ struct rpt_study {
 	int done_slots;    /* measured runs done */
 	int slots;         /* measured runs planned */
 	int warmup_runs;   /* runs after each start, recorded and not compared */
+	char until[128];   /* sequential: the precision it ran to ("tps 3%, cpu.app 3%"), or "" */
+	int64_t budget_ms; /* sequential: the time it could take (0: none) */
+	int looks;         /* sequential: the looks taken (rounds judged) */
+	int max_looks;     /* sequential: the looks its budget allowed */
+	double alpha;      /* sequential: the error rate its last look was judged at (only
+	                    * when max_looks > 0; else RPT_ALPHA holds) */
+	char stop[16];     /* sequential: "precise" | "budget" | "rounds", or "" */
 	char order[16];    /* interleaved | random */
 	int64_t seed;      /* random order's seed (0 with interleaved) */
 	char *targets;     /* labels, ", "-separated */
@@ -613,28 +721,21 @@ struct rpt_valid {
 	char *message; /* what it is, the numbers, and what to do */
 };
 
-/* How long to run: what the batch-means noise of a comparison can resolve at 95 %, and
- * the measured time per label that would resolve a given difference (report_verdict.c). */
-struct rpt_resolve {
-	double measured_s; /* measured window now: the shorter of the two sides */
-	double tps_pct;    /* smallest TPS difference resolvable now, % of the baseline */
-	double p99_pct;    /* the same for p99 */
-	double tps_need_s; /* measured seconds per label to resolve RPT_RESOLVE_TPS_PCT */
-	double p99_need_s; /* ... and RPT_RESOLVE_P99_PCT of p99 (NAN: no noise estimate) */
-};
-
-#define RPT_RESOLVE_TPS_PCT 2.0  /* the TPS difference a study usually needs to tell apart */
-#define RPT_RESOLVE_P99_PCT 10.0 /* the p99 difference */
+/* The changes the advice aims to resolve, unless a study's `until` names others: what
+ * version-upgrade studies look for (2-10 %; p99 moves far more from run to run). */
+#define RPT_RESOLVE_TPS_PCT 3.0
+#define RPT_RESOLVE_CPU_PCT 3.0
+#define RPT_RESOLVE_P99_PCT 10.0
 
 /* The verdict of one label against the baseline (report_verdict.c). */
 struct rpt_vrow {
 	int label; /* index into labels (0: the baseline's own row) */
 	int cmp;   /* index into cmps of the comparison it rests on, or -1 (none) */
 	int cell;  /* the label's cell shown (the baseline's own when label 0), or -1 */
-	double cpu_req_base[RPT_MAX_SOURCES]; /* CPU ms per request of the baseline, per report
-	                                       * CPU series (NAN: not a process series) */
-	double cpu_req[RPT_MAX_SOURCES];      /* the same for this label */
-	struct rpt_diff cpu_req_d[RPT_MAX_SOURCES]; /* their difference (delta method) */
+	double cpu_req[RPT_MAX_SOURCES]; /* CPU ms per request of this label's cell, per
+	                                  * report CPU series (NAN: not a process series);
+	                                  * against the baseline: cmps[cmp] holds the
+	                                  * judged difference (RPT_FIG_CPU) */
 	char memory[192]; /* the label's memory verdicts ("normal", "app: suspected leak") */
 	int drift;        /* the label's drift (enum rpt_drift_verdict) over the runs of
 	                   * the cell shown: the worst one; -1 when none was judged */
@@ -663,6 +764,8 @@ struct rpt_picture {
 	char *svg;                   /* the SVG text (for report.html), or NULL */
 };
 
+struct rpt_history; /* report_history.h */
+
 struct report {
 	char *title;              /* as shown */
 	char *dbs[RPT_MAX_DBS];   /* base names of the databases, as given order */
@@ -685,7 +788,6 @@ struct report {
 	int nvalidity;                /* entries in validity */
 	struct rpt_vrow *verdicts;    /* one per label, baseline first */
 	int nverdicts;                /* entries in verdicts */
-	struct rpt_resolve *resolve;  /* per comparison (cmps' order) */
 	struct rpt_picture *pics;     /* in report order */
 	int npics;                    /* entries in pics */
 	char plot_note[256];          /* why pictures are missing, or "" */
@@ -693,6 +795,8 @@ struct report {
 	int nstudies;                 /* entries in studies */
 	struct rpt_cal *cals;         /* calibrations found in the databases */
 	int ncals;                    /* entries in cals */
+	struct rpt_history *history;  /* night over night (report_history.h): NULL unless a
+	                               * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
 /* report_data.c: reads the selected runs of every database into r (r zeroed first).

@@ -14,6 +14,7 @@
 #include "report_drift_read.h"
 #include "report_env.h"
 #include "report_gaps.h"
+#include "report_history.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "store/results.h"
@@ -179,7 +180,8 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 
 	if (db_prepare(rd->db, &q,
 	               "SELECT idx, concurrency, planned_ms, n_steady, IFNULL(from_ms, 0), "
-	               "IFNULL(to_ms, 0) FROM rpt_steps WHERE run_id = ? ORDER BY idx",
+	               "IFNULL(to_ms, 0), IFNULL(rate, 0) FROM rpt_steps WHERE run_id = ? "
+	               "ORDER BY idx",
 	               rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
@@ -203,6 +205,7 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 		s->nintervals = sqlite3_column_int(q, 3);
 		s->win_from_ms = sqlite3_column_int64(q, 4);
 		s->win_to_ms = sqlite3_column_int64(q, 5);
+		s->rate = sqlite3_column_double(q, 6);
 		if (read_step(rd, run, s) < 0)
 			goto done;
 	}
@@ -636,7 +639,6 @@ void rpt_free(struct report *r)
 	for (int i = 0; i < r->nverdicts; i++)
 		free(r->verdicts[i].sentence);
 	free(r->verdicts);
-	free(r->resolve);
 	for (int i = 0; i < r->npics; i++) {
 		free(r->pics[i].title);
 		free(r->pics[i].svg);
@@ -651,5 +653,6 @@ void rpt_free(struct report *r)
 	}
 	free(r->studies);
 	free(r->cals);
+	rpt_hist_free(r->history);
 	memset(r, 0, sizeof *r);
 }

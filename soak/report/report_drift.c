@@ -388,8 +388,12 @@ void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
 		if (steps[k].verdict != show)
 			continue;
 		put(&b, "%s step %d", first ? ": " : "; ", k + 1);
-		if (run->steps[k].concurrency > 0)
-			put(&b, " (%d users)", run->steps[k].concurrency);
+		if (run->steps[k].concurrency > 0 || run->steps[k].rate > 0) {
+			char lv[48];
+			put(&b, " (%s)",
+			    rpt_level_text(run->steps[k].concurrency, run->steps[k].rate, lv,
+			                   sizeof lv));
+		}
 		put(&b, " %s", steps[k].sentence);
 		d->machine |= steps[k].machine;
 		if (b.n > 0 && b.s[b.n - 1] == '.')

@@ -169,35 +169,42 @@ done:
 	return rc;
 }
 
-/* Per step, the mean over the steady intervals of the generator's busy share (lag 0: its
- * engine threads' CPU plus the time they waited for a core, % of all of them) or of its p99
- * start lag in ms (lag 1), when the file has the columns. */
-static int read_generator(struct reader *rd, struct rpt_run *run, int lag)
+/* Per step, over the steady intervals: the generator's mean busy share and run-queue wait
+ * (% of all its engine threads), and in the open model its start lag (the mean and the
+ * highest of the intervals' p99, and how many passed 10 ms), when the file has the
+ * columns. */
+static int read_generator(struct reader *rd, struct rpt_run *run)
 {
-	const char *column = lag ? "lag_p99_us" : "gen_cpu_pct";
-	const char *value = lag ? "lag_p99_us" : "gen_cpu_pct + IFNULL(gen_wait_pct, 0)";
+	int cpu = rpt_rd_has(rd->db, "intervals", "gen_cpu_pct");
+	int wait = rpt_rd_has(rd->db, "intervals", "gen_wait_pct");
+	int lag = rpt_rd_has(rd->db, "intervals", "lag_p99_us");
 	sqlite3_stmt *q = NULL;
-	char sql[320];
+	char sql[512];
 	int step;
 
-	if (!rpt_rd_has(rd->db, "intervals", column))
+	if (!cpu && !lag)
 		return 0;
-	if (!lag && !rpt_rd_has(rd->db, "intervals", "gen_wait_pct"))
-		value = "gen_cpu_pct";
 	snprintf(sql, sizeof sql,
-	         "SELECT step_idx, AVG(%s) FROM intervals WHERE run_id = ? AND phase = 'steady' "
-	         "AND %s IS NOT NULL GROUP BY step_idx",
-	         value, column);
+	         "SELECT step_idx, %s, %s, %s, %s, %s FROM intervals WHERE run_id = ? AND "
+	         "phase = 'steady' GROUP BY step_idx",
+	         cpu ? "AVG(gen_cpu_pct)" : "NULL", wait ? "AVG(gen_wait_pct)" : "NULL",
+	         lag ? "AVG(lag_p99_us)" : "NULL", lag ? "MAX(lag_p99_us)" : "NULL",
+	         lag ? "SUM(lag_p99_us > 10000)" : "0");
 	if (db_prepare(rd->db, &q, sql, rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		int idx = sqlite3_column_int(q, 0);
-		double v = sqlite3_column_double(q, 1);
-		for (int k = 0; k < run->nsteps; k++)
-			if (run->steps[k].idx == idx)
-				*(lag ? &run->steps[k].lag_p99_ms : &run->steps[k].gen_cpu_pct) =
-				    lag ? v / 1000 : v;
+		for (int k = 0; k < run->nsteps; k++) {
+			struct rpt_step *s = &run->steps[k];
+			if (s->idx != idx)
+				continue;
+			s->gen_cpu_pct = rpt_rd_col(q, 1);
+			s->gen_wait_pct = rpt_rd_col(q, 2);
+			s->lag_p99_ms = rpt_rd_col(q, 3) / 1000;
+			s->lag_top_ms = rpt_rd_col(q, 4) / 1000;
+			s->late_intervals = sqlite3_column_int(q, 5);
+		}
 	}
 	sqlite3_finalize(q);
 	if (step != SQLITE_DONE)
@@ -235,8 +242,9 @@ int rpt_read_env(struct reader *rd, struct rpt_run *run)
 
 	run->clock_skew_ms = NAN;
 	for (int k = 0; k < run->nsteps; k++)
-		run->steps[k].host_cpu_pct = run->steps[k].gen_cpu_pct = run->steps[k].lag_p99_ms =
-		    NAN;
+		run->steps[k].host_cpu_pct = run->steps[k].gen_cpu_pct =
+		    run->steps[k].gen_wait_pct = run->steps[k].lag_p99_ms =
+		        run->steps[k].lag_top_ms = NAN;
 	if (db_prepare(rd->db, &q, "SELECT host FROM runs WHERE id = ?", rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
@@ -245,8 +253,7 @@ int rpt_read_env(struct reader *rd, struct rpt_run *run)
 	if (!run->host)
 		return rpt_rd_oom(rd);
 	if (read_facts(rd, run) < 0 || read_colocated(rd, run) < 0 || read_host_cpu(rd, run) < 0 ||
-	    read_generator(rd, run, 0) < 0 || read_generator(rd, run, 1) < 0 ||
-	    read_skew(rd, run) < 0)
+	    read_generator(rd, run) < 0 || read_skew(rd, run) < 0)
 		return -1;
 	return 0;
 }

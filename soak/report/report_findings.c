@@ -97,13 +97,11 @@ static const char *lname(const struct report *r, int l)
 	return r->labels[l].name;
 }
 
-/* "20 users (fixed runs of 1m5s)", "20 users (sweep steps of 20s)" */
+/* "20 users (fixed runs of 1m5s)", "600/s (sweep steps of 20s)" */
 static void cell_name(struct sbuf *b, const struct rpt_cell *c)
 {
-	char d[32];
-	rpt_sb_printf(b, "%d users (%s of %s)", c->concurrency,
-	              c->sweep ? "sweep steps" : "fixed runs",
-	              dur_format(c->planned_ms, d, sizeof d));
+	char t[96];
+	rpt_sb_printf(b, "%s", rpt_cell_text(c, t, sizeof t));
 }
 
 static void fmt_ms(struct sbuf *b, double ms)
@@ -117,6 +115,14 @@ static void sep(struct sbuf *b, int *n)
 {
 	if ((*n)++)
 		rpt_sb_printf(b, "; ");
+}
+
+/* A run as a finding names it: its key, and "(warm-up)" for a warm-up run after a start,
+ * which a report shows but never compares. */
+static const char *ref(const struct rpt_run *run, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", run->key, run->warmup ? " (warm-up)" : "");
+	return buf;
 }
 
 /* The score of a change: real ones by their size. */
@@ -242,6 +248,7 @@ static int drift_findings(struct fctx *x)
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
 			enum rpt_drift_verdict v = run->drift.verdict;
+			char rk[64];
 			if (run->label != l || !run->drift.sentence[0])
 				continue;
 			any = 1;
@@ -249,7 +256,7 @@ static int drift_findings(struct fctx *x)
 				size_t len = strlen(run->drift.sentence);
 				sep(&b, &n);
 				/* its own sentence, without its full stop: the line goes on */
-				rpt_sb_printf(&b, "run %s: %.*s", run->key,
+				rpt_sb_printf(&b, "run %s: %.*s", ref(run, rk, sizeof rk),
 				              (int)(len && run->drift.sentence[len - 1] == '.'
 				                        ? len - 1
 				                        : len),
@@ -258,7 +265,7 @@ static int drift_findings(struct fctx *x)
 				             v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
 			} else {
 				keys_add(keys[v == RPT_DRIFT_STABLE ? 0 : 1], sizeof keys[0],
-				         run->key);
+				         ref(run, rk, sizeof rk));
 				score =
 				    fmax(score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
 			}
@@ -558,7 +565,8 @@ static int memory_findings(struct fctx *x)
 				} else {
 					continue;
 				}
-				snprintf(key, sizeof key, "%s (%s)", run->key, s->name);
+				snprintf(key, sizeof key, "%s%s (%s)", run->key,
+				         run->warmup ? " (warm-up)" : "", s->name);
 				keys_add(keys[kind], sizeof keys[kind], key);
 				if (!first[kind]) {
 					first[kind] = s;
@@ -683,6 +691,7 @@ static int error_findings(struct fctx *x)
 
 	for (int l = 0; l < r->nlabels; l++) {
 		int64_t count[ERR_NCLASS] = {0}, req = 0, client = 0, server = 0;
+		int64_t wreq = 0, werr = 0; /* warm-up runs: shown apart, never pooled */
 		const char *sample[ERR_NCLASS] = {0};
 		struct sbuf b = {.n = 0};
 		double score = 0;
@@ -690,6 +699,11 @@ static int error_findings(struct fctx *x)
 			const struct rpt_run *run = &r->runs[i];
 			if (run->label != l)
 				continue;
+			if (!run->compared) {
+				wreq += run->st.requests;
+				werr += run->st.errors;
+				continue;
+			}
 			req += run->st.requests;
 			for (int c = 0; c < ERR_NCLASS; c++) {
 				if (run->st.err_count[c] && !sample[c])
@@ -716,8 +730,8 @@ static int error_findings(struct fctx *x)
 			else
 				rpt_sb_printf(
 				    &b,
-				    "%s: %.2f%% of requests failed on the server side (%lld of "
-				    "%lld): ",
+				    "%s: %.2f%% of requests failed on the server side over its "
+				    "compared runs (%lld of %lld): ",
 				    lname(r, l), pct, (long long)total, (long long)req);
 			for (int c = 0; c < ERR_NCLASS; c++) {
 				if (!count[c] || err_class_client_side((enum err_class)c) != side)
@@ -732,6 +746,17 @@ static int error_findings(struct fctx *x)
 			                    : pct > ERRORS_SERIOUS_PCT ? S_ERRORS
 			                                               : S_ERRORS_FEW);
 		}
+		if (werr > 0) {
+			any = 1;
+			rpt_sb_printf(&b,
+			              "%s%s: %lld of %lld requests failed in runs not compared "
+			              "(warm-up runs, interrupted study runs).",
+			              b.n ? " " : "", lname(r, l), (long long)werr,
+			              (long long)wreq);
+			score = fmax(score, S_NOTHING);
+		}
+		if (b.n == 0)
+			continue;
 		if (add(x, RPT_T_ERRORS, l, score, &b) < 0)
 			return -1;
 	}
@@ -759,11 +784,13 @@ static int connection_findings(struct fctx *x)
 			const struct rpt_run *run = &r->runs[i];
 			const struct figures *f = &run->f;
 			int64_t req = run->st.requests, nc = run->st.new_conns;
+			char rk[64];
 			if (run->label != l || req == 0)
 				continue;
 			if (strcmp(run->connection, "close") != 0 && nc == 0) {
 				size_t u = strlen(held);
-				snprintf(held + u, sizeof held - u, "%s%s", u ? "," : "", run->key);
+				snprintf(held + u, sizeof held - u, "%s%s", u ? "," : "",
+				         ref(run, rk, sizeof rk));
 				continue;
 			}
 			sep(&b, &n);
@@ -772,7 +799,7 @@ static int connection_findings(struct fctx *x)
 				    &b,
 				    "run %s, connection close: %lld new connections for %lld "
 				    "requests (%.2f per request; one per request is the design)",
-				    run->key, (long long)nc, (long long)req,
+				    ref(run, rk, sizeof rk), (long long)nc, (long long)req,
 				    (double)nc / (double)req);
 			} else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS) {
 				double per = (double)req / (double)nc;
@@ -781,7 +808,7 @@ static int connection_findings(struct fctx *x)
 				    "run %s, keep-alive held, with a new connection every %.0f "
 				    "requests (%lld for %lld): the server or a proxy ends a "
 				    "connection after about that many requests%s",
-				    run->key, per, (long long)nc, (long long)req,
+				    ref(run, rk, sizeof rk), per, (long long)nc, (long long)req,
 				    per >= 90 && per <= 110 ? " (Tomcat's maxKeepAliveRequests "
 				                              "is 100 by default)"
 				                            : "");
@@ -791,8 +818,8 @@ static int connection_findings(struct fctx *x)
 				    "run %s, keep-alive did not hold: only %.1f requests per "
 				    "connection (%lld new connections for %lld requests): the "
 				    "server or a proxy closes them",
-				    run->key, (double)req / (double)nc, (long long)nc,
-				    (long long)req);
+				    ref(run, rk, sizeof rk), (double)req / (double)nc,
+				    (long long)nc, (long long)req);
 				score = fmax(score, S_KEEPALIVE_LOST);
 			}
 			if ((double)nc >= 0.5 * (double)req && f->connect_us > 0) {
@@ -876,33 +903,15 @@ static void run_cost(const struct rpt_run *run, struct cost *c)
 	}
 }
 
-/* What a request costs the server per run, then the label against the baseline. */
+/* What a request costs the server per run (warm-up runs marked: they are shown, never
+ * compared), then the label against the baseline: the verdict row's own figures (the
+ * compared runs of the comparison it rests on), so the two sections never give one
+ * quantity two values. */
 static int cost_findings(struct fctx *x)
 {
 	struct report *r = x->r;
-	double cpu[RPT_MAX_LABELS], mem[RPT_MAX_LABELS];
-	int n[RPT_MAX_LABELS], nm[RPT_MAX_LABELS];
-	const char *srcname = NULL;
 
-	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++)
-		cpu[l] = mem[l] = 0, n[l] = nm[l] = 0;
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		struct cost c;
-		run_cost(run, &c);
-		if (!c.src || !isfinite(c.cpu_ms) || run->label >= RPT_MAX_LABELS)
-			continue;
-		if (!srcname || !strcmp(srcname, c.src->name)) {
-			srcname = c.src->name;
-			cpu[run->label] += c.cpu_ms;
-			n[run->label]++;
-			if (isfinite(c.mem_mb)) {
-				mem[run->label] += c.mem_mb;
-				nm[run->label]++;
-			}
-		}
-	}
-	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++) {
+	for (int l = 0; l < r->nlabels; l++) {
 		struct sbuf b = {.n = 0};
 		double score = S_COST_ONE;
 		int k = 0;
@@ -915,7 +924,10 @@ static int cost_findings(struct fctx *x)
 			if (!c.src || !isfinite(c.cpu_ms))
 				continue;
 			sep(&b, &k);
-			rpt_sb_printf(&b, "run %s, %s: %.3f ms of CPU per %s", run->key,
+			rpt_sb_printf(&b, "run %s%s, %s: %.3f ms of CPU per %s", run->key,
+			              run->warmup      ? " (warm-up, not compared)"
+			              : !run->compared ? " (not compared)"
+			                               : "",
 			              c.src->name, c.cpu_ms,
 			              strcmp(run->protocol, "tcp-frame") ? "request" : "iteration");
 			if (isfinite(c.mem_mb))
@@ -924,18 +936,33 @@ static int cost_findings(struct fctx *x)
 		}
 		if (k == 0)
 			continue;
-		if (l > 0 && n[0] && n[l] && cpu[0] > 0) {
-			double c0 = cpu[0] / n[0], cl = cpu[l] / n[l];
-			rpt_sb_printf(
-			    &b,
-			    "; against %s (%s, mean over runs): %.2fx the CPU per request "
-			    "(%.3f vs %.3f ms)",
-			    lname(r, 0), srcname, cl / c0, cl, c0);
-			if (nm[0] && nm[l] && mem[0] > 0)
-				rpt_sb_printf(&b, " and %.2fx its memory (%.1f vs %.1f MB)",
-				              (mem[l] / nm[l]) / (mem[0] / nm[0]), mem[l] / nm[l],
-				              mem[0] / nm[0]);
-			score = S_COST_BASE + fmin(40, 100 * fabs(cl / c0 - 1));
+		const struct rpt_vrow *v = l > 0 && l < r->nverdicts ? &r->verdicts[l] : NULL;
+		if (v && v->cell >= 0 && v->cmp >= 0) {
+			const struct rpt_cmp *m = &r->cmps[v->cmp];
+			int first = 1;
+			for (int s = 0; s < r->ncpu; s++) {
+				int f = RPT_FIG_CPU(s);
+				double a = m->base_value[f], c = m->value[f];
+				char p[32], at[96];
+				if (!isfinite(a) || !isfinite(c) || !(a > 0))
+					continue;
+				if (first)
+					rpt_sb_printf(
+					    &b,
+					    "; against %s at %s (the verdict's compared runs): ",
+					    lname(r, 0),
+					    rpt_cell_text(&r->cells[v->cell], at, sizeof at));
+				rpt_sb_printf(
+				    &b, "%s%s %.2fx the CPU per request (%.3f vs %.3f ms, %s, %s)",
+				    first ? "" : ", ", r->cpu_names[s], c / a, c, a,
+				    rpt_fmt_pct(100 * (c - a) / a, p, sizeof p),
+				    rpt_verdict_name(m->d[f].verdict));
+				first = 0;
+				score =
+				    fmax(score, m->d[f].verdict == RPT_REAL
+				                    ? S_COST_BASE + fmin(40, 100 * fabs(c / a - 1))
+				                    : S_COST_ONE);
+			}
 		}
 		struct sbuf line = {.n = 0};
 		rpt_sb_printf(&line, "%s — %s.", lname(r, l), b.s);

@@ -63,23 +63,20 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	snprintf(t->id, sizeof t->id, "verdict");
 	snprintf(t->note, sizeof t->note,
 	         "Each label against the baseline (%s) on the comparison it rests on: fixed runs "
-	         "first, then the one with the most intervals. Changes are marked real or noise "
-	         "by the 95%% confidence interval of the difference (batch means, Welch's "
-	         "t-test); the baseline's row shows its own figures. CPU/request is CPU time "
-	         "per request (ms).",
+	         "first, then the one with the most runs. A change is real when its confidence "
+	         "interval excludes zero (how, below the table); the baseline's row shows its "
+	         "own figures. CPU/request is CPU time per request (ms).",
 	         r->labels[0].name);
 	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];
 		const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
 		int row = rpt_tb_row(b), col = 0;
-		char x[64], d[32];
+		char x[64], d[96];
 		rpt_tb_set(b, row, col++, "%s", r->labels[v->label].name);
 		rpt_tb_set(b, row, col++, "%s", v->label == 0 ? "(baseline)" : r->labels[0].name);
 		if (c)
-			rpt_tb_set(b, row, col++, "%d users, %s of %s", c->concurrency,
-			           c->sweep ? "sweep steps" : "fixed runs",
-			           dur_format(c->planned_ms, d, sizeof d));
+			rpt_tb_set(b, row, col++, "%s", rpt_cell_text(c, d, sizeof d));
 		else
 			rpt_tb_set(b, row, col++, DASH);
 		if (v->label == 0 && c) {
@@ -107,9 +104,13 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 			if (v->label == 0)
 				rpt_tb_set(b, row, cpucol[s], "%s",
 				           rpt_fmt_ms(v->cpu_req[s], x, sizeof x));
+			else if (v->cmp >= 0)
+				change(b, row, cpucol[s],
+				       r->cmps[v->cmp].base_value[RPT_FIG_CPU(s)],
+				       r->cmps[v->cmp].value[RPT_FIG_CPU(s)],
+				       &r->cmps[v->cmp].d[RPT_FIG_CPU(s)], 0);
 			else
-				change(b, row, cpucol[s], v->cpu_req_base[s], v->cpu_req[s],
-				       &v->cpu_req_d[s], 0);
+				rpt_tb_set(b, row, cpucol[s], DASH);
 			col = cpucol[s] + 1;
 		}
 		rpt_tb_set(b, row, col++, "%s", v->memory[0] ? v->memory : DASH);
@@ -138,51 +139,52 @@ char *rpt_fmt_need(double s, char *buf, size_t len)
 	return buf;
 }
 
-/* "run at least 14m per label", or "resolved" when the run already is that long. */
-static void need_cell(struct rpt_tb *b, int row, int col, double need, double measured)
-{
-	char x[32];
-	if (!isfinite(need))
-		rpt_tb_set(b, row, col, DASH);
-	else if (need <= measured)
-		rpt_tb_set(b, row, col, "resolved now");
-	else
-		rpt_tb_set(b, row, col, "at least %s", rpt_fmt_need(need, x, sizeof x));
-}
-
+/* How long to run: per comparison and figure (TPS, p99, CPU per request of each process),
+ * what the verdict's own interval resolves, the noise in its two parts, and the rounds and
+ * run length that resolve the target in the least time. */
 static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	static const char *const names[] = {
-	    "kind",     "concurrency",    "duration",    "label",          "vs",
-	    "measured", "TPS resolvable", "for ±2% TPS", "p99 resolvable", "for ±10% p99"};
-	rpt_tb_begin(b, t, "How long to run", 10);
+	static const char *const names[] = {"comparison",   "figure",
+	                                    "resolves now", "noise: between runs / within a run",
+	                                    "to resolve",   "takes"};
+	rpt_tb_begin(b, t, "How long to run", 6);
 	snprintf(t->note, sizeof t->note,
-	         "For each comparison: the smallest difference its data resolve at 95%% (the "
-	         "half-width of the confidence interval from the batch-means noise, as a share "
-	         "of the baseline), and the measured window each label would need, at the noise "
-	         "observed, to tell a %.0f%% TPS and a %.0f%% p99 difference apart (the noise of "
-	         "a mean falls with the square root of the time; warm-up comes on top).",
-	         RPT_RESOLVE_TPS_PCT, RPT_RESOLVE_P99_PCT);
-	rpt_tb_header(b, names, "lrrllrrrrr");
+	         "For each comparison: the half-width of the interval the verdict itself used "
+	         "(as a share of the baseline, at the level its figure was tested), the noise "
+	         "split into its parts (the standard deviation of a run's figure: between runs, "
+	         "which only more runs shrink, and within a run, which longer runs shrink), and "
+	         "the rounds and measured run length that would resolve the target in the least "
+	         "time (warm-up and ramp-up counted per run). With one run a side the "
+	         "run-to-run part is unknown and nothing is promised.");
+	rpt_tb_header(b, names, "llrrll");
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-		const struct rpt_resolve *x = &r->resolve[i];
-		char d[32], p[32];
-		int row = rpt_tb_row(b);
-		rpt_tb_set(b, row, 0, "%s", c->sweep ? "sweep" : "fixed");
-		rpt_tb_set(b, row, 1, "%d", c->concurrency);
-		rpt_tb_set(b, row, 2, "%s", dur_format(c->planned_ms, d, sizeof d));
-		rpt_tb_set(b, row, 3, "%s", r->labels[c->label].name);
-		rpt_tb_set(b, row, 4, "%s", r->labels[a->label].name);
-		rpt_tb_set(b, row, 5, "%s",
-		           dur_format((int64_t)llround(x->measured_s) * 1000, d, sizeof d));
-		rpt_tb_set(b, row, 6, isfinite(x->tps_pct) ? "±%s%%" : DASH,
-		           rpt_fmt_num(x->tps_pct, 1, p, sizeof p));
-		need_cell(b, row, 7, x->tps_need_s, x->measured_s);
-		rpt_tb_set(b, row, 8, isfinite(x->p99_pct) ? "±%s%%" : DASH,
-		           rpt_fmt_num(x->p99_pct, 1, p, sizeof p));
-		need_cell(b, row, 9, x->p99_need_s, x->measured_s);
+		for (int f = 0; f < RPT_NFIG; f++) {
+			const struct rpt_resolve *x = &m->res[f];
+			char key[96], at[96], p[32], q[32], adv[256];
+			if (x->target_pct <= 0 || f >= RPT_FIG_MEM(0))
+				continue;
+			int row = rpt_tb_row(b);
+			rpt_tb_set(b, row, 0, "%s vs %s at %s", r->labels[c->label].name,
+			           r->labels[a->label].name, rpt_cell_text(c, at, sizeof at));
+			rpt_tb_set(b, row, 1, "%s", rpt_fig_key(r, f, key, sizeof key));
+			if (isfinite(x->half_pct))
+				rpt_tb_set(b, row, 2, "±%s%%",
+				           rpt_fmt_num(x->half_pct, 1, p, sizeof p));
+			else
+				rpt_tb_set(b, row, 2, "not stated");
+			if (isfinite(x->between_pct))
+				rpt_tb_set(b, row, 3, "%s%% / %s%%",
+				           rpt_fmt_num(x->between_pct, 1, p, sizeof p),
+				           rpt_fmt_num(x->within_pct, 1, q, sizeof q));
+			else
+				rpt_tb_set(b, row, 3, "unknown");
+			rpt_tb_set(b, row, 4, "±%s%%", rpt_fmt_num(x->target_pct, 0, p, sizeof p));
+			rpt_advice_text(x, m->nruns < m->nruns_base ? m->nruns : m->nruns_base,
+			                c->vc[f].secs, adv, sizeof adv);
+			rpt_tb_set(b, row, 5, "%s", adv);
+		}
 	}
 }
 

@@ -1,25 +1,28 @@
 /* report_html: report.html — one self-contained page: inline CSS, the SVG pictures inline,
  * no script, no network. */
 #include "report.h"
+#include "report_doc.h"
 
 #include <string.h>
 
+/* Laid out to fit a 1280-px window: text cells wrap (command lines anywhere), only
+ * numbers keep to one line. */
 static const char css[] =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2em auto;"
-    "max-width:1100px;padding:0 1em;color:#1d1d1f}\n"
+    "max-width:1200px;padding:0 1em;color:#1d1d1f}\n"
     "h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\n"
     "p.meta{color:#555}p.note{color:#444;font-size:.92em;max-width:60em}\n"
-    "table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em}\n"
-    "th,td{border:1px solid #ccc;padding:.25em .6em;vertical-align:top}\n"
+    "table{border-collapse:collapse;margin:.5em 0 1em;font-size:.88em;max-width:100%}\n"
+    "th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;"
+    "overflow-wrap:anywhere}\n"
     "th{background:#f2f2f2}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums;"
-    "white-space:nowrap}\n"
+    "white-space:nowrap;overflow-wrap:normal}\n"
     "tr:nth-child(even) td{background:#fafafa}\n"
     "figure{margin:1em 0 2em}figure svg{width:100%;max-width:800px;height:auto;display:block;"
     "border:1px solid #eee}\n"
     "figcaption{font-weight:600;margin-bottom:.3em}\n"
     "ul.findings li,ul.verdict li,ul.validity li{margin:.3em 0}\n"
-    "ul.validity li.warn strong{color:#b00020}ul.validity li.info strong{color:#555}\n"
-    "table#verdict{font-size:.95em}table#verdict td{white-space:nowrap}\n";
+    "ul.validity li.warn strong{color:#b00020}ul.validity li.info strong{color:#555}\n";
 
 /* Text with &, <, >, " escaped. */
 static void esc(FILE *f, const char *s)
@@ -125,165 +128,81 @@ static void html_pictures(const struct report *r, FILE *f, int compare)
 	}
 }
 
-static int count_pictures(const struct report *r, int compare)
+static void html_list(const struct rpt_block *b, FILE *f)
 {
-	int n = 0;
-	for (int i = 0; i < r->npics; i++)
-		n += r->pics[i].compare == compare;
-	return n;
-}
-
-/* A list item per text. */
-static void item(FILE *f, const char *cls, const char *text)
-{
-	fputs(cls ? "<li class=\"" : "<li>", f);
-	if (cls) {
-		esc(f, cls);
-		fputs("\">", f);
-	}
-	esc(f, text);
-	fputs("</li>\n", f);
-}
-
-static void html_validity(const struct report *r, FILE *f)
-{
-	fputs("<h2>Can these numbers be trusted?</h2>\n", f);
-	if (r->nvalidity == 0) {
-		fputs(
-		    "<p>Nothing found that undermines them: the generator's host and the generator "
-		    "were not saturated, the windows are long enough for what they claim, steady "
-		    "and nearly free of errors, and the labels ran in the same environment as far "
-		    "as it was recorded.</p>\n",
-		    f);
-		return;
-	}
-	fputs("<ul class=\"validity\">\n", f);
-	for (int i = 0; i < r->nvalidity; i++) {
-		const struct rpt_valid *v = &r->validity[i];
-		int warn = !strcmp(v->severity, "warn");
-		fprintf(f, "<li class=\"%s\"><strong>%s</strong> <code>", warn ? "warn" : "info",
-		        warn ? "warning" : "note");
-		esc(f, v->code);
-		fputs("</code>: ", f);
-		esc(f, v->message);
+	if (b->cls)
+		fprintf(f, "<ul class=\"%s\">\n", b->cls);
+	else
+		fputs("<ul>\n", f);
+	for (int i = 0; i < b->nitems; i++) {
+		const struct rpt_item *it = &b->items[i];
+		if (it->cls)
+			fprintf(f, "<li class=\"%s\">", it->cls);
+		else
+			fputs("<li>", f);
+		if (it->tag) {
+			fputs("<strong>", f);
+			esc(f, it->tag);
+			fputs("</strong> ", f);
+		}
+		if (it->code) {
+			fputs("<code>", f);
+			esc(f, it->code);
+			fputs("</code>: ", f);
+		}
+		esc(f, it->text);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
 }
 
-static void html_findings(const struct report *r, FILE *f)
-{
-	int top[RPT_TOP_FINDINGS], ntop = rpt_top_findings(r, top), rest = r->nfindings - ntop;
-
-	if (ntop) {
-		fputs("<h2>What matters most</h2>\n<ul class=\"findings\">\n", f);
-		for (int i = 0; i < ntop; i++)
-			item(f, NULL, r->findings[top[i]].text);
-		fputs("</ul>\n", f);
-	}
-	if (rest <= 0)
-		return;
-	fputs(ntop ? "<h2>Other findings</h2>\n" : "<h2>Findings</h2>\n", f);
-	for (int t = 0; t < RPT_NTOPIC; t++) {
-		int any = 0;
-		for (int i = 0; i < r->nfindings; i++) {
-			const struct rpt_finding *x = &r->findings[i];
-			if (x->top || x->topic != (enum rpt_topic)t)
-				continue;
-			if (!any++)
-				fprintf(f, "<h3>%s</h3>\n<ul class=\"findings\">\n",
-				        rpt_topic_title((enum rpt_topic)t));
-			item(f, NULL, x->text);
-		}
-		if (any)
-			fputs("</ul>\n", f);
-	}
-}
-
 int rpt_write_html(const struct report *r, FILE *f)
 {
-	struct rpt_table *front = NULL, *t = NULL, *env = NULL;
-	int nfront = 0, n = 0, nenv = 0, open = 0, rc = -1;
+	struct rpt_doc d;
 	char err[128];
 
-	if (rpt_front_tables(r, &front, &nfront, err, sizeof err) < 0 ||
-	    rpt_tables(r, &t, &n, err, sizeof err) < 0 ||
-	    rpt_env_tables(r, &env, &nenv, err, sizeof err) < 0)
-		goto done;
+	if (rpt_doc_build(r, &d, err, sizeof err) < 0) {
+		rpt_doc_free(&d);
+		return -1;
+	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      f);
 	esc(f, r->title);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
-	esc(f, r->title);
-	fputs("</h1>\n<p class=\"meta\">", f);
-	fprintf(f, "Database%s: ", r->ndbs > 1 ? "s" : "");
-	for (int i = 0; i < r->ndbs; i++) {
-		fputs(i ? ", " : "", f);
-		esc(f, r->dbs[i]);
-	}
-	fprintf(f, ". Label%s: ", r->nlabels > 1 ? "s" : "");
-	for (int l = 0; l < r->nlabels; l++) {
-		fputs(l ? ", " : "", f);
-		esc(f, r->labels[l].name);
-		if (l == 0 && r->nlabels > 1)
-			fputs(" (baseline)", f);
-	}
-	for (int i = 0; i < r->nruns; i++)
-		open += strcmp(r->runs[i].status, "done") != 0;
-	fprintf(f, ". Runs: %d", r->nruns);
-	if (open)
-		fprintf(f, " (%d not done: see Findings)", open);
-	fputs(".</p>\n", f);
-	for (int i = 0; i < r->nstudies; i++) {
-		fputs("<p class=\"meta\"><b>Design.</b> ", f);
-		esc(f, r->studies[i].design);
-		fputs("</p>\n", f);
-	}
-	{
-		const char *m[16];
-		int nm = rpt_methods(r, m, 16);
-		for (int i = 0; i < nm; i++) {
-			fputs(i ? "<p class=\"note\">"
-			        : "<p class=\"note\"><b>How changes are judged.</b> ",
-			      f);
-			esc(f, m[i]);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+	for (int i = 0; i < d.n; i++) {
+		const struct rpt_block *b = &d.b[i];
+		switch (b->kind) {
+		case RPT_B_HEADING:
+			fprintf(f, "<h%d>", b->level);
+			esc(f, b->text);
+			fprintf(f, "</h%d>\n", b->level);
+			break;
+		case RPT_B_PARA:
+			if (b->cls)
+				fprintf(f, "<p class=\"%s\">", b->cls);
+			else
+				fputs("<p>", f);
+			if (b->lead) {
+				fputs("<b>", f);
+				esc(f, b->lead);
+				fputs("</b> ", f);
+			}
+			esc(f, b->text);
 			fputs("</p>\n", f);
+			break;
+		case RPT_B_LIST:
+			html_list(b, f);
+			break;
+		case RPT_B_TABLE:
+			html_table(b->table, f);
+			break;
+		case RPT_B_PICTURES:
+			html_pictures(r, f, b->compare);
+			break;
 		}
-	}
-	/* The verdict first: its table, then a sentence per label. */
-	if (nfront > 0)
-		html_table(&front[0], f);
-	fputs("<ul class=\"verdict\">\n", f);
-	for (int i = 0; i < r->nverdicts; i++)
-		item(f, NULL, r->verdicts[i].sentence);
-	fputs("</ul>\n", f);
-	html_validity(r, f);
-	html_findings(r, f);
-	if (count_pictures(r, 1)) {
-		fputs("<h2>Labels over time</h2>\n", f);
-		html_pictures(r, f, 1);
-	}
-	for (int i = 1; i < nfront; i++)
-		html_table(&front[i], f);
-	for (int i = 0; i < nenv; i++)
-		html_table(&env[i], f);
-	for (int i = 0; i < n; i++)
-		html_table(&t[i], f);
-	if (count_pictures(r, 0)) {
-		fputs("<h2>Pictures of each run</h2>\n", f);
-		if (r->plot_note[0]) {
-			fputs("<p class=\"note\">", f);
-			esc(f, r->plot_note);
-			fputs("</p>\n", f);
-		}
-		html_pictures(r, f, 0);
 	}
 	fputs("</body>\n</html>\n", f);
-	rc = ferror(f) ? -1 : 0;
-done:
-	rpt_tables_free(front, nfront);
-	rpt_tables_free(t, n);
-	rpt_tables_free(env, nenv);
-	return rc;
+	rpt_doc_free(&d);
+	return ferror(f) ? -1 : 0;
 }

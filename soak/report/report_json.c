@@ -1,6 +1,7 @@
 /* report_json: report.json (the model's tables and findings as data) and summary.csv (one
  * row per run step). */
 #include "report.h"
+#include "report_history.h"
 
 #include "jsonw.h"
 
@@ -216,6 +217,11 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	json_write_str(f, run->status);
 	fputs(", \"reason\": ", f);
 	json_write_str(f, run->reason);
+	/* compared: its figures enter the comparisons; a warm-up run is shown, never compared */
+	fprintf(f, ", \"compared\": %s, \"warmup\": %s", run->compared ? "true" : "false",
+	        run->warmup ? "true" : "false");
+	if (run->study >= 0)
+		fprintf(f, ", \"round\": %d", run->round);
 	if (run->agent)
 		fprintf(f, ", \"agent\": %d, \"agent_count\": %d", run->agent, run->agents);
 	else
@@ -348,14 +354,14 @@ static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
 	fprintf(f, ", \"queueing\": %s}", sw->queueing ? "true" : "false");
 }
 
-static void jresolve(FILE *f, const struct rpt_resolve *x);
-
 static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 {
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
 
-	fprintf(f, "    {\"kind\": \"%s\", \"concurrency\": %d, \"step_s\": ",
+	fprintf(f, "    {\"kind\": \"%s\", \"concurrency\": %d, \"rate\": ",
 	        c->sweep ? "sweep" : "fixed", c->concurrency);
+	jnum(f, c->rate > 0 ? c->rate : NAN, 3);
+	fputs(", \"step_s\": ", f);
 	jnum(f, (double)c->planned_ms / 1000, 3);
 	fputs(", \"label\": ", f);
 	json_write_str(f, r->labels[c->label].name);
@@ -368,8 +374,10 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 	fputs(",\n     \"noise\": ", f);
 	json_write_str(f, rpt_noise_name(m->noise));
 	fprintf(f,
-	        ", \"n_runs\": %d, \"n_runs_baseline\": %d, \"family\": %d, \"level\": ", m->nruns,
+	        ", \"n_runs\": %d, \"n_runs_baseline\": %d, \"family\": %d, \"alpha\": ", m->nruns,
 	        m->nruns_base, m->family);
+	jnum(f, m->alpha, 6);
+	fputs(", \"level\": ", f);
 	jnum(f, m->level, 6);
 	fputs(", \"floor_pct\": ", f);
 	jnum(f, m->floor_pct, 1);
@@ -395,33 +403,69 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 		jkey(f, rpt_metric_name((enum rpt_metric)k));
 		jdiff(f, m->base_value[k], m->value[k], &m->d[k]);
 	}
-	fputs("},\n     \"cpu\": {", f);
+	/* CPU per request and memory of each process, judged like the four above. */
+	for (int kind = 0; kind < 2; kind++) {
+		int first = 1;
+		fputs(kind ? "},\n     \"memory\": {" : "},\n     \"cpu_per_request\": {", f);
+		for (int s = 0; s < r->ncpu; s++) {
+			int g = kind ? RPT_FIG_MEM(s) : RPT_FIG_CPU(s);
+			if (m->d[g].verdict == RPT_NA &&
+			    (isnan(m->base_value[g]) || isnan(m->value[g])))
+				continue;
+			fputs(first ? "" : ", ", f);
+			jkey(f, r->cpu_names[s]);
+			jdiff(f, m->base_value[g], m->value[g], &m->d[g]);
+			first = 0;
+		}
+	}
+	/* The variance components of each figure on each side, and what it resolves. */
+	fputs("},\n     \"components\": {", f);
 	int first = 1;
-	for (int s = 0; s < r->ncpu; s++) {
-		if (isnan(a->cpu_mean[s]) || isnan(c->cpu_mean[s]))
+	for (int g = 0; g < RPT_NFIG; g++) {
+		char key[96];
+		if (isnan(m->base_value[g]) || isnan(m->value[g]))
 			continue;
 		fputs(first ? "" : ", ", f);
-		jkey(f, r->cpu_names[s]);
-		jdiff(f, a->cpu_mean[s], c->cpu_mean[s], &m->cpu[s]);
+		jkey(f, rpt_fig_key(r, g, key, sizeof key));
+		fprintf(f, "{\"runs\": %d, \"runs_baseline\": %d", c->vc[g].runs, a->vc[g].runs);
+		jfield(f, "between_sd", sqrt(c->vc[g].between), 6);
+		jfield(f, "within_sd", sqrt(c->vc[g].within), 6);
+		jfield(f, "between_sd_baseline", sqrt(a->vc[g].between), 6);
+		jfield(f, "within_sd_baseline", sqrt(a->vc[g].within), 6);
+		jfield(f, "run_s", c->vc[g].secs, 3);
+		fputc('}', f);
 		first = 0;
 	}
-	fputs("},\n     \"resolve\": ", f);
-	jresolve(f, &r->resolve[m - r->cmps]);
-	fputc('}', f);
-}
-
-/* How long to run: what the comparison resolves now and would need. */
-static void jresolve(FILE *f, const struct rpt_resolve *x)
-{
-	fputs("{\"measured_s\": ", f);
-	jnum(f, x->measured_s, 3);
-	jfield(f, "tps_resolvable_pct", x->tps_pct, 3);
-	jfield(f, "tps_target_pct", RPT_RESOLVE_TPS_PCT, 1);
-	jfield(f, "tps_needs_s", x->tps_need_s, 1);
-	jfield(f, "p99_resolvable_pct", x->p99_pct, 3);
-	jfield(f, "p99_target_pct", RPT_RESOLVE_P99_PCT, 1);
-	jfield(f, "p99_needs_s", x->p99_need_s, 1);
-	fputc('}', f);
+	fputs("},\n     \"resolve\": {", f);
+	first = 1;
+	for (int g = 0; g < RPT_NFIG; g++) {
+		const struct rpt_resolve *x = &m->res[g];
+		char key[96];
+		if (!(x->target_pct > 0))
+			continue;
+		fputs(first ? "" : ", ", f);
+		jkey(f, rpt_fig_key(r, g, key, sizeof key));
+		fprintf(f, "{\"basis\": \"%s\"",
+		        x->basis == RPT_ADV_COMPONENTS    ? "components"
+		        : x->basis == RPT_ADV_CALIBRATION ? "calibration"
+		                                          : "unknown");
+		jfield(f, "half_pct", x->half_pct, 3);
+		jfield(f, "level", x->level, 6);
+		jfield(f, "target_pct", x->target_pct, 1);
+		fprintf(f,
+		        ", \"resolved_now\": %s, \"rounds\": ", x->now_enough ? "true" : "false");
+		if (x->rounds > 0)
+			fprintf(f, "%d", x->rounds);
+		else
+			fputs("null", f);
+		jfield(f, "run_s", x->run_s, 1);
+		jfield(f, "total_s", x->total_s, 1);
+		jfield(f, "between_pct", x->between_pct, 3);
+		jfield(f, "within_pct", x->within_pct, 3);
+		fputc('}', f);
+		first = 0;
+	}
+	fputs("}}", f);
 }
 
 static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
@@ -438,8 +482,10 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 		fputs("null", f);
 	fputs(", \"at\": ", f);
 	if (c) {
-		fprintf(f, "{\"kind\": \"%s\", \"concurrency\": %d, \"step_s\": ",
+		fprintf(f, "{\"kind\": \"%s\", \"concurrency\": %d, \"rate\": ",
 		        c->sweep ? "sweep" : "fixed", c->concurrency);
+		jnum(f, c->rate > 0 ? c->rate : NAN, 3);
+		fputs(", \"step_s\": ", f);
 		jnum(f, (double)c->planned_ms / 1000, 3);
 		fputc('}', f);
 	} else {
@@ -454,7 +500,9 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 		if (v->label == 0 || v->cmp < 0)
 			jnum(f, v->cpu_req[s], 4);
 		else
-			jdiff(f, v->cpu_req_base[s], v->cpu_req[s], &v->cpu_req_d[s]);
+			jdiff(f, r->cmps[v->cmp].base_value[RPT_FIG_CPU(s)],
+			      r->cmps[v->cmp].value[RPT_FIG_CPU(s)],
+			      &r->cmps[v->cmp].d[RPT_FIG_CPU(s)]);
 		first = 0;
 	}
 	fputs("},\n     \"memory\": ", f);
@@ -569,7 +617,14 @@ int rpt_write_json(const struct report *r, FILE *f)
 		json_write_str(f, r->findings[i].text);
 		fputs(i + 1 < r->nfindings ? "},\n" : "}\n", f);
 	}
-	fputs("  ],\n  \"pictures\": [\n", f);
+	fputs("  ],\n", f);
+	/* Night over night: only when a label and scenario have a series of runs. */
+	if (r->history) {
+		fputs("  \"history\": ", f);
+		rpt_hist_write_json(r->history, 1, "  ", f);
+		fputs(",\n", f);
+	}
+	fputs("  \"pictures\": [\n", f);
 	for (int i = 0; i < r->npics; i++) {
 		const struct rpt_picture *p = &r->pics[i];
 		fputs("    {\"name\": ", f);
@@ -614,7 +669,7 @@ int rpt_write_csv(const struct report *r, FILE *f)
 {
 	fputs("db,run,label,name,mode,connection,status,step,concurrency,step_s,window_s,"
 	      "requests,errors,error_pct,tps,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,p999_ms,max_ms,"
-	      "new_connections",
+	      "new_connections,compared",
 	      f);
 	for (int s = 0; s < r->ncpu; s++) {
 		fputs(",cpu_", f);
@@ -660,7 +715,10 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			cnum(f, ans ? (double)g->p99_us / 1000 : NAN, 3);
 			cnum(f, ans ? (double)g->p999_us / 1000 : NAN, 3);
 			cnum(f, ans ? (double)g->max_us / 1000 : NAN, 3);
-			fprintf(f, ",%lld", (long long)g->new_conns);
+			fprintf(f, ",%lld,%s", (long long)g->new_conns,
+			        run->compared ? "yes"
+			        : run->warmup ? "warm-up"
+			                      : "no");
 			for (int c = 0; c < r->ncpu; c++) {
 				double v = NAN;
 				for (int q = 0; q < run->nsrc; q++)

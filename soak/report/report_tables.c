@@ -223,8 +223,8 @@ static double run_cpu(const struct rpt_run *run, const char *name)
 
 static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	const char *names[MAX_COLS] = {"run", "label", "concurrency", "duration", "total",  "TPS",
-	                               "avg", "90%",   "95%",         "99%",      "error %"};
+	const char *names[MAX_COLS] = {"run", "label", "load", "duration", "total",  "TPS",
+	                               "avg", "90%",   "95%",  "99%",      "error %"};
 	char align[MAX_COLS + 1] = "llrrrrrrrrr";
 	char cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 8];
 	int nc = 11;
@@ -254,7 +254,10 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		row = rpt_tb_row(b);
 		rpt_tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
 		rpt_tb_set(b, row, c++, "%s", lname(r, run->label));
-		rpt_tb_set(b, row, c++, "%d", run->nsteps ? run->steps[0].concurrency : 0);
+		rpt_tb_set(b, row, c++, "%s",
+		           run->nsteps ? rpt_level_text(run->steps[0].concurrency,
+		                                        run->steps[0].rate, x[1], sizeof x[1])
+		                       : "");
 		rpt_tb_set(b, row, c++, "%s", dur_s(f->seconds, x[1], sizeof x[1]));
 		rpt_tb_set(b, row, c++, "%lld", (long long)f->requests);
 		rpt_tb_set(b, row, c++, "%s", rpt_fmt_num(f->tps, 1, x[2], sizeof x[2]));
@@ -280,8 +283,7 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 static void sweep_table(const struct report *r, const struct rpt_sweep *sw, struct rpt_tb *b,
                         struct rpt_table *t)
 {
-	static const char *const names[] = {"concurrency", "duration", "avg",
-	                                    "99%",         "TPS",      "total"};
+	static const char *const names[] = {"load", "duration", "avg", "99%", "TPS", "total"};
 	char title[96], d[32];
 
 	snprintf(title, sizeof title, "Sweep: %s (%s steps)", lname(r, sw->label),
@@ -293,7 +295,7 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 		int ans = c->f.p50_us > 0 || c->f.max_us > 0;
 		char x[4][64];
 		int row = rpt_tb_row(b);
-		rpt_tb_set(b, row, 0, "%d", c->concurrency);
+		rpt_tb_set(b, row, 0, "%s", rpt_level_text(c->concurrency, c->rate, x[0], 64));
 		rpt_tb_set(b, row, 1, "%s", dur_s(c->f.seconds, x[0], 64));
 		rpt_tb_set(b, row, 2, "%s", rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
 		rpt_tb_set(b, row, 3, "%s",
@@ -387,44 +389,53 @@ static void change_cell(struct rpt_tb *b, int row, int col, double base, double 
 
 static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	const char *names[MAX_COLS] = {"kind", "concurrency", "duration", "label",  "vs",
-	                               "TPS",  "avg",         "99%",      "error %"};
-	char align[MAX_COLS + 1] = "lrrllrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 8];
-	int nc = 9;
+	const char *names[MAX_COLS] = {"at", "label", "vs", "TPS", "avg", "99%", "error %"};
+	char align[MAX_COLS + 1] = "lllrrrr", head[2 * RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
+	int nc = 7, col[2 * RPT_MAX_SOURCES], fig[2 * RPT_MAX_SOURCES], ncol = 0;
 
-	for (int s = 0; s < r->ncpu; s++) {
-		snprintf(cpu[s], sizeof cpu[s], "CPU %s", r->cpu_names[s]);
-		names[nc] = cpu[s];
-		align[nc++] = 'r';
-	}
+	/* A column per figure some comparison has: CPU per request, then memory. */
+	for (int kind = 0; kind < 2; kind++)
+		for (int s = 0; s < r->ncpu && nc < MAX_COLS; s++) {
+			int g = kind ? RPT_FIG_MEM(s) : RPT_FIG_CPU(s), any = 0;
+			for (int i = 0; i < r->ncmps && !any; i++)
+				any = isfinite(r->cmps[i].base_value[g]) &&
+				      isfinite(r->cmps[i].value[g]);
+			if (!any)
+				continue;
+			snprintf(head[ncol], sizeof head[ncol], "%s %s",
+			         kind ? "memory" : "CPU/request", r->cpu_names[s]);
+			names[nc] = head[ncol];
+			col[ncol] = nc;
+			fig[ncol++] = g;
+			align[nc++] = 'r';
+		}
 	align[nc] = '\0';
 	rpt_tb_begin(b, t, "Comparison", nc);
 	snprintf(
 	    t->note, sizeof t->note,
 	    "Each label against the baseline (%s, or the first label with data) on the same "
-	    "kind of run, concurrency and step duration: the change of the merged figure (error "
-	    "%%: in points), 'real' when its confidence interval excludes zero, 'noise' when "
-	    "not, 'n/a' without data. Two or more runs a side: a t-test on the run figures; "
-	    "one: batch means and a floor, or a calibration (see 'How changes are judged'). A "
-	    "row's figures are judged together (Holm): a system compared with itself has at "
-	    "most a 5%% chance of any figure in the row called real.",
+	    "kind of run, level (users, or arrivals per second) and step duration: the change "
+	    "of the figure (error %%: in points), 'real' when its confidence interval excludes "
+	    "zero, 'noise' when not, 'n/a' without data. Every figure of a row is judged by "
+	    "the row's one method (see 'How changes are judged') and together (Holm): a system "
+	    "compared with itself has at most a 5%% chance of any figure in the row called "
+	    "real.",
 	    lname(r, 0));
 	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-		char d[32];
+		char at[96];
 		int row = rpt_tb_row(b);
-		rpt_tb_set(b, row, 0, "%s", c->sweep ? "sweep" : "fixed");
-		rpt_tb_set(b, row, 1, "%d", c->concurrency);
-		rpt_tb_set(b, row, 2, "%s", dur_format(c->planned_ms, d, sizeof d));
-		rpt_tb_set(b, row, 3, "%s", lname(r, c->label));
-		rpt_tb_set(b, row, 4, "%s", lname(r, a->label));
+		rpt_tb_set(b, row, 0, "%s", rpt_cell_text(c, at, sizeof at));
+		rpt_tb_set(b, row, 1, "%s", lname(r, c->label));
+		rpt_tb_set(b, row, 2, "%s", lname(r, a->label));
 		for (int k = 0; k < RPT_NMETRIC; k++)
-			change_cell(b, row, 5 + k, m->base_value[k], m->value[k], &m->d[k],
+			change_cell(b, row, 3 + k, m->base_value[k], m->value[k], &m->d[k],
 			            k == RPT_M_ERR);
-		for (int s = 0; s < r->ncpu; s++)
-			change_cell(b, row, 9 + s, a->cpu_mean[s], c->cpu_mean[s], &m->cpu[s], 0);
+		for (int k = 0; k < ncol; k++)
+			change_cell(b, row, col[k], m->base_value[fig[k]], m->value[fig[k]],
+			            &m->d[fig[k]], 0);
 	}
 }
 

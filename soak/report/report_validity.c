@@ -2,8 +2,11 @@
  * figures, each with its numbers and what to do:
  *   host_saturated       the generator shared a host with a collected source, and that
  *                        host's CPU reached RPT_HOST_BUSY_PCT in a measured window
- *   generator_saturated  the generator's own CPU reached RPT_GEN_BUSY_PCT of its engine
- *                        threads, or its p99 start lag RPT_GEN_LAG_MS (open model)
+ *   generator_saturated  the generator's engine threads were busy, or busy and waiting for
+ *                        a core, RPT_GEN_BUSY_PCT of the time (with the advice that fits
+ *                        which)
+ *   generator_late       open model: neither, but its start lag p99 reached RPT_GEN_LAG_MS
+ *                        (the machine woke it late; not in the latency figures)
  *   short_window         a memory verdict over less than RPT_TREND_MIN_S or fewer than
  *                        RPT_TREND_MIN_CYCLES old-generation cycles; a comparison on fewer
  *                        than RPT_CMP_MIN_BATCHES batches
@@ -162,58 +165,129 @@ static int run_threads(const struct rpt_run *run)
 	return t ? atoi(t) : 0;
 }
 
+/* How the generator may have set the pace in one step (the step means of its intervals). */
+enum gen_cause { GEN_OK, GEN_BUSY, GEN_STARVED, GEN_LATE };
+
+static enum gen_cause gen_cause(const struct rpt_step *s)
+{
+	double wait = isnan(s->gen_wait_pct) ? 0 : s->gen_wait_pct;
+	if (s->gen_cpu_pct >= RPT_GEN_BUSY_PCT)
+		return GEN_BUSY;
+	if (s->gen_cpu_pct + wait >= RPT_GEN_BUSY_PCT)
+		return GEN_STARVED;
+	if (s->late_intervals > 0 || s->lag_p99_ms >= RPT_GEN_LAG_MS)
+		return GEN_LATE;
+	return GEN_OK;
+}
+
+/* One label's steps with cause `c`: the runs, and the figures the sentence gives. */
+struct gen_tally {
+	char runs[96];
+	double cpu, wait, lag; /* the highest seen (NAN: none) */
+	int threads;           /* of the busiest run */
+	int late, steady;      /* late intervals, and steady intervals of those steps */
+};
+
+static void gen_tally(const struct report *r, int l, enum gen_cause c, struct gen_tally *t)
+{
+	memset(t, 0, sizeof *t);
+	t->cpu = t->wait = t->lag = NAN;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int hit = 0;
+		if (run->label != l)
+			continue;
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			if (gen_cause(s) != c)
+				continue;
+			hit = 1;
+			if (!(s->gen_cpu_pct <= t->cpu)) {
+				t->cpu = s->gen_cpu_pct;
+				t->threads = run_threads(run);
+			}
+			if (!isnan(s->gen_wait_pct) && !(s->gen_wait_pct <= t->wait))
+				t->wait = s->gen_wait_pct;
+			double lag = isnan(s->lag_top_ms) ? s->lag_p99_ms : s->lag_top_ms;
+			if (!isnan(lag) && !(lag <= t->lag))
+				t->lag = lag;
+			t->late += s->late_intervals;
+			t->steady += s->nintervals;
+		}
+		if (hit)
+			list_add(t->runs, sizeof t->runs, run->key);
+	}
+}
+
+/* generator_saturated: its threads were busy (more threads or agents help), or ready but
+ * waiting for a core (the machine's other work took them: placement or another host
+ * helps, more threads do not).  generator_late: an open-model generator that was neither
+ * but sent late (the machine woke or ran it late): said as what it is, and that latency
+ * leaves it out. */
 static int generator_saturated(struct vctx *v)
 {
 	struct report *r = v->r;
 
 	for (int l = 0; l < r->nlabels; l++) {
-		char runs[96] = "";
-		double cpu = NAN, lag = NAN;
-		int threads = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			int th = run_threads(run), hit = 0;
-			if (run->label != l)
-				continue;
-			for (int k = 0; k < run->nsteps; k++) {
-				const struct rpt_step *s = &run->steps[k];
-				/* gen_cpu_pct is already a share of all the engine threads */
-				double share = s->gen_cpu_pct;
-				if (share >= RPT_GEN_BUSY_PCT) {
-					hit = 1;
-					if (!(share <= cpu)) {
-						cpu = share;
-						threads = th;
-					}
-				}
-				if (s->lag_p99_ms >= RPT_GEN_LAG_MS) {
-					hit = 1;
-					lag = fmax(isnan(lag) ? 0 : lag, s->lag_p99_ms);
-				}
-			}
-			if (hit)
-				list_add(runs, sizeof runs, run->key);
-		}
-		if (!runs[0])
-			continue;
+		struct gen_tally t;
 		struct sbuf b = {.n = 0};
-		rpt_sb_printf(&b, "%s: the load generator was saturated in ", lname(r, l));
-		rpt_sb_runs(&b, runs);
-		rpt_sb_printf(&b, ": ");
-		if (!isnan(cpu))
+
+		gen_tally(r, l, GEN_BUSY, &t);
+		if (t.runs[0]) {
+			rpt_sb_printf(&b, "%s: the load generator was busy in ", lname(r, l));
+			rpt_sb_runs(&b, t.runs);
 			rpt_sb_printf(
 			    &b,
-			    "its %d engine thread%s busy or waiting for a core %.0f%% of the "
-			    "time",
-			    threads, threads == 1 ? " was" : "s were", cpu);
-		if (!isnan(cpu) && !isnan(lag))
-			rpt_sb_printf(&b, " and ");
-		if (!isnan(lag))
-			rpt_sb_printf(&b, "requests started %.1f ms late at p99", lag);
-		rpt_sb_printf(&b, ". The generator, not the server, may have set the pace: give "
-		                  "it more threads (--threads) or more agents.");
-		if (add(v, "warn", "generator_saturated", l, runs, &b) < 0)
-			return -1;
+			    ": its %d engine thread%s busy %.0f%% of the time. The "
+			    "generator, not the server, may have set the pace, and its own "
+			    "queueing is in the latencies: give it more threads "
+			    "(--threads) or more agents.",
+			    t.threads, t.threads == 1 ? " was" : "s were", t.cpu);
+			if (add(v, "warn", "generator_saturated", l, t.runs, &b) < 0)
+				return -1;
+		}
+		gen_tally(r, l, GEN_STARVED, &t);
+		if (t.runs[0]) {
+			rpt_sb_reset(&b);
+			rpt_sb_printf(&b, "%s: the load generator waited for a core in ",
+			              lname(r, l));
+			rpt_sb_runs(&b, t.runs);
+			rpt_sb_printf(
+			    &b,
+			    ": its threads were busy %.0f%% of the time and ready but "
+			    "waiting for a core %.0f%% more. Other work on its machine "
+			    "(the server, the database) took its CPUs, so it may have set "
+			    "the pace: give it CPUs of its own (placement) or another host; "
+			    "more threads would compete for the same cores.",
+			    t.cpu, isnan(t.wait) ? 0 : t.wait);
+			if (add(v, "warn", "generator_saturated", l, t.runs, &b) < 0)
+				return -1;
+		}
+		gen_tally(r, l, GEN_LATE, &t);
+		if (t.runs[0]) {
+			rpt_sb_reset(&b);
+			rpt_sb_printf(&b, "%s: requests went out late in ", lname(r, l));
+			rpt_sb_runs(&b, t.runs);
+			rpt_sb_printf(&b, ": start lag p99 up to %.1f ms", t.lag);
+			if (t.late > 0)
+				rpt_sb_printf(&b, ", over %.0f ms in %d of %d measured intervals",
+				              RPT_GEN_LAG_MS, t.late, t.steady);
+			rpt_sb_printf(
+			    &b,
+			    ", while the generator was busy %.0f%% of the time and waited "
+			    "%.0f%% for a core. The machine woke or ran it late (timer "
+			    "wake-ups, a virtual machine's pause, a stopped process), which "
+			    "more threads would not change. Latency never holds that "
+			    "lateness (it counts from the send, and from the intended start "
+			    "only while every connection was busy: the server's wait)",
+			    isnan(t.cpu) ? 0 : t.cpu, isnan(t.wait) ? 0 : t.wait);
+			rpt_sb_printf(&b, "; but as it caught up its arrivals bunched, and the "
+			                  "server's answers to the bunch are in those intervals' "
+			                  "figures.");
+			int many = t.steady > 0 && t.late * 10 >= t.steady;
+			if (add(v, many ? "warn" : "info", "generator_late", l, t.runs, &b) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -229,55 +303,99 @@ static int64_t old_cycles(const struct gca_result *g)
 	return g->count[GCP_FULL] + g->count[GCP_REMARK];
 }
 
+/* One memory verdict too short to trust, grouped per label, source and kind: one warning
+ * names every run it concerns ("runs 1, 2, 9 and 10"), not one warning per run. */
 static int short_memory(struct vctx *v)
 {
 	struct report *r = v->r;
 
-	for (int l = 0; l < r->nlabels; l++)
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->label != l)
-				continue;
-			for (int k = 0; k < run->nsrc; k++) {
-				const struct rpt_source *s = &run->src[k];
-				const struct gca_result *g = &s->gc;
-				double span = (double)(g->steady_to_ms - g->steady_from_ms) / 1000;
-				int64_t cycles = old_cycles(g);
-				char d[32], m[64];
-				/* Exhaustion is seen, not inferred from a trend: any window
-				 * shows it. */
-				if (!s->gc_events || g->memory == GCA_UNKNOWN ||
-				    g->memory == GCA_EXHAUSTED ||
-				    (span >= RPT_TREND_MIN_S && cycles >= RPT_TREND_MIN_CYCLES))
+	for (int l = 0; l < r->nlabels; l++) {
+		char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+		int nn = 0;
+		/* The process sources of the label's runs with a GC log, in order. */
+		for (int i = 0; i < r->nruns; i++)
+			for (int k = 0; k < r->runs[i].nsrc; k++) {
+				const struct rpt_source *s = &r->runs[i].src[k];
+				int seen = 0;
+				if (r->runs[i].label != l || !s->gc_events)
 					continue;
-				struct sbuf b = {.n = 0};
-				if (g->memory == GCA_TOO_SHORT)
-					rpt_sb_printf(
-					    &b,
-					    "Run %s (%s), %s: memory could not be judged: %s of "
-					    "GC log with %lld old-generation cycle%s, and a "
-					    "trend needs at least %d min and %d cycles; run "
-					    "longer.",
-					    run->key, lname(r, l), s->name,
-					    dur_format((int64_t)llround(span) * 1000, d, sizeof d),
-					    (long long)cycles, cycles == 1 ? "" : "s",
-					    RPT_TREND_MIN_S / 60, RPT_TREND_MIN_CYCLES);
+				for (int j = 0; j < nn && !seen; j++)
+					seen = !strcmp(names[j], s->name);
+				if (!seen && nn < RPT_MAX_SOURCES)
+					snprintf(names[nn++], RPT_NAME_MAX, "%s", s->name);
+			}
+		for (int j = 0; j < nn; j++)
+			for (int provisional = 0; provisional <= 1; provisional++) {
+				char runs[96] = "", m[64] = "", d0[32], d1[32];
+				double span_lo = INFINITY, span_hi = 0;
+				int64_t cyc_lo = INT64_MAX, cyc_hi = 0;
+				for (int i = 0; i < r->nruns; i++) {
+					const struct rpt_run *run = &r->runs[i];
+					if (run->label != l)
+						continue;
+					for (int k = 0; k < run->nsrc; k++) {
+						const struct rpt_source *s = &run->src[k];
+						const struct gca_result *g = &s->gc;
+						double span =
+						    (double)(g->steady_to_ms - g->steady_from_ms) /
+						    1000;
+						int64_t cycles = old_cycles(g);
+						/* Exhaustion is seen, not inferred from a trend:
+						 * any window shows it. */
+						if (strcmp(s->name, names[j]) != 0 ||
+						    !s->gc_events || g->memory == GCA_UNKNOWN ||
+						    g->memory == GCA_EXHAUSTED ||
+						    (g->memory == GCA_TOO_SHORT) == provisional ||
+						    (span >= RPT_TREND_MIN_S &&
+						     cycles >= RPT_TREND_MIN_CYCLES))
+							continue;
+						list_add(runs, sizeof runs, run->key);
+						span_lo = fmin(span_lo, span);
+						span_hi = fmax(span_hi, span);
+						cyc_lo = cycles < cyc_lo ? cycles : cyc_lo;
+						cyc_hi = cycles > cyc_hi ? cycles : cyc_hi;
+						if (provisional && !m[0])
+							rpt_memory_text(g->memory, m, sizeof m);
+					}
+				}
+				if (!runs[0])
+					continue;
+				struct sbuf b = {.n = 0}, span = {.n = 0}, cyc = {.n = 0};
+				dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
+				dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
+				rpt_sb_printf(&span, "%s%s%s", d0, strcmp(d0, d1) ? " to " : "",
+				              strcmp(d0, d1) ? d1 : "");
+				if (cyc_lo == cyc_hi)
+					rpt_sb_printf(&cyc, "%lld old-generation cycle%s",
+					              (long long)cyc_lo, cyc_lo == 1 ? "" : "s");
 				else
+					rpt_sb_printf(&cyc, "%lld to %lld old-generation cycles",
+					              (long long)cyc_lo, (long long)cyc_hi);
+				rpt_sb_printf(&b, "%s, %s: ", lname(r, l), names[j]);
+				if (!provisional) {
+					rpt_sb_printf(&b, "memory could not be judged in ");
+					rpt_sb_runs(&b, runs);
 					rpt_sb_printf(
 					    &b,
-					    "Run %s (%s), %s: the memory verdict '%s' rests on %s "
-					    "of GC log with %lld old-generation cycle%s; a trend "
-					    "needs at least %d min and %d cycles, so take it as "
+					    ": %s of GC log with %s, and a trend needs at "
+					    "least %d min and %d cycles; run longer.",
+					    span.s, cyc.s, RPT_TREND_MIN_S / 60,
+					    RPT_TREND_MIN_CYCLES);
+				} else {
+					rpt_sb_printf(&b, "the memory verdict '%s' of ", m);
+					rpt_sb_runs(&b, runs);
+					rpt_sb_printf(
+					    &b,
+					    " rests on %s of GC log with %s; a trend needs at "
+					    "least %d min and %d cycles, so take it as "
 					    "provisional and run longer.",
-					    run->key, lname(r, l), s->name,
-					    rpt_memory_text(g->memory, m, sizeof m),
-					    dur_format((int64_t)llround(span) * 1000, d, sizeof d),
-					    (long long)cycles, cycles == 1 ? "" : "s",
-					    RPT_TREND_MIN_S / 60, RPT_TREND_MIN_CYCLES);
-				if (add(v, "warn", "short_window", l, run->key, &b) < 0)
+					    span.s, cyc.s, RPT_TREND_MIN_S / 60,
+					    RPT_TREND_MIN_CYCLES);
+				}
+				if (add(v, "warn", "short_window", l, runs, &b) < 0)
 					return -1;
 			}
-		}
+	}
 	return 0;
 }
 
@@ -292,8 +410,9 @@ static int short_comparisons(struct vctx *v)
 		for (int i = 0; i < r->ncmps; i++) {
 			const struct rpt_cmp *m = &r->cmps[i];
 			const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-			size_t bt =
-			    a->tps.batches < c->tps.batches ? a->tps.batches : c->tps.batches;
+			size_t bt = a->bm[RPT_M_TPS].batches < c->bm[RPT_M_TPS].batches
+			                ? a->bm[RPT_M_TPS].batches
+			                : c->bm[RPT_M_TPS].batches;
 			char d[32];
 			if (c->label != l || bt >= RPT_CMP_MIN_BATCHES)
 				continue;
@@ -322,129 +441,189 @@ static int short_comparisons(struct vctx *v)
 
 /* --- what happened inside a window --------------------------------------------------------- */
 
-/* First third against last third of x[0..n): the relative change, 0 when not real. */
-static double drift_pct(const double *x, size_t n)
+/* A step's drift over its thirds (the drift verdict's own comparison, report_drift.c):
+ * the TPS and mean changes it judged real and of RPT_DRIFT_MIN_PCT or more, 0 otherwise,
+ * so that not_steady and the drift verdict never disagree about one change. */
+static void drift_moves(const struct rpt_drift *d, double *tps, double *mean)
 {
-	size_t third = n / 3;
-	struct rpt_bm a, b;
-	struct rpt_diff d;
-
-	rpt_batch_means(x, third, NULL, 0, &a);
-	rpt_batch_means(x + n - third, third, NULL, 0, &b);
-	rpt_welch(&a, &b, &d);
-	if (d.verdict != RPT_REAL || !isfinite(d.rel_pct) || fabs(d.rel_pct) < RPT_DRIFT_MIN_PCT)
-		return 0;
-	return d.rel_pct;
+	*tps = *mean = 0;
+	if (!d || d->ncmp == 0)
+		return;
+	for (int i = 0; i < d->cmp[0].nm; i++) {
+		const struct rpt_drift_metric *m = &d->cmp[0].m[i];
+		if (m->d.verdict != RPT_REAL || !isfinite(m->change_pct) ||
+		    fabs(m->change_pct) < RPT_DRIFT_MIN_PCT)
+			continue;
+		if (m->kind == RPT_DK_TPS)
+			*tps = m->change_pct;
+		else if (m->kind == RPT_DK_MEAN)
+			*mean = m->change_pct;
+	}
 }
 
+/* not_steady: TPS or the mean latency moved from the first to the last third of a measured
+ * window, as the drift verdict judges it; one warning per label and reading (still
+ * warming up, degrading, the load moving), its runs listed with their changes. */
 static int not_steady(struct vctx *v)
 {
 	struct report *r = v->r;
+	static const char *const why[] = {
+	    "it was still warming up; raise the warm-up so the window starts once the server "
+	    "has settled.",
+	    "the server looks to degrade as the run goes on (a resource filling or leaking); "
+	    "its figures are the average of a moving target.",
+	    "the load itself moved; its figures are the average of a moving target."};
 
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		for (int k = 0; k < run->nsteps; k++) {
-			const struct rpt_step *s = &run->steps[k];
-			double t, m;
-			if (s->tps.n < RPT_DRIFT_MIN_IVS)
-				continue;
-			t = drift_pct(s->tps.v, s->tps.n);
-			m = drift_pct(s->mean_ms.v, s->mean_ms.n);
-			if (t == 0 && m == 0)
-				continue;
+	for (int l = 0; l < r->nlabels; l++)
+		for (int kind = 0; kind < 3; kind++) {
 			struct sbuf b = {.n = 0};
-			rpt_sb_printf(&b, "Run %s (%s) at %d users: ", run->key,
-			              lname(r, run->label), s->concurrency);
-			if (t != 0)
-				rpt_sb_printf(&b, "TPS %s %.1f%%", t > 0 ? "rose" : "fell",
-				              fabs(t));
-			if (t != 0 && m != 0)
-				rpt_sb_printf(&b, " and ");
-			if (m != 0)
-				rpt_sb_printf(&b, "the mean latency %s %.1f%%",
-				              m > 0 ? "rose" : "fell", fabs(m));
-			rpt_sb_printf(&b,
-			              " from the first to the last third of the measured window "
-			              "(beyond noise): ");
-			if (t >= 0 && m <= 0)
-				rpt_sb_printf(&b,
-				              "it was still warming up; raise the warm-up so the "
-				              "window starts once the server has settled.");
-			else if (t <= 0 && m >= 0)
-				rpt_sb_printf(&b,
-				              "the server looks to degrade as the run goes on (a "
-				              "resource filling or leaking); its figures are the "
-				              "average of a moving target.");
-			else
-				rpt_sb_printf(&b,
-				              "the load itself moved; its figures are the average "
-				              "of a moving target.");
-			if (add(v, "warn", "not_steady", run->label, run->key, &b) < 0)
+			char runs[96] = "";
+			int n = 0;
+			for (int i = 0; i < r->nruns; i++) {
+				const struct rpt_run *run = &r->runs[i];
+				if (run->label != l)
+					continue;
+				for (int k = 0; k < run->nsteps; k++) {
+					const struct rpt_drift *d =
+					    run->step_drift ? &run->step_drift[k] : &run->drift;
+					double t, m;
+					char c[64];
+					drift_moves(d, &t, &m);
+					if (t == 0 && m == 0)
+						continue;
+					int is = t >= 0 && m <= 0 ? 0 : t <= 0 && m >= 0 ? 1 : 2;
+					if (is != kind)
+						continue;
+					if (n++ == 0)
+						rpt_sb_printf(
+						    &b,
+						    "%s: from the first to the last third of "
+						    "the measured window, ",
+						    lname(r, l));
+					else
+						rpt_sb_printf(&b, "; ");
+					rpt_sb_printf(&b, "run %s", run->key);
+					if (run->nsteps > 1)
+						rpt_sb_printf(&b, " at %s",
+						              rpt_level_text(
+						                  run->steps[k].concurrency,
+						                  run->steps[k].rate, c, sizeof c));
+					rpt_sb_printf(&b, ": ");
+					if (t != 0)
+						rpt_sb_printf(&b, "TPS %s%.1f%%", t > 0 ? "+" : "-",
+						              fabs(t));
+					if (t != 0 && m != 0)
+						rpt_sb_printf(&b, ", ");
+					if (m != 0)
+						rpt_sb_printf(&b, "mean latency %s%.1f%%",
+						              m > 0 ? "+" : "-", fabs(m));
+					list_add(runs, sizeof runs, run->key);
+				}
+			}
+			if (n == 0)
+				continue;
+			rpt_sb_printf(&b, " (real, as the drift verdict judges them): %s",
+			              why[kind]);
+			if (add(v, "warn", "not_steady", l, runs, &b) < 0)
 				return -1;
 		}
-	}
 	return 0;
 }
 
+/* errors: windows where more than RPT_ERRORS_PCT of requests failed, one warning per
+ * label with each run's share and dominant class. */
 static int errors(struct vctx *v)
 {
 	struct report *r = v->r;
 
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		for (int k = 0; k < run->nsteps; k++) {
-			const struct rpt_step *s = &run->steps[k];
-			int top = -1;
-			if (s->nintervals == 0 || !(s->f.error_pct > RPT_ERRORS_PCT))
+	for (int l = 0; l < r->nlabels; l++) {
+		struct sbuf b = {.n = 0};
+		char runs[96] = "";
+		int n = 0, client = 0;
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			if (run->label != l)
 				continue;
-			for (int c = 0; c < ERR_NCLASS; c++)
-				if (s->st.err_count[c] > 0 &&
-				    (top < 0 || s->st.err_count[c] > s->st.err_count[top]))
-					top = c;
-			struct sbuf b = {.n = 0};
-			rpt_sb_printf(&b,
-			              "Run %s (%s) at %d users: %.2f%% of requests failed in the "
-			              "measured window",
-			              run->key, lname(r, run->label), s->concurrency,
-			              s->f.error_pct);
-			if (top >= 0)
-				rpt_sb_printf(
-				    &b, ", mostly %s (%.0f%% of them, '%s')%s",
-				    err_class_name((enum err_class)top),
-				    100.0 * (double)s->st.err_count[top] / (double)s->f.errors,
-				    s->st.err_sample[top],
-				    err_class_client_side((enum err_class)top)
-				        ? ", a client-side class: the load generator's own limit"
-				        : "");
-			rpt_sb_printf(&b,
-			              ". Throughput and latency there include the failures: fix "
-			              "them before trusting a comparison.");
-			if (add(v, "warn", "errors", run->label, run->key, &b) < 0)
-				return -1;
+			for (int k = 0; k < run->nsteps; k++) {
+				const struct rpt_step *s = &run->steps[k];
+				int top = -1;
+				char c[64];
+				if (s->nintervals == 0 || !(s->f.error_pct > RPT_ERRORS_PCT))
+					continue;
+				for (int e = 0; e < ERR_NCLASS; e++)
+					if (s->st.err_count[e] > 0 &&
+					    (top < 0 || s->st.err_count[e] > s->st.err_count[top]))
+						top = e;
+				if (n++ == 0)
+					rpt_sb_printf(
+					    &b,
+					    "%s: more than %.0f%% of requests failed in the "
+					    "measured window of ",
+					    lname(r, l), RPT_ERRORS_PCT);
+				else
+					rpt_sb_printf(&b, "; ");
+				rpt_sb_printf(&b, "run %s", run->key);
+				if (run->nsteps > 1)
+					rpt_sb_printf(
+					    &b, " at %s",
+					    rpt_level_text(s->concurrency, s->rate, c, sizeof c));
+				rpt_sb_printf(&b, ": %.2f%%", s->f.error_pct);
+				if (top >= 0) {
+					rpt_sb_printf(&b, ", mostly %s (%.0f%% of them, '%s')",
+					              err_class_name((enum err_class)top),
+					              100.0 * (double)s->st.err_count[top] /
+					                  (double)s->f.errors,
+					              s->st.err_sample[top]);
+					client |= err_class_client_side((enum err_class)top);
+				}
+				list_add(runs, sizeof runs, run->key);
+			}
 		}
+		if (n == 0)
+			continue;
+		if (client)
+			rpt_sb_printf(&b,
+			              " (a client-side class is the load generator's own limit)");
+		rpt_sb_printf(&b, ". Throughput and latency there include the failures: fix them "
+		                  "before trusting a comparison.");
+		if (add(v, "warn", "errors", l, runs, &b) < 0)
+			return -1;
 	}
 	return 0;
 }
 
+/* clock_skew: merged runs whose agents' clocks disagreed by more than a tenth of an
+ * interval, one warning per label. */
 static int clock_skew(struct vctx *v)
 {
 	struct report *r = v->r;
 
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		char d[32];
-		if (!(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
-			continue;
+	for (int l = 0; l < r->nlabels; l++) {
 		struct sbuf b = {.n = 0};
-		rpt_sb_printf(
-		    &b,
-		    "Run %s (%s) was merged from agents whose clocks disagree by %.0f ms, "
-		    "more than a tenth of its %s interval: their intervals do not line "
-		    "up, so per-interval figures mix different moments. Synchronise the "
-		    "clocks (chrony, NTP) before the next run.",
-		    run->key, lname(r, run->label), run->clock_skew_ms,
-		    dur_format(run->interval_ms, d, sizeof d));
-		if (add(v, "warn", "clock_skew", run->label, run->key, &b) < 0)
+		char runs[96] = "";
+		int n = 0;
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			char d[32];
+			if (run->label != l ||
+			    !(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
+				continue;
+			rpt_sb_printf(&b, "%s %s (%.0f ms against a %s interval)",
+			              n == 0 ? "Merged run" : "; run", run->key, run->clock_skew_ms,
+			              dur_format(run->interval_ms, d, sizeof d));
+			n++;
+			list_add(runs, sizeof runs, run->key);
+		}
+		if (n == 0)
+			continue;
+		struct sbuf m = {.n = 0};
+		rpt_sb_printf(&m,
+		              "%s: %s: its agents' clocks disagree by more than a tenth of an "
+		              "interval, so their intervals do not line up and per-interval "
+		              "figures mix different moments. Synchronise the clocks (chrony, "
+		              "NTP) before the next run.",
+		              lname(r, l), b.s);
+		if (add(v, "warn", "clock_skew", l, runs, &m) < 0)
 			return -1;
 	}
 	return 0;
@@ -530,9 +709,9 @@ static int confounded(struct vctx *v)
 
 static int code_rank(const char *code)
 {
-	static const char *const order[] = {"host_saturated", "generator_saturated", "confounded",
-	                                    "errors",         "not_steady",          "clock_skew",
-	                                    "short_window"};
+	static const char *const order[] = {
+	    "host_saturated", "generator_saturated", "generator_late", "confounded",
+	    "errors",         "not_steady",          "clock_skew",     "short_window"};
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (!strcmp(order[i], code))
 			return (int)i;

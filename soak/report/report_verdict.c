@@ -1,16 +1,13 @@
 /* report_verdict: what a reader wants first — each label against the baseline in one row
  * (TPS, average, p99, error %, CPU per request of each process source, memory verdict,
- * each change marked real or noise) and one sentence — and, per comparison, how long a
- * run would need to be to resolve the differences a study cares about.
+ * each change marked real or noise) and one sentence that also says what the comparison
+ * resolves and what would resolve more.
  *
  * A label's row rests on one comparison, its headline: fixed runs before sweep steps, then
- * the comparison with the most interval observations, then the highest concurrency.  The
- * Comparison table lists all of them.
- *
- * CPU per request is CPU time (ms) over requests: 10 * CPU% / TPS.  Its noise comes from
- * the batch-means errors of the CPU samples and of the interval TPS by the delta method
- * (relative errors added in quadrature, their covariance ignored: conservative when CPU
- * and TPS move together), and the change is judged with the same Welch test as the rest.
+ * the comparison with the most runs, then the most interval observations, then the
+ * highest level.  The Comparison table lists all of them.  Every figure of the row comes
+ * from that comparison (report_compare.c), so the verdict, the tables, the findings and
+ * report.json give one quantity one value.
  */
 #include "report.h"
 
@@ -21,8 +18,6 @@
 #include "dur.h"
 #include "report_text.h"
 
-#define Z95 1.959964 /* normal quantile: a longer run's t approaches it */
-
 const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", gca_memory_name(m));
@@ -32,49 +27,52 @@ const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
 	return buf;
 }
 
-void rpt_resolve_diff(const struct rpt_bm *a, const struct rpt_bm *b, double secs_a, double secs_b,
-                      double target_pct, double *min_pct, double *need_s)
+char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_now, char *buf,
+                      size_t len)
 {
-	struct rpt_diff d;
-	double base = fabs(a->mean), se2, q;
+	char t[32], tot[32];
 
-	*min_pct = *need_s = NAN;
-	if (isnan(a->se) || isnan(b->se) || !(base > 0) || !(secs_a > 0) || !(secs_b > 0))
-		return;
-	se2 = a->se * a->se + b->se * b->se;
-	if (se2 == 0) {
-		*min_pct = *need_s = 0;
-		return;
+	if (x->now_enough) {
+		snprintf(buf, len, "resolved now");
+		return buf;
 	}
-	rpt_welch(a, b, &d);
-	q = rpt_t_quantile(0.975, d.df);
-	*min_pct = 100 * q * sqrt(se2) / base;
-	/* The variance of a mean falls as 1/T: per-second variances, summed, give the time
-	 * per label at which the 95 % half-width reaches the target. */
-	*need_s = Z95 * Z95 * (a->se * a->se * secs_a + b->se * b->se * secs_b) /
-	          pow(target_pct / 100 * base, 2);
+	if (x->rounds <= 0) {
+		if (x->basis == RPT_ADV_NONE)
+			snprintf(
+			    buf, len,
+			    "unknown with one run a side: 3 or more rounds (or soak calibrate) "
+			    "measure the run-to-run noise first");
+		else
+			snprintf(buf, len,
+			         "out of reach: more than %d rounds even of runs 64 times as long",
+			         RPT_ADVISE_MAX_ROUNDS);
+		return buf;
+	}
+	double ratio = secs_now > 0 ? x->run_s / secs_now : 1;
+	rpt_fmt_need(x->run_s, t, sizeof t);
+	rpt_fmt_need(x->total_s, tot, sizeof tot);
+	if (ratio >= 0.7 && ratio <= 1.4)
+		snprintf(
+		    buf, len,
+		    "more rounds: %d rounds of runs as long as now (%s measured), %s per label; "
+		    "longer runs would not help as much",
+		    x->rounds, t, tot);
+	else if (ratio < 0.7)
+		snprintf(buf, len, "more, shorter runs: %d rounds of %s measured, %s per label",
+		         x->rounds, t, tot);
+	else if (x->rounds <= rounds_now)
+		snprintf(buf, len, "longer runs: %d rounds of %s measured, %s per label", x->rounds,
+		         t, tot);
+	else
+		snprintf(buf, len, "more and longer runs: %d rounds of %s measured, %s per label",
+		         x->rounds, t, tot);
+	return buf;
 }
 
 /* A CPU series of a process (not the host-wide ones). */
 static int process_series(const char *name)
 {
 	return strcmp(name, "host") != 0 && !strstr(name, ":host");
-}
-
-/* CPU ms per request with its batch-means error, by the delta method. */
-static void per_request(const struct rpt_bm *cpu, const struct rpt_bm *tps, struct rpt_bm *out)
-{
-	memset(out, 0, sizeof *out);
-	out->mean = out->se = NAN;
-	if (!(tps->mean > 0) || isnan(cpu->mean))
-		return;
-	out->n = cpu->n < tps->n ? cpu->n : tps->n;
-	out->batches = cpu->batches < tps->batches ? cpu->batches : tps->batches;
-	out->mean = 10 * cpu->mean / tps->mean;
-	out->df = cpu->df < tps->df ? cpu->df : tps->df;
-	if (!isnan(cpu->se) && !isnan(tps->se) && cpu->mean != 0)
-		out->se = fabs(out->mean) *
-		          sqrt(pow(cpu->se / cpu->mean, 2) + pow(tps->se / tps->mean, 2));
 }
 
 /* The headline comparison of label l: -1 when none. */
@@ -93,10 +91,14 @@ static int headline(const struct report *r, int l)
 		}
 		const struct rpt_cmp *o = &r->cmps[best];
 		const struct rpt_cell *oa = &r->cells[o->base], *oc = &r->cells[o->cell];
-		size_t n = a->tps.n + c->tps.n, on = oa->tps.n + oc->tps.n;
-		if (c->sweep != oc->sweep ? !c->sweep
-		    : n != on             ? n > on
-		                          : c->concurrency > oc->concurrency)
+		int runs = a->nruns + c->nruns, oruns = oa->nruns + oc->nruns;
+		size_t n = a->bm[RPT_M_TPS].n + c->bm[RPT_M_TPS].n;
+		size_t on = oa->bm[RPT_M_TPS].n + oc->bm[RPT_M_TPS].n;
+		if (c->sweep != oc->sweep               ? !c->sweep
+		    : runs != oruns                     ? runs > oruns
+		    : n != on                           ? n > on
+		    : c->concurrency != oc->concurrency ? c->concurrency > oc->concurrency
+		                                        : c->rate > oc->rate)
 			best = i;
 	}
 	return best;
@@ -110,9 +112,9 @@ static int own_cell(const struct report *r, int l)
 		const struct rpt_cell *x = &r->cells[c];
 		if (x->label != l)
 			continue;
-		if (best < 0 ||
-		    (x->sweep != r->cells[best].sweep ? !x->sweep
-		                                      : x->tps.n > r->cells[best].tps.n))
+		if (best < 0 || (x->sweep != r->cells[best].sweep
+		                     ? !x->sweep
+		                     : x->bm[RPT_M_TPS].n > r->cells[best].bm[RPT_M_TPS].n))
 			best = c;
 	}
 	return best;
@@ -153,8 +155,9 @@ static void memory_verdicts(const struct report *r, int l, char *out, size_t len
 			}
 		if (nn == 0)
 			continue;
-		rpt_sb_printf(&b, "%s%s (", first ? "" : ", ",
-		              rpt_memory_text((enum gca_memory)v, m, sizeof m));
+		rpt_memory_text((enum gca_memory)v, m, sizeof m);
+		rpt_sb_printf(&b, "%s%s%s (", first ? "" : ", ", m,
+		              v == GCA_TOO_SHORT ? " to judge" : "");
 		for (int j = 0; j < nn; j++) {
 			rpt_sb_printf(&b, "%s%s", j ? "; " : "", names[j]);
 			if (split) {
@@ -209,10 +212,8 @@ static void change_phrase(struct phrases *p, const struct rpt_diff *d, double ba
 
 static void cell_where(struct sbuf *b, const struct rpt_cell *c, const char *at)
 {
-	char d[32];
-	rpt_sb_printf(b, "%s %d users (%s of %s)", at, c->concurrency,
-	              c->sweep ? "sweep steps" : "fixed runs",
-	              dur_format(c->planned_ms, d, sizeof d));
+	char t[96];
+	rpt_sb_printf(b, "%s %s", at, rpt_cell_text(c, t, sizeof t));
 }
 
 static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
@@ -269,8 +270,11 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 		for (int k = 0; k < r->ncpu; k++) {
 			char what[RPT_NAME_MAX + 32];
 			snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
-			change_phrase(&p, &v->cpu_req_d[k], v->cpu_req_base[k], v->cpu_req[k],
-			              "more", "less", what);
+			change_phrase(&p, &m->d[RPT_FIG_CPU(k)], m->base_value[RPT_FIG_CPU(k)],
+			              m->value[RPT_FIG_CPU(k)], "more", "less", what);
+			snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
+			change_phrase(&p, &m->d[RPT_FIG_MEM(k)], m->base_value[RPT_FIG_MEM(k)],
+			              m->value[RPT_FIG_MEM(k)], "more", "less", what);
 		}
 		if (p.n) {
 			rpt_sb_printf(b, ", with ");
@@ -280,21 +284,27 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 		}
 	}
 	if (v->memory[0])
-		rpt_sb_printf(b, "; memory %s", v->memory);
+		rpt_sb_printf(b, "; memory: %s", v->memory);
 	if (v->drift == RPT_DRIFT_DEGRADING || v->drift == RPT_DRIFT_IMPROVING)
 		rpt_sb_printf(b, "; %s over time (see Drift)", rpt_drift_name(v->drift));
 	else if (v->drift == RPT_DRIFT_STABLE)
 		rpt_sb_printf(b, "; stable over time");
 	rpt_sb_printf(b, ".");
-	if (v->cmp >= 0 && isfinite(r->resolve[v->cmp].tps_pct)) {
-		const struct rpt_resolve *x = &r->resolve[v->cmp];
-		char p[32], d[32];
-		rpt_sb_printf(b, " The data resolve TPS to ±%s%%",
-		              rpt_fmt_num(x->tps_pct, 1, p, sizeof p));
-		if (x->tps_need_s > x->measured_s)
-			rpt_sb_printf(b, "; to tell %.0f%% apart, run at least %s per label",
-			              RPT_RESOLVE_TPS_PCT,
-			              rpt_fmt_need(x->tps_need_s, d, sizeof d));
+	if (v->cmp >= 0) {
+		const struct rpt_cmp *m = &r->cmps[v->cmp];
+		const struct rpt_resolve *x = &m->res[RPT_M_TPS];
+		char p[32], adv[256];
+		int now = m->nruns < m->nruns_base ? m->nruns : m->nruns_base;
+		if (isfinite(x->half_pct))
+			rpt_sb_printf(b, " Its interval resolves TPS to ±%s%%",
+			              rpt_fmt_num(x->half_pct, 1, p, sizeof p));
+		else
+			rpt_sb_printf(b, " No TPS resolution can be stated (one run a side: the "
+			                 "run-to-run noise is unknown)");
+		if (!x->now_enough && (x->rounds > 0 || x->basis != RPT_ADV_NONE))
+			rpt_sb_printf(b, "; to tell %.0f%% apart: %s", x->target_pct,
+			              rpt_advice_text(x, now, r->cells[m->cell].vc[RPT_M_TPS].secs,
+			                              adv, sizeof adv));
 		rpt_sb_printf(b, ".");
 	}
 	if (v->warnings)
@@ -331,25 +341,11 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 				break;
 			}
 		}
-	for (int s = 0; s < RPT_MAX_SOURCES; s++) {
-		v->cpu_req_base[s] = v->cpu_req[s] = NAN;
-		memset(&v->cpu_req_d[s], 0, sizeof v->cpu_req_d[s]);
-		v->cpu_req_d[s].verdict = RPT_NA;
-	}
-	for (int s = 0; s < r->ncpu && v->cell >= 0; s++) {
-		const struct rpt_cell *c = &r->cells[v->cell];
-		struct rpt_bm qa, qb;
-		if (!process_series(r->cpu_names[s]))
-			continue;
-		per_request(&c->cpu[s], &c->tps, &qb);
-		v->cpu_req[s] = qb.mean;
-		if (v->cmp >= 0) {
-			const struct rpt_cell *a = &r->cells[r->cmps[v->cmp].base];
-			per_request(&a->cpu[s], &a->tps, &qa);
-			v->cpu_req_base[s] = qa.mean;
-			rpt_welch(&qa, &qb, &v->cpu_req_d[s]);
-		}
-	}
+	for (int s = 0; s < RPT_MAX_SOURCES; s++)
+		v->cpu_req[s] = NAN;
+	for (int s = 0; s < r->ncpu && v->cell >= 0; s++)
+		if (process_series(r->cpu_names[s]))
+			v->cpu_req[s] = r->cells[v->cell].value[RPT_FIG_CPU(s)];
 	memory_verdicts(r, l, v->memory, sizeof v->memory);
 	for (int i = 0; i < r->nvalidity; i++)
 		v->warnings +=
@@ -361,19 +357,8 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 int rpt_verdicts(struct report *r)
 {
 	r->verdicts = calloc((size_t)(r->nlabels ? r->nlabels : 1), sizeof *r->verdicts);
-	r->resolve = calloc((size_t)(r->ncmps ? r->ncmps : 1), sizeof *r->resolve);
-	if (!r->verdicts || !r->resolve)
+	if (!r->verdicts)
 		return -1;
-	for (int i = 0; i < r->ncmps; i++) {
-		const struct rpt_cmp *m = &r->cmps[i];
-		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-		struct rpt_resolve *x = &r->resolve[i];
-		x->measured_s = fmin(a->f.seconds, c->f.seconds);
-		rpt_resolve_diff(&a->tps, &c->tps, a->f.seconds, c->f.seconds, RPT_RESOLVE_TPS_PCT,
-		                 &x->tps_pct, &x->tps_need_s);
-		rpt_resolve_diff(&a->p99_ms, &c->p99_ms, a->f.seconds, c->f.seconds,
-		                 RPT_RESOLVE_P99_PCT, &x->p99_pct, &x->p99_need_s);
-	}
 	for (int l = 0; l < r->nlabels; l++) {
 		fill_row(r, &r->verdicts[l], l);
 		r->nverdicts++;

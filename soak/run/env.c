@@ -19,6 +19,8 @@
 
 #include "db.h"
 #include "dur.h"
+#include "cpus.h"
+#include "procinfo.h"
 
 #define CMDLINE_MAX 65536 /* bytes of /proc/PID/cmdline read */
 
@@ -310,88 +312,14 @@ static void jdk_release(struct env *e, const char *source, const char *exe)
 
 /* --- processes ------------------------------------------------------------------------------ */
 
-/* /proc/PID/cmdline with NULs as spaces; its length, or -1. */
-static ssize_t read_cmdline(long pid, char *buf, size_t len)
+/* The processes of a source: the lowest pid matching and how many do (procinfo.h). */
+static long find_processes(const struct scn_collect *k, int *count)
 {
-	char path[64];
-	ssize_t n, got = 0;
-	int fd;
-
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
-		got += n;
-	close(fd);
-	while (got > 0 && buf[got - 1] == '\0')
-		got--;
-	for (ssize_t i = 0; i < got; i++)
-		if (buf[i] == '\0')
-			buf[i] = ' ';
-	buf[got] = '\0';
-	return got;
-}
-
-/* The parent of a process, or -1. */
-static long ppid_of(long pid)
-{
-	char path[64], v[32];
-
-	snprintf(path, sizeof path, "/proc/%ld/status", pid);
-	return field(path, "PPid", v, sizeof v) ? strtol(v, NULL, 10) : -1;
-}
-
-/* The processes of a source: the lowest pid matching and how many do.  Our own process
- * and the collectors we started (whose command lines carry the same pattern) are not the
- * system under test. */
-static long find_processes(const struct scn_collect *k, int *count, char *buf, size_t len)
-{
-	long first = -1, self = (long)getpid();
-	pcre2_code *re = NULL;
-	pcre2_match_data *md = NULL;
-	DIR *d;
-	struct dirent *de;
-
-	*count = 0;
-	if (k->pid > 0) {
-		*count = 1;
-		return k->pid;
-	}
-	if (k->pidfile) {
-		char line[64];
-		long pid = strtol(first_line(k->pidfile, line, sizeof line), NULL, 10);
-		*count = pid > 0;
-		return pid > 0 ? pid : -1;
-	}
-	if (!k->pid_match)
-		return -1;
-	{
-		int ec;
-		PCRE2_SIZE off;
-		re = pcre2_compile((PCRE2_SPTR)k->pid_match, PCRE2_ZERO_TERMINATED, 0, &ec, &off,
-		                   NULL);
-		md = re ? pcre2_match_data_create_from_pattern(re, NULL) : NULL;
-	}
-	d = md ? opendir("/proc") : NULL;
-	while (d && (de = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-		ssize_t n;
-		if (*end || pid <= 0 || pid == self || ppid_of(pid) == self)
-			continue;
-		n = read_cmdline(pid, buf, len);
-		if (n <= 0 || pcre2_match(re, (PCRE2_SPTR)buf, (size_t)n, 0, 0, md, NULL) < 0)
-			continue;
-		(*count)++;
-		if (first < 0 || pid < first)
-			first = pid;
-	}
-	if (d)
-		closedir(d);
-	pcre2_match_data_free(md);
-	pcre2_code_free(re);
-	return first;
+	long pid = -1;
+	char err[256];
+	int n = proc_set_find(k->pid, k->pidfile, k->pid_match, &pid, 1, err, sizeof err);
+	*count = n > 0 ? n : 0;
+	return n > 0 ? pid : -1;
 }
 
 /* A GC log's first ENV_GC_HEAD_BYTES. */
@@ -420,8 +348,8 @@ static void source_facts(struct env *e, const struct scn_collect *k)
 	/* What the JVM really used comes first; the command line fills in the rest. */
 	if (k->gc_log)
 		gc_log_header(e, k->name, k->gc_log);
-	pid = find_processes(k, &count, cmd, CMDLINE_MAX);
-	if (pid > 0 && (n = read_cmdline(pid, cmd, CMDLINE_MAX)) > 0) {
+	pid = find_processes(k, &count);
+	if (pid > 0 && (n = proc_cmdline(pid, cmd, CMDLINE_MAX)) > 0) {
 		snprintf(v, sizeof v, "%d", count);
 		env_set(e, k->name, "pids", v);
 		env_set(e, k->name, "cmdline", cmd);
@@ -442,6 +370,8 @@ static void source_facts(struct env *e, const struct scn_collect *k)
 		snprintf(path, sizeof path, "/proc/%ld/status", pid);
 		if (field(path, "Cpus_allowed_list", v, sizeof v)) {
 			int c = count_cpu_list(v);
+			/* Which CPUs, not only how many: placement is recorded and compared. */
+			env_set(e, k->name, "cpu_list", v);
 			if (c > 0) {
 				snprintf(v, sizeof v, "%d", c);
 				env_set(e, k->name, "cpus", v);
@@ -571,6 +501,7 @@ static void generator_facts(struct env *e, const struct env_run *run)
 	if (sched_getaffinity(0, sizeof set, &set) == 0) {
 		snprintf(v, sizeof v, "%d", CPU_COUNT(&set));
 		env_set(e, "", "cpus", v);
+		env_set(e, "", "cpu_list", cpus_format(&set, v, sizeof v));
 	}
 	if (field("/proc/meminfo", "MemTotal", w, sizeof w)) {
 		snprintf(v, sizeof v, "%lld MB", strtoll(w, NULL, 10) / 1024);

@@ -4,14 +4,16 @@
  * two labels differ in more than the label.
  *
  * Facts of the load generator (source ""):
- *   host, kernel, cpu_model, cores (online), cpus (this process may run on), memory,
+ *   host, kernel, cpu_model, cores (online), cpus (how many this process may run on),
+ *   cpu_list (which: its placement), memory,
  *   soak_version, curl_version, nofile (ulimit -n, soft), ip_local_port_range,
  *   tcp_tw_reuse, somaxconn, threads (engine threads), loop, think_time, timeout,
  *   server_banner (the target's `Server:` header, from one HEAD request, recorded when the
  *   run ends: see env_banner_start).
  * Facts of each [collect.NAME] source with a process (pid_match, pidfile or pid), from the
  * first matching process on this host:
- *   pids (how many matched), exe, cmdline, cpus (its CPU affinity), and for a JVM
+ *   pids (how many matched), exe, cmdline, cpus and cpu_list (its CPU affinity: how many,
+ *   which), and for a JVM
  *   jvm_version, gc (the collector), heap_max — from the GC log's header lines where the
  *   log has them (what the JVM really used), else from the command line's flags, and the
  *   version from the JDK's `release` file.

@@ -51,11 +51,17 @@ struct run {
 	int nsteps;                    /* steps planned (a capacity search adds them as it goes) */
 	int64_t step_ms;               /* each step's length, warm-up included */
 	double max_rate;               /* capacity search: the highest passing rate (0: none) */
-	double step_means[RUN_MEANS_MAX]; /* the current step's steady intervals' mean latency */
-	int nmeans;                       /* entries in step_means */
-	char max_rate_msg[640];           /* its sentence */
-	int sat_intervals;                /* measured intervals where the generator was the limit */
-	int steady_intervals;             /* measured intervals in all */
+	double step_means[RUN_MEANS_MAX];    /* the current step's steady intervals' mean latency */
+	int nmeans;                          /* entries in step_means */
+	char max_rate_msg[640];              /* its sentence */
+	int steady_intervals;                /* measured intervals in all */
+	int gen_busy, gen_starved, gen_late; /* measured intervals with each REC_GEN_* flag */
+	double gen_cpu_max;                  /* in those intervals: the busiest share of the
+	                                      * engine threads' time, % */
+	double gen_wait_max;                 /* the longest run-queue wait, % */
+	double gen_cpu_late;                 /* in the late ones: the busiest share */
+	double gen_wait_late;                /* and the longest run-queue wait */
+	int64_t gen_lag_p99_us;              /* the worst start lag p99 of an interval */
 	char reason[512];
 	/* status line */
 	int64_t last_status_ms;
@@ -198,6 +204,63 @@ static void print_interval(struct run *r, int step, const char *phase, int64_t s
 	        dur_format_us((double)f.p99_us, c, sizeof c), f.error_pct, (long long)f.new_conns);
 }
 
+/* Adds a measured interval's generator figures to the run's tally. */
+static void tally_generator(struct run *r, const struct rec_gen *g)
+{
+	if (g->flags & (REC_GEN_BUSY | REC_GEN_STARVED)) {
+		r->gen_busy += !!(g->flags & REC_GEN_BUSY);
+		r->gen_starved += !!(g->flags & REC_GEN_STARVED);
+		r->gen_cpu_max = fmax(r->gen_cpu_max, g->cpu_pct);
+		r->gen_wait_max = fmax(r->gen_wait_max, g->wait_pct);
+	}
+	if (g->flags & REC_GEN_LATE) {
+		r->gen_late++;
+		r->gen_cpu_late = fmax(r->gen_cpu_late, g->cpu_pct);
+		r->gen_wait_late = fmax(r->gen_wait_late, g->wait_pct);
+		if (g->lag_p99_us > r->gen_lag_p99_us)
+			r->gen_lag_p99_us = g->lag_p99_us;
+	}
+}
+
+/* The end-of-run warning about the generator, one sentence per cause, each with what was
+ * measured and the advice that follows from it. */
+static void warn_generator(const struct run *r)
+{
+	if (r->o->quiet)
+		return;
+	if (r->gen_busy > 0)
+		fprintf(stderr,
+		        "soak run: warning: the load generator was busy in %d of %d measured "
+		        "intervals (its %d engine thread%s up to %.0f%% busy): it may have set the "
+		        "pace, and its own queueing is in those latencies; give it more threads "
+		        "(--threads) or more agents\n",
+		        r->gen_busy, r->steady_intervals, r->rec.threads,
+		        r->rec.threads == 1 ? "" : "s", r->gen_cpu_max);
+	if (r->gen_starved > 0)
+		fprintf(
+		    stderr,
+		    "soak run: warning: the load generator waited for a core in %d of %d "
+		    "measured intervals (busy %.0f%% at most, but ready and waiting up to "
+		    "%.0f%% of the time): other processes on this machine took its CPUs; give "
+		    "it CPUs of its own (placement) or another machine; more threads would only "
+		    "compete for the same cores\n",
+		    r->gen_starved, r->steady_intervals, r->gen_cpu_max, r->gen_wait_max);
+	if (r->gen_late > 0) {
+		char lag[32];
+		fprintf(stderr,
+		        "soak run: note: requests went out late in %d of %d measured intervals "
+		        "(start lag p99 up to %s) while the generator was only %.0f%% busy and "
+		        "waited %.0f%% for a core: the machine woke or ran it late (timer "
+		        "wake-ups, a virtual machine's pause, a stopped process), which more "
+		        "threads would not change; that lateness is the start lag, never in the "
+		        "latency figures, but arrivals bunched as it caught up, and the server's "
+		        "answers to the bunch are in those intervals' figures\n",
+		        r->gen_late, r->steady_intervals,
+		        dur_format_us((double)r->gen_lag_p99_us, lag, sizeof lag), r->gen_cpu_late,
+		        r->gen_wait_late);
+	}
+}
+
 /* Collects what was counted since the last collect and records it as the interval
  * [start, now) (monotonic); returns -1 on a runtime failure. */
 static int close_interval(struct run *r, int step, int64_t start, int64_t now, const char *phase,
@@ -214,8 +277,8 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	/* The machine's speed now, on this thread, never an engine thread's time. */
 	double probe = probe_us();
 	r->rec.probe_us = isfinite(probe) ? probe : 0;
-	int sat = 0;
-	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, &sat,
+	struct rec_gen gen;
+	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, &gen,
 	                 err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
@@ -223,7 +286,7 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	if (steady) {
 		istats_add(&r->acc, &r->iv);
 		r->steady_intervals++;
-		r->sat_intervals += sat;
+		tally_generator(r, &gen);
 		int64_t answered = hdr_total(&r->iv.hist);
 		if (r->nmeans < RUN_MEANS_MAX && answered > 0)
 			r->step_means[r->nmeans++] = (double)r->iv.lat_sum_us / (double)answered;
@@ -858,16 +921,7 @@ close:
 	print_summary(r);
 	if (r->max_rate_msg[0] && !o->quiet)
 		printf("%s\n", r->max_rate_msg);
-	if (r->sat_intervals > 0 && !o->quiet)
-		fprintf(
-		    stderr,
-		    "soak run: warning: the load generator was the bottleneck in %d of %d measured "
-		    "intervals (its %d engine threads busy or waiting for a core %.0f%% of the "
-		    "time "
-		    "or more%s): those latencies include the generator's own queueing; give it "
-		    "more threads or another machine\n",
-		    r->sat_intervals, r->steady_intervals, r->rec.threads, REC_GEN_CPU_SATURATED,
-		    r->open ? ", or start lag p99 over 10 ms" : "");
+	warn_generator(r);
 	rc = r->failed || drift_unjudged ? EXIT_RUNTIME
 	     : r->stopping               ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
 	     : r->breached               ? EXIT_THRESHOLD

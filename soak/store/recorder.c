@@ -424,7 +424,7 @@ double rec_gen_wait_pct(const struct istats *s, double seconds, int threads)
 }
 
 int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-                     const char *phase, int vus, const struct istats *s, int saturated, char *err,
+                     const char *phase, int vus, const struct istats *s, int gen_flags, char *err,
                      size_t errlen)
 {
 	struct figures f;
@@ -444,7 +444,7 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 		sqlite3_clear_bindings(r->ins_interval);
 		goto done;
 	}
-	sqlite3_bind_int(r->ins_interval, 30, saturated);
+	sqlite3_bind_int(r->ins_interval, 30, gen_flags);
 	if (r->threads > 0 && secs > 0)
 		sqlite3_bind_double(r->ins_interval, 31, rec_gen_wait_pct(s, secs, r->threads));
 	if (r->probe_us > 0)
@@ -474,23 +474,35 @@ done:
 }
 
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-                 const char *phase, int vus, const struct istats *s, int *saturated, char *err,
+                 const char *phase, int vus, const struct istats *s, struct rec_gen *gen, char *err,
                  size_t errlen)
 {
 	struct figures f;
 	double secs = (double)length_ms / 1000.0;
-	int sat;
+	struct rec_gen g = {0};
 
 	istats_figures(s, secs, &f);
-	sat = (r->threads > 0 &&
-	       rec_gen_cpu_pct(s, secs, r->threads) + rec_gen_wait_pct(s, secs, r->threads) >=
-	           REC_GEN_CPU_SATURATED) ||
-	      (r->open && f.lag_p99_us > REC_GEN_LAG_SATURATED);
-	if (saturated)
-		*saturated = sat;
+	if (r->threads > 0) {
+		g.cpu_pct = rec_gen_cpu_pct(s, secs, r->threads);
+		g.wait_pct = rec_gen_wait_pct(s, secs, r->threads);
+		if (g.cpu_pct >= REC_GEN_CPU_SATURATED)
+			g.flags |= REC_GEN_BUSY;
+		else if (g.cpu_pct + g.wait_pct >= REC_GEN_CPU_SATURATED)
+			g.flags |= REC_GEN_STARVED;
+	}
+	if (r->open) {
+		g.lag_p99_us = f.lag_p99_us;
+		g.lag_max_us = f.lag_max_us;
+		if (f.lag_p99_us > REC_GEN_LAG_SATURATED && !g.flags)
+			g.flags |= REC_GEN_LATE;
+	}
+	if (gen)
+		*gen = g;
+
 	if (db_begin(r->db, err, errlen) < 0)
 		return -1;
-	if (rec_interval_row(r, step_idx, start_ms, length_ms, phase, vus, s, sat, err, errlen) < 0)
+	if (rec_interval_row(r, step_idx, start_ms, length_ms, phase, vus, s, g.flags, err,
+	                     errlen) < 0)
 		goto fail;
 	if (!r->imported) {
 		sqlite3_bind_int64(r->heartbeat, 1, clock_wall_ms());

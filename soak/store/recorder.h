@@ -16,7 +16,26 @@
 #define REC_GEN_CPU_SATURATED                                                                      \
 	90.0                        /* % of the engine threads' time busy or waiting for a core:   \
 	                             * the generator is the limit */
-#define REC_GEN_LAG_SATURATED 10000 /* µs of start lag p99: likewise */
+#define REC_GEN_LAG_SATURATED 10000 /* µs of start lag p99: the generator was late */
+
+/* intervals.gen_saturated: why the generator may have set the pace in an interval (bits;
+ * files before this release hold 1 for any of them). */
+enum {
+	REC_GEN_BUSY = 1,    /* its threads busy >= REC_GEN_CPU_SATURATED % of the time */
+	REC_GEN_STARVED = 2, /* busy plus waiting for a core >= that, busy alone below it:
+	                      * other processes on its machine took the cores */
+	REC_GEN_LATE = 4,    /* open model: start lag p99 > REC_GEN_LAG_SATURATED, neither
+	                      * busy nor starved: the machine woke or ran it late */
+};
+
+/* What the generator did in one interval, as rec_interval judged it. */
+struct rec_gen {
+	int flags;          /* REC_GEN_* bits, 0: it kept up */
+	double cpu_pct;     /* its threads' CPU, % of all of them */
+	double wait_pct;    /* their run-queue wait, % of all of them */
+	int64_t lag_p99_us; /* open model: start lag p99 (the generator's own lateness) */
+	int64_t lag_max_us; /* and its maximum */
+};
 
 struct recorder {
 	sqlite3 *db;
@@ -105,18 +124,17 @@ int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, s
 /* concurrency: the step's VUs (closed) or 0; rate: its arrivals per second (open) or 0. */
 int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, int64_t started_ms,
                    int64_t planned_ms, char *err, size_t errlen);
-/* Records the interval; *saturated (may be NULL) tells whether the generator was its own
- * bottleneck in it (its threads busy or waiting for a core >= 90 % of the time, or start
- * lag p99 > 10 ms). */
+/* Records the interval; *gen (may be NULL) gets what the generator did in it and whether
+ * it may have set the pace (rec_gen), stored as intervals.gen_saturated. */
 int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-                 const char *phase, int vus, const struct istats *st, int *saturated, char *err,
-                 size_t errlen);
+                 const char *phase, int vus, const struct istats *st, struct rec_gen *gen,
+                 char *err, size_t errlen);
 /* The interval row alone, with its error classes, in the caller's transaction and without
  * the heartbeat: what rec_interval writes, and soak merge's fold for a merged interval
- * (r->threads 0: no generator CPU, a sum over machines means nothing).  saturated: the
- * gen_saturated column (0 or 1).  Consumes r->probe_us. */
+ * (r->threads 0: no generator CPU, a sum over machines means nothing).  gen_flags: the
+ * gen_saturated column (REC_GEN_* bits).  Consumes r->probe_us. */
 int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t length_ms,
-                     const char *phase, int vus, const struct istats *st, int saturated, char *err,
+                     const char *phase, int vus, const struct istats *st, int gen_flags, char *err,
                      size_t errlen);
 /* The step's measured window and its whole histogram. */
 int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t window_end_ms,

@@ -646,9 +646,10 @@ static void emit_gc_sawtooth(const char *source, const char *host, int64_t from,
  *   run 1 base, 20 users, 2 min: steady, generator alone on its host; a GC log whose
  *     memory verdict covers 2 min (short_window)
  *   run 2 cand, 20 users, 2 min: 10% more TPS (real); 3% http_5xx (errors); the app on the
- *     generator's host at 95% host CPU (host_saturated); generator CPU 190% of 2 threads
- *     (generator_saturated); heap max 512M against 256M (confounded)
- *   run 3 cand, 30 users, 2 min: TPS falls 30% through the window (not_steady); merged
+ *     generator's host at 95% host CPU (host_saturated); generator CPU 91% of 2 threads
+ *     (generator_saturated: busy); heap max 512M against 256M (confounded)
+ *   run 3 cand, 30 users, 2 min: TPS falls 30% through the window (not_steady); its
+ *     generator busy 56% and waiting for a core 40% (generator_saturated: starved); merged
  *     from agents 4 and 5 whose clocks differ by 900 ms, over a tenth of 5 s (clock_skew)
  *   runs 6, 7 base and cand, 50 users, 3 steady intervals: a comparison on 3 batches
  *     (short_window)
@@ -675,6 +676,7 @@ static void validity(void)
 	drift.label = "cand";
 	drift.start = T0 + 2 * 3600000;
 	drift.levels[0] = 30;
+	drift.steady = 30; /* ten intervals a third: enough for the drift verdict to judge */
 	drift.trend_pct = 30;
 	b50.id = 6;
 	b50.name = "base 50 users, short";
@@ -695,9 +697,11 @@ static void validity(void)
 	emit_run(&b50);
 	emit_run(&c50);
 	printf("UPDATE intervals SET gen_cpu_pct = 25 + (start_ms / 5000) %% 4, gen_wait_pct = 1, "
-	       "lag_p99_us = 400 WHERE run_id <> 2;\n"
-	       "UPDATE intervals SET gen_cpu_pct = 88 + (start_ms / 5000) %% 3, gen_wait_pct = 5, "
-	       "lag_p99_us = 600 WHERE run_id = 2;\n");
+	       "lag_p99_us = 400 WHERE run_id NOT IN (2, 3);\n"
+	       "UPDATE intervals SET gen_cpu_pct = 90 + (start_ms / 5000) %% 3, gen_wait_pct = 5, "
+	       "lag_p99_us = 600 WHERE run_id = 2;\n"
+	       "UPDATE intervals SET gen_cpu_pct = 55 + (start_ms / 5000) %% 3, gen_wait_pct = 40, "
+	       "lag_p99_us = 700 WHERE run_id = 3;\n");
 	/* The agents whose runs were merged into run 3. */
 	for (int a = 0; a < 2; a++)
 		printf("INSERT INTO runs(id, uuid, name, label, mode, connection, host, status, "

@@ -69,6 +69,8 @@ for c in tomcat9 tomcat10 jetty9; do
 done
 check "report has pictures" test "$(find "$T/report" -name '*.svg' | wc -l)" -ge 3
 check "report.html inlines them" test "$(grep -c '<svg' "$T/report/report.html")" -ge 3
+check "one value per quantity in the containers' report" \
+  python3 "$TOP/tests/it/report_consistency.py" "$T/report"
 # --- A/A on Tomcat 10: the same container under two labels ----------------------------------
 if [ -n "$aa_info" ]; then
   kv() { sed -n "s/^$1=//p" <<<"$aa_info"; }
@@ -100,9 +102,10 @@ EOF
   check_eq "tomcat10 A/A: judged across 3 runs a side" \
     "$(jq -r '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")' "$T/aa/report.json")" \
     "runs 3 3"
-  real=$(jq -r '[.comparisons[] | (.metrics, .cpu) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")' "$T/aa/report.json")
+  real=$(jq -r '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")' "$T/aa/report.json")
   check_eq "tomcat10 A/A: no figure is called real" "$real" ""
-  [ -z "$real" ] || jq -c '.comparisons[0] | (.metrics, .cpu)' "$T/aa/report.json" | sed 's/^/# /'
+  check "tomcat10 A/A: one value per quantity" python3 "$TOP/tests/it/report_consistency.py" "$T/aa"
+  [ -z "$real" ] || jq -c '.comparisons[0] | (.metrics, .cpu_per_request)' "$T/aa/report.json" | sed 's/^/# /'
   check "tomcat10 A/A: the report names the design" \
     grep -q "^\*\*Design.\*\* Study 'tomcat10 against itself': 2 targets (a, b), 3 rounds in interleaved order" "$T/aa/report.md"
   "$TOP/targets/containers/tomcat10" stop "$T/tomcat10" >/dev/null 2>&1

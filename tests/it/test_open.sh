@@ -69,6 +69,58 @@ check_eq "closed: recorded as the closed model" "$(jrun .model)" closed
 check_eq "closed: no rate, no service or lag figures" "$(jrun '[.rate, .service_p50_ms, .lag_p99_ms] | map(tostring) | join(" ")')" "null null null"
 stop_pid "$REG_PID"
 
+# --- 1b. the generator's own lateness is start lag, never the server's latency -----------
+# Poisson arrivals at 700/s against a 5 ms server with one busy loop per core on the
+# machine, and soak itself stopped (SIGSTOP) for 300 ms halfway: outside the intervals of
+# the stop, the start lag stays within the generator_late bound (no catch-up tail), and
+# every interval's p99 is the service p99 (no slot ever waited, so latency is service).
+late_gen() {
+  local i hogs=()
+  start_regserver --latency 5 --quiet
+  for i in $(seq "$(nproc)"); do
+    timeout 20 bash -c 'while :; do :; done' &
+    hogs+=($!)
+  done
+  soak run --db "$DB" --interval 1s --warmup 1s --url "$REG_URL/health" --rate 700/s \
+    --arrival poisson -d 7s >"$T/late.out" 2>"$T/late.err" &
+  local soak_pid=$!
+  sleep 3.5
+  STOP=$(date +%s%3N)
+  kill -STOP "$soak_pid"
+  sleep 0.3
+  kill -CONT "$soak_pid"
+  CONT=$(date +%s%3N)
+  wait "$soak_pid"
+  RC=$?
+  kill "${hogs[@]}" 2>/dev/null
+  wait "${hogs[@]}" 2>/dev/null
+  stop_pid "$REG_PID"
+  LASTRUN=$(q 'SELECT max(id) FROM runs')
+  # Intervals clear of the stop and the half second after it.
+  CLEAR="run_id=$LASTRUN AND phase='steady' AND (start_ms + length_ms <= $STOP OR start_ms >= $CONT + 500)"
+  LAG_CLEAR=$(q "SELECT max(lag_p99_us) FROM intervals WHERE $CLEAR")
+  echo "# stop $STOP..$CONT; intervals: $(q "SELECT group_concat((start_ms - $STOP) || ':' || lag_p99_us || '/' || lag_max_us || '/' || p99_us || '/' || svc_p99_us || '/' || round(gen_cpu_pct) || '/' || round(gen_wait_pct), ' ') FROM intervals WHERE run_id=$LASTRUN AND phase='steady'")"
+}
+late_gen
+if [ "${LAG_CLEAR:-99999}" -gt 10000 ]; then
+  echo "# the generator's lag p99 reached $LAG_CLEAR us away from the stop at the first try; once more"
+  late_gen
+fi
+check_eq "late generator: run exits 0" "$RC" 0
+check_range "late generator: start lag p99 clear of the stop, every interval (us)" "$LAG_CLEAR" 0 10000
+check_eq "late generator: every interval's p99 is its service p99 (no lateness in latency)" \
+  "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady' AND abs(p99_us - svc_p99_us) > 1000")" 0
+check_range "late generator: the stop shows as start lag (max, us)" \
+  "$(q "SELECT max(lag_max_us) FROM intervals WHERE run_id=$LASTRUN")" 250000 2000000
+check_eq "late generator: the run's p99 is its service p99" "$(jrun '.p99_ms == .service_p99_ms')" true
+check "late generator: says the start lag is not latency" grep -q "never in the latency figures" "$T/late.err"
+check_range "late generator: the stop's intervals are marked late" \
+  "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady' AND gen_saturated & 4 AND start_ms < $CONT + 500 AND start_ms + length_ms > $STOP")" 1 2
+soak report --db "$DB" --runs "$LASTRUN" --no-plots -o "$T/late-report" >/dev/null 2>&1
+check "late generator: the report names it generator_late, and says latency holds none of it" \
+  bash -c "jq -r '.validity[] | select(.code == \"generator_late\") | .message' '$T/late-report/report.json' | grep -q 'Latency never holds that lateness'"
+check "late generator: not told to add threads while not busy" bash -c "! grep -q 'give it more threads' '$T/late.err'"
+
 # --- 2. the arrival process as the server saw it -----------------------------------------
 # arrivals A: a 5 s open run at 200/s with arrival process A; the server's arrival times go
 # to $T/arrivals.A, and GAPS holds the 5th and 95th percentiles of their gaps after the

@@ -111,7 +111,7 @@ check_eq "A/B: TPS lower and real" \
   "$(json "$J" '.comparisons[0].metrics.tps | [(.change_pct < 0), .verdict] | join(" ")')" "true real"
 check "A/B: the design is named at the top" \
   grep -q "^\*\*Design.\*\* Study 'latency 20 vs 23': 2 targets (lat20, lat23), 3 rounds in interleaved order" "$T/ab/report.md"
-check "A/B: the method is named" grep -q "Judged across runs: 3 runs of lat23 against 3 of lat20" "$T/ab/report.md"
+check "A/B: the method is named" grep -q "Judged across runs (3 runs a side): each run is one observation of every figure" "$T/ab/report.md"
 check_eq "A/B: warm-ups are not compared" "$(json "$J" '.comparisons[0].runs | split(",") | length')" 3
 
 # --- a target's override of the collector its start's pid= fills ----------------------------
@@ -183,7 +183,7 @@ check_eq "A/A: report exits 0" "$?" 0
 J=$T/aa/report.json
 check_eq "A/A: judged across 5 runs a side (the interrupted one left out)" \
   "$(json "$J" '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")')" "runs 5 5"
-real=$(json "$J" '[.comparisons[] | (.metrics, .cpu) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")')
+real=$(json "$J" '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")')
 check_eq "A/A: no figure is called real" "$real" ""
 [ -z "$real" ] || json "$J" '.comparisons[0].metrics' | sed 's/^/# /'
 
@@ -206,7 +206,7 @@ check_eq "one run a side: batch means with the floor" \
   "$(json "$J" '.comparisons[0] | [.noise, .floor_pct] | join(" ")')" "batch means 20"
 check "one run a side: the noise is unknown, said so" grep -q "run-to-run noise is unknown" "$T/one/report.md"
 check_eq "one run a side: no figure real" \
-  "$(json "$J" '[.comparisons[] | (.metrics, .cpu) | to_entries[] | select(.value.verdict == "real")] | length')" 0
+  "$(json "$J" '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real")] | length')" 0
 
 # --- calibrate: the spread stored, then used for one run a side ------------------------------
 CAL=$T/cal.db
@@ -222,11 +222,12 @@ for l in one two; do
     --set request.url="$REG_URL/register" "$T/reg.ini" >/dev/null 2>&1
 done
 soak report "$CAL" --label one --label two -o "$T/cal" --no-plots >/dev/null 2>&1
+check "one value per quantity in every study report" python3 "$TOP/tests/it/report_consistency.py" "$T/ab" "$T/aa" "$T/merged" "$T/one" "$T/cal"
 J=$T/cal/report.json
 check_eq "one run a side with a calibration: it is used" "$(json "$J" '.comparisons[0].noise')" calibration
 check "the calibration is cited" grep -q "comes from a calibration (3 runs of 'study regserver', label cal" "$T/cal/report.md"
 check_eq "calibrated same-server comparison: no figure real" \
-  "$(json "$J" '[.comparisons[] | (.metrics, .cpu) | to_entries[] | select(.value.verdict == "real")] | length')" 0
+  "$(json "$J" '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real")] | length')" 0
 check_eq "soak calibrate --runs 1 is refused" \
   "$(soak calibrate "$T/reg.ini" --url "$REG_URL/register" --runs 1 --db "$CAL" >/dev/null 2>&1; echo $?)" 2
 done_testing

@@ -306,46 +306,86 @@ static void scripts_match_plots(void **state)
 	free(buf);
 }
 
-/* How long to run: two sides of mean 100, standard error 1 over 60 s each. */
-static void resolve_known_values(void **state)
+/* Variance components: the runs' spread split into what their own intervals explain
+ * (within) and the rest (between). */
+static void vc_known_values(void **state)
 {
-	struct rpt_bm a = {.n = 200, .batches = 100, .batch = 2, .mean = 100, .se = 1, .df = 99};
-	struct rpt_bm b = a;
-	double pct, need, q;
+	double x[] = {100, 102, 98, 100}, se[] = {1, 1, 1, 1}, secs[] = {60, 60, 60, 60};
+	double unk[] = {NAN, NAN, NAN, NAN};
+	struct rpt_vc v;
 	(void)state;
 
-	rpt_resolve_diff(&a, &b, 60, 60, 2, &pct, &need);
-	/* Welch df of two equal sides: 2 * 99; half-width t * sqrt(1 + 1), as % of 100. */
-	q = rpt_t_quantile(0.975, 198);
-	assert_true(fabs(pct - q * sqrt(2)) < 1e-9);
-	/* 1.96^2 * (1 * 60 + 1 * 60) / (0.02 * 100)^2 */
-	assert_true(fabs(need - 1.959964 * 1.959964 * 120 / 4) < 1e-6);
-	/* Four times the time halves the noise: a run 4x as long resolves half the difference. */
-	rpt_resolve_diff(&a, &b, 60, 60, 1, &pct, &need);
-	assert_true(fabs(need - 4 * 1.959964 * 1.959964 * 120 / 4) < 1e-6);
-	/* A noisier side needs longer; its own window counts with its noise. */
-	b.se = 3;
-	rpt_resolve_diff(&a, &b, 60, 30, 2, &pct, &need);
-	assert_true(fabs(need - 1.959964 * 1.959964 * (60 + 9 * 30) / 4) < 1e-6);
+	rpt_vc_of(x, se, secs, 4, &v);
+	assert_int_equal(v.runs, 4);
+	assert_true(fabs(v.mean - 100) < 1e-12);
+	assert_true(fabs(v.sd * v.sd - 8.0 / 3) < 1e-12);
+	assert_true(fabs(v.within - 1) < 1e-12);
+	assert_true(fabs(v.between - (8.0 / 3 - 1)) < 1e-12);
+	assert_true(fabs(v.secs - 60) < 1e-12);
+	/* Unknown within-run errors: all of the spread counts as between runs. */
+	rpt_vc_of(x, unk, secs, 4, &v);
+	assert_true(isnan(v.within));
+	assert_true(fabs(v.between - 8.0 / 3) < 1e-12);
+	/* Runs that agree better than their own errors say: nothing between them. */
+	double tight[] = {100, 100.1, 99.9, 100};
+	rpt_vc_of(tight, se, secs, 4, &v);
+	assert_true(v.between == 0);
+	/* One run: no spread, no split. */
+	rpt_vc_of(x, se, secs, 1, &v);
+	assert_int_equal(v.runs, 1);
+	assert_true(isnan(v.sd) && isnan(v.between) && fabs(v.within - 1) < 1e-12);
+	/* NAN values are skipped. */
+	double gap[] = {100, NAN, 102, 98};
+	rpt_vc_of(gap, se, secs, 4, &v);
+	assert_int_equal(v.runs, 3);
 }
 
-static void resolve_edges(void **state)
+/* The advice: the cheapest rounds and run length that resolve the target, checked against
+ * a brute-force search of the same grid, and the known answers at both extremes. */
+static double half(double bv, double wv, int n, double t, double alpha)
 {
-	struct rpt_bm a = {.n = 1, .batches = 1, .batch = 1, .mean = 100, .se = NAN, .df = 0};
-	struct rpt_bm b = {.n = 50, .batches = 50, .batch = 1, .mean = 100, .se = 0, .df = 49};
-	double pct, need;
-	char buf[32];
+	return rpt_t_quantile(1 - alpha / 2, 2.0 * n - 2) * sqrt((bv + wv / t) / n);
+}
+
+static void advise_known_values(void **state)
+{
+	struct rpt_vc a = {.runs = 3, .mean = 100, .between = 4, .within = 1e-9, .secs = 60};
+	struct rpt_resolve x;
 	(void)state;
 
-	rpt_resolve_diff(&a, &b, 60, 60, 2, &pct, &need);
-	assert_true(isnan(pct) && isnan(need)); /* one side's noise unknown */
-	a = b;
-	rpt_resolve_diff(&a, &b, 60, 60, 2, &pct, &need);
-	assert_true(pct == 0 && need == 0); /* no noise at all: any difference resolves */
-	a.mean = 0;
-	a.se = 1;
-	rpt_resolve_diff(&a, &b, 60, 60, 2, &pct, &need);
-	assert_true(isnan(pct)); /* no baseline to take a share of */
+	/* Between runs only (sd 2 %): 2 * 4 / n under (3 / t)^2: t_8 sqrt(8 / 5) = 2.92 < 3 at
+	 * five rounds, t_6 sqrt(2) = 3.46 at four.  Run length does not matter, so the
+	 * shortest tried wins. */
+	rpt_advise(&a, &a, 100, 3, 0.05, &x);
+	assert_int_equal(x.rounds, 5);
+	assert_true(fabs(x.run_s - 15) < 1e-9);
+	assert_true(fabs(x.between_pct - 2) < 1e-9);
+	assert_false(x.now_enough);
+	/* Already enough: three rounds resolve 20 %. */
+	rpt_advise(&a, &a, 100, 20, 0.05, &x);
+	assert_true(x.now_enough);
+	/* Within runs only, 10 s of overhead a run: the cheapest design is found. */
+	struct rpt_vc w = {
+	    .runs = 3, .mean = 100, .between = 0, .within = 4, .secs = 60, .overhead_s = 10};
+	rpt_advise(&w, &w, 100, 1, 0.01, &x);
+	assert_true(x.rounds >= 2);
+	assert_true(half(0, 2 * 4 * 60, x.rounds, x.run_s, 0.01) <= 1 + 1e-9);
+	for (int k = -2; k <= 6; k++)
+		for (int n = 2; n <= RPT_ADVISE_MAX_ROUNDS; n++) {
+			double t = 60 * pow(2, k);
+			if (half(0, 2 * 4 * 60, n, t, 0.01) <= 1) {
+				assert_true(x.total_s <= n * (t + 10) + 1e-9);
+				break;
+			}
+		}
+	/* Unknown between-run noise: no advice, and the words say why. */
+	a.between = NAN;
+	rpt_advise(&a, &a, 100, 3, 0.05, &x);
+	assert_int_equal(x.rounds, 0);
+	assert_true(isnan(x.between_pct));
+	char buf[256];
+	x.basis = RPT_ADV_NONE;
+	assert_non_null(strstr(rpt_advice_text(&x, 1, 60, buf, sizeof buf), "unknown"));
 	/* Durations to plan with are rounded up, never down. */
 	assert_string_equal(rpt_fmt_need(41.2, buf, sizeof buf), "42s");
 	assert_string_equal(rpt_fmt_need(845, buf, sizeof buf), "15m");
@@ -370,8 +410,8 @@ int main(void)
 	    cmocka_unit_test(welch_one_example),
 	    cmocka_unit_test(welch_edges),
 	    cmocka_unit_test(scripts_match_plots),
-	    cmocka_unit_test(resolve_known_values),
-	    cmocka_unit_test(resolve_edges),
+	    cmocka_unit_test(vc_known_values),
+	    cmocka_unit_test(advise_known_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,790 @@
+/* report_compare: each label's cell against the baseline's at the same key, judged with one
+ * noise model for every figure of the comparison, and what the comparison resolves.
+ *
+ * The unit that repeats is the run: with two or more compared runs a side every figure
+ * (TPS, mean, p99, error %, CPU per request and memory of each process) is one observation
+ * per run, and the difference is judged on the runs' spread (Student's t with as many runs
+ * a side, Welch's otherwise, paired by round from RPT_PAIR_MIN rounds of a study).  That
+ * spread is split into its variance components (rpt_vc: between runs, within a run), which
+ * give the resolution and the advice: more rounds shrink both, longer runs only the
+ * within-run part.  With one run a side the run-to-run part is unknown: it comes from a
+ * stored calibration, or the figures are judged on the run's own intervals (batch means)
+ * and held to a floor, and no resolution is claimed.
+ *
+ * The figures with a spread form one family, judged by Holm's step-down at the
+ * comparison's alpha: RPT_ALPHA, or for a sequential study the share of it its last look
+ * was given (report_study.c), so that repeated looks do not add false "real" verdicts.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dur.h"
+
+int rpt_is_sweep(const struct rpt_run *run)
+{
+	return strcmp(run->mode, "sweep") == 0;
+}
+
+/* A CPU series of a process (not the host-wide ones). */
+static int process_series(const char *name)
+{
+	return strcmp(name, "host") != 0 && !strstr(name, ":host");
+}
+
+char *rpt_level_text(int concurrency, double rate, char *buf, size_t len)
+{
+	char x[32];
+	if (rate > 0)
+		snprintf(buf, len, "%s/s",
+		         rpt_fmt_num(rate, rate == floor(rate) ? 0 : 1, x, sizeof x));
+	else
+		snprintf(buf, len, "%d user%s", concurrency, concurrency == 1 ? "" : "s");
+	return buf;
+}
+
+char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len)
+{
+	char l[48], d[32];
+	snprintf(buf, len, "%s (%s of %s)", rpt_level_text(c->concurrency, c->rate, l, sizeof l),
+	         c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
+	return buf;
+}
+
+char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
+{
+	static const char *const base[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
+	if (f < RPT_NMETRIC)
+		snprintf(buf, len, "%s", base[f]);
+	else if (f < RPT_FIG_MEM(0))
+		snprintf(buf, len, "cpu_per_request.%s", r->cpu_names[f - RPT_FIG_CPU(0)]);
+	else
+		snprintf(buf, len, "memory.%s", r->cpu_names[f - RPT_FIG_MEM(0)]);
+	return buf;
+}
+
+int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c)
+{
+	if (s->nintervals == 0 || s->planned_ms != c->planned_ms)
+		return 0;
+	if (c->rate > 0 || s->rate > 0)
+		return fabs(s->rate - c->rate) <= 1e-9 * fmax(1, c->rate);
+	return s->concurrency == c->concurrency;
+}
+
+int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c)
+{
+	if (!run->compared || run->label != c->label || rpt_is_sweep(run) != c->sweep)
+		return 0;
+	for (int j = 0; j < run->nsteps; j++)
+		if (rpt_step_in(&run->steps[j], c))
+			return 1;
+	return 0;
+}
+
+/* --- one run's figures ---------------------------------------------------------------- */
+
+/* Index of the run's source named like the report's CPU series s, or -1. */
+static int run_source(const struct report *r, const struct rpt_run *run, int s)
+{
+	for (int k = 0; k < run->nsrc; k++)
+		if (strcmp(run->src[k].name, r->cpu_names[s]) == 0)
+			return k;
+	return -1;
+}
+
+/* CPU ms per request with its standard error by the delta method (relative errors added
+ * in quadrature; their covariance ignored: conservative when CPU and TPS move together). */
+static void per_request(const struct rpt_bm *cpu, const struct rpt_bm *tps, struct rpt_bm *out)
+{
+	memset(out, 0, sizeof *out);
+	out->mean = out->se = NAN;
+	if (!(tps->mean > 0) || isnan(cpu->mean))
+		return;
+	out->n = cpu->n < tps->n ? cpu->n : tps->n;
+	out->batches = cpu->batches < tps->batches ? cpu->batches : tps->batches;
+	out->mean = 10 * cpu->mean / tps->mean;
+	out->df = cpu->df < tps->df ? cpu->df : tps->df;
+	if (!isnan(cpu->se) && !isnan(tps->se) && cpu->mean != 0)
+		out->se = fabs(out->mean) *
+		          sqrt(pow(cpu->se / cpu->mean, 2) + pow(tps->se / tps->mean, 2));
+}
+
+/* The per-interval observations of figure f (< RPT_NMETRIC) of a step. */
+static const struct rpt_values *step_values(const struct rpt_step *s, int f)
+{
+	return f == RPT_M_TPS    ? &s->tps
+	       : f == RPT_M_MEAN ? &s->mean_ms
+	       : f == RPT_M_P99  ? &s->p99_ms
+	                         : &s->err_pct;
+}
+
+/* A step's figure f and its standard error from the step's own intervals (batch means). */
+static void step_fig(const struct report *r, const struct rpt_run *run, const struct rpt_step *s,
+                     int f, double *v, double *se)
+{
+	int answered = s->f.p50_us > 0 || s->f.max_us > 0;
+	struct rpt_bm b;
+
+	*v = *se = NAN;
+	if (f < RPT_NMETRIC) {
+		*v = f == RPT_M_TPS    ? s->f.tps
+		     : f == RPT_M_MEAN ? (answered ? s->f.mean_us / 1000 : NAN)
+		     : f == RPT_M_P99  ? (answered ? (double)s->f.p99_us / 1000 : NAN)
+		                       : s->f.error_pct;
+		const struct rpt_values *x = step_values(s, f);
+		rpt_batch_means(x->v, x->n, NULL, 0, &b);
+		*se = b.se;
+		return;
+	}
+	int cpu = f < RPT_FIG_MEM(0), series = f - (cpu ? RPT_FIG_CPU(0) : RPT_FIG_MEM(0));
+	int si = run_source(r, run, series);
+	if (si < 0 || !process_series(r->cpu_names[series]))
+		return;
+	if (cpu) {
+		struct rpt_bm c, t, q;
+		if (!s->cpu || !s->cpu_mean || isnan(s->cpu_mean[si]) || !(s->f.tps > 0))
+			return;
+		*v = 10 * s->cpu_mean[si] / s->f.tps;
+		rpt_batch_means(s->cpu[si].v, s->cpu[si].n, NULL, 0, &c);
+		rpt_batch_means(s->tps.v, s->tps.n, NULL, 0, &t);
+		c.mean = s->cpu_mean[si];
+		t.mean = s->f.tps;
+		per_request(&c, &t, &q);
+		*se = q.se;
+		return;
+	}
+	/* Memory: the window's mean of a fixed run (sweep steps share one process). */
+	if (!rpt_is_sweep(run) && run->src[si].has_rss && !isnan(run->src[si].rss_mean_mb))
+		*v = run->src[si].rss_mean_mb;
+}
+
+/* A run's figure f at a cell's key: the mean over its matching steps (a run may repeat a
+ * level), the standard error of that mean from its intervals, and its measured and
+ * unmeasured seconds.  NAN when it has none. */
+static void run_fig(const struct report *r, const struct rpt_run *run, const struct rpt_cell *c,
+                    int f, double *v, double *se, double *secs, double *over)
+{
+	double sum = 0, var = 0, t = 0, o = 0;
+	int n = 0, nse = 0;
+
+	*v = *se = *secs = *over = NAN;
+	if (rpt_is_sweep(run) != c->sweep)
+		return;
+	for (int j = 0; j < run->nsteps; j++) {
+		const struct rpt_step *s = &run->steps[j];
+		double x, e;
+		if (!rpt_step_in(s, c))
+			continue;
+		step_fig(r, run, s, f, &x, &e);
+		if (isnan(x))
+			continue;
+		sum += x;
+		n++;
+		if (!isnan(e)) {
+			var += e * e;
+			nse++;
+		}
+		t += s->f.seconds;
+		o += fmax(0, (double)s->planned_ms / 1000 - s->f.seconds);
+	}
+	if (n == 0)
+		return;
+	*v = sum / n;
+	*se = nse == n ? sqrt(var) / n : NAN;
+	*secs = t;
+	*over = o;
+}
+
+void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, struct rpt_vc *out)
+{
+	double sum = 0, ss = 0, w = 0, t = 0;
+	size_t k = 0, kw = 0;
+
+	memset(out, 0, sizeof *out);
+	out->mean = out->sd = out->within = out->between = out->secs = NAN;
+	out->overhead_s = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]))
+			continue;
+		sum += x[i];
+		k++;
+		if (se && !isnan(se[i])) {
+			w += se[i] * se[i];
+			kw++;
+		}
+		if (secs && !isnan(secs[i]))
+			t += secs[i];
+	}
+	out->runs = (int)k;
+	if (k == 0)
+		return;
+	out->mean = sum / (double)k;
+	out->secs = secs ? t / (double)k : NAN;
+	out->within = kw == k ? w / (double)k : NAN;
+	if (k < 2)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			ss += (x[i] - out->mean) * (x[i] - out->mean);
+	out->sd = sqrt(ss / (double)(k - 1));
+	/* The run means' variance holds a run's own offset and what its intervals left: the
+	 * rest of what the runs' own errors explain is between them. */
+	out->between = fmax(0, out->sd * out->sd - (isnan(out->within) ? 0 : out->within));
+}
+
+/* --- a cell's statistics ---------------------------------------------------------------- */
+
+/* Batch means of one figure (< RPT_NMETRIC, or the CPU samples of series s when f is
+ * RPT_FIG_CPU(s): its raw CPU %) over the cell's compared steps, one segment per step. */
+static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, struct rpt_bm *out)
+{
+	double *v = NULL;
+	size_t n = 0, cap = 0, *seg = NULL, nseg = 0, segcap = 0;
+	int rc = -1;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int si = f >= RPT_NMETRIC ? run_source(r, run, f - RPT_FIG_CPU(0)) : -1;
+		if (!run->compared || run->label != c->label || rpt_is_sweep(run) != c->sweep ||
+		    (f >= RPT_NMETRIC && si < 0))
+			continue;
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			const struct rpt_values *x = f < RPT_NMETRIC ? step_values(s, f)
+			                             : s->cpu        ? &s->cpu[si]
+			                                             : NULL;
+			if (!rpt_step_in(s, c) || !x)
+				continue;
+			if (n + x->n > cap) {
+				size_t nc = (n + x->n) * 2 + 16;
+				double *p = realloc(v, nc * sizeof *p);
+				if (!p)
+					goto done;
+				v = p;
+				cap = nc;
+			}
+			if (nseg == segcap) {
+				size_t nc = segcap ? 2 * segcap : 8;
+				size_t *p = realloc(seg, nc * sizeof *p);
+				if (!p)
+					goto done;
+				seg = p;
+				segcap = nc;
+			}
+			if (x->n)
+				memcpy(v + n, x->v, x->n * sizeof *v);
+			n += x->n;
+			seg[nseg++] = x->n;
+		}
+	}
+	rpt_batch_means(v, n, seg, nseg, out);
+	rc = 0;
+done:
+	free(v);
+	free(seg);
+	return rc;
+}
+
+int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
+{
+	int n = 0, rc = -1;
+	double *x = malloc((size_t)(r->nruns ? r->nruns : 1) * 4 * sizeof *x);
+	double *se = x + r->nruns, *secs = se + r->nruns, *over = secs + r->nruns;
+
+	if (!x)
+		return -1;
+	int answered = c->f.p50_us > 0 || c->f.max_us > 0;
+	for (int f = 0; f < RPT_NFIG; f++) {
+		c->value[f] = NAN;
+		memset(&c->bm[f], 0, sizeof c->bm[f]);
+		c->bm[f].mean = c->bm[f].se = NAN;
+	}
+	c->value[RPT_M_TPS] = c->f.tps;
+	c->value[RPT_M_MEAN] = answered ? c->f.mean_us / 1000 : NAN;
+	c->value[RPT_M_P99] = answered ? (double)c->f.p99_us / 1000 : NAN;
+	c->value[RPT_M_ERR] = c->f.error_pct;
+	for (int f = 0; f < RPT_NMETRIC; f++)
+		if (pooled_bm(r, c, f, &c->bm[f]) < 0)
+			goto done;
+	for (int s = 0; s < r->ncpu; s++) {
+		struct rpt_bm cpu;
+		if (pooled_bm(r, c, RPT_FIG_CPU(s), &cpu) < 0)
+			goto done;
+		c->cpu_mean[s] = cpu.mean;
+		if (!process_series(r->cpu_names[s]) || isnan(cpu.mean))
+			continue;
+		per_request(&cpu, &c->bm[RPT_M_TPS], &c->bm[RPT_FIG_CPU(s)]);
+		c->value[RPT_FIG_CPU(s)] = c->f.tps > 0 ? 10 * cpu.mean / c->f.tps : NAN;
+	}
+	for (int i = 0; i < r->nruns; i++)
+		if (rpt_in_cell(&r->runs[i], c) && n++ == 0)
+			snprintf(c->scenario, sizeof c->scenario, "%s", r->runs[i].name);
+	c->nruns = n;
+	for (int f = 0; f < RPT_NFIG; f++) {
+		int k = 0;
+		if (f >= RPT_NMETRIC && (f - RPT_NMETRIC) % RPT_MAX_SOURCES >= r->ncpu)
+			continue;
+		for (int i = 0; i < r->nruns; i++)
+			if (rpt_in_cell(&r->runs[i], c)) {
+				run_fig(r, &r->runs[i], c, f, &x[k], &se[k], &secs[k], &over[k]);
+				k++;
+			}
+		rpt_run_means(x, (size_t)k, &c->run[f]);
+		rpt_vc_of(x, se, secs, (size_t)k, &c->vc[f]);
+		double o = 0;
+		int no = 0;
+		for (int i = 0; i < k; i++)
+			if (!isnan(over[i]))
+				o += over[i], no++;
+		c->vc[f].overhead_s = no ? o / no : 0;
+		if (f >= RPT_FIG_MEM(0))
+			c->value[f] = c->run[f].mean; /* the runs' mean memory */
+	}
+	rc = 0;
+done:
+	free(x);
+	return rc;
+}
+
+/* --- the method ------------------------------------------------------------------------ */
+
+/* The calibration for a cell: same kind, level, step length and scenario, of the cell's
+ * own label when there is one, else of any label; the most recent.  -1: none. */
+static int find_cal(const struct report *r, const struct rpt_cell *c)
+{
+	int best = -1, best_own = 0;
+
+	for (int i = 0; i < r->ncals; i++) {
+		const struct rpt_cal *k = &r->cals[i];
+		int own = strcmp(k->label, r->labels[c->label].name) == 0;
+		if (k->sweep != c->sweep || k->concurrency != c->concurrency || c->rate > 0 ||
+		    k->planned_ms != c->planned_ms || strcmp(k->scenario, c->scenario) != 0 ||
+		    k->runs < 2)
+			continue;
+		if (best < 0 || own > best_own ||
+		    (own == best_own && k->t_ms > r->cals[best].t_ms)) {
+			best = i;
+			best_own = own;
+		}
+	}
+	return best;
+}
+
+/* The runs of two cells that pair up by their study's rounds: each compared run of either
+ * label has exactly one partner of the other label in the same study and round.  Fills
+ * pa[]/pb[] (run indices) and returns the number of pairs; 0 when the runs do not pair up
+ * so (runs outside a study, a round one label missed or ran twice). */
+static int pair_rounds(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b,
+                       int *pa, int *pb)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *x = &r->runs[i];
+		int partner = -1, twins = 0;
+		if (!rpt_in_cell(x, a))
+			continue;
+		if (x->study < 0)
+			return 0;
+		for (int j = 0; j < r->nruns; j++) {
+			const struct rpt_run *y = &r->runs[j];
+			if (y->study != x->study || y->round != x->round)
+				continue;
+			if (rpt_in_cell(y, b))
+				partner = partner < 0 ? j : -2;
+			else if (j != i && rpt_in_cell(y, a))
+				twins++;
+		}
+		if (partner < 0 || twins)
+			return 0;
+		pa[n] = i;
+		pb[n++] = partner;
+	}
+	return n == b->nruns ? n : 0;
+}
+
+/* The study every run of both cells belongs to, or -1. */
+static int common_study(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b)
+{
+	int st = -2;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *x = &r->runs[i];
+		if (!rpt_in_cell(x, a) && !rpt_in_cell(x, b))
+			continue;
+		if (st == -2)
+			st = x->study;
+		else if (st != x->study)
+			return -1;
+	}
+	return st < 0 ? -1 : st;
+}
+
+/* What judging a comparison needs besides the model: its pairs of runs, if any. */
+struct pairs {
+	int *a, *b; /* run indices, pair by pair */
+	int n;      /* pairs */
+};
+
+/* Whether figure f is judged on batch means (and held to the floor) in comparison m. */
+static int on_batches(const struct report *r, const struct rpt_cmp *m, int f)
+{
+	return m->noise == RPT_BY_BATCHES || (m->noise == RPT_BY_CALIBRATION &&
+	                                      (f >= RPT_NMETRIC || isnan(r->cals[m->cal].cv[f])));
+}
+
+/* Figure f of a comparison at a (1 - alpha) interval, by the comparison's method. */
+static void judge(const struct report *r, const struct rpt_cmp *m, const struct pairs *pr, int f,
+                  double alpha, struct rpt_diff *d)
+{
+	const struct rpt_cell *a = &r->cells[m->base], *b = &r->cells[m->cell];
+
+	if (m->noise == RPT_BY_RUNS) {
+		if (a->run[f].n == b->run[f].n)
+			rpt_student_alpha(&a->run[f], &b->run[f], alpha, d);
+		else
+			rpt_welch_alpha(&a->run[f], &b->run[f], alpha, d);
+		return;
+	}
+	if (m->noise == RPT_BY_ROUNDS) {
+		/* The round differences, one per pair: their mean and its standard error. */
+		double diff[RPT_MAX_RUNS], va[RPT_MAX_RUNS], x, y, e, t, o;
+		struct rpt_bm md, ma;
+		int k = 0;
+		for (int i = 0; i < pr->n; i++) {
+			run_fig(r, &r->runs[pr->a[i]], a, f, &x, &e, &t, &o);
+			run_fig(r, &r->runs[pr->b[i]], b, f, &y, &e, &t, &o);
+			if (isnan(x) || isnan(y))
+				continue;
+			va[k] = x;
+			diff[k++] = y - x;
+		}
+		rpt_run_means(diff, (size_t)k, &md);
+		rpt_run_means(va, (size_t)k, &ma);
+		rpt_diff_known(ma.mean, ma.mean + md.mean, md.se, md.df, alpha, d);
+		return;
+	}
+	if (!on_batches(r, m, f)) {
+		/* A calibration: each side's mean varies from run to run by cv of itself (over
+		 * its n runs), and never less than its own measured error says. */
+		const struct rpt_cal *k = &r->cals[m->cal];
+		const struct rpt_bm *ra = &a->run[f], *rb = &b->run[f];
+		double cv = k->cv[f], va, vb;
+		double sa = ra->n >= 2 ? ra->se : a->bm[f].se,
+		       sb = rb->n >= 2 ? rb->se : b->bm[f].se;
+		va = cv * cv * ra->mean * ra->mean / (double)(ra->n ? ra->n : 1);
+		vb = cv * cv * rb->mean * rb->mean / (double)(rb->n ? rb->n : 1);
+		if (!isnan(sa) && sa * sa > va)
+			va = sa * sa;
+		if (!isnan(sb) && sb * sb > vb)
+			vb = sb * sb;
+		rpt_diff_known(ra->mean, rb->mean, sqrt(va + vb), (double)(k->runs - 1), alpha, d);
+		return;
+	}
+	/* Batch means within the runs: they do not see run-to-run noise, hence the floor
+	 * (applied once the family is judged: see holm). */
+	rpt_welch_alpha(&a->bm[f], &b->bm[f], alpha, d);
+}
+
+/* Whether both cells have figure f. */
+static int has_fig(const struct report *r, const struct rpt_cmp *m, int f)
+{
+	if (f >= RPT_NMETRIC && (f - RPT_NMETRIC) % RPT_MAX_SOURCES >= r->ncpu)
+		return 0;
+	return r->cells[m->base].run[f].n > 0 && r->cells[m->cell].run[f].n > 0;
+}
+
+/*
+ * Judges a comparison's figures as one family with Holm's step-down: the figures with a
+ * spread (a p-value), smallest p first, are tested at alpha/k, alpha/(k-1), ... until one
+ * is not real; it and every later one are noise.  A system compared with itself then has
+ * at most an alpha chance of any figure called real, whatever the figures' correlation,
+ * and each interval is shown at the level its figure was tested at.  Figures without a
+ * spread (both sides constant: exact) or without data are outside the family.
+ */
+static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *pr)
+{
+	int order[RPT_NFIG], k = 0, stop = 0;
+	double lvl = 1 - m->alpha;
+
+	for (int f = 0; f < RPT_NFIG; f++) {
+		struct rpt_diff *d = &m->d[f];
+		memset(d, 0, sizeof *d);
+		d->verdict = RPT_NA;
+		d->lo = d->hi = d->t = d->p = d->rel_pct = NAN;
+		if (!has_fig(r, m, f))
+			continue;
+		judge(r, m, pr, f, m->alpha, d);
+		if (d->verdict != RPT_NA && d->hi > d->lo) /* an exact difference needs no test */
+			order[k++] = f;
+	}
+	for (int i = 1; i < k; i++) /* by p, then figure order: few entries */
+		for (int j = i; j > 0 && m->d[order[j]].p < m->d[order[j - 1]].p; j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	m->family = k;
+	m->level = 1 - m->alpha / (k > 0 ? k : 1);
+	for (int j = 0; j < k; j++) {
+		struct rpt_diff *d = &m->d[order[j]];
+		if (!stop)
+			lvl = 1 - m->alpha / (k - j);
+		judge(r, m, pr, order[j], 1 - lvl, d);
+		if (d->verdict != RPT_REAL)
+			stop = 1;
+		else if (stop)
+			d->verdict = RPT_NOISE; /* never reached here: its p is not smaller */
+	}
+	/* The floor: what batch means call real must also be larger than two runs of one
+	 * system differ by.  It is practical, not statistical: it does not stop the family. */
+	for (int f = 0; f < RPT_NFIG; f++) {
+		struct rpt_diff *d = &m->d[f];
+		if (on_batches(r, m, f) && d->verdict == RPT_REAL && !isnan(d->rel_pct) &&
+		    fabs(d->rel_pct) < (f == RPT_M_P99 ? RPT_FLOOR_P99_PCT : RPT_FLOOR_PCT))
+			d->verdict = RPT_NOISE;
+	}
+}
+
+/* --- what it resolves -------------------------------------------------------------------- */
+
+/* Half-width of the interval of a difference between two labels' means, each over `runs`
+ * runs of measured length t: both sides' between-run variances (bv, summed) and within-run
+ * variance-seconds (wv, summed), at 1 - alpha. */
+static double half_width(double bv, double wv, int runs, double t, double alpha)
+{
+	double var = (bv + wv / t) / runs;
+	return rpt_t_quantile(1 - alpha / 2, 2.0 * runs - 2) * sqrt(var);
+}
+
+void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, double target_pct,
+                double alpha, struct rpt_resolve *res)
+{
+	double goal = fabs(base) * target_pct / 100, t0 = a->secs, best_cost = INFINITY;
+	double bv, wv, over = (a->overhead_s + b->overhead_s) / 2;
+	double cand[16];
+	int nc = 0;
+
+	res->target_pct = target_pct;
+	res->rounds = 0;
+	res->run_s = res->total_s = NAN;
+	res->now_enough = 0;
+	res->between_pct = res->within_pct = NAN;
+	if (isnan(a->between) || isnan(b->between) || !(goal > 0) || !(t0 > 0))
+		return;
+	bv = a->between + b->between;
+	wv = (isnan(a->within) ? 0 : a->within * a->secs) +
+	     (isnan(b->within) ? 0 : b->within * b->secs);
+	res->between_pct = 100 * sqrt(bv / 2) / fabs(base);
+	res->within_pct = 100 * sqrt(wv / 2 / t0) / fabs(base);
+	int now = a->runs < b->runs ? a->runs : b->runs;
+	res->now_enough = now >= 2 && half_width(bv, wv, now, t0, alpha) <= goal;
+	/* Run lengths to try: powers of two of the current one, and the optimum of Kalibera
+	 * and Jones (cost per run = its length + its overhead): t* = sqrt(over * W / B). */
+	for (int k = -2; k <= 6; k++)
+		cand[nc++] = t0 * pow(2, k);
+	if (bv > 0 && wv > 0 && over > 0)
+		cand[nc++] = fmin(64 * t0, fmax(t0 / 4, sqrt(over * wv / bv)));
+	for (int i = 0; i < nc; i++) {
+		double t = cand[i];
+		for (int n = 2; n <= RPT_ADVISE_MAX_ROUNDS; n++) {
+			if (half_width(bv, wv, n, t, alpha) > goal)
+				continue;
+			double cost = n * (t + over);
+			/* Cheaper wins; a tie keeps the run length nearer today's. */
+			if (cost < best_cost - 1e-9 ||
+			    (fabs(cost - best_cost) <= 1e-9 &&
+			     fabs(log(t / t0)) < fabs(log(res->run_s / t0)))) {
+				best_cost = cost;
+				res->rounds = n;
+				res->run_s = t;
+				res->total_s = cost;
+			}
+			break;
+		}
+	}
+}
+
+/* The resolution of figure f: the verdict's own interval, and the advice. */
+static void resolve(const struct report *r, struct rpt_cmp *m, int f, double target)
+{
+	const struct rpt_cell *a = &r->cells[m->base], *b = &r->cells[m->cell];
+	struct rpt_resolve *x = &m->res[f];
+	const struct rpt_diff *d = &m->d[f];
+	double base = m->base_value[f];
+
+	memset(x, 0, sizeof *x);
+	x->half_pct = x->level = NAN;
+	x->target_pct = target;
+	x->rounds = 0;
+	x->run_s = x->total_s = x->between_pct = x->within_pct = NAN;
+	if (!has_fig(r, m, f) || !(fabs(base) > 0))
+		return;
+	if (!on_batches(r, m, f) && isfinite(d->lo) && isfinite(d->hi)) {
+		x->half_pct = 100 * (d->hi - d->lo) / 2 / fabs(base);
+		x->level = d->level;
+	}
+	double alpha = m->alpha / (m->family > 0 ? m->family : 1);
+	if (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) {
+		x->basis = RPT_ADV_COMPONENTS;
+		rpt_advise(&a->vc[f], &b->vc[f], base, target, alpha, x);
+	} else if (m->noise == RPT_BY_CALIBRATION && !on_batches(r, m, f)) {
+		/* The calibration's spread is all between runs (its own runs' length). */
+		const struct rpt_cal *k = &r->cals[m->cal];
+		struct rpt_vc ca = a->vc[f], cb = b->vc[f];
+		ca.between = pow(k->cv[f] * a->value[f], 2);
+		cb.between = pow(k->cv[f] * b->value[f], 2);
+		ca.within = cb.within = NAN;
+		ca.runs = cb.runs = 1;
+		x->basis = RPT_ADV_CALIBRATION;
+		rpt_advise(&ca, &cb, base, target, alpha, x);
+	}
+}
+
+/* "98.75 %" style: the level with as many decimals as it needs (up to three). */
+static void fmt_level(double level, char *buf, size_t len)
+{
+	double pct = 100 * level;
+	int dec = fabs(pct - round(pct)) < 1e-9               ? 0
+	          : fabs(pct * 10 - round(pct * 10)) < 1e-6   ? 1
+	          : fabs(pct * 100 - round(pct * 100)) < 1e-4 ? 2
+	                                                      : 3;
+	snprintf(buf, len, "%.*f %%", dec, pct);
+}
+
+/* The sentence that says how the comparison's intervals were computed.  It names no label,
+ * so that comparisons judged alike say it once. */
+static void method_sentence(const struct report *r, struct rpt_cmp *m)
+{
+	char al[32], runs[64], *t = m->method;
+	size_t n = 0, cap = sizeof m->method;
+
+#define PUT(...)                                                                                   \
+	do {                                                                                       \
+		if (n < cap)                                                                       \
+			n += (size_t)snprintf(t + n, cap - n, __VA_ARGS__);                        \
+	} while (0)
+	fmt_level(m->alpha, al, sizeof al);
+	if (m->nruns == m->nruns_base)
+		snprintf(runs, sizeof runs, "%d run%s a side", m->nruns, m->nruns == 1 ? "" : "s");
+	else
+		snprintf(runs, sizeof runs, "%d runs against %d of the baseline", m->nruns,
+		         m->nruns_base);
+	if (m->noise == RPT_BY_RUNS) {
+		PUT("Judged across runs (%s): each run is one observation of every figure (TPS, "
+		    "mean, p99, error %%, CPU per request and memory of each process), and %s on "
+		    "the run figures, whose spread holds both the run-to-run and the within-run "
+		    "noise.",
+		    runs,
+		    m->nruns == m->nruns_base ? "Student's t-test (as many runs a side: the two "
+		                                "spreads pooled)"
+		                              : "Welch's t-test");
+	} else if (m->noise == RPT_BY_ROUNDS) {
+		PUT("Judged across runs, paired by round (%s, once in each round of their study): "
+		    "each run is one observation of every figure (TPS, mean, p99, error %%, CPU "
+		    "per request and memory of each process), and Student's t on the differences "
+		    "within a round, so that what moved a whole round (the machine drifting) "
+		    "cancels.",
+		    runs);
+	} else if (m->noise == RPT_BY_CALIBRATION) {
+		const struct rpt_cal *k = &r->cals[m->cal];
+		double q = rpt_t_quantile(0.975, (double)(k->runs - 1)) * sqrt(2.0) * 100;
+		PUT("%s: these runs cannot measure the run-to-run noise, so it comes from a "
+		    "calibration (%d runs of '%s', label %s, on %s): repeated runs of one system "
+		    "differ by up to %.1f %% in TPS, %.1f %% in mean latency and %.1f %% in p99 "
+		    "(95 %%). Error %%, CPU per request and memory are judged on batch means "
+		    "within the runs and never called real below %.0f %%.",
+		    runs, k->runs, k->scenario, k->label, k->host, q * k->cv[RPT_M_TPS],
+		    q * k->cv[RPT_M_MEAN], q * k->cv[RPT_M_P99], RPT_FLOOR_PCT);
+	} else {
+		PUT("%s: run-to-run noise is unknown (no calibration of the scenario in the "
+		    "database; `soak calibrate` or a study with rounds measures it). The intervals "
+		    "come from Welch's t-test on batch means within the runs, which see only each "
+		    "run's own noise, so a change is called real only when its interval excludes "
+		    "zero and it exceeds %.0f %% (%.0f %% for p99, which moves far more from run "
+		    "to "
+		    "run), and no resolution is stated.",
+		    runs, RPT_FLOOR_PCT, RPT_FLOOR_P99_PCT);
+	}
+	if (m->study >= 0 && r->studies[m->study].max_looks > 0)
+		PUT(" The study ran sequentially (until %s) and stopped after %d look%s; so that "
+		    "its repeated looks cannot add false \"real\" verdicts, its last look was "
+		    "judged at %s of the 5 %% error rate (alpha spent by look k of %d: 5 %% x "
+		    "(k/%d)^2, each look at its increment; a Bonferroni bound over the looks).",
+		    r->studies[m->study].until, r->studies[m->study].looks,
+		    r->studies[m->study].looks == 1 ? "" : "s", al, r->studies[m->study].max_looks,
+		    r->studies[m->study].max_looks);
+	PUT(" The figures of a comparison with a spread are judged together by Holm's "
+	    "step-down (with k of them, the smallest p-value against %s/k, the next against "
+	    "%s/(k-1), ...; each interval at the level its figure was tested), so that a "
+	    "system compared with itself has at most a %s chance of any figure called real.",
+	    al, al, al);
+#undef PUT
+}
+
+/* --- the comparisons ---------------------------------------------------------------------- */
+
+static int same_key(const struct rpt_cell *a, const struct rpt_cell *b)
+{
+	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
+	       a->planned_ms == b->planned_ms;
+}
+
+int rpt_compare(struct report *r, char *err, size_t errlen)
+{
+	r->cmps = calloc((size_t)(r->ncells ? r->ncells : 1), sizeof *r->cmps);
+	if (!r->cmps) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* Cells are sorted by key then label: the first of each key group is the baseline. */
+	for (int c = 0; c < r->ncells;) {
+		int end = c + 1;
+		while (end < r->ncells && same_key(&r->cells[c], &r->cells[end]))
+			end++;
+		for (int k = c + 1; k < end; k++) {
+			struct rpt_cmp *m = &r->cmps[r->ncmps++];
+			const struct rpt_cell *a = &r->cells[c], *b = &r->cells[k];
+			int pa[RPT_MAX_RUNS], pb[RPT_MAX_RUNS];
+			struct pairs pr = {.a = pa, .b = pb, .n = 0};
+			m->base = c;
+			m->cell = k;
+			m->nruns_base = a->nruns;
+			m->nruns = b->nruns;
+			m->cal = -1;
+			m->study = common_study(r, a, b);
+			m->alpha = m->study >= 0 && r->studies[m->study].max_looks > 0 &&
+			                   r->studies[m->study].alpha > 0
+			               ? r->studies[m->study].alpha
+			               : RPT_ALPHA;
+			if (a->nruns >= 2 && b->nruns >= 2) {
+				/* Interleaved rounds are blocks: with enough of them the paired
+				 * comparison removes what moved a whole round; with few, the
+				 * degrees of freedom it costs matter more (interleaving already
+				 * spread any drift over every label alike). */
+				pr.n = pair_rounds(r, a, b, pa, pb);
+				m->noise = pr.n >= RPT_PAIR_MIN ? RPT_BY_ROUNDS : RPT_BY_RUNS;
+			} else {
+				m->cal = find_cal(r, a->nruns <= b->nruns ? a : b);
+				if (m->cal < 0)
+					m->cal = find_cal(r, a->nruns <= b->nruns ? b : a);
+				m->noise = m->cal >= 0 ? RPT_BY_CALIBRATION : RPT_BY_BATCHES;
+				m->floor_pct = RPT_FLOOR_PCT;
+			}
+			for (int f = 0; f < RPT_NFIG; f++) {
+				m->base_value[f] = a->value[f];
+				m->value[f] = b->value[f];
+			}
+			holm(r, m, &pr);
+			resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
+			resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
+			for (int s = 0; s < r->ncpu; s++)
+				resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
+			method_sentence(r, m);
+		}
+		c = end;
+	}
+	return 0;
+}

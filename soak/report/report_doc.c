@@ -1,0 +1,284 @@
+/* report_doc: the report as one document of blocks (report_doc.h), which report_md.c and
+ * report_html.c only mark up. */
+#include "report_doc.h"
+#include "report_history.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct rpt_block *block(struct rpt_doc *d, enum rpt_block_kind kind)
+{
+	if (d->n == d->cap) {
+		int nc = d->cap ? 2 * d->cap : 32;
+		struct rpt_block *p = realloc(d->b, (size_t)nc * sizeof *p);
+		if (!p)
+			return NULL;
+		d->b = p;
+		d->cap = nc;
+	}
+	struct rpt_block *b = &d->b[d->n++];
+	memset(b, 0, sizeof *b);
+	b->kind = kind;
+	return b;
+}
+
+/* A text the document keeps (printf-style); NULL out of memory. */
+__attribute__((format(printf, 2, 3))) static const char *doc_str(struct rpt_doc *d, const char *fmt,
+                                                                 ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	if (d->nstrs == d->capstrs) {
+		int nc = d->capstrs ? 2 * d->capstrs : 16;
+		char **p = realloc(d->strs, (size_t)nc * sizeof *p);
+		if (!p)
+			return NULL;
+		d->strs = p;
+		d->capstrs = nc;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s)
+		d->strs[d->nstrs++] = s;
+	return s;
+}
+
+static int heading(struct rpt_doc *d, int level, const char *text)
+{
+	struct rpt_block *b = block(d, RPT_B_HEADING);
+	if (!b || !text)
+		return -1;
+	b->level = level;
+	b->text = text;
+	return 0;
+}
+
+static int para(struct rpt_doc *d, const char *cls, const char *lead, const char *text)
+{
+	struct rpt_block *b = block(d, RPT_B_PARA);
+	if (!b || !text)
+		return -1;
+	b->cls = cls;
+	b->lead = lead;
+	b->text = text;
+	return 0;
+}
+
+/* A list of n items, to be filled by the caller; NULL out of memory. */
+static struct rpt_block *list(struct rpt_doc *d, const char *cls, int n)
+{
+	struct rpt_block *b = block(d, RPT_B_LIST);
+	if (!b)
+		return NULL;
+	b->cls = cls;
+	b->items = calloc((size_t)(n > 0 ? n : 1), sizeof *b->items);
+	if (!b->items) {
+		d->n--;
+		return NULL;
+	}
+	return b;
+}
+
+static int table(struct rpt_doc *d, const struct rpt_table *t)
+{
+	struct rpt_block *b = block(d, RPT_B_TABLE);
+	if (!b)
+		return -1;
+	b->table = t;
+	return 0;
+}
+
+static int pictures(struct rpt_doc *d, int compare)
+{
+	int n = 0;
+	for (int i = 0; i < d->r->npics; i++)
+		n += d->r->pics[i].compare == compare;
+	if (n == 0)
+		return 0;
+	if (heading(d, 2, compare ? "Labels over time" : "Pictures of each run") < 0)
+		return -1;
+	if (!compare && d->r->plot_note[0] && para(d, "note", NULL, d->r->plot_note) < 0)
+		return -1;
+	struct rpt_block *b = block(d, RPT_B_PICTURES);
+	if (!b)
+		return -1;
+	b->compare = compare;
+	return 0;
+}
+
+/* "Database: x.db. Labels: a (baseline), b. Runs: 6 (1 not done: see Findings)." */
+static const char *meta(struct rpt_doc *d)
+{
+	const struct report *r = d->r;
+	char buf[2048];
+	size_t n = 0;
+	int open = 0;
+
+#define PUT(...)                                                                                   \
+	do {                                                                                       \
+		if (n < sizeof buf)                                                                \
+			n += (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__);               \
+	} while (0)
+	PUT("Database%s: ", r->ndbs > 1 ? "s" : "");
+	for (int i = 0; i < r->ndbs; i++)
+		PUT("%s%s", i ? ", " : "", r->dbs[i]);
+	PUT(". Label%s: ", r->nlabels > 1 ? "s" : "");
+	for (int l = 0; l < r->nlabels; l++)
+		PUT("%s%s%s", l ? ", " : "", r->labels[l].name,
+		    l == 0 && r->nlabels > 1 ? " (baseline)" : "");
+	for (int i = 0; i < r->nruns; i++)
+		open += strcmp(r->runs[i].status, "done") != 0;
+	PUT(". Runs: %d", r->nruns);
+	if (open)
+		PUT(" (%d not done: see Findings)", open);
+	PUT(".");
+#undef PUT
+	return doc_str(d, "%s", buf);
+}
+
+static int validity(struct rpt_doc *d)
+{
+	const struct report *r = d->r;
+
+	if (heading(d, 2, "Can these numbers be trusted?") < 0)
+		return -1;
+	if (r->nvalidity == 0)
+		return para(d, NULL, NULL,
+		            "Nothing found that undermines them: the generator's host and the "
+		            "generator were not saturated, the windows are long enough for what "
+		            "they claim, steady and nearly free of errors, and the labels ran in "
+		            "the same environment as far as it was recorded.");
+	struct rpt_block *b = list(d, "validity", r->nvalidity);
+	if (!b)
+		return -1;
+	for (int i = 0; i < r->nvalidity; i++) {
+		const struct rpt_valid *v = &r->validity[i];
+		int warn = !strcmp(v->severity, "warn");
+		b->items[b->nitems++] = (struct rpt_item){.tag = warn ? "warning" : "note",
+		                                          .code = v->code,
+		                                          .text = v->message,
+		                                          .cls = warn ? "warn" : "info"};
+	}
+	return 0;
+}
+
+static int findings(struct rpt_doc *d)
+{
+	const struct report *r = d->r;
+	int top[RPT_TOP_FINDINGS], ntop = rpt_top_findings(r, top), rest = r->nfindings - ntop;
+
+	if (ntop) {
+		struct rpt_block *b;
+		if (heading(d, 2, "What matters most") < 0 || !(b = list(d, "findings", ntop)))
+			return -1;
+		for (int i = 0; i < ntop; i++)
+			b->items[b->nitems++].text = r->findings[top[i]].text;
+	}
+	if (rest <= 0)
+		return 0;
+	if (heading(d, 2, ntop ? "Other findings" : "Findings") < 0)
+		return -1;
+	for (int t = 0; t < RPT_NTOPIC; t++) {
+		struct rpt_block *b = NULL;
+		for (int i = 0; i < r->nfindings; i++) {
+			const struct rpt_finding *x = &r->findings[i];
+			if (x->top || x->topic != (enum rpt_topic)t)
+				continue;
+			if (!b && (heading(d, 3, rpt_topic_title((enum rpt_topic)t)) < 0 ||
+			           !(b = list(d, "findings", r->nfindings))))
+				return -1;
+			b->items[b->nitems++].text = x->text;
+		}
+	}
+	return 0;
+}
+
+/* How changes are judged, once: each distinct method sentence once, after the verdict
+ * that rests on it. */
+static int methods(struct rpt_doc *d)
+{
+	const char *m[16];
+	int nm = rpt_methods(d->r, m, 16);
+
+	if (nm == 1)
+		return para(d, "note", "How changes are judged.", m[0]);
+	if (nm > 1) {
+		struct rpt_block *b;
+		if (para(d, "note", "How changes are judged.", "") < 0 ||
+		    !(b = list(d, "note", nm)))
+			return -1;
+		for (int i = 0; i < nm; i++)
+			b->items[b->nitems++].text = m[i];
+	}
+	return 0;
+}
+
+int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof *d);
+	d->r = r;
+	if (rpt_front_tables(r, &d->front, &d->nfront, err, errlen) < 0 ||
+	    rpt_tables(r, &d->tables, &d->ntables, err, errlen) < 0 ||
+	    rpt_env_tables(r, &d->env, &d->nenv, err, errlen) < 0 ||
+	    rpt_hist_tables(r->history, &d->hist, &d->nhist, err, errlen) < 0)
+		return -1;
+	if (heading(d, 1, r->title) < 0 || para(d, "meta", NULL, meta(d)) < 0)
+		goto oom;
+	/* The verdict first: its table, then a sentence per label. */
+	if (d->nfront > 0 && table(d, &d->front[0]) < 0)
+		goto oom;
+	if (r->nverdicts > 0) {
+		struct rpt_block *b = list(d, "verdict", r->nverdicts);
+		if (!b)
+			goto oom;
+		for (int i = 0; i < r->nverdicts; i++)
+			b->items[b->nitems++].text = r->verdicts[i].sentence;
+	}
+	/* What it rests on: how changes are judged, and the study's design. */
+	if (methods(d) < 0)
+		goto oom;
+	for (int i = 0; i < r->nstudies; i++)
+		if (para(d, "note", "Design.", r->studies[i].design) < 0)
+			goto oom;
+	if (validity(d) < 0 || findings(d) < 0 || pictures(d, 1) < 0)
+		goto oom;
+	for (int i = 1; i < d->nfront; i++)
+		if (table(d, &d->front[i]) < 0)
+			goto oom;
+	/* Night over night, when a label and scenario have a series (report_history.h). */
+	for (int i = 0; i < d->nhist; i++)
+		if (table(d, &d->hist[i]) < 0)
+			goto oom;
+	for (int i = 0; i < d->nenv; i++)
+		if (table(d, &d->env[i]) < 0)
+			goto oom;
+	for (int i = 0; i < d->ntables; i++)
+		if (table(d, &d->tables[i]) < 0)
+			goto oom;
+	if (pictures(d, 0) < 0)
+		goto oom;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory building the report");
+	return -1;
+}
+
+void rpt_doc_free(struct rpt_doc *d)
+{
+	for (int i = 0; i < d->n; i++)
+		free(d->b[i].items);
+	free(d->b);
+	for (int i = 0; i < d->nstrs; i++)
+		free(d->strs[i]);
+	free(d->strs);
+	rpt_tables_free(d->front, d->nfront);
+	rpt_tables_free(d->tables, d->ntables);
+	rpt_tables_free(d->env, d->nenv);
+	rpt_tables_free(d->hist, d->nhist);
+	memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,71 @@
+/*
+ * report_doc — the report as one document: the blocks report.md and report.html show, in
+ * the order a reader needs them, built once from the model so that the two writers say
+ * the same things in the same order and only differ in markup.  Not for other modules.
+ *
+ * Order: title and what was read; the verdict (table and a sentence per label); how
+ * changes are judged, once; the study's design; can these numbers be trusted (one item
+ * per code and label, its runs listed); what matters most; the other findings by topic;
+ * the labels over time; how long to run; what ran; the detail tables; the pictures of
+ * each run.  Between how long to run and what ran: the history of each series, when the
+ * databases hold one (report_history.h).
+ *
+ * Ownership: the document owns its blocks, their items and the texts it made (doc_str);
+ * other texts point into the report, which must outlive the document.  rpt_doc_free()
+ * releases what it owns (a zeroed document is fine).
+ */
+#ifndef SOAK_REPORT_DOC_H
+#define SOAK_REPORT_DOC_H
+
+#include "report.h"
+
+enum rpt_block_kind {
+	RPT_B_HEADING,  /* a section heading (level 1..3) */
+	RPT_B_PARA,     /* a paragraph, with an optional bold lead ("Design.") */
+	RPT_B_LIST,     /* a bulleted list of items */
+	RPT_B_TABLE,    /* a table, with its own heading and note */
+	RPT_B_PICTURES, /* the pictures that compare labels (compare 1) or of each run (0) */
+};
+
+/* One item of a list: "**tag** `code`: text". */
+struct rpt_item {
+	const char *tag;  /* a bold lead ("warning", "note"), or NULL */
+	const char *code; /* a code shown as such ("short_window"), or NULL */
+	const char *text; /* the item */
+	const char *cls;  /* HTML class of the item ("warn", "info"), or NULL */
+};
+
+struct rpt_block {
+	enum rpt_block_kind kind;
+	int level;                     /* heading: 1, 2 or 3 */
+	const char *cls;               /* paragraph or list: its HTML class ("meta", "note",
+	                                * "verdict", "findings", "validity"), or NULL */
+	const char *lead;              /* paragraph: its bold lead, or NULL */
+	const char *text;              /* heading or paragraph text */
+	const struct rpt_table *table; /* table */
+	int compare;                   /* pictures: 1 the labels compared, 0 each run's */
+	struct rpt_item *items;        /* list: its items (owned) */
+	int nitems;                    /* entries in items */
+};
+
+struct rpt_doc {
+	const struct report *r;   /* the report it shows */
+	struct rpt_block *b;      /* the blocks in order (owned) */
+	int n, cap;               /* used and allocated */
+	char **strs;              /* texts the document made (owned) */
+	int nstrs, capstrs;       /* used and allocated */
+	struct rpt_table *front;  /* the verdict and how-long tables (owned) */
+	int nfront;               /* entries in front */
+	struct rpt_table *tables; /* the detail tables (owned) */
+	int ntables;              /* entries in tables */
+	struct rpt_table *env;    /* the environment tables (owned) */
+	int nenv;                 /* entries in env */
+	struct rpt_table *hist;   /* the history tables, when a series exists (owned) */
+	int nhist;                /* entries in hist */
+};
+
+/* Builds the document of r into d (zeroed first); 0, or -1 with err. */
+int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t errlen);
+void rpt_doc_free(struct rpt_doc *d);
+
+#endif

@@ -1,0 +1,518 @@
+/* report_history_write: the history as tables (report.md, report.html, and aligned text for
+ * `soak history`) and as JSON (report.json, `soak history --json`). */
+#include "report_history.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "dur.h"
+#include "jsonw.h"
+#include "report_tb.h"
+
+#define DASH "—"
+
+const char *rpt_hist_kind_key(enum rpt_hist_kind k)
+{
+	static const char *const keys[] = {"tps", "p99_ms", "error_pct", "cpu_per_request_ms",
+	                                   "heap_after_gc_mb"};
+	return (unsigned)k < sizeof keys / sizeof keys[0] ? keys[k] : "?";
+}
+
+char *rpt_hist_fig_title(const struct rpt_hist_fig *f, char *buf, size_t len)
+{
+	static const char *const names[] = {"TPS", "p99", "error %", "CPU/request",
+	                                    "heap after GC"};
+	snprintf(buf, len, "%s%s%s", names[f->kind], f->source[0] ? " " : "", f->source);
+	return buf;
+}
+
+/* A figure's value as shown. */
+static char *fig_value(enum rpt_hist_kind k, double v, char *buf, size_t len)
+{
+	char n[48];
+	if (isnan(v))
+		snprintf(buf, len, DASH);
+	else if (k == RPT_HK_TPS)
+		rpt_fmt_num(v, 1, buf, len);
+	else if (k == RPT_HK_P99)
+		rpt_fmt_ms(v, buf, len);
+	else if (k == RPT_HK_ERR)
+		snprintf(buf, len, "%s%%", rpt_fmt_num(v, 2, n, sizeof n));
+	else if (k == RPT_HK_CPU_REQ)
+		snprintf(buf, len, "%s ms", rpt_fmt_num(v, 3, n, sizeof n));
+	else
+		snprintf(buf, len, "%s MB", rpt_fmt_num(v, 1, n, sizeof n));
+	return buf;
+}
+
+/* "2024-06-01 19:00" (UTC). */
+static char *when(int64_t ms, char *buf, size_t len)
+{
+	char iso[40];
+	clock_iso(ms, iso, sizeof iso);
+	iso[16] = '\0';
+	iso[10] = ' ';
+	snprintf(buf, len, "%s", iso);
+	return buf;
+}
+
+static const char *drift_name(int d)
+{
+	return d < 0 ? DASH : rpt_drift_name((enum rpt_drift_verdict)d);
+}
+
+/* "fixed, 4 users, 2s" / "sweep step, 40 users, 5m". */
+static char *shape(const struct rpt_hist_run *p, char *buf, size_t len)
+{
+	char d[32];
+	snprintf(buf, len, "%s, %d users, %s", p->sweep ? "sweep step" : "fixed", p->concurrency,
+	         dur_format(p->planned_ms, d, sizeof d));
+	return buf;
+}
+
+/* "app cmdline: --latency 1 → --latency 20" of one changed fact. */
+static void change_text(const struct rpt_hist_change *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s: %s%s", c->source, c->source[0] ? " " : "", c->key, c->diff,
+	         c->steady ? "" : " (varies within the segments)");
+}
+
+/* The sentence of what changed at a change point: the facts that moved with it first. */
+static void changes(const struct rpt_hist_cp *c, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int pass = 1; pass >= 0; pass--)
+		for (int i = 0; i < c->nchg && n < len; i++) {
+			char one[1200];
+			if (c->chg[i].steady != pass)
+				continue;
+			change_text(&c->chg[i], one, sizeof one);
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "", one);
+		}
+	if (!c->nchg)
+		snprintf(buf, len, "nothing recorded in run_env");
+}
+
+static const char *method_sentence(const struct rpt_history *h, char *buf, size_t len)
+{
+	snprintf(buf, len,
+	         "Change points by e-divisive means (Matteson and James 2014, as MongoDB's "
+	         "performance CI and Apache Otava use): in each figure, the split with the "
+	         "largest energy divergence between the runs before and after, tested by "
+	         "permuting the runs within their segments (at most %d permutations, stopped "
+	         "once the answer is settled); significant at p <= %g, with at least %d runs "
+	         "each side, then searched again on each side (at most %d change points); the "
+	         "newest %d runs of a series are analysed, a series needs %d. Before and after "
+	         "are the means of the segments either side; what changed is every run_env fact "
+	         "that differs between the last run before and the first after.",
+	         h->cp.permutations, h->cp.alpha, h->cp.min_size, h->cp.max_points, h->cp.max_n,
+	         h->min_runs);
+	return buf;
+}
+
+/* --- tables -------------------------------------------------------------------------- */
+
+/* The runs of series s (the newest max_rows when max_rows > 0), with the change points
+ * that start at each. */
+static void runs_table(const struct rpt_history *h, const struct rpt_hist_series *s, int max_rows,
+                       struct rpt_tb *b, struct rpt_table *t)
+{
+	const struct rpt_hist_run *p0 = &s->runs[0];
+	char title[160], x[96], align[RPT_HIST_FIGS_MAX + 8];
+	const char *names[RPT_HIST_FIGS_MAX + 8];
+	char fig_names[RPT_HIST_FIGS_MAX][RPT_NAME_MAX + 16];
+	int nc = 0, first = max_rows > 0 && s->nruns > max_rows ? s->nruns - max_rows : 0;
+
+	snprintf(title, sizeof title, "History: %s · %s (%s): %d run%s", p0->label, p0->name,
+	         shape(p0, x, sizeof x), s->nruns, s->nruns == 1 ? "" : "s");
+	names[nc] = "run";
+	align[nc++] = 'l';
+	names[nc] = "started (UTC)";
+	align[nc++] = 'l';
+	for (int f = 0; f < s->nfigs && f < RPT_HIST_FIGS_MAX; f++) {
+		names[nc] = rpt_hist_fig_title(&s->figs[f], fig_names[f], sizeof fig_names[f]);
+		align[nc++] = 'r';
+	}
+	names[nc] = "drift";
+	align[nc++] = 'l';
+	names[nc] = "change here";
+	align[nc++] = 'l';
+	align[nc] = '\0';
+	rpt_tb_begin(b, t, title, nc);
+	if (!s->analysed)
+		snprintf(t->note, sizeof t->note,
+		         "Fewer than %d runs: no change points looked for.", h->min_runs);
+	else if (s->ncps == 0)
+		snprintf(t->note, sizeof t->note, "No change point in any figure.");
+	else
+		snprintf(t->note, sizeof t->note, "%d change point%s: see the next table.", s->ncps,
+		         s->ncps == 1 ? "" : "s");
+	if (first > 0) {
+		size_t n = strlen(t->note);
+		snprintf(t->note + n, sizeof t->note - n,
+		         " The newest %d of its %d runs are listed; report.json holds them all.",
+		         max_rows, s->nruns);
+	}
+	rpt_tb_header(b, names, align);
+	for (int i = first; i < s->nruns; i++) {
+		const struct rpt_hist_run *p = &s->runs[i];
+		char here[512] = "";
+		size_t hn = 0;
+		int row = rpt_tb_row(b), c = 0;
+		if (p->sweep)
+			rpt_tb_set(b, row, c++, "%s step %d", p->key, p->step + 1);
+		else
+			rpt_tb_set(b, row, c++, "%s", p->key);
+		rpt_tb_set(b, row, c++, "%s", when(p->started_ms, x, sizeof x));
+		for (int f = 0; f < s->nfigs && f < RPT_HIST_FIGS_MAX; f++)
+			rpt_tb_set(b, row, c++, "%s",
+			           fig_value(s->figs[f].kind, s->figs[f].v[i], x, sizeof x));
+		rpt_tb_set(b, row, c++, "%s", drift_name(p->drift));
+		for (int k = 0; k < s->ncps && hn < sizeof here; k++) {
+			const struct rpt_hist_cp *cp = &s->cps[k];
+			char fn[96], pc[32];
+			if (cp->at != i)
+				continue;
+			hn +=
+			    (size_t)snprintf(here + hn, sizeof here - hn, "%s%s %s", hn ? ", " : "",
+			                     rpt_hist_fig_title(&s->figs[cp->fig], fn, sizeof fn),
+			                     rpt_fmt_pct(cp->change_pct, pc, sizeof pc));
+		}
+		rpt_tb_set(b, row, c++, "%s", here);
+	}
+}
+
+/* The change points of series s. */
+static void cps_table(const struct rpt_hist_series *s, struct rpt_tb *b, struct rpt_table *t)
+{
+	static const char *const names[] = {
+	    "run",         "figure", "before", "after", "change", "p", "runs (before, after)",
+	    "what changed"};
+	const struct rpt_hist_run *p0 = &s->runs[0];
+	char title[160];
+
+	snprintf(title, sizeof title, "History: %s · %s: change points", p0->label, p0->name);
+	rpt_tb_begin(b, t, title, 8);
+	snprintf(t->note, sizeof t->note,
+	         "Each change point: the first run at the new level, the means of the segments "
+	         "before and after it, the change, its permutation p-value, the runs on each "
+	         "side, and the run_env facts that differ from the run before (the ones that "
+	         "held on every run either side first).");
+	rpt_tb_header(b, names, "llrrrrrl");
+	for (int k = 0; k < s->ncps; k++) {
+		const struct rpt_hist_cp *cp = &s->cps[k];
+		const struct rpt_hist_fig *g = &s->figs[cp->fig];
+		char x[4][96], what[4096];
+		int row = rpt_tb_row(b);
+		rpt_tb_set(b, row, 0, "%s", s->runs[cp->at].key);
+		rpt_tb_set(b, row, 1, "%s", rpt_hist_fig_title(g, x[0], sizeof x[0]));
+		rpt_tb_set(b, row, 2, "%s", fig_value(g->kind, cp->before, x[1], sizeof x[1]));
+		rpt_tb_set(b, row, 3, "%s", fig_value(g->kind, cp->after, x[2], sizeof x[2]));
+		rpt_tb_set(b, row, 4, "%s %s", rpt_fmt_pct(cp->change_pct, x[3], sizeof x[3]),
+		           cp->worse > 0 ? "worse" : "better");
+		rpt_tb_set(b, row, 5, "%.3f", cp->p);
+		rpt_tb_set(b, row, 6, "%d, %d", cp->n_before, cp->n_after);
+		changes(cp, what, sizeof what);
+		rpt_tb_set(b, row, 7, "%s", what);
+	}
+}
+
+/* The tables of the series (all, or only the analysed ones). */
+static int tables(const struct rpt_history *h, int all, int max_rows, struct rpt_table **out,
+                  int *n, char *err, size_t errlen)
+{
+	struct rpt_tb b;
+	int cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (int i = 0; h && i < h->nseries; i++)
+		cap += all || h->series[i].analysed ? 2 : 0;
+	if (cap == 0)
+		return 0;
+	*out = calloc((size_t)cap, sizeof **out);
+	if (!*out)
+		goto oom;
+	for (int i = 0; i < h->nseries; i++) {
+		const struct rpt_hist_series *s = &h->series[i];
+		if (!all && !s->analysed)
+			continue;
+		runs_table(h, s, max_rows, &b, &(*out)[(*n)++]);
+		if (b.failed)
+			goto oom;
+		if (s->ncps == 0)
+			continue;
+		cps_table(s, &b, &(*out)[(*n)++]);
+		if (b.failed)
+			goto oom;
+	}
+	return 0;
+oom:
+	rpt_tables_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+int rpt_hist_tables(const struct rpt_history *h, struct rpt_table **out, int *n, char *err,
+                    size_t errlen)
+{
+	int rc = tables(h, 0, RPT_HIST_SHOW_ROWS, out, n, err, errlen);
+	/* The method once, under the first table's own note. */
+	if (rc == 0 && *n > 0) {
+		char m[1024];
+		size_t k = strlen((*out)[0].note);
+		snprintf((*out)[0].note + k, sizeof(*out)[0].note - k, " %s",
+		         method_sentence(h, m, sizeof m));
+	}
+	return rc;
+}
+
+/* Characters of a UTF-8 string (for alignment). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* A table as aligned text: the title, the header and rows (the last column unpadded),
+ * then its note. */
+static void text_table(const struct rpt_table *t, FILE *f)
+{
+	size_t w[64] = {0};
+	int nc = t->ncols < 64 ? t->ncols : 64;
+
+	fprintf(f, "%s\n", t->title);
+	for (int row = 0; row <= t->nrows; row++)
+		for (int c = 0; c < nc; c++) {
+			size_t x = width(t->cells[(size_t)row * (size_t)t->ncols + (size_t)c]);
+			w[c] = x > w[c] ? x : w[c];
+		}
+	for (int row = 0; row <= t->nrows; row++) {
+		for (int c = 0; c < nc; c++) {
+			const char *s = t->cells[(size_t)row * (size_t)t->ncols + (size_t)c];
+			int pad = (int)(w[c] - width(s));
+			if (c == nc - 1) {
+				fprintf(f, "%s%s", c && *s ? "  " : "", s);
+				break;
+			}
+			if (t->right[c])
+				fprintf(f, "%s%*s%s", c ? "  " : "", pad, "", s);
+			else if (c == nc - 2 &&
+			         !*t->cells[(size_t)row * (size_t)t->ncols + (size_t)c + 1])
+				fprintf(f, "%s%s", c ? "  " : "",
+				        s); /* nothing follows: no padding */
+			else
+				fprintf(f, "%s%s%*s", c ? "  " : "", s, pad, "");
+		}
+		fputc('\n', f);
+	}
+	if (t->note[0])
+		fprintf(f, "%s\n", t->note);
+	fputc('\n', f);
+}
+
+int rpt_hist_write_text(const struct rpt_history *h, FILE *f)
+{
+	struct rpt_table *t = NULL;
+	int n = 0;
+	char err[64], m[1024];
+
+	if (tables(h, 1, 0, &t, &n, err, sizeof err) < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		text_table(&t[i], f);
+	rpt_tables_free(t, n);
+	if (h->not_done || h->warmups)
+		fprintf(f,
+		        "Left out: %d run%s not done (running, interrupted, failed, crashed), "
+		        "%d warm-up run%s of a study.\n",
+		        h->not_done, h->not_done == 1 ? "" : "s", h->warmups,
+		        h->warmups == 1 ? "" : "s");
+	fprintf(f, "%s\n", method_sentence(h, m, sizeof m));
+	return ferror(f) ? -1 : 0;
+}
+
+/* --- JSON ---------------------------------------------------------------------------- */
+
+static void jnum(FILE *f, double v, int decimals)
+{
+	if (isfinite(v))
+		fprintf(f, "%.*f", decimals, v);
+	else
+		fputs("null", f);
+}
+
+static int decimals(enum rpt_hist_kind k)
+{
+	return k == RPT_HK_TPS || k == RPT_HK_P99 ? 3 : k == RPT_HK_HEAP ? 2 : 4;
+}
+
+static void jsource(FILE *f, const char *s)
+{
+	if (*s)
+		json_write_str(f, s);
+	else
+		fputs("null", f);
+}
+
+static void jrun(const struct rpt_history *h, const struct rpt_hist_series *s, int i, FILE *f)
+{
+	const struct rpt_hist_run *p = &s->runs[i];
+
+	fputs("{\"db\": ", f);
+	json_write_str(f, h->dbs[p->db]);
+	fputs(", \"run\": ", f);
+	json_write_str(f, p->key);
+	fprintf(f, ", \"id\": %lld, \"step\": %d, \"started_ms\": %lld", (long long)p->id,
+	        p->step + 1, (long long)p->started_ms);
+	for (int pass = 0; pass < 2; pass++) {
+		/* The figures of the series: plain ones, then per source as an object. */
+		for (int k = RPT_HK_TPS; k <= RPT_HK_HEAP; k++) {
+			int any = 0;
+			for (int g = 0; g < s->nfigs; g++) {
+				const struct rpt_hist_fig *x = &s->figs[g];
+				if ((int)x->kind != k || (pass == 0) != !x->source[0])
+					continue;
+				if (pass == 0) {
+					fprintf(f, ", \"%s\": ", rpt_hist_kind_key(x->kind));
+				} else {
+					fprintf(f, "%s", any ? ", " : "");
+					if (!any)
+						fprintf(f, ", \"%s\": {",
+						        rpt_hist_kind_key(x->kind));
+					json_write_str(f, x->source);
+					fputs(": ", f);
+				}
+				jnum(f, x->v[i], decimals(x->kind));
+				any = 1;
+			}
+			if (pass == 1 && any)
+				fputc('}', f);
+		}
+	}
+	fputs(", \"drift\": ", f);
+	if (p->drift < 0)
+		fputs("null", f);
+	else
+		json_write_str(f, rpt_drift_name((enum rpt_drift_verdict)p->drift));
+	fputc('}', f);
+}
+
+static void jcp(const struct rpt_hist_series *s, const struct rpt_hist_cp *c, FILE *f)
+{
+	const struct rpt_hist_fig *g = &s->figs[c->fig];
+	int d = decimals(g->kind);
+
+	fprintf(f, "{\"figure\": \"%s\", \"source\": ", rpt_hist_kind_key(g->kind));
+	jsource(f, g->source);
+	fputs(", \"run\": ", f);
+	json_write_str(f, s->runs[c->at].key);
+	fputs(", \"previous_run\": ", f);
+	json_write_str(f, s->runs[c->at - 1].key);
+	fprintf(f, ", \"index\": %d, \"started_ms\": %lld, \"before\": ", c->at,
+	        (long long)s->runs[c->at].started_ms);
+	jnum(f, c->before, d);
+	fputs(", \"after\": ", f);
+	jnum(f, c->after, d);
+	fputs(", \"sd_before\": ", f);
+	jnum(f, c->sd_before, d);
+	fputs(", \"sd_after\": ", f);
+	jnum(f, c->sd_after, d);
+	fputs(", \"change_pct\": ", f);
+	jnum(f, c->change_pct, 2);
+	fprintf(
+	    f,
+	    ", \"direction\": \"%s\", \"p_value\": %.4f, \"permutations\": %d, "
+	    "\"runs_before\": %d, \"runs_after\": %d, \"segment\": [%d, %d], \"env_changes\": [",
+	    c->worse > 0 ? "worse" : "better", c->p, c->perms, c->n_before, c->n_after, c->seg_from,
+	    c->seg_to);
+	for (int i = 0; i < c->nchg; i++) {
+		const struct rpt_hist_change *x = &c->chg[i];
+		fputs(i ? ", {\"source\": " : "{\"source\": ", f);
+		json_write_str(f, x->source);
+		fputs(", \"key\": ", f);
+		json_write_str(f, x->key);
+		fputs(", \"before\": ", f);
+		json_write_str(f, x->before);
+		fputs(", \"after\": ", f);
+		json_write_str(f, x->after);
+		fputs(", \"diff\": ", f);
+		json_write_str(f, x->diff);
+		fprintf(f, ", \"steady\": %s}", x->steady ? "true" : "false");
+	}
+	fputs("]}", f);
+}
+
+int rpt_hist_write_json(const struct rpt_history *h, int only_analysed, const char *in, FILE *f)
+{
+	char m[1024];
+	int first = 1;
+
+	fprintf(f, "{\n%s  \"method\": ", in);
+	json_write_str(f, method_sentence(h, m, sizeof m));
+	fprintf(f,
+	        ",\n%s  \"alpha\": %g, \"permutations\": %d, \"min_runs_each_side\": %d, "
+	        "\"max_change_points\": %d, \"max_runs_analysed\": %d, \"min_runs\": %d,\n%s  "
+	        "\"left_out\": {\"not_done\": %d, \"warmup\": %d},\n%s  \"series\": [",
+	        in, h->cp.alpha, h->cp.permutations, h->cp.min_size, h->cp.max_points, h->cp.max_n,
+	        h->min_runs, in, h->not_done, h->warmups, in);
+	for (int i = 0; i < h->nseries; i++) {
+		const struct rpt_hist_series *s = &h->series[i];
+		const struct rpt_hist_run *p0 = &s->runs[0];
+		if (only_analysed && !s->analysed)
+			continue;
+		fprintf(f, "%s\n%s    {\"label\": ", first ? "" : ",", in);
+		first = 0;
+		json_write_str(f, p0->label);
+		fputs(", \"scenario\": ", f);
+		json_write_str(f, p0->name);
+		fprintf(f,
+		        ", \"kind\": \"%s\", \"concurrency\": %d, \"planned_s\": %.3f, \"runs_n\": "
+		        "%d, \"analysed\": %s,\n%s     \"figures\": [",
+		        p0->sweep ? "sweep" : "fixed", p0->concurrency,
+		        (double)p0->planned_ms / 1000, s->nruns, s->analysed ? "true" : "false",
+		        in);
+		for (int g = 0; g < s->nfigs; g++) {
+			const struct rpt_hist_fig *x = &s->figs[g];
+			int ncp = 0;
+			for (int k = 0; k < s->ncps; k++)
+				ncp += s->cps[k].fig == g;
+			fprintf(f, "%s{\"figure\": \"%s\", \"source\": ", g ? ", " : "",
+			        rpt_hist_kind_key(x->kind));
+			jsource(f, x->source);
+			fprintf(f,
+			        ", \"runs_with_value\": %d, \"analysed\": %d, \"from\": %d, "
+			        "\"from_run\": ",
+			        x->valid, x->analysed, x->from);
+			json_write_str(f, s->runs[x->from].key);
+			fprintf(f, ", \"tests\": %d, \"permutations\": %ld, \"p_last\": ", x->tests,
+			        x->perms);
+			jnum(f, x->p_stop, 4);
+			fprintf(f, ", \"change_points\": %d}", ncp);
+		}
+		fprintf(f, "],\n%s     \"change_points\": [", in);
+		for (int k = 0; k < s->ncps; k++) {
+			fprintf(f, "%s\n%s      ", k ? "," : "", in);
+			jcp(s, &s->cps[k], f);
+		}
+		if (s->ncps)
+			fprintf(f, "\n%s     ", in);
+		fprintf(f, "],\n%s     \"runs\": [", in);
+		for (int k = 0; k < s->nruns; k++) {
+			fprintf(f, "%s\n%s      ", k ? "," : "", in);
+			jrun(h, s, k, f);
+		}
+		fprintf(f, "\n%s     ]}", in);
+	}
+	if (!first)
+		fprintf(f, "\n%s  ", in);
+	fprintf(f, "]\n%s}", in);
+	return ferror(f) ? -1 : 0;
+}

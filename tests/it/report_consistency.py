@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Every quantity a report shows in two places has one value.
+
+    report_consistency.py REPORT_DIR...
+
+For each report directory (report.json, report.md, summary.csv) it reads the comparisons
+from report.json and finds every place report.md and the findings show one of them: the
+Verdict table, the Comparison table, the verdict sentences, the throughput, latency and
+cost findings; and each run's figures in summary.csv against report.json.  Each is
+compared with the JSON value at the precision it is printed with.  Prints one line per
+place checked that disagrees, and the count of places checked; exits 1 on any
+disagreement, or when it found nothing to check.
+"""
+import csv
+import json
+import re
+import sys
+
+PCT = r"([+-]?\d+(?:\.\d+)?)%"
+
+
+def md_tables(md):
+    """{title: [rows as lists of cells]} for every table of report.md."""
+    tables, title, rows = {}, None, None
+    for line in md.splitlines():
+        if line.startswith("## ") or line.startswith("### "):
+            title = line.lstrip("#").strip()
+            rows = None
+            continue
+        if line.startswith("|"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            if rows is None:
+                rows = tables.setdefault(title, [])
+                rows.append(cells)  # header
+            elif not all(re.fullmatch(r"-+:?", c) for c in cells):
+                rows.append(cells)
+        else:
+            rows = None if not line.strip() else rows
+    return tables
+
+
+def unesc(s):
+    return s.replace("\\_", "_").replace("\\|", "|").replace("&lt;", "<").replace("&amp;", "&")
+
+
+class Checker:
+    def __init__(self, where):
+        self.where, self.checked, self.bad = where, 0, []
+
+    def same(self, what, shown, want, tol):
+        self.checked += 1
+        if shown is None or want is None or abs(shown - want) > tol:
+            self.bad.append(f"{self.where}: {what}: shown {shown}, report.json {want}")
+
+    def eq(self, what, shown, want):
+        self.checked += 1
+        if shown != want:
+            self.bad.append(f"{self.where}: {what}: shown {shown!r}, report.json {want!r}")
+
+
+def change_cell(cell):
+    """'+20.8% (real)' -> (20.8, 'real', False); '-0.08 pp (real)' -> (-0.08, 'real', True)."""
+    m = re.fullmatch(r"([+-]?\d+(?:\.\d+)?)(%| pp) \((real|noise|n/a)\)", cell)
+    if not m:
+        return None
+    return float(m.group(1)), m.group(3), m.group(2) == " pp"
+
+
+def figures(cmp):
+    """{column name as the tables head it: diff object} of a JSON comparison."""
+    out = {"TPS": cmp["metrics"]["tps"], "avg": cmp["metrics"]["mean"],
+           "p99": cmp["metrics"]["p99"], "99%": cmp["metrics"]["p99"],
+           "error %": cmp["metrics"]["error"]}
+    for src, d in cmp.get("cpu_per_request", {}).items():
+        out[f"CPU/request {src}"] = d
+    for src, d in cmp.get("memory", {}).items():
+        out[f"memory {src}"] = d
+    return out
+
+
+def check_row(ck, what, header, row, cmp):
+    figs = figures(cmp)
+    for name, cell in zip(header, row):
+        if name not in figs or name == "memory":
+            continue
+        d = figs[name]
+        got = change_cell(unesc(cell))
+        if got is None:
+            continue
+        val, verdict, points = got
+        if points:
+            want = d["value"] - d["baseline"]
+            ck.same(f"{what}, {name} (points)", val, want, 0.005 + 1e-6)
+        else:
+            # change_pct carries 3 decimals; the table rounds it to 1.
+            ck.same(f"{what}, {name} (%)", val, d.get("change_pct"), 0.05 + 1e-3)
+        ck.eq(f"{what}, {name} verdict", verdict, d["verdict"])
+
+
+def main():
+    total, bad = 0, []
+    for rd in sys.argv[1:]:
+        with open(f"{rd}/report.json") as f:
+            j = json.load(f)
+        with open(f"{rd}/report.md") as f:
+            md = f.read()
+        ck = Checker(rd)
+        tables = md_tables(md)
+        cmps = j["comparisons"]
+        comp = tables.get("Comparison", [])
+        at_of = {}
+        if comp:
+            header, rows = comp[0], comp[1:]
+            ck.eq("Comparison table rows", len(rows), len(cmps))
+            for i, (row, cmp) in enumerate(zip(rows, cmps)):
+                at = unesc(row[0])
+                at_of[i] = at
+                ck.eq(f"Comparison row {i} label", unesc(row[1]), cmp["label"])
+                check_row(ck, f"Comparison row {i}", header, row, cmp)
+        verdict = tables.get("Verdict", [])
+        if verdict:
+            header, rows = verdict[0], verdict[1:]
+            for v, row in zip(j["verdict"], rows):
+                if v["comparison"] is None:
+                    continue
+                c = cmps[v["comparison"]]
+                check_row(ck, f"Verdict row {v['label']}", header, row, c)
+                # The verdict's CPU per request in report.json is that comparison's.
+                for src, d in v["cpu_ms_per_request"].items():
+                    ck.same(f"verdict {v['label']} cpu_ms_per_request.{src}", d["value"],
+                            c["cpu_per_request"][src]["value"], 1e-4)
+                # Its sentence: TPS change and CPU per request changes.
+                s = v["sentence"]
+                t = c["metrics"]["tps"]
+                pct = t.get("change_pct")
+                m = re.search(r"serves (\d+(?:\.\d+)?)% (more|fewer) requests per second", s)
+                if m:
+                    ck.same(f"sentence {v['label']} TPS", float(m.group(1)) * (1 if m.group(2) == "more" else -1), pct, 0.05 + 1e-3)
+                    ck.eq(f"sentence {v['label']} TPS verdict", "real", t["verdict"])
+                m = re.search(r"within noise \(" + PCT + r"\)", s)
+                if m:
+                    ck.same(f"sentence {v['label']} TPS", float(m.group(1)), pct, 0.05 + 1e-3)
+                    ck.eq(f"sentence {v['label']} TPS verdict", "noise", t["verdict"])
+                for m in re.finditer(r"(\d+(?:\.\d+)?)% (more|less) CPU per request on (\S+) \(real\)", s):
+                    d = c["cpu_per_request"][m.group(3)]
+                    want = d.get("change_pct")
+                    ck.same(f"sentence {v['label']} CPU {m.group(3)}", float(m.group(1)) * (1 if m.group(2) == "more" else -1), want, 0.05 + 1e-3)
+                    ck.eq(f"sentence {v['label']} CPU {m.group(3)} verdict", "real", d["verdict"])
+                # The stated resolution is the verdict's own interval.
+                res = c.get("resolve", {}).get("tps", {})
+                m = re.search(r"resolves TPS to ±(\d+(?:\.\d+)?)%", s)
+                if m or res.get("half_pct") is not None:
+                    ck.same(f"sentence {v['label']} resolution", float(m.group(1)) if m else None,
+                            res.get("half_pct"), 0.05 + 1e-3)
+                    lo, hi = t["ci95"]
+                    ck.same(f"{v['label']} resolution is the TPS interval", res.get("half_pct"),
+                            100 * (hi - lo) / 2 / abs(t["baseline"]), 1e-2)
+        # Findings: every comparison they quote, by where it was and which label.
+        where = {(cmps[i]["label"], at): cmps[i] for i, at in at_of.items()}
+        for fnd in j["findings"]:
+            text = fnd["text"]
+            if fnd["kind"] == "throughput":
+                for m in re.finditer(r"at ([^;:]+?\)) (\d+(?:\.\d+)?) vs (\d+(?:\.\d+)?) TPS \(([^,]+), (real|noise|n/a)\)", text):
+                    c = where.get((fnd["label"], m.group(1)))
+                    if c is None:
+                        ck.bad.append(f"{rd}: throughput finding quotes no comparison: at {m.group(1)}")
+                        continue
+                    t = c["metrics"]["tps"]
+                    ck.same(f"throughput finding {fnd['label']} at {m.group(1)}", float(m.group(2)), t["value"], 0.05 + 1e-3)
+                    ck.same(f"throughput finding {fnd['label']} at {m.group(1)} baseline", float(m.group(3)), t["baseline"], 0.05 + 1e-3)
+                    ck.eq(f"throughput finding {fnd['label']} verdict", m.group(5), t["verdict"])
+            if fnd["kind"] == "latency":
+                for m in re.finditer(r"at ([^;:]+?\)) mean (\d+(?:\.\d+)?) ms vs (\d+(?:\.\d+)?) ms \([^,]+, (real|noise|n/a)\), p99 (\d+(?:\.\d+)?) ms vs (\d+(?:\.\d+)?) ms \([^,]+, (real|noise|n/a)\)", text):
+                    c = where.get((fnd["label"], m.group(1)))
+                    if c is None:
+                        continue
+                    mean, p99 = c["metrics"]["mean"], c["metrics"]["p99"]
+                    tol = lambda x: 0.005 + 1e-3 if x < 10 else 0.05 + 1e-3
+                    ck.same(f"latency finding {fnd['label']} mean", float(m.group(2)), mean["value"], tol(mean["value"]))
+                    ck.same(f"latency finding {fnd['label']} mean baseline", float(m.group(3)), mean["baseline"], tol(mean["baseline"]))
+                    ck.eq(f"latency finding {fnd['label']} mean verdict", m.group(4), mean["verdict"])
+                    ck.same(f"latency finding {fnd['label']} p99", float(m.group(5)), p99["value"], tol(p99["value"]))
+                    ck.eq(f"latency finding {fnd['label']} p99 verdict", m.group(7), p99["verdict"])
+            if fnd["kind"] == "cost":
+                m = re.search(r"against \S+ at (.+?\)) \(the verdict's compared runs\): (.*)\.$", text)
+                if not m:
+                    continue
+                c = where.get((fnd["label"], m.group(1)))
+                if c is None:
+                    ck.bad.append(f"{rd}: cost finding quotes no comparison: at {m.group(1)}")
+                    continue
+                for x in re.finditer(r"(\S+) (\d+\.\d+)x the CPU per request \((\d+\.\d+) vs (\d+\.\d+) ms, [^,]+, (real|noise|n/a)\)", m.group(2)):
+                    d = c["cpu_per_request"][x.group(1)]
+                    ck.same(f"cost finding {fnd['label']} {x.group(1)}", float(x.group(3)), d["value"], 0.0005 + 1e-4)
+                    ck.same(f"cost finding {fnd['label']} {x.group(1)} baseline", float(x.group(4)), d["baseline"], 0.0005 + 1e-4)
+                    ck.eq(f"cost finding {fnd['label']} {x.group(1)} verdict", x.group(5), d["verdict"])
+        # Each run's figures: summary.csv against report.json (one-step runs).
+        with open(f"{rd}/summary.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        for run in j["runs"]:
+            steps = [r for r in rows if r["run"] == run["key"]]
+            if len(steps) != 1 or not steps[0]["tps"]:
+                continue
+            ck.same(f"run {run['key']} TPS in summary.csv", float(steps[0]["tps"]), run["figures"]["tps"], 0.0005 + 1e-6)
+            ck.same(f"run {run['key']} error % in summary.csv", float(steps[0]["error_pct"]), run["figures"]["error_pct"], 0.00005 + 1e-6)
+        total += ck.checked
+        bad += ck.bad
+        print(f"# {rd}: {ck.checked} places checked, {len(ck.bad)} disagree")
+    for b in bad:
+        print(b)
+    if bad or total == 0:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
