@@ -2,7 +2,7 @@
  * soak check — validates scenario files and prints their plan; sends nothing.  When the
  * database already holds a run of a scenario (same name), it also prints how long to run:
  * what that run's noise resolves and the measured time per label that would resolve 2 %
- * of TPS and 10 % of p99 (report.h: rpt_resolve_diff).
+ * of TPS and 10 % of p99 (report.h: rpt_advise).
  */
 #include <getopt.h>
 #include <math.h>

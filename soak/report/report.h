@@ -837,12 +837,6 @@ int rpt_validity(struct report *r);
 /* report_verdict.c: the verdict rows, their sentences and the how-long-to-run estimates
  * (after rpt_validity: a sentence counts its label's warnings); 0, or -1 out of memory. */
 int rpt_verdicts(struct report *r);
-/* What the noise of a against b (b may be a: one run's noise assumed for both labels)
- * resolves, over measured windows of secs_a and secs_b seconds: the smallest difference
- * at 95 % as % of a's mean, and the measured seconds per label that would resolve
- * target_pct.  NAN when the noise is unknown. */
-void rpt_resolve_diff(const struct rpt_bm *a, const struct rpt_bm *b, double secs_a, double secs_b,
-                      double target_pct, double *min_pct, double *need_s);
 /* A memory verdict in words: "normal", "suspected leak", ... */
 const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len);
 

@@ -308,6 +308,26 @@ int scn_compile_tpl(struct scn_parse *p, struct scenario *s, struct scn_entry *e
 	return 0;
 }
 
+/* The names of request/collect sections, each once, in file order. */
+void scn_each_section(struct scn_parse *p, struct scenario *s, const char *prefix,
+                      void (*fn)(struct scn_parse *, struct scenario *, const char *))
+{
+	size_t pl = strlen(prefix);
+	for (int i = 0; i < p->nents && !p->failed; i++) {
+		const char *sec = p->ents[i].section;
+		int seen = 0;
+		if (strncmp(sec, prefix, pl) != 0 || (sec[pl] != '\0' && sec[pl] != '.'))
+			continue;
+		if (strcmp(prefix, "collect") == 0 && sec[pl] == '\0')
+			continue;
+		for (int j = 0; j < i; j++)
+			if (strcmp(p->ents[j].section, sec) == 0)
+				seen = 1;
+		if (!seen)
+			fn(p, s, sec);
+	}
+}
+
 void scn_parse_release(struct scn_parse *p)
 {
 	for (int i = 0; p->ents && i < p->nents; i++) {
