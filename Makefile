@@ -46,12 +46,13 @@ Q := @
 endif
 
 # --- sources -----------------------------------------------------------------------------
-COMMON_SRC := $(sort $(wildcard common/*.c))
-# soak/: the commands at the top (main.c, cmd_*.c), the subsystems in folders; imports run one
-# way: commands -> report/, run/, import/ -> store/ -> scenario/ -> engine/ -> common/
-# (tests/it/test_layout.sh).
+COMMON_SRC := $(sort $(wildcard common/*.c common/*/*.c))
+# soak/: the commands at the top (main.c, cmd_*.c), the subsystems in folders (which may hold
+# rooms, folders of their own); imports run one way: commands -> report/, run/, import/ ->
+# store/ -> scenario/ -> engine/ -> common/ (tests/it/test_layout.sh).
 SOAK_DIRS := engine scenario store run report import
-SOAK_SRC := $(sort $(filter-out soak/main.c,$(wildcard soak/*.c $(SOAK_DIRS:%=soak/%/*.c))))
+SOAK_SRC := $(sort $(filter-out soak/main.c,$(wildcard soak/*.c $(SOAK_DIRS:%=soak/%/*.c) \
+                                                       $(SOAK_DIRS:%=soak/%/*/*.c))))
 PROCSTAT_SRC := $(sort $(wildcard collectors/procstat*.c))
 GCLOG_SRC := $(sort $(wildcard collectors/gclog*.c))
 REGSERVER_SRC := $(sort $(wildcard targets/regserver/*.c))
@@ -172,7 +173,8 @@ fuzz: deps-check
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh fuzz
 
 format:
-	$(Q)clang-format -i $(wildcard common/*.[ch] soak/*.[ch] $(SOAK_DIRS:%=soak/%/*.[ch]) collectors/*.[ch] targets/*/*.[ch] tests/unit/*.c)
+	$(Q)clang-format -i $(wildcard common/*.[ch] common/*/*.[ch] soak/*.[ch] $(SOAK_DIRS:%=soak/%/*.[ch]) \
+	    $(SOAK_DIRS:%=soak/%/*/*.[ch]) collectors/*.[ch] targets/*/*.[ch] tests/unit/*.c)
 
 clean:
 	rm -rf build bin

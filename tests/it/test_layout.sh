@@ -4,100 +4,82 @@
 # (store/ is the results database as soak writes and reads it: the recorder and the
 # reader; an imported result is a recorded run without an engine).  Checked on the
 # #include lines of every source file, so an arrow that runs back up fails here, not in
-# review.  Within a folder, no two modules use each other.
+# review.  Within a folder, modules include each other one way only (no circle of any
+# length).
+#
+# A folder may hold folders of its own, at any depth (report/'s rooms, say: report/read/,
+# report/judge/, report/write/): a file in one belongs to its top folder's layer, and the
+# rooms of a folder include each other one way only too (a room is a subfolder; the
+# folder's own files are one more room).  common/ may have folders as well and uses no
+# soak/ header at any depth.
+#
+# Calls go through the callee's own header: a header X.h declares only functions that
+# X.c defines (X_int.h, an internal header, those of its own folder, and only its own
+# folder includes it), and no .c file declares another file's function.  The rules and
+# the few headers allowed otherwise, with the reason, are in tests/it/layout.py.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
+start=$SECONDS
 
-# allowed DIR: the soak/ folders DIR may include from (besides itself and common/).
-allowed() {
-  case "$1" in
-    engine) echo "" ;;
-    scenario) echo "engine" ;;
-    store) echo "scenario engine" ;;
-    run) echo "store scenario engine" ;;
-    report) echo "store scenario engine" ;;
-    import) echo "store scenario engine" ;;
-    top) echo "report run import store scenario engine" ;;
+check_eq "every include in soak/ and common/ runs down the layers, one way in every folder and between rooms; calls go through the callee's own header" \
+  "$(python3 "$TOP/tests/it/layout.py" "$TOP")" ""
+
+# The check sees what it should, on copies of the tree with one mistake each.
+fresh() { rm -rf "$T/soak" "$T/common" && cp -r "$TOP/soak" "$TOP/common" "$T/"; }
+# sees NAME TEXT: the check on the copy says TEXT.
+sees() {
+  local got
+  got=$(python3 "$TOP/tests/it/layout.py" "$T")
+  case "$got" in
+    *"$2"*) ok "$1" ;;
+    *) fail "$1" "got: $got" ;;
   esac
 }
 
-# violations ROOT: prints one line per include that runs the wrong way under ROOT.
-violations() {
-  local root=$1 f dir ok_dirs inc to
-  for f in "$root"/soak/*.[ch] "$root"/soak/*/*.[ch]; do
-    [ -f "$f" ] || continue
-    dir=${f#"$root"/soak/}
-    case "$dir" in */*) dir=${dir%%/*} ;; *) dir=top ;; esac
-    ok_dirs=" $(allowed "$dir") "
-    while IFS= read -r inc; do
-      case "$inc" in
-        */*)
-          to=${inc%%/*}
-          [ "$to" = "$dir" ] && continue
-          case "$ok_dirs" in *" $to "*) ;; *) echo "${f#"$root"/} includes $inc ($dir/ may not use $to/)" ;; esac
-          ;;
-        cmd.h)
-          [ "$dir" = top ] || echo "${f#"$root"/} includes cmd.h (only the commands may)"
-          ;;
-        *)
-          # A bare name is common/ or the file's own folder.
-          [ -f "$root/common/$inc" ] || [ -f "$(dirname "$f")/$inc" ] ||
-            echo "${f#"$root"/} includes \"$inc\", neither in common/ nor in its own folder"
-          ;;
-      esac
-    done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
-  done
-  for f in "$root"/common/*.[ch]; do
-    [ -f "$f" ] || continue
-    grep -q '#include "\(engine\|scenario\|store\|run\|report\|import\)/' "$f" &&
-      echo "${f#"$root"/} (common/) includes a soak/ header"
-  done
-  # Within a folder: module A's code must not use B while B's code uses A.  A module is
-  # a .c file; it uses the module of each header its .c includes (X.h and X_int.h are
-  # module X).  Headers including a header for its types do not count: that is not code
-  # calling code.
-  local d m h k a b
-  for d in "$root"/soak/*/; do
-    declare -A uses=()
-    for f in "$d"*.c; do
-      [ -f "$f" ] || continue
-      m=$(basename "$f" .c)
-      while IFS= read -r inc; do
-        h=${inc%.h}
-        h=${h%_int}
-        [ "$h" = "$m" ] || [ ! -f "$d$inc" ] && continue
-        uses["$m>$h"]=1
-      done < <(sed -n 's/^#include "\([^"/]*\)".*/\1/p' "$f")
-    done
-    for k in "${!uses[@]}"; do
-      a=${k%%>*} b=${k#*>}
-      [ -n "${uses[$b>$a]:-}" ] && [[ "$a" < "$b" ]] &&
-        echo "${d#"$root"/}: $a and $b include each other"
-    done
-    unset uses
-  done
-  return 0
-}
-
-v=$(violations "$TOP")
-check_eq "every include in soak/ and common/ runs down the layers, no cycles in a folder" "$v" ""
-
-# The check sees what it should: a copy of the tree with an arrow back up, and with a
-# cycle inside a folder.
-cp -r "$TOP/soak" "$TOP/common" "$T/"
+fresh
 printf '#include "scenario/scenario.h"\n' >>"$T/soak/engine/vuheap.c"
-v=$(violations "$T")
-case "$v" in
-  *"soak/engine/vuheap.c includes scenario/scenario.h"*) ok "an engine file including scenario/ fails the check" ;;
-  *) fail "an engine file including scenario/ fails the check" "got: $v" ;;
-esac
-cp "$TOP/soak/engine/vuheap.c" "$T/soak/engine/vuheap.c"
+sees "an engine file including scenario/ fails the check" "soak/engine/vuheap.c includes scenario/scenario.h (engine/ may not use scenario/)"
+
+fresh
 printf '#include "vuheap.h"\n' >>"$T/soak/engine/frame.c"
 printf '#include "frame.h"\n' >>"$T/soak/engine/vuheap.c"
-v=$(violations "$T")
-case "$v" in
-  *"frame and vuheap include each other"*) ok "two engine modules including each other fail the check" ;;
-  *) fail "two engine modules including each other fail the check" "got: $v" ;;
-esac
+sees "two engine modules including each other fail the check" "soak/engine/: modules include each other: a circle: frame vuheap"
 
+fresh
+printf '#include "dlist.h"\n' >>"$T/soak/engine/frame.c"
+printf '#include "vuheap.h"\n' >>"$T/soak/engine/dlist.c"
+printf '#include "frame.h"\n' >>"$T/soak/engine/vuheap.c"
+sees "three engine modules in a circle fail the check" "soak/engine/: modules include each other: a circle: dlist vuheap frame"
+
+fresh
+printf '#include "engine/engine_int.h"\n' >>"$T/soak/scenario/study.c"
+sees "an internal header used outside its folder fails the check" "soak/scenario/study.c includes engine/engine_int.h (an internal header of another folder)"
+
+fresh
+printf 'int rec_open(void);\n' >>"$T/soak/store/results.h"
+sees "a header declaring another file's function fails the check" "soak/store/results.h declares rec_open() of soak/store/recorder.c"
+
+fresh
+printf 'int res_collect(void);\n' >>"$T/soak/run/probe.c"
+sees "a .c file declaring another file's function fails the check" "soak/run/probe.c declares res_collect(), not a static function of its own"
+
+# Rooms: report/write/ using report/read/ is fine; the other way round as well is not.
+fresh
+mkdir -p "$T/soak/report/read" "$T/soak/report/write"
+printf '#include "report/read/doc.h"\nint rpt_md_pages(void);\n' >"$T/soak/report/write/md.h"
+printf '#include "md.h"\nint rpt_md_pages(void) { return 1; }\n' >"$T/soak/report/write/md.c"
+printf 'int rpt_doc_lines(void);\n' >"$T/soak/report/read/doc.h"
+printf '#include "doc.h"\n#include "store/results.h"\nint rpt_doc_lines(void) { return 0; }\n' >"$T/soak/report/read/doc.c"
+check_eq "report/ rooms that include one way pass the check" "$(python3 "$TOP/tests/it/layout.py" "$T")" ""
+printf '#include "report/write/md.h"\n' >>"$T/soak/report/read/doc.c"
+sees "report/ rooms including each other fail the check" "report/'s rooms include each other: a circle: read write"
+printf '#include "run/runner.h"\n' >"$T/soak/report/read/bad.c"
+sees "a room's file is held to its top folder's layer" "soak/report/read/bad.c includes run/runner.h (report/ may not use run/)"
+
+fresh
+mkdir -p "$T/common/stats"
+printf '#include "store/results.h"\n' >"$T/common/stats/x.c"
+sees "a file in a folder of common/ including a soak/ header fails the check" "common/stats/x.c (common/) includes a soak/ header"
+
+check_range "suite seconds" "$((SECONDS - start))" 0 60
 done_testing

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""The layout rules of a soak tree, for tests/it/test_layout.sh.
+
+    layout.py ROOT
+
+Prints one line per place that breaks a rule (nothing when the tree keeps them all):
+
+  1. Includes run down the layers only:
+       commands (soak/*.c) -> report/, run/, import/ -> store/ -> scenario/ -> engine/
+       -> common/
+     A file in a folder of a folder (report/read/x.c) belongs to its top folder's layer.
+     common/ uses no soak/ header, at any depth.  Only the commands include cmd.h.  A bare
+     include names a header of common/ or of the file's own folder.
+  2. One way within a folder: its modules (X.c uses Y when it includes Y.h or Y_int.h)
+     form no circle of any length, and neither do its rooms (its folders, and its own
+     files as one more room) through the headers they include from each other.
+  3. Calls go through the callee's own header: a header X.h declares only functions that
+     X.c defines; X_int.h, an internal header, may declare those of any file of its own
+     folder, and only its own folder includes it.  A .c file declares no function but its
+     own static ones.  The few headers allowed otherwise are in ALLOWED, with the reason.
+
+Reads C as text: comments, strings, preprocessor lines and attributes are dropped, then
+the declarations and definitions at file scope (brace depth 0) are taken apart.  Fits the
+tree's clang-formatted C; it is not a C parser.
+"""
+import os
+import re
+import sys
+
+# What each soak/ folder may include from, besides itself and common/ ("" = the commands).
+LAYERS = {
+    "engine": set(),
+    "scenario": {"engine"},
+    "store": {"scenario", "engine"},
+    "run": {"store", "scenario", "engine"},
+    "report": {"store", "scenario", "engine"},
+    "import": {"store", "scenario", "engine"},
+    "": {"report", "run", "import", "store", "scenario", "engine"},
+}
+
+# Headers that may declare functions defined elsewhere, and why.  Shrink this list; never
+# grow it without a reason a reader accepts.
+ALLOWED = {
+    # The commands' header (STYLE.md: one file per subcommand plus one dispatch table):
+    # cmd_NAME is defined in cmd_NAME.c, cmd_usage in main.c beside the table, and the
+    # few helpers two commands share in the command that owns them.
+    "soak/cmd.h": lambda fn, c: c == "soak/main.c" or re.match(r"soak/cmd_\w+\.c$", c),
+    # report/ is one room behind one header until it is split into its rooms (issue 24,
+    # the lead's part): report.h and the headers of report_tables.c and
+    # report_history_write.c.
+    "soak/report/report.h": lambda fn, c: c.startswith("soak/report/"),
+    "soak/report/report_tb.h": lambda fn, c: c == "soak/report/report_tables.c",
+    "soak/report/report_history.h": lambda fn, c: c == "soak/report/report_history_write.c",
+}
+
+IDENT = re.compile(r"[A-Za-z_]\w*")
+INCLUDE = re.compile(r'(?m)^#include "([^"]*)"')
+
+
+LEXEMES = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def strip(text):
+    """C text without comments, string and character literals, preprocessor lines and
+    __attribute__((...)) lists."""
+    text = re.sub(r"\\\n", " ", text)
+    text = LEXEMES.sub(lambda m: {"/": " ", '"': '""', "'": "0"}[m.group(0)[0]], text)
+    text = re.sub(r"(?m)^[ \t]*#.*$", " ", text)
+    while True:  # __attribute__((...)), its parentheses nested
+        m = re.search(r"__attribute__\s*\(", text)
+        if not m:
+            return text
+        depth, j = 0, m.end() - 1
+        while j < len(text):
+            depth += text[j] == "("
+            depth -= text[j] == ")"
+            j += 1
+            if depth == 0:
+                break
+        text = text[: m.start()] + " " + text[j:]
+
+
+def top_level(text):
+    """(head, kind) of each file-scope item: kind ';' for a declaration, '{' for what has
+    a body (a definition, a type, an initializer); head is what comes before it."""
+    items, start, depth = [], 0, 0
+    for m in re.finditer(r"[{};]", text):
+        i, c = m.start(), m.group(0)
+        if c == "{":
+            if depth == 0:
+                items.append((text[start:i], "{"))
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                start = i + 1
+        elif c == ";" and depth == 0:
+            items.append((text[start:i], ";"))
+            start = i + 1
+    return items
+
+
+def function(head):
+    """(name, is_static) when head declares or defines a function, else None."""
+    head = head.strip()
+    if not head or "(" not in head or head.startswith("typedef") or head.endswith("="):
+        return None
+    k = head.index("(")
+    before = head[:k].rstrip()
+    if before.endswith(("*", "(")):
+        return None  # a pointer to a function: a variable
+    m = re.search(r"([A-Za-z_]\w*)$", before)
+    words = IDENT.findall(before)
+    if not m or len(words) < 2 or words[0] in ("return", "sizeof"):
+        return None  # a call or a macro's use, not a declaration
+    depth = 0
+    for j in range(k, len(head)):  # a declarator ends with its parameter list's ')'
+        depth += head[j] == "("
+        depth -= head[j] == ")"
+        if depth == 0:
+            if head[j + 1 :].strip():
+                return None
+            break
+    return m.group(1), "static" in words
+
+
+def circle(edges):
+    """The nodes of a circle in the graph {a: {b, ...}}, or None."""
+    state, path = {}, []
+
+    def visit(a):
+        state[a] = 1
+        path.append(a)
+        for b in sorted(edges.get(a, ())):
+            if state.get(b) == 1:
+                return path[path.index(b) :]
+            if b not in state:
+                found = visit(b)
+                if found:
+                    return found
+        state[a] = 2
+        path.pop()
+        return None
+
+    for a in sorted(edges):
+        if a not in state:
+            found = visit(a)
+            if found:
+                return found
+    return None
+
+
+def sources(top, sub):
+    """Paths relative to top of the .c and .h files under top/sub, at any depth."""
+    out = []
+    for d, _, files in os.walk(os.path.join(top, sub)):
+        out += [os.path.relpath(os.path.join(d, f), top) for f in files if f.endswith((".c", ".h"))]
+    return sorted(out)
+
+
+def check(top):
+    out = []
+    files = sources(top, "soak") + sources(top, "common")
+    text = {}
+    for f in files:
+        with open(os.path.join(top, f), errors="replace") as fh:
+            text[f] = fh.read()
+    rooms = {}  # top folder -> {room: {room, ...}}
+    modules = {}  # folder -> {module: {module, ...}}
+
+    # 1 and 2: the includes.
+    for f in files:
+        parts = f.split("/")
+        folder = os.path.dirname(f)
+        if parts[0] == "soak":
+            layer = parts[1] if len(parts) > 2 else ""
+            room = "/".join(parts[2:-1]) if len(parts) > 2 else ""
+        else:
+            layer, room = "common", "/".join(parts[1:-1])
+        for inc in INCLUDE.findall(text[f]):
+            head = inc.split("/")
+            if len(head) == 1:
+                if inc == "cmd.h" and layer != "":
+                    out.append(f"{f} includes cmd.h (only the commands may)")
+                elif not (os.path.isfile(os.path.join(top, "common", inc)) or
+                          os.path.isfile(os.path.join(top, folder, inc))):
+                    out.append(f'{f} includes "{inc}", neither in common/ nor in its own folder')
+                elif f.endswith(".c") and os.path.isfile(os.path.join(top, folder, inc)):
+                    m = os.path.basename(f)[:-2]
+                    h = re.sub(r"(_int)?\.h$", "", inc)
+                    if h != m:
+                        modules.setdefault(folder, {}).setdefault(m, set()).add(h)
+                continue
+            if layer == "common":
+                if head[0] in LAYERS and head[0]:
+                    out.append(f"{f} (common/) includes a soak/ header")
+                elif os.path.isdir(os.path.join(top, "common", *head[:-1])):
+                    to = "/".join(head[:-1])
+                    if to != room:
+                        rooms.setdefault("common", {}).setdefault(room, set()).add(to)
+                continue
+            to = head[0]
+            if to == layer:
+                sub = "/".join(head[1:-1])
+                if sub != room:
+                    rooms.setdefault(layer, {}).setdefault(room, set()).add(sub)
+                    if inc.endswith("_int.h"):
+                        out.append(f"{f} includes {inc} (an internal header of another folder)")
+                continue
+            if to not in LAYERS[layer]:
+                out.append(f"{f} includes {inc} ({layer or 'soak'}/ may not use {to}/)")
+            if inc.endswith("_int.h"):
+                out.append(f"{f} includes {inc} (an internal header of another folder)")
+    for layer, g in sorted(rooms.items()):
+        c = circle(g)
+        if c:
+            names = " ".join(r or "." for r in c)
+            out.append(f"{layer}/'s rooms include each other: a circle: {names}")
+    for folder, g in sorted(modules.items()):
+        c = circle(g)
+        if c:
+            out.append(f"{folder}/: modules include each other: a circle: {' '.join(c)}")
+
+    # 3: the declarations.
+    decls, defs = {}, {}
+    for f in files:
+        for head, kind in top_level(strip(text[f])):
+            fn = function(head)
+            if fn:
+                (decls if kind == ";" else defs).setdefault(f, []).append(fn)
+    where = {}
+    for c, fns in defs.items():
+        for name, static in fns:
+            if not static:
+                where.setdefault(name, []).append(c)
+    for f in sorted(decls):
+        for name, static in decls[f]:
+            if f.endswith(".c"):
+                if not static:
+                    out.append(f"{f} declares {name}(), not a static function of its own")
+                continue
+            home = where.get(name, [])
+            if static or f[:-2] + ".c" in home:
+                continue
+            if f.endswith("_int.h") and any(os.path.dirname(c) == os.path.dirname(f) for c in home):
+                continue
+            if f in ALLOWED and any(ALLOWED[f](name, c) for c in home):
+                continue
+            out.append(f"{f} declares {name}() of {', '.join(home) or 'no file'}")
+    return out
+
+
+if __name__ == "__main__":
+    for line in check(sys.argv[1]):
+        print(line)
