@@ -44,6 +44,8 @@ static void usage_run(FILE *f)
 	    "  --db FILE              results database (default $SOAK_DB or soak.db)\n"
 	    "  --set SECTION.KEY=V    override a scenario key (repeatable)\n"
 	    "  --threads N            engine threads (default: the scenario's, or one per core)\n"
+	    "  --cpus LIST            run the generator on these CPUs only (0, 1-3, 0,2):\n"
+	    "                         [scenario] cpus; [collect.NAME] cpus places the server\n"
 	    "  --loop poll|epoll      libcurl's event loop (default: chosen by VUs per thread)\n"
 	    "  --client auto|curl|lean  the HTTP client (default: the scenario's, or auto: the\n"
 	    "                         lean driver for plain http://, libcurl when needed)\n"
@@ -101,6 +103,7 @@ enum {
 	OPT_DB = 256,
 	OPT_SET,
 	OPT_THREADS,
+	OPT_CPUS,
 	OPT_LOOP,
 	OPT_URL,
 	OPT_METHOD,
@@ -139,6 +142,7 @@ int cmd_run(int argc, char **argv)
 	    {"db", required_argument, NULL, OPT_DB},
 	    {"set", required_argument, NULL, OPT_SET},
 	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"cpus", required_argument, NULL, OPT_CPUS},
 	    {"loop", required_argument, NULL, OPT_LOOP},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"verbose", no_argument, NULL, 'v'},
@@ -193,6 +197,7 @@ int cmd_run(int argc, char **argv)
 	struct runner_search search = {0};
 	char err[1024];
 	struct agent_args aargs = {0};
+	char *cpus_set = NULL; /* --cpus, as a --set */
 	struct agent agent;
 
 	if (!sets)
@@ -208,6 +213,15 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_SET:
 			sets[nsets++] = optarg;
+			break;
+		case OPT_CPUS:
+			/* The same as --set scenario.cpus=LIST, so a scenario file takes it too. */
+			free(cpus_set);
+			if (asprintf(&cpus_set, "scenario.cpus=%s", optarg) < 0) {
+				cpus_set = NULL;
+				rc = EXIT_RUNTIME;
+				goto done;
+			}
 			break;
 		case OPT_THREADS:
 			lv = strtol(optarg, &end, 10);
@@ -396,6 +410,8 @@ int cmd_run(int argc, char **argv)
 			goto done;
 		}
 	}
+	if (cpus_set)
+		sets[nsets++] = cpus_set;
 	if (verbose)
 		log_set_level(verbose > 1 ? LOG_DEBUG : LOG_INFO);
 	if ((qs || qr) && !url) {
@@ -609,5 +625,6 @@ done:
 	free(qs);
 	free(qr);
 	free(sets);
+	free(cpus_set);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "log.h"
+#include "report/report.h"
 #include "run/study_run.h"
 
 /* Set by the signal handlers; read by the study and its runs. */
@@ -100,9 +101,62 @@ int cmd_study_opt(int c, char *arg, struct cmd_study_args *a, const char *who)
 	}
 }
 
+/* A sequential study's look (study_run.h): the study's runs so far judged as `soak report`
+ * judges them, each target against the first, at the error rate the studies row holds
+ * for this look; 1 when every figure of `until` is resolved. */
+static int look(void *arg, const char *db_path, int64_t study_id, const struct study *st, char *why,
+                size_t whylen, char *err, size_t errlen)
+{
+	const char *dbs[1] = {db_path}, *labels[STUDY_MAX_TARGETS], *fig[STUDY_MAX_UNTIL];
+	double pct[STUDY_MAX_UNTIL];
+	char *runs = malloc(RPT_MAX_RUNS * 24);
+	struct report r = {0};
+	struct rpt_opts ro = {.dbs = dbs, .ndbs = 1, .runs = runs, .title = "look"};
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	size_t used = 0;
+	int usage, rc = -1;
+
+	(void)arg;
+	if (!runs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	runs[0] = '\0';
+	if (db_open(db_path, 0, &db, err, errlen) < 0)
+		goto done;
+	if (db_prepare(db, &q, "SELECT run_id FROM study_runs WHERE study_id = ? ORDER BY seq", err,
+	               errlen) < 0)
+		goto done;
+	sqlite3_bind_int64(q, 1, study_id);
+	while (sqlite3_step(q) == SQLITE_ROW && used + 24 < (size_t)RPT_MAX_RUNS * 24)
+		used += (size_t)snprintf(runs + used, RPT_MAX_RUNS * 24 - used, "%s%lld",
+		                         used ? "," : "", (long long)sqlite3_column_int64(q, 0));
+	sqlite3_finalize(q);
+	db_close(db);
+	db = NULL;
+	for (int t = 0; t < st->ntargets; t++)
+		labels[t] = st->targets[t].name;
+	ro.labels = labels;
+	ro.nlabels = st->ntargets;
+	for (int i = 0; i < st->nuntil; i++) {
+		fig[i] = st->until[i].fig;
+		pct[i] = st->until[i].pct;
+	}
+	if (rpt_read(&r, &ro, &usage, err, errlen) < 0 || rpt_build(&r, &ro, err, errlen) < 0)
+		goto done;
+	rc = rpt_until_met(&r, fig, pct, st->nuntil, why, whylen, err, errlen);
+done:
+	db_close(db);
+	rpt_free(&r);
+	free(runs);
+	return rc;
+}
+
 int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const char *who)
 {
 	struct study_run_opts o = {.db_path = a->db_path,
+	                           .look = look,
 	                           .sets = a->sets,
 	                           .nsets = a->nsets,
 	                           .resume = a->resume,

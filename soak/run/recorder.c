@@ -1,6 +1,7 @@
 #include "recorder.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
+	r->gen_cpus_busy_pct = NAN;
 	if (gethostname(r->host, sizeof r->host) < 0)
 		snprintf(r->host, sizeof r->host, "localhost");
 	r->host[sizeof r->host - 1] = '\0';
@@ -28,8 +30,8 @@ int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 	               "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
 	               "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
 	               "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
-	               "gen_cpu_pct, gen_saturated, gen_wait_pct, probe_us) "
-	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	               "gen_cpu_pct, gen_saturated, gen_wait_pct, probe_us, gen_cpus_busy_pct) "
+	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	               err, errlen) < 0 ||
 	    db_prepare(
 	        r->db, &r->ins_error,
@@ -403,6 +405,9 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 	if (r->probe_us > 0)
 		sqlite3_bind_double(r->ins_interval, 32, r->probe_us);
 	r->probe_us = 0;
+	if (isfinite(r->gen_cpus_busy_pct))
+		sqlite3_bind_double(r->ins_interval, 33, r->gen_cpus_busy_pct);
+	r->gen_cpus_busy_pct = NAN;
 	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
 		goto fail;
 	free(blob);

@@ -14,11 +14,13 @@
 
 #include "clock.h"
 #include "collect.h"
+#include "cpus.h"
 #include "dur.h"
 #include "env.h"
 #include "exitcode.h"
 #include "hdr.h"
 #include "log.h"
+#include "place.h"
 #include "probe.h"
 #include "recorder.h"
 #include "verdict.h"
@@ -62,6 +64,8 @@ struct run {
 	double gen_cpu_late;                 /* in the late ones: the busiest share */
 	double gen_wait_late;                /* and the longest run-queue wait */
 	int64_t gen_lag_p99_us;              /* the worst start lag p99 of an interval */
+	cpu_set_t gen_cpus;                  /* the CPUs the generator may run on (placed) */
+	struct cpus_stat gen_mark;           /* their counters at the last interval's close */
 	char reason[512];
 	/* status line */
 	int64_t last_status_ms;
@@ -277,6 +281,14 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	/* The machine's speed now, on this thread, never an engine thread's time. */
 	double probe = probe_us();
 	r->rec.probe_us = isfinite(probe) ? probe : 0;
+	/* How busy the generator's CPUs were, by anyone: with placement, a flaw when full. */
+	{
+		struct cpus_stat mark;
+		if (cpus_sample(&r->gen_cpus, &mark) == 0) {
+			r->rec.gen_cpus_busy_pct = cpus_busy_pct(&r->gen_mark, &mark);
+			r->gen_mark = mark;
+		}
+	}
 	struct rec_gen gen;
 	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, &gen,
 	                 err, sizeof err) < 0) {
@@ -841,6 +853,18 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		        (long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
 		        s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
 		        engine_client(&s->plan, NULL, 0));
+	}
+	{
+		/* Placement first: the collectors and the engine's threads inherit it. */
+		char said[512];
+		if (place_apply(s, &r->gen_cpus, said, sizeof said, err, sizeof err) < 0) {
+			snprintf(r->reason, sizeof r->reason, "%s", err);
+			r->failed = 1;
+			goto close;
+		}
+		if (said[0] && !o->quiet)
+			fprintf(stderr, "soak run: placed: %s\n", said);
+		cpus_sample(&r->gen_cpus, &r->gen_mark);
 	}
 	if (coll_start(&r->coll, s, o->db_path, r->rec.run_id, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpus.h"
 #include "db.h"
 #include "dur.h"
 #include "exitcode.h"
@@ -48,6 +49,10 @@ struct ctx {
 	int seq;                            /* last study_runs.seq written */
 	struct tag tag;                     /* the run being made */
 	char err[1024];                     /* the failure to report */
+	int64_t t0_ms;                      /* when the study (this process) began, mono */
+	int max_looks;                      /* sequential: K, fixed after the second round */
+	int looks;                          /* sequential: looks taken */
+	char stop[16];                      /* sequential: why it stopped */
 };
 
 static int signalled(const struct ctx *c)
@@ -115,6 +120,14 @@ static int sh_run(struct ctx *c, const char *what, const char *cmd, int t, int r
 		setenv("SOAK_ROUND", rnd, 1);
 		if (t >= 0)
 			setenv("SOAK_TARGET", st->targets[t].name, 1);
+		/* Placement: what a target's commands start runs on its CPUs (inherited). */
+		if (t >= 0 && st->targets[t].cpus) {
+			cpu_set_t set;
+			char e[128];
+			if (cpus_parse(st->targets[t].cpus, &set, e, sizeof e) < 0 ||
+			    sched_setaffinity(0, sizeof set, &set) < 0)
+				_exit(126);
+		}
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -283,6 +296,91 @@ static uint64_t random_seed(void)
 	return s >> 1; /* stored as a signed 64-bit integer */
 }
 
+double study_look_alpha(double alpha, int k, int K)
+{
+	if (K < 1 || k < 1 || k > K)
+		return 0;
+	double a = (double)k / K, b = (double)(k - 1) / K;
+	return alpha * (a * a - b * b);
+}
+
+/* Writes the sequential columns of the studies row. */
+static int record_look(struct ctx *c, double alpha)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (db_prepare(c->db, &q,
+	               "UPDATE studies SET max_looks = ?, looks = ?, alpha = ?, stop = ? "
+	               "WHERE id = ?",
+	               c->err, sizeof c->err) < 0)
+		return -1;
+	sqlite3_bind_int(q, 1, c->max_looks);
+	sqlite3_bind_int(q, 2, c->looks);
+	sqlite3_bind_double(q, 3, alpha);
+	if (c->stop[0])
+		sqlite3_bind_text(q, 4, c->stop, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 5, c->study_id);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return db_fail(c->db, "cannot record the study's look", c->err, sizeof c->err);
+	return 0;
+}
+
+/* After round `round` of a sequential study: 1 to go on, 0 to stop (c->stop says why),
+ * -1 with c->err. */
+static int after_round(struct ctx *c, int round)
+{
+	const struct study *st = c->st;
+	int64_t elapsed = clock_mono_ms() - c->t0_ms;
+	double per_round = (double)elapsed / round;
+	char why[512] = "", e[512];
+
+	if (round >= 2) {
+		if (c->max_looks == 0) {
+			/* K from the budget, once: the rounds it allows, one look after each
+			 * from the second. */
+			int fit = (int)((double)st->budget_ms / per_round);
+			c->max_looks = (fit < st->rounds ? fit : st->rounds) - 1;
+			if (c->max_looks < 1)
+				c->max_looks = 1;
+		}
+		if (c->looks < c->max_looks) {
+			double alpha = study_look_alpha(0.05, ++c->looks, c->max_looks);
+			if (record_look(c, alpha) < 0)
+				return -1;
+			int r = c->o->look(c->o->look_arg, c->o->db_path, c->study_id, st, why,
+			                   sizeof why, e, sizeof e);
+			if (r < 0) {
+				snprintf(c->err, sizeof c->err, "look %d: %s", c->looks, e);
+				return -1;
+			}
+			fprintf(stderr,
+			        "%s: look %d of %d after round %d (error rate %.4f%%): %s\n",
+			        c->o->who, c->looks, c->max_looks, round, 100 * alpha,
+			        r ? "every figure resolved" : why);
+			if (r) {
+				snprintf(c->stop, sizeof c->stop, "precise");
+				return 0;
+			}
+			if (c->looks == c->max_looks) {
+				snprintf(c->stop, sizeof c->stop, "budget");
+				return 0;
+			}
+		}
+	}
+	if (round >= st->rounds) {
+		snprintf(c->stop, sizeof c->stop, "rounds");
+		return 0;
+	}
+	if ((double)elapsed + per_round > (double)st->budget_ms) {
+		snprintf(c->stop, sizeof c->stop, "budget");
+		return 0;
+	}
+	return 1;
+}
+
 static int new_study(struct ctx *c, const char *text, uint64_t seed)
 {
 	const struct study *st = c->st;
@@ -299,8 +397,8 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	if (db_prepare(c->db, &q,
 	               "INSERT INTO studies(uuid, name, file, text, order_kind, seed, rounds, "
 	               "warmup_runs, keep_running, before_each, targets, managed, slots, status, "
-	               "started_ms) VALUES(lower(hex(randomblob(16))),?,?,?,?,?,?,?,?,?,?,?,?,"
-	               "'running',?)",
+	               "started_ms, until, budget_ms) VALUES(lower(hex(randomblob(16))),?,?,?,?,"
+	               "?,?,?,?,?,?,?,?,'running',?,?,?)",
 	               c->err, sizeof c->err) < 0)
 		return -1;
 	sqlite3_bind_text(q, 1, st->name, -1, SQLITE_STATIC);
@@ -319,6 +417,10 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	sqlite3_bind_int(q, 11, managed);
 	sqlite3_bind_int(q, 12, study_nslots(st));
 	sqlite3_bind_int64(q, 13, clock_wall_ms());
+	if (st->nuntil > 0) {
+		sqlite3_bind_text(q, 14, st->until_text, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 15, st->budget_ms);
+	}
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
@@ -588,6 +690,12 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 	}
 	c->st = st;
 	c->o = o;
+	c->t0_ms = clock_mono_ms();
+	if (st->nuntil > 0 && !o->look) {
+		snprintf(c->err, sizeof c->err, "%s cannot run a sequential study (until)", o->who);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	for (int t = 0; t < st->ntargets; t++)
 		if (study_kv_copy(&c->t[t].kv, &st->targets[t].given) < 0) {
 			snprintf(c->err, sizeof c->err, "out of memory");
@@ -668,6 +776,28 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 			goto stop;
 		if (!st->keep_running) /* each run on a fresh start: no state carried over */
 			stop_target(c, t, sl->round);
+		/* A sequential study looks after each whole round. */
+		if (st->nuntil > 0 && (i + 1 == nslots || slots[i + 1].round != sl->round)) {
+			int go = after_round(c, sl->round);
+			if (go < 0) {
+				rc = EXIT_RUNTIME;
+				goto stop;
+			}
+			if (!go) {
+				fprintf(stderr, "%s: sequential study stops after round %d: %s\n",
+				        o->who, sl->round,
+				        !strcmp(c->stop, "precise")  ? "every figure resolved"
+				        : !strcmp(c->stop, "rounds") ? "its rounds are done"
+				                                     : "its budget is spent");
+				if (record_look(
+				        c, c->looks ? study_look_alpha(0.05, c->looks, c->max_looks)
+				                    : 0.05) < 0) {
+					rc = EXIT_RUNTIME;
+					goto stop;
+				}
+				break;
+			}
+		}
 	}
 	status = "done";
 stop:

@@ -24,8 +24,26 @@
 #include "run/runner.h"
 #include "scenario/study.h"
 
+/* Sequential studies (`until`, `budget`): after each round from the second, the study
+ * records its look in the studies row (looks, max_looks, and alpha: the share of the 5 %
+ * error rate this look may spend, RPT_ALPHA x ((k/K)^2 - ((k-1)/K)^2) for look k of K,
+ * K fixed from the budget after the second round), then asks `look`, which judges the
+ * study's runs so far as `soak report` would (run/ cannot: the command hands it in).
+ * look returns 1 when every figure of `until` is resolved in every comparison, 0 when
+ * not yet (why says what is left), -1 with err. */
+typedef int (*study_look_fn)(void *arg, const char *db_path, int64_t study_id,
+                             const struct study *st, char *why, size_t whylen, char *err,
+                             size_t errlen);
+
+/* The alpha of look k (1-based) of K: a power-family spending function (Lan and DeMets),
+ * RPT_ALPHA-free: alpha x ((k/K)^2 - ((k-1)/K)^2).  Summed over any looks it never
+ * exceeds alpha, whatever their correlation (a Bonferroni bound over the looks). */
+double study_look_alpha(double alpha, int k, int K);
+
 struct study_run_opts {
 	const char *db_path;    /* results database */
+	study_look_fn look;     /* sequential studies: judges a look (NULL: none possible) */
+	void *look_arg;         /* its argument */
 	char *const *sets;      /* --set overrides for every run's scenario */
 	int nsets;              /* entries in sets */
 	int resume;             /* continue the latest unfinished study of this name */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cpus.h"
 #include "dur.h"
 #include "engine/h1.h"
 #include "scenario_frame.h"
@@ -115,6 +116,12 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 	if ((e = scn_find(p, "scenario", "threads")) && strcmp(e->value, "auto") != 0 &&
 	    scn_get_int(p, e, 1, 256, &v) == 0)
 		s->threads = (int)v;
+	if ((e = scn_find(p, "scenario", "cpus")) && *e->value) {
+		cpu_set_t set;
+		if (cpus_parse(e->value, &set, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "cpus: %s", err);
+		s->cpus = scn_dup(p, e->value);
+	}
 	if ((e = scn_find(p, "scenario", "csv"))) {
 		char path[4096];
 		/* A relative CSV path is relative to the scenario file. */
@@ -434,10 +441,19 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 	if ((e = scn_find(p, sec, "memory_limit")) && *e->value &&
 	    size_parse(e->value, &c->memory_limit, err, sizeof err) < 0)
 		scn_perr(p, e, 0, "memory_limit: %s", err);
+	if ((e = scn_find(p, sec, "cpus")) && *e->value) {
+		cpu_set_t set;
+		if (cpus_parse(e->value, &set, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "cpus: %s", err);
+		c->cpus = scn_dup(p, e->value);
+	}
 	if (scn_get_dur(p, sec, "every", &c->every_ms) > 0 && c->every_ms < 100)
 		scn_perr(p, scn_find(p, sec, "every"), 0, "every: must be at least 100ms");
 	if ((c->pid_match != NULL) + (c->pidfile != NULL) + (c->pid != 0) > 1)
 		scn_perr(p, NULL, c->line, "[%s]: give one of pid_match, pidfile or pid", sec);
+	if (c->cpus && !c->pid_match && !c->pidfile && !c->pid)
+		scn_perr(p, scn_find(p, sec, "cpus"), 0,
+		         "cpus: needs a process set to place (pid_match, pidfile or pid)");
 	if (c->memory_limit > 0 && !c->pid_match && !c->pidfile && !c->pid)
 		scn_perr(p, scn_find(p, sec, "memory_limit"), 0,
 		         "memory_limit: needs a process set (pid_match, pidfile or pid)");

@@ -37,6 +37,8 @@ struct scn_collect {
 	int64_t jvm_start_ms; /* anchor for uptime-only GC logs (0 = from the process) */
 	int64_t every_ms;     /* sampling period */
 	int64_t memory_limit; /* memory_limit: the set's configured limit, bytes (0: none) */
+	char *cpus;           /* placement: the CPU list its processes are pinned to when a run
+	                       * starts (cpus.h syntax), or NULL */
 	int line;
 };
 
@@ -64,6 +66,7 @@ struct scenario {
 	int64_t rampup_ms;   /* VUs start evenly spread over this */
 	int64_t interval_ms;
 	int threads;                  /* 0 = one per core */
+	char *cpus;                   /* placement: the CPUs the generator runs on, or NULL */
 	int levels[SCN_MAX_LEVELS];   /* closed model: concurrency per step (0 when open) */
 	double rates[SCN_MAX_LEVELS]; /* open model: arrivals per second per step (0 when closed) */
 	int nlevels;                  /* steps */
