@@ -1,6 +1,7 @@
 /* report_html: report.html — one self-contained page: inline CSS, the SVG pictures inline,
  * no script, no network. */
 #include "report.h"
+#include "report_text.h"
 
 #include <string.h>
 
@@ -21,27 +22,10 @@ static const char css[] =
     "ul.validity li.warn strong{color:#b00020}ul.validity li.info strong{color:#555}\n"
     "table#verdict{font-size:.95em}table#verdict td{white-space:nowrap}\n";
 
-/* Text with &, <, >, " escaped. */
+/* Text with &, <, >, " escaped (report_text.h). */
 static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
+	rpt_xml_esc(f, s);
 }
 
 static void html_table(const struct rpt_table *t, FILE *f)

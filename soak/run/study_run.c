@@ -47,8 +47,16 @@ struct ctx {
 	struct tstate t[STUDY_MAX_TARGETS]; /* per target */
 	int seq;                            /* last study_runs.seq written */
 	struct tag tag;                     /* the run being made */
+	struct mstudy ms;                   /* the study as /metrics shows it (run.metrics) */
 	char err[1024];                     /* the failure to report */
 };
+
+/* /metrics: the study as it stands now (when served). */
+static void publish(struct ctx *c)
+{
+	if (c->o->run.metrics)
+		metrics_publish_study(c->o->run.metrics, &c->ms);
+}
 
 static int signalled(const struct ctx *c)
 {
@@ -578,6 +586,8 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 	uint64_t seed = st->has_seed ? st->seed : 0;
 	const char *status = "failed";
 
+	if (o->study_id)
+		*o->study_id = -1;
 	if (!c || !slots || !done || !text) {
 		fprintf(stderr, "%s: out of memory\n", o->who);
 		free(c);
@@ -627,6 +637,15 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 	if (st->order == STUDY_RANDOM)
 		fprintf(stderr, " (seed %llu)", (unsigned long long)seed);
 	fputc('\n', stderr);
+	if (o->study_id)
+		*o->study_id = c->study_id;
+	c->ms = (struct mstudy){.active = 1,
+	                        .study_id = c->study_id,
+	                        .rounds = st->rounds,
+	                        .runs = nslots,
+	                        .done = nslots - left,
+	                        .running = 1};
+	publish(c);
 	status = "interrupted";
 	if (st->keep_running)
 		for (int t = 0; t < st->ntargets; t++)
@@ -640,6 +659,8 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 		if (done[i])
 			continue;
 		nth++;
+		c->ms.round = sl->round;
+		publish(c);
 		if (!st->keep_running && st->targets[t].start && !c->t[t].up &&
 		    start_target(c, t, sl->round) < 0) {
 			rc = signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
@@ -659,6 +680,10 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 			                .position = sl->position,
 			                .target = t};
 			rc = one_run(c, t, sl->scenario, &m, nth, left);
+		}
+		if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {
+			c->ms.done++;
+			publish(c);
 		}
 		if (rc == EXIT_THRESHOLD) {
 			breached = 1;
@@ -681,6 +706,8 @@ stop:
 	for (int t = st->ntargets - 1; t >= 0; t--)
 		stop_target(c, t, 0);
 	set_status(c, status);
+	c->ms.running = 0;
+	publish(c);
 	if (!strcmp(status, "done") && st->ntargets == 1 && store_calibration(c) < 0) {
 		fprintf(stderr, "%s: %s\n", o->who, c->err);
 		rc = EXIT_RUNTIME;
