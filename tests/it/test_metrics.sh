@@ -39,9 +39,10 @@ rel() { awk -v a="$1" -v b="$2" 'BEGIN { d = a / b - 1; print d < 0 ? -d : d }';
 junit_part() {
   local D=$T/junit rc
   mkdir -p "$D"
-  # A server that slows down on cue (one request at a time from 3 s on: the mean goes
-  # from 20 ms to 200 ms): a drift the verdict sees however busy the machine is.
-  start_regserver --latency 20 --capacity-after 3s:1 --quiet
+  # A server that stops answering for the run's last third (SIGSTOP once 20 of its 30
+  # intervals are recorded, SIGCONT after the 30th): the TPS falls, a drift the verdict
+  # sees however slowly the machine runs the test.
+  start_regserver --latency 20 --quiet
   cat >"$D/drift.ini" <<EOF
 [scenario]
 label = drifting
@@ -54,9 +55,19 @@ url = $REG_URL/health
 p99 = 10s
 error_rate = 50%
 tps_min = 1000000
-drift_mean = 20%
+drift_tps = 10%
 EOF
-  soak run -q --db "$D/a.db" --junit "$D/a.xml" "$D/drift.ini" >"$D/a.out" 2>&1
+  steady() { # steady N: the run has recorded N steady intervals or more
+    [ -e "$D/a.db" ] &&
+      [ "$(sql "$D/a.db" "SELECT count(*) FROM intervals WHERE phase = 'steady'" 2>/dev/null || echo 0)" -ge "$1" ]
+  }
+  soak run -q --db "$D/a.db" --junit "$D/a.xml" "$D/drift.ini" >"$D/a.out" 2>&1 &
+  local run=$!
+  wait_for 60 steady 20 || fail "junit: the drifting run records 20 intervals"
+  kill -STOP "$REG_PID"
+  wait_for 60 steady 30 || fail "junit: the drifting run records 30 intervals"
+  kill -CONT "$REG_PID"
+  wait "$run"
   check_eq "junit: a run with a failed threshold and drift exits 1" "$?" 1
   conforms "junit: soak run --junit conforms to the JUnit schema" "$D/a"
   j() { jq -r "$1" "$D/a.json"; }
@@ -75,9 +86,9 @@ EOF
     "$(j '.suites[0].cases[] | select(.type == "drift") | [.kind, .name] | @tsv')" \
     "failure	drift: degrading"
   check "junit: the drift failure names the rise and the limit" \
-    grep -qE 'drift: mean rose [0-9.]+% .*at most 20% allowed' <(j '.suites[0].cases[] | select(.type == "drift") | .message')
+    grep -qE 'drift: TPS fell [0-9.]+% .*at most 10% allowed' <(j '.suites[0].cases[] | select(.type == "drift") | .message')
   check_eq "junit: the same breach is in soak run's output" \
-    "$(grep -c 'threshold failed: drift: mean rose' "$D/a.out")" 1
+    "$(grep -c 'threshold failed: drift: TPS fell' "$D/a.out")" 1
 
   # A validity warning (over 1 % failed) is a skipped case; the exit status is the same
   # with and without --junit.
@@ -236,15 +247,16 @@ every = 1s
 EOF
 spawn "$T/closed.log" soak run --db "$T/closed.db" --metrics 127.0.0.1:0 "$T/closed.ini"
 CLOSED=$SPAWNED_PID
-spawn "$T/open.log" soak run --db "$T/open.db" --metrics 127.0.0.1:0 --agent 2/3 --group live \
+# The agent's /metrics comes from the scenario's key (its own listener, for the run).
+M2=$(free_port)
+spawn "$T/open.log" soak run --db "$T/open.db" --set "scenario.metrics=127.0.0.1:$M2" --agent 2/3 --group live \
   --start-in 0s --url "$REG_URL/health" --label live-open --rate 300/s -d 60s --warmup 20s \
   --interval 5s
 OPEN=$SPAWNED_PID
 port_of() { wait_line "$1" 'live metrics on http://127\.0\.0\.1:[0-9]+/metrics' 10 |
   sed -E 's|.*127\.0\.0\.1:([0-9]+)/metrics.*|\1|'; }
 M1=$(port_of "$T/closed.log")
-M2=$(port_of "$T/open.log")
-check "the runs print where /metrics is" test -n "$M1" -a -n "$M2"
+check_eq "the runs print where /metrics is" "$(port_of "$T/open.log") ${M1:+known}" "$M2 known"
 PROM_PORT=$(free_port)
 cat >"$T/prom.yml" <<EOF
 global:
@@ -264,6 +276,11 @@ up2() {
   [ "$(curl -sf -G "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode 'query=sum(up{job="soak"})' |
     jq -r '.data.result[0].value[1] // 0')" = 2 ]
 }
+# A port in use: the run fails before it records anything (exit 3), saying so.
+soak run -q --db "$T/busy.db" --url "$REG_URL/health" -d 1s --set "scenario.metrics=127.0.0.1:$M1" \
+  >"$T/busy.out" 2>&1
+check_eq "a metrics port in use: exit 3, nothing recorded" \
+  "$? $(grep -c 'metrics: cannot listen on' "$T/busy.out") $(test -e "$T/busy.db" && echo db)" "3 1 "
 if wait_for 30 up2; then
   ok "Prometheus scrapes both runs ($((SECONDS - STARTED)) s after the start)"
 else
@@ -316,6 +333,10 @@ PTPS=$(prom "sum(rate(soak_requests_total{label=\"live-closed\"}[${W}ms]))" "$AT
 echo "# measured window ${W} ms; soak runs: TPS $TPS, p99 ${P99} s; PromQL: rate $PTPS"
 check_range "rate(soak_requests_total) over the window agrees with soak runs' TPS (|ratio - 1|)" \
   "$(rel "$PTPS" "$TPS")" 0 0.02
+# How short a window would do: the last 15 s alone (three intervals), a figure only.
+read -r N15 L15 < <(sql "$T/closed.db" -separator ' ' "SELECT sum(requests), sum(length_ms) FROM intervals WHERE run_id = 1 AND phase = 'steady' AND start_ms >= $WTO - 15000")
+P15=$(prom "sum(rate(soak_requests_total{label=\"live-closed\"}[15s]))" "$AT")
+echo "# the last 15 s alone: PromQL rate $P15, the intervals' $(awk -v n="$N15" -v l="$L15" 'BEGIN { print n * 1000 / l }') ($(rel "$P15" "$(awk -v n="$N15" -v l="$L15" 'BEGIN { print n * 1000 / l }')") apart)"
 PP99=$(prom "histogram_quantile(0.99, sum by (le) (rate(soak_request_duration_seconds_bucket{label=\"live-closed\"}[${W}ms])))" "$AT")
 BW=$(awk -v a="$(width "$P99")" -v b="$(width "$PP99")" 'BEGIN { print (a > b ? a : b) }')
 echo "# histogram_quantile(0.99): $PP99 s against soak's p99 $P99 s; bucket width $BW s"
