@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # What /metrics costs the load generator: requests per generator CPU-second (user + system
 # of the whole soak process, its /metrics thread included) without --metrics, with it, and
-# with it scraped every second (as Prometheus would, by curl), side by side.
+# with it scraped every second (as Prometheus would, by curl), side by side.  On a machine
+# shared with other work that figure moves by 10-30 % from round to round, so the CPU is
+# also split: the engine threads' own (intervals.gen_cpu_pct: requests per engine
+# CPU-second is the request path's cost) and the rest of the process (the runner's thread,
+# which collects each second with --metrics, and the listener's), in ms per second of run.
 #
 # nginx (`return 200`, one worker, bench/nginx.lib) is so fast that soak's one engine thread
 # is the bottleneck: every CPU-second the metrics took would show as fewer requests per
@@ -31,7 +35,8 @@ bench_nginx "$tmp"
 nginx_pid=$NGINX_PID
 url=http://127.0.0.1:$NGINX_PORT/
 
-# cell MODE: one run; prints requests, CPU s, scrapes.  MODE: off | on | scraped.
+# cell MODE: one run; prints requests, CPU s, engine CPU s, run s, scrapes.  MODE: off | on |
+# scraped.
 cell() {
   local mode=$1 args=() port scrapes=0
   rm -f "$tmp"/soak.db*
@@ -60,7 +65,9 @@ cell() {
     scrapes=$(cat "$tmp/scrapes" 2>/dev/null || echo 0)
   fi
   echo "$(sqlite3 "$tmp/soak.db" 'SELECT coalesce(sum(requests), 0) FROM intervals')" \
-    "$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time")" "$scrapes"
+    "$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/time")" \
+    "$(sqlite3 "$tmp/soak.db" 'SELECT coalesce(sum(i.gen_cpu_pct * i.length_ms), 0) / 100000.0 * r.threads, sum(i.length_ms) / 1000.0 FROM intervals i JOIN runs r ON r.id = i.run_id' | tr '|' ' ')" \
+    "$scrapes"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
@@ -70,23 +77,31 @@ echo "bench/metrics.sh: $rounds rounds of $secs s per cell, $conns connections, 
 for round in $(seq "$rounds"); do
   for k in 0 1 2; do
     mode=${modes[$(((k + round) % 3))]}
-    read -r req cpu scrapes < <(cell "$mode")
+    read -r req cpu ecpu runs scrapes < <(cell "$mode")
     per=$(awk -v r="$req" -v c="$cpu" 'BEGIN { printf "%.0f", (c > 0 ? r / c : 0) }')
-    echo "$mode $per $req $cpu $scrapes" >>"$tmp/cells"
-    printf '  round %d %-8s %10d requests %7.2f CPU-s %9d req/CPU-s%s\n' "$round" "$mode" "$req" "$cpu" \
-      "$per" "$([ "$mode" = scraped ] && echo " ($scrapes scrapes)")"
+    eper=$(awk -v r="$req" -v c="$ecpu" 'BEGIN { printf "%.0f", (c > 0 ? r / c : 0) }')
+    rest=$(awk -v c="$cpu" -v e="$ecpu" -v s="$runs" 'BEGIN { printf "%.2f", (s > 0 ? 1000 * (c - e) / s : 0) }')
+    echo "$mode $per $eper $rest $req $cpu $scrapes" >>"$tmp/cells"
+    printf '  round %d %-8s %9d requests %6.2f CPU-s %8d req/CPU-s %8d req/engine-CPU-s %6.2f ms/s outside%s\n' \
+      "$round" "$mode" "$req" "$cpu" "$per" "$eper" "$rest" "$([ "$mode" = scraped ] && echo " ($scrapes scrapes)")"
   done
 done
 base=$(awk '$1 == "off" { print $2 }' "$tmp/cells" | median)
+ebase=$(awk '$1 == "off" { print $3 }' "$tmp/cells" | median)
 echo
-printf '%-34s %14s %8s\n' "" "req/CPU-s" "vs off"
+printf '%-34s %10s %7s %17s %7s %20s\n' "" "req/CPU-s" "vs off" "req/engine-CPU-s" "vs off" \
+  "outside engine ms/s"
 for mode in off on scraped; do
   med=$(awk -v m="$mode" '$1 == m { print $2 }' "$tmp/cells" | median)
+  emed=$(awk -v m="$mode" '$1 == m { print $3 }' "$tmp/cells" | median)
+  rest=$(awk -v m="$mode" '$1 == m { print $4 }' "$tmp/cells" | median)
   case $mode in
     off) what="without --metrics" ;;
     on) what="--metrics, not scraped" ;;
     scraped) what="--metrics, scraped every second" ;;
   esac
-  printf '%-34s %14s %7.3fx\n' "$what" "$med" "$(awk -v a="$med" -v b="$base" 'BEGIN { print a / b }')"
+  printf '%-34s %10s %6.3fx %17s %6.3fx %20s\n' "$what" "$med" \
+    "$(awk -v a="$med" -v b="$base" 'BEGIN { print a / b }')" "$emed" \
+    "$(awk -v a="$emed" -v b="$ebase" 'BEGIN { print a / b }')" "$rest"
 done
 echo "(medians of $rounds rounds; machine load at the end: $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -26,38 +26,27 @@
  * requests time out: 169 bounds, about 16 KB of text a scrape.  Start lag uses the same.
  * GC pauses need less: E6 (1.0 1.5 2.2 3.3 4.7 6.8), 100 µs to 100 s.
  */
-static const int e24[24] = {10, 11, 12, 13, 15, 16, 18, 20, 22, 24, 27, 30,
-                            33, 36, 39, 43, 47, 51, 56, 62, 68, 75, 82, 91};
-static const int e6[6] = {100, 150, 220, 330, 470, 680};
-
-static int64_t lat_bounds[MET_LAT_BOUNDS], gc_bounds[MET_GC_BOUNDS];
-static pthread_once_t bounds_once = PTHREAD_ONCE_INIT;
-
-static void bounds_init(void)
-{
-	int n = 0;
-	int64_t scale = 1;
-	for (int d = 0; d < 7; d++, scale *= 10)
-		for (int i = 0; i < 24; i++)
-			lat_bounds[n++] = e24[i] * scale;
-	lat_bounds[n] = 100000000; /* 100 s */
-	n = 0;
-	scale = 1;
-	for (int d = 0; d < 6; d++, scale *= 10)
-		for (int i = 0; i < 6; i++)
-			gc_bounds[n++] = e6[i] * scale;
-	gc_bounds[n] = 100000000;
-}
+#define E24(x)                                                                                     \
+	10 * (x), 11 * (x), 12 * (x), 13 * (x), 15 * (x), 16 * (x), 18 * (x), 20 * (x), 22 * (x),  \
+	    24 * (x), 27 * (x), 30 * (x), 33 * (x), 36 * (x), 39 * (x), 43 * (x), 47 * (x),        \
+	    51 * (x), 56 * (x), 62 * (x), 68 * (x), 75 * (x), 82 * (x), 91 * (x)
+#define E6(x) 100 * (x), 150 * (x), 220 * (x), 330 * (x), 470 * (x), 680 * (x)
+static const int64_t lat_bounds[MET_LAT_BOUNDS] = {
+    E24(1LL),     E24(10LL),     E24(100LL),     E24(1000LL),
+    E24(10000LL), E24(100000LL), E24(1000000LL), 100000000LL};
+static const int64_t gc_bounds[MET_GC_BOUNDS] = {E6(1LL),    E6(10LL),     E6(100LL),
+                                                 E6(1000LL), E6(10000LL), E6(100000LL),
+                                                 100000000LL};
+#undef E24
+#undef E6
 
 const int64_t *metrics_lat_bounds(void)
 {
-	pthread_once(&bounds_once, bounds_init);
 	return lat_bounds;
 }
 
 const int64_t *metrics_gc_bounds(void)
 {
-	pthread_once(&bounds_once, bounds_init);
 	return gc_bounds;
 }
 
@@ -461,8 +450,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   size_t *upload_data_size, void **con_cls)
 {
 	struct metrics *m = cls;
-	static char not_found[] = "soak: /metrics has the live run in Prometheus' text format\n";
-	static char not_allowed[] = "only GET and HEAD\n";
+	static const char not_found[] = "soak: /metrics has the live run in Prometheus' text "
+	                                "format\n";
+	static const char not_allowed[] = "only GET and HEAD\n";
 	struct { /* the snapshot, copied out: the text is written without the lock */
 		struct msnap run;
 		struct mstudy study;
@@ -476,11 +466,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	(void)upload_data_size;
 	(void)con_cls;
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
-		             strlen(not_allowed), MHD_RESPMEM_PERSISTENT);
-	if (strcmp(url, "/metrics") != 0)
-		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain", not_found, strlen(not_found),
+		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
+		             (char *)(uintptr_t)not_allowed, strlen(not_allowed),
 		             MHD_RESPMEM_PERSISTENT);
+	if (strcmp(url, "/metrics") != 0)
+		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain", (char *)(uintptr_t)not_found,
+		             strlen(not_found), MHD_RESPMEM_PERSISTENT);
 	if (!(copy = malloc(sizeof *copy)))
 		return MHD_NO;
 	pthread_mutex_lock(&m->lock);

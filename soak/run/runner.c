@@ -875,6 +875,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		goto close;
 	}
 	if (o->metrics || r->own_srv) {
+		/* The collectors started just now: /metrics shows their rows from here on (a
+		 * resumed run's older rows are from before its gap). */
 		struct mfeed_run fr = {.run_id = r->rec.run_id,
 		                       .label = s->label,
 		                       .agent = o->agent ? o->agent->index : 1,
@@ -882,7 +884,7 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		                       .client = engine_client_name(r->eng),
 		                       .threads = engine_threads(r->eng),
 		                       .started_ms = o->resume ? r->wall0 : clock_wall_ms(),
-		                       .since_ms = clock_wall_ms() - 60000};
+		                       .since_ms = clock_wall_ms() - 1000};
 		if (mfeed_init(&r->feed, o->metrics ? o->metrics : r->own_srv, s, r->rec.db, &fr,
 		               err, sizeof err) < 0) {
 			snprintf(r->reason, sizeof r->reason, "metrics: %.400s", err);
