@@ -31,12 +31,11 @@
 	    24 * (x), 27 * (x), 30 * (x), 33 * (x), 36 * (x), 39 * (x), 43 * (x), 47 * (x),        \
 	    51 * (x), 56 * (x), 62 * (x), 68 * (x), 75 * (x), 82 * (x), 91 * (x)
 #define E6(x) 100 * (x), 150 * (x), 220 * (x), 330 * (x), 470 * (x), 680 * (x)
-static const int64_t lat_bounds[MET_LAT_BOUNDS] = {
-    E24(1LL),     E24(10LL),     E24(100LL),     E24(1000LL),
-    E24(10000LL), E24(100000LL), E24(1000000LL), 100000000LL};
-static const int64_t gc_bounds[MET_GC_BOUNDS] = {E6(1LL),    E6(10LL),     E6(100LL),
-                                                 E6(1000LL), E6(10000LL), E6(100000LL),
-                                                 100000000LL};
+static const int64_t lat_bounds[MET_LAT_BOUNDS] = {E24(1LL),       E24(10LL),    E24(100LL),
+                                                   E24(1000LL),    E24(10000LL), E24(100000LL),
+                                                   E24(1000000LL), 100000000LL};
+static const int64_t gc_bounds[MET_GC_BOUNDS] = {E6(1LL),     E6(10LL),     E6(100LL),  E6(1000LL),
+                                                 E6(10000LL), E6(100000LL), 100000000LL};
 #undef E24
 #undef E6
 

@@ -769,9 +769,8 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 			free(r);
 			return EXIT_RUNTIME;
 		}
-		if (!o->quiet)
-			fprintf(stderr, "soak run: live metrics on %s\n",
-			        metrics_url(r->own_srv, (char[320]){0}, 320));
+		fprintf(stderr, "soak run: live metrics on %s\n",
+		        metrics_url(r->own_srv, (char[320]){0}, 320));
 	}
 	if ((r->open ? istats_init_open(&r->iv, err, sizeof err) < 0 ||
 	                   istats_init_open(&r->acc, err, sizeof err) < 0 ||
