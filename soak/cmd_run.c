@@ -16,6 +16,7 @@
 #include "db.h"
 #include "log.h"
 #include "report/report.h"
+#include "run/metrics.h"
 #include "run/runner.h"
 #include "dur.h"
 #include "engine/engine.h"
@@ -57,6 +58,11 @@ static void usage_run(FILE *f)
 	    "  --json                 at the end of each run, its `soak runs --json` object on\n"
 	    "                         one line on stdout, thresholds' verdict included (the step\n"
 	    "                         tables go to stderr then)\n"
+	    "  --metrics ADDR:PORT    serve the live run on http://ADDR:PORT/metrics in\n"
+	    "                         Prometheus' text format (port 0: any free port, printed)\n"
+	    "  --junit FILE           at the end, every run's thresholds per step, drift verdict\n"
+	    "                         and validity warnings as JUnit XML test cases for CI (the\n"
+	    "                         exit status is the same with or without it)\n"
 	    "agents (one share of a run that several load generators make together):\n"
 	    "  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
 	    "                         array, an srun step or a Kubernetes Indexed Job\n"
@@ -133,8 +139,35 @@ enum {
 	OPT_CLOCK_DIR,
 	OPT_JSON,
 	OPT_RESUME,
-	OPT_CLIENT
+	OPT_CLIENT,
+	OPT_METRICS,
+	OPT_JUNIT
 };
+
+/* --junit: the runs made as JUnit XML; a scenario that never became a run (its target
+ * unreachable) is an error case of its own.  -1 after printing why it was not written. */
+static int write_junit(const char *path, const char *db_path, const struct scenario *scns,
+                       const int64_t *ids, int n)
+{
+	struct rpt_junit_miss *miss = calloc((size_t)n + 1, sizeof *miss);
+	char err[1024];
+	int nmiss = 0, rc;
+
+	if (!miss)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (ids[i] <= 0) {
+			miss[nmiss].name = scns[i].file;
+			miss[nmiss++].message =
+			    "the run did not start: the target was unreachable or the database "
+			    "failed (see soak run's output)";
+		}
+	rc = rpt_junit_runs(db_path, ids, n, miss, nmiss, path, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "soak run: --junit: %s\n", err);
+	free(miss);
+	return rc;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -179,6 +212,8 @@ int cmd_run(int argc, char **argv)
 	    {"start-in", required_argument, NULL, OPT_START_IN},
 	    {"clock-dir", required_argument, NULL, OPT_CLOCK_DIR},
 	    {"client", required_argument, NULL, OPT_CLIENT},
+	    {"metrics", required_argument, NULL, OPT_METRICS},
+	    {"junit", required_argument, NULL, OPT_JUNIT},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
@@ -199,6 +234,9 @@ int cmd_run(int argc, char **argv)
 	struct agent_args aargs = {0};
 	char *cpus_set = NULL; /* --cpus, as a --set */
 	struct agent agent;
+	const char *metrics_spec = NULL, *junit = NULL; /* --metrics, --junit */
+	struct metrics *metrics = NULL;
+	int64_t *run_ids = NULL; /* --junit: the runs made, in order (-1: none recorded) */
 
 	if (!sets)
 		return EXIT_RUNTIME;
@@ -248,6 +286,21 @@ int cmd_run(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+			break;
+		case OPT_METRICS: {
+			char host[256];
+			int port;
+			if (metrics_listen_parse(optarg, host, sizeof host, &port, err,
+			                         sizeof err) < 0) {
+				fprintf(stderr, "soak run: --metrics: %s\n", err);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			metrics_spec = optarg;
+			break;
+		}
+		case OPT_JUNIT:
+			junit = optarg;
 			break;
 		case OPT_CLIENT:
 			if ((client = plan_client_parse(optarg)) < 0) {
@@ -576,6 +629,21 @@ int cmd_run(int argc, char **argv)
 	if (need_curl)
 		curl_global_init(CURL_GLOBAL_DEFAULT);
 
+	/* One /metrics for the whole queue: each run publishes into it in turn. */
+	if (metrics_spec) {
+		if (metrics_start(&metrics, metrics_spec, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: --metrics: %s\n", err);
+			rc = EXIT_RUNTIME;
+			goto release;
+		}
+		fprintf(stderr, "soak run: live metrics on %s\n",
+		        metrics_url(metrics, (char[320]){0}, 320));
+	}
+	if (junit && !(run_ids = calloc((size_t)nscn, sizeof *run_ids))) {
+		rc = EXIT_RUNTIME;
+		goto release;
+	}
+
 	int64_t run_id = -1;
 	if (find_max)
 		search.slo = &slo;
@@ -593,9 +661,14 @@ int cmd_run(int argc, char **argv)
 	    .agent = aargs.agent ? &agent : NULL,
 	    .resume = resume_id ? &resume.rr : NULL,
 	    .drift_check = rpt_drift_check,
+	    .metrics = metrics,
 	};
+	int ran = 0; /* scenarios run (a failure or a signal ends the queue) */
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);
+		if (run_ids)
+			run_ids[i] = run_id;
+		ran = i + 1;
 		/* The verdict line for cron and CI, whatever the outcome, once the run is
 		 * recorded. */
 		if (json && run_id > 0 && cmd_runs_json(db_path, run_id, err, sizeof err) < 0) {
@@ -613,6 +686,11 @@ int cmd_run(int argc, char **argv)
 		if (r > rc)
 			rc = r;
 	}
+	if (junit && write_junit(junit, db_path, scns, run_ids, ran) < 0 && rc < EXIT_RUNTIME)
+		rc = EXIT_RUNTIME;
+release:
+	metrics_free(metrics);
+	free(run_ids);
 	for (int i = 0; i < nscn; i++)
 		scn_release(&scns[i]);
 	if (resume_id)

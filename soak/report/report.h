@@ -878,6 +878,24 @@ int rpt_plan_pictures(struct report *r, char *err, size_t errlen);
 int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen);
 /* report_files.c: mkdir -p; 0, or -1 with err. */
 int rpt_mkdir_p(const char *path, char *err, size_t errlen);
+/* report_junit.c: CI gates.  The report's runs as JUnit XML into `path` (written to a
+ * temporary name and renamed): a suite per run with a case for how it ended, one per
+ * threshold and step, its drift verdict and one per validity warning (see the file's
+ * head for what fails, errs and is skipped).  dbs: the databases the report read (the
+ * thresholds and drift breaches are read from them); miss[0..nmiss): scenarios that
+ * never became a run, each an error case.  0, or -1 with err. */
+struct rpt_junit_miss {
+	const char *name;    /* the scenario */
+	const char *message; /* why it did not start */
+};
+int rpt_write_junit(const struct report *r, const char *const *dbs,
+                    const struct rpt_junit_miss *miss, int nmiss, const char *path, char *err,
+                    size_t errlen);
+/* soak run's and soak study's --junit: runs ids[0..n) of db_path (ids <= 0 are left out)
+ * read and judged as `soak report --runs` would, then rpt_write_junit. */
+int rpt_junit_runs(const char *db_path, const int64_t *ids, int n,
+                   const struct rpt_junit_miss *miss, int nmiss, const char *path, char *err,
+                   size_t errlen);
 /* Writers, each to an open stream. */
 int rpt_write_md(const struct report *r, FILE *f);
 int rpt_write_html(const struct report *r, FILE *f);

@@ -48,12 +48,20 @@ struct ctx {
 	struct tstate t[STUDY_MAX_TARGETS]; /* per target */
 	int seq;                            /* last study_runs.seq written */
 	struct tag tag;                     /* the run being made */
+	struct mstudy ms;                   /* the study as /metrics shows it (run.metrics) */
 	char err[1024];                     /* the failure to report */
 	int64_t t0_ms;                      /* when the study (this process) began, mono */
 	int max_looks;                      /* sequential: K, fixed after the second round */
 	int looks;                          /* sequential: looks taken */
 	char stop[16];                      /* sequential: why it stopped */
 };
+
+/* /metrics: the study as it stands now (when served). */
+static void publish(struct ctx *c)
+{
+	if (c->o->run.metrics)
+		metrics_publish_study(c->o->run.metrics, &c->ms);
+}
 
 static int signalled(const struct ctx *c)
 {
@@ -680,6 +688,8 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 	uint64_t seed = st->has_seed ? st->seed : 0;
 	const char *status = "failed";
 
+	if (o->study_id)
+		*o->study_id = -1;
 	if (!c || !slots || !done || !text) {
 		fprintf(stderr, "%s: out of memory\n", o->who);
 		free(c);
@@ -735,6 +745,15 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 	if (st->order == STUDY_RANDOM)
 		fprintf(stderr, " (seed %llu)", (unsigned long long)seed);
 	fputc('\n', stderr);
+	if (o->study_id)
+		*o->study_id = c->study_id;
+	c->ms = (struct mstudy){.active = 1,
+	                        .study_id = c->study_id,
+	                        .rounds = st->rounds,
+	                        .runs = nslots,
+	                        .done = nslots - left,
+	                        .running = 1};
+	publish(c);
 	status = "interrupted";
 	if (st->keep_running)
 		for (int t = 0; t < st->ntargets; t++)
@@ -748,6 +767,8 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 		if (done[i])
 			continue;
 		nth++;
+		c->ms.round = sl->round;
+		publish(c);
 		if (!st->keep_running && st->targets[t].start && !c->t[t].up &&
 		    start_target(c, t, sl->round) < 0) {
 			rc = signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
@@ -767,6 +788,10 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 			                .position = sl->position,
 			                .target = t};
 			rc = one_run(c, t, sl->scenario, &m, nth, left);
+		}
+		if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {
+			c->ms.done++;
+			publish(c);
 		}
 		if (rc == EXIT_THRESHOLD) {
 			breached = 1;
@@ -811,6 +836,8 @@ stop:
 	for (int t = st->ntargets - 1; t >= 0; t--)
 		stop_target(c, t, 0);
 	set_status(c, status);
+	c->ms.running = 0;
+	publish(c);
 	if (!strcmp(status, "done") && st->ntargets == 1 && store_calibration(c) < 0) {
 		fprintf(stderr, "%s: %s\n", o->who, c->err);
 		rc = EXIT_RUNTIME;

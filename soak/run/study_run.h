@@ -12,6 +12,9 @@
  * --resume continues the latest study of the same name whose file (and --set overrides)
  * are unchanged, with its recorded seed: slots with a done run are skipped, the rest run.
  *
+ * With run.metrics set (soak study --metrics), /metrics shows the study (its rounds, the
+ * runs planned and done) beside the run going on.
+ *
  * Commands run as `/bin/sh -c CMD` in their own process group with SOAK_STUDY,
  * SOAK_TARGET, SOAK_ROUND and SOAK_DB in the environment, stdout to stderr (start's
  * stdout is read: at most 64 KB), each bounded by command_timeout; a signal or the timeout
@@ -49,6 +52,7 @@ struct study_run_opts {
 	int resume;             /* continue the latest unfinished study of this name */
 	struct runner_opts run; /* each run's options (db_path, on_begin set here) */
 	const char *who;        /* "soak study" or "soak calibrate", for messages */
+	int64_t *study_id;      /* when not NULL, gets the study's id (-1: none) */
 };
 
 /* Returns the exit status: 0 done, 1 a run's threshold failed, 2 bad input (a scenario

@@ -122,6 +122,14 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 			scn_perr(p, e, 0, "cpus: %s", err);
 		s->cpus = scn_dup(p, e->value);
 	}
+	if ((e = scn_find(p, "scenario", "metrics")) && *e->value) {
+		char host[256];
+		int port;
+		if (plan_address_split(e->value, host, sizeof host, &port, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "metrics: %s (ADDRESS:PORT to serve /metrics on)", err);
+		else
+			s->metrics = scn_dup(p, e->value);
+	}
 	if ((e = scn_find(p, "scenario", "csv"))) {
 		char path[4096];
 		/* A relative CSV path is relative to the scenario file. */
@@ -664,6 +672,7 @@ void scn_release(struct scenario *s)
 	free(s->name);
 	free(s->label);
 	free(s->plan.address);
+	free(s->metrics);
 	pcre2_code_free(s->plan.handshake_expect);
 	tpl_release(&s->plan.handshake.text);
 	for (int i = 0; i < s->plan.nframes; i++)
@@ -687,6 +696,8 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 	        dur_format(scn_total_ms(s), a, sizeof a), dur_format(s->interval_ms, b, sizeof b),
 	        plan_conn_name(s->plan.connection),
 	        s->threads ? (snprintf(c, sizeof c, "%d", s->threads), c) : "auto");
+	if (s->metrics)
+		fprintf(f, "  live metrics for Prometheus on http://%s/metrics\n", s->metrics);
 	if (s->plan.model == PLAN_OPEN)
 		fprintf(f,
 		        "  open model: %s arrivals, at most %d requests in flight, arrivals more "

@@ -77,6 +77,7 @@ struct scenario {
 	int ncollect;
 	struct plan plan; /* what the engine sends: requests or frames, connection, think */
 	int client_set;   /* the line of a `client` key (1 for --set), 0 when none was given */
+	char *metrics;    /* `metrics = ADDR:PORT`: serve the live run on /metrics there, or NULL */
 };
 
 /* Parses a file.  sets/nsets are "section.key=value" overrides. */
