@@ -14,7 +14,7 @@
 #define JM_MAX_LINE     (1 << 20) /* the longest line of a result file */
 #define JM_MAX_LABELS   1000      /* distinct labels described; more are summed as one */
 #define JM_LABEL_SLOTS  2048      /* hash slots for them (a power of two above twice as many) */
-#define JM_LABEL_VALUES (1 << 22) /* distinct elapsed values the label rows keep, in all */
+#define JM_LABEL_VALUES (1 << 21) /* distinct elapsed values the label rows keep, in all */
 #define JM_MAX_OPEN     4096      /* intervals receiving samples at once */
 #define JM_URL_LEN      512
 

@@ -36,7 +36,10 @@
 #define JM_MAX_STEPS  64
 #define JM_STEP_SHARE 10     /* a step lasts at least 1/JM_STEP_SHARE of the longest hold */
 #define JM_MAX_HOLDS  100000 /* step candidates kept at once while reading */
-#define JM_AUTO_IVS   10     /* a chosen interval fits this many times in every step */
+#define JM_AUTO_IVS                                                                                \
+	30 /* a chosen interval fits this many times in every step: the                            \
+	    * report judges a window's drift by its thirds, each of ten                            \
+	    * intervals at least */
 
 /* A stretch of the file at one thread count. */
 struct jm_hold {

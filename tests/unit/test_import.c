@@ -439,16 +439,16 @@ static void layout(void **state)
 		                        {.level = 4, .hold_from = 3000, .hold_to = 30000}};
 		assert_int_equal(layout_of(st, 2, 30001, 10000, 0, ph, ix), -10);
 	}
-	/* The chosen interval: ten in the shortest step. */
+	/* The chosen interval: thirty in the shortest step. */
 	{
 		struct jm_step a[1] = {{.hold_from = 0, .hold_to = 7900}};
 		struct jm_step b[2] = {{.hold_from = 0, .hold_to = 3600000},
-		                       {.hold_from = 3600000, .hold_to = 3660000}};
+		                       {.hold_from = 3600000, .hold_to = 3750000}};
 		struct jm_step c[1] = {{.hold_from = 0, .hold_to = 300}};
-		assert_int_equal(jm_auto_interval(a, 1), 500);
+		assert_int_equal(jm_auto_interval(a, 1), 200);
 		assert_int_equal(jm_auto_interval(b, 2), 5000);
 		assert_int_equal(jm_auto_interval(c, 1), 100);
-		b[1].hold_to = 3700000;
+		b[1].hold_to = 3900000;
 		assert_int_equal(jm_auto_interval(b, 2), 10000);
 	}
 }
