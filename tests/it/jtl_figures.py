@@ -3,7 +3,7 @@
 `soak import jmeter` recorded.  Independent of soak's C code: Python's csv, gzip and XML
 parsers, and HdrHistogram's and JMeter 2.13's percentile rules written out again here.
 
-  jtl_figures.py FILE [--from MS] [--to MS] [--interval MS]
+  jtl_figures.py FILE [--from MS] [--to MS] [--interval MS] [--windows FROM:TO,...]
 
 Samples are placed by their end (timeStamp + elapsed), as the import does; --from/--to keep
 those ending in [from, to).  Prints one JSON object:
@@ -16,7 +16,8 @@ those ending in [from, to).  Prints one JSON object:
   the allThreads values seen with the first end of a sample at each;
   "origin": the earliest sample start; with --interval the requests per interval, the
   intervals starting at the origin, a last remainder under half an interval joining the
-  one before (keys: interval starts, ms).
+  one before (keys: interval starts, ms); with --windows, "windows": the figures of the
+  samples ending in each [FROM, TO), in order (one reading of the file for them all).
 """
 import csv
 import gzip
@@ -103,31 +104,15 @@ def error_class(code):
     return "other"
 
 
-def main():
-    args = sys.argv[1:]
-    path = args.pop(0)
-    lo, hi, interval = -1, 2**62, 0
-    while args:
-        k, v = args.pop(0), int(args.pop(0))
-        if k == "--from":
-            lo = v
-        elif k == "--to":
-            hi = v
-        elif k == "--interval":
-            interval = v
-    every = list(samples(path))
-    origin = min(s[0] for s in every)
-    end_all = max(s[1] for s in every) + 1
+def figures(rows):
+    """requests, errors, classes, HDR percentiles and JMeter's TOTAL row of rows."""
     n = errs = 0
-    lat, ms, classes, threads, ends, first_end = [], [], {}, set(), [], {}
+    lat, ms, classes, threads, first_end = [], [], {}, set(), {}
     first_start, last_end = None, None
-    for start, end, t, ok, code, na in every:
-        if not lo <= end < hi:
-            continue
+    for start, end, t, ok, code, na in rows:
         n += 1
         threads.add(na)
         first_end[na] = min(end, first_end.get(na, end))
-        ends.append(end)
         first_start = start if first_start is None else min(first_start, start)
         last_end = end if last_end is None else max(last_end, end)
         if not ok:
@@ -138,8 +123,7 @@ def main():
         ms.append(t)
     lat.sort()
     ms.sort()
-    out = {"requests": n, "errors": errs, "classes": classes, "origin": origin,
-           "threads": sorted(threads),
+    out = {"requests": n, "errors": errs, "classes": classes, "threads": sorted(threads),
            "first_end": {str(k): v for k, v in sorted(first_end.items())}}
     if lat:
         for p in (50, 90, 95, 99):
@@ -154,13 +138,38 @@ def main():
             "p99": jmeter_point(ms, java_float_percent(99)),
             "min": ms[0], "max": ms[-1], "error_frac": errs / n,
             "rate": n / span * 1000 if span > 0 else None}
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    path = args.pop(0)
+    lo, hi, interval, windows = -1, 2**62, 0, []
+    while args:
+        k, v = args.pop(0), args.pop(0)
+        if k == "--from":
+            lo = int(v)
+        elif k == "--to":
+            hi = int(v)
+        elif k == "--interval":
+            interval = int(v)
+        elif k == "--windows":
+            windows = [tuple(int(x) for x in w.split(":")) for w in v.split(",") if w]
+    every = list(samples(path))
+    origin = min(s[0] for s in every)
+    end_all = max(s[1] for s in every) + 1
+    kept = [s for s in every if lo <= s[1] < hi]
+    out = figures(kept)
+    out["origin"] = origin
+    if windows:
+        out["windows"] = [figures([s for s in every if a <= s[1] < b]) for a, b in windows]
     if interval:
         count = max(1, -(-(end_all - origin) // interval))
         if count >= 2 and (end_all - origin - (count - 1) * interval) * 2 < interval:
             count -= 1
         per_iv = {}
-        for end in ends:
-            k = min((end - origin) // interval, count - 1) * interval + origin
+        for s in kept:
+            k = min((s[1] - origin) // interval, count - 1) * interval + origin
             per_iv[k] = per_iv.get(k, 0) + 1
         out["per_interval"] = {str(k): v for k, v in sorted(per_iv.items())}
         out["intervals"] = count
