@@ -21,6 +21,7 @@
 #include "db.h"
 #include "dur.h"
 #include "exitcode.h"
+#include "fmode.h"
 #include "log.h"
 #include "procstat_host.h"
 #include "procstat_pset.h"
@@ -70,7 +71,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "Samples /proc into the samples table of a soak database, one transaction per round.\n"
 	    "\n"
-	    "  --db DB            the database (created when missing)\n"
+	    "  --db DB            the database (created when missing, 0600: $SOAK_FILE_MODE,\n"
+	    "                     e.g. 0640, gives another mode)\n"
 	    "  --source NAME      samples.source of every row (app, db, host, ...)\n"
 	    "  --pid N            the process set is this pid\n"
 	    "  --pidfile F        ... the pid in F, re-read every round\n"
@@ -410,6 +412,10 @@ int main(int argc, char **argv)
 	rc = parse_args(&s, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? EXIT_OK : rc;
+	if (fmode_check_env(err, sizeof err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_USAGE;
+	}
 	if (!s.host_name[0] &&
 	    (gethostname(s.host_name, sizeof s.host_name - 1) < 0 || !s.host_name[0]))
 		snprintf(s.host_name, sizeof s.host_name, "localhost");
