@@ -163,7 +163,9 @@ static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
 			scn_perr(p, e, 0, "set: expected SECTION.KEY=VALUE, not '%s'", e->value);
 			break;
 		}
-		t->sets[t->nsets++] = scn_dup(p, e->value);
+		/* As written: the scenario expands its ${env:NAME} (and doubles its '$' for a
+		 * template) itself. */
+		t->sets[t->nsets++] = scn_dup(p, e->raw ? e->raw : e->value);
 	}
 	if (!p->failed && !t->start && !t->given.url && !t->given.address)
 		scn_perr(p, NULL, t->line,
