@@ -19,6 +19,7 @@
 
 #include "db.h"
 #include "dur.h"
+#include "redact.h"
 
 #define CMDLINE_MAX 65536 /* bytes of /proc/PID/cmdline read */
 
@@ -310,8 +311,9 @@ static void jdk_release(struct env *e, const char *source, const char *exe)
 
 /* --- processes ------------------------------------------------------------------------------ */
 
-/* /proc/PID/cmdline with NULs as spaces; its length, or -1. */
-static ssize_t read_cmdline(long pid, char *buf, size_t len)
+/* /proc/PID/cmdline as it is (arguments separated by NULs), or with the NULs as spaces
+ * (flat); its length, or -1. */
+static ssize_t read_cmdline(long pid, char *buf, size_t len, int flat)
 {
 	char path[64];
 	ssize_t n, got = 0;
@@ -326,7 +328,7 @@ static ssize_t read_cmdline(long pid, char *buf, size_t len)
 	close(fd);
 	while (got > 0 && buf[got - 1] == '\0')
 		got--;
-	for (ssize_t i = 0; i < got; i++)
+	for (ssize_t i = 0; i < got && flat; i++)
 		if (buf[i] == '\0')
 			buf[i] = ' ';
 	buf[got] = '\0';
@@ -380,7 +382,7 @@ static long find_processes(const struct scn_collect *k, int *count, char *buf, s
 		ssize_t n;
 		if (*end || pid <= 0 || pid == self || ppid_of(pid) == self)
 			continue;
-		n = read_cmdline(pid, buf, len);
+		n = read_cmdline(pid, buf, len, 1);
 		if (n <= 0 || pcre2_match(re, (PCRE2_SPTR)buf, (size_t)n, 0, 0, md, NULL) < 0)
 			continue;
 		(*count)++;
@@ -408,9 +410,9 @@ static void gc_log_header(struct env *e, const char *source, const char *path)
 	free(buf);
 }
 
-static void source_facts(struct env *e, const struct scn_collect *k)
+static void source_facts(struct env *e, const struct scn_collect *k, const struct redact *rd)
 {
-	char *cmd = malloc(CMDLINE_MAX), path[64], v[PATH_MAX];
+	char *cmd = malloc(CMDLINE_MAX), *shown = NULL, path[64], v[PATH_MAX];
 	int count = 0;
 	long pid;
 	ssize_t n;
@@ -421,7 +423,11 @@ static void source_facts(struct env *e, const struct scn_collect *k)
 	if (k->gc_log)
 		gc_log_header(e, k->name, k->gc_log);
 	pid = find_processes(k, &count, cmd, CMDLINE_MAX);
-	if (pid > 0 && (n = read_cmdline(pid, cmd, CMDLINE_MAX)) > 0) {
+	/* The command line as stored and shown: its secrets redacted (-Ddb.password=,
+	 * --db-password ...), judged argument by argument. */
+	if (pid > 0 && (n = read_cmdline(pid, cmd, CMDLINE_MAX, 0)) > 0 &&
+	    (shown = redact_argv(rd, cmd, (size_t)n)) != NULL) {
+		snprintf(cmd, CMDLINE_MAX, "%s", shown);
 		snprintf(v, sizeof v, "%d", count);
 		env_set(e, k->name, "pids", v);
 		env_set(e, k->name, "cmdline", cmd);
@@ -448,6 +454,7 @@ static void source_facts(struct env *e, const struct scn_collect *k)
 			}
 		}
 	}
+	free(shown);
 	free(cmd);
 }
 
@@ -611,7 +618,7 @@ void env_gather(struct env *e, const struct env_run *run)
 {
 	generator_facts(e, run);
 	for (int i = 0; i < run->s->ncollect; i++)
-		source_facts(e, &run->s->collect[i]);
+		source_facts(e, &run->s->collect[i], &run->s->redact);
 }
 
 int env_record(sqlite3 *db, int64_t run_id, const struct env *e, char *err, size_t errlen)
