@@ -17,6 +17,14 @@ static const char *const suffix_words[] = {
 /* Words that do only as themselves (or their plural): as endings they would catch
  * ordinary words (compass, bypass). */
 static const char *const exact_words[] = {"pass", "pwd", "pw", "sig", "otp"};
+/* Last words that name something about a secret, not the secret: keyStore (a path),
+ * ephemeralDHKeySize, --password-file, token_url, access_key_id. */
+static const char *const about_words[] = {
+    "file",   "path",  "dir",     "directory", "size",     "length",   "len",       "type",
+    "alias",  "store", "name",    "timeout",   "ttl",      "policy",   "algorithm", "alg",
+    "format", "url",   "uri",     "endpoint",  "id",       "field",    "param",     "prefix",
+    "suffix", "mode",  "enabled", "required",  "location", "provider", "class",     "count",
+    "max",    "min",   "expiry",  "expires",   "age",      "version",  "hint",      "domain"};
 
 /* --- the output ----------------------------------------------------------------------- */
 
@@ -162,7 +170,21 @@ static int ends_with(const char *w, size_t n, const char *word)
 	return n >= k && memcmp(w + n - k, word, k) == 0;
 }
 
-static int word_secret(const struct redact *r, const char *w, size_t n)
+/* 1 when w (n lower-case letters) is one of words[], or its plural. */
+static int word_in(const char *w, size_t n, const char *const *words, size_t nwords)
+{
+	size_t sing = n > 1 && w[n - 1] == 's' ? n - 1 : n;
+
+	for (size_t i = 0; i < nwords; i++) {
+		size_t k = strlen(words[i]);
+		if ((n == k || sing == k) && memcmp(w, words[i], k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A built-in secret word (see redact.h). */
+static int word_secret(const char *w, size_t n)
 {
 	/* The plural counts as the word: passwords, credentials, cookies. */
 	size_t sing = n > 1 && w[n - 1] == 's' ? n - 1 : n;
@@ -170,11 +192,11 @@ static int word_secret(const struct redact *r, const char *w, size_t n)
 	for (size_t i = 0; i < sizeof suffix_words / sizeof *suffix_words; i++)
 		if (ends_with(w, n, suffix_words[i]) || ends_with(w, sing, suffix_words[i]))
 			return 1;
-	for (size_t i = 0; i < sizeof exact_words / sizeof *exact_words; i++) {
-		size_t k = strlen(exact_words[i]);
-		if ((n == k || sing == k) && memcmp(w, exact_words[i], k) == 0)
-			return 1;
-	}
+	return word_in(w, n, exact_words, sizeof exact_words / sizeof *exact_words);
+}
+
+static int word_added(const struct redact *r, const char *w, size_t n)
+{
 	for (int i = 0; r && i < r->n; i++)
 		if (strlen(r->names[i]) == n && memcmp(r->names[i], w, n) == 0)
 			return 1;
@@ -183,8 +205,9 @@ static int word_secret(const struct redact *r, const char *w, size_t n)
 
 int redact_is_secret(const struct redact *r, const char *name, size_t len)
 {
-	char w[WORD_MAX];
-	size_t dashes = 0, n = 0;
+	char w[WORD_MAX], lw[WORD_MAX]; /* the word being read; the last one read */
+	size_t dashes = 0, n = 0, ln = 0;
+	int any = 0, last = 0; /* a word is a secret one; the last word is */
 
 	/* --db-password, -Ddb.password: the name is what follows the dashes and the D. */
 	while (len > 0 && *name == '-') {
@@ -207,8 +230,12 @@ int redact_is_secret(const struct redact *r, const char *name, size_t len)
 		int boundary = !letter || (i > 0 && islower((unsigned char)name[i - 1]) &&
 		                           isupper((unsigned char)name[i]));
 		if (boundary && n > 0) {
-			if (word_secret(r, w, n))
+			if (word_added(r, w, n))
 				return 1;
+			last = word_secret(w, n);
+			any |= last;
+			memcpy(lw, w, n);
+			ln = n;
 			n = 0;
 		}
 		if (!letter)
@@ -219,7 +246,9 @@ int redact_is_secret(const struct redact *r, const char *name, size_t len)
 		}
 		w[n++] = (char)tolower((unsigned char)name[i]);
 	}
-	return 0;
+	/* secret_key_base is a secret; keyStore and --password-file name one. */
+	return last ||
+	       (any && !word_in(lw, ln, about_words, sizeof about_words / sizeof *about_words));
 }
 
 /* --- the forms ------------------------------------------------------------------------ */

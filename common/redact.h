@@ -18,8 +18,11 @@
  *     credential, apikey, cookie, authorization, sessionid, sessid, signature, key or auth
  *     (dbpassword, accesstoken, clientsecret, jsessionid, oauth);
  *   - or is pass, pwd, pw, sig or otp;
- *   - or equals a name added with redact_add() (a scenario's `redact` key), which also
- *     matches a whole name (X-Tenant-Id).
+ * unless the name's last word says it names something about a secret, not the secret
+ * (file, path, size, type, store, name, url, id, timeout, ...: keyStore is a path,
+ * --password-file too, ephemeralDHKeySize a number; secret_key_base is a secret).  A name
+ * added with redact_add() (a scenario's `redact` key) is secret when it is one of the
+ * words or the whole name (X-Tenant-Id).
  * The forms recognised, in any text given:
  *   Name: value           a header at the start of a line or a token (Authorization,
  *                         Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key, ...): the

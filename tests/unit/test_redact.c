@@ -66,26 +66,17 @@ static void names(void **state)
 	                                     "-password",
 	                                     "passwords",
 	                                     "secretKey",
-	                                     "otp"};
-	static const char *const plain[] = {"keepalive",
-	                                    "soak.target",
-	                                    "username",
-	                                    "email",
-	                                    "Content-Type",
-	                                    "compass",
-	                                    "bypass",
-	                                    "keyspace",
-	                                    "address",
-	                                    "Xmx",
-	                                    "-Dsoak.target",
-	                                    "--heap",
-	                                    "User-Agent",
-	                                    "",
-	                                    "-",
-	                                    "-D",
-	                                    "author",
-	                                    "session_timeout",
-	                                    "passage"};
+	                                     "otp",
+	                                     "SECRET_KEY_BASE",
+	                                     "api_key_2",
+	                                     "keyStorePassword2"};
+	static const char *const plain[] = {
+	    "keepalive", "soak.target", "username", "email", "Content-Type", "compass", "bypass",
+	    "keyspace", "address", "Xmx", "-Dsoak.target", "--heap", "User-Agent", "", "-", "-D",
+	    "author", "session_timeout", "passage",
+	    /* about a secret, not one: its last word says so */
+	    "keyStore", "javax.net.ssl.keyStoreType", "jdk.tls.ephemeralDHKeySize",
+	    "--password-file", "token_url", "AWS_ACCESS_KEY_ID", "keyStore2", "cookie_max_age"};
 	(void)state;
 	for (size_t i = 0; i < sizeof secret / sizeof *secret; i++)
 		if (!redact_is_secret(NULL, secret[i], strlen(secret[i])))
