@@ -206,9 +206,13 @@ static int start_target(struct ctx *c, int t, int round)
 		free(out);
 		return -1;
 	}
-	for (char *l = out; l && *l;) { /* what it said, for the log */
+	for (char *l = out; l && *l;) { /* what it said, for the log (redacted: url=) */
 		char *nl = strchr(l, '\n');
-		fprintf(stderr, "  %.*s\n", nl ? (int)(nl - l) : (int)strlen(l), l);
+		if (nl)
+			*nl = '\0';
+		char *shown = redact_text(NULL, l);
+		fprintf(stderr, "  %s\n", shown ? shown : "");
+		free(shown);
 		l = nl ? nl + 1 : NULL;
 	}
 	free(out);

@@ -737,11 +737,13 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		        s->plan.csv.ncols);
 	for (int i = 0; i < s->ncollect; i++) {
 		const struct scn_collect *k = &s->collect[i];
+		/* a pattern copied from ps may hold a -Dx.password=... */
+		char *re = k->pid_match ? redact_text(&s->redact, k->pid_match) : NULL;
 		fprintf(f, "  collect %s every %s:%s%s%s%s%s%s", k->name,
 		        dur_format(k->every_ms, a, sizeof a), k->pid_match ? " processes /" : "",
-		        k->pid_match ? k->pid_match : "", k->pid_match ? "/" : "",
-		        k->host ? " host" : "", k->gc_log ? " gc log " : "",
-		        k->gc_log ? k->gc_log : "");
+		        re ? re : "", k->pid_match ? "/" : "", k->host ? " host" : "",
+		        k->gc_log ? " gc log " : "", k->gc_log ? k->gc_log : "");
+		free(re);
 		if (k->memory_limit > 0)
 			fprintf(f, " memory limit %.1f MB", (double)k->memory_limit / 1048576.0);
 		fputc('\n', f);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dur.h"
+#include "redact.h"
 #include "scenario_read.h"
 
 #define KV_MAX 65536 /* bytes of a start command's output that are read */
@@ -578,17 +579,27 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
 		        scns[i].nlevels == 1 ? "" : "s",
 		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
-	fprintf(f, "  before each run: %s\n", st->before_each ? st->before_each : "(nothing)");
+	/* Commands and URLs as a report would show them: their secrets redacted. */
+	char *shown = redact_text(NULL, st->before_each ? st->before_each : "(nothing)");
+	fprintf(f, "  before each run: %s\n", shown ? shown : "");
+	free(shown);
 	for (int t = 0; t < st->ntargets; t++) {
 		const struct study_target *tg = &st->targets[t];
+		char *start = redact_text(NULL, tg->start ? tg->start : ""),
+		     *stop = redact_text(NULL, tg->stop ? tg->stop : ""),
+		     *at = redact_text(NULL, tg->given.url       ? tg->given.url
+		                             : tg->given.address ? tg->given.address
+		                                                 : "");
 		fprintf(f, "  target %s: ", tg->name);
 		if (tg->start)
-			fprintf(f, "start `%s`%s%s%s", tg->start,
-			        tg->stop ? ", stop `" : ", no stop", tg->stop ? tg->stop : "",
+			fprintf(f, "start `%s`%s%s%s", start ? start : "",
+			        tg->stop ? ", stop `" : ", no stop", tg->stop && stop ? stop : "",
 			        tg->stop ? "`" : "");
 		else
-			fprintf(f, "already running at %s",
-			        tg->given.url ? tg->given.url : tg->given.address);
+			fprintf(f, "already running at %s", at ? at : "");
+		free(start);
+		free(stop);
+		free(at);
 		if (tg->nsets)
 			fprintf(f, "; %d override%s", tg->nsets, tg->nsets == 1 ? "" : "s");
 		fputc('\n', f);

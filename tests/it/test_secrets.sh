@@ -4,7 +4,7 @@
 # key, a --set header, URL userinfo (which makes soak send with libcurl), a query
 # parameter, a body fed from ${env:...} and a literal one in the body, a commented-out
 # cookie line, the command line of a real JVM (-Ddb.password=) and of the server
-# (--db-password), both sampled by collectors.  The run is one agent of a group, merged
+# (--db-password), both sampled by collectors, and a collector's pattern copied from ps.  The run is one agent of a group, merged
 # and reported on; a file as an older soak wrote it (secrets stored as given) is reported
 # on and merged too.  The marker must be in none of the files soak writes (raw bytes,
 # the WAL mid-run included) and in none of its output, while the server's log shows that
@@ -57,6 +57,11 @@ every     = 1s
 
 [collect.srv]
 pid_match = secret_server\.py
+every     = 1s
+
+; a pattern copied from ps, password and all (it matches nothing)
+[collect.ps]
+pid_match = soak-it-none-$$.*-Ddb\.password=${M}pat
 every     = 1s
 EOF
 
@@ -114,6 +119,9 @@ jvm=$(q "SELECT value FROM run_env WHERE source = 'jvm' AND key = 'cmdline'")
 check "run_env: the JVM's -Ddb.password= redacted ($jvm)" \
   grep -q -- "-Ddb.password=\[redacted\] -Dsoak.it.case=$$ " <<<"$jvm"
 check_eq "run_env: the JVM is known as one" "$(q "SELECT count(*) FROM run_env WHERE source = 'jvm' AND key = 'heap_max'")" 1
+ev=$(q "SELECT detail FROM events WHERE source = 'ps' AND kind = 'procs_missing' LIMIT 1")
+check "soak-procstat's event quotes its pattern redacted ($ev)" \
+  grep -q -- "-Ddb\\\\.password=\[redacted\]'" <<<"$ev"
 srv=$(q "SELECT value FROM run_env WHERE source = 'srv' AND key = 'cmdline'")
 check "run_env: the server's --db-password redacted ($srv)" \
   grep -q -- "--db-password \[redacted\]" <<<"$srv"
