@@ -63,12 +63,13 @@ void cmd_usage(const char *name)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: soak [--file-mode MODE] COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: soak COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < ncommands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n`soak COMMAND --help` for a command's options; `soak --version`.\n"
-	           "New files (databases, reports) are created 0600 and directories 0700;\n"
-	           "--file-mode 0640 (or $SOAK_FILE_MODE) lets the group read them, 0644 all.\n");
+	           "New files (databases, reports) are created 0600 and directories 0700:\n"
+	           "`soak --file-mode 0640 COMMAND ...` (or $SOAK_FILE_MODE) lets the group\n"
+	           "read them, 0644 everybody.\n");
 }
 
 /* `soak --file-mode MODE COMMAND ...`: the mode of the files the command and the
