@@ -318,7 +318,7 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	sqlite3_bind_int(q, 6, st->rounds);
 	sqlite3_bind_int(q, 7, st->warmup_runs);
 	sqlite3_bind_int(q, 8, st->keep_running);
-	char *before = st->before_each ? redact_text(NULL, st->before_each) : NULL;
+	char *before = st->before_each_shown ? redact_text(NULL, st->before_each_shown) : NULL;
 	if (before)
 		sqlite3_bind_text(q, 9, before, -1, SQLITE_TRANSIENT);
 	free(before);

@@ -26,6 +26,15 @@ static char *get_str(struct scn_parse *p, const char *sec, const char *key)
 	return scn_dup(p, e->value);
 }
 
+/* A value as written: ${env:NAME} unexpanded, for what is shown and stored. */
+static char *get_shown(struct scn_parse *p, const char *sec, const char *key)
+{
+	struct scn_entry *e = scn_find(p, sec, key);
+	if (!e || !*e->value)
+		return NULL;
+	return scn_dup(p, e->raw ? e->raw : e->value);
+}
+
 /* A path relative to the study file's directory. */
 static char *relative_to(struct scn_parse *p, const char *file, const char *path)
 {
@@ -109,6 +118,7 @@ static void parse_study(struct scn_parse *p, struct study *st)
 			scn_perr(p, e, 0, "seed: only with order = random");
 	}
 	st->before_each = get_str(p, "study", "before_each");
+	st->before_each_shown = get_shown(p, "study", "before_each");
 	st->warmup_runs = 1;
 	if ((e = scn_find(p, "study", "warmup_runs")) &&
 	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
@@ -145,6 +155,8 @@ static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
 	t->name = scn_dup(p, sec + 7);
 	t->start = get_str(p, sec, "start");
 	t->stop = get_str(p, sec, "stop");
+	t->start_shown = get_shown(p, sec, "start");
+	t->stop_shown = get_shown(p, sec, "stop");
 	t->given.url = get_str(p, sec, "url");
 	t->given.address = get_str(p, sec, "address");
 	t->given.gc_log = get_str(p, sec, "gc_log");
@@ -290,11 +302,14 @@ void study_release(struct study *st)
 		free(t->name);
 		free(t->start);
 		free(t->stop);
+		free(t->start_shown);
+		free(t->stop_shown);
 		study_kv_release(&t->given);
 		for (int k = 0; k < t->nsets; k++)
 			free(t->sets[k]);
 	}
 	free(st->before_each);
+	free(st->before_each_shown);
 	free(st->name);
 	free(st->file);
 	free(st->text);
@@ -580,13 +595,14 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		        scns[i].nlevels == 1 ? "" : "s",
 		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
 	/* Commands and URLs as a report would show them: their secrets redacted. */
-	char *shown = redact_text(NULL, st->before_each ? st->before_each : "(nothing)");
+	char *shown =
+	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
 	fprintf(f, "  before each run: %s\n", shown ? shown : "");
 	free(shown);
 	for (int t = 0; t < st->ntargets; t++) {
 		const struct study_target *tg = &st->targets[t];
-		char *start = redact_text(NULL, tg->start ? tg->start : ""),
-		     *stop = redact_text(NULL, tg->stop ? tg->stop : ""),
+		char *start = redact_text(NULL, tg->start_shown ? tg->start_shown : ""),
+		     *stop = redact_text(NULL, tg->stop_shown ? tg->stop_shown : ""),
 		     *at = redact_text(NULL, tg->given.url       ? tg->given.url
 		                             : tg->given.address ? tg->given.address
 		                                                 : "");

@@ -72,6 +72,22 @@ check "... its plan shows the URL redacted" \
   grep -q "POST http://tester:\[redacted\]@127.0.0.1:$PORT/register?api_key=\[redacted\]&page=1" \
   "$IN/check.out"
 
+# A study's commands as soak check shows them: ${env:...} as written, --db-password redacted.
+cat >"$IN/study.ini" <<EOF
+[study]
+name        = secrets study
+scenario    = secret.ini
+rounds      = 1
+before_each = printf %s \${env:SOAK_IT_SECRET} >/dev/null
+[target.a]
+start = echo url=http://127.0.0.1:$PORT/register --db-password ${M}start
+EOF
+soak check "$IN/study.ini" >"$IN/study-check.out" 2>"$IN/study-check.err"
+check_eq "soak check accepts the study" "$?" 0
+check "... it shows before_each as written" \
+  grep -qF 'before each run: printf %s ${env:SOAK_IT_SECRET} >/dev/null' "$IN/study-check.out"
+check "... and the start command redacted" grep -q -- '--db-password \[redacted\]`' "$IN/study-check.out"
+
 # --- the run: agent 1 of 1, so that its file is an agent's and the merge folds it ----------
 spawn "$IN/run.err" soak run --db "$O/agent.db" --agent 1/1 --group secrets --start-in 1s \
   --set "request.header=X-Api-Key: ${M}set" "$IN/secret.ini"
