@@ -169,10 +169,13 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
-/* Appends s[0..n) to *b (every '$' doubled when dbl); -1 out of memory. */
+/* Appends s[0..n) to *b (every '$' doubled when dbl); -1 out of memory or past twice a
+ * line's cap (the caller tells which by the length). */
 static int env_put(char **b, size_t *len, size_t *cap, const char *s, size_t n, int dbl)
 {
 	for (size_t i = 0; i < n; i++) {
+		if (*len > 2 * (size_t)SCN_MAX_LINE)
+			return -1;
 		if (*len + 3 > *cap) {
 			size_t c = *cap ? *cap * 2 : 256;
 			char *nb = realloc(*b, c);
@@ -251,13 +254,13 @@ static int env_expand(struct scn_parse *p, struct scn_entry *e)
 		}
 		i = (size_t)(close - v) + 1;
 	}
-	if (oom || !plain || !tpl) {
-		scn_perr(p, e, 0, "out of memory");
-		goto fail;
-	}
 	if (pl > SCN_MAX_LINE) {
 		scn_perr(p, e, 0, "%s: longer than %d bytes with its ${env:...} values", e->key,
 		         SCN_MAX_LINE);
+		goto fail;
+	}
+	if (oom || !plain || !tpl) {
+		scn_perr(p, e, 0, "out of memory");
 		goto fail;
 	}
 	e->raw = e->value;
