@@ -22,6 +22,7 @@
 #include "engine_int.h"
 #include "evloop.h"
 #include "log.h"
+#include "redact.h"
 
 #define RESP_CAP    HTTP_BODY_KEEP /* bytes of a response body kept for expect_body */
 #define EPOLL_BATCH 256
@@ -716,8 +717,10 @@ static int http_preflight(const struct plan *s, char *err, size_t errlen)
 			if (fd >= 0)
 				close(fd);
 			if (e) {
+				char *url = redact_text(NULL, q->url.text); /* no userinfo shown */
 				snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h,
-				         port, q->url.text, strerror(e));
+				         port, url ? url : "", strerror(e));
+				free(url);
 				rc = -1;
 			}
 		}

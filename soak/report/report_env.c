@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "redact.h"
 
 #define MAX_ENV 400 /* facts of one run read (env.h records at most 160) */
 
@@ -52,7 +53,10 @@ static int read_facts(struct reader *rd, struct rpt_run *run)
 		f = &run->env[run->nenv++];
 		f->source = dup_col(q, 0);
 		f->key = dup_col(q, 1);
-		f->value = dup_col(q, 2);
+		/* A file from before soak redacted what it stored still has a command line's
+		 * secrets: none is printed (redact.h). */
+		const unsigned char *v = sqlite3_column_text(q, 2);
+		f->value = redact_text(NULL, v ? (const char *)v : "");
 		if (!f->source || !f->key || !f->value) {
 			rpt_rd_oom(rd);
 			goto done;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "redact.h"
 #include "dur.h"
 #include "report_read.h"
 
@@ -83,7 +84,10 @@ static int load_study(struct reader *rd, int64_t id)
 	st->rounds = sqlite3_column_int(q, 3);
 	st->warmup_runs = sqlite3_column_int(q, 4);
 	st->keep_running = sqlite3_column_int(q, 5);
-	st->before_each = dup_col(q, 6);
+	{ /* redacted again: an older soak stored it as given */
+		const unsigned char *be = sqlite3_column_text(q, 6);
+		st->before_each = redact_text(NULL, be ? (const char *)be : "");
+	}
 	st->targets = dup_col(q, 7);
 	st->slots = sqlite3_column_int(q, 8);
 	copy_col(q, 9, st->status, sizeof st->status);

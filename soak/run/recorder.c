@@ -12,6 +12,7 @@
 #include "dur.h"
 #include "hdr.h"
 #include "procinfo.h"
+#include "redact.h"
 
 int rec_open(struct recorder *r, const char *path, char *err, size_t errlen)
 {
@@ -100,7 +101,7 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
                   int64_t started_ms, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	char uuid[33], boot[64];
+	char uuid[33], boot[64], *url = NULL;
 	int rc;
 
 	random_hex(uuid, 16);
@@ -125,8 +126,10 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	sqlite3_bind_text(st, 8, plan_conn_name(s->plan.connection), -1, SQLITE_STATIC);
 	if (s->plan.protocol == PLAN_TCP_FRAME)
 		sqlite3_bind_text(st, 9, s->plan.address, -1, SQLITE_STATIC);
-	else if (s->plan.nreqs > 0)
-		sqlite3_bind_text(st, 9, s->plan.reqs[0].url.text, -1, SQLITE_STATIC);
+	else if (s->plan.nreqs > 0) /* its userinfo and secret query parameters redacted */
+		url = redact_text(&s->redact, s->plan.reqs[0].url.text);
+	if (url)
+		sqlite3_bind_text(st, 9, url, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, r->host, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 11, getpid());
 	sqlite3_bind_int64(st, 12, proc_start_ticks(getpid()));
@@ -146,6 +149,7 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	}
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
+	free(url);
 	if (rc != SQLITE_DONE)
 		return db_fail(r->db, "cannot record the run", err, errlen);
 	r->run_id = sqlite3_last_insert_rowid(r->db);
@@ -231,6 +235,9 @@ int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, s
 	sqlite3_stmt *st = NULL;
 	char uuid[33];
 	int rc;
+	/* An imported file's URLs (a JMeter sampler's) may carry a key: redacted. */
+	char *desc = im->description ? redact_ini(NULL, im->description) : NULL,
+	     *url = im->url && *im->url ? redact_text(NULL, im->url) : NULL;
 
 	random_hex(uuid, 16);
 	if (db_prepare(
@@ -239,17 +246,20 @@ int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, s
 	        "connection, url, host, soak_version, status, interval_ms, started_ms, "
 	        "ended_ms, heartbeat_ms, origin) "
 	        "VALUES(?,?,?,?,?,?,'http',?,?,?,?,'done',?,?,?,?,?)",
-	        err, errlen) < 0)
+	        err, errlen) < 0) {
+		free(desc);
+		free(url);
 		return -1;
+	}
 	sqlite3_bind_text(st, 1, uuid, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, im->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, im->label, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, im->file, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, im->description, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, desc, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, im->sweep ? "sweep" : "fixed", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 7, im->connection, -1, SQLITE_STATIC);
-	if (im->url && *im->url)
-		sqlite3_bind_text(st, 8, im->url, -1, SQLITE_STATIC);
+	if (url)
+		sqlite3_bind_text(st, 8, url, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 9, im->host && *im->host ? im->host : "unknown", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, SOAK_VERSION, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 11, im->interval_ms);
@@ -259,6 +269,8 @@ int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, s
 	sqlite3_bind_text(st, 15, im->origin, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
+	free(desc);
+	free(url);
 	if (rc != SQLITE_DONE)
 		return db_fail(r->db, "cannot record the imported run", err, errlen);
 	r->run_id = sqlite3_last_insert_rowid(r->db);
@@ -423,7 +435,10 @@ int rec_interval(struct recorder *r, int step_idx, int64_t start_ms, int64_t len
 		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1,
 		                  SQLITE_STATIC);
 		sqlite3_bind_int64(r->ins_error, 5, s->err_count[c]);
-		sqlite3_bind_text(r->ins_error, 6, s->err_sample[c], -1, SQLITE_STATIC);
+		/* A sample may quote an answer's body (a token in it) or a URL: redacted. */
+		char *sample = redact_text(NULL, s->err_sample[c]);
+		sqlite3_bind_text(r->ins_error, 6, sample ? sample : "", -1, SQLITE_TRANSIENT);
+		free(sample);
 		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
 			goto fail;
 	}

@@ -17,6 +17,7 @@
 #include "db.h"
 #include "dur.h"
 #include "exitcode.h"
+#include "redact.h"
 
 #define OUT_MAX       65536 /* bytes of a start command's stdout kept */
 #define KILL_GRACE_MS 3000  /* after SIGTERM to a command's group, SIGKILL */
@@ -226,9 +227,13 @@ static int start_target(struct ctx *c, int t, int round)
 		free(out);
 		return -1;
 	}
-	for (char *l = out; l && *l;) { /* what it said, for the log */
+	for (char *l = out; l && *l;) { /* what it said, for the log (redacted: url=) */
 		char *nl = strchr(l, '\n');
-		fprintf(stderr, "  %.*s\n", nl ? (int)(nl - l) : (int)strlen(l), l);
+		if (nl)
+			*nl = '\0';
+		char *shown = redact_text(NULL, l);
+		fprintf(stderr, "  %s\n", shown ? shown : "");
+		free(shown);
 		l = nl ? nl + 1 : NULL;
 	}
 	free(out);
@@ -419,8 +424,10 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	sqlite3_bind_int(q, 6, st->rounds);
 	sqlite3_bind_int(q, 7, st->warmup_runs);
 	sqlite3_bind_int(q, 8, st->keep_running);
-	if (st->before_each)
-		sqlite3_bind_text(q, 9, st->before_each, -1, SQLITE_STATIC);
+	char *before = st->before_each_shown ? redact_text(NULL, st->before_each_shown) : NULL;
+	if (before)
+		sqlite3_bind_text(q, 9, before, -1, SQLITE_TRANSIENT);
+	free(before);
 	sqlite3_bind_text(q, 10, targets, -1, SQLITE_STATIC);
 	sqlite3_bind_int(q, 11, managed);
 	sqlite3_bind_int(q, 12, study_nslots(st));
@@ -684,12 +691,14 @@ int study_run(const struct study *st, const struct study_run_opts *o)
 	int nslots = study_nslots(st), rc = EXIT_OK, breached = 0, usage = 0, left = 0, nth = 0;
 	struct study_slot *slots = calloc((size_t)nslots, sizeof *slots);
 	char *done = calloc((size_t)nslots, 1),
-	     *text = scn_text_with_sets(st->text, o->sets, o->nsets);
+	     *whole = scn_text_with_sets(st->text, o->sets, o->nsets),
+	     *text = whole ? redact_ini(NULL, whole) : NULL; /* what studies.text stores */
 	uint64_t seed = st->has_seed ? st->seed : 0;
 	const char *status = "failed";
 
 	if (o->study_id)
 		*o->study_id = -1;
+	free(whole);
 	if (!c || !slots || !done || !text) {
 		fprintf(stderr, "%s: out of memory\n", o->who);
 		free(c);

@@ -81,6 +81,16 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 		    !strcmp(s->name + strlen(s->name) - 4, ".ini"))
 			s->name[strlen(s->name) - 4] = '\0';
 	}
+	/* redact is repeatable: every entry adds names, the file's and --set's alike. */
+	redact_init(&s->redact);
+	for (int i = 0; i < p->nents; i++) {
+		e = &p->ents[i];
+		if (strcmp(e->section, "scenario") || strcmp(e->key, "redact"))
+			continue;
+		e->used = 1;
+		if (redact_add(&s->redact, e->value, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "redact: %s", err);
+	}
 	e = scn_find(p, "scenario", "label");
 	s->label = scn_dup(p, e ? e->value : (s->name ? s->name : ""));
 	if (e && !*e->value)
@@ -583,16 +593,21 @@ int scn_parse_text(struct scenario *s, const char *name, const char *text, char 
 	                      .nsets = nsets};
 	int rc;
 
+	char *whole = NULL;
+
 	memset(s, 0, sizeof *s);
 	p.ents = calloc(SCN_MAX_ENTRIES, sizeof *p.ents);
 	s->file = strdup(name);
-	s->text = scn_text_with_sets(text, sets, nsets);
-	if (!p.ents || !s->file || !s->text) {
+	whole = scn_text_with_sets(text, sets, nsets);
+	if (!p.ents || !s->file || !whole) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
-	} else {
-		rc = parse_all(s, &p);
+	} else if ((rc = parse_all(s, &p)) == 0 && !(s->text = redact_ini(&s->redact, whole))) {
+		/* redacted with the scenario's own names, so only once it is parsed */
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
 	}
+	free(whole);
 	scn_parse_release(&p);
 	if (rc < 0)
 		scn_release(s);
@@ -722,8 +737,10 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 	scn_print_frames(s, f); /* tcp-frame: address, handshake, frames */
 	for (int i = 0; i < s->plan.nreqs && s->plan.protocol == PLAN_HTTP; i++) {
 		const struct plan_request *r = &s->plan.reqs[i];
+		char *url = redact_text(&s->redact, r->url.text);
 		fprintf(f, "  request %s (weight %d): %s %s", r->name, r->weight, r->method,
-		        r->url.text);
+		        url ? url : "");
+		free(url);
 		if (r->has_body)
 			fprintf(f, " body %zu+ bytes", r->body.min_len);
 		fprintf(f, "; %d header%s; timeout %s; expect %s", r->nheaders,
@@ -747,11 +764,13 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		        s->plan.csv.ncols);
 	for (int i = 0; i < s->ncollect; i++) {
 		const struct scn_collect *k = &s->collect[i];
+		/* a pattern copied from ps may hold a -Dx.password=... */
+		char *re = k->pid_match ? redact_text(&s->redact, k->pid_match) : NULL;
 		fprintf(f, "  collect %s every %s:%s%s%s%s%s%s", k->name,
 		        dur_format(k->every_ms, a, sizeof a), k->pid_match ? " processes /" : "",
-		        k->pid_match ? k->pid_match : "", k->pid_match ? "/" : "",
-		        k->host ? " host" : "", k->gc_log ? " gc log " : "",
-		        k->gc_log ? k->gc_log : "");
+		        re ? re : "", k->pid_match ? "/" : "", k->host ? " host" : "",
+		        k->gc_log ? " gc log " : "", k->gc_log ? k->gc_log : "");
+		free(re);
 		if (k->memory_limit > 0)
 			fprintf(f, " memory limit %.1f MB", (double)k->memory_limit / 1048576.0);
 		fputc('\n', f);

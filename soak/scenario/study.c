@@ -9,6 +9,7 @@
 
 #include "dur.h"
 #include "cpus.h"
+#include "redact.h"
 #include "scenario_read.h"
 
 #define KV_MAX 65536 /* bytes of a start command's output that are read */
@@ -24,6 +25,15 @@ static char *get_str(struct scn_parse *p, const char *sec, const char *key)
 	if (!e || !*e->value)
 		return NULL;
 	return scn_dup(p, e->value);
+}
+
+/* A value as written: ${env:NAME} unexpanded, for what is shown and stored. */
+static char *get_shown(struct scn_parse *p, const char *sec, const char *key)
+{
+	struct scn_entry *e = scn_find(p, sec, key);
+	if (!e || !*e->value)
+		return NULL;
+	return scn_dup(p, e->raw ? e->raw : e->value);
 }
 
 /* A path relative to the study file's directory. */
@@ -111,6 +121,7 @@ static void parse_study(struct scn_parse *p, struct study *st)
 			scn_perr(p, e, 0, "seed: only with order = random");
 	}
 	st->before_each = get_str(p, "study", "before_each");
+	st->before_each_shown = get_shown(p, "study", "before_each");
 	st->warmup_runs = 1;
 	if ((e = scn_find(p, "study", "warmup_runs")) &&
 	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
@@ -163,6 +174,8 @@ static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
 	t->name = scn_dup(p, sec + 7);
 	t->start = get_str(p, sec, "start");
 	t->stop = get_str(p, sec, "stop");
+	t->start_shown = get_shown(p, sec, "start");
+	t->stop_shown = get_shown(p, sec, "stop");
 	t->given.url = get_str(p, sec, "url");
 	t->given.address = get_str(p, sec, "address");
 	t->given.gc_log = get_str(p, sec, "gc_log");
@@ -189,7 +202,9 @@ static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
 			scn_perr(p, e, 0, "set: expected SECTION.KEY=VALUE, not '%s'", e->value);
 			break;
 		}
-		t->sets[t->nsets++] = scn_dup(p, e->value);
+		/* As written: the scenario expands its ${env:NAME} (and doubles its '$' for a
+		 * template) itself. */
+		t->sets[t->nsets++] = scn_dup(p, e->raw ? e->raw : e->value);
 	}
 	if (!p->failed && !t->start && !t->given.url && !t->given.address)
 		scn_perr(p, NULL, t->line,
@@ -313,11 +328,14 @@ void study_release(struct study *st)
 		free(t->name);
 		free(t->start);
 		free(t->stop);
+		free(t->start_shown);
+		free(t->stop_shown);
 		study_kv_release(&t->given);
 		for (int k = 0; k < t->nsets; k++)
 			free(t->sets[k]);
 	}
 	free(st->before_each);
+	free(st->before_each_shown);
 	free(st->name);
 	free(st->file);
 	free(st->text);
@@ -605,17 +623,28 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
 		        scns[i].nlevels == 1 ? "" : "s",
 		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
-	fprintf(f, "  before each run: %s\n", st->before_each ? st->before_each : "(nothing)");
+	/* Commands and URLs as a report would show them: their secrets redacted. */
+	char *shown =
+	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
+	fprintf(f, "  before each run: %s\n", shown ? shown : "");
+	free(shown);
 	for (int t = 0; t < st->ntargets; t++) {
 		const struct study_target *tg = &st->targets[t];
+		char *start = redact_text(NULL, tg->start_shown ? tg->start_shown : ""),
+		     *stop = redact_text(NULL, tg->stop_shown ? tg->stop_shown : ""),
+		     *at = redact_text(NULL, tg->given.url       ? tg->given.url
+		                             : tg->given.address ? tg->given.address
+		                                                 : "");
 		fprintf(f, "  target %s: ", tg->name);
 		if (tg->start)
-			fprintf(f, "start `%s`%s%s%s", tg->start,
-			        tg->stop ? ", stop `" : ", no stop", tg->stop ? tg->stop : "",
+			fprintf(f, "start `%s`%s%s%s", start ? start : "",
+			        tg->stop ? ", stop `" : ", no stop", tg->stop && stop ? stop : "",
 			        tg->stop ? "`" : "");
 		else
-			fprintf(f, "already running at %s",
-			        tg->given.url ? tg->given.url : tg->given.address);
+			fprintf(f, "already running at %s", at ? at : "");
+		free(start);
+		free(stop);
+		free(at);
 		if (tg->nsets)
 			fprintf(f, "; %d override%s", tg->nsets, tg->nsets == 1 ? "" : "s");
 		fputc('\n', f);

@@ -60,6 +60,8 @@ struct study_target {
 	char *name;                 /* [target.NAME]: the label of its runs */
 	char *start;                /* shell command, or NULL: already running */
 	char *stop;                 /* shell command, or NULL */
+	char *start_shown;          /* start as written (${env:NAME} unexpanded), or NULL */
+	char *stop_shown;           /* stop as written, or NULL */
 	struct study_kv given;      /* url, address, pid, gc_log from the section */
 	char *sets[STUDY_MAX_SETS]; /* SECTION.KEY=VALUE overrides for its scenarios */
 	int nsets;                  /* entries in sets */
@@ -87,6 +89,7 @@ struct study {
 	int has_seed;                         /* seed given in the file */
 	uint64_t seed;                        /* random order's seed when given */
 	char *before_each;                    /* shell command before every run, or NULL */
+	char *before_each_shown;              /* as written (${env:NAME} unexpanded), or NULL */
 	int warmup_runs;                      /* runs after each start, not compared */
 	int keep_running;                     /* 1: start all at the beginning, stop at the end */
 	int64_t command_timeout_ms;           /* start, stop and before_each each get this */
