@@ -18,11 +18,13 @@ build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libi
 # that runs deploy/slurm, python3-kubernetes to check deploy/k8s's manifests against the
 # Kubernetes API's models; nginx-light for a target so fast that the load generator is
 # the bottleneck; JMeter (with its HTTP sampler) and nmon write the real files `soak
-# import` is tested on, tzdata lets those tests read nmon's local times in another zone.
+# import` is tested on, tzdata lets those tests read nmon's local times in another zone;
+# groff-base and man-db render the man pages (groff -ww, man -l), bash-completion is what
+# the completion script is tested under.
 check=(libcmocka-dev sqlite3 curl gnuplot-nox nginx-light postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
        chromium clang libclang-rt-dev procps iproute2 python3 time jq shfmt slurm-wlm munge
-       python3-kubernetes jmeter jmeter-http nmon tzdata)
+       python3-kubernetes jmeter jmeter-http nmon tzdata groff-base man-db bash-completion)
 # python3: targets/free_port.sh lets the kernel pick the servers' free ports with it.
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
       libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps python3)
