@@ -1,6 +1,7 @@
 # soak — GNU make, pkg-config.  `make` builds bin/; `make check` runs every test;
 # `make check SANITIZE=address,undefined` the same under ASan/UBSan; `make demo`, `make bench`;
-# `make install` / `make uninstall` (PREFIX, DESTDIR, ...: see "installing" below).
+# `make install` / `make uninstall` (PREFIX, DESTDIR, ...: see "installing" below);
+# `make check-deb` builds the Debian package, lints it and tries it in a fresh Debian.
 # Missing Debian packages are installed by tools/deps.sh (as root) before anything builds
 # (DEPS=no: never; debian/rules says so, a package build must not install packages).
 
@@ -79,7 +80,7 @@ DEPS_STAMP := build/.deps-build
 endif
 
 .PHONY: all check unit it demo bench fuzz clean deps deps-check deps-demo deps-bench java \
-        format install install-build uninstall
+        format install install-build uninstall deb check-deb deps-package
 all: $(PROGRAMS)
 
 # --- dependencies (Debian packages) ------------------------------------------------------
@@ -95,6 +96,8 @@ deps-demo: $(DEPS_STAMP)
 	$(Q)tools/deps.sh demo
 deps-bench: $(DEPS_STAMP)
 	$(Q)tools/deps.sh bench
+deps-package: $(DEPS_STAMP)
+	$(Q)tools/deps.sh package
 
 # --- objects and programs ----------------------------------------------------------------
 # Text the binaries carry (migrations, views, gnuplot scripts) becomes C at build time.
@@ -251,6 +254,16 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,soak $(COMPLETION_LINKS)) \
 	    $(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(notdir $(UNITS)))
 	$(Q)rm -rf $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(DOCDIR)
+
+# The Debian package, built from a copy of the tree (dpkg-buildpackage cleans the tree it
+# builds in), into build/deb/; check-deb also lints it and installs it into a fresh Debian
+# made by tools/fresh-debian.sh, runs it there and removes it (tests/pkg/test_deb.sh).
+deb: deps-package
+	$(Q)tests/pkg/test_deb.sh --build-only
+check-deb: deps-package
+	$(Q)mkdir -p build && tests/pkg/test_deb.sh 2>&1 | tee build/check-deb.log; \
+	    rc=$${PIPESTATUS[0]}; echo "$$(grep -c '^ok ' build/check-deb.log) passed," \
+	    "$$(grep -c '^not ok ' build/check-deb.log) failed"; exit $$rc
 
 FUZZ_SECONDS ?= 60
 fuzz: deps-check

@@ -9,7 +9,7 @@ Prints TAP lines (`ok - ...`, `not ok - ...`) and `# ...` notes; exits 1 when a 
 tools/deps.sh (tests/it/test_deps.sh uses that to prove that a missing package is caught).
 
 Goals and the profile that must cover them: `make` (all) -> build, `make demo` -> demo,
-`make check` -> check.  A package covers a need when it is in the profile (`deps.sh --list P`),
+`make check` -> check, `make check-deb` -> package.  A package covers a need when it is in the profile (`deps.sh --list P`),
 pulled in by one that is (the Depends/Pre-Depends closure, on this machine's dpkg database,
 apt-cache for a package not installed here), or is Priority required / Essential (every
 debootstrap minbase has those).
@@ -52,7 +52,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the tree
 from deps_shell import UNKNOWN, Commands, Script, run
 
-GOALS = [("all", "build"), ("demo", "demo"), ("check", "check")]
+GOALS = [("all", "build"), ("demo", "demo"), ("check", "check"), ("check-deb", "package")]
 # Scripts `make check` runs that no recipe names literally (tests/run.sh globs them).
 CHECK_ROOTS = ["tests/run.sh", "tests/it/test_*.sh", "tests/fuzz/run.sh"]
 # C files the tests compile themselves (test_report.sh: cc; tests/fuzz/run.sh: clang).
