@@ -2,12 +2,14 @@
 """man_check: do the man pages keep up with the programs?
 
     tests/it/man_check.py --man DIR --soak PROGRAM [--page NAME=PROGRAM]... [--render PAGE]...
+                          [--only PAGE]...
 
 Prints TAP lines (`ok - ...`, `not ok - ...`); exits 1 when a line is `not ok`.
 
  * Every page in DIR (*.1, *.5; or only the --render ones, `--render none`: none)
-   renders with no warning: `groff -ww -man -z` and `man --warnings=w -l` (what lintian
-   runs) print nothing.
+   renders with no warning: `groff -ww -man` (at any width) and `man --warnings=w -l` (at 80
+   columns: what lintian runs) print nothing.
+ * (--only PAGE: the options of these pages only, for a quicker look.)
  * The commands: `soak --help` lists them; each has its page DIR/soak-COMMAND.1, which
    soak(1) names as soak-COMMAND(1).
  * The options: every option that `soak --help`, `soak COMMAND --help` and `PROGRAM
@@ -76,11 +78,17 @@ def commands(text):
     return out
 
 
+_rendered = {}
+
+
 def render(page):
-    """The page as plain text, lines as wide as they come (no wrapping of a tag line)."""
-    env = dict(os.environ, LC_ALL="C")
-    p = run(["groff", "-man", "-Tascii", "-rLL=250n", "-P-cbou", page], env=env)
-    return p.stdout
+    """groff -ww's run of the page: the page as plain text, lines as wide as they come (no
+    wrapping of a tag line), and its warnings.  -> CompletedProcess, once per page."""
+    if page not in _rendered:
+        env = dict(os.environ, LC_ALL="C")
+        _rendered[page] = run(["groff", "-ww", "-man", "-Tascii", "-rLL=250n", "-P-cbou", page],
+                              env=env)
+    return _rendered[page]
 
 
 def option_items(text):
@@ -103,6 +111,8 @@ def main():
                     help="NAME=PROGRAM: the page NAME.1 documents PROGRAM")
     ap.add_argument("--render", action="append",
                     help="check only these pages' rendering (none: no page)")
+    ap.add_argument("--only", action="append",
+                    help="check only these pages' options (soak-run.1)")
     a = ap.parse_args()
     bad = 0
 
@@ -121,8 +131,7 @@ def main():
     env = dict(os.environ, LC_ALL="C.UTF-8", MANWIDTH="80")
 
     def warnings(page):
-        return (run(["groff", "-ww", "-man", "-z", page], env=env),
-                run(["man", "--warnings=w", "-l", page], env=env))
+        return render(page), run(["man", "--warnings=w", "-l", page], env=env)
 
     if a.render:
         pages = [p for p in pages if os.path.basename(p) in a.render]
@@ -132,9 +141,9 @@ def main():
         name = os.path.basename(page)
         msgs = (w.stderr + m.stderr).strip()
         if w.returncode == 0 and m.returncode == 0 and not msgs and m.stdout.strip():
-            ok("%s renders with no warning (groff -ww, man -l)" % name)
+            ok("%s renders with no warning (groff -ww, man --warnings=w -l)" % name)
         else:
-            not_ok("%s renders with no warning (groff -ww, man -l): %s" % (
+            not_ok("%s renders with no warning (groff -ww, man --warnings=w -l): %s" % (
                 name, msgs.replace("\n", " | ") or "exit %d/%d" % (w.returncode, m.returncode)))
 
     # (page, program argv, what to call it in messages)
@@ -149,7 +158,7 @@ def main():
         return 1
     checks.append(("soak.1", [a.soak], "soak"))
     main_page = os.path.join(a.man, "soak.1")
-    main_text = render(main_page) if os.path.exists(main_page) else ""
+    main_text = render(main_page).stdout if os.path.exists(main_page) else ""
     for c in cmds:
         page = "soak-%s.1" % c
         if not os.path.exists(os.path.join(a.man, page)):
@@ -163,13 +172,15 @@ def main():
     for spec in a.page:
         name, _, prog = spec.partition("=")
         checks.append((name + ".1", [prog], name))
+    if a.only:
+        checks = [c for c in checks if c[0] in a.only]
 
     def gather(check):
         page, argv, _ = check
         path = os.path.join(a.man, page)
         if not os.path.exists(path):
             return None
-        return help_text(argv) + (render(path),)
+        return help_text(argv) + (render(path).stdout,)
 
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         gathered = list(pool.map(gather, checks))

@@ -20,10 +20,10 @@ check_eq "a page for each program and each of soak's commands, plus soak(1) and 
   "soak-calibrate.1 soak-check.1 soak-gclog.1 soak-hlog.1 soak-import.1 soak-merge.1 soak-procstat.1 soak-regserver.1 soak-report.1 soak-run.1 soak-runs.1 soak-scenario.5 soak-study.1 soak.1 "
 
 # without: runs the checker on a copy; it must fail with a `not ok` line matching REGEX.
-#   without NAME REGEX MANDIR SOAK [PAGE]    (PAGE: the one page whose rendering to check)
+#   without NAME REGEX MANDIR SOAK PAGE    (PAGE: the one page to look at)
 without() {
   local name=$1 re=$2 out=$T/$RANDOM.out
-  python3 "$checker" --man "$3" --soak "$4" "${pages[@]}" --render "${5:-none}" >"$out" 2>&1
+  python3 "$checker" --man "$3" --soak "$4" "${pages[@]}" --render "$5" --only "$5" >"$out" 2>&1
   check_eq "$name: man_check fails" "$?" 1
   check "$name: a not ok line says what" grep -qE "^not ok - $re" "$out" ||
     sed 's/^/# /' "$out"
@@ -37,7 +37,7 @@ awk '/^\.TP$/ { tp = $0; next } tp != "" { if ($0 == ".B \\-\\-json") { tp = "";
 check "the copy of soak-runs.1 lost the --json item" \
   test "$(grep -c 'json' "$T/man1/soak-runs.1")" -lt "$(grep -c 'json' "$TOP/man/soak-runs.1")"
 without "a page without an option" \
-  "soak runs --json .*soak-runs\.1" "$T/man1" "$BIN/soak"
+  "soak runs --json .*soak-runs\.1" "$T/man1" "$BIN/soak" soak-runs.1
 
 # A soak with a new option and a new command, neither documented.
 cat >"$T/soak" <<EOF
@@ -52,9 +52,9 @@ EOF
 chmod +x "$T/soak"
 check "the stand-in soak lists history" grep -q '^  history ' <("$T/soak" --help)
 without "an option in run --help that soak-run.1 lacks" \
-  "soak run --metrics .*soak-run\.1" "$TOP/man" "$T/soak"
+  "soak run --metrics .*soak-run\.1" "$TOP/man" "$T/soak" soak-run.1
 without "a command without a page" "soak history has a page: soak-history\.1 is missing" \
-  "$TOP/man" "$T/soak"
+  "$TOP/man" "$T/soak" soak-history.1
 
 # A page with a groff mistake (an unknown request).
 cp -r "$TOP/man" "$T/man2"
