@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -110,6 +111,16 @@ static int sh_run(struct ctx *c, const char *what, const char *cmd, int t, int r
 		}
 	}
 	snprintf(rnd, sizeof rnd, "%d", round);
+	/* SOAK_STUDY_DIR: the study file's folder, absolute, so that a command can name a
+	 * script kept beside the study (an installed example names the installed targets). */
+	char dir[PATH_MAX], *slash = strrchr(st->file, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - st->file) + 1 : 1,
+	         slash ? st->file : ".");
+	char *abs = realpath(dir, NULL);
+	if (abs) {
+		snprintf(dir, sizeof dir, "%s", abs);
+		free(abs);
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -125,6 +136,7 @@ static int sh_run(struct ctx *c, const char *what, const char *cmd, int t, int r
 		if (dup2(out ? pfd[1] : STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(127);
 		setenv("SOAK_STUDY", st->name, 1);
+		setenv("SOAK_STUDY_DIR", dir, 1);
 		setenv("SOAK_DB", c->o->db_path, 1);
 		setenv("SOAK_ROUND", rnd, 1);
 		if (t >= 0)
