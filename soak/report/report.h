@@ -740,9 +740,13 @@ struct rpt_valid {
 
 /* The verdict of one label against the baseline (report_verdict.c). */
 struct rpt_vrow {
-	int label; /* index into labels (0: the baseline's own row) */
-	int cmp;   /* index into cmps of the comparison it rests on, or -1 (none) */
-	int cell;  /* the label's cell shown (the baseline's own when label 0), or -1 */
+	int label;     /* index into labels (0: the baseline's own row) */
+	int cmp;       /* index into cmps of the comparison it rests on, or -1 (none): capacity
+	                * (the closed model, users) before efficiency when the label has both */
+	int cell;      /* the label's cell shown (the baseline's own when label 0), or -1 */
+	int cmp_rate;  /* efficiency beside it: the comparison at a fixed open-model rate
+	                * (CPU per request, latency at that rate), or -1 */
+	int cell_rate; /* its cell (the baseline's own when label 0), or -1 */
 	double cpu_req[RPT_MAX_SOURCES]; /* CPU ms per request of this label's cell, per
 	                                  * report CPU series (NAN: not a process series);
 	                                  * against the baseline: cmps[cmp] holds the

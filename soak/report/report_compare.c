@@ -648,6 +648,8 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 		x->basis = RPT_ADV_CALIBRATION;
 		rpt_advise(&ca, &cb, base, target, alpha, x);
 	}
+	/* Resolved now is what the verdict's own interval says, never the model's guess. */
+	x->now_enough = isfinite(x->half_pct) && x->half_pct <= target;
 }
 
 /* "98.75 %" style: the level with as many decimals as it needs (up to three). */
@@ -845,11 +847,15 @@ int rpt_until_met(const struct report *r, const char *const *fig, const double *
 			if (half <= pct[i])
 				continue;
 			met = 0;
+			char at[48];
+			rpt_level_text(r->cells[m->cell].concurrency, r->cells[m->cell].rate, at,
+			               sizeof at);
 			if (used < whylen)
-				used += (size_t)snprintf(
-				    why + used, whylen - used, "%s%s: %s ±%.1f%% (%g%% asked)",
-				    used ? "; " : "", r->labels[r->cells[m->cell].label].name,
-				    fig[i], half, pct[i]);
+				used += (size_t)snprintf(why + used, whylen - used,
+				                         "%s%s at %s: %s ±%.1f%% (%g%% asked)",
+				                         used ? "; " : "",
+				                         r->labels[r->cells[m->cell].label].name,
+				                         at, fig[i], half, pct[i]);
 		}
 		if (!seen) {
 			snprintf(err, errlen, "until names %s, which no comparison of the runs has",
