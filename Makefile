@@ -1,6 +1,9 @@
 # soak — GNU make, pkg-config.  `make` builds bin/; `make check` runs every test;
-# `make check SANITIZE=address,undefined` the same under ASan/UBSan; `make demo`, `make bench`.
-# Missing Debian packages are installed by tools/deps.sh (as root) before anything builds.
+# `make check SANITIZE=address,undefined` the same under ASan/UBSan; `make demo`, `make bench`;
+# `make install` / `make uninstall` (PREFIX, DESTDIR, ...: see "installing" below);
+# `make check-deb` builds the Debian package, lints it and tries it in a fresh Debian.
+# Missing Debian packages are installed by tools/deps.sh (as root) before anything builds
+# (DEPS=no: never; debian/rules says so, a package build must not install packages).
 
 .DEFAULT_GOAL := all
 .SECONDARY:
@@ -71,16 +74,23 @@ ifneq ($(MONITOR_SRC),)
 PROGRAMS += $(BIN)/monitor
 endif
 
+DEPS ?= yes
+ifeq ($(DEPS),no)
+DEPS_STAMP :=
+else
 DEPS_STAMP := build/.deps-build
+endif
 
 .PHONY: all check unit it demo bench fuzz clean deps deps-check deps-demo deps-bench java \
-        format
+        format install install-build uninstall deb check-deb deps-package
 all: $(PROGRAMS)
 
 # --- dependencies (Debian packages) ------------------------------------------------------
+ifneq ($(DEPS_STAMP),)
 $(DEPS_STAMP): tools/deps.sh
 	$(Q)tools/deps.sh build
 	$(Q)mkdir -p build && touch $@
+endif
 deps: $(DEPS_STAMP)
 deps-check: $(DEPS_STAMP)
 	$(Q)tools/deps.sh check
@@ -88,6 +98,8 @@ deps-demo: $(DEPS_STAMP)
 	$(Q)tools/deps.sh demo
 deps-bench: $(DEPS_STAMP)
 	$(Q)tools/deps.sh bench
+deps-package: $(DEPS_STAMP)
+	$(Q)tools/deps.sh package
 
 # --- objects and programs ----------------------------------------------------------------
 # Text the binaries carry (migrations, views, gnuplot scripts) becomes C at build time.
@@ -167,6 +179,93 @@ demo: deps-demo
 
 bench: deps-bench all
 	$(Q)for b in bench/*.sh; do echo "== $$b"; BIN=$(abspath $(BIN)) $$b || exit 1; done
+
+# --- installing ----------------------------------------------------------------------------
+# GNU directory variables (upper case; the lower-case GNU names work as well):
+#   make install PREFIX=/usr DESTDIR=/tmp/stage
+# installs the commands, the man pages, the bash completion, the systemd template units of
+# the collectors and, under PKGDATADIR, the example scenarios, the study target script and
+# the deploy files.  Nothing installed reads the source tree: the SQL and the gnuplot
+# scripts are built into the binaries, soak runs the collectors from its own directory, a
+# scenario's files are relative to the scenario.  The units and the scenarios' comments
+# name the default prefix's paths (/usr/local/bin, /usr/local/share/soak); they are
+# rewritten to BINDIR and PKGDATADIR as they are installed.  The test servers: regserver
+# is installed as soak-regserver (a known-answer target to check a load generator with, and
+# what the self-test study runs); the framed-TCP monitor is not (it stands in for one
+# particular in-house server and needs jansson).
+prefix ?= /usr/local
+PREFIX ?= $(prefix)
+exec_prefix ?= $(PREFIX)
+BINDIR ?= $(if $(bindir),$(bindir),$(exec_prefix)/bin)
+DATAROOTDIR ?= $(if $(datarootdir),$(datarootdir),$(PREFIX)/share)
+DATADIR ?= $(if $(datadir),$(datadir),$(DATAROOTDIR))
+PKGDATADIR ?= $(DATADIR)/soak
+MANDIR ?= $(if $(mandir),$(mandir),$(DATAROOTDIR)/man)
+DOCDIR ?= $(if $(docdir),$(docdir),$(DATAROOTDIR)/doc/soak)
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 755
+INSTALL_DATA ?= $(INSTALL) -m 644
+
+# What is installed: programs (built name -> installed name), man pages, completion.
+INSTALL_PROGS := soak soak-procstat soak-gclog regserver:soak-regserver
+MAN1 := $(sort $(wildcard man/*.1))
+MAN5 := $(sort $(wildcard man/*.5))
+COMPLETION_LINKS := soak-procstat soak-gclog soak-regserver
+# The deploy files: the Slurm scripts run from where they are installed; validate.py is
+# data (run as `/usr/bin/python3 validate.py`: python3 is no dependency of soak's).
+DEPLOY_SCRIPTS := deploy/slurm/submit.sh deploy/slurm/agent.sbatch deploy/slurm/merge.sbatch
+DEPLOY_FILES := deploy/slurm/README.md deploy/k8s/README.md deploy/k8s/Containerfile \
+        deploy/k8s/study.yaml deploy/k8s/validate.py deploy/systemd/README.md \
+        deploy/systemd/app.env.example deploy/systemd/db.env.example
+UNITS := deploy/systemd/soak-procstat@.service deploy/systemd/soak-gclog@.service
+SCENARIO_FILES := $(sort $(wildcard scenarios/*.ini))
+FRAME_FILES := $(sort $(wildcard scenarios/frames/*))
+# The default prefix's paths in installed text, rewritten to where things really go.
+RELOCATE := sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/soak/|$(PKGDATADIR)/|g'
+
+install-build: $(foreach p,$(INSTALL_PROGS),$(BIN)/$(firstword $(subst :, ,$(p))))
+
+install: install-build
+	$(Q)$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DOCDIR) \
+	    $(DESTDIR)$(PKGDATADIR)/scenarios/frames $(DESTDIR)$(PKGDATADIR)/targets/regserver \
+	    $(addprefix $(DESTDIR)$(PKGDATADIR)/deploy/,slurm k8s systemd)
+	$(Q)$(foreach p,$(INSTALL_PROGS),$(INSTALL_PROGRAM) $(BIN)/$(firstword $(subst :, ,$(p))) \
+	    $(DESTDIR)$(BINDIR)/$(lastword $(subst :, ,$(p))) &&) true
+	$(Q)$(INSTALL_DATA) $(MAN1) $(DESTDIR)$(MANDIR)/man1
+	$(Q)$(INSTALL_DATA) $(MAN5) $(DESTDIR)$(MANDIR)/man5
+	$(Q)$(INSTALL_DATA) completion/soak.bash $(DESTDIR)$(BASHCOMPDIR)/soak
+	$(Q)$(foreach l,$(COMPLETION_LINKS),ln -sf soak $(DESTDIR)$(BASHCOMPDIR)/$(l) &&) true
+	$(Q)$(foreach u,$(UNITS),$(RELOCATE) $(u) >$(DESTDIR)$(SYSTEMDUNITDIR)/$(notdir $(u)) && \
+	    chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$(notdir $(u)) &&) true
+	$(Q)$(foreach f,$(SCENARIO_FILES),$(RELOCATE) $(f) >$(DESTDIR)$(PKGDATADIR)/$(f) && \
+	    chmod 644 $(DESTDIR)$(PKGDATADIR)/$(f) &&) true
+	$(Q)$(INSTALL_DATA) $(FRAME_FILES) $(DESTDIR)$(PKGDATADIR)/scenarios/frames
+	$(Q)$(INSTALL_PROGRAM) targets/regserver/regserver.sh $(DESTDIR)$(PKGDATADIR)/targets/regserver
+	$(Q)$(foreach f,$(DEPLOY_SCRIPTS),$(INSTALL_PROGRAM) $(f) $(DESTDIR)$(PKGDATADIR)/$(f) &&) true
+	$(Q)$(foreach f,$(DEPLOY_FILES),$(INSTALL_DATA) $(f) $(DESTDIR)$(PKGDATADIR)/$(f) &&) true
+	$(Q)$(INSTALL_DATA) README.md $(DESTDIR)$(DOCDIR)
+
+# Removes what install installed (PKGDATADIR and DOCDIR are soak's own: wholly).
+uninstall:
+	$(Q)rm -f $(foreach p,$(INSTALL_PROGS),$(DESTDIR)$(BINDIR)/$(lastword $(subst :, ,$(p)))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+	    $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,soak $(COMPLETION_LINKS)) \
+	    $(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(notdir $(UNITS)))
+	$(Q)rm -rf $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(DOCDIR)
+
+# The Debian package, built from a copy of the tree (dpkg-buildpackage cleans the tree it
+# builds in), into build/deb/; check-deb also lints it and installs it into a fresh Debian
+# made by tools/fresh-debian.sh, runs it there and removes it (tests/pkg/test_deb.sh).
+deb: deps-package
+	$(Q)tests/pkg/test_deb.sh --build-only
+check-deb: deps-package
+	$(Q)mkdir -p build && tests/pkg/test_deb.sh 2>&1 | tee build/check-deb.log; \
+	    rc=$${PIPESTATUS[0]}; echo "$$(grep -c '^ok ' build/check-deb.log) passed," \
+	    "$$(grep -c '^not ok ' build/check-deb.log) failed"; exit $$rc
 
 FUZZ_SECONDS ?= 60
 fuzz: deps-check

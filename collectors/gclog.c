@@ -18,6 +18,7 @@
 #include "dur.h"
 #include "gcanalysis.h"
 #include "exitcode.h"
+#include "fmode.h"
 #include "log.h"
 
 volatile sig_atomic_t gl_stop;
@@ -54,7 +55,8 @@ static void usage(FILE *out)
 	    "  --die-with-parent  follow: stop when the parent process goes away\n"
 	    "  --summary FILE...  no database: print one JSON object per file\n"
 	    "  --log-level LEVEL  error, warn (default), info, debug\n"
-	    "  --help             this text\n");
+	    "  --help             this text\n"
+	    "A new database is created 0600 ($SOAK_FILE_MODE, e.g. 0640, gives another mode).\n");
 }
 
 /* Events of one file, for --summary. */
@@ -263,6 +265,10 @@ int main(int argc, char **argv)
 				rc = r;
 		}
 		return rc;
+	}
+	if (fmode_check_env(err, sizeof err) < 0) {
+		fprintf(stderr, "soak-gclog: %s\n", err);
+		return EXIT_USAGE;
 	}
 	if (!g.db_path || !g.source || import == !!follow || (import && optind >= argc) ||
 	    (follow && optind < argc)) {

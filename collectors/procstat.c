@@ -21,9 +21,11 @@
 #include "db.h"
 #include "dur.h"
 #include "exitcode.h"
+#include "fmode.h"
 #include "log.h"
 #include "procstat_host.h"
 #include "procstat_pset.h"
+#include "redact.h"
 
 #define PROG         "soak-procstat"
 #define MIN_EVERY_MS 100 /* samples are keyed by millisecond: far above that */
@@ -70,7 +72,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "Samples /proc into the samples table of a soak database, one transaction per round.\n"
 	    "\n"
-	    "  --db DB            the database (created when missing)\n"
+	    "  --db DB            the database (created when missing, 0600: $SOAK_FILE_MODE,\n"
+	    "                     e.g. 0640, gives another mode)\n"
 	    "  --source NAME      samples.source of every row (app, db, host, ...)\n"
 	    "  --pid N            the process set is this pid\n"
 	    "  --pidfile F        ... the pid in F, re-read every round\n"
@@ -305,11 +308,17 @@ static int round_once(struct sampler *s, char *err, size_t errlen)
 			goto fail;
 	}
 	if (ev != PSET_SAME) {
-		log_info("%s: %s", pset_event_kind(ev), detail);
+		/* The detail quotes --match, which may be a command line copied from ps with
+		 * its -Ddb.password=... in it: stored and logged redacted (redact.h). */
+		char *shown = redact_text(NULL, detail);
+		int bad;
+		log_info("%s: %s", pset_event_kind(ev), shown ? shown : "");
 		sqlite3_bind_text(s->ins_ev, 3, pset_event_kind(ev), -1, SQLITE_STATIC);
 		sqlite3_bind_int64(s->ins_ev, 4, t_ms);
-		sqlite3_bind_text(s->ins_ev, 5, detail, -1, SQLITE_TRANSIENT);
-		if (step_reset(s->db, s->ins_ev, "cannot insert an event", err, errlen) < 0)
+		sqlite3_bind_text(s->ins_ev, 5, shown ? shown : "", -1, SQLITE_TRANSIENT);
+		bad = step_reset(s->db, s->ins_ev, "cannot insert an event", err, errlen) < 0;
+		free(shown);
+		if (bad)
 			goto fail;
 	}
 	if (db_commit(s->db, err, errlen) < 0)
@@ -410,6 +419,10 @@ int main(int argc, char **argv)
 	rc = parse_args(&s, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? EXIT_OK : rc;
+	if (fmode_check_env(err, sizeof err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_USAGE;
+	}
 	if (!s.host_name[0] &&
 	    (gethostname(s.host_name, sizeof s.host_name - 1) < 0 || !s.host_name[0]))
 		snprintf(s.host_name, sizeof s.host_name, "localhost");
@@ -431,8 +444,10 @@ int main(int argc, char **argv)
 		goto fail;
 	if (open_db(&s, err, sizeof err) < 0)
 		goto fail;
-	log_info("sampling %s%s as '%s' every %lldms into '%s'", set_text(&s, what, sizeof what),
+	char *set = redact_text(NULL, set_text(&s, what, sizeof what));
+	log_info("sampling %s%s as '%s' every %lldms into '%s'", set ? set : "",
 	         s.want_host ? " and the host" : "", s.source, (long long)s.every_ms, s.db_path);
+	free(set);
 	rc = loop(&s);
 	goto cleanup;
 fail:

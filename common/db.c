@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmode.h"
+
 /* Generated from sql/ by tools/embed-sql.sh. */
 extern const char *const sql_migrations[];
 extern const int sql_migration_count;
@@ -168,6 +170,11 @@ int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen
 	long long ver;
 
 	*out = NULL;
+	/* SQLite would create the file 0644 (and its -wal and -shm alike, which take the
+	 * file's mode): created here first, it is its owner's (fmode.h). */
+	if ((flags & DB_CREATE) && *path && strcmp(path, ":memory:") != 0 &&
+	    strncmp(path, "file:", 5) != 0)
+		fmode_create(path);
 	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open '%s': %s", path,
 		         open_error(db, path, flags & DB_CREATE));

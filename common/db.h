@@ -1,10 +1,10 @@
 /*
  * db — the results database: one SQLite file holding every number of a study.
  *
- * db_open() opens (or creates) the file in WAL mode with a busy timeout and foreign keys
- * on, then brings its schema up to date: the migrations in sql/NNN_*.sql (embedded into the
- * binary at build time) are applied in order, each in its own transaction, keyed by
- * PRAGMA user_version.  A file written by a newer soak (user_version above what this binary
+ * db_open() opens (or creates, with fmode_file(): 0600 by default) the file in WAL mode with a busy
+ * timeout and foreign keys on, then brings its schema up to date: the migrations in sql/NNN_*.sql
+ * (embedded into the binary at build time) are applied in order, each in its own transaction, keyed
+ * by PRAGMA user_version.  A file written by a newer soak (user_version above what this binary
  * knows) is refused with a clear message.  The report views of sql/views.sql are created as
  * TEMP views on every connection, so a file never depends on one soak version's views.
  *

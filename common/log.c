@@ -61,3 +61,17 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	if (write(STDERR_FILENO, line, n) < 0)
 		return;
 }
+
+void log_vlib(enum log_level level, const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[512];
+	size_t n;
+
+	if (level > log_threshold)
+		return;
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	n = strlen(msg);
+	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	log_msg(level, "%s%s", prefix, msg);
+}

@@ -10,6 +10,8 @@
 #ifndef SOAK_LOG_H
 #define SOAK_LOG_H
 
+#include <stdarg.h>
+
 enum log_level { LOG_ERROR = 0, LOG_WARN = 1, LOG_INFO = 2, LOG_DEBUG = 3 };
 
 /* Sets the threshold (messages above it are dropped) and the program name. */
@@ -20,6 +22,10 @@ enum log_level log_get_level(void);
 int log_level_parse(const char *s);
 
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A library's message (its format and va_list; trailing newlines and blanks trimmed) as
+ * one line of ours with `prefix` before it: libmicrohttpd's external logger. */
+void log_vlib(enum log_level level, const char *prefix, const char *fmt, va_list ap);
 
 #define log_error(...) log_msg(LOG_ERROR, __VA_ARGS__)
 #define log_warn(...)  log_msg(LOG_WARN, __VA_ARGS__)

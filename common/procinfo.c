@@ -90,7 +90,7 @@ int64_t proc_start_wall_ms(pid_t pid)
 	return (int64_t)btime * 1000 + (int64_t)ticks * 1000 / hz;
 }
 
-ssize_t proc_cmdline(long pid, char *buf, size_t len)
+ssize_t proc_cmdline(long pid, char *buf, size_t len, int flat)
 {
 	char path[64];
 	ssize_t n, got = 0;
@@ -105,7 +105,7 @@ ssize_t proc_cmdline(long pid, char *buf, size_t len)
 	close(fd);
 	while (got > 0 && buf[got - 1] == '\0')
 		got--;
-	for (ssize_t i = 0; i < got; i++)
+	for (ssize_t i = 0; i < got && flat; i++)
 		if (buf[i] == '\0')
 			buf[i] = ' ';
 	buf[got] = '\0';
@@ -186,7 +186,7 @@ int proc_set_find(long pid, const char *pidfile, const char *pid_match, long *pi
 		ssize_t n;
 		if (*end || p <= 0 || p == self || ppid_of(p) == self)
 			continue;
-		n = proc_cmdline(p, cmd, 65536);
+		n = proc_cmdline(p, cmd, 65536, 1);
 		if (n <= 0 || pcre2_match(re, (PCRE2_SPTR)cmd, (size_t)n, 0, 0, md, NULL) < 0)
 			continue;
 		found++;

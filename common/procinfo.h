@@ -21,8 +21,9 @@ void proc_boot_id(char *buf, size_t len);
 /* Wall-clock epoch ms at which the process started; -1 when unknown. */
 int64_t proc_start_wall_ms(pid_t pid);
 
-/* /proc/PID/cmdline with its NULs as spaces into buf (NUL-terminated); its length, or -1. */
-ssize_t proc_cmdline(long pid, char *buf, size_t len);
+/* /proc/PID/cmdline into buf (NUL-terminated): its arguments separated by NULs as they
+ * are, or with the NULs as spaces (flat); its length, or -1. */
+ssize_t proc_cmdline(long pid, char *buf, size_t len, int flat);
 /* The processes of a set, as a scenario's [collect] names it: a pid, or the pid in a pid
  * file, or every process whose command line matches the PCRE2 pid_match (this process
  * and its own children, the collectors whose command lines carry the same pattern, left

@@ -49,6 +49,8 @@ struct cmd_study_args {
 	int threads;         /* --threads, 0: the scenario's */
 	int quiet;           /* -q */
 	int verbose;         /* -v, counted */
+	const char *metrics; /* soak study --metrics ADDR:PORT ("metrics" 'M'), or NULL */
+	const char *junit;   /* soak study --junit FILE ("junit" 'J'), or NULL */
 };
 int cmd_study_opt(int c, char *arg, struct cmd_study_args *a, const char *who);
 int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const char *who);

@@ -5,6 +5,7 @@
  * nothing written; the database gets the whole import in one transaction or nothing.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,21 +17,26 @@
 #include "import/jmeter.h"
 #include "import/nmon_db.h"
 
+#define IMPORT_ROWS 20 /* labels of JMeter's report printed */
+
 static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: soak import jmeter FILE.jtl --label L [--interval 10s] [--warmup D]\n"
+	    "usage: soak import jmeter FILE.jtl --label L [--interval D] [--warmup D]\n"
 	    "                          [--name N] [--connection keepalive|close]\n"
 	    "                          [--timestamp start|end] [--db DB]\n"
 	    "       soak import nmon FILE.nmon --source NAME [--match REGEX] [--host-name H]\n"
 	    "                          [--db DB]\n"
 	    "\n"
 	    "jmeter: a JMeter result file (CSV with or without a header row, or XML; gzip too)\n"
-	    "becomes a run labelled L: intervals rebuilt on the wall clock, an HDR histogram of\n"
-	    "elapsed each, error classes from responseCode and success, steps where allThreads\n"
-	    "holds a level (several: a sweep), --warmup excluded from each step's window.\n"
-	    "--timestamp end: the file was written with sampleresult.timestamp.start=false.\n"
+	    "becomes a run labelled L, and JMeter's Aggregate Report of it is printed (as\n"
+	    "JMeter 2.13 computes it).  Intervals from the first sample's start (default 10s,\n"
+	    "shorter for a short file), an HDR histogram of every sample's elapsed each, error\n"
+	    "classes from responseCode and success; a step where allThreads holds a level for\n"
+	    "at least a tenth as long as its longest hold (several: a sweep; ramps are none).\n"
+	    "With no --warmup every sample is measured; --warmup D leaves each step's first D\n"
+	    "out.  --timestamp end: the file was written with sampleresult.timestamp.start=false.\n"
 	    "nmon: CPU_ALL, MEM and NET become host samples of source NAME; with --match, TOP's\n"
 	    "%%CPU and ResSet of the processes whose command line matches (nmon -T), summed.\n"
 	    "Times from ZZZZ lines are local time (set TZ for another zone's file).\n"
@@ -57,6 +63,47 @@ static int status_of(int rc)
 	return rc == -2 ? EXIT_USAGE : rc < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
+/* A percentile column: the value, or "-" when the row kept none. */
+static const char *pct_col(const struct jmagg_row *r, int64_t v, char *buf, size_t len)
+{
+	if (!r->exact)
+		return "-";
+	snprintf(buf, len, "%lld", (long long)v);
+	return buf;
+}
+
+/* One row of JMeter's Aggregate Report, in its columns. */
+static void print_row(const char *label, const struct jmagg_row *r)
+{
+	char c[4][24];
+
+	printf("  %-24.24s %9lld %8lld %7s %8s %8s %8s %7lld %7lld %7.2f%% ", label,
+	       (long long)r->samples, (long long)r->average,
+	       pct_col(r, r->median, c[0], sizeof c[0]), pct_col(r, r->p90, c[1], sizeof c[1]),
+	       pct_col(r, r->p95, c[2], sizeof c[2]), pct_col(r, r->p99, c[3], sizeof c[3]),
+	       (long long)r->min, (long long)r->max, 100 * r->error_frac);
+	if (isnan(r->rate_per_s))
+		printf("%12s\n", "-");
+	else
+		printf("%10.1f/s\n", r->rate_per_s);
+}
+
+/* JMeter's Aggregate Report of the file, as JMeter 2.13 shows it: the labels (at most
+ * IMPORT_ROWS of them) and TOTAL. */
+static void print_aggregate(const struct jmeter_result *r)
+{
+	printf("JMeter's aggregate report of the file (elapsed, ms; every sample, as JMeter counts "
+	       "them):\n  %-24s %9s %8s %7s %8s %8s %8s %7s %7s %8s %12s\n",
+	       "label", "samples", "average", "median", "90% line", "95% line", "99% line", "min",
+	       "max", "error %", "throughput");
+	for (int i = 0; i < r->nrows && i < IMPORT_ROWS; i++)
+		print_row(r->rows[i].label, &r->rows[i].r);
+	if (r->nrows > IMPORT_ROWS)
+		printf("  (%d more labels: their rows are in the run's scenario text)\n",
+		       r->nrows - IMPORT_ROWS);
+	print_row("TOTAL", &r->total.r);
+}
+
 static int import_jmeter(const char *path, const char *db, const char *label, int64_t interval,
                          int64_t warmup, const char *name, const char *conn, int ts_end)
 {
@@ -71,26 +118,40 @@ static int import_jmeter(const char *path, const char *db, const char *label, in
 	struct jmeter_result r;
 	char err[1024], a[40], b[32];
 	int rc = jmeter_import(&o, &r, err, sizeof err);
+	int64_t span;
 
 	if (rc < 0) {
 		fprintf(stderr, "soak import: %s\n", err);
 		return status_of(rc);
 	}
+	span = r.ended_ms - r.started_ms;
 	if (!r.threads_known)
 		fprintf(stderr,
 		        "soak import: warning: %s has no thread counts (allThreads, "
 		        "grpThreads): concurrency recorded as 0\n",
 		        path);
+	for (int s = 0; s < r.nsteps; s++)
+		if (r.unmeasured[s])
+			fprintf(stderr,
+			        "soak import: warning: --warmup leaves the step at %d threads "
+			        "nothing measured: it is in no figure\n",
+			        r.levels[s]);
 	printf("run %lld: %s (%s, label %s): %lld samples, %lld failed, %d label%s; from %s, %s; "
 	       "%s at",
 	       (long long)r.run_id, path, r.format_xml ? "XML" : "CSV", label, (long long)r.samples,
 	       (long long)r.errors, r.nlabels, r.nlabels == 1 ? "" : "s",
-	       clock_iso(r.started_ms, a, sizeof a),
-	       dur_format(r.ended_ms - r.started_ms, b, sizeof b),
+	       clock_iso(r.started_ms, a, sizeof a), dur_format(span, b, sizeof b),
 	       r.nsteps > 1 ? "a sweep" : "fixed");
 	for (int s = 0; s < r.nsteps; s++)
 		printf("%s %d", s ? "," : "", r.levels[s]);
-	printf(" threads\n");
+	printf(" threads (held");
+	for (int s = 0; s < r.nsteps; s++)
+		printf("%s %.0f %%", s ? "," : "",
+		       span > 0 ? 100.0 * (double)r.held_ms[s] / (double)span : 100.0);
+	printf(" of the file); intervals of %s%s\n", dur_format(r.interval_ms, b, sizeof b),
+	       interval ? "" : " (chosen for the file's length)");
+	print_aggregate(&r);
+	jmeter_result_release(&r);
 	return EXIT_OK;
 }
 
@@ -140,7 +201,7 @@ int cmd_import(int argc, char **argv)
 	};
 	const char *db = db_default_path(), *label = NULL, *name = NULL, *conn = "keepalive";
 	const char *source = NULL, *match = NULL, *host = NULL, *kind, *file = NULL;
-	int64_t interval = 10000, warmup = 0;
+	int64_t interval = 0, warmup = 0; /* interval 0: chosen for the file */
 	int ts_end = 0, c, jm, jm_only = 0, nmon_only = 0;
 	char err[256];
 

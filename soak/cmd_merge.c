@@ -15,7 +15,9 @@
  * adds a column needs no change here.
  *
  * Each input is ATTACHed and copied with INSERT OR IGNORE ... SELECT in one transaction:
- * an input is merged whole or not at all.  Inputs are only read.
+ * an input is merged whole or not at all.  Inputs are only read.  Text that may hold a
+ * secret (a scenario, a URL, a command line: see redacted_cols) is copied redacted, so a
+ * merged file is fit to pass around whatever soak wrote its inputs.
  *
  * Agents: afterwards the runs of each agent group in OUT (`soak run --agent K/N --group
  * G`) are folded into one merged run (agent_merge.h), rebuilt from the parts OUT holds,
@@ -31,6 +33,7 @@
 #include "run/agent_merge.h"
 #include "cmd.h"
 #include "db.h"
+#include "redact.h"
 
 #define MERGE_MAX_COLS 64 /* columns of one table; the widest (runs) has 22 */
 #define MERGE_COL_LEN  64 /* bytes of a column name */
@@ -38,6 +41,50 @@
 /* The tables every soak database has (schema 1 on). */
 static const char *const soak_tables[] = {"runs",    "steps",     "intervals", "interval_errors",
                                           "samples", "gc_events", "events"};
+
+/* Text columns that may hold a secret (a file written before soak redacted what it
+ * stored, or by hand): copied through soak_redact(kind, value). */
+static const struct {
+	const char *table, *col;
+	const char *kind; /* "ini": a scenario or study file's text; "text": anything else */
+} redacted_cols[] = {{"runs", "scenario", "ini"},
+                     {"runs", "url", "text"},
+                     {"runs", "reason", "text"},
+                     {"run_env", "value", "text"},
+                     {"interval_errors", "sample", "text"},
+                     {"studies", "text", "ini"},
+                     {"studies", "before_each", "text"}};
+
+/* SQL soak_redact(kind, value): value redacted (redact.h); NULL stays NULL. */
+static void sql_redact(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	const char *kind = (const char *)sqlite3_value_text(argv[0]);
+	const char *v = (const char *)sqlite3_value_text(argv[1]);
+	char *out;
+
+	(void)argc;
+	if (!v) {
+		sqlite3_result_null(cx);
+		return;
+	}
+	out = kind && !strcmp(kind, "ini") ? redact_ini(NULL, v) : redact_text(NULL, v);
+	if (!out)
+		sqlite3_result_error_nomem(cx);
+	else
+		sqlite3_result_text(cx, out, -1, free);
+}
+
+/* The expression a column is copied with: s."col", or redacted. */
+static void copy_expr(sqlite3_str *q, const char *table, const char *col)
+{
+	for (size_t i = 0; i < sizeof redacted_cols / sizeof *redacted_cols; i++)
+		if (!strcmp(redacted_cols[i].table, table) && !strcmp(redacted_cols[i].col, col)) {
+			sqlite3_str_appendf(q, "soak_redact('%s', s.\"%w\")", redacted_cols[i].kind,
+			                    col);
+			return;
+		}
+	sqlite3_str_appendf(q, "s.\"%w\"", col);
+}
 
 /* Column names of one table, in declaration order. */
 struct merge_cols {
@@ -219,10 +266,12 @@ static int copy_table(sqlite3 *db, const char *table, const char *skip, enum map
 		sqlite3_str_appendf(q, "%s\"%w\"", i ? ", " : "", c.name[i]);
 	sqlite3_str_appendall(q, ") SELECT ");
 	for (int i = 0; i < c.n; i++) {
+		if (i)
+			sqlite3_str_appendall(q, ", ");
 		if (join != MAP_NONE && strcmp(c.name[i], "run_id") == 0)
-			sqlite3_str_appendf(q, "%sr.new", i ? ", " : "");
+			sqlite3_str_appendall(q, "r.new");
 		else
-			sqlite3_str_appendf(q, "%ss.\"%w\"", i ? ", " : "", c.name[i]);
+			copy_expr(q, table, c.name[i]);
 	}
 	sqlite3_str_appendf(q, " FROM src.\"%w\" AS s", table);
 	if (join != MAP_NONE)
@@ -339,7 +388,8 @@ static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t
 	/* A run OUT still has as running takes the state of a later copy of its file. */
 	if (run_sql(
 	        db,
-	        sqlite3_mprintf("UPDATE main.runs AS m SET status = s.status, reason = s.reason, "
+	        sqlite3_mprintf("UPDATE main.runs AS m SET status = s.status, "
+	                        "reason = soak_redact('text', s.reason), "
 	                        "ended_ms = s.ended_ms, heartbeat_ms = s.heartbeat_ms "
 	                        "FROM src.runs AS s WHERE s.uuid = m.uuid AND m.status = 'running' "
 	                        "AND (s.status <> 'running' OR "
@@ -490,6 +540,9 @@ int cmd_merge(int argc, char **argv)
 	}
 	rc = EXIT_RUNTIME;
 	if (db_open(out, DB_CREATE, &db, err, sizeof err) < 0 ||
+	    (sqlite3_create_function(db, "soak_redact", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+	                             sql_redact, NULL, NULL) != SQLITE_OK &&
+	     db_fail(db, "cannot set up the merge", err, sizeof err) < 0) ||
 	    db_exec(
 	        db,
 	        "CREATE TEMP TABLE merge_run_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)",

@@ -17,7 +17,7 @@ static void help(void)
 {
 	printf(
 	    "usage: soak report [DB...] [-o DIR] [--runs ID,...] [--label L]... [--title T]\n"
-	    "                   [--no-plots]\n"
+	    "                   [--no-plots] [--junit FILE]\n"
 	    "\n"
 	    "Writes DIR/report.md, DIR/report.html (self-contained: inline CSS and SVG),\n"
 	    "DIR/summary.csv (one row per run step), DIR/report.json (tables and findings as\n"
@@ -35,6 +35,10 @@ static void help(void)
 	    "                   baseline of the comparison (default: the first label to run)\n"
 	    "  --title T        the report's title\n"
 	    "  --no-plots       tables and findings only\n"
+	    "  --junit FILE     also the runs as JUnit XML for CI: per run a case for how it\n"
+	    "                   ended, one per threshold and step (a failure names the value\n"
+	    "                   and the limit), the drift verdict, each validity warning\n"
+	    "                   (skipped)\n"
 	    "\n"
 	    "The report opens with the verdict (each label against the baseline, every change\n"
 	    "real or noise), the validity warnings (host or generator saturated, short\n"
@@ -52,15 +56,21 @@ static void help(void)
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"out", required_argument, NULL, 'o'},   {"db", required_argument, NULL, 'd'},
-	    {"runs", required_argument, NULL, 'r'},  {"label", required_argument, NULL, 'l'},
-	    {"title", required_argument, NULL, 't'}, {"no-plots", no_argument, NULL, 'n'},
-	    {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+	    {"out", required_argument, NULL, 'o'},
+	    {"db", required_argument, NULL, 'd'},
+	    {"runs", required_argument, NULL, 'r'},
+	    {"label", required_argument, NULL, 'l'},
+	    {"title", required_argument, NULL, 't'},
+	    {"no-plots", no_argument, NULL, 'n'},
+	    {"junit", required_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *dbs[RPT_MAX_DBS], *labels[RPT_MAX_LABELS];
 	struct rpt_opts o = {.dbs = dbs, .labels = labels, .outdir = "report", .plots = 1};
 	struct report r;
 	char err[1024];
+	const char *junit = NULL;
 	int c, usage = 0, rc;
 
 	memset(&r, 0, sizeof r);
@@ -92,6 +102,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'n':
 			o.plots = 0;
+			break;
+		case 'j':
+			junit = optarg;
 			break;
 		case 'h':
 			help();
@@ -126,6 +139,11 @@ int cmd_report(int argc, char **argv)
 	if (rpt_build(&r, &o, err, sizeof err) < 0 ||
 	    rpt_write_files(&r, o.outdir, o.plots, err, sizeof err) < 0) {
 		fprintf(stderr, "soak report: %s\n", err);
+		rc = EXIT_RUNTIME;
+		goto done;
+	}
+	if (junit && rpt_write_junit(&r, dbs, NULL, 0, junit, err, sizeof err) < 0) {
+		fprintf(stderr, "soak report: --junit: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto done;
 	}

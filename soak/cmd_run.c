@@ -16,6 +16,7 @@
 #include "db.h"
 #include "log.h"
 #include "report/report.h"
+#include "run/metrics.h"
 #include "run/runner.h"
 #include "dur.h"
 #include "engine/engine.h"
@@ -44,6 +45,8 @@ static void usage_run(FILE *f)
 	    "  --db FILE              results database (default $SOAK_DB or soak.db)\n"
 	    "  --set SECTION.KEY=V    override a scenario key (repeatable)\n"
 	    "  --threads N            engine threads (default: the scenario's, or one per core)\n"
+	    "  --cpus LIST            run the generator on these CPUs only (0, 1-3, 0,2):\n"
+	    "                         [scenario] cpus; [collect.NAME] cpus places the server\n"
 	    "  --loop poll|epoll      libcurl's event loop (default: chosen by VUs per thread)\n"
 	    "  --client auto|curl|lean  the HTTP client (default: the scenario's, or auto: the\n"
 	    "                         lean driver for plain http://, libcurl when needed)\n"
@@ -55,6 +58,11 @@ static void usage_run(FILE *f)
 	    "  --json                 at the end of each run, its `soak runs --json` object on\n"
 	    "                         one line on stdout, thresholds' verdict included (the step\n"
 	    "                         tables go to stderr then)\n"
+	    "  --metrics ADDR:PORT    serve the live run on http://ADDR:PORT/metrics in\n"
+	    "                         Prometheus' text format (port 0: any free port, printed)\n"
+	    "  --junit FILE           at the end, every run's thresholds per step, drift verdict\n"
+	    "                         and validity warnings as JUnit XML test cases for CI (the\n"
+	    "                         exit status is the same with or without it)\n"
 	    "agents (one share of a run that several load generators make together):\n"
 	    "  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
 	    "                         array, an srun step or a Kubernetes Indexed Job\n"
@@ -101,6 +109,7 @@ enum {
 	OPT_DB = 256,
 	OPT_SET,
 	OPT_THREADS,
+	OPT_CPUS,
 	OPT_LOOP,
 	OPT_URL,
 	OPT_METHOD,
@@ -130,8 +139,35 @@ enum {
 	OPT_CLOCK_DIR,
 	OPT_JSON,
 	OPT_RESUME,
-	OPT_CLIENT
+	OPT_CLIENT,
+	OPT_METRICS,
+	OPT_JUNIT
 };
+
+/* --junit: the runs made as JUnit XML; a scenario that never became a run (its target
+ * unreachable) is an error case of its own.  -1 after printing why it was not written. */
+static int write_junit(const char *path, const char *db_path, const struct scenario *scns,
+                       const int64_t *ids, int n)
+{
+	struct rpt_junit_miss *miss = calloc((size_t)n + 1, sizeof *miss);
+	char err[1024];
+	int nmiss = 0, rc;
+
+	if (!miss)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (ids[i] <= 0) {
+			miss[nmiss].name = scns[i].file;
+			miss[nmiss++].message =
+			    "the run did not start: the target was unreachable or the database "
+			    "failed (see soak run's output)";
+		}
+	rc = rpt_junit_runs(db_path, ids, n, miss, nmiss, path, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "soak run: --junit: %s\n", err);
+	free(miss);
+	return rc;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -139,6 +175,7 @@ int cmd_run(int argc, char **argv)
 	    {"db", required_argument, NULL, OPT_DB},
 	    {"set", required_argument, NULL, OPT_SET},
 	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"cpus", required_argument, NULL, OPT_CPUS},
 	    {"loop", required_argument, NULL, OPT_LOOP},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"verbose", no_argument, NULL, 'v'},
@@ -175,6 +212,8 @@ int cmd_run(int argc, char **argv)
 	    {"start-in", required_argument, NULL, OPT_START_IN},
 	    {"clock-dir", required_argument, NULL, OPT_CLOCK_DIR},
 	    {"client", required_argument, NULL, OPT_CLIENT},
+	    {"metrics", required_argument, NULL, OPT_METRICS},
+	    {"junit", required_argument, NULL, OPT_JUNIT},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *db_path = db_default_path();
@@ -193,7 +232,11 @@ int cmd_run(int argc, char **argv)
 	struct runner_search search = {0};
 	char err[1024];
 	struct agent_args aargs = {0};
+	char *cpus_set = NULL; /* --cpus, as a --set */
 	struct agent agent;
+	const char *metrics_spec = NULL, *junit = NULL; /* --metrics, --junit */
+	struct metrics *metrics = NULL;
+	int64_t *run_ids = NULL; /* --junit: the runs made, in order (-1: none recorded) */
 
 	if (!sets)
 		return EXIT_RUNTIME;
@@ -208,6 +251,15 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_SET:
 			sets[nsets++] = optarg;
+			break;
+		case OPT_CPUS:
+			/* The same as --set scenario.cpus=LIST, so a scenario file takes it too. */
+			free(cpus_set);
+			if (asprintf(&cpus_set, "scenario.cpus=%s", optarg) < 0) {
+				cpus_set = NULL;
+				rc = EXIT_RUNTIME;
+				goto done;
+			}
 			break;
 		case OPT_THREADS:
 			lv = strtol(optarg, &end, 10);
@@ -234,6 +286,21 @@ int cmd_run(int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto done;
 			}
+			break;
+		case OPT_METRICS: {
+			char host[256];
+			int port;
+			if (metrics_listen_parse(optarg, host, sizeof host, &port, err,
+			                         sizeof err) < 0) {
+				fprintf(stderr, "soak run: --metrics: %s\n", err);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			metrics_spec = optarg;
+			break;
+		}
+		case OPT_JUNIT:
+			junit = optarg;
 			break;
 		case OPT_CLIENT:
 			if ((client = plan_client_parse(optarg)) < 0) {
@@ -396,6 +463,8 @@ int cmd_run(int argc, char **argv)
 			goto done;
 		}
 	}
+	if (cpus_set)
+		sets[nsets++] = cpus_set;
 	if (verbose)
 		log_set_level(verbose > 1 ? LOG_DEBUG : LOG_INFO);
 	if ((qs || qr) && !url) {
@@ -560,6 +629,21 @@ int cmd_run(int argc, char **argv)
 	if (need_curl)
 		curl_global_init(CURL_GLOBAL_DEFAULT);
 
+	/* One /metrics for the whole queue: each run publishes into it in turn. */
+	if (metrics_spec) {
+		if (metrics_start(&metrics, metrics_spec, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: --metrics: %s\n", err);
+			rc = EXIT_RUNTIME;
+			goto release;
+		}
+		fprintf(stderr, "soak run: live metrics on %s\n",
+		        metrics_url(metrics, (char[320]){0}, 320));
+	}
+	if (junit && !(run_ids = calloc((size_t)nscn, sizeof *run_ids))) {
+		rc = EXIT_RUNTIME;
+		goto release;
+	}
+
 	int64_t run_id = -1;
 	if (find_max)
 		search.slo = &slo;
@@ -577,9 +661,14 @@ int cmd_run(int argc, char **argv)
 	    .agent = aargs.agent ? &agent : NULL,
 	    .resume = resume_id ? &resume.rr : NULL,
 	    .drift_check = rpt_drift_check,
+	    .metrics = metrics,
 	};
+	int ran = 0; /* scenarios run (a failure or a signal ends the queue) */
 	for (int i = 0; i < nscn; i++) {
 		int r = runner_run(&scns[i], &ro);
+		if (run_ids)
+			run_ids[i] = run_id;
+		ran = i + 1;
 		/* The verdict line for cron and CI, whatever the outcome, once the run is
 		 * recorded. */
 		if (json && run_id > 0 && cmd_runs_json(db_path, run_id, err, sizeof err) < 0) {
@@ -597,6 +686,11 @@ int cmd_run(int argc, char **argv)
 		if (r > rc)
 			rc = r;
 	}
+	if (junit && write_junit(junit, db_path, scns, run_ids, ran) < 0 && rc < EXIT_RUNTIME)
+		rc = EXIT_RUNTIME;
+release:
+	metrics_free(metrics);
+	free(run_ids);
 	for (int i = 0; i < nscn; i++)
 		scn_release(&scns[i]);
 	if (resume_id)
@@ -609,5 +703,6 @@ done:
 	free(qs);
 	free(qr);
 	free(sets);
+	free(cpus_set);
 	return rc;
 }

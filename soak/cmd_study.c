@@ -16,6 +16,8 @@
 #include "cmd.h"
 #include "db.h"
 #include "log.h"
+#include "report/report.h"
+#include "run/metrics.h"
 #include "run/study_run.h"
 
 /* Set by the signal handlers; read by the study and its runs. */
@@ -41,8 +43,13 @@ static void usage_study(FILE *f)
 	           "  --db FILE              results database (default $SOAK_DB or soak.db)\n"
 	           "  --set SECTION.KEY=V    override a key of every run's scenario (repeatable)\n"
 	           "  --resume               continue the latest unfinished study of this name\n"
-	           "  --threads N            engine threads (default: the scenario's)\n"
-	           "  -q, --quiet            no progress lines from the runs\n"
+	           "  --threads N            engine threads (default: the scenario's)\n");
+	fprintf(f,
+	        "  --metrics ADDR:PORT    serve the study and its run going on at\n"
+	        "                         http://ADDR:PORT/metrics (Prometheus' format)\n"
+	        "  --junit FILE           at the end, every run of the study (thresholds, drift,\n"
+	        "                         validity warnings) as JUnit XML for CI\n");
+	fprintf(f, "  -q, --quiet            no progress lines from the runs\n"
 	           "  -v, --verbose          diagnostics\n"
 	           "Exit status: 0 done, 1 a threshold failed, 2 bad usage or file, 3 runtime\n"
 	           "failure (a command failed, the database), 130/143 interrupted.\n");
@@ -95,20 +102,131 @@ int cmd_study_opt(int c, char *arg, struct cmd_study_args *a, const char *who)
 	case 'v':
 		a->verbose++;
 		return 1;
+	case 'M': {
+		char host[256], err[512];
+		int port;
+		if (metrics_listen_parse(arg, host, sizeof host, &port, err, sizeof err) < 0) {
+			fprintf(stderr, "%s: --metrics: %s\n", who, err);
+			return -1;
+		}
+		a->metrics = arg;
+		return 1;
+	}
+	case 'J':
+		a->junit = arg;
+		return 1;
 	default:
 		return 0;
 	}
 }
 
+/* The runs of a study in the order they ran, warm-ups included: *ids (malloc'd) and *n.
+ * 0, or -1 with err. */
+static int study_runs(const char *db_path, int64_t study_id, int64_t **ids, int *n, char *err,
+                      size_t errlen)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	int cap = 0, rc = -1;
+
+	*ids = NULL;
+	*n = 0;
+	if (db_open(db_path, DB_READONLY, &db, err, errlen) < 0 ||
+	    db_prepare(db, &q, "SELECT run_id FROM study_runs WHERE study_id = ? ORDER BY seq", err,
+	               errlen) < 0)
+		goto done;
+	sqlite3_bind_int64(q, 1, study_id);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		if (*n == cap) {
+			int64_t *x = realloc(*ids, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *x);
+			if (!x) {
+				snprintf(err, errlen, "out of memory");
+				goto done;
+			}
+			*ids = x;
+		}
+		(*ids)[(*n)++] = sqlite3_column_int64(q, 0);
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	db_close(db);
+	return rc;
+}
+
+/* A sequential study's look (study_run.h): the study's runs so far judged as `soak report`
+ * judges them, each target against the first, at the error rate the studies row holds
+ * for this look; 1 when every figure of `until` is resolved. */
+static int look(void *arg, const char *db_path, int64_t study_id, const struct study *st, char *why,
+                size_t whylen, char *err, size_t errlen)
+{
+	const char *dbs[1] = {db_path}, *labels[STUDY_MAX_TARGETS], *fig[STUDY_MAX_UNTIL];
+	double pct[STUDY_MAX_UNTIL];
+	struct report r = {0};
+	struct rpt_opts ro = {.dbs = dbs, .ndbs = 1, .title = "look"};
+	int64_t *ids = NULL;
+	char *runs = NULL;
+	size_t used = 0;
+	int usage, n, rc = -1;
+
+	(void)arg;
+	if (study_runs(db_path, study_id, &ids, &n, err, errlen) < 0)
+		goto done;
+	if (!(runs = malloc((size_t)n * 24 + 1))) {
+		snprintf(err, errlen, "out of memory");
+		goto done;
+	}
+	runs[0] = '\0';
+	for (int i = 0; i < n; i++)
+		used += (size_t)snprintf(runs + used, (size_t)n * 24 + 1 - used, "%s%lld",
+		                         i ? "," : "", (long long)ids[i]);
+	ro.runs = runs;
+	for (int t = 0; t < st->ntargets; t++)
+		labels[t] = st->targets[t].name;
+	ro.labels = labels;
+	ro.nlabels = st->ntargets;
+	for (int i = 0; i < st->nuntil; i++) {
+		fig[i] = st->until[i].fig;
+		pct[i] = st->until[i].pct;
+	}
+	if (rpt_read(&r, &ro, &usage, err, errlen) < 0 || rpt_build(&r, &ro, err, errlen) < 0)
+		goto done;
+	rc = rpt_until_met(&r, fig, pct, st->nuntil, why, whylen, err, errlen);
+done:
+	rpt_free(&r);
+	free(runs);
+	free(ids);
+	return rc;
+}
+
+/* --junit: every run of the study, warm-ups included (their gates skipped), as JUnit XML.
+ * -1 after printing why it was not written. */
+static int study_junit(const char *db_path, int64_t study_id, const char *path, const char *who)
+{
+	int64_t *ids = NULL;
+	int n = 0, rc = -1;
+	char err[1024];
+
+	if (study_runs(db_path, study_id, &ids, &n, err, sizeof err) == 0)
+		rc = rpt_junit_runs(db_path, ids, n, NULL, 0, path, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "%s: --junit: %s\n", who, err);
+	free(ids);
+	return rc;
+}
+
 int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const char *who)
 {
 	struct study_run_opts o = {.db_path = a->db_path,
+	                           .look = look,
 	                           .sets = a->sets,
 	                           .nsets = a->nsets,
 	                           .resume = a->resume,
 	                           .who = who};
 	struct sigaction sa = {0};
 	struct rlimit rl;
+	struct metrics *metrics = NULL;
+	int64_t study_id = -1;
 	int rc;
 
 	if (a->verbose)
@@ -125,6 +243,17 @@ int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (a->metrics) {
+		char err[512];
+		if (metrics_start(&metrics, a->metrics, err, sizeof err) < 0) {
+			fprintf(stderr, "%s: --metrics: %s\n", who, err);
+			return EXIT_RUNTIME;
+		}
+		fprintf(stderr, "%s: live metrics on %s\n", who,
+		        metrics_url(metrics, (char[320]){0}, 320));
+	}
+	o.study_id = &study_id;
+	o.run.metrics = metrics;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	o.run.threads = a->threads;
 	o.run.tty = isatty(STDERR_FILENO);
@@ -133,16 +262,21 @@ int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const
 	o.run.sigterm = &sigterm_seen;
 	rc = study_run_all(st, &o);
 	curl_global_cleanup();
+	if (a->junit && study_id > 0 && study_junit(a->db_path, study_id, a->junit, who) < 0 &&
+	    rc < EXIT_RUNTIME)
+		rc = EXIT_RUNTIME;
+	metrics_free(metrics);
 	return rc;
 }
 
 int cmd_study(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'D'}, {"set", required_argument, NULL, 's'},
-	    {"resume", no_argument, NULL, 'r'},   {"threads", required_argument, NULL, 't'},
-	    {"quiet", no_argument, NULL, 'q'},    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},     {NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'D'},      {"set", required_argument, NULL, 's'},
+	    {"resume", no_argument, NULL, 'r'},        {"threads", required_argument, NULL, 't'},
+	    {"quiet", no_argument, NULL, 'q'},         {"verbose", no_argument, NULL, 'v'},
+	    {"metrics", required_argument, NULL, 'M'}, {"junit", required_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 	};
 	struct cmd_study_args a = {.db_path = db_default_path()};
 	int c, rc = EXIT_USAGE, got;

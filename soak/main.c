@@ -4,10 +4,12 @@
  */
 #include <curl/curl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "db.h"
+#include "fmode.h"
 
 static const struct cmd_entry commands[] = {
     {.name = "run",
@@ -69,11 +71,51 @@ static void usage(FILE *f)
 	fprintf(f, "usage: soak COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < ncommands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n`soak COMMAND --help` for a command's options; `soak --version`.\n");
+	fprintf(f, "\n`soak COMMAND --help` for a command's options; `soak --version`.\n"
+	           "New files (databases, reports) are created 0600 and directories 0700:\n"
+	           "`soak --file-mode 0640 COMMAND ...` (or $SOAK_FILE_MODE) lets the group\n"
+	           "read them, 0644 everybody.\n");
+}
+
+/* `soak --file-mode MODE COMMAND ...`: the mode of the files the command and the
+ * processes it starts create, through $SOAK_FILE_MODE (fmode.h).  Returns how many
+ * arguments it took, or -1 after a message. */
+static int file_mode_option(int argc, char **argv)
+{
+	const char *m = NULL;
+	char err[256];
+	mode_t mode;
+	int took = 0;
+
+	if (argc >= 2 && !strncmp(argv[1], "--file-mode=", 12)) {
+		m = argv[1] + 12;
+		took = 1;
+	} else if (argc >= 2 && !strcmp(argv[1], "--file-mode")) {
+		m = argc >= 3 ? argv[2] : "";
+		took = 2;
+	}
+	if (m && fmode_parse(m, &mode, err, sizeof err) < 0) {
+		fprintf(stderr, "soak: --file-mode: %s\n", err);
+		return -1;
+	}
+	if (m)
+		setenv(FMODE_ENV, m, 1);
+	if (fmode_check_env(err, sizeof err) < 0) {
+		fprintf(stderr, "soak: %s\n", err);
+		return -1;
+	}
+	return took;
 }
 
 int main(int argc, char **argv)
 {
+	int took = file_mode_option(argc, argv);
+
+	if (took < 0)
+		return EXIT_USAGE;
+	argv[took] = argv[0];
+	argc -= took;
+	argv += took;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a profile needs when any is missing.
-#   tools/deps.sh build|check|demo|bench
-#   tools/deps.sh --list build|check|demo|bench    prints the profile's packages, one a line
+#   tools/deps.sh build|check|demo|bench|package
+#   tools/deps.sh --list build|check|demo|bench|package    prints the profile's packages, one a line
 # As root: `apt-get update` once, then `apt-get install -y` of the exact missing list.
 # Not root: prints the exact command to run and exits 1.
 set -euo pipefail
@@ -18,15 +18,24 @@ build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libi
 # that runs deploy/slurm, python3-kubernetes to check deploy/k8s's manifests against the
 # Kubernetes API's models; nginx-light for a target so fast that the load generator is
 # the bottleneck; JMeter (with its HTTP sampler) and nmon write the real files `soak
-# import` is tested on, tzdata lets those tests read nmon's local times in another zone.
+# import` is tested on, tzdata lets those tests read nmon's local times in another zone;
+# prometheus (with promtool) scrapes `soak run --metrics` and checks the Grafana dashboard's
+# PromQL (it starts no daemon: tests/it/test_metrics.sh runs a private one); groff-base and
+# man-db render the man pages (groff -ww, man -l), bash-completion is what the completion
+# script is tested under.
 check=(libcmocka-dev sqlite3 curl gnuplot-nox nginx-light postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
        chromium clang libclang-rt-dev procps iproute2 python3 time jq shfmt slurm-wlm munge
-       python3-kubernetes jmeter jmeter-http nmon tzdata)
+       python3-kubernetes jmeter jmeter-http nmon tzdata prometheus groff-base man-db
+       bash-completion)
 # python3: targets/free_port.sh lets the kernel pick the servers' free ports with it.
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
       libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps python3)
 bench=(nginx-light wrk procps time linux-perf valgrind)
+# `make check-deb` (tests/pkg/test_deb.sh): dpkg-buildpackage with debhelper (debian/rules),
+# lintian, and a minimal Debian from debootstrap (tools/fresh-debian.sh) to install it in.
+# debian/control's Build-Depends must be in this profile too (deps_check reads them).
+package=(dpkg-dev debhelper fakeroot lintian debootstrap git python3 sqlite3)
 
 list=0
 if [ "${1:-}" = --list ]; then list=1; shift; fi
@@ -35,7 +44,8 @@ case "${1:-build}" in
   check) want=("${build[@]}" "${check[@]}") ;;
   demo)  want=("${build[@]}" "${demo[@]}") ;;
   bench) want=("${build[@]}" "${bench[@]}" "${check[@]}") ;;
-  *) echo "usage: tools/deps.sh [--list] build|check|demo|bench" >&2; exit 2 ;;
+  package) want=("${build[@]}" "${package[@]}") ;;
+  *) echo "usage: tools/deps.sh [--list] build|check|demo|bench|package" >&2; exit 2 ;;
 esac
 if [ "$list" -eq 1 ]; then printf '%s\n' "${want[@]}"; exit 0; fi
 

@@ -4,8 +4,12 @@
 # /root/soak and runs `make demo` there as root, in a chroot.
 #
 #   tools/fresh-debian.sh [--check] [--rebuild]
+#   tools/fresh-debian.sh [--rebuild] --run DIR COMMAND
 #     --check     run `make check` instead of `make demo`
 #     --rebuild   debootstrap again instead of using the cached tree
+#     --run       no clone and no make: copy DIR into the fresh tree as /root/work and run
+#                 COMMAND there (bash -c, in /root/work); tests/pkg/test_deb.sh installs the
+#                 Debian package this way
 #
 # Needs root (debootstrap, mount, chroot); installs debootstrap with apt when it is missing.
 # The bootstrapped tree is kept as build/fresh/bookworm-minbase.tar and unpacked afresh for
@@ -23,18 +27,26 @@ tarball=$fresh/bookworm-minbase.tar
 root=$fresh/root
 goal=demo
 rebuild=0
-for a in "$@"; do
-  case "$a" in
+run_dir='' run_cmd=''
+while [ $# -gt 0 ]; do
+  case "$1" in
     --check) goal=check ;;
     --rebuild) rebuild=1 ;;
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "fresh-debian: unknown option '$a' (see --help)" >&2; exit 2 ;;
+    --run)
+      [ $# -ge 3 ] || { echo "fresh-debian: --run DIR COMMAND" >&2; exit 2; }
+      run_dir=$(cd "$2" && pwd) run_cmd=$3
+      shift 2 ;;
+    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "fresh-debian: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
+  shift
 done
 [ "$(id -u)" -eq 0 ] || { echo "fresh-debian: must run as root (debootstrap, mount, chroot)" >&2; exit 2; }
-commit=$(git -C "$top" rev-parse HEAD)
-git -C "$top" diff --quiet HEAD 2>/dev/null ||
-  echo "fresh-debian: note: uncommitted changes are not part of the test (it clones $commit)" >&2
+if [ -z "$run_dir" ]; then
+  commit=$(git -C "$top" rev-parse HEAD)
+  git -C "$top" diff --quiet HEAD 2>/dev/null ||
+    echo "fresh-debian: note: uncommitted changes are not part of the test (it clones $commit)" >&2
+fi
 
 # mirror SUITE: the first URI the host's apt sources give for SUITE (one-line and deb822 forms).
 mirror() {
@@ -124,9 +136,16 @@ printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\t\tlocalhost ip6-localhost ip6-
 # take ports 5432 and 8080 on the host's network.
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 chmod 0755 "$root/usr/sbin/policy-rc.d"
-git clone -q --no-hardlinks "$top" "$root/root/soak"
-git -C "$root/root/soak" checkout -q --detach "$commit"
-echo "fresh-debian: fresh tree with a clone of $commit in $((SECONDS - t1)) s" >&2
+if [ -n "$run_dir" ]; then
+  cp -a "$run_dir" "$root/root/work"
+  echo "fresh-debian: fresh tree with $run_dir as /root/work in $((SECONDS - t1)) s" >&2
+  cd_cmd="cd /root/work && $run_cmd" what=$run_cmd
+else
+  git clone -q --no-hardlinks "$top" "$root/root/soak"
+  git -C "$root/root/soak" checkout -q --detach "$commit"
+  echo "fresh-debian: fresh tree with a clone of $commit in $((SECONDS - t1)) s" >&2
+  cd_cmd="cd /root/soak && make $goal" what="make $goal"
+fi
 
 # The tree's root is a mount point, as / is on a real machine (ip netns exec remounts it).
 mnt "$root" --bind "$root"
@@ -137,7 +156,7 @@ mnt "$root/dev/shm" -t tmpfs -o mode=1777 shm
 mkdir -p "$fresh/apt-archives/partial"
 mnt "$root/var/cache/apt/archives" --bind "$fresh/apt-archives"
 
-echo "fresh-debian: make $goal in the chroot (as root, /root/soak)" >&2
+echo "fresh-debian: $what in the chroot (as root)" >&2
 t2=$SECONDS
 # env -i: the environment of a fresh login, none of ours. --kill-child: when we end, so does
 # every process of the namespace.
@@ -145,8 +164,8 @@ set +e
 unshare --pid --fork --kill-child --mount-proc="$root/proc" \
   chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  /bin/bash -c "cd /root/soak && make $goal" </dev/null 2>&1 | tee "$fresh/last-run.log"
+  /bin/bash -c "$cd_cmd" </dev/null 2>&1 | tee "$fresh/last-run.log"
 rc=${PIPESTATUS[0]}
-echo "fresh-debian: make $goal exited with status $rc after $((SECONDS - t2)) s" \
+echo "fresh-debian: $what exited with status $rc after $((SECONDS - t2)) s" \
   "(whole run $((SECONDS - t0)) s)" >&2
 exit "$rc"

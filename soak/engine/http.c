@@ -20,6 +20,7 @@
 #include "engine_int.h"
 #include "evloop.h"
 #include "log.h"
+#include "redact.h"
 
 #define RESP_CAP    HTTP_BODY_KEEP /* bytes of a response body kept for expect_body */
 #define EPOLL_BATCH 256
@@ -689,9 +690,12 @@ static int http_preflight(const struct plan *s, char *err, size_t errlen)
 		snprintf(h, sizeof h, "%s", host[0] == '[' ? host + 1 : host);
 		h[strcspn(h, "]")] = '\0';
 		int e = conn_try(h, port, PREFLIGHT_TIMEOUT_MS, err, errlen);
-		if (e > 0)
+		if (e > 0) {
+			char *url = redact_text(NULL, q->url.text); /* no userinfo shown */
 			snprintf(err, errlen, "cannot reach the target %s:%s (%s): %s", h, port,
-			         q->url.text, strerror(e));
+			         url ? url : "", strerror(e));
+			free(url);
+		}
 		rc = e ? -1 : 0;
 		curl_free(host);
 		curl_free(port);

@@ -268,19 +268,21 @@ struct rpt_step {
 	size_t hist_len;     /* its length in bytes */
 	struct figures f;    /* figures of the steady window (merged histograms) */
 	struct rpt_values tps, mean_ms, p99_ms, err_pct; /* per steady interval */
-	struct rpt_values *cpu; /* per source of the run (run->nsrc): CPU samples in the window */
-	double *cpu_mean;       /* per source: their mean (NAN when none) */
-	double host_cpu_pct;    /* host-wide CPU (user + system, % of all cores) of the load
-	                         * generator's own host over the window, NAN when not sampled */
-	double gen_cpu_pct;     /* the generator's own CPU over the window (intervals.gen_cpu_pct,
-	                         * % of all its engine threads), NAN when not recorded */
-	double gen_wait_pct;    /* the time its threads waited, ready, for a core (% of all of
-	                         * them; intervals.gen_wait_pct), NAN when not recorded */
-	double lag_p99_ms;      /* open model: mean of the intervals' p99 start lag (the
-	                         * generator's own lateness), NAN */
-	double lag_top_ms;      /* open model: the highest interval p99 start lag, NAN */
-	int late_intervals;     /* open model: steady intervals whose start lag p99 passed
-	                         * 10 ms (the generator late, whatever the cause) */
+	struct rpt_values *cpu;   /* per source of the run (run->nsrc): CPU samples in the window */
+	double *cpu_mean;         /* per source: their mean (NAN when none) */
+	double host_cpu_pct;      /* host-wide CPU (user + system, % of all cores) of the load
+	                           * generator's own host over the window, NAN when not sampled */
+	double gen_cpu_pct;       /* the generator's own CPU over the window (intervals.gen_cpu_pct,
+	                           * % of all its engine threads), NAN when not recorded */
+	double gen_wait_pct;      /* the time its threads waited, ready, for a core (% of all of
+	                           * them; intervals.gen_wait_pct), NAN when not recorded */
+	double lag_p99_ms;        /* open model: mean of the intervals' p99 start lag (the
+	                           * generator's own lateness), NAN */
+	double lag_top_ms;        /* open model: the highest interval p99 start lag, NAN */
+	int late_intervals;       /* open model: steady intervals whose start lag p99 passed
+	                           * 10 ms (the generator late, whatever the cause) */
+	double gen_cpus_busy_pct; /* how busy the CPUs the generator could run on were, by
+	                           * any process (intervals.gen_cpus_busy_pct), NAN */
 };
 
 /* One fact of what ran (run_env; soak/run/env.h lists the keys). */
@@ -611,6 +613,15 @@ int rpt_is_sweep(const struct rpt_run *run);
 int rpt_compare(struct report *r, char *err, size_t errlen);
 /* Fills a cell's per-figure statistics (value, bm, run, vc) from its compared runs. */
 int rpt_cell_stats(const struct report *r, struct rpt_cell *c);
+/* A figure an `until` names ("tps", "cpu.app", "memory.db"), as an index of the report's
+ * figures (RPT_FIG_*), or -1 when the report has no such figure. */
+int rpt_fig_index(const struct report *r, const char *name);
+/* Sequential studies: 1 when every comparison's interval of each figure fig[i] is at most
+ * pct[i] % of the baseline (half-width, at the level the verdict tested it), 0 when not
+ * yet (why: "tomcat10: tps ±4.2% (3% asked)"), -1 when a figure is named that no
+ * comparison has (err says which). */
+int rpt_until_met(const struct report *r, const char *const *fig, const double *pct, int n,
+                  char *why, size_t whylen, char *err, size_t errlen);
 /* Whether a step belongs to a cell's key (level and planned length; a measured window). */
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
 /* Whether a run is one of the cell's observations. */
@@ -729,9 +740,13 @@ struct rpt_valid {
 
 /* The verdict of one label against the baseline (report_verdict.c). */
 struct rpt_vrow {
-	int label; /* index into labels (0: the baseline's own row) */
-	int cmp;   /* index into cmps of the comparison it rests on, or -1 (none) */
-	int cell;  /* the label's cell shown (the baseline's own when label 0), or -1 */
+	int label;     /* index into labels (0: the baseline's own row) */
+	int cmp;       /* index into cmps of the comparison it rests on, or -1 (none): capacity
+	                * (the closed model, users) before efficiency when the label has both */
+	int cell;      /* the label's cell shown (the baseline's own when label 0), or -1 */
+	int cmp_rate;  /* efficiency beside it: the comparison at a fixed open-model rate
+	                * (CPU per request, latency at that rate), or -1 */
+	int cell_rate; /* its cell (the baseline's own when label 0), or -1 */
 	double cpu_req[RPT_MAX_SOURCES]; /* CPU ms per request of this label's cell, per
 	                                  * report CPU series (NAN: not a process series);
 	                                  * against the baseline: cmps[cmp] holds the
@@ -861,6 +876,24 @@ int rpt_plan_pictures(struct report *r, char *err, size_t errlen);
 int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen);
 /* report_files.c: mkdir -p; 0, or -1 with err. */
 int rpt_mkdir_p(const char *path, char *err, size_t errlen);
+/* report_junit.c: CI gates.  The report's runs as JUnit XML into `path` (written to a
+ * temporary name and renamed): a suite per run with a case for how it ended, one per
+ * threshold and step, its drift verdict and one per validity warning (see the file's
+ * head for what fails, errs and is skipped).  dbs: the databases the report read (the
+ * thresholds and drift breaches are read from them); miss[0..nmiss): scenarios that
+ * never became a run, each an error case.  0, or -1 with err. */
+struct rpt_junit_miss {
+	const char *name;    /* the scenario */
+	const char *message; /* why it did not start */
+};
+int rpt_write_junit(const struct report *r, const char *const *dbs,
+                    const struct rpt_junit_miss *miss, int nmiss, const char *path, char *err,
+                    size_t errlen);
+/* soak run's and soak study's --junit: runs ids[0..n) of db_path (ids <= 0 are left out)
+ * read and judged as `soak report --runs` would, then rpt_write_junit. */
+int rpt_junit_runs(const char *db_path, const int64_t *ids, int n,
+                   const struct rpt_junit_miss *miss, int nmiss, const char *path, char *err,
+                   size_t errlen);
 /* Writers, each to an open stream. */
 int rpt_write_md(const struct report *r, FILE *f);
 int rpt_write_html(const struct report *r, FILE *f);

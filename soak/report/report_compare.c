@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dur.h"
+#include "scenario/study.h"
 
 int rpt_is_sweep(const struct rpt_run *run)
 {
@@ -587,9 +588,15 @@ void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, dou
 		cand[nc++] = t0 * pow(2, k);
 	if (bv > 0 && wv > 0 && over > 0)
 		cand[nc++] = fmin(64 * t0, fmax(t0 / 4, sqrt(over * wv / bv)));
+	double z = rpt_t_quantile(1 - alpha / 2, 1e6); /* t's limit: no n needs fewer runs */
 	for (int i = 0; i < nc; i++) {
 		double t = cand[i];
-		for (int n = 2; n <= RPT_ADVISE_MAX_ROUNDS; n++) {
+		/* The normal quantile's answer is a lower bound of n: start there (a t-quantile
+		 * costs a bisection; the bound leaves a few to try). */
+		double n0 = ceil(z * z * (bv + wv / t) / (goal * goal));
+		for (int n = n0 > 2 ? (n0 < RPT_ADVISE_MAX_ROUNDS ? (int)n0 : RPT_ADVISE_MAX_ROUNDS)
+		                    : 2;
+		     n <= RPT_ADVISE_MAX_ROUNDS; n++) {
 			if (half_width(bv, wv, n, t, alpha) > goal)
 				continue;
 			double cost = n * (t + over);
@@ -641,6 +648,8 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 		x->basis = RPT_ADV_CALIBRATION;
 		rpt_advise(&ca, &cb, base, target, alpha, x);
 	}
+	/* Resolved now is what the verdict's own interval says, never the model's guess. */
+	x->now_enough = isfinite(x->half_pct) && x->half_pct <= target;
 }
 
 /* "98.75 %" style: the level with as many decimals as it needs (up to three). */
@@ -782,9 +791,77 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 			resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
 			for (int s = 0; s < r->ncpu; s++)
 				resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
+			/* A sequential study's own targets replace the defaults. */
+			if (m->study >= 0 && r->studies[m->study].until[0]) {
+				struct study_until u[STUDY_MAX_UNTIL];
+				char e[256];
+				int nu = study_until_parse(r->studies[m->study].until, u,
+				                           STUDY_MAX_UNTIL, e, sizeof e);
+				for (int i = 0; i < nu; i++) {
+					int f = rpt_fig_index(r, u[i].fig);
+					if (f >= 0 && f < RPT_FIG_MEM(0))
+						resolve(r, m, f, u[i].pct);
+				}
+			}
 			method_sentence(r, m);
 		}
 		c = end;
 	}
 	return 0;
+}
+
+int rpt_fig_index(const struct report *r, const char *name)
+{
+	static const char *const base[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
+	for (int f = 0; f < RPT_NMETRIC; f++)
+		if (!strcmp(name, base[f]))
+			return f;
+	for (int s = 0; s < r->ncpu; s++) {
+		if (!strncmp(name, "cpu.", 4) && !strcmp(name + 4, r->cpu_names[s]))
+			return RPT_FIG_CPU(s);
+		if (!strncmp(name, "memory.", 7) && !strcmp(name + 7, r->cpu_names[s]))
+			return RPT_FIG_MEM(s);
+	}
+	return -1;
+}
+
+int rpt_until_met(const struct report *r, const char *const *fig, const double *pct, int n,
+                  char *why, size_t whylen, char *err, size_t errlen)
+{
+	size_t used = 0;
+	int met = 1;
+
+	why[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		int f = rpt_fig_index(r, fig[i]), seen = 0;
+		for (int k = 0; f >= 0 && k < r->ncmps; k++) {
+			const struct rpt_cmp *m = &r->cmps[k];
+			const struct rpt_diff *d = &m->d[f];
+			double base = m->base_value[f];
+			if (!has_fig(r, m, f))
+				continue;
+			seen = 1;
+			double half = isfinite(d->lo) && isfinite(d->hi) && fabs(base) > 0
+			                  ? 100 * (d->hi - d->lo) / 2 / fabs(base)
+			                  : INFINITY;
+			if (half <= pct[i])
+				continue;
+			met = 0;
+			char at[48];
+			rpt_level_text(r->cells[m->cell].concurrency, r->cells[m->cell].rate, at,
+			               sizeof at);
+			if (used < whylen)
+				used += (size_t)snprintf(why + used, whylen - used,
+				                         "%s%s at %s: %s ±%.1f%% (%g%% asked)",
+				                         used ? "; " : "",
+				                         r->labels[r->cells[m->cell].label].name,
+				                         at, fig[i], half, pct[i]);
+		}
+		if (!seen) {
+			snprintf(err, errlen, "until names %s, which no comparison of the runs has",
+			         fig[i]);
+			return -1;
+		}
+	}
+	return met;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "redact.h"
 
 #define MAX_ENV 400 /* facts of one run read (env.h records at most 160) */
 
@@ -52,7 +53,10 @@ static int read_facts(struct reader *rd, struct rpt_run *run)
 		f = &run->env[run->nenv++];
 		f->source = dup_col(q, 0);
 		f->key = dup_col(q, 1);
-		f->value = dup_col(q, 2);
+		/* A file from before soak redacted what it stored still has a command line's
+		 * secrets: none is printed (redact.h). */
+		const unsigned char *v = sqlite3_column_text(q, 2);
+		f->value = redact_text(NULL, v ? (const char *)v : "");
 		if (!f->source || !f->key || !f->value) {
 			rpt_rd_oom(rd);
 			goto done;
@@ -178,6 +182,7 @@ static int read_generator(struct reader *rd, struct rpt_run *run)
 	int cpu = rpt_rd_has(rd->db, "intervals", "gen_cpu_pct");
 	int wait = rpt_rd_has(rd->db, "intervals", "gen_wait_pct");
 	int lag = rpt_rd_has(rd->db, "intervals", "lag_p99_us");
+	int busy = rpt_rd_has(rd->db, "intervals", "gen_cpus_busy_pct");
 	sqlite3_stmt *q = NULL;
 	char sql[512];
 	int step;
@@ -185,11 +190,11 @@ static int read_generator(struct reader *rd, struct rpt_run *run)
 	if (!cpu && !lag)
 		return 0;
 	snprintf(sql, sizeof sql,
-	         "SELECT step_idx, %s, %s, %s, %s, %s FROM intervals WHERE run_id = ? AND "
+	         "SELECT step_idx, %s, %s, %s, %s, %s, %s FROM intervals WHERE run_id = ? AND "
 	         "phase = 'steady' GROUP BY step_idx",
 	         cpu ? "AVG(gen_cpu_pct)" : "NULL", wait ? "AVG(gen_wait_pct)" : "NULL",
 	         lag ? "AVG(lag_p99_us)" : "NULL", lag ? "MAX(lag_p99_us)" : "NULL",
-	         lag ? "SUM(lag_p99_us > 10000)" : "0");
+	         lag ? "SUM(lag_p99_us > 10000)" : "0", busy ? "AVG(gen_cpus_busy_pct)" : "NULL");
 	if (db_prepare(rd->db, &q, sql, rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
@@ -204,6 +209,7 @@ static int read_generator(struct reader *rd, struct rpt_run *run)
 			s->lag_p99_ms = rpt_rd_col(q, 3) / 1000;
 			s->lag_top_ms = rpt_rd_col(q, 4) / 1000;
 			s->late_intervals = sqlite3_column_int(q, 5);
+			s->gen_cpus_busy_pct = rpt_rd_col(q, 6);
 		}
 	}
 	sqlite3_finalize(q);

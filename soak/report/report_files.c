@@ -1,5 +1,5 @@
 /* report_files: the report's directory and its files, each written through a temporary
- * name and renamed, so a reader never sees half a file. */
+ * name and renamed, so a reader never sees half a file; new ones get fmode.h's modes. */
 #include "report.h"
 
 #include <errno.h>
@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "fmode.h"
 
 #define PATH_MAX_LEN 4096
 
@@ -25,7 +27,7 @@ int rpt_mkdir_p(const char *path, char *err, size_t errlen)
 			continue;
 		char keep = buf[i];
 		buf[i] = '\0';
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST) {
+		if (mkdir(buf, fmode_dir()) < 0 && errno != EEXIST) {
 			snprintf(err, errlen, "cannot create '%s': %s", buf, strerror(errno));
 			return -1;
 		}
@@ -44,7 +46,7 @@ static int write_one(const struct report *r, const char *dir, const char *name,
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
+	f = fmode_fopen(tmp);
 	if (!f) {
 		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
 		return -1;

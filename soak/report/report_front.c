@@ -35,6 +35,56 @@ static void change(struct rpt_tb *b, int row, int col, double base, double v,
 		           rpt_verdict_name(d->verdict));
 }
 
+/* One row of the verdict: label v at cell `cell`, judged by comparison `cmp` (-1: the
+ * baseline's own figures, or none). */
+static void verdict_row(const struct report *r, struct rpt_tb *b, const struct rpt_vrow *v,
+                        int cell, int cmp, const int *cpucol, int drift)
+{
+	const struct rpt_cell *c = cell >= 0 ? &r->cells[cell] : NULL;
+	int row = rpt_tb_row(b), col = 0;
+	char x[64], d[96];
+
+	rpt_tb_set(b, row, col++, "%s", r->labels[v->label].name);
+	rpt_tb_set(b, row, col++, "%s", v->label == 0 ? "(baseline)" : r->labels[0].name);
+	if (c)
+		rpt_tb_set(b, row, col++, "%s", rpt_cell_text(c, d, sizeof d));
+	else
+		rpt_tb_set(b, row, col++, DASH);
+	if (v->label == 0 && c) {
+		rpt_tb_set(b, row, col++, "%s", rpt_fmt_num(c->value[RPT_M_TPS], 1, x, sizeof x));
+		rpt_tb_set(b, row, col++, "%s", rpt_fmt_ms(c->value[RPT_M_MEAN], x, sizeof x));
+		rpt_tb_set(b, row, col++, "%s", rpt_fmt_ms(c->value[RPT_M_P99], x, sizeof x));
+		rpt_tb_set(b, row, col++, "%s%%", rpt_fmt_num(c->value[RPT_M_ERR], 2, x, sizeof x));
+	} else if (cmp >= 0) {
+		const struct rpt_cmp *m = &r->cmps[cmp];
+		for (int k = 0; k < RPT_NMETRIC; k++)
+			change(b, row, col++, m->base_value[k], m->value[k], &m->d[k],
+			       k == RPT_M_ERR);
+	} else {
+		rpt_tb_set(b, row, col++, "no matching runs");
+		for (int k = 1; k < RPT_NMETRIC; k++)
+			rpt_tb_set(b, row, col++, DASH);
+	}
+	for (int s = 0; s < r->ncpu; s++) {
+		if (cpucol[s] < 0)
+			continue;
+		if (v->label == 0 && c)
+			rpt_tb_set(b, row, cpucol[s], "%s",
+			           rpt_fmt_ms(c->value[RPT_FIG_CPU(s)], x, sizeof x));
+		else if (cmp >= 0)
+			change(b, row, cpucol[s], r->cmps[cmp].base_value[RPT_FIG_CPU(s)],
+			       r->cmps[cmp].value[RPT_FIG_CPU(s)], &r->cmps[cmp].d[RPT_FIG_CPU(s)],
+			       0);
+		else
+			rpt_tb_set(b, row, cpucol[s], DASH);
+		col = cpucol[s] + 1;
+	}
+	rpt_tb_set(b, row, col++, "%s", v->memory[0] ? v->memory : DASH);
+	if (drift)
+		rpt_tb_set(b, row, col++, "%s",
+		           v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : DASH);
+}
+
 static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	const char *names[MAX_COLS] = {"label", "against", "at", "TPS", "avg", "p99", "error %"};
@@ -68,56 +118,12 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	         "own figures. CPU/request is CPU time per request (ms).",
 	         r->labels[0].name);
 	rpt_tb_header(b, names, align);
+	/* A row per label and headline: capacity (users), then efficiency (a fixed rate). */
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];
-		const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
-		int row = rpt_tb_row(b), col = 0;
-		char x[64], d[96];
-		rpt_tb_set(b, row, col++, "%s", r->labels[v->label].name);
-		rpt_tb_set(b, row, col++, "%s", v->label == 0 ? "(baseline)" : r->labels[0].name);
-		if (c)
-			rpt_tb_set(b, row, col++, "%s", rpt_cell_text(c, d, sizeof d));
-		else
-			rpt_tb_set(b, row, col++, DASH);
-		if (v->label == 0 && c) {
-			int ans = c->f.p50_us > 0 || c->f.max_us > 0;
-			rpt_tb_set(b, row, col++, "%s", rpt_fmt_num(c->f.tps, 1, x, sizeof x));
-			rpt_tb_set(b, row, col++, "%s",
-			           rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x, sizeof x));
-			rpt_tb_set(b, row, col++, "%s",
-			           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x, sizeof x));
-			rpt_tb_set(b, row, col++, "%s%%",
-			           rpt_fmt_num(c->f.error_pct, 2, x, sizeof x));
-		} else if (v->cmp >= 0) {
-			const struct rpt_cmp *m = &r->cmps[v->cmp];
-			for (int k = 0; k < RPT_NMETRIC; k++)
-				change(b, row, col++, m->base_value[k], m->value[k], &m->d[k],
-				       k == RPT_M_ERR);
-		} else {
-			rpt_tb_set(b, row, col++, "no matching runs");
-			for (int k = 1; k < RPT_NMETRIC; k++)
-				rpt_tb_set(b, row, col++, DASH);
-		}
-		for (int s = 0; s < r->ncpu; s++) {
-			if (cpucol[s] < 0)
-				continue;
-			if (v->label == 0)
-				rpt_tb_set(b, row, cpucol[s], "%s",
-				           rpt_fmt_ms(v->cpu_req[s], x, sizeof x));
-			else if (v->cmp >= 0)
-				change(b, row, cpucol[s],
-				       r->cmps[v->cmp].base_value[RPT_FIG_CPU(s)],
-				       r->cmps[v->cmp].value[RPT_FIG_CPU(s)],
-				       &r->cmps[v->cmp].d[RPT_FIG_CPU(s)], 0);
-			else
-				rpt_tb_set(b, row, cpucol[s], DASH);
-			col = cpucol[s] + 1;
-		}
-		rpt_tb_set(b, row, col++, "%s", v->memory[0] ? v->memory : DASH);
-		if (drift)
-			rpt_tb_set(b, row, col++, "%s",
-			           v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift)
-			                         : DASH);
+		verdict_row(r, b, v, v->cell, v->cmp, cpucol, drift);
+		if (v->cell_rate >= 0)
+			verdict_row(r, b, v, v->cell_rate, v->cmp_rate, cpucol, drift);
 	}
 }
 

@@ -2,6 +2,7 @@
  * no script, no network. */
 #include "report.h"
 #include "report_doc.h"
+#include "report_text.h"
 
 #include <string.h>
 
@@ -24,27 +25,10 @@ static const char css[] =
     "ul.findings li,ul.verdict li,ul.validity li{margin:.3em 0}\n"
     "ul.validity li.warn strong{color:#b00020}ul.validity li.info strong{color:#555}\n";
 
-/* Text with &, <, >, " escaped. */
+/* Text with &, <, >, " escaped (report_text.h). */
 static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
+	rpt_xml_esc(f, s);
 }
 
 static void html_table(const struct rpt_table *t, FILE *f)

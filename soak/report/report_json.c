@@ -491,6 +491,11 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 	} else {
 		fputs("null", f);
 	}
+	fputs(", \"rate_comparison\": ", f);
+	if (v->cmp_rate >= 0)
+		fprintf(f, "%d", v->cmp_rate);
+	else
+		fputs("null", f);
 	fputs(",\n     \"cpu_ms_per_request\": {", f);
 	for (int s = 0; s < r->ncpu; s++) {
 		if (isnan(v->cpu_req[s]))

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "dur.h"
+#include "fmode.h"
 
 #define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
 #define SVG_MAX          (16 << 20) /* an SVG bigger than this is not inlined */
@@ -105,7 +106,7 @@ static FILE *data_file(struct ctx *c, const char *name)
 	if (!c->dir)
 		return NULL;
 	snprintf(path, sizeof path, "%s/data/%s.dat", c->dir, name);
-	f = fopen(path, "w");
+	f = fmode_fopen(path);
 	if (!f)
 		snprintf(c->err, c->errlen, "cannot write '%s': %s", path, strerror(errno));
 	return f;
@@ -751,7 +752,7 @@ static int write_scripts(struct ctx *c)
 			body = text;
 		}
 		snprintf(path, sizeof path, "%s/plots/%s", c->dir, rpt_scripts[i].name);
-		f = fopen(path, "w");
+		f = fmode_fopen(path);
 		if (!f || fputs(body, f) < 0 || fclose(f) != 0) {
 			snprintf(c->err, c->errlen, "cannot write '%s'", path);
 			free(text);
@@ -796,12 +797,14 @@ static pid_t start(struct ctx *c, const char *gnuplot, struct job *j)
 	if (chdir(c->dir) < 0)
 		_exit(126);
 	snprintf(errpath, sizeof errpath, "data/%s.err", name);
-	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, fmode_file());
 	if (fd >= 0) {
 		dup2(fd, 2);
 		dup2(fd, 1);
 		close(fd);
 	}
+	/* The pictures gnuplot creates get the report's modes too (fmode.h). */
+	umask(umask(0) | fmode_umask());
 	setenv("HOME", ".", 1);
 	unsetenv("GNUPLOT_LIB");
 	snprintf(script, sizeof script, "plots/%s", j->script);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "redact.h"
 #include "dur.h"
 #include "report_read.h"
 
@@ -83,7 +84,10 @@ static int load_study(struct reader *rd, int64_t id)
 	st->rounds = sqlite3_column_int(q, 3);
 	st->warmup_runs = sqlite3_column_int(q, 4);
 	st->keep_running = sqlite3_column_int(q, 5);
-	st->before_each = dup_col(q, 6);
+	{ /* redacted again: an older soak stored it as given */
+		const unsigned char *be = sqlite3_column_text(q, 6);
+		st->before_each = redact_text(NULL, be ? (const char *)be : "");
+	}
 	st->targets = dup_col(q, 7);
 	st->slots = sqlite3_column_int(q, 8);
 	copy_col(q, 9, st->status, sizeof st->status);
@@ -95,6 +99,29 @@ static int load_study(struct reader *rd, int64_t id)
 		goto done;
 	}
 	rc = r->nstudies - 1;
+	/* A sequential study (sql/009): what it ran until, and the looks it took. */
+	if (rpt_rd_has(rd->db, "studies", "alpha")) {
+		sqlite3_finalize(q);
+		q = NULL;
+		if (db_prepare(
+		        rd->db, &q,
+		        "SELECT IFNULL(until, ''), IFNULL(budget_ms, 0), IFNULL(max_looks, 0), "
+		        "IFNULL(looks, 0), IFNULL(alpha, 0), IFNULL(stop, '') FROM studies "
+		        "WHERE id = ?",
+		        rd->err, rd->errlen) < 0) {
+			rc = -1;
+			goto done;
+		}
+		sqlite3_bind_int64(q, 1, id);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			copy_col(q, 0, st->until, sizeof st->until);
+			st->budget_ms = sqlite3_column_int64(q, 1);
+			st->max_looks = sqlite3_column_int(q, 2);
+			st->looks = sqlite3_column_int(q, 3);
+			st->alpha = sqlite3_column_double(q, 4);
+			copy_col(q, 5, st->stop, sizeof st->stop);
+		}
+	}
 done:
 	sqlite3_finalize(q);
 	return rc;
@@ -235,6 +262,59 @@ static void rounds_seen(const struct report *r, int si, struct dbuf *b)
 		put(b, "; ...");
 }
 
+/* "Placement: the generator on CPU 0; app on CPU 1 (tomcat9, tomcat10); db on CPU 1. ",
+ * from the CPU lists the study's runs recorded (run_env cpu_list), when the generator's
+ * CPUs differ from every source's; nothing when it was not placed. */
+static void placement_clause(const struct report *r, int si, struct dbuf *b)
+{
+	char gen[64] = "", srcs[8][RPT_NAME_MAX], lists[8][64], labels[8][160];
+	int n = 0, mixed = 0;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		const char *g;
+		if (run->study != si || !(g = rpt_env_get(run, "", "cpu_list")))
+			continue;
+		if (!gen[0])
+			snprintf(gen, sizeof gen, "%s", g);
+		else if (strcmp(gen, g) != 0)
+			mixed = 1;
+		for (int k = 0; k < run->nenv; k++) {
+			const struct rpt_env_fact *f = &run->env[k];
+			int j = 0;
+			if (!f->source[0] || strcmp(f->key, "cpu_list") != 0)
+				continue;
+			while (j < n && (strcmp(srcs[j], f->source) || strcmp(lists[j], f->value)))
+				j++;
+			if (j == n) {
+				if (n == 8)
+					continue;
+				snprintf(srcs[n], sizeof srcs[n], "%s", f->source);
+				snprintf(lists[n], sizeof lists[n], "%s", f->value);
+				labels[n++][0] = '\0';
+			}
+			const char *l = r->labels[run->label].name;
+			if (!strstr(labels[j], l)) {
+				size_t u = strlen(labels[j]);
+				snprintf(labels[j] + u, sizeof labels[j] - u, "%s%s", u ? ", " : "",
+				         l);
+			}
+		}
+	}
+	int apart = gen[0] != '\0' && n > 0;
+	for (int j = 0; j < n && apart; j++)
+		apart = strcmp(lists[j], gen) != 0;
+	if (!apart)
+		return;
+	put(b, "Placement: the generator on CPU%s %s", strpbrk(gen, ",-") ? "s" : "", gen);
+	if (mixed)
+		put(b, " (not in every run)");
+	for (int j = 0; j < n; j++)
+		put(b, "; %s on CPU%s %s (%s)", srcs[j], strpbrk(lists[j], ",-") ? "s" : "",
+		    lists[j], labels[j]);
+	put(b, ". ");
+}
+
 int rpt_study_designs(struct report *r, char *err, size_t errlen)
 {
 	for (int si = 0; si < r->nstudies; si++) {
@@ -290,8 +370,31 @@ int rpt_study_designs(struct report *r, char *err, size_t errlen)
 			    st->warmup_runs == 1 ? "was" : "were");
 		else
 			put(&b, "no warm-up run: the first run after a start is compared. ");
-		put(&b, "%d of %d measured runs done (study %s).", st->done_slots, st->slots,
-		    st->status);
+		if (st->until[0]) {
+			char d[32];
+			put(&b,
+			    "Sequential: rounds were added until %s (every comparison's interval "
+			    "that "
+			    "narrow) within %s; ",
+			    st->until, dur_format(st->budget_ms, d, sizeof d));
+			if (st->max_looks > 0)
+				put(&b,
+				    "it looked %d of the %d times its budget allowed and stopped "
+				    "%s. ",
+				    st->looks, st->max_looks,
+				    !strcmp(st->stop, "precise")
+				        ? "because every figure was resolved"
+				    : !strcmp(st->stop, "rounds") ? "at its last round"
+				                                  : "when its budget was spent");
+			else
+				put(&b, "it stopped before a second round, so it never looked. ");
+		}
+		placement_clause(r, si, &b);
+		if (st->until[0])
+			put(&b, "%d measured runs done (study %s).", st->done_slots, st->status);
+		else
+			put(&b, "%d of %d measured runs done (study %s).", st->done_slots,
+			    st->slots, st->status);
 		free(st->design);
 		if (!(st->design = strdup(b.s))) {
 			snprintf(err, errlen, "out of memory");

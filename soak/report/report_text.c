@@ -40,3 +40,26 @@ void rpt_sb_runs(struct sbuf *b, const char *keys)
 		p += *p == ',';
 	}
 }
+
+void rpt_xml_esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(c < 0x20 && c != '\n' && c != '\t' ? '?' : c, f);
+		}
+	}
+}

@@ -7,6 +7,7 @@
 #define SOAK_REPORT_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define RPT_SENTENCE_MAX 2048 /* one sentence or one topic line, bytes */
 
@@ -19,6 +20,9 @@ struct sbuf {
 __attribute__((format(printf, 2, 3))) void rpt_sb_printf(struct sbuf *b, const char *fmt, ...);
 /* Empties the buffer. */
 void rpt_sb_reset(struct sbuf *b);
+/* Text for HTML and XML: &, <, >, " escaped; control characters XML 1.0 does not allow
+ * (all below 0x20 but tab and newline) written as '?'. */
+void rpt_xml_esc(FILE *f, const char *s);
 /* "run 3" or "runs 1, 3 and 5" of a comma-separated key list. */
 void rpt_sb_runs(struct sbuf *b, const char *keys);
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpus.h"
 #include "dur.h"
 #include "report_text.h"
 
@@ -43,6 +44,7 @@ const struct rpt_env_key rpt_env_keys[] = {
     {"cpu_model", "CPU", 0, 2},
     {"cores", "cores", 0, 2},
     {"cpus", "CPUs available", 0, 2},
+    {"cpu_list", "placed on CPUs", 0, 2},
     {"memory", "memory", 0, 1},
     {"soak_version", "soak", 0, 1},
     {"curl_version", "libcurl", 0, 1},
@@ -59,6 +61,7 @@ const struct rpt_env_key rpt_env_keys[] = {
     {"cmdline", "command line", 1, 0},
     {"pids", "processes", 1, 0},
     {"cpus", "CPUs", 1, 2},
+    {"cpu_list", "placed on CPUs", 1, 2},
     {"jvm_version", "JVM", 1, 2},
     {"gc", "collector", 1, 2},
     {"heap_max", "heap max", 1, 2},
@@ -111,48 +114,101 @@ static void list_add(char *list, size_t len, const char *key)
 
 /* --- the generator's host and the generator itself -------------------------------------- */
 
+/* Whether a run was placed: the generator's CPUs recorded and disjoint from those of
+ * every process source it shared its host with. */
+static int placed(const struct rpt_run *run)
+{
+	const char *g = rpt_env_get(run, "", "cpu_list");
+	cpu_set_t gs, ss;
+	char e[128], names[256];
+	int any = 0;
+
+	if (!g || cpus_parse(g, &gs, e, sizeof e) < 0 || !run->colocated[0])
+		return 0;
+	snprintf(names, sizeof names, "%s", run->colocated);
+	for (char *save = NULL, *n = strtok_r(names, ", ", &save); n;
+	     n = strtok_r(NULL, ", ", &save)) {
+		const char *l = rpt_env_get(run, n, "cpu_list");
+		if (!l || cpus_parse(l, &ss, e, sizeof e) < 0 || !cpus_disjoint(&gs, &ss))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* host_saturated: the generator shared its host with a collected source and competed with
+ * it for the cores.  Without placement that is the host's CPU reaching
+ * RPT_HOST_BUSY_PCT; with it (run_env: the generator's CPUs apart from the sources') the
+ * host may well be full (a saturated server core is the experiment), and what must not be
+ * is the generator's own CPUs: busy by anyone RPT_HOST_BUSY_PCT of the time or more. */
 static int host_saturated(struct vctx *v)
 {
 	struct report *r = v->r;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		char runs[96] = "";
-		const char *with = NULL, *host = NULL;
-		double worst = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			double top = NAN;
-			if (run->label != l || !run->colocated[0])
-				continue;
-			for (int k = 0; k < run->nsteps; k++)
-				if (run->steps[k].host_cpu_pct >= RPT_HOST_BUSY_PCT &&
-				    !(run->steps[k].host_cpu_pct <= top))
-					top = run->steps[k].host_cpu_pct;
-			if (isnan(top))
-				continue;
-			list_add(runs, sizeof runs, run->key);
-			worst = fmax(worst, top);
-			if (!with) {
-				with = run->colocated;
-				host = run->host;
+	for (int l = 0; l < r->nlabels; l++)
+		for (int own = 0; own <= 1; own++) {
+			char runs[96] = "", list[64] = "";
+			const char *with = NULL, *host = NULL;
+			double worst = 0;
+			for (int i = 0; i < r->nruns; i++) {
+				const struct rpt_run *run = &r->runs[i];
+				double top = NAN;
+				if (run->label != l || !run->colocated[0] || placed(run) != own)
+					continue;
+				for (int k = 0; k < run->nsteps; k++) {
+					double x = own ? run->steps[k].gen_cpus_busy_pct
+					               : run->steps[k].host_cpu_pct;
+					if (x >= RPT_HOST_BUSY_PCT && !(x <= top))
+						top = x;
+				}
+				if (isnan(top))
+					continue;
+				list_add(runs, sizeof runs, run->key);
+				worst = fmax(worst, top);
+				if (!with) {
+					with = run->colocated;
+					host = run->host;
+					snprintf(list, sizeof list, "%s",
+					         own ? rpt_env_get(run, "", "cpu_list") : "");
+				}
 			}
+			if (!runs[0])
+				continue;
+			struct sbuf b = {.n = 0};
+			if (own) {
+				rpt_sb_printf(
+				    &b,
+				    "%s: the load generator was placed on CPU %s apart from %s "
+				    "('%s'), but those CPUs were %.1f%% busy in the measured "
+				    "window of ",
+				    lname(r, l), list, with, host, worst);
+				rpt_sb_runs(&b, runs);
+				rpt_sb_printf(
+				    &b,
+				    " (%.0f%% or more): something else ran there, so the "
+				    "generator may have set the pace. Give it more CPUs, or "
+				    "keep other work off them.",
+				    RPT_HOST_BUSY_PCT);
+			} else {
+				rpt_sb_printf(
+				    &b,
+				    "%s: the load generator ran on the same host as %s ('%s'), "
+				    "and that host's CPU reached %.1f%% in the measured window "
+				    "of ",
+				    lname(r, l), with, host, worst);
+				rpt_sb_runs(&b, runs);
+				rpt_sb_printf(
+				    &b,
+				    " (%.0f%% or more): the generator and the system under test "
+				    "competed for the cores, so throughput and latency measure "
+				    "the machine as much as the server. Place them on CPUs of "
+				    "their own (cpus in [scenario] and [collect.NAME]) or run the "
+				    "generator on another host.",
+				    RPT_HOST_BUSY_PCT);
+			}
+			if (add(v, "warn", "host_saturated", l, runs, &b) < 0)
+				return -1;
 		}
-		if (!runs[0])
-			continue;
-		struct sbuf b = {.n = 0};
-		rpt_sb_printf(&b,
-		              "%s: the load generator ran on the same host as %s ('%s'), and "
-		              "that host's CPU reached %.1f%% in the measured window of ",
-		              lname(r, l), with, host, worst);
-		rpt_sb_runs(&b, runs);
-		rpt_sb_printf(&b,
-		              " (%.0f%% or more): the generator and the system under test "
-		              "competed for the cores, so throughput and latency measure the "
-		              "machine as much as the server. Run the generator on another host.",
-		              RPT_HOST_BUSY_PCT);
-		if (add(v, "warn", "host_saturated", l, runs, &b) < 0)
-			return -1;
-	}
 	return 0;
 }
 

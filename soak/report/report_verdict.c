@@ -75,15 +75,16 @@ static int process_series(const char *name)
 	return strcmp(name, "host") != 0 && !strstr(name, ":host");
 }
 
-/* The headline comparison of label l: -1 when none. */
-static int headline(const struct report *r, int l)
+/* The headline comparison of label l among those at a fixed rate (open 1), at users
+ * (open 0), or any (open -1): -1 when none. */
+static int headline(const struct report *r, int l, int open)
 {
 	int best = -1;
 
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-		if (c->label != l || a->label != 0)
+		if (c->label != l || a->label != 0 || (open >= 0 && (c->rate > 0) != open))
 			continue;
 		if (best < 0) {
 			best = i;
@@ -283,6 +284,46 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 			rpt_sb_printf(b, ", with no other change beyond noise");
 		}
 	}
+	if (v->label == 0 && v->cell_rate >= 0) {
+		const struct rpt_cell *c = &r->cells[v->cell_rate];
+		char x[2][32];
+		cell_where(b, c, "; at");
+		rpt_sb_printf(b, ", p99 %s", rpt_fmt_ms(c->value[RPT_M_P99], x[0], 32));
+		for (int k = 0; k < r->ncpu; k++)
+			if (isfinite(c->value[RPT_FIG_CPU(k)]))
+				rpt_sb_printf(b, ", %s of CPU per request on %s",
+				              rpt_fmt_ms(c->value[RPT_FIG_CPU(k)], x[1], 32),
+				              r->cpu_names[k]);
+	} else if (v->cmp_rate >= 0) {
+		/* Efficiency: the same arrivals for both, so TPS says nothing; what each
+		 * request costs and how fast it is answered do. */
+		const struct rpt_cmp *m = &r->cmps[v->cmp_rate];
+		struct phrases p = {.n = 0};
+		int said = 0;
+		cell_where(b, &r->cells[m->cell], "; at");
+		for (int k = 0; k < r->ncpu; k++) {
+			const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
+			double a = m->base_value[RPT_FIG_CPU(k)], c = m->value[RPT_FIG_CPU(k)];
+			char t[32];
+			if (!isfinite(a) || !isfinite(c) || !(a > 0))
+				continue;
+			rpt_sb_printf(b, "%s %s %s CPU per request on %s (%s)", said ? " and" : "",
+			              said ? "" : "it costs",
+			              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
+			              rpt_verdict_name(d->verdict));
+			said = 1;
+		}
+		if (!said)
+			rpt_sb_printf(b, " no CPU per request was measured");
+		change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN],
+		              m->value[RPT_M_MEAN], "higher", "lower", "average latency");
+		change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99],
+		              "higher", "lower", "p99");
+		if (p.n) {
+			rpt_sb_printf(b, ", with ");
+			phrases_end(&p, b);
+		}
+	}
 	if (v->memory[0])
 		rpt_sb_printf(b, "; memory: %s", v->memory);
 	if (v->drift == RPT_DRIFT_DEGRADING || v->drift == RPT_DRIFT_IMPROVING)
@@ -306,6 +347,36 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 			              rpt_advice_text(x, now, r->cells[m->cell].vc[RPT_M_TPS].secs,
 			                              adv, sizeof adv));
 		rpt_sb_printf(b, ".");
+	}
+	if (v->cmp_rate >= 0) {
+		/* What the efficiency comparison resolves, for the first process with CPU. */
+		const struct rpt_cmp *m = &r->cmps[v->cmp_rate];
+		for (int k = 0; k < r->ncpu; k++) {
+			const struct rpt_resolve *x = &m->res[RPT_FIG_CPU(k)];
+			char p[32], at[48], adv[256];
+			int now = m->nruns < m->nruns_base ? m->nruns : m->nruns_base;
+			if (!(x->target_pct > 0) || !isfinite(m->base_value[RPT_FIG_CPU(k)]))
+				continue;
+			rpt_level_text(0, r->cells[m->cell].rate, at, sizeof at);
+			if (isfinite(x->half_pct))
+				rpt_sb_printf(
+				    b,
+				    " At %s its interval resolves CPU per request on %s to ±%s%%",
+				    at, r->cpu_names[k], rpt_fmt_num(x->half_pct, 1, p, sizeof p));
+			else
+				rpt_sb_printf(
+				    b,
+				    " At %s no resolution of CPU per request can be stated "
+				    "(one run a side)",
+				    at);
+			if (!x->now_enough && (x->rounds > 0 || x->basis != RPT_ADV_NONE))
+				rpt_sb_printf(b, "; to tell %.0f%% apart: %s", x->target_pct,
+				              rpt_advice_text(
+				                  x, now, r->cells[m->cell].vc[RPT_FIG_CPU(k)].secs,
+				                  adv, sizeof adv));
+			rpt_sb_printf(b, ".");
+			break;
+		}
 	}
 	if (v->warnings)
 		rpt_sb_printf(b, " Read it with care: %d validity warning%s below.", v->warnings,
@@ -331,13 +402,25 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 		if (v->drift < 0 || rank[run->drift.verdict] > rank[v->drift])
 			v->drift = (int)run->drift.verdict;
 	}
-	v->cmp = l > 0 ? headline(r, l) : -1;
+	/* Capacity first (users), and efficiency (a fixed rate) beside it when both ran. */
+	v->cmp = l > 0 ? headline(r, l, 0) : -1;
+	v->cmp_rate = l > 0 ? headline(r, l, 1) : -1;
+	if (v->cmp < 0) {
+		v->cmp = v->cmp_rate;
+		v->cmp_rate = -1;
+	}
 	v->cell = v->cmp >= 0 ? r->cmps[v->cmp].cell : own_cell(r, l);
+	v->cell_rate = v->cmp_rate >= 0 ? r->cmps[v->cmp_rate].cell : -1;
 	if (l == 0)
 		for (int k = 1; k < r->nlabels; k++) {
-			int h = headline(r, k);
+			int h = headline(r, k, 0), hr = headline(r, k, 1);
+			if (h < 0) {
+				h = hr;
+				hr = -1;
+			}
 			if (h >= 0) {
 				v->cell = r->cmps[h].base;
+				v->cell_rate = hr >= 0 ? r->cmps[hr].base : -1;
 				break;
 			}
 		}

@@ -21,6 +21,7 @@
 #include "dur.h"
 #include "cpus.h"
 #include "procinfo.h"
+#include "redact.h"
 
 #define CMDLINE_MAX 65536 /* bytes of /proc/PID/cmdline read */
 
@@ -336,9 +337,9 @@ static void gc_log_header(struct env *e, const char *source, const char *path)
 	free(buf);
 }
 
-static void source_facts(struct env *e, const struct scn_collect *k)
+static void source_facts(struct env *e, const struct scn_collect *k, const struct redact *rd)
 {
-	char *cmd = malloc(CMDLINE_MAX), path[64], v[PATH_MAX];
+	char *cmd = malloc(CMDLINE_MAX), *shown = NULL, path[64], v[PATH_MAX];
 	int count = 0;
 	long pid;
 	ssize_t n;
@@ -349,7 +350,11 @@ static void source_facts(struct env *e, const struct scn_collect *k)
 	if (k->gc_log)
 		gc_log_header(e, k->name, k->gc_log);
 	pid = find_processes(k, &count);
-	if (pid > 0 && (n = proc_cmdline(pid, cmd, CMDLINE_MAX)) > 0) {
+	/* The command line as stored and shown: its secrets redacted (-Ddb.password=,
+	 * --db-password ...), judged argument by argument. */
+	if (pid > 0 && (n = proc_cmdline(pid, cmd, CMDLINE_MAX, 0)) > 0 &&
+	    (shown = redact_argv(rd, cmd, (size_t)n)) != NULL) {
+		snprintf(cmd, CMDLINE_MAX, "%s", shown);
 		snprintf(v, sizeof v, "%d", count);
 		env_set(e, k->name, "pids", v);
 		env_set(e, k->name, "cmdline", cmd);
@@ -378,6 +383,7 @@ static void source_facts(struct env *e, const struct scn_collect *k)
 			}
 		}
 	}
+	free(shown);
 	free(cmd);
 }
 
@@ -542,7 +548,7 @@ void env_gather(struct env *e, const struct env_run *run)
 {
 	generator_facts(e, run);
 	for (int i = 0; i < run->s->ncollect; i++)
-		source_facts(e, &run->s->collect[i]);
+		source_facts(e, &run->s->collect[i], &run->s->redact);
 }
 
 int env_record(sqlite3 *db, int64_t run_id, const struct env *e, char *err, size_t errlen)

@@ -12,8 +12,9 @@
  *   run ends: see env_banner_start).
  * Facts of each [collect.NAME] source with a process (pid_match, pidfile or pid), from the
  * first matching process on this host:
- *   pids (how many matched), exe, cmdline, cpus and cpu_list (its CPU affinity: how many,
- *   which), and for a JVM
+ *   pids (how many matched), exe, cmdline (its secrets redacted: redact.h, with the
+ *   scenario's `redact` names), cpus and cpu_list (its CPU affinity: how many, which), and
+ *   for a JVM
  *   jvm_version, gc (the collector), heap_max — from the GC log's header lines where the
  *   log has them (what the JVM really used), else from the command line's flags, and the
  *   version from the JDK's `release` file.

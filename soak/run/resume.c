@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "db.h"
 #include "dur.h"
+#include "redact.h"
 #include "store/results.h"
 
 /* The trailer scenario.c puts after a stored text to list the --set overrides. */
@@ -123,6 +124,13 @@ static int scenario_of(const struct stored *r, int64_t id, const char *file, cha
 		snprintf(err, errlen,
 		         "--set changes the scenario: without a file, --resume takes run %lld's "
 		         "own text as it ran",
+		         (long long)id);
+		return -2;
+	}
+	if (strstr(r->scenario, REDACTED)) { /* it would send "[redacted]" */
+		snprintf(err, errlen,
+		         "run %lld's scenario was stored with its secrets redacted: give its file "
+		         "(and the same --set options) to resume it",
 		         (long long)id);
 		return -2;
 	}

@@ -14,17 +14,21 @@
 
 #include "clock.h"
 #include "collect.h"
+#include "cpus.h"
 #include "dur.h"
 #include "env.h"
 #include "exitcode.h"
 #include "hdr.h"
 #include "log.h"
+#include "metrics_feed.h"
+#include "place.h"
 #include "probe.h"
 #include "store/recorder.h"
 #include "verdict.h"
 
-#define STATUS_EVERY_MS 1000
-#define RUN_MEANS_MAX   4096 /* steady intervals of a step kept for the search's trend check */
+#define STATUS_EVERY_MS  1000
+#define METRICS_EVERY_MS 1000 /* /metrics: the engine's counters collected this often */
+#define RUN_MEANS_MAX    4096 /* steady intervals of a step kept for the search's trend check */
 
 /* Everything one run needs while it goes. */
 struct run {
@@ -62,7 +66,15 @@ struct run {
 	double gen_cpu_late;                 /* in the late ones: the busiest share */
 	double gen_wait_late;                /* and the longest run-queue wait */
 	int64_t gen_lag_p99_us;              /* the worst start lag p99 of an interval */
+	cpu_set_t gen_cpus;                  /* the CPUs the generator may run on (placed) */
+	struct cpus_stat gen_mark;           /* their counters at the last interval's close */
 	char reason[512];
+	/* /metrics (metrics_feed.h) */
+	int feeding;             /* 1: a server shows this run */
+	struct mfeed feed;       /* what it shows */
+	struct metrics *own_srv; /* the scenario's own server (metrics = ADDR:PORT), or NULL */
+	struct istats part;      /* counters collected within an interval, fed, then added to iv */
+	int64_t last_feed_ms;    /* monotonic time of the last collect for the feed */
 	/* status line */
 	int64_t last_status_ms;
 	struct engine_live last_live;
@@ -128,14 +140,41 @@ static void status_line(struct run *r, int step, int64_t now, int64_t step_t0)
 	r->last_status_ms = now;
 }
 
-/* Waits until `until` (monotonic ms), keeping the status line and collectors watched.
- * Returns -1 when a signal arrived. */
+/* /metrics: the engine's live totals at each turn of the wait; each second also what it
+ * counted since the last collect (into r->part, then the interval's r->iv) and the
+ * collectors' newest rows.  -1 when the engine did not hand its counters over. */
+static int feed_tick(struct run *r, int64_t now)
+{
+	struct engine_live lv;
+	char err[256];
+
+	if (now - r->last_feed_ms >= METRICS_EVERY_MS) {
+		r->last_feed_ms = now;
+		if (engine_collect(r->eng, &r->part, err, sizeof err) < 0) {
+			snprintf(r->reason, sizeof r->reason, "%s", err);
+			return -1;
+		}
+		mfeed_add(&r->feed, &r->part);
+		istats_add(&r->iv, &r->part);
+		istats_reset(&r->part);
+		mfeed_collectors(&r->feed);
+	}
+	engine_live(r->eng, &lv);
+	mfeed_live(&r->feed, &lv);
+	mfeed_publish(&r->feed);
+	return 0;
+}
+
+/* Waits until `until` (monotonic ms), keeping the status line, the collectors and
+ * /metrics watched.  Returns -1 when a signal arrived, -2 on a runtime failure (reason). */
 static int wait_until(struct run *r, int step, int64_t until, int64_t step_t0)
 {
 	for (;;) {
 		int64_t now = clock_mono_ms();
 		if (signalled(r))
 			return -1;
+		if (r->feeding && feed_tick(r, now) < 0)
+			return -2;
 		if (now >= until)
 			return 0;
 		if (now - r->last_status_ms >= STATUS_EVERY_MS) {
@@ -269,7 +308,8 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	char err[512];
 	struct engine_live lv;
 
-	if (engine_collect(r->eng, &r->iv, err, sizeof err) < 0) {
+	/* With /metrics the counters go through r->part, so that the feed sees each once. */
+	if (engine_collect(r->eng, r->feeding ? &r->part : &r->iv, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
@@ -277,6 +317,22 @@ static int close_interval(struct run *r, int step, int64_t start, int64_t now, c
 	/* The machine's speed now, on this thread, never an engine thread's time. */
 	double probe = probe_us();
 	r->rec.probe_us = isfinite(probe) ? probe : 0;
+	/* How busy the generator's CPUs were, by anyone: with placement, a flaw when full. */
+	{
+		struct cpus_stat mark;
+		if (cpus_sample(&r->gen_cpus, &mark) == 0) {
+			r->rec.gen_cpus_busy_pct = cpus_busy_pct(&r->gen_mark, &mark);
+			r->gen_mark = mark;
+		}
+	}
+	if (r->feeding) {
+		mfeed_add(&r->feed, &r->part);
+		istats_add(&r->iv, &r->part);
+		istats_reset(&r->part);
+		mfeed_live(&r->feed, &lv);
+		mfeed_probe(&r->feed, probe);
+		mfeed_publish(&r->feed);
+	}
 	struct rec_gen gen;
 	if (rec_interval(&r->rec, step, wall_of(r, start), now - start, phase, lv.vus, &r->iv, &gen,
 	                 err, sizeof err) < 0) {
@@ -461,7 +517,15 @@ static int run_step(struct run *r, int k, int last)
 			pstart = next; /* a late agent skips the intervals already over */
 			continue;
 		}
-		int sig = wait_until(r, k, next, t0) < 0;
+		if (r->feeding)
+			mfeed_step(&r->feed, k, r->nsteps, share.vus, share.rate,
+			           from < ramp_end   ? MPH_RAMPUP
+			           : from < warm_end ? MPH_WARMUP
+			                             : MPH_STEADY);
+		int w = wait_until(r, k, next, t0);
+		if (w == -2)
+			return -1;
+		int sig = w < 0;
 		if (sig) {
 			/* Stop sending, let what is in flight finish, then record the partial
 			 * interval.  A second SIGINT drops the requests in flight. */
@@ -489,6 +553,10 @@ static int run_step(struct run *r, int k, int last)
 	}
 	if (last && !r->stopping) {
 		int64_t d0 = r->aligned ? step_end : clock_mono_ms();
+		if (r->feeding) {
+			mfeed_step(&r->feed, k, r->nsteps, share.vus, share.rate, MPH_DRAIN);
+			mfeed_publish(&r->feed);
+		}
 		drain(r);
 		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
 			return -1;
@@ -768,10 +836,23 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		free(r);
 		return EXIT_RUNTIME;
 	}
+	/* A scenario's own /metrics listens before anything is recorded: a port in use fails
+	 * the run here, not after its row exists. */
+	if (!o->metrics && s->metrics) {
+		if (metrics_start(&r->own_srv, s->metrics, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: %s: metrics: %s\n", s->file, err);
+			free(r);
+			return EXIT_RUNTIME;
+		}
+		fprintf(stderr, "soak run: live metrics on %s\n",
+		        metrics_url(r->own_srv, (char[320]){0}, 320));
+	}
 	if ((r->open ? istats_init_open(&r->iv, err, sizeof err) < 0 ||
-	                   istats_init_open(&r->acc, err, sizeof err) < 0
+	                   istats_init_open(&r->acc, err, sizeof err) < 0 ||
+	                   istats_init_open(&r->part, err, sizeof err) < 0
 	             : istats_init(&r->iv, err, sizeof err) < 0 ||
-	                   istats_init(&r->acc, err, sizeof err) < 0) ||
+	                   istats_init(&r->acc, err, sizeof err) < 0 ||
+	                   istats_init(&r->part, err, sizeof err) < 0) ||
 	    rec_open(&r->rec, o->db_path, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s\n", err);
 		rc = EXIT_RUNTIME;
@@ -842,6 +923,18 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		        s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
 		        engine_client(&s->plan, NULL, 0));
 	}
+	{
+		/* Placement first: the collectors and the engine's threads inherit it. */
+		char said[512];
+		if (place_apply(s, &r->gen_cpus, said, sizeof said, err, sizeof err) < 0) {
+			snprintf(r->reason, sizeof r->reason, "%s", err);
+			r->failed = 1;
+			goto close;
+		}
+		if (said[0] && !o->quiet)
+			fprintf(stderr, "soak run: placed: %s\n", said);
+		cpus_sample(&r->gen_cpus, &r->gen_mark);
+	}
 	if (coll_start(&r->coll, s, o->db_path, r->rec.run_id, err, sizeof err) < 0) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
@@ -866,6 +959,26 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		r->failed = 1;
 		goto close;
+	}
+	if (o->metrics || r->own_srv) {
+		/* The collectors started just now: /metrics shows their rows from here on (a
+		 * resumed run's older rows are from before its gap). */
+		struct mfeed_run fr = {.run_id = r->rec.run_id,
+		                       .label = s->label,
+		                       .agent = o->agent ? o->agent->index : 1,
+		                       .agents = o->agent ? o->agent->count : 1,
+		                       .client = engine_client_name(r->eng),
+		                       .threads = engine_threads(r->eng),
+		                       .started_ms = o->resume ? r->wall0 : clock_wall_ms(),
+		                       .since_ms = clock_wall_ms() - 1000};
+		if (mfeed_init(&r->feed, o->metrics ? o->metrics : r->own_srv, s, r->rec.db, &fr,
+		               err, sizeof err) < 0) {
+			snprintf(r->reason, sizeof r->reason, "metrics: %.400s", err);
+			r->failed = 1;
+			goto close;
+		}
+		r->feeding = 1;
+		r->last_feed_ms = clock_mono_ms();
 	}
 	{
 		/* What ran, before the first request: a report needs it to say whether two
@@ -894,6 +1007,12 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 close:
 	engine_free(r->eng);
 	r->eng = NULL;
+	if (r->feeding) {
+		mfeed_collectors(&r->feed);
+		mfeed_end(&r->feed);
+		mfeed_release(&r->feed);
+		r->feeding = 0;
+	}
 	if (o->tty && !o->quiet)
 		fputc('\n', stderr);
 	coll_poll(&r->coll, &r->rec);
@@ -930,6 +1049,8 @@ out:
 	rec_close(&r->rec);
 	istats_release(&r->iv);
 	istats_release(&r->acc);
+	istats_release(&r->part);
+	metrics_free(r->own_srv);
 	free(r);
 	return rc;
 }

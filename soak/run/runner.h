@@ -23,6 +23,7 @@
 
 #include "agent.h"
 #include "engine/engine.h"
+#include "metrics.h"
 #include "slo.h"
 #include "scenario/scenario.h"
 
@@ -76,6 +77,10 @@ struct runner_opts {
 	 * id, before anything is sent (a study tags the run there); -1 fails the run. */
 	int (*on_begin)(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t errlen);
 	void *on_begin_arg; /* its first argument */
+	/* /metrics (metrics.h): the command's server, which the run publishes into (it then
+	 * collects the engine's counters each second, not only at interval boundaries), or
+	 * NULL: a scenario with `metrics = ADDR:PORT` gets a server of its own for the run. */
+	struct metrics *metrics;
 };
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143

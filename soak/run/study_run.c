@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -13,9 +14,11 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpus.h"
 #include "db.h"
 #include "dur.h"
 #include "exitcode.h"
+#include "redact.h"
 
 #define OUT_MAX       65536 /* bytes of a start command's stdout kept */
 #define KILL_GRACE_MS 3000  /* after SIGTERM to a command's group, SIGKILL */
@@ -47,8 +50,20 @@ struct ctx {
 	struct tstate t[STUDY_MAX_TARGETS]; /* per target */
 	int seq;                            /* last study_runs.seq written */
 	struct tag tag;                     /* the run being made */
+	struct mstudy ms;                   /* the study as /metrics shows it (run.metrics) */
 	char err[1024];                     /* the failure to report */
+	int64_t t0_ms;                      /* when the study (this process) began, mono */
+	int max_looks;                      /* sequential: K, fixed after the second round */
+	int looks;                          /* sequential: looks taken */
+	char stop[16];                      /* sequential: why it stopped */
 };
+
+/* /metrics: the study as it stands now (when served). */
+static void publish(struct ctx *c)
+{
+	if (c->o->run.metrics)
+		metrics_publish_study(c->o->run.metrics, &c->ms);
+}
 
 static int signalled(const struct ctx *c)
 {
@@ -96,6 +111,16 @@ static int sh_run(struct ctx *c, const char *what, const char *cmd, int t, int r
 		}
 	}
 	snprintf(rnd, sizeof rnd, "%d", round);
+	/* SOAK_STUDY_DIR: the study file's folder, absolute, so that a command can name a
+	 * script kept beside the study (an installed example names the installed targets). */
+	char dir[PATH_MAX], *slash = strrchr(st->file, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - st->file) + 1 : 1,
+	         slash ? st->file : ".");
+	char *abs = realpath(dir, NULL);
+	if (abs) {
+		snprintf(dir, sizeof dir, "%s", abs);
+		free(abs);
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -111,10 +136,19 @@ static int sh_run(struct ctx *c, const char *what, const char *cmd, int t, int r
 		if (dup2(out ? pfd[1] : STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(127);
 		setenv("SOAK_STUDY", st->name, 1);
+		setenv("SOAK_STUDY_DIR", dir, 1);
 		setenv("SOAK_DB", c->o->db_path, 1);
 		setenv("SOAK_ROUND", rnd, 1);
 		if (t >= 0)
 			setenv("SOAK_TARGET", st->targets[t].name, 1);
+		/* Placement: what a target's commands start runs on its CPUs (inherited). */
+		if (t >= 0 && st->targets[t].cpus) {
+			cpu_set_t set;
+			char e[128];
+			if (cpus_parse(st->targets[t].cpus, &set, e, sizeof e) < 0 ||
+			    sched_setaffinity(0, sizeof set, &set) < 0)
+				_exit(126);
+		}
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -205,9 +239,13 @@ static int start_target(struct ctx *c, int t, int round)
 		free(out);
 		return -1;
 	}
-	for (char *l = out; l && *l;) { /* what it said, for the log */
+	for (char *l = out; l && *l;) { /* what it said, for the log (redacted: url=) */
 		char *nl = strchr(l, '\n');
-		fprintf(stderr, "  %.*s\n", nl ? (int)(nl - l) : (int)strlen(l), l);
+		if (nl)
+			*nl = '\0';
+		char *shown = redact_text(NULL, l);
+		fprintf(stderr, "  %s\n", shown ? shown : "");
+		free(shown);
 		l = nl ? nl + 1 : NULL;
 	}
 	free(out);
@@ -283,6 +321,91 @@ static uint64_t random_seed(void)
 	return s >> 1; /* stored as a signed 64-bit integer */
 }
 
+double study_look_alpha(double alpha, int k, int K)
+{
+	if (K < 1 || k < 1 || k > K)
+		return 0;
+	double a = (double)k / K, b = (double)(k - 1) / K;
+	return alpha * (a * a - b * b);
+}
+
+/* Writes the sequential columns of the studies row. */
+static int record_look(struct ctx *c, double alpha)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (db_prepare(c->db, &q,
+	               "UPDATE studies SET max_looks = ?, looks = ?, alpha = ?, stop = ? "
+	               "WHERE id = ?",
+	               c->err, sizeof c->err) < 0)
+		return -1;
+	sqlite3_bind_int(q, 1, c->max_looks);
+	sqlite3_bind_int(q, 2, c->looks);
+	sqlite3_bind_double(q, 3, alpha);
+	if (c->stop[0])
+		sqlite3_bind_text(q, 4, c->stop, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 5, c->study_id);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return db_fail(c->db, "cannot record the study's look", c->err, sizeof c->err);
+	return 0;
+}
+
+/* After round `round` of a sequential study: 1 to go on, 0 to stop (c->stop says why),
+ * -1 with c->err. */
+static int after_round(struct ctx *c, int round)
+{
+	const struct study *st = c->st;
+	int64_t elapsed = clock_mono_ms() - c->t0_ms;
+	double per_round = (double)elapsed / round;
+	char why[512] = "", e[512];
+
+	if (round >= 2) {
+		if (c->max_looks == 0) {
+			/* K from the budget, once: the rounds it allows, one look after each
+			 * from the second. */
+			int fit = (int)((double)st->budget_ms / per_round);
+			c->max_looks = (fit < st->rounds ? fit : st->rounds) - 1;
+			if (c->max_looks < 1)
+				c->max_looks = 1;
+		}
+		if (c->looks < c->max_looks) {
+			double alpha = study_look_alpha(0.05, ++c->looks, c->max_looks);
+			if (record_look(c, alpha) < 0)
+				return -1;
+			int r = c->o->look(c->o->look_arg, c->o->db_path, c->study_id, st, why,
+			                   sizeof why, e, sizeof e);
+			if (r < 0) {
+				snprintf(c->err, sizeof c->err, "look %d: %s", c->looks, e);
+				return -1;
+			}
+			fprintf(stderr,
+			        "%s: look %d of %d after round %d (error rate %.4f%%): %s\n",
+			        c->o->who, c->looks, c->max_looks, round, 100 * alpha,
+			        r ? "every figure resolved" : why);
+			if (r) {
+				snprintf(c->stop, sizeof c->stop, "precise");
+				return 0;
+			}
+			if (c->looks == c->max_looks) {
+				snprintf(c->stop, sizeof c->stop, "budget");
+				return 0;
+			}
+		}
+	}
+	if (round >= st->rounds) {
+		snprintf(c->stop, sizeof c->stop, "rounds");
+		return 0;
+	}
+	if ((double)elapsed + per_round > (double)st->budget_ms) {
+		snprintf(c->stop, sizeof c->stop, "budget");
+		return 0;
+	}
+	return 1;
+}
+
 static int new_study(struct ctx *c, const char *text, uint64_t seed)
 {
 	const struct study *st = c->st;
@@ -299,8 +422,8 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	if (db_prepare(c->db, &q,
 	               "INSERT INTO studies(uuid, name, file, text, order_kind, seed, rounds, "
 	               "warmup_runs, keep_running, before_each, targets, managed, slots, status, "
-	               "started_ms) VALUES(lower(hex(randomblob(16))),?,?,?,?,?,?,?,?,?,?,?,?,"
-	               "'running',?)",
+	               "started_ms, until, budget_ms) VALUES(lower(hex(randomblob(16))),?,?,?,?,"
+	               "?,?,?,?,?,?,?,?,'running',?,?,?)",
 	               c->err, sizeof c->err) < 0)
 		return -1;
 	sqlite3_bind_text(q, 1, st->name, -1, SQLITE_STATIC);
@@ -313,12 +436,18 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	sqlite3_bind_int(q, 6, st->rounds);
 	sqlite3_bind_int(q, 7, st->warmup_runs);
 	sqlite3_bind_int(q, 8, st->keep_running);
-	if (st->before_each)
-		sqlite3_bind_text(q, 9, st->before_each, -1, SQLITE_STATIC);
+	char *before = st->before_each_shown ? redact_text(NULL, st->before_each_shown) : NULL;
+	if (before)
+		sqlite3_bind_text(q, 9, before, -1, SQLITE_TRANSIENT);
+	free(before);
 	sqlite3_bind_text(q, 10, targets, -1, SQLITE_STATIC);
 	sqlite3_bind_int(q, 11, managed);
 	sqlite3_bind_int(q, 12, study_nslots(st));
 	sqlite3_bind_int64(q, 13, clock_wall_ms());
+	if (st->nuntil > 0) {
+		sqlite3_bind_text(q, 14, st->until_text, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 15, st->budget_ms);
+	}
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
@@ -574,10 +703,14 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 	int nslots = study_nslots(st), rc = EXIT_OK, breached = 0, usage = 0, left = 0, nth = 0;
 	struct study_slot *slots = calloc((size_t)nslots, sizeof *slots);
 	char *done = calloc((size_t)nslots, 1),
-	     *text = scn_text_with_sets(st->text, o->sets, o->nsets);
+	     *whole = scn_text_with_sets(st->text, o->sets, o->nsets),
+	     *text = whole ? redact_ini(NULL, whole) : NULL; /* what studies.text stores */
 	uint64_t seed = st->has_seed ? st->seed : 0;
 	const char *status = "failed";
 
+	if (o->study_id)
+		*o->study_id = -1;
+	free(whole);
 	if (!c || !slots || !done || !text) {
 		fprintf(stderr, "%s: out of memory\n", o->who);
 		free(c);
@@ -588,6 +721,12 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 	}
 	c->st = st;
 	c->o = o;
+	c->t0_ms = clock_mono_ms();
+	if (st->nuntil > 0 && !o->look) {
+		snprintf(c->err, sizeof c->err, "%s cannot run a sequential study (until)", o->who);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	for (int t = 0; t < st->ntargets; t++)
 		if (study_kv_copy(&c->t[t].kv, &st->targets[t].given) < 0) {
 			snprintf(c->err, sizeof c->err, "out of memory");
@@ -627,6 +766,15 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 	if (st->order == STUDY_RANDOM)
 		fprintf(stderr, " (seed %llu)", (unsigned long long)seed);
 	fputc('\n', stderr);
+	if (o->study_id)
+		*o->study_id = c->study_id;
+	c->ms = (struct mstudy){.active = 1,
+	                        .study_id = c->study_id,
+	                        .rounds = st->rounds,
+	                        .runs = nslots,
+	                        .done = nslots - left,
+	                        .running = 1};
+	publish(c);
 	status = "interrupted";
 	if (st->keep_running)
 		for (int t = 0; t < st->ntargets; t++)
@@ -640,6 +788,8 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 		if (done[i])
 			continue;
 		nth++;
+		c->ms.round = sl->round;
+		publish(c);
 		if (!st->keep_running && st->targets[t].start && !c->t[t].up &&
 		    start_target(c, t, sl->round) < 0) {
 			rc = signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
@@ -660,6 +810,10 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 			                .target = t};
 			rc = one_run(c, t, sl->scenario, &m, nth, left);
 		}
+		if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {
+			c->ms.done++;
+			publish(c);
+		}
 		if (rc == EXIT_THRESHOLD) {
 			breached = 1;
 			rc = EXIT_OK;
@@ -668,6 +822,28 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 			goto stop;
 		if (!st->keep_running) /* each run on a fresh start: no state carried over */
 			stop_target(c, t, sl->round);
+		/* A sequential study looks after each whole round. */
+		if (st->nuntil > 0 && (i + 1 == nslots || slots[i + 1].round != sl->round)) {
+			int go = after_round(c, sl->round);
+			if (go < 0) {
+				rc = EXIT_RUNTIME;
+				goto stop;
+			}
+			if (!go) {
+				fprintf(stderr, "%s: sequential study stops after round %d: %s\n",
+				        o->who, sl->round,
+				        !strcmp(c->stop, "precise")  ? "every figure resolved"
+				        : !strcmp(c->stop, "rounds") ? "its rounds are done"
+				                                     : "its budget is spent");
+				if (record_look(
+				        c, c->looks ? study_look_alpha(0.05, c->looks, c->max_looks)
+				                    : 0.05) < 0) {
+					rc = EXIT_RUNTIME;
+					goto stop;
+				}
+				break;
+			}
+		}
 	}
 	status = "done";
 stop:
@@ -681,6 +857,8 @@ stop:
 	for (int t = st->ntargets - 1; t >= 0; t--)
 		stop_target(c, t, 0);
 	set_status(c, status);
+	c->ms.running = 0;
+	publish(c);
 	if (!strcmp(status, "done") && st->ntargets == 1 && store_calibration(c) < 0) {
 		fprintf(stderr, "%s: %s\n", o->who, c->err);
 		rc = EXIT_RUNTIME;

@@ -12,6 +12,9 @@
  * --resume continues the latest study of the same name whose file (and --set overrides)
  * are unchanged, with its recorded seed: slots with a done run are skipped, the rest run.
  *
+ * With run.metrics set (soak study --metrics), /metrics shows the study (its rounds, the
+ * runs planned and done) beside the run going on.
+ *
  * Commands run as `/bin/sh -c CMD` in their own process group with SOAK_STUDY,
  * SOAK_TARGET, SOAK_ROUND and SOAK_DB in the environment, stdout to stderr (start's
  * stdout is read: at most 64 KB), each bounded by command_timeout; a signal or the timeout
@@ -26,13 +29,32 @@
 #include "run/runner.h"
 #include "scenario/study.h"
 
+/* Sequential studies (`until`, `budget`): after each round from the second, the study
+ * records its look in the studies row (looks, max_looks, and alpha: the share of the 5 %
+ * error rate this look may spend, RPT_ALPHA x ((k/K)^2 - ((k-1)/K)^2) for look k of K,
+ * K fixed from the budget after the second round), then asks `look`, which judges the
+ * study's runs so far as `soak report` would (run/ cannot: the command hands it in).
+ * look returns 1 when every figure of `until` is resolved in every comparison, 0 when
+ * not yet (why says what is left), -1 with err. */
+typedef int (*study_look_fn)(void *arg, const char *db_path, int64_t study_id,
+                             const struct study *st, char *why, size_t whylen, char *err,
+                             size_t errlen);
+
+/* The alpha of look k (1-based) of K: a power-family spending function (Lan and DeMets),
+ * RPT_ALPHA-free: alpha x ((k/K)^2 - ((k-1)/K)^2).  Summed over any looks it never
+ * exceeds alpha, whatever their correlation (a Bonferroni bound over the looks). */
+double study_look_alpha(double alpha, int k, int K);
+
 struct study_run_opts {
 	const char *db_path;    /* results database */
+	study_look_fn look;     /* sequential studies: judges a look (NULL: none possible) */
+	void *look_arg;         /* its argument */
 	char *const *sets;      /* --set overrides for every run's scenario */
 	int nsets;              /* entries in sets */
 	int resume;             /* continue the latest unfinished study of this name */
 	struct runner_opts run; /* each run's options (db_path, on_begin set here) */
 	const char *who;        /* "soak study" or "soak calibrate", for messages */
+	int64_t *study_id;      /* when not NULL, gets the study's id (-1: none) */
 };
 
 /* Returns the exit status: 0 done, 1 a run's threshold failed, 2 bad input (a scenario

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cpus.h"
 #include "dur.h"
 #include "engine/h1.h"
 #include "scenario_frame.h"
@@ -80,6 +81,16 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 		    !strcmp(s->name + strlen(s->name) - 4, ".ini"))
 			s->name[strlen(s->name) - 4] = '\0';
 	}
+	/* redact is repeatable: every entry adds names, the file's and --set's alike. */
+	redact_init(&s->redact);
+	for (int i = 0; i < p->nents; i++) {
+		e = &p->ents[i];
+		if (strcmp(e->section, "scenario") || strcmp(e->key, "redact"))
+			continue;
+		e->used = 1;
+		if (redact_add(&s->redact, e->value, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "redact: %s", err);
+	}
 	e = scn_find(p, "scenario", "label");
 	s->label = scn_dup(p, e ? e->value : (s->name ? s->name : ""));
 	if (e && !*e->value)
@@ -115,6 +126,20 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 	if ((e = scn_find(p, "scenario", "threads")) && strcmp(e->value, "auto") != 0 &&
 	    scn_get_int(p, e, 1, 256, &v) == 0)
 		s->threads = (int)v;
+	if ((e = scn_find(p, "scenario", "cpus")) && *e->value) {
+		cpu_set_t set;
+		if (cpus_parse(e->value, &set, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "cpus: %s", err);
+		s->cpus = scn_dup(p, e->value);
+	}
+	if ((e = scn_find(p, "scenario", "metrics")) && *e->value) {
+		char host[256];
+		int port;
+		if (plan_address_split(e->value, host, sizeof host, &port, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "metrics: %s (ADDRESS:PORT to serve /metrics on)", err);
+		else
+			s->metrics = scn_dup(p, e->value);
+	}
 	if ((e = scn_find(p, "scenario", "csv"))) {
 		char path[4096];
 		/* A relative CSV path is relative to the scenario file. */
@@ -434,10 +459,19 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 	if ((e = scn_find(p, sec, "memory_limit")) && *e->value &&
 	    dur_size_parse(e->value, &c->memory_limit, err, sizeof err) < 0)
 		scn_perr(p, e, 0, "memory_limit: %s", err);
+	if ((e = scn_find(p, sec, "cpus")) && *e->value) {
+		cpu_set_t set;
+		if (cpus_parse(e->value, &set, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "cpus: %s", err);
+		c->cpus = scn_dup(p, e->value);
+	}
 	if (scn_get_dur(p, sec, "every", &c->every_ms) > 0 && c->every_ms < 100)
 		scn_perr(p, scn_find(p, sec, "every"), 0, "every: must be at least 100ms");
 	if ((c->pid_match != NULL) + (c->pidfile != NULL) + (c->pid != 0) > 1)
 		scn_perr(p, NULL, c->line, "[%s]: give one of pid_match, pidfile or pid", sec);
+	if (c->cpus && !c->pid_match && !c->pidfile && !c->pid)
+		scn_perr(p, scn_find(p, sec, "cpus"), 0,
+		         "cpus: needs a process set to place (pid_match, pidfile or pid)");
 	if (c->memory_limit > 0 && !c->pid_match && !c->pidfile && !c->pid)
 		scn_perr(p, scn_find(p, sec, "memory_limit"), 0,
 		         "memory_limit: needs a process set (pid_match, pidfile or pid)");
@@ -539,16 +573,21 @@ int scn_parse_text(struct scenario *s, const char *name, const char *text, char 
 	                      .nsets = nsets};
 	int rc;
 
+	char *whole = NULL;
+
 	memset(s, 0, sizeof *s);
 	p.ents = calloc(SCN_MAX_ENTRIES, sizeof *p.ents);
 	s->file = strdup(name);
-	s->text = scn_text_with_sets(text, sets, nsets);
-	if (!p.ents || !s->file || !s->text) {
+	whole = scn_text_with_sets(text, sets, nsets);
+	if (!p.ents || !s->file || !whole) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
-	} else {
-		rc = parse_all(s, &p);
+	} else if ((rc = parse_all(s, &p)) == 0 && !(s->text = redact_ini(&s->redact, whole))) {
+		/* redacted with the scenario's own names, so only once it is parsed */
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
 	}
+	free(whole);
 	scn_parse_release(&p);
 	if (rc < 0)
 		scn_release(s);
@@ -628,6 +667,7 @@ void scn_release(struct scenario *s)
 	free(s->name);
 	free(s->label);
 	free(s->plan.address);
+	free(s->metrics);
 	pcre2_code_free(s->plan.handshake_expect);
 	tpl_release(&s->plan.handshake.text);
 	for (int i = 0; i < s->plan.nframes; i++)
@@ -651,6 +691,8 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 	        dur_format(scn_total_ms(s), a, sizeof a), dur_format(s->interval_ms, b, sizeof b),
 	        plan_conn_name(s->plan.connection),
 	        s->threads ? (snprintf(c, sizeof c, "%d", s->threads), c) : "auto");
+	if (s->metrics)
+		fprintf(f, "  live metrics for Prometheus on http://%s/metrics\n", s->metrics);
 	if (s->plan.model == PLAN_OPEN)
 		fprintf(f,
 		        "  open model: %s arrivals, at most %d requests in flight, arrivals more "
@@ -675,8 +717,10 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 	scn_print_frames(s, f); /* tcp-frame: address, handshake, frames */
 	for (int i = 0; i < s->plan.nreqs && s->plan.protocol == PLAN_HTTP; i++) {
 		const struct plan_request *r = &s->plan.reqs[i];
+		char *url = redact_text(&s->redact, r->url.text);
 		fprintf(f, "  request %s (weight %d): %s %s", r->name, r->weight, r->method,
-		        r->url.text);
+		        url ? url : "");
+		free(url);
 		if (r->has_body)
 			fprintf(f, " body %zu+ bytes", r->body.min_len);
 		fprintf(f, "; %d header%s; timeout %s; expect %s", r->nheaders,
@@ -700,11 +744,13 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		        s->plan.csv.ncols);
 	for (int i = 0; i < s->ncollect; i++) {
 		const struct scn_collect *k = &s->collect[i];
+		/* a pattern copied from ps may hold a -Dx.password=... */
+		char *re = k->pid_match ? redact_text(&s->redact, k->pid_match) : NULL;
 		fprintf(f, "  collect %s every %s:%s%s%s%s%s%s", k->name,
 		        dur_format(k->every_ms, a, sizeof a), k->pid_match ? " processes /" : "",
-		        k->pid_match ? k->pid_match : "", k->pid_match ? "/" : "",
-		        k->host ? " host" : "", k->gc_log ? " gc log " : "",
-		        k->gc_log ? k->gc_log : "");
+		        re ? re : "", k->pid_match ? "/" : "", k->host ? " host" : "",
+		        k->gc_log ? " gc log " : "", k->gc_log ? k->gc_log : "");
+		free(re);
 		if (k->memory_limit > 0)
 			fprintf(f, " memory limit %.1f MB", (double)k->memory_limit / 1048576.0);
 		fputc('\n', f);

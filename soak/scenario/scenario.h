@@ -7,6 +7,9 @@
  * (with the pattern's error offset), unknown placeholder, bad connection mode, concurrency
  * outside 1..SCN_MAX_VUS, unreadable CSV file.  Overrides (`--set section.key=value`) are
  * applied as if they were the file's last lines and reported as `--set section.key: ...`.
+ * ${env:NAME} in any value is the environment variable's value (a variable not set is a
+ * mistake at its line); messages show it as ${env:NAME}.  `redact = NAME, ...` in
+ * [scenario] (repeatable, --set adds too) names more values to keep out of what is stored.
  *
  * A parsed scenario owns all its memory (scn_release frees it) and is read-only afterwards,
  * so engine threads may share it.
@@ -21,6 +24,7 @@
 #include <stdio.h>
 
 #include "engine/plan.h"
+#include "redact.h"
 
 #define SCN_MAX_VUS     100000
 #define SCN_MAX_LEVELS  64
@@ -37,6 +41,8 @@ struct scn_collect {
 	int64_t jvm_start_ms; /* anchor for uptime-only GC logs (0 = from the process) */
 	int64_t every_ms;     /* sampling period */
 	int64_t memory_limit; /* memory_limit: the set's configured limit, bytes (0: none) */
+	char *cpus;           /* placement: the CPU list its processes are pinned to when a run
+	                       * starts (cpus.h syntax), or NULL */
 	int line;
 };
 
@@ -54,7 +60,9 @@ struct scn_thresholds {
 
 struct scenario {
 	char *file; /* path as given, or "(command line)" */
-	char *text; /* the source text, with a trailer listing --set overrides */
+	/* The source text with a trailer listing the --set overrides, redacted (redact.h):
+	 * what runs.scenario stores.  ${env:NAME} stays as written. */
+	char *text;
 	char *name;
 	char *label;
 	int concurrency;     /* closed model: fixed runs; for sweeps the first level */
@@ -64,6 +72,7 @@ struct scenario {
 	int64_t rampup_ms;   /* VUs start evenly spread over this */
 	int64_t interval_ms;
 	int threads;                  /* 0 = one per core */
+	char *cpus;                   /* placement: the CPUs the generator runs on, or NULL */
 	int levels[SCN_MAX_LEVELS];   /* closed model: concurrency per step (0 when open) */
 	double rates[SCN_MAX_LEVELS]; /* open model: arrivals per second per step (0 when closed) */
 	int nlevels;                  /* steps */
@@ -72,8 +81,11 @@ struct scenario {
 	struct scn_thresholds thr;
 	struct scn_collect collect[SCN_MAX_COLLECT];
 	int ncollect;
-	struct plan plan; /* what the engine sends: requests or frames, connection, think */
-	int client_set;   /* the line of a `client` key (1 for --set), 0 when none was given */
+	struct plan plan;     /* what the engine sends: requests or frames, connection, think */
+	int client_set;       /* the line of a `client` key (1 for --set), 0 when none was given */
+	char *metrics;        /* `metrics = ADDR:PORT`: serve the live run on /metrics there, or
+	                       * NULL */
+	struct redact redact; /* names the `redact` keys add to the secret-looking ones */
 };
 
 /* Parses a file.  sets/nsets are "section.key=value" overrides. */

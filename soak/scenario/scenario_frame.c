@@ -98,6 +98,7 @@ static void parse_payload(struct scn_parse *p, struct scenario *s, const char *s
 		scn_compile_tpl(p, s, text, &fr->text);
 	} else {
 		struct scn_entry tmp = *file;
+		tmp.tvalue = NULL; /* a file's text is a template as it is */
 		tmp.value = read_template(p, s, file);
 		if (tmp.value)
 			scn_compile_tpl(p, s, &tmp, &fr->text);

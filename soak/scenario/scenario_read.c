@@ -14,6 +14,35 @@
 
 #include "dur.h"
 
+/* msg with every value ${env:NAME} gave shown as ${env:NAME} again (values of three bytes
+ * or more: a shorter one is no secret, and would mask ordinary text). */
+static void mask_env(const struct scn_parse *p, char *msg, size_t len)
+{
+	for (int i = 0; i < p->nenv; i++) {
+		const char *v = p->env[i].value;
+		size_t vl = strlen(v), nl = strlen(p->env[i].name) + 7;
+		char *at, *from = msg, tmp[512];
+
+		if (vl < 3)
+			continue;
+		/* Searched on after each replacement: the name may hold the value. */
+		while ((at = strstr(from, v)) != NULL) {
+			snprintf(tmp, sizeof tmp, "%s", at + vl);
+			snprintf(at, len - (size_t)(at - msg), "${env:%s}%s", p->env[i].name, tmp);
+			if ((size_t)(at - msg) + nl >= len - 1)
+				break; /* the message is cut there */
+			from = at + nl;
+		}
+		/* A message cut in the middle of the value ends with its start. */
+		size_t ml = strlen(msg);
+		for (size_t k = vl - 1 < ml ? vl - 1 : ml; k >= 3; k--)
+			if (!memcmp(msg + ml - k, v, k)) {
+				msg[ml - k] = '\0';
+				break;
+			}
+	}
+}
+
 /* Records the first error as `FILE:LINE: message` (or `--set s.k: message`). */
 void scn_perr(struct scn_parse *p, const struct scn_entry *e, int line, const char *fmt, ...)
 {
@@ -26,6 +55,7 @@ void scn_perr(struct scn_parse *p, const struct scn_entry *e, int line, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	mask_env(p, msg, sizeof msg);
 	if (e && e->line == 0)
 		snprintf(p->err, p->errlen, "--set %s.%s: %s", e->section, e->key, msg);
 	else
@@ -139,6 +169,113 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
+/* Appends s[0..n) to *b (every '$' doubled when dbl); -1 out of memory or past twice a
+ * line's cap (the caller tells which by the length). */
+static int env_put(char **b, size_t *len, size_t *cap, const char *s, size_t n, int dbl)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (*len > 2 * (size_t)SCN_MAX_LINE)
+			return -1;
+		if (*len + 3 > *cap) {
+			size_t c = *cap ? *cap * 2 : 256;
+			char *nb = realloc(*b, c);
+			if (!nb)
+				return -1;
+			*b = nb;
+			*cap = c;
+		}
+		if (dbl && s[i] == '$')
+			(*b)[(*len)++] = '$';
+		(*b)[(*len)++] = s[i];
+		(*b)[*len] = '\0';
+	}
+	return 0;
+}
+
+/* ${env:NAME} in e's value: the variable's value (see struct scn_entry); a variable that
+ * is not set is a mistake at the entry.  0, or -1 after perr. */
+static int env_expand(struct scn_parse *p, struct scn_entry *e)
+{
+	const char *v = e->value;
+	char *plain = NULL, *tpl = NULL, name[sizeof p->env[0].name];
+	size_t pl = 0, pc = 0, tl = 0, tc = 0, i = 0;
+	int oom = 0, differ = 0;
+
+	if (!strstr(v, "${env:"))
+		return 0;
+	while (v[i] && !oom) {
+		const char *val, *nm = v + i + 6, *close;
+		size_t n;
+		if (v[i] == '$' && v[i + 1] == '$') { /* a literal '$' stays as written */
+			oom |= env_put(&plain, &pl, &pc, "$$", 2, 0) |
+			       env_put(&tpl, &tl, &tc, "$$", 2, 0);
+			i += 2;
+			continue;
+		}
+		if (strncmp(v + i, "${env:", 6) != 0) {
+			oom |= env_put(&plain, &pl, &pc, v + i, 1, 0) |
+			       env_put(&tpl, &tl, &tc, v + i, 1, 0);
+			i++;
+			continue;
+		}
+		close = strchr(nm, '}');
+		n = close ? (size_t)(close - nm) : 0;
+		if (!close) {
+			scn_perr(p, e, 0, "%s: unterminated '${env:' (expected ${env:NAME})",
+			         e->key);
+			goto fail;
+		}
+		int ok = n > 0 && n < sizeof name && !isdigit((unsigned char)nm[0]);
+		for (size_t k = 0; k < n && ok; k++)
+			ok = isalnum((unsigned char)nm[k]) || nm[k] == '_';
+		if (!ok) {
+			scn_perr(p, e, 0,
+			         "%s: '${env:%.*s}': a variable's name is letters, digits and '_', "
+			         "not starting with a digit",
+			         e->key, (int)(n < 60 ? n : 60), nm);
+			goto fail;
+		}
+		memcpy(name, nm, n);
+		name[n] = '\0';
+		if (!(val = getenv(name))) {
+			scn_perr(p, e, 0, "%s: ${env:%s} is not set in the environment", e->key,
+			         name);
+			goto fail;
+		}
+		oom |= env_put(&plain, &pl, &pc, val, strlen(val), 0) |
+		       env_put(&tpl, &tl, &tc, val, strlen(val), 1);
+		differ |= strchr(val, '$') != NULL;
+		int seen = 0;
+		for (int k = 0; k < p->nenv && !seen; k++)
+			seen = !strcmp(p->env[k].name, name);
+		if (!seen && p->nenv < SCN_MAX_ENV && (p->env[p->nenv].value = strdup(val))) {
+			memcpy(p->env[p->nenv].name, name, n + 1);
+			p->nenv++;
+		}
+		i = (size_t)(close - v) + 1;
+	}
+	if (pl > SCN_MAX_LINE) {
+		scn_perr(p, e, 0, "%s: longer than %d bytes with its ${env:...} values", e->key,
+		         SCN_MAX_LINE);
+		goto fail;
+	}
+	if (oom || !plain || !tpl) {
+		scn_perr(p, e, 0, "out of memory");
+		goto fail;
+	}
+	e->raw = e->value;
+	e->value = plain;
+	if (differ)
+		e->tvalue = tpl;
+	else
+		free(tpl);
+	return 0;
+fail:
+	free(plain);
+	free(tpl);
+	return -1;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct scn_parse *p = user;
@@ -165,9 +302,13 @@ static int handler(void *user, const char *section, const char *name, const char
 			value = p->longv[n];
 	}
 	e->value = strdup(value ? value : "");
+	e->tvalue = e->raw = NULL;
 	e->line = p->line;
 	e->used = 0;
-	return e->section && e->key && e->value;
+	if (!e->section || !e->key || !e->value)
+		return 0;
+	env_expand(p, e);
+	return 1;
 }
 
 /* Applies "section.key=value" overrides as entries with line 0. */
@@ -202,6 +343,7 @@ static void apply_sets(struct scn_parse *p)
 			return;
 		}
 		p->ents[p->nents++] = tmp;
+		env_expand(p, &p->ents[p->nents - 1]);
 	}
 }
 
@@ -300,8 +442,8 @@ pcre2_code *scn_compile_re(struct scn_parse *p, struct scn_entry *e, const char 
 int scn_compile_tpl(struct scn_parse *p, struct scenario *s, struct scn_entry *e, struct tpl *t)
 {
 	char err[512];
-	if (tpl_compile(t, e->value, s->plan.csv.ncols ? &s->plan.csv : NULL, err, sizeof err) <
-	    0) {
+	if (tpl_compile(t, e->tvalue ? e->tvalue : e->value,
+	                s->plan.csv.ncols ? &s->plan.csv : NULL, err, sizeof err) < 0) {
 		scn_perr(p, e, 0, "%s: %s", e->key, err);
 		return -1;
 	}
@@ -334,9 +476,14 @@ void scn_parse_release(struct scn_parse *p)
 		free(p->ents[i].section);
 		free(p->ents[i].key);
 		free(p->ents[i].value);
+		free(p->ents[i].tvalue);
+		free(p->ents[i].raw);
 	}
 	free(p->ents);
 	p->ents = NULL;
+	for (int i = 0; i < p->nenv; i++)
+		free(p->env[i].value);
+	p->nenv = 0;
 	for (int i = 0; i < p->nlong; i++)
 		free(p->longv[i]);
 	p->nlong = 0;

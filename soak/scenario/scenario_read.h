@@ -11,14 +11,21 @@
 
 #include "scenario.h"
 
-/* One `key = value` as read, in file order; --set overrides are appended with line 0. */
+/* One `key = value` as read, in file order; --set overrides are appended with line 0.
+ * ${env:NAME} in a value is the environment variable's value (a secret need never sit in
+ * a file): value has it as it is, tvalue (what a template compiles) with each of its '$'
+ * doubled, so that a password holding "$" or "${seq}" is sent as it is. */
 struct scn_entry {
 	char *section; /* as written, e.g. "request.login" */
 	char *key;
-	char *value;
-	int line; /* 1-based; 0 for --set */
-	int used; /* consumed by the interpreter (leftovers are unknown keys) */
+	char *value;  /* the value, ${env:NAME} replaced */
+	char *tvalue; /* for templates, when it differs from value; else NULL */
+	char *raw;    /* as written, when it held ${env:NAME}; else NULL */
+	int line;     /* 1-based; 0 for --set */
+	int used;     /* consumed by the interpreter (leftovers are unknown keys) */
 };
+
+#define SCN_MAX_ENV 64 /* ${env:NAME} values whose text messages never show */
 
 #define SCN_MAX_ENTRIES 2048       /* key = value lines in one file */
 #define SCN_MAX_FILE    (4L << 20) /* a scenario file larger than this is a mistake */
@@ -43,6 +50,13 @@ struct scn_parse {
 	 * value (trimmed, inline comment removed, as libinih would) waits in longv[N]. */
 	char *longv[SCN_MAX_LONG];
 	int nlong;
+	/* The values ${env:NAME} gave, which scn_perr shows as ${env:NAME}: a message quoting
+	 * a value must not print a secret. */
+	struct {
+		char name[128]; /* the variable */
+		char *value;    /* its value (owned copy) */
+	} env[SCN_MAX_ENV];
+	int nenv;
 	/* Another kind of file (a study) names its own sections: NULL means a scenario's. */
 	int (*known)(const char *section); /* 1 when the section is one of the file's */
 	const char *known_list;            /* the known sections, for the message */
@@ -72,7 +86,8 @@ int scn_get_bool(struct scn_parse *p, struct scn_entry *e, int *out);
 char *scn_dup(struct scn_parse *p, const char *s);
 /* Compiled (JIT when possible) or NULL after perr; the caller frees it. */
 pcre2_code *scn_compile_re(struct scn_parse *p, struct scn_entry *e, const char *what);
-/* Compiles e's value as a template into t; 0, or -1 after perr. */
+/* Compiles e's value (its tvalue when it has one) as a template into t; 0, or -1 after
+ * perr. */
 int scn_compile_tpl(struct scn_parse *p, struct scenario *s, struct scn_entry *e, struct tpl *t);
 /* Calls fn once per section named `prefix` or `prefix.NAME`, in file order, until an
  * error. */

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "dur.h"
+#include "cpus.h"
+#include "redact.h"
 #include "scenario_read.h"
 
 #define KV_MAX 65536 /* bytes of a start command's output that are read */
@@ -23,6 +25,15 @@ static char *get_str(struct scn_parse *p, const char *sec, const char *key)
 	if (!e || !*e->value)
 		return NULL;
 	return scn_dup(p, e->value);
+}
+
+/* A value as written: ${env:NAME} unexpanded, for what is shown and stored. */
+static char *get_shown(struct scn_parse *p, const char *sec, const char *key)
+{
+	struct scn_entry *e = scn_find(p, sec, key);
+	if (!e || !*e->value)
+		return NULL;
+	return scn_dup(p, e->raw ? e->raw : e->value);
 }
 
 /* A path relative to the study file's directory. */
@@ -84,9 +95,11 @@ static void parse_study(struct scn_parse *p, struct study *st)
 	st->rounds = 0;
 	if ((e = scn_find(p, "study", "rounds")) && scn_get_int(p, e, 1, STUDY_MAX_ROUNDS, &v) == 0)
 		st->rounds = (int)v;
-	else if (!e)
+	else if (!e && !scn_find(p, "study", "until"))
 		scn_perr(p, NULL, scn_section_line(p, "study"),
 		         "[study] needs rounds = N (runs per target)");
+	else if (!e)
+		st->rounds = STUDY_SEQ_ROUNDS; /* sequential: the budget stops it first */
 	if ((e = scn_find(p, "study", "order"))) {
 		if (!strcmp(e->value, "interleaved"))
 			st->order = STUDY_INTERLEAVED;
@@ -108,12 +121,29 @@ static void parse_study(struct scn_parse *p, struct study *st)
 			scn_perr(p, e, 0, "seed: only with order = random");
 	}
 	st->before_each = get_str(p, "study", "before_each");
+	st->before_each_shown = get_shown(p, "study", "before_each");
 	st->warmup_runs = 1;
 	if ((e = scn_find(p, "study", "warmup_runs")) &&
 	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
 		st->warmup_runs = (int)v;
 	if ((e = scn_find(p, "study", "keep_running")))
 		scn_get_bool(p, e, &st->keep_running);
+	if ((e = scn_find(p, "study", "until")) && *e->value) {
+		char err[256];
+		st->nuntil =
+		    study_until_parse(e->value, st->until, STUDY_MAX_UNTIL, err, sizeof err);
+		if (st->nuntil < 0)
+			scn_perr(p, e, 0, "until: %s", err);
+		st->until_text = scn_dup(p, e->value);
+	}
+	if (scn_get_dur(p, "study", "budget", &st->budget_ms) > 0 && st->budget_ms < 1000)
+		scn_perr(p, scn_find(p, "study", "budget"), 0, "budget: must be at least 1s");
+	if (st->nuntil > 0 && st->budget_ms <= 0)
+		scn_perr(p, scn_find(p, "study", "until"), 0,
+		         "until: needs budget = D (the time the study may take)");
+	if (st->budget_ms > 0 && st->nuntil <= 0)
+		scn_perr(p, scn_find(p, "study", "budget"), 0,
+		         "budget: only with until = FIG PCT%% (what to run until)");
 	st->command_timeout_ms = 120000;
 	if (scn_get_dur(p, "study", "command_timeout", &st->command_timeout_ms) > 0 &&
 	    st->command_timeout_ms < 100)
@@ -144,11 +174,20 @@ static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
 	t->name = scn_dup(p, sec + 7);
 	t->start = get_str(p, sec, "start");
 	t->stop = get_str(p, sec, "stop");
+	t->start_shown = get_shown(p, sec, "start");
+	t->stop_shown = get_shown(p, sec, "stop");
 	t->given.url = get_str(p, sec, "url");
 	t->given.address = get_str(p, sec, "address");
 	t->given.gc_log = get_str(p, sec, "gc_log");
 	if ((e = scn_find(p, sec, "pid")) && scn_get_int(p, e, 1, 1L << 30, &v) == 0)
 		t->given.pid = v;
+	if ((e = scn_find(p, sec, "cpus")) && *e->value) {
+		cpu_set_t set;
+		char err[256];
+		if (cpus_parse(e->value, &set, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "cpus: %s", err);
+		t->cpus = scn_dup(p, e->value);
+	}
 	for (int i = 0; i < p->nents && !p->failed; i++) {
 		e = &p->ents[i];
 		if (strcmp(e->section, sec) || strcmp(e->key, "set"))
@@ -163,7 +202,9 @@ static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
 			scn_perr(p, e, 0, "set: expected SECTION.KEY=VALUE, not '%s'", e->value);
 			break;
 		}
-		t->sets[t->nsets++] = scn_dup(p, e->value);
+		/* As written: the scenario expands its ${env:NAME} (and doubles its '$' for a
+		 * template) itself. */
+		t->sets[t->nsets++] = scn_dup(p, e->raw ? e->raw : e->value);
 	}
 	if (!p->failed && !t->start && !t->given.url && !t->given.address)
 		scn_perr(p, NULL, t->line,
@@ -287,11 +328,14 @@ void study_release(struct study *st)
 		free(t->name);
 		free(t->start);
 		free(t->stop);
+		free(t->start_shown);
+		free(t->stop_shown);
 		study_kv_release(&t->given);
 		for (int k = 0; k < t->nsets; k++)
 			free(t->sets[k]);
 	}
 	free(st->before_each);
+	free(st->before_each_shown);
 	free(st->name);
 	free(st->file);
 	free(st->text);
@@ -433,6 +477,9 @@ int study_scenario(const struct study *st, int t, int sc, const struct study_kv 
 			goto oom;
 	}
 	if (kv->gc_log && sets_add(&s, "collect.app.gc_log", kv->gc_log) < 0)
+		goto oom;
+	/* Placement: the target's app processes on its CPUs, placed and checked by each run. */
+	if (tg->cpus && sets_add(&s, "collect.app.cpus", tg->cpus) < 0)
 		goto oom;
 	/* The URLs need the request sections' names and URLs: read the scenario once as it
 	 * stands, then with the target's values. */
@@ -576,17 +623,28 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
 		        scns[i].nlevels == 1 ? "" : "s",
 		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
-	fprintf(f, "  before each run: %s\n", st->before_each ? st->before_each : "(nothing)");
+	/* Commands and URLs as a report would show them: their secrets redacted. */
+	char *shown =
+	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
+	fprintf(f, "  before each run: %s\n", shown ? shown : "");
+	free(shown);
 	for (int t = 0; t < st->ntargets; t++) {
 		const struct study_target *tg = &st->targets[t];
+		char *start = redact_text(NULL, tg->start_shown ? tg->start_shown : ""),
+		     *stop = redact_text(NULL, tg->stop_shown ? tg->stop_shown : ""),
+		     *at = redact_text(NULL, tg->given.url       ? tg->given.url
+		                             : tg->given.address ? tg->given.address
+		                                                 : "");
 		fprintf(f, "  target %s: ", tg->name);
 		if (tg->start)
-			fprintf(f, "start `%s`%s%s%s", tg->start,
-			        tg->stop ? ", stop `" : ", no stop", tg->stop ? tg->stop : "",
+			fprintf(f, "start `%s`%s%s%s", start ? start : "",
+			        tg->stop ? ", stop `" : ", no stop", tg->stop && stop ? stop : "",
 			        tg->stop ? "`" : "");
 		else
-			fprintf(f, "already running at %s",
-			        tg->given.url ? tg->given.url : tg->given.address);
+			fprintf(f, "already running at %s", at ? at : "");
+		free(start);
+		free(stop);
+		free(at);
 		if (tg->nsets)
 			fprintf(f, "; %d override%s", tg->nsets, tg->nsets == 1 ? "" : "s");
 		fputc('\n', f);
@@ -615,4 +673,55 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 	        "targets and before_each\n",
 	        nruns, nslots, warm, warm == 1 ? "" : "s", dur_format(total, a, sizeof a));
 	free(slots);
+}
+
+int study_until_parse(const char *text, struct study_until *u, int max, char *err, size_t errlen)
+{
+	char buf[512], *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof buf, "%s", text);
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char fig[80], *end;
+		double pct;
+		int used = 0;
+		while (*item == ' ')
+			item++;
+		if (sscanf(item, "%79s %n", fig, &used) != 1 || !item[used]) {
+			snprintf(err, errlen, "'%s': expected FIGURE PCT%% (tps 3%%)", item);
+			return -1;
+		}
+		pct = strtod(item + used, &end);
+		while (*end == ' ')
+			end++;
+		if (end == item + used || *end != '%' || end[1] != '\0' || !(pct > 0) ||
+		    pct > 100) {
+			snprintf(err, errlen, "'%s': expected a share such as 3%%", item);
+			return -1;
+		}
+		if (strcmp(fig, "tps") && strcmp(fig, "mean") && strcmp(fig, "p99") &&
+		    strcmp(fig, "error") && strncmp(fig, "cpu.", 4) && strncmp(fig, "memory.", 7)) {
+			snprintf(
+			    err, errlen,
+			    "'%s': a figure is tps, mean, p99, error, cpu.SOURCE or memory.SOURCE",
+			    fig);
+			return -1;
+		}
+		if ((!strncmp(fig, "cpu.", 4) && !fig[4]) ||
+		    (!strncmp(fig, "memory.", 7) && !fig[7])) {
+			snprintf(err, errlen, "'%s': name the source (cpu.app)", fig);
+			return -1;
+		}
+		if (n == max) {
+			snprintf(err, errlen, "more than %d figures", max);
+			return -1;
+		}
+		snprintf(u[n].fig, sizeof u[n].fig, "%s", fig);
+		u[n++].pct = pct;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "'%s': name at least one figure (tps 3%%)", text);
+		return -1;
+	}
+	return n;
 }

@@ -6,11 +6,15 @@
  *                              rounds, order = interleaved | random, seed, before_each,
  *                              warmup_runs (default 1), keep_running (default no: a
  *                              target is started before and stopped after each run),
- *                              command_timeout (default 2m)
+ *                              command_timeout (default 2m); sequential: until = FIG PCT%,
+ *                              ... (every named figure's interval that narrow) and budget
+ *                              (the time it may take; rounds is then the most it runs)
  *   [target.NAME]              start, stop (shell commands; start prints key=value lines),
  *                              url, address, pid, gc_log (for a target already running, or
  *                              defaults the start output overrides), set (repeatable
- *                              SECTION.KEY=VALUE scenario overrides for its runs)
+ *                              SECTION.KEY=VALUE scenario overrides for its runs), cpus
+ *                              (placement: its start command and its app processes run
+ *                              on these CPUs)
  *
  * NAME is the label of the target's runs.  The schedule has rounds x targets x scenarios
  * measured runs ("slots"): each round runs every target once (its scenarios in file order);
@@ -37,6 +41,8 @@
 #define STUDY_MAX_SETS      32   /* set = lines of one target */
 #define STUDY_MAX_WARMUP    10   /* warmup_runs */
 #define STUDY_NAME_MAX      64   /* bytes of a target's name */
+#define STUDY_MAX_UNTIL     8    /* figures an `until` names */
+#define STUDY_SEQ_ROUNDS    100  /* a sequential study without rounds: at most this many */
 
 enum study_order { STUDY_INTERLEAVED, STUDY_RANDOM };
 
@@ -54,10 +60,21 @@ struct study_target {
 	char *name;                 /* [target.NAME]: the label of its runs */
 	char *start;                /* shell command, or NULL: already running */
 	char *stop;                 /* shell command, or NULL */
+	char *start_shown;          /* start as written (${env:NAME} unexpanded), or NULL */
+	char *stop_shown;           /* stop as written, or NULL */
 	struct study_kv given;      /* url, address, pid, gc_log from the section */
 	char *sets[STUDY_MAX_SETS]; /* SECTION.KEY=VALUE overrides for its scenarios */
 	int nsets;                  /* entries in sets */
+	char *cpus;                 /* placement: CPU list of its start command and app
+	                             * processes (collect.app.cpus of its runs), or NULL */
 	int line;                   /* of the section header, for messages */
+};
+
+/* One figure a sequential study runs until: its interval's half-width at most pct % of
+ * the baseline, in every comparison. */
+struct study_until {
+	char fig[80]; /* "tps", "mean", "p99", "error", "cpu.SOURCE", "memory.SOURCE" */
+	double pct;   /* > 0 */
 };
 
 struct study {
@@ -72,9 +89,14 @@ struct study {
 	int has_seed;                         /* seed given in the file */
 	uint64_t seed;                        /* random order's seed when given */
 	char *before_each;                    /* shell command before every run, or NULL */
+	char *before_each_shown;              /* as written (${env:NAME} unexpanded), or NULL */
 	int warmup_runs;                      /* runs after each start, not compared */
 	int keep_running;                     /* 1: start all at the beginning, stop at the end */
 	int64_t command_timeout_ms;           /* start, stop and before_each each get this */
+	struct study_until until[STUDY_MAX_UNTIL];      /* sequential: the precision to run until */
+	int nuntil;                                     /* entries in until (0: fixed rounds) */
+	char *until_text;                               /* its text as given, or NULL */
+	int64_t budget_ms;                              /* sequential: the time it may take */
 	struct study_target targets[STUDY_MAX_TARGETS]; /* in file order */
 	int ntargets;                                   /* entries in targets */
 };
@@ -112,6 +134,10 @@ int study_nruns(const struct study *st, int *warmups);
  * scenario's own URL stays: a check before the targets start).  0, or -1 with err. */
 int study_scenario(const struct study *st, int t, int sc, const struct study_kv *kv,
                    char *const *sets, int nsets, struct scenario *out, char *err, size_t errlen);
+
+/* Parses an `until` value ("tps 3%, cpu.app 3%") into u[0..max); how many, or -1 with
+ * "'x': ..." in err. */
+int study_until_parse(const char *text, struct study_until *u, int max, char *err, size_t errlen);
 
 /* Parses key=value lines (a start command's output) into kv, over what it held: unknown
  * keys are ignored, a bad pid is an error.  Strings are owned by kv; study_kv_release. */

@@ -1,6 +1,7 @@
 #include "recorder.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +12,12 @@
 #include "dur.h"
 #include "hdr.h"
 #include "procinfo.h"
+#include "redact.h"
 
 /* The statements every interval and event reuse, on r->db. */
 static int prepare(struct recorder *r, char *err, size_t errlen)
 {
+	r->gen_cpus_busy_pct = NAN;
 	if (gethostname(r->host, sizeof r->host) < 0)
 		snprintf(r->host, sizeof r->host, "localhost");
 	r->host[sizeof r->host - 1] = '\0';
@@ -23,8 +26,8 @@ static int prepare(struct recorder *r, char *err, size_t errlen)
 	               "requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50_us, "
 	               "p90_us, p95_us, p99_us, p999_us, max_us, hist, dropped, svc_mean_us, "
 	               "svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist, "
-	               "gen_cpu_pct, gen_saturated, gen_wait_pct, probe_us) "
-	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	               "gen_cpu_pct, gen_saturated, gen_wait_pct, probe_us, gen_cpus_busy_pct) "
+	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	               err, errlen) < 0 ||
 	    db_prepare(
 	        r->db, &r->ins_error,
@@ -192,8 +195,13 @@ int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, siz
 int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl_version,
                   int64_t started_ms, char *err, size_t errlen)
 {
-	char boot[64];
-	int open = s->plan.model == PLAN_OPEN;
+	char boot[64], *url = NULL;
+	int open = s->plan.model == PLAN_OPEN, rc;
+
+	if (s->plan.protocol != PLAN_TCP_FRAME && s->plan.nreqs > 0)
+		url = redact_text(&s->redact, s->plan.reqs[0].url.text); /* its userinfo and
+		                                                          * secret query
+		                                                          * parameters redacted */
 	struct rec_run run = {
 	    .name = s->name,
 	    .label = s->label,
@@ -202,9 +210,7 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	    .mode = s->sweep ? "sweep" : "fixed",
 	    .protocol = s->plan.protocol == PLAN_TCP_FRAME ? "tcp-frame" : "http",
 	    .connection = plan_conn_name(s->plan.connection),
-	    .url = s->plan.protocol == PLAN_TCP_FRAME ? s->plan.address
-	           : s->plan.nreqs > 0                ? s->plan.reqs[0].url.text
-	                                              : NULL,
+	    .url = s->plan.protocol == PLAN_TCP_FRAME ? s->plan.address : url,
 	    .host = r->host,
 	    .pid = getpid(),
 	    .pid_start = proc_start_ticks(getpid()),
@@ -223,7 +229,9 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	};
 
 	proc_boot_id(boot, sizeof boot);
-	if (rec_run_insert(r, &run, err, errlen) < 0)
+	rc = rec_run_insert(r, &run, err, errlen);
+	free(url);
+	if (rc < 0)
 		return -1;
 	r->open = open;
 	return 0;
@@ -299,15 +307,18 @@ fail:
 
 int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen)
 {
+	/* An imported file's URLs (a JMeter sampler's) may carry a key: redacted. */
+	char *desc = im->description ? redact_ini(NULL, im->description) : NULL,
+	     *url = im->url && *im->url ? redact_text(NULL, im->url) : NULL;
 	struct rec_run run = {
 	    .name = im->name,
 	    .label = im->label,
 	    .scenario_file = im->file,
-	    .scenario = im->description,
+	    .scenario = desc,
 	    .mode = im->sweep ? "sweep" : "fixed",
 	    .protocol = "http",
 	    .connection = im->connection,
-	    .url = im->url && *im->url ? im->url : NULL,
+	    .url = url,
 	    .host = im->host && *im->host ? im->host : "unknown",
 	    .soak_version = SOAK_VERSION,
 	    .status = "done",
@@ -317,8 +328,11 @@ int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, s
 	    .heartbeat_ms = im->ended_ms,
 	    .origin = im->origin,
 	};
+	int rc = rec_run_insert(r, &run, err, errlen);
 
-	if (rec_run_insert(r, &run, err, errlen) < 0)
+	free(desc);
+	free(url);
+	if (rc < 0)
 		return -1;
 	r->imported = 1;
 	return 0;
@@ -450,6 +464,9 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 	if (r->probe_us > 0)
 		sqlite3_bind_double(r->ins_interval, 32, r->probe_us);
 	r->probe_us = 0;
+	if (isfinite(r->gen_cpus_busy_pct))
+		sqlite3_bind_double(r->ins_interval, 33, r->gen_cpus_busy_pct);
+	r->gen_cpus_busy_pct = NAN;
 	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
 		goto done;
 	for (int c = 0; c < ERR_NCLASS; c++) {
@@ -461,7 +478,10 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1,
 		                  SQLITE_STATIC);
 		sqlite3_bind_int64(r->ins_error, 5, s->err_count[c]);
-		sqlite3_bind_text(r->ins_error, 6, s->err_sample[c], -1, SQLITE_STATIC);
+		/* A sample may quote an answer's body (a token in it) or a URL: redacted. */
+		char *sample = redact_text(NULL, s->err_sample[c]);
+		sqlite3_bind_text(r->ins_error, 6, sample ? sample : "", -1, SQLITE_TRANSIENT);
+		free(sample);
 		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
 			goto done;
 	}

@@ -43,13 +43,15 @@ struct recorder {
 	int threads; /* engine threads: gen_cpu_pct is of all of them (set once known) */
 	int open;    /* open-model run: the svc_* and lag_* columns are written */
 	char host[256];
-	int imported;          /* the run is an import (rec_run_import): no process, no heartbeat */
-	double probe_us;       /* the machine probe (probe.h) for the next rec_interval, which
-	                        * stores and clears it; 0: not measured */
-	int64_t unmeasured_ms; /* time inside the next rec_step_end's window that is not
-	                        * measured (a resumed step's gap, its new ramp-up and warm-up):
-	                        * left out of the step's seconds and TPS; reset by rec_step_end */
-	int own_db;            /* rec_open opened db (rec_close closes it); 0 after rec_attach */
+	int imported;    /* the run is an import (rec_run_import): no process, no heartbeat */
+	double probe_us; /* the machine probe (probe.h) for the next rec_interval, which
+	                  * stores and clears it; 0: not measured */
+	double gen_cpus_busy_pct; /* how busy the generator's CPUs were (any process), for the
+	                           * next rec_interval, which stores and clears it; NAN: none */
+	int64_t unmeasured_ms;    /* time inside the next rec_step_end's window that is not
+	                           * measured (a resumed step's gap, its new ramp-up and warm-up):
+	                           * left out of the step's seconds and TPS; reset by rec_step_end */
+	int own_db;               /* rec_open opened db (rec_close closes it); 0 after rec_attach */
 	sqlite3_stmt *ins_interval, *ins_error, *heartbeat, *ins_event;
 };
 

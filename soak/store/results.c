@@ -2,12 +2,14 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "db.h"
 #include "hdr.h"
 #include "procinfo.h"
+#include "redact.h"
 
 int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into, char *err,
                 size_t errlen)
@@ -67,8 +69,11 @@ int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istat
 			if (c < 0)
 				c = ERR_OTHER;
 			const char *sample = (const char *)sqlite3_column_text(es, 2);
-			if (one.err_count[c] == 0 && sample)
-				snprintf(one.err_sample[c], ERR_SAMPLE_LEN, "%s", sample);
+			if (one.err_count[c] == 0 && sample) { /* an older file's, as stored */
+				char *red = redact_text(NULL, sample);
+				snprintf(one.err_sample[c], ERR_SAMPLE_LEN, "%s", red ? red : "");
+				free(red);
+			}
 			one.err_count[c] += sqlite3_column_int64(es, 1);
 		}
 		sqlite3_reset(es);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A private bin/regserver on 127.0.0.1 for studies (soak study [target.NAME] start/stop),
+# A private regserver on 127.0.0.1 for studies (soak study [target.NAME] start/stop),
 # speaking as the container scripts do:
 #
 #   targets/regserver/regserver.sh start DIR [REGSERVER OPTIONS...]   e.g. --latency 20
@@ -8,9 +8,20 @@
 # start prints key=value lines (pid= port= url= version= log=) once GET /health answers,
 # within 10 s; stop sends SIGTERM to that pid (only when it is still this regserver) and
 # waits for it, at most 10 s.  Files in DIR: regserver.pid, regserver.log.
+# The server: $BIN/regserver when BIN is set, else the source tree's bin/regserver (this
+# script in targets/regserver/), else the installed soak-regserver (this script in
+# PREFIX/share/soak/targets/regserver/, the server in PREFIX/bin), else soak-regserver on PATH.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-BIN=${BIN:-$here/../../bin}
+if [ -n "${BIN:-}" ]; then
+  server=$BIN/regserver
+elif [ -x "$here/../../bin/regserver" ]; then
+  server=$here/../../bin/regserver
+elif [ -x "$here/../../../../bin/soak-regserver" ]; then
+  server=$here/../../../../bin/soak-regserver
+else
+  server=$(command -v soak-regserver) || server=soak-regserver
+fi
 
 die() { printf 'regserver.sh: error: %s\n' "$*" >&2; exit 1; }
 [ $# -ge 2 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -34,7 +45,7 @@ start)
   log=$dir/regserver.log
   : >"$log"
   # setsid: its own session, so a Ctrl-C aimed at the caller does not reach it.
-  setsid "$BIN/regserver" --port 0 --quiet "$@" </dev/null >"$log" 2>&1 &
+  setsid "$server" --port 0 --quiet "$@" </dev/null >"$log" 2>&1 &
   pid=$!
   echo "$pid" >"$dir/regserver.pid"
   port=

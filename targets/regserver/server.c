@@ -431,15 +431,8 @@ static void on_connection(void *cls, struct MHD_Connection *mc, void **socket_co
 /* libmicrohttpd's own diagnostics (failed binds, accept errors) go to our log. */
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
-	char msg[512];
-	size_t n;
-
 	(void)cls;
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	n = strlen(msg);
-	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		msg[--n] = '\0';
-	log_warn("libmicrohttpd: %s", msg);
+	log_vlib(LOG_WARN, "libmicrohttpd: ", fmt, ap);
 }
 
 /* Raises RLIMIT_NOFILE to its hard limit and derives how many connections fit. */

@@ -9,7 +9,7 @@ Prints TAP lines (`ok - ...`, `not ok - ...`) and `# ...` notes; exits 1 when a 
 tools/deps.sh (tests/it/test_deps.sh uses that to prove that a missing package is caught).
 
 Goals and the profile that must cover them: `make` (all) -> build, `make demo` -> demo,
-`make check` -> check.  A package covers a need when it is in the profile (`deps.sh --list P`),
+`make check` -> check, `make check-deb` -> package.  A package covers a need when it is in the profile (`deps.sh --list P`),
 pulled in by one that is (the Depends/Pre-Depends closure, on this machine's dpkg database,
 apt-cache for a package not installed here), or is Priority required / Essential (every
 debootstrap minbase has those).
@@ -35,6 +35,9 @@ Everything is extracted from the tree as it is; nothing here lists the project's
    modules of each pkg-config call in a script.
  * the Java build: targets/servlet/build.sh traced (bash -x, a stand-in javac) for the files
    it reads from the system (the jars).
+ * the Debian package: where a goal's scripts run dpkg-buildpackage, every package
+   debian/control's Build-Depends name (debhelper runs in debian/rules, out of sight).
+ * files the scripts source from the system (`. /usr/share/bash-completion/bash_completion`).
 """
 
 import argparse
@@ -49,7 +52,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the tree
 from deps_shell import UNKNOWN, Commands, Script, run
 
-GOALS = [("all", "build"), ("demo", "demo"), ("check", "check")]
+GOALS = [("all", "build"), ("demo", "demo"), ("check", "check"), ("check-deb", "package")]
 # Scripts `make check` runs that no recipe names literally (tests/run.sh globs them).
 CHECK_ROOTS = ["tests/run.sh", "tests/it/test_*.sh", "tests/fuzz/run.sh"]
 # C files the tests compile themselves (test_report.sh: cc; tests/fuzz/run.sh: clang).
@@ -494,12 +497,18 @@ def extract(top):
     """-> (needs [(profile, who, what, path, note)], failures, unresolved, owners)"""
     owners = Owners()
     mk = Make(top)
-    v = mk.print_vars(["CC", "CPPFLAGS", "PKG_CFLAGS", "CFLAGS", "PKGS", "PROGRAMS"])
+    v = mk.print_vars(["CC", "CPPFLAGS", "PKG_CFLAGS", "CFLAGS", "PKGS", "PROGRAMS",
+                       "INSTALL_PROGS"])
     cflags = [f for f in split_flags(v["CFLAGS"])
               if re.match(r"-(std=|D|U|I|pthread|include)", f)]
     cppflags = split_flags(v["CPPFLAGS"]) + split_flags(v["PKG_CFLAGS"]) + cflags
     tracked = tree_files(top)
     programs = {os.path.basename(p): p for p in v["PROGRAMS"].split()}
+    # `make install` names some of them otherwise (regserver:soak-regserver).
+    for pair in v["INSTALL_PROGS"].split():
+        built, _, installed = pair.partition(":")
+        if installed and built in programs:
+            programs[installed] = programs[built]
 
     needs = []        # (profile, who, what, path or None, note)
     failures = []
@@ -584,13 +593,31 @@ def extract(top):
                 needs.append((prof, jb, "file", path, "reads"))
 
     for prof, who, name, kind in cmds.found:
-        path = name if kind == "path" else which(name)
+        path = name if kind in ("path", "sourced") else which(name)
         if path is None:
             failures.append("%s: %s runs '%s', which no installed package provides" % (
                 prof, who, name))
             continue
+        if kind == "sourced" and not os.path.exists(path):
+            failures.append("%s: %s sources %s, which no installed package provides" % (
+                prof, who, name))
+            continue
         owners.add(path)
-        needs.append((prof, who, "command", path, os.path.basename(name)))
+        needs.append((prof, who, "sourced" if kind == "sourced" else "command", path,
+                      os.path.basename(name)))
+
+    # debian/control's Build-Depends, for the profiles whose scripts build the package.
+    builders = sorted({(prof, who) for prof, who, name, kind in cmds.found
+                       if kind == "command" and name == "dpkg-buildpackage"})
+    if builders:
+        provides = installed_provides()
+        for name in build_depends(top, failures):
+            key = "package:" + name
+            owners.cands[key] = [key]
+            owners.map[key] = {name} | set(provides.get(name, []))
+            for prof in sorted({p for p, _ in builders}):
+                who = [w for p, w in builders if p == prof][0]
+                needs.append((prof, who, "package", key, name))
     owners.resolve()
 
     return needs, failures, [list(u) for u in cmds.unresolved], owners
@@ -629,7 +656,10 @@ def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
                 "module": "links %s (%s)" % (note, path),
                 "file": "reads %s" % path,
                 "link": "links %s (%s)" % (path, note),
-                "command": "runs '%s' (%s)" % (note, path)}[what]
+                "command": "runs '%s' (%s)" % (note, path),
+                "sourced": "sources %s" % path,
+                "package": "runs dpkg-buildpackage: debian/control's Build-Depends name %s" %
+                           note}[what]
         if pkg is None:
             r[1].append("%s: %s %s, which no installed package owns" % (prof, who, item))
         else:
@@ -642,7 +672,9 @@ def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
         print("not ok - " + f)
     for (prof, who), (n, fails) in sorted(results.items()):
         label = {"command": "every command it runs", "file": "the Java build's system files",
-                 "link": "what the compilers link", "module": "the modules scripts ask pkg-config for"}
+                 "link": "what the compilers link", "module": "the modules scripts ask pkg-config for",
+                 "sourced": "the system files scripts source",
+                 "package": "debian/control's Build-Depends"}
         what = label.get(who, who + ": headers and pkg-config modules")
         if fails:
             for f in fails:
@@ -660,6 +692,41 @@ def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
     return 1 if bad else 0
 
 
+
+
+def build_depends(top, failures):
+    """The packages debian/control's Build-Depends name: each group's first alternative,
+    without versions, architectures or build profiles."""
+    path = os.path.join(top, "debian", "control")
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError as e:
+        failures.append("dpkg-buildpackage is run, but %s cannot be read: %s" % (path, e))
+        return []
+    fields, cur = {}, None
+    for line in text.split("\n\n")[0].splitlines():
+        if line[:1] in (" ", "\t") and cur:
+            fields[cur] += " " + line.strip()
+        elif ":" in line:
+            cur, val = line.split(":", 1)
+            fields[cur] = val.strip()
+    out = []
+    for f in ("Build-Depends", "Build-Depends-Arch", "Build-Depends-Indep"):
+        for alts in parse_rel(re.sub(r"<[^>]*>", "", fields.get(f, ""))):
+            out.append(alts[0])
+    return out
+
+
+def installed_provides():
+    """virtual package -> the installed packages that provide it (debhelper-compat)."""
+    out = {}
+    p = run(["dpkg-query", "-W", "-f", "${Package}\t${Provides}\n"])
+    for line in p.stdout.splitlines():
+        name, _, prov = line.partition("\t")
+        for alts in parse_rel(prov):
+            for a in alts:
+                out.setdefault(a, []).append(name)
+    return out
 
 
 def tree_files(top):

@@ -144,6 +144,7 @@ class Commands:
         self.unresolved = []            # (profile, who, text)
         self.tools = []                 # (profile, who, tool, [argument words])
         self.runs_programs = {}         # profile -> set of make targets run
+        self.system_parsed = {}         # system file sourced -> its function names
         self.scripts_reached = {}       # profile -> set of repo scripts
         self.parsed = {}
         self.analyses = {}              # id(Script) -> what it runs
@@ -378,6 +379,7 @@ class Commands:
         funcs = set()
         for s in group:
             funcs |= set(s.funcs)
+            funcs |= self.system_funcs(s, group)
         for s in group:
             ctx = {"script": s, "scripts": group, "visiting": set(), "wrappers": wrappers}
             for call in s.calls:
@@ -385,12 +387,41 @@ class Commands:
                 ctx["wrapper_words"] = []
                 k = self.command_index(args, ctx)
                 who = "%s:%d" % (s.name, line_of(call)) if s.path else s.name
+                # `. /usr/share/bash-completion/bash_completion`: a system file it sources.
+                if self.argv0(call, ctx) in (".", "source") and len(args) >= 2:
+                    for v in self.values(args[1], ctx):
+                        if UNKNOWN not in v and v.startswith("/") and \
+                                not os.path.normpath(v).startswith(self.top + "/"):
+                            res["found"].append((who, os.path.normpath(v), "sourced"))
                 for _, w in ctx["wrapper_words"]:
                     self.command([w], res, who, funcs, ctx, None, None)
                 if k is not None:
                     self.command(self.values(args[k], ctx), res, who, funcs, ctx,
                                  args[k + 1:], args[k])
         return res
+
+    def system_funcs(self, script, group):
+        """The functions of the system files a script sources (bash-completion's
+        _init_completion and _filedir): called, they are no commands.  Their own commands
+        are the package's business, not looked at."""
+        out = set()
+        ctx = {"script": script, "scripts": group, "visiting": set()}
+        for call in script.calls:
+            args = call.get("Args") or []
+            if self.argv0(call, ctx) not in (".", "source") or len(args) < 2:
+                continue
+            for v in self.values(args[1], ctx):
+                if UNKNOWN in v or not v.startswith("/") or \
+                        os.path.normpath(v).startswith(self.top + "/") or not os.path.isfile(v):
+                    continue
+                if v not in self.system_parsed:
+                    try:
+                        with open(v, encoding="utf-8", errors="replace") as f:
+                            self.system_parsed[v] = set(Script(v, f.read(), v, self.top).funcs)
+                    except (OSError, SystemExit):
+                        self.system_parsed[v] = set()
+                out |= self.system_parsed[v]
+        return out
 
     def command(self, vals, res, who, funcs, ctx, script_args, word):
         for v in vals:
@@ -423,6 +454,10 @@ class Commands:
                 continue   # a file of the tree that is no script (python, java source)
             if UNKNOWN not in v and v.startswith("/") and \
                     not os.path.normpath(v).startswith(self.top + "/"):
+                # One of ours where `make install` puts it (PREFIX/bin/soak-regserver).
+                if base in self.programs:
+                    res["programs"].add(self.programs[base])
+                    continue
                 res["found"].append((who, os.path.normpath(v), "path"))
                 continue
             if base in self.programs and UNKNOWN not in base:

@@ -1,19 +1,30 @@
 #!/usr/bin/env python3
 """The figures of a JMeter result file, computed straight from it, for checking what
-`soak import jmeter` recorded.  Independent of soak's C code: Python's csv and XML parsers,
-and HdrHistogram's percentile rule written out again here.
+`soak import jmeter` recorded.  Independent of soak's C code: Python's csv, gzip and XML
+parsers, and HdrHistogram's and JMeter 2.13's percentile rules written out again here.
 
-  jtl_figures.py FILE [--from MS] [--to MS] [--interval MS]
+  jtl_figures.py FILE [--from MS] [--to MS] [--interval MS] [--windows FROM:TO,...]
 
 Samples are placed by their end (timeStamp + elapsed), as the import does; --from/--to keep
-those ending in [from, to).  Prints one JSON object: requests, errors, answered (numeric
-response code), error classes, p50/p90/p95/p99/max and mean of elapsed over the answered
-samples in ms as soak reports them (HDR, 3 significant digits, microseconds), the
-allThreads values seen with the first end of a sample at each, and with --interval the
-requests per interval start.
+those ending in [from, to).  Prints one JSON object:
+  requests, errors, error classes, and over every sample's elapsed (failed ones too, as
+  JMeter counts them) p50/p90/p95/p99/max and mean in ms as soak reports them (HDR, 3
+  significant digits, microseconds);
+  "jmeter": JMeter 2.13's Aggregate Report TOTAL row over the same samples (samples,
+  average, median, 90/95/99 % lines, min, max, error fraction, throughput), by its rules:
+  the mean cut to a whole ms, percentiles at Math.round(count * (double)(P f / 100 f));
+  the allThreads values seen with the first end of a sample at each;
+  "origin": the earliest sample start; with --interval the requests per interval, the
+  intervals starting at the origin, a last remainder under half an interval joining the
+  one before (keys: interval starts, ms); with --windows, "windows": the figures of the
+  samples ending in each [FROM, TO), in order (one reading of the file for them all).
 """
 import csv
+import gzip
+import io
 import json
+import math
+import struct
 import sys
 import xml.etree.ElementTree as ET
 
@@ -22,28 +33,35 @@ DEFAULT_2_13 = ["timeStamp", "elapsed", "label", "responseCode", "responseMessag
                 "Latency"]
 
 
-def samples(path):
-    """(end_ms, elapsed_ms, success, code, all_threads) of each top-level sample."""
+def open_text(path):
     with open(path, "rb") as f:
-        head = f.read(64).lstrip()
-    if head.startswith(b"<"):
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return raw.decode("utf-8")
+
+
+def samples(path):
+    """(start_ms, end_ms, elapsed_ms, success, code, all_threads) of each top-level sample."""
+    text = open_text(path)
+    if text.lstrip().startswith("<"):
         # Top-level samples are the root's children; nested ones belong to them.
-        root = ET.parse(path).getroot()
+        root = ET.fromstring(text)
         for el in root:
             if el.tag in ("sample", "httpSample"):
                 ts, t = int(el.get("ts")), int(el.get("t"))
-                yield ts + t, t, el.get("s") == "true", el.get("rc", ""), int(el.get("na", -1))
+                yield ts, ts + t, t, el.get("s") == "true", el.get("rc", ""), int(el.get("na", -1))
         return
-    with open(path, newline="") as f:
-        first = f.readline()
-        f.seek(0)
-        if "timeStamp" in first:
-            rows = csv.DictReader(f)
-        else:
-            rows = csv.DictReader(f, fieldnames=DEFAULT_2_13)
-        for r in rows:
-            ts, t = int(r["timeStamp"]), int(r["elapsed"])
-            yield ts + t, t, r["success"] == "true", r["responseCode"], int(r["allThreads"])
+    f = io.StringIO(text, newline="")
+    first = f.readline()
+    f.seek(0)
+    if "timeStamp" in first:
+        rows = csv.DictReader(f)
+    else:
+        rows = csv.DictReader(f, fieldnames=DEFAULT_2_13)
+    for r in rows:
+        ts, t = int(r["timeStamp"]), int(r["elapsed"])
+        yield ts, ts + t, t, r["success"] == "true", r["responseCode"], int(r["allThreads"])
 
 
 def highest_equivalent_us(v):
@@ -61,6 +79,22 @@ def percentile(sorted_us, p):
     return highest_equivalent_us(sorted_us[rank - 1])
 
 
+def java_float_percent(p):
+    """JMeter's percent: Float.parseFloat("90") / 100 in float, widened to double."""
+    return struct.unpack("f", struct.pack("f", p / 100.0))[0]
+
+
+def jmeter_point(sorted_ms, percent):
+    """StatCalculator.getPercentPoint: target = Math.round(count * percent), the first value
+    whose cumulative count reaches it."""
+    n = len(sorted_ms)
+    if percent >= 1.0:
+        return sorted_ms[-1]
+    x = n * percent
+    target = math.floor(x) + (1 if x - math.floor(x) >= 0.5 else 0)
+    return sorted_ms[max(target, 1) - 1]
+
+
 def error_class(code):
     if code.isdigit():
         c = int(code)
@@ -70,46 +104,75 @@ def error_class(code):
     return "other"
 
 
-def main():
-    args = sys.argv[1:]
-    path = args.pop(0)
-    lo, hi, interval = -1, 2**62, 0
-    while args:
-        k, v = args.pop(0), int(args.pop(0))
-        if k == "--from":
-            lo = v
-        elif k == "--to":
-            hi = v
-        elif k == "--interval":
-            interval = v
+def figures(rows):
+    """requests, errors, classes, HDR percentiles and JMeter's TOTAL row of rows."""
     n = errs = 0
-    lat, classes, threads, per_iv, first_end = [], {}, set(), {}, {}
-    for end, t, ok, code, na in samples(path):
-        if not lo <= end < hi:
-            continue
+    lat, ms, classes, threads, first_end = [], [], {}, set(), {}
+    first_start, last_end = None, None
+    for start, end, t, ok, code, na in rows:
         n += 1
         threads.add(na)
         first_end[na] = min(end, first_end.get(na, end))
-        if interval:
-            k = end // interval * interval
-            per_iv[k] = per_iv.get(k, 0) + 1
+        first_start = start if first_start is None else min(first_start, start)
+        last_end = end if last_end is None else max(last_end, end)
         if not ok:
             errs += 1
             c = error_class(code)
             classes[c] = classes.get(c, 0) + 1
-        if code.isdigit():
-            lat.append(t * 1000)
+        lat.append(t * 1000)
+        ms.append(t)
     lat.sort()
-    out = {"requests": n, "errors": errs, "answered": len(lat), "classes": classes,
-           "threads": sorted(threads),
+    ms.sort()
+    out = {"requests": n, "errors": errs, "classes": classes, "threads": sorted(threads),
            "first_end": {str(k): v for k, v in sorted(first_end.items())}}
     if lat:
         for p in (50, 90, 95, 99):
             out["p%d_ms" % p] = "%.3f" % (percentile(lat, p) / 1000)
         out["max_ms"] = "%.3f" % (highest_equivalent_us(lat[-1]) / 1000)
         out["mean_ms"] = "%.3f" % (sum(lat) / len(lat) / 1000)
+        span = last_end - first_start
+        out["jmeter"] = {
+            "samples": n, "average": int(sum(ms) / n), "median": jmeter_point(ms, 0.5),
+            "p90": jmeter_point(ms, java_float_percent(90)),
+            "p95": jmeter_point(ms, java_float_percent(95)),
+            "p99": jmeter_point(ms, java_float_percent(99)),
+            "min": ms[0], "max": ms[-1], "error_frac": errs / n,
+            "rate": n / span * 1000 if span > 0 else None}
+    return out
+
+
+def main():
+    args = sys.argv[1:]
+    path = args.pop(0)
+    lo, hi, interval, windows = -1, 2**62, 0, []
+    while args:
+        k, v = args.pop(0), args.pop(0)
+        if k == "--from":
+            lo = int(v)
+        elif k == "--to":
+            hi = int(v)
+        elif k == "--interval":
+            interval = int(v)
+        elif k == "--windows":
+            windows = [tuple(int(x) for x in w.split(":")) for w in v.split(",") if w]
+    every = list(samples(path))
+    origin = min(s[0] for s in every)
+    end_all = max(s[1] for s in every) + 1
+    kept = [s for s in every if lo <= s[1] < hi]
+    out = figures(kept)
+    out["origin"] = origin
+    if windows:
+        out["windows"] = [figures([s for s in every if a <= s[1] < b]) for a, b in windows]
     if interval:
+        count = max(1, -(-(end_all - origin) // interval))
+        if count >= 2 and (end_all - origin - (count - 1) * interval) * 2 < interval:
+            count -= 1
+        per_iv = {}
+        for s in kept:
+            k = min((s[1] - origin) // interval, count - 1) * interval + origin
+            per_iv[k] = per_iv.get(k, 0) + 1
         out["per_interval"] = {str(k): v for k, v in sorted(per_iv.items())}
+        out["intervals"] = count
     json.dump(out, sys.stdout, sort_keys=True)
     print()
 

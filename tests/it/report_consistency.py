@@ -118,13 +118,23 @@ def main():
                 ck.eq(f"Comparison row {i} label", unesc(row[1]), cmp["label"])
                 check_row(ck, f"Comparison row {i}", header, row, cmp)
         verdict = tables.get("Verdict", [])
+        where = {(cmps[i]["label"], at): cmps[i] for i, at in at_of.items()}
         if verdict:
             header, rows = verdict[0], verdict[1:]
-            for v, row in zip(j["verdict"], rows):
+            # Each row is a label at a level: capacity, and efficiency at a fixed rate.
+            for row in rows:
+                label, at = unesc(row[0]), unesc(row[2])
+                if unesc(row[1]) == "(baseline)":
+                    continue
+                c = where.get((label, at))
+                if c is None:
+                    ck.bad.append(f"{rd}: Verdict row {label} at {at}: no such comparison")
+                    continue
+                check_row(ck, f"Verdict row {label} at {at}", header, row, c)
+            for v in j["verdict"]:
                 if v["comparison"] is None:
                     continue
                 c = cmps[v["comparison"]]
-                check_row(ck, f"Verdict row {v['label']}", header, row, c)
                 # The verdict's CPU per request in report.json is that comparison's.
                 for src, d in v["cpu_ms_per_request"].items():
                     ck.same(f"verdict {v['label']} cpu_ms_per_request.{src}", d["value"],
@@ -156,7 +166,6 @@ def main():
                     ck.same(f"{v['label']} resolution is the TPS interval", res.get("half_pct"),
                             100 * (hi - lo) / 2 / abs(t["baseline"]), 1e-2)
         # Findings: every comparison they quote, by where it was and which label.
-        where = {(cmps[i]["label"], at): cmps[i] for i, at in at_of.items()}
         for fnd in j["findings"]:
             text = fnd["text"]
             if fnd["kind"] == "throughput":

@@ -5,8 +5,10 @@
 # (tests/it/deps_check.py says how it finds them).  Then the check proves it can fail: on a
 # copy of deps.sh without libjansson-dev in the build profile (a header and a module), one
 # without gnuplot in the demo profile (a command a C program runs), one without postgresql in
-# the demo profile (a command a script runs through a variable and a function) and one
-# without libclang-rt-dev in the check profile (what a compiler links).
+# the demo profile (a command a script runs through a variable and a function), one
+# without bash-completion in the check profile (a file a test sources), two without
+# debhelper and lintian in the package profile (what debian/control's Build-Depends name,
+# a command) and one without libclang-rt-dev in the check profile (what a compiler links).
 . "$(dirname "$0")/lib.sh"
 checker=$TOP/tests/it/deps_check.py
 # The goals are `make`, `make demo` and `make check` as a newcomer types them: under
@@ -63,6 +65,20 @@ check_eq "without gnuplot-nox in demo: check is still covered" "$(grep -c "^not 
 # as_owner function (runuser ... -- "$@"), reached from tools/demo.sh via the Makefile recipe.
 without demo postgresql \
   "demo: targets/db/postgres\.sh:[0-9]+ runs 'pg_ctl' \(/usr/lib/postgresql/15/bin/pg_ctl\) from postgresql-15, which is not in the demo profile" \
+  --load "$T/needs.json"
+# The check profile without bash-completion: tests/it/test_completion.sh sources its
+# bash_completion (a file, not a command).
+without check bash-completion \
+  "check: tests/it/test_completion\.sh:[0-9]+ sources /usr/share/bash-completion/bash_completion from bash-completion, which is not in the check profile" \
+  --load "$T/needs.json"
+# The package profile (make check-deb) without debhelper: dpkg-buildpackage runs
+# debian/rules, whose dh comes from debian/control's Build-Depends (debhelper-compat).
+without package debhelper \
+  "package: tests/pkg/test_deb\.sh:[0-9]+ runs dpkg-buildpackage: debian/control's Build-Depends name debhelper-compat from debhelper, which is not in the package profile" \
+  --load "$T/needs.json"
+# ... and without lintian, a command tests/pkg/test_deb.sh runs.
+without package lintian \
+  "package: tests/pkg/test_deb\.sh:[0-9]+ runs 'lintian' .* from lintian, which is not in the package profile" \
   --load "$T/needs.json"
 # The check profile without libclang-rt-dev: clang -fsanitize=fuzzer in tests/fuzz/run.sh links
 # its runtimes (clang only recommends the package; this is how a fresh machine failed).

@@ -163,7 +163,7 @@ check "one value per quantity (golden and validity reports)" \
 cp -r "$T/g" "$T/g-bad"
 sed -i '0,/^| tomcat10 | tomcat9 | 20 users/s/+20\.8% (real)/+21.8% (real)/' "$T/g-bad/report.md"
 check "the consistency check catches a figure that differs" \
-  bash -c "! python3 '$TOP/tests/it/report_consistency.py' '$T/g-bad' >'$T/g-bad.out' 2>&1 && grep -q 'Verdict row tomcat10, TPS' '$T/g-bad.out'"
+  bash -c "! python3 '$TOP/tests/it/report_consistency.py' '$T/g-bad' >'$T/g-bad.out' 2>&1 && grep -q 'Verdict row tomcat10 at 20 users (fixed runs of 1m5s), TPS' '$T/g-bad.out'"
 V=$T/v/report.json
 for code in host_saturated generator_saturated short_window not_steady errors clock_skew confounded; do
   check "validity: $code" bash -c "jq -e '.validity[] | select(.code == \"$code\" and .severity == \"warn\")' '$V' >/dev/null"

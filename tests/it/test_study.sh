@@ -230,4 +230,74 @@ check_eq "calibrated same-server comparison: no figure real" \
   "$(json "$J" '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real")] | length')" 0
 check_eq "soak calibrate --runs 1 is refused" \
   "$(soak calibrate "$T/reg.ini" --url "$REG_URL/register" --runs 1 --db "$CAL" >/dev/null 2>&1; echo $?)" 2
+
+# --- the demo's shape: capacity and efficiency, placed, run until precise -----------------
+# Two regservers alike (an A/A), each measured at 10 users (capacity) and at 150/s (a
+# fixed rate: efficiency), the generator on CPU 0 and the servers on CPU 1, rounds added
+# until TPS and the servers' CPU per request are resolved to 80 % (loose on purpose: the
+# study should stop on its own precision, not its budget).
+app=1 gen=0
+[ "$(nproc)" -ge 2 ] || app=0 # one core: both on it (the lists are still recorded)
+for kind in cap rate; do
+  {
+    echo "[scenario]"
+    echo "name = demo shape $kind"
+    echo "label = any"
+    if [ $kind = cap ]; then echo "concurrency = 10"; else echo "rate = 150/s"; fi
+    echo "duration = 2s"
+    echo "warmup = 500ms"
+    echo "interval = 250ms"
+    sed -n '/^\[request\]/,$p' "$T/reg.ini"
+    echo "[collect.app]"
+    echo "every = 250ms"
+  } >"$T/$kind.ini"
+done
+cat >"$T/seq.ini" <<EOF
+[study]
+name = demo shape
+scenario = cap.ini
+scenario = rate.ini
+rounds = 6
+until = tps 80%, cpu.app 80%
+budget = 3m
+warmup_runs = 1
+keep_running = yes
+[target.a]
+start = $REGSH start $T/sa --latency 2
+stop = $REGSH stop $T/sa
+cpus = $app
+[target.b]
+start = $REGSH start $T/sb --latency 2
+stop = $REGSH stop $T/sb
+cpus = $app
+EOF
+soak check "$T/seq.ini" >"$T/seq.check" 2>&1
+check_eq "sequential study: soak check accepts it" "$?" 0
+soak study -q --db "$T/seq.db" --set scenario.cpus=$gen "$T/seq.ini" >"$T/seq.out" 2>"$T/seq.err"
+check_eq "sequential study exits 0" "$?" 0
+check "sequential study: it looked after a round" grep -q "look 1 of [0-9]* after round 2" "$T/seq.err"
+check_eq "sequential study: it stopped when precise" "$(sql "$T/seq.db" "SELECT stop FROM studies")" precise
+check "sequential study: each look at a share of 5 %" \
+  test "$(sql "$T/seq.db" "SELECT looks >= 1 AND max_looks >= looks AND alpha > 0 AND alpha < 0.05 FROM studies")" = 1
+check_eq "placement: the generator's CPUs recorded" \
+  "$(sql "$T/seq.db" "SELECT DISTINCT value FROM run_env WHERE source = '' AND key = 'cpu_list'")" "$gen"
+check_eq "placement: the servers' CPUs recorded" \
+  "$(sql "$T/seq.db" "SELECT DISTINCT value FROM run_env WHERE source = 'app' AND key = 'cpu_list'")" "$app"
+soak report "$T/seq.db" -o "$T/seq" --no-plots >/dev/null 2>&1
+J=$T/seq/report.json
+check "sequential study: the design says how it stopped" \
+  grep -q "Sequential: rounds were added until tps 80%, cpu.app 80% .* stopped because every figure was resolved" "$T/seq/report.md"
+if [ "$app" != "$gen" ]; then
+  check "placement: the design names it" grep -q "Placement: the generator on CPU $gen; app on CPU $app (a, b)" "$T/seq/report.md"
+fi
+check_eq "efficiency beside capacity: the verdict rests on 10 users and on 150/s" \
+  "$(json "$J" '. as $r | .verdict[1] | [$r.comparisons[.comparison] | .concurrency, $r.comparisons[.rate_comparison] | .rate] | map(tostring) | join(" ")')" "10 150"
+check "efficiency beside capacity: the sentence gives CPU per request at 150/s" \
+  bash -c "jq -r '.verdict[1].sentence' '$J' | grep -q 'at 150/s (fixed runs of 2s) it costs [-+0-9.]*% CPU per request on app'"
+check_eq "the verdict's intervals are the sequential look's (alpha below 5 %)" \
+  "$(json "$J" '[.comparisons[] | .alpha < 0.05] | unique | map(tostring) | join(" ")')" true
+check_eq "an A/A study calls nothing real" \
+  "$(json "$J" '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real")] | length')" 0
+check "one value per quantity in the sequential study's report" \
+  python3 "$TOP/tests/it/report_consistency.py" "$T/seq"
 done_testing

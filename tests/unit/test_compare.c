@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "report/report.h"
+#include "run/study_run.h"
 #include "testrng.h"
 
 /* One synthetic run: its figures and where it sits in a study. */
@@ -92,6 +93,7 @@ static void make_report(struct report *r, const struct fake_run *fr, int n, stru
 		s->f.seconds = 5;
 		s->f.tps = fr[i].tps;
 		s->f.requests = (int64_t)(fr[i].tps * 5);
+		s->st.requests = s->f.requests; /* the cell's merged TPS comes from these */
 		s->f.mean_us = fr[i].mean_ms * 1000;
 		s->f.p50_us = (int64_t)(fr[i].mean_ms * 1000);
 		s->f.p99_us = (int64_t)(fr[i].p99_ms * 1000);
@@ -125,7 +127,7 @@ static int build(struct report *r)
 
 static int any_real(const struct rpt_cmp *m)
 {
-	for (int k = 0; k < RPT_NMETRIC; k++)
+	for (int k = 0; k < RPT_NFIG; k++)
 		if (m->d[k].verdict == RPT_REAL)
 			return 1;
 	return 0;
@@ -319,6 +321,69 @@ static void ab_detection(void **state)
 	assert_true(drift6 >= 294);
 }
 
+/* Sequential studies: one system against itself, looked at after every round from the
+ * second until TPS is resolved to 5 % or 8 looks are spent.  With each look judged at its
+ * share of the error rate (study_look_alpha) at most 5 % of the studies call any figure
+ * real, at the look they stop at and at any look before; judged at 5 % each time, the
+ * repeated looks would call far more real (which this test also shows, so that it could
+ * catch a rule that does not hold). */
+static void aa_sequential(void **state)
+{
+	struct rng g = {0x5e95};
+	const int K = 8, trials = 600;
+	const char *fig[1] = {"tps"};
+	double pct[1] = {5};
+	int stop_real = 0, ever_real = 0, naive = 0, looks = 0, precise = 0;
+	(void)state;
+
+	for (int t = 0; t < trials; t++) {
+		struct fake_run fr[2 * (8 + 1)];
+		int ever = 0, naive_ever = 0;
+		for (int round = 1; round <= K + 1; round++) {
+			fr[2 * round - 2] = run_of(0, 0, round, 1000, 0, 0.02, &g);
+			fr[2 * round - 1] = run_of(1, 0, round, 1000, 0, 0.02, &g);
+			if (round < 2)
+				continue;
+			int k = round - 1, met;
+			char why[256], err[256];
+			struct report r;
+			/* The same data judged as a fixed study at 5 % (the naive look). */
+			make_report(&r, fr, 2 * round, &g);
+			build(&r);
+			naive_ever |= any_real(&r.cmps[0]);
+			free_report(&r);
+			make_report(&r, fr, 2 * round, &g);
+			r.studies[0].max_looks = K;
+			r.studies[0].looks = k;
+			r.studies[0].alpha = study_look_alpha(0.05, k, K);
+			snprintf(r.studies[0].until, sizeof r.studies[0].until, "tps 5%%");
+			build(&r);
+			assert_true(fabs(r.cmps[0].alpha - study_look_alpha(0.05, k, K)) < 1e-12);
+			ever |= any_real(&r.cmps[0]);
+			met = rpt_until_met(&r, fig, pct, 1, why, sizeof why, err, sizeof err);
+			assert_true(met >= 0);
+			if (met || k == K) {
+				stop_real += any_real(&r.cmps[0]);
+				looks += k;
+				precise += met;
+				free_report(&r);
+				break;
+			}
+			free_report(&r);
+		}
+		ever_real += ever;
+		naive += naive_ever;
+	}
+	print_message("sequential A/A, up to %d looks: %d of %d real at the stop, %d at any look "
+	              "(%.1f looks, %d resolved 5 %%); at 5 %% each look: %d\n",
+	              K, stop_real, trials, ever_real, (double)looks / trials, precise, naive);
+	/* 5 % of 600 is 30; with the binomial's spread at most 47 (its 99.9 % bound). */
+	assert_true(stop_real <= 47);
+	assert_true(ever_real <= 47);
+	assert_true(naive > 47);           /* the repeated looks would inflate it */
+	assert_true(precise > trials / 2); /* 2 % run noise resolves 5 % within 8 looks */
+}
+
 /* Warm-ups are left out of the comparison, and one that is much slower is flagged. */
 static void cold_start(void **state)
 {
@@ -392,6 +457,7 @@ int main(void)
 	    cmocka_unit_test(aa_eight_rounds),   cmocka_unit_test(aa_welch_runs),
 	    cmocka_unit_test(one_run_floor),     cmocka_unit_test(one_run_calibrated),
 	    cmocka_unit_test(ab_detection),      cmocka_unit_test(cold_start),
+	    cmocka_unit_test(aa_sequential),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* The importers' parsers and rules, on the cases a real file seldom shows at once: JTL CSV
  * (quoted delimiters and line breaks, tabs, columns in any order, the default layouts),
  * JTL XML (entities, comments that end in "--->", CDATA, nested samples, a missing end),
- * error classes, the step rule on timelines (ramps, sweeps, drains, warm-up), nmon's
+ * error classes, the step rule on holds (ramps, sweeps, dips, threads stopping), the
+ * intervals' layout (warm-up, remainders), JMeter's aggregate figures, nmon's
  * times, and the reader's line cap.  test_import.sh does the real JMeter and nmon output. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "import/ireader.h"
 #include "import/jmeter.h"
@@ -270,62 +272,240 @@ static void classes(void **state)
 	}
 }
 
-/* Runs the step rule on levels (1 s intervals) and returns phases as letters
- * (r w s d) with the step index of each interval after a '/'. */
-static int steps_of(const int *lv, int n, int64_t warmup_ms, char *phases, char *idx,
-                    struct jm_step *st)
+/* Holds from (level, end) pairs read in file order, finished at end_ms. */
+static void holds_of(struct jm_holds *h, const int *lv, const int64_t *end, int n, int64_t end_ms)
 {
-	int64_t start[64] = {0};
-	int step_of[64];
-	unsigned char ph[64];
+	char err[256];
+	jm_holds_init(h);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(jm_holds_add(h, lv[i], end[i], err, sizeof err), 0);
+	assert_int_equal(jm_holds_finish(h, end_ms, err, sizeof err), 0);
+}
+
+/* The steps of samples at levels lv, one every `every` ms from 0 (file ends after the
+ * last); levels as "6,6,2" in out. */
+static int steps_of(const int *lv, int n, int64_t every, struct jm_step *st, char *out)
+{
+	struct jm_holds h;
+	int64_t end[256];
 	int ns;
 
 	for (int i = 0; i < n; i++)
-		start[i] = 1000 * i;
-	ns = jm_find_steps(lv, start, n, warmup_ms, step_of, ph, st, 8);
-	for (int i = 0; i < n; i++) {
-		phases[i] = "rwsd"[ph[i]];
-		idx[i] = (char)('0' + step_of[i]);
-	}
-	phases[n] = idx[n] = '\0';
+		end[i] = every * (i + 1);
+	holds_of(&h, lv, end, n, every * n + 1);
+	ns = jm_find_steps(&h, 0, every * n + 1, st, 8);
+	out[0] = '\0';
+	for (int s = 0; s < ns; s++)
+		sprintf(out + strlen(out), "%s%d", s ? "," : "", st[s].level);
+	jm_holds_release(&h);
 	return ns;
 }
 
 static void step_rule(void **state)
 {
 	struct jm_step st[8];
+	char got[64];
+	(void)state;
+	/* The file: 6 threads, then two samples while threads stopped: one step. */
+	{
+		int lv[100];
+		for (int i = 0; i < 100; i++)
+			lv[i] = i < 98 ? 6 : 2;
+		assert_int_equal(steps_of(lv, 100, 80, st, got), 1);
+		assert_string_equal(got, "6");
+		assert_int_equal(st[0].hold_from, 80);
+		assert_int_equal(st[0].hold_to, 99 * 80);
+	}
+	/* A ramp-up of one thread a second over 6 s, a minute at 6, a ramp-down: one step. */
+	{
+		int lv[84];
+		for (int i = 0; i < 84; i++)
+			lv[i] = i < 6 ? i + 1 : i < 78 ? 6 : 83 - i;
+		assert_int_equal(steps_of(lv, 84, 1000, st, got), 1);
+		assert_string_equal(got, "6");
+	}
+	/* A sweep 10, 20, 30 with ramps between: three steps, the ramps in none. */
+	{
+		int lv[70], k = 0;
+		for (int i = 0; i < 20; i++)
+			lv[k++] = 10;
+		lv[k++] = 15;
+		for (int i = 0; i < 20; i++)
+			lv[k++] = 20;
+		lv[k++] = 24;
+		lv[k++] = 27;
+		for (int i = 0; i < 20; i++)
+			lv[k++] = 30;
+		assert_int_equal(steps_of(lv, k, 500, st, got), 3);
+		assert_string_equal(got, "10,20,30");
+	}
+	/* Interleaved threads during a ramp (3, 4, 3, 4) and a brief dip: no steps. */
+	{
+		int lv[] = {1, 2, 3, 4, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 4,
+		            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3, 1};
+		assert_int_equal(steps_of(lv, (int)(sizeof lv / sizeof *lv), 1000, st, got), 1);
+		assert_string_equal(got, "5");
+		/* The dip split the hold; the step is both halves. */
+		assert_int_equal(st[0].hold_from, 7000);
+		assert_int_equal(st[0].hold_to, 41000);
+	}
+	/* No thread counts in the file: one step of 0 over all of it. */
+	{
+		int lv[] = {-1, -1, -1, -1};
+		assert_int_equal(steps_of(lv, 4, 1000, st, got), 1);
+		assert_string_equal(got, "0");
+		assert_int_equal(st[0].hold_from, 0);
+		assert_int_equal(st[0].hold_to, 4001);
+	}
+	/* Out-of-order ends never run a hold backwards. */
+	{
+		struct jm_holds h;
+		int lv[] = {2, 2, 4, 2, 4, 4, 4};
+		int64_t end[] = {1000, 900, 1500, 1400, 1600, 1550, 20000};
+		holds_of(&h, lv, end, 7, 20001);
+		assert_int_equal(jm_find_steps(&h, 0, 20001, st, 8), 1);
+		assert_int_equal(st[0].level, 4);
+		assert_int_equal(st[0].hold_from, 1600);
+		jm_holds_release(&h);
+	}
+	/* Levels each held about as long: more than max_steps of them is -1. */
+	{
+		int lv[12];
+		for (int i = 0; i < 12; i++)
+			lv[i] = i + 1;
+		struct jm_holds h;
+		int64_t end[12];
+		for (int i = 0; i < 12; i++)
+			end[i] = 1000 * (i + 1);
+		holds_of(&h, lv, end, 12, 12001);
+		assert_int_equal(jm_find_steps(&h, 0, 12001, st, 8), -1);
+		jm_holds_release(&h);
+	}
+}
+
+/* Lays out intervals of a file [0, end) and returns phases as letters (r w s d) with the
+ * step index of each interval after them. */
+static int64_t layout_of(struct jm_step *st, int ns, int64_t end, int64_t iv, int64_t warmup,
+                         char *phases, char *idx)
+{
+	int step_of[64];
+	unsigned char ph[64];
+	int short_step;
+	int64_t n = jm_layout(0, end, iv, warmup, st, ns, step_of, ph, &short_step);
+
+	for (int64_t i = 0; i < n; i++) {
+		phases[i] = "rwsd"[ph[i]];
+		idx[i] = (char)('0' + step_of[i]);
+	}
+	phases[n > 0 ? n : 0] = idx[n > 0 ? n : 0] = '\0';
+	return n < 0 ? -10 - short_step : n;
+}
+
+static void layout(void **state)
+{
 	char ph[64], ix[64];
 	(void)state;
-	/* A ramp of one thread per interval, then a hold, then the threads end: one step. */
+	/* One step held from 2.2 s (a ramp before it) to 9.7 s; the file ends at 10.3 s: the
+	 * remainder (0.3 s) joins the last interval; with no warm-up every interval counts. */
 	{
-		int lv[] = {1, 2, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 3, 1};
-		assert_int_equal(steps_of(lv, 14, 0, ph, ix, st), 1);
-		assert_string_equal(ph, "rrrrrsssssssdd");
-		assert_int_equal(st[0].level, 5);
-		assert_int_equal(st[0].steady_first, 5);
-		assert_int_equal(st[0].steady_last, 11);
+		struct jm_step st[1] = {{.level = 6, .hold_from = 2200, .hold_to = 9700}};
+		assert_int_equal(layout_of(st, 1, 10300, 1000, 0, ph, ix), 10);
+		assert_string_equal(ph, "ssssssssss");
+		assert_int_equal(st[0].steady_first, 0);
+		assert_int_equal(st[0].steady_last, 9);
+		/* A 3 s warm-up: the ramp's intervals are ramp-up, the next warm-up. */
+		assert_int_equal(layout_of(st, 1, 10300, 1000, 3000, ph, ix), 10);
+		assert_string_equal(ph, "rrwsssssss");
+		assert_int_equal(st[0].steady_first, 3);
+		/* A remainder of half an interval or more stays its own. */
+		assert_int_equal(layout_of(st, 1, 10500, 1000, 0, ph, ix), 11);
+		assert_int_equal(jm_interval_of(0, 1000, 10, 10299), 9);
 	}
-	/* A sweep 10, 20, 30 with a two-interval ramp between levels and warm-up of 2 s. */
+	/* A sweep: each step starts at the interval in which the previous one's hold ended. */
 	{
-		int lv[] = {10, 10, 10, 10, 10, 15, 20, 20, 20, 20, 20, 25, 30, 30, 30, 30, 30, 30};
-		assert_int_equal(steps_of(lv, 18, 2000, ph, ix, st), 3);
-		assert_string_equal(ph, "rwwssrrwwssrrwwsss");
+		struct jm_step st[3] = {{.level = 10, .hold_from = 0, .hold_to = 5500},
+		                        {.level = 20, .hold_from = 6200, .hold_to = 11000},
+		                        {.level = 30, .hold_from = 12500, .hold_to = 18000}};
+		assert_int_equal(layout_of(st, 3, 18001, 1000, 1000, ph, ix), 18);
 		assert_string_equal(ix, "000001111112222222");
-		assert_int_equal(st[1].level, 20);
-		assert_int_equal(st[2].steady_first, 15);
+		assert_string_equal(ph, "wssssrsssssrssssss");
+		assert_int_equal(st[1].first, 5);
+		assert_int_equal(st[1].last, 10);
+		assert_int_equal(st[2].steady_first, 12);
 	}
-	/* No thread counts in the file: the whole run is one step of 0. */
+	/* An interval too long for a step: which step. */
 	{
-		int lv[] = {0, 0, 0, 0};
-		assert_int_equal(steps_of(lv, 4, 0, ph, ix, st), 1);
-		assert_string_equal(ph, "rsss");
-		assert_int_equal(st[0].level, 0);
+		struct jm_step st[2] = {{.level = 2, .hold_from = 0, .hold_to = 3000},
+		                        {.level = 4, .hold_from = 3000, .hold_to = 30000}};
+		assert_int_equal(layout_of(st, 2, 30001, 10000, 0, ph, ix), -10);
 	}
-	/* Too short to have a plateau of three: the longest is the step. */
+	/* The chosen interval: thirty in the shortest step. */
 	{
-		int lv[] = {2, 4, 4};
-		assert_int_equal(steps_of(lv, 3, 0, ph, ix, st), 1);
-		assert_string_equal(ph, "rrs");
+		struct jm_step a[1] = {{.hold_from = 0, .hold_to = 7900}};
+		struct jm_step b[2] = {{.hold_from = 0, .hold_to = 3600000},
+		                       {.hold_from = 3600000, .hold_to = 3750000}};
+		struct jm_step c[1] = {{.hold_from = 0, .hold_to = 300}};
+		assert_int_equal(jm_auto_interval(a, 1), 200);
+		assert_int_equal(jm_auto_interval(b, 2), 5000);
+		assert_int_equal(jm_auto_interval(c, 1), 100);
+		b[1].hold_to = 3900000;
+		assert_int_equal(jm_auto_interval(b, 2), 10000);
+	}
+}
+
+/* JMeter 2.13's Aggregate Report rules: the float percents and Math.round's ties. */
+static void aggregate(void **state)
+{
+	struct jmagg a;
+	struct jmagg_row r;
+	(void)state;
+	/* 90f / 100f is just under 0.9: 5 * p rounds to 4, where 0.9 would give 5. */
+	assert_true(jmagg_percent(90) < 0.9);
+	assert_true(jmagg_percent(99) > 0.99);
+	{
+		int64_t v[] = {1, 2, 3, 4, 5}, c[] = {1, 1, 1, 1, 1};
+		assert_int_equal(jmagg_percent_point(v, c, 5, 5, jmagg_percent(90)), 4);
+		assert_int_equal(jmagg_percent_point(v, c, 5, 5, 0.9), 5);
+		assert_int_equal(jmagg_percent_point(v, c, 5, 5, 0.5), 3); /* 2.5 rounds up */
+		assert_int_equal(jmagg_percent_point(v, c, 5, 5, 1.0), 5);
+		assert_int_equal(jmagg_percent_point(v, c, 5, 5, 0.01), 1); /* target 0 */
+	}
+	/* 10 samples: 95f/100f * 10 = 9.4999... rounds to 9. */
+	jmagg_init(&a, NULL);
+	for (int i = 1; i <= 10; i++)
+		assert_int_equal(jmagg_add(&a, i * 10, i == 3, 1000 + i, 1000 + i * 20), 0);
+	assert_int_equal(jmagg_row(&a, &r), 0);
+	assert_int_equal(r.samples, 10);
+	assert_int_equal(r.errors, 1);
+	assert_int_equal(r.average, 55); /* 55.0 */
+	assert_int_equal(r.median, 50);
+	assert_int_equal(r.p90, 90);
+	assert_int_equal(r.p95, 90);
+	assert_int_equal(r.p99, 100);
+	assert_int_equal(r.min, 10);
+	assert_int_equal(r.max, 100);
+	assert_true(r.exact);
+	/* 10 samples from 1001 to 1200: 50/s. */
+	assert_true(fabs(r.rate_per_s - 10.0 / 199 * 1000) < 1e-9);
+	jmagg_release(&a);
+	/* The mean is cut, not rounded: (1 + 2) / 2 = 1.5 shows 1. */
+	jmagg_init(&a, NULL);
+	jmagg_add(&a, 1, 0, 0, 1);
+	jmagg_add(&a, 2, 0, 0, 2);
+	assert_int_equal(jmagg_row(&a, &r), 0);
+	assert_int_equal(r.average, 1);
+	jmagg_release(&a);
+	/* Past the shared allowance the row keeps no percentiles, and says so. */
+	{
+		int64_t budget = 3;
+		jmagg_init(&a, &budget);
+		for (int i = 0; i < 5; i++)
+			jmagg_add(&a, i, 0, 0, 10);
+		assert_int_equal(jmagg_row(&a, &r), 0);
+		assert_false(r.exact);
+		assert_int_equal(r.samples, 5);
+		assert_int_equal(r.max, 4);
+		jmagg_release(&a);
 	}
 }
 
@@ -392,6 +572,8 @@ int main(void)
 	    cmocka_unit_test(xml_errors),
 	    cmocka_unit_test(classes),
 	    cmocka_unit_test(step_rule),
+	    cmocka_unit_test(layout),
+	    cmocka_unit_test(aggregate),
 	    cmocka_unit_test(nmon_times),
 	    cmocka_unit_test(reader_lines),
 	};

@@ -132,6 +132,20 @@ static void t_distribution(void **state)
 	assert_true(fabs(rpt_t_cdf(2.570582, 5) - 0.975) < 1e-6);
 	assert_true(fabs(rpt_t_cdf(1.5, 3.5) + rpt_t_cdf(-1.5, 3.5) - 1) < 1e-12);
 	assert_true(isnan(rpt_t_quantile(1, 5)));
+	/* The quantile inverts the distribution over the degrees of freedom and levels a
+	 * Holm family and a sequential look reach (down to 1e-7), far tails included. */
+	static const double dfs[] = {1, 1.5, 2, 3, 4, 7, 16, 30, 100, 1e4, 1e8};
+	static const double ps[] = {1e-7, 1e-4, 0.0025, 0.025,  0.3,
+	                            0.5,  0.8,  0.975,  0.9999, 1 - 1e-7};
+	for (size_t i = 0; i < sizeof dfs / sizeof dfs[0]; i++)
+		for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+			double t = rpt_t_quantile(ps[j], dfs[i]);
+			double back =
+			    dfs[i] > 1e7 ? 0.5 * erfc(-t / sqrt(2)) : rpt_t_cdf(t, dfs[i]);
+			if (!(fabs(back - ps[j]) <= 1e-9 * fmax(ps[j], 1 - ps[j]) + 1e-15))
+				fail_msg("t quantile df %g p %g: %.12g, whose cdf is %.15g", dfs[i],
+				         ps[j], t, back);
+		}
 }
 
 static void bm_of(const double *x, size_t n, struct rpt_bm *b)

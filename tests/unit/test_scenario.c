@@ -117,6 +117,74 @@ static void sweep_and_overrides(void **state)
 	scn_release(&s);
 }
 
+/* ${env:NAME} in values: expanded once, a '$' of the variable's sent as it is, the stored
+ * text keeping the placeholder; an unset or bad variable named at its line; a message
+ * never showing the value; `redact` names more values. */
+static void env_values(void **state)
+{
+	static const char text[] = "[scenario]\n"
+	                           "label = ${env:SCN_T_LABEL}\n"
+	                           "duration = 1m\n"
+	                           "redact = X-Tenant\n"
+	                           "[request]\n"
+	                           "url = http://${env:SCN_T_HOST}:8080/r\n"
+	                           "header = Authorization: Bearer ${env:SCN_T_PW}\n"
+	                           "header = X-Tenant: acme\n"
+	                           "body = p=${env:SCN_T_PW}&x=$${env:SCN_T_NONE}\n";
+	struct tpl_ctx ctx = {.seq = 7, .vu = 1, .iter = 1, .run_id = 1, .nonce = "n", .rng = 1};
+	struct scenario s;
+	char err[512] = "", buf[256];
+	(void)state;
+	setenv("SCN_T_LABEL", "lbl", 1);
+	setenv("SCN_T_HOST", "127.0.0.1", 1);
+	setenv("SCN_T_PW", "pa$$w${seq}rd", 1);
+	unsetenv("SCN_T_NONE");
+	assert_int_equal(scn_parse_text(&s, "e.ini", text, NULL, 0, err, sizeof err), 0);
+	assert_string_equal(s.label, "lbl");
+	assert_string_equal(s.plan.reqs[0].url.text, "http://127.0.0.1:8080/r");
+	assert_true(tpl_expand(&s.plan.reqs[0].headers[0], &ctx, buf, sizeof buf) > 0);
+	assert_string_equal(buf, "Authorization: Bearer pa$$w${seq}rd");
+	assert_true(tpl_expand(&s.plan.reqs[0].body, &ctx, buf, sizeof buf) > 0);
+	assert_string_equal(buf, "p=pa$$w${seq}rd&x=${env:SCN_T_NONE}");
+	/* Stored: the placeholder as written, another header's value redacted by name. */
+	assert_non_null(strstr(s.text, "header = Authorization: Bearer ${env:SCN_T_PW}\n"));
+	assert_non_null(strstr(s.text, "header = X-Tenant: [redacted]\n"));
+	assert_null(strstr(s.text, "pa$$w"));
+	scn_release(&s);
+
+	char *sets[] = {(char *)"scenario.label=${env:SCN_T_LABEL}-2"};
+	assert_int_equal(scn_parse_text(&s, "e.ini", text, sets, 1, err, sizeof err), 0);
+	assert_string_equal(s.label, "lbl-2");
+	scn_release(&s);
+
+	static const struct {
+		const char *set, *msg;
+	} bad[] = {
+	    {"request.header=X-A: ${env:SCN_T_NONE}",
+	     "--set request.header: header: ${env:SCN_T_NONE} is not set in the environment"},
+	    {"request.body=${env:1X}", "--set request.body: body: '${env:1X}': a variable's name "
+	                               "is letters, digits and '_', not starting with a digit"},
+	    {"request.body=${env:SCN_T_PW", "--set request.body: body: unterminated '${env:' "
+	                                    "(expected ${env:NAME})"},
+	    {"request.method=${env:SCN_T_METH}", "--set request.method: method: "
+	                                         "'${env:SCN_T_METH}' is not an HTTP method (GET, "
+	                                         "POST, PUT, ...)"},
+	    {"scenario.redact=a=b", "--set scenario.redact: redact: 'a=b' is not a name "
+	                            "(letters, digits, '_', '-', '.')"},
+	};
+	setenv("SCN_T_METH", "s3cretmeth", 1);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *one[] = {(char *)bad[i].set};
+		assert_int_equal(scn_parse_text(&s, "e.ini", text, one, 1, err, sizeof err), -1);
+		assert_string_equal(err, bad[i].msg);
+	}
+	static const char unset[] = "[scenario]\nduration = 1m\n[request]\n"
+	                            "url = http://h/\nbody = ${env:SCN_T_NONE}\n";
+	assert_int_equal(scn_parse_text(&s, "u.ini", unset, NULL, 0, err, sizeof err), -1);
+	assert_string_equal(err, "u.ini:5: body: ${env:SCN_T_NONE} is not set in the environment");
+	unsetenv("SCN_T_METH");
+}
+
 static void weighted_requests_and_defaults(void **state)
 {
 	struct scenario s;
@@ -403,6 +471,7 @@ int main(void)
 	    cmocka_unit_test(open_model),
 	    cmocka_unit_test(files),
 	    cmocka_unit_test(long_lines),
+	    cmocka_unit_test(env_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
