@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The layout rules of a soak tree, for tests/it/test_layout.sh.
 
-    layout.py ROOT
+    layout.py ROOT...
 
-Prints one line per place that breaks a rule (nothing when the tree keeps them all):
+Prints one line per place that breaks a rule (nothing when the tree keeps them all); with
+several trees, each line after its tree's name and ": ".
 
   1. Includes run down the layers only:
        commands (soak/*.c) -> report/, run/, import/ -> store/ -> scenario/ -> engine/
@@ -251,5 +252,7 @@ def check(top):
 
 
 if __name__ == "__main__":
-    for line in check(sys.argv[1]):
-        print(line)
+    # layout.py ROOT: its lines.  layout.py ROOT... (several): each line after "ROOT: ".
+    for root in sys.argv[1:]:
+        for line in check(root):
+            print(f"{root}: {line}" if len(sys.argv) > 2 else line)
