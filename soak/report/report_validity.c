@@ -800,8 +800,13 @@ static int cold_start(struct vctx *v)
 		for (int l = 0; l < r->nlabels; l++)
 			if (!strcmp(r->labels[l].name, it[i].label))
 				label = l;
+		/* A warm-up run is slow by design and left out: worth knowing, not a warning. */
+		int warm = 0;
+		for (int k = 0; k < r->nruns; k++)
+			if (!strcmp(r->runs[k].key, it[i].run))
+				warm = r->runs[k].warmup;
 		rpt_sb_printf(&b, "%s", it[i].message);
-		rc = add(v, "warn", "cold_start", label, it[i].run, &b);
+		rc = add(v, warm ? "info" : "warn", "cold_start", label, it[i].run, &b);
 	}
 	rpt_validity_free(it, n);
 	return rc;

@@ -307,8 +307,8 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 			char t[32];
 			if (!isfinite(a) || !isfinite(c) || !(a > 0))
 				continue;
-			rpt_sb_printf(b, "%s %s %s CPU per request on %s (%s)", said ? " and" : "",
-			              said ? "" : "it costs",
+			rpt_sb_printf(b, "%s %s CPU per request on %s (%s)",
+			              said ? " and" : " it costs",
 			              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
 			              rpt_verdict_name(d->verdict));
 			said = 1;
