@@ -4,9 +4,9 @@
  *                        host's CPU reached RPT_HOST_BUSY_PCT in a measured window
  *   generator_saturated  the generator's own CPU reached RPT_GEN_BUSY_PCT of its engine
  *                        threads, or its p99 start lag RPT_GEN_LAG_MS (open model)
- *   short_window         a memory verdict over less than RPT_TREND_MIN_S or fewer than
- *                        RPT_TREND_MIN_CYCLES old-generation cycles; a comparison on fewer
- *                        than RPT_CMP_MIN_BATCHES batches
+ *   short_window         a GC log whose steady window is too short for a memory verdict
+ *                        (gca_too_short); a comparison on fewer than RPT_CMP_MIN_BATCHES
+ *                        batches
  *   not_steady           TPS or mean latency of the window's last third differs from its
  *                        first third beyond noise and by RPT_DRIFT_MIN_PCT or more
  *   errors               more than RPT_ERRORS_PCT of a window's requests failed
@@ -23,16 +23,14 @@
 #include "dur.h"
 #include "report_text.h"
 
-#define RPT_HOST_BUSY_PCT    90.0 /* host CPU, % of all cores */
-#define RPT_GEN_BUSY_PCT     90.0 /* generator CPU, % of its engine threads */
-#define RPT_GEN_LAG_MS       10.0 /* open model: p99 start lag */
-#define RPT_TREND_MIN_S      600  /* a memory trend needs this long ... */
-#define RPT_TREND_MIN_CYCLES 3    /* ... and this many old-generation cycles */
-#define RPT_CMP_MIN_BATCHES  5    /* a comparison needs this many batches a side */
-#define RPT_DRIFT_MIN_PCT    5.0  /* not steady: a change this large, beyond noise */
-#define RPT_DRIFT_MIN_IVS    9    /* intervals a window needs to be judged (3 a third) */
-#define RPT_ERRORS_PCT       1.0  /* errors: share of a window's requests */
-#define RPT_SKEW_FRAC        0.1  /* clock skew: share of an interval */
+#define RPT_HOST_BUSY_PCT   90.0 /* host CPU, % of all cores */
+#define RPT_GEN_BUSY_PCT    90.0 /* generator CPU, % of its engine threads */
+#define RPT_GEN_LAG_MS      10.0 /* open model: p99 start lag */
+#define RPT_CMP_MIN_BATCHES 5    /* a comparison needs this many batches a side */
+#define RPT_DRIFT_MIN_PCT   5.0  /* not steady: a change this large, beyond noise */
+#define RPT_DRIFT_MIN_IVS   9    /* intervals a window needs to be judged (3 a third) */
+#define RPT_ERRORS_PCT      1.0  /* errors: share of a window's requests */
+#define RPT_SKEW_FRAC       0.1  /* clock skew: share of an interval */
 
 const struct rpt_env_key rpt_env_keys[] = {
     {"host", "host", 0, 0},
@@ -220,15 +218,9 @@ static int generator_saturated(struct vctx *v)
 
 /* --- windows too short for what they claim ------------------------------------------------ */
 
-static int64_t old_cycles(const struct gca_result *g)
-{
-	/* Concurrent cycles end in a remark; a collector without generations collects
-	 * the whole heap every time. */
-	if (g->count[GCP_YOUNG] == 0 && g->count[GCP_MIXED] == 0)
-		return g->events;
-	return g->count[GCP_FULL] + g->count[GCP_REMARK];
-}
-
+/* A GC source whose memory verdict is too_short (gca_too_short: the window only; with
+ * fewer old-generation cycles the verdict itself says what the floor shows and when an old
+ * collection would come, so no warning repeats it). */
 static int short_memory(struct vctx *v)
 {
 	struct report *r = v->r;
@@ -242,38 +234,19 @@ static int short_memory(struct vctx *v)
 				const struct rpt_source *s = &run->src[k];
 				const struct gca_result *g = &s->gc;
 				double span = (double)(g->steady_to_ms - g->steady_from_ms) / 1000;
-				int64_t cycles = old_cycles(g);
-				char d[32], m[64];
-				/* Exhaustion is seen, not inferred from a trend: any window
-				 * shows it. */
-				if (!s->gc_events || g->memory == GCA_UNKNOWN ||
-				    g->memory == GCA_EXHAUSTED ||
-				    (span >= RPT_TREND_MIN_S && cycles >= RPT_TREND_MIN_CYCLES))
+				char d[32], m[32];
+				if (!s->gc_events || g->memory != GCA_TOO_SHORT)
 					continue;
 				struct sbuf b = {.n = 0};
-				if (g->memory == GCA_TOO_SHORT)
-					rpt_sb_printf(
-					    &b,
-					    "Run %s (%s), %s: memory could not be judged: %s of "
-					    "GC log with %lld old-generation cycle%s, and a "
-					    "trend needs at least %d min and %d cycles; run "
-					    "longer.",
-					    run->key, lname(r, l), s->name,
-					    dur_format((int64_t)llround(span) * 1000, d, sizeof d),
-					    (long long)cycles, cycles == 1 ? "" : "s",
-					    RPT_TREND_MIN_S / 60, RPT_TREND_MIN_CYCLES);
-				else
-					rpt_sb_printf(
-					    &b,
-					    "Run %s (%s), %s: the memory verdict '%s' rests on %s "
-					    "of GC log with %lld old-generation cycle%s; a trend "
-					    "needs at least %d min and %d cycles, so take it as "
-					    "provisional and run longer.",
-					    run->key, lname(r, l), s->name,
-					    rpt_memory_text(g->memory, m, sizeof m),
-					    dur_format((int64_t)llround(span) * 1000, d, sizeof d),
-					    (long long)cycles, cycles == 1 ? "" : "s",
-					    RPT_TREND_MIN_S / 60, RPT_TREND_MIN_CYCLES);
+				rpt_sb_printf(
+				    &b,
+				    "Run %s (%s), %s: memory could not be judged: %s of steady GC "
+				    "log, and a trend needs at least %d min; run at least %s "
+				    "longer.",
+				    run->key, lname(r, l), s->name,
+				    dur_format((int64_t)llround(span) * 1000, d, sizeof d),
+				    GCA_MIN_WINDOW_MS / 60000,
+				    gca_hours_text(g->run_longer_h, m, sizeof m));
 				if (add(v, "warn", "short_window", l, run->key, &b) < 0)
 					return -1;
 			}
