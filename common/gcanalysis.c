@@ -98,7 +98,7 @@ static void trigger_text(const struct gca_result *r, char *buf, size_t len)
 
 const char *gca_headroom_text(const struct gca_result *r, char *buf, size_t len)
 {
-	char trig[160], t[32];
+	char trig[160], t[32], pr[48];
 	int old = !strcmp(r->level_of, "old generation");
 
 	buf[0] = '\0';
@@ -118,19 +118,26 @@ const char *gca_headroom_text(const struct gca_result *r, char *buf, size_t len)
 	}
 	n += (size_t)snprintf(buf + n, len - n, "%.1f MB below %s; ", r->trigger_mb - r->level_mb,
 	                      trig);
+	snprintf(pr, sizeof pr, " (promotion %+.*f MB/h)", fabs(r->promo_mb_per_h) < 1 ? 2 : 1,
+	         r->promo_mb_per_h);
 	if (n >= len)
 		return buf;
 	if (!isfinite(r->to_trigger_h))
 		snprintf(buf + n, len - n,
-		         "it grows by less than %.0f MB over the window%s, so none is in sight",
-		         GCA_GROWTH_MIN_MB,
-		         isnan(r->promo_mb_per_h) ? "" : " (promotion included)");
+		         "it gains less than %.0f MB over the window%s, so none is in sight",
+		         GCA_GROWTH_MIN_MB, isnan(r->promo_mb_per_h) ? "" : pr);
+	else if (r->growth_of_promo)
+		snprintf(
+		    buf + n, len - n,
+		    "at its promotion of %+.*f MB/h (the floor: %+.1f MB/h) it would get there "
+		    "in about %s",
+		    r->growth_mb_per_h < 1 ? 2 : 1, r->growth_mb_per_h, r->slope_mb_per_h,
+		    gca_hours_text(r->to_trigger_h, t, sizeof t));
 	else
-		snprintf(buf + n, len - n, "at %+.*f MB/h (%s) it would get there in about %s",
+		snprintf(buf + n, len - n,
+		         "at the floor's %+.*f MB/h%s it would get there in about %s",
 		         r->growth_mb_per_h < 1 ? 2 : 1, r->growth_mb_per_h,
-		         !isnan(r->promo_mb_per_h) && r->promo_mb_per_h >= r->slope_mb_per_h
-		             ? "promotion"
-		             : "the floor's rise",
+		         isnan(r->promo_mb_per_h) ? "" : pr,
 		         gca_hours_text(r->to_trigger_h, t, sizeof t));
 	return buf;
 }
@@ -509,12 +516,17 @@ static void headroom(const struct gcp_event *ev, size_t n, struct gca_result *r,
 		r->trigger = g1 ? GCA_TRIG_G1_IHOP : GCA_TRIG_HEAP_FULL;
 		r->trigger_mb = g1 ? GCA_G1_IHOP * heap_cap : heap_cap;
 	}
-	/* A rate that adds less than GCA_GROWTH_MIN_MB over the window is within the log's
-	 * rounding: nothing measurable grows. */
+	/* The rate: see "Headroom" in the header.  A rate that adds less than
+	 * GCA_GROWTH_MIN_MB over the window is within the log's rounding: nothing measurable
+	 * grows. */
 	if (r->slope_mb_per_h * hours >= GCA_GROWTH_MIN_MB)
 		r->growth_mb_per_h = r->slope_mb_per_h;
-	if (!isnan(r->promo_mb_per_h) && r->promo_mb_per_h * hours >= GCA_GROWTH_MIN_MB)
-		r->growth_mb_per_h = fmax(r->growth_mb_per_h, r->promo_mb_per_h);
+	if (!isnan(r->promo_mb_per_h) && r->promo_mb_per_h < r->growth_mb_per_h &&
+	    !(r->rise_frac >= GCA_LEAK_RISE && r->tail_ratio >= GCA_LEAK_TAIL)) {
+		r->growth_of_promo = 1;
+		r->growth_mb_per_h =
+		    r->promo_mb_per_h * hours >= GCA_GROWTH_MIN_MB ? r->promo_mb_per_h : 0;
+	}
 	r->to_trigger_h = r->level_mb >= r->trigger_mb ? 0
 	                  : r->growth_mb_per_h > 0
 	                      ? (r->trigger_mb - r->level_mb) / r->growth_mb_per_h
