@@ -589,19 +589,21 @@ static void few_cycles(struct gca_result *r)
 	if (!rising) {
 		r->memory = GCA_NORMAL;
 		snprintf(r->why, sizeof r->why,
-		         "heap after GC %s and never needed an old-generation collection: %+.1f "
-		         "MB/h over %s of steady window (%.0f%% of the %.0f MB heap, R² %.2f), %s; "
-		         "%s",
-		         r->rise_frac < GCA_LEAK_RISE ? "is flat" : "levels off", r->slope_mb_per_h,
-		         w, r->rise_frac * 100, r->heap_max_mb, r->r2, c, h);
+		         "heap after GC %s%s: %+.1f MB/h over %s of steady window (%.0f%% of the "
+		         "%.0f MB heap, R² %.2f), %s; %s",
+		         r->rise_frac < GCA_LEAK_RISE ? "is flat" : "levels off",
+		         r->old_cycles ? " and piles nothing up"
+		                       : " and never needed an old-generation collection",
+		         r->slope_mb_per_h, w, r->rise_frac * 100, r->heap_max_mb, r->r2, c, h);
 		return;
 	}
 	r->memory = GCA_RISING;
 	size_t n = (size_t)snprintf(
 	    r->why, sizeof r->why,
-	    "heap after GC rises with no old-generation collection to tell live data from "
-	    "garbage: %+.1f MB/h over %s of steady window (%.0f%% of the %.0f MB heap, R² %.2f), "
-	    "%s; a leak is not ruled out: %s",
+	    "heap after GC rises with %s to tell live data from garbage: %+.1f MB/h over %s of "
+	    "steady window (%.0f%% of the %.0f MB heap, R² %.2f), %s; a leak is not ruled out: "
+	    "%s",
+	    r->old_cycles ? "too few old-generation collections" : "no old-generation collection",
 	    r->slope_mb_per_h, w, r->rise_frac * 100, r->heap_max_mb, r->r2, c, h);
 	if (n >= sizeof r->why)
 		return;

@@ -601,8 +601,9 @@ static int memory_findings(struct fctx *x)
 			const struct gca_result *g = &first[RISING]->gc;
 			char h[384];
 			sep(&b, &n);
-			rpt_sb_printf(&b, "heap after GC rising with no old-generation collection "
-			                  "to tell a leak in ");
+			rpt_sb_printf(&b, "heap after GC rising with %s to tell a leak in ",
+			              g->old_cycles ? "too few old-generation collections"
+			                            : "no old-generation collection");
 			rpt_sb_runs(&b, keys[RISING]);
 			rpt_sb_printf(
 			    &b, " (run %s, %s: %s MB/h, R² %.2f; %s): a leak is not ruled out",
