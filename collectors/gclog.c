@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <pcre2.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,6 +58,15 @@ static void usage(FILE *out)
 	    "  --log-level LEVEL  error, warn (default), info, debug\n"
 	    "  --help             this text\n"
 	    "A new database is created 0600 ($SOAK_FILE_MODE, e.g. 0640, gives another mode).\n");
+}
+
+/* A JSON number with `decimals` decimals, or null when not finite. */
+static void json_num(double v, int decimals)
+{
+	if (isfinite(v))
+		printf("%.*f", decimals, v);
+	else
+		printf("null");
 }
 
 /* Events of one file, for --summary. */
@@ -120,8 +130,23 @@ static int summary(const char *path)
 	printf(",\"heap_after_slope_mb_per_h\":%.3f,\"heap_after_r2\":%.4f,\"basis\":",
 	       r.slope_mb_per_h, r.r2);
 	json_write_str(stdout, r.basis);
-	printf(",\"memory\":\"%s\",\"trend\":\"%s\",\"old_cycles\":%lld,\"why\":",
-	       gca_memory_name(r.memory), gca_memory_name(r.trend), (long long)r.old_cycles);
+	printf(",\"memory\":\"%s\",\"trend\":\"%s\",\"old_cycles\":%lld", gca_memory_name(r.memory),
+	       gca_memory_name(r.trend), (long long)r.old_cycles);
+	printf(",\"headroom\":{\"of\":\"%s\",\"level_mb\":", r.level_of);
+	json_num(r.trigger ? r.level_mb : NAN, 1);
+	printf(",\"capacity_mb\":");
+	json_num(r.trigger ? r.cap_mb : NAN, 1);
+	printf(",\"trigger\":\"%s\",\"trigger_mb\":", gca_trigger_name(r.trigger));
+	json_num(r.trigger ? r.trigger_mb : NAN, 1);
+	printf(",\"promotion_mb_per_h\":");
+	json_num(r.promo_mb_per_h, 3);
+	printf(",\"growth_mb_per_h\":");
+	json_num(r.trigger ? r.growth_mb_per_h : NAN, 3);
+	printf(",\"to_trigger_h\":");
+	json_num(r.to_trigger_h, 3);
+	printf("},\"run_longer_h\":");
+	json_num(r.run_longer_h, 3);
+	printf(",\"why\":");
 	json_write_str(stdout, r.why);
 	printf("}\n");
 	rc = EXIT_OK;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dur.h"
+
 const char *gca_memory_name(enum gca_memory m)
 {
 	switch (m) {
@@ -17,8 +19,24 @@ const char *gca_memory_name(enum gca_memory m)
 		return "exhausted";
 	case GCA_TOO_SHORT:
 		return "too_short";
+	case GCA_RISING:
+		return "rising";
 	default:
 		return "unknown";
+	}
+}
+
+const char *gca_trigger_name(enum gca_trigger t)
+{
+	switch (t) {
+	case GCA_TRIG_G1_IHOP:
+		return "g1_ihop";
+	case GCA_TRIG_OLD_FULL:
+		return "old_full";
+	case GCA_TRIG_HEAP_FULL:
+		return "heap_full";
+	default:
+		return "none";
 	}
 }
 
@@ -34,10 +52,94 @@ const char *gca_memory_text(enum gca_memory m)
 	}
 }
 
-int gca_too_short(int64_t window_ms, int64_t old_cycles)
+int gca_too_short(int64_t window_ms)
 {
-	return window_ms < GCA_MIN_WINDOW_MS ||
-	       (old_cycles >= 0 && old_cycles < GCA_MIN_OLD_CYCLES);
+	return window_ms < GCA_MIN_WINDOW_MS;
+}
+
+const char *gca_hours_text(double h, char *buf, size_t len)
+{
+	/* Rounded up to what a scenario's duration would say: seconds under two minutes,
+	 * minutes under a day, hours beyond. */
+	double unit = h < 2.0 / 60 ? 1000 : h < 24 ? 60000 : 3600000;
+	double ms = ceil(h * 3600000.0 / unit) * unit;
+	if (!isfinite(h) || h < 0)
+		snprintf(buf, len, "-");
+	else
+		dur_format((int64_t)fmin(ms, 1e15), buf, len);
+	return buf;
+}
+
+/* "the 45% of the heap (115 MB) at which G1 starts a concurrent cycle by default" */
+static void trigger_text(const struct gca_result *r, char *buf, size_t len)
+{
+	switch (r->trigger) {
+	case GCA_TRIG_G1_IHOP:
+		snprintf(
+		    buf, len,
+		    "the %.0f%% of the heap (%.0f MB) at which G1 starts a concurrent cycle by "
+		    "default",
+		    GCA_G1_IHOP * 100, r->trigger_mb);
+		break;
+	case GCA_TRIG_OLD_FULL:
+		snprintf(
+		    buf, len,
+		    "the old generation's capacity (%.0f MB), where a full collection comes at "
+		    "the latest",
+		    r->trigger_mb);
+		break;
+	default:
+		snprintf(buf, len,
+		         "the heap's capacity (%.0f MB), where an old-generation collection comes "
+		         "at the latest",
+		         r->trigger_mb);
+	}
+}
+
+const char *gca_headroom_text(const struct gca_result *r, char *buf, size_t len)
+{
+	char trig[160], t[32], pr[48];
+	int old = !strcmp(r->level_of, "old generation");
+
+	buf[0] = '\0';
+	if (r->trigger == GCA_TRIG_NONE || len == 0)
+		return buf;
+	trigger_text(r, trig, sizeof trig);
+	size_t n = (size_t)snprintf(buf, len, "%s holds %.1f MB (%.0f%% of %s %.0f MB%s), ",
+	                            old ? "the old generation" : "the heap after GC", r->level_mb,
+	                            r->cap_mb > 0 ? 100 * r->level_mb / r->cap_mb : 0,
+	                            r->trigger == GCA_TRIG_OLD_FULL ? "its" : "the", r->cap_mb,
+	                            r->trigger == GCA_TRIG_OLD_FULL ? "" : " heap");
+	if (n >= len)
+		return buf;
+	if (r->to_trigger_h <= 0) {
+		snprintf(buf + n, len - n, "already at or past %s: one is due", trig);
+		return buf;
+	}
+	n += (size_t)snprintf(buf + n, len - n, "%.1f MB below %s; ", r->trigger_mb - r->level_mb,
+	                      trig);
+	snprintf(pr, sizeof pr, " (promotion %+.*f MB/h)", fabs(r->promo_mb_per_h) < 1 ? 2 : 1,
+	         r->promo_mb_per_h);
+	if (n >= len)
+		return buf;
+	if (!isfinite(r->to_trigger_h))
+		snprintf(buf + n, len - n,
+		         "it gains less than %.0f MB over the window%s, so none is in sight",
+		         GCA_GROWTH_MIN_MB, isnan(r->promo_mb_per_h) ? "" : pr);
+	else if (r->growth_of_promo)
+		snprintf(
+		    buf + n, len - n,
+		    "at its promotion of %+.*f MB/h (the floor: %+.1f MB/h) it would get there "
+		    "in about %s",
+		    r->growth_mb_per_h < 1 ? 2 : 1, r->growth_mb_per_h, r->slope_mb_per_h,
+		    gca_hours_text(r->to_trigger_h, t, sizeof t));
+	else
+		snprintf(buf + n, len - n,
+		         "at the floor's %+.*f MB/h%s it would get there in about %s",
+		         r->growth_mb_per_h < 1 ? 2 : 1, r->growth_mb_per_h,
+		         isnan(r->promo_mb_per_h) ? "" : pr,
+		         gca_hours_text(r->to_trigger_h, t, sizeof t));
+	return buf;
 }
 
 int gca_linreg(const double *x, const double *y, size_t n, double *slope, double *icept, double *r2)
@@ -350,6 +452,87 @@ static void exhaustion(const struct gcp_event *ev, size_t n, struct gca_result *
 	r->pre_gc_pct = pause_share(ev, n, r->wall_time, r->first_ms, best.from - 1);
 }
 
+/* Whether the log is G1's: its causes say so ("G1 Evacuation Pause", "G1 Humongous
+ * Allocation", ...), or it has mixed or cleanup pauses, which only G1 makes. */
+static int is_g1(const struct gcp_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].kind == GCP_MIXED || ev[i].kind == GCP_CLEANUP ||
+		    !strncmp(ev[i].cause, "G1 ", 3))
+			return 1;
+	return 0;
+}
+
+/* The headroom fields (see the header), from the steady window [from, to]; r's series and
+ * slope are set. */
+static void headroom(const struct gcp_event *ev, size_t n, struct gca_result *r, int64_t from,
+                     int64_t to)
+{
+	const struct gcp_event *last = NULL;
+	double promoted_kb = 0, hours = (double)(to - from) / 3600000.0, heap_cap;
+	size_t npromo = 0;
+	int g1 = is_g1(ev, n);
+
+	r->promo_mb_per_h = NAN;
+	for (size_t i = 0; i < n; i++) {
+		const struct gcp_event *e = &ev[i];
+		int64_t t = ev_time(e, r->wall_time);
+		if (t == GCP_NONE || t < from || t > to ||
+		    (e->kind != GCP_YOUNG && e->kind != GCP_MIXED))
+			continue;
+		/* What a young collection adds to the old generation is what it promoted (a
+		 * G1 young pause that frees humongous regions shrinks it: nothing promoted). */
+		if (e->kind == GCP_YOUNG && e->old_before_kb != GCP_NONE &&
+		    e->old_after_kb != GCP_NONE) {
+			if (e->old_after_kb > e->old_before_kb)
+				promoted_kb += (double)(e->old_after_kb - e->old_before_kb);
+			npromo++;
+		}
+		if (e->heap_after_kb != GCP_NONE || e->old_after_kb != GCP_NONE)
+			last = e;
+	}
+	if (npromo >= 2 && hours > 0)
+		r->promo_mb_per_h = promoted_kb / 1024.0 / hours;
+	heap_cap = last && last->heap_total_kb != GCP_NONE && last->heap_total_kb > 0
+	               ? (double)last->heap_total_kb / 1024.0
+	               : r->heap_max_mb;
+	if (last && last->old_after_kb != GCP_NONE) {
+		r->level_of = "old generation";
+		r->level_mb = (double)last->old_after_kb / 1024.0;
+		if (!g1 && last->old_total_kb != GCP_NONE && last->old_total_kb > 0) {
+			r->trigger = GCA_TRIG_OLD_FULL;
+			r->cap_mb = r->trigger_mb = (double)last->old_total_kb / 1024.0;
+		}
+	} else if (r->npoints > 0) {
+		/* The floor of the last window: heap after GC less what a young collection
+		 * happened to leave in the survivor spaces. */
+		r->level_of = "heap";
+		r->level_mb = r->points[r->npoints - 1].heap_mb;
+	} else {
+		return;
+	}
+	if (r->trigger == GCA_TRIG_NONE) {
+		r->cap_mb = heap_cap;
+		r->trigger = g1 ? GCA_TRIG_G1_IHOP : GCA_TRIG_HEAP_FULL;
+		r->trigger_mb = g1 ? GCA_G1_IHOP * heap_cap : heap_cap;
+	}
+	/* The rate: see "Headroom" in the header.  A rate that adds less than
+	 * GCA_GROWTH_MIN_MB over the window is within the log's rounding: nothing measurable
+	 * grows. */
+	if (r->slope_mb_per_h * hours >= GCA_GROWTH_MIN_MB)
+		r->growth_mb_per_h = r->slope_mb_per_h;
+	if (!isnan(r->promo_mb_per_h) && r->promo_mb_per_h < r->growth_mb_per_h &&
+	    !(r->rise_frac >= GCA_LEAK_RISE && r->tail_ratio >= GCA_LEAK_TAIL)) {
+		r->growth_of_promo = 1;
+		r->growth_mb_per_h =
+		    r->promo_mb_per_h * hours >= GCA_GROWTH_MIN_MB ? r->promo_mb_per_h : 0;
+	}
+	r->to_trigger_h = r->level_mb >= r->trigger_mb ? 0
+	                  : r->growth_mb_per_h > 0
+	                      ? (r->trigger_mb - r->level_mb) / r->growth_mb_per_h
+	                      : INFINITY;
+}
+
 /* The trend verdict (r->trend) and its sentence; r's series and fit are set. */
 static void trend_verdict(struct gca_result *r, double heap_max, char *why, size_t len)
 {
@@ -382,11 +565,70 @@ static void seconds(char *buf, size_t len, int64_t ms)
 		snprintf(buf, len, "%.1f h", (double)ms / 3600000.0);
 }
 
-/* The verdict shown: exhausted, too_short or the trend (see the header). */
+/* " with 1 old-generation cycle" / " and no old-generation cycle" */
+static void cycles_text(const struct gca_result *r, char *buf, size_t len)
+{
+	if (r->old_cycles == 0)
+		snprintf(buf, len, "no old-generation cycle");
+	else
+		snprintf(buf, len, "only %lld old-generation cycle%s (%d tell a leak)",
+		         (long long)r->old_cycles, r->old_cycles == 1 ? "" : "s",
+		         GCA_MIN_OLD_CYCLES);
+}
+
+/* Fewer than GCA_MIN_OLD_CYCLES old-generation cycles over a window long enough: normal
+ * when the floor is flat or levels off, rising when it still rises (see the header). */
+static void few_cycles(struct gca_result *r)
+{
+	char w[32], c[96], h[384], t[32];
+	int rising = r->rise_frac >= GCA_LEAK_RISE && r->tail_ratio >= GCA_LEAK_TAIL;
+
+	dur_format((r->steady_to_ms - r->steady_from_ms + 500) / 1000 * 1000, w, sizeof w);
+	cycles_text(r, c, sizeof c);
+	gca_headroom_text(r, h, sizeof h);
+	if (!rising) {
+		r->memory = GCA_NORMAL;
+		snprintf(r->why, sizeof r->why,
+		         "heap after GC %s%s: %+.1f MB/h over %s of steady window (%.0f%% of the "
+		         "%.0f MB heap, R² %.2f), %s; %s",
+		         r->rise_frac < GCA_LEAK_RISE ? "is flat" : "levels off",
+		         r->old_cycles ? " and piles nothing up"
+		                       : " and never needed an old-generation collection",
+		         r->slope_mb_per_h, w, r->rise_frac * 100, r->heap_max_mb, r->r2, c, h);
+		return;
+	}
+	r->memory = GCA_RISING;
+	size_t n = (size_t)snprintf(
+	    r->why, sizeof r->why,
+	    "heap after GC rises with %s to tell live data from garbage: %+.1f MB/h over %s of "
+	    "steady window (%.0f%% of the %.0f MB heap, R² %.2f), %s; a leak is not ruled out: "
+	    "%s",
+	    r->old_cycles ? "too few old-generation collections" : "no old-generation collection",
+	    r->slope_mb_per_h, w, r->rise_frac * 100, r->heap_max_mb, r->r2, c, h);
+	if (n >= sizeof r->why)
+		return;
+	if (r->to_trigger_h > 0 && r->to_trigger_h <= GCA_LONGER_MAX_H) {
+		r->run_longer_h = r->to_trigger_h;
+		snprintf(r->why + n, sizeof r->why - n,
+		         "; run at least %s longer to see whether an old collection frees it, or "
+		         "force a full collection at the end (jcmd PID GC.run): what it leaves is "
+		         "live",
+		         gca_hours_text(r->to_trigger_h, t, sizeof t));
+	} else {
+		snprintf(r->why + n, sizeof r->why - n,
+		         "; %s force a full collection at the end (jcmd PID GC.run): what it "
+		         "leaves is live",
+		         r->to_trigger_h > 0 ? "that is longer than a run can wait, so"
+		                             : "if none comes soon,");
+	}
+}
+
+/* The verdict shown: exhausted, too_short, few cycles' or the trend (see the header). */
 static void decide(struct gca_result *r, const char *trend_why)
 {
-	char a[32], b[32], w[32], f[96] = "";
+	char a[32], b[32], w[32], f[96] = "", l[32];
 
+	r->run_longer_h = NAN;
 	if (r->npoints == 0 && r->exh_streak < GCA_EXH_STREAK) {
 		r->memory = GCA_UNKNOWN; /* no heap figures: no trend to call short */
 		snprintf(r->why, sizeof r->why, "%s", trend_why);
@@ -410,18 +652,28 @@ static void decide(struct gca_result *r, const char *trend_why)
 		    r->exh_cap_mb, a, b, r->exh_gc_pct, r->pre_gc_pct);
 		return;
 	}
-	if (gca_too_short(r->steady_to_ms - r->steady_from_ms, r->old_cycles)) {
+	if (gca_too_short(r->steady_to_ms - r->steady_from_ms)) {
+		/* The log a window of GCA_MIN_WINDOW_MS needs, after its warm-up share. */
+		double need_ms = GCA_MIN_WINDOW_MS / (1 - GCA_WARMUP_FRAC);
 		r->memory = GCA_TOO_SHORT;
-		seconds(w, sizeof w, r->steady_to_ms - r->steady_from_ms);
+		r->run_longer_h = (need_ms - (double)(r->last_ms - r->first_ms)) / 3600000.0;
+		/* a rate over so short a window is no ground for a projection */
+		r->growth_mb_per_h = r->to_trigger_h = NAN;
+		dur_format((r->steady_to_ms - r->steady_from_ms + 500) / 1000 * 1000, w, sizeof w);
 		snprintf(r->why, sizeof r->why,
-		         "too short to judge a trend: %s of steady window with %lld old-generation "
-		         "cycles (at least %d min and %d cycles are needed); alone, %s",
-		         w, (long long)r->old_cycles, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES,
-		         trend_why);
+		         "too short to judge a trend: %s of steady window (at least %d min are "
+		         "needed, after the first %.0f%% of the log as warm-up): run at least %s "
+		         "longer; alone, %s",
+		         w, GCA_MIN_WINDOW_MS / 60000, GCA_WARMUP_FRAC * 100,
+		         gca_hours_text(r->run_longer_h, l, sizeof l), trend_why);
 		return;
 	}
-	r->memory = r->trend;
-	snprintf(r->why, sizeof r->why, "%s", trend_why);
+	if (r->trend == GCA_UNKNOWN || r->old_cycles >= GCA_MIN_OLD_CYCLES) {
+		r->memory = r->trend;
+		snprintf(r->why, sizeof r->why, "%s", trend_why);
+		return;
+	}
+	few_cycles(r);
 }
 
 int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char *err,
@@ -433,6 +685,8 @@ int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char
 
 	memset(r, 0, sizeof *r);
 	r->basis = "none";
+	r->level_of = "heap";
+	r->promo_mb_per_h = r->to_trigger_h = r->run_longer_h = NAN;
 	r->memory = r->trend = GCA_UNKNOWN;
 	r->wall_time = n > 0;
 	for (size_t i = 0; i < n; i++) {
@@ -475,6 +729,7 @@ int gca_analyze(const struct gcp_event *ev, size_t n, struct gca_result *r, char
 	else
 		r->tail_ratio = 0;
 
+	headroom(ev, n, r, from, to);
 	trend_verdict(r, heap_max, why, sizeof why);
 	decide(r, why);
 	return 0;

@@ -143,8 +143,8 @@ static void keep_lowest(long *pids, int max, int *n, long pid)
 int proc_set_find(long pid, const char *pidfile, const char *pid_match, long *pids, int max,
                   char *err, size_t errlen)
 {
-	long self = (long)getpid();
-	int found = 0, kept = 0, ec;
+	long self = (long)getpid(), up[32];
+	int found = 0, kept = 0, ec, nup = 0;
 	char *cmd = NULL;
 	PCRE2_SIZE off;
 	pcre2_code *re = NULL;
@@ -175,6 +175,10 @@ int proc_set_find(long pid, const char *pidfile, const char *pid_match, long *pi
 		found = -1;
 		goto done;
 	}
+	/* This process's ancestors (the shell, a timeout or srun wrapper whose command line
+	 * may well carry the pattern) are never its target either. */
+	for (long a = ppid_of(self); a > 1 && nup < 32; a = ppid_of(a))
+		up[nup++] = a;
 	if (!(d = opendir("/proc"))) {
 		snprintf(err, errlen, "cannot list /proc");
 		found = -1;
@@ -184,7 +188,12 @@ int proc_set_find(long pid, const char *pidfile, const char *pid_match, long *pi
 		char *end;
 		long p = strtol(de->d_name, &end, 10);
 		ssize_t n;
+		int mine = 0;
 		if (*end || p <= 0 || p == self || ppid_of(p) == self)
+			continue;
+		for (int j = 0; j < nup && !mine; j++)
+			mine = p == up[j];
+		if (mine)
 			continue;
 		n = proc_cmdline(p, cmd, 65536, 1);
 		if (n <= 0 || pcre2_match(re, (PCRE2_SPTR)cmd, (size_t)n, 0, 0, md, NULL) < 0)

@@ -10,7 +10,9 @@
 # word after an option's first appearance says what it takes: none (a flag), choices
 # (`auto|curl|lean`), a file (FILE, DB, F), a folder (DIR), run ids (RUN_ID, ID),
 # or anything else (no completion).  Run ids and labels come from `soak runs --json` of
-# the database the line names (--db, a DB argument of soak report), $SOAK_DB or soak.db.
+# the database the line names (--db, a DB argument of soak report or soak history),
+# $SOAK_DB or soak.db.  `soak --file-mode MODE COMMAND ...` is completed as `soak COMMAND
+# ...` once MODE is given.
 
 # _soak_help PROGRAM [COMMAND]: prints "OPTION METAVAR" lines (METAVAR "-" for a flag), the
 # program's own options, from its --help; cached in _soak_cache.
@@ -63,8 +65,8 @@ _soak_help() {
   printf '%s' "$out"
 }
 
-# _soak_db WORDS...: the databases the command line names (--db FILE, and for report the
-# DB arguments), else $SOAK_DB, else soak.db.
+# _soak_db WORDS...: the databases the command line names (--db FILE, and for report and
+# history the DB arguments), else $SOAK_DB, else soak.db.
 _soak_db() {
   local i dbs=()
   for ((i = 2; i < ${#words[@]}; i++)); do
@@ -72,7 +74,7 @@ _soak_db() {
     case ${words[i]} in
       --db) ((i + 1 != cword)) && dbs+=("${words[i + 1]}") ;;
       --db=*) dbs+=("${words[i]#--db=}") ;;
-      *.db) [[ ${words[1]} == report && ${words[i - 1]} != -* ]] && dbs+=("${words[i]}") ;;
+      *.db) [[ ${words[1]} == @(report|history) && ${words[i - 1]} != -* ]] && dbs+=("${words[i]}") ;;
     esac
   done
   ((${#dbs[@]})) || dbs=("${SOAK_DB:-soak.db}")
@@ -127,9 +129,25 @@ _soak() {
   local prog=${words[0]##*/} cmd="" help i
   local -a argv=("${words[0]}")
   if [[ $prog == soak ]]; then
+    # soak --file-mode MODE COMMAND ...: the mode, then the rest as if it were not there.
+    local fm=0
+    if [[ ${words[1]-} == --file-mode=* ]]; then
+      fm=1
+    elif [[ ${words[1]-} == --file-mode ]]; then
+      fm=2
+    fi
+    if ((fm == 2 && cword == 2)) || ((fm == 1 && cword == 1)); then
+      COMPREPLY=($(compgen -W '0600 0640 0644 0660 0664 0666' -- "$cur"))
+      return
+    fi
+    if ((fm && cword > fm)); then
+      words=("${words[0]}" "${words[@]:fm+1}")
+      cword=$((cword - fm))
+      prev=${words[cword - 1]}
+    fi
     if ((cword == 1)); then
       if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
+        COMPREPLY=($(compgen -W '--file-mode --help --version' -- "$cur"))
       else
         COMPREPLY=($(compgen -W "$("${words[0]}" --help 2>/dev/null |
           awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1; next } on { exit }')" -- "$cur"))
@@ -151,7 +169,7 @@ _soak() {
         COMPREPLY=($(compgen -W "$(_soak_sets)" -- "$cur"))
         return ;;
       --label)
-        if [[ $cmd == report ]]; then
+        if [[ $cmd == report || $cmd == history ]]; then
           local IFS=$'\n'
           COMPREPLY=($(compgen -W "$(_soak_runs label | sort -u)" -- "$cur"))
         fi
@@ -191,7 +209,7 @@ _soak() {
   # Arguments.
   case $prog:$cmd in
     soak:run | soak:check | soak:calibrate | soak:study) _filedir ini ;;
-    soak:report | soak:merge) _filedir db ;;
+    soak:report | soak:merge | soak:history) _filedir db ;;
     soak:hlog) _filedir hlog ;;
     soak:import)
       local sub="" n=0

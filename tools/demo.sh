@@ -46,11 +46,14 @@ export SOAK_TOP=$top SOAK_DEMO_LAB=$lab BIN
 if [ "$target" = regserver ]; then
   # The same study without Java and without a database: the C registration server with
   # one worker thread against the same server with two, 1 ms of service latency each.
-  awk '/^\[/ {skip = ($0 == "[collect.db]")} !skip' "$top/scenarios/demo.ini" >"$lab/demo.ini"
+  for f in demo.ini demo-rate.ini; do
+    awk '/^\[/ {skip = ($0 == "[collect.db]")} !skip' "$top/scenarios/$f" >"$lab/$f"
+  done
   cat >"$lab/demo-study.ini" <<EOF
 [study]
 name         = demo: regserver, one worker thread against two
 scenario     = demo.ini
+scenario     = demo-rate.ini
 rounds       = 3
 order        = interleaved
 warmup_runs  = 1
@@ -74,9 +77,26 @@ else
   title="Tomcat 9 to Tomcat 10 upgrade, Jetty 9 beside them"
 fi
 
-say "the study: $("$BIN/soak" check "$study" | sed -n '$s/^ *//p')"
-"$BIN/soak" check "$study" | sed -n 's/^  round/   round/p'
-"$BIN/soak" study -q --db "$db" "$study"
+# Placement: the load generator on CPUs of its own, the containers and PostgreSQL on the
+# others, so that they do not compete for the cores (the generator sharing them was the
+# demo's main noise).  Two cores: the generator on CPU 0, the servers on CPU 1; more: the
+# generator on the first quarter of them (at least one), the servers on the rest.
+cpus=$(nproc)
+if [ "$cpus" -ge 2 ]; then
+  g=$(((cpus + 3) / 4))
+  gen=0 srv=$g
+  [ "$g" -gt 1 ] && gen=0-$((g - 1))
+  [ "$cpus" -gt $((g + 1)) ] && srv=$g-$((cpus - 1))
+  place=(--set "scenario.cpus=$gen" --set "collect.app.cpus=$srv")
+  [ -n "$pg_started" ] && place+=(--set "collect.db.cpus=$srv")
+  say "placement: the load generator on CPU $gen, the servers on CPU $srv"
+else
+  place=()
+  say "placement: one CPU, so the generator and the servers share it"
+fi
+say "the study: $("$BIN/soak" check "${place[@]}" "$study" | sed -n '$s/^ *//p')"
+"$BIN/soak" check "${place[@]}" "$study" | sed -n 's/^  round/   round/p'
+"$BIN/soak" study -q --db "$db" "${place[@]}" "$study"
 versions=$(sqlite3 -batch -noheader "$db" \
   "SELECT group_concat(v, ', ') FROM (SELECT target || ' = ' || version AS v FROM study_runs WHERE version IS NOT NULL GROUP BY target ORDER BY MIN(seq))" 2>/dev/null || true)
 [ -n "$pg_started" ] && echo "   users in PostgreSQL after the last run: $("$top/targets/db/postgres.sh" count "$lab/pg")"

@@ -303,8 +303,8 @@ static void memory_counts(const struct rpt_source *src, struct rpt_drift_metric 
 
 	if (src->gc_events)
 		why = src->gc.memory == GCA_SUSPECTED_LEAK ? NULL
-		      : src->gc.memory == GCA_NORMAL       ? "the heap after GC is reclaimed"
-		                                           : "the GC log cannot tell a leak yet";
+		      : src->gc.memory == GCA_NORMAL ? "the heap after GC does not keep rising"
+		                                     : "the GC log cannot tell a leak yet";
 	else
 		why = src->mem.verdict == RPT_MEM_RISING       ? NULL
 		      : src->mem.verdict == RPT_MEM_LEVELS_OFF ? "it levels off"

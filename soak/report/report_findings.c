@@ -498,10 +498,11 @@ static int sweep_findings(struct fctx *x)
 /* --- memory and GC ------------------------------------------------------------------------ */
 
 /* Memory and GC, one line per label: what stands out first (an exhausted heap, a suspected
- * leak, a heap still rising in a window too short to judge, heavy GC, process memory
- * rising), each kind with the runs it concerns and the first one's numbers, then what
- * the other runs showed (normal, too short to judge, flat), so a study of many runs still
- * reads as one line. */
+ * leak, a heap rising with no old-generation collection to tell a leak, a heap still
+ * rising in a window too short to judge, heavy GC, process memory rising), each kind with
+ * the runs it concerns and the first one's numbers, then what the other runs showed
+ * (normal, flat without needing an old collection, too short to judge, flat), so a study
+ * of many runs still reads as one line. */
 static int memory_findings(struct fctx *x)
 {
 	struct report *r = x->r;
@@ -509,10 +510,12 @@ static int memory_findings(struct fctx *x)
 		EXH,
 		LEAK,
 		RISING,
+		SHORT_RISING,
 		HEAVY,
 		RSS_UP,
 		RSS_LIMIT,
 		NORMAL,
+		NO_OLD,
 		SHORT,
 		UNKNOWN,
 		RSS_LEVELS,
@@ -520,10 +523,10 @@ static int memory_findings(struct fctx *x)
 		RSS_SHORT,
 		NKIND
 	};
-	static const double kind_score[NKIND] = {S_MEMORY_BAD,    S_MEMORY_BAD,    S_GC_HEAVY,
-	                                         S_GC_HEAVY,      S_GC_HEAVY,      S_GC_HEAVY,
-	                                         S_MEMORY_OK,     S_CONNECTIONS,   S_CONNECTIONS,
-	                                         S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS};
+	static const double kind_score[NKIND] = {
+	    S_MEMORY_BAD,  S_MEMORY_BAD,    S_GC_HEAVY,      S_GC_HEAVY,   S_GC_HEAVY,
+	    S_GC_HEAVY,    S_GC_HEAVY,      S_MEMORY_OK,     S_MEMORY_OK,  S_CONNECTIONS,
+	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS};
 
 	for (int l = 0; l < r->nlabels; l++) {
 		char keys[NKIND][512];
@@ -545,13 +548,16 @@ static int memory_findings(struct fctx *x)
 				if (s->gc_events > 0) {
 					kind = g->memory == GCA_EXHAUSTED        ? EXH
 					       : g->memory == GCA_SUSPECTED_LEAK ? LEAK
+					       : g->memory == GCA_RISING         ? RISING
 					       : g->memory == GCA_TOO_SHORT &&
 					               g->trend == GCA_SUSPECTED_LEAK
-					           ? RISING
+					           ? SHORT_RISING
 					       : g->gc_time_pct >= GC_HEAVY_PCT ? HEAVY
-					       : g->memory == GCA_NORMAL        ? NORMAL
-					       : g->memory == GCA_TOO_SHORT     ? SHORT
-					                                        : UNKNOWN;
+					       : g->memory == GCA_NORMAL && g->old_cycles == 0
+					           ? NO_OLD
+					       : g->memory == GCA_NORMAL    ? NORMAL
+					       : g->memory == GCA_TOO_SHORT ? SHORT
+					                                    : UNKNOWN;
 					gc_max = fmax(gc_max, g->gc_time_pct);
 				} else if (s->has_rss && s->rss_fit) {
 					/* Judged like the heap (report_mem.c): the steady part,
@@ -600,16 +606,39 @@ static int memory_findings(struct fctx *x)
 			    first[LEAK]->gc.r2);
 		}
 		if (keys[RISING][0]) {
+			const struct gca_result *g = &first[RISING]->gc;
+			char h[384];
 			sep(&b, &n);
-			rpt_sb_printf(&b, "heap after GC still rising in ");
+			rpt_sb_printf(&b, "heap after GC rising with %s to tell a leak in ",
+			              g->old_cycles ? "too few old-generation collections"
+			                            : "no old-generation collection");
 			rpt_sb_runs(&b, keys[RISING]);
 			rpt_sb_printf(
-			    &b,
-			    " though the window is too short to judge (run %s, %s: %s MB/h, "
-			    "R² %.2f): run longer to tell a leak",
+			    &b, " (run %s, %s: %s MB/h, R² %.2f; %s): a leak is not ruled out",
 			    first_run[RISING]->key, first[RISING]->name,
-			    rpt_fmt_signed(first[RISING]->gc.slope_mb_per_h, 1, v, sizeof v),
-			    first[RISING]->gc.r2);
+			    rpt_fmt_signed(g->slope_mb_per_h, 1, v, sizeof v), g->r2,
+			    gca_headroom_text(g, h, sizeof h));
+			if (isfinite(g->run_longer_h))
+				rpt_sb_printf(&b,
+				              "; run at least %s longer to see whether an old "
+				              "collection frees it",
+				              gca_hours_text(g->run_longer_h, h, sizeof h));
+			else
+				rpt_sb_printf(&b, "; force a full collection at the end of a run "
+				                  "(jcmd PID GC.run): what it leaves is live");
+		}
+		if (keys[SHORT_RISING][0]) {
+			const struct gca_result *g = &first[SHORT_RISING]->gc;
+			char m[32];
+			sep(&b, &n);
+			rpt_sb_printf(&b, "heap after GC still rising in ");
+			rpt_sb_runs(&b, keys[SHORT_RISING]);
+			rpt_sb_printf(&b,
+			              " though the window is too short to judge (run %s, %s: %s "
+			              "MB/h, R² %.2f): run at least %s longer to tell a leak",
+			              first_run[SHORT_RISING]->key, first[SHORT_RISING]->name,
+			              rpt_fmt_signed(g->slope_mb_per_h, 1, v, sizeof v), g->r2,
+			              gca_hours_text(g->run_longer_h, m, sizeof m));
 		}
 		if (keys[HEAVY][0]) {
 			sep(&b, &n);
@@ -639,12 +668,29 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "memory reclaimed normally in ");
 			rpt_sb_runs(&b, keys[NORMAL]);
 		}
+		if (keys[NO_OLD][0]) {
+			char h[384];
+			sep(&b, &n);
+			rpt_sb_printf(&b, "heap after GC never needed an old-generation "
+			                  "collection in ");
+			rpt_sb_runs(&b, keys[NO_OLD]);
+			rpt_sb_printf(
+			    &b, " (run %s, %s: %s MB/h; %s)", first_run[NO_OLD]->key,
+			    first[NO_OLD]->name,
+			    rpt_fmt_signed(first[NO_OLD]->gc.slope_mb_per_h, 1, v, sizeof v),
+			    gca_headroom_text(&first[NO_OLD]->gc, h, sizeof h));
+		}
 		if (keys[SHORT][0]) {
+			char m[32];
 			sep(&b, &n);
 			rpt_sb_printf(&b, "the GC log of ");
 			rpt_sb_runs(&b, keys[SHORT]);
-			rpt_sb_printf(&b, " is too short to judge a trend (at least 10 min and 3 "
-			                  "old-generation cycles are needed)");
+			rpt_sb_printf(
+			    &b,
+			    " is too short to judge a trend (at least %d min of steady log "
+			    "are needed; run %s, %s: run at least %s longer)",
+			    GCA_MIN_WINDOW_MS / 60000, first_run[SHORT]->key, first[SHORT]->name,
+			    gca_hours_text(first[SHORT]->gc.run_longer_h, m, sizeof m));
 		}
 		if (keys[UNKNOWN][0]) {
 			sep(&b, &n);
@@ -671,7 +717,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, " over too short a window to judge a trend (%s)",
 			              first[RSS_SHORT]->mem.why);
 		}
-		if (gc_max > 0 || keys[NORMAL][0] || keys[SHORT][0])
+		if (gc_max > 0 || keys[NORMAL][0] || keys[NO_OLD][0] || keys[SHORT][0])
 			rpt_sb_printf(&b,
 			              "; GC paused the application at most %.2f%% of the wall time",
 			              gc_max);

@@ -96,6 +96,21 @@ static void jgc(FILE *f, const struct rpt_source *s)
 	jfield(f, "pause_total_ms", g->pause_total_ms, 3);
 	jfield(f, "pause_max_ms", g->pause_max_ms, 3);
 	jfield(f, "pause_p99_ms", g->pause_p99_ms, 3);
+	fprintf(f, ", \"old_cycles\": %lld", (long long)g->old_cycles);
+	/* Headroom: where the window left the heap against what would start an old
+	 * collection (null figures: not in the log, or nothing grows). */
+	fputs(", \"headroom\": {\"of\": ", f);
+	json_write_str(f, g->level_of);
+	jfield(f, "level_mb", g->trigger ? g->level_mb : NAN, 1);
+	jfield(f, "capacity_mb", g->trigger ? g->cap_mb : NAN, 1);
+	fputs(", \"trigger\": ", f);
+	json_write_str(f, gca_trigger_name(g->trigger));
+	jfield(f, "trigger_mb", g->trigger ? g->trigger_mb : NAN, 1);
+	jfield(f, "promotion_mb_per_h", g->promo_mb_per_h, 3);
+	jfield(f, "growth_mb_per_h", g->trigger ? g->growth_mb_per_h : NAN, 3);
+	jfield(f, "to_trigger_h", g->to_trigger_h, 3);
+	fputc('}', f);
+	jfield(f, "run_longer_h", g->run_longer_h, 3);
 	fputs(", \"why\": ", f);
 	json_write_str(f, g->why);
 	fputc('}', f);

@@ -379,6 +379,13 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 	}
 	if (gca_analyze(ev, n, &src->gc, rd->err, rd->errlen) < 0)
 		goto done;
+	/* The pause share of the run's own time, not of the span between its first and last
+	 * GC event: one 34 ms pause in a 12 s run is 0.3 %, not 100 %. */
+	int64_t wall_ms = run->end_ms - run->started_ms;
+	for (int g = 0; g < run->ngaps; g++)
+		wall_ms -= run->gaps[g].measured_ms - run->gaps[g].from_ms;
+	if (wall_ms > 0)
+		src->gc.gc_time_pct = src->gc.pause_total_ms * 100.0 / (double)wall_ms;
 	heap = malloc(n * sizeof *heap);
 	pause = malloc(n * sizeof *pause);
 	if (!heap || !pause) {

@@ -484,16 +484,20 @@ static void errors_table(const struct report *r, struct rpt_tb *b, struct rpt_ta
 static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	static const char *const names[] = {
-	    "run",           "label",     "source",        "events", "GC time",
-	    "longest pause", "pause p99", "heap after GC", "R²",     "verdict"};
-	rpt_tb_begin(b, t, "Memory and GC", 10);
+	    "run",       "label",         "source", "events",     "GC time", "longest pause",
+	    "pause p99", "heap after GC", "R²",     "old cycles", "verdict"};
+	rpt_tb_begin(b, t, "Memory and GC", 11);
 	snprintf(t->note, sizeof t->note,
 	         "From each source's GC events in the run (gca_analyze): GC time is the share of "
-	         "wall time spent in stop-the-world pauses; the heap trend is the slope of heap "
+	         "the run's wall time spent in stop-the-world pauses; the heap trend is the slope of heap "
 	         "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
-	         "on the basis named.",
-	         100 * GCA_WARMUP_FRAC);
-	rpt_tb_header(b, names, "lllrrrrrrl");
+	         "on the basis named; old cycles are the old-generation collections in it (full, "
+	         "or a concurrent cycle ending).  A verdict needs %d min of steady log, a "
+	         "suspected leak %d old cycles as well: with fewer, a heap after GC that does not "
+	         "keep rising is normal (nothing piles up) and one that does is 'rising' (a leak "
+	         "is not ruled out until an old collection shows what it frees).",
+	         100 * GCA_WARMUP_FRAC, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES);
+	rpt_tb_header(b, names, "lllrrrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -513,7 +517,8 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 			rpt_tb_set(b, row, 7, "%s MB/h (%s)",
 			           rpt_fmt_signed(s->gc.slope_mb_per_h, 1, x, 32), s->gc.basis);
 			rpt_tb_set(b, row, 8, "%s", rpt_fmt_num(s->gc.r2, 2, x, sizeof x));
-			rpt_tb_set(b, row, 9, "%s", gca_memory_text(s->gc.memory));
+			rpt_tb_set(b, row, 9, "%lld", (long long)s->gc.old_cycles);
+			rpt_tb_set(b, row, 10, "%s", gca_memory_text(s->gc.memory));
 		}
 }
 

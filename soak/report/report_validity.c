@@ -7,9 +7,9 @@
  *                        which)
  *   generator_late       open model: neither, but its start lag p99 reached RPT_GEN_LAG_MS
  *                        (the machine woke it late; not in the latency figures)
- *   short_window         a memory verdict over less than RPT_TREND_MIN_S or fewer than
- *                        RPT_TREND_MIN_CYCLES old-generation cycles; a comparison on fewer
- *                        than RPT_CMP_MIN_BATCHES batches
+ *   short_window         a GC log whose steady window is too short for a memory verdict
+ *                        (gca_too_short); a comparison on fewer than RPT_CMP_MIN_BATCHES
+ *                        batches
  *   not_steady           TPS or mean latency of the window's last third differs from its
  *                        first third beyond noise and by RPT_DRIFT_MIN_PCT or more
  *   errors               more than RPT_ERRORS_PCT of a window's requests failed
@@ -27,16 +27,14 @@
 #include "dur.h"
 #include "report_text.h"
 
-#define RPT_HOST_BUSY_PCT    90.0 /* host CPU, % of all cores */
-#define RPT_GEN_BUSY_PCT     90.0 /* generator CPU, % of its engine threads */
-#define RPT_GEN_LAG_MS       10.0 /* open model: p99 start lag */
-#define RPT_TREND_MIN_S      600  /* a memory trend needs this long ... */
-#define RPT_TREND_MIN_CYCLES 3    /* ... and this many old-generation cycles */
-#define RPT_CMP_MIN_BATCHES  5    /* a comparison needs this many batches a side */
-#define RPT_DRIFT_MIN_PCT    5.0  /* not steady: a change this large, beyond noise */
-#define RPT_DRIFT_MIN_IVS    9    /* intervals a window needs to be judged (3 a third) */
-#define RPT_ERRORS_PCT       1.0  /* errors: share of a window's requests */
-#define RPT_SKEW_FRAC        0.1  /* clock skew: share of an interval */
+#define RPT_HOST_BUSY_PCT   90.0 /* host CPU, % of all cores */
+#define RPT_GEN_BUSY_PCT    90.0 /* generator CPU, % of its engine threads */
+#define RPT_GEN_LAG_MS      10.0 /* open model: p99 start lag */
+#define RPT_CMP_MIN_BATCHES 5    /* a comparison needs this many batches a side */
+#define RPT_DRIFT_MIN_PCT   5.0  /* not steady: a change this large, beyond noise */
+#define RPT_DRIFT_MIN_IVS   9    /* intervals a window needs to be judged (3 a third) */
+#define RPT_ERRORS_PCT      1.0  /* errors: share of a window's requests */
+#define RPT_SKEW_FRAC       0.1  /* clock skew: share of an interval */
 
 const struct rpt_env_key rpt_env_keys[] = {
     {"host", "host", 0, 0},
@@ -350,17 +348,10 @@ static int generator_saturated(struct vctx *v)
 
 /* --- windows too short for what they claim ------------------------------------------------ */
 
-static int64_t old_cycles(const struct gca_result *g)
-{
-	/* Concurrent cycles end in a remark; a collector without generations collects
-	 * the whole heap every time. */
-	if (g->count[GCP_YOUNG] == 0 && g->count[GCP_MIXED] == 0)
-		return g->events;
-	return g->count[GCP_FULL] + g->count[GCP_REMARK];
-}
-
-/* One memory verdict too short to trust, grouped per label, source and kind: one warning
- * names every run it concerns ("runs 1, 2, 9 and 10"), not one warning per run. */
+/* A GC source whose memory verdict is too_short (gca_too_short: the window only; with
+ * fewer old-generation cycles the verdict itself says what the floor shows and when an old
+ * collection would come, so no warning repeats it).  Grouped per label and source: one
+ * warning names every run it concerns ("runs 1, 2, 9 and 10"), not one warning per run. */
 static int short_memory(struct vctx *v)
 {
 	struct report *r = v->r;
@@ -380,77 +371,44 @@ static int short_memory(struct vctx *v)
 				if (!seen && nn < RPT_MAX_SOURCES)
 					snprintf(names[nn++], RPT_NAME_MAX, "%s", s->name);
 			}
-		for (int j = 0; j < nn; j++)
-			for (int provisional = 0; provisional <= 1; provisional++) {
-				char runs[96] = "", m[64] = "", d0[32], d1[32];
-				double span_lo = INFINITY, span_hi = 0;
-				int64_t cyc_lo = INT64_MAX, cyc_hi = 0;
-				for (int i = 0; i < r->nruns; i++) {
-					const struct rpt_run *run = &r->runs[i];
-					if (run->label != l)
-						continue;
-					for (int k = 0; k < run->nsrc; k++) {
-						const struct rpt_source *s = &run->src[k];
-						const struct gca_result *g = &s->gc;
-						double span =
-						    (double)(g->steady_to_ms - g->steady_from_ms) /
-						    1000;
-						int64_t cycles = old_cycles(g);
-						/* Exhaustion is seen, not inferred from a trend:
-						 * any window shows it. */
-						if (strcmp(s->name, names[j]) != 0 ||
-						    !s->gc_events || g->memory == GCA_UNKNOWN ||
-						    g->memory == GCA_EXHAUSTED ||
-						    (g->memory == GCA_TOO_SHORT) == provisional ||
-						    (span >= RPT_TREND_MIN_S &&
-						     cycles >= RPT_TREND_MIN_CYCLES))
-							continue;
-						list_add(runs, sizeof runs, run->key);
-						span_lo = fmin(span_lo, span);
-						span_hi = fmax(span_hi, span);
-						cyc_lo = cycles < cyc_lo ? cycles : cyc_lo;
-						cyc_hi = cycles > cyc_hi ? cycles : cyc_hi;
-						if (provisional && !m[0])
-							rpt_memory_text(g->memory, m, sizeof m);
-					}
-				}
-				if (!runs[0])
+		for (int j = 0; j < nn; j++) {
+			char runs[96] = "", d0[32], d1[32], h[32];
+			double span_lo = INFINITY, span_hi = 0, longer_h = 0;
+			for (int i = 0; i < r->nruns; i++) {
+				const struct rpt_run *run = &r->runs[i];
+				if (run->label != l)
 					continue;
-				struct sbuf b = {.n = 0}, span = {.n = 0}, cyc = {.n = 0};
-				dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
-				dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
-				rpt_sb_printf(&span, "%s%s%s", d0, strcmp(d0, d1) ? " to " : "",
-				              strcmp(d0, d1) ? d1 : "");
-				if (cyc_lo == cyc_hi)
-					rpt_sb_printf(&cyc, "%lld old-generation cycle%s",
-					              (long long)cyc_lo, cyc_lo == 1 ? "" : "s");
-				else
-					rpt_sb_printf(&cyc, "%lld to %lld old-generation cycles",
-					              (long long)cyc_lo, (long long)cyc_hi);
-				rpt_sb_printf(&b, "%s, %s: ", lname(r, l), names[j]);
-				if (!provisional) {
-					rpt_sb_printf(&b, "memory could not be judged in ");
-					rpt_sb_runs(&b, runs);
-					rpt_sb_printf(
-					    &b,
-					    ": %s of GC log with %s, and a trend needs at "
-					    "least %d min and %d cycles; run longer.",
-					    span.s, cyc.s, RPT_TREND_MIN_S / 60,
-					    RPT_TREND_MIN_CYCLES);
-				} else {
-					rpt_sb_printf(&b, "the memory verdict '%s' of ", m);
-					rpt_sb_runs(&b, runs);
-					rpt_sb_printf(
-					    &b,
-					    " rests on %s of GC log with %s; a trend needs at "
-					    "least %d min and %d cycles, so take it as "
-					    "provisional and run longer.",
-					    span.s, cyc.s, RPT_TREND_MIN_S / 60,
-					    RPT_TREND_MIN_CYCLES);
+				for (int k = 0; k < run->nsrc; k++) {
+					const struct rpt_source *s = &run->src[k];
+					const struct gca_result *g = &s->gc;
+					double span =
+					    (double)(g->steady_to_ms - g->steady_from_ms) / 1000;
+					if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
+					    g->memory != GCA_TOO_SHORT)
+						continue;
+					list_add(runs, sizeof runs, run->key);
+					span_lo = fmin(span_lo, span);
+					span_hi = fmax(span_hi, span);
+					longer_h = fmax(longer_h, g->run_longer_h);
 				}
-				if (add(v, "warn", "short_window", l, runs, &b) < 0)
-					return -1;
 			}
+			if (!runs[0])
+				continue;
+			struct sbuf b = {.n = 0};
+			dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
+			dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
+			rpt_sb_printf(&b, "%s, %s: memory could not be judged in ", lname(r, l),
+			              names[j]);
+			rpt_sb_runs(&b, runs);
+			rpt_sb_printf(&b,
+			              ": %s%s%s of steady GC log, and a trend needs at least %d "
+			              "min; run at least %s longer.",
+			              d0, strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
+			              GCA_MIN_WINDOW_MS / 60000,
+			              gca_hours_text(longer_h, h, sizeof h));
+			if (add(v, "warn", "short_window", l, runs, &b) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -800,8 +758,13 @@ static int cold_start(struct vctx *v)
 		for (int l = 0; l < r->nlabels; l++)
 			if (!strcmp(r->labels[l].name, it[i].label))
 				label = l;
+		/* A warm-up run is slow by design and left out: worth knowing, not a warning. */
+		int warm = 0;
+		for (int k = 0; k < r->nruns; k++)
+			if (!strcmp(r->runs[k].key, it[i].run))
+				warm = r->runs[k].warmup;
 		rpt_sb_printf(&b, "%s", it[i].message);
-		rc = add(v, "warn", "cold_start", label, it[i].run, &b);
+		rc = add(v, warm ? "info" : "warn", "cold_start", label, it[i].run, &b);
 	}
 	rpt_validity_free(it, n);
 	return rc;

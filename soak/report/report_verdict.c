@@ -128,8 +128,11 @@ static void memory_verdicts(const struct report *r, int l, char *out, size_t len
 	struct sbuf b = {.n = 0};
 	int first = 1;
 
-	/* The enum grows from unknown to worse: the worst verdict first. */
-	for (int v = 7; v >= 0; v--) {
+	/* The worst verdict first. */
+	static const enum gca_memory order[] = {GCA_EXHAUSTED, GCA_SUSPECTED_LEAK, GCA_RISING,
+	                                        GCA_TOO_SHORT, GCA_NORMAL,         GCA_UNKNOWN};
+	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
+		enum gca_memory v = order[o];
 		char names[RPT_MAX_SOURCES][RPT_NAME_MAX], runs[RPT_MAX_SOURCES][96], m[64];
 		int nn = 0, split = 0;
 		for (int i = 0; i < r->nruns; i++)
@@ -138,7 +141,7 @@ static void memory_verdicts(const struct report *r, int l, char *out, size_t len
 				int j = 0;
 				if (r->runs[i].label != l || !s->gc_events)
 					continue;
-				if ((int)s->gc.memory != v) {
+				if (s->gc.memory != v) {
 					split = 1; /* the source has runs with another verdict */
 					continue;
 				}
@@ -156,7 +159,7 @@ static void memory_verdicts(const struct report *r, int l, char *out, size_t len
 			}
 		if (nn == 0)
 			continue;
-		rpt_memory_text((enum gca_memory)v, m, sizeof m);
+		rpt_memory_text(v, m, sizeof m);
 		rpt_sb_printf(&b, "%s%s%s (", first ? "" : ", ", m,
 		              v == GCA_TOO_SHORT ? " to judge" : "");
 		for (int j = 0; j < nn; j++) {
@@ -307,8 +310,8 @@ static void sentence(const struct report *r, struct rpt_vrow *v, struct sbuf *b)
 			char t[32];
 			if (!isfinite(a) || !isfinite(c) || !(a > 0))
 				continue;
-			rpt_sb_printf(b, "%s %s %s CPU per request on %s (%s)", said ? " and" : "",
-			              said ? "" : "it costs",
+			rpt_sb_printf(b, "%s %s CPU per request on %s (%s)",
+			              said ? " and" : " it costs",
 			              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
 			              rpt_verdict_name(d->verdict));
 			said = 1;

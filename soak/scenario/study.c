@@ -628,6 +628,36 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
 	fprintf(f, "  before each run: %s\n", shown ? shown : "");
 	free(shown);
+	if (st->nscenarios > 0) {
+		/* Placement, as the first scenario has it (--set included). */
+		const struct scenario *s = &scns[0];
+		int said = 0;
+		if (s->cpus) {
+			fprintf(f, "  placement: the load generator on CPUs %s", s->cpus);
+			said = 1;
+		}
+		for (int i = 0; i < s->ncollect; i++)
+			if (s->collect[i].cpus) {
+				fprintf(f, "%s%s on CPUs %s",
+				        said ? "; " : "  placement: ", s->collect[i].name,
+				        s->collect[i].cpus);
+				said = 1;
+			}
+		for (int t = 0; t < st->ntargets; t++)
+			if (st->targets[t].cpus) {
+				fprintf(f, "%starget %s on CPUs %s",
+				        said ? "; " : "  placement: ", st->targets[t].name,
+				        st->targets[t].cpus);
+				said = 1;
+			}
+		if (said)
+			fputc('\n', f);
+	}
+	if (st->nuntil > 0) {
+		char b[32];
+		fprintf(f, "  sequential: rounds until %s, within %s (at most %d rounds)\n",
+		        st->until_text, dur_format(st->budget_ms, b, sizeof b), st->rounds);
+	}
 	for (int t = 0; t < st->ntargets; t++) {
 		const struct study_target *tg = &st->targets[t];
 		char *start = redact_text(NULL, tg->start_shown ? tg->start_shown : ""),

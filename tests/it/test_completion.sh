@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Bash completion (completion/soak.bash) under Debian's bash-completion, driven as bash
-# drives it (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT, then _soak): commands, each
-# command's options read from its --help, option values (choices, files, folders), scenario
-# files, and run ids and labels from `soak runs` of the database given with --db.
+# drives it (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT, then _soak): commands (also
+# after `soak --file-mode MODE`), each command's options read from its --help (every
+# command's, as man_check reads them), option values (choices, files, folders, modes),
+# scenario files, and run ids and labels from `soak runs` of the database given with --db
+# or as a DB argument.
 . "$(dirname "$0")/lib.sh"
 BC=/usr/share/bash-completion/bash_completion
 [ -r "$BC" ] || { fail "setup" "$BC is missing (tools/deps.sh check installs bash-completion)"; exit 1; }
@@ -60,9 +62,13 @@ is() {
 }
 
 is "soak <TAB>: the commands soak --help lists" \
-  "calibrate check hlog import merge report run runs study" soak ''
+  "calibrate check history hlog import merge report run runs study" soak ''
 is "soak r<TAB>" "report run runs" soak r
-is "soak --<TAB>" "--help --version" soak --
+is "soak --<TAB>" "--file-mode --help --version" soak --
+is "soak --file-mode <TAB>: modes" "0600 0640 0644 0660 0664 0666" soak --file-mode ''
+is "soak --file-mode=06<TAB> (split at =)" "0600 0640 0644 0660 0664 0666" soak --file-mode=06
+is "soak --file-mode 0640 r<TAB>: the commands after the mode" "report run runs" soak --file-mode 0640 r
+is "soak --file-mode=0640 run --con<TAB>" "--concurrency --connection" soak --file-mode=0640 run --con
 has "soak run --<TAB>: options from its --help" \
   "--db --set --url --concurrency --rate --find-max-rate --resume --json --agent --client" soak run --
 is "soak run --con<TAB>" "--concurrency --connection" soak run --con
@@ -72,6 +78,16 @@ print(" ".join(sorted(m.help_options(sys.stdin.read())[0])))' "$TOP/tests/it" < 
 comp soak run -
 check_eq "soak run -<TAB>: exactly the options man_check finds in soak run --help" \
   "$(tr '\n' ' ' <<<"$GOT" | sed 's/ $//')" "$(tr ' ' '\n' <<<"$want" | sort | tr '\n' ' ' | sed 's/ $//')"
+# And of every other command soak --help lists (one python3 for all: it starts slowly).
+while read -r c want; do
+  comp soak "$c" -
+  check_eq "soak $c -<TAB>: exactly the options man_check finds in soak $c --help" \
+    "$(tr '\n' ' ' <<<"$GOT" | sed 's/ $//')" "$(tr ' ' '\n' <<<"$want" | sort | tr '\n' ' ' | sed 's/ $//')"
+done < <(python3 -c 'import subprocess, sys; sys.path.insert(0, sys.argv[1]); import man_check as m
+for c in m.commands(subprocess.run(["soak", "--help"], capture_output=True, text=True).stdout):
+    if c != "run":
+        h = subprocess.run(["soak", c, "--help"], capture_output=True, text=True)
+        print(c, " ".join(sorted(m.help_options(h.stdout + h.stderr)[0])))' "$TOP/tests/it")
 has "soak merge -<TAB>: its own options, not soak run's named in its text" "-o --output" soak merge -
 comp soak merge -
 check "soak merge -<TAB> leaves out --agent (a soak run option its --help names)" \
@@ -87,6 +103,9 @@ is "soak report <TAB>: databases" "other.db s.db sub" soak report ''
 is "soak runs --db <TAB>: databases" "other.db s.db sub" soak runs --db ''
 is "soak run --db <TAB>: databases" "other.db s.db sub" soak run --db ''
 is "soak report -o <TAB>: folders" "sub" soak report -o ''
+is "soak run --junit <TAB>: files" "a.ini b.ini gc.hlog notes.txt other.db r.jtl s.db sub" \
+  soak run --junit ''
+is "soak history <TAB>: databases" "other.db s.db sub" soak history ''
 is "soak hlog <TAB>: .hlog files" "gc.hlog sub" soak hlog ''
 is "soak import <TAB>" "jmeter nmon" soak import ''
 is "soak import jmeter <TAB>: result files" "r.jtl sub" soak import jmeter ''
@@ -99,6 +118,10 @@ is "soak report s.db --runs 1,<TAB>: the list's next element" "1,1 1,2 1,3" soak
 is "soak report s.db other.db --runs <TAB>: K:ID of each file" "1:1 1:2 1:3 2:1 2:2 2:3" \
   soak report s.db other.db --runs ''
 is "soak report s.db --label <TAB>: labels (one with a blank)" "tomcat 10 tomcat9" soak report s.db --label ''
+is "soak history other.db --label <TAB>: labels of its DB argument" "tomcat 10 tomcat9" \
+  soak history other.db --label ''
+is "soak --file-mode 0640 report s.db --runs <TAB>: after the mode too" "1 2 3" \
+  soak --file-mode 0640 report s.db --runs ''
 SOAK_DB=$T/w/s.db is "soak run --resume <TAB> with \$SOAK_DB" "2" soak run --resume ''
 is "soak run --resume <TAB> with no database: nothing (and none made)" "" soak run --db none.db --resume ''
 check "completing did not create none.db" test ! -e none.db

@@ -2,8 +2,8 @@
 # The man pages (man/): each renders with no warning under `groff -ww` and `man -l`, every
 # command `soak --help` lists has its page, and every option each program's --help prints is
 # in its page (tests/it/man_check.py says how).  Then the check proves it can fail: a page
-# that lost an option, a soak whose `run --help` gained one (as `soak run --metrics` will)
-# and whose command list gained `history`, a page with a groff mistake.
+# that lost an option, a soak whose `run --help` gained one and whose command list gained
+# one (`--pcap`, `replay`: neither exists), a page with a groff mistake.
 . "$(dirname "$0")/lib.sh"
 checker=$TOP/tests/it/man_check.py
 pages=(--page "soak-procstat=$BIN/soak-procstat" --page "soak-gclog=$BIN/soak-gclog"
@@ -17,7 +17,7 @@ cat "$T/tree.out"
 [ "$rc" -gt 1 ] && fail "man_check ran" "status $rc"
 check_eq "a page for each program and each of soak's commands, plus soak(1) and soak-scenario(5)" \
   "$(cd "$TOP/man" && ls | tr '\n' ' ')" \
-  "soak-calibrate.1 soak-check.1 soak-gclog.1 soak-hlog.1 soak-import.1 soak-merge.1 soak-procstat.1 soak-regserver.1 soak-report.1 soak-run.1 soak-runs.1 soak-scenario.5 soak-study.1 soak.1 "
+  "soak-calibrate.1 soak-check.1 soak-gclog.1 soak-history.1 soak-hlog.1 soak-import.1 soak-merge.1 soak-procstat.1 soak-regserver.1 soak-report.1 soak-run.1 soak-runs.1 soak-scenario.5 soak-study.1 soak.1 "
 
 # without: runs the checker on a copy; it must fail with a `not ok` line matching REGEX.
 #   without NAME REGEX MANDIR SOAK PAGE    (PAGE: the one page to look at)
@@ -43,18 +43,18 @@ without "a page without an option" \
 cat >"$T/soak" <<EOF
 #!/usr/bin/env bash
 case "\$*" in
-  --help) "$BIN/soak" --help | sed '/^commands:/a\\  history  the figures of a scenario over its runs' ;;
-  "run --help") "$BIN/soak" run --help; echo '  --metrics ADDR         serve the run in Prometheus text format' ;;
-  "history --help") echo 'usage: soak history [--db FILE] SCENARIO'; echo '  --db FILE  the database' ;;
+  --help) "$BIN/soak" --help | sed '/^commands:/a\\  replay   send a recorded capture again' ;;
+  "run --help") "$BIN/soak" run --help; echo '  --pcap FILE            record the run as a capture' ;;
+  "replay --help") echo 'usage: soak replay [--db FILE] CAPTURE'; echo '  --db FILE  the database' ;;
   *) exec "$BIN/soak" "\$@" ;;
 esac
 EOF
 chmod +x "$T/soak"
-check "the stand-in soak lists history" grep -q '^  history ' <("$T/soak" --help)
+check "the stand-in soak lists replay" grep -q '^  replay ' <("$T/soak" --help)
 without "an option in run --help that soak-run.1 lacks" \
-  "soak run --metrics .*soak-run\.1" "$TOP/man" "$T/soak" soak-run.1
-without "a command without a page" "soak history has a page: soak-history\.1 is missing" \
-  "$TOP/man" "$T/soak" soak-history.1
+  "soak run --pcap .*soak-run\.1" "$TOP/man" "$T/soak" soak-run.1
+without "a command without a page" "soak replay has a page: soak-replay\.1 is missing" \
+  "$TOP/man" "$T/soak" soak-replay.1
 
 # A page with a groff mistake (an unknown request).
 cp -r "$TOP/man" "$T/man2"

@@ -142,6 +142,16 @@ check_eq "one line per topic and label" \
 check_eq "how long: one run a side states no resolution and promises nothing" \
   "$(json "$J" '.comparisons[1].resolve.tps | [.basis, .half_pct, .rounds] | map(tostring) | join(" ")')" "unknown null null"
 check "how long: the table" grep -q '^## How long to run' "$T/g/report.md"
+# GC time is a share of the run's time, not of the span between its first and last event:
+# one pause alone in a run is a small share, never 100 %.
+cp "$T/g.db" "$T/g1.db"
+in1="source = 'app' AND t_ms BETWEEN (SELECT started_ms FROM runs WHERE id = 1) AND (SELECT ended_ms FROM runs WHERE id = 1)"
+sql "$T/g1.db" "DELETE FROM gc_events WHERE $in1 AND id <> (SELECT MIN(id) FROM gc_events WHERE $in1 AND pause_us > 0)"
+share="100.0 * pause_us / 1000 / (SELECT ended_ms - started_ms FROM runs WHERE id = 1) FROM gc_events WHERE $in1"
+soak report "$T/g1.db" -o "$T/g1" --no-plots >/dev/null 2>&1
+check_range "one GC pause in a run: its share of the run's time" \
+  "$(json "$T/g1/report.json" '.runs[0].memory[0].gc_time_pct')" \
+  "$(sql "$T/g1.db" "SELECT 0.99 * $share")" "$(sql "$T/g1.db" "SELECT 1.01 * $share")"
 check_eq "no environment recorded: no confounded" "$(json "$J" '[.validity[] | select(.code == "confounded")] | length')" 0
 check_eq "no saturation claimed without evidence" \
   "$(json "$J" '[.validity[] | select(.code | test("saturated"))] | length')" 0
