@@ -517,9 +517,8 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 		int g = RPT_FIG_CPU(s);
 		/* A source the comparison has no figure for is left out, as the comparison
 		 * leaves it out (a side without CPU samples). */
-		if (isnan(v->cpu_req[s]) ||
-		    (m && m->d[g].verdict == RPT_NA &&
-		     (isnan(m->base_value[g]) || isnan(m->value[g]))))
+		if (isnan(v->cpu_req[s]) || (m && m->d[g].verdict == RPT_NA &&
+		                             (isnan(m->base_value[g]) || isnan(m->value[g]))))
 			continue;
 		fputs(first ? "" : ", ", f);
 		jkey(f, r->cpu_names[s]);
