@@ -301,4 +301,44 @@ check_eq "an A/A study calls nothing real" \
   "$(json "$J" '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real")] | length')" 0
 check "one value per quantity in the sequential study's report" \
   python3 "$TOP/tests/it/report_consistency.py" "$T/seq"
+
+# --- warm-up until steady: a server that speeds up on cue ---------------------------------
+# regserver serves 2 at a time for its first 1.5 s, then 8 (100/s, then 400/s at 20 ms): the
+# warm-up runs go on until two in a row agree within 10 %, so the compared run is fast.
+cat >"$T/warm.ini" <<EOF
+[study]
+name = warm until steady
+scenario = cap.ini
+rounds = 1
+warmup_steady = 10%
+warmup_max = 6
+[target.w]
+start = $REGSH start $T/sw --latency 20 --capacity 2 --capacity-after 1500ms:8
+stop = $REGSH stop $T/sw
+EOF
+soak check "$T/warm.ini" >"$T/warm.check" 2>&1
+check "warm-up until steady: soak check states the rule" \
+  grep -q "2 to 6 warm-up runs after each start (or the study's), until two in a row agree within 10%" "$T/warm.check"
+soak study -q --db "$T/warm.db" --set scenario.duration=1s --set scenario.warmup=0s "$T/warm.ini" \
+  >"$T/warm.out" 2>"$T/warm.err"
+check_eq "warm-up until steady: the study exits 0" "$?" 0
+# The TPS of the warm-up (1) or compared (0) runs, in the order they ran.
+wtps() {
+  sql "$T/warm.db" "SELECT s.tps FROM steps s JOIN study_runs sr ON sr.run_id = s.run_id
+                    WHERE sr.warmup = $1 ORDER BY sr.seq"
+}
+echo "# warm-up TPS: $(wtps 1 | tr '\n' ' '); compared: $(wtps 0)"
+nwarm=$(wtps 1 | wc -l)
+check_range "warm-up until steady: more warm-up runs than the slow start's" "$nwarm" 3 6
+check_eq "warm-up until steady: the last two warm-up runs agree within 10 %" \
+  "$(wtps 1 | tail -2 | awk 'NR == 1 { a = $1 } NR == 2 { d = $1 / a - 1; print (d <= 0.1 && d >= -0.1) }')" 1
+check "warm-up until steady: the compared run is the fast server's (over 300/s)" \
+  awk -v x="$(wtps 0)" 'BEGIN { exit !(x > 300) }'
+check "warm-up until steady: each warm-up run says how far it moved" \
+  grep -q "warm-up run 2: TPS [-+]" "$T/warm.err"
+check_eq "warm-up until steady: the rule is recorded" \
+  "$(sql "$T/warm.db" "SELECT warmup_steady || ' ' || warmup_max FROM studies")" "0.1 6"
+soak report "$T/warm.db" -o "$T/warm" --no-plots >/dev/null 2>&1
+check "warm-up until steady: the design states the rule and how many runs it took" \
+  grep -q "warm-up runs after each start went on until two in a row agreed within 10 % in TPS (at least 2, at most 6) and were not compared: w $nwarm\. " "$T/warm/report.md"
 done_testing
