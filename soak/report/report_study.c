@@ -507,8 +507,8 @@ static double run_figure(const struct rpt_run *run, const struct rpt_cell *c, en
 	return n ? sum / n : NAN;
 }
 
-static int add_item(struct rpt_validity_item **out, int *n, int *cap, const struct report *r,
-                    const struct rpt_run *run, const char *msg)
+int rpt_validity_add(struct rpt_validity_item **out, int *n, int *cap, const char *severity,
+                     const char *name, const char *label, const char *run, const char *msg)
 {
 	struct rpt_validity_item *v;
 	if (*n == *cap) {
@@ -521,9 +521,10 @@ static int add_item(struct rpt_validity_item **out, int *n, int *cap, const stru
 	}
 	v = &(*out)[*n];
 	memset(v, 0, sizeof *v);
-	snprintf(v->name, sizeof v->name, "cold_start");
-	snprintf(v->label, sizeof v->label, "%s", r->labels[run->label].name);
-	snprintf(v->run, sizeof v->run, "%s", run->key);
+	snprintf(v->severity, sizeof v->severity, "%s", severity);
+	snprintf(v->name, sizeof v->name, "%s", name);
+	snprintf(v->label, sizeof v->label, "%s", label);
+	snprintf(v->run, sizeof v->run, "%s", run);
 	if (!(v->message = strdup(msg)))
 		return -1;
 	(*n)++;
@@ -586,7 +587,11 @@ int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *
 			    run->warmup ? "It was a warm-up run and is not compared."
 			                : "It is compared: a warm-up run (warmup_runs = 1) would "
 			                  "leave it out.");
-			if (add_item(out, n, &cap, r, run, b.s) < 0) {
+			/* A warm-up run is slow by design and left out: worth knowing, not a
+			 * warning. */
+			if (rpt_validity_add(out, n, &cap, run->warmup ? "info" : "warn",
+			                     "cold_start", r->labels[run->label].name, run->key,
+			                     b.s) < 0) {
 				rpt_validity_free(*out, *n);
 				*out = NULL;
 				*n = 0;
