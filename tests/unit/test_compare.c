@@ -492,8 +492,8 @@ static void rounds_trend(void **state)
 			int n;
 			/* Five interleaved rounds, 3 % run noise; the trend adds 4 % a round. */
 			for (int i = 0; i < 10; i++)
-				fr[i] = run_of(i % 2, 0, 1 + i / 2, 1000, trend ? 0.04 * (i / 2) : 0,
-				               0.03, &g);
+				fr[i] = run_of(i % 2, 0, 1 + i / 2, 1000,
+				               trend ? 0.04 * (i / 2) : 0, 0.03, &g);
 			make_report(&r, fr, 10, &g);
 			build(&r);
 			assert_int_equal(rpt_trends(&r, &v, &n), 0);
