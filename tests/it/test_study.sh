@@ -280,6 +280,10 @@ check "sequential study: it looked after a round" grep -q "look 1 of [0-9]* afte
 check_eq "sequential study: it stopped when precise" "$(sql "$T/seq.db" "SELECT stop FROM studies")" precise
 check "sequential study: each look at a share of 5 %" \
   test "$(sql "$T/seq.db" "SELECT looks >= 1 AND max_looks >= looks AND alpha > 0 AND alpha < 0.05 FROM studies")" = 1
+check_eq "two scenarios: a warm-up of each after each start, the first scenario's first" \
+  "$(sql "$T/seq.db" "SELECT group_concat(r.label || ':' || r.name, ' ') FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE sr.warmup = 1 ORDER BY sr.seq")" \
+  "a:demo shape cap a:demo shape rate b:demo shape cap b:demo shape rate"
+check "two scenarios: soak check says so" grep -q "1 warm-up run of each scenario after each start" "$T/seq.check"
 check_eq "placement: the generator's CPUs recorded" \
   "$(sql "$T/seq.db" "SELECT DISTINCT value FROM run_env WHERE source = '' AND key = 'cpu_list'")" "$gen"
 check_eq "placement: the servers' CPUs recorded" \
