@@ -605,6 +605,9 @@ struct rpt_cmp {
 	enum rpt_noise noise;             /* how the intervals were computed */
 	int nruns_base, nruns;            /* compared runs on each side */
 	int family;                       /* figures judged together (k) */
+	int one_process;                  /* a side's runs all ran in one process of its target
+	                                   * (a study that kept it running): memory, which the
+	                                   * process carries from run to run, is not judged */
 	double alpha;                     /* the family's error rate: RPT_ALPHA, or the share of
 	                                   * it a sequential study's last look spent */
 	double level;                     /* the strictest level of the family: 1 - alpha / k */

@@ -505,6 +505,29 @@ static int has_fig(const struct report *r, const struct rpt_cmp *m, int f)
 	return r->cells[m->base].run[f].n > 0 && r->cells[m->cell].run[f].n > 0;
 }
 
+/* Whether every run of cell c ran in one process of its target: runs of a study that kept
+ * its targets running, or never started them.  Its runs then repeat that one process: two
+ * processes of one server differ in what each carries from run to run (the memory it
+ * touched), which such runs cannot measure (Kalibera and Jones: the variance between VM
+ * invocations needs more than one invocation).  A Tomcat 10 A/A of two such instances
+ * (bench/aa.sh) called one's memory 20.9 % higher, real. */
+static int one_process(const struct report *r, const struct rpt_cell *c)
+{
+	int n = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (!rpt_in_cell(run, c))
+			continue;
+		if (run->study < 0)
+			return 0;
+		const struct rpt_study *st = &r->studies[run->study];
+		if (!st->keep_running && st->managed)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
 /*
  * Judges a comparison's figures as one family with Holm's step-down: the figures with a
  * spread (a p-value), smallest p first, are tested at alpha/k, alpha/(k-1), ... until one
@@ -523,7 +546,7 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 		memset(d, 0, sizeof *d);
 		d->verdict = RPT_NA;
 		d->lo = d->hi = d->t = d->p = d->rel_pct = NAN;
-		if (!has_fig(r, m, f))
+		if (!has_fig(r, m, f) || (f >= RPT_FIG_MEM(0) && m->one_process))
 			continue;
 		judge(r, m, pr, f, m->alpha, d);
 		if (d->verdict != RPT_NA && d->hi > d->lo) /* an exact difference needs no test */
@@ -728,6 +751,11 @@ static void method_sentence(const struct report *r, struct rpt_cmp *m)
 		    "run), and no resolution is stated.",
 		    runs, RPT_FLOOR_PCT, RPT_FLOOR_P99_PCT);
 	}
+	if (m->one_process)
+		PUT(" Memory is not compared: each label ran in one process (the study kept its "
+		    "targets running), which carries its memory from run to run, so its runs are "
+		    "not independent observations of it; a study that starts the targets for "
+		    "every run (keep_running = no) can compare it.");
 	if (m->study >= 0 && r->studies[m->study].max_looks > 0)
 		PUT(" The study ran sequentially (until %s) and stopped after %d look%s; so that "
 		    "its repeated looks cannot add false \"real\" verdicts, its last look was "
@@ -797,6 +825,8 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 				m->base_value[f] = a->value[f];
 				m->value[f] = b->value[f];
 			}
+			m->one_process = (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
+			                 (one_process(r, a) || one_process(r, b));
 			holm(r, m, &pr);
 			resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
 			resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);

@@ -389,8 +389,9 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 	fputs(",\n     \"noise\": ", f);
 	json_write_str(f, rpt_noise_name(m->noise));
 	fprintf(f,
-	        ", \"n_runs\": %d, \"n_runs_baseline\": %d, \"family\": %d, \"alpha\": ", m->nruns,
-	        m->nruns_base, m->family);
+	        ", \"n_runs\": %d, \"n_runs_baseline\": %d, \"family\": %d, \"one_process\": %s, "
+	        "\"alpha\": ",
+	        m->nruns, m->nruns_base, m->family, m->one_process ? "true" : "false");
 	jnum(f, m->alpha, 6);
 	fputs(", \"level\": ", f);
 	jnum(f, m->level, 6);

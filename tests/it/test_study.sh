@@ -303,6 +303,10 @@ check_eq "the verdict's intervals are the sequential look's (alpha below 5 %)" \
   "$(json "$J" '[.comparisons[] | .alpha < 0.05] | unique | map(tostring) | join(" ")')" true
 check_eq "an A/A study calls nothing real" \
   "$(json "$J" '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real")] | length')" 0
+check "one process a side (kept running): memory is not compared, and the method says why" \
+  grep -q "Memory is not compared: each label ran in one process (the study kept its targets running)" "$T/seq/report.md"
+check_eq "one process a side: no memory verdict" \
+  "$(json "$J" '[.comparisons[] | .memory | to_entries[] | .value.verdict] | unique | join(" ")')" "n/a"
 check "one value per quantity in the sequential study's report" \
   python3 "$TOP/tests/it/report_consistency.py" "$T/seq"
 
@@ -379,6 +383,8 @@ check_eq "rounds_trend: one warning" \
   "$(json "$T/trend/report.json" '[.validity[] | select(.code == "rounds_trend") | .severity] | join(" ")')" warn
 check "rounds_trend: it names the fall of both labels' TPS" \
   grep -q "At 10 users (fixed runs of 1s), the compared runs moved with the order they ran in: TPS fell [0-9.]* % on average from the first run to the last (a [0-9]* to [0-9]*, b [0-9]* to [0-9]*; Mann-Kendall over the labels' runs, p = 0.0" "$T/trend/report.md"
+check_eq "a process for every run (keep_running = no): memory is compared" \
+  "$(json "$T/trend/report.json" '[.comparisons[] | select(.concurrency == 10) | .memory.app.verdict] | join(" ")')" noise
 check "rounds_trend: the advice is to warm up longer, not to add rounds" \
   grep -q "more rounds only average. Warm up longer after each start" "$T/trend/report.md"
 done_testing
