@@ -35,37 +35,6 @@ static int process_series(const char *name)
 	return strcmp(name, "host") != 0 && !strstr(name, ":host");
 }
 
-char *rpt_level_text(int concurrency, double rate, char *buf, size_t len)
-{
-	char x[32];
-	if (rate > 0)
-		snprintf(buf, len, "%s/s",
-		         rpt_fmt_num(rate, rate == floor(rate) ? 0 : 1, x, sizeof x));
-	else
-		snprintf(buf, len, "%d user%s", concurrency, concurrency == 1 ? "" : "s");
-	return buf;
-}
-
-char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len)
-{
-	char l[48], d[32];
-	snprintf(buf, len, "%s (%s of %s)", rpt_level_text(c->concurrency, c->rate, l, sizeof l),
-	         c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
-	return buf;
-}
-
-char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
-{
-	static const char *const base[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
-	if (f < RPT_NMETRIC)
-		snprintf(buf, len, "%s", base[f]);
-	else if (f < RPT_FIG_MEM(0))
-		snprintf(buf, len, "cpu_per_request.%s", r->cpu_names[f - RPT_FIG_CPU(0)]);
-	else
-		snprintf(buf, len, "memory.%s", r->cpu_names[f - RPT_FIG_MEM(0)]);
-	return buf;
-}
-
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c)
 {
 	if (s->nintervals == 0 || s->planned_ms != c->planned_ms)

@@ -1,5 +1,4 @@
-/* report_tables: the report's tables as text cells (shared by Markdown and HTML), and the
- * number formats every writer uses. */
+/* report_tables: the report's tables as text cells (shared by Markdown and HTML). */
 #include "report.h"
 
 #include <math.h>
@@ -13,62 +12,6 @@
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (16 + RPT_MAX_SOURCES)
-
-/* --- number formats ---------------------------------------------------------------------- */
-
-char *rpt_fmt_num(double v, int decimals, char *buf, size_t len)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "%s", isnan(v) ? DASH : v > 0 ? "inf" : "-inf");
-		return buf;
-	}
-	/* No "-0.0": a value that rounds to zero is zero. */
-	if (fabs(v) < 0.5 * pow(10, -decimals))
-		v = 0;
-	snprintf(buf, len, "%.*f", decimals, v);
-	return buf;
-}
-
-char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len)
-{
-	if (len < 3)
-		return rpt_fmt_num(v, decimals, buf, len);
-	rpt_fmt_num(v, decimals, buf + 1, len - 1);
-	if (buf[1] == '-' || !isfinite(v))
-		memmove(buf, buf + 1, strlen(buf + 1) + 1);
-	else
-		buf[0] = '+';
-	return buf;
-}
-
-char *rpt_fmt_ms(double ms, char *buf, size_t len)
-{
-	char n[32];
-	if (isnan(ms)) {
-		snprintf(buf, len, DASH);
-		return buf;
-	}
-	snprintf(buf, len, "%s ms", rpt_fmt_num(ms, ms < 10 ? 2 : 1, n, sizeof n));
-	return buf;
-}
-
-char *rpt_fmt_pct(double pct, char *buf, size_t len)
-{
-	char n[32];
-	if (!isfinite(pct)) {
-		snprintf(buf, len, DASH);
-		return buf;
-	}
-	rpt_fmt_num(pct, 1, n, sizeof n);
-	snprintf(buf, len, "%s%s%%", n[0] == '-' || !strcmp(n, "0.0") ? "" : "+", n);
-	return buf;
-}
-
-const char *rpt_metric_name(enum rpt_metric m)
-{
-	static const char *const names[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
-	return (unsigned)m < RPT_NMETRIC ? names[m] : "?";
-}
 
 int rpt_run_pictured(const struct report *r, int run)
 {
@@ -489,7 +432,8 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 	rpt_tb_begin(b, t, "Memory and GC", 11);
 	snprintf(t->note, sizeof t->note,
 	         "From each source's GC events in the run (gca_analyze): GC time is the share of "
-	         "the run's wall time spent in stop-the-world pauses; the heap trend is the slope of heap "
+	         "the run's wall time spent in stop-the-world pauses; the heap trend is the slope "
+	         "of heap "
 	         "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
 	         "on the basis named; old cycles are the old-generation collections in it (full, "
 	         "or a concurrent cycle ending).  A verdict needs %d min of steady log, a "

@@ -18,57 +18,6 @@
 #include "dur.h"
 #include "report_text.h"
 
-const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", gca_memory_name(m));
-	for (char *c = buf; *c; c++)
-		if (*c == '_')
-			*c = ' ';
-	return buf;
-}
-
-char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_now, char *buf,
-                      size_t len)
-{
-	char t[32], tot[32];
-
-	if (x->now_enough) {
-		snprintf(buf, len, "resolved now");
-		return buf;
-	}
-	if (x->rounds <= 0) {
-		if (x->basis == RPT_ADV_NONE)
-			snprintf(
-			    buf, len,
-			    "unknown with one run a side: 3 or more rounds (or soak calibrate) "
-			    "measure the run-to-run noise first");
-		else
-			snprintf(buf, len,
-			         "out of reach: more than %d rounds even of runs 64 times as long",
-			         RPT_ADVISE_MAX_ROUNDS);
-		return buf;
-	}
-	double ratio = secs_now > 0 ? x->run_s / secs_now : 1;
-	rpt_fmt_need(x->run_s, t, sizeof t);
-	rpt_fmt_need(x->total_s, tot, sizeof tot);
-	if (ratio >= 0.7 && ratio <= 1.4)
-		snprintf(
-		    buf, len,
-		    "more rounds: %d rounds of runs as long as now (%s measured), %s per label; "
-		    "longer runs would not help as much",
-		    x->rounds, t, tot);
-	else if (ratio < 0.7)
-		snprintf(buf, len, "more, shorter runs: %d rounds of %s measured, %s per label",
-		         x->rounds, t, tot);
-	else if (x->rounds <= rounds_now)
-		snprintf(buf, len, "longer runs: %d rounds of %s measured, %s per label", x->rounds,
-		         t, tot);
-	else
-		snprintf(buf, len, "more and longer runs: %d rounds of %s measured, %s per label",
-		         x->rounds, t, tot);
-	return buf;
-}
-
 /* A CPU series of a process (not the host-wide ones). */
 static int process_series(const char *name)
 {
