@@ -268,19 +268,14 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
 			json_figures(stdout, &f, f.seconds);
 			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
-			if (rr.nruns > 0 && rr.runs[0].step_drift && idx < rr.runs[0].nsteps) {
-				printf(", \"drift\": ");
-				rpt_drift_json(&rr.runs[0].step_drift[idx], stdout);
-			}
+			rpt_run_drift_json(&rr, idx, ", \"drift\": ", stdout);
 			printf("}");
 			fs = 0;
 		}
 		sqlite3_reset(ss);
-		printf("], \"drift\": ");
-		if (rr.nruns > 0)
-			rpt_drift_json(&rr.runs[0].drift, stdout);
-		else
-			printf("null");
+		printf("]");
+		if (!rpt_run_drift_json(&rr, -1, ", \"drift\": ", stdout))
+			printf(", \"drift\": null");
 		printf(", ");
 		if (json_thresholds(ts, id, nl, err, errlen) < 0)
 			goto done;

@@ -356,9 +356,8 @@ struct rpt_drift_cmp {
 
 /* The drift verdict of a fixed run or a sweep step (or a sweep run's summary). */
 struct rpt_drift {
+	int judged;                     /* 1 once judged (rpt_drift_judge, rpt_drift_summary) */
 	enum rpt_drift_verdict verdict; /* the answer */
-	char sentence[1024];            /* the answer in one sentence with its numbers, without
-	                                 * the run's name ("degrading: p99 +38.2% (real), ...") */
 	double window_s;                /* the measured window judged (0: none) */
 	int nintervals;                 /* its steady intervals */
 	struct rpt_drift_cmp cmp[2];    /* [0] thirds; [1] hours, for windows of 3 h or more */
@@ -380,26 +379,43 @@ double rpt_drift_pct(int k);
  * direction, and at least as large as the kind's material change. */
 void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, const double *b,
                        size_t nb);
-/* "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0: without "(real)"). */
-char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len);
 /* Whether a metric's change is worth naming: it makes the verdict, or it is a rise of a
  * material size that does not count (memory that levels off), real or not. */
 int rpt_drift_named(const struct rpt_drift_metric *m);
-/* d->verdict and d->sentence from its comparisons (d->ncmp 0: too short); first widens
- * every metric's interval to a family-wise 95 % over all of them (see rpt_drift_metric.d)
- * and reads real or noise and the effects anew. */
+/* 1 when a kind's change is in percentage points (errors, GC time), else 0. */
+int rpt_drift_points(enum rpt_drift_kind k);
+/* The machine probe when it moved, for real and materially, the way the verdict did (its
+ * comparison into *cmp), else NULL: the machine may be the cause. */
+const struct rpt_drift_metric *rpt_drift_control(const struct rpt_drift *d, int *cmp);
+/* d->verdict from its comparisons (d->ncmp 0: too short); first widens every metric's
+ * interval to a family-wise 95 % over all of them (see rpt_drift_metric.d) and reads real
+ * or noise and the effects anew. */
 void rpt_drift_judge(struct rpt_drift *d);
 struct rpt_run;
 /* A sweep run's summary over its steps' drifts. */
 void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
                        const struct rpt_drift *steps);
+/* report_drift_text.c.  "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0:
+ * without "(real)"). */
+char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len);
+/* The verdict in one sentence with its numbers, without the run's name ("degrading over
+ * its 2h measured window: ..."), cut at RPT_DRIFT_SENTENCE_MAX - 1 bytes; "" when not
+ * judged.  Of one window (a fixed run's, a sweep step's), or of a run (a sweep run: the
+ * summary over its steps). */
+#define RPT_DRIFT_SENTENCE_MAX 1024
+char *rpt_drift_sentence(const struct rpt_drift *d, char *buf, size_t len);
+char *rpt_drift_run_sentence(const struct rpt_run *run, char *buf, size_t len);
 /* Sentences of thresholds breached: a real TPS fall beyond tps, a real mean or p99 rise
  * beyond mean or p99 (fractions; < 0: not set), in any comparison.  Up to max of them
  * into msgs (max * msglen bytes); returns how many. */
 int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
                        size_t msglen, int max);
-/* `"drift": {...}` of report.json and `soak runs --json`: the object only. */
-void rpt_drift_json(const struct rpt_drift *d, FILE *f);
+/* `"drift": {...}` of report.json: the object only, with its sentence. */
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f);
+struct report;
+/* `soak runs --json`: the drift of the report's first run (step -1: the run's own; k: step
+ * k of a sweep run) as lead and the object; 1 when written, 0 when there is none. */
+int rpt_run_drift_json(const struct report *r, int step, const char *lead, FILE *f);
 /* Releases what d owns (a zeroed drift is fine). */
 void rpt_drift_free(struct rpt_drift *d);
 /* The end-of-run check of `soak run` (run/ cannot use report/, so soak run hands it to

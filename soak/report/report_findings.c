@@ -248,19 +248,16 @@ static int drift_findings(struct fctx *x)
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
 			enum rpt_drift_verdict v = run->drift.verdict;
-			char rk[64];
-			if (run->label != l || !run->drift.sentence[0])
+			char rk[64], ds[RPT_DRIFT_SENTENCE_MAX];
+			if (run->label != l || !run->drift.judged)
 				continue;
 			any = 1;
 			if (v == RPT_DRIFT_DEGRADING || v == RPT_DRIFT_IMPROVING) {
-				size_t len = strlen(run->drift.sentence);
+				size_t len = strlen(rpt_drift_run_sentence(run, ds, sizeof ds));
 				sep(&b, &n);
 				/* its own sentence, without its full stop: the line goes on */
 				rpt_sb_printf(&b, "run %s: %.*s", ref(run, rk, sizeof rk),
-				              (int)(len && run->drift.sentence[len - 1] == '.'
-				                        ? len - 1
-				                        : len),
-				              run->drift.sentence);
+				              (int)(len && ds[len - 1] == '.' ? len - 1 : len), ds);
 				score = fmax(score,
 				             v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
 			} else {

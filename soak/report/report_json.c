@@ -168,12 +168,12 @@ static void jpart(FILE *f, int64_t from, int64_t to, int n, int64_t count)
 	        (long long)from, (long long)to, n, (long long)count);
 }
 
-void rpt_drift_json(const struct rpt_drift *d, FILE *f)
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f)
 {
 	fputs("{\"verdict\": ", f);
 	json_write_str(f, rpt_drift_name(d->verdict));
 	fputs(", \"sentence\": ", f);
-	json_write_str(f, d->sentence);
+	json_write_str(f, sentence);
 	jfield(f, "window_s", d->window_s, 3);
 	fprintf(f, ", \"intervals\": %d, \"machine_suspect\": %s, \"comparisons\": [",
 	        d->nintervals, d->machine ? "true" : "false");
@@ -216,6 +216,7 @@ void rpt_drift_json(const struct rpt_drift *d, FILE *f)
 
 static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 {
+	char ds[RPT_DRIFT_SENTENCE_MAX];
 	int first;
 
 	fputs("    {\"key\": ", f);
@@ -316,12 +317,13 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		jfield(f, "lag_p99_ms", s->lag_p99_ms, 3);
 		if (run->step_drift) {
 			fputs(", \"drift\": ", f);
-			rpt_drift_json(&run->step_drift[i], f);
+			rpt_drift_json(&run->step_drift[i],
+			               rpt_drift_sentence(&run->step_drift[i], ds, sizeof ds), f);
 		}
 		fputc('}', f);
 	}
 	fputs("],\n     \"drift\": ", f);
-	rpt_drift_json(&run->drift, f);
+	rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), f);
 	fputc('}', f);
 }
 
@@ -752,4 +754,20 @@ int rpt_write_csv(const struct report *r, FILE *f)
 		}
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+int rpt_run_drift_json(const struct report *r, int step, const char *lead, FILE *f)
+{
+	char ds[RPT_DRIFT_SENTENCE_MAX];
+	const struct rpt_run *run = r->nruns > 0 ? &r->runs[0] : NULL;
+
+	if (!run || (step >= 0 && (!run->step_drift || step >= run->nsteps)))
+		return 0;
+	fputs(lead, f);
+	if (step < 0)
+		rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), f);
+	else
+		rpt_drift_json(&run->step_drift[step],
+		               rpt_drift_sentence(&run->step_drift[step], ds, sizeof ds), f);
+	return 1;
 }

@@ -225,7 +225,7 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 
 	for (int k = -1; k < (run->step_drift ? run->nsteps : 0); k++) {
 		const struct rpt_drift *d = k < 0 ? &run->drift : &run->step_drift[k];
-		char kind = 'p', name[64];
+		char kind = 'p', name[64], ds[RPT_DRIFT_SENTENCE_MAX];
 		const char *msg = NULL;
 		if (k < 0 && run->step_drift)
 			snprintf(name, sizeof name, "drift over the steps: %s",
@@ -235,6 +235,10 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 			         rpt_drift_name(d->verdict));
 		else
 			snprintf(name, sizeof name, "drift: %s", rpt_drift_name(d->verdict));
+		if (k < 0)
+			rpt_drift_run_sentence(run, ds, sizeof ds);
+		else
+			rpt_drift_sentence(d, ds, sizeof ds);
 		if (!gate) {
 			kind = 's';
 			msg = "a warm-up run of a study: its drift gates nothing";
@@ -243,10 +247,10 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 			msg = breach;
 		} else if (d->verdict == RPT_DRIFT_TOO_SHORT) {
 			kind = 's';
-			msg = d->sentence;
+			msg = ds;
 		}
 		ok = ok && add_case(s, cls, kind, d->window_s, "drift", msg,
-		                    kind == 'p' || kind == 'f' ? d->sentence : NULL, "%s", name);
+		                    kind == 'p' || kind == 'f' ? ds : NULL, "%s", name);
 	}
 	free(breach);
 	return ok ? 0 : -1;

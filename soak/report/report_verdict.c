@@ -349,7 +349,7 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 	v->drift = -1;
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
-		if (run->label != l || !run->drift.sentence[0])
+		if (run->label != l || !run->drift.judged)
 			continue;
 		if (v->drift < 0 || rank[run->drift.verdict] > rank[v->drift])
 			v->drift = (int)run->drift.verdict;
