@@ -201,6 +201,16 @@ enum rpt_mem_verdict {
 	RPT_MEM_RISING,     /* rises steadily and still in the second half: watch it */
 };
 
+/* A trend over less than this is warm-up (pools filling, caches loading). */
+#define RPT_MEM_MIN_HOURS (5.0 / 60)
+
+/* Why a memory verdict is unknown. */
+enum rpt_mem_unknown {
+	RPT_MEM_NO_SAMPLES, /* no samples in the measured window */
+	RPT_MEM_SHORT,      /* a window under RPT_MEM_MIN_HOURS, or too few windows with samples */
+	RPT_MEM_NO_TREND,   /* the samples give no trend */
+};
+
 struct rpt_mem {
 	enum rpt_mem_verdict verdict; /* the verdict */
 	double mean_mb;               /* mean over the window */
@@ -216,7 +226,9 @@ struct rpt_mem {
 	double steady_r2;             /* its R² */
 	double growth_mb;             /* level minus the first window's mean */
 	double growth_s;              /* how long before the steady part */
-	char why[320];                /* the verdict in a sentence, with its numbers */
+	double to_s;                  /* the window's last sample, s since the run's start */
+	int shrinks;                  /* RPT_MEM_FLAT: it falls as much as rising would rise */
+	enum rpt_mem_unknown unknown; /* RPT_MEM_UNKNOWN: why */
 };
 
 /* Judges points p[0..n) (the measured window's samples, time order) against limit_mb
@@ -224,6 +236,10 @@ struct rpt_mem {
 void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, struct rpt_mem *m);
 /* "flat", "levels_off", "at_limit", "rising", "unknown". */
 const char *rpt_mem_name(enum rpt_mem_verdict v);
+/* report_mem_text.c: the verdict in a sentence, with its numbers ("keeps rising: +12.0
+ * MB/h over the 2h measured ..."), cut at RPT_MEM_WHY_MAX - 1 bytes. */
+#define RPT_MEM_WHY_MAX 320
+char *rpt_mem_why(const struct rpt_mem *m, char *buf, size_t len);
 
 /* What one collector source says about one run.  A name is a CPU/RSS series or a GC
  * source: "app", "db", "host" (the host's user + system CPU of all cores), or

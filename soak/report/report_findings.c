@@ -526,7 +526,7 @@ static int memory_findings(struct fctx *x)
 	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS};
 
 	for (int l = 0; l < r->nlabels; l++) {
-		char keys[NKIND][512];
+		char keys[NKIND][512], w[RPT_MEM_WHY_MAX];
 		const struct rpt_run *first_run[NKIND] = {0};
 		const struct rpt_source *first[NKIND] = {0};
 		double gc_max = 0, score = 0;
@@ -651,14 +651,16 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory rising in ");
 			rpt_sb_runs(&b, keys[RSS_UP]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_UP]->key,
-			              first[RSS_UP]->name, first[RSS_UP]->mem.why);
+			              first[RSS_UP]->name,
+			              rpt_mem_why(&first[RSS_UP]->mem, w, sizeof w));
 		}
 		if (keys[RSS_LIMIT][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory at its configured limit in ");
 			rpt_sb_runs(&b, keys[RSS_LIMIT]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LIMIT]->key,
-			              first[RSS_LIMIT]->name, first[RSS_LIMIT]->mem.why);
+			              first[RSS_LIMIT]->name,
+			              rpt_mem_why(&first[RSS_LIMIT]->mem, w, sizeof w));
 		}
 		if (keys[NORMAL][0]) {
 			sep(&b, &n);
@@ -700,7 +702,8 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory grows, then levels off in ");
 			rpt_sb_runs(&b, keys[RSS_LEVELS]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LEVELS]->key,
-			              first[RSS_LEVELS]->name, first[RSS_LEVELS]->mem.why);
+			              first[RSS_LEVELS]->name,
+			              rpt_mem_why(&first[RSS_LEVELS]->mem, w, sizeof w));
 		}
 		if (keys[FLAT][0]) {
 			sep(&b, &n);
@@ -712,7 +715,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory of ");
 			rpt_sb_runs(&b, keys[RSS_SHORT]);
 			rpt_sb_printf(&b, " over too short a window to judge a trend (%s)",
-			              first[RSS_SHORT]->mem.why);
+			              rpt_mem_why(&first[RSS_SHORT]->mem, w, sizeof w));
 		}
 		if (gc_max > 0 || keys[NORMAL][0] || keys[NO_OLD][0] || keys[SHORT][0])
 			rpt_sb_printf(&b,

@@ -216,7 +216,7 @@ void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f)
 
 static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 {
-	char ds[RPT_DRIFT_SENTENCE_MAX];
+	char ds[RPT_DRIFT_SENTENCE_MAX], why[RPT_MEM_WHY_MAX];
 	int first;
 
 	fputs("    {\"key\": ", f);
@@ -284,7 +284,7 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		       s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
 		jfield(f, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
 		fputs(", \"why\": ", f);
-		json_write_str(f, s->mem.why);
+		json_write_str(f, rpt_mem_why(&s->mem, why, sizeof why));
 		fputc('}', f);
 		first = 0;
 	}
