@@ -632,8 +632,7 @@ struct rpt_cmp {
 	double floor_pct;                 /* one run a side: the floor applied to figures judged on
 	                                   * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
 	int cal;                          /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
-	int study;         /* the study all its runs belong to (index into studies), or -1 */
-	char method[1024]; /* the sentence saying all this, for the writers */
+	int study; /* the study all its runs belong to (index into studies), or -1 */
 };
 
 struct report;
@@ -868,9 +867,10 @@ int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *
 void rpt_validity_free(struct rpt_validity_item *v, int n);
 /* "runs", "batch means", "calibration". */
 const char *rpt_noise_name(enum rpt_noise n);
-/* The distinct method sentences of the comparisons, in comparison order, into out[0..max);
- * returns how many (pointers into r). */
-int rpt_methods(const struct report *r, const char **out, int max);
+/* report_method_text.c: the sentence that says how comparison m was judged (its method,
+ * runs, calibration, sequential looks and Holm's family), cut at RPT_METHOD_MAX - 1 bytes. */
+#define RPT_METHOD_MAX 1024
+char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf, size_t len);
 
 /* report_findings.c: the sentences from what rpt_build made; 0, or -1 out of memory. */
 int rpt_findings(struct report *r);

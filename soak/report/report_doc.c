@@ -203,7 +203,17 @@ static int findings(struct rpt_doc *d)
 static int methods(struct rpt_doc *d)
 {
 	const char *m[16];
-	int nm = rpt_methods(d->r, m, 16);
+	int nm = 0;
+
+	for (int i = 0; i < d->r->ncmps && nm < 16; i++) {
+		char t[RPT_METHOD_MAX];
+		int seen = 0;
+		rpt_method_text(d->r, &d->r->cmps[i], t, sizeof t);
+		for (int k = 0; k < nm && !seen; k++)
+			seen = strcmp(m[k], t) == 0;
+		if (!seen && !(m[nm++] = doc_str(d, "%s", t)))
+			return -1;
+	}
 
 	if (nm == 1)
 		return para(d, "note", "How changes are judged.", m[0]);

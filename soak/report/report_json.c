@@ -374,6 +374,7 @@ static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
 static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 {
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+	char method[RPT_METHOD_MAX];
 
 	fprintf(f, "    {\"kind\": \"%s\", \"concurrency\": %d, \"rate\": ",
 	        c->sweep ? "sweep" : "fixed", c->concurrency);
@@ -413,7 +414,7 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 		}
 	}
 	fputs("},\n     \"method\": ", f);
-	json_write_str(f, m->method);
+	json_write_str(f, rpt_method_text(r, m, method, sizeof method));
 	fputs(",\n     \"metrics\": {", f);
 	for (int k = 0; k < RPT_NMETRIC; k++) {
 		fputs(k ? ",\n       " : "\n       ", f);

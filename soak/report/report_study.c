@@ -528,16 +528,3 @@ void rpt_validity_free(struct rpt_validity_item *v, int n)
 		free(v[i].message);
 	free(v);
 }
-
-int rpt_methods(const struct report *r, const char **out, int max)
-{
-	int n = 0;
-	for (int i = 0; i < r->ncmps && n < max; i++) {
-		int seen = 0;
-		for (int k = 0; k < n && !seen; k++)
-			seen = strcmp(out[k], r->cmps[i].method) == 0;
-		if (!seen)
-			out[n++] = r->cmps[i].method;
-	}
-	return n;
-}

@@ -192,6 +192,7 @@ static void aa_welch_runs(void **state)
 {
 	struct rng g = {0xabcdef};
 	int trials = 1000, any = 0, welch = 0;
+	char method[RPT_METHOD_MAX];
 	(void)state;
 	for (int t = 0; t < trials; t++) {
 		struct fake_run fr[8];
@@ -201,7 +202,8 @@ static void aa_welch_runs(void **state)
 		make_report(&r, fr, 8, &g);
 		build(&r);
 		welch +=
-		    r.cmps[0].noise == RPT_BY_RUNS && strstr(r.cmps[0].method, "Welch") != NULL;
+		    r.cmps[0].noise == RPT_BY_RUNS &&
+		    strstr(rpt_method_text(&r, &r.cmps[0], method, sizeof method), "Welch") != NULL;
 		any += any_real(&r.cmps[0]);
 		free_report(&r);
 	}
@@ -216,6 +218,7 @@ static void one_run_floor(void **state)
 {
 	struct rng g = {99};
 	int trials = 400, any = 0;
+	char method[RPT_METHOD_MAX];
 	(void)state;
 	for (int t = 0; t < trials; t++) {
 		struct fake_run fr[2] = {run_of(0, -1, 0, 1000, 0, 0.04, &g),
@@ -226,7 +229,8 @@ static void one_run_floor(void **state)
 		build(&r);
 		assert_int_equal(r.cmps[0].noise, RPT_BY_BATCHES);
 		assert_true(r.cmps[0].floor_pct == RPT_FLOOR_PCT);
-		assert_non_null(strstr(r.cmps[0].method, "run-to-run noise is unknown"));
+		assert_non_null(strstr(rpt_method_text(&r, &r.cmps[0], method, sizeof method),
+		                       "run-to-run noise is unknown"));
 		any += any_real(&r.cmps[0]);
 		free_report(&r);
 	}
@@ -251,6 +255,7 @@ static void one_run_calibrated(void **state)
 	struct rng g = {7};
 	struct fake_run fr[2];
 	struct report r;
+	char method[RPT_METHOD_MAX];
 	(void)state;
 	for (int pass = 0; pass < 2; pass++) {
 		fr[0] = run_of(0, -1, 0, 1000, 0, 0, &g);
@@ -270,7 +275,8 @@ static void one_run_calibrated(void **state)
 		r.cals[0].cv[RPT_M_ERR] = NAN;
 		build(&r);
 		assert_int_equal(r.cmps[0].noise, RPT_BY_CALIBRATION);
-		assert_non_null(strstr(r.cmps[0].method, "8 runs of 'sc', label cal, on here"));
+		assert_non_null(strstr(rpt_method_text(&r, &r.cmps[0], method, sizeof method),
+		                       "8 runs of 'sc', label cal, on here"));
 		/* +6 % against runs that differ by 3 % (sd): noise; +30 %: real. */
 		assert_int_equal(r.cmps[0].d[RPT_M_TPS].verdict, pass ? RPT_REAL : RPT_NOISE);
 		free_report(&r);
