@@ -2,7 +2,7 @@
  * (report_compare.c), validity, verdicts and findings.  A cell pools the compared runs of
  * one label at one key: kind (fixed runs or sweep steps), level (users, or the arrival
  * rate of the open model) and planned step length. */
-#include "report.h"
+#include "report_int.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* report_data: reads the selected runs of each database into the report model. */
-#include "report.h"
+#include "report_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -611,6 +611,26 @@ static void free_run(struct rpt_run *run)
 		free(run->agent_notes[i]);
 	free(run->agent_notes);
 	free(run->gaps);
+}
+
+struct report *rpt_new(void)
+{
+	return calloc(1, sizeof(struct report));
+}
+
+void rpt_delete(struct report *r)
+{
+	rpt_free(r);
+	free(r);
+}
+
+void rpt_counts(const struct report *r, struct rpt_counts *c)
+{
+	c->runs = r->nruns;
+	c->labels = r->nlabels;
+	c->findings = r->nfindings;
+	c->pictures = r->npics;
+	c->plot_note = r->plot_note;
 }
 
 void rpt_free(struct report *r)

@@ -7,7 +7,7 @@
  * act on first: a suspected leak or a crashed run before a real difference, a real
  * difference before one within noise, the size of a real difference before its topic.
  */
-#include "report.h"
+#include "report_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* report_json: report.json (the model's tables and findings as data) and summary.csv (one
  * row per run step). */
-#include "report.h"
+#include "report_int.h"
 #include "report_history.h"
 
 #include "jsonw.h"

@@ -22,7 +22,7 @@
  * threshold and drift cases are skipped, saying so.  Failures, errors and skipped cases
  * thus match the exit status: 1 when some case failed, 3 or 130/143 with an error.
  */
-#include "report.h"
+#include "report_int.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -17,7 +17,7 @@
  *                        interval
  *   confounded           the labels compared differ in more than the label (rpt_env_keys)
  */
-#include "report.h"
+#include "report_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * from that comparison (report_compare.c), so the verdict, the tables, the findings and
  * report.json give one quantity one value.
  */
-#include "report.h"
+#include "report_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "report/report.h"
+#include "report/report_int.h"
 #include "run/study_run.h"
 #include "testrng.h"
 

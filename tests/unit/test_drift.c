@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "dur.h"
-#include "report/report.h"
+#include "report/report_int.h"
 
 /* The drift's sentence (report_drift_text.c), in a buffer that lives until the next call. */
 static const char *sentence(const struct rpt_drift *d)
