@@ -665,14 +665,17 @@ struct rpt_cal {
 
 /* A study whose runs are in the report (soak study), as its design is stated. */
 struct rpt_study {
-	int db;            /* index into report.dbs */
-	int64_t id;        /* studies.id */
-	char *name;        /* studies.name */
-	char *design;      /* the sentence the report opens with */
-	int rounds;        /* planned rounds */
-	int done_slots;    /* measured runs done */
-	int slots;         /* measured runs planned */
-	int warmup_runs;   /* runs after each start, recorded and not compared */
+	int db;               /* index into report.dbs */
+	int64_t id;           /* studies.id */
+	char *name;           /* studies.name */
+	char *design;         /* the sentence the report opens with */
+	int rounds;           /* planned rounds */
+	int done_slots;       /* measured runs done */
+	int slots;            /* measured runs planned */
+	int warmup_runs;      /* runs after each start, recorded and not compared */
+	double warmup_steady; /* > 0: warm-up runs went on until two in a row agreed within
+	                       * this share (sql/010), at most warmup_max of them a start */
+	int warmup_max;
 	char until[128];   /* sequential: the precision it ran to ("tps 3%, cpu.app 3%"), or "" */
 	int64_t budget_ms; /* sequential: the time it could take (0: none) */
 	int looks;         /* sequential: the looks taken (rounds judged) */
