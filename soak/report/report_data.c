@@ -613,6 +613,35 @@ static void free_run(struct rpt_run *run)
 	free(run->gaps);
 }
 
+int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it, const char *text)
+{
+	if (*n == *cap) {
+		int nc = *cap ? *cap * 2 : 16;
+		struct rpt_item *p = realloc(*v, (size_t)nc * sizeof *p);
+		if (!p)
+			return -1;
+		*v = p;
+		*cap = nc;
+	}
+	(*v)[*n] = *it;
+	if (!((*v)[*n].text = strdup(text)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+void rpt_items_free(struct rpt_item *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i].text);
+	free(v);
+}
+
+const char *rpt_label_name(const struct report *r, int l)
+{
+	return r->labels[l].name;
+}
+
 struct report *rpt_new(void)
 {
 	return calloc(1, sizeof(struct report));
@@ -650,12 +679,8 @@ void rpt_free(struct report *r)
 	for (int i = 0; i < r->nsweeps; i++)
 		free(r->sweeps[i].cells);
 	free(r->sweeps);
-	for (int i = 0; i < r->nfindings; i++)
-		free(r->findings[i].text);
-	free(r->findings);
-	for (int i = 0; i < r->nvalidity; i++)
-		free(r->validity[i].message);
-	free(r->validity);
+	rpt_items_free(r->findings, r->nfindings);
+	rpt_items_free(r->validity, r->nvalidity);
 	for (int i = 0; i < r->nverdicts; i++)
 		free(r->verdicts[i].sentence);
 	free(r->verdicts);

@@ -157,12 +157,12 @@ static int validity(struct rpt_doc *d)
 	if (!b)
 		return -1;
 	for (int i = 0; i < r->nvalidity; i++) {
-		const struct rpt_valid *v = &r->validity[i];
+		const struct rpt_item *v = &r->validity[i];
 		int warn = !strcmp(v->severity, "warn");
-		b->items[b->nitems++] = (struct rpt_item){.tag = warn ? "warning" : "note",
-		                                          .code = v->code,
-		                                          .text = v->message,
-		                                          .cls = warn ? "warn" : "info"};
+		b->items[b->nitems++] = (struct rpt_doc_item){.tag = warn ? "warning" : "note",
+		                                              .code = v->code,
+		                                              .text = v->text,
+		                                              .cls = warn ? "warn" : "info"};
 	}
 	return 0;
 }
@@ -186,7 +186,7 @@ static int findings(struct rpt_doc *d)
 	for (int t = 0; t < RPT_NTOPIC; t++) {
 		struct rpt_block *b = NULL;
 		for (int i = 0; i < r->nfindings; i++) {
-			const struct rpt_finding *x = &r->findings[i];
+			const struct rpt_item *x = &r->findings[i];
 			if (x->top || x->topic != (enum rpt_topic)t)
 				continue;
 			if (!b && (heading(d, 3, rpt_topic_title((enum rpt_topic)t)) < 0 ||

@@ -119,7 +119,7 @@ static void html_list(const struct rpt_block *b, FILE *f)
 	else
 		fputs("<ul>\n", f);
 	for (int i = 0; i < b->nitems; i++) {
-		const struct rpt_item *it = &b->items[i];
+		const struct rpt_doc_item *it = &b->items[i];
 		if (it->cls)
 			fprintf(f, "<li class=\"%s\">", it->cls);
 		else

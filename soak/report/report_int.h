@@ -692,14 +692,6 @@ struct rpt_study {
 	char status[16];   /* running | done | interrupted | failed */
 };
 
-/* A validity item about the data (the first run after a start that differs beyond noise). */
-struct rpt_validity_item {
-	char name[24];  /* code: cold_start */
-	char label[64]; /* the label it concerns */
-	char run[48];   /* the run's key */
-	char *message;  /* the sentence (owned) */
-};
-
 /* A label's sweep: its sweep cells of one planned duration, by concurrency. */
 struct rpt_sweep {
 	int label;          /* index into report.labels */
@@ -726,28 +718,33 @@ enum rpt_topic {
 	RPT_NTOPIC
 };
 
-/* A finding: one line per topic and label, with the numbers. */
-struct rpt_finding {
-	char kind[24];        /* the topic's key (rpt_topic_key), for pipelines */
-	enum rpt_topic topic; /* its topic */
+/* One thing the report says about the runs: a finding (one line per topic and label, with
+ * the numbers) or a validity item (can the numbers be trusted: a warning or a note about
+ * the data behind them, report_validity.c).  One type, one add (rpt_item_add). */
+struct rpt_item {
+	char code[24];        /* finding: its topic's key (rpt_topic_key), for pipelines;
+	                       * validity: host_saturated, generator_saturated, short_window,
+	                       * not_steady, cold_start, errors, clock_skew, confounded */
+	char severity[8];     /* validity: "warn", a figure may mislead, or "info", worth
+	                       * knowing; finding: "" */
+	enum rpt_topic topic; /* finding: its topic */
 	int label;            /* index into labels, or -1 (the whole report) */
-	double score;         /* how much it matters (higher first; see report_findings.c) */
-	int top;              /* 1: one of the RPT_TOP_FINDINGS that matter most */
-	char *text;           /* the line */
+	char run[96];         /* validity: run keys it concerns, comma-separated, or "" */
+	double score;         /* finding: how much it matters (higher first; see
+	                       * report_findings.c) */
+	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
+	char *text;           /* the sentence (owned) */
 };
+/* report_data.c: appends *it with a copy of text to the array *v of *n items (*cap
+ * allocated); 0, or -1 out of memory. */
+int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it,
+                 const char *text);
+/* Releases items v[0..n) and the array. */
+void rpt_items_free(struct rpt_item *v, int n);
+/* A label's name. */
+const char *rpt_label_name(const struct report *r, int l);
 
 #define RPT_TOP_FINDINGS 5 /* findings listed first, right after the validity warnings */
-
-/* Can the numbers be trusted: one warning (or note) about the data behind them
- * (report_validity.c). */
-struct rpt_valid {
-	char severity[8]; /* "warn": a figure may mislead; "info": worth knowing */
-	char code[24]; /* host_saturated, generator_saturated, short_window, not_steady, cold_start,
-	                * errors, clock_skew, confounded */
-	int label;     /* index into labels, or -1 */
-	char run[96];  /* run keys it concerns, comma-separated, or "" */
-	char *message; /* what it is, the numbers, and what to do */
-};
 
 /* The changes the advice aims to resolve, unless a study's `until` names others: what
  * version-upgrade studies look for (2-10 %; p99 moves far more from run to run). */
@@ -796,27 +793,27 @@ struct report {
 	int nruns;                /* entries in runs */
 	char cpu_names[RPT_MAX_SOURCES][RPT_NAME_MAX]; /* CPU series over all runs, sorted */
 	int ncpu;                                      /* entries in cpu_names */
-	struct rpt_cell *cells;       /* sorted: kind (fixed first), concurrency, duration, label */
-	int ncells;                   /* entries in cells */
-	struct rpt_cmp *cmps;         /* in cell order */
-	int ncmps;                    /* entries in cmps */
-	struct rpt_sweep *sweeps;     /* by label order, then duration */
-	int nsweeps;                  /* entries in sweeps */
-	struct rpt_finding *findings; /* by topic, then label */
-	int nfindings;                /* entries in findings */
-	struct rpt_valid *validity;   /* warnings first, then notes; by code, label, run */
-	int nvalidity;                /* entries in validity */
-	struct rpt_vrow *verdicts;    /* one per label, baseline first */
-	int nverdicts;                /* entries in verdicts */
-	struct rpt_picture *pics;     /* in report order */
-	int npics;                    /* entries in pics */
-	char plot_note[256];          /* why pictures are missing, or "" */
-	struct rpt_study *studies;    /* studies of the selected runs (report_study.c) */
-	int nstudies;                 /* entries in studies */
-	struct rpt_cal *cals;         /* calibrations found in the databases */
-	int ncals;                    /* entries in cals */
-	struct rpt_history *history;  /* night over night (report_history.h): NULL unless a
-	                               * label and scenario have RPT_HIST_MIN_RUNS runs */
+	struct rpt_cell *cells;      /* sorted: kind (fixed first), concurrency, duration, label */
+	int ncells;                  /* entries in cells */
+	struct rpt_cmp *cmps;        /* in cell order */
+	int ncmps;                   /* entries in cmps */
+	struct rpt_sweep *sweeps;    /* by label order, then duration */
+	int nsweeps;                 /* entries in sweeps */
+	struct rpt_item *findings;   /* by topic, then label */
+	int nfindings;               /* entries in findings */
+	struct rpt_item *validity;   /* warnings first, then notes; by code, label, run */
+	int nvalidity;               /* entries in validity */
+	struct rpt_vrow *verdicts;   /* one per label, baseline first */
+	int nverdicts;               /* entries in verdicts */
+	struct rpt_picture *pics;    /* in report order */
+	int npics;                   /* entries in pics */
+	char plot_note[256];         /* why pictures are missing, or "" */
+	struct rpt_study *studies;   /* studies of the selected runs (report_study.c) */
+	int nstudies;                /* entries in studies */
+	struct rpt_cal *cals;        /* calibrations found in the databases */
+	int ncals;                   /* entries in cals */
+	struct rpt_history *history; /* night over night (report_history.h): NULL unless a
+	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
 /* Adds a step's steady window (counters and decoded histogram) into acc (initialised). */
@@ -830,9 +827,8 @@ int rpt_study_designs(struct report *r, char *err, size_t errlen);
 /* The cold_start validity items: a study's first run after a start (a warm-up, or a
  * compared run when warmup_runs is 0) whose TPS or mean latency lies outside the 95%
  * prediction interval of the label's compared runs.  *out is allocated (NULL when none);
- * rpt_validity_free.  0, or -1 out of memory. */
-int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *n);
-void rpt_validity_free(struct rpt_validity_item *v, int n);
+ * rpt_items_free.  0, or -1 out of memory. */
+int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n);
 /* "runs", "batch means", "calibration". */
 const char *rpt_noise_name(enum rpt_noise n);
 /* report_method_text.c: the sentence that says how comparison m was judged (its method,

@@ -597,7 +597,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 	}
 	fputs("  ],\n  \"validity\": [\n", f);
 	for (int i = 0; i < r->nvalidity; i++) {
-		const struct rpt_valid *v = &r->validity[i];
+		const struct rpt_item *v = &r->validity[i];
 		fputs("    {\"severity\": ", f);
 		json_write_str(f, v->severity);
 		fputs(", \"code\": ", f);
@@ -610,7 +610,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 		fputs(", \"run\": ", f);
 		json_write_str(f, v->run);
 		fputs(", \"message\": ", f);
-		json_write_str(f, v->message);
+		json_write_str(f, v->text);
 		fputs(i + 1 < r->nvalidity ? "},\n" : "}\n", f);
 	}
 	fputs("  ],\n  \"runs\": [\n", f);
@@ -630,9 +630,9 @@ int rpt_write_json(const struct report *r, FILE *f)
 	}
 	fputs("  ],\n  \"findings\": [\n", f);
 	for (int i = 0; i < r->nfindings; i++) {
-		const struct rpt_finding *x = &r->findings[i];
+		const struct rpt_item *x = &r->findings[i];
 		fputs("    {\"kind\": ", f);
-		json_write_str(f, x->kind);
+		json_write_str(f, x->code);
 		fputs(", \"label\": ", f);
 		if (x->label >= 0)
 			json_write_str(f, r->labels[x->label].name);

@@ -5,7 +5,6 @@
 #include "report_int.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +12,7 @@
 #include "redact.h"
 #include "dur.h"
 #include "report_read.h"
+#include "report_text.h"
 
 #define DESIGN_MAX 1400 /* bytes of one study's design sentence */
 
@@ -242,27 +242,8 @@ done:
 
 /* --- designs ---------------------------------------------------------------------------- */
 
-/* Appends to a bounded sentence. */
-struct dbuf {
-	char s[DESIGN_MAX];
-	size_t n;
-};
-
-__attribute__((format(printf, 2, 3))) static void put(struct dbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-	if (b->n >= sizeof b->s - 1)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		b->n = (size_t)k < sizeof b->s - b->n ? b->n + (size_t)k : sizeof b->s - 1;
-}
-
 /* "ab ba ab": the rounds' orders as the report's runs show them (first four rounds). */
-static void rounds_seen(const struct report *r, int si, struct dbuf *b)
+static void rounds_seen(const struct report *r, int si, struct sbuf *b)
 {
 	int shown = 0;
 	for (int round = 1; round <= r->studies[si].rounds && shown < 4; round++) {
@@ -273,15 +254,15 @@ static void rounds_seen(const struct report *r, int si, struct dbuf *b)
 				if (run->study != si || run->warmup || run->round != round ||
 				    run->position != pos || !run->compared)
 					continue;
-				put(b, "%s%s", any ? " " : (shown ? "; " : ""),
-				    r->labels[run->label].name);
+				rpt_sb_printf(b, "%s%s", any ? " " : (shown ? "; " : ""),
+				              r->labels[run->label].name);
 				any = 1;
 				break;
 			}
 		shown += any;
 	}
 	if (r->studies[si].rounds > shown && shown)
-		put(b, "; ...");
+		rpt_sb_printf(b, "; ...");
 }
 
 /* "Placement: the generator on CPU 0; app on CPU 1 (tomcat9, tomcat10); db on CPU 1. ",
@@ -289,7 +270,7 @@ static void rounds_seen(const struct report *r, int si, struct dbuf *b)
  * CPUs differ from every source's; nothing when it was not placed. */
 /* Warm-up until steady: the rule, and per target how many warm-up runs its starts took and
  * whether the last two agreed (the study's own test, redone on the recorded figures). */
-static void warmup_clause(const struct report *r, int si, struct dbuf *b)
+static void warmup_clause(const struct report *r, int si, struct sbuf *b)
 {
 	const struct rpt_study *st = &r->studies[si];
 	int said = 0, open = 0;
@@ -299,7 +280,8 @@ static void warmup_clause(const struct report *r, int si, struct dbuf *b)
 			open = r->runs[i].steps[0].rate > 0;
 			break;
 		}
-	put(b,
+	rpt_sb_printf(
+	    b,
 	    "warm-up runs after each start went on until two in a row agreed within %g %% in "
 	    "%s (at least %d, at most %d) and were not compared: ",
 	    100 * st->warmup_steady, open ? "mean latency" : "TPS",
@@ -327,18 +309,19 @@ static void warmup_clause(const struct report *r, int si, struct dbuf *b)
 		}
 		if (!starts)
 			continue;
-		put(b, "%s%s %d", said ? ", " : "", r->labels[l].name, n);
+		rpt_sb_printf(b, "%s%s %d", said ? ", " : "", r->labels[l].name, n);
 		if (unsteady)
-			put(b,
+			rpt_sb_printf(
+			    b,
 			    " (not steady after %s: its compared runs may still have been "
 			    "warming)",
 			    starts > 1 ? "some starts" : "the last one");
 		said = 1;
 	}
-	put(b, "%s. ", said ? "" : "none recorded");
+	rpt_sb_printf(b, "%s. ", said ? "" : "none recorded");
 }
 
-static void placement_clause(const struct report *r, int si, struct dbuf *b)
+static void placement_clause(const struct report *r, int si, struct sbuf *b)
 {
 	char gen[64] = "", srcs[8][RPT_NAME_MAX], lists[8][64], labels[8][160];
 	int n = 0, mixed = 0;
@@ -379,20 +362,21 @@ static void placement_clause(const struct report *r, int si, struct dbuf *b)
 		apart = strcmp(lists[j], gen) != 0;
 	if (!apart)
 		return;
-	put(b, "Placement: the generator on CPU%s %s", strpbrk(gen, ",-") ? "s" : "", gen);
+	rpt_sb_printf(b, "Placement: the generator on CPU%s %s", strpbrk(gen, ",-") ? "s" : "",
+	              gen);
 	if (mixed)
-		put(b, " (not in every run)");
+		rpt_sb_printf(b, " (not in every run)");
 	for (int j = 0; j < n; j++)
-		put(b, "; %s on CPU%s %s (%s)", srcs[j], strpbrk(lists[j], ",-") ? "s" : "",
-		    lists[j], labels[j]);
-	put(b, ". ");
+		rpt_sb_printf(b, "; %s on CPU%s %s (%s)", srcs[j],
+		              strpbrk(lists[j], ",-") ? "s" : "", lists[j], labels[j]);
+	rpt_sb_printf(b, ". ");
 }
 
 int rpt_study_designs(struct report *r, char *err, size_t errlen)
 {
 	for (int si = 0; si < r->nstudies; si++) {
 		struct rpt_study *st = &r->studies[si];
-		struct dbuf b = {.n = 0};
+		struct sbuf b = {.cap = DESIGN_MAX};
 		int ntargets = 1, nscen = 0;
 		char scen[256] = "";
 
@@ -408,28 +392,32 @@ int rpt_study_designs(struct report *r, char *err, size_t errlen)
 			snprintf(scen + used, sizeof scen - used, "%s'%s'", nscen++ ? ", " : "",
 			         run->name);
 		}
-		put(&b, "Study '%s': %d target%s (%s), %d round%s", st->name, ntargets,
-		    ntargets == 1 ? "" : "s", st->targets, st->rounds, st->rounds == 1 ? "" : "s");
+		rpt_sb_printf(&b, "Study '%s': %d target%s (%s), %d round%s", st->name, ntargets,
+		              ntargets == 1 ? "" : "s", st->targets, st->rounds,
+		              st->rounds == 1 ? "" : "s");
 		if (ntargets > 1) {
 			if (strcmp(st->order, "random") == 0)
-				put(&b, " in random order (each round shuffled, seed %lld: ",
-				    (long long)st->seed);
+				rpt_sb_printf(&b,
+				              " in random order (each round shuffled, seed %lld: ",
+				              (long long)st->seed);
 			else
-				put(&b,
+				rpt_sb_printf(
+				    &b,
 				    " in interleaved order (odd rounds in file order, even rounds "
 				    "reversed: ");
 			rounds_seen(r, si, &b);
-			put(&b, ")");
+			rpt_sb_printf(&b, ")");
 		}
-		put(&b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", scen);
+		rpt_sb_printf(&b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", scen);
 		if (*st->before_each)
-			put(&b, "Before every run: `%s`. ", st->before_each);
+			rpt_sb_printf(&b, "Before every run: `%s`. ", st->before_each);
 		else
-			put(&b, "Nothing was reset between runs. ");
+			rpt_sb_printf(&b, "Nothing was reset between runs. ");
 		if (st->managed == 0)
-			put(&b, "The targets were already running; ");
+			rpt_sb_printf(&b, "The targets were already running; ");
 		else
-			put(&b, "%s %s; ",
+			rpt_sb_printf(
+			    &b, "%s %s; ",
 			    st->managed == ntargets ? "Targets" : "Targets the study started",
 			    st->keep_running
 			        ? "were kept running for the whole study"
@@ -437,23 +425,27 @@ int rpt_study_designs(struct report *r, char *err, size_t errlen)
 		if (st->warmup_steady > 0)
 			warmup_clause(r, si, &b);
 		else if (st->warmup_runs > 0)
-			put(&b,
+			rpt_sb_printf(
+			    &b,
 			    "the first %s of each target after %s %s recorded and not compared. ",
 			    st->warmup_runs == 1 ? "run" : "runs",
 			    st->managed ? "its start (or the study's, when already running)"
 			                : "the study began",
 			    st->warmup_runs == 1 ? "was" : "were");
 		else
-			put(&b, "no warm-up run: the first run after a start is compared. ");
+			rpt_sb_printf(&b,
+			              "no warm-up run: the first run after a start is compared. ");
 		if (st->until[0]) {
 			char d[32];
-			put(&b,
+			rpt_sb_printf(
+			    &b,
 			    "Sequential: rounds were added until %s (every comparison's interval "
 			    "that "
 			    "narrow) within %s; ",
 			    st->until, dur_format(st->budget_ms, d, sizeof d));
 			if (st->max_looks > 0)
-				put(&b,
+				rpt_sb_printf(
+				    &b,
 				    "it looked %d of the %d times its budget allowed and stopped "
 				    "%s. ",
 				    st->looks, st->max_looks,
@@ -462,14 +454,16 @@ int rpt_study_designs(struct report *r, char *err, size_t errlen)
 				    : !strcmp(st->stop, "rounds") ? "at its last round"
 				                                  : "when its budget was spent");
 			else
-				put(&b, "it stopped before a second round, so it never looked. ");
+				rpt_sb_printf(
+				    &b, "it stopped before a second round, so it never looked. ");
 		}
 		placement_clause(r, si, &b);
 		if (st->until[0])
-			put(&b, "%d measured runs done (study %s).", st->done_slots, st->status);
+			rpt_sb_printf(&b, "%d measured runs done (study %s).", st->done_slots,
+			              st->status);
 		else
-			put(&b, "%d of %d measured runs done (study %s).", st->done_slots,
-			    st->slots, st->status);
+			rpt_sb_printf(&b, "%d of %d measured runs done (study %s).", st->done_slots,
+			              st->slots, st->status);
 		free(st->design);
 		if (!(st->design = strdup(b.s))) {
 			snprintf(err, errlen, "out of memory");
@@ -507,30 +501,20 @@ static double run_figure(const struct rpt_run *run, const struct rpt_cell *c, en
 	return n ? sum / n : NAN;
 }
 
-static int add_item(struct rpt_validity_item **out, int *n, int *cap, const struct report *r,
-                    const struct rpt_run *run, const char *msg)
+/* A cold_start item about run: a warning, or a note when the run is a warm-up (slow by
+ * design and left out of the comparison). */
+static int add_item(struct rpt_item **out, int *n, int *cap, const struct rpt_run *run,
+                    const char *msg)
 {
-	struct rpt_validity_item *v;
-	if (*n == *cap) {
-		int nc = *cap ? *cap * 2 : 8;
-		struct rpt_validity_item *p = realloc(*out, (size_t)nc * sizeof *p);
-		if (!p)
-			return -1;
-		*out = p;
-		*cap = nc;
-	}
-	v = &(*out)[*n];
-	memset(v, 0, sizeof *v);
-	snprintf(v->name, sizeof v->name, "cold_start");
-	snprintf(v->label, sizeof v->label, "%s", r->labels[run->label].name);
-	snprintf(v->run, sizeof v->run, "%s", run->key);
-	if (!(v->message = strdup(msg)))
-		return -1;
-	(*n)++;
-	return 0;
+	struct rpt_item it = {.label = run->label};
+
+	snprintf(it.code, sizeof it.code, "cold_start");
+	snprintf(it.severity, sizeof it.severity, "%s", run->warmup ? "info" : "warn");
+	snprintf(it.run, sizeof it.run, "%s", run->key);
+	return rpt_item_add(out, n, cap, &it, msg);
 }
 
-int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *n)
+int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n)
 {
 	int cap = 0;
 
@@ -545,7 +529,7 @@ int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *
 			double x[RPT_MAX_RUNS], rel[2], half[2], v[2];
 			struct rpt_bm rest[2];
 			int k = 0, out2[2] = {0, 0};
-			struct dbuf b = {.n = 0};
+			struct sbuf b = {.cap = DESIGN_MAX};
 			char d[32];
 			if (cell->label != run->label || isnan(run_figure(run, cell, RPT_M_TPS)))
 				continue;
@@ -567,27 +551,29 @@ int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *
 			}
 			if (!out2[0] && !out2[1])
 				continue;
-			put(&b, "Run %s (%s), the first after its target started, ", run->key,
-			    r->labels[run->label].name);
+			rpt_sb_printf(&b, "Run %s (%s), the first after its target started, ",
+			              run->key, r->labels[run->label].name);
 			if (out2[0])
-				put(&b, "served %.1f %% %s requests per second", fabs(rel[0]),
-				    rel[0] < 0 ? "fewer" : "more");
+				rpt_sb_printf(&b, "served %.1f %% %s requests per second",
+				              fabs(rel[0]), rel[0] < 0 ? "fewer" : "more");
 			if (out2[0] && out2[1])
-				put(&b, " and ");
+				rpt_sb_printf(&b, " and ");
 			if (out2[1])
-				put(&b, "answered %.1f %% %s on average", fabs(rel[1]),
-				    rel[1] > 0 ? "slower" : "faster");
-			put(&b, " than the label's %d other compared run%s at %d users (%s", k,
-			    k == 1 ? "" : "s", cell->concurrency,
-			    dur_format(cell->planned_ms, d, sizeof d));
-			put(&b, "; 95 %% prediction interval +-%.1f %%",
-			    out2[0] ? half[0] : half[1]);
-			put(&b, "). %s",
-			    run->warmup ? "It was a warm-up run and is not compared."
-			                : "It is compared: a warm-up run (warmup_runs = 1) would "
-			                  "leave it out.");
-			if (add_item(out, n, &cap, r, run, b.s) < 0) {
-				rpt_validity_free(*out, *n);
+				rpt_sb_printf(&b, "answered %.1f %% %s on average", fabs(rel[1]),
+				              rel[1] > 0 ? "slower" : "faster");
+			rpt_sb_printf(&b,
+			              " than the label's %d other compared run%s at %d users (%s",
+			              k, k == 1 ? "" : "s", cell->concurrency,
+			              dur_format(cell->planned_ms, d, sizeof d));
+			rpt_sb_printf(&b, "; 95 %% prediction interval +-%.1f %%",
+			              out2[0] ? half[0] : half[1]);
+			rpt_sb_printf(&b, "). %s",
+			              run->warmup
+			                  ? "It was a warm-up run and is not compared."
+			                  : "It is compared: a warm-up run (warmup_runs = 1) would "
+			                    "leave it out.");
+			if (add_item(out, n, &cap, run, b.s) < 0) {
+				rpt_items_free(*out, *n);
 				*out = NULL;
 				*n = 0;
 				return -1;
@@ -595,11 +581,4 @@ int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *
 		}
 	}
 	return 0;
-}
-
-void rpt_validity_free(struct rpt_validity_item *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		free(v[i].message);
-	free(v);
 }

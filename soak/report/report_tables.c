@@ -112,11 +112,6 @@ void rpt_tables_free(struct rpt_table *t, int n)
 
 /* --- the tables ----------------------------------------------------------------------- */
 
-static const char *lname(const struct report *r, int l)
-{
-	return r->labels[l].name;
-}
-
 static char *dur_s(double seconds, char *buf, size_t len)
 {
 	return dur_format((int64_t)llround(seconds) * 1000, buf, len);
@@ -196,7 +191,7 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 			continue;
 		row = rpt_tb_row(b);
 		rpt_tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
-		rpt_tb_set(b, row, c++, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, c++, "%s", rpt_label_name(r, run->label));
 		rpt_tb_set(b, row, c++, "%s",
 		           run->nsteps ? rpt_level_text(run->steps[0].concurrency,
 		                                        run->steps[0].rate, x[1], sizeof x[1])
@@ -229,7 +224,7 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 	static const char *const names[] = {"load", "duration", "avg", "99%", "TPS", "total"};
 	char title[96], d[32];
 
-	snprintf(title, sizeof title, "Sweep: %s (%s steps)", lname(r, sw->label),
+	snprintf(title, sizeof title, "Sweep: %s (%s steps)", rpt_label_name(r, sw->label),
 	         dur_format(sw->planned_ms, d, sizeof d));
 	rpt_tb_begin(b, t, title, 6);
 	rpt_tb_header(b, names, "rrrrrr");
@@ -282,7 +277,7 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 			         m == 0   ? "TPS"
 			         : m == 1 ? "avg"
 			                  : "99%",
-			         lname(r, sw[k]->label));
+			         rpt_label_name(r, sw[k]->label));
 			names[1 + col] = hdr[col];
 			align[1 + col] = 'r';
 		}
@@ -363,7 +358,7 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	    "the row's one method (see 'How changes are judged') and together (Holm): a system "
 	    "compared with itself has at most a 5%% chance of any figure in the row called "
 	    "real.",
-	    lname(r, 0));
+	    rpt_label_name(r, 0));
 	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
@@ -371,8 +366,8 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		char at[96];
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%s", rpt_cell_text(c, at, sizeof at));
-		rpt_tb_set(b, row, 1, "%s", lname(r, c->label));
-		rpt_tb_set(b, row, 2, "%s", lname(r, a->label));
+		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, c->label));
+		rpt_tb_set(b, row, 2, "%s", rpt_label_name(r, a->label));
 		for (int k = 0; k < RPT_NMETRIC; k++)
 			change_cell(b, row, 3 + k, m->base_value[k], m->value[k], &m->d[k],
 			            k == RPT_M_ERR);
@@ -412,7 +407,7 @@ static void errors_table(const struct report *r, struct rpt_tb *b, struct rpt_ta
 				if (!count)
 					continue;
 				int row = rpt_tb_row(b);
-				rpt_tb_set(b, row, 0, "%s", lname(r, l));
+				rpt_tb_set(b, row, 0, "%s", rpt_label_name(r, l));
 				rpt_tb_set(b, row, 1, "%s", side ? "client" : "server");
 				rpt_tb_set(b, row, 2, "%s", err_class_name((enum err_class)c));
 				rpt_tb_set(b, row, 3, "%lld", (long long)count);
@@ -451,7 +446,7 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 				continue;
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%lld", (long long)s->gc_events);
 			rpt_tb_set(b, row, 4, "%s%%",
@@ -488,7 +483,7 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 				continue;
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
 			rpt_tb_set(b, row, 4, "%s MB/h",
@@ -526,7 +521,7 @@ static void drift_rows(const struct report *r, struct rpt_tb *b, const struct rp
 		size_t used = 0;
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%s", run->key);
-		rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 		rpt_tb_set(b, row, 2, "%s", step);
 		rpt_tb_set(b, row, 3, "%s", dur_s(d->window_s, x, sizeof x));
 		rpt_tb_set(b, row, 9, "%s", rpt_drift_name(d->verdict));
@@ -593,7 +588,7 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 		if (judged < run->nsteps) {
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s", run->key);
-			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 			if (judged)
 				rpt_tb_set(b, row, 2, "%d other%s", run->nsteps - judged,
 				           run->nsteps - judged == 1 ? "" : "s");
@@ -621,7 +616,7 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		iso[19] = '\0';
 		iso[10] = ' ';
 		rpt_tb_set(b, row, 0, "%s", run->key);
-		rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 		rpt_tb_set(b, row, 2, "%s", run->name);
 		rpt_tb_set(b, row, 3, "%s", run->mode);
 		rpt_tb_set(b, row, 4, "%s", run->connection);

@@ -397,7 +397,7 @@ static void cold_start(void **state)
 	(void)state;
 	for (int cold = 0; cold < 2; cold++) {
 		struct fake_run fr[8];
-		struct rpt_validity_item *v;
+		struct rpt_item *v;
 		struct report r;
 		int n;
 		fr[0] = run_of(0, 0, 1, cold ? 700 : 1000, 0, 0, &g);
@@ -412,15 +412,15 @@ static void cold_start(void **state)
 		assert_int_equal(rpt_cold_start(&r, &v, &n), 0);
 		assert_int_equal(n, cold);
 		if (cold) {
-			assert_string_equal(v[0].name, "cold_start");
+			assert_string_equal(v[0].code, "cold_start");
 			assert_string_equal(v[0].run, "1");
-			assert_string_equal(v[0].label, "a");
+			assert_string_equal(r.labels[v[0].label].name, "a");
 			assert_non_null(
-			    strstr(v[0].message, "first after its target started, served 3"));
-			assert_non_null(strstr(v[0].message, "% fewer requests per second"));
-			assert_non_null(strstr(v[0].message, "warm-up run and is not compared"));
+			    strstr(v[0].text, "first after its target started, served 3"));
+			assert_non_null(strstr(v[0].text, "% fewer requests per second"));
+			assert_non_null(strstr(v[0].text, "warm-up run and is not compared"));
 		}
-		rpt_validity_free(v, n);
+		rpt_items_free(v, n);
 		free_report(&r);
 	}
 }
