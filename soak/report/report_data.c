@@ -613,30 +613,6 @@ static void free_run(struct rpt_run *run)
 	free(run->gaps);
 }
 
-int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it, const char *text)
-{
-	if (*n == *cap) {
-		int nc = *cap ? *cap * 2 : 16;
-		struct rpt_item *p = realloc(*v, (size_t)nc * sizeof *p);
-		if (!p)
-			return -1;
-		*v = p;
-		*cap = nc;
-	}
-	(*v)[*n] = *it;
-	if (!((*v)[*n].text = strdup(text)))
-		return -1;
-	(*n)++;
-	return 0;
-}
-
-void rpt_items_free(struct rpt_item *v, int n)
-{
-	for (int i = 0; v && i < n; i++)
-		free(v[i].text);
-	free(v);
-}
-
 const char *rpt_label_name(const struct report *r, int l)
 {
 	return r->labels[l].name;

@@ -735,13 +735,13 @@ struct rpt_item {
 	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
 	char *text;           /* the sentence (owned) */
 };
-/* report_data.c: appends *it with a copy of text to the array *v of *n items (*cap
+/* report_item.c: appends *it with a copy of text to the array *v of *n items (*cap
  * allocated); 0, or -1 out of memory. */
 int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it,
                  const char *text);
 /* Releases items v[0..n) and the array. */
 void rpt_items_free(struct rpt_item *v, int n);
-/* A label's name. */
+/* report_data.c: a label's name. */
 const char *rpt_label_name(const struct report *r, int l);
 
 #define RPT_TOP_FINDINGS 5 /* findings listed first, right after the validity warnings */
@@ -866,8 +866,6 @@ extern const int rpt_nenv_keys;
 int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen);
 /* Registers the pictures without drawing them (--no-plots). */
 int rpt_plan_pictures(struct report *r, char *err, size_t errlen);
-/* report_files.c: mkdir -p; 0, or -1 with err. */
-int rpt_mkdir_p(const char *path, char *err, size_t errlen);
 /* Writers, each to an open stream. */
 int rpt_write_md(const struct report *r, FILE *f);
 int rpt_write_html(const struct report *r, FILE *f);

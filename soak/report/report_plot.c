@@ -883,7 +883,7 @@ int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
 	err[0] = '\0';
 	for (int i = 0; i < 3; i++) {
 		snprintf(sub, sizeof sub, "%s/%s", dir, i == 0 ? "img" : i == 1 ? "data" : "plots");
-		if (rpt_mkdir_p(sub, err, errlen) < 0)
+		if (fmode_mkdir_p(sub, err, errlen) < 0)
 			return -1;
 	}
 	clean(dir, "img", img_ext, 2);
