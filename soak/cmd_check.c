@@ -2,7 +2,7 @@
  * soak check — validates scenario files and prints their plan; sends nothing.  When the
  * database already holds a run of a scenario (same name), it also prints how long to run:
  * what that run's noise resolves and the measured time per label that would resolve 2 %
- * of TPS and 10 % of p99 (report/report_estimate.c).
+ * of TPS and 10 % of p99 (report/write/report_estimate.c).
  */
 #include <getopt.h>
 #include <sqlite3.h>

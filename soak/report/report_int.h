@@ -1,8 +1,8 @@
 /*
  * report_int — the model of `soak report`, inside report/ only (the commands see
- * report.h): what the databases hold about the selected runs,
- * the tables and findings built from it, and the writers that turn it into report.md,
- * report.html, summary.csv, report.json and gnuplot pictures.
+ * report.h): what the databases hold about the selected runs, what is judged about them,
+ * and the writers (write/, a room of its own) that turn it into report.md, report.html,
+ * summary.csv, report.json, JUnit XML and gnuplot pictures.
  *
  * Flow, one direction only:
  *   rpt_read()      report_data.c   each database in turn, read-only use; afterwards the
@@ -13,11 +13,13 @@
  *                   report_validity.c  can the numbers be trusted (warnings)
  *                   report_verdict.c   each label against the baseline, how long to run
  *                   report_findings.c  one line per topic and label, the five that matter
- *   rpt_plots()     report_plot.c   data files, scripts and gnuplot runs into DIR
- *   rpt_write_*()   report_md.c, report_html.c, report_json.c; rpt_write_files() (report_files.c)
- *                   puts them all in the report's directory; the tables they share come
- *                   from report_front.c (verdict, how long, environment) and
- *                   report_tables.c (the detail)
+ *   write/          every file: rpt_write_files() (report_files.c) draws the pictures
+ *                   (report_plot.c) and writes report.md and report.html (report_md.c,
+ *                   report_html.c: one document, report_doc.c), summary.csv and
+ *                   report.json (report_json.c); the tables they share come from
+ *                   report_front.c (verdict, how long, environment) and report_tables.c
+ *                   (the detail); the sentences of drift, memory and method from
+ *                   report_*_text.c; number formats from report_fmt.c
  * A report reads in this order: verdict, validity, what matters most, the other findings
  * by topic, the labels over time, how long to run, environment, detail tables, pictures of
  * each run.

@@ -1,6 +1,6 @@
 /* report_front: the tables a report opens with — the verdict of each label against the
  * baseline and how long to run — and the environment of each label (what ran). */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #ifndef SOAK_REPORT_DOC_H
 #define SOAK_REPORT_DOC_H
 
-#include "report_int.h"
+#include "report/report_int.h"
 
 enum rpt_block_kind {
 	RPT_B_HEADING,  /* a section heading (level 1..3) */

@@ -3,13 +3,13 @@
  * third to the last: p99 +38.2% (real) ..."), and the breaches of soak run's drift
  * thresholds.  Every writer (report.md and report.html through the document, report.json,
  * JUnit, soak run's end-of-run check) shows the same sentence. */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "dur.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 /* What each kind is called in a sentence. */
 static const char *const label[] = {

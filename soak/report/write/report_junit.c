@@ -22,7 +22,7 @@
  * threshold and drift cases are skipped, saying so.  Failures, errors and skipped cases
  * thus match the exit status: 1 when some case failed, 3 or 130/143 with an error.
  */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,8 +34,8 @@
 
 #include "clock.h"
 #include "db.h"
-#include "report_read.h"
-#include "report_text.h"
+#include "report/report_read.h"
+#include "report/report_text.h"
 
 #define JU_MAX_CASES 4096 /* test cases of one run: steps x thresholds, warnings */
 

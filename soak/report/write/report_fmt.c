@@ -1,7 +1,7 @@
 /* report_fmt: how every writer of the report shows a number, a level, a cell and a figure's
  * key, and the advice of how long to run in words: one place, so that a table, a sentence
  * and report.json never show one quantity two ways. */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* report_html: report.html — one self-contained page: inline CSS, the SVG pictures inline,
  * no script, no network. */
-#include "report_int.h"
+#include "report/report_int.h"
 #include "report_doc.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 #include <string.h>
 

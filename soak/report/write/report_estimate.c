@@ -2,7 +2,7 @@
  * in a database, each figure's noise in its two parts (run to run, within a run) over the
  * runs of one label at one level, and the rounds and run length that would tell the usual
  * targets apart. */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdio.h>

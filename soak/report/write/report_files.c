@@ -1,6 +1,6 @@
 /* report_files: the report's directory and its files, each written through a temporary
  * name and renamed, so a reader never sees half a file; new ones get fmode.h's modes. */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <errno.h>
 #include <stdio.h>

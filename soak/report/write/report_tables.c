@@ -1,5 +1,5 @@
 /* report_tables: the report's tables as text cells (shared by Markdown and HTML). */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdarg.h>

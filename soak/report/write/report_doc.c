@@ -1,7 +1,7 @@
 /* report_doc: the report as one document of blocks (report_doc.h), which report_md.c and
  * report_html.c only mark up. */
 #include "report_doc.h"
-#include "report_history.h"
+#include "report/report_history.h"
 
 #include <stdarg.h>
 #include <stdio.h>

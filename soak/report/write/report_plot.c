@@ -1,6 +1,6 @@
 /* report_plot: the pictures — data files, the gnuplot scripts copied into the report
  * directory, and gnuplot runs (a few at a time) that draw each picture as SVG and PNG. */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <dirent.h>
 #include <errno.h>
