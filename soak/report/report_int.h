@@ -1,15 +1,19 @@
 /*
  * report_int — the model of `soak report`, inside report/ only (the commands see
- * report.h): what the databases hold about the selected runs, what is judged about them,
- * and the writers (write/, a room of its own) that turn it into report.md, report.html,
- * summary.csv, report.json, JUnit XML and gnuplot pictures.
+ * report.h): what the databases hold about the selected runs (read by report/'s own
+ * files), what is judged about them (judge/) and the writers (write/) that turn it into
+ * report.md, report.html, summary.csv, report.json, JUnit XML and gnuplot pictures.
+ * The rooms include one way: judge/ and write/ include report/'s headers, never each
+ * other's; report/ includes neither.
  *
  * Flow, one direction only:
  *   rpt_read()      report_data.c   each database in turn, read-only use; afterwards the
  *                                   model holds everything and no database stays open
  *                                   (report_sources.c: collector series; report_env.c:
  *                                   what ran and what the generator shared)
- *   rpt_build()     report_build.c  cells, sweeps, comparisons, then
+ *   rpt_build()     judge/report_build.c  cells, sweeps, comparisons (report_compare.c,
+ *                   on report_stats.c's statistics), drift (report_drift.c) and memory
+ *                   (report_mem.c) verdicts, then
  *                   report_validity.c  can the numbers be trusted (warnings)
  *                   report_verdict.c   each label against the baseline, how long to run
  *                   report_findings.c  one line per topic and label, the five that matter

@@ -2,7 +2,7 @@
  * `soak report --runs ID` would (report_data.c, report_drift.c), then its sentence and the
  * breaches of the scenario's drift thresholds in words (report_drift_text.c).  run/ cannot
  * use report/, so soak run hands this function to the runner. */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <stdio.h>
 

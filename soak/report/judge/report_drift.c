@@ -4,7 +4,7 @@
  * interval from the batch means and Welch's test the label comparison uses (report_stats.c),
  * then one verdict.  The observations are read by report_drift_read.c; here they are only
  * judged (report_drift_text.c puts the verdict in words). */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>

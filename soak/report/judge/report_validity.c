@@ -17,7 +17,7 @@
  *                        interval
  *   confounded           the labels compared differ in more than the label (rpt_env_keys)
  */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@
 
 #include "cpus.h"
 #include "dur.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 #define RPT_HOST_BUSY_PCT   90.0 /* host CPU, % of all cores */
 #define RPT_GEN_BUSY_PCT    90.0 /* generator CPU, % of its engine threads */

@@ -15,7 +15,7 @@
  * comparison's alpha: RPT_ALPHA, or for a sequential study the share of it its last look
  * was given (report_study.c), so that repeated looks do not add false "real" verdicts.
  */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,14 +9,14 @@
  * from that comparison (report_compare.c), so the verdict, the tables, the findings and
  * report.json give one quantity one value.
  */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dur.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 /* A CPU series of a process (not the host-wide ones). */
 static int process_series(const char *name)
