@@ -1,16 +1,18 @@
 /*
  * report_int — the model of `soak report`, inside report/ only (the commands see
- * report.h): what the databases hold about the selected runs (read by report/'s own
- * files), what is judged about them (judge/) and the writers (write/) that turn it into
- * report.md, report.html, summary.csv, report.json, JUnit XML and gnuplot pictures.
- * The rooms include one way: judge/ and write/ include report/'s headers, never each
- * other's; report/ includes neither.
+ * report.h): what the databases hold about the selected runs (read/), what is judged
+ * about them (judge/) and the writers (write/) that turn it into report.md, report.html,
+ * summary.csv, report.json, JUnit XML and gnuplot pictures.  report/'s own files are the
+ * model and what every room shares: this header, the sentence buffer (report_text.h),
+ * the items (report_item.c) and soak history's pipeline (report_history.h,
+ * changepoint.h).  The rooms include one way: write/ -> read/ (report_read.h, for
+ * JUnit's thresholds), every room -> report/'s own headers, never the other way.
  *
  * Flow, one direction only:
- *   rpt_read()      report_data.c   each database in turn, read-only use; afterwards the
- *                                   model holds everything and no database stays open
- *                                   (report_sources.c: collector series; report_env.c:
- *                                   what ran and what the generator shared)
+ *   rpt_read()      read/report_data.c  each database in turn, read-only use; afterwards
+ *                   the model holds everything and no database stays open
+ *                   (report_sources.c: collector series; report_env.c: what ran and what
+ *                   the generator shared; report_study.c: studies and calibrations)
  *   rpt_build()     judge/report_build.c  cells, sweeps, comparisons (report_compare.c,
  *                   on report_stats.c's statistics), drift (report_drift.c) and memory
  *                   (report_mem.c) verdicts, then

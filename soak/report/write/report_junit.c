@@ -34,7 +34,7 @@
 
 #include "clock.h"
 #include "db.h"
-#include "report/report_read.h"
+#include "report/read/report_read.h"
 #include "report/report_text.h"
 
 #define JU_MAX_CASES 4096 /* test cases of one run: steps x thresholds, warnings */

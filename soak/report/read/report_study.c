@@ -2,7 +2,7 @@
  * run's study tags, the studies' designs, the stored calibrations, and the cold_start
  * validity items.  Reading is done database by database (report_read.h); the rest works on
  * the model alone. */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include "redact.h"
 #include "dur.h"
 #include "report_read.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 #define DESIGN_MAX 1400 /* bytes of one study's design sentence */
 

@@ -1,5 +1,5 @@
 /* report_data: reads the selected runs of each database into the report model. */
-#include "report_int.h"
+#include "report/report_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include "report_drift_read.h"
 #include "report_env.h"
 #include "report_gaps.h"
-#include "report_history.h"
+#include "report/report_history.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "store/results.h"
