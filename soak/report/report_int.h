@@ -777,8 +777,11 @@ struct rpt_vrow {
 	int drift;        /* the label's drift (enum rpt_drift_verdict) over the runs of
 	                   * the cell shown: the worst one; -1 when none was judged */
 	int warnings;     /* validity warnings about this label */
-	char *sentence;   /* the verdict in one sentence */
 };
+/* write/report_verdict_text.c: the verdict in one sentence, cut at RPT_VERDICT_MAX - 1
+ * bytes. */
+#define RPT_VERDICT_MAX 2048
+char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *buf, size_t len);
 
 /* A picture the report shows. */
 struct rpt_picture {

@@ -657,8 +657,6 @@ void rpt_free(struct report *r)
 	free(r->sweeps);
 	rpt_items_free(r->findings, r->nfindings);
 	rpt_items_free(r->validity, r->nvalidity);
-	for (int i = 0; i < r->nverdicts; i++)
-		free(r->verdicts[i].sentence);
 	free(r->verdicts);
 	for (int i = 0; i < r->npics; i++) {
 		free(r->pics[i].title);

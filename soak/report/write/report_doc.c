@@ -246,8 +246,12 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 		struct rpt_block *b = list(d, "verdict", r->nverdicts);
 		if (!b)
 			goto oom;
-		for (int i = 0; i < r->nverdicts; i++)
-			b->items[b->nitems++].text = r->verdicts[i].sentence;
+		for (int i = 0; i < r->nverdicts; i++) {
+			char t[RPT_VERDICT_MAX];
+			rpt_verdict_text(r, &r->verdicts[i], t, sizeof t);
+			if (!(b->items[b->nitems++].text = doc_str(d, "%s", t)))
+				goto oom;
+		}
 	}
 	/* What it rests on: how changes are judged, and the study's design. */
 	if (methods(d) < 0)

@@ -489,6 +489,7 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 {
 	const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
+	char sentence[RPT_VERDICT_MAX];
 	int first = 1;
 
 	fputs("    {\"label\": ", f);
@@ -539,7 +540,7 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 	else
 		fputs("null", f);
 	fprintf(f, ", \"warnings\": %d, \"sentence\": ", v->warnings);
-	json_write_str(f, v->sentence);
+	json_write_str(f, rpt_verdict_text(r, v, sentence, sizeof sentence));
 	fputc('}', f);
 }
 

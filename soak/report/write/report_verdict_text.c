@@ -1,0 +1,223 @@
+/* report_verdict_text: a label's verdict (judge/report_verdict.c) in one sentence: its
+ * changes against the baseline, real or noise, where they were measured, what the
+ * comparison resolves and what would resolve more, its memory and drift, and how many
+ * validity warnings to read it with. */
+#include "report/report_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dur.h"
+#include "report/report_text.h"
+
+/* "28.0% lower p99 (real)" into a list of phrases. */
+struct phrases {
+	struct sbuf b;  /* the phrases so far */
+	int n;          /* how many */
+	char last[256]; /* the one waiting for its joiner */
+};
+
+static void phrase(struct phrases *p, const char *text)
+{
+	if (p->n > 0)
+		rpt_sb_printf(&p->b, "%s%s", p->n > 1 ? ", " : "", p->last);
+	snprintf(p->last, sizeof p->last, "%s", text);
+	p->n++;
+}
+
+static void phrases_end(struct phrases *p, struct sbuf *out)
+{
+	if (p->n == 0)
+		return;
+	if (p->n > 1)
+		rpt_sb_printf(&p->b, " and ");
+	rpt_sb_printf(&p->b, "%s", p->last);
+	rpt_sb_printf(out, "%s", p->b.s);
+}
+
+/* A relative change beyond noise, as a phrase: "28.0% lower p99 (real)". */
+static void change_phrase(struct phrases *p, const struct rpt_diff *d, double base, double v,
+                          const char *up, const char *down, const char *what)
+{
+	char t[256];
+	if (d->verdict != RPT_REAL || !(base != 0) || isnan(v))
+		return;
+	snprintf(t, sizeof t, "%.1f%% %s %s (real)", fabs(100 * (v - base) / base),
+	         v > base ? up : down, what);
+	phrase(p, t);
+}
+
+static void cell_where(struct sbuf *b, const struct rpt_cell *c, const char *at)
+{
+	char t[96];
+	rpt_sb_printf(b, "%s %s", at, rpt_cell_text(c, t, sizeof t));
+}
+
+char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *buf, size_t len)
+{
+	struct sbuf sb = {.n = 0}, *b = &sb;
+	const char *B = r->labels[v->label].name, *A = r->labels[0].name;
+
+	if (v->label == 0) {
+		const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
+		char x[3][32];
+		rpt_sb_printf(b, r->nlabels > 1 ? "%s is the baseline" : "%s, the only label", A);
+		if (c) {
+			int ans = c->f.p50_us > 0 || c->f.max_us > 0;
+			rpt_sb_printf(b, ": %.1f TPS, average %s, p99 %s, %.2f%% errors ", c->f.tps,
+			              rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[0], 32),
+			              rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[1], 32),
+			              c->f.error_pct);
+			cell_where(b, c, "at");
+		}
+	} else if (v->cmp < 0) {
+		rpt_sb_printf(b,
+		              "%s has no run matching the baseline's kind of run, users and "
+		              "duration: nothing to compare it with",
+		              B);
+	} else {
+		const struct rpt_cmp *m = &r->cmps[v->cmp];
+		const struct rpt_diff *t = &m->d[RPT_M_TPS];
+		double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
+		double pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
+		struct phrases p = {.n = 0};
+		char s[64];
+
+		cell_where(b, &r->cells[m->cell], "At");
+		if (t->verdict == RPT_REAL)
+			rpt_sb_printf(b, ", %s serves %.1f%% %s requests per second than %s (real)",
+			              B, fabs(pct), tc > tb ? "more" : "fewer", A);
+		else if (t->verdict == RPT_NOISE)
+			rpt_sb_printf(b, ", %s serves the same as %s within noise (%s)", B, A,
+			              rpt_fmt_pct(pct, s, sizeof s));
+		else
+			rpt_sb_printf(b,
+			              ", %s serves %s requests per second against %s (too few "
+			              "intervals to judge the noise)",
+			              B, rpt_fmt_pct(pct, s, sizeof s), A);
+		change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN],
+		              m->value[RPT_M_MEAN], "higher", "lower", "average latency");
+		change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99],
+		              "higher", "lower", "p99");
+		if (m->d[RPT_M_ERR].verdict == RPT_REAL) {
+			snprintf(s, sizeof s, "%.2f points %s errors (real)",
+			         fabs(m->value[RPT_M_ERR] - m->base_value[RPT_M_ERR]),
+			         m->value[RPT_M_ERR] > m->base_value[RPT_M_ERR] ? "more" : "fewer");
+			phrase(&p, s);
+		}
+		for (int k = 0; k < r->ncpu; k++) {
+			char what[RPT_NAME_MAX + 32];
+			snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
+			change_phrase(&p, &m->d[RPT_FIG_CPU(k)], m->base_value[RPT_FIG_CPU(k)],
+			              m->value[RPT_FIG_CPU(k)], "more", "less", what);
+			snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
+			change_phrase(&p, &m->d[RPT_FIG_MEM(k)], m->base_value[RPT_FIG_MEM(k)],
+			              m->value[RPT_FIG_MEM(k)], "more", "less", what);
+		}
+		if (p.n) {
+			rpt_sb_printf(b, ", with ");
+			phrases_end(&p, b);
+		} else {
+			rpt_sb_printf(b, ", with no other change beyond noise");
+		}
+	}
+	if (v->label == 0 && v->cell_rate >= 0) {
+		const struct rpt_cell *c = &r->cells[v->cell_rate];
+		char x[2][32];
+		cell_where(b, c, "; at");
+		rpt_sb_printf(b, ", p99 %s", rpt_fmt_ms(c->value[RPT_M_P99], x[0], 32));
+		for (int k = 0; k < r->ncpu; k++)
+			if (isfinite(c->value[RPT_FIG_CPU(k)]))
+				rpt_sb_printf(b, ", %s of CPU per request on %s",
+				              rpt_fmt_ms(c->value[RPT_FIG_CPU(k)], x[1], 32),
+				              r->cpu_names[k]);
+	} else if (v->cmp_rate >= 0) {
+		/* Efficiency: the same arrivals for both, so TPS says nothing; what each
+		 * request costs and how fast it is answered do. */
+		const struct rpt_cmp *m = &r->cmps[v->cmp_rate];
+		struct phrases p = {.n = 0};
+		int said = 0;
+		cell_where(b, &r->cells[m->cell], "; at");
+		for (int k = 0; k < r->ncpu; k++) {
+			const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
+			double a = m->base_value[RPT_FIG_CPU(k)], c = m->value[RPT_FIG_CPU(k)];
+			char t[32];
+			if (!isfinite(a) || !isfinite(c) || !(a > 0))
+				continue;
+			rpt_sb_printf(b, "%s %s CPU per request on %s (%s)",
+			              said ? " and" : " it costs",
+			              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
+			              rpt_verdict_name(d->verdict));
+			said = 1;
+		}
+		if (!said)
+			rpt_sb_printf(b, " no CPU per request was measured");
+		change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN],
+		              m->value[RPT_M_MEAN], "higher", "lower", "average latency");
+		change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99],
+		              "higher", "lower", "p99");
+		if (p.n) {
+			rpt_sb_printf(b, ", with ");
+			phrases_end(&p, b);
+		}
+	}
+	if (v->memory[0])
+		rpt_sb_printf(b, "; memory: %s", v->memory);
+	if (v->drift == RPT_DRIFT_DEGRADING || v->drift == RPT_DRIFT_IMPROVING)
+		rpt_sb_printf(b, "; %s over time (see Drift)", rpt_drift_name(v->drift));
+	else if (v->drift == RPT_DRIFT_STABLE)
+		rpt_sb_printf(b, "; stable over time");
+	rpt_sb_printf(b, ".");
+	if (v->cmp >= 0) {
+		const struct rpt_cmp *m = &r->cmps[v->cmp];
+		const struct rpt_resolve *x = &m->res[RPT_M_TPS];
+		char p[32], adv[256];
+		int now = m->nruns < m->nruns_base ? m->nruns : m->nruns_base;
+		if (isfinite(x->half_pct))
+			rpt_sb_printf(b, " Its interval resolves TPS to ±%s%%",
+			              rpt_fmt_num(x->half_pct, 1, p, sizeof p));
+		else
+			rpt_sb_printf(b, " No TPS resolution can be stated (one run a side: the "
+			                 "run-to-run noise is unknown)");
+		if (!x->now_enough && (x->rounds > 0 || x->basis != RPT_ADV_NONE))
+			rpt_sb_printf(b, "; to tell %.0f%% apart: %s", x->target_pct,
+			              rpt_advice_text(x, now, r->cells[m->cell].vc[RPT_M_TPS].secs,
+			                              adv, sizeof adv));
+		rpt_sb_printf(b, ".");
+	}
+	if (v->cmp_rate >= 0) {
+		/* What the efficiency comparison resolves, for the first process with CPU. */
+		const struct rpt_cmp *m = &r->cmps[v->cmp_rate];
+		for (int k = 0; k < r->ncpu; k++) {
+			const struct rpt_resolve *x = &m->res[RPT_FIG_CPU(k)];
+			char p[32], at[48], adv[256];
+			int now = m->nruns < m->nruns_base ? m->nruns : m->nruns_base;
+			if (!(x->target_pct > 0) || !isfinite(m->base_value[RPT_FIG_CPU(k)]))
+				continue;
+			rpt_level_text(0, r->cells[m->cell].rate, at, sizeof at);
+			if (isfinite(x->half_pct))
+				rpt_sb_printf(
+				    b,
+				    " At %s its interval resolves CPU per request on %s to ±%s%%",
+				    at, r->cpu_names[k], rpt_fmt_num(x->half_pct, 1, p, sizeof p));
+			else
+				rpt_sb_printf(
+				    b,
+				    " At %s no resolution of CPU per request can be stated "
+				    "(one run a side)",
+				    at);
+			if (!x->now_enough && (x->rounds > 0 || x->basis != RPT_ADV_NONE))
+				rpt_sb_printf(b, "; to tell %.0f%% apart: %s", x->target_pct,
+				              rpt_advice_text(
+				                  x, now, r->cells[m->cell].vc[RPT_FIG_CPU(k)].secs,
+				                  adv, sizeof adv));
+			rpt_sb_printf(b, ".");
+			break;
+		}
+	}
+	if (v->warnings)
+		rpt_sb_printf(b, " Read it with care: %d validity warning%s below.", v->warnings,
+		              v->warnings == 1 ? "" : "s");
+	return rpt_sb_copy(b, buf, len);
+}
