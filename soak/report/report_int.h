@@ -676,7 +676,6 @@ struct rpt_study {
 	int db;               /* index into report.dbs */
 	int64_t id;           /* studies.id */
 	char *name;           /* studies.name */
-	char *design;         /* the sentence the report opens with */
 	int rounds;           /* planned rounds */
 	int done_slots;       /* measured runs done */
 	int slots;            /* measured runs planned */
@@ -834,7 +833,9 @@ int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t
 struct reader;
 int rpt_read_study_run(struct reader *rd, struct rpt_run *run);
 int rpt_read_studies(struct reader *rd);
-int rpt_study_designs(struct report *r, char *err, size_t errlen);
+/* write/report_study_text.c: study si's design in words, cut at RPT_DESIGN_MAX - 1 bytes. */
+#define RPT_DESIGN_MAX 1400
+char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);
 /* The cold_start validity items: a study's first run after a start (a warm-up, or a
  * compared run when warmup_runs is 0) whose TPS or mean latency lies outside the 95%
  * prediction interval of the label's compared runs.  *out is allocated (NULL when none);

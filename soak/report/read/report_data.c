@@ -666,7 +666,6 @@ void rpt_free(struct report *r)
 	free(r->title);
 	for (int i = 0; i < r->nstudies; i++) {
 		free(r->studies[i].name);
-		free(r->studies[i].design);
 		free(r->studies[i].targets);
 		free(r->studies[i].before_each);
 	}

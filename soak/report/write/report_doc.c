@@ -256,9 +256,12 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 	/* What it rests on: how changes are judged, and the study's design. */
 	if (methods(d) < 0)
 		goto oom;
-	for (int i = 0; i < r->nstudies; i++)
-		if (para(d, "note", "Design.", r->studies[i].design) < 0)
+	for (int i = 0; i < r->nstudies; i++) {
+		char t[RPT_DESIGN_MAX];
+		rpt_study_design(r, i, t, sizeof t);
+		if (para(d, "note", "Design.", doc_str(d, "%s", t)) < 0)
 			goto oom;
+	}
 	if (validity(d) < 0 || findings(d) < 0 || pictures(d, 1) < 0)
 		goto oom;
 	for (int i = 1; i < d->nfront; i++)

@@ -573,6 +573,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 	      f);
 	for (int i = 0; i < r->nstudies; i++) {
 		const struct rpt_study *st = &r->studies[i];
+		char design[RPT_DESIGN_MAX];
 		fputs(i ? ",\n    " : "\n    ", f);
 		fputs("{\"name\": ", f);
 		json_write_str(f, st->name);
@@ -588,7 +589,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 		        st->done_slots);
 		json_write_str(f, st->status);
 		fputs(", \"design\": ", f);
-		json_write_str(f, st->design);
+		json_write_str(f, rpt_study_design(r, i, design, sizeof design));
 		fputc('}', f);
 	}
 	fputs(r->nstudies ? "\n  ],\n  \"verdict\": [\n" : "],\n  \"verdict\": [\n", f);
