@@ -158,6 +158,14 @@ void rpt_diff_known(double a, double b, double se, double df, double alpha, stru
  * it lies inside or s cannot say; *rel_pct gets 100 (x - mean) / mean, *half_pct the
  * interval's half-width in % of the mean. */
 int rpt_outlier(const struct rpt_bm *s, double x, double alpha, double *rel_pct, double *half_pct);
+/* Mann-Kendall's S of x[0..n) in that order (NAN skipped, ties count 0): the pairs that
+ * rise minus the pairs that fall; *k gets how many values were not NAN. */
+int rpt_mk_s(const double *x, size_t n, int *k);
+/* The exact two-sided p-value of a summed Mann-Kendall S: P(|S| >= |s|) when S is the sum
+ * of the S of k independent groups of n[0..k) values, each group in a random order with
+ * no ties (so its S is C(m, 2) - 2 x its inversions, whose distribution is Mahonian).
+ * 1 when no group has two values; NAN out of memory. */
+double rpt_mk_p(const int *n, int k, int s);
 /* Student's t distribution: P(T <= t) and its inverse, df > 0. */
 double rpt_t_cdf(double t, double df);
 double rpt_t_quantile(double p, double df);
@@ -553,7 +561,10 @@ struct rpt_cell {
 	int nruns;                        /* compared runs pooled (one observation each) */
 	struct rpt_bm run[RPT_NFIG];      /* one observation per run: each run's own figure */
 	struct rpt_vc vc[RPT_NFIG];       /* the runs' spread in its two parts */
-	char scenario[96];                /* the scenario name of its runs (the first's) */
+	int trend_s[RPT_NFIG];            /* Mann-Kendall S of the runs' figures in the order
+	                                   * they ran (rpt_mk_s) */
+	double first[RPT_NFIG], last[RPT_NFIG]; /* the first and the last run's figure */
+	char scenario[96];                      /* the scenario name of its runs (the first's) */
 };
 
 /* How a comparison's intervals were computed. */
@@ -841,6 +852,12 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);
  * prediction interval of the label's compared runs.  *out is allocated (NULL when none);
  * rpt_items_free.  0, or -1 out of memory. */
 int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n);
+/* judge/report_trend.c: the rounds_trend items, one per level of a study whose runs moved
+ * with the order they ran in (rpt_cold_start's contract). */
+int rpt_trends(const struct report *r, struct rpt_item **out, int *n);
+/* judge/report_compare.c: a CPU series of a process ("app", "db"), not a host-wide one
+ * ("host", "K:host"). */
+int rpt_process_series(const char *name);
 /* "runs", "batch means", "calibration". */
 const char *rpt_noise_name(enum rpt_noise n);
 /* report_method_text.c: the sentence that says how comparison m was judged (its method,

@@ -414,7 +414,9 @@ int study_nruns(const struct study *st, int *warmups)
 	for (int t = 0; t < st->ntargets; t++)
 		starts +=
 		    st->targets[t].start && !st->keep_running ? st->rounds * st->nscenarios : 1;
-	*warmups = starts * (st->warmup_steady > 0 ? st->warmup_max : st->warmup_runs);
+	/* A warm-up runs each scenario once. */
+	*warmups =
+	    starts * st->nscenarios * (st->warmup_steady > 0 ? st->warmup_max : st->warmup_runs);
 	return study_nslots(st) + *warmups;
 }
 
@@ -637,15 +639,17 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		int managed = 0;
 		for (int t = 0; t < st->ntargets; t++)
 			managed += st->targets[t].start != NULL;
+		const char *each = st->nscenarios > 1 ? " of each scenario" : "";
 		if (st->warmup_steady > 0)
-			fprintf(f,
-			        "; %d to %d warm-up runs after each start (or the study's), until "
-			        "two in a row agree within %g%%",
-			        st->warmup_runs < 2 ? 2 : st->warmup_runs, st->warmup_max,
-			        100 * st->warmup_steady);
+			fprintf(
+			    f,
+			    "; %d to %d warm-up runs%s after each start (or the study's), until "
+			    "two in a row agree within %g%%",
+			    st->warmup_runs < 2 ? 2 : st->warmup_runs, st->warmup_max, each,
+			    100 * st->warmup_steady);
 		else
-			fprintf(f, "; %d warm-up run%s after each start (or the study's)",
-			        st->warmup_runs, st->warmup_runs == 1 ? "" : "s");
+			fprintf(f, "; %d warm-up run%s%s after each start (or the study's)",
+			        st->warmup_runs, st->warmup_runs == 1 ? "" : "s", each);
 		fprintf(f, "; targets %s\n",
 		        !managed           ? "already running"
 		        : st->keep_running ? "kept running"

@@ -91,7 +91,7 @@ struct study {
 	uint64_t seed;                        /* random order's seed when given */
 	char *before_each;                    /* shell command before every run, or NULL */
 	char *before_each_shown;              /* as written (${env:NAME} unexpanded), or NULL */
-	int warmup_runs;                      /* runs after each start, not compared */
+	int warmup_runs;            /* runs of each scenario after each start, not compared */
 	double warmup_steady;       /* > 0: more warm-up runs until two in a row agree within this
 	                             * share (0.05 = 5 %) in TPS (closed) or mean latency (open) */
 	int warmup_max;             /* with warmup_steady: at most this many warm-up runs a start */

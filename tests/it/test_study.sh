@@ -280,6 +280,10 @@ check "sequential study: it looked after a round" grep -q "look 1 of [0-9]* afte
 check_eq "sequential study: it stopped when precise" "$(sql "$T/seq.db" "SELECT stop FROM studies")" precise
 check "sequential study: each look at a share of 5 %" \
   test "$(sql "$T/seq.db" "SELECT looks >= 1 AND max_looks >= looks AND alpha > 0 AND alpha < 0.05 FROM studies")" = 1
+check_eq "two scenarios: a warm-up of each after each start, the first scenario's first" \
+  "$(sql "$T/seq.db" "SELECT group_concat(r.label || ':' || r.name, ' ') FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE sr.warmup = 1 ORDER BY sr.seq")" \
+  "a:demo shape cap a:demo shape rate b:demo shape cap b:demo shape rate"
+check "two scenarios: soak check says so" grep -q "1 warm-up run of each scenario after each start" "$T/seq.check"
 check_eq "placement: the generator's CPUs recorded" \
   "$(sql "$T/seq.db" "SELECT DISTINCT value FROM run_env WHERE source = '' AND key = 'cpu_list'")" "$gen"
 check_eq "placement: the servers' CPUs recorded" \
@@ -341,4 +345,40 @@ check_eq "warm-up until steady: the rule is recorded" \
 soak report "$T/warm.db" -o "$T/warm" --no-plots >/dev/null 2>&1
 check "warm-up until steady: the design states the rule and how many runs it took" \
   grep -q "warm-up runs after each start went on until two in a row agreed within 10 % in TPS (at least 2, at most 6) and were not compared: w $nwarm\. " "$T/warm/report.md"
+
+# --- rounds_trend: runs that move with the order they ran in -------------------------------
+# Every start of either target starts a regserver 2 ms slower than the last (4, 6, ... 18
+# ms): both labels' TPS fall round after round, which the report must name as a trend, not
+# pass off as the servers' run-to-run noise.
+cat >"$T/slower.sh" <<EOF
+#!/bin/sh
+n=\$(cat "$T/starts" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$T/starts"
+exec "$REGSH" start "\$1" --latency \$((4 + 2 * n))
+EOF
+chmod +x "$T/slower.sh"
+cat >"$T/trend.ini" <<EOF
+[study]
+name = slower every start
+scenario = cap.ini
+rounds = 4
+warmup_runs = 0
+[target.a]
+start = $T/slower.sh $T/ta
+stop = $REGSH stop $T/ta
+[target.b]
+start = $T/slower.sh $T/tb
+stop = $REGSH stop $T/tb
+EOF
+soak study -q --db "$T/trend.db" --set scenario.duration=1s --set scenario.warmup=0s "$T/trend.ini" \
+  >"$T/trend.out" 2>"$T/trend.err"
+check_eq "rounds_trend: the study exits 0" "$?" 0
+echo "# TPS in the order the runs ran: $(sql "$T/trend.db" "SELECT group_concat(CAST(tps AS INT), ' ') FROM (SELECT s.tps FROM steps s JOIN study_runs sr ON sr.run_id = s.run_id ORDER BY sr.seq)")"
+soak report "$T/trend.db" -o "$T/trend" --no-plots >/dev/null 2>&1
+check_eq "rounds_trend: one warning" \
+  "$(json "$T/trend/report.json" '[.validity[] | select(.code == "rounds_trend") | .severity] | join(" ")')" warn
+check "rounds_trend: it names the fall of both labels' TPS" \
+  grep -q "At 10 users (fixed runs of 1s), the compared runs moved with the order they ran in: TPS fell [0-9.]* % on average from the first run to the last (a [0-9]* to [0-9]*, b [0-9]* to [0-9]*; Mann-Kendall over the labels' runs, p = 0.0" "$T/trend/report.md"
+check "rounds_trend: the advice is to warm up longer, not to add rounds" \
+  grep -q "more rounds only average. Warm up longer after each start" "$T/trend/report.md"
 done_testing

@@ -722,15 +722,14 @@ static int cmp_valid(const struct rpt_item *a, const struct rpt_item *b)
 	return a->label - b->label;
 }
 
-/* cold_start (report_study.c): the first run after a target started that differs from the
- * label's other runs beyond noise. */
-static int cold_start(struct vctx *v)
+/* Items judged elsewhere (report_study.c's cold_start, report_trend.c's rounds_trend). */
+static int items(struct vctx *v, int (*fn)(const struct report *, struct rpt_item **, int *))
 {
 	struct report *r = v->r;
 	struct rpt_item *it;
 	int n, rc = 0;
 
-	if (rpt_cold_start(r, &it, &n) < 0)
+	if (fn(r, &it, &n) < 0)
 		return -1;
 	for (int i = 0; i < n && rc == 0; i++)
 		rc = rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it[i], it[i].text);
@@ -744,7 +743,7 @@ int rpt_validity(struct report *r)
 
 	if (host_saturated(&v) < 0 || generator_saturated(&v) < 0 || confounded(&v) < 0 ||
 	    errors(&v) < 0 || not_steady(&v) < 0 || clock_skew(&v) < 0 || short_memory(&v) < 0 ||
-	    short_comparisons(&v) < 0 || cold_start(&v) < 0)
+	    short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 || items(&v, rpt_trends) < 0)
 		return -1;
 	/* Insertion sort: stable, so runs keep their report order within a code. */
 	for (int i = 1; i < r->nvalidity; i++) {

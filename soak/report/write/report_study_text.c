@@ -37,24 +37,41 @@ static void rounds_seen(const struct report *r, int si, struct sbuf *b)
 /* "Placement: the generator on CPU 0; app on CPU 1 (tomcat9, tomcat10); db on CPU 1. ",
  * from the CPU lists the study's runs recorded (run_env cpu_list), when the generator's
  * CPUs differ from every source's; nothing when it was not placed. */
+/* How many scenarios study si ran (the distinct names of its runs). */
+static int study_scenarios(const struct report *r, int si)
+{
+	int n = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		int seen = r->runs[i].study != si;
+		for (int j = 0; j < i && !seen; j++)
+			seen = r->runs[j].study == si && !strcmp(r->runs[j].name, r->runs[i].name);
+		n += !seen;
+	}
+	return n;
+}
+
 /* Warm-up until steady: the rule, and per target how many warm-up runs its starts took and
  * whether the last two agreed (the study's own test, redone on the recorded figures). */
 static void warmup_clause(const struct report *r, int si, struct sbuf *b)
 {
 	const struct rpt_study *st = &r->studies[si];
-	int said = 0, open = 0;
+	const char *first = NULL; /* the scenario steadiness is judged on */
+	int said = 0, open = 0, nsc = study_scenarios(r, si);
 
 	for (int i = 0; i < r->nruns; i++)
 		if (r->runs[i].study == si && r->runs[i].warmup && r->runs[i].nsteps > 0) {
 			open = r->runs[i].steps[0].rate > 0;
+			first = r->runs[i].name;
 			break;
 		}
 	rpt_sb_printf(
 	    b,
-	    "warm-up runs after each start went on until two in a row agreed within %g %% in "
-	    "%s (at least %d, at most %d) and were not compared: ",
-	    100 * st->warmup_steady, open ? "mean latency" : "TPS",
-	    st->warmup_runs < 2 ? 2 : st->warmup_runs, st->warmup_max);
+	    "warm-up runs%s after each start went on until two in a row agreed within %g %% in "
+	    "%s%s%s (at least %d, at most %d) and were not compared: ",
+	    nsc > 1 ? " of each scenario" : "", 100 * st->warmup_steady,
+	    open ? "mean latency" : "TPS", nsc > 1 && first ? " of " : "",
+	    nsc > 1 && first ? first : "", st->warmup_runs < 2 ? 2 : st->warmup_runs,
+	    st->warmup_max);
 	for (int l = 0; l < r->nlabels; l++) {
 		int n = 0, starts = 0, unsteady = 0, in = 0;
 		double prev = NAN, last = NAN;
@@ -62,6 +79,8 @@ static void warmup_clause(const struct report *r, int si, struct sbuf *b)
 			const struct rpt_run *run = i < r->nruns ? &r->runs[i] : NULL;
 			if (run && (run->study != si || run->label != l))
 				continue;
+			if (run && run->warmup && first && strcmp(run->name, first) != 0)
+				continue; /* another scenario's warm-up: judged on the first's */
 			if (run && run->warmup) {
 				if (!in || run->since_start == 1)
 					starts++, prev = last = NAN;
@@ -189,12 +208,13 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 	if (st->warmup_steady > 0)
 		warmup_clause(r, si, &b);
 	else if (st->warmup_runs > 0)
-		rpt_sb_printf(&b,
-		              "the first %s of each target after %s %s recorded and not compared. ",
-		              st->warmup_runs == 1 ? "run" : "runs",
-		              st->managed ? "its start (or the study's, when already running)"
-		                          : "the study began",
-		              st->warmup_runs == 1 ? "was" : "were");
+		rpt_sb_printf(
+		    &b, "the first %s%s of each target after %s %s recorded and not compared. ",
+		    st->warmup_runs == 1 ? "run" : "runs",
+		    study_scenarios(r, si) > 1 ? " of each scenario" : "",
+		    st->managed ? "its start (or the study's, when already running)"
+		                : "the study began",
+		    st->warmup_runs == 1 ? "was" : "were");
 	else
 		rpt_sb_printf(&b, "no warm-up run: the first run after a start is compared. ");
 	if (st->until[0]) {
