@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,4 +94,30 @@ int fmode_create(const char *path)
 	if (fd >= 0)
 		return close(fd);
 	return errno == EEXIST ? 0 : -1;
+}
+
+#define FMODE_PATH_MAX 4096
+
+int fmode_mkdir_p(const char *path, char *err, size_t errlen)
+{
+	char buf[FMODE_PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof buf) {
+		snprintf(err, errlen, "bad directory '%s'", path);
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		char keep = buf[i];
+		buf[i] = '\0';
+		if (mkdir(buf, fmode_dir()) < 0 && errno != EEXIST) {
+			snprintf(err, errlen, "cannot create '%s': %s", buf, strerror(errno));
+			return -1;
+		}
+		buf[i] = keep;
+	}
+	return 0;
 }

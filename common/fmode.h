@@ -42,5 +42,8 @@ FILE *fmode_fopen(const char *path);
 /* Creates path, empty, with fmode_file() unless it exists; 0 either way, -1 with errno
  * when it can be neither (the caller's own open then says why). */
 int fmode_create(const char *path);
+/* mkdir -p: path and every missing parent, new ones with fmode_dir(); 0, or -1 with err
+ * ("cannot create 'DIR': why"). */
+int fmode_mkdir_p(const char *path, char *err, size_t errlen);
 
 #endif

@@ -2,10 +2,9 @@
  * soak check — validates scenario files and prints their plan; sends nothing.  When the
  * database already holds a run of a scenario (same name), it also prints how long to run:
  * what that run's noise resolves and the measured time per label that would resolve 2 %
- * of TPS and 10 % of p99 (report.h: rpt_advise).
+ * of TPS and 10 % of p99 (report/write/report_estimate.c).
  */
 #include <getopt.h>
-#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,62 +85,13 @@ static int runs_named(const char *path, const char *name, char *buf, size_t len)
 	return n;
 }
 
-/* One figure's line: its noise in its two parts and the rounds and run length that would
- * tell target % apart between two systems as noisy as these runs. */
-static void estimate_line(const struct report *r, const struct rpt_cell *c, int f, double target)
-{
-	struct rpt_resolve x = {.basis = RPT_ADV_COMPONENTS};
-	char key[96], adv[256];
-	const struct rpt_vc *v = &c->vc[f];
-	/* Every figure of a comparison is judged in one family: the advice holds at the
-	 * strictest level of a family of TPS, mean, p99, errors and the CPU series. */
-	double alpha = RPT_ALPHA / (RPT_NMETRIC + r->ncpu);
-
-	if (v->runs < 2 || !isfinite(c->value[f]) || !(c->value[f] != 0))
-		return;
-	rpt_advise(v, v, c->value[f], target, alpha, &x);
-	printf("  %-24s run-to-run sd %.1f%%, within a run %.1f%%: to tell %.0f%% apart, %s\n",
-	       rpt_fig_key(r, f, key, sizeof key), x.between_pct, x.within_pct, target,
-	       rpt_advice_text(&x, v->runs, v->secs, adv, sizeof adv));
-}
-
-/* How long to run, from the runs of the scenario in the database (if any): the variance
- * components of each figure over the runs of one label at one level. */
+/* How long to run, from the runs of the scenario in the database (if any). */
 static void estimate(const struct scenario *s, const char *path)
 {
-	const char *dbs[1] = {path};
-	char runs[RPT_MAX_RUNS * 12], err[512];
-	struct rpt_opts o = {.dbs = dbs, .ndbs = 1, .runs = runs, .title = "check"};
-	struct report r;
-	int usage;
+	char runs[RPT_MAX_RUNS * 12];
 
-	if (runs_named(path, s->name, runs, sizeof runs) == 0)
-		return;
-	if (rpt_read(&r, &o, &usage, err, sizeof err) < 0 ||
-	    rpt_build(&r, &o, err, sizeof err) < 0) {
-		rpt_free(&r);
-		return;
-	}
-	for (int i = 0; i < r.ncells; i++) {
-		const struct rpt_cell *c = &r.cells[i];
-		char at[96], d[32];
-		printf(
-		    "how long to run, from %d run%s of label %s at %s in %s (%s measured each):\n",
-		    c->nruns, c->nruns == 1 ? "" : "s", r.labels[c->label].name,
-		    rpt_cell_text(c, at, sizeof at), path,
-		    rpt_fmt_need(c->vc[RPT_M_TPS].secs, d, sizeof d));
-		if (c->nruns < 2) {
-			printf("  one run: the run-to-run noise is unknown; run the scenario 3 or "
-			       "more "
-			       "times (soak calibrate) before planning by it\n");
-			continue;
-		}
-		estimate_line(&r, c, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
-		estimate_line(&r, c, RPT_M_P99, RPT_RESOLVE_P99_PCT);
-		for (int k = 0; k < r.ncpu; k++)
-			estimate_line(&r, c, RPT_FIG_CPU(k), RPT_RESOLVE_CPU_PCT);
-	}
-	rpt_free(&r);
+	if (runs_named(path, s->name, runs, sizeof runs) > 0)
+		rpt_write_estimate(path, runs, stdout);
 }
 
 int cmd_check(int argc, char **argv)

@@ -68,7 +68,8 @@ int cmd_report(int argc, char **argv)
 	};
 	const char *dbs[RPT_MAX_DBS], *labels[RPT_MAX_LABELS];
 	struct rpt_opts o = {.dbs = dbs, .labels = labels, .outdir = "report", .plots = 1};
-	struct report r;
+	struct report *r = NULL;
+	struct rpt_counts n;
 	char err[1024];
 	const char *junit = NULL;
 	int c, usage = 0, rc;
@@ -131,31 +132,36 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "soak report: empty output directory\n");
 		return EXIT_USAGE;
 	}
-	if (rpt_read(&r, &o, &usage, err, sizeof err) < 0) {
+	if (!(r = rpt_new())) {
+		fprintf(stderr, "soak report: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (rpt_read(r, &o, &usage, err, sizeof err) < 0) {
 		fprintf(stderr, "soak report: %s\n", err);
 		rc = usage ? EXIT_USAGE : EXIT_RUNTIME;
 		goto done;
 	}
-	if (rpt_build(&r, &o, err, sizeof err) < 0 ||
-	    rpt_write_files(&r, o.outdir, o.plots, err, sizeof err) < 0) {
+	if (rpt_build(r, &o, err, sizeof err) < 0 ||
+	    rpt_write_files(r, o.outdir, o.plots, err, sizeof err) < 0) {
 		fprintf(stderr, "soak report: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto done;
 	}
-	if (junit && rpt_write_junit(&r, dbs, NULL, 0, junit, err, sizeof err) < 0) {
+	if (junit && rpt_write_junit(r, dbs, NULL, 0, junit, err, sizeof err) < 0) {
 		fprintf(stderr, "soak report: --junit: %s\n", err);
 		rc = EXIT_RUNTIME;
 		goto done;
 	}
-	if (o.plots && r.plot_note[0])
-		fprintf(stderr, "soak report: %s\n", r.plot_note);
+	rpt_counts(r, &n);
+	if (o.plots && n.plot_note[0])
+		fprintf(stderr, "soak report: %s\n", n.plot_note);
 	printf("%s/report.md, report.html, summary.csv, report.json: %d run%s, %d label%s, "
 	       "%d finding%s, %d picture%s\n",
-	       o.outdir, r.nruns, r.nruns == 1 ? "" : "s", r.nlabels, r.nlabels == 1 ? "" : "s",
-	       r.nfindings, r.nfindings == 1 ? "" : "s", r.npics, r.npics == 1 ? "" : "s");
+	       o.outdir, n.runs, n.runs == 1 ? "" : "s", n.labels, n.labels == 1 ? "" : "s",
+	       n.findings, n.findings == 1 ? "" : "s", n.pictures, n.pictures == 1 ? "" : "s");
 	rc = EXIT_OK;
 done:
-	rpt_free(&r);
+	rpt_delete(r);
 	return rc;
 too_many:
 	fprintf(stderr, "soak report: more than %d databases\n", RPT_MAX_DBS);

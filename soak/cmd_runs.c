@@ -127,7 +127,7 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 	sqlite3_stmt *st = NULL, *ss = NULL, *ts = NULL;
 	/* --json gives each run's drift verdict, read and judged by the report's own code
 	 * (rpt_read of that one run), so the two always agree. */
-	struct report rr = {0};
+	struct report *rr = NULL;
 	char idbuf[32];
 	const char *dbs[1] = {path};
 	struct rpt_opts ro = {.dbs = dbs, .ndbs = 1, .runs = idbuf};
@@ -218,8 +218,12 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 			continue;
 		}
 		snprintf(idbuf, sizeof idbuf, "%lld", (long long)id);
-		rpt_free(&rr);
-		if (rpt_read(&rr, &ro, &usage, err, errlen) < 0)
+		if (!rr && !(rr = rpt_new())) {
+			snprintf(err, errlen, "out of memory");
+			goto done;
+		}
+		rpt_free(rr);
+		if (rpt_read(rr, &ro, &usage, err, errlen) < 0)
 			goto done;
 		printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", nl,
 		       oneline ? "" : "  ", (long long)id);
@@ -268,19 +272,14 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
 			json_figures(stdout, &f, f.seconds);
 			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
-			if (rr.nruns > 0 && rr.runs[0].step_drift && idx < rr.runs[0].nsteps) {
-				printf(", \"drift\": ");
-				rpt_drift_json(&rr.runs[0].step_drift[idx], stdout);
-			}
+			rpt_run_drift_json(rr, idx, ", \"drift\": ", stdout);
 			printf("}");
 			fs = 0;
 		}
 		sqlite3_reset(ss);
-		printf("], \"drift\": ");
-		if (rr.nruns > 0)
-			rpt_drift_json(&rr.runs[0].drift, stdout);
-		else
-			printf("null");
+		printf("]");
+		if (!rpt_run_drift_json(rr, -1, ", \"drift\": ", stdout))
+			printf(", \"drift\": null");
 		printf(", ");
 		if (json_thresholds(ts, id, nl, err, errlen) < 0)
 			goto done;
@@ -302,7 +301,7 @@ done:
 			fputs(note_text, stdout);
 		free(note_text);
 	}
-	rpt_free(&rr);
+	rpt_delete(rr);
 	sqlite3_finalize(st);
 	sqlite3_finalize(ss);
 	sqlite3_finalize(ts);

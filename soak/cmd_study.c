@@ -162,7 +162,7 @@ static int look(void *arg, const char *db_path, int64_t study_id, const struct s
 {
 	const char *dbs[1] = {db_path}, *labels[STUDY_MAX_TARGETS], *fig[STUDY_MAX_UNTIL];
 	double pct[STUDY_MAX_UNTIL];
-	struct report r = {0};
+	struct report *r = NULL;
 	struct rpt_opts ro = {.dbs = dbs, .ndbs = 1, .title = "look"};
 	int64_t *ids = NULL;
 	char *runs = NULL;
@@ -189,11 +189,15 @@ static int look(void *arg, const char *db_path, int64_t study_id, const struct s
 		fig[i] = st->until[i].fig;
 		pct[i] = st->until[i].pct;
 	}
-	if (rpt_read(&r, &ro, &usage, err, errlen) < 0 || rpt_build(&r, &ro, err, errlen) < 0)
+	if (!(r = rpt_new())) {
+		snprintf(err, errlen, "out of memory");
 		goto done;
-	rc = rpt_until_met(&r, fig, pct, st->nuntil, why, whylen, err, errlen);
+	}
+	if (rpt_read(r, &ro, &usage, err, errlen) < 0 || rpt_build(r, &ro, err, errlen) < 0)
+		goto done;
+	rc = rpt_until_met(r, fig, pct, st->nuntil, why, whylen, err, errlen);
 done:
-	rpt_free(&r);
+	rpt_delete(r);
 	free(runs);
 	free(ids);
 	return rc;

@@ -4,7 +4,7 @@
 #   tools/embed.sh sql   sql/NNN_*.sql... sql/views.sql  > build/.../gen/sql_embed.c
 #       sql_migrations[] (migration N is the N-th numbered file, in order), sql_views
 #   tools/embed.sh plots plots/*.gp                      > build/.../gen/plots_embed.c
-#       rpt_scripts[] of {name, text}, sorted by name (see soak/report/report.h)
+#       rpt_scripts[] of {name, text}, sorted by name (see soak/report/report_int.h)
 set -e
 kind=$1
 shift
@@ -30,7 +30,7 @@ sql)
   echo ';'
   ;;
 plots)
-  echo '#include "report/report.h"'
+  echo '#include "report/report_int.h"'
   echo 'const struct rpt_script rpt_scripts[] = {'
   for f in $(printf '%s\n' "$@" | LC_ALL=C sort); do
     printf '\t{"%s",\n' "$(basename "$f")"

@@ -145,7 +145,7 @@ static int make_point(struct rpt_hist_run *p, const struct rpt_run *run, int k, 
 	p->error_pct = g->error_pct;
 	const struct rpt_drift *d =
 	    sweep ? (run->step_drift ? &run->step_drift[k] : NULL) : &run->drift;
-	p->drift = d && d->sentence[0] ? (int)d->verdict : -1;
+	p->drift = d && d->judged ? (int)d->verdict : -1;
 	p->name = strdup(run->name);
 	if (!p->name)
 		return -1;

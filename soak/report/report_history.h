@@ -33,7 +33,7 @@
 #include <stdio.h>
 
 #include "changepoint.h"
-#include "report.h"
+#include "report_int.h"
 
 /* Points one series needs for change points: with three a side at least (CP_MIN_SIZE),
  * 10 is the shortest series in which a perfect step can reach p <= 0.01 (1/C(10,5) =

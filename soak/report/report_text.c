@@ -7,16 +7,25 @@
 
 void rpt_sb_printf(struct sbuf *b, const char *fmt, ...)
 {
+	size_t cap = b->cap && b->cap < sizeof b->s ? b->cap : sizeof b->s;
 	va_list ap;
 	int k;
 
-	if (b->n >= sizeof b->s - 1)
+	if (b->n >= cap - 1)
 		return;
 	va_start(ap, fmt);
-	k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+	k = vsnprintf(b->s + b->n, cap - b->n, fmt, ap);
 	va_end(ap);
 	if (k > 0)
-		b->n = (size_t)k < sizeof b->s - b->n ? b->n + (size_t)k : sizeof b->s - 1;
+		b->n = (size_t)k < cap - b->n ? b->n + (size_t)k : cap - 1;
+}
+
+char *rpt_sb_copy(const struct sbuf *b, char *buf, size_t len)
+{
+	size_t n = b->n < len ? b->n : len - 1;
+	memcpy(buf, b->s, n);
+	buf[n] = '\0';
+	return buf;
 }
 
 void rpt_sb_reset(struct sbuf *b)

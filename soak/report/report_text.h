@@ -1,7 +1,7 @@
 /*
  * report_text — the sentence buffer every writer of report sentences uses (findings,
- * validity, verdicts): a fixed buffer that cuts silently at its cap, so a long list of
- * runs never overflows and never fails.  Not for other modules.
+ * validity, verdicts, drift, study designs): a fixed buffer that cuts silently at its cap,
+ * so a long list of runs never overflows and never fails.  Not for other modules.
  */
 #ifndef SOAK_REPORT_TEXT_H
 #define SOAK_REPORT_TEXT_H
@@ -14,10 +14,13 @@
 struct sbuf {
 	char s[RPT_SENTENCE_MAX]; /* the text (cut at the cap, always terminated) */
 	size_t n;                 /* bytes used */
+	size_t cap; /* a smaller cap than RPT_SENTENCE_MAX (a field's size), or 0: the whole */
 };
 
 /* Appends; past the cap the text is cut. */
 __attribute__((format(printf, 2, 3))) void rpt_sb_printf(struct sbuf *b, const char *fmt, ...);
+/* The text into buf (len > 0), cut to len - 1 bytes; returns buf. */
+char *rpt_sb_copy(const struct sbuf *b, char *buf, size_t len);
 /* Empties the buffer. */
 void rpt_sb_reset(struct sbuf *b);
 /* Text for HTML and XML: &, <, >, " escaped; control characters XML 1.0 does not allow

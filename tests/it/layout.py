@@ -17,8 +17,13 @@ several trees, each line after its tree's name and ": ".
      files as one more room) through the headers they include from each other.
   3. Calls go through the callee's own header: a header X.h declares only functions that
      X.c defines; X_int.h, an internal header, may declare those of any file of its own
-     folder, and only its own folder includes it.  A .c file declares no function but its
-     own static ones.  The few headers allowed otherwise are in ALLOWED, with the reason.
+     folder, and only its own folder and the folder's rooms include it.  A .c file declares
+     no function but its own static ones.  The few headers allowed otherwise are in
+     ALLOWED, with the reason.
+  4. A folder with rooms (report/: read/, judge/, write/) is entered through its front:
+     from outside the folder, only the headers at its top that are not internal are
+     included, never a room's; a front header (L/L.h) may declare functions its rooms
+     define, but only those that a file outside the folder calls.
 
 Reads C as text: comments, strings, preprocessor lines and attributes are dropped, then
 the declarations and definitions at file scope (brace depth 0) are taken apart.  Fits the
@@ -46,12 +51,16 @@ ALLOWED = {
     # cmd_NAME is defined in cmd_NAME.c, cmd_usage in main.c beside the table, and the
     # few helpers two commands share in the command that owns them.
     "soak/cmd.h": lambda fn, c: c == "soak/main.c" or re.match(r"soak/cmd_\w+\.c$", c),
-    # report/ is one room behind one header until it is split into its rooms (issue 24,
-    # the lead's part): report.h and the headers of report_tables.c and
-    # report_history_write.c.
-    "soak/report/report.h": lambda fn, c: c.startswith("soak/report/"),
-    "soak/report/report_tb.h": lambda fn, c: c == "soak/report/report_tables.c",
-    "soak/report/report_history.h": lambda fn, c: c == "soak/report/report_history_write.c",
+    # report/ in its rooms (issue 24): read/, judge/, write/; the model, the sentence
+    # buffer, the items and soak history's pipeline are report/'s own files.  Until each
+    # room module has a header of its own, the model's header (report_int.h) declares
+    # what the rooms call of each other, and the tables' and the history's headers what
+    # their writers in write/ define.  (The front, report.h, is held by rule 4.)
+    "soak/report/report_int.h": lambda fn, c: c.startswith(
+        ("soak/report/read/", "soak/report/judge/", "soak/report/write/")),
+    "soak/report/write/report_tb.h": lambda fn, c: c == "soak/report/write/report_tables.c",
+    "soak/report/report_history.h":
+        lambda fn, c: c == "soak/report/write/report_history_write.c",
 }
 
 IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -159,6 +168,21 @@ def sources(top, sub):
     return sorted(out)
 
 
+def has_rooms(top, layer):
+    """Whether soak/LAYER holds folders of its own (rooms) with C in them."""
+    d = os.path.join(top, "soak", layer)
+    return os.path.isdir(d) and any(
+        os.path.isdir(os.path.join(d, x)) and sources(top, f"soak/{layer}/{x}")
+        for x in os.listdir(d))
+
+
+def is_front(top, f):
+    """Whether header f is the front of a folder with rooms: soak/L/L.h."""
+    parts = f.split("/")
+    return (len(parts) == 3 and parts[0] == "soak" and parts[2] == parts[1] + ".h"
+            and has_rooms(top, parts[1]))
+
+
 def check(top):
     out = []
     files = sources(top, "soak") + sources(top, "common")
@@ -205,13 +229,16 @@ def check(top):
                 sub = "/".join(head[1:-1])
                 if sub != room:
                     rooms.setdefault(layer, {}).setdefault(room, set()).add(sub)
-                    if inc.endswith("_int.h"):
+                    # An internal header of the folder's top serves its rooms too.
+                    if inc.endswith("_int.h") and not (sub == "" and room):
                         out.append(f"{f} includes {inc} (an internal header of another folder)")
                 continue
             if to not in LAYERS[layer]:
                 out.append(f"{f} includes {inc} ({layer or 'soak'}/ may not use {to}/)")
             if inc.endswith("_int.h"):
                 out.append(f"{f} includes {inc} (an internal header of another folder)")
+            elif len(head) > 2 and has_rooms(top, to):
+                out.append(f"{f} includes {inc} (a room's header: outside {to}/, only its front)")
     for layer, g in sorted(rooms.items()):
         c = circle(g)
         if c:
@@ -222,10 +249,11 @@ def check(top):
         if c:
             out.append(f"{folder}/: modules include each other: a circle: {' '.join(c)}")
 
-    # 3: the declarations.
+    # 3 and 4: the declarations.
     decls, defs = {}, {}
+    plain = {f: strip(text[f]) for f in files}
     for f in files:
-        for head, kind in top_level(strip(text[f])):
+        for head, kind in top_level(plain[f]):
             fn = function(head)
             if fn:
                 (decls if kind == ";" else defs).setdefault(f, []).append(fn)
@@ -244,6 +272,13 @@ def check(top):
             if static or f[:-2] + ".c" in home:
                 continue
             if f.endswith("_int.h") and any(os.path.dirname(c) == os.path.dirname(f) for c in home):
+                continue
+            front = os.path.dirname(f)
+            if is_front(top, f) and any(os.path.dirname(c).startswith(front + "/") for c in home):
+                if not any(not g.startswith(front + "/") and re.search(rf"\b{name}\b", plain[g])
+                           for g in files):
+                    out.append(f"{f} declares {name}(), which nothing outside {front}/ calls "
+                               "(a front declares only what the rest of soak uses)")
                 continue
             if f in ALLOWED and any(ALLOWED[f](name, c) for c in home):
                 continue

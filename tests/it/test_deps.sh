@@ -56,9 +56,9 @@ without() {
 # checker (extraction and all).
 without build libjansson-dev \
   "build: bin/monitor includes /usr/include/jansson\.h from libjansson-dev, which is not in the build profile"
-# The demo profile without gnuplot: `soak report` runs it (soak/report/report_plot.c's execl).
+# The demo profile without gnuplot: `soak report` runs it (soak/report/write/report_plot.c's execl).
 without demo gnuplot-nox \
-  "demo: soak/report/report_plot\.c:[0-9]+ \(run by bin/soak\) runs 'gnuplot' .* from gnuplot-nox, which is not in the demo profile" \
+  "demo: soak/report/write/report_plot\.c:[0-9]+ \(run by bin/soak\) runs 'gnuplot' .* from gnuplot-nox, which is not in the demo profile" \
   --load "$T/needs.json"
 check_eq "without gnuplot-nox in demo: check is still covered" "$(grep -c "^not ok - check:" "$OUT")" 0
 # The demo profile without postgresql: targets/db/postgres.sh runs "$PGBIN/pg_ctl" through its

@@ -10,8 +10,11 @@
 # A folder may hold folders of its own, at any depth (report/'s rooms, say: report/read/,
 # report/judge/, report/write/): a file in one belongs to its top folder's layer, and the
 # rooms of a folder include each other one way only too (a room is a subfolder; the
-# folder's own files are one more room).  common/ may have folders as well and uses no
-# soak/ header at any depth.
+# folder's own files are one more room).  A folder with rooms is entered through its front
+# (report/report.h): from outside, no room's header is included, and the front declares
+# only what its rooms define for the rest of soak; the folder's internal header
+# (report/report_int.h, the model) serves its rooms.  common/ may have folders as well and
+# uses no soak/ header at any depth.
 #
 # Calls go through the callee's own header: a header X.h declares only functions that
 # X.c defines (X_int.h, an internal header, those of its own folder, and only its own
@@ -84,6 +87,25 @@ rooms roomlayer
 printf '#include "run/runner.h"\n' >"$T/roomlayer/soak/report/read/bad.c"
 expect roomlayer "a room's file is held to its top folder's layer" \
   "soak/report/read/bad.c includes run/runner.h (report/ may not use run/)"
+
+# The front: report/report.h may declare what a room defines when a command calls it, and
+# only then; from outside report/, only the front is included; report/'s internal header
+# serves its rooms.
+rooms front
+printf 'int rpt_md_pages(void);\n' >>"$T/front/soak/report/report.h"
+printf '#include "report/report.h"\nint cmd_pages(void) { return rpt_md_pages(); }\n' \
+  >>"$T/front/soak/cmd_report.c"
+printf 'struct rpt_model { int n; };\n' >"$T/front/soak/report/report_int.h"
+printf '#include "report/report_int.h"\n' >>"$T/front/soak/report/read/doc.c"
+expect front "a front declaring what a command calls, and a room using the folder's internal header, pass the check" ""
+rooms unused
+printf 'int rpt_doc_lines(void);\n' >>"$T/unused/soak/report/report.h"
+expect unused "a front declaring what nothing outside calls fails the check" \
+  "soak/report/report.h declares rpt_doc_lines(), which nothing outside soak/report/ calls"
+rooms inside
+printf '#include "report/write/md.h"\n' >>"$T/inside/soak/cmd_report.c"
+expect inside "a command including a room's header fails the check" \
+  "soak/cmd_report.c includes report/write/md.h (a room's header: outside report/, only its front)"
 
 copy common
 mkdir -p "$T/common/common/stats"

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "report/report.h"
+#include "report/report_int.h"
 #include "run/study_run.h"
 #include "testrng.h"
 
@@ -192,6 +192,7 @@ static void aa_welch_runs(void **state)
 {
 	struct rng g = {0xabcdef};
 	int trials = 1000, any = 0, welch = 0;
+	char method[RPT_METHOD_MAX];
 	(void)state;
 	for (int t = 0; t < trials; t++) {
 		struct fake_run fr[8];
@@ -201,7 +202,8 @@ static void aa_welch_runs(void **state)
 		make_report(&r, fr, 8, &g);
 		build(&r);
 		welch +=
-		    r.cmps[0].noise == RPT_BY_RUNS && strstr(r.cmps[0].method, "Welch") != NULL;
+		    r.cmps[0].noise == RPT_BY_RUNS &&
+		    strstr(rpt_method_text(&r, &r.cmps[0], method, sizeof method), "Welch") != NULL;
 		any += any_real(&r.cmps[0]);
 		free_report(&r);
 	}
@@ -216,6 +218,7 @@ static void one_run_floor(void **state)
 {
 	struct rng g = {99};
 	int trials = 400, any = 0;
+	char method[RPT_METHOD_MAX];
 	(void)state;
 	for (int t = 0; t < trials; t++) {
 		struct fake_run fr[2] = {run_of(0, -1, 0, 1000, 0, 0.04, &g),
@@ -226,7 +229,8 @@ static void one_run_floor(void **state)
 		build(&r);
 		assert_int_equal(r.cmps[0].noise, RPT_BY_BATCHES);
 		assert_true(r.cmps[0].floor_pct == RPT_FLOOR_PCT);
-		assert_non_null(strstr(r.cmps[0].method, "run-to-run noise is unknown"));
+		assert_non_null(strstr(rpt_method_text(&r, &r.cmps[0], method, sizeof method),
+		                       "run-to-run noise is unknown"));
 		any += any_real(&r.cmps[0]);
 		free_report(&r);
 	}
@@ -251,6 +255,7 @@ static void one_run_calibrated(void **state)
 	struct rng g = {7};
 	struct fake_run fr[2];
 	struct report r;
+	char method[RPT_METHOD_MAX];
 	(void)state;
 	for (int pass = 0; pass < 2; pass++) {
 		fr[0] = run_of(0, -1, 0, 1000, 0, 0, &g);
@@ -270,7 +275,8 @@ static void one_run_calibrated(void **state)
 		r.cals[0].cv[RPT_M_ERR] = NAN;
 		build(&r);
 		assert_int_equal(r.cmps[0].noise, RPT_BY_CALIBRATION);
-		assert_non_null(strstr(r.cmps[0].method, "8 runs of 'sc', label cal, on here"));
+		assert_non_null(strstr(rpt_method_text(&r, &r.cmps[0], method, sizeof method),
+		                       "8 runs of 'sc', label cal, on here"));
 		/* +6 % against runs that differ by 3 % (sd): noise; +30 %: real. */
 		assert_int_equal(r.cmps[0].d[RPT_M_TPS].verdict, pass ? RPT_REAL : RPT_NOISE);
 		free_report(&r);
@@ -391,7 +397,7 @@ static void cold_start(void **state)
 	(void)state;
 	for (int cold = 0; cold < 2; cold++) {
 		struct fake_run fr[8];
-		struct rpt_validity_item *v;
+		struct rpt_item *v;
 		struct report r;
 		int n;
 		fr[0] = run_of(0, 0, 1, cold ? 700 : 1000, 0, 0, &g);
@@ -406,15 +412,15 @@ static void cold_start(void **state)
 		assert_int_equal(rpt_cold_start(&r, &v, &n), 0);
 		assert_int_equal(n, cold);
 		if (cold) {
-			assert_string_equal(v[0].name, "cold_start");
+			assert_string_equal(v[0].code, "cold_start");
 			assert_string_equal(v[0].run, "1");
-			assert_string_equal(v[0].label, "a");
+			assert_string_equal(r.labels[v[0].label].name, "a");
 			assert_non_null(
-			    strstr(v[0].message, "first after its target started, served 3"));
-			assert_non_null(strstr(v[0].message, "% fewer requests per second"));
-			assert_non_null(strstr(v[0].message, "warm-up run and is not compared"));
+			    strstr(v[0].text, "first after its target started, served 3"));
+			assert_non_null(strstr(v[0].text, "% fewer requests per second"));
+			assert_non_null(strstr(v[0].text, "warm-up run and is not compared"));
 		}
-		rpt_validity_free(v, n);
+		rpt_items_free(v, n);
 		free_report(&r);
 	}
 }
@@ -487,7 +493,7 @@ static void rounds_trend(void **state)
 	for (int trend = 0; trend < 2; trend++)
 		for (int t = 0; t < trials; t++) {
 			struct fake_run fr[10];
-			struct rpt_validity_item *v;
+			struct rpt_item *v;
 			struct report r;
 			int n;
 			/* Five interleaved rounds, 3 % run noise; the trend adds 4 % a round. */
@@ -500,13 +506,13 @@ static void rounds_trend(void **state)
 			assert_true(n <= 1);
 			if (n) {
 				flagged[trend]++;
-				assert_string_equal(v[0].name, "rounds_trend");
+				assert_string_equal(v[0].code, "rounds_trend");
 				assert_string_equal(v[0].severity, "warn");
-				assert_non_null(strstr(v[0].message, "At 20 users"));
-				assert_non_null(strstr(v[0].message, trend ? "TPS rose" : "TPS "));
-				assert_non_null(strstr(v[0].message, "warmup_steady"));
+				assert_non_null(strstr(v[0].text, "At 20 users"));
+				assert_non_null(strstr(v[0].text, trend ? "TPS rose" : "TPS "));
+				assert_non_null(strstr(v[0].text, "warmup_steady"));
 			}
-			rpt_validity_free(v, n);
+			rpt_items_free(v, n);
 			free_report(&r);
 		}
 	print_message("rounds_trend: %d of %d A/A studies flagged, %d of %d with +4 %%/round\n",

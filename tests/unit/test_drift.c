@@ -12,7 +12,14 @@
 #include <stdio.h>
 
 #include "dur.h"
-#include "report/report.h"
+#include "report/report_int.h"
+
+/* The drift's sentence (report_drift_text.c), in a buffer that lives until the next call. */
+static const char *sentence(const struct rpt_drift *d)
+{
+	static char buf[RPT_DRIFT_SENTENCE_MAX];
+	return rpt_drift_sentence(d, buf, sizeof buf);
+}
 
 /* A deterministic generator (xorshift64*), uniform in [-1, 1). */
 static double noise(uint64_t *s)
@@ -108,7 +115,7 @@ static void judge_verdicts(void **state)
 	rpt_drift_judge(&d);
 	assert_int_equal(d.verdict, RPT_DRIFT_STABLE);
 	assert_string_equal(rpt_drift_name(d.verdict), "stable");
-	assert_non_null(strstr(d.sentence, "stable over its 2h measured window"));
+	assert_non_null(strstr(sentence(&d), "stable over its 2h measured window"));
 
 	ms[2] = judged(RPT_DK_P99, 40, 55.2, 2, 1); /* +38 % */
 	ms[3] = judged(RPT_DK_CPU_REQ, 1.0, 1.12, 0.01, 1);
@@ -116,9 +123,9 @@ static void judge_verdicts(void **state)
 	one_cmp(&d, ms, 4);
 	rpt_drift_judge(&d);
 	assert_int_equal(d.verdict, RPT_DRIFT_DEGRADING);
-	assert_non_null(strstr(d.sentence, "p99 +38.0% (real)"));
-	assert_non_null(strstr(d.sentence, "CPU per request (app) +12.0% (real)"));
-	assert_non_null(strstr(d.sentence, "each request costs more CPU"));
+	assert_non_null(strstr(sentence(&d), "p99 +38.0% (real)"));
+	assert_non_null(strstr(sentence(&d), "CPU per request (app) +12.0% (real)"));
+	assert_non_null(strstr(sentence(&d), "each request costs more CPU"));
 	/* The thresholds: p99 +38 % breaks 20 %, not 50 %; TPS and mean unset. */
 	assert_int_equal(rpt_drift_breaches(&d, -1, -1, 0.20, &msgs[0][0], sizeof msgs[0], 4), 1);
 	assert_non_null(strstr(msgs[0], "p99 rose 38.0% from the first third to the last"));
@@ -131,7 +138,7 @@ static void judge_verdicts(void **state)
 	one_cmp(&d, ms, 3);
 	rpt_drift_judge(&d);
 	assert_int_equal(d.verdict, RPT_DRIFT_IMPROVING);
-	assert_non_null(strstr(d.sentence, "warming up"));
+	assert_non_null(strstr(sentence(&d), "warming up"));
 	/* A TPS fall beyond drift_tps breaks it; an improvement never does. */
 	assert_int_equal(rpt_drift_breaches(&d, 0.05, 0.05, 0.05, &msgs[0][0], sizeof msgs[0], 4),
 	                 0);
@@ -141,7 +148,7 @@ static void judge_verdicts(void **state)
 	d.window_s = 60;
 	rpt_drift_judge(&d);
 	assert_int_equal(d.verdict, RPT_DRIFT_TOO_SHORT);
-	assert_string_equal(d.sentence,
+	assert_string_equal(sentence(&d),
 	                    "too short to judge drift: 12 steady intervals in the 1m measured "
 	                    "window, and each third needs 10.");
 }
@@ -177,10 +184,11 @@ static void machine_probe(void **state)
 	assert_int_equal(d.verdict, RPT_DRIFT_DEGRADING);
 	assert_int_equal(d.machine, 1);
 	assert_int_equal(d.cmp[0].m[3].effect, 0); /* shown, never counted */
-	assert_non_null(strstr(d.sentence, "but the machine's own probe time +15.0% (real) from "
-	                                   "the first third to the last as well: the machine soak "
-	                                   "ran on slowed"));
-	assert_null(strstr(d.sentence, "the server slows down"));
+	assert_non_null(strstr(sentence(&d),
+	                       "but the machine's own probe time +15.0% (real) from "
+	                       "the first third to the last as well: the machine soak "
+	                       "ran on slowed"));
+	assert_null(strstr(sentence(&d), "the server slows down"));
 	assert_int_equal(rpt_drift_named(&d.cmp[0].m[3]), 1);
 	/* The probe does not widen the others' family: with it, the TPS interval is the one of
 	 * three metrics. */
@@ -197,7 +205,7 @@ static void machine_probe(void **state)
 	one_cmp(&d, ms, 4);
 	rpt_drift_judge(&d);
 	assert_int_equal(d.machine, 0);
-	assert_non_null(strstr(d.sentence, "the server slows down as the run goes on"));
+	assert_non_null(strstr(sentence(&d), "the server slows down as the run goes on"));
 	/* A probe within noise, or real but under 5 %: the server is blamed. */
 	ms[3] = judged(RPT_DK_MACHINE, 180, 207, 400, 0);
 	one_cmp(&d, ms, 4);
@@ -217,8 +225,8 @@ static void machine_probe(void **state)
 	rpt_drift_judge(&d);
 	assert_int_equal(d.verdict, RPT_DRIFT_IMPROVING);
 	assert_int_equal(d.machine, 1);
-	assert_non_null(strstr(d.sentence, "the machine soak ran on sped up"));
-	assert_null(strstr(d.sentence, "warming up"));
+	assert_non_null(strstr(sentence(&d), "the machine soak ran on sped up"));
+	assert_null(strstr(sentence(&d), "warming up"));
 }
 
 /* A metric whose 95 % interval is [lo, hi] around diff (df 100), already judged. */
@@ -318,6 +326,7 @@ static void memory_verdicts(void **state)
 	struct rpt_mem m;
 	struct rpt_vpoint *p;
 	size_t n;
+	char why[RPT_MEM_WHY_MAX];
 	(void)state;
 
 	p = series(60, flat, &n);
@@ -333,7 +342,7 @@ static void memory_verdicts(void **state)
 	assert_true(fabs(m.level_mb - 198) < 0.01);
 	assert_true(m.growth_mb > 180 && m.growth_mb <= 186);
 	assert_true(fabs(m.steady_slope_mb_h) < 0.01);
-	assert_non_null(strstr(m.why, "then holds at 198.0 MB"));
+	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "then holds at 198.0 MB"));
 	free(p);
 
 	p = series(120, leaks, &n);
@@ -346,7 +355,7 @@ static void memory_verdicts(void **state)
 	p = series(30, full, &n);
 	rpt_mem_analyze(p, n, 256, &m);
 	assert_int_equal(m.verdict, RPT_MEM_AT_LIMIT);
-	assert_non_null(strstr(m.why, "configured limit of 256.0 MB"));
+	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "configured limit of 256.0 MB"));
 	rpt_mem_analyze(p, n, 1024, &m);
 	assert_int_equal(m.verdict, RPT_MEM_LEVELS_OFF);
 	free(p);
@@ -355,7 +364,7 @@ static void memory_verdicts(void **state)
 	p = series(5, leaks, &n);
 	rpt_mem_analyze(p, n, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
-	assert_non_null(strstr(m.why, "too short"));
+	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "too short"));
 	free(p);
 	rpt_mem_analyze(NULL, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);

@@ -11,7 +11,7 @@
 #include <dirent.h>
 #include <stdio.h>
 
-#include "report/report.h"
+#include "report/report_int.h"
 #include "testrng.h"
 
 static double usl(double lambda, double sigma, double kappa, double n)

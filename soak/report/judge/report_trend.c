@@ -12,13 +12,13 @@
  * more from the first run to the last, on average over the labels, is the rounds_trend
  * warning, with the advice that fits it: warm up longer, keep other work off the machine.
  */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_text.h"
+#include "report/report_text.h"
 
 #define TREND_ALPHA 0.05 /* the family of one level's figures */
 #define TREND_MIN   0.05 /* a trend worth naming: 5 % from the first run to the last */
@@ -136,7 +136,7 @@ static void level_sentence(const struct report *r, const int *g, int ng, const i
 	       "other work off the machine.");
 }
 
-int rpt_trends(const struct report *r, struct rpt_validity_item **out, int *n)
+int rpt_trends(const struct report *r, struct rpt_item **out, int *n)
 {
 	int cap = 0;
 	char *done = calloc((size_t)(r->ncells ? r->ncells : 1), 1);
@@ -166,10 +166,11 @@ int rpt_trends(const struct report *r, struct rpt_validity_item **out, int *n)
 		if (nt == 0)
 			continue;
 		struct sbuf b = {.n = 0};
+		struct rpt_item it = {.label = -1, .code = "rounds_trend", .severity = "warn"};
 		level_sentence(r, g, ng, tfig, rel, p, nt, &b);
-		if (rpt_validity_add(out, n, &cap, "warn", "rounds_trend", "", "", b.s) < 0) {
+		if (rpt_item_add(out, n, &cap, &it, b.s) < 0) {
 			free(done);
-			rpt_validity_free(*out, *n);
+			rpt_items_free(*out, *n);
 			*out = NULL;
 			*n = 0;
 			return -1;

@@ -1,6 +1,6 @@
 /* report_front: the tables a report opens with — the verdict of each label against the
  * baseline and how long to run — and the environment of each label (what ran). */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -119,24 +119,6 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		if (v->cell_rate >= 0)
 			verdict_row(r, b, v, v->cell_rate, v->cmp_rate, cpucol, drift);
 	}
-}
-
-char *rpt_fmt_need(double s, char *buf, size_t len)
-{
-	double step;
-
-	if (!isfinite(s)) {
-		snprintf(buf, len, DASH);
-		return buf;
-	}
-	if (s > 366.0 * 86400) {
-		snprintf(buf, len, "over a year");
-		return buf;
-	}
-	/* Rounded up to a step that suits the size: nobody plans 14m07s. */
-	step = s <= 120 ? 1 : s <= 7200 ? 60 : s <= 2 * 86400 ? 600 : 3600;
-	dur_format((int64_t)(ceil(s / step) * step) * 1000, buf, len);
-	return buf;
 }
 
 /* How long to run: per comparison and figure (TPS, p99, CPU per request of each process),

@@ -15,7 +15,7 @@
  * comparison's alpha: RPT_ALPHA, or for a sequential study the share of it its last look
  * was given (report_study.c), so that repeated looks do not add false "real" verdicts.
  */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,37 +27,6 @@
 int rpt_is_sweep(const struct rpt_run *run)
 {
 	return strcmp(run->mode, "sweep") == 0;
-}
-
-char *rpt_level_text(int concurrency, double rate, char *buf, size_t len)
-{
-	char x[32];
-	if (rate > 0)
-		snprintf(buf, len, "%s/s",
-		         rpt_fmt_num(rate, rate == floor(rate) ? 0 : 1, x, sizeof x));
-	else
-		snprintf(buf, len, "%d user%s", concurrency, concurrency == 1 ? "" : "s");
-	return buf;
-}
-
-char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len)
-{
-	char l[48], d[32];
-	snprintf(buf, len, "%s (%s of %s)", rpt_level_text(c->concurrency, c->rate, l, sizeof l),
-	         c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
-	return buf;
-}
-
-char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
-{
-	static const char *const base[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
-	if (f < RPT_NMETRIC)
-		snprintf(buf, len, "%s", base[f]);
-	else if (f < RPT_FIG_MEM(0))
-		snprintf(buf, len, "cpu_per_request.%s", r->cpu_names[f - RPT_FIG_CPU(0)]);
-	else
-		snprintf(buf, len, "memory.%s", r->cpu_names[f - RPT_FIG_MEM(0)]);
-	return buf;
 }
 
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c)
@@ -686,92 +655,6 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 	x->now_enough = isfinite(x->half_pct) && x->half_pct <= target;
 }
 
-/* "98.75 %" style: the level with as many decimals as it needs (up to three). */
-static void fmt_level(double level, char *buf, size_t len)
-{
-	double pct = 100 * level;
-	int dec = fabs(pct - round(pct)) < 1e-9               ? 0
-	          : fabs(pct * 10 - round(pct * 10)) < 1e-6   ? 1
-	          : fabs(pct * 100 - round(pct * 100)) < 1e-4 ? 2
-	                                                      : 3;
-	snprintf(buf, len, "%.*f %%", dec, pct);
-}
-
-/* The sentence that says how the comparison's intervals were computed.  It names no label,
- * so that comparisons judged alike say it once. */
-static void method_sentence(const struct report *r, struct rpt_cmp *m)
-{
-	char al[32], runs[64], *t = m->method;
-	size_t n = 0, cap = sizeof m->method;
-
-#define PUT(...)                                                                                   \
-	do {                                                                                       \
-		if (n < cap)                                                                       \
-			n += (size_t)snprintf(t + n, cap - n, __VA_ARGS__);                        \
-	} while (0)
-	fmt_level(m->alpha, al, sizeof al);
-	if (m->nruns == m->nruns_base)
-		snprintf(runs, sizeof runs, "%d run%s a side", m->nruns, m->nruns == 1 ? "" : "s");
-	else
-		snprintf(runs, sizeof runs, "%d runs against %d of the baseline", m->nruns,
-		         m->nruns_base);
-	if (m->noise == RPT_BY_RUNS) {
-		PUT("Judged across runs (%s): each run is one observation of every figure (TPS, "
-		    "mean, p99, error %%, CPU per request and memory of each process), and %s on "
-		    "the run figures, whose spread holds both the run-to-run and the within-run "
-		    "noise.",
-		    runs,
-		    m->nruns == m->nruns_base ? "Student's t-test (as many runs a side: the two "
-		                                "spreads pooled)"
-		                              : "Welch's t-test");
-	} else if (m->noise == RPT_BY_ROUNDS) {
-		PUT("Judged across runs, paired by round (%s, once in each round of their study): "
-		    "each run is one observation of every figure (TPS, mean, p99, error %%, CPU "
-		    "per request and memory of each process), and Student's t on the differences "
-		    "within a round, so that what moved a whole round (the machine drifting) "
-		    "cancels.",
-		    runs);
-	} else if (m->noise == RPT_BY_CALIBRATION) {
-		const struct rpt_cal *k = &r->cals[m->cal];
-		double q = rpt_t_quantile(0.975, (double)(k->runs - 1)) * sqrt(2.0) * 100;
-		PUT("%s: these runs cannot measure the run-to-run noise, so it comes from a "
-		    "calibration (%d runs of '%s', label %s, on %s): repeated runs of one system "
-		    "differ by up to %.1f %% in TPS, %.1f %% in mean latency and %.1f %% in p99 "
-		    "(95 %%). Error %%, CPU per request and memory are judged on batch means "
-		    "within the runs and never called real below %.0f %%.",
-		    runs, k->runs, k->scenario, k->label, k->host, q * k->cv[RPT_M_TPS],
-		    q * k->cv[RPT_M_MEAN], q * k->cv[RPT_M_P99], RPT_FLOOR_PCT);
-	} else {
-		PUT("%s: run-to-run noise is unknown (no calibration of the scenario in the "
-		    "database; `soak calibrate` or a study with rounds measures it). The intervals "
-		    "come from Welch's t-test on batch means within the runs, which see only each "
-		    "run's own noise, so a change is called real only when its interval excludes "
-		    "zero and it exceeds %.0f %% (%.0f %% for p99, which moves far more from run "
-		    "to "
-		    "run), and no resolution is stated.",
-		    runs, RPT_FLOOR_PCT, RPT_FLOOR_P99_PCT);
-	}
-	if (m->one_process)
-		PUT(" Memory is not compared: each label ran in one process (the study kept its "
-		    "targets running), which carries its memory from run to run, so its runs are "
-		    "not independent observations of it; a study that starts the targets for "
-		    "every run (keep_running = no) can compare it.");
-	if (m->study >= 0 && r->studies[m->study].max_looks > 0)
-		PUT(" The study ran sequentially (until %s) and stopped after %d look%s; so that "
-		    "its repeated looks cannot add false \"real\" verdicts, its last look was "
-		    "judged at %s of the 5 %% error rate (alpha spent by look k of %d: 5 %% x "
-		    "(k/%d)^2, each look at its increment; a Bonferroni bound over the looks).",
-		    r->studies[m->study].until, r->studies[m->study].looks,
-		    r->studies[m->study].looks == 1 ? "" : "s", al, r->studies[m->study].max_looks,
-		    r->studies[m->study].max_looks);
-	PUT(" The figures of a comparison with a spread are judged together by Holm's "
-	    "step-down (with k of them, the smallest p-value against %s/k, the next against "
-	    "%s/(k-1), ...; each interval at the level its figure was tested), so that a "
-	    "system compared with itself has at most a %s chance of any figure called real.",
-	    al, al, al);
-#undef PUT
-}
-
 /* --- the comparisons ---------------------------------------------------------------------- */
 
 static int same_key(const struct rpt_cell *a, const struct rpt_cell *b)
@@ -845,7 +728,6 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 						resolve(r, m, f, u[i].pct);
 				}
 			}
-			method_sentence(r, m);
 		}
 		c = end;
 	}

@@ -7,7 +7,7 @@
  * act on first: a suspected leak or a crashed run before a real difference, a real
  * difference before one within noise, the size of a real difference before its topic.
  */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 
 #include "clock.h"
 #include "dur.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 #define KEEPALIVE_HELD_REQS 50   /* keep-alive held: a connection serves this many requests */
 #define RSS_RISE            0.10 /* RSS rising: the trend adds this share of the mean... */
@@ -66,35 +66,12 @@ struct fctx {
 
 static int add(struct fctx *x, enum rpt_topic topic, int label, double score, const struct sbuf *b)
 {
-	struct report *r = x->r;
-	struct rpt_finding *f;
+	struct rpt_item it = {.topic = topic, .label = label, .score = score};
 
 	if (b->n == 0)
 		return 0;
-	if (r->nfindings == x->cap) {
-		int nc = x->cap ? x->cap * 2 : 32;
-		struct rpt_finding *p = realloc(r->findings, (size_t)nc * sizeof *p);
-		if (!p)
-			return -1;
-		r->findings = p;
-		x->cap = nc;
-	}
-	f = &r->findings[r->nfindings];
-	memset(f, 0, sizeof *f);
-	snprintf(f->kind, sizeof f->kind, "%s", rpt_topic_key(topic));
-	f->topic = topic;
-	f->label = label;
-	f->score = score;
-	f->text = strdup(b->s);
-	if (!f->text)
-		return -1;
-	r->nfindings++;
-	return 0;
-}
-
-static const char *lname(const struct report *r, int l)
-{
-	return r->labels[l].name;
+	snprintf(it.code, sizeof it.code, "%s", rpt_topic_key(topic));
+	return rpt_item_add(&x->r->findings, &x->r->nfindings, &x->cap, &it, b->s);
 }
 
 /* "20 users (fixed runs of 1m5s)", "600/s (sweep steps of 20s)" */
@@ -148,7 +125,8 @@ static int status_findings(struct fctx *x)
 			if (run->label != l || !strcmp(run->status, "done"))
 				continue;
 			dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
-			rpt_sb_printf(&b, "%sRun %s (%s)", b.n ? " " : "", run->key, lname(r, l));
+			rpt_sb_printf(&b, "%sRun %s (%s)", b.n ? " " : "", run->key,
+			              rpt_label_name(r, l));
 			if (!strcmp(run->status, "running")) {
 				rpt_sb_printf(&b,
 				              " is still running: this report covers the %s "
@@ -198,7 +176,7 @@ static int gap_findings(struct fctx *x)
 		char d[32], from[40], to[40];
 		if (run->ngaps == 0)
 			continue;
-		rpt_sb_printf(&b, "Run %s (%s)", run->key, lname(r, run->label));
+		rpt_sb_printf(&b, "Run %s (%s)", run->key, rpt_label_name(r, run->label));
 		if (run->ngaps == 1)
 			rpt_sb_printf(&b, " was resumed once:");
 		else
@@ -244,23 +222,20 @@ static int drift_findings(struct fctx *x)
 		int n = 0, any = 0;
 
 		memset(keys, 0, sizeof keys);
-		rpt_sb_printf(&b, "%s — ", lname(r, l));
+		rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
 			enum rpt_drift_verdict v = run->drift.verdict;
-			char rk[64];
-			if (run->label != l || !run->drift.sentence[0])
+			char rk[64], ds[RPT_DRIFT_SENTENCE_MAX];
+			if (run->label != l || !run->drift.judged)
 				continue;
 			any = 1;
 			if (v == RPT_DRIFT_DEGRADING || v == RPT_DRIFT_IMPROVING) {
-				size_t len = strlen(run->drift.sentence);
+				size_t len = strlen(rpt_drift_run_sentence(run, ds, sizeof ds));
 				sep(&b, &n);
 				/* its own sentence, without its full stop: the line goes on */
 				rpt_sb_printf(&b, "run %s: %.*s", ref(run, rk, sizeof rk),
-				              (int)(len && run->drift.sentence[len - 1] == '.'
-				                        ? len - 1
-				                        : len),
-				              run->drift.sentence);
+				              (int)(len && ds[len - 1] == '.' ? len - 1 : len), ds);
 				score = fmax(score,
 				             v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
 			} else {
@@ -302,8 +277,8 @@ static int agent_findings(struct fctx *x)
 		for (int k = 0; k < run->nagent_notes; k++) {
 			struct sbuf b = {.n = 0};
 			rpt_sb_printf(&b, "Run %s (%s), merged from %d of %d agents: %s.", run->key,
-			              lname(r, run->label), run->agents, run->agents_planned,
-			              run->agent_notes[k]);
+			              rpt_label_name(r, run->label), run->agents,
+			              run->agents_planned, run->agent_notes[k]);
 			if (add(x, RPT_T_RUNS, run->label, S_RUN_FAILED, &b) < 0)
 				return -1;
 		}
@@ -372,8 +347,8 @@ static int comparison_findings(struct fctx *x)
 		    &head,
 		    "%s against %s: more requests per second in %d of %d comparison%s (%d "
 		    "beyond noise), fewer in %d (%d beyond noise)",
-		    lname(r, l), lname(r, 0), more, n, n == 1 ? "" : "s", real_more, fewer,
-		    real_fewer);
+		    rpt_label_name(r, l), rpt_label_name(r, 0), more, n, n == 1 ? "" : "s",
+		    real_more, fewer, real_fewer);
 		if (n - more - fewer > 0)
 			rpt_sb_printf(&head, ", equal in %d", n - more - fewer);
 		rpt_sb_printf(&head, ": %s.", t.s);
@@ -381,7 +356,8 @@ static int comparison_findings(struct fctx *x)
 			return -1;
 		if (nl) {
 			rpt_sb_reset(&head);
-			rpt_sb_printf(&head, "%s against %s: %s.", lname(r, l), lname(r, 0), lat.s);
+			rpt_sb_printf(&head, "%s against %s: %s.", rpt_label_name(r, l),
+			              rpt_label_name(r, 0), lat.s);
 			if (add(x, RPT_T_LATENCY, l, ls, &head) < 0)
 				return -1;
 		}
@@ -443,7 +419,7 @@ static int sweep_findings(struct fctx *x)
 			if (sw->label != l)
 				continue;
 			rpt_sb_printf(&b, "%s%s's sweep (%d..%d users, %s steps) ", n++ ? " " : "",
-			              lname(r, l), first->concurrency, last->concurrency,
+			              rpt_label_name(r, l), first->concurrency, last->concurrency,
 			              dur_format(sw->planned_ms, d, sizeof d));
 			if (sw->ncells < 2) {
 				rpt_sb_printf(&b, "has one level only: no saturation to look for");
@@ -529,7 +505,7 @@ static int memory_findings(struct fctx *x)
 	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS};
 
 	for (int l = 0; l < r->nlabels; l++) {
-		char keys[NKIND][512];
+		char keys[NKIND][512], w[RPT_MEM_WHY_MAX];
 		const struct rpt_run *first_run[NKIND] = {0};
 		const struct rpt_source *first[NKIND] = {0};
 		double gc_max = 0, score = 0;
@@ -587,7 +563,7 @@ static int memory_findings(struct fctx *x)
 		struct sbuf b = {.n = 0};
 		int n = 0;
 		char v[64];
-		rpt_sb_printf(&b, "%s — ", lname(r, l));
+		rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
 		if (keys[EXH][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "heap exhausted in ");
@@ -654,14 +630,16 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory rising in ");
 			rpt_sb_runs(&b, keys[RSS_UP]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_UP]->key,
-			              first[RSS_UP]->name, first[RSS_UP]->mem.why);
+			              first[RSS_UP]->name,
+			              rpt_mem_why(&first[RSS_UP]->mem, w, sizeof w));
 		}
 		if (keys[RSS_LIMIT][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory at its configured limit in ");
 			rpt_sb_runs(&b, keys[RSS_LIMIT]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LIMIT]->key,
-			              first[RSS_LIMIT]->name, first[RSS_LIMIT]->mem.why);
+			              first[RSS_LIMIT]->name,
+			              rpt_mem_why(&first[RSS_LIMIT]->mem, w, sizeof w));
 		}
 		if (keys[NORMAL][0]) {
 			sep(&b, &n);
@@ -703,7 +681,8 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory grows, then levels off in ");
 			rpt_sb_runs(&b, keys[RSS_LEVELS]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LEVELS]->key,
-			              first[RSS_LEVELS]->name, first[RSS_LEVELS]->mem.why);
+			              first[RSS_LEVELS]->name,
+			              rpt_mem_why(&first[RSS_LEVELS]->mem, w, sizeof w));
 		}
 		if (keys[FLAT][0]) {
 			sep(&b, &n);
@@ -715,7 +694,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory of ");
 			rpt_sb_runs(&b, keys[RSS_SHORT]);
 			rpt_sb_printf(&b, " over too short a window to judge a trend (%s)",
-			              first[RSS_SHORT]->mem.why);
+			              rpt_mem_why(&first[RSS_SHORT]->mem, w, sizeof w));
 		}
 		if (gc_max > 0 || keys[NORMAL][0] || keys[NO_OLD][0] || keys[SHORT][0])
 			rpt_sb_printf(&b,
@@ -771,14 +750,14 @@ static int error_findings(struct fctx *x)
 				    &b,
 				    "%s%s: %lld client-side error%s, the load generator's own "
 				    "limits (out of ephemeral ports, DNS), not the server's: ",
-				    b.n ? " " : "", lname(r, l), (long long)total,
+				    b.n ? " " : "", rpt_label_name(r, l), (long long)total,
 				    total == 1 ? "" : "s");
 			else
 				rpt_sb_printf(
 				    &b,
 				    "%s: %.2f%% of requests failed on the server side over its "
 				    "compared runs (%lld of %lld): ",
-				    lname(r, l), pct, (long long)total, (long long)req);
+				    rpt_label_name(r, l), pct, (long long)total, (long long)req);
 			for (int c = 0; c < ERR_NCLASS; c++) {
 				if (!count[c] || err_class_client_side((enum err_class)c) != side)
 					continue;
@@ -797,7 +776,7 @@ static int error_findings(struct fctx *x)
 			rpt_sb_printf(&b,
 			              "%s%s: %lld of %lld requests failed in runs not compared "
 			              "(warm-up runs, interrupted study runs).",
-			              b.n ? " " : "", lname(r, l), (long long)werr,
+			              b.n ? " " : "", rpt_label_name(r, l), (long long)werr,
 			              (long long)wreq);
 			score = fmax(score, S_NOTHING);
 		}
@@ -904,7 +883,7 @@ static int connection_findings(struct fctx *x)
 		}
 		if (n) {
 			struct sbuf line = {.n = 0};
-			rpt_sb_printf(&line, "%s — %s.", lname(r, l), b.s);
+			rpt_sb_printf(&line, "%s — %s.", rpt_label_name(r, l), b.s);
 			if (add(x, RPT_T_CONNECTIONS, l, score, &line) < 0)
 				return -1;
 		}
@@ -996,7 +975,7 @@ static int cost_findings(struct fctx *x)
 					rpt_sb_printf(
 					    &b,
 					    "; against %s at %s (the verdict's compared runs): ",
-					    lname(r, 0),
+					    rpt_label_name(r, 0),
 					    rpt_cell_text(&r->cells[v->cell], at, sizeof at));
 				rpt_sb_printf(
 				    &b, "%s%s %.2fx the CPU per request (%.3f vs %.3f ms, %s, %s)",
@@ -1011,7 +990,7 @@ static int cost_findings(struct fctx *x)
 			}
 		}
 		struct sbuf line = {.n = 0};
-		rpt_sb_printf(&line, "%s — %s.", lname(r, l), b.s);
+		rpt_sb_printf(&line, "%s — %s.", rpt_label_name(r, l), b.s);
 		if (add(x, RPT_T_COST, l, score, &line) < 0)
 			return -1;
 	}
@@ -1022,7 +1001,7 @@ static int cost_findings(struct fctx *x)
 
 static int cmp_topic(const void *pa, const void *pb)
 {
-	const struct rpt_finding *a = pa, *b = pb;
+	const struct rpt_item *a = pa, *b = pb;
 	if (a->topic != b->topic)
 		return (int)a->topic - (int)b->topic;
 	return (a->label < 0 ? RPT_MAX_LABELS : a->label) -
@@ -1056,7 +1035,7 @@ int rpt_findings(struct report *r)
 		return -1;
 	/* Topic order, then label order; insertion keeps it stable (few lines). */
 	for (int i = 1; i < r->nfindings; i++) {
-		struct rpt_finding f = r->findings[i];
+		struct rpt_item f = r->findings[i];
 		int j = i;
 		for (; j > 0 && cmp_topic(&r->findings[j - 1], &f) > 0; j--)
 			r->findings[j] = r->findings[j - 1];

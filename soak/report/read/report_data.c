@@ -1,5 +1,5 @@
 /* report_data: reads the selected runs of each database into the report model. */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include "report_drift_read.h"
 #include "report_env.h"
 #include "report_gaps.h"
-#include "report_history.h"
+#include "report/report_history.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "store/results.h"
@@ -613,6 +613,31 @@ static void free_run(struct rpt_run *run)
 	free(run->gaps);
 }
 
+const char *rpt_label_name(const struct report *r, int l)
+{
+	return r->labels[l].name;
+}
+
+struct report *rpt_new(void)
+{
+	return calloc(1, sizeof(struct report));
+}
+
+void rpt_delete(struct report *r)
+{
+	rpt_free(r);
+	free(r);
+}
+
+void rpt_counts(const struct report *r, struct rpt_counts *c)
+{
+	c->runs = r->nruns;
+	c->labels = r->nlabels;
+	c->findings = r->nfindings;
+	c->pictures = r->npics;
+	c->plot_note = r->plot_note;
+}
+
 void rpt_free(struct report *r)
 {
 	if (!r)
@@ -630,14 +655,8 @@ void rpt_free(struct report *r)
 	for (int i = 0; i < r->nsweeps; i++)
 		free(r->sweeps[i].cells);
 	free(r->sweeps);
-	for (int i = 0; i < r->nfindings; i++)
-		free(r->findings[i].text);
-	free(r->findings);
-	for (int i = 0; i < r->nvalidity; i++)
-		free(r->validity[i].message);
-	free(r->validity);
-	for (int i = 0; i < r->nverdicts; i++)
-		free(r->verdicts[i].sentence);
+	rpt_items_free(r->findings, r->nfindings);
+	rpt_items_free(r->validity, r->nvalidity);
 	free(r->verdicts);
 	for (int i = 0; i < r->npics; i++) {
 		free(r->pics[i].title);
@@ -647,7 +666,6 @@ void rpt_free(struct report *r)
 	free(r->title);
 	for (int i = 0; i < r->nstudies; i++) {
 		free(r->studies[i].name);
-		free(r->studies[i].design);
 		free(r->studies[i].targets);
 		free(r->studies[i].before_each);
 	}

@@ -17,7 +17,7 @@
 #ifndef SOAK_REPORT_DOC_H
 #define SOAK_REPORT_DOC_H
 
-#include "report.h"
+#include "report/report_int.h"
 
 enum rpt_block_kind {
 	RPT_B_HEADING,  /* a section heading (level 1..3) */
@@ -28,7 +28,7 @@ enum rpt_block_kind {
 };
 
 /* One item of a list: "**tag** `code`: text". */
-struct rpt_item {
+struct rpt_doc_item {
 	const char *tag;  /* a bold lead ("warning", "note"), or NULL */
 	const char *code; /* a code shown as such ("short_window"), or NULL */
 	const char *text; /* the item */
@@ -44,7 +44,7 @@ struct rpt_block {
 	const char *text;              /* heading or paragraph text */
 	const struct rpt_table *table; /* table */
 	int compare;                   /* pictures: 1 the labels compared, 0 each run's */
-	struct rpt_item *items;        /* list: its items (owned) */
+	struct rpt_doc_item *items;    /* list: its items (owned) */
 	int nitems;                    /* entries in items */
 };
 

@@ -9,7 +9,7 @@
 
 #include <sqlite3.h>
 
-#include "report.h"
+#include "report/report_int.h"
 
 /* What reading one database needs. */
 struct reader {

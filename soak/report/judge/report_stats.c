@@ -1,6 +1,6 @@
 /* report_stats: batch means, run means, Welch's test, Student's t, prediction intervals, the
  * USL fit and saturation. */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <float.h>
 #include <math.h>

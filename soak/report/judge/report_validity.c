@@ -17,7 +17,7 @@
  *                        interval
  *   confounded           the labels compared differ in more than the label (rpt_env_keys)
  */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@
 
 #include "cpus.h"
 #include "dur.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 #define RPT_HOST_BUSY_PCT   90.0 /* host CPU, % of all cores */
 #define RPT_GEN_BUSY_PCT    90.0 /* generator CPU, % of its engine threads */
@@ -74,33 +74,12 @@ struct vctx {
 static int add(struct vctx *v, const char *severity, const char *code, int label, const char *runs,
                const struct sbuf *b)
 {
-	struct report *r = v->r;
-	struct rpt_valid *e;
+	struct rpt_item it = {.label = label};
 
-	if (r->nvalidity == v->cap) {
-		int nc = v->cap ? v->cap * 2 : 16;
-		struct rpt_valid *p = realloc(r->validity, (size_t)nc * sizeof *p);
-		if (!p)
-			return -1;
-		r->validity = p;
-		v->cap = nc;
-	}
-	e = &r->validity[r->nvalidity];
-	memset(e, 0, sizeof *e);
-	snprintf(e->severity, sizeof e->severity, "%s", severity);
-	snprintf(e->code, sizeof e->code, "%s", code);
-	e->label = label;
-	snprintf(e->run, sizeof e->run, "%s", runs ? runs : "");
-	e->message = strdup(b->s);
-	if (!e->message)
-		return -1;
-	r->nvalidity++;
-	return 0;
-}
-
-static const char *lname(const struct report *r, int l)
-{
-	return r->labels[l].name;
+	snprintf(it.severity, sizeof it.severity, "%s", severity);
+	snprintf(it.code, sizeof it.code, "%s", code);
+	snprintf(it.run, sizeof it.run, "%s", runs ? runs : "");
+	return rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, b->s);
 }
 
 /* Appends a run key to a comma-separated list (cut silently past its size). */
@@ -179,7 +158,7 @@ static int host_saturated(struct vctx *v)
 				    "%s: the load generator was placed on CPU %s apart from %s "
 				    "('%s'), but those CPUs were %.1f%% busy in the measured "
 				    "window of ",
-				    lname(r, l), list, with, host, worst);
+				    rpt_label_name(r, l), list, with, host, worst);
 				rpt_sb_runs(&b, runs);
 				rpt_sb_printf(
 				    &b,
@@ -193,7 +172,7 @@ static int host_saturated(struct vctx *v)
 				    "%s: the load generator ran on the same host as %s ('%s'), "
 				    "and that host's CPU reached %.1f%% in the measured window "
 				    "of ",
-				    lname(r, l), with, host, worst);
+				    rpt_label_name(r, l), with, host, worst);
 				rpt_sb_runs(&b, runs);
 				rpt_sb_printf(
 				    &b,
@@ -288,7 +267,8 @@ static int generator_saturated(struct vctx *v)
 
 		gen_tally(r, l, GEN_BUSY, &t);
 		if (t.runs[0]) {
-			rpt_sb_printf(&b, "%s: the load generator was busy in ", lname(r, l));
+			rpt_sb_printf(&b, "%s: the load generator was busy in ",
+			              rpt_label_name(r, l));
 			rpt_sb_runs(&b, t.runs);
 			rpt_sb_printf(
 			    &b,
@@ -304,7 +284,7 @@ static int generator_saturated(struct vctx *v)
 		if (t.runs[0]) {
 			rpt_sb_reset(&b);
 			rpt_sb_printf(&b, "%s: the load generator waited for a core in ",
-			              lname(r, l));
+			              rpt_label_name(r, l));
 			rpt_sb_runs(&b, t.runs);
 			rpt_sb_printf(
 			    &b,
@@ -320,7 +300,7 @@ static int generator_saturated(struct vctx *v)
 		gen_tally(r, l, GEN_LATE, &t);
 		if (t.runs[0]) {
 			rpt_sb_reset(&b);
-			rpt_sb_printf(&b, "%s: requests went out late in ", lname(r, l));
+			rpt_sb_printf(&b, "%s: requests went out late in ", rpt_label_name(r, l));
 			rpt_sb_runs(&b, t.runs);
 			rpt_sb_printf(&b, ": start lag p99 up to %.1f ms", t.lag);
 			if (t.late > 0)
@@ -397,8 +377,8 @@ static int short_memory(struct vctx *v)
 			struct sbuf b = {.n = 0};
 			dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
 			dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
-			rpt_sb_printf(&b, "%s, %s: memory could not be judged in ", lname(r, l),
-			              names[j]);
+			rpt_sb_printf(&b, "%s, %s: memory could not be judged in ",
+			              rpt_label_name(r, l), names[j]);
 			rpt_sb_runs(&b, runs);
 			rpt_sb_printf(&b,
 			              ": %s%s%s of steady GC log, and a trend needs at least %d "
@@ -431,8 +411,8 @@ static int short_comparisons(struct vctx *v)
 			if (c->label != l || bt >= RPT_CMP_MIN_BATCHES)
 				continue;
 			if (n == 0)
-				rpt_sb_printf(&b, "%s against %s: the comparison at ", lname(r, l),
-				              lname(r, a->label));
+				rpt_sb_printf(&b, "%s against %s: the comparison at ",
+				              rpt_label_name(r, l), rpt_label_name(r, a->label));
 			rpt_sb_printf(&b, "%s%d users (%s of %s)", n ? ", " : "", c->concurrency,
 			              c->sweep ? "sweep steps" : "fixed runs",
 			              dur_format(c->planned_ms, d, sizeof d));
@@ -513,7 +493,7 @@ static int not_steady(struct vctx *v)
 						    &b,
 						    "%s: from the first to the last third of "
 						    "the measured window, ",
-						    lname(r, l));
+						    rpt_label_name(r, l));
 					else
 						rpt_sb_printf(&b, "; ");
 					rpt_sb_printf(&b, "run %s", run->key);
@@ -573,7 +553,7 @@ static int errors(struct vctx *v)
 					    &b,
 					    "%s: more than %.0f%% of requests failed in the "
 					    "measured window of ",
-					    lname(r, l), RPT_ERRORS_PCT);
+					    rpt_label_name(r, l), RPT_ERRORS_PCT);
 				else
 					rpt_sb_printf(&b, "; ");
 				rpt_sb_printf(&b, "run %s", run->key);
@@ -636,7 +616,7 @@ static int clock_skew(struct vctx *v)
 		              "interval, so their intervals do not line up and per-interval "
 		              "figures mix different moments. Synchronise the clocks (chrony, "
 		              "NTP) before the next run.",
-		              lname(r, l), b.s);
+		              rpt_label_name(r, l), b.s);
 		if (add(v, "warn", "clock_skew", l, runs, &m) < 0)
 			return -1;
 	}
@@ -700,7 +680,7 @@ static int confounded(struct vctx *v)
 				if (n == 0)
 					rpt_sb_printf(&b,
 					              "%s differs from %s in more than the label: ",
-					              lname(r, l), lname(r, 0));
+					              rpt_label_name(r, l), rpt_label_name(r, 0));
 				rpt_sb_printf(&b, "%s%s%s%s '%s' against '%s'", n ? "; " : "",
 				              s < 0 ? "" : src, s < 0 ? "" : " ", e->name, y, x);
 				worst = e->confounds > worst ? e->confounds : worst;
@@ -732,7 +712,7 @@ static int code_rank(const char *code)
 	return 99;
 }
 
-static int cmp_valid(const struct rpt_valid *a, const struct rpt_valid *b)
+static int cmp_valid(const struct rpt_item *a, const struct rpt_item *b)
 {
 	int sa = strcmp(a->severity, "warn") != 0, sb = strcmp(b->severity, "warn") != 0;
 	if (sa != sb)
@@ -743,25 +723,17 @@ static int cmp_valid(const struct rpt_valid *a, const struct rpt_valid *b)
 }
 
 /* Items judged elsewhere (report_study.c's cold_start, report_trend.c's rounds_trend). */
-static int items(struct vctx *v,
-                 int (*fn)(const struct report *, struct rpt_validity_item **, int *))
+static int items(struct vctx *v, int (*fn)(const struct report *, struct rpt_item **, int *))
 {
 	struct report *r = v->r;
-	struct rpt_validity_item *it;
+	struct rpt_item *it;
 	int n, rc = 0;
 
 	if (fn(r, &it, &n) < 0)
 		return -1;
-	for (int i = 0; i < n && rc == 0; i++) {
-		struct sbuf b = {.n = 0};
-		int label = -1;
-		for (int l = 0; l < r->nlabels; l++)
-			if (!strcmp(r->labels[l].name, it[i].label))
-				label = l;
-		rpt_sb_printf(&b, "%s", it[i].message);
-		rc = add(v, it[i].severity, it[i].name, label, it[i].run, &b);
-	}
-	rpt_validity_free(it, n);
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it[i], it[i].text);
+	rpt_items_free(it, n);
 	return rc;
 }
 
@@ -775,7 +747,7 @@ int rpt_validity(struct report *r)
 		return -1;
 	/* Insertion sort: stable, so runs keep their report order within a code. */
 	for (int i = 1; i < r->nvalidity; i++) {
-		struct rpt_valid x = r->validity[i];
+		struct rpt_item x = r->validity[i];
 		int j = i;
 		for (; j > 0 && cmp_valid(&r->validity[j - 1], &x) > 0; j--)
 			r->validity[j] = r->validity[j - 1];

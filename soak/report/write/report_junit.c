@@ -22,7 +22,7 @@
  * threshold and drift cases are skipped, saying so.  Failures, errors and skipped cases
  * thus match the exit status: 1 when some case failed, 3 or 130/143 with an error.
  */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,8 +34,8 @@
 
 #include "clock.h"
 #include "db.h"
-#include "report_read.h"
-#include "report_text.h"
+#include "report/read/report_read.h"
+#include "report/report_text.h"
 
 #define JU_MAX_CASES 4096 /* test cases of one run: steps x thresholds, warnings */
 
@@ -225,7 +225,7 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 
 	for (int k = -1; k < (run->step_drift ? run->nsteps : 0); k++) {
 		const struct rpt_drift *d = k < 0 ? &run->drift : &run->step_drift[k];
-		char kind = 'p', name[64];
+		char kind = 'p', name[64], ds[RPT_DRIFT_SENTENCE_MAX];
 		const char *msg = NULL;
 		if (k < 0 && run->step_drift)
 			snprintf(name, sizeof name, "drift over the steps: %s",
@@ -235,6 +235,10 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 			         rpt_drift_name(d->verdict));
 		else
 			snprintf(name, sizeof name, "drift: %s", rpt_drift_name(d->verdict));
+		if (k < 0)
+			rpt_drift_run_sentence(run, ds, sizeof ds);
+		else
+			rpt_drift_sentence(d, ds, sizeof ds);
 		if (!gate) {
 			kind = 's';
 			msg = "a warm-up run of a study: its drift gates nothing";
@@ -243,10 +247,10 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 			msg = breach;
 		} else if (d->verdict == RPT_DRIFT_TOO_SHORT) {
 			kind = 's';
-			msg = d->sentence;
+			msg = ds;
 		}
 		ok = ok && add_case(s, cls, kind, d->window_s, "drift", msg,
-		                    kind == 'p' || kind == 'f' ? d->sentence : NULL, "%s", name);
+		                    kind == 'p' || kind == 'f' ? ds : NULL, "%s", name);
 	}
 	free(breach);
 	return ok ? 0 : -1;
@@ -273,12 +277,12 @@ static int validity_cases(const struct report *r, const struct rpt_run *run, con
                           struct jsuite *s)
 {
 	for (int i = 0; i < r->nvalidity; i++) {
-		const struct rpt_valid *v = &r->validity[i];
+		const struct rpt_item *v = &r->validity[i];
 		int warn = !strcmp(v->severity, "warn");
 		if (v->run[0] ? !key_in(run->key, v->run) : v->label != run->label)
 			continue;
-		if (!add_case(s, cls, warn ? 's' : 'p', 0, NULL, warn ? v->message : NULL,
-		              warn ? NULL : v->message, "validity: %s", v->code))
+		if (!add_case(s, cls, warn ? 's' : 'p', 0, NULL, warn ? v->text : NULL,
+		              warn ? NULL : v->text, "validity: %s", v->code))
 			return -1;
 	}
 	return 0;

@@ -1,6 +1,6 @@
 /* report_sources: what the collectors recorded about a run — CPU and RSS samples, GC
  * events and the memory verdict (gca_analyze) — into the run's sources. */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* report_html: report.html — one self-contained page: inline CSS, the SVG pictures inline,
  * no script, no network. */
-#include "report.h"
+#include "report/report_int.h"
 #include "report_doc.h"
-#include "report_text.h"
+#include "report/report_text.h"
 
 #include <string.h>
 
@@ -119,7 +119,7 @@ static void html_list(const struct rpt_block *b, FILE *f)
 	else
 		fputs("<ul>\n", f);
 	for (int i = 0; i < b->nitems; i++) {
-		const struct rpt_item *it = &b->items[i];
+		const struct rpt_doc_item *it = &b->items[i];
 		if (it->cls)
 			fprintf(f, "<li class=\"%s\">", it->cls);
 		else

@@ -1,7 +1,7 @@
 /* report_doc: the report as one document of blocks (report_doc.h), which report_md.c and
  * report_html.c only mark up. */
 #include "report_doc.h"
-#include "report_history.h"
+#include "report/report_history.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -157,12 +157,12 @@ static int validity(struct rpt_doc *d)
 	if (!b)
 		return -1;
 	for (int i = 0; i < r->nvalidity; i++) {
-		const struct rpt_valid *v = &r->validity[i];
+		const struct rpt_item *v = &r->validity[i];
 		int warn = !strcmp(v->severity, "warn");
-		b->items[b->nitems++] = (struct rpt_item){.tag = warn ? "warning" : "note",
-		                                          .code = v->code,
-		                                          .text = v->message,
-		                                          .cls = warn ? "warn" : "info"};
+		b->items[b->nitems++] = (struct rpt_doc_item){.tag = warn ? "warning" : "note",
+		                                              .code = v->code,
+		                                              .text = v->text,
+		                                              .cls = warn ? "warn" : "info"};
 	}
 	return 0;
 }
@@ -186,7 +186,7 @@ static int findings(struct rpt_doc *d)
 	for (int t = 0; t < RPT_NTOPIC; t++) {
 		struct rpt_block *b = NULL;
 		for (int i = 0; i < r->nfindings; i++) {
-			const struct rpt_finding *x = &r->findings[i];
+			const struct rpt_item *x = &r->findings[i];
 			if (x->top || x->topic != (enum rpt_topic)t)
 				continue;
 			if (!b && (heading(d, 3, rpt_topic_title((enum rpt_topic)t)) < 0 ||
@@ -203,7 +203,17 @@ static int findings(struct rpt_doc *d)
 static int methods(struct rpt_doc *d)
 {
 	const char *m[16];
-	int nm = rpt_methods(d->r, m, 16);
+	int nm = 0;
+
+	for (int i = 0; i < d->r->ncmps && nm < 16; i++) {
+		char t[RPT_METHOD_MAX];
+		int seen = 0;
+		rpt_method_text(d->r, &d->r->cmps[i], t, sizeof t);
+		for (int k = 0; k < nm && !seen; k++)
+			seen = strcmp(m[k], t) == 0;
+		if (!seen && !(m[nm++] = doc_str(d, "%s", t)))
+			return -1;
+	}
 
 	if (nm == 1)
 		return para(d, "note", "How changes are judged.", m[0]);
@@ -236,15 +246,22 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 		struct rpt_block *b = list(d, "verdict", r->nverdicts);
 		if (!b)
 			goto oom;
-		for (int i = 0; i < r->nverdicts; i++)
-			b->items[b->nitems++].text = r->verdicts[i].sentence;
+		for (int i = 0; i < r->nverdicts; i++) {
+			char t[RPT_VERDICT_MAX];
+			rpt_verdict_text(r, &r->verdicts[i], t, sizeof t);
+			if (!(b->items[b->nitems++].text = doc_str(d, "%s", t)))
+				goto oom;
+		}
 	}
 	/* What it rests on: how changes are judged, and the study's design. */
 	if (methods(d) < 0)
 		goto oom;
-	for (int i = 0; i < r->nstudies; i++)
-		if (para(d, "note", "Design.", r->studies[i].design) < 0)
+	for (int i = 0; i < r->nstudies; i++) {
+		char t[RPT_DESIGN_MAX];
+		rpt_study_design(r, i, t, sizeof t);
+		if (para(d, "note", "Design.", doc_str(d, "%s", t)) < 0)
 			goto oom;
+	}
 	if (validity(d) < 0 || findings(d) < 0 || pictures(d, 1) < 0)
 		goto oom;
 	for (int i = 1; i < d->nfront; i++)

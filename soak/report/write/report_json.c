@@ -1,7 +1,7 @@
 /* report_json: report.json (the model's tables and findings as data) and summary.csv (one
  * row per run step). */
-#include "report.h"
-#include "report_history.h"
+#include "report/report_int.h"
+#include "report/report_history.h"
 
 #include "jsonw.h"
 
@@ -168,12 +168,12 @@ static void jpart(FILE *f, int64_t from, int64_t to, int n, int64_t count)
 	        (long long)from, (long long)to, n, (long long)count);
 }
 
-void rpt_drift_json(const struct rpt_drift *d, FILE *f)
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f)
 {
 	fputs("{\"verdict\": ", f);
 	json_write_str(f, rpt_drift_name(d->verdict));
 	fputs(", \"sentence\": ", f);
-	json_write_str(f, d->sentence);
+	json_write_str(f, sentence);
 	jfield(f, "window_s", d->window_s, 3);
 	fprintf(f, ", \"intervals\": %d, \"machine_suspect\": %s, \"comparisons\": [",
 	        d->nintervals, d->machine ? "true" : "false");
@@ -216,6 +216,7 @@ void rpt_drift_json(const struct rpt_drift *d, FILE *f)
 
 static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 {
+	char ds[RPT_DRIFT_SENTENCE_MAX], why[RPT_MEM_WHY_MAX];
 	int first;
 
 	fputs("    {\"key\": ", f);
@@ -283,7 +284,7 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		       s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
 		jfield(f, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
 		fputs(", \"why\": ", f);
-		json_write_str(f, s->mem.why);
+		json_write_str(f, rpt_mem_why(&s->mem, why, sizeof why));
 		fputc('}', f);
 		first = 0;
 	}
@@ -316,12 +317,13 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		jfield(f, "lag_p99_ms", s->lag_p99_ms, 3);
 		if (run->step_drift) {
 			fputs(", \"drift\": ", f);
-			rpt_drift_json(&run->step_drift[i], f);
+			rpt_drift_json(&run->step_drift[i],
+			               rpt_drift_sentence(&run->step_drift[i], ds, sizeof ds), f);
 		}
 		fputc('}', f);
 	}
 	fputs("],\n     \"drift\": ", f);
-	rpt_drift_json(&run->drift, f);
+	rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), f);
 	fputc('}', f);
 }
 
@@ -372,6 +374,7 @@ static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
 static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 {
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+	char method[RPT_METHOD_MAX];
 
 	fprintf(f, "    {\"kind\": \"%s\", \"concurrency\": %d, \"rate\": ",
 	        c->sweep ? "sweep" : "fixed", c->concurrency);
@@ -412,7 +415,7 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 		}
 	}
 	fputs("},\n     \"method\": ", f);
-	json_write_str(f, m->method);
+	json_write_str(f, rpt_method_text(r, m, method, sizeof method));
 	fputs(",\n     \"metrics\": {", f);
 	for (int k = 0; k < RPT_NMETRIC; k++) {
 		fputs(k ? ",\n       " : "\n       ", f);
@@ -487,6 +490,7 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
 static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 {
 	const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
+	char sentence[RPT_VERDICT_MAX];
 	int first = 1;
 
 	fputs("    {\"label\": ", f);
@@ -537,7 +541,7 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 	else
 		fputs("null", f);
 	fprintf(f, ", \"warnings\": %d, \"sentence\": ", v->warnings);
-	json_write_str(f, v->sentence);
+	json_write_str(f, rpt_verdict_text(r, v, sentence, sizeof sentence));
 	fputc('}', f);
 }
 
@@ -570,6 +574,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 	      f);
 	for (int i = 0; i < r->nstudies; i++) {
 		const struct rpt_study *st = &r->studies[i];
+		char design[RPT_DESIGN_MAX];
 		fputs(i ? ",\n    " : "\n    ", f);
 		fputs("{\"name\": ", f);
 		json_write_str(f, st->name);
@@ -585,7 +590,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 		        st->done_slots);
 		json_write_str(f, st->status);
 		fputs(", \"design\": ", f);
-		json_write_str(f, st->design);
+		json_write_str(f, rpt_study_design(r, i, design, sizeof design));
 		fputc('}', f);
 	}
 	fputs(r->nstudies ? "\n  ],\n  \"verdict\": [\n" : "],\n  \"verdict\": [\n", f);
@@ -595,7 +600,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 	}
 	fputs("  ],\n  \"validity\": [\n", f);
 	for (int i = 0; i < r->nvalidity; i++) {
-		const struct rpt_valid *v = &r->validity[i];
+		const struct rpt_item *v = &r->validity[i];
 		fputs("    {\"severity\": ", f);
 		json_write_str(f, v->severity);
 		fputs(", \"code\": ", f);
@@ -608,7 +613,7 @@ int rpt_write_json(const struct report *r, FILE *f)
 		fputs(", \"run\": ", f);
 		json_write_str(f, v->run);
 		fputs(", \"message\": ", f);
-		json_write_str(f, v->message);
+		json_write_str(f, v->text);
 		fputs(i + 1 < r->nvalidity ? "},\n" : "}\n", f);
 	}
 	fputs("  ],\n  \"runs\": [\n", f);
@@ -628,9 +633,9 @@ int rpt_write_json(const struct report *r, FILE *f)
 	}
 	fputs("  ],\n  \"findings\": [\n", f);
 	for (int i = 0; i < r->nfindings; i++) {
-		const struct rpt_finding *x = &r->findings[i];
+		const struct rpt_item *x = &r->findings[i];
 		fputs("    {\"kind\": ", f);
-		json_write_str(f, x->kind);
+		json_write_str(f, x->code);
 		fputs(", \"label\": ", f);
 		if (x->label >= 0)
 			json_write_str(f, r->labels[x->label].name);
@@ -756,4 +761,20 @@ int rpt_write_csv(const struct report *r, FILE *f)
 		}
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+int rpt_run_drift_json(const struct report *r, int step, const char *lead, FILE *f)
+{
+	char ds[RPT_DRIFT_SENTENCE_MAX];
+	const struct rpt_run *run = r->nruns > 0 ? &r->runs[0] : NULL;
+
+	if (!run || (step >= 0 && (!run->step_drift || step >= run->nsteps)))
+		return 0;
+	fputs(lead, f);
+	if (step < 0)
+		rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), f);
+	else
+		rpt_drift_json(&run->step_drift[step],
+		               rpt_drift_sentence(&run->step_drift[step], ds, sizeof ds), f);
+	return 1;
 }

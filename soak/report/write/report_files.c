@@ -1,6 +1,6 @@
 /* report_files: the report's directory and its files, each written through a temporary
  * name and renamed, so a reader never sees half a file; new ones get fmode.h's modes. */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,30 +11,6 @@
 #include "fmode.h"
 
 #define PATH_MAX_LEN 4096
-
-int rpt_mkdir_p(const char *path, char *err, size_t errlen)
-{
-	char buf[PATH_MAX_LEN];
-	size_t n = strlen(path);
-
-	if (n == 0 || n >= sizeof buf) {
-		snprintf(err, errlen, "bad directory '%s'", path);
-		return -1;
-	}
-	memcpy(buf, path, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		char keep = buf[i];
-		buf[i] = '\0';
-		if (mkdir(buf, fmode_dir()) < 0 && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create '%s': %s", buf, strerror(errno));
-			return -1;
-		}
-		buf[i] = keep;
-	}
-	return 0;
-}
 
 /* Writes one output file through a temporary name. */
 static int write_one(const struct report *r, const char *dir, const char *name,
@@ -63,7 +39,7 @@ static int write_one(const struct report *r, const char *dir, const char *name,
 
 int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen)
 {
-	if (rpt_mkdir_p(dir, err, errlen) < 0)
+	if (fmode_mkdir_p(dir, err, errlen) < 0)
 		return -1;
 	if (draw ? rpt_plots(r, dir, err, errlen) < 0 : rpt_plan_pictures(r, err, errlen) < 0)
 		return -1;

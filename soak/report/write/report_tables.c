@@ -1,6 +1,5 @@
-/* report_tables: the report's tables as text cells (shared by Markdown and HTML), and the
- * number formats every writer uses. */
-#include "report.h"
+/* report_tables: the report's tables as text cells (shared by Markdown and HTML). */
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,62 +12,6 @@
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (16 + RPT_MAX_SOURCES)
-
-/* --- number formats ---------------------------------------------------------------------- */
-
-char *rpt_fmt_num(double v, int decimals, char *buf, size_t len)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "%s", isnan(v) ? DASH : v > 0 ? "inf" : "-inf");
-		return buf;
-	}
-	/* No "-0.0": a value that rounds to zero is zero. */
-	if (fabs(v) < 0.5 * pow(10, -decimals))
-		v = 0;
-	snprintf(buf, len, "%.*f", decimals, v);
-	return buf;
-}
-
-char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len)
-{
-	if (len < 3)
-		return rpt_fmt_num(v, decimals, buf, len);
-	rpt_fmt_num(v, decimals, buf + 1, len - 1);
-	if (buf[1] == '-' || !isfinite(v))
-		memmove(buf, buf + 1, strlen(buf + 1) + 1);
-	else
-		buf[0] = '+';
-	return buf;
-}
-
-char *rpt_fmt_ms(double ms, char *buf, size_t len)
-{
-	char n[32];
-	if (isnan(ms)) {
-		snprintf(buf, len, DASH);
-		return buf;
-	}
-	snprintf(buf, len, "%s ms", rpt_fmt_num(ms, ms < 10 ? 2 : 1, n, sizeof n));
-	return buf;
-}
-
-char *rpt_fmt_pct(double pct, char *buf, size_t len)
-{
-	char n[32];
-	if (!isfinite(pct)) {
-		snprintf(buf, len, DASH);
-		return buf;
-	}
-	rpt_fmt_num(pct, 1, n, sizeof n);
-	snprintf(buf, len, "%s%s%%", n[0] == '-' || !strcmp(n, "0.0") ? "" : "+", n);
-	return buf;
-}
-
-const char *rpt_metric_name(enum rpt_metric m)
-{
-	static const char *const names[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
-	return (unsigned)m < RPT_NMETRIC ? names[m] : "?";
-}
 
 int rpt_run_pictured(const struct report *r, int run)
 {
@@ -169,11 +112,6 @@ void rpt_tables_free(struct rpt_table *t, int n)
 
 /* --- the tables ----------------------------------------------------------------------- */
 
-static const char *lname(const struct report *r, int l)
-{
-	return r->labels[l].name;
-}
-
 static char *dur_s(double seconds, char *buf, size_t len)
 {
 	return dur_format((int64_t)llround(seconds) * 1000, buf, len);
@@ -253,7 +191,7 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 			continue;
 		row = rpt_tb_row(b);
 		rpt_tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
-		rpt_tb_set(b, row, c++, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, c++, "%s", rpt_label_name(r, run->label));
 		rpt_tb_set(b, row, c++, "%s",
 		           run->nsteps ? rpt_level_text(run->steps[0].concurrency,
 		                                        run->steps[0].rate, x[1], sizeof x[1])
@@ -286,7 +224,7 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 	static const char *const names[] = {"load", "duration", "avg", "99%", "TPS", "total"};
 	char title[96], d[32];
 
-	snprintf(title, sizeof title, "Sweep: %s (%s steps)", lname(r, sw->label),
+	snprintf(title, sizeof title, "Sweep: %s (%s steps)", rpt_label_name(r, sw->label),
 	         dur_format(sw->planned_ms, d, sizeof d));
 	rpt_tb_begin(b, t, title, 6);
 	rpt_tb_header(b, names, "rrrrrr");
@@ -339,7 +277,7 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 			         m == 0   ? "TPS"
 			         : m == 1 ? "avg"
 			                  : "99%",
-			         lname(r, sw[k]->label));
+			         rpt_label_name(r, sw[k]->label));
 			names[1 + col] = hdr[col];
 			align[1 + col] = 'r';
 		}
@@ -420,7 +358,7 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	    "the row's one method (see 'How changes are judged') and together (Holm): a system "
 	    "compared with itself has at most a 5%% chance of any figure in the row called "
 	    "real.",
-	    lname(r, 0));
+	    rpt_label_name(r, 0));
 	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
@@ -428,8 +366,8 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		char at[96];
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%s", rpt_cell_text(c, at, sizeof at));
-		rpt_tb_set(b, row, 1, "%s", lname(r, c->label));
-		rpt_tb_set(b, row, 2, "%s", lname(r, a->label));
+		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, c->label));
+		rpt_tb_set(b, row, 2, "%s", rpt_label_name(r, a->label));
 		for (int k = 0; k < RPT_NMETRIC; k++)
 			change_cell(b, row, 3 + k, m->base_value[k], m->value[k], &m->d[k],
 			            k == RPT_M_ERR);
@@ -469,7 +407,7 @@ static void errors_table(const struct report *r, struct rpt_tb *b, struct rpt_ta
 				if (!count)
 					continue;
 				int row = rpt_tb_row(b);
-				rpt_tb_set(b, row, 0, "%s", lname(r, l));
+				rpt_tb_set(b, row, 0, "%s", rpt_label_name(r, l));
 				rpt_tb_set(b, row, 1, "%s", side ? "client" : "server");
 				rpt_tb_set(b, row, 2, "%s", err_class_name((enum err_class)c));
 				rpt_tb_set(b, row, 3, "%lld", (long long)count);
@@ -508,7 +446,7 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 				continue;
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%lld", (long long)s->gc_events);
 			rpt_tb_set(b, row, 4, "%s%%",
@@ -545,7 +483,7 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 				continue;
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
 			rpt_tb_set(b, row, 4, "%s MB/h",
@@ -583,7 +521,7 @@ static void drift_rows(const struct report *r, struct rpt_tb *b, const struct rp
 		size_t used = 0;
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%s", run->key);
-		rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 		rpt_tb_set(b, row, 2, "%s", step);
 		rpt_tb_set(b, row, 3, "%s", dur_s(d->window_s, x, sizeof x));
 		rpt_tb_set(b, row, 9, "%s", rpt_drift_name(d->verdict));
@@ -650,7 +588,7 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 		if (judged < run->nsteps) {
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s", run->key);
-			rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 			if (judged)
 				rpt_tb_set(b, row, 2, "%d other%s", run->nsteps - judged,
 				           run->nsteps - judged == 1 ? "" : "s");
@@ -678,7 +616,7 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		iso[19] = '\0';
 		iso[10] = ' ';
 		rpt_tb_set(b, row, 0, "%s", run->key);
-		rpt_tb_set(b, row, 1, "%s", lname(r, run->label));
+		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 		rpt_tb_set(b, row, 2, "%s", run->name);
 		rpt_tb_set(b, row, 3, "%s", run->mode);
 		rpt_tb_set(b, row, 4, "%s", run->connection);

@@ -2,18 +2,14 @@
  * the way gcanalysis judges the heap after GC: a trend over window means rather than
  * every sample, growth that levels off named as such, a steady rise still present in the
  * window's second half as the only worrying case, and a level at a configured limit named
- * as that limit. */
-#include "report.h"
+ * as that limit.  Numbers and a verdict only: report_mem_text.c says why in words. */
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dur.h"
-
-/* A trend over less than MEM_MIN_HOURS is warm-up (pools filling, caches loading). */
-#define MEM_MIN_HOURS  (5.0 / 60)
 #define MEM_WINDOWS    10   /* equal windows of the measured window, each one point */
 #define MEM_MIN_POINTS 4    /* windows with samples needed for a verdict */
 #define MEM_RISE       0.10 /* rising: the trend adds this share of the mean ... */
@@ -59,29 +55,22 @@ static int fit(const struct rpt_vpoint *p, size_t a, size_t b, double t0_s, doub
 	return rc;
 }
 
-/* "4m30s" for a number of seconds. */
-static const char *span(double s, char *buf, size_t len)
-{
-	return dur_format((int64_t)llround(s) * 1000, buf, len);
-}
-
 void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, struct rpt_mem *m)
 {
 	struct rpt_vpoint w[MEM_WINDOWS];
 	size_t nw = 0, i0, half;
 	double t0, t1, hours, sum = 0, slope = 0, r2 = 0, tail = 0, tr2, width, tol;
-	char a[32], b[32];
-
 	memset(m, 0, sizeof *m);
 	m->verdict = RPT_MEM_UNKNOWN;
 	m->limit_mb = limit_mb > 0 ? limit_mb : NAN;
 	m->level_mb = m->growth_mb = m->steady_slope_mb_h = m->steady_r2 = NAN;
 	if (n == 0) {
-		snprintf(m->why, sizeof m->why, "no samples in the measured window");
+		m->unknown = RPT_MEM_NO_SAMPLES;
 		return;
 	}
 	t0 = p[0].t_s;
 	t1 = p[n - 1].t_s;
+	m->to_s = t1;
 	hours = (t1 - t0) / 3600.0;
 	m->hours = hours;
 	for (size_t i = 0; i < n; i++)
@@ -105,23 +94,14 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 	m->level_mb = nw ? w[nw - 1].v : p[n - 1].v;
 	if (m->limit_mb > 0 && m->level_mb >= MEM_AT_LIMIT * m->limit_mb) {
 		m->verdict = RPT_MEM_AT_LIMIT;
-		snprintf(m->why, sizeof m->why,
-		         "holds at %.1f MB, at its configured limit of %.1f MB (%.0f%% of it): it "
-		         "fills what it may use; more load or data cannot grow it, only slow it or "
-		         "fail it",
-		         m->level_mb, m->limit_mb, 100 * m->level_mb / m->limit_mb);
 		return;
 	}
-	if (hours < MEM_MIN_HOURS || nw < MEM_MIN_POINTS) {
-		snprintf(m->why, sizeof m->why,
-		         "%.1f MB at the end; %s of samples: too short a window to judge a trend "
-		         "(%s needed)",
-		         m->level_mb, span(hours * 3600, a, sizeof a),
-		         span(MEM_MIN_HOURS * 3600, b, sizeof b));
+	if (hours < RPT_MEM_MIN_HOURS || nw < MEM_MIN_POINTS) {
+		m->unknown = RPT_MEM_SHORT;
 		return;
 	}
 	if (fit(w, 0, nw, t0, &slope, &r2) < 0) {
-		snprintf(m->why, sizeof m->why, "the samples give no trend");
+		m->unknown = RPT_MEM_NO_TREND;
 		return;
 	}
 	m->slope_mb_h = slope;
@@ -152,30 +132,10 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 	}
 	if (m->rise_frac >= MEM_RISE && r2 >= MEM_R2 && m->tail_ratio >= MEM_TAIL) {
 		m->verdict = RPT_MEM_RISING;
-		snprintf(m->why, sizeof m->why,
-		         "keeps rising: %+.1f MB/h over the %s measured (R² %.2f), %.0f%% of its "
-		         "%.1f MB mean, still rising in the second half: watch it (a leak, or data "
-		         "that grows with every request)",
-		         slope, span(hours * 3600, a, sizeof a), r2, 100 * m->rise_frac,
-		         m->mean_mb);
 	} else if (i0 > 0 && m->growth_mb >= fmax(MEM_GROWTH * m->level_mb, MEM_LEVEL_MB)) {
 		m->verdict = RPT_MEM_LEVELS_OFF;
-		char sl[32];
-		snprintf(
-		    m->why, sizeof m->why,
-		    "grows %.1f MB over the first %s, then holds at %.1f MB (%s MB/h over the "
-		    "last %s): growth that levels off (buffers, caches or pools filling), not a "
-		    "leak",
-		    m->growth_mb, span(m->growth_s, a, sizeof a), m->level_mb,
-		    rpt_fmt_signed(isfinite(m->steady_slope_mb_h) ? m->steady_slope_mb_h : 0, 1, sl,
-		                   sizeof sl),
-		    span(t1 - m->steady_from_s, b, sizeof b));
 	} else {
 		m->verdict = RPT_MEM_FLAT;
-		char sl[32];
-		snprintf(m->why, sizeof m->why, "%s at %.1f MB (%s MB/h, R² %.2f over %s)",
-		         m->rise_frac <= -MEM_RISE ? "shrinks, ending" : "flat", m->level_mb,
-		         rpt_fmt_signed(slope, 1, sl, sizeof sl), r2,
-		         span(hours * 3600, a, sizeof a));
+		m->shrinks = m->rise_frac <= -MEM_RISE;
 	}
 }

@@ -1,6 +1,6 @@
 /* report_plot: the pictures — data files, the gnuplot scripts copied into the report
  * directory, and gnuplot runs (a few at a time) that draw each picture as SVG and PNG. */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -883,7 +883,7 @@ int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
 	err[0] = '\0';
 	for (int i = 0; i < 3; i++) {
 		snprintf(sub, sizeof sub, "%s/%s", dir, i == 0 ? "img" : i == 1 ? "data" : "plots");
-		if (rpt_mkdir_p(sub, err, errlen) < 0)
+		if (fmode_mkdir_p(sub, err, errlen) < 0)
 			return -1;
 	}
 	clean(dir, "img", img_ext, 2);

@@ -2,7 +2,7 @@
  * (report_compare.c), validity, verdicts and findings.  A cell pools the compared runs of
  * one label at one key: kind (fixed runs or sweep steps), level (users, or the arrival
  * rate of the open model) and planned step length. */
-#include "report.h"
+#include "report/report_int.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "dur.h"
-#include "report_history.h"
+#include "report/report_history.h"
 
 #define QUEUE_TPS_FLAT   0.10 /* queueing: TPS within this share past saturation... */
 #define QUEUE_LAT_GROWTH 1.5  /* ...while mean latency grows at least this factor */
@@ -253,8 +253,7 @@ int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errl
 	if (!r->title)
 		goto oom;
 	if (collect_cpu_names(r, err, errlen) < 0 || build_cells(r, err, errlen) < 0 ||
-	    rpt_compare(r, err, errlen) < 0 || build_sweeps(r, err, errlen) < 0 ||
-	    rpt_study_designs(r, err, errlen) < 0)
+	    rpt_compare(r, err, errlen) < 0 || build_sweeps(r, err, errlen) < 0)
 		return -1;
 	if (rpt_validity(r) < 0 || rpt_verdicts(r) < 0 || rpt_findings(r) < 0)
 		goto oom;

@@ -3,7 +3,7 @@
  *
  * Every text from the model (labels, names, messages, samples) is escaped: a label such
  * as `<img src=x onerror=...>` must stay text in a Markdown viewer, not become HTML. */
-#include "report.h"
+#include "report/report_int.h"
 #include "report_doc.h"
 
 #include <ctype.h>
@@ -105,7 +105,7 @@ static void md_pictures(const struct report *r, FILE *f, int compare)
 static void md_list(const struct rpt_block *b, FILE *f)
 {
 	for (int i = 0; i < b->nitems; i++) {
-		const struct rpt_item *it = &b->items[i];
+		const struct rpt_doc_item *it = &b->items[i];
 		fputs("- ", f);
 		if (it->tag) {
 			fputs("**", f);

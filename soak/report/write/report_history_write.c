@@ -1,6 +1,6 @@
 /* report_history_write: the history as tables (report.md, report.html, and aligned text for
  * `soak history`) and as JSON (report.json, `soak history --json`). */
-#include "report_history.h"
+#include "report/report_history.h"
 
 #include <math.h>
 #include <stdlib.h>

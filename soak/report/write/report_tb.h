@@ -7,7 +7,7 @@
 #ifndef SOAK_REPORT_TB_H
 #define SOAK_REPORT_TB_H
 
-#include "report.h"
+#include "report/report_int.h"
 
 struct rpt_tb {
 	struct rpt_table *t; /* the table being filled */

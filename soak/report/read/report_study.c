@@ -1,0 +1,351 @@
+/* report_study: what the report knows about studies (soak study, soak calibrate): each
+ * run's study tags, the studies' designs, the stored calibrations, and the cold_start
+ * validity items.  Reading is done database by database (report_read.h); the rest works on
+ * the model alone. */
+#include "report/report_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "redact.h"
+#include "dur.h"
+#include "report_read.h"
+#include "report/report_text.h"
+
+static char *dup_col(sqlite3_stmt *q, int i)
+{
+	const unsigned char *s = sqlite3_column_text(q, i);
+	return strdup(s ? (const char *)s : "");
+}
+
+static void copy_col(sqlite3_stmt *q, int i, char *dst, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(q, i);
+	snprintf(dst, len, "%s", s ? (const char *)s : "");
+}
+
+/* Whether the database has the study tables (a read-only file of an older schema may not). */
+static int has_tables(struct reader *rd)
+{
+	long long n = 0;
+	char err[256];
+	if (db_int(rd->db,
+	           "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+	           "('studies', 'study_runs', 'calibrations')",
+	           0, &n, err, sizeof err) < 0)
+		return 0;
+	return n == 3;
+}
+
+/* Index of study `id` of the current database in r->studies, loading it when new; -1 with
+ * rd->err on failure. */
+/* The studies row id's columns of sql, columns a later migration added (col is one of
+ * them): 1 with the row in *q, 0 when the database predates col or has no row, -1 on
+ * error. */
+static int later_row(struct reader *rd, sqlite3_stmt **q, int64_t id, const char *col,
+                     const char *sql)
+{
+	if (!rpt_rd_has(rd->db, "studies", col))
+		return 0;
+	if (db_prepare(rd->db, q, sql, rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(*q, 1, id);
+	return sqlite3_step(*q) == SQLITE_ROW;
+}
+
+static int load_study(struct reader *rd, int64_t id)
+{
+	struct report *r = rd->r;
+	struct rpt_study *st;
+	sqlite3_stmt *q = NULL;
+	int rc = -1;
+
+	for (int i = 0; i < r->nstudies; i++)
+		if (r->studies[i].db == rd->dbi && r->studies[i].id == id)
+			return i;
+	if (r->nstudies >= RPT_MAX_STUDIES) {
+		snprintf(rd->err, rd->errlen,
+		         "runs of more than %d studies: choose some with --runs", RPT_MAX_STUDIES);
+		return -1;
+	}
+	if (!r->studies && !(r->studies = calloc(RPT_MAX_STUDIES, sizeof *r->studies)))
+		return rpt_rd_oom(rd);
+	if (db_prepare(rd->db, &q,
+	               "SELECT name, order_kind, IFNULL(seed, 0), rounds, warmup_runs, "
+	               "keep_running, IFNULL(before_each, ''), targets, slots, status, managed, "
+	               "(SELECT COUNT(DISTINCT sr.slot) FROM study_runs sr JOIN runs ru "
+	               "ON ru.id = sr.run_id WHERE sr.study_id = s.id AND sr.slot IS NOT NULL "
+	               "AND ru.status = 'done') FROM studies s WHERE id = ?",
+	               rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		snprintf(rd->err, rd->errlen, "study %lld of a run is missing from its database",
+		         (long long)id);
+		goto done;
+	}
+	st = &r->studies[r->nstudies];
+	memset(st, 0, sizeof *st);
+	st->db = rd->dbi;
+	st->id = id;
+	st->name = dup_col(q, 0);
+	copy_col(q, 1, st->order, sizeof st->order);
+	st->seed = sqlite3_column_int64(q, 2);
+	st->rounds = sqlite3_column_int(q, 3);
+	st->warmup_runs = sqlite3_column_int(q, 4);
+	st->keep_running = sqlite3_column_int(q, 5);
+	{ /* redacted again: an older soak stored it as given */
+		const unsigned char *be = sqlite3_column_text(q, 6);
+		st->before_each = redact_text(NULL, be ? (const char *)be : "");
+	}
+	st->targets = dup_col(q, 7);
+	st->slots = sqlite3_column_int(q, 8);
+	copy_col(q, 9, st->status, sizeof st->status);
+	st->managed = sqlite3_column_int(q, 10);
+	st->done_slots = sqlite3_column_int(q, 11);
+	r->nstudies++;
+	if (!st->name || !st->before_each || !st->targets) {
+		rpt_rd_oom(rd);
+		goto done;
+	}
+	rc = r->nstudies - 1;
+	/* A sequential study (sql/009): what it ran until, and the looks it took. */
+	sqlite3_finalize(q);
+	q = NULL;
+	switch (later_row(rd, &q, id, "alpha",
+	                  "SELECT IFNULL(until, ''), IFNULL(budget_ms, 0), IFNULL(max_looks, 0), "
+	                  "IFNULL(looks, 0), IFNULL(alpha, 0), IFNULL(stop, '') FROM studies "
+	                  "WHERE id = ?")) {
+	case -1:
+		rc = -1;
+		goto done;
+	case 1:
+		copy_col(q, 0, st->until, sizeof st->until);
+		st->budget_ms = sqlite3_column_int64(q, 1);
+		st->max_looks = sqlite3_column_int(q, 2);
+		st->looks = sqlite3_column_int(q, 3);
+		st->alpha = sqlite3_column_double(q, 4);
+		copy_col(q, 5, st->stop, sizeof st->stop);
+	}
+	/* Warm-up until steady (sql/010). */
+	sqlite3_finalize(q);
+	q = NULL;
+	switch (later_row(rd, &q, id, "warmup_steady",
+	                  "SELECT IFNULL(warmup_steady, 0), IFNULL(warmup_max, 0) FROM studies "
+	                  "WHERE id = ?")) {
+	case -1:
+		rc = -1;
+		goto done;
+	case 1:
+		st->warmup_steady = sqlite3_column_double(q, 0);
+		st->warmup_max = sqlite3_column_int(q, 1);
+	}
+done:
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int rpt_read_study_run(struct reader *rd, struct rpt_run *run)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = -1, step;
+
+	run->study = -1;
+	run->compared = 1;
+	if (!has_tables(rd))
+		return 0;
+	if (db_prepare(rd->db, &q,
+	               "SELECT study_id, round, position, warmup, since_start FROM study_runs "
+	               "WHERE run_id = ?",
+	               rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, run->id);
+	step = sqlite3_step(q);
+	if (step == SQLITE_ROW) {
+		int64_t sid = sqlite3_column_int64(q, 0);
+		run->round = sqlite3_column_int(q, 1);
+		run->position = sqlite3_column_int(q, 2);
+		run->warmup = sqlite3_column_int(q, 3) != 0;
+		run->since_start = sqlite3_column_int(q, 4);
+		/* A study's slot whose run was interrupted is run again on --resume: only
+		 * finished runs are its evidence. */
+		run->compared = !run->warmup && strcmp(run->status, "done") == 0;
+		if ((run->study = load_study(rd, sid)) < 0)
+			goto done;
+	} else if (step != SQLITE_DONE) {
+		db_fail(rd->db, "cannot read study_runs", rd->err, rd->errlen);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* Calibrations: one row per metric in the database; one rpt_cal per measured cell. */
+int rpt_read_studies(struct reader *rd)
+{
+	struct report *r = rd->r;
+	sqlite3_stmt *q = NULL;
+	int rc = -1, step;
+
+	if (!has_tables(rd))
+		return 0;
+	if (db_prepare(rd->db, &q,
+	               "SELECT MIN(id), MAX(t_ms), host, scenario, label, kind, concurrency, "
+	               "planned_ms, MIN(runs), "
+	               "MAX(CASE WHEN metric = 'tps' THEN cv END), "
+	               "MAX(CASE WHEN metric = 'mean' THEN cv END), "
+	               "MAX(CASE WHEN metric = 'p99' THEN cv END) "
+	               "FROM calibrations GROUP BY IFNULL(study_id, -id), host, scenario, label, "
+	               "kind, concurrency, planned_ms ORDER BY MIN(id)",
+	               rd->err, rd->errlen) < 0)
+		return -1;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		struct rpt_cal *k;
+		if (r->ncals >= RPT_MAX_CALS)
+			break; /* the most recent are not the first: see the ORDER BY (oldest kept)
+			        */
+		if (!r->cals && !(r->cals = calloc(RPT_MAX_CALS, sizeof *r->cals))) {
+			rpt_rd_oom(rd);
+			goto done;
+		}
+		k = &r->cals[r->ncals++];
+		k->db = rd->dbi;
+		k->id = sqlite3_column_int64(q, 0);
+		k->t_ms = sqlite3_column_int64(q, 1);
+		copy_col(q, 2, k->host, sizeof k->host);
+		copy_col(q, 3, k->scenario, sizeof k->scenario);
+		copy_col(q, 4, k->label, sizeof k->label);
+		k->sweep = strcmp((const char *)sqlite3_column_text(q, 5), "sweep") == 0;
+		k->concurrency = sqlite3_column_int(q, 6);
+		k->planned_ms = sqlite3_column_int64(q, 7);
+		k->runs = sqlite3_column_int(q, 8);
+		k->cv[RPT_M_TPS] = rpt_rd_col(q, 9);
+		k->cv[RPT_M_MEAN] = rpt_rd_col(q, 10);
+		k->cv[RPT_M_P99] = rpt_rd_col(q, 11);
+		k->cv[RPT_M_ERR] = NAN;
+	}
+	if (step != SQLITE_DONE && step != SQLITE_ROW) {
+		db_fail(rd->db, "cannot read calibrations", rd->err, rd->errlen);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* --- cold start ------------------------------------------------------------------------- */
+
+#define COLD_MAX 1400 /* bytes of one cold-start sentence */
+
+/* A run's figure m (TPS or mean latency) at a cell key: the mean over its matching steps;
+ * NAN when it has none. */
+static double run_figure(const struct rpt_run *run, const struct rpt_cell *c, enum rpt_metric m)
+{
+	double sum = 0;
+	int n = 0;
+
+	if (strcmp(run->mode, "sweep") != 0 ? c->sweep : !c->sweep)
+		return NAN;
+	for (int j = 0; j < run->nsteps; j++) {
+		const struct rpt_step *s = &run->steps[j];
+		int answered = s->f.p50_us > 0 || s->f.max_us > 0;
+		if (s->concurrency != c->concurrency || s->planned_ms != c->planned_ms ||
+		    s->nintervals == 0)
+			continue;
+		if (m == RPT_M_TPS) {
+			sum += s->f.tps;
+			n++;
+		} else if (answered) {
+			sum += s->f.mean_us / 1000;
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
+/* A cold_start item about run: a warning, or a note when the run is a warm-up (slow by
+ * design and left out of the comparison). */
+static int add_item(struct rpt_item **out, int *n, int *cap, const struct rpt_run *run,
+                    const char *msg)
+{
+	struct rpt_item it = {.label = run->label};
+
+	snprintf(it.code, sizeof it.code, "cold_start");
+	snprintf(it.severity, sizeof it.severity, "%s", run->warmup ? "info" : "warn");
+	snprintf(it.run, sizeof it.run, "%s", run->key);
+	return rpt_item_add(out, n, cap, &it, msg);
+}
+
+int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n)
+{
+	int cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->study < 0 || run->since_start != 1)
+			continue;
+		for (int c = 0; c < r->ncells; c++) {
+			const struct rpt_cell *cell = &r->cells[c];
+			double x[RPT_MAX_RUNS], rel[2], half[2], v[2];
+			struct rpt_bm rest[2];
+			int k = 0, out2[2] = {0, 0};
+			struct sbuf b = {.cap = COLD_MAX};
+			char d[32];
+			if (cell->label != run->label || isnan(run_figure(run, cell, RPT_M_TPS)))
+				continue;
+			/* The label's other compared runs at this key: what the run should match.
+			 */
+			for (int f = 0; f < 2; f++) {
+				enum rpt_metric m = f ? RPT_M_MEAN : RPT_M_TPS;
+				k = 0;
+				for (int j = 0; j < r->nruns; j++)
+					if (j != i && r->runs[j].compared &&
+					    r->runs[j].label == run->label)
+						if (!isnan(x[k] = run_figure(&r->runs[j], cell, m)))
+							k++;
+				rpt_run_means(x, (size_t)k, &rest[f]);
+				v[f] = run_figure(run, cell, m);
+				/* Two figures tested: each at 2.5 %. */
+				out2[f] =
+				    rpt_outlier(&rest[f], v[f], RPT_ALPHA / 2, &rel[f], &half[f]);
+			}
+			if (!out2[0] && !out2[1])
+				continue;
+			rpt_sb_printf(&b, "Run %s (%s), the first after its target started, ",
+			              run->key, r->labels[run->label].name);
+			if (out2[0])
+				rpt_sb_printf(&b, "served %.1f %% %s requests per second",
+				              fabs(rel[0]), rel[0] < 0 ? "fewer" : "more");
+			if (out2[0] && out2[1])
+				rpt_sb_printf(&b, " and ");
+			if (out2[1])
+				rpt_sb_printf(&b, "answered %.1f %% %s on average", fabs(rel[1]),
+				              rel[1] > 0 ? "slower" : "faster");
+			rpt_sb_printf(&b,
+			              " than the label's %d other compared run%s at %d users (%s",
+			              k, k == 1 ? "" : "s", cell->concurrency,
+			              dur_format(cell->planned_ms, d, sizeof d));
+			rpt_sb_printf(&b, "; 95 %% prediction interval +-%.1f %%",
+			              out2[0] ? half[0] : half[1]);
+			rpt_sb_printf(&b, "). %s",
+			              run->warmup
+			                  ? "It was a warm-up run and is not compared."
+			                  : "It is compared: a warm-up run (warmup_runs = 1) would "
+			                    "leave it out.");
+			if (add_item(out, n, &cap, run, b.s) < 0) {
+				rpt_items_free(*out, *n);
+				*out = NULL;
+				*n = 0;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,957 @@
+/*
+ * report_int — the model of `soak report`, inside report/ only (the commands see
+ * report.h): what the databases hold about the selected runs (read/), what is judged
+ * about them (judge/) and the writers (write/) that turn it into report.md, report.html,
+ * summary.csv, report.json, JUnit XML and gnuplot pictures.  report/'s own files are the
+ * model and what every room shares: this header, the sentence buffer (report_text.h),
+ * the items (report_item.c) and soak history's pipeline (report_history.h,
+ * changepoint.h).  The rooms include one way: write/ -> read/ (report_read.h, for
+ * JUnit's thresholds), every room -> report/'s own headers, never the other way.
+ *
+ * Flow, one direction only:
+ *   rpt_read()      read/report_data.c  each database in turn, read-only use; afterwards
+ *                   the model holds everything and no database stays open
+ *                   (report_sources.c: collector series; report_env.c: what ran and what
+ *                   the generator shared; report_study.c: studies and calibrations)
+ *   rpt_build()     judge/report_build.c  cells, sweeps, comparisons (report_compare.c,
+ *                   on report_stats.c's statistics), drift (report_drift.c) and memory
+ *                   (report_mem.c) verdicts, then
+ *                   report_validity.c  can the numbers be trusted (warnings)
+ *                   report_verdict.c   each label against the baseline, how long to run
+ *                   report_findings.c  one line per topic and label, the five that matter
+ *   write/          every file: rpt_write_files() (report_files.c) draws the pictures
+ *                   (report_plot.c) and writes report.md and report.html (report_md.c,
+ *                   report_html.c: one document, report_doc.c), summary.csv and
+ *                   report.json (report_json.c); the tables they share come from
+ *                   report_front.c (verdict, how long, environment) and report_tables.c
+ *                   (the detail); the sentences of drift, memory and method from
+ *                   report_*_text.c; number formats from report_fmt.c
+ * A report reads in this order: verdict, validity, what matters most, the other findings
+ * by topic, the labels over time, how long to run, environment, detail tables, pictures of
+ * each run.
+ * Statistics (batch means, Welch's test, USL fit, saturation) are report_stats.c, free of
+ * the model so the unit tests can drive them with synthetic numbers.
+ *
+ * Ownership: a `struct report` owns every string and array below it; rpt_free() releases
+ * all (a zeroed or freed report is fine).  Indices (label, run, cell) refer into the
+ * report's own arrays and stay valid until rpt_free().  Single-threaded.
+ *
+ * Determinism: everything is sorted (runs by database then start then id, labels in the
+ * order given or of first appearance, cells by kind, concurrency, duration), numbers are
+ * printed with fixed formats, and nothing depends on the current time except whether a
+ * `running` row is still running (res_status).  The same databases give the same bytes.
+ *
+ * Errors: functions return 0 or -1 and fill err; only cmd_report prints.
+ */
+#ifndef SOAK_REPORT_INT_H
+#define SOAK_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "gcanalysis.h"
+#include "engine/stats.h"
+
+#define RPT_MAX_SOURCES      16      /* collector series (CPU, RSS, GC sources) per run */
+#define RPT_MAX_POINTS       1000    /* points of one time series; longer runs are bucketed */
+#define RPT_MAX_INTERVALS    2000000 /* steady intervals of one step (72 h at 1 s is 259,200) */
+#define RPT_MAX_RUN_PICTURES 40      /* runs that get per-run pictures; the rest are listed */
+#define RPT_NAME_MAX         64      /* source names */
+#define RPT_PIC_NAME_MAX     160     /* picture names: kind, run key and source */
+#define RPT_SAT_SHARE        0.95    /* saturation: lowest level reaching this share of the peak */
+#define RPT_USL_MIN_LEVELS   4       /* levels a sweep needs for a USL fit */
+#define RPT_BM_MIN_BATCHES   10      /* batch means: never fewer batches than this by merging */
+/* Comparisons: the family-wise error rate of one comparison's verdicts; with one run a
+ * side and no calibration, the smallest change called real (consecutive runs of one
+ * system drift ~5 %: two of them differ by 20 % about once in a thousand), and the same
+ * for p99, which moves far more from run to run (30-80 % on a busy machine); the rounds
+ * that make a paired comparison (fewer leave the differences too few degrees of freedom,
+ * n - 1, to be worth it). */
+#define RPT_ALPHA         0.05
+#define RPT_FLOOR_PCT     20.0
+#define RPT_FLOOR_P99_PCT 50.0
+#define RPT_PAIR_MIN      6
+#define RPT_MAX_STUDIES   16  /* studies one report describes */
+#define RPT_MAX_CALS      256 /* calibrations read from the databases */
+
+/* --- statistics (report_stats.c) ---------------------------------------------------- */
+
+/* A mean and its standard error by the method of batch means.  Observations come in
+ * segments (one per run, in time order); batches never cross a segment's end.  The batch
+ * size starts at one observation and doubles while the batch means are still correlated
+ * (lag-1 autocorrelation above 2/sqrt(batches)) and at least 2 * RPT_BM_MIN_BATCHES
+ * batches would remain, so that neighbouring intervals that move together (a slow minute)
+ * do not pass for independent evidence. */
+struct rpt_bm {
+	size_t n;       /* observations */
+	size_t batches; /* batches the standard error comes from */
+	size_t batch;   /* observations per batch */
+	double mean;    /* mean of all observations (NAN when n == 0) */
+	double se;      /* standard error of the mean (NAN when batches < 2) */
+	double df;      /* degrees of freedom: batches - 1 */
+};
+
+enum rpt_verdict {
+	RPT_NA,    /* not enough intervals (or runs) on one side to judge */
+	RPT_NOISE, /* the confidence interval of the difference holds 0 (or is below the floor) */
+	RPT_REAL,  /* it does not: the difference is real at the interval's level */
+};
+
+/* The difference b - a of two means, by Welch's t-test on their standard errors (batch
+ * means of one run's intervals, or the spread of run means: see struct rpt_cmp). */
+struct rpt_diff {
+	double a, b;    /* the two means (a: baseline) */
+	double diff;    /* b - a */
+	double rel_pct; /* 100 * (b - a) / a; NAN when a == 0 */
+	double lo, hi;  /* confidence interval of b - a at `level` (NAN when RPT_NA) */
+	double t;       /* Welch's t (NAN when RPT_NA; +-INFINITY when both errors are 0) */
+	double df;      /* Welch-Satterthwaite degrees of freedom */
+	double p;       /* two-sided p-value */
+	double level;   /* confidence level of lo..hi: 0.95, or in a comparison the level
+	                 * Holm's step-down tested the figure at (1 - 0.05 / (k - rank)) */
+	enum rpt_verdict verdict; /* real, noise or n/a */
+};
+
+/* The Universal Scalability Law X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)). */
+struct rpt_usl {
+	int ok;        /* 1 when fitted */
+	double sigma;  /* contention, 0 <= sigma <= 1 */
+	double kappa;  /* coherency delay, >= 0 */
+	double lambda; /* throughput of one user */
+	double r2;     /* of the fitted X against the measured X */
+	double n_star; /* sqrt((1 - sigma) / kappa): concurrency of the peak; INFINITY if kappa 0 */
+	double x_star; /* X(n_star); INFINITY when kappa is 0 and sigma is 0 */
+};
+
+/* Where a sweep stops growing. */
+struct rpt_sat {
+	int ok;        /* 1 when computed (at least one level) */
+	size_t at;     /* index of the lowest level whose X reaches RPT_SAT_SHARE of the peak */
+	size_t peak;   /* index of the peak X */
+	int saturated; /* 1 when `at` is below the highest level: more users added no X */
+};
+
+/* Batch means over x[0..n) split in segments seg[0..nseg) (their sum is n; nseg 0 means
+ * one segment).  NAN observations are skipped. */
+void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg, struct rpt_bm *out);
+/* Welch's test of b against a (a is the baseline), 95% interval. */
+void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *d);
+/* The same with a (1 - alpha) interval. */
+void rpt_welch_alpha(const struct rpt_bm *a, const struct rpt_bm *b, double alpha,
+                     struct rpt_diff *d);
+/* Student's two-sample t on run means (rpt_run_means, two or more a side): the spreads
+ * pooled, n_a + n_b - 2 degrees of freedom, a (1 - alpha) interval.  With as many runs on
+ * each side it holds its level even when the spreads differ, and with few runs it keeps
+ * the degrees of freedom Welch's would lose. */
+void rpt_student_alpha(const struct rpt_bm *a, const struct rpt_bm *b, double alpha,
+                       struct rpt_diff *d);
+/* One observation per run: the mean of x[0..n) (NAN skipped) as an rpt_bm whose batches
+ * are the runs (batch 1), se = sd / sqrt(n), df = n - 1; se NAN below two runs. */
+void rpt_run_means(const double *x, size_t n, struct rpt_bm *out);
+/* b - a when the standard error of the difference and its degrees of freedom are known
+ * (a calibration's run-to-run spread), with a (1 - alpha) interval. */
+void rpt_diff_known(double a, double b, double se, double df, double alpha, struct rpt_diff *d);
+/* Whether x lies outside the (1 - alpha) prediction interval of one more observation from
+ * the sample s (an rpt_run_means, two or more runs): mean +- t sd sqrt(1 + 1/n).  0 when
+ * it lies inside or s cannot say; *rel_pct gets 100 (x - mean) / mean, *half_pct the
+ * interval's half-width in % of the mean. */
+int rpt_outlier(const struct rpt_bm *s, double x, double alpha, double *rel_pct, double *half_pct);
+/* Mann-Kendall's S of x[0..n) in that order (NAN skipped, ties count 0): the pairs that
+ * rise minus the pairs that fall; *k gets how many values were not NAN. */
+int rpt_mk_s(const double *x, size_t n, int *k);
+/* The exact two-sided p-value of a summed Mann-Kendall S: P(|S| >= |s|) when S is the sum
+ * of the S of k independent groups of n[0..k) values, each group in a random order with
+ * no ties (so its S is C(m, 2) - 2 x its inversions, whose distribution is Mahonian).
+ * 1 when no group has two values; NAN out of memory. */
+double rpt_mk_p(const int *n, int k, int s);
+/* Student's t distribution: P(T <= t) and its inverse, df > 0. */
+double rpt_t_cdf(double t, double df);
+double rpt_t_quantile(double p, double df);
+/* USL fit of x[i] measured at concurrency n[i] (k points, k >= 3; n ascending, >= 1):
+ * least squares, started from the linearised form N/X = (1 + sigma (N-1) + kappa N (N-1))
+ * / lambda and refined by damped Gauss-Newton (Levenberg-Marquardt) on X itself, with
+ * sigma kept in [0, 1] and kappa >= 0.  Returns 0, or -1 (u->ok 0) when it cannot fit. */
+int rpt_usl_fit(const double *n, const double *x, size_t k, struct rpt_usl *u);
+/* X predicted by a fit at concurrency n. */
+double rpt_usl_x(const struct rpt_usl *u, double n);
+/* Saturation of x[0..k) measured at ascending levels. */
+void rpt_saturation(const double *x, size_t k, struct rpt_sat *s);
+
+/* --- the model ------------------------------------------------------------------------ */
+
+/* Per-interval observations of one metric, in time order (batch-means input). */
+struct rpt_values {
+	double *v;  /* values (owned) */
+	size_t n;   /* how many */
+	size_t cap; /* allocated */
+};
+
+/* One point of a run's time series: one interval, or a bucket of consecutive intervals
+ * merged (histograms added) when the run has more than RPT_MAX_POINTS intervals. */
+struct rpt_tpoint {
+	double t_s;                    /* start, seconds since the run's start */
+	double tps;                    /* completed requests per second over the point's real
+	                                * length; NAN when none of its intervals is a rate (a
+	                                * drain interval: requests in flight at the end) */
+	double mean_ms;                /* mean latency of answered requests (NAN when none) */
+	double p50_ms, p90_ms, p99_ms; /* percentiles of the merged histogram (NAN when none) */
+	double error_pct;              /* 100 * errors / requests (0 when none) */
+};
+
+/* One point of a collector series. */
+struct rpt_vpoint {
+	double t_s; /* seconds since the run's start */
+	double v;   /* value (unit: the series') */
+};
+
+/* Process memory of a source over the measured window (report_mem.c), judged like the
+ * heap after GC: over MEM_WINDOWS window means, not every sample. */
+enum rpt_mem_verdict {
+	RPT_MEM_UNKNOWN,    /* no samples, or a window under 5 minutes */
+	RPT_MEM_FLAT,       /* no growth worth naming (or it shrinks) */
+	RPT_MEM_LEVELS_OFF, /* grows, then holds at a level: buffers, caches, pools filling */
+	RPT_MEM_AT_LIMIT,   /* holds at 95 % or more of its configured limit (memory_limit) */
+	RPT_MEM_RISING,     /* rises steadily and still in the second half: watch it */
+};
+
+/* A trend over less than this is warm-up (pools filling, caches loading). */
+#define RPT_MEM_MIN_HOURS (5.0 / 60)
+
+/* Why a memory verdict is unknown. */
+enum rpt_mem_unknown {
+	RPT_MEM_NO_SAMPLES, /* no samples in the measured window */
+	RPT_MEM_SHORT,      /* a window under RPT_MEM_MIN_HOURS, or too few windows with samples */
+	RPT_MEM_NO_TREND,   /* the samples give no trend */
+};
+
+struct rpt_mem {
+	enum rpt_mem_verdict verdict; /* the verdict */
+	double mean_mb;               /* mean over the window */
+	double level_mb;              /* where it ends: the last window's mean */
+	double limit_mb;              /* configured limit (mem_limit_kb samples), NAN: none */
+	double hours;                 /* the window's length */
+	double slope_mb_h, r2;        /* trend of the window means over the whole window */
+	double rise_frac;             /* slope * hours / mean */
+	double tail_ratio;            /* slope of the second half's means / the whole slope */
+	double steady_from_s;         /* the steady part (last windows within 5 % of the level)
+	                               * starts here, s since the run's start */
+	double steady_slope_mb_h;     /* trend of the samples of the steady part (NAN: none) */
+	double steady_r2;             /* its R² */
+	double growth_mb;             /* level minus the first window's mean */
+	double growth_s;              /* how long before the steady part */
+	double to_s;                  /* the window's last sample, s since the run's start */
+	int shrinks;                  /* RPT_MEM_FLAT: it falls as much as rising would rise */
+	enum rpt_mem_unknown unknown; /* RPT_MEM_UNKNOWN: why */
+};
+
+/* Judges points p[0..n) (the measured window's samples, time order) against limit_mb
+ * (<= 0: none) into *m. */
+void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, struct rpt_mem *m);
+/* "flat", "levels_off", "at_limit", "rising", "unknown". */
+const char *rpt_mem_name(enum rpt_mem_verdict v);
+/* report_mem_text.c: the verdict in a sentence, with its numbers ("keeps rising: +12.0
+ * MB/h over the 2h measured ..."), cut at RPT_MEM_WHY_MAX - 1 bytes. */
+#define RPT_MEM_WHY_MAX 320
+char *rpt_mem_why(const struct rpt_mem *m, char *buf, size_t len);
+
+/* What one collector source says about one run.  A name is a CPU/RSS series or a GC
+ * source: "app", "db", "host" (the host's user + system CPU of all cores), or
+ * "app:host" when a process source also sampled the host. */
+struct rpt_source {
+	char name[RPT_NAME_MAX];     /* the series' name */
+	int has_cpu;                 /* cpu samples exist in the run's measured window */
+	double cpu_mean;             /* mean CPU % over the measured window (NAN when none);
+	                              * process sources: 100 = one core; host: % of all cores */
+	struct rpt_vpoint *cpu_ts;   /* CPU over the run, bucketed to RPT_MAX_POINTS */
+	size_t ncpu_ts;              /* points in cpu_ts */
+	int has_rss;                 /* rss_kb samples exist (process sources) */
+	double rss_mean_mb;          /* mean RSS over the measured window */
+	double rss_first_mb;         /* trend line at the window's start */
+	double rss_slope_mb_h;       /* least-squares slope of RSS over the window, MB/h */
+	double rss_r2;               /* its R² */
+	double rss_hours;            /* window length the slope covers */
+	int rss_fit;                 /* 1 when slope and R² are valid (two or more times) */
+	struct rpt_vpoint *rss_ts;   /* RSS (MB) over the run, bucketed */
+	size_t nrss_ts;              /* points in rss_ts */
+	struct rpt_mem mem;          /* the memory verdict of those samples (has_rss) */
+	int64_t gc_events;           /* GC events of this source in the run (0: no GC log) */
+	struct gca_result gc;        /* gca_analyze over them (when gc_events > 0) */
+	struct rpt_vpoint *heap_ts;  /* heap after GC (MB), bucketed (lowest per bucket) */
+	size_t nheap_ts;             /* points in heap_ts */
+	struct rpt_vpoint *pause_ts; /* stop-the-world pauses (ms), bucketed (longest) */
+	size_t npause_ts;            /* points in pause_ts */
+};
+
+/* One step of a run (a fixed run has one). */
+struct rpt_step {
+	int idx;             /* 0-based */
+	int concurrency;     /* virtual users (closed model) */
+	double rate;         /* arrivals per second (open model), else 0 */
+	int64_t planned_ms;  /* planned length, warm-up included: the cell key */
+	int64_t win_from_ms; /* measured window: first steady interval's start (0: none) */
+	int64_t win_to_ms;   /* ... last steady interval's end */
+	int nintervals;      /* steady intervals */
+	struct istats st;    /* counters of the steady window; st.hist is always released:
+	                      * the histogram lives encoded in `hist` */
+	uint8_t *hist;       /* V2 encoding of the window's merged histogram (NULL: none) */
+	size_t hist_len;     /* its length in bytes */
+	struct figures f;    /* figures of the steady window (merged histograms) */
+	struct rpt_values tps, mean_ms, p99_ms, err_pct; /* per steady interval */
+	struct rpt_values *cpu;   /* per source of the run (run->nsrc): CPU samples in the window */
+	double *cpu_mean;         /* per source: their mean (NAN when none) */
+	double host_cpu_pct;      /* host-wide CPU (user + system, % of all cores) of the load
+	                           * generator's own host over the window, NAN when not sampled */
+	double gen_cpu_pct;       /* the generator's own CPU over the window (intervals.gen_cpu_pct,
+	                           * % of all its engine threads), NAN when not recorded */
+	double gen_wait_pct;      /* the time its threads waited, ready, for a core (% of all of
+	                           * them; intervals.gen_wait_pct), NAN when not recorded */
+	double lag_p99_ms;        /* open model: mean of the intervals' p99 start lag (the
+	                           * generator's own lateness), NAN */
+	double lag_top_ms;        /* open model: the highest interval p99 start lag, NAN */
+	int late_intervals;       /* open model: steady intervals whose start lag p99 passed
+	                           * 10 ms (the generator late, whatever the cause) */
+	double gen_cpus_busy_pct; /* how busy the CPUs the generator could run on were, by
+	                           * any process (intervals.gen_cpus_busy_pct), NAN */
+};
+
+/* One fact of what ran (run_env; soak/run/env.h lists the keys). */
+struct rpt_env_fact {
+	char *source; /* "" for the load generator, else a collector source's name */
+	char *key;    /* kernel, cores, threads, heap_max, gc, ... */
+	char *value;  /* as recorded */
+};
+
+/* --- drift: does a run degrade over time? (report_drift.c) ---------------------------- */
+
+#define RPT_DRIFT_MIN_PART 10         /* steady intervals each part needs (else too_short) */
+#define RPT_DRIFT_HOURS_S  (3 * 3600) /* windows this long also compare hour 1 with the last */
+/* Points of a part's latency curve: 0 %, then 4 a decade of nines up to 99.999 %. */
+#define RPT_DRIFT_NPCT 21
+
+enum rpt_drift_verdict {
+	RPT_DRIFT_TOO_SHORT, /* fewer than RPT_DRIFT_MIN_PART steady intervals in a third */
+	RPT_DRIFT_STABLE,    /* no real change worth naming */
+	RPT_DRIFT_DEGRADING, /* something got really worse: slower, fewer, costlier, bigger */
+	RPT_DRIFT_IMPROVING, /* only real improvements (JIT, caches warming up) */
+};
+
+/* What a drift metric measures; per source for the last four. */
+enum rpt_drift_kind {
+	RPT_DK_TPS,     /* throughput: a fall is worse */
+	RPT_DK_MEAN,    /* mean latency */
+	RPT_DK_P99,     /* 99th percentile */
+	RPT_DK_ERR,     /* error %, changes in percentage points */
+	RPT_DK_CPU_REQ, /* CPU time per request of a process source (ms) */
+	RPT_DK_MEM,     /* memory of a source (PSS or RSS, MB) */
+	RPT_DK_GC,      /* share of wall time in GC pauses (%), changes in points */
+	RPT_DK_PAUSE,   /* longest GC pause (ms) */
+	RPT_DK_MACHINE, /* the machine probe's time (µs, intervals.probe_us): a control for the
+	                 * machine soak ran on, never counted */
+};
+
+/* One metric of one comparison: the later part against the earlier. */
+struct rpt_drift_metric {
+	enum rpt_drift_kind kind;  /* what it measures */
+	char source[RPT_NAME_MAX]; /* the collector source, or "" */
+	double first, last;        /* the parts' figures: TPS over the part, mean and p99 of its
+	                            * merged histogram, error %, mean CPU % / TPS, mean memory,
+	                            * pause total / length, the longest pause */
+	double change;             /* last - first */
+	double change_pct;         /* 100 * change / first; NAN when first is 0 */
+	struct rpt_diff d;         /* last - first of the per-observation means (per interval;
+	                            * CPU: per sample against its interval's TPS; memory: per
+	                            * sample), batch means and Welch: the 95 % interval, real
+	                            * or noise; once judged (rpt_drift_judge), the interval holds
+	                            * for all k metrics of the drift together (Bonferroni, each
+	                            * at 1 - 0.05 / k) and real or noise is read from it */
+	int counts;                /* 0: shown but never a verdict (memory that levels off) */
+	char why_not[64];          /* when counts is 0: why ("it levels off"), for sentences */
+	int effect;                /* +1 worse, -1 better (real, large enough, counted), 0 */
+};
+
+/* One comparison of two parts of the measured window. */
+struct rpt_drift_cmp {
+	int hours;                    /* 0: first third against last; 1: hour 1 against last */
+	int64_t a_from_ms, a_to_ms;   /* the earlier part (wall ms) */
+	int64_t b_from_ms, b_to_ms;   /* the later part */
+	int na, nb;                   /* steady intervals in each */
+	int64_t count_a, count_b;     /* answered requests in each */
+	double pct_a[RPT_DRIFT_NPCT]; /* latency (ms) at rpt_drift_pct(k), NAN past what the
+	                               * part's count resolves */
+	double pct_b[RPT_DRIFT_NPCT]; /* the same of the later part */
+	struct rpt_drift_metric *m;   /* metrics (owned) */
+	int nm;                       /* entries in m */
+};
+
+/* The drift verdict of a fixed run or a sweep step (or a sweep run's summary). */
+struct rpt_drift {
+	int judged;                     /* 1 once judged (rpt_drift_judge, rpt_drift_summary) */
+	enum rpt_drift_verdict verdict; /* the answer */
+	double window_s;                /* the measured window judged (0: none) */
+	int nintervals;                 /* its steady intervals */
+	struct rpt_drift_cmp cmp[2];    /* [0] thirds; [1] hours, for windows of 3 h or more */
+	int ncmp;                       /* comparisons made (0 when too short) */
+	int machine;                    /* 1: the machine probe changed with the verdict (real,
+	                                 * 5 % or more): the machine soak ran on changed speed
+	                                 * under the run, so the server may not have */
+};
+
+/* "stable", "degrading", "improving", "too_short". */
+const char *rpt_drift_name(enum rpt_drift_verdict v);
+/* "tps", "mean", "p99", "error", "cpu_per_request", "memory", "gc_time", "longest_pause",
+ * "machine_probe". */
+const char *rpt_drift_kind_name(enum rpt_drift_kind k);
+/* The k-th percentile of the latency curves: 100 * (1 - 10^(-k/4)). */
+double rpt_drift_pct(int k);
+/* Batch means of a[0..na) and b[0..nb), Welch's test, then m->effect from m->kind,
+ * m->first, m->last and m->counts (set by the caller): real, in the worse (or better)
+ * direction, and at least as large as the kind's material change. */
+void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, const double *b,
+                       size_t nb);
+/* Whether a metric's change is worth naming: it makes the verdict, or it is a rise of a
+ * material size that does not count (memory that levels off), real or not. */
+int rpt_drift_named(const struct rpt_drift_metric *m);
+/* 1 when a kind's change is in percentage points (errors, GC time), else 0. */
+int rpt_drift_points(enum rpt_drift_kind k);
+/* The machine probe when it moved, for real and materially, the way the verdict did (its
+ * comparison into *cmp), else NULL: the machine may be the cause. */
+const struct rpt_drift_metric *rpt_drift_control(const struct rpt_drift *d, int *cmp);
+/* d->verdict from its comparisons (d->ncmp 0: too short); first widens every metric's
+ * interval to a family-wise 95 % over all of them (see rpt_drift_metric.d) and reads real
+ * or noise and the effects anew. */
+void rpt_drift_judge(struct rpt_drift *d);
+struct rpt_run;
+/* A sweep run's summary over its steps' drifts. */
+void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
+                       const struct rpt_drift *steps);
+/* report_drift_text.c.  "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0:
+ * without "(real)"). */
+char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len);
+/* The verdict in one sentence with its numbers, without the run's name ("degrading over
+ * its 2h measured window: ..."), cut at RPT_DRIFT_SENTENCE_MAX - 1 bytes; "" when not
+ * judged.  Of one window (a fixed run's, a sweep step's), or of a run (a sweep run: the
+ * summary over its steps). */
+#define RPT_DRIFT_SENTENCE_MAX 1024
+char *rpt_drift_sentence(const struct rpt_drift *d, char *buf, size_t len);
+char *rpt_drift_run_sentence(const struct rpt_run *run, char *buf, size_t len);
+/* Sentences of thresholds breached: a real TPS fall beyond tps, a real mean or p99 rise
+ * beyond mean or p99 (fractions; < 0: not set), in any comparison.  Up to max of them
+ * into msgs (max * msglen bytes); returns how many. */
+int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
+                       size_t msglen, int max);
+/* `"drift": {...}` of report.json: the object only, with its sentence. */
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f);
+struct report;
+/* Releases what d owns (a zeroed drift is fine). */
+void rpt_drift_free(struct rpt_drift *d);
+
+/* One run as the report sees it. */
+/* A span of a resumed run (soak run --resume) that no figure covers: from the last
+ * interval before the stop to the first measured interval after the restart. */
+struct rpt_gap {
+	int64_t from_ms;     /* the end of the last interval before the stop */
+	int64_t to_ms;       /* when the load started again */
+	int64_t measured_ms; /* when the measured window started again (>= to_ms) */
+};
+
+struct rpt_run {
+	int db;                       /* index into report.dbs */
+	int64_t id;                   /* runs.id in its database */
+	char key[48];                 /* "7", or "2:7" when several databases are read */
+	int label;                    /* index into report.labels */
+	char *name;                   /* runs.name */
+	char *mode;                   /* fixed | sweep */
+	char *connection;             /* keepalive | close */
+	char *protocol;               /* http | tcp-frame */
+	char *status;                 /* done | interrupted | failed | running | crashed */
+	char *reason;                 /* why it ended, or "" */
+	int64_t started_ms;           /* runs.started_ms */
+	int64_t end_ms;               /* ended_ms, or the end of its last interval while open */
+	int64_t interval_ms;          /* runs.interval_ms */
+	struct rpt_step *steps;       /* by idx */
+	int nsteps;                   /* steps read */
+	struct istats st;             /* all steps' steady windows (st.hist released) */
+	struct figures f;             /* their figures (histograms merged) */
+	struct rpt_tpoint *ts;        /* TPS and latency over the whole run (every phase) */
+	size_t nts;                   /* points in ts */
+	double ts_bucket_s;           /* length of one time-series point */
+	struct rpt_source *src;       /* collector series, sorted by name */
+	int nsrc;                     /* entries in src */
+	int agent;                    /* K of an agent's own run (K/N), else 0 */
+	int agents;                   /* a merged run: agents it holds; an agent's own run: N; 0 */
+	int agents_planned;           /* a merged run: agents the group was started with; else 0 */
+	char **agent_notes;           /* a merged run's merge notes (gaps, skew, missing agents) */
+	int nagent_notes;             /* entries in agent_notes */
+	char *host;                   /* runs.host: the load generator's host name */
+	struct rpt_env_fact *env;     /* what ran, sorted by source then key (none: older file) */
+	int nenv;                     /* entries in env */
+	char colocated[256];          /* process sources sampled on the generator's own host,
+	                               * comma-separated ("" when none) */
+	double clock_skew_ms;         /* a merged run: largest difference between its agents' clock
+	                               * offsets (NAN when unknown) */
+	struct rpt_gap *gaps;         /* a resumed run's spans without load (report_gaps.h) */
+	int ngaps;                    /* entries in gaps */
+	struct rpt_drift drift;       /* does it degrade over time: a fixed run's one step; a sweep
+	                               * run's summary over step_drift */
+	struct rpt_drift *step_drift; /* sweep runs: each step's (nsteps entries); else NULL */
+	int study;                    /* index into report.studies, -1: not a study's run */
+	int round, position;          /* its study round and place in the round (0: a warm-up) */
+	int warmup;                   /* 1: a warm-up run after a start, not compared */
+	int since_start;              /* 1: the first run after its target started (0: unknown) */
+	int compared;                 /* 1: its steps enter the cells (not a warm-up; a study's runs
+	                               * only when done: an interrupted slot was run again) */
+};
+
+/* A label: a system under test. */
+struct rpt_label {
+	char *name; /* runs.label */
+	int nruns;  /* selected runs with this label */
+};
+
+enum rpt_metric { RPT_M_TPS, RPT_M_MEAN, RPT_M_P99, RPT_M_ERR, RPT_NMETRIC };
+
+/* The figures a comparison judges, by index: the four of enum rpt_metric, then for each
+ * report CPU series s (report.cpu_names) the CPU time per request (ms; process series
+ * only) and the memory (mean MB over the window; process series with memory samples,
+ * fixed runs only).  A figure a cell does not have is NAN there. */
+#define RPT_FIG_CPU(s) (RPT_NMETRIC + (s))
+#define RPT_FIG_MEM(s) (RPT_NMETRIC + RPT_MAX_SOURCES + (s))
+#define RPT_NFIG       (RPT_NMETRIC + 2 * RPT_MAX_SOURCES)
+
+/* The spread of one figure over a cell's runs, split into its two parts (a one-way
+ * random-effects model: run value = true value + a run's own offset + its intervals'
+ * noise).  Only more runs shrink `between`; longer runs shrink `within` (as 1/T). */
+struct rpt_vc {
+	int runs;          /* runs with a value */
+	double mean;       /* mean of the run values (NAN: none) */
+	double sd;         /* their standard deviation (NAN below two runs) */
+	double within;     /* mean squared standard error of a run value from its own
+	                    * intervals (batch means), at the runs' length; NAN: unknown */
+	double between;    /* max(0, sd² - within): the run-to-run variance (NAN below two
+	                    * runs; the whole sd² when `within` is unknown) */
+	double secs;       /* mean measured seconds per run */
+	double overhead_s; /* mean unmeasured seconds per run (ramp-up, warm-up) */
+};
+
+/* Variance components of values x[0..n) of runs whose own standard errors (from their
+ * intervals) are se[0..n) (NAN: unknown) and measured seconds secs[0..n); NAN values
+ * are skipped. */
+void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, struct rpt_vc *out);
+
+/* A cell: one label at one (kind, level, planned duration), all matching steps of that
+ * label's compared runs pooled (histograms merged; interval observations as segments).
+ * The level is the concurrency (closed model) or the arrival rate (open model). */
+struct rpt_cell {
+	int sweep;                        /* 1: steps of sweep runs; 0: fixed runs */
+	int label;                        /* index into report.labels */
+	int concurrency;                  /* virtual users (closed model), else 0 */
+	double rate;                      /* arrivals per second (open model), else 0 */
+	int64_t planned_ms;               /* planned step length, warm-up included */
+	int nsteps;                       /* steps pooled */
+	char runs[128];                   /* their run keys, comma-separated (cut when long) */
+	struct figures f;                 /* merged figures */
+	struct istats st;                 /* merged counters (st.hist released) */
+	double cpu_mean[RPT_MAX_SOURCES]; /* per report CPU series, mean CPU % (NAN: none) */
+	double value[RPT_NFIG];           /* each figure as the tables show it: merged over the
+	                                   * runs (CPU per request: 10 * CPU % / TPS) */
+	struct rpt_bm bm[RPT_NFIG];       /* batch means of the interval observations, pooled
+	                                   * over the runs: within-run noise only */
+	int nruns;                        /* compared runs pooled (one observation each) */
+	struct rpt_bm run[RPT_NFIG];      /* one observation per run: each run's own figure */
+	struct rpt_vc vc[RPT_NFIG];       /* the runs' spread in its two parts */
+	int trend_s[RPT_NFIG];            /* Mann-Kendall S of the runs' figures in the order
+	                                   * they ran (rpt_mk_s) */
+	double first[RPT_NFIG], last[RPT_NFIG]; /* the first and the last run's figure */
+	char scenario[96];                      /* the scenario name of its runs (the first's) */
+};
+
+/* How a comparison's intervals were computed. */
+enum rpt_noise {
+	RPT_BY_BATCHES,     /* one run on a side, no calibration: batch means within the runs,
+	                     * and no change below RPT_FLOOR_PCT is called real */
+	RPT_BY_RUNS,        /* two or more compared runs a side: a t-test on the run figures
+	                     * (Student's with the same number of runs a side, else Welch's) */
+	RPT_BY_ROUNDS,      /* the runs pair up by a study's rounds (RPT_PAIR_MIN or more,
+	                     * each label once per round): Student's t on the round
+	                     * differences, so that what moved a whole round cancels */
+	RPT_BY_CALIBRATION, /* one run on a side: the stored run-to-run spread of the scenario */
+};
+
+/* What a comparison resolves for one figure, and what it would take to resolve a target
+ * (rpt_advise). */
+enum rpt_advice_basis {
+	RPT_ADV_NONE,        /* nothing known: one run a side without a calibration */
+	RPT_ADV_COMPONENTS,  /* the runs' own variance components (two or more a side) */
+	RPT_ADV_CALIBRATION, /* a calibration's run-to-run spread */
+};
+
+struct rpt_resolve {
+	enum rpt_advice_basis basis; /* where the noise comes from */
+	double half_pct;             /* the verdict's own interval of the difference: its half-width
+	                              * in % of the baseline (NAN: no resolution can be stated) */
+	double level;                /* that interval's confidence level */
+	double target_pct;           /* the change the advice aims to resolve */
+	int rounds;                  /* advice: runs per label (0: no advice) ... */
+	double run_s;                /* ... each with this measured window (s) ... */
+	double total_s;              /* ... taking this long per label in all, overheads included */
+	int now_enough;              /* the runs made already resolve target_pct */
+	double between_pct; /* run-to-run sd (between part) in % of the baseline, pooled over
+	                     * the two sides (NAN: unknown) */
+	double within_pct;  /* within-run sd of a run's value at the runs' length, % */
+};
+
+/* The advice for resolving target_pct of base with runs whose variance components are a
+ * and b (rpt_vc; between NAN: unknown) when each figure is tested at 1 - alpha: the
+ * rounds and measured run length with the smallest total time (Kalibera and Jones,
+ * "Rigorous benchmarking in reasonable time", ISMM 2013: the repetitions at each level
+ * chosen by their variances and costs), searched over runs of 1/4 to 64 times the
+ * current length and 2 to RPT_ADVISE_MAX_ROUNDS rounds.  res->rounds 0 when the target
+ * cannot be reached so (or the noise is unknown). */
+#define RPT_ADVISE_MAX_ROUNDS 100
+/* The advice in words: "resolved now", "more rounds: 7 rounds of runs as long as now (20s
+ * measured), 4m per label", "longer runs: ...", "unknown: one run a side ...". */
+char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_now, char *buf,
+                      size_t len);
+void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, double target_pct,
+                double alpha, struct rpt_resolve *res);
+
+/* A label's cell against the baseline's cell with the same key.  Every figure is judged by
+ * the comparison's one method (enum rpt_noise), and the figures with a spread form one
+ * family judged by Holm's step-down (smallest p against alpha / k, the next against
+ * alpha / (k - 1), ... until one fails), so that a system compared with itself has at
+ * most an alpha chance of any figure called real. */
+struct rpt_cmp {
+	int base;                         /* cell index of the baseline */
+	int cell;                         /* cell index of the other label */
+	struct rpt_diff d[RPT_NFIG];      /* by figure (RPT_FIG_*): verdict NA where a side lacks
+	                                   * the figure */
+	double base_value[RPT_NFIG];      /* the cells' merged figures (what the tables show) */
+	double value[RPT_NFIG];           /* the same for the other label */
+	struct rpt_resolve res[RPT_NFIG]; /* what it resolves, and the advice (TPS, p99, CPU
+	                                   * per request) */
+	enum rpt_noise noise;             /* how the intervals were computed */
+	int nruns_base, nruns;            /* compared runs on each side */
+	int family;                       /* figures judged together (k) */
+	int one_process;                  /* a side's runs all ran in one process of its target
+	                                   * (a study that kept it running): memory, which the
+	                                   * process carries from run to run, is not judged */
+	double alpha;                     /* the family's error rate: RPT_ALPHA, or the share of
+	                                   * it a sequential study's last look spent */
+	double level;                     /* the strictest level of the family: 1 - alpha / k */
+	double floor_pct;                 /* one run a side: the floor applied to figures judged on
+	                                   * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
+	int cal;                          /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
+	int study; /* the study all its runs belong to (index into studies), or -1 */
+};
+
+struct report;
+struct rpt_run;
+/* A sweep run (its steps are levels of one sweep), not a fixed run. */
+int rpt_is_sweep(const struct rpt_run *run);
+/* report_compare.c: the comparisons of every cell with the baseline's at the same key,
+ * judged; 0, or -1 with err. */
+int rpt_compare(struct report *r, char *err, size_t errlen);
+/* Fills a cell's per-figure statistics (value, bm, run, vc) from its compared runs. */
+int rpt_cell_stats(const struct report *r, struct rpt_cell *c);
+/* A figure an `until` names ("tps", "cpu.app", "memory.db"), as an index of the report's
+ * figures (RPT_FIG_*), or -1 when the report has no such figure. */
+int rpt_fig_index(const struct report *r, const char *name);
+/* Whether a step belongs to a cell's key (level and planned length; a measured window). */
+int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
+/* Whether a run is one of the cell's observations. */
+int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c);
+/* "30 users" or "600/s" (open model). */
+char *rpt_level_text(int concurrency, double rate, char *buf, size_t len);
+/* "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
+char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
+/* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */
+char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len);
+
+/* A stored calibration: the run-to-run spread of repeated runs of one scenario (soak
+ * calibrate, or a study with one target), per cell key. */
+struct rpt_cal {
+	int db;            /* index into report.dbs */
+	int64_t id;        /* the first calibrations.id of the group */
+	int64_t t_ms;      /* when it was measured */
+	char host[64];     /* where */
+	char scenario[96]; /* runs.name of the runs it measured */
+	char label[64];    /* their label */
+	int sweep;         /* cell key: kind, concurrency, planned step length */
+	int concurrency;
+	int64_t planned_ms;
+	int runs;               /* runs it saw (df = runs - 1) */
+	double cv[RPT_NMETRIC]; /* sd / mean of the run figures (tps, mean, p99; NAN: none) */
+};
+
+/* A study whose runs are in the report (soak study), as its design is stated. */
+struct rpt_study {
+	int db;               /* index into report.dbs */
+	int64_t id;           /* studies.id */
+	char *name;           /* studies.name */
+	int rounds;           /* planned rounds */
+	int done_slots;       /* measured runs done */
+	int slots;            /* measured runs planned */
+	int warmup_runs;      /* runs after each start, recorded and not compared */
+	double warmup_steady; /* > 0: warm-up runs went on until two in a row agreed within
+	                       * this share (sql/010), at most warmup_max of them a start */
+	int warmup_max;
+	char until[128];   /* sequential: the precision it ran to ("tps 3%, cpu.app 3%"), or "" */
+	int64_t budget_ms; /* sequential: the time it could take (0: none) */
+	int looks;         /* sequential: the looks taken (rounds judged) */
+	int max_looks;     /* sequential: the looks its budget allowed */
+	double alpha;      /* sequential: the error rate its last look was judged at (only
+	                    * when max_looks > 0; else RPT_ALPHA holds) */
+	char stop[16];     /* sequential: "precise" | "budget" | "rounds", or "" */
+	char order[16];    /* interleaved | random */
+	int64_t seed;      /* random order's seed (0 with interleaved) */
+	char *targets;     /* labels, ", "-separated */
+	char *before_each; /* command, or "" */
+	int keep_running;  /* 1: targets up for the whole study */
+	int managed;       /* targets the study started and stopped (others already ran) */
+	char status[16];   /* running | done | interrupted | failed */
+};
+
+/* A label's sweep: its sweep cells of one planned duration, by concurrency. */
+struct rpt_sweep {
+	int label;          /* index into report.labels */
+	int64_t planned_ms; /* its step duration */
+	int *cells;         /* cell indices, ascending concurrency */
+	int ncells;         /* entries in cells */
+	struct rpt_sat sat; /* saturation over the cells' TPS */
+	struct rpt_usl usl; /* fit when ncells >= RPT_USL_MIN_LEVELS */
+	int queueing;       /* 1: past saturation TPS stays flat while latency grows */
+	int q_from, q_to;   /* cell indices the queueing finding compares */
+};
+
+/* Topics of the findings, in the order a report lists them. */
+enum rpt_topic {
+	RPT_T_THROUGHPUT,  /* "throughput": requests per second against the baseline */
+	RPT_T_LATENCY,     /* "latency": mean and p99 against the baseline */
+	RPT_T_SATURATION,  /* "saturation": where sweeps stop growing, USL, queueing */
+	RPT_T_MEMORY,      /* "memory": memory verdicts, GC share, process memory */
+	RPT_T_ERRORS,      /* "errors": server-side and client-side failures */
+	RPT_T_CONNECTIONS, /* "connections": keep-alive, the cost of connecting */
+	RPT_T_COST,        /* "cost": CPU and memory per request on the server */
+	RPT_T_RUNS,        /* "runs": runs that did not end as planned */
+	RPT_T_DRIFT,       /* "drift": does a run degrade over time (report_drift.c) */
+	RPT_NTOPIC
+};
+
+/* One thing the report says about the runs: a finding (one line per topic and label, with
+ * the numbers) or a validity item (can the numbers be trusted: a warning or a note about
+ * the data behind them, report_validity.c).  One type, one add (rpt_item_add). */
+struct rpt_item {
+	char code[24];        /* finding: its topic's key (rpt_topic_key), for pipelines;
+	                       * validity: host_saturated, generator_saturated, short_window,
+	                       * not_steady, cold_start, errors, clock_skew, confounded */
+	char severity[8];     /* validity: "warn", a figure may mislead, or "info", worth
+	                       * knowing; finding: "" */
+	enum rpt_topic topic; /* finding: its topic */
+	int label;            /* index into labels, or -1 (the whole report) */
+	char run[96];         /* validity: run keys it concerns, comma-separated, or "" */
+	double score;         /* finding: how much it matters (higher first; see
+	                       * report_findings.c) */
+	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
+	char *text;           /* the sentence (owned) */
+};
+/* report_item.c: appends *it with a copy of text to the array *v of *n items (*cap
+ * allocated); 0, or -1 out of memory. */
+int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it,
+                 const char *text);
+/* Releases items v[0..n) and the array. */
+void rpt_items_free(struct rpt_item *v, int n);
+/* report_data.c: a label's name. */
+const char *rpt_label_name(const struct report *r, int l);
+
+#define RPT_TOP_FINDINGS 5 /* findings listed first, right after the validity warnings */
+
+/* The changes the advice aims to resolve, unless a study's `until` names others: what
+ * version-upgrade studies look for (2-10 %; p99 moves far more from run to run). */
+#define RPT_RESOLVE_TPS_PCT 3.0
+#define RPT_RESOLVE_CPU_PCT 3.0
+#define RPT_RESOLVE_P99_PCT 10.0
+
+/* The verdict of one label against the baseline (report_verdict.c). */
+struct rpt_vrow {
+	int label;     /* index into labels (0: the baseline's own row) */
+	int cmp;       /* index into cmps of the comparison it rests on, or -1 (none): capacity
+	                * (the closed model, users) before efficiency when the label has both */
+	int cell;      /* the label's cell shown (the baseline's own when label 0), or -1 */
+	int cmp_rate;  /* efficiency beside it: the comparison at a fixed open-model rate
+	                * (CPU per request, latency at that rate), or -1 */
+	int cell_rate; /* its cell (the baseline's own when label 0), or -1 */
+	double cpu_req[RPT_MAX_SOURCES]; /* CPU ms per request of this label's cell, per
+	                                  * report CPU series (NAN: not a process series);
+	                                  * against the baseline: cmps[cmp] holds the
+	                                  * judged difference (RPT_FIG_CPU) */
+	char memory[192]; /* the label's memory verdicts ("normal", "app: suspected leak") */
+	int drift;        /* the label's drift (enum rpt_drift_verdict) over the runs of
+	                   * the cell shown: the worst one; -1 when none was judged */
+	int warnings;     /* validity warnings about this label */
+};
+/* write/report_verdict_text.c: the verdict in one sentence, cut at RPT_VERDICT_MAX - 1
+ * bytes. */
+#define RPT_VERDICT_MAX 2048
+char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *buf, size_t len);
+
+/* A picture the report shows. */
+struct rpt_picture {
+	char name[RPT_PIC_NAME_MAX]; /* base name under img/: "tps_time", "latency_3", ... */
+	int compare;                 /* 1: compares the labels (shown before per-run ones) */
+	char *title;                 /* caption */
+	int drawn;                   /* the SVG and PNG exist */
+	char *svg;                   /* the SVG text (for report.html), or NULL */
+};
+
+struct rpt_history; /* report_history.h */
+
+struct report {
+	char *title;              /* as shown */
+	char *dbs[RPT_MAX_DBS];   /* base names of the databases, as given order */
+	int ndbs;                 /* how many */
+	struct rpt_label *labels; /* in report order; labels[0] is the baseline */
+	int nlabels;              /* entries in labels */
+	struct rpt_run *runs;     /* selected runs, sorted */
+	int nruns;                /* entries in runs */
+	char cpu_names[RPT_MAX_SOURCES][RPT_NAME_MAX]; /* CPU series over all runs, sorted */
+	int ncpu;                                      /* entries in cpu_names */
+	struct rpt_cell *cells;      /* sorted: kind (fixed first), concurrency, duration, label */
+	int ncells;                  /* entries in cells */
+	struct rpt_cmp *cmps;        /* in cell order */
+	int ncmps;                   /* entries in cmps */
+	struct rpt_sweep *sweeps;    /* by label order, then duration */
+	int nsweeps;                 /* entries in sweeps */
+	struct rpt_item *findings;   /* by topic, then label */
+	int nfindings;               /* entries in findings */
+	struct rpt_item *validity;   /* warnings first, then notes; by code, label, run */
+	int nvalidity;               /* entries in validity */
+	struct rpt_vrow *verdicts;   /* one per label, baseline first */
+	int nverdicts;               /* entries in verdicts */
+	struct rpt_picture *pics;    /* in report order */
+	int npics;                   /* entries in pics */
+	char plot_note[256];         /* why pictures are missing, or "" */
+	struct rpt_study *studies;   /* studies of the selected runs (report_study.c) */
+	int nstudies;                /* entries in studies */
+	struct rpt_cal *cals;        /* calibrations found in the databases */
+	int ncals;                   /* entries in cals */
+	struct rpt_history *history; /* night over night (report_history.h): NULL unless a
+	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
+};
+
+/* Adds a step's steady window (counters and decoded histogram) into acc (initialised). */
+int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
+/* report_study.c: the study tags of one run (rd: report_read.h) and, per database, its
+ * studies and calibrations; then, in rpt_build, each study's design sentence. */
+struct reader;
+int rpt_read_study_run(struct reader *rd, struct rpt_run *run);
+int rpt_read_studies(struct reader *rd);
+/* write/report_study_text.c: study si's design in words, cut at RPT_DESIGN_MAX - 1 bytes. */
+#define RPT_DESIGN_MAX 1400
+char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);
+/* The cold_start validity items: a study's first run after a start (a warm-up, or a
+ * compared run when warmup_runs is 0) whose TPS or mean latency lies outside the 95%
+ * prediction interval of the label's compared runs.  *out is allocated (NULL when none);
+ * rpt_items_free.  0, or -1 out of memory. */
+int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n);
+/* judge/report_trend.c: the rounds_trend items, one per level of a study whose runs moved
+ * with the order they ran in (rpt_cold_start's contract). */
+int rpt_trends(const struct report *r, struct rpt_item **out, int *n);
+/* judge/report_compare.c: a CPU series of a process ("app", "db"), not a host-wide one
+ * ("host", "K:host"). */
+int rpt_process_series(const char *name);
+/* "runs", "batch means", "calibration". */
+const char *rpt_noise_name(enum rpt_noise n);
+/* report_method_text.c: the sentence that says how comparison m was judged (its method,
+ * runs, calibration, sequential looks and Holm's family), cut at RPT_METHOD_MAX - 1 bytes. */
+#define RPT_METHOD_MAX 2048
+char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf, size_t len);
+
+/* report_findings.c: the sentences from what rpt_build made; 0, or -1 out of memory. */
+int rpt_findings(struct report *r);
+/* The findings marked top, highest score first, into idx[RPT_TOP_FINDINGS]; how many. */
+int rpt_top_findings(const struct report *r, int *idx);
+/* "throughput", "latency", ... and the heading a report shows for it. */
+const char *rpt_topic_key(enum rpt_topic t);
+const char *rpt_topic_title(enum rpt_topic t);
+/* report_validity.c: the validity warnings; 0, or -1 out of memory. */
+int rpt_validity(struct report *r);
+/* report_verdict.c: the verdict rows, their sentences and the how-long-to-run estimates
+ * (after rpt_validity: a sentence counts its label's warnings); 0, or -1 out of memory. */
+int rpt_verdicts(struct report *r);
+/* A memory verdict in words: "normal", "suspected leak", ... */
+const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len);
+
+/* The facts of what ran that a report shows, in order (report_validity.c). */
+struct rpt_env_key {
+	const char *key;  /* as recorded (soak/run/env.h) */
+	const char *name; /* as shown */
+	int per_source;   /* 0: a fact of the load generator; 1: of a collected source */
+	int confounds;    /* labels differing in it: 0 fine, 1 worth a note, 2 a warning */
+};
+extern const struct rpt_env_key rpt_env_keys[];
+extern const int rpt_nenv_keys;
+/* report_plot.c: writes DIR/data/NAME.dat and DIR/plots/NAME.gp and runs gnuplot into
+ * DIR/img/ (NAME.svg and NAME.png); fills r->pics.  A missing gnuplot is not an error
+ * (r->plot_note says so); a script that fails is. */
+int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen);
+/* Registers the pictures without drawing them (--no-plots). */
+int rpt_plan_pictures(struct report *r, char *err, size_t errlen);
+/* Writers, each to an open stream. */
+int rpt_write_md(const struct report *r, FILE *f);
+int rpt_write_html(const struct report *r, FILE *f);
+int rpt_write_json(const struct report *r, FILE *f);
+int rpt_write_csv(const struct report *r, FILE *f);
+
+/* report_plots_gen.c (generated from plots/NAME.gp by tools/embed-plots.sh): the scripts. */
+struct rpt_script {
+	const char *name; /* "tps_time.gp" */
+	const char *text; /* its contents */
+};
+extern const struct rpt_script rpt_scripts[];
+extern const int rpt_nscripts;
+
+/* --- helpers shared by the writers (report_build.c) ----------------------------------- */
+
+/* A text table as the Markdown and HTML writers show it. */
+struct rpt_table {
+	char id[24];     /* an HTML id for the table ("verdict"), or "" */
+	char title[96];  /* section heading */
+	char note[1024]; /* a paragraph under the heading, or "" */
+	int ncols;       /* columns */
+	int nrows;       /* rows below the header */
+	char **cells;    /* (nrows + 1) * ncols strings: the header row first */
+	int *right;      /* per column: 1 = right-aligned (numbers) */
+};
+
+/* The report's tables in order: soak runs, sweeps (per label, side by side),
+ * comparison, errors, memory/GC, RSS, runs.  *out is allocated; rpt_tables_free. */
+int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen);
+void rpt_tables_free(struct rpt_table *t, int n);
+/* report_front.c: the tables a report opens with, in order: the verdict (always, id
+ * "verdict"), then how long to run (when there are comparisons).  Like rpt_tables. */
+int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
+                     size_t errlen);
+/* report_front.c: one environment table per label with recorded facts.  Like rpt_tables. */
+int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
+                   size_t errlen);
+
+/* Formatting: a latency in ms ("20.1 ms"), a change ("+12.3%"), "—" for NAN. */
+char *rpt_fmt_ms(double ms, char *buf, size_t len);
+char *rpt_fmt_pct(double pct, char *buf, size_t len);
+char *rpt_fmt_num(double v, int decimals, char *buf, size_t len);
+/* Like rpt_fmt_num with a sign always ("+0.00", "-1.25"); never "-0.00". */
+char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len);
+/* A duration to plan for, rounded up to a step that suits its size ("14m", "2h10m"). */
+char *rpt_fmt_need(double seconds, char *buf, size_t len);
+/* "real", "noise", "n/a". */
+const char *rpt_verdict_name(enum rpt_verdict v);
+/* "tps", "mean", "p99", "error". */
+const char *rpt_metric_name(enum rpt_metric m);
+/* report_env.c: a fact of what the run ran on (run_env), or NULL. */
+const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
+/* The run's pictures are drawn (runs beyond RPT_MAX_RUN_PICTURES are not). */
+int rpt_run_pictured(const struct report *r, int run);
+
+#endif

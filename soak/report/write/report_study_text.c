@@ -1,0 +1,246 @@
+/* report_study_text: a study's design in words (the paragraph a report opens with under
+ * "Design." and report.json's studies[].design): its targets and rounds, their order as
+ * the runs show it, what ran before each run, the warm-up runs, how a sequential study
+ * stopped, where the generator and the servers were placed, and how far it got. */
+#include "report/report_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dur.h"
+#include "report/report_text.h"
+
+/* "ab ba ab": the rounds' orders as the report's runs show them (first four rounds). */
+static void rounds_seen(const struct report *r, int si, struct sbuf *b)
+{
+	int shown = 0;
+	for (int round = 1; round <= r->studies[si].rounds && shown < 4; round++) {
+		int any = 0;
+		for (int pos = 1; pos <= 4 * RPT_MAX_LABELS; pos++)
+			for (int i = 0; i < r->nruns; i++) {
+				const struct rpt_run *run = &r->runs[i];
+				if (run->study != si || run->warmup || run->round != round ||
+				    run->position != pos || !run->compared)
+					continue;
+				rpt_sb_printf(b, "%s%s", any ? " " : (shown ? "; " : ""),
+				              r->labels[run->label].name);
+				any = 1;
+				break;
+			}
+		shown += any;
+	}
+	if (r->studies[si].rounds > shown && shown)
+		rpt_sb_printf(b, "; ...");
+}
+
+/* "Placement: the generator on CPU 0; app on CPU 1 (tomcat9, tomcat10); db on CPU 1. ",
+ * from the CPU lists the study's runs recorded (run_env cpu_list), when the generator's
+ * CPUs differ from every source's; nothing when it was not placed. */
+/* How many scenarios study si ran (the distinct names of its runs). */
+static int study_scenarios(const struct report *r, int si)
+{
+	int n = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		int seen = r->runs[i].study != si;
+		for (int j = 0; j < i && !seen; j++)
+			seen = r->runs[j].study == si && !strcmp(r->runs[j].name, r->runs[i].name);
+		n += !seen;
+	}
+	return n;
+}
+
+/* Warm-up until steady: the rule, and per target how many warm-up runs its starts took and
+ * whether the last two agreed (the study's own test, redone on the recorded figures). */
+static void warmup_clause(const struct report *r, int si, struct sbuf *b)
+{
+	const struct rpt_study *st = &r->studies[si];
+	const char *first = NULL; /* the scenario steadiness is judged on */
+	int said = 0, open = 0, nsc = study_scenarios(r, si);
+
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].study == si && r->runs[i].warmup && r->runs[i].nsteps > 0) {
+			open = r->runs[i].steps[0].rate > 0;
+			first = r->runs[i].name;
+			break;
+		}
+	rpt_sb_printf(
+	    b,
+	    "warm-up runs%s after each start went on until two in a row agreed within %g %% in "
+	    "%s%s%s (at least %d, at most %d) and were not compared: ",
+	    nsc > 1 ? " of each scenario" : "", 100 * st->warmup_steady,
+	    open ? "mean latency" : "TPS", nsc > 1 && first ? " of " : "",
+	    nsc > 1 && first ? first : "", st->warmup_runs < 2 ? 2 : st->warmup_runs,
+	    st->warmup_max);
+	for (int l = 0; l < r->nlabels; l++) {
+		int n = 0, starts = 0, unsteady = 0, in = 0;
+		double prev = NAN, last = NAN;
+		for (int i = 0; i <= r->nruns; i++) {
+			const struct rpt_run *run = i < r->nruns ? &r->runs[i] : NULL;
+			if (run && (run->study != si || run->label != l))
+				continue;
+			if (run && run->warmup && first && strcmp(run->name, first) != 0)
+				continue; /* another scenario's warm-up: judged on the first's */
+			if (run && run->warmup) {
+				if (!in || run->since_start == 1)
+					starts++, prev = last = NAN;
+				in = 1;
+				n++;
+				prev = last;
+				last = open ? run->f.mean_us : run->f.tps;
+				continue;
+			}
+			/* A sequence of warm-up runs ends: did its last two agree? */
+			if (in && !(prev > 0 && fabs(last / prev - 1) <= st->warmup_steady + 1e-9))
+				unsteady++;
+			in = 0;
+		}
+		if (!starts)
+			continue;
+		rpt_sb_printf(b, "%s%s %d", said ? ", " : "", r->labels[l].name, n);
+		if (unsteady)
+			rpt_sb_printf(
+			    b,
+			    " (not steady after %s: its compared runs may still have been "
+			    "warming)",
+			    starts > 1 ? "some starts" : "the last one");
+		said = 1;
+	}
+	rpt_sb_printf(b, "%s. ", said ? "" : "none recorded");
+}
+
+static void placement_clause(const struct report *r, int si, struct sbuf *b)
+{
+	char gen[64] = "", srcs[8][RPT_NAME_MAX], lists[8][64], labels[8][160];
+	int n = 0, mixed = 0;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		const char *g;
+		if (run->study != si || !(g = rpt_env_get(run, "", "cpu_list")))
+			continue;
+		if (!gen[0])
+			snprintf(gen, sizeof gen, "%s", g);
+		else if (strcmp(gen, g) != 0)
+			mixed = 1;
+		for (int k = 0; k < run->nenv; k++) {
+			const struct rpt_env_fact *f = &run->env[k];
+			int j = 0;
+			if (!f->source[0] || strcmp(f->key, "cpu_list") != 0)
+				continue;
+			while (j < n && (strcmp(srcs[j], f->source) || strcmp(lists[j], f->value)))
+				j++;
+			if (j == n) {
+				if (n == 8)
+					continue;
+				snprintf(srcs[n], sizeof srcs[n], "%s", f->source);
+				snprintf(lists[n], sizeof lists[n], "%s", f->value);
+				labels[n++][0] = '\0';
+			}
+			const char *l = r->labels[run->label].name;
+			if (!strstr(labels[j], l)) {
+				size_t u = strlen(labels[j]);
+				snprintf(labels[j] + u, sizeof labels[j] - u, "%s%s", u ? ", " : "",
+				         l);
+			}
+		}
+	}
+	int apart = gen[0] != '\0' && n > 0;
+	for (int j = 0; j < n && apart; j++)
+		apart = strcmp(lists[j], gen) != 0;
+	if (!apart)
+		return;
+	rpt_sb_printf(b, "Placement: the generator on CPU%s %s", strpbrk(gen, ",-") ? "s" : "",
+	              gen);
+	if (mixed)
+		rpt_sb_printf(b, " (not in every run)");
+	for (int j = 0; j < n; j++)
+		rpt_sb_printf(b, "; %s on CPU%s %s (%s)", srcs[j],
+		              strpbrk(lists[j], ",-") ? "s" : "", lists[j], labels[j]);
+	rpt_sb_printf(b, ". ");
+}
+
+char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
+{
+	const struct rpt_study *st = &r->studies[si];
+	struct sbuf b = {.cap = RPT_DESIGN_MAX};
+	int ntargets = 1, nscen = 0;
+	char scen[256] = "";
+
+	for (const char *c = st->targets; *c; c++)
+		ntargets += *c == ',';
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		char quoted[160];
+		snprintf(quoted, sizeof quoted, "'%s'", run->name);
+		if (run->study != si || strstr(scen, quoted))
+			continue;
+		size_t used = strlen(scen);
+		snprintf(scen + used, sizeof scen - used, "%s'%s'", nscen++ ? ", " : "", run->name);
+	}
+	rpt_sb_printf(&b, "Study '%s': %d target%s (%s), %d round%s", st->name, ntargets,
+	              ntargets == 1 ? "" : "s", st->targets, st->rounds,
+	              st->rounds == 1 ? "" : "s");
+	if (ntargets > 1) {
+		if (strcmp(st->order, "random") == 0)
+			rpt_sb_printf(&b, " in random order (each round shuffled, seed %lld: ",
+			              (long long)st->seed);
+		else
+			rpt_sb_printf(
+			    &b, " in interleaved order (odd rounds in file order, even rounds "
+			        "reversed: ");
+		rounds_seen(r, si, &b);
+		rpt_sb_printf(&b, ")");
+	}
+	rpt_sb_printf(&b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", scen);
+	if (*st->before_each)
+		rpt_sb_printf(&b, "Before every run: `%s`. ", st->before_each);
+	else
+		rpt_sb_printf(&b, "Nothing was reset between runs. ");
+	if (st->managed == 0)
+		rpt_sb_printf(&b, "The targets were already running; ");
+	else
+		rpt_sb_printf(&b, "%s %s; ",
+		              st->managed == ntargets ? "Targets" : "Targets the study started",
+		              st->keep_running
+		                  ? "were kept running for the whole study"
+		                  : "were started before and stopped after each of their runs");
+	if (st->warmup_steady > 0)
+		warmup_clause(r, si, &b);
+	else if (st->warmup_runs > 0)
+		rpt_sb_printf(
+		    &b, "the first %s%s of each target after %s %s recorded and not compared. ",
+		    st->warmup_runs == 1 ? "run" : "runs",
+		    study_scenarios(r, si) > 1 ? " of each scenario" : "",
+		    st->managed ? "its start (or the study's, when already running)"
+		                : "the study began",
+		    st->warmup_runs == 1 ? "was" : "were");
+	else
+		rpt_sb_printf(&b, "no warm-up run: the first run after a start is compared. ");
+	if (st->until[0]) {
+		char d[32];
+		rpt_sb_printf(&b,
+		              "Sequential: rounds were added until %s (every comparison's interval "
+		              "that "
+		              "narrow) within %s; ",
+		              st->until, dur_format(st->budget_ms, d, sizeof d));
+		if (st->max_looks > 0)
+			rpt_sb_printf(&b,
+			              "it looked %d of the %d times its budget allowed and stopped "
+			              "%s. ",
+			              st->looks, st->max_looks,
+			              !strcmp(st->stop, "precise")
+			                  ? "because every figure was resolved"
+			              : !strcmp(st->stop, "rounds") ? "at its last round"
+			                                            : "when its budget was spent");
+		else
+			rpt_sb_printf(&b, "it stopped before a second round, so it never looked. ");
+	}
+	placement_clause(r, si, &b);
+	if (st->until[0])
+		rpt_sb_printf(&b, "%d measured runs done (study %s).", st->done_slots, st->status);
+	else
+		rpt_sb_printf(&b, "%d of %d measured runs done (study %s).", st->done_slots,
+		              st->slots, st->status);
+	return rpt_sb_copy(&b, buf, len);
+}
