@@ -6,9 +6,11 @@
 #include <math.h>
 #include <netdb.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -80,6 +82,36 @@ struct run {
 	struct engine_live last_live;
 	int64_t last_p99;
 };
+
+/* This process's SIGINT and SIGTERM, as runner_prepare_process counts them. */
+static volatile sig_atomic_t sigint_seen, sigterm_seen;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGINT)
+		sigint_seen++;
+	else
+		sigterm_seen = 1;
+}
+
+void runner_prepare_process(struct runner_opts *o)
+{
+	struct sigaction sa = {0};
+	struct rlimit rl;
+
+	/* Every VU may hold a socket: take the hard limit on open files. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	o->sigint_count = &sigint_seen;
+	o->sigterm = &sigterm_seen;
+}
 
 static int64_t wall_of(const struct run *r, int64_t mono)
 {
