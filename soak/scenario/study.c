@@ -592,12 +592,10 @@ int study_kv_copy(struct study_kv *kv, const struct study_kv *a)
 
 /* --- soak check -------------------------------------------------------------------------- */
 
-void study_print_plan(const struct study *st, const struct scenario *scns, FILE *f)
+/* The study's first line: targets, rounds, order, warm-ups, how targets are run. */
+static void print_study(const struct study *st, FILE *f)
 {
-	int nslots = study_nslots(st), warm, nruns = study_nruns(st, &warm);
-	struct study_slot *slots = malloc((size_t)nslots * sizeof *slots);
-	int64_t total = 0;
-	char a[32];
+	int managed = 0;
 
 	fprintf(f, "%s: study '%s': %d target%s, %d round%s, order %s", st->file, st->name,
 	        st->ntargets, st->ntargets == 1 ? "" : "s", st->rounds, st->rounds == 1 ? "" : "s",
@@ -608,56 +606,46 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		else
 			fprintf(f, " (seed chosen when the study starts, and recorded)");
 	}
-	{
-		int managed = 0;
-		for (int t = 0; t < st->ntargets; t++)
-			managed += st->targets[t].start != NULL;
-		fprintf(f, "; %d warm-up run%s after each start (or the study's); targets %s\n",
-		        st->warmup_runs, st->warmup_runs == 1 ? "" : "s",
-		        !managed           ? "already running"
-		        : st->keep_running ? "kept running"
-		                           : "started and stopped around each run");
+	for (int t = 0; t < st->ntargets; t++)
+		managed += st->targets[t].start != NULL;
+	fprintf(f, "; %d warm-up run%s after each start (or the study's); targets %s\n",
+	        st->warmup_runs, st->warmup_runs == 1 ? "" : "s",
+	        !managed           ? "already running"
+	        : st->keep_running ? "kept running"
+	                           : "started and stopped around each run");
+}
+
+/* Placement, as the first scenario has it (--set included), and the targets'. */
+static void print_placement(const struct study *st, const struct scenario *s, FILE *f)
+{
+	int said = 0;
+
+	if (s->cpus) {
+		fprintf(f, "  placement: the load generator on CPUs %s", s->cpus);
+		said = 1;
 	}
-	for (int i = 0; i < st->nscenarios; i++)
-		fprintf(f, "  scenario %d: %s: '%s', %s, %d step%s, %s\n", i + 1, st->scenarios[i],
-		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
-		        scns[i].nlevels == 1 ? "" : "s",
-		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
-	/* Commands and URLs as a report would show them: their secrets redacted. */
-	char *shown =
-	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
-	fprintf(f, "  before each run: %s\n", shown ? shown : "");
-	free(shown);
-	if (st->nscenarios > 0) {
-		/* Placement, as the first scenario has it (--set included). */
-		const struct scenario *s = &scns[0];
-		int said = 0;
-		if (s->cpus) {
-			fprintf(f, "  placement: the load generator on CPUs %s", s->cpus);
+	for (int i = 0; i < s->ncollect; i++)
+		if (s->collect[i].cpus) {
+			fprintf(f, "%s%s on CPUs %s",
+			        said ? "; " : "  placement: ", s->collect[i].name,
+			        s->collect[i].cpus);
 			said = 1;
 		}
-		for (int i = 0; i < s->ncollect; i++)
-			if (s->collect[i].cpus) {
-				fprintf(f, "%s%s on CPUs %s",
-				        said ? "; " : "  placement: ", s->collect[i].name,
-				        s->collect[i].cpus);
-				said = 1;
-			}
-		for (int t = 0; t < st->ntargets; t++)
-			if (st->targets[t].cpus) {
-				fprintf(f, "%starget %s on CPUs %s",
-				        said ? "; " : "  placement: ", st->targets[t].name,
-				        st->targets[t].cpus);
-				said = 1;
-			}
-		if (said)
-			fputc('\n', f);
-	}
-	if (st->nuntil > 0) {
-		char b[32];
-		fprintf(f, "  sequential: rounds until %s, within %s (at most %d rounds)\n",
-		        st->until_text, dur_format(st->budget_ms, b, sizeof b), st->rounds);
-	}
+	for (int t = 0; t < st->ntargets; t++)
+		if (st->targets[t].cpus) {
+			fprintf(f, "%starget %s on CPUs %s",
+			        said ? "; " : "  placement: ", st->targets[t].name,
+			        st->targets[t].cpus);
+			said = 1;
+		}
+	if (said)
+		fputc('\n', f);
+}
+
+/* Each target: how it starts and stops, or where it runs already.  Commands and URLs as
+ * a report would show them: their secrets redacted. */
+static void print_targets(const struct study *st, FILE *f)
+{
 	for (int t = 0; t < st->ntargets; t++) {
 		const struct study_target *tg = &st->targets[t];
 		char *start = redact_text(NULL, tg->start_shown ? tg->start_shown : ""),
@@ -679,30 +667,68 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 			fprintf(f, "; %d override%s", tg->nsets, tg->nsets == 1 ? "" : "s");
 		fputc('\n', f);
 	}
-	if (slots) {
-		study_schedule(st, st->seed, slots);
-		for (int i = 0; i < nslots; i++) {
-			const struct study_slot *s = &slots[i];
-			if (s->position == 1)
-				fprintf(f, "  round %d:", s->round);
-			if (st->order == STUDY_RANDOM && !st->has_seed)
-				fprintf(f, " ?");
-			else if (st->nscenarios > 1)
-				fprintf(f, " %s/%d", st->targets[s->target].name, s->scenario + 1);
-			else
-				fprintf(f, " %s", st->targets[s->target].name);
-			if (i + 1 == nslots || slots[i + 1].round != s->round)
-				fputc('\n', f);
-		}
-		for (int i = 0; i < nslots; i++)
-			total += scn_total_ms(&scns[slots[i].scenario]);
+}
+
+/* The rounds as scheduled (a random order without a seed: "?"); returns the measured
+ * runs' length in all. */
+static int64_t print_schedule(const struct study *st, const struct scenario *scns, FILE *f)
+{
+	int nslots = study_nslots(st);
+	struct study_slot *slots = malloc((size_t)nslots * sizeof *slots);
+	int64_t total = 0;
+
+	if (!slots)
+		return 0;
+	study_schedule(st, st->seed, slots);
+	for (int i = 0; i < nslots; i++) {
+		const struct study_slot *s = &slots[i];
+		if (s->position == 1)
+			fprintf(f, "  round %d:", s->round);
+		if (st->order == STUDY_RANDOM && !st->has_seed)
+			fprintf(f, " ?");
+		else if (st->nscenarios > 1)
+			fprintf(f, " %s/%d", st->targets[s->target].name, s->scenario + 1);
+		else
+			fprintf(f, " %s", st->targets[s->target].name);
+		if (i + 1 == nslots || slots[i + 1].round != s->round)
+			fputc('\n', f);
 	}
+	for (int i = 0; i < nslots; i++)
+		total += scn_total_ms(&scns[slots[i].scenario]);
+	free(slots);
+	return total;
+}
+
+void study_print_plan(const struct study *st, const struct scenario *scns, FILE *f)
+{
+	int nslots = study_nslots(st), warm, nruns = study_nruns(st, &warm);
+	int64_t total;
+	char a[32];
+
+	print_study(st, f);
+	for (int i = 0; i < st->nscenarios; i++)
+		fprintf(f, "  scenario %d: %s: '%s', %s, %d step%s, %s\n", i + 1, st->scenarios[i],
+		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
+		        scns[i].nlevels == 1 ? "" : "s",
+		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
+	char *shown =
+	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
+	fprintf(f, "  before each run: %s\n", shown ? shown : "");
+	free(shown);
+	if (st->nscenarios > 0)
+		print_placement(st, &scns[0], f);
+	if (st->nuntil > 0) {
+		char b[32];
+		fprintf(f, "  sequential: rounds until %s, within %s (at most %d rounds)\n",
+		        st->until_text, dur_format(st->budget_ms, b, sizeof b), st->rounds);
+	}
+	print_targets(st, f);
+	total = print_schedule(st, scns, f);
 	total += (int64_t)warm * scn_total_ms(&scns[0]);
 	fprintf(f,
 	        "  %d runs (%d compared, %d warm-up%s): about %s, plus starting and stopping "
 	        "targets and before_each\n",
 	        nruns, nslots, warm, warm == 1 ? "" : "s", dur_format(total, a, sizeof a));
-	free(slots);
 }
 
 int study_until_parse(const char *text, struct study_until *u, int max, char *err, size_t errlen)
