@@ -151,6 +151,14 @@ void rpt_diff_known(double a, double b, double se, double df, double alpha, stru
  * it lies inside or s cannot say; *rel_pct gets 100 (x - mean) / mean, *half_pct the
  * interval's half-width in % of the mean. */
 int rpt_outlier(const struct rpt_bm *s, double x, double alpha, double *rel_pct, double *half_pct);
+/* Mann-Kendall's S of x[0..n) in that order (NAN skipped, ties count 0): the pairs that
+ * rise minus the pairs that fall; *k gets how many values were not NAN. */
+int rpt_mk_s(const double *x, size_t n, int *k);
+/* The exact two-sided p-value of a summed Mann-Kendall S: P(|S| >= |s|) when S is the sum
+ * of the S of k independent groups of n[0..k) values, each group in a random order with
+ * no ties (so its S is C(m, 2) - 2 x its inversions, whose distribution is Mahonian).
+ * 1 when no group has two values; NAN out of memory. */
+double rpt_mk_p(const int *n, int k, int s);
 /* Student's t distribution: P(T <= t) and its inverse, df > 0. */
 double rpt_t_cdf(double t, double df);
 double rpt_t_quantile(double p, double df);
@@ -524,7 +532,10 @@ struct rpt_cell {
 	int nruns;                        /* compared runs pooled (one observation each) */
 	struct rpt_bm run[RPT_NFIG];      /* one observation per run: each run's own figure */
 	struct rpt_vc vc[RPT_NFIG];       /* the runs' spread in its two parts */
-	char scenario[96];                /* the scenario name of its runs (the first's) */
+	int trend_s[RPT_NFIG];            /* Mann-Kendall S of the runs' figures in the order
+	                                   * they ran (rpt_mk_s) */
+	double first[RPT_NFIG], last[RPT_NFIG]; /* the first and the last run's figure */
+	char scenario[96];                      /* the scenario name of its runs (the first's) */
 };
 
 /* How a comparison's intervals were computed. */
@@ -651,14 +662,17 @@ struct rpt_cal {
 
 /* A study whose runs are in the report (soak study), as its design is stated. */
 struct rpt_study {
-	int db;            /* index into report.dbs */
-	int64_t id;        /* studies.id */
-	char *name;        /* studies.name */
-	char *design;      /* the sentence the report opens with */
-	int rounds;        /* planned rounds */
-	int done_slots;    /* measured runs done */
-	int slots;         /* measured runs planned */
-	int warmup_runs;   /* runs after each start, recorded and not compared */
+	int db;               /* index into report.dbs */
+	int64_t id;           /* studies.id */
+	char *name;           /* studies.name */
+	char *design;         /* the sentence the report opens with */
+	int rounds;           /* planned rounds */
+	int done_slots;       /* measured runs done */
+	int slots;            /* measured runs planned */
+	int warmup_runs;      /* runs after each start, recorded and not compared */
+	double warmup_steady; /* > 0: warm-up runs went on until two in a row agreed within
+	                       * this share (sql/010), at most warmup_max of them a start */
+	int warmup_max;
 	char until[128];   /* sequential: the precision it ran to ("tps 3%, cpu.app 3%"), or "" */
 	int64_t budget_ms; /* sequential: the time it could take (0: none) */
 	int looks;         /* sequential: the looks taken (rounds judged) */
@@ -675,12 +689,14 @@ struct rpt_study {
 	char status[16];   /* running | done | interrupted | failed */
 };
 
-/* A validity item about the data (the first run after a start that differs beyond noise). */
+/* A validity item about the data (the first run after a start that differs beyond noise;
+ * a study's runs that move with the order they ran in). */
 struct rpt_validity_item {
-	char name[24];  /* code: cold_start */
-	char label[64]; /* the label it concerns */
-	char run[48];   /* the run's key */
-	char *message;  /* the sentence (owned) */
+	char severity[8]; /* warn | info */
+	char name[24];    /* code: cold_start, rounds_trend */
+	char label[64];   /* the label it concerns */
+	char run[48];     /* the run's key */
+	char *message;    /* the sentence (owned) */
 };
 
 /* A label's sweep: its sweep cells of one planned duration, by concurrency. */
@@ -834,6 +850,14 @@ int rpt_study_designs(struct report *r, char *err, size_t errlen);
  * rpt_validity_free.  0, or -1 out of memory. */
 int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *n);
 void rpt_validity_free(struct rpt_validity_item *v, int n);
+/* Appends an item to *out (*n of *cap); 0, or -1 out of memory. */
+int rpt_validity_add(struct rpt_validity_item **out, int *n, int *cap, const char *severity,
+                     const char *name, const char *label, const char *run, const char *msg);
+/* report_trend.c: the rounds_trend items, one per level of a study whose runs moved with
+ * the order they ran in (rpt_cold_start's contract). */
+int rpt_trends(const struct report *r, struct rpt_validity_item **out, int *n);
+/* A CPU series of a process ("app", "db"), not a host-wide one ("host", "K:host"). */
+int rpt_process_series(const char *name);
 /* "runs", "batch means", "calibration". */
 const char *rpt_noise_name(enum rpt_noise n);
 /* The distinct method sentences of the comparisons, in comparison order, into out[0..max);

@@ -29,12 +29,6 @@ int rpt_is_sweep(const struct rpt_run *run)
 	return strcmp(run->mode, "sweep") == 0;
 }
 
-/* A CPU series of a process (not the host-wide ones). */
-static int process_series(const char *name)
-{
-	return strcmp(name, "host") != 0 && !strstr(name, ":host");
-}
-
 char *rpt_level_text(int concurrency, double rate, char *buf, size_t len)
 {
 	char x[32];
@@ -83,6 +77,11 @@ int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c)
 		if (rpt_step_in(&run->steps[j], c))
 			return 1;
 	return 0;
+}
+
+int rpt_process_series(const char *name)
+{
+	return strcmp(name, "host") != 0 && !strstr(name, ":host");
 }
 
 /* --- one run's figures ---------------------------------------------------------------- */
@@ -142,7 +141,7 @@ static void step_fig(const struct report *r, const struct rpt_run *run, const st
 	}
 	int cpu = f < RPT_FIG_MEM(0), series = f - (cpu ? RPT_FIG_CPU(0) : RPT_FIG_MEM(0));
 	int si = run_source(r, run, series);
-	if (si < 0 || !process_series(r->cpu_names[series]))
+	if (si < 0 || !rpt_process_series(r->cpu_names[series]))
 		return;
 	if (cpu) {
 		struct rpt_bm c, t, q;
@@ -315,7 +314,7 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 		if (pooled_bm(r, c, RPT_FIG_CPU(s), &cpu) < 0)
 			goto done;
 		c->cpu_mean[s] = cpu.mean;
-		if (!process_series(r->cpu_names[s]) || isnan(cpu.mean))
+		if (!rpt_process_series(r->cpu_names[s]) || isnan(cpu.mean))
 			continue;
 		per_request(&cpu, &c->bm[RPT_M_TPS], &c->bm[RPT_FIG_CPU(s)]);
 		c->value[RPT_FIG_CPU(s)] = c->f.tps > 0 ? 10 * cpu.mean / c->f.tps : NAN;
@@ -335,6 +334,15 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 			}
 		rpt_run_means(x, (size_t)k, &c->run[f]);
 		rpt_vc_of(x, se, secs, (size_t)k, &c->vc[f]);
+		int nx;
+		c->trend_s[f] = rpt_mk_s(x, (size_t)k, &nx);
+		c->first[f] = c->last[f] = NAN;
+		for (int i = 0; i < k; i++)
+			if (!isnan(x[i])) {
+				c->last[f] = x[i];
+				if (isnan(c->first[f]))
+					c->first[f] = x[i];
+			}
 		double o = 0;
 		int no = 0;
 		for (int i = 0; i < k; i++)
@@ -624,10 +632,13 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 
 	memset(x, 0, sizeof *x);
 	x->half_pct = x->level = NAN;
-	x->target_pct = target;
 	x->rounds = 0;
 	x->run_s = x->total_s = x->between_pct = x->within_pct = NAN;
-	if (!has_fig(r, m, f) || !(fabs(base) > 0))
+	/* A figure the comparison lacks has no resolution to state or advise. */
+	if (!has_fig(r, m, f))
+		return;
+	x->target_pct = target;
+	if (!(fabs(base) > 0))
 		return;
 	if (!on_batches(r, m, f) && isfinite(d->lo) && isfinite(d->hi)) {
 		x->half_pct = 100 * (d->hi - d->lo) / 2 / fabs(base);
@@ -790,7 +801,8 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 			resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
 			resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
 			for (int s = 0; s < r->ncpu; s++)
-				resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
+				if (rpt_process_series(r->cpu_names[s]))
+					resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
 			/* A sequential study's own targets replace the defaults. */
 			if (m->study >= 0 && r->studies[m->study].until[0]) {
 				struct study_until u[STUDY_MAX_UNTIL];

@@ -13,12 +13,6 @@
 #define MAX_COLS (12 + RPT_MAX_SOURCES)
 #define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
 
-/* A CPU series of a process (not the host-wide ones). */
-static int process_series(const char *name)
-{
-	return strcmp(name, "host") != 0 && !strstr(name, ":host");
-}
-
 /* "+15.0% (real)", or the points of an error rate. */
 static void change(struct rpt_tb *b, int row, int col, double base, double v,
                    const struct rpt_diff *d, int points)
@@ -93,7 +87,7 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 
 	for (int s = 0; s < r->ncpu; s++) {
 		cpucol[s] = -1;
-		if (!process_series(r->cpu_names[s]))
+		if (!rpt_process_series(r->cpu_names[s]))
 			continue;
 		snprintf(cpu[s], sizeof cpu[s], "CPU/request %s", r->cpu_names[s]);
 		cpucol[s] = nc;

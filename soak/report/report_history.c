@@ -92,12 +92,6 @@ void rpt_hist_free(struct rpt_history *h)
 
 /* --- points -------------------------------------------------------------------------- */
 
-/* A CPU series of a process (not the host's). */
-static int process_series(const char *name)
-{
-	return strcmp(name, "host") != 0 && !strstr(name, ":host");
-}
-
 /* Heap after GC of a source over the run: the mean of its steady window's regression
  * points (what stays live: the floor, or what full collections leave). */
 static double heap_level(const struct rpt_source *s)
@@ -165,8 +159,9 @@ static int make_point(struct rpt_hist_run *p, const struct rpt_run *run, int k, 
 		double cpu = st->cpu_mean ? st->cpu_mean[i] : NAN;
 		snprintf(s->name, sizeof s->name, "%s", run->src[i].name);
 		/* CPU % (100 = one core) over requests per second: ms of CPU per request. */
-		s->cpu_req_ms =
-		    process_series(s->name) && !isnan(cpu) && p->tps > 0 ? 10 * cpu / p->tps : NAN;
+		s->cpu_req_ms = rpt_process_series(s->name) && !isnan(cpu) && p->tps > 0
+		                    ? 10 * cpu / p->tps
+		                    : NAN;
 		s->heap_mb = sweep ? NAN : heap_level(&run->src[i]);
 	}
 	return copy_env(p, run);

@@ -513,16 +513,19 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 		fputs("null", f);
 	fputs(",\n     \"cpu_ms_per_request\": {", f);
 	for (int s = 0; s < r->ncpu; s++) {
-		if (isnan(v->cpu_req[s]))
+		const struct rpt_cmp *m = v->label == 0 || v->cmp < 0 ? NULL : &r->cmps[v->cmp];
+		int g = RPT_FIG_CPU(s);
+		/* A source the comparison has no figure for is left out, as the comparison
+		 * leaves it out (a side without CPU samples). */
+		if (isnan(v->cpu_req[s]) || (m && m->d[g].verdict == RPT_NA &&
+		                             (isnan(m->base_value[g]) || isnan(m->value[g]))))
 			continue;
 		fputs(first ? "" : ", ", f);
 		jkey(f, r->cpu_names[s]);
-		if (v->label == 0 || v->cmp < 0)
+		if (!m)
 			jnum(f, v->cpu_req[s], 4);
 		else
-			jdiff(f, r->cmps[v->cmp].base_value[RPT_FIG_CPU(s)],
-			      r->cmps[v->cmp].value[RPT_FIG_CPU(s)],
-			      &r->cmps[v->cmp].d[RPT_FIG_CPU(s)]);
+			jdiff(f, m->base_value[g], m->value[g], &m->d[g]);
 		first = 0;
 	}
 	fputs("},\n     \"memory\": ", f);

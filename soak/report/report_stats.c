@@ -591,3 +591,62 @@ const char *rpt_noise_name(enum rpt_noise n)
 	       : n == RPT_BY_CALIBRATION ? "calibration"
 	                                 : "batch means";
 }
+
+int rpt_mk_s(const double *x, size_t n, int *k)
+{
+	int s = 0;
+
+	*k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]))
+			continue;
+		(*k)++;
+		for (size_t j = i + 1; j < n; j++)
+			if (!isnan(x[j]))
+				s += (x[j] > x[i]) - (x[j] < x[i]);
+	}
+	return s;
+}
+
+double rpt_mk_p(const int *n, int k, int s)
+{
+	size_t max = 0, top = 0;
+	long total = 0;
+	double *p, *c, tail = 0;
+
+	for (int g = 0; g < k; g++)
+		if (n[g] >= 2) {
+			max += (size_t)n[g] * (size_t)(n[g] - 1) / 2;
+			total += (long)n[g] * (n[g] - 1) / 2;
+		}
+	if (max == 0)
+		return 1;
+	p = calloc(max + 1, sizeof *p);
+	c = calloc(max + 2, sizeof *c);
+	if (!p || !c) {
+		free(p);
+		free(c);
+		return NAN;
+	}
+	/* The number of inversions: each group's m values inserted one by one, the j-th adding
+	 * 0 .. j-1 of them with equal chance; convolved with running sums. */
+	p[0] = 1;
+	for (int g = 0; g < k; g++)
+		for (int j = 2; j <= n[g]; j++) {
+			c[0] = 0;
+			for (size_t i = 0; i <= top; i++)
+				c[i + 1] = c[i] + p[i];
+			top += (size_t)j - 1;
+			for (size_t i = 0; i <= top; i++) {
+				size_t hi = i < top - ((size_t)j - 1) ? i : top - ((size_t)j - 1);
+				size_t lo = i >= (size_t)j - 1 ? i - ((size_t)j - 1) : 0;
+				p[i] = lo <= hi ? (c[hi + 1] - c[lo]) / j : 0;
+			}
+		}
+	for (size_t i = 0; i <= top; i++)
+		if (labs(total - 2 * (long)i) >= labs((long)s))
+			tail += p[i];
+	free(p);
+	free(c);
+	return tail > 1 ? 1 : tail;
+}

@@ -43,6 +43,20 @@ static int has_tables(struct reader *rd)
 
 /* Index of study `id` of the current database in r->studies, loading it when new; -1 with
  * rd->err on failure. */
+/* The studies row id's columns of sql, columns a later migration added (col is one of
+ * them): 1 with the row in *q, 0 when the database predates col or has no row, -1 on
+ * error. */
+static int later_row(struct reader *rd, sqlite3_stmt **q, int64_t id, const char *col,
+                     const char *sql)
+{
+	if (!rpt_rd_has(rd->db, "studies", col))
+		return 0;
+	if (db_prepare(rd->db, q, sql, rd->err, rd->errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(*q, 1, id);
+	return sqlite3_step(*q) == SQLITE_ROW;
+}
+
 static int load_study(struct reader *rd, int64_t id)
 {
 	struct report *r = rd->r;
@@ -100,27 +114,35 @@ static int load_study(struct reader *rd, int64_t id)
 	}
 	rc = r->nstudies - 1;
 	/* A sequential study (sql/009): what it ran until, and the looks it took. */
-	if (rpt_rd_has(rd->db, "studies", "alpha")) {
-		sqlite3_finalize(q);
-		q = NULL;
-		if (db_prepare(
-		        rd->db, &q,
-		        "SELECT IFNULL(until, ''), IFNULL(budget_ms, 0), IFNULL(max_looks, 0), "
-		        "IFNULL(looks, 0), IFNULL(alpha, 0), IFNULL(stop, '') FROM studies "
-		        "WHERE id = ?",
-		        rd->err, rd->errlen) < 0) {
-			rc = -1;
-			goto done;
-		}
-		sqlite3_bind_int64(q, 1, id);
-		if (sqlite3_step(q) == SQLITE_ROW) {
-			copy_col(q, 0, st->until, sizeof st->until);
-			st->budget_ms = sqlite3_column_int64(q, 1);
-			st->max_looks = sqlite3_column_int(q, 2);
-			st->looks = sqlite3_column_int(q, 3);
-			st->alpha = sqlite3_column_double(q, 4);
-			copy_col(q, 5, st->stop, sizeof st->stop);
-		}
+	sqlite3_finalize(q);
+	q = NULL;
+	switch (later_row(rd, &q, id, "alpha",
+	                  "SELECT IFNULL(until, ''), IFNULL(budget_ms, 0), IFNULL(max_looks, 0), "
+	                  "IFNULL(looks, 0), IFNULL(alpha, 0), IFNULL(stop, '') FROM studies "
+	                  "WHERE id = ?")) {
+	case -1:
+		rc = -1;
+		goto done;
+	case 1:
+		copy_col(q, 0, st->until, sizeof st->until);
+		st->budget_ms = sqlite3_column_int64(q, 1);
+		st->max_looks = sqlite3_column_int(q, 2);
+		st->looks = sqlite3_column_int(q, 3);
+		st->alpha = sqlite3_column_double(q, 4);
+		copy_col(q, 5, st->stop, sizeof st->stop);
+	}
+	/* Warm-up until steady (sql/010). */
+	sqlite3_finalize(q);
+	q = NULL;
+	switch (later_row(rd, &q, id, "warmup_steady",
+	                  "SELECT IFNULL(warmup_steady, 0), IFNULL(warmup_max, 0) FROM studies "
+	                  "WHERE id = ?")) {
+	case -1:
+		rc = -1;
+		goto done;
+	case 1:
+		st->warmup_steady = sqlite3_column_double(q, 0);
+		st->warmup_max = sqlite3_column_int(q, 1);
 	}
 done:
 	sqlite3_finalize(q);
@@ -265,6 +287,76 @@ static void rounds_seen(const struct report *r, int si, struct dbuf *b)
 /* "Placement: the generator on CPU 0; app on CPU 1 (tomcat9, tomcat10); db on CPU 1. ",
  * from the CPU lists the study's runs recorded (run_env cpu_list), when the generator's
  * CPUs differ from every source's; nothing when it was not placed. */
+/* How many scenarios study si ran (the distinct names of its runs). */
+static int study_scenarios(const struct report *r, int si)
+{
+	int n = 0;
+	for (int i = 0; i < r->nruns; i++) {
+		int seen = r->runs[i].study != si;
+		for (int j = 0; j < i && !seen; j++)
+			seen = r->runs[j].study == si && !strcmp(r->runs[j].name, r->runs[i].name);
+		n += !seen;
+	}
+	return n;
+}
+
+/* Warm-up until steady: the rule, and per target how many warm-up runs its starts took and
+ * whether the last two agreed (the study's own test, redone on the recorded figures). */
+static void warmup_clause(const struct report *r, int si, struct dbuf *b)
+{
+	const struct rpt_study *st = &r->studies[si];
+	const char *first = NULL; /* the scenario steadiness is judged on */
+	int said = 0, open = 0, nsc = study_scenarios(r, si);
+
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].study == si && r->runs[i].warmup && r->runs[i].nsteps > 0) {
+			open = r->runs[i].steps[0].rate > 0;
+			first = r->runs[i].name;
+			break;
+		}
+	put(b,
+	    "warm-up runs%s after each start went on until two in a row agreed within %g %% in "
+	    "%s%s%s (at least %d, at most %d) and were not compared: ",
+	    nsc > 1 ? " of each scenario" : "", 100 * st->warmup_steady,
+	    open ? "mean latency" : "TPS", nsc > 1 && first ? " of " : "",
+	    nsc > 1 && first ? first : "", st->warmup_runs < 2 ? 2 : st->warmup_runs,
+	    st->warmup_max);
+	for (int l = 0; l < r->nlabels; l++) {
+		int n = 0, starts = 0, unsteady = 0, in = 0;
+		double prev = NAN, last = NAN;
+		for (int i = 0; i <= r->nruns; i++) {
+			const struct rpt_run *run = i < r->nruns ? &r->runs[i] : NULL;
+			if (run && (run->study != si || run->label != l))
+				continue;
+			if (run && run->warmup && first && strcmp(run->name, first) != 0)
+				continue; /* another scenario's warm-up: judged on the first's */
+			if (run && run->warmup) {
+				if (!in || run->since_start == 1)
+					starts++, prev = last = NAN;
+				in = 1;
+				n++;
+				prev = last;
+				last = open ? run->f.mean_us : run->f.tps;
+				continue;
+			}
+			/* A sequence of warm-up runs ends: did its last two agree? */
+			if (in && !(prev > 0 && fabs(last / prev - 1) <= st->warmup_steady + 1e-9))
+				unsteady++;
+			in = 0;
+		}
+		if (!starts)
+			continue;
+		put(b, "%s%s %d", said ? ", " : "", r->labels[l].name, n);
+		if (unsteady)
+			put(b,
+			    " (not steady after %s: its compared runs may still have been "
+			    "warming)",
+			    starts > 1 ? "some starts" : "the last one");
+		said = 1;
+	}
+	put(b, "%s. ", said ? "" : "none recorded");
+}
+
 static void placement_clause(const struct report *r, int si, struct dbuf *b)
 {
 	char gen[64] = "", srcs[8][RPT_NAME_MAX], lists[8][64], labels[8][160];
@@ -361,10 +453,13 @@ int rpt_study_designs(struct report *r, char *err, size_t errlen)
 			    st->keep_running
 			        ? "were kept running for the whole study"
 			        : "were started before and stopped after each of their runs");
-		if (st->warmup_runs > 0)
+		if (st->warmup_steady > 0)
+			warmup_clause(r, si, &b);
+		else if (st->warmup_runs > 0)
 			put(&b,
-			    "the first %s of each target after %s %s recorded and not compared. ",
+			    "the first %s%s of each target after %s %s recorded and not compared. ",
 			    st->warmup_runs == 1 ? "run" : "runs",
+			    study_scenarios(r, si) > 1 ? " of each scenario" : "",
 			    st->managed ? "its start (or the study's, when already running)"
 			                : "the study began",
 			    st->warmup_runs == 1 ? "was" : "were");
@@ -432,8 +527,8 @@ static double run_figure(const struct rpt_run *run, const struct rpt_cell *c, en
 	return n ? sum / n : NAN;
 }
 
-static int add_item(struct rpt_validity_item **out, int *n, int *cap, const struct report *r,
-                    const struct rpt_run *run, const char *msg)
+int rpt_validity_add(struct rpt_validity_item **out, int *n, int *cap, const char *severity,
+                     const char *name, const char *label, const char *run, const char *msg)
 {
 	struct rpt_validity_item *v;
 	if (*n == *cap) {
@@ -446,9 +541,10 @@ static int add_item(struct rpt_validity_item **out, int *n, int *cap, const stru
 	}
 	v = &(*out)[*n];
 	memset(v, 0, sizeof *v);
-	snprintf(v->name, sizeof v->name, "cold_start");
-	snprintf(v->label, sizeof v->label, "%s", r->labels[run->label].name);
-	snprintf(v->run, sizeof v->run, "%s", run->key);
+	snprintf(v->severity, sizeof v->severity, "%s", severity);
+	snprintf(v->name, sizeof v->name, "%s", name);
+	snprintf(v->label, sizeof v->label, "%s", label);
+	snprintf(v->run, sizeof v->run, "%s", run);
 	if (!(v->message = strdup(msg)))
 		return -1;
 	(*n)++;
@@ -511,7 +607,11 @@ int rpt_cold_start(const struct report *r, struct rpt_validity_item **out, int *
 			    run->warmup ? "It was a warm-up run and is not compared."
 			                : "It is compared: a warm-up run (warmup_runs = 1) would "
 			                  "leave it out.");
-			if (add_item(out, n, &cap, r, run, b.s) < 0) {
+			/* A warm-up run is slow by design and left out: worth knowing, not a
+			 * warning. */
+			if (rpt_validity_add(out, n, &cap, run->warmup ? "info" : "warn",
+			                     "cold_start", r->labels[run->label].name, run->key,
+			                     b.s) < 0) {
 				rpt_validity_free(*out, *n);
 				*out = NULL;
 				*n = 0;

@@ -489,7 +489,8 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 	rpt_tb_begin(b, t, "Memory and GC", 11);
 	snprintf(t->note, sizeof t->note,
 	         "From each source's GC events in the run (gca_analyze): GC time is the share of "
-	         "the run's wall time spent in stop-the-world pauses; the heap trend is the slope of heap "
+	         "the run's wall time spent in stop-the-world pauses; the heap trend is the slope "
+	         "of heap "
 	         "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
 	         "on the basis named; old cycles are the old-generation collections in it (full, "
 	         "or a concurrent cycle ending).  A verdict needs %d min of steady log, a "

@@ -742,15 +742,15 @@ static int cmp_valid(const struct rpt_valid *a, const struct rpt_valid *b)
 	return a->label - b->label;
 }
 
-/* cold_start (report_study.c): the first run after a target started that differs from the
- * label's other runs beyond noise. */
-static int cold_start(struct vctx *v)
+/* Items judged elsewhere (report_study.c's cold_start, report_trend.c's rounds_trend). */
+static int items(struct vctx *v,
+                 int (*fn)(const struct report *, struct rpt_validity_item **, int *))
 {
 	struct report *r = v->r;
 	struct rpt_validity_item *it;
 	int n, rc = 0;
 
-	if (rpt_cold_start(r, &it, &n) < 0)
+	if (fn(r, &it, &n) < 0)
 		return -1;
 	for (int i = 0; i < n && rc == 0; i++) {
 		struct sbuf b = {.n = 0};
@@ -758,13 +758,8 @@ static int cold_start(struct vctx *v)
 		for (int l = 0; l < r->nlabels; l++)
 			if (!strcmp(r->labels[l].name, it[i].label))
 				label = l;
-		/* A warm-up run is slow by design and left out: worth knowing, not a warning. */
-		int warm = 0;
-		for (int k = 0; k < r->nruns; k++)
-			if (!strcmp(r->runs[k].key, it[i].run))
-				warm = r->runs[k].warmup;
 		rpt_sb_printf(&b, "%s", it[i].message);
-		rc = add(v, warm ? "info" : "warn", "cold_start", label, it[i].run, &b);
+		rc = add(v, it[i].severity, it[i].name, label, it[i].run, &b);
 	}
 	rpt_validity_free(it, n);
 	return rc;
@@ -776,7 +771,7 @@ int rpt_validity(struct report *r)
 
 	if (host_saturated(&v) < 0 || generator_saturated(&v) < 0 || confounded(&v) < 0 ||
 	    errors(&v) < 0 || not_steady(&v) < 0 || clock_skew(&v) < 0 || short_memory(&v) < 0 ||
-	    short_comparisons(&v) < 0 || cold_start(&v) < 0)
+	    short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 || items(&v, rpt_trends) < 0)
 		return -1;
 	/* Insertion sort: stable, so runs keep their report order within a code. */
 	for (int i = 1; i < r->nvalidity; i++) {

@@ -69,12 +69,6 @@ char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_n
 	return buf;
 }
 
-/* A CPU series of a process (not the host-wide ones). */
-static int process_series(const char *name)
-{
-	return strcmp(name, "host") != 0 && !strstr(name, ":host");
-}
-
 /* The headline comparison of label l among those at a fixed rate (open 1), at users
  * (open 0), or any (open -1): -1 when none. */
 static int headline(const struct report *r, int l, int open)
@@ -430,7 +424,7 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 	for (int s = 0; s < RPT_MAX_SOURCES; s++)
 		v->cpu_req[s] = NAN;
 	for (int s = 0; s < r->ncpu && v->cell >= 0; s++)
-		if (process_series(r->cpu_names[s]))
+		if (rpt_process_series(r->cpu_names[s]))
 			v->cpu_req[s] = r->cells[v->cell].value[RPT_FIG_CPU(s)];
 	memory_verdicts(r, l, v->memory, sizeof v->memory);
 	for (int i = 0; i < r->nvalidity; i++)

@@ -29,6 +29,8 @@ struct tstate {
 	int started;        /* 1 once this process started it (since_start counts from there) */
 	int since_start;    /* runs since its last start */
 	int warm;           /* warm-up runs done since its last start (or the beginning) */
+	int steady;         /* warmup_steady: the last two warm-up runs agreed */
+	double warm_fig;    /* warmup_steady: the last warm-up run's figure (NAN: none) */
 	struct study_kv kv; /* its section's values, then its start's output */
 };
 
@@ -50,6 +52,7 @@ struct ctx {
 	struct tstate t[STUDY_MAX_TARGETS]; /* per target */
 	int seq;                            /* last study_runs.seq written */
 	struct tag tag;                     /* the run being made */
+	int64_t run_id;                     /* the last run made (tag_run) */
 	struct mstudy ms;                   /* the study as /metrics shows it (run.metrics) */
 	char err[1024];                     /* the failure to report */
 	int64_t t0_ms;                      /* when the study (this process) began, mono */
@@ -282,6 +285,8 @@ static int start_target(struct ctx *c, int t, int round)
 	s->started = 1;
 	s->since_start = 0;
 	s->warm = 0;
+	s->steady = 0;
+	s->warm_fig = NAN;
 	return 0;
 }
 
@@ -317,6 +322,7 @@ static int tag_run(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t err
 	               "target, warmup, since_start, version) VALUES(?,?,?,?,?,?,?,?,?,?)",
 	               err, errlen) < 0)
 		return -1;
+	c->run_id = run_id;
 	sqlite3_bind_int64(q, 1, run_id);
 	sqlite3_bind_int64(q, 2, c->study_id);
 	sqlite3_bind_int(q, 3, ++c->seq);
@@ -445,12 +451,14 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	for (int t = 0; t < st->ntargets; t++)
 		used += (size_t)snprintf(targets + used, sizeof targets - used, "%s%s",
 		                         t ? ", " : "", st->targets[t].name);
-	if (db_prepare(c->db, &q,
-	               "INSERT INTO studies(uuid, name, file, text, order_kind, seed, rounds, "
-	               "warmup_runs, keep_running, before_each, targets, managed, slots, status, "
-	               "started_ms, until, budget_ms) VALUES(lower(hex(randomblob(16))),?,?,?,?,"
-	               "?,?,?,?,?,?,?,?,'running',?,?,?)",
-	               c->err, sizeof c->err) < 0)
+	if (db_prepare(
+	        c->db, &q,
+	        "INSERT INTO studies(uuid, name, file, text, order_kind, seed, rounds, "
+	        "warmup_runs, keep_running, before_each, targets, managed, slots, status, "
+	        "started_ms, until, budget_ms, warmup_steady, warmup_max) "
+	        "VALUES(lower(hex(randomblob(16))),?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,"
+	        "?)",
+	        c->err, sizeof c->err) < 0)
 		return -1;
 	sqlite3_bind_text(q, 1, st->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, st->file, -1, SQLITE_STATIC);
@@ -473,6 +481,10 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	if (st->nuntil > 0) {
 		sqlite3_bind_text(q, 14, st->until_text, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(q, 15, st->budget_ms);
+	}
+	if (st->warmup_steady > 0) {
+		sqlite3_bind_double(q, 16, st->warmup_steady);
+		sqlite3_bind_int(q, 17, st->warmup_max);
 	}
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
@@ -743,6 +755,76 @@ static int one_run(struct ctx *c, int t, int sc, const struct tag *tag, int nth,
 	return rc;
 }
 
+/* The figure a warm-up run is judged steady on: the TPS of a closed run, the mean latency
+ * of an open one (its TPS is the rate it was given); NAN when it has none. */
+static double warm_figure(struct ctx *c, int64_t run_id, int *open)
+{
+	sqlite3_stmt *q = NULL;
+	double x = NAN;
+
+	*open = 0;
+	if (db_prepare(c->db, &q,
+	               "SELECT r.model = 'open', CASE WHEN r.model = 'open' THEN s.mean_us "
+	               "ELSE s.tps END FROM steps s JOIN runs r ON r.id = s.run_id "
+	               "WHERE s.run_id = ? AND s.requests > 0 ORDER BY s.idx LIMIT 1",
+	               c->err, sizeof c->err) < 0)
+		return NAN;
+	sqlite3_bind_int64(q, 1, run_id);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
+		*open = sqlite3_column_int(q, 0);
+		x = sqlite3_column_double(q, 1);
+	}
+	sqlite3_finalize(q);
+	return x;
+}
+
+/* The warm-up rounds (a run of each scenario) target t still needs before its next
+ * compared run: warmup_runs, and with warmup_steady more until the last two agree within
+ * it (at most warmup_max). */
+static int warm_up(struct ctx *c, int t, int round)
+{
+	const struct study *st = c->st;
+	struct tstate *s = &c->t[t];
+
+	for (;;) {
+		int steady = st->warmup_steady > 0, need = st->warmup_runs, open, rc;
+		if (steady && need < 2)
+			need = 2; /* two runs to compare */
+		if (s->warm >= need && (!steady || s->steady || s->warm >= st->warmup_max))
+			return EXIT_OK;
+		/* A warm-up runs each scenario once: the first run of a scenario after a start is
+		 * cold in its own ways (the demo's first run at 600/s cost 1.5 times the CPU per
+		 * request of the later ones, after four warm-up runs at 30 users).  Steadiness is
+		 * judged on the first scenario's runs. */
+		int64_t judged = -1;
+		for (int sc = 0; sc < st->nscenarios; sc++) {
+			struct tag w = {.round = round, .target = t, .warmup = 1};
+			rc = one_run(c, t, sc, &w, 0, 0);
+			if (rc != EXIT_OK && rc != EXIT_THRESHOLD) {
+				s->warm++;
+				return rc;
+			}
+			if (sc == 0)
+				judged = c->run_id;
+		}
+		s->warm++;
+		if (!steady)
+			continue;
+		double x = warm_figure(c, judged, &open), prev = s->warm_fig;
+		s->warm_fig = x;
+		if (isnan(x) || isnan(prev) || prev <= 0)
+			continue;
+		s->steady = fabs(x / prev - 1) <= st->warmup_steady;
+		fprintf(stderr, "%s: %s: warm-up run %d: %s %+.1f%% on the one before: %s\n",
+		        c->o->who, st->targets[t].name, s->warm, open ? "mean latency" : "TPS",
+		        100 * (x / prev - 1),
+		        s->steady                   ? "steady"
+		        : s->warm >= st->warmup_max ? "not steady, but warmup_max is reached: "
+		                                      "its compared runs may still be warming"
+		                                    : "not yet steady");
+	}
+}
+
 /* Begins the study: the one to resume (its seed and done slots, *resumed done: nothing
  * left) or a new one (its seed drawn when random and not given).  EXIT_OK, or the exit
  * status with c->err. */
@@ -807,13 +889,8 @@ static int run_slot(struct ctx *c, int i, const struct study_slot *sl, int nth, 
 	if (!st->keep_running && st->targets[t].start && !c->t[t].up &&
 	    start_target(c, t, sl->round) < 0)
 		return signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
-	while (c->t[t].warm < st->warmup_runs) {
-		struct tag w = {.round = sl->round, .target = t, .warmup = 1};
-		rc = one_run(c, t, 0, &w, 0, 0);
-		c->t[t].warm++;
-		if (rc != EXIT_OK && rc != EXIT_THRESHOLD)
-			return rc;
-	}
+	if ((rc = warm_up(c, t, sl->round)) != EXIT_OK)
+		return rc;
 	struct tag m = {.slot = i + 1, .round = sl->round, .position = sl->position, .target = t};
 	rc = one_run(c, t, sl->scenario, &m, nth, left);
 	if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {

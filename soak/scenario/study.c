@@ -126,6 +126,31 @@ static void parse_study(struct scn_parse *p, struct study *st)
 	if ((e = scn_find(p, "study", "warmup_runs")) &&
 	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
 		st->warmup_runs = (int)v;
+	/* warmup_steady: the JIT of a container keeps warming for several runs after its
+	 * start; more warm-up runs until the last two agree, so the compared runs start warm. */
+	st->warmup_max = st->warmup_runs;
+	if ((e = scn_find(p, "study", "warmup_steady"))) {
+		char err[128];
+		double f;
+		if (dur_pct_parse(e->value, &f, err, sizeof err) < 0 || f <= 0 || f >= 1)
+			scn_perr(p, e, 0, "warmup_steady: expected a share such as 5%%, not '%s'",
+			         e->value);
+		else if (st->warmup_runs < 1)
+			scn_perr(p, e, 0, "warmup_steady: needs warmup_runs of at least 1");
+		else
+			st->warmup_steady = f;
+		st->warmup_max =
+		    st->warmup_runs > STUDY_WARMUP_MAX ? st->warmup_runs : STUDY_WARMUP_MAX;
+	}
+	if ((e = scn_find(p, "study", "warmup_max")) &&
+	    scn_get_int(p, e, 2, STUDY_MAX_WARMUP, &v) == 0) {
+		if (!(st->warmup_steady > 0))
+			scn_perr(p, e, 0, "warmup_max: only with warmup_steady");
+		else if (v < st->warmup_runs)
+			scn_perr(p, e, 0, "warmup_max: %lld is fewer than warmup_runs (%d)",
+			         (long long)v, st->warmup_runs);
+		st->warmup_max = (int)v;
+	}
 	if ((e = scn_find(p, "study", "keep_running")))
 		scn_get_bool(p, e, &st->keep_running);
 	if ((e = scn_find(p, "study", "until")) && *e->value) {
@@ -389,7 +414,9 @@ int study_nruns(const struct study *st, int *warmups)
 	for (int t = 0; t < st->ntargets; t++)
 		starts +=
 		    st->targets[t].start && !st->keep_running ? st->rounds * st->nscenarios : 1;
-	*warmups = starts * st->warmup_runs;
+	/* A warm-up runs each scenario once. */
+	*warmups =
+	    starts * st->nscenarios * (st->warmup_steady > 0 ? st->warmup_max : st->warmup_runs);
 	return study_nslots(st) + *warmups;
 }
 
@@ -608,8 +635,17 @@ static void print_study(const struct study *st, FILE *f)
 	}
 	for (int t = 0; t < st->ntargets; t++)
 		managed += st->targets[t].start != NULL;
-	fprintf(f, "; %d warm-up run%s after each start (or the study's); targets %s\n",
-	        st->warmup_runs, st->warmup_runs == 1 ? "" : "s",
+	const char *each = st->nscenarios > 1 ? " of each scenario" : "";
+	if (st->warmup_steady > 0)
+		fprintf(f,
+		        "; %d to %d warm-up runs%s after each start (or the study's), until "
+		        "two in a row agree within %g%%",
+		        st->warmup_runs < 2 ? 2 : st->warmup_runs, st->warmup_max, each,
+		        100 * st->warmup_steady);
+	else
+		fprintf(f, "; %d warm-up run%s%s after each start (or the study's)",
+		        st->warmup_runs, st->warmup_runs == 1 ? "" : "s", each);
+	fprintf(f, "; targets %s\n",
 	        !managed           ? "already running"
 	        : st->keep_running ? "kept running"
 	                           : "started and stopped around each run");

@@ -39,7 +39,8 @@
 #define STUDY_MAX_SCENARIOS 8    /* scenario = lines */
 #define STUDY_MAX_ROUNDS    1000 /* rounds */
 #define STUDY_MAX_SETS      32   /* set = lines of one target */
-#define STUDY_MAX_WARMUP    10   /* warmup_runs */
+#define STUDY_MAX_WARMUP    10   /* warmup_runs, warmup_max */
+#define STUDY_WARMUP_MAX    5    /* warmup_max when warmup_steady is set alone */
 #define STUDY_NAME_MAX      64   /* bytes of a target's name */
 #define STUDY_MAX_UNTIL     8    /* figures an `until` names */
 #define STUDY_SEQ_ROUNDS    100  /* a sequential study without rounds: at most this many */
@@ -90,9 +91,12 @@ struct study {
 	uint64_t seed;                        /* random order's seed when given */
 	char *before_each;                    /* shell command before every run, or NULL */
 	char *before_each_shown;              /* as written (${env:NAME} unexpanded), or NULL */
-	int warmup_runs;                      /* runs after each start, not compared */
-	int keep_running;                     /* 1: start all at the beginning, stop at the end */
-	int64_t command_timeout_ms;           /* start, stop and before_each each get this */
+	int warmup_runs;            /* runs of each scenario after each start, not compared */
+	double warmup_steady;       /* > 0: more warm-up runs until two in a row agree within this
+	                             * share (0.05 = 5 %) in TPS (closed) or mean latency (open) */
+	int warmup_max;             /* with warmup_steady: at most this many warm-up runs a start */
+	int keep_running;           /* 1: start all at the beginning, stop at the end */
+	int64_t command_timeout_ms; /* start, stop and before_each each get this */
 	struct study_until until[STUDY_MAX_UNTIL];      /* sequential: the precision to run until */
 	int nuntil;                                     /* entries in until (0: fixed rounds) */
 	char *until_text;                               /* its text as given, or NULL */

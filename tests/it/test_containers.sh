@@ -2,8 +2,10 @@
 # The main job for real, in small: a private PostgreSQL, then Tomcat 9, Tomcat 10 and
 # Jetty 9 in turn, 10 seconds of registrations against each with the app, DB and host
 # collectors and the GC log followed; then the checks the study depends on and the report.
-# Last, an A/A study on Tomcat 10 (two labels, one container, three interleaved rounds, the
-# users table emptied before each run): no figure may be called real.
+# Last, an A/A and A/B study on Tomcat 10: the same container under two labels and a
+# second one hashing with three times the PBKDF2 iterations, three interleaved rounds, the
+# users table emptied before each run: nothing of the A/A may be called real, and the A/B's
+# known change (fewer requests per second, more CPU per request) must be.
 . "$(dirname "$0")/lib.sh"
 
 # PostgreSQL runs as the postgres user: it must reach its directory.
@@ -15,6 +17,7 @@ stop_all() {
   local c
   for c in "${started[@]}"; do "$TOP/targets/containers/$c" stop "$T/$c" >/dev/null 2>&1; done
   started=()
+  [ -d "$T/tomcat10x3" ] && "$TOP/targets/containers/tomcat10" stop "$T/tomcat10x3" >/dev/null 2>&1
   "$TOP/targets/db/postgres.sh" stop "$PG" >/dev/null 2>&1
 }
 trap 'stop_all; _cleanup' EXIT
@@ -71,9 +74,15 @@ check "report has pictures" test "$(find "$T/report" -name '*.svg' | wc -l)" -ge
 check "report.html inlines them" test "$(grep -c '<svg' "$T/report/report.html")" -ge 3
 check "one value per quantity in the containers' report" \
   python3 "$TOP/tests/it/report_consistency.py" "$T/report"
-# --- A/A on Tomcat 10: the same container under two labels ----------------------------------
+# --- A/A and A/B on Tomcat 10: one container under two labels, one made slower ------------
+ab_info=
 if [ -n "$aa_info" ]; then
+  ab_info=$("$TOP/targets/containers/tomcat10" start "$T/tomcat10x3" --jdbc "$jdbc" --heap 256m \
+    --iterations 3000 2>"$T/tomcat10x3.err") || fail "tomcat10 x3 starts" "$(tail -20 "$T/tomcat10x3.err")"
+fi
+if [ -n "$aa_info" ] && [ -n "$ab_info" ]; then
   kv() { sed -n "s/^$1=//p" <<<"$aa_info"; }
+  kx() { sed -n "s/^$1=//p" <<<"$ab_info"; }
   cat >"$T/aa.ini" <<EOF
 [study]
 name = tomcat10 against itself
@@ -89,12 +98,16 @@ gc_log = $(kv gc_log)
 url = $(kv url)
 pid = $(kv pid)
 gc_log = $(kv gc_log)
+[target.x3]
+url = $(kx url)
+pid = $(kx pid)
+gc_log = $(kx gc_log)
 EOF
   soak study -q --db "$T/aa.db" --set scenario.duration=4s --set scenario.warmup=2s "$T/aa.ini" \
     >"$T/aa.out" 2>"$T/aa.err"
   check_eq "tomcat10 A/A: the study exits 0" "$?" 0
-  check_eq "tomcat10 A/A: 6 runs compared, 2 warm-ups" \
-    "$(sql "$T/aa.db" "SELECT count(slot) || ' ' || sum(warmup) FROM study_runs")" "6 2"
+  check_eq "tomcat10 A/A: 9 runs compared, 3 warm-ups" \
+    "$(sql "$T/aa.db" "SELECT count(slot) || ' ' || sum(warmup) FROM study_runs")" "9 3"
   check_eq "tomcat10 A/A: the users table emptied before each run" \
     "$("$TOP/targets/db/postgres.sh" count "$PG")" \
     "$(sql "$T/aa.db" "SELECT sum(requests) - sum(errors) FROM intervals WHERE run_id = (SELECT max(id) FROM runs)")"
@@ -102,15 +115,22 @@ EOF
   check_eq "tomcat10 A/A: judged across 3 runs a side" \
     "$(jq -r '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")' "$T/aa/report.json")" \
     "runs 3 3"
-  real=$(jq -r '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")' "$T/aa/report.json")
+  real=$(jq -r '[.comparisons[] | select(.label == "b") | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")' "$T/aa/report.json")
   check_eq "tomcat10 A/A: no figure is called real" "$real" ""
-  check "tomcat10 A/A: one value per quantity" python3 "$TOP/tests/it/report_consistency.py" "$T/aa"
-  [ -z "$real" ] || jq -c '.comparisons[0] | (.metrics, .cpu_per_request)' "$T/aa/report.json" | sed 's/^/# /'
+  # Three times the hashing: fewer requests per second and more CPU per request, for real.
+  check_eq "tomcat10 A/B (3x PBKDF2): TPS lower, for real" \
+    "$(jq -r '.comparisons[] | select(.label == "x3") | .metrics.tps | [.verdict, .change_pct < 0] | map(tostring) | join(" ")' "$T/aa/report.json")" "real true"
+  check_eq "tomcat10 A/B (3x PBKDF2): CPU per request of app higher, for real" \
+    "$(jq -r '.comparisons[] | select(.label == "x3") | .cpu_per_request.app | [.verdict, .change_pct > 0] | map(tostring) | join(" ")' "$T/aa/report.json")" "real true"
+  jq -r '.comparisons[] | "# \(.label): TPS \(.metrics.tps.change_pct)% [\(.metrics.tps.ci95 | map(tostring) | join(", "))], CPU per request of app \(.cpu_per_request.app.change_pct)% (\(.cpu_per_request.app.verdict))"' "$T/aa/report.json"
+  check "tomcat10 A/A and A/B: one value per quantity" python3 "$TOP/tests/it/report_consistency.py" "$T/aa"
+  [ -z "$real" ] || jq -c '.comparisons[] | (.metrics, .cpu_per_request)' "$T/aa/report.json" | sed 's/^/# /'
   check "tomcat10 A/A: the report names the design" \
-    grep -q "^\*\*Design.\*\* Study 'tomcat10 against itself': 2 targets (a, b), 3 rounds in interleaved order" "$T/aa/report.md"
-  "$TOP/targets/containers/tomcat10" stop "$T/tomcat10" >/dev/null 2>&1
-  started=()
+    grep -q "^\*\*Design.\*\* Study 'tomcat10 against itself': 3 targets (a, b, x3), 3 rounds in interleaved order" "$T/aa/report.md"
 else
-  fail "tomcat10 A/A: no Tomcat 10 to study (it did not start above)"
+  fail "tomcat10 A/A and A/B: no Tomcat 10 to study (one did not start above)"
 fi
+"$TOP/targets/containers/tomcat10" stop "$T/tomcat10" >/dev/null 2>&1
+"$TOP/targets/containers/tomcat10" stop "$T/tomcat10x3" >/dev/null 2>&1
+started=()
 done_testing

@@ -232,8 +232,9 @@ check_eq "soak calibrate --runs 1 is refused" \
   "$(soak calibrate "$T/reg.ini" --url "$REG_URL/register" --runs 1 --db "$CAL" >/dev/null 2>&1; echo $?)" 2
 
 # --- the demo's shape: capacity and efficiency, placed, run until precise -----------------
-# Two regservers alike (an A/A), each measured at 10 users (capacity) and at 150/s (a
-# fixed rate: efficiency), the generator on CPU 0 and the servers on CPU 1, rounds added
+# Two regservers alike (an A/A), each measured at 10 users (capacity) and at 1000/s (a
+# fixed rate: efficiency; enough requests in 2 s that the servers' CPU, counted in 10 ms
+# ticks, resolves), the generator on CPU 0 and the servers on CPU 1, rounds added
 # until TPS and the servers' CPU per request are resolved to 80 % (loose on purpose: the
 # study should stop on its own precision, not its budget).
 app=1 gen=0
@@ -243,7 +244,7 @@ for kind in cap rate; do
     echo "[scenario]"
     echo "name = demo shape $kind"
     echo "label = any"
-    if [ $kind = cap ]; then echo "concurrency = 10"; else echo "rate = 150/s"; fi
+    if [ $kind = cap ]; then echo "concurrency = 10"; else echo "rate = 1000/s"; fi
     echo "duration = 2s"
     echo "warmup = 500ms"
     echo "interval = 250ms"
@@ -279,6 +280,10 @@ check "sequential study: it looked after a round" grep -q "look 1 of [0-9]* afte
 check_eq "sequential study: it stopped when precise" "$(sql "$T/seq.db" "SELECT stop FROM studies")" precise
 check "sequential study: each look at a share of 5 %" \
   test "$(sql "$T/seq.db" "SELECT looks >= 1 AND max_looks >= looks AND alpha > 0 AND alpha < 0.05 FROM studies")" = 1
+check_eq "two scenarios: a warm-up of each after each start, the first scenario's first" \
+  "$(sql "$T/seq.db" "SELECT group_concat(r.label || ':' || r.name, ' ') FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE sr.warmup = 1 ORDER BY sr.seq")" \
+  "a:demo shape cap a:demo shape rate b:demo shape cap b:demo shape rate"
+check "two scenarios: soak check says so" grep -q "1 warm-up run of each scenario after each start" "$T/seq.check"
 check_eq "placement: the generator's CPUs recorded" \
   "$(sql "$T/seq.db" "SELECT DISTINCT value FROM run_env WHERE source = '' AND key = 'cpu_list'")" "$gen"
 check_eq "placement: the servers' CPUs recorded" \
@@ -290,14 +295,90 @@ check "sequential study: the design says how it stopped" \
 if [ "$app" != "$gen" ]; then
   check "placement: the design names it" grep -q "Placement: the generator on CPU $gen; app on CPU $app (a, b)" "$T/seq/report.md"
 fi
-check_eq "efficiency beside capacity: the verdict rests on 10 users and on 150/s" \
-  "$(json "$J" '. as $r | .verdict[1] | [$r.comparisons[.comparison] | .concurrency, $r.comparisons[.rate_comparison] | .rate] | map(tostring) | join(" ")')" "10 150"
-check "efficiency beside capacity: the sentence gives CPU per request at 150/s" \
-  bash -c "jq -r '.verdict[1].sentence' '$J' | grep -q 'at 150/s (fixed runs of 2s) it costs [-+0-9.]*% CPU per request on app'"
+check_eq "efficiency beside capacity: the verdict rests on 10 users and on 1000/s" \
+  "$(json "$J" '. as $r | .verdict[1] | [($r.comparisons[.comparison] | .concurrency), ($r.comparisons[.rate_comparison] | .rate)] | map(tostring) | join(" ")')" "10 1000"
+check "efficiency beside capacity: the sentence gives CPU per request at 1000/s" \
+  bash -c "jq -r '.verdict[1].sentence' '$J' | grep -q 'at 1000/s (fixed runs of 2s) it costs [-+0-9.]*% CPU per request on app'"
 check_eq "the verdict's intervals are the sequential look's (alpha below 5 %)" \
   "$(json "$J" '[.comparisons[] | .alpha < 0.05] | unique | map(tostring) | join(" ")')" true
 check_eq "an A/A study calls nothing real" \
   "$(json "$J" '[.comparisons[] | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real")] | length')" 0
 check "one value per quantity in the sequential study's report" \
   python3 "$TOP/tests/it/report_consistency.py" "$T/seq"
+
+# --- warm-up until steady: a server that speeds up on cue ---------------------------------
+# regserver serves 2 at a time for its first 1.5 s, then 8 (100/s, then 400/s at 20 ms): the
+# warm-up runs go on until two in a row agree within 10 %, so the compared run is fast.
+cat >"$T/warm.ini" <<EOF
+[study]
+name = warm until steady
+scenario = cap.ini
+rounds = 1
+warmup_steady = 10%
+warmup_max = 6
+[target.w]
+start = $REGSH start $T/sw --latency 20 --capacity 2 --capacity-after 1500ms:8
+stop = $REGSH stop $T/sw
+EOF
+soak check "$T/warm.ini" >"$T/warm.check" 2>&1
+check "warm-up until steady: soak check states the rule" \
+  grep -q "2 to 6 warm-up runs after each start (or the study's), until two in a row agree within 10%" "$T/warm.check"
+soak study -q --db "$T/warm.db" --set scenario.duration=1s --set scenario.warmup=0s "$T/warm.ini" \
+  >"$T/warm.out" 2>"$T/warm.err"
+check_eq "warm-up until steady: the study exits 0" "$?" 0
+# The TPS of the warm-up (1) or compared (0) runs, in the order they ran.
+wtps() {
+  sql "$T/warm.db" "SELECT s.tps FROM steps s JOIN study_runs sr ON sr.run_id = s.run_id
+                    WHERE sr.warmup = $1 ORDER BY sr.seq"
+}
+echo "# warm-up TPS: $(wtps 1 | tr '\n' ' '); compared: $(wtps 0)"
+nwarm=$(wtps 1 | wc -l)
+check_range "warm-up until steady: more warm-up runs than the slow start's" "$nwarm" 3 6
+check_eq "warm-up until steady: the last two warm-up runs agree within 10 %" \
+  "$(wtps 1 | tail -2 | awk 'NR == 1 { a = $1 } NR == 2 { d = $1 / a - 1; print (d <= 0.1 && d >= -0.1) }')" 1
+check "warm-up until steady: the compared run is the fast server's (over 300/s)" \
+  awk -v x="$(wtps 0)" 'BEGIN { exit !(x > 300) }'
+check "warm-up until steady: each warm-up run says how far it moved" \
+  grep -q "warm-up run 2: TPS [-+]" "$T/warm.err"
+check_eq "warm-up until steady: the rule is recorded" \
+  "$(sql "$T/warm.db" "SELECT warmup_steady || ' ' || warmup_max FROM studies")" "0.1 6"
+soak report "$T/warm.db" -o "$T/warm" --no-plots >/dev/null 2>&1
+check "warm-up until steady: the design states the rule and how many runs it took" \
+  grep -q "warm-up runs after each start went on until two in a row agreed within 10 % in TPS (at least 2, at most 6) and were not compared: w $nwarm\. " "$T/warm/report.md"
+
+# --- rounds_trend: runs that move with the order they ran in -------------------------------
+# Every start of either target starts a regserver 2 ms slower than the last (4, 6, ... 18
+# ms): both labels' TPS fall round after round, which the report must name as a trend, not
+# pass off as the servers' run-to-run noise.
+cat >"$T/slower.sh" <<EOF
+#!/bin/sh
+n=\$(cat "$T/starts" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$T/starts"
+exec "$REGSH" start "\$1" --latency \$((4 + 2 * n))
+EOF
+chmod +x "$T/slower.sh"
+cat >"$T/trend.ini" <<EOF
+[study]
+name = slower every start
+scenario = cap.ini
+rounds = 4
+warmup_runs = 0
+[target.a]
+start = $T/slower.sh $T/ta
+stop = $REGSH stop $T/ta
+[target.b]
+start = $T/slower.sh $T/tb
+stop = $REGSH stop $T/tb
+EOF
+soak study -q --db "$T/trend.db" --set scenario.duration=1s --set scenario.warmup=0s "$T/trend.ini" \
+  >"$T/trend.out" 2>"$T/trend.err"
+check_eq "rounds_trend: the study exits 0" "$?" 0
+echo "# TPS in the order the runs ran: $(sql "$T/trend.db" "SELECT group_concat(CAST(tps AS INT), ' ') FROM (SELECT s.tps FROM steps s JOIN study_runs sr ON sr.run_id = s.run_id ORDER BY sr.seq)")"
+soak report "$T/trend.db" -o "$T/trend" --no-plots >/dev/null 2>&1
+check_eq "rounds_trend: one warning" \
+  "$(json "$T/trend/report.json" '[.validity[] | select(.code == "rounds_trend") | .severity] | join(" ")')" warn
+check "rounds_trend: it names the fall of both labels' TPS" \
+  grep -q "At 10 users (fixed runs of 1s), the compared runs moved with the order they ran in: TPS fell [0-9.]* % on average from the first run to the last (a [0-9]* to [0-9]*, b [0-9]* to [0-9]*; Mann-Kendall over the labels' runs, p = 0.0" "$T/trend/report.md"
+check "rounds_trend: the advice is to warm up longer, not to add rounds" \
+  grep -q "more rounds only average. Warm up longer after each start" "$T/trend/report.md"
 done_testing

@@ -419,6 +419,103 @@ static void cold_start(void **state)
 	}
 }
 
+/* Mann-Kendall's S and its exact p-value, against every order enumerated. */
+static int next_perm(int *a, int n)
+{
+	int i = n - 2, j = n - 1;
+	while (i >= 0 && a[i] >= a[i + 1])
+		i--;
+	if (i < 0)
+		return 0;
+	while (a[j] <= a[i])
+		j--;
+	int t = a[i];
+	a[i] = a[j];
+	a[j] = t;
+	for (int l = i + 1, h = n - 1; l < h; l++, h--)
+		t = a[l], a[l] = a[h], a[h] = t;
+	return 1;
+}
+
+static int perm_s(const int *a, int n)
+{
+	double x[8];
+	int k;
+	for (int i = 0; i < n; i++)
+		x[i] = a[i];
+	return rpt_mk_s(x, (size_t)n, &k);
+}
+
+static void mann_kendall(void **state)
+{
+	const double x[] = {1, 2, NAN, 3, 3};
+	int k, n3[] = {3, 3, 3}, n1[] = {1}, counts[64] = {0}, total = 0;
+	(void)state;
+	assert_int_equal(rpt_mk_s(x, 5, &k), 5); /* 1<2, 1<3 twice, 2<3 twice, 3=3 */
+	assert_int_equal(k, 4);
+	assert_true(fabs(rpt_mk_p(n3, 3, 9) - 2.0 / 216) < 1e-12);
+	assert_true(fabs(rpt_mk_p(n3, 1, -3) - 2.0 / 6) < 1e-12);
+	assert_true(fabs(rpt_mk_p(n3, 3, 0) - 1) < 1e-12);
+	assert_true(rpt_mk_p(n1, 1, 0) == 1);
+	/* Groups of 3 and 4: all 6 x 24 orders, S summed; the p of each s is the share of
+	 * orders at least as far from 0. */
+	int a[3] = {0, 1, 2};
+	do {
+		int b[4] = {0, 1, 2, 3};
+		do {
+			counts[perm_s(a, 3) + perm_s(b, 4) + 32]++;
+			total++;
+		} while (next_perm(b, 4));
+	} while (next_perm(a, 3));
+	assert_int_equal(total, 144);
+	for (int s = -9; s <= 9; s++) {
+		int n34[] = {3, 4}, far = 0;
+		for (int v = -9; v <= 9; v++)
+			if (abs(v) >= abs(s))
+				far += counts[v + 32];
+		assert_true(fabs(rpt_mk_p(n34, 2, s) - (double)far / total) < 1e-12);
+	}
+}
+
+/* Studies whose runs trend with the rounds are flagged (rounds_trend); a system against
+ * itself with no trend is flagged at most 5 % of the time. */
+static void rounds_trend(void **state)
+{
+	struct rng g = {0xfeed};
+	int trials = 400, flagged[2] = {0, 0};
+	(void)state;
+	for (int trend = 0; trend < 2; trend++)
+		for (int t = 0; t < trials; t++) {
+			struct fake_run fr[10];
+			struct rpt_validity_item *v;
+			struct report r;
+			int n;
+			/* Five interleaved rounds, 3 % run noise; the trend adds 4 % a round. */
+			for (int i = 0; i < 10; i++)
+				fr[i] = run_of(i % 2, 0, 1 + i / 2, 1000,
+				               trend ? 0.04 * (i / 2) : 0, 0.03, &g);
+			make_report(&r, fr, 10, &g);
+			build(&r);
+			assert_int_equal(rpt_trends(&r, &v, &n), 0);
+			assert_true(n <= 1);
+			if (n) {
+				flagged[trend]++;
+				assert_string_equal(v[0].name, "rounds_trend");
+				assert_string_equal(v[0].severity, "warn");
+				assert_non_null(strstr(v[0].message, "At 20 users"));
+				assert_non_null(strstr(v[0].message, trend ? "TPS rose" : "TPS "));
+				assert_non_null(strstr(v[0].message, "warmup_steady"));
+			}
+			rpt_validity_free(v, n);
+			free_report(&r);
+		}
+	print_message("rounds_trend: %d of %d A/A studies flagged, %d of %d with +4 %%/round\n",
+	              flagged[0], trials, flagged[1], trials);
+	/* 5 % of 400 is 20; with the binomial's spread at most 34 (its 99.9 % bound). */
+	assert_true(flagged[0] <= 34);
+	assert_true(flagged[1] >= trials * 9 / 10);
+}
+
 static void run_level_helpers(void **state)
 {
 	const double x[] = {10, 12, NAN, 14};
@@ -457,7 +554,8 @@ int main(void)
 	    cmocka_unit_test(aa_eight_rounds),   cmocka_unit_test(aa_welch_runs),
 	    cmocka_unit_test(one_run_floor),     cmocka_unit_test(one_run_calibrated),
 	    cmocka_unit_test(ab_detection),      cmocka_unit_test(cold_start),
-	    cmocka_unit_test(aa_sequential),
+	    cmocka_unit_test(aa_sequential),     cmocka_unit_test(mann_kendall),
+	    cmocka_unit_test(rounds_trend),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

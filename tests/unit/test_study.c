@@ -109,8 +109,9 @@ static void full_study(void **state)
 	assert_int_equal(study_nslots(&st), 16);
 	{
 		int warm, n = study_nruns(&st, &warm);
-		assert_int_equal(warm, 4); /* kept running: one start each, two warm-ups each */
-		assert_int_equal(n, 20);
+		/* Kept running: one start each, two warm-ups of each of the two scenarios. */
+		assert_int_equal(warm, 8);
+		assert_int_equal(n, 24);
 	}
 	study_release(&st);
 }

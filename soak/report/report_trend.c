@@ -1,0 +1,180 @@
+/* report_trend: do a study's runs move with the order they ran in?
+ *
+ * The verdict treats a label's compared runs as repeated draws of one figure, and their
+ * spread as noise.  Servers that are still warming up (a JIT still compiling, caches
+ * filling) or a machine whose other work changes during the study break that: the runs
+ * rise or fall with time, and the trend becomes most of the run-to-run spread, which more
+ * rounds only average.  For each level of a study (users, or a fixed rate) and each figure
+ * that resolves (TPS or mean latency, and CPU per request of each process), the labels'
+ * runs in the order they ran are tested together for a trend: Mann-Kendall's S summed
+ * over the labels, against its exact distribution when every order is equally likely
+ * (rpt_mk_p), the figures of one level at 5 % together (Bonferroni).  A trend of 5 % or
+ * more from the first run to the last, on average over the labels, is the rounds_trend
+ * warning, with the advice that fits it: warm up longer, keep other work off the machine.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_text.h"
+
+#define TREND_ALPHA 0.05 /* the family of one level's figures */
+#define TREND_MIN   0.05 /* a trend worth naming: 5 % from the first run to the last */
+
+/* Whether the cell holds only runs of a study (whose order of runs means something). */
+static int study_cell(const struct report *r, const struct rpt_cell *c)
+{
+	int n = 0;
+	for (int i = 0; i < r->nruns; i++)
+		if (rpt_in_cell(&r->runs[i], c)) {
+			if (r->runs[i].study < 0)
+				return 0;
+			n++;
+		}
+	return n > 0;
+}
+
+static int same_level(const struct rpt_cell *a, const struct rpt_cell *b)
+{
+	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
+	       a->planned_ms == b->planned_ms;
+}
+
+/* A figure in words, and its value with its unit. */
+static void fig_words(const struct report *r, int f, char *name, size_t len)
+{
+	if (f == RPT_M_TPS)
+		snprintf(name, len, "TPS");
+	else if (f == RPT_M_MEAN)
+		snprintf(name, len, "mean latency");
+	else
+		snprintf(name, len, "CPU per request on %s", r->cpu_names[f - RPT_FIG_CPU(0)]);
+}
+
+static void put_value(struct sbuf *b, int f, double v)
+{
+	if (f == RPT_M_TPS)
+		rpt_sb_printf(b, "%.0f", v);
+	else if (f == RPT_M_MEAN)
+		rpt_sb_printf(b, "%.2f ms", v);
+	else
+		rpt_sb_printf(b, "%.3f ms", v);
+}
+
+/* The trend of figure f over the cells g[0..ng): 1 when it is real and material, with
+ * the mean relative change (first run to last) in *rel and the p-value in *p. */
+static int trend(const struct report *r, const int *g, int ng, int f, double alpha, double *rel,
+                 double *p)
+{
+	int n[RPT_MAX_LABELS], s = 0, k = 0, nrel = 0;
+	double sum = 0;
+
+	for (int i = 0; i < ng; i++) {
+		const struct rpt_cell *c = &r->cells[g[i]];
+		if (c->run[f].n < 2)
+			continue;
+		n[k++] = (int)c->run[f].n;
+		s += c->trend_s[f];
+		if (c->first[f] > 0 && isfinite(c->last[f])) {
+			sum += c->last[f] / c->first[f] - 1;
+			nrel++;
+		}
+	}
+	if (k == 0 || nrel == 0 || s == 0)
+		return 0;
+	*rel = sum / nrel;
+	*p = rpt_mk_p(n, k, s);
+	return *p < alpha && fabs(*rel) >= TREND_MIN && (*rel > 0) == (s > 0);
+}
+
+/* The figures one level tests: TPS with users, mean latency at a fixed rate; CPU per
+ * request of each process series. */
+static int level_figures(const struct report *r, const struct rpt_cell *c, int *figs)
+{
+	int nf = 0;
+	figs[nf++] = c->rate > 0 ? RPT_M_MEAN : RPT_M_TPS;
+	for (int s = 0; s < r->ncpu; s++)
+		if (rpt_process_series(r->cpu_names[s]))
+			figs[nf++] = RPT_FIG_CPU(s);
+	return nf;
+}
+
+/* The sentence for the level of cells g[0..ng) and its trending figures. */
+static void level_sentence(const struct report *r, const int *g, int ng, const int *figs,
+                           const double *rel, const double *p, int nt, struct sbuf *b)
+{
+	char at[96], name[RPT_NAME_MAX + 32];
+
+	rpt_sb_printf(b, "At %s, the compared runs moved with the order they ran in: ",
+	              rpt_cell_text(&r->cells[g[0]], at, sizeof at));
+	for (int t = 0; t < nt; t++) {
+		int f = figs[t], first = 1;
+		fig_words(r, f, name, sizeof name);
+		rpt_sb_printf(b, "%s%s %s %.1f %% on average from the first run to the last (",
+		              t ? "; " : "", name, rel[t] > 0 ? "rose" : "fell",
+		              100 * fabs(rel[t]));
+		for (int i = 0; i < ng; i++) {
+			const struct rpt_cell *c = &r->cells[g[i]];
+			if (c->run[f].n < 2)
+				continue;
+			rpt_sb_printf(b, "%s%s ", first ? "" : ", ", r->labels[c->label].name);
+			put_value(b, f, c->first[f]);
+			rpt_sb_printf(b, " to ");
+			put_value(b, f, c->last[f]);
+			first = 0;
+		}
+		rpt_sb_printf(b, "; Mann-Kendall over the labels' runs, p = %.2g)", p[t]);
+	}
+	rpt_sb_printf(
+	    b, ". Servers still warming up (a JIT still compiling, caches filling) or other work "
+	       "on the machine that changed while the study ran move every label with time: "
+	       "interleaved rounds share such a trend among the labels, so it invents no "
+	       "difference, but it is run-to-run noise that more rounds only average. Warm up "
+	       "longer after each start (warmup_steady = 5%%, or a longer warm-up run) and keep "
+	       "other work off the machine.");
+}
+
+int rpt_trends(const struct report *r, struct rpt_validity_item **out, int *n)
+{
+	int cap = 0;
+	char *done = calloc((size_t)(r->ncells ? r->ncells : 1), 1);
+
+	*out = NULL;
+	*n = 0;
+	if (!done)
+		return -1;
+	for (int c0 = 0; c0 < r->ncells; c0++) {
+		int g[RPT_MAX_LABELS], ng = 0, figs[1 + RPT_MAX_SOURCES], tfig[1 + RPT_MAX_SOURCES],
+		                       nt = 0;
+		double rel[1 + RPT_MAX_SOURCES], p[1 + RPT_MAX_SOURCES];
+		if (done[c0] || r->cells[c0].sweep)
+			continue;
+		for (int c = c0; c < r->ncells; c++)
+			if (!done[c] && same_level(&r->cells[c0], &r->cells[c])) {
+				done[c] = 1;
+				if (ng < RPT_MAX_LABELS && study_cell(r, &r->cells[c]))
+					g[ng++] = c;
+			}
+		if (ng == 0)
+			continue;
+		int nf = level_figures(r, &r->cells[c0], figs);
+		for (int i = 0; i < nf; i++)
+			if (trend(r, g, ng, figs[i], TREND_ALPHA / nf, &rel[nt], &p[nt]))
+				tfig[nt++] = figs[i];
+		if (nt == 0)
+			continue;
+		struct sbuf b = {.n = 0};
+		level_sentence(r, g, ng, tfig, rel, p, nt, &b);
+		if (rpt_validity_add(out, n, &cap, "warn", "rounds_trend", "", "", b.s) < 0) {
+			free(done);
+			rpt_validity_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return -1;
+		}
+	}
+	free(done);
+	return 0;
+}
