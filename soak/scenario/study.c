@@ -58,22 +58,11 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-static void parse_study(struct scn_parse *p, struct study *st)
+/* [study] scenario = lines: repeatable, every line counts, in order. */
+static void parse_scenarios(struct scn_parse *p, struct study *st)
 {
 	struct scn_entry *e;
-	long v;
-	const char *base = strrchr(st->file, '/');
 
-	base = base ? base + 1 : st->file;
-	if ((e = scn_find(p, "study", "name")) && *e->value) {
-		st->name = scn_dup(p, e->value);
-	} else {
-		st->name = scn_dup(p, base);
-		if (st->name && strlen(st->name) > 4 &&
-		    !strcmp(st->name + strlen(st->name) - 4, ".ini"))
-			st->name[strlen(st->name) - 4] = '\0';
-	}
-	/* scenario is repeatable: every line counts, in order. */
 	for (int i = 0; i < p->nents && !p->failed; i++) {
 		e = &p->ents[i];
 		if (strcmp(e->section, "study") || strcmp(e->key, "scenario"))
@@ -92,6 +81,61 @@ static void parse_study(struct scn_parse *p, struct study *st)
 	if (!p->failed && st->nscenarios == 0)
 		scn_perr(p, NULL, scn_section_line(p, "study"),
 		         "[study] needs scenario = FILE (the scenario every target runs)");
+}
+
+/* warmup_runs, warmup_steady and warmup_max of [study]. */
+static void parse_warmup(struct scn_parse *p, struct study *st)
+{
+	struct scn_entry *e;
+	long v;
+
+	st->warmup_runs = 1;
+	if ((e = scn_find(p, "study", "warmup_runs")) &&
+	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
+		st->warmup_runs = (int)v;
+	/* warmup_steady: the JIT of a container keeps warming for several runs after its
+	 * start; more warm-up runs until the last two agree, so the compared runs start warm. */
+	st->warmup_max = st->warmup_runs;
+	if ((e = scn_find(p, "study", "warmup_steady"))) {
+		char err[128];
+		double f;
+		if (dur_pct_parse(e->value, &f, err, sizeof err) < 0 || f <= 0 || f >= 1)
+			scn_perr(p, e, 0, "warmup_steady: expected a share such as 5%%, not '%s'",
+			         e->value);
+		else if (st->warmup_runs < 1)
+			scn_perr(p, e, 0, "warmup_steady: needs warmup_runs of at least 1");
+		else
+			st->warmup_steady = f;
+		st->warmup_max =
+		    st->warmup_runs > STUDY_WARMUP_MAX ? st->warmup_runs : STUDY_WARMUP_MAX;
+	}
+	if ((e = scn_find(p, "study", "warmup_max")) &&
+	    scn_get_int(p, e, 2, STUDY_MAX_WARMUP, &v) == 0) {
+		if (!(st->warmup_steady > 0))
+			scn_perr(p, e, 0, "warmup_max: only with warmup_steady");
+		else if (v < st->warmup_runs)
+			scn_perr(p, e, 0, "warmup_max: %lld is fewer than warmup_runs (%d)",
+			         (long long)v, st->warmup_runs);
+		st->warmup_max = (int)v;
+	}
+}
+
+static void parse_study(struct scn_parse *p, struct study *st)
+{
+	struct scn_entry *e;
+	long v;
+	const char *base = strrchr(st->file, '/');
+
+	base = base ? base + 1 : st->file;
+	if ((e = scn_find(p, "study", "name")) && *e->value) {
+		st->name = scn_dup(p, e->value);
+	} else {
+		st->name = scn_dup(p, base);
+		if (st->name && strlen(st->name) > 4 &&
+		    !strcmp(st->name + strlen(st->name) - 4, ".ini"))
+			st->name[strlen(st->name) - 4] = '\0';
+	}
+	parse_scenarios(p, st);
 	st->rounds = 0;
 	if ((e = scn_find(p, "study", "rounds")) && scn_get_int(p, e, 1, STUDY_MAX_ROUNDS, &v) == 0)
 		st->rounds = (int)v;
@@ -122,35 +166,7 @@ static void parse_study(struct scn_parse *p, struct study *st)
 	}
 	st->before_each = get_str(p, "study", "before_each");
 	st->before_each_shown = get_shown(p, "study", "before_each");
-	st->warmup_runs = 1;
-	if ((e = scn_find(p, "study", "warmup_runs")) &&
-	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
-		st->warmup_runs = (int)v;
-	/* warmup_steady: the JIT of a container keeps warming for several runs after its
-	 * start; more warm-up runs until the last two agree, so the compared runs start warm. */
-	st->warmup_max = st->warmup_runs;
-	if ((e = scn_find(p, "study", "warmup_steady"))) {
-		char err[128];
-		double f;
-		if (dur_pct_parse(e->value, &f, err, sizeof err) < 0 || f <= 0 || f >= 1)
-			scn_perr(p, e, 0, "warmup_steady: expected a share such as 5%%, not '%s'",
-			         e->value);
-		else if (st->warmup_runs < 1)
-			scn_perr(p, e, 0, "warmup_steady: needs warmup_runs of at least 1");
-		else
-			st->warmup_steady = f;
-		st->warmup_max =
-		    st->warmup_runs > STUDY_WARMUP_MAX ? st->warmup_runs : STUDY_WARMUP_MAX;
-	}
-	if ((e = scn_find(p, "study", "warmup_max")) &&
-	    scn_get_int(p, e, 2, STUDY_MAX_WARMUP, &v) == 0) {
-		if (!(st->warmup_steady > 0))
-			scn_perr(p, e, 0, "warmup_max: only with warmup_steady");
-		else if (v < st->warmup_runs)
-			scn_perr(p, e, 0, "warmup_max: %lld is fewer than warmup_runs (%d)",
-			         (long long)v, st->warmup_runs);
-		st->warmup_max = (int)v;
-	}
+	parse_warmup(p, st);
 	if ((e = scn_find(p, "study", "keep_running")))
 		scn_get_bool(p, e, &st->keep_running);
 	if ((e = scn_find(p, "study", "until")) && *e->value) {
