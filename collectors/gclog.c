@@ -168,7 +168,56 @@ static int parse_i64(const char *s, int64_t *v)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What soak-gclog was asked to do, besides what struct gl holds. */
+struct mode {
+	int import;         /* --import FILE... */
+	const char *follow; /* --follow FILE, or NULL */
+	int sum;            /* --summary FILE... */
+};
+
+/* An option with a number or a duration into *g: EXIT_OK, or EXIT_USAGE after saying
+ * what is wrong with its value. */
+static int value_option(int c, const char *arg, struct gl *g)
+{
+	char err[1024];
+	int64_t v;
+
+	switch (c) {
+	case 'j':
+		if (parse_i64(arg, &v) < 0 || v < 0) {
+			fprintf(stderr, "soak-gclog: bad --jvm-start '%s': expected epoch ms\n",
+			        arg);
+			return EXIT_USAGE;
+		}
+		g->jvm_start_ms = g->anchor_ms = v;
+		return EXIT_OK;
+	case 'r':
+		if (parse_i64(arg, &v) < 0 || v < 0) {
+			fprintf(stderr, "soak-gclog: bad --run '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		g->run_id = v;
+		return EXIT_OK;
+	default: /* 'e', 't' */
+		if (dur_parse(arg, &v, err, sizeof err) < 0) {
+			fprintf(stderr, "soak-gclog: --%s: %s\n", c == 'e' ? "every" : "for", err);
+			return EXIT_USAGE;
+		}
+		if (c == 'e' && v <= 0) {
+			fprintf(stderr, "soak-gclog: --every: must be positive, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		if (c == 'e')
+			g->every_ms = v;
+		else
+			g->for_ms = v;
+		return EXIT_OK;
+	}
+}
+
+/* Reads the options into *g and *m: EXIT_OK, -1 after --help (exit status 0), or
+ * EXIT_USAGE after saying what is wrong. */
+static int parse_args(int argc, char **argv, struct gl *g, struct mode *m)
 {
 	static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
 	                                     {"source", required_argument, NULL, 's'},
@@ -185,76 +234,41 @@ int main(int argc, char **argv)
 	                                     {"log-level", required_argument, NULL, 'l'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
-	struct gl g;
-	const char *follow = NULL;
-	int import = 0, sum = 0, c, rc = EXIT_USAGE;
-	char err[1024];
+	int c;
 
-	memset(&g, 0, sizeof g);
-	g.run_id = -1;
-	g.jvm_start_ms = g.anchor_ms = g.last_uptime = GCP_NONE;
-	g.every_ms = 1000;
-	log_set_prog("soak-gclog");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		int64_t v;
 		switch (c) {
 		case 'd':
-			g.db_path = optarg;
+			g->db_path = optarg;
 			break;
 		case 's':
-			g.source = optarg;
+			g->source = optarg;
 			break;
 		case 'i':
-			import = 1;
+			m->import = 1;
 			break;
 		case 'f':
-			follow = optarg;
+			m->follow = optarg;
 			break;
 		case 'S':
-			sum = 1;
+			m->sum = 1;
 			break;
 		case 'P':
-			g.die_with_parent = 1;
+			g->die_with_parent = 1;
 			break;
 		case 'H':
-			snprintf(g.host, sizeof g.host, "%s", optarg);
+			snprintf(g->host, sizeof g->host, "%s", optarg);
 			break;
 		case 'p':
-			g.pid_match = optarg;
+			g->pid_match = optarg;
 			break;
 		case 'j':
-			if (parse_i64(optarg, &v) < 0 || v < 0) {
-				fprintf(stderr,
-				        "soak-gclog: bad --jvm-start '%s': expected epoch ms\n",
-				        optarg);
-				return EXIT_USAGE;
-			}
-			g.jvm_start_ms = g.anchor_ms = v;
-			break;
 		case 'r':
-			if (parse_i64(optarg, &v) < 0 || v < 0) {
-				fprintf(stderr, "soak-gclog: bad --run '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			g.run_id = v;
-			break;
 		case 'e':
 		case 't':
-			if (dur_parse(optarg, &v, err, sizeof err) < 0) {
-				fprintf(stderr, "soak-gclog: --%s: %s\n",
-				        c == 'e' ? "every" : "for", err);
+			if (value_option(c, optarg, g) != EXIT_OK)
 				return EXIT_USAGE;
-			}
-			if (c == 'e' && v <= 0) {
-				fprintf(stderr, "soak-gclog: --every: must be positive, not '%s'\n",
-				        optarg);
-				return EXIT_USAGE;
-			}
-			if (c == 'e')
-				g.every_ms = v;
-			else
-				g.for_ms = v;
 			break;
 		case 'l':
 			if (log_level_parse(optarg) < 0) {
@@ -265,114 +279,154 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
-		case ':':
-			fprintf(stderr, "soak-gclog: option '%s' needs a value\n",
-			        argv[optind - 1]);
-			usage(stderr);
-			return EXIT_USAGE;
+			return -1;
 		default:
-			fprintf(stderr, "soak-gclog: unknown option '%s'\n", argv[optind - 1]);
+			if (c == ':')
+				fprintf(stderr, "soak-gclog: option '%s' needs a value\n",
+				        argv[optind - 1]);
+			else
+				fprintf(stderr, "soak-gclog: unknown option '%s'\n",
+				        argv[optind - 1]);
 			usage(stderr);
 			return EXIT_USAGE;
 		}
 	}
-	if (sum) {
-		if (optind >= argc || import || follow) {
-			fprintf(stderr,
-			        "soak-gclog: --summary takes files and no --import/--follow\n");
-			return EXIT_USAGE;
-		}
-		rc = EXIT_OK;
-		for (int i = optind; i < argc; i++) {
-			int r = summary(argv[i]);
-			if (r > rc)
-				rc = r;
-		}
-		return rc;
+	return EXIT_OK;
+}
+
+/* --summary: one JSON object per file; the worst file's exit status. */
+static int summaries(char **files, int n, const struct mode *m)
+{
+	int rc = EXIT_OK;
+
+	if (n <= 0 || m->import || m->follow) {
+		fprintf(stderr, "soak-gclog: --summary takes files and no --import/--follow\n");
+		return EXIT_USAGE;
 	}
+	for (int i = 0; i < n; i++) {
+		int r = summary(files[i]);
+		if (r > rc)
+			rc = r;
+	}
+	return rc;
+}
+
+/* What storing needs (nfiles: the files after the options), and --pid-match compiled
+ * into g->pid_re: EXIT_OK, or EXIT_USAGE after saying what is wrong. */
+static int check_args(struct gl *g, const struct mode *m, int nfiles)
+{
+	char err[1024];
+
 	if (fmode_check_env(err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (!g.db_path || !g.source || import == !!follow || (import && optind >= argc) ||
-	    (follow && optind < argc)) {
+	if (!g->db_path || !g->source || m->import == !!m->follow || (m->import && nfiles <= 0) ||
+	    (m->follow && nfiles > 0)) {
 		fprintf(stderr, "soak-gclog: need --db, --source and either --import FILE... or "
 		                "--follow FILE (see --help)\n");
 		return EXIT_USAGE;
 	}
-	if (g.jvm_start_ms != GCP_NONE && g.pid_match) {
+	if (g->jvm_start_ms != GCP_NONE && g->pid_match) {
 		fprintf(stderr, "soak-gclog: --jvm-start and --pid-match exclude each other\n");
 		return EXIT_USAGE;
 	}
-	if (g.pid_match) {
+	if (g->pid_match) {
 		int ec;
 		PCRE2_SIZE off;
-		g.pid_re = pcre2_compile((PCRE2_SPTR)g.pid_match, PCRE2_ZERO_TERMINATED, 0, &ec,
-		                         &off, NULL);
-		if (!g.pid_re) {
+		g->pid_re = pcre2_compile((PCRE2_SPTR)g->pid_match, PCRE2_ZERO_TERMINATED, 0, &ec,
+		                          &off, NULL);
+		if (!g->pid_re) {
 			PCRE2_UCHAR msg[128];
 			pcre2_get_error_message(ec, msg, sizeof msg);
 			fprintf(stderr, "soak-gclog: bad --pid-match '%s': %s at offset %zu\n",
-			        g.pid_match, (char *)msg, (size_t)off);
+			        g->pid_match, (char *)msg, (size_t)off);
 			return EXIT_USAGE;
 		}
 	}
-	if (!g.host[0] && gethostname(g.host, sizeof g.host - 1) < 0)
-		snprintf(g.host, sizeof g.host, "localhost");
-	g.parent = getppid();
-	if (g.die_with_parent)
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
+	return EXIT_OK;
+}
+
+/* The host column, the parent watched, SIGTERM and SIGINT ending the work cleanly. */
+static void prepare_process(struct gl *g)
+{
 	struct sigaction sa;
+
+	if (!g->host[0] && gethostname(g->host, sizeof g->host - 1) < 0)
+		snprintf(g->host, sizeof g->host, "localhost");
+	g->parent = getppid();
+	if (g->die_with_parent)
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+}
+
+/* --import's files or --follow's into the database.  Returns the exit status. */
+static int store(struct gl *g, const struct mode *m, char **files, int nfiles)
+{
+	char err[1024];
+	int rc = EXIT_OK;
 
 	/* Input errors are found before the database is touched. */
-	for (int i = optind; import && i < argc; i++)
-		if (access(argv[i], R_OK) < 0) {
-			fprintf(stderr, "soak-gclog: cannot open '%s': %s\n", argv[i],
+	for (int i = 0; m->import && i < nfiles; i++)
+		if (access(files[i], R_OK) < 0) {
+			fprintf(stderr, "soak-gclog: cannot open '%s': %s\n", files[i],
 			        strerror(errno));
-			goto cleanup;
+			return EXIT_USAGE;
 		}
-	g.parser = gl_parser_new(&g, err, sizeof err);
-	if (!g.parser) {
+	if (!(g->parser = gl_parser_new(g, err, sizeof err)) ||
+	    gl_db_open(g, err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
-		rc = EXIT_RUNTIME;
-		goto cleanup;
+		return EXIT_RUNTIME;
 	}
-	if (gl_db_open(&g, err, sizeof err) < 0) {
-		fprintf(stderr, "soak-gclog: %s\n", err);
-		rc = EXIT_RUNTIME;
-		goto cleanup;
-	}
-	rc = EXIT_OK;
-	if (import) {
-		for (int i = optind; i < argc && !gl_stop && !g.db_failed; i++)
-			if (gl_import(&g, argv[i], err, sizeof err) < 0) {
+	if (m->import) {
+		for (int i = 0; i < nfiles && !gl_stop && !g->db_failed; i++)
+			if (gl_import(g, files[i], err, sizeof err) < 0) {
 				fprintf(stderr, "soak-gclog: %s\n", err);
 				rc = EXIT_USAGE;
 				break;
 			}
-		gcp_flush(g.parser);
-	} else if (gl_follow(&g, follow, err, sizeof err) < 0) {
+		gcp_flush(g->parser);
+	} else if (gl_follow(g, m->follow, err, sizeof err) < 0) {
 		fprintf(stderr, "soak-gclog: %s\n", err);
 		rc = EXIT_USAGE;
 	}
-	gl_db_commit(&g);
-	if (g.db_failed) {
-		fprintf(stderr, "soak-gclog: %s\n", g.db_err);
+	gl_db_commit(g);
+	if (g->db_failed) {
+		fprintf(stderr, "soak-gclog: %s\n", g->db_err);
 		rc = EXIT_RUNTIME;
 	}
-	const struct gcp_stats *s = gcp_stats_of(g.parser);
+	const struct gcp_stats *s = gcp_stats_of(g->parser);
 	if (s->unparsed)
 		log_warn("%lld line(s) could not be placed (the first %lld are in events as "
 		         "gc_unparsed)",
-		         (long long)s->unparsed, (long long)g.unparsed_kept);
-	log_info("%lld event(s) written, %lld line(s), %lld unparsed", (long long)g.written,
+		         (long long)s->unparsed, (long long)g->unparsed_kept);
+	log_info("%lld event(s) written, %lld line(s), %lld unparsed", (long long)g->written,
 	         (long long)s->lines, (long long)s->unparsed);
-cleanup:
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct gl g;
+	struct mode m = {0};
+	int rc;
+
+	memset(&g, 0, sizeof g);
+	g.run_id = -1;
+	g.jvm_start_ms = g.anchor_ms = g.last_uptime = GCP_NONE;
+	g.every_ms = 1000;
+	log_set_prog("soak-gclog");
+	if ((rc = parse_args(argc, argv, &g, &m)) != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
+	if (m.sum)
+		return summaries(argv + optind, argc - optind, &m);
+	if ((rc = check_args(&g, &m, argc - optind)) != EXIT_OK)
+		return rc;
+	prepare_process(&g);
+	rc = store(&g, &m, argv + optind, argc - optind);
 	gl_db_close(&g);
 	gcp_free(g.parser);
 	pcre2_code_free(g.pid_re);

@@ -110,124 +110,67 @@ static int parse_ll(const char *s, long long lo, long long hi, long long *v)
 	return end == s || *end || errno || *v < lo || *v > hi ? -1 : 0;
 }
 
-/* Parses argv into s; returns 0, or EXIT_USAGE after printing why (or -1 for --help). */
-static int parse_args(struct sampler *s, int argc, char **argv)
+/* An option whose value needs checking (--pid, --every, --for, --run, --host-name,
+ * --memory-limit) into s: 0, or EXIT_USAGE after printing why. */
+static int value_option(struct sampler *s, int c, const char *arg)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"source", required_argument, NULL, 's'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"pidfile", required_argument, NULL, 'f'},
-	    {"match", required_argument, NULL, 'm'},
-	    {"host", no_argument, NULL, 'H'},
-	    {"every", required_argument, NULL, 'e'},
-	    {"for", required_argument, NULL, 'F'},
-	    {"run", required_argument, NULL, 'r'},
-	    {"host-name", required_argument, NULL, 'n'},
-	    {"die-with-parent", no_argument, NULL, 'P'},
-	    {"memory-limit", required_argument, NULL, 'M'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	char err[256];
 	long long v;
-	int c, sets = 0;
+	int64_t n;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			s->db_path = optarg;
-			break;
-		case 's':
-			s->source = optarg;
-			break;
-		case 'p':
-			if (parse_ll(optarg, 1, 0x7fffffff, &v) < 0) {
-				fprintf(stderr, PROG ": bad pid '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			s->pcfg.mode = PSET_PID;
-			s->pcfg.pid = (int)v;
-			sets++;
-			break;
-		case 'f':
-			s->pcfg.mode = PSET_PIDFILE;
-			s->pcfg.pidfile = optarg;
-			sets++;
-			break;
-		case 'm':
-			s->pcfg.mode = PSET_MATCH;
-			s->pcfg.pattern = optarg;
-			sets++;
-			break;
-		case 'H':
-			s->want_host = 1;
-			break;
-		case 'e':
-		case 'F': {
-			int64_t ms;
-			if (dur_parse(optarg, &ms, err, sizeof err) < 0) {
-				fprintf(stderr, PROG ": --%s: %s\n", c == 'e' ? "every" : "for",
-				        err);
-				return EXIT_USAGE;
-			}
-			if (c == 'e' && ms < MIN_EVERY_MS) {
-				fprintf(stderr, PROG ": --every must be at least %dms, not '%s'\n",
-				        MIN_EVERY_MS, optarg);
-				return EXIT_USAGE;
-			}
-			if (c == 'e')
-				s->every_ms = ms;
-			else
-				s->for_ms = ms;
-			break;
-		}
-		case 'r':
-			if (parse_ll(optarg, 1, 0x7fffffffffffffffLL, &v) < 0) {
-				fprintf(stderr, PROG ": bad run id '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			s->run_id = v;
-			break;
-		case 'n':
-			if (!*optarg || strlen(optarg) >= sizeof s->host_name) {
-				fprintf(stderr, PROG ": bad host name '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			snprintf(s->host_name, sizeof s->host_name, "%s", optarg);
-			break;
-		case 'P':
-			s->die_with_parent = 1;
-			break;
-		case 'M': {
-			int64_t bytes;
-			if (dur_size_parse(optarg, &bytes, err, sizeof err) < 0) {
-				fprintf(stderr, PROG ": --memory-limit: %s\n", err);
-				return EXIT_USAGE;
-			}
-			s->mem_limit_kb = (bytes + 1023) / 1024;
-			break;
-		}
-		case 'v':
-			log_set_level(LOG_INFO);
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case ':':
-			fprintf(stderr, PROG ": option '%s' needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, PROG ": unknown option '%s'\n", argv[optind - 1]);
+	switch (c) {
+	case 'p':
+		if (parse_ll(arg, 1, 0x7fffffff, &v) < 0) {
+			fprintf(stderr, PROG ": bad pid '%s'\n", arg);
 			return EXIT_USAGE;
 		}
+		s->pcfg.mode = PSET_PID;
+		s->pcfg.pid = (int)v;
+		return 0;
+	case 'e':
+	case 'F':
+		if (dur_parse(arg, &n, err, sizeof err) < 0) {
+			fprintf(stderr, PROG ": --%s: %s\n", c == 'e' ? "every" : "for", err);
+			return EXIT_USAGE;
+		}
+		if (c == 'e' && n < MIN_EVERY_MS) {
+			fprintf(stderr, PROG ": --every must be at least %dms, not '%s'\n",
+			        MIN_EVERY_MS, arg);
+			return EXIT_USAGE;
+		}
+		if (c == 'e')
+			s->every_ms = n;
+		else
+			s->for_ms = n;
+		return 0;
+	case 'r':
+		if (parse_ll(arg, 1, 0x7fffffffffffffffLL, &v) < 0) {
+			fprintf(stderr, PROG ": bad run id '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		s->run_id = v;
+		return 0;
+	case 'n':
+		if (!*arg || strlen(arg) >= sizeof s->host_name) {
+			fprintf(stderr, PROG ": bad host name '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		snprintf(s->host_name, sizeof s->host_name, "%s", arg);
+		return 0;
+	default: /* 'M' */
+		if (dur_size_parse(arg, &n, err, sizeof err) < 0) {
+			fprintf(stderr, PROG ": --memory-limit: %s\n", err);
+			return EXIT_USAGE;
+		}
+		s->mem_limit_kb = (n + 1023) / 1024;
+		return 0;
 	}
-	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+}
+
+/* What the options ask for, taken together (sets: process sets given): 0, or EXIT_USAGE
+ * after printing why. */
+static int check_args(const struct sampler *s, int sets)
+{
 	if (!s->db_path || !s->source || !*s->source) {
 		fprintf(stderr, PROG ": missing %s (see --help)\n",
 		        !s->db_path ? "--db" : "--source");
@@ -248,6 +191,84 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+/* Parses argv into s; returns 0, or EXIT_USAGE after printing why (or -1 for --help). */
+static int parse_args(struct sampler *s, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"db", required_argument, NULL, 'd'},
+	    {"source", required_argument, NULL, 's'},
+	    {"pid", required_argument, NULL, 'p'},
+	    {"pidfile", required_argument, NULL, 'f'},
+	    {"match", required_argument, NULL, 'm'},
+	    {"host", no_argument, NULL, 'H'},
+	    {"every", required_argument, NULL, 'e'},
+	    {"for", required_argument, NULL, 'F'},
+	    {"run", required_argument, NULL, 'r'},
+	    {"host-name", required_argument, NULL, 'n'},
+	    {"die-with-parent", no_argument, NULL, 'P'},
+	    {"memory-limit", required_argument, NULL, 'M'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c, sets = 0;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			s->db_path = optarg;
+			break;
+		case 's':
+			s->source = optarg;
+			break;
+		case 'f':
+			s->pcfg.mode = PSET_PIDFILE;
+			s->pcfg.pidfile = optarg;
+			sets++;
+			break;
+		case 'm':
+			s->pcfg.mode = PSET_MATCH;
+			s->pcfg.pattern = optarg;
+			sets++;
+			break;
+		case 'H':
+			s->want_host = 1;
+			break;
+		case 'P':
+			s->die_with_parent = 1;
+			break;
+		case 'p':
+		case 'e':
+		case 'F':
+		case 'r':
+		case 'n':
+		case 'M':
+			if (value_option(s, c, optarg) != 0)
+				return EXIT_USAGE;
+			sets += c == 'p';
+			break;
+		case 'v':
+			log_set_level(LOG_INFO);
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		case ':':
+			fprintf(stderr, PROG ": option '%s' needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, PROG ": unknown option '%s'\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return check_args(s, sets);
 }
 
 static int open_db(struct sampler *s, char *err, size_t errlen)

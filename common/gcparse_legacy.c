@@ -207,39 +207,35 @@ static void emit_pending(struct gcparse *p)
 	}
 }
 
-/* A complete record: s[0..n) is the record, tail what followed its closing bracket. */
-static void finish_record(struct gcparse *p, const char *s, size_t n, const char *tail,
-                          size_t tailn)
+/* The record's kind, name and cause from its first words; the collector where they name
+ * it.  1 when the record is G1's (its [Times:] line may follow). */
+static int classify(struct gcparse *p, const char *s, size_t n, struct gcp_event *ev)
 {
-	struct gcp_event ev;
-	size_t tn = top_level(s, n, p->top, sizeof p->top), gn;
-	const char *top = p->top;
-	int g1 = 0, ms = 0;
-	int64_t back = GCP_NONE;
+	int g1 = 0;
+	size_t gn;
 
-	gcp_event_clear(&ev);
 	if (STARTS(s, n, "[GC pause")) {
 		g1 = 1;
 		gcp_set_collector(p, GCP_COL_G1);
-		ev.kind = GCP_YOUNG;
+		ev->kind = GCP_YOUNG;
 		if (gcp_match(p, PL_G1HEAD, s, n, 0) > 0) {
 			const char *t = gcp_group(p, s, 2, &gn);
-			gcp_group_str(p, s, 1, ev.cause, sizeof ev.cause);
-			ev.kind = t[0] == 'y' ? GCP_YOUNG : GCP_MIXED;
-			snprintf(ev.name, sizeof ev.name, "GC pause (%.*s)%s", (int)gn, t,
+			gcp_group_str(p, s, 1, ev->cause, sizeof ev->cause);
+			ev->kind = t[0] == 'y' ? GCP_YOUNG : GCP_MIXED;
+			snprintf(ev->name, sizeof ev->name, "GC pause (%.*s)%s", (int)gn, t,
 			         memmem(s, n, "(initial-mark)", 14) ? " (initial-mark)" : "");
 		}
 	} else if (STARTS(s, n, "[GC remark")) {
-		g1 = 1, ev.kind = GCP_REMARK;
-		snprintf(ev.name, sizeof ev.name, "GC remark");
+		g1 = 1, ev->kind = GCP_REMARK;
+		snprintf(ev->name, sizeof ev->name, "GC remark");
 	} else if (STARTS(s, n, "[GC cleanup")) {
-		g1 = 1, ev.kind = GCP_CLEANUP;
-		snprintf(ev.name, sizeof ev.name, "GC cleanup");
+		g1 = 1, ev->kind = GCP_CLEANUP;
+		snprintf(ev->name, sizeof ev->name, "GC cleanup");
 	} else if (STARTS(s, n, "[Full GC")) {
 		g1 = p->collector == GCP_COL_G1;
-		ev.kind = GCP_FULL;
-		snprintf(ev.name, sizeof ev.name, "Full GC");
-		record_cause(s, n, ev.cause, sizeof ev.cause);
+		ev->kind = GCP_FULL;
+		snprintf(ev->name, sizeof ev->name, "Full GC");
+		record_cause(s, n, ev->cause, sizeof ev->cause);
 	} else if (STARTS(s, n, "[Pause ") || STARTS(s, n, "[Concurrent ")) {
 		/* Shenandoah 8u: `[Pause Final Mark (process weakrefs), 4.423 ms]`, stamped at
 		 * the end of the phase. */
@@ -250,56 +246,58 @@ static void finish_record(struct gcparse *p, const char *s, size_t n, const char
 		if (sp) /* `[Concurrent cleanup 1613M->1361M(1636M), 0.092 ms]` */
 			while (sp > s && sp[-1] != ' ')
 				sp--;
-		gcp_copy(ev.name, sizeof ev.name, s + 1, sp ? (size_t)(sp - s) - 2 : nl);
+		gcp_copy(ev->name, sizeof ev->name, s + 1, sp ? (size_t)(sp - s) - 2 : nl);
 		if (s[1] == 'C')
-			ev.kind = GCP_CONCURRENT;
-		else if (STARTS(ev.name, strlen(ev.name), "Pause Final Mark"))
-			ev.kind = GCP_REMARK;
-		else if (STARTS(ev.name, strlen(ev.name), "Pause Full"))
-			ev.kind = GCP_FULL;
+			ev->kind = GCP_CONCURRENT;
+		else if (STARTS(ev->name, strlen(ev->name), "Pause Final Mark"))
+			ev->kind = GCP_REMARK;
+		else if (STARTS(ev->name, strlen(ev->name), "Pause Full"))
+			ev->kind = GCP_FULL;
 		else
-			ev.kind = GCP_OTHER;
+			ev->kind = GCP_OTHER;
 	} else {
-		record_cause(s, n, ev.cause, sizeof ev.cause);
+		record_cause(s, n, ev->cause, sizeof ev->cause);
 		if (memmem(s, n, "CMS-initial-mark", 16)) {
-			ev.kind = GCP_OTHER;
-			snprintf(ev.name, sizeof ev.name, "CMS-initial-mark");
+			ev->kind = GCP_OTHER;
+			snprintf(ev->name, sizeof ev->name, "CMS-initial-mark");
 			gcp_set_collector(p, GCP_COL_CMS);
 		} else if (memmem(s, n, "CMS-remark", 10)) {
-			ev.kind = GCP_REMARK;
-			snprintf(ev.name, sizeof ev.name, "CMS-remark");
+			ev->kind = GCP_REMARK;
+			snprintf(ev->name, sizeof ev->name, "CMS-remark");
 			gcp_set_collector(p, GCP_COL_CMS);
 		} else {
 			/* A young GC that escalated into an old-generation collection is full. */
-			ev.kind = gcp_match(p, PL_OLD, s, n, 0) > 0 ? GCP_FULL : GCP_YOUNG;
-			snprintf(ev.name, sizeof ev.name, "GC");
+			ev->kind = gcp_match(p, PL_OLD, s, n, 0) > 0 ? GCP_FULL : GCP_YOUNG;
+			snprintf(ev->name, sizeof ev->name, "GC");
 		}
 	}
+	return g1;
+}
 
-	/* Failures printed inside the record mark its cause. */
-	{
-		static const char *const fails[] = {"to-space exhausted", "to-space overflow",
-		                                    "promotion failed", "concurrent mode failure"};
-		for (size_t i = 0; i < sizeof fails / sizeof fails[0]; i++)
-			if (memmem(s, n, fails[i], strlen(fails[i])))
-				gcp_mark_failed(&ev, fails[i]);
-	}
+/* Failures printed inside the record mark its cause; the generations, from the whole
+ * text, name the collector. */
+static void generations(struct gcparse *p, const char *s, size_t n, struct gcp_event *ev)
+{
+	static const char *const fails[] = {"to-space exhausted", "to-space overflow",
+	                                    "promotion failed", "concurrent mode failure"};
 
-	/* Generations, from the whole text. */
+	for (size_t i = 0; i < sizeof fails / sizeof fails[0]; i++)
+		if (memmem(s, n, fails[i], strlen(fails[i])))
+			gcp_mark_failed(ev, fails[i]);
 	if (gcp_match(p, PL_YOUNG, s, n, 0) > 0) {
 		const char *g = s + pcre2_get_ovector_pointer(p->md)[0];
-		triple(p, s, 1, &ev.young_before_kb, &ev.young_after_kb, &ev.young_total_kb);
+		triple(p, s, 1, &ev->young_before_kb, &ev->young_after_kb, &ev->young_total_kb);
 		if (g[1] == 'P' && g[2] == 'a')
 			gcp_set_collector(p, GCP_COL_CMS);
 		else if (g[1] == 'D')
 			gcp_set_collector(p, GCP_COL_SERIAL);
 		else
 			gcp_set_collector(p, GCP_COL_PARALLEL);
-		if (ev.kind == GCP_YOUNG && !strcmp(ev.name, "GC"))
-			gcp_copy(ev.name, sizeof ev.name, g + 1, strcspn(g + 1, ": ("));
+		if (ev->kind == GCP_YOUNG && !strcmp(ev->name, "GC"))
+			gcp_copy(ev->name, sizeof ev->name, g + 1, strcspn(g + 1, ": ("));
 	}
 	if (gcp_match(p, PL_OLD, s, n, 0) > 0) {
-		triple(p, s, 1, &ev.old_before_kb, &ev.old_after_kb, &ev.old_total_kb);
+		triple(p, s, 1, &ev->old_before_kb, &ev->old_after_kb, &ev->old_total_kb);
 		const char *g = s + pcre2_get_ovector_pointer(p->md)[0];
 		if (g[1] == 'T')
 			gcp_set_collector(p, GCP_COL_SERIAL);
@@ -309,24 +307,46 @@ static void finish_record(struct gcparse *p, const char *s, size_t n, const char
 			gcp_set_collector(p, GCP_COL_CMS);
 	}
 	if (gcp_match(p, PL_META, s, n, 0) > 0)
-		triple(p, s, 1, &ev.meta_before_kb, &ev.meta_after_kb, &ev.meta_total_kb);
+		triple(p, s, 1, &ev->meta_before_kb, &ev->meta_after_kb, &ev->meta_total_kb);
+}
 
-	/* Whole heap and pause, from the record's own level. */
-	if (gcp_match(p, PL_HEAP, top, tn, 0) > 0) {
-		ev.heap_before_kb = gcp_group_kb(p, top, 1);
-		ev.heap_after_kb = gcp_group_kb(p, top, 2);
-		ev.heap_total_kb = gcp_group_kb(p, top, 3);
-		if (ev.heap_after_kb == GCP_NONE) /* `109176K(249088K)`: occupancy at a mark */
-			ev.heap_after_kb = ev.heap_before_kb;
-	}
+/* Whole heap and pause, from the record's own level (top, tn bytes): the last duration
+ * written in it (*ms: in ms, Shenandoah 8u's, stamped at the end), or GCP_NONE. */
+static int64_t heap_and_time(struct gcparse *p, const char *top, size_t tn, struct gcp_event *ev,
+                             int *ms)
+{
 	int64_t t = GCP_NONE;
+
+	if (gcp_match(p, PL_HEAP, top, tn, 0) > 0) {
+		ev->heap_before_kb = gcp_group_kb(p, top, 1);
+		ev->heap_after_kb = gcp_group_kb(p, top, 2);
+		ev->heap_total_kb = gcp_group_kb(p, top, 3);
+		if (ev->heap_after_kb == GCP_NONE) /* `109176K(249088K)`: occupancy at a mark */
+			ev->heap_after_kb = ev->heap_before_kb;
+	}
 	for (size_t pos = 0; pos < tn && gcp_match(p, PL_PAUSE, top, tn, pos) > 0;) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->md);
 		size_t un;
-		ms = gcp_group(p, top, 2, &un) != NULL;
-		t = gcp_group_fixed(p, top, 1, ms ? 3 : 6);
+		*ms = gcp_group(p, top, 2, &un) != NULL;
+		t = gcp_group_fixed(p, top, 1, *ms ? 3 : 6);
 		pos = ov[1];
 	}
+	return t;
+}
+
+/* A complete record: s[0..n) is the record, tail what followed its closing bracket. */
+static void finish_record(struct gcparse *p, const char *s, size_t n, const char *tail,
+                          size_t tailn)
+{
+	struct gcp_event ev;
+	size_t tn = top_level(s, n, p->top, sizeof p->top);
+	int g1, ms = 0;
+	int64_t t, back = GCP_NONE;
+
+	gcp_event_clear(&ev);
+	g1 = classify(p, s, n, &ev);
+	generations(p, s, n, &ev);
+	t = heap_and_time(p, p->top, tn, &ev, &ms);
 	if (t == GCP_NONE) {
 		p->st.incomplete++;
 		gcp_unparsed(p, s, n, "record without a duration");

@@ -53,6 +53,73 @@ static int put(char *text, size_t cap, size_t *n, const char *key, const char *v
 	return 0;
 }
 
+/* soak calibrate's own options (those it shares with soak study are cmd_study_args'). */
+struct calib_args {
+	const char *url;    /* --url: a target already running */
+	const char *start;  /* --start CMD */
+	const char *stop;   /* --stop CMD, or NULL */
+	const char *label;  /* --label, NULL: the scenario's */
+	const char *before; /* --before-each CMD, or NULL */
+	const char *runs;   /* --runs N, as text for the study file */
+	const char *warm;   /* --warmup-runs N, likewise */
+	int restart;        /* --restart */
+};
+
+/* 1 when c is one of soak calibrate's own options (into *ca), else 0. */
+static int calibrate_option(int c, const char *arg, struct calib_args *ca)
+{
+	switch (c) {
+	case 'u':
+		ca->url = arg;
+		return 1;
+	case 'S':
+		ca->start = arg;
+		return 1;
+	case 'T':
+		ca->stop = arg;
+		return 1;
+	case 'n':
+		ca->runs = arg;
+		return 1;
+	case 'l':
+		ca->label = arg;
+		return 1;
+	case 'b':
+		ca->before = arg;
+		return 1;
+	case 'w':
+		ca->warm = arg;
+		return 1;
+	case 'R':
+		ca->restart = 1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The study of one target the options describe, as a study file's text (cap bytes at
+ * text): 0, or -1 after saying which option's value does not fit. */
+static int study_text(char *text, size_t cap, const char *scenario, const struct calib_args *ca)
+{
+	char name[512];
+	size_t n = (size_t)snprintf(text, cap, "[study]\n");
+
+	snprintf(name, sizeof name, "calibrate %s %s", scenario, ca->label);
+	if (put(text, cap, &n, "name", name) < 0 || put(text, cap, &n, "scenario", scenario) < 0 ||
+	    put(text, cap, &n, "rounds", ca->runs) < 0 ||
+	    put(text, cap, &n, "warmup_runs", ca->warm) < 0 ||
+	    put(text, cap, &n, "keep_running", ca->restart ? "no" : "yes") < 0 ||
+	    (ca->before && put(text, cap, &n, "before_each", ca->before) < 0))
+		return -1;
+	n += (size_t)snprintf(text + n, cap - n, "[target.%s]\n", ca->label);
+	if ((ca->url && put(text, cap, &n, "url", ca->url) < 0) ||
+	    (ca->start && put(text, cap, &n, "start", ca->start) < 0) ||
+	    (ca->stop && put(text, cap, &n, "stop", ca->stop) < 0))
+		return -1;
+	return 0;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -74,13 +141,11 @@ int cmd_calibrate(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct cmd_study_args a = {.db_path = db_default_path()};
+	struct calib_args ca = {.runs = "5", .warm = "1"};
 	char *text = malloc(65536);
-	const char *url = NULL, *start = NULL, *stop = NULL, *label = NULL, *before = NULL;
-	const char *runs = "5", *warm = "1";
-	int restart = 0, c, rc = EXIT_USAGE, got;
+	int c, rc = EXIT_USAGE, got;
 	struct scenario scn = {0};
 	struct study st = {0};
-	size_t n = 0, cap = 65536;
 	char err[1024];
 
 	a.sets = calloc((size_t)argc + 1, sizeof *a.sets);
@@ -93,79 +158,37 @@ int cmd_calibrate(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":qvh", opts, NULL)) != -1) {
 		if ((got = cmd_study_opt(c, optarg, &a, "soak calibrate")) < 0)
 			goto done;
-		if (got)
+		if (got || calibrate_option(c, optarg, &ca))
 			continue;
-		switch (c) {
-		case 'u':
-			url = optarg;
-			break;
-		case 'S':
-			start = optarg;
-			break;
-		case 'T':
-			stop = optarg;
-			break;
-		case 'n':
-			runs = optarg;
-			break;
-		case 'l':
-			label = optarg;
-			break;
-		case 'b':
-			before = optarg;
-			break;
-		case 'w':
-			warm = optarg;
-			break;
-		case 'R':
-			restart = 1;
-			break;
-		case 'h':
+		if (c == 'h') {
 			usage_calibrate(stdout);
 			rc = EXIT_OK;
 			goto done;
-		default:
-			fprintf(stderr, "soak calibrate: %s '%s'\n",
-			        c == ':' ? "option needs a value:" : "unknown option",
-			        argv[optind - 1]);
-			cmd_usage("calibrate");
-			goto done;
 		}
+		fprintf(stderr, "soak calibrate: %s '%s'\n",
+		        c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+		cmd_usage("calibrate");
+		goto done;
 	}
-	if (optind + 1 != argc || !url == !start) {
+	if (optind + 1 != argc || !ca.url == !ca.start) {
 		fprintf(stderr, "soak calibrate: %s\n",
 		        optind + 1 != argc ? "one scenario file, please"
 		                           : "give the target: --url URL or --start CMD");
 		cmd_usage("calibrate");
 		goto done;
 	}
-	if (!strcmp(runs, "1") || !strcmp(runs, "0")) {
+	if (!strcmp(ca.runs, "1") || !strcmp(ca.runs, "0")) {
 		fprintf(stderr, "soak calibrate: --runs: at least 2 (a spread needs two runs)\n");
 		goto done;
 	}
-	if (!label) {
+	if (!ca.label) {
 		if (scn_load(&scn, argv[optind], a.sets, a.nsets, err, sizeof err) < 0) {
 			fprintf(stderr, "soak calibrate: %s\n", err);
 			goto done;
 		}
-		label = scn.label;
+		ca.label = scn.label;
 	}
-	n = (size_t)snprintf(text, cap, "[study]\n");
-	{
-		char name[512];
-		snprintf(name, sizeof name, "calibrate %s %s", argv[optind], label);
-		if (put(text, cap, &n, "name", name) < 0 ||
-		    put(text, cap, &n, "scenario", argv[optind]) < 0 ||
-		    put(text, cap, &n, "rounds", runs) < 0 ||
-		    put(text, cap, &n, "warmup_runs", warm) < 0 ||
-		    put(text, cap, &n, "keep_running", restart ? "no" : "yes") < 0 ||
-		    (before && put(text, cap, &n, "before_each", before) < 0))
-			goto done;
-	}
-	n += (size_t)snprintf(text + n, cap - n, "[target.%s]\n", label);
-	if ((url && put(text, cap, &n, "url", url) < 0) ||
-	    (start && put(text, cap, &n, "start", start) < 0) ||
-	    (stop && put(text, cap, &n, "stop", stop) < 0))
+	if (study_text(text, 65536, argv[optind], &ca) < 0)
 		goto done;
 	if (study_parse_text(&st, "(command line)", text, err, sizeof err) < 0) {
 		/* The message names a line of the text built here: say which option it was. */

@@ -104,19 +104,34 @@ static void print_aggregate(const struct jmeter_result *r)
 	print_row("TOTAL", &r->total.r);
 }
 
-static int import_jmeter(const char *path, const char *db, const char *label, int64_t interval,
-                         int64_t warmup, const char *name, const char *conn, int ts_end)
+/* soak import's options, as given. */
+struct import_args {
+	const char *db;     /* --db */
+	const char *label;  /* jmeter: --label, required */
+	const char *name;   /* jmeter: --name, or NULL */
+	const char *conn;   /* jmeter: --connection */
+	int64_t interval;   /* jmeter: --interval, 0: chosen for the file */
+	int64_t warmup;     /* jmeter: --warmup */
+	int ts_end;         /* jmeter: --timestamp end */
+	const char *source; /* nmon: --source, required */
+	const char *match;  /* nmon: --match, or NULL */
+	const char *host;   /* nmon: --host-name, or NULL */
+	int jm_only;        /* an option of the jmeter importer only was given */
+	int nmon_only;      /* one of the nmon importer only */
+};
+
+static int import_jmeter(const char *path, const struct import_args *a)
 {
 	struct jmeter_opts o = {.path = path,
-	                        .db_path = db,
-	                        .label = label,
-	                        .name = name,
-	                        .interval_ms = interval,
-	                        .warmup_ms = warmup,
-	                        .ts_end = ts_end,
-	                        .connection = conn};
+	                        .db_path = a->db,
+	                        .label = a->label,
+	                        .name = a->name,
+	                        .interval_ms = a->interval,
+	                        .warmup_ms = a->warmup,
+	                        .ts_end = a->ts_end,
+	                        .connection = a->conn};
 	struct jmeter_result r;
-	char err[1024], a[40], b[32];
+	char err[1024], t[40], b[32];
 	int rc = jmeter_import(&o, &r, err, sizeof err);
 	int64_t span;
 
@@ -138,9 +153,9 @@ static int import_jmeter(const char *path, const char *db, const char *label, in
 			        r.levels[s]);
 	printf("run %lld: %s (%s, label %s): %lld samples, %lld failed, %d label%s; from %s, %s; "
 	       "%s at",
-	       (long long)r.run_id, path, r.format_xml ? "XML" : "CSV", label, (long long)r.samples,
-	       (long long)r.errors, r.nlabels, r.nlabels == 1 ? "" : "s",
-	       clock_iso(r.started_ms, a, sizeof a), dur_format(span, b, sizeof b),
+	       (long long)r.run_id, path, r.format_xml ? "XML" : "CSV", a->label,
+	       (long long)r.samples, (long long)r.errors, r.nlabels, r.nlabels == 1 ? "" : "s",
+	       clock_iso(r.started_ms, t, sizeof t), dur_format(span, b, sizeof b),
 	       r.nsteps > 1 ? "a sweep" : "fixed");
 	for (int s = 0; s < r.nsteps; s++)
 		printf("%s %d", s ? "," : "", r.levels[s]);
@@ -149,19 +164,21 @@ static int import_jmeter(const char *path, const char *db, const char *label, in
 		printf("%s %.0f %%", s ? "," : "",
 		       span > 0 ? 100.0 * (double)r.held_ms[s] / (double)span : 100.0);
 	printf(" of the file); intervals of %s%s\n", dur_format(r.interval_ms, b, sizeof b),
-	       interval ? "" : " (chosen for the file's length)");
+	       a->interval ? "" : " (chosen for the file's length)");
 	print_aggregate(&r);
 	jmeter_result_release(&r);
 	return EXIT_OK;
 }
 
-static int import_nmon(const char *path, const char *db, const char *source, const char *match,
-                       const char *host)
+static int import_nmon(const char *path, const struct import_args *a)
 {
-	struct nmon_opts o = {
-	    .path = path, .db_path = db, .source = source, .match = match, .host_name = host};
+	struct nmon_opts o = {.path = path,
+	                      .db_path = a->db,
+	                      .source = a->source,
+	                      .match = a->match,
+	                      .host_name = a->host};
 	struct nmon_result r;
-	char err[1024], a[40], b[32];
+	char err[1024], t[40], b[32];
 	int rc = nmon_import(&o, &r, err, sizeof err);
 
 	if (rc < 0) {
@@ -170,16 +187,107 @@ static int import_nmon(const char *path, const char *db, const char *source, con
 	}
 	if (r.warning[0])
 		fprintf(stderr, "soak import: warning: %s\n", r.warning);
-	if (match && r.matched == 0)
+	if (a->match && r.matched == 0)
 		fprintf(stderr, "soak import: warning: no process in %s's TOP lines matches '%s'\n",
-		        path, match);
+		        path, a->match);
 	printf("%s: %lld snapshots from %s over %s, %lld samples of source '%s' host '%s'", path,
-	       (long long)r.snapshots, clock_iso(r.first_ms, a, sizeof a),
-	       dur_format(r.last_ms - r.first_ms, b, sizeof b), (long long)r.samples, source,
+	       (long long)r.snapshots, clock_iso(r.first_ms, t, sizeof t),
+	       dur_format(r.last_ms - r.first_ms, b, sizeof b), (long long)r.samples, a->source,
 	       r.host);
-	if (match)
-		printf("; '%s' listed in %lld of them", match, (long long)r.matched);
+	if (a->match)
+		printf("; '%s' listed in %lld of them", a->match, (long long)r.matched);
 	printf("\n");
+	return EXIT_OK;
+}
+
+/* The value of --interval or --warmup into *d: EXIT_OK, or EXIT_USAGE after saying why. */
+static int duration_option(const char *opt, const char *arg, int64_t *d, int64_t min)
+{
+	char err[256];
+
+	if (dur_parse(arg, d, err, sizeof err) < 0) {
+		fprintf(stderr, "soak import: --%s: %s\n", opt, err);
+		return EXIT_USAGE;
+	}
+	if (*d < min) {
+		fprintf(stderr, "soak import: --%s: at least 100ms\n", opt);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* Option c (with its value arg) into *a: EXIT_OK, EXIT_USAGE after saying what is wrong
+ * with the value, or -1 when c is none of the options (--help, a missing value, an
+ * unknown option: the caller's). */
+static int import_option(struct import_args *a, int c, const char *arg)
+{
+	a->jm_only |= c == OPT_LABEL || c == OPT_NAME || c == OPT_INTERVAL || c == OPT_WARMUP ||
+	              c == OPT_CONN || c == OPT_TS;
+	a->nmon_only |= c == OPT_SOURCE || c == OPT_MATCH || c == OPT_HOST;
+	switch (c) {
+	case OPT_DB:
+		a->db = arg;
+		return EXIT_OK;
+	case OPT_LABEL:
+		a->label = arg;
+		return EXIT_OK;
+	case OPT_NAME:
+		a->name = arg;
+		return EXIT_OK;
+	case OPT_SOURCE:
+		a->source = arg;
+		return EXIT_OK;
+	case OPT_MATCH:
+		a->match = arg;
+		return EXIT_OK;
+	case OPT_HOST:
+		a->host = arg;
+		return EXIT_OK;
+	case OPT_INTERVAL:
+		return duration_option("interval", arg, &a->interval, 100);
+	case OPT_WARMUP:
+		return duration_option("warmup", arg, &a->warmup, INT64_MIN);
+	case OPT_CONN:
+		if (strcmp(arg, "keepalive") != 0 && strcmp(arg, "close") != 0) {
+			fprintf(stderr, "soak import: --connection: keepalive or close, not '%s'\n",
+			        arg);
+			return EXIT_USAGE;
+		}
+		a->conn = arg;
+		return EXIT_OK;
+	case OPT_TS:
+		if (strcmp(arg, "start") != 0 && strcmp(arg, "end") != 0) {
+			fprintf(stderr, "soak import: --timestamp: start or end, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		a->ts_end = strcmp(arg, "end") == 0;
+		return EXIT_OK;
+	default:
+		return -1;
+	}
+}
+
+/* What each importer needs, and no option of the other's: EXIT_OK, or EXIT_USAGE after
+ * saying what is missing. */
+static int check_args(const char *kind, const struct import_args *a)
+{
+	int jm = strcmp(kind, "jmeter") == 0;
+
+	if (jm && !a->label) {
+		fprintf(stderr,
+		        "soak import jmeter: --label is required (the system under test)\n");
+		return EXIT_USAGE;
+	}
+	if (!jm && !a->source) {
+		fprintf(stderr, "soak import nmon: --source is required (app, db, host, ...)\n");
+		return EXIT_USAGE;
+	}
+	if (jm ? a->nmon_only : a->jm_only) {
+		fprintf(stderr, "soak import %s: an option of the other importer was given\n",
+		        kind);
+		cmd_usage("import");
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }
 
@@ -199,11 +307,9 @@ int cmd_import(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *db = db_default_path(), *label = NULL, *name = NULL, *conn = "keepalive";
-	const char *source = NULL, *match = NULL, *host = NULL, *kind, *file = NULL;
-	int64_t interval = 0, warmup = 0; /* interval 0: chosen for the file */
-	int ts_end = 0, c, jm, jm_only = 0, nmon_only = 0;
-	char err[256];
+	struct import_args a = {.db = db_default_path(), .conn = "keepalive"};
+	const char *kind;
+	int c, rc;
 
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		usage(stdout);
@@ -215,102 +321,34 @@ int cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	kind = argv[1];
-	jm = strcmp(kind, "jmeter") == 0;
 	argc--;
 	argv++;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		int64_t *d = NULL;
-		jm_only |= c == OPT_LABEL || c == OPT_NAME || c == OPT_INTERVAL ||
-		           c == OPT_WARMUP || c == OPT_CONN || c == OPT_TS;
-		nmon_only |= c == OPT_SOURCE || c == OPT_MATCH || c == OPT_HOST;
-		switch (c) {
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_LABEL:
-			label = optarg;
-			break;
-		case OPT_NAME:
-			name = optarg;
-			break;
-		case OPT_SOURCE:
-			source = optarg;
-			break;
-		case OPT_MATCH:
-			match = optarg;
-			break;
-		case OPT_HOST:
-			host = optarg;
-			break;
-		case OPT_INTERVAL:
-			d = &interval;
-			break;
-		case OPT_WARMUP:
-			d = &warmup;
-			break;
-		case OPT_CONN:
-			if (strcmp(optarg, "keepalive") != 0 && strcmp(optarg, "close") != 0) {
-				fprintf(stderr,
-				        "soak import: --connection: keepalive or close, not '%s'\n",
-				        optarg);
-				return EXIT_USAGE;
-			}
-			conn = optarg;
-			break;
-		case OPT_TS:
-			if (strcmp(optarg, "start") != 0 && strcmp(optarg, "end") != 0) {
-				fprintf(stderr,
-				        "soak import: --timestamp: start or end, not '%s'\n",
-				        optarg);
-				return EXIT_USAGE;
-			}
-			ts_end = strcmp(optarg, "end") == 0;
-			break;
-		case 'h':
+		if ((rc = import_option(&a, c, optarg)) >= 0) {
+			if (rc != EXIT_OK)
+				return rc;
+			continue;
+		}
+		if (c == 'h') {
 			usage(stdout);
 			return EXIT_OK;
-		case ':':
+		}
+		if (c == ':')
 			fprintf(stderr, "soak import: option '%s' needs a value\n",
 			        argv[optind - 1]);
-			cmd_usage("import");
-			return EXIT_USAGE;
-		default:
+		else
 			fprintf(stderr, "soak import: unknown option '%s'\n", argv[optind - 1]);
-			cmd_usage("import");
-			return EXIT_USAGE;
-		}
-		if (d && dur_parse(optarg, d, err, sizeof err) < 0) {
-			fprintf(stderr, "soak import: --%s: %s\n",
-			        d == &interval ? "interval" : "warmup", err);
-			return EXIT_USAGE;
-		}
-		if (d == &interval && interval < 100) {
-			fprintf(stderr, "soak import: --interval: at least 100ms\n");
-			return EXIT_USAGE;
-		}
+		cmd_usage("import");
+		return EXIT_USAGE;
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "soak import %s: give one file\n", kind);
 		cmd_usage("import");
 		return EXIT_USAGE;
 	}
-	file = argv[optind];
-	if (jm && !label) {
-		fprintf(stderr,
-		        "soak import jmeter: --label is required (the system under test)\n");
-		return EXIT_USAGE;
-	}
-	if (!jm && !source) {
-		fprintf(stderr, "soak import nmon: --source is required (app, db, host, ...)\n");
-		return EXIT_USAGE;
-	}
-	if (jm ? nmon_only : jm_only) {
-		fprintf(stderr, "soak import %s: an option of the other importer was given\n",
-		        kind);
-		cmd_usage("import");
-		return EXIT_USAGE;
-	}
-	return jm ? import_jmeter(file, db, label, interval, warmup, name, conn, ts_end)
-	          : import_nmon(file, db, source, match, host);
+	if ((rc = check_args(kind, &a)) != EXIT_OK)
+		return rc;
+	return strcmp(kind, "jmeter") == 0 ? import_jmeter(argv[optind], &a)
+	                                   : import_nmon(argv[optind], &a);
 }

@@ -53,7 +53,10 @@ static void help(void)
 	    "schema, 3 runtime failure (database, gnuplot, writing).\n");
 }
 
-int cmd_report(int argc, char **argv)
+/* Reads argv into *o (dbs and labels: its arrays) and *junit: EXIT_OK, -1 after --help
+ * (exit status 0), or EXIT_USAGE after saying what is wrong. */
+static int parse_args(int argc, char **argv, struct rpt_opts *o, const char **dbs,
+                      const char **labels, const char **junit)
 {
 	static const struct option opts[] = {
 	    {"out", required_argument, NULL, 'o'},
@@ -66,50 +69,43 @@ int cmd_report(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *dbs[RPT_MAX_DBS], *labels[RPT_MAX_LABELS];
-	struct rpt_opts o = {.dbs = dbs, .labels = labels, .outdir = "report", .plots = 1};
-	struct report *r = NULL;
-	struct rpt_counts n;
-	char err[1024];
-	const char *junit = NULL;
-	int c, usage = 0, rc;
+	int c;
 
-	memset(&r, 0, sizeof r);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			o.outdir = optarg;
+			o->outdir = optarg;
 			break;
 		case 'd':
-			if (o.ndbs >= RPT_MAX_DBS)
+			if (o->ndbs >= RPT_MAX_DBS)
 				goto too_many;
-			dbs[o.ndbs++] = optarg;
+			dbs[o->ndbs++] = optarg;
 			break;
 		case 'r':
-			o.runs = optarg;
+			o->runs = optarg;
 			break;
 		case 'l':
-			if (o.nlabels >= RPT_MAX_LABELS) {
+			if (o->nlabels >= RPT_MAX_LABELS) {
 				fprintf(stderr, "soak report: more than %d --label options\n",
 				        RPT_MAX_LABELS);
 				return EXIT_USAGE;
 			}
-			labels[o.nlabels++] = optarg;
+			labels[o->nlabels++] = optarg;
 			break;
 		case 't':
-			o.title = optarg;
+			o->title = optarg;
 			break;
 		case 'n':
-			o.plots = 0;
+			o->plots = 0;
 			break;
 		case 'j':
-			junit = optarg;
+			*junit = optarg;
 			break;
 		case 'h':
 			help();
-			return EXIT_OK;
+			return -1;
 		case ':':
 			fprintf(stderr, "soak report: option '%s' needs a value\n",
 			        argv[optind - 1]);
@@ -122,12 +118,30 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	for (; optind < argc; optind++) {
-		if (o.ndbs >= RPT_MAX_DBS)
+		if (o->ndbs >= RPT_MAX_DBS)
 			goto too_many;
-		dbs[o.ndbs++] = argv[optind];
+		dbs[o->ndbs++] = argv[optind];
 	}
-	if (o.ndbs == 0)
-		dbs[o.ndbs++] = db_default_path();
+	if (o->ndbs == 0)
+		dbs[o->ndbs++] = db_default_path();
+	return EXIT_OK;
+too_many:
+	fprintf(stderr, "soak report: more than %d databases\n", RPT_MAX_DBS);
+	return EXIT_USAGE;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *dbs[RPT_MAX_DBS], *labels[RPT_MAX_LABELS];
+	struct rpt_opts o = {.dbs = dbs, .labels = labels, .outdir = "report", .plots = 1};
+	struct report *r = NULL;
+	struct rpt_counts n;
+	char err[1024];
+	const char *junit = NULL;
+	int usage = 0, rc;
+
+	if ((rc = parse_args(argc, argv, &o, dbs, labels, &junit)) != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
 	if (!*o.outdir) {
 		fprintf(stderr, "soak report: empty output directory\n");
 		return EXIT_USAGE;
@@ -163,7 +177,4 @@ int cmd_report(int argc, char **argv)
 done:
 	rpt_delete(r);
 	return rc;
-too_many:
-	fprintf(stderr, "soak report: more than %d databases\n", RPT_MAX_DBS);
-	return EXIT_USAGE;
 }

@@ -1,38 +1,30 @@
 /*
  * soak run — runs scenarios one after another (an overnight job queue), or a quick
  * scenario built from the command line.
+ *
+ * The command reads its options into a struct run_opts, checks them, builds the
+ * scenarios (scenario files, the quick options, or a stopped run to resume) and hands
+ * them to run/queue.h, which runs them; it keeps the usage, the messages about the
+ * command line and the exit status, and writes --junit and --json's lines through the
+ * report and `soak runs`.
  */
-#include <curl/curl.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd.h"
-#include "run/resume.h"
 #include "db.h"
-#include "log.h"
-#include "report/report.h"
-#include "run/metrics.h"
-#include "run/runner.h"
 #include "dur.h"
 #include "engine/engine.h"
 #include "engine/h1.h"
+#include "log.h"
+#include "report/report.h"
+#include "run/metrics.h"
+#include "run/queue.h"
+#include "run/resume.h"
 #include "scenario/scenario.h"
-
-/* Set by the signal handlers; read by the runner. */
-static volatile sig_atomic_t sigint_count, sigterm_seen;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGINT)
-		sigint_count++;
-	else
-		sigterm_seen = 1;
-}
 
 static void usage_run(FILE *f)
 {
@@ -169,540 +161,565 @@ static int write_junit(const char *path, const char *db_path, const struct scena
 	return rc;
 }
 
-int cmd_run(int argc, char **argv)
-{
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, OPT_DB},
-	    {"set", required_argument, NULL, OPT_SET},
-	    {"threads", required_argument, NULL, OPT_THREADS},
-	    {"cpus", required_argument, NULL, OPT_CPUS},
-	    {"loop", required_argument, NULL, OPT_LOOP},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"url", required_argument, NULL, OPT_URL},
-	    {"concurrency", required_argument, NULL, 'c'},
-	    {"duration", required_argument, NULL, 'd'},
-	    {"method", required_argument, NULL, OPT_METHOD},
-	    {"body", required_argument, NULL, OPT_BODY},
-	    {"header", required_argument, NULL, 'H'},
-	    {"label", required_argument, NULL, OPT_LABEL},
-	    {"connection", required_argument, NULL, OPT_CONNECTION},
-	    {"interval", required_argument, NULL, OPT_INTERVAL},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"expect-status", required_argument, NULL, OPT_EXPECT},
-	    {"warmup", required_argument, NULL, OPT_WARMUP},
-	    {"ramp-up", required_argument, NULL, OPT_RAMP},
-	    {"think", required_argument, NULL, OPT_THINK},
-	    {"json", no_argument, NULL, OPT_JSON},
-	    {"resume", required_argument, NULL, OPT_RESUME},
-	    {"rate", required_argument, NULL, OPT_RATE},
-	    {"arrival", required_argument, NULL, OPT_ARRIVAL},
-	    {"max-in-flight", required_argument, NULL, OPT_MAX_IN_FLIGHT},
-	    {"max-lag", required_argument, NULL, OPT_MAX_LAG},
-	    {"find-max-rate", no_argument, NULL, OPT_FIND_MAX},
-	    {"slo", required_argument, NULL, OPT_SLO},
-	    {"from", required_argument, NULL, OPT_FROM},
-	    {"to", required_argument, NULL, OPT_TO},
-	    {"step-duration", required_argument, NULL, OPT_STEP_DURATION},
-	    {"agent", required_argument, NULL, OPT_AGENT},
-	    {"agents", required_argument, NULL, OPT_AGENTS},
-	    {"group", required_argument, NULL, OPT_GROUP},
-	    {"start-at", required_argument, NULL, OPT_START_AT},
-	    {"start-in", required_argument, NULL, OPT_START_IN},
-	    {"clock-dir", required_argument, NULL, OPT_CLOCK_DIR},
-	    {"client", required_argument, NULL, OPT_CLIENT},
-	    {"metrics", required_argument, NULL, OPT_METRICS},
-	    {"junit", required_argument, NULL, OPT_JUNIT},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *db_path = db_default_path();
-	char **sets = calloc((size_t)argc + 1, sizeof *sets);
-	int nsets = 0, quiet = 0, verbose = 0, threads = 0, json = 0, c, rc = EXIT_OK;
-	int client = -1, need_curl = 0; /* --client; some scenario is sent by libcurl */
-	long long resume_id = 0;        /* --resume */
-	struct run_resume resume;
-	enum engine_loop loop = LOOP_AUTO;
-	/* quick mode: [scenario] lines and [request] lines */
-	char *qs = NULL, *qr = NULL;
-	size_t qsl = 0, qrl = 0;
-	const char *url = NULL, *label = NULL;
-	int have_conc = 0, have_dur = 0, have_rate = 0, find_max = 0, have_slo = 0;
-	struct slo slo;
-	struct runner_search search = {0};
-	char err[1024];
-	struct agent_args aargs = {0};
-	char *cpus_set = NULL; /* --cpus, as a --set */
-	struct agent agent;
-	const char *metrics_spec = NULL, *junit = NULL; /* --metrics, --junit */
-	struct metrics *metrics = NULL;
-	int64_t *run_ids = NULL; /* --junit: the runs made, in order (-1: none recorded) */
+/* soak run's command line, as read: what the command checks, builds the scenarios from
+ * and hands to the queue.  Where a scenario has the setting too, the option wins. */
+struct run_opts {
+	const char *db_path;   /* --db, else $SOAK_DB or soak.db */
+	char **sets;           /* --set values, then --cpus as one (room for argc + 1) */
+	int nsets;             /* entries in sets */
+	char *cpus_set;        /* --cpus LIST as "scenario.cpus=LIST" (owned), or NULL */
+	int threads;           /* --threads, 0: the scenario's */
+	enum engine_loop loop; /* --loop */
+	int client;            /* --client as an enum plan_client, -1: the scenario's */
+	int quiet;             /* -q */
+	int verbose;           /* -v, counted */
+	int json;              /* --json */
+	long long resume_id;   /* --resume RUN_ID, 0: a new run */
+	const char *metrics;   /* --metrics ADDR:PORT (its form checked), or NULL */
+	const char *junit;     /* --junit FILE, or NULL */
+	/* quick mode: the [scenario] (qs) and [request] (qr) lines the options make, in the
+	 * order given (malloc'd, qsl and qrl bytes long) */
+	char *qs, *qr;
+	size_t qsl, qrl;
+	const char *url, *label;            /* --url, --label */
+	int have_conc, have_dur, have_rate; /* -c, -d, --rate given */
+	int find_max;                       /* --find-max-rate */
+	int have_slo;                       /* --slo given (into slo) */
+	struct slo slo;                     /* --slo */
+	struct runner_search search;        /* --from, --to, --step-duration (slo: later) */
+	struct agent_args aargs;            /* the agent options as given */
+	struct agent agent;                 /* and as set up from them, when aargs.agent */
+	char **files;                       /* the scenario files: argv after the options */
+	int nfiles;                         /* how many */
+};
 
-	if (!sets)
+/* What a parse step returns for an option that is not its own. */
+#define NOT_MINE (-1)
+
+/* The options every mode takes.  Returns EXIT_OK, an exit status after printing what is
+ * wrong, or NOT_MINE. */
+static int general_option(struct run_opts *o, int c, char *arg)
+{
+	char err[1024], *end;
+	long lv;
+
+	switch (c) {
+	case OPT_DB:
+		o->db_path = arg;
+		return EXIT_OK;
+	case OPT_SET:
+		o->sets[o->nsets++] = arg;
+		return EXIT_OK;
+	case OPT_CPUS:
+		/* The same as --set scenario.cpus=LIST, so a scenario file takes it too. */
+		free(o->cpus_set);
+		if (asprintf(&o->cpus_set, "scenario.cpus=%s", arg) < 0) {
+			o->cpus_set = NULL;
+			return EXIT_RUNTIME;
+		}
+		return EXIT_OK;
+	case OPT_THREADS:
+		lv = strtol(arg, &end, 10);
+		o->threads = lv >= 1 && lv <= 256 ? (int)lv : 0;
+		if (end == arg || *end || !o->threads) {
+			fprintf(stderr, "soak run: --threads: expected 1..256, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	case OPT_LOOP:
+		if (!strcmp(arg, "poll"))
+			o->loop = LOOP_POLL;
+		else if (!strcmp(arg, "epoll"))
+			o->loop = LOOP_EPOLL;
+		else if (!strcmp(arg, "auto"))
+			o->loop = LOOP_AUTO;
+		else {
+			fprintf(stderr,
+			        "soak run: --loop: expected poll, epoll or auto, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	case OPT_METRICS: {
+		char host[256];
+		int port;
+		if (metrics_listen_parse(arg, host, sizeof host, &port, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: --metrics: %s\n", err);
+			return EXIT_USAGE;
+		}
+		o->metrics = arg;
+		return EXIT_OK;
+	}
+	case OPT_JUNIT:
+		o->junit = arg;
+		return EXIT_OK;
+	case OPT_CLIENT:
+		if ((o->client = plan_client_parse(arg)) < 0) {
+			fprintf(stderr,
+			        "soak run: --client: expected auto, curl or lean, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	case 'q':
+		o->quiet = 1;
+		return EXIT_OK;
+	case OPT_JSON:
+		o->json = 1;
+		return EXIT_OK;
+	case OPT_RESUME:
+		o->resume_id = strtoll(arg, &end, 10);
+		if (end == arg || *end || o->resume_id < 1) {
+			fprintf(stderr, "soak run: --resume: expected a run id, not '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	case 'v':
+		o->verbose++;
+		return EXIT_OK;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* The quick options: each is one line of the quick scenario's [scenario] or [request]
+ * section, with the option's value. */
+static const struct quick_key {
+	int opt;         /* its getopt code */
+	int request;     /* 1: a [request] line; 0: a [scenario] line */
+	const char *key; /* the scenario key */
+} quick_keys[] = {
+    {OPT_URL, 1, "url"},
+    {'c', 0, "concurrency"},
+    {'d', 0, "duration"},
+    {OPT_METHOD, 1, "method"},
+    {OPT_BODY, 1, "body"},
+    {'H', 1, "header"},
+    {OPT_LABEL, 0, "label"},
+    {OPT_CONNECTION, 0, "connection"},
+    {OPT_INTERVAL, 0, "interval"},
+    {OPT_TIMEOUT, 1, "timeout"},
+    {OPT_EXPECT, 1, "expect_status"},
+    {OPT_WARMUP, 0, "warmup"},
+    {OPT_RAMP, 0, "ramp_up"},
+    {OPT_THINK, 0, "think_time"},
+    {OPT_RATE, 0, "rate"},
+    {OPT_ARRIVAL, 0, "arrival"},
+    {OPT_MAX_IN_FLIGHT, 0, "max_in_flight"},
+    {OPT_MAX_LAG, 0, "max_lag"},
+};
+
+static int quick_option(struct run_opts *o, int c, char *arg)
+{
+	const struct quick_key *q = NULL;
+
+	for (size_t i = 0; i < sizeof quick_keys / sizeof quick_keys[0]; i++)
+		if (quick_keys[i].opt == c) {
+			q = &quick_keys[i];
+			break;
+		}
+	if (!q)
+		return NOT_MINE;
+	if (c == OPT_URL)
+		o->url = arg;
+	else if (c == OPT_LABEL)
+		o->label = arg;
+	o->have_conc |= c == 'c';
+	o->have_dur |= c == 'd';
+	o->have_rate |= c == OPT_RATE;
+	if (q->request ? add_line(&o->qr, &o->qrl, q->key, arg) < 0
+	               : add_line(&o->qs, &o->qsl, q->key, arg) < 0)
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+/* The capacity search's options (--find-max-rate and what goes with it). */
+static int search_option(struct run_opts *o, int c, char *arg)
+{
+	char err[1024];
+
+	switch (c) {
+	case OPT_FIND_MAX:
+		o->find_max = 1;
+		return EXIT_OK;
+	case OPT_SLO:
+		if (slo_parse(&o->slo, arg, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: %s\n", err);
+			return EXIT_USAGE;
+		}
+		o->have_slo = 1;
+		return EXIT_OK;
+	case OPT_FROM:
+	case OPT_TO:
+		if (dur_rate_parse(arg, c == OPT_FROM ? &o->search.from : &o->search.to, err,
+		                   sizeof err) < 0) {
+			fprintf(stderr, "soak run: --%s: %s\n", c == OPT_FROM ? "from" : "to", err);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	case OPT_STEP_DURATION:
+		if (dur_parse(arg, &o->search.step_ms, err, sizeof err) < 0 ||
+		    o->search.step_ms < 100) {
+			fprintf(stderr, "soak run: --step-duration: %s\n",
+			        o->search.step_ms < 100 ? "must be at least 100ms" : err);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* The agent options, as given (agent_setup judges them once all are read). */
+static int agent_option(struct run_opts *o, int c, char *arg)
+{
+	char *end;
+	long lv;
+
+	switch (c) {
+	case OPT_AGENT:
+		o->aargs.agent = arg;
+		return EXIT_OK;
+	case OPT_AGENTS:
+		lv = strtol(arg, &end, 10);
+		o->aargs.agents = lv >= 1 && lv <= AGENT_MAX ? (int)lv : 0;
+		if (end == arg || *end || !o->aargs.agents) {
+			fprintf(stderr, "soak run: --agents: expected 1..%d, not '%s'\n", AGENT_MAX,
+			        arg);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	case OPT_GROUP:
+		o->aargs.group = arg;
+		return EXIT_OK;
+	case OPT_START_AT:
+		o->aargs.start_at = arg;
+		return EXIT_OK;
+	case OPT_START_IN:
+		o->aargs.start_in = arg;
+		return EXIT_OK;
+	case OPT_CLOCK_DIR:
+		o->aargs.clock_dir = arg;
+		return EXIT_OK;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* soak run's options: quick_keys, the *_option functions and usage_run say what each does. */
+static const struct option run_options[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"set", required_argument, NULL, OPT_SET},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"cpus", required_argument, NULL, OPT_CPUS},
+    {"loop", required_argument, NULL, OPT_LOOP},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {"url", required_argument, NULL, OPT_URL},
+    {"concurrency", required_argument, NULL, 'c'},
+    {"duration", required_argument, NULL, 'd'},
+    {"method", required_argument, NULL, OPT_METHOD},
+    {"body", required_argument, NULL, OPT_BODY},
+    {"header", required_argument, NULL, 'H'},
+    {"label", required_argument, NULL, OPT_LABEL},
+    {"connection", required_argument, NULL, OPT_CONNECTION},
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"expect-status", required_argument, NULL, OPT_EXPECT},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"ramp-up", required_argument, NULL, OPT_RAMP},
+    {"think", required_argument, NULL, OPT_THINK},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"resume", required_argument, NULL, OPT_RESUME},
+    {"rate", required_argument, NULL, OPT_RATE},
+    {"arrival", required_argument, NULL, OPT_ARRIVAL},
+    {"max-in-flight", required_argument, NULL, OPT_MAX_IN_FLIGHT},
+    {"max-lag", required_argument, NULL, OPT_MAX_LAG},
+    {"find-max-rate", no_argument, NULL, OPT_FIND_MAX},
+    {"slo", required_argument, NULL, OPT_SLO},
+    {"from", required_argument, NULL, OPT_FROM},
+    {"to", required_argument, NULL, OPT_TO},
+    {"step-duration", required_argument, NULL, OPT_STEP_DURATION},
+    {"agent", required_argument, NULL, OPT_AGENT},
+    {"agents", required_argument, NULL, OPT_AGENTS},
+    {"group", required_argument, NULL, OPT_GROUP},
+    {"start-at", required_argument, NULL, OPT_START_AT},
+    {"start-in", required_argument, NULL, OPT_START_IN},
+    {"clock-dir", required_argument, NULL, OPT_CLOCK_DIR},
+    {"client", required_argument, NULL, OPT_CLIENT},
+    {"metrics", required_argument, NULL, OPT_METRICS},
+    {"junit", required_argument, NULL, OPT_JUNIT},
+    {NULL, 0, NULL, 0},
+};
+
+/* Reads argv into *o (which the caller zeroed; it releases it with release_opts).
+ * Returns EXIT_OK, -1 after --help (exit status 0), or an exit status after printing
+ * what is wrong. */
+static int parse_args(struct run_opts *o, int argc, char **argv)
+{
+	int c, rc;
+
+	o->db_path = db_default_path();
+	o->client = -1;
+	o->loop = LOOP_AUTO;
+	if (!(o->sets = calloc((size_t)argc + 1, sizeof *o->sets)))
 		return EXIT_RUNTIME;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:qvhc:d:H:", opts, NULL)) != -1) {
-		int bad = 0;
-		char *end;
-		long lv;
-		switch (c) {
-		case OPT_DB:
-			db_path = optarg;
-			break;
-		case OPT_SET:
-			sets[nsets++] = optarg;
-			break;
-		case OPT_CPUS:
-			/* The same as --set scenario.cpus=LIST, so a scenario file takes it too. */
-			free(cpus_set);
-			if (asprintf(&cpus_set, "scenario.cpus=%s", optarg) < 0) {
-				cpus_set = NULL;
-				rc = EXIT_RUNTIME;
-				goto done;
-			}
-			break;
-		case OPT_THREADS:
-			lv = strtol(optarg, &end, 10);
-			threads = lv >= 1 && lv <= 256 ? (int)lv : 0;
-			if (end == optarg || *end || !threads) {
-				fprintf(stderr, "soak run: --threads: expected 1..256, not '%s'\n",
-				        optarg);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			break;
-		case OPT_LOOP:
-			if (!strcmp(optarg, "poll"))
-				loop = LOOP_POLL;
-			else if (!strcmp(optarg, "epoll"))
-				loop = LOOP_EPOLL;
-			else if (!strcmp(optarg, "auto"))
-				loop = LOOP_AUTO;
-			else {
-				fprintf(
-				    stderr,
-				    "soak run: --loop: expected poll, epoll or auto, not '%s'\n",
-				    optarg);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			break;
-		case OPT_METRICS: {
-			char host[256];
-			int port;
-			if (metrics_listen_parse(optarg, host, sizeof host, &port, err,
-			                         sizeof err) < 0) {
-				fprintf(stderr, "soak run: --metrics: %s\n", err);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			metrics_spec = optarg;
-			break;
+	while ((c = getopt_long(argc, argv, "+:qvhc:d:H:", run_options, NULL)) != -1) {
+		if ((rc = general_option(o, c, optarg)) == NOT_MINE &&
+		    (rc = quick_option(o, c, optarg)) == NOT_MINE &&
+		    (rc = search_option(o, c, optarg)) == NOT_MINE)
+			rc = agent_option(o, c, optarg);
+		if (rc != NOT_MINE) {
+			if (rc != EXIT_OK)
+				return rc;
+			continue;
 		}
-		case OPT_JUNIT:
-			junit = optarg;
-			break;
-		case OPT_CLIENT:
-			if ((client = plan_client_parse(optarg)) < 0) {
-				fprintf(
-				    stderr,
-				    "soak run: --client: expected auto, curl or lean, not '%s'\n",
-				    optarg);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_RESUME:
-			resume_id = strtoll(optarg, &end, 10);
-			if (end == optarg || *end || resume_id < 1) {
-				fprintf(stderr, "soak run: --resume: expected a run id, not '%s'\n",
-				        optarg);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
+		if (c == 'h') {
 			usage_run(stdout);
-			goto done;
-		case OPT_URL:
-			url = optarg;
-			bad = add_line(&qr, &qrl, "url", optarg);
-			break;
-		case 'c':
-			have_conc = 1;
-			bad = add_line(&qs, &qsl, "concurrency", optarg);
-			break;
-		case 'd':
-			have_dur = 1;
-			bad = add_line(&qs, &qsl, "duration", optarg);
-			break;
-		case OPT_METHOD:
-			bad = add_line(&qr, &qrl, "method", optarg);
-			break;
-		case OPT_BODY:
-			bad = add_line(&qr, &qrl, "body", optarg);
-			break;
-		case 'H':
-			bad = add_line(&qr, &qrl, "header", optarg);
-			break;
-		case OPT_LABEL:
-			label = optarg;
-			bad = add_line(&qs, &qsl, "label", optarg);
-			break;
-		case OPT_CONNECTION:
-			bad = add_line(&qs, &qsl, "connection", optarg);
-			break;
-		case OPT_INTERVAL:
-			bad = add_line(&qs, &qsl, "interval", optarg);
-			break;
-		case OPT_TIMEOUT:
-			bad = add_line(&qr, &qrl, "timeout", optarg);
-			break;
-		case OPT_EXPECT:
-			bad = add_line(&qr, &qrl, "expect_status", optarg);
-			break;
-		case OPT_WARMUP:
-			bad = add_line(&qs, &qsl, "warmup", optarg);
-			break;
-		case OPT_RAMP:
-			bad = add_line(&qs, &qsl, "ramp_up", optarg);
-			break;
-		case OPT_THINK:
-			bad = add_line(&qs, &qsl, "think_time", optarg);
-			break;
-		case OPT_RATE:
-			have_rate = 1;
-			bad = add_line(&qs, &qsl, "rate", optarg);
-			break;
-		case OPT_ARRIVAL:
-			bad = add_line(&qs, &qsl, "arrival", optarg);
-			break;
-		case OPT_MAX_IN_FLIGHT:
-			bad = add_line(&qs, &qsl, "max_in_flight", optarg);
-			break;
-		case OPT_MAX_LAG:
-			bad = add_line(&qs, &qsl, "max_lag", optarg);
-			break;
-		case OPT_FIND_MAX:
-			find_max = 1;
-			break;
-		case OPT_SLO:
-			if (slo_parse(&slo, optarg, err, sizeof err) < 0) {
-				fprintf(stderr, "soak run: %s\n", err);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			have_slo = 1;
-			break;
-		case OPT_FROM:
-		case OPT_TO:
-			if (dur_rate_parse(optarg, c == OPT_FROM ? &search.from : &search.to, err,
-			                   sizeof err) < 0) {
-				fprintf(stderr, "soak run: --%s: %s\n",
-				        c == OPT_FROM ? "from" : "to", err);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			break;
-		case OPT_STEP_DURATION:
-			if (dur_parse(optarg, &search.step_ms, err, sizeof err) < 0 ||
-			    search.step_ms < 100) {
-				fprintf(stderr, "soak run: --step-duration: %s\n",
-				        search.step_ms < 100 ? "must be at least 100ms" : err);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			break;
-		case OPT_AGENT:
-			aargs.agent = optarg;
-			break;
-		case OPT_AGENTS:
-			lv = strtol(optarg, &end, 10);
-			aargs.agents = lv >= 1 && lv <= AGENT_MAX ? (int)lv : 0;
-			if (end == optarg || *end || !aargs.agents) {
-				fprintf(stderr, "soak run: --agents: expected 1..%d, not '%s'\n",
-				        AGENT_MAX, optarg);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			break;
-		case OPT_GROUP:
-			aargs.group = optarg;
-			break;
-		case OPT_START_AT:
-			aargs.start_at = optarg;
-			break;
-		case OPT_START_IN:
-			aargs.start_in = optarg;
-			break;
-		case OPT_CLOCK_DIR:
-			aargs.clock_dir = optarg;
-			break;
-		case ':':
+			return -1;
+		}
+		if (c == ':')
 			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
-			cmd_usage("run");
-			rc = EXIT_USAGE;
-			goto done;
-		default:
+		else
 			fprintf(stderr, "soak run: unknown option '%s'\n", argv[optind - 1]);
-			cmd_usage("run");
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		if (bad) {
-			rc = EXIT_USAGE;
-			goto done;
-		}
+		cmd_usage("run");
+		return EXIT_USAGE;
 	}
-	if (cpus_set)
-		sets[nsets++] = cpus_set;
-	if (verbose)
-		log_set_level(verbose > 1 ? LOG_DEBUG : LOG_INFO);
-	if ((qs || qr) && !url) {
+	if (o->cpus_set)
+		o->sets[o->nsets++] = o->cpus_set;
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	return EXIT_OK;
+}
+
+static int agent_given(const struct agent_args *a)
+{
+	return a->agent || a->agents || a->group || a->start_at || a->start_in || a->clock_dir;
+}
+
+/* The options that go together, or not: EXIT_OK, or EXIT_USAGE after saying why. */
+static int check_args(struct run_opts *o)
+{
+	const struct agent_args *a = &o->aargs;
+	char err[512];
+
+	if ((o->qs || o->qr) && !o->url) {
 		fprintf(stderr, "soak run: quick options need --url (or give scenario files)\n");
-		rc = EXIT_USAGE;
-		goto done;
+		return EXIT_USAGE;
 	}
-	if (resume_id && (url || argc - optind > 1 || find_max || aargs.agent || aargs.agents ||
-	                  aargs.group || aargs.start_at || aargs.start_in)) {
+	if (o->resume_id && (o->url || o->nfiles > 1 || o->find_max || a->agent || a->agents ||
+	                     a->group || a->start_at || a->start_in)) {
 		fprintf(stderr,
 		        "soak run: --resume continues one run: give at most its scenario file "
 		        "(no --url, queue, --find-max-rate or agent options)\n");
-		rc = EXIT_USAGE;
-		goto done;
+		return EXIT_USAGE;
 	}
-	if (!url && optind >= argc && !resume_id) {
+	if (!o->url && !o->nfiles && !o->resume_id) {
 		fprintf(stderr, "soak run: no scenario given\n");
 		cmd_usage("run");
-		rc = EXIT_USAGE;
-		goto done;
+		return EXIT_USAGE;
 	}
-	if (url && optind < argc) {
+	if (o->url && o->nfiles) {
 		fprintf(stderr, "soak run: give scenario files or --url, not both\n");
-		rc = EXIT_USAGE;
-		goto done;
+		return EXIT_USAGE;
 	}
-	if (aargs.agent || aargs.agents || aargs.group || aargs.start_at || aargs.start_in ||
-	    aargs.clock_dir) {
-		char aerr[512];
-		if (agent_setup(&agent, &aargs, aerr, sizeof aerr) < 0) {
-			fprintf(stderr, "soak run: %s\n", aerr);
-			rc = EXIT_USAGE;
-			goto done;
-		}
+	if (agent_given(a) && agent_setup(&o->agent, a, err, sizeof err) < 0) {
+		fprintf(stderr, "soak run: %s\n", err);
+		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
 
-	/* Parse every scenario before sending anything: a typo in the third file of an
-	 * overnight queue must not surface at 3 a.m. */
-	int nscn = url || resume_id ? 1 : argc - optind;
-	struct scenario *scns = calloc((size_t)nscn, sizeof *scns);
-	if (!scns) {
-		rc = EXIT_RUNTIME;
-		goto done;
+/* The quick scenario: the quick options' lines, with the defaults of those not given. */
+static int quick_scenario(struct run_opts *o, struct scenario *s)
+{
+	char err[1024], *text;
+	size_t n;
+	int rc;
+
+	if (!o->have_conc && !o->have_rate)
+		add_line(&o->qs, &o->qsl, "concurrency", "30");
+	if (!o->have_dur)
+		add_line(&o->qs, &o->qsl, "duration", "30m");
+	if (!o->label)
+		add_line(&o->qs, &o->qsl, "label", "quick");
+	n = o->qsl + o->qrl + 64;
+	if (!(text = malloc(n)))
+		return EXIT_RUNTIME;
+	snprintf(text, n, "[scenario]\nname = quick\n%s[request]\n%s", o->qs ? o->qs : "",
+	         o->qr ? o->qr : "");
+	rc = scn_parse_text(s, "(command line)", text, o->sets, o->nsets, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "soak run: %s\n", err);
+	free(text);
+	return rc < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
+/* Builds every scenario before anything is sent (a typo in the third file of an
+ * overnight queue must not surface at 3 a.m.): the stopped run's (--resume, into
+ * *resume), the quick one, or the files'.  On success the caller releases all n; on
+ * failure none is held. */
+static int load_scenarios(struct run_opts *o, struct scenario *scns, int n,
+                          struct run_resume *resume)
+{
+	char err[1024];
+
+	if (o->resume_id) {
+		int r = resume_prepare(o->db_path, o->resume_id, o->nfiles ? o->files[0] : NULL,
+		                       o->sets, o->nsets, &scns[0], resume, err, sizeof err);
+		if (r < 0)
+			fprintf(stderr, "soak run: --resume %lld: %s\n", o->resume_id, err);
+		return r < 0 ? (r == -2 ? EXIT_USAGE : EXIT_RUNTIME) : EXIT_OK;
 	}
-	if (resume_id) {
-		int r = resume_prepare(db_path, resume_id, optind < argc ? argv[optind] : NULL,
-		                       sets, nsets, &scns[0], &resume, err, sizeof err);
-		if (r < 0) {
-			fprintf(stderr, "soak run: --resume %lld: %s\n", resume_id, err);
-			rc = r == -2 ? EXIT_USAGE : EXIT_RUNTIME;
-			goto free_scns;
-		}
-	} else if (url) {
-		char *text = NULL;
-		size_t tl = 0;
-		if (!have_conc && !have_rate)
-			add_line(&qs, &qsl, "concurrency", "30");
-		if (!have_dur)
-			add_line(&qs, &qsl, "duration", "30m");
-		if (!label)
-			add_line(&qs, &qsl, "label", "quick");
-		size_t n = qsl + qrl + 64;
-		text = malloc(n);
-		if (!text) {
-			rc = EXIT_RUNTIME;
-			goto free_scns;
-		}
-		tl = (size_t)snprintf(text, n, "[scenario]\nname = quick\n%s[request]\n%s",
-		                      qs ? qs : "", qr ? qr : "");
-		(void)tl;
-		if (scn_parse_text(&scns[0], "(command line)", text, sets, nsets, err, sizeof err) <
-		    0) {
+	if (o->url)
+		return quick_scenario(o, &scns[0]);
+	for (int i = 0; i < n; i++)
+		if (scn_load(&scns[i], o->files[i], o->sets, o->nsets, err, sizeof err) < 0) {
 			fprintf(stderr, "soak run: %s\n", err);
-			free(text);
-			rc = EXIT_USAGE;
-			goto free_scns;
+			for (int j = 0; j < i; j++)
+				scn_release(&scns[j]);
+			return EXIT_USAGE;
 		}
-		free(text);
-	} else {
-		for (int i = 0; i < nscn; i++)
-			if (scn_load(&scns[i], argv[optind + i], sets, nsets, err, sizeof err) <
-			    0) {
-				fprintf(stderr, "soak run: %s\n", err);
-				rc = EXIT_USAGE;
-				for (int j = 0; j < i; j++)
-					scn_release(&scns[j]);
-				goto free_scns;
-			}
-	}
+	return EXIT_OK;
+}
 
-	if (find_max || have_slo || search.from > 0 || search.to > 0 || search.step_ms > 0) {
-		const char *why =
-		    !find_max   ? "--slo, --from, --to and --step-duration go with --find-max-rate"
-		    : !have_slo ? "--find-max-rate needs --slo (e.g. 'p99<200ms,errors<1%')"
-		    : nscn != 1 ? "--find-max-rate takes one scenario"
-		    : scns[0].plan.model != PLAN_OPEN ? "--find-max-rate needs the open model "
-		                                        "(rate = N/s in [scenario], or --rate)"
-		    : scns[0].sweep
-		        ? "--find-max-rate makes its own steps: the scenario has a [sweep]"
-		    : search.to > 0 && search.to <= (search.from > 0 ? search.from : scns[0].rate)
-		        ? "--to must be above --from (or the scenario's rate)"
-		        : NULL;
-		if (why) {
-			fprintf(stderr, "soak run: %s\n", why);
-			rc = EXIT_USAGE;
-			for (int i = 0; i < nscn; i++)
-				scn_release(&scns[i]);
-			goto free_scns;
-		}
-	}
+/* The capacity search's options against the scenarios: EXIT_OK, or EXIT_USAGE after
+ * saying what is missing or does not fit. */
+static int check_search(const struct run_opts *o, const struct scenario *scns, int n)
+{
+	const struct runner_search *q = &o->search;
 
-	/* --client beats the scenarios' choice; lean must be able to send every plan. */
-	for (int i = 0; i < nscn; i++) {
-		char why[256];
+	if (!o->find_max && !o->have_slo && q->from <= 0 && q->to <= 0 && q->step_ms <= 0)
+		return EXIT_OK;
+	const char *why =
+	    !o->find_max   ? "--slo, --from, --to and --step-duration go with --find-max-rate"
+	    : !o->have_slo ? "--find-max-rate needs --slo (e.g. 'p99<200ms,errors<1%')"
+	    : n != 1       ? "--find-max-rate takes one scenario"
+	    : scns[0].plan.model != PLAN_OPEN ? "--find-max-rate needs the open model "
+	                                        "(rate = N/s in [scenario], or --rate)"
+	    : scns[0].sweep ? "--find-max-rate makes its own steps: the scenario has a [sweep]"
+	    : q->to > 0 && q->to <= (q->from > 0 ? q->from : scns[0].rate)
+	        ? "--to must be above --from (or the scenario's rate)"
+	        : NULL;
+	if (!why)
+		return EXIT_OK;
+	fprintf(stderr, "soak run: %s\n", why);
+	return EXIT_USAGE;
+}
+
+/* --client beats the scenarios' choice; lean must be able to send every plan.  EXIT_OK,
+ * or EXIT_USAGE after saying which scenario the lean driver cannot send. */
+static int apply_client(const struct run_opts *o, struct scenario *scns, int n)
+{
+	char why[256];
+
+	for (int i = 0; i < n; i++) {
 		if (scns[i].plan.protocol != PLAN_HTTP)
 			continue;
-		if (client >= 0)
-			scns[i].plan.client = (enum plan_client)client;
+		if (o->client >= 0)
+			scns[i].plan.client = (enum plan_client)o->client;
 		if (scns[i].plan.client == PLAN_CLIENT_LEAN &&
 		    h1_plan_supported(&scns[i].plan, why, sizeof why) < 0) {
 			fprintf(stderr,
 			        "soak run: %s: the lean driver cannot send this: %s (use --client "
 			        "curl or auto)\n",
 			        scns[i].file, why);
-			rc = EXIT_USAGE;
-			for (int j = 0; j < nscn; j++)
-				scn_release(&scns[j]);
-			goto free_scns;
+			return EXIT_USAGE;
 		}
-		need_curl |= strcmp(engine_client(&scns[i].plan, NULL, 0), "curl") == 0;
 	}
+	return EXIT_OK;
+}
 
-	/* Every VU may hold a socket: take the hard limit on open files. */
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-	for (int i = 0; i < nscn; i++)
-		for (int k = 0; k < scns[i].nlevels; k++) {
-			int conns = scns[i].plan.model == PLAN_OPEN ? scns[i].plan.max_in_flight
-			                                            : scns[i].levels[k];
-			if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-			    (rlim_t)conns + 64 > rl.rlim_cur)
-				fprintf(stderr,
-				        "soak run: warning: %s asks for %d %s but only %llu files "
-				        "may be "
-				        "open (ulimit -n): expect connection errors\n",
-				        scns[i].file, conns,
-				        scns[i].plan.model == PLAN_OPEN ? "requests in flight"
-				                                        : "VUs",
-				        (unsigned long long)rl.rlim_cur);
-		}
+/* --json: after each run, once it is recorded, its verdict line for cron and CI, whatever
+ * the run's outcome (queue.h's after_run). */
+static int print_json(void *arg, int64_t run_id, int rc)
+{
+	const struct run_opts *o = arg;
+	char err[1024];
 
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	/* Only when libcurl sends: its TLS set-up alone costs 2 MB of the lean driver's RSS. */
-	if (need_curl)
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-
-	/* One /metrics for the whole queue: each run publishes into it in turn. */
-	if (metrics_spec) {
-		if (metrics_start(&metrics, metrics_spec, err, sizeof err) < 0) {
-			fprintf(stderr, "soak run: --metrics: %s\n", err);
+	if (run_id > 0 && cmd_runs_json(o->db_path, run_id, err, sizeof err) < 0) {
+		fprintf(stderr, "soak run: %s\n", err);
+		if (rc < EXIT_RUNTIME)
 			rc = EXIT_RUNTIME;
-			goto release;
-		}
-		fprintf(stderr, "soak run: live metrics on %s\n",
-		        metrics_url(metrics, (char[320]){0}, 320));
 	}
-	if (junit && !(run_ids = calloc((size_t)nscn, sizeof *run_ids))) {
-		rc = EXIT_RUNTIME;
-		goto release;
-	}
+	return rc;
+}
 
-	int64_t run_id = -1;
-	if (find_max)
-		search.slo = &slo;
-	struct runner_opts ro = {
-	    .search = search,
-	    .db_path = db_path,
-	    .json = json,
-	    .run_id = &run_id,
-	    .loop = loop,
-	    .threads = threads,
-	    .tty = isatty(STDERR_FILENO),
-	    .quiet = quiet,
-	    .sigint_count = &sigint_count,
-	    .sigterm = &sigterm_seen,
-	    .agent = aargs.agent ? &agent : NULL,
-	    .resume = resume_id ? &resume.rr : NULL,
-	    .drift_check = rpt_drift_check,
-	    .metrics = metrics,
+/* Runs the scenarios through the queue, then writes --junit of the runs made. */
+static int run_scenarios(struct run_opts *o, const struct scenario *scns, int n,
+                         struct run_resume *resume)
+{
+	struct queue_opts q = {
+	    .run = {.search = o->search,
+	            .db_path = o->db_path,
+	            .json = o->json,
+	            .loop = o->loop,
+	            .threads = o->threads,
+	            .quiet = o->quiet,
+	            .agent = o->aargs.agent ? &o->agent : NULL,
+	            .resume = o->resume_id ? &resume->rr : NULL,
+	            .drift_check = rpt_drift_check},
+	    .metrics = o->metrics,
+	    .after_run = o->json ? print_json : NULL,
+	    .after_arg = o,
 	};
-	int ran = 0; /* scenarios run (a failure or a signal ends the queue) */
-	for (int i = 0; i < nscn; i++) {
-		int r = runner_run(&scns[i], &ro);
-		if (run_ids)
-			run_ids[i] = run_id;
-		ran = i + 1;
-		/* The verdict line for cron and CI, whatever the outcome, once the run is
-		 * recorded. */
-		if (json && run_id > 0 && cmd_runs_json(db_path, run_id, err, sizeof err) < 0) {
-			fprintf(stderr, "soak run: %s\n", err);
-			if (r < EXIT_RUNTIME)
-				r = EXIT_RUNTIME;
-		}
-		if (r == EXIT_SIGINT || r == EXIT_SIGTERM || r == EXIT_RUNTIME) {
-			if (i + 1 < nscn)
-				fprintf(stderr, "soak run: %d queued scenario%s not run\n",
-				        nscn - i - 1, nscn - i - 1 == 1 ? "" : "s");
-			rc = r;
-			break;
-		}
-		if (r > rc)
-			rc = r;
-	}
-	if (junit && write_junit(junit, db_path, scns, run_ids, ran) < 0 && rc < EXIT_RUNTIME)
+	int ran = 0, rc; /* scenarios run (a failure or a signal ends the queue) */
+
+	if (o->find_max)
+		q.run.search.slo = &o->slo;
+	/* --junit: the runs made, in order (-1: none recorded) */
+	if (o->junit && !(q.run_ids = calloc((size_t)n, sizeof *q.run_ids)))
+		return EXIT_RUNTIME;
+	q.ran = &ran;
+	rc = queue_run(scns, n, &q);
+	if (o->junit && ran > 0 && write_junit(o->junit, o->db_path, scns, q.run_ids, ran) < 0 &&
+	    rc < EXIT_RUNTIME)
 		rc = EXIT_RUNTIME;
-release:
-	metrics_free(metrics);
-	free(run_ids);
-	for (int i = 0; i < nscn; i++)
-		scn_release(&scns[i]);
-	if (resume_id)
+	free(q.run_ids);
+	return rc;
+}
+
+static void release_opts(struct run_opts *o)
+{
+	free(o->qs);
+	free(o->qr);
+	free(o->sets);
+	free(o->cpus_set);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = {0};
+	struct run_resume resume;
+	struct scenario *scns = NULL;
+	int n = 0, rc;
+
+	if ((rc = parse_args(&o, argc, argv)) != EXIT_OK) {
+		rc = rc < 0 ? EXIT_OK : rc;
+		goto done;
+	}
+	if (o.verbose)
+		log_set_level(o.verbose > 1 ? LOG_DEBUG : LOG_INFO);
+	if ((rc = check_args(&o)) != EXIT_OK)
+		goto done;
+	n = o.url || o.resume_id ? 1 : o.nfiles;
+	if (!(scns = calloc((size_t)n, sizeof *scns))) {
+		rc = EXIT_RUNTIME;
+		goto done;
+	}
+	if ((rc = load_scenarios(&o, scns, n, &resume)) != EXIT_OK) {
+		n = 0;
+		goto done;
+	}
+	if ((rc = check_search(&o, scns, n)) == EXIT_OK &&
+	    (rc = apply_client(&o, scns, n)) == EXIT_OK)
+		rc = run_scenarios(&o, scns, n, &resume);
+	if (o.resume_id)
 		resume_release(&resume);
-	if (need_curl)
-		curl_global_cleanup();
-free_scns:
-	free(scns);
 done:
-	free(qs);
-	free(qr);
-	free(sets);
-	free(cpus_set);
+	for (int i = 0; i < n; i++)
+		scn_release(&scns[i]);
+	free(scns);
+	release_opts(&o);
 	return rc;
 }

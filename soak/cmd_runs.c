@@ -119,25 +119,202 @@ static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *e
 	return 0;
 }
 
+/* One row of the runs query, as listed (its text valid until the query's next step). */
+struct run_row {
+	int64_t id;
+	const char *label, *name, *mode, *connection, *origin;
+	const char *status;     /* as judged now: a run whose process is gone is crashed */
+	int64_t started, ended; /* wall-clock ms; ended: now for a running run, else the last
+	                         * heartbeat when it was never closed */
+	int64_t gap_ms;         /* time without load between a stop and its resumption */
+	int resumed;            /* times resumed */
+	int open;               /* the open model */
+	int agent;              /* an agent's own run: agent_k of agent_n */
+	int merged;             /* a merged run: agent_m of agent_n agents took part */
+	int agent_k, agent_n, agent_m;
+	char agents[32]; /* the table's agents column */
+};
+
+static void read_row(sqlite3_stmt *st, int64_t now, struct run_row *r)
+{
+	int64_t hb = sqlite3_column_int64(st, 8);
+
+	r->id = sqlite3_column_int64(st, 0);
+	r->label = (const char *)sqlite3_column_text(st, 1);
+	r->mode = (const char *)sqlite3_column_text(st, 2);
+	r->name = (const char *)sqlite3_column_text(st, 12);
+	r->connection = (const char *)sqlite3_column_text(st, 13);
+	r->origin = (const char *)sqlite3_column_text(st, 18);
+	r->started = sqlite3_column_int64(st, 10);
+	r->status = res_status(
+	    (const char *)sqlite3_column_text(st, 3), (const char *)sqlite3_column_text(st, 4),
+	    sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
+	    (const char *)sqlite3_column_text(st, 7), hb, sqlite3_column_int64(st, 9), now);
+	r->ended = sqlite3_column_type(st, 11) == SQLITE_NULL
+	               ? (!strcmp(r->status, "running") ? now : hb)
+	               : sqlite3_column_int64(st, 11);
+	r->resumed = sqlite3_column_int(st, 19);
+	r->gap_ms = sqlite3_column_int64(st, 20);
+	r->open = !strcmp((const char *)sqlite3_column_text(st, 17), "open");
+	r->agent = sqlite3_column_type(st, 14) != SQLITE_NULL;
+	r->merged = sqlite3_column_type(st, 16) != SQLITE_NULL;
+	r->agent_k = sqlite3_column_int(st, 14);
+	r->agent_n = sqlite3_column_int(st, 15);
+	r->agent_m = sqlite3_column_int(st, 16);
+	/* merged: how many took part (of how many planned); an agent's own: K/N */
+	snprintf(r->agents, sizeof r->agents, "-");
+	if (r->agent)
+		snprintf(r->agents, sizeof r->agents, "#%d/%d", r->agent_k, r->agent_n);
+	else if (r->merged && r->agent_m == r->agent_n)
+		snprintf(r->agents, sizeof r->agents, "%d", r->agent_m);
+	else if (r->merged)
+		snprintf(r->agents, sizeof r->agents, "%d/%d", r->agent_m, r->agent_n);
+}
+
+/* A run as a line of the table; a resumed run's note goes to notes (under the table). */
+static void table_row(const struct run_row *r, const struct figures *all, FILE *notes)
+{
+	char iso[40], len[32], p99[32], st_text[16];
+
+	clock_iso(r->started, iso, sizeof iso);
+	iso[19] = '\0';
+	iso[10] = ' ';
+	/* A resumed run's status is starred; a note under the table says more. */
+	snprintf(st_text, sizeof st_text, "%s%s", r->status, r->resumed ? "*" : "");
+	if (r->resumed && notes)
+		fprintf(notes,
+		        "* run %lld was resumed %d time%s (soak run --resume): %s "
+		        "without load, left out of every figure\n",
+		        (long long)r->id, r->resumed, r->resumed == 1 ? "" : "s",
+		        dur_format(r->gap_ms / 1000 * 1000, len, sizeof len));
+	printf("%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n",
+	       (long long)r->id, r->label, r->mode, st_text, iso,
+	       dur_format((r->ended - r->started - r->gap_ms) / 1000 * 1000, len, sizeof len),
+	       (long long)all->requests, all->tps,
+	       all->requests ? dur_format_us((double)all->p99_us, p99, sizeof p99) : "-",
+	       all->error_pct, r->agents);
+}
+
+/* What the JSON listing reads beside the runs query. */
+struct json_list {
+	sqlite3 *db;
+	sqlite3_stmt *ss; /* a run's steps: idx, concurrency, rate */
+	sqlite3_stmt *ts; /* a run's thresholds */
+	const char *nl;   /* "\n" between items, "" on one line */
+	int oneline;      /* one object on one line (soak run --json) */
+	/* each run's drift verdict, read and judged by the report's own code (rpt_read of
+	 * that one run), so the two always agree */
+	struct report *rr; /* rpt_new on the first run */
+	struct rpt_opts ro;
+	char idbuf[32]; /* ro.runs: the run's id */
+};
+
+/* The target rate: the first step's (a sweep's steps carry their own); NAN: none. */
+static double first_rate(sqlite3_stmt *ss, int64_t id)
+{
+	double rate = NAN;
+
+	sqlite3_bind_int64(ss, 1, id);
+	if (sqlite3_step(ss) == SQLITE_ROW && sqlite3_column_type(ss, 2) != SQLITE_NULL)
+		rate = sqlite3_column_double(ss, 2);
+	sqlite3_reset(ss);
+	return rate;
+}
+
+/* The "steps" list of a run's object, each step's drift verdict with it. */
+static int json_steps(struct json_list *l, const struct run_row *r, char *err, size_t errlen)
+{
+	int fs = 1, rc = 0;
+
+	printf(", \"steps\": [");
+	sqlite3_bind_int64(l->ss, 1, r->id);
+	while (sqlite3_step(l->ss) == SQLITE_ROW) {
+		struct figures f;
+		int idx = sqlite3_column_int(l->ss, 0);
+		if ((rc = window_figures(l->db, r->id, idx, r->open, &f, err, errlen)) < 0)
+			break;
+		printf("%s%s%s{\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", l->nl,
+		       l->oneline ? "" : "    ", idx + 1, sqlite3_column_int(l->ss, 1));
+		if (sqlite3_column_type(l->ss, 2) != SQLITE_NULL)
+			printf("\"rate\": %.3f, ", sqlite3_column_double(l->ss, 2));
+		json_figures(stdout, &f, f.seconds);
+		json_open(stdout, r->open, &f, window_gen_cpu(l->db, r->id, idx));
+		rpt_run_drift_json(l->rr, idx, ", \"drift\": ", stdout);
+		printf("}");
+		fs = 0;
+	}
+	sqlite3_reset(l->ss);
+	if (rc == 0)
+		printf("]");
+	return rc;
+}
+
+/* A run as a JSON object (after a comma unless first). */
+static int json_row(struct json_list *l, const struct run_row *r, const struct figures *all,
+                    int first, char *err, size_t errlen)
+{
+	double rate = first_rate(l->ss, r->id);
+	int usage;
+
+	snprintf(l->idbuf, sizeof l->idbuf, "%lld", (long long)r->id);
+	if (!l->rr && !(l->rr = rpt_new())) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rpt_free(l->rr);
+	if (rpt_read(l->rr, &l->ro, &usage, err, errlen) < 0)
+		return -1;
+	printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", l->nl, l->oneline ? "" : "  ",
+	       (long long)r->id);
+	json_write_str(stdout, r->label);
+	printf(", \"name\": ");
+	json_write_str(stdout, r->name);
+	printf(", \"mode\": ");
+	json_write_str(stdout, r->mode);
+	printf(", \"connection\": ");
+	json_write_str(stdout, r->connection);
+	printf(", \"status\": ");
+	json_write_str(stdout, r->status);
+	printf(", \"origin\": ");
+	json_write_str(stdout, r->origin);
+	printf(", \"resumed\": %d, \"gap_s\": %.3f", r->resumed, (double)r->gap_ms / 1000);
+	printf(", \"model\": \"%s\"", r->open ? "open" : "closed");
+	if (r->open && !isnan(rate))
+		printf(", \"rate\": %.3f", rate);
+	else
+		printf(", \"rate\": null");
+	printf(", \"started_ms\": %lld, ", (long long)r->started);
+	if (r->agent)
+		printf("\"agent\": %d, \"agent_count\": %d, ", r->agent_k, r->agent_n);
+	else if (r->merged)
+		printf("\"agents\": %d, \"agent_count\": %d, ", r->agent_m, r->agent_n);
+	json_figures(stdout, all, (double)(r->ended - r->started - r->gap_ms) / 1000.0);
+	json_open(stdout, r->open, all, window_gen_cpu(l->db, r->id, -1));
+	if (json_steps(l, r, err, errlen) < 0)
+		return -1;
+	if (!rpt_run_drift_json(l->rr, -1, ", \"drift\": ", stdout))
+		printf(", \"drift\": null");
+	printf(", ");
+	if (json_thresholds(l->ts, r->id, l->nl, err, errlen) < 0)
+		return -1;
+	printf("}");
+	return 0;
+}
+
 /* Prints the runs (only_id >= 0: that one; all_runs: agents' parts of merged runs too) as
  * the table, or as JSON: a list, or with oneline a single object on one line. */
 static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_runs, int json,
                      int oneline, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = NULL, *ss = NULL, *ts = NULL;
-	/* --json gives each run's drift verdict, read and judged by the report's own code
-	 * (rpt_read of that one run), so the two always agree. */
-	struct report *rr = NULL;
-	char idbuf[32];
+	sqlite3_stmt *st = NULL;
 	const char *dbs[1] = {path};
-	struct rpt_opts ro = {.dbs = dbs, .ndbs = 1, .runs = idbuf};
-	int usage;
-	const char *nl = oneline ? "" : "\n";
+	struct json_list l = {.db = db, .nl = oneline ? "" : "\n", .oneline = oneline};
 	int first = 1, rc = -1;
 	char *note_text = NULL;
 	size_t note_len = 0;
 	FILE *notes = json ? NULL : open_memstream(&note_text, &note_len); /* under the table */
 
+	l.ro = (struct rpt_opts){.dbs = dbs, .ndbs = 1, .runs = l.idbuf};
 	if (db_prepare(
 	        db, &st,
 	        "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
@@ -147,10 +324,10 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 	        "FROM runs "
 	        "WHERE (?1 OR merged_into IS NULL) AND (?2 < 0 OR id = ?2) ORDER BY id",
 	        err, errlen) < 0 ||
-	    db_prepare(db, &ss,
+	    db_prepare(db, &l.ss,
 	               "SELECT idx, concurrency, rate FROM steps WHERE run_id = ? ORDER BY idx",
 	               err, errlen) < 0 ||
-	    db_prepare(db, &ts,
+	    db_prepare(db, &l.ts,
 	               "SELECT step_idx, metric, unit, limit_val, value, passed FROM thresholds "
 	               "WHERE run_id = ? ORDER BY step_idx, metric",
 	               err, errlen) < 0)
@@ -165,125 +342,18 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 		       "error%", "agents");
 	int64_t now = clock_wall_ms();
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		const char *label = (const char *)sqlite3_column_text(st, 1);
-		const char *mode = (const char *)sqlite3_column_text(st, 2);
-		int64_t started = sqlite3_column_int64(st, 10);
-		int64_t hb = sqlite3_column_int64(st, 8);
-		const char *status = res_status(
-		    (const char *)sqlite3_column_text(st, 3),
-		    (const char *)sqlite3_column_text(st, 4), sqlite3_column_int64(st, 5),
-		    sqlite3_column_int64(st, 6), (const char *)sqlite3_column_text(st, 7), hb,
-		    sqlite3_column_int64(st, 9), now);
-		int64_t ended = sqlite3_column_type(st, 11) == SQLITE_NULL
-		                    ? (!strcmp(status, "running") ? now : hb)
-		                    : sqlite3_column_int64(st, 11);
+		struct run_row r;
 		struct figures all;
-		char iso[40], len[32], p99[32], agents[32] = "-", st_text[16];
-		int resumed = sqlite3_column_int(st, 19);
-		int64_t gap_ms = sqlite3_column_int64(st, 20);
-		int open = !strcmp((const char *)sqlite3_column_text(st, 17), "open");
-		int a_k = sqlite3_column_int(st, 14), a_n = sqlite3_column_int(st, 15);
-		int a_m = sqlite3_column_int(st, 16);
-
-		/* merged: how many took part (of how many planned); an agent's own: K/N */
-		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
-			snprintf(agents, sizeof agents, "#%d/%d", a_k, a_n);
-		else if (sqlite3_column_type(st, 16) != SQLITE_NULL && a_m == a_n)
-			snprintf(agents, sizeof agents, "%d", a_m);
-		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
-			snprintf(agents, sizeof agents, "%d/%d", a_m, a_n);
-
-		if (window_figures(db, id, -1, open, &all, err, errlen) < 0)
+		read_row(st, now, &r);
+		if (window_figures(db, r.id, -1, r.open, &all, err, errlen) < 0)
 			goto done;
 		if (!json) {
-			clock_iso(started, iso, sizeof iso);
-			iso[19] = '\0';
-			iso[10] = ' ';
-			/* A resumed run's status is starred; a note under the table says more. */
-			snprintf(st_text, sizeof st_text, "%s%s", status, resumed ? "*" : "");
-			if (resumed && notes)
-				fprintf(notes,
-				        "* run %lld was resumed %d time%s (soak run --resume): %s "
-				        "without load, left out of every figure\n",
-				        (long long)id, resumed, resumed == 1 ? "" : "s",
-				        dur_format(gap_ms / 1000 * 1000, len, sizeof len));
-			printf(
-			    "%4lld  %-16.16s %-6s %-11s %-20s %9s %10lld %9.1f %9s %7.2f %7s\n",
-			    (long long)id, label, mode, st_text, iso,
-			    dur_format((ended - started - gap_ms) / 1000 * 1000, len, sizeof len),
-			    (long long)all.requests, all.tps,
-			    all.requests ? dur_format_us((double)all.p99_us, p99, sizeof p99) : "-",
-			    all.error_pct, agents);
+			table_row(&r, &all, notes);
 			continue;
 		}
-		snprintf(idbuf, sizeof idbuf, "%lld", (long long)id);
-		if (!rr && !(rr = rpt_new())) {
-			snprintf(err, errlen, "out of memory");
+		if (json_row(&l, &r, &all, first, err, errlen) < 0)
 			goto done;
-		}
-		rpt_free(rr);
-		if (rpt_read(rr, &ro, &usage, err, errlen) < 0)
-			goto done;
-		printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", nl,
-		       oneline ? "" : "  ", (long long)id);
 		first = 0;
-		json_write_str(stdout, label);
-		printf(", \"name\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(st, 12));
-		printf(", \"mode\": ");
-		json_write_str(stdout, mode);
-		printf(", \"connection\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(st, 13));
-		printf(", \"status\": ");
-		json_write_str(stdout, status);
-		printf(", \"origin\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(st, 18));
-		printf(", \"resumed\": %d, \"gap_s\": %.3f", resumed, (double)gap_ms / 1000);
-		printf(", \"model\": \"%s\"", open ? "open" : "closed");
-		/* The target rate: the first step's (a sweep's steps carry their own). */
-		double rate = NAN;
-		sqlite3_bind_int64(ss, 1, id);
-		if (sqlite3_step(ss) == SQLITE_ROW && sqlite3_column_type(ss, 2) != SQLITE_NULL)
-			rate = sqlite3_column_double(ss, 2);
-		sqlite3_reset(ss);
-		if (open && !isnan(rate))
-			printf(", \"rate\": %.3f", rate);
-		else
-			printf(", \"rate\": null");
-		printf(", \"started_ms\": %lld, ", (long long)started);
-		if (sqlite3_column_type(st, 14) != SQLITE_NULL)
-			printf("\"agent\": %d, \"agent_count\": %d, ", a_k, a_n);
-		else if (sqlite3_column_type(st, 16) != SQLITE_NULL)
-			printf("\"agents\": %d, \"agent_count\": %d, ", a_m, a_n);
-		json_figures(stdout, &all, (double)(ended - started - gap_ms) / 1000.0);
-		json_open(stdout, open, &all, window_gen_cpu(db, id, -1));
-		printf(", \"steps\": [");
-		sqlite3_bind_int64(ss, 1, id);
-		int fs = 1;
-		while (sqlite3_step(ss) == SQLITE_ROW) {
-			struct figures f;
-			int idx = sqlite3_column_int(ss, 0);
-			if (window_figures(db, id, idx, open, &f, err, errlen) < 0)
-				goto done;
-			printf("%s%s%s{\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", nl,
-			       oneline ? "" : "    ", idx + 1, sqlite3_column_int(ss, 1));
-			if (sqlite3_column_type(ss, 2) != SQLITE_NULL)
-				printf("\"rate\": %.3f, ", sqlite3_column_double(ss, 2));
-			json_figures(stdout, &f, f.seconds);
-			json_open(stdout, open, &f, window_gen_cpu(db, id, idx));
-			rpt_run_drift_json(rr, idx, ", \"drift\": ", stdout);
-			printf("}");
-			fs = 0;
-		}
-		sqlite3_reset(ss);
-		printf("]");
-		if (!rpt_run_drift_json(rr, -1, ", \"drift\": ", stdout))
-			printf(", \"drift\": null");
-		printf(", ");
-		if (json_thresholds(ts, id, nl, err, errlen) < 0)
-			goto done;
-		printf("}");
 	}
 	if (json && !oneline)
 		printf("%s]\n", first ? "" : "\n");
@@ -301,10 +371,10 @@ done:
 			fputs(note_text, stdout);
 		free(note_text);
 	}
-	rpt_delete(rr);
+	rpt_delete(l.rr);
 	sqlite3_finalize(st);
-	sqlite3_finalize(ss);
-	sqlite3_finalize(ts);
+	sqlite3_finalize(l.ss);
+	sqlite3_finalize(l.ts);
 	return rc;
 }
 

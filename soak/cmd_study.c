@@ -6,11 +6,9 @@
  */
 #include <curl/curl.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -19,17 +17,6 @@
 #include "report/report.h"
 #include "run/metrics.h"
 #include "run/study_run.h"
-
-/* Set by the signal handlers; read by the study and its runs. */
-static volatile sig_atomic_t sigint_count, sigterm_seen;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGINT)
-		sigint_count++;
-	else
-		sigterm_seen = 1;
-}
 
 static void usage_study(FILE *f)
 {
@@ -227,8 +214,6 @@ int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const
 	                           .nsets = a->nsets,
 	                           .resume = a->resume,
 	                           .who = who};
-	struct sigaction sa = {0};
-	struct rlimit rl;
 	struct metrics *metrics = NULL;
 	int64_t study_id = -1;
 	int rc;
@@ -237,16 +222,7 @@ int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const
 		log_set_level(a->verbose > 1 ? LOG_DEBUG : LOG_INFO);
 	if (check_scenarios(st, a->sets, a->nsets, who) < 0)
 		return EXIT_USAGE;
-	/* Every VU may hold a socket: take the hard limit on open files. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	runner_prepare_process(&o.run);
 	if (a->metrics) {
 		char err[512];
 		if (metrics_start(&metrics, a->metrics, err, sizeof err) < 0) {
@@ -262,8 +238,6 @@ int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const
 	o.run.threads = a->threads;
 	o.run.tty = isatty(STDERR_FILENO);
 	o.run.quiet = a->quiet;
-	o.run.sigint_count = &sigint_count;
-	o.run.sigterm = &sigterm_seen;
 	rc = study_run_all(st, &o);
 	curl_global_cleanup();
 	if (a->junit && study_id > 0 && study_junit(a->db_path, study_id, a->junit, who) < 0 &&

@@ -215,15 +215,139 @@ static int path_compile(struct h1_req *q, const char *url, const struct tpl_csv 
 	return rc;
 }
 
+/* A request's head while it is compiled: literal text, and the pieces cut from it where a
+ * template goes. */
+struct head {
+	struct h1_req *q;
+	struct lits l;    /* the literal text so far */
+	int cap;          /* q->pieces allocated */
+	size_t from;      /* where in l the literal piece being written began */
+	struct tpl_ctx c; /* for the templates' longest expansions */
+};
+
+/* Ends the literal piece being written and adds a piece of `kind` (t: its template) after
+ * it; the next literal piece begins there.  -1 out of memory. */
+static int cut(struct head *h, int kind, const struct tpl *t)
+{
+	if (piece_add(h->q, &h->cap, H1P_LIT, &h->l, h->from, NULL) < 0 ||
+	    piece_add(h->q, &h->cap, kind, &h->l, h->l.len, t) < 0)
+		return -1;
+	h->from = h->l.len;
+	return 0;
+}
+
+/* "METHOD PATH HTTP/1.1". */
+static int request_line(struct head *h, const struct plan_request *r)
+{
+	struct h1_req *q = h->q;
+
+	lit_str(&h->l, r->method);
+	lit_str(&h->l, " ");
+	if (!q->path.dynamic) {
+		lit_str(&h->l, q->path.text);
+	} else {
+		if (cut(h, H1P_PATH, &q->path) < 0)
+			return -1;
+		q->head_cap += 3 * tpl_max_len(&q->path, &h->c); /* room to %-encode every byte */
+	}
+	lit_str(&h->l, " HTTP/1.1\r\n");
+	return 0;
+}
+
+/* Host, User-Agent and Accept unless the request has them (has[0..2]), the request's own
+ * headers, and Connection: close in that mode. */
+static int headers(struct head *h, const struct plan_request *r, int close_mode, const int *has)
+{
+	struct lits *l = &h->l;
+
+	if (!has[0]) {
+		lit_str(l, "Host: ");
+		lit_str(l, h->q->url.authority);
+		lit_str(l, "\r\n");
+	}
+	if (!has[1])
+		lit_str(l, "User-Agent: soak/" SOAK_VERSION "\r\n");
+	if (!has[2])
+		lit_str(l, "Accept: */*\r\n");
+	for (int i = 0; i < r->nheaders; i++) {
+		const struct tpl *t = &r->headers[i];
+		if (header_empty(t))
+			continue;
+		if (!t->dynamic) {
+			lit_str(l, t->text);
+			lit_str(l, "\r\n");
+			continue;
+		}
+		if (cut(h, H1P_TPL, t) < 0)
+			return -1;
+		h->q->head_cap += tpl_max_len(t, &h->c);
+		lit_str(l, "\r\n");
+	}
+	if (close_mode == PLAN_CLOSE)
+		lit_str(l, "Connection: close\r\n");
+	return 0;
+}
+
+/* The body (expanded once when it is fixed) and its Content-Length and Content-Type
+ * unless the request has them (has[3], has[4]). */
+static int body(struct head *h, const struct plan_request *r, const int *has)
+{
+	struct h1_req *q = h->q;
+
+	if (!r->has_body)
+		return 0;
+	if (r->body.dynamic) {
+		q->body = &r->body;
+		q->body_cap = tpl_max_len(&r->body, &h->c);
+	} else {
+		q->body_cap = tpl_max_len(&r->body, &h->c);
+		q->body_fixed = malloc(q->body_cap);
+		long n;
+		if (!q->body_fixed ||
+		    (n = tpl_expand(&r->body, &h->c, q->body_fixed, q->body_cap)) < 0)
+			return -1;
+		q->body_len = (size_t)n;
+		q->body_cap = 0;
+	}
+	if (!has[3] && q->body) {
+		lit_str(&h->l, "Content-Length: ");
+		if (cut(h, H1P_CLEN, NULL) < 0)
+			return -1;
+		q->head_cap += CLEN_DIGITS;
+		lit_str(&h->l, "\r\n");
+	} else if (!has[3]) {
+		char cl[48];
+		snprintf(cl, sizeof cl, "Content-Length: %zu\r\n", q->body_len);
+		lit_str(&h->l, cl);
+	}
+	if (!has[4])
+		lit_str(&h->l, "Content-Type: " DEFAULT_CTYPE "\r\n");
+	return 0;
+}
+
+/* Nothing changes between requests: build it once, body included. */
+static int build_fixed(struct h1_req *q)
+{
+	if (q->npieces != 1 || q->body)
+		return 0;
+	q->fixed_len = q->pieces[0].len + q->body_len;
+	q->fixed = malloc(q->fixed_len + 1);
+	if (!q->fixed)
+		return -1;
+	memcpy(q->fixed, q->lit + q->pieces[0].off, q->pieces[0].len);
+	if (q->body_len)
+		memcpy(q->fixed + q->pieces[0].len, q->body_fixed, q->body_len);
+	q->fixed[q->fixed_len] = '\0';
+	return 0;
+}
+
 int h1_req_init(struct h1_req *q, const struct plan_request *r, int close_mode,
                 const struct tpl_ctx *ctx, const struct tpl_csv *csv, char *err, size_t errlen)
 {
-	struct lits l = {0};
-	struct tpl_ctx c = *ctx;
-	int has[5] = {0}, cap = 0;
+	struct head h = {.q = q, .c = *ctx};
+	int has[5] = {0};
 	static const char *const ours[5] = {"Host", "User-Agent", "Accept", "Content-Length",
 	                                    "Content-Type"};
-	size_t from, path_cap;
 	char why[128];
 
 	memset(q, 0, sizeof *q);
@@ -234,111 +358,27 @@ int h1_req_init(struct h1_req *q, const struct plan_request *r, int close_mode,
 	if (path_compile(q, r->url.text, csv, err, errlen) < 0)
 		goto fail;
 	q->head = strcmp(r->method, "HEAD") == 0;
-	for (int h = 0; h < r->nheaders; h++)
+	for (int i = 0; i < r->nheaders; i++)
 		for (int k = 0; k < 5; k++)
-			has[k] |= header_is(r->headers[h].text, ours[k]);
-
-	from = l.len;
-	lit_str(&l, r->method);
-	lit_str(&l, " ");
-	if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0)
+			has[k] |= header_is(r->headers[i].text, ours[k]);
+	if (request_line(&h, r) < 0 || headers(&h, r, close_mode, has) < 0 || body(&h, r, has) < 0)
 		goto oom;
-	path_cap = tpl_max_len(&q->path, &c);
-	if (!q->path.dynamic) {
-		from = l.len;
-		lit_str(&l, q->path.text);
-		if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0)
-			goto oom;
-	} else {
-		if (piece_add(q, &cap, H1P_PATH, &l, l.len, &q->path) < 0)
-			goto oom;
-		q->head_cap += 3 * path_cap; /* room to %-encode every byte */
-	}
-	from = l.len;
-	lit_str(&l, " HTTP/1.1\r\n");
-	if (!has[0]) {
-		lit_str(&l, "Host: ");
-		lit_str(&l, q->url.authority);
-		lit_str(&l, "\r\n");
-	}
-	if (!has[1])
-		lit_str(&l, "User-Agent: soak/" SOAK_VERSION "\r\n");
-	if (!has[2])
-		lit_str(&l, "Accept: */*\r\n");
-	for (int h = 0; h < r->nheaders; h++) {
-		const struct tpl *t = &r->headers[h];
-		if (header_empty(t))
-			continue;
-		if (!t->dynamic) {
-			lit_str(&l, t->text);
-			lit_str(&l, "\r\n");
-			continue;
-		}
-		if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0 ||
-		    piece_add(q, &cap, H1P_TPL, &l, l.len, t) < 0)
-			goto oom;
-		q->head_cap += tpl_max_len(t, &c);
-		from = l.len;
-		lit_str(&l, "\r\n");
-	}
-	if (close_mode == PLAN_CLOSE)
-		lit_str(&l, "Connection: close\r\n");
-	if (r->has_body) {
-		if (r->body.dynamic) {
-			q->body = &r->body;
-			q->body_cap = tpl_max_len(&r->body, &c);
-		} else {
-			q->body_cap = tpl_max_len(&r->body, &c);
-			q->body_fixed = malloc(q->body_cap);
-			long n;
-			if (!q->body_fixed ||
-			    (n = tpl_expand(&r->body, &c, q->body_fixed, q->body_cap)) < 0)
-				goto oom;
-			q->body_len = (size_t)n;
-			q->body_cap = 0;
-		}
-		if (!has[3] && q->body) {
-			lit_str(&l, "Content-Length: ");
-			if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0 ||
-			    piece_add(q, &cap, H1P_CLEN, &l, l.len, NULL) < 0)
-				goto oom;
-			q->head_cap += CLEN_DIGITS;
-			from = l.len;
-			lit_str(&l, "\r\n");
-		} else if (!has[3]) {
-			char cl[48];
-			snprintf(cl, sizeof cl, "Content-Length: %zu\r\n", q->body_len);
-			lit_str(&l, cl);
-		}
-		if (!has[4])
-			lit_str(&l, "Content-Type: " DEFAULT_CTYPE "\r\n");
-	}
-	lit_str(&l, "\r\n");
-	if (piece_add(q, &cap, H1P_LIT, &l, from, NULL) < 0 || l.oom)
+	lit_str(&h.l, "\r\n");
+	if (piece_add(q, &h.cap, H1P_LIT, &h.l, h.from, NULL) < 0 || h.l.oom)
 		goto oom;
-	q->lit = l.buf;
-	l.buf = NULL;
+	q->lit = h.l.buf;
+	h.l.buf = NULL;
 	for (int i = 0; i < q->npieces; i++)
 		if (q->pieces[i].kind == H1P_LIT)
 			q->head_cap += q->pieces[i].len;
 	q->head_cap += 1; /* the NUL a template expansion writes */
-
-	/* Nothing changes between requests: build it once, body included. */
-	if (q->npieces == 1 && !q->body) {
-		q->fixed_len = q->pieces[0].len + q->body_len;
-		q->fixed = malloc(q->fixed_len + 1);
-		if (!q->fixed)
-			goto oom;
-		memcpy(q->fixed, q->lit + q->pieces[0].off, q->pieces[0].len);
-		if (q->body_len)
-			memcpy(q->fixed + q->pieces[0].len, q->body_fixed, q->body_len);
-		q->fixed[q->fixed_len] = '\0';
-	}
+	if (build_fixed(q) < 0)
+		goto oom;
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory building request '%s'", r->name);
 fail:
-	free(l.buf);
+	free(h.l.buf);
 	h1_req_release(q);
 	return -1;
 }

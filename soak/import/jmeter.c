@@ -651,6 +651,82 @@ static int lay_out(const struct jmeter_opts *o, const struct scan *sc, struct jm
 	return 0;
 }
 
+/* The run's row in the stage: its name (--name, else "JMeter FILE"), the description of
+ * the file and of what the import made of it.  0, or -1 with err. */
+static int record_import(const struct jmeter_opts *o, const struct scan *sc,
+                         const struct jm_step *steps, int nsteps, int64_t interval, int xml,
+                         struct recorder *rec, char *err, size_t errlen)
+{
+	char name[300], *desc;
+	int rc;
+
+	if (o->name)
+		snprintf(name, sizeof name, "%s", o->name);
+	else {
+		const char *base = strrchr(o->path, '/');
+		snprintf(name, sizeof name, "JMeter %s", base ? base + 1 : o->path);
+	}
+	if (!(desc = describe(o, sc, steps, nsteps, interval, xml, name))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	struct rec_import im = {
+	    .origin = "jmeter",
+	    .name = name,
+	    .label = o->label,
+	    .file = o->path,
+	    .description = desc,
+	    .sweep = nsteps > 1,
+	    .connection = o->connection,
+	    .url = sc->url,
+	    .host = sc->host,
+	    .interval_ms = interval,
+	    .started_ms = sc->run_start,
+	    .ended_ms = sc->run_end + 1,
+	};
+	rc = rec_run_import(rec, &im, err, errlen);
+	free(desc);
+	return rc;
+}
+
+static void writer_free(struct writer *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; i < w->nopen; i++) {
+		istats_release(&w->open[i]->st);
+		free(w->open[i]);
+	}
+	for (int i = 0; i < w->npool; i++) {
+		istats_release(&w->pool[i]->st);
+		free(w->pool[i]);
+	}
+	istats_release(&w->empty);
+	istats_release(&w->acc);
+	free(w);
+}
+
+/* What the command prints of the import, once it is committed (run_id and rows are). */
+static void fill_result(struct jmeter_result *res, const struct scan *sc,
+                        const struct jtl_reader *j, const struct jm_step *steps, int nsteps,
+                        int64_t interval)
+{
+	res->samples = sc->total.samples;
+	res->errors = sc->total.errors;
+	res->started_ms = sc->run_start;
+	res->ended_ms = sc->run_end + 1;
+	res->interval_ms = interval;
+	res->nsteps = nsteps;
+	for (int s = 0; s < nsteps; s++) {
+		res->levels[s] = steps[s].level;
+		res->held_ms[s] = steps[s].hold_to - steps[s].hold_from;
+		res->unmeasured[s] = steps[s].steady_first < 0;
+	}
+	res->threads_known = jtl_has_threads(j);
+	res->format_xml = jtl_format(j) == JTL_XML;
+	res->nlabels = sc->nlabels + (sc->other.samples > 0);
+}
+
 int jmeter_import(const struct jmeter_opts *o, struct jmeter_result *res, char *err, size_t errlen)
 {
 	struct ireader in;
@@ -659,11 +735,10 @@ int jmeter_import(const struct jmeter_opts *o, struct jmeter_result *res, char *
 	struct stage sg;
 	struct writer *w = NULL;
 	struct jm_step steps[JM_MAX_STEPS];
-	struct rec_import im;
 	int *step_of = NULL, nsteps, rc = -2, staged = 0;
 	int64_t interval = 0, n = 0, samples;
 	unsigned char *phase_of = NULL;
-	char *desc = NULL, name[300], e[400];
+	char e[400];
 	long line = 0;
 
 	memset(res, 0, sizeof *res);
@@ -700,38 +775,16 @@ int jmeter_import(const struct jmeter_opts *o, struct jmeter_result *res, char *
 		goto done;
 	rc = -1;
 
-	if (o->name)
-		snprintf(name, sizeof name, "%s", o->name);
-	else {
-		const char *base = strrchr(o->path, '/');
-		snprintf(name, sizeof name, "JMeter %s", base ? base + 1 : o->path);
-	}
-	desc = describe(o, sc, steps, nsteps, interval, jtl_format(j) == JTL_XML, name);
-	w = calloc(1, sizeof *w);
-	if (!desc || !w) {
+	if (!(w = calloc(1, sizeof *w))) {
 		snprintf(err, errlen, "out of memory");
 		goto done;
 	}
 	if (stage_open(&sg, err, errlen) < 0)
 		goto done;
 	staged = 1;
-	im = (struct rec_import){
-	    .origin = "jmeter",
-	    .name = name,
-	    .label = o->label,
-	    .file = o->path,
-	    .description = desc,
-	    .sweep = nsteps > 1,
-	    .connection = o->connection,
-	    .url = sc->url,
-	    .host = sc->host,
-	    .interval_ms = interval,
-	    .started_ms = sc->run_start,
-	    .ended_ms = sc->run_end + 1,
-	};
-	if (rec_run_import(&sg.rec, &im, err, errlen) < 0)
+	if (record_import(o, sc, steps, nsteps, interval, jtl_format(j) == JTL_XML, &sg.rec, err,
+	                  errlen) < 0)
 		goto done;
-
 	w->o = o;
 	w->rec = &sg.rec;
 	w->origin = sc->run_start;
@@ -753,40 +806,14 @@ int jmeter_import(const struct jmeter_opts *o, struct jmeter_result *res, char *
 	}
 	if (stage_commit(&sg, o->db_path, &res->run_id, &samples, err, errlen) < 0)
 		goto done;
-	res->samples = sc->total.samples;
-	res->errors = sc->total.errors;
-	res->started_ms = sc->run_start;
-	res->ended_ms = sc->run_end + 1;
-	res->interval_ms = interval;
-	res->nsteps = nsteps;
-	for (int s = 0; s < nsteps; s++) {
-		res->levels[s] = steps[s].level;
-		res->held_ms[s] = steps[s].hold_to - steps[s].hold_from;
-		res->unmeasured[s] = steps[s].steady_first < 0;
-	}
-	res->threads_known = jtl_has_threads(j);
-	res->format_xml = jtl_format(j) == JTL_XML;
-	res->nlabels = sc->nlabels + (sc->other.samples > 0);
+	fill_result(res, sc, j, steps, nsteps, interval);
 	rc = 0;
 done:
 	if (rc < 0)
 		jmeter_result_release(res);
-	if (w) {
-		for (int i = 0; i < w->nopen; i++) {
-			istats_release(&w->open[i]->st);
-			free(w->open[i]);
-		}
-		for (int i = 0; i < w->npool; i++) {
-			istats_release(&w->pool[i]->st);
-			free(w->pool[i]);
-		}
-		istats_release(&w->empty);
-		istats_release(&w->acc);
-		free(w);
-	}
+	writer_free(w);
 	if (staged)
 		stage_close(&sg);
-	free(desc);
 	free(step_of);
 	free(phase_of);
 	scan_release(sc);

@@ -443,31 +443,108 @@ bad:
 	return -1;
 }
 
+/* The end of the file: 0 when it may end here, -1 with err (and *line) when not. */
+static int xml_eof(struct jtl_reader *j, char *err, size_t errlen, long *line)
+{
+	if (j->top_depth) {
+		*line = j->top_line;
+		snprintf(err, errlen,
+		         "the file ends inside this sample (JMeter stopped "
+		         "while writing? remove the incomplete last sample)");
+		return -1;
+	}
+	if (!j->root_seen) {
+		snprintf(err, errlen, "no <testResults> element: not a JMeter XML result file");
+		return -1;
+	}
+	return 0; /* a missing </testResults>: JMeter was stopped between samples */
+}
+
+/* After "<" and c ('?' or '!'): skips a declaration, a comment, a CDATA section or a
+ * DOCTYPE.  0, or -1 with err. */
+static int skip_markup(struct jtl_reader *j, int c, char *err, size_t errlen)
+{
+	if (c == '?')
+		return skip_past(j, "?>", err, errlen);
+	c = ird_getc(j->r, err, errlen);
+	if (c == '-')
+		return skip_past(j, "-->", err, errlen);
+	if (c == '[')
+		return skip_past(j, "]]>", err, errlen);
+	return skip_past(j, ">", err, errlen);
+}
+
+/* A start tag (in j->tag, read at line `at`): the root checked, a top-level sample made
+ * j->top, a URL element inside it noted.  1 when it completes a sample (self-closing:
+ * j->attr filled), 0 to read on, -1 with err. */
+static int xml_start_tag(struct jtl_reader *j, long at, char *err, size_t errlen, long *line)
+{
+	size_t nl = name_len(j->tag);
+	int self_closing = j->taglen > 0 && j->tag[j->taglen - 1] == '/';
+
+	if (!j->root_seen) {
+		if (nl != 11 || strncmp(j->tag, "testResults", 11) != 0) {
+			snprintf(err, errlen,
+			         "the root element is <%.*s>, not <testResults>: not a "
+			         "JMeter XML result file",
+			         (int)nl, j->tag);
+			return -1;
+		}
+		j->root_seen = 1;
+	}
+	if (j->depth == 1 && is_sample(j->tag, nl)) {
+		char *t = j->top;
+		j->top = j->tag;
+		j->tag = t;
+		j->toplen = j->taglen;
+		j->top_line = at;
+		j->urllen = 0;
+		j->url[0] = '\0';
+		if (self_closing) {
+			*line = at;
+			return parse_attrs(j, err, errlen) < 0 ? -1 : 1;
+		}
+		j->depth++;
+		j->top_depth = j->depth;
+		return 0;
+	}
+	if (j->top_depth && j->depth == j->top_depth && nl == 12 &&
+	    strncmp(j->tag, "java.net.URL", 12) == 0 && !self_closing)
+		j->in_url = 1;
+	if (!self_closing)
+		j->depth++;
+	return 0;
+}
+
+/* An end tag (in j->tag): 1 when it closes the top-level sample (j->attr filled), 0 to
+ * read on, -1 with err. */
+static int xml_end_tag(struct jtl_reader *j, char *err, size_t errlen, long *line)
+{
+	if (j->depth == 0) {
+		snprintf(err, errlen, "end tag <%s> without a start", j->tag);
+		return -1;
+	}
+	j->depth--;
+	if (j->top_depth && j->depth + 1 == j->top_depth) {
+		j->top_depth = 0;
+		*line = j->top_line;
+		return parse_attrs(j, err, errlen) < 0 ? -1 : 1;
+	}
+	return 0;
+}
+
 /* Advances to the end of the next top-level sample: 1 (j->top and j->attr filled), 0 at
  * the end of the file, -1. */
 static int xml_sample(struct jtl_reader *j, char *err, size_t errlen, long *line)
 {
 	for (;;) {
 		long at = ird_line_no(j->r);
-		int c = ird_getc(j->r, err, errlen);
+		int c = ird_getc(j->r, err, errlen), rc;
 		*line = at;
 		if (c == -2)
 			return -1;
-		if (c == -1) {
-			if (j->top_depth) {
-				*line = j->top_line;
-				snprintf(err, errlen,
-				         "the file ends inside this sample (JMeter stopped "
-				         "while writing? remove the incomplete last sample)");
-				return -1;
-			}
-			if (!j->root_seen) {
-				snprintf(err, errlen,
-				         "no <testResults> element: not a JMeter XML result file");
-				return -1;
-			}
-			return 0; /* a missing </testResults>: JMeter was stopped between samples */
-		}
+		if (c == -1)
+			return xml_eof(j, err, errlen, line);
 		if (c != '<') {
 			if (j->in_url && j->urllen + 1 < sizeof j->url)
 				j->url[j->urllen++] = (char)c;
@@ -479,75 +556,17 @@ static int xml_sample(struct jtl_reader *j, char *err, size_t errlen, long *line
 			j->in_url = 0;
 		}
 		c = ird_getc(j->r, err, errlen);
-		if (c == '?') {
-			if (skip_past(j, "?>", err, errlen) < 0)
+		if (c == '?' || c == '!') {
+			if (skip_markup(j, c, err, errlen) < 0)
 				return -1;
-			continue;
-		}
-		if (c == '!') {
-			char first = 0;
-			c = ird_getc(j->r, err, errlen);
-			first = (char)c;
-			if (first == '-') {
-				if (skip_past(j, "-->", err, errlen) < 0)
-					return -1;
-			} else if (first == '[') {
-				if (skip_past(j, "]]>", err, errlen) < 0)
-					return -1;
-			} else if (skip_past(j, ">", err, errlen) < 0) {
-				return -1;
-			}
 			continue;
 		}
 		if (read_tag(j, c, err, errlen) < 0)
 			return -1;
-		if (j->tag[0] == '/') {
-			if (j->depth == 0) {
-				snprintf(err, errlen, "end tag <%s> without a start", j->tag);
-				return -1;
-			}
-			if (j->top_depth && j->depth == j->top_depth) {
-				j->depth--;
-				j->top_depth = 0;
-				*line = j->top_line;
-				return parse_attrs(j, err, errlen) < 0 ? -1 : 1;
-			}
-			j->depth--;
-			continue;
-		}
-		size_t nl = name_len(j->tag);
-		int self_closing = j->taglen > 0 && j->tag[j->taglen - 1] == '/';
-		if (!j->root_seen) {
-			if (nl != 11 || strncmp(j->tag, "testResults", 11) != 0) {
-				snprintf(err, errlen,
-				         "the root element is <%.*s>, not <testResults>: not a "
-				         "JMeter XML result file",
-				         (int)nl, j->tag);
-				return -1;
-			}
-			j->root_seen = 1;
-		}
-		if (j->depth == 1 && is_sample(j->tag, nl)) {
-			char *t = j->top;
-			j->top = j->tag;
-			j->tag = t;
-			j->toplen = j->taglen;
-			j->top_line = at;
-			j->urllen = 0;
-			j->url[0] = '\0';
-			if (self_closing) {
-				*line = at;
-				return parse_attrs(j, err, errlen) < 0 ? -1 : 1;
-			}
-			j->depth++;
-			j->top_depth = j->depth;
-			continue;
-		}
-		if (j->top_depth && j->depth == j->top_depth && nl == 12 &&
-		    strncmp(j->tag, "java.net.URL", 12) == 0 && !self_closing)
-			j->in_url = 1;
-		if (!self_closing)
-			j->depth++;
+		rc = j->tag[0] == '/' ? xml_end_tag(j, err, errlen, line)
+		                      : xml_start_tag(j, at, err, errlen, line);
+		if (rc != 0)
+			return rc;
 	}
 }
 

@@ -581,43 +581,55 @@ fail:
 	return -1;
 }
 
-/* The merged run's status and a reason saying which agent ended how:
- * "agents 1, 3 of 3 done; agent 2 crashed (last heard of at 12:00:24 UTC)". */
-static int close_run(struct fold *f)
-{
-	char reason[AGM_TEXT] = "", hosts[AGM_TEXT] = "", t[32];
-	int *ks = calloc((size_t)f->np + (size_t)f->planned + 1, sizeof *ks), *done_ = NULL;
-	int any_run = -1, any_failed = 0, any_bad = f->np < f->planned, nparts = f->np;
-	int64_t started = INT64_MAX, ended = INT64_MIN, hb = INT64_MIN, start_at = f->p[0].start_at;
-	sqlite3_stmt *st = NULL;
-	const char *status;
-	int rc = -1;
+/* How the parts of a merged run ended, taken together. */
+struct parts_end {
+	int any_run;            /* a part still running (its index), or -1 */
+	int any_failed;         /* a part failed */
+	int any_bad;            /* a part neither done nor failed, or an agent sent none */
+	int64_t started, ended; /* the earliest start, the latest end (INT64_MAX: a part
+	                         * has none) */
+	int64_t hb;             /* the latest heartbeat */
+	char hosts[AGM_TEXT];   /* the parts' hosts, each once */
+};
 
-	if (!ks) {
-		snprintf(f->err, f->errlen, "out of memory");
-		return -1;
-	}
-	done_ = ks + f->planned + 1; /* marks parts already described */
-	memset(done_, 0, (size_t)f->np * sizeof *done_);
+/* Tallies the parts; a crashed part's why says when it was last heard of. */
+static void tally_parts(struct fold *f, struct parts_end *e)
+{
+	char t[32];
+
+	*e = (struct parts_end){.any_run = -1,
+	                        .any_bad = f->np < f->planned,
+	                        .started = INT64_MAX,
+	                        .ended = INT64_MIN,
+	                        .hb = INT64_MIN};
 	for (int i = 0; i < f->np; i++) {
 		struct part *q = &f->p[i];
-		started = q->started < started ? q->started : started;
-		hb = q->heartbeat > hb ? q->heartbeat : hb;
-		ended = q->ended < 0 ? INT64_MAX : (q->ended > ended ? q->ended : ended);
+		e->started = q->started < e->started ? q->started : e->started;
+		e->hb = q->heartbeat > e->hb ? q->heartbeat : e->hb;
+		e->ended = q->ended < 0 ? INT64_MAX : (q->ended > e->ended ? q->ended : e->ended);
 		if (!strcmp(q->state, "running"))
-			any_run = i;
+			e->any_run = i;
 		else if (!strcmp(q->state, "failed"))
-			any_failed = 1;
+			e->any_failed = 1;
 		else if (strcmp(q->state, "done") != 0)
-			any_bad = 1;
+			e->any_bad = 1;
 		if (!strcmp(q->state, "crashed"))
 			snprintf(q->why, sizeof q->why, "last heard of at %s UTC",
 			         when(f, q->heartbeat, t, sizeof t));
-		if (!strstr(hosts, q->host) && strlen(hosts) + strlen(q->host) + 3 < 250)
-			snprintf(hosts + strlen(hosts), sizeof hosts - strlen(hosts), "%s%s",
-			         *hosts ? ", " : "", q->host);
+		if (!strstr(e->hosts, q->host) && strlen(e->hosts) + strlen(q->host) + 3 < 250)
+			snprintf(e->hosts + strlen(e->hosts), sizeof e->hosts - strlen(e->hosts),
+			         "%s%s", *e->hosts ? ", " : "", q->host);
 	}
-	/* One clause per (state, reason), in agent order. */
+}
+
+/* The reason: one clause per (state, why), in agent order, then the agents that sent no
+ * run.  ks: room for f->np + f->planned + 1 ints. */
+static void ends_reason(const struct fold *f, int *ks, char *reason, size_t len)
+{
+	int *done_ = ks + f->planned + 1; /* marks parts already described */
+
+	reason[0] = '\0';
+	memset(done_, 0, (size_t)f->np * sizeof *done_);
 	for (int i = 0; i < f->np; i++) {
 		int n = 0;
 		if (done_[i])
@@ -629,13 +641,11 @@ static int close_run(struct fold *f)
 				ks[n++] = f->p[j].k;
 			}
 		size_t at = strlen(reason);
-		snprintf(reason + at, sizeof reason - at, "%sagent%s ", at ? "; " : "",
-		         n > 1 ? "s" : "");
-		ranges(ks, n, reason, sizeof reason);
+		snprintf(reason + at, len - at, "%sagent%s ", at ? "; " : "", n > 1 ? "s" : "");
+		ranges(ks, n, reason, len);
 		at = strlen(reason);
-		snprintf(reason + at, sizeof reason - at, " of %d %s%s%s%s", f->planned,
-		         f->p[i].state, *f->p[i].why ? " (" : "", f->p[i].why,
-		         *f->p[i].why ? ")" : "");
+		snprintf(reason + at, len - at, " of %d %s%s%s%s", f->planned, f->p[i].state,
+		         *f->p[i].why ? " (" : "", f->p[i].why, *f->p[i].why ? ")" : "");
 	}
 	if (f->np < f->planned) {
 		int n = 0, at = 0;
@@ -646,53 +656,81 @@ static int close_run(struct fold *f)
 				ks[n++] = k;
 		}
 		size_t l = strlen(reason);
-		snprintf(reason + l, sizeof reason - l, "; agent%s ", n > 1 ? "s" : "");
-		ranges(ks, n, reason, sizeof reason);
+		snprintf(reason + l, len - l, "; agent%s ", n > 1 ? "s" : "");
+		ranges(ks, n, reason, len);
 		l = strlen(reason);
-		snprintf(reason + l, sizeof reason - l, " of %d sent no run", f->planned);
+		snprintf(reason + l, len - l, " of %d sent no run", f->planned);
 	}
-	status = any_run >= 0 ? "running"
-	         : any_failed ? "failed"
-	         : any_bad    ? "interrupted"
-	                      : "done";
-	snprintf(f->res->status, sizeof f->res->status, "%s", status);
+}
+
+/* Writes the merged run's row as the parts' ends make it.  0, or -1 with f->err. */
+static int update_merged(struct fold *f, const struct parts_end *e, const char *status,
+                         const char *reason)
+{
+	int64_t start_at = f->p[0].start_at;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
 	if (db_prepare(
 	        f->db, &st,
 	        "UPDATE runs SET host = ?, status = ?, reason = ?, started_ms = ?, ended_ms = ?, "
 	        "heartbeat_ms = ?, agent_count = ?, agents_merged = ?, start_at_ms = ?, pid = ?, "
 	        "pid_start = ?, boot_id = ?, agent_index = NULL, merged_into = NULL WHERE id = ?",
 	        f->err, f->errlen) < 0)
-		goto done;
-	sqlite3_bind_text(st, 1, hosts, -1, SQLITE_STATIC);
+		return -1;
+	sqlite3_bind_text(st, 1, e->hosts, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, start_at >= 0 && start_at < started ? start_at : started);
-	if (any_run < 0 && ended != INT64_MAX)
-		sqlite3_bind_int64(st, 5, ended);
-	sqlite3_bind_int64(st, 6, hb);
+	sqlite3_bind_int64(st, 4, start_at >= 0 && start_at < e->started ? start_at : e->started);
+	if (e->any_run < 0 && e->ended != INT64_MAX)
+		sqlite3_bind_int64(st, 5, e->ended);
+	sqlite3_bind_int64(st, 6, e->hb);
 	sqlite3_bind_int(st, 7, f->planned);
-	sqlite3_bind_int(st, 8, nparts);
+	sqlite3_bind_int(st, 8, f->np);
 	if (start_at >= 0)
 		sqlite3_bind_int64(st, 9, start_at);
-	if (any_run >= 0) { /* a reader asks the running agent's process whether it lives */
-		sqlite3_bind_int64(st, 10, f->p[any_run].pid);
-		sqlite3_bind_int64(st, 11, f->p[any_run].pid_start);
-		sqlite3_bind_text(st, 12, f->p[any_run].boot, -1, SQLITE_STATIC);
+	if (e->any_run >= 0) { /* a reader asks the running agent's process whether it lives */
+		sqlite3_bind_int64(st, 10, f->p[e->any_run].pid);
+		sqlite3_bind_int64(st, 11, f->p[e->any_run].pid_start);
+		sqlite3_bind_text(st, 12, f->p[e->any_run].boot, -1, SQLITE_STATIC);
 	}
 	sqlite3_bind_int64(st, 13, f->run_id);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(f->db, "cannot close the merged run", f->err, f->errlen);
-		goto done;
-	}
+	rc = sqlite3_step(st) == SQLITE_DONE
+	         ? 0
+	         : db_fail(f->db, "cannot close the merged run", f->err, f->errlen);
 	sqlite3_finalize(st);
-	st = NULL;
+	return rc;
+}
+
+/* The merged run's status and a reason saying which agent ended how:
+ * "agents 1, 3 of 3 done; agent 2 crashed (last heard of at 12:00:24 UTC)". */
+static int close_run(struct fold *f)
+{
+	char reason[AGM_TEXT];
+	int *ks = calloc((size_t)f->np + (size_t)f->planned + 1, sizeof *ks);
+	struct parts_end e;
+	const char *status;
+	int rc = -1;
+
+	if (!ks) {
+		snprintf(f->err, f->errlen, "out of memory");
+		return -1;
+	}
+	tally_parts(f, &e);
+	ends_reason(f, ks, reason, sizeof reason);
+	status = e.any_run >= 0 ? "running"
+	         : e.any_failed ? "failed"
+	         : e.any_bad    ? "interrupted"
+	                        : "done";
+	snprintf(f->res->status, sizeof f->res->status, "%s", status);
+	if (update_merged(f, &e, status, reason) < 0)
+		goto done;
 	for (int i = 0; i < f->np; i++)
 		if (exec2(f->db, "UPDATE runs SET merged_into = ?2 WHERE id = ?1", f->p[i].id,
 		          f->run_id, f->err, f->errlen) < 0)
 			goto done;
 	rc = 0;
 done:
-	sqlite3_finalize(st);
 	free(ks);
 	return rc;
 }

@@ -6,9 +6,11 @@
 #include <math.h>
 #include <netdb.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -80,6 +82,36 @@ struct run {
 	struct engine_live last_live;
 	int64_t last_p99;
 };
+
+/* This process's SIGINT and SIGTERM, as runner_prepare_process counts them. */
+static volatile sig_atomic_t sigint_seen, sigterm_seen;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGINT)
+		sigint_seen++;
+	else
+		sigterm_seen = 1;
+}
+
+void runner_prepare_process(struct runner_opts *o)
+{
+	struct sigaction sa = {0};
+	struct rlimit rl;
+
+	/* Every VU may hold a socket: take the hard limit on open files. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	o->sigint_count = &sigint_seen;
+	o->sigterm = &sigterm_seen;
+}
 
 static int64_t wall_of(const struct run *r, int64_t mono)
 {
@@ -446,83 +478,120 @@ static void drain(struct run *r)
 	engine_stop(r->eng, 1);
 }
 
-/* One step: ramp-up, warm-up, measured window, interval by interval.  `last`: the run ends
- * with it (its requests in flight go in a drain interval). */
-static int run_step(struct run *r, int k, int last)
+/* A step's timeline (monotonic ms) and the measured window it has made so far. */
+struct step {
+	int k;                      /* the step's index */
+	int last;                   /* the run ends with it (its requests in flight go in a
+	                             * drain interval) */
+	int cont;                   /* a resumed run's step that the stop cut, run for what was
+	                             * left of it */
+	int64_t t0;                 /* the step's start */
+	int64_t load0;              /* where its load starts */
+	int64_t ramp_end, warm_end; /* where its ramp-up and warm-up end */
+	int64_t end;                /* where it ends */
+	int64_t base;               /* interval boundaries fall on multiples of the interval
+	                             * counted from here */
+	struct agent_share share;   /* what this agent runs of it */
+	int64_t win_start, win_end; /* the steady intervals' span; -1: none yet */
+};
+
+static const char *const phase_name[] = {
+    [MPH_RAMPUP] = "rampup", [MPH_WARMUP] = "warmup", [MPH_STEADY] = "steady"};
+
+static void plan_step(const struct run *r, int k, int last, struct step *st)
 {
 	const struct scenario *s = r->s;
 	const struct runner_resume *rs = r->o->resume;
+	int64_t now0 = clock_mono_ms();
+
+	st->k = k;
+	st->last = last;
 	/* The step a resumed run's stop cut runs what was left of it: it counts as begun as
 	 * long before now as it had run before the gap (the gap moves its end, not shortens
 	 * it), the load starting again from a new ramp-up and warm-up. */
-	int cont = rs && k == rs->step && rs->step_started_ms >= 0;
-	int64_t now0 = clock_mono_ms();
-	int64_t ran = cont && rs->gap_from_ms > rs->step_started_ms
+	st->cont = rs && k == rs->step && rs->step_started_ms >= 0;
+	int64_t ran = st->cont && rs->gap_from_ms > rs->step_started_ms
 	                  ? rs->gap_from_ms - rs->step_started_ms
 	                  : 0;
 	/* agents: the step begins on the group's schedule, not when the last one ended */
-	int64_t t0 = r->aligned ? r->run_t0 + k * s->duration_ms : now0 - ran;
-	int64_t load0 = cont ? now0 : t0; /* where this step's load starts */
-	int64_t ramp_end = load0 + s->rampup_ms, warm_end = ramp_end + s->warmup_ms;
-	int64_t step_end = t0 + r->step_ms;
-	int64_t start = load0, win_start = -1, win_end = -1;
+	st->t0 = r->aligned ? r->run_t0 + k * s->duration_ms : now0 - ran;
+	st->load0 = st->cont ? now0 : st->t0;
+	st->ramp_end = st->load0 + s->rampup_ms;
+	st->warm_end = st->ramp_end + s->warmup_ms;
+	st->end = st->t0 + r->step_ms;
 	/* Interval boundaries fall on multiples of the interval counted from `base`: the
 	 * step's start, or for agents the wall clock's, so every agent's coincide. */
-	int64_t base = r->aligned ? r->run_t0 - r->wall0 % s->interval_ms : t0;
-	int64_t pstart = t0; /* agents: the planned start of the interval being counted */
-	struct agent_share share;
+	st->base = r->aligned ? r->run_t0 - r->wall0 % s->interval_ms : st->t0;
+	st->win_start = st->win_end = -1;
+	agent_share(r->o->agent, r->levels[k], r->rates[k], &st->share);
+}
+
+/* The step's row (a continued step has one), the engine set to its load, the window's
+ * figures started (a continued step's from its part before the gap).  0, or -1 with
+ * r->reason. */
+static int begin_step(struct run *r, const struct step *st)
+{
+	const struct runner_resume *rs = r->o->resume;
 	char err[512];
 
-	if (k == 0 && !r->aligned && !rs) {
-		r->run_t0 = t0;
-		r->wall0 = clock_wall_ms();
-	}
-	if (r->aligned && step_end <= clock_mono_ms())
-		return 0; /* a late agent joins the group where it is: this step is over */
-	agent_share(r->o->agent, r->levels[k], r->rates[k], &share);
-	if ((!cont && rec_step_begin(&r->rec, k, share.vus, share.rate, wall_of(r, t0), r->step_ms,
-	                             err, sizeof err) < 0) ||
-	    (r->o->agent &&
-	     agent_record_step(r->rec.db, r->rec.run_id, k, r->levels[k], err, sizeof err) < 0)) {
+	if ((!st->cont && rec_step_begin(&r->rec, st->k, st->share.vus, st->share.rate,
+	                                 wall_of(r, st->t0), r->step_ms, err, sizeof err) < 0) ||
+	    (r->o->agent && agent_record_step(r->rec.db, r->rec.run_id, st->k, r->levels[st->k],
+	                                      err, sizeof err) < 0)) {
 		snprintf(r->reason, sizeof r->reason, "%s", err);
 		return -1;
 	}
-	int64_t ramp = r->aligned ? (ramp_end > clock_mono_ms() ? ramp_end - clock_mono_ms() : 0)
-	                          : s->rampup_ms;
+	int64_t ramp = r->aligned
+	                   ? (st->ramp_end > clock_mono_ms() ? st->ramp_end - clock_mono_ms() : 0)
+	                   : r->s->rampup_ms;
 	if (r->open)
-		engine_set_rate(r->eng, share.rate, ramp);
+		engine_set_rate(r->eng, st->share.rate, ramp);
 	else
-		engine_set_vus(r->eng, share.vus, ramp);
+		engine_set_vus(r->eng, st->share.vus, ramp);
 	istats_reset(&r->acc);
-	if (cont && rs->prior)
+	if (st->cont && rs->prior)
 		istats_add(&r->acc, rs->prior); /* the window's part before the gap */
 	r->nmeans = 0;
+	return 0;
+}
+
+/* Where the interval that begins at `from` ends: the next boundary, a phase change or
+ * the step's end, whichever comes first. */
+static int64_t interval_end(const struct run *r, const struct step *st, int64_t from)
+{
+	int64_t next = from + r->s->interval_ms - (from - st->base) % r->s->interval_ms;
+
+	if (from < st->ramp_end && next > st->ramp_end)
+		next = st->ramp_end;
+	if (from < st->warm_end && next > st->warm_end)
+		next = st->warm_end;
+	if (next > st->end)
+		next = st->end;
+	return next;
+}
+
+/* The step's intervals until its end or a signal.  Intervals are aligned on st->base and
+ * cut at phase changes, so the measured window is made of whole intervals.  An agent
+ * counts on its planned boundaries (the few ms a close takes are not its interval's
+ * business).  0, or -1 on a failure (r->reason). */
+static int step_intervals(struct run *r, struct step *st)
+{
+	int64_t start = st->load0;
+	int64_t pstart = st->t0; /* agents: the planned start of the interval being counted */
+
 	for (;;) {
-		/* Intervals are aligned on `base` and cut at phase changes, so the measured
-		 * window is made of whole intervals.  An agent counts on its planned
-		 * boundaries (the few ms a close takes are not its interval's business). */
 		int64_t from = r->aligned ? pstart : start;
-		int64_t next = from + s->interval_ms - (from - base) % s->interval_ms;
-		if (from < ramp_end && next > ramp_end)
-			next = ramp_end;
-		if (from < warm_end && next > warm_end)
-			next = warm_end;
-		if (next > step_end)
-			next = step_end;
-		const char *phase = from < ramp_end   ? "rampup"
-		                    : from < warm_end ? "warmup"
-		                                      : "steady";
-		int steady = from >= warm_end;
-		if (r->aligned && next <= clock_mono_ms() && next < step_end) {
+		int64_t next = interval_end(r, st, from);
+		enum mphase ph = from < st->ramp_end   ? MPH_RAMPUP
+		                 : from < st->warm_end ? MPH_WARMUP
+		                                       : MPH_STEADY;
+		if (r->aligned && next <= clock_mono_ms() && next < st->end) {
 			pstart = next; /* a late agent skips the intervals already over */
 			continue;
 		}
 		if (r->feeding)
-			mfeed_step(&r->feed, k, r->nsteps, share.vus, share.rate,
-			           from < ramp_end   ? MPH_RAMPUP
-			           : from < warm_end ? MPH_WARMUP
-			                             : MPH_STEADY);
-		int w = wait_until(r, k, next, t0);
+			mfeed_step(&r->feed, st->k, r->nsteps, st->share.vus, st->share.rate, ph);
+		int w = wait_until(r, st->k, next, st->t0);
 		if (w == -2)
 			return -1;
 		int sig = w < 0;
@@ -531,7 +600,7 @@ static int run_step(struct run *r, int k, int last)
 			 * interval.  A second SIGINT drops the requests in flight. */
 			r->stopping = 1;
 			drain(r);
-		} else if (next >= step_end && last) {
+		} else if (next >= st->end && st->last) {
 			/* The run's end: no new requests from here; those in flight are recorded
 			 * in a last `drain` interval, outside the measured window, so every
 			 * request sent is accounted for. */
@@ -539,46 +608,77 @@ static int run_step(struct run *r, int k, int last)
 		}
 		int64_t now = clock_mono_ms();
 		int64_t to = r->aligned && !sig ? next : now;
-		if (close_interval(r, k, from, to, phase, steady) < 0)
+		if (close_interval(r, st->k, from, to, phase_name[ph], ph == MPH_STEADY) < 0)
 			return -1;
-		if (steady) {
-			if (win_start < 0)
-				win_start = from;
-			win_end = to;
+		if (ph == MPH_STEADY) {
+			if (st->win_start < 0)
+				st->win_start = from;
+			st->win_end = to;
 		}
 		start = now;
 		pstart = next;
-		if (sig || now >= step_end)
-			break;
+		if (sig || now >= st->end)
+			return 0;
 	}
-	if (last && !r->stopping) {
-		int64_t d0 = r->aligned ? step_end : clock_mono_ms();
-		if (r->feeding) {
-			mfeed_step(&r->feed, k, r->nsteps, share.vus, share.rate, MPH_DRAIN);
-			mfeed_publish(&r->feed);
-		}
-		drain(r);
-		if (close_interval(r, k, d0, clock_mono_ms(), "drain", 0) < 0)
-			return -1;
+}
+
+/* The run's last step: the requests in flight when it ended, as a drain interval. */
+static int drain_step(struct run *r, const struct step *st)
+{
+	int64_t d0 = r->aligned ? st->end : clock_mono_ms();
+
+	if (r->feeding) {
+		mfeed_step(&r->feed, st->k, r->nsteps, st->share.vus, st->share.rate, MPH_DRAIN);
+		mfeed_publish(&r->feed);
 	}
-	if (win_start >= 0 || (cont && rs->prior)) {
-		/* A resumed step's window spans the gap and the new ramp-up and warm-up: they
-		 * are left out of its seconds. */
-		int before = cont && rs->prior, after = win_start >= 0;
-		int64_t wfrom = before ? rs->prior_from_ms : wall_of(r, win_start);
-		int64_t wto = after ? wall_of(r, win_end) : rs->prior_to_ms;
-		r->rec.unmeasured_ms =
-		    before && after ? wall_of(r, win_start) - rs->prior_to_ms : 0;
-		istats_figures(&r->acc, (double)(wto - wfrom - r->rec.unmeasured_ms) / 1000.0,
-		               &r->steps[k]);
-		r->step_done[k] = 1;
-		if (rec_step_end(&r->rec, k, wfrom, wto, &r->acc, err, sizeof err) < 0) {
-			snprintf(r->reason, sizeof r->reason, "%s", err);
-			return -1;
-		}
-		check_thresholds(r, k, &r->steps[k]);
+	drain(r);
+	return close_interval(r, st->k, d0, clock_mono_ms(), "drain", 0);
+}
+
+/* The step's figures over its measured window, recorded and checked against the
+ * thresholds.  A resumed step's window spans the gap and the new ramp-up and warm-up:
+ * they are left out of its seconds.  0, or -1 with r->reason. */
+static int close_window(struct run *r, const struct step *st)
+{
+	const struct runner_resume *rs = r->o->resume;
+	int before = st->cont && rs->prior, after = st->win_start >= 0;
+	int k = st->k;
+	char err[512];
+
+	if (!before && !after)
+		return 0;
+	int64_t wfrom = before ? rs->prior_from_ms : wall_of(r, st->win_start);
+	int64_t wto = after ? wall_of(r, st->win_end) : rs->prior_to_ms;
+	r->rec.unmeasured_ms = before && after ? wall_of(r, st->win_start) - rs->prior_to_ms : 0;
+	istats_figures(&r->acc, (double)(wto - wfrom - r->rec.unmeasured_ms) / 1000.0,
+	               &r->steps[k]);
+	r->step_done[k] = 1;
+	if (rec_step_end(&r->rec, k, wfrom, wto, &r->acc, err, sizeof err) < 0) {
+		snprintf(r->reason, sizeof r->reason, "%s", err);
+		return -1;
 	}
+	check_thresholds(r, k, &r->steps[k]);
 	return 0;
+}
+
+/* One step: ramp-up, warm-up, measured window, interval by interval.  `last`: the run ends
+ * with it (its requests in flight go in a drain interval). */
+static int run_step(struct run *r, int k, int last)
+{
+	struct step st;
+
+	plan_step(r, k, last, &st);
+	if (k == 0 && !r->aligned && !r->o->resume) {
+		r->run_t0 = st.t0;
+		r->wall0 = clock_wall_ms();
+	}
+	if (r->aligned && st.end <= clock_mono_ms())
+		return 0; /* a late agent joins the group where it is: this step is over */
+	if (begin_step(r, &st) < 0 || step_intervals(r, &st) < 0)
+		return -1;
+	if (last && !r->stopping && drain_step(r, &st) < 0)
+		return -1;
+	return close_window(r, &st);
 }
 
 /* Agents: records the agent's place in the group, waits for the group's agreed start and
@@ -810,13 +910,273 @@ end:
 	return 0;
 }
 
+/* Before anything is recorded: the target answers, the scenario's own /metrics listens
+ * (a port in use fails the run here, not after its row exists), the interval counters
+ * exist; then the run's row (new, or the resumed one taken over).  EXIT_OK, or
+ * EXIT_RUNTIME after saying why. */
+static int open_run(struct run *r)
+{
+	const struct scenario *s = r->s;
+	const struct runner_opts *o = r->o;
+	char err[512];
+
+	if (engine_preflight(&s->plan, err, sizeof err) < 0) {
+		fprintf(stderr, "soak run: %s: %s\n", s->file, err);
+		return EXIT_RUNTIME;
+	}
+	if (!o->metrics && s->metrics) {
+		if (metrics_start(&r->own_srv, s->metrics, err, sizeof err) < 0) {
+			fprintf(stderr, "soak run: %s: metrics: %s\n", s->file, err);
+			return EXIT_RUNTIME;
+		}
+		fprintf(stderr, "soak run: live metrics on %s\n",
+		        metrics_url(r->own_srv, (char[320]){0}, 320));
+	}
+	if ((r->open ? istats_init_open(&r->iv, err, sizeof err) < 0 ||
+	                   istats_init_open(&r->acc, err, sizeof err) < 0 ||
+	                   istats_init_open(&r->part, err, sizeof err) < 0
+	             : istats_init(&r->iv, err, sizeof err) < 0 ||
+	                   istats_init(&r->acc, err, sizeof err) < 0 ||
+	                   istats_init(&r->part, err, sizeof err) < 0) ||
+	    rec_open(&r->rec, o->db_path, err, sizeof err) < 0 ||
+	    (o->resume
+	         ? rec_run_resume(&r->rec, s, o->resume->run_id, o->resume->status_was,
+	                          o->resume->heartbeat_was, o->resume->gap_from_ms, err,
+	                          sizeof err) < 0
+	         : rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) <
+	                   0 ||
+	               (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0))) {
+		fprintf(stderr, "soak run: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	if (o->resume) {
+		/* The run's clock restarts here; its steps keep their wall-clock places. */
+		r->run_t0 = clock_mono_ms();
+		r->wall0 = clock_wall_ms();
+		for (int k = 0; o->resume->done && k < o->resume->step; k++) {
+			r->steps[k] = o->resume->done[k];
+			r->step_done[k] = o->resume->done[k].seconds > 0;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* ${nonce}: random per run, so usernames never collide with an earlier run's. */
+static void make_nonce(const struct run *r, char nonce[9])
+{
+	static const char a36[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	uint64_t x =
+	    (uint64_t)clock_mono_ns() ^ ((uint64_t)r->rec.run_id << 40) ^ (uint64_t)getpid();
+
+	for (int i = 0; i < 8; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		nonce[i] = a36[(x >> 33) % 36];
+	}
+	nonce[8] = '\0';
+}
+
+/* The run's first line: what it is, where it goes, how long it takes (a resumed run: how
+ * long it was stopped and what is left). */
+static void announce(const struct run *r)
+{
+	const struct scenario *s = r->s;
+	const struct runner_opts *o = r->o;
+	const struct runner_resume *rs = o->resume;
+
+	if (o->quiet)
+		return;
+	if (rs) {
+		int64_t ran = rs->step_started_ms >= 0 && rs->gap_from_ms > rs->step_started_ms
+		                  ? rs->gap_from_ms - rs->step_started_ms
+		                  : 0;
+		int64_t left = r->step_ms - ran;
+		left += (int64_t)(s->nlevels - rs->step - 1) * r->step_ms;
+		fprintf(stderr,
+		        "soak run: resuming run %lld '%s' (label %s) in %s after %s without load: "
+		        "step %d of %d, %s left\n",
+		        (long long)r->rec.run_id, s->name, s->label, o->db_path,
+		        dur_format((r->wall0 - rs->gap_from_ms) / 1000 * 1000, (char[32]){0}, 32),
+		        rs->step + 1, s->nlevels,
+		        dur_format(left / 1000 * 1000, (char[32]){0}, 32));
+	} else {
+		fprintf(stderr,
+		        "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s, client %s\n",
+		        (long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
+		        s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
+		        engine_client(&s->plan, NULL, 0));
+	}
+}
+
+/* The run cannot go on: why, for its row and the last line. */
+static int fail(struct run *r, const char *why)
+{
+	snprintf(r->reason, sizeof r->reason, "%s", why);
+	r->failed = 1;
+	return -1;
+}
+
+/* The engine's threads, with VUs enough for the busiest step of this agent's share.
+ * 0, or -1 (fail). */
+static int start_engine(struct run *r, const char *nonce)
+{
+	const struct scenario *s = r->s;
+	const struct runner_opts *o = r->o;
+	struct engine_opts eo = {0};
+	char err[512];
+	int max_vus = 0;
+
+	for (int k = 0; k < s->nlevels; k++) {
+		struct agent_share share;
+		agent_share(o->agent, s->levels[k], s->rates[k], &share);
+		if (share.vus > max_vus)
+			max_vus = share.vus;
+	}
+	eo.plan = &s->plan;
+	eo.run_id = r->rec.run_id;
+	eo.nonce = nonce;
+	eo.threads = o->threads > 0 ? o->threads : s->threads;
+	eo.max_vus = max_vus;
+	eo.loop = o->loop;
+	eo.agent_index = o->agent ? o->agent->index : 1;
+	eo.agent_count = o->agent ? o->agent->count : 1;
+	if (engine_start(&r->eng, &eo, err, sizeof err) < 0)
+		return fail(r, err);
+	log_info("engine: %d threads, %s loop", engine_threads(r->eng), engine_loop_name(r->eng));
+	if (rec_set_engine(&r->rec, engine_threads(r->eng), engine_client_name(r->eng), err,
+	                   sizeof err) < 0)
+		return fail(r, err);
+	return 0;
+}
+
+/* /metrics, when the command or the scenario serves it: the collectors started just now,
+ * so it shows their rows from here on (a resumed run's older rows are from before its
+ * gap).  0, or -1 (fail). */
+static int start_feed(struct run *r)
+{
+	const struct runner_opts *o = r->o;
+	struct mfeed_run fr = {.run_id = r->rec.run_id,
+	                       .label = r->s->label,
+	                       .agent = o->agent ? o->agent->index : 1,
+	                       .agents = o->agent ? o->agent->count : 1,
+	                       .client = engine_client_name(r->eng),
+	                       .threads = engine_threads(r->eng),
+	                       .started_ms = o->resume ? r->wall0 : clock_wall_ms(),
+	                       .since_ms = clock_wall_ms() - 1000};
+	char err[512], why[512];
+
+	if (!o->metrics && !r->own_srv)
+		return 0;
+	if (mfeed_init(&r->feed, o->metrics ? o->metrics : r->own_srv, r->s, r->rec.db, &fr, err,
+	               sizeof err) < 0) {
+		snprintf(why, sizeof why, "metrics: %.400s", err);
+		return fail(r, why);
+	}
+	r->feeding = 1;
+	r->last_feed_ms = clock_mono_ms();
+	return 0;
+}
+
+/* Everything the load needs, in order: the placement (the collectors and the engine's
+ * threads inherit it), the collectors, the engine, /metrics, and the record of what ran
+ * (a report needs it to say whether two labels differ in more than the label; missing
+ * facts never stop a run).  0, or -1 (fail). */
+static int start_load(struct run *r, const char *nonce)
+{
+	const struct scenario *s = r->s;
+	char said[512], err[512];
+	int erc;
+
+	if (place_apply(s, &r->gen_cpus, said, sizeof said, err, sizeof err) < 0)
+		return fail(r, err);
+	if (said[0] && !r->o->quiet)
+		fprintf(stderr, "soak run: placed: %s\n", said);
+	cpus_sample(&r->gen_cpus, &r->gen_mark);
+	if (coll_start(&r->coll, s, r->o->db_path, r->rec.run_id, err, sizeof err) < 0)
+		return fail(r, err);
+	if (start_engine(r, nonce) < 0 || start_feed(r) < 0)
+		return -1;
+	struct env_run er = {.s = s,
+	                     .threads = engine_threads(r->eng),
+	                     .loop = engine_loop_name(r->eng),
+	                     .curl_version = curl_version()};
+	r->banner = env_capture(r->rec.db, r->rec.run_id, &er, &erc, err, sizeof err);
+	if (erc < 0)
+		log_warn("cannot record the run's environment: %s", err);
+	return 0;
+}
+
+/* The load itself: an agent waits for its group's start; then the capacity search, or
+ * the steps (a resumed run from the step its stop cut). */
+static void drive(struct run *r)
+{
+	const struct runner_opts *o = r->o;
+
+	if (o->agent && agent_begin(r) < 0)
+		return;
+	if (o->search.slo) {
+		if (search(r) < 0)
+			r->failed = 1;
+		return;
+	}
+	for (int k = o->resume ? o->resume->step : 0; k < r->nsteps && !r->stopping; k++)
+		if (run_step(r, k, k == r->nsteps - 1) < 0) {
+			r->failed = 1;
+			break;
+		}
+}
+
+/* Stops the load and closes the run's row as done, interrupted or failed; the drift
+ * thresholds, the step table, the search's answer and the generator's warnings follow.
+ * Returns the exit status. */
+static int end_run(struct run *r)
+{
+	const struct runner_opts *o = r->o;
+	const char *status, *why;
+	int drift_unjudged = 0;
+	char err[512];
+
+	engine_free(r->eng);
+	r->eng = NULL;
+	if (r->feeding) {
+		mfeed_collectors(&r->feed);
+		mfeed_end(&r->feed);
+		mfeed_release(&r->feed);
+		r->feeding = 0;
+	}
+	if (o->tty && !o->quiet)
+		fputc('\n', stderr);
+	coll_poll(&r->coll, &r->rec);
+	coll_stop(&r->coll, 5000);
+	status = r->failed ? "failed" : r->stopping ? "interrupted" : "done";
+	why = r->failed ? r->reason : r->stopping ? (*o->sigterm ? "SIGTERM" : "SIGINT") : NULL;
+	if (r->failed)
+		fprintf(stderr, "soak run: %s\n", r->reason);
+	if (env_finish(r->rec.db, r->rec.run_id, r->banner, err, sizeof err) < 0)
+		log_warn("cannot record the target's Server banner: %s", err);
+	r->banner = NULL;
+	if (rec_run_end(&r->rec, status, why, err, sizeof err) < 0) {
+		fprintf(stderr, "soak run: %s\n", err);
+		r->failed = 1;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id, status);
+	if (!r->failed && check_drift(r) < 0)
+		drift_unjudged = 1;
+	print_summary(r);
+	if (r->max_rate_msg[0] && !o->quiet)
+		printf("%s\n", r->max_rate_msg);
+	warn_generator(r);
+	return r->failed || drift_unjudged ? EXIT_RUNTIME
+	       : r->stopping               ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
+	       : r->breached               ? EXIT_THRESHOLD
+	                                   : EXIT_OK;
+}
+
 int runner_run(const struct scenario *s, const struct runner_opts *o)
 {
 	struct run *r = calloc(1, sizeof *r);
-	char err[512];
-	int max_vus = 0, rc = 0, drift_unjudged = 0;
-	struct engine_opts eo = {0};
-	char nonce[16];
+	char err[512], nonce[16];
+	int rc;
 
 	if (!r) {
 		fprintf(stderr, "soak run: out of memory\n");
@@ -831,220 +1191,20 @@ int runner_run(const struct scenario *s, const struct runner_opts *o)
 	memcpy(r->levels, s->levels, sizeof r->levels);
 	memcpy(r->rates, s->rates, sizeof r->rates);
 	r->step_ms = o->search.step_ms > 0 ? o->search.step_ms : s->duration_ms;
-	if (engine_preflight(&s->plan, err, sizeof err) < 0) {
-		fprintf(stderr, "soak run: %s: %s\n", s->file, err);
-		free(r);
-		return EXIT_RUNTIME;
-	}
-	/* A scenario's own /metrics listens before anything is recorded: a port in use fails
-	 * the run here, not after its row exists. */
-	if (!o->metrics && s->metrics) {
-		if (metrics_start(&r->own_srv, s->metrics, err, sizeof err) < 0) {
-			fprintf(stderr, "soak run: %s: metrics: %s\n", s->file, err);
-			free(r);
-			return EXIT_RUNTIME;
-		}
-		fprintf(stderr, "soak run: live metrics on %s\n",
-		        metrics_url(r->own_srv, (char[320]){0}, 320));
-	}
-	if ((r->open ? istats_init_open(&r->iv, err, sizeof err) < 0 ||
-	                   istats_init_open(&r->acc, err, sizeof err) < 0 ||
-	                   istats_init_open(&r->part, err, sizeof err) < 0
-	             : istats_init(&r->iv, err, sizeof err) < 0 ||
-	                   istats_init(&r->acc, err, sizeof err) < 0 ||
-	                   istats_init(&r->part, err, sizeof err) < 0) ||
-	    rec_open(&r->rec, o->db_path, err, sizeof err) < 0) {
-		fprintf(stderr, "soak run: %s\n", err);
-		rc = EXIT_RUNTIME;
+	if ((rc = open_run(r)) != EXIT_OK)
 		goto out;
-	}
-	if (o->resume
-	        ? rec_run_resume(&r->rec, s, o->resume->run_id, o->resume->status_was,
-	                         o->resume->heartbeat_was, o->resume->gap_from_ms, err,
-	                         sizeof err) < 0
-	        : rec_run_begin(&r->rec, s, curl_version(), clock_wall_ms(), err, sizeof err) < 0 ||
-	              (o->search.slo && rec_set_mode(&r->rec, "sweep", err, sizeof err) < 0)) {
-		fprintf(stderr, "soak run: %s\n", err);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	if (o->resume) {
-		/* The run's clock restarts here; its steps keep their wall-clock places. */
-		r->run_t0 = clock_mono_ms();
-		r->wall0 = clock_wall_ms();
-		for (int k = 0; o->resume->done && k < o->resume->step; k++) {
-			r->steps[k] = o->resume->done[k];
-			r->step_done[k] = o->resume->done[k].seconds > 0;
-		}
-	}
 	if (o->run_id)
 		*o->run_id = r->rec.run_id;
 	if (o->on_begin &&
-	    o->on_begin(o->on_begin_arg, r->rec.db, r->rec.run_id, err, sizeof err) < 0) {
-		snprintf(r->reason, sizeof r->reason, "%s", err);
-		r->failed = 1;
-		goto close;
+	    o->on_begin(o->on_begin_arg, r->rec.db, r->rec.run_id, err, sizeof err) < 0)
+		fail(r, err);
+	else {
+		make_nonce(r, nonce);
+		announce(r);
+		if (start_load(r, nonce) == 0)
+			drive(r);
 	}
-	/* ${nonce}: random per run, so usernames never collide with an earlier run's. */
-	{
-		uint64_t x = (uint64_t)clock_mono_ns() ^ ((uint64_t)r->rec.run_id << 40) ^
-		             (uint64_t)getpid();
-		static const char a36[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-		for (int i = 0; i < 8; i++) {
-			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-			nonce[i] = a36[(x >> 33) % 36];
-		}
-		nonce[8] = '\0';
-	}
-	for (int k = 0; k < s->nlevels; k++) {
-		struct agent_share share;
-		agent_share(o->agent, s->levels[k], s->rates[k], &share);
-		if (share.vus > max_vus)
-			max_vus = share.vus;
-	}
-	if (!o->quiet && o->resume) {
-		const struct runner_resume *rs = o->resume;
-		int64_t ran = rs->step_started_ms >= 0 && rs->gap_from_ms > rs->step_started_ms
-		                  ? rs->gap_from_ms - rs->step_started_ms
-		                  : 0;
-		int64_t left = r->step_ms - ran;
-		left += (int64_t)(s->nlevels - rs->step - 1) * r->step_ms;
-		fprintf(stderr,
-		        "soak run: resuming run %lld '%s' (label %s) in %s after %s without load: "
-		        "step %d of %d, %s left\n",
-		        (long long)r->rec.run_id, s->name, s->label, o->db_path,
-		        dur_format((r->wall0 - rs->gap_from_ms) / 1000 * 1000, (char[32]){0}, 32),
-		        rs->step + 1, s->nlevels,
-		        dur_format(left / 1000 * 1000, (char[32]){0}, 32));
-	} else if (!o->quiet) {
-		fprintf(stderr,
-		        "soak run: run %lld '%s' (label %s) into %s: %d step%s, %s, client %s\n",
-		        (long long)r->rec.run_id, s->name, s->label, o->db_path, s->nlevels,
-		        s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
-		        engine_client(&s->plan, NULL, 0));
-	}
-	{
-		/* Placement first: the collectors and the engine's threads inherit it. */
-		char said[512];
-		if (place_apply(s, &r->gen_cpus, said, sizeof said, err, sizeof err) < 0) {
-			snprintf(r->reason, sizeof r->reason, "%s", err);
-			r->failed = 1;
-			goto close;
-		}
-		if (said[0] && !o->quiet)
-			fprintf(stderr, "soak run: placed: %s\n", said);
-		cpus_sample(&r->gen_cpus, &r->gen_mark);
-	}
-	if (coll_start(&r->coll, s, o->db_path, r->rec.run_id, err, sizeof err) < 0) {
-		snprintf(r->reason, sizeof r->reason, "%s", err);
-		r->failed = 1;
-		goto close;
-	}
-	eo.plan = &s->plan;
-	eo.run_id = r->rec.run_id;
-	eo.nonce = nonce;
-	eo.threads = o->threads > 0 ? o->threads : s->threads;
-	eo.max_vus = max_vus;
-	eo.loop = o->loop;
-	eo.agent_index = o->agent ? o->agent->index : 1;
-	eo.agent_count = o->agent ? o->agent->count : 1;
-	if (engine_start(&r->eng, &eo, err, sizeof err) < 0) {
-		snprintf(r->reason, sizeof r->reason, "%s", err);
-		r->failed = 1;
-		goto close;
-	}
-	log_info("engine: %d threads, %s loop", engine_threads(r->eng), engine_loop_name(r->eng));
-	if (rec_set_engine(&r->rec, engine_threads(r->eng), engine_client_name(r->eng), err,
-	                   sizeof err) < 0) {
-		snprintf(r->reason, sizeof r->reason, "%s", err);
-		r->failed = 1;
-		goto close;
-	}
-	if (o->metrics || r->own_srv) {
-		/* The collectors started just now: /metrics shows their rows from here on (a
-		 * resumed run's older rows are from before its gap). */
-		struct mfeed_run fr = {.run_id = r->rec.run_id,
-		                       .label = s->label,
-		                       .agent = o->agent ? o->agent->index : 1,
-		                       .agents = o->agent ? o->agent->count : 1,
-		                       .client = engine_client_name(r->eng),
-		                       .threads = engine_threads(r->eng),
-		                       .started_ms = o->resume ? r->wall0 : clock_wall_ms(),
-		                       .since_ms = clock_wall_ms() - 1000};
-		if (mfeed_init(&r->feed, o->metrics ? o->metrics : r->own_srv, s, r->rec.db, &fr,
-		               err, sizeof err) < 0) {
-			snprintf(r->reason, sizeof r->reason, "metrics: %.400s", err);
-			r->failed = 1;
-			goto close;
-		}
-		r->feeding = 1;
-		r->last_feed_ms = clock_mono_ms();
-	}
-	{
-		/* What ran, before the first request: a report needs it to say whether two
-		 * labels differ in more than the label.  Missing facts never stop a run. */
-		struct env_run er = {.s = s,
-		                     .threads = engine_threads(r->eng),
-		                     .loop = engine_loop_name(r->eng),
-		                     .curl_version = curl_version()};
-		int erc;
-		r->banner = env_capture(r->rec.db, r->rec.run_id, &er, &erc, err, sizeof err);
-		if (erc < 0)
-			log_warn("cannot record the run's environment: %s", err);
-	}
-	if (o->agent && agent_begin(r) < 0)
-		goto close;
-	if (o->search.slo) {
-		if (search(r) < 0)
-			r->failed = 1;
-	} else {
-		for (int k = o->resume ? o->resume->step : 0; k < r->nsteps && !r->stopping; k++)
-			if (run_step(r, k, k == r->nsteps - 1) < 0) {
-				r->failed = 1;
-				break;
-			}
-	}
-close:
-	engine_free(r->eng);
-	r->eng = NULL;
-	if (r->feeding) {
-		mfeed_collectors(&r->feed);
-		mfeed_end(&r->feed);
-		mfeed_release(&r->feed);
-		r->feeding = 0;
-	}
-	if (o->tty && !o->quiet)
-		fputc('\n', stderr);
-	coll_poll(&r->coll, &r->rec);
-	coll_stop(&r->coll, 5000);
-	{
-		const char *status = r->failed ? "failed" : r->stopping ? "interrupted" : "done";
-		const char *why = r->failed     ? r->reason
-		                  : r->stopping ? (*o->sigterm ? "SIGTERM" : "SIGINT")
-		                                : NULL;
-		if (r->failed)
-			fprintf(stderr, "soak run: %s\n", r->reason);
-		if (env_finish(r->rec.db, r->rec.run_id, r->banner, err, sizeof err) < 0)
-			log_warn("cannot record the target's Server banner: %s", err);
-		r->banner = NULL;
-		if (rec_run_end(&r->rec, status, why, err, sizeof err) < 0) {
-			fprintf(stderr, "soak run: %s\n", err);
-			r->failed = 1;
-		}
-		if (!o->quiet)
-			fprintf(stderr, "soak run: run %lld %s\n", (long long)r->rec.run_id,
-			        status);
-		if (!r->failed && check_drift(r) < 0)
-			drift_unjudged = 1;
-	}
-	print_summary(r);
-	if (r->max_rate_msg[0] && !o->quiet)
-		printf("%s\n", r->max_rate_msg);
-	warn_generator(r);
-	rc = r->failed || drift_unjudged ? EXIT_RUNTIME
-	     : r->stopping               ? (*o->sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
-	     : r->breached               ? EXIT_THRESHOLD
-	                                 : EXIT_OK;
+	rc = end_run(r);
 out:
 	rec_close(&r->rec);
 	istats_release(&r->iv);

@@ -4,10 +4,10 @@
  * writes one committed row per interval and the step figures, checks thresholds, shows
  * progress, and closes the run as done, interrupted or failed.
  *
- * Signals are observed through the counters in runner_opts (set by the command's handlers):
- * the first SIGINT/SIGTERM stops sending and lets requests in flight finish (at most the
- * request timeout), the partial interval is written and the run marked interrupted; a
- * second SIGINT stops at once.
+ * Signals are observed through the counters in runner_opts (runner_prepare_process points
+ * them at the process's own): the first SIGINT/SIGTERM stops sending and lets requests in
+ * flight finish (at most the request timeout), the partial interval is written and the run
+ * marked interrupted; a second SIGINT stops at once.
  *
  * Resuming (runner_opts.resume) takes a stopped run over under its id: the step the stop
  * cut runs for what was left of it, from a new ramp-up and warm-up (out of its window, as
@@ -82,6 +82,12 @@ struct runner_opts {
 	 * NULL: a scenario with `metrics = ADDR:PORT` gets a server of its own for the run. */
 	struct metrics *metrics;
 };
+
+/* Prepares this process for runs, once, before the first: the open-files limit raised to
+ * its hard limit (every VU may hold a socket), SIGINT and SIGTERM counted by handlers of
+ * the runner's into the counters o->sigint_count and o->sigterm now point at, SIGPIPE
+ * ignored. */
+void runner_prepare_process(struct runner_opts *o);
 
 /* Returns the exit status: 0 done, 1 thresholds failed, 3 runtime failure, 130/143
  * interrupted by SIGINT/SIGTERM. */

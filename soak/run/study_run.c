@@ -91,17 +91,110 @@ static void end_group(pid_t pid, int *status)
 	}
 }
 
+/* SOAK_STUDY_DIR: the study file's folder, absolute, so that a command can name a script
+ * kept beside the study (an installed example names the installed targets). */
+static void study_dir(const struct study *st, char *dir, size_t len)
+{
+	const char *slash = strrchr(st->file, '/');
+	char *abs;
+
+	snprintf(dir, len, "%.*s", slash ? (int)(slash - st->file) + 1 : 1, slash ? st->file : ".");
+	if ((abs = realpath(dir, NULL))) {
+		snprintf(dir, len, "%s", abs);
+		free(abs);
+	}
+}
+
+/* The child's side of sh_run: a process group of its own, the signals a shell expects,
+ * stdout on out_fd, the study's environment (round and dir made before the fork) and the
+ * target's CPUs; then `/bin/sh -c cmd`.  Never returns. */
+static void exec_command(const struct ctx *c, const char *cmd, int t, const char *round,
+                         const char *dir, int out_fd)
+{
+	const struct study *st = c->st;
+	sigset_t none;
+
+	setpgid(0, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	if (dup2(out_fd, STDOUT_FILENO) < 0)
+		_exit(127);
+	setenv("SOAK_STUDY", st->name, 1);
+	setenv("SOAK_STUDY_DIR", dir, 1);
+	setenv("SOAK_DB", c->o->db_path, 1);
+	setenv("SOAK_ROUND", round, 1);
+	if (t >= 0)
+		setenv("SOAK_TARGET", st->targets[t].name, 1);
+	/* Placement: what a target's commands start runs on its CPUs (inherited). */
+	if (t >= 0 && st->targets[t].cpus) {
+		cpu_set_t set;
+		char e[128];
+		if (cpus_parse(st->targets[t].cpus, &set, e, sizeof e) < 0 ||
+		    sched_setaffinity(0, sizeof set, &set) < 0)
+			_exit(126);
+	}
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	_exit(127);
+}
+
+/* Waits for the command (pid) to exit, reading its stdout from fd (-1: none) into buf
+ * (*n bytes, OUT_MAX at most): 0 with its *status once it exited; -1 with c->err when a
+ * signal (if interruptible) or the command_timeout came first and ended its group.  A
+ * background process it left holding stdout is not waited for. */
+static int wait_command(struct ctx *c, const char *what, const char *cmd, pid_t pid, int fd,
+                        char *buf, size_t *n, int interruptible, int *status)
+{
+	int64_t deadline = clock_mono_ms() + c->st->command_timeout_ms;
+	int exited = 0;
+
+	while (!exited) {
+		if (waitpid(pid, status, WNOHANG) == pid) {
+			exited = 1;
+		} else if (interruptible && signalled(c)) {
+			end_group(pid, status);
+			snprintf(c->err, sizeof c->err, "%s: interrupted", what);
+			return -1;
+		} else if (clock_mono_ms() >= deadline) {
+			end_group(pid, status);
+			snprintf(c->err, sizeof c->err,
+			         "%s: no answer within %s (command_timeout): `%s`", what,
+			         dur_format(c->st->command_timeout_ms, (char[32]){0}, 32), cmd);
+			return -1;
+		}
+		if (fd >= 0) {
+			struct pollfd p = {.fd = fd, .events = POLLIN};
+			if (poll(&p, 1, exited ? 0 : 50) > 0) {
+				ssize_t k = read(fd, buf + *n, *n < OUT_MAX ? OUT_MAX - *n : 1);
+				if (k > 0 && *n < OUT_MAX)
+					*n += (size_t)k;
+				else if (k == 0 && !exited)
+					clock_sleep_ms(20, NULL); /* EOF: only the exit is left */
+			}
+		} else if (!exited) {
+			clock_sleep_ms(20, NULL);
+		}
+	}
+	/* What it wrote just before exiting. */
+	while (fd >= 0 && *n < OUT_MAX) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		ssize_t k;
+		if (poll(&p, 1, 0) <= 0 || (k = read(fd, buf + *n, OUT_MAX - *n)) <= 0)
+			break;
+		*n += (size_t)k;
+	}
+	return 0;
+}
+
 /* Runs `cmd` for target t (or -1) in round `round`; with `out`, its stdout is read into a
  * malloc'd string (else it goes to stderr).  A signal ends it when `interruptible` (a stop
  * runs to its end: it is what a signal asks for).  0 when it exits 0; -1 with c->err. */
 static int sh_run(struct ctx *c, const char *what, const char *cmd, int t, int round, char **out,
                   int interruptible)
 {
-	const struct study *st = c->st;
-	int64_t deadline = clock_mono_ms() + st->command_timeout_ms;
-	int pfd[2] = {-1, -1}, status = 0, exited = 0, rc = -1;
+	int pfd[2] = {-1, -1}, status = 0, rc = -1;
 	size_t n = 0;
-	char *buf = NULL, rnd[16];
+	char *buf = NULL, rnd[16], dir[PATH_MAX];
 	pid_t pid;
 
 	if (out) {
@@ -114,89 +207,22 @@ static int sh_run(struct ctx *c, const char *what, const char *cmd, int t, int r
 		}
 	}
 	snprintf(rnd, sizeof rnd, "%d", round);
-	/* SOAK_STUDY_DIR: the study file's folder, absolute, so that a command can name a
-	 * script kept beside the study (an installed example names the installed targets). */
-	char dir[PATH_MAX], *slash = strrchr(st->file, '/');
-	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - st->file) + 1 : 1,
-	         slash ? st->file : ".");
-	char *abs = realpath(dir, NULL);
-	if (abs) {
-		snprintf(dir, sizeof dir, "%s", abs);
-		free(abs);
-	}
+	study_dir(c->st, dir, sizeof dir);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		snprintf(c->err, sizeof c->err, "%s: fork: %s", what, strerror(errno));
 		goto done;
 	}
-	if (pid == 0) {
-		sigset_t none;
-		setpgid(0, 0);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		if (dup2(out ? pfd[1] : STDERR_FILENO, STDOUT_FILENO) < 0)
-			_exit(127);
-		setenv("SOAK_STUDY", st->name, 1);
-		setenv("SOAK_STUDY_DIR", dir, 1);
-		setenv("SOAK_DB", c->o->db_path, 1);
-		setenv("SOAK_ROUND", rnd, 1);
-		if (t >= 0)
-			setenv("SOAK_TARGET", st->targets[t].name, 1);
-		/* Placement: what a target's commands start runs on its CPUs (inherited). */
-		if (t >= 0 && st->targets[t].cpus) {
-			cpu_set_t set;
-			char e[128];
-			if (cpus_parse(st->targets[t].cpus, &set, e, sizeof e) < 0 ||
-			    sched_setaffinity(0, sizeof set, &set) < 0)
-				_exit(126);
-		}
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_command(c, cmd, t, rnd, dir, out ? pfd[1] : STDERR_FILENO);
 	setpgid(pid, pid); /* also here: no window where a signal misses the group */
 	if (out) {
 		close(pfd[1]);
 		pfd[1] = -1;
 	}
-	/* Until the command exits: its output, a signal, the time limit.  A background
-	 * process it left holding stdout is not waited for. */
-	while (!exited) {
-		if (waitpid(pid, &status, WNOHANG) == pid) {
-			exited = 1;
-		} else if (interruptible && signalled(c)) {
-			end_group(pid, &status);
-			snprintf(c->err, sizeof c->err, "%s: interrupted", what);
-			goto done;
-		} else if (clock_mono_ms() >= deadline) {
-			end_group(pid, &status);
-			snprintf(c->err, sizeof c->err,
-			         "%s: no answer within %s (command_timeout): `%s`", what,
-			         dur_format(st->command_timeout_ms, (char[32]){0}, 32), cmd);
-			goto done;
-		}
-		if (out) {
-			struct pollfd p = {.fd = pfd[0], .events = POLLIN};
-			if (poll(&p, 1, exited ? 0 : 50) > 0) {
-				ssize_t k = read(pfd[0], buf + n, n < OUT_MAX ? OUT_MAX - n : 1);
-				if (k > 0 && n < OUT_MAX)
-					n += (size_t)k;
-				else if (k == 0 && !exited)
-					clock_sleep_ms(20, NULL); /* EOF: only the exit is left */
-			}
-		} else if (!exited) {
-			clock_sleep_ms(20, NULL);
-		}
-	}
-	/* What it wrote just before exiting. */
-	while (out && n < OUT_MAX) {
-		struct pollfd p = {.fd = pfd[0], .events = POLLIN};
-		ssize_t k;
-		if (poll(&p, 1, 0) <= 0 || (k = read(pfd[0], buf + n, OUT_MAX - n)) <= 0)
-			break;
-		n += (size_t)k;
-	}
+	if (wait_command(c, what, cmd, pid, pfd[0], buf, &n, interruptible, &status) < 0)
+		goto done;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFEXITED(status))
 			snprintf(c->err, sizeof c->err, "%s: `%s` exited with status %d", what, cmd,
@@ -557,22 +583,89 @@ static void set_status(struct ctx *c, const char *status)
 	sqlite3_finalize(q);
 }
 
+/* A cell of a calibration being summed: its key and its runs' figures. */
+struct calib_group {
+	char scenario[256], label[128], kind[16];
+	int conc;
+	int64_t planned;
+	double x[3][STUDY_MAX_ROUNDS]; /* tps, mean, p99 of each run */
+	int n;                         /* runs */
+};
+
+/* Stores a complete cell's spread per metric (tps, mean, p99) through ins: *stored counts
+ * the rows.  0, or -1 with c->err. */
+static int store_cell(struct ctx *c, sqlite3_stmt *ins, const char *host,
+                      const struct calib_group *g, int *stored)
+{
+	static const char *const metric[3] = {"tps", "mean", "p99"};
+
+	for (int m = 0; m < 3; m++) {
+		double sum = 0, ss = 0, mean, sd;
+		for (int i = 0; i < g->n; i++)
+			sum += g->x[m][i];
+		mean = sum / g->n;
+		for (int i = 0; i < g->n; i++)
+			ss += (g->x[m][i] - mean) * (g->x[m][i] - mean);
+		sd = sqrt(ss / (g->n - 1));
+		if (!(mean > 0))
+			continue;
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, c->study_id);
+		sqlite3_bind_int64(ins, 2, clock_wall_ms());
+		sqlite3_bind_text(ins, 3, host, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 4, g->scenario, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 5, g->label, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 6, g->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int(ins, 7, g->conc);
+		sqlite3_bind_int64(ins, 8, g->planned);
+		sqlite3_bind_text(ins, 9, metric[m], -1, SQLITE_STATIC);
+		sqlite3_bind_int(ins, 10, g->n);
+		sqlite3_bind_double(ins, 11, mean);
+		sqlite3_bind_double(ins, 12, sd);
+		sqlite3_bind_double(ins, 13, sd / mean);
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			return db_fail(c->db, "cannot store the calibration", c->err,
+			               sizeof c->err);
+		(*stored)++;
+	}
+	return 0;
+}
+
+/* 1 when the step row q belongs to the cell g is summing. */
+static int same_cell(const struct calib_group *g, sqlite3_stmt *q)
+{
+	return g->n > 0 && !strcmp(g->scenario, (const char *)sqlite3_column_text(q, 0)) &&
+	       !strcmp(g->label, (const char *)sqlite3_column_text(q, 1)) &&
+	       !strcmp(g->kind, (const char *)sqlite3_column_text(q, 2)) &&
+	       g->conc == sqlite3_column_int(q, 3) && g->planned == sqlite3_column_int64(q, 4);
+}
+
+/* Adds the step row q to g, which starts a new cell unless `same`. */
+static void add_to_cell(struct calib_group *g, sqlite3_stmt *q, int same)
+{
+	if (!same) {
+		snprintf(g->scenario, sizeof g->scenario, "%s", sqlite3_column_text(q, 0));
+		snprintf(g->label, sizeof g->label, "%s", sqlite3_column_text(q, 1));
+		snprintf(g->kind, sizeof g->kind, "%s", sqlite3_column_text(q, 2));
+		g->conc = sqlite3_column_int(q, 3);
+		g->planned = sqlite3_column_int64(q, 4);
+		g->n = 0;
+	}
+	if (g->n < STUDY_MAX_ROUNDS) {
+		for (int m = 0; m < 3; m++)
+			g->x[m][g->n] = sqlite3_column_double(q, 5 + m);
+		g->n++;
+	}
+}
+
 /* A one-target study measured how much runs of one system differ: stored per cell and
  * metric (tps, mean, p99) from the steps of its done measured runs. */
 static int store_calibration(struct ctx *c)
 {
-	static const char *const metric[3] = {"tps", "mean", "p99"};
 	sqlite3_stmt *q = NULL, *ins = NULL;
 	char host[256];
 	int rc = -1, step, stored = 0;
-	/* The group being summed: its key and its runs' figures. */
-	struct {
-		char scenario[256], label[128], kind[16];
-		int conc;
-		int64_t planned;
-		double x[3][STUDY_MAX_ROUNDS];
-		int n;
-	} *g = calloc(1, sizeof *g);
+	struct calib_group *g = calloc(1, sizeof *g); /* the cell being summed */
 
 	if (!g) {
 		snprintf(c->err, sizeof c->err, "out of memory");
@@ -598,60 +691,13 @@ static int store_calibration(struct ctx *c)
 	sqlite3_bind_int64(q, 1, c->study_id);
 	for (;;) {
 		step = sqlite3_step(q);
-		int same = step == SQLITE_ROW && g->n > 0 &&
-		           !strcmp(g->scenario, (const char *)sqlite3_column_text(q, 0)) &&
-		           !strcmp(g->label, (const char *)sqlite3_column_text(q, 1)) &&
-		           !strcmp(g->kind, (const char *)sqlite3_column_text(q, 2)) &&
-		           g->conc == sqlite3_column_int(q, 3) &&
-		           g->planned == sqlite3_column_int64(q, 4);
-		if (!same && g->n >= 2) { /* the group before this row is complete */
-			for (int m = 0; m < 3; m++) {
-				double sum = 0, ss = 0, mean, sd;
-				for (int i = 0; i < g->n; i++)
-					sum += g->x[m][i];
-				mean = sum / g->n;
-				for (int i = 0; i < g->n; i++)
-					ss += (g->x[m][i] - mean) * (g->x[m][i] - mean);
-				sd = sqrt(ss / (g->n - 1));
-				if (!(mean > 0))
-					continue;
-				sqlite3_reset(ins);
-				sqlite3_bind_int64(ins, 1, c->study_id);
-				sqlite3_bind_int64(ins, 2, clock_wall_ms());
-				sqlite3_bind_text(ins, 3, host, -1, SQLITE_STATIC);
-				sqlite3_bind_text(ins, 4, g->scenario, -1, SQLITE_STATIC);
-				sqlite3_bind_text(ins, 5, g->label, -1, SQLITE_STATIC);
-				sqlite3_bind_text(ins, 6, g->kind, -1, SQLITE_STATIC);
-				sqlite3_bind_int(ins, 7, g->conc);
-				sqlite3_bind_int64(ins, 8, g->planned);
-				sqlite3_bind_text(ins, 9, metric[m], -1, SQLITE_STATIC);
-				sqlite3_bind_int(ins, 10, g->n);
-				sqlite3_bind_double(ins, 11, mean);
-				sqlite3_bind_double(ins, 12, sd);
-				sqlite3_bind_double(ins, 13, sd / mean);
-				if (sqlite3_step(ins) != SQLITE_DONE) {
-					db_fail(c->db, "cannot store the calibration", c->err,
-					        sizeof c->err);
-					goto done;
-				}
-				stored++;
-			}
-		}
+		int same = step == SQLITE_ROW && same_cell(g, q);
+		/* the cell before this row is complete */
+		if (!same && g->n >= 2 && store_cell(c, ins, host, g, &stored) < 0)
+			goto done;
 		if (step != SQLITE_ROW)
 			break;
-		if (!same) {
-			snprintf(g->scenario, sizeof g->scenario, "%s", sqlite3_column_text(q, 0));
-			snprintf(g->label, sizeof g->label, "%s", sqlite3_column_text(q, 1));
-			snprintf(g->kind, sizeof g->kind, "%s", sqlite3_column_text(q, 2));
-			g->conc = sqlite3_column_int(q, 3);
-			g->planned = sqlite3_column_int64(q, 4);
-			g->n = 0;
-		}
-		if (g->n < STUDY_MAX_ROUNDS) {
-			for (int m = 0; m < 3; m++)
-				g->x[m][g->n] = sqlite3_column_double(q, 5 + m);
-			g->n++;
-		}
+		add_to_cell(g, q, same);
 	}
 	if (step != SQLITE_DONE) {
 		db_fail(c->db, "cannot read the study's steps", c->err, sizeof c->err);
@@ -779,16 +825,186 @@ static int warm_up(struct ctx *c, int t, int round)
 	}
 }
 
+/* Begins the study: the one to resume (its seed and done slots, *resumed done: nothing
+ * left) or a new one (its seed drawn when random and not given).  EXIT_OK, or the exit
+ * status with c->err. */
+static int begin_study(struct ctx *c, const char *text, uint64_t *seed, char *done, int *finished)
+{
+	const struct study *st = c->st;
+	int usage = 0;
+
+	*finished = 0;
+	if (c->o->resume) {
+		int r = find_resume(c, text, seed, done, &usage);
+		if (r < 0)
+			return usage ? EXIT_USAGE : EXIT_RUNTIME;
+		if (r == 1) {
+			fprintf(stderr, "%s: study %lld '%s' is done: nothing to resume\n",
+			        c->o->who, (long long)c->study_id, st->name);
+			*finished = 1;
+			return EXIT_OK;
+		}
+		set_status(c, "running");
+		return EXIT_OK;
+	}
+	if (st->order == STUDY_RANDOM && !st->has_seed)
+		*seed = random_seed();
+	return new_study(c, text, *seed) < 0 ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* Says what the study will do (left of nslots runs to go) and shows it on /metrics. */
+static void announce(struct ctx *c, uint64_t seed, int left, int nslots)
+{
+	const struct study *st = c->st;
+
+	fprintf(stderr, "%s: study %lld '%s' into %s: %d of %d runs to go, %d round%s, %s order",
+	        c->o->who, (long long)c->study_id, st->name, c->o->db_path, left, nslots,
+	        st->rounds, st->rounds == 1 ? "" : "s",
+	        st->order == STUDY_RANDOM ? "random" : "interleaved");
+	if (st->order == STUDY_RANDOM)
+		fprintf(stderr, " (seed %llu)", (unsigned long long)seed);
+	fputc('\n', stderr);
+	if (c->o->study_id)
+		*c->o->study_id = c->study_id;
+	c->ms = (struct mstudy){.active = 1,
+	                        .study_id = c->study_id,
+	                        .rounds = st->rounds,
+	                        .runs = nslots,
+	                        .done = nslots - left,
+	                        .running = 1};
+	publish(c);
+}
+
+/* Slot i (the nth of `left` to run): its target started when it must be, its warm-up
+ * runs, then the measured run.  EXIT_OK to go on (*breached set when a threshold
+ * failed), else the status that stops the study. */
+static int run_slot(struct ctx *c, int i, const struct study_slot *sl, int nth, int left,
+                    int *breached)
+{
+	const struct study *st = c->st;
+	int t = sl->target, rc;
+
+	c->ms.round = sl->round;
+	publish(c);
+	if (!st->keep_running && st->targets[t].start && !c->t[t].up &&
+	    start_target(c, t, sl->round) < 0)
+		return signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
+	if ((rc = warm_up(c, t, sl->round)) != EXIT_OK)
+		return rc;
+	struct tag m = {.slot = i + 1, .round = sl->round, .position = sl->position, .target = t};
+	rc = one_run(c, t, sl->scenario, &m, nth, left);
+	if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {
+		c->ms.done++;
+		publish(c);
+	}
+	if (rc == EXIT_THRESHOLD) {
+		*breached = 1;
+		rc = EXIT_OK;
+	}
+	if (rc != EXIT_OK)
+		return rc;
+	if (!st->keep_running) /* each run on a fresh start: no state carried over */
+		stop_target(c, t, sl->round);
+	return EXIT_OK;
+}
+
+/* A sequential study's look after round `round`: 1 to go on, 0 when it stops there (said
+ * and recorded), -1 with c->err. */
+static int look_after_round(struct ctx *c, int round)
+{
+	int go = after_round(c, round);
+
+	if (go != 0)
+		return go;
+	fprintf(stderr, "%s: sequential study stops after round %d: %s\n", c->o->who, round,
+	        !strcmp(c->stop, "precise")  ? "every figure resolved"
+	        : !strcmp(c->stop, "rounds") ? "its rounds are done"
+	                                     : "its budget is spent");
+	if (record_look(c, c->looks ? study_look_alpha(0.05, c->looks, c->max_looks) : 0.05) < 0)
+		return -1;
+	return 0;
+}
+
+/* The schedule's slots not done yet, in order (the targets kept running started first).
+ * EXIT_OK with *complete when the study got to its end (or a sequential study stopped),
+ * else the status that stopped it. */
+static int run_slots(struct ctx *c, const struct study_slot *slots, int nslots, const char *done,
+                     int left, int *breached, int *complete)
+{
+	const struct study *st = c->st;
+	int nth = 0, rc;
+
+	*complete = 0;
+	if (st->keep_running)
+		for (int t = 0; t < st->ntargets; t++)
+			if (st->targets[t].start && start_target(c, t, 1) < 0)
+				return signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
+	for (int i = 0; i < nslots; i++) {
+		const struct study_slot *sl = &slots[i];
+		if (done[i])
+			continue;
+		if ((rc = run_slot(c, i, sl, ++nth, left, breached)) != EXIT_OK)
+			return rc;
+		/* A sequential study looks after each whole round. */
+		if (st->nuntil > 0 && (i + 1 == nslots || slots[i + 1].round != sl->round)) {
+			int go = look_after_round(c, sl->round);
+			if (go < 0)
+				return EXIT_RUNTIME;
+			if (!go)
+				break;
+		}
+	}
+	*complete = 1;
+	return EXIT_OK;
+}
+
+/* The study's end, however it came: the targets stopped, its status recorded, a
+ * one-target study's calibration stored, what happened said.  Returns the exit status. */
+static int end_study(struct ctx *c, int rc, int complete, int breached)
+{
+	const struct study *st = c->st;
+	const struct study_run_opts *o = c->o;
+	const char *status = complete ? "done" : "interrupted";
+
+	if (rc == EXIT_SIGINT || rc == EXIT_SIGTERM || signalled(c)) {
+		status = "interrupted";
+		if (rc == EXIT_OK || rc == EXIT_RUNTIME)
+			rc = *o->run.sigterm ? EXIT_SIGTERM : EXIT_SIGINT;
+	} else if (rc != EXIT_OK) {
+		status = "failed";
+	}
+	for (int t = st->ntargets - 1; t >= 0; t--)
+		stop_target(c, t, 0);
+	set_status(c, status);
+	c->ms.running = 0;
+	publish(c);
+	if (!strcmp(status, "done") && st->ntargets == 1 && store_calibration(c) < 0) {
+		fprintf(stderr, "%s: %s\n", o->who, c->err);
+		rc = EXIT_RUNTIME;
+	}
+	if (!strcmp(status, "done"))
+		fprintf(stderr, "%s: study %lld '%s' done; `soak report %s` compares its labels\n",
+		        o->who, (long long)c->study_id, st->name, o->db_path);
+	else if (rc != EXIT_SIGINT && rc != EXIT_SIGTERM)
+		fprintf(stderr, "%s: %s\n", o->who, c->err);
+	if (strcmp(status, "done"))
+		fprintf(stderr, "%s: study %lld %s; the same command with --resume continues it\n",
+		        o->who, (long long)c->study_id, status);
+	if (rc == EXIT_OK && breached)
+		rc = EXIT_THRESHOLD;
+	c->err[0] = '\0';
+	return rc;
+}
+
 int study_run_all(const struct study *st, const struct study_run_opts *o)
 {
 	struct ctx *c = calloc(1, sizeof *c);
-	int nslots = study_nslots(st), rc = EXIT_OK, breached = 0, usage = 0, left = 0, nth = 0;
+	int nslots = study_nslots(st), rc = EXIT_OK, breached = 0, left = 0, finished, complete;
 	struct study_slot *slots = calloc((size_t)nslots, sizeof *slots);
 	char *done = calloc((size_t)nslots, 1),
 	     *whole = scn_text_with_sets(st->text, o->sets, o->nsets),
 	     *text = whole ? redact_ini(NULL, whole) : NULL; /* what studies.text stores */
 	uint64_t seed = st->has_seed ? st->seed : 0;
-	const char *status = "failed";
 
 	if (o->study_id)
 		*o->study_id = -1;
@@ -819,137 +1035,14 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if (o->resume) {
-		int r = find_resume(c, text, &seed, done, &usage);
-		if (r < 0) {
-			rc = usage ? EXIT_USAGE : EXIT_RUNTIME;
-			goto out;
-		}
-		if (r == 1) {
-			fprintf(stderr, "%s: study %lld '%s' is done: nothing to resume\n", o->who,
-			        (long long)c->study_id, st->name);
-			goto out;
-		}
-		set_status(c, "running");
-	} else {
-		if (st->order == STUDY_RANDOM && !st->has_seed)
-			seed = random_seed();
-		if (new_study(c, text, seed) < 0) {
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-	}
+	if ((rc = begin_study(c, text, &seed, done, &finished)) != EXIT_OK || finished)
+		goto out;
 	study_schedule(st, seed, slots);
 	for (int i = 0; i < nslots; i++)
 		left += !done[i];
-	fprintf(stderr, "%s: study %lld '%s' into %s: %d of %d runs to go, %d round%s, %s order",
-	        o->who, (long long)c->study_id, st->name, o->db_path, left, nslots, st->rounds,
-	        st->rounds == 1 ? "" : "s", st->order == STUDY_RANDOM ? "random" : "interleaved");
-	if (st->order == STUDY_RANDOM)
-		fprintf(stderr, " (seed %llu)", (unsigned long long)seed);
-	fputc('\n', stderr);
-	if (o->study_id)
-		*o->study_id = c->study_id;
-	c->ms = (struct mstudy){.active = 1,
-	                        .study_id = c->study_id,
-	                        .rounds = st->rounds,
-	                        .runs = nslots,
-	                        .done = nslots - left,
-	                        .running = 1};
-	publish(c);
-	status = "interrupted";
-	if (st->keep_running)
-		for (int t = 0; t < st->ntargets; t++)
-			if (st->targets[t].start && start_target(c, t, 1) < 0) {
-				rc = signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
-				goto stop;
-			}
-	for (int i = 0; i < nslots; i++) {
-		const struct study_slot *sl = &slots[i];
-		int t = sl->target;
-		if (done[i])
-			continue;
-		nth++;
-		c->ms.round = sl->round;
-		publish(c);
-		if (!st->keep_running && st->targets[t].start && !c->t[t].up &&
-		    start_target(c, t, sl->round) < 0) {
-			rc = signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
-			goto stop;
-		}
-		if ((rc = warm_up(c, t, sl->round)) != EXIT_OK)
-			goto stop;
-		{
-			struct tag m = {.slot = i + 1,
-			                .round = sl->round,
-			                .position = sl->position,
-			                .target = t};
-			rc = one_run(c, t, sl->scenario, &m, nth, left);
-		}
-		if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {
-			c->ms.done++;
-			publish(c);
-		}
-		if (rc == EXIT_THRESHOLD) {
-			breached = 1;
-			rc = EXIT_OK;
-		}
-		if (rc != EXIT_OK)
-			goto stop;
-		if (!st->keep_running) /* each run on a fresh start: no state carried over */
-			stop_target(c, t, sl->round);
-		/* A sequential study looks after each whole round. */
-		if (st->nuntil > 0 && (i + 1 == nslots || slots[i + 1].round != sl->round)) {
-			int go = after_round(c, sl->round);
-			if (go < 0) {
-				rc = EXIT_RUNTIME;
-				goto stop;
-			}
-			if (!go) {
-				fprintf(stderr, "%s: sequential study stops after round %d: %s\n",
-				        o->who, sl->round,
-				        !strcmp(c->stop, "precise")  ? "every figure resolved"
-				        : !strcmp(c->stop, "rounds") ? "its rounds are done"
-				                                     : "its budget is spent");
-				if (record_look(
-				        c, c->looks ? study_look_alpha(0.05, c->looks, c->max_looks)
-				                    : 0.05) < 0) {
-					rc = EXIT_RUNTIME;
-					goto stop;
-				}
-				break;
-			}
-		}
-	}
-	status = "done";
-stop:
-	if (rc == EXIT_SIGINT || rc == EXIT_SIGTERM || signalled(c)) {
-		status = "interrupted";
-		if (rc == EXIT_OK || rc == EXIT_RUNTIME)
-			rc = *o->run.sigterm ? EXIT_SIGTERM : EXIT_SIGINT;
-	} else if (rc != EXIT_OK) {
-		status = "failed";
-	}
-	for (int t = st->ntargets - 1; t >= 0; t--)
-		stop_target(c, t, 0);
-	set_status(c, status);
-	c->ms.running = 0;
-	publish(c);
-	if (!strcmp(status, "done") && st->ntargets == 1 && store_calibration(c) < 0) {
-		fprintf(stderr, "%s: %s\n", o->who, c->err);
-		rc = EXIT_RUNTIME;
-	}
-	if (!strcmp(status, "done"))
-		fprintf(stderr, "%s: study %lld '%s' done; `soak report %s` compares its labels\n",
-		        o->who, (long long)c->study_id, st->name, o->db_path);
-	else if (rc != EXIT_SIGINT && rc != EXIT_SIGTERM)
-		fprintf(stderr, "%s: %s\n", o->who, c->err);
-	if (strcmp(status, "done"))
-		fprintf(stderr, "%s: study %lld %s; the same command with --resume continues it\n",
-		        o->who, (long long)c->study_id, status);
-	if (rc == EXIT_OK && breached)
-		rc = EXIT_THRESHOLD;
-	c->err[0] = '\0';
+	announce(c, seed, left, nslots);
+	rc = run_slots(c, slots, nslots, done, left, &breached, &complete);
+	rc = end_study(c, rc, complete, breached);
 out:
 	if (c->err[0])
 		fprintf(stderr, "%s: %s\n", o->who, c->err);

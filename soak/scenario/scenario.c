@@ -680,25 +680,12 @@ int64_t scn_total_ms(const struct scenario *s)
 	return s->duration_ms * s->nlevels;
 }
 
-void scn_print_plan(const struct scenario *s, FILE *f)
+/* Each step's load and phases. */
+static void print_steps(const struct scenario *s, FILE *f)
 {
 	char a[32], b[32], c[32], d[32];
 	int64_t lead = s->rampup_ms + s->warmup_ms;
 
-	fprintf(f, "%s: '%s', label '%s'\n", s->file, s->name, s->label);
-	fprintf(f, "  %s, %d step%s, %s in all; interval %s; connection %s; threads %s\n",
-	        s->sweep ? "sweep" : "fixed", s->nlevels, s->nlevels == 1 ? "" : "s",
-	        dur_format(scn_total_ms(s), a, sizeof a), dur_format(s->interval_ms, b, sizeof b),
-	        plan_conn_name(s->plan.connection),
-	        s->threads ? (snprintf(c, sizeof c, "%d", s->threads), c) : "auto");
-	if (s->metrics)
-		fprintf(f, "  live metrics for Prometheus on http://%s/metrics\n", s->metrics);
-	if (s->plan.model == PLAN_OPEN)
-		fprintf(f,
-		        "  open model: %s arrivals, at most %d requests in flight, arrivals more "
-		        "than %s late dropped; latency from the intended start\n",
-		        s->plan.arrival == PLAN_POISSON ? "Poisson" : "constant",
-		        s->plan.max_in_flight, dur_format(s->plan.max_lag_ms, a, sizeof a));
 	for (int i = 0; i < s->nlevels; i++) {
 		char what[48];
 		if (s->plan.model == PLAN_OPEN)
@@ -711,11 +698,16 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		        dur_format(s->warmup_ms, c, sizeof c),
 		        dur_format(s->duration_ms - lead, d, sizeof d));
 	}
-	if (s->plan.think_max_ms > 0)
-		fprintf(f, "  think time %s..%s\n", dur_format(s->plan.think_min_ms, a, sizeof a),
-		        dur_format(s->plan.think_max_ms, b, sizeof b));
-	scn_print_frames(s, f); /* tcp-frame: address, handshake, frames */
-	for (int i = 0; i < s->plan.nreqs && s->plan.protocol == PLAN_HTTP; i++) {
+}
+
+/* The HTTP requests (their URLs redacted) and the client that sends them. */
+static void print_requests(const struct scenario *s, FILE *f)
+{
+	char a[32], b[32], why[256], note[300] = "";
+
+	if (s->plan.protocol != PLAN_HTTP)
+		return;
+	for (int i = 0; i < s->plan.nreqs; i++) {
 		const struct plan_request *r = &s->plan.reqs[i];
 		char *url = redact_text(&s->redact, r->url.text);
 		fprintf(f, "  request %s (weight %d): %s %s", r->name, r->weight, r->method,
@@ -731,17 +723,17 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 			fprintf(f, " and body /%s/", r->expect_body_src);
 		fputc('\n', f);
 	}
-	if (s->plan.protocol == PLAN_HTTP) {
-		char why[256], note[300] = "";
-		const char *cl = plan_client_name(h1_client_for(&s->plan, why, sizeof why));
-		if (s->plan.client == PLAN_CLIENT_AUTO)
-			snprintf(note, sizeof note, " (auto: %s%s)", *why ? "libcurl needed, " : "",
-			         *why ? why : "plain HTTP/1.1");
-		fprintf(f, "  client %s%s\n", cl, note);
-	}
-	if (s->csv_path)
-		fprintf(f, "  csv %s: %ld rows, %d columns\n", s->csv_path, s->plan.csv.nrows,
-		        s->plan.csv.ncols);
+	const char *cl = plan_client_name(h1_client_for(&s->plan, why, sizeof why));
+	if (s->plan.client == PLAN_CLIENT_AUTO)
+		snprintf(note, sizeof note, " (auto: %s%s)", *why ? "libcurl needed, " : "",
+		         *why ? why : "plain HTTP/1.1");
+	fprintf(f, "  client %s%s\n", cl, note);
+}
+
+static void print_collectors(const struct scenario *s, FILE *f)
+{
+	char a[32];
+
 	for (int i = 0; i < s->ncollect; i++) {
 		const struct scn_collect *k = &s->collect[i];
 		/* a pattern copied from ps may hold a -Dx.password=... */
@@ -755,29 +747,67 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 			fprintf(f, " memory limit %.1f MB", (double)k->memory_limit / 1048576.0);
 		fputc('\n', f);
 	}
-	if (s->thr.p99_us >= 0 || s->thr.p95_us >= 0 || s->thr.mean_us >= 0 ||
-	    s->thr.error_rate >= 0 || s->thr.tps_min >= 0) {
+}
+
+/* The thresholds per step, and the drift thresholds judged at the end. */
+static void print_thresholds(const struct scn_thresholds *t, FILE *f)
+{
+	char a[32];
+
+	if (t->p99_us >= 0 || t->p95_us >= 0 || t->mean_us >= 0 || t->error_rate >= 0 ||
+	    t->tps_min >= 0) {
 		fprintf(f, "  thresholds per step:");
-		if (s->thr.p99_us >= 0)
-			fprintf(f, " p99 <= %s", dur_format(s->thr.p99_us / 1000, a, sizeof a));
-		if (s->thr.p95_us >= 0)
-			fprintf(f, " p95 <= %s", dur_format(s->thr.p95_us / 1000, a, sizeof a));
-		if (s->thr.mean_us >= 0)
-			fprintf(f, " mean <= %s", dur_format(s->thr.mean_us / 1000, a, sizeof a));
-		if (s->thr.error_rate >= 0)
-			fprintf(f, " errors <= %g%%", s->thr.error_rate * 100);
-		if (s->thr.tps_min >= 0)
-			fprintf(f, " tps >= %g", s->thr.tps_min);
+		if (t->p99_us >= 0)
+			fprintf(f, " p99 <= %s", dur_format(t->p99_us / 1000, a, sizeof a));
+		if (t->p95_us >= 0)
+			fprintf(f, " p95 <= %s", dur_format(t->p95_us / 1000, a, sizeof a));
+		if (t->mean_us >= 0)
+			fprintf(f, " mean <= %s", dur_format(t->mean_us / 1000, a, sizeof a));
+		if (t->error_rate >= 0)
+			fprintf(f, " errors <= %g%%", t->error_rate * 100);
+		if (t->tps_min >= 0)
+			fprintf(f, " tps >= %g", t->tps_min);
 		fputc('\n', f);
 	}
-	if (s->thr.drift_tps >= 0 || s->thr.drift_mean >= 0 || s->thr.drift_p99 >= 0) {
+	if (t->drift_tps >= 0 || t->drift_mean >= 0 || t->drift_p99 >= 0) {
 		fprintf(f, "  drift thresholds (first third against last, judged at the end):");
-		if (s->thr.drift_tps >= 0)
-			fprintf(f, " tps falls <= %g%%", s->thr.drift_tps * 100);
-		if (s->thr.drift_mean >= 0)
-			fprintf(f, " mean rises <= %g%%", s->thr.drift_mean * 100);
-		if (s->thr.drift_p99 >= 0)
-			fprintf(f, " p99 rises <= %g%%", s->thr.drift_p99 * 100);
+		if (t->drift_tps >= 0)
+			fprintf(f, " tps falls <= %g%%", t->drift_tps * 100);
+		if (t->drift_mean >= 0)
+			fprintf(f, " mean rises <= %g%%", t->drift_mean * 100);
+		if (t->drift_p99 >= 0)
+			fprintf(f, " p99 rises <= %g%%", t->drift_p99 * 100);
 		fputc('\n', f);
 	}
+}
+
+void scn_print_plan(const struct scenario *s, FILE *f)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(f, "%s: '%s', label '%s'\n", s->file, s->name, s->label);
+	fprintf(f, "  %s, %d step%s, %s in all; interval %s; connection %s; threads %s\n",
+	        s->sweep ? "sweep" : "fixed", s->nlevels, s->nlevels == 1 ? "" : "s",
+	        dur_format(scn_total_ms(s), a, sizeof a), dur_format(s->interval_ms, b, sizeof b),
+	        plan_conn_name(s->plan.connection),
+	        s->threads ? (snprintf(c, sizeof c, "%d", s->threads), c) : "auto");
+	if (s->metrics)
+		fprintf(f, "  live metrics for Prometheus on http://%s/metrics\n", s->metrics);
+	if (s->plan.model == PLAN_OPEN)
+		fprintf(f,
+		        "  open model: %s arrivals, at most %d requests in flight, arrivals more "
+		        "than %s late dropped; latency from the intended start\n",
+		        s->plan.arrival == PLAN_POISSON ? "Poisson" : "constant",
+		        s->plan.max_in_flight, dur_format(s->plan.max_lag_ms, a, sizeof a));
+	print_steps(s, f);
+	if (s->plan.think_max_ms > 0)
+		fprintf(f, "  think time %s..%s\n", dur_format(s->plan.think_min_ms, a, sizeof a),
+		        dur_format(s->plan.think_max_ms, b, sizeof b));
+	scn_print_frames(s, f); /* tcp-frame: address, handshake, frames */
+	print_requests(s, f);
+	if (s->csv_path)
+		fprintf(f, "  csv %s: %ld rows, %d columns\n", s->csv_path, s->plan.csv.nrows,
+		        s->plan.csv.ncols);
+	print_collectors(s, f);
+	print_thresholds(&s->thr, f);
 }

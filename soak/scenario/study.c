@@ -58,22 +58,11 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-static void parse_study(struct scn_parse *p, struct study *st)
+/* [study] scenario = lines: repeatable, every line counts, in order. */
+static void parse_scenarios(struct scn_parse *p, struct study *st)
 {
 	struct scn_entry *e;
-	long v;
-	const char *base = strrchr(st->file, '/');
 
-	base = base ? base + 1 : st->file;
-	if ((e = scn_find(p, "study", "name")) && *e->value) {
-		st->name = scn_dup(p, e->value);
-	} else {
-		st->name = scn_dup(p, base);
-		if (st->name && strlen(st->name) > 4 &&
-		    !strcmp(st->name + strlen(st->name) - 4, ".ini"))
-			st->name[strlen(st->name) - 4] = '\0';
-	}
-	/* scenario is repeatable: every line counts, in order. */
 	for (int i = 0; i < p->nents && !p->failed; i++) {
 		e = &p->ents[i];
 		if (strcmp(e->section, "study") || strcmp(e->key, "scenario"))
@@ -92,6 +81,61 @@ static void parse_study(struct scn_parse *p, struct study *st)
 	if (!p->failed && st->nscenarios == 0)
 		scn_perr(p, NULL, scn_section_line(p, "study"),
 		         "[study] needs scenario = FILE (the scenario every target runs)");
+}
+
+/* warmup_runs, warmup_steady and warmup_max of [study]. */
+static void parse_warmup(struct scn_parse *p, struct study *st)
+{
+	struct scn_entry *e;
+	long v;
+
+	st->warmup_runs = 1;
+	if ((e = scn_find(p, "study", "warmup_runs")) &&
+	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
+		st->warmup_runs = (int)v;
+	/* warmup_steady: the JIT of a container keeps warming for several runs after its
+	 * start; more warm-up runs until the last two agree, so the compared runs start warm. */
+	st->warmup_max = st->warmup_runs;
+	if ((e = scn_find(p, "study", "warmup_steady"))) {
+		char err[128];
+		double f;
+		if (dur_pct_parse(e->value, &f, err, sizeof err) < 0 || f <= 0 || f >= 1)
+			scn_perr(p, e, 0, "warmup_steady: expected a share such as 5%%, not '%s'",
+			         e->value);
+		else if (st->warmup_runs < 1)
+			scn_perr(p, e, 0, "warmup_steady: needs warmup_runs of at least 1");
+		else
+			st->warmup_steady = f;
+		st->warmup_max =
+		    st->warmup_runs > STUDY_WARMUP_MAX ? st->warmup_runs : STUDY_WARMUP_MAX;
+	}
+	if ((e = scn_find(p, "study", "warmup_max")) &&
+	    scn_get_int(p, e, 2, STUDY_MAX_WARMUP, &v) == 0) {
+		if (!(st->warmup_steady > 0))
+			scn_perr(p, e, 0, "warmup_max: only with warmup_steady");
+		else if (v < st->warmup_runs)
+			scn_perr(p, e, 0, "warmup_max: %lld is fewer than warmup_runs (%d)",
+			         (long long)v, st->warmup_runs);
+		st->warmup_max = (int)v;
+	}
+}
+
+static void parse_study(struct scn_parse *p, struct study *st)
+{
+	struct scn_entry *e;
+	long v;
+	const char *base = strrchr(st->file, '/');
+
+	base = base ? base + 1 : st->file;
+	if ((e = scn_find(p, "study", "name")) && *e->value) {
+		st->name = scn_dup(p, e->value);
+	} else {
+		st->name = scn_dup(p, base);
+		if (st->name && strlen(st->name) > 4 &&
+		    !strcmp(st->name + strlen(st->name) - 4, ".ini"))
+			st->name[strlen(st->name) - 4] = '\0';
+	}
+	parse_scenarios(p, st);
 	st->rounds = 0;
 	if ((e = scn_find(p, "study", "rounds")) && scn_get_int(p, e, 1, STUDY_MAX_ROUNDS, &v) == 0)
 		st->rounds = (int)v;
@@ -122,35 +166,7 @@ static void parse_study(struct scn_parse *p, struct study *st)
 	}
 	st->before_each = get_str(p, "study", "before_each");
 	st->before_each_shown = get_shown(p, "study", "before_each");
-	st->warmup_runs = 1;
-	if ((e = scn_find(p, "study", "warmup_runs")) &&
-	    scn_get_int(p, e, 0, STUDY_MAX_WARMUP, &v) == 0)
-		st->warmup_runs = (int)v;
-	/* warmup_steady: the JIT of a container keeps warming for several runs after its
-	 * start; more warm-up runs until the last two agree, so the compared runs start warm. */
-	st->warmup_max = st->warmup_runs;
-	if ((e = scn_find(p, "study", "warmup_steady"))) {
-		char err[128];
-		double f;
-		if (dur_pct_parse(e->value, &f, err, sizeof err) < 0 || f <= 0 || f >= 1)
-			scn_perr(p, e, 0, "warmup_steady: expected a share such as 5%%, not '%s'",
-			         e->value);
-		else if (st->warmup_runs < 1)
-			scn_perr(p, e, 0, "warmup_steady: needs warmup_runs of at least 1");
-		else
-			st->warmup_steady = f;
-		st->warmup_max =
-		    st->warmup_runs > STUDY_WARMUP_MAX ? st->warmup_runs : STUDY_WARMUP_MAX;
-	}
-	if ((e = scn_find(p, "study", "warmup_max")) &&
-	    scn_get_int(p, e, 2, STUDY_MAX_WARMUP, &v) == 0) {
-		if (!(st->warmup_steady > 0))
-			scn_perr(p, e, 0, "warmup_max: only with warmup_steady");
-		else if (v < st->warmup_runs)
-			scn_perr(p, e, 0, "warmup_max: %lld is fewer than warmup_runs (%d)",
-			         (long long)v, st->warmup_runs);
-		st->warmup_max = (int)v;
-	}
+	parse_warmup(p, st);
 	if ((e = scn_find(p, "study", "keep_running")))
 		scn_get_bool(p, e, &st->keep_running);
 	if ((e = scn_find(p, "study", "until")) && *e->value) {
@@ -619,12 +635,10 @@ int study_kv_copy(struct study_kv *kv, const struct study_kv *a)
 
 /* --- soak check -------------------------------------------------------------------------- */
 
-void study_print_plan(const struct study *st, const struct scenario *scns, FILE *f)
+/* The study's first line: targets, rounds, order, warm-ups, how targets are run. */
+static void print_study(const struct study *st, FILE *f)
 {
-	int nslots = study_nslots(st), warm, nruns = study_nruns(st, &warm);
-	struct study_slot *slots = malloc((size_t)nslots * sizeof *slots);
-	int64_t total = 0;
-	char a[32];
+	int managed = 0;
 
 	fprintf(f, "%s: study '%s': %d target%s, %d round%s, order %s", st->file, st->name,
 	        st->ntargets, st->ntargets == 1 ? "" : "s", st->rounds, st->rounds == 1 ? "" : "s",
@@ -635,66 +649,55 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		else
 			fprintf(f, " (seed chosen when the study starts, and recorded)");
 	}
-	{
-		int managed = 0;
-		for (int t = 0; t < st->ntargets; t++)
-			managed += st->targets[t].start != NULL;
-		const char *each = st->nscenarios > 1 ? " of each scenario" : "";
-		if (st->warmup_steady > 0)
-			fprintf(
-			    f,
-			    "; %d to %d warm-up runs%s after each start (or the study's), until "
-			    "two in a row agree within %g%%",
-			    st->warmup_runs < 2 ? 2 : st->warmup_runs, st->warmup_max, each,
-			    100 * st->warmup_steady);
-		else
-			fprintf(f, "; %d warm-up run%s%s after each start (or the study's)",
-			        st->warmup_runs, st->warmup_runs == 1 ? "" : "s", each);
-		fprintf(f, "; targets %s\n",
-		        !managed           ? "already running"
-		        : st->keep_running ? "kept running"
-		                           : "started and stopped around each run");
+	for (int t = 0; t < st->ntargets; t++)
+		managed += st->targets[t].start != NULL;
+	const char *each = st->nscenarios > 1 ? " of each scenario" : "";
+	if (st->warmup_steady > 0)
+		fprintf(f,
+		        "; %d to %d warm-up runs%s after each start (or the study's), until "
+		        "two in a row agree within %g%%",
+		        st->warmup_runs < 2 ? 2 : st->warmup_runs, st->warmup_max, each,
+		        100 * st->warmup_steady);
+	else
+		fprintf(f, "; %d warm-up run%s%s after each start (or the study's)",
+		        st->warmup_runs, st->warmup_runs == 1 ? "" : "s", each);
+	fprintf(f, "; targets %s\n",
+	        !managed           ? "already running"
+	        : st->keep_running ? "kept running"
+	                           : "started and stopped around each run");
+}
+
+/* Placement, as the first scenario has it (--set included), and the targets'. */
+static void print_placement(const struct study *st, const struct scenario *s, FILE *f)
+{
+	int said = 0;
+
+	if (s->cpus) {
+		fprintf(f, "  placement: the load generator on CPUs %s", s->cpus);
+		said = 1;
 	}
-	for (int i = 0; i < st->nscenarios; i++)
-		fprintf(f, "  scenario %d: %s: '%s', %s, %d step%s, %s\n", i + 1, st->scenarios[i],
-		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
-		        scns[i].nlevels == 1 ? "" : "s",
-		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
-	/* Commands and URLs as a report would show them: their secrets redacted. */
-	char *shown =
-	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
-	fprintf(f, "  before each run: %s\n", shown ? shown : "");
-	free(shown);
-	if (st->nscenarios > 0) {
-		/* Placement, as the first scenario has it (--set included). */
-		const struct scenario *s = &scns[0];
-		int said = 0;
-		if (s->cpus) {
-			fprintf(f, "  placement: the load generator on CPUs %s", s->cpus);
+	for (int i = 0; i < s->ncollect; i++)
+		if (s->collect[i].cpus) {
+			fprintf(f, "%s%s on CPUs %s",
+			        said ? "; " : "  placement: ", s->collect[i].name,
+			        s->collect[i].cpus);
 			said = 1;
 		}
-		for (int i = 0; i < s->ncollect; i++)
-			if (s->collect[i].cpus) {
-				fprintf(f, "%s%s on CPUs %s",
-				        said ? "; " : "  placement: ", s->collect[i].name,
-				        s->collect[i].cpus);
-				said = 1;
-			}
-		for (int t = 0; t < st->ntargets; t++)
-			if (st->targets[t].cpus) {
-				fprintf(f, "%starget %s on CPUs %s",
-				        said ? "; " : "  placement: ", st->targets[t].name,
-				        st->targets[t].cpus);
-				said = 1;
-			}
-		if (said)
-			fputc('\n', f);
-	}
-	if (st->nuntil > 0) {
-		char b[32];
-		fprintf(f, "  sequential: rounds until %s, within %s (at most %d rounds)\n",
-		        st->until_text, dur_format(st->budget_ms, b, sizeof b), st->rounds);
-	}
+	for (int t = 0; t < st->ntargets; t++)
+		if (st->targets[t].cpus) {
+			fprintf(f, "%starget %s on CPUs %s",
+			        said ? "; " : "  placement: ", st->targets[t].name,
+			        st->targets[t].cpus);
+			said = 1;
+		}
+	if (said)
+		fputc('\n', f);
+}
+
+/* Each target: how it starts and stops, or where it runs already.  Commands and URLs as
+ * a report would show them: their secrets redacted. */
+static void print_targets(const struct study *st, FILE *f)
+{
 	for (int t = 0; t < st->ntargets; t++) {
 		const struct study_target *tg = &st->targets[t];
 		char *start = redact_text(NULL, tg->start_shown ? tg->start_shown : ""),
@@ -716,30 +719,68 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 			fprintf(f, "; %d override%s", tg->nsets, tg->nsets == 1 ? "" : "s");
 		fputc('\n', f);
 	}
-	if (slots) {
-		study_schedule(st, st->seed, slots);
-		for (int i = 0; i < nslots; i++) {
-			const struct study_slot *s = &slots[i];
-			if (s->position == 1)
-				fprintf(f, "  round %d:", s->round);
-			if (st->order == STUDY_RANDOM && !st->has_seed)
-				fprintf(f, " ?");
-			else if (st->nscenarios > 1)
-				fprintf(f, " %s/%d", st->targets[s->target].name, s->scenario + 1);
-			else
-				fprintf(f, " %s", st->targets[s->target].name);
-			if (i + 1 == nslots || slots[i + 1].round != s->round)
-				fputc('\n', f);
-		}
-		for (int i = 0; i < nslots; i++)
-			total += scn_total_ms(&scns[slots[i].scenario]);
+}
+
+/* The rounds as scheduled (a random order without a seed: "?"); returns the measured
+ * runs' length in all. */
+static int64_t print_schedule(const struct study *st, const struct scenario *scns, FILE *f)
+{
+	int nslots = study_nslots(st);
+	struct study_slot *slots = malloc((size_t)nslots * sizeof *slots);
+	int64_t total = 0;
+
+	if (!slots)
+		return 0;
+	study_schedule(st, st->seed, slots);
+	for (int i = 0; i < nslots; i++) {
+		const struct study_slot *s = &slots[i];
+		if (s->position == 1)
+			fprintf(f, "  round %d:", s->round);
+		if (st->order == STUDY_RANDOM && !st->has_seed)
+			fprintf(f, " ?");
+		else if (st->nscenarios > 1)
+			fprintf(f, " %s/%d", st->targets[s->target].name, s->scenario + 1);
+		else
+			fprintf(f, " %s", st->targets[s->target].name);
+		if (i + 1 == nslots || slots[i + 1].round != s->round)
+			fputc('\n', f);
 	}
+	for (int i = 0; i < nslots; i++)
+		total += scn_total_ms(&scns[slots[i].scenario]);
+	free(slots);
+	return total;
+}
+
+void study_print_plan(const struct study *st, const struct scenario *scns, FILE *f)
+{
+	int nslots = study_nslots(st), warm, nruns = study_nruns(st, &warm);
+	int64_t total;
+	char a[32];
+
+	print_study(st, f);
+	for (int i = 0; i < st->nscenarios; i++)
+		fprintf(f, "  scenario %d: %s: '%s', %s, %d step%s, %s\n", i + 1, st->scenarios[i],
+		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
+		        scns[i].nlevels == 1 ? "" : "s",
+		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
+	char *shown =
+	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
+	fprintf(f, "  before each run: %s\n", shown ? shown : "");
+	free(shown);
+	if (st->nscenarios > 0)
+		print_placement(st, &scns[0], f);
+	if (st->nuntil > 0) {
+		char b[32];
+		fprintf(f, "  sequential: rounds until %s, within %s (at most %d rounds)\n",
+		        st->until_text, dur_format(st->budget_ms, b, sizeof b), st->rounds);
+	}
+	print_targets(st, f);
+	total = print_schedule(st, scns, f);
 	total += (int64_t)warm * scn_total_ms(&scns[0]);
 	fprintf(f,
 	        "  %d runs (%d compared, %d warm-up%s): about %s, plus starting and stopping "
 	        "targets and before_each\n",
 	        nruns, nslots, warm, warm == 1 ? "" : "s", dur_format(total, a, sizeof a));
-	free(slots);
 }
 
 int study_until_parse(const char *text, struct study_until *u, int max, char *err, size_t errlen)
