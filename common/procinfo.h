@@ -27,8 +27,8 @@ ssize_t proc_cmdline(long pid, char *buf, size_t len, int flat);
 /* The processes of a set, as a scenario's [collect] names it: a pid, or the pid in a pid
  * file, or every process whose command line matches the PCRE2 pid_match (this process,
  * its ancestors and its own children, the collectors whose command lines carry the same
- * pattern, left out).  Up to max pids into pids[], lowest first; returns how many match in all (which
- * may exceed max), or -1 with err (a bad pattern, /proc unreadable). */
+ * pattern, left out).  Up to max pids into pids[], lowest first; returns how many match in all
+ * (which may exceed max), or -1 with err (a bad pattern, /proc unreadable). */
 int proc_set_find(long pid, const char *pidfile, const char *pid_match, long *pids, int max,
                   char *err, size_t errlen);
 
