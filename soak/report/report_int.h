@@ -452,6 +452,20 @@ struct report;
 void rpt_drift_free(struct rpt_drift *d);
 
 /* One run as the report sees it. */
+/* A measured run's class (judge/report_steady.c). */
+enum rpt_steady {
+	RPT_ST_NONE,      /* not judged (a sweep, a run without the series) */
+	RPT_ST_FLAT,      /* no change point in its window */
+	RPT_ST_WARMUP,    /* it got better and stayed there */
+	RPT_ST_SLOWDOWN,  /* it got worse and stayed there */
+	RPT_ST_NO_STEADY, /* its last level too short, or its JIT still compiling */
+};
+#define RPT_STEADY_JIT_PCT 5.0 /* a run whose JIT took more of its app's CPU is compiling */
+/* "flat", "warm-up", "slowdown", "no steady state" ("" when not judged). */
+const char *rpt_steady_name(enum rpt_steady s);
+/* Classifies every compared fixed run; those with no steady state stop being compared. */
+void rpt_steady(struct report *r);
+
 /* A span of a resumed run (soak run --resume) that no figure covers: from the last
  * interval before the stop to the first measured interval after the restart. */
 struct rpt_gap {
@@ -509,6 +523,9 @@ struct rpt_run {
 	double jit_share;             /* warm-ups: the JIT's share of the app's CPU (NAN: none) */
 	double gap_s;                 /* seconds since the study's previous measured run ended
 	                               * (starts, warm-ups, before_each), NAN: unknown */
+	enum rpt_steady steady;       /* its class (report_steady.c); RPT_ST_NO_STEADY runs are
+	                               * not compared */
+	double jit_pct;               /* its app's JIT threads' share of its CPU, % (NAN: none) */
 	int since_start;              /* 1: the first run after its target started (0: unknown) */
 	int compared;                 /* 1: its steps enter the cells (not a warm-up; a study's runs
 	                               * only when done: an interrupted slot was run again) */
@@ -800,7 +817,8 @@ enum rpt_topic {
 struct rpt_item {
 	char code[24];        /* finding: its topic's key (rpt_topic_key), for pipelines;
 	                       * validity: host_saturated, generator_saturated, short_window,
-	                       * not_steady, cold_start, errors, clock_skew, confounded */
+	                       * not_steady, no_steady_state, cold_start, errors, clock_skew,
+	                       * confounded */
 	char severity[8];     /* validity: "warn", a figure may mislead, or "info", worth
 	                       * knowing; finding: "" */
 	enum rpt_topic topic; /* finding: its topic */

@@ -15,8 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "db.h"
 #include "exitcode.h"
+
+#define GROUP_SETUP_MS 1500 /* a run's setup before its load, allowed for a group's start */
 
 /* Starts every instance the study starts that is not up; 0, or -1 with c->err. */
 static int start_all(struct ctx *c, int round)
@@ -65,12 +68,16 @@ static int fork_members(struct ctx *c, int sc, const int *inst, const struct tag
 {
 	pid_t pid[STUDY_MAX_INSTANCES];
 	int base = c->seq, rc = EXIT_OK;
+	/* Each run opens its database, starts its collectors and its engine first: they all
+	 * begin their load at the same instant, their intervals aligned, once all are ready. */
+	int64_t at = clock_wall_ms() + GROUP_SETUP_MS;
 
 	fflush(NULL);
 	for (int k = 0; k < n; k++) {
 		struct tag g = tags[k];
 		g.seq = base + k + 1;
 		g.member = k;
+		g.start_at_ms = at;
 		pid[k] = fork();
 		if (pid[k] == 0) {
 			c->skip_before_each = 1;

@@ -30,19 +30,20 @@ struct tstate {
 
 /* The tags of the run being made, written by on_begin. */
 struct tag {
-	int slot;        /* 1-based, 0 for a warm-up */
-	int round;       /* 1-based */
-	int position;    /* 1-based, 0 for a warm-up */
-	int target;      /* index */
-	int replica;     /* 0-based */
-	int start;       /* 1-based start of the targets (0: not known, the one-at-a-time path) */
-	int group;       /* side-by-side group (0: alone) */
-	int member;      /* 0-based place in its side-by-side runs (a group's, or a side-by-side
-	                  * warm-up's): only the first (0, as a run alone) collects what they share */
-	int seq;         /* > 0: the study_runs.seq to write (a group's members, set before the
-	                  * fork); 0: the next one */
-	int warmup;      /* 1: not compared */
-	int since_start; /* 1: first run after the start; 0: not started by the study */
+	int slot;     /* 1-based, 0 for a warm-up */
+	int round;    /* 1-based */
+	int position; /* 1-based, 0 for a warm-up */
+	int target;   /* index */
+	int replica;  /* 0-based */
+	int start;    /* 1-based start of the targets (0: not known, the one-at-a-time path) */
+	int group;    /* side-by-side group (0: alone) */
+	int member;   /* 0-based place in its side-by-side runs (a group's, or a side-by-side
+	               * warm-up's): only the first (0, as a run alone) collects what they share */
+	int64_t start_at_ms; /* > 0: the wall-clock instant its load starts (a group's) */
+	int seq;             /* > 0: the study_runs.seq to write (a group's members, set before the
+	                      * fork); 0: the next one */
+	int warmup;          /* 1: not compared */
+	int since_start;     /* 1: first run after the start; 0: not started by the study */
 };
 
 struct ctx {

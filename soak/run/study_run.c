@@ -514,6 +514,7 @@ int sr_one_run(struct ctx *c, int i, int sc, const struct tag *tag, int nth, int
 		fprintf(stderr, "%s: run %d/%d: round %d, position %d: %s ('%s')\n", c->o->who, nth,
 		        of, tag->round, tag->position, name, scn.name);
 	ro.db_path = c->o->db_path;
+	ro.start_at_ms = tag->start_at_ms;
 	ro.on_begin = tag_run;
 	ro.on_begin_arg = c;
 	rc = runner_run(&scn, &ro);
@@ -624,6 +625,8 @@ int sr_warm_done(const struct ctx *c, int i)
 		need = 2; /* two runs to compare */
 	if (s->warm < need)
 		return 0;
+	if (need == 0)
+		return 1; /* no warm-up asked: the JIT's quiet extends warm-ups, never adds one */
 	return s->warm >= st->warmup_max || s->steady ||
 	       !(st->warmup_steady > 0 || st->warmup_jit > 0);
 }

@@ -164,7 +164,10 @@ static void placement_clause(const struct report *r, int si, struct sbuf *b)
 static void design_clause(const struct report *r, int si, struct sbuf *b)
 {
 	const struct rpt_study *st = &r->studies[si];
-	int together = strchr(st->together, '1') != NULL;
+	int together = 0;
+
+	for (const char *c = st->together; *c; c++)
+		together += *c == '1';
 
 	if (together)
 		rpt_sb_printf(b,
@@ -174,7 +177,7 @@ static void design_clause(const struct report *r, int si, struct sbuf *b)
 		              "differences)%s; the others one at a time (a saturated server's "
 		              "capacity is measured alone: servers saturated together would split "
 		              "the CPUs by the scheduler, not by their efficiency). ",
-		              strchr(st->together, ',') ? "s" : "",
+		              together > 1 ? "s" : "",
 		              !strcmp(st->design, "auto") ? ", as design = auto chooses" : "");
 	if (st->replicas > 1)
 		rpt_sb_printf(b, "Each target ran %d processes at once (replicas). ", st->replicas);
