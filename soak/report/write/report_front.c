@@ -105,12 +105,18 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	align[nc] = '\0';
 	rpt_tb_begin(b, t, "Verdict", nc);
 	snprintf(t->id, sizeof t->id, "verdict");
+	int jit = 0;
+	for (int s = 0; s < r->ncpu; s++)
+		jit |= rpt_jit_series(r->cpu_names[s]);
 	snprintf(t->note, sizeof t->note,
 	         "Each label against the baseline (%s) on the comparison it rests on: fixed runs "
 	         "first, then the one with the most runs. A change is real when its confidence "
 	         "interval excludes zero (how, below the table); the baseline's row shows its "
-	         "own figures. CPU/request is CPU time per request (ms).",
-	         r->labels[0].name);
+	         "own figures. CPU/request is CPU time per request (ms)%s",
+	         r->labels[0].name,
+	         jit ? "; of a JVM, what its application, GC and VM threads used: its JIT "
+	               "compiler's threads are apart (SOURCE:jit), shown, not judged."
+	             : ".");
 	rpt_tb_header(b, names, align);
 	/* A row per label and headline: capacity (users), then efficiency (a fixed rate). */
 	for (int i = 0; i < r->nverdicts; i++) {

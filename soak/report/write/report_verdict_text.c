@@ -143,8 +143,8 @@ char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *b
 			const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
 			double a = m->base_value[RPT_FIG_CPU(k)], c = m->value[RPT_FIG_CPU(k)];
 			char t[32];
-			if (!isfinite(a) || !isfinite(c) || !(a > 0))
-				continue;
+			if (!isfinite(a) || !isfinite(c) || !(a > 0) || rpt_jit_series(r->cpu_names[k]))
+				continue; /* a JIT's CPU is shown, not judged */
 			rpt_sb_printf(b, "%s %s CPU per request on %s (%s)",
 			              said ? " and" : " it costs",
 			              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
