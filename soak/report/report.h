@@ -48,7 +48,9 @@ void rpt_free(struct report *r);
 int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen);
 /* What a built report holds: for soak report's closing line. */
 struct rpt_counts {
-	int runs, labels, findings, pictures; /* how many of each */
+	int runs, labels, findings; /* how many of each */
+	int pictures;               /* pictures drawn (their SVG and PNG written) */
+	int planned;                /* pictures the report has (drawn or not) */
 	const char *plot_note;                /* why pictures are missing, or "" */
 };
 void rpt_counts(const struct report *r, struct rpt_counts *c);

@@ -325,6 +325,15 @@ check "the scripts used are kept with the report" cmp -s "$T/myplots/tps_time.gp
 SOAK_GNUPLOT=$T/no-gnuplot soak report "$T/g.db" -o "$T/p4" >"$T/p4.out" 2>&1
 check_eq "without gnuplot: still exit 0" "$?" 0
 check "without gnuplot: said so" grep -q "gnuplot was not found" "$T/p4.out"
+# A gnuplot that exits 0 and draws nothing (seen once on a fresh machine: a report with no
+# picture that counted five) is an error that names the picture and what gnuplot said.
+printf '#!/bin/sh\necho "no terminal here" >&2\nsleep 0.2\nexit 0\n' >"$T/mute-gnuplot"
+chmod +x "$T/mute-gnuplot"
+SOAK_GNUPLOT=$T/mute-gnuplot soak report "$T/g.db" -o "$T/p5" >"$T/p5.out" 2>&1
+check_eq "a gnuplot that draws nothing: exit 3" "$?" 3
+check "... names the missing picture and gnuplot's words" \
+  grep -qE "gnuplot exited 0 but wrote no img/[a-z_0-9]+\.svg for the picture '[a-z_0-9]+' \([a-z_]+\.gp\); gnuplot said: no terminal here" "$T/p5.out"
+check "... and claims no picture" bash -c "! grep -q ' pictures' '$T/p5.out'"
 
 # --- a run reported while it runs, then interrupted ----------------------------------------
 wait_for 20 bash -c "[ \"\$(sqlite3 '$T/live.db' \"SELECT COUNT(*) FROM intervals WHERE phase = 'steady'\" 2>/dev/null || echo 0)\" -ge 3 ]" ||

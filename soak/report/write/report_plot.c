@@ -813,18 +813,44 @@ static pid_t start(struct ctx *c, const char *gnuplot, struct job *j)
 	_exit(127);
 }
 
-/* After a job ended with status st: its SVG read in, or the error kept. */
+/* The first of the picture's files (img/NAME.svg, img/NAME.png) that is missing or empty,
+ * or NULL when both are there. */
+static const char *missing_file(struct ctx *c, const struct rpt_picture *p)
+{
+	static const char *const ext[] = {"svg", "png"};
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		char path[PATH_MAX_LEN];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/img/%s.%s", c->dir, p->name, ext[i]);
+		if (stat(path, &st) < 0 || st.st_size == 0)
+			return ext[i];
+	}
+	return NULL;
+}
+
+/* After a job ended with status st: its SVG read in, or the error kept.  A gnuplot that
+ * exits 0 without writing the picture failed too (a broken terminal, a full disk, an
+ * impostor on $SOAK_GNUPLOT): a report must not count pictures it does not hold. */
 static int finish(struct ctx *c, struct job *j, int st)
 {
 	struct rpt_picture *p = &c->r->pics[j->pic];
 	char path[PATH_MAX_LEN];
+	const char *gone = NULL;
 
 	snprintf(path, sizeof path, "%s/data/%s.err", c->dir, p->name);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (gone = missing_file(c, p)) != NULL) {
 		char *msg = slurp(path, 1024, NULL);
-		if (!c->err[0])
+		size_t n = msg ? strlen(msg) : 0;
+		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+			msg[--n] = '\0';
+		if (!c->err[0] && gone)
+			snprintf(c->err, c->errlen,
+			         "gnuplot exited 0 but wrote no img/%s.%s for the picture '%s' (%s); "
+			         "gnuplot said: %s",
+			         p->name, gone, p->name, j->script, n ? msg : "nothing");
+		else if (!c->err[0])
 			snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s", p->name,
-			         j->script, msg && *msg ? msg : "no message");
+			         j->script, n ? msg : "no message");
 		free(msg);
 		return -1;
 	}
