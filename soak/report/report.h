@@ -51,7 +51,7 @@ struct rpt_counts {
 	int runs, labels, findings; /* how many of each */
 	int pictures;               /* pictures drawn (their SVG and PNG written) */
 	int planned;                /* pictures the report has (drawn or not) */
-	const char *plot_note;                /* why pictures are missing, or "" */
+	const char *plot_note;      /* why pictures are missing, or "" */
 };
 void rpt_counts(const struct report *r, struct rpt_counts *c);
 /* report_files.c: everything into DIR (created): pictures (drawn when `draw`, else only

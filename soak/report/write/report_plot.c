@@ -844,10 +844,11 @@ static int finish(struct ctx *c, struct job *j, int st)
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
 		if (!c->err[0] && gone)
-			snprintf(c->err, c->errlen,
-			         "gnuplot exited 0 but wrote no img/%s.%s for the picture '%s' (%s); "
-			         "gnuplot said: %s",
-			         p->name, gone, p->name, j->script, n ? msg : "nothing");
+			snprintf(
+			    c->err, c->errlen,
+			    "gnuplot exited 0 but wrote no img/%s.%s for the picture '%s' (%s); "
+			    "gnuplot said: %s",
+			    p->name, gone, p->name, j->script, n ? msg : "nothing");
 		else if (!c->err[0])
 			snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s", p->name,
 			         j->script, n ? msg : "no message");
