@@ -59,11 +59,14 @@ class Checker:
 
 
 def change_cell(cell):
-    """'+20.8% (real)' -> (20.8, 'real', False); '-0.08 pp (real)' -> (-0.08, 'real', True)."""
-    m = re.fullmatch(r"([+-]?\d+(?:\.\d+)?)(%| pp) \((real|noise|n/a)\)", cell)
+    """'+20.8% ± 4.1% (real)' -> (20.8, 4.1, 'real', False); '-0.08 pp ± 0.02 pp (real)' ->
+    (-0.08, 0.02, 'real', True); '+9.6% (n/a)' -> (9.6, None, 'n/a', False)."""
+    m = re.fullmatch(r"([+-]?\d+(?:\.\d+)?)(%| pp)(?: ± (\d+(?:\.\d+)?)(?:%| pp))? "
+                     r"\((real|noise|n/a)(?:, under the \d+% floor)?\)", cell)
     if not m:
         return None
-    return float(m.group(1)), m.group(3), m.group(2) == " pp"
+    half = float(m.group(3)) if m.group(3) is not None else None
+    return float(m.group(1)), half, m.group(4), m.group(2) == " pp"
 
 
 def figures(cmp):
@@ -87,13 +90,24 @@ def check_row(ck, what, header, row, cmp):
         got = change_cell(unesc(cell))
         if got is None:
             continue
-        val, verdict, points = got
+        val, half, verdict, points = got
+        lo, hi = d["ci95"]
         if points:
             want = d["value"] - d["baseline"]
             ck.same(f"{what}, {name} (points)", val, want, 0.005 + 1e-6)
+            want_half = (hi - lo) / 2 if lo is not None and hi is not None else None
+            tol = 0.005 + 1e-3
         else:
             # change_pct carries 3 decimals; the table rounds it to 1.
             ck.same(f"{what}, {name} (%)", val, d.get("change_pct"), 0.05 + 1e-3)
+            base = abs(d["baseline"]) if d["baseline"] else None
+            want_half = (100 * (hi - lo) / 2 / base
+                         if lo is not None and hi is not None and base else None)
+            # report.json keeps 4 decimals of the interval's ends and of the baseline.
+            tol = 0.05 + 1e-3 + ((100 + (want_half or 0)) * 0.5e-4 / base if base else 0)
+        # The half-width shown is the verdict's own interval's (report.json's ci95).
+        if half is not None or want_half is not None:
+            ck.same(f"{what}, {name} \u00b1", half, want_half, tol)
         ck.eq(f"{what}, {name} verdict", verdict, d["verdict"])
 
 
@@ -123,8 +137,8 @@ def main():
             header, rows = verdict[0], verdict[1:]
             # Each row is a label at a level: capacity, and efficiency at a fixed rate.
             for row in rows:
-                label, at = unesc(row[0]), unesc(row[2])
-                if unesc(row[1]) == "(baseline)":
+                label, at = unesc(row[0]), unesc(row[1])
+                if label.endswith(" (baseline)"):
                     continue
                 c = where.get((label, at))
                 if c is None:

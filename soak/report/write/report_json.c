@@ -541,7 +541,7 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 	else
 		fputs("null", f);
 	fprintf(f, ", \"warnings\": %d, \"sentence\": ", v->warnings);
-	json_write_str(f, rpt_verdict_text(r, v, sentence, sizeof sentence));
+	json_write_str(f, rpt_verdict_text(r, v, RPT_VT_ALL, sentence, sizeof sentence));
 	fputc('}', f);
 }
 
