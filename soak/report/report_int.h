@@ -795,6 +795,17 @@ struct rpt_vrow {
 	                   * the cell shown: the worst one; -1 when none was judged */
 	int warnings;     /* validity warnings about this label */
 };
+/* What one request (a tcp-frame iteration) costs the server, over a run's measured window:
+ * its first process source with CPU samples (not the host). */
+struct rpt_cost {
+	const struct rpt_source *src; /* the server's source, or NULL */
+	double cpu_ms;                /* CPU time per request, ms (NAN when unknown) */
+	double mem_mb;                /* its mean memory (NAN when unknown) */
+	double peak_mb;               /* its largest memory sample (NAN when unknown) */
+};
+/* judge/report_findings.c: the cost of run `run` into *c. */
+void rpt_run_cost(const struct rpt_run *run, struct rpt_cost *c);
+
 /* write/report_verdict_text.c: a label's verdict in words, cut at RPT_VERDICT_MAX - 1
  * bytes: the answer in one sentence and how many validity warnings to read it with
  * (RPT_VT_ANSWER, what the report opens with), or also what its intervals resolve and what

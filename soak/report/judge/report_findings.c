@@ -1083,15 +1083,7 @@ static const struct rpt_source *server_source(const struct rpt_run *run)
 	return NULL;
 }
 
-/* What one request costs the server: CPU ms per request and memory (mean, peak). */
-struct cost {
-	const struct rpt_source *src;
-	double cpu_ms;  /* CPU time per request, ms (NAN when unknown) */
-	double mem_mb;  /* mean memory over the measured window (NAN when unknown) */
-	double peak_mb; /* largest memory seen in the run (NAN when unknown) */
-};
-
-static void run_cost(const struct rpt_run *run, struct cost *c)
+void rpt_run_cost(const struct rpt_run *run, struct rpt_cost *c)
 {
 	c->src = server_source(run);
 	c->cpu_ms = c->mem_mb = c->peak_mb = NAN;
@@ -1130,11 +1122,11 @@ static int cost_group(struct sbuf *b, const struct report *r, int l, const char 
 	memset(sel, 0, (size_t)r->nruns);
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
-		struct cost c;
+		struct rpt_cost c;
 		if (run->label != l || (run->compared != 0) == side ||
 		    strcmp(run_load(run, t, sizeof t), load) != 0)
 			continue;
-		run_cost(run, &c);
+		rpt_run_cost(run, &c);
 		if (!c.src || !isfinite(c.cpu_ms))
 			continue;
 		first = first ? first : run;
