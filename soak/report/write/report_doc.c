@@ -100,7 +100,7 @@ static int table(struct rpt_doc *d, const struct rpt_table *t)
 static int verdict(struct rpt_doc *d)
 {
 	const struct report *r = d->r;
-	struct rpt_block *b;
+	struct rpt_block *b = NULL;
 
 	if (d->nfront > 0 && table(d, &d->front[0]) < 0)
 		return -1;
