@@ -252,6 +252,7 @@ int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errl
 	}
 	if (!r->title)
 		goto oom;
+	rpt_steady(r);
 	if (collect_cpu_names(r, err, errlen) < 0 || build_cells(r, err, errlen) < 0 ||
 	    rpt_compare(r, err, errlen) < 0 || build_sweeps(r, err, errlen) < 0)
 		return -1;

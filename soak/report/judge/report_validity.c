@@ -12,6 +12,8 @@
  *                        batches
  *   not_steady           TPS or mean latency of the window's last third differs from its
  *                        first third beyond noise and by RPT_DRIFT_MIN_PCT or more
+ *   no_steady_state      runs left out of the comparisons: no steady state in their window
+ *                        (report_steady.c: the JIT still compiling, a late change point)
  *   errors               more than RPT_ERRORS_PCT of a window's requests failed
  *   clock_skew           a merged run's agents' clocks differ by more than a tenth of an
  *                        interval
@@ -540,6 +542,47 @@ static int not_steady(struct vctx *v)
 	return 0;
 }
 
+/* no_steady_state: runs left out of the comparisons because their window had no steady
+ * state (report_steady.c): their JIT still compiling, or their last level too short.  One
+ * warning per label, each run with why. */
+static int no_steady_state(struct vctx *v)
+{
+	struct report *r = v->r;
+
+	for (int l = 0; l < r->nlabels; l++) {
+		struct sbuf b = {.n = 0};
+		char runs[96] = "";
+		int n = 0;
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			if (run->label != l || run->steady != RPT_ST_NO_STEADY)
+				continue;
+			if (n++)
+				rpt_sb_printf(&b, "; run %s", run->key);
+			else
+				rpt_sb_printf(
+				    &b,
+				    "%s: runs left out of the comparisons, their window had no "
+				    "steady state: run %s",
+				    rpt_label_name(r, l), run->key);
+			if (run->jit_pct > RPT_STEADY_JIT_PCT)
+				rpt_sb_printf(
+				    &b, " (its JIT took %.1f %% of the app's CPU: still compiling)",
+				    run->jit_pct);
+			else
+				rpt_sb_printf(
+				    &b, " (its figure changed in the last quarter of its window)");
+			list_add(runs, sizeof runs, run->key);
+		}
+		if (!n)
+			continue;
+		rpt_sb_printf(&b, ". Warm up longer (warmup_max), or run longer.");
+		if (add(v, "warn", "no_steady_state", l, runs, &b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* errors: windows where more than RPT_ERRORS_PCT of requests failed, one warning per
  * label with each run's share and dominant class, each class's sample said once. */
 static int errors(struct vctx *v)
@@ -722,8 +765,8 @@ static int confounded(struct vctx *v)
 static int code_rank(const char *code)
 {
 	static const char *const order[] = {
-	    "host_saturated", "generator_saturated", "generator_late", "confounded",
-	    "errors",         "not_steady",          "clock_skew",     "short_window"};
+	    "host_saturated",  "generator_saturated", "generator_late", "confounded",  "errors",
+	    "no_steady_state", "not_steady",          "clock_skew",     "short_window"};
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (!strcmp(order[i], code))
 			return (int)i;
@@ -760,8 +803,9 @@ int rpt_validity(struct report *r)
 	struct vctx v = {.r = r, .cap = 0};
 
 	if (host_saturated(&v) < 0 || generator_saturated(&v) < 0 || confounded(&v) < 0 ||
-	    errors(&v) < 0 || not_steady(&v) < 0 || clock_skew(&v) < 0 || short_memory(&v) < 0 ||
-	    short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 || items(&v, rpt_trends) < 0)
+	    errors(&v) < 0 || not_steady(&v) < 0 || no_steady_state(&v) < 0 || clock_skew(&v) < 0 ||
+	    short_memory(&v) < 0 || short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 ||
+	    items(&v, rpt_trends) < 0)
 		return -1;
 	/* Insertion sort: stable, so runs keep their report order within a code. */
 	for (int i = 1; i < r->nvalidity; i++) {

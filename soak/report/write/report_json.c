@@ -285,8 +285,19 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	/* compared: its figures enter the comparisons; a warm-up run is shown, never compared */
 	fprintf(f, ", \"compared\": %s, \"warmup\": %s", run->compared ? "true" : "false",
 	        run->warmup ? "true" : "false");
-	if (run->study >= 0)
+	if (run->study >= 0) {
 		fprintf(f, ", \"round\": %d", run->round);
+		if (run->grp > 0 || run->start_no > 0)
+			fprintf(f, ", \"start\": %d, \"replica\": %d, \"group\": %d", run->start_no,
+			        run->replica, run->grp);
+	}
+	if (run->steady != RPT_ST_NONE) {
+		/* its class (Barrett et al.): flat, warm-up, slowdown or no steady state */
+		fputs(", \"steady\": ", f);
+		json_write_str(f, rpt_steady_name(run->steady));
+	}
+	if (!isnan(run->jit_pct))
+		fprintf(f, ", \"jit_pct\": %.2f", run->jit_pct);
 	if (run->agent)
 		fprintf(f, ", \"agent\": %d, \"agent_count\": %d", run->agent, run->agents);
 	else
