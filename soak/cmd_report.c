@@ -170,9 +170,12 @@ int cmd_report(int argc, char **argv)
 	if (o.plots && n.plot_note[0])
 		fprintf(stderr, "soak report: %s\n", n.plot_note);
 	printf("%s/report.md, report.html, summary.csv, report.json: %d run%s, %d label%s, "
-	       "%d finding%s, %d picture%s\n",
+	       "%d finding%s, %d picture%s",
 	       o.outdir, n.runs, n.runs == 1 ? "" : "s", n.labels, n.labels == 1 ? "" : "s",
 	       n.findings, n.findings == 1 ? "" : "s", n.pictures, n.pictures == 1 ? "" : "s");
+	if (n.pictures < n.planned)
+		printf(" (%d not drawn)", n.planned - n.pictures);
+	printf("\n");
 	rc = EXIT_OK;
 done:
 	rpt_delete(r);

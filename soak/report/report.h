@@ -48,8 +48,10 @@ void rpt_free(struct report *r);
 int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen);
 /* What a built report holds: for soak report's closing line. */
 struct rpt_counts {
-	int runs, labels, findings, pictures; /* how many of each */
-	const char *plot_note;                /* why pictures are missing, or "" */
+	int runs, labels, findings; /* how many of each */
+	int pictures;               /* pictures drawn (their SVG and PNG written) */
+	int planned;                /* pictures the report has (drawn or not) */
+	const char *plot_note;      /* why pictures are missing, or "" */
 };
 void rpt_counts(const struct report *r, struct rpt_counts *c);
 /* report_files.c: everything into DIR (created): pictures (drawn when `draw`, else only

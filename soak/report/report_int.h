@@ -824,6 +824,10 @@ struct rpt_item {
 	enum rpt_topic topic; /* finding: its topic */
 	int label;            /* index into labels, or -1 (the whole report) */
 	char run[96];         /* validity: run keys it concerns, comma-separated, or "" */
+	int own_from, own_to; /* validity: text[own_from..own_to) is the label's own part; what
+	                       * comes before and after is the same for every label of the code,
+	                       * so that items differing only there are said as one (own_to 0:
+	                       * no such parts) */
 	double score;         /* finding: how much it matters (higher first; see
 	                       * report_findings.c) */
 	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
@@ -864,15 +868,34 @@ struct rpt_vrow {
 	                   * the cell shown: the worst one; -1 when none was judged */
 	int warnings;     /* validity warnings about this label */
 };
-/* write/report_verdict_text.c: the verdict in one sentence, cut at RPT_VERDICT_MAX - 1
- * bytes. */
+/* What one request (a tcp-frame iteration) costs the server, over a run's measured window:
+ * its first process source with CPU samples (not the host). */
+struct rpt_cost {
+	const struct rpt_source *src; /* the server's source, or NULL */
+	double cpu_ms;                /* CPU time per request, ms (NAN when unknown) */
+	double mem_mb;                /* its mean memory (NAN when unknown) */
+	double peak_mb;               /* its largest memory sample (NAN when unknown) */
+};
+/* judge/report_findings.c: the cost of run `run` into *c. */
+void rpt_run_cost(const struct rpt_run *run, struct rpt_cost *c);
+
+/* write/report_verdict_text.c: a label's verdict in words, cut at RPT_VERDICT_MAX - 1
+ * bytes: the answer in one sentence and how many validity warnings to read it with
+ * (RPT_VT_ANSWER, what the report opens with), or also what its intervals resolve and what
+ * would resolve more (RPT_VT_ALL, report.json's sentence). */
 #define RPT_VERDICT_MAX 2048
-char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *buf, size_t len);
+enum rpt_vt { RPT_VT_ALL, RPT_VT_ANSWER };
+char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, enum rpt_vt part,
+                       char *buf, size_t len);
 
 /* A picture the report shows. */
 struct rpt_picture {
 	char name[RPT_PIC_NAME_MAX]; /* base name under img/: "tps_time", "latency_3", ... */
 	int compare;                 /* 1: compares the labels (shown before per-run ones) */
+	int run;                     /* index into runs of the one run it shows, or -1 */
+	char col[RPT_NAME_MAX + 32]; /* one run's: what it shows, the same for every run
+	                              * ("latency", "heap after GC, app"): the column of the
+	                              * table of each run's pictures */
 	char *title;                 /* caption */
 	int drawn;                   /* the SVG and PNG exist */
 	char *svg;                   /* the SVG text (for report.html), or NULL */
@@ -999,6 +1022,8 @@ struct rpt_table {
 	int nrows;       /* rows below the header */
 	char **cells;    /* (nrows + 1) * ncols strings: the header row first */
 	int *right;      /* per column: 1 = right-aligned (numbers) */
+	int *keep;       /* per column: 1 = a cell breaks only before a bracket (numbers,
+	                  * levels: "-13.1% ± 16.3%" stays whole); right-aligned ones all do */
 };
 
 /* The report's tables in order: soak runs, sweeps (per label, side by side),
@@ -1009,7 +1034,8 @@ void rpt_tables_free(struct rpt_table *t, int n);
  * "verdict"), then how long to run (when there are comparisons).  Like rpt_tables. */
 int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                      size_t errlen);
-/* report_front.c: one environment table per label with recorded facts.  Like rpt_tables. */
+/* report_front.c: what ran, as recorded: the facts every label shares, then those in which
+ * they differ (a column per label); a table without rows is left out.  Like rpt_tables. */
 int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                    size_t errlen);
 
@@ -1023,6 +1049,11 @@ char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len);
 char *rpt_fmt_need(double seconds, char *buf, size_t len);
 /* "real", "noise", "n/a". */
 const char *rpt_verdict_name(enum rpt_verdict v);
+/* Figure f of comparison m as a table cell shows it, with its interval as benchstat does:
+ * "-13.1% ± 16.3% (noise)", "+0.53 pp ± 0.80 pp (real)" (error %: points), "+9.6% (n/a)"
+ * without an interval, "—" without the figure.  The half-width is the verdict's own
+ * interval's, in % of the baseline. */
+char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len);
 /* "tps", "mean", "p99", "error". */
 const char *rpt_metric_name(enum rpt_metric m);
 /* report_env.c: a fact of what the run ran on (run_env), or NULL. */

@@ -634,7 +634,10 @@ void rpt_counts(const struct report *r, struct rpt_counts *c)
 	c->runs = r->nruns;
 	c->labels = r->nlabels;
 	c->findings = r->nfindings;
-	c->pictures = r->npics;
+	c->pictures = 0;
+	for (int i = 0; i < r->npics; i++)
+		c->pictures += r->pics[i].drawn;
+	c->planned = r->npics;
 	c->plot_note = r->plot_note;
 }
 

@@ -59,6 +59,37 @@ char *rpt_fmt_pct(double pct, char *buf, size_t len)
 	return buf;
 }
 
+char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len)
+{
+	const struct rpt_diff *d = &m->d[f];
+	double a = m->base_value[f], v = m->value[f], half = (d->hi - d->lo) / 2;
+	int points = f == RPT_M_ERR;
+	char x[32], h[32], why[48] = "";
+
+	if (isnan(a) || isnan(v)) {
+		snprintf(buf, len, DASH);
+		return buf;
+	}
+	if (points)
+		snprintf(x, sizeof x, "%s pp", rpt_fmt_signed(v - a, 2, h, sizeof h));
+	else
+		rpt_fmt_pct(a != 0 ? 100 * (v - a) / a : NAN, x, sizeof x);
+	/* Noise although the interval excludes zero: batch means held to the floor. */
+	if (d->verdict == RPT_NOISE && (d->lo > 0 || d->hi < 0) && m->floor_pct > 0)
+		snprintf(why, sizeof why, ", under the %.0f%% floor",
+		         f == RPT_M_P99 ? RPT_FLOOR_P99_PCT : m->floor_pct);
+	if (!isfinite(half) || (!points && !(fabs(a) > 0)))
+		snprintf(buf, len, "%s (%s%s)", x, rpt_verdict_name(d->verdict), why);
+	else if (points)
+		snprintf(buf, len, "%s \xc2\xb1 %s pp (%s%s)", x, rpt_fmt_num(half, 2, h, sizeof h),
+		         rpt_verdict_name(d->verdict), why);
+	else
+		snprintf(buf, len, "%s \xc2\xb1 %s%% (%s%s)", x,
+		         rpt_fmt_num(100 * half / fabs(a), 1, h, sizeof h),
+		         rpt_verdict_name(d->verdict), why);
+	return buf;
+}
+
 const char *rpt_metric_name(enum rpt_metric m)
 {
 	static const char *const names[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};

@@ -214,9 +214,58 @@ void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f)
 	fputs("]}", f);
 }
 
+/* The process memory of each source without a GC log, judged (report_mem.c). */
+static void jrss(FILE *f, const struct rpt_run *run)
+{
+	char why[RPT_MEM_WHY_MAX];
+	int first = 1;
+
+	for (int k = 0; k < run->nsrc; k++) {
+		const struct rpt_source *s = &run->src[k];
+		if (!s->has_rss || !s->rss_fit)
+			continue;
+		fputs(first ? "{\"source\": " : ", {\"source\": ", f);
+		json_write_str(f, s->name);
+		jfield(f, "mean_mb", s->rss_mean_mb, 3);
+		jfield(f, "slope_mb_per_h", s->rss_slope_mb_h, 4);
+		jfield(f, "r2", s->rss_r2, 4);
+		jfield(f, "hours", s->rss_hours, 4);
+		fputs(", \"verdict\": ", f);
+		json_write_str(f, rpt_mem_name(s->mem.verdict));
+		jfield(f, "level_mb", s->mem.level_mb, 3);
+		jfield(f, "limit_mb", s->mem.limit_mb, 3);
+		jfield(f, "growth_mb", s->mem.growth_mb, 3);
+		jfield(f, "steady_from_s",
+		       s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
+		jfield(f, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
+		fputs(", \"why\": ", f);
+		json_write_str(f, rpt_mem_why(&s->mem, why, sizeof why));
+		fputc('}', f);
+		first = 0;
+	}
+}
+
+/* What a request cost the server in the run (the cost findings give its ranges). */
+static void jcost(FILE *f, const struct rpt_run *run)
+{
+	struct rpt_cost c;
+
+	rpt_run_cost(run, &c);
+	if (!c.src || !isfinite(c.cpu_ms)) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"source\": ", f);
+	json_write_str(f, c.src->name);
+	jfield(f, "cpu_ms_per_request", c.cpu_ms, 4);
+	jfield(f, "memory_mb", c.mem_mb, 1);
+	jfield(f, "memory_peak_mb", c.peak_mb, 1);
+	fputc('}', f);
+}
+
 static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 {
-	char ds[RPT_DRIFT_SENTENCE_MAX], why[RPT_MEM_WHY_MAX];
+	char ds[RPT_DRIFT_SENTENCE_MAX];
 	int first;
 
 	fputs("    {\"key\": ", f);
@@ -265,6 +314,8 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 	jfigures(f, &run->f);
 	fputs(",\n     \"cpu\": ", f);
 	jcpu(f, run, NULL);
+	fputs(",\n     \"cost\": ", f);
+	jcost(f, run);
 	fputs(",\n     \"memory\": [", f);
 	first = 1;
 	for (int k = 0; k < run->nsrc; k++) {
@@ -275,30 +326,7 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		first = 0;
 	}
 	fputs("],\n     \"rss\": [", f);
-	first = 1;
-	for (int k = 0; k < run->nsrc; k++) {
-		const struct rpt_source *s = &run->src[k];
-		if (!s->has_rss || !s->rss_fit)
-			continue;
-		fputs(first ? "{\"source\": " : ", {\"source\": ", f);
-		json_write_str(f, s->name);
-		jfield(f, "mean_mb", s->rss_mean_mb, 3);
-		jfield(f, "slope_mb_per_h", s->rss_slope_mb_h, 4);
-		jfield(f, "r2", s->rss_r2, 4);
-		jfield(f, "hours", s->rss_hours, 4);
-		fputs(", \"verdict\": ", f);
-		json_write_str(f, rpt_mem_name(s->mem.verdict));
-		jfield(f, "level_mb", s->mem.level_mb, 3);
-		jfield(f, "limit_mb", s->mem.limit_mb, 3);
-		jfield(f, "growth_mb", s->mem.growth_mb, 3);
-		jfield(f, "steady_from_s",
-		       s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
-		jfield(f, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
-		fputs(", \"why\": ", f);
-		json_write_str(f, rpt_mem_why(&s->mem, why, sizeof why));
-		fputc('}', f);
-		first = 0;
-	}
+	jrss(f, run);
 	fputs("],\n     \"errors\": {", f);
 	first = 1;
 	for (int c = 0; c < ERR_NCLASS; c++) {
@@ -552,7 +580,7 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
 	else
 		fputs("null", f);
 	fprintf(f, ", \"warnings\": %d, \"sentence\": ", v->warnings);
-	json_write_str(f, rpt_verdict_text(r, v, sentence, sizeof sentence));
+	json_write_str(f, rpt_verdict_text(r, v, RPT_VT_ALL, sentence, sizeof sentence));
 	fputc('}', f);
 }
 

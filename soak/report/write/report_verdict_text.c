@@ -54,9 +54,9 @@ static void cell_where(struct sbuf *b, const struct rpt_cell *c, const char *at)
 	rpt_sb_printf(b, "%s %s", at, rpt_cell_text(c, t, sizeof t));
 }
 
-char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *buf, size_t len)
+/* The answer: the label's changes where they were measured, its memory and drift. */
+static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
 {
-	struct sbuf sb = {.n = 0}, *b = &sb;
 	const char *B = r->labels[v->label].name, *A = r->labels[0].name;
 
 	if (v->label == 0) {
@@ -169,6 +169,11 @@ char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *b
 	else if (v->drift == RPT_DRIFT_STABLE)
 		rpt_sb_printf(b, "; stable over time");
 	rpt_sb_printf(b, ".");
+}
+
+/* What the comparisons resolve and what would resolve more: " Its interval ...". */
+static void resolution(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
+{
 	if (v->cmp >= 0) {
 		const struct rpt_cmp *m = &r->cmps[v->cmp];
 		const struct rpt_resolve *x = &m->res[RPT_M_TPS];
@@ -216,8 +221,18 @@ char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *b
 			break;
 		}
 	}
+}
+
+char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, enum rpt_vt part,
+                       char *buf, size_t len)
+{
+	struct sbuf sb = {.n = 0};
+
+	answer(r, v, &sb);
+	if (part == RPT_VT_ALL)
+		resolution(r, v, &sb);
 	if (v->warnings)
-		rpt_sb_printf(b, " Read it with care: %d validity warning%s below.", v->warnings,
+		rpt_sb_printf(&sb, " Read it with care: %d validity warning%s below.", v->warnings,
 		              v->warnings == 1 ? "" : "s");
-	return rpt_sb_copy(b, buf, len);
+	return rpt_sb_copy(&sb, buf, len);
 }
