@@ -458,4 +458,27 @@ check_eq "starts: each target started twice" "$(grep -c 'starting target' "$T/st
 soak report "$T/st.db" -o "$T/st" --no-plots >/dev/null 2>&1
 check "starts: judged over the starts" grep -q "The targets were started 2 times: each start's difference" "$T/st/report.md"
 
+# Interrupted while a group runs: every run of the group stops at once (the signal is passed
+# on), each keeps its intervals, the status is the signal's; --resume finishes the study.
+sed -e 's/^duration = 2s/duration = 8s/' "$T/sbs-rate.ini" >"$T/int-rate.ini"
+sed -e 's/^scenario = sbs-rate.ini/scenario = int-rate.ini/' -e '/^scenario = sbs-cap.ini/d' \
+  -e 's/^replicas = 3/keep_running = yes/' -e 's/^name = side by side/name = interrupted/' "$T/sbs.ini" >"$T/int.ini"
+soak study -q --db "$T/int.db" "$T/int.ini" >/dev/null 2>"$T/int.err" &
+int_pid=$!
+_pids+=("$int_pid")
+in_group() { [ "$(sql "$T/int.db" "SELECT COUNT(*) FROM study_runs WHERE grp IS NOT NULL" 2>/dev/null)" = 2 ]; }
+wait_for 60 in_group || fail "interrupted: a group began"
+sleep 2
+kill -INT "$int_pid"
+t0=$SECONDS
+wait "$int_pid"
+check_eq "interrupted: the study's status is SIGINT's" "$?" 130
+check "interrupted: it stopped within 3 s" test $((SECONDS - t0)) -le 3
+check_eq "interrupted: both runs of the group stopped, each with its intervals" \
+  "$(sql "$T/int.db" "SELECT group_concat(r.status || ':' || ((SELECT COUNT(*) FROM intervals i WHERE i.run_id = r.id) > 0), ' ') FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE sr.grp IS NOT NULL")" \
+  "interrupted:1 interrupted:1"
+soak study -q --resume --db "$T/int.db" "$T/int.ini" >/dev/null 2>"$T/int2.err"
+check_eq "interrupted: --resume finishes it" \
+  "$(sql "$T/int.db" "SELECT status || ' ' || (SELECT COUNT(DISTINCT sr.slot) FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE r.status = 'done') FROM studies")" "done 6"
+
 done_testing

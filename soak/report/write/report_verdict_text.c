@@ -143,7 +143,8 @@ static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf
 			const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
 			double a = m->base_value[RPT_FIG_CPU(k)], c = m->value[RPT_FIG_CPU(k)];
 			char t[32];
-			if (!isfinite(a) || !isfinite(c) || !(a > 0) || rpt_jit_series(r->cpu_names[k]))
+			if (!isfinite(a) || !isfinite(c) || !(a > 0) ||
+			    rpt_jit_series(r->cpu_names[k]))
 				continue; /* a JIT's CPU is shown, not judged */
 			rpt_sb_printf(b, "%s %s CPU per request on %s (%s)",
 			              said ? " and" : " it costs",
