@@ -23,8 +23,12 @@ static void rounds_seen(const struct report *r, int si, struct sbuf *b)
 				if (run->study != si || run->warmup || run->round != round ||
 				    run->position != pos || !run->compared)
 					continue;
+				/* A side-by-side group: its runs at once, in brackets. */
 				rpt_sb_printf(b, "%s%s", any ? " " : (shown ? "; " : ""),
-				              r->labels[run->label].name);
+				              run->grp ? "[all at once]"
+				                       : r->labels[run->label].name);
+				if (!run->grp && r->studies[si].replicas > 1)
+					rpt_sb_printf(b, "#%d", run->replica);
 				any = 1;
 				break;
 			}
@@ -266,6 +270,7 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		rpt_sb_printf(&b, ")");
 	}
 	rpt_sb_printf(&b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", scen);
+	design_clause(r, si, &b);
 	if (*st->before_each)
 		rpt_sb_printf(&b, "Before every run: `%s`. ", st->before_each);
 	else
@@ -278,7 +283,6 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		              st->keep_running
 		                  ? "were kept running for the whole study"
 		                  : "were started before and stopped after each of their runs");
-	design_clause(r, si, &b);
 	if (st->warmup_jit > 0 && jit_seen(r, si))
 		jit_clause(r, si, &b);
 	else if (st->warmup_steady > 0)
