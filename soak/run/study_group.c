@@ -216,7 +216,7 @@ static int run_group(struct ctx *c, const struct study_slot *slots, int from, in
 		const struct study_slot *sl = &slots[i];
 		if (done[i])
 			continue;
-		inst[n] = sl->target * c->st->replicas + sl->replica;
+		inst[n] = study_instance(c->st, sl->target, sl->replica);
 		tags[n++] = (struct tag){.slot = i + 1,
 		                         .round = sl->round,
 		                         .position = sl->position,
@@ -248,7 +248,8 @@ static int run_alone(struct ctx *c, int i, const struct study_slot *sl, int nth,
 
 	c->ms.round = sl->round;
 	sr_publish(c);
-	rc = sr_one_run(c, sl->target * c->st->replicas + sl->replica, sl->scenario, &m, nth, left);
+	rc = sr_one_run(c, study_instance(c->st, sl->target, sl->replica), sl->scenario, &m, nth,
+	                left);
 	if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {
 		c->ms.done++;
 		sr_publish(c);

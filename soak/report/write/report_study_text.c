@@ -164,6 +164,31 @@ static void placement_clause(const struct report *r, int si, struct sbuf *b)
 	rpt_sb_printf(b, ". ");
 }
 
+/* How many processes each label ran at once (its runs' replicas). */
+static void processes_clause(const struct report *r, int si, struct sbuf *b)
+{
+	int k[RPT_MAX_LABELS] = {0}, same = 1, first = -1;
+
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].study == si && r->runs[i].label < RPT_MAX_LABELS &&
+		    r->runs[i].replica > k[r->runs[i].label])
+			k[r->runs[i].label] = r->runs[i].replica;
+	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++)
+		if (k[l]) {
+			same &= first < 0 || k[l] == first;
+			first = first < 0 ? k[l] : first;
+		}
+	if (same) {
+		rpt_sb_printf(b, "Each target ran %d processes at once (replicas). ", first);
+		return;
+	}
+	rpt_sb_printf(b, "Processes at once (replicas): ");
+	for (int l = 0, said = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++)
+		if (k[l])
+			rpt_sb_printf(b, "%s%s %d", said++ ? ", " : "", r->labels[l].name, k[l]);
+	rpt_sb_printf(b, ". ");
+}
+
 /* The design: which scenarios ran side by side and why, the processes and the starts. */
 static void design_clause(const struct report *r, int si, struct sbuf *b)
 {
@@ -184,7 +209,7 @@ static void design_clause(const struct report *r, int si, struct sbuf *b)
 		              together > 1 ? "s" : "",
 		              !strcmp(st->design, "auto") ? ", as design = auto chooses" : "");
 	if (st->replicas > 1)
-		rpt_sb_printf(b, "Each target ran %d processes at once (replicas). ", st->replicas);
+		processes_clause(r, si, b);
 	if (st->starts > 1)
 		rpt_sb_printf(b,
 		              "The targets were started %d times, each start warmed up, then "
