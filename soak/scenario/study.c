@@ -532,35 +532,44 @@ static void round_order(const struct study *st, int r, uint64_t *rng, int *order
 
 void study_schedule(const struct study *st, uint64_t seed, struct study_slot *out)
 {
-	int order[STUDY_MAX_INSTANCES], k = 0, n = study_ninstances(st), group = 0;
+	int order[STUDY_MAX_INSTANCES], k = 0, n = study_ninstances(st), group = 0, ntog = 0;
 	uint64_t rng = seed;
 
-	for (int r = 1; r <= st->rounds * st->starts; r++) {
-		int pos = 1, start = (r - 1) / st->rounds + 1;
-		round_order(st, r, &rng, order, n);
-		for (int i = 0; i < n; i++)
-			for (int sc = 0; sc < st->nscenarios; sc++)
+	for (int sc = 0; sc < st->nscenarios; sc++)
+		ntog += st->together[sc] != 0;
+	for (int s = 0; s < st->starts; s++) {
+		/* Each start measures its side-by-side groups first, right after its warm-up (at
+		 * their load), then its one-at-a-time runs: a saturated capacity run wakes a JIT
+		 * that the fixed rate had let go quiet. */
+		for (int r = s * st->rounds + 1; r <= (s + 1) * st->rounds; r++)
+			for (int sc = 0, pos = 1; sc < st->nscenarios; sc++) {
 				if (!st->together[sc])
-					out[k++] = (struct study_slot){
-					    .round = r,
-					    .position = pos++,
-					    .target = st->inst_target[order[i]],
-					    .replica = st->inst_replica[order[i]],
-					    .scenario = sc,
-					    .start = start};
-		for (int sc = 0; sc < st->nscenarios; sc++) {
-			if (!st->together[sc])
-				continue;
-			group++;
+					continue;
+				group++;
+				for (int i = 0; i < n; i++)
+					out[k++] =
+					    (struct study_slot){.round = r,
+					                        .position = pos,
+					                        .target = st->inst_target[i],
+					                        .replica = st->inst_replica[i],
+					                        .scenario = sc,
+					                        .start = s + 1,
+					                        .group = group};
+				pos++;
+			}
+		for (int r = s * st->rounds + 1; r <= (s + 1) * st->rounds; r++) {
+			int pos = ntog + 1;
+			round_order(st, r, &rng, order, n);
 			for (int i = 0; i < n; i++)
-				out[k++] = (struct study_slot){.round = r,
-				                               .position = pos,
-				                               .target = st->inst_target[i],
-				                               .replica = st->inst_replica[i],
-				                               .scenario = sc,
-				                               .start = start,
-				                               .group = group};
-			pos++;
+				for (int sc = 0; sc < st->nscenarios; sc++)
+					if (!st->together[sc])
+						out[k++] = (struct study_slot){
+						    .round = r,
+						    .position = pos++,
+						    .target = st->inst_target[order[i]],
+						    .replica = st->inst_replica[order[i]],
+						    .scenario = sc,
+						    .start = s + 1};
 		}
 	}
 }
@@ -937,8 +946,11 @@ static int64_t print_schedule(const struct study *st, const struct scenario *scn
 		char rep[16] = "";
 		if (st->targets[s->target].replicas > 1)
 			snprintf(rep, sizeof rep, "#%d", s->replica + 1);
-		if (s->position == 1 && (i == 0 || slots[i - 1].round != s->round))
-			fprintf(f, "  round %d:", s->round);
+		/* A line per round and kind: a start's groups come before its runs alone. */
+		int head = i == 0 || slots[i - 1].round != s->round ||
+		           (slots[i - 1].group != 0) != (s->group != 0);
+		if (head)
+			fprintf(f, "  round %d%s:", s->round, s->group ? ", side by side" : "");
 		if (s->group && (i == 0 || slots[i - 1].group != s->group))
 			fprintf(f, " [");
 		if (st->order == STUDY_RANDOM && !st->has_seed && !s->group)
@@ -949,7 +961,8 @@ static int64_t print_schedule(const struct study *st, const struct scenario *scn
 			fprintf(f, " %s%s", st->targets[s->target].name, rep);
 		if (s->group && (i + 1 == nslots || slots[i + 1].group != s->group))
 			fprintf(f, " ]");
-		if (i + 1 == nslots || slots[i + 1].round != s->round)
+		if (i + 1 == nslots || slots[i + 1].round != s->round ||
+		    (slots[i + 1].group != 0) != (s->group != 0))
 			fputc('\n', f);
 	}
 	for (int i = 0; i < nslots; i++)

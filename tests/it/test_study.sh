@@ -415,7 +415,9 @@ check_eq "side by side: soak check accepts it" "$?" 0
 check "side by side: soak check says the design" \
   grep -q "design: scenario 1 one at a time; scenario 2 side by side (every instance in the same seconds); 3 processes of each target at once (replicas); primary figure mean" "$T/sbs.check"
 check "side by side: the schedule shows the group" \
-  grep -q "round 1: fast#1/1 fast#2/1 fast#3/1 slow#1/1 slow#2/1 slow#3/1 \[ fast#1/2 fast#2/2 fast#3/2 slow#1/2 slow#2/2 slow#3/2 \]" "$T/sbs.check"
+  grep -q "round 1, side by side: \[ fast#1/2 fast#2/2 fast#3/2 slow#1/2 slow#2/2 slow#3/2 \]" "$T/sbs.check"
+check "side by side: ... before the round's runs alone" \
+  grep -q "round 1: fast#1/1 fast#2/1 fast#3/1 slow#1/1 slow#2/1 slow#3/1$" "$T/sbs.check"
 soak study -q --db "$T/sbs.db" "$T/sbs.ini" >"$T/sbs.out" 2>"$T/sbs.err"
 check_eq "side by side: the study exits 0" "$?" 0
 S=$T/sbs.db
