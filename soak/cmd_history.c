@@ -85,15 +85,8 @@ int cmd_history(int argc, char **argv)
 		case 'h':
 			help();
 			return EXIT_OK;
-		case ':':
-			fprintf(stderr, "soak history: option '%s' needs a value\n",
-			        argv[optind - 1]);
-			cmd_usage("history");
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "soak history: unknown option '%s'\n", argv[optind - 1]);
-			cmd_usage("history");
-			return EXIT_USAGE;
+			return cmd_opt_error("history", c, argv);
 		}
 	}
 	for (; optind < argc; optind++) {

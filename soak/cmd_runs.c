@@ -103,9 +103,9 @@ static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *e
 		int passed = sqlite3_column_int(ts, 5);
 		printf("%s%s%s{\"step\": %d, \"metric\": ", n ? "," : "", nl, *nl ? "    " : "",
 		       sqlite3_column_int(ts, 0) + 1);
-		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 1));
+		json_write_str(stdout, db_col_text(ts, 1));
 		printf(", \"unit\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 2));
+		json_write_str(stdout, db_col_text(ts, 2));
 		printf(", \"limit\": %.6g, \"value\": %.6g, \"pass\": %s}",
 		       sqlite3_column_double(ts, 3), sqlite3_column_double(ts, 4),
 		       passed ? "true" : "false");
@@ -140,22 +140,21 @@ static void read_row(sqlite3_stmt *st, int64_t now, struct run_row *r)
 	int64_t hb = sqlite3_column_int64(st, 8);
 
 	r->id = sqlite3_column_int64(st, 0);
-	r->label = (const char *)sqlite3_column_text(st, 1);
-	r->mode = (const char *)sqlite3_column_text(st, 2);
-	r->name = (const char *)sqlite3_column_text(st, 12);
-	r->connection = (const char *)sqlite3_column_text(st, 13);
-	r->origin = (const char *)sqlite3_column_text(st, 18);
+	r->label = db_col_text(st, 1);
+	r->mode = db_col_text(st, 2);
+	r->name = db_col_text(st, 12);
+	r->connection = db_col_text(st, 13);
+	r->origin = db_col_text(st, 18);
 	r->started = sqlite3_column_int64(st, 10);
-	r->status = res_status(
-	    (const char *)sqlite3_column_text(st, 3), (const char *)sqlite3_column_text(st, 4),
-	    sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
-	    (const char *)sqlite3_column_text(st, 7), hb, sqlite3_column_int64(st, 9), now);
+	r->status = res_status(db_col_text(st, 3), db_col_text(st, 4), sqlite3_column_int64(st, 5),
+	                       sqlite3_column_int64(st, 6), db_col_text(st, 7), hb,
+	                       sqlite3_column_int64(st, 9), now);
 	r->ended = sqlite3_column_type(st, 11) == SQLITE_NULL
 	               ? (!strcmp(r->status, "running") ? now : hb)
 	               : sqlite3_column_int64(st, 11);
 	r->resumed = sqlite3_column_int(st, 19);
 	r->gap_ms = sqlite3_column_int64(st, 20);
-	r->open = !strcmp((const char *)sqlite3_column_text(st, 17), "open");
+	r->open = !strcmp(db_col_text(st, 17), "open");
 	r->agent = sqlite3_column_type(st, 14) != SQLITE_NULL;
 	r->merged = sqlite3_column_type(st, 16) != SQLITE_NULL;
 	r->agent_k = sqlite3_column_int(st, 14);

@@ -143,7 +143,7 @@ struct rpt_history {
 	int ndbs;                       /* how many */
 	struct rpt_hist_run *runs;      /* every point, grouped by series (owned) */
 	int nruns;                      /* entries in runs */
-	int cap;                        /* allocated */
+	size_t cap;                     /* allocated */
 	int not_done;                   /* runs left out: not done */
 	int warmups;                    /* runs left out: a study's warm-up runs */
 	int min_runs;                   /* points a series needs to be analysed */

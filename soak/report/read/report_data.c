@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "db.h"
 #include "hdr.h"
@@ -26,11 +27,6 @@ struct run_filter {
 	int db;     /* 0-based database index, or -1 for any */
 	int64_t id; /* runs.id */
 };
-
-static char *dupstr(const unsigned char *s)
-{
-	return strdup(s ? (const char *)s : "");
-}
 
 /* Parses "ID,K:ID,..." into filters. */
 static int parse_runs(const char *arg, int ndbs, struct run_filter *f, int *n, char *err,
@@ -176,7 +172,8 @@ done:
 static int read_steps(struct reader *rd, struct rpt_run *run)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = -1, step, cap = 0;
+	int rc = -1, step;
+	size_t cap = 0;
 
 	if (db_prepare(rd->db, &q,
 	               "SELECT idx, concurrency, planned_ms, n_steady, IFNULL(from_ms, 0), "
@@ -187,15 +184,9 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 	sqlite3_bind_int64(q, 1, run->id);
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		struct rpt_step *s;
-		if (run->nsteps == cap) {
-			int nc = cap ? cap * 2 : 4;
-			struct rpt_step *p = realloc(run->steps, (size_t)nc * sizeof *p);
-			if (!p) {
-				rpt_rd_oom(rd);
-				goto done;
-			}
-			run->steps = p;
-			cap = nc;
+		if (buf_grow(&run->steps, &cap, (size_t)run->nsteps + 1, sizeof *s, 4) < 0) {
+			rpt_rd_oom(rd);
+			goto done;
 		}
 		s = &run->steps[run->nsteps++];
 		memset(s, 0, sizeof *s);
@@ -313,8 +304,7 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 	/* A live run may add intervals after the count: they wait for the next report. */
 	while (i < (size_t)n && (step = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t start = sqlite3_column_int64(q, 0), iv_ms = sqlite3_column_int64(q, 1);
-		int rate =
-		    is_rate((const char *)sqlite3_column_text(q, 11), iv_ms, run->interval_ms);
+		int rate = is_rate(db_col_text(q, 11), iv_ms, run->interval_ms);
 		if (per == 1) {
 			struct rpt_tpoint *p = &run->ts[run->nts++];
 			p->t_s = (double)(start - run->started_ms) / 1000.0;
@@ -370,7 +360,7 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 {
 	struct report *r = rd->r;
 	struct rpt_run *run;
-	const char *label = (const char *)sqlite3_column_text(q, 2);
+	const char *label = db_col_text(q, 2);
 	int li;
 
 	if (r->nruns >= RPT_MAX_RUNS) {
@@ -393,16 +383,15 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	else
 		snprintf(run->key, sizeof run->key, "%lld", (long long)run->id);
 	run->label = li;
-	run->name = dupstr(sqlite3_column_text(q, 1));
-	run->mode = dupstr(sqlite3_column_text(q, 3));
-	run->connection = dupstr(sqlite3_column_text(q, 4));
-	run->protocol = dupstr(sqlite3_column_text(q, 15));
-	run->status = strdup(
-	    res_status((const char *)sqlite3_column_text(q, 5),
-	               (const char *)sqlite3_column_text(q, 7), sqlite3_column_int64(q, 8),
-	               sqlite3_column_int64(q, 9), (const char *)sqlite3_column_text(q, 10),
-	               sqlite3_column_int64(q, 11), sqlite3_column_int64(q, 12), rd->now_ms));
-	run->reason = dupstr(sqlite3_column_text(q, 6));
+	run->name = db_col_dup(q, 1);
+	run->mode = db_col_dup(q, 3);
+	run->connection = db_col_dup(q, 4);
+	run->protocol = db_col_dup(q, 15);
+	run->status = strdup(res_status(db_col_text(q, 5), db_col_text(q, 7),
+	                                sqlite3_column_int64(q, 8), sqlite3_column_int64(q, 9),
+	                                db_col_text(q, 10), sqlite3_column_int64(q, 11),
+	                                sqlite3_column_int64(q, 12), rd->now_ms));
+	run->reason = db_col_dup(q, 6);
 	run->interval_ms = sqlite3_column_int64(q, 12);
 	run->started_ms = sqlite3_column_int64(q, 13);
 	run->end_ms = sqlite3_column_int64(q, 14);
@@ -442,8 +431,7 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 	               rd->err, rd->errlen) < 0)
 		goto done;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		if (!selected(rd, sqlite3_column_int64(q, 0),
-		              (const char *)sqlite3_column_text(q, 2)))
+		if (!selected(rd, sqlite3_column_int64(q, 0), db_col_text(q, 2)))
 			continue;
 		/* An agent's run folded into a merged run is reported as that run, unless
 		 * --runs asks for it by id. */

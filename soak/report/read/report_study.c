@@ -14,18 +14,6 @@
 #include "report_read.h"
 #include "report/report_text.h"
 
-static char *dup_col(sqlite3_stmt *q, int i)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	return strdup(s ? (const char *)s : "");
-}
-
-static void copy_col(sqlite3_stmt *q, int i, char *dst, size_t len)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	snprintf(dst, len, "%s", s ? (const char *)s : "");
-}
-
 /* Whether the database has the study tables (a read-only file of an older schema may not). */
 static int has_tables(struct reader *rd)
 {
@@ -72,11 +60,11 @@ static int read_design(struct reader *rd, struct rpt_study *st, int64_t id)
 		rc = -1;
 		break;
 	case 1:
-		copy_col(q, 0, st->design, sizeof st->design);
-		copy_col(q, 1, st->together, sizeof st->together);
+		db_col_copy(q, 0, st->design, sizeof st->design);
+		db_col_copy(q, 1, st->together, sizeof st->together);
 		st->replicas = sqlite3_column_int(q, 2);
 		st->starts = sqlite3_column_int(q, 3);
-		copy_col(q, 4, st->primary, sizeof st->primary);
+		db_col_copy(q, 4, st->primary, sizeof st->primary);
 		st->warmup_jit = sqlite3_column_double(q, 5);
 		st->wall_ms = sqlite3_column_int64(q, 6);
 	}
@@ -119,19 +107,17 @@ static int load_study(struct reader *rd, int64_t id)
 	memset(st, 0, sizeof *st);
 	st->db = rd->dbi;
 	st->id = id;
-	st->name = dup_col(q, 0);
-	copy_col(q, 1, st->order, sizeof st->order);
+	st->name = db_col_dup(q, 0);
+	db_col_copy(q, 1, st->order, sizeof st->order);
 	st->seed = sqlite3_column_int64(q, 2);
 	st->rounds = sqlite3_column_int(q, 3);
 	st->warmup_runs = sqlite3_column_int(q, 4);
 	st->keep_running = sqlite3_column_int(q, 5);
-	{ /* redacted again: an older soak stored it as given */
-		const unsigned char *be = sqlite3_column_text(q, 6);
-		st->before_each = redact_text(NULL, be ? (const char *)be : "");
-	}
-	st->targets = dup_col(q, 7);
+	/* redacted again: an older soak stored it as given */
+	st->before_each = redact_text(NULL, db_col_str(q, 6));
+	st->targets = db_col_dup(q, 7);
 	st->slots = sqlite3_column_int(q, 8);
-	copy_col(q, 9, st->status, sizeof st->status);
+	db_col_copy(q, 9, st->status, sizeof st->status);
 	st->managed = sqlite3_column_int(q, 10);
 	st->done_slots = sqlite3_column_int(q, 11);
 	r->nstudies++;
@@ -155,12 +141,12 @@ static int load_study(struct reader *rd, int64_t id)
 		rc = -1;
 		goto done;
 	case 1:
-		copy_col(q, 0, st->until, sizeof st->until);
+		db_col_copy(q, 0, st->until, sizeof st->until);
 		st->budget_ms = sqlite3_column_int64(q, 1);
 		st->max_looks = sqlite3_column_int(q, 2);
 		st->looks = sqlite3_column_int(q, 3);
 		st->alpha = sqlite3_column_double(q, 4);
-		copy_col(q, 5, st->stop, sizeof st->stop);
+		db_col_copy(q, 5, st->stop, sizeof st->stop);
 	}
 	/* Warm-up until steady (sql/010). */
 	sqlite3_finalize(q);
@@ -280,10 +266,10 @@ int rpt_read_studies(struct reader *rd)
 		k->db = rd->dbi;
 		k->id = sqlite3_column_int64(q, 0);
 		k->t_ms = sqlite3_column_int64(q, 1);
-		copy_col(q, 2, k->host, sizeof k->host);
-		copy_col(q, 3, k->scenario, sizeof k->scenario);
-		copy_col(q, 4, k->label, sizeof k->label);
-		k->sweep = strcmp((const char *)sqlite3_column_text(q, 5), "sweep") == 0;
+		db_col_copy(q, 2, k->host, sizeof k->host);
+		db_col_copy(q, 3, k->scenario, sizeof k->scenario);
+		db_col_copy(q, 4, k->label, sizeof k->label);
+		k->sweep = strcmp(db_col_text(q, 5), "sweep") == 0;
 		k->concurrency = sqlite3_column_int(q, 6);
 		k->planned_ms = sqlite3_column_int64(q, 7);
 		k->runs = sqlite3_column_int(q, 8);
