@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "db.h"
+#include "jsonw.h"
 #include "report/report_history.h"
 
 static void help(void)
@@ -101,7 +102,9 @@ int cmd_history(int argc, char **argv)
 		return usage ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	if (json) {
-		rc = rpt_hist_write_json(h, 0, "", stdout);
+		struct jsonw w;
+		jsonw_init(&w, stdout);
+		rc = rpt_hist_write_json(h, 0, "", &w);
 		fputc('\n', stdout);
 	} else {
 		rc = rpt_hist_write_text(h, stdout);

@@ -446,7 +446,8 @@ char *rpt_drift_run_sentence(const struct rpt_run *run, char *buf, size_t len);
 int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
                        size_t msglen, int max);
 /* `"drift": {...}` of report.json: the object only, with its sentence. */
-void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f);
+struct jsonw;
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, struct jsonw *w);
 struct report;
 /* Releases what d owns (a zeroed drift is fine). */
 void rpt_drift_free(struct rpt_drift *d);
