@@ -22,8 +22,8 @@ several trees, each line after its tree's name and ": ".
      ALLOWED, with the reason.
   4. A folder with rooms (report/: read/, judge/, write/) is entered through its front:
      from outside the folder, only the headers at its top that are not internal are
-     included, never a room's; a front header (L/L.h) may declare functions its rooms
-     define, but only those that a file outside the folder calls.
+     included, never a room's; a front header (L/L.h) may declare functions its rooms or
+     its top's files define, but only those that a file outside the folder calls.
 
 Reads C as text: comments, strings, preprocessor lines and attributes are dropped, then
 the declarations and definitions at file scope (brace depth 0) are taken apart.  Fits the
@@ -274,7 +274,8 @@ def check(top):
             if f.endswith("_int.h") and any(os.path.dirname(c) == os.path.dirname(f) for c in home):
                 continue
             front = os.path.dirname(f)
-            if is_front(top, f) and any(os.path.dirname(c).startswith(front + "/") for c in home):
+            if is_front(top, f) and any(os.path.dirname(c) == front or
+                                        os.path.dirname(c).startswith(front + "/") for c in home):
                 if not any(not g.startswith(front + "/") and re.search(rf"\b{name}\b", plain[g])
                            for g in files):
                     out.append(f"{f} declares {name}(), which nothing outside {front}/ calls "

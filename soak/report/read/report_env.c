@@ -256,25 +256,3 @@ int rpt_read_env(struct reader *rd, struct rpt_run *run)
 		return -1;
 	return 0;
 }
-
-void rpt_env_free(struct rpt_run *run)
-{
-	for (int i = 0; i < run->nenv; i++) {
-		free(run->env[i].source);
-		free(run->env[i].key);
-		free(run->env[i].value);
-	}
-	free(run->env);
-	free(run->host);
-	run->env = NULL;
-	run->nenv = 0;
-	run->host = NULL;
-}
-
-const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key)
-{
-	for (int i = 0; i < run->nenv; i++)
-		if (!strcmp(run->env[i].source, source) && !strcmp(run->env[i].key, key))
-			return run->env[i].value;
-	return NULL;
-}
