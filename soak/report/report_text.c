@@ -123,7 +123,10 @@ static int run_items(struct sbuf *b, const struct report *r, const unsigned char
 		int j = i;
 		if (!sel[i])
 			continue;
-		while (j + 1 < r->nruns && sel[j + 1])
+		/* A range only over runs that follow each other in id too (runs made side by side
+		 * start in the same instant, and their ids need not follow the report's order). */
+		while (j + 1 < r->nruns && sel[j + 1] && r->runs[j + 1].db == r->runs[j].db &&
+		       r->runs[j + 1].id == r->runs[j].id + 1)
 			j++;
 		if (j < i + 2)
 			j = i; /* one or two in a row: each alone */

@@ -3,8 +3,8 @@
  * instance's state, the tags of the run being made, and the commands, runs and warm-ups
  * that study_run.c (the one-at-a-time path, the database), study_cmd.c (the targets'
  * commands) and study_group.c (the grouped path: starts, replicas, side by side) use.
- * An instance is a target's process: instance i is target i / replicas, replica
- * i % replicas (study_ninstances).
+ * An instance is a target's process: instance i is target st->inst_target[i], replica
+ * st->inst_replica[i] (study_ninstances).
  */
 #ifndef SOAK_STUDY_INT_H
 #define SOAK_STUDY_INT_H
@@ -51,7 +51,7 @@ struct ctx {
 	const struct study_run_opts *o;       /* the command's options */
 	sqlite3 *db;                          /* the study's own connection */
 	int64_t study_id;                     /* studies.id */
-	struct tstate t[STUDY_MAX_INSTANCES]; /* per instance (target x replicas + replica) */
+	struct tstate t[STUDY_MAX_INSTANCES]; /* per instance (study_instance) */
 	int seq;                              /* last study_runs.seq written */
 	struct tag tag;                       /* the run being made */
 	int64_t run_id;                       /* the last run made (tag_run) */
@@ -65,8 +65,8 @@ struct ctx {
 };
 
 /* The target and replica of instance i. */
-#define SR_TARGET(c, i)  ((i) / (c)->st->replicas)
-#define SR_REPLICA(c, i) ((i) % (c)->st->replicas)
+#define SR_TARGET(c, i)  ((c)->st->inst_target[i])
+#define SR_REPLICA(c, i) ((c)->st->inst_replica[i])
 
 /* study_cmd.c: /metrics shows the study as it stands now (when served). */
 void sr_publish(struct ctx *c);

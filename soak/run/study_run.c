@@ -27,7 +27,7 @@ static int tag_run(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t err
 {
 	struct ctx *c = arg;
 	const struct tag *g = &c->tag;
-	const struct tstate *s = &c->t[g->target * c->st->replicas + g->replica];
+	const struct tstate *s = &c->t[study_instance(c->st, g->target, g->replica)];
 	sqlite3_stmt *q = NULL;
 	int rc;
 
@@ -177,7 +177,10 @@ static int record_design(struct ctx *c)
 		return -1;
 	sqlite3_bind_text(q, 1, word[st->design], -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, together, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q, 3, st->replicas);
+	int most = 1; /* the most processes of one target */
+	for (int t = 0; t < st->ntargets; t++)
+		most = st->targets[t].replicas > most ? st->targets[t].replicas : most;
+	sqlite3_bind_int(q, 3, most);
 	sqlite3_bind_int(q, 4, st->starts);
 	sqlite3_bind_text(q, 5, st->primary, -1, SQLITE_STATIC);
 	sqlite3_bind_double(q, 6, st->warmup_jit);

@@ -415,7 +415,9 @@ check_eq "side by side: soak check accepts it" "$?" 0
 check "side by side: soak check says the design" \
   grep -q "design: scenario 1 one at a time; scenario 2 side by side (every instance in the same seconds); 3 processes of each target at once (replicas); primary figure mean" "$T/sbs.check"
 check "side by side: the schedule shows the group" \
-  grep -q "round 1: fast#1/1 fast#2/1 fast#3/1 slow#1/1 slow#2/1 slow#3/1 \[ fast#1/2 fast#2/2 fast#3/2 slow#1/2 slow#2/2 slow#3/2 \]" "$T/sbs.check"
+  grep -q "round 1, side by side: \[ fast#1/2 fast#2/2 fast#3/2 slow#1/2 slow#2/2 slow#3/2 \]" "$T/sbs.check"
+check "side by side: ... before the round's runs alone" \
+  grep -q "round 1: fast#1/1 fast#2/1 fast#3/1 slow#1/1 slow#2/1 slow#3/1$" "$T/sbs.check"
 soak study -q --db "$T/sbs.db" "$T/sbs.ini" >"$T/sbs.out" 2>"$T/sbs.err"
 check_eq "side by side: the study exits 0" "$?" 0
 S=$T/sbs.db
@@ -457,5 +459,28 @@ check_eq "starts: two starts of each target, each warmed up" \
 check_eq "starts: each target started twice" "$(grep -c 'starting target' "$T/st.err")" 4
 soak report "$T/st.db" -o "$T/st" --no-plots >/dev/null 2>&1
 check "starts: judged over the starts" grep -q "The targets were started 2 times: each start's difference" "$T/st/report.md"
+
+# Interrupted while a group runs: every run of the group stops at once (the signal is passed
+# on), each keeps its intervals, the status is the signal's; --resume finishes the study.
+sed -e 's/^duration = 2s/duration = 8s/' "$T/sbs-rate.ini" >"$T/int-rate.ini"
+sed -e 's/^scenario = sbs-rate.ini/scenario = int-rate.ini/' -e '/^scenario = sbs-cap.ini/d' \
+  -e 's/^replicas = 3/keep_running = yes/' -e 's/^name = side by side/name = interrupted/' "$T/sbs.ini" >"$T/int.ini"
+soak study -q --db "$T/int.db" "$T/int.ini" >/dev/null 2>"$T/int.err" &
+int_pid=$!
+_pids+=("$int_pid")
+in_group() { [ "$(sql "$T/int.db" "SELECT COUNT(*) FROM study_runs WHERE grp IS NOT NULL" 2>/dev/null)" = 2 ]; }
+wait_for 60 in_group || fail "interrupted: a group began"
+sleep 2
+kill -INT "$int_pid"
+t0=$SECONDS
+wait "$int_pid"
+check_eq "interrupted: the study's status is SIGINT's" "$?" 130
+check "interrupted: it stopped within 3 s" test $((SECONDS - t0)) -le 3
+check_eq "interrupted: both runs of the group stopped, each with its intervals" \
+  "$(sql "$T/int.db" "SELECT group_concat(r.status || ':' || ((SELECT COUNT(*) FROM intervals i WHERE i.run_id = r.id) > 0), ' ') FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE sr.grp IS NOT NULL")" \
+  "interrupted:1 interrupted:1"
+soak study -q --resume --db "$T/int.db" "$T/int.ini" >/dev/null 2>"$T/int2.err"
+check_eq "interrupted: --resume finishes it" \
+  "$(sql "$T/int.db" "SELECT status || ' ' || (SELECT COUNT(DISTINCT sr.slot) FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE r.status = 'done') FROM studies")" "done 6"
 
 done_testing

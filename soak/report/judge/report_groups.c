@@ -82,8 +82,10 @@ int rpt_groups_of(const struct report *r, const struct rpt_cell *a, const struct
 	g->procs[0] = np[0];
 	g->procs[1] = np[1];
 	g->groups = full;
+	/* Replicas of one side alone measure how processes of one server differ: their spread
+	 * stands for both sides' (a target run as one process beside one run as three). */
 	g->unit = ns >= 2                    ? RPT_GU_STARTS
-	          : np[0] >= 2 && np[1] >= 2 ? RPT_GU_REPLICAS
+	          : np[0] >= 2 || np[1] >= 2 ? RPT_GU_REPLICAS
 	                                     : RPT_GU_PAIR;
 	return 1;
 }

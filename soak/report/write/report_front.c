@@ -156,6 +156,8 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 				rpt_tb_set(b, row, 3, "%s%% / %s%%",
 				           rpt_fmt_num(x->between_pct, 1, p, sizeof p),
 				           rpt_fmt_num(x->within_pct, 1, q, sizeof q));
+			else if (x->basis == RPT_ADV_PROCESSES)
+				rpt_tb_set(b, row, 3, "between processes (side by side)");
 			else
 				rpt_tb_set(b, row, 3, "unknown");
 			rpt_tb_set(b, row, 4, "±%s%%", rpt_fmt_num(x->target_pct, 0, p, sizeof p));
