@@ -839,6 +839,9 @@ int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *i
                  const char *text);
 /* Releases items v[0..n) and the array. */
 void rpt_items_free(struct rpt_item *v, int n);
+/* Sorts v[0..n) by cmp, stably (insertion: items equal under cmp keep their order). */
+void rpt_items_sort(struct rpt_item *v, int n,
+                    int (*cmp)(const struct rpt_item *, const struct rpt_item *));
 /* report.c: a label's name. */
 const char *rpt_label_name(const struct report *r, int l);
 
@@ -947,10 +950,10 @@ int rpt_read_studies(struct reader *rd);
 /* write/report_study_text.c: study si's design in words, cut at RPT_DESIGN_MAX - 1 bytes. */
 #define RPT_DESIGN_MAX 1400
 char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);
-/* judge/report_cold.c: the cold_start validity items: a study's first run after a start (a warm-up,
- * or a compared run when warmup_runs is 0) whose TPS or mean latency lies outside the 95%
- * prediction interval of the label's compared runs.  *out is allocated (NULL when none);
- * rpt_items_free.  0, or -1 out of memory. */
+/* judge/report_cold.c: the cold_start validity items: a study's first run after a start
+ * (a warm-up, or a compared run when warmup_runs is 0) whose TPS or mean latency lies
+ * outside the 95% prediction interval of the label's compared runs.  *out is allocated
+ * (NULL when none); rpt_items_free.  0, or -1 out of memory. */
 int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n);
 /* judge/report_trend.c: the rounds_trend items, one per level of a study whose runs moved
  * with the order they ran in (rpt_cold_start's contract). */

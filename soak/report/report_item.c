@@ -29,3 +29,15 @@ void rpt_items_free(struct rpt_item *v, int n)
 		free(v[i].text);
 	free(v);
 }
+
+void rpt_items_sort(struct rpt_item *v, int n,
+                    int (*cmp)(const struct rpt_item *, const struct rpt_item *))
+{
+	for (int i = 1; i < n; i++) {
+		struct rpt_item x = v[i];
+		int j = i;
+		for (; j > 0 && cmp(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
