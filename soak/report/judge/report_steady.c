@@ -6,8 +6,11 @@
  * process's CPU).  Change points by e-divisive means (changepoint.h) on the run's interval
  * series: a fixed-rate run's application CPU (JIT left out), a closed run's TPS.
  *
- * A run with no steady state is left out of the comparisons (rpt_run.compared), so that
- * only steady windows are compared; the report says which and why.
+ * Only steady windows are compared: at a fixed rate the samples taken while the JIT was at
+ * work are left out of the run's window (a C2 compiler works in bursts of seconds long
+ * after warm-up), and a run with fewer than half of its samples left, like a closed run
+ * whose JIT was at work, has no steady state and is left out of the comparisons
+ * (rpt_run.compared); the report says which and why.
  */
 #include "report/report_int.h"
 
@@ -47,6 +50,47 @@ static double jit_pct(const struct rpt_run *run, int k)
 	return NAN;
 }
 
+/* The index of source k's JIT series (SOURCE:jit) in the run, or -1. */
+static int jit_source(const struct rpt_run *run, int k)
+{
+	char name[RPT_NAME_MAX + 8];
+
+	snprintf(name, sizeof name, "%s:jit", run->src[k].name);
+	for (int j = 0; j < run->nsrc; j++)
+		if (!strcmp(run->src[j].name, name))
+			return j;
+	return -1;
+}
+
+/* At a fixed rate (every interval the same arrivals): the samples of source k taken while
+ * its JIT was at work (over RPT_STEADY_JIT_PCT of its CPU) are left out of the step's
+ * window, so that only its steady part is compared; 0 when fewer than half are left (the
+ * run has no steady state), 1 else. */
+static int quiet_window(struct rpt_run *run, int k, int j)
+{
+	for (int st = 0; st < run->nsteps; st++) {
+		struct rpt_step *s = &run->steps[st];
+		struct rpt_values *cpu = &s->cpu[k];
+		const struct rpt_values *jit = &s->cpu[j];
+		size_t m = 0;
+		double sum = 0;
+		if (!s->cpu || cpu->n == 0 || jit->n != cpu->n)
+			continue; /* nothing to weigh, or samples that do not pair */
+		for (size_t i = 0; i < cpu->n; i++) {
+			double all = cpu->v[i] + jit->v[i];
+			if (all > 0 && 100 * jit->v[i] / all > RPT_STEADY_JIT_PCT)
+				continue;
+			sum += cpu->v[i];
+			cpu->v[m++] = cpu->v[i];
+		}
+		if (m * 2 < cpu->n)
+			return 0;
+		cpu->n = m;
+		s->cpu_mean[k] = m ? sum / (double)m : NAN;
+	}
+	return 1;
+}
+
 /* The class of a series whose lower values are better (lower = 1) or higher ones. */
 static enum rpt_steady classify(const double *x, size_t n, int lower)
 {
@@ -65,18 +109,24 @@ static enum rpt_steady classify(const double *x, size_t n, int lower)
 	                                                              : RPT_ST_SLOWDOWN;
 }
 
-/* Classifies one fixed run's single step. */
+/* Classifies one fixed run's single step.  At a fixed rate a JIT's bursts are left out
+ * of the window (quiet_window); in the closed model they move the TPS too, and a run whose
+ * JIT was at work has no steady state. */
 static void classify_run(struct rpt_run *run)
 {
 	const struct rpt_step *s = &run->steps[0];
-	int k = app_source(run), open = s->rate > 0;
+	int k = app_source(run), open = s->rate > 0, j = k >= 0 ? jit_source(run, k) : -1;
 
 	run->jit_pct = k >= 0 ? jit_pct(run, k) : NAN;
+	if (open && j >= 0 && !quiet_window(run, k, j)) {
+		run->steady = RPT_ST_NO_STEADY;
+		return;
+	}
 	if (open && k >= 0 && s->cpu && s->cpu[k].n > 0)
 		run->steady = classify(s->cpu[k].v, s->cpu[k].n, 1);
 	else if (!open)
 		run->steady = classify(s->tps.v, s->tps.n, 0);
-	if (run->steady != RPT_ST_NONE && run->jit_pct > RPT_STEADY_JIT_PCT)
+	if (!open && run->steady != RPT_ST_NONE && run->jit_pct > RPT_STEADY_JIT_PCT)
 		run->steady = RPT_ST_NO_STEADY;
 }
 

@@ -566,9 +566,11 @@ static int no_steady_state(struct vctx *v)
 				    "steady state: run %s",
 				    rpt_label_name(r, l), run->key);
 			if (run->jit_pct > RPT_STEADY_JIT_PCT)
-				rpt_sb_printf(
-				    &b, " (its JIT took %.1f %% of the app's CPU: still compiling)",
-				    run->jit_pct);
+				rpt_sb_printf(&b,
+				              " (its JIT took %.1f %% of the app's CPU, at work in "
+				              "most of its "
+				              "window: still compiling)",
+				              run->jit_pct);
 			else
 				rpt_sb_printf(
 				    &b, " (its figure changed in the last quarter of its window)");
