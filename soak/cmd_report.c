@@ -106,15 +106,8 @@ static int parse_args(int argc, char **argv, struct rpt_opts *o, const char **db
 		case 'h':
 			help();
 			return -1;
-		case ':':
-			fprintf(stderr, "soak report: option '%s' needs a value\n",
-			        argv[optind - 1]);
-			cmd_usage("report");
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "soak report: unknown option '%s'\n", argv[optind - 1]);
-			cmd_usage("report");
-			return EXIT_USAGE;
+			return cmd_opt_error("report", c, argv);
 		}
 	}
 	for (; optind < argc; optind++) {

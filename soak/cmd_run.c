@@ -488,12 +488,7 @@ static int parse_args(struct run_opts *o, int argc, char **argv)
 			usage_run(stdout);
 			return -1;
 		}
-		if (c == ':')
-			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
-		else
-			fprintf(stderr, "soak run: unknown option '%s'\n", argv[optind - 1]);
-		cmd_usage("run");
-		return EXIT_USAGE;
+		return cmd_opt_error("run", c, argv);
 	}
 	if (o->cpus_set)
 		o->sets[o->nsets++] = o->cpus_set;

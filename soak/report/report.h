@@ -79,8 +79,10 @@ int rpt_junit_runs(const char *db_path, const int64_t *ids, int n,
                    size_t errlen);
 
 /* report_json.c: `soak runs --json`: the drift of the report's first run (step -1: the run's own;
- * k: step k of a sweep run) as lead and the object; 1 when written, 0 when there is none. */
-int rpt_run_drift_json(const struct report *r, int step, const char *lead, FILE *f);
+ * k: step k of a sweep run) as member `key` of w's open object; 1 when written, 0 when there is
+ * none. */
+struct jsonw;
+int rpt_run_drift_json(const struct report *r, int step, const char *key, struct jsonw *w);
 /* report_drift_check.c: the end-of-run check of `soak run` (run/ cannot use report/, so soak run
  * hands it to the runner): reads run `run_id` of db_path as `soak report --runs ID` would, writes
  * its drift sentence into verdict and returns the number of breaches (rpt_drift_breaches, every

@@ -25,7 +25,9 @@
  *                   report.json (report_json.c); the tables they share come from
  *                   report_front.c (verdict, how long, environment) and report_tables.c
  *                   (the detail); the sentences of drift, memory and method from
- *                   report_*_text.c; number formats from report_fmt.c
+ *                   report_*_text.c; names and advice from report_fmt.c
+ * Numbers and load levels are written by report_num.c at the top, for every room and the
+ * commands alike.
  * A report reads in this order: verdict, validity, what matters most, the other findings
  * by topic, the labels over time, how long to run, environment, detail tables, pictures of
  * each run.
@@ -51,6 +53,7 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "report_num.h"
 #include "gcanalysis.h"
 #include "engine/stats.h"
 
@@ -446,9 +449,10 @@ char *rpt_drift_run_sentence(const struct rpt_run *run, char *buf, size_t len);
 int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
                        size_t msglen, int max);
 /* `"drift": {...}` of report.json: the object only, with its sentence. */
-void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f);
+struct jsonw;
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, struct jsonw *w);
 struct report;
-/* Releases what d owns (a zeroed drift is fine). */
+/* report.c: releases what d owns (a zeroed drift is fine). */
 void rpt_drift_free(struct rpt_drift *d);
 
 /* One run as the report sees it. */
@@ -727,10 +731,6 @@ int rpt_fig_index(const struct report *r, const char *name);
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
 /* Whether a run is one of the cell's observations. */
 int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c);
-/* "30 users" or "600/s" (open model). */
-char *rpt_level_text(int concurrency, double rate, char *buf, size_t len);
-/* "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
-char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
 /* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len);
 
@@ -839,7 +839,10 @@ int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *i
                  const char *text);
 /* Releases items v[0..n) and the array. */
 void rpt_items_free(struct rpt_item *v, int n);
-/* report_data.c: a label's name. */
+/* Sorts v[0..n) by cmp, stably (insertion: items equal under cmp keep their order). */
+void rpt_items_sort(struct rpt_item *v, int n,
+                    int (*cmp)(const struct rpt_item *, const struct rpt_item *));
+/* report.c: a label's name. */
 const char *rpt_label_name(const struct report *r, int l);
 
 #define RPT_TOP_FINDINGS 5 /* findings listed first, right after the validity warnings */
@@ -936,7 +939,8 @@ struct report {
 	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
-/* Adds a step's steady window (counters and decoded histogram) into acc (initialised). */
+/* report.c: adds a step's steady window (counters and decoded histogram) into acc
+ * (initialised). */
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
 /* report_study.c: the study tags of one run (rd: report_read.h) and, per database, its
  * studies and calibrations; then, in rpt_build, each study's design sentence. */
@@ -946,10 +950,10 @@ int rpt_read_studies(struct reader *rd);
 /* write/report_study_text.c: study si's design in words, cut at RPT_DESIGN_MAX - 1 bytes. */
 #define RPT_DESIGN_MAX 1400
 char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);
-/* The cold_start validity items: a study's first run after a start (a warm-up, or a
- * compared run when warmup_runs is 0) whose TPS or mean latency lies outside the 95%
- * prediction interval of the label's compared runs.  *out is allocated (NULL when none);
- * rpt_items_free.  0, or -1 out of memory. */
+/* judge/report_cold.c: the cold_start validity items: a study's first run after a start
+ * (a warm-up, or a compared run when warmup_runs is 0) whose TPS or mean latency lies
+ * outside the 95% prediction interval of the label's compared runs.  *out is allocated
+ * (NULL when none); rpt_items_free.  0, or -1 out of memory. */
 int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n);
 /* judge/report_trend.c: the rounds_trend items, one per level of a study whose runs moved
  * with the order they ran in (rpt_cold_start's contract). */
@@ -1039,14 +1043,6 @@ int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, cha
 int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                    size_t errlen);
 
-/* Formatting: a latency in ms ("20.1 ms"), a change ("+12.3%"), "—" for NAN. */
-char *rpt_fmt_ms(double ms, char *buf, size_t len);
-char *rpt_fmt_pct(double pct, char *buf, size_t len);
-char *rpt_fmt_num(double v, int decimals, char *buf, size_t len);
-/* Like rpt_fmt_num with a sign always ("+0.00", "-1.25"); never "-0.00". */
-char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len);
-/* A duration to plan for, rounded up to a step that suits its size ("14m", "2h10m"). */
-char *rpt_fmt_need(double seconds, char *buf, size_t len);
 /* "real", "noise", "n/a". */
 const char *rpt_verdict_name(enum rpt_verdict v);
 /* Figure f of comparison m as a table cell shows it, with its interval as benchstat does:
@@ -1056,7 +1052,7 @@ const char *rpt_verdict_name(enum rpt_verdict v);
 char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len);
 /* "tps", "mean", "p99", "error". */
 const char *rpt_metric_name(enum rpt_metric m);
-/* report_env.c: a fact of what the run ran on (run_env), or NULL. */
+/* report.c: a fact of what the run ran on (run_env), or NULL. */
 const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
 /* The run's pictures are drawn (runs beyond RPT_MAX_RUN_PICTURES are not). */
 int rpt_run_pictured(const struct report *r, int run);

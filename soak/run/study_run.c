@@ -271,7 +271,7 @@ static int find_resume(struct ctx *c, const char *text, uint64_t *seed, char *do
 		goto done;
 	}
 	c->study_id = sqlite3_column_int64(q, 0);
-	if (strcmp((const char *)sqlite3_column_text(q, 1), text) != 0) {
+	if (strcmp(db_col_text(q, 1), text) != 0) {
 		snprintf(
 		    c->err, sizeof c->err,
 		    "study %lld '%s' was begun with another file or other --set overrides: "
@@ -280,7 +280,7 @@ static int find_resume(struct ctx *c, const char *text, uint64_t *seed, char *do
 		goto done;
 	}
 	*seed = (uint64_t)sqlite3_column_int64(q, 2);
-	if (strcmp((const char *)sqlite3_column_text(q, 3), "done") == 0) {
+	if (strcmp(db_col_text(q, 3), "done") == 0) {
 		rc = 1;
 		goto done;
 	}
@@ -389,9 +389,8 @@ static int store_cell(struct ctx *c, sqlite3_stmt *ins, const char *host,
 /* 1 when the step row q belongs to the cell g is summing. */
 static int same_cell(const struct calib_group *g, sqlite3_stmt *q)
 {
-	return g->n > 0 && !strcmp(g->scenario, (const char *)sqlite3_column_text(q, 0)) &&
-	       !strcmp(g->label, (const char *)sqlite3_column_text(q, 1)) &&
-	       !strcmp(g->kind, (const char *)sqlite3_column_text(q, 2)) &&
+	return g->n > 0 && !strcmp(g->scenario, db_col_text(q, 0)) &&
+	       !strcmp(g->label, db_col_text(q, 1)) && !strcmp(g->kind, db_col_text(q, 2)) &&
 	       g->conc == sqlite3_column_int(q, 3) && g->planned == sqlite3_column_int64(q, 4);
 }
 
@@ -399,9 +398,9 @@ static int same_cell(const struct calib_group *g, sqlite3_stmt *q)
 static void add_to_cell(struct calib_group *g, sqlite3_stmt *q, int same)
 {
 	if (!same) {
-		snprintf(g->scenario, sizeof g->scenario, "%s", sqlite3_column_text(q, 0));
-		snprintf(g->label, sizeof g->label, "%s", sqlite3_column_text(q, 1));
-		snprintf(g->kind, sizeof g->kind, "%s", sqlite3_column_text(q, 2));
+		db_col_copy(q, 0, g->scenario, sizeof g->scenario);
+		db_col_copy(q, 1, g->label, sizeof g->label);
+		db_col_copy(q, 2, g->kind, sizeof g->kind);
 		g->conc = sqlite3_column_int(q, 3);
 		g->planned = sqlite3_column_int64(q, 4);
 		g->n = 0;

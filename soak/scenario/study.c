@@ -463,6 +463,7 @@ void study_release(struct study *st)
 	}
 	free(st->before_each);
 	free(st->before_each_shown);
+	free(st->until_text);
 	free(st->name);
 	free(st->file);
 	free(st->text);

@@ -1235,9 +1235,8 @@ static int cost_findings(struct fctx *x)
 
 /* --- what matters most ---------------------------------------------------------------------- */
 
-static int cmp_topic(const void *pa, const void *pb)
+static int cmp_topic(const struct rpt_item *a, const struct rpt_item *b)
 {
-	const struct rpt_item *a = pa, *b = pb;
 	if (a->topic != b->topic)
 		return (int)a->topic - (int)b->topic;
 	return (a->label < 0 ? RPT_MAX_LABELS : a->label) -
@@ -1269,14 +1268,8 @@ int rpt_findings(struct report *r)
 	    drift_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
 	    cost_findings(&x) < 0)
 		return -1;
-	/* Topic order, then label order; insertion keeps it stable (few lines). */
-	for (int i = 1; i < r->nfindings; i++) {
-		struct rpt_item f = r->findings[i];
-		int j = i;
-		for (; j > 0 && cmp_topic(&r->findings[j - 1], &f) > 0; j--)
-			r->findings[j] = r->findings[j - 1];
-		r->findings[j] = f;
-	}
+	/* Topic order, then label order. */
+	rpt_items_sort(r->findings, r->nfindings, cmp_topic);
 	mark_top(r);
 	return 0;
 }

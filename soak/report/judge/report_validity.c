@@ -809,13 +809,7 @@ int rpt_validity(struct report *r)
 	    short_memory(&v) < 0 || short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 ||
 	    items(&v, rpt_trends) < 0)
 		return -1;
-	/* Insertion sort: stable, so runs keep their report order within a code. */
-	for (int i = 1; i < r->nvalidity; i++) {
-		struct rpt_item x = r->validity[i];
-		int j = i;
-		for (; j > 0 && cmp_valid(&r->validity[j - 1], &x) > 0; j--)
-			r->validity[j] = r->validity[j - 1];
-		r->validity[j] = x;
-	}
+	/* Stable: runs keep their report order within a code. */
+	rpt_items_sort(r->validity, r->nvalidity, cmp_valid);
 	return 0;
 }
