@@ -47,7 +47,7 @@ static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
 		    b,
 		    "One process a side: the intervals come from the group differences, "
 		    "which cannot see how two processes of one server differ (their JITs "
-		    "choose differently: 1-2 %% on JVMs), so no change below %.0f %% is "
+		    "choose differently: up to several %% on JVMs), so no change below %.0f %% is "
 		    "called real and memory is not compared; replicas or starts measure it.",
 		    RPT_PROCESS_FLOOR_PCT);
 	if (m->primary >= 0)
