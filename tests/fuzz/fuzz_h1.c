@@ -11,7 +11,7 @@
  * stream fed whole gives the very same responses (status, counts, keep-alive, kept bytes,
  * bytes consumed) as fed in pieces.
  */
-// fuzz-sources: soak/engine/h1.c soak/engine/httpclass.c soak/engine/template.c common/clock.c
+// fuzz-sources: soak/engine/h1.c soak/engine/httpclass.c soak/engine/template.c common/clock.c common/buf.c
 // fuzz-libs: -lhttp_parser
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * through), the output must be a string no longer than the redactions can make it, and
  * the names a `redact` key adds must not break that.  Any crash, leak or abort is a bug.
  */
-// fuzz-sources: common/redact.c
+// fuzz-sources: common/redact.c common/buf.c
 // fuzz-pkgs: zlib
 #include <stdint.h>
 #include <stdlib.h>

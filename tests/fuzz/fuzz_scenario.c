@@ -8,7 +8,7 @@
  * The harness runs in a directory of its own holding data.csv and frame.txt, so that
  * `csv = data.csv` and `file = frame.txt` read real files.
  */
-// fuzz-sources: soak/scenario/scenario.c soak/scenario/scenario_read.c soak/scenario/scenario_frame.c soak/engine/plan.c soak/engine/frame.c soak/engine/template.c soak/engine/h1.c soak/engine/httpclass.c common/dur.c common/clock.c common/redact.c common/cpus.c
+// fuzz-sources: soak/scenario/scenario.c soak/scenario/scenario_read.c soak/scenario/scenario_frame.c soak/engine/plan.c soak/engine/frame.c soak/engine/template.c soak/engine/h1.c soak/engine/httpclass.c common/dur.c common/clock.c common/redact.c common/cpus.c common/buf.c
 // fuzz-libs: -lhttp_parser
 // fuzz-pkgs: libcurl libpcre2-8 inih
 #include <stdint.h>
