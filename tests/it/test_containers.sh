@@ -113,7 +113,9 @@ url = $(kx url)
 pid = $(kx pid)
 gc_log = $(kx gc_log)
 EOF
-  soak study -q --db "$T/aa.db" --set scenario.duration=4s --set scenario.warmup=2s "$T/aa.ini" \
+  # Half-second intervals: 3 s measured are 6 points, what a change point needs (3 a side).
+  soak study -q --db "$T/aa.db" --set scenario.duration=5s --set scenario.warmup=2s \
+    --set scenario.interval=500ms "$T/aa.ini" \
     >"$T/aa.out" 2>"$T/aa.err"
   check_eq "tomcat10 A/A: the study exits 0" "$?" 0
   # Warm-ups go on until the JIT is quiet twice in a row, six at most (a and b are one process).

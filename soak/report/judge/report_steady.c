@@ -10,7 +10,8 @@
  * work are left out of the run's window (a C2 compiler works in bursts of seconds long
  * after warm-up), and a run with fewer than half of its samples left, like a closed run
  * whose JIT was at work, has no steady state and is left out of the comparisons
- * (rpt_run.compared); the report says which and why.
+ * (rpt_run.compared) -- unless its label has no steady run at that point: then its runs
+ * are compared as they are, rather than not at all.  The report says which and why.
  */
 #include "report/report_int.h"
 
@@ -126,8 +127,29 @@ static void classify_run(struct rpt_run *run)
 		run->steady = classify(s->cpu[k].v, s->cpu[k].n, 1);
 	else if (!open)
 		run->steady = classify(s->tps.v, s->tps.n, 0);
-	if (!open && run->steady != RPT_ST_NONE && run->jit_pct > RPT_STEADY_JIT_PCT)
-		run->steady = RPT_ST_NO_STEADY;
+	if (!open && run->jit_pct > RPT_STEADY_JIT_PCT)
+		run->steady = RPT_ST_NO_STEADY; /* too short to class or not: still compiling */
+}
+
+/* 1 when runs a and b measure one label at one point: same model, users or rate. */
+static int same_point(const struct rpt_run *a, const struct rpt_run *b)
+{
+	const struct rpt_step *x = &a->steps[0], *y = &b->steps[0];
+
+	return a->label == b->label && (x->rate > 0) == (y->rate > 0) &&
+	       x->concurrency == y->concurrency && x->rate == y->rate;
+}
+
+/* 1 when another compared run of run i's label at its point has a steady state. */
+static int steady_sibling(const struct report *r, int i)
+{
+	for (int k = 0; k < r->nruns; k++) {
+		const struct rpt_run *o = &r->runs[k];
+		if (k != i && o->compared && o->nsteps == 1 && !rpt_is_sweep(o) &&
+		    o->steady != RPT_ST_NO_STEADY && same_point(&r->runs[i], o))
+			return 1;
+	}
+	return 0;
 }
 
 void rpt_steady(struct report *r)
@@ -136,11 +158,13 @@ void rpt_steady(struct report *r)
 		struct rpt_run *run = &r->runs[i];
 		run->steady = RPT_ST_NONE;
 		run->jit_pct = NAN;
-		if (!run->compared || rpt_is_sweep(run) || run->nsteps != 1)
-			continue;
-		classify_run(run);
-		/* Only steady windows are compared. */
-		if (run->steady == RPT_ST_NO_STEADY)
-			run->compared = 0;
+		if (run->compared && !rpt_is_sweep(run) && run->nsteps == 1)
+			classify_run(run);
 	}
+	/* Only steady windows are compared, where the label has one at that point (a run
+	 * left out has no steady state: it is no other's steady sibling). */
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].compared && r->runs[i].steady == RPT_ST_NO_STEADY &&
+		    steady_sibling(r, i))
+			r->runs[i].compared = 0;
 }

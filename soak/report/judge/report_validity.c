@@ -12,7 +12,8 @@
  *                        batches
  *   not_steady           TPS or mean latency of the window's last third differs from its
  *                        first third beyond noise and by RPT_DRIFT_MIN_PCT or more
- *   no_steady_state      runs left out of the comparisons: no steady state in their window
+ *   no_steady_state      runs with no steady state in their window: left out, or compared
+ *                        as they are where their label has no steady run at that point
  *                        (report_steady.c: the JIT still compiling, a late change point)
  *   errors               more than RPT_ERRORS_PCT of a window's requests failed
  *   clock_skew           a merged run's agents' clocks differ by more than a tenth of an
@@ -542,46 +543,51 @@ static int not_steady(struct vctx *v)
 	return 0;
 }
 
-/* no_steady_state: runs left out of the comparisons because their window had no steady
- * state (report_steady.c): their JIT still compiling, or their last level too short.  One
- * warning per label, each run with why. */
+/* One no_steady_state warning: label l's runs with no steady state that were left out
+ * (kept = 0) or, without a steady run at their point, compared as they are (kept = 1). */
+static int no_steady_label(struct vctx *v, int l, int kept)
+{
+	const struct report *r = v->r;
+	struct sbuf b = {.n = 0};
+	char runs[96] = "";
+	int n = 0;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->label != l || run->steady != RPT_ST_NO_STEADY || run->compared != kept)
+			continue;
+		if (n++)
+			rpt_sb_printf(&b, "; run %s", run->key);
+		else
+			rpt_sb_printf(&b, "%s: %s: run %s", rpt_label_name(r, l),
+			              kept ? "runs compared as they are, for none of its runs at "
+			                     "their point had a steady state"
+			                   : "runs left out of the comparisons, their window had "
+			                     "no steady state",
+			              run->key);
+		if (run->jit_pct > RPT_STEADY_JIT_PCT)
+			rpt_sb_printf(&b, " (its JIT took %.1f %% of the app's CPU: still compiling)",
+			              run->jit_pct);
+		else
+			rpt_sb_printf(&b, " (its figure changed in the last quarter of its window)");
+		list_add(runs, sizeof runs, run->key);
+	}
+	if (!n)
+		return 0;
+	rpt_sb_printf(&b, ". Warm up longer (warmup_max), or run longer.");
+	return add(v, "warn", "no_steady_state", l, runs, &b);
+}
+
+/* no_steady_state: runs whose window had no steady state (report_steady.c): their JIT
+ * still compiling, or their last level too short.  Left out of the comparisons, or, where
+ * their label had no steady run at that point, compared as they are.  One warning per
+ * label and kind, each run with why. */
 static int no_steady_state(struct vctx *v)
 {
-	struct report *r = v->r;
-
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		char runs[96] = "";
-		int n = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->label != l || run->steady != RPT_ST_NO_STEADY)
-				continue;
-			if (n++)
-				rpt_sb_printf(&b, "; run %s", run->key);
-			else
-				rpt_sb_printf(
-				    &b,
-				    "%s: runs left out of the comparisons, their window had no "
-				    "steady state: run %s",
-				    rpt_label_name(r, l), run->key);
-			if (run->jit_pct > RPT_STEADY_JIT_PCT)
-				rpt_sb_printf(&b,
-				              " (its JIT took %.1f %% of the app's CPU, at work in "
-				              "most of its "
-				              "window: still compiling)",
-				              run->jit_pct);
-			else
-				rpt_sb_printf(
-				    &b, " (its figure changed in the last quarter of its window)");
-			list_add(runs, sizeof runs, run->key);
-		}
-		if (!n)
-			continue;
-		rpt_sb_printf(&b, ". Warm up longer (warmup_max), or run longer.");
-		if (add(v, "warn", "no_steady_state", l, runs, &b) < 0)
-			return -1;
-	}
+	for (int l = 0; l < v->r->nlabels; l++)
+		for (int kept = 0; kept < 2; kept++)
+			if (no_steady_label(v, l, kept) < 0)
+				return -1;
 	return 0;
 }
 
