@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A private PostgreSQL 15 cluster for soak's servlet targets, on 127.0.0.1 only.
 #
-#   targets/db/postgres.sh start    DIR [--port P]   init once, start, create role/db/table
+#   targets/db/postgres.sh start    DIR [--port P] [--name N] [--shared-buffers S]
+#                                                     init once, start, create role/db/table
 #   targets/db/postgres.sh stop     DIR              pg_ctl stop -m fast, waits
 #   targets/db/postgres.sh status   DIR              exit 0 running (prints lines), 3 not
 #   targets/db/postgres.sh truncate DIR              empty the users table (alias: reset)
@@ -13,7 +14,10 @@
 # Layout: DIR/data (cluster, owned by postgres when run as root), DIR/run (socket
 # directory), DIR/postgres.log. When run as root the server runs as the postgres user.
 # Never touches the system cluster. Without --port a free port is chosen (and kept for
-# later starts while it stays free).
+# later starts while it stays free). --name sets cluster_name (default soakpg), which
+# every process of the cluster shows in its command line: a pid_match of its own when
+# several clusters run on one machine. --shared-buffers (128MB, 16MB) overrides
+# shared_buffers for this start, as `postgres -c shared_buffers=` does.
 set -euo pipefail
 
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
@@ -21,7 +25,7 @@ PROG=postgres.sh
 START_WAIT=60  # seconds
 
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 [ $# -ge 1 ] || usage
 CMD=$1
@@ -31,11 +35,17 @@ case "$CMD" in -h|--help|help) usage ;; esac
 DIR=$1
 shift
 PORT=""
+NAME=soakpg
+SHARED_BUFFERS=""
 EXTRA=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --port) [ $# -ge 2 ] || die "--port needs a value"; PORT=$2; shift 2 ;;
         --port=*) PORT=${1#--port=}; shift ;;
+        --name) [ $# -ge 2 ] || die "--name needs a value"; NAME=$2; shift 2 ;;
+        --name=*) NAME=${1#--name=}; shift ;;
+        --shared-buffers) [ $# -ge 2 ] || die "--shared-buffers needs a value"; SHARED_BUFFERS=$2; shift 2 ;;
+        --shared-buffers=*) SHARED_BUFFERS=${1#--shared-buffers=}; shift ;;
         *) if [ "$CMD" = psql ]; then EXTRA+=("$1"); shift; else die "unknown option: $1"; fi ;;
     esac
 done
@@ -43,6 +53,11 @@ if [ -n "$PORT" ]; then
     if ! [[ $PORT =~ ^[0-9]+$ ]] || [ "$PORT" -lt 1 ] || [ "$PORT" -gt 65535 ]; then
         die "bad port: $PORT"
     fi
+fi
+
+[[ $NAME =~ ^[A-Za-z0-9_]+$ ]] || die "bad --name: $NAME (letters, digits and _)"
+if [ -n "$SHARED_BUFFERS" ] && ! [[ $SHARED_BUFFERS =~ ^[0-9]+(kB|MB|GB)?$ ]]; then
+    die "bad --shared-buffers: $SHARED_BUFFERS (such as 128MB)"
 fi
 
 for b in initdb pg_ctl postgres psql; do
@@ -188,7 +203,7 @@ cmd_start() {
         fi
         # -w waits until the server accepts connections (bounded by -t).
         if as_owner "$PGBIN/pg_ctl" start -D "$DATA" -l "$LOG" -w -t "$START_WAIT" \
-                -o "-p $port -c listen_addresses=127.0.0.1 -c cluster_name=soakpg -k $SOCK" >/dev/null 2>&1; then
+                -o "-p $port -c listen_addresses=127.0.0.1 -c cluster_name=$NAME -k $SOCK${SHARED_BUFFERS:+ -c shared_buffers=$SHARED_BUFFERS}" >/dev/null 2>&1; then
             break
         fi
         if [ -z "$PORT" ] && [ "$tries" -lt 3 ] && tail -n 5 "$LOG" | grep -q 'could not bind\|in use'; then
