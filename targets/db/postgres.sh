@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A private PostgreSQL 15 cluster for soak's servlet targets, on 127.0.0.1 only.
 #
-#   targets/db/postgres.sh start    DIR [--port P] [--name N] [--shared-buffers S]
+#   targets/db/postgres.sh start    DIR [--port P] [--name N] [--set NAME=VALUE]...
 #                                                     init once, start, create role/db/table
 #   targets/db/postgres.sh stop     DIR              pg_ctl stop -m fast, waits
 #   targets/db/postgres.sh status   DIR              exit 0 running (prints lines), 3 not
@@ -16,8 +16,8 @@
 # Never touches the system cluster. Without --port a free port is chosen (and kept for
 # later starts while it stays free). --name sets cluster_name (default soakpg), which
 # every process of the cluster shows in its command line: a pid_match of its own when
-# several clusters run on one machine. --shared-buffers (128MB, 16MB) overrides
-# shared_buffers for this start, as `postgres -c shared_buffers=` does.
+# several clusters run on one machine. --set shared_buffers=16MB sets a server parameter
+# for this start, as `postgres -c NAME=VALUE` does (repeatable).
 set -euo pipefail
 
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
@@ -36,7 +36,7 @@ DIR=$1
 shift
 PORT=""
 NAME=soakpg
-SHARED_BUFFERS=""
+SETS=""
 EXTRA=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -44,8 +44,9 @@ while [ $# -gt 0 ]; do
         --port=*) PORT=${1#--port=}; shift ;;
         --name) [ $# -ge 2 ] || die "--name needs a value"; NAME=$2; shift 2 ;;
         --name=*) NAME=${1#--name=}; shift ;;
-        --shared-buffers) [ $# -ge 2 ] || die "--shared-buffers needs a value"; SHARED_BUFFERS=$2; shift 2 ;;
-        --shared-buffers=*) SHARED_BUFFERS=${1#--shared-buffers=}; shift ;;
+        --set) [ $# -ge 2 ] || die "--set needs NAME=VALUE"
+               [[ $2 =~ ^[a-z_]+=[A-Za-z0-9._]+$ ]] || die "bad --set: $2 (such as shared_buffers=16MB)"
+               SETS+=" -c $2"; shift 2 ;;
         *) if [ "$CMD" = psql ]; then EXTRA+=("$1"); shift; else die "unknown option: $1"; fi ;;
     esac
 done
@@ -56,9 +57,6 @@ if [ -n "$PORT" ]; then
 fi
 
 [[ $NAME =~ ^[A-Za-z0-9_]+$ ]] || die "bad --name: $NAME (letters, digits and _)"
-if [ -n "$SHARED_BUFFERS" ] && ! [[ $SHARED_BUFFERS =~ ^[0-9]+(kB|MB|GB)?$ ]]; then
-    die "bad --shared-buffers: $SHARED_BUFFERS (such as 128MB)"
-fi
 
 for b in initdb pg_ctl postgres psql; do
     [ -x "$PGBIN/$b" ] || [ "$b" = psql ] || die "$PGBIN/$b not found (install postgresql-15)"
@@ -203,7 +201,7 @@ cmd_start() {
         fi
         # -w waits until the server accepts connections (bounded by -t).
         if as_owner "$PGBIN/pg_ctl" start -D "$DATA" -l "$LOG" -w -t "$START_WAIT" \
-                -o "-p $port -c listen_addresses=127.0.0.1 -c cluster_name=$NAME -k $SOCK${SHARED_BUFFERS:+ -c shared_buffers=$SHARED_BUFFERS}" >/dev/null 2>&1; then
+                -o "-p $port -c listen_addresses=127.0.0.1 -c cluster_name=$NAME -k $SOCK$SETS" >/dev/null 2>&1; then
             break
         fi
         if [ -z "$PORT" ] && [ "$tries" -lt 3 ] && tail -n 5 "$LOG" | grep -q 'could not bind\|in use'; then
