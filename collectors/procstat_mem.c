@@ -59,10 +59,10 @@ long long pmem_jvm_heap_max_kb(const char *raw, size_t len)
 
 	if (!procfs_cmdline_is(raw, len, "java"))
 		return 0;
-	for (size_t i = 0; i < len; i += strnlen(raw + i, len - i) + 1) {
+	for (size_t i = 0, n; i < len; i += n + 1) {
 		const char *a = raw + i;
-		size_t n = strnlen(a, len - i);
 		long long v = -1;
+		n = strnlen(a, len - i);
 		if (n == len - i)
 			break; /* cut: the last argument is not whole */
 		if (!strncmp(a, "-Xmx", 4))

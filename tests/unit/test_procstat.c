@@ -152,6 +152,7 @@ static void jvm_heap_max(void **state)
 	static const char twice[] = "java\0-Xmx1g\0-XX:MaxHeapSize=536870912\0Main\0";
 	static const char sh[] = "sh\0-c\0java -Xmx1g\0";
 	static const char cut[] = "java\0-Xmx2g\0-Xmx4";
+	static const char apples[] = "java\0-Xmx12apples\0";
 	(void)state;
 	assert_int_equal(pmem_jvm_heap_max_kb(tomcat, sizeof tomcat - 1), 256 * 1024);
 	/* The last one wins, as in the JVM; a size in bytes. */
@@ -159,7 +160,7 @@ static void jvm_heap_max(void **state)
 	assert_int_equal(pmem_jvm_heap_max_kb(sh, sizeof sh - 1), 0);
 	/* A command line cut in the middle of an argument: the whole ones only. */
 	assert_int_equal(pmem_jvm_heap_max_kb(cut, sizeof cut - 1), 2 * 1024 * 1024);
-	assert_int_equal(pmem_jvm_heap_max_kb("java\0-Xmx12apples\0", 20), 0);
+	assert_int_equal(pmem_jvm_heap_max_kb(apples, sizeof apples - 1), 0);
 }
 
 /* Lines of a postmaster's maps (PostgreSQL 15 on Linux 6.x). */
@@ -605,8 +606,10 @@ static void pset_memory_postgres(void **state)
 
 	/* The command line outranks the files, and of it the last setting wins: -B in 8 kB
 	 * pages, -c with a unit, --shared-buffers. */
-	static const char dash_b[] = PM "-B\0" "2048\0";
-	static const char b_then_c[] = PM "-B\0" "2048\0-c\0shared_buffers=256MB\0";
+	static const char dash_b[] = PM "-B\0"
+	                                "2048\0";
+	static const char b_then_c[] = PM "-B\0"
+	                                  "2048\0-c\0shared_buffers=256MB\0";
 	static const char c_then_b[] = PM "-cshared_buffers=256MB\0-B2048\0";
 	static const char other[] = PM "--config-file=other.conf\0";
 	static const char missing[] = PM "-c\0config_file=/nonexistent.conf\0";
