@@ -77,17 +77,24 @@ static void compare_effects(void **state)
 	m = judged(RPT_DK_MEAN, 100, 120, 400, 1);
 	assert_int_equal(m.d.verdict, RPT_NOISE);
 	assert_int_equal(m.effect, 0);
-	/* Memory that rises for real but does not count; memory that falls never "improves". */
-	assert_int_equal(judged(RPT_DK_MEM, 100, 150, 1, 0).effect, 0);
-	assert_int_equal(judged(RPT_DK_MEM, 100, 150, 1, 1).effect, 1);
+	/* Memory that rises for real never counts (the memory verdict judges it), nor does it
+	 * "improve" when it falls; GC time and pauses are said beside the verdict too. */
+	m = judged(RPT_DK_MEM, 100, 150, 1, 1);
+	assert_int_equal(m.d.verdict, RPT_REAL);
+	assert_int_equal(m.effect, 0);
+	assert_int_equal(m.counts, 0);
 	assert_int_equal(judged(RPT_DK_MEM, 150, 100, 1, 1).effect, 0);
+	assert_int_equal(judged(RPT_DK_GC, 1, 3, 0.1, 1).effect, 0);
+	/* CPU per request, the service's cost, counts. */
+	assert_int_equal(judged(RPT_DK_CPU_REQ, 1.0, 1.2, 0.01, 1).effect, 1);
 	/* Errors in points: +0.05 points is too small, +0.5 counts. */
 	assert_int_equal(judged(RPT_DK_ERR, 0.10, 0.15, 0.01, 1).effect, 0);
 	assert_int_equal(judged(RPT_DK_ERR, 0.10, 0.60, 0.01, 1).effect, 1);
-	/* A pause from none to some: no relative change, still worse. */
+	/* A pause from none to some: no relative change, named but not counted. */
 	m = judged(RPT_DK_PAUSE, 0, 20, 2, 1);
 	assert_true(isnan(m.change_pct));
-	assert_int_equal(m.effect, 1);
+	assert_int_equal(m.effect, 0);
+	assert_int_equal(m.d.verdict, RPT_REAL);
 }
 
 /* A drift with one thirds comparison holding ms[0..n). */
@@ -330,14 +337,14 @@ static void memory_verdicts(void **state)
 	(void)state;
 
 	p = series(60, flat, &n);
-	rpt_mem_analyze(p, n, 0, &m);
+	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_FLAT);
 	assert_string_equal(rpt_mem_name(m.verdict), "flat");
 	free(p);
 
 	/* The PostgreSQL: four minutes filling shared buffers, then 198 MB. */
 	p = series(15, fills, &n);
-	rpt_mem_analyze(p, n, 0, &m);
+	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_LEVELS_OFF);
 	assert_true(fabs(m.level_mb - 198) < 0.01);
 	assert_true(m.growth_mb > 180 && m.growth_mb <= 186);
@@ -346,27 +353,27 @@ static void memory_verdicts(void **state)
 	free(p);
 
 	p = series(120, leaks, &n);
-	rpt_mem_analyze(p, n, 0, &m);
+	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_RISING);
 	assert_true(fabs(m.slope_mb_h - 60) < 0.5);
 	free(p);
 
 	/* Held at 250 of a 256 MB limit: named as that limit. */
 	p = series(30, full, &n);
-	rpt_mem_analyze(p, n, 256, &m);
+	rpt_mem_analyze(p, n, 256, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_AT_LIMIT);
 	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "configured limit of 256.0 MB"));
-	rpt_mem_analyze(p, n, 1024, &m);
+	rpt_mem_analyze(p, n, 1024, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_LEVELS_OFF);
 	free(p);
 
 	/* Five minutes: a trend is not judged. */
 	p = series(5, leaks, &n);
-	rpt_mem_analyze(p, n, 0, &m);
+	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
 	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "too short"));
 	free(p);
-	rpt_mem_analyze(NULL, 0, 0, &m);
+	rpt_mem_analyze(NULL, 0, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
 }
 

@@ -497,12 +497,13 @@ static int memory_findings(struct fctx *x)
 		RSS_LEVELS,
 		FLAT,
 		RSS_SHORT,
+		RSS_FILLING,
 		NKIND
 	};
 	static const double kind_score[NKIND] = {
-	    S_MEMORY_BAD,  S_MEMORY_BAD,    S_GC_HEAVY,      S_GC_HEAVY,   S_GC_HEAVY,
-	    S_GC_HEAVY,    S_GC_HEAVY,      S_MEMORY_OK,     S_MEMORY_OK,  S_CONNECTIONS,
-	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS};
+	    S_MEMORY_BAD,  S_MEMORY_BAD,    S_GC_HEAVY,      S_GC_HEAVY,    S_GC_HEAVY,
+	    S_GC_HEAVY,    S_GC_HEAVY,      S_MEMORY_OK,     S_MEMORY_OK,   S_CONNECTIONS,
+	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS, S_MEMORY_OK};
 
 	for (int l = 0; l < r->nlabels; l++) {
 		char keys[NKIND][512], w[RPT_MEM_WHY_MAX];
@@ -540,6 +541,7 @@ static int memory_findings(struct fctx *x)
 					 * growth that levels off, a level at the configured limit.
 					 */
 					kind = s->mem.verdict == RPT_MEM_RISING       ? RSS_UP
+					       : s->mem.verdict == RPT_MEM_FILLING    ? RSS_FILLING
 					       : s->mem.verdict == RPT_MEM_AT_LIMIT   ? RSS_LIMIT
 					       : s->mem.verdict == RPT_MEM_LEVELS_OFF ? RSS_LEVELS
 					       : s->mem.verdict == RPT_MEM_FLAT       ? FLAT
@@ -631,7 +633,15 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_runs(&b, keys[RSS_UP]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_UP]->key,
 			              first[RSS_UP]->name,
-			              rpt_mem_why(&first[RSS_UP]->mem, w, sizeof w));
+			              rpt_mem_src_why(first[RSS_UP], w, sizeof w));
+		}
+		if (keys[RSS_FILLING][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "a cache filling in ");
+			rpt_sb_runs(&b, keys[RSS_FILLING]);
+			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_FILLING]->key,
+			              first[RSS_FILLING]->name,
+			              rpt_mem_src_why(first[RSS_FILLING], w, sizeof w));
 		}
 		if (keys[RSS_LIMIT][0]) {
 			sep(&b, &n);
@@ -639,7 +649,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_runs(&b, keys[RSS_LIMIT]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LIMIT]->key,
 			              first[RSS_LIMIT]->name,
-			              rpt_mem_why(&first[RSS_LIMIT]->mem, w, sizeof w));
+			              rpt_mem_src_why(first[RSS_LIMIT], w, sizeof w));
 		}
 		if (keys[NORMAL][0]) {
 			sep(&b, &n);
@@ -682,7 +692,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_runs(&b, keys[RSS_LEVELS]);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LEVELS]->key,
 			              first[RSS_LEVELS]->name,
-			              rpt_mem_why(&first[RSS_LEVELS]->mem, w, sizeof w));
+			              rpt_mem_src_why(first[RSS_LEVELS], w, sizeof w));
 		}
 		if (keys[FLAT][0]) {
 			sep(&b, &n);
@@ -694,7 +704,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "process memory of ");
 			rpt_sb_runs(&b, keys[RSS_SHORT]);
 			rpt_sb_printf(&b, " over too short a window to judge a trend (%s)",
-			              rpt_mem_why(&first[RSS_SHORT]->mem, w, sizeof w));
+			              rpt_mem_src_why(first[RSS_SHORT], w, sizeof w));
 		}
 		if (gc_max > 0 || keys[NORMAL][0] || keys[NO_OLD][0] || keys[SHORT][0])
 			rpt_sb_printf(&b,

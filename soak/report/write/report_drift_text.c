@@ -68,7 +68,7 @@ static const char *parts(const struct rpt_drift_cmp *c)
 	return c->hours ? "from hour 1 to the last hour" : "from the first third to the last";
 }
 
-/* Memory that grew for real but levels off: said, not counted. */
+/* What moved but never counts (memory, GC): said beside the verdict, with why. */
 static void uncounted(struct sbuf *b, const struct rpt_drift *d)
 {
 	for (int i = 0; i < d->ncmp; i++)
@@ -93,10 +93,6 @@ static const char *hint(const struct rpt_drift *d)
 	if (worse[RPT_DK_CPU_REQ])
 		return "each request costs more CPU as the run goes on (growing tables or indexes, "
 		       "caches, fragmentation)";
-	if (worse[RPT_DK_GC] || worse[RPT_DK_PAUSE])
-		return "the garbage collector works harder as the run goes on";
-	if (worse[RPT_DK_MEM])
-		return "memory keeps growing as the run goes on";
 	if (worse[RPT_DK_ERR])
 		return "more requests fail as the run goes on";
 	return "the server slows down as the run goes on";
@@ -145,7 +141,7 @@ static void machine(struct sbuf *b, const struct rpt_drift *d, const struct rpt_
 	rpt_sb_printf(b,
 	              " %s as well: the machine soak ran on %s under the run (the same "
 	              "arithmetic took %s CPU time: %s), so suspect the machine before the "
-	              "server and repeat the run on another machine or at a quieter time.",
+	              "server and repeat the run on another machine or at a quieter time",
 	              parts(&d->cmp[at]), slower ? "slowed" : "sped up", slower ? "more" : "less",
 	              slower ? "a throttled core, or a hypervisor taking time from it"
 	                     : "a core no longer throttled, or a hypervisor no longer taking "
@@ -186,17 +182,17 @@ static void sentence(struct sbuf *b, const struct rpt_drift *d)
 			said = 1;
 		}
 	}
-	uncounted(b, d);
 	control = rpt_drift_control(d, &at);
-	if (control) {
+	if (control)
 		machine(b, d, control, at);
-		return;
-	}
-	rpt_sb_printf(b, ": %s.",
-	              d->verdict == RPT_DRIFT_DEGRADING ? hint(d)
-	                                                : "still warming up early in the window "
-	                                                  "(JIT compilation, caches and pools "
-	                                                  "filling)");
+	else
+		rpt_sb_printf(b, ": %s",
+		              d->verdict == RPT_DRIFT_DEGRADING ? hint(d)
+		                                                : "still warming up early in the "
+		                                                  "window (JIT compilation, caches "
+		                                                  "and pools filling)");
+	uncounted(b, d);
+	rpt_sb_printf(b, ".");
 }
 
 char *rpt_drift_sentence(const struct rpt_drift *d, char *buf, size_t len)

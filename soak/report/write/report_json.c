@@ -214,6 +214,34 @@ void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f)
 	fputs("]}", f);
 }
 
+/* `, "by": ..., "kinds": {...}` of a process source's memory by kind, with the bounds. */
+static void jkinds(FILE *f, const struct rpt_memkinds *k)
+{
+	fputs(", \"by\": ", f);
+	if (k->by >= 0)
+		json_write_str(f, rpt_memk_name((enum rpt_memk)k->by));
+	else
+		fputs("null", f);
+	jfield(f, "shared_bound_mb", k->shared_bound_mb, 3);
+	jfield(f, "shared_buffers_mb", k->shared_buffers_mb, 3);
+	jfield(f, "heap_max_mb", k->heap_max_mb, 3);
+	fputs(", \"kinds\": {", f);
+	for (int j = 0; j < RPT_MEMK_N; j++) {
+		const struct rpt_mem *m = &k->k[j];
+		fputs(j ? ", " : "", f);
+		jkey(f, rpt_memk_name((enum rpt_memk)j));
+		fputs("{\"verdict\": ", f);
+		json_write_str(f, rpt_mem_name(m->verdict));
+		jfield(f, "mean_mb", m->mean_mb, 3);
+		jfield(f, "level_mb", m->level_mb, 3);
+		jfield(f, "growth_mb", m->growth_mb, 3);
+		jfield(f, "slope_mb_per_h", m->verdict == RPT_MEM_UNKNOWN ? NAN : m->slope_mb_h, 4);
+		jfield(f, "r2", m->verdict == RPT_MEM_UNKNOWN ? NAN : m->r2, 4);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
 static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 {
 	char ds[RPT_DRIFT_SENTENCE_MAX], why[RPT_MEM_WHY_MAX];
@@ -284,7 +312,9 @@ static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
 		       s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
 		jfield(f, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
 		fputs(", \"why\": ", f);
-		json_write_str(f, rpt_mem_why(&s->mem, why, sizeof why));
+		json_write_str(f, rpt_mem_src_why(s, why, sizeof why));
+		if (s->kinds.has)
+			jkinds(f, &s->kinds);
 		fputc('}', f);
 		first = 0;
 	}
