@@ -42,6 +42,12 @@ static int check_study(const char *path, char *const *sets, int nsets, int quiet
 			else
 				scn_release(&s);
 		}
+	{
+		double rates[STUDY_MAX_SCENARIOS];
+		for (int i = 0; i < n; i++)
+			rates[i] = scns[i].rate;
+		study_resolve_design(&st, rates);
+	}
 	if (!quiet)
 		study_print_plan(&st, scns, stdout);
 	rc = EXIT_OK;

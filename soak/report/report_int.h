@@ -73,8 +73,12 @@
 #define RPT_FLOOR_PCT     20.0
 #define RPT_FLOOR_P99_PCT 50.0
 #define RPT_PAIR_MIN      6
-#define RPT_MAX_STUDIES   16  /* studies one report describes */
-#define RPT_MAX_CALS      256 /* calibrations read from the databases */
+#define RPT_PROCESS_FLOOR_PCT                                                                      \
+	3.0                 /* one process a side, side by side: two JVM processes of one          \
+	                     * server differ by 1-2 % (their JITs choose differently),             \
+	                     * which such runs cannot see: no smaller change is real */
+#define RPT_MAX_STUDIES 16  /* studies one report describes */
+#define RPT_MAX_CALS    256 /* calibrations read from the databases */
 
 /* --- statistics (report_stats.c) ---------------------------------------------------- */
 
@@ -550,6 +554,12 @@ struct rpt_run {
 	int study;                    /* index into report.studies, -1: not a study's run */
 	int round, position;          /* its study round and place in the round (0: a warm-up) */
 	int warmup;                   /* 1: a warm-up run after a start, not compared */
+	int replica;                  /* its study target's process, 1-based (1: the only one) */
+	int start_no;                 /* the study's start of the targets it ran in (0: unknown) */
+	int grp;                      /* its side-by-side group in the study (0: ran alone) */
+	double jit_share;             /* warm-ups: the JIT's share of the app's CPU (NAN: none) */
+	double gap_s;                 /* seconds since the study's previous measured run ended
+	                               * (starts, warm-ups, before_each), NAN: unknown */
 	int since_start;              /* 1: the first run after its target started (0: unknown) */
 	int compared;                 /* 1: its steps enter the cells (not a warm-up; a study's runs
 	                               * only when done: an interrupted slot was run again) */
@@ -628,7 +638,40 @@ enum rpt_noise {
 	                     * each label once per round): Student's t on the round
 	                     * differences, so that what moved a whole round cancels */
 	RPT_BY_CALIBRATION, /* one run on a side: the stored run-to-run spread of the scenario */
+	RPT_BY_GROUPS,      /* runs made side by side (a study's groups: every instance driven
+	                     * in the same seconds): what moved the machine cancels within a
+	                     * group; the processes are the observations (report_groups.c) */
 };
+
+/* How a side-by-side comparison is judged (report_groups.c), by what its runs replicate. */
+enum rpt_group_unit {
+	RPT_GU_STARTS,   /* two or more starts: the difference of the sides' means within each
+	                  * start, Student's t over the starts (df = starts - 1) */
+	RPT_GU_REPLICAS, /* one start, two or more processes a side: each process's mean
+	                  * offset from its groups, pooled t over the processes a side */
+	RPT_GU_PAIR,     /* one process a side: the group differences, which cannot see how two
+	                  * processes of one server differ; held to RPT_PROCESS_FLOOR_PCT */
+};
+
+/* A side-by-side comparison's runs, by what they replicate. */
+struct rpt_groups {
+	enum rpt_group_unit unit; /* how it is judged */
+	int starts;               /* distinct starts of the targets among its runs */
+	int procs[2];             /* distinct processes (start, replica) of each side */
+	int groups;               /* distinct groups (each holds both sides' runs) */
+};
+/* report_groups.c: 1 when every run of cells a and b was made in a group of one study that
+ * holds both sides (g filled), else 0. */
+int rpt_groups_of(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b,
+                  struct rpt_groups *g);
+/* Figure f of a side-by-side comparison at a (1 - alpha) interval (d->verdict RPT_NA when a
+ * run lacks it: a source only the group's first run collects, its database or host). */
+void rpt_groups_diff(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b,
+                     const struct rpt_groups *g, int f, double alpha, struct rpt_diff *d);
+/* report_compare.c: a run's figure f at a cell's key (NAN when it has none), with the
+ * standard error of its mean from its intervals, its measured and unmeasured seconds. */
+void rpt_run_fig(const struct report *r, const struct rpt_run *run, const struct rpt_cell *c, int f,
+                 double *v, double *se, double *secs, double *over);
 
 /* What a comparison resolves for one figure, and what it would take to resolve a target
  * (rpt_advise). */
@@ -636,6 +679,8 @@ enum rpt_advice_basis {
 	RPT_ADV_NONE,        /* nothing known: one run a side without a calibration */
 	RPT_ADV_COMPONENTS,  /* the runs' own variance components (two or more a side) */
 	RPT_ADV_CALIBRATION, /* a calibration's run-to-run spread */
+	RPT_ADV_PROCESSES,   /* side by side: the processes' spread (rounds: processes a side,
+	                      * or starts, to run; total_s: the study's length then) */
 };
 
 struct rpt_resolve {
@@ -648,9 +693,10 @@ struct rpt_resolve {
 	double run_s;                /* ... each with this measured window (s) ... */
 	double total_s;              /* ... taking this long per label in all, overheads included */
 	int now_enough;              /* the runs made already resolve target_pct */
-	double between_pct; /* run-to-run sd (between part) in % of the baseline, pooled over
-	                     * the two sides (NAN: unknown) */
-	double within_pct;  /* within-run sd of a run's value at the runs' length, % */
+	double between_pct;       /* run-to-run sd (between part) in % of the baseline, pooled over
+	                           * the two sides (NAN: unknown) */
+	double within_pct;        /* within-run sd of a run's value at the runs' length, % */
+	enum rpt_group_unit unit; /* RPT_ADV_PROCESSES: what `rounds` counts */
 };
 
 /* The advice for resolving target_pct of base with runs whose variance components are a
@@ -694,7 +740,9 @@ struct rpt_cmp {
 	double floor_pct;                 /* one run a side: the floor applied to figures judged on
 	                                   * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
 	int cal;                          /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
-	int study; /* the study all its runs belong to (index into studies), or -1 */
+	int study;             /* the study all its runs belong to (index into studies), or -1 */
+	struct rpt_groups grp; /* RPT_BY_GROUPS: what its runs replicate */
+	int primary;           /* the study's primary figure (judged alone at alpha), or -1 */
 };
 
 struct report;
@@ -749,6 +797,13 @@ struct rpt_study {
 	                       * this share (sql/010), at most warmup_max of them a start */
 	int warmup_max;
 	char until[128];   /* sequential: the precision it ran to ("tps 3%, cpu.app 3%"), or "" */
+	char design[16];   /* as written: auto | side-by-side | one-at-a-time ("" before sql/011) */
+	char together[32]; /* per scenario, "1" side by side, "0" alone: "0,1" ("": none) */
+	int replicas;      /* processes of each target at once (1) */
+	int starts;        /* starts of the targets (1) */
+	char primary[80];  /* the figure its verdict leads with, or "" */
+	double warmup_jit; /* the JIT share a warm-up ended under (0: off or unknown) */
+	int64_t wall_ms;   /* from its start to its end (or its last run's), ms */
 	int64_t budget_ms; /* sequential: the time it could take (0: none) */
 	int looks;         /* sequential: the looks taken (rounds judged) */
 	int max_looks;     /* sequential: the looks its budget allowed */
@@ -909,6 +964,9 @@ int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n);
 /* judge/report_trend.c: the rounds_trend items, one per level of a study whose runs moved
  * with the order they ran in (rpt_cold_start's contract). */
 int rpt_trends(const struct report *r, struct rpt_item **out, int *n);
+/* judge/report_compare.c: a JVM's JIT compiler threads' CPU (SOURCE:jit): shown, never
+ * judged. */
+int rpt_jit_series(const char *name);
 /* judge/report_compare.c: a CPU series of a process ("app", "db"), not a host-wide one
  * ("host", "K:host"). */
 int rpt_process_series(const char *name);

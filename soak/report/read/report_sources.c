@@ -203,7 +203,12 @@ static int read_cpu(struct reader *rd, struct rpt_run *run, int si)
 	{
 		size_t len = strlen(src->name);
 		int host = len > 5 && strcmp(src->name + len - 5, ":host") == 0;
-		sqlite3_bind_text(q, 5, src->name, host ? (int)(len - 5) : -1, SQLITE_STATIC);
+		int jit = len > 4 && strcmp(src->name + len - 4, ":jit") == 0;
+		sqlite3_bind_text(q, 5, src->name,
+		                  host  ? (int)(len - 5)
+		                  : jit ? (int)(len - 4)
+		                        : -1,
+		                  SQLITE_STATIC);
 	}
 	if (read_points(rd, q, run, &all, &n) < 0)
 		goto done;

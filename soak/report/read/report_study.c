@@ -55,6 +55,35 @@ static int later_row(struct reader *rd, sqlite3_stmt **q, int64_t id, const char
 	return sqlite3_step(*q) == SQLITE_ROW;
 }
 
+/* A study's design (sql/011) and its length; the defaults for an older file. */
+static int read_design(struct reader *rd, struct rpt_study *st, int64_t id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = 0;
+
+	st->replicas = st->starts = 1;
+	switch (later_row(rd, &q, id, "design",
+	                  "SELECT IFNULL(design, ''), IFNULL(together, ''), IFNULL(replicas, 1), "
+	                  "IFNULL(starts, 1), IFNULL(primary_fig, ''), IFNULL(warmup_jit, 0), "
+	                  "IFNULL(IFNULL(ended_ms, (SELECT MAX(ended_ms) FROM runs r JOIN "
+	                  "study_runs sr ON sr.run_id = r.id WHERE sr.study_id = s.id)) - "
+	                  "started_ms, 0) FROM studies s WHERE id = ?")) {
+	case -1:
+		rc = -1;
+		break;
+	case 1:
+		copy_col(q, 0, st->design, sizeof st->design);
+		copy_col(q, 1, st->together, sizeof st->together);
+		st->replicas = sqlite3_column_int(q, 2);
+		st->starts = sqlite3_column_int(q, 3);
+		copy_col(q, 4, st->primary, sizeof st->primary);
+		st->warmup_jit = sqlite3_column_double(q, 5);
+		st->wall_ms = sqlite3_column_int64(q, 6);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
 static int load_study(struct reader *rd, int64_t id)
 {
 	struct report *r = rd->r;
@@ -111,6 +140,10 @@ static int load_study(struct reader *rd, int64_t id)
 		goto done;
 	}
 	rc = r->nstudies - 1;
+	if (read_design(rd, st, id) < 0) {
+		rc = -1;
+		goto done;
+	}
 	/* A sequential study (sql/009): what it ran until, and the looks it took. */
 	sqlite3_finalize(q);
 	q = NULL;
@@ -154,11 +187,17 @@ int rpt_read_study_run(struct reader *rd, struct rpt_run *run)
 
 	run->study = -1;
 	run->compared = 1;
+	run->replica = 1;
+	run->jit_share = run->gap_s = NAN;
 	if (!has_tables(rd))
 		return 0;
+	int later = rpt_rd_has(rd->db, "study_runs", "grp");
 	if (db_prepare(rd->db, &q,
-	               "SELECT study_id, round, position, warmup, since_start FROM study_runs "
-	               "WHERE run_id = ?",
+	               later ? "SELECT study_id, round, position, warmup, since_start, "
+	                       "IFNULL(replica, 1), IFNULL(start_no, 0), IFNULL(grp, 0), jit_share "
+	                       "FROM study_runs WHERE run_id = ?"
+	                     : "SELECT study_id, round, position, warmup, since_start, 1, 0, 0, "
+	                       "NULL FROM study_runs WHERE run_id = ?",
 	               rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
@@ -169,6 +208,10 @@ int rpt_read_study_run(struct reader *rd, struct rpt_run *run)
 		run->position = sqlite3_column_int(q, 2);
 		run->warmup = sqlite3_column_int(q, 3) != 0;
 		run->since_start = sqlite3_column_int(q, 4);
+		run->replica = sqlite3_column_int(q, 5);
+		run->start_no = sqlite3_column_int(q, 6);
+		run->grp = sqlite3_column_int(q, 7);
+		run->jit_share = rpt_rd_col(q, 8);
 		/* A study's slot whose run was interrupted is run again on --resume: only
 		 * finished runs are its evidence. */
 		run->compared = !run->warmup && strcmp(run->status, "done") == 0;
@@ -185,6 +228,26 @@ done:
 }
 
 /* Calibrations: one row per metric in the database; one rpt_cal per measured cell. */
+/* Each measured run's gap: the seconds since the study's previous measured run ended (what
+ * it cost to start targets, warm them up, run before_each), which the advice counts. */
+static void study_gaps(struct report *r, int dbi)
+{
+	for (int i = 0; i < r->nruns; i++) {
+		struct rpt_run *x = &r->runs[i];
+		int64_t prev = INT64_MIN;
+		if (x->db != dbi || x->study < 0 || x->warmup)
+			continue;
+		for (int j = 0; j < r->nruns; j++) {
+			const struct rpt_run *y = &r->runs[j];
+			if (j != i && y->study == x->study && !y->warmup &&
+			    y->end_ms <= x->started_ms && y->end_ms > prev)
+				prev = y->end_ms;
+		}
+		if (prev != INT64_MIN)
+			x->gap_s = (double)(x->started_ms - prev) / 1000.0;
+	}
+}
+
 int rpt_read_studies(struct reader *rd)
 {
 	struct report *r = rd->r;
@@ -193,6 +256,7 @@ int rpt_read_studies(struct reader *rd)
 
 	if (!has_tables(rd))
 		return 0;
+	study_gaps(r, rd->dbi);
 	if (db_prepare(rd->db, &q,
 	               "SELECT MIN(id), MAX(t_ms), host, scenario, label, kind, concurrency, "
 	               "planned_ms, MIN(runs), "

@@ -123,6 +123,29 @@ const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
 	return buf;
 }
 
+/* Side by side: more processes, or why none can be advised. */
+static char *process_advice(const struct rpt_resolve *x, char *buf, size_t len)
+{
+	char tot[32];
+
+	if (x->unit == RPT_GU_PAIR)
+		snprintf(buf, len,
+		         "unknown with one process a side: how two processes of one server differ "
+		         "needs replicas = 3 or starts = 3");
+	else if (x->rounds <= 0)
+		snprintf(buf, len, "out of reach: more than %d %s", RPT_ADVISE_MAX_ROUNDS,
+		         x->unit == RPT_GU_STARTS ? "starts" : "processes a side");
+	else if (isnan(x->total_s))
+		snprintf(buf, len, "%s: %d",
+		         x->unit == RPT_GU_STARTS ? "more starts" : "more replicas", x->rounds);
+	else
+		snprintf(buf, len, "%s: %d (%s = %d), about %s for the study",
+		         x->unit == RPT_GU_STARTS ? "more starts" : "more processes a side",
+		         x->rounds, x->unit == RPT_GU_STARTS ? "starts" : "replicas", x->rounds,
+		         rpt_fmt_need(x->total_s, tot, sizeof tot));
+	return buf;
+}
+
 char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_now, char *buf,
                       size_t len)
 {
@@ -132,6 +155,8 @@ char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_n
 		snprintf(buf, len, "resolved now");
 		return buf;
 	}
+	if (x->basis == RPT_ADV_PROCESSES)
+		return process_advice(x, buf, len);
 	if (x->rounds <= 0) {
 		if (x->basis == RPT_ADV_NONE)
 			snprintf(
