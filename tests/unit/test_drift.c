@@ -323,6 +323,10 @@ static double leaks(double t)
 {
 	return 200 + t / 60;
 } /* +60 MB/h */
+static double fast(double t)
+{
+	return 100 + t / 5;
+} /* +720 MB/h */
 static double full(double t)
 {
 	return t < 60 ? 100 + 2 * t : 250;
@@ -367,11 +371,22 @@ static void memory_verdicts(void **state)
 	assert_int_equal(m.verdict, RPT_MEM_LEVELS_OFF);
 	free(p);
 
-	/* Five minutes: a trend is not judged. */
-	p = series(5, leaks, &n);
+	/* Four minutes: a trend is not judged; five (60 samples 5 s apart, 4m55s from the
+	 * first to the last) are enough, and a minute is with --memory-window 1m. */
+	p = series(4, leaks, &n);
 	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
 	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "too short"));
+	free(p);
+	p = series(5, fast, &n);
+	rpt_mem_analyze(p, n, 0, 0, &m);
+	assert_int_equal(m.verdict, RPT_MEM_RISING);
+	free(p);
+	p = series(1, fast, &n);
+	rpt_mem_analyze(p, n, 0, 1.0 / 60, &m);
+	assert_int_equal(m.verdict, RPT_MEM_RISING);
+	rpt_mem_analyze(p, n, 0, 2.0 / 60, &m);
+	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
 	free(p);
 	rpt_mem_analyze(NULL, 0, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
