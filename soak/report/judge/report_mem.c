@@ -107,8 +107,9 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, doub
 		return;
 	}
 	/* n samples a period apart cover n periods: a 5-minute window sampled every 5 s spans
-	 * 4m55s between its first and last sample, and is 5 minutes long. */
-	if (hours + (n > 1 ? hours / (double)(n - 1) : 0) < m->min_hours - 1e-9 ||
+	 * 4m55s between its first and last sample, and is 5 minutes long (give or take the
+	 * milliseconds a sample comes late: 1 %). */
+	if (hours + (n > 1 ? hours / (double)(n - 1) : 0) < 0.99 * m->min_hours ||
 	    nw < MEM_MIN_POINTS) {
 		m->unknown = RPT_MEM_SHORT;
 		return;
