@@ -286,11 +286,11 @@ struct rpt_memkinds {
 };
 
 /* The verdict of the source's memory from its kinds, when it has them: private memory
- * rising is `rising` (by private); else shared memory growing (rising or levelling off)
- * with a known bound is `filling` (unless the whole is at its configured limit); else
- * shared memory rising without one is `rising` (by shared); else m (the whole's verdict)
- * stands, by file when the whole and the file-backed pages rise.  Sets m->verdict and
- * k->by. */
+ * rising is `rising` (by private); else a whole held at its configured limit stays
+ * `at_limit`; else shared memory growing (rising or levelling off) with a known bound is
+ * `filling`; else shared memory rising without one is `rising` (by shared); else m (the
+ * whole's verdict) stands, by file when the whole and the file-backed pages rise.  Sets
+ * m->verdict and k->by. */
 void rpt_mem_by_kind(struct rpt_mem *m, struct rpt_memkinds *k);
 /* "private", "shared", "file". */
 const char *rpt_memk_name(enum rpt_memk k);

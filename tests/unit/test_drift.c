@@ -392,6 +392,57 @@ static void memory_verdicts(void **state)
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
 }
 
+/* The source's verdict from its kinds' (each judged like the whole): which kind makes it. */
+static int by_kind(int priv, int shared, int file, int whole, double bound, int *by)
+{
+	struct rpt_mem m = {.verdict = (enum rpt_mem_verdict)whole};
+	struct rpt_memkinds k = {.has = 1, .shared_bound_mb = bound, .shared_buffers_mb = NAN};
+
+	k.k[RPT_MEMK_PRIVATE].verdict = (enum rpt_mem_verdict)priv;
+	k.k[RPT_MEMK_SHARED].verdict = (enum rpt_mem_verdict)shared;
+	k.k[RPT_MEMK_FILE].verdict = (enum rpt_mem_verdict)file;
+	rpt_mem_by_kind(&m, &k);
+	*by = k.by;
+	return m.verdict;
+}
+
+static void memory_by_kind(void **state)
+{
+	int by;
+	(void)state;
+	/* A cache filling or filled towards a known bound, private memory flat: filling. */
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_RISING, RPT_MEM_FLAT, RPT_MEM_RISING, 165, &by),
+	    RPT_MEM_FILLING);
+	assert_int_equal(by, RPT_MEMK_SHARED);
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_LEVELS_OFF, RPT_MEM_FLAT, RPT_MEM_LEVELS_OFF, 165, &by),
+	    RPT_MEM_FILLING);
+	/* Private memory rising is the leak, whatever the cache does beside it. */
+	assert_int_equal(
+	    by_kind(RPT_MEM_RISING, RPT_MEM_RISING, RPT_MEM_FLAT, RPT_MEM_RISING, 165, &by),
+	    RPT_MEM_RISING);
+	assert_int_equal(by, RPT_MEMK_PRIVATE);
+	/* Shared memory rising with no bound known: rising, by shared; with none growing: the
+	 * whole's verdict stands. */
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_RISING, RPT_MEM_FLAT, RPT_MEM_RISING, NAN, &by),
+	    RPT_MEM_RISING);
+	assert_int_equal(by, RPT_MEMK_SHARED);
+	assert_int_equal(by_kind(RPT_MEM_FLAT, RPT_MEM_FLAT, RPT_MEM_FLAT, RPT_MEM_FLAT, 165, &by),
+	                 RPT_MEM_FLAT);
+	assert_int_equal(by, -1);
+	/* Only the file-backed pages rising: still rising, by file (the words say whose). */
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_FLAT, RPT_MEM_RISING, RPT_MEM_RISING, 165, &by),
+	    RPT_MEM_RISING);
+	assert_int_equal(by, RPT_MEMK_FILE);
+	/* At its configured memory_limit: that stays the verdict. */
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_RISING, RPT_MEM_FLAT, RPT_MEM_AT_LIMIT, 165, &by),
+	    RPT_MEM_AT_LIMIT);
+}
+
 static void sizes(void **state)
 {
 	int64_t b;
@@ -420,7 +471,7 @@ int main(void)
 	    cmocka_unit_test(compare_effects), cmocka_unit_test(judge_verdicts),
 	    cmocka_unit_test(machine_probe),   cmocka_unit_test(family_wise),
 	    cmocka_unit_test(percentile_grid), cmocka_unit_test(memory_verdicts),
-	    cmocka_unit_test(sizes),
+	    cmocka_unit_test(memory_by_kind),  cmocka_unit_test(sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

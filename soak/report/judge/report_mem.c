@@ -175,7 +175,9 @@ void rpt_mem_by_kind(struct rpt_mem *m, struct rpt_memkinds *k)
 	if (priv->verdict == RPT_MEM_RISING) {
 		m->verdict = RPT_MEM_RISING;
 		k->by = RPT_MEMK_PRIVATE;
-	} else if (grows(shared) && bound && m->verdict != RPT_MEM_AT_LIMIT) {
+	} else if (m->verdict == RPT_MEM_AT_LIMIT) {
+		return; /* held at its configured limit: said as that */
+	} else if (grows(shared) && bound) {
 		m->verdict = RPT_MEM_FILLING;
 		k->by = RPT_MEMK_SHARED;
 	} else if (shared->verdict == RPT_MEM_RISING) {

@@ -177,6 +177,18 @@ static void rising(struct sbuf *b, const struct rpt_source *s)
 	}
 }
 
+/* A JVM whose memory does not rise: that clears nothing, for a JVM touches its heap
+ * through early and what then leaks inside it moves no page. */
+static void jvm(struct sbuf *b, const struct rpt_source *s)
+{
+	rpt_sb_printf(b,
+	              "%s at %.1f MB (private %.1f MB), a JVM with a %.0f MB heap (-Xmx): it "
+	              "touches its heap through early, so a leak inside it moves no page; its GC "
+	              "log tells a leak from a full heap",
+	              s->mem.verdict == RPT_MEM_FLAT ? "flat" : "levels off", s->mem.level_mb,
+	              s->kinds.k[RPT_MEMK_PRIVATE].level_mb, s->kinds.heap_max_mb);
+}
+
 char *rpt_mem_src_why(const struct rpt_source *s, char *buf, size_t len)
 {
 	const struct rpt_memkinds *k = &s->kinds;
@@ -187,6 +199,9 @@ char *rpt_mem_src_why(const struct rpt_source *s, char *buf, size_t len)
 		filling(&b, s);
 	} else if (k->by == RPT_MEMK_PRIVATE || k->by == RPT_MEMK_SHARED) {
 		rising(&b, s);
+	} else if (isfinite(k->heap_max_mb) &&
+	           (s->mem.verdict == RPT_MEM_FLAT || s->mem.verdict == RPT_MEM_LEVELS_OFF)) {
+		jvm(&b, s);
 	} else {
 		rpt_sb_printf(&b, "%s", rpt_mem_why(&s->mem, w, sizeof w));
 		if (k->by == RPT_MEMK_FILE)
