@@ -147,6 +147,8 @@ check_range "the leaking JVM: at the rate it keeps what it is sent (MB/h)" \
   "$(rss leaky .kinds.private.slope_mb_per_h)" "$(awk -v w="$want" 'BEGIN { print w * 0.7 }')" \
   "$(awk -v w="$want" 'BEGIN { print w * 1.5 }')"
 check_eq "the healthy JVM: its private memory does not rise" "$(rss app '.kinds.private.verdict != "rising"')" true
+check "... which clears no JVM of a leak: the words point at its GC log" \
+  grep -q 'a JVM with a 512 MB heap (-Xmx): .*its GC log tells a leak from a full heap$' <<<"$(rss app .why)"
 check "the verdict row names the cache and the leaks" \
   grep -q '^rising (leaky; pgleak), .*cache filling (dblarge)' <<<"$(json "$J" '.verdict[0].memory')"
 

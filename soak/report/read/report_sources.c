@@ -308,6 +308,7 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 
 	memset(k, 0, sizeof *k);
 	k->by = -1;
+	k->shared_bound_mb = k->shared_buffers_mb = k->heap_max_mb = k->req_per_h = NAN;
 	if (prepare_source(rd, &q,
 	                   "SELECT t_ms, private_mb, shared_mb, file_mb FROM rpt_memkind WHERE "
 	                   "source = ?4 AND " IN_RUN " ORDER BY t_ms",

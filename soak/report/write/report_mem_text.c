@@ -199,7 +199,7 @@ char *rpt_mem_src_why(const struct rpt_source *s, char *buf, size_t len)
 		filling(&b, s);
 	} else if (k->by == RPT_MEMK_PRIVATE || k->by == RPT_MEMK_SHARED) {
 		rising(&b, s);
-	} else if (isfinite(k->heap_max_mb) &&
+	} else if (k->has && isfinite(k->heap_max_mb) &&
 	           (s->mem.verdict == RPT_MEM_FLAT || s->mem.verdict == RPT_MEM_LEVELS_OFF)) {
 		jvm(&b, s);
 	} else {
