@@ -24,6 +24,7 @@
 #include "exitcode.h"
 #include "fmode.h"
 #include "log.h"
+#include "opt.h"
 #include "procstat_host.h"
 #include "procstat_pset.h"
 #include "redact.h"
@@ -263,12 +264,8 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return -1;
-		case ':':
-			fprintf(stderr, PROG ": option '%s' needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, PROG ": unknown option '%s'\n", argv[optind - 1]);
-			return EXIT_USAGE;
+			return opt_error(PROG, c, argv);
 		}
 	}
 	if (optind < argc) {

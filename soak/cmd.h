@@ -57,5 +57,8 @@ int cmd_study_exec(struct study *st, const struct cmd_study_args *a, const char 
 
 /* Prints "usage: soak NAME USAGE" for the named command to stderr. */
 void cmd_usage(const char *name);
+/* After getopt_long returned '?' or ':' (c): what is wrong (opt.h's words, "soak NAME: "
+ * first) and the usage on stderr; returns EXIT_USAGE. */
+int cmd_opt_error(const char *name, int c, char *const argv[]);
 
 #endif

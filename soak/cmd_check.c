@@ -148,15 +148,8 @@ int cmd_check(int argc, char **argv)
 			free(sets);
 			return EXIT_OK;
 		default:
-			if (c == ':')
-				fprintf(stderr, "soak check: option '%s' needs a value\n",
-				        argv[optind - 1]);
-			else
-				fprintf(stderr, "soak check: unknown option '%s'\n",
-				        argv[optind - 1]);
-			cmd_usage("check");
 			free(sets);
-			return EXIT_USAGE;
+			return cmd_opt_error("check", c, argv);
 		}
 	}
 	if (optind >= argc) {

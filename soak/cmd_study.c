@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cmd.h"
 #include "db.h"
 #include "log.h"
@@ -123,7 +124,8 @@ static int study_runs(const char *db_path, int64_t study_id, int64_t **ids, int 
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *q = NULL;
-	int cap = 0, rc = -1;
+	size_t cap = 0;
+	int rc = -1;
 
 	*ids = NULL;
 	*n = 0;
@@ -133,13 +135,9 @@ static int study_runs(const char *db_path, int64_t study_id, int64_t **ids, int 
 		goto done;
 	sqlite3_bind_int64(q, 1, study_id);
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (*n == cap) {
-			int64_t *x = realloc(*ids, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *x);
-			if (!x) {
-				snprintf(err, errlen, "out of memory");
-				goto done;
-			}
-			*ids = x;
+		if (buf_grow(ids, &cap, (size_t)*n + 1, sizeof **ids, 64) < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto done;
 		}
 		(*ids)[(*n)++] = sqlite3_column_int64(q, 0);
 	}
@@ -283,9 +281,7 @@ int cmd_study(int argc, char **argv)
 			rc = EXIT_OK;
 			goto done;
 		}
-		fprintf(stderr, "soak study: %s '%s'\n",
-		        c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-		cmd_usage("study");
+		rc = cmd_opt_error("study", c, argv);
 		goto done;
 	}
 	if (optind + 1 != argc) {

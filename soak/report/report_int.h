@@ -25,7 +25,9 @@
  *                   report.json (report_json.c); the tables they share come from
  *                   report_front.c (verdict, how long, environment) and report_tables.c
  *                   (the detail); the sentences of drift, memory and method from
- *                   report_*_text.c; number formats from report_fmt.c
+ *                   report_*_text.c; names and advice from report_fmt.c
+ * Numbers and load levels are written by report_num.c at the top, for every room and the
+ * commands alike.
  * A report reads in this order: verdict, validity, what matters most, the other findings
  * by topic, the labels over time, how long to run, environment, detail tables, pictures of
  * each run.
@@ -51,6 +53,7 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "report_num.h"
 #include "gcanalysis.h"
 #include "engine/stats.h"
 
@@ -294,6 +297,12 @@ struct rpt_memkinds {
 void rpt_mem_by_kind(struct rpt_mem *m, struct rpt_memkinds *k);
 /* "private", "shared", "file". */
 const char *rpt_memk_name(enum rpt_memk k);
+/* A source's memory verdicts from its measured window: the whole's samples p[0..n)
+ * against limit_mb (rpt_mem_analyze) into *m, each kind's kp[j][0..kn) into k->k[j] when
+ * k->has, then the verdict by kind (rpt_mem_by_kind). */
+void rpt_mem_judge(struct rpt_mem *m, struct rpt_memkinds *k, const struct rpt_vpoint *p, size_t n,
+                   double limit_mb, struct rpt_vpoint *const kp[RPT_MEMK_N], size_t kn,
+                   double min_hours);
 /* report_mem_text.c: the verdict in a sentence, with its numbers ("keeps rising: +12.0
  * MB/h over the 2h measured ..."), cut at RPT_MEM_WHY_MAX - 1 bytes. */
 #define RPT_MEM_WHY_MAX 512
@@ -406,23 +415,26 @@ enum rpt_drift_kind {
 
 /* One metric of one comparison: the later part against the earlier. */
 struct rpt_drift_metric {
-	enum rpt_drift_kind kind;  /* what it measures */
-	char source[RPT_NAME_MAX]; /* the collector source, or "" */
-	double first, last;        /* the parts' figures: TPS over the part, mean and p99 of its
-	                            * merged histogram, error %, mean CPU % / TPS, mean memory,
-	                            * pause total / length, the longest pause */
-	double change;             /* last - first */
-	double change_pct;         /* 100 * change / first; NAN when first is 0 */
-	struct rpt_diff d;         /* last - first of the per-observation means (per interval;
-	                            * CPU: per sample against its interval's TPS; memory: per
-	                            * sample), batch means and Welch: the 95 % interval, real
-	                            * or noise; once judged (rpt_drift_judge), the interval holds
-	                            * for all k metrics of the drift together (Bonferroni, each
-	                            * at 1 - 0.05 / k) and real or noise is read from it */
-	int counts;                /* 0: shown but never a verdict (memory, GC, the machine
-	                            * probe: rpt_drift_compare clears it for them) */
-	char why_not[96];          /* when counts is 0: why, for sentences */
-	int effect;                /* +1 worse, -1 better (real, large enough, counted), 0 */
+	enum rpt_drift_kind kind;     /* what it measures */
+	char source[RPT_NAME_MAX];    /* the collector source, or "" */
+	double first, last;           /* the parts' figures: TPS over the part, mean and p99 of its
+	                               * merged histogram, error %, mean CPU % / TPS, mean memory,
+	                               * pause total / length, the longest pause */
+	double change;                /* last - first */
+	double change_pct;            /* 100 * change / first; NAN when first is 0 */
+	struct rpt_diff d;            /* last - first of the per-observation means (per interval;
+	                               * CPU: per sample against its interval's TPS; memory: per
+	                               * sample), batch means and Welch: the 95 % interval, real
+	                               * or noise; once judged (rpt_drift_judge), the interval holds
+	                               * for all k metrics of the drift together (Bonferroni, each
+	                               * at 1 - 0.05 / k) and real or noise is read from it */
+	int counts;                   /* 0: shown but never a verdict (memory, GC, the machine
+	                               * probe: rpt_drift_compare clears it for them) */
+	char why_not[96];             /* when counts is 0: why, for sentences (memory: its source's
+	                               * memory verdict, worded by report_drift_text.c) */
+	const struct rpt_source *src; /* RPT_DK_MEM: the source, whose memory verdict the
+	                               * sentence gives beside the drift's */
+	int effect;                   /* +1 worse, -1 better (real, large enough, counted), 0 */
 };
 
 /* One comparison of two parts of the measured window. */
@@ -497,12 +509,27 @@ char *rpt_drift_run_sentence(const struct rpt_run *run, char *buf, size_t len);
 int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
                        size_t msglen, int max);
 /* `"drift": {...}` of report.json: the object only, with its sentence. */
-void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f);
+struct jsonw;
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, struct jsonw *w);
 struct report;
-/* Releases what d owns (a zeroed drift is fine). */
+/* report.c: releases what d owns (a zeroed drift is fine). */
 void rpt_drift_free(struct rpt_drift *d);
 
 /* One run as the report sees it. */
+/* A measured run's class (judge/report_steady.c). */
+enum rpt_steady {
+	RPT_ST_NONE,      /* not judged (a sweep, a run without the series) */
+	RPT_ST_FLAT,      /* no change point in its window */
+	RPT_ST_WARMUP,    /* it got better and stayed there */
+	RPT_ST_SLOWDOWN,  /* it got worse and stayed there */
+	RPT_ST_NO_STEADY, /* its last level too short, or its JIT still compiling */
+};
+#define RPT_STEADY_JIT_PCT 5.0 /* a run whose JIT took more of its app's CPU is compiling */
+/* "flat", "warm-up", "slowdown", "no steady state" ("" when not judged). */
+const char *rpt_steady_name(enum rpt_steady s);
+/* Classifies every compared fixed run; those with no steady state stop being compared. */
+void rpt_steady(struct report *r);
+
 /* A span of a resumed run (soak run --resume) that no figure covers: from the last
  * interval before the stop to the first measured interval after the restart. */
 struct rpt_gap {
@@ -560,6 +587,9 @@ struct rpt_run {
 	double jit_share;             /* warm-ups: the JIT's share of the app's CPU (NAN: none) */
 	double gap_s;                 /* seconds since the study's previous measured run ended
 	                               * (starts, warm-ups, before_each), NAN: unknown */
+	enum rpt_steady steady;       /* its class (report_steady.c); RPT_ST_NO_STEADY runs are
+	                               * not compared */
+	double jit_pct;               /* its app's JIT threads' share of its CPU, % (NAN: none) */
 	int since_start;              /* 1: the first run after its target started (0: unknown) */
 	int compared;                 /* 1: its steps enter the cells (not a warm-up; a study's runs
 	                               * only when done: an interrupted slot was run again) */
@@ -761,10 +791,6 @@ int rpt_fig_index(const struct report *r, const char *name);
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
 /* Whether a run is one of the cell's observations. */
 int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c);
-/* "30 users" or "600/s" (open model). */
-char *rpt_level_text(int concurrency, double rate, char *buf, size_t len);
-/* "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
-char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
 /* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len);
 
@@ -851,12 +877,17 @@ enum rpt_topic {
 struct rpt_item {
 	char code[24];        /* finding: its topic's key (rpt_topic_key), for pipelines;
 	                       * validity: host_saturated, generator_saturated, short_window,
-	                       * not_steady, cold_start, errors, clock_skew, confounded */
+	                       * not_steady, no_steady_state, cold_start, errors, clock_skew,
+	                       * confounded */
 	char severity[8];     /* validity: "warn", a figure may mislead, or "info", worth
 	                       * knowing; finding: "" */
 	enum rpt_topic topic; /* finding: its topic */
 	int label;            /* index into labels, or -1 (the whole report) */
 	char run[96];         /* validity: run keys it concerns, comma-separated, or "" */
+	int own_from, own_to; /* validity: text[own_from..own_to) is the label's own part; what
+	                       * comes before and after is the same for every label of the code,
+	                       * so that items differing only there are said as one (own_to 0:
+	                       * no such parts) */
 	double score;         /* finding: how much it matters (higher first; see
 	                       * report_findings.c) */
 	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
@@ -868,7 +899,10 @@ int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *i
                  const char *text);
 /* Releases items v[0..n) and the array. */
 void rpt_items_free(struct rpt_item *v, int n);
-/* report_data.c: a label's name. */
+/* Sorts v[0..n) by cmp, stably (insertion: items equal under cmp keep their order). */
+void rpt_items_sort(struct rpt_item *v, int n,
+                    int (*cmp)(const struct rpt_item *, const struct rpt_item *));
+/* report.c: a label's name. */
 const char *rpt_label_name(const struct report *r, int l);
 
 #define RPT_TOP_FINDINGS 5 /* findings listed first, right after the validity warnings */
@@ -897,15 +931,34 @@ struct rpt_vrow {
 	                   * the cell shown: the worst one; -1 when none was judged */
 	int warnings;     /* validity warnings about this label */
 };
-/* write/report_verdict_text.c: the verdict in one sentence, cut at RPT_VERDICT_MAX - 1
- * bytes. */
+/* What one request (a tcp-frame iteration) costs the server, over a run's measured window:
+ * its first process source with CPU samples (not the host). */
+struct rpt_cost {
+	const struct rpt_source *src; /* the server's source, or NULL */
+	double cpu_ms;                /* CPU time per request, ms (NAN when unknown) */
+	double mem_mb;                /* its mean memory (NAN when unknown) */
+	double peak_mb;               /* its largest memory sample (NAN when unknown) */
+};
+/* judge/report_findings.c: the cost of run `run` into *c. */
+void rpt_run_cost(const struct rpt_run *run, struct rpt_cost *c);
+
+/* write/report_verdict_text.c: a label's verdict in words, cut at RPT_VERDICT_MAX - 1
+ * bytes: the answer in one sentence and how many validity warnings to read it with
+ * (RPT_VT_ANSWER, what the report opens with), or also what its intervals resolve and what
+ * would resolve more (RPT_VT_ALL, report.json's sentence). */
 #define RPT_VERDICT_MAX 2048
-char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *buf, size_t len);
+enum rpt_vt { RPT_VT_ALL, RPT_VT_ANSWER };
+char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, enum rpt_vt part,
+                       char *buf, size_t len);
 
 /* A picture the report shows. */
 struct rpt_picture {
 	char name[RPT_PIC_NAME_MAX]; /* base name under img/: "tps_time", "latency_3", ... */
 	int compare;                 /* 1: compares the labels (shown before per-run ones) */
+	int run;                     /* index into runs of the one run it shows, or -1 */
+	char col[RPT_NAME_MAX + 32]; /* one run's: what it shows, the same for every run
+	                              * ("latency", "heap after GC, app"): the column of the
+	                              * table of each run's pictures */
 	char *title;                 /* caption */
 	int drawn;                   /* the SVG and PNG exist */
 	char *svg;                   /* the SVG text (for report.html), or NULL */
@@ -946,7 +999,8 @@ struct report {
 	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
-/* Adds a step's steady window (counters and decoded histogram) into acc (initialised). */
+/* report.c: adds a step's steady window (counters and decoded histogram) into acc
+ * (initialised). */
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
 /* report_study.c: the study tags of one run (rd: report_read.h) and, per database, its
  * studies and calibrations; then, in rpt_build, each study's design sentence. */
@@ -956,10 +1010,10 @@ int rpt_read_studies(struct reader *rd);
 /* write/report_study_text.c: study si's design in words, cut at RPT_DESIGN_MAX - 1 bytes. */
 #define RPT_DESIGN_MAX 1400
 char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);
-/* The cold_start validity items: a study's first run after a start (a warm-up, or a
- * compared run when warmup_runs is 0) whose TPS or mean latency lies outside the 95%
- * prediction interval of the label's compared runs.  *out is allocated (NULL when none);
- * rpt_items_free.  0, or -1 out of memory. */
+/* judge/report_cold.c: the cold_start validity items: a study's first run after a start
+ * (a warm-up, or a compared run when warmup_runs is 0) whose TPS or mean latency lies
+ * outside the 95% prediction interval of the label's compared runs.  *out is allocated
+ * (NULL when none); rpt_items_free.  0, or -1 out of memory. */
 int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n);
 /* judge/report_trend.c: the rounds_trend items, one per level of a study whose runs moved
  * with the order they ran in (rpt_cold_start's contract). */
@@ -1032,6 +1086,8 @@ struct rpt_table {
 	int nrows;       /* rows below the header */
 	char **cells;    /* (nrows + 1) * ncols strings: the header row first */
 	int *right;      /* per column: 1 = right-aligned (numbers) */
+	int *keep;       /* per column: 1 = a cell breaks only before a bracket (numbers,
+	                  * levels: "-13.1% ± 16.3%" stays whole); right-aligned ones all do */
 };
 
 /* The report's tables in order: soak runs, sweeps (per label, side by side),
@@ -1042,23 +1098,21 @@ void rpt_tables_free(struct rpt_table *t, int n);
  * "verdict"), then how long to run (when there are comparisons).  Like rpt_tables. */
 int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                      size_t errlen);
-/* report_front.c: one environment table per label with recorded facts.  Like rpt_tables. */
+/* report_front.c: what ran, as recorded: the facts every label shares, then those in which
+ * they differ (a column per label); a table without rows is left out.  Like rpt_tables. */
 int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                    size_t errlen);
 
-/* Formatting: a latency in ms ("20.1 ms"), a change ("+12.3%"), "—" for NAN. */
-char *rpt_fmt_ms(double ms, char *buf, size_t len);
-char *rpt_fmt_pct(double pct, char *buf, size_t len);
-char *rpt_fmt_num(double v, int decimals, char *buf, size_t len);
-/* Like rpt_fmt_num with a sign always ("+0.00", "-1.25"); never "-0.00". */
-char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len);
-/* A duration to plan for, rounded up to a step that suits its size ("14m", "2h10m"). */
-char *rpt_fmt_need(double seconds, char *buf, size_t len);
 /* "real", "noise", "n/a". */
 const char *rpt_verdict_name(enum rpt_verdict v);
+/* Figure f of comparison m as a table cell shows it, with its interval as benchstat does:
+ * "-13.1% ± 16.3% (noise)", "+0.53 pp ± 0.80 pp (real)" (error %: points), "+9.6% (n/a)"
+ * without an interval, "—" without the figure.  The half-width is the verdict's own
+ * interval's, in % of the baseline. */
+char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len);
 /* "tps", "mean", "p99", "error". */
 const char *rpt_metric_name(enum rpt_metric m);
-/* report_env.c: a fact of what the run ran on (run_env), or NULL. */
+/* report.c: a fact of what the run ran on (run_env), or NULL. */
 const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
 /* The run's pictures are drawn (runs beyond RPT_MAX_RUN_PICTURES are not). */
 int rpt_run_pictured(const struct report *r, int run);

@@ -156,7 +156,7 @@ const char *sr_inst_name(const struct ctx *c, int i, char *buf, size_t len)
 {
 	const char *name = c->st->targets[SR_TARGET(c, i)].name;
 
-	if (c->st->replicas > 1)
+	if (c->st->targets[SR_TARGET(c, i)].replicas > 1)
 		snprintf(buf, len, "%s#%d", name, SR_REPLICA(c, i) + 1);
 	else
 		snprintf(buf, len, "%s", name);

@@ -12,11 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "db.h"
 #include "exitcode.h"
+
+#define GROUP_SETUP_MS 1500 /* a run's setup before its load, allowed for a group's start */
 
 /* Starts every instance the study starts that is not up; 0, or -1 with c->err. */
 static int start_all(struct ctx *c, int round)
@@ -57,6 +61,38 @@ static int worse(int a, int b)
 	return a;
 }
 
+/* Waits for the members' processes; a signal to this one (the user's Ctrl-C, a TERM to
+ * the study) is passed on to each, so that every run stops as a run alone would, keeping
+ * what it measured.  The worst of their statuses. */
+static int wait_members(struct ctx *c, const pid_t *pid, int n)
+{
+	int left = 0, rc = EXIT_OK, told = 0, done[STUDY_MAX_INSTANCES] = {0};
+
+	for (int k = 0; k < n; k++)
+		left += pid[k] > 0;
+	while (left > 0) {
+		if (!told && sr_signalled(c)) {
+			for (int k = 0; k < n; k++)
+				if (pid[k] > 0 && !done[k])
+					kill(pid[k],
+					     SIGTERM); /* one stop each, not a second Ctrl-C */
+			told = 1;
+		}
+		for (int k = 0; k < n; k++) {
+			int status = 0;
+			if (pid[k] <= 0 || done[k] || waitpid(pid[k], &status, WNOHANG) != pid[k])
+				continue;
+			done[k] = 1;
+			left--;
+			rc = worse(rc, WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_RUNTIME);
+		}
+		if (left > 0)
+			clock_sleep_ms(50, NULL);
+	}
+	/* Stopped by this process's signal: its status, not the TERM passed on. */
+	return told ? (*c->o->run.sigterm ? EXIT_SIGTERM : EXIT_SIGINT) : rc;
+}
+
 /* Forks a child per member: member k runs scenario sc against instance inst[k] with tags
  * tags[k] (its seq fixed before the fork, so that every child writes its own).  Returns
  * the worst status; ids[k] gets member k's run (or -1). */
@@ -65,12 +101,16 @@ static int fork_members(struct ctx *c, int sc, const int *inst, const struct tag
 {
 	pid_t pid[STUDY_MAX_INSTANCES];
 	int base = c->seq, rc = EXIT_OK;
+	/* Each run opens its database, starts its collectors and its engine first: they all
+	 * begin their load at the same instant, their intervals aligned, once all are ready. */
+	int64_t at = clock_wall_ms() + GROUP_SETUP_MS;
 
 	fflush(NULL);
 	for (int k = 0; k < n; k++) {
 		struct tag g = tags[k];
 		g.seq = base + k + 1;
 		g.member = k;
+		g.start_at_ms = at;
 		pid[k] = fork();
 		if (pid[k] == 0) {
 			c->skip_before_each = 1;
@@ -86,14 +126,7 @@ static int fork_members(struct ctx *c, int sc, const int *inst, const struct tag
 			rc = EXIT_RUNTIME;
 		}
 	}
-	for (int k = 0; k < n; k++) {
-		int status = 0;
-		if (pid[k] <= 0)
-			continue;
-		while (waitpid(pid[k], &status, 0) < 0 && errno == EINTR)
-			;
-		rc = worse(rc, WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_RUNTIME);
-	}
+	rc = worse(rc, wait_members(c, pid, n));
 	c->seq = base + n;
 	for (int k = 0; k < n; k++) {
 		ids[k] = run_of_seq(c, base + k + 1);
@@ -183,7 +216,7 @@ static int run_group(struct ctx *c, const struct study_slot *slots, int from, in
 		const struct study_slot *sl = &slots[i];
 		if (done[i])
 			continue;
-		inst[n] = sl->target * c->st->replicas + sl->replica;
+		inst[n] = study_instance(c->st, sl->target, sl->replica);
 		tags[n++] = (struct tag){.slot = i + 1,
 		                         .round = sl->round,
 		                         .position = sl->position,
@@ -215,7 +248,8 @@ static int run_alone(struct ctx *c, int i, const struct study_slot *sl, int nth,
 
 	c->ms.round = sl->round;
 	sr_publish(c);
-	rc = sr_one_run(c, sl->target * c->st->replicas + sl->replica, sl->scenario, &m, nth, left);
+	rc = sr_one_run(c, study_instance(c->st, sl->target, sl->replica), sl->scenario, &m, nth,
+	                left);
 	if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {
 		c->ms.done++;
 		sr_publish(c);

@@ -3,8 +3,8 @@
  * instance's state, the tags of the run being made, and the commands, runs and warm-ups
  * that study_run.c (the one-at-a-time path, the database), study_cmd.c (the targets'
  * commands) and study_group.c (the grouped path: starts, replicas, side by side) use.
- * An instance is a target's process: instance i is target i / replicas, replica
- * i % replicas (study_ninstances).
+ * An instance is a target's process: instance i is target st->inst_target[i], replica
+ * st->inst_replica[i] (study_ninstances).
  */
 #ifndef SOAK_STUDY_INT_H
 #define SOAK_STUDY_INT_H
@@ -30,19 +30,20 @@ struct tstate {
 
 /* The tags of the run being made, written by on_begin. */
 struct tag {
-	int slot;        /* 1-based, 0 for a warm-up */
-	int round;       /* 1-based */
-	int position;    /* 1-based, 0 for a warm-up */
-	int target;      /* index */
-	int replica;     /* 0-based */
-	int start;       /* 1-based start of the targets (0: not known, the one-at-a-time path) */
-	int group;       /* side-by-side group (0: alone) */
-	int member;      /* 0-based place in its side-by-side runs (a group's, or a side-by-side
-	                  * warm-up's): only the first (0, as a run alone) collects what they share */
-	int seq;         /* > 0: the study_runs.seq to write (a group's members, set before the
-	                  * fork); 0: the next one */
-	int warmup;      /* 1: not compared */
-	int since_start; /* 1: first run after the start; 0: not started by the study */
+	int slot;     /* 1-based, 0 for a warm-up */
+	int round;    /* 1-based */
+	int position; /* 1-based, 0 for a warm-up */
+	int target;   /* index */
+	int replica;  /* 0-based */
+	int start;    /* 1-based start of the targets (0: not known, the one-at-a-time path) */
+	int group;    /* side-by-side group (0: alone) */
+	int member;   /* 0-based place in its side-by-side runs (a group's, or a side-by-side
+	               * warm-up's): only the first (0, as a run alone) collects what they share */
+	int64_t start_at_ms; /* > 0: the wall-clock instant its load starts (a group's) */
+	int seq;             /* > 0: the study_runs.seq to write (a group's members, set before the
+	                      * fork); 0: the next one */
+	int warmup;          /* 1: not compared */
+	int since_start;     /* 1: first run after the start; 0: not started by the study */
 };
 
 struct ctx {
@@ -50,7 +51,7 @@ struct ctx {
 	const struct study_run_opts *o;       /* the command's options */
 	sqlite3 *db;                          /* the study's own connection */
 	int64_t study_id;                     /* studies.id */
-	struct tstate t[STUDY_MAX_INSTANCES]; /* per instance (target x replicas + replica) */
+	struct tstate t[STUDY_MAX_INSTANCES]; /* per instance (study_instance) */
 	int seq;                              /* last study_runs.seq written */
 	struct tag tag;                       /* the run being made */
 	int64_t run_id;                       /* the last run made (tag_run) */
@@ -64,8 +65,8 @@ struct ctx {
 };
 
 /* The target and replica of instance i. */
-#define SR_TARGET(c, i)  ((i) / (c)->st->replicas)
-#define SR_REPLICA(c, i) ((i) % (c)->st->replicas)
+#define SR_TARGET(c, i)  ((c)->st->inst_target[i])
+#define SR_REPLICA(c, i) ((c)->st->inst_replica[i])
 
 /* study_cmd.c: /metrics shows the study as it stands now (when served). */
 void sr_publish(struct ctx *c);

@@ -27,7 +27,7 @@ static int tag_run(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t err
 {
 	struct ctx *c = arg;
 	const struct tag *g = &c->tag;
-	const struct tstate *s = &c->t[g->target * c->st->replicas + g->replica];
+	const struct tstate *s = &c->t[study_instance(c->st, g->target, g->replica)];
 	sqlite3_stmt *q = NULL;
 	int rc;
 
@@ -177,7 +177,10 @@ static int record_design(struct ctx *c)
 		return -1;
 	sqlite3_bind_text(q, 1, word[st->design], -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, together, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q, 3, st->replicas);
+	int most = 1; /* the most processes of one target */
+	for (int t = 0; t < st->ntargets; t++)
+		most = st->targets[t].replicas > most ? st->targets[t].replicas : most;
+	sqlite3_bind_int(q, 3, most);
 	sqlite3_bind_int(q, 4, st->starts);
 	sqlite3_bind_text(q, 5, st->primary, -1, SQLITE_STATIC);
 	sqlite3_bind_double(q, 6, st->warmup_jit);
@@ -268,7 +271,7 @@ static int find_resume(struct ctx *c, const char *text, uint64_t *seed, char *do
 		goto done;
 	}
 	c->study_id = sqlite3_column_int64(q, 0);
-	if (strcmp((const char *)sqlite3_column_text(q, 1), text) != 0) {
+	if (strcmp(db_col_text(q, 1), text) != 0) {
 		snprintf(
 		    c->err, sizeof c->err,
 		    "study %lld '%s' was begun with another file or other --set overrides: "
@@ -277,7 +280,7 @@ static int find_resume(struct ctx *c, const char *text, uint64_t *seed, char *do
 		goto done;
 	}
 	*seed = (uint64_t)sqlite3_column_int64(q, 2);
-	if (strcmp((const char *)sqlite3_column_text(q, 3), "done") == 0) {
+	if (strcmp(db_col_text(q, 3), "done") == 0) {
 		rc = 1;
 		goto done;
 	}
@@ -386,9 +389,8 @@ static int store_cell(struct ctx *c, sqlite3_stmt *ins, const char *host,
 /* 1 when the step row q belongs to the cell g is summing. */
 static int same_cell(const struct calib_group *g, sqlite3_stmt *q)
 {
-	return g->n > 0 && !strcmp(g->scenario, (const char *)sqlite3_column_text(q, 0)) &&
-	       !strcmp(g->label, (const char *)sqlite3_column_text(q, 1)) &&
-	       !strcmp(g->kind, (const char *)sqlite3_column_text(q, 2)) &&
+	return g->n > 0 && !strcmp(g->scenario, db_col_text(q, 0)) &&
+	       !strcmp(g->label, db_col_text(q, 1)) && !strcmp(g->kind, db_col_text(q, 2)) &&
 	       g->conc == sqlite3_column_int(q, 3) && g->planned == sqlite3_column_int64(q, 4);
 }
 
@@ -396,9 +398,9 @@ static int same_cell(const struct calib_group *g, sqlite3_stmt *q)
 static void add_to_cell(struct calib_group *g, sqlite3_stmt *q, int same)
 {
 	if (!same) {
-		snprintf(g->scenario, sizeof g->scenario, "%s", sqlite3_column_text(q, 0));
-		snprintf(g->label, sizeof g->label, "%s", sqlite3_column_text(q, 1));
-		snprintf(g->kind, sizeof g->kind, "%s", sqlite3_column_text(q, 2));
+		db_col_copy(q, 0, g->scenario, sizeof g->scenario);
+		db_col_copy(q, 1, g->label, sizeof g->label);
+		db_col_copy(q, 2, g->kind, sizeof g->kind);
 		g->conc = sqlite3_column_int(q, 3);
 		g->planned = sqlite3_column_int64(q, 4);
 		g->n = 0;
@@ -514,6 +516,7 @@ int sr_one_run(struct ctx *c, int i, int sc, const struct tag *tag, int nth, int
 		fprintf(stderr, "%s: run %d/%d: round %d, position %d: %s ('%s')\n", c->o->who, nth,
 		        of, tag->round, tag->position, name, scn.name);
 	ro.db_path = c->o->db_path;
+	ro.start_at_ms = tag->start_at_ms;
 	ro.on_begin = tag_run;
 	ro.on_begin_arg = c;
 	rc = runner_run(&scn, &ro);
@@ -624,6 +627,8 @@ int sr_warm_done(const struct ctx *c, int i)
 		need = 2; /* two runs to compare */
 	if (s->warm < need)
 		return 0;
+	if (need == 0)
+		return 1; /* no warm-up asked: the JIT's quiet extends warm-ups, never adds one */
 	return s->warm >= st->warmup_max || s->steady ||
 	       !(st->warmup_steady > 0 || st->warmup_jit > 0);
 }

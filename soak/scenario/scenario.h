@@ -1,7 +1,7 @@
 /*
  * scenario — a scenario file (INI, parsed with libinih) turned into a validated plan.
  *
- * Sections and keys are listed in scenario.c's tables (and in README.md).  Every mistake
+ * Sections and keys are listed in scenario.c's tables (and in soak-scenario(5)).  Every mistake
  * is reported as `FILE:LINE: what is wrong` in err, with no partial scenario left behind:
  * unknown section or key, missing url, bad duration/range/percentage, bad PCRE2 pattern
  * (with the pattern's error offset), unknown placeholder, bad connection mode, concurrency

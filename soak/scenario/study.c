@@ -163,16 +163,6 @@ static void parse_design(struct scn_parse *p, struct study *st)
 		st->replicas = (int)v;
 	if ((e = scn_find(p, "study", "starts")) && scn_get_int(p, e, 1, STUDY_MAX_STARTS, &v) == 0)
 		st->starts = (int)v;
-	if ((st->replicas > 1 || st->starts > 1) && (e = scn_find(p, "study", "keep_running")) &&
-	    !st->keep_running)
-		scn_perr(p, e, 0,
-		         "keep_running: replicas and starts keep the targets running "
-		         "within a start");
-	if (st->replicas > 1 || st->starts > 1)
-		st->keep_running = 1;
-	if ((st->replicas > 1 || st->starts > 1) && st->nuntil > 0)
-		scn_perr(p, scn_find(p, "study", "until"), 0,
-		         "until: not with replicas or starts (yet)");
 	if ((e = scn_find(p, "study", "primary"))) {
 		char err[256];
 		if (study_until_fig(e->value, err, sizeof err) < 0)
@@ -291,6 +281,9 @@ static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
 			scn_perr(p, e, 0, "cpus: %s", err);
 		t->cpus = scn_dup(p, e->value);
 	}
+	t->replicas = st->replicas;
+	if ((e = scn_find(p, sec, "replicas")) && scn_get_int(p, e, 1, STUDY_MAX_REPLICAS, &v) == 0)
+		t->replicas = (int)v;
 	for (int i = 0; i < p->nents && !p->failed; i++) {
 		e = &p->ents[i];
 		if (strcmp(e->section, sec) || strcmp(e->key, "set"))
@@ -331,10 +324,40 @@ static void parse_targets(struct scn_parse *p, struct study *st)
 	}
 }
 
+/* The instances (each target's processes), and what several of them, or several starts,
+ * imply: the targets kept running within a start, no sequential rounds. */
+static void instances(struct scn_parse *p, struct study *st)
+{
+	struct scn_entry *e;
+
+	st->ninst = 0;
+	for (int t = 0; t < st->ntargets; t++)
+		for (int r = 0; r < st->targets[t].replicas; r++) {
+			if (st->ninst == STUDY_MAX_INSTANCES) {
+				scn_perr(p, NULL, st->targets[t].line,
+				         "more than %d processes in all", STUDY_MAX_INSTANCES);
+				return;
+			}
+			st->inst_target[st->ninst] = t;
+			st->inst_replica[st->ninst++] = r;
+		}
+	if (st->ninst == st->ntargets && st->starts == 1)
+		return;
+	if ((e = scn_find(p, "study", "keep_running")) && !st->keep_running)
+		scn_perr(p, e, 0,
+		         "keep_running: replicas and starts keep the targets running "
+		         "within a start");
+	st->keep_running = 1;
+	if (st->nuntil > 0)
+		scn_perr(p, scn_find(p, "study", "until"), 0,
+		         "until: not with replicas or starts (yet)");
+}
+
 static void validate(struct scn_parse *p, struct study *st)
 {
 	if (p->failed)
 		return;
+	instances(p, st);
 	if (st->ntargets == 0) {
 		scn_perr(p, NULL, p->line > 0 ? p->line : 1,
 		         "no [target.NAME] section: a study needs at least one target");
@@ -440,6 +463,7 @@ void study_release(struct study *st)
 	}
 	free(st->before_each);
 	free(st->before_each_shown);
+	free(st->until_text);
 	free(st->name);
 	free(st->file);
 	free(st->text);
@@ -455,7 +479,15 @@ int study_nslots(const struct study *st)
 
 int study_ninstances(const struct study *st)
 {
-	return st->ntargets * (st->replicas > 0 ? st->replicas : 1);
+	return st->ninst;
+}
+
+int study_instance(const struct study *st, int t, int r)
+{
+	for (int i = 0; i < st->ninst; i++)
+		if (st->inst_target[i] == t && st->inst_replica[i] == r)
+			return i;
+	return -1;
 }
 
 void study_resolve_design(struct study *st, const double *rates)
@@ -473,7 +505,7 @@ int study_grouped(const struct study *st)
 
 	for (int i = 0; i < st->nscenarios; i++)
 		together |= st->together[i];
-	return together || st->replicas > 1 || st->starts > 1;
+	return together || st->ninst > st->ntargets || st->starts > 1;
 }
 
 /* splitmix64: a small, well-mixed generator whose sequence a seed fixes everywhere. */
@@ -501,35 +533,44 @@ static void round_order(const struct study *st, int r, uint64_t *rng, int *order
 
 void study_schedule(const struct study *st, uint64_t seed, struct study_slot *out)
 {
-	int order[STUDY_MAX_INSTANCES], k = 0, n = study_ninstances(st), group = 0;
-	int reps = st->replicas > 0 ? st->replicas : 1;
+	int order[STUDY_MAX_INSTANCES], k = 0, n = study_ninstances(st), group = 0, ntog = 0;
 	uint64_t rng = seed;
 
-	for (int r = 1; r <= st->rounds * st->starts; r++) {
-		int pos = 1, start = (r - 1) / st->rounds + 1;
-		round_order(st, r, &rng, order, n);
-		for (int i = 0; i < n; i++)
-			for (int sc = 0; sc < st->nscenarios; sc++)
+	for (int sc = 0; sc < st->nscenarios; sc++)
+		ntog += st->together[sc] != 0;
+	for (int s = 0; s < st->starts; s++) {
+		/* Each start measures its side-by-side groups first, right after its warm-up (at
+		 * their load), then its one-at-a-time runs: a saturated capacity run wakes a JIT
+		 * that the fixed rate had let go quiet. */
+		for (int r = s * st->rounds + 1; r <= (s + 1) * st->rounds; r++)
+			for (int sc = 0, pos = 1; sc < st->nscenarios; sc++) {
 				if (!st->together[sc])
-					out[k++] = (struct study_slot){.round = r,
-					                               .position = pos++,
-					                               .target = order[i] / reps,
-					                               .replica = order[i] % reps,
-					                               .scenario = sc,
-					                               .start = start};
-		for (int sc = 0; sc < st->nscenarios; sc++) {
-			if (!st->together[sc])
-				continue;
-			group++;
+					continue;
+				group++;
+				for (int i = 0; i < n; i++)
+					out[k++] =
+					    (struct study_slot){.round = r,
+					                        .position = pos,
+					                        .target = st->inst_target[i],
+					                        .replica = st->inst_replica[i],
+					                        .scenario = sc,
+					                        .start = s + 1,
+					                        .group = group};
+				pos++;
+			}
+		for (int r = s * st->rounds + 1; r <= (s + 1) * st->rounds; r++) {
+			int pos = ntog + 1;
+			round_order(st, r, &rng, order, n);
 			for (int i = 0; i < n; i++)
-				out[k++] = (struct study_slot){.round = r,
-				                               .position = pos,
-				                               .target = i / reps,
-				                               .replica = i % reps,
-				                               .scenario = sc,
-				                               .start = start,
-				                               .group = group};
-			pos++;
+				for (int sc = 0; sc < st->nscenarios; sc++)
+					if (!st->together[sc])
+						out[k++] = (struct study_slot){
+						    .round = r,
+						    .position = pos++,
+						    .target = st->inst_target[order[i]],
+						    .replica = st->inst_replica[order[i]],
+						    .scenario = sc,
+						    .start = s + 1};
 		}
 	}
 }
@@ -782,8 +823,18 @@ static void print_design(const struct study *st, FILE *f)
 		fprintf(f, "%s scenario %d %s", i ? ";" : "", i + 1,
 		        st->together[i] ? "side by side (every instance in the same seconds)"
 		                        : "one at a time");
-	if (st->replicas > 1)
-		fprintf(f, "; %d processes of each target at once (replicas)", st->replicas);
+	if (st->ninst > st->ntargets) {
+		int same = 1;
+		for (int t = 1; t < st->ntargets; t++)
+			same &= st->targets[t].replicas == st->targets[0].replicas;
+		if (same)
+			fprintf(f, "; %d processes of each target at once (replicas)",
+			        st->targets[0].replicas);
+		else
+			for (int t = 0; t < st->ntargets; t++)
+				fprintf(f, "%s%s %d", t ? ", " : "; processes at once (replicas): ",
+				        st->targets[t].name, st->targets[t].replicas);
+	}
 	if (st->starts > 1)
 		fprintf(f, "; the targets started %d times, %d round%s each", st->starts,
 		        st->rounds, st->rounds == 1 ? "" : "s");
@@ -894,10 +945,13 @@ static int64_t print_schedule(const struct study *st, const struct scenario *scn
 	for (int i = 0; i < nslots; i++) {
 		const struct study_slot *s = &slots[i];
 		char rep[16] = "";
-		if (st->replicas > 1)
+		if (st->targets[s->target].replicas > 1)
 			snprintf(rep, sizeof rep, "#%d", s->replica + 1);
-		if (s->position == 1 && (i == 0 || slots[i - 1].round != s->round))
-			fprintf(f, "  round %d:", s->round);
+		/* A line per round and kind: a start's groups come before its runs alone. */
+		int head = i == 0 || slots[i - 1].round != s->round ||
+		           (slots[i - 1].group != 0) != (s->group != 0);
+		if (head)
+			fprintf(f, "  round %d%s:", s->round, s->group ? ", side by side" : "");
 		if (s->group && (i == 0 || slots[i - 1].group != s->group))
 			fprintf(f, " [");
 		if (st->order == STUDY_RANDOM && !st->has_seed && !s->group)
@@ -908,7 +962,8 @@ static int64_t print_schedule(const struct study *st, const struct scenario *scn
 			fprintf(f, " %s%s", st->targets[s->target].name, rep);
 		if (s->group && (i + 1 == nslots || slots[i + 1].group != s->group))
 			fprintf(f, " ]");
-		if (i + 1 == nslots || slots[i + 1].round != s->round)
+		if (i + 1 == nslots || slots[i + 1].round != s->round ||
+		    (slots[i + 1].group != 0) != (s->group != 0))
 			fputc('\n', f);
 	}
 	for (int i = 0; i < nslots; i++)

@@ -100,6 +100,8 @@ struct study_target {
 	int nsets;                  /* entries in sets */
 	char *cpus;                 /* placement: CPU list of its start command and app
 	                             * processes (collect.app.cpus of its runs), or NULL */
+	int replicas;               /* its processes at once (its section's replicas, else the
+	                             * study's) */
 	int line;                   /* of the section header, for messages */
 };
 
@@ -135,10 +137,13 @@ struct study {
 	int together[STUDY_MAX_SCENARIOS]; /* per scenario: 1 side by side, 0 one at a time
 	                                    * (study_resolve_design) */
 	int replicas;                      /* processes of each target at once (>= 1) */
-	int starts;                 /* times the targets are started (>= 1): rounds per start */
-	char primary[80];           /* the figure the verdict leads with ("cpu.app"), or "" */
-	int keep_running;           /* 1: start all at the beginning, stop at the end */
-	int64_t command_timeout_ms; /* start, stop and before_each each get this */
+	int starts;       /* times the targets are started (>= 1): rounds per start */
+	char primary[80]; /* the figure the verdict leads with ("cpu.app"), or "" */
+	int ninst;        /* instances: every target's processes, in target order */
+	int inst_target[STUDY_MAX_INSTANCES];  /* instance i's target ... */
+	int inst_replica[STUDY_MAX_INSTANCES]; /* ... and 0-based replica */
+	int keep_running;                      /* 1: start all at the beginning, stop at the end */
+	int64_t command_timeout_ms;            /* start, stop and before_each each get this */
 	struct study_until until[STUDY_MAX_UNTIL];      /* sequential: the precision to run until */
 	int nuntil;                                     /* entries in until (0: fixed rounds) */
 	char *until_text;                               /* its text as given, or NULL */
@@ -173,9 +178,11 @@ int study_nslots(const struct study *st);
 /* Sets st->together from the scenarios' models (rates[i]: scenario i's fixed rate as a
  * target would run it, 0 for the closed model) and the design: side by side where it fits. */
 void study_resolve_design(struct study *st, const double *rates);
-/* Instances (processes run at once): targets x replicas; instance i is target
- * i / replicas, replica i % replicas. */
+/* Instances (processes run at once): each target's replicas, in target order
+ * (st->inst_target, st->inst_replica). */
 int study_ninstances(const struct study *st);
+/* The instance of target t's replica r (0-based), or -1. */
+int study_instance(const struct study *st, int t, int r);
 /* 1 when the study runs anything side by side, or more than one start or replica: its
  * runs are carried out start by start (run/study_run.c's grouped path). */
 int study_grouped(const struct study *st);

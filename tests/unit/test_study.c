@@ -228,8 +228,8 @@ static void interleaved_schedule(void **state)
 	study_release(&st);
 }
 
-/* Two starts of two replicas of a and b: per start and round, the one-at-a-time scenario's
- * instances alone (interleaved), then the fixed-rate one's as one group. */
+/* Two starts of two replicas of a and b: per start, the fixed-rate scenario's groups (one a
+ * round), then per round the one-at-a-time scenario's instances alone (interleaved). */
 static void grouped_schedule(void **state)
 {
 	struct study st;
@@ -258,9 +258,32 @@ static void grouped_schedule(void **state)
 		if (s[i].group)
 			assert_int_equal(s[i].group, s[i].round);
 	}
-	assert_string_equal(got, "a1a2b1b2a1ga2gb1gb2g b2b1a2a1a1ga2gb1gb2g "
-	                         "a1a2b1b2a1ga2gb1gb2g b2b1a2a1a1ga2gb1gb2g");
+	/* Each start: its groups first (right after its warm-up), then its runs alone. */
+	assert_string_equal(got, "a1ga2gb1gb2g a1ga2gb1gb2g a1a2b1b2 b2b1a2a1 "
+	                         "a1ga2gb1gb2g a1ga2gb1gb2g a1a2b1b2 b2b1a2a1");
+	study_release(&st);
+	/* A target's own replicas: b runs one process beside a's two. */
+	assert_int_equal(parse(&st,
+	                       "[study]\nscenario = cap.ini\nscenario = rate.ini\nrounds = 1\n"
+	                       "replicas = 2\n[target.a]\nurl = http://x/\n"
+	                       "[target.b]\nurl = http://x/\nreplicas = 1\n",
+	                       err, sizeof err),
+	                 0);
+	rates[1] = 600;
+	study_resolve_design(&st, rates);
+	assert_int_equal(study_ninstances(&st), 3);
+	assert_int_equal(study_instance(&st, 1, 0), 2);
+	assert_int_equal(study_instance(&st, 1, 1), -1);
+	study_schedule(&st, 0, s);
+	got[0] = '\0';
+	for (int i = 0; i < study_nslots(&st); i++) {
+		size_t n = strlen(got);
+		snprintf(got + n, sizeof got - n, "%s%d%s", st.targets[s[i].target].name,
+		         s[i].replica + 1, s[i].group ? "g" : "");
+	}
+	assert_string_equal(got, "a1ga2gb1ga1a2b1");
 	/* Closed scenarios only, or an explicit one-at-a-time design: no groups. */
+	rates[1] = 0;
 	rates[1] = 0;
 	study_resolve_design(&st, rates);
 	assert_int_equal(st.together[1], 0);

@@ -72,15 +72,20 @@ int rpt_groups_of(const struct report *r, const struct rpt_cell *a, const struct
 	}
 	if (study < 0)
 		return 0;
+	/* A group that lost a side (its runs had no steady state) pairs nothing. */
+	int full = 0;
 	for (int k = 0; k < ng; k++)
-		if (!group_has_both(r, a, b, study, groups[k]))
-			return 0;
+		full += group_has_both(r, a, b, study, groups[k]);
+	if (full == 0)
+		return 0;
 	g->starts = ns;
 	g->procs[0] = np[0];
 	g->procs[1] = np[1];
-	g->groups = ng;
+	g->groups = full;
+	/* Replicas of one side alone measure how processes of one server differ: their spread
+	 * stands for both sides' (a target run as one process beside one run as three). */
 	g->unit = ns >= 2                    ? RPT_GU_STARTS
-	          : np[0] >= 2 && np[1] >= 2 ? RPT_GU_REPLICAS
+	          : np[0] >= 2 || np[1] >= 2 ? RPT_GU_REPLICAS
 	                                     : RPT_GU_PAIR;
 	return 1;
 }
@@ -95,7 +100,7 @@ static int values(const struct report *r, const struct rpt_cell *a, const struct
 	for (int i = 0; i < r->nruns; i++) {
 		int s = side_of(r, i, a, b);
 		double se, secs, over;
-		if (s < 0)
+		if (s < 0 || !group_has_both(r, a, b, r->runs[i].study, r->runs[i].grp))
 			continue;
 		rpt_run_fig(r, &r->runs[i], s ? b : a, f, &x[n], &se, &secs, &over);
 		if (isnan(x[n]))

@@ -187,3 +187,14 @@ void rpt_mem_by_kind(struct rpt_mem *m, struct rpt_memkinds *k)
 		k->by = RPT_MEMK_FILE;
 	}
 }
+
+void rpt_mem_judge(struct rpt_mem *m, struct rpt_memkinds *k, const struct rpt_vpoint *p, size_t n,
+                   double limit_mb, struct rpt_vpoint *const kp[RPT_MEMK_N], size_t kn,
+                   double min_hours)
+{
+	rpt_mem_analyze(p, n, limit_mb, min_hours, m);
+	/* No limit for a kind: its growth is judged first, its bound weighed by kind. */
+	for (int j = 0; j < RPT_MEMK_N && k->has; j++)
+		rpt_mem_analyze(kp[j], kn, 0, min_hours, &k->k[j]);
+	rpt_mem_by_kind(m, k);
+}

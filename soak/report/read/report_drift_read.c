@@ -294,34 +294,6 @@ static int process_cpu(const struct rpt_source *src)
 	       !(n > 5 && strcmp(src->name + n - 5, ":host") == 0);
 }
 
-/* Why memory never makes the drift verdict (report_drift.c), which is about the service:
- * the memory verdict judges it on its own (a cache filling, a leak, growth that levels
- * off), and the sentence names it beside the verdict with that verdict. */
-static void memory_apart(const struct rpt_source *src, struct rpt_drift_metric *m)
-{
-	const struct rpt_memkinds *k = &src->kinds;
-
-	if (src->gc_events)
-		snprintf(m->why_not, sizeof m->why_not, "memory is judged on its own (GC log: %s)",
-		         gca_memory_text(src->gc.memory));
-	else if (src->mem.verdict == RPT_MEM_FILLING)
-		snprintf(m->why_not, sizeof m->why_not,
-		         "memory is judged on its own (a cache filling: %.0f of %.0f MB)",
-		         k->k[RPT_MEMK_SHARED].level_mb,
-		         isfinite(k->shared_bound_mb) ? k->shared_bound_mb : k->shared_buffers_mb);
-	else
-		snprintf(m->why_not, sizeof m->why_not, "memory is judged on its own (%s%s%s%s)",
-		         src->mem.verdict == RPT_MEM_UNKNOWN ? "too short to judge"
-		                                             : rpt_mem_name(src->mem.verdict),
-		         k->by >= 0 ? ": " : "",
-		         k->by >= 0 ? rpt_memk_name((enum rpt_memk)k->by) : "",
-		         k->by >= 0 ? " memory" : "");
-	/* levels_off, at_limit: words in a sentence */
-	for (char *c = m->why_not; *c; c++)
-		if (*c == '_')
-			*c = ' ';
-}
-
 /* Why GC time and pauses are shown beside the verdict, not in it: what they cost the
  * service is in its latency and its CPU per request, which count. */
 static void gc_apart(struct rpt_drift_metric *m)
@@ -369,7 +341,8 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 			    source_obs(rd, q[1], run, s, iv, b, 1, &vb, &fb) < 0 ||
 			    !(m = add_metric(rd, c, RPT_DK_MEM, src->name, fa, fb)))
 				goto done;
-			memory_apart(src, m);
+			/* Never counted (report_drift.c): the sentence gives its own verdict. */
+			m->src = src;
 			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
 		}
 		if (src->gc_events) {

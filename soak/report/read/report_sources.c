@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "db.h"
 #include "report_gaps.h"
 #include "report_read.h"
@@ -81,8 +82,7 @@ static int find_sources(struct reader *rd, struct rpt_run *run)
 			return -1;
 		bind_run(q, run);
 		while (rc == 0 && (step = sqlite3_step(q)) == SQLITE_ROW) {
-			struct rpt_source *s =
-			    source(rd, run, (const char *)sqlite3_column_text(q, 1));
+			struct rpt_source *s = source(rd, run, db_col_text(q, 1));
 			if (!s)
 				rc = -1;
 			else if (k == 0)
@@ -150,20 +150,13 @@ static int read_points(struct reader *rd, sqlite3_stmt *q, const struct rpt_run 
 	*out = NULL;
 	*n = 0;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n == cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			struct rpt_vpoint *p;
-			if (*n >= RPT_MAX_INTERVALS * 4UL) {
-				snprintf(rd->err, rd->errlen, "run %lld: too many samples",
-				         (long long)run->id);
-				return -1;
-			}
-			p = realloc(*out, nc * sizeof *p);
-			if (!p)
-				return rpt_rd_oom(rd);
-			*out = p;
-			cap = nc;
+		if (*n == cap && *n >= RPT_MAX_INTERVALS * 4UL) {
+			snprintf(rd->err, rd->errlen, "run %lld: too many samples",
+			         (long long)run->id);
+			return -1;
 		}
+		if (buf_grow(out, &cap, *n + 1, sizeof **out, 256) < 0)
+			return rpt_rd_oom(rd);
 		(*out)[*n].t_s = (double)(sqlite3_column_int64(q, 0) - run->started_ms) / 1000.0;
 		(*out)[*n].v = sqlite3_column_double(q, 1);
 		(*n)++;
@@ -296,19 +289,20 @@ static int read_bounds(struct reader *rd, const struct rpt_run *run, struct rpt_
 	return 0;
 }
 
-/* Memory by kind (rpt_memkind): each kind's measured-window samples judged like the whole,
- * and the bounds; nothing when the collector recorded no kinds. */
-static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_source *src)
+/* Memory by kind (rpt_memkind): each kind's measured-window samples into pts[j][0..*n)
+ * (allocated), and the bounds; k->has 0 when the collector recorded no kinds. */
+static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_source *src,
+                      struct rpt_vpoint *pts[RPT_MEMK_N], size_t *n)
 {
 	struct rpt_memkinds *k = &src->kinds;
-	struct rpt_vpoint *pts[RPT_MEMK_N] = {NULL};
 	sqlite3_stmt *q = NULL;
-	size_t n[RPT_MEMK_N] = {0}, cap = 0;
+	size_t cap = 0;
 	int rc = -1, step;
 
 	memset(k, 0, sizeof *k);
 	k->by = -1;
 	k->shared_bound_mb = k->shared_buffers_mb = k->heap_max_mb = k->req_per_h = NAN;
+	*n = 0;
 	if (prepare_source(rd, &q,
 	                   "SELECT t_ms, private_mb, shared_mb, file_mb FROM rpt_memkind WHERE "
 	                   "source = ?4 AND " IN_RUN " ORDER BY t_ms",
@@ -319,7 +313,7 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 		k->has = 1;
 		if (!in_any_window(run, t))
 			continue;
-		if (n[0] == cap) {
+		if (*n == cap) {
 			cap = cap ? cap * 2 : 256;
 			for (int j = 0; j < RPT_MEMK_N; j++) {
 				struct rpt_vpoint *p = realloc(pts[j], cap * sizeof *p);
@@ -331,9 +325,10 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 			}
 		}
 		for (int j = 0; j < RPT_MEMK_N; j++) {
-			pts[j][n[j]].t_s = t;
-			pts[j][n[j]++].v = sqlite3_column_double(q, 1 + j);
+			pts[j][*n].t_s = t;
+			pts[j][*n].v = sqlite3_column_double(q, 1 + j);
 		}
+		(*n)++;
 	}
 	if (step != SQLITE_DONE) {
 		db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
@@ -341,15 +336,10 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 	}
 	if (k->has && read_bounds(rd, run, src) < 0)
 		goto done;
-	/* No limit: a kind's growth is judged first; the bound is weighed by rpt_mem_by_kind. */
-	for (int j = 0; j < RPT_MEMK_N && k->has; j++)
-		rpt_mem_analyze(pts[j], n[j], 0, min_hours(rd), &k->k[j]);
 	k->req_per_h = run->f.tps > 0 ? run->f.tps * (1 - run->f.error_pct / 100) * 3600 : NAN;
 	rc = 0;
 done:
 	sqlite3_finalize(q);
-	for (int j = 0; j < RPT_MEMK_N; j++)
-		free(pts[j]);
 	return rc;
 }
 
@@ -357,9 +347,9 @@ done:
 static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *src)
 {
 	sqlite3_stmt *q = NULL;
-	struct rpt_vpoint *all = NULL, *win = NULL;
+	struct rpt_vpoint *all = NULL, *win = NULL, *kpts[RPT_MEMK_N] = {NULL};
 	double *x = NULL, *y = NULL, sum = 0, first = NAN, last = NAN, limit;
-	size_t n = 0, m = 0;
+	size_t n = 0, m = 0, kn = 0;
 	int rc = -1;
 
 	if (prepare_source(rd, &q,
@@ -392,10 +382,9 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 	}
 	if (read_limit(rd, run, src->name, "mem_limit_kb", &limit) < 0)
 		goto done;
-	rpt_mem_analyze(win, m, limit, min_hours(rd), &src->mem);
-	if (read_kinds(rd, run, src) < 0)
+	if (read_kinds(rd, run, src, kpts, &kn) < 0)
 		goto done;
-	rpt_mem_by_kind(&src->mem, &src->kinds);
+	rpt_mem_judge(&src->mem, &src->kinds, win, m, limit, kpts, kn, min_hours(rd));
 	src->has_rss = n > 0;
 	src->rss_mean_mb = m ? sum / (double)m : NAN;
 	src->rss_hours = m ? (last - first) / 3600.0 : 0;
@@ -411,6 +400,8 @@ done:
 	free(win);
 	free(x);
 	free(y);
+	for (int j = 0; j < RPT_MEMK_N; j++)
+		free(kpts[j]);
 	return rc;
 }
 
@@ -443,29 +434,23 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 		int kind;
 		if (rpt_in_gap(run, sqlite3_column_int64(q, 0)))
 			continue; /* a resumed run's time without load */
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 1024;
-			if (n >= RPT_MAX_INTERVALS * 4UL) {
-				snprintf(rd->err, rd->errlen, "run %lld: too many GC events",
-				         (long long)run->id);
-				goto done;
-			}
-			struct gcp_event *p = realloc(ev, nc * sizeof *p);
-			if (!p) {
-				rpt_rd_oom(rd);
-				goto done;
-			}
-			ev = p;
-			cap = nc;
+		if (n == cap && n >= RPT_MAX_INTERVALS * 4UL) {
+			snprintf(rd->err, rd->errlen, "run %lld: too many GC events",
+			         (long long)run->id);
+			goto done;
+		}
+		if (buf_grow(&ev, &cap, n + 1, sizeof *ev, 1024) < 0) {
+			rpt_rd_oom(rd);
+			goto done;
 		}
 		e = &ev[n++];
 		gcp_event_clear(e);
 		e->t_ms = sqlite3_column_int64(q, 0);
 		e->uptime_ms = col_kb(q, 1);
 		e->gc_id = col_kb(q, 2);
-		kind = gcp_kind_parse((const char *)sqlite3_column_text(q, 3));
+		kind = gcp_kind_parse(db_col_text(q, 3));
 		e->kind = kind < 0 ? GCP_OTHER : (enum gcp_kind)kind;
-		snprintf(e->cause, sizeof e->cause, "%s", (const char *)sqlite3_column_text(q, 4));
+		db_col_copy(q, 4, e->cause, sizeof e->cause);
 		e->pause_us = sqlite3_column_int64(q, 5);
 		e->conc_us = col_kb(q, 6);
 		int64_t *figs[] = {&e->heap_before_kb,  &e->heap_after_kb,  &e->heap_total_kb,

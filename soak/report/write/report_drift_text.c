@@ -68,6 +68,34 @@ static const char *parts(const struct rpt_drift_cmp *c)
 	return c->hours ? "from hour 1 to the last hour" : "from the first third to the last";
 }
 
+/* Why memory never makes the drift verdict, which is about the service: the memory
+ * verdict judges it on its own (a cache filling, a leak, growth that levels off). */
+static void memory_apart(struct sbuf *b, const struct rpt_source *src)
+{
+	const struct rpt_memkinds *k = &src->kinds;
+	char v[32];
+
+	/* levels_off, at_limit: words in a sentence */
+	snprintf(v, sizeof v, "%s", rpt_mem_name(src->mem.verdict));
+	for (char *c = v; *c; c++)
+		if (*c == '_')
+			*c = ' ';
+	rpt_sb_printf(b, "memory is judged on its own (");
+	if (src->gc_events)
+		rpt_sb_printf(b, "GC log: %s", gca_memory_text(src->gc.memory));
+	else if (src->mem.verdict == RPT_MEM_FILLING)
+		rpt_sb_printf(b, "a cache filling: %.0f of %.0f MB", k->k[RPT_MEMK_SHARED].level_mb,
+		              isfinite(k->shared_bound_mb) ? k->shared_bound_mb
+		                                           : k->shared_buffers_mb);
+	else if (src->mem.verdict == RPT_MEM_UNKNOWN)
+		rpt_sb_printf(b, "too short to judge");
+	else if (k->by >= 0)
+		rpt_sb_printf(b, "%s: %s memory", v, rpt_memk_name((enum rpt_memk)k->by));
+	else
+		rpt_sb_printf(b, "%s", v);
+	rpt_sb_printf(b, ")");
+}
+
 /* What moved but never counts (memory, GC): said beside the verdict, with why. */
 static void uncounted(struct sbuf *b, const struct rpt_drift *d)
 {
@@ -78,7 +106,11 @@ static void uncounted(struct sbuf *b, const struct rpt_drift *d)
 				continue;
 			rpt_sb_printf(b, "; ");
 			metric_phrase(b, m, 1);
-			rpt_sb_printf(b, " %s, not counted: %s", parts(&d->cmp[i]), m->why_not);
+			rpt_sb_printf(b, " %s, not counted: ", parts(&d->cmp[i]));
+			if (m->kind == RPT_DK_MEM && m->src)
+				memory_apart(b, m->src);
+			else
+				rpt_sb_printf(b, "%s", m->why_not);
 		}
 }
 

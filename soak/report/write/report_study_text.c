@@ -23,8 +23,12 @@ static void rounds_seen(const struct report *r, int si, struct sbuf *b)
 				if (run->study != si || run->warmup || run->round != round ||
 				    run->position != pos || !run->compared)
 					continue;
+				/* A side-by-side group: its runs at once, in brackets. */
 				rpt_sb_printf(b, "%s%s", any ? " " : (shown ? "; " : ""),
-				              r->labels[run->label].name);
+				              run->grp ? "[all at once]"
+				                       : r->labels[run->label].name);
+				if (!run->grp && r->studies[si].replicas > 1)
+					rpt_sb_printf(b, "#%d", run->replica);
 				any = 1;
 				break;
 			}
@@ -160,11 +164,39 @@ static void placement_clause(const struct report *r, int si, struct sbuf *b)
 	rpt_sb_printf(b, ". ");
 }
 
+/* How many processes each label ran at once (its runs' replicas). */
+static void processes_clause(const struct report *r, int si, struct sbuf *b)
+{
+	int k[RPT_MAX_LABELS] = {0}, same = 1, first = -1;
+
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].study == si && r->runs[i].label < RPT_MAX_LABELS &&
+		    r->runs[i].replica > k[r->runs[i].label])
+			k[r->runs[i].label] = r->runs[i].replica;
+	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++)
+		if (k[l]) {
+			same &= first < 0 || k[l] == first;
+			first = first < 0 ? k[l] : first;
+		}
+	if (same) {
+		rpt_sb_printf(b, "Each target ran %d processes at once (replicas). ", first);
+		return;
+	}
+	rpt_sb_printf(b, "Processes at once (replicas): ");
+	for (int l = 0, said = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++)
+		if (k[l])
+			rpt_sb_printf(b, "%s%s %d", said++ ? ", " : "", r->labels[l].name, k[l]);
+	rpt_sb_printf(b, ". ");
+}
+
 /* The design: which scenarios ran side by side and why, the processes and the starts. */
 static void design_clause(const struct report *r, int si, struct sbuf *b)
 {
 	const struct rpt_study *st = &r->studies[si];
-	int together = strchr(st->together, '1') != NULL;
+	int together = 0;
+
+	for (const char *c = st->together; *c; c++)
+		together += *c == '1';
 
 	if (together)
 		rpt_sb_printf(b,
@@ -174,10 +206,10 @@ static void design_clause(const struct report *r, int si, struct sbuf *b)
 		              "differences)%s; the others one at a time (a saturated server's "
 		              "capacity is measured alone: servers saturated together would split "
 		              "the CPUs by the scheduler, not by their efficiency). ",
-		              strchr(st->together, ',') ? "s" : "",
+		              together > 1 ? "s" : "",
 		              !strcmp(st->design, "auto") ? ", as design = auto chooses" : "");
 	if (st->replicas > 1)
-		rpt_sb_printf(b, "Each target ran %d processes at once (replicas). ", st->replicas);
+		processes_clause(r, si, b);
 	if (st->starts > 1)
 		rpt_sb_printf(b,
 		              "The targets were started %d times, each start warmed up, then "
@@ -263,6 +295,7 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		rpt_sb_printf(&b, ")");
 	}
 	rpt_sb_printf(&b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", scen);
+	design_clause(r, si, &b);
 	if (*st->before_each)
 		rpt_sb_printf(&b, "Before every run: `%s`. ", st->before_each);
 	else
@@ -275,7 +308,6 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		              st->keep_running
 		                  ? "were kept running for the whole study"
 		                  : "were started before and stopped after each of their runs");
-	design_clause(r, si, &b);
 	if (st->warmup_jit > 0 && jit_seen(r, si))
 		jit_clause(r, si, &b);
 	else if (st->warmup_steady > 0)
