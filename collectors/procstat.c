@@ -1,7 +1,8 @@
 /*
  * soak-procstat — samples /proc into the `samples` table of a soak database: a process
- * set (a pid, a pidfile, or a PCRE2 pattern over command lines, all members summed)
- * and/or the host, every --every, one transaction per round.  Changes of the set go to
+ * set (a pid, a pidfile, or a PCRE2 pattern over command lines, all members summed; its
+ * memory also by kind, with the bounds of its growth: procstat_mem.h) and/or the host,
+ * every --every, one transaction per round.  Changes of the set go to
  * `events` (procs_changed, procs_missing, procs_found).  Started by `soak run` for each
  * [collect.*] section, or by hand on a remote host and folded in later with `soak merge`.
  *
@@ -97,6 +98,9 @@ static void usage(FILE *f)
 	    "  majflt_ps ctxsw_vol_ps ctxsw_invol_ps read_bps write_bps (rates need two rounds)\n"
 	    "  thr_app_pct thr_jit_pct thr_gc_pct thr_vm_pct: a JVM's CPU by thread class (its\n"
 	    "  application, JIT compiler, GC and VM threads, from each thread's schedstat)\n"
+	    "  by kind: pss_anon_kb pss_shmem_kb pss_file_kb rss_anon_kb rss_shmem_kb rss_file_kb\n"
+	    "  bounds: shmem_mapped_kb (shared memory the set maps) shared_buffers_kb (a\n"
+	    "  PostgreSQL postmaster's, from its configuration) heap_max_kb (a JVM's -Xmx)\n"
 	    "host metrics: cpu_user_pct cpu_sys_pct cpu_iowait_pct cpu_steal_pct cpu_idle_pct\n"
 	    "  load1 load5 load15 mem_used_kb mem_avail_kb swap_used_kb net_rx_bps net_tx_bps\n"
 	    "  (all interfaces, lo included) tcp_inuse tcp_tw\n"

@@ -135,12 +135,26 @@ static int keyed_ull(const char *text, const char *key, unsigned long long *v)
 	return -1;
 }
 
+/* The three kinds under these keys: 1 when all are there, else 0 (and *k untouched). */
+static int memkind(const char *text, const char *anon, const char *file, const char *shmem,
+                   struct procfs_memkind *k)
+{
+	struct procfs_memkind v;
+
+	if (keyed_ull(text, anon, &v.anon_kb) < 0 || keyed_ull(text, file, &v.file_kb) < 0 ||
+	    keyed_ull(text, shmem, &v.shmem_kb) < 0)
+		return 0;
+	*k = v;
+	return 1;
+}
+
 int procfs_parse_pid_status(const char *text, struct procfs_proc *p)
 {
 	if (keyed_ull(text, "voluntary_ctxt_switches:", &p->ctx_vol) < 0 ||
 	    keyed_ull(text, "nonvoluntary_ctxt_switches:", &p->ctx_invol) < 0)
 		return -1;
 	p->has_status = 1;
+	p->has_rss_k = memkind(text, "RssAnon:", "RssFile:", "RssShmem:", &p->rss_k);
 	return 0;
 }
 
@@ -158,6 +172,7 @@ int procfs_parse_pid_smaps_rollup(const char *text, struct procfs_proc *p)
 	if (keyed_ull(text, "Pss:", &p->pss_kb) < 0)
 		return -1;
 	p->has_pss = 1;
+	p->has_pss_k = memkind(text, "Pss_Anon:", "Pss_File:", "Pss_Shmem:", &p->pss_k);
 	return 0;
 }
 

@@ -15,6 +15,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Resident memory of one process by the kind of page, in KB: what only it maps (anonymous:
+ * heap, stacks, a JVM's heap), shared memory (tmpfs, SysV and anonymous shared mappings:
+ * PostgreSQL's shared buffers), and pages of files (code, mapped files: the kernel can drop
+ * them). */
+struct procfs_memkind {
+	unsigned long long anon_kb;  /* private anonymous memory */
+	unsigned long long file_kb;  /* file-backed pages */
+	unsigned long long shmem_kb; /* shared memory */
+};
+
 /* One process as /proc/PID/{stat,status,io} describe it. */
 struct procfs_proc {
 	int pid;                      /* the process id (tgid) */
@@ -36,6 +46,12 @@ struct procfs_proc {
 	unsigned long long pss_kb;    /* proportional set size (smaps_rollup): shared pages
 	                               * divided among their users, so a set's sum is honest */
 	int has_pss;                  /* pss_kb is valid */
+	struct procfs_memkind rss_k;  /* RSS by kind (status RssAnon/RssFile/RssShmem, KB) */
+	struct procfs_memkind pss_k;  /* PSS by kind (smaps_rollup Pss_Anon/_File/_Shmem, KB) */
+	int has_rss_k;                /* rss_k is valid (Linux 4.5 and later) */
+	int has_pss_k;                /* pss_k is valid (Linux 5.9 and later, readable rollup) */
+	long long heap_max_kb;        /* a JVM's -Xmx (procstat_mem.c), 0 when none */
+	long long shared_buffers_kb;  /* a PostgreSQL postmaster's shared_buffers, 0 when none */
 };
 
 /* The aggregate `cpu` line of /proc/stat, in clock ticks. */
@@ -62,7 +78,7 @@ struct procfs_sock {
 	long long tcp_tw;    /* TIME_WAIT sockets (one count for both families) */
 };
 
-#define PROCFS_MAX_METRICS 40
+#define PROCFS_MAX_METRICS 64
 
 /* One (metric, value) pair of a round. */
 struct procfs_metric {
@@ -93,11 +109,13 @@ long procfs_pread(int fd, char *buf, size_t cap, int *cut);
 /* /proc/PID/stat.  comm may hold spaces and parentheses: the fields after it are found
  * from the last ')'. */
 int procfs_parse_pid_stat(const char *text, struct procfs_proc *p);
-/* /proc/PID/status: voluntary_/nonvoluntary_ctxt_switches; sets has_status. */
+/* /proc/PID/status: voluntary_/nonvoluntary_ctxt_switches; sets has_status.  Also
+ * RssAnon, RssFile and RssShmem when all three are there (sets has_rss_k). */
 int procfs_parse_pid_status(const char *text, struct procfs_proc *p);
 /* /proc/PID/io: read_bytes, write_bytes; sets has_io. */
 int procfs_parse_pid_io(const char *text, struct procfs_proc *p);
-/* /proc/PID/smaps_rollup: Pss; sets has_pss. */
+/* /proc/PID/smaps_rollup: Pss; sets has_pss.  Also Pss_Anon, Pss_File and Pss_Shmem
+ * when all three are there (sets has_pss_k). */
 int procfs_parse_pid_smaps_rollup(const char *text, struct procfs_proc *p);
 /* /proc/stat: the first, aggregate `cpu` line. */
 int procfs_parse_stat(const char *text, struct procfs_cpu *c);

@@ -401,6 +401,19 @@ static const struct procfs_proc *find_prev(const struct pset *ps, const struct p
 	return lo < ps->nprev && same_proc(&ps->prev[lo], p) ? &ps->prev[lo] : NULL;
 }
 
+/* This round's members' memory bounds and the set's shared segments (procstat_mem.h). */
+static void mem_round(struct pset *ps)
+{
+	int fresh = 0;
+
+	for (size_t i = 0; i < ps->ncur; i++) {
+		const struct procfs_proc *q = find_prev(ps, &ps->cur[i]);
+		fresh |= q == NULL;
+		pmem_bounds(ps->procfd, &ps->cur[i], q, ps->buf, PSET_BUF_SIZE);
+	}
+	pmem_round(&ps->mem, ps->procfd, ps->cur, ps->ncur, fresh, ps->buf, PSET_BUF_SIZE);
+}
+
 static unsigned long long delta(unsigned long long now, unsigned long long before)
 {
 	return now > before ? now - before : 0;
@@ -544,6 +557,7 @@ static void emit(const struct pset *ps, double dt, struct procfs_out *out)
 		procfs_add(out, "pss_kb", pss);
 	if (any_fds)
 		procfs_add(out, "fds", fds);
+	pmem_emit(&ps->mem, ps->cur, ps->ncur, out);
 	if (dt <= 0)
 		return;
 	{
@@ -632,6 +646,7 @@ int pset_sample(struct pset *ps, int64_t now_ns, struct procfs_out *out, enum ps
 			ps->ncur++;
 	if (ps->ncur > 1)
 		qsort(ps->cur, ps->ncur, sizeof *ps->cur, cmp_proc);
+	mem_round(ps);
 
 	if (ps->have_prev && now_ns > ps->prev_ns)
 		dt = (double)(now_ns - ps->prev_ns) / 1e9;

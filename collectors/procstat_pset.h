@@ -28,6 +28,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "procstat_mem.h"
 #include "procstat_procfs.h"
 #include "procstat_threads.h"
 
@@ -100,6 +101,7 @@ struct pset {
 	int capped;               /* the PSET_MAX_PIDS warning was given */
 	unsigned round;           /* rounds sampled so far */
 	char why_empty[160];      /* why the last resolution found nothing (for details) */
+	struct pmem mem;          /* memory by kind: shared segments (procstat_mem.h) */
 };
 
 int pset_init(struct pset *ps, const struct pset_config *cfg, char *err, size_t errlen);

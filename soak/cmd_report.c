@@ -11,13 +11,14 @@
 
 #include "cmd.h"
 #include "db.h"
+#include "dur.h"
 #include "report/report.h"
 
 static void help(void)
 {
 	printf(
 	    "usage: soak report [DB...] [-o DIR] [--runs ID,...] [--label L]... [--title T]\n"
-	    "                   [--no-plots] [--junit FILE]\n"
+	    "                   [--no-plots] [--junit FILE] [--memory-window DURATION]\n"
 	    "\n"
 	    "Writes DIR/report.md, DIR/report.html (self-contained: inline CSS and SVG),\n"
 	    "DIR/summary.csv (one row per run step), DIR/report.json (tables and findings as\n"
@@ -39,6 +40,9 @@ static void help(void)
 	    "                   ended, one per threshold and step (a failure names the value\n"
 	    "                   and the limit), the drift verdict, each validity warning\n"
 	    "                   (skipped)\n"
+	    "  --memory-window DURATION  the shortest measured window whose process memory\n"
+	    "                   trend is judged (default 5m: growth over less is taken\n"
+	    "                   for warm-up; a shorter run's memory is too short to judge)\n"
 	    "\n"
 	    "The report opens with the verdict (each label against the baseline, every change\n"
 	    "real or noise), the validity warnings (host or generator saturated, short\n"
@@ -66,9 +70,11 @@ static int parse_args(int argc, char **argv, struct rpt_opts *o, const char **db
 	    {"title", required_argument, NULL, 't'},
 	    {"no-plots", no_argument, NULL, 'n'},
 	    {"junit", required_argument, NULL, 'j'},
+	    {"memory-window", required_argument, NULL, 'm'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
+	char err[256];
 	int c;
 
 	opterr = 0;
@@ -102,6 +108,17 @@ static int parse_args(int argc, char **argv, struct rpt_opts *o, const char **db
 			break;
 		case 'j':
 			*junit = optarg;
+			break;
+		case 'm':
+			if (dur_parse(optarg, &o->mem_window_ms, err, sizeof err) < 0) {
+				fprintf(stderr, "soak report: --memory-window: %s\n", err);
+				return EXIT_USAGE;
+			}
+			if (o->mem_window_ms <= 0) {
+				fprintf(stderr,
+				        "soak report: --memory-window must be more than 0\n");
+				return EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			help();

@@ -81,3 +81,21 @@ SELECT source, t_ms,
        MAX(run_id) AS run_id
 FROM samples WHERE metric IN ('rss_kb', 'pss_kb')
 GROUP BY source, t_ms;
+
+-- Memory of a process source by kind, MB, summed over hosts at a time: private
+-- (anonymous), shared (shared memory: PostgreSQL's shared buffers) and file-backed pages,
+-- each the proportional set size where the collector recorded it, else RSS (which counts a
+-- shared page once per process).  Rows only where a kind was recorded (files from before
+-- memory by kind have none: their memory is judged as a whole).
+CREATE TEMP VIEW IF NOT EXISTS rpt_memkind AS
+SELECT source, t_ms,
+       COALESCE(SUM(CASE WHEN metric = 'pss_anon_kb' THEN value END),
+                SUM(CASE WHEN metric = 'rss_anon_kb' THEN value END)) / 1024.0 AS private_mb,
+       COALESCE(SUM(CASE WHEN metric = 'pss_shmem_kb' THEN value END),
+                SUM(CASE WHEN metric = 'rss_shmem_kb' THEN value END)) / 1024.0 AS shared_mb,
+       COALESCE(SUM(CASE WHEN metric = 'pss_file_kb' THEN value END),
+                SUM(CASE WHEN metric = 'rss_file_kb' THEN value END)) / 1024.0 AS file_mb,
+       MAX(run_id) AS run_id
+FROM samples WHERE metric IN ('pss_anon_kb', 'pss_shmem_kb', 'pss_file_kb', 'rss_anon_kb',
+                              'rss_shmem_kb', 'rss_file_kb')
+GROUP BY source, t_ms;

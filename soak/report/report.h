@@ -28,6 +28,8 @@ struct rpt_opts {
 	const char *title;         /* --title, or NULL */
 	const char *outdir;        /* -o */
 	int plots;                 /* draw pictures */
+	int64_t mem_window_ms;     /* --memory-window: the shortest measured window a process
+	                            * memory trend is judged on; 0: RPT_MEM_MIN_HOURS */
 };
 
 /* A report: what the databases hold about the selected runs, and what is judged and said

@@ -222,15 +222,19 @@ enum rpt_mem_verdict {
 	RPT_MEM_LEVELS_OFF, /* grows, then holds at a level: buffers, caches, pools filling */
 	RPT_MEM_AT_LIMIT,   /* holds at 95 % or more of its configured limit (memory_limit) */
 	RPT_MEM_RISING,     /* rises steadily and still in the second half: watch it */
+	RPT_MEM_FILLING,    /* by kind: shared memory growing towards the bound it cannot pass
+	                     * (a cache filling: PostgreSQL's shared buffers), private memory
+	                     * not rising */
 };
 
-/* A trend over less than this is warm-up (pools filling, caches loading). */
+/* A trend over less than this is warm-up (pools filling, caches loading); soak report
+ * --memory-window gives another. */
 #define RPT_MEM_MIN_HOURS (5.0 / 60)
 
 /* Why a memory verdict is unknown. */
 enum rpt_mem_unknown {
 	RPT_MEM_NO_SAMPLES, /* no samples in the measured window */
-	RPT_MEM_SHORT,      /* a window under RPT_MEM_MIN_HOURS, or too few windows with samples */
+	RPT_MEM_SHORT,      /* a window under min_hours, or too few windows with samples */
 	RPT_MEM_NO_TREND,   /* the samples give no trend */
 };
 
@@ -240,6 +244,7 @@ struct rpt_mem {
 	double level_mb;              /* where it ends: the last window's mean */
 	double limit_mb;              /* configured limit (mem_limit_kb samples), NAN: none */
 	double hours;                 /* the window's length */
+	double min_hours;             /* the shortest window judged (RPT_MEM_MIN_HOURS) */
 	double slope_mb_h, r2;        /* trend of the window means over the whole window */
 	double rise_frac;             /* slope * hours / mean */
 	double tail_ratio;            /* slope of the second half's means / the whole slope */
@@ -255,14 +260,62 @@ struct rpt_mem {
 };
 
 /* Judges points p[0..n) (the measured window's samples, time order) against limit_mb
- * (<= 0: none) into *m. */
-void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, struct rpt_mem *m);
-/* "flat", "levels_off", "at_limit", "rising", "unknown". */
+ * (<= 0: none) into *m; a window under min_hours (<= 0: RPT_MEM_MIN_HOURS) is too short
+ * for a trend. */
+void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, double min_hours,
+                     struct rpt_mem *m);
+/* "flat", "levels_off", "at_limit", "rising", "filling", "unknown". */
 const char *rpt_mem_name(enum rpt_mem_verdict v);
+
+/* The kinds of process memory the collector records (soak-procstat's pss_anon_kb,
+ * pss_shmem_kb, pss_file_kb, or the rss_ ones). */
+enum rpt_memk {
+	RPT_MEMK_PRIVATE, /* anonymous memory only its process maps: heaps, a JVM's heap */
+	RPT_MEMK_SHARED,  /* shared memory: PostgreSQL's shared buffers */
+	RPT_MEMK_FILE,    /* pages of files: code, mapped files; the kernel can drop them */
+	RPT_MEMK_N,
+};
+
+/* A source's memory by kind over the measured window (report_mem.c). */
+struct rpt_memkinds {
+	int has;                      /* the collector recorded memory by kind */
+	struct rpt_mem k[RPT_MEMK_N]; /* each kind judged like the whole (rpt_mem_analyze) */
+	double shared_bound_mb;       /* shared memory the set maps (shmem_mapped_kb): what
+	                               * shared memory cannot pass; NAN when not recorded */
+	double shared_buffers_mb;     /* PostgreSQL's shared_buffers, NAN when none */
+	double heap_max_mb;           /* a JVM's -Xmx, NAN when none */
+	double req_per_h;             /* requests answered per hour over the measured window,
+	                               * for growth per request (NAN: none) */
+	int by;                       /* the kind that made the source's verdict, -1: the whole */
+};
+
+/* The verdict of the source's memory from its kinds, when it has them: private memory
+ * rising is `rising` (by private); else a whole held at its configured limit stays
+ * `at_limit`; else shared memory growing (rising or levelling off) with a known bound is
+ * `filling`; else shared memory rising without one is `rising` (by shared); else m (the
+ * whole's verdict) stands, by file when the whole and the file-backed pages rise.  Sets
+ * m->verdict and k->by. */
+void rpt_mem_by_kind(struct rpt_mem *m, struct rpt_memkinds *k);
+/* "private", "shared", "file". */
+const char *rpt_memk_name(enum rpt_memk k);
+/* A source's memory verdicts from its measured window: the whole's samples p[0..n)
+ * against limit_mb (rpt_mem_analyze) into *m, each kind's kp[j][0..kn) into k->k[j] when
+ * k->has, then the verdict by kind (rpt_mem_by_kind). */
+void rpt_mem_judge(struct rpt_mem *m, struct rpt_memkinds *k, const struct rpt_vpoint *p, size_t n,
+                   double limit_mb, struct rpt_vpoint *const kp[RPT_MEMK_N], size_t kn,
+                   double min_hours);
 /* report_mem_text.c: the verdict in a sentence, with its numbers ("keeps rising: +12.0
  * MB/h over the 2h measured ..."), cut at RPT_MEM_WHY_MAX - 1 bytes. */
-#define RPT_MEM_WHY_MAX 320
+#define RPT_MEM_WHY_MAX 512
 char *rpt_mem_why(const struct rpt_mem *m, char *buf, size_t len);
+struct rpt_source;
+/* The source's memory verdict in words: by kind when it has kinds ("cache filling: shared
+ * memory 52.1 of 165.4 MB ..."), else rpt_mem_why of the whole; cut at RPT_MEM_WHY_MAX - 1.
+ */
+char *rpt_mem_src_why(const struct rpt_source *s, char *buf, size_t len);
+/* The verdict in a table cell: "filling (52 of 165 MB)", "rising (private +12.0 MB/h)",
+ * else rpt_mem_name's word. */
+char *rpt_mem_cell(const struct rpt_source *s, char *buf, size_t len);
 
 /* What one collector source says about one run.  A name is a CPU/RSS series or a GC
  * source: "app", "db", "host" (the host's user + system CPU of all cores), or
@@ -283,7 +336,9 @@ struct rpt_source {
 	int rss_fit;                 /* 1 when slope and R² are valid (two or more times) */
 	struct rpt_vpoint *rss_ts;   /* RSS (MB) over the run, bucketed */
 	size_t nrss_ts;              /* points in rss_ts */
-	struct rpt_mem mem;          /* the memory verdict of those samples (has_rss) */
+	struct rpt_mem mem;          /* the memory verdict of those samples (has_rss), by kind
+	                              * when kinds.has (rpt_mem_by_kind) */
+	struct rpt_memkinds kinds;   /* the same memory by kind */
 	int64_t gc_events;           /* GC events of this source in the run (0: no GC log) */
 	struct gca_result gc;        /* gca_analyze over them (when gc_events > 0) */
 	struct rpt_vpoint *heap_ts;  /* heap after GC (MB), bucketed (lowest per bucket) */
@@ -341,7 +396,7 @@ struct rpt_env_fact {
 enum rpt_drift_verdict {
 	RPT_DRIFT_TOO_SHORT, /* fewer than RPT_DRIFT_MIN_PART steady intervals in a third */
 	RPT_DRIFT_STABLE,    /* no real change worth naming */
-	RPT_DRIFT_DEGRADING, /* something got really worse: slower, fewer, costlier, bigger */
+	RPT_DRIFT_DEGRADING, /* the service got really worse: slower, fewer, failing, costlier */
 	RPT_DRIFT_IMPROVING, /* only real improvements (JIT, caches warming up) */
 };
 
@@ -361,22 +416,26 @@ enum rpt_drift_kind {
 
 /* One metric of one comparison: the later part against the earlier. */
 struct rpt_drift_metric {
-	enum rpt_drift_kind kind;  /* what it measures */
-	char source[RPT_NAME_MAX]; /* the collector source, or "" */
-	double first, last;        /* the parts' figures: TPS over the part, mean and p99 of its
-	                            * merged histogram, error %, mean CPU % / TPS, mean memory,
-	                            * pause total / length, the longest pause */
-	double change;             /* last - first */
-	double change_pct;         /* 100 * change / first; NAN when first is 0 */
-	struct rpt_diff d;         /* last - first of the per-observation means (per interval;
-	                            * CPU: per sample against its interval's TPS; memory: per
-	                            * sample), batch means and Welch: the 95 % interval, real
-	                            * or noise; once judged (rpt_drift_judge), the interval holds
-	                            * for all k metrics of the drift together (Bonferroni, each
-	                            * at 1 - 0.05 / k) and real or noise is read from it */
-	int counts;                /* 0: shown but never a verdict (memory that levels off) */
-	char why_not[64];          /* when counts is 0: why ("it levels off"), for sentences */
-	int effect;                /* +1 worse, -1 better (real, large enough, counted), 0 */
+	enum rpt_drift_kind kind;     /* what it measures */
+	char source[RPT_NAME_MAX];    /* the collector source, or "" */
+	double first, last;           /* the parts' figures: TPS over the part, mean and p99 of its
+	                               * merged histogram, error %, mean CPU % / TPS, mean memory,
+	                               * pause total / length, the longest pause */
+	double change;                /* last - first */
+	double change_pct;            /* 100 * change / first; NAN when first is 0 */
+	struct rpt_diff d;            /* last - first of the per-observation means (per interval;
+	                               * CPU: per sample against its interval's TPS; memory: per
+	                               * sample), batch means and Welch: the 95 % interval, real
+	                               * or noise; once judged (rpt_drift_judge), the interval holds
+	                               * for all k metrics of the drift together (Bonferroni, each
+	                               * at 1 - 0.05 / k) and real or noise is read from it */
+	int counts;                   /* 0: shown but never a verdict (memory, GC, the machine
+	                               * probe: rpt_drift_compare clears it for them) */
+	char why_not[96];             /* when counts is 0: why, for sentences (memory: its source's
+	                               * memory verdict, worded by report_drift_text.c) */
+	const struct rpt_source *src; /* RPT_DK_MEM: the source, whose memory verdict the
+	                               * sentence gives beside the drift's */
+	int effect;                   /* +1 worse, -1 better (real, large enough, counted), 0 */
 };
 
 /* One comparison of two parts of the measured window. */
@@ -414,8 +473,9 @@ const char *rpt_drift_kind_name(enum rpt_drift_kind k);
 /* The k-th percentile of the latency curves: 100 * (1 - 10^(-k/4)). */
 double rpt_drift_pct(int k);
 /* Batch means of a[0..na) and b[0..nb), Welch's test, then m->effect from m->kind,
- * m->first, m->last and m->counts (set by the caller): real, in the worse (or better)
- * direction, and at least as large as the kind's material change. */
+ * m->first, m->last and m->counts (set by the caller, and cleared here for the kinds that
+ * are not the service's own: memory, GC, the machine probe): real, in the worse (or
+ * better) direction, and at least as large as the kind's material change. */
 void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, const double *b,
                        size_t nb);
 /* Whether a metric's change is worth naming: it makes the verdict, or it is a rise of a

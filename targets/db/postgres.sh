@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A private PostgreSQL 15 cluster for soak's servlet targets, on 127.0.0.1 only.
 #
-#   targets/db/postgres.sh start    DIR [--port P]   init once, start, create role/db/table
+#   targets/db/postgres.sh start    DIR [--port P] [--name N] [--set NAME=VALUE]...
+#                                                     init once, start, create role/db/table
 #   targets/db/postgres.sh stop     DIR              pg_ctl stop -m fast, waits
 #   targets/db/postgres.sh status   DIR              exit 0 running (prints lines), 3 not
 #   targets/db/postgres.sh truncate DIR              empty the users table (alias: reset)
@@ -13,7 +14,10 @@
 # Layout: DIR/data (cluster, owned by postgres when run as root), DIR/run (socket
 # directory), DIR/postgres.log. When run as root the server runs as the postgres user.
 # Never touches the system cluster. Without --port a free port is chosen (and kept for
-# later starts while it stays free).
+# later starts while it stays free). --name sets cluster_name (default soakpg), which
+# every process of the cluster shows in its command line: a pid_match of its own when
+# several clusters run on one machine. --set shared_buffers=16MB sets a server parameter
+# for this start, as `postgres -c NAME=VALUE` does (repeatable).
 set -euo pipefail
 
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
@@ -21,7 +25,7 @@ PROG=postgres.sh
 START_WAIT=60  # seconds
 
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 [ $# -ge 1 ] || usage
 CMD=$1
@@ -31,11 +35,18 @@ case "$CMD" in -h|--help|help) usage ;; esac
 DIR=$1
 shift
 PORT=""
+NAME=soakpg
+SETS=""
 EXTRA=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --port) [ $# -ge 2 ] || die "--port needs a value"; PORT=$2; shift 2 ;;
         --port=*) PORT=${1#--port=}; shift ;;
+        --name) [ $# -ge 2 ] || die "--name needs a value"; NAME=$2; shift 2 ;;
+        --name=*) NAME=${1#--name=}; shift ;;
+        --set) [ $# -ge 2 ] || die "--set needs NAME=VALUE"
+               [[ $2 =~ ^[a-z_]+=[A-Za-z0-9._]+$ ]] || die "bad --set: $2 (such as shared_buffers=16MB)"
+               SETS+=" -c $2"; shift 2 ;;
         *) if [ "$CMD" = psql ]; then EXTRA+=("$1"); shift; else die "unknown option: $1"; fi ;;
     esac
 done
@@ -44,6 +55,8 @@ if [ -n "$PORT" ]; then
         die "bad port: $PORT"
     fi
 fi
+
+[[ $NAME =~ ^[A-Za-z0-9_]+$ ]] || die "bad --name: $NAME (letters, digits and _)"
 
 for b in initdb pg_ctl postgres psql; do
     [ -x "$PGBIN/$b" ] || [ "$b" = psql ] || die "$PGBIN/$b not found (install postgresql-15)"
@@ -188,7 +201,7 @@ cmd_start() {
         fi
         # -w waits until the server accepts connections (bounded by -t).
         if as_owner "$PGBIN/pg_ctl" start -D "$DATA" -l "$LOG" -w -t "$START_WAIT" \
-                -o "-p $port -c listen_addresses=127.0.0.1 -c cluster_name=soakpg -k $SOCK" >/dev/null 2>&1; then
+                -o "-p $port -c listen_addresses=127.0.0.1 -c cluster_name=$NAME -k $SOCK$SETS" >/dev/null 2>&1; then
             break
         fi
         if [ -z "$PORT" ] && [ "$tries" -lt 3 ] && tail -n 5 "$LOG" | grep -q 'could not bind\|in use'; then

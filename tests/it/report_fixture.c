@@ -12,9 +12,10 @@
  *                                         columns intervals.gen_cpu_pct, lag_p99_us and
  *                                         runs.clock_offset_ms, merged_into
  *   report_fixture drift                  the drift verdict's cases: a stable run (with
- *                                         memory that levels off and one at its limit),
- *                                         one whose latency rises in steps (and memory
- *                                         that keeps rising), one warming up (improving),
+ *                                         memory that levels off, one at its limit and a
+ *                                         cache filling), one whose latency rises in steps
+ *                                         (and memory that keeps rising, a backend's
+ *                                         private memory among it), one warming up (improving),
  *                                         one too short to judge, and the degrading one
  *                                         again on a machine whose probe slowed with it
  *
@@ -494,6 +495,30 @@ static void emit_young(const char *source, int64_t from, int64_t to, int64_t pau
 	}
 }
 
+/* A PostgreSQL recorded by kind (after every other sample, so that theirs come from the
+ * generator as before): in the stable run (from s1) the issue's case, private and file
+ * memory flat while its shared buffers fill at +300 MB/h, below the 165.4 MB it maps
+ * (shared_buffers 128 MB); in the degrading run (from s2) a backend leaking private memory
+ * at +60 MB/h beside a full cache. */
+static void memory_by_kind(int64_t s1, int64_t s2, int64_t len)
+{
+	static const char *const bound[] = {"shmem_mapped_kb", "shared_buffers_kb"};
+	static const int64_t kb[] = {169392, 131072};
+
+	emit_samples("pg", "pss_kb", s1, s1 + len, 68608, 100, 427, "1");
+	emit_samples("pg", "pss_anon_kb", s1, s1 + len, 25600, 100, 0, "1");
+	emit_samples("pg", "pss_shmem_kb", s1, s1 + len, 30720, 100, 427, "1");
+	emit_samples("pg", "pss_file_kb", s1, s1 + len, 12288, 100, 0, "1");
+	emit_samples("pg", "pss_kb", s2, s2 + len, 195584, 100, 85, "2");
+	emit_samples("pg", "pss_anon_kb", s2, s2 + len, 25600, 100, 85, "2");
+	emit_samples("pg", "pss_shmem_kb", s2, s2 + len, 157696, 100, 0, "2");
+	emit_samples("pg", "pss_file_kb", s2, s2 + len, 12288, 100, 0, "2");
+	for (int i = 0; i < 2; i++) {
+		emit_samples("pg", bound[i], s1, s1 + len, kb[i], 0, 0, "1");
+		emit_samples("pg", bound[i], s2, s2 + len, kb[i], 0, 0, "2");
+	}
+}
+
 /* The drift verdict's cases, 20 minutes each (a warm-up and 240 steady intervals of 5 s)
  * but the last: 30 users at 10 TPS each, latency by Little's law. */
 static void drift_runs(void)
@@ -565,6 +590,7 @@ static void drift_runs(void)
 	printf("UPDATE intervals SET probe_us = (180 + (start_ms / %d) %% 9) * (100 + 15 * "
 	       "MAX(0, (start_ms - %" PRId64 ") / %d - 1) / 40) / 100.0 WHERE run_id = 5;\n",
 	       IV, slowed.start, IV);
+	memory_by_kind(stable.start, degrading.start, len);
 	printf("COMMIT;\n");
 }
 

@@ -70,11 +70,26 @@ check_range "stable: the database's memory grows from the first third to the las
   "$(metric 0 thirds memory '"db"' | jq -r .change_pct)" 30 45
 check_eq "... but levels off, so it does not count" \
   "$(metric 0 thirds memory '"db"' | jq -r '[.counted, .effect] | join(",")')" "false,none"
-check "... and the sentence says so" \
-  grep -q '^stable .*memory (db) +[0-9.]*% ([a-z]*) from the first third to the last, not counted: it levels off' <<<"$(json "$J" '.runs[0].drift.sentence')"
+check "... and the sentence says so, with the memory verdict" \
+  grep -q '^stable .*memory (db) +[0-9.]*% ([a-z]*) from the first third to the last, not counted: memory is judged on its own (levels off)' <<<"$(json "$J" '.runs[0].drift.sentence')"
 check "the findings name the label's stable run" grep -q '^- drift — .*run 1 stable from the first third' "$T/g/report.md"
-check_eq "stable: memory verdicts levels_off (db) and at_limit (cache)" \
-  "$(json "$J" '[.runs[0].rss[] | .source + "=" + .verdict] | join(",")')" "cache=at_limit,db=levels_off"
+check_eq "stable: memory verdicts levels_off (db), at_limit (cache), filling (pg)" \
+  "$(json "$J" '[.runs[0].rss[] | .source + "=" + .verdict] | join(",")')" "cache=at_limit,db=levels_off,pg=filling"
+# The issue's PostgreSQL: its memory rises steadily all the run (+300 MB/h, R² 1), its
+# shared buffers filling: a cache filling towards the 165.4 MB it maps, and the run stable.
+pg() { json "$J" ".runs[$1].rss[] | select(.source == \"pg\") | $2"; }
+check_eq "stable: the PostgreSQL's whole memory keeps rising ..." "$(pg 0 .kinds.shared.verdict)" rising
+check_eq "... its private memory does not: a cache filling, by its shared memory" \
+  "$(pg 0 '[.kinds.private.verdict, .by, (.shared_bound_mb | floor), (.shared_buffers_mb | floor)] | join(",")')" "flat,shared,165,128"
+check "... said with its level and its bound, and what it is" \
+  grep -q '^cache filling (1[0-9][0-9] of 165 MB): shared memory grew .* +300\.[0-9] MB/h to the end, about [0-9]* bytes per request answered, full in about .* (shared_buffers 128 MB .*: data that grows with every request .*not a leak; private memory flat at 2[45]\.[0-9] MB$' <<<"$(pg 0 .why)"
+check "... named beside the stable verdict, not counted" \
+  grep -q 'memory (pg) +[0-9.]*% (real) from the first third to the last, not counted: memory is judged on its own (a cache filling: 1[0-9][0-9] of 165 MB)' <<<"$(json "$J" '.runs[0].drift.sentence')"
+check "the Process memory table names the level and the bound" \
+  grep -q '^| 1 | drift | pg | .* | filling (1[0-9][0-9] of 165 MB) |$' "$T/g/report.md"
+check_eq "degrading: a backend leaking beside a full cache is a leak, by its private memory" \
+  "$(pg 1 '[.verdict, .by, .kinds.shared.verdict] | join(",")')" "rising,private,flat"
+check "... with its rate" grep -q '^private memory keeps rising: +\(59\|60\)\.[0-9] MB/h over the 19m55s measured' <<<"$(pg 1 .why)"
 check_range "levels off: the growth of the first minutes is named (MB)" \
   "$(json "$J" '.runs[0].rss[] | select(.source == "db") | .growth_mb')" 170 190
 check_range "at its limit: the limit is named (MB)" \
@@ -87,9 +102,13 @@ check_range "degrading: TPS -36 % built in" "$(metric 1 thirds tps | jq -r .chan
 check_eq "degrading: p99 worse" "$(metric 1 thirds p99 | jq -r .effect)" worse
 check_eq "degrading: the same CPU for fewer requests costs more per request" \
   "$(metric 1 thirds cpu_per_request '"app"' | jq -r .effect)" worse
-check_eq "degrading: the GC works harder" "$(metric 1 thirds gc_time '"app"' | jq -r .effect)" worse
-check_eq "degrading: memory that keeps rising counts" \
-  "$(metric 1 thirds memory '"db"' | jq -r '[.counted, .effect] | join(",")')" "true,worse"
+# The verdict is about the service: GC and memory are said beside it, never in it.
+check_eq "degrading: the GC works harder, named, not counted" \
+  "$(metric 1 thirds gc_time '"app"' | jq -r '[.verdict, .counted, .effect] | join(",")')" "real,false,none"
+check_eq "degrading: memory that keeps rising is named, not counted" \
+  "$(metric 1 thirds memory '"db"' | jq -r '[.verdict, .counted, .effect] | join(",")')" "real,false,none"
+check "degrading: the sentence gives the memory verdict beside the drift's" \
+  grep -q 'fragmentation); .*memory (db) +[0-9.]*% (real) from the first third to the last, not counted: memory is judged on its own (rising)\.$' <<<"$(json "$J" '.runs[1].drift.sentence')"
 check "degrading: the sentence says what and how much" \
   grep -q '^degrading over its 20m measured window: .*p99 +[0-9.]*% (real)' <<<"$(json "$J" '.runs[1].drift.sentence')"
 check "degrading: the findings give it in full" \

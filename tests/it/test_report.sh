@@ -131,7 +131,7 @@ check_eq "verdict: tomcat10 rests on the 20-user fixed runs" \
 check "verdict: one sentence per label, with real or noise" \
   grep -q '^- At 20 users (fixed runs of 1m5s), tomcat10 serves 20.8% more requests per second than tomcat9 (real)' "$T/g/report.md"
 check_eq "verdict: CPU per request of app is real" "$(json "$J" '.verdict[1].cpu_ms_per_request.app.verdict')" real
-check_eq "verdict: memory of the leaking label (a minute of GC log: too short to judge)" "$(json "$J" '.verdict[1].memory')" "too short to judge (app)"
+check_eq "verdict: memory of the leaking label (a minute of GC log, and of the database's samples: too short to judge)" "$(json "$J" '.verdict[1].memory')" "too short to judge (app; db)"
 check_eq "verdict: each label's drift (a minute a run is too short to tell)" "$(json "$J" '.verdict[1].drift')" too_short
 check_eq "five findings matter most" "$(json "$J" '[.findings[] | select(.top)] | length')" 5
 # A minute of GC log cannot prove a leak: the rising heap is named, below the runs that

@@ -77,17 +77,24 @@ static void compare_effects(void **state)
 	m = judged(RPT_DK_MEAN, 100, 120, 400, 1);
 	assert_int_equal(m.d.verdict, RPT_NOISE);
 	assert_int_equal(m.effect, 0);
-	/* Memory that rises for real but does not count; memory that falls never "improves". */
-	assert_int_equal(judged(RPT_DK_MEM, 100, 150, 1, 0).effect, 0);
-	assert_int_equal(judged(RPT_DK_MEM, 100, 150, 1, 1).effect, 1);
+	/* Memory that rises for real never counts (the memory verdict judges it), nor does it
+	 * "improve" when it falls; GC time and pauses are said beside the verdict too. */
+	m = judged(RPT_DK_MEM, 100, 150, 1, 1);
+	assert_int_equal(m.d.verdict, RPT_REAL);
+	assert_int_equal(m.effect, 0);
+	assert_int_equal(m.counts, 0);
 	assert_int_equal(judged(RPT_DK_MEM, 150, 100, 1, 1).effect, 0);
+	assert_int_equal(judged(RPT_DK_GC, 1, 3, 0.1, 1).effect, 0);
+	/* CPU per request, the service's cost, counts. */
+	assert_int_equal(judged(RPT_DK_CPU_REQ, 1.0, 1.2, 0.01, 1).effect, 1);
 	/* Errors in points: +0.05 points is too small, +0.5 counts. */
 	assert_int_equal(judged(RPT_DK_ERR, 0.10, 0.15, 0.01, 1).effect, 0);
 	assert_int_equal(judged(RPT_DK_ERR, 0.10, 0.60, 0.01, 1).effect, 1);
-	/* A pause from none to some: no relative change, still worse. */
+	/* A pause from none to some: no relative change, named but not counted. */
 	m = judged(RPT_DK_PAUSE, 0, 20, 2, 1);
 	assert_true(isnan(m.change_pct));
-	assert_int_equal(m.effect, 1);
+	assert_int_equal(m.effect, 0);
+	assert_int_equal(m.d.verdict, RPT_REAL);
 }
 
 /* A drift with one thirds comparison holding ms[0..n). */
@@ -316,6 +323,10 @@ static double leaks(double t)
 {
 	return 200 + t / 60;
 } /* +60 MB/h */
+static double fast(double t)
+{
+	return 100 + t / 5;
+} /* +720 MB/h */
 static double full(double t)
 {
 	return t < 60 ? 100 + 2 * t : 250;
@@ -330,14 +341,14 @@ static void memory_verdicts(void **state)
 	(void)state;
 
 	p = series(60, flat, &n);
-	rpt_mem_analyze(p, n, 0, &m);
+	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_FLAT);
 	assert_string_equal(rpt_mem_name(m.verdict), "flat");
 	free(p);
 
 	/* The PostgreSQL: four minutes filling shared buffers, then 198 MB. */
 	p = series(15, fills, &n);
-	rpt_mem_analyze(p, n, 0, &m);
+	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_LEVELS_OFF);
 	assert_true(fabs(m.level_mb - 198) < 0.01);
 	assert_true(m.growth_mb > 180 && m.growth_mb <= 186);
@@ -346,28 +357,90 @@ static void memory_verdicts(void **state)
 	free(p);
 
 	p = series(120, leaks, &n);
-	rpt_mem_analyze(p, n, 0, &m);
+	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_RISING);
 	assert_true(fabs(m.slope_mb_h - 60) < 0.5);
 	free(p);
 
 	/* Held at 250 of a 256 MB limit: named as that limit. */
 	p = series(30, full, &n);
-	rpt_mem_analyze(p, n, 256, &m);
+	rpt_mem_analyze(p, n, 256, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_AT_LIMIT);
 	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "configured limit of 256.0 MB"));
-	rpt_mem_analyze(p, n, 1024, &m);
+	rpt_mem_analyze(p, n, 1024, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_LEVELS_OFF);
 	free(p);
 
-	/* Five minutes: a trend is not judged. */
-	p = series(5, leaks, &n);
-	rpt_mem_analyze(p, n, 0, &m);
+	/* Four minutes: a trend is not judged; five (60 samples 5 s apart, 4m55s from the
+	 * first to the last) are enough, and a minute is with --memory-window 1m. */
+	p = series(4, leaks, &n);
+	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
 	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "too short"));
 	free(p);
-	rpt_mem_analyze(NULL, 0, 0, &m);
+	p = series(5, fast, &n);
+	rpt_mem_analyze(p, n, 0, 0, &m);
+	assert_int_equal(m.verdict, RPT_MEM_RISING);
+	free(p);
+	p = series(1, fast, &n);
+	rpt_mem_analyze(p, n, 0, 1.0 / 60, &m);
+	assert_int_equal(m.verdict, RPT_MEM_RISING);
+	rpt_mem_analyze(p, n, 0, 2.0 / 60, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
+	free(p);
+	rpt_mem_analyze(NULL, 0, 0, 0, &m);
+	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
+}
+
+/* The source's verdict from its kinds' (each judged like the whole): which kind makes it. */
+static int by_kind(int priv, int shared, int file, int whole, double bound, int *by)
+{
+	struct rpt_mem m = {.verdict = (enum rpt_mem_verdict)whole};
+	struct rpt_memkinds k = {.has = 1, .shared_bound_mb = bound, .shared_buffers_mb = NAN};
+
+	k.k[RPT_MEMK_PRIVATE].verdict = (enum rpt_mem_verdict)priv;
+	k.k[RPT_MEMK_SHARED].verdict = (enum rpt_mem_verdict)shared;
+	k.k[RPT_MEMK_FILE].verdict = (enum rpt_mem_verdict)file;
+	rpt_mem_by_kind(&m, &k);
+	*by = k.by;
+	return m.verdict;
+}
+
+static void memory_by_kind(void **state)
+{
+	int by;
+	(void)state;
+	/* A cache filling or filled towards a known bound, private memory flat: filling. */
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_RISING, RPT_MEM_FLAT, RPT_MEM_RISING, 165, &by),
+	    RPT_MEM_FILLING);
+	assert_int_equal(by, RPT_MEMK_SHARED);
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_LEVELS_OFF, RPT_MEM_FLAT, RPT_MEM_LEVELS_OFF, 165, &by),
+	    RPT_MEM_FILLING);
+	/* Private memory rising is the leak, whatever the cache does beside it. */
+	assert_int_equal(
+	    by_kind(RPT_MEM_RISING, RPT_MEM_RISING, RPT_MEM_FLAT, RPT_MEM_RISING, 165, &by),
+	    RPT_MEM_RISING);
+	assert_int_equal(by, RPT_MEMK_PRIVATE);
+	/* Shared memory rising with no bound known: rising, by shared; with none growing: the
+	 * whole's verdict stands. */
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_RISING, RPT_MEM_FLAT, RPT_MEM_RISING, NAN, &by),
+	    RPT_MEM_RISING);
+	assert_int_equal(by, RPT_MEMK_SHARED);
+	assert_int_equal(by_kind(RPT_MEM_FLAT, RPT_MEM_FLAT, RPT_MEM_FLAT, RPT_MEM_FLAT, 165, &by),
+	                 RPT_MEM_FLAT);
+	assert_int_equal(by, -1);
+	/* Only the file-backed pages rising: still rising, by file (the words say whose). */
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_FLAT, RPT_MEM_RISING, RPT_MEM_RISING, 165, &by),
+	    RPT_MEM_RISING);
+	assert_int_equal(by, RPT_MEMK_FILE);
+	/* At its configured memory_limit: that stays the verdict. */
+	assert_int_equal(
+	    by_kind(RPT_MEM_FLAT, RPT_MEM_RISING, RPT_MEM_FLAT, RPT_MEM_AT_LIMIT, 165, &by),
+	    RPT_MEM_AT_LIMIT);
 }
 
 static void sizes(void **state)
@@ -398,7 +471,7 @@ int main(void)
 	    cmocka_unit_test(compare_effects), cmocka_unit_test(judge_verdicts),
 	    cmocka_unit_test(machine_probe),   cmocka_unit_test(family_wise),
 	    cmocka_unit_test(percentile_grid), cmocka_unit_test(memory_verdicts),
-	    cmocka_unit_test(sizes),
+	    cmocka_unit_test(memory_by_kind),  cmocka_unit_test(sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
 /*
  * soak-procstat's parsers on real /proc text samples, and its process-set and host
- * sampling on a fake /proc tree (rates, new and vanished members, pid reuse, events).
+ * sampling on a fake /proc tree (rates, new and vanished members, pid reuse, events,
+ * memory by kind and its bounds: a JVM's -Xmx, a postmaster's shared_buffers read from its
+ * configuration, the shared memory a set maps).
  * The collector's modules are not in libsoak.a, so they are compiled into this test.
  */
 #include <math.h>
@@ -17,6 +19,7 @@
 #include <cmocka.h>
 
 #include "../../collectors/procstat_host.c"
+#include "../../collectors/procstat_mem.c"
 #include "../../collectors/procstat_procfs.c"
 #include "../../collectors/procstat_pset.c"
 #include "../../collectors/procstat_threads.c"
@@ -102,6 +105,107 @@ static void pid_status_and_io(void **state)
 	assert_false(p.has_status);
 	/* "cancelled_write_bytes" must not be taken for write_bytes. */
 	assert_int_equal(procfs_parse_pid_io("read_bytes: 1\ncancelled_write_bytes: 9\n", &p), -1);
+}
+
+/* Memory by kind, as Linux 6.x writes status and smaps_rollup (a PostgreSQL backend's). */
+static void memory_kinds(void **state)
+{
+	struct procfs_proc p;
+	(void)state;
+	memset(&p, 0, sizeof p);
+	assert_int_equal(procfs_parse_pid_status("Name:\tpostgres\nVmRSS:\t   22844 kB\n"
+	                                         "RssAnon:\t    2360 kB\nRssFile:\t    3692 kB\n"
+	                                         "RssShmem:\t   16792 kB\n"
+	                                         "voluntary_ctxt_switches:\t1\n"
+	                                         "nonvoluntary_ctxt_switches:\t2\n",
+	                                         &p),
+	                 0);
+	assert_true(p.has_rss_k);
+	assert_int_equal(p.rss_k.anon_kb, 2360);
+	assert_int_equal(p.rss_k.file_kb, 3692);
+	assert_int_equal(p.rss_k.shmem_kb, 16792);
+	assert_int_equal(procfs_parse_pid_smaps_rollup(
+	                     "55ce97be2000-7ffe36b26000 ---p 00000000 00:00 0    [rollup]\n"
+	                     "Rss:               22844 kB\nPss:                9485 kB\n"
+	                     "Pss_Dirty:          8898 kB\nPss_Anon:            637 kB\n"
+	                     "Pss_File:            587 kB\nPss_Shmem:          8260 kB\n"
+	                     "Shared_Clean:       1584 kB\n",
+	                     &p),
+	                 0);
+	assert_true(p.has_pss_k);
+	assert_int_equal(p.pss_kb, 9485);
+	assert_int_equal(p.pss_k.anon_kb, 637);
+	assert_int_equal(p.pss_k.file_kb, 587);
+	assert_int_equal(p.pss_k.shmem_kb, 8260);
+	/* Older kernels: Pss alone (before 5.9), no Rss kinds (before 4.5): the total stays. */
+	memset(&p, 0, sizeof p);
+	assert_int_equal(procfs_parse_pid_smaps_rollup("Rss: 10 kB\nPss: 7 kB\n", &p), 0);
+	assert_true(p.has_pss && !p.has_pss_k);
+	assert_int_equal(procfs_parse_pid_status("voluntary_ctxt_switches:\t1\n"
+	                                         "nonvoluntary_ctxt_switches:\t2\nRssAnon: 5 kB\n",
+	                                         &p),
+	                 0);
+	assert_true(p.has_status && !p.has_rss_k);
+}
+
+static void jvm_heap_max(void **state)
+{
+	static const char tomcat[] = "/usr/bin/java\0-Xms256m\0-Xmx256m\0-XX:+UseG1GC\0-cp\0x\0";
+	static const char twice[] = "java\0-Xmx1g\0-XX:MaxHeapSize=536870912\0Main\0";
+	static const char sh[] = "sh\0-c\0java -Xmx1g\0";
+	static const char cut[] = "java\0-Xmx2g\0-Xmx4";
+	static const char apples[] = "java\0-Xmx12apples\0";
+	(void)state;
+	assert_int_equal(pmem_jvm_heap_max_kb(tomcat, sizeof tomcat - 1), 256 * 1024);
+	/* The last one wins, as in the JVM; a size in bytes. */
+	assert_int_equal(pmem_jvm_heap_max_kb(twice, sizeof twice - 1), 512 * 1024);
+	assert_int_equal(pmem_jvm_heap_max_kb(sh, sizeof sh - 1), 0);
+	/* A command line cut in the middle of an argument: the whole ones only. */
+	assert_int_equal(pmem_jvm_heap_max_kb(cut, sizeof cut - 1), 2 * 1024 * 1024);
+	assert_int_equal(pmem_jvm_heap_max_kb(apples, sizeof apples - 1), 0);
+}
+
+/* Lines of a postmaster's maps (PostgreSQL 15 on Linux 6.x). */
+static void maps_lines(void **state)
+{
+	struct pmem_seg s;
+	(void)state;
+	assert_int_equal(pmem_maps_line("7fed2a0cf000-7fed34529000 rw-s 00000000 00:01 1035     "
+	                                "                  /dev/zero (deleted)",
+	                                &s),
+	                 1);
+	assert_int_equal(s.kb, 168296);
+	assert_int_equal(s.inode, 1035);
+	assert_int_equal(pmem_maps_line("7fed365ef000-7fed36600000 rw-s 00000000 00:1b 18   "
+	                                "/dev/shm/PostgreSQL.535109572",
+	                                &s),
+	                 1);
+	assert_int_equal(s.kb, 68);
+	assert_int_equal(pmem_maps_line("7fed3752a000-7fed3752b000 rw-s 00000000 00:01 9  "
+	                                "/SYSV00a727dc (deleted)",
+	                                &s),
+	                 1);
+	/* A shared mapping of a disk file is file-backed; private and anonymous ones are not
+	 * shared memory. */
+	assert_int_equal(pmem_maps_line("7fed380ed000-7fed380f4000 r--s 00000000 fe:00 332280  "
+	                                "/usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache",
+	                                &s),
+	                 0);
+	assert_int_equal(pmem_maps_line("7fed38000000-7fed38100000 rw-p 00000000 00:00 0 ", &s), 0);
+	assert_int_equal(pmem_maps_line("garbage", &s), 0);
+}
+
+static void pg_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(pmem_pg_size_kb("128MB"), 128 * 1024);
+	assert_int_equal(pmem_pg_size_kb("16384"), 128 * 1024); /* 8 kB pages */
+	assert_int_equal(pmem_pg_size_kb("1GB"), 1024 * 1024);
+	assert_int_equal(pmem_pg_size_kb("0.5GB"), 512 * 1024);
+	assert_int_equal(pmem_pg_size_kb("262144kB"), 256 * 1024);
+	assert_int_equal(pmem_pg_size_kb("128 MB"), 128 * 1024);
+	assert_int_equal(pmem_pg_size_kb("128mb"), -1); /* units are case-sensitive */
+	assert_int_equal(pmem_pg_size_kb("lots"), -1);
 }
 
 static void proc_stat(void **state)
@@ -532,6 +636,138 @@ static void pset_pidfile(void **state)
 	gone(500);
 }
 
+/* A fake PostgreSQL: a postmaster working in its data directory, whose configuration sets
+ * shared_buffers five times over (the auto file last), and a backend; both map the main
+ * shared memory segment, the backend a small one besides. */
+#define PM      "/usr/lib/postgresql/15/bin/postgres\0-D\0/data\0-c\0cluster_name=fakepg\0"
+#define BACKEND "postgres: fakepg: checkpointer   \0\0\0"
+#define SEG     "7fed2a0cf000-7fed34529000 rw-s 00000000 00:01 1035   /dev/zero (deleted)\n"
+
+static void fake_pg(void)
+{
+	char path[256], data[256];
+
+	fake_proc(600, PM, sizeof PM - 1, 0, 0, 100, 100, 1, 0);
+	fake_proc(601, BACKEND, sizeof BACKEND - 1, 0, 0, 101, 100, 1, 0);
+	put_text("pgdata/postgresql.conf",
+	         "# written by initdb\nshared_buffers = 128MB\t\t\t# min 128kB\n"
+	         "max_connections = 300\ninclude 'soak.conf'\ninclude_dir = 'conf.d'\n"
+	         "include_if_exists 'missing.conf'\n");
+	put_text("pgdata/soak.conf", "shared_buffers = 64MB\n");
+	put_text("pgdata/conf.d/b.conf", "shared_buffers = '32MB'\n");
+	put_text("pgdata/conf.d/a.conf", "shared_buffers=999MB\n");
+	put_text("pgdata/conf.d/.hidden.conf", "shared_buffers = 1GB\n");
+	put_text("pgdata/postgresql.auto.conf", "# ALTER SYSTEM\nshared_buffers = '48MB'\n");
+	/* /proc/PID/cwd of a postmaster: its data directory. */
+	snprintf(path, sizeof path, "%s/600/cwd", root);
+	snprintf(data, sizeof data, "%s/pgdata", root);
+	unlink(path);
+	assert_int_equal(symlink(data, path), 0);
+	put_text("600/maps",
+	         "55ce97be2000-55ce97be3000 r-xp 00000000 fe:00 12 /usr/bin/postgres\n" SEG);
+	put_text("601/maps", SEG "7fed365ef000-7fed36600000 rw-s 00000000 00:1b 18 "
+	                         "/dev/shm/PostgreSQL.535109572\n");
+	put_text("600/smaps_rollup", "Pss: 28410 kB\nPss_Anon: 576 kB\nPss_File: 7183 kB\n"
+	                             "Pss_Shmem: 20650 kB\n");
+	put_text("601/smaps_rollup", "Pss: 1218 kB\nPss_Anon: 643 kB\nPss_File: 475 kB\n"
+	                             "Pss_Shmem: 99 kB\n");
+}
+
+/* One round of a new set on the fake tree into *out. */
+static void one_round(const struct pset_config *cfg, struct procfs_out *out)
+{
+	struct pset ps;
+	enum pset_event ev;
+	char err[256], detail[PSET_DETAIL_MAX];
+
+	assert_int_equal(pset_init(&ps, cfg, err, sizeof err), 0);
+	out->n = 0;
+	assert_int_equal(pset_sample(&ps, SEC, out, &ev, detail, sizeof detail, err, sizeof err),
+	                 0);
+	pset_release(&ps);
+}
+
+static void pset_memory_postgres(void **state)
+{
+	struct pset_config cfg = {.mode = PSET_MATCH, .pattern = "fakepg"};
+	struct procfs_out out;
+	(void)state;
+
+	cfg.proc_root = root;
+	fake_pg();
+	one_round(&cfg, &out);
+	assert_true(metric(&out, "procs") == 2);
+	/* postgresql.conf, soak.conf, conf.d/a then b (not the hidden one), then the auto
+	 * file: 48 MB. */
+	assert_true(metric(&out, "shared_buffers_kb") == 48 * 1024);
+	/* The main segment once, though both map it, and the backend's own. */
+	assert_true(metric(&out, "shmem_mapped_kb") == 168296 + 68);
+	assert_true(metric(&out, "pss_anon_kb") == 576 + 643);
+	assert_true(metric(&out, "pss_file_kb") == 7183 + 475);
+	assert_true(metric(&out, "pss_shmem_kb") == 20650 + 99);
+	assert_true(metric(&out, "rss_anon_kb") < 0); /* the fake status has no kinds */
+	assert_true(metric(&out, "heap_max_kb") < 0);
+
+	/* The command line outranks the files, and of it the last setting wins: -B in 8 kB
+	 * pages, -c with a unit, --shared-buffers. */
+	static const char dash_b[] = PM "-B\0"
+	                                "2048\0";
+	static const char b_then_c[] = PM "-B\0"
+	                                  "2048\0-c\0shared_buffers=256MB\0";
+	static const char c_then_b[] = PM "-cshared_buffers=256MB\0-B2048\0";
+	static const char other[] = PM "--config-file=other.conf\0";
+	static const char missing[] = PM "-c\0config_file=/nonexistent.conf\0";
+	put("600/cmdline", dash_b, sizeof dash_b - 1);
+	one_round(&cfg, &out);
+	assert_true(metric(&out, "shared_buffers_kb") == 16 * 1024);
+	put("600/cmdline", b_then_c, sizeof b_then_c - 1);
+	one_round(&cfg, &out);
+	assert_true(metric(&out, "shared_buffers_kb") == 256 * 1024);
+	put("600/cmdline", c_then_b, sizeof c_then_b - 1);
+	one_round(&cfg, &out);
+	assert_true(metric(&out, "shared_buffers_kb") == 16 * 1024);
+	/* -c config_file: another configuration, relative to the data directory. */
+	put_text("pgdata/other.conf", "shared_buffers = 40MB\n");
+	put_text("pgdata/postgresql.auto.conf", "");
+	put("600/cmdline", other, sizeof other - 1);
+	one_round(&cfg, &out);
+	assert_true(metric(&out, "shared_buffers_kb") == 40 * 1024);
+	/* An unreadable configuration: no bound rather than a wrong one. */
+	put("600/cmdline", missing, sizeof missing - 1);
+	one_round(&cfg, &out);
+	assert_true(metric(&out, "shared_buffers_kb") < 0);
+	gone(600);
+	gone(601);
+}
+
+static void pset_memory_jvm(void **state)
+{
+	static const char jvm[] = "java\0-Xms256m\0-Xmx256m\0-jar\0app.jar\0";
+	struct pset_config cfg = {.mode = PSET_PID, .pid = 700};
+	struct pset ps;
+	struct procfs_out out;
+	enum pset_event ev;
+	char err[256], detail[PSET_DETAIL_MAX];
+	(void)state;
+
+	cfg.proc_root = root;
+	fake_proc(700, jvm, sizeof jvm - 1, 0, 0, 100, 100, 1, 0);
+	put_text("700/maps", "7f0000000000-7f0010000000 rw-p 00000000 00:00 0\n");
+	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), 0);
+	for (int round = 1; round <= 2; round++) {
+		out.n = 0;
+		assert_int_equal(pset_sample(&ps, round * SEC, &out, &ev, detail, sizeof detail,
+		                             err, sizeof err),
+		                 0);
+		assert_true(metric(&out, "heap_max_kb") == 256 * 1024);
+		/* Readable maps without shared memory: its bound is 0. */
+		assert_true(metric(&out, "shmem_mapped_kb") == 0);
+		assert_true(metric(&out, "shared_buffers_kb") < 0);
+	}
+	pset_release(&ps);
+	gone(700);
+}
+
 static void pset_bad_pattern(void **state)
 {
 	struct pset_config cfg = {.mode = PSET_MATCH, .pattern = "java (["};
@@ -598,6 +834,10 @@ int main(void)
 	    cmocka_unit_test(pid_stat_odd_comm),
 	    cmocka_unit_test(pid_stat_broken),
 	    cmocka_unit_test(pid_status_and_io),
+	    cmocka_unit_test(memory_kinds),
+	    cmocka_unit_test(jvm_heap_max),
+	    cmocka_unit_test(maps_lines),
+	    cmocka_unit_test(pg_sizes),
 	    cmocka_unit_test(proc_stat),
 	    cmocka_unit_test(meminfo),
 	    cmocka_unit_test(loadavg),
@@ -609,6 +849,8 @@ int main(void)
 	    cmocka_unit_test(pset_match_rates_and_events),
 	    cmocka_unit_test(pset_match_sees_exec),
 	    cmocka_unit_test(pset_pidfile),
+	    cmocka_unit_test(pset_memory_postgres),
+	    cmocka_unit_test(pset_memory_jvm),
 	    cmocka_unit_test(pset_bad_pattern),
 	    cmocka_unit_test(host_rates),
 	};

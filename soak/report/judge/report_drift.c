@@ -2,8 +2,10 @@
  * the last third of the measured window against the first (and, for windows of 3 hours or
  * more, the last hour against hour 1), metric by metric, each change with its 95 %
  * interval from the batch means and Welch's test the label comparison uses (report_stats.c),
- * then one verdict.  The observations are read by report_drift_read.c; here they are only
- * judged (report_drift_text.c puts the verdict in words). */
+ * then one verdict about the service: its throughput, latency, errors and CPU per request.
+ * Memory, GC and the machine probe are judged beside it (counts 0), never in it.  The
+ * observations are read by report_drift_read.c; here they are only judged
+ * (report_drift_text.c puts the verdict in words). */
 #include "report/report_int.h"
 
 #include <math.h>
@@ -20,18 +22,22 @@ struct kind_info {
 	int points;       /* the change is in percentage points */
 	double material;  /* the smallest change that counts */
 	int improves;     /* a real better change may make the verdict `improving` */
+	int service;      /* it is the service's own (what its clients get, what a request
+	                   * costs): only these make the verdict; the rest is said beside it */
 };
 
 static const struct kind_info kinds[] = {
-    [RPT_DK_TPS] = {"tps", 0, 0, 0.05, 1},
-    [RPT_DK_MEAN] = {"mean", 1, 0, 0.05, 1},
-    [RPT_DK_P99] = {"p99", 1, 0, 0.10, 1},
-    [RPT_DK_ERR] = {"error", 1, 1, 0.1, 1},
-    [RPT_DK_CPU_REQ] = {"cpu_per_request", 1, 0, 0.05, 1},
-    [RPT_DK_MEM] = {"memory", 1, 0, 0.10, 0},
-    [RPT_DK_GC] = {"gc_time", 1, 1, 0.5, 0},
-    [RPT_DK_PAUSE] = {"longest_pause", 1, 0, 0.5, 0},
-    [RPT_DK_MACHINE] = {"machine_probe", 1, 0, 0.05, 0},
+    [RPT_DK_TPS] = {"tps", 0, 0, 0.05, 1, 1},
+    [RPT_DK_MEAN] = {"mean", 1, 0, 0.05, 1, 1},
+    [RPT_DK_P99] = {"p99", 1, 0, 0.10, 1, 1},
+    [RPT_DK_ERR] = {"error", 1, 1, 0.1, 1, 1},
+    [RPT_DK_CPU_REQ] = {"cpu_per_request", 1, 0, 0.05, 1, 1},
+    /* Memory has its own verdict (report_mem.c: a cache filling is not a leak); GC costs
+     * the service what its latency and CPU per request show; the probe is the machine's. */
+    [RPT_DK_MEM] = {"memory", 1, 0, 0.10, 0, 0},
+    [RPT_DK_GC] = {"gc_time", 1, 1, 0.5, 0, 0},
+    [RPT_DK_PAUSE] = {"longest_pause", 1, 0, 0.5, 0, 0},
+    [RPT_DK_MACHINE] = {"machine_probe", 1, 0, 0.05, 0, 0},
 };
 
 const char *rpt_drift_name(enum rpt_drift_verdict v)
@@ -98,26 +104,27 @@ void rpt_drift_compare(struct rpt_drift_metric *m, const double *a, size_t na, c
 	rpt_batch_means(a, na, NULL, 0, &ba);
 	rpt_batch_means(b, nb, NULL, 0, &bb);
 	rpt_welch(&ba, &bb, &m->d);
+	if (!kinds[m->kind].service)
+		m->counts = 0;
 	m->change = m->last - m->first;
 	m->change_pct =
 	    isfinite(m->first) && m->first != 0 ? 100 * m->change / fabs(m->first) : NAN;
 	effect(m);
 }
 
-/* The verdict weighs every metric of every comparison at once: with twenty of them, one
- * would cross its own 95 % interval by chance in most stable runs.  So the intervals are
- * widened to hold all k together (Bonferroni: each at 1 - 0.05 / k), and real or noise,
- * and each effect, are read from those. */
+/* The verdict weighs every metric that counts, of every comparison, at once: with twenty
+ * of them, one would cross its own 95 % interval by chance in most stable runs.  So the
+ * intervals are widened to hold all k together (Bonferroni: each at 1 - 0.05 / k), and real
+ * or noise, and each effect, are read from those. */
 static void family(struct rpt_drift *d)
 {
 	int k = 0;
 
-	/* The machine probe (RPT_DK_MACHINE) is judged at the family's width but does not widen
-	 * it: it never makes a verdict. */
+	/* What never makes a verdict (memory, GC, the machine probe) is judged at the family's
+	 * width but does not widen it. */
 	for (int i = 0; i < d->ncmp; i++)
 		for (int j = 0; j < d->cmp[i].nm; j++)
-			k += d->cmp[i].m[j].d.verdict != RPT_NA &&
-			     d->cmp[i].m[j].kind != RPT_DK_MACHINE;
+			k += d->cmp[i].m[j].d.verdict != RPT_NA && d->cmp[i].m[j].counts;
 	for (int i = 0; i < d->ncmp && k > 1; i++)
 		for (int j = 0; j < d->cmp[i].nm; j++) {
 			struct rpt_diff *x = &d->cmp[i].m[j].d;

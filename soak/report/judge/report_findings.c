@@ -580,12 +580,13 @@ static int memory_findings(struct fctx *x)
 		RSS_LEVELS,
 		FLAT,
 		RSS_SHORT,
+		RSS_FILLING,
 		NKIND
 	};
 	static const double kind_score[NKIND] = {
-	    S_MEMORY_BAD,  S_MEMORY_BAD,    S_GC_HEAVY,      S_GC_HEAVY,   S_GC_HEAVY,
-	    S_GC_HEAVY,    S_GC_HEAVY,      S_MEMORY_OK,     S_MEMORY_OK,  S_CONNECTIONS,
-	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS};
+	    S_MEMORY_BAD,  S_MEMORY_BAD,    S_GC_HEAVY,      S_GC_HEAVY,    S_GC_HEAVY,
+	    S_GC_HEAVY,    S_GC_HEAVY,      S_MEMORY_OK,     S_MEMORY_OK,   S_CONNECTIONS,
+	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS, S_MEMORY_OK};
 
 	struct memsel ms = {.nruns = r->nruns};
 	size_t nsel = (size_t)NKIND * RPT_MAX_SOURCES * (size_t)(r->nruns ? r->nruns : 1);
@@ -630,6 +631,7 @@ static int memory_findings(struct fctx *x)
 					 * growth that levels off, a level at the configured limit.
 					 */
 					kind = s->mem.verdict == RPT_MEM_RISING       ? RSS_UP
+					       : s->mem.verdict == RPT_MEM_FILLING    ? RSS_FILLING
 					       : s->mem.verdict == RPT_MEM_AT_LIMIT   ? RSS_LIMIT
 					       : s->mem.verdict == RPT_MEM_LEVELS_OFF ? RSS_LEVELS
 					       : s->mem.verdict == RPT_MEM_FLAT       ? FLAT
@@ -728,7 +730,15 @@ static int memory_findings(struct fctx *x)
 			memsel_runs(&b, r, &ms, RSS_UP, l);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_UP]->key,
 			              first[RSS_UP]->name,
-			              rpt_mem_why(&first[RSS_UP]->mem, w, sizeof w));
+			              rpt_mem_src_why(first[RSS_UP], w, sizeof w));
+		}
+		if (keys[RSS_FILLING][0]) {
+			sep(&b, &n);
+			rpt_sb_printf(&b, "a cache filling in ");
+			memsel_runs(&b, r, &ms, RSS_FILLING, l);
+			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_FILLING]->key,
+			              first[RSS_FILLING]->name,
+			              rpt_mem_src_why(first[RSS_FILLING], w, sizeof w));
 		}
 		if (keys[RSS_LIMIT][0]) {
 			sep(&b, &n);
@@ -736,7 +746,7 @@ static int memory_findings(struct fctx *x)
 			memsel_runs(&b, r, &ms, RSS_LIMIT, l);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LIMIT]->key,
 			              first[RSS_LIMIT]->name,
-			              rpt_mem_why(&first[RSS_LIMIT]->mem, w, sizeof w));
+			              rpt_mem_src_why(first[RSS_LIMIT], w, sizeof w));
 		}
 		if (keys[NORMAL][0]) {
 			sep(&b, &n);
@@ -778,7 +788,7 @@ static int memory_findings(struct fctx *x)
 			memsel_runs(&b, r, &ms, RSS_LEVELS, l);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LEVELS]->key,
 			              first[RSS_LEVELS]->name,
-			              rpt_mem_why(&first[RSS_LEVELS]->mem, w, sizeof w));
+			              rpt_mem_src_why(first[RSS_LEVELS], w, sizeof w));
 		}
 		if (keys[FLAT][0]) {
 			sep(&b, &n);
@@ -797,7 +807,7 @@ static int memory_findings(struct fctx *x)
 			    " over too short a window to judge a trend (%s%s%s of samples; "
 			    "%.0f min needed)",
 			    lo, strcmp(lo, hi) ? "-" : "", strcmp(lo, hi) ? hi : "",
-			    RPT_MEM_MIN_HOURS * 60);
+			    first[RSS_SHORT]->mem.min_hours * 60);
 		}
 		if (gc_max > 0 || keys[NORMAL][0] || keys[NO_OLD][0] || keys[SHORT][0])
 			rpt_sb_printf(&b,

@@ -31,9 +31,17 @@ const char *rpt_mem_name(enum rpt_mem_verdict v)
 		return "at_limit";
 	case RPT_MEM_RISING:
 		return "rising";
+	case RPT_MEM_FILLING:
+		return "filling";
 	default:
 		return "unknown";
 	}
+}
+
+const char *rpt_memk_name(enum rpt_memk k)
+{
+	static const char *const names[] = {"private", "shared", "file"};
+	return k < RPT_MEMK_N ? names[k] : "";
 }
 
 /* Least squares over points p[a..b) with x in hours since t0_s. */
@@ -55,7 +63,8 @@ static int fit(const struct rpt_vpoint *p, size_t a, size_t b, double t0_s, doub
 	return rc;
 }
 
-void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, struct rpt_mem *m)
+void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, double min_hours,
+                     struct rpt_mem *m)
 {
 	struct rpt_vpoint w[MEM_WINDOWS];
 	size_t nw = 0, i0, half;
@@ -63,6 +72,7 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 	memset(m, 0, sizeof *m);
 	m->verdict = RPT_MEM_UNKNOWN;
 	m->limit_mb = limit_mb > 0 ? limit_mb : NAN;
+	m->min_hours = min_hours > 0 ? min_hours : RPT_MEM_MIN_HOURS;
 	m->level_mb = m->growth_mb = m->steady_slope_mb_h = m->steady_r2 = NAN;
 	if (n == 0) {
 		m->unknown = RPT_MEM_NO_SAMPLES;
@@ -96,7 +106,11 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 		m->verdict = RPT_MEM_AT_LIMIT;
 		return;
 	}
-	if (hours < RPT_MEM_MIN_HOURS || nw < MEM_MIN_POINTS) {
+	/* n samples a period apart cover n periods: a 5-minute window sampled every 5 s spans
+	 * 4m55s between its first and last sample, and is 5 minutes long (give or take the
+	 * milliseconds a sample comes late: 1 %). */
+	if (hours + (n > 1 ? hours / (double)(n - 1) : 0) < 0.99 * m->min_hours ||
+	    nw < MEM_MIN_POINTS) {
 		m->unknown = RPT_MEM_SHORT;
 		return;
 	}
@@ -138,4 +152,49 @@ void rpt_mem_analyze(const struct rpt_vpoint *p, size_t n, double limit_mb, stru
 		m->verdict = RPT_MEM_FLAT;
 		m->shrinks = m->rise_frac <= -MEM_RISE;
 	}
+}
+
+/* Whether a kind grows over the window: rising, or growth that levels off. */
+static int grows(const struct rpt_mem *k)
+{
+	return k->verdict == RPT_MEM_RISING || k->verdict == RPT_MEM_LEVELS_OFF;
+}
+
+/* The whole's verdict is about what the processes hold; the kinds say whether growth can be
+ * a leak.  Only private memory grows without a bound a process cannot pass; shared memory
+ * is bounded by what the set maps (a database's cache fills up to it and stays); file-backed
+ * pages are the kernel's to drop. */
+void rpt_mem_by_kind(struct rpt_mem *m, struct rpt_memkinds *k)
+{
+	const struct rpt_mem *priv = &k->k[RPT_MEMK_PRIVATE], *shared = &k->k[RPT_MEMK_SHARED];
+	int bound = isfinite(k->shared_bound_mb) || isfinite(k->shared_buffers_mb);
+
+	k->by = -1;
+	if (!k->has)
+		return;
+	if (priv->verdict == RPT_MEM_RISING) {
+		m->verdict = RPT_MEM_RISING;
+		k->by = RPT_MEMK_PRIVATE;
+	} else if (m->verdict == RPT_MEM_AT_LIMIT) {
+		return; /* held at its configured limit: said as that */
+	} else if (grows(shared) && bound) {
+		m->verdict = RPT_MEM_FILLING;
+		k->by = RPT_MEMK_SHARED;
+	} else if (shared->verdict == RPT_MEM_RISING) {
+		m->verdict = RPT_MEM_RISING;
+		k->by = RPT_MEMK_SHARED;
+	} else if (m->verdict == RPT_MEM_RISING && k->k[RPT_MEMK_FILE].verdict == RPT_MEM_RISING) {
+		k->by = RPT_MEMK_FILE;
+	}
+}
+
+void rpt_mem_judge(struct rpt_mem *m, struct rpt_memkinds *k, const struct rpt_vpoint *p, size_t n,
+                   double limit_mb, struct rpt_vpoint *const kp[RPT_MEMK_N], size_t kn,
+                   double min_hours)
+{
+	rpt_mem_analyze(p, n, limit_mb, min_hours, m);
+	/* No limit for a kind: its growth is judged first, its bound weighed by kind. */
+	for (int j = 0; j < RPT_MEMK_N && k->has; j++)
+		rpt_mem_analyze(kp[j], kn, 0, min_hours, &k->k[j]);
+	rpt_mem_by_kind(m, k);
 }

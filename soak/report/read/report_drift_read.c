@@ -294,26 +294,12 @@ static int process_cpu(const struct rpt_source *src)
 	       !(n > 5 && strcmp(src->name + n - 5, ":host") == 0);
 }
 
-/* Whether a rise of the source's memory counts: only one that keeps rising (a suspected
- * leak in the GC log, or process memory judged `rising`); growth that levels off is
- * warm-up and is shown, not counted.  When not, m->why_not says why. */
-static void memory_counts(const struct rpt_source *src, struct rpt_drift_metric *m)
+/* Why GC time and pauses are shown beside the verdict, not in it: what they cost the
+ * service is in its latency and its CPU per request, which count. */
+static void gc_apart(struct rpt_drift_metric *m)
 {
-	const char *why = NULL;
-
-	if (src->gc_events)
-		why = src->gc.memory == GCA_SUSPECTED_LEAK ? NULL
-		      : src->gc.memory == GCA_NORMAL ? "the heap after GC does not keep rising"
-		                                     : "the GC log cannot tell a leak yet";
-	else
-		why = src->mem.verdict == RPT_MEM_RISING       ? NULL
-		      : src->mem.verdict == RPT_MEM_LEVELS_OFF ? "it levels off"
-		      : src->mem.verdict == RPT_MEM_AT_LIMIT   ? "it holds at its configured limit"
-		      : src->mem.verdict == RPT_MEM_FLAT
-		          ? "its trend over the window is flat"
-		          : "the window is too short to judge its trend";
-	m->counts = why == NULL;
-	snprintf(m->why_not, sizeof m->why_not, "%s", why ? why : "");
+	snprintf(m->why_not, sizeof m->why_not,
+	         "what it costs is in the latency and CPU per request");
 }
 
 /* The per-source metrics of a comparison. */
@@ -355,7 +341,8 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 			    source_obs(rd, q[1], run, s, iv, b, 1, &vb, &fb) < 0 ||
 			    !(m = add_metric(rd, c, RPT_DK_MEM, src->name, fa, fb)))
 				goto done;
-			memory_counts(src, m);
+			/* Never counted (report_drift.c): the sentence gives its own verdict. */
+			m->src = src;
 			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
 		}
 		if (src->gc_events) {
@@ -364,9 +351,11 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 			    gc_obs(rd, q[2], run, iv, b, &vb, &wb, &fb, &gb) < 0 ||
 			    !(m = add_metric(rd, c, RPT_DK_GC, src->name, fa, fb)))
 				goto done;
+			gc_apart(m);
 			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
 			if (!(m = add_metric(rd, c, RPT_DK_PAUSE, src->name, ga, gb)))
 				goto done;
+			gc_apart(m);
 			rpt_drift_compare(m, wa.v, wa.n, wb.v, wb.n);
 		}
 	}
@@ -404,7 +393,6 @@ static int machine(struct reader *rd, const struct ivs *iv, const struct part *a
 		rc = -1;
 		goto done;
 	}
-	m->counts = 0;
 	snprintf(m->why_not, sizeof m->why_not, "the machine's, not the server's");
 	rpt_drift_compare(m, v[0].v, v[0].n, v[1].v, v[1].n);
 done:

@@ -54,6 +54,17 @@ static void bind_run(sqlite3_stmt *q, const struct rpt_run *run)
 	sqlite3_bind_int64(q, 3, run->end_ms);
 }
 
+/* A query of one source's rows of the run: IN_RUN's ?1..?3 and the source as ?4. */
+static int prepare_source(struct reader *rd, sqlite3_stmt **q, const char *sql,
+                          const struct rpt_run *run, const char *name)
+{
+	if (db_prepare(rd->db, q, sql, rd->err, rd->errlen) < 0)
+		return -1;
+	bind_run(*q, run);
+	sqlite3_bind_text(*q, 4, name, -1, SQLITE_STATIC);
+	return 0;
+}
+
 /* Names of the run's CPU series, RSS sources and GC sources. */
 static int find_sources(struct reader *rd, struct rpt_run *run)
 {
@@ -222,20 +233,21 @@ done:
 	return rc;
 }
 
-/* The source's configured memory limit in MB (mem_limit_kb samples), or 0. */
-static int read_limit(struct reader *rd, const struct rpt_run *run, const char *name, double *mb)
+/* The largest value of a source's metric in KB (mem_limit_kb, shmem_mapped_kb, ...) over
+ * the run, in MB, or 0 when not recorded. */
+static int read_limit(struct reader *rd, const struct rpt_run *run, const char *name,
+                      const char *metric, double *mb)
 {
 	sqlite3_stmt *q = NULL;
 	int rc = 0;
 
 	*mb = 0;
-	if (db_prepare(rd->db, &q,
-	               "SELECT MAX(value) / 1024.0 FROM samples WHERE source = ?4 AND "
-	               "metric = 'mem_limit_kb' AND " IN_RUN,
-	               rd->err, rd->errlen) < 0)
+	if (prepare_source(rd, &q,
+	                   "SELECT MAX(value) / 1024.0 FROM samples WHERE source = ?4 AND "
+	                   "metric = ?5 AND " IN_RUN,
+	                   run, name) < 0)
 		return -1;
-	bind_run(q, run);
-	sqlite3_bind_text(q, 4, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 5, metric, -1, SQLITE_STATIC);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		*mb = sqlite3_column_type(q, 0) == SQLITE_NULL ? 0 : sqlite3_column_double(q, 0);
 	else
@@ -244,22 +256,107 @@ static int read_limit(struct reader *rd, const struct rpt_run *run, const char *
 	return rc;
 }
 
+/* The shortest window a memory trend is judged on (--memory-window), hours; 0: the
+ * default. */
+static double min_hours(const struct reader *rd)
+{
+	return (double)rd->o->mem_window_ms / 3600000.0;
+}
+
+/* Whether a time (s since the run's start) lies in any step's measured window. */
+static int in_any_window(const struct rpt_run *run, double t_s)
+{
+	for (int k = 0; k < run->nsteps; k++)
+		if (in_window(run, &run->steps[k], t_s))
+			return 1;
+	return 0;
+}
+
+/* The bounds of a source's kinds: what its shared memory cannot pass, PostgreSQL's
+ * shared_buffers, a JVM's -Xmx (NAN when not recorded). */
+static int read_bounds(struct reader *rd, const struct rpt_run *run, struct rpt_source *src)
+{
+	static const char *const metric[] = {"shmem_mapped_kb", "shared_buffers_kb", "heap_max_kb"};
+	double *to[] = {&src->kinds.shared_bound_mb, &src->kinds.shared_buffers_mb,
+	                &src->kinds.heap_max_mb};
+
+	for (int i = 0; i < 3; i++) {
+		if (read_limit(rd, run, src->name, metric[i], to[i]) < 0)
+			return -1;
+		if (!(*to[i] > 0))
+			*to[i] = NAN;
+	}
+	return 0;
+}
+
+/* Memory by kind (rpt_memkind): each kind's measured-window samples into pts[j][0..*n)
+ * (allocated), and the bounds; k->has 0 when the collector recorded no kinds. */
+static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_source *src,
+                      struct rpt_vpoint *pts[RPT_MEMK_N], size_t *n)
+{
+	struct rpt_memkinds *k = &src->kinds;
+	sqlite3_stmt *q = NULL;
+	size_t cap = 0;
+	int rc = -1, step;
+
+	memset(k, 0, sizeof *k);
+	k->by = -1;
+	k->shared_bound_mb = k->shared_buffers_mb = k->heap_max_mb = k->req_per_h = NAN;
+	*n = 0;
+	if (prepare_source(rd, &q,
+	                   "SELECT t_ms, private_mb, shared_mb, file_mb FROM rpt_memkind WHERE "
+	                   "source = ?4 AND " IN_RUN " ORDER BY t_ms",
+	                   run, src->name) < 0)
+		return -1;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		double t = (double)(sqlite3_column_int64(q, 0) - run->started_ms) / 1000.0;
+		k->has = 1;
+		if (!in_any_window(run, t))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 256;
+			for (int j = 0; j < RPT_MEMK_N; j++) {
+				struct rpt_vpoint *p = realloc(pts[j], cap * sizeof *p);
+				if (!p) {
+					rpt_rd_oom(rd);
+					goto done;
+				}
+				pts[j] = p;
+			}
+		}
+		for (int j = 0; j < RPT_MEMK_N; j++) {
+			pts[j][*n].t_s = t;
+			pts[j][*n].v = sqlite3_column_double(q, 1 + j);
+		}
+		(*n)++;
+	}
+	if (step != SQLITE_DONE) {
+		db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
+		goto done;
+	}
+	if (k->has && read_bounds(rd, run, src) < 0)
+		goto done;
+	k->req_per_h = run->f.tps > 0 ? run->f.tps * (1 - run->f.error_pct / 100) * 3600 : NAN;
+	rc = 0;
+done:
+	sqlite3_finalize(q);
+	return rc;
+}
+
 /* RSS: the series over the run, its trend over the measured windows and its verdict. */
 static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *src)
 {
 	sqlite3_stmt *q = NULL;
-	struct rpt_vpoint *all = NULL, *win = NULL;
+	struct rpt_vpoint *all = NULL, *win = NULL, *kpts[RPT_MEMK_N] = {NULL};
 	double *x = NULL, *y = NULL, sum = 0, first = NAN, last = NAN, limit;
-	size_t n = 0, m = 0;
+	size_t n = 0, m = 0, kn = 0;
 	int rc = -1;
 
-	if (db_prepare(rd->db, &q,
-	               "SELECT t_ms, mb FROM rpt_rss WHERE source = ?4 AND " IN_RUN
-	               " ORDER BY t_ms",
-	               rd->err, rd->errlen) < 0)
+	if (prepare_source(rd, &q,
+	                   "SELECT t_ms, mb FROM rpt_rss WHERE source = ?4 AND " IN_RUN
+	                   " ORDER BY t_ms",
+	                   run, src->name) < 0)
 		return -1;
-	bind_run(q, run);
-	sqlite3_bind_text(q, 4, src->name, -1, SQLITE_STATIC);
 	if (read_points(rd, q, run, &all, &n) < 0)
 		goto done;
 	x = malloc((n ? n : 1) * sizeof *x);
@@ -283,9 +380,11 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 		y[m++] = all[i].v;
 		sum += all[i].v;
 	}
-	if (read_limit(rd, run, src->name, &limit) < 0)
+	if (read_limit(rd, run, src->name, "mem_limit_kb", &limit) < 0)
 		goto done;
-	rpt_mem_analyze(win, m, limit, &src->mem);
+	if (read_kinds(rd, run, src, kpts, &kn) < 0)
+		goto done;
+	rpt_mem_judge(&src->mem, &src->kinds, win, m, limit, kpts, kn, min_hours(rd));
 	src->has_rss = n > 0;
 	src->rss_mean_mb = m ? sum / (double)m : NAN;
 	src->rss_hours = m ? (last - first) / 3600.0 : 0;
@@ -301,6 +400,8 @@ done:
 	free(win);
 	free(x);
 	free(y);
+	for (int j = 0; j < RPT_MEMK_N; j++)
+		free(kpts[j]);
 	return rc;
 }
 
@@ -319,16 +420,15 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 	double span = (double)(run->end_ms - run->started_ms) / 1000.0;
 	int rc = -1, step;
 
-	if (db_prepare(rd->db, &q,
-	               "SELECT t_ms, uptime_ms, gc_id, kind, IFNULL(cause, ''), pause_us, conc_us, "
-	               "heap_before_kb, heap_after_kb, heap_total_kb, young_before_kb, "
-	               "young_after_kb, young_total_kb, old_before_kb, old_after_kb, old_total_kb, "
-	               "meta_before_kb, meta_after_kb, meta_total_kb FROM gc_events "
-	               "WHERE source = ?4 AND " IN_RUN " ORDER BY t_ms, id",
-	               rd->err, rd->errlen) < 0)
+	if (prepare_source(
+	        rd, &q,
+	        "SELECT t_ms, uptime_ms, gc_id, kind, IFNULL(cause, ''), pause_us, conc_us, "
+	        "heap_before_kb, heap_after_kb, heap_total_kb, young_before_kb, "
+	        "young_after_kb, young_total_kb, old_before_kb, old_after_kb, old_total_kb, "
+	        "meta_before_kb, meta_after_kb, meta_total_kb FROM gc_events "
+	        "WHERE source = ?4 AND " IN_RUN " ORDER BY t_ms, id",
+	        run, src->name) < 0)
 		return -1;
-	bind_run(q, run);
-	sqlite3_bind_text(q, 4, src->name, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		struct gcp_event *e;
 		int kind;

@@ -68,7 +68,35 @@ static const char *parts(const struct rpt_drift_cmp *c)
 	return c->hours ? "from hour 1 to the last hour" : "from the first third to the last";
 }
 
-/* Memory that grew for real but levels off: said, not counted. */
+/* Why memory never makes the drift verdict, which is about the service: the memory
+ * verdict judges it on its own (a cache filling, a leak, growth that levels off). */
+static void memory_apart(struct sbuf *b, const struct rpt_source *src)
+{
+	const struct rpt_memkinds *k = &src->kinds;
+	char v[32];
+
+	/* levels_off, at_limit: words in a sentence */
+	snprintf(v, sizeof v, "%s", rpt_mem_name(src->mem.verdict));
+	for (char *c = v; *c; c++)
+		if (*c == '_')
+			*c = ' ';
+	rpt_sb_printf(b, "memory is judged on its own (");
+	if (src->gc_events)
+		rpt_sb_printf(b, "GC log: %s", gca_memory_text(src->gc.memory));
+	else if (src->mem.verdict == RPT_MEM_FILLING)
+		rpt_sb_printf(b, "a cache filling: %.0f of %.0f MB", k->k[RPT_MEMK_SHARED].level_mb,
+		              isfinite(k->shared_bound_mb) ? k->shared_bound_mb
+		                                           : k->shared_buffers_mb);
+	else if (src->mem.verdict == RPT_MEM_UNKNOWN)
+		rpt_sb_printf(b, "too short to judge");
+	else if (k->by >= 0)
+		rpt_sb_printf(b, "%s: %s memory", v, rpt_memk_name((enum rpt_memk)k->by));
+	else
+		rpt_sb_printf(b, "%s", v);
+	rpt_sb_printf(b, ")");
+}
+
+/* What moved but never counts (memory, GC): said beside the verdict, with why. */
 static void uncounted(struct sbuf *b, const struct rpt_drift *d)
 {
 	for (int i = 0; i < d->ncmp; i++)
@@ -78,7 +106,11 @@ static void uncounted(struct sbuf *b, const struct rpt_drift *d)
 				continue;
 			rpt_sb_printf(b, "; ");
 			metric_phrase(b, m, 1);
-			rpt_sb_printf(b, " %s, not counted: %s", parts(&d->cmp[i]), m->why_not);
+			rpt_sb_printf(b, " %s, not counted: ", parts(&d->cmp[i]));
+			if (m->kind == RPT_DK_MEM && m->src)
+				memory_apart(b, m->src);
+			else
+				rpt_sb_printf(b, "%s", m->why_not);
 		}
 }
 
@@ -93,10 +125,6 @@ static const char *hint(const struct rpt_drift *d)
 	if (worse[RPT_DK_CPU_REQ])
 		return "each request costs more CPU as the run goes on (growing tables or indexes, "
 		       "caches, fragmentation)";
-	if (worse[RPT_DK_GC] || worse[RPT_DK_PAUSE])
-		return "the garbage collector works harder as the run goes on";
-	if (worse[RPT_DK_MEM])
-		return "memory keeps growing as the run goes on";
 	if (worse[RPT_DK_ERR])
 		return "more requests fail as the run goes on";
 	return "the server slows down as the run goes on";
@@ -145,7 +173,7 @@ static void machine(struct sbuf *b, const struct rpt_drift *d, const struct rpt_
 	rpt_sb_printf(b,
 	              " %s as well: the machine soak ran on %s under the run (the same "
 	              "arithmetic took %s CPU time: %s), so suspect the machine before the "
-	              "server and repeat the run on another machine or at a quieter time.",
+	              "server and repeat the run on another machine or at a quieter time",
 	              parts(&d->cmp[at]), slower ? "slowed" : "sped up", slower ? "more" : "less",
 	              slower ? "a throttled core, or a hypervisor taking time from it"
 	                     : "a core no longer throttled, or a hypervisor no longer taking "
@@ -186,17 +214,17 @@ static void sentence(struct sbuf *b, const struct rpt_drift *d)
 			said = 1;
 		}
 	}
-	uncounted(b, d);
 	control = rpt_drift_control(d, &at);
-	if (control) {
+	if (control)
 		machine(b, d, control, at);
-		return;
-	}
-	rpt_sb_printf(b, ": %s.",
-	              d->verdict == RPT_DRIFT_DEGRADING ? hint(d)
-	                                                : "still warming up early in the window "
-	                                                  "(JIT compilation, caches and pools "
-	                                                  "filling)");
+	else
+		rpt_sb_printf(b, ": %s",
+		              d->verdict == RPT_DRIFT_DEGRADING ? hint(d)
+		                                                : "still warming up early in the "
+		                                                  "window (JIT compilation, caches "
+		                                                  "and pools filling)");
+	uncounted(b, d);
+	rpt_sb_printf(b, ".");
 }
 
 char *rpt_drift_sentence(const struct rpt_drift *d, char *buf, size_t len)

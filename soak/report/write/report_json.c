@@ -198,6 +198,33 @@ void rpt_drift_json(const struct rpt_drift *d, const char *sentence, struct json
 	jsonw_end(w);
 }
 
+/* `"by": ..., "kinds": {...}` of a process source's memory by kind, with the bounds:
+ * members of the open object. */
+static void jkinds(struct jsonw *w, const struct rpt_memkinds *k)
+{
+	jsonw_key(w, "by");
+	jsonw_str_or_null(w, k->by >= 0 ? rpt_memk_name((enum rpt_memk)k->by) : NULL);
+	jsonw_mnum(w, "shared_bound_mb", k->shared_bound_mb, 3);
+	jsonw_mnum(w, "shared_buffers_mb", k->shared_buffers_mb, 3);
+	jsonw_mnum(w, "heap_max_mb", k->heap_max_mb, 3);
+	jsonw_key(w, "kinds");
+	jsonw_obj(w);
+	for (int j = 0; j < RPT_MEMK_N; j++) {
+		const struct rpt_mem *m = &k->k[j];
+		int known = m->verdict != RPT_MEM_UNKNOWN;
+		jsonw_key(w, rpt_memk_name((enum rpt_memk)j));
+		jsonw_obj(w);
+		jsonw_mstr(w, "verdict", rpt_mem_name(m->verdict));
+		jsonw_mnum(w, "mean_mb", m->mean_mb, 3);
+		jsonw_mnum(w, "level_mb", m->level_mb, 3);
+		jsonw_mnum(w, "growth_mb", m->growth_mb, 3);
+		jsonw_mnum(w, "slope_mb_per_h", known ? m->slope_mb_h : NAN, 4);
+		jsonw_mnum(w, "r2", known ? m->r2 : NAN, 4);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
 /* The process memory of each source without a GC log, judged (report_mem.c): items of
  * the list open. */
 static void jrss(struct jsonw *w, const struct rpt_run *run)
@@ -221,7 +248,9 @@ static void jrss(struct jsonw *w, const struct rpt_run *run)
 		jsonw_mnum(w, "steady_from_s",
 		           s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
 		jsonw_mnum(w, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
-		jsonw_mstr(w, "why", rpt_mem_why(&s->mem, why, sizeof why));
+		jsonw_mstr(w, "why", rpt_mem_src_why(s, why, sizeof why));
+		if (s->kinds.has)
+			jkinds(w, &s->kinds);
 		jsonw_end(w);
 	}
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "dur.h"
+#include "report/report_text.h"
 
 /* "4m30s" for a number of seconds. */
 static const char *span(double s, char *buf, size_t len)
@@ -45,6 +46,11 @@ char *rpt_mem_why(const struct rpt_mem *m, char *buf, size_t len)
 		                   sizeof sl),
 		    span(m->to_s - m->steady_from_s, b, sizeof b));
 		break;
+	case RPT_MEM_FILLING:
+		/* Its words need the kinds: rpt_mem_src_why. */
+		snprintf(buf, cap, "fills a cache towards its bound: %.1f MB at the end",
+		         m->level_mb);
+		break;
 	case RPT_MEM_FLAT:
 		snprintf(buf, cap, "%s at %.1f MB (%s MB/h, R² %.2f over %s)",
 		         m->shrinks ? "shrinks, ending" : "flat", m->level_mb,
@@ -59,9 +65,172 @@ char *rpt_mem_why(const struct rpt_mem *m, char *buf, size_t len)
 			         "%.1f MB at the end; %s of samples: too short a window to judge a "
 			         "trend (%s needed)",
 			         m->level_mb, span(m->hours * 3600, a, sizeof a),
-			         span(RPT_MEM_MIN_HOURS * 3600, b, sizeof b));
+			         span(m->min_hours * 3600, b, sizeof b));
 		else
 			snprintf(buf, cap, "the samples give no trend");
 	}
+	return buf;
+}
+
+/* What shared memory cannot pass: what the set maps shared, else shared_buffers. */
+static double shared_bound(const struct rpt_memkinds *k)
+{
+	return isfinite(k->shared_bound_mb) ? k->shared_bound_mb : k->shared_buffers_mb;
+}
+
+/* One kind in a few words: "flat at 35.2 MB", "levels off at 40.1 MB", "rising +3.0 MB/h
+ * to 52.0 MB", "52.0 MB (too short a window to judge)". */
+static void kind_brief(struct sbuf *b, const struct rpt_mem *m)
+{
+	char sl[32];
+
+	switch (m->verdict) {
+	case RPT_MEM_FLAT:
+		rpt_sb_printf(b, "%s at %.1f MB", m->shrinks ? "shrinks, ending" : "flat",
+		              m->level_mb);
+		break;
+	case RPT_MEM_LEVELS_OFF:
+		rpt_sb_printf(b, "levels off at %.1f MB", m->level_mb);
+		break;
+	case RPT_MEM_RISING:
+		rpt_sb_printf(b, "rising %s MB/h to %.1f MB",
+		              rpt_fmt_signed(m->slope_mb_h, 1, sl, sizeof sl), m->level_mb);
+		break;
+	default:
+		if (isfinite(m->level_mb))
+			rpt_sb_printf(b, "%.1f MB (too short a window to judge)", m->level_mb);
+		else
+			rpt_sb_printf(b, "not sampled in the measured window");
+	}
+}
+
+/* ", about 310 bytes per request answered" of a growth rate, or nothing. */
+static void per_request(struct sbuf *b, double slope_mb_h, double req_per_h)
+{
+	double bytes = slope_mb_h / req_per_h * 1048576;
+
+	if (isfinite(bytes) && bytes > 0)
+		rpt_sb_printf(b, ", about %.0f bytes per request answered", bytes);
+}
+
+/* The shared memory a cache fills, and the private memory beside it. */
+static void filling(struct sbuf *b, const struct rpt_source *s)
+{
+	const struct rpt_memkinds *k = &s->kinds;
+	const struct rpt_mem *sh = &k->k[RPT_MEMK_SHARED];
+	double bound = shared_bound(k), slope = sh->steady_slope_mb_h;
+	char sl[32], a[32];
+
+	rpt_sb_printf(b, "cache %s (%.0f of %.0f MB): shared memory grew %.1f MB to %.1f MB",
+	              sh->verdict == RPT_MEM_LEVELS_OFF ? "filled" : "filling", sh->level_mb, bound,
+	              sh->growth_mb, sh->level_mb);
+	if (sh->verdict == RPT_MEM_LEVELS_OFF) {
+		rpt_sb_printf(b, " and holds there (%s MB/h over the last %s)",
+		              rpt_fmt_signed(isfinite(slope) ? slope : 0, 1, sl, sizeof sl),
+		              span(sh->to_s - sh->steady_from_s, a, sizeof a));
+	} else {
+		rpt_sb_printf(b, ", %s MB/h to the end", rpt_fmt_signed(sh->slope_mb_h, 1, sl, 32));
+		per_request(b, sh->slope_mb_h, k->req_per_h);
+		if (sh->slope_mb_h > 0 && bound > sh->level_mb)
+			rpt_sb_printf(
+			    b, ", full in about %s at that rate",
+			    span((bound - sh->level_mb) / sh->slope_mb_h * 3600, a, sizeof a));
+	}
+	rpt_sb_printf(b, "; it cannot pass the %.1f MB the processes map shared", bound);
+	if (isfinite(k->shared_buffers_mb))
+		rpt_sb_printf(b, " (shared_buffers %.0f MB%s)", k->shared_buffers_mb,
+		              isfinite(k->shared_bound_mb)
+		                  ? " and the server's other shared structures"
+		                  : "");
+	rpt_sb_printf(b, ": data that grows with every request (a table and its indexes) kept in "
+	                 "a cache until it is full, not a leak; private memory ");
+	kind_brief(b, &k->k[RPT_MEMK_PRIVATE]);
+}
+
+/* A kind that keeps rising: private memory (a leak), or shared memory without a bound. */
+static void rising(struct sbuf *b, const struct rpt_source *s)
+{
+	const struct rpt_memkinds *k = &s->kinds;
+	const struct rpt_mem *m = &k->k[k->by];
+	char a[32], sl[32];
+
+	rpt_sb_printf(b,
+	              "%s memory keeps rising: %s MB/h over the %s measured (R² %.2f) to %.1f MB",
+	              rpt_memk_name((enum rpt_memk)k->by), rpt_fmt_signed(m->slope_mb_h, 1, sl, 32),
+	              span(m->hours * 3600, a, sizeof a), m->r2, m->level_mb);
+	per_request(b, m->slope_mb_h, k->req_per_h);
+	if (k->by == RPT_MEMK_SHARED) {
+		rpt_sb_printf(b, ", with no known bound: watch it");
+		return;
+	}
+	rpt_sb_printf(b, ", still rising in the second half: a leak (or data kept in memory with "
+	                 "every request)");
+	if (isfinite(k->heap_max_mb))
+		rpt_sb_printf(b,
+		              "; a JVM's heap filling towards its -Xmx (%.0f MB) looks the same "
+		              "from outside: its GC log tells them apart",
+		              k->heap_max_mb);
+	if (k->k[RPT_MEMK_SHARED].verdict == RPT_MEM_RISING ||
+	    k->k[RPT_MEMK_SHARED].verdict == RPT_MEM_LEVELS_OFF) {
+		rpt_sb_printf(b, "; shared memory ");
+		kind_brief(b, &k->k[RPT_MEMK_SHARED]);
+	}
+}
+
+/* A JVM whose memory does not rise: that clears nothing, for a JVM touches its heap
+ * through early and what then leaks inside it moves no page. */
+static void jvm(struct sbuf *b, const struct rpt_source *s)
+{
+	rpt_sb_printf(b,
+	              "%s at %.1f MB (private %.1f MB), a JVM with a %.0f MB heap (-Xmx): it "
+	              "touches its heap through early, so a leak inside it moves no page; its GC "
+	              "log tells a leak from a full heap",
+	              s->mem.verdict == RPT_MEM_FLAT ? "flat" : "levels off", s->mem.level_mb,
+	              s->kinds.k[RPT_MEMK_PRIVATE].level_mb, s->kinds.heap_max_mb);
+}
+
+char *rpt_mem_src_why(const struct rpt_source *s, char *buf, size_t len)
+{
+	const struct rpt_memkinds *k = &s->kinds;
+	struct sbuf b = {.cap = RPT_MEM_WHY_MAX};
+	char w[RPT_MEM_WHY_MAX];
+
+	if (s->mem.verdict == RPT_MEM_FILLING) {
+		filling(&b, s);
+	} else if (k->by == RPT_MEMK_PRIVATE || k->by == RPT_MEMK_SHARED) {
+		rising(&b, s);
+	} else if (k->has && isfinite(k->heap_max_mb) &&
+	           (s->mem.verdict == RPT_MEM_FLAT || s->mem.verdict == RPT_MEM_LEVELS_OFF)) {
+		jvm(&b, s);
+	} else {
+		rpt_sb_printf(&b, "%s", rpt_mem_why(&s->mem, w, sizeof w));
+		if (k->by == RPT_MEMK_FILE)
+			rpt_sb_printf(
+			    &b, "; the rise is in file-backed pages (mapped files), which the "
+			        "kernel can drop: not the processes' own memory");
+		else if (k->has && s->mem.verdict != RPT_MEM_UNKNOWN)
+			for (int j = 0, n = 0; j < RPT_MEMK_N; j++) {
+				if (!(k->k[j].level_mb > 0))
+					continue; /* none of that kind: a JVM's shared memory */
+				rpt_sb_printf(&b, "%s%s ", n++ ? ", " : "; by kind: ",
+				              rpt_memk_name((enum rpt_memk)j));
+				kind_brief(&b, &k->k[j]);
+			}
+	}
+	return rpt_sb_copy(&b, buf, len < RPT_MEM_WHY_MAX ? len : RPT_MEM_WHY_MAX);
+}
+
+char *rpt_mem_cell(const struct rpt_source *s, char *buf, size_t len)
+{
+	const struct rpt_mem *sh = &s->kinds.k[RPT_MEMK_SHARED];
+
+	if (s->mem.verdict == RPT_MEM_FILLING)
+		snprintf(buf, len, "%s (%.0f of %.0f MB)",
+		         sh->verdict == RPT_MEM_LEVELS_OFF ? "filled" : "filling", sh->level_mb,
+		         shared_bound(&s->kinds));
+	else if (s->mem.verdict == RPT_MEM_RISING && s->kinds.by >= 0)
+		snprintf(buf, len, "rising (%s)", rpt_memk_name((enum rpt_memk)s->kinds.by));
+	else
+		snprintf(buf, len, "%s", rpt_mem_name(s->mem.verdict));
 	return buf;
 }

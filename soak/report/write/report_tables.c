@@ -543,9 +543,12 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	         "sharing them), else RSS.  Trend: the least-squares slope in MB/h.  Judged like "
 	         "the heap: level is where it ends; 'levels_off' is growth that stops (buffers, "
 	         "caches, pools filling), 'at_limit' a level at the configured memory_limit, "
-	         "'rising' a steady rise still there in the second half.  Windows too short to "
-	         "judge (under 5 minutes) share a row per label and source, with the ranges of "
-	         "their figures.");
+	         "'rising' a steady rise still there in the second half.  Where the collector "
+	         "recorded memory by kind, private memory rising is 'rising (private)', and "
+	         "shared memory growing towards the bound it cannot pass (what the processes map "
+	         "shared: a database's cache) is 'filling (level of bound)', not a leak.  Windows "
+	         "too short to judge (under 5 minutes) share a row per label and source, with the "
+	         "ranges of their figures.");
 	rpt_tb_header(b, names, "lllrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
@@ -565,7 +568,7 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			rpt_tb_set(b, row, 6, "%s", dur_s(s->rss_hours * 3600, x, sizeof x));
 			rpt_tb_set(b, row, 7, "%s MB",
 			           rpt_fmt_num(s->mem.level_mb, 1, x, sizeof x));
-			rpt_tb_set(b, row, 8, "%s", rpt_mem_name(s->mem.verdict));
+			rpt_tb_set(b, row, 8, "%s", rpt_mem_cell(s, x, sizeof x));
 		}
 	for (int l = 0; l < r->nlabels && !b->failed; l++)
 		short_rss_rows(r, b, l);
@@ -682,14 +685,14 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 	         "Each run against itself: the last third of its measured window against the "
 	         "first (for windows of 3 h or more also the last hour against hour 1).  Changes "
 	         "of the parts' figures; 'real' when the interval of the difference of the "
-	         "per-interval means (batch means, Welch) excludes zero, all the run's metrics "
-	         "together at 95%% (Bonferroni).  A verdict needs a real change of 5%% or more "
-	         "(p99 10%%, errors and GC time 0.1 and 0.5 points, the longest pause 50%%, "
-	         "memory 10%% and only when it keeps rising) and %d steady intervals a third.  "
-	         "In brackets: costs, memory and GC changes worth naming, and the machine's own "
-	         "probe time (the same arithmetic timed every interval) when it changed for real "
-	         "by 5%% or more: then the machine, not only the server, changed speed.  The "
-	         "runs of a label too short to judge share one row.",
+	         "per-interval means (batch means, Welch) excludes zero, all the metrics of the "
+	         "verdict together at 95%% (Bonferroni).  The verdict is about the service: it "
+	         "needs a real change of TPS, mean or CPU per request of 5%% or more (p99 10%%, "
+	         "errors 0.1 points) and %d steady intervals a third.  In brackets: costs, and "
+	         "memory (judged by its own verdict) and GC changes worth naming, never counted, "
+	         "and the machine's own probe time (the same arithmetic timed every interval) "
+	         "when it changed for real by 5%% or more: then the machine, not only the "
+	         "server, changed speed.  The runs of a label too short to judge share one row.",
 	         RPT_DRIFT_MIN_PART);
 	rpt_tb_header(b, names, "lllrlrrrrl");
 	for (int i = 0; i < r->nruns && !b->failed; i++) {

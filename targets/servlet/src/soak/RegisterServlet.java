@@ -19,6 +19,10 @@
  *   soak.db.password / SOAK_DB_PASSWORD  default soak
  *   soak.db.pool / SOAK_DB_POOL          fixed pool size, default 16
  *   soak.pbkdf2.iterations / SOAK_PBKDF2_ITERATIONS   default 1000
+ *   soak.leak / SOAK_LEAK                default 0; N > 0 keeps the body of every POST
+ *                                        /register, N times over, for the life of the
+ *                                        JVM: a leak on purpose, whose size per request
+ *                                        is known, for tests of the memory verdict
  */
 package soak;
 
@@ -81,6 +85,10 @@ public final class RegisterServlet extends HttpServlet {
     private Driver driver;
     private int poolSize;
     private int iterations;
+    /** soak.leak: how many copies of each request body are kept (0: none). */
+    private int leakTimes;
+    /** What the leak keeps: never read, never freed. */
+    private final java.util.Queue<byte[]> kept = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private ArrayBlockingQueue<Slot> pool;
     private List<Slot> allSlots;
     private String serverInfo;
@@ -140,6 +148,7 @@ public final class RegisterServlet extends HttpServlet {
         poolSize = intSetting("soak.db.pool", "SOAK_DB_POOL", 16, 1, 1000);
         iterations = intSetting("soak.pbkdf2.iterations", "SOAK_PBKDF2_ITERATIONS", 1000, 1,
                                 10_000_000);
+        leakTimes = intSetting("soak.leak", "SOAK_LEAK", 0, 0, 1_000_000);
         try {
             driver = (Driver) Class.forName("org.postgresql.Driver", true,
                                             RegisterServlet.class.getClassLoader())
@@ -157,7 +166,7 @@ public final class RegisterServlet extends HttpServlet {
         serverInfo = getServletContext().getServerInfo();
         instance = System.getProperty("soak.instance", "");
         log("soak: server=" + serverInfo + " db=" + url + " pool=" + poolSize
-            + " pbkdf2.iterations=" + iterations);
+            + " pbkdf2.iterations=" + iterations + (leakTimes > 0 ? " leak=" + leakTimes : ""));
     }
 
     @Override
@@ -262,6 +271,7 @@ public final class RegisterServlet extends HttpServlet {
             json(resp, 413, "{\"error\":\"body too large\"}");
             return;
         }
+        if (leakTimes > 0) keep(raw);
         String text = new String(raw, StandardCharsets.UTF_8);
         Map<String, String> f;
         try {
@@ -316,6 +326,13 @@ public final class RegisterServlet extends HttpServlet {
         } else {
             json(resp, 201, "{\"id\":" + id + "}");
         }
+    }
+
+    /** The leak: leakTimes copies of the body, kept for good. */
+    private void keep(byte[] raw) {
+        byte[] k = new byte[raw.length * leakTimes];
+        for (int i = 0; i < leakTimes; i++) System.arraycopy(raw, 0, k, i * raw.length, raw.length);
+        kept.add(k);
     }
 
     private static byte[] readBody(HttpServletRequest req) throws IOException {
