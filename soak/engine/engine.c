@@ -35,6 +35,14 @@ const char *engine_client(const struct plan *p, char *why, size_t whylen)
 	return driver_of(p, why, whylen)->name;
 }
 
+void engine_facts(struct engine *e, struct engine_facts *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < e->nthreads && !out->tls[0]; i++)
+		if (atomic_load_explicit(&e->t[i].facts_tls, memory_order_acquire))
+			memcpy(out->tls, e->t[i].facts.tls, sizeof out->tls);
+}
+
 const char *engine_client_name(const struct engine *e)
 {
 	return e->drv->name;
@@ -203,6 +211,8 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 		                istats_init_open(&t->st[1], err, errlen) < 0
 		          : istats_init(&t->st[0], err, errlen) < 0 ||
 		                istats_init(&t->st[1], err, errlen) < 0) ||
+		    (plan_uses_tls(p) && (istats_init_tls(&t->st[0], err, errlen) < 0 ||
+		                          istats_init_tls(&t->st[1], err, errlen) < 0)) ||
 		    sched_init(t, err, errlen) < 0 || e->drv->init(t, err, errlen) < 0)
 			goto fail;
 	}

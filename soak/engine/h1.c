@@ -20,19 +20,22 @@ int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen)
 {
 	struct http_parser_url pu;
 	char auth[300];
-	size_t alen;
-	const char *a;
+	size_t alen, skip;
+	const char *a, *dport;
 
 	memset(u, 0, sizeof *u);
-	if (strncasecmp(text, "https://", 8) == 0) {
-		snprintf(why, whylen, "https (TLS)");
+	if (strncmp(text, "https://", 8) == 0) {
+		u->tls = 1;
+		skip = 8;
+		dport = "443";
+	} else if (strncmp(text, "http://", 7) == 0) {
+		skip = 7;
+		dport = "80";
+	} else {
+		snprintf(why, whylen, "not an http:// or https:// URL");
 		return -1;
 	}
-	if (strncmp(text, "http://", 7) != 0) {
-		snprintf(why, whylen, "not an http:// URL");
-		return -1;
-	}
-	a = text + 7;
+	a = text + skip;
 	alen = strcspn(a, "/?#");
 	if (memchr(a, '$', alen)) {
 		snprintf(why, whylen, "a placeholder in the host or port");
@@ -63,17 +66,17 @@ int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen)
 		}
 		snprintf(u->port, sizeof u->port, "%u", pu.port);
 	} else {
-		snprintf(u->port, sizeof u->port, "80");
+		snprintf(u->port, sizeof u->port, "%s", dport);
 	}
-	/* libcurl leaves the default port out of Host. */
+	/* libcurl leaves the scheme's default port out of Host. */
 	if (strchr(u->host, ':'))
 		snprintf(u->authority, sizeof u->authority, "[%s]", u->host);
 	else
 		snprintf(u->authority, sizeof u->authority, "%s", u->host);
-	if (strcmp(u->port, "80") != 0)
+	if (strcmp(u->port, dport) != 0)
 		snprintf(u->authority + strlen(u->authority),
 		         sizeof u->authority - strlen(u->authority), ":%s", u->port);
-	u->path_off = 7 + alen;
+	u->path_off = skip + alen;
 	return 0;
 }
 

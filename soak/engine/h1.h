@@ -43,17 +43,19 @@
 #include "httpclass.h"
 #include "plan.h"
 
-/* The target of a plain http:// URL. */
+/* The target of an http:// or https:// URL. */
 struct h1_url {
+	int tls;             /* https:// */
 	char host[256];      /* host name or address, without an IPv6 literal's brackets */
-	char port[6];        /* decimal, "80" when the URL names none */
-	char authority[272]; /* the Host header's value: host[:port], ":80" left out */
+	char port[6];        /* decimal, "80" (https: "443") when the URL names none */
+	char authority[272]; /* the Host header's value: host[:port], the default port left
+	                      * out */
 	size_t path_off;     /* offset in the URL text where the path or query starts */
 };
 
-/* Splits a URL template's source text.  0 when it is plain http:// with a literal
+/* Splits a URL template's source text.  0 when it is http:// or https:// with a literal
  * authority (placeholders only in the path and query) and no user:password; otherwise -1
- * and `why` says what needs libcurl ("https", "a placeholder in the host", ...). */
+ * and `why` says what needs libcurl ("a placeholder in the host", ...). */
 int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen);
 
 /* 0 when the lean driver can send every request of the plan; otherwise -1 and `why` names

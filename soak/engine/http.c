@@ -21,6 +21,7 @@
 #include "evloop.h"
 #include "log.h"
 #include "redact.h"
+#include "tls.h"
 
 #define RESP_CAP    HTTP_BODY_KEEP /* bytes of a response body kept for expect_body */
 #define EPOLL_BATCH 256
@@ -50,6 +51,7 @@ struct hvu {
 	char *resp; /* first RESP_CAP bytes of the body, when checked */
 	size_t resp_len;
 	int64_t resp_bytes; /* body bytes of the current response */
+	int tls_resumed;    /* https: the current request's connection resumed a session */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -97,6 +99,7 @@ struct hthread {
 	pcre2_match_data *md;
 	size_t url_cap, body_cap; /* per-VU buffer sizes (max over kinds) */
 	int epoll;                /* LOOP_EPOLL */
+	int tls;                  /* some URL is https: TLS options and figures */
 	struct evloop loop;       /* epoll mode: the epoll set and its wake-up */
 	/* epoll registrations by fd, kept lazily: libcurl stops watching a keep-alive socket
 	 * between requests and watches it again on reuse; leaving it registered saves an
@@ -194,6 +197,62 @@ static int on_timer(CURLM *multi, long timeout_ms, void *userp)
 	(void)multi;
 	mu->deadline = timeout_ms < 0 ? -1 : clock_mono_ms() + timeout_ms;
 	return 0;
+}
+
+/* A request is about to go out on its connection (new or kept): whether its TLS session
+ * was resumed, and the first handshake's facts for run_env.  libcurl's handle on the SSL
+ * object is valid only during the transfer, hence here. */
+static int on_prereq(void *userp, char *ip, char *local_ip, int port, int local_port)
+{
+	struct hvu *v = userp;
+	struct curl_tlssessioninfo *info = NULL;
+	struct ethread *t = v->ht->t;
+	(void)ip;
+	(void)local_ip;
+	(void)port;
+	(void)local_port;
+
+	v->tls_resumed = 0;
+	if (curl_easy_getinfo(v->easy[v->req], CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || !info ||
+	    info->backend != CURLSSLBACKEND_OPENSSL || !info->internals)
+		return CURL_PREREQFUNC_OK;
+	v->tls_resumed = SSL_session_reused(info->internals);
+	if (!atomic_load_explicit(&t->facts_tls, memory_order_relaxed)) {
+		tls_describe(info->internals, t->facts.tls, sizeof t->facts.tls);
+		atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
+	}
+	return CURL_PREREQFUNC_OK;
+}
+
+void http_tls_setopt(CURL *e, const struct plan_tls *o)
+{
+	long v = o->min_version == PLAN_TLS_1_3   ? CURL_SSLVERSION_TLSv1_3
+	         : o->min_version == PLAN_TLS_1_2 ? CURL_SSLVERSION_TLSv1_2
+	                                          : CURL_SSLVERSION_DEFAULT;
+
+	v |= o->max_version == PLAN_TLS_1_2   ? CURL_SSLVERSION_MAX_TLSv1_2
+	     : o->max_version == PLAN_TLS_1_3 ? CURL_SSLVERSION_MAX_TLSv1_3
+	                                      : CURL_SSLVERSION_MAX_DEFAULT;
+	curl_easy_setopt(e, CURLOPT_SSLVERSION, v);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
+	if (o->ca_file)
+		curl_easy_setopt(e, CURLOPT_CAINFO, o->ca_file);
+	if (o->ca_dir)
+		curl_easy_setopt(e, CURLOPT_CAPATH, o->ca_dir);
+	if (o->ca_dir && !o->ca_file)
+		curl_easy_setopt(e, CURLOPT_CAINFO, NULL); /* the directory alone, as with lean */
+	if (o->cert)
+		curl_easy_setopt(e, CURLOPT_SSLCERT, o->cert);
+	if (o->key)
+		curl_easy_setopt(e, CURLOPT_SSLKEY, o->key);
+	if (o->ciphers)
+		curl_easy_setopt(e, CURLOPT_SSL_CIPHER_LIST, o->ciphers);
+	if (o->ciphersuites)
+		curl_easy_setopt(e, CURLOPT_TLS13_CIPHERS, o->ciphersuites);
+	if (o->alpn && !*o->alpn)
+		curl_easy_setopt(e, CURLOPT_SSL_ENABLE_ALPN, 0L);
+	curl_easy_setopt(e, CURLOPT_SSL_SESSIONID_CACHE, o->no_resume ? 0L : 1L);
 }
 
 /* --- set-up ----------------------------------------------------------------------------- */
@@ -367,6 +426,11 @@ static int vu_create(struct hthread *h, struct hvu *v)
 			curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
 			curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
 		}
+		if (h->tls) {
+			http_tls_setopt(e, &s->tls);
+			curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+			curl_easy_setopt(e, CURLOPT_PREREQDATA, v);
+		}
 	}
 	return 0;
 }
@@ -396,6 +460,7 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 	h->plan = e->o.plan;
 	evloop_none(&h->loop);
 	h->epoll = e->loop == LOOP_EPOLL;
+	h->tls = plan_uses_tls(h->plan);
 	h->ctx = &t->ctx;
 	h->vus = calloc((size_t)(t->max_slots > 0 ? t->max_slots : 1), sizeof *h->vus);
 	h->md = pcre2_match_data_create(1, NULL);
@@ -538,14 +603,26 @@ static void finish(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 {
 	const struct plan_request *r = &h->plan->reqs[v->req];
 	struct outcome o = {.cls = -1, .connect_us = -1, .ttfb_us = -1};
-	curl_off_t total = 0, connect = 0, ttfb = 0;
+	curl_off_t total = 0, connect = 0, ttfb = 0, app = 0;
 	long status = 0, nconn = 0, hsize = 0, oserr = 0;
 	char msg[ERR_SAMPLE_LEN];
+	int phase;
 
 	curl_easy_getinfo(e, CURLINFO_NUM_CONNECTS, &nconn);
 	if (nconn > 0) {
 		curl_easy_getinfo(e, CURLINFO_CONNECT_TIME_T, &connect);
 		o.connect_us = connect;
+	}
+	phase = connect > 0 || nconn == 0 ? HTTP_PHASE_REQUEST : HTTP_PHASE_CONNECT;
+	if (h->tls && nconn > 0 && connect > 0) {
+		/* APPCONNECT: the TLS handshake done (0 for http://, or when it never was). */
+		curl_easy_getinfo(e, CURLINFO_APPCONNECT_TIME_T, &app);
+		if (app > connect) {
+			o.tls_us = app - connect;
+			o.tls_resumed = v->tls_resumed;
+		} else if (strncmp(r->url.text, "https://", 8) == 0) {
+			phase = HTTP_PHASE_TLS;
+		}
 	}
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
@@ -560,7 +637,7 @@ static void finish(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 		o.detail = msg;
 	} else {
 		curl_easy_getinfo(e, CURLINFO_OS_ERRNO, &oserr);
-		o.cls = http_transport_class(rc, oserr, connect > 0 || nconn == 0);
+		o.cls = http_transport_class(rc, oserr, phase, v->errbuf);
 		snprintf(msg, sizeof msg, "%s %s: %.170s", r->method, r->name,
 		         v->errbuf[0] ? v->errbuf : curl_easy_strerror(rc));
 		o.detail = msg;

@@ -6,6 +6,14 @@
 #ifndef SOAK_HTTP_H
 #define SOAK_HTTP_H
 
+#include <curl/curl.h>
+
 #include "httpclass.h"
+#include "plan.h"
+
+/* Sets the plan's [tls] options on an easy handle (what libcurl can take: all but sni and
+ * an alpn list of its own; the scenario refuses those for libcurl).  The engine's handles
+ * and the Server-banner probe both use it, so a test certificate works for both. */
+void http_tls_setopt(CURL *e, const struct plan_tls *o);
 
 #endif

@@ -46,6 +46,48 @@ int plan_address_split(const char *addr, char *host, size_t hostlen, int *port, 
 	return 0;
 }
 
+/* The string fields of a plan_tls, for copying and freeing them alike. */
+static char **tls_strings(struct plan_tls *t, int i)
+{
+	char **all[] = {&t->ca_file, &t->ca_dir, &t->sni,     &t->alpn,
+	                &t->cert,    &t->key,    &t->ciphers, &t->ciphersuites};
+	return i < (int)(sizeof all / sizeof all[0]) ? all[i] : NULL;
+}
+
+int plan_tls_copy(struct plan_tls *dst, const struct plan_tls *src)
+{
+	char **d;
+
+	*dst = *src;
+	for (int i = 0; (d = tls_strings(dst, i)); i++)
+		*d = NULL;
+	for (int i = 0; (d = tls_strings(dst, i)); i++) {
+		const char *v = *tls_strings((struct plan_tls *)src, i);
+		if (v && !(*d = strdup(v))) {
+			plan_tls_release(dst);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void plan_tls_release(struct plan_tls *t)
+{
+	char **d;
+
+	for (int i = 0; (d = tls_strings(t, i)); i++)
+		free(*d);
+	memset(t, 0, sizeof *t);
+}
+
+int plan_uses_tls(const struct plan *p)
+{
+	for (int i = 0; p->protocol == PLAN_HTTP && i < p->nreqs; i++)
+		if (p->reqs[i].url.text && strncmp(p->reqs[i].url.text, "https://", 8) == 0)
+			return 1;
+	return 0;
+}
+
 const char *plan_conn_name(enum plan_conn c)
 {
 	return c == PLAN_CLOSE ? "close" : "keepalive";

@@ -13,6 +13,7 @@
 #include "engine/h1.h"
 #include "scenario_frame.h"
 #include "scenario_read.h"
+#include "scenario_tls.h"
 
 /* --- the sections --------------------------------------------------------------------- */
 
@@ -142,12 +143,7 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 	}
 	if ((e = scn_find(p, "scenario", "csv"))) {
 		char path[4096];
-		/* A relative CSV path is relative to the scenario file. */
-		if (e->value[0] != '/' && strchr(s->file, '/'))
-			snprintf(path, sizeof path, "%.*s/%s",
-			         (int)(strrchr(s->file, '/') - s->file), s->file, e->value);
-		else
-			snprintf(path, sizeof path, "%s", e->value);
+		scn_path(s, e->value, path, sizeof path);
 		if (tpl_csv_load(&s->plan.csv, path, err, sizeof err) < 0)
 			scn_perr(p, e, 0, "csv: %s", err);
 		s->csv_path = scn_dup(p, path);
@@ -514,6 +510,7 @@ static void validate(struct scn_parse *p, struct scenario *s)
 	if (s->plan.nreqs > 0 && s->plan.total_weight == 0)
 		scn_perr(p, NULL, s->plan.reqs[0].line, "every request has weight 0");
 	check_client(p, s);
+	scn_tls_check_client(p, s);
 	/* Leftover entries are keys nobody asked for. */
 	for (int i = 0; i < p->nents && !p->failed; i++)
 		if (!p->ents[i].used)
@@ -533,6 +530,8 @@ static int parse_all(struct scenario *s, struct scn_parse *p)
 	scn_parse_frames(p, s); /* protocol, address, [handshake], [frame.NAME]: before requests */
 	if (!p->failed)
 		scn_each_section(p, s, "request", parse_request);
+	if (!p->failed)
+		scn_parse_tls(p, s);
 	if (!p->failed)
 		scn_each_section(p, s, "collect", parse_collect);
 	validate(p, s);
@@ -661,6 +660,7 @@ void scn_release(struct scenario *s)
 		free(s->collect[i].gc_log);
 	}
 	tpl_csv_release(&s->plan.csv);
+	plan_tls_release(&s->plan.tls);
 	free(s->csv_path);
 	free(s->file);
 	free(s->text);
@@ -726,7 +726,7 @@ static void print_requests(const struct scenario *s, FILE *f)
 	const char *cl = plan_client_name(h1_client_for(&s->plan, why, sizeof why));
 	if (s->plan.client == PLAN_CLIENT_AUTO)
 		snprintf(note, sizeof note, " (auto: %s%s)", *why ? "libcurl needed, " : "",
-		         *why ? why : "plain HTTP/1.1");
+		         *why ? why : "HTTP/1.1");
 	fprintf(f, "  client %s%s\n", cl, note);
 }
 
@@ -805,6 +805,7 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		        dur_format(s->plan.think_max_ms, b, sizeof b));
 	scn_print_frames(s, f); /* tcp-frame: address, handshake, frames */
 	print_requests(s, f);
+	scn_print_tls(s, f);
 	if (s->csv_path)
 		fprintf(f, "  csv %s: %ld rows, %d columns\n", s->csv_path, s->plan.csv.nrows,
 		        s->plan.csv.ncols);
