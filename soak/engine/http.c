@@ -51,7 +51,8 @@ struct hvu {
 	char *resp; /* first RESP_CAP bytes of the body, when checked */
 	size_t resp_len;
 	int64_t resp_bytes; /* body bytes of the current response */
-	int tls_resumed;    /* https: the current request's connection resumed a session */
+	int tls_started;    /* https: the current request's TLS handshake began */
+	int tls_resumed;    /* ... and resumed a session */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -199,29 +200,36 @@ static int on_timer(CURLM *multi, long timeout_ms, void *userp)
 	return 0;
 }
 
-/* A request is about to go out on its connection (new or kept): whether its TLS session
- * was resumed, and the first handshake's facts for run_env.  libcurl's handle on the SSL
- * object is valid only during the transfer, hence here. */
-static int on_prereq(void *userp, char *ip, char *local_ip, int port, int local_port)
+/* OpenSSL's progress on a connection libcurl opens: the handshake began (so TCP was up:
+ * a time-out from here on is the handshake's), and once it is done, whether it resumed a
+ * session and, the first time, what it negotiated (run_env). */
+static void on_tls_info(const SSL *ssl, int where, int ret)
 {
-	struct hvu *v = userp;
-	struct curl_tlssessioninfo *info = NULL;
-	struct ethread *t = v->ht->t;
-	(void)ip;
-	(void)local_ip;
-	(void)port;
-	(void)local_port;
+	struct hvu *v = SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl));
+	struct ethread *t;
+	(void)ret;
 
-	v->tls_resumed = 0;
-	if (curl_easy_getinfo(v->easy[v->req], CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || !info ||
-	    info->backend != CURLSSLBACKEND_OPENSSL || !info->internals)
-		return CURL_PREREQFUNC_OK;
-	v->tls_resumed = SSL_session_reused(info->internals);
+	if (!v)
+		return;
+	if (where & SSL_CB_HANDSHAKE_START)
+		v->tls_started = 1;
+	if (!(where & SSL_CB_HANDSHAKE_DONE))
+		return;
+	v->tls_resumed = SSL_session_reused((SSL *)ssl);
+	t = v->ht->t;
 	if (!atomic_load_explicit(&t->facts_tls, memory_order_relaxed)) {
-		tls_describe(info->internals, t->facts.tls, sizeof t->facts.tls);
+		tls_describe(ssl, t->facts.tls, sizeof t->facts.tls);
 		atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
 	}
-	return CURL_PREREQFUNC_OK;
+}
+
+/* libcurl made an SSL_CTX for a new connection: watch its handshakes for slot v. */
+static CURLcode on_ssl_ctx(CURL *e, void *ctx, void *userp)
+{
+	(void)e;
+	SSL_CTX_set_app_data(ctx, userp);
+	SSL_CTX_set_info_callback(ctx, on_tls_info);
+	return CURLE_OK;
 }
 
 void http_tls_setopt(CURL *e, const struct plan_tls *o)
@@ -428,8 +436,8 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		}
 		if (h->tls) {
 			http_tls_setopt(e, &s->tls);
-			curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
-			curl_easy_setopt(e, CURLOPT_PREREQDATA, v);
+			curl_easy_setopt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
+			curl_easy_setopt(e, CURLOPT_SSL_CTX_DATA, v);
 		}
 	}
 	return 0;
@@ -587,6 +595,7 @@ static void http_start(struct ethread *t, int j)
 		if (v->dyn[i].t >= r->headers && v->dyn[i].t < r->headers + r->nheaders)
 			tpl_expand(v->dyn[i].t, h->ctx, v->dyn[i].node->data, v->dyn[i].cap);
 	v->req = k;
+	v->tls_started = v->tls_resumed = 0;
 	v->resp_len = 0;
 	v->resp_bytes = 0;
 	v->errbuf[0] = '\0';
@@ -614,14 +623,14 @@ static void finish(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 		o.connect_us = connect;
 	}
 	phase = connect > 0 || nconn == 0 ? HTTP_PHASE_REQUEST : HTTP_PHASE_CONNECT;
-	if (h->tls && nconn > 0 && connect > 0) {
+	if (h->tls && nconn > 0) {
 		/* APPCONNECT: the TLS handshake done (0 for http://, or when it never was). */
 		curl_easy_getinfo(e, CURLINFO_APPCONNECT_TIME_T, &app);
-		if (app > connect) {
+		if (app > connect && connect > 0) {
 			o.tls_us = app - connect;
 			o.tls_resumed = v->tls_resumed;
-		} else if (strncmp(r->url.text, "https://", 8) == 0) {
-			phase = HTTP_PHASE_TLS;
+		} else if (v->tls_started) {
+			phase = HTTP_PHASE_TLS; /* libcurl reports no connect time then */
 		}
 	}
 	if (rc == CURLE_OK) {

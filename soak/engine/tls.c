@@ -67,17 +67,33 @@ static int bio_create(BIO *b)
 
 /* --- the client context ------------------------------------------------------------------- */
 
-/* OpenSSL keeps a new session (a TLS 1.3 ticket comes after the handshake): it replaces the
- * target's, which the next connection offers.  1: we keep the reference. */
+/* OpenSSL has a new session (a TLS 1.3 ticket comes after the handshake): it replaces the
+ * slot's own and the target's.  1: we keep the reference. */
 static int on_new_session(SSL *ssl, SSL_SESSION *sess)
 {
 	struct tls_conn *t = SSL_get_app_data(ssl);
 
-	if (!t || !t->resume)
+	if (!t || !t->resume || !SSL_SESSION_up_ref(sess))
 		return 0;
+	SSL_SESSION_free(t->own);
+	t->own = sess;
 	SSL_SESSION_free(t->resume->sess);
 	t->resume->sess = sess;
 	return 1;
+}
+
+/* The session a new connection offers: the slot's own, else the target's newest, while
+ * resumable.  OpenSSL uses a TLS 1.3 ticket once (it marks a session not resumable when
+ * a handshake resumed it, as RFC 8446 advises), and every connection brings new ones. */
+static SSL_SESSION *session_to_offer(const struct tls_conn *t)
+{
+	if (!t->resume)
+		return NULL;
+	if (t->own && SSL_SESSION_is_resumable(t->own))
+		return t->own;
+	if (t->resume->sess && SSL_SESSION_is_resumable(t->resume->sess))
+		return t->resume->sess;
+	return NULL;
 }
 
 int tls_version_parse(const char *s)
@@ -265,9 +281,20 @@ static int set_names(struct tls_conn *t, const struct plan_tls *o, const char *h
 	          : (SSL_set1_host(t->ssl, name) ? 0 : -1);
 }
 
+/* The last connection is over, however it ended.  Without this, SSL_clear (and SSL_free)
+ * would take a connection that sent no close_notify for a bad one and mark its session
+ * not resumable: the session shared by every connection to the target, which then would
+ * all make full handshakes until the next ticket. */
+static void forget(struct tls_conn *t)
+{
+	SSL_set_shutdown(t->ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
+}
+
 int tls_conn_begin(struct tls_conn *t, struct tls_client *c, int fd, const char *host,
                    struct tls_resume *r)
 {
+	if (t->ssl)
+		forget(t);
 	if (t->ssl && !SSL_clear(t->ssl)) {
 		SSL_free(t->ssl); /* frees the BIO too */
 		t->ssl = NULL;
@@ -287,11 +314,11 @@ int tls_conn_begin(struct tls_conn *t, struct tls_client *c, int fd, const char 
 	t->os_errno = 0;
 	t->drained = 0;
 	t->up = 0;
+	t->cut = 0;
 	t->resume = c->o->no_resume ? NULL : r;
 	/* SSL_clear keeps the last connection's session (after a close_notify): the target's,
 	 * or none at all when resumption is off, is set in its place. */
-	if (set_names(t, c->o, host) < 0 ||
-	    !SSL_set_session(t->ssl, t->resume ? t->resume->sess : NULL)) {
+	if (set_names(t, c->o, host) < 0 || !SSL_set_session(t->ssl, session_to_offer(t))) {
 		ERR_clear_error();
 		return -1;
 	}
@@ -317,6 +344,13 @@ int tls_handshake(struct tls_conn *t)
 	return wait_or_fail(t, r);
 }
 
+/* A failed read met the end of the stream, not an error. */
+static int eof(const struct tls_conn *t)
+{
+	unsigned long e = ERR_peek_last_error();
+	return e ? ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING : t->os_errno == 0;
+}
+
 ssize_t tls_read(struct tls_conn *t, char *buf, size_t n)
 {
 	int r = SSL_read(t->ssl, buf, n > INT_MAX ? INT_MAX : (int)n);
@@ -330,10 +364,16 @@ ssize_t tls_read(struct tls_conn *t, char *buf, size_t n)
 	case SSL_ERROR_ZERO_RETURN:
 		return 0; /* close_notify */
 	case SSL_ERROR_SSL:
-		/* A close without close_notify: the parser decides whether the answer was
-		 * whole (a body that runs to the close) or cut short. */
-		if (ERR_GET_REASON(ERR_peek_last_error()) != SSL_R_UNEXPECTED_EOF_WHILE_READING)
+	case SSL_ERROR_SYSCALL:
+		if (!eof(t))
 			return TLS_FAILED;
+		/* A close without close_notify: between records the parser decides whether the
+		 * answer was whole (a body that runs to the close) or cut short; inside one,
+		 * bytes were lost. */
+		if (SSL_has_pending(t->ssl)) {
+			t->cut = 1;
+			return TLS_FAILED;
+		}
 		ERR_clear_error();
 		return 0;
 	default:
@@ -363,7 +403,11 @@ void tls_conn_end(struct tls_conn *t)
 
 void tls_conn_release(struct tls_conn *t)
 {
+	if (t->ssl)
+		forget(t);
 	SSL_free(t->ssl);
+	SSL_SESSION_free(t->own);
+	t->own = NULL;
 	t->ssl = NULL;
 	t->bio = NULL;
 }
@@ -414,6 +458,12 @@ enum http_fail tls_failure(struct tls_conn *t, int *os_errno, char *msg, size_t 
 
 	ERR_clear_error();
 	*os_errno = t->os_errno;
+	if (t->cut) {
+		t->cut = 0;
+		snprintf(msg, len,
+		         "TLS: the server closed the connection in the middle of a record");
+		return HTTP_FAIL_CLOSED;
+	}
 	if (reason == SSL_R_CERTIFICATE_VERIFY_FAILED) {
 		snprintf(msg, len,
 		         "TLS: the server's certificate is not trusted: %s (a test certificate: "

@@ -19,9 +19,11 @@
  * say EAGAIN.  The record layer reads ahead, so a response that arrived whole costs one
  * recv, as in plain HTTP.
  *
- * Sessions: each target has a struct tls_resume; the newest session the server gave
- * (a TLS 1.3 ticket arrives after the handshake, with the first answer) replaces the one
- * kept, and the next connection to that target offers it.
+ * Sessions: the newest session the server gave a slot's connection (a TLS 1.3 ticket
+ * arrives after the handshake, with the first answer) is kept by the slot and by the
+ * target (struct tls_resume); a new connection offers the slot's, else the target's, while
+ * OpenSSL still takes it for resumable (it uses a TLS 1.3 ticket once), as wrk and libcurl
+ * keep one per connection.
  *
  * Memory: per connection the SSL object and OpenSSL's record buffers (about 17 KB to read
  * and 17 KB to write, kept between requests: nothing is allocated per request on a kept
@@ -50,7 +52,7 @@ struct tls_client {
 	const struct plan_tls *o; /* those options */
 };
 
-/* The session a target's next connection offers (NULL: none yet, or resumption off). */
+/* The newest session a target's connections got (NULL: none yet, or resumption off). */
 struct tls_resume {
 	SSL_SESSION *sess; /* owned */
 };
@@ -63,7 +65,9 @@ struct tls_conn {
 	int os_errno;              /* errno of the last send or recv that failed */
 	uint8_t drained;           /* the last recv got less than it asked: socket empty */
 	uint8_t up;                /* the handshake completed on this connection */
+	uint8_t cut;               /* the peer closed inside a record (tls_failure says so) */
 	struct tls_resume *resume; /* where the server's sessions go, or NULL */
+	SSL_SESSION *own;          /* the newest session of this slot's connections */
 };
 
 /* tls_read / tls_write / tls_handshake outcomes below 0. */
