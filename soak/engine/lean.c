@@ -1,7 +1,8 @@
 /*
- * The lean HTTP/1.1 driver: plain http:// on non-blocking sockets in the worker's epoll
- * loop, requests built and responses parsed by h1.c — wrk's design (one event loop per
- * thread, a small parser) behind the engine's driver contract (engine_int.h).
+ * The lean HTTP/1.1 driver: http:// and https:// on non-blocking sockets in the worker's
+ * epoll loop, requests built and responses parsed by h1.c, TLS by tls.c — wrk's design
+ * (one event loop per thread, a small parser) behind the engine's driver contract
+ * (engine_int.h).
  *
  * Each slot owns at most one connection, registered once with epoll (edge-triggered, in
  * and out) and kept between requests in keep-alive mode.  A request is written with one
@@ -13,7 +14,13 @@
  * keep-alive timeout).  A request sent on a kept connection that the server had closed
  * meanwhile (nothing came back) is sent once more on a fresh one, as libcurl does.
  *
- * Deadlines: the request's timeout covers connect, send and answer (libcurl's TIMEOUT);
+ * https: once connected the slot makes the TLS handshake (L_HANDSHAKE), then writes the
+ * request as one TLS record (head and body gathered in the worker's buffer) and reads
+ * through OpenSSL; a read that drained the socket ends the turn as in plain HTTP.  A
+ * session ticket that comes to an idle connection is taken and the connection kept.
+ *
+ * Deadlines: the request's timeout covers connect, TLS handshake, send and answer
+ * (libcurl's TIMEOUT);
  * one deadline list per request kind's timeout (dlist.h).
  *
  * Memory: per slot a small struct; the request is built in the worker's scratch and copied
