@@ -31,7 +31,7 @@ check=(libcmocka-dev sqlite3 curl gnuplot-nox nginx-light postgresql libpostgres
 # python3: targets/free_port.sh lets the kernel pick the servers' free ports with it.
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
       libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps python3)
-bench=(nginx-light wrk procps time linux-perf valgrind)
+bench=(nginx-light wrk procps time linux-perf valgrind openssl)
 # `make check-deb` (tests/pkg/test_deb.sh): dpkg-buildpackage with debhelper (debian/rules),
 # lintian, and a minimal Debian from debootstrap (tools/fresh-debian.sh) to install it in.
 # debian/control's Build-Depends must be in this profile too (deps_check reads them).

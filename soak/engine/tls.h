@@ -25,9 +25,11 @@
  * OpenSSL still takes it for resumable (it uses a TLS 1.3 ticket once), as wrk and libcurl
  * keep one per connection.
  *
- * Memory: per connection the SSL object and OpenSSL's record buffers (about 17 KB to read
- * and 17 KB to write, kept between requests: nothing is allocated per request on a kept
- * connection).  A handshake allocates inside OpenSSL, as every TLS client's does.
+ * Memory: per connection the SSL object and OpenSSL's record buffers (about 17 KB to read,
+ * a record's worth from the server, and 4.5 KB to write, TLS_SEND_FRAGMENT), kept between
+ * requests: soak allocates nothing per request on a kept connection (OpenSSL 3.0's record
+ * layer itself takes and frees a few 40-byte blocks per record, as in wrk).  A handshake
+ * allocates inside OpenSSL, as every TLS client's does.
  *
  * Errors: OpenSSL's error queue is per thread; every failure drains it into the message
  * (tls_failure), so the next connection's calls start clean.
@@ -75,6 +77,8 @@ enum {
 	TLS_AGAIN = -1, /* wait for the socket (either direction: edge-triggered in and out) */
 	TLS_FAILED = -2 /* tls_failure says what */
 };
+
+#define TLS_SEND_FRAGMENT 4096 /* the largest TLS record we write (its buffer's size) */
 
 /* The ALPN list a driver offers when [tls] alpn is not given. */
 #define TLS_ALPN_H1 "http/1.1"
