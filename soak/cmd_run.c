@@ -62,6 +62,8 @@ static void usage_run(FILE *f)
 	    "  --sni NAME  --alpn LIST       the name sent in SNI; the protocols offered\n"
 	    "  --tls-min 1.2|1.3  --tls-max 1.2|1.3  --ciphers LIST  --tls13-ciphers LIST\n"
 	    "  --tls-resume yes|no    resume sessions on new connections (default yes)\n"
+	    "  --http 1.1|2           HTTP/2: h2 by ALPN for https, h2c (prior knowledge) for\n"
+	    "                         http; --connections N share the concurrency's streams\n"
 	    "agents (one share of a run that several load generators make together):\n"
 	    "  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
 	    "                         array, an srun step or a Kubernetes Indexed Job\n"
@@ -152,7 +154,9 @@ enum {
 	OPT_TLS_MAX,
 	OPT_CIPHERS,
 	OPT_TLS13_CIPHERS,
-	OPT_TLS_RESUME
+	OPT_TLS_RESUME,
+	OPT_HTTP,
+	OPT_CONNECTIONS
 };
 
 /* --junit: the runs made as JUnit XML; a scenario that never became a run (its target
@@ -301,35 +305,38 @@ static int general_option(struct run_opts *o, int c, char *arg)
 	}
 }
 
-/* The TLS options: each is `--set tls.KEY=VALUE` (so they apply to scenario files as to
- * quick runs); a file's relative path is made absolute, as the command line means it. */
-static const struct tls_key {
+/* The TLS and HTTP/2 options: each is `--set SECTION.KEY=VALUE` (so they apply to scenario
+ * files as to quick runs); a file's relative path is made absolute, as the command line
+ * means it. */
+static const struct set_key {
 	int opt;         /* its getopt code */
-	const char *key; /* the [tls] key */
+	const char *key; /* the scenario key */
 	int path;        /* the value is a file or folder */
-} tls_keys[] = {
-    {OPT_INSECURE, "insecure", 0},
-    {OPT_CACERT, "ca_file", 1},
-    {OPT_CAPATH, "ca_dir", 1},
-    {OPT_CERT, "cert", 1},
-    {OPT_KEY, "key", 1},
-    {OPT_SNI, "sni", 0},
-    {OPT_ALPN, "alpn", 0},
-    {OPT_TLS_MIN, "min_version", 0},
-    {OPT_TLS_MAX, "max_version", 0},
-    {OPT_CIPHERS, "ciphers", 0},
-    {OPT_TLS13_CIPHERS, "ciphersuites", 0},
-    {OPT_TLS_RESUME, "resume", 0},
+} set_keys[] = {
+    {OPT_INSECURE, "tls.insecure", 0},
+    {OPT_CACERT, "tls.ca_file", 1},
+    {OPT_CAPATH, "tls.ca_dir", 1},
+    {OPT_CERT, "tls.cert", 1},
+    {OPT_KEY, "tls.key", 1},
+    {OPT_SNI, "tls.sni", 0},
+    {OPT_ALPN, "tls.alpn", 0},
+    {OPT_TLS_MIN, "tls.min_version", 0},
+    {OPT_TLS_MAX, "tls.max_version", 0},
+    {OPT_CIPHERS, "tls.ciphers", 0},
+    {OPT_TLS13_CIPHERS, "tls.ciphersuites", 0},
+    {OPT_TLS_RESUME, "tls.resume", 0},
+    {OPT_HTTP, "scenario.http_version", 0},
+    {OPT_CONNECTIONS, "scenario.connections", 0},
 };
 
-static int tls_option(struct run_opts *o, int c, char *arg)
+static int set_option(struct run_opts *o, int c, char *arg)
 {
-	const struct tls_key *k = NULL;
+	const struct set_key *k = NULL;
 	char *set, abs[4096];
 
-	for (size_t i = 0; i < sizeof tls_keys / sizeof tls_keys[0]; i++)
-		if (tls_keys[i].opt == c)
-			k = &tls_keys[i];
+	for (size_t i = 0; i < sizeof set_keys / sizeof set_keys[0]; i++)
+		if (set_keys[i].opt == c)
+			k = &set_keys[i];
 	if (!k)
 		return NOT_MINE;
 	if (c == OPT_INSECURE)
@@ -339,7 +346,7 @@ static int tls_option(struct run_opts *o, int c, char *arg)
 		snprintf(abs + n, sizeof abs - n, "/%s", arg);
 		arg = abs;
 	}
-	if (asprintf(&set, "tls.%s=%s", k->key, arg) < 0)
+	if (asprintf(&set, "%s=%s", k->key, arg) < 0)
 		return EXIT_RUNTIME;
 	o->owned[o->nowned++] = set;
 	o->sets[o->nsets++] = set;
@@ -526,6 +533,8 @@ static const struct option run_options[] = {
     {"ciphers", required_argument, NULL, OPT_CIPHERS},
     {"tls13-ciphers", required_argument, NULL, OPT_TLS13_CIPHERS},
     {"tls-resume", required_argument, NULL, OPT_TLS_RESUME},
+    {"http", required_argument, NULL, OPT_HTTP},
+    {"connections", required_argument, NULL, OPT_CONNECTIONS},
     {NULL, 0, NULL, 0},
 };
 
@@ -549,7 +558,7 @@ static int parse_args(struct run_opts *o, int argc, char **argv)
 		if ((rc = general_option(o, c, optarg)) == NOT_MINE &&
 		    (rc = quick_option(o, c, optarg)) == NOT_MINE &&
 		    (rc = search_option(o, c, optarg)) == NOT_MINE &&
-		    (rc = tls_option(o, c, optarg)) == NOT_MINE)
+		    (rc = set_option(o, c, optarg)) == NOT_MINE)
 			rc = agent_option(o, c, optarg);
 		if (rc != NOT_MINE) {
 			if (rc != EXIT_OK)

@@ -55,8 +55,10 @@ struct engine_live {
 
 /* What the engine learnt of the target while it ran, for run_env. */
 struct engine_facts {
-	char tls[160]; /* the first TLS handshake's "VERSION CIPHER ALPN" ("-" for no ALPN),
-	                * "" when none was made */
+	char tls[160];          /* the first TLS handshake's "VERSION CIPHER ALPN" ("-" for no
+	                         * ALPN), "" when none was made */
+	int64_t h2_max_streams; /* HTTP/2: the server's SETTINGS_MAX_CONCURRENT_STREAMS, -1 when
+	                         * no SETTINGS came */
 };
 
 struct engine;

@@ -122,6 +122,7 @@ struct ethread {
 	 * worker, then published by its flag (release) and read-only. */
 	struct engine_facts facts;
 	_Atomic int facts_tls; /* facts.tls is set */
+	_Atomic int facts_h2;  /* facts.h2_max_streams is set */
 };
 
 struct driver {
@@ -218,5 +219,6 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 extern const struct driver http_driver;
 extern const struct driver tcpframe_driver;
 extern const struct driver lean_driver;
+extern const struct driver h2_driver;
 
 #endif

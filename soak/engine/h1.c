@@ -11,8 +11,7 @@
 
 enum { H1P_LIT, H1P_TPL, H1P_PATH, H1P_CLEN };
 
-#define DEFAULT_CTYPE "application/x-www-form-urlencoded" /* libcurl's for a POST body */
-#define CLEN_DIGITS   20                                  /* a 64-bit length */
+#define CLEN_DIGITS 20 /* a 64-bit length */
 
 /* --- URLs ------------------------------------------------------------------------------ */
 
@@ -80,15 +79,13 @@ int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen)
 	return 0;
 }
 
-/* The name of a header line ("Name: value") equals `name` (case-insensitive). */
-static int header_is(const char *line, const char *name)
+int h1_header_is(const char *line, const char *name)
 {
 	size_t n = strlen(name);
 	return strncasecmp(line, name, n) == 0 && line[n] == ':';
 }
 
-/* A header line whose value is empty: libcurl's way of removing a header it would send. */
-static int header_empty(const struct tpl *t)
+int h1_header_empty(const struct tpl *t)
 {
 	const char *c;
 	if (t->dynamic)
@@ -108,12 +105,24 @@ int h1_plan_supported(const struct plan *p, char *why, size_t whylen)
 	}
 	for (int i = 0; i < p->nreqs; i++) {
 		const struct plan_request *r = &p->reqs[i];
+		struct h1_url first;
 		if (h1_url_split(r->url.text, &u, w, sizeof w) < 0) {
 			snprintf(why, whylen, "request '%s': %s", r->name, w);
 			return -1;
 		}
+		/* HTTP/2's connections are shared by every request: one host for all. */
+		if (p->http == PLAN_HTTP2 && i > 0 &&
+		    h1_url_split(p->reqs[0].url.text, &first, w, sizeof w) == 0 &&
+		    (first.tls != u.tls || strcmp(first.host, u.host) ||
+		     strcmp(first.port, u.port))) {
+			snprintf(why, whylen,
+			         "request '%s': HTTP/2 to another host than request '%s' (the lean "
+			         "driver's connections go to one)",
+			         r->name, p->reqs[0].name);
+			return -1;
+		}
 		for (int h = 0; h < r->nheaders; h++)
-			if (header_is(r->headers[h].text, "Transfer-Encoding")) {
+			if (h1_header_is(r->headers[h].text, "Transfer-Encoding")) {
 				/* libcurl would send the body chunked. */
 				snprintf(why, whylen, "request '%s': a Transfer-Encoding header",
 				         r->name);
@@ -199,11 +208,10 @@ static int piece_add(struct h1_req *q, int *cap, int kind, const struct lits *l,
 	return 0;
 }
 
-/* Compiles the path and query of the URL (fragment dropped; "/" when empty). */
-static int path_compile(struct h1_req *q, const char *url, const struct tpl_csv *csv, char *err,
-                        size_t errlen)
+int h1_path_compile(struct tpl *path, const struct h1_url *u, const char *url,
+                    const struct tpl_csv *csv, char *err, size_t errlen)
 {
-	const char *p = url + q->url.path_off;
+	const char *p = url + u->path_off;
 	size_t n = strcspn(p, "#");
 	char *text = malloc(n + 2);
 	int rc;
@@ -213,7 +221,7 @@ static int path_compile(struct h1_req *q, const char *url, const struct tpl_csv 
 		return -1;
 	}
 	snprintf(text, n + 2, "%s%.*s", p[0] == '/' ? "" : "/", (int)n, p);
-	rc = tpl_compile(&q->path, text, csv, err, errlen);
+	rc = tpl_compile(path, text, csv, err, errlen);
 	free(text);
 	return rc;
 }
@@ -274,7 +282,7 @@ static int headers(struct head *h, const struct plan_request *r, int close_mode,
 		lit_str(l, "Accept: */*\r\n");
 	for (int i = 0; i < r->nheaders; i++) {
 		const struct tpl *t = &r->headers[i];
-		if (header_empty(t))
+		if (h1_header_empty(t))
 			continue;
 		if (!t->dynamic) {
 			lit_str(l, t->text);
@@ -324,7 +332,7 @@ static int body(struct head *h, const struct plan_request *r, const int *has)
 		lit_str(&h->l, cl);
 	}
 	if (!has[4])
-		lit_str(&h->l, "Content-Type: " DEFAULT_CTYPE "\r\n");
+		lit_str(&h->l, "Content-Type: " H1_DEFAULT_CTYPE "\r\n");
 	return 0;
 }
 
@@ -358,12 +366,12 @@ int h1_req_init(struct h1_req *q, const struct plan_request *r, int close_mode,
 		snprintf(err, errlen, "request '%s' needs libcurl: %s", r->name, why);
 		return -1;
 	}
-	if (path_compile(q, r->url.text, csv, err, errlen) < 0)
+	if (h1_path_compile(&q->path, &q->url, r->url.text, csv, err, errlen) < 0)
 		goto fail;
 	q->head = strcmp(r->method, "HEAD") == 0;
 	for (int i = 0; i < r->nheaders; i++)
 		for (int k = 0; k < 5; k++)
-			has[k] |= header_is(r->headers[i].text, ours[k]);
+			has[k] |= h1_header_is(r->headers[i].text, ours[k]);
 	if (request_line(&h, r) < 0 || headers(&h, r, close_mode, has) < 0 || body(&h, r, has) < 0)
 		goto oom;
 	lit_str(&h.l, "\r\n");
@@ -407,9 +415,7 @@ static int path_plain(unsigned char c)
 	return c > 0x20 && c < 0x7f;
 }
 
-/* %-encodes, in place, the bytes of s[0..n) that cannot go in a request line; the buffer
- * has room for 3 n bytes.  Returns the new length. */
-static size_t path_encode(char *s, size_t n)
+size_t h1_path_encode(char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t bad = 0;
@@ -460,7 +466,7 @@ int h1_req_build(const struct h1_req *q, struct tpl_ctx *ctx, char *scratch, str
 		case H1P_PATH:
 			n = tpl_expand(p->t, ctx, w, (size_t)(end - w));
 			if (n > 0)
-				w += path_encode(w, (size_t)n);
+				w += h1_path_encode(w, (size_t)n);
 			break;
 		case H1P_TPL:
 			n = tpl_expand(p->t, ctx, w, (size_t)(end - w));

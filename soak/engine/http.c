@@ -404,7 +404,12 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(e, CURLOPT_PROXY,
 		                 ""); /* no proxy environment lookups per request */
-		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+		/* HTTP/2: by ALPN over TLS, with prior knowledge over plain TCP. */
+		curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+		                 s->http != PLAN_HTTP2 ? (long)CURL_HTTP_VERSION_1_1
+		                 : strncmp(r->url.text, "https://", 8) == 0
+		                     ? (long)CURL_HTTP_VERSION_2TLS
+		                     : (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
 		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 		curl_easy_setopt(e, CURLOPT_WRITEDATA, v);
 		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, v->errbuf);
@@ -546,20 +551,6 @@ static void http_wake(struct ethread *t)
 
 /* --- the request path ------------------------------------------------------------------- */
 
-static int pick_kind(struct hthread *h)
-{
-	const struct plan *s = h->plan;
-	if (s->nreqs == 1)
-		return 0;
-	long r = (long)(tpl_rand(&h->ctx->rng) % (uint64_t)s->total_weight);
-	for (int k = 0; k < s->nreqs; k++) {
-		r -= s->reqs[k].weight;
-		if (r < 0)
-			return k;
-	}
-	return 0;
-}
-
 /* A request that failed before libcurl had it. */
 static void fail_now(struct ethread *t, int j, const char *why)
 {
@@ -573,7 +564,7 @@ static void http_start(struct ethread *t, int j)
 	struct hthread *h = t->drv;
 	const struct plan *s = h->plan;
 	struct hvu *v = &h->vus[j];
-	int k = pick_kind(h);
+	int k = plan_pick_kind(h->plan, &h->ctx->rng);
 	const struct plan_request *r = &s->reqs[k];
 	CURL *e;
 	CURLMcode mc;

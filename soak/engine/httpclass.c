@@ -39,6 +39,10 @@ enum err_class http_fail_class(enum http_fail f, long os_errno, int connected)
 		return ERR_TLS_CERT;
 	case HTTP_FAIL_TLS_ALERT:
 		return ERR_TLS_ALERT;
+	case HTTP_FAIL_H2_RST:
+		return ERR_H2_RST;
+	case HTTP_FAIL_H2_GOAWAY:
+		return ERR_H2_GOAWAY;
 	case HTTP_FAIL_OTHER:
 		break;
 	}
@@ -83,10 +87,12 @@ enum err_class http_transport_class(int code, long os_errno, int connected, cons
 	case CURLE_RECV_ERROR:
 		f = HTTP_FAIL_IO;
 		break;
+	case CURLE_HTTP2_STREAM: /* the stream "was not closed cleanly": the server reset it */
+		f = HTTP_FAIL_H2_RST;
+		break;
 	case CURLE_WEIRD_SERVER_REPLY:
 	case CURLE_UNSUPPORTED_PROTOCOL:
 	case CURLE_HTTP2:
-	case CURLE_HTTP2_STREAM:
 	case CURLE_BAD_CONTENT_ENCODING:
 		f = HTTP_FAIL_PROTOCOL;
 		break;

@@ -15,15 +15,17 @@
 
 /* How a request failed below HTTP. */
 enum http_fail {
-	HTTP_FAIL_CONNECT,  /* connect() failed with os_errno (ETIMEDOUT: the kernel's time-out) */
-	HTTP_FAIL_TIMEOUT,  /* the request's timeout passed; `connected` says where */
-	HTTP_FAIL_CLOSED,   /* the peer closed before a complete response */
-	HTTP_FAIL_IO,       /* send or recv failed with os_errno */
-	HTTP_FAIL_PROTOCOL, /* the answer is not HTTP */
-	HTTP_FAIL_DNS,      /* the host name does not resolve */
-	HTTP_FAIL_OTHER,    /* anything else (out of file descriptors, ...) */
-	HTTP_FAIL_TLS_CERT, /* the server's certificate failed verification */
-	HTTP_FAIL_TLS_ALERT /* the server sent a TLS alert */
+	HTTP_FAIL_CONNECT,   /* connect() failed with os_errno (ETIMEDOUT: the kernel's time-out) */
+	HTTP_FAIL_TIMEOUT,   /* the request's timeout passed; `connected` says where */
+	HTTP_FAIL_CLOSED,    /* the peer closed before a complete response */
+	HTTP_FAIL_IO,        /* send or recv failed with os_errno */
+	HTTP_FAIL_PROTOCOL,  /* the answer is not HTTP */
+	HTTP_FAIL_DNS,       /* the host name does not resolve */
+	HTTP_FAIL_OTHER,     /* anything else (out of file descriptors, ...) */
+	HTTP_FAIL_TLS_CERT,  /* the server's certificate failed verification */
+	HTTP_FAIL_TLS_ALERT, /* the server sent a TLS alert */
+	HTTP_FAIL_H2_RST,    /* HTTP/2: the server reset the stream (RST_STREAM) */
+	HTTP_FAIL_H2_GOAWAY, /* HTTP/2: the server went away (GOAWAY) with the stream open */
 };
 
 /* Where a request was when it failed (http_fail_class's `connected`): 0 and 1 as before,

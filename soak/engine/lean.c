@@ -46,9 +46,7 @@
 #include "h1.h"
 #include "tls.h"
 
-#define READ_BUF         65536   /* a worker's receive buffer */
-#define MAX_ADDRS        4       /* addresses of a name tried in turn (IPv6, IPv4...) */
-#define RESOLVE_RETRY_US 1000000 /* a name that did not resolve is asked again after this */
+#define READ_BUF 65536 /* a worker's receive buffer */
 
 enum lstate {
 	L_IDLE = 0,   /* no request (a kept connection may be open) */
@@ -58,16 +56,12 @@ enum lstate {
 	L_READING,    /* the request is out; reading the answer */
 };
 
-/* A host:port the plan's requests go to, resolved once per worker. */
+/* A scheme, host and port the plan's requests go to. */
 struct ltarget {
-	struct conn_addr addr[MAX_ADDRS]; /* resolved addresses */
-	int naddr;                        /* 0 when the name did not resolve (yet) */
-	int cur;                  /* the address connects go to (the last one that worked) */
-	int64_t retry_us;         /* when to ask the resolver again (naddr == 0) */
-	char dns_err[320];        /* why it did not resolve */
+	struct conn_target net;   /* its addresses */
 	const struct h1_url *url; /* scheme, host and port (the first request kind's, the
 	                           * same for all) */
-	struct tls_resume resume; /* https: the session its next connection offers */
+	struct tls_resume resume; /* https: the newest session its connections got */
 };
 
 /* One slot: a request in flight and the connection it owns. */
@@ -118,19 +112,6 @@ struct lthread {
 };
 
 /* --- targets ----------------------------------------------------------------------------- */
-
-static void resolve(struct ltarget *g)
-{
-	int rc;
-
-	g->naddr = conn_resolve(g->url->host, g->url->port, g->addr, MAX_ADDRS, &rc);
-	g->cur = 0;
-	if (g->naddr == 0) {
-		snprintf(g->dns_err, sizeof g->dns_err, "Could not resolve host: %s (%s)",
-		         g->url->host, gai_strerror(rc));
-		g->retry_us = clock_mono_us() + RESOLVE_RETRY_US;
-	}
-}
 
 /* --- finishing ----------------------------------------------------------------------------- */
 
@@ -374,6 +355,8 @@ static void note_tls(struct lthread *h, const struct lslot *s)
 	atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
 }
 
+static void read_answer(struct lthread *h, int j);
+
 /* One step of slot j's TLS handshake; the request goes out once it is complete. */
 static void handshake(struct lthread *h, int j)
 {
@@ -392,6 +375,9 @@ static void handshake(struct lthread *h, int j)
 	s->tls_resumed = (uint8_t)tls_resumed(&s->tls);
 	note_tls(h, s);
 	send_request(h, j);
+	/* Bytes the handshake's last read took beyond it bring no epoll edge of their own. */
+	if (h->slots[j].state == L_READING && h->slots[j].c.fd >= 0 && tls_pending(&s->tls))
+		read_answer(h, j);
 }
 
 /* The connection is up: count it, then the TLS handshake (https) or the request. */
@@ -401,7 +387,7 @@ static void connected(struct lthread *h, int j, int64_t now_us)
 	struct ltarget *g = &h->targets[s->target];
 
 	s->connect_us = now_us - s->t_conn_us;
-	g->cur = (g->cur + s->tries) % g->naddr; /* this address works: the next connects use it */
+	conn_target_worked(&g->net, s->tries);
 	s->tries = 0;
 	if (!g->url->tls) {
 		send_request(h, j);
@@ -423,8 +409,7 @@ static void connect_failed(struct lthread *h, int j, int e)
 	struct ltarget *g = &h->targets[s->target];
 
 	drop(s);
-	if ((e == ECONNREFUSED || e == ENETUNREACH || e == EHOSTUNREACH || e == EAFNOSUPPORT) &&
-	    s->tries + 1 < g->naddr) {
+	if (conn_target_next(&g->net, e, s->tries)) {
 		s->tries++;
 		start_connect(h, j);
 		return;
@@ -444,17 +429,13 @@ static void start_connect(struct lthread *h, int j)
 
 	s->target = (uint8_t)h->kind_target[s->kind];
 	s->state = L_CONNECTING;
-	if (g->naddr == 0) {
-		if (clock_mono_us() >= g->retry_us)
-			resolve(g);
-		if (g->naddr == 0) {
-			fail(h, j, HTTP_FAIL_DNS, 0, "%s", g->dns_err);
-			return;
-		}
+	if (!conn_target_ready(&g->net)) {
+		fail(h, j, HTTP_FAIL_DNS, 0, "%s", g->net.dns_err);
+		return;
 	}
 	s->t_conn_us = clock_mono_us();
 	/* TCP_NODELAY: libcurl's default, and a request goes out in one write anyway. */
-	switch (conn_open(&s->c, &h->cs, j, &g->addr[(g->cur + s->tries) % g->naddr], &e, &what)) {
+	switch (conn_open(&s->c, &h->cs, j, conn_target_addr(&g->net, s->tries), &e, &what)) {
 	case CONN_UP:
 		connected(h, j, clock_mono_us());
 		return;
@@ -655,25 +636,11 @@ static void expire(struct lthread *h)
 
 /* --- the driver contract ---------------------------------------------------------------- */
 
-static int pick_kind(struct lthread *h)
-{
-	const struct plan *p = h->plan;
-	if (p->nreqs == 1)
-		return 0;
-	long r = (long)(tpl_rand(&h->t->ctx.rng) % (uint64_t)p->total_weight);
-	for (int k = 0; k < p->nreqs; k++) {
-		r -= p->reqs[k].weight;
-		if (r < 0)
-			return k;
-	}
-	return 0;
-}
-
 static void lean_start(struct ethread *t, int j)
 {
 	struct lthread *h = t->drv;
 	struct lslot *s = &h->slots[j];
-	int k = pick_kind(h);
+	int k = plan_pick_kind(h->plan, &h->t->ctx.rng);
 
 	s->kind = (uint8_t)k;
 	s->seq = t->ctx.seq;
@@ -769,8 +736,6 @@ static void lean_release(struct ethread *t)
 static int kinds_init(struct lthread *h, char *err, size_t errlen)
 {
 	const struct plan *p = h->plan;
-	int64_t timeouts[DLIST_MAX];
-	int ntimeouts = 0;
 
 	for (int k = 0; k < p->nreqs; k++) {
 		struct h1_req *q = &h->req[k];
@@ -790,18 +755,15 @@ static int kinds_init(struct lthread *h, char *err, size_t errlen)
 			g++;
 		if (g == h->ntargets) {
 			h->targets[g].url = &q->url;
-			resolve(&h->targets[g]);
+			h->targets[g].net.host = q->url.host;
+			h->targets[g].net.port = q->url.port;
+			conn_target_ready(&h->targets[g].net);
 			h->ntargets++;
 			h->has_tls |= q->url.tls;
 		}
 		h->kind_target[k] = g;
-		int l = 0;
-		while (l < ntimeouts && timeouts[l] != r->timeout_ms)
-			l++;
-		if (l == ntimeouts)
-			timeouts[ntimeouts++] = r->timeout_ms;
-		h->kind_list[k] = l;
 	}
+	plan_timeout_lists(p, h->kind_list);
 	return 0;
 }
 

@@ -80,6 +80,35 @@ void plan_tls_release(struct plan_tls *t)
 	memset(t, 0, sizeof *t);
 }
 
+int plan_pick_kind(const struct plan *p, uint64_t *rng)
+{
+	if (p->nreqs == 1)
+		return 0;
+	long r = (long)(tpl_rand(rng) % (uint64_t)p->total_weight);
+	for (int k = 0; k < p->nreqs; k++) {
+		r -= p->reqs[k].weight;
+		if (r < 0)
+			return k;
+	}
+	return 0;
+}
+
+int plan_timeout_lists(const struct plan *p, int list[PLAN_MAX_REQUESTS])
+{
+	int64_t timeouts[PLAN_MAX_REQUESTS];
+	int n = 0;
+
+	for (int k = 0; k < p->nreqs; k++) {
+		int l = 0;
+		while (l < n && timeouts[l] != p->reqs[k].timeout_ms)
+			l++;
+		if (l == n)
+			timeouts[n++] = p->reqs[k].timeout_ms;
+		list[k] = l;
+	}
+	return n;
+}
+
 int plan_uses_tls(const struct plan *p)
 {
 	for (int i = 0; p->protocol == PLAN_HTTP && i < p->nreqs; i++)

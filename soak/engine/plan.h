@@ -31,6 +31,9 @@ enum plan_arrival { PLAN_CONSTANT = 0, PLAN_POISSON = 1 };
 /* Which HTTP client sends: auto takes the lean driver when it can send the plan (plain
  * http://, nothing that needs libcurl: h1_plan_supported), libcurl otherwise. */
 enum plan_client { PLAN_CLIENT_AUTO = 0, PLAN_CLIENT_CURL = 1, PLAN_CLIENT_LEAN = 2 };
+/* The HTTP version: 1.1, or 2 (h2 over TLS by ALPN for https://, h2c with prior knowledge
+ * for http://). */
+enum plan_http { PLAN_HTTP1 = 0, PLAN_HTTP2 = 1 };
 
 /* TLS versions a [tls] section may name (OpenSSL's numbers, so they pass straight through). */
 #define PLAN_TLS_1_2 0x0303
@@ -82,6 +85,10 @@ struct plan {
 	enum plan_conn connection;
 	enum plan_model model;
 	enum plan_client client;                     /* HTTP: auto, curl or lean */
+	enum plan_http http;                         /* HTTP/1.1 or HTTP/2 */
+	int connections;                             /* HTTP/2: connections in all (their
+	                                              * streams are the concurrency); 0: one
+	                                              * per engine thread */
 	enum plan_arrival arrival;                   /* open model: constant or Poisson gaps */
 	int max_in_flight;                           /* open model: requests outstanding at most */
 	int64_t max_lag_ms;                          /* open model: an arrival later than this
@@ -109,6 +116,12 @@ int plan_address_split(const char *addr, char *host, size_t hostlen, int *port, 
 int plan_tls_copy(struct plan_tls *dst, const struct plan_tls *src);
 /* Frees the strings and zeroes t. */
 void plan_tls_release(struct plan_tls *t);
+/* A request kind for the next iteration, by the kinds' weights (rng: the caller's
+ * tpl_rand state). */
+int plan_pick_kind(const struct plan *p, uint64_t *rng);
+/* Groups the request kinds by timeout, the drivers' deadline lists (dlist.h): list[k] is
+ * kind k's; returns how many lists. */
+int plan_timeout_lists(const struct plan *p, int list[PLAN_MAX_REQUESTS]);
 /* Whether some request of an HTTP plan is https:// (its handshakes are counted). */
 int plan_uses_tls(const struct plan *p);
 /* "keepalive" / "close" */

@@ -6,7 +6,7 @@ static const char *const class_names[ERR_NCLASS] = {
     "http_4xx",        "http_5xx",        "status_mismatch", "body_mismatch",   "timeout",
     "connect_refused", "connect_timeout", "reset",           "client_ports",    "dns",
     "protocol",        "other",           "dropped",         "tls_certificate", "tls_timeout",
-    "tls_alert",
+    "tls_alert",       "h2_rst_stream",   "h2_goaway",
 };
 
 const char *err_class_name(enum err_class c)
@@ -98,6 +98,8 @@ void istats_add(struct istats *dst, const struct istats *src)
 	dst->tls_full += src->tls_full;
 	dst->tls_resumed += src->tls_resumed;
 	dst->tls_sum_us += src->tls_sum_us;
+	dst->h2_rst += src->h2_rst;
+	dst->h2_goaway += src->h2_goaway;
 	dst->svc_sum_us += src->svc_sum_us;
 	dst->cpu_ns += src->cpu_ns;
 	dst->wait_ns += src->wait_ns;
@@ -154,6 +156,8 @@ void istats_figures(const struct istats *s, double seconds, struct figures *f)
 		f->max_us = hdr_max(&s->hist);
 	}
 	f->dropped = s->err_count[ERR_DROPPED];
+	f->h2_rst = s->h2_rst;
+	f->h2_goaway = s->h2_goaway;
 	f->tls_full = s->tls_full;
 	f->tls_resumed = s->tls_resumed;
 	if (s->tls_full + s->tls_resumed > 0)

@@ -32,6 +32,8 @@ enum err_class {
 	ERR_TLS_TIMEOUT, /* connected, the TLS handshake not complete within the timeout */
 	ERR_TLS_ALERT,   /* the server ended the TLS session with an alert (no common
 	                  * version or cipher, a client certificate required, ...) */
+	ERR_H2_RST,      /* HTTP/2: the server reset the request's stream (RST_STREAM) */
+	ERR_H2_GOAWAY,   /* HTTP/2: the server went away (GOAWAY) before answering */
 	ERR_NCLASS
 };
 
@@ -65,6 +67,8 @@ struct istats {
 	int64_t tls_full;    /* full TLS handshakes completed */
 	int64_t tls_resumed; /* handshakes that resumed a session */
 	int64_t tls_sum_us;  /* sum of both kinds' times */
+	int64_t h2_rst;      /* HTTP/2: RST_STREAM frames received */
+	int64_t h2_goaway;   /* HTTP/2: GOAWAY frames received */
 	int64_t overflow;    /* latencies outside a histogram's range (not recorded) */
 	int64_t err_count[ERR_NCLASS];
 	char err_sample[ERR_NCLASS][ERR_SAMPLE_LEN]; /* first message of each class */
@@ -88,6 +92,7 @@ struct figures {
 	int64_t tls_full, tls_resumed;
 	double tls_mean_us;
 	int64_t tls_p50_us, tls_p99_us;
+	int64_t h2_rst, h2_goaway; /* HTTP/2: RST_STREAM and GOAWAY frames received */
 };
 
 void istats_figures(const struct istats *s, double seconds, struct figures *f);

@@ -395,6 +395,11 @@ int tls_drained(const struct tls_conn *t)
 	return t->drained && !SSL_has_pending(t->ssl);
 }
 
+int tls_pending(const struct tls_conn *t)
+{
+	return SSL_has_pending(t->ssl);
+}
+
 void tls_conn_end(struct tls_conn *t)
 {
 	if (t->ssl && t->up) {

@@ -107,6 +107,9 @@ ssize_t tls_read(struct tls_conn *t, char *buf, size_t n);
 ssize_t tls_write(struct tls_conn *t, const char *buf, size_t n);
 /* After a read: 1 when neither OpenSSL nor the socket has more bytes now. */
 int tls_drained(const struct tls_conn *t);
+/* 1 when OpenSSL holds bytes already read from the socket (the handshake's last read may
+ * have taken the server's first records: no new epoll edge will say so). */
+int tls_pending(const struct tls_conn *t);
 /* The connection ends: a close_notify when the session is up (best effort, one send). */
 void tls_conn_end(struct tls_conn *t);
 void tls_conn_release(struct tls_conn *t);

@@ -579,6 +579,12 @@ static void generator_facts(struct env *e, const struct env_run *run)
 	if (s->plan.protocol == PLAN_HTTP && s->plan.nreqs > 0)
 		env_set(e, "", "timeout", dur_format(s->plan.reqs[0].timeout_ms, v, sizeof v));
 	tls_settings(e, &s->plan);
+	if (s->plan.protocol == PLAN_HTTP && s->plan.http == PLAN_HTTP2) {
+		env_set(e, "", "http_version", "2");
+		snprintf(v, sizeof v, "%d",
+		         s->plan.connections > 0 ? s->plan.connections : run->threads);
+		env_set(e, "", "h2_connections", v);
+	}
 }
 
 void env_gather(struct env *e, const struct env_run *run)
@@ -644,6 +650,10 @@ static void engine_learnt(struct env *e, const struct engine_facts *f)
 		env_set(e, "", "tls_version", version);
 		env_set(e, "", "tls_cipher", cipher);
 		env_set(e, "", "alpn", alpn);
+	}
+	if (f && f->h2_max_streams >= 0) {
+		snprintf(version, sizeof version, "%lld", (long long)f->h2_max_streams);
+		env_set(e, "", "h2_max_streams", version);
 	}
 }
 

@@ -13,7 +13,9 @@
  *   https:// runs: openssl_version, tls_verify ("on (system CAs)", "on (ca_file FILE)",
  *   "off (insecure)"), tls_resume (on, off), and when the run ends what the first
  *   handshake negotiated: tls_version (TLSv1.3), tls_cipher, alpn (the protocol ALPN
- *   chose, "-" for none).
+ *   chose, "-" for none);
+ *   HTTP/2 runs: http_version (2), h2_connections (the connections the streams share), and
+ *   when the run ends h2_max_streams (the server's SETTINGS_MAX_CONCURRENT_STREAMS).
  * Facts of each [collect.NAME] source with a process (pid_match, pidfile or pid), from the
  * first matching process on this host:
  *   pids (how many matched), exe, cmdline (its secrets redacted: redact.h, with the

@@ -65,6 +65,31 @@ static void parse_open(struct scn_parse *p, struct scenario *s, struct scn_entry
 	}
 }
 
+/* http_version = 1.1 | 2 and, for HTTP/2, connections (streams are the concurrency). */
+static void parse_http(struct scn_parse *p, struct scenario *s)
+{
+	struct scn_entry *e = scn_find(p, "scenario", "http_version"), *c;
+	long v;
+
+	if (e && (!strcmp(e->value, "2") || !strcmp(e->value, "2.0")))
+		s->plan.http = PLAN_HTTP2;
+	else if (e && strcmp(e->value, "1.1") != 0)
+		scn_perr(p, e, 0, "http_version: expected 1.1 or 2, not '%s'", e->value);
+	c = scn_find(p, "scenario", "connections");
+	if (c && s->plan.http != PLAN_HTTP2) {
+		scn_perr(p, c, 0,
+		         "connections: only for http_version = 2 (HTTP/1.1 has a connection per "
+		         "user)");
+		return;
+	}
+	if (c && scn_get_int(p, c, 1, SCN_MAX_VUS, &v) == 0)
+		s->plan.connections = (int)v;
+	if (s->plan.http == PLAN_HTTP2 && s->plan.connection == PLAN_CLOSE)
+		scn_perr(p, scn_find(p, "scenario", "connection"), 0,
+		         "connection: close makes no sense with http_version = 2, whose requests "
+		         "share connections (set connections instead)");
+}
+
 static void parse_scenario(struct scn_parse *p, struct scenario *s)
 {
 	struct scn_entry *e;
@@ -120,6 +145,7 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 			scn_perr(p, e, 0, "connection: expected keepalive or close, not '%s'",
 			         e->value);
 	}
+	parse_http(p, s);
 	if ((e = scn_find(p, "scenario", "think_time")) &&
 	    dur_span_parse(e->value, &s->plan.think_min_ms, &s->plan.think_max_ms, err,
 	                   sizeof err) < 0)
@@ -509,6 +535,9 @@ static void validate(struct scn_parse *p, struct scenario *s)
 		s->plan.total_weight += s->plan.reqs[i].weight;
 	if (s->plan.nreqs > 0 && s->plan.total_weight == 0)
 		scn_perr(p, NULL, s->plan.reqs[0].line, "every request has weight 0");
+	if (s->plan.protocol == PLAN_TCP_FRAME && s->plan.http == PLAN_HTTP2)
+		scn_perr(p, scn_find(p, "scenario", "http_version"), 0,
+		         "http_version: HTTP only (protocol = tcp-frame)");
 	check_client(p, s);
 	scn_tls_check_client(p, s);
 	/* Leftover entries are keys nobody asked for. */

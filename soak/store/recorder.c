@@ -234,6 +234,7 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	if (rc < 0)
 		return -1;
 	r->open = open;
+	r->h2 = s->plan.protocol == PLAN_HTTP && s->plan.http == PLAN_HTTP2;
 	return 0;
 }
 
@@ -280,6 +281,7 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	st = NULL;
 	r->run_id = run_id;
 	r->open = s->plan.model == PLAN_OPEN;
+	r->h2 = s->plan.protocol == PLAN_HTTP && s->plan.http == PLAN_HTTP2;
 	if (db_prepare(r->db, &st, "INSERT INTO gaps(run_id, from_ms, to_ms) VALUES(?,?,?)", err,
 	               errlen) < 0)
 		goto fail;
@@ -361,8 +363,9 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 	return 0;
 }
 
-/* The TLS handshake columns of an interval (step < 0: start_ms names it) or a step (its
- * idx), when s counts handshakes (a run with https:// requests). */
+/* The TLS handshake and HTTP/2 frame columns of an interval (step < 0: start_ms names it)
+ * or a step (its idx): the TLS ones when s counts handshakes (a run with https://
+ * requests), the HTTP/2 ones in an HTTP/2 run. */
 static int rec_tls(struct recorder *r, int step, int64_t start_ms, const struct istats *s,
                    char *err, size_t errlen)
 {
@@ -372,30 +375,36 @@ static int rec_tls(struct recorder *r, int step, int64_t start_ms, const struct 
 	size_t len = 0;
 	int rc = -1;
 
-	if (!s->tls)
+	if (!s->tls && !r->h2)
 		return 0;
 	istats_figures(s, 1, &f);
-	if (hdr_encode(&s->tls_hist, &blob, &len, err, errlen) < 0 ||
+	if ((s->tls && hdr_encode(&s->tls_hist, &blob, &len, err, errlen) < 0) ||
 	    db_prepare(r->db, &st,
 	               step < 0
 	                   ? "UPDATE intervals SET tls_full = ?, tls_resumed = ?, "
-	                     "tls_mean_us = ?, tls_p50_us = ?, tls_p99_us = ?, tls_hist = ? "
-	                     "WHERE run_id = ? AND start_ms = ?"
+	                     "tls_mean_us = ?, tls_p50_us = ?, tls_p99_us = ?, tls_hist = ?, "
+	                     "h2_rst = ?, h2_goaway = ? WHERE run_id = ? AND start_ms = ?"
 	                   : "UPDATE steps SET tls_full = ?, tls_resumed = ?, tls_mean_us = ?, "
-	                     "tls_p50_us = ?, tls_p99_us = ?, tls_hist = ? "
-	                     "WHERE run_id = ? AND idx = ?",
+	                     "tls_p50_us = ?, tls_p99_us = ?, tls_hist = ?, h2_rst = ?, "
+	                     "h2_goaway = ? WHERE run_id = ? AND idx = ?",
 	               err, errlen) < 0)
 		goto done;
-	sqlite3_bind_int64(st, 1, f.tls_full);
-	sqlite3_bind_int64(st, 2, f.tls_resumed);
+	if (s->tls) {
+		sqlite3_bind_int64(st, 1, f.tls_full);
+		sqlite3_bind_int64(st, 2, f.tls_resumed);
+		sqlite3_bind_blob(st, 6, blob, (int)len, SQLITE_STATIC);
+	}
 	if (f.tls_full + f.tls_resumed > 0) {
 		sqlite3_bind_double(st, 3, f.tls_mean_us);
 		sqlite3_bind_int64(st, 4, f.tls_p50_us);
 		sqlite3_bind_int64(st, 5, f.tls_p99_us);
 	}
-	sqlite3_bind_blob(st, 6, blob, (int)len, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, r->run_id);
-	sqlite3_bind_int64(st, 8, step < 0 ? start_ms : step);
+	if (r->h2) {
+		sqlite3_bind_int64(st, 7, f.h2_rst);
+		sqlite3_bind_int64(st, 8, f.h2_goaway);
+	}
+	sqlite3_bind_int64(st, 9, r->run_id);
+	sqlite3_bind_int64(st, 10, step < 0 ? start_ms : step);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_fail(r->db, "cannot record the TLS handshakes", err, errlen);
 		goto done;

@@ -20,6 +20,7 @@
 
 #include "engine/h1.h"
 #include "engine/httpclass.h"
+#include "rqtest.h"
 
 #define MAX_FILE (64 * 1024)
 
@@ -258,37 +259,6 @@ static void eof_cases(void **state)
 /* --- requests ------------------------------------------------------------------------- */
 
 /* A request kind built from text, as the scenario would. */
-struct rq {
-	struct plan_request r;
-	struct tpl_csv csv;
-};
-
-static void rq_init(struct rq *q, const char *method, const char *url, const char *body,
-                    const char *const *headers)
-{
-	char err[256];
-	memset(q, 0, sizeof *q);
-	q->r.name = (char *)"default";
-	q->r.method = (char *)method;
-	assert_int_equal(tpl_compile(&q->r.url, url, NULL, err, sizeof err), 0);
-	if (body) {
-		q->r.has_body = 1;
-		assert_int_equal(tpl_compile(&q->r.body, body, NULL, err, sizeof err), 0);
-	}
-	for (int i = 0; headers && headers[i]; i++)
-		assert_int_equal(
-		    tpl_compile(&q->r.headers[q->r.nheaders++], headers[i], NULL, err, sizeof err),
-		    0);
-}
-
-static void rq_release(struct rq *q)
-{
-	tpl_release(&q->r.url);
-	tpl_release(&q->r.body);
-	for (int i = 0; i < q->r.nheaders; i++)
-		tpl_release(&q->r.headers[i]);
-}
-
 /* Builds once for ctx and compares with want. */
 static void built_is(struct rq *q, int close_mode, struct tpl_ctx *ctx, const char *want)
 {
