@@ -19,6 +19,7 @@
 #include "dur.h"
 #include "engine/engine.h"
 #include "engine/h1.h"
+#include "engine/http.h"
 #include "log.h"
 #include "report/report.h"
 #include "run/metrics.h"
@@ -703,6 +704,7 @@ static int check_search(const struct run_opts *o, const struct scenario *scns, i
 static int apply_client(const struct run_opts *o, struct scenario *scns, int n)
 {
 	char why[256];
+	const char *key;
 
 	for (int i = 0; i < n; i++) {
 		if (scns[i].plan.protocol != PLAN_HTTP)
@@ -715,6 +717,12 @@ static int apply_client(const struct run_opts *o, struct scenario *scns, int n)
 			        "soak run: %s: the lean driver cannot send this: %s (use --client "
 			        "curl or auto)\n",
 			        scns[i].file, why);
+			return EXIT_USAGE;
+		}
+		if (h1_client_for(&scns[i].plan, NULL, 0) == PLAN_CLIENT_CURL &&
+		    http_plan_supported(&scns[i].plan, &key, why, sizeof why) < 0) {
+			fprintf(stderr, "soak run: %s: %s: %s (use --client lean or auto)\n",
+			        scns[i].file, key, why);
 			return EXIT_USAGE;
 		}
 	}

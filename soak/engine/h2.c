@@ -1,6 +1,8 @@
 /*
  * The lean HTTP/2 driver (h2.h): connections shared by many streams, nghttp2 for the
  * framing, the connection core (conn.h) for sockets and deadlines, tls.h for h2 over TLS.
+ * This file has the requests (slots, streams, nghttp2's callbacks, time-outs, the driver
+ * contract); h2conn.c the connections.
  *
  * Connections: a worker has nconn of them, each index with two places in its pool: the one
  * that takes new streams (active[i]) and its twin, where a connection that got GOAWAY
@@ -14,10 +16,12 @@
  * stream limit); its stream's user data is j + 1, cleared when the slot lets the stream go
  * (a time-out, a cancel), so late frames of that stream find no slot.
  *
- * Nothing of ours is allocated per request: requests are built in the worker's scratch
- * (nghttp2 copies the header block) and a dynamic body in the slot's buffer, made once.
+ * Nothing is allocated per request once warm: requests are built in the worker's scratch
+ * (nghttp2 copies the header block) and a dynamic body in the slot's buffer, made once;
+ * what nghttp2 allocates per stream comes from the worker's pool (mempool.h).
  */
 #include "h2.h"
+#include "h2_int.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -33,105 +37,10 @@
 #include "conn.h"
 #include "engine_int.h"
 #include "h2msg.h"
+#include "mempool.h"
 #include "tls.h"
 
-#define READ_BUF                     65536
-#define OUT_CHUNK                    65536     /* frames gathered before a write */
-#define OUT_MAX                      (4 << 20) /* frames waiting for one connection's socket, at most */
-#define WINDOW                       ((1 << 30) - 1) /* our receive windows: flow control never waits on us */
-#define PEER_STREAMS_BEFORE_SETTINGS 100             /* assumed until the server's SETTINGS say */
-
-enum cstate { C_DOWN = 0, C_CONNECTING, C_HANDSHAKE, C_UP };
-enum sstate { S_IDLE = 0, S_WAITING, S_INFLIGHT };
-
-struct h2thread;
-
-/* One connection. */
-struct h2conn {
-	struct h2thread *h;
-	struct conn c;       /* the socket */
-	struct tls_conn tls; /* https */
-	nghttp2_session *ng; /* once up */
-	uint8_t state;       /* enum cstate */
-	uint8_t goaway;      /* the server sent GOAWAY: no new streams here */
-	uint8_t fresh;       /* connected, and no request has finished on it yet */
-	uint8_t tries;       /* addresses tried for this connect */
-	uint8_t dirty;       /* on the dirty list: frames may wait in nghttp2 */
-	uint8_t wblocked;    /* a write waits for the socket (TLS: to be repeated as it was) */
-	uint8_t tls_resumed; /* its handshake resumed a session */
-	uint8_t stale;       /* an attempt to open it outlived a request's timeout */
-	int index;           /* the slots' connection index (position mod nconn) */
-	int waiting;         /* slots waiting for it to come up */
-	int32_t last_id;     /* GOAWAY: the last stream the server will process */
-	uint32_t goaway_code;
-	int64_t t_conn_us, t_tls_us; /* connect and handshake started (mono µs) */
-	int64_t connect_us, tls_us;  /* their times; -1 / 0 until known */
-	char *out;                   /* frames the socket has not taken yet */
-	size_t outcap, outlen, outoff;
-};
-
-/* One slot's request. */
-struct h2slot {
-	uint8_t state;   /* enum sstate */
-	uint8_t kind;    /* request kind */
-	uint8_t retried; /* sent once more after a refusal already */
-	uint8_t rst;     /* the server reset its stream (rst_code) */
-	uint8_t final;   /* the final answer's headers are complete */
-	int pc;          /* pool position of its connection */
-	int32_t stream;  /* its stream id, 0 when none */
-	uint32_t rst_code;
-	int status;             /* the answer's status, 0 until its headers */
-	int64_t hdr_bytes;      /* as HTTP/1.1 lines: status line, headers, blank line */
-	int64_t body_bytes;     /* DATA payload */
-	int64_t ttfb_us;        /* start -> first byte of the answer, -1 until then */
-	uint64_t seq, vu, iter; /* its template values (a retry builds it again) */
-	char *keep;             /* the body's first bytes (expect_body), made once */
-	size_t kept;            /* bytes in keep */
-	char *bodybuf;          /* a dynamic body (made once) */
-	const char *body;       /* the body being sent */
-	size_t blen, boff;      /* its length, and what went out */
-};
-
-/* The one scheme, host and port all requests go to (h1_plan_supported makes it so for
- * HTTP/2). */
-struct h2target {
-	struct conn_target net;   /* its addresses */
-	const struct h1_url *url; /* the first request kind's */
-	struct tls_resume resume; /* https: the newest session its connections got */
-};
-
-struct h2thread {
-	struct ethread *t;
-	const struct plan *plan;
-	struct h2slot *slots; /* t->max_slots */
-	struct h2conn *pool;  /* 2 * nconn */
-	int *active;          /* nconn: each index's connection for new streams */
-	int nconn;
-	int *dirty; /* pool positions with frames to write, ndirty of them */
-	int ndirty;
-	struct conn_set cs;
-	struct h2_req req[PLAN_MAX_REQUESTS];
-	int kind_list[PLAN_MAX_REQUESTS]; /* deadline list of each kind */
-	struct h2target g;
-	int has_tls;
-	struct tls_client tls;
-	int need_keep;
-	char *scratch; /* the largest kind's header scratch */
-	char *rbuf;    /* READ_BUF */
-	pcre2_match_data *md;
-	nghttp2_session_callbacks *cb;
-	nghttp2_option *opt;
-};
-
 /* --- finishing -------------------------------------------------------------------------- */
-
-static void mark_dirty(struct h2thread *h, struct h2conn *c)
-{
-	if (c->dirty || !c->ng)
-		return;
-	c->dirty = 1;
-	h->dirty[h->ndirty++] = (int)(c - h->pool);
-}
 
 /* Slot j lets its stream go: no late frame finds it; the server is told when asked. */
 static void detach(struct h2thread *h, int j, int rst)
@@ -146,7 +55,7 @@ static void detach(struct h2thread *h, int j, int rst)
 		if (rst) {
 			nghttp2_submit_rst_stream(c->ng, NGHTTP2_FLAG_NONE, s->stream,
 			                          NGHTTP2_CANCEL);
-			mark_dirty(h, c);
+			h2c_mark_dirty(h, c);
 		}
 	}
 	s->stream = 0;
@@ -166,9 +75,7 @@ static void take_fresh(struct h2conn *c, struct outcome *o)
 	o->tls_resumed = c->tls_resumed;
 }
 
-static void fail(struct h2thread *h, int j, enum http_fail f, int os_errno, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void fail(struct h2thread *h, int j, enum http_fail f, int os_errno, const char *fmt, ...)
+void h2_fail(struct h2thread *h, int j, enum http_fail f, int os_errno, const char *fmt, ...)
 {
 	struct h2slot *s = &h->slots[j];
 	struct h2conn *c = &h->pool[s->pc];
@@ -231,10 +138,8 @@ static ssize_t read_body(nghttp2_session *ng, int32_t id, uint8_t *buf, size_t l
 	return (ssize_t)n;
 }
 
-static void open_conn(struct h2thread *h, int p);
-
 /* Submits slot j's request on its connection (up); the frames go out at the next flush. */
-static void submit(struct h2thread *h, int j)
+void h2_submit(struct h2thread *h, int j)
 {
 	struct ethread *t = h->t;
 	struct h2slot *s = &h->slots[j];
@@ -253,13 +158,13 @@ static void submit(struct h2thread *h, int j)
 	id = nghttp2_submit_request(c->ng, NULL, nv, nnv, s->body ? &prd : NULL,
 	                            (void *)(intptr_t)(j + 1));
 	if (id < 0) {
-		fail(h, j, HTTP_FAIL_OTHER, 0, "HTTP/2: cannot submit the request: %s",
-		     nghttp2_strerror(id));
+		h2_fail(h, j, HTTP_FAIL_OTHER, 0, "HTTP/2: cannot submit the request: %s",
+		        nghttp2_strerror(id));
 		return;
 	}
 	s->stream = id;
 	s->state = S_INFLIGHT;
-	mark_dirty(h, c);
+	h2c_mark_dirty(h, c);
 }
 
 /* Slot j's request goes to its index's connection: now when it is up, else once it is. */
@@ -271,18 +176,18 @@ static void dispatch(struct h2thread *h, int j)
 
 	s->pc = p;
 	if (c->state == C_UP && !c->goaway) {
-		submit(h, j);
+		h2_submit(h, j);
 		return;
 	}
 	s->state = S_WAITING;
 	c->waiting++;
 	if (c->state == C_DOWN)
-		open_conn(h, p);
+		h2c_open(h, p);
 }
 
 /* The server never saw slot j's request (refused, or above a GOAWAY's last id): once more,
  * on its index's connection (a fresh one after a GOAWAY). */
-static int retry(struct h2thread *h, int j)
+int h2_retry(struct h2thread *h, int j)
 {
 	struct h2slot *s = &h->slots[j];
 
@@ -294,391 +199,6 @@ static int retry(struct h2thread *h, int j)
 	          h->t->slots[j].sent_us + h->plan->reqs[s->kind].timeout_ms * 1000);
 	dispatch(h, j);
 	return 1;
-}
-
-/* --- the connection --------------------------------------------------------------------- */
-
-/* The slots whose requests are on (or wait for) pool position p, one by one: j = -1 first. */
-static int next_on(const struct h2thread *h, int p, int j)
-{
-	int n = h->t->max_slots;
-	for (j = j < 0 ? h->pool[p].index : j + h->nconn; j < n; j += h->nconn)
-		if (h->slots[j].state != S_IDLE && h->slots[j].pc == p)
-			return j;
-	return -1;
-}
-
-static void close_conn(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-
-	nghttp2_session_del(c->ng);
-	c->ng = NULL;
-	if (c->c.fd >= 0 && c->tls.up)
-		tls_conn_end(&c->tls);
-	conn_close(&c->c);
-	c->state = C_DOWN;
-	c->goaway = c->fresh = c->wblocked = 0;
-	c->outlen = c->outoff = 0;
-	c->waiting = 0;
-	c->connect_us = -1;
-	c->tls_us = 0;
-}
-
-/* The connection failed or ended: every request on it, or waiting for it, fails the same
- * way, except that a request the server never saw after a GOAWAY is sent once more, and
- * requests waiting for a connection that had gone away get a new one here. */
-static void conn_fail(struct h2thread *h, int p, enum http_fail f, int e, const char *what)
-{
-	struct h2conn *c = &h->pool[p];
-	int j, next, retiring = c->state == C_UP && c->goaway, waiting = 0;
-
-	for (j = next_on(h, p, -1); j >= 0; j = next) {
-		struct h2slot *s = &h->slots[j];
-		next = next_on(h, p, j);
-		if (s->state == S_WAITING && retiring)
-			continue;
-		if (c->goaway && s->state == S_INFLIGHT && s->stream > c->last_id && retry(h, j))
-			continue;
-		if (c->goaway && f == HTTP_FAIL_CLOSED)
-			fail(h, j, HTTP_FAIL_H2_GOAWAY, 0,
-			     "the server went away (GOAWAY %s) with the "
-			     "stream open",
-			     nghttp2_http2_strerror(c->goaway_code));
-		else
-			fail(h, j, f, e, "%s", what);
-	}
-	close_conn(h, p);
-	for (j = next_on(h, p, -1); j >= 0; j = next_on(h, p, j))
-		waiting += h->slots[j].state == S_WAITING;
-	if (waiting > 0) {
-		c->waiting = waiting;
-		open_conn(h, p);
-	}
-}
-
-/* A connect failed with e: the name's next address, or the waiting requests fail. */
-static void connect_failed(struct h2thread *h, int p, int e)
-{
-	struct h2conn *c = &h->pool[p];
-	char what[400];
-
-	conn_close(&c->c);
-	if (conn_target_next(&h->g.net, e, c->tries)) {
-		c->tries++;
-		open_conn(h, p);
-		return;
-	}
-	snprintf(what, sizeof what, "Failed to connect to %s port %s: %s", h->g.url->host,
-	         h->g.url->port, strerror(e));
-	conn_fail(h, p, HTTP_FAIL_CONNECT, e, what);
-}
-
-/* HTTP/2 begins: the session, our SETTINGS, the waiting requests. */
-static void session_up(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-	nghttp2_settings_entry set[] = {{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
-	                                {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, WINDOW}};
-
-	if (nghttp2_session_client_new2(&c->ng, h->cb, c, h->opt) != 0 ||
-	    nghttp2_submit_settings(c->ng, NGHTTP2_FLAG_NONE, set, 2) != 0 ||
-	    nghttp2_session_set_local_window_size(c->ng, NGHTTP2_FLAG_NONE, 0, WINDOW) != 0) {
-		conn_fail(h, p, HTTP_FAIL_OTHER, 0, "out of memory starting HTTP/2");
-		return;
-	}
-	c->state = C_UP;
-	mark_dirty(h, c);
-	for (int j = next_on(h, p, -1); j >= 0; j = next_on(h, p, j))
-		if (h->slots[j].state == S_WAITING) {
-			c->waiting--;
-			submit(h, j);
-		}
-}
-
-/* The first h2 connection of this worker over TLS: what it negotiated goes to run_env. */
-static void note_tls(struct h2thread *h, const struct h2conn *c)
-{
-	struct ethread *t = h->t;
-
-	if (atomic_load_explicit(&t->facts_tls, memory_order_relaxed))
-		return;
-	tls_describe(c->tls.ssl, t->facts.tls, sizeof t->facts.tls);
-	atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
-}
-
-static void read_conn(struct h2thread *h, int p);
-
-static void handshake(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-	char what[200];
-	unsigned n;
-	const char *a;
-	int r = tls_handshake(&c->tls), e = 0;
-
-	if (r == TLS_AGAIN)
-		return;
-	if (r == TLS_FAILED) {
-		enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
-		conn_fail(h, p, f, e, what);
-		return;
-	}
-	c->tls_us = clock_mono_us() - c->t_tls_us;
-	if (c->tls_us < 1)
-		c->tls_us = 1;
-	c->tls_resumed = (uint8_t)tls_resumed(&c->tls);
-	note_tls(h, c);
-	a = tls_alpn(&c->tls, &n);
-	if (n != 2 || memcmp(a, "h2", 2) != 0) {
-		snprintf(what, sizeof what,
-		         "the server did not take HTTP/2 in ALPN (it chose %.*s)", n ? (int)n : 4,
-		         n ? a : "none");
-		conn_fail(h, p, HTTP_FAIL_PROTOCOL, 0, what);
-		return;
-	}
-	session_up(h, p);
-	if (c->state == C_UP && tls_pending(&c->tls))
-		read_conn(h, p); /* the server's SETTINGS came with the handshake's last read */
-}
-
-static void connected(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-	struct h2target *g = &h->g;
-	int64_t now = clock_mono_us();
-
-	c->connect_us = now - c->t_conn_us;
-	c->fresh = 1; /* a connection made, whatever comes of it */
-	conn_target_worked(&g->net, c->tries);
-	c->tries = 0;
-	if (!g->url->tls) {
-		session_up(h, p);
-		return;
-	}
-	if (tls_conn_begin(&c->tls, &h->tls, c->c.fd, g->url->host, &g->resume) < 0) {
-		conn_fail(h, p, HTTP_FAIL_OTHER, 0, "out of memory starting TLS");
-		return;
-	}
-	c->state = C_HANDSHAKE;
-	c->t_tls_us = now;
-	handshake(h, p);
-}
-
-static void open_conn(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-	struct h2target *g = &h->g;
-	const char *what = NULL;
-	char msg[400];
-	int e = 0;
-
-	c->state = C_CONNECTING;
-	if (!conn_target_ready(&g->net)) {
-		conn_fail(h, p, HTTP_FAIL_DNS, 0, g->net.dns_err);
-		return;
-	}
-	c->t_conn_us = clock_mono_us();
-	switch (conn_open(&c->c, &h->cs, p, conn_target_addr(&g->net, c->tries), &e, &what)) {
-	case CONN_UP:
-		connected(h, p);
-		return;
-	case CONN_PENDING:
-		return;
-	case CONN_FAILED:
-		connect_failed(h, p, e);
-		return;
-	case CONN_LOCAL:
-		snprintf(msg, sizeof msg, "%s: %s", what, strerror(e));
-		conn_fail(h, p, HTTP_FAIL_OTHER, e, msg);
-		return;
-	}
-}
-
-/* --- writing and reading ---------------------------------------------------------------- */
-
-/* Writes the frames gathered: 1 all out, 0 the socket is full (wait), -1 failed. */
-static int write_out(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-	char what[200];
-	int e = 0;
-
-	while (c->outoff < c->outlen) {
-		ssize_t w;
-		if (c->tls.up) {
-			w = tls_write(&c->tls, c->out + c->outoff, c->outlen - c->outoff);
-			if (w == TLS_FAILED) {
-				enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
-				conn_fail(h, p, f, e, what);
-				return -1;
-			}
-		} else {
-			do
-				w = send(c->c.fd, c->out + c->outoff, c->outlen - c->outoff,
-				         MSG_NOSIGNAL);
-			while (w < 0 && errno == EINTR);
-			if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-				e = errno;
-				snprintf(what, sizeof what, "Send failure: %s", strerror(e));
-				conn_fail(h, p, HTTP_FAIL_IO, e, what);
-				return -1;
-			}
-		}
-		if (w < 0) {
-			c->wblocked = 1;
-			return 0;
-		}
-		c->outoff += (size_t)w;
-	}
-	c->outlen = c->outoff = 0;
-	c->wblocked = 0;
-	return 1;
-}
-
-/* Room for n more bytes of frames; -1 past OUT_MAX or out of memory. */
-static int out_room(struct h2conn *c, size_t n)
-{
-	size_t cap = c->outcap ? c->outcap : OUT_CHUNK * 2;
-	char *b;
-
-	if (c->outlen + n <= c->outcap)
-		return 0;
-	while (cap < c->outlen + n)
-		cap *= 2;
-	if (cap > OUT_MAX || !(b = realloc(c->out, cap)))
-		return -1;
-	c->out = b;
-	c->outcap = cap;
-	return 0;
-}
-
-/* Sends what nghttp2 has for the connection, gathered into few writes. */
-static void flush(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-
-	while (c->ng && !c->wblocked) {
-		while (c->outlen < OUT_CHUNK) {
-			const uint8_t *d;
-			ssize_t n = nghttp2_session_mem_send(c->ng, &d);
-			if (n < 0) {
-				conn_fail(h, p, HTTP_FAIL_PROTOCOL, 0, nghttp2_strerror((int)n));
-				return;
-			}
-			if (n == 0)
-				break;
-			if (out_room(c, (size_t)n) < 0) {
-				conn_fail(h, p, HTTP_FAIL_OTHER, 0,
-				          "HTTP/2: frames beyond 4 MB wait");
-				return;
-			}
-			memcpy(c->out + c->outlen, d, (size_t)n);
-			c->outlen += (size_t)n;
-		}
-		if (c->outlen == 0 || write_out(h, p) <= 0)
-			break;
-	}
-	/* Nothing more to say or hear (a GOAWAY's streams are all answered): it ends. */
-	if (c->ng && !c->wblocked && !nghttp2_session_want_read(c->ng) &&
-	    !nghttp2_session_want_write(c->ng))
-		conn_fail(h, p, HTTP_FAIL_CLOSED, 0, "the connection ended");
-}
-
-static void flush_dirty(struct h2thread *h)
-{
-	while (h->ndirty > 0) {
-		int p = h->dirty[--h->ndirty];
-		h->pool[p].dirty = 0;
-		flush(h, p);
-	}
-}
-
-/* Bytes from the connection to nghttp2; 1 when the connection ended. */
-static int take(struct h2thread *h, int p, const char *buf, size_t n)
-{
-	struct h2conn *c = &h->pool[p];
-	ssize_t rv = nghttp2_session_mem_recv(c->ng, (const uint8_t *)buf, n);
-	char what[160];
-
-	if (rv >= 0)
-		return 0;
-	snprintf(what, sizeof what, "HTTP/2: %s", nghttp2_strerror((int)rv));
-	conn_fail(h, p, HTTP_FAIL_PROTOCOL, 0, what);
-	return 1;
-}
-
-static void read_conn(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-	char what[200];
-	int e = 0;
-
-	for (;;) {
-		ssize_t n;
-		if (c->tls.up)
-			n = tls_read(&c->tls, h->rbuf, READ_BUF);
-		else
-			do
-				n = recv(c->c.fd, h->rbuf, READ_BUF, 0);
-			while (n < 0 && errno == EINTR);
-		if (n > 0) {
-			if (take(h, p, h->rbuf, (size_t)n))
-				return;
-			if (c->tls.up ? tls_drained(&c->tls) : n < READ_BUF)
-				break;
-			continue;
-		}
-		if (n == 0) {
-			c->tls.up = 0; /* closed: no close_notify back */
-			conn_fail(h, p, HTTP_FAIL_CLOSED, 0,
-			          "the server closed the connection with the stream open");
-			return;
-		}
-		if (c->tls.up && n == TLS_FAILED) {
-			enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
-			conn_fail(h, p, f, e, what);
-			return;
-		}
-		if (!c->tls.up && errno != EAGAIN && errno != EWOULDBLOCK) {
-			e = errno;
-			snprintf(what, sizeof what, "Recv failure: %s", strerror(e));
-			conn_fail(h, p, HTTP_FAIL_IO, e, what);
-			return;
-		}
-		break;
-	}
-	mark_dirty(h, c);
-}
-
-static void on_event(struct h2thread *h, int p, uint32_t evs)
-{
-	struct h2conn *c = &h->pool[p];
-	int e;
-
-	switch (c->state) {
-	case C_CONNECTING: {
-		int up = conn_finish(&c->c, evs, &e);
-		if (up > 0)
-			connected(h, p);
-		else if (up < 0)
-			connect_failed(h, p, e);
-		return;
-	}
-	case C_HANDSHAKE:
-		handshake(h, p);
-		return;
-	case C_UP:
-		if ((evs & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && c->wblocked && write_out(h, p) < 0)
-			return;
-		if (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
-			read_conn(h, p);
-		else
-			mark_dirty(h, c);
-		return;
-	default:
-		return;
-	}
 }
 
 /* --- nghttp2's callbacks ---------------------------------------------------------------- */
@@ -819,17 +339,18 @@ static int on_close(nghttp2_session *ng, int32_t id, uint32_t code, void *user)
 	s->stream = 0; /* closed: nothing to reset */
 	if (code == NGHTTP2_NO_ERROR && s->final)
 		answered(h, j);
-	else if ((code == NGHTTP2_REFUSED_STREAM || (c->goaway && id > c->last_id)) && retry(h, j))
+	else if ((code == NGHTTP2_REFUSED_STREAM || (c->goaway && id > c->last_id)) &&
+	         h2_retry(h, j))
 		return 0;
 	else if (s->rst)
-		fail(h, j, HTTP_FAIL_H2_RST, 0, "the server reset the stream (RST_STREAM %s)",
-		     nghttp2_http2_strerror(s->rst_code));
+		h2_fail(h, j, HTTP_FAIL_H2_RST, 0, "the server reset the stream (RST_STREAM %s)",
+		        nghttp2_http2_strerror(s->rst_code));
 	else if (c->goaway)
-		fail(h, j, HTTP_FAIL_H2_GOAWAY, 0, "the server went away (GOAWAY %s)",
-		     nghttp2_http2_strerror(c->goaway_code));
+		h2_fail(h, j, HTTP_FAIL_H2_GOAWAY, 0, "the server went away (GOAWAY %s)",
+		        nghttp2_http2_strerror(c->goaway_code));
 	else
-		fail(h, j, HTTP_FAIL_PROTOCOL, 0, "HTTP/2 stream closed: %s",
-		     nghttp2_http2_strerror(code));
+		h2_fail(h, j, HTTP_FAIL_PROTOCOL, 0, "HTTP/2 stream closed: %s",
+		        nghttp2_http2_strerror(code));
 	return 0;
 }
 
@@ -846,13 +367,14 @@ static void expire(struct h2thread *h)
 		struct h2conn *c = &h->pool[p];
 		long long ms = (long long)h->plan->reqs[s->kind].timeout_ms;
 		if (s->state == S_INFLIGHT) {
-			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
-			     "Operation timed out after %lld milliseconds with %lld bytes received",
-			     ms, (long long)(s->hdr_bytes + s->body_bytes));
+			h2_fail(
+			    h, j, HTTP_FAIL_TIMEOUT, 0,
+			    "Operation timed out after %lld milliseconds with %lld bytes received",
+			    ms, (long long)(s->hdr_bytes + s->body_bytes));
 			continue;
 		}
-		fail(h, j, HTTP_FAIL_TIMEOUT, 0, "%s timed out after %lld milliseconds",
-		     c->state == C_HANDSHAKE ? "TLS handshake" : "Connection", ms);
+		h2_fail(h, j, HTTP_FAIL_TIMEOUT, 0, "%s timed out after %lld milliseconds",
+		        c->state == C_HANDSHAKE ? "TLS handshake" : "Connection", ms);
 		/* An attempt older than this request has had a whole timeout: the requests still
 		 * waiting get one of their own, once every request due now is judged by it. */
 		if (c->state != C_UP && c->t_conn_us <= h->t->slots[j].sent_us)
@@ -864,10 +386,10 @@ static void expire(struct h2thread *h)
 		if (!c->stale)
 			continue;
 		c->stale = 0;
-		close_conn(h, p);
+		h2c_close(h, p);
 		if (waiting > 0) {
 			c->waiting = waiting;
-			open_conn(h, p);
+			h2c_open(h, p);
 		}
 	}
 }
@@ -915,19 +437,19 @@ static struct conn *pool_conn(void *arg, int p)
 
 static void pool_event(void *arg, int p, uint32_t evs)
 {
-	on_event(arg, p, evs);
+	h2c_event(arg, p, evs);
 }
 
 static void h2_poll(struct ethread *t, int64_t wait_us)
 {
 	struct h2thread *h = t->drv;
 
-	flush_dirty(h);
+	h2c_flush_dirty(h);
 	conn_poll(&h->cs, t->kick ? 0 : wait_us, h, pool_conn, pool_event);
-	flush_dirty(h);
+	h2c_flush_dirty(h);
 	if (dlist_first(&h->cs.dl) >= 0)
 		expire(h);
-	flush_dirty(h);
+	h2c_flush_dirty(h);
 }
 
 static void h2_wake(struct ethread *t)
@@ -960,6 +482,7 @@ static void h2_release(struct ethread *t)
 	conn_set_release(&h->cs);
 	nghttp2_session_callbacks_del(h->cb);
 	nghttp2_option_del(h->opt);
+	mempool_release(&h->pool_mem); /* every session is gone: all its blocks are free */
 	pcre2_match_data_free(h->md);
 	free(h->pool);
 	free(h->active);
@@ -997,9 +520,35 @@ static int kinds_init(struct h2thread *h, size_t *body_cap, char *err, size_t er
 	return (h->scratch = malloc(scratch)) ? 0 : -1;
 }
 
-/* nghttp2's callbacks and options, shared by the worker's sessions. */
+static void *mem_malloc(size_t n, void *pool)
+{
+	return mempool_alloc(pool, n);
+}
+
+static void mem_free(void *p, void *pool)
+{
+	mempool_free(pool, p);
+}
+
+static void *mem_calloc(size_t nmemb, size_t size, void *pool)
+{
+	return mempool_calloc(pool, nmemb, size);
+}
+
+static void *mem_realloc(void *p, size_t n, void *pool)
+{
+	return mempool_realloc(pool, p, n);
+}
+
+/* nghttp2's callbacks, options and allocator, shared by the worker's sessions: what it
+ * allocates per stream comes from the worker's pool, not malloc, once warm. */
 static int nghttp2_init(struct h2thread *h)
 {
+	h->mem = (nghttp2_mem){.mem_user_data = &h->pool_mem,
+	                       .malloc = mem_malloc,
+	                       .free = mem_free,
+	                       .calloc = mem_calloc,
+	                       .realloc = mem_realloc};
 	if (nghttp2_session_callbacks_new(&h->cb) != 0 || nghttp2_option_new(&h->opt) != 0)
 		return -1;
 	nghttp2_session_callbacks_set_on_header_callback(h->cb, on_header);

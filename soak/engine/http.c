@@ -232,6 +232,29 @@ static CURLcode on_ssl_ctx(CURL *e, void *ctx, void *userp)
 	return CURLE_OK;
 }
 
+int http_plan_supported(const struct plan *p, const char **key, char *why, size_t whylen)
+{
+	const struct plan_tls *t = &p->tls;
+	const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+
+	*key = NULL;
+	if (!plan_uses_tls(p) && p->http == PLAN_HTTP2 && v->version_num < 0x080000) {
+		*key = "http_version";
+		snprintf(why, whylen,
+		         "libcurl %s cannot send h2c (HTTP/2 without TLS) on a reused connection "
+		         "(fixed in 8.0)",
+		         v->version);
+	} else if (plan_uses_tls(p) && t->sni && *t->sni) {
+		*key = "sni";
+		snprintf(why, whylen, "libcurl cannot send an SNI other than the URL's host");
+	} else if (plan_uses_tls(p) && t->alpn && *t->alpn && strcmp(t->alpn, TLS_ALPN_H1) != 0 &&
+	           !(p->http == PLAN_HTTP2 && !strcmp(t->alpn, "h2"))) {
+		*key = "alpn";
+		snprintf(why, whylen, "libcurl cannot offer an ALPN list of its own");
+	}
+	return *key ? -1 : 0;
+}
+
 void http_tls_setopt(CURL *e, const struct plan_tls *o)
 {
 	long v = o->min_version == PLAN_TLS_1_3   ? CURL_SSLVERSION_TLSv1_3
@@ -410,6 +433,9 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		                 : strncmp(r->url.text, "https://", 8) == 0
 		                     ? (long)CURL_HTTP_VERSION_2TLS
 		                     : (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
+		/* HTTP/2: wait for a connection to multiplex on rather than open one per user. */
+		if (s->http == PLAN_HTTP2)
+			curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
 		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 		curl_easy_setopt(e, CURLOPT_WRITEDATA, v);
 		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, v->errbuf);

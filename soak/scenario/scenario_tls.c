@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/h1.h"
+#include "engine/http.h"
 #include "engine/tls.h"
 #include "scenario_read.h"
 
@@ -108,24 +109,16 @@ void scn_parse_tls(struct scn_parse *p, struct scenario *s)
 
 void scn_tls_check_client(struct scn_parse *p, struct scenario *s)
 {
-	const struct plan_tls *t = &s->plan.tls;
-	char why[256];
-	const char *what = NULL;
+	char why[256], w[256];
+	const char *key;
 
-	if (p->failed || !plan_uses_tls(&s->plan) ||
-	    h1_client_for(&s->plan, why, sizeof why) != PLAN_CLIENT_CURL)
+	if (p->failed || s->plan.protocol != PLAN_HTTP ||
+	    h1_client_for(&s->plan, why, sizeof why) != PLAN_CLIENT_CURL ||
+	    http_plan_supported(&s->plan, &key, w, sizeof w) == 0)
 		return;
-	if (t->sni && *t->sni)
-		what = "sni";
-	else if (t->alpn && *t->alpn && strcmp(t->alpn, TLS_ALPN_H1) != 0)
-		what = "alpn";
-	if (!what)
-		return;
-	scn_perr(p, scn_find(p, "tls", what), 0,
-	         "%s: libcurl sends this run (%s), and it cannot %s", what,
-	         s->plan.client == PLAN_CLIENT_CURL ? "client = curl" : why,
-	         !strcmp(what, "sni") ? "send an SNI other than the URL's host"
-	                              : "offer an ALPN list of its own");
+	scn_perr(p, scn_find(p, strcmp(key, "http_version") ? "tls" : "scenario", key),
+	         s->client_set, "%s: %s, and it sends this run (%s)", key, w,
+	         s->plan.client == PLAN_CLIENT_CURL ? "client = curl" : why);
 }
 
 void scn_print_tls(const struct scenario *s, FILE *f)

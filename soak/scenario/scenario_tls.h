@@ -20,8 +20,8 @@
  * Files are relative to the scenario file.  The section is checked as a TLS client would
  * take it (OpenSSL loads the CAs, the certificate and its key, the cipher lists), so a
  * mistake is `FILE:LINE: ...` at its key before anything runs.  libcurl cannot send an SNI
- * other than the URL's host, nor an ALPN list of its own: a plan that libcurl sends is
- * refused with those keys (scn_tls_check_client).
+ * other than the URL's host, nor an ALPN list of its own, nor (before 8.0) h2c: a plan that
+ * libcurl sends is refused with those keys (scn_tls_check_client, http_plan_supported).
  */
 #ifndef SOAK_SCENARIO_TLS_H
 #define SOAK_SCENARIO_TLS_H
@@ -35,7 +35,8 @@ struct scn_parse;
 /* Reads [tls] into s->plan.tls (after the [request] sections: it needs to know whether any
  * URL is https://). */
 void scn_parse_tls(struct scn_parse *p, struct scenario *s);
-/* Once the client is known: refuses what libcurl cannot do when it sends the plan. */
+/* Once the client is known: refuses what libcurl cannot do when it sends the plan (the
+ * [tls] keys and h2c). */
 void scn_tls_check_client(struct scn_parse *p, struct scenario *s);
 /* The TLS settings as `soak check` shows them (nothing without an https:// request). */
 void scn_print_tls(const struct scenario *s, FILE *f);

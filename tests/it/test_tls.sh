@@ -19,12 +19,15 @@ CA=$TOP/tests/data/tls
 # q DB SQL: one value.
 q() { sqlite3 "$1" "$2"; }
 
-# start_nginx DIR: nginx with four servers (ports NG_TLS: TLS 1.2 and 1.3, access log;
-# NG_TLS12: TLS 1.2 only; NG_MTLS: a client certificate required; NG_PLAIN: plain HTTP).
+# start_nginx DIR: nginx with six servers (ports NG_TLS: TLS 1.2 and 1.3, access log;
+# NG_TLS12: TLS 1.2 only; NG_MTLS: a client certificate required; NG_PLAIN: plain HTTP;
+# NG_H2: h2 over TLS and NG_H2C: h2c, both with a GOAWAY after every 100 requests of a
+# connection; NG_H2K: h2 over TLS without, /rst reset with RST_STREAM; access logs).
 start_nginx() {
   local d=$1
   mkdir -p "$d"
   NG_TLS=$(free_port) NG_TLS12=$(free_port) NG_MTLS=$(free_port) NG_PLAIN=$(free_port)
+  NG_H2=$(free_port) NG_H2C=$(free_port) NG_H2K=$(free_port)
   cat >"$d/nginx.conf" <<NGX
 worker_processes 1;
 daemon off;
@@ -58,6 +61,21 @@ http {
   server {
     listen 127.0.0.1:$NG_PLAIN;
     location / { return 200 "ok\n"; }
+  }
+  server {
+    listen 127.0.0.1:$NG_H2 ssl http2;
+    listen 127.0.0.1:$NG_H2C http2;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    keepalive_requests 100;
+    access_log $d/h2.log;
+    location / { return 200 "ok\n"; }
+  }
+  server {
+    listen 127.0.0.1:$NG_H2K ssl http2;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    access_log $d/h2k.log;
+    location / { return 200 "ok\n"; }
+    location /rst { return 444; }
   }
 }
 NGX
@@ -102,7 +120,9 @@ cases() {
   url=https://localhost:$NG_TLS/
 
   # The test CA is not the system's: a certificate failure, worded with the way out.
-  run "$C" untrusted "$url"
+  # (libcurl loads the system's CA bundle for each connection: slow under ASan, hence the
+  # longer timeout)
+  run "$C" untrusted "$url" --timeout 20s
   db=$T/$C/untrusted.db
   check "[$C] an untrusted certificate: every request tls_certificate" errors_are "$db" tls_certificate
   check "[$C] ... and the sample says why" grep -qiE 'self.signed|unable to get local issuer' <<<"$(sample "$db" tls_certificate)"
@@ -174,6 +194,68 @@ cases() {
     "$(grep -c '^conn' "$PEER_LOG")" "$(q "$db" "SELECT sum(requests) + 2 FROM intervals")"
 }
 per_client cases
+
+# --- HTTP/2 -------------------------------------------------------------------------------------
+# h2run CLIENT NAME URL [OPTIONS...]: an HTTP/2 run into $T/CLIENT/NAME.db.
+h2run() {
+  local c=$1 name=$2 url=$3
+  shift 3
+  "$BIN/soak" run -q --db "$T/$c/$name.db" --client "$c" --threads 1 --url "$url" --http 2 \
+    -d 2s --interval 1s --timeout 5s "$@" >"$T/$c/$name.log" 2>&1
+}
+
+h2cases() {
+  C=$1
+  local db
+  mkdir -p "$T/$C"
+  start_nginx "$T/$C/ngx2" || { fail "[$C] nginx with h2 starts"; return; }
+  # h2 over TLS, streams multiplexed on one connection.
+  : >"$T/$C/ngx2/h2k.log"
+  h2run "$C" h2 "https://localhost:$NG_H2K/" --cacert "$CA/ca.pem" -c 20 --connections 1
+  db=$T/$C/h2.db
+  check_eq "[$C] h2: answered, no errors" "$(q "$db" "SELECT sum(errors) = 0 AND sum(requests) > 200 FROM intervals")" 1
+  check_eq "[$C] h2: every request nginx answered is one soak counted" \
+    "$(grep -c '"GET / HTTP/2.0"' "$T/$C/ngx2/h2k.log")" "$(q "$db" "SELECT sum(requests) FROM intervals")"
+  check_eq "[$C] h2: 20 streams on one connection" "$(q "$db" "SELECT sum(new_conns) FROM intervals")" 1
+  check_eq "[$C] run_env: HTTP/2 over ALPN h2" "$(env_of "$db" http_version) $(env_of "$db" alpn)" "2 h2"
+  # A stream the server resets.
+  h2run "$C" h2rst "https://localhost:$NG_H2K/rst" --cacert "$CA/ca.pem" -c 4 -d 1s
+  check "[$C] RST_STREAM: every request h2_rst_stream" errors_are "$T/$C/h2rst.db" h2_rst_stream
+  [ "$C" = lean ] || return 0
+  check_eq "[$C] the lean h2 driver ran" "$(q "$db" "SELECT client FROM runs")" lean-h2
+  check_eq "[$C] run_env: the server's stream limit (nginx: 128)" "$(env_of "$db" h2_max_streams)" 128
+  check "[$C] RST_STREAM frames counted" test "$(q "$T/$C/h2rst.db" "SELECT sum(h2_rst) = sum(requests) FROM intervals")" = 1
+  # nginx sends GOAWAY after 100 requests of a connection: the streams it did not take are
+  # sent again on a fresh connection, and nothing is lost; h2 and h2c.
+  for scheme in https http; do
+    : >"$T/$C/ngx2/h2.log"
+    db=$T/$C/goaway-$scheme.db
+    h2run "$C" "goaway-$scheme" "$scheme://localhost:$([ $scheme = https ] && echo "$NG_H2" || echo "$NG_H2C")/" \
+      $([ $scheme = https ] && echo --cacert "$CA/ca.pem") -c 20 --connections 2
+    check_eq "[$C] $scheme GOAWAY every 100 requests: no errors" "$(q "$db" "SELECT sum(errors) = 0 AND sum(requests) > 200 FROM intervals")" 1
+    check_eq "[$C] $scheme ... every request nginx answered is one soak counted" \
+      "$(grep -c '"GET / HTTP/2.0"' "$T/$C/ngx2/h2.log")" "$(q "$db" "SELECT sum(requests) FROM intervals")"
+    check "[$C] $scheme ... a new connection about every 100 requests, each GOAWAY counted" \
+      test "$(q "$db" "SELECT sum(new_conns) * 100 >= sum(requests) AND sum(h2_goaway) >= sum(new_conns) - 2 FROM intervals")" = 1
+  done
+  # The open model over HTTP/2: arrivals on a clock, latency from the intended start.
+  h2run "$C" h2open "http://localhost:$NG_H2C/" --rate 400/s -d 3s
+  check_range "[$C] open model over h2c: requests at 400/s for 3 s" \
+    "$(q "$T/$C/h2open.db" "SELECT sum(requests) FROM intervals")" 1080 1260
+  check_eq "[$C] ... no errors" "$(q "$T/$C/h2open.db" "SELECT sum(errors) FROM intervals")" 0
+  # A TLS server without h2: it refuses the handshake when only h2 is offered.
+  h2run "$C" noh2 "https://localhost:$NG_TLS/" --cacert "$CA/ca.pem" -c 2 -d 1s
+  check "[$C] a server without h2: tls_alert" errors_are "$T/$C/noh2.db" tls_alert
+  check "[$C] ... no application protocol" grep -q 'no application protocol' <<<"$(sample "$T/$C/noh2.db" tls_alert)"
+}
+per_client h2cases
+# libcurl before 8.0 breaks h2c on reused connections (curl issue 10634): refused up front.
+if [ "$(curl-config --vernum 2>/dev/null || echo 080000)" \< 080000 ]; then
+  "$BIN/soak" run --client curl --http 2 --url http://127.0.0.1:9/ -d 1s >"$T/h2c-curl.out" 2>&1
+  rc=$?
+  check_eq "$(curl-config --version) and h2c: refused (exit status 2)" "$rc" 2
+  check "... said why" grep -q 'cannot send h2c' "$T/h2c-curl.out"
+fi
 
 # --- lean only: SNI, soak check ---------------------------------------------------------------
 mkdir -p "$T/lean"

@@ -477,11 +477,12 @@ static void tls_section(void **state)
 	    {"", "alpn = h2,,http/1.1\n",
 	     "7: alpn: 'h2,,http/1.1' is not a list of protocol names (h2,http/1.1)"},
 	    {"client = curl\n", "sni = app.example\n",
-	     "8: sni: libcurl sends this run (client = curl), and it cannot send an SNI other than "
-	     "the URL's host"},
+	     "8: sni: libcurl cannot send an SNI other than the URL's host, and it sends this run "
+	     "(client = curl)"},
 	    {"client = curl\n", "alpn = h2\n",
-	     "8: alpn: libcurl sends this run (client = curl), and it cannot offer an ALPN list of "
-	     "its own"},
+	     "8: alpn: libcurl cannot offer an ALPN list of its own, and it sends this run (client "
+	     "= "
+	     "curl)"},
 	};
 	(void)state;
 
