@@ -10,6 +10,7 @@
 
 #include "cpus.h"
 #include "dur.h"
+#include "engine/engine.h"
 #include "engine/h1.h"
 #include "scenario_frame.h"
 #include "scenario_read.h"
@@ -752,11 +753,18 @@ static void print_requests(const struct scenario *s, FILE *f)
 			fprintf(f, " and body /%s/", r->expect_body_src);
 		fputc('\n', f);
 	}
-	const char *cl = plan_client_name(h1_client_for(&s->plan, why, sizeof why));
+	const char *cl = engine_client(&s->plan, why, sizeof why);
 	if (s->plan.client == PLAN_CLIENT_AUTO)
 		snprintf(note, sizeof note, " (auto: %s%s)", *why ? "libcurl needed, " : "",
-		         *why ? why : "HTTP/1.1");
+		         *why                         ? why
+		         : s->plan.http == PLAN_HTTP2 ? "HTTP/2"
+		                                      : "HTTP/1.1");
 	fprintf(f, "  client %s%s\n", cl, note);
+	if (s->plan.http == PLAN_HTTP2 && s->plan.connections > 0)
+		fprintf(f, "  HTTP/2: the streams on %d connection%s\n", s->plan.connections,
+		        s->plan.connections == 1 ? "" : "s");
+	else if (s->plan.http == PLAN_HTTP2)
+		fprintf(f, "  HTTP/2: the streams on one connection per engine thread\n");
 }
 
 static void print_collectors(const struct scenario *s, FILE *f)

@@ -12,6 +12,11 @@
 #     TLS record: reset; a plain-HTTP server: protocol
 #   - nothing lost: every request nginx answered is one soak counted, every connection a
 #     misbehaving peer accepted is one failed request
+#   - HTTP/2 (h2 by ALPN, h2c with prior knowledge): streams multiplexed, GOAWAY mid-run
+#     (nginx every 100 requests) with nothing lost, RST_STREAM classed and counted, the open
+#     model, libcurl's limits refused up front
+#   - Tomcat 10 and Jetty 9 started with a TLS connector and HTTP/2 (targets/containers
+#     --tls --h2): HTTP/1.1 over TLS, h2 and h2c answered
 . "$(dirname "$0")/lib.sh"
 
 CA=$TOP/tests/data/tls
@@ -269,4 +274,46 @@ check_eq "[lean] an IP address URL verified against the certificate's IP entry" 
 printf '[scenario]\nduration = 10s\n[request]\nurl = https://localhost/\n[tls]\ninsecure = yes\n' >"$T/s.ini"
 "$BIN/soak" check "$T/s.ini" >"$T/check.out" 2>&1
 check "soak check shows that certificates are not verified" grep -q 'TLS: certificates NOT verified (insecure)' "$T/check.out"
+
+# --- servlet containers: Tomcat 10 and Jetty 9 with a TLS connector and HTTP/2 -------------
+# targets/containers/* --tls --h2 (a test certificate made at start; h2 by ALPN, h2c with
+# prior knowledge), the registration servlet's /health on a private PostgreSQL.
+chmod 755 "$T" # PostgreSQL runs as postgres and must enter its folder
+PG=$T/pg
+ct_started=()
+ct_stop() {
+  local c
+  for c in ${ct_started[@]+"${ct_started[@]}"}; do "$TOP/targets/containers/$c" stop "$T/$c" >/dev/null 2>&1; done
+  "$TOP/targets/db/postgres.sh" stop "$PG" >/dev/null 2>&1
+}
+trap 'ct_stop; _cleanup' EXIT
+if pg=$("$TOP/targets/db/postgres.sh" start "$PG" 2>"$T/pg.err"); then
+  jdbc=$(sed -n 's/^jdbc=//p' <<<"$pg")
+  for c in tomcat10 jetty9; do
+    if ! info=$("$TOP/targets/containers/$c" start "$T/$c" --jdbc "$jdbc" --heap 128m --tls --h2 2>"$T/$c.err"); then
+      fail "$c starts with --tls --h2" "$(tail -3 "$T/$c.err")"
+      continue
+    fi
+    ct_started+=("$c")
+    port=$(sed -n 's/^port=//p' <<<"$info") tls=$(sed -n 's/^tls_port=//p' <<<"$info")
+    ca=$(sed -n 's/^ca=//p' <<<"$info")
+    mkdir -p "$T/$c-runs"
+    for what in "h1 https://localhost:$tls/health --cacert $ca" \
+                "h2 https://localhost:$tls/health --cacert $ca --http 2" \
+                "h2c http://127.0.0.1:$port/health --http 2"; do
+      read -r name url opts <<<"$what"
+      db=$T/$c-runs/$name.db
+      # shellcheck disable=SC2086
+      "$BIN/soak" run -q --db "$db" --threads 1 --url "$url" $opts -c 10 -d 2s --interval 1s \
+        >"$T/$c-runs/$name.log" 2>&1
+      check_eq "$c $name: answered, no errors" \
+        "$(q "$db" "SELECT sum(errors) = 0 AND sum(requests) > 10 FROM intervals")" 1
+    done
+    check_eq "$c h2: over ALPN h2, streams on one connection" \
+      "$(env_of "$T/$c-runs/h2.db" alpn) $(q "$T/$c-runs/h2.db" "SELECT sum(new_conns) FROM intervals")" "h2 1"
+    check "$c h2c: the server's stream limit recorded" test -n "$(env_of "$T/$c-runs/h2c.db" h2_max_streams)"
+  done
+else
+  fail "postgres starts" "$(cat "$T/pg.err")"
+fi
 done_testing
