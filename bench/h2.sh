@@ -42,15 +42,14 @@ trap cleanup EXIT
 
 # shellcheck source=bench/nginx.lib
 . "$here/bench/nginx.lib"
+# shellcheck source=bench/cells.lib
+. "$here/bench/cells.lib"
+CELLS=$tmp/cells
 bench_nginx_tls "$tmp"
 nginx_pid=$NGINX_PID
 
 url() { [ "$1" = https ] && echo "https://localhost:$NGINX_TLS_PORT/" || echo "http://localhost:$NGINX_H2C_PORT/"; }
 
-measure() {
-  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || true
-  awk '{printf "%.3f %d\n", $1 + $2, $3}' "$tmp/time"
-}
 
 # h2load_run SCHEME CONNS: requests, CPU s, RSS KB, errors.
 h2load_run() {
@@ -68,38 +67,30 @@ soak_run() {
     coalesce(sum(errors), 0) FROM intervals"
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-: >"$tmp/cells"
+: >"$CELLS"
 for round in $(seq "$rounds"); do
   for c in "${levels[@]}"; do
     for s in "${schemes[@]}"; do
       for tool in h2load soak; do
         read -r n cpu rss errs < <("${tool}_run" "$s" "$c")
-        echo "$c $s $tool $round $n $cpu $rss $errs" >>"$tmp/cells"
+        echo "$c $s $tool $round $n $cpu $rss $errs" >>"$CELLS"
       done
     done
   done
 done
-fig() {
-  awk -v c="$1" -v m="$2" -v t="$3" -v f="$4" '$1 == c && $2 == m && $3 == t {
-    print (f == 9 ? ($6 > 0 ? $5 / $6 : 0) : $f) }' "$tmp/cells" | median
-}
 declare -A rate
 printf '%-6s %-7s %-7s %9s %10s %8s %7s %7s   %s\n' conns scheme tool "req/s" "req/CPU-s" "x h2load" \
   "RSS MB" errors "req/CPU-s of each round"
 for c in "${levels[@]}"; do
   for s in "${schemes[@]}"; do
     for tool in h2load soak; do
-      r=$(fig "$c" "$s" "$tool" 9)
+      r=$(cell "$c" "$s" "$tool" 9)
       rate[$c.$s.$tool]=$r
       printf '%-6s %-7s %-7s %9.0f %10.0f %8.2f %7.1f %7s   %s\n' "$c" "$s" "$tool" \
-        "$(awk -v n="$(fig "$c" "$s" "$tool" 5)" -v t="$secs" 'BEGIN { print n / t }')" "$r" \
+        "$(awk -v n="$(cell "$c" "$s" "$tool" 5)" -v t="$secs" 'BEGIN { print n / t }')" "$r" \
         "$(awk -v a="$r" -v b="${rate[$c.$s.h2load]}" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
-        "$(awk -v c="$c" -v m="$s" -v t="$tool" '$1 == c && $2 == m && $3 == t && $7 > x { x = $7 }
-            END { print x / 1024 }' "$tmp/cells")" \
-        "$(awk -v c="$c" -v m="$s" -v t="$tool" '$1 == c && $2 == m && $3 == t { e += $8 } END { print e + 0 }' "$tmp/cells")" \
-        "$(awk -v c="$c" -v m="$s" -v t="$tool" '$1 == c && $2 == m && $3 == t {
-            printf "%s%.0f", (k++ ? " " : ""), ($6 > 0 ? $5 / $6 : 0) }' "$tmp/cells")"
+        "$(awk -v k="$(cell_max "$c" "$s" "$tool" 7)" 'BEGIN { print k / 1024 }')" \
+        "$(cell_sum "$c" "$s" "$tool" 8)" "$(cell_rounds "$c" "$s" "$tool")"
     done
   done
 done

@@ -55,6 +55,9 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 # shellcheck source=bench/nginx.lib
 . "$here/bench/nginx.lib"
+# shellcheck source=bench/cells.lib
+. "$here/bench/cells.lib"
+CELLS=$tmp/cells
 bench_nginx_tls "$tmp"
 nginx_pid=$NGINX_PID
 
@@ -66,11 +69,6 @@ url() {
   esac
 }
 
-# measure CMD...: runs CMD under /usr/bin/time; prints user+sys CPU seconds and peak RSS KB.
-measure() {
-  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || true
-  awk '{printf "%.3f %d\n", $1 + $2, $3}' "$tmp/time"
-}
 
 # wrk_run CONNS MODE: prints requests, CPU s, RSS KB, errors, handshakes (-: not counted).
 wrk_run() {
@@ -95,8 +93,7 @@ soak_run() {
     FROM intervals"
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-: >"$tmp/cells"
+: >"$CELLS"
 for round in $(seq "$rounds"); do
   for c in "${levels[@]}"; do
     for mode in "${modes[@]}"; do
@@ -106,17 +103,11 @@ for round in $(seq "$rounds"); do
         else
           read -r n cpu rss errs hs < <(soak_run "$tool" "$c" "$mode")
         fi
-        echo "$c $mode $tool $round $n $cpu $rss $errs $hs" >>"$tmp/cells"
+        echo "$c $mode $tool $round $n $cpu $rss $errs $hs" >>"$CELLS"
       done
     done
   done
 done
-# fig CONNS MODE TOOL FIELD: the median of a field over the rounds (5 requests, 6 CPU s,
-# 7 RSS KB, 8 errors; 9: requests per CPU-second).
-fig() {
-  awk -v c="$1" -v m="$2" -v t="$3" -v f="$4" '$1 == c && $2 == m && $3 == t {
-    print (f == 9 ? ($6 > 0 ? $5 / $6 : 0) : $f) }' "$tmp/cells" | median
-}
 declare -A rate
 printf '%-6s %-13s %-10s %9s %10s %7s %7s %7s %15s   %s\n' conns mode tool "req/s" "req/CPU-s" \
   "x wrk" "RSS MB" errors "full/resumed" "req/CPU-s of each round"
@@ -125,17 +116,15 @@ for c in "${levels[@]}"; do
     for tool in wrk "${clients[@]}"; do
       name=$tool
       [ "$tool" = wrk ] || name=soak-$tool
-      r=$(fig "$c" "$mode" "$tool" 9)
+      r=$(cell "$c" "$mode" "$tool" 9)
       rate[$c.$mode.$tool]=$r
       printf '%-6s %-13s %-10s %9.0f %10.0f %7.2f %7.1f %7s %15s   %s\n' "$c" "$mode" "$name" \
-        "$(awk -v n="$(fig "$c" "$mode" "$tool" 5)" -v t="$secs" 'BEGIN { print n / t }')" "$r" \
+        "$(awk -v n="$(cell "$c" "$mode" "$tool" 5)" -v t="$secs" 'BEGIN { print n / t }')" "$r" \
         "$(awk -v a="$r" -v b="${rate[$c.$mode.wrk]}" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
-        "$(awk -v c="$c" -v m="$mode" -v t="$tool" '$1 == c && $2 == m && $3 == t && $7 > x { x = $7 }
-            END { print x / 1024 }' "$tmp/cells")" \
-        "$(awk -v c="$c" -v m="$mode" -v t="$tool" '$1 == c && $2 == m && $3 == t { e += $8 } END { print e + 0 }' "$tmp/cells")" \
-        "$(awk -v c="$c" -v m="$mode" -v t="$tool" '$1 == c && $2 == m && $3 == t { h = $9 } END { print h }' "$tmp/cells")" \
-        "$(awk -v c="$c" -v m="$mode" -v t="$tool" '$1 == c && $2 == m && $3 == t {
-            printf "%s%.0f", (k++ ? " " : ""), ($6 > 0 ? $5 / $6 : 0) }' "$tmp/cells")"
+        "$(awk -v k="$(cell_max "$c" "$mode" "$tool" 7)" 'BEGIN { print k / 1024 }')" \
+        "$(cell_sum "$c" "$mode" "$tool" 8)" \
+        "$(awk -v c="$c" -v m="$mode" -v t="$tool" '$1 == c && $2 == m && $3 == t { h = $9 } END { print h }' "$CELLS")" \
+        "$(cell_rounds "$c" "$mode" "$tool")"
     done
   done
 done
