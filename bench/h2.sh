@@ -11,7 +11,7 @@
 #
 # Latency at the same rate: h2load --rps paces each client's requests; soak's open model
 # runs the same rate (--rate, latency from the intended start) on as many connections,
-# at a rate both keep (BENCH_H2_RATE per connection, default 5,000/s); p50, p90 and p99
+# at a rate both keep (BENCH_H2_RATE per connection, default 1,000/s); p50, p90 and p99
 # of each (h2load's from its --log-file, every request's duration) and soak's against
 # h2load's.
 #
@@ -30,7 +30,7 @@ shift || true
 levels=("$@")
 [ ${#levels[@]} -eq 0 ] && levels=(1 10)
 schemes=(${BENCH_SCHEMES:-https http})
-rate_per=${BENCH_H2_RATE:-5000}
+rate_per=${BENCH_H2_RATE:-1000}
 command -v h2load >/dev/null || { echo "bench: h2load is missing (apt-get install nghttp2-client)"; exit 1; }
 tmp=$(mktemp -d)
 nginx_pid=

@@ -50,6 +50,8 @@ static void detach(struct h2thread *h, int j, int rst)
 
 	if (s->state == S_WAITING)
 		c->waiting--;
+	if (s->stream > 0 && s->stream == c->hd_stream)
+		c->hd_stream = 0; /* its header block, if one is being read, finds no slot */
 	if (s->state == S_INFLIGHT && s->stream > 0 && c->ng) {
 		nghttp2_session_set_stream_user_data(c->ng, s->stream, NULL);
 		if (rst) {
@@ -219,18 +221,40 @@ static void first_byte(struct h2conn *c, struct h2slot *s, int j)
 		s->ttfb_us = clock_mono_us() - c->h->t->slots[j].sent_us;
 }
 
-static int on_header(nghttp2_session *ng, const nghttp2_frame *f, const uint8_t *name, size_t nl,
-                     const uint8_t *value, size_t vl, uint8_t flags, void *user)
+/* A header block begins: its stream's slot is looked up once for all its headers. */
+static int on_begin_headers(nghttp2_session *ng, const nghttp2_frame *f, void *user)
 {
 	struct h2conn *c = user;
 	struct h2slot *s;
 	int j;
 	(void)ng;
+
+	c->hd_stream = f->hd.stream_id;
+	c->hd_j = -1;
+	if (f->hd.type == NGHTTP2_HEADERS && (s = slot_of(c, f->hd.stream_id, &j))) {
+		c->hd_j = j;
+		first_byte(c, s, j);
+	}
+	return 0;
+}
+
+/* The slot of the header block being read (on_begin_headers), or NULL. */
+static struct h2slot *headers_slot(struct h2conn *c, const nghttp2_frame *f)
+{
+	if (f->hd.type != NGHTTP2_HEADERS || f->hd.stream_id != c->hd_stream || c->hd_j < 0)
+		return NULL;
+	return &c->h->slots[c->hd_j];
+}
+
+static int on_header(nghttp2_session *ng, const nghttp2_frame *f, const uint8_t *name, size_t nl,
+                     const uint8_t *value, size_t vl, uint8_t flags, void *user)
+{
+	struct h2slot *s = headers_slot(user, f);
+	(void)ng;
 	(void)flags;
 
-	if (f->hd.type != NGHTTP2_HEADERS || !(s = slot_of(c, f->hd.stream_id, &j)))
+	if (!s)
 		return 0;
-	first_byte(c, s, j);
 	if (nl == 7 && !memcmp(name, ":status", 7) && vl == 3) {
 		s->status = (value[0] - '0') * 100 + (value[1] - '0') * 10 + (value[2] - '0');
 		s->hdr_bytes += 13; /* "HTTP/2 200 \r\n", as libcurl counts it */
@@ -297,8 +321,7 @@ static int on_frame(nghttp2_session *ng, const nghttp2_frame *f, void *user)
 
 	switch (f->hd.type) {
 	case NGHTTP2_HEADERS:
-		if (!(f->hd.flags & NGHTTP2_FLAG_END_HEADERS) ||
-		    !(s = slot_of(c, f->hd.stream_id, &j)))
+		if (!(f->hd.flags & NGHTTP2_FLAG_END_HEADERS) || !(s = headers_slot(c, f)))
 			break;
 		s->hdr_bytes += 2;
 		/* An interim (1xx) answer: the final one follows on the same stream. */
@@ -551,6 +574,7 @@ static int nghttp2_init(struct h2thread *h)
 	                       .realloc = mem_realloc};
 	if (nghttp2_session_callbacks_new(&h->cb) != 0 || nghttp2_option_new(&h->opt) != 0)
 		return -1;
+	nghttp2_session_callbacks_set_on_begin_headers_callback(h->cb, on_begin_headers);
 	nghttp2_session_callbacks_set_on_header_callback(h->cb, on_header);
 	nghttp2_session_callbacks_set_on_data_chunk_recv_callback(h->cb, on_data);
 	nghttp2_session_callbacks_set_on_frame_recv_callback(h->cb, on_frame);

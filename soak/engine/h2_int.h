@@ -43,6 +43,8 @@ struct h2conn {
 	int index;           /* the slots' connection index (position mod nconn) */
 	int waiting;         /* slots waiting for it to come up */
 	int32_t last_id;     /* GOAWAY: the last stream the server will process */
+	int32_t hd_stream;   /* the stream whose header block is being read ... */
+	int hd_j;            /* ... and its slot (-1: none), looked up once per block */
 	uint32_t goaway_code;
 	int64_t t_conn_us, t_tls_us; /* connect and handshake started (mono µs) */
 	int64_t connect_us, tls_us;  /* their times; -1 / 0 until known */
