@@ -273,6 +273,12 @@ void http_tls_setopt(CURL *e, const struct plan_tls *o)
 		curl_easy_setopt(e, CURLOPT_CAPATH, o->ca_dir);
 	if (o->ca_dir && !o->ca_file)
 		curl_easy_setopt(e, CURLOPT_CAINFO, NULL); /* the directory alone, as with lean */
+	/* The system's CAs: OpenSSL's variables say where, for libcurl as for the lean driver
+	 * (OpenSSL reads them itself there; libcurl has its own built-in path). */
+	if (!o->ca_file && !o->ca_dir && getenv("SSL_CERT_FILE"))
+		curl_easy_setopt(e, CURLOPT_CAINFO, getenv("SSL_CERT_FILE"));
+	if (!o->ca_file && !o->ca_dir && getenv("SSL_CERT_DIR"))
+		curl_easy_setopt(e, CURLOPT_CAPATH, getenv("SSL_CERT_DIR"));
 	if (o->cert)
 		curl_easy_setopt(e, CURLOPT_SSLCERT, o->cert);
 	if (o->key)

@@ -150,6 +150,11 @@ cases() {
     "$(q "$db" "SELECT sum(tls_full) || ' ' || sum(tls_resumed) FROM intervals")" \
     "$(q "$db" "SELECT sum(new_conns) FROM intervals") 0"
 
+  # The system's CAs where OpenSSL's variable says they are.
+  SSL_CERT_FILE=$CA/ca.pem run "$C" certfile "$url"
+  check_eq "[$C] SSL_CERT_FILE names the CAs to trust: no errors" \
+    "$(q "$T/$C/certfile.db" "SELECT sum(errors) = 0 AND sum(requests) > 0 FROM intervals")" 1
+
   # A connection per request, certificates not checked: resumed after the first ones.
   run "$C" close "$url" --insecure --connection close
   db=$T/$C/close.db
