@@ -221,6 +221,9 @@ DEPLOY_FILES := deploy/slurm/README.md deploy/k8s/README.md deploy/k8s/Container
         deploy/systemd/app.env.example deploy/systemd/db.env.example
 UNITS := deploy/systemd/soak-procstat@.service deploy/systemd/soak-gclog@.service
 SCENARIO_FILES := $(sort $(wildcard scenarios/*.ini))
+# The documents the README links to, installed beside it (DOCDIR/docs/).
+DOC_FILES := $(sort $(wildcard docs/*.md))
+DOC_IMAGES := $(sort $(wildcard docs/img/*.png))
 FRAME_FILES := $(sort $(wildcard scenarios/frames/*))
 # The default prefix's paths in installed text, rewritten to where things really go.
 RELOCATE := sed -e 's|/usr/local/bin/|$(BINDIR)/|g' -e 's|/usr/local/share/soak/|$(PKGDATADIR)/|g'
@@ -229,7 +232,7 @@ install-build: $(foreach p,$(INSTALL_PROGS),$(BIN)/$(firstword $(subst :, ,$(p))
 
 install: install-build
 	$(Q)$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DOCDIR) \
+	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(DOCDIR)/docs/img \
 	    $(DESTDIR)$(PKGDATADIR)/scenarios/frames $(DESTDIR)$(PKGDATADIR)/targets/regserver \
 	    $(addprefix $(DESTDIR)$(PKGDATADIR)/deploy/,slurm k8s systemd)
 	$(Q)$(foreach p,$(INSTALL_PROGS),$(INSTALL_PROGRAM) $(BIN)/$(firstword $(subst :, ,$(p))) \
@@ -247,6 +250,8 @@ install: install-build
 	$(Q)$(foreach f,$(DEPLOY_SCRIPTS),$(INSTALL_PROGRAM) $(f) $(DESTDIR)$(PKGDATADIR)/$(f) &&) true
 	$(Q)$(foreach f,$(DEPLOY_FILES),$(INSTALL_DATA) $(f) $(DESTDIR)$(PKGDATADIR)/$(f) &&) true
 	$(Q)$(INSTALL_DATA) README.md $(DESTDIR)$(DOCDIR)
+	$(Q)$(INSTALL_DATA) $(DOC_FILES) $(DESTDIR)$(DOCDIR)/docs
+	$(Q)$(INSTALL_DATA) $(DOC_IMAGES) $(DESTDIR)$(DOCDIR)/docs/img
 
 # Removes what install installed (PKGDATADIR and DOCDIR are soak's own: wholly).
 uninstall:

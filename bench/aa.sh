@@ -6,14 +6,11 @@
 #   A/B: 10 studies of --latency 20 against --latency 23, three interleaved rounds (the
 #        first run after each start discarded): how many find the mean latency +15 % real
 #        and TPS lower and real (wanted: all).
-#   Tomcat 10 A/A: 10 studies of two Tomcat 10 instances alike on one private PostgreSQL
-#        (the demo's servlet), 3 interleaved rounds at a fixed 600/s (demo-rate.ini),
-#        placed as make demo places them: how many call any figure real;
-#   Tomcat 10 A/B: 10 studies of PBKDF2 at 1000 against 1100 iterations (a known change
-#        of CPU per request, about +8 %): how many find the app's CPU per request higher
-#        and real.
-# Runs are 6 s (1 s warm-up) of 20 users for regserver, 14 s for Tomcat; about 70 minutes
-# in all.  Prints the counts with their 95 % binomial (Wilson) intervals and each study's
+#   Tomcat 10 A/A and A/B: bench/designs.sh replicas TOMCAT_AA TOMCAT_AB (two Tomcat 10
+#        alike, and PBKDF2 at 1000 against 1100 iterations, side by side with three
+#        processes a side, as a study gets them by default).
+# Runs are 6 s (1 s warm-up) of 20 users for regserver; a Tomcat study takes about 4
+# minutes.  Prints the counts with their 95 % binomial (Wilson) intervals and each study's
 # figures; never fails on them.
 #   bench/aa.sh [AA [AB [TOMCAT_AA [TOMCAT_AB]]]]   (BIN=dir of the binaries; default bin/)
 set -eu
@@ -21,17 +18,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$top/bin}
 naa=${1:-20}
 nab=${2:-10}
-ntaa=${3:-10}
-ntab=${4:-10}
+ntaa=${3:-5}
+ntab=${4:-5}
 out=$top/build/bench/aa
 rm -rf "$out"
 mkdir -p "$out"
 pids=()
-lab=${TMPDIR:-/tmp}/soak-bench-aa-$(id -u)
-pg_up=
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-      for c in t1 t2; do [ -d "$lab/$c" ] && "$top/targets/containers/tomcat10" stop "$lab/$c" >/dev/null 2>&1 || true; done
-      [ -n "$pg_up" ] && "$top/targets/db/postgres.sh" stop "$lab/pg" >/dev/null 2>&1 || true' EXIT
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 
 cat >"$out/reg.ini" <<'EOF'
 [scenario]
@@ -126,67 +119,18 @@ EOF
 done
 
 # --- Tomcat 10, the demo's servlet on PostgreSQL -------------------------------------------
-# wilson K N: the rate K/N and its 95 % Wilson interval, in %.
+# The design a study gets by default (side by side, three processes a side, the app's CPU
+# per request the primary figure): bench/designs.sh, which prints its own counts.
+if [ $((ntaa + ntab)) -gt 0 ] && command -v java >/dev/null && [ -x /usr/lib/postgresql/15/bin/postgres ]; then
+  BIN=$BIN "$top/bench/designs.sh" replicas "$ntaa" "$ntab"
+fi
 wilson() {
   awk -v k="$1" -v n="$2" 'BEGIN { if (n == 0) { print "n/a"; exit } z = 1.959964; p = k / n
     c = (p + z * z / (2 * n)) / (1 + z * z / n); h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     printf "%.0f %% (95 %% interval %.0f to %.0f %%)", 100 * p, 100 * (c - h < 0 ? 0 : c - h), 100 * (c + h > 1 ? 1 : c + h) }'
 }
-taa_real=0 tab_found=0 taa_done=0 tab_done=0
-if [ $((ntaa + ntab)) -gt 0 ] && command -v java >/dev/null && [ -x /usr/lib/postgresql/15/bin/postgres ]; then
-  make -s -C "$top" java >/dev/null
-  mkdir -p "$lab"
-  pg=$("$top/targets/db/postgres.sh" start "$lab/pg")
-  pg_up=1
-  SOAK_DB_URL=$(sed -n 's/^jdbc=//p' <<<"$pg")
-  export SOAK_DB_URL SOAK_TOP=$top SOAK_DEMO_LAB=$lab
-  cpus=$(nproc)
-  place=()
-  [ "$cpus" -ge 2 ] && place=(--set scenario.cpus=0 --set "collect.app.cpus=1-$((cpus - 1))" --set "collect.db.cpus=1-$((cpus - 1))")
-  # tomcat_study NAME ITER_A ITER_B: two Tomcat 10 instances, 3 rounds at 600/s, reported.
-  tomcat_study() {
-    cat >"$out/$1.ini" <<EOF
-[study]
-name = $1
-scenario = $top/scenarios/demo-rate.ini
-rounds = 3
-warmup_runs = 1
-keep_running = yes
-before_each = "$top/targets/db/postgres.sh" truncate "$lab/pg"
-[target.a]
-start = "$top/targets/containers/tomcat10" start "$lab/t1" --heap 256m --gc G1 --iterations $2
-stop = "$top/targets/containers/tomcat10" stop "$lab/t1"
-[target.b]
-start = "$top/targets/containers/tomcat10" start "$lab/t2" --heap 256m --gc G1 --iterations $3
-stop = "$top/targets/containers/tomcat10" stop "$lab/t2"
-EOF
-    "$BIN/soak" study -q --db "$out/$1.db" "${place[@]}" \
-      --set scenario.warmup=4s --set scenario.duration=14s "$out/$1.ini" >/dev/null 2>"$out/$1.err" &&
-      "$BIN/soak" report "$out/$1.db" -o "$out/$1" --no-plots >/dev/null 2>&1
-  }
-  cpu_app() { jq -r '.comparisons[0].cpu_per_request.app | "cpu/req app \(.change_pct * 10 | round / 10)% \(.verdict)"' "$1"; }
-  echo "Tomcat 10 A/A: $ntaa studies, two instances alike, 3 rounds at 600/s"
-  for i in $(seq "$ntaa"); do
-    tomcat_study "taa-$i" 1000 1000 || { echo "  study $i: failed (see $out/taa-$i.err)"; continue; }
-    taa_done=$((taa_done + 1))
-    real=$(real_figures "$out/taa-$i/report.json")
-    [ -n "$real" ] && taa_real=$((taa_real + 1))
-    printf '  study %2d: %s; %s%s\n' "$i" "$(figures "$out/taa-$i/report.json")" \
-      "$(cpu_app "$out/taa-$i/report.json")" "${real:+  <- real: $real}"
-  done
-  echo "Tomcat 10 A/B: $ntab studies, PBKDF2 1000 against 1100 iterations, 3 rounds at 600/s"
-  for i in $(seq "$ntab"); do
-    tomcat_study "tab-$i" 1000 1100 || { echo "  study $i: failed (see $out/tab-$i.err)"; continue; }
-    tab_done=$((tab_done + 1))
-    ok=$(jq -r '.comparisons[0].cpu_per_request.app | (.verdict == "real" and .change_pct > 0)' "$out/tab-$i/report.json")
-    [ "$ok" = true ] && tab_found=$((tab_found + 1))
-    printf '  study %2d: %s; %s\n' "$i" "$(figures "$out/tab-$i/report.json")" "$(cpu_app "$out/tab-$i/report.json")"
-  done
-fi
 
 echo
 echo "A/A: $aa_real of $naa studies called some figure real (false-real rate $(wilson "$aa_real" "$naa"))"
 echo "A/B: $ab_found of $nab studies found mean +15 % and TPS lower, both real (detection rate $(wilson "$ab_found" "$nab"))"
-echo "Tomcat 10 A/A: $taa_real of $taa_done studies called some figure real (false-real rate $(wilson "$taa_real" "$taa_done"))"
-echo "Tomcat 10 A/B: $tab_found of $tab_done studies found the app's CPU per request higher and real (detection rate $(wilson "$tab_found" "$tab_done"))"
 

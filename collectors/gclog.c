@@ -15,12 +15,14 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "dur.h"
 #include "gcanalysis.h"
 #include "exitcode.h"
 #include "fmode.h"
 #include "log.h"
+#include "opt.h"
 
 volatile sig_atomic_t gl_stop;
 
@@ -79,14 +81,9 @@ struct evvec {
 static void collect(const struct gcp_event *ev, void *arg)
 {
 	struct evvec *e = arg;
-	if (e->n == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 4096;
-		struct gcp_event *v = realloc(e->v, cap * sizeof *v);
-		if (!v) {
-			e->oom = 1;
-			return;
-		}
-		e->v = v, e->cap = cap;
+	if (buf_grow(&e->v, &e->cap, e->n + 1, sizeof *ev, 4096) < 0) {
+		e->oom = 1;
+		return;
 	}
 	e->v[e->n++] = *ev;
 }
@@ -281,12 +278,7 @@ static int parse_args(int argc, char **argv, struct gl *g, struct mode *m)
 			usage(stdout);
 			return -1;
 		default:
-			if (c == ':')
-				fprintf(stderr, "soak-gclog: option '%s' needs a value\n",
-				        argv[optind - 1]);
-			else
-				fprintf(stderr, "soak-gclog: unknown option '%s'\n",
-				        argv[optind - 1]);
+			opt_error("soak-gclog", c, argv);
 			usage(stderr);
 			return EXIT_USAGE;
 		}

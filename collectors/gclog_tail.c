@@ -407,7 +407,16 @@ static void reread_if_rewritten(struct gl *g, struct gl_file *f)
 	f->siglen = 0;
 }
 
-/* One poll round. */
+/* The open file still has a name somewhere (it was renamed, not deleted). */
+static int renamed_away(const struct gl_file *f)
+{
+	struct stat st;
+
+	return f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_nlink > 0;
+}
+
+/* One poll round.  *missing: 0 the path is there, 1 its loss is recorded, 2 it has been gone
+ * for one round while the old file was renamed away (a rotation in progress). */
 static int round_once(struct gl *g, struct gl_file *f, const char *path, char *buf, int *missing,
                       char *err, size_t errlen)
 {
@@ -418,7 +427,12 @@ static int round_once(struct gl *g, struct gl_file *f, const char *path, char *b
 	if (f->fd >= 0 && drain(f, g->parser, buf, err, errlen) < 0)
 		return -1;
 	if (resolve(path, cur, sizeof cur, &st) < 0) {
-		if (!*missing) {
+		/* A JVM rotates by renaming its file away, then creating the new one: a round
+		 * that falls between the two sees no file.  While the old file lives on under
+		 * another name, that is a rotation in progress for one round, not a loss. */
+		if (*missing == 0 && renamed_away(f)) {
+			*missing = 2;
+		} else if (*missing != 1) {
 			snprintf(d, sizeof d, "'%s' is gone", path);
 			gl_db_event(g, clock_wall_ms(), "gc_log_missing", d);
 			*missing = 1;
@@ -426,9 +440,9 @@ static int round_once(struct gl *g, struct gl_file *f, const char *path, char *b
 		return 0;
 	}
 	if (f->fd < 0 || st.st_ino != f->ino || st.st_dev != f->dev) {
-		const char *kind = *missing     ? "gc_log_reappeared"
-		                   : f->fd >= 0 ? "gc_log_rotated"
-		                                : NULL;
+		const char *kind = *missing == 1 ? "gc_log_reappeared"
+		                   : f->fd >= 0  ? "gc_log_rotated"
+		                                 : NULL;
 		if (f->fd >= 0) {
 			/* The old file is finished: what its fd still held was read above. */
 			if (drain(f, g->parser, buf, err, errlen) < 0)

@@ -23,6 +23,7 @@
 #include "exitcode.h"
 #include "fmode.h"
 #include "log.h"
+#include "opt.h"
 #include "procstat_host.h"
 #include "procstat_pset.h"
 #include "redact.h"
@@ -57,6 +58,7 @@ struct sampler {
 	sqlite3 *db;             /* the database */
 	sqlite3_stmt *ins;       /* INSERT into samples, source/host/run bound once */
 	sqlite3_stmt *ins_ev;    /* INSERT into events, source/host/run bound once */
+	sqlite3_stmt *taken;     /* is a round's key taken by another run's collector */
 	struct procfs_out out;   /* this round's metrics */
 	unsigned long rounds;    /* rounds committed */
 };
@@ -93,6 +95,8 @@ static void usage(FILE *f)
 	    "process metrics: procs rss_kb pss_kb vsz_kb threads fds cpu_pct user_pct sys_pct\n"
 	    "  mem_limit_kb (with --memory-limit)\n"
 	    "  majflt_ps ctxsw_vol_ps ctxsw_invol_ps read_bps write_bps (rates need two rounds)\n"
+	    "  thr_app_pct thr_jit_pct thr_gc_pct thr_vm_pct: a JVM's CPU by thread class (its\n"
+	    "  application, JIT compiler, GC and VM threads, from each thread's schedstat)\n"
 	    "host metrics: cpu_user_pct cpu_sys_pct cpu_iowait_pct cpu_steal_pct cpu_idle_pct\n"
 	    "  load1 load5 load15 mem_used_kb mem_avail_kb swap_used_kb net_rx_bps net_tx_bps\n"
 	    "  (all interfaces, lo included) tcp_inuse tcp_tw\n"
@@ -256,12 +260,8 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return -1;
-		case ':':
-			fprintf(stderr, PROG ": option '%s' needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, PROG ": unknown option '%s'\n", argv[optind - 1]);
-			return EXIT_USAGE;
+			return opt_error(PROG, c, argv);
 		}
 	}
 	if (optind < argc) {
@@ -281,8 +281,16 @@ static int open_db(struct sampler *s, char *err, size_t errlen)
 	    db_prepare(s->db, &s->ins_ev,
 	               "INSERT OR IGNORE INTO events(source, host, kind, t_ms, detail, run_id) "
 	               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	               err, errlen) < 0 ||
+	    db_prepare(s->db, &s->taken,
+	               "SELECT 1 FROM samples WHERE source = ?1 AND host = ?2 AND metric = ?3 "
+	               "AND t_ms = ?4 AND run_id IS NOT ?5",
 	               err, errlen) < 0)
 		return -1;
+	sqlite3_bind_text(s->taken, 1, s->source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s->taken, 2, s->host_name, -1, SQLITE_STATIC);
+	if (s->run_id > 0)
+		sqlite3_bind_int64(s->taken, 5, s->run_id);
 	/* The strings outlive the statements: bound once, kept across resets. */
 	sqlite3_bind_text(s->ins, 1, s->source, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s->ins, 2, s->host_name, -1, SQLITE_STATIC);
@@ -305,6 +313,23 @@ static int step_reset(sqlite3 *db, sqlite3_stmt *st, const char *what, char *err
 	return 0;
 }
 
+/* A round's time, moved on by a millisecond while another run's collector of the same
+ * source and host (side-by-side runs of a study: each has its own app collector) holds
+ * that key: the samples' key has no run, and a replaced row would be another run's loss. */
+static int64_t free_t_ms(struct sampler *s, int64_t t_ms)
+{
+	for (int tries = 0; tries < 100 && s->out.n > 0; tries++, t_ms++) {
+		int rc;
+		sqlite3_bind_text(s->taken, 3, s->out.m[0].name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s->taken, 4, t_ms);
+		rc = sqlite3_step(s->taken);
+		sqlite3_reset(s->taken);
+		if (rc != SQLITE_ROW)
+			break;
+	}
+	return t_ms;
+}
+
 /* One round: sample, then write it all in one transaction. */
 static int round_once(struct sampler *s, char *err, size_t errlen)
 {
@@ -321,6 +346,7 @@ static int round_once(struct sampler *s, char *err, size_t errlen)
 		procfs_add(&s->out, "mem_limit_kb", (double)s->mem_limit_kb);
 	if (db_begin(s->db, err, errlen) < 0)
 		return -1;
+	t_ms = free_t_ms(s, t_ms);
 	for (int i = 0; i < s->out.n; i++) {
 		sqlite3_bind_text(s->ins, 3, s->out.m[i].name, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(s->ins, 4, t_ms);
@@ -476,6 +502,7 @@ fail:
 cleanup:
 	sqlite3_finalize(s.ins);
 	sqlite3_finalize(s.ins_ev);
+	sqlite3_finalize(s.taken);
 	db_close(s.db);
 	phost_release(&s.host);
 	pset_release(&s.ps);

@@ -118,6 +118,7 @@ int pset_init(struct pset *ps, const struct pset_config *cfg, char *err, size_t 
 		struct statfs sf;
 		ps->is_procfs = fstatfs(ps->procfd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
 	}
+	pthr_init(&ps->thr, ps->procfd, ps->clk_tck);
 	switch (cfg->mode) {
 	case PSET_PID:
 		if (cfg->pid <= 0) {
@@ -200,6 +201,7 @@ void pset_release(struct pset *ps)
 	free(ps->seen2);
 	free(ps->scan);
 	free(ps->buf);
+	pthr_release(&ps->thr);
 	memset(ps, 0, sizeof *ps);
 	ps->procfd = -1;
 }
@@ -466,6 +468,33 @@ static void describe(struct pset *ps, enum pset_event ev, char *detail, size_t d
 	}
 }
 
+/* A JVM's CPU by thread class (procstat_threads.h): thr_app_pct, thr_jit_pct, thr_gc_pct,
+ * thr_vm_pct, 100 = one core, when some member is a JVM. */
+static void emit_threads(const struct pset *ps, double dt, struct procfs_out *out)
+{
+	static const char *const key[PTHR_NCLASS] = {"thr_app_pct", "thr_jit_pct", "thr_gc_pct",
+	                                             "thr_vm_pct"};
+
+	if (ps->thr.jvms == 0)
+		return;
+	for (int c = 0; c < PTHR_NCLASS; c++)
+		procfs_add(out, key[c], (double)ps->thr.d[c] / 1e7 / dt);
+}
+
+/* The threads of the members that are JVMs, classed (a member's thread count says whether
+ * to look: a single-threaded process is no JVM). */
+static int read_threads(struct pset *ps)
+{
+	pthr_begin(&ps->thr);
+	for (size_t i = 0; i < ps->ncur; i++) {
+		const struct procfs_proc *p = &ps->cur[i];
+		if (p->threads > 1 && pthr_read(&ps->thr, p->pid, find_prev(ps, p) != NULL) < 0)
+			return -1;
+	}
+	pthr_finish(&ps->thr);
+	return 0;
+}
+
 /* Appends the set's metrics for this round (cur, against prev over dt seconds). */
 static void emit(const struct pset *ps, double dt, struct procfs_out *out)
 {
@@ -524,6 +553,7 @@ static void emit(const struct pset *ps, double dt, struct procfs_out *out)
 		procfs_add(out, "sys_pct", (double)ds * tick_pct);
 	}
 	procfs_add(out, "majflt_ps", (double)dm / dt);
+	emit_threads(ps, dt, out);
 	if (any_status) {
 		procfs_add(out, "ctxsw_vol_ps", (double)dv / dt);
 		procfs_add(out, "ctxsw_invol_ps", (double)di / dt);
@@ -605,6 +635,8 @@ int pset_sample(struct pset *ps, int64_t now_ns, struct procfs_out *out, enum ps
 
 	if (ps->have_prev && now_ns > ps->prev_ns)
 		dt = (double)(now_ns - ps->prev_ns) / 1e9;
+	if (read_threads(ps) < 0)
+		goto oom;
 	emit(ps, dt, out);
 
 	if (ps->ncur == 0) {

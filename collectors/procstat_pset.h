@@ -29,6 +29,7 @@
 #include <pcre2.h>
 
 #include "procstat_procfs.h"
+#include "procstat_threads.h"
 
 #define PSET_MAX_PIDS    (1 << 22) /* pid_max's largest value: no machine has more */
 #define PSET_CMDLINE_MAX 4096      /* the pattern sees the first 4 KB of a command line */
@@ -92,6 +93,7 @@ struct pset {
 	int *scan;                /* PSET_MATCH: pids of this round's /proc listing */
 	size_t nscan, scan_cap;   /* used / allocated entries of scan */
 	char *buf;                /* read buffer for /proc files, PSET_BUF_SIZE bytes */
+	struct pthr thr;          /* the members' threads by class, where they are JVMs */
 	int64_t prev_ns;          /* monotonic time of the previous round */
 	int have_prev;            /* a previous round exists (rates can be computed) */
 	int missing;              /* procs_missing recorded, procs_found not yet */

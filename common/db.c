@@ -233,3 +233,24 @@ void db_close(sqlite3 *db)
 	if (db)
 		sqlite3_close(db);
 }
+
+const char *db_col_text(sqlite3_stmt *q, int i)
+{
+	return (const char *)sqlite3_column_text(q, i);
+}
+
+const char *db_col_str(sqlite3_stmt *q, int i)
+{
+	const char *s = db_col_text(q, i);
+	return s ? s : "";
+}
+
+char *db_col_dup(sqlite3_stmt *q, int i)
+{
+	return strdup(db_col_str(q, i));
+}
+
+void db_col_copy(sqlite3_stmt *q, int i, char *dst, size_t len)
+{
+	snprintf(dst, len, "%s", db_col_str(q, i));
+}

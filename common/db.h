@@ -48,4 +48,14 @@ int db_int(sqlite3 *db, const char *sql, long long dflt, long long *v, char *err
 /* Fills err with "what: sqlite message" and returns -1 (for callers' error paths). */
 int db_fail(sqlite3 *db, const char *what, char *err, size_t errlen);
 
+/* A row's text columns, the one way soak reads them (column i of q's current row). */
+/* The text, or NULL for SQL NULL (sqlite3_column_text as char). */
+const char *db_col_text(sqlite3_stmt *q, int i);
+/* The text, or "" for SQL NULL. */
+const char *db_col_str(sqlite3_stmt *q, int i);
+/* A copy to free ("" for SQL NULL), or NULL out of memory. */
+char *db_col_dup(sqlite3_stmt *q, int i);
+/* The text into dst (len > 0; "" for SQL NULL), cut to len - 1 bytes. */
+void db_col_copy(sqlite3_stmt *q, int i, char *dst, size_t len);
+
 #endif

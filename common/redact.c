@@ -1,6 +1,8 @@
 /* redact: secrets kept out of what soak stores and writes (see redact.h). */
 #include "redact.h"
 
+#include "buf.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,51 +30,6 @@ static const char *const about_words[] = {
 
 /* --- the output ----------------------------------------------------------------------- */
 
-/* A growing output string; oom once an allocation failed (then nothing more is kept). */
-struct out {
-	char *p;    /* the text so far, NUL-terminated when p != NULL */
-	size_t n;   /* its length */
-	size_t cap; /* bytes allocated */
-	int oom;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	if (o->oom)
-		return;
-	if (o->n + n + 1 > o->cap) {
-		size_t cap = o->cap ? o->cap : 256;
-		while (cap < o->n + n + 1)
-			cap *= 2;
-		char *p = realloc(o->p, cap);
-		if (!p) {
-			o->oom = 1;
-			return;
-		}
-		o->p = p;
-		o->cap = cap;
-	}
-	memcpy(o->p + o->n, s, n);
-	o->n += n;
-	o->p[o->n] = '\0';
-}
-
-static void puts_(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
-
-/* The finished string (an empty one for no output), or NULL out of memory. */
-static char *done(struct out *o)
-{
-	put(o, "", 0);
-	if (o->oom) {
-		free(o->p);
-		return NULL;
-	}
-	return o->p;
-}
-
 /* 1 when s[0..n) is nothing but placeholders (${env:X}, ${random:12}): no secret. */
 static int only_placeholders(const char *s, size_t n)
 {
@@ -93,12 +50,12 @@ static int only_placeholders(const char *s, size_t n)
 }
 
 /* The value s[0..n), or REDACTED in its place. */
-static void put_value(struct out *o, const char *s, size_t n)
+static void put_value(struct buf *o, const char *s, size_t n)
 {
 	if (only_placeholders(s, n))
-		put(o, s, n);
+		buf_put(o, s, n);
 	else
-		puts_(o, REDACTED);
+		buf_puts(o, REDACTED);
 }
 
 /* --- names ---------------------------------------------------------------------------- */
@@ -268,7 +225,7 @@ static int name_char(char c)
 /* `Name: value` at a token's start (i): a header whose name is secret-looking.  The value
  * runs to the line's end (or to the quote that opened the token); an authorization's scheme
  * word stays.  Returns the bytes consumed (output written), or 0. */
-static size_t header(struct out *o, const struct redact *r, const char *s, size_t n, size_t i)
+static size_t header(struct buf *o, const struct redact *r, const char *s, size_t n, size_t i)
 {
 	size_t k = i, v, e;
 	char quote = i > 0 && (s[i - 1] == '\'' || s[i - 1] == '"') ? s[i - 1] : 0;
@@ -285,13 +242,13 @@ static size_t header(struct out *o, const struct redact *r, const char *s, size_
 		;
 	if (e == v)
 		return 0;
-	put(o, s + i, v - i);
+	buf_put(o, s + i, v - i);
 	if (k - i >= 13 && strncasecmp(s + k - 13, "authorization", 13) == 0) {
 		size_t w = v; /* Bearer, Basic, Digest: the scheme is no secret */
 		while (w < e && isalpha((unsigned char)s[w]))
 			w++;
 		if (w > v && w < e && s[w] == ' ') {
-			put(o, s + v, w + 1 - v);
+			buf_put(o, s + v, w + 1 - v);
 			v = w + 1;
 		}
 	}
@@ -319,12 +276,12 @@ static size_t value_end(const char *s, size_t n, size_t v, char *q)
 }
 
 /* Writes the value s[v..e), quoted by q or not, redacted. */
-static void put_quoted(struct out *o, const char *s, size_t v, size_t e, char q)
+static void put_quoted(struct buf *o, const char *s, size_t v, size_t e, char q)
 {
 	if (q) {
-		put(o, &q, 1);
+		buf_put(o, &q, 1);
 		put_value(o, s + v + 1, e - v - 2);
-		put(o, &q, 1);
+		buf_put(o, &q, 1);
 	} else {
 		put_value(o, s + v, e - v);
 	}
@@ -332,7 +289,7 @@ static void put_quoted(struct out *o, const char *s, size_t v, size_t e, char q)
 
 /* `--name value` at a token's start (i, a '-'): a secret-looking option without '='
  * whose value is the next word.  Returns the bytes consumed, or 0. */
-static size_t option(struct out *o, const struct redact *r, const char *s, size_t n, size_t i)
+static size_t option(struct buf *o, const struct redact *r, const char *s, size_t n, size_t i)
 {
 	size_t k = i, v, e;
 	char q;
@@ -349,14 +306,14 @@ static size_t option(struct out *o, const struct redact *r, const char *s, size_
 	if (!q) /* a command line's word ends at a blank only */
 		while (e < n && !is_blank(s[e]))
 			e++;
-	put(o, s + i, v - i);
+	buf_put(o, s + i, v - i);
 	put_quoted(o, s, v, e, q);
 	return e - i;
 }
 
 /* `name=value` at the '=' (i) of a secret-looking name (written already).  Returns the
  * bytes consumed, or 0. */
-static size_t pair(struct out *o, const struct redact *r, const char *s, size_t n, size_t i)
+static size_t pair(struct buf *o, const struct redact *r, const char *s, size_t n, size_t i)
 {
 	size_t j = i, e;
 	char q;
@@ -368,7 +325,7 @@ static size_t pair(struct out *o, const struct redact *r, const char *s, size_t 
 	e = value_end(s, n, i + 1, &q);
 	if (e == i + 1)
 		return 0;
-	put(o, "=", 1);
+	buf_put(o, "=", 1);
 	put_quoted(o, s, i + 1, e, q);
 	return e - i;
 }
@@ -387,7 +344,7 @@ static size_t json_string(const char *s, size_t n, size_t i)
 
 /* `"name": value` at the '"' (i) of a secret-looking member's name.  Returns the bytes
  * consumed, or 0. */
-static size_t json(struct out *o, const struct redact *r, const char *s, size_t n, size_t i)
+static size_t json(struct buf *o, const struct redact *r, const char *s, size_t n, size_t i)
 {
 	size_t k = json_string(s, n, i), m, e;
 
@@ -404,23 +361,23 @@ static size_t json(struct out *o, const struct redact *r, const char *s, size_t 
 	if (s[m] == '"') {
 		if (!(e = json_string(s, n, m)))
 			return 0;
-		put(o, s + i, m + 1 - i);
+		buf_put(o, s + i, m + 1 - i);
 		put_value(o, s + m + 1, e - m - 2);
-		put(o, "\"", 1);
+		buf_put(o, "\"", 1);
 		return e - i;
 	}
 	for (e = m; e < n && !is_blank(s[e]) && !strchr(",}]", s[e]); e++)
 		;
 	if (e == m)
 		return 0;
-	put(o, s + i, m - i);
+	buf_put(o, s + i, m - i);
 	put_value(o, s + m, e - m);
 	return e - i;
 }
 
 /* `scheme://user:password@host` at the ':' (i): the password (the whole userinfo when it
  * has no ':').  Returns the bytes consumed, or 0. */
-static size_t userinfo(struct out *o, const char *s, size_t n, size_t i)
+static size_t userinfo(struct buf *o, const char *s, size_t n, size_t i)
 {
 	size_t a = i + 3, e, at = 0;
 	const char *colon;
@@ -433,22 +390,22 @@ static size_t userinfo(struct out *o, const char *s, size_t n, size_t i)
 			at = e;
 	if (!at || at == a)
 		return 0;
-	put(o, "://", 3);
+	buf_put(o, "://", 3);
 	colon = memchr(s + a, ':', at - a);
 	if (colon) {
 		size_t c = (size_t)(colon - s);
-		put(o, s + a, c + 1 - a);
+		buf_put(o, s + a, c + 1 - a);
 		if (c + 1 < at)
 			put_value(o, s + c + 1, at - c - 1);
 	} else {
 		put_value(o, s + a, at - a);
 	}
-	put(o, "@", 1);
+	buf_put(o, "@", 1);
 	return at + 1 - i;
 }
 
 /* Redacts s[0..n) into o: every form of redact.h. */
-static void scan(struct out *o, const struct redact *r, const char *s, size_t n)
+static void scan(struct buf *o, const struct redact *r, const char *s, size_t n)
 {
 	size_t i = 0;
 
@@ -470,29 +427,29 @@ static void scan(struct out *o, const struct redact *r, const char *s, size_t n)
 			i += used;
 			continue;
 		}
-		put(o, s + i, 1);
+		buf_put(o, s + i, 1);
 		i++;
 	}
 }
 
 char *redact_text(const struct redact *r, const char *text)
 {
-	struct out o = {0};
+	struct buf o = {0};
 
 	scan(&o, r, text, strlen(text));
-	return done(&o);
+	return buf_done(&o);
 }
 
 /* One argument of a command line: `--x=v`, `-Dx=v` and `NAME=v` of a secret-looking
  * name up to the argument's end, else the forms of free text. */
-static void arg_one(struct out *o, const struct redact *r, const char *a, size_t n)
+static void arg_one(struct buf *o, const struct redact *r, const char *a, size_t n)
 {
 	size_t k = 0;
 
 	while (k < n && name_char(a[k]))
 		k++;
 	if (k > 0 && k < n && a[k] == '=' && redact_is_secret(r, a, k)) {
-		put(o, a, k + 1);
+		buf_put(o, a, k + 1);
 		put_value(o, a + k + 1, n - k - 1);
 		return;
 	}
@@ -501,7 +458,7 @@ static void arg_one(struct out *o, const struct redact *r, const char *a, size_t
 
 char *redact_argv(const struct redact *r, const char *args, size_t len)
 {
-	struct out o = {0};
+	struct buf o = {0};
 	size_t i = 0;
 	int pending = 0; /* the argument before was a secret-looking --x without a value */
 
@@ -512,7 +469,7 @@ char *redact_argv(const struct redact *r, const char *args, size_t len)
 		size_t n = nul ? (size_t)(nul - a) : len - i, k = 0;
 
 		if (i > 0)
-			put(&o, " ", 1);
+			buf_put(&o, " ", 1);
 		if (pending && n > 0 && a[0] != '-') {
 			put_value(&o, a, n);
 			pending = 0;
@@ -524,12 +481,12 @@ char *redact_argv(const struct redact *r, const char *args, size_t len)
 		}
 		i += n + 1;
 	}
-	return done(&o);
+	return buf_done(&o);
 }
 
 /* One `key = value` (or `section.key=value`) line's rest from p (a key, not a section):
  * a secret-looking key's whole value, else the value's forms. */
-static void ini_setting(struct out *o, const struct redact *r, const char *p, size_t n)
+static void ini_setting(struct buf *o, const struct redact *r, const char *p, size_t n)
 {
 	const char *eq = memchr(p, '=', n);
 	size_t k, v, e = n;
@@ -549,17 +506,17 @@ static void ini_setting(struct out *o, const struct redact *r, const char *p, si
 	size_t last = k;
 	while (last > 0 && p[last - 1] != '.')
 		last--;
-	put(o, p, v);
+	buf_put(o, p, v);
 	if (k > 0 && e > v && redact_is_secret(r, p + last, k - last))
 		put_value(o, p + v, e - v);
 	else
 		scan(o, r, p + v, e - v);
-	put(o, p + e, n - e);
+	buf_put(o, p + e, n - e);
 }
 
 char *redact_ini(const struct redact *r, const char *text)
 {
-	struct out o = {0};
+	struct buf o = {0};
 	const char *p = text;
 
 	while (*p && !o.oom) {
@@ -569,19 +526,19 @@ char *redact_ini(const struct redact *r, const char *text)
 		while (k < n && (p[k] == ' ' || p[k] == '\t'))
 			k++;
 		if (k < n && p[k] == '[') {
-			put(&o, p, n);
+			buf_put(&o, p, n);
 		} else {
 			/* A comment may be a setting put aside, or the --set trailer: the same. */
 			while (k < n && (p[k] == ';' || p[k] == '#' || p[k] == ' ' || p[k] == '\t'))
 				k++;
 			if (n - k > 6 && strncmp(p + k, "--set ", 6) == 0)
 				k += 6;
-			put(&o, p, k);
+			buf_put(&o, p, k);
 			ini_setting(&o, r, p + k, n - k);
 		}
 		if (nl)
-			put(&o, "\n", 1);
+			buf_put(&o, "\n", 1);
 		p += n + (nl != NULL);
 	}
-	return done(&o);
+	return buf_done(&o);
 }

@@ -53,9 +53,12 @@ struct cmd_study_args {
 	const char *junit;   /* soak study --junit FILE ("junit" 'J'), or NULL */
 };
 int cmd_study_opt(int c, char *arg, struct cmd_study_args *a, const char *who);
-int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const char *who);
+int cmd_study_exec(struct study *st, const struct cmd_study_args *a, const char *who);
 
 /* Prints "usage: soak NAME USAGE" for the named command to stderr. */
 void cmd_usage(const char *name);
+/* After getopt_long returned '?' or ':' (c): what is wrong (opt.h's words, "soak NAME: "
+ * first) and the usage on stderr; returns EXIT_USAGE. */
+int cmd_opt_error(const char *name, int c, char *const argv[]);
 
 #endif

@@ -165,9 +165,7 @@ int cmd_calibrate(int argc, char **argv)
 			rc = EXIT_OK;
 			goto done;
 		}
-		fprintf(stderr, "soak calibrate: %s '%s'\n",
-		        c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-		cmd_usage("calibrate");
+		rc = cmd_opt_error("calibrate", c, argv);
 		goto done;
 	}
 	if (optind + 1 != argc || !ca.url == !ca.start) {

@@ -42,6 +42,12 @@ static int check_study(const char *path, char *const *sets, int nsets, int quiet
 			else
 				scn_release(&s);
 		}
+	{
+		double rates[STUDY_MAX_SCENARIOS];
+		for (int i = 0; i < n; i++)
+			rates[i] = scns[i].rate;
+		study_resolve_design(&st, rates);
+	}
 	if (!quiet)
 		study_print_plan(&st, scns, stdout);
 	rc = EXIT_OK;
@@ -142,15 +148,8 @@ int cmd_check(int argc, char **argv)
 			free(sets);
 			return EXIT_OK;
 		default:
-			if (c == ':')
-				fprintf(stderr, "soak check: option '%s' needs a value\n",
-				        argv[optind - 1]);
-			else
-				fprintf(stderr, "soak check: unknown option '%s'\n",
-				        argv[optind - 1]);
-			cmd_usage("check");
 			free(sets);
-			return EXIT_USAGE;
+			return cmd_opt_error("check", c, argv);
 		}
 	}
 	if (optind >= argc) {

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "db.h"
+#include "jsonw.h"
 #include "report/report_history.h"
 
 static void help(void)
@@ -85,15 +86,8 @@ int cmd_history(int argc, char **argv)
 		case 'h':
 			help();
 			return EXIT_OK;
-		case ':':
-			fprintf(stderr, "soak history: option '%s' needs a value\n",
-			        argv[optind - 1]);
-			cmd_usage("history");
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "soak history: unknown option '%s'\n", argv[optind - 1]);
-			cmd_usage("history");
-			return EXIT_USAGE;
+			return cmd_opt_error("history", c, argv);
 		}
 	}
 	for (; optind < argc; optind++) {
@@ -108,7 +102,9 @@ int cmd_history(int argc, char **argv)
 		return usage ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	if (json) {
-		rc = rpt_hist_write_json(h, 0, "", stdout);
+		struct jsonw w;
+		jsonw_init(&w, stdout);
+		rc = rpt_hist_write_json(h, 0, "", &w);
 		fputc('\n', stdout);
 	} else {
 		rc = rpt_hist_write_text(h, stdout);

@@ -267,14 +267,7 @@ int cmd_hlog(int argc, char **argv)
 			help();
 			return EXIT_OK;
 		default:
-			if (c == ':')
-				fprintf(stderr, "soak hlog: option '%s' needs a value\n",
-				        argv[optind - 1]);
-			else
-				fprintf(stderr, "soak hlog: unknown option '%s'\n",
-				        argv[optind - 1]);
-			cmd_usage("hlog");
-			return EXIT_USAGE;
+			return cmd_opt_error("hlog", c, argv);
 		}
 	}
 	if (optind >= argc) {

@@ -334,13 +334,7 @@ int cmd_import(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		}
-		if (c == ':')
-			fprintf(stderr, "soak import: option '%s' needs a value\n",
-			        argv[optind - 1]);
-		else
-			fprintf(stderr, "soak import: unknown option '%s'\n", argv[optind - 1]);
-		cmd_usage("import");
-		return EXIT_USAGE;
+		return cmd_opt_error("import", c, argv);
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "soak import %s: give one file\n", kind);

@@ -198,7 +198,7 @@ static int load_cols(sqlite3 *db, const char *table, const char *skip, struct me
 		return -1;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *name = db_col_text(st, 0);
 		if (!name || (skip && strcmp(name, skip) == 0))
 			continue;
 		if (c->n >= MERGE_MAX_COLS || strlen(name) >= MERGE_COL_LEN) {
@@ -502,15 +502,8 @@ int cmd_merge(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
-		case ':':
-			fprintf(stderr, "soak merge: option '%s' needs a value\n",
-			        argv[optind - 1]);
-			cmd_usage("merge");
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "soak merge: unknown option '%s'\n", argv[optind - 1]);
-			cmd_usage("merge");
-			return EXIT_USAGE;
+			return cmd_opt_error("merge", c, argv);
 		}
 	}
 	if (!out || optind >= argc) {

@@ -106,15 +106,8 @@ static int parse_args(int argc, char **argv, struct rpt_opts *o, const char **db
 		case 'h':
 			help();
 			return -1;
-		case ':':
-			fprintf(stderr, "soak report: option '%s' needs a value\n",
-			        argv[optind - 1]);
-			cmd_usage("report");
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "soak report: unknown option '%s'\n", argv[optind - 1]);
-			cmd_usage("report");
-			return EXIT_USAGE;
+			return cmd_opt_error("report", c, argv);
 		}
 	}
 	for (; optind < argc; optind++) {
@@ -170,9 +163,12 @@ int cmd_report(int argc, char **argv)
 	if (o.plots && n.plot_note[0])
 		fprintf(stderr, "soak report: %s\n", n.plot_note);
 	printf("%s/report.md, report.html, summary.csv, report.json: %d run%s, %d label%s, "
-	       "%d finding%s, %d picture%s\n",
+	       "%d finding%s, %d picture%s",
 	       o.outdir, n.runs, n.runs == 1 ? "" : "s", n.labels, n.labels == 1 ? "" : "s",
 	       n.findings, n.findings == 1 ? "" : "s", n.pictures, n.pictures == 1 ? "" : "s");
+	if (n.pictures < n.planned)
+		printf(" (%d not drawn)", n.planned - n.pictures);
+	printf("\n");
 	rc = EXIT_OK;
 done:
 	rpt_delete(r);

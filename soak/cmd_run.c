@@ -20,6 +20,7 @@
 #include "engine/engine.h"
 #include "engine/h1.h"
 #include "engine/http.h"
+#include "fmode.h"
 #include "log.h"
 #include "report/report.h"
 #include "run/metrics.h"
@@ -83,6 +84,9 @@ static void usage_run(FILE *f)
 	    "  --expect-status N  --warmup D  --ramp-up D  --think D\n"
 	    "  open model (instead of -c): --rate R (500/s, 30/m)  --arrival constant|poisson\n"
 	    "  --max-in-flight N (1000)  --max-lag D (10s)\n"
+	    "  --save-scenario FILE   also write these options (with --set, --threads,\n"
+	    "                         --client, --metrics) as a scenario file that sends the\n"
+	    "                         same requests: `soak run FILE` (refuses an existing FILE)\n"
 	    "capacity search (open model): --find-max-rate --slo 'p99<200ms,errors<1%%'\n"
 	    "  [--from R] [--to R] [--step-duration D]: raises the rate, then bisects, until the\n"
 	    "  SLO fails; prints and records the highest rate that meets it\n"
@@ -157,7 +161,8 @@ enum {
 	OPT_TLS13_CIPHERS,
 	OPT_TLS_RESUME,
 	OPT_HTTP,
-	OPT_CONNECTIONS
+	OPT_CONNECTIONS,
+	OPT_SAVE
 };
 
 /* --junit: the runs made as JUnit XML; a scenario that never became a run (its target
@@ -203,6 +208,7 @@ struct run_opts {
 	long long resume_id;   /* --resume RUN_ID, 0: a new run */
 	const char *metrics;   /* --metrics ADDR:PORT (its form checked), or NULL */
 	const char *junit;     /* --junit FILE, or NULL */
+	const char *save;      /* --save-scenario FILE (quick mode), or NULL */
 	/* quick mode: the [scenario] (qs) and [request] (qr) lines the options make, in the
 	 * order given (malloc'd, qsl and qrl bytes long) */
 	char *qs, *qr;
@@ -277,6 +283,9 @@ static int general_option(struct run_opts *o, int c, char *arg)
 	}
 	case OPT_JUNIT:
 		o->junit = arg;
+		return EXIT_OK;
+	case OPT_SAVE:
+		o->save = arg;
 		return EXIT_OK;
 	case OPT_CLIENT:
 		if ((o->client = plan_client_parse(arg)) < 0) {
@@ -536,6 +545,7 @@ static const struct option run_options[] = {
     {"tls-resume", required_argument, NULL, OPT_TLS_RESUME},
     {"http", required_argument, NULL, OPT_HTTP},
     {"connections", required_argument, NULL, OPT_CONNECTIONS},
+    {"save-scenario", required_argument, NULL, OPT_SAVE},
     {NULL, 0, NULL, 0},
 };
 
@@ -570,12 +580,7 @@ static int parse_args(struct run_opts *o, int argc, char **argv)
 			usage_run(stdout);
 			return -1;
 		}
-		if (c == ':')
-			fprintf(stderr, "soak run: option '%s' needs a value\n", argv[optind - 1]);
-		else
-			fprintf(stderr, "soak run: unknown option '%s'\n", argv[optind - 1]);
-		cmd_usage("run");
-		return EXIT_USAGE;
+		return cmd_opt_error("run", c, argv);
 	}
 	if (o->cpus_set)
 		o->sets[o->nsets++] = o->cpus_set;
@@ -615,6 +620,16 @@ static int check_args(struct run_opts *o)
 		fprintf(stderr, "soak run: give scenario files or --url, not both\n");
 		return EXIT_USAGE;
 	}
+	if (o->save && !o->url) {
+		fprintf(stderr, "soak run: --save-scenario writes the scenario of the quick "
+		                "options: it needs --url\n");
+		return EXIT_USAGE;
+	}
+	if (o->save && access(o->save, F_OK) == 0) {
+		fprintf(stderr, "soak run: --save-scenario: '%s' exists (not overwritten)\n",
+		        o->save);
+		return EXIT_USAGE;
+	}
 	if (agent_given(a) && agent_setup(&o->agent, a, err, sizeof err) < 0) {
 		fprintf(stderr, "soak run: %s\n", err);
 		return EXIT_USAGE;
@@ -622,12 +637,12 @@ static int check_args(struct run_opts *o)
 	return EXIT_OK;
 }
 
-/* The quick scenario: the quick options' lines, with the defaults of those not given. */
-static int quick_scenario(struct run_opts *o, struct scenario *s)
+/* The quick scenario's text: the quick options' lines, with the defaults of those not
+ * given; malloc'd, or NULL out of memory. */
+static char *quick_text(struct run_opts *o)
 {
-	char err[1024], *text;
 	size_t n;
-	int rc;
+	char *text;
 
 	if (!o->have_conc && !o->have_rate)
 		add_line(&o->qs, &o->qsl, "concurrency", "30");
@@ -635,16 +650,124 @@ static int quick_scenario(struct run_opts *o, struct scenario *s)
 		add_line(&o->qs, &o->qsl, "duration", "30m");
 	if (!o->label)
 		add_line(&o->qs, &o->qsl, "label", "quick");
+	o->have_conc = o->have_dur = 1; /* the defaults are lines now: never twice */
+	o->label = o->label ? o->label : "quick";
 	n = o->qsl + o->qrl + 64;
 	if (!(text = malloc(n)))
-		return EXIT_RUNTIME;
+		return NULL;
 	snprintf(text, n, "[scenario]\nname = quick\n%s[request]\n%s", o->qs ? o->qs : "",
 	         o->qr ? o->qr : "");
+	return text;
+}
+
+static int quick_scenario(struct run_opts *o, struct scenario *s)
+{
+	char err[1024], *text = quick_text(o);
+	int rc;
+
+	if (!text)
+		return EXIT_RUNTIME;
 	rc = scn_parse_text(s, "(command line)", text, o->sets, o->nsets, err, sizeof err);
 	if (rc < 0)
 		fprintf(stderr, "soak run: %s\n", err);
 	free(text);
 	return rc < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
+/* Removes the "key = ..." lines of a section's lines (text, *len bytes). */
+static void drop_key(char *text, size_t *len, const char *key)
+{
+	size_t k = strlen(key);
+	char *p = text;
+
+	while (p && p < text + *len) {
+		char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+		if (strncmp(p, key, k) == 0 && strncmp(p + k, " = ", 3) == 0) {
+			memmove(p, p + n, *len - (size_t)(p - text) - n + 1);
+			*len -= n;
+			continue;
+		}
+		p += n;
+	}
+}
+
+/* One --set into the saved file: a key of [scenario] or [request] replaces that key's line
+ * (the repeatable header and redact add one), any other goes into *rest under its own
+ * section heading.  Each is where the parser would have put it: after the lines above. */
+static int save_set(struct run_opts *o, const char *set, char **rest, size_t *restl)
+{
+	const char *eq = strchr(set, '='), *dot = eq ? memrchr(set, '.', (size_t)(eq - set)) : NULL;
+	char sec[128], key[128];
+
+	if (!dot)
+		return 0; /* the parse said so already */
+	snprintf(sec, sizeof sec, "%.*s", (int)(dot - set), set);
+	snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+	int scn = !strcmp(sec, "scenario"), req = !strcmp(sec, "request");
+	if (!scn && !req) {
+		size_t hn = strlen(sec) + 4;
+		char *t = realloc(*rest, *restl + hn);
+		if (!t)
+			return -1;
+		*restl += (size_t)snprintf(t + *restl, hn, "[%s]\n", sec);
+		*rest = t;
+		return add_line(rest, restl, key, eq + 1);
+	}
+	if (strcmp(key, "header") != 0 && strcmp(key, "redact") != 0) {
+		if (scn && o->qs)
+			drop_key(o->qs, &o->qsl, key);
+		if (req && o->qr)
+			drop_key(o->qr, &o->qrl, key);
+	}
+	return scn ? add_line(&o->qs, &o->qsl, key, eq + 1)
+	           : add_line(&o->qr, &o->qrl, key, eq + 1);
+}
+
+/* --save-scenario: the quick scenario as a file that sends the same requests, the options
+ * that are scenario keys (--threads, --client, --metrics, --cpus and every --set) in it. */
+static int save_scenario(struct run_opts *o)
+{
+	char *rest = NULL, *text = NULL, n[32];
+	size_t restl = 0;
+	int rc = EXIT_RUNTIME;
+	FILE *f = NULL;
+
+	snprintf(n, sizeof n, "%d", o->threads);
+	if ((o->threads && add_line(&o->qs, &o->qsl, "threads", n) < 0) ||
+	    (o->metrics && add_line(&o->qs, &o->qsl, "metrics", o->metrics) < 0) ||
+	    (o->client >= 0 && add_line(&o->qr, &o->qrl, "client",
+	                                plan_client_name((enum plan_client)o->client)) < 0))
+		goto done;
+	for (int i = 0; i < o->nsets; i++)
+		if (save_set(o, o->sets[i], &rest, &restl) < 0)
+			goto done;
+	if (!(text = quick_text(o)) || !(f = fmode_fopen(o->save))) {
+		fprintf(stderr, "soak run: --save-scenario: cannot write '%s'\n", o->save);
+		goto done;
+	}
+	fprintf(f,
+	        "; written by soak run --save-scenario (soak %s): the quick options of its\n"
+	        "; command line as a scenario; `soak run %s` sends the same requests.\n"
+	        "; How the run is made (--db, --json, --junit, --loop, agents, --find-max-rate)\n"
+	        "; stays on the command line.  Keys: man 5 soak-scenario.\n",
+	        SOAK_VERSION, o->save);
+	fputs(text, f);
+	if (rest)
+		fputs(rest, f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "soak run: --save-scenario: cannot write '%s'\n", o->save);
+		f = NULL;
+		goto done;
+	}
+	f = NULL;
+	rc = EXIT_OK;
+done:
+	if (f)
+		fclose(f);
+	free(rest);
+	free(text);
+	return rc;
 }
 
 /* Builds every scenario before anything is sent (a typo in the third file of an
@@ -813,6 +936,9 @@ int cmd_run(int argc, char **argv)
 		n = 0;
 		goto done;
 	}
+	/* Only once the scenario parsed: the file saved is a valid one. */
+	if (o.save && (rc = save_scenario(&o)) != EXIT_OK)
+		goto done;
 	if ((rc = check_search(&o, scns, n)) == EXIT_OK &&
 	    (rc = apply_client(&o, scns, n)) == EXIT_OK)
 		rc = run_scenarios(&o, scns, n, &resume);

@@ -17,37 +17,50 @@
 #include "report/report.h"
 #include "store/results.h"
 
+/* `"key": number` with fixed decimals, as printf writes it. */
+static void jfixed(struct jsonw *w, const char *key, double v, int decimals)
+{
+	jsonw_key(w, key);
+	jsonw_fmt(w, "%.*f", decimals, v);
+}
+
 /* The figures of a window; duration_s is the run's length for a run, the measured window
  * for a step. */
-static void json_figures(FILE *f, const struct figures *g, double duration_s)
+static void json_figures(struct jsonw *w, const struct figures *g, double duration_s)
 {
-	fprintf(f,
-	        "\"duration_s\": %.3f, \"window_s\": %.3f, \"requests\": %lld, \"errors\": %lld, "
-	        "\"error_pct\": %.4f, "
-	        "\"tps\": %.3f, \"mean_ms\": %.3f, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
-	        "\"p95_ms\": %.3f, \"p99_ms\": %.3f, \"max_ms\": %.3f, \"new_connections\": %lld",
-	        duration_s, g->seconds, (long long)g->requests, (long long)g->errors, g->error_pct,
-	        g->tps, g->mean_us / 1000, (double)g->p50_us / 1000, (double)g->p90_us / 1000,
-	        (double)g->p95_us / 1000, (double)g->p99_us / 1000, (double)g->max_us / 1000,
-	        (long long)g->new_conns);
+	jfixed(w, "duration_s", duration_s, 3);
+	jfixed(w, "window_s", g->seconds, 3);
+	jsonw_mint(w, "requests", g->requests);
+	jsonw_mint(w, "errors", g->errors);
+	jfixed(w, "error_pct", g->error_pct, 4);
+	jfixed(w, "tps", g->tps, 3);
+	jfixed(w, "mean_ms", g->mean_us / 1000, 3);
+	jfixed(w, "p50_ms", (double)g->p50_us / 1000, 3);
+	jfixed(w, "p90_ms", (double)g->p90_us / 1000, 3);
+	jfixed(w, "p95_ms", (double)g->p95_us / 1000, 3);
+	jfixed(w, "p99_ms", (double)g->p99_us / 1000, 3);
+	jfixed(w, "max_ms", (double)g->max_us / 1000, 3);
+	jsonw_mint(w, "new_connections", g->new_conns);
 }
 
 /* The open model's figures and the generator's own CPU (null where they do not apply). */
-static void json_open(FILE *f, int open, const struct figures *g, double gen_cpu)
+static void json_open(struct jsonw *w, int open, const struct figures *g, double gen_cpu)
 {
-	if (open)
-		fprintf(f,
-		        ", \"dropped\": %lld, \"service_p50_ms\": %.3f, \"service_p99_ms\": %.3f, "
-		        "\"lag_p99_ms\": %.3f",
-		        (long long)g->dropped, (double)g->svc_p50_us / 1000,
-		        (double)g->svc_p99_us / 1000, (double)g->lag_p99_us / 1000);
-	else
-		fprintf(f, ", \"dropped\": 0, \"service_p50_ms\": null, \"service_p99_ms\": null, "
-		           "\"lag_p99_ms\": null");
+	if (open) {
+		jsonw_mint(w, "dropped", g->dropped);
+		jfixed(w, "service_p50_ms", (double)g->svc_p50_us / 1000, 3);
+		jfixed(w, "service_p99_ms", (double)g->svc_p99_us / 1000, 3);
+		jfixed(w, "lag_p99_ms", (double)g->lag_p99_us / 1000, 3);
+	} else {
+		jsonw_mint(w, "dropped", 0);
+		jsonw_mnull(w, "service_p50_ms");
+		jsonw_mnull(w, "service_p99_ms");
+		jsonw_mnull(w, "lag_p99_ms");
+	}
 	if (isnan(gen_cpu))
-		fprintf(f, ", \"gen_cpu_pct\": null");
+		jsonw_mnull(w, "gen_cpu_pct");
 	else
-		fprintf(f, ", \"gen_cpu_pct\": %.2f", gen_cpu);
+		jfixed(w, "gen_cpu_pct", gen_cpu, 2);
 }
 
 /* The generator's CPU over a window's steady intervals (% of its engine threads), NAN when
@@ -92,30 +105,45 @@ static int window_figures(sqlite3 *db, int64_t run, int step, int open, struct f
 }
 
 /* The verdict of a run's thresholds: {"checks": [...], "pass": true|false|null}; pass is
- * null when no threshold was checked (none set, or no step finished). */
-static int json_thresholds(sqlite3_stmt *ts, int64_t id, const char *nl, char *err, size_t errlen)
+ * null when no threshold was checked (none set, or no step finished).  Each check after
+ * the break `item`. */
+static int json_thresholds(sqlite3_stmt *ts, int64_t id, struct jsonw *w, const char *item,
+                           char *err, size_t errlen)
 {
 	int n = 0, failed = 0, step;
 
-	printf("\"thresholds\": {\"checks\": [");
+	jsonw_key(w, "thresholds");
+	jsonw_obj(w);
+	jsonw_key(w, "checks");
+	jsonw_arr(w);
 	sqlite3_bind_int64(ts, 1, id);
 	while ((step = sqlite3_step(ts)) == SQLITE_ROW) {
 		int passed = sqlite3_column_int(ts, 5);
-		printf("%s%s%s{\"step\": %d, \"metric\": ", n ? "," : "", nl, *nl ? "    " : "",
-		       sqlite3_column_int(ts, 0) + 1);
-		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 1));
-		printf(", \"unit\": ");
-		json_write_str(stdout, (const char *)sqlite3_column_text(ts, 2));
-		printf(", \"limit\": %.6g, \"value\": %.6g, \"pass\": %s}",
-		       sqlite3_column_double(ts, 3), sqlite3_column_double(ts, 4),
-		       passed ? "true" : "false");
+		jsonw_br(w, item);
+		jsonw_obj(w);
+		jsonw_mint(w, "step", sqlite3_column_int(ts, 0) + 1);
+		jsonw_mstr(w, "metric", db_col_text(ts, 1));
+		jsonw_mstr(w, "unit", db_col_text(ts, 2));
+		jsonw_key(w, "limit");
+		jsonw_fmt(w, "%.6g", sqlite3_column_double(ts, 3));
+		jsonw_key(w, "value");
+		jsonw_fmt(w, "%.6g", sqlite3_column_double(ts, 4));
+		jsonw_key(w, "pass");
+		jsonw_bool(w, passed);
+		jsonw_end(w);
 		failed |= !passed;
 		n++;
 	}
 	sqlite3_reset(ts);
 	if (step != SQLITE_DONE)
 		return db_fail(sqlite3_db_handle(ts), "cannot read thresholds", err, errlen);
-	printf("], \"pass\": %s}", n == 0 ? "null" : failed ? "false" : "true");
+	jsonw_end(w);
+	jsonw_key(w, "pass");
+	if (n == 0)
+		jsonw_null(w);
+	else
+		jsonw_bool(w, !failed);
+	jsonw_end(w);
 	return 0;
 }
 
@@ -140,22 +168,21 @@ static void read_row(sqlite3_stmt *st, int64_t now, struct run_row *r)
 	int64_t hb = sqlite3_column_int64(st, 8);
 
 	r->id = sqlite3_column_int64(st, 0);
-	r->label = (const char *)sqlite3_column_text(st, 1);
-	r->mode = (const char *)sqlite3_column_text(st, 2);
-	r->name = (const char *)sqlite3_column_text(st, 12);
-	r->connection = (const char *)sqlite3_column_text(st, 13);
-	r->origin = (const char *)sqlite3_column_text(st, 18);
+	r->label = db_col_text(st, 1);
+	r->mode = db_col_text(st, 2);
+	r->name = db_col_text(st, 12);
+	r->connection = db_col_text(st, 13);
+	r->origin = db_col_text(st, 18);
 	r->started = sqlite3_column_int64(st, 10);
-	r->status = res_status(
-	    (const char *)sqlite3_column_text(st, 3), (const char *)sqlite3_column_text(st, 4),
-	    sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
-	    (const char *)sqlite3_column_text(st, 7), hb, sqlite3_column_int64(st, 9), now);
+	r->status = res_status(db_col_text(st, 3), db_col_text(st, 4), sqlite3_column_int64(st, 5),
+	                       sqlite3_column_int64(st, 6), db_col_text(st, 7), hb,
+	                       sqlite3_column_int64(st, 9), now);
 	r->ended = sqlite3_column_type(st, 11) == SQLITE_NULL
 	               ? (!strcmp(r->status, "running") ? now : hb)
 	               : sqlite3_column_int64(st, 11);
 	r->resumed = sqlite3_column_int(st, 19);
 	r->gap_ms = sqlite3_column_int64(st, 20);
-	r->open = !strcmp((const char *)sqlite3_column_text(st, 17), "open");
+	r->open = !strcmp(db_col_text(st, 17), "open");
 	r->agent = sqlite3_column_type(st, 14) != SQLITE_NULL;
 	r->merged = sqlite3_column_type(st, 16) != SQLITE_NULL;
 	r->agent_k = sqlite3_column_int(st, 14);
@@ -200,8 +227,9 @@ struct json_list {
 	sqlite3 *db;
 	sqlite3_stmt *ss; /* a run's steps: idx, concurrency, rate */
 	sqlite3_stmt *ts; /* a run's thresholds */
-	const char *nl;   /* "\n" between items, "" on one line */
-	int oneline;      /* one object on one line (soak run --json) */
+	struct jsonw w;   /* on stdout */
+	const char *run;  /* the break before a run of the list */
+	const char *item; /* the break before a step or threshold of a run */
 	/* each run's drift verdict, read and judged by the report's own code (rpt_read of
 	 * that one run), so the two always agree */
 	struct report *rr; /* rpt_new on the first run */
@@ -224,35 +252,39 @@ static double first_rate(sqlite3_stmt *ss, int64_t id)
 /* The "steps" list of a run's object, each step's drift verdict with it. */
 static int json_steps(struct json_list *l, const struct run_row *r, char *err, size_t errlen)
 {
-	int fs = 1, rc = 0;
+	struct jsonw *w = &l->w;
+	int rc = 0;
 
-	printf(", \"steps\": [");
+	jsonw_key(w, "steps");
+	jsonw_arr(w);
 	sqlite3_bind_int64(l->ss, 1, r->id);
 	while (sqlite3_step(l->ss) == SQLITE_ROW) {
 		struct figures f;
 		int idx = sqlite3_column_int(l->ss, 0);
 		if ((rc = window_figures(l->db, r->id, idx, r->open, &f, err, errlen)) < 0)
 			break;
-		printf("%s%s%s{\"step\": %d, \"concurrency\": %d, ", fs ? "" : ",", l->nl,
-		       l->oneline ? "" : "    ", idx + 1, sqlite3_column_int(l->ss, 1));
+		jsonw_br(w, l->item);
+		jsonw_obj(w);
+		jsonw_mint(w, "step", idx + 1);
+		jsonw_mint(w, "concurrency", sqlite3_column_int(l->ss, 1));
 		if (sqlite3_column_type(l->ss, 2) != SQLITE_NULL)
-			printf("\"rate\": %.3f, ", sqlite3_column_double(l->ss, 2));
-		json_figures(stdout, &f, f.seconds);
-		json_open(stdout, r->open, &f, window_gen_cpu(l->db, r->id, idx));
-		rpt_run_drift_json(l->rr, idx, ", \"drift\": ", stdout);
-		printf("}");
-		fs = 0;
+			jfixed(w, "rate", sqlite3_column_double(l->ss, 2), 3);
+		json_figures(w, &f, f.seconds);
+		json_open(w, r->open, &f, window_gen_cpu(l->db, r->id, idx));
+		rpt_run_drift_json(l->rr, idx, "drift", w);
+		jsonw_end(w);
 	}
 	sqlite3_reset(l->ss);
 	if (rc == 0)
-		printf("]");
+		jsonw_end(w);
 	return rc;
 }
 
-/* A run as a JSON object (after a comma unless first). */
+/* A run as a JSON object: an item of the list, or the one value of one line. */
 static int json_row(struct json_list *l, const struct run_row *r, const struct figures *all,
-                    int first, char *err, size_t errlen)
+                    char *err, size_t errlen)
 {
+	struct jsonw *w = &l->w;
 	double rate = first_rate(l->ss, r->id);
 	int usage;
 
@@ -264,40 +296,39 @@ static int json_row(struct json_list *l, const struct run_row *r, const struct f
 	rpt_free(l->rr);
 	if (rpt_read(l->rr, &l->ro, &usage, err, errlen) < 0)
 		return -1;
-	printf("%s%s%s{\"id\": %lld, \"label\": ", first ? "" : ",", l->nl, l->oneline ? "" : "  ",
-	       (long long)r->id);
-	json_write_str(stdout, r->label);
-	printf(", \"name\": ");
-	json_write_str(stdout, r->name);
-	printf(", \"mode\": ");
-	json_write_str(stdout, r->mode);
-	printf(", \"connection\": ");
-	json_write_str(stdout, r->connection);
-	printf(", \"status\": ");
-	json_write_str(stdout, r->status);
-	printf(", \"origin\": ");
-	json_write_str(stdout, r->origin);
-	printf(", \"resumed\": %d, \"gap_s\": %.3f", r->resumed, (double)r->gap_ms / 1000);
-	printf(", \"model\": \"%s\"", r->open ? "open" : "closed");
+	jsonw_br(w, l->run);
+	jsonw_obj(w);
+	jsonw_mint(w, "id", r->id);
+	jsonw_mstr(w, "label", r->label);
+	jsonw_mstr(w, "name", r->name);
+	jsonw_mstr(w, "mode", r->mode);
+	jsonw_mstr(w, "connection", r->connection);
+	jsonw_mstr(w, "status", r->status);
+	jsonw_mstr(w, "origin", r->origin);
+	jsonw_mint(w, "resumed", r->resumed);
+	jfixed(w, "gap_s", (double)r->gap_ms / 1000, 3);
+	jsonw_mstr(w, "model", r->open ? "open" : "closed");
 	if (r->open && !isnan(rate))
-		printf(", \"rate\": %.3f", rate);
+		jfixed(w, "rate", rate, 3);
 	else
-		printf(", \"rate\": null");
-	printf(", \"started_ms\": %lld, ", (long long)r->started);
-	if (r->agent)
-		printf("\"agent\": %d, \"agent_count\": %d, ", r->agent_k, r->agent_n);
-	else if (r->merged)
-		printf("\"agents\": %d, \"agent_count\": %d, ", r->agent_m, r->agent_n);
-	json_figures(stdout, all, (double)(r->ended - r->started - r->gap_ms) / 1000.0);
-	json_open(stdout, r->open, all, window_gen_cpu(l->db, r->id, -1));
+		jsonw_mnull(w, "rate");
+	jsonw_mint(w, "started_ms", r->started);
+	if (r->agent) {
+		jsonw_mint(w, "agent", r->agent_k);
+		jsonw_mint(w, "agent_count", r->agent_n);
+	} else if (r->merged) {
+		jsonw_mint(w, "agents", r->agent_m);
+		jsonw_mint(w, "agent_count", r->agent_n);
+	}
+	json_figures(w, all, (double)(r->ended - r->started - r->gap_ms) / 1000.0);
+	json_open(w, r->open, all, window_gen_cpu(l->db, r->id, -1));
 	if (json_steps(l, r, err, errlen) < 0)
 		return -1;
-	if (!rpt_run_drift_json(l->rr, -1, ", \"drift\": ", stdout))
-		printf(", \"drift\": null");
-	printf(", ");
-	if (json_thresholds(l->ts, r->id, l->nl, err, errlen) < 0)
+	if (!rpt_run_drift_json(l->rr, -1, "drift", w))
+		jsonw_mnull(w, "drift");
+	if (json_thresholds(l->ts, r->id, w, l->item, err, errlen) < 0)
 		return -1;
-	printf("}");
+	jsonw_end(w);
 	return 0;
 }
 
@@ -308,13 +339,15 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 {
 	sqlite3_stmt *st = NULL;
 	const char *dbs[1] = {path};
-	struct json_list l = {.db = db, .nl = oneline ? "" : "\n", .oneline = oneline};
+	struct json_list l = {
+	    .db = db, .run = oneline ? "" : "\n  ", .item = oneline ? "" : "\n    "};
 	int first = 1, rc = -1;
 	char *note_text = NULL;
 	size_t note_len = 0;
 	FILE *notes = json ? NULL : open_memstream(&note_text, &note_len); /* under the table */
 
 	l.ro = (struct rpt_opts){.dbs = dbs, .ndbs = 1, .runs = l.idbuf};
+	jsonw_init(&l.w, stdout);
 	if (db_prepare(
 	        db, &st,
 	        "SELECT id, label, mode, status, host, pid, IFNULL(pid_start, -1), boot_id, "
@@ -335,7 +368,7 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 	sqlite3_bind_int(st, 1, all_runs || only_id >= 0);
 	sqlite3_bind_int64(st, 2, only_id);
 	if (json && !oneline)
-		printf("[");
+		jsonw_arr(&l.w);
 	else if (!json)
 		printf("%4s  %-16s %-6s %-11s %-20s %9s %10s %9s %9s %7s %7s\n", "id", "label",
 		       "mode", "status", "started (UTC)", "length", "requests", "TPS", "p99",
@@ -351,13 +384,16 @@ static int list_runs(sqlite3 *db, const char *path, int64_t only_id, int all_run
 			table_row(&r, &all, notes);
 			continue;
 		}
-		if (json_row(&l, &r, &all, first, err, errlen) < 0)
+		if (json_row(&l, &r, &all, err, errlen) < 0)
 			goto done;
 		first = 0;
 	}
-	if (json && !oneline)
-		printf("%s]\n", first ? "" : "\n");
-	else if (oneline)
+	if (json && !oneline) {
+		if (!first)
+			jsonw_br(&l.w, "\n");
+		jsonw_end(&l.w);
+	}
+	if (json)
 		printf("\n");
 	if (only_id >= 0 && first && json) {
 		snprintf(err, errlen, "no run %lld", (long long)only_id);
@@ -430,14 +466,7 @@ int cmd_runs(int argc, char **argv)
 			       "each run's drift verdict (as in soak report).\n");
 			return EXIT_OK;
 		default:
-			if (c == ':')
-				fprintf(stderr, "soak runs: option '%s' needs a value\n",
-				        argv[optind - 1]);
-			else
-				fprintf(stderr, "soak runs: unknown option '%s'\n",
-				        argv[optind - 1]);
-			cmd_usage("runs");
-			return EXIT_USAGE;
+			return cmd_opt_error("runs", c, argv);
 		}
 	}
 	if (optind < argc) {

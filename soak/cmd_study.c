@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cmd.h"
 #include "db.h"
 #include "log.h"
@@ -43,21 +44,30 @@ static void usage_study(FILE *f)
 }
 
 /* Checks every run the study will make can be built: each scenario for each target with
- * the values known now (a start's output comes later). */
-static int check_scenarios(const struct study *st, char *const *sets, int nsets, const char *who)
+ * the values known now (a start's output comes later); then which scenarios run side by
+ * side (the first target's scenarios say which are at a fixed rate). */
+static int check_scenarios(struct study *st, char *const *sets, int nsets, const char *who)
 {
-	for (int t = 0; t < st->ntargets; t++)
-		for (int sc = 0; sc < st->nscenarios; sc++) {
+	double rates[STUDY_MAX_SCENARIOS] = {0};
+	int rc = 0;
+
+	for (int t = 0; t < st->ntargets && !rc; t++)
+		for (int sc = 0; sc < st->nscenarios && !rc; sc++) {
 			struct scenario s;
 			char err[1024];
 			if (study_scenario(st, t, sc, NULL, sets, nsets, &s, err, sizeof err) < 0) {
 				fprintf(stderr, "%s: target %s: %s\n", who, st->targets[t].name,
 				        err);
-				return -1;
+				rc = -1;
+			} else {
+				if (t == 0)
+					rates[sc] = s.rate;
+				scn_release(&s);
 			}
-			scn_release(&s);
 		}
-	return 0;
+	if (!rc)
+		study_resolve_design(st, rates);
+	return rc;
 }
 
 int cmd_study_opt(int c, char *arg, struct cmd_study_args *a, const char *who)
@@ -114,7 +124,8 @@ static int study_runs(const char *db_path, int64_t study_id, int64_t **ids, int 
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *q = NULL;
-	int cap = 0, rc = -1;
+	size_t cap = 0;
+	int rc = -1;
 
 	*ids = NULL;
 	*n = 0;
@@ -124,13 +135,9 @@ static int study_runs(const char *db_path, int64_t study_id, int64_t **ids, int 
 		goto done;
 	sqlite3_bind_int64(q, 1, study_id);
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (*n == cap) {
-			int64_t *x = realloc(*ids, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *x);
-			if (!x) {
-				snprintf(err, errlen, "out of memory");
-				goto done;
-			}
-			*ids = x;
+		if (buf_grow(ids, &cap, (size_t)*n + 1, sizeof **ids, 64) < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto done;
 		}
 		(*ids)[(*n)++] = sqlite3_column_int64(q, 0);
 	}
@@ -206,7 +213,7 @@ static int study_junit(const char *db_path, int64_t study_id, const char *path, 
 	return rc;
 }
 
-int cmd_study_exec(const struct study *st, const struct cmd_study_args *a, const char *who)
+int cmd_study_exec(struct study *st, const struct cmd_study_args *a, const char *who)
 {
 	struct study_run_opts o = {.db_path = a->db_path,
 	                           .look = look,
@@ -274,9 +281,7 @@ int cmd_study(int argc, char **argv)
 			rc = EXIT_OK;
 			goto done;
 		}
-		fprintf(stderr, "soak study: %s '%s'\n",
-		        c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-		cmd_usage("study");
+		rc = cmd_opt_error("study", c, argv);
 		goto done;
 	}
 	if (optind + 1 != argc) {

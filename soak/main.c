@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "fmode.h"
+#include "opt.h"
 
 static const struct cmd_entry commands[] = {
     {.name = "run",
@@ -65,6 +66,16 @@ void cmd_usage(const char *name)
 	for (size_t i = 0; i < ncommands; i++)
 		if (strcmp(commands[i].name, name) == 0)
 			fprintf(stderr, "usage: soak %s %s\n", name, commands[i].usage);
+}
+
+int cmd_opt_error(const char *name, int c, char *const argv[])
+{
+	char prog[64];
+
+	snprintf(prog, sizeof prog, "soak %s", name);
+	opt_error(prog, c, argv);
+	cmd_usage(name);
+	return EXIT_USAGE;
 }
 
 static void usage(FILE *f)

@@ -53,10 +53,18 @@ FROM intervals;
 -- CPU as one series per name: a process source's cpu_pct (100 = one core) under the
 -- source's name; host-wide user + system (% of all cores) as `host`, or `SOURCE:host` when
 -- a process source also sampled its host.  Several hosts of one source are summed at a
--- time (host-wide shares: averaged by the report over time, like everything else).
+-- time (host-wide shares: averaged by the report over time, like everything else).  A JVM's
+-- JIT compiler threads (thr_jit_pct) are apart, as `SOURCE:jit`: the source's own series is
+-- what its application, GC and VM threads used, so that a JIT still compiling is seen as
+-- such and not as the application costing more.
 CREATE TEMP VIEW IF NOT EXISTS rpt_cpu AS
-SELECT source, source AS series, t_ms, value, run_id
-FROM samples WHERE metric = 'cpu_pct'
+SELECT c.source, c.source AS series, c.t_ms, c.value - IFNULL(j.value, 0) AS value, c.run_id
+FROM samples c LEFT JOIN samples j
+  ON j.source = c.source AND j.metric = 'thr_jit_pct' AND j.t_ms = c.t_ms AND j.host = c.host
+WHERE c.metric = 'cpu_pct'
+UNION ALL
+SELECT source, source || ':jit' AS series, t_ms, value, run_id
+FROM samples WHERE metric = 'thr_jit_pct'
 UNION ALL
 SELECT source, CASE WHEN source = 'host' THEN 'host' ELSE source || ':host' END AS series,
        t_ms, SUM(value) AS value, MAX(run_id) AS run_id

@@ -25,7 +25,9 @@ cleanup() {
   # The study stops the targets it started; these are a second net when it could not
   # (killed itself).  Each script stops only its own instance in its own directory.
   for c in tomcat9 tomcat10 jetty9; do
-    [ -d "$lab/$c" ] && "$top/targets/containers/$c" stop "$lab/$c" >/dev/null 2>&1 || true
+    for d in "$lab/$c"-*; do
+      [ -d "$d" ] && "$top/targets/containers/$c" stop "$d" >/dev/null 2>&1 || true
+    done
   done
   for c in regserver-1t regserver-2t; do
     [ -d "$lab/$c" ] && "$top/targets/regserver/regserver.sh" stop "$lab/$c" >/dev/null 2>&1 || true
@@ -77,23 +79,12 @@ else
   title="Tomcat 9 to Tomcat 10 upgrade, Jetty 9 beside them"
 fi
 
-# Placement: the load generator on CPUs of its own, the containers and PostgreSQL on the
-# others, so that they do not compete for the cores (the generator sharing them was the
-# demo's main noise).  Two cores: the generator on CPU 0, the servers on CPU 1; more: the
-# generator on the first quarter of them (at least one), the servers on the rest.
-cpus=$(nproc)
-if [ "$cpus" -ge 2 ]; then
-  g=$(((cpus + 3) / 4))
-  gen=0 srv=$g
-  [ "$g" -gt 1 ] && gen=0-$((g - 1))
-  [ "$cpus" -gt $((g + 1)) ] && srv=$g-$((cpus - 1))
-  place=(--set "scenario.cpus=$gen" --set "collect.app.cpus=$srv")
-  [ -n "$pg_started" ] && place+=(--set "collect.db.cpus=$srv")
-  say "placement: the load generator on CPU $gen, the servers on CPU $srv"
-else
-  place=()
-  say "placement: one CPU, so the generator and the servers share it"
-fi
+# No placement: the fixed-rate runs go side by side, in the same seconds, so the machine's
+# noise (the generator's share of the cores among it) falls on every container alike and
+# cancels in their differences; and six JVMs need both cores to warm up in the time the
+# demo has.  (Round 3's one-at-a-time demo placed the generator on CPU 0 and the servers on
+# CPU 1: it cut the capacity runs' spread, not the verdicts' intervals.)
+place=()
 say "the study: $("$BIN/soak" check "${place[@]}" "$study" | sed -n '$s/^ *//p')"
 "$BIN/soak" check "${place[@]}" "$study" | sed -n 's/^  round/   round/p'
 "$BIN/soak" study -q --db "$db" "${place[@]}" "$study"

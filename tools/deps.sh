@@ -43,7 +43,9 @@ list=0
 if [ "${1:-}" = --list ]; then list=1; shift; fi
 case "${1:-build}" in
   build) want=("${build[@]}") ;;
-  check) want=("${build[@]}" "${check[@]}") ;;
+  # make check also installs the package profile: test_deps judges every profile from the
+  # files of its packages, so a fresh machine must have them as a used one does.
+  check) want=("${build[@]}" "${check[@]}" "${package[@]}") ;;
   demo)  want=("${build[@]}" "${demo[@]}") ;;
   bench) want=("${build[@]}" "${bench[@]}" "${check[@]}") ;;
   package) want=("${build[@]}" "${package[@]}") ;;

@@ -3,6 +3,8 @@
  */
 #include "h1.h"
 
+#include "buf.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,62 +151,23 @@ enum plan_client h1_client_for(const struct plan *p, char *why, size_t whylen)
 
 /* --- building requests ------------------------------------------------------------------ */
 
-/* Literal text gathered while a request kind is compiled. */
-struct lits {
-	char *buf;
-	size_t len, cap;
-	int oom;
-};
-
-static void lit_put(struct lits *l, const char *s, size_t n)
-{
-	if (l->oom)
-		return;
-	if (l->len + n + 1 > l->cap) {
-		size_t cap = l->cap ? l->cap : 512;
-		while (cap < l->len + n + 1)
-			cap *= 2;
-		char *b = realloc(l->buf, cap);
-		if (!b) {
-			l->oom = 1;
-			return;
-		}
-		l->buf = b;
-		l->cap = cap;
-	}
-	memcpy(l->buf + l->len, s, n);
-	l->len += n;
-	l->buf[l->len] = '\0';
-}
-
-static void lit_str(struct lits *l, const char *s)
-{
-	lit_put(l, s, strlen(s));
-}
-
 /* Appends a piece; literal pieces next to each other are merged. */
-static int piece_add(struct h1_req *q, int *cap, int kind, const struct lits *l, size_t from,
+static int piece_add(struct h1_req *q, size_t *cap, int kind, const struct buf *l, size_t from,
                      const struct tpl *t)
 {
 	struct h1_piece *last = q->npieces ? &q->pieces[q->npieces - 1] : NULL;
 	if (kind == H1P_LIT) {
-		if (l->len == from)
+		if (l->n == from)
 			return 0;
 		if (last && last->kind == H1P_LIT && last->off + last->len == from) {
-			last->len += (uint32_t)(l->len - from);
+			last->len += (uint32_t)(l->n - from);
 			return 0;
 		}
 	}
-	if (q->npieces == *cap) {
-		int n = *cap ? *cap * 2 : 16;
-		struct h1_piece *p = realloc(q->pieces, (size_t)n * sizeof *p);
-		if (!p)
-			return -1;
-		q->pieces = p;
-		*cap = n;
-	}
+	if (buf_grow(&q->pieces, cap, (size_t)q->npieces + 1, sizeof *q->pieces, 16) < 0)
+		return -1;
 	q->pieces[q->npieces++] = (struct h1_piece){
-	    .kind = (uint8_t)kind, .off = (uint32_t)from, .len = (uint32_t)(l->len - from), .t = t};
+	    .kind = (uint8_t)kind, .off = (uint32_t)from, .len = (uint32_t)(l->n - from), .t = t};
 	return 0;
 }
 
@@ -230,8 +193,8 @@ int h1_path_compile(struct tpl *path, const struct h1_url *u, const char *url,
  * template goes. */
 struct head {
 	struct h1_req *q;
-	struct lits l;    /* the literal text so far */
-	int cap;          /* q->pieces allocated */
+	struct buf l;     /* the literal text so far */
+	size_t cap;       /* q->pieces allocated */
 	size_t from;      /* where in l the literal piece being written began */
 	struct tpl_ctx c; /* for the templates' longest expansions */
 };
@@ -241,9 +204,9 @@ struct head {
 static int cut(struct head *h, int kind, const struct tpl *t)
 {
 	if (piece_add(h->q, &h->cap, H1P_LIT, &h->l, h->from, NULL) < 0 ||
-	    piece_add(h->q, &h->cap, kind, &h->l, h->l.len, t) < 0)
+	    piece_add(h->q, &h->cap, kind, &h->l, h->l.n, t) < 0)
 		return -1;
-	h->from = h->l.len;
+	h->from = h->l.n;
 	return 0;
 }
 
@@ -252,16 +215,16 @@ static int request_line(struct head *h, const struct plan_request *r)
 {
 	struct h1_req *q = h->q;
 
-	lit_str(&h->l, r->method);
-	lit_str(&h->l, " ");
+	buf_puts(&h->l, r->method);
+	buf_puts(&h->l, " ");
 	if (!q->path.dynamic) {
-		lit_str(&h->l, q->path.text);
+		buf_puts(&h->l, q->path.text);
 	} else {
 		if (cut(h, H1P_PATH, &q->path) < 0)
 			return -1;
 		q->head_cap += 3 * tpl_max_len(&q->path, &h->c); /* room to %-encode every byte */
 	}
-	lit_str(&h->l, " HTTP/1.1\r\n");
+	buf_puts(&h->l, " HTTP/1.1\r\n");
 	return 0;
 }
 
@@ -269,33 +232,33 @@ static int request_line(struct head *h, const struct plan_request *r)
  * headers, and Connection: close in that mode. */
 static int headers(struct head *h, const struct plan_request *r, int close_mode, const int *has)
 {
-	struct lits *l = &h->l;
+	struct buf *l = &h->l;
 
 	if (!has[0]) {
-		lit_str(l, "Host: ");
-		lit_str(l, h->q->url.authority);
-		lit_str(l, "\r\n");
+		buf_puts(l, "Host: ");
+		buf_puts(l, h->q->url.authority);
+		buf_puts(l, "\r\n");
 	}
 	if (!has[1])
-		lit_str(l, "User-Agent: soak/" SOAK_VERSION "\r\n");
+		buf_puts(l, "User-Agent: soak/" SOAK_VERSION "\r\n");
 	if (!has[2])
-		lit_str(l, "Accept: */*\r\n");
+		buf_puts(l, "Accept: */*\r\n");
 	for (int i = 0; i < r->nheaders; i++) {
 		const struct tpl *t = &r->headers[i];
 		if (h1_header_empty(t))
 			continue;
 		if (!t->dynamic) {
-			lit_str(l, t->text);
-			lit_str(l, "\r\n");
+			buf_puts(l, t->text);
+			buf_puts(l, "\r\n");
 			continue;
 		}
 		if (cut(h, H1P_TPL, t) < 0)
 			return -1;
 		h->q->head_cap += tpl_max_len(t, &h->c);
-		lit_str(l, "\r\n");
+		buf_puts(l, "\r\n");
 	}
 	if (close_mode == PLAN_CLOSE)
-		lit_str(l, "Connection: close\r\n");
+		buf_puts(l, "Connection: close\r\n");
 	return 0;
 }
 
@@ -321,18 +284,18 @@ static int body(struct head *h, const struct plan_request *r, const int *has)
 		q->body_cap = 0;
 	}
 	if (!has[3] && q->body) {
-		lit_str(&h->l, "Content-Length: ");
+		buf_puts(&h->l, "Content-Length: ");
 		if (cut(h, H1P_CLEN, NULL) < 0)
 			return -1;
 		q->head_cap += CLEN_DIGITS;
-		lit_str(&h->l, "\r\n");
+		buf_puts(&h->l, "\r\n");
 	} else if (!has[3]) {
 		char cl[48];
 		snprintf(cl, sizeof cl, "Content-Length: %zu\r\n", q->body_len);
-		lit_str(&h->l, cl);
+		buf_puts(&h->l, cl);
 	}
 	if (!has[4])
-		lit_str(&h->l, "Content-Type: " H1_DEFAULT_CTYPE "\r\n");
+		buf_puts(&h->l, "Content-Type: " H1_DEFAULT_CTYPE "\r\n");
 	return 0;
 }
 
@@ -374,11 +337,11 @@ int h1_req_init(struct h1_req *q, const struct plan_request *r, int close_mode,
 			has[k] |= h1_header_is(r->headers[i].text, ours[k]);
 	if (request_line(&h, r) < 0 || headers(&h, r, close_mode, has) < 0 || body(&h, r, has) < 0)
 		goto oom;
-	lit_str(&h.l, "\r\n");
+	buf_puts(&h.l, "\r\n");
 	if (piece_add(q, &h.cap, H1P_LIT, &h.l, h.from, NULL) < 0 || h.l.oom)
 		goto oom;
-	q->lit = h.l.buf;
-	h.l.buf = NULL;
+	q->lit = h.l.p;
+	h.l.p = NULL;
 	for (int i = 0; i < q->npieces; i++)
 		if (q->pieces[i].kind == H1P_LIT)
 			q->head_cap += q->pieces[i].len;
@@ -389,7 +352,7 @@ int h1_req_init(struct h1_req *q, const struct plan_request *r, int close_mode,
 oom:
 	snprintf(err, errlen, "out of memory building request '%s'", r->name);
 fail:
-	free(h.l.buf);
+	free(h.l.p);
 	h1_req_release(q);
 	return -1;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "dur.h"
 #include "ireader.h"
 #include "jtl.h"
@@ -430,35 +431,6 @@ db:
 
 /* --- the run ----------------------------------------------------------------------------- */
 
-/* Appends printf output to a growing string; -1 out of memory. */
-static int appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return -1;
-		if (*buf && *len + (size_t)n < *cap) {
-			*len += (size_t)n;
-			return 0;
-		}
-		size_t nc = *cap ? *cap * 2 : 4096;
-		while (nc < *len + (size_t)n + 1)
-			nc *= 2;
-		char *b = realloc(*buf, nc);
-		if (!b)
-			return -1;
-		*buf = b;
-		*cap = nc;
-	}
-}
-
 static int cmp_order(const void *a, const void *b)
 {
 	const struct jm_label *x = *(struct jm_label *const *)a, *y = *(struct jm_label *const *)b;
@@ -477,19 +449,17 @@ static int labels_in_order(const struct scan *sc, struct jm_label **ls)
 }
 
 /* A row of JMeter's report as a comment: "N samples, ...". */
-static int append_row(char **b, size_t *len, size_t *cap, const struct jmagg_row *r)
+static void append_row(struct buf *b, const struct jmagg_row *r)
 {
-	int bad = appendf(b, len, cap, "%lld samples, %lld failed (%.2f %%), average %lld ms",
-	                  (long long)r->samples, (long long)r->errors, 100 * r->error_frac,
-	                  (long long)r->average);
+	buf_printf(b, "%lld samples, %lld failed (%.2f %%), average %lld ms", (long long)r->samples,
+	           (long long)r->errors, 100 * r->error_frac, (long long)r->average);
 	if (r->exact)
-		bad |= appendf(b, len, cap, ", median %lld, 90%% %lld, 95%% %lld, 99%% %lld",
-		               (long long)r->median, (long long)r->p90, (long long)r->p95,
-		               (long long)r->p99);
-	bad |= appendf(b, len, cap, ", min %lld, max %lld", (long long)r->min, (long long)r->max);
+		buf_printf(b, ", median %lld, 90%% %lld, 95%% %lld, 99%% %lld",
+		           (long long)r->median, (long long)r->p90, (long long)r->p95,
+		           (long long)r->p99);
+	buf_printf(b, ", min %lld, max %lld", (long long)r->min, (long long)r->max);
 	if (!isnan(r->rate_per_s))
-		bad |= appendf(b, len, cap, ", %.1f/s", r->rate_per_s);
-	return bad;
+		buf_printf(b, ", %.1f/s", r->rate_per_s);
 }
 
 /* The run's description, stored as its scenario text: the file's shape in scenario terms,
@@ -501,27 +471,29 @@ static char *describe(const struct jmeter_opts *o, const struct scan *sc,
 {
 	struct jm_label *ls[JM_MAX_LABELS];
 	struct jmagg_row row;
-	char *b = NULL, d[32];
-	size_t len = 0, cap = 0;
+	struct buf b = {0};
+	char d[32];
 	int n = labels_in_order(sc, ls), bad = 0;
 
-	bad |= appendf(&b, &len, &cap,
-	               "; imported by `soak import jmeter` from %s (%s)\n"
-	               "; %lld samples, %lld failed; %d step%s at",
-	               o->path, xml ? "XML" : "CSV", (long long)sc->total.samples,
-	               (long long)sc->total.errors, nsteps, nsteps == 1 ? "" : "s");
+	buf_printf(&b,
+	           "; imported by `soak import jmeter` from %s (%s)\n"
+	           "; %lld samples, %lld failed; %d step%s at",
+	           o->path, xml ? "XML" : "CSV", (long long)sc->total.samples,
+	           (long long)sc->total.errors, nsteps, nsteps == 1 ? "" : "s");
 	for (int s = 0; s < nsteps; s++)
-		bad |= appendf(&b, &len, &cap, "%s %d", s ? "," : "", steps[s].level);
-	bad |= appendf(&b, &len, &cap, " threads\n; JMeter's aggregate report, TOTAL: ");
-	bad |= jmagg_row(&sc->total, &row) < 0 || append_row(&b, &len, &cap, &row);
-	bad |= appendf(&b, &len, &cap,
-	               "\n[scenario]\nname        = %s\nlabel       = %s\n"
-	               "concurrency = %d\ninterval    = %s\nconnection  = %s\n",
-	               name, o->label, nsteps ? steps[0].level : 0,
-	               dur_format(interval_ms, d, sizeof d), o->connection);
+		buf_printf(&b, "%s %d", s ? "," : "", steps[s].level);
+	buf_printf(&b, " threads\n; JMeter's aggregate report, TOTAL: ");
+	if (jmagg_row(&sc->total, &row) < 0)
+		bad = 1;
+	else
+		append_row(&b, &row);
+	buf_printf(&b,
+	           "\n[scenario]\nname        = %s\nlabel       = %s\n"
+	           "concurrency = %d\ninterval    = %s\nconnection  = %s\n",
+	           name, o->label, nsteps ? steps[0].level : 0,
+	           dur_format(interval_ms, d, sizeof d), o->connection);
 	if (o->warmup_ms > 0)
-		bad |= appendf(&b, &len, &cap, "warmup      = %s\n",
-		               dur_format(o->warmup_ms, d, sizeof d));
+		buf_printf(&b, "warmup      = %s\n", dur_format(o->warmup_ms, d, sizeof d));
 	for (int i = 0; i < n; i++) {
 		/* Section names keep INI-safe characters; the label itself is in the comment. */
 		char sec[80];
@@ -533,24 +505,26 @@ static char *describe(const struct jmeter_opts *o, const struct scan *sc,
 			               ? *p
 			               : '_');
 		sec[k] = '\0';
-		bad |= appendf(&b, &len, &cap,
-		               "\n[request.%s]\n; label \"%.200s\": ", k ? sec : "_", ls[i]->name);
-		bad |= jmagg_row(&ls[i]->agg, &row) < 0 || append_row(&b, &len, &cap, &row);
-		bad |= appendf(&b, &len, &cap, "\nweight = %lld\n", (long long)ls[i]->agg.samples);
+		buf_printf(&b, "\n[request.%s]\n; label \"%.200s\": ", k ? sec : "_", ls[i]->name);
+		if (jmagg_row(&ls[i]->agg, &row) < 0)
+			bad = 1;
+		else
+			append_row(&b, &row);
+		buf_printf(&b, "\nweight = %lld\n", (long long)ls[i]->agg.samples);
 		if (ls[i]->url[0])
-			bad |= appendf(&b, &len, &cap, "url    = %s\n", ls[i]->url);
+			buf_printf(&b, "url    = %s\n", ls[i]->url);
 	}
 	if (sc->other.samples)
-		bad |= appendf(&b, &len, &cap,
-		               "\n; %lld more samples (%lld failed) under labels "
-		               "past the first %d\n",
-		               (long long)sc->other.samples, (long long)sc->other.errors,
-		               JM_MAX_LABELS);
+		buf_printf(&b,
+		           "\n; %lld more samples (%lld failed) under labels "
+		           "past the first %d\n",
+		           (long long)sc->other.samples, (long long)sc->other.errors,
+		           JM_MAX_LABELS);
 	if (bad) {
-		free(b);
+		buf_free(&b);
 		return NULL;
 	}
-	return b;
+	return buf_done(&b);
 }
 
 /* JMeter's report into res: the TOTAL row and one per label (the labels past

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 const char *jm_phase_name(enum jm_phase p)
 {
 	static const char *const names[] = {"rampup", "warmup", "steady", "drain"};
@@ -20,7 +22,8 @@ void jm_holds_release(struct jm_holds *h)
 {
 	free(h->kept);
 	h->kept = NULL;
-	h->nkept = h->cap = 0;
+	h->nkept = 0;
+	h->cap = 0;
 }
 
 static int64_t len_of(const struct jm_hold *x)
@@ -49,24 +52,17 @@ static int close_hold(struct jm_holds *h, const struct jm_hold *x, char *err, si
 	}
 	if (d * JM_STEP_SHARE < h->longest)
 		return 0;
-	if (h->nkept == h->cap) {
-		int nc = h->cap ? h->cap * 2 : 64;
-		struct jm_hold *p;
-		if (h->nkept >= JM_MAX_HOLDS) {
-			snprintf(err, errlen,
-			         "the thread counts change too often to find steps (more than %d "
-			         "holds of similar length): import the file without its allThreads "
-			         "and grpThreads columns (one step)",
-			         JM_MAX_HOLDS);
-			return -1;
-		}
-		p = realloc(h->kept, (size_t)nc * sizeof *p);
-		if (!p) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		h->kept = p;
-		h->cap = nc;
+	if ((size_t)h->nkept == h->cap && h->nkept >= JM_MAX_HOLDS) {
+		snprintf(err, errlen,
+		         "the thread counts change too often to find steps (more than %d holds of "
+		         "similar length): import the file without its allThreads and grpThreads "
+		         "columns (one step)",
+		         JM_MAX_HOLDS);
+		return -1;
+	}
+	if (buf_grow(&h->kept, &h->cap, (size_t)h->nkept + 1, sizeof *x, 64) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
 	h->kept[h->nkept++] = *x;
 	return 0;

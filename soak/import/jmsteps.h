@@ -56,7 +56,8 @@ struct jm_holds {
 	int64_t now;          /* latest end read so far */
 	int64_t longest;      /* longest closed hold, ms */
 	struct jm_hold *kept; /* closed holds at least longest / JM_STEP_SHARE long, in order */
-	int nkept, cap;       /* how many, allocated */
+	int nkept;            /* how many */
+	size_t cap;           /* allocated */
 };
 
 void jm_holds_init(struct jm_holds *h);

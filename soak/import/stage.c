@@ -41,7 +41,7 @@ static int copy_rows(sqlite3 *db, const struct copy *c, int64_t run_id, int64_t 
 		goto done;
 	sqlite3_bind_text(cols, 1, c->table, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(cols)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(cols, 0);
+		const char *name = db_col_text(cols, 0);
 		if (!name || (c->skip && strcmp(name, c->skip) == 0))
 			continue;
 		sqlite3_str_appendf(names, "%s\"%w\"", k ? ", " : "", name);

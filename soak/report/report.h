@@ -48,8 +48,10 @@ void rpt_free(struct report *r);
 int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen);
 /* What a built report holds: for soak report's closing line. */
 struct rpt_counts {
-	int runs, labels, findings, pictures; /* how many of each */
-	const char *plot_note;                /* why pictures are missing, or "" */
+	int runs, labels, findings; /* how many of each */
+	int pictures;               /* pictures drawn (their SVG and PNG written) */
+	int planned;                /* pictures the report has (drawn or not) */
+	const char *plot_note;      /* why pictures are missing, or "" */
 };
 void rpt_counts(const struct report *r, struct rpt_counts *c);
 /* report_files.c: everything into DIR (created): pictures (drawn when `draw`, else only
@@ -77,8 +79,10 @@ int rpt_junit_runs(const char *db_path, const int64_t *ids, int n,
                    size_t errlen);
 
 /* report_json.c: `soak runs --json`: the drift of the report's first run (step -1: the run's own;
- * k: step k of a sweep run) as lead and the object; 1 when written, 0 when there is none. */
-int rpt_run_drift_json(const struct report *r, int step, const char *lead, FILE *f);
+ * k: step k of a sweep run) as member `key` of w's open object; 1 when written, 0 when there is
+ * none. */
+struct jsonw;
+int rpt_run_drift_json(const struct report *r, int step, const char *key, struct jsonw *w);
 /* report_drift_check.c: the end-of-run check of `soak run` (run/ cannot use report/, so soak run
  * hands it to the runner): reads run `run_id` of db_path as `soak report --runs ID` would, writes
  * its drift sentence into verdict and returns the number of breaches (rpt_drift_breaches, every

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "db.h"
 
 /* Runs one rpt_read reads for `soak history`: the memory of a few runs' intervals, not
@@ -187,16 +188,8 @@ int rpt_hist_add(struct rpt_history *h, const struct report *r, const struct rpt
 		         RPT_HIST_MAX_RUNS);
 		return -1;
 	}
-	if (h->nruns + run->nsteps > h->cap) {
-		int nc = h->cap ? h->cap * 2 : 64;
-		while (nc < h->nruns + run->nsteps)
-			nc *= 2;
-		struct rpt_hist_run *p = realloc(h->runs, (size_t)nc * sizeof *p);
-		if (!p)
-			goto oom;
-		h->runs = p;
-		h->cap = nc;
-	}
+	if (buf_grow(&h->runs, &h->cap, (size_t)(h->nruns + run->nsteps), sizeof *h->runs, 64) < 0)
+		goto oom;
 	for (int k = 0; k < run->nsteps; k++) {
 		struct rpt_hist_run *p = &h->runs[h->nruns];
 		if (run->steps[k].nintervals == 0) /* nothing measured: no figure to show */
@@ -548,7 +541,8 @@ static int list_runs(const char *path, const char *const *labels, int nlabels, c
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *q = NULL;
-	int rc = -1, step, cap = 0, all = 0;
+	int rc = -1, step, all = 0;
+	size_t cap = 0;
 
 	*ids = NULL;
 	*n = 0;
@@ -566,18 +560,11 @@ static int list_runs(const char *path, const char *const *labels, int nlabels, c
 		goto done;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		all++;
-		if (!wanted((const char *)sqlite3_column_text(q, 1),
-		            (const char *)sqlite3_column_text(q, 2), labels, nlabels, scenario))
+		if (!wanted(db_col_text(q, 1), db_col_text(q, 2), labels, nlabels, scenario))
 			continue;
-		if (*n == cap) {
-			int nc = cap ? cap * 2 : 64;
-			int64_t *p = realloc(*ids, (size_t)nc * sizeof *p);
-			if (!p) {
-				snprintf(err, errlen, "out of memory");
-				goto done;
-			}
-			*ids = p;
-			cap = nc;
+		if (buf_grow(ids, &cap, (size_t)*n + 1, sizeof **ids, 64) < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto done;
 		}
 		(*ids)[(*n)++] = sqlite3_column_int64(q, 0);
 	}

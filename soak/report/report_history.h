@@ -143,7 +143,7 @@ struct rpt_history {
 	int ndbs;                       /* how many */
 	struct rpt_hist_run *runs;      /* every point, grouped by series (owned) */
 	int nruns;                      /* entries in runs */
-	int cap;                        /* allocated */
+	size_t cap;                     /* allocated */
 	int not_done;                   /* runs left out: not done */
 	int warmups;                    /* runs left out: a study's warm-up runs */
 	int min_runs;                   /* points a series needs to be analysed */
@@ -180,10 +180,12 @@ const char *rpt_hist_kind_key(enum rpt_hist_kind k);
 char *rpt_hist_fig_title(const struct rpt_hist_fig *f, char *buf, size_t len);
 /* The series as text tables, for `soak history` (analysed or not). */
 int rpt_hist_write_text(const struct rpt_history *h, FILE *f);
-/* The history as one JSON object ({"method": ..., "series": [...]}); only_analysed: the
- * series with change points looked for (report.json), else all (`soak history --json`). */
+/* The history as one JSON object ({"method": ..., "series": [...]}), the next value of w, its
+ * lines indented by `indent` more; only_analysed: the series with change points looked for
+ * (report.json), else all (`soak history --json`).  Returns -1 when writing failed. */
+struct jsonw;
 int rpt_hist_write_json(const struct rpt_history *h, int only_analysed, const char *indent,
-                        FILE *f);
+                        struct jsonw *w);
 /* The tables of a report's history section: per analysed series, its runs (the newest
  * RPT_HIST_SHOW_ROWS) and its change points.  Like rpt_tables (none when h is NULL). */
 int rpt_hist_tables(const struct rpt_history *h, struct rpt_table **out, int *n, char *err,

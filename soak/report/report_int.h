@@ -25,7 +25,9 @@
  *                   report.json (report_json.c); the tables they share come from
  *                   report_front.c (verdict, how long, environment) and report_tables.c
  *                   (the detail); the sentences of drift, memory and method from
- *                   report_*_text.c; number formats from report_fmt.c
+ *                   report_*_text.c; names and advice from report_fmt.c
+ * Numbers and load levels are written by report_num.c at the top, for every room and the
+ * commands alike.
  * A report reads in this order: verdict, validity, what matters most, the other findings
  * by topic, the labels over time, how long to run, environment, detail tables, pictures of
  * each run.
@@ -51,6 +53,7 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "report_num.h"
 #include "gcanalysis.h"
 #include "engine/stats.h"
 
@@ -73,8 +76,13 @@
 #define RPT_FLOOR_PCT     20.0
 #define RPT_FLOOR_P99_PCT 50.0
 #define RPT_PAIR_MIN      6
-#define RPT_MAX_STUDIES   16  /* studies one report describes */
-#define RPT_MAX_CALS      256 /* calibrations read from the databases */
+/* One process a side, side by side: how two JVM processes of one server differ is not in
+ * the interval, so no smaller change is real.  Measured (bench/designs.sh pair): two
+ * Tomcat 10 alike, one process each, differed by -0.6, -3.8 and +1.6 %; a +5 to +8 %
+ * change once came out -3.9 %. */
+#define RPT_PROCESS_FLOOR_PCT 10.0
+#define RPT_MAX_STUDIES 16  /* studies one report describes */
+#define RPT_MAX_CALS    256 /* calibrations read from the databases */
 
 /* --- statistics (report_stats.c) ---------------------------------------------------- */
 
@@ -442,12 +450,27 @@ char *rpt_drift_run_sentence(const struct rpt_run *run, char *buf, size_t len);
 int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,
                        size_t msglen, int max);
 /* `"drift": {...}` of report.json: the object only, with its sentence. */
-void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f);
+struct jsonw;
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, struct jsonw *w);
 struct report;
-/* Releases what d owns (a zeroed drift is fine). */
+/* report.c: releases what d owns (a zeroed drift is fine). */
 void rpt_drift_free(struct rpt_drift *d);
 
 /* One run as the report sees it. */
+/* A measured run's class (judge/report_steady.c). */
+enum rpt_steady {
+	RPT_ST_NONE,      /* not judged (a sweep, a run without the series) */
+	RPT_ST_FLAT,      /* no change point in its window */
+	RPT_ST_WARMUP,    /* it got better and stayed there */
+	RPT_ST_SLOWDOWN,  /* it got worse and stayed there */
+	RPT_ST_NO_STEADY, /* its last level too short, or its JIT still compiling */
+};
+#define RPT_STEADY_JIT_PCT 5.0 /* a run whose JIT took more of its app's CPU is compiling */
+/* "flat", "warm-up", "slowdown", "no steady state" ("" when not judged). */
+const char *rpt_steady_name(enum rpt_steady s);
+/* Classifies every compared fixed run; those with no steady state stop being compared. */
+void rpt_steady(struct report *r);
+
 /* A span of a resumed run (soak run --resume) that no figure covers: from the last
  * interval before the stop to the first measured interval after the restart. */
 struct rpt_gap {
@@ -499,6 +522,15 @@ struct rpt_run {
 	int study;                    /* index into report.studies, -1: not a study's run */
 	int round, position;          /* its study round and place in the round (0: a warm-up) */
 	int warmup;                   /* 1: a warm-up run after a start, not compared */
+	int replica;                  /* its study target's process, 1-based (1: the only one) */
+	int start_no;                 /* the study's start of the targets it ran in (0: unknown) */
+	int grp;                      /* its side-by-side group in the study (0: ran alone) */
+	double jit_share;             /* warm-ups: the JIT's share of the app's CPU (NAN: none) */
+	double gap_s;                 /* seconds since the study's previous measured run ended
+	                               * (starts, warm-ups, before_each), NAN: unknown */
+	enum rpt_steady steady;       /* its class (report_steady.c); RPT_ST_NO_STEADY runs are
+	                               * not compared */
+	double jit_pct;               /* its app's JIT threads' share of its CPU, % (NAN: none) */
 	int since_start;              /* 1: the first run after its target started (0: unknown) */
 	int compared;                 /* 1: its steps enter the cells (not a warm-up; a study's runs
 	                               * only when done: an interrupted slot was run again) */
@@ -577,7 +609,40 @@ enum rpt_noise {
 	                     * each label once per round): Student's t on the round
 	                     * differences, so that what moved a whole round cancels */
 	RPT_BY_CALIBRATION, /* one run on a side: the stored run-to-run spread of the scenario */
+	RPT_BY_GROUPS,      /* runs made side by side (a study's groups: every instance driven
+	                     * in the same seconds): what moved the machine cancels within a
+	                     * group; the processes are the observations (report_groups.c) */
 };
+
+/* How a side-by-side comparison is judged (report_groups.c), by what its runs replicate. */
+enum rpt_group_unit {
+	RPT_GU_STARTS,   /* two or more starts: the difference of the sides' means within each
+	                  * start, Student's t over the starts (df = starts - 1) */
+	RPT_GU_REPLICAS, /* one start, two or more processes a side: each process's mean
+	                  * offset from its groups, pooled t over the processes a side */
+	RPT_GU_PAIR,     /* one process a side: the group differences, which cannot see how two
+	                  * processes of one server differ; held to RPT_PROCESS_FLOOR_PCT */
+};
+
+/* A side-by-side comparison's runs, by what they replicate. */
+struct rpt_groups {
+	enum rpt_group_unit unit; /* how it is judged */
+	int starts;               /* distinct starts of the targets among its runs */
+	int procs[2];             /* distinct processes (start, replica) of each side */
+	int groups;               /* distinct groups (each holds both sides' runs) */
+};
+/* report_groups.c: 1 when every run of cells a and b was made in a group of one study that
+ * holds both sides (g filled), else 0. */
+int rpt_groups_of(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b,
+                  struct rpt_groups *g);
+/* Figure f of a side-by-side comparison at a (1 - alpha) interval (d->verdict RPT_NA when a
+ * run lacks it: a source only the group's first run collects, its database or host). */
+void rpt_groups_diff(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b,
+                     const struct rpt_groups *g, int f, double alpha, struct rpt_diff *d);
+/* report_compare.c: a run's figure f at a cell's key (NAN when it has none), with the
+ * standard error of its mean from its intervals, its measured and unmeasured seconds. */
+void rpt_run_fig(const struct report *r, const struct rpt_run *run, const struct rpt_cell *c, int f,
+                 double *v, double *se, double *secs, double *over);
 
 /* What a comparison resolves for one figure, and what it would take to resolve a target
  * (rpt_advise). */
@@ -585,6 +650,8 @@ enum rpt_advice_basis {
 	RPT_ADV_NONE,        /* nothing known: one run a side without a calibration */
 	RPT_ADV_COMPONENTS,  /* the runs' own variance components (two or more a side) */
 	RPT_ADV_CALIBRATION, /* a calibration's run-to-run spread */
+	RPT_ADV_PROCESSES,   /* side by side: the processes' spread (rounds: processes a side,
+	                      * or starts, to run; total_s: the study's length then) */
 };
 
 struct rpt_resolve {
@@ -597,9 +664,10 @@ struct rpt_resolve {
 	double run_s;                /* ... each with this measured window (s) ... */
 	double total_s;              /* ... taking this long per label in all, overheads included */
 	int now_enough;              /* the runs made already resolve target_pct */
-	double between_pct; /* run-to-run sd (between part) in % of the baseline, pooled over
-	                     * the two sides (NAN: unknown) */
-	double within_pct;  /* within-run sd of a run's value at the runs' length, % */
+	double between_pct;       /* run-to-run sd (between part) in % of the baseline, pooled over
+	                           * the two sides (NAN: unknown) */
+	double within_pct;        /* within-run sd of a run's value at the runs' length, % */
+	enum rpt_group_unit unit; /* RPT_ADV_PROCESSES: what `rounds` counts */
 };
 
 /* The advice for resolving target_pct of base with runs whose variance components are a
@@ -643,7 +711,9 @@ struct rpt_cmp {
 	double floor_pct;                 /* one run a side: the floor applied to figures judged on
 	                                   * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
 	int cal;                          /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
-	int study; /* the study all its runs belong to (index into studies), or -1 */
+	int study;             /* the study all its runs belong to (index into studies), or -1 */
+	struct rpt_groups grp; /* RPT_BY_GROUPS: what its runs replicate */
+	int primary;           /* the study's primary figure (judged alone at alpha), or -1 */
 };
 
 struct report;
@@ -662,10 +732,6 @@ int rpt_fig_index(const struct report *r, const char *name);
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
 /* Whether a run is one of the cell's observations. */
 int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c);
-/* "30 users" or "600/s" (open model). */
-char *rpt_level_text(int concurrency, double rate, char *buf, size_t len);
-/* "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
-char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
 /* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len);
 
@@ -698,6 +764,13 @@ struct rpt_study {
 	                       * this share (sql/010), at most warmup_max of them a start */
 	int warmup_max;
 	char until[128];   /* sequential: the precision it ran to ("tps 3%, cpu.app 3%"), or "" */
+	char design[16];   /* as written: auto | side-by-side | one-at-a-time ("" before sql/011) */
+	char together[32]; /* per scenario, "1" side by side, "0" alone: "0,1" ("": none) */
+	int replicas;      /* processes of each target at once (1) */
+	int starts;        /* starts of the targets (1) */
+	char primary[80];  /* the figure its verdict leads with, or "" */
+	double warmup_jit; /* the JIT share a warm-up ended under (0: off or unknown) */
+	int64_t wall_ms;   /* from its start to its end (or its last run's), ms */
 	int64_t budget_ms; /* sequential: the time it could take (0: none) */
 	int looks;         /* sequential: the looks taken (rounds judged) */
 	int max_looks;     /* sequential: the looks its budget allowed */
@@ -745,12 +818,17 @@ enum rpt_topic {
 struct rpt_item {
 	char code[24];        /* finding: its topic's key (rpt_topic_key), for pipelines;
 	                       * validity: host_saturated, generator_saturated, short_window,
-	                       * not_steady, cold_start, errors, clock_skew, confounded */
+	                       * not_steady, no_steady_state, cold_start, errors, clock_skew,
+	                       * confounded */
 	char severity[8];     /* validity: "warn", a figure may mislead, or "info", worth
 	                       * knowing; finding: "" */
 	enum rpt_topic topic; /* finding: its topic */
 	int label;            /* index into labels, or -1 (the whole report) */
 	char run[96];         /* validity: run keys it concerns, comma-separated, or "" */
+	int own_from, own_to; /* validity: text[own_from..own_to) is the label's own part; what
+	                       * comes before and after is the same for every label of the code,
+	                       * so that items differing only there are said as one (own_to 0:
+	                       * no such parts) */
 	double score;         /* finding: how much it matters (higher first; see
 	                       * report_findings.c) */
 	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
@@ -762,7 +840,10 @@ int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *i
                  const char *text);
 /* Releases items v[0..n) and the array. */
 void rpt_items_free(struct rpt_item *v, int n);
-/* report_data.c: a label's name. */
+/* Sorts v[0..n) by cmp, stably (insertion: items equal under cmp keep their order). */
+void rpt_items_sort(struct rpt_item *v, int n,
+                    int (*cmp)(const struct rpt_item *, const struct rpt_item *));
+/* report.c: a label's name. */
 const char *rpt_label_name(const struct report *r, int l);
 
 #define RPT_TOP_FINDINGS 5 /* findings listed first, right after the validity warnings */
@@ -791,15 +872,34 @@ struct rpt_vrow {
 	                   * the cell shown: the worst one; -1 when none was judged */
 	int warnings;     /* validity warnings about this label */
 };
-/* write/report_verdict_text.c: the verdict in one sentence, cut at RPT_VERDICT_MAX - 1
- * bytes. */
+/* What one request (a tcp-frame iteration) costs the server, over a run's measured window:
+ * its first process source with CPU samples (not the host). */
+struct rpt_cost {
+	const struct rpt_source *src; /* the server's source, or NULL */
+	double cpu_ms;                /* CPU time per request, ms (NAN when unknown) */
+	double mem_mb;                /* its mean memory (NAN when unknown) */
+	double peak_mb;               /* its largest memory sample (NAN when unknown) */
+};
+/* judge/report_findings.c: the cost of run `run` into *c. */
+void rpt_run_cost(const struct rpt_run *run, struct rpt_cost *c);
+
+/* write/report_verdict_text.c: a label's verdict in words, cut at RPT_VERDICT_MAX - 1
+ * bytes: the answer in one sentence and how many validity warnings to read it with
+ * (RPT_VT_ANSWER, what the report opens with), or also what its intervals resolve and what
+ * would resolve more (RPT_VT_ALL, report.json's sentence). */
 #define RPT_VERDICT_MAX 2048
-char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *buf, size_t len);
+enum rpt_vt { RPT_VT_ALL, RPT_VT_ANSWER };
+char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, enum rpt_vt part,
+                       char *buf, size_t len);
 
 /* A picture the report shows. */
 struct rpt_picture {
 	char name[RPT_PIC_NAME_MAX]; /* base name under img/: "tps_time", "latency_3", ... */
 	int compare;                 /* 1: compares the labels (shown before per-run ones) */
+	int run;                     /* index into runs of the one run it shows, or -1 */
+	char col[RPT_NAME_MAX + 32]; /* one run's: what it shows, the same for every run
+	                              * ("latency", "heap after GC, app"): the column of the
+	                              * table of each run's pictures */
 	char *title;                 /* caption */
 	int drawn;                   /* the SVG and PNG exist */
 	char *svg;                   /* the SVG text (for report.html), or NULL */
@@ -840,7 +940,8 @@ struct report {
 	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
-/* Adds a step's steady window (counters and decoded histogram) into acc (initialised). */
+/* report.c: adds a step's steady window (counters and decoded histogram) into acc
+ * (initialised). */
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
 /* report_study.c: the study tags of one run (rd: report_read.h) and, per database, its
  * studies and calibrations; then, in rpt_build, each study's design sentence. */
@@ -850,14 +951,17 @@ int rpt_read_studies(struct reader *rd);
 /* write/report_study_text.c: study si's design in words, cut at RPT_DESIGN_MAX - 1 bytes. */
 #define RPT_DESIGN_MAX 1400
 char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);
-/* The cold_start validity items: a study's first run after a start (a warm-up, or a
- * compared run when warmup_runs is 0) whose TPS or mean latency lies outside the 95%
- * prediction interval of the label's compared runs.  *out is allocated (NULL when none);
- * rpt_items_free.  0, or -1 out of memory. */
+/* judge/report_cold.c: the cold_start validity items: a study's first run after a start
+ * (a warm-up, or a compared run when warmup_runs is 0) whose TPS or mean latency lies
+ * outside the 95% prediction interval of the label's compared runs.  *out is allocated
+ * (NULL when none); rpt_items_free.  0, or -1 out of memory. */
 int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n);
 /* judge/report_trend.c: the rounds_trend items, one per level of a study whose runs moved
  * with the order they ran in (rpt_cold_start's contract). */
 int rpt_trends(const struct report *r, struct rpt_item **out, int *n);
+/* judge/report_compare.c: a JVM's JIT compiler threads' CPU (SOURCE:jit): shown, never
+ * judged. */
+int rpt_jit_series(const char *name);
 /* judge/report_compare.c: a CPU series of a process ("app", "db"), not a host-wide one
  * ("host", "K:host"). */
 int rpt_process_series(const char *name);
@@ -923,6 +1027,8 @@ struct rpt_table {
 	int nrows;       /* rows below the header */
 	char **cells;    /* (nrows + 1) * ncols strings: the header row first */
 	int *right;      /* per column: 1 = right-aligned (numbers) */
+	int *keep;       /* per column: 1 = a cell breaks only before a bracket (numbers,
+	                  * levels: "-13.1% ± 16.3%" stays whole); right-aligned ones all do */
 };
 
 /* The report's tables in order: soak runs, sweeps (per label, side by side),
@@ -933,23 +1039,21 @@ void rpt_tables_free(struct rpt_table *t, int n);
  * "verdict"), then how long to run (when there are comparisons).  Like rpt_tables. */
 int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                      size_t errlen);
-/* report_front.c: one environment table per label with recorded facts.  Like rpt_tables. */
+/* report_front.c: what ran, as recorded: the facts every label shares, then those in which
+ * they differ (a column per label); a table without rows is left out.  Like rpt_tables. */
 int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                    size_t errlen);
 
-/* Formatting: a latency in ms ("20.1 ms"), a change ("+12.3%"), "—" for NAN. */
-char *rpt_fmt_ms(double ms, char *buf, size_t len);
-char *rpt_fmt_pct(double pct, char *buf, size_t len);
-char *rpt_fmt_num(double v, int decimals, char *buf, size_t len);
-/* Like rpt_fmt_num with a sign always ("+0.00", "-1.25"); never "-0.00". */
-char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len);
-/* A duration to plan for, rounded up to a step that suits its size ("14m", "2h10m"). */
-char *rpt_fmt_need(double seconds, char *buf, size_t len);
 /* "real", "noise", "n/a". */
 const char *rpt_verdict_name(enum rpt_verdict v);
+/* Figure f of comparison m as a table cell shows it, with its interval as benchstat does:
+ * "-13.1% ± 16.3% (noise)", "+0.53 pp ± 0.80 pp (real)" (error %: points), "+9.6% (n/a)"
+ * without an interval, "—" without the figure.  The half-width is the verdict's own
+ * interval's, in % of the baseline. */
+char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len);
 /* "tps", "mean", "p99", "error". */
 const char *rpt_metric_name(enum rpt_metric m);
-/* report_env.c: a fact of what the run ran on (run_env), or NULL. */
+/* report.c: a fact of what the run ran on (run_env), or NULL. */
 const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
 /* The run's pictures are drawn (runs beyond RPT_MAX_RUN_PICTURES are not). */
 int rpt_run_pictured(const struct report *r, int run);

@@ -7,16 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it, const char *text)
 {
-	if (*n == *cap) {
-		int nc = *cap ? *cap * 2 : 16;
-		struct rpt_item *p = realloc(*v, (size_t)nc * sizeof *p);
-		if (!p)
-			return -1;
-		*v = p;
-		*cap = nc;
-	}
+	size_t c = (size_t)*cap;
+
+	if (buf_grow(v, &c, (size_t)*n + 1, sizeof **v, 16) < 0)
+		return -1;
+	*cap = (int)c;
 	(*v)[*n] = *it;
 	if (!((*v)[*n].text = strdup(text)))
 		return -1;
@@ -29,4 +28,16 @@ void rpt_items_free(struct rpt_item *v, int n)
 	for (int i = 0; v && i < n; i++)
 		free(v[i].text);
 	free(v);
+}
+
+void rpt_items_sort(struct rpt_item *v, int n,
+                    int (*cmp)(const struct rpt_item *, const struct rpt_item *))
+{
+	for (int i = 1; i < n; i++) {
+		struct rpt_item x = v[i];
+		int j = i;
+		for (; j > 0 && cmp(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }

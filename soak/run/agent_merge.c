@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "db.h"
 #include "store/results.h"
@@ -106,7 +107,8 @@ static int exec2(sqlite3 *db, const char *sql, int64_t a, int64_t b, char *err, 
 static int load_parts(struct fold *f, int64_t now)
 {
 	sqlite3_stmt *st = NULL;
-	int rc, cap = 0;
+	int rc;
+	size_t cap = 0;
 	int64_t first_count = -1;
 
 	if (db_prepare(
@@ -125,7 +127,7 @@ static int load_parts(struct fold *f, int64_t now)
 		struct part *q;
 		int k = sqlite3_column_int(st, 1);
 		int64_t count = sqlite3_column_int64(st, 2), iv = sqlite3_column_int64(st, 3);
-		const char *host = (const char *)sqlite3_column_text(st, 4);
+		const char *host = db_col_text(st, 4);
 
 		if (first_count < 0) {
 			first_count = count;
@@ -139,15 +141,10 @@ static int load_parts(struct fold *f, int64_t now)
 		}
 		if (count != first_count || iv != f->interval_ms || k < 1 || k > count)
 			continue; /* named in notes() */
-		if (f->np == cap) {
-			cap = cap ? 2 * cap : 16;
-			struct part *np = realloc(f->p, (size_t)cap * sizeof *np);
-			if (!np) {
-				sqlite3_finalize(st);
-				snprintf(f->err, f->errlen, "out of memory");
-				return -1;
-			}
-			f->p = np;
+		if (buf_grow(&f->p, &cap, (size_t)f->np + 1, sizeof *f->p, 16) < 0) {
+			sqlite3_finalize(st);
+			snprintf(f->err, f->errlen, "out of memory");
+			return -1;
 		}
 		q = &f->p[f->np++];
 		memset(q, 0, sizeof *q);
@@ -156,7 +153,7 @@ static int load_parts(struct fold *f, int64_t now)
 		snprintf(q->host, sizeof q->host, "%s", host ? host : "");
 		q->pid = sqlite3_column_int64(st, 7);
 		q->pid_start = sqlite3_column_int64(st, 8);
-		snprintf(q->boot, sizeof q->boot, "%s", (const char *)sqlite3_column_text(st, 9));
+		db_col_copy(st, 9, q->boot, sizeof q->boot);
 		q->heartbeat = sqlite3_column_int64(st, 10);
 		q->started = sqlite3_column_int64(st, 11);
 		q->ended = sqlite3_column_int64(st, 12);
@@ -166,9 +163,9 @@ static int load_parts(struct fold *f, int64_t now)
 		q->offset = sqlite3_column_int64(st, 15);
 		q->gap_from = -1;
 		snprintf(q->state, sizeof q->state, "%s",
-		         res_status((const char *)sqlite3_column_text(st, 5), q->host, q->pid,
-		                    q->pid_start, q->boot, q->heartbeat, iv, now));
-		snprintf(q->why, sizeof q->why, "%s", (const char *)sqlite3_column_text(st, 6));
+		         res_status(db_col_text(st, 5), q->host, q->pid, q->pid_start, q->boot,
+		                    q->heartbeat, iv, now));
+		db_col_copy(st, 6, q->why, sizeof q->why);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -179,7 +176,7 @@ static int load_parts(struct fold *f, int64_t now)
 /* Column i as text, or NULL. */
 static const char *text(sqlite3_stmt *st, int i)
 {
-	return (const char *)sqlite3_column_text(st, i);
+	return db_col_text(st, i);
 }
 
 /* The merged run's row: created once (uuid "group:G:SEQ"), its id into f->run_id, its
@@ -358,7 +355,7 @@ static int fold_intervals(struct fold *f)
 				continue;
 			int64_t l = sqlite3_column_int64(q->cur, 1);
 			int s = sqlite3_column_int(q->cur, 13);
-			int r = phase_rank((const char *)sqlite3_column_text(q->cur, 14));
+			int r = phase_rank(db_col_text(q->cur, 14));
 			q->req = sqlite3_column_int64(q->cur, 2);
 			q->vus = sqlite3_column_int64(q->cur, 15);
 			if (res_add_row(q->cur, f->es, q->id, &acc, f->err, f->errlen) < 0)
@@ -562,7 +559,7 @@ static int notes(struct fold *f)
 			in |= f->p[i].id == id;
 		if (in)
 			continue;
-		if (note(f, f->t0, "agent_left_out", (const char *)sqlite3_column_text(st, 4),
+		if (note(f, f->t0, "agent_left_out", db_col_text(st, 4),
 		         "run %lld (agent %d/%d, %.1f s intervals) is left out of the merged run: "
 		         "%s",
 		         (long long)id, sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
@@ -783,7 +780,8 @@ int agm_fold_all(sqlite3 *db, struct agm_group **out, int *n, char *err, size_t 
 {
 	sqlite3_stmt *st = NULL;
 	struct agm_group *res = NULL;
-	int cap = 0, rc, ret = -1, ngroups;
+	int rc, ret = -1, ngroups;
+	size_t cap = 0;
 	int64_t now = clock_wall_ms();
 
 	*out = NULL;
@@ -799,17 +797,11 @@ int agm_fold_all(sqlite3 *db, struct agm_group **out, int *n, char *err, size_t 
 		return -1;
 	/* The groups are listed first: folding writes to runs. */
 	for (ngroups = 0; (rc = sqlite3_step(st)) == SQLITE_ROW; ngroups++) {
-		if (ngroups == cap) {
-			cap = cap ? 2 * cap : 8;
-			struct agm_group *p = realloc(res, (size_t)cap * sizeof *p);
-			if (!p) {
-				snprintf(err, errlen, "out of memory");
-				goto done;
-			}
-			res = p;
+		if (buf_grow(&res, &cap, (size_t)ngroups + 1, sizeof *res, 8) < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto done;
 		}
-		snprintf(res[ngroups].group, sizeof res[ngroups].group, "%s",
-		         (const char *)sqlite3_column_text(st, 0));
+		snprintf(res[ngroups].group, sizeof res[ngroups].group, "%s", db_col_text(st, 0));
 		res[ngroups].seq = sqlite3_column_int(st, 1);
 	}
 	if (rc != SQLITE_DONE) {

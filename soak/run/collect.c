@@ -76,6 +76,22 @@ static int spawn(struct collectors *cs, const char *source, const char *prog, ch
 	return 0;
 }
 
+/* The arguments every collector gets first: PROG --db DB --source NAME --run RUN; returns
+ * how many. */
+static int collector_args(char **argv, const char *prog, const char *db_path, char *name, char *run)
+{
+	int a = 0;
+
+	argv[a++] = (char *)prog;
+	argv[a++] = (char *)"--db";
+	argv[a++] = (char *)db_path;
+	argv[a++] = (char *)"--source";
+	argv[a++] = name;
+	argv[a++] = (char *)"--run";
+	argv[a++] = run;
+	return a;
+}
+
 int coll_start(struct collectors *cs, const struct scenario *s, const char *db_path, int64_t run_id,
                char *err, size_t errlen)
 {
@@ -87,15 +103,9 @@ int coll_start(struct collectors *cs, const struct scenario *s, const char *db_p
 		const struct scn_collect *k = &s->collect[i];
 		if (k->pid_match || k->pidfile || k->pid || k->host) {
 			char *argv[20];
-			int a = 0;
+			int a;
 			snprintf(every, sizeof every, "%lldms", (long long)k->every_ms);
-			argv[a++] = (char *)"soak-procstat";
-			argv[a++] = (char *)"--db";
-			argv[a++] = (char *)db_path;
-			argv[a++] = (char *)"--source";
-			argv[a++] = k->name;
-			argv[a++] = (char *)"--run";
-			argv[a++] = run;
+			a = collector_args(argv, "soak-procstat", db_path, k->name, run);
 			argv[a++] = (char *)"--every";
 			argv[a++] = every;
 			argv[a++] = (char *)"--die-with-parent";
@@ -123,14 +133,7 @@ int coll_start(struct collectors *cs, const struct scenario *s, const char *db_p
 		}
 		if (k->gc_log) {
 			char *argv[20];
-			int a = 0;
-			argv[a++] = (char *)"soak-gclog";
-			argv[a++] = (char *)"--db";
-			argv[a++] = (char *)db_path;
-			argv[a++] = (char *)"--source";
-			argv[a++] = k->name;
-			argv[a++] = (char *)"--run";
-			argv[a++] = run;
+			int a = collector_args(argv, "soak-gclog", db_path, k->name, run);
 			argv[a++] = (char *)"--follow";
 			argv[a++] = k->gc_log;
 			argv[a++] = (char *)"--die-with-parent";

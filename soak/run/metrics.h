@@ -12,7 +12,7 @@
  *
  * Names follow Prometheus' conventions: a `soak_` prefix, base units (seconds, bytes,
  * ratios), `_total` on counters; every series of a run carries the labels run (its id),
- * label (the system under test) and agent (K of --agent K/N, else 1).  README.md lists
+ * label (the system under test) and agent (K of --agent K/N, else 1).  soak-run(1) lists
  * them all; the bucket bounds are chosen in metrics.c.
  *
  * Lifetime: metrics_start() -> metrics_publish_*()... -> metrics_free().  Publishing is

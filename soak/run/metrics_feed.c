@@ -141,7 +141,7 @@ static int read_gc(struct mfeed *f)
 	sqlite3_bind_int64(f->q_gc, 2, n->run_id);
 	sqlite3_bind_int(f->q_gc, 3, GC_ROWS_PER_READ);
 	while ((rc = sqlite3_step(f->q_gc)) == SQLITE_ROW) {
-		const char *src = (const char *)sqlite3_column_text(f->q_gc, 1);
+		const char *src = db_col_text(f->q_gc, 1);
 		f->gc_after = sqlite3_column_int64(f->q_gc, 0);
 		rows++;
 		for (int i = 0; i < n->nsrc; i++) {

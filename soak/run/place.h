@@ -8,7 +8,7 @@
  * saturated generator core stays a flaw (validity).
  *
  * cgroup v2 cpusets would also keep everything else off those CPUs; they are not used:
- * the machines soak is tested on offer cgroup v1 only (the README says so).
+ * the machines soak is tested on offer cgroup v1 only (docs/judging.md says so).
  */
 #ifndef SOAK_PLACE_H
 #define SOAK_PLACE_H

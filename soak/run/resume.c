@@ -33,12 +33,6 @@ struct stored {
 	char client[16];   /* the HTTP client that sent: curl | lean, or "" (before 006) */
 };
 
-static void text_col(sqlite3_stmt *q, int i, char *out, size_t n)
-{
-	const char *t = (const char *)sqlite3_column_text(q, i);
-	snprintf(out, n, "%s", t ? t : "");
-}
-
 /* 1 with *r filled, 0 when there is no such run, -1 on a database failure. */
 static int read_run(sqlite3 *db, int64_t id, struct stored *r, char *err, size_t errlen)
 {
@@ -56,13 +50,13 @@ static int read_run(sqlite3 *db, int64_t id, struct stored *r, char *err, size_t
 	sqlite3_bind_int64(q, 1, id);
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
-		const char *sc = (const char *)sqlite3_column_text(q, 9);
-		const char *fl = (const char *)sqlite3_column_text(q, 10);
-		text_col(q, 0, r->status, sizeof r->status);
-		text_col(q, 1, r->host, sizeof r->host);
+		const char *sc = db_col_text(q, 9);
+		const char *fl = db_col_text(q, 10);
+		db_col_copy(q, 0, r->status, sizeof r->status);
+		db_col_copy(q, 1, r->host, sizeof r->host);
 		r->pid = sqlite3_column_int64(q, 2);
 		r->pid_start = sqlite3_column_int64(q, 3);
-		text_col(q, 4, r->boot, sizeof r->boot);
+		db_col_copy(q, 4, r->boot, sizeof r->boot);
 		r->heartbeat = sqlite3_column_int64(q, 5);
 		r->heartbeat_raw = sqlite3_column_int64(q, 6);
 		r->interval_ms = sqlite3_column_int64(q, 7);
@@ -71,11 +65,11 @@ static int read_run(sqlite3 *db, int64_t id, struct stored *r, char *err, size_t
 		r->file = fl ? strdup(fl) : NULL;
 		if ((sc && !r->scenario) || (fl && !r->file))
 			rc = SQLITE_NOMEM;
-		text_col(q, 11, r->origin, sizeof r->origin);
-		text_col(q, 12, r->mode, sizeof r->mode);
+		db_col_copy(q, 11, r->origin, sizeof r->origin);
+		db_col_copy(q, 12, r->mode, sizeof r->mode);
 		r->merged = sqlite3_column_int(q, 13);
 		r->agent = sqlite3_column_int(q, 14);
-		text_col(q, 15, r->client, sizeof r->client);
+		db_col_copy(q, 15, r->client, sizeof r->client);
 	}
 	sqlite3_finalize(q);
 	if (rc == SQLITE_ROW)

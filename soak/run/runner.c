@@ -726,6 +726,22 @@ static int agent_begin(struct run *r)
 	return 0;
 }
 
+/* A side-by-side run: waits for the instant its group starts at and counts its intervals
+ * from it, as its partners do.  -1 when a signal came first. */
+static int start_together(struct run *r)
+{
+	int64_t mono;
+
+	if (agent_wait(r->o->start_at_ms, r->o->sigint_count, r->o->sigterm, &mono) < 0) {
+		r->stopping = 1;
+		return -1;
+	}
+	r->run_t0 = mono;
+	r->wall0 = r->o->start_at_ms;
+	r->aligned = 1;
+	return 0;
+}
+
 static void print_summary(const struct run *r)
 {
 	FILE *out = r->o->json ? stderr : stdout;
@@ -1131,6 +1147,8 @@ static void drive(struct run *r)
 	const struct runner_opts *o = r->o;
 
 	if (o->agent && agent_begin(r) < 0)
+		return;
+	if (o->start_at_ms > 0 && !o->agent && start_together(r) < 0)
 		return;
 	if (o->search.slo) {
 		if (search(r) < 0)

@@ -76,7 +76,10 @@ struct runner_opts {
 	/* Called once the run's row exists, with the runner's database handle and the run's
 	 * id, before anything is sent (a study tags the run there); -1 fails the run. */
 	int (*on_begin)(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t errlen);
-	void *on_begin_arg; /* its first argument */
+	int64_t start_at_ms; /* > 0: the load starts at this wall-clock time, the run's
+	                      * intervals counted from it (a study's side-by-side runs, each a
+	                      * process of its own, begin in the same instant); 0: at once */
+	void *on_begin_arg;  /* its first argument */
 	/* /metrics (metrics.h): the command's server, which the run publishes into (it then
 	 * collects the engine's counters each second, not only at interval boundaries), or
 	 * NULL: a scenario with `metrics = ADDR:PORT` gets a server of its own for the run. */

@@ -1,5 +1,5 @@
 /* study_run: a study carried out, run by run (study_run.h). */
-#include "study_run.h"
+#include "run/study_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,293 +20,6 @@
 #include "exitcode.h"
 #include "redact.h"
 
-#define OUT_MAX       65536 /* bytes of a start command's stdout kept */
-#define KILL_GRACE_MS 3000  /* after SIGTERM to a command's group, SIGKILL */
-
-/* What the study knows of one target while it runs. */
-struct tstate {
-	int up;             /* started by this process and not stopped since */
-	int started;        /* 1 once this process started it (since_start counts from there) */
-	int since_start;    /* runs since its last start */
-	int warm;           /* warm-up runs done since its last start (or the beginning) */
-	int steady;         /* warmup_steady: the last two warm-up runs agreed */
-	double warm_fig;    /* warmup_steady: the last warm-up run's figure (NAN: none) */
-	struct study_kv kv; /* its section's values, then its start's output */
-};
-
-/* The tags of the run being made, written by on_begin. */
-struct tag {
-	int slot;        /* 1-based, 0 for a warm-up */
-	int round;       /* 1-based */
-	int position;    /* 1-based, 0 for a warm-up */
-	int target;      /* index */
-	int warmup;      /* 1: not compared */
-	int since_start; /* 1: first run after the start; 0: not started by the study */
-};
-
-struct ctx {
-	const struct study *st;             /* the plan */
-	const struct study_run_opts *o;     /* the command's options */
-	sqlite3 *db;                        /* the study's own connection */
-	int64_t study_id;                   /* studies.id */
-	struct tstate t[STUDY_MAX_TARGETS]; /* per target */
-	int seq;                            /* last study_runs.seq written */
-	struct tag tag;                     /* the run being made */
-	int64_t run_id;                     /* the last run made (tag_run) */
-	struct mstudy ms;                   /* the study as /metrics shows it (run.metrics) */
-	char err[1024];                     /* the failure to report */
-	int64_t t0_ms;                      /* when the study (this process) began, mono */
-	int max_looks;                      /* sequential: K, fixed after the second round */
-	int looks;                          /* sequential: looks taken */
-	char stop[16];                      /* sequential: why it stopped */
-};
-
-/* /metrics: the study as it stands now (when served). */
-static void publish(struct ctx *c)
-{
-	if (c->o->run.metrics)
-		metrics_publish_study(c->o->run.metrics, &c->ms);
-}
-
-static int signalled(const struct ctx *c)
-{
-	return *c->o->run.sigint_count > 0 || *c->o->run.sigterm;
-}
-
-/* --- commands --------------------------------------------------------------------------- */
-
-/* Ends a command's process group: SIGTERM, then SIGKILL after a grace period. */
-static void end_group(pid_t pid, int *status)
-{
-	int64_t until = clock_mono_ms() + KILL_GRACE_MS;
-
-	kill(-pid, SIGTERM);
-	while (waitpid(pid, status, WNOHANG) == 0) {
-		if (clock_mono_ms() >= until) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, status, 0);
-			return;
-		}
-		clock_sleep_ms(20, NULL);
-	}
-}
-
-/* SOAK_STUDY_DIR: the study file's folder, absolute, so that a command can name a script
- * kept beside the study (an installed example names the installed targets). */
-static void study_dir(const struct study *st, char *dir, size_t len)
-{
-	const char *slash = strrchr(st->file, '/');
-	char *abs;
-
-	snprintf(dir, len, "%.*s", slash ? (int)(slash - st->file) + 1 : 1, slash ? st->file : ".");
-	if ((abs = realpath(dir, NULL))) {
-		snprintf(dir, len, "%s", abs);
-		free(abs);
-	}
-}
-
-/* The child's side of sh_run: a process group of its own, the signals a shell expects,
- * stdout on out_fd, the study's environment (round and dir made before the fork) and the
- * target's CPUs; then `/bin/sh -c cmd`.  Never returns. */
-static void exec_command(const struct ctx *c, const char *cmd, int t, const char *round,
-                         const char *dir, int out_fd)
-{
-	const struct study *st = c->st;
-	sigset_t none;
-
-	setpgid(0, 0);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	if (dup2(out_fd, STDOUT_FILENO) < 0)
-		_exit(127);
-	setenv("SOAK_STUDY", st->name, 1);
-	setenv("SOAK_STUDY_DIR", dir, 1);
-	setenv("SOAK_DB", c->o->db_path, 1);
-	setenv("SOAK_ROUND", round, 1);
-	if (t >= 0)
-		setenv("SOAK_TARGET", st->targets[t].name, 1);
-	/* Placement: what a target's commands start runs on its CPUs (inherited). */
-	if (t >= 0 && st->targets[t].cpus) {
-		cpu_set_t set;
-		char e[128];
-		if (cpus_parse(st->targets[t].cpus, &set, e, sizeof e) < 0 ||
-		    sched_setaffinity(0, sizeof set, &set) < 0)
-			_exit(126);
-	}
-	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-	_exit(127);
-}
-
-/* Waits for the command (pid) to exit, reading its stdout from fd (-1: none) into buf
- * (*n bytes, OUT_MAX at most): 0 with its *status once it exited; -1 with c->err when a
- * signal (if interruptible) or the command_timeout came first and ended its group.  A
- * background process it left holding stdout is not waited for. */
-static int wait_command(struct ctx *c, const char *what, const char *cmd, pid_t pid, int fd,
-                        char *buf, size_t *n, int interruptible, int *status)
-{
-	int64_t deadline = clock_mono_ms() + c->st->command_timeout_ms;
-	int exited = 0;
-
-	while (!exited) {
-		if (waitpid(pid, status, WNOHANG) == pid) {
-			exited = 1;
-		} else if (interruptible && signalled(c)) {
-			end_group(pid, status);
-			snprintf(c->err, sizeof c->err, "%s: interrupted", what);
-			return -1;
-		} else if (clock_mono_ms() >= deadline) {
-			end_group(pid, status);
-			snprintf(c->err, sizeof c->err,
-			         "%s: no answer within %s (command_timeout): `%s`", what,
-			         dur_format(c->st->command_timeout_ms, (char[32]){0}, 32), cmd);
-			return -1;
-		}
-		if (fd >= 0) {
-			struct pollfd p = {.fd = fd, .events = POLLIN};
-			if (poll(&p, 1, exited ? 0 : 50) > 0) {
-				ssize_t k = read(fd, buf + *n, *n < OUT_MAX ? OUT_MAX - *n : 1);
-				if (k > 0 && *n < OUT_MAX)
-					*n += (size_t)k;
-				else if (k == 0 && !exited)
-					clock_sleep_ms(20, NULL); /* EOF: only the exit is left */
-			}
-		} else if (!exited) {
-			clock_sleep_ms(20, NULL);
-		}
-	}
-	/* What it wrote just before exiting. */
-	while (fd >= 0 && *n < OUT_MAX) {
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-		ssize_t k;
-		if (poll(&p, 1, 0) <= 0 || (k = read(fd, buf + *n, OUT_MAX - *n)) <= 0)
-			break;
-		*n += (size_t)k;
-	}
-	return 0;
-}
-
-/* Runs `cmd` for target t (or -1) in round `round`; with `out`, its stdout is read into a
- * malloc'd string (else it goes to stderr).  A signal ends it when `interruptible` (a stop
- * runs to its end: it is what a signal asks for).  0 when it exits 0; -1 with c->err. */
-static int sh_run(struct ctx *c, const char *what, const char *cmd, int t, int round, char **out,
-                  int interruptible)
-{
-	int pfd[2] = {-1, -1}, status = 0, rc = -1;
-	size_t n = 0;
-	char *buf = NULL, rnd[16], dir[PATH_MAX];
-	pid_t pid;
-
-	if (out) {
-		*out = NULL;
-		if (!(buf = malloc(OUT_MAX + 1)) || pipe2(pfd, O_CLOEXEC) < 0) {
-			snprintf(c->err, sizeof c->err, "%s: %s", what,
-			         buf ? strerror(errno) : "out of memory");
-			free(buf);
-			return -1;
-		}
-	}
-	snprintf(rnd, sizeof rnd, "%d", round);
-	study_dir(c->st, dir, sizeof dir);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(c->err, sizeof c->err, "%s: fork: %s", what, strerror(errno));
-		goto done;
-	}
-	if (pid == 0)
-		exec_command(c, cmd, t, rnd, dir, out ? pfd[1] : STDERR_FILENO);
-	setpgid(pid, pid); /* also here: no window where a signal misses the group */
-	if (out) {
-		close(pfd[1]);
-		pfd[1] = -1;
-	}
-	if (wait_command(c, what, cmd, pid, pfd[0], buf, &n, interruptible, &status) < 0)
-		goto done;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (WIFEXITED(status))
-			snprintf(c->err, sizeof c->err, "%s: `%s` exited with status %d", what, cmd,
-			         WEXITSTATUS(status));
-		else
-			snprintf(c->err, sizeof c->err, "%s: `%s` ended by signal %d", what, cmd,
-			         WTERMSIG(status));
-		goto done;
-	}
-	if (out) {
-		buf[n] = '\0';
-		*out = buf;
-		buf = NULL;
-	}
-	rc = 0;
-done:
-	if (pfd[0] >= 0)
-		close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
-	free(buf);
-	return rc;
-}
-
-static int start_target(struct ctx *c, int t, int round)
-{
-	const struct study_target *tg = &c->st->targets[t];
-	struct tstate *s = &c->t[t];
-	char what[128], *out = NULL;
-
-	snprintf(what, sizeof what, "starting target %s", tg->name);
-	fprintf(stderr, "%s: %s\n", c->o->who, what);
-	/* Marked up before it runs: a start that fails half-way is still stopped. */
-	s->up = 1;
-	if (sh_run(c, what, tg->start, t, round, &out, 1) < 0)
-		return -1;
-	study_kv_release(&s->kv);
-	if (study_kv_copy(&s->kv, &tg->given) < 0 ||
-	    study_kv_parse(&s->kv, out, c->err, sizeof c->err) < 0) {
-		char e[sizeof c->err];
-		snprintf(e, sizeof e, "%s", c->err);
-		snprintf(c->err, sizeof c->err, "%s: its output: %.800s", what, e);
-		free(out);
-		return -1;
-	}
-	for (char *l = out; l && *l;) { /* what it said, for the log (redacted: url=) */
-		char *nl = strchr(l, '\n');
-		if (nl)
-			*nl = '\0';
-		char *shown = redact_text(NULL, l);
-		fprintf(stderr, "  %s\n", shown ? shown : "");
-		free(shown);
-		l = nl ? nl + 1 : NULL;
-	}
-	free(out);
-	if (!s->kv.url && !s->kv.address) {
-		snprintf(c->err, sizeof c->err, "%s: it printed no url= (nor address=) line", what);
-		return -1;
-	}
-	s->started = 1;
-	s->since_start = 0;
-	s->warm = 0;
-	s->steady = 0;
-	s->warm_fig = NAN;
-	return 0;
-}
-
-/* Stops a target this process started; a failure is a warning (the study's data stands). */
-static void stop_target(struct ctx *c, int t, int round)
-{
-	const struct study_target *tg = &c->st->targets[t];
-	char what[128];
-
-	if (!c->t[t].up)
-		return;
-	c->t[t].up = 0;
-	if (!tg->stop)
-		return;
-	snprintf(what, sizeof what, "stopping target %s", tg->name);
-	fprintf(stderr, "%s: %s\n", c->o->who, what);
-	if (sh_run(c, what, tg->stop, t, round, NULL, 0) < 0)
-		fprintf(stderr, "%s: warning: %s\n", c->o->who, c->err);
-}
-
 /* --- the database ----------------------------------------------------------------------- */
 
 /* The runner calls this once the run's row exists: the run's tags, in its connection. */
@@ -314,18 +27,20 @@ static int tag_run(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t err
 {
 	struct ctx *c = arg;
 	const struct tag *g = &c->tag;
+	const struct tstate *s = &c->t[study_instance(c->st, g->target, g->replica)];
 	sqlite3_stmt *q = NULL;
 	int rc;
 
 	if (db_prepare(db, &q,
 	               "INSERT INTO study_runs(run_id, study_id, seq, slot, round, position, "
-	               "target, warmup, since_start, version) VALUES(?,?,?,?,?,?,?,?,?,?)",
+	               "target, warmup, since_start, version, replica, start_no, grp) "
+	               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	               err, errlen) < 0)
 		return -1;
 	c->run_id = run_id;
 	sqlite3_bind_int64(q, 1, run_id);
 	sqlite3_bind_int64(q, 2, c->study_id);
-	sqlite3_bind_int(q, 3, ++c->seq);
+	sqlite3_bind_int(q, 3, g->seq > 0 ? g->seq : ++c->seq);
 	if (g->slot > 0)
 		sqlite3_bind_int(q, 4, g->slot);
 	sqlite3_bind_int(q, 5, g->round);
@@ -333,8 +48,13 @@ static int tag_run(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t err
 	sqlite3_bind_text(q, 7, c->st->targets[g->target].name, -1, SQLITE_STATIC);
 	sqlite3_bind_int(q, 8, g->warmup);
 	sqlite3_bind_int(q, 9, g->since_start);
-	if (c->t[g->target].kv.version)
-		sqlite3_bind_text(q, 10, c->t[g->target].kv.version, -1, SQLITE_STATIC);
+	if (s->kv.version)
+		sqlite3_bind_text(q, 10, s->kv.version, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 11, g->replica + 1);
+	if (g->start > 0)
+		sqlite3_bind_int(q, 12, g->start);
+	if (g->group > 0)
+		sqlite3_bind_int(q, 13, g->group);
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
@@ -438,6 +158,40 @@ static int after_round(struct ctx *c, int round)
 	return 1;
 }
 
+/* The study's design (sql/011): as written, and which scenarios run side by side. */
+static int record_design(struct ctx *c)
+{
+	static const char *const word[] = {"auto", "one-at-a-time", "side-by-side"};
+	const struct study *st = c->st;
+	char together[2 * STUDY_MAX_SCENARIOS + 1] = "";
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	for (int i = 0; i < st->nscenarios; i++)
+		snprintf(together + strlen(together), sizeof together - strlen(together), "%s%d",
+		         i ? "," : "", st->together[i]);
+	if (db_prepare(c->db, &q,
+	               "UPDATE studies SET design = ?, together = ?, replicas = ?, starts = ?, "
+	               "primary_fig = NULLIF(?, ''), warmup_jit = NULLIF(?, 0) WHERE id = ?",
+	               c->err, sizeof c->err) < 0)
+		return -1;
+	sqlite3_bind_text(q, 1, word[st->design], -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, together, -1, SQLITE_STATIC);
+	int most = 1; /* the most processes of one target */
+	for (int t = 0; t < st->ntargets; t++)
+		most = st->targets[t].replicas > most ? st->targets[t].replicas : most;
+	sqlite3_bind_int(q, 3, most);
+	sqlite3_bind_int(q, 4, st->starts);
+	sqlite3_bind_text(q, 5, st->primary, -1, SQLITE_STATIC);
+	sqlite3_bind_double(q, 6, st->warmup_jit);
+	sqlite3_bind_int64(q, 7, c->study_id);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE
+	           ? 0
+	           : db_fail(c->db, "cannot record the study's design", c->err, sizeof c->err);
+}
+
 static int new_study(struct ctx *c, const char *text, uint64_t seed)
 {
 	const struct study *st = c->st;
@@ -482,8 +236,9 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 		sqlite3_bind_text(q, 14, st->until_text, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(q, 15, st->budget_ms);
 	}
-	if (st->warmup_steady > 0) {
-		sqlite3_bind_double(q, 16, st->warmup_steady);
+	if (st->warmup_steady > 0 || st->warmup_jit > 0) {
+		if (st->warmup_steady > 0)
+			sqlite3_bind_double(q, 16, st->warmup_steady);
 		sqlite3_bind_int(q, 17, st->warmup_max);
 	}
 	rc = sqlite3_step(q);
@@ -491,7 +246,7 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	if (rc != SQLITE_DONE)
 		return db_fail(c->db, "cannot record the study", c->err, sizeof c->err);
 	c->study_id = sqlite3_last_insert_rowid(c->db);
-	return 0;
+	return record_design(c);
 }
 
 /* Finds the study to resume: its id, seed and done slots.  Returns 0, 1 when it is already
@@ -516,7 +271,7 @@ static int find_resume(struct ctx *c, const char *text, uint64_t *seed, char *do
 		goto done;
 	}
 	c->study_id = sqlite3_column_int64(q, 0);
-	if (strcmp((const char *)sqlite3_column_text(q, 1), text) != 0) {
+	if (strcmp(db_col_text(q, 1), text) != 0) {
 		snprintf(
 		    c->err, sizeof c->err,
 		    "study %lld '%s' was begun with another file or other --set overrides: "
@@ -525,7 +280,7 @@ static int find_resume(struct ctx *c, const char *text, uint64_t *seed, char *do
 		goto done;
 	}
 	*seed = (uint64_t)sqlite3_column_int64(q, 2);
-	if (strcmp((const char *)sqlite3_column_text(q, 3), "done") == 0) {
+	if (strcmp(db_col_text(q, 3), "done") == 0) {
 		rc = 1;
 		goto done;
 	}
@@ -634,9 +389,8 @@ static int store_cell(struct ctx *c, sqlite3_stmt *ins, const char *host,
 /* 1 when the step row q belongs to the cell g is summing. */
 static int same_cell(const struct calib_group *g, sqlite3_stmt *q)
 {
-	return g->n > 0 && !strcmp(g->scenario, (const char *)sqlite3_column_text(q, 0)) &&
-	       !strcmp(g->label, (const char *)sqlite3_column_text(q, 1)) &&
-	       !strcmp(g->kind, (const char *)sqlite3_column_text(q, 2)) &&
+	return g->n > 0 && !strcmp(g->scenario, db_col_text(q, 0)) &&
+	       !strcmp(g->label, db_col_text(q, 1)) && !strcmp(g->kind, db_col_text(q, 2)) &&
 	       g->conc == sqlite3_column_int(q, 3) && g->planned == sqlite3_column_int64(q, 4);
 }
 
@@ -644,9 +398,9 @@ static int same_cell(const struct calib_group *g, sqlite3_stmt *q)
 static void add_to_cell(struct calib_group *g, sqlite3_stmt *q, int same)
 {
 	if (!same) {
-		snprintf(g->scenario, sizeof g->scenario, "%s", sqlite3_column_text(q, 0));
-		snprintf(g->label, sizeof g->label, "%s", sqlite3_column_text(q, 1));
-		snprintf(g->kind, sizeof g->kind, "%s", sqlite3_column_text(q, 2));
+		db_col_copy(q, 0, g->scenario, sizeof g->scenario);
+		db_col_copy(q, 1, g->label, sizeof g->label);
+		db_col_copy(q, 2, g->kind, sizeof g->kind);
 		g->conc = sqlite3_column_int(q, 3);
 		g->planned = sqlite3_column_int64(q, 4);
 		g->n = 0;
@@ -716,48 +470,64 @@ done:
 
 /* --- runs -------------------------------------------------------------------------------- */
 
-/* One run of scenario sc against target t, with its tags.  Returns the runner's status, or
- * EXIT_RUNTIME / EXIT_USAGE with c->err. */
-static int one_run(struct ctx *c, int t, int sc, const struct tag *tag, int nth, int of)
+/* A warm-up run at a fixed rate holds at most 50 ms of its arrivals in flight (16 at the
+ * least), the rest dropped: a cold JVM answers slowly, and several of them side by side,
+ * each sent the full rate, queue up thousands of requests that saturate the CPUs their JIT
+ * needs (four cold Tomcat 10 at 300/s each on one core answered almost nothing for eight
+ * 18-s warm-up runs).  Dropped arrivals cost nothing; warm-up runs are not compared. */
+static void warmup_in_flight(struct scenario *scn, const struct tag *tag)
+{
+	int cap = (int)(scn->rate / 20);
+
+	if (cap < 16)
+		cap = 16;
+	if (tag->warmup && scn->rate > 0 && scn->plan.max_in_flight > cap)
+		scn->plan.max_in_flight = cap;
+}
+
+int sr_one_run(struct ctx *c, int i, int sc, const struct tag *tag, int nth, int of)
 {
 	const struct study *st = c->st;
-	struct tstate *s = &c->t[t];
+	struct tstate *s = &c->t[i];
 	struct runner_opts ro = c->o->run;
 	struct scenario scn;
-	char e[1024];
+	char e[1024], name[STUDY_NAME_MAX + 8];
 	int rc;
 
-	if (st->before_each &&
-	    sh_run(c, "before_each", st->before_each, t, tag->round, NULL, 1) < 0)
-		return signalled(c) ? (*c->o->run.sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
-		                    : EXIT_RUNTIME;
-	if (study_scenario(st, t, sc, &s->kv, c->o->sets, c->o->nsets, &scn, e, sizeof e) < 0) {
-		snprintf(c->err, sizeof c->err, "target %s: %.900s", st->targets[t].name, e);
+	sr_inst_name(c, i, name, sizeof name);
+	if (st->before_each && !c->skip_before_each &&
+	    sr_sh_run(c, "before_each", st->before_each, i, tag->round, NULL, 1) < 0)
+		return sr_signalled(c) ? (*c->o->run.sigterm ? EXIT_SIGTERM : EXIT_SIGINT)
+		                       : EXIT_RUNTIME;
+	if (study_scenario(st, SR_TARGET(c, i), sc, &s->kv, c->o->sets, c->o->nsets, &scn, e,
+	                   sizeof e) < 0) {
+		snprintf(c->err, sizeof c->err, "target %s: %.900s", name, e);
 		return EXIT_USAGE;
 	}
+	if (tag->member > 0)
+		scn_keep_collector(&scn, "app");
+	warmup_in_flight(&scn, tag);
 	c->tag = *tag;
 	c->tag.since_start = s->started ? s->since_start + 1 : 0;
 	if (tag->warmup)
 		fprintf(stderr, "%s: warm-up run of %s (round %d; recorded, not compared)\n",
-		        c->o->who, st->targets[t].name, tag->round);
+		        c->o->who, name, tag->round);
 	else
 		fprintf(stderr, "%s: run %d/%d: round %d, position %d: %s ('%s')\n", c->o->who, nth,
-		        of, tag->round, tag->position, st->targets[t].name, scn.name);
+		        of, tag->round, tag->position, name, scn.name);
 	ro.db_path = c->o->db_path;
+	ro.start_at_ms = tag->start_at_ms;
 	ro.on_begin = tag_run;
 	ro.on_begin_arg = c;
 	rc = runner_run(&scn, &ro);
 	scn_release(&scn);
 	s->since_start++;
 	if (rc == EXIT_RUNTIME)
-		snprintf(c->err, sizeof c->err, "a run against %s failed (see above)",
-		         st->targets[t].name);
+		snprintf(c->err, sizeof c->err, "a run against %s failed (see above)", name);
 	return rc;
 }
 
-/* The figure a warm-up run is judged steady on: the TPS of a closed run, the mean latency
- * of an open one (its TPS is the rate it was given); NAN when it has none. */
-static double warm_figure(struct ctx *c, int64_t run_id, int *open)
+double sr_warm_figure(struct ctx *c, int64_t run_id, int *open)
 {
 	sqlite3_stmt *q = NULL;
 	double x = NAN;
@@ -778,28 +548,108 @@ static double warm_figure(struct ctx *c, int64_t run_id, int *open)
 	return x;
 }
 
-/* The warm-up rounds (a run of each scenario) target t still needs before its next
- * compared run: warmup_runs, and with warmup_steady more until the last two agree within
- * it (at most warmup_max). */
-static int warm_up(struct ctx *c, int t, int round)
+/* The share of the app's CPU its JIT compiler threads took in a run (soak-procstat's
+ * thr_jit_pct over cpu_pct), recorded with the run; NAN when no JVM was seen. */
+static double jit_share(struct ctx *c, int64_t run_id)
+{
+	sqlite3_stmt *q = NULL;
+	double x = NAN;
+
+	if (db_prepare(c->db, &q,
+	               "SELECT SUM(CASE WHEN metric = 'thr_jit_pct' THEN value END) / "
+	               "NULLIF(SUM(CASE WHEN metric = 'cpu_pct' THEN value END), 0) FROM samples "
+	               "WHERE run_id = ?1 AND source = 'app' AND metric IN ('cpu_pct', "
+	               "'thr_jit_pct') AND t_ms IN (SELECT t_ms FROM samples WHERE run_id = ?1 "
+	               "AND source = 'app' AND metric = 'thr_jit_pct')",
+	               c->err, sizeof c->err) < 0)
+		return NAN;
+	sqlite3_bind_int64(q, 1, run_id);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL)
+		x = sqlite3_column_double(q, 0);
+	sqlite3_finalize(q);
+	if (!isnan(x) &&
+	    db_prepare(c->db, &q, "UPDATE study_runs SET jit_share = ? WHERE run_id = ?", c->err,
+	               sizeof c->err) == 0) {
+		sqlite3_bind_double(q, 1, x);
+		sqlite3_bind_int64(q, 2, run_id);
+		sqlite3_step(q);
+		sqlite3_finalize(q);
+	}
+	return x;
+}
+
+void sr_warm_judge(struct ctx *c, int i, int64_t run_id)
 {
 	const struct study *st = c->st;
-	struct tstate *s = &c->t[t];
+	struct tstate *s = &c->t[i];
+	double x, prev = s->warm_fig, jit = jit_share(c, run_id);
+	int open, fig_ok = 1, jit_ok = !(st->warmup_jit > 0) || isnan(jit) || jit <= st->warmup_jit;
+	char name[STUDY_NAME_MAX + 8], what[160] = "";
 
-	for (;;) {
-		int steady = st->warmup_steady > 0, need = st->warmup_runs, open, rc;
-		if (steady && need < 2)
-			need = 2; /* two runs to compare */
-		if (s->warm >= need && (!steady || s->steady || s->warm >= st->warmup_max))
-			return EXIT_OK;
+	x = sr_warm_figure(c, run_id, &open);
+	s->warm_fig = x;
+	s->jit_share = jit;
+	/* Quiet twice in a row: a JIT compiles in bursts, and one run can fall between two. */
+	s->jit_quiet = !isnan(jit) && jit <= st->warmup_jit ? s->jit_quiet + 1 : 0;
+	if (!isnan(jit) && st->warmup_jit > 0)
+		jit_ok = s->jit_quiet >= 2;
+	if (st->warmup_steady > 0) {
+		fig_ok = !isnan(x) && !isnan(prev) && prev > 0 &&
+		         fabs(x / prev - 1) <= st->warmup_steady;
+		if (!isnan(x) && !isnan(prev) && prev > 0)
+			snprintf(what, sizeof what, "%s %+.1f%% on the one before",
+			         open ? "mean latency" : "TPS", 100 * (x / prev - 1));
+	}
+	if (!isnan(jit) && st->warmup_jit > 0)
+		snprintf(what + strlen(what), sizeof what - strlen(what),
+		         "%sJIT %.1f%% of its CPU (quiet %d run%s in a row)", what[0] ? ", " : "",
+		         100 * jit, s->jit_quiet, s->jit_quiet == 1 ? "" : "s");
+	s->steady = fig_ok && jit_ok;
+	if (!what[0])
+		return;
+	fprintf(stderr, "%s: %s: warm-up run %d: %s: %s\n", c->o->who,
+	        sr_inst_name(c, i, name, sizeof name), s->warm, what,
+	        s->steady                   ? "steady"
+	        : s->warm >= st->warmup_max ? "not steady, but warmup_max is reached: "
+	                                      "its compared runs may still be warming"
+	                                    : "not yet steady");
+}
+
+/* Whether instance i's warm-up is over: warmup_runs done, and steady (JIT quiet, figure
+ * agreeing) unless warmup_max runs were made. */
+int sr_warm_done(const struct ctx *c, int i)
+{
+	const struct study *st = c->st;
+	const struct tstate *s = &c->t[i];
+	int need = st->warmup_runs;
+
+	if (st->warmup_steady > 0 && need < 2)
+		need = 2; /* two runs to compare */
+	if (s->warm < need)
+		return 0;
+	if (need == 0)
+		return 1; /* no warm-up asked: the JIT's quiet extends warm-ups, never adds one */
+	return s->warm >= st->warmup_max || s->steady ||
+	       !(st->warmup_steady > 0 || st->warmup_jit > 0);
+}
+
+int sr_warm_up(struct ctx *c, int i, int round)
+{
+	const struct study *st = c->st;
+	struct tstate *s = &c->t[i];
+
+	while (!sr_warm_done(c, i)) {
 		/* A warm-up runs each scenario once: the first run of a scenario after a start is
 		 * cold in its own ways (the demo's first run at 600/s cost 1.5 times the CPU per
 		 * request of the later ones, after four warm-up runs at 30 users).  Steadiness is
 		 * judged on the first scenario's runs. */
 		int64_t judged = -1;
 		for (int sc = 0; sc < st->nscenarios; sc++) {
-			struct tag w = {.round = round, .target = t, .warmup = 1};
-			rc = one_run(c, t, sc, &w, 0, 0);
+			struct tag w = {.round = round,
+			                .target = SR_TARGET(c, i),
+			                .replica = SR_REPLICA(c, i),
+			                .warmup = 1};
+			int rc = sr_one_run(c, i, sc, &w, 0, 0);
 			if (rc != EXIT_OK && rc != EXIT_THRESHOLD) {
 				s->warm++;
 				return rc;
@@ -808,21 +658,9 @@ static int warm_up(struct ctx *c, int t, int round)
 				judged = c->run_id;
 		}
 		s->warm++;
-		if (!steady)
-			continue;
-		double x = warm_figure(c, judged, &open), prev = s->warm_fig;
-		s->warm_fig = x;
-		if (isnan(x) || isnan(prev) || prev <= 0)
-			continue;
-		s->steady = fabs(x / prev - 1) <= st->warmup_steady;
-		fprintf(stderr, "%s: %s: warm-up run %d: %s %+.1f%% on the one before: %s\n",
-		        c->o->who, st->targets[t].name, s->warm, open ? "mean latency" : "TPS",
-		        100 * (x / prev - 1),
-		        s->steady                   ? "steady"
-		        : s->warm >= st->warmup_max ? "not steady, but warmup_max is reached: "
-		                                      "its compared runs may still be warming"
-		                                    : "not yet steady");
+		sr_warm_judge(c, i, judged);
 	}
+	return EXIT_OK;
 }
 
 /* Begins the study: the one to resume (its seed and done slots, *resumed done: nothing
@@ -872,7 +710,7 @@ static void announce(struct ctx *c, uint64_t seed, int left, int nslots)
 	                        .runs = nslots,
 	                        .done = nslots - left,
 	                        .running = 1};
-	publish(c);
+	sr_publish(c);
 }
 
 /* Slot i (the nth of `left` to run): its target started when it must be, its warm-up
@@ -882,20 +720,24 @@ static int run_slot(struct ctx *c, int i, const struct study_slot *sl, int nth, 
                     int *breached)
 {
 	const struct study *st = c->st;
-	int t = sl->target, rc;
+	int t = sl->target, rc; /* one replica a target here: its instance is t */
 
 	c->ms.round = sl->round;
-	publish(c);
+	sr_publish(c);
 	if (!st->keep_running && st->targets[t].start && !c->t[t].up &&
-	    start_target(c, t, sl->round) < 0)
-		return signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
-	if ((rc = warm_up(c, t, sl->round)) != EXIT_OK)
+	    sr_start(c, t, sl->round) < 0)
+		return sr_signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
+	if ((rc = sr_warm_up(c, t, sl->round)) != EXIT_OK)
 		return rc;
-	struct tag m = {.slot = i + 1, .round = sl->round, .position = sl->position, .target = t};
-	rc = one_run(c, t, sl->scenario, &m, nth, left);
+	struct tag m = {.slot = i + 1,
+	                .round = sl->round,
+	                .position = sl->position,
+	                .target = t,
+	                .start = st->keep_running ? 1 : 0};
+	rc = sr_one_run(c, t, sl->scenario, &m, nth, left);
 	if (rc == EXIT_OK || rc == EXIT_THRESHOLD) {
 		c->ms.done++;
-		publish(c);
+		sr_publish(c);
 	}
 	if (rc == EXIT_THRESHOLD) {
 		*breached = 1;
@@ -904,7 +746,7 @@ static int run_slot(struct ctx *c, int i, const struct study_slot *sl, int nth, 
 	if (rc != EXIT_OK)
 		return rc;
 	if (!st->keep_running) /* each run on a fresh start: no state carried over */
-		stop_target(c, t, sl->round);
+		sr_stop(c, t, sl->round);
 	return EXIT_OK;
 }
 
@@ -935,10 +777,12 @@ static int run_slots(struct ctx *c, const struct study_slot *slots, int nslots, 
 	int nth = 0, rc;
 
 	*complete = 0;
+	if (study_grouped(st))
+		return sr_run_grouped(c, slots, nslots, done, left, breached, complete);
 	if (st->keep_running)
 		for (int t = 0; t < st->ntargets; t++)
-			if (st->targets[t].start && start_target(c, t, 1) < 0)
-				return signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
+			if (st->targets[t].start && sr_start(c, t, 1) < 0)
+				return sr_signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
 	for (int i = 0; i < nslots; i++) {
 		const struct study_slot *sl = &slots[i];
 		if (done[i])
@@ -966,18 +810,18 @@ static int end_study(struct ctx *c, int rc, int complete, int breached)
 	const struct study_run_opts *o = c->o;
 	const char *status = complete ? "done" : "interrupted";
 
-	if (rc == EXIT_SIGINT || rc == EXIT_SIGTERM || signalled(c)) {
+	if (rc == EXIT_SIGINT || rc == EXIT_SIGTERM || sr_signalled(c)) {
 		status = "interrupted";
 		if (rc == EXIT_OK || rc == EXIT_RUNTIME)
 			rc = *o->run.sigterm ? EXIT_SIGTERM : EXIT_SIGINT;
 	} else if (rc != EXIT_OK) {
 		status = "failed";
 	}
-	for (int t = st->ntargets - 1; t >= 0; t--)
-		stop_target(c, t, 0);
+	for (int i = study_ninstances(st) - 1; i >= 0; i--)
+		sr_stop(c, i, 0);
 	set_status(c, status);
 	c->ms.running = 0;
-	publish(c);
+	sr_publish(c);
 	if (!strcmp(status, "done") && st->ntargets == 1 && store_calibration(c) < 0) {
 		fprintf(stderr, "%s: %s\n", o->who, c->err);
 		rc = EXIT_RUNTIME;
@@ -1025,8 +869,8 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	for (int t = 0; t < st->ntargets; t++)
-		if (study_kv_copy(&c->t[t].kv, &st->targets[t].given) < 0) {
+	for (int i = 0; i < study_ninstances(st); i++)
+		if (study_kv_copy(&c->t[i].kv, &st->targets[SR_TARGET(c, i)].given) < 0) {
 			snprintf(c->err, sizeof c->err, "out of memory");
 			rc = EXIT_RUNTIME;
 			goto out;
@@ -1046,8 +890,8 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 out:
 	if (c->err[0])
 		fprintf(stderr, "%s: %s\n", o->who, c->err);
-	for (int t = 0; t < st->ntargets; t++)
-		study_kv_release(&c->t[t].kv);
+	for (int i = 0; i < study_ninstances(st); i++)
+		study_kv_release(&c->t[i].kv);
 	db_close(c->db);
 	free(c);
 	free(slots);

@@ -670,6 +670,28 @@ int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets,
 	return rc;
 }
 
+static void collect_release(struct scn_collect *c)
+{
+	free(c->name);
+	free(c->pid_match);
+	free(c->pidfile);
+	free(c->gc_log);
+	free(c->cpus);
+}
+
+void scn_keep_collector(struct scenario *s, const char *name)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->ncollect; i++) {
+		if (strcmp(s->collect[i].name, name) == 0)
+			s->collect[n++] = s->collect[i];
+		else
+			collect_release(&s->collect[i]);
+	}
+	s->ncollect = n;
+}
+
 void scn_release(struct scenario *s)
 {
 	for (int i = 0; i < s->plan.nreqs; i++) {
@@ -683,12 +705,9 @@ void scn_release(struct scenario *s)
 		pcre2_code_free(r->expect_body);
 		free(r->expect_body_src);
 	}
-	for (int i = 0; i < s->ncollect; i++) {
-		free(s->collect[i].name);
-		free(s->collect[i].pid_match);
-		free(s->collect[i].pidfile);
-		free(s->collect[i].gc_log);
-	}
+	for (int i = 0; i < s->ncollect; i++)
+		collect_release(&s->collect[i]);
+	free(s->cpus);
 	tpl_csv_release(&s->plan.csv);
 	plan_tls_release(&s->plan.tls);
 	free(s->csv_path);

@@ -1,7 +1,7 @@
 /*
  * scenario — a scenario file (INI, parsed with libinih) turned into a validated plan.
  *
- * Sections and keys are listed in scenario.c's tables (and in README.md).  Every mistake
+ * Sections and keys are listed in scenario.c's tables (and in soak-scenario(5)).  Every mistake
  * is reported as `FILE:LINE: what is wrong` in err, with no partial scenario left behind:
  * unknown section or key, missing url, bad duration/range/percentage, bad PCRE2 pattern
  * (with the pattern's error offset), unknown placeholder, bad connection mode, concurrency
@@ -95,6 +95,9 @@ int scn_load(struct scenario *s, const char *path, char *const *sets, int nsets,
 int scn_parse_text(struct scenario *s, const char *name, const char *text, char *const *sets,
                    int nsets, char *err, size_t errlen);
 void scn_release(struct scenario *s);
+/* Drops every [collect.NAME] section but `name` (a side-by-side run's collectors of what
+ * all the group's runs share, its database and host, are the first run's alone). */
+void scn_keep_collector(struct scenario *s, const char *name);
 /* A file's whole text (a regular text file of at most 4 MB), malloc'd; NULL with err. */
 char *scn_file_text(const char *path, char *err, size_t errlen);
 /* text, then the overrides as a comment trailer (what runs.scenario stores); malloc'd. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "dur.h"
 
 /* msg with every value ${env:NAME} gave shown as ${env:NAME} again (values of three bytes
@@ -168,27 +169,18 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
-/* Appends s[0..n) to *b (every '$' doubled when dbl); -1 out of memory or past twice a
+/* Appends s[0..n) to b (every '$' doubled when dbl); -1 out of memory or past twice a
  * line's cap (the caller tells which by the length). */
-static int env_put(char **b, size_t *len, size_t *cap, const char *s, size_t n, int dbl)
+static int env_put(struct buf *b, const char *s, size_t n, int dbl)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (*len > 2 * (size_t)SCN_MAX_LINE)
+		if (b->n > 2 * (size_t)SCN_MAX_LINE)
 			return -1;
-		if (*len + 3 > *cap) {
-			size_t c = *cap ? *cap * 2 : 256;
-			char *nb = realloc(*b, c);
-			if (!nb)
-				return -1;
-			*b = nb;
-			*cap = c;
-		}
 		if (dbl && s[i] == '$')
-			(*b)[(*len)++] = '$';
-		(*b)[(*len)++] = s[i];
-		(*b)[*len] = '\0';
+			buf_put(b, "$", 1);
+		buf_put(b, s + i, 1);
 	}
-	return 0;
+	return b->oom ? -1 : 0;
 }
 
 /* ${env:NAME} in e's value: the variable's value (see struct scn_entry); a variable that
@@ -196,8 +188,9 @@ static int env_put(char **b, size_t *len, size_t *cap, const char *s, size_t n, 
 static int env_expand(struct scn_parse *p, struct scn_entry *e)
 {
 	const char *v = e->value;
-	char *plain = NULL, *tpl = NULL, name[sizeof p->env[0].name];
-	size_t pl = 0, pc = 0, tl = 0, tc = 0, i = 0;
+	struct buf plain = {0}, tpl = {0};
+	char name[sizeof p->env[0].name];
+	size_t i = 0;
 	int oom = 0, differ = 0;
 
 	if (!strstr(v, "${env:"))
@@ -206,14 +199,12 @@ static int env_expand(struct scn_parse *p, struct scn_entry *e)
 		const char *val, *nm = v + i + 6, *close;
 		size_t n;
 		if (v[i] == '$' && v[i + 1] == '$') { /* a literal '$' stays as written */
-			oom |= env_put(&plain, &pl, &pc, "$$", 2, 0) |
-			       env_put(&tpl, &tl, &tc, "$$", 2, 0);
+			oom |= env_put(&plain, "$$", 2, 0) | env_put(&tpl, "$$", 2, 0);
 			i += 2;
 			continue;
 		}
 		if (strncmp(v + i, "${env:", 6) != 0) {
-			oom |= env_put(&plain, &pl, &pc, v + i, 1, 0) |
-			       env_put(&tpl, &tl, &tc, v + i, 1, 0);
+			oom |= env_put(&plain, v + i, 1, 0) | env_put(&tpl, v + i, 1, 0);
 			i++;
 			continue;
 		}
@@ -241,8 +232,7 @@ static int env_expand(struct scn_parse *p, struct scn_entry *e)
 			         name);
 			goto fail;
 		}
-		oom |= env_put(&plain, &pl, &pc, val, strlen(val), 0) |
-		       env_put(&tpl, &tl, &tc, val, strlen(val), 1);
+		oom |= env_put(&plain, val, strlen(val), 0) | env_put(&tpl, val, strlen(val), 1);
 		differ |= strchr(val, '$') != NULL;
 		int seen = 0;
 		for (int k = 0; k < p->nenv && !seen; k++)
@@ -253,25 +243,25 @@ static int env_expand(struct scn_parse *p, struct scn_entry *e)
 		}
 		i = (size_t)(close - v) + 1;
 	}
-	if (pl > SCN_MAX_LINE) {
+	if (plain.n > SCN_MAX_LINE) {
 		scn_perr(p, e, 0, "%s: longer than %d bytes with its ${env:...} values", e->key,
 		         SCN_MAX_LINE);
 		goto fail;
 	}
-	if (oom || !plain || !tpl) {
+	if (oom || !plain.p || !tpl.p) {
 		scn_perr(p, e, 0, "out of memory");
 		goto fail;
 	}
 	e->raw = e->value;
-	e->value = plain;
+	e->value = plain.p;
 	if (differ)
-		e->tvalue = tpl;
+		e->tvalue = tpl.p;
 	else
-		free(tpl);
+		buf_free(&tpl);
 	return 0;
 fail:
-	free(plain);
-	free(tpl);
+	buf_free(&plain);
+	buf_free(&tpl);
 	return -1;
 }
 

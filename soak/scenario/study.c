@@ -109,14 +109,65 @@ static void parse_warmup(struct scn_parse *p, struct study *st)
 		st->warmup_max =
 		    st->warmup_runs > STUDY_WARMUP_MAX ? st->warmup_runs : STUDY_WARMUP_MAX;
 	}
+	/* warmup_jit: the JIT going quiet is when a JVM's warm-up ends (its application threads
+	 * cost more per request for as long as it compiles). */
+	st->warmup_jit = STUDY_WARMUP_JIT;
+	if ((e = scn_find(p, "study", "warmup_jit"))) {
+		char err[128];
+		double f = 0;
+		if (strcmp(e->value, "off") &&
+		    (dur_pct_parse(e->value, &f, err, sizeof err) < 0 || f < 0 || f >= 1))
+			scn_perr(p, e, 0,
+			         "warmup_jit: expected a share such as 2%%, or off, not '%s'",
+			         e->value);
+		st->warmup_jit = f;
+	}
+	if (st->warmup_jit > 0 && st->warmup_max < STUDY_WARMUP_JIT_MAX)
+		st->warmup_max = STUDY_WARMUP_JIT_MAX;
 	if ((e = scn_find(p, "study", "warmup_max")) &&
-	    scn_get_int(p, e, 2, STUDY_MAX_WARMUP, &v) == 0) {
-		if (!(st->warmup_steady > 0))
-			scn_perr(p, e, 0, "warmup_max: only with warmup_steady");
+	    scn_get_int(p, e, 1, STUDY_MAX_WARMUP, &v) == 0) {
+		if (!(st->warmup_steady > 0) && !(st->warmup_jit > 0))
+			scn_perr(p, e, 0, "warmup_max: only with warmup_steady or warmup_jit");
 		else if (v < st->warmup_runs)
 			scn_perr(p, e, 0, "warmup_max: %lld is fewer than warmup_runs (%d)",
 			         (long long)v, st->warmup_runs);
 		st->warmup_max = (int)v;
+	}
+}
+
+/* design, replicas, starts and primary of [study]. */
+static void parse_design(struct scn_parse *p, struct study *st)
+{
+	struct scn_entry *e;
+	long v;
+
+	st->replicas = st->starts = 1;
+	if ((e = scn_find(p, "study", "design"))) {
+		if (!strcmp(e->value, "auto"))
+			st->design = STUDY_AUTO;
+		else if (!strcmp(e->value, "side-by-side") || !strcmp(e->value, "duet"))
+			st->design = STUDY_SIDE_BY_SIDE;
+		else if (!strcmp(e->value, "one-at-a-time"))
+			st->design = STUDY_ONE_AT_A_TIME;
+		else
+			scn_perr(p, e, 0,
+			         "design: expected auto, side-by-side or one-at-a-time, not '%s'",
+			         e->value);
+		if (st->design == STUDY_SIDE_BY_SIDE && scn_find(p, "study", "until"))
+			scn_perr(p, e, 0,
+			         "design: side-by-side does not take until (yet): "
+			         "its rounds are set by rounds and starts");
+	}
+	if ((e = scn_find(p, "study", "replicas")) &&
+	    scn_get_int(p, e, 1, STUDY_MAX_REPLICAS, &v) == 0)
+		st->replicas = (int)v;
+	if ((e = scn_find(p, "study", "starts")) && scn_get_int(p, e, 1, STUDY_MAX_STARTS, &v) == 0)
+		st->starts = (int)v;
+	if ((e = scn_find(p, "study", "primary"))) {
+		char err[256];
+		if (study_until_fig(e->value, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "primary: %s", err);
+		snprintf(st->primary, sizeof st->primary, "%s", e->value);
 	}
 }
 
@@ -185,6 +236,7 @@ static void parse_study(struct scn_parse *p, struct study *st)
 	if (st->budget_ms > 0 && st->nuntil <= 0)
 		scn_perr(p, scn_find(p, "study", "budget"), 0,
 		         "budget: only with until = FIG PCT%% (what to run until)");
+	parse_design(p, st);
 	st->command_timeout_ms = 120000;
 	if (scn_get_dur(p, "study", "command_timeout", &st->command_timeout_ms) > 0 &&
 	    st->command_timeout_ms < 100)
@@ -229,6 +281,9 @@ static void parse_target(struct scn_parse *p, struct study *st, const char *sec)
 			scn_perr(p, e, 0, "cpus: %s", err);
 		t->cpus = scn_dup(p, e->value);
 	}
+	t->replicas = st->replicas;
+	if ((e = scn_find(p, sec, "replicas")) && scn_get_int(p, e, 1, STUDY_MAX_REPLICAS, &v) == 0)
+		t->replicas = (int)v;
 	for (int i = 0; i < p->nents && !p->failed; i++) {
 		e = &p->ents[i];
 		if (strcmp(e->section, sec) || strcmp(e->key, "set"))
@@ -269,10 +324,40 @@ static void parse_targets(struct scn_parse *p, struct study *st)
 	}
 }
 
+/* The instances (each target's processes), and what several of them, or several starts,
+ * imply: the targets kept running within a start, no sequential rounds. */
+static void instances(struct scn_parse *p, struct study *st)
+{
+	struct scn_entry *e;
+
+	st->ninst = 0;
+	for (int t = 0; t < st->ntargets; t++)
+		for (int r = 0; r < st->targets[t].replicas; r++) {
+			if (st->ninst == STUDY_MAX_INSTANCES) {
+				scn_perr(p, NULL, st->targets[t].line,
+				         "more than %d processes in all", STUDY_MAX_INSTANCES);
+				return;
+			}
+			st->inst_target[st->ninst] = t;
+			st->inst_replica[st->ninst++] = r;
+		}
+	if (st->ninst == st->ntargets && st->starts == 1)
+		return;
+	if ((e = scn_find(p, "study", "keep_running")) && !st->keep_running)
+		scn_perr(p, e, 0,
+		         "keep_running: replicas and starts keep the targets running "
+		         "within a start");
+	st->keep_running = 1;
+	if (st->nuntil > 0)
+		scn_perr(p, scn_find(p, "study", "until"), 0,
+		         "until: not with replicas or starts (yet)");
+}
+
 static void validate(struct scn_parse *p, struct study *st)
 {
 	if (p->failed)
 		return;
+	instances(p, st);
 	if (st->ntargets == 0) {
 		scn_perr(p, NULL, p->line > 0 ? p->line : 1,
 		         "no [target.NAME] section: a study needs at least one target");
@@ -371,12 +456,14 @@ void study_release(struct study *st)
 		free(t->stop);
 		free(t->start_shown);
 		free(t->stop_shown);
+		free(t->cpus);
 		study_kv_release(&t->given);
 		for (int k = 0; k < t->nsets; k++)
 			free(t->sets[k]);
 	}
 	free(st->before_each);
 	free(st->before_each_shown);
+	free(st->until_text);
 	free(st->name);
 	free(st->file);
 	free(st->text);
@@ -387,7 +474,38 @@ void study_release(struct study *st)
 
 int study_nslots(const struct study *st)
 {
-	return st->rounds * st->ntargets * st->nscenarios;
+	return st->starts * st->rounds * study_ninstances(st) * st->nscenarios;
+}
+
+int study_ninstances(const struct study *st)
+{
+	return st->ninst;
+}
+
+int study_instance(const struct study *st, int t, int r)
+{
+	for (int i = 0; i < st->ninst; i++)
+		if (st->inst_target[i] == t && st->inst_replica[i] == r)
+			return i;
+	return -1;
+}
+
+void study_resolve_design(struct study *st, const double *rates)
+{
+	int fits = study_ninstances(st) >= 2 && st->keep_running && st->nuntil == 0;
+
+	for (int i = 0; i < st->nscenarios; i++)
+		st->together[i] = st->design == STUDY_SIDE_BY_SIDE ||
+		                  (st->design == STUDY_AUTO && fits && rates[i] > 0);
+}
+
+int study_grouped(const struct study *st)
+{
+	int together = 0;
+
+	for (int i = 0; i < st->nscenarios; i++)
+		together |= st->together[i];
+	return together || st->ninst > st->ntargets || st->starts > 1;
 }
 
 /* splitmix64: a small, well-mixed generator whose sequence a seed fixes everywhere. */
@@ -399,34 +517,77 @@ static uint64_t next_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* The order of the n instances in round r: file order, reversed in even rounds when
+ * interleaved, shuffled when random. */
+static void round_order(const struct study *st, int r, uint64_t *rng, int *order, int n)
+{
+	for (int i = 0; i < n; i++)
+		order[i] = st->order == STUDY_INTERLEAVED && r % 2 == 0 ? n - 1 - i : i;
+	if (st->order == STUDY_RANDOM)
+		for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+			int j = (int)(next_rand(rng) % (uint64_t)(i + 1)), t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+}
+
 void study_schedule(const struct study *st, uint64_t seed, struct study_slot *out)
 {
-	int order[STUDY_MAX_TARGETS], k = 0;
+	int order[STUDY_MAX_INSTANCES], k = 0, n = study_ninstances(st), group = 0, ntog = 0;
 	uint64_t rng = seed;
 
-	for (int r = 1; r <= st->rounds; r++) {
-		int pos = 1;
-		for (int i = 0; i < st->ntargets; i++)
-			order[i] =
-			    st->order == STUDY_INTERLEAVED && r % 2 == 0 ? st->ntargets - 1 - i : i;
-		if (st->order == STUDY_RANDOM)
-			for (int i = st->ntargets - 1; i > 0; i--) { /* Fisher-Yates */
-				int j = (int)(next_rand(&rng) % (uint64_t)(i + 1)), t = order[i];
-				order[i] = order[j];
-				order[j] = t;
+	for (int sc = 0; sc < st->nscenarios; sc++)
+		ntog += st->together[sc] != 0;
+	for (int s = 0; s < st->starts; s++) {
+		/* Each start measures its side-by-side groups first, right after its warm-up (at
+		 * their load), then its one-at-a-time runs: a saturated capacity run wakes a JIT
+		 * that the fixed rate had let go quiet. */
+		for (int r = s * st->rounds + 1; r <= (s + 1) * st->rounds; r++)
+			for (int sc = 0, pos = 1; sc < st->nscenarios; sc++) {
+				if (!st->together[sc])
+					continue;
+				group++;
+				for (int i = 0; i < n; i++)
+					out[k++] =
+					    (struct study_slot){.round = r,
+					                        .position = pos,
+					                        .target = st->inst_target[i],
+					                        .replica = st->inst_replica[i],
+					                        .scenario = sc,
+					                        .start = s + 1,
+					                        .group = group};
+				pos++;
 			}
-		for (int i = 0; i < st->ntargets; i++)
-			for (int sc = 0; sc < st->nscenarios; sc++)
-				out[k++] = (struct study_slot){.round = r,
-				                               .position = pos++,
-				                               .target = order[i],
-				                               .scenario = sc};
+		for (int r = s * st->rounds + 1; r <= (s + 1) * st->rounds; r++) {
+			int pos = ntog + 1;
+			round_order(st, r, &rng, order, n);
+			for (int i = 0; i < n; i++)
+				for (int sc = 0; sc < st->nscenarios; sc++)
+					if (!st->together[sc])
+						out[k++] = (struct study_slot){
+						    .round = r,
+						    .position = pos++,
+						    .target = st->inst_target[order[i]],
+						    .replica = st->inst_replica[order[i]],
+						    .scenario = sc,
+						    .start = s + 1};
+		}
 	}
 }
 
 int study_nruns(const struct study *st, int *warmups)
 {
-	int starts = 0;
+	int starts = 0, together = 0;
+
+	for (int i = 0; i < st->nscenarios; i++)
+		together |= st->together[i];
+	if (study_grouped(st)) {
+		/* Each start: warm-up runs of every instance, of the first side-by-side scenario
+		 * (together) or of each scenario (alone); at least warmup_runs of them. */
+		*warmups = st->starts * study_ninstances(st) * (together ? 1 : st->nscenarios) *
+		           (st->warmup_runs > 1 ? st->warmup_runs : 1);
+		return study_nslots(st) + *warmups;
+	}
 	for (int t = 0; t < st->ntargets; t++)
 		starts +=
 		    st->targets[t].start && !st->keep_running ? st->rounds * st->nscenarios : 1;
@@ -635,6 +796,53 @@ int study_kv_copy(struct study_kv *kv, const struct study_kv *a)
 
 /* --- soak check -------------------------------------------------------------------------- */
 
+/* The grouped path's warm-up, after each start. */
+static void print_grouped_warmup(const struct study *st, FILE *f)
+{
+	int sc = 0;
+
+	while (sc < st->nscenarios && !st->together[sc])
+		sc++;
+	if (sc < st->nscenarios)
+		fprintf(f, "; after each start, warm-up runs side by side of scenario %d", sc + 1);
+	else
+		fprintf(f, "; after each start, warm-up runs of each scenario");
+	fprintf(f, " (%d to %d)", st->warmup_runs > 1 ? st->warmup_runs : 1, st->warmup_max);
+	if (st->warmup_jit > 0)
+		fprintf(f, " until a JVM's JIT takes under %g%% of its CPU", 100 * st->warmup_jit);
+	if (st->warmup_steady > 0)
+		fprintf(f, "%s two in a row agree within %g%%",
+		        st->warmup_jit > 0 ? " and" : " until", 100 * st->warmup_steady);
+}
+
+/* The design line of soak check: which scenarios run side by side, replicas and starts. */
+static void print_design(const struct study *st, FILE *f)
+{
+	fprintf(f, "  design:");
+	for (int i = 0; i < st->nscenarios; i++)
+		fprintf(f, "%s scenario %d %s", i ? ";" : "", i + 1,
+		        st->together[i] ? "side by side (every instance in the same seconds)"
+		                        : "one at a time");
+	if (st->ninst > st->ntargets) {
+		int same = 1;
+		for (int t = 1; t < st->ntargets; t++)
+			same &= st->targets[t].replicas == st->targets[0].replicas;
+		if (same)
+			fprintf(f, "; %d processes of each target at once (replicas)",
+			        st->targets[0].replicas);
+		else
+			for (int t = 0; t < st->ntargets; t++)
+				fprintf(f, "%s%s %d", t ? ", " : "; processes at once (replicas): ",
+				        st->targets[t].name, st->targets[t].replicas);
+	}
+	if (st->starts > 1)
+		fprintf(f, "; the targets started %d times, %d round%s each", st->starts,
+		        st->rounds, st->rounds == 1 ? "" : "s");
+	if (st->primary[0])
+		fprintf(f, "; primary figure %s", st->primary);
+	fputc('\n', f);
+}
+
 /* The study's first line: targets, rounds, order, warm-ups, how targets are run. */
 static void print_study(const struct study *st, FILE *f)
 {
@@ -652,7 +860,9 @@ static void print_study(const struct study *st, FILE *f)
 	for (int t = 0; t < st->ntargets; t++)
 		managed += st->targets[t].start != NULL;
 	const char *each = st->nscenarios > 1 ? " of each scenario" : "";
-	if (st->warmup_steady > 0)
+	if (study_grouped(st))
+		print_grouped_warmup(st, f);
+	else if (st->warmup_steady > 0)
 		fprintf(f,
 		        "; %d to %d warm-up runs%s after each start (or the study's), until "
 		        "two in a row agree within %g%%",
@@ -734,15 +944,26 @@ static int64_t print_schedule(const struct study *st, const struct scenario *scn
 	study_schedule(st, st->seed, slots);
 	for (int i = 0; i < nslots; i++) {
 		const struct study_slot *s = &slots[i];
-		if (s->position == 1)
-			fprintf(f, "  round %d:", s->round);
-		if (st->order == STUDY_RANDOM && !st->has_seed)
+		char rep[16] = "";
+		if (st->targets[s->target].replicas > 1)
+			snprintf(rep, sizeof rep, "#%d", s->replica + 1);
+		/* A line per round and kind: a start's groups come before its runs alone. */
+		int head = i == 0 || slots[i - 1].round != s->round ||
+		           (slots[i - 1].group != 0) != (s->group != 0);
+		if (head)
+			fprintf(f, "  round %d%s:", s->round, s->group ? ", side by side" : "");
+		if (s->group && (i == 0 || slots[i - 1].group != s->group))
+			fprintf(f, " [");
+		if (st->order == STUDY_RANDOM && !st->has_seed && !s->group)
 			fprintf(f, " ?");
 		else if (st->nscenarios > 1)
-			fprintf(f, " %s/%d", st->targets[s->target].name, s->scenario + 1);
+			fprintf(f, " %s%s/%d", st->targets[s->target].name, rep, s->scenario + 1);
 		else
-			fprintf(f, " %s", st->targets[s->target].name);
-		if (i + 1 == nslots || slots[i + 1].round != s->round)
+			fprintf(f, " %s%s", st->targets[s->target].name, rep);
+		if (s->group && (i + 1 == nslots || slots[i + 1].group != s->group))
+			fprintf(f, " ]");
+		if (i + 1 == nslots || slots[i + 1].round != s->round ||
+		    (slots[i + 1].group != 0) != (s->group != 0))
 			fputc('\n', f);
 	}
 	for (int i = 0; i < nslots; i++)
@@ -758,6 +979,7 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 	char a[32];
 
 	print_study(st, f);
+	print_design(st, f);
 	for (int i = 0; i < st->nscenarios; i++)
 		fprintf(f, "  scenario %d: %s: '%s', %s, %d step%s, %s\n", i + 1, st->scenarios[i],
 		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
@@ -781,6 +1003,22 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 	        "  %d runs (%d compared, %d warm-up%s): about %s, plus starting and stopping "
 	        "targets and before_each\n",
 	        nruns, nslots, warm, warm == 1 ? "" : "s", dur_format(total, a, sizeof a));
+}
+
+int study_until_fig(const char *fig, char *err, size_t errlen)
+{
+	if (strcmp(fig, "tps") && strcmp(fig, "mean") && strcmp(fig, "p99") &&
+	    strcmp(fig, "error") && strncmp(fig, "cpu.", 4) && strncmp(fig, "memory.", 7)) {
+		snprintf(err, errlen,
+		         "'%s': a figure is tps, mean, p99, error, cpu.SOURCE or memory.SOURCE",
+		         fig);
+		return -1;
+	}
+	if ((!strncmp(fig, "cpu.", 4) && !fig[4]) || (!strncmp(fig, "memory.", 7) && !fig[7])) {
+		snprintf(err, errlen, "'%s': name the source (cpu.app)", fig);
+		return -1;
+	}
+	return 0;
 }
 
 int study_until_parse(const char *text, struct study_until *u, int max, char *err, size_t errlen)
@@ -807,19 +1045,8 @@ int study_until_parse(const char *text, struct study_until *u, int max, char *er
 			snprintf(err, errlen, "'%s': expected a share such as 3%%", item);
 			return -1;
 		}
-		if (strcmp(fig, "tps") && strcmp(fig, "mean") && strcmp(fig, "p99") &&
-		    strcmp(fig, "error") && strncmp(fig, "cpu.", 4) && strncmp(fig, "memory.", 7)) {
-			snprintf(
-			    err, errlen,
-			    "'%s': a figure is tps, mean, p99, error, cpu.SOURCE or memory.SOURCE",
-			    fig);
+		if (study_until_fig(fig, err, errlen) < 0)
 			return -1;
-		}
-		if ((!strncmp(fig, "cpu.", 4) && !fig[4]) ||
-		    (!strncmp(fig, "memory.", 7) && !fig[7])) {
-			snprintf(err, errlen, "'%s': name the source (cpu.app)", fig);
-			return -1;
-		}
 		if (n == max) {
 			snprintf(err, errlen, "more than %d figures", max);
 			return -1;

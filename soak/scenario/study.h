@@ -8,7 +8,12 @@
  *                              target is started before and stopped after each run),
  *                              command_timeout (default 2m); sequential: until = FIG PCT%,
  *                              ... (every named figure's interval that narrow) and budget
- *                              (the time it may take; rounds is then the most it runs)
+ *                              (the time it may take; rounds is then the most it runs);
+ *                              design = auto | side-by-side | one-at-a-time, replicas
+ *                              (processes of each target at once), starts (times the
+ *                              targets are started, each start warmed up and then measured
+ *                              for `rounds` rounds), primary (the figure the verdict leads
+ *                              with), warmup_jit (a JVM's JIT share under which it is warm)
  *   [target.NAME]              start, stop (shell commands; start prints key=value lines),
  *                              url, address, pid, gc_log (for a target already running, or
  *                              defaults the start output overrides), set (repeatable
@@ -16,11 +21,23 @@
  *                              (placement: its start command and its app processes run
  *                              on these CPUs)
  *
- * NAME is the label of the target's runs.  The schedule has rounds x targets x scenarios
- * measured runs ("slots"): each round runs every target once (its scenarios in file order);
+ * NAME is the label of the target's runs.  The schedule has starts x rounds x targets x
+ * replicas x scenarios measured runs ("slots"): each round runs every process ("instance":
+ * a target's replica) once, its one-at-a-time scenarios in file order, each instance alone;
  * interleaved rounds go in file order, then reversed (ABC CBA ABC ...), so that a drift of
  * the machine over the study falls on every target alike; random rounds are each shuffled
- * by a seeded generator, so the order can be replayed.
+ * by a seeded generator, so the order can be replayed.  Then each side-by-side scenario
+ * runs every instance at once, in the same seconds, each at the scenario's load: one group
+ * of slots, whose figures share the machine's noise (Bulej et al., "Duet benchmarking").
+ *
+ * Designs.  design = auto (the default) runs a scenario side by side when it runs at a
+ * fixed rate (the open model: every instance gets the same arrivals) and the study has two
+ * instances or more, kept running, without `until`; one at a time otherwise (a closed
+ * model measures capacity: saturated servers sharing CPUs would split them by the
+ * scheduler, not by their efficiency).  replicas = K starts each target K times at once
+ * (its commands see SOAK_REPLICA=1..K): K processes a side, whose spread measures how
+ * much two processes of one server differ (their JITs choose differently).  starts = S
+ * stops and starts them again S - 1 times, each start warmed up until steady.
  *
  * Mistakes are `FILE:LINE: message` in err with nothing left allocated (the scenario
  * reader's rules: unknown sections and keys, bad numbers and durations).  A parsed study
@@ -39,13 +56,28 @@
 #define STUDY_MAX_SCENARIOS 8    /* scenario = lines */
 #define STUDY_MAX_ROUNDS    1000 /* rounds */
 #define STUDY_MAX_SETS      32   /* set = lines of one target */
-#define STUDY_MAX_WARMUP    10   /* warmup_runs, warmup_max */
-#define STUDY_WARMUP_MAX    5    /* warmup_max when warmup_steady is set alone */
-#define STUDY_NAME_MAX      64   /* bytes of a target's name */
-#define STUDY_MAX_UNTIL     8    /* figures an `until` names */
-#define STUDY_SEQ_ROUNDS    100  /* a sequential study without rounds: at most this many */
+#define STUDY_MAX_WARMUP    50   /* warmup_runs, warmup_max */
+#define STUDY_MAX_REPLICAS  8    /* replicas */
+#define STUDY_MAX_STARTS    100  /* starts */
+#define STUDY_MAX_INSTANCES (STUDY_MAX_TARGETS * STUDY_MAX_REPLICAS)
+#define STUDY_WARMUP_JIT                                                                           \
+	0.02 /* warmup_jit's default: a JVM is warm once its JIT's                                 \
+	      * threads take under 2 % of its CPU in a warm-up run */
+#define STUDY_WARMUP_JIT_MAX                                                                       \
+	20                   /* warmup_max when warmup_jit applies (a JVM's JIT works              \
+	                      * for 20k requests or more) */
+#define STUDY_WARMUP_MAX 5   /* warmup_max when warmup_steady is set alone */
+#define STUDY_NAME_MAX   64  /* bytes of a target's name */
+#define STUDY_MAX_UNTIL  8   /* figures an `until` names */
+#define STUDY_SEQ_ROUNDS 100 /* a sequential study without rounds: at most this many */
 
 enum study_order { STUDY_INTERLEAVED, STUDY_RANDOM };
+
+enum study_design {
+	STUDY_AUTO,          /* side by side where it fits (see above), else one at a time */
+	STUDY_ONE_AT_A_TIME, /* every run alone */
+	STUDY_SIDE_BY_SIDE,  /* the fixed-rate scenarios' runs of all instances at once */
+};
 
 /* What is known of a target's address and processes: given in its section, then what its
  * start command printed (key=value lines: url=, address=, pid=, gc_log=, version=). */
@@ -68,6 +100,8 @@ struct study_target {
 	int nsets;                  /* entries in sets */
 	char *cpus;                 /* placement: CPU list of its start command and app
 	                             * processes (collect.app.cpus of its runs), or NULL */
+	int replicas;               /* its processes at once (its section's replicas, else the
+	                             * study's) */
 	int line;                   /* of the section header, for messages */
 };
 
@@ -91,12 +125,25 @@ struct study {
 	uint64_t seed;                        /* random order's seed when given */
 	char *before_each;                    /* shell command before every run, or NULL */
 	char *before_each_shown;              /* as written (${env:NAME} unexpanded), or NULL */
-	int warmup_runs;            /* runs of each scenario after each start, not compared */
-	double warmup_steady;       /* > 0: more warm-up runs until two in a row agree within this
-	                             * share (0.05 = 5 %) in TPS (closed) or mean latency (open) */
-	int warmup_max;             /* with warmup_steady: at most this many warm-up runs a start */
-	int keep_running;           /* 1: start all at the beginning, stop at the end */
-	int64_t command_timeout_ms; /* start, stop and before_each each get this */
+	int warmup_runs;          /* runs of each scenario after each start, not compared */
+	double warmup_steady;     /* > 0: more warm-up runs until two in a row agree within this
+	                           * share (0.05 = 5 %) in TPS (closed) or mean latency (open) */
+	double warmup_jit;        /* > 0: warm-up runs go on until a JVM's JIT threads take
+	                           * under this share of its CPU (where the app collector sees
+	                           * a JVM's threads); 0: off */
+	int warmup_max;           /* with warmup_steady or warmup_jit: at most this many warm-up
+	                           * runs a start */
+	enum study_design design; /* as written (STUDY_AUTO unless given) */
+	int together[STUDY_MAX_SCENARIOS]; /* per scenario: 1 side by side, 0 one at a time
+	                                    * (study_resolve_design) */
+	int replicas;                      /* processes of each target at once (>= 1) */
+	int starts;       /* times the targets are started (>= 1): rounds per start */
+	char primary[80]; /* the figure the verdict leads with ("cpu.app"), or "" */
+	int ninst;        /* instances: every target's processes, in target order */
+	int inst_target[STUDY_MAX_INSTANCES];  /* instance i's target ... */
+	int inst_replica[STUDY_MAX_INSTANCES]; /* ... and 0-based replica */
+	int keep_running;                      /* 1: start all at the beginning, stop at the end */
+	int64_t command_timeout_ms;            /* start, stop and before_each each get this */
 	struct study_until until[STUDY_MAX_UNTIL];      /* sequential: the precision to run until */
 	int nuntil;                                     /* entries in until (0: fixed rounds) */
 	char *until_text;                               /* its text as given, or NULL */
@@ -107,10 +154,13 @@ struct study {
 
 /* One measured run of the schedule. */
 struct study_slot {
-	int round;    /* 1-based */
-	int position; /* 1-based place in the round */
+	int round;    /* 1-based, over the whole study (start s has rounds (s-1)R+1 .. sR) */
+	int position; /* 1-based place in the round (the slots of a group share it) */
 	int target;   /* index into study.targets */
+	int replica;  /* 0-based: which of the target's processes */
 	int scenario; /* index into study.scenarios */
+	int start;    /* 1-based: the start of the targets it runs in */
+	int group;    /* 0 alone; else the 1-based id of the slots run in the same seconds */
 };
 
 /* Parses a study file; 0, or -1 with `FILE:LINE: message` in err. */
@@ -123,8 +173,19 @@ void study_release(struct study *st);
  * from scenarios so); 0 otherwise, also when it cannot be read. */
 int study_is_file(const char *path);
 
-/* Measured runs in the schedule: rounds x targets x scenarios. */
+/* Measured runs in the schedule: starts x rounds x targets x replicas x scenarios. */
 int study_nslots(const struct study *st);
+/* Sets st->together from the scenarios' models (rates[i]: scenario i's fixed rate as a
+ * target would run it, 0 for the closed model) and the design: side by side where it fits. */
+void study_resolve_design(struct study *st, const double *rates);
+/* Instances (processes run at once): each target's replicas, in target order
+ * (st->inst_target, st->inst_replica). */
+int study_ninstances(const struct study *st);
+/* The instance of target t's replica r (0-based), or -1. */
+int study_instance(const struct study *st, int t, int r);
+/* 1 when the study runs anything side by side, or more than one start or replica: its
+ * runs are carried out start by start (run/study_run.c's grouped path). */
+int study_grouped(const struct study *st);
 /* The schedule into out[0..study_nslots) for a seed (ignored when interleaved). */
 void study_schedule(const struct study *st, uint64_t seed, struct study_slot *out);
 /* Runs the whole study makes when nothing fails: its slots plus the warm-ups (after each
@@ -138,6 +199,10 @@ int study_nruns(const struct study *st, int *warmups);
  * scenario's own URL stays: a check before the targets start).  0, or -1 with err. */
 int study_scenario(const struct study *st, int t, int sc, const struct study_kv *kv,
                    char *const *sets, int nsets, struct scenario *out, char *err, size_t errlen);
+
+/* Whether fig names a figure (tps, mean, p99, error, cpu.SOURCE, memory.SOURCE): 0, or -1
+ * with err. */
+int study_until_fig(const char *fig, char *err, size_t errlen);
 
 /* Parses an `until` value ("tps 3%, cpu.app 3%") into u[0..max); how many, or -1 with
  * "'x': ..." in err. */

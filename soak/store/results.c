@@ -65,10 +65,10 @@ int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istat
 		sqlite3_bind_int64(es, 1, run_id);
 		sqlite3_bind_int64(es, 2, sqlite3_column_int64(st, 0));
 		while (sqlite3_step(es) == SQLITE_ROW) {
-			int c = err_class_parse((const char *)sqlite3_column_text(es, 0));
+			int c = err_class_parse(db_col_text(es, 0));
 			if (c < 0)
 				c = ERR_OTHER;
-			const char *sample = (const char *)sqlite3_column_text(es, 2);
+			const char *sample = db_col_text(es, 2);
 			if (one.err_count[c] == 0 && sample) { /* an older file's, as stored */
 				char *red = redact_text(NULL, sample);
 				snprintf(one.err_sample[c], ERR_SAMPLE_LEN, "%s", red ? red : "");

@@ -23,6 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "opt.h"
+
 #define MAX_DELAY_MS (3600.0 * 1000) /* an hour: a longer delay is a typo */
 #define MAX_THREADS  256u
 
@@ -218,7 +220,6 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 	opterr = 0; /* we word the messages ourselves */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 		int rc = 0;
 
 		switch (c) {
@@ -283,11 +284,8 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 			printf("regserver %s\n", SOAK_VERSION);
 			a->exit_now = 1;
 			return 0;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", name);
-			return -1;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", name);
+		default: /* ':' or '?' */
+			opt_error_text(c, argv, err, errlen);
 			return -1;
 		}
 		if (rc < 0)

@@ -9,10 +9,14 @@ Prints TAP lines (`ok - ...`, `not ok - ...`) and `# ...` notes; exits 1 when a 
 tools/deps.sh (tests/it/test_deps.sh uses that to prove that a missing package is caught).
 
 Goals and the profile that must cover them: `make` (all) -> build, `make demo` -> demo,
-`make check` -> check, `make check-deb` -> package.  A package covers a need when it is in the profile (`deps.sh --list P`),
-pulled in by one that is (the Depends/Pre-Depends closure, on this machine's dpkg database,
-apt-cache for a package not installed here), or is Priority required / Essential (every
-debootstrap minbase has those).
+`make check` -> check, `make check-deb` -> package.  A package covers a need when it is in the
+profile (`deps.sh --list P`), pulled in by one that is (the Depends/Pre-Depends closure, from
+Debian's metadata: `apt-cache dumpavail` once, the installed record where a package is
+installed; an alternative is the one apt takes on a fresh machine), or is Priority required /
+Essential (every debootstrap minbase has those).  What else is installed here decides
+nothing: `--fresh-status FILE` writes the dpkg status of a fresh machine on which `make
+check` installed its profile, and `--status FILE` judges as if that were this machine's
+(tests/it/test_deps.sh compares the two answers).
 
 Everything is extracted from the tree as it is; nothing here lists the project's needs:
  * rules: make's own database (`make -pRrq`), walked from each goal through explicit and
@@ -44,6 +48,7 @@ import argparse
 import fnmatch
 import json
 import os
+import pickle
 import re
 import shlex
 import sys
@@ -76,58 +81,111 @@ def parse_rel(field):
     return out
 
 
-class Dpkg:
-    """This machine's dpkg database, apt-cache for what is not installed, file owners."""
-
-    def __init__(self):
-        fmt = "${Package}\t${db:Status-Status}\t${Priority}\t${Essential}\t${Depends}\t" \
-              "${Pre-Depends}\t${Provides}\n"
-        out = run(["dpkg-query", "-W", "-f", fmt], check=True).stdout
-        self.pkgs = {}       # name -> {"deps": [[alt...]...], "required": bool}
-        self.provides = {}   # virtual name -> [installed providers]
-        for line in out.splitlines():
-            f = line.split("\t")
-            if len(f) < 7 or f[1] != "installed":
+def records(text):
+    """Debian control records (a Packages index, a dpkg status file) -> dicts of the fields
+    deps_check reads, continuation lines folded."""
+    keep = ("Package", "Status", "Priority", "Essential", "Depends", "Pre-Depends", "Provides")
+    for rec in text.split("\n\n"):
+        f, cur = {}, None
+        for line in rec.split("\n"):
+            if line[:1] in (" ", "\t"):
+                if cur:
+                    f[cur] += " " + line.strip()
                 continue
-            name = f[0]
-            self.pkgs[name] = {"deps": parse_rel(f[4]) + parse_rel(f[5]),
-                               "required": f[2] == "required" or f[3] == "yes"}
-            for alts in parse_rel(f[6]):
-                for v in alts:
-                    self.provides.setdefault(v, []).append(name)
-        self.base = {n for n, p in self.pkgs.items() if p["required"]}
+            k, _, v = line.partition(":")
+            cur = k if k in keep else None
+            if cur:
+                f[k] = v.strip()
+        if "Package" in f:
+            yield f
+
+
+class Dpkg:
+    """What Debian's metadata says of packages: the same answer on a fresh machine and on a
+    used one.  The archive's records (`apt-cache dumpavail`, one process) and, for a package
+    installed here, its installed record (the dpkg status file); what else happens to be
+    installed here never decides a closure, an alternative or the base.  status: another dpkg
+    status file to read as this machine's (a fresh machine's view, --status)."""
+
+    def __init__(self, status="/var/lib/dpkg/status", cache=None):
+        self.raw = {}         # name -> its record's fields (parsed by info when asked)
+        self.pkgs = {}        # name -> {"deps": [[alt...]...], "required": bool}
+        self.provides = {}    # virtual name -> [real packages that provide it], sorted
+        self.installed = set()
+        self.raw = self.archive(cache)
+        with open(status, encoding="utf-8", errors="replace") as fh:
+            for f in records(fh.read()):
+                if f.get("Status", "").endswith(" installed"):
+                    self.raw[f["Package"]] = f
+                    self.installed.add(f["Package"])
+        for name, f in self.raw.items():
+            if "Provides" in f:
+                for alts in parse_rel(f["Provides"]):
+                    for v in alts:
+                        self.provides.setdefault(v, []).append(name)
+        for v in self.provides:
+            self.provides[v].sort()
+        # A fresh Debian has its required and essential packages (debootstrap's minbase).
+        self.base = {n for n, f in self.raw.items()
+                     if f.get("Priority") == "required" or f.get("Essential") == "yes"}
         self.unknown = set()
 
+    @staticmethod
+    def archive(cache):
+        """The archive's records: `apt-cache dumpavail`, or a cache an earlier run wrote."""
+        if cache and os.path.exists(cache):
+            with open(cache, "rb") as f:
+                return pickle.load(f)
+        out = {}
+        for f in records(run(["apt-cache", "dumpavail"], check=True).stdout):
+            out.setdefault(f["Package"], f)
+        if cache:
+            with open(cache, "wb") as f:
+                pickle.dump(out, f, protocol=pickle.HIGHEST_PROTOCOL)
+        return out
+
     def info(self, name):
-        if name in self.pkgs:
-            return self.pkgs[name]
-        p = run(["apt-cache", "show", "--no-all-versions", name])
-        if p.returncode != 0 or not p.stdout.strip():
-            self.unknown.add(name)
-            self.pkgs[name] = {"deps": [], "required": False}
-            return self.pkgs[name]
-        fields = {}
-        for line in p.stdout.split("\n\n")[0].splitlines():
-            m = re.match(r"([A-Za-z-]+): (.*)", line)
-            if m:
-                fields[m.group(1)] = m.group(2)
-        self.pkgs[name] = {"deps": parse_rel(fields.get("Depends", "")) +
-                           parse_rel(fields.get("Pre-Depends", "")),
-                           "required": fields.get("Priority") == "required"}
+        if name not in self.pkgs:
+            f = self.raw.get(name)
+            if f is None:
+                self.unknown.add(name)
+                f = {}
+            self.pkgs[name] = {"deps": parse_rel(f.get("Depends", "")) +
+                               parse_rel(f.get("Pre-Depends", ""))}
         return self.pkgs[name]
 
-    def pick(self, alts):
-        """The alternative apt would take here: the first one installed (or provided)."""
+    def pick(self, alts, prefer):
+        """The alternative apt takes on a fresh machine: one the same install names (the
+        profile, the base), else the first real package, else the first of its providers."""
         for a in alts:
-            if a in self.pkgs:
+            if a in prefer:
                 return [a]
-            if a in self.provides:
+            for v in self.provides.get(a, []):
+                if v in prefer:
+                    return [v]
+        for a in alts:
+            if a in self.raw:
+                return [a]
+            if self.provides.get(a):
                 return self.provides[a][:1]
         return alts[:1]
 
     def closure(self, names):
+        prefer = set(names)
         return reach(names, lambda n: [p for alts in self.info(n)["deps"]
-                                       for p in self.pick(alts)])
+                                       for p in self.pick(alts, prefer)])
+
+    def fresh_status(self, keep, status="/var/lib/dpkg/status"):
+        """This machine's dpkg status with only the packages in keep: what a fresh machine
+        has once the profiles are installed (tests/it/test_deps.sh hides the rest so)."""
+        with open(status, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+        out = []
+        for rec in text.split("\n\n"):
+            m = re.match(r"Package: (\S+)", rec)
+            if m and m.group(1) in keep:
+                out.append(rec.strip("\n"))
+        return "\n\n".join(out) + "\n"
 
 
 def usr_variants(p):
@@ -459,6 +517,13 @@ def main():
     ap.add_argument("--deps", help="the deps.sh to judge (default: the tree's)")
     ap.add_argument("--save", help="write what was extracted to this file")
     ap.add_argument("--load", help="judge what an earlier --save extracted (no extraction)")
+    ap.add_argument("--status", default="/var/lib/dpkg/status",
+                    help="the dpkg status file to read as this machine's installed packages")
+    ap.add_argument("--fresh-status", metavar="FILE",
+                    help="write the status of a fresh machine on which `make check` installed "
+                         "its profile (the base and the check profile's closure), then judge")
+    ap.add_argument("--index-cache", metavar="FILE",
+                    help="keep the archive's records in FILE for the next run (a test's runs)")
     ap.add_argument("-v", action="store_true", help="list every need and its package")
     a = ap.parse_args()
     top = os.path.realpath(a.top)
@@ -476,6 +541,11 @@ def main():
             return 2
         profiles[prof] = p.stdout.split()
 
+    dpkg = Dpkg(a.status, a.index_cache)
+    if a.fresh_status:
+        keep = dpkg.closure(set(profiles["check"]) | dpkg.base)
+        with open(a.fresh_status, "w") as f:
+            f.write(dpkg.fresh_status(keep, a.status))
     if a.load:
         with open(a.load) as f:
             x = json.load(f)
@@ -484,16 +554,16 @@ def main():
         owners.map = {k: set(v) for k, v in x["map"].items()}
         needs, failures, unresolved = x["needs"], x["failures"], x["unresolved"]
     else:
-        needs, failures, unresolved, owners = extract(top)
+        needs, failures, unresolved, owners = extract(top, dpkg)
     if a.save:
         with open(a.save, "w") as f:
             json.dump({"needs": needs, "failures": failures, "unresolved": unresolved,
                        "cands": owners.cands,
                        "map": {k: sorted(v) for k, v in owners.map.items()}}, f)
-    return judge(top, deps, profiles, needs, failures, unresolved, owners, a.v)
+    return judge(top, deps, profiles, needs, failures, unresolved, owners, dpkg, a.v)
 
 
-def extract(top):
+def extract(top, dpkg):
     """-> (needs [(profile, who, what, path, note)], failures, unresolved, owners)"""
     owners = Owners()
     mk = Make(top)
@@ -610,7 +680,7 @@ def extract(top):
     builders = sorted({(prof, who) for prof, who, name, kind in cmds.found
                        if kind == "command" and name == "dpkg-buildpackage"})
     if builders:
-        provides = installed_provides()
+        provides = dpkg.provides
         for name in build_depends(top, failures):
             key = "package:" + name
             owners.cands[key] = [key]
@@ -623,9 +693,9 @@ def extract(top):
     return needs, failures, [list(u) for u in cmds.unresolved], owners
 
 
-def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
-    """Prints the TAP lines; 1 when a need is not covered."""
-    dpkg = Dpkg()
+def judge(top, deps, profiles, needs, failures, unresolved, owners, dpkg, verbose):
+    """Prints the TAP lines; 1 when a need is not covered.  A file counts as owned by the
+    packages dpkg.installed has (another status file hides the rest)."""
     failures = list(failures)
     covered = {}
     for prof, pkgs in profiles.items():
@@ -640,7 +710,8 @@ def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
             else (prof, what)
         r = results.setdefault(group, [set(), []])
         r[0].add(path)
-        got = owners.of(path)
+        owned = owners.of(path)
+        got = owned if what == "package" else owned & dpkg.installed
         ok = bool(got & covered[prof])
         if verbose:
             print("# %s: %s %s %s -> %s" % (prof, who, note, path, ", ".join(sorted(got))
@@ -660,7 +731,11 @@ def judge(top, deps, profiles, needs, failures, unresolved, owners, verbose):
                 "sourced": "sources %s" % path,
                 "package": "runs dpkg-buildpackage: debian/control's Build-Depends name %s" %
                            note}[what]
-        if pkg is None:
+        if owned & covered[prof]:
+            r[1].append("%s: %s %s from %s, which the %s profile names but `make check` does "
+                        "not install (tools/deps.sh check)" % (
+                            prof, who, item, sorted(owned & covered[prof])[0], prof))
+        elif pkg is None:
             r[1].append("%s: %s %s, which no installed package owns" % (prof, who, item))
         else:
             r[1].append("%s: %s %s from %s, which is not in the %s profile of %s nor "
@@ -714,18 +789,6 @@ def build_depends(top, failures):
     for f in ("Build-Depends", "Build-Depends-Arch", "Build-Depends-Indep"):
         for alts in parse_rel(re.sub(r"<[^>]*>", "", fields.get(f, ""))):
             out.append(alts[0])
-    return out
-
-
-def installed_provides():
-    """virtual package -> the installed packages that provide it (debhelper-compat)."""
-    out = {}
-    p = run(["dpkg-query", "-W", "-f", "${Package}\t${Provides}\n"])
-    for line in p.stdout.splitlines():
-        name, _, prov = line.partition("\t")
-        for alts in parse_rel(prov):
-            for a in alts:
-                out.setdefault(a, []).append(name)
     return out
 
 

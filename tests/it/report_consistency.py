@@ -59,11 +59,14 @@ class Checker:
 
 
 def change_cell(cell):
-    """'+20.8% (real)' -> (20.8, 'real', False); '-0.08 pp (real)' -> (-0.08, 'real', True)."""
-    m = re.fullmatch(r"([+-]?\d+(?:\.\d+)?)(%| pp) \((real|noise|n/a)\)", cell)
+    """'+20.8% ± 4.1% (real)' -> (20.8, 4.1, 'real', False); '-0.08 pp ± 0.02 pp (real)' ->
+    (-0.08, 0.02, 'real', True); '+9.6% (n/a)' -> (9.6, None, 'n/a', False)."""
+    m = re.fullmatch(r"([+-]?\d+(?:\.\d+)?)(%| pp)(?: ± (\d+(?:\.\d+)?)(?:%| pp))? "
+                     r"\((real|noise|n/a)(?:, under the \d+% floor)?\)", cell)
     if not m:
         return None
-    return float(m.group(1)), m.group(3), m.group(2) == " pp"
+    half = float(m.group(3)) if m.group(3) is not None else None
+    return float(m.group(1)), half, m.group(4), m.group(2) == " pp"
 
 
 def figures(cmp):
@@ -87,14 +90,90 @@ def check_row(ck, what, header, row, cmp):
         got = change_cell(unesc(cell))
         if got is None:
             continue
-        val, verdict, points = got
+        val, half, verdict, points = got
+        lo, hi = d["ci95"]
         if points:
             want = d["value"] - d["baseline"]
             ck.same(f"{what}, {name} (points)", val, want, 0.005 + 1e-6)
+            want_half = (hi - lo) / 2 if lo is not None and hi is not None else None
+            tol = 0.005 + 1e-3
         else:
             # change_pct carries 3 decimals; the table rounds it to 1.
             ck.same(f"{what}, {name} (%)", val, d.get("change_pct"), 0.05 + 1e-3)
+            base = abs(d["baseline"]) if d["baseline"] else None
+            want_half = (100 * (hi - lo) / 2 / base
+                         if lo is not None and hi is not None and base else None)
+            # report.json keeps 4 decimals of the interval's ends and of the baseline.
+            tol = 0.05 + 1e-3 + ((100 + (want_half or 0)) * 0.5e-4 / base if base else 0)
+        # The half-width shown is the verdict's own interval's (report.json's ci95).
+        if half is not None or want_half is not None:
+            ck.same(f"{what}, {name} \u00b1", half, want_half, tol)
         ck.eq(f"{what}, {name} verdict", verdict, d["verdict"])
+
+
+def run_list(phrase):
+    """'runs 1-4, 11 and 17-20 (warm-up: 1)' or 'run 3 (warm-up)' -> the run keys."""
+    phrase = re.sub(r" \(warm-up[^)]*\)$", "", phrase)
+    m = re.fullmatch(r"runs? (.+)", phrase)
+    if not m:
+        return None
+    keys = []
+    for item in re.split(r", | and ", m.group(1)):
+        a, _, b = item.partition("-")
+        if b and a.isdigit() and b.isdigit():
+            keys += [str(k) for k in range(int(a), int(b) + 1)]
+        else:
+            keys.append(item)
+    return keys
+
+
+def check_connection_ranges(ck, fnd, text, runs):
+    """'a new connection every A-B requests' and 'only A-B requests per connection' are
+    the range of requests / new connections over the label's keep-alive runs that held
+    (50 or more a connection) and those that did not, from report.json's figures."""
+    held, lost = [], []
+    for r in runs:
+        f = r["figures"]
+        if r["label"] != fnd["label"] or r["connection"] == "close" or not f["requests"]:
+            continue
+        if f["new_connections"]:
+            per = f["requests"] / f["new_connections"]
+            (held if per >= 50 else lost).append(per)
+    for what, pat, want, dec in (("held", r"a new connection every (\d+)(?:-(\d+))? requests", held, 0),
+                                 ("lost", r"only (\d+\.\d)(?:-(\d+\.\d))? requests per connection", lost, 1)):
+        m = re.search(pat, text)
+        if not want and not m:
+            continue
+        if not want or not m:
+            ck.bad.append(f"connections {fnd['label']} {what}: shown {bool(m)}, report.json {len(want)} runs")
+            continue
+        tol = 0.5 * 10 ** -dec + 1e-6
+        ck.same(f"connections {fnd['label']} {what}: lowest", float(m.group(1)), min(want), tol)
+        ck.same(f"connections {fnd['label']} {what}: highest", float(m.group(2) or m.group(1)), max(want), tol)
+
+
+def check_cost_ranges(ck, fnd, text, runs):
+    """Each clause 'at LOAD, SRC: LO-HI ms of CPU per request in RUNS, memory A-B MB on
+    average and at most P MB' gives the range of report.json's runs[].cost over RUNS."""
+    clause = (r"at [^,;]+, (?:not compared, )?(\S+): (\d+\.\d+)(?:-(\d+\.\d+))? ms of CPU per "
+              r"(?:request|iteration) in (runs? (?:[0-9:-]+(?:, | and ))*[0-9:-]+(?: \(warm-up[^)]*\))?)"
+              r"(?:, memory (\d+\.\d+)(?:-(\d+\.\d+))? MB on average and at most (\d+\.\d+) MB)?(?=;|\.$)")
+    for m in re.finditer(clause, text):
+        keys = run_list(m.group(4))
+        costs = [runs[k]["cost"] for k in keys or [] if k in runs and runs[k].get("cost")]
+        what = f"cost finding {fnd['label']} {m.group(4)}"
+        if not keys or len(costs) != len(keys):
+            ck.bad.append(f"{what}: runs without a cost in report.json")
+            continue
+        cpu = [c["cpu_ms_per_request"] for c in costs]
+        ck.same(f"{what}: lowest CPU per request", float(m.group(2)), min(cpu), 0.0005 + 1e-4)
+        ck.same(f"{what}: highest", float(m.group(3) or m.group(2)), max(cpu), 0.0005 + 1e-4)
+        if m.group(5):
+            mem = [c["memory_mb"] for c in costs]
+            ck.same(f"{what}: lowest memory", float(m.group(5)), min(mem), 0.05 + 1e-3)
+            ck.same(f"{what}: highest memory", float(m.group(6) or m.group(5)), max(mem), 0.05 + 1e-3)
+            ck.same(f"{what}: peak memory", float(m.group(7)),
+                    max(c["memory_peak_mb"] for c in costs), 0.05 + 1e-3)
 
 
 def main():
@@ -123,8 +202,8 @@ def main():
             header, rows = verdict[0], verdict[1:]
             # Each row is a label at a level: capacity, and efficiency at a fixed rate.
             for row in rows:
-                label, at = unesc(row[0]), unesc(row[2])
-                if unesc(row[1]) == "(baseline)":
+                label, at = unesc(row[0]), unesc(row[1])
+                if label.endswith(" (baseline)"):
                     continue
                 c = where.get((label, at))
                 if c is None:
@@ -190,7 +269,10 @@ def main():
                     ck.eq(f"latency finding {fnd['label']} mean verdict", m.group(4), mean["verdict"])
                     ck.same(f"latency finding {fnd['label']} p99", float(m.group(5)), p99["value"], tol(p99["value"]))
                     ck.eq(f"latency finding {fnd['label']} p99 verdict", m.group(7), p99["verdict"])
+            if fnd["kind"] == "connections":
+                check_connection_ranges(ck, fnd, text, j["runs"])
             if fnd["kind"] == "cost":
+                check_cost_ranges(ck, fnd, text, {r["key"]: r for r in j["runs"]})
                 m = re.search(r"against \S+ at (.+?\)) \(the verdict's compared runs\): (.*)\.$", text)
                 if not m:
                     continue

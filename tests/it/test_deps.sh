@@ -18,7 +18,7 @@ unset SANITIZE
 shfmt --version >/dev/null || { fail "setup" "shfmt is missing (tools/deps.sh check installs it)"; exit 1; }
 
 # The tree as it is: the checker's own lines are this suite's.
-python3 "$checker" --save "$T/needs.json" >"$T/tree.out" 2>&1
+python3 "$checker" --index-cache "$T/apt.idx" --save "$T/needs.json" >"$T/tree.out" 2>&1
 rc=$?
 cat "$T/tree.out"
 case "$rc" in
@@ -37,6 +37,30 @@ done
 check "deps_check follows check's sub-make to the unit tests" \
   grep -q '^ok - check profile covers build/rel/tests/test_sched: headers' "$T/tree.out"
 
+# The same answer on a fresh machine.  A fresh Debian on which `make check` installed its
+# profile has the base (required, essential) and the check profile's closure, nothing else:
+# judged with this machine's other packages hidden, every line must be the same.
+python3 "$checker" --index-cache "$T/apt.idx" --load "$T/needs.json" --fresh-status "$T/fresh.status" >/dev/null 2>&1
+n_fresh=$(grep -c '^Package: ' "$T/fresh.status")
+n_here=$(dpkg-query -W -f='${db:Status-Status}\n' | grep -cx installed)
+check "the fresh machine's view hides what is installed here outside the profiles ($n_fresh of $n_here)" \
+  test "$n_fresh" -gt 50 -a "$n_fresh" -lt "$n_here"
+python3 "$checker" --index-cache "$T/apt.idx" --load "$T/needs.json" --status "$T/fresh.status" >"$T/fresh.out" 2>&1
+check_eq "judged as on a fresh machine: the same lines as here" \
+  "$(grep -E '^(ok|not ok) ' "$T/fresh.out" | sort | md5sum)" \
+  "$(grep -E '^(ok|not ok) ' "$T/tree.out" | sort | md5sum)"
+# ... and the view is what catches a profile that `make check` judges but does not install
+# (the package profile was so until lintian and debootstrap failed on a fresh machine).
+sed 's/^  check) want=.*/  check) want=("${build[@]}" "${check[@]}") ;;/' "$TOP/tools/deps.sh" \
+  >"$T/deps-check-only.sh"
+python3 "$checker" --index-cache "$T/apt.idx" --deps "$T/deps-check-only.sh" --load "$T/needs.json" \
+  --fresh-status "$T/fresh-no-package.status" >/dev/null 2>&1
+python3 "$checker" --index-cache "$T/apt.idx" --deps "$T/deps-check-only.sh" --load "$T/needs.json" \
+  --status "$T/fresh-no-package.status" >"$T/no-package.out" 2>&1
+check_eq "make check without the package profile: deps_check fails on the fresh view" "$?" 1
+check "... naming lintian as named by the package profile but not installed by make check" \
+  grep -qE "^not ok - package: tests/pkg/test_deb\.sh:[0-9]+ runs 'lintian' .* from lintian, which the package profile names but .make check. does not install" "$T/no-package.out"
+
 # without PROFILE PACKAGE REGEX [ARGS...]: runs the checker on a copy of deps.sh whose PROFILE
 # lacks PACKAGE; it must fail with a `not ok` line matching REGEX.  Sets OUT (its output).
 without() {
@@ -46,7 +70,7 @@ without() {
   sed "/^$prof=(/,/)/ s/\(^\|[ (]\)$pkg\([ )]\|\$\)/\1\2/" "$TOP/tools/deps.sh" >"$copy"
   check_eq "the copy's $prof profile lacks $pkg" \
     "$(bash "$copy" --list "$prof" | grep -c "^$pkg\$")" 0
-  python3 "$checker" --deps "$copy" "$@" >"$OUT" 2>&1
+  python3 "$checker" --index-cache "$T/apt.idx" --deps "$copy" "$@" >"$OUT" 2>&1
   check_eq "without $pkg in $prof: deps_check fails" "$?" 1
   check "without $pkg in $prof: a not ok line names what needs it, the package and the profile" \
     grep -qE "^not ok - $re" "$OUT"

@@ -104,10 +104,10 @@ check_eq "report.json: the healthy run's headroom, as --summary gives it" \
 check_eq "report.json: the leak's why is --summary's" "$(json '.runs[1].memory[0].why')" \
   "$("$G" --summary "$DATA/trickle/trickle-g1-gcstar.log" | jq -r .why)"
 finding=$(json '.findings[] | select(.kind == "memory") | .text')
-check "findings: the flat heap with its headroom" grep -qF 'heap after GC never needed an old-generation collection in run 1 (app) (run 1, app: +0.0 MB/h; the old generation holds 15.0 MB (6% of the 256 MB heap), 100.2 MB below the 45% of the heap (115 MB)' <<<"$finding"
+check "findings: the flat heap with its headroom" grep -qF 'heap after GC never needed an old-generation collection in app in run 1 (run 1, app: +0.0 MB/h; the old generation holds 15.0 MB (6% of the 256 MB heap), 100.2 MB below the 45% of the heap (115 MB)' <<<"$finding"
 longer=$(json '.runs[1].memory[0].run_longer_h * 60 | ceil | tostring + "m"')
 check "findings: the rising heap, not ruled out, and how much longer ($longer)" \
-  grep -qF "heap after GC rising with no old-generation collection to tell a leak in run 2 (app) (run 2, app: +121.1 MB/h, R² 1.00; the old generation holds 51.0 MB (20% of the 256 MB heap), 64.2 MB below the 45% of the heap (115 MB) at which G1 starts a concurrent cycle by default; at the floor's +121.1 MB/h (promotion +140.6 MB/h) it would get there in about $longer): a leak is not ruled out; run at least $longer longer" <<<"$finding"
+  grep -qF "heap after GC rising with no old-generation collection to tell a leak in app in run 2 (run 2, app: +121.1 MB/h, R² 1.00; the old generation holds 51.0 MB (20% of the 256 MB heap), 64.2 MB below the 45% of the heap (115 MB) at which G1 starts a concurrent cycle by default; at the floor's +121.1 MB/h (promotion +140.6 MB/h) it would get there in about $longer): a leak is not ruled out; run at least $longer longer" <<<"$finding"
 check "report.md: the same finding" grep -qF -- "- $finding" "$MD"
 # report.html escapes what HTML needs and keeps the words: compare with its tags removed.
 check "report.html: the same finding" bash -c "sed -e 's/<[^>]*>//g' -e 's/&amp;/\&/g' -e 's/&lt;/</g' -e 's/&gt;/>/g' '$HTML' | grep -qF -- \"\$1\"" _ "$finding"

@@ -46,6 +46,7 @@ check "the deploy files, scripts executable" test -x "$D/$P/share/soak/deploy/sl
   -f "$D/$P/share/soak/deploy/k8s/Containerfile" -a -f "$D/$P/share/soak/deploy/systemd/app.env.example"
 check "the study targets' script" test -x "$D/$P/share/soak/targets/regserver/regserver.sh"
 check "README in the doc folder" test -f "$D/$P/share/doc/soak/README.md"
+check "... with the documents it links to" bash -c "cd '$D/$P/share/doc/soak' && test -f docs/tutorial.md && test -f docs/img/report-first-screen.png && ! grep -o '](docs/[^)#]*' README.md | cut -c3- | while read -r f; do test -e \"\$f\" || echo \"\$f\"; done | grep ."
 check_eq "nothing else" "$(grep -vc "^$P/\(bin\|share/man\|share/bash-completion\|share/soak\|share/doc/soak\|lib/systemd/system\)/" "$T/files")" 0
 # No installed file names the source tree (the binaries without their debug sections: those
 # name where they were compiled, which nothing reads at run time).

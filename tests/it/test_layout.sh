@@ -19,7 +19,9 @@
 # Calls go through the callee's own header: a header X.h declares only functions that
 # X.c defines (X_int.h, an internal header, those of its own folder, and only its own
 # folder includes it), and no .c file declares another file's function.  The rules and
-# the few headers allowed otherwise, with the reason, are in tests/it/layout.py.
+# the few headers allowed otherwise, with the reason, are in tests/it/layout.py.  Calls
+# between rooms run one way as well: report/read/ and report/judge/ call no other room,
+# report/write/ may call both (layout.py rule 5, with the calls left to go back).
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
@@ -83,6 +85,16 @@ rooms bothways
 printf '#include "report/write/md.h"\n' >>"$T/bothways/soak/report/read/doc.c"
 expect bothways "report/ rooms including each other fail the check" \
   "report/'s rooms include each other: a circle: read write"
+# Calls between rooms: write/ calling read/ is fine; read/ calling write/ is not.
+rooms callsdown
+printf 'int rpt_md_lines(void) { return rpt_doc_lines(); }\n' >>"$T/callsdown/soak/report/write/md.c"
+printf 'int rpt_md_lines(void);\n' >>"$T/callsdown/soak/report/write/md.h"
+expect callsdown "report/write/ calling report/read/ passes the check" ""
+rooms backcall
+printf 'int rpt_md_pages(void);\nint rpt_doc_pages(void) { return rpt_md_pages(); }\n' \
+  >>"$T/backcall/soak/report/read/doc.c"
+expect backcall "report/read/ calling report/write/ fails the check" \
+  "soak/report/read/doc.c calls rpt_md_pages() of soak/report/write/md.c (report/read/ may not call report/write/)"
 rooms roomlayer
 printf '#include "run/runner.h"\n' >"$T/roomlayer/soak/report/read/bad.c"
 expect roomlayer "a room's file is held to its top folder's layer" \

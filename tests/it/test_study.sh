@@ -390,4 +390,97 @@ check_eq "a process for every run (keep_running = no): memory is compared" \
   "$(json "$T/trend/report.json" '[.comparisons[] | select(.concurrency == 10) | .memory.app.verdict] | join(" ")')" noise
 check "rounds_trend: the advice is to warm up longer, not to add rounds" \
   grep -q "more rounds only average. Warm up longer after each start" "$T/trend/report.md"
+# --- side by side: replicas, groups, the processes as observations -------------------------
+# regserver --latency 2 against --latency 5, three processes of each at once (replicas), a
+# fixed rate run side by side (design = auto) and a capacity scenario one at a time.
+{
+  echo "[scenario]"; echo "name = sbs rate"; echo "label = any"; echo "rate = 50/s"
+  echo "duration = 2s"; echo "warmup = 500ms"; echo "interval = 250ms"
+  sed -n '/^\[request\]/,$p' "$T/reg.ini"
+  echo "[collect.app]"; echo "every = 250ms"
+  echo "[collect.host]"; echo "host = yes"; echo "every = 250ms"
+} >"$T/sbs-rate.ini"
+sed -e 's/^name = .*/name = sbs cap/' -e 's/^duration = .*/duration = 1500ms/' -e 's/^warmup = .*/warmup = 500ms/' "$T/reg.ini" >"$T/sbs-cap.ini"
+{
+  echo "[study]"; echo "name = side by side"; echo "scenario = sbs-cap.ini"
+  echo "scenario = sbs-rate.ini"; echo "rounds = 3"; echo "replicas = 3"; echo "primary = mean"
+  for t in fast:2 slow:5; do
+    echo "[target.${t%:*}]"
+    echo "start = $REGSH start $T/${t%:*}\$SOAK_REPLICA --latency ${t#*:}"
+    echo "stop = $REGSH stop $T/${t%:*}\$SOAK_REPLICA"
+  done
+} >"$T/sbs.ini"
+soak check "$T/sbs.ini" >"$T/sbs.check" 2>&1
+check_eq "side by side: soak check accepts it" "$?" 0
+check "side by side: soak check says the design" \
+  grep -q "design: scenario 1 one at a time; scenario 2 side by side (every instance in the same seconds); 3 processes of each target at once (replicas); primary figure mean" "$T/sbs.check"
+check "side by side: the schedule shows the group" \
+  grep -q "round 1, side by side: \[ fast#1/2 fast#2/2 fast#3/2 slow#1/2 slow#2/2 slow#3/2 \]" "$T/sbs.check"
+check "side by side: ... before the round's runs alone" \
+  grep -q "round 1: fast#1/1 fast#2/1 fast#3/1 slow#1/1 slow#2/1 slow#3/1$" "$T/sbs.check"
+soak study -q --db "$T/sbs.db" "$T/sbs.ini" >"$T/sbs.out" 2>"$T/sbs.err"
+check_eq "side by side: the study exits 0" "$?" 0
+S=$T/sbs.db
+check_eq "side by side: every process started once, three a target" \
+  "$(sql "$S" "SELECT COUNT(DISTINCT target || replica) || ' ' || (SELECT COUNT(*) FROM study_runs WHERE warmup = 1) FROM study_runs")" "6 6"
+check_eq "side by side: 3 groups of 6 runs, one per round, the rate scenario's" \
+  "$(sql "$S" "SELECT COUNT(*) || ' ' || MIN(n) || ' ' || MAX(n) FROM (SELECT COUNT(*) n FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE sr.grp IS NOT NULL AND r.name = 'sbs rate' GROUP BY sr.grp)")" "3 6 6"
+check_eq "side by side: a group's runs load in the same instant, their intervals aligned" \
+  "$(sql "$S" "SELECT MAX(d) < 20 FROM (SELECT MAX(f) - MIN(f) d FROM (SELECT sr.grp g, (SELECT MIN(start_ms) FROM intervals i WHERE i.run_id = sr.run_id) f FROM study_runs sr WHERE sr.grp IS NOT NULL) GROUP BY g)")" 1
+check_eq "side by side: the capacity scenario ran alone" \
+  "$(sql "$S" "SELECT COUNT(*) FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE r.name = 'sbs cap' AND sr.grp IS NOT NULL")" 0
+check_eq "side by side: the host, which a group shares, is sampled by its first run only" \
+  "$(sql "$S" "SELECT COUNT(DISTINCT s.run_id) FROM samples s JOIN study_runs sr ON sr.run_id = s.run_id WHERE s.source = 'host' AND sr.grp IS NOT NULL")" 3
+check_eq "side by side: every run has app samples of its own (none replaced by another's)" \
+  "$(sql "$S" "SELECT MIN(n) > 0 FROM (SELECT COUNT(s.t_ms) n FROM study_runs sr LEFT JOIN samples s ON s.run_id = sr.run_id AND s.source = 'app' AND s.metric = 'rss_kb' GROUP BY sr.run_id)")" 1
+soak report "$S" -o "$T/sbs" --no-plots >/dev/null 2>&1
+J=$T/sbs/report.json
+check_eq "side by side: the rate comparison judged side by side, the capacity one across runs" \
+  "$(json "$J" '[.comparisons[] | "\(.rate // 0):\(.noise)"] | sort | join(" ")')" "0:runs 50:side by side"
+check "side by side: the method names the processes as the observations" \
+  grep -q "Each label ran 3 and 3 processes at once: each process's offset from its groups is one observation" "$T/sbs/report.md"
+check_eq "side by side: mean latency +150 % is real" \
+  "$(json "$J" '.comparisons[] | select(.rate == 50) | .metrics.mean | "\(.verdict) \(.change_pct > 60)"')" "real true"
+check_eq "the primary figure is judged alone at 95 %" \
+  "$(json "$J" '.comparisons[] | select(.rate == 50) | .metrics.mean.level')" 0.95
+check_eq "side by side: the host is not compared" \
+  "$(json "$J" '.comparisons[] | select(.rate == 50) | [.cpu_per_request | keys[] | select(test("host"))] | length')" 0
+check "side by side: the design says it" \
+  grep -q "Design: the fixed-rate scenario ran side by side .*, as design = auto chooses; the others one at a time" "$T/sbs/report.md"
+check "one value per quantity in the side-by-side report" python3 "$TOP/tests/it/report_consistency.py" "$T/sbs"
+
+# starts: the targets started again; each start's difference is one observation.
+sed -e 's/^replicas = 3/starts = 2/' -e 's/^rounds = 3/rounds = 2/' -e 's/^name = side by side/name = starts/' \
+  -e '/^scenario = sbs-cap.ini/d' "$T/sbs.ini" >"$T/starts.ini"
+soak study -q --db "$T/st.db" "$T/starts.ini" >/dev/null 2>"$T/st.err"
+check_eq "starts: the study exits 0" "$?" 0
+check_eq "starts: two starts of each target, each warmed up" \
+  "$(sql "$T/st.db" "SELECT group_concat(n, ' ') FROM (SELECT COUNT(*) n FROM study_runs WHERE warmup = 1 GROUP BY start_no ORDER BY start_no)")" "2 2"
+check_eq "starts: each target started twice" "$(grep -c 'starting target' "$T/st.err")" 4
+soak report "$T/st.db" -o "$T/st" --no-plots >/dev/null 2>&1
+check "starts: judged over the starts" grep -q "The targets were started 2 times: each start's difference" "$T/st/report.md"
+
+# Interrupted while a group runs: every run of the group stops at once (the signal is passed
+# on), each keeps its intervals, the status is the signal's; --resume finishes the study.
+sed -e 's/^duration = 2s/duration = 8s/' "$T/sbs-rate.ini" >"$T/int-rate.ini"
+sed -e 's/^scenario = sbs-rate.ini/scenario = int-rate.ini/' -e '/^scenario = sbs-cap.ini/d' \
+  -e 's/^replicas = 3/keep_running = yes/' -e 's/^name = side by side/name = interrupted/' "$T/sbs.ini" >"$T/int.ini"
+soak study -q --db "$T/int.db" "$T/int.ini" >/dev/null 2>"$T/int.err" &
+int_pid=$!
+_pids+=("$int_pid")
+in_group() { [ "$(sql "$T/int.db" "SELECT COUNT(*) FROM study_runs WHERE grp IS NOT NULL" 2>/dev/null)" = 2 ]; }
+wait_for 60 in_group || fail "interrupted: a group began"
+sleep 2
+kill -INT "$int_pid"
+t0=$SECONDS
+wait "$int_pid"
+check_eq "interrupted: the study's status is SIGINT's" "$?" 130
+check "interrupted: it stopped within 3 s" test $((SECONDS - t0)) -le 3
+check_eq "interrupted: both runs of the group stopped, each with its intervals" \
+  "$(sql "$T/int.db" "SELECT group_concat(r.status || ':' || ((SELECT COUNT(*) FROM intervals i WHERE i.run_id = r.id) > 0), ' ') FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE sr.grp IS NOT NULL")" \
+  "interrupted:1 interrupted:1"
+soak study -q --resume --db "$T/int.db" "$T/int.ini" >/dev/null 2>"$T/int2.err"
+check_eq "interrupted: --resume finishes it" \
+  "$(sql "$T/int.db" "SELECT status || ' ' || (SELECT COUNT(DISTINCT sr.slot) FROM study_runs sr JOIN runs r ON r.id = sr.run_id WHERE r.status = 'done') FROM studies")" "done 6"
+
 done_testing

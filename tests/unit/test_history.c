@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "jsonw.h"
 #include "report/report_int.h"
 #include "report/report_history.h"
 #include "testrng.h"
@@ -258,7 +259,9 @@ static void change_points(void **state)
 	assert_non_null(strstr(buf, "host: b → a (varies within the segments)"));
 	free(buf);
 	f = open_memstream(&buf, &len);
-	assert_int_equal(rpt_hist_write_json(h, 1, "", f), 0);
+	struct jsonw w;
+	jsonw_init(&w, f);
+	assert_int_equal(rpt_hist_write_json(h, 1, "", &w), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"figure\": \"tps\", \"source\": null, \"run\": \"7\", "
 	                            "\"previous_run\": \"6\""));

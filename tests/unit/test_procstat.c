@@ -3,6 +3,7 @@
  * sampling on a fake /proc tree (rates, new and vanished members, pid reuse, events).
  * The collector's modules are not in libsoak.a, so they are compiled into this test.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include "../../collectors/procstat_host.c"
 #include "../../collectors/procstat_procfs.c"
 #include "../../collectors/procstat_pset.c"
+#include "../../collectors/procstat_threads.c"
 
 /* ---- parsers ----------------------------------------------------------------------- */
 
@@ -284,6 +286,108 @@ static double metric(const struct procfs_out *out, const char *name)
 #define SEC  1000000000LL
 #define JAVA "java\0-jar\0app.jar\0"
 
+/* HotSpot's and OpenJ9's native thread names (comm: 15 bytes at most), classed. */
+static void thread_classes_by_name(void **state)
+{
+	static const struct {
+		const char *comm;
+		enum pthr_class cls;
+	} k[] = {
+	    {"C2 CompilerThre", PTHR_JIT},
+	    {"C1 CompilerThre", PTHR_JIT},
+	    {"JIT Compilation", PTHR_JIT},
+	    {"GC Thread#0", PTHR_GC},
+	    {"G1 Conc#0", PTHR_GC},
+	    {"G1 Refine#0", PTHR_GC},
+	    {"ZWorker#3", PTHR_GC},
+	    {"Shenandoah Cont", PTHR_GC},
+	    {"VM Thread", PTHR_VM},
+	    {"VM Periodic Tas", PTHR_VM},
+	    {"Finalizer", PTHR_VM},
+	    {"http-nio-8080-e", PTHR_APP},
+	    {"qtp1234-17", PTHR_APP},
+	    {"java", PTHR_APP},
+	    {"main", PTHR_APP},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+		assert_int_equal(pthr_class_of(k[i].comm), k[i].cls);
+	assert_string_equal(pthr_class_name(PTHR_JIT), "jit");
+}
+
+/* A thread of pid: its comm and its CPU in ns (schedstat). */
+static void fake_thread(int pid, int tid, const char *comm, unsigned long long ns)
+{
+	char rel[64], text[128];
+
+	snprintf(rel, sizeof rel, "%d/task/%d/comm", pid, tid);
+	snprintf(text, sizeof text, "%s\n", comm);
+	put_text(rel, text);
+	snprintf(rel, sizeof rel, "%d/task/%d/schedstat", pid, tid);
+	snprintf(text, sizeof text, "%llu 0 1\n", ns);
+	put_text(rel, text);
+}
+
+/* A JVM's CPU by thread class, round by round: per-thread deltas, a compiler thread that
+ * ends (its class does not go backwards), a new one counted from its start, a process that
+ * is no JVM left out. */
+static void pset_jvm_threads(void **state)
+{
+	struct pset_config cfg = {.mode = PSET_MATCH, .pattern = "java -jar app"};
+	struct pset ps;
+	struct procfs_out out;
+	enum pset_event ev;
+	char err[256], detail[PSET_DETAIL_MAX];
+	(void)state;
+
+	cfg.proc_root = root;
+	fake_proc(100, JAVA, sizeof JAVA - 1, 100, 50, 5000, 1000, 3, 10);
+	fake_thread(100, 100, "java", 1000000000ULL);
+	fake_thread(100, 101, "VM Thread", 100000000ULL);
+	fake_thread(100, 102, "C2 CompilerThre", 500000000ULL);
+	fake_thread(100, 103, "GC Thread#0", 50000000ULL);
+	fake_thread(100, 104, "http-nio-8080-e", 0);
+	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), 0);
+	assert_int_equal(
+	    pset_sample(&ps, 1 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
+	assert_int_equal(ps.thr.jvms, 1);
+	/* One second later: the request thread used 0.6 s, the compiler 0.2 s then ended, a new
+	 * compiler thread 0.1 s, GC 0.05 s, the VM thread nothing. */
+	fake_proc(100, JAVA, sizeof JAVA - 1, 200, 50, 5000, 1000, 3, 10);
+	fake_thread(100, 104, "http-nio-8080-e", 600000000ULL);
+	fake_thread(100, 103, "GC Thread#0", 100000000ULL);
+	gone(100);
+	fake_proc(100, JAVA, sizeof JAVA - 1, 200, 50, 5000, 1000, 3, 10);
+	fake_thread(100, 100, "java", 1000000000ULL);
+	fake_thread(100, 101, "VM Thread", 100000000ULL);
+	fake_thread(100, 103, "GC Thread#0", 100000000ULL);
+	fake_thread(100, 104, "http-nio-8080-e", 600000000ULL);
+	fake_thread(100, 105, "C1 CompilerThre", 100000000ULL);
+	memset(&out, 0, sizeof out);
+	assert_int_equal(
+	    pset_sample(&ps, 2 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
+	assert_true(fabs(metric(&out, "thr_app_pct") - 60.0) < 1e-6);
+	assert_true(fabs(metric(&out, "thr_jit_pct") - 10.0) < 1e-6);
+	assert_true(fabs(metric(&out, "thr_gc_pct") - 5.0) < 1e-6);
+	assert_true(fabs(metric(&out, "thr_vm_pct") - 0.0) < 1e-6);
+	pset_release(&ps);
+
+	/* A multi-threaded process without a JVM's threads gets no classes. */
+	gone(100);
+	fake_proc(100, JAVA, sizeof JAVA - 1, 100, 50, 5000, 1000, 3, 10);
+	fake_thread(100, 100, "nginx", 1000);
+	fake_thread(100, 101, "worker", 1000);
+	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), 0);
+	assert_int_equal(
+	    pset_sample(&ps, 1 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
+	memset(&out, 0, sizeof out);
+	assert_int_equal(
+	    pset_sample(&ps, 2 * SEC, &out, &ev, detail, sizeof detail, err, sizeof err), 0);
+	assert_int_equal(ps.thr.jvms, 0);
+	assert_true(metric(&out, "thr_app_pct") < 0);
+	pset_release(&ps);
+}
+
 static void pset_match_rates_and_events(void **state)
 {
 	struct pset_config cfg = {
@@ -500,6 +604,8 @@ int main(void)
 	    cmocka_unit_test(sockstat),
 	    cmocka_unit_test(netdev),
 	    cmocka_unit_test(cmdline),
+	    cmocka_unit_test(thread_classes_by_name),
+	    cmocka_unit_test(pset_jvm_threads),
 	    cmocka_unit_test(pset_match_rates_and_events),
 	    cmocka_unit_test(pset_match_sees_exec),
 	    cmocka_unit_test(pset_pidfile),

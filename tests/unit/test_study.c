@@ -155,9 +155,23 @@ static void mistakes(void **state)
 	     "= "
 	     "http://x/\n",
 	     "study.ini:5: seed: '-3' is not a whole number"},
-	    {"[study]\nscenario = one.ini\nrounds = 2\nwarmup_runs = 11\n[target.a]\nurl = "
+	    {"[study]\nscenario = one.ini\nrounds = 2\nwarmup_runs = 51\n[target.a]\nurl = "
 	     "http://x/\n",
-	     "study.ini:4: warmup_runs: 11 is outside 0..10"},
+	     "study.ini:4: warmup_runs: 51 is outside 0..50"},
+	    {"[study]\nscenario = one.ini\nrounds = 2\ndesign = parallel\n[target.a]\nurl = x\n",
+	     "study.ini:4: design: expected auto, side-by-side or one-at-a-time, not 'parallel'"},
+	    {"[study]\nscenario = one.ini\nrounds = 2\nreplicas = 9\n[target.a]\nurl = x\n",
+	     "study.ini:4: replicas: 9 is outside 1..8"},
+	    {"[study]\nscenario = one.ini\nrounds = 2\nstarts = 2\nkeep_running = no\n"
+	     "[target.a]\nurl = x\n",
+	     "study.ini:5: keep_running: replicas and starts keep the targets running"},
+	    {"[study]\nscenario = one.ini\nrounds = 2\nprimary = cpu\n[target.a]\nurl = x\n",
+	     "study.ini:4: primary: 'cpu': a figure is tps, mean, p99"},
+	    {"[study]\nscenario = one.ini\nrounds = 2\nwarmup_jit = lots\n[target.a]\nurl = x\n",
+	     "study.ini:4: warmup_jit: expected a share such as 2%, or off, not 'lots'"},
+	    {"[study]\nscenario = one.ini\nuntil = tps 3%\nbudget = 1m\ndesign = side-by-side\n"
+	     "[target.a]\nurl = x\n",
+	     "study.ini:5: design: side-by-side does not take until"},
 	    {"[study]\nscenario = one.ini\nrounds = 2\nkeep_running = maybe\n[target.a]\nurl = "
 	     "http://x/\n",
 	     "study.ini:4: keep_running: expected yes or no"},
@@ -211,6 +225,68 @@ static void interleaved_schedule(void **state)
 		assert_int_equal(s[i].position, i % 3 + 1);
 	}
 	assert_string_equal(got, "abc cba abc cba");
+	study_release(&st);
+}
+
+/* Two starts of two replicas of a and b: per start, the fixed-rate scenario's groups (one a
+ * round), then per round the one-at-a-time scenario's instances alone (interleaved). */
+static void grouped_schedule(void **state)
+{
+	struct study st;
+	struct study_slot s[32];
+	double rates[2] = {0, 600};
+	char err[512] = "", got[256] = "";
+	(void)state;
+	assert_int_equal(parse(&st,
+	                       "[study]\nscenario = cap.ini\nscenario = rate.ini\nrounds = 2\n"
+	                       "starts = 2\nreplicas = 2\n[target.a]\nurl = http://x/\n"
+	                       "[target.b]\nurl = http://x/\n",
+	                       err, sizeof err),
+	                 0);
+	study_resolve_design(&st, rates);
+	assert_int_equal(st.together[0], 0);
+	assert_int_equal(st.together[1], 1);
+	assert_true(study_grouped(&st));
+	assert_int_equal(study_nslots(&st), 32);
+	study_schedule(&st, 0, s);
+	for (int i = 0; i < 32; i++) {
+		size_t n = strlen(got);
+		snprintf(got + n, sizeof got - n, "%s%s%d%s",
+		         i && s[i].round != s[i - 1].round ? " " : "", st.targets[s[i].target].name,
+		         s[i].replica + 1, s[i].group ? "g" : "");
+		assert_int_equal(s[i].start, (s[i].round - 1) / 2 + 1);
+		if (s[i].group)
+			assert_int_equal(s[i].group, s[i].round);
+	}
+	/* Each start: its groups first (right after its warm-up), then its runs alone. */
+	assert_string_equal(got, "a1ga2gb1gb2g a1ga2gb1gb2g a1a2b1b2 b2b1a2a1 "
+	                         "a1ga2gb1gb2g a1ga2gb1gb2g a1a2b1b2 b2b1a2a1");
+	study_release(&st);
+	/* A target's own replicas: b runs one process beside a's two. */
+	assert_int_equal(parse(&st,
+	                       "[study]\nscenario = cap.ini\nscenario = rate.ini\nrounds = 1\n"
+	                       "replicas = 2\n[target.a]\nurl = http://x/\n"
+	                       "[target.b]\nurl = http://x/\nreplicas = 1\n",
+	                       err, sizeof err),
+	                 0);
+	rates[1] = 600;
+	study_resolve_design(&st, rates);
+	assert_int_equal(study_ninstances(&st), 3);
+	assert_int_equal(study_instance(&st, 1, 0), 2);
+	assert_int_equal(study_instance(&st, 1, 1), -1);
+	study_schedule(&st, 0, s);
+	got[0] = '\0';
+	for (int i = 0; i < study_nslots(&st); i++) {
+		size_t n = strlen(got);
+		snprintf(got + n, sizeof got - n, "%s%d%s", st.targets[s[i].target].name,
+		         s[i].replica + 1, s[i].group ? "g" : "");
+	}
+	assert_string_equal(got, "a1ga2gb1ga1a2b1");
+	/* Closed scenarios only, or an explicit one-at-a-time design: no groups. */
+	rates[1] = 0;
+	rates[1] = 0;
+	study_resolve_design(&st, rates);
+	assert_int_equal(st.together[1], 0);
 	study_release(&st);
 }
 
@@ -309,13 +385,10 @@ static void run_scenario_filled(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(full_study),
-	    cmocka_unit_test(defaults),
-	    cmocka_unit_test(mistakes),
-	    cmocka_unit_test(interleaved_schedule),
-	    cmocka_unit_test(random_schedule),
-	    cmocka_unit_test(kv_lines),
-	    cmocka_unit_test(run_scenario_filled),
+	    cmocka_unit_test(full_study),       cmocka_unit_test(defaults),
+	    cmocka_unit_test(mistakes),         cmocka_unit_test(interleaved_schedule),
+	    cmocka_unit_test(grouped_schedule), cmocka_unit_test(random_schedule),
+	    cmocka_unit_test(kv_lines),         cmocka_unit_test(run_scenario_filled),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "dur.h"
 #include "report/report_history.h"
 
@@ -114,7 +115,7 @@ done:
 
 static int build_cells(struct report *r, char *err, size_t errlen)
 {
-	int cap = 0;
+	size_t cap = 0;
 
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
@@ -133,15 +134,9 @@ static int build_cells(struct report *r, char *err, size_t errlen)
 				    same_key(&r->cells[c], &key) && r->cells[c].label == key.label;
 			if (found)
 				continue;
-			if (r->ncells == cap) {
-				int nc = cap ? cap * 2 : 16;
-				struct rpt_cell *p = realloc(r->cells, (size_t)nc * sizeof *p);
-				if (!p) {
-					snprintf(err, errlen, "out of memory");
-					return -1;
-				}
-				r->cells = p;
-				cap = nc;
+			if (buf_grow(&r->cells, &cap, (size_t)r->ncells + 1, sizeof key, 16) < 0) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
 			}
 			r->cells[r->ncells++] = key;
 		}
@@ -163,7 +158,7 @@ oom:
 
 static int build_sweeps(struct report *r, char *err, size_t errlen)
 {
-	int cap = 0;
+	size_t cap = 0;
 
 	for (int l = 0; l < r->nlabels; l++) {
 		/* One sweep per planned step duration of this label's sweep cells. */
@@ -177,14 +172,9 @@ static int build_sweeps(struct report *r, char *err, size_t errlen)
 				       r->sweeps[s].planned_ms == cell->planned_ms;
 			if (seen)
 				continue;
-			if (r->nsweeps == cap) {
-				int nc = cap ? cap * 2 : 4;
-				struct rpt_sweep *p = realloc(r->sweeps, (size_t)nc * sizeof *p);
-				if (!p)
-					goto oom;
-				r->sweeps = p;
-				cap = nc;
-			}
+			if (buf_grow(&r->sweeps, &cap, (size_t)r->nsweeps + 1, sizeof *r->sweeps,
+			             4) < 0)
+				goto oom;
 			struct rpt_sweep *sw = &r->sweeps[r->nsweeps++];
 			memset(sw, 0, sizeof *sw);
 			sw->label = l;
@@ -252,6 +242,7 @@ int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errl
 	}
 	if (!r->title)
 		goto oom;
+	rpt_steady(r);
 	if (collect_cpu_names(r, err, errlen) < 0 || build_cells(r, err, errlen) < 0 ||
 	    rpt_compare(r, err, errlen) < 0 || build_sweeps(r, err, errlen) < 0)
 		return -1;

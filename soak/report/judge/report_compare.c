@@ -48,6 +48,12 @@ int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c)
 	return 0;
 }
 
+int rpt_jit_series(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && strcmp(name + n - 4, ":jit") == 0;
+}
+
 int rpt_process_series(const char *name)
 {
 	return strcmp(name, "host") != 0 && !strstr(name, ":host");
@@ -133,8 +139,8 @@ static void step_fig(const struct report *r, const struct rpt_run *run, const st
 /* A run's figure f at a cell's key: the mean over its matching steps (a run may repeat a
  * level), the standard error of that mean from its intervals, and its measured and
  * unmeasured seconds.  NAN when it has none. */
-static void run_fig(const struct report *r, const struct rpt_run *run, const struct rpt_cell *c,
-                    int f, double *v, double *se, double *secs, double *over)
+void rpt_run_fig(const struct report *r, const struct rpt_run *run, const struct rpt_cell *c, int f,
+                 double *v, double *se, double *secs, double *over)
 {
 	double sum = 0, var = 0, t = 0, o = 0;
 	int n = 0, nse = 0;
@@ -205,6 +211,29 @@ void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, 
 }
 
 /* --- a cell's statistics ---------------------------------------------------------------- */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median gap before a cell's runs (rpt_run.gap_s: starting targets, warming them up,
+ * before_each), 0 when unknown: what one more run costs besides its own length.  The
+ * median, so that a start's one-time warm-up does not count for every run. */
+static double median_gap(const struct report *r, const struct rpt_cell *c)
+{
+	double g[RPT_MAX_RUNS];
+	int n = 0;
+
+	for (int i = 0; i < r->nruns; i++)
+		if (rpt_in_cell(&r->runs[i], c) && !isnan(r->runs[i].gap_s))
+			g[n++] = r->runs[i].gap_s;
+	if (n == 0)
+		return 0;
+	qsort(g, (size_t)n, sizeof *g, cmp_dbl);
+	return n % 2 ? g[n / 2] : (g[n / 2 - 1] + g[n / 2]) / 2;
+}
 
 /* Batch means of one figure (< RPT_NMETRIC, or the CPU samples of series s when f is
  * RPT_FIG_CPU(s): its raw CPU %) over the cell's compared steps, one segment per step. */
@@ -298,7 +327,8 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 			continue;
 		for (int i = 0; i < r->nruns; i++)
 			if (rpt_in_cell(&r->runs[i], c)) {
-				run_fig(r, &r->runs[i], c, f, &x[k], &se[k], &secs[k], &over[k]);
+				rpt_run_fig(r, &r->runs[i], c, f, &x[k], &se[k], &secs[k],
+				            &over[k]);
 				k++;
 			}
 		rpt_run_means(x, (size_t)k, &c->run[f]);
@@ -317,7 +347,7 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 		for (int i = 0; i < k; i++)
 			if (!isnan(over[i]))
 				o += over[i], no++;
-		c->vc[f].overhead_s = no ? o / no : 0;
+		c->vc[f].overhead_s = (no ? o / no : 0) + median_gap(r, c);
 		if (f >= RPT_FIG_MEM(0))
 			c->value[f] = c->run[f].mean; /* the runs' mean memory */
 	}
@@ -409,6 +439,8 @@ struct pairs {
 /* Whether figure f is judged on batch means (and held to the floor) in comparison m. */
 static int on_batches(const struct report *r, const struct rpt_cmp *m, int f)
 {
+	if (m->noise == RPT_BY_GROUPS)
+		return 0;
 	return m->noise == RPT_BY_BATCHES || (m->noise == RPT_BY_CALIBRATION &&
 	                                      (f >= RPT_NMETRIC || isnan(r->cals[m->cal].cv[f])));
 }
@@ -419,6 +451,10 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 {
 	const struct rpt_cell *a = &r->cells[m->base], *b = &r->cells[m->cell];
 
+	if (m->noise == RPT_BY_GROUPS) {
+		rpt_groups_diff(r, a, b, &m->grp, f, alpha, d);
+		return;
+	}
 	if (m->noise == RPT_BY_RUNS) {
 		if (a->run[f].n == b->run[f].n)
 			rpt_student_alpha(&a->run[f], &b->run[f], alpha, d);
@@ -432,8 +468,8 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 		struct rpt_bm md, ma;
 		int k = 0;
 		for (int i = 0; i < pr->n; i++) {
-			run_fig(r, &r->runs[pr->a[i]], a, f, &x, &e, &t, &o);
-			run_fig(r, &r->runs[pr->b[i]], b, f, &y, &e, &t, &o);
+			rpt_run_fig(r, &r->runs[pr->a[i]], a, f, &x, &e, &t, &o);
+			rpt_run_fig(r, &r->runs[pr->b[i]], b, f, &y, &e, &t, &o);
 			if (isnan(x) || isnan(y))
 				continue;
 			va[k] = x;
@@ -470,6 +506,10 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 static int has_fig(const struct report *r, const struct rpt_cmp *m, int f)
 {
 	if (f >= RPT_NMETRIC && (f - RPT_NMETRIC) % RPT_MAX_SOURCES >= r->ncpu)
+		return 0;
+	/* A JIT's CPU is shown beside its process's, not judged: it says whether the JIT was
+	 * still at work, which the warm-up and the run's class already weigh. */
+	if (f >= RPT_NMETRIC && rpt_jit_series(r->cpu_names[(f - RPT_NMETRIC) % RPT_MAX_SOURCES]))
 		return 0;
 	return r->cells[m->base].run[f].n > 0 && r->cells[m->cell].run[f].n > 0;
 }
@@ -518,7 +558,8 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 		if (!has_fig(r, m, f) || (f >= RPT_FIG_MEM(0) && m->one_process))
 			continue;
 		judge(r, m, pr, f, m->alpha, d);
-		if (d->verdict != RPT_NA && d->hi > d->lo) /* an exact difference needs no test */
+		/* The study's primary figure is judged alone at alpha; the others are a family. */
+		if (d->verdict != RPT_NA && d->hi > d->lo && f != m->primary)
 			order[k++] = f;
 	}
 	for (int i = 1; i < k; i++) /* by p, then figure order: few entries */
@@ -540,11 +581,16 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 			d->verdict = RPT_NOISE; /* never reached here: its p is not smaller */
 	}
 	/* The floor: what batch means call real must also be larger than two runs of one
-	 * system differ by.  It is practical, not statistical: it does not stop the family. */
+	 * system differ by; side by side with one process a side, than two processes of one
+	 * server differ by.  It is practical, not statistical: it does not stop the family. */
+	int pair = m->noise == RPT_BY_GROUPS && m->grp.unit == RPT_GU_PAIR;
 	for (int f = 0; f < RPT_NFIG; f++) {
 		struct rpt_diff *d = &m->d[f];
-		if (on_batches(r, m, f) && d->verdict == RPT_REAL && !isnan(d->rel_pct) &&
-		    fabs(d->rel_pct) < (f == RPT_M_P99 ? RPT_FLOOR_P99_PCT : RPT_FLOOR_PCT))
+		double floor = pair             ? RPT_PROCESS_FLOOR_PCT
+		               : f == RPT_M_P99 ? RPT_FLOOR_P99_PCT
+		                                : RPT_FLOOR_PCT;
+		if ((pair || on_batches(r, m, f)) && d->verdict == RPT_REAL && !isnan(d->rel_pct) &&
+		    fabs(d->rel_pct) < floor)
 			d->verdict = RPT_NOISE;
 	}
 }
@@ -614,6 +660,39 @@ void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, dou
 	}
 }
 
+/* Side by side: how many processes a side (starts, or replicas) would resolve target %
+ * of the baseline, from the verdict's own interval: its standard error shrinks with the
+ * square root of the processes, its t quantile with their degrees of freedom.  A process
+ * costs what one did in this study (its start, its warm-up, its share of the runs). */
+static void group_advice(const struct report *r, const struct rpt_cmp *m, int f, double target,
+                         struct rpt_resolve *x)
+{
+	const struct rpt_diff *d = &m->d[f];
+	const struct rpt_groups *g = &m->grp;
+	int now = g->unit == RPT_GU_STARTS
+	              ? g->starts
+	              : (g->procs[0] < g->procs[1] ? g->procs[0] : g->procs[1]);
+	double alpha = f == m->primary ? m->alpha : m->alpha / (m->family > 0 ? m->family : 1);
+	double goal = fabs(m->base_value[f]) * target / 100;
+
+	x->basis = RPT_ADV_PROCESSES;
+	x->unit = g->unit;
+	if (g->unit == RPT_GU_PAIR || !isfinite(d->lo) || !isfinite(d->hi) || d->df <= 0 ||
+	    !(goal > 0))
+		return;
+	double se = (d->hi - d->lo) / 2 / rpt_t_quantile(1 - (1 - d->level) / 2, d->df);
+	double wall = m->study >= 0 ? (double)r->studies[m->study].wall_ms / 1000 : NAN;
+	for (int n = 2; n <= RPT_ADVISE_MAX_ROUNDS; n++) {
+		double df = g->unit == RPT_GU_STARTS ? n - 1 : 2.0 * n - 2;
+		if (rpt_t_quantile(1 - alpha / 2, df) * se * sqrt((double)now / n) <= goal) {
+			x->rounds = n;
+			x->run_s = r->cells[m->cell].vc[f].secs;
+			x->total_s = wall > 0 ? wall * n / now : NAN;
+			return;
+		}
+	}
+}
+
 /* The resolution of figure f: the verdict's own interval, and the advice. */
 static void resolve(const struct report *r, struct rpt_cmp *m, int f, double target)
 {
@@ -640,6 +719,8 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 	if (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) {
 		x->basis = RPT_ADV_COMPONENTS;
 		rpt_advise(&a->vc[f], &b->vc[f], base, target, alpha, x);
+	} else if (m->noise == RPT_BY_GROUPS) {
+		group_advice(r, m, f, target, x);
 	} else if (m->noise == RPT_BY_CALIBRATION && !on_batches(r, m, f)) {
 		/* The calibration's spread is all between runs (its own runs' length). */
 		const struct rpt_cal *k = &r->cals[m->cal];
@@ -690,7 +771,14 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 			                   r->studies[m->study].alpha > 0
 			               ? r->studies[m->study].alpha
 			               : RPT_ALPHA;
-			if (a->nruns >= 2 && b->nruns >= 2) {
+			m->primary = m->study >= 0 && r->studies[m->study].primary[0]
+			                 ? rpt_fig_index(r, r->studies[m->study].primary)
+			                 : -1;
+			if (rpt_groups_of(r, a, b, &m->grp)) {
+				m->noise = RPT_BY_GROUPS;
+				m->floor_pct =
+				    m->grp.unit == RPT_GU_PAIR ? RPT_PROCESS_FLOOR_PCT : 0;
+			} else if (a->nruns >= 2 && b->nruns >= 2) {
 				/* Interleaved rounds are blocks: with enough of them the paired
 				 * comparison removes what moved a whole round; with few, the
 				 * degrees of freedom it costs matter more (interleaving already
@@ -708,8 +796,11 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 				m->base_value[f] = a->value[f];
 				m->value[f] = b->value[f];
 			}
-			m->one_process = (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
-			                 (one_process(r, a) || one_process(r, b));
+			m->one_process =
+			    m->noise == RPT_BY_GROUPS
+			        ? m->grp.unit == RPT_GU_PAIR
+			        : (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
+			              (one_process(r, a) || one_process(r, b));
 			holm(r, m, &pr);
 			resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
 			resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);

@@ -210,15 +210,3 @@ void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
 		if (steps[k].verdict == d->verdict)
 			d->machine |= steps[k].machine;
 }
-
-void rpt_drift_free(struct rpt_drift *d)
-{
-	if (!d)
-		return;
-	for (int i = 0; i < 2; i++) {
-		free(d->cmp[i].m);
-		d->cmp[i].m = NULL;
-		d->cmp[i].nm = 0;
-	}
-	d->ncmp = 0;
-}

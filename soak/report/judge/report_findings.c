@@ -209,19 +209,57 @@ static void keys_add(char *list, size_t len, const char *key)
 		snprintf(list + n, len - n, "%s%s", n ? "," : "", key);
 }
 
+/* Every judged run too short to tell, said in one line for the report; 0 when not so. */
+static int drift_all_short(struct fctx *x)
+{
+	struct report *r = x->r;
+	int n = 0;
+	double lo = INFINITY, hi = 0;
+	char a[32], b2[32];
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (!run->drift.judged)
+			continue;
+		if (run->drift.verdict != RPT_DRIFT_TOO_SHORT || r->nlabels < 2)
+			return 0;
+		lo = fmin(lo, run->drift.window_s);
+		hi = fmax(hi, run->drift.window_s);
+		n++;
+	}
+	if (n < 2)
+		return 0;
+	struct sbuf b = {.n = 0};
+	dur_format((int64_t)llround(lo) * 1000, a, sizeof a);
+	dur_format((int64_t)llround(hi) * 1000, b2, sizeof b2);
+	rpt_sb_printf(
+	    &b,
+	    "All %d runs too short to tell whether they degrade (%s%s%s measured; a third "
+	    "needs %d steady intervals).",
+	    n, a, strcmp(a, b2) ? "-" : "", strcmp(a, b2) ? b2 : "", RPT_DRIFT_MIN_PART);
+	return add(x, RPT_T_DRIFT, -1, S_NOTHING, &b) < 0 ? -1 : 1;
+}
+
 /* Does a run degrade over time (report_drift.c): one line per label, the runs grouped by
- * verdict, each degrading or improving run with its sentence. */
+ * verdict, each degrading or improving run with its sentence; one line for the report when
+ * every run is too short to tell. */
 static int drift_findings(struct fctx *x)
 {
 	struct report *r = x->r;
+	int all = drift_all_short(x);
+	unsigned char *sel = calloc(2 * (size_t)(r->nruns ? r->nruns : 1), 1);
 
+	if (all != 0 || !sel) {
+		free(sel);
+		return all < 0 || !sel ? -1 : 0;
+	}
 	for (int l = 0; l < r->nlabels; l++) {
-		char keys[4][512];
+		unsigned char *keys[2] = {sel, sel + r->nruns};
 		struct sbuf b = {.n = 0};
 		double score = 0;
-		int n = 0, any = 0;
+		int n = 0, any = 0, nk[2] = {0, 0};
 
-		memset(keys, 0, sizeof keys);
+		memset(sel, 0, 2 * (size_t)r->nruns);
 		rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -239,31 +277,35 @@ static int drift_findings(struct fctx *x)
 				score = fmax(score,
 				             v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
 			} else {
-				keys_add(keys[v == RPT_DRIFT_STABLE ? 0 : 1], sizeof keys[0],
-				         ref(run, rk, sizeof rk));
+				int k = v == RPT_DRIFT_STABLE ? 0 : 1;
+				keys[k][i] = 1;
+				nk[k]++;
 				score =
 				    fmax(score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
 			}
 		}
 		if (!any)
 			continue;
-		if (keys[0][0]) {
+		if (nk[0]) {
 			sep(&b, &n);
-			rpt_sb_runs(&b, keys[0]);
+			rpt_sb_runsel(&b, r, keys[0], l);
 			rpt_sb_printf(&b,
 			              " stable from the first third of the measured window to the "
 			              "last (what moved within noise: the Drift table)");
 		}
-		if (keys[1][0]) {
+		if (nk[1]) {
 			sep(&b, &n);
-			rpt_sb_runs(&b, keys[1]);
+			rpt_sb_runsel(&b, r, keys[1], l);
 			rpt_sb_printf(&b, " too short to tell (a third needs %d steady intervals)",
 			              RPT_DRIFT_MIN_PART);
 		}
 		rpt_sb_printf(&b, ".");
-		if (add(x, RPT_T_DRIFT, l, score, &b) < 0)
+		if (add(x, RPT_T_DRIFT, l, score, &b) < 0) {
+			free(sel);
 			return -1;
+		}
 	}
+	free(sel);
 	return 0;
 }
 
@@ -479,6 +521,47 @@ static int sweep_findings(struct fctx *x)
  * the runs it concerns and the first one's numbers, then what the other runs showed
  * (normal, flat without needing an old collection, too short to judge, flat), so a study
  * of many runs still reads as one line. */
+/* Which runs of each kind of memory line, per source: sel[(kind * RPT_MAX_SOURCES + s) *
+ * nruns + i] for run i and source name src[s]. */
+struct memsel {
+	unsigned char *sel;                      /* the bits (owned) */
+	char src[RPT_MAX_SOURCES][RPT_NAME_MAX]; /* the sources' names, as they come */
+	int nsrc;                                /* entries in src */
+	int nruns;                               /* runs of the report */
+};
+
+static void memsel_add(struct memsel *m, int kind, const char *src, int run)
+{
+	int s = 0;
+	while (s < m->nsrc && strcmp(m->src[s], src) != 0)
+		s++;
+	if (s == m->nsrc) {
+		if (m->nsrc == RPT_MAX_SOURCES)
+			return;
+		snprintf(m->src[m->nsrc++], RPT_NAME_MAX, "%s", src);
+	}
+	m->sel[((size_t)kind * RPT_MAX_SOURCES + (size_t)s) * (size_t)m->nruns + (size_t)run] = 1;
+}
+
+/* "app in all 8 runs (2 warm-up)", "app in runs 3 and 4, db in run 5": a kind's runs, said
+ * once per source. */
+static void memsel_runs(struct sbuf *b, const struct report *r, const struct memsel *m, int kind,
+                        int label)
+{
+	int n = 0;
+	for (int s = 0; s < m->nsrc; s++) {
+		const unsigned char *sel =
+		    m->sel + ((size_t)kind * RPT_MAX_SOURCES + (size_t)s) * (size_t)m->nruns;
+		int any = 0;
+		for (int i = 0; i < m->nruns && !any; i++)
+			any = sel[i];
+		if (!any)
+			continue;
+		rpt_sb_printf(b, "%s%s in ", n++ ? ", " : "", m->src[s]);
+		rpt_sb_runsel(b, r, sel, label);
+	}
+}
+
 static int memory_findings(struct fctx *x)
 {
 	struct report *r = x->r;
@@ -504,14 +587,21 @@ static int memory_findings(struct fctx *x)
 	    S_GC_HEAVY,    S_GC_HEAVY,      S_MEMORY_OK,     S_MEMORY_OK,  S_CONNECTIONS,
 	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS};
 
+	struct memsel ms = {.nruns = r->nruns};
+	size_t nsel = (size_t)NKIND * RPT_MAX_SOURCES * (size_t)(r->nruns ? r->nruns : 1);
+
+	if (!(ms.sel = malloc(nsel)))
+		return -1;
 	for (int l = 0; l < r->nlabels; l++) {
 		char keys[NKIND][512], w[RPT_MEM_WHY_MAX];
+		double short_lo = INFINITY, short_hi = 0, longer = 0;
 		const struct rpt_run *first_run[NKIND] = {0};
 		const struct rpt_source *first[NKIND] = {0};
 		double gc_max = 0, score = 0;
 		int any = 0;
 
 		memset(keys, 0, sizeof keys);
+		memset(ms.sel, 0, nsel);
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
 			if (run->label != l)
@@ -550,6 +640,13 @@ static int memory_findings(struct fctx *x)
 				snprintf(key, sizeof key, "%s%s (%s)", run->key,
 				         run->warmup ? " (warm-up)" : "", s->name);
 				keys_add(keys[kind], sizeof keys[kind], key);
+				memsel_add(&ms, kind, s->name, i);
+				if (kind == RSS_SHORT) {
+					short_lo = fmin(short_lo, s->mem.hours);
+					short_hi = fmax(short_hi, s->mem.hours);
+				}
+				if (kind == SHORT && isfinite(g->run_longer_h))
+					longer = fmax(longer, g->run_longer_h);
 				if (!first[kind]) {
 					first[kind] = s;
 					first_run[kind] = run;
@@ -567,14 +664,14 @@ static int memory_findings(struct fctx *x)
 		if (keys[EXH][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "heap exhausted in ");
-			rpt_sb_runs(&b, keys[EXH]);
+			memsel_runs(&b, r, &ms, EXH, l);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[EXH]->key,
 			              first[EXH]->name, first[EXH]->gc.why);
 		}
 		if (keys[LEAK][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "suspected leak in ");
-			rpt_sb_runs(&b, keys[LEAK]);
+			memsel_runs(&b, r, &ms, LEAK, l);
 			rpt_sb_printf(
 			    &b, " (run %s, %s: heap after GC %s MB/h, R² %.2f)",
 			    first_run[LEAK]->key, first[LEAK]->name,
@@ -588,7 +685,7 @@ static int memory_findings(struct fctx *x)
 			rpt_sb_printf(&b, "heap after GC rising with %s to tell a leak in ",
 			              g->old_cycles ? "too few old-generation collections"
 			                            : "no old-generation collection");
-			rpt_sb_runs(&b, keys[RISING]);
+			memsel_runs(&b, r, &ms, RISING, l);
 			rpt_sb_printf(
 			    &b, " (run %s, %s: %s MB/h, R² %.2f; %s): a leak is not ruled out",
 			    first_run[RISING]->key, first[RISING]->name,
@@ -608,7 +705,7 @@ static int memory_findings(struct fctx *x)
 			char m[32];
 			sep(&b, &n);
 			rpt_sb_printf(&b, "heap after GC still rising in ");
-			rpt_sb_runs(&b, keys[SHORT_RISING]);
+			memsel_runs(&b, r, &ms, SHORT_RISING, l);
 			rpt_sb_printf(&b,
 			              " though the window is too short to judge (run %s, %s: %s "
 			              "MB/h, R² %.2f): run at least %s longer to tell a leak",
@@ -619,7 +716,7 @@ static int memory_findings(struct fctx *x)
 		if (keys[HEAVY][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "heavy GC in ");
-			rpt_sb_runs(&b, keys[HEAVY]);
+			memsel_runs(&b, r, &ms, HEAVY, l);
 			rpt_sb_printf(
 			    &b, " (run %s, %s: %.2f%% of the wall time in pauses, longest %.1f ms)",
 			    first_run[HEAVY]->key, first[HEAVY]->name, first[HEAVY]->gc.gc_time_pct,
@@ -628,7 +725,7 @@ static int memory_findings(struct fctx *x)
 		if (keys[RSS_UP][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory rising in ");
-			rpt_sb_runs(&b, keys[RSS_UP]);
+			memsel_runs(&b, r, &ms, RSS_UP, l);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_UP]->key,
 			              first[RSS_UP]->name,
 			              rpt_mem_why(&first[RSS_UP]->mem, w, sizeof w));
@@ -636,7 +733,7 @@ static int memory_findings(struct fctx *x)
 		if (keys[RSS_LIMIT][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory at its configured limit in ");
-			rpt_sb_runs(&b, keys[RSS_LIMIT]);
+			memsel_runs(&b, r, &ms, RSS_LIMIT, l);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LIMIT]->key,
 			              first[RSS_LIMIT]->name,
 			              rpt_mem_why(&first[RSS_LIMIT]->mem, w, sizeof w));
@@ -644,14 +741,14 @@ static int memory_findings(struct fctx *x)
 		if (keys[NORMAL][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "memory reclaimed normally in ");
-			rpt_sb_runs(&b, keys[NORMAL]);
+			memsel_runs(&b, r, &ms, NORMAL, l);
 		}
 		if (keys[NO_OLD][0]) {
 			char h[384];
 			sep(&b, &n);
 			rpt_sb_printf(&b, "heap after GC never needed an old-generation "
 			                  "collection in ");
-			rpt_sb_runs(&b, keys[NO_OLD]);
+			memsel_runs(&b, r, &ms, NO_OLD, l);
 			rpt_sb_printf(
 			    &b, " (run %s, %s: %s MB/h; %s)", first_run[NO_OLD]->key,
 			    first[NO_OLD]->name,
@@ -662,24 +759,23 @@ static int memory_findings(struct fctx *x)
 			char m[32];
 			sep(&b, &n);
 			rpt_sb_printf(&b, "the GC log of ");
-			rpt_sb_runs(&b, keys[SHORT]);
+			memsel_runs(&b, r, &ms, SHORT, l);
 			rpt_sb_printf(
 			    &b,
 			    " is too short to judge a trend (at least %d min of steady log "
-			    "are needed; run %s, %s: run at least %s longer)",
-			    GCA_MIN_WINDOW_MS / 60000, first_run[SHORT]->key, first[SHORT]->name,
-			    gca_hours_text(first[SHORT]->gc.run_longer_h, m, sizeof m));
+			    "are needed: run at least %s longer)",
+			    GCA_MIN_WINDOW_MS / 60000, gca_hours_text(longer, m, sizeof m));
 		}
 		if (keys[UNKNOWN][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "memory not judged in ");
-			rpt_sb_runs(&b, keys[UNKNOWN]);
+			memsel_runs(&b, r, &ms, UNKNOWN, l);
 			rpt_sb_printf(&b, " (%s)", first[UNKNOWN]->gc.why);
 		}
 		if (keys[RSS_LEVELS][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory grows, then levels off in ");
-			rpt_sb_runs(&b, keys[RSS_LEVELS]);
+			memsel_runs(&b, r, &ms, RSS_LEVELS, l);
 			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LEVELS]->key,
 			              first[RSS_LEVELS]->name,
 			              rpt_mem_why(&first[RSS_LEVELS]->mem, w, sizeof w));
@@ -687,23 +783,33 @@ static int memory_findings(struct fctx *x)
 		if (keys[FLAT][0]) {
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory flat in ");
-			rpt_sb_runs(&b, keys[FLAT]);
+			memsel_runs(&b, r, &ms, FLAT, l);
 		}
 		if (keys[RSS_SHORT][0]) {
+			char lo[32], hi[32];
 			sep(&b, &n);
 			rpt_sb_printf(&b, "process memory of ");
-			rpt_sb_runs(&b, keys[RSS_SHORT]);
-			rpt_sb_printf(&b, " over too short a window to judge a trend (%s)",
-			              rpt_mem_why(&first[RSS_SHORT]->mem, w, sizeof w));
+			memsel_runs(&b, r, &ms, RSS_SHORT, l);
+			dur_format((int64_t)llround(short_lo * 3600) * 1000, lo, sizeof lo);
+			dur_format((int64_t)llround(short_hi * 3600) * 1000, hi, sizeof hi);
+			rpt_sb_printf(
+			    &b,
+			    " over too short a window to judge a trend (%s%s%s of samples; "
+			    "%.0f min needed)",
+			    lo, strcmp(lo, hi) ? "-" : "", strcmp(lo, hi) ? hi : "",
+			    RPT_MEM_MIN_HOURS * 60);
 		}
 		if (gc_max > 0 || keys[NORMAL][0] || keys[NO_OLD][0] || keys[SHORT][0])
 			rpt_sb_printf(&b,
 			              "; GC paused the application at most %.2f%% of the wall time",
 			              gc_max);
 		rpt_sb_printf(&b, ".");
-		if (add(x, RPT_T_MEMORY, l, score, &b) < 0)
+		if (add(x, RPT_T_MEMORY, l, score, &b) < 0) {
+			free(ms.sel);
 			return -1;
+		}
 	}
+	free(ms.sel);
 	return 0;
 }
 
@@ -796,99 +902,172 @@ static int error_findings(struct fctx *x)
 
 /* --- connections ------------------------------------------------------------------------------ */
 
+/* Runs of one label that share an outcome, and the range of a figure over them. */
+struct group {
+	unsigned char *sel; /* sel[i]: run i is in the group (nruns bytes) */
+	int n;              /* runs in it */
+	double lo, hi;      /* the figure's range over them */
+};
+
+static void group_add(struct group *g, int i, double v)
+{
+	g->sel[i] = 1;
+	g->lo = g->n ? fmin(g->lo, v) : v;
+	g->hi = g->n ? fmax(g->hi, v) : v;
+	g->n++;
+}
+
+/* "92-109", or "100" when the range is one value (at `dec` decimals). */
+static void range(struct sbuf *b, const struct group *g, int dec, double scale)
+{
+	char a[32], c[32];
+	snprintf(a, sizeof a, "%.*f", dec, g->lo * scale);
+	snprintf(c, sizeof c, "%.*f", dec, g->hi * scale);
+	rpt_sb_printf(b, strcmp(a, c) ? "%s-%s" : "%s", a, c);
+}
+
+enum { C_NONE, C_HELD, C_LOST, C_CLOSE, C_NGROUP };
+
+/* What connecting costs, over the runs that open a connection for most requests: its
+ * share of a request (HTTP) or of an iteration (tcp-frame), each as a range. */
+static void connect_clause(struct sbuf *b, const struct report *r, const struct group *g)
+{
+	struct group con = {.sel = g->sel}, mean = {.sel = g->sel}, ttfb = {.sel = g->sel},
+	             share = {.sel = g->sel};
+	int frame = 0;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		const struct figures *f = &run->f;
+		if (!g->sel[i] || (double)run->st.new_conns < 0.5 * (double)run->st.requests ||
+		    !(f->connect_us > 0))
+			continue;
+		frame = !strcmp(run->protocol, "tcp-frame");
+		double all = frame ? f->connect_us + f->ttfb_us + f->mean_us : f->mean_us;
+		double part = frame ? f->connect_us + f->ttfb_us : f->connect_us;
+		group_add(&con, i, f->connect_us / 1000);
+		group_add(&mean, i, f->mean_us / 1000);
+		group_add(&ttfb, i, f->ttfb_us / 1000);
+		group_add(&share, i, all > 0 ? 100 * part / all : 0);
+	}
+	if (con.n == 0)
+		return;
+	/* tcp-frame: the iteration's latency excludes connect and handshake, measured apart
+	 * (the handshake in the ttfb column). */
+	rpt_sb_printf(b,
+	              frame ? "; one connection per iteration: connect " : "; connecting takes ");
+	range(b, &con, 3, 1);
+	if (frame) {
+		rpt_sb_printf(b, " ms + handshake ");
+		range(b, &ttfb, 3, 1);
+		rpt_sb_printf(b, " ms + the batch ");
+		range(b, &mean, 3, 1);
+		rpt_sb_printf(b, " ms, ");
+		range(b, &share, 1, 1);
+		rpt_sb_printf(b, "%% of each iteration going to connecting and the handshake");
+		return;
+	}
+	rpt_sb_printf(b, " ms of a ");
+	range(b, &mean, 3, 1);
+	rpt_sb_printf(b, " ms request (");
+	range(b, &share, 1, 1);
+	rpt_sb_printf(b, "%%), the first byte of the answer comes after ");
+	range(b, &ttfb, 3, 1);
+	rpt_sb_printf(b, " ms");
+}
+
+/* One label's connections, each outcome said once for the runs that share it. */
+static int label_connections(struct fctx *x, int l, struct group *g)
+{
+	struct report *r = x->r;
+	struct sbuf b = {.n = 0};
+	double score = S_CONNECTIONS;
+	int held = g[C_NONE].n + g[C_HELD].n, all = held + g[C_LOST].n + g[C_CLOSE].n;
+
+	rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
+	if (held) {
+		/* the runs it held in: both groups' (sel of C_NONE, reused once said) */
+		for (int i = 0; i < r->nruns; i++)
+			g[C_NONE].sel[i] |= g[C_HELD].sel[i];
+		rpt_sb_printf(&b, "keep-alive held in ");
+		rpt_sb_runsel(&b, r, g[C_NONE].sel, held == all ? l : RPT_RUNS_LISTED);
+		for (int i = 0; i < r->nruns; i++)
+			g[C_NONE].sel[i] &= !g[C_HELD].sel[i];
+	}
+	if (g[C_HELD].n) {
+		rpt_sb_printf(&b, ", a new connection every ");
+		range(&b, &g[C_HELD], 0, 1);
+		rpt_sb_printf(&b,
+		              " requests (the server or a proxy ends a connection after about "
+		              "that many requests%s)",
+		              g[C_HELD].lo >= 90 && g[C_HELD].hi <= 110
+		                  ? "; Tomcat's maxKeepAliveRequests is 100 by default"
+		                  : "");
+		if (g[C_NONE].n) {
+			rpt_sb_printf(&b, " in ");
+			rpt_sb_runsel(&b, r, g[C_HELD].sel, RPT_RUNS_LISTED);
+		}
+	}
+	if (g[C_NONE].n) {
+		rpt_sb_printf(&b, ", no new connection in the measured window");
+		if (g[C_HELD].n) {
+			rpt_sb_printf(&b, " in ");
+			rpt_sb_runsel(&b, r, g[C_NONE].sel, RPT_RUNS_LISTED);
+		}
+	}
+	if (g[C_LOST].n) {
+		rpt_sb_printf(&b, "%skeep-alive did not hold in ", held ? "; " : "");
+		rpt_sb_runsel(&b, r, g[C_LOST].sel, l);
+		rpt_sb_printf(&b, ": only ");
+		range(&b, &g[C_LOST], 1, 1);
+		rpt_sb_printf(&b, " requests per connection (the server or a proxy closes them)");
+		connect_clause(&b, r, &g[C_LOST]);
+		score = fmax(score, S_KEEPALIVE_LOST);
+	}
+	if (g[C_CLOSE].n) {
+		rpt_sb_printf(&b, "%sconnection close in ", held || g[C_LOST].n ? "; " : "");
+		rpt_sb_runsel(&b, r, g[C_CLOSE].sel, l);
+		rpt_sb_printf(&b, ": ");
+		range(&b, &g[C_CLOSE], 2, 1);
+		rpt_sb_printf(&b, " new connections per request (one per request is the design)");
+		connect_clause(&b, r, &g[C_CLOSE]);
+	}
+	rpt_sb_printf(&b, ".");
+	return add(x, RPT_T_CONNECTIONS, l, score, &b);
+}
+
 static int connection_findings(struct fctx *x)
 {
 	struct report *r = x->r;
+	unsigned char *mem = calloc((size_t)C_NGROUP * (size_t)(r->nruns ? r->nruns : 1), 1);
+	int rc = 0;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		char held[96] = "";
-		double score = 0;
-		int n = 0;
+	if (!mem)
+		return -1;
+	for (int l = 0; l < r->nlabels && rc == 0; l++) {
+		struct group g[C_NGROUP];
+		memset(mem, 0, (size_t)C_NGROUP * (size_t)(r->nruns ? r->nruns : 1));
+		for (int k = 0; k < C_NGROUP; k++)
+			g[k] = (struct group){.sel = mem + (size_t)k * (size_t)r->nruns};
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
-			const struct figures *f = &run->f;
 			int64_t req = run->st.requests, nc = run->st.new_conns;
-			char rk[64];
 			if (run->label != l || req == 0)
 				continue;
-			if (strcmp(run->connection, "close") != 0 && nc == 0) {
-				size_t u = strlen(held);
-				snprintf(held + u, sizeof held - u, "%s%s", u ? "," : "",
-				         ref(run, rk, sizeof rk));
-				continue;
-			}
-			sep(&b, &n);
-			if (!strcmp(run->connection, "close")) {
-				rpt_sb_printf(
-				    &b,
-				    "run %s, connection close: %lld new connections for %lld "
-				    "requests (%.2f per request; one per request is the design)",
-				    ref(run, rk, sizeof rk), (long long)nc, (long long)req,
-				    (double)nc / (double)req);
-			} else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS) {
-				double per = (double)req / (double)nc;
-				rpt_sb_printf(
-				    &b,
-				    "run %s, keep-alive held, with a new connection every %.0f "
-				    "requests (%lld for %lld): the server or a proxy ends a "
-				    "connection after about that many requests%s",
-				    ref(run, rk, sizeof rk), per, (long long)nc, (long long)req,
-				    per >= 90 && per <= 110 ? " (Tomcat's maxKeepAliveRequests "
-				                              "is 100 by default)"
-				                            : "");
-			} else {
-				rpt_sb_printf(
-				    &b,
-				    "run %s, keep-alive did not hold: only %.1f requests per "
-				    "connection (%lld new connections for %lld requests): the "
-				    "server or a proxy closes them",
-				    ref(run, rk, sizeof rk), (double)req / (double)nc,
-				    (long long)nc, (long long)req);
-				score = fmax(score, S_KEEPALIVE_LOST);
-			}
-			if ((double)nc >= 0.5 * (double)req && f->connect_us > 0) {
-				if (!strcmp(run->protocol, "tcp-frame")) {
-					/* tcp-frame: the iteration's latency excludes connect and
-					 * handshake, which are measured apart (the handshake in the
-					 * ttfb column). */
-					double all = f->connect_us + f->ttfb_us + f->mean_us;
-					rpt_sb_printf(
-					    &b,
-					    "; one connection per iteration: connect %.3f ms + "
-					    "handshake %.3f ms + the batch %.3f ms, %.1f%% of "
-					    "each iteration going to connecting and the handshake",
-					    f->connect_us / 1000, f->ttfb_us / 1000,
-					    f->mean_us / 1000,
-					    all > 0 ? 100 * (f->connect_us + f->ttfb_us) / all : 0);
-				} else {
-					rpt_sb_printf(
-					    &b,
-					    "; connecting takes %.3f ms of a %.3f ms request "
-					    "(%.1f%%), the first byte of the answer comes after "
-					    "%.3f ms",
-					    f->connect_us / 1000, f->mean_us / 1000,
-					    f->mean_us > 0 ? 100 * f->connect_us / f->mean_us : 0,
-					    f->ttfb_us / 1000);
-				}
-			}
-			score = fmax(score, S_CONNECTIONS);
+			if (!strcmp(run->connection, "close"))
+				group_add(&g[C_CLOSE], i, (double)nc / (double)req);
+			else if (nc == 0)
+				group_add(&g[C_NONE], i, 0);
+			else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS)
+				group_add(&g[C_HELD], i, (double)req / (double)nc);
+			else
+				group_add(&g[C_LOST], i, (double)req / (double)nc);
 		}
-		if (held[0]) {
-			sep(&b, &n);
-			rpt_sb_runs(&b, held);
-			rpt_sb_printf(&b, ": keep-alive held, no new connection in the measured "
-			                  "window");
-			score = fmax(score, S_CONNECTIONS);
-		}
-		if (n) {
-			struct sbuf line = {.n = 0};
-			rpt_sb_printf(&line, "%s — %s.", rpt_label_name(r, l), b.s);
-			if (add(x, RPT_T_CONNECTIONS, l, score, &line) < 0)
-				return -1;
-		}
+		if (g[C_NONE].n + g[C_HELD].n + g[C_LOST].n + g[C_CLOSE].n > 0)
+			rc = label_connections(x, l, g);
 	}
-	return 0;
+	free(mem);
+	return rc;
 }
 
 /* --- server cost --------------------------------------------------------------------------------
@@ -904,15 +1083,7 @@ static const struct rpt_source *server_source(const struct rpt_run *run)
 	return NULL;
 }
 
-/* What one request costs the server: CPU ms per request and memory (mean, peak). */
-struct cost {
-	const struct rpt_source *src;
-	double cpu_ms;  /* CPU time per request, ms (NAN when unknown) */
-	double mem_mb;  /* mean memory over the measured window (NAN when unknown) */
-	double peak_mb; /* largest memory seen in the run (NAN when unknown) */
-};
-
-static void run_cost(const struct rpt_run *run, struct cost *c)
+void rpt_run_cost(const struct rpt_run *run, struct rpt_cost *c)
 {
 	c->src = server_source(run);
 	c->cpu_ms = c->mem_mb = c->peak_mb = NAN;
@@ -928,7 +1099,89 @@ static void run_cost(const struct rpt_run *run, struct cost *c)
 	}
 }
 
-/* What a request costs the server per run (warm-up runs marked: they are shown, never
+/* A run's load, what its costs are grouped by: "30 users", "600/s", or "sweep". */
+static char *run_load(const struct rpt_run *run, char *buf, size_t len)
+{
+	if (strcmp(run->mode, "fixed") != 0 || run->nsteps == 0)
+		snprintf(buf, len, "%s", run->mode);
+	else
+		rpt_level_text(run->steps[0].concurrency, run->steps[0].rate, buf, len);
+	return buf;
+}
+
+/* The costs of label l's runs at one load, compared (side 0) or not (1): one clause with
+ * the ranges over them; 0 when no run is in it. */
+static int cost_group(struct sbuf *b, const struct report *r, int l, const char *load, int side,
+                      unsigned char *sel, int *k)
+{
+	struct group cpu = {.sel = sel}, mem = {.sel = sel};
+	const struct rpt_run *first = NULL;
+	double peak = 0;
+	char t[48];
+
+	memset(sel, 0, (size_t)r->nruns);
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		struct rpt_cost c;
+		if (run->label != l || (run->compared != 0) == side ||
+		    strcmp(run_load(run, t, sizeof t), load) != 0)
+			continue;
+		rpt_run_cost(run, &c);
+		if (!c.src || !isfinite(c.cpu_ms))
+			continue;
+		first = first ? first : run;
+		group_add(&cpu, i, c.cpu_ms);
+		if (isfinite(c.mem_mb)) {
+			group_add(&mem, i, c.mem_mb); /* the same runs: sel is shared */
+			peak = fmax(peak, c.peak_mb);
+		}
+	}
+	if (cpu.n == 0)
+		return 0;
+	sep(b, k);
+	rpt_sb_printf(b, "at %s, %s%s: ", load, side ? "not compared, " : "",
+	              server_source(first)->name);
+	range(b, &cpu, 3, 1);
+	rpt_sb_printf(b, " ms of CPU per %s in ",
+	              strcmp(first->protocol, "tcp-frame") ? "request" : "iteration");
+	rpt_sb_runsel(b, r, sel, RPT_RUNS_LISTED);
+	if (mem.n) {
+		rpt_sb_printf(b, ", memory ");
+		range(b, &mem, 1, 1);
+		rpt_sb_printf(b, " MB on average and at most %.1f MB", peak);
+	}
+	return 1;
+}
+
+/* What a request costs the server, said once per load for the compared runs and once for
+ * the others (warm-up runs: shown, never compared), each as the range over its runs. */
+static int run_costs(struct sbuf *b, const struct report *r, int l, int *k)
+{
+	unsigned char *sel = calloc((size_t)(r->nruns ? r->nruns : 1), 1);
+	char loads[16][48];
+	int nloads = 0;
+
+	if (!sel)
+		return -1;
+	for (int i = 0; i < r->nruns; i++) {
+		char t[48];
+		int seen = 0;
+		if (r->runs[i].label != l)
+			continue;
+		run_load(&r->runs[i], t, sizeof t);
+		for (int j = 0; j < nloads && !seen; j++)
+			seen = !strcmp(loads[j], t);
+		if (!seen && nloads < 16)
+			snprintf(loads[nloads++], sizeof loads[0], "%s", t);
+	}
+	for (int j = 0; j < nloads; j++)
+		for (int side = 0; side < 2; side++)
+			cost_group(b, r, l, loads[j], side, sel, k);
+	free(sel);
+	return 0;
+}
+
+/* What a request costs the server per load (warm-up runs apart: they are shown, never
  * compared), then the label against the baseline: the verdict row's own figures (the
  * compared runs of the comparison it rests on), so the two sections never give one
  * quantity two values. */
@@ -940,25 +1193,8 @@ static int cost_findings(struct fctx *x)
 		struct sbuf b = {.n = 0};
 		double score = S_COST_ONE;
 		int k = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			struct cost c;
-			if (run->label != l)
-				continue;
-			run_cost(run, &c);
-			if (!c.src || !isfinite(c.cpu_ms))
-				continue;
-			sep(&b, &k);
-			rpt_sb_printf(&b, "run %s%s, %s: %.3f ms of CPU per %s", run->key,
-			              run->warmup      ? " (warm-up, not compared)"
-			              : !run->compared ? " (not compared)"
-			                               : "",
-			              c.src->name, c.cpu_ms,
-			              strcmp(run->protocol, "tcp-frame") ? "request" : "iteration");
-			if (isfinite(c.mem_mb))
-				rpt_sb_printf(&b, ", memory %.1f MB on average, %.1f MB at most",
-				              c.mem_mb, c.peak_mb);
-		}
+		if (run_costs(&b, r, l, &k) < 0)
+			return -1;
 		if (k == 0)
 			continue;
 		const struct rpt_vrow *v = l > 0 && l < r->nverdicts ? &r->verdicts[l] : NULL;
@@ -999,9 +1235,8 @@ static int cost_findings(struct fctx *x)
 
 /* --- what matters most ---------------------------------------------------------------------- */
 
-static int cmp_topic(const void *pa, const void *pb)
+static int cmp_topic(const struct rpt_item *a, const struct rpt_item *b)
 {
-	const struct rpt_item *a = pa, *b = pb;
 	if (a->topic != b->topic)
 		return (int)a->topic - (int)b->topic;
 	return (a->label < 0 ? RPT_MAX_LABELS : a->label) -
@@ -1033,14 +1268,8 @@ int rpt_findings(struct report *r)
 	    drift_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
 	    cost_findings(&x) < 0)
 		return -1;
-	/* Topic order, then label order; insertion keeps it stable (few lines). */
-	for (int i = 1; i < r->nfindings; i++) {
-		struct rpt_item f = r->findings[i];
-		int j = i;
-		for (; j > 0 && cmp_topic(&r->findings[j - 1], &f) > 0; j--)
-			r->findings[j] = r->findings[j - 1];
-		r->findings[j] = f;
-	}
+	/* Topic order, then label order. */
+	rpt_items_sort(r->findings, r->nfindings, cmp_topic);
 	mark_top(r);
 	return 0;
 }

@@ -588,6 +588,7 @@ const char *rpt_noise_name(enum rpt_noise n)
 {
 	return n == RPT_BY_RUNS          ? "runs"
 	       : n == RPT_BY_ROUNDS      ? "paired runs"
+	       : n == RPT_BY_GROUPS      ? "side by side"
 	       : n == RPT_BY_CALIBRATION ? "calibration"
 	                                 : "batch means";
 }

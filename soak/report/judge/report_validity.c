@@ -12,6 +12,8 @@
  *                        batches
  *   not_steady           TPS or mean latency of the window's last third differs from its
  *                        first third beyond noise and by RPT_DRIFT_MIN_PCT or more
+ *   no_steady_state      runs left out of the comparisons: no steady state in their window
+ *                        (report_steady.c: the JIT still compiling, a late change point)
  *   errors               more than RPT_ERRORS_PCT of a window's requests failed
  *   clock_skew           a merged run's agents' clocks differ by more than a tenth of an
  *                        interval
@@ -91,6 +93,25 @@ static int add(struct vctx *v, const char *severity, const char *code, int label
 	return rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, b->s);
 }
 
+/* Adds an item whose text is lead + own + tail, own being the label's own part: the items
+ * of a code whose lead and tail agree are said as one (report_doc.c). */
+static int add_parts(struct vctx *v, const char *severity, const char *code, int label,
+                     const char *runs, const char *lead, const struct sbuf *own, const char *tail)
+{
+	struct rpt_item it = {.label = label};
+	struct sbuf b = {.n = 0};
+
+	rpt_sb_printf(&b, "%s", lead);
+	it.own_from = (int)b.n;
+	rpt_sb_printf(&b, "%s", own->s);
+	it.own_to = (int)b.n;
+	rpt_sb_printf(&b, "%s", tail);
+	snprintf(it.severity, sizeof it.severity, "%s", severity);
+	snprintf(it.code, sizeof it.code, "%s", code);
+	snprintf(it.run, sizeof it.run, "%s", runs ? runs : "");
+	return rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, b.s);
+}
+
 /* Appends a run key to a comma-separated list (cut silently past its size). */
 static void list_add(char *list, size_t len, const char *key)
 {
@@ -161,38 +182,33 @@ static int host_saturated(struct vctx *v)
 			if (!runs[0])
 				continue;
 			struct sbuf b = {.n = 0};
-			if (own) {
-				rpt_sb_printf(
-				    &b,
-				    "%s: the load generator was placed on CPU %s apart from %s "
-				    "('%s'), but those CPUs were %.1f%% busy in the measured "
-				    "window of ",
-				    rpt_label_name(r, l), list, with, host, worst);
-				rpt_sb_runs(&b, runs);
-				rpt_sb_printf(
-				    &b,
-				    " (%.0f%% or more): something else ran there, so the "
-				    "generator may have set the pace. Give it more CPUs, or "
-				    "keep other work off them.",
-				    RPT_HOST_BUSY_PCT);
-			} else {
-				rpt_sb_printf(
-				    &b,
-				    "%s: the load generator ran on the same host as %s ('%s'), "
-				    "and that host's CPU reached %.1f%% in the measured window "
-				    "of ",
-				    rpt_label_name(r, l), with, host, worst);
-				rpt_sb_runs(&b, runs);
-				rpt_sb_printf(
-				    &b,
-				    " (%.0f%% or more): the generator and the system under test "
-				    "competed for the cores, so throughput and latency measure "
-				    "the machine as much as the server. Place them on CPUs of "
-				    "their own (cpus in [scenario] and [collect.NAME]) or run the "
-				    "generator on another host.",
-				    RPT_HOST_BUSY_PCT);
-			}
-			if (add(v, "warn", "host_saturated", l, runs, &b) < 0)
+			char lead[160], tail[512];
+			rpt_sb_printf(&b, "%s ", rpt_label_name(r, l));
+			if (own)
+				rpt_sb_printf(&b, "on CPU %s apart from %s ('%s'), ", list, with,
+				              host);
+			else
+				rpt_sb_printf(&b, "with %s ('%s'), ", with, host);
+			rpt_sb_printf(&b, "%.1f%% in ", worst);
+			rpt_sb_runs(&b, runs);
+			snprintf(
+			    lead, sizeof lead,
+			    own ? "the load generator was placed on CPUs of its own, but those "
+			          "CPUs were %.0f%% busy or more in a measured window: "
+			        : "the load generator ran on the same host as a collected "
+			          "source, and that host's CPU reached %.0f%% or more in a "
+			          "measured window: ",
+			    RPT_HOST_BUSY_PCT);
+			snprintf(
+			    tail, sizeof tail, "%s",
+			    own ? ". Something else ran there, so the generator may have set "
+			          "the pace: give it more CPUs, or keep other work off them."
+			        : ". The generator and the system under test competed for the "
+			          "cores, so throughput and latency measure the machine as much "
+			          "as the server: place them on CPUs of their own (cpus in "
+			          "[scenario] and [collect.NAME]) or run the generator on "
+			          "another host.");
+			if (add_parts(v, "warn", "host_saturated", l, runs, lead, &b, tail) < 0)
 				return -1;
 		}
 	return 0;
@@ -276,59 +292,59 @@ static int generator_saturated(struct vctx *v)
 
 		gen_tally(r, l, GEN_BUSY, &t);
 		if (t.runs[0]) {
-			rpt_sb_printf(&b, "%s: the load generator was busy in ",
-			              rpt_label_name(r, l));
+			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
 			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(
-			    &b,
-			    ": its %d engine thread%s busy %.0f%% of the time. The "
-			    "generator, not the server, may have set the pace, and its own "
-			    "queueing is in the latencies: give it more threads "
-			    "(--threads) or more agents.",
-			    t.threads, t.threads == 1 ? " was" : "s were", t.cpu);
-			if (add(v, "warn", "generator_saturated", l, t.runs, &b) < 0)
+			rpt_sb_printf(&b, ", its %d engine thread%s busy %.0f%% of the time",
+			              t.threads, t.threads == 1 ? " was" : "s were", t.cpu);
+			if (add_parts(v, "warn", "generator_saturated", l, t.runs,
+			              "the load generator was busy: ", &b,
+			              ". The generator, not the server, may have set the pace, "
+			              "and its own queueing is in the latencies: give it more "
+			              "threads (--threads) or more agents.") < 0)
 				return -1;
 		}
 		gen_tally(r, l, GEN_STARVED, &t);
 		if (t.runs[0]) {
 			rpt_sb_reset(&b);
-			rpt_sb_printf(&b, "%s: the load generator waited for a core in ",
-			              rpt_label_name(r, l));
+			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
 			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(
-			    &b,
-			    ": its threads were busy %.0f%% of the time and ready but "
-			    "waiting for a core %.0f%% more. Other work on its machine "
-			    "(the server, the database) took its CPUs, so it may have set "
-			    "the pace: give it CPUs of its own (placement) or another host; "
-			    "more threads would compete for the same cores.",
-			    t.cpu, isnan(t.wait) ? 0 : t.wait);
-			if (add(v, "warn", "generator_saturated", l, t.runs, &b) < 0)
+			rpt_sb_printf(&b,
+			              ", its threads busy %.0f%% of the time and ready but waiting "
+			              "for a core %.0f%% more",
+			              t.cpu, isnan(t.wait) ? 0 : t.wait);
+			if (add_parts(v, "warn", "generator_saturated", l, t.runs,
+			              "the load generator waited for a core: ", &b,
+			              ". Other work on its machine (the server, the database) took "
+			              "its CPUs, so it may have set the pace: give it CPUs of its "
+			              "own (placement) or another host; more threads would compete "
+			              "for the same cores.") < 0)
 				return -1;
 		}
 		gen_tally(r, l, GEN_LATE, &t);
 		if (t.runs[0]) {
 			rpt_sb_reset(&b);
-			rpt_sb_printf(&b, "%s: requests went out late in ", rpt_label_name(r, l));
+			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
 			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(&b, ": start lag p99 up to %.1f ms", t.lag);
+			rpt_sb_printf(&b, ", start lag p99 up to %.1f ms", t.lag);
 			if (t.late > 0)
 				rpt_sb_printf(&b, ", over %.0f ms in %d of %d measured intervals",
 				              RPT_GEN_LAG_MS, t.late, t.steady);
 			rpt_sb_printf(
 			    &b,
 			    ", while the generator was busy %.0f%% of the time and waited "
-			    "%.0f%% for a core. The machine woke or ran it late (timer "
-			    "wake-ups, a virtual machine's pause, a stopped process), which "
-			    "more threads would not change. Latency never holds that "
-			    "lateness (it counts from the send, and from the intended start "
-			    "only while every connection was busy: the server's wait)",
+			    "%.0f%% for a core",
 			    isnan(t.cpu) ? 0 : t.cpu, isnan(t.wait) ? 0 : t.wait);
-			rpt_sb_printf(&b, "; but as it caught up its arrivals bunched, and the "
-			                  "server's answers to the bunch are in those intervals' "
-			                  "figures.");
 			int many = t.steady > 0 && t.late * 10 >= t.steady;
-			if (add(v, many ? "warn" : "info", "generator_late", l, t.runs, &b) < 0)
+			if (add_parts(
+			        v, many ? "warn" : "info", "generator_late", l, t.runs,
+			        "requests went out late: ", &b,
+			        ". The machine woke or ran it late (timer wake-ups, a virtual "
+			        "machine's pause, a stopped process), which more threads "
+			        "would not change. Latency never holds that lateness (it "
+			        "counts from the send, and from the intended start only "
+			        "while every connection was busy: the server's wait); but as "
+			        "it caught up its arrivals bunched, and the server's answers "
+			        "to the bunch are in those intervals' figures.") < 0)
 				return -1;
 		}
 	}
@@ -384,18 +400,20 @@ static int short_memory(struct vctx *v)
 			if (!runs[0])
 				continue;
 			struct sbuf b = {.n = 0};
+			char lead[128];
 			dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
 			dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
-			rpt_sb_printf(&b, "%s, %s: memory could not be judged in ",
-			              rpt_label_name(r, l), names[j]);
+			rpt_sb_printf(&b, "%s, %s in ", rpt_label_name(r, l), names[j]);
 			rpt_sb_runs(&b, runs);
-			rpt_sb_printf(&b,
-			              ": %s%s%s of steady GC log, and a trend needs at least %d "
-			              "min; run at least %s longer.",
-			              d0, strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
-			              GCA_MIN_WINDOW_MS / 60000,
+			rpt_sb_printf(&b, ", %s%s%s of it: run at least %s longer", d0,
+			              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
 			              gca_hours_text(longer_h, h, sizeof h));
-			if (add(v, "warn", "short_window", l, runs, &b) < 0)
+			snprintf(
+			    lead, sizeof lead,
+			    "memory could not be judged, a trend needs at least %d min of steady "
+			    "GC log: ",
+			    GCA_MIN_WINDOW_MS / 60000);
+			if (add_parts(v, "warn", "short_window", l, runs, lead, &b, ".") < 0)
 				return -1;
 		}
 	}
@@ -533,15 +551,58 @@ static int not_steady(struct vctx *v)
 	return 0;
 }
 
-/* errors: windows where more than RPT_ERRORS_PCT of requests failed, one warning per
- * label with each run's share and dominant class. */
-static int errors(struct vctx *v)
+/* no_steady_state: runs left out of the comparisons because their window had no steady
+ * state (report_steady.c): their JIT still compiling, or their last level too short.  One
+ * warning per label, each run with why. */
+static int no_steady_state(struct vctx *v)
 {
 	struct report *r = v->r;
 
 	for (int l = 0; l < r->nlabels; l++) {
 		struct sbuf b = {.n = 0};
 		char runs[96] = "";
+		int n = 0;
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			if (run->label != l || run->steady != RPT_ST_NO_STEADY)
+				continue;
+			if (n++)
+				rpt_sb_printf(&b, "; run %s", run->key);
+			else
+				rpt_sb_printf(
+				    &b,
+				    "%s: runs left out of the comparisons, their window had no "
+				    "steady state: run %s",
+				    rpt_label_name(r, l), run->key);
+			if (run->jit_pct > RPT_STEADY_JIT_PCT)
+				rpt_sb_printf(&b,
+				              " (its JIT took %.1f %% of the app's CPU, at work in "
+				              "most of its "
+				              "window: still compiling)",
+				              run->jit_pct);
+			else
+				rpt_sb_printf(
+				    &b, " (its figure changed in the last quarter of its window)");
+			list_add(runs, sizeof runs, run->key);
+		}
+		if (!n)
+			continue;
+		rpt_sb_printf(&b, ". Warm up longer (warmup_max), or run longer.");
+		if (add(v, "warn", "no_steady_state", l, runs, &b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* errors: windows where more than RPT_ERRORS_PCT of requests failed, one warning per
+ * label with each run's share and dominant class, each class's sample said once. */
+static int errors(struct vctx *v)
+{
+	struct report *r = v->r;
+
+	for (int l = 0; l < r->nlabels; l++) {
+		struct sbuf b = {.n = 0};
+		char runs[96] = "", tail[256], said[ERR_NCLASS] = {0};
 		int n = 0, client = 0;
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -557,14 +618,7 @@ static int errors(struct vctx *v)
 					if (s->st.err_count[e] > 0 &&
 					    (top < 0 || s->st.err_count[e] > s->st.err_count[top]))
 						top = e;
-				if (n++ == 0)
-					rpt_sb_printf(
-					    &b,
-					    "%s: more than %.0f%% of requests failed in the "
-					    "measured window of ",
-					    rpt_label_name(r, l), RPT_ERRORS_PCT);
-				else
-					rpt_sb_printf(&b, "; ");
+				rpt_sb_printf(&b, "%s", n++ == 0 ? "" : "; ");
 				rpt_sb_printf(&b, "run %s", run->key);
 				if (run->nsteps > 1)
 					rpt_sb_printf(
@@ -572,11 +626,15 @@ static int errors(struct vctx *v)
 					    rpt_level_text(s->concurrency, s->rate, c, sizeof c));
 				rpt_sb_printf(&b, ": %.2f%%", s->f.error_pct);
 				if (top >= 0) {
-					rpt_sb_printf(&b, ", mostly %s (%.0f%% of them, '%s')",
+					/* a class's sample once, where it first comes */
+					rpt_sb_printf(&b, ", mostly %s (%.0f%% of them%s%s%s)",
 					              err_class_name((enum err_class)top),
 					              100.0 * (double)s->st.err_count[top] /
 					                  (double)s->f.errors,
-					              s->st.err_sample[top]);
+					              said[top] ? "" : ", '",
+					              said[top] ? "" : s->st.err_sample[top],
+					              said[top] ? "" : "'");
+					said[top] = 1;
 					client |= err_class_client_side((enum err_class)top);
 				}
 				list_add(runs, sizeof runs, run->key);
@@ -584,12 +642,17 @@ static int errors(struct vctx *v)
 		}
 		if (n == 0)
 			continue;
-		if (client)
-			rpt_sb_printf(&b,
-			              " (a client-side class is the load generator's own limit)");
-		rpt_sb_printf(&b, ". Throughput and latency there include the failures: fix them "
-		                  "before trusting a comparison.");
-		if (add(v, "warn", "errors", l, runs, &b) < 0)
+		struct sbuf own = {.n = 0};
+		rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), b.s);
+		snprintf(tail, sizeof tail,
+		         "%s. Throughput and latency there include the "
+		         "failures: fix them before trusting a comparison.",
+		         client ? " (a client-side class is the load generator's own limit)" : "");
+		char lead[96];
+		snprintf(
+		    lead, sizeof lead,
+		    "more than %.0f%% of requests failed in a measured window: ", RPT_ERRORS_PCT);
+		if (add_parts(v, "warn", "errors", l, runs, lead, &own, tail) < 0)
 			return -1;
 	}
 	return 0;
@@ -713,8 +776,8 @@ static int confounded(struct vctx *v)
 static int code_rank(const char *code)
 {
 	static const char *const order[] = {
-	    "host_saturated", "generator_saturated", "generator_late", "confounded",
-	    "errors",         "not_steady",          "clock_skew",     "short_window"};
+	    "host_saturated",  "generator_saturated", "generator_late", "confounded",  "errors",
+	    "no_steady_state", "not_steady",          "clock_skew",     "short_window"};
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (!strcmp(order[i], code))
 			return (int)i;
@@ -751,16 +814,11 @@ int rpt_validity(struct report *r)
 	struct vctx v = {.r = r, .cap = 0};
 
 	if (host_saturated(&v) < 0 || generator_saturated(&v) < 0 || confounded(&v) < 0 ||
-	    errors(&v) < 0 || not_steady(&v) < 0 || clock_skew(&v) < 0 || short_memory(&v) < 0 ||
-	    short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 || items(&v, rpt_trends) < 0)
+	    errors(&v) < 0 || not_steady(&v) < 0 || no_steady_state(&v) < 0 || clock_skew(&v) < 0 ||
+	    short_memory(&v) < 0 || short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 ||
+	    items(&v, rpt_trends) < 0)
 		return -1;
-	/* Insertion sort: stable, so runs keep their report order within a code. */
-	for (int i = 1; i < r->nvalidity; i++) {
-		struct rpt_item x = r->validity[i];
-		int j = i;
-		for (; j > 0 && cmp_valid(&r->validity[j - 1], &x) > 0; j--)
-			r->validity[j] = r->validity[j - 1];
-		r->validity[j] = x;
-	}
+	/* Stable: runs keep their report order within a code. */
+	rpt_items_sort(r->validity, r->nvalidity, cmp_valid);
 	return 0;
 }

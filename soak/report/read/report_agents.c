@@ -35,7 +35,7 @@ int rpt_read_agents(struct reader *rd, sqlite3_stmt *q, struct rpt_run *run)
 		return rpt_rd_oom(rd);
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char *t = strdup((const char *)sqlite3_column_text(st, 0));
+		char *t = strdup(db_col_text(st, 0));
 		if (!t) {
 			sqlite3_finalize(st);
 			return rpt_rd_oom(rd);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "db.h"
 #include "hdr.h"
@@ -26,11 +27,6 @@ struct run_filter {
 	int db;     /* 0-based database index, or -1 for any */
 	int64_t id; /* runs.id */
 };
-
-static char *dupstr(const unsigned char *s)
-{
-	return strdup(s ? (const char *)s : "");
-}
 
 /* Parses "ID,K:ID,..." into filters. */
 static int parse_runs(const char *arg, int ndbs, struct run_filter *f, int *n, char *err,
@@ -117,19 +113,6 @@ static int label_index(struct reader *rd, const char *name)
 
 /* --- steps ------------------------------------------------------------------------------ */
 
-/* Adds a step's window (counters and decoded histogram) into acc. */
-int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen)
-{
-	struct istats one = s->st;
-
-	memset(&one.hist, 0, sizeof one.hist);
-	if (s->hist && hdr_decode(s->hist, s->hist_len, &one.hist, err, errlen) < 0)
-		return -1;
-	istats_add(acc, &one);
-	hdr_release(&one.hist);
-	return 0;
-}
-
 /* Figures of a run's step: merged histogram of its steady intervals, interval values. */
 static int read_step(struct reader *rd, const struct rpt_run *run, struct rpt_step *s)
 {
@@ -176,7 +159,8 @@ done:
 static int read_steps(struct reader *rd, struct rpt_run *run)
 {
 	sqlite3_stmt *q = NULL;
-	int rc = -1, step, cap = 0;
+	int rc = -1, step;
+	size_t cap = 0;
 
 	if (db_prepare(rd->db, &q,
 	               "SELECT idx, concurrency, planned_ms, n_steady, IFNULL(from_ms, 0), "
@@ -187,15 +171,9 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 	sqlite3_bind_int64(q, 1, run->id);
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		struct rpt_step *s;
-		if (run->nsteps == cap) {
-			int nc = cap ? cap * 2 : 4;
-			struct rpt_step *p = realloc(run->steps, (size_t)nc * sizeof *p);
-			if (!p) {
-				rpt_rd_oom(rd);
-				goto done;
-			}
-			run->steps = p;
-			cap = nc;
+		if (buf_grow(&run->steps, &cap, (size_t)run->nsteps + 1, sizeof *s, 4) < 0) {
+			rpt_rd_oom(rd);
+			goto done;
 		}
 		s = &run->steps[run->nsteps++];
 		memset(s, 0, sizeof *s);
@@ -313,8 +291,7 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 	/* A live run may add intervals after the count: they wait for the next report. */
 	while (i < (size_t)n && (step = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t start = sqlite3_column_int64(q, 0), iv_ms = sqlite3_column_int64(q, 1);
-		int rate =
-		    is_rate((const char *)sqlite3_column_text(q, 11), iv_ms, run->interval_ms);
+		int rate = is_rate(db_col_text(q, 11), iv_ms, run->interval_ms);
 		if (per == 1) {
 			struct rpt_tpoint *p = &run->ts[run->nts++];
 			p->t_s = (double)(start - run->started_ms) / 1000.0;
@@ -370,7 +347,7 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 {
 	struct report *r = rd->r;
 	struct rpt_run *run;
-	const char *label = (const char *)sqlite3_column_text(q, 2);
+	const char *label = db_col_text(q, 2);
 	int li;
 
 	if (r->nruns >= RPT_MAX_RUNS) {
@@ -393,16 +370,15 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	else
 		snprintf(run->key, sizeof run->key, "%lld", (long long)run->id);
 	run->label = li;
-	run->name = dupstr(sqlite3_column_text(q, 1));
-	run->mode = dupstr(sqlite3_column_text(q, 3));
-	run->connection = dupstr(sqlite3_column_text(q, 4));
-	run->protocol = dupstr(sqlite3_column_text(q, 15));
-	run->status = strdup(
-	    res_status((const char *)sqlite3_column_text(q, 5),
-	               (const char *)sqlite3_column_text(q, 7), sqlite3_column_int64(q, 8),
-	               sqlite3_column_int64(q, 9), (const char *)sqlite3_column_text(q, 10),
-	               sqlite3_column_int64(q, 11), sqlite3_column_int64(q, 12), rd->now_ms));
-	run->reason = dupstr(sqlite3_column_text(q, 6));
+	run->name = db_col_dup(q, 1);
+	run->mode = db_col_dup(q, 3);
+	run->connection = db_col_dup(q, 4);
+	run->protocol = db_col_dup(q, 15);
+	run->status = strdup(res_status(db_col_text(q, 5), db_col_text(q, 7),
+	                                sqlite3_column_int64(q, 8), sqlite3_column_int64(q, 9),
+	                                db_col_text(q, 10), sqlite3_column_int64(q, 11),
+	                                sqlite3_column_int64(q, 12), rd->now_ms));
+	run->reason = db_col_dup(q, 6);
 	run->interval_ms = sqlite3_column_int64(q, 12);
 	run->started_ms = sqlite3_column_int64(q, 13);
 	run->end_ms = sqlite3_column_int64(q, 14);
@@ -442,8 +418,7 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 	               rd->err, rd->errlen) < 0)
 		goto done;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		if (!selected(rd, sqlite3_column_int64(q, 0),
-		              (const char *)sqlite3_column_text(q, 2)))
+		if (!selected(rd, sqlite3_column_int64(q, 0), db_col_text(q, 2)))
 			continue;
 		/* An agent's run folded into a merged run is reported as that run, unless
 		 * --runs asks for it by id. */
@@ -563,114 +538,4 @@ int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, 
 			r->runs[i].label = map[r->runs[i].label];
 	}
 	return 0;
-}
-
-/* --- release -------------------------------------------------------------------------- */
-
-static void free_step(struct rpt_step *s, int nsrc)
-{
-	free(s->hist);
-	free(s->tps.v);
-	free(s->mean_ms.v);
-	free(s->p99_ms.v);
-	free(s->err_pct.v);
-	if (s->cpu)
-		for (int i = 0; i < nsrc; i++)
-			free(s->cpu[i].v);
-	free(s->cpu);
-	free(s->cpu_mean);
-}
-
-static void free_run(struct rpt_run *run)
-{
-	for (int i = 0; i < run->nsteps; i++)
-		free_step(&run->steps[i], RPT_MAX_SOURCES);
-	free(run->steps);
-	for (int i = 0; i < run->nsrc; i++) {
-		struct rpt_source *s = &run->src[i];
-		free(s->cpu_ts);
-		free(s->rss_ts);
-		free(s->heap_ts);
-		free(s->pause_ts);
-		gca_result_free(&s->gc);
-	}
-	free(run->src);
-	rpt_env_free(run);
-	rpt_drift_free(&run->drift);
-	for (int i = 0; run->step_drift && i < run->nsteps; i++)
-		rpt_drift_free(&run->step_drift[i]);
-	free(run->step_drift);
-	free(run->ts);
-	free(run->name);
-	free(run->mode);
-	free(run->connection);
-	free(run->protocol);
-	free(run->status);
-	free(run->reason);
-	for (int i = 0; i < run->nagent_notes; i++)
-		free(run->agent_notes[i]);
-	free(run->agent_notes);
-	free(run->gaps);
-}
-
-const char *rpt_label_name(const struct report *r, int l)
-{
-	return r->labels[l].name;
-}
-
-struct report *rpt_new(void)
-{
-	return calloc(1, sizeof(struct report));
-}
-
-void rpt_delete(struct report *r)
-{
-	rpt_free(r);
-	free(r);
-}
-
-void rpt_counts(const struct report *r, struct rpt_counts *c)
-{
-	c->runs = r->nruns;
-	c->labels = r->nlabels;
-	c->findings = r->nfindings;
-	c->pictures = r->npics;
-	c->plot_note = r->plot_note;
-}
-
-void rpt_free(struct report *r)
-{
-	if (!r)
-		return;
-	for (int i = 0; i < r->nruns; i++)
-		free_run(&r->runs[i]);
-	free(r->runs);
-	for (int i = 0; i < r->nlabels; i++)
-		free(r->labels[i].name);
-	free(r->labels);
-	for (int i = 0; i < r->ndbs; i++)
-		free(r->dbs[i]);
-	free(r->cells);
-	free(r->cmps);
-	for (int i = 0; i < r->nsweeps; i++)
-		free(r->sweeps[i].cells);
-	free(r->sweeps);
-	rpt_items_free(r->findings, r->nfindings);
-	rpt_items_free(r->validity, r->nvalidity);
-	free(r->verdicts);
-	for (int i = 0; i < r->npics; i++) {
-		free(r->pics[i].title);
-		free(r->pics[i].svg);
-	}
-	free(r->pics);
-	free(r->title);
-	for (int i = 0; i < r->nstudies; i++) {
-		free(r->studies[i].name);
-		free(r->studies[i].targets);
-		free(r->studies[i].before_each);
-	}
-	free(r->studies);
-	free(r->cals);
-	rpt_hist_free(r->history);
-	memset(r, 0, sizeof *r);
 }

@@ -21,12 +21,6 @@ static void bind_run(sqlite3_stmt *q, const struct rpt_run *run)
 	sqlite3_bind_int64(q, 3, run->end_ms);
 }
 
-static char *dup_col(sqlite3_stmt *q, int i)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	return strdup(s ? (const char *)s : "");
-}
-
 static int read_facts(struct reader *rd, struct rpt_run *run)
 {
 	sqlite3_stmt *q = NULL;
@@ -51,12 +45,11 @@ static int read_facts(struct reader *rd, struct rpt_run *run)
 			}
 		}
 		f = &run->env[run->nenv++];
-		f->source = dup_col(q, 0);
-		f->key = dup_col(q, 1);
+		f->source = db_col_dup(q, 0);
+		f->key = db_col_dup(q, 1);
 		/* A file from before soak redacted what it stored still has a command line's
 		 * secrets: none is printed (redact.h). */
-		const unsigned char *v = sqlite3_column_text(q, 2);
-		f->value = redact_text(NULL, v ? (const char *)v : "");
+		f->value = redact_text(NULL, db_col_str(q, 2));
 		if (!f->source || !f->key || !f->value) {
 			rpt_rd_oom(rd);
 			goto done;
@@ -254,7 +247,7 @@ int rpt_read_env(struct reader *rd, struct rpt_run *run)
 	if (db_prepare(rd->db, &q, "SELECT host FROM runs WHERE id = ?", rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
-	run->host = sqlite3_step(q) == SQLITE_ROW ? dup_col(q, 0) : strdup("");
+	run->host = sqlite3_step(q) == SQLITE_ROW ? db_col_dup(q, 0) : strdup("");
 	sqlite3_finalize(q);
 	if (!run->host)
 		return rpt_rd_oom(rd);
@@ -262,26 +255,4 @@ int rpt_read_env(struct reader *rd, struct rpt_run *run)
 	    read_generator(rd, run) < 0 || read_skew(rd, run) < 0)
 		return -1;
 	return 0;
-}
-
-void rpt_env_free(struct rpt_run *run)
-{
-	for (int i = 0; i < run->nenv; i++) {
-		free(run->env[i].source);
-		free(run->env[i].key);
-		free(run->env[i].value);
-	}
-	free(run->env);
-	free(run->host);
-	run->env = NULL;
-	run->nenv = 0;
-	run->host = NULL;
-}
-
-const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key)
-{
-	for (int i = 0; i < run->nenv; i++)
-		if (!strcmp(run->env[i].source, source) && !strcmp(run->env[i].key, key))
-			return run->env[i].value;
-	return NULL;
 }

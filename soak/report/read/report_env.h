@@ -14,7 +14,5 @@
 /* Fills run->host, env, colocated, clock_skew_ms and each step's host_cpu_pct,
  * gen_cpu_pct and lag_p99_ms; the steps must be read first (their windows). */
 int rpt_read_env(struct reader *rd, struct rpt_run *run);
-/* Releases what rpt_read_env allocated in run. */
-void rpt_env_free(struct rpt_run *run);
 
 #endif

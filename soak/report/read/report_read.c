@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "buf.h"
+
 int rpt_rd_oom(struct reader *rd)
 {
 	snprintf(rd->err, rd->errlen, "out of memory");
@@ -13,20 +15,13 @@ int rpt_rd_oom(struct reader *rd)
 
 int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 64;
-		double *p;
-		if (v->n >= RPT_MAX_INTERVALS) {
-			snprintf(rd->err, rd->errlen, "more than %d intervals in one step",
-			         RPT_MAX_INTERVALS);
-			return -1;
-		}
-		p = realloc(v->v, cap * sizeof *p);
-		if (!p)
-			return rpt_rd_oom(rd);
-		v->v = p;
-		v->cap = cap;
+	if (v->n == v->cap && v->n >= RPT_MAX_INTERVALS) {
+		snprintf(rd->err, rd->errlen, "more than %d intervals in one step",
+		         RPT_MAX_INTERVALS);
+		return -1;
 	}
+	if (buf_grow(&v->v, &v->cap, v->n + 1, sizeof x, 64) < 0)
+		return rpt_rd_oom(rd);
 	v->v[v->n++] = x;
 	return 0;
 }

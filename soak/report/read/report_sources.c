@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "db.h"
 #include "report_gaps.h"
 #include "report_read.h"
@@ -70,8 +71,7 @@ static int find_sources(struct reader *rd, struct rpt_run *run)
 			return -1;
 		bind_run(q, run);
 		while (rc == 0 && (step = sqlite3_step(q)) == SQLITE_ROW) {
-			struct rpt_source *s =
-			    source(rd, run, (const char *)sqlite3_column_text(q, 1));
+			struct rpt_source *s = source(rd, run, db_col_text(q, 1));
 			if (!s)
 				rc = -1;
 			else if (k == 0)
@@ -139,20 +139,13 @@ static int read_points(struct reader *rd, sqlite3_stmt *q, const struct rpt_run 
 	*out = NULL;
 	*n = 0;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n == cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			struct rpt_vpoint *p;
-			if (*n >= RPT_MAX_INTERVALS * 4UL) {
-				snprintf(rd->err, rd->errlen, "run %lld: too many samples",
-				         (long long)run->id);
-				return -1;
-			}
-			p = realloc(*out, nc * sizeof *p);
-			if (!p)
-				return rpt_rd_oom(rd);
-			*out = p;
-			cap = nc;
+		if (*n == cap && *n >= RPT_MAX_INTERVALS * 4UL) {
+			snprintf(rd->err, rd->errlen, "run %lld: too many samples",
+			         (long long)run->id);
+			return -1;
 		}
+		if (buf_grow(out, &cap, *n + 1, sizeof **out, 256) < 0)
+			return rpt_rd_oom(rd);
 		(*out)[*n].t_s = (double)(sqlite3_column_int64(q, 0) - run->started_ms) / 1000.0;
 		(*out)[*n].v = sqlite3_column_double(q, 1);
 		(*n)++;
@@ -192,7 +185,12 @@ static int read_cpu(struct reader *rd, struct rpt_run *run, int si)
 	{
 		size_t len = strlen(src->name);
 		int host = len > 5 && strcmp(src->name + len - 5, ":host") == 0;
-		sqlite3_bind_text(q, 5, src->name, host ? (int)(len - 5) : -1, SQLITE_STATIC);
+		int jit = len > 4 && strcmp(src->name + len - 4, ":jit") == 0;
+		sqlite3_bind_text(q, 5, src->name,
+		                  host  ? (int)(len - 5)
+		                  : jit ? (int)(len - 4)
+		                        : -1,
+		                  SQLITE_STATIC);
 	}
 	if (read_points(rd, q, run, &all, &n) < 0)
 		goto done;
@@ -336,29 +334,23 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 		int kind;
 		if (rpt_in_gap(run, sqlite3_column_int64(q, 0)))
 			continue; /* a resumed run's time without load */
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 1024;
-			if (n >= RPT_MAX_INTERVALS * 4UL) {
-				snprintf(rd->err, rd->errlen, "run %lld: too many GC events",
-				         (long long)run->id);
-				goto done;
-			}
-			struct gcp_event *p = realloc(ev, nc * sizeof *p);
-			if (!p) {
-				rpt_rd_oom(rd);
-				goto done;
-			}
-			ev = p;
-			cap = nc;
+		if (n == cap && n >= RPT_MAX_INTERVALS * 4UL) {
+			snprintf(rd->err, rd->errlen, "run %lld: too many GC events",
+			         (long long)run->id);
+			goto done;
+		}
+		if (buf_grow(&ev, &cap, n + 1, sizeof *ev, 1024) < 0) {
+			rpt_rd_oom(rd);
+			goto done;
 		}
 		e = &ev[n++];
 		gcp_event_clear(e);
 		e->t_ms = sqlite3_column_int64(q, 0);
 		e->uptime_ms = col_kb(q, 1);
 		e->gc_id = col_kb(q, 2);
-		kind = gcp_kind_parse((const char *)sqlite3_column_text(q, 3));
+		kind = gcp_kind_parse(db_col_text(q, 3));
 		e->kind = kind < 0 ? GCP_OTHER : (enum gcp_kind)kind;
-		snprintf(e->cause, sizeof e->cause, "%s", (const char *)sqlite3_column_text(q, 4));
+		db_col_copy(q, 4, e->cause, sizeof e->cause);
 		e->pause_us = sqlite3_column_int64(q, 5);
 		e->conc_us = col_kb(q, 6);
 		int64_t *figs[] = {&e->heap_before_kb,  &e->heap_after_kb,  &e->heap_total_kb,

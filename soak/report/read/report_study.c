@@ -14,18 +14,6 @@
 #include "report_read.h"
 #include "report/report_text.h"
 
-static char *dup_col(sqlite3_stmt *q, int i)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	return strdup(s ? (const char *)s : "");
-}
-
-static void copy_col(sqlite3_stmt *q, int i, char *dst, size_t len)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	snprintf(dst, len, "%s", s ? (const char *)s : "");
-}
-
 /* Whether the database has the study tables (a read-only file of an older schema may not). */
 static int has_tables(struct reader *rd)
 {
@@ -53,6 +41,35 @@ static int later_row(struct reader *rd, sqlite3_stmt **q, int64_t id, const char
 		return -1;
 	sqlite3_bind_int64(*q, 1, id);
 	return sqlite3_step(*q) == SQLITE_ROW;
+}
+
+/* A study's design (sql/011) and its length; the defaults for an older file. */
+static int read_design(struct reader *rd, struct rpt_study *st, int64_t id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = 0;
+
+	st->replicas = st->starts = 1;
+	switch (later_row(rd, &q, id, "design",
+	                  "SELECT IFNULL(design, ''), IFNULL(together, ''), IFNULL(replicas, 1), "
+	                  "IFNULL(starts, 1), IFNULL(primary_fig, ''), IFNULL(warmup_jit, 0), "
+	                  "IFNULL(IFNULL(ended_ms, (SELECT MAX(ended_ms) FROM runs r JOIN "
+	                  "study_runs sr ON sr.run_id = r.id WHERE sr.study_id = s.id)) - "
+	                  "started_ms, 0) FROM studies s WHERE id = ?")) {
+	case -1:
+		rc = -1;
+		break;
+	case 1:
+		db_col_copy(q, 0, st->design, sizeof st->design);
+		db_col_copy(q, 1, st->together, sizeof st->together);
+		st->replicas = sqlite3_column_int(q, 2);
+		st->starts = sqlite3_column_int(q, 3);
+		db_col_copy(q, 4, st->primary, sizeof st->primary);
+		st->warmup_jit = sqlite3_column_double(q, 5);
+		st->wall_ms = sqlite3_column_int64(q, 6);
+	}
+	sqlite3_finalize(q);
+	return rc;
 }
 
 static int load_study(struct reader *rd, int64_t id)
@@ -90,19 +107,17 @@ static int load_study(struct reader *rd, int64_t id)
 	memset(st, 0, sizeof *st);
 	st->db = rd->dbi;
 	st->id = id;
-	st->name = dup_col(q, 0);
-	copy_col(q, 1, st->order, sizeof st->order);
+	st->name = db_col_dup(q, 0);
+	db_col_copy(q, 1, st->order, sizeof st->order);
 	st->seed = sqlite3_column_int64(q, 2);
 	st->rounds = sqlite3_column_int(q, 3);
 	st->warmup_runs = sqlite3_column_int(q, 4);
 	st->keep_running = sqlite3_column_int(q, 5);
-	{ /* redacted again: an older soak stored it as given */
-		const unsigned char *be = sqlite3_column_text(q, 6);
-		st->before_each = redact_text(NULL, be ? (const char *)be : "");
-	}
-	st->targets = dup_col(q, 7);
+	/* redacted again: an older soak stored it as given */
+	st->before_each = redact_text(NULL, db_col_str(q, 6));
+	st->targets = db_col_dup(q, 7);
 	st->slots = sqlite3_column_int(q, 8);
-	copy_col(q, 9, st->status, sizeof st->status);
+	db_col_copy(q, 9, st->status, sizeof st->status);
 	st->managed = sqlite3_column_int(q, 10);
 	st->done_slots = sqlite3_column_int(q, 11);
 	r->nstudies++;
@@ -111,6 +126,10 @@ static int load_study(struct reader *rd, int64_t id)
 		goto done;
 	}
 	rc = r->nstudies - 1;
+	if (read_design(rd, st, id) < 0) {
+		rc = -1;
+		goto done;
+	}
 	/* A sequential study (sql/009): what it ran until, and the looks it took. */
 	sqlite3_finalize(q);
 	q = NULL;
@@ -122,12 +141,12 @@ static int load_study(struct reader *rd, int64_t id)
 		rc = -1;
 		goto done;
 	case 1:
-		copy_col(q, 0, st->until, sizeof st->until);
+		db_col_copy(q, 0, st->until, sizeof st->until);
 		st->budget_ms = sqlite3_column_int64(q, 1);
 		st->max_looks = sqlite3_column_int(q, 2);
 		st->looks = sqlite3_column_int(q, 3);
 		st->alpha = sqlite3_column_double(q, 4);
-		copy_col(q, 5, st->stop, sizeof st->stop);
+		db_col_copy(q, 5, st->stop, sizeof st->stop);
 	}
 	/* Warm-up until steady (sql/010). */
 	sqlite3_finalize(q);
@@ -154,11 +173,17 @@ int rpt_read_study_run(struct reader *rd, struct rpt_run *run)
 
 	run->study = -1;
 	run->compared = 1;
+	run->replica = 1;
+	run->jit_share = run->gap_s = NAN;
 	if (!has_tables(rd))
 		return 0;
+	int later = rpt_rd_has(rd->db, "study_runs", "grp");
 	if (db_prepare(rd->db, &q,
-	               "SELECT study_id, round, position, warmup, since_start FROM study_runs "
-	               "WHERE run_id = ?",
+	               later ? "SELECT study_id, round, position, warmup, since_start, "
+	                       "IFNULL(replica, 1), IFNULL(start_no, 0), IFNULL(grp, 0), jit_share "
+	                       "FROM study_runs WHERE run_id = ?"
+	                     : "SELECT study_id, round, position, warmup, since_start, 1, 0, 0, "
+	                       "NULL FROM study_runs WHERE run_id = ?",
 	               rd->err, rd->errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, run->id);
@@ -169,6 +194,10 @@ int rpt_read_study_run(struct reader *rd, struct rpt_run *run)
 		run->position = sqlite3_column_int(q, 2);
 		run->warmup = sqlite3_column_int(q, 3) != 0;
 		run->since_start = sqlite3_column_int(q, 4);
+		run->replica = sqlite3_column_int(q, 5);
+		run->start_no = sqlite3_column_int(q, 6);
+		run->grp = sqlite3_column_int(q, 7);
+		run->jit_share = rpt_rd_col(q, 8);
 		/* A study's slot whose run was interrupted is run again on --resume: only
 		 * finished runs are its evidence. */
 		run->compared = !run->warmup && strcmp(run->status, "done") == 0;
@@ -185,6 +214,26 @@ done:
 }
 
 /* Calibrations: one row per metric in the database; one rpt_cal per measured cell. */
+/* Each measured run's gap: the seconds since the study's previous measured run ended (what
+ * it cost to start targets, warm them up, run before_each), which the advice counts. */
+static void study_gaps(struct report *r, int dbi)
+{
+	for (int i = 0; i < r->nruns; i++) {
+		struct rpt_run *x = &r->runs[i];
+		int64_t prev = INT64_MIN;
+		if (x->db != dbi || x->study < 0 || x->warmup)
+			continue;
+		for (int j = 0; j < r->nruns; j++) {
+			const struct rpt_run *y = &r->runs[j];
+			if (j != i && y->study == x->study && !y->warmup &&
+			    y->end_ms <= x->started_ms && y->end_ms > prev)
+				prev = y->end_ms;
+		}
+		if (prev != INT64_MIN)
+			x->gap_s = (double)(x->started_ms - prev) / 1000.0;
+	}
+}
+
 int rpt_read_studies(struct reader *rd)
 {
 	struct report *r = rd->r;
@@ -193,6 +242,7 @@ int rpt_read_studies(struct reader *rd)
 
 	if (!has_tables(rd))
 		return 0;
+	study_gaps(r, rd->dbi);
 	if (db_prepare(rd->db, &q,
 	               "SELECT MIN(id), MAX(t_ms), host, scenario, label, kind, concurrency, "
 	               "planned_ms, MIN(runs), "
@@ -216,10 +266,10 @@ int rpt_read_studies(struct reader *rd)
 		k->db = rd->dbi;
 		k->id = sqlite3_column_int64(q, 0);
 		k->t_ms = sqlite3_column_int64(q, 1);
-		copy_col(q, 2, k->host, sizeof k->host);
-		copy_col(q, 3, k->scenario, sizeof k->scenario);
-		copy_col(q, 4, k->label, sizeof k->label);
-		k->sweep = strcmp((const char *)sqlite3_column_text(q, 5), "sweep") == 0;
+		db_col_copy(q, 2, k->host, sizeof k->host);
+		db_col_copy(q, 3, k->scenario, sizeof k->scenario);
+		db_col_copy(q, 4, k->label, sizeof k->label);
+		k->sweep = strcmp(db_col_text(q, 5), "sweep") == 0;
 		k->concurrency = sqlite3_column_int(q, 6);
 		k->planned_ms = sqlite3_column_int64(q, 7);
 		k->runs = sqlite3_column_int(q, 8);
@@ -236,116 +286,4 @@ int rpt_read_studies(struct reader *rd)
 done:
 	sqlite3_finalize(q);
 	return rc;
-}
-
-/* --- cold start ------------------------------------------------------------------------- */
-
-#define COLD_MAX 1400 /* bytes of one cold-start sentence */
-
-/* A run's figure m (TPS or mean latency) at a cell key: the mean over its matching steps;
- * NAN when it has none. */
-static double run_figure(const struct rpt_run *run, const struct rpt_cell *c, enum rpt_metric m)
-{
-	double sum = 0;
-	int n = 0;
-
-	if (strcmp(run->mode, "sweep") != 0 ? c->sweep : !c->sweep)
-		return NAN;
-	for (int j = 0; j < run->nsteps; j++) {
-		const struct rpt_step *s = &run->steps[j];
-		int answered = s->f.p50_us > 0 || s->f.max_us > 0;
-		if (s->concurrency != c->concurrency || s->planned_ms != c->planned_ms ||
-		    s->nintervals == 0)
-			continue;
-		if (m == RPT_M_TPS) {
-			sum += s->f.tps;
-			n++;
-		} else if (answered) {
-			sum += s->f.mean_us / 1000;
-			n++;
-		}
-	}
-	return n ? sum / n : NAN;
-}
-
-/* A cold_start item about run: a warning, or a note when the run is a warm-up (slow by
- * design and left out of the comparison). */
-static int add_item(struct rpt_item **out, int *n, int *cap, const struct rpt_run *run,
-                    const char *msg)
-{
-	struct rpt_item it = {.label = run->label};
-
-	snprintf(it.code, sizeof it.code, "cold_start");
-	snprintf(it.severity, sizeof it.severity, "%s", run->warmup ? "info" : "warn");
-	snprintf(it.run, sizeof it.run, "%s", run->key);
-	return rpt_item_add(out, n, cap, &it, msg);
-}
-
-int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n)
-{
-	int cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		if (run->study < 0 || run->since_start != 1)
-			continue;
-		for (int c = 0; c < r->ncells; c++) {
-			const struct rpt_cell *cell = &r->cells[c];
-			double x[RPT_MAX_RUNS], rel[2], half[2], v[2];
-			struct rpt_bm rest[2];
-			int k = 0, out2[2] = {0, 0};
-			struct sbuf b = {.cap = COLD_MAX};
-			char d[32];
-			if (cell->label != run->label || isnan(run_figure(run, cell, RPT_M_TPS)))
-				continue;
-			/* The label's other compared runs at this key: what the run should match.
-			 */
-			for (int f = 0; f < 2; f++) {
-				enum rpt_metric m = f ? RPT_M_MEAN : RPT_M_TPS;
-				k = 0;
-				for (int j = 0; j < r->nruns; j++)
-					if (j != i && r->runs[j].compared &&
-					    r->runs[j].label == run->label)
-						if (!isnan(x[k] = run_figure(&r->runs[j], cell, m)))
-							k++;
-				rpt_run_means(x, (size_t)k, &rest[f]);
-				v[f] = run_figure(run, cell, m);
-				/* Two figures tested: each at 2.5 %. */
-				out2[f] =
-				    rpt_outlier(&rest[f], v[f], RPT_ALPHA / 2, &rel[f], &half[f]);
-			}
-			if (!out2[0] && !out2[1])
-				continue;
-			rpt_sb_printf(&b, "Run %s (%s), the first after its target started, ",
-			              run->key, r->labels[run->label].name);
-			if (out2[0])
-				rpt_sb_printf(&b, "served %.1f %% %s requests per second",
-				              fabs(rel[0]), rel[0] < 0 ? "fewer" : "more");
-			if (out2[0] && out2[1])
-				rpt_sb_printf(&b, " and ");
-			if (out2[1])
-				rpt_sb_printf(&b, "answered %.1f %% %s on average", fabs(rel[1]),
-				              rel[1] > 0 ? "slower" : "faster");
-			rpt_sb_printf(&b,
-			              " than the label's %d other compared run%s at %d users (%s",
-			              k, k == 1 ? "" : "s", cell->concurrency,
-			              dur_format(cell->planned_ms, d, sizeof d));
-			rpt_sb_printf(&b, "; 95 %% prediction interval +-%.1f %%",
-			              out2[0] ? half[0] : half[1]);
-			rpt_sb_printf(&b, "). %s",
-			              run->warmup
-			                  ? "It was a warm-up run and is not compared."
-			                  : "It is compared: a warm-up run (warmup_runs = 1) would "
-			                    "leave it out.");
-			if (add_item(out, n, &cap, run, b.s) < 0) {
-				rpt_items_free(*out, *n);
-				*out = NULL;
-				*n = 0;
-				return -1;
-			}
-		}
-	}
-	return 0;
 }

@@ -93,6 +93,32 @@ static int table(struct rpt_doc *d, const struct rpt_table *t)
 	return 0;
 }
 
+/* The verdict: its table, the one-sentence answer of each label right under it (what the
+ * first screen must hold), then the table's note.  What the intervals resolve and what
+ * would resolve more is the table of how long to run (report.json's verdict sentence says
+ * both). */
+static int verdict(struct rpt_doc *d)
+{
+	const struct report *r = d->r;
+	struct rpt_block *b = NULL;
+
+	if (d->nfront > 0 && table(d, &d->front[0]) < 0)
+		return -1;
+	if (d->nfront > 0)
+		d->b[d->n - 1].note_apart = 1;
+	if (r->nverdicts > 0 && !(b = list(d, "verdict", r->nverdicts)))
+		return -1;
+	for (int i = 0; i < r->nverdicts; i++) {
+		char t[RPT_VERDICT_MAX];
+		rpt_verdict_text(r, &r->verdicts[i], RPT_VT_ANSWER, t, sizeof t);
+		if (!(b->items[b->nitems++].text = doc_str(d, "%s", t)))
+			return -1;
+	}
+	if (d->nfront > 0 && d->front[0].note[0] && para(d, "note", NULL, d->front[0].note) < 0)
+		return -1;
+	return 0;
+}
+
 static int pictures(struct rpt_doc *d, int compare)
 {
 	int n = 0;
@@ -109,6 +135,28 @@ static int pictures(struct rpt_doc *d, int compare)
 		return -1;
 	b->compare = compare;
 	return 0;
+}
+
+int rpt_doc_pic_cols(const struct report *r, const char **cols, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->npics && n < max; i++) {
+		int seen = r->pics[i].run < 0;
+		for (int k = 0; k < n && !seen; k++)
+			seen = strcmp(cols[k], r->pics[i].col) == 0;
+		if (!seen)
+			cols[n++] = r->pics[i].col;
+	}
+	return n;
+}
+
+int rpt_doc_pic(const struct report *r, int run, const char *col)
+{
+	for (int i = 0; i < r->npics; i++)
+		if (r->pics[i].run == run && (!col || strcmp(r->pics[i].col, col) == 0))
+			return i;
+	return -1;
 }
 
 /* "Database: x.db. Labels: a (baseline), b. Runs: 6 (1 not done: see Findings)." */
@@ -141,6 +189,37 @@ static const char *meta(struct rpt_doc *d)
 	return doc_str(d, "%s", buf);
 }
 
+/* Whether two validity items differ only in their own parts (the labels'): then they are
+ * said as one. */
+static int same_but_own(const struct rpt_item *a, const struct rpt_item *b)
+{
+	return a->own_to > 0 && b->own_to > 0 && !strcmp(a->severity, b->severity) &&
+	       !strcmp(a->code, b->code) && a->own_from == b->own_from &&
+	       !strncmp(a->text, b->text, (size_t)a->own_from) &&
+	       !strcmp(a->text + a->own_to, b->text + b->own_to);
+}
+
+/* n items that differ only in their own parts, said once: the lead, each own part, the
+ * tail. */
+static const char *said_once(struct rpt_doc *d, const struct rpt_item *v, int n)
+{
+	size_t len = strlen(v->text) + 1;
+	char *s, *p;
+	const char *out;
+
+	for (int k = 1; k < n; k++)
+		len += (size_t)(v[k].own_to - v[k].own_from) + 2;
+	if (!(s = malloc(len)))
+		return NULL;
+	p = s + sprintf(s, "%.*s", v->own_to, v->text);
+	for (int k = 1; k < n; k++)
+		p += sprintf(p, "; %.*s", v[k].own_to - v[k].own_from, v[k].text + v[k].own_from);
+	strcpy(p, v->text + v->own_to);
+	out = doc_str(d, "%s", s);
+	free(s);
+	return out;
+}
+
 static int validity(struct rpt_doc *d)
 {
 	const struct report *r = d->r;
@@ -156,12 +235,17 @@ static int validity(struct rpt_doc *d)
 	struct rpt_block *b = list(d, "validity", r->nvalidity);
 	if (!b)
 		return -1;
-	for (int i = 0; i < r->nvalidity; i++) {
+	for (int i = 0, j; i < r->nvalidity; i = j) {
 		const struct rpt_item *v = &r->validity[i];
 		int warn = !strcmp(v->severity, "warn");
+		const char *text = v->text;
+		for (j = i + 1; j < r->nvalidity && same_but_own(v, &r->validity[j]); j++)
+			;
+		if (j > i + 1 && !(text = said_once(d, r->validity + i, j - i)))
+			return -1;
 		b->items[b->nitems++] = (struct rpt_doc_item){.tag = warn ? "warning" : "note",
 		                                              .code = v->code,
-		                                              .text = v->text,
+		                                              .text = text,
 		                                              .cls = warn ? "warn" : "info"};
 	}
 	return 0;
@@ -239,22 +323,8 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 		return -1;
 	if (heading(d, 1, r->title) < 0 || para(d, "meta", NULL, meta(d)) < 0)
 		goto oom;
-	/* The verdict first: its table, then a sentence per label. */
-	if (d->nfront > 0 && table(d, &d->front[0]) < 0)
-		goto oom;
-	if (r->nverdicts > 0) {
-		struct rpt_block *b = list(d, "verdict", r->nverdicts);
-		if (!b)
-			goto oom;
-		for (int i = 0; i < r->nverdicts; i++) {
-			char t[RPT_VERDICT_MAX];
-			rpt_verdict_text(r, &r->verdicts[i], t, sizeof t);
-			if (!(b->items[b->nitems++].text = doc_str(d, "%s", t)))
-				goto oom;
-		}
-	}
-	/* What it rests on: how changes are judged, and the study's design. */
-	if (methods(d) < 0)
+	/* The verdict first; then what it rests on: how changes are judged, the design. */
+	if (verdict(d) < 0 || methods(d) < 0)
 		goto oom;
 	for (int i = 0; i < r->nstudies; i++) {
 		char t[RPT_DESIGN_MAX];

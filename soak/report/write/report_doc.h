@@ -3,9 +3,10 @@
  * the order a reader needs them, built once from the model so that the two writers say
  * the same things in the same order and only differ in markup.  Not for other modules.
  *
- * Order: title and what was read; the verdict (table and a sentence per label); how
- * changes are judged, once; the study's design; can these numbers be trusted (one item
- * per code and label, its runs listed); what matters most; the other findings by topic;
+ * Order: title and what was read; the verdict (table and a one-sentence answer per
+ * label: what a 1280x800 window shows first), how to read the table and what the
+ * intervals resolve; how changes are judged, once; the study's design; can these numbers be trusted
+ * (one item per code and label, its runs listed); what matters most; the other findings by topic;
  * the labels over time; how long to run; what ran; the detail tables; the pictures of
  * each run.  Between how long to run and what ran: the history of each series, when the
  * databases hold one (report_history.h).
@@ -43,6 +44,8 @@ struct rpt_block {
 	const char *lead;              /* paragraph: its bold lead, or NULL */
 	const char *text;              /* heading or paragraph text */
 	const struct rpt_table *table; /* table */
+	int note_apart;                /* table: its note is not shown with it (the document
+	                                * places it as a paragraph of its own) */
 	int compare;                   /* pictures: 1 the labels compared, 0 each run's */
 	struct rpt_doc_item *items;    /* list: its items (owned) */
 	int nitems;                    /* entries in items */
@@ -63,6 +66,12 @@ struct rpt_doc {
 	struct rpt_table *hist;   /* the history tables, when a series exists (owned) */
 	int nhist;                /* entries in hist */
 };
+
+/* The table of each run's pictures: its columns (what a picture shows, rpt_picture.col) in
+ * the order they first come, at most max; returns how many. */
+int rpt_doc_pic_cols(const struct report *r, const char **cols, int max);
+/* The picture of run `run` in column col (NULL: any column), or -1. */
+int rpt_doc_pic(const struct report *r, int run, const char *col);
 
 /* Builds the document of r into d (zeroed first); 0, or -1 with err. */
 int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t errlen);

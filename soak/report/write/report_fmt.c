@@ -1,6 +1,5 @@
-/* report_fmt: how every writer of the report shows a number, a level, a cell and a figure's
- * key, and the advice of how long to run in words: one place, so that a table, a sentence
- * and report.json never show one quantity two ways. */
+/* report_fmt: how every writer of the report shows a comparison's cell, a figure's key and
+ * the advice of how long to run in words (numbers and levels: report_num.c). */
 #include "report/report_int.h"
 
 #include <math.h>
@@ -11,51 +10,34 @@
 
 #define DASH "\xe2\x80\x94" /* "—": no value */
 
-char *rpt_fmt_num(double v, int decimals, char *buf, size_t len)
+char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len)
 {
-	if (!isfinite(v)) {
-		snprintf(buf, len, "%s", isnan(v) ? DASH : v > 0 ? "inf" : "-inf");
+	const struct rpt_diff *d = &m->d[f];
+	double a = m->base_value[f], v = m->value[f], half = (d->hi - d->lo) / 2;
+	int points = f == RPT_M_ERR;
+	char x[32], h[32], why[48] = "";
+
+	if (isnan(a) || isnan(v)) {
+		snprintf(buf, len, DASH);
 		return buf;
 	}
-	/* No "-0.0": a value that rounds to zero is zero. */
-	if (fabs(v) < 0.5 * pow(10, -decimals))
-		v = 0;
-	snprintf(buf, len, "%.*f", decimals, v);
-	return buf;
-}
-
-char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len)
-{
-	if (len < 3)
-		return rpt_fmt_num(v, decimals, buf, len);
-	rpt_fmt_num(v, decimals, buf + 1, len - 1);
-	if (buf[1] == '-' || !isfinite(v))
-		memmove(buf, buf + 1, strlen(buf + 1) + 1);
+	if (points)
+		snprintf(x, sizeof x, "%s pp", rpt_fmt_signed(v - a, 2, h, sizeof h));
 	else
-		buf[0] = '+';
-	return buf;
-}
-
-char *rpt_fmt_ms(double ms, char *buf, size_t len)
-{
-	char n[32];
-	if (isnan(ms)) {
-		snprintf(buf, len, DASH);
-		return buf;
-	}
-	snprintf(buf, len, "%s ms", rpt_fmt_num(ms, ms < 10 ? 2 : 1, n, sizeof n));
-	return buf;
-}
-
-char *rpt_fmt_pct(double pct, char *buf, size_t len)
-{
-	char n[32];
-	if (!isfinite(pct)) {
-		snprintf(buf, len, DASH);
-		return buf;
-	}
-	rpt_fmt_num(pct, 1, n, sizeof n);
-	snprintf(buf, len, "%s%s%%", n[0] == '-' || !strcmp(n, "0.0") ? "" : "+", n);
+		rpt_fmt_pct(a != 0 ? 100 * (v - a) / a : NAN, x, sizeof x);
+	/* Noise although the interval excludes zero: batch means held to the floor. */
+	if (d->verdict == RPT_NOISE && (d->lo > 0 || d->hi < 0) && m->floor_pct > 0)
+		snprintf(why, sizeof why, ", under the %.0f%% floor",
+		         f == RPT_M_P99 ? RPT_FLOOR_P99_PCT : m->floor_pct);
+	if (!isfinite(half) || (!points && !(fabs(a) > 0)))
+		snprintf(buf, len, "%s (%s%s)", x, rpt_verdict_name(d->verdict), why);
+	else if (points)
+		snprintf(buf, len, "%s \xc2\xb1 %s pp (%s%s)", x, rpt_fmt_num(half, 2, h, sizeof h),
+		         rpt_verdict_name(d->verdict), why);
+	else
+		snprintf(buf, len, "%s \xc2\xb1 %s%% (%s%s)", x,
+		         rpt_fmt_num(100 * half / fabs(a), 1, h, sizeof h),
+		         rpt_verdict_name(d->verdict), why);
 	return buf;
 }
 
@@ -63,43 +45,6 @@ const char *rpt_metric_name(enum rpt_metric m)
 {
 	static const char *const names[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
 	return (unsigned)m < RPT_NMETRIC ? names[m] : "?";
-}
-
-char *rpt_fmt_need(double s, char *buf, size_t len)
-{
-	double step;
-
-	if (!isfinite(s)) {
-		snprintf(buf, len, DASH);
-		return buf;
-	}
-	if (s > 366.0 * 86400) {
-		snprintf(buf, len, "over a year");
-		return buf;
-	}
-	/* Rounded up to a step that suits the size: nobody plans 14m07s. */
-	step = s <= 120 ? 1 : s <= 7200 ? 60 : s <= 2 * 86400 ? 600 : 3600;
-	dur_format((int64_t)(ceil(s / step) * step) * 1000, buf, len);
-	return buf;
-}
-
-char *rpt_level_text(int concurrency, double rate, char *buf, size_t len)
-{
-	char x[32];
-	if (rate > 0)
-		snprintf(buf, len, "%s/s",
-		         rpt_fmt_num(rate, rate == floor(rate) ? 0 : 1, x, sizeof x));
-	else
-		snprintf(buf, len, "%d user%s", concurrency, concurrency == 1 ? "" : "s");
-	return buf;
-}
-
-char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len)
-{
-	char l[48], d[32];
-	snprintf(buf, len, "%s (%s of %s)", rpt_level_text(c->concurrency, c->rate, l, sizeof l),
-	         c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
-	return buf;
 }
 
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
@@ -123,6 +68,29 @@ const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
 	return buf;
 }
 
+/* Side by side: more processes, or why none can be advised. */
+static char *process_advice(const struct rpt_resolve *x, char *buf, size_t len)
+{
+	char tot[32];
+
+	if (x->unit == RPT_GU_PAIR)
+		snprintf(buf, len,
+		         "unknown with one process a side: how two processes of one server differ "
+		         "needs replicas = 3 or starts = 3");
+	else if (x->rounds <= 0)
+		snprintf(buf, len, "out of reach: more than %d %s", RPT_ADVISE_MAX_ROUNDS,
+		         x->unit == RPT_GU_STARTS ? "starts" : "processes a side");
+	else if (isnan(x->total_s))
+		snprintf(buf, len, "%s: %d",
+		         x->unit == RPT_GU_STARTS ? "more starts" : "more replicas", x->rounds);
+	else
+		snprintf(buf, len, "%s: %d (%s = %d), about %s for the study",
+		         x->unit == RPT_GU_STARTS ? "more starts" : "more processes a side",
+		         x->rounds, x->unit == RPT_GU_STARTS ? "starts" : "replicas", x->rounds,
+		         rpt_fmt_need(x->total_s, tot, sizeof tot));
+	return buf;
+}
+
 char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_now, char *buf,
                       size_t len)
 {
@@ -132,6 +100,8 @@ char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_n
 		snprintf(buf, len, "resolved now");
 		return buf;
 	}
+	if (x->basis == RPT_ADV_PROCESSES)
+		return process_advice(x, buf, len);
 	if (x->rounds <= 0) {
 		if (x->basis == RPT_ADV_NONE)
 			snprintf(

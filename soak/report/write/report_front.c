@@ -13,20 +13,11 @@
 #define MAX_COLS (12 + RPT_MAX_SOURCES)
 #define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
 
-/* "+15.0% (real)", or the points of an error rate. */
-static void change(struct rpt_tb *b, int row, int col, double base, double v,
-                   const struct rpt_diff *d, int points)
+/* A change with its interval (rpt_change_cell). */
+static void change(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f)
 {
-	char x[64];
-	if (isnan(base) || isnan(v))
-		rpt_tb_set(b, row, col, DASH);
-	else if (points)
-		rpt_tb_set(b, row, col, "%s pp (%s)", rpt_fmt_signed(v - base, 2, x, sizeof x),
-		           rpt_verdict_name(d->verdict));
-	else
-		rpt_tb_set(b, row, col, "%s (%s)",
-		           rpt_fmt_pct(base != 0 ? 100 * (v - base) / base : NAN, x, sizeof x),
-		           rpt_verdict_name(d->verdict));
+	char x[128];
+	rpt_tb_set(b, row, col, "%s", rpt_change_cell(m, f, x, sizeof x));
 }
 
 /* One row of the verdict: label v at cell `cell`, judged by comparison `cmp` (-1: the
@@ -38,8 +29,8 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 	int row = rpt_tb_row(b), col = 0;
 	char x[64], d[96];
 
-	rpt_tb_set(b, row, col++, "%s", r->labels[v->label].name);
-	rpt_tb_set(b, row, col++, "%s", v->label == 0 ? "(baseline)" : r->labels[0].name);
+	rpt_tb_set(b, row, col++, "%s%s", r->labels[v->label].name,
+	           v->label == 0 && r->nlabels > 1 ? " (baseline)" : "");
 	if (c)
 		rpt_tb_set(b, row, col++, "%s", rpt_cell_text(c, d, sizeof d));
 	else
@@ -52,8 +43,7 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 	} else if (cmp >= 0) {
 		const struct rpt_cmp *m = &r->cmps[cmp];
 		for (int k = 0; k < RPT_NMETRIC; k++)
-			change(b, row, col++, m->base_value[k], m->value[k], &m->d[k],
-			       k == RPT_M_ERR);
+			change(b, row, col++, m, k);
 	} else {
 		rpt_tb_set(b, row, col++, "no matching runs");
 		for (int k = 1; k < RPT_NMETRIC; k++)
@@ -66,9 +56,7 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 			rpt_tb_set(b, row, cpucol[s], "%s",
 			           rpt_fmt_ms(c->value[RPT_FIG_CPU(s)], x, sizeof x));
 		else if (cmp >= 0)
-			change(b, row, cpucol[s], r->cmps[cmp].base_value[RPT_FIG_CPU(s)],
-			       r->cmps[cmp].value[RPT_FIG_CPU(s)], &r->cmps[cmp].d[RPT_FIG_CPU(s)],
-			       0);
+			change(b, row, cpucol[s], &r->cmps[cmp], RPT_FIG_CPU(s));
 		else
 			rpt_tb_set(b, row, cpucol[s], DASH);
 		col = cpucol[s] + 1;
@@ -81,9 +69,9 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 
 static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	const char *names[MAX_COLS] = {"label", "against", "at", "TPS", "avg", "p99", "error %"};
-	char align[MAX_COLS + 1] = "lllrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
-	int nc = 7, cpucol[RPT_MAX_SOURCES], drift = 0;
+	const char *names[MAX_COLS] = {"label", "at", "TPS", "avg", "p99", "error %"};
+	char align[MAX_COLS + 1] = "kkrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
+	int nc = 6, cpucol[RPT_MAX_SOURCES], drift = 0;
 
 	for (int s = 0; s < r->ncpu; s++) {
 		cpucol[s] = -1;
@@ -105,12 +93,20 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	align[nc] = '\0';
 	rpt_tb_begin(b, t, "Verdict", nc);
 	snprintf(t->id, sizeof t->id, "verdict");
-	snprintf(t->note, sizeof t->note,
-	         "Each label against the baseline (%s) on the comparison it rests on: fixed runs "
-	         "first, then the one with the most runs. A change is real when its confidence "
-	         "interval excludes zero (how, below the table); the baseline's row shows its "
-	         "own figures. CPU/request is CPU time per request (ms).",
-	         r->labels[0].name);
+	int jit = 0;
+	for (int s = 0; s < r->ncpu; s++)
+		jit |= rpt_jit_series(r->cpu_names[s]);
+	snprintf(
+	    t->note, sizeof t->note,
+	    "Each label against the baseline (%s) on the comparison it rests on: fixed runs "
+	    "first, then the one with the most runs. A change is shown \xc2\xb1 the half-width of "
+	    "its interval and is real when that interval excludes zero (how, below); the "
+	    "baseline's rows show its own figures; what would resolve more is under 'How long "
+	    "to run'. CPU/request is CPU time per request (ms)%s",
+	    r->labels[0].name,
+	    jit ? "; of a JVM, what its application, GC and VM threads used: its JIT "
+	          "compiler's threads are apart (SOURCE:jit), shown, not judged."
+	        : ".");
 	rpt_tb_header(b, names, align);
 	/* A row per label and headline: capacity (users), then efficiency (a fixed rate). */
 	for (int i = 0; i < r->nverdicts; i++) {
@@ -160,6 +156,8 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 				rpt_tb_set(b, row, 3, "%s%% / %s%%",
 				           rpt_fmt_num(x->between_pct, 1, p, sizeof p),
 				           rpt_fmt_num(x->within_pct, 1, q, sizeof q));
+			else if (x->basis == RPT_ADV_PROCESSES)
+				rpt_tb_set(b, row, 3, "between processes (side by side)");
 			else
 				rpt_tb_set(b, row, 3, "unknown");
 			rpt_tb_set(b, row, 4, "±%s%%", rpt_fmt_num(x->target_pct, 0, p, sizeof p));
@@ -258,50 +256,86 @@ static void fact_cell(const struct report *r, int l, const char *source, const c
 	}
 }
 
-static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t, int l)
+/* The sources any run recorded facts of, in the order they come; returns how many. */
+static int env_sources(const struct report *r, char srcs[][RPT_NAME_MAX])
 {
-	static const char *const names[] = {"", "value"};
-	char title[96], srcs[RPT_MAX_SOURCES][RPT_NAME_MAX], v[2048];
 	int nsrc = 0;
 
-	snprintf(title, sizeof title, "Environment: %s", r->labels[l].name);
-	rpt_tb_begin(b, t, title, 2);
-	snprintf(t->note, sizeof t->note,
-	         "What %s ran on, as recorded when each run started: the load generator's host "
-	         "and settings, then each collected process (the first matching one).",
-	         r->labels[l].name);
-	rpt_tb_header(b, names, "ll");
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		if (run->label != l)
-			continue;
-		for (int k = 0; k < run->nenv; k++) {
-			int seen = !run->env[k].source[0];
+	for (int i = 0; i < r->nruns; i++)
+		for (int k = 0; k < r->runs[i].nenv; k++) {
+			const char *src = r->runs[i].env[k].source;
+			int seen = !src[0];
 			for (int j = 0; j < nsrc && !seen; j++)
-				seen = !strcmp(srcs[j], run->env[k].source);
+				seen = !strcmp(srcs[j], src);
 			if (!seen && nsrc < RPT_MAX_SOURCES)
-				snprintf(srcs[nsrc++], RPT_NAME_MAX, "%s", run->env[k].source);
+				snprintf(srcs[nsrc++], RPT_NAME_MAX, "%s", src);
 		}
+	return nsrc;
+}
+
+/* What ran: which 0, the facts every label shares, each once; which 1, the facts in which
+ * the labels differ, a column per label (no table with one label: all is shared). */
+static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t, int which)
+{
+	const char *names[RPT_MAX_LABELS + 1] = {"", "value"};
+	char align[RPT_MAX_LABELS + 2] = "ll", srcs[RPT_MAX_SOURCES][RPT_NAME_MAX], head[96];
+	char(*v)[2048] = calloc((size_t)(r->nlabels ? r->nlabels : 1), sizeof *v);
+	int nsrc = env_sources(r, srcs),
+	    nl = r->nlabels < RPT_MAX_LABELS ? r->nlabels : RPT_MAX_LABELS;
+
+	if (!v) {
+		b->failed = 1;
+		return;
 	}
-	for (int s = -1; s < nsrc; s++)
+	if (which == 0 && nl == 1)
+		snprintf(head, sizeof head, "Environment: %s", r->labels[0].name);
+	else
+		snprintf(head, sizeof head, "%s",
+		         which == 0 ? "Environment" : "Environment: where the labels differ");
+	rpt_tb_begin(b, t, head, which == 0 ? 2 : nl + 1);
+	snprintf(t->id, sizeof t->id, "%s", which == 0 ? "env" : "env-diff");
+	if (which == 0)
+		snprintf(t->note, sizeof t->note,
+		         "What %s ran on, as recorded when each run started: the load generator's "
+		         "host and settings, then each collected process (the first matching "
+		         "one).%s",
+		         nl == 1 ? r->labels[0].name : "every label",
+		         nl == 1 ? "" : " Where the labels differ, the next table says.");
+	else
+		snprintf(t->note, sizeof t->note,
+		         "The facts that differ between the labels, a column per label; a value "
+		         "that changed from run to run names its runs.");
+	for (int l = 0; which == 1 && l < nl; l++) {
+		names[l + 1] = r->labels[l].name;
+		align[l + 1] = 'l';
+	}
+	align[which == 0 ? 2 : nl + 1] = '\0';
+	rpt_tb_header(b, names, align);
+	for (int s = -1; s < nsrc && (which == 0 || nl > 1); s++)
 		for (int k = 0; k < rpt_nenv_keys; k++) {
 			const struct rpt_env_key *e = &rpt_env_keys[k];
-			int row;
+			int row, shared = 1, any = 0;
 			if (e->per_source != (s >= 0))
 				continue;
-			fact_cell(r, l, s < 0 ? "" : srcs[s], e->key, v, sizeof v);
-			if (!v[0])
+			for (int l = 0; l < nl; l++) {
+				fact_cell(r, l, s < 0 ? "" : srcs[s], e->key, v[l], sizeof v[l]);
+				any |= v[l][0] != '\0';
+				shared &= v[l][0] != '\0' && !strcmp(v[l], v[0]);
+			}
+			if (!any || shared != (which == 0))
 				continue;
 			row = rpt_tb_row(b);
 			if (s < 0)
 				rpt_tb_set(b, row, 0, "generator: %s", e->name);
 			else
 				rpt_tb_set(b, row, 0, "%s: %s", srcs[s], e->name);
-			rpt_tb_set(b, row, 1, "%s", v);
+			for (int l = 0; l < (which == 0 ? 1 : nl); l++)
+				rpt_tb_set(b, row, l + 1, "%s", v[l][0] ? v[l] : DASH);
 		}
+	free(v);
 }
 
 int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
 {
-	return build(r, r->nlabels, env_table, out, n, err, errlen);
+	return build(r, 2, env_table, out, n, err, errlen);
 }

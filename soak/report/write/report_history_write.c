@@ -341,178 +341,221 @@ int rpt_hist_write_text(const struct rpt_history *h, FILE *f)
 
 /* --- JSON ---------------------------------------------------------------------------- */
 
-static void jnum(FILE *f, double v, int decimals)
-{
-	if (isfinite(v))
-		fprintf(f, "%.*f", decimals, v);
-	else
-		fputs("null", f);
-}
-
 static int decimals(enum rpt_hist_kind k)
 {
 	return k == RPT_HK_TPS || k == RPT_HK_P99 ? 3 : k == RPT_HK_HEAP ? 2 : 4;
 }
 
-static void jsource(FILE *f, const char *s)
+/* The figures of a series at run i: plain ones as members, those of a source (CPU per
+ * request, heap) as an object of sources per figure. */
+static void jrun_figures(const struct rpt_hist_series *s, int i, struct jsonw *w)
 {
-	if (*s)
-		json_write_str(f, s);
-	else
-		fputs("null", f);
-}
-
-static void jrun(const struct rpt_history *h, const struct rpt_hist_series *s, int i, FILE *f)
-{
-	const struct rpt_hist_run *p = &s->runs[i];
-
-	fputs("{\"db\": ", f);
-	json_write_str(f, h->dbs[p->db]);
-	fputs(", \"run\": ", f);
-	json_write_str(f, p->key);
-	fprintf(f, ", \"id\": %lld, \"step\": %d, \"started_ms\": %lld", (long long)p->id,
-	        p->step + 1, (long long)p->started_ms);
-	for (int pass = 0; pass < 2; pass++) {
-		/* The figures of the series: plain ones, then per source as an object. */
+	for (int pass = 0; pass < 2; pass++)
 		for (int k = RPT_HK_TPS; k <= RPT_HK_HEAP; k++) {
 			int any = 0;
 			for (int g = 0; g < s->nfigs; g++) {
 				const struct rpt_hist_fig *x = &s->figs[g];
 				if ((int)x->kind != k || (pass == 0) != !x->source[0])
 					continue;
-				if (pass == 0) {
-					fprintf(f, ", \"%s\": ", rpt_hist_kind_key(x->kind));
-				} else {
-					fprintf(f, "%s", any ? ", " : "");
-					if (!any)
-						fprintf(f, ", \"%s\": {",
-						        rpt_hist_kind_key(x->kind));
-					json_write_str(f, x->source);
-					fputs(": ", f);
+				if (pass == 1 && !any) {
+					jsonw_key(w, rpt_hist_kind_key(x->kind));
+					jsonw_obj(w);
 				}
-				jnum(f, x->v[i], decimals(x->kind));
+				jsonw_mnum(w, pass ? x->source : rpt_hist_kind_key(x->kind),
+				           x->v[i], decimals(x->kind));
 				any = 1;
 			}
 			if (pass == 1 && any)
-				fputc('}', f);
+				jsonw_end(w);
 		}
-	}
-	fputs(", \"drift\": ", f);
-	if (p->drift < 0)
-		fputs("null", f);
-	else
-		json_write_str(f, rpt_drift_name((enum rpt_drift_verdict)p->drift));
-	fputc('}', f);
 }
 
-static void jcp(const struct rpt_hist_series *s, const struct rpt_hist_cp *c, FILE *f)
+static void jrun(const struct rpt_history *h, const struct rpt_hist_series *s, int i,
+                 struct jsonw *w)
+{
+	const struct rpt_hist_run *p = &s->runs[i];
+
+	jsonw_obj(w);
+	jsonw_mstr(w, "db", h->dbs[p->db]);
+	jsonw_mstr(w, "run", p->key);
+	jsonw_mint(w, "id", p->id);
+	jsonw_mint(w, "step", p->step + 1);
+	jsonw_mint(w, "started_ms", p->started_ms);
+	jrun_figures(s, i, w);
+	jsonw_key(w, "drift");
+	if (p->drift < 0)
+		jsonw_null(w);
+	else
+		jsonw_str(w, rpt_drift_name((enum rpt_drift_verdict)p->drift));
+	jsonw_end(w);
+}
+
+static void jenv_change(const struct rpt_hist_change *x, struct jsonw *w)
+{
+	jsonw_obj(w);
+	jsonw_mstr(w, "source", x->source);
+	jsonw_mstr(w, "key", x->key);
+	jsonw_mstr(w, "before", x->before);
+	jsonw_mstr(w, "after", x->after);
+	jsonw_mstr(w, "diff", x->diff);
+	jsonw_key(w, "steady");
+	jsonw_bool(w, x->steady);
+	jsonw_end(w);
+}
+
+static void jcp(const struct rpt_hist_series *s, const struct rpt_hist_cp *c, struct jsonw *w)
 {
 	const struct rpt_hist_fig *g = &s->figs[c->fig];
 	int d = decimals(g->kind);
 
-	fprintf(f, "{\"figure\": \"%s\", \"source\": ", rpt_hist_kind_key(g->kind));
-	jsource(f, g->source);
-	fputs(", \"run\": ", f);
-	json_write_str(f, s->runs[c->at].key);
-	fputs(", \"previous_run\": ", f);
-	json_write_str(f, s->runs[c->at - 1].key);
-	fprintf(f, ", \"index\": %d, \"started_ms\": %lld, \"before\": ", c->at,
-	        (long long)s->runs[c->at].started_ms);
-	jnum(f, c->before, d);
-	fputs(", \"after\": ", f);
-	jnum(f, c->after, d);
-	fputs(", \"sd_before\": ", f);
-	jnum(f, c->sd_before, d);
-	fputs(", \"sd_after\": ", f);
-	jnum(f, c->sd_after, d);
-	fputs(", \"change_pct\": ", f);
-	jnum(f, c->change_pct, 2);
-	fprintf(
-	    f,
-	    ", \"direction\": \"%s\", \"p_value\": %.4f, \"permutations\": %d, "
-	    "\"runs_before\": %d, \"runs_after\": %d, \"segment\": [%d, %d], \"env_changes\": [",
-	    c->worse > 0 ? "worse" : "better", c->p, c->perms, c->n_before, c->n_after, c->seg_from,
-	    c->seg_to);
-	for (int i = 0; i < c->nchg; i++) {
-		const struct rpt_hist_change *x = &c->chg[i];
-		fputs(i ? ", {\"source\": " : "{\"source\": ", f);
-		json_write_str(f, x->source);
-		fputs(", \"key\": ", f);
-		json_write_str(f, x->key);
-		fputs(", \"before\": ", f);
-		json_write_str(f, x->before);
-		fputs(", \"after\": ", f);
-		json_write_str(f, x->after);
-		fputs(", \"diff\": ", f);
-		json_write_str(f, x->diff);
-		fprintf(f, ", \"steady\": %s}", x->steady ? "true" : "false");
-	}
-	fputs("]}", f);
+	jsonw_obj(w);
+	jsonw_mstr(w, "figure", rpt_hist_kind_key(g->kind));
+	jsonw_key(w, "source");
+	jsonw_str_or_null(w, g->source);
+	jsonw_mstr(w, "run", s->runs[c->at].key);
+	jsonw_mstr(w, "previous_run", s->runs[c->at - 1].key);
+	jsonw_mint(w, "index", c->at);
+	jsonw_mint(w, "started_ms", s->runs[c->at].started_ms);
+	jsonw_mnum(w, "before", c->before, d);
+	jsonw_mnum(w, "after", c->after, d);
+	jsonw_mnum(w, "sd_before", c->sd_before, d);
+	jsonw_mnum(w, "sd_after", c->sd_after, d);
+	jsonw_mnum(w, "change_pct", c->change_pct, 2);
+	jsonw_mstr(w, "direction", c->worse > 0 ? "worse" : "better");
+	jsonw_key(w, "p_value");
+	jsonw_fmt(w, "%.4f", c->p);
+	jsonw_mint(w, "permutations", c->perms);
+	jsonw_mint(w, "runs_before", c->n_before);
+	jsonw_mint(w, "runs_after", c->n_after);
+	jsonw_key(w, "segment");
+	jsonw_arr(w);
+	jsonw_int(w, c->seg_from);
+	jsonw_int(w, c->seg_to);
+	jsonw_end(w);
+	jsonw_key(w, "env_changes");
+	jsonw_arr(w);
+	for (int i = 0; i < c->nchg; i++)
+		jenv_change(&c->chg[i], w);
+	jsonw_end(w);
+	jsonw_end(w);
 }
 
-int rpt_hist_write_json(const struct rpt_history *h, int only_analysed, const char *in, FILE *f)
+static void jfig(const struct rpt_hist_series *s, int g, struct jsonw *w)
 {
-	char m[1024];
-	int first = 1;
+	const struct rpt_hist_fig *x = &s->figs[g];
+	int ncp = 0;
 
-	fprintf(f, "{\n%s  \"method\": ", in);
-	json_write_str(f, method_sentence(h, m, sizeof m));
-	fprintf(f,
-	        ",\n%s  \"alpha\": %g, \"permutations\": %d, \"min_runs_each_side\": %d, "
-	        "\"max_change_points\": %d, \"max_runs_analysed\": %d, \"min_runs\": %d,\n%s  "
-	        "\"left_out\": {\"not_done\": %d, \"warmup\": %d},\n%s  \"series\": [",
-	        in, h->cp.alpha, h->cp.permutations, h->cp.min_size, h->cp.max_points, h->cp.max_n,
-	        h->min_runs, in, h->not_done, h->warmups, in);
-	for (int i = 0; i < h->nseries; i++) {
-		const struct rpt_hist_series *s = &h->series[i];
-		const struct rpt_hist_run *p0 = &s->runs[0];
-		if (only_analysed && !s->analysed)
-			continue;
-		fprintf(f, "%s\n%s    {\"label\": ", first ? "" : ",", in);
-		first = 0;
-		json_write_str(f, p0->label);
-		fputs(", \"scenario\": ", f);
-		json_write_str(f, p0->name);
-		fprintf(f,
-		        ", \"kind\": \"%s\", \"concurrency\": %d, \"planned_s\": %.3f, \"runs_n\": "
-		        "%d, \"analysed\": %s,\n%s     \"figures\": [",
-		        p0->sweep ? "sweep" : "fixed", p0->concurrency,
-		        (double)p0->planned_ms / 1000, s->nruns, s->analysed ? "true" : "false",
-		        in);
-		for (int g = 0; g < s->nfigs; g++) {
-			const struct rpt_hist_fig *x = &s->figs[g];
-			int ncp = 0;
-			for (int k = 0; k < s->ncps; k++)
-				ncp += s->cps[k].fig == g;
-			fprintf(f, "%s{\"figure\": \"%s\", \"source\": ", g ? ", " : "",
-			        rpt_hist_kind_key(x->kind));
-			jsource(f, x->source);
-			fprintf(f,
-			        ", \"runs_with_value\": %d, \"analysed\": %d, \"from\": %d, "
-			        "\"from_run\": ",
-			        x->valid, x->analysed, x->from);
-			json_write_str(f, s->runs[x->from].key);
-			fprintf(f, ", \"tests\": %d, \"permutations\": %ld, \"p_last\": ", x->tests,
-			        x->perms);
-			jnum(f, x->p_stop, 4);
-			fprintf(f, ", \"change_points\": %d}", ncp);
-		}
-		fprintf(f, "],\n%s     \"change_points\": [", in);
-		for (int k = 0; k < s->ncps; k++) {
-			fprintf(f, "%s\n%s      ", k ? "," : "", in);
-			jcp(s, &s->cps[k], f);
-		}
-		if (s->ncps)
-			fprintf(f, "\n%s     ", in);
-		fprintf(f, "],\n%s     \"runs\": [", in);
-		for (int k = 0; k < s->nruns; k++) {
-			fprintf(f, "%s\n%s      ", k ? "," : "", in);
-			jrun(h, s, k, f);
-		}
-		fprintf(f, "\n%s     ]}", in);
+	for (int k = 0; k < s->ncps; k++)
+		ncp += s->cps[k].fig == g;
+	jsonw_obj(w);
+	jsonw_mstr(w, "figure", rpt_hist_kind_key(x->kind));
+	jsonw_key(w, "source");
+	jsonw_str_or_null(w, x->source);
+	jsonw_mint(w, "runs_with_value", x->valid);
+	jsonw_mint(w, "analysed", x->analysed);
+	jsonw_mint(w, "from", x->from);
+	jsonw_mstr(w, "from_run", s->runs[x->from].key);
+	jsonw_mint(w, "tests", x->tests);
+	jsonw_mint(w, "permutations", x->perms);
+	jsonw_mnum(w, "p_last", x->p_stop, 4);
+	jsonw_mint(w, "change_points", ncp);
+	jsonw_end(w);
+}
+
+/* The line breaks of the history's JSON, indented by `in` more. */
+struct jbreaks {
+	char top[40];    /* "\n" in "  ": a member of the history */
+	char series[40]; /* "\n" in "    ": a series */
+	char member[40]; /* "\n" in "     ": a member of a series on a line of its own */
+	char item[40];   /* "\n" in "      ": a change point or run of a series */
+};
+
+static void jseries(const struct rpt_history *h, const struct rpt_hist_series *s,
+                    const struct jbreaks *b, struct jsonw *w)
+{
+	const struct rpt_hist_run *p0 = &s->runs[0];
+
+	jsonw_br(w, b->series);
+	jsonw_obj(w);
+	jsonw_mstr(w, "label", p0->label);
+	jsonw_mstr(w, "scenario", p0->name);
+	jsonw_mstr(w, "kind", p0->sweep ? "sweep" : "fixed");
+	jsonw_mint(w, "concurrency", p0->concurrency);
+	jsonw_key(w, "planned_s");
+	jsonw_fmt(w, "%.3f", (double)p0->planned_ms / 1000);
+	jsonw_mint(w, "runs_n", s->nruns);
+	jsonw_key(w, "analysed");
+	jsonw_bool(w, s->analysed);
+	jsonw_br(w, b->member);
+	jsonw_key(w, "figures");
+	jsonw_arr(w);
+	for (int g = 0; g < s->nfigs; g++)
+		jfig(s, g, w);
+	jsonw_end(w);
+	jsonw_br(w, b->member);
+	jsonw_key(w, "change_points");
+	jsonw_arr(w);
+	for (int k = 0; k < s->ncps; k++) {
+		jsonw_br(w, b->item);
+		jcp(s, &s->cps[k], w);
 	}
-	if (!first)
-		fprintf(f, "\n%s  ", in);
-	fprintf(f, "]\n%s}", in);
-	return ferror(f) ? -1 : 0;
+	if (s->ncps)
+		jsonw_br(w, b->member);
+	jsonw_end(w);
+	jsonw_br(w, b->member);
+	jsonw_key(w, "runs");
+	jsonw_arr(w);
+	for (int k = 0; k < s->nruns; k++) {
+		jsonw_br(w, b->item);
+		jrun(h, s, k, w);
+	}
+	jsonw_br(w, b->member);
+	jsonw_end(w);
+	jsonw_end(w);
+}
+
+int rpt_hist_write_json(const struct rpt_history *h, int only_analysed, const char *in,
+                        struct jsonw *w)
+{
+	struct jbreaks b;
+	char m[1024], close[40];
+	int any = 0;
+
+	snprintf(b.top, sizeof b.top, "\n%s  ", in);
+	snprintf(b.series, sizeof b.series, "\n%s    ", in);
+	snprintf(b.member, sizeof b.member, "\n%s     ", in);
+	snprintf(b.item, sizeof b.item, "\n%s      ", in);
+	snprintf(close, sizeof close, "\n%s", in);
+	jsonw_obj(w);
+	jsonw_br(w, b.top);
+	jsonw_mstr(w, "method", method_sentence(h, m, sizeof m));
+	jsonw_br(w, b.top);
+	jsonw_key(w, "alpha");
+	jsonw_fmt(w, "%g", h->cp.alpha);
+	jsonw_mint(w, "permutations", h->cp.permutations);
+	jsonw_mint(w, "min_runs_each_side", h->cp.min_size);
+	jsonw_mint(w, "max_change_points", h->cp.max_points);
+	jsonw_mint(w, "max_runs_analysed", h->cp.max_n);
+	jsonw_mint(w, "min_runs", h->min_runs);
+	jsonw_br(w, b.top);
+	jsonw_key(w, "left_out");
+	jsonw_obj(w);
+	jsonw_mint(w, "not_done", h->not_done);
+	jsonw_mint(w, "warmup", h->warmups);
+	jsonw_end(w);
+	jsonw_br(w, b.top);
+	jsonw_key(w, "series");
+	jsonw_arr(w);
+	for (int i = 0; i < h->nseries; i++) {
+		if (only_analysed && !h->series[i].analysed)
+			continue;
+		jseries(h, &h->series[i], &b, w);
+		any = 1;
+	}
+	if (any)
+		jsonw_br(w, b.top);
+	jsonw_end(w);
+	jsonw_br(w, close);
+	jsonw_end(w);
+	return ferror(w->f) ? -1 : 0;
 }

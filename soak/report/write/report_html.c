@@ -6,22 +6,30 @@
 
 #include <string.h>
 
-/* Laid out to fit a 1280-px window: text cells wrap (command lines anywhere), only
- * numbers keep to one line. */
+/* Laid out to fit a 1280-px window, and its first 800 px to hold the title, the verdict
+ * table and the answer per label: no word is broken inside a cell (only the environment's
+ * command lines and paths break anywhere, and a word longer than its line), a number cell
+ * breaks only before "±" and before its verdict in brackets, and each run's pictures sit in
+ * one table, as wide as its columns. */
 static const char css[] =
-    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2em auto;"
-    "max-width:1200px;padding:0 1em;color:#1d1d1f}\n"
-    "h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\n"
-    "p.meta{color:#555}p.note{color:#444;font-size:.92em;max-width:60em}\n"
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:1em auto;"
+    "max-width:1240px;padding:0 1em;color:#1d1d1f}\n"
+    "h1{font-size:1.45em;margin:.3em 0 .2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\n"
+    "h2:first-of-type{margin-top:.8em}\n"
+    "p.meta{color:#555;margin-top:0}p.note{color:#444;font-size:.92em;max-width:60em}\n"
     "table{border-collapse:collapse;margin:.5em 0 1em;font-size:.88em;max-width:100%}\n"
-    "th,td{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;"
-    "overflow-wrap:anywhere}\n"
-    "th{background:#f2f2f2}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums;"
-    "white-space:nowrap;overflow-wrap:normal}\n"
+    "th,td{border:1px solid #ccc;padding:.25em .4em;vertical-align:top;"
+    "overflow-wrap:break-word}\n"
+    ".nb{white-space:nowrap}\n"
+    "table[id^=env] td{overflow-wrap:anywhere}\n"
+    "th{background:#f2f2f2}td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}\n"
     "tr:nth-child(even) td{background:#fafafa}\n"
     "figure{margin:1em 0 2em}figure svg{width:100%;max-width:800px;height:auto;display:block;"
     "border:1px solid #eee}\n"
     "figcaption{font-weight:600;margin-bottom:.3em}\n"
+    "table.pics{width:100%;table-layout:fixed}table.pics td{padding:2px}"
+    "table.pics th:first-child,table.pics td:first-child{width:12em}\n"
+    "table.pics figure{margin:0}table.pics svg{max-width:none}\n"
     "ul.findings li,ul.verdict li,ul.validity li{margin:.3em 0}\n"
     "ul.validity li.warn strong{color:#b00020}ul.validity li.info strong{color:#555}\n";
 
@@ -31,12 +39,62 @@ static void esc(FILE *f, const char *s)
 	rpt_xml_esc(f, s);
 }
 
-static void html_table(const struct rpt_table *t, FILE *f)
+/* A cell of a kept column ("-13.1% ± 16.3% (noise)", "30 users (fixed runs of 20s)"): its
+ * parts, split before "±" and before a bracket, each kept on one line. */
+static void esc_kept(FILE *f, const char *s)
+{
+	while (*s) {
+		const char *next = NULL, *pm = strstr(s + 1, " \xc2\xb1 "),
+		           *br = strstr(s + 1, " (");
+		if (pm && (!br || pm < br))
+			next = pm;
+		else
+			next = br;
+		size_t n = next ? (size_t)(next - s) : strlen(s);
+		fputs("<span class=\"nb\">", f);
+		for (size_t k = 0; k < n; k += 255) {
+			char part[256];
+			snprintf(part, sizeof part, "%.*s", (int)(n - k < 255 ? n - k : 255),
+			         s + k);
+			esc(f, part);
+		}
+		fputs("</span>", f);
+		if (!next)
+			break;
+		fputc(' ', f);
+		s = next + 1;
+	}
+}
+
+/* A text cell: a word with a hyphen in it ("regserver-2t", "too-short") is kept on one
+ * line, as the browser would otherwise break it after the hyphen; a long one (a path, a
+ * command line) may still break. */
+static void esc_words(FILE *f, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, " "), sp = strspn(s + n, " ");
+		char word[64];
+		int keep = n < sizeof word && memchr(s, '-', n) != NULL;
+		if (keep)
+			fputs("<span class=\"nb\">", f);
+		for (size_t k = 0; k < n; k += sizeof word - 1) {
+			size_t m = n - k < sizeof word - 1 ? n - k : sizeof word - 1;
+			snprintf(word, sizeof word, "%.*s", (int)m, s + k);
+			esc(f, word);
+		}
+		if (keep)
+			fputs("</span>", f);
+		fprintf(f, "%.*s", (int)sp, s + n);
+		s += n + sp;
+	}
+}
+
+static void html_table(const struct rpt_table *t, FILE *f, int note)
 {
 	fputs("<h2>", f);
 	esc(f, t->title);
 	fputs("</h2>\n", f);
-	if (t->note[0]) {
+	if (note && t->note[0]) {
 		fputs("<p class=\"note\">", f);
 		esc(f, t->note);
 		fputs("</p>\n", f);
@@ -52,8 +110,12 @@ static void html_table(const struct rpt_table *t, FILE *f)
 		const char *tag = row == 0 ? "th" : "td";
 		fputs(row == 0 ? "<thead><tr>" : "<tr>", f);
 		for (int c = 0; c < t->ncols; c++) {
+			const char *cell = t->cells[(size_t)row * (size_t)t->ncols + (size_t)c];
 			fprintf(f, "<%s%s>", tag, t->right[c] ? " class=\"r\"" : "");
-			esc(f, t->cells[(size_t)row * (size_t)t->ncols + (size_t)c]);
+			if (t->keep[c] && row > 0)
+				esc_kept(f, cell);
+			else
+				esc_words(f, cell);
 			fprintf(f, "</%s>", tag);
 		}
 		fputs(row == 0 ? "</tr></thead>\n<tbody>\n" : "</tr>\n", f);
@@ -95,21 +157,66 @@ static void inline_svg(FILE *f, const char *svg, const char *prefix)
 	}
 }
 
+static void html_figure(const struct rpt_picture *p, FILE *f, int caption)
+{
+	fprintf(f, "<figure id=\"%s\">", p->name);
+	if (caption) {
+		fputs("\n<figcaption>", f);
+		esc(f, p->title);
+		fputs("</figcaption>\n", f);
+	}
+	if (p->drawn && p->svg)
+		inline_svg(f, p->svg, p->name);
+	else
+		fputs("<p class=\"note\">(not drawn)</p>", f);
+	fputs("</figure>", f);
+}
+
+/* Each run's pictures as one table: a row per run, a column per kind of picture, each
+ * picture as wide as its column (the browser's zoom enlarges it). */
+static void html_run_pictures(const struct report *r, FILE *f)
+{
+	const char *cols[32];
+	int ncols = rpt_doc_pic_cols(r, cols, 32);
+
+	if (ncols == 0)
+		return;
+	fputs("<table class=\"pics\"><thead><tr><th>run</th>", f);
+	for (int k = 0; k < ncols; k++) {
+		fputs("<th>", f);
+		esc(f, cols[k]);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (int i = 0; i < r->nruns; i++) {
+		if (rpt_doc_pic(r, i, NULL) < 0)
+			continue;
+		fprintf(f, "<tr><td>%s <span class=\"nb\">(", r->runs[i].key);
+		esc(f, rpt_label_name(r, r->runs[i].label));
+		fputs(")</span></td>", f);
+		for (int k = 0; k < ncols; k++) {
+			int p = rpt_doc_pic(r, i, cols[k]);
+			fputs("<td>", f);
+			if (p >= 0)
+				html_figure(&r->pics[p], f, 0);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 static void html_pictures(const struct report *r, FILE *f, int compare)
 {
 	for (int i = 0; i < r->npics; i++) {
 		const struct rpt_picture *p = &r->pics[i];
-		if (p->compare != compare)
+		if (p->compare != compare || p->run >= 0)
 			continue;
-		fprintf(f, "<figure id=\"%s\">\n<figcaption>", p->name);
-		esc(f, p->title);
-		fputs("</figcaption>\n", f);
-		if (p->drawn && p->svg)
-			inline_svg(f, p->svg, p->name);
-		else
-			fputs("<p class=\"note\">(not drawn)</p>", f);
-		fputs("\n</figure>\n", f);
+		html_figure(p, f, 1);
+		fputc('\n', f);
 	}
+	if (!compare)
+		html_run_pictures(r, f);
 }
 
 static void html_list(const struct rpt_block *b, FILE *f)
@@ -179,7 +286,7 @@ int rpt_write_html(const struct report *r, FILE *f)
 			html_list(b, f);
 			break;
 		case RPT_B_TABLE:
-			html_table(b->table, f);
+			html_table(b->table, f, !b->note_apart);
 			break;
 		case RPT_B_PICTURES:
 			html_pictures(r, f, b->compare);

@@ -8,30 +8,13 @@
 #include <math.h>
 #include <string.h>
 
-/* A number with fixed decimals, or null when it is not finite. */
-static void jnum(FILE *f, double v, int decimals)
-{
-	char b[64];
-	if (!isfinite(v))
-		fputs("null", f);
-	else
-		fputs(rpt_fmt_num(v, decimals, b, sizeof b), f);
-}
+/* Items of the report's lists, each on a line of its own; the list closed on one too. */
+#define ITEM  "\n    "
+#define CLOSE "\n  "
+/* A member of a run, comparison or verdict that starts a line of its own. */
+#define MEMBER "\n     "
 
-/* `, "key": number` */
-static void jfield(FILE *f, const char *key, double v, int decimals)
-{
-	fprintf(f, ", \"%s\": ", key);
-	jnum(f, v, decimals);
-}
-
-static void jkey(FILE *f, const char *k)
-{
-	json_write_str(f, k);
-	fputs(": ", f);
-}
-
-static void jfigures(FILE *f, const struct figures *g)
+static void jfigures(struct jsonw *w, const struct figures *g)
 {
 	int ans = g->p50_us > 0 || g->max_us > 0;
 	double ms[] = {g->mean_us,        (double)g->p50_us,  (double)g->p90_us, (double)g->p95_us,
@@ -39,632 +22,813 @@ static void jfigures(FILE *f, const struct figures *g)
 	static const char *const names[] = {"mean_ms", "p50_ms",  "p90_ms", "p95_ms",
 	                                    "p99_ms",  "p999_ms", "max_ms"};
 
-	fprintf(f, "{\"window_s\": ");
-	jnum(f, g->seconds, 3);
-	fprintf(f,
-	        ", \"requests\": %lld, \"errors\": %lld, \"error_pct\": ", (long long)g->requests,
-	        (long long)g->errors);
-	jnum(f, g->error_pct, 4);
-	fprintf(f, ", \"tps\": ");
-	jnum(f, g->tps, 3);
-	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
-		fprintf(f, ", \"%s\": ", names[i]);
-		jnum(f, ans ? ms[i] / 1000 : NAN, 3);
-	}
-	fprintf(f, ", \"new_connections\": %lld}", (long long)g->new_conns);
+	jsonw_obj(w);
+	jsonw_mnum(w, "window_s", g->seconds, 3);
+	jsonw_mint(w, "requests", g->requests);
+	jsonw_mint(w, "errors", g->errors);
+	jsonw_mnum(w, "error_pct", g->error_pct, 4);
+	jsonw_mnum(w, "tps", g->tps, 3);
+	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
+		jsonw_mnum(w, names[i], ans ? ms[i] / 1000 : NAN, 3);
+	jsonw_mint(w, "new_connections", g->new_conns);
+	jsonw_end(w);
 }
 
-static void jdiff(FILE *f, double base, double value, const struct rpt_diff *d)
+/* A confidence interval: [lo, hi]. */
+static void jci(struct jsonw *w, double lo, double hi, int decimals)
 {
-	fputs("{\"baseline\": ", f);
-	jnum(f, base, 4);
-	jfield(f, "value", value, 4);
-	jfield(f, "change_pct", base != 0 ? 100 * (value - base) / base : NAN, 3);
-	jfield(f, "interval_mean_baseline", d->a, 4);
-	jfield(f, "interval_mean", d->b, 4);
-	fputs(", \"ci95\": [", f);
-	jnum(f, d->lo, 4);
-	fputs(", ", f);
-	jnum(f, d->hi, 4);
-	fputs("], \"level\": ", f);
-	jnum(f, d->level, 6);
-	fputs(", \"t\": ", f);
-	jnum(f, d->t, 4);
-	jfield(f, "df", d->df, 2);
-	jfield(f, "p", d->p, 6);
-	fputs(", \"verdict\": ", f);
-	json_write_str(f, rpt_verdict_name(d->verdict));
-	fputc('}', f);
+	jsonw_key(w, "ci95");
+	jsonw_arr(w);
+	jsonw_num(w, lo, decimals);
+	jsonw_num(w, hi, decimals);
+	jsonw_end(w);
 }
 
-static void jgc(FILE *f, const struct rpt_source *s)
+static void jdiff(struct jsonw *w, double base, double value, const struct rpt_diff *d)
+{
+	jsonw_obj(w);
+	jsonw_mnum(w, "baseline", base, 4);
+	jsonw_mnum(w, "value", value, 4);
+	jsonw_mnum(w, "change_pct", base != 0 ? 100 * (value - base) / base : NAN, 3);
+	jsonw_mnum(w, "interval_mean_baseline", d->a, 4);
+	jsonw_mnum(w, "interval_mean", d->b, 4);
+	jci(w, d->lo, d->hi, 4);
+	jsonw_mnum(w, "level", d->level, 6);
+	jsonw_mnum(w, "t", d->t, 4);
+	jsonw_mnum(w, "df", d->df, 2);
+	jsonw_mnum(w, "p", d->p, 6);
+	jsonw_mstr(w, "verdict", rpt_verdict_name(d->verdict));
+	jsonw_end(w);
+}
+
+/* Headroom: where the window left the heap against what would start an old collection
+ * (null figures: not in the log, or nothing grows). */
+static void jheadroom(struct jsonw *w, const struct gca_result *g)
+{
+	jsonw_key(w, "headroom");
+	jsonw_obj(w);
+	jsonw_mstr(w, "of", g->level_of);
+	jsonw_mnum(w, "level_mb", g->trigger ? g->level_mb : NAN, 1);
+	jsonw_mnum(w, "capacity_mb", g->trigger ? g->cap_mb : NAN, 1);
+	jsonw_mstr(w, "trigger", gca_trigger_name(g->trigger));
+	jsonw_mnum(w, "trigger_mb", g->trigger ? g->trigger_mb : NAN, 1);
+	jsonw_mnum(w, "promotion_mb_per_h", g->promo_mb_per_h, 3);
+	jsonw_mnum(w, "growth_mb_per_h", g->trigger ? g->growth_mb_per_h : NAN, 3);
+	jsonw_mnum(w, "to_trigger_h", g->to_trigger_h, 3);
+	jsonw_end(w);
+}
+
+static void jgc(struct jsonw *w, const struct rpt_source *s)
 {
 	const struct gca_result *g = &s->gc;
-	fputs("{\"source\": ", f);
-	json_write_str(f, s->name);
-	fprintf(f, ", \"events\": %lld, \"pauses\": %lld, \"verdict\": ", (long long)s->gc_events,
-	        (long long)g->pauses);
-	json_write_str(f, gca_memory_text(g->memory));
-	fputs(", \"trend\": ", f);
-	json_write_str(f, gca_memory_text(g->trend));
-	fputs(", \"basis\": ", f);
-	json_write_str(f, g->basis);
-	jfield(f, "slope_mb_per_h", g->slope_mb_per_h, 3);
-	jfield(f, "r2", g->r2, 4);
-	jfield(f, "heap_max_mb", g->heap_max_mb, 1);
-	jfield(f, "gc_time_pct", g->gc_time_pct, 4);
-	jfield(f, "pause_total_ms", g->pause_total_ms, 3);
-	jfield(f, "pause_max_ms", g->pause_max_ms, 3);
-	jfield(f, "pause_p99_ms", g->pause_p99_ms, 3);
-	fprintf(f, ", \"old_cycles\": %lld", (long long)g->old_cycles);
-	/* Headroom: where the window left the heap against what would start an old
-	 * collection (null figures: not in the log, or nothing grows). */
-	fputs(", \"headroom\": {\"of\": ", f);
-	json_write_str(f, g->level_of);
-	jfield(f, "level_mb", g->trigger ? g->level_mb : NAN, 1);
-	jfield(f, "capacity_mb", g->trigger ? g->cap_mb : NAN, 1);
-	fputs(", \"trigger\": ", f);
-	json_write_str(f, gca_trigger_name(g->trigger));
-	jfield(f, "trigger_mb", g->trigger ? g->trigger_mb : NAN, 1);
-	jfield(f, "promotion_mb_per_h", g->promo_mb_per_h, 3);
-	jfield(f, "growth_mb_per_h", g->trigger ? g->growth_mb_per_h : NAN, 3);
-	jfield(f, "to_trigger_h", g->to_trigger_h, 3);
-	fputc('}', f);
-	jfield(f, "run_longer_h", g->run_longer_h, 3);
-	fputs(", \"why\": ", f);
-	json_write_str(f, g->why);
-	fputc('}', f);
+
+	jsonw_obj(w);
+	jsonw_mstr(w, "source", s->name);
+	jsonw_mint(w, "events", s->gc_events);
+	jsonw_mint(w, "pauses", g->pauses);
+	jsonw_mstr(w, "verdict", gca_memory_text(g->memory));
+	jsonw_mstr(w, "trend", gca_memory_text(g->trend));
+	jsonw_mstr(w, "basis", g->basis);
+	jsonw_mnum(w, "slope_mb_per_h", g->slope_mb_per_h, 3);
+	jsonw_mnum(w, "r2", g->r2, 4);
+	jsonw_mnum(w, "heap_max_mb", g->heap_max_mb, 1);
+	jsonw_mnum(w, "gc_time_pct", g->gc_time_pct, 4);
+	jsonw_mnum(w, "pause_total_ms", g->pause_total_ms, 3);
+	jsonw_mnum(w, "pause_max_ms", g->pause_max_ms, 3);
+	jsonw_mnum(w, "pause_p99_ms", g->pause_p99_ms, 3);
+	jsonw_mint(w, "old_cycles", g->old_cycles);
+	jheadroom(w, g);
+	jsonw_mnum(w, "run_longer_h", g->run_longer_h, 3);
+	jsonw_mstr(w, "why", g->why);
+	jsonw_end(w);
 }
 
 /* {"app": 12.3, ...}: the run's CPU series, their means over the run (step_means NULL) or
  * over one step. */
-static void jcpu(FILE *f, const struct rpt_run *run, const double *step_means)
+static void jcpu(struct jsonw *w, const struct rpt_run *run, const double *step_means)
 {
-	int first = 1;
-
-	fputc('{', f);
-	for (int k = 0; k < run->nsrc; k++) {
-		if (!run->src[k].has_cpu)
-			continue;
-		fputs(first ? "" : ", ", f);
-		jkey(f, run->src[k].name);
-		jnum(f, step_means ? step_means[k] : run->src[k].cpu_mean, 3);
-		first = 0;
-	}
-	fputc('}', f);
+	jsonw_obj(w);
+	for (int k = 0; k < run->nsrc; k++)
+		if (run->src[k].has_cpu)
+			jsonw_mnum(w, run->src[k].name,
+			           step_means ? step_means[k] : run->src[k].cpu_mean, 3);
+	jsonw_end(w);
 }
 
 /* {"generator": {KEY: VALUE}, "sources": {NAME: {KEY: VALUE}}}: what ran (env is sorted
  * by source, so each source's facts come together). */
-static void jenv(FILE *f, const struct rpt_run *run)
+static void jenv(struct jsonw *w, const struct rpt_run *run)
 {
-	int i = 0, nsrc = 0;
+	int i = 0;
 
-	fputs("{\"generator\": {", f);
-	for (; i < run->nenv && !run->env[i].source[0]; i++) {
-		fputs(i ? ", " : "", f);
-		jkey(f, run->env[i].key);
-		json_write_str(f, run->env[i].value);
-	}
-	fputs("}, \"sources\": {", f);
+	jsonw_obj(w);
+	jsonw_key(w, "generator");
+	jsonw_obj(w);
+	for (; i < run->nenv && !run->env[i].source[0]; i++)
+		jsonw_mstr(w, run->env[i].key, run->env[i].value);
+	jsonw_end(w);
+	jsonw_key(w, "sources");
+	jsonw_obj(w);
 	while (i < run->nenv) {
 		const char *src = run->env[i].source;
-		fputs(nsrc++ ? "}, " : "", f);
-		jkey(f, src);
-		fputc('{', f);
-		for (int k = 0; i < run->nenv && !strcmp(run->env[i].source, src); i++, k++) {
-			fputs(k ? ", " : "", f);
-			jkey(f, run->env[i].key);
-			json_write_str(f, run->env[i].value);
-		}
+		jsonw_key(w, src);
+		jsonw_obj(w);
+		for (; i < run->nenv && !strcmp(run->env[i].source, src); i++)
+			jsonw_mstr(w, run->env[i].key, run->env[i].value);
+		jsonw_end(w);
 	}
-	fputs(nsrc ? "}}}" : "}}", f);
+	jsonw_end(w);
+	jsonw_end(w);
 }
 
 /* The parts of a drift comparison. */
-static void jpart(FILE *f, int64_t from, int64_t to, int n, int64_t count)
+static void jpart(struct jsonw *w, const char *key, int64_t from, int64_t to, int n, int64_t count)
 {
-	fprintf(f, "{\"from_ms\": %lld, \"to_ms\": %lld, \"intervals\": %d, \"answered\": %lld}",
-	        (long long)from, (long long)to, n, (long long)count);
+	jsonw_key(w, key);
+	jsonw_obj(w);
+	jsonw_mint(w, "from_ms", from);
+	jsonw_mint(w, "to_ms", to);
+	jsonw_mint(w, "intervals", n);
+	jsonw_mint(w, "answered", count);
+	jsonw_end(w);
 }
 
-void rpt_drift_json(const struct rpt_drift *d, const char *sentence, FILE *f)
+static void jdrift_metric(struct jsonw *w, const struct rpt_drift_metric *m)
 {
-	fputs("{\"verdict\": ", f);
-	json_write_str(f, rpt_drift_name(d->verdict));
-	fputs(", \"sentence\": ", f);
-	json_write_str(f, sentence);
-	jfield(f, "window_s", d->window_s, 3);
-	fprintf(f, ", \"intervals\": %d, \"machine_suspect\": %s, \"comparisons\": [",
-	        d->nintervals, d->machine ? "true" : "false");
+	jsonw_obj(w);
+	jsonw_mstr(w, "metric", rpt_drift_kind_name(m->kind));
+	jsonw_key(w, "source");
+	jsonw_str_or_null(w, m->source);
+	jsonw_mnum(w, "first", m->first, 4);
+	jsonw_mnum(w, "last", m->last, 4);
+	jsonw_mnum(w, "change", m->change, 4);
+	jsonw_mnum(w, "change_pct", m->change_pct, 3);
+	jci(w, m->d.lo, m->d.hi, 4);
+	jsonw_mnum(w, "p", m->d.p, 6);
+	jsonw_mstr(w, "verdict", rpt_verdict_name(m->d.verdict));
+	jsonw_mbool(w, "counted", m->counts);
+	jsonw_mstr(w, "effect", m->effect > 0 ? "worse" : m->effect < 0 ? "better" : "none");
+	jsonw_end(w);
+}
+
+void rpt_drift_json(const struct rpt_drift *d, const char *sentence, struct jsonw *w)
+{
+	jsonw_obj(w);
+	jsonw_mstr(w, "verdict", rpt_drift_name(d->verdict));
+	jsonw_mstr(w, "sentence", sentence);
+	jsonw_mnum(w, "window_s", d->window_s, 3);
+	jsonw_mint(w, "intervals", d->nintervals);
+	jsonw_mbool(w, "machine_suspect", d->machine);
+	jsonw_key(w, "comparisons");
+	jsonw_arr(w);
 	for (int i = 0; i < d->ncmp; i++) {
 		const struct rpt_drift_cmp *c = &d->cmp[i];
-		fprintf(f, "%s{\"parts\": \"%s\", \"first\": ", i ? ", " : "",
-		        c->hours ? "hours" : "thirds");
-		jpart(f, c->a_from_ms, c->a_to_ms, c->na, c->count_a);
-		fputs(", \"last\": ", f);
-		jpart(f, c->b_from_ms, c->b_to_ms, c->nb, c->count_b);
-		fputs(", \"metrics\": [", f);
-		for (int k = 0; k < c->nm; k++) {
-			const struct rpt_drift_metric *m = &c->m[k];
-			fprintf(f, "%s{\"metric\": \"%s\", \"source\": ", k ? ", " : "",
-			        rpt_drift_kind_name(m->kind));
-			if (*m->source)
-				json_write_str(f, m->source);
-			else
-				fputs("null", f);
-			jfield(f, "first", m->first, 4);
-			jfield(f, "last", m->last, 4);
-			jfield(f, "change", m->change, 4);
-			jfield(f, "change_pct", m->change_pct, 3);
-			fputs(", \"ci95\": [", f);
-			jnum(f, m->d.lo, 4);
-			fputs(", ", f);
-			jnum(f, m->d.hi, 4);
-			fputc(']', f);
-			jfield(f, "p", m->d.p, 6);
-			fprintf(f, ", \"verdict\": \"%s\", \"counted\": %s, \"effect\": \"%s\"}",
-			        rpt_verdict_name(m->d.verdict), m->counts ? "true" : "false",
-			        m->effect > 0   ? "worse"
-			        : m->effect < 0 ? "better"
-			                        : "none");
-		}
-		fputs("]}", f);
+		jsonw_obj(w);
+		jsonw_mstr(w, "parts", c->hours ? "hours" : "thirds");
+		jpart(w, "first", c->a_from_ms, c->a_to_ms, c->na, c->count_a);
+		jpart(w, "last", c->b_from_ms, c->b_to_ms, c->nb, c->count_b);
+		jsonw_key(w, "metrics");
+		jsonw_arr(w);
+		for (int k = 0; k < c->nm; k++)
+			jdrift_metric(w, &c->m[k]);
+		jsonw_end(w);
+		jsonw_end(w);
 	}
-	fputs("]}", f);
+	jsonw_end(w);
+	jsonw_end(w);
 }
 
-static void jrun(const struct report *r, const struct rpt_run *run, FILE *f)
+/* The process memory of each source without a GC log, judged (report_mem.c): items of
+ * the list open. */
+static void jrss(struct jsonw *w, const struct rpt_run *run)
 {
-	char ds[RPT_DRIFT_SENTENCE_MAX], why[RPT_MEM_WHY_MAX];
-	int first;
+	char why[RPT_MEM_WHY_MAX];
 
-	fputs("    {\"key\": ", f);
-	json_write_str(f, run->key);
-	fprintf(f, ", \"db\": %d, \"id\": %lld, \"label\": ", run->db + 1, (long long)run->id);
-	json_write_str(f, r->labels[run->label].name);
-	fputs(", \"name\": ", f);
-	json_write_str(f, run->name);
-	fputs(", \"mode\": ", f);
-	json_write_str(f, run->mode);
-	fputs(", \"connection\": ", f);
-	json_write_str(f, run->connection);
-	fputs(", \"status\": ", f);
-	json_write_str(f, run->status);
-	fputs(", \"reason\": ", f);
-	json_write_str(f, run->reason);
-	/* compared: its figures enter the comparisons; a warm-up run is shown, never compared */
-	fprintf(f, ", \"compared\": %s, \"warmup\": %s", run->compared ? "true" : "false",
-	        run->warmup ? "true" : "false");
-	if (run->study >= 0)
-		fprintf(f, ", \"round\": %d", run->round);
-	if (run->agent)
-		fprintf(f, ", \"agent\": %d, \"agent_count\": %d", run->agent, run->agents);
-	else
-		fprintf(f, ", \"agents\": %d, \"agents_planned\": %d",
-		        run->agents ? run->agents : 1, run->agents ? run->agents_planned : 1);
-	fputs(", \"host\": ", f);
-	json_write_str(f, run->host);
-	fputs(", \"colocated\": ", f);
-	json_write_str(f, run->colocated);
-	fprintf(f, ", \"started_ms\": %lld, \"end_ms\": %lld,\n     \"env\": ",
-	        (long long)run->started_ms, (long long)run->end_ms);
-	jenv(f, run);
-	fputs(",\n     \"figures\": ", f);
-	jfigures(f, &run->f);
-	fputs(",\n     \"cpu\": ", f);
-	jcpu(f, run, NULL);
-	fputs(",\n     \"memory\": [", f);
-	first = 1;
-	for (int k = 0; k < run->nsrc; k++) {
-		if (!run->src[k].gc_events)
-			continue;
-		fputs(first ? "" : ", ", f);
-		jgc(f, &run->src[k]);
-		first = 0;
-	}
-	fputs("],\n     \"rss\": [", f);
-	first = 1;
 	for (int k = 0; k < run->nsrc; k++) {
 		const struct rpt_source *s = &run->src[k];
 		if (!s->has_rss || !s->rss_fit)
 			continue;
-		fputs(first ? "{\"source\": " : ", {\"source\": ", f);
-		json_write_str(f, s->name);
-		jfield(f, "mean_mb", s->rss_mean_mb, 3);
-		jfield(f, "slope_mb_per_h", s->rss_slope_mb_h, 4);
-		jfield(f, "r2", s->rss_r2, 4);
-		jfield(f, "hours", s->rss_hours, 4);
-		fputs(", \"verdict\": ", f);
-		json_write_str(f, rpt_mem_name(s->mem.verdict));
-		jfield(f, "level_mb", s->mem.level_mb, 3);
-		jfield(f, "limit_mb", s->mem.limit_mb, 3);
-		jfield(f, "growth_mb", s->mem.growth_mb, 3);
-		jfield(f, "steady_from_s",
-		       s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
-		jfield(f, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
-		fputs(", \"why\": ", f);
-		json_write_str(f, rpt_mem_why(&s->mem, why, sizeof why));
-		fputc('}', f);
-		first = 0;
+		jsonw_obj(w);
+		jsonw_mstr(w, "source", s->name);
+		jsonw_mnum(w, "mean_mb", s->rss_mean_mb, 3);
+		jsonw_mnum(w, "slope_mb_per_h", s->rss_slope_mb_h, 4);
+		jsonw_mnum(w, "r2", s->rss_r2, 4);
+		jsonw_mnum(w, "hours", s->rss_hours, 4);
+		jsonw_mstr(w, "verdict", rpt_mem_name(s->mem.verdict));
+		jsonw_mnum(w, "level_mb", s->mem.level_mb, 3);
+		jsonw_mnum(w, "limit_mb", s->mem.limit_mb, 3);
+		jsonw_mnum(w, "growth_mb", s->mem.growth_mb, 3);
+		jsonw_mnum(w, "steady_from_s",
+		           s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
+		jsonw_mnum(w, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
+		jsonw_mstr(w, "why", rpt_mem_why(&s->mem, why, sizeof why));
+		jsonw_end(w);
 	}
-	fputs("],\n     \"errors\": {", f);
-	first = 1;
+}
+
+/* What a request cost the server in the run (the cost findings give its ranges). */
+static void jcost(struct jsonw *w, const struct rpt_run *run)
+{
+	struct rpt_cost c;
+
+	rpt_run_cost(run, &c);
+	if (!c.src || !isfinite(c.cpu_ms)) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_obj(w);
+	jsonw_mstr(w, "source", c.src->name);
+	jsonw_mnum(w, "cpu_ms_per_request", c.cpu_ms, 4);
+	jsonw_mnum(w, "memory_mb", c.mem_mb, 1);
+	jsonw_mnum(w, "memory_peak_mb", c.peak_mb, 1);
+	jsonw_end(w);
+}
+
+/* Who a run is: its keys, where it ran, how it stands in its study. */
+static void jrun_head(const struct report *r, const struct rpt_run *run, struct jsonw *w)
+{
+	jsonw_mstr(w, "key", run->key);
+	jsonw_mint(w, "db", run->db + 1);
+	jsonw_mint(w, "id", run->id);
+	jsonw_mstr(w, "label", r->labels[run->label].name);
+	jsonw_mstr(w, "name", run->name);
+	jsonw_mstr(w, "mode", run->mode);
+	jsonw_mstr(w, "connection", run->connection);
+	jsonw_mstr(w, "status", run->status);
+	jsonw_mstr(w, "reason", run->reason);
+	/* compared: its figures enter the comparisons; a warm-up run is shown, never compared */
+	jsonw_mbool(w, "compared", run->compared);
+	jsonw_mbool(w, "warmup", run->warmup);
+	if (run->study >= 0) {
+		jsonw_mint(w, "round", run->round);
+		if (run->grp > 0 || run->start_no > 0) {
+			jsonw_mint(w, "start", run->start_no);
+			jsonw_mint(w, "replica", run->replica);
+			jsonw_mint(w, "group", run->grp);
+		}
+	}
+	/* its class (Barrett et al.): flat, warm-up, slowdown or no steady state */
+	if (run->steady != RPT_ST_NONE)
+		jsonw_mstr(w, "steady", rpt_steady_name(run->steady));
+	if (!isnan(run->jit_pct)) {
+		jsonw_key(w, "jit_pct");
+		jsonw_fmt(w, "%.2f", run->jit_pct);
+	}
+	if (run->agent) {
+		jsonw_mint(w, "agent", run->agent);
+		jsonw_mint(w, "agent_count", run->agents);
+	} else {
+		jsonw_mint(w, "agents", run->agents ? run->agents : 1);
+		jsonw_mint(w, "agents_planned", run->agents ? run->agents_planned : 1);
+	}
+	jsonw_mstr(w, "host", run->host);
+	jsonw_mstr(w, "colocated", run->colocated);
+	jsonw_mint(w, "started_ms", run->started_ms);
+	jsonw_mint(w, "end_ms", run->end_ms);
+}
+
+static void jstep(const struct rpt_run *run, int i, struct jsonw *w)
+{
+	const struct rpt_step *s = &run->steps[i];
+	char ds[RPT_DRIFT_SENTENCE_MAX];
+
+	jsonw_br(w, "\n      ");
+	jsonw_obj(w);
+	jsonw_mint(w, "step", s->idx);
+	jsonw_mint(w, "concurrency", s->concurrency);
+	jsonw_mnum(w, "planned_s", (double)s->planned_ms / 1000, 3);
+	jsonw_mint(w, "intervals", s->nintervals);
+	jsonw_key(w, "figures");
+	jfigures(w, &s->f);
+	jsonw_key(w, "cpu");
+	jcpu(w, run, s->cpu_mean);
+	jsonw_mnum(w, "host_cpu_pct", s->host_cpu_pct, 3);
+	jsonw_mnum(w, "generator_cpu_pct", s->gen_cpu_pct, 3);
+	jsonw_mnum(w, "lag_p99_ms", s->lag_p99_ms, 3);
+	if (run->step_drift) {
+		jsonw_key(w, "drift");
+		rpt_drift_json(&run->step_drift[i],
+		               rpt_drift_sentence(&run->step_drift[i], ds, sizeof ds), w);
+	}
+	jsonw_end(w);
+}
+
+/* The run's errors by class: {CLASS: {"count", "side", "sample"}}. */
+static void jerrors(const struct rpt_run *run, struct jsonw *w)
+{
+	jsonw_obj(w);
 	for (int c = 0; c < ERR_NCLASS; c++) {
 		if (!run->st.err_count[c])
 			continue;
-		fputs(first ? "" : ", ", f);
-		jkey(f, err_class_name((enum err_class)c));
-		fprintf(f, "{\"count\": %lld, \"side\": \"%s\", \"sample\": ",
-		        (long long)run->st.err_count[c],
-		        err_class_client_side((enum err_class)c) ? "client" : "server");
-		json_write_str(f, run->st.err_sample[c]);
-		fputc('}', f);
-		first = 0;
+		jsonw_key(w, err_class_name((enum err_class)c));
+		jsonw_obj(w);
+		jsonw_mint(w, "count", run->st.err_count[c]);
+		jsonw_mstr(w, "side",
+		           err_class_client_side((enum err_class)c) ? "client" : "server");
+		jsonw_mstr(w, "sample", run->st.err_sample[c]);
+		jsonw_end(w);
 	}
-	fputs("},\n     \"steps\": [", f);
-	for (int i = 0; i < run->nsteps; i++) {
-		const struct rpt_step *s = &run->steps[i];
-		fprintf(f, "%s\n      {\"step\": %d, \"concurrency\": %d, \"planned_s\": ",
-		        i ? "," : "", s->idx, s->concurrency);
-		jnum(f, (double)s->planned_ms / 1000, 3);
-		fprintf(f, ", \"intervals\": %d, \"figures\": ", s->nintervals);
-		jfigures(f, &s->f);
-		fputs(", \"cpu\": ", f);
-		jcpu(f, run, s->cpu_mean);
-		jfield(f, "host_cpu_pct", s->host_cpu_pct, 3);
-		jfield(f, "generator_cpu_pct", s->gen_cpu_pct, 3);
-		jfield(f, "lag_p99_ms", s->lag_p99_ms, 3);
-		if (run->step_drift) {
-			fputs(", \"drift\": ", f);
-			rpt_drift_json(&run->step_drift[i],
-			               rpt_drift_sentence(&run->step_drift[i], ds, sizeof ds), f);
-		}
-		fputc('}', f);
-	}
-	fputs("],\n     \"drift\": ", f);
-	rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), f);
-	fputc('}', f);
+	jsonw_end(w);
 }
 
-static void jsweep(const struct report *r, const struct rpt_sweep *sw, FILE *f)
+static void jrun(const struct report *r, const struct rpt_run *run, struct jsonw *w)
 {
-	fputs("    {\"label\": ", f);
-	json_write_str(f, r->labels[sw->label].name);
-	jfield(f, "step_s", (double)sw->planned_ms / 1000, 3);
-	fputs(", \"levels\": [", f);
+	char ds[RPT_DRIFT_SENTENCE_MAX];
+
+	jsonw_br(w, ITEM);
+	jsonw_obj(w);
+	jrun_head(r, run, w);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "env");
+	jenv(w, run);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "figures");
+	jfigures(w, &run->f);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "cpu");
+	jcpu(w, run, NULL);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "cost");
+	jcost(w, run);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "memory");
+	jsonw_arr(w);
+	for (int k = 0; k < run->nsrc; k++)
+		if (run->src[k].gc_events)
+			jgc(w, &run->src[k]);
+	jsonw_end(w);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "rss");
+	jsonw_arr(w);
+	jrss(w, run);
+	jsonw_end(w);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "errors");
+	jerrors(run, w);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "steps");
+	jsonw_arr(w);
+	for (int i = 0; i < run->nsteps; i++)
+		jstep(run, i, w);
+	jsonw_end(w);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "drift");
+	rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), w);
+	jsonw_end(w);
+}
+
+static void jsaturation(const struct report *r, const struct rpt_sweep *sw, struct jsonw *w)
+{
+	const struct rpt_cell *at, *pk;
+
+	if (!sw->sat.ok) {
+		jsonw_null(w);
+		return;
+	}
+	at = &r->cells[sw->cells[sw->sat.at]];
+	pk = &r->cells[sw->cells[sw->sat.peak]];
+	jsonw_obj(w);
+	jsonw_mbool(w, "saturated", sw->sat.saturated);
+	jsonw_mint(w, "at_concurrency", at->concurrency);
+	jsonw_mnum(w, "at_tps", at->f.tps, 3);
+	jsonw_mint(w, "peak_concurrency", pk->concurrency);
+	jsonw_mnum(w, "peak_tps", pk->f.tps, 3);
+	jsonw_mnum(w, "share", RPT_SAT_SHARE, 2);
+	jsonw_end(w);
+}
+
+static void jusl(const struct rpt_sweep *sw, struct jsonw *w)
+{
+	if (!sw->usl.ok) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_obj(w);
+	jsonw_mnum(w, "sigma", sw->usl.sigma, 6);
+	jsonw_mnum(w, "kappa", sw->usl.kappa, 8);
+	jsonw_mnum(w, "lambda", sw->usl.lambda, 4);
+	jsonw_mnum(w, "r2", sw->usl.r2, 4);
+	jsonw_mnum(w, "n_star", sw->usl.n_star, 3);
+	jsonw_mnum(w, "x_star", sw->usl.x_star, 3);
+	jsonw_end(w);
+}
+
+static void jsweep(const struct report *r, const struct rpt_sweep *sw, struct jsonw *w)
+{
+	jsonw_br(w, ITEM);
+	jsonw_obj(w);
+	jsonw_mstr(w, "label", r->labels[sw->label].name);
+	jsonw_mnum(w, "step_s", (double)sw->planned_ms / 1000, 3);
+	jsonw_key(w, "levels");
+	jsonw_arr(w);
 	for (int i = 0; i < sw->ncells; i++) {
 		const struct rpt_cell *c = &r->cells[sw->cells[i]];
-		fprintf(f, "%s\n      {\"concurrency\": %d, \"runs\": ", i ? "," : "",
-		        c->concurrency);
-		json_write_str(f, c->runs);
-		fputs(", \"figures\": ", f);
-		jfigures(f, &c->f);
-		fputc('}', f);
+		jsonw_br(w, "\n      ");
+		jsonw_obj(w);
+		jsonw_mint(w, "concurrency", c->concurrency);
+		jsonw_mstr(w, "runs", c->runs);
+		jsonw_key(w, "figures");
+		jfigures(w, &c->f);
+		jsonw_end(w);
 	}
-	fputs("],\n     \"saturation\": ", f);
-	if (sw->sat.ok) {
-		const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
-		const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
-		fprintf(f, "{\"saturated\": %s, \"at_concurrency\": %d, \"at_tps\": ",
-		        sw->sat.saturated ? "true" : "false", at->concurrency);
-		jnum(f, at->f.tps, 3);
-		fprintf(f, ", \"peak_concurrency\": %d, \"peak_tps\": ", pk->concurrency);
-		jnum(f, pk->f.tps, 3);
-		fprintf(f, ", \"share\": %.2f}", RPT_SAT_SHARE);
-	} else {
-		fputs("null", f);
-	}
-	fputs(",\n     \"usl\": ", f);
-	if (sw->usl.ok) {
-		fputs("{\"sigma\": ", f);
-		jnum(f, sw->usl.sigma, 6);
-		jfield(f, "kappa", sw->usl.kappa, 8);
-		jfield(f, "lambda", sw->usl.lambda, 4);
-		jfield(f, "r2", sw->usl.r2, 4);
-		jfield(f, "n_star", sw->usl.n_star, 3);
-		jfield(f, "x_star", sw->usl.x_star, 3);
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-	}
-	fprintf(f, ", \"queueing\": %s}", sw->queueing ? "true" : "false");
+	jsonw_end(w);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "saturation");
+	jsaturation(r, sw, w);
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "usl");
+	jusl(sw, w);
+	jsonw_mbool(w, "queueing", sw->queueing);
+	jsonw_end(w);
 }
 
-static void jcmp(const struct report *r, const struct rpt_cmp *m, FILE *f)
+/* The cell a comparison or verdict is at: kind, concurrency, rate, step length. */
+static void jcell(struct jsonw *w, const struct rpt_cell *c)
 {
-	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-	char method[RPT_METHOD_MAX];
+	jsonw_mstr(w, "kind", c->sweep ? "sweep" : "fixed");
+	jsonw_mint(w, "concurrency", c->concurrency);
+	jsonw_mnum(w, "rate", c->rate > 0 ? c->rate : NAN, 3);
+	jsonw_mnum(w, "step_s", (double)c->planned_ms / 1000, 3);
+}
 
-	fprintf(f, "    {\"kind\": \"%s\", \"concurrency\": %d, \"rate\": ",
-	        c->sweep ? "sweep" : "fixed", c->concurrency);
-	jnum(f, c->rate > 0 ? c->rate : NAN, 3);
-	fputs(", \"step_s\": ", f);
-	jnum(f, (double)c->planned_ms / 1000, 3);
-	fputs(", \"label\": ", f);
-	json_write_str(f, r->labels[c->label].name);
-	fputs(", \"baseline\": ", f);
-	json_write_str(f, r->labels[a->label].name);
-	fputs(", \"runs\": ", f);
-	json_write_str(f, c->runs);
-	fputs(", \"baseline_runs\": ", f);
-	json_write_str(f, a->runs);
-	fputs(",\n     \"noise\": ", f);
-	json_write_str(f, rpt_noise_name(m->noise));
-	fprintf(f,
-	        ", \"n_runs\": %d, \"n_runs_baseline\": %d, \"family\": %d, \"one_process\": %s, "
-	        "\"alpha\": ",
-	        m->nruns, m->nruns_base, m->family, m->one_process ? "true" : "false");
-	jnum(f, m->alpha, 6);
-	fputs(", \"level\": ", f);
-	jnum(f, m->level, 6);
-	fputs(", \"floor_pct\": ", f);
-	jnum(f, m->floor_pct, 1);
-	/* The run-to-run spread each side showed (coefficient of variation of its runs). */
-	fputs(", \"run_cv_pct\": {", f);
+/* The run-to-run spread each side showed (coefficient of variation of its runs). */
+static void jrun_cv(struct jsonw *w, const struct rpt_cell *c, const struct rpt_cell *a)
+{
+	jsonw_key(w, "run_cv_pct");
+	jsonw_obj(w);
 	for (int k = 0; k < 3; k++) {
 		const struct rpt_bm *x[2] = {&c->run[k], &a->run[k]};
 		for (int side = 0; side < 2; side++) {
-			fprintf(f, "%s\"%s%s\": ", k || side ? ", " : "",
-			        rpt_metric_name((enum rpt_metric)k), side ? "_baseline" : "");
-			jnum(f,
-			     x[side]->n >= 2 ? 100 * x[side]->se * sqrt((double)x[side]->n) /
-			                           fabs(x[side]->mean)
-			                     : NAN,
-			     3);
+			char key[64];
+			snprintf(key, sizeof key, "%s%s", rpt_metric_name((enum rpt_metric)k),
+			         side ? "_baseline" : "");
+			jsonw_mnum(w, key,
+			           x[side]->n >= 2 ? 100 * x[side]->se * sqrt((double)x[side]->n) /
+			                                 fabs(x[side]->mean)
+			                           : NAN,
+			           3);
 		}
 	}
-	fputs("},\n     \"method\": ", f);
-	json_write_str(f, rpt_method_text(r, m, method, sizeof method));
-	fputs(",\n     \"metrics\": {", f);
+	jsonw_end(w);
+}
+
+/* The figures a comparison judged: the four of every run, then CPU per request and
+ * memory of each process, judged like the four. */
+static void jcmp_figures(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
+{
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "metrics");
+	jsonw_obj(w);
 	for (int k = 0; k < RPT_NMETRIC; k++) {
-		fputs(k ? ",\n       " : "\n       ", f);
-		jkey(f, rpt_metric_name((enum rpt_metric)k));
-		jdiff(f, m->base_value[k], m->value[k], &m->d[k]);
+		jsonw_br(w, "\n       ");
+		jsonw_key(w, rpt_metric_name((enum rpt_metric)k));
+		jdiff(w, m->base_value[k], m->value[k], &m->d[k]);
 	}
-	/* CPU per request and memory of each process, judged like the four above. */
+	jsonw_end(w);
 	for (int kind = 0; kind < 2; kind++) {
-		int first = 1;
-		fputs(kind ? "},\n     \"memory\": {" : "},\n     \"cpu_per_request\": {", f);
+		jsonw_br(w, MEMBER);
+		jsonw_key(w, kind ? "memory" : "cpu_per_request");
+		jsonw_obj(w);
 		for (int s = 0; s < r->ncpu; s++) {
 			int g = kind ? RPT_FIG_MEM(s) : RPT_FIG_CPU(s);
 			if (m->d[g].verdict == RPT_NA &&
 			    (isnan(m->base_value[g]) || isnan(m->value[g])))
 				continue;
-			fputs(first ? "" : ", ", f);
-			jkey(f, r->cpu_names[s]);
-			jdiff(f, m->base_value[g], m->value[g], &m->d[g]);
-			first = 0;
+			jsonw_key(w, r->cpu_names[s]);
+			jdiff(w, m->base_value[g], m->value[g], &m->d[g]);
 		}
+		jsonw_end(w);
 	}
-	/* The variance components of each figure on each side, and what it resolves. */
-	fputs("},\n     \"components\": {", f);
-	int first = 1;
+}
+
+/* The variance components of each figure on each side. */
+static void jcomponents(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
+{
+	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "components");
+	jsonw_obj(w);
 	for (int g = 0; g < RPT_NFIG; g++) {
 		char key[96];
 		if (isnan(m->base_value[g]) || isnan(m->value[g]))
 			continue;
-		fputs(first ? "" : ", ", f);
-		jkey(f, rpt_fig_key(r, g, key, sizeof key));
-		fprintf(f, "{\"runs\": %d, \"runs_baseline\": %d", c->vc[g].runs, a->vc[g].runs);
-		jfield(f, "between_sd", sqrt(c->vc[g].between), 6);
-		jfield(f, "within_sd", sqrt(c->vc[g].within), 6);
-		jfield(f, "between_sd_baseline", sqrt(a->vc[g].between), 6);
-		jfield(f, "within_sd_baseline", sqrt(a->vc[g].within), 6);
-		jfield(f, "run_s", c->vc[g].secs, 3);
-		fputc('}', f);
-		first = 0;
+		jsonw_key(w, rpt_fig_key(r, g, key, sizeof key));
+		jsonw_obj(w);
+		jsonw_mint(w, "runs", c->vc[g].runs);
+		jsonw_mint(w, "runs_baseline", a->vc[g].runs);
+		jsonw_mnum(w, "between_sd", sqrt(c->vc[g].between), 6);
+		jsonw_mnum(w, "within_sd", sqrt(c->vc[g].within), 6);
+		jsonw_mnum(w, "between_sd_baseline", sqrt(a->vc[g].between), 6);
+		jsonw_mnum(w, "within_sd_baseline", sqrt(a->vc[g].within), 6);
+		jsonw_mnum(w, "run_s", c->vc[g].secs, 3);
+		jsonw_end(w);
 	}
-	fputs("},\n     \"resolve\": {", f);
-	first = 1;
+	jsonw_end(w);
+}
+
+/* What each figure resolves, and what would resolve it. */
+static void jresolve(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
+{
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "resolve");
+	jsonw_obj(w);
 	for (int g = 0; g < RPT_NFIG; g++) {
 		const struct rpt_resolve *x = &m->res[g];
 		char key[96];
 		if (!(x->target_pct > 0))
 			continue;
-		fputs(first ? "" : ", ", f);
-		jkey(f, rpt_fig_key(r, g, key, sizeof key));
-		fprintf(f, "{\"basis\": \"%s\"",
-		        x->basis == RPT_ADV_COMPONENTS    ? "components"
-		        : x->basis == RPT_ADV_CALIBRATION ? "calibration"
-		                                          : "unknown");
-		jfield(f, "half_pct", x->half_pct, 3);
-		jfield(f, "level", x->level, 6);
-		jfield(f, "target_pct", x->target_pct, 1);
-		fprintf(f,
-		        ", \"resolved_now\": %s, \"rounds\": ", x->now_enough ? "true" : "false");
+		jsonw_key(w, rpt_fig_key(r, g, key, sizeof key));
+		jsonw_obj(w);
+		jsonw_mstr(w, "basis",
+		           x->basis == RPT_ADV_COMPONENTS    ? "components"
+		           : x->basis == RPT_ADV_CALIBRATION ? "calibration"
+		                                             : "unknown");
+		jsonw_mnum(w, "half_pct", x->half_pct, 3);
+		jsonw_mnum(w, "level", x->level, 6);
+		jsonw_mnum(w, "target_pct", x->target_pct, 1);
+		jsonw_mbool(w, "resolved_now", x->now_enough);
+		jsonw_key(w, "rounds");
 		if (x->rounds > 0)
-			fprintf(f, "%d", x->rounds);
+			jsonw_int(w, x->rounds);
 		else
-			fputs("null", f);
-		jfield(f, "run_s", x->run_s, 1);
-		jfield(f, "total_s", x->total_s, 1);
-		jfield(f, "between_pct", x->between_pct, 3);
-		jfield(f, "within_pct", x->within_pct, 3);
-		fputc('}', f);
-		first = 0;
+			jsonw_null(w);
+		jsonw_mnum(w, "run_s", x->run_s, 1);
+		jsonw_mnum(w, "total_s", x->total_s, 1);
+		jsonw_mnum(w, "between_pct", x->between_pct, 3);
+		jsonw_mnum(w, "within_pct", x->within_pct, 3);
+		jsonw_end(w);
 	}
-	fputs("}}", f);
+	jsonw_end(w);
 }
 
-static void jverdict(const struct report *r, const struct rpt_vrow *v, FILE *f)
+static void jcmp(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
 {
-	const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
-	char sentence[RPT_VERDICT_MAX];
-	int first = 1;
+	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+	char method[RPT_METHOD_MAX];
 
-	fputs("    {\"label\": ", f);
-	json_write_str(f, r->labels[v->label].name);
-	fprintf(f, ", \"baseline\": %s, \"comparison\": ", v->label == 0 ? "true" : "false");
-	if (v->cmp >= 0)
-		fprintf(f, "%d", v->cmp);
-	else
-		fputs("null", f);
-	fputs(", \"at\": ", f);
-	if (c) {
-		fprintf(f, "{\"kind\": \"%s\", \"concurrency\": %d, \"rate\": ",
-		        c->sweep ? "sweep" : "fixed", c->concurrency);
-		jnum(f, c->rate > 0 ? c->rate : NAN, 3);
-		fputs(", \"step_s\": ", f);
-		jnum(f, (double)c->planned_ms / 1000, 3);
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-	}
-	fputs(", \"rate_comparison\": ", f);
-	if (v->cmp_rate >= 0)
-		fprintf(f, "%d", v->cmp_rate);
-	else
-		fputs("null", f);
-	fputs(",\n     \"cpu_ms_per_request\": {", f);
+	jsonw_br(w, ITEM);
+	jsonw_obj(w);
+	jcell(w, c);
+	jsonw_mstr(w, "label", r->labels[c->label].name);
+	jsonw_mstr(w, "baseline", r->labels[a->label].name);
+	jsonw_mstr(w, "runs", c->runs);
+	jsonw_mstr(w, "baseline_runs", a->runs);
+	jsonw_br(w, MEMBER);
+	jsonw_mstr(w, "noise", rpt_noise_name(m->noise));
+	jsonw_mint(w, "n_runs", m->nruns);
+	jsonw_mint(w, "n_runs_baseline", m->nruns_base);
+	jsonw_mint(w, "family", m->family);
+	jsonw_mbool(w, "one_process", m->one_process);
+	jsonw_mnum(w, "alpha", m->alpha, 6);
+	jsonw_mnum(w, "level", m->level, 6);
+	jsonw_mnum(w, "floor_pct", m->floor_pct, 1);
+	jrun_cv(w, c, a);
+	jsonw_br(w, MEMBER);
+	jsonw_mstr(w, "method", rpt_method_text(r, m, method, sizeof method));
+	jcmp_figures(r, m, w);
+	jcomponents(r, m, w);
+	jresolve(r, m, w);
+	jsonw_end(w);
+}
+
+/* Each process's CPU per request at the verdict's cell: against the baseline's (a
+ * comparison) or as measured (the baseline's own row). */
+static void jverdict_cpu(const struct report *r, const struct rpt_vrow *v, struct jsonw *w)
+{
+	const struct rpt_cmp *m = v->label == 0 || v->cmp < 0 ? NULL : &r->cmps[v->cmp];
+
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, "cpu_ms_per_request");
+	jsonw_obj(w);
 	for (int s = 0; s < r->ncpu; s++) {
-		const struct rpt_cmp *m = v->label == 0 || v->cmp < 0 ? NULL : &r->cmps[v->cmp];
 		int g = RPT_FIG_CPU(s);
 		/* A source the comparison has no figure for is left out, as the comparison
 		 * leaves it out (a side without CPU samples). */
 		if (isnan(v->cpu_req[s]) || (m && m->d[g].verdict == RPT_NA &&
 		                             (isnan(m->base_value[g]) || isnan(m->value[g]))))
 			continue;
-		fputs(first ? "" : ", ", f);
-		jkey(f, r->cpu_names[s]);
+		jsonw_key(w, r->cpu_names[s]);
 		if (!m)
-			jnum(f, v->cpu_req[s], 4);
+			jsonw_num(w, v->cpu_req[s], 4);
 		else
-			jdiff(f, m->base_value[g], m->value[g], &m->d[g]);
-		first = 0;
+			jdiff(w, m->base_value[g], m->value[g], &m->d[g]);
 	}
-	fputs("},\n     \"memory\": ", f);
-	json_write_str(f, v->memory);
-	fputs(", \"drift\": ", f);
-	if (v->drift >= 0)
-		json_write_str(f, rpt_drift_name((enum rpt_drift_verdict)v->drift));
+	jsonw_end(w);
+}
+
+/* An index into the comparisons, or null (-1). */
+static void jindex(struct jsonw *w, const char *key, int i)
+{
+	jsonw_key(w, key);
+	if (i >= 0)
+		jsonw_int(w, i);
 	else
-		fputs("null", f);
-	fprintf(f, ", \"warnings\": %d, \"sentence\": ", v->warnings);
-	json_write_str(f, rpt_verdict_text(r, v, sentence, sizeof sentence));
-	fputc('}', f);
+		jsonw_null(w);
+}
+
+static void jverdict(const struct report *r, const struct rpt_vrow *v, struct jsonw *w)
+{
+	char sentence[RPT_VERDICT_MAX];
+
+	jsonw_br(w, ITEM);
+	jsonw_obj(w);
+	jsonw_mstr(w, "label", r->labels[v->label].name);
+	jsonw_mbool(w, "baseline", v->label == 0);
+	jindex(w, "comparison", v->cmp);
+	jsonw_key(w, "at");
+	if (v->cell >= 0) {
+		jsonw_obj(w);
+		jcell(w, &r->cells[v->cell]);
+		jsonw_end(w);
+	} else {
+		jsonw_null(w);
+	}
+	jindex(w, "rate_comparison", v->cmp_rate);
+	jverdict_cpu(r, v, w);
+	jsonw_br(w, MEMBER);
+	jsonw_mstr(w, "memory", v->memory);
+	jsonw_key(w, "drift");
+	if (v->drift >= 0)
+		jsonw_str(w, rpt_drift_name((enum rpt_drift_verdict)v->drift));
+	else
+		jsonw_null(w);
+	jsonw_mint(w, "warnings", v->warnings);
+	jsonw_mstr(w, "sentence", rpt_verdict_text(r, v, RPT_VT_ALL, sentence, sizeof sentence));
+	jsonw_end(w);
+}
+
+/* A label of the report's items, or null (-1: about no label). */
+static void jlabel(const struct report *r, struct jsonw *w, int label)
+{
+	jsonw_key(w, "label");
+	if (label >= 0)
+		jsonw_str(w, r->labels[label].name);
+	else
+		jsonw_null(w);
+}
+
+static void jstudy(const struct report *r, int i, struct jsonw *w)
+{
+	const struct rpt_study *st = &r->studies[i];
+	char design[RPT_DESIGN_MAX];
+
+	jsonw_br(w, ITEM);
+	jsonw_obj(w);
+	jsonw_mstr(w, "name", st->name);
+	jsonw_mint(w, "rounds", st->rounds);
+	jsonw_mstr(w, "order", st->order);
+	jsonw_mint(w, "seed", st->seed);
+	jsonw_mint(w, "warmup_runs", st->warmup_runs);
+	jsonw_mbool(w, "keep_running", st->keep_running);
+	jsonw_mstr(w, "before_each", st->before_each);
+	jsonw_mstr(w, "targets", st->targets);
+	jsonw_mint(w, "slots", st->slots);
+	jsonw_mint(w, "done_slots", st->done_slots);
+	jsonw_mstr(w, "status", st->status);
+	jsonw_mstr(w, "design", rpt_study_design(r, i, design, sizeof design));
+	jsonw_end(w);
+}
+
+static void jvalidity(const struct report *r, const struct rpt_item *v, struct jsonw *w)
+{
+	jsonw_br(w, ITEM);
+	jsonw_obj(w);
+	jsonw_mstr(w, "severity", v->severity);
+	jsonw_mstr(w, "code", v->code);
+	jlabel(r, w, v->label);
+	jsonw_mstr(w, "run", v->run);
+	jsonw_mstr(w, "message", v->text);
+	jsonw_end(w);
+}
+
+static void jfinding(const struct report *r, const struct rpt_item *x, struct jsonw *w)
+{
+	jsonw_br(w, ITEM);
+	jsonw_obj(w);
+	jsonw_mstr(w, "kind", x->code);
+	jlabel(r, w, x->label);
+	jsonw_key(w, "score");
+	jsonw_fmt(w, "%.0f", x->score);
+	jsonw_mbool(w, "top", x->top);
+	jsonw_mstr(w, "text", x->text);
+	jsonw_end(w);
+}
+
+static void jpicture(const struct rpt_picture *p, struct jsonw *w)
+{
+	jsonw_br(w, ITEM);
+	jsonw_obj(w);
+	jsonw_mstr(w, "name", p->name);
+	jsonw_mstr(w, "title", p->title);
+	jsonw_mbool(w, "compare", p->compare);
+	jsonw_key(w, "svg");
+	jsonw_fmt(w, "\"img/%s.svg\"", p->name);
+	jsonw_key(w, "png");
+	jsonw_fmt(w, "\"img/%s.png\"", p->name);
+	jsonw_mbool(w, "drawn", p->drawn);
+	jsonw_end(w);
+}
+
+/* The report's opening members: title, databases, labels, CPU series, noise method. */
+static void jhead(const struct report *r, struct jsonw *w)
+{
+	jsonw_br(w, CLOSE);
+	jsonw_mstr(w, "title", r->title);
+	jsonw_br(w, CLOSE);
+	jsonw_key(w, "databases");
+	jsonw_arr(w);
+	for (int i = 0; i < r->ndbs; i++)
+		jsonw_str(w, r->dbs[i]);
+	jsonw_end(w);
+	jsonw_br(w, CLOSE);
+	jsonw_key(w, "labels");
+	jsonw_arr(w);
+	for (int l = 0; l < r->nlabels; l++) {
+		jsonw_obj(w);
+		jsonw_mstr(w, "name", r->labels[l].name);
+		jsonw_mbool(w, "baseline", l == 0);
+		jsonw_mint(w, "runs", r->labels[l].nruns);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+	jsonw_br(w, CLOSE);
+	jsonw_key(w, "cpu_series");
+	jsonw_arr(w);
+	for (int s = 0; s < r->ncpu; s++)
+		jsonw_str(w, r->cpu_names[s]);
+	jsonw_end(w);
+	jsonw_br(w, CLOSE);
+	jsonw_mstr(w, "noise_method",
+	           "per comparison (comparisons[].noise, .method): Welch t-test across runs when "
+	           "both sides have two or more, else a stored calibration, else batch means of "
+	           "per-interval figures with a floor; Holm over each comparison's figures");
+}
+
+/* Opens a list member of the report (its items follow, each with ITEM). */
+static void jlist(struct jsonw *w, const char *key)
+{
+	jsonw_br(w, CLOSE);
+	jsonw_key(w, key);
+	jsonw_arr(w);
+}
+
+/* Closes a list member: the bracket on a line of its own (always, or when it has items). */
+static void jlist_end(struct jsonw *w, int own_line)
+{
+	if (own_line)
+		jsonw_br(w, CLOSE);
+	jsonw_end(w);
 }
 
 int rpt_write_json(const struct report *r, FILE *f)
 {
-	fputs("{\n  \"title\": ", f);
-	json_write_str(f, r->title);
-	fputs(",\n  \"databases\": [", f);
-	for (int i = 0; i < r->ndbs; i++) {
-		fputs(i ? ", " : "", f);
-		json_write_str(f, r->dbs[i]);
-	}
-	fputs("],\n  \"labels\": [", f);
-	for (int l = 0; l < r->nlabels; l++) {
-		fputs(l ? ", " : "", f);
-		fputs("{\"name\": ", f);
-		json_write_str(f, r->labels[l].name);
-		fprintf(f, ", \"baseline\": %s, \"runs\": %d}", l == 0 ? "true" : "false",
-		        r->labels[l].nruns);
-	}
-	fputs("],\n  \"cpu_series\": [", f);
-	for (int s = 0; s < r->ncpu; s++) {
-		fputs(s ? ", " : "", f);
-		json_write_str(f, r->cpu_names[s]);
-	}
-	fputs("],\n  \"noise_method\": \"per comparison (comparisons[].noise, .method): Welch "
-	      "t-test across runs when both sides have two or more, else a stored calibration, "
-	      "else batch means of per-interval figures with a floor; Holm over each "
-	      "comparison's figures\",\n  \"studies\": [",
-	      f);
-	for (int i = 0; i < r->nstudies; i++) {
-		const struct rpt_study *st = &r->studies[i];
-		char design[RPT_DESIGN_MAX];
-		fputs(i ? ",\n    " : "\n    ", f);
-		fputs("{\"name\": ", f);
-		json_write_str(f, st->name);
-		fprintf(f, ", \"rounds\": %d, \"order\": ", st->rounds);
-		json_write_str(f, st->order);
-		fprintf(f, ", \"seed\": %lld, \"warmup_runs\": %d, \"keep_running\": %s, ",
-		        (long long)st->seed, st->warmup_runs, st->keep_running ? "true" : "false");
-		fputs("\"before_each\": ", f);
-		json_write_str(f, st->before_each);
-		fputs(", \"targets\": ", f);
-		json_write_str(f, st->targets);
-		fprintf(f, ", \"slots\": %d, \"done_slots\": %d, \"status\": ", st->slots,
-		        st->done_slots);
-		json_write_str(f, st->status);
-		fputs(", \"design\": ", f);
-		json_write_str(f, rpt_study_design(r, i, design, sizeof design));
-		fputc('}', f);
-	}
-	fputs(r->nstudies ? "\n  ],\n  \"verdict\": [\n" : "],\n  \"verdict\": [\n", f);
-	for (int i = 0; i < r->nverdicts; i++) {
-		jverdict(r, &r->verdicts[i], f);
-		fputs(i + 1 < r->nverdicts ? ",\n" : "\n", f);
-	}
-	fputs("  ],\n  \"validity\": [\n", f);
-	for (int i = 0; i < r->nvalidity; i++) {
-		const struct rpt_item *v = &r->validity[i];
-		fputs("    {\"severity\": ", f);
-		json_write_str(f, v->severity);
-		fputs(", \"code\": ", f);
-		json_write_str(f, v->code);
-		fputs(", \"label\": ", f);
-		if (v->label >= 0)
-			json_write_str(f, r->labels[v->label].name);
-		else
-			fputs("null", f);
-		fputs(", \"run\": ", f);
-		json_write_str(f, v->run);
-		fputs(", \"message\": ", f);
-		json_write_str(f, v->text);
-		fputs(i + 1 < r->nvalidity ? "},\n" : "}\n", f);
-	}
-	fputs("  ],\n  \"runs\": [\n", f);
-	for (int i = 0; i < r->nruns; i++) {
-		jrun(r, &r->runs[i], f);
-		fputs(i + 1 < r->nruns ? ",\n" : "\n", f);
-	}
-	fputs("  ],\n  \"sweeps\": [\n", f);
-	for (int s = 0; s < r->nsweeps; s++) {
-		jsweep(r, &r->sweeps[s], f);
-		fputs(s + 1 < r->nsweeps ? ",\n" : "\n", f);
-	}
-	fputs("  ],\n  \"comparisons\": [\n", f);
-	for (int i = 0; i < r->ncmps; i++) {
-		jcmp(r, &r->cmps[i], f);
-		fputs(i + 1 < r->ncmps ? ",\n" : "\n", f);
-	}
-	fputs("  ],\n  \"findings\": [\n", f);
-	for (int i = 0; i < r->nfindings; i++) {
-		const struct rpt_item *x = &r->findings[i];
-		fputs("    {\"kind\": ", f);
-		json_write_str(f, x->code);
-		fputs(", \"label\": ", f);
-		if (x->label >= 0)
-			json_write_str(f, r->labels[x->label].name);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"score\": %.0f, \"top\": %s, \"text\": ", x->score,
-		        x->top ? "true" : "false");
-		json_write_str(f, r->findings[i].text);
-		fputs(i + 1 < r->nfindings ? "},\n" : "}\n", f);
-	}
-	fputs("  ],\n", f);
+	struct jsonw w;
+
+	jsonw_init(&w, f);
+	jsonw_obj(&w);
+	jhead(r, &w);
+	jlist(&w, "studies");
+	for (int i = 0; i < r->nstudies; i++)
+		jstudy(r, i, &w);
+	jlist_end(&w, r->nstudies > 0);
+	jlist(&w, "verdict");
+	for (int i = 0; i < r->nverdicts; i++)
+		jverdict(r, &r->verdicts[i], &w);
+	jlist_end(&w, 1);
+	jlist(&w, "validity");
+	for (int i = 0; i < r->nvalidity; i++)
+		jvalidity(r, &r->validity[i], &w);
+	jlist_end(&w, 1);
+	jlist(&w, "runs");
+	for (int i = 0; i < r->nruns; i++)
+		jrun(r, &r->runs[i], &w);
+	jlist_end(&w, 1);
+	jlist(&w, "sweeps");
+	for (int s = 0; s < r->nsweeps; s++)
+		jsweep(r, &r->sweeps[s], &w);
+	jlist_end(&w, 1);
+	jlist(&w, "comparisons");
+	for (int i = 0; i < r->ncmps; i++)
+		jcmp(r, &r->cmps[i], &w);
+	jlist_end(&w, 1);
+	jlist(&w, "findings");
+	for (int i = 0; i < r->nfindings; i++)
+		jfinding(r, &r->findings[i], &w);
+	jlist_end(&w, 1);
 	/* Night over night: only when a label and scenario have a series of runs. */
 	if (r->history) {
-		fputs("  \"history\": ", f);
-		rpt_hist_write_json(r->history, 1, "  ", f);
-		fputs(",\n", f);
+		jsonw_br(&w, CLOSE);
+		jsonw_key(&w, "history");
+		rpt_hist_write_json(r->history, 1, "  ", &w);
 	}
-	fputs("  \"pictures\": [\n", f);
-	for (int i = 0; i < r->npics; i++) {
-		const struct rpt_picture *p = &r->pics[i];
-		fputs("    {\"name\": ", f);
-		json_write_str(f, p->name);
-		fputs(", \"title\": ", f);
-		json_write_str(f, p->title);
-		fprintf(f, ", \"compare\": %s", p->compare ? "true" : "false");
-		fprintf(f, ", \"svg\": \"img/%s.svg\", \"png\": \"img/%s.png\", \"drawn\": %s}%s\n",
-		        p->name, p->name, p->drawn ? "true" : "false", i + 1 < r->npics ? "," : "");
-	}
-	fputs("  ]\n}\n", f);
+	jlist(&w, "pictures");
+	for (int i = 0; i < r->npics; i++)
+		jpicture(&r->pics[i], &w);
+	jlist_end(&w, 1);
+	jsonw_br(&w, "\n");
+	jsonw_end(&w);
+	fputc('\n', f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -763,18 +927,18 @@ int rpt_write_csv(const struct report *r, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-int rpt_run_drift_json(const struct report *r, int step, const char *lead, FILE *f)
+int rpt_run_drift_json(const struct report *r, int step, const char *key, struct jsonw *w)
 {
 	char ds[RPT_DRIFT_SENTENCE_MAX];
 	const struct rpt_run *run = r->nruns > 0 ? &r->runs[0] : NULL;
 
 	if (!run || (step >= 0 && (!run->step_drift || step >= run->nsteps)))
 		return 0;
-	fputs(lead, f);
+	jsonw_key(w, key);
 	if (step < 0)
-		rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), f);
+		rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), w);
 	else
 		rpt_drift_json(&run->step_drift[step],
-		               rpt_drift_sentence(&run->step_drift[step], ds, sizeof ds), f);
+		               rpt_drift_sentence(&run->step_drift[step], ds, sizeof ds), w);
 	return 1;
 }

@@ -145,8 +145,8 @@ static int thresholds(sqlite3 *db, const struct rpt_run *run, const char *cls, i
 	sqlite3_bind_int64(q, 1, run->id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int step = sqlite3_column_int(q, 0) + 1;
-		const char *metric = (const char *)sqlite3_column_text(q, 1);
-		const char *unit = (const char *)sqlite3_column_text(q, 2);
+		const char *metric = db_col_text(q, 1);
+		const char *unit = db_col_text(q, 2);
 		double limit = sqlite3_column_double(q, 3), value = sqlite3_column_double(q, 4);
 		int passed = sqlite3_column_int(q, 5), lower = !strcmp(metric, "tps_min");
 		char level[48], l[48], v[48], msg[320];
@@ -206,7 +206,7 @@ static char *drift_breaches(sqlite3 *db, int64_t run_id)
 	}
 	sqlite3_bind_int64(q, 1, run_id);
 	for (int n = 0; sqlite3_step(q) == SQLITE_ROW; n++)
-		fprintf(f, "%s%s", n ? "; " : "", sqlite3_column_text(q, 0));
+		fprintf(f, "%s%s", n ? "; " : "", db_col_text(q, 0));
 	sqlite3_finalize(q);
 	fclose(f);
 	if (text && !*text) {

@@ -7,6 +7,7 @@
 #include "report_doc.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Text with Markdown and HTML made literal: < and & as entities (every viewer honours
@@ -56,12 +57,12 @@ static void md_text(FILE *f, const char *s)
 	md_esc(f, s, 0);
 }
 
-static void md_table(const struct rpt_table *t, FILE *f, const char *level)
+static void md_table(const struct rpt_table *t, FILE *f, int note)
 {
-	fprintf(f, "%s ", level);
+	fputs("## ", f);
 	md_text(f, t->title);
 	fputs("\n\n", f);
-	if (t->note[0]) {
+	if (note && t->note[0]) {
 		md_text(f, t->note);
 		fputs("\n\n", f);
 	}
@@ -83,23 +84,70 @@ static void md_table(const struct rpt_table *t, FILE *f, const char *level)
 	fputc('\n', f);
 }
 
+/* A picture as Markdown: the PNG, which opens the SVG. */
+static void md_picture(FILE *f, const struct rpt_picture *p, const char *alt)
+{
+	if (!p->drawn) {
+		fputs("(not drawn)", f);
+		return;
+	}
+	fputs("[![", f);
+	md_esc(f, alt, 1);
+	fprintf(f, "](img/%s.png)](img/%s.svg)", p->name, p->name);
+}
+
+/* Each run's pictures as one table: a row per run, a column per kind of picture. */
+static void md_run_pictures(const struct report *r, FILE *f)
+{
+	const char *cols[32];
+	int ncols = rpt_doc_pic_cols(r, cols, 32);
+
+	if (ncols == 0)
+		return;
+	fputs("| run |", f);
+	for (int k = 0; k < ncols; k++) {
+		fputc(' ', f);
+		md_esc(f, cols[k], 1);
+		fputs(" |", f);
+	}
+	fputs("\n| --- |", f);
+	for (int k = 0; k < ncols; k++)
+		fputs(" --- |", f);
+	fputc('\n', f);
+	for (int i = 0; i < r->nruns; i++) {
+		if (rpt_doc_pic(r, i, NULL) < 0)
+			continue;
+		fprintf(f, "| %s (", r->runs[i].key);
+		md_esc(f, rpt_label_name(r, r->runs[i].label), 1);
+		fputs(") |", f);
+		for (int k = 0; k < ncols; k++) {
+			int p = rpt_doc_pic(r, i, cols[k]);
+			fputc(' ', f);
+			char alt[RPT_NAME_MAX + 96];
+			snprintf(alt, sizeof alt, "%s, run %s", cols[k], r->runs[i].key);
+			if (p >= 0)
+				md_picture(f, &r->pics[p], alt);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
 static void md_pictures(const struct report *r, FILE *f, int compare)
 {
 	for (int i = 0; i < r->npics; i++) {
 		const struct rpt_picture *p = &r->pics[i];
-		if (p->compare != compare)
+		if (p->compare != compare || p->run >= 0)
 			continue;
 		fputs("### ", f);
 		md_text(f, p->title);
 		fputs("\n\n", f);
-		if (p->drawn) {
-			fputs("![", f);
-			md_text(f, p->title);
-			fprintf(f, "](img/%s.png) ([SVG](img/%s.svg))\n\n", p->name, p->name);
-		} else {
-			fprintf(f, "(not drawn)\n\n");
-		}
+		md_picture(f, p, p->title);
+		fputs("\n\n", f);
 	}
+	if (!compare)
+		md_run_pictures(r, f);
 }
 
 static void md_list(const struct rpt_block *b, FILE *f)
@@ -152,7 +200,7 @@ int rpt_write_md(const struct report *r, FILE *f)
 			md_list(b, f);
 			break;
 		case RPT_B_TABLE:
-			md_table(b->table, f, "##");
+			md_table(b->table, f, !b->note_apart);
 			break;
 		case RPT_B_PICTURES:
 			md_pictures(r, f, b->compare);

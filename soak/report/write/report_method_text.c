@@ -19,6 +19,42 @@ static void fmt_level(double level, char *buf, size_t len)
 	snprintf(buf, len, "%.*f %%", dec, pct);
 }
 
+/* A side-by-side comparison: what cancels, and what the observations are. */
+static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
+{
+	const struct rpt_groups *g = &m->grp;
+
+	rpt_sb_printf(b,
+	              "Judged side by side: both labels were driven in the same seconds (%d "
+	              "group%s of runs), so what moved the machine moved both alike and cancels "
+	              "in their difference; the database and the host, which every run of a "
+	              "group shares, are not compared. ",
+	              g->groups, g->groups == 1 ? "" : "s");
+	if (g->unit == RPT_GU_STARTS)
+		rpt_sb_printf(b,
+		              "The targets were started %d times: each start's difference of the "
+		              "two labels' means is one observation (it holds how two processes of "
+		              "one server differ), Student's t over the starts.",
+		              g->starts);
+	else if (g->unit == RPT_GU_REPLICAS)
+		rpt_sb_printf(b,
+		              "Each label ran %d and %d processes at once: each process's offset "
+		              "from its groups is one observation (their spread is how two "
+		              "processes of one server differ), a pooled t over the processes.",
+		              g->procs[0], g->procs[1]);
+	else
+		rpt_sb_printf(
+		    b,
+		    "One process a side: the intervals come from the group differences, "
+		    "which cannot see how two processes of one server differ (their JITs "
+		    "choose differently: up to several %% on JVMs), so no change below %.0f %% is "
+		    "called real and memory is not compared; replicas or starts measure it.",
+		    RPT_PROCESS_FLOOR_PCT);
+	if (m->primary >= 0)
+		rpt_sb_printf(
+		    b, " The study's primary figure is judged alone at the full error rate.");
+}
+
 char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf, size_t len)
 {
 	struct sbuf b = {.cap = RPT_METHOD_MAX};
@@ -30,7 +66,9 @@ char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf
 	else
 		snprintf(runs, sizeof runs, "%d runs against %d of the baseline", m->nruns,
 		         m->nruns_base);
-	if (m->noise == RPT_BY_RUNS) {
+	if (m->noise == RPT_BY_GROUPS) {
+		groups_text(&b, m);
+	} else if (m->noise == RPT_BY_RUNS) {
 		rpt_sb_printf(
 		    &b,
 		    "Judged across runs (%s): each run is one observation of every figure (TPS, "
@@ -74,7 +112,7 @@ char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf
 		    "run), and no resolution is stated.",
 		    runs, RPT_FLOOR_PCT, RPT_FLOOR_P99_PCT);
 	}
-	if (m->one_process)
+	if (m->one_process && m->noise != RPT_BY_GROUPS)
 		rpt_sb_printf(
 		    &b,
 		    " Memory is not compared: each label ran in one process (the study kept its "

@@ -72,6 +72,7 @@ add(struct ctx *c, const char *name, const char *title, const char *script, cons
 	j = &c->jobs[c->njobs];
 	memset(p, 0, sizeof *p);
 	memset(j, 0, sizeof *j);
+	p->run = -1;
 	snprintf(p->name, sizeof p->name, "%s", name);
 	p->title = strdup(title);
 	if (!p->title)
@@ -93,6 +94,22 @@ add(struct ctx *c, const char *name, const char *title, const char *script, cons
 	         "plotdir='plots';datafile='data/%s.dat';outfile='img/%s';title='%s'%s%s", name,
 	         name, qt, *own ? ";" : "", own);
 	c->njobs++;
+	return 0;
+}
+
+/* Appends one run's picture: add() with its variables already formatted, then the run it
+ * shows and its column in the table of each run's pictures ("latency", "heap after GC,
+ * app"). */
+static int add_run(struct ctx *c, const struct rpt_run *run, const char *col, const char *name,
+                   const char *title, const char *script, const char *vars)
+{
+	struct rpt_picture *p;
+
+	if (add(c, name, title, script, "%s", vars) < 0)
+		return -1;
+	p = &c->r->pics[c->r->npics - 1];
+	p->run = (int)(run - c->r->runs);
+	snprintf(p->col, sizeof p->col, "%s", col);
 	return 0;
 }
 
@@ -282,7 +299,7 @@ static int pic_concurrency(struct ctx *c, int what)
 
 static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key)
 {
-	char name[RPT_PIC_NAME_MAX], title[192];
+	char name[RPT_PIC_NAME_MAX], title[192], vars[VARS_MAX / 2];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	FILE *f;
@@ -306,13 +323,14 @@ static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key
 		return -1;
 	snprintf(title, sizeof title, "Latency percentiles over time: run %s (%s)", run->key,
 	         c->r->labels[run->label].name);
-	return add(c, name, title, "latency_time.gp", "xlabel='%s'", xl);
+	fmt(vars, sizeof vars, "xlabel='%s'", xl);
+	return add_run(c, run, "latency", name, title, "latency_time.gp", vars);
 }
 
 /* CPU (what 0) or RSS (1) of each source of a run over time. */
 static int pic_sources(struct ctx *c, const struct rpt_run *run, const char *key, int what)
 {
-	char name[RPT_PIC_NAME_MAX], title[192];
+	char name[RPT_PIC_NAME_MAX], title[192], vars[VARS_MAX / 2];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	int n = 0;
@@ -339,15 +357,17 @@ static int pic_sources(struct ctx *c, const struct rpt_run *run, const char *key
 		return -1;
 	snprintf(title, sizeof title, "%s over time: run %s (%s)", what ? "Resident memory" : "CPU",
 	         run->key, c->r->labels[run->label].name);
-	return add(c, name, title, what ? "rss_time.gp" : "cpu_time.gp", "nseries=%d;xlabel='%s'",
-	           n, xl);
+	fmt(vars, sizeof vars, "nseries=%d;xlabel='%s'", n, xl);
+	return add_run(c, run, what ? "memory" : "CPU", name, title,
+	               what ? "rss_time.gp" : "cpu_time.gp", vars);
 }
 
 /* Heap after GC with the verdict's points and trend, and the pauses, of one source. */
 static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
                   const struct rpt_source *s)
 {
-	char name[RPT_PIC_NAME_MAX], src[RPT_NAME_MAX], title[192];
+	char name[RPT_PIC_NAME_MAX], src[RPT_NAME_MAX], title[192], vars[VARS_MAX / 2];
+	char col[RPT_NAME_MAX + 32];
 	const struct gca_result *g = &s->gc;
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
@@ -386,8 +406,9 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 			top = fmax(top, s->heap_ts[k].v);
 		double ceiling =
 		    g->heap_max_mb > 0 && top >= 0.5 * g->heap_max_mb ? g->heap_max_mb : 0;
-		if (add(c, name, title, "heap_gc.gp", "hastrend=%d;xlabel='%s';heapmax=%.1f", trend,
-		        xl, ceiling) < 0)
+		fmt(vars, sizeof vars, "hastrend=%d;xlabel='%s';heapmax=%.1f", trend, xl, ceiling);
+		fmt(col, sizeof col, "heap after GC, %s", s->name);
+		if (add_run(c, run, col, name, title, "heap_gc.gp", vars) < 0)
 			return -1;
 	}
 	if (s->npause_ts > 0) {
@@ -399,7 +420,9 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 			return -1;
 		snprintf(title, sizeof title, "GC pauses: run %s (%s), %s", run->key,
 		         c->r->labels[run->label].name, s->name);
-		if (add(c, name, title, "gc_pauses.gp", "xlabel='%s'", xl) < 0)
+		fmt(vars, sizeof vars, "xlabel='%s'", xl);
+		fmt(col, sizeof col, "GC pauses, %s", s->name);
+		if (add_run(c, run, col, name, title, "gc_pauses.gp", vars) < 0)
 			return -1;
 	}
 	return 0;
@@ -582,7 +605,7 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 {
 	const struct rpt_drift *d = &run->drift;
 	const struct rpt_drift_cmp *th = &d->cmp[0];
-	char name[RPT_PIC_NAME_MAX], title[192], part[96];
+	char name[RPT_PIC_NAME_MAX], title[192], part[96], vars[VARS_MAX / 2];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	FILE *f;
@@ -605,7 +628,9 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 		return -1;
 	snprintf(title, sizeof title, "Latency distribution, early against late: run %s (%s), %s",
 	         run->key, c->r->labels[run->label].name, rpt_drift_name(d->verdict));
-	if (add(c, name, title, "drift_latency.gp", "nseries=%d", 2 * d->ncmp) < 0)
+	fmt(vars, sizeof vars, "nseries=%d", 2 * d->ncmp);
+	if (add_run(c, run, "latency, early against late", name, title, "drift_latency.gp", vars) <
+	    0)
 		return -1;
 	if (run->nts == 0)
 		return 0;
@@ -622,11 +647,13 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 	snprintf(title, sizeof title,
 	         "Throughput over time, the thirds compared shaded: run %s (%s)", run->key,
 	         c->r->labels[run->label].name);
-	return add(c, name, title, "drift_tps.gp", "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g",
-	           xl, (double)(th->a_from_ms - run->started_ms) / 1000 / div,
-	           (double)(th->a_to_ms - run->started_ms) / 1000 / div,
-	           (double)(th->b_from_ms - run->started_ms) / 1000 / div,
-	           (double)(th->b_to_ms - run->started_ms) / 1000 / div);
+	fmt(vars, sizeof vars, "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g", xl,
+	    (double)(th->a_from_ms - run->started_ms) / 1000 / div,
+	    (double)(th->a_to_ms - run->started_ms) / 1000 / div,
+	    (double)(th->b_from_ms - run->started_ms) / 1000 / div,
+	    (double)(th->b_to_ms - run->started_ms) / 1000 / div);
+	return add_run(c, run, "TPS, the thirds compared shaded", name, title, "drift_tps.gp",
+	               vars);
 }
 
 static int plan(struct ctx *c)
@@ -813,18 +840,45 @@ static pid_t start(struct ctx *c, const char *gnuplot, struct job *j)
 	_exit(127);
 }
 
-/* After a job ended with status st: its SVG read in, or the error kept. */
+/* The first of the picture's files (img/NAME.svg, img/NAME.png) that is missing or empty,
+ * or NULL when both are there. */
+static const char *missing_file(struct ctx *c, const struct rpt_picture *p)
+{
+	static const char *const ext[] = {"svg", "png"};
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		char path[PATH_MAX_LEN];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/img/%s.%s", c->dir, p->name, ext[i]);
+		if (stat(path, &st) < 0 || st.st_size == 0)
+			return ext[i];
+	}
+	return NULL;
+}
+
+/* After a job ended with status st: its SVG read in, or the error kept.  A gnuplot that
+ * exits 0 without writing the picture failed too (a broken terminal, a full disk, an
+ * impostor on $SOAK_GNUPLOT): a report must not count pictures it does not hold. */
 static int finish(struct ctx *c, struct job *j, int st)
 {
 	struct rpt_picture *p = &c->r->pics[j->pic];
 	char path[PATH_MAX_LEN];
+	const char *gone = NULL;
 
 	snprintf(path, sizeof path, "%s/data/%s.err", c->dir, p->name);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (gone = missing_file(c, p)) != NULL) {
 		char *msg = slurp(path, 1024, NULL);
-		if (!c->err[0])
+		size_t n = msg ? strlen(msg) : 0;
+		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+			msg[--n] = '\0';
+		if (!c->err[0] && gone)
+			snprintf(
+			    c->err, c->errlen,
+			    "gnuplot exited 0 but wrote no img/%s.%s for the picture '%s' (%s); "
+			    "gnuplot said: %s",
+			    p->name, gone, p->name, j->script, n ? msg : "nothing");
+		else if (!c->err[0])
 			snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s", p->name,
-			         j->script, msg && *msg ? msg : "no message");
+			         j->script, n ? msg : "no message");
 		free(msg);
 		return -1;
 	}

@@ -23,8 +23,12 @@ static void rounds_seen(const struct report *r, int si, struct sbuf *b)
 				if (run->study != si || run->warmup || run->round != round ||
 				    run->position != pos || !run->compared)
 					continue;
+				/* A side-by-side group: its runs at once, in brackets. */
 				rpt_sb_printf(b, "%s%s", any ? " " : (shown ? "; " : ""),
-				              r->labels[run->label].name);
+				              run->grp ? "[all at once]"
+				                       : r->labels[run->label].name);
+				if (!run->grp && r->studies[si].replicas > 1)
+					rpt_sb_printf(b, "#%d", run->replica);
 				any = 1;
 				break;
 			}
@@ -160,6 +164,104 @@ static void placement_clause(const struct report *r, int si, struct sbuf *b)
 	rpt_sb_printf(b, ". ");
 }
 
+/* How many processes each label ran at once (its runs' replicas). */
+static void processes_clause(const struct report *r, int si, struct sbuf *b)
+{
+	int k[RPT_MAX_LABELS] = {0}, same = 1, first = -1;
+
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].study == si && r->runs[i].label < RPT_MAX_LABELS &&
+		    r->runs[i].replica > k[r->runs[i].label])
+			k[r->runs[i].label] = r->runs[i].replica;
+	for (int l = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++)
+		if (k[l]) {
+			same &= first < 0 || k[l] == first;
+			first = first < 0 ? k[l] : first;
+		}
+	if (same) {
+		rpt_sb_printf(b, "Each target ran %d processes at once (replicas). ", first);
+		return;
+	}
+	rpt_sb_printf(b, "Processes at once (replicas): ");
+	for (int l = 0, said = 0; l < r->nlabels && l < RPT_MAX_LABELS; l++)
+		if (k[l])
+			rpt_sb_printf(b, "%s%s %d", said++ ? ", " : "", r->labels[l].name, k[l]);
+	rpt_sb_printf(b, ". ");
+}
+
+/* The design: which scenarios ran side by side and why, the processes and the starts. */
+static void design_clause(const struct report *r, int si, struct sbuf *b)
+{
+	const struct rpt_study *st = &r->studies[si];
+	int together = 0;
+
+	for (const char *c = st->together; *c; c++)
+		together += *c == '1';
+
+	if (together)
+		rpt_sb_printf(b,
+		              "Design: the fixed-rate scenario%s ran side by side (every target's "
+		              "processes driven in the same seconds, each at the scenario's rate: "
+		              "what moves the machine moves them alike and cancels in their "
+		              "differences)%s; the others one at a time (a saturated server's "
+		              "capacity is measured alone: servers saturated together would split "
+		              "the CPUs by the scheduler, not by their efficiency). ",
+		              together > 1 ? "s" : "",
+		              !strcmp(st->design, "auto") ? ", as design = auto chooses" : "");
+	if (st->replicas > 1)
+		processes_clause(r, si, b);
+	if (st->starts > 1)
+		rpt_sb_printf(b,
+		              "The targets were started %d times, each start warmed up, then "
+		              "measured for %d round%s. ",
+		              st->starts, st->rounds, st->rounds == 1 ? "" : "s");
+	if (st->primary[0])
+		rpt_sb_printf(b, "Primary figure: %s. ", st->primary);
+}
+
+/* Whether any warm-up run of study si saw a JVM's threads. */
+static int jit_seen(const struct report *r, int si)
+{
+	for (int i = 0; i < r->nruns; i++)
+		if (r->runs[i].study == si && r->runs[i].warmup && !isnan(r->runs[i].jit_share))
+			return 1;
+	return 0;
+}
+
+/* Warm-up until the JIT is quiet: the rule, and per label the warm-up runs its starts
+ * took and the JIT's share in the last of them. */
+static void jit_clause(const struct report *r, int si, struct sbuf *b)
+{
+	const struct rpt_study *st = &r->studies[si];
+
+	rpt_sb_printf(b,
+	              "warm-up runs after each start went on until each JVM's JIT compiler took "
+	              "under %g %% of its CPU (at most %d) and were not compared: ",
+	              100 * st->warmup_jit, st->warmup_max);
+	for (int l = 0, said = 0; l < r->nlabels; l++) {
+		int n = 0;
+		double last = NAN, hi = 0;
+		for (int i = 0; i < r->nruns; i++) {
+			const struct rpt_run *run = &r->runs[i];
+			if (run->study != si || run->label != l || !run->warmup)
+				continue;
+			n++;
+			last = run->jit_share;
+			hi = fmax(hi, isnan(last) ? 0 : last);
+		}
+		if (!n)
+			continue;
+		rpt_sb_printf(b, "%s%s %d (JIT %.1f %% at most, %.1f %% in the last)",
+		              said++ ? ", " : "", r->labels[l].name, n, 100 * hi,
+		              isnan(last) ? 0 : 100 * last);
+		if (!isnan(last) && last > st->warmup_jit)
+			rpt_sb_printf(b,
+			              " not quiet when warmup_max was reached: its compared runs "
+			              "may still have been compiling");
+	}
+	rpt_sb_printf(b, ". ");
+}
+
 char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 {
 	const struct rpt_study *st = &r->studies[si];
@@ -179,8 +281,8 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		snprintf(scen + used, sizeof scen - used, "%s'%s'", nscen++ ? ", " : "", run->name);
 	}
 	rpt_sb_printf(&b, "Study '%s': %d target%s (%s), %d round%s", st->name, ntargets,
-	              ntargets == 1 ? "" : "s", st->targets, st->rounds,
-	              st->rounds == 1 ? "" : "s");
+	              ntargets == 1 ? "" : "s", st->targets, st->rounds * st->starts,
+	              st->rounds * st->starts == 1 ? "" : "s");
 	if (ntargets > 1) {
 		if (strcmp(st->order, "random") == 0)
 			rpt_sb_printf(&b, " in random order (each round shuffled, seed %lld: ",
@@ -193,6 +295,7 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		rpt_sb_printf(&b, ")");
 	}
 	rpt_sb_printf(&b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", scen);
+	design_clause(r, si, &b);
 	if (*st->before_each)
 		rpt_sb_printf(&b, "Before every run: `%s`. ", st->before_each);
 	else
@@ -205,7 +308,9 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		              st->keep_running
 		                  ? "were kept running for the whole study"
 		                  : "were started before and stopped after each of their runs");
-	if (st->warmup_steady > 0)
+	if (st->warmup_jit > 0 && jit_seen(r, si))
+		jit_clause(r, si, &b);
+	else if (st->warmup_steady > 0)
 		warmup_clause(r, si, &b);
 	else if (st->warmup_runs > 0)
 		rpt_sb_printf(

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "report_tb.h"
+#include "report/report_text.h"
 #include "dur.h"
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
@@ -30,7 +31,8 @@ void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int 
 	snprintf(t->title, sizeof t->title, "%s", title);
 	t->ncols = ncols;
 	t->right = calloc((size_t)ncols, sizeof *t->right);
-	if (!t->right)
+	t->keep = calloc((size_t)ncols, sizeof *t->keep);
+	if (!t->right || !t->keep)
 		b->failed = 1;
 }
 
@@ -74,7 +76,8 @@ void rpt_tb_set(struct rpt_tb *b, int row, int col, const char *fmt, ...)
 		b->failed = 1;
 }
 
-/* The header: names and alignment ('r' right, 'l' left), one per column. */
+/* The header: names and alignment ('r' right, 'l' left, 'k' left and kept whole but
+ * before a bracket), one per column. */
 void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align)
 {
 	if (b->failed)
@@ -88,6 +91,7 @@ void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align
 	for (int c = 0; c < b->t->ncols; c++) {
 		rpt_tb_set(b, -1, c, "%s", names[c]);
 		b->t->right[c] = align[c] == 'r';
+		b->t->keep[c] = align[c] == 'r' || align[c] == 'k';
 	}
 }
 
@@ -98,6 +102,7 @@ void rpt_table_free(struct rpt_table *t)
 			free(t->cells[k]);
 	free(t->cells);
 	free(t->right);
+	free(t->keep);
 	memset(t, 0, sizeof *t);
 }
 
@@ -307,22 +312,11 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 	return 1;
 }
 
-/* "+15.0% (real)" */
-static void change_cell(struct rpt_tb *b, int row, int col, double base, double v,
-                        const struct rpt_diff *d, int points)
+/* A change with its interval (rpt_change_cell). */
+static void change_cell(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f)
 {
-	char x[64];
-	if (isnan(base) || isnan(v)) {
-		rpt_tb_set(b, row, col, DASH);
-		return;
-	}
-	if (points)
-		rpt_tb_set(b, row, col, "%s pp (%s)", rpt_fmt_signed(v - base, 2, x, sizeof x),
-		           rpt_verdict_name(d->verdict));
-	else
-		rpt_tb_set(b, row, col, "%s (%s)",
-		           rpt_fmt_pct(base != 0 ? 100 * (v - base) / base : NAN, x, sizeof x),
-		           rpt_verdict_name(d->verdict));
+	char x[128];
+	rpt_tb_set(b, row, col, "%s", rpt_change_cell(m, f, x, sizeof x));
 }
 
 static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
@@ -353,8 +347,10 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	    t->note, sizeof t->note,
 	    "Each label against the baseline (%s, or the first label with data) on the same "
 	    "kind of run, level (users, or arrivals per second) and step duration: the change "
-	    "of the figure (error %%: in points), 'real' when its confidence interval excludes "
-	    "zero, 'noise' when not, 'n/a' without data. Every figure of a row is judged by "
+	    "of the figure (error %%: in points) \xc2\xb1 the half-width of its interval (as "
+	    "benchstat "
+	    "shows it), 'real' when that interval excludes zero, 'noise' when not, 'n/a' "
+	    "without data. Every figure of a row is judged by "
 	    "the row's one method (see 'How changes are judged') and together (Holm): a system "
 	    "compared with itself has at most a 5%% chance of any figure in the row called "
 	    "real.",
@@ -369,11 +365,9 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, c->label));
 		rpt_tb_set(b, row, 2, "%s", rpt_label_name(r, a->label));
 		for (int k = 0; k < RPT_NMETRIC; k++)
-			change_cell(b, row, 3 + k, m->base_value[k], m->value[k], &m->d[k],
-			            k == RPT_M_ERR);
+			change_cell(b, row, 3 + k, m, k);
 		for (int k = 0; k < ncol; k++)
-			change_cell(b, row, col[k], m->base_value[fig[k]], m->value[fig[k]],
-			            &m->d[fig[k]], 0);
+			change_cell(b, row, col[k], m, fig[k]);
 	}
 }
 
@@ -461,6 +455,83 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 		}
 }
 
+/* "lo-hi UNIT", or "lo UNIT" when both ends read the same. */
+static void range_cell(struct rpt_tb *b, int row, int col, const char *lo, const char *hi,
+                       const char *unit)
+{
+	if (strcmp(lo, hi) != 0)
+		rpt_tb_set(b, row, col, "%s-%s%s", lo, hi, unit);
+	else
+		rpt_tb_set(b, row, col, "%s%s", lo, unit);
+}
+
+/* A source whose memory window was too short to judge: its trend says nothing yet. */
+static int rss_short(const struct rpt_source *s)
+{
+	return s->mem.verdict == RPT_MEM_UNKNOWN && s->mem.unknown == RPT_MEM_SHORT;
+}
+
+/* The windows of label l too short to judge, one row per source: the runs, and the range
+ * of each figure over them (a trend over seconds is no trend: not shown). */
+static void short_rss_rows(const struct report *r, struct rpt_tb *b, int l)
+{
+	unsigned char *sel = calloc((size_t)(r->nruns ? r->nruns : 1), 1);
+	char done[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int ndone = 0;
+
+	if (!sel) {
+		b->failed = 1;
+		return;
+	}
+	for (int i = 0; i < r->nruns; i++)
+		for (int k = 0; k < r->runs[i].nsrc; k++) {
+			const struct rpt_source *s0 = &r->runs[i].src[k];
+			double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {0, 0, 0};
+			struct sbuf list = {.n = 0};
+			char x[2][32];
+			int seen = 0;
+			if (r->runs[i].label != l || s0->gc_events || !s0->has_rss ||
+			    !s0->rss_fit || !rss_short(s0))
+				continue;
+			for (int j = 0; j < ndone && !seen; j++)
+				seen = !strcmp(done[j], s0->name);
+			if (seen || ndone == RPT_MAX_SOURCES)
+				continue;
+			snprintf(done[ndone++], RPT_NAME_MAX, "%s", s0->name);
+			memset(sel, 0, (size_t)r->nruns);
+			for (int j = i; j < r->nruns; j++)
+				for (int q = 0; q < r->runs[j].nsrc; q++) {
+					const struct rpt_source *s = &r->runs[j].src[q];
+					double v[3] = {s->rss_mean_mb, s->rss_hours * 3600,
+					               s->mem.level_mb};
+					if (r->runs[j].label != l ||
+					    strcmp(s->name, s0->name) != 0 || s->gc_events ||
+					    !s->has_rss || !s->rss_fit || !rss_short(s))
+						continue;
+					sel[j] = 1;
+					for (int m = 0; m < 3; m++) {
+						lo[m] = fmin(lo[m], v[m]);
+						hi[m] = fmax(hi[m], v[m]);
+					}
+				}
+			int row = rpt_tb_row(b);
+			rpt_sb_runlist(&list, r, sel, 1);
+			rpt_tb_set(b, row, 0, "%s", list.s);
+			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, l));
+			rpt_tb_set(b, row, 2, "%s", s0->name);
+			range_cell(b, row, 3, rpt_fmt_num(lo[0], 1, x[0], sizeof x[0]),
+			           rpt_fmt_num(hi[0], 1, x[1], sizeof x[1]), " MB");
+			rpt_tb_set(b, row, 4, "—");
+			rpt_tb_set(b, row, 5, "—");
+			range_cell(b, row, 6, dur_s(lo[1], x[0], sizeof x[0]),
+			           dur_s(hi[1], x[1], sizeof x[1]), "");
+			range_cell(b, row, 7, rpt_fmt_num(lo[2], 1, x[0], sizeof x[0]),
+			           rpt_fmt_num(hi[2], 1, x[1], sizeof x[1]), " MB");
+			rpt_tb_set(b, row, 8, "%s", rpt_mem_name(RPT_MEM_UNKNOWN));
+		}
+	free(sel);
+}
+
 static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	static const char *const names[] = {"run", "label", "source", "mean memory", "trend",
@@ -472,14 +543,16 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	         "sharing them), else RSS.  Trend: the least-squares slope in MB/h.  Judged like "
 	         "the heap: level is where it ends; 'levels_off' is growth that stops (buffers, "
 	         "caches, pools filling), 'at_limit' a level at the configured memory_limit, "
-	         "'rising' a steady rise still there in the second half.");
+	         "'rising' a steady rise still there in the second half.  Windows too short to "
+	         "judge (under 5 minutes) share a row per label and source, with the ranges of "
+	         "their figures.");
 	rpt_tb_header(b, names, "lllrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
 			const struct rpt_source *s = &run->src[k];
 			char x[64];
-			if (s->gc_events || !s->has_rss || !s->rss_fit)
+			if (s->gc_events || !s->has_rss || !s->rss_fit || rss_short(s))
 				continue;
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
@@ -494,6 +567,8 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			           rpt_fmt_num(s->mem.level_mb, 1, x, sizeof x));
 			rpt_tb_set(b, row, 8, "%s", rpt_mem_name(s->mem.verdict));
 		}
+	for (int l = 0; l < r->nlabels && !b->failed; l++)
+		short_rss_rows(r, b, l);
 }
 
 /* "-49.8% real", "+0.02 pts noise" */
@@ -551,6 +626,53 @@ static void drift_rows(const struct report *r, struct rpt_tb *b, const struct rp
 	}
 }
 
+/* A run none of whose windows was long enough to judge for drift. */
+static int wholly_short(const struct rpt_run *run)
+{
+	if (!run->step_drift)
+		return run->drift.verdict == RPT_DRIFT_TOO_SHORT && run->drift.ncmp == 0;
+	for (int k = 0; k < run->nsteps; k++)
+		if (run->step_drift[k].verdict != RPT_DRIFT_TOO_SHORT)
+			return 0;
+	return 1;
+}
+
+/* The runs of label l too short to judge, said once: their list and measured windows. */
+static void short_row(const struct report *r, struct rpt_tb *b, int l)
+{
+	unsigned char *sel = calloc((size_t)(r->nruns ? r->nruns : 1), 1);
+	double lo = INFINITY, hi = 0;
+	struct sbuf list = {.n = 0};
+	char x[32], y[32];
+	int n = 0;
+
+	if (!sel) {
+		b->failed = 1;
+		return;
+	}
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->label != l || !wholly_short(run))
+			continue;
+		sel[i] = 1;
+		n++;
+		lo = fmin(lo, run->step_drift ? run->f.seconds : run->drift.window_s);
+		hi = fmax(hi, run->step_drift ? run->f.seconds : run->drift.window_s);
+	}
+	if (n > 0) {
+		int row = rpt_tb_row(b);
+		rpt_sb_runlist(&list, r, sel, 0);
+		rpt_tb_set(b, row, 0, "%s", list.s);
+		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, l));
+		rpt_tb_set(b, row, 2, "%s", "");
+		range_cell(b, row, 3, dur_s(lo, x, sizeof x), dur_s(hi, y, sizeof y), "");
+		for (int col = 4; col < 9; col++)
+			rpt_tb_set(b, row, col, "—");
+		rpt_tb_set(b, row, 9, "too_short");
+	}
+	free(sel);
+}
+
 static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	static const char *const names[] = {"run", "label", "step", "measured", "parts",
@@ -566,13 +688,16 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 	         "memory 10%% and only when it keeps rising) and %d steady intervals a third.  "
 	         "In brackets: costs, memory and GC changes worth naming, and the machine's own "
 	         "probe time (the same arithmetic timed every interval) when it changed for real "
-	         "by 5%% or more: then the machine, not only the server, changed speed.",
+	         "by 5%% or more: then the machine, not only the server, changed speed.  The "
+	         "runs of a label too short to judge share one row.",
 	         RPT_DRIFT_MIN_PART);
 	rpt_tb_header(b, names, "lllrlrrrrl");
 	for (int i = 0; i < r->nruns && !b->failed; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		int judged = 0;
 		char step[32];
+		if (wholly_short(run))
+			continue;
 		if (!run->step_drift) {
 			drift_rows(r, b, run, "", &run->drift);
 			continue;
@@ -599,6 +724,8 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 			rpt_tb_set(b, row, 9, "too_short");
 		}
 	}
+	for (int l = 0; l < r->nlabels && !b->failed; l++)
+		short_row(r, b, l);
 }
 
 static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)

@@ -17,7 +17,8 @@ struct rpt_tb {
 
 /* Starts table t (zeroed) with a title and ncols columns. */
 void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int ncols);
-/* The header: names and alignment ('r' right, 'l' left), one per column. */
+/* The header: names and alignment ('r' right, 'l' left, 'k' left and kept whole but
+ * before a bracket), one per column. */
 void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align);
 /* Starts a row after the header; returns its index (-1 once out of memory). */
 int rpt_tb_row(struct rpt_tb *b);

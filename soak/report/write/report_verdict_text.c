@@ -54,114 +54,136 @@ static void cell_where(struct sbuf *b, const struct rpt_cell *c, const char *at)
 	rpt_sb_printf(b, "%s %s", at, rpt_cell_text(c, t, sizeof t));
 }
 
-char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *buf, size_t len)
+/* The baseline's own figures where it was measured. */
+static void answer_baseline(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
 {
-	struct sbuf sb = {.n = 0}, *b = &sb;
-	const char *B = r->labels[v->label].name, *A = r->labels[0].name;
+	const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
+	char x[3][32];
 
-	if (v->label == 0) {
-		const struct rpt_cell *c = v->cell >= 0 ? &r->cells[v->cell] : NULL;
-		char x[3][32];
-		rpt_sb_printf(b, r->nlabels > 1 ? "%s is the baseline" : "%s, the only label", A);
-		if (c) {
-			int ans = c->f.p50_us > 0 || c->f.max_us > 0;
-			rpt_sb_printf(b, ": %.1f TPS, average %s, p99 %s, %.2f%% errors ", c->f.tps,
-			              rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[0], 32),
-			              rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[1], 32),
-			              c->f.error_pct);
-			cell_where(b, c, "at");
-		}
-	} else if (v->cmp < 0) {
+	rpt_sb_printf(b, r->nlabels > 1 ? "%s is the baseline" : "%s, the only label",
+	              r->labels[0].name);
+	if (c) {
+		int ans = c->f.p50_us > 0 || c->f.max_us > 0;
+		rpt_sb_printf(b, ": %.1f TPS, average %s, p99 %s, %.2f%% errors ", c->f.tps,
+		              rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[0], 32),
+		              rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[1], 32),
+		              c->f.error_pct);
+		cell_where(b, c, "at");
+	}
+}
+
+/* A label's changes against the baseline in comparison m: TPS first, then every other
+ * figure that changed for real. */
+static void answer_compared(const struct report *r, const struct rpt_vrow *v,
+                            const struct rpt_cmp *m, struct sbuf *b)
+{
+	const char *B = r->labels[v->label].name, *A = r->labels[0].name;
+	const struct rpt_diff *t = &m->d[RPT_M_TPS];
+	double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
+	double pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
+	struct phrases p = {.n = 0};
+	char s[64];
+
+	cell_where(b, &r->cells[m->cell], "At");
+	if (t->verdict == RPT_REAL)
+		rpt_sb_printf(b, ", %s serves %.1f%% %s requests per second than %s (real)", B,
+		              fabs(pct), tc > tb ? "more" : "fewer", A);
+	else if (t->verdict == RPT_NOISE)
+		rpt_sb_printf(b, ", %s serves the same as %s within noise (%s)", B, A,
+		              rpt_fmt_pct(pct, s, sizeof s));
+	else
+		rpt_sb_printf(b,
+		              ", %s serves %s requests per second against %s (too few "
+		              "intervals to judge the noise)",
+		              B, rpt_fmt_pct(pct, s, sizeof s), A);
+	change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN], m->value[RPT_M_MEAN],
+	              "higher", "lower", "average latency");
+	change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99], "higher",
+	              "lower", "p99");
+	if (m->d[RPT_M_ERR].verdict == RPT_REAL) {
+		snprintf(s, sizeof s, "%.2f points %s errors (real)",
+		         fabs(m->value[RPT_M_ERR] - m->base_value[RPT_M_ERR]),
+		         m->value[RPT_M_ERR] > m->base_value[RPT_M_ERR] ? "more" : "fewer");
+		phrase(&p, s);
+	}
+	for (int k = 0; k < r->ncpu; k++) {
+		char what[RPT_NAME_MAX + 32];
+		snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
+		change_phrase(&p, &m->d[RPT_FIG_CPU(k)], m->base_value[RPT_FIG_CPU(k)],
+		              m->value[RPT_FIG_CPU(k)], "more", "less", what);
+		snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
+		change_phrase(&p, &m->d[RPT_FIG_MEM(k)], m->base_value[RPT_FIG_MEM(k)],
+		              m->value[RPT_FIG_MEM(k)], "more", "less", what);
+	}
+	if (p.n) {
+		rpt_sb_printf(b, ", with ");
+		phrases_end(&p, b);
+	} else {
+		rpt_sb_printf(b, ", with no other change beyond noise");
+	}
+}
+
+/* The baseline at its fixed arrival rate: p99 and each process's CPU per request. */
+static void answer_rate_baseline(const struct report *r, const struct rpt_cell *c, struct sbuf *b)
+{
+	char x[2][32];
+
+	cell_where(b, c, "; at");
+	rpt_sb_printf(b, ", p99 %s", rpt_fmt_ms(c->value[RPT_M_P99], x[0], 32));
+	for (int k = 0; k < r->ncpu; k++)
+		if (isfinite(c->value[RPT_FIG_CPU(k)]))
+			rpt_sb_printf(b, ", %s of CPU per request on %s",
+			              rpt_fmt_ms(c->value[RPT_FIG_CPU(k)], x[1], 32),
+			              r->cpu_names[k]);
+}
+
+/* Efficiency: the same arrivals for both, so TPS says nothing; what each request costs and
+ * how fast it is answered do. */
+static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct sbuf *b)
+{
+	struct phrases p = {.n = 0};
+	int said = 0;
+
+	cell_where(b, &r->cells[m->cell], "; at");
+	for (int k = 0; k < r->ncpu; k++) {
+		const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
+		double a = m->base_value[RPT_FIG_CPU(k)], c = m->value[RPT_FIG_CPU(k)];
+		char t[32];
+		if (!isfinite(a) || !isfinite(c) || !(a > 0) || rpt_jit_series(r->cpu_names[k]))
+			continue; /* a JIT's CPU is shown, not judged */
+		rpt_sb_printf(b, "%s %s CPU per request on %s (%s)", said ? " and" : " it costs",
+		              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
+		              rpt_verdict_name(d->verdict));
+		said = 1;
+	}
+	if (!said)
+		rpt_sb_printf(b, " no CPU per request was measured");
+	change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN], m->value[RPT_M_MEAN],
+	              "higher", "lower", "average latency");
+	change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99], "higher",
+	              "lower", "p99");
+	if (p.n) {
+		rpt_sb_printf(b, ", with ");
+		phrases_end(&p, b);
+	}
+}
+
+/* The answer: the label's changes where they were measured, its memory and drift. */
+static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
+{
+	if (v->label == 0)
+		answer_baseline(r, v, b);
+	else if (v->cmp < 0)
 		rpt_sb_printf(b,
 		              "%s has no run matching the baseline's kind of run, users and "
 		              "duration: nothing to compare it with",
-		              B);
-	} else {
-		const struct rpt_cmp *m = &r->cmps[v->cmp];
-		const struct rpt_diff *t = &m->d[RPT_M_TPS];
-		double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
-		double pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
-		struct phrases p = {.n = 0};
-		char s[64];
-
-		cell_where(b, &r->cells[m->cell], "At");
-		if (t->verdict == RPT_REAL)
-			rpt_sb_printf(b, ", %s serves %.1f%% %s requests per second than %s (real)",
-			              B, fabs(pct), tc > tb ? "more" : "fewer", A);
-		else if (t->verdict == RPT_NOISE)
-			rpt_sb_printf(b, ", %s serves the same as %s within noise (%s)", B, A,
-			              rpt_fmt_pct(pct, s, sizeof s));
-		else
-			rpt_sb_printf(b,
-			              ", %s serves %s requests per second against %s (too few "
-			              "intervals to judge the noise)",
-			              B, rpt_fmt_pct(pct, s, sizeof s), A);
-		change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN],
-		              m->value[RPT_M_MEAN], "higher", "lower", "average latency");
-		change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99],
-		              "higher", "lower", "p99");
-		if (m->d[RPT_M_ERR].verdict == RPT_REAL) {
-			snprintf(s, sizeof s, "%.2f points %s errors (real)",
-			         fabs(m->value[RPT_M_ERR] - m->base_value[RPT_M_ERR]),
-			         m->value[RPT_M_ERR] > m->base_value[RPT_M_ERR] ? "more" : "fewer");
-			phrase(&p, s);
-		}
-		for (int k = 0; k < r->ncpu; k++) {
-			char what[RPT_NAME_MAX + 32];
-			snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
-			change_phrase(&p, &m->d[RPT_FIG_CPU(k)], m->base_value[RPT_FIG_CPU(k)],
-			              m->value[RPT_FIG_CPU(k)], "more", "less", what);
-			snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
-			change_phrase(&p, &m->d[RPT_FIG_MEM(k)], m->base_value[RPT_FIG_MEM(k)],
-			              m->value[RPT_FIG_MEM(k)], "more", "less", what);
-		}
-		if (p.n) {
-			rpt_sb_printf(b, ", with ");
-			phrases_end(&p, b);
-		} else {
-			rpt_sb_printf(b, ", with no other change beyond noise");
-		}
-	}
-	if (v->label == 0 && v->cell_rate >= 0) {
-		const struct rpt_cell *c = &r->cells[v->cell_rate];
-		char x[2][32];
-		cell_where(b, c, "; at");
-		rpt_sb_printf(b, ", p99 %s", rpt_fmt_ms(c->value[RPT_M_P99], x[0], 32));
-		for (int k = 0; k < r->ncpu; k++)
-			if (isfinite(c->value[RPT_FIG_CPU(k)]))
-				rpt_sb_printf(b, ", %s of CPU per request on %s",
-				              rpt_fmt_ms(c->value[RPT_FIG_CPU(k)], x[1], 32),
-				              r->cpu_names[k]);
-	} else if (v->cmp_rate >= 0) {
-		/* Efficiency: the same arrivals for both, so TPS says nothing; what each
-		 * request costs and how fast it is answered do. */
-		const struct rpt_cmp *m = &r->cmps[v->cmp_rate];
-		struct phrases p = {.n = 0};
-		int said = 0;
-		cell_where(b, &r->cells[m->cell], "; at");
-		for (int k = 0; k < r->ncpu; k++) {
-			const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
-			double a = m->base_value[RPT_FIG_CPU(k)], c = m->value[RPT_FIG_CPU(k)];
-			char t[32];
-			if (!isfinite(a) || !isfinite(c) || !(a > 0))
-				continue;
-			rpt_sb_printf(b, "%s %s CPU per request on %s (%s)",
-			              said ? " and" : " it costs",
-			              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
-			              rpt_verdict_name(d->verdict));
-			said = 1;
-		}
-		if (!said)
-			rpt_sb_printf(b, " no CPU per request was measured");
-		change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN],
-		              m->value[RPT_M_MEAN], "higher", "lower", "average latency");
-		change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99],
-		              "higher", "lower", "p99");
-		if (p.n) {
-			rpt_sb_printf(b, ", with ");
-			phrases_end(&p, b);
-		}
-	}
+		              r->labels[v->label].name);
+	else
+		answer_compared(r, v, &r->cmps[v->cmp], b);
+	if (v->label == 0 && v->cell_rate >= 0)
+		answer_rate_baseline(r, &r->cells[v->cell_rate], b);
+	else if (v->cmp_rate >= 0)
+		answer_rate(r, &r->cmps[v->cmp_rate], b);
 	if (v->memory[0])
 		rpt_sb_printf(b, "; memory: %s", v->memory);
 	if (v->drift == RPT_DRIFT_DEGRADING || v->drift == RPT_DRIFT_IMPROVING)
@@ -169,6 +191,11 @@ char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *b
 	else if (v->drift == RPT_DRIFT_STABLE)
 		rpt_sb_printf(b, "; stable over time");
 	rpt_sb_printf(b, ".");
+}
+
+/* What the comparisons resolve and what would resolve more: " Its interval ...". */
+static void resolution(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
+{
 	if (v->cmp >= 0) {
 		const struct rpt_cmp *m = &r->cmps[v->cmp];
 		const struct rpt_resolve *x = &m->res[RPT_M_TPS];
@@ -216,8 +243,18 @@ char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, char *b
 			break;
 		}
 	}
+}
+
+char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, enum rpt_vt part,
+                       char *buf, size_t len)
+{
+	struct sbuf sb = {.n = 0};
+
+	answer(r, v, &sb);
+	if (part == RPT_VT_ALL)
+		resolution(r, v, &sb);
 	if (v->warnings)
-		rpt_sb_printf(b, " Read it with care: %d validity warning%s below.", v->warnings,
+		rpt_sb_printf(&sb, " Read it with care: %d validity warning%s below.", v->warnings,
 		              v->warnings == 1 ? "" : "s");
-	return rpt_sb_copy(b, buf, len);
+	return rpt_sb_copy(&sb, buf, len);
 }

@@ -1,0 +1,146 @@
+/* report_steady: each measured run classified as Barrett et al. classify VM benchmark runs
+ * ("Virtual machine warmup blows hot and cold", OOPSLA 2017): flat (no change point in its
+ * compared figure over the measured window), warm-up (the last level is better than what
+ * came before), slowdown (worse), or no steady state (the last level is too short to be
+ * one, or the JVM's JIT was still compiling: its threads over RPT_STEADY_JIT_PCT of the
+ * process's CPU).  Change points by e-divisive means (changepoint.h) on the run's interval
+ * series: a fixed-rate run's application CPU (JIT left out), a closed run's TPS.
+ *
+ * Only steady windows are compared: at a fixed rate the samples taken while the JIT was at
+ * work are left out of the run's window (a C2 compiler works in bursts of seconds long
+ * after warm-up), and a run with fewer than half of its samples left, like a closed run
+ * whose JIT was at work, has no steady state and is left out of the comparisons
+ * (rpt_run.compared); the report says which and why.
+ */
+#include "report/report_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/changepoint.h"
+
+const char *rpt_steady_name(enum rpt_steady s)
+{
+	static const char *const n[] = {"", "flat", "warm-up", "slowdown", "no steady state"};
+	return s <= RPT_ST_NO_STEADY ? n[s] : "";
+}
+
+/* The run's first process source with CPU samples (its own series, not the JIT's or the
+ * host's), or -1. */
+static int app_source(const struct rpt_run *run)
+{
+	for (int k = 0; k < run->nsrc; k++)
+		if (run->src[k].has_cpu && rpt_process_series(run->src[k].name) &&
+		    !rpt_jit_series(run->src[k].name))
+			return k;
+	return -1;
+}
+
+/* The JIT's share (%) of source k's CPU over the run's window, NAN without a JIT series. */
+static double jit_pct(const struct rpt_run *run, int k)
+{
+	char name[RPT_NAME_MAX + 8];
+
+	snprintf(name, sizeof name, "%s:jit", run->src[k].name);
+	for (int j = 0; j < run->nsrc; j++)
+		if (!strcmp(run->src[j].name, name) && run->src[j].cpu_mean >= 0 &&
+		    run->src[k].cpu_mean + run->src[j].cpu_mean > 0)
+			return 100 * run->src[j].cpu_mean /
+			       (run->src[k].cpu_mean + run->src[j].cpu_mean);
+	return NAN;
+}
+
+/* The index of source k's JIT series (SOURCE:jit) in the run, or -1. */
+static int jit_source(const struct rpt_run *run, int k)
+{
+	char name[RPT_NAME_MAX + 8];
+
+	snprintf(name, sizeof name, "%s:jit", run->src[k].name);
+	for (int j = 0; j < run->nsrc; j++)
+		if (!strcmp(run->src[j].name, name))
+			return j;
+	return -1;
+}
+
+/* At a fixed rate (every interval the same arrivals): the samples of source k taken while
+ * its JIT was at work (over RPT_STEADY_JIT_PCT of its CPU) are left out of the step's
+ * window, so that only its steady part is compared; 0 when fewer than half are left (the
+ * run has no steady state), 1 else. */
+static int quiet_window(struct rpt_run *run, int k, int j)
+{
+	for (int st = 0; st < run->nsteps; st++) {
+		struct rpt_step *s = &run->steps[st];
+		struct rpt_values *cpu = &s->cpu[k];
+		const struct rpt_values *jit = &s->cpu[j];
+		size_t m = 0;
+		double sum = 0;
+		if (!s->cpu || cpu->n == 0 || jit->n != cpu->n)
+			continue; /* nothing to weigh, or samples that do not pair */
+		for (size_t i = 0; i < cpu->n; i++) {
+			double all = cpu->v[i] + jit->v[i];
+			if (all > 0 && 100 * jit->v[i] / all > RPT_STEADY_JIT_PCT)
+				continue;
+			sum += cpu->v[i];
+			cpu->v[m++] = cpu->v[i];
+		}
+		if (m * 2 < cpu->n)
+			return 0;
+		cpu->n = m;
+		s->cpu_mean[k] = m ? sum / (double)m : NAN;
+	}
+	return 1;
+}
+
+/* The class of a series whose lower values are better (lower = 1) or higher ones. */
+static enum rpt_steady classify(const double *x, size_t n, int lower)
+{
+	struct cp_opts o;
+	struct cp_result res;
+
+	cp_defaults(&o);
+	if (n < 2 * (size_t)o.min_size || cp_detect(x, n, &o, &res) < 0)
+		return RPT_ST_NONE;
+	if (res.n == 0)
+		return RPT_ST_FLAT;
+	const struct cp_point *last = &res.cp[res.n - 1];
+	if (last->n_after * 4 < res.analysed)
+		return RPT_ST_NO_STEADY; /* its last level is under a quarter of the window */
+	return (last->mean_after < last->mean_before) == (lower != 0) ? RPT_ST_WARMUP
+	                                                              : RPT_ST_SLOWDOWN;
+}
+
+/* Classifies one fixed run's single step.  At a fixed rate a JIT's bursts are left out
+ * of the window (quiet_window); in the closed model they move the TPS too, and a run whose
+ * JIT was at work has no steady state. */
+static void classify_run(struct rpt_run *run)
+{
+	const struct rpt_step *s = &run->steps[0];
+	int k = app_source(run), open = s->rate > 0, j = k >= 0 ? jit_source(run, k) : -1;
+
+	run->jit_pct = k >= 0 ? jit_pct(run, k) : NAN;
+	if (open && j >= 0 && !quiet_window(run, k, j)) {
+		run->steady = RPT_ST_NO_STEADY;
+		return;
+	}
+	if (open && k >= 0 && s->cpu && s->cpu[k].n > 0)
+		run->steady = classify(s->cpu[k].v, s->cpu[k].n, 1);
+	else if (!open)
+		run->steady = classify(s->tps.v, s->tps.n, 0);
+	if (!open && run->steady != RPT_ST_NONE && run->jit_pct > RPT_STEADY_JIT_PCT)
+		run->steady = RPT_ST_NO_STEADY;
+}
+
+void rpt_steady(struct report *r)
+{
+	for (int i = 0; i < r->nruns; i++) {
+		struct rpt_run *run = &r->runs[i];
+		run->steady = RPT_ST_NONE;
+		run->jit_pct = NAN;
+		if (!run->compared || rpt_is_sweep(run) || run->nsteps != 1)
+			continue;
+		classify_run(run);
+		/* Only steady windows are compared. */
+		if (run->steady == RPT_ST_NO_STEADY)
+			run->compared = 0;
+	}
+}
