@@ -19,6 +19,7 @@
 #include "dur.h"
 #include "engine/engine.h"
 #include "engine/h1.h"
+#include "engine/http.h"
 #include "fmode.h"
 #include "log.h"
 #include "report/report.h"
@@ -56,6 +57,15 @@ static void usage_run(FILE *f)
 	    "  --junit FILE           at the end, every run's thresholds per step, drift verdict\n"
 	    "                         and validity warnings as JUnit XML test cases for CI (the\n"
 	    "                         exit status is the same with or without it)\n"
+	    "https (each is --set tls.KEY=V: see soak-scenario(5), [tls]):\n"
+	    "  -k, --insecure         do not verify the server's certificate (a test one)\n"
+	    "  --cacert FILE  --capath DIR   trust these CAs instead of the system's\n"
+	    "  --cert FILE  --key FILE       a client certificate and its key (PEM)\n"
+	    "  --sni NAME  --alpn LIST       the name sent in SNI; the protocols offered\n"
+	    "  --tls-min 1.2|1.3  --tls-max 1.2|1.3  --ciphers LIST  --tls13-ciphers LIST\n"
+	    "  --tls-resume yes|no    resume sessions on new connections (default yes)\n"
+	    "  --http 1.1|2           HTTP/2: h2 by ALPN for https, h2c (prior knowledge) for\n"
+	    "                         http; --connections N share the concurrency's streams\n"
 	    "agents (one share of a run that several load generators make together):\n"
 	    "  --agent K/N|auto       be agent K of N: VUs K, K+N, ...; auto: from a Slurm job\n"
 	    "                         array, an srun step or a Kubernetes Indexed Job\n"
@@ -138,6 +148,20 @@ enum {
 	OPT_CLIENT,
 	OPT_METRICS,
 	OPT_JUNIT,
+	OPT_INSECURE,
+	OPT_CACERT,
+	OPT_CAPATH,
+	OPT_CERT,
+	OPT_KEY,
+	OPT_SNI,
+	OPT_ALPN,
+	OPT_TLS_MIN,
+	OPT_TLS_MAX,
+	OPT_CIPHERS,
+	OPT_TLS13_CIPHERS,
+	OPT_TLS_RESUME,
+	OPT_HTTP,
+	OPT_CONNECTIONS,
 	OPT_SAVE
 };
 
@@ -173,6 +197,8 @@ struct run_opts {
 	char **sets;           /* --set values, then --cpus as one (room for argc + 1) */
 	int nsets;             /* entries in sets */
 	char *cpus_set;        /* --cpus LIST as "scenario.cpus=LIST" (owned), or NULL */
+	char **owned;          /* the sets the TLS options made (owned; room for argc) */
+	int nowned;            /* entries in owned */
 	int threads;           /* --threads, 0: the scenario's */
 	enum engine_loop loop; /* --loop */
 	int client;            /* --client as an enum plan_client, -1: the scenario's */
@@ -287,6 +313,54 @@ static int general_option(struct run_opts *o, int c, char *arg)
 	default:
 		return NOT_MINE;
 	}
+}
+
+/* The TLS and HTTP/2 options: each is `--set SECTION.KEY=VALUE` (so they apply to scenario
+ * files as to quick runs); a file's relative path is made absolute, as the command line
+ * means it. */
+static const struct set_key {
+	int opt;         /* its getopt code */
+	const char *key; /* the scenario key */
+	int path;        /* the value is a file or folder */
+} set_keys[] = {
+    {OPT_INSECURE, "tls.insecure", 0},
+    {OPT_CACERT, "tls.ca_file", 1},
+    {OPT_CAPATH, "tls.ca_dir", 1},
+    {OPT_CERT, "tls.cert", 1},
+    {OPT_KEY, "tls.key", 1},
+    {OPT_SNI, "tls.sni", 0},
+    {OPT_ALPN, "tls.alpn", 0},
+    {OPT_TLS_MIN, "tls.min_version", 0},
+    {OPT_TLS_MAX, "tls.max_version", 0},
+    {OPT_CIPHERS, "tls.ciphers", 0},
+    {OPT_TLS13_CIPHERS, "tls.ciphersuites", 0},
+    {OPT_TLS_RESUME, "tls.resume", 0},
+    {OPT_HTTP, "scenario.http_version", 0},
+    {OPT_CONNECTIONS, "scenario.connections", 0},
+};
+
+static int set_option(struct run_opts *o, int c, char *arg)
+{
+	const struct set_key *k = NULL;
+	char *set, abs[4096];
+
+	for (size_t i = 0; i < sizeof set_keys / sizeof set_keys[0]; i++)
+		if (set_keys[i].opt == c)
+			k = &set_keys[i];
+	if (!k)
+		return NOT_MINE;
+	if (c == OPT_INSECURE)
+		arg = (char *)"yes";
+	if (k->path && arg[0] != '/' && getcwd(abs, sizeof abs)) {
+		size_t n = strlen(abs);
+		snprintf(abs + n, sizeof abs - n, "/%s", arg);
+		arg = abs;
+	}
+	if (asprintf(&set, "%s=%s", k->key, arg) < 0)
+		return EXIT_RUNTIME;
+	o->owned[o->nowned++] = set;
+	o->sets[o->nsets++] = set;
+	return EXIT_OK;
 }
 
 /* The quick options: each is one line of the quick scenario's [scenario] or [request]
@@ -457,6 +531,20 @@ static const struct option run_options[] = {
     {"client", required_argument, NULL, OPT_CLIENT},
     {"metrics", required_argument, NULL, OPT_METRICS},
     {"junit", required_argument, NULL, OPT_JUNIT},
+    {"insecure", no_argument, NULL, OPT_INSECURE},
+    {"cacert", required_argument, NULL, OPT_CACERT},
+    {"capath", required_argument, NULL, OPT_CAPATH},
+    {"cert", required_argument, NULL, OPT_CERT},
+    {"key", required_argument, NULL, OPT_KEY},
+    {"sni", required_argument, NULL, OPT_SNI},
+    {"alpn", required_argument, NULL, OPT_ALPN},
+    {"tls-min", required_argument, NULL, OPT_TLS_MIN},
+    {"tls-max", required_argument, NULL, OPT_TLS_MAX},
+    {"ciphers", required_argument, NULL, OPT_CIPHERS},
+    {"tls13-ciphers", required_argument, NULL, OPT_TLS13_CIPHERS},
+    {"tls-resume", required_argument, NULL, OPT_TLS_RESUME},
+    {"http", required_argument, NULL, OPT_HTTP},
+    {"connections", required_argument, NULL, OPT_CONNECTIONS},
     {"save-scenario", required_argument, NULL, OPT_SAVE},
     {NULL, 0, NULL, 0},
 };
@@ -471,13 +559,17 @@ static int parse_args(struct run_opts *o, int argc, char **argv)
 	o->db_path = db_default_path();
 	o->client = -1;
 	o->loop = LOOP_AUTO;
-	if (!(o->sets = calloc((size_t)argc + 1, sizeof *o->sets)))
+	if (!(o->sets = calloc((size_t)argc + 1, sizeof *o->sets)) ||
+	    !(o->owned = calloc((size_t)argc + 1, sizeof *o->owned)))
 		return EXIT_RUNTIME;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:qvhc:d:H:", run_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:qvhkc:d:H:", run_options, NULL)) != -1) {
+		if (c == 'k')
+			c = OPT_INSECURE;
 		if ((rc = general_option(o, c, optarg)) == NOT_MINE &&
 		    (rc = quick_option(o, c, optarg)) == NOT_MINE &&
-		    (rc = search_option(o, c, optarg)) == NOT_MINE)
+		    (rc = search_option(o, c, optarg)) == NOT_MINE &&
+		    (rc = set_option(o, c, optarg)) == NOT_MINE)
 			rc = agent_option(o, c, optarg);
 		if (rc != NOT_MINE) {
 			if (rc != EXIT_OK)
@@ -735,6 +827,7 @@ static int check_search(const struct run_opts *o, const struct scenario *scns, i
 static int apply_client(const struct run_opts *o, struct scenario *scns, int n)
 {
 	char why[256];
+	const char *key;
 
 	for (int i = 0; i < n; i++) {
 		if (scns[i].plan.protocol != PLAN_HTTP)
@@ -747,6 +840,12 @@ static int apply_client(const struct run_opts *o, struct scenario *scns, int n)
 			        "soak run: %s: the lean driver cannot send this: %s (use --client "
 			        "curl or auto)\n",
 			        scns[i].file, why);
+			return EXIT_USAGE;
+		}
+		if (h1_client_for(&scns[i].plan, NULL, 0) == PLAN_CLIENT_CURL &&
+		    http_plan_supported(&scns[i].plan, &key, why, sizeof why) < 0) {
+			fprintf(stderr, "soak run: %s: %s: %s (use --client lean or auto)\n",
+			        scns[i].file, key, why);
 			return EXIT_USAGE;
 		}
 	}
@@ -808,6 +907,9 @@ static void release_opts(struct run_opts *o)
 	free(o->qr);
 	free(o->sets);
 	free(o->cpus_set);
+	for (int i = 0; i < o->nowned; i++)
+		free(o->owned[i]);
+	free(o->owned);
 }
 
 int cmd_run(int argc, char **argv)

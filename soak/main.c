@@ -3,6 +3,7 @@
  * The dispatch table: one row per subcommand, each implemented in soak/cmd_<name>.c.
  */
 #include <curl/curl.h>
+#include <openssl/ssl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,13 @@ static int file_mode_option(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int took = file_mode_option(argc, argv);
+	int took;
+
+	/* OpenSSL frees its locks in an atexit handler: a detached thread still inside OpenSSL
+	 * as the process ends (the Server-banner probe of an https run, which the run does not
+	 * wait for) would then crash in the exit.  Before libcurl or anything else starts it. */
+	OPENSSL_init_ssl(OPENSSL_INIT_NO_ATEXIT, NULL);
+	took = file_mode_option(argc, argv);
 
 	if (took < 0)
 		return EXIT_USAGE;

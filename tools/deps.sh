@@ -10,7 +10,8 @@ set -euo pipefail
 # every header, pkg-config module and command the build, the demo and the tests use comes
 # from its profile.
 build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libinih-dev
-       libmicrohttpd-dev zlib1g-dev libjansson-dev libhttp-parser-dev)
+       libmicrohttpd-dev zlib1g-dev libjansson-dev libhttp-parser-dev libssl-dev
+       libnghttp2-dev)
 # Tests run real servers: PostgreSQL, Tomcat 9/10, Jetty 9 (Java), gnuplot for pictures,
 # Chromium to open the HTML report, clang for the fuzz corpora (libclang-rt-dev: its fuzzer
 # and sanitizer runtimes, only recommended by clang), iproute2 for namespaces, shfmt to parse
@@ -22,16 +23,17 @@ build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libi
 # prometheus (with promtool) scrapes `soak run --metrics` and checks the Grafana dashboard's
 # PromQL (it starts no daemon: tests/it/test_metrics.sh runs a private one); groff-base and
 # man-db render the man pages (groff -ww, man -l), bash-completion is what the completion
-# script is tested under.
+# script is tested under; openssl makes the containers' test certificates (--tls); nginx-light
+# is Debian 12's nginx with the ssl and http2 modules test_tls uses.
 check=(libcmocka-dev sqlite3 curl gnuplot-nox nginx-light postgresql libpostgresql-jdbc-java
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
        chromium clang libclang-rt-dev procps iproute2 python3 time jq shfmt slurm-wlm munge
        python3-kubernetes jmeter jmeter-http nmon tzdata prometheus groff-base man-db
-       bash-completion)
+       bash-completion openssl)
 # python3: targets/free_port.sh lets the kernel pick the servers' free ports with it.
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
       libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps python3)
-bench=(nginx-light wrk procps time linux-perf valgrind)
+bench=(nginx-light wrk procps time linux-perf valgrind openssl nghttp2-client)
 # `make check-deb` (tests/pkg/test_deb.sh): dpkg-buildpackage with debhelper (debian/rules),
 # lintian, and a minimal Debian from debootstrap (tools/fresh-debian.sh) to install it in.
 # debian/control's Build-Depends must be in this profile too (deps_check reads them).

@@ -47,6 +47,24 @@ int conn_resolve(const char *host, const char *port, struct conn_addr *out, int 
 	return n;
 }
 
+int conn_target_ready(struct conn_target *t)
+{
+	int rc;
+
+	if (t->naddr > 0)
+		return 1;
+	if (clock_mono_us() < t->retry_us)
+		return 0;
+	t->naddr = conn_resolve(t->host, t->port, t->addr, CONN_MAX_ADDRS, &rc);
+	t->cur = 0;
+	if (t->naddr == 0) {
+		snprintf(t->dns_err, sizeof t->dns_err, "Could not resolve host: %s (%s)", t->host,
+		         gai_strerror(rc));
+		t->retry_us = clock_mono_us() + CONN_RESOLVE_RETRY_US;
+	}
+	return t->naddr > 0;
+}
+
 int conn_try(const char *host, const char *port, int timeout_ms, char *err, size_t errlen)
 {
 	struct conn_addr a;

@@ -48,6 +48,41 @@ struct conn_addr {
 	socklen_t len;              /* its length */
 };
 
+#define CONN_MAX_ADDRS        4       /* addresses of a name tried in turn (IPv6, IPv4...) */
+#define CONN_RESOLVE_RETRY_US 1000000 /* a name that did not resolve is asked again after this */
+
+/* A host:port connections go to, resolved once per worker (and, while it does not
+ * resolve, asked again at most once per CONN_RESOLVE_RETRY_US); connects go to the last
+ * address that worked, and on to the next when one is refused or unreachable. */
+struct conn_target {
+	struct conn_addr addr[CONN_MAX_ADDRS]; /* resolved addresses */
+	int naddr;                             /* 0 when the name did not resolve (yet) */
+	int cur;                               /* the address that worked last */
+	int64_t retry_us;                      /* when to ask the resolver again (naddr == 0) */
+	char dns_err[320];                     /* why it did not resolve */
+	const char *host, *port;               /* the name and (numeric) port, the caller's */
+};
+
+/* Resolves t when due: 1 when it has addresses, 0 when not (t->dns_err says why). */
+int conn_target_ready(struct conn_target *t);
+/* The address of a connect after `tries` failed ones. */
+static inline const struct conn_addr *conn_target_addr(const struct conn_target *t, int tries)
+{
+	return &t->addr[(t->cur + tries) % t->naddr];
+}
+/* The connect after `tries` failed ones worked: the next ones start there. */
+static inline void conn_target_worked(struct conn_target *t, int tries)
+{
+	t->cur = (t->cur + tries) % t->naddr;
+}
+/* Whether a connect that failed with e, after `tries` failed ones, goes on to another
+ * address of the name. */
+static inline int conn_target_next(const struct conn_target *t, int e, int tries)
+{
+	return (e == ECONNREFUSED || e == ENETUNREACH || e == EHOSTUNREACH || e == EAFNOSUPPORT) &&
+	       tries + 1 < t->naddr;
+}
+
 /* A slot's connection. */
 struct conn {
 	int fd;       /* the socket, -1 when none */

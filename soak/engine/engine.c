@@ -27,12 +27,27 @@ static const struct driver *driver_of(const struct plan *p, char *why, size_t wh
 			why[0] = '\0';
 		return &tcpframe_driver;
 	}
-	return h1_client_for(p, why, whylen) == PLAN_CLIENT_LEAN ? &lean_driver : &http_driver;
+	if (h1_client_for(p, why, whylen) != PLAN_CLIENT_LEAN)
+		return &http_driver;
+	return p->http == PLAN_HTTP2 ? &h2_driver : &lean_driver;
 }
 
 const char *engine_client(const struct plan *p, char *why, size_t whylen)
 {
 	return driver_of(p, why, whylen)->name;
+}
+
+void engine_facts(struct engine *e, struct engine_facts *out)
+{
+	memset(out, 0, sizeof *out);
+	out->h2_max_streams = -1;
+	for (int i = 0; i < e->nthreads; i++) {
+		if (!out->tls[0] && atomic_load_explicit(&e->t[i].facts_tls, memory_order_acquire))
+			memcpy(out->tls, e->t[i].facts.tls, sizeof out->tls);
+		if (out->h2_max_streams < 0 &&
+		    atomic_load_explicit(&e->t[i].facts_h2, memory_order_acquire))
+			out->h2_max_streams = e->t[i].facts.h2_max_streams;
+	}
 }
 
 const char *engine_client_name(const struct engine *e)
@@ -170,6 +185,9 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 	e->nthreads = o->threads > 0 ? o->threads : ncores();
 	if (e->nthreads > units)
 		e->nthreads = units > 0 ? units : 1;
+	/* HTTP/2: a worker holds at least one of the plan's connections. */
+	if (drv == &h2_driver && p->connections > 0 && e->nthreads > p->connections)
+		e->nthreads = p->connections;
 	e->drv = drv;
 	e->loop = o->loop;
 	/* The open model keeps its schedule to the microsecond: epoll (epoll_pwait2), not
@@ -203,6 +221,8 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 		                istats_init_open(&t->st[1], err, errlen) < 0
 		          : istats_init(&t->st[0], err, errlen) < 0 ||
 		                istats_init(&t->st[1], err, errlen) < 0) ||
+		    (plan_uses_tls(p) && (istats_init_tls(&t->st[0], err, errlen) < 0 ||
+		                          istats_init_tls(&t->st[1], err, errlen) < 0)) ||
 		    sched_init(t, err, errlen) < 0 || e->drv->init(t, err, errlen) < 0)
 			goto fail;
 	}

@@ -53,6 +53,14 @@ struct engine_live {
 	int64_t lag_us; /* open model: the largest start lag of the workers' last requests */
 };
 
+/* What the engine learnt of the target while it ran, for run_env. */
+struct engine_facts {
+	char tls[160];          /* the first TLS handshake's "VERSION CIPHER ALPN" ("-" for no
+	                         * ALPN), "" when none was made */
+	int64_t h2_max_streams; /* HTTP/2: the server's SETTINGS_MAX_CONCURRENT_STREAMS, -1 when
+	                         * no SETTINGS came */
+};
+
 struct engine;
 
 /* Connects once to the plan's target (3 s at most): 0, or -1 with "cannot reach ..." or
@@ -82,6 +90,8 @@ int engine_threads(const struct engine *e);
  * otherwise it is emptied.  A plan asking for lean that lean cannot send gets "lean" and
  * the reason in why (the scenario refuses such plans before this). */
 const char *engine_client(const struct plan *p, char *why, size_t whylen);
+/* What the workers learnt so far (a fact no worker has is empty). */
+void engine_facts(struct engine *e, struct engine_facts *out);
 /* The driver a started engine runs. */
 const char *engine_client_name(const struct engine *e);
 const char *engine_loop_name(const struct engine *e);

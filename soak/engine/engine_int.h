@@ -41,6 +41,9 @@ struct outcome {
 	int64_t ttfb_us;    /* start -> first byte of the answer (-1 when none); tcp-frame:
 	                     * the handshake's time */
 	int64_t bytes;      /* response bytes received, headers and body */
+	int64_t tls_us;     /* > 0 when this request made a TLS handshake: its time (from
+	                     * the TCP connection up to the handshake complete) */
+	int tls_resumed;    /* and that handshake resumed a session */
 	const char *detail; /* errors: what happened (engine_error_text builds the message) */
 };
 
@@ -115,6 +118,11 @@ struct ethread {
 	int starve_head, starve_n;        /* its first entry and length */
 	int64_t starved_from_us;          /* open: every slot busy since then; -1: not now */
 	void *drv;                        /* driver state */
+	/* What the driver learnt of the target (engine_facts): each part written once by the
+	 * worker, then published by its flag (release) and read-only. */
+	struct engine_facts facts;
+	_Atomic int facts_tls; /* facts.tls is set */
+	_Atomic int facts_h2;  /* facts.h2_max_streams is set */
 };
 
 struct driver {
@@ -211,5 +219,6 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
 extern const struct driver http_driver;
 extern const struct driver tcpframe_driver;
 extern const struct driver lean_driver;
+extern const struct driver h2_driver;
 
 #endif

@@ -13,8 +13,7 @@
 
 enum { H1P_LIT, H1P_TPL, H1P_PATH, H1P_CLEN };
 
-#define DEFAULT_CTYPE "application/x-www-form-urlencoded" /* libcurl's for a POST body */
-#define CLEN_DIGITS   20                                  /* a 64-bit length */
+#define CLEN_DIGITS 20 /* a 64-bit length */
 
 /* --- URLs ------------------------------------------------------------------------------ */
 
@@ -22,19 +21,22 @@ int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen)
 {
 	struct http_parser_url pu;
 	char auth[300];
-	size_t alen;
-	const char *a;
+	size_t alen, skip;
+	const char *a, *dport;
 
 	memset(u, 0, sizeof *u);
-	if (strncasecmp(text, "https://", 8) == 0) {
-		snprintf(why, whylen, "https (TLS)");
+	if (strncmp(text, "https://", 8) == 0) {
+		u->tls = 1;
+		skip = 8;
+		dport = "443";
+	} else if (strncmp(text, "http://", 7) == 0) {
+		skip = 7;
+		dport = "80";
+	} else {
+		snprintf(why, whylen, "not an http:// or https:// URL");
 		return -1;
 	}
-	if (strncmp(text, "http://", 7) != 0) {
-		snprintf(why, whylen, "not an http:// URL");
-		return -1;
-	}
-	a = text + 7;
+	a = text + skip;
 	alen = strcspn(a, "/?#");
 	if (memchr(a, '$', alen)) {
 		snprintf(why, whylen, "a placeholder in the host or port");
@@ -65,29 +67,27 @@ int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen)
 		}
 		snprintf(u->port, sizeof u->port, "%u", pu.port);
 	} else {
-		snprintf(u->port, sizeof u->port, "80");
+		snprintf(u->port, sizeof u->port, "%s", dport);
 	}
-	/* libcurl leaves the default port out of Host. */
+	/* libcurl leaves the scheme's default port out of Host. */
 	if (strchr(u->host, ':'))
 		snprintf(u->authority, sizeof u->authority, "[%s]", u->host);
 	else
 		snprintf(u->authority, sizeof u->authority, "%s", u->host);
-	if (strcmp(u->port, "80") != 0)
+	if (strcmp(u->port, dport) != 0)
 		snprintf(u->authority + strlen(u->authority),
 		         sizeof u->authority - strlen(u->authority), ":%s", u->port);
-	u->path_off = 7 + alen;
+	u->path_off = skip + alen;
 	return 0;
 }
 
-/* The name of a header line ("Name: value") equals `name` (case-insensitive). */
-static int header_is(const char *line, const char *name)
+int h1_header_is(const char *line, const char *name)
 {
 	size_t n = strlen(name);
 	return strncasecmp(line, name, n) == 0 && line[n] == ':';
 }
 
-/* A header line whose value is empty: libcurl's way of removing a header it would send. */
-static int header_empty(const struct tpl *t)
+int h1_header_empty(const struct tpl *t)
 {
 	const char *c;
 	if (t->dynamic)
@@ -107,12 +107,24 @@ int h1_plan_supported(const struct plan *p, char *why, size_t whylen)
 	}
 	for (int i = 0; i < p->nreqs; i++) {
 		const struct plan_request *r = &p->reqs[i];
+		struct h1_url first;
 		if (h1_url_split(r->url.text, &u, w, sizeof w) < 0) {
 			snprintf(why, whylen, "request '%s': %s", r->name, w);
 			return -1;
 		}
+		/* HTTP/2's connections are shared by every request: one host for all. */
+		if (p->http == PLAN_HTTP2 && i > 0 &&
+		    h1_url_split(p->reqs[0].url.text, &first, w, sizeof w) == 0 &&
+		    (first.tls != u.tls || strcmp(first.host, u.host) ||
+		     strcmp(first.port, u.port))) {
+			snprintf(why, whylen,
+			         "request '%s': HTTP/2 to another host than request '%s' (the lean "
+			         "driver's connections go to one)",
+			         r->name, p->reqs[0].name);
+			return -1;
+		}
 		for (int h = 0; h < r->nheaders; h++)
-			if (header_is(r->headers[h].text, "Transfer-Encoding")) {
+			if (h1_header_is(r->headers[h].text, "Transfer-Encoding")) {
 				/* libcurl would send the body chunked. */
 				snprintf(why, whylen, "request '%s': a Transfer-Encoding header",
 				         r->name);
@@ -159,11 +171,10 @@ static int piece_add(struct h1_req *q, size_t *cap, int kind, const struct buf *
 	return 0;
 }
 
-/* Compiles the path and query of the URL (fragment dropped; "/" when empty). */
-static int path_compile(struct h1_req *q, const char *url, const struct tpl_csv *csv, char *err,
-                        size_t errlen)
+int h1_path_compile(struct tpl *path, const struct h1_url *u, const char *url,
+                    const struct tpl_csv *csv, char *err, size_t errlen)
 {
-	const char *p = url + q->url.path_off;
+	const char *p = url + u->path_off;
 	size_t n = strcspn(p, "#");
 	char *text = malloc(n + 2);
 	int rc;
@@ -173,7 +184,7 @@ static int path_compile(struct h1_req *q, const char *url, const struct tpl_csv 
 		return -1;
 	}
 	snprintf(text, n + 2, "%s%.*s", p[0] == '/' ? "" : "/", (int)n, p);
-	rc = tpl_compile(&q->path, text, csv, err, errlen);
+	rc = tpl_compile(path, text, csv, err, errlen);
 	free(text);
 	return rc;
 }
@@ -234,7 +245,7 @@ static int headers(struct head *h, const struct plan_request *r, int close_mode,
 		buf_puts(l, "Accept: */*\r\n");
 	for (int i = 0; i < r->nheaders; i++) {
 		const struct tpl *t = &r->headers[i];
-		if (header_empty(t))
+		if (h1_header_empty(t))
 			continue;
 		if (!t->dynamic) {
 			buf_puts(l, t->text);
@@ -284,7 +295,7 @@ static int body(struct head *h, const struct plan_request *r, const int *has)
 		buf_puts(&h->l, cl);
 	}
 	if (!has[4])
-		buf_puts(&h->l, "Content-Type: " DEFAULT_CTYPE "\r\n");
+		buf_puts(&h->l, "Content-Type: " H1_DEFAULT_CTYPE "\r\n");
 	return 0;
 }
 
@@ -318,12 +329,12 @@ int h1_req_init(struct h1_req *q, const struct plan_request *r, int close_mode,
 		snprintf(err, errlen, "request '%s' needs libcurl: %s", r->name, why);
 		return -1;
 	}
-	if (path_compile(q, r->url.text, csv, err, errlen) < 0)
+	if (h1_path_compile(&q->path, &q->url, r->url.text, csv, err, errlen) < 0)
 		goto fail;
 	q->head = strcmp(r->method, "HEAD") == 0;
 	for (int i = 0; i < r->nheaders; i++)
 		for (int k = 0; k < 5; k++)
-			has[k] |= header_is(r->headers[i].text, ours[k]);
+			has[k] |= h1_header_is(r->headers[i].text, ours[k]);
 	if (request_line(&h, r) < 0 || headers(&h, r, close_mode, has) < 0 || body(&h, r, has) < 0)
 		goto oom;
 	buf_puts(&h.l, "\r\n");
@@ -367,9 +378,7 @@ static int path_plain(unsigned char c)
 	return c > 0x20 && c < 0x7f;
 }
 
-/* %-encodes, in place, the bytes of s[0..n) that cannot go in a request line; the buffer
- * has room for 3 n bytes.  Returns the new length. */
-static size_t path_encode(char *s, size_t n)
+size_t h1_path_encode(char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t bad = 0;
@@ -420,7 +429,7 @@ int h1_req_build(const struct h1_req *q, struct tpl_ctx *ctx, char *scratch, str
 		case H1P_PATH:
 			n = tpl_expand(p->t, ctx, w, (size_t)(end - w));
 			if (n > 0)
-				w += path_encode(w, (size_t)n);
+				w += h1_path_encode(w, (size_t)n);
 			break;
 		case H1P_TPL:
 			n = tpl_expand(p->t, ctx, w, (size_t)(end - w));

@@ -43,27 +43,44 @@
 #include "httpclass.h"
 #include "plan.h"
 
-/* The target of a plain http:// URL. */
+/* The target of an http:// or https:// URL. */
 struct h1_url {
+	int tls;             /* https:// */
 	char host[256];      /* host name or address, without an IPv6 literal's brackets */
-	char port[6];        /* decimal, "80" when the URL names none */
-	char authority[272]; /* the Host header's value: host[:port], ":80" left out */
+	char port[6];        /* decimal, "80" (https: "443") when the URL names none */
+	char authority[272]; /* the Host header's value: host[:port], the default port left
+	                      * out */
 	size_t path_off;     /* offset in the URL text where the path or query starts */
 };
 
-/* Splits a URL template's source text.  0 when it is plain http:// with a literal
+/* Splits a URL template's source text.  0 when it is http:// or https:// with a literal
  * authority (placeholders only in the path and query) and no user:password; otherwise -1
- * and `why` says what needs libcurl ("https", "a placeholder in the host", ...). */
+ * and `why` says what needs libcurl ("a placeholder in the host", ...). */
 int h1_url_split(const char *text, struct h1_url *u, char *why, size_t whylen);
 
-/* 0 when the lean driver can send every request of the plan; otherwise -1 and `why` names
- * the first request and what needs libcurl.  Plans of another protocol than HTTP: -1. */
+/* 0 when the lean driver can send every request of the plan (HTTP/2: all to one scheme,
+ * host and port); otherwise -1 and `why` names the first request and what needs libcurl.
+ * Plans of another protocol than HTTP: -1. */
 int h1_plan_supported(const struct plan *p, char *why, size_t whylen);
 /* The client that sends HTTP plan p: PLAN_CLIENT_CURL or PLAN_CLIENT_LEAN (its `client`,
  * auto resolved: lean when h1_plan_supported).  When auto leaves lean for libcurl, or lean
  * was asked for and cannot be, `why` (may be NULL) says what needs libcurl; otherwise it is
  * emptied. */
 enum plan_client h1_client_for(const struct plan *p, char *why, size_t whylen);
+
+/* What HTTP/1.1 and HTTP/2 requests share (h2msg.c builds the latter). */
+#define H1_DEFAULT_CTYPE "application/x-www-form-urlencoded" /* libcurl's for a POST body */
+/* Whether a header line ("Name: value") is named `name` (case-insensitive). */
+int h1_header_is(const char *line, const char *name);
+/* A header line whose value is empty: libcurl's way of removing a header it would send. */
+int h1_header_empty(const struct tpl *t);
+/* Compiles the path and query of URL template text split into u (fragment dropped; "/" when
+ * empty) into path; 0, or -1 with err. */
+int h1_path_compile(struct tpl *path, const struct h1_url *u, const char *url,
+                    const struct tpl_csv *csv, char *err, size_t errlen);
+/* %-encodes, in place, the bytes of s[0..n) that cannot go in a request line; the buffer
+ * has room for 3 n bytes.  Returns the new length. */
+size_t h1_path_encode(char *s, size_t n);
 
 /* One piece of a request being built: literal text, a template, or the body's length. */
 struct h1_piece {

@@ -21,6 +21,7 @@
 #include "evloop.h"
 #include "log.h"
 #include "redact.h"
+#include "tls.h"
 
 #define RESP_CAP    HTTP_BODY_KEEP /* bytes of a response body kept for expect_body */
 #define EPOLL_BATCH 256
@@ -50,6 +51,8 @@ struct hvu {
 	char *resp; /* first RESP_CAP bytes of the body, when checked */
 	size_t resp_len;
 	int64_t resp_bytes; /* body bytes of the current response */
+	int tls_started;    /* https: the current request's TLS handshake began */
+	int tls_resumed;    /* ... and resumed a session */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -97,6 +100,7 @@ struct hthread {
 	pcre2_match_data *md;
 	size_t url_cap, body_cap; /* per-VU buffer sizes (max over kinds) */
 	int epoll;                /* LOOP_EPOLL */
+	int tls;                  /* some URL is https: TLS options and figures */
 	struct evloop loop;       /* epoll mode: the epoll set and its wake-up */
 	/* epoll registrations by fd, kept lazily: libcurl stops watching a keep-alive socket
 	 * between requests and watches it again on reuse; leaving it registered saves an
@@ -194,6 +198,98 @@ static int on_timer(CURLM *multi, long timeout_ms, void *userp)
 	(void)multi;
 	mu->deadline = timeout_ms < 0 ? -1 : clock_mono_ms() + timeout_ms;
 	return 0;
+}
+
+/* OpenSSL's progress on a connection libcurl opens: the handshake began (so TCP was up:
+ * a time-out from here on is the handshake's), and once it is done, whether it resumed a
+ * session and, the first time, what it negotiated (run_env). */
+static void on_tls_info(const SSL *ssl, int where, int ret)
+{
+	struct hvu *v = SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl));
+	struct ethread *t;
+	(void)ret;
+
+	if (!v)
+		return;
+	if (where & SSL_CB_HANDSHAKE_START)
+		v->tls_started = 1;
+	if (!(where & SSL_CB_HANDSHAKE_DONE))
+		return;
+	v->tls_resumed = SSL_session_reused((SSL *)ssl);
+	t = v->ht->t;
+	if (!atomic_load_explicit(&t->facts_tls, memory_order_relaxed)) {
+		tls_describe(ssl, t->facts.tls, sizeof t->facts.tls);
+		atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
+	}
+}
+
+/* libcurl made an SSL_CTX for a new connection: watch its handshakes for slot v. */
+static CURLcode on_ssl_ctx(CURL *e, void *ctx, void *userp)
+{
+	(void)e;
+	SSL_CTX_set_app_data(ctx, userp);
+	SSL_CTX_set_info_callback(ctx, on_tls_info);
+	return CURLE_OK;
+}
+
+int http_plan_supported(const struct plan *p, const char **key, char *why, size_t whylen)
+{
+	const struct plan_tls *t = &p->tls;
+	const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+
+	*key = NULL;
+	if (!plan_uses_tls(p) && p->http == PLAN_HTTP2 && v->version_num < 0x080000) {
+		*key = "http_version";
+		snprintf(why, whylen,
+		         "libcurl %s cannot send h2c (HTTP/2 without TLS) on a reused connection "
+		         "(fixed in 8.0)",
+		         v->version);
+	} else if (plan_uses_tls(p) && t->sni && *t->sni) {
+		*key = "sni";
+		snprintf(why, whylen, "libcurl cannot send an SNI other than the URL's host");
+	} else if (plan_uses_tls(p) && t->alpn && *t->alpn && strcmp(t->alpn, TLS_ALPN_H1) != 0 &&
+	           !(p->http == PLAN_HTTP2 && !strcmp(t->alpn, "h2"))) {
+		*key = "alpn";
+		snprintf(why, whylen, "libcurl cannot offer an ALPN list of its own");
+	}
+	return *key ? -1 : 0;
+}
+
+void http_tls_setopt(CURL *e, const struct plan_tls *o)
+{
+	long v = o->min_version == PLAN_TLS_1_3   ? CURL_SSLVERSION_TLSv1_3
+	         : o->min_version == PLAN_TLS_1_2 ? CURL_SSLVERSION_TLSv1_2
+	                                          : CURL_SSLVERSION_DEFAULT;
+
+	v |= o->max_version == PLAN_TLS_1_2   ? CURL_SSLVERSION_MAX_TLSv1_2
+	     : o->max_version == PLAN_TLS_1_3 ? CURL_SSLVERSION_MAX_TLSv1_3
+	                                      : CURL_SSLVERSION_MAX_DEFAULT;
+	curl_easy_setopt(e, CURLOPT_SSLVERSION, v);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
+	if (o->ca_file)
+		curl_easy_setopt(e, CURLOPT_CAINFO, o->ca_file);
+	if (o->ca_dir)
+		curl_easy_setopt(e, CURLOPT_CAPATH, o->ca_dir);
+	if (o->ca_dir && !o->ca_file)
+		curl_easy_setopt(e, CURLOPT_CAINFO, NULL); /* the directory alone, as with lean */
+	/* The system's CAs: OpenSSL's variables say where, for libcurl as for the lean driver
+	 * (OpenSSL reads them itself there; libcurl has its own built-in path). */
+	if (!o->ca_file && !o->ca_dir && getenv("SSL_CERT_FILE"))
+		curl_easy_setopt(e, CURLOPT_CAINFO, getenv("SSL_CERT_FILE"));
+	if (!o->ca_file && !o->ca_dir && getenv("SSL_CERT_DIR"))
+		curl_easy_setopt(e, CURLOPT_CAPATH, getenv("SSL_CERT_DIR"));
+	if (o->cert)
+		curl_easy_setopt(e, CURLOPT_SSLCERT, o->cert);
+	if (o->key)
+		curl_easy_setopt(e, CURLOPT_SSLKEY, o->key);
+	if (o->ciphers)
+		curl_easy_setopt(e, CURLOPT_SSL_CIPHER_LIST, o->ciphers);
+	if (o->ciphersuites)
+		curl_easy_setopt(e, CURLOPT_TLS13_CIPHERS, o->ciphersuites);
+	if (o->alpn && !*o->alpn)
+		curl_easy_setopt(e, CURLOPT_SSL_ENABLE_ALPN, 0L);
+	curl_easy_setopt(e, CURLOPT_SSL_SESSIONID_CACHE, o->no_resume ? 0L : 1L);
 }
 
 /* --- set-up ----------------------------------------------------------------------------- */
@@ -337,7 +433,15 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(e, CURLOPT_PROXY,
 		                 ""); /* no proxy environment lookups per request */
-		curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+		/* HTTP/2: by ALPN over TLS, with prior knowledge over plain TCP. */
+		curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+		                 s->http != PLAN_HTTP2 ? (long)CURL_HTTP_VERSION_1_1
+		                 : strncmp(r->url.text, "https://", 8) == 0
+		                     ? (long)CURL_HTTP_VERSION_2TLS
+		                     : (long)CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
+		/* HTTP/2: wait for a connection to multiplex on rather than open one per user. */
+		if (s->http == PLAN_HTTP2)
+			curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
 		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 		curl_easy_setopt(e, CURLOPT_WRITEDATA, v);
 		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, v->errbuf);
@@ -366,6 +470,11 @@ static int vu_create(struct hthread *h, struct hvu *v)
 		if (s->connection == PLAN_CLOSE) {
 			curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
 			curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+		}
+		if (h->tls) {
+			http_tls_setopt(e, &s->tls);
+			curl_easy_setopt(e, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
+			curl_easy_setopt(e, CURLOPT_SSL_CTX_DATA, v);
 		}
 	}
 	return 0;
@@ -396,6 +505,7 @@ static int http_init(struct ethread *t, char *err, size_t errlen)
 	h->plan = e->o.plan;
 	evloop_none(&h->loop);
 	h->epoll = e->loop == LOOP_EPOLL;
+	h->tls = plan_uses_tls(h->plan);
 	h->ctx = &t->ctx;
 	h->vus = calloc((size_t)(t->max_slots > 0 ? t->max_slots : 1), sizeof *h->vus);
 	h->md = pcre2_match_data_create(1, NULL);
@@ -473,20 +583,6 @@ static void http_wake(struct ethread *t)
 
 /* --- the request path ------------------------------------------------------------------- */
 
-static int pick_kind(struct hthread *h)
-{
-	const struct plan *s = h->plan;
-	if (s->nreqs == 1)
-		return 0;
-	long r = (long)(tpl_rand(&h->ctx->rng) % (uint64_t)s->total_weight);
-	for (int k = 0; k < s->nreqs; k++) {
-		r -= s->reqs[k].weight;
-		if (r < 0)
-			return k;
-	}
-	return 0;
-}
-
 /* A request that failed before libcurl had it. */
 static void fail_now(struct ethread *t, int j, const char *why)
 {
@@ -500,7 +596,7 @@ static void http_start(struct ethread *t, int j)
 	struct hthread *h = t->drv;
 	const struct plan *s = h->plan;
 	struct hvu *v = &h->vus[j];
-	int k = pick_kind(h);
+	int k = plan_pick_kind(h->plan, &h->ctx->rng);
 	const struct plan_request *r = &s->reqs[k];
 	CURL *e;
 	CURLMcode mc;
@@ -522,6 +618,7 @@ static void http_start(struct ethread *t, int j)
 		if (v->dyn[i].t >= r->headers && v->dyn[i].t < r->headers + r->nheaders)
 			tpl_expand(v->dyn[i].t, h->ctx, v->dyn[i].node->data, v->dyn[i].cap);
 	v->req = k;
+	v->tls_started = v->tls_resumed = 0;
 	v->resp_len = 0;
 	v->resp_bytes = 0;
 	v->errbuf[0] = '\0';
@@ -538,14 +635,26 @@ static void finish(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 {
 	const struct plan_request *r = &h->plan->reqs[v->req];
 	struct outcome o = {.cls = -1, .connect_us = -1, .ttfb_us = -1};
-	curl_off_t total = 0, connect = 0, ttfb = 0;
+	curl_off_t total = 0, connect = 0, ttfb = 0, app = 0;
 	long status = 0, nconn = 0, hsize = 0, oserr = 0;
 	char msg[ERR_SAMPLE_LEN];
+	int phase;
 
 	curl_easy_getinfo(e, CURLINFO_NUM_CONNECTS, &nconn);
 	if (nconn > 0) {
 		curl_easy_getinfo(e, CURLINFO_CONNECT_TIME_T, &connect);
 		o.connect_us = connect;
+	}
+	phase = connect > 0 || nconn == 0 ? HTTP_PHASE_REQUEST : HTTP_PHASE_CONNECT;
+	if (h->tls && nconn > 0) {
+		/* APPCONNECT: the TLS handshake done (0 for http://, or when it never was). */
+		curl_easy_getinfo(e, CURLINFO_APPCONNECT_TIME_T, &app);
+		if (app > connect && connect > 0) {
+			o.tls_us = app - connect;
+			o.tls_resumed = v->tls_resumed;
+		} else if (v->tls_started) {
+			phase = HTTP_PHASE_TLS; /* libcurl reports no connect time then */
+		}
 	}
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
@@ -560,7 +669,7 @@ static void finish(struct hthread *h, struct hvu *v, CURL *e, CURLcode rc)
 		o.detail = msg;
 	} else {
 		curl_easy_getinfo(e, CURLINFO_OS_ERRNO, &oserr);
-		o.cls = http_transport_class(rc, oserr, connect > 0 || nconn == 0);
+		o.cls = http_transport_class(rc, oserr, phase, v->errbuf);
 		snprintf(msg, sizeof msg, "%s %s: %.170s", r->method, r->name,
 		         v->errbuf[0] ? v->errbuf : curl_easy_strerror(rc));
 		o.detail = msg;

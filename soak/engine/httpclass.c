@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 enum err_class http_fail_class(enum http_fail f, long os_errno, int connected)
 {
@@ -21,7 +22,9 @@ enum err_class http_fail_class(enum http_fail f, long os_errno, int connected)
 			return ERR_RESET;
 		return ERR_OTHER;
 	case HTTP_FAIL_TIMEOUT:
-		return connected ? ERR_TIMEOUT : ERR_CONNECT_TIMEOUT;
+		return connected == HTTP_PHASE_TLS       ? ERR_TLS_TIMEOUT
+		       : connected == HTTP_PHASE_REQUEST ? ERR_TIMEOUT
+		                                         : ERR_CONNECT_TIMEOUT;
 	case HTTP_FAIL_CLOSED:
 		return ERR_RESET;
 	case HTTP_FAIL_IO:
@@ -32,17 +35,39 @@ enum err_class http_fail_class(enum http_fail f, long os_errno, int connected)
 		return ERR_PROTOCOL;
 	case HTTP_FAIL_DNS:
 		return ERR_DNS;
+	case HTTP_FAIL_TLS_CERT:
+		return ERR_TLS_CERT;
+	case HTTP_FAIL_TLS_ALERT:
+		return ERR_TLS_ALERT;
+	case HTTP_FAIL_H2_RST:
+		return ERR_H2_RST;
+	case HTTP_FAIL_H2_GOAWAY:
+		return ERR_H2_GOAWAY;
 	case HTTP_FAIL_OTHER:
 		break;
 	}
 	return ERR_OTHER;
 }
 
-enum err_class http_transport_class(int code, long os_errno, int connected)
+enum err_class http_transport_class(int code, long os_errno, int connected, const char *text)
 {
 	enum http_fail f;
 
+	/* libcurl words a TLS alert the server sent as OpenSSL does ("... alert handshake
+	 * failure", "tlsv13 alert certificate required"), whichever step met it. */
+	if ((code == CURLE_SSL_CONNECT_ERROR || code == CURLE_RECV_ERROR ||
+	     code == CURLE_SEND_ERROR) &&
+	    text && strstr(text, " alert "))
+		return ERR_TLS_ALERT;
 	switch (code) {
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_INVALIDCERTSTATUS:
+		f = HTTP_FAIL_TLS_CERT;
+		break;
+	case CURLE_SSL_CONNECT_ERROR:
+		f = HTTP_FAIL_PROTOCOL; /* not TLS (a plain server), or no common ground */
+		break;
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_INTERFACE_FAILED:
 		f = HTTP_FAIL_CONNECT;
@@ -62,10 +87,12 @@ enum err_class http_transport_class(int code, long os_errno, int connected)
 	case CURLE_RECV_ERROR:
 		f = HTTP_FAIL_IO;
 		break;
+	case CURLE_HTTP2_STREAM: /* the stream "was not closed cleanly": the server reset it */
+		f = HTTP_FAIL_H2_RST;
+		break;
 	case CURLE_WEIRD_SERVER_REPLY:
 	case CURLE_UNSUPPORTED_PROTOCOL:
 	case CURLE_HTTP2:
-	case CURLE_HTTP2_STREAM:
 	case CURLE_BAD_CONTENT_ENCODING:
 		f = HTTP_FAIL_PROTOCOL;
 		break;

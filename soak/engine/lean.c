@@ -1,7 +1,8 @@
 /*
- * The lean HTTP/1.1 driver: plain http:// on non-blocking sockets in the worker's epoll
- * loop, requests built and responses parsed by h1.c — wrk's design (one event loop per
- * thread, a small parser) behind the engine's driver contract (engine_int.h).
+ * The lean HTTP/1.1 driver: http:// and https:// on non-blocking sockets in the worker's
+ * epoll loop, requests built and responses parsed by h1.c, TLS by tls.c — wrk's design
+ * (one event loop per thread, a small parser) behind the engine's driver contract
+ * (engine_int.h).
  *
  * Each slot owns at most one connection, registered once with epoll (edge-triggered, in
  * and out) and kept between requests in keep-alive mode.  A request is written with one
@@ -13,7 +14,13 @@
  * keep-alive timeout).  A request sent on a kept connection that the server had closed
  * meanwhile (nothing came back) is sent once more on a fresh one, as libcurl does.
  *
- * Deadlines: the request's timeout covers connect, send and answer (libcurl's TIMEOUT);
+ * https: once connected the slot makes the TLS handshake (L_HANDSHAKE), then writes the
+ * request as one TLS record (head and body gathered in the worker's buffer) and reads
+ * through OpenSSL; a read that drained the socket ends the turn as in plain HTTP.  A
+ * session ticket that comes to an idle connection is taken and the connection kept.
+ *
+ * Deadlines: the request's timeout covers connect, TLS handshake, send and answer
+ * (libcurl's TIMEOUT);
  * one deadline list per request kind's timeout (dlist.h).
  *
  * Memory: per slot a small struct; the request is built in the worker's scratch and copied
@@ -37,26 +44,24 @@
 #include "conn.h"
 #include "engine_int.h"
 #include "h1.h"
+#include "tls.h"
 
-#define READ_BUF         65536   /* a worker's receive buffer */
-#define MAX_ADDRS        4       /* addresses of a name tried in turn (IPv6, IPv4...) */
-#define RESOLVE_RETRY_US 1000000 /* a name that did not resolve is asked again after this */
+#define READ_BUF 65536 /* a worker's receive buffer */
 
 enum lstate {
 	L_IDLE = 0,   /* no request (a kept connection may be open) */
 	L_CONNECTING, /* non-blocking connect in progress */
+	L_HANDSHAKE,  /* connected; the TLS handshake in progress */
 	L_SENDING,    /* writing the request (the kernel took part of it) */
 	L_READING,    /* the request is out; reading the answer */
 };
 
-/* A host:port the plan's requests go to, resolved once per worker. */
+/* A scheme, host and port the plan's requests go to. */
 struct ltarget {
-	struct conn_addr addr[MAX_ADDRS]; /* resolved addresses */
-	int naddr;                        /* 0 when the name did not resolve (yet) */
-	int cur;                  /* the address connects go to (the last one that worked) */
-	int64_t retry_us;         /* when to ask the resolver again (naddr == 0) */
-	char dns_err[320];        /* why it did not resolve */
-	const struct h1_url *url; /* host and port (the first request kind's, same for all) */
+	struct conn_target net;   /* its addresses */
+	const struct h1_url *url; /* scheme, host and port (the first request kind's, the
+	                           * same for all) */
+	struct tls_resume resume; /* https: the newest session its connections got */
 };
 
 /* One slot: a request in flight and the connection it owns. */
@@ -71,11 +76,15 @@ struct lslot {
 	uint64_t seq, vu, iter; /* the request's template values (it may be built twice) */
 	int64_t t_conn_us;      /* connect started (mono µs) */
 	int64_t connect_us;     /* this request's connect time, -1 when it opened none */
+	int64_t t_tls_us;       /* TLS handshake started (mono µs) */
+	int64_t tls_us;         /* this request's handshake time, 0 when it made none */
+	uint8_t tls_resumed;    /* and that handshake resumed a session */
 	int64_t ttfb_us;        /* start -> first byte of the answer, -1 until then */
 	size_t off, len;        /* bytes of pend written, and its length (L_SENDING) */
 	char *pend;             /* the rest of a request the kernel did not take at once */
 	char *keep;             /* the body's first bytes, when a response spans reads */
 	struct h1_resp resp;    /* the answer being read */
+	struct tls_conn tls;    /* https: the connection's TLS (its SSL object kept) */
 };
 
 struct lthread {
@@ -94,26 +103,25 @@ struct lthread {
 	size_t scratch_cap;
 	size_t pend_cap; /* the largest request a slot may have to keep */
 	char *rbuf;      /* READ_BUF */
-	char *keep;      /* HTTP_BODY_KEEP: the body's first bytes within one read */
+	char *gather;    /* https: a request's head and body in one piece (pend_cap), so
+	                  * that it goes out as one TLS record */
+	int has_tls;     /* some target is https: tls is set up */
+	struct tls_client tls;
+	char *keep; /* HTTP_BODY_KEEP: the body's first bytes within one read */
 	pcre2_match_data *md;
 };
 
 /* --- targets ----------------------------------------------------------------------------- */
 
-static void resolve(struct ltarget *g)
-{
-	int rc;
-
-	g->naddr = conn_resolve(g->url->host, g->url->port, g->addr, MAX_ADDRS, &rc);
-	g->cur = 0;
-	if (g->naddr == 0) {
-		snprintf(g->dns_err, sizeof g->dns_err, "Could not resolve host: %s (%s)",
-		         g->url->host, gai_strerror(rc));
-		g->retry_us = clock_mono_us() + RESOLVE_RETRY_US;
-	}
-}
-
 /* --- finishing ----------------------------------------------------------------------------- */
+
+/* Closes slot j's connection (a TLS one says close_notify first). */
+static void drop(struct lslot *s)
+{
+	if (s->c.fd >= 0 && s->tls.up)
+		tls_conn_end(&s->tls);
+	conn_close(&s->c);
+}
 
 /* The slot's request is over: off the deadline list, state idle. */
 static void request_over(struct lthread *h, int j)
@@ -131,18 +139,22 @@ static void fail(struct lthread *h, int j, enum http_fail f, int os_errno, const
 	const struct plan_request *r = &h->plan->reqs[s->kind];
 	char msg[ERR_SAMPLE_LEN], what[160];
 	va_list ap;
-	int connected = s->state != L_CONNECTING;
+	int phase = s->state == L_CONNECTING  ? HTTP_PHASE_CONNECT
+	            : s->state == L_HANDSHAKE ? HTTP_PHASE_TLS
+	                                      : HTTP_PHASE_REQUEST;
 	struct outcome o = {.connect_us = s->connect_us,
 	                    .ttfb_us = s->ttfb_us,
+	                    .tls_us = s->tls_us,
+	                    .tls_resumed = s->tls_resumed,
 	                    .bytes = s->resp.hdr_bytes + s->resp.body_bytes};
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	snprintf(msg, sizeof msg, "%s %s: %s", r->method, r->name, what);
-	o.cls = (int)http_fail_class(f, os_errno, connected);
+	o.cls = (int)http_fail_class(f, os_errno, phase);
 	o.detail = msg;
-	conn_close(&s->c);
+	drop(s);
 	request_over(h, j);
 	sched_finish(h->t, j, &o);
 }
@@ -157,6 +169,8 @@ static void answered(struct lthread *h, int j, int64_t now_us, int leftover)
 	struct outcome o = {.answered = 1,
 	                    .connect_us = s->connect_us,
 	                    .ttfb_us = s->ttfb_us,
+	                    .tls_us = s->tls_us,
+	                    .tls_resumed = s->tls_resumed,
 	                    .bytes = s->resp.hdr_bytes + s->resp.body_bytes,
 	                    .detail = msg};
 
@@ -166,7 +180,7 @@ static void answered(struct lthread *h, int j, int64_t now_us, int leftover)
 	 * either side's `Connection: close`: this connection carries nothing more. */
 	if (!s->resp.keep_alive || leftover || s->state != L_READING ||
 	    h->plan->connection == PLAN_CLOSE)
-		conn_close(&s->c);
+		drop(s);
 	request_over(h, j);
 	sched_finish(t, j, &o);
 }
@@ -184,9 +198,79 @@ static int retry_fresh(struct lthread *h, int j)
 		return 0;
 	s->retried = 1;
 	s->reused = 0;
-	conn_close(&s->c);
+	drop(s);
 	start_connect(h, j);
 	return 1;
+}
+
+/* Whether slot j's connection is https. */
+static int slot_tls(const struct lthread *h, const struct lslot *s)
+{
+	return h->targets[s->target].url->tls;
+}
+
+/* A TLS call failed on slot j: the failure classed and reported, or the request sent
+ * again on a fresh connection when a kept one had been closed under it. */
+static void tls_failed(struct lthread *h, int j)
+{
+	struct lslot *s = &h->slots[j];
+	char what[160];
+	int e = 0;
+	enum http_fail f = tls_failure(&s->tls, &e, what, sizeof what);
+
+	if ((f == HTTP_FAIL_IO || f == HTTP_FAIL_CLOSED) && retry_fresh(h, j))
+		return;
+	fail(h, j, f, e, "%s", what);
+}
+
+/* Keeps bytes the socket did not take for later (L_SENDING). */
+static int keep_rest(struct lthread *h, int j, const struct iovec *iov, int n, size_t done)
+{
+	struct lslot *s = &h->slots[j];
+	size_t k = 0;
+
+	if (!s->pend && !(s->pend = malloc(h->pend_cap))) {
+		fail(h, j, HTTP_FAIL_OTHER, 0, "out of memory keeping a request");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t l = iov[i].iov_len;
+		if (done >= l) {
+			done -= l;
+			continue;
+		}
+		memcpy(s->pend + k, (char *)iov[i].iov_base + done, l - done);
+		k += l - done;
+		done = 0;
+	}
+	s->off = 0;
+	s->len = k;
+	s->state = L_SENDING;
+	return 0;
+}
+
+/* https: the request as one TLS record (head and body gathered).  When the socket does
+ * not take it now, it waits in the slot's buffer and is written again whole (OpenSSL's
+ * rule for a write that has to wait). */
+static void send_tls(struct lthread *h, int j, struct iovec *iov, int n)
+{
+	struct lslot *s = &h->slots[j];
+	struct iovec one = iov[0];
+	ssize_t w;
+
+	if (n > 1) {
+		memcpy(h->gather, iov[0].iov_base, iov[0].iov_len);
+		memcpy(h->gather + iov[0].iov_len, iov[1].iov_base, iov[1].iov_len);
+		one.iov_base = h->gather;
+		one.iov_len += iov[1].iov_len;
+	}
+	w = tls_write(&s->tls, one.iov_base, one.iov_len);
+	if (w == (ssize_t)one.iov_len)
+		s->state = L_READING;
+	else if (w == TLS_FAILED)
+		tls_failed(h, j);
+	else
+		keep_rest(h, j, &one, 1, 0);
 }
 
 /* Builds the request and writes what the kernel takes now. */
@@ -205,6 +289,10 @@ static void send_request(struct lthread *h, int j)
 	n = h1_req_build(q, &t->ctx, h->scratch, iov);
 	h1_resp_start(&s->resp, q->head, h->need_keep ? h->keep : NULL,
 	              h->need_keep ? HTTP_BODY_KEEP : 0);
+	if (slot_tls(h, s)) {
+		send_tls(h, j, iov, n);
+		return;
+	}
 	size_t total = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
 	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
 	do /* writev's gather, without SIGPIPE from a closed peer */
@@ -221,30 +309,21 @@ static void send_request(struct lthread *h, int j)
 		return;
 	}
 	/* The kernel took part of it: keep the rest until the socket is writable. */
-	if (!s->pend && !(s->pend = malloc(h->pend_cap))) {
-		fail(h, j, HTTP_FAIL_OTHER, 0, "out of memory keeping a request");
-		return;
-	}
-	size_t done = w > 0 ? (size_t)w : 0, k = 0;
-	for (int i = 0; i < n; i++) {
-		size_t l = iov[i].iov_len;
-		if (done >= l) {
-			done -= l;
-			continue;
-		}
-		memcpy(s->pend + k, (char *)iov[i].iov_base + done, l - done);
-		k += l - done;
-		done = 0;
-	}
-	s->off = 0;
-	s->len = k;
-	s->state = L_SENDING;
+	keep_rest(h, j, iov, n, w > 0 ? (size_t)w : 0);
 }
 
 /* Writes the kept rest of a request; moves to L_READING when it is out. */
 static void send_rest(struct lthread *h, int j)
 {
 	struct lslot *s = &h->slots[j];
+	if (slot_tls(h, s)) {
+		ssize_t w = tls_write(&s->tls, s->pend, s->len);
+		if (w == TLS_FAILED)
+			tls_failed(h, j);
+		else if (w >= 0)
+			s->state = L_READING;
+		return;
+	}
 	while (s->off < s->len) {
 		ssize_t w = send(s->c.fd, s->pend + s->off, s->len - s->off, MSG_NOSIGNAL);
 		if (w > 0) {
@@ -265,16 +344,62 @@ static void send_rest(struct lthread *h, int j)
 
 /* --- connecting ---------------------------------------------------------------------------- */
 
-/* The connection is up: count it and send. */
+/* The first handshake of this worker: what it negotiated goes to run_env. */
+static void note_tls(struct lthread *h, const struct lslot *s)
+{
+	struct ethread *t = h->t;
+
+	if (atomic_load_explicit(&t->facts_tls, memory_order_relaxed))
+		return;
+	tls_describe(s->tls.ssl, t->facts.tls, sizeof t->facts.tls);
+	atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
+}
+
+static void read_answer(struct lthread *h, int j);
+
+/* One step of slot j's TLS handshake; the request goes out once it is complete. */
+static void handshake(struct lthread *h, int j)
+{
+	struct lslot *s = &h->slots[j];
+	int r = tls_handshake(&s->tls);
+
+	if (r == TLS_AGAIN)
+		return;
+	if (r == TLS_FAILED) {
+		tls_failed(h, j);
+		return;
+	}
+	s->tls_us = clock_mono_us() - s->t_tls_us;
+	if (s->tls_us < 1)
+		s->tls_us = 1; /* 0 means "no handshake" */
+	s->tls_resumed = (uint8_t)tls_resumed(&s->tls);
+	note_tls(h, s);
+	send_request(h, j);
+	/* Bytes the handshake's last read took beyond it bring no epoll edge of their own. */
+	if (h->slots[j].state == L_READING && h->slots[j].c.fd >= 0 && tls_pending(&s->tls))
+		read_answer(h, j);
+}
+
+/* The connection is up: count it, then the TLS handshake (https) or the request. */
 static void connected(struct lthread *h, int j, int64_t now_us)
 {
 	struct lslot *s = &h->slots[j];
 	struct ltarget *g = &h->targets[s->target];
 
 	s->connect_us = now_us - s->t_conn_us;
-	g->cur = (g->cur + s->tries) % g->naddr; /* this address works: the next connects use it */
+	conn_target_worked(&g->net, s->tries);
 	s->tries = 0;
-	send_request(h, j);
+	if (!g->url->tls) {
+		send_request(h, j);
+		return;
+	}
+	if (tls_conn_begin(&s->tls, &h->tls, s->c.fd, g->url->host, &g->resume) < 0) {
+		fail(h, j, HTTP_FAIL_OTHER, 0, "out of memory starting TLS");
+		return;
+	}
+	s->state = L_HANDSHAKE;
+	s->t_tls_us = now_us;
+	handshake(h, j);
 }
 
 /* A connect failed with e: the next address of the name, or the request fails. */
@@ -283,9 +408,8 @@ static void connect_failed(struct lthread *h, int j, int e)
 	struct lslot *s = &h->slots[j];
 	struct ltarget *g = &h->targets[s->target];
 
-	conn_close(&s->c);
-	if ((e == ECONNREFUSED || e == ENETUNREACH || e == EHOSTUNREACH || e == EAFNOSUPPORT) &&
-	    s->tries + 1 < g->naddr) {
+	drop(s);
+	if (conn_target_next(&g->net, e, s->tries)) {
 		s->tries++;
 		start_connect(h, j);
 		return;
@@ -305,17 +429,13 @@ static void start_connect(struct lthread *h, int j)
 
 	s->target = (uint8_t)h->kind_target[s->kind];
 	s->state = L_CONNECTING;
-	if (g->naddr == 0) {
-		if (clock_mono_us() >= g->retry_us)
-			resolve(g);
-		if (g->naddr == 0) {
-			fail(h, j, HTTP_FAIL_DNS, 0, "%s", g->dns_err);
-			return;
-		}
+	if (!conn_target_ready(&g->net)) {
+		fail(h, j, HTTP_FAIL_DNS, 0, "%s", g->net.dns_err);
+		return;
 	}
 	s->t_conn_us = clock_mono_us();
 	/* TCP_NODELAY: libcurl's default, and a request goes out in one write anyway. */
-	switch (conn_open(&s->c, &h->cs, j, &g->addr[(g->cur + s->tries) % g->naddr], &e, &what)) {
+	switch (conn_open(&s->c, &h->cs, j, conn_target_addr(&g->net, s->tries), &e, &what)) {
 	case CONN_UP:
 		connected(h, j, clock_mono_us());
 		return;
@@ -365,12 +485,42 @@ static int feed(struct lthread *h, int j, const char *data, size_t n, int64_t no
 	return 0;
 }
 
+/* https: reads what OpenSSL and the socket have for slot j's request. */
+static void read_tls(struct lthread *h, int j)
+{
+	struct lslot *s = &h->slots[j];
+	struct ethread *t = h->t;
+
+	for (;;) {
+		ssize_t n = tls_read(&s->tls, h->rbuf, READ_BUF);
+		if (n > 0) {
+			int64_t now = clock_mono_us();
+			if (s->ttfb_us < 0)
+				s->ttfb_us = now - t->slots[j].sent_us;
+			if (feed(h, j, h->rbuf, (size_t)n, now) || tls_drained(&s->tls))
+				return; /* over, or drained: the next bytes bring a new edge */
+			continue;
+		}
+		if (n == 0) {
+			s->tls.up = 0; /* closed: no close_notify back */
+			feed(h, j, h->rbuf, 0, clock_mono_us());
+		} else if (n == TLS_FAILED) {
+			tls_failed(h, j);
+		}
+		return;
+	}
+}
+
 /* Reads what the socket has for slot j's request. */
 static void read_answer(struct lthread *h, int j)
 {
 	struct lslot *s = &h->slots[j];
 	struct ethread *t = h->t;
 
+	if (slot_tls(h, s)) {
+		read_tls(h, j);
+		return;
+	}
 	for (;;) {
 		ssize_t n = recv(s->c.fd, h->rbuf, READ_BUF, 0);
 		if (n > 0) {
@@ -398,6 +548,32 @@ static void read_answer(struct lthread *h, int j)
 	}
 }
 
+/* A kept connection with no request hears from the server: it closed (or said something
+ * unasked), and the next request connects afresh.  An edge for bytes the last answer's
+ * read already took comes late too: then there is nothing to read.  Over TLS, a late
+ * session ticket is taken and the connection kept. */
+static void idle_event(struct lthread *h, struct lslot *s, uint32_t evs)
+{
+	if (evs & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+		s->tls.up = 0;
+		drop(s);
+	} else if ((evs & EPOLLIN) && slot_tls(h, s)) {
+		ssize_t n = tls_read(&s->tls, h->rbuf, READ_BUF);
+		if (n == TLS_AGAIN)
+			return;
+		if (n == TLS_FAILED) {
+			char what[160];
+			int e;
+			tls_failure(&s->tls, &e, what, sizeof what);
+		}
+		drop(s);
+	} else if (evs & EPOLLIN) {
+		ssize_t n = recv(s->c.fd, h->rbuf, 1, MSG_PEEK);
+		if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+			drop(s);
+	}
+}
+
 /* An epoll event for slot j's connection. */
 static void on_event(struct lthread *h, int j, uint32_t evs)
 {
@@ -412,6 +588,9 @@ static void on_event(struct lthread *h, int j, uint32_t evs)
 			connect_failed(h, j, e);
 		return;
 	}
+	case L_HANDSHAKE:
+		handshake(h, j);
+		return;
 	case L_SENDING: {
 		uint32_t gen = s->c.gen;
 		if (evs & (EPOLLOUT | EPOLLERR | EPOLLHUP))
@@ -428,16 +607,7 @@ static void on_event(struct lthread *h, int j, uint32_t evs)
 			read_answer(h, j);
 		return;
 	default:
-		/* A kept connection with no request: the server closed it (or said something
-		 * unasked), and the next request connects afresh.  An edge for bytes the last
-		 * answer's read already took comes late too: then there is nothing to read. */
-		if (evs & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-			conn_close(&s->c);
-		} else if (evs & EPOLLIN) {
-			ssize_t n = recv(s->c.fd, h->rbuf, 1, MSG_PEEK);
-			if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-				conn_close(&s->c);
-		}
+		idle_event(h, s, evs);
 		return;
 	}
 }
@@ -454,6 +624,9 @@ static void expire(struct lthread *h)
 		if (s->state == L_CONNECTING)
 			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
 			     "Connection timed out after %lld milliseconds", ms);
+		else if (s->state == L_HANDSHAKE)
+			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
+			     "TLS handshake timed out after %lld milliseconds", ms);
 		else
 			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
 			     "Operation timed out after %lld milliseconds with %lld bytes received",
@@ -463,38 +636,26 @@ static void expire(struct lthread *h)
 
 /* --- the driver contract ---------------------------------------------------------------- */
 
-static int pick_kind(struct lthread *h)
-{
-	const struct plan *p = h->plan;
-	if (p->nreqs == 1)
-		return 0;
-	long r = (long)(tpl_rand(&h->t->ctx.rng) % (uint64_t)p->total_weight);
-	for (int k = 0; k < p->nreqs; k++) {
-		r -= p->reqs[k].weight;
-		if (r < 0)
-			return k;
-	}
-	return 0;
-}
-
 static void lean_start(struct ethread *t, int j)
 {
 	struct lthread *h = t->drv;
 	struct lslot *s = &h->slots[j];
-	int k = pick_kind(h);
+	int k = plan_pick_kind(h->plan, &h->t->ctx.rng);
 
 	s->kind = (uint8_t)k;
 	s->seq = t->ctx.seq;
 	s->vu = t->ctx.vu;
 	s->iter = t->ctx.iter;
 	s->connect_us = s->ttfb_us = -1;
+	s->tls_us = 0;
+	s->tls_resumed = 0;
 	s->retried = 0;
 	s->tries = 0;
 	memset(&s->resp, 0, sizeof s->resp);
 	dlist_arm(&h->cs.dl, j, h->kind_list[k],
 	          t->slots[j].sent_us + h->plan->reqs[k].timeout_ms * 1000);
 	if (s->c.fd >= 0 && s->target != h->kind_target[k])
-		conn_close(&s->c); /* another host: its own connection */
+		drop(s); /* another host: its own connection */
 	if (s->c.fd >= 0) {
 		s->reused = 1;
 		send_request(h, j);
@@ -507,7 +668,7 @@ static void lean_start(struct ethread *t, int j)
 static void lean_cancel(struct ethread *t, int j)
 {
 	struct lthread *h = t->drv;
-	conn_close(&h->slots[j].c);
+	drop(&h->slots[j]);
 	request_over(h, j);
 }
 
@@ -515,7 +676,7 @@ static void lean_idle(struct ethread *t, int j)
 {
 	struct lthread *h = t->drv;
 	if (h->slots[j].state == L_IDLE)
-		conn_close(&h->slots[j].c);
+		drop(&h->slots[j]);
 }
 
 static struct conn *slot_conn(void *arg, int j)
@@ -551,11 +712,16 @@ static void lean_release(struct ethread *t)
 		return;
 	for (int j = 0; h->slots && j < t->max_slots; j++) {
 		conn_close(&h->slots[j].c);
+		tls_conn_release(&h->slots[j].tls);
 		free(h->slots[j].pend);
 		free(h->slots[j].keep);
 	}
 	for (int k = 0; k < h->plan->nreqs; k++)
 		h1_req_release(&h->req[k]);
+	for (int g = 0; g < h->ntargets; g++)
+		tls_resume_release(&h->targets[g].resume);
+	tls_client_release(&h->tls);
+	free(h->gather);
 	conn_set_release(&h->cs);
 	pcre2_match_data_free(h->md);
 	free(h->slots);
@@ -570,8 +736,6 @@ static void lean_release(struct ethread *t)
 static int kinds_init(struct lthread *h, char *err, size_t errlen)
 {
 	const struct plan *p = h->plan;
-	int64_t timeouts[DLIST_MAX];
-	int ntimeouts = 0;
 
 	for (int k = 0; k < p->nreqs; k++) {
 		struct h1_req *q = &h->req[k];
@@ -586,21 +750,20 @@ static int kinds_init(struct lthread *h, char *err, size_t errlen)
 		h->need_keep |= r->expect_body != NULL;
 		int g = 0;
 		while (g < h->ntargets && (strcmp(h->targets[g].url->host, q->url.host) != 0 ||
-		                           strcmp(h->targets[g].url->port, q->url.port) != 0))
+		                           strcmp(h->targets[g].url->port, q->url.port) != 0 ||
+		                           h->targets[g].url->tls != q->url.tls))
 			g++;
 		if (g == h->ntargets) {
 			h->targets[g].url = &q->url;
-			resolve(&h->targets[g]);
+			h->targets[g].net.host = q->url.host;
+			h->targets[g].net.port = q->url.port;
+			conn_target_ready(&h->targets[g].net);
 			h->ntargets++;
+			h->has_tls |= q->url.tls;
 		}
 		h->kind_target[k] = g;
-		int l = 0;
-		while (l < ntimeouts && timeouts[l] != r->timeout_ms)
-			l++;
-		if (l == ntimeouts)
-			timeouts[ntimeouts++] = r->timeout_ms;
-		h->kind_list[k] = l;
 	}
+	plan_timeout_lists(p, h->kind_list);
 	return 0;
 }
 
@@ -617,6 +780,12 @@ static int lean_init(struct ethread *t, char *err, size_t errlen)
 	conn_set_none(&h->cs);
 	if (kinds_init(h, err, errlen) < 0)
 		return -1;
+	if (h->has_tls) {
+		if (tls_client_init(&h->tls, &h->plan->tls, TLS_ALPN_H1, err, errlen, NULL) < 0)
+			return -1;
+		if (!(h->gather = malloc(h->pend_cap)))
+			goto oom;
+	}
 	h->slots = calloc((size_t)n, sizeof *h->slots);
 	h->rbuf = malloc(READ_BUF);
 	h->md = pcre2_match_data_create(1, NULL);

@@ -53,6 +53,8 @@ static const int64_t backoff_ms[ERR_NCLASS] = {
     [ERR_CLIENT_PORTS] = 250,   /* give TIME_WAIT ports time to free up */
     [ERR_PROTOCOL] = 50,        /* not the protocol we speak: a wrong port, most likely */
     [ERR_OTHER] = 50,           /* unknown: do not spin */
+    [ERR_TLS_CERT] = 50,        /* an untrusted certificate stays untrusted */
+    [ERR_TLS_ALERT] = 50,       /* no common version or cipher: the same next time */
 };
 
 int64_t sched_backoff_ms(enum err_class c)
@@ -387,6 +389,15 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 	if (o->ttfb_us >= 0) {
 		st->ttfb_sum_us += o->ttfb_us;
 		st->ttfb_n++;
+	}
+	if (o->tls_us > 0) {
+		if (o->tls_resumed)
+			st->tls_resumed++;
+		else
+			st->tls_full++;
+		st->tls_sum_us += o->tls_us;
+		if (st->tls && hdr_record(&st->tls_hist, o->tls_us) < 0)
+			st->overflow++;
 	}
 	st->bytes += o->bytes;
 	if (o->answered) {

@@ -3,9 +3,10 @@
 #include <string.h>
 
 static const char *const class_names[ERR_NCLASS] = {
-    "http_4xx",        "http_5xx",        "status_mismatch", "body_mismatch", "timeout",
-    "connect_refused", "connect_timeout", "reset",           "client_ports",  "dns",
-    "protocol",        "other",           "dropped",
+    "http_4xx",        "http_5xx",        "status_mismatch", "body_mismatch",   "timeout",
+    "connect_refused", "connect_timeout", "reset",           "client_ports",    "dns",
+    "protocol",        "other",           "dropped",         "tls_certificate", "tls_timeout",
+    "tls_alert",       "h2_rst_stream",   "h2_goaway",
 };
 
 const char *err_class_name(enum err_class c)
@@ -45,28 +46,44 @@ int istats_init_open(struct istats *s, char *err, size_t errlen)
 	return 0;
 }
 
+int istats_init_tls(struct istats *s, char *err, size_t errlen)
+{
+	if (s->tls)
+		return 0;
+	if (hdr_init_latency(&s->tls_hist, err, errlen) < 0)
+		return -1;
+	s->tls = 1;
+	return 0;
+}
+
 void istats_release(struct istats *s)
 {
 	hdr_release(&s->hist);
 	hdr_release(&s->svc);
 	hdr_release(&s->lag);
+	hdr_release(&s->tls_hist);
 	s->open = 0;
+	s->tls = 0;
 }
 
 void istats_reset(struct istats *s)
 {
-	struct hdr h = s->hist, v = s->svc, l = s->lag;
-	int open = s->open;
+	struct hdr h = s->hist, v = s->svc, l = s->lag, k = s->tls_hist;
+	int open = s->open, tls = s->tls;
 	hdr_reset(&h);
 	if (open) {
 		hdr_reset(&v);
 		hdr_reset(&l);
 	}
+	if (tls)
+		hdr_reset(&k);
 	memset(s, 0, sizeof *s);
 	s->hist = h;
 	s->svc = v;
 	s->lag = l;
+	s->tls_hist = k;
 	s->open = open;
+	s->tls = tls;
 }
 
 void istats_add(struct istats *dst, const struct istats *src)
@@ -76,6 +93,13 @@ void istats_add(struct istats *dst, const struct istats *src)
 		dst->overflow += hdr_add(&dst->svc, &src->svc);
 		dst->overflow += hdr_add(&dst->lag, &src->lag);
 	}
+	if (dst->tls && src->tls)
+		dst->overflow += hdr_add(&dst->tls_hist, &src->tls_hist);
+	dst->tls_full += src->tls_full;
+	dst->tls_resumed += src->tls_resumed;
+	dst->tls_sum_us += src->tls_sum_us;
+	dst->h2_rst += src->h2_rst;
+	dst->h2_goaway += src->h2_goaway;
 	dst->svc_sum_us += src->svc_sum_us;
 	dst->cpu_ns += src->cpu_ns;
 	dst->wait_ns += src->wait_ns;
@@ -132,6 +156,16 @@ void istats_figures(const struct istats *s, double seconds, struct figures *f)
 		f->max_us = hdr_max(&s->hist);
 	}
 	f->dropped = s->err_count[ERR_DROPPED];
+	f->h2_rst = s->h2_rst;
+	f->h2_goaway = s->h2_goaway;
+	f->tls_full = s->tls_full;
+	f->tls_resumed = s->tls_resumed;
+	if (s->tls_full + s->tls_resumed > 0)
+		f->tls_mean_us = (double)s->tls_sum_us / (double)(s->tls_full + s->tls_resumed);
+	if (s->tls && hdr_total(&s->tls_hist) > 0) {
+		f->tls_p50_us = hdr_value_at_percentile(&s->tls_hist, 50);
+		f->tls_p99_us = hdr_value_at_percentile(&s->tls_hist, 99);
+	}
 	if (s->open) {
 		int64_t served = hdr_total(&s->svc);
 		if (served > 0) {

@@ -26,8 +26,14 @@ enum err_class {
 	ERR_DNS,
 	ERR_PROTOCOL, /* not HTTP, or a bad frame */
 	ERR_OTHER,
-	ERR_DROPPED, /* open model: an arrival more than max_lag behind the schedule,
-	              * never sent (the generator's limit, not the server's) */
+	ERR_DROPPED,     /* open model: an arrival more than max_lag behind the schedule,
+	                  * never sent (the generator's limit, not the server's) */
+	ERR_TLS_CERT,    /* the server's certificate was not trusted (chain, name, dates) */
+	ERR_TLS_TIMEOUT, /* connected, the TLS handshake not complete within the timeout */
+	ERR_TLS_ALERT,   /* the server ended the TLS session with an alert (no common
+	                  * version or cipher, a client certificate required, ...) */
+	ERR_H2_RST,      /* HTTP/2: the server reset the request's stream (RST_STREAM) */
+	ERR_H2_GOAWAY,   /* HTTP/2: the server went away (GOAWAY) before answering */
 	ERR_NCLASS
 };
 
@@ -55,7 +61,15 @@ struct istats {
 	int64_t connect_n;
 	int64_t ttfb_sum_us; /* time to first byte of answered requests */
 	int64_t ttfb_n;
-	int64_t overflow; /* latencies outside a histogram's range (not recorded) */
+	int tls;             /* 1: tls_hist is allocated (istats_init_tls) */
+	struct hdr tls_hist; /* TLS handshake times (connection up -> handshake complete), µs:
+	                      * apart from the requests' latency, which includes them */
+	int64_t tls_full;    /* full TLS handshakes completed */
+	int64_t tls_resumed; /* handshakes that resumed a session */
+	int64_t tls_sum_us;  /* sum of both kinds' times */
+	int64_t h2_rst;      /* HTTP/2: RST_STREAM frames received */
+	int64_t h2_goaway;   /* HTTP/2: GOAWAY frames received */
+	int64_t overflow;    /* latencies outside a histogram's range (not recorded) */
 	int64_t err_count[ERR_NCLASS];
 	char err_sample[ERR_NCLASS][ERR_SAMPLE_LEN]; /* first message of each class */
 };
@@ -74,6 +88,11 @@ struct figures {
 	int64_t svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us;
 	double svc_mean_us;
 	int64_t dropped; /* arrivals dropped (class dropped) */
+	/* TLS: handshakes of each kind and their time (0 when none) */
+	int64_t tls_full, tls_resumed;
+	double tls_mean_us;
+	int64_t tls_p50_us, tls_p99_us;
+	int64_t h2_rst, h2_goaway; /* HTTP/2: RST_STREAM and GOAWAY frames received */
 };
 
 void istats_figures(const struct istats *s, double seconds, struct figures *f);
@@ -82,11 +101,14 @@ void istats_figures(const struct istats *s, double seconds, struct figures *f);
 int istats_init(struct istats *s, char *err, size_t errlen);
 /* The same with the open model's service and lag histograms. */
 int istats_init_open(struct istats *s, char *err, size_t errlen);
+/* Adds the TLS handshake histogram to an initialised s (the counters are always there);
+ * 0 or -1 with err. */
+int istats_init_tls(struct istats *s, char *err, size_t errlen);
 void istats_release(struct istats *s);
 /* Zeroes every counter and the histogram (cheap when few buckets were used). */
 void istats_reset(struct istats *s);
-/* Adds src into dst (histograms merged, first samples kept); the open model's histograms
- * only when both have them. */
+/* Adds src into dst (histograms merged, first samples kept); the open model's and the TLS
+ * histograms only when both have them. */
 void istats_add(struct istats *dst, const struct istats *src);
 /* Counts one error of class c with its message (kept when it is the class's first). */
 void istats_error(struct istats *s, enum err_class c, const char *msg);

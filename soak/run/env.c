@@ -17,11 +17,14 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "db.h"
 #include "dur.h"
 #include "cpus.h"
 #include "procinfo.h"
 #include "redact.h"
+#include "engine/http.h"
 
 #define CMDLINE_MAX 65536 /* bytes of /proc/PID/cmdline read */
 
@@ -387,14 +390,36 @@ static void source_facts(struct env *e, const struct scn_collect *k, const struc
 	free(cmd);
 }
 
+/* How https:// requests were made: whether certificates were verified (and against
+ * what), whether sessions were resumed, and OpenSSL's version. */
+static void tls_settings(struct env *e, const struct plan *p)
+{
+	const struct plan_tls *t = &p->tls;
+	char v[ENV_VALUE_MAX];
+
+	if (!plan_uses_tls(p))
+		return;
+	env_set(e, "", "openssl_version", OpenSSL_version(OPENSSL_VERSION));
+	if (t->insecure)
+		snprintf(v, sizeof v, "off (insecure)");
+	else if (t->ca_file || t->ca_dir)
+		snprintf(v, sizeof v, "on (%s %s)", t->ca_file ? "ca_file" : "ca_dir",
+		         t->ca_file ? t->ca_file : t->ca_dir);
+	else
+		snprintf(v, sizeof v, "on (system CAs)");
+	env_set(e, "", "tls_verify", v);
+	env_set(e, "", "tls_resume", t->no_resume ? "off" : "on");
+}
+
 /* --- the target's banner ---------------------------------------------------------------------- */
 
 enum { PROBE_RUNNING, PROBE_DONE, PROBE_ABANDONED };
 
 struct env_banner {
-	char url[2048];   /* what to ask (a copy: the plan may be gone when the thread ends) */
-	char banner[256]; /* the Server header's value, or "" */
-	atomic_int state; /* PROBE_*: whoever comes second frees the probe */
+	char url[2048];      /* what to ask (a copy: the plan may be gone when the thread ends) */
+	struct plan_tls tls; /* how, for https:// (a copy too) */
+	char banner[256];    /* the Server header's value, or "" */
+	atomic_int state;    /* PROBE_*: whoever comes second frees the probe */
 };
 
 static size_t on_header(char *data, size_t size, size_t nitems, void *arg)
@@ -417,6 +442,12 @@ static size_t on_header(char *data, size_t size, size_t nitems, void *arg)
 	return n;
 }
 
+static void banner_free(struct env_banner *b)
+{
+	plan_tls_release(&b->tls);
+	free(b);
+}
+
 static void *probe(void *arg)
 {
 	struct env_banner *b = arg;
@@ -430,12 +461,13 @@ static void *probe(void *arg)
 		curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
 		curl_easy_setopt(c, CURLOPT_HEADERDATA, (void *)b->banner);
+		http_tls_setopt(c, &b->tls);
 		curl_easy_perform(c);
 		curl_easy_cleanup(c);
 	}
 	/* The runner may have given up waiting: then the probe is ours to free. */
 	if (!atomic_compare_exchange_strong(&b->state, &expected, PROBE_DONE))
-		free(b);
+		banner_free(b);
 	return NULL;
 }
 
@@ -454,15 +486,19 @@ struct env_banner *env_banner_start(const struct plan *p)
 		return NULL;
 	snprintf(b->url, sizeof b->url, "%s", p->reqs[0].url.text);
 	atomic_init(&b->state, PROBE_RUNNING);
-	if (pthread_attr_init(&attr) != 0) {
+	if (plan_tls_copy(&b->tls, &p->tls) < 0) {
 		free(b);
+		return NULL;
+	}
+	if (pthread_attr_init(&attr) != 0) {
+		banner_free(b);
 		return NULL;
 	}
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	rc = pthread_create(&t, &attr, probe, b);
 	pthread_attr_destroy(&attr);
 	if (rc != 0) {
-		free(b);
+		banner_free(b);
 		return NULL;
 	}
 	return b;
@@ -477,7 +513,7 @@ int env_banner_take(struct env_banner *b, char *out, size_t len)
 	if (atomic_compare_exchange_strong(&b->state, &expected, PROBE_ABANDONED))
 		return 0; /* still asking: its thread frees it */
 	snprintf(out, len, "%s", b->banner);
-	free(b);
+	banner_free(b);
 	return out[0] != '\0';
 }
 
@@ -542,6 +578,13 @@ static void generator_facts(struct env *e, const struct env_run *run)
 	}
 	if (s->plan.protocol == PLAN_HTTP && s->plan.nreqs > 0)
 		env_set(e, "", "timeout", dur_format(s->plan.reqs[0].timeout_ms, v, sizeof v));
+	tls_settings(e, &s->plan);
+	if (s->plan.protocol == PLAN_HTTP && s->plan.http == PLAN_HTTP2) {
+		env_set(e, "", "http_version", "2");
+		snprintf(v, sizeof v, "%d",
+		         s->plan.connections > 0 ? s->plan.connections : run->threads);
+		env_set(e, "", "h2_connections", v);
+	}
 }
 
 void env_gather(struct env *e, const struct env_run *run)
@@ -598,20 +641,37 @@ struct env_banner *env_capture(sqlite3 *db, int64_t run_id, const struct env_run
 	return env_banner_start(&run->s->plan);
 }
 
-int env_finish(sqlite3 *db, int64_t run_id, struct env_banner *b, char *err, size_t errlen)
+/* What the engine learnt: the first TLS handshake's version, cipher and ALPN choice. */
+static void engine_learnt(struct env *e, const struct engine_facts *f)
+{
+	char version[32], cipher[128], alpn[64];
+
+	if (f && sscanf(f->tls, "%31s %127s %63s", version, cipher, alpn) == 3) {
+		env_set(e, "", "tls_version", version);
+		env_set(e, "", "tls_cipher", cipher);
+		env_set(e, "", "alpn", alpn);
+	}
+	if (f && f->h2_max_streams >= 0) {
+		snprintf(version, sizeof version, "%lld", (long long)f->h2_max_streams);
+		env_set(e, "", "h2_max_streams", version);
+	}
+}
+
+int env_finish(sqlite3 *db, int64_t run_id, struct env_banner *b, const struct engine_facts *f,
+               char *err, size_t errlen)
 {
 	struct env e;
 	char banner[256];
-	int rc;
+	int rc, have = env_banner_take(b, banner, sizeof banner);
 
-	if (!env_banner_take(b, banner, sizeof banner))
-		return 0;
 	if (env_init(&e) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	env_set(&e, "", "server_banner", banner);
-	rc = env_record(db, run_id, &e, err, errlen);
+	if (have)
+		env_set(&e, "", "server_banner", banner);
+	engine_learnt(&e, f);
+	rc = e.n ? env_record(db, run_id, &e, err, errlen) : 0;
 	env_free(&e);
 	return rc;
 }

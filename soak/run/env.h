@@ -9,7 +9,13 @@
  *   soak_version, curl_version, nofile (ulimit -n, soft), ip_local_port_range,
  *   tcp_tw_reuse, somaxconn, threads (engine threads), loop, think_time, timeout,
  *   server_banner (the target's `Server:` header, from one HEAD request, recorded when the
- *   run ends: see env_banner_start).
+ *   run ends: see env_banner_start);
+ *   https:// runs: openssl_version, tls_verify ("on (system CAs)", "on (ca_file FILE)",
+ *   "off (insecure)"), tls_resume (on, off), and when the run ends what the first
+ *   handshake negotiated: tls_version (TLSv1.3), tls_cipher, alpn (the protocol ALPN
+ *   chose, "-" for none);
+ *   HTTP/2 runs: http_version (2), h2_connections (the connections the streams share), and
+ *   when the run ends h2_max_streams (the server's SETTINGS_MAX_CONCURRENT_STREAMS).
  * Facts of each [collect.NAME] source with a process (pid_match, pidfile or pid), from the
  * first matching process on this host:
  *   pids (how many matched), exe, cmdline (its secrets redacted: redact.h, with the
@@ -30,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/engine.h"
 #include "scenario/scenario.h"
 
 #define ENV_MAX_FACTS       160   /* facts of one run */
@@ -95,7 +102,9 @@ int env_banner_take(struct env_banner *b, char *out, size_t len);
  * banner probe (returned, or NULL); 0 or -1 with err in *rc. */
 struct env_banner *env_capture(sqlite3 *db, int64_t run_id, const struct env_run *run, int *rc,
                                char *err, size_t errlen);
-/* ... and when it ends: records the banner if it came; 0, or -1 with err. */
-int env_finish(sqlite3 *db, int64_t run_id, struct env_banner *b, char *err, size_t errlen);
+/* ... and when it ends: records the banner if it came, and what the engine learnt of the
+ * target (f, may be NULL); 0, or -1 with err. */
+int env_finish(sqlite3 *db, int64_t run_id, struct env_banner *b, const struct engine_facts *f,
+               char *err, size_t errlen);
 
 #endif

@@ -781,6 +781,19 @@ static void print_summary(const struct run *r)
 			    dur_format_us((double)f->svc_p99_us, b, sizeof b),
 			    dur_format_us((double)f->lag_p99_us, c, sizeof c));
 		}
+	for (int k = 0; k < r->nsteps; k++) {
+		const struct figures *f = &r->steps[k];
+		if (!r->step_done[k] || f->tls_full + f->tls_resumed == 0)
+			continue;
+		fprintf(out,
+		        "step %d: TLS handshakes %lld full, %lld resumed; handshake mean %s p50 %s "
+		        "p99 %s%s\n",
+		        k + 1, (long long)f->tls_full, (long long)f->tls_resumed,
+		        dur_format_us(f->tls_mean_us, a, sizeof a),
+		        dur_format_us((double)f->tls_p50_us, b, sizeof b),
+		        dur_format_us((double)f->tls_p99_us, c, sizeof c),
+		        s->plan.tls.insecure ? " (certificates not verified: insecure)" : "");
+	}
 	fflush(out);
 }
 
@@ -954,6 +967,9 @@ static int open_run(struct run *r)
 	             : istats_init(&r->iv, err, sizeof err) < 0 ||
 	                   istats_init(&r->acc, err, sizeof err) < 0 ||
 	                   istats_init(&r->part, err, sizeof err) < 0) ||
+	    (plan_uses_tls(&s->plan) && (istats_init_tls(&r->iv, err, sizeof err) < 0 ||
+	                                 istats_init_tls(&r->acc, err, sizeof err) < 0 ||
+	                                 istats_init_tls(&r->part, err, sizeof err) < 0)) ||
 	    rec_open(&r->rec, o->db_path, err, sizeof err) < 0 ||
 	    (o->resume
 	         ? rec_run_resume(&r->rec, s, o->resume->run_id, o->resume->status_was,
@@ -1021,6 +1037,9 @@ static void announce(const struct run *r)
 		        s->nlevels == 1 ? "" : "s", dur_format(scn_total_ms(s), (char[32]){0}, 32),
 		        engine_client(&s->plan, NULL, 0));
 	}
+	if (plan_uses_tls(&s->plan) && s->plan.tls.insecure)
+		fprintf(stderr,
+		        "soak run: TLS: the server's certificate is NOT verified (insecure)\n");
 }
 
 /* The run cannot go on: why, for its row and the last line. */
@@ -1152,7 +1171,10 @@ static int end_run(struct run *r)
 	const char *status, *why;
 	int drift_unjudged = 0;
 	char err[512];
+	struct engine_facts facts = {0};
 
+	if (r->eng)
+		engine_facts(r->eng, &facts);
 	engine_free(r->eng);
 	r->eng = NULL;
 	if (r->feeding) {
@@ -1169,7 +1191,7 @@ static int end_run(struct run *r)
 	why = r->failed ? r->reason : r->stopping ? (*o->sigterm ? "SIGTERM" : "SIGINT") : NULL;
 	if (r->failed)
 		fprintf(stderr, "soak run: %s\n", r->reason);
-	if (env_finish(r->rec.db, r->rec.run_id, r->banner, err, sizeof err) < 0)
+	if (env_finish(r->rec.db, r->rec.run_id, r->banner, &facts, err, sizeof err) < 0)
 		log_warn("cannot record the target's Server banner: %s", err);
 	r->banner = NULL;
 	if (rec_run_end(&r->rec, status, why, err, sizeof err) < 0) {

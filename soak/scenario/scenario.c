@@ -10,9 +10,11 @@
 
 #include "cpus.h"
 #include "dur.h"
+#include "engine/engine.h"
 #include "engine/h1.h"
 #include "scenario_frame.h"
 #include "scenario_read.h"
+#include "scenario_tls.h"
 
 /* --- the sections --------------------------------------------------------------------- */
 
@@ -62,6 +64,31 @@ static void parse_open(struct scn_parse *p, struct scenario *s, struct scn_entry
 			scn_perr(p, k, 0, "max_lag: must be at least 1ms");
 		}
 	}
+}
+
+/* http_version = 1.1 | 2 and, for HTTP/2, connections (streams are the concurrency). */
+static void parse_http(struct scn_parse *p, struct scenario *s)
+{
+	struct scn_entry *e = scn_find(p, "scenario", "http_version"), *c;
+	long v;
+
+	if (e && (!strcmp(e->value, "2") || !strcmp(e->value, "2.0")))
+		s->plan.http = PLAN_HTTP2;
+	else if (e && strcmp(e->value, "1.1") != 0)
+		scn_perr(p, e, 0, "http_version: expected 1.1 or 2, not '%s'", e->value);
+	c = scn_find(p, "scenario", "connections");
+	if (c && s->plan.http != PLAN_HTTP2) {
+		scn_perr(p, c, 0,
+		         "connections: only for http_version = 2 (HTTP/1.1 has a connection per "
+		         "user)");
+		return;
+	}
+	if (c && scn_get_int(p, c, 1, SCN_MAX_VUS, &v) == 0)
+		s->plan.connections = (int)v;
+	if (s->plan.http == PLAN_HTTP2 && s->plan.connection == PLAN_CLOSE)
+		scn_perr(p, scn_find(p, "scenario", "connection"), 0,
+		         "connection: close makes no sense with http_version = 2, whose requests "
+		         "share connections (set connections instead)");
 }
 
 static void parse_scenario(struct scn_parse *p, struct scenario *s)
@@ -119,6 +146,7 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 			scn_perr(p, e, 0, "connection: expected keepalive or close, not '%s'",
 			         e->value);
 	}
+	parse_http(p, s);
 	if ((e = scn_find(p, "scenario", "think_time")) &&
 	    dur_span_parse(e->value, &s->plan.think_min_ms, &s->plan.think_max_ms, err,
 	                   sizeof err) < 0)
@@ -142,12 +170,7 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 	}
 	if ((e = scn_find(p, "scenario", "csv"))) {
 		char path[4096];
-		/* A relative CSV path is relative to the scenario file. */
-		if (e->value[0] != '/' && strchr(s->file, '/'))
-			snprintf(path, sizeof path, "%.*s/%s",
-			         (int)(strrchr(s->file, '/') - s->file), s->file, e->value);
-		else
-			snprintf(path, sizeof path, "%s", e->value);
+		scn_path(s, e->value, path, sizeof path);
 		if (tpl_csv_load(&s->plan.csv, path, err, sizeof err) < 0)
 			scn_perr(p, e, 0, "csv: %s", err);
 		s->csv_path = scn_dup(p, path);
@@ -513,7 +536,11 @@ static void validate(struct scn_parse *p, struct scenario *s)
 		s->plan.total_weight += s->plan.reqs[i].weight;
 	if (s->plan.nreqs > 0 && s->plan.total_weight == 0)
 		scn_perr(p, NULL, s->plan.reqs[0].line, "every request has weight 0");
+	if (s->plan.protocol == PLAN_TCP_FRAME && s->plan.http == PLAN_HTTP2)
+		scn_perr(p, scn_find(p, "scenario", "http_version"), 0,
+		         "http_version: HTTP only (protocol = tcp-frame)");
 	check_client(p, s);
+	scn_tls_check_client(p, s);
 	/* Leftover entries are keys nobody asked for. */
 	for (int i = 0; i < p->nents && !p->failed; i++)
 		if (!p->ents[i].used)
@@ -533,6 +560,8 @@ static int parse_all(struct scenario *s, struct scn_parse *p)
 	scn_parse_frames(p, s); /* protocol, address, [handshake], [frame.NAME]: before requests */
 	if (!p->failed)
 		scn_each_section(p, s, "request", parse_request);
+	if (!p->failed)
+		scn_parse_tls(p, s);
 	if (!p->failed)
 		scn_each_section(p, s, "collect", parse_collect);
 	validate(p, s);
@@ -680,6 +709,7 @@ void scn_release(struct scenario *s)
 		collect_release(&s->collect[i]);
 	free(s->cpus);
 	tpl_csv_release(&s->plan.csv);
+	plan_tls_release(&s->plan.tls);
 	free(s->csv_path);
 	free(s->file);
 	free(s->text);
@@ -742,11 +772,18 @@ static void print_requests(const struct scenario *s, FILE *f)
 			fprintf(f, " and body /%s/", r->expect_body_src);
 		fputc('\n', f);
 	}
-	const char *cl = plan_client_name(h1_client_for(&s->plan, why, sizeof why));
+	const char *cl = engine_client(&s->plan, why, sizeof why);
 	if (s->plan.client == PLAN_CLIENT_AUTO)
 		snprintf(note, sizeof note, " (auto: %s%s)", *why ? "libcurl needed, " : "",
-		         *why ? why : "plain HTTP/1.1");
+		         *why                         ? why
+		         : s->plan.http == PLAN_HTTP2 ? "HTTP/2"
+		                                      : "HTTP/1.1");
 	fprintf(f, "  client %s%s\n", cl, note);
+	if (s->plan.http == PLAN_HTTP2 && s->plan.connections > 0)
+		fprintf(f, "  HTTP/2: the streams on %d connection%s\n", s->plan.connections,
+		        s->plan.connections == 1 ? "" : "s");
+	else if (s->plan.http == PLAN_HTTP2)
+		fprintf(f, "  HTTP/2: the streams on one connection per engine thread\n");
 }
 
 static void print_collectors(const struct scenario *s, FILE *f)
@@ -824,6 +861,7 @@ void scn_print_plan(const struct scenario *s, FILE *f)
 		        dur_format(s->plan.think_max_ms, b, sizeof b));
 	scn_print_frames(s, f); /* tcp-frame: address, handshake, frames */
 	print_requests(s, f);
+	scn_print_tls(s, f);
 	if (s->csv_path)
 		fprintf(f, "  csv %s: %ld rows, %d columns\n", s->csv_path, s->plan.csv.nrows,
 		        s->plan.csv.ncols);

@@ -43,11 +43,7 @@ static char *read_template(struct scn_parse *p, const struct scenario *s, struct
 	char *text = NULL;
 	size_t n;
 
-	if (e->value[0] != '/' && strchr(s->file, '/'))
-		snprintf(path, sizeof path, "%.*s/%s", (int)(strrchr(s->file, '/') - s->file),
-		         s->file, e->value);
-	else
-		snprintf(path, sizeof path, "%s", e->value);
+	scn_path(s, e->value, path, sizeof path);
 	f = fopen(path, "rb");
 	if (!f) {
 		scn_perr(p, e, 0, "file: cannot open '%s': %s", path, strerror(errno));

@@ -69,7 +69,7 @@ static int section_known(const char *sec)
 	       strcmp(sec, "request") == 0 || strcmp(sec, "thresholds") == 0 ||
 	       (strncmp(sec, "request.", 8) == 0 && sec[8]) ||
 	       (strncmp(sec, "collect.", 8) == 0 && sec[8]) || strcmp(sec, "handshake") == 0 ||
-	       (strncmp(sec, "frame.", 6) == 0 && sec[6]);
+	       strcmp(sec, "tls") == 0 || (strncmp(sec, "frame.", 6) == 0 && sec[6]);
 }
 
 /* fgets-style reader over the in-memory text; counts lines and checks section headers
@@ -159,12 +159,11 @@ static char *reader(char *str, int num, void *stream)
 			memcpy(sec, s + 1, (size_t)(close - s - 1));
 			sec[close - s - 1] = '\0';
 			if (!(p->known ? p->known(sec) : section_known(sec)))
-				scn_perr(
-				    p, NULL, p->line, "unknown section [%s] (known: %s)", sec,
-				    p->known
-				        ? p->known_list
-				        : "scenario, sweep, request, request.NAME, thresholds, "
-				          "collect.NAME, handshake, frame.NAME");
+				scn_perr(p, NULL, p->line, "unknown section [%s] (known: %s)", sec,
+				         p->known ? p->known_list
+				                  : "scenario, sweep, request, request.NAME, tls, "
+				                    "thresholds, "
+				                    "collect.NAME, handshake, frame.NAME");
 		}
 	}
 	return str;
@@ -402,6 +401,15 @@ int scn_get_bool(struct scn_parse *p, struct scn_entry *e, int *out)
 		return -1;
 	}
 	return 0;
+}
+
+void scn_path(const struct scenario *s, const char *value, char *path, size_t len)
+{
+	if (value[0] != '/' && strchr(s->file, '/'))
+		snprintf(path, len, "%.*s/%s", (int)(strrchr(s->file, '/') - s->file), s->file,
+		         value);
+	else
+		snprintf(path, len, "%s", value);
 }
 
 char *scn_dup(struct scn_parse *p, const char *s)

@@ -82,6 +82,9 @@ int scn_get_dur(struct scn_parse *p, const char *sec, const char *key, int64_t *
 /* 0 and *out, or -1 after perr. */
 int scn_get_int(struct scn_parse *p, struct scn_entry *e, long lo, long hi, long *out);
 int scn_get_bool(struct scn_parse *p, struct scn_entry *e, int *out);
+/* A file a scenario names (csv, a frame's file, [tls]'s): relative paths are relative to
+ * the scenario file's folder.  Into path (len bytes). */
+void scn_path(const struct scenario *s, const char *value, char *path, size_t len);
 /* strdup, or NULL after perr. */
 char *scn_dup(struct scn_parse *p, const char *s);
 /* Compiled (JIT when possible) or NULL after perr; the caller frees it. */

@@ -234,6 +234,7 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	if (rc < 0)
 		return -1;
 	r->open = open;
+	r->h2 = s->plan.protocol == PLAN_HTTP && s->plan.http == PLAN_HTTP2;
 	return 0;
 }
 
@@ -280,6 +281,7 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	st = NULL;
 	r->run_id = run_id;
 	r->open = s->plan.model == PLAN_OPEN;
+	r->h2 = s->plan.protocol == PLAN_HTTP && s->plan.http == PLAN_HTTP2;
 	if (db_prepare(r->db, &st, "INSERT INTO gaps(run_id, from_ms, to_ms) VALUES(?,?,?)", err,
 	               errlen) < 0)
 		goto fail;
@@ -359,6 +361,59 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 	if (rc != SQLITE_DONE)
 		return db_fail(r->db, "cannot record a step", err, errlen);
 	return 0;
+}
+
+/* The TLS handshake and HTTP/2 frame columns of an interval (step < 0: start_ms names it)
+ * or a step (its idx): the TLS ones when s counts handshakes (a run with https://
+ * requests), the HTTP/2 ones in an HTTP/2 run. */
+static int rec_tls(struct recorder *r, int step, int64_t start_ms, const struct istats *s,
+                   char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	struct figures f;
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	if (!s->tls && !r->h2)
+		return 0;
+	istats_figures(s, 1, &f);
+	if ((s->tls && hdr_encode(&s->tls_hist, &blob, &len, err, errlen) < 0) ||
+	    db_prepare(r->db, &st,
+	               step < 0
+	                   ? "UPDATE intervals SET tls_full = ?, tls_resumed = ?, "
+	                     "tls_mean_us = ?, tls_p50_us = ?, tls_p99_us = ?, tls_hist = ?, "
+	                     "h2_rst = ?, h2_goaway = ? WHERE run_id = ? AND start_ms = ?"
+	                   : "UPDATE steps SET tls_full = ?, tls_resumed = ?, tls_mean_us = ?, "
+	                     "tls_p50_us = ?, tls_p99_us = ?, tls_hist = ?, h2_rst = ?, "
+	                     "h2_goaway = ? WHERE run_id = ? AND idx = ?",
+	               err, errlen) < 0)
+		goto done;
+	if (s->tls) {
+		sqlite3_bind_int64(st, 1, f.tls_full);
+		sqlite3_bind_int64(st, 2, f.tls_resumed);
+		sqlite3_bind_blob(st, 6, blob, (int)len, SQLITE_STATIC);
+	}
+	if (f.tls_full + f.tls_resumed > 0) {
+		sqlite3_bind_double(st, 3, f.tls_mean_us);
+		sqlite3_bind_int64(st, 4, f.tls_p50_us);
+		sqlite3_bind_int64(st, 5, f.tls_p99_us);
+	}
+	if (r->h2) {
+		sqlite3_bind_int64(st, 7, f.h2_rst);
+		sqlite3_bind_int64(st, 8, f.h2_goaway);
+	}
+	sqlite3_bind_int64(st, 9, r->run_id);
+	sqlite3_bind_int64(st, 10, step < 0 ? start_ms : step);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(r->db, "cannot record the TLS handshakes", err, errlen);
+		goto done;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(st);
+	free(blob);
+	return rc;
 }
 
 /* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
@@ -467,7 +522,8 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 	if (isfinite(r->gen_cpus_busy_pct))
 		sqlite3_bind_double(r->ins_interval, 33, r->gen_cpus_busy_pct);
 	r->gen_cpus_busy_pct = NAN;
-	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0)
+	if (step_done(r, r->ins_interval, "cannot record an interval", err, errlen) < 0 ||
+	    rec_tls(r, -1, start_ms, s, err, errlen) < 0)
 		goto done;
 	for (int c = 0; c < ERR_NCLASS; c++) {
 		if (!s->err_count[c])
@@ -568,7 +624,7 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 		db_fail(r->db, "cannot record the step's figures", err, errlen);
 		goto done;
 	}
-	rc = 0;
+	rc = rec_tls(r, idx, 0, s, err, errlen);
 done:
 	sqlite3_finalize(st);
 	free(blob);

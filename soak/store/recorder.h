@@ -42,6 +42,7 @@ struct recorder {
 	int64_t run_id;
 	int threads; /* engine threads: gen_cpu_pct is of all of them (set once known) */
 	int open;    /* open-model run: the svc_* and lag_* columns are written */
+	int h2;      /* HTTP/2 run: the h2_* columns are written */
 	char host[256];
 	int imported;    /* the run is an import (rec_run_import): no process, no heartbeat */
 	double probe_us; /* the machine probe (probe.h) for the next rec_interval, which

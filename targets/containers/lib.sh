@@ -7,8 +7,11 @@
 #   NAME start|stop|status DIR [--port P] [--heap 256m] [--gc G1|Parallel|Serial|ZGC|Shenandoah]
 #        [--threads 400] [--accept 200] [--jdbc URL] [--db-user U] [--db-password P]
 #        [--pool 16] [--iterations 1000] [--wait 60] [--build DIR] [--jvm-opt OPT]...
+#        [--tls] [--h2]
 #
-# start prints key=value lines: pid= port= gc_log= url= version= log=
+# start prints key=value lines: pid= port= gc_log= url= version= log=; with --tls, url= is
+# the https connector's, and http_url= tls_port= ca= (the test certificate made at the
+# first start, to trust) follow.
 # status prints the same lines and exits 0 when running, 3 when not.
 # Files in DIR: NAME.pid (the JVM), NAME.env (the printed lines), logs/NAME.out (JVM
 # stdout+stderr), logs/gc.log (unified GC log).
@@ -37,6 +40,9 @@ usage: $NAME start|stop|status DIR [options]
   --wait S            seconds to wait for GET /health = 200 (default 60)
   --build DIR         servlet build output (default build/java; built when stale)
   --jvm-opt OPT       extra JVM option, repeatable
+  --tls               an https connector too, on a test certificate made at the first
+                      start (DIR/tls: cert.pem is also the CA to trust)
+  --h2                HTTP/2: h2 by ALPN on the https connector, h2c on the plain one
 ${CT_EXTRA_USAGE:-}
 USAGE
     exit 2
@@ -48,11 +54,14 @@ ct_parse() {
     CMD="" DIR="" PORT="" HEAP=256m GC=G1 THREADS=400 ACCEPT=200
     JDBC=${SOAK_DB_URL:-} DB_USER=${SOAK_DB_USER:-soak} DB_PASSWORD=${SOAK_DB_PASSWORD:-soak}
     POOL=16 ITERATIONS=1000 WAIT=60 BUILD=${SOAK_JAVA_BUILD:-$CT_ROOT/build/java} STOCK=0
+    TLS=0 H2=0
     JVM_EXTRA=()
     local need
     while [ $# -gt 0 ]; do
         case "$1" in
             --stock) STOCK=1; shift; continue ;;
+            --tls) TLS=1; shift; continue ;;
+            --h2) H2=1; shift; continue ;;
             -h|--help) ct_usage ;;
             --*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
         esac
@@ -88,6 +97,7 @@ ct_parse() {
     if [ -z "$CMD" ] || [ -z "$DIR" ]; then ct_usage; fi
     case "$CMD" in start|stop|status) ;; *) die "unknown command: $CMD (start|stop|status)" ;; esac
     [ "$STOCK" -eq 0 ] || [ -n "${CT_HAS_STOCK:-}" ] || die "--stock is only for tomcat10"
+    [ "$STOCK" -eq 0 ] || [ "$TLS$H2" = 00 ] || die "--tls and --h2 are for the embedded launcher (not --stock)"
 
     local n
     for n in THREADS ACCEPT POOL ITERATIONS WAIT; do
@@ -229,7 +239,24 @@ ct_jvm_opts() {
     )
 }
 
-# wait_ready PID PORT: 0 ready (sets VERSION), 1 JVM died, 2 timed out
+# tls_material: the test certificate and key of DIR/tls (made once: EC P-256, localhost
+# and 127.0.0.1), and the same as a PKCS12 key store for Jetty (password soak-test).
+tls_material() {
+    local t=$DIR/tls
+    [ -s "$t/keystore.p12" ] && return 0
+    command -v openssl >/dev/null 2>&1 || die "openssl not found (install openssl)"
+    mkdir -p "$t"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$t/key.pem" \
+        -out "$t/cert.pem" -days 3650 -subj /CN=localhost \
+        -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" >/dev/null 2>&1 \
+        || die "openssl could not make a test certificate in $t"
+    openssl pkcs12 -export -in "$t/cert.pem" -inkey "$t/key.pem" -name soak \
+        -passout pass:soak-test -out "$t/keystore.p12" >/dev/null 2>&1 \
+        || die "openssl could not make $t/keystore.p12"
+}
+
+# wait_ready PID PORT: 0 ready (sets VERSION), 1 JVM died, 2 timed out.  With --tls the
+# https connector must answer too.
 wait_ready() {
     local pid=$1 port=$2 i hdr code
     hdr=$DIR/tmp/health.headers
@@ -238,6 +265,10 @@ wait_ready() {
         alive "$pid" || return 1
         code=$(curl -s -o /dev/null -D "$hdr" -w '%{http_code}' --max-time 2 \
                     "http://127.0.0.1:$port/health" 2>/dev/null) || code=000
+        if [ "$code" = 200 ] && [ "$TLS" -eq 1 ]; then
+            code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --cacert "$DIR/tls/cert.pem" \
+                        "https://127.0.0.1:$TLS_PORT/health" 2>/dev/null) || code=000
+        fi
         if [ "$code" = 200 ] && grep -qi "^X-Soak-Instance: *$INSTANCE" "$hdr"; then
             VERSION=$(sed -n 's/^[Xx]-[Ss]oak-[Ss]erver: *//p' "$hdr" | tr -d '\r')
             return 0
@@ -264,9 +295,12 @@ ct_start() {
     mkdir -p "$DIR/logs" "$DIR/tmp"
     rm -f "$PIDFILE" "$ENVFILE"
     ct_prepare
+    [ "$TLS" -eq 0 ] || tls_material
     DEADLINE=$((SECONDS + WAIT))
     for ((tries = 1; tries <= 3; tries++)); do
         port=${PORT:-$(free_port)} || die "no free port found"
+        TLS_PORT=
+        if [ "$TLS" -eq 1 ]; then TLS_PORT=$(free_port) || die "no free port found"; fi
         INSTANCE=$NAME-$$-$RANDOM$RANDOM
         ct_jvm_opts
         if [ -f "$OUTLOG" ]; then mv -f "$OUTLOG" "$OUTLOG.1"; fi
@@ -298,7 +332,15 @@ ct_start() {
     ours "$LAUNCHED_PID" || ct_fail "pid $LAUNCHED_PID is not the JVM (no $MARKER in its command line)"
     {
         printf 'pid=%s\nport=%s\ngc_log=%s\n' "$LAUNCHED_PID" "$port" "$GCLOG"
-        printf 'url=http://127.0.0.1:%s/register\nversion=%s\nlog=%s\n' "$port" "$VERSION" "$OUTLOG"
+        if [ "$TLS" -eq 1 ]; then
+            # url= is what a study sends to: the https connector, with --tls.
+            printf 'url=https://127.0.0.1:%s/register\nhttp_url=http://127.0.0.1:%s/register\n' \
+                "$TLS_PORT" "$port"
+            printf 'tls_port=%s\nca=%s\n' "$TLS_PORT" "$DIR/tls/cert.pem"
+        else
+            printf 'url=http://127.0.0.1:%s/register\n' "$port"
+        fi
+        printf 'version=%s\nlog=%s\n' "$VERSION" "$OUTLOG"
     } >"$ENVFILE"
     cat "$ENVFILE"
 }
@@ -331,7 +373,12 @@ embedded_tomcat_prepare() { # VERSION WEBAPP_FLAVOUR
 embedded_tomcat_exec() {
     local cp
     cp=$(cat "$DIR/launcher/classpath")
+    local more=()
+    if [ "$TLS" -eq 1 ]; then
+        more+=(--tls-port "$TLS_PORT" --tls-cert "$DIR/tls/cert.pem" --tls-key "$DIR/tls/key.pem")
+    fi
+    if [ "$H2" -eq 1 ]; then more+=(--h2); fi
     exec setsid "$JAVA" "${JVM_OPTS[@]}" -cp "$DIR/launcher:$cp" soak.SoakTomcat \
         --base "$DIR" --webapp "$DIR/webapps/ROOT" --address 127.0.0.1 --port "$HTTP_PORT" \
-        --threads "$THREADS" --accept "$ACCEPT"
+        --threads "$THREADS" --accept "$ACCEPT" ${more[@]+"${more[@]}"}
 }

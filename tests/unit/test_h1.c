@@ -20,6 +20,7 @@
 
 #include "engine/h1.h"
 #include "engine/httpclass.h"
+#include "rqtest.h"
 
 #define MAX_FILE (64 * 1024)
 
@@ -129,7 +130,7 @@ static void check_one(const struct want *w, const char *data, size_t n, size_t c
 	/* A failure is what was left when the server closed: EOF after the bytes. */
 	st = feed(&r, data, n, cut, step, w->eof || w->status[0] == 'x', consumed);
 	if (w->status[0] == 'x') {
-		enum err_class want = http_transport_class(atoi(w->status + 1), 0, 1);
+		enum err_class want = http_transport_class(atoi(w->status + 1), 0, 1, NULL);
 		for (size_t i = 0; i < sizeof differs / sizeof differs[0]; i++)
 			if (strcmp(differs[i].name, w->name) == 0)
 				want = differs[i].cls;
@@ -258,37 +259,6 @@ static void eof_cases(void **state)
 /* --- requests ------------------------------------------------------------------------- */
 
 /* A request kind built from text, as the scenario would. */
-struct rq {
-	struct plan_request r;
-	struct tpl_csv csv;
-};
-
-static void rq_init(struct rq *q, const char *method, const char *url, const char *body,
-                    const char *const *headers)
-{
-	char err[256];
-	memset(q, 0, sizeof *q);
-	q->r.name = (char *)"default";
-	q->r.method = (char *)method;
-	assert_int_equal(tpl_compile(&q->r.url, url, NULL, err, sizeof err), 0);
-	if (body) {
-		q->r.has_body = 1;
-		assert_int_equal(tpl_compile(&q->r.body, body, NULL, err, sizeof err), 0);
-	}
-	for (int i = 0; headers && headers[i]; i++)
-		assert_int_equal(
-		    tpl_compile(&q->r.headers[q->r.nheaders++], headers[i], NULL, err, sizeof err),
-		    0);
-}
-
-static void rq_release(struct rq *q)
-{
-	tpl_release(&q->r.url);
-	tpl_release(&q->r.body);
-	for (int i = 0; i < q->r.nheaders; i++)
-		tpl_release(&q->r.headers[i]);
-}
-
 /* Builds once for ctx and compares with want. */
 static void built_is(struct rq *q, int close_mode, struct tpl_ctx *ctx, const char *want)
 {
@@ -412,13 +382,13 @@ static void urls_lean_cannot_take(void **state)
 	static const struct {
 		const char *url, *why;
 	} cases[] = {
-	    {"https://h/", "https (TLS)"},
 	    {"http://${csv:host}/x", "a placeholder in the host or port"},
 	    {"http://h:${seq}/x", "a placeholder in the host or port"},
 	    {"http://user:pw@h/x", "user:password in the URL (authentication)"},
 	    {"http:///x", "no usable host in the URL"},
 	    {"http://h:99999/", "a host http-parser does not accept"},
-	    {"ftp://h/", "not an http:// URL"},
+	    {"ftp://h/", "not an http:// or https:// URL"},
+	    {"https://u:p@h/", "user:password in the URL (authentication)"},
 	};
 	struct h1_url u;
 	char why[128];
@@ -432,6 +402,18 @@ static void urls_lean_cannot_take(void **state)
 	assert_string_equal(u.host, "127.0.0.1");
 	assert_string_equal(u.port, "8080");
 	assert_int_equal(u.path_off, strlen("http://127.0.0.1:8080"));
+	assert_false(u.tls);
+	/* https: port 443 by default, and left out of Host as libcurl does. */
+	assert_int_equal(h1_url_split("https://app.example/x", &u, why, sizeof why), 0);
+	assert_true(u.tls);
+	assert_string_equal(u.port, "443");
+	assert_string_equal(u.authority, "app.example");
+	assert_int_equal(u.path_off, strlen("https://app.example"));
+	assert_int_equal(h1_url_split("https://[::1]:8443/", &u, why, sizeof why), 0);
+	assert_string_equal(u.host, "::1");
+	assert_string_equal(u.authority, "[::1]:8443");
+	assert_int_equal(h1_url_split("https://h:80/", &u, why, sizeof why), 0);
+	assert_string_equal(u.authority, "h:80");
 }
 
 static void plans_lean_cannot_take(void **state)
@@ -478,15 +460,29 @@ static void failures_classed_as_libcurl(void **state)
 	    {HTTP_FAIL_PROTOCOL, CURLE_WEIRD_SERVER_REPLY},
 	    {HTTP_FAIL_DNS, CURLE_COULDNT_RESOLVE_HOST},
 	    {HTTP_FAIL_OTHER, CURLE_OUT_OF_MEMORY},
+	    {HTTP_FAIL_TLS_CERT, CURLE_PEER_FAILED_VERIFICATION},
+	    {HTTP_FAIL_PROTOCOL, CURLE_SSL_CONNECT_ERROR},
 	};
 	(void)state;
 
 	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
 		for (size_t e = 0; e < sizeof errnos / sizeof errnos[0]; e++)
-			for (int connected = 0; connected <= 1; connected++)
-				assert_int_equal(
-				    http_fail_class(pairs[i].f, errnos[e], connected),
-				    http_transport_class(pairs[i].curl_code, errnos[e], connected));
+			for (int phase = 0; phase <= 2; phase++)
+				assert_int_equal(http_fail_class(pairs[i].f, errnos[e], phase),
+				                 http_transport_class(pairs[i].curl_code, errnos[e],
+				                                      phase, NULL));
+	/* A TLS alert is told by libcurl's words, as OpenSSL gives them. */
+	assert_int_equal(http_transport_class(CURLE_SSL_CONNECT_ERROR, 0, HTTP_PHASE_TLS,
+	                                      "OpenSSL/3.0.19: error:0A000410:SSL routines::sslv3 "
+	                                      "alert handshake failure"),
+	                 ERR_TLS_ALERT);
+	assert_int_equal(
+	    http_transport_class(CURLE_RECV_ERROR, 0, HTTP_PHASE_REQUEST,
+	                         "OpenSSL SSL_read: OpenSSL/3.0.19: error:0A00045C:SSL "
+	                         "routines::tlsv13 alert certificate required, errno 0"),
+	    ERR_TLS_ALERT);
+	assert_int_equal(http_fail_class(HTTP_FAIL_TIMEOUT, 0, HTTP_PHASE_TLS), ERR_TLS_TIMEOUT);
+	assert_int_equal(http_fail_class(HTTP_FAIL_TLS_ALERT, 0, HTTP_PHASE_TLS), ERR_TLS_ALERT);
 	/* The mapping itself, where it matters most. */
 	assert_int_equal(http_fail_class(HTTP_FAIL_CONNECT, EADDRNOTAVAIL, 0), ERR_CLIENT_PORTS);
 	assert_int_equal(http_fail_class(HTTP_FAIL_CONNECT, ECONNREFUSED, 0), ERR_CONNECT_REFUSED);

@@ -217,7 +217,7 @@ static const struct {
      "bad.ini:3: unknown key 'concurency' in [scenario]"},
     {"[scenario]\nduration = 1m\n[requests]\nurl = http://127.0.0.1/\n",
      "bad.ini:3: unknown section [requests] (known: scenario, sweep, request, request.NAME, "
-     "thresholds, collect.NAME, handshake, frame.NAME)"},
+     "tls, thresholds, collect.NAME, handshake, frame.NAME)"},
     {"[scenario]\nduration = 1m\n[request]\nmethod = GET\n",
      "bad.ini:3: [request] needs url = http://..."},
     {"[scenario]\nduration = 30x\n[request]\nurl = http://127.0.0.1/\n",
@@ -432,6 +432,111 @@ static void files(void **state)
 	rmdir(dir);
 }
 
+/* Writes text into out with each '@' replaced by dir. */
+static void put_dir(char *out, size_t len, const char *text, const char *dir)
+{
+	size_t n = 0;
+	for (const char *t = text; *t && n + 1 < len; t++) {
+		if (*t != '@') {
+			out[n++] = *t;
+			continue;
+		}
+		n += (size_t)snprintf(out + n, len - n, "%s", dir);
+		if (n >= len)
+			n = len - 1;
+	}
+	out[n] = '\0';
+}
+
+/* [tls]: the options, files relative to the scenario (the fixtures of tests/data/tls),
+ * and each mistake at its key, as OpenSSL would take the options. */
+static void tls_section(void **state)
+{
+	const char *top = getenv("SOAK_TOP");
+	char dir[1024], file[1100], text[4096], err[1200] = "", want[1200];
+	struct scenario s;
+	static const struct {
+		const char *req;  /* more [request] keys */
+		const char *keys; /* [tls]'s keys */
+		const char *msg;  /* the message after "FILE:" ('@': the fixtures' folder) */
+	} cases[] = {
+	    {"", "min_version = 1.1\n", "7: min_version: expected 1.2 or 1.3, not '1.1'"},
+	    {"", "min_version = 1.3\nmax_version = 1.2\n", "8: max_version: below min_version"},
+	    {"", "key = client.key\n", "7: key: needs cert (the client certificate)"},
+	    {"", "ca_file = nope.pem\n", "7: ca_file: cannot read '@/nope.pem'"},
+	    {"", "insecure = yes\nca_file = ca.pem\n",
+	     "7: insecure: nothing is verified, so ca_file and ca_dir would change nothing"},
+	    {"", "insecure = maybe\n", "7: insecure: expected yes or no, not 'maybe'"},
+	    {"", "ciphers = NO-SUCH-CIPHER\n",
+	     "7: ciphers: no cipher OpenSSL knows in 'NO-SUCH-CIPHER' (no cipher match)"},
+	    {"", "cert = client.pem\nkey = server.key\n",
+	     "8: key: '@/server.key' does not belong to the certificate in '@/client.pem'"},
+	    {"", "ca_file = server.key\n",
+	     "7: ca_file: cannot load CA certificates from '@/server.key': no certificate or crl "
+	     "found"},
+	    {"", "alpn = h2,,http/1.1\n",
+	     "7: alpn: 'h2,,http/1.1' is not a list of protocol names (h2,http/1.1)"},
+	    {"client = curl\n", "sni = app.example\n",
+	     "8: sni: libcurl cannot send an SNI other than the URL's host, and it sends this run "
+	     "(client = curl)"},
+	    {"client = curl\n", "alpn = h2\n",
+	     "8: alpn: libcurl cannot offer an ALPN list of its own, and it sends this run (client "
+	     "= "
+	     "curl)"},
+	};
+	(void)state;
+
+	snprintf(dir, sizeof dir, "%s/tests/data/tls", top ? top : ".");
+	snprintf(file, sizeof file, "%s/t.ini", dir);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(
+		    text, sizeof text,
+		    "[scenario]\nduration = 1m\n[request]\nurl = https://127.0.0.1/\n%s\n[tls]\n%s",
+		    cases[i].req, cases[i].keys);
+		put_dir(want, sizeof want, cases[i].msg, dir);
+		char full[2400];
+		snprintf(full, sizeof full, "%s:%s", file, want);
+		int rc = scn_parse_text(&s, file, text, NULL, 0, err, sizeof err);
+		if (rc != -1 || strcmp(err, full) != 0)
+			fail_msg("case %zu: rc %d\n got: %s\nwant: %s", i, rc, err, full);
+	}
+	/* No https:// request: [tls] would change nothing. */
+	assert_int_equal(scn_parse_text(&s, "t.ini",
+	                                "[scenario]\nduration = 1m\n[request]\nurl = http://h/\n"
+	                                "[tls]\ninsecure = yes\n",
+	                                NULL, 0, err, sizeof err),
+	                 -1);
+	assert_string_equal(err, "t.ini:5: [tls]: no request URL is https:// (the section would "
+	                         "change nothing)");
+	/* Everything at once, relative paths resolved against the scenario's folder. */
+	snprintf(text, sizeof text,
+	         "[scenario]\nduration = 1m\n[request]\nurl = https://127.0.0.1/\n[tls]\n"
+	         "ca_file = ca.pem\ncert = client.pem\nkey = client.key\nsni = localhost\n"
+	         "alpn = http/1.1\nmin_version = 1.2\nmax_version = 1.3\n"
+	         "ciphers = ECDHE-ECDSA-AES128-GCM-SHA256\nciphersuites = TLS_AES_128_GCM_SHA256\n"
+	         "resume = no\n");
+	if (scn_parse_text(&s, file, text, NULL, 0, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	snprintf(want, sizeof want, "%s/ca.pem", dir);
+	assert_string_equal(s.plan.tls.ca_file, want);
+	snprintf(want, sizeof want, "%s/client.key", dir);
+	assert_string_equal(s.plan.tls.key, want);
+	assert_string_equal(s.plan.tls.sni, "localhost");
+	assert_int_equal(s.plan.tls.min_version, PLAN_TLS_1_2);
+	assert_int_equal(s.plan.tls.max_version, PLAN_TLS_1_3);
+	assert_int_equal(s.plan.tls.no_resume, 1);
+	assert_int_equal(s.plan.tls.insecure, 0);
+	scn_release(&s);
+	/* --set reaches [tls] as any section. */
+	char *sets[] = {(char *)"tls.insecure=yes"};
+	assert_int_equal(scn_parse_text(&s, "t.ini",
+	                                "[scenario]\nduration = 1m\n[request]\nurl = https://h/\n",
+	                                sets, 1, err, sizeof err),
+	                 0);
+	assert_int_equal(s.plan.tls.insecure, 1);
+	scn_release(&s);
+}
+
 /* Lines longer than libinih's 200-byte buffer: values, headers, comments. */
 static void long_lines(void **state)
 {
@@ -472,6 +577,7 @@ int main(void)
 	    cmocka_unit_test(files),
 	    cmocka_unit_test(long_lines),
 	    cmocka_unit_test(env_values),
+	    cmocka_unit_test(tls_section),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

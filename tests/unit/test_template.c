@@ -155,17 +155,19 @@ static void csv_rows(void **state)
 static void classes(void **state)
 {
 	(void)state;
-	assert_int_equal(http_transport_class(CURLE_COULDNT_CONNECT, ECONNREFUSED, 0),
+	assert_int_equal(http_transport_class(CURLE_COULDNT_CONNECT, ECONNREFUSED, 0, NULL),
 	                 ERR_CONNECT_REFUSED);
-	assert_int_equal(http_transport_class(CURLE_COULDNT_CONNECT, EADDRNOTAVAIL, 0),
+	assert_int_equal(http_transport_class(CURLE_COULDNT_CONNECT, EADDRNOTAVAIL, 0, NULL),
 	                 ERR_CLIENT_PORTS);
-	assert_int_equal(http_transport_class(CURLE_OPERATION_TIMEDOUT, 0, 1), ERR_TIMEOUT);
-	assert_int_equal(http_transport_class(CURLE_OPERATION_TIMEDOUT, 0, 0), ERR_CONNECT_TIMEOUT);
-	assert_int_equal(http_transport_class(CURLE_RECV_ERROR, ECONNRESET, 1), ERR_RESET);
-	assert_int_equal(http_transport_class(CURLE_GOT_NOTHING, 0, 1), ERR_RESET);
-	assert_int_equal(http_transport_class(CURLE_WEIRD_SERVER_REPLY, 0, 1), ERR_PROTOCOL);
-	assert_int_equal(http_transport_class(CURLE_UNSUPPORTED_PROTOCOL, 0, 1), ERR_PROTOCOL);
-	assert_int_equal(http_transport_class(CURLE_COULDNT_RESOLVE_HOST, 0, 0), ERR_DNS);
+	assert_int_equal(http_transport_class(CURLE_OPERATION_TIMEDOUT, 0, 1, NULL), ERR_TIMEOUT);
+	assert_int_equal(http_transport_class(CURLE_OPERATION_TIMEDOUT, 0, 0, NULL),
+	                 ERR_CONNECT_TIMEOUT);
+	assert_int_equal(http_transport_class(CURLE_RECV_ERROR, ECONNRESET, 1, NULL), ERR_RESET);
+	assert_int_equal(http_transport_class(CURLE_GOT_NOTHING, 0, 1, NULL), ERR_RESET);
+	assert_int_equal(http_transport_class(CURLE_WEIRD_SERVER_REPLY, 0, 1, NULL), ERR_PROTOCOL);
+	assert_int_equal(http_transport_class(CURLE_UNSUPPORTED_PROTOCOL, 0, 1, NULL),
+	                 ERR_PROTOCOL);
+	assert_int_equal(http_transport_class(CURLE_COULDNT_RESOLVE_HOST, 0, 0, NULL), ERR_DNS);
 	assert_int_equal(http_status_class(200, 0), -1);
 	assert_int_equal(http_status_class(302, 0), -1);
 	assert_int_equal(http_status_class(201, 201), -1);
@@ -173,6 +175,11 @@ static void classes(void **state)
 	assert_int_equal(http_status_class(409, 201), ERR_HTTP_4XX);
 	assert_int_equal(http_status_class(503, 0), ERR_HTTP_5XX);
 	assert_string_equal(err_class_name(ERR_CLIENT_PORTS), "client_ports");
+	assert_string_equal(err_class_name(ERR_TLS_CERT), "tls_certificate");
+	assert_string_equal(err_class_name(ERR_TLS_TIMEOUT), "tls_timeout");
+	assert_string_equal(err_class_name(ERR_TLS_ALERT), "tls_alert");
+	assert_int_equal(err_class_parse("tls_alert"), ERR_TLS_ALERT);
+	assert_false(err_class_client_side(ERR_TLS_CERT));
 	assert_int_equal(err_class_parse("body_mismatch"), ERR_BODY_MISMATCH);
 	assert_int_equal(err_class_parse("nope"), -1);
 	assert_true(err_class_client_side(ERR_CLIENT_PORTS));

@@ -1,0 +1,409 @@
+/*
+ * The lean HTTP/2 driver's connections (h2_int.h): a connection opens when its first
+ * request starts (TCP, then TLS with h2 in ALPN, or h2c with prior knowledge), its waiting
+ * requests go out once nghttp2's session is up, frames are gathered and written once per
+ * turn, and what it reads goes to nghttp2.  A connection that fails takes its requests
+ * with it (h2c_fail), except those the server never saw after a GOAWAY.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "clock.h"
+#include "h2_int.h"
+
+/* --- the connection --------------------------------------------------------------------- */
+
+/* Frames may wait in nghttp2 for this connection: written at the next flush. */
+void h2c_mark_dirty(struct h2thread *h, struct h2conn *c)
+{
+	if (c->dirty || !c->ng)
+		return;
+	c->dirty = 1;
+	h->dirty[h->ndirty++] = (int)(c - h->pool);
+}
+
+/* The slots whose requests are on (or wait for) pool position p, one by one: j = -1 first. */
+int h2c_next_on(const struct h2thread *h, int p, int j)
+{
+	int n = h->t->max_slots;
+	for (j = j < 0 ? h->pool[p].index : j + h->nconn; j < n; j += h->nconn)
+		if (h->slots[j].state != S_IDLE && h->slots[j].pc == p)
+			return j;
+	return -1;
+}
+
+void h2c_close(struct h2thread *h, int p)
+{
+	struct h2conn *c = &h->pool[p];
+
+	nghttp2_session_del(c->ng);
+	c->ng = NULL;
+	if (c->c.fd >= 0 && c->tls.up)
+		tls_conn_end(&c->tls);
+	conn_close(&c->c);
+	c->state = C_DOWN;
+	c->goaway = c->fresh = c->wblocked = 0;
+	c->outlen = c->outoff = 0;
+	c->waiting = 0;
+	c->connect_us = -1;
+	c->tls_us = 0;
+}
+
+/* The connection failed or ended: every request on it, or waiting for it, fails the same
+ * way, except that a request the server never saw after a GOAWAY is sent once more, and
+ * requests waiting for a connection that had gone away get a new one here. */
+void h2c_fail(struct h2thread *h, int p, enum http_fail f, int e, const char *what)
+{
+	struct h2conn *c = &h->pool[p];
+	int j, next, retiring = c->state == C_UP && c->goaway, waiting = 0;
+
+	for (j = h2c_next_on(h, p, -1); j >= 0; j = next) {
+		struct h2slot *s = &h->slots[j];
+		next = h2c_next_on(h, p, j);
+		if (s->state == S_WAITING && retiring)
+			continue;
+		if (c->goaway && s->state == S_INFLIGHT && s->stream > c->last_id && h2_retry(h, j))
+			continue;
+		if (c->goaway && f == HTTP_FAIL_CLOSED)
+			h2_fail(h, j, HTTP_FAIL_H2_GOAWAY, 0,
+			        "the server went away (GOAWAY %s) with the "
+			        "stream open",
+			        nghttp2_http2_strerror(c->goaway_code));
+		else
+			h2_fail(h, j, f, e, "%s", what);
+	}
+	h2c_close(h, p);
+	for (j = h2c_next_on(h, p, -1); j >= 0; j = h2c_next_on(h, p, j))
+		waiting += h->slots[j].state == S_WAITING;
+	if (waiting > 0) {
+		c->waiting = waiting;
+		h2c_open(h, p);
+	}
+}
+
+/* A connect failed with e: the name's next address, or the waiting requests fail. */
+static void connect_failed(struct h2thread *h, int p, int e)
+{
+	struct h2conn *c = &h->pool[p];
+	char what[400];
+
+	conn_close(&c->c);
+	if (conn_target_next(&h->g.net, e, c->tries)) {
+		c->tries++;
+		h2c_open(h, p);
+		return;
+	}
+	snprintf(what, sizeof what, "Failed to connect to %s port %s: %s", h->g.url->host,
+	         h->g.url->port, strerror(e));
+	h2c_fail(h, p, HTTP_FAIL_CONNECT, e, what);
+}
+
+/* HTTP/2 begins: the session, our SETTINGS, the waiting requests. */
+static void session_up(struct h2thread *h, int p)
+{
+	struct h2conn *c = &h->pool[p];
+	nghttp2_settings_entry set[] = {{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+	                                {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, WINDOW}};
+
+	if (nghttp2_session_client_new3(&c->ng, h->cb, c, h->opt, &h->mem) != 0 ||
+	    nghttp2_submit_settings(c->ng, NGHTTP2_FLAG_NONE, set, 2) != 0 ||
+	    nghttp2_session_set_local_window_size(c->ng, NGHTTP2_FLAG_NONE, 0, WINDOW) != 0) {
+		h2c_fail(h, p, HTTP_FAIL_OTHER, 0, "out of memory starting HTTP/2");
+		return;
+	}
+	c->state = C_UP;
+	h2c_mark_dirty(h, c);
+	for (int j = h2c_next_on(h, p, -1); j >= 0; j = h2c_next_on(h, p, j))
+		if (h->slots[j].state == S_WAITING) {
+			c->waiting--;
+			h2_submit(h, j);
+		}
+}
+
+/* The first h2 connection of this worker over TLS: what it negotiated goes to run_env. */
+static void note_tls(struct h2thread *h, const struct h2conn *c)
+{
+	struct ethread *t = h->t;
+
+	if (atomic_load_explicit(&t->facts_tls, memory_order_relaxed))
+		return;
+	tls_describe(c->tls.ssl, t->facts.tls, sizeof t->facts.tls);
+	atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
+}
+
+static void read_conn(struct h2thread *h, int p);
+
+static void handshake(struct h2thread *h, int p)
+{
+	struct h2conn *c = &h->pool[p];
+	char what[200];
+	unsigned n;
+	const char *a;
+	int r = tls_handshake(&c->tls), e = 0;
+
+	if (r == TLS_AGAIN)
+		return;
+	if (r == TLS_FAILED) {
+		enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
+		h2c_fail(h, p, f, e, what);
+		return;
+	}
+	c->tls_us = clock_mono_us() - c->t_tls_us;
+	if (c->tls_us < 1)
+		c->tls_us = 1;
+	c->tls_resumed = (uint8_t)tls_resumed(&c->tls);
+	note_tls(h, c);
+	a = tls_alpn(&c->tls, &n);
+	if (n != 2 || memcmp(a, "h2", 2) != 0) {
+		snprintf(what, sizeof what,
+		         "the server did not take HTTP/2 in ALPN (it chose %.*s)", n ? (int)n : 4,
+		         n ? a : "none");
+		h2c_fail(h, p, HTTP_FAIL_PROTOCOL, 0, what);
+		return;
+	}
+	session_up(h, p);
+	if (c->state == C_UP && tls_pending(&c->tls))
+		read_conn(h, p); /* the server's SETTINGS came with the handshake's last read */
+}
+
+static void connected(struct h2thread *h, int p)
+{
+	struct h2conn *c = &h->pool[p];
+	struct h2target *g = &h->g;
+	int64_t now = clock_mono_us();
+
+	c->connect_us = now - c->t_conn_us;
+	c->fresh = 1; /* a connection made, whatever comes of it */
+	conn_target_worked(&g->net, c->tries);
+	c->tries = 0;
+	if (!g->url->tls) {
+		session_up(h, p);
+		return;
+	}
+	if (tls_conn_begin(&c->tls, &h->tls, c->c.fd, g->url->host, &g->resume) < 0) {
+		h2c_fail(h, p, HTTP_FAIL_OTHER, 0, "out of memory starting TLS");
+		return;
+	}
+	c->state = C_HANDSHAKE;
+	c->t_tls_us = now;
+	handshake(h, p);
+}
+
+void h2c_open(struct h2thread *h, int p)
+{
+	struct h2conn *c = &h->pool[p];
+	struct h2target *g = &h->g;
+	const char *what = NULL;
+	char msg[400];
+	int e = 0;
+
+	c->state = C_CONNECTING;
+	if (!conn_target_ready(&g->net)) {
+		h2c_fail(h, p, HTTP_FAIL_DNS, 0, g->net.dns_err);
+		return;
+	}
+	c->t_conn_us = clock_mono_us();
+	switch (conn_open(&c->c, &h->cs, p, conn_target_addr(&g->net, c->tries), &e, &what)) {
+	case CONN_UP:
+		connected(h, p);
+		return;
+	case CONN_PENDING:
+		return;
+	case CONN_FAILED:
+		connect_failed(h, p, e);
+		return;
+	case CONN_LOCAL:
+		snprintf(msg, sizeof msg, "%s: %s", what, strerror(e));
+		h2c_fail(h, p, HTTP_FAIL_OTHER, e, msg);
+		return;
+	}
+}
+
+/* --- writing and reading ---------------------------------------------------------------- */
+
+/* Writes the frames gathered: 1 all out, 0 the socket is full (wait), -1 failed. */
+static int write_out(struct h2thread *h, int p)
+{
+	struct h2conn *c = &h->pool[p];
+	char what[200];
+	int e = 0;
+
+	while (c->outoff < c->outlen) {
+		ssize_t w;
+		if (c->tls.up) {
+			w = tls_write(&c->tls, c->out + c->outoff, c->outlen - c->outoff);
+			if (w == TLS_FAILED) {
+				enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
+				h2c_fail(h, p, f, e, what);
+				return -1;
+			}
+		} else {
+			do
+				w = send(c->c.fd, c->out + c->outoff, c->outlen - c->outoff,
+				         MSG_NOSIGNAL);
+			while (w < 0 && errno == EINTR);
+			if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+				e = errno;
+				snprintf(what, sizeof what, "Send failure: %s", strerror(e));
+				h2c_fail(h, p, HTTP_FAIL_IO, e, what);
+				return -1;
+			}
+		}
+		if (w < 0) {
+			c->wblocked = 1;
+			return 0;
+		}
+		c->outoff += (size_t)w;
+	}
+	c->outlen = c->outoff = 0;
+	c->wblocked = 0;
+	return 1;
+}
+
+/* Room for n more bytes of frames; -1 past OUT_MAX or out of memory. */
+static int out_room(struct h2conn *c, size_t n)
+{
+	size_t cap = c->outcap ? c->outcap : OUT_CHUNK * 2;
+	char *b;
+
+	if (c->outlen + n <= c->outcap)
+		return 0;
+	while (cap < c->outlen + n)
+		cap *= 2;
+	if (cap > OUT_MAX || !(b = realloc(c->out, cap)))
+		return -1;
+	c->out = b;
+	c->outcap = cap;
+	return 0;
+}
+
+/* Sends what nghttp2 has for the connection, gathered into few writes. */
+static void flush(struct h2thread *h, int p)
+{
+	struct h2conn *c = &h->pool[p];
+
+	while (c->ng && !c->wblocked) {
+		while (c->outlen < OUT_CHUNK) {
+			const uint8_t *d;
+			ssize_t n = nghttp2_session_mem_send(c->ng, &d);
+			if (n < 0) {
+				h2c_fail(h, p, HTTP_FAIL_PROTOCOL, 0, nghttp2_strerror((int)n));
+				return;
+			}
+			if (n == 0)
+				break;
+			if (out_room(c, (size_t)n) < 0) {
+				h2c_fail(h, p, HTTP_FAIL_OTHER, 0,
+				         "HTTP/2: frames beyond 4 MB wait");
+				return;
+			}
+			memcpy(c->out + c->outlen, d, (size_t)n);
+			c->outlen += (size_t)n;
+		}
+		if (c->outlen == 0 || write_out(h, p) <= 0)
+			break;
+	}
+	/* Nothing more to say or hear (a GOAWAY's streams are all answered): it ends. */
+	if (c->ng && !c->wblocked && !nghttp2_session_want_read(c->ng) &&
+	    !nghttp2_session_want_write(c->ng))
+		h2c_fail(h, p, HTTP_FAIL_CLOSED, 0, "the connection ended");
+}
+
+void h2c_flush_dirty(struct h2thread *h)
+{
+	while (h->ndirty > 0) {
+		int p = h->dirty[--h->ndirty];
+		h->pool[p].dirty = 0;
+		flush(h, p);
+	}
+}
+
+/* Bytes from the connection to nghttp2; 1 when the connection ended. */
+static int take(struct h2thread *h, int p, const char *buf, size_t n)
+{
+	struct h2conn *c = &h->pool[p];
+	ssize_t rv = nghttp2_session_mem_recv(c->ng, (const uint8_t *)buf, n);
+	char what[160];
+
+	if (rv >= 0)
+		return 0;
+	snprintf(what, sizeof what, "HTTP/2: %s", nghttp2_strerror((int)rv));
+	h2c_fail(h, p, HTTP_FAIL_PROTOCOL, 0, what);
+	return 1;
+}
+
+static void read_conn(struct h2thread *h, int p)
+{
+	struct h2conn *c = &h->pool[p];
+	char what[200];
+	int e = 0;
+
+	for (;;) {
+		ssize_t n;
+		if (c->tls.up)
+			n = tls_read(&c->tls, h->rbuf, READ_BUF);
+		else
+			do
+				n = recv(c->c.fd, h->rbuf, READ_BUF, 0);
+			while (n < 0 && errno == EINTR);
+		if (n > 0) {
+			if (take(h, p, h->rbuf, (size_t)n))
+				return;
+			if (c->tls.up ? tls_drained(&c->tls) : n < READ_BUF)
+				break;
+			continue;
+		}
+		if (n == 0) {
+			c->tls.up = 0; /* closed: no close_notify back */
+			h2c_fail(h, p, HTTP_FAIL_CLOSED, 0,
+			         "the server closed the connection with the stream open");
+			return;
+		}
+		if (c->tls.up && n == TLS_FAILED) {
+			enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
+			h2c_fail(h, p, f, e, what);
+			return;
+		}
+		if (!c->tls.up && errno != EAGAIN && errno != EWOULDBLOCK) {
+			e = errno;
+			snprintf(what, sizeof what, "Recv failure: %s", strerror(e));
+			h2c_fail(h, p, HTTP_FAIL_IO, e, what);
+			return;
+		}
+		break;
+	}
+	h2c_mark_dirty(h, c);
+}
+
+void h2c_event(struct h2thread *h, int p, uint32_t evs)
+{
+	struct h2conn *c = &h->pool[p];
+	int e;
+
+	switch (c->state) {
+	case C_CONNECTING: {
+		int up = conn_finish(&c->c, evs, &e);
+		if (up > 0)
+			connected(h, p);
+		else if (up < 0)
+			connect_failed(h, p, e);
+		return;
+	}
+	case C_HANDSHAKE:
+		handshake(h, p);
+		return;
+	case C_UP:
+		if ((evs & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && c->wblocked && write_out(h, p) < 0)
+			return;
+		if (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+			read_conn(h, p);
+		else
+			h2c_mark_dirty(h, c);
+		return;
+	default:
+		return;
+	}
+}
