@@ -201,14 +201,6 @@ static int gap_findings(struct fctx *x)
 	return 0;
 }
 
-/* Appends key to a comma-separated list (cut when it would not fit). */
-static void keys_add(char *list, size_t len, const char *key)
-{
-	size_t n = strlen(list);
-	if (n + strlen(key) + 2 < len)
-		snprintf(list + n, len - n, "%s%s", n ? "," : "", key);
-}
-
 /* Every judged run too short to tell, said in one line for the report; 0 when not so. */
 static int drift_all_short(struct fctx *x)
 {
@@ -562,265 +554,271 @@ static void memsel_runs(struct sbuf *b, const struct report *r, const struct mem
 	}
 }
 
+/* The kinds of memory line, in the order a line says them (the worst first). */
+enum mkind {
+	MK_EXH,
+	MK_LEAK,
+	MK_RISING,
+	MK_SHORT_RISING,
+	MK_HEAVY,
+	MK_RSS_UP,
+	MK_RSS_FILLING,
+	MK_RSS_LIMIT,
+	MK_NORMAL,
+	MK_NO_OLD,
+	MK_SHORT,
+	MK_UNKNOWN,
+	MK_RSS_LEVELS,
+	MK_FLAT,
+	MK_RSS_SHORT,
+	MK_N
+};
+
+/* One label's memory line as it is gathered: the runs of each kind, the first run and
+ * source of each (whose numbers the line quotes), and what some kinds sum up. */
+struct memline {
+	const struct report *r;
+	struct memsel ms;
+	const struct rpt_run *run[MK_N];
+	const struct rpt_source *src[MK_N];
+	double short_lo, short_hi; /* MK_RSS_SHORT: the shortest and longest window, h */
+	double longer;             /* MK_SHORT: the longest "run longer" of its GC logs, h */
+	double gc_max;             /* the highest share of wall time in GC pauses, % */
+	int label;
+};
+
+/* The kind of source s's memory line: by its GC log where it has one, else by its process
+ * memory (judged like the heap, report_mem.c); -1 when neither was judged. */
+static int mem_kind(const struct rpt_source *s)
+{
+	const struct gca_result *g = &s->gc;
+
+	if (s->gc_events > 0)
+		return g->memory == GCA_EXHAUSTED        ? MK_EXH
+		       : g->memory == GCA_SUSPECTED_LEAK ? MK_LEAK
+		       : g->memory == GCA_RISING         ? MK_RISING
+		       : g->memory == GCA_TOO_SHORT && g->trend == GCA_SUSPECTED_LEAK
+		           ? MK_SHORT_RISING
+		       : g->gc_time_pct >= GC_HEAVY_PCT                   ? MK_HEAVY
+		       : g->memory == GCA_NORMAL && g->old_cycles == 0 ? MK_NO_OLD
+		       : g->memory == GCA_NORMAL                          ? MK_NORMAL
+		       : g->memory == GCA_TOO_SHORT                       ? MK_SHORT
+		                                                          : MK_UNKNOWN;
+	if (!s->has_rss || !s->rss_fit)
+		return -1;
+	return s->mem.verdict == RPT_MEM_RISING       ? MK_RSS_UP
+	       : s->mem.verdict == RPT_MEM_FILLING    ? MK_RSS_FILLING
+	       : s->mem.verdict == RPT_MEM_AT_LIMIT   ? MK_RSS_LIMIT
+	       : s->mem.verdict == RPT_MEM_LEVELS_OFF ? MK_RSS_LEVELS
+	       : s->mem.verdict == RPT_MEM_FLAT       ? MK_FLAT
+	                                              : MK_RSS_SHORT;
+}
+
+/* Counts source s of run i (index ri) in m under its kind; -1 when it has none. */
+static int memline_add(struct memline *m, const struct rpt_run *run, int ri,
+                       const struct rpt_source *s)
+{
+	int kind = mem_kind(s);
+
+	if (kind < 0)
+		return -1;
+	memsel_add(&m->ms, kind, s->name, ri);
+	if (s->gc_events > 0)
+		m->gc_max = fmax(m->gc_max, s->gc.gc_time_pct);
+	if (kind == MK_RSS_SHORT) {
+		m->short_lo = fmin(m->short_lo, s->mem.hours);
+		m->short_hi = fmax(m->short_hi, s->mem.hours);
+	}
+	if (kind == MK_SHORT && isfinite(s->gc.run_longer_h))
+		m->longer = fmax(m->longer, s->gc.run_longer_h);
+	if (!m->src[kind]) {
+		m->src[kind] = s;
+		m->run[kind] = run;
+	}
+	return kind;
+}
+
+/* The tails of the clauses: what the first run of the kind showed. */
+static void tail_gc_why(struct sbuf *b, const struct memline *m, int k)
+{
+	rpt_sb_printf(b, " (run %s, %s: %s)", m->run[k]->key, m->src[k]->name, m->src[k]->gc.why);
+}
+
+static void tail_leak(struct sbuf *b, const struct memline *m, int k)
+{
+	char v[64];
+	rpt_sb_printf(b, " (run %s, %s: heap after GC %s MB/h, R² %.2f)", m->run[k]->key,
+	              m->src[k]->name, rpt_fmt_signed(m->src[k]->gc.slope_mb_per_h, 1, v, sizeof v),
+	              m->src[k]->gc.r2);
+}
+
+static void tail_rising(struct sbuf *b, const struct memline *m, int k)
+{
+	const struct gca_result *g = &m->src[k]->gc;
+	char v[64], h[384];
+
+	rpt_sb_printf(b, " (run %s, %s: %s MB/h, R² %.2f; %s): a leak is not ruled out",
+	              m->run[k]->key, m->src[k]->name,
+	              rpt_fmt_signed(g->slope_mb_per_h, 1, v, sizeof v), g->r2,
+	              gca_headroom_text(g, h, sizeof h));
+	if (isfinite(g->run_longer_h))
+		rpt_sb_printf(b, "; run at least %s longer to see whether an old collection frees it",
+		              gca_hours_text(g->run_longer_h, h, sizeof h));
+	else
+		rpt_sb_printf(b, "; force a full collection at the end of a run (jcmd PID GC.run): "
+		                 "what it leaves is live");
+}
+
+static void tail_short_rising(struct sbuf *b, const struct memline *m, int k)
+{
+	const struct gca_result *g = &m->src[k]->gc;
+	char v[64], h[32];
+
+	rpt_sb_printf(b,
+	              " though the window is too short to judge (run %s, %s: %s MB/h, R² %.2f): "
+	              "run at least %s longer to tell a leak",
+	              m->run[k]->key, m->src[k]->name,
+	              rpt_fmt_signed(g->slope_mb_per_h, 1, v, sizeof v), g->r2,
+	              gca_hours_text(g->run_longer_h, h, sizeof h));
+}
+
+static void tail_heavy(struct sbuf *b, const struct memline *m, int k)
+{
+	rpt_sb_printf(b, " (run %s, %s: %.2f%% of the wall time in pauses, longest %.1f ms)",
+	              m->run[k]->key, m->src[k]->name, m->src[k]->gc.gc_time_pct,
+	              m->src[k]->gc.pause_max_ms);
+}
+
+static void tail_src_why(struct sbuf *b, const struct memline *m, int k)
+{
+	char w[RPT_MEM_WHY_MAX];
+	rpt_sb_printf(b, " (run %s, %s: %s)", m->run[k]->key, m->src[k]->name,
+	              rpt_mem_src_why(m->src[k], w, sizeof w));
+}
+
+static void tail_no_old(struct sbuf *b, const struct memline *m, int k)
+{
+	char v[64], h[384];
+	rpt_sb_printf(b, " (run %s, %s: %s MB/h; %s)", m->run[k]->key, m->src[k]->name,
+	              rpt_fmt_signed(m->src[k]->gc.slope_mb_per_h, 1, v, sizeof v),
+	              gca_headroom_text(&m->src[k]->gc, h, sizeof h));
+}
+
+static void tail_short(struct sbuf *b, const struct memline *m, int k)
+{
+	char h[32];
+	(void)k;
+	rpt_sb_printf(b,
+	              " is too short to judge a trend (at least %d min of steady log are needed: "
+	              "run at least %s longer)",
+	              GCA_MIN_WINDOW_MS / 60000, gca_hours_text(m->longer, h, sizeof h));
+}
+
+static void tail_unknown(struct sbuf *b, const struct memline *m, int k)
+{
+	rpt_sb_printf(b, " (%s)", m->src[k]->gc.why);
+}
+
+static void tail_rss_short(struct sbuf *b, const struct memline *m, int k)
+{
+	char lo[32], hi[32];
+	int same;
+
+	dur_format((int64_t)llround(m->short_lo * 3600) * 1000, lo, sizeof lo);
+	dur_format((int64_t)llround(m->short_hi * 3600) * 1000, hi, sizeof hi);
+	same = !strcmp(lo, hi);
+	rpt_sb_printf(b,
+	              " over too short a window to judge a trend (%s%s%s of samples; %.0f min "
+	              "needed)",
+	              lo, same ? "" : "-", same ? "" : hi, m->src[k]->mem.min_hours * 60);
+}
+
+/* Each kind: how it weighs among the findings, the words before its runs, what follows. */
+static const struct {
+	double score;
+	const char *lead;
+	void (*tail)(struct sbuf *b, const struct memline *m, int kind);
+} mkinds[MK_N] = {
+    [MK_EXH] = {S_MEMORY_BAD, "heap exhausted in ", tail_gc_why},
+    [MK_LEAK] = {S_MEMORY_BAD, "suspected leak in ", tail_leak},
+    [MK_RISING] = {S_GC_HEAVY, NULL, tail_rising},
+    [MK_SHORT_RISING] = {S_GC_HEAVY, "heap after GC still rising in ", tail_short_rising},
+    [MK_HEAVY] = {S_GC_HEAVY, "heavy GC in ", tail_heavy},
+    [MK_RSS_UP] = {S_GC_HEAVY, "process memory rising in ", tail_src_why},
+    [MK_RSS_FILLING] = {S_MEMORY_OK, "a cache filling in ", tail_src_why},
+    [MK_RSS_LIMIT] = {S_GC_HEAVY, "process memory at its configured limit in ", tail_src_why},
+    [MK_NORMAL] = {S_MEMORY_OK, "memory reclaimed normally in ", NULL},
+    [MK_NO_OLD] = {S_MEMORY_OK, "heap after GC never needed an old-generation collection in ",
+                   tail_no_old},
+    [MK_SHORT] = {S_CONNECTIONS, "the GC log of ", tail_short},
+    [MK_UNKNOWN] = {S_CONNECTIONS, "memory not judged in ", tail_unknown},
+    [MK_RSS_LEVELS] = {S_NOT_SATURATED, "process memory grows, then levels off in ",
+                       tail_src_why},
+    [MK_FLAT] = {S_NOT_SATURATED, "process memory flat in ", NULL},
+    [MK_RSS_SHORT] = {S_CONNECTIONS, "process memory of ", tail_rss_short},
+};
+
+/* Label l's memory line into b; its score, or -1 when none of its runs was judged. */
+static double memory_line(struct memline *m, struct sbuf *b)
+{
+	const struct report *r = m->r;
+	double score = -1;
+	int n = 0;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->label != m->label)
+			continue;
+		for (int k = 0; k < run->nsrc; k++) {
+			int kind = memline_add(m, run, i, &run->src[k]);
+			if (kind >= 0)
+				score = fmax(score, mkinds[kind].score);
+		}
+	}
+	if (score < 0)
+		return -1;
+	rpt_sb_printf(b, "%s — ", rpt_label_name(r, m->label));
+	for (int k = 0; k < MK_N; k++) {
+		if (!m->src[k])
+			continue;
+		sep(b, &n);
+		if (k == MK_RISING)
+			rpt_sb_printf(b, "heap after GC rising with %s to tell a leak in ",
+			              m->src[k]->gc.old_cycles ? "too few old-generation collections"
+			                                       : "no old-generation collection");
+		else
+			rpt_sb_printf(b, "%s", mkinds[k].lead);
+		memsel_runs(b, r, &m->ms, k, m->label);
+		if (mkinds[k].tail)
+			mkinds[k].tail(b, m, k);
+	}
+	if (m->gc_max > 0 || m->src[MK_NORMAL] || m->src[MK_NO_OLD] || m->src[MK_SHORT])
+		rpt_sb_printf(b, "; GC paused the application at most %.2f%% of the wall time",
+		              m->gc_max);
+	rpt_sb_printf(b, ".");
+	return score;
+}
+
 static int memory_findings(struct fctx *x)
 {
 	struct report *r = x->r;
-	enum {
-		EXH,
-		LEAK,
-		RISING,
-		SHORT_RISING,
-		HEAVY,
-		RSS_UP,
-		RSS_LIMIT,
-		NORMAL,
-		NO_OLD,
-		SHORT,
-		UNKNOWN,
-		RSS_LEVELS,
-		FLAT,
-		RSS_SHORT,
-		RSS_FILLING,
-		NKIND
-	};
-	static const double kind_score[NKIND] = {
-	    S_MEMORY_BAD,  S_MEMORY_BAD,    S_GC_HEAVY,      S_GC_HEAVY,    S_GC_HEAVY,
-	    S_GC_HEAVY,    S_GC_HEAVY,      S_MEMORY_OK,     S_MEMORY_OK,   S_CONNECTIONS,
-	    S_CONNECTIONS, S_NOT_SATURATED, S_NOT_SATURATED, S_CONNECTIONS, S_MEMORY_OK};
+	size_t nsel = (size_t)MK_N * RPT_MAX_SOURCES * (size_t)(r->nruns ? r->nruns : 1);
+	unsigned char *sel = malloc(nsel);
+	int rc = 0;
 
-	struct memsel ms = {.nruns = r->nruns};
-	size_t nsel = (size_t)NKIND * RPT_MAX_SOURCES * (size_t)(r->nruns ? r->nruns : 1);
-
-	if (!(ms.sel = malloc(nsel)))
+	if (!sel)
 		return -1;
-	for (int l = 0; l < r->nlabels; l++) {
-		char keys[NKIND][512], w[RPT_MEM_WHY_MAX];
-		double short_lo = INFINITY, short_hi = 0, longer = 0;
-		const struct rpt_run *first_run[NKIND] = {0};
-		const struct rpt_source *first[NKIND] = {0};
-		double gc_max = 0, score = 0;
-		int any = 0;
-
-		memset(keys, 0, sizeof keys);
-		memset(ms.sel, 0, nsel);
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->label != l)
-				continue;
-			for (int k = 0; k < run->nsrc; k++) {
-				const struct rpt_source *s = &run->src[k];
-				const struct gca_result *g = &s->gc;
-				char key[RPT_NAME_MAX + 64];
-				int kind;
-				if (s->gc_events > 0) {
-					kind = g->memory == GCA_EXHAUSTED        ? EXH
-					       : g->memory == GCA_SUSPECTED_LEAK ? LEAK
-					       : g->memory == GCA_RISING         ? RISING
-					       : g->memory == GCA_TOO_SHORT &&
-					               g->trend == GCA_SUSPECTED_LEAK
-					           ? SHORT_RISING
-					       : g->gc_time_pct >= GC_HEAVY_PCT ? HEAVY
-					       : g->memory == GCA_NORMAL && g->old_cycles == 0
-					           ? NO_OLD
-					       : g->memory == GCA_NORMAL    ? NORMAL
-					       : g->memory == GCA_TOO_SHORT ? SHORT
-					                                    : UNKNOWN;
-					gc_max = fmax(gc_max, g->gc_time_pct);
-				} else if (s->has_rss && s->rss_fit) {
-					/* Judged like the heap (report_mem.c): the steady part,
-					 * growth that levels off, a level at the configured limit.
-					 */
-					kind = s->mem.verdict == RPT_MEM_RISING       ? RSS_UP
-					       : s->mem.verdict == RPT_MEM_FILLING    ? RSS_FILLING
-					       : s->mem.verdict == RPT_MEM_AT_LIMIT   ? RSS_LIMIT
-					       : s->mem.verdict == RPT_MEM_LEVELS_OFF ? RSS_LEVELS
-					       : s->mem.verdict == RPT_MEM_FLAT       ? FLAT
-					                                              : RSS_SHORT;
-				} else {
-					continue;
-				}
-				snprintf(key, sizeof key, "%s%s (%s)", run->key,
-				         run->warmup ? " (warm-up)" : "", s->name);
-				keys_add(keys[kind], sizeof keys[kind], key);
-				memsel_add(&ms, kind, s->name, i);
-				if (kind == RSS_SHORT) {
-					short_lo = fmin(short_lo, s->mem.hours);
-					short_hi = fmax(short_hi, s->mem.hours);
-				}
-				if (kind == SHORT && isfinite(g->run_longer_h))
-					longer = fmax(longer, g->run_longer_h);
-				if (!first[kind]) {
-					first[kind] = s;
-					first_run[kind] = run;
-				}
-				score = fmax(score, kind_score[kind]);
-				any = 1;
-			}
-		}
-		if (!any)
-			continue;
+	for (int l = 0; l < r->nlabels && rc == 0; l++) {
+		struct memline m = {.r = r, .ms = {.sel = sel, .nruns = r->nruns}, .label = l,
+		                    .short_lo = INFINITY};
 		struct sbuf b = {.n = 0};
-		int n = 0;
-		char v[64];
-		rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
-		if (keys[EXH][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "heap exhausted in ");
-			memsel_runs(&b, r, &ms, EXH, l);
-			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[EXH]->key,
-			              first[EXH]->name, first[EXH]->gc.why);
-		}
-		if (keys[LEAK][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "suspected leak in ");
-			memsel_runs(&b, r, &ms, LEAK, l);
-			rpt_sb_printf(
-			    &b, " (run %s, %s: heap after GC %s MB/h, R² %.2f)",
-			    first_run[LEAK]->key, first[LEAK]->name,
-			    rpt_fmt_signed(first[LEAK]->gc.slope_mb_per_h, 1, v, sizeof v),
-			    first[LEAK]->gc.r2);
-		}
-		if (keys[RISING][0]) {
-			const struct gca_result *g = &first[RISING]->gc;
-			char h[384];
-			sep(&b, &n);
-			rpt_sb_printf(&b, "heap after GC rising with %s to tell a leak in ",
-			              g->old_cycles ? "too few old-generation collections"
-			                            : "no old-generation collection");
-			memsel_runs(&b, r, &ms, RISING, l);
-			rpt_sb_printf(
-			    &b, " (run %s, %s: %s MB/h, R² %.2f; %s): a leak is not ruled out",
-			    first_run[RISING]->key, first[RISING]->name,
-			    rpt_fmt_signed(g->slope_mb_per_h, 1, v, sizeof v), g->r2,
-			    gca_headroom_text(g, h, sizeof h));
-			if (isfinite(g->run_longer_h))
-				rpt_sb_printf(&b,
-				              "; run at least %s longer to see whether an old "
-				              "collection frees it",
-				              gca_hours_text(g->run_longer_h, h, sizeof h));
-			else
-				rpt_sb_printf(&b, "; force a full collection at the end of a run "
-				                  "(jcmd PID GC.run): what it leaves is live");
-		}
-		if (keys[SHORT_RISING][0]) {
-			const struct gca_result *g = &first[SHORT_RISING]->gc;
-			char m[32];
-			sep(&b, &n);
-			rpt_sb_printf(&b, "heap after GC still rising in ");
-			memsel_runs(&b, r, &ms, SHORT_RISING, l);
-			rpt_sb_printf(&b,
-			              " though the window is too short to judge (run %s, %s: %s "
-			              "MB/h, R² %.2f): run at least %s longer to tell a leak",
-			              first_run[SHORT_RISING]->key, first[SHORT_RISING]->name,
-			              rpt_fmt_signed(g->slope_mb_per_h, 1, v, sizeof v), g->r2,
-			              gca_hours_text(g->run_longer_h, m, sizeof m));
-		}
-		if (keys[HEAVY][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "heavy GC in ");
-			memsel_runs(&b, r, &ms, HEAVY, l);
-			rpt_sb_printf(
-			    &b, " (run %s, %s: %.2f%% of the wall time in pauses, longest %.1f ms)",
-			    first_run[HEAVY]->key, first[HEAVY]->name, first[HEAVY]->gc.gc_time_pct,
-			    first[HEAVY]->gc.pause_max_ms);
-		}
-		if (keys[RSS_UP][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "process memory rising in ");
-			memsel_runs(&b, r, &ms, RSS_UP, l);
-			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_UP]->key,
-			              first[RSS_UP]->name,
-			              rpt_mem_src_why(first[RSS_UP], w, sizeof w));
-		}
-		if (keys[RSS_FILLING][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "a cache filling in ");
-			memsel_runs(&b, r, &ms, RSS_FILLING, l);
-			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_FILLING]->key,
-			              first[RSS_FILLING]->name,
-			              rpt_mem_src_why(first[RSS_FILLING], w, sizeof w));
-		}
-		if (keys[RSS_LIMIT][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "process memory at its configured limit in ");
-			memsel_runs(&b, r, &ms, RSS_LIMIT, l);
-			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LIMIT]->key,
-			              first[RSS_LIMIT]->name,
-			              rpt_mem_src_why(first[RSS_LIMIT], w, sizeof w));
-		}
-		if (keys[NORMAL][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "memory reclaimed normally in ");
-			memsel_runs(&b, r, &ms, NORMAL, l);
-		}
-		if (keys[NO_OLD][0]) {
-			char h[384];
-			sep(&b, &n);
-			rpt_sb_printf(&b, "heap after GC never needed an old-generation "
-			                  "collection in ");
-			memsel_runs(&b, r, &ms, NO_OLD, l);
-			rpt_sb_printf(
-			    &b, " (run %s, %s: %s MB/h; %s)", first_run[NO_OLD]->key,
-			    first[NO_OLD]->name,
-			    rpt_fmt_signed(first[NO_OLD]->gc.slope_mb_per_h, 1, v, sizeof v),
-			    gca_headroom_text(&first[NO_OLD]->gc, h, sizeof h));
-		}
-		if (keys[SHORT][0]) {
-			char m[32];
-			sep(&b, &n);
-			rpt_sb_printf(&b, "the GC log of ");
-			memsel_runs(&b, r, &ms, SHORT, l);
-			rpt_sb_printf(
-			    &b,
-			    " is too short to judge a trend (at least %d min of steady log "
-			    "are needed: run at least %s longer)",
-			    GCA_MIN_WINDOW_MS / 60000, gca_hours_text(longer, m, sizeof m));
-		}
-		if (keys[UNKNOWN][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "memory not judged in ");
-			memsel_runs(&b, r, &ms, UNKNOWN, l);
-			rpt_sb_printf(&b, " (%s)", first[UNKNOWN]->gc.why);
-		}
-		if (keys[RSS_LEVELS][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "process memory grows, then levels off in ");
-			memsel_runs(&b, r, &ms, RSS_LEVELS, l);
-			rpt_sb_printf(&b, " (run %s, %s: %s)", first_run[RSS_LEVELS]->key,
-			              first[RSS_LEVELS]->name,
-			              rpt_mem_src_why(first[RSS_LEVELS], w, sizeof w));
-		}
-		if (keys[FLAT][0]) {
-			sep(&b, &n);
-			rpt_sb_printf(&b, "process memory flat in ");
-			memsel_runs(&b, r, &ms, FLAT, l);
-		}
-		if (keys[RSS_SHORT][0]) {
-			char lo[32], hi[32];
-			sep(&b, &n);
-			rpt_sb_printf(&b, "process memory of ");
-			memsel_runs(&b, r, &ms, RSS_SHORT, l);
-			dur_format((int64_t)llround(short_lo * 3600) * 1000, lo, sizeof lo);
-			dur_format((int64_t)llround(short_hi * 3600) * 1000, hi, sizeof hi);
-			rpt_sb_printf(
-			    &b,
-			    " over too short a window to judge a trend (%s%s%s of samples; "
-			    "%.0f min needed)",
-			    lo, strcmp(lo, hi) ? "-" : "", strcmp(lo, hi) ? hi : "",
-			    first[RSS_SHORT]->mem.min_hours * 60);
-		}
-		if (gc_max > 0 || keys[NORMAL][0] || keys[NO_OLD][0] || keys[SHORT][0])
-			rpt_sb_printf(&b,
-			              "; GC paused the application at most %.2f%% of the wall time",
-			              gc_max);
-		rpt_sb_printf(&b, ".");
-		if (add(x, RPT_T_MEMORY, l, score, &b) < 0) {
-			free(ms.sel);
-			return -1;
-		}
+		memset(sel, 0, nsel);
+		double score = memory_line(&m, &b);
+		if (score >= 0 && add(x, RPT_T_MEMORY, l, score, &b) < 0)
+			rc = -1;
 	}
-	free(ms.sel);
-	return 0;
+	free(sel);
+	return rc;
 }
 
 /* --- errors ---------------------------------------------------------------------------------- */
