@@ -55,7 +55,7 @@ run_suite() { # name, log, command...
 # share against a bound that load could move) run LANE_WIDTH at a time (default 3: most of
 # them wait on files, daemons and JVMs more than they compute), longest first, before the
 # others, which run alone: a test that measures timing never shares the machine.
-LOAD_FREE="test_deps test_jvmthreads test_metrics test_docs test_hlog_cmd test_agents test_layout test_servlet test_history test_gclog test_slurm test_fuzz_replay test_install test_faults_gclog test_deploy test_errors test_secrets test_merge test_scenarios test_man test_completion test_gcverdict"
+LOAD_FREE="test_containers test_memory test_deps test_tls test_import test_jvmthreads test_metrics test_docs test_hlog_cmd test_agents test_layout test_servlet test_history test_gclog test_slurm test_fuzz_replay test_install test_faults_gclog test_deploy test_errors test_secrets test_merge test_scenarios test_man test_completion test_gcverdict test_faults_ports"
 : "${LANE_WIDTH:=3}"
 load_free() { case " $LOAD_FREE " in *" $1 "*) return 0 ;; esac; return 1; }
 run_load_free() {

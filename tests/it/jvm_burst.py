@@ -2,6 +2,9 @@
 """Writes Burst.java: a JVM whose JIT and GC work is known (tests/it/test_jvmthreads.sh).
 Phase 1 calls N distinct methods until each is hot (the JIT compiles them, C1 then C2);
 phase 2 only allocates short-lived arrays (the GC works, the JIT has nothing left to do).
+Between them it waits until the JIT has drained its queue (its total compilation time
+still for two checks 300 ms apart, 20 s at most): on a loaded machine the compilers are
+still at work seconds after the calls stop.
 Each phase's start is printed with the wall clock: phase=NAME t=EPOCH_MS."""
 import sys
 
@@ -22,6 +25,14 @@ out.append("""  static void say(String p) { System.out.println("phase=" + p + " 
     say("jit");
     long x = 1, end = System.currentTimeMillis() + jitMs;
     for (int it = 0; System.currentTimeMillis() < end; it++) x = all(x + it);
+    java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+    long last = -1, quiet = 0, until = System.currentTimeMillis() + 20000;
+    while (quiet < 2 && System.currentTimeMillis() < until) {
+      Thread.sleep(300);
+      long now = jit.getTotalCompilationTime();
+      quiet = now == last ? quiet + 1 : 0;
+      last = now;
+    }
     say("alloc");
     end = System.currentTimeMillis() + allocMs;
     Object[] keep = new Object[64];

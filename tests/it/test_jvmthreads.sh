@@ -11,9 +11,9 @@ python3 "$TOP/tests/it/jvm_burst.py" 1200 >Burst.java && javac Burst.java ||
   { fail "setup" "Burst.java does not compile"; exit 1; }
 spawn "$T/burst.out" java -Xmx64m -XX:+UseG1GC -cp "$T" Burst 4000 3000
 jvm=$SPAWNED_PID
-spawn "$T/procstat.out" soak-procstat --db "$T/t.db" --source app --pid "$jvm" --every 250ms --for 20s
+spawn "$T/procstat.out" soak-procstat --db "$T/t.db" --source app --pid "$jvm" --every 250ms --for 40s
 ps_pid=$SPAWNED_PID
-wait_for 30 grep -q '^phase=end' "$T/burst.out" || fail "the JVM ran its phases" "$(cat "$T/burst.out")"
+wait_for 40 grep -q '^phase=end' "$T/burst.out" || fail "the JVM ran its phases" "$(cat "$T/burst.out")"
 stop_pid "$ps_pid"
 classes="'thr_app_pct', 'thr_jit_pct', 'thr_gc_pct', 'thr_vm_pct'"
 t_jit=$(sed -n 's/^phase=jit t=//p' "$T/burst.out")
@@ -28,7 +28,8 @@ share() {
 }
 check_range "compiling: the JIT's threads' share of the JVM's CPU" "$(share jit "$t_jit" "$t_alloc")" 15 100
 check_range "compiling: the GC's share" "$(share gc "$t_jit" "$t_alloc")" 0 3
-# (the allocation loop itself is compiled in its first second)
+# (the allocation phase starts when the JIT's queue is empty; the allocation loop itself is
+# compiled in its first second)
 check_range "allocating: the JIT's share (nothing left to compile)" "$(share jit $((t_alloc + 1000)) "$t_end")" 0 1
 check_range "allocating: the GC's share" "$(share gc "$t_alloc" "$t_end")" 4 60
 check_range "allocating: the application's share" "$(share app "$t_alloc" "$t_end")" 30 96
