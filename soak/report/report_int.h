@@ -695,6 +695,11 @@ struct rpt_groups {
  * holds both sides (g filled), else 0. */
 int rpt_groups_of(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b,
                   struct rpt_groups *g);
+/* 1 when a side-by-side comparison cannot measure how two processes of one server differ
+ * well enough to call small changes real: one process a side, or replicas whose pooled
+ * spread rests on one degree of freedom (three processes in all).  Such a comparison holds
+ * its changes to RPT_PROCESS_FLOOR_PCT. */
+int rpt_groups_floored(const struct rpt_groups *g);
 /* Figure f of a side-by-side comparison at a (1 - alpha) interval (d->verdict RPT_NA when a
  * run lacks it: a source only the group's first run collects, its database or host). */
 void rpt_groups_diff(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b,

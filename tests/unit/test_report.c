@@ -407,6 +407,23 @@ static void advise_known_values(void **state)
 	assert_string_equal(rpt_fmt_need(1e12, buf, sizeof buf), "over a year");
 }
 
+/* Side by side, a floor holds small changes where the processes' spread is a guess: one
+ * process a side, or three in all (one degree of freedom); four in all are judged. */
+static void groups_floor(void **state)
+{
+	(void)state;
+	struct rpt_groups g = {.unit = RPT_GU_PAIR, .procs = {1, 1}};
+	assert_true(rpt_groups_floored(&g));
+	g = (struct rpt_groups){.unit = RPT_GU_REPLICAS, .procs = {2, 1}};
+	assert_true(rpt_groups_floored(&g));
+	g.procs[1] = 2;
+	assert_false(rpt_groups_floored(&g));
+	g = (struct rpt_groups){.unit = RPT_GU_REPLICAS, .procs = {3, 1}};
+	assert_false(rpt_groups_floored(&g));
+	g = (struct rpt_groups){.unit = RPT_GU_STARTS, .starts = 2, .procs = {1, 1}};
+	assert_false(rpt_groups_floored(&g));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +443,7 @@ int main(void)
 	    cmocka_unit_test(scripts_match_plots),
 	    cmocka_unit_test(vc_known_values),
 	    cmocka_unit_test(advise_known_values),
+	    cmocka_unit_test(groups_floor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,7 +67,7 @@ int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n)
 			struct rpt_bm rest[2];
 			int k = 0, out2[2] = {0, 0};
 			struct sbuf b = {.cap = COLD_MAX};
-			char d[32];
+			char d[32], lv[48];
 			if (cell->label != run->label || isnan(run_figure(run, cell, RPT_M_TPS)))
 				continue;
 			/* The label's other compared runs at this key: what the run should match.
@@ -98,9 +98,9 @@ int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n)
 			if (out2[1])
 				rpt_sb_printf(&b, "answered %.1f %% %s on average", fabs(rel[1]),
 				              rel[1] > 0 ? "slower" : "faster");
-			rpt_sb_printf(&b,
-			              " than the label's %d other compared run%s at %d users (%s",
-			              k, k == 1 ? "" : "s", cell->concurrency,
+			rpt_sb_printf(&b, " than the label's %d other compared run%s at %s (%s", k,
+			              k == 1 ? "" : "s",
+			              rpt_level_text(cell->concurrency, cell->rate, lv, sizeof lv),
 			              dur_format(cell->planned_ms, d, sizeof d));
 			rpt_sb_printf(&b, "; 95 %% prediction interval +-%.1f %%",
 			              out2[0] ? half[0] : half[1]);

@@ -583,7 +583,7 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 	/* The floor: what batch means call real must also be larger than two runs of one
 	 * system differ by; side by side with one process a side, than two processes of one
 	 * server differ by.  It is practical, not statistical: it does not stop the family. */
-	int pair = m->noise == RPT_BY_GROUPS && m->grp.unit == RPT_GU_PAIR;
+	int pair = m->noise == RPT_BY_GROUPS && rpt_groups_floored(&m->grp);
 	for (int f = 0; f < RPT_NFIG; f++) {
 		struct rpt_diff *d = &m->d[f];
 		double floor = pair             ? RPT_PROCESS_FLOOR_PCT
@@ -777,7 +777,7 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 			if (rpt_groups_of(r, a, b, &m->grp)) {
 				m->noise = RPT_BY_GROUPS;
 				m->floor_pct =
-				    m->grp.unit == RPT_GU_PAIR ? RPT_PROCESS_FLOOR_PCT : 0;
+				    rpt_groups_floored(&m->grp) ? RPT_PROCESS_FLOOR_PCT : 0;
 			} else if (a->nruns >= 2 && b->nruns >= 2) {
 				/* Interleaved rounds are blocks: with enough of them the paired
 				 * comparison removes what moved a whole round; with few, the

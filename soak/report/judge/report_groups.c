@@ -90,6 +90,12 @@ int rpt_groups_of(const struct report *r, const struct rpt_cell *a, const struct
 	return 1;
 }
 
+int rpt_groups_floored(const struct rpt_groups *g)
+{
+	return g->unit == RPT_GU_PAIR ||
+	       (g->unit == RPT_GU_REPLICAS && g->procs[0] + g->procs[1] - 2 < 2);
+}
+
 /* The runs of the comparison with figure f: run index, side, value.  How many; -1 when a
  * run lacks the figure (a source the group's first run alone collects). */
 static int values(const struct report *r, const struct rpt_cell *a, const struct rpt_cell *b, int f,

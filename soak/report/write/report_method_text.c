@@ -42,6 +42,11 @@ static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
 		              "from its groups is one observation (their spread is how two "
 		              "processes of one server differ), a pooled t over the processes.",
 		              g->procs[0], g->procs[1]);
+	if (g->unit == RPT_GU_REPLICAS && rpt_groups_floored(g))
+		rpt_sb_printf(b,
+		              " With %d processes in all their spread rests on one degree of "
+		              "freedom, a guess: no change below %.0f %% is called real.",
+		              g->procs[0] + g->procs[1], RPT_PROCESS_FLOOR_PCT);
 	else
 		rpt_sb_printf(
 		    b,
