@@ -89,6 +89,27 @@ static int selected(const struct reader *rd, int64_t id, const char *label)
 }
 
 /* Index of a label, added when new (its place in --label order, else appended). */
+/* Numbers the labels named in targets (", "-separated, a study's file order) that have
+ * runs and no number yet, from n on: map[old] = new, tmp[new] = the label.  The next n. */
+static int study_label_order(struct report *r, const char *targets, int *map,
+                             struct rpt_label *tmp, int n)
+{
+	const char *p = targets;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		for (int l = 0; l < r->nlabels; l++)
+			if (map[l] < 0 && r->labels[l].nruns > 0 && strlen(r->labels[l].name) == len &&
+			    !strncmp(r->labels[l].name, p, len)) {
+				map[l] = n;
+				tmp[n++] = r->labels[l];
+			}
+		p += len;
+		p += strspn(p, ", ");
+	}
+	return n;
+}
+
 static int label_index(struct reader *rd, const char *name)
 {
 	struct report *r = rd->r;
@@ -505,12 +526,16 @@ int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, 
 		return -1;
 	}
 	qsort(r->runs, (size_t)r->nruns, sizeof *r->runs, cmp_run);
-	/* Without --label, labels go in order of first appearance; renumber after sorting. */
+	/* Without --label, a study's targets go first, in the order of its file (the first is
+	 * the baseline: the runs of a side-by-side group start in any order), then the other
+	 * labels in order of first appearance; renumber after sorting. */
 	if (o->nlabels == 0) {
 		struct rpt_label tmp[RPT_MAX_LABELS];
 		int map[RPT_MAX_LABELS], n = 0;
 		for (int i = 0; i < r->nlabels; i++)
 			map[i] = -1;
+		for (int s = 0; s < r->nstudies; s++)
+			n = study_label_order(r, r->studies[s].targets, map, tmp, n);
 		for (int i = 0; i < r->nruns; i++) {
 			int l = r->runs[i].label;
 			if (map[l] < 0) {
