@@ -66,9 +66,12 @@ static int jit_source(const struct rpt_run *run, int k)
 /* At a fixed rate (every interval the same arrivals): the samples of source k taken while
  * its JIT was at work (over RPT_STEADY_JIT_PCT of its CPU) are left out of the step's
  * window, so that only its steady part is compared; 0 when fewer than half are left (the
- * run has no steady state), 1 else. */
+ * run has no steady state: should it be compared all the same, its quiet samples are what
+ * it is compared on, where it has any), 1 else. */
 static int quiet_window(struct rpt_run *run, int k, int j)
 {
+	int steady = 1;
+
 	for (int st = 0; st < run->nsteps; st++) {
 		struct rpt_step *s = &run->steps[st];
 		struct rpt_values *cpu = &s->cpu[k];
@@ -85,11 +88,13 @@ static int quiet_window(struct rpt_run *run, int k, int j)
 			cpu->v[m++] = cpu->v[i];
 		}
 		if (m * 2 < cpu->n)
-			return 0;
+			steady = 0;
+		if (m == 0)
+			continue; /* no quiet sample: the window stays whole */
 		cpu->n = m;
-		s->cpu_mean[k] = m ? sum / (double)m : NAN;
+		s->cpu_mean[k] = sum / (double)m;
 	}
-	return 1;
+	return steady;
 }
 
 /* The class of a series whose lower values are better (lower = 1) or higher ones. */
