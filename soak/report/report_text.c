@@ -144,15 +144,41 @@ static int run_items(struct sbuf *b, const struct report *r, const unsigned char
 	return nth;
 }
 
+/* Past this many items a list says its first and last run and how many (report.json has
+ * each): a study warmed up until steady makes dozens of runs a label. */
+#define RUNLIST_MAX_ITEMS 8
+
+/* "between 3 and 104 (40 of them, 28 warm-up)": n runs, nwarm of them warm-ups. */
+static void run_span(struct sbuf *b, const struct report *r, const unsigned char *sel, int n,
+                     int nwarm, int warm)
+{
+	int first = -1, last = -1;
+
+	for (int i = 0; i < r->nruns; i++)
+		if (sel[i]) {
+			first = first < 0 ? i : first;
+			last = i;
+		}
+	rpt_sb_printf(b, "between %s and %s (%d of them", r->runs[first].key, r->runs[last].key,
+	              n);
+	if (warm && nwarm)
+		rpt_sb_printf(b, nwarm == n ? ", all warm-up" : ", %d warm-up", nwarm);
+	rpt_sb_printf(b, ")");
+}
+
 int rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm)
 {
-	int n = 0, nwarm = 0;
+	int n = 0, nwarm = 0, items = run_items(b, r, sel, 0);
 
 	for (int i = 0; i < r->nruns; i++) {
 		n += sel[i] != 0;
 		nwarm += sel[i] && r->runs[i].warmup;
 	}
-	run_items(b, r, sel, run_items(b, r, sel, 0));
+	if (items > RUNLIST_MAX_ITEMS) {
+		run_span(b, r, sel, n, nwarm, warm);
+		return n;
+	}
+	run_items(b, r, sel, items);
 	if (warm && nwarm == n) {
 		rpt_sb_printf(b, " (warm-up)");
 	} else if (warm && nwarm) {

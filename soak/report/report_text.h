@@ -32,7 +32,8 @@ void rpt_sb_runs(struct sbuf *b, const char *keys);
 struct report;
 /* The runs r->runs[i] with sel[i] set, said once however many: "1-4, 11 and 17" (three or
  * more that follow each other as a range), then " (warm-up: 1, 2)" when warm-up runs are
- * among them and `warm` is set.  Returns how many are selected. */
+ * among them and `warm` is set; past eight items "between 3 and 104 (40 of them, 28
+ * warm-up)".  Returns how many are selected. */
 int rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm);
 /* The same as a phrase: "run 3", "runs 1-4 and 11-14 (warm-up: 1)", or "all 8 runs (2
  * warm-up)" ("both runs") when they are every run of label `label` (-1: of the report;
