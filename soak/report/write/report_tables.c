@@ -164,6 +164,23 @@ static double run_cpu(const struct rpt_run *run, const char *name)
 	return NAN;
 }
 
+/* A study's warm-up runs (warmed until steady: dozens a label) stay out of the per-run
+ * tables; the table's note says how many, and report.json holds them. */
+static void warmups_left_out(const struct report *r, struct rpt_table *t)
+{
+	size_t len = strlen(t->note);
+	int n = 0;
+
+	for (int i = 0; i < r->nruns; i++)
+		n += r->runs[i].warmup != 0;
+	if (n)
+		snprintf(t->note + len, sizeof t->note - len,
+		         "%s%d warm-up run%s (not compared) %s left out of this table; report.json "
+		         "has %s.",
+		         len ? " " : "", n, n == 1 ? "" : "s", n == 1 ? "is" : "are",
+		         n == 1 ? "it" : "them");
+}
+
 static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	const char *names[MAX_COLS] = {"run", "label", "load", "duration", "total",  "TPS",
@@ -186,13 +203,14 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	         "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
 	         "the mean over that window: a process source in %% of one core, a host series in "
 	         "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
+	warmups_left_out(r, t);
 	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		const struct figures *f = &run->f;
 		char x[8][64], mem[256];
 		int row, c = 0;
-		if (strcmp(run->mode, "fixed") != 0)
+		if (strcmp(run->mode, "fixed") != 0 || run->warmup)
 			continue;
 		row = rpt_tb_row(b);
 		rpt_tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
@@ -430,13 +448,14 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 	         "keep rising is normal (nothing piles up) and one that does is 'rising' (a leak "
 	         "is not ruled out until an old collection shows what it frees).",
 	         100 * GCA_WARMUP_FRAC, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES);
+	warmups_left_out(r, t);
 	rpt_tb_header(b, names, "lllrrrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
 			const struct rpt_source *s = &run->src[k];
 			char x[64];
-			if (!s->gc_events)
+			if (!s->gc_events || run->warmup)
 				continue;
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
@@ -737,10 +756,13 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	                                    "connection", "status",   "started (UTC)", "measured",
 	                                    "steps",      "requests", "agents"};
 	rpt_tb_begin(b, t, "Runs", 11);
+	warmups_left_out(r, t);
 	rpt_tb_header(b, names, "llllllrrrrr");
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		char iso[40], d[32];
+		if (run->warmup)
+			continue;
 		int row = rpt_tb_row(b);
 		clock_iso(run->started_ms, iso, sizeof iso);
 		iso[19] = '\0';
