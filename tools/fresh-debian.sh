@@ -75,7 +75,7 @@ cleanup() {
   local rc=$? i
   trap - EXIT INT TERM
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-    umount "${mounted[$i]}" 2>/dev/null || umount -l "${mounted[$i]}" 2>/dev/null ||
+    umount -R "${mounted[$i]}" 2>/dev/null || umount -l "${mounted[$i]}" 2>/dev/null ||
       echo "fresh-debian: could not unmount ${mounted[$i]}" >&2
   done
   exit "$rc"
@@ -151,6 +151,10 @@ fi
 mnt "$root" --bind "$root"
 mnt "$root/proc" -t proc proc
 mnt "$root/sys" -t sysfs sysfs
+# The cgroup hierarchies, which systemd mounts on a real machine (slurmd needs them); a
+# slave, so that unmounting the copies never reaches the host's.
+mnt "$root/sys/fs/cgroup" --rbind /sys/fs/cgroup
+mount --make-rslave "$root/sys/fs/cgroup"
 mnt "$root/dev/pts" --bind /dev/pts
 mnt "$root/dev/shm" -t tmpfs -o mode=1777 shm
 mkdir -p "$fresh/apt-archives/partial"

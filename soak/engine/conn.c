@@ -65,19 +65,14 @@ int conn_target_ready(struct conn_target *t)
 	return t->naddr > 0;
 }
 
-int conn_try(const char *host, const char *port, int timeout_ms, char *err, size_t errlen)
+/* One bounded connect to address a: 0, or the errno it failed with. */
+static int try_addr(const struct conn_addr *a, int timeout_ms)
 {
-	struct conn_addr a;
-	int g, e = 0, fd;
+	int e = 0, fd = socket(a->sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 
-	if (conn_resolve(host, port, &a, 1, &g) == 0) {
-		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(g));
-		return -1;
-	}
-	fd = socket(a.sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		e = errno;
-	} else if (connect(fd, (const struct sockaddr *)&a.sa, a.len) < 0) {
+	} else if (connect(fd, (const struct sockaddr *)&a->sa, a->len) < 0) {
 		e = errno;
 		if (e == EINPROGRESS) {
 			struct pollfd p = {.fd = fd, .events = POLLOUT};
@@ -92,4 +87,25 @@ int conn_try(const char *host, const char *port, int timeout_ms, char *err, size
 	if (fd >= 0)
 		close(fd);
 	return e;
+}
+
+/* Each of the name's addresses in turn, as the workers try them (localhost is ::1 and
+ * 127.0.0.1 on a stock Debian, and a server may listen on one): 0 at the first that
+ * connects, else the first one's error. */
+int conn_try(const char *host, const char *port, int timeout_ms, char *err, size_t errlen)
+{
+	struct conn_addr a[CONN_MAX_ADDRS];
+	int g, first = 0, n = conn_resolve(host, port, a, CONN_MAX_ADDRS, &g);
+
+	if (n == 0) {
+		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(g));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		int e = try_addr(&a[i], timeout_ms);
+		if (e == 0)
+			return 0;
+		first = first ? first : e;
+	}
+	return first;
 }

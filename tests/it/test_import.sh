@@ -46,7 +46,8 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)"
 # JMeter's own classes, for its Aggregate Report (their manifests name the rest).
 EXT=/usr/share/jmeter/lib/ext
 JMCP=$JAR:$EXT/ApacheJMeter_core.jar:$EXT/ApacheJMeter_components.jar:$EXT/ApacheJMeter_http.jar:/usr/share/jmeter/lib/jorphan.jar
-javac -cp "$JMCP" -d "$T/launcher" "$DATA/JMeterLauncher.java" "$DATA/JMeterAggregate.java" \
+# -encoding: the sources are UTF-8, and a fresh login has no locale (javac would read ASCII).
+javac -encoding UTF-8 -cp "$JMCP" -d "$T/launcher" "$DATA/JMeterLauncher.java" "$DATA/JMeterAggregate.java" \
   2>"$T/javac.log" || { fail "the JMeter helpers compile" "$(cat "$T/javac.log")"; exit 1; }
 seed=$((RANDOM * 32768 + RANDOM))
 start_regserver --latency 5 --jitter 10 --error-rate 10% --seed "$seed" --quiet ||
