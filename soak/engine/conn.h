@@ -65,15 +65,27 @@ struct conn_target {
 
 /* Resolves t when due: 1 when it has addresses, 0 when not (t->dns_err says why). */
 int conn_target_ready(struct conn_target *t);
-/* The address of a connect after `tries` failed ones. */
-static inline const struct conn_addr *conn_target_addr(const struct conn_target *t, int tries)
+/* A connect starts at the address that worked last and remembers which one it tries
+ * (`at`): others may move t->cur meanwhile (at the start every slot connects at once, and
+ * the first to find the working address would send the others back to the refused one). */
+static inline int conn_target_first(const struct conn_target *t)
 {
-	return &t->addr[(t->cur + tries) % t->naddr];
+	return t->cur;
 }
-/* The connect after `tries` failed ones worked: the next ones start there. */
-static inline void conn_target_worked(struct conn_target *t, int tries)
+/* The address at index `at`. */
+static inline const struct conn_addr *conn_target_addr(const struct conn_target *t, int at)
 {
-	t->cur = (t->cur + tries) % t->naddr;
+	return &t->addr[at % t->naddr];
+}
+/* The address after `at`, for the connect's next try. */
+static inline int conn_target_after(const struct conn_target *t, int at)
+{
+	return (at + 1) % t->naddr;
+}
+/* The connect to address `at` worked: the next ones start there. */
+static inline void conn_target_worked(struct conn_target *t, int at)
+{
+	t->cur = at % t->naddr;
 }
 /* Whether a connect that failed with e, after `tries` failed ones, goes on to another
  * address of the name. */

@@ -36,6 +36,7 @@ struct h2conn {
 	uint8_t goaway;      /* the server sent GOAWAY: no new streams here */
 	uint8_t fresh;       /* connected, and no request has finished on it yet */
 	uint8_t tries;       /* addresses tried for this connect */
+	uint8_t at;          /* the address it tries (conn_target_first) */
 	uint8_t dirty;       /* on the dirty list: frames may wait in nghttp2 */
 	uint8_t wblocked;    /* a write waits for the socket (TLS: to be repeated as it was) */
 	uint8_t tls_resumed; /* its handshake resumed a session */

@@ -93,9 +93,11 @@ static void connect_failed(struct h2thread *h, int p, int e)
 	conn_close(&c->c);
 	if (conn_target_next(&h->g.net, e, c->tries)) {
 		c->tries++;
+		c->at = (uint8_t)conn_target_after(&h->g.net, c->at);
 		h2c_open(h, p);
 		return;
 	}
+	c->tries = 0;
 	snprintf(what, sizeof what, "Failed to connect to %s port %s: %s", h->g.url->host,
 	         h->g.url->port, strerror(e));
 	h2c_fail(h, p, HTTP_FAIL_CONNECT, e, what);
@@ -177,7 +179,7 @@ static void connected(struct h2thread *h, int p)
 
 	c->connect_us = now - c->t_conn_us;
 	c->fresh = 1; /* a connection made, whatever comes of it */
-	conn_target_worked(&g->net, c->tries);
+	conn_target_worked(&g->net, c->at);
 	c->tries = 0;
 	if (!g->url->tls) {
 		session_up(h, p);
@@ -206,7 +208,9 @@ void h2c_open(struct h2thread *h, int p)
 		return;
 	}
 	c->t_conn_us = clock_mono_us();
-	switch (conn_open(&c->c, &h->cs, p, conn_target_addr(&g->net, c->tries), &e, &what)) {
+	if (c->tries == 0)
+		c->at = (uint8_t)conn_target_first(&g->net);
+	switch (conn_open(&c->c, &h->cs, p, conn_target_addr(&g->net, c->at), &e, &what)) {
 	case CONN_UP:
 		connected(h, p);
 		return;

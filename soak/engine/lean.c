@@ -73,6 +73,7 @@ struct lslot {
 	uint8_t reused;         /* the request went out on a kept connection */
 	uint8_t retried;        /* it was sent again on a fresh connection already */
 	uint8_t tries;          /* addresses tried for this connect */
+	uint8_t at;             /* the address it tries (conn_target_first) */
 	uint64_t seq, vu, iter; /* the request's template values (it may be built twice) */
 	int64_t t_conn_us;      /* connect started (mono µs) */
 	int64_t connect_us;     /* this request's connect time, -1 when it opened none */
@@ -387,7 +388,7 @@ static void connected(struct lthread *h, int j, int64_t now_us)
 	struct ltarget *g = &h->targets[s->target];
 
 	s->connect_us = now_us - s->t_conn_us;
-	conn_target_worked(&g->net, s->tries);
+	conn_target_worked(&g->net, s->at);
 	s->tries = 0;
 	if (!g->url->tls) {
 		send_request(h, j);
@@ -411,6 +412,7 @@ static void connect_failed(struct lthread *h, int j, int e)
 	drop(s);
 	if (conn_target_next(&g->net, e, s->tries)) {
 		s->tries++;
+		s->at = (uint8_t)conn_target_after(&g->net, s->at);
 		start_connect(h, j);
 		return;
 	}
@@ -434,8 +436,10 @@ static void start_connect(struct lthread *h, int j)
 		return;
 	}
 	s->t_conn_us = clock_mono_us();
+	if (s->tries == 0)
+		s->at = (uint8_t)conn_target_first(&g->net);
 	/* TCP_NODELAY: libcurl's default, and a request goes out in one write anyway. */
-	switch (conn_open(&s->c, &h->cs, j, conn_target_addr(&g->net, s->tries), &e, &what)) {
+	switch (conn_open(&s->c, &h->cs, j, conn_target_addr(&g->net, s->at), &e, &what)) {
 	case CONN_UP:
 		connected(h, j, clock_mono_us());
 		return;
