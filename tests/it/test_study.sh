@@ -235,7 +235,9 @@ check_eq "soak calibrate --runs 1 is refused" \
   "$(soak calibrate "$T/reg.ini" --url "$REG_URL/register" --runs 1 --db "$CAL" >/dev/null 2>&1; echo $?)" 2
 
 # --- the demo's shape: capacity and efficiency, placed, run until precise -----------------
-# Two regservers alike (an A/A), each measured at 10 users (capacity) and at 1000/s (a
+# One regserver under two labels (an A/A: two processes of one server may differ, by 30 %
+# in CPU per request once in a fresh Debian, which one process a side cannot tell from
+# the server; b's start prints what a's printed), each label measured at 10 users (capacity) and at 1000/s (a
 # fixed rate: efficiency; enough requests in 2 s that the servers' CPU, counted in 10 ms
 # ticks, resolves), the generator on CPU 0 and the servers on CPU 1, rounds added
 # until TPS and the servers' CPU per request are resolved to 80 % (loose on purpose: the
@@ -267,12 +269,12 @@ budget = 3m
 warmup_runs = 1
 keep_running = yes
 [target.a]
-start = $REGSH start $T/sa --latency 2
+start = $REGSH start $T/sa --latency 2 >$T/sa.info && cat $T/sa.info
 stop = $REGSH stop $T/sa
 cpus = $app
 [target.b]
-start = $REGSH start $T/sb --latency 2
-stop = $REGSH stop $T/sb
+start = cat $T/sa.info
+stop = true
 cpus = $app
 EOF
 soak check "$T/seq.ini" >"$T/seq.check" 2>&1
