@@ -142,7 +142,10 @@ for a in constant poisson; do
   # 1-4 ms late) spoils a 5-second window at the server; a generator whose schedule is
   # wrong fails twice in a row.  So constant arrivals get a second run when the first's
   # gaps or CV are off, and the checks read the second.
-  if [ $a = constant ] && ! { steady >/dev/null && awk -v c="$c" 'BEGIN { exit !(c <= 0.1) }'; }; then
+  # The CV's bound is 0.3, not 0.1: one 20 ms stall gives 0.1 by itself, and a quiet run
+  # of this VM once had gaps of 4.4-5.6 ms (90 %) with a CV of 0.113, then 3.7-6.1 ms with
+  # 0.205; a Poisson stream's CV is 1.
+  if [ $a = constant ] && ! { steady >/dev/null && awk -v c="$c" 'BEGIN { exit !(c <= 0.3) }'; }; then
     echo "# constant arrivals: gaps $GAPS ms, CV $c at the first try; once more"
     arrivals $a
   fi
@@ -163,7 +166,7 @@ for a in constant poisson; do
     # bulk of the gaps is judged instead, and a Poisson stream fails this by far (its
     # 5th and 95th percentiles are 0.26 and 15 ms).
     check_eq "constant arrivals: 90 % of the gaps at the server within 5 +- 1 ms" "$(steady && echo yes)" yes
-    check_range "constant arrivals: inter-arrival CV at the server" "$c" 0 0.1
+    check_range "constant arrivals: inter-arrival CV at the server" "$c" 0 0.3
   else
     check_range "poisson arrivals: inter-arrival CV at the server" "$c" 0.9 1.1
   fi
