@@ -134,8 +134,10 @@ arrivals() {
   GAPS=$(gaps "$T/arrivals.$1" $((first + 200000)))
   c=$(cv "$T/arrivals.$1" $((first + 200000)))
 }
-# steady: whether 90 % of the gaps lie within 5 +- 1 ms; prints them when they do not.
-steady() { awk '{ if ($1 >= 4 && $2 <= 6) exit 0; print $1 " .. " $2 " ms"; exit 1 }' <<<"$GAPS"; }
+# steady: whether 90 % of the gaps lie within 5 +- 1.5 ms (a Poisson stream's lie within 0.26-15 ms;
+# this VM's constant ones, both processes waking late now and then, measured 3.8-6.2 ms on a
+# quiet machine); prints them when they do not.
+steady() { awk '{ if ($1 >= 3.5 && $2 <= 6.5) exit 0; print $1 " .. " $2 " ms"; exit 1 }' <<<"$GAPS"; }
 for a in constant poisson; do
   arrivals $a
   # One stall of this shared VM (seen: 20 ms, and seconds in which either process wakes
@@ -165,7 +167,7 @@ for a in constant poisson; do
     # A CV is thrown by one stall of the VM (20 ms once in 5 s gives 0.1 by itself): the
     # bulk of the gaps is judged instead, and a Poisson stream fails this by far (its
     # 5th and 95th percentiles are 0.26 and 15 ms).
-    check_eq "constant arrivals: 90 % of the gaps at the server within 5 +- 1 ms" "$(steady && echo yes)" yes
+    check_eq "constant arrivals: 90 % of the gaps at the server within 5 +- 1.5 ms" "$(steady && echo yes)" yes
     check_range "constant arrivals: inter-arrival CV at the server" "$c" 0 0.3
   else
     check_range "poisson arrivals: inter-arrival CV at the server" "$c" 0.9 1.1
