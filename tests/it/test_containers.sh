@@ -53,7 +53,10 @@ for c in tomcat9 tomcat10 jetty9; do
   run=$(q "SELECT max(id) FROM runs WHERE label='$c'")
   [ -n "$run" ] || { fail "$c: a run was recorded"; continue; }
   check_eq "$c: run done" "$(q "SELECT status FROM runs WHERE id=$run")" done
-  check "$c: registrations answered 201" test "$(q "SELECT sum(requests) - sum(errors) FROM intervals WHERE run_id=$run")" -gt 1000
+  # This suite shares the machine with two others (tests/run.sh's lane): a Jetty starved of
+  # CPU answered 136 in 7 s once. How many is not the point; that every one is counted is
+  # (PostgreSQL's count below).
+  check "$c: registrations answered 201" test "$(q "SELECT sum(requests) - sum(errors) FROM intervals WHERE run_id=$run")" -gt 50
   check_eq "$c: zero 409s (and no other error)" "$(q "SELECT IFNULL(sum(count), 0) FROM interval_errors WHERE run_id=$run")" 0
   check "$c: app CPU sampled" test "$(q "SELECT count(*) FROM samples WHERE run_id=$run AND source='app' AND metric='cpu_pct' AND value > 0")" -ge 3
   check "$c: DB CPU sampled" test "$(q "SELECT count(*) FROM samples WHERE run_id=$run AND source='db' AND metric='cpu_pct' AND value > 0")" -ge 3
@@ -127,9 +130,20 @@ EOF
     "$("$TOP/targets/db/postgres.sh" count "$PG")" \
     "$(sql "$T/aa.db" "SELECT sum(requests) - sum(errors) FROM intervals WHERE run_id = (SELECT max(id) FROM runs)")"
   soak report "$T/aa.db" -o "$T/aa" --no-plots >/dev/null 2>&1
-  # Runs whose JIT still compiled are left out (no_steady_state): 2 or 3 a side remain.
-  check "tomcat10 A/A: judged across the runs with a steady window" \
-    jq -e '.comparisons[0] | .noise == "runs" and .n_runs >= 2 and .n_runs_baseline >= 2' "$T/aa/report.json"
+  # Runs whose JIT still compiled (over 5 % of the app's CPU) have no steady state and are
+  # left out. How many remain is the JVM's: a Tomcat 10 under 30 closed users may compile
+  # at 5-10 % through a dozen 5-s runs, and again after the other process's runs (JIT 8 %
+  # in a run after one at 0.03 %). What is checked is that the comparison follows them.
+  check_eq "tomcat10 A/A: a run has no steady state exactly when its JIT compiled" \
+    "$(jq -r '[.runs[] | select(.warmup == false and .jit_pct != null) |
+      select((.jit_pct > 5) != (.steady == "no steady state")) | .key] | join(",")' "$T/aa/report.json")" ""
+  check "tomcat10 A/A: judged on the runs with a steady window, by runs when 2 a side remain" \
+    jq -e '[.runs[] | select(.warmup == false and .steady != "no steady state")] as $k |
+      .comparisons[0] | ($k | map(select(.label == "a")) | length) as $na |
+      ($k | map(select(.label == "b")) | length) as $nb |
+      .n_runs_baseline == $na and .n_runs == $nb and
+      ((.noise == "runs") == ($na >= 2 and $nb >= 2))' "$T/aa/report.json"
+  jq -r '"# A/A: runs left a side \(.comparisons[0].n_runs_baseline) and \(.comparisons[0].n_runs), noise by \(.comparisons[0].noise)"' "$T/aa/report.json"
   check_eq "tomcat10 A/A: every measured run classed" \
     "$(jq -r '[.runs[] | select(.warmup == false) | .steady // "none"] | map(select(. == "none")) | length' "$T/aa/report.json")" 0
   real=$(jq -r '[.comparisons[] | select(.label == "b") | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")' "$T/aa/report.json")
