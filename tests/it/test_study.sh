@@ -441,6 +441,8 @@ check_eq "side by side: the rate comparison judged side by side, the capacity on
   "$(json "$J" '[.comparisons[] | "\(.rate // 0):\(.noise)"] | sort | join(" ")')" "0:runs 50:side by side"
 check "side by side: the method names the processes as the observations" \
   grep -q "Each label ran 3 and 3 processes at once: each process's offset from its groups is one observation" "$T/sbs/report.md"
+check "side by side: ... and says nothing of one process a side (a method text once did)" \
+  test "$(grep -c "One process a side" "$T/sbs/report.md")" = 0
 check_eq "side by side: mean latency +150 % is real" \
   "$(json "$J" '.comparisons[] | select(.rate == 50) | .metrics.mean | "\(.verdict) \(.change_pct > 60)"')" "real true"
 check_eq "the primary figure is judged alone at 95 %" \
@@ -461,6 +463,7 @@ check_eq "starts: two starts of each target, each warmed up" \
 check_eq "starts: each target started twice" "$(grep -c 'starting target' "$T/st.err")" 4
 soak report "$T/st.db" -o "$T/st" --no-plots >/dev/null 2>&1
 check "starts: judged over the starts" grep -q "The targets were started 2 times: each start's difference" "$T/st/report.md"
+check "starts: nothing said of one process a side" test "$(grep -c "One process a side" "$T/st/report.md")" = 0
 
 # Interrupted while a group runs: every run of the group stops at once (the signal is passed
 # on), each keeps its intervals, the status is the signal's; --resume finishes the study.

@@ -47,7 +47,7 @@ static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
 		              " With %d processes in all their spread rests on one degree of "
 		              "freedom, a guess: no change below %.0f %% is called real.",
 		              g->procs[0] + g->procs[1], RPT_PROCESS_FLOOR_PCT);
-	else
+	if (g->unit == RPT_GU_PAIR)
 		rpt_sb_printf(
 		    b,
 		    "One process a side: the intervals come from the group differences, "
