@@ -5,8 +5,9 @@
 # in p99 and nowhere else in them, sure (p <= 0.01), sized, and what changed names the
 # flag; the same across two files, in a `soak merge`d file and in `soak report` (report.md,
 # report.html, report.json: the same change points), not for a series too short; runs not
-# done are left out; bad input exits 2.  Load-free: 1 ms against 40 ms stays apart under
-# any load the machine sees.
+# done are left out; bad input exits 2.  Not load-free: beside test_memory's Tomcats one
+# 1.5-s run of the fast server made 743 TPS (2,200-2,500 the others) and the change point
+# moved onto it; it runs alone.
 . "$(dirname "$0")/lib.sh"
 
 A=$T/a.db B=$T/b.db M=$T/m.db
