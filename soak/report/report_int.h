@@ -364,8 +364,8 @@ struct rpt_step {
 	struct rpt_values tps, mean_ms, p99_ms, err_pct; /* per steady interval */
 	struct rpt_values *cpu;   /* per source of the run (run->nsrc): CPU samples in the window */
 	double *cpu_mean;         /* per source: their mean (NAN when none) */
-	double host_cpu_pct;      /* host-wide CPU (user + system, % of all cores) of the load
-	                           * generator's own host over the window, NAN when not sampled */
+	double host_cpu_pct;      /* host-wide CPU (user + system + steal, % of all cores) of
+	                           * the generator's own host over the window, NAN: not sampled */
 	double gen_cpu_pct;       /* the generator's own CPU over the window (intervals.gen_cpu_pct,
 	                           * % of all its engine threads), NAN when not recorded */
 	double gen_wait_pct;      /* the time its threads waited, ready, for a core (% of all of
