@@ -70,7 +70,7 @@ lane_suite() { # NAME: runs it, its log and "RC SECONDS" in build/test-logs
   echo "$? $((SECONDS - s))" >"$logs/$1.rc"
 }
 run_load_free() {
-  local n done_pid names=() heavy=() light=() pids=() width=$LANE_WIDTH
+  local n done_pid names=() heavy=() light=() pids=() width=$LANE_WIDTH start=$SECONDS
   for n in $LOAD_FREE; do
     [ -f "$here/it/$n.sh" ] && selected "$n" || continue
     names+=("$n")
@@ -95,6 +95,7 @@ run_load_free() {
     # shellcheck disable=SC2046
     report_suite "$n" "$logs/$n.log" $(cat "$logs/$n.rc")
   done
+  [ ${#names[@]} -eq 0 ] || echo "   the lane: ${#names[@]} suites in $((SECONDS - start)) s"
 }
 
 for kind in $kinds; do
