@@ -18,7 +18,8 @@
  * shrinks back, a reply buffer capped at OUT_MAX) and counted, with the sessions', so a
  * short-connection storm shows its cost in the --stats-every lines and the exit line.
  * SIGTERM/SIGINT: stop accepting, read and act on what clients already sent (until none
- * has sent any for 200 ms), commit the batch, print the counts on stdout, exit 0.
+ * has sent any for 200 ms, 5 s at most), commit the batch, print the counts on stdout,
+ * exit 0.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -695,13 +696,16 @@ static void drain(struct server *sv, struct conn *c)
 
 /* Stop: no new connections; act on whatever clients sent already, then close them.  What
  * a client sent before it closed may still be in its kernel, waiting for this side's
- * window: input is read until no connection has sent any for FINISH_QUIET_MS.  Closing
+ * window: input is read until no connection has sent any for FINISH_QUIET_MS, or for
+ * FINISH_MAX_MS in all (a client that never stops sending cannot hold the stop).  Closing
  * at each one's first EAGAIN lost a saturated client's last 4,539 iterations. */
 #define FINISH_QUIET_MS 200
+#define FINISH_MAX_MS   5000
 static void finish(struct server *sv)
 {
 	struct epoll_event evs[EPOLL_BATCH];
 	struct signalfd_siginfo si;
+	int64_t end = clock_mono_ms() + FINISH_MAX_MS;
 	int n;
 
 	close(sv->lfd);
@@ -712,7 +716,7 @@ static void finish(struct server *sv)
 		next = c->next;
 		drain(sv, c);
 	}
-	while (sv->conns && !sv->failed &&
+	while (sv->conns && !sv->failed && clock_mono_ms() < end &&
 	       (n = epoll_wait(sv->epfd, evs, EPOLL_BATCH, FINISH_QUIET_MS)) > 0)
 		for (int i = 0; i < n && !sv->failed; i++) {
 			uint64_t tag = evs[i].data.u64;
