@@ -70,7 +70,7 @@ lane_suite() { # NAME: runs it, its log and "RC SECONDS" in build/test-logs
   echo "$? $((SECONDS - s))" >"$logs/$1.rc"
 }
 run_load_free() {
-  local n done_pid names=() heavy=() light=() pids=() width=$LANE_WIDTH start=$SECONDS
+  local n i done_pid names=() heavy=() light=() pids=() width=$LANE_WIDTH start=$SECONDS
   for n in $LOAD_FREE; do
     [ -f "$here/it/$n.sh" ] && selected "$n" || continue
     names+=("$n")
