@@ -316,6 +316,12 @@ char *rpt_mem_src_why(const struct rpt_source *s, char *buf, size_t len);
 /* The verdict in a table cell: "filling (52 of 165 MB)", "rising (private +12.0 MB/h)",
  * else rpt_mem_name's word. */
 char *rpt_mem_cell(const struct rpt_source *s, char *buf, size_t len);
+struct report;
+/* Label l's memory verdicts in words, worst first: "normal (app)", "suspected leak (app,
+ * run 2), normal (app, run 5; db)", "normal (app), cache filling (db)"; "" without any.
+ * Cut at len - 1 bytes (RPT_VMEM_MAX: what the verdict row shows); returns out. */
+#define RPT_VMEM_MAX 192
+char *rpt_memory_verdicts(const struct report *r, int l, char *out, size_t len);
 
 /* What one collector source says about one run.  A name is a CPU/RSS series or a GC
  * source: "app", "db", "host" (the host's user + system CPU of all cores), or
@@ -932,7 +938,6 @@ struct rpt_vrow {
 	                                  * report CPU series (NAN: not a process series);
 	                                  * against the baseline: cmps[cmp] holds the
 	                                  * judged difference (RPT_FIG_CPU) */
-	char memory[192]; /* the label's memory verdicts ("normal", "app: suspected leak") */
 	int drift;        /* the label's drift (enum rpt_drift_verdict) over the runs of
 	                   * the cell shown: the worst one; -1 when none was judged */
 	int warnings;     /* validity warnings about this label */
@@ -1049,8 +1054,6 @@ int rpt_validity(struct report *r);
 /* report_verdict.c: the verdict rows, their sentences and the how-long-to-run estimates
  * (after rpt_validity: a sentence counts its label's warnings); 0, or -1 out of memory. */
 int rpt_verdicts(struct report *r);
-/* A memory verdict in words: "normal", "suspected leak", ... */
-const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len);
 
 /* The facts of what ran that a report shows, in order (report_validity.c). */
 struct rpt_env_key {

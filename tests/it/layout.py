@@ -87,7 +87,6 @@ BACK_CALLS = {
     ("soak/report/read/report_drift_read.c", "rpt_drift_summary"): DRIFT_READ,
     ("soak/report/read/report_sources.c", "rpt_mem_judge"): MEMORY,
     ("soak/report/judge/report_findings.c", "rpt_mem_src_why"): MEMORY,
-    ("soak/report/judge/report_verdict.c", "rpt_memory_text"): MEMORY,
     # The drift finding quotes the run's drift sentence as report.md says it.
     ("soak/report/judge/report_findings.c", "rpt_drift_run_sentence"):
         "The drift finding quotes the drift sentence word for word; to go when judge/ "

@@ -1,7 +1,8 @@
 /* report_verdict: what a reader wants first — each label against the baseline in one row
- * (TPS, average, p99, error %, CPU per request of each process source, memory verdict,
- * each change marked real or noise); write/report_verdict_text.c says it in one sentence
- * that also says what the comparison resolves and what would resolve more.
+ * (TPS, average, p99, error %, CPU per request of each process source, drift, each change
+ * marked real or noise); write/report_verdict_text.c says it in one sentence that also
+ * says what the comparison resolves and what would resolve more, and the row's memory
+ * words come from its sources' verdicts (write/report_mem_text.c, rpt_memory_verdicts).
  *
  * A label's row rests on one comparison, its headline: fixed runs before sweep steps, then
  * the comparison with the most runs, then the most interval observations, then the
@@ -64,107 +65,6 @@ static int own_cell(const struct report *r, int l)
 	return best;
 }
 
-/* The classes of memory verdict a label's row names, worst first: a source with a GC log
- * by its GC verdict, another process source by its process memory's (report_mem.c); a
- * class may take both when they say the same (rising, too short to judge). */
-static const struct {
-	int gc;          /* the GC verdict (gca_memory) of the class, -1: none */
-	int proc;        /* the process memory verdict (rpt_mem_verdict), -1: none */
-	const char *why; /* its word in the row; NULL: the GC verdict's own */
-} mem_classes[] = {
-    {GCA_EXHAUSTED, -1, NULL},
-    {GCA_SUSPECTED_LEAK, -1, NULL},
-    {GCA_RISING, RPT_MEM_RISING, "rising"},
-    {-1, RPT_MEM_AT_LIMIT, "at limit"},
-    {GCA_TOO_SHORT, RPT_MEM_UNKNOWN, "too short to judge"},
-    {-1, RPT_MEM_FILLING, "cache filling"},
-    {GCA_NORMAL, -1, NULL},
-    {-1, RPT_MEM_LEVELS_OFF, "levels off"},
-    {-1, RPT_MEM_FLAT, "flat"},
-    {GCA_UNKNOWN, -1, NULL},
-};
-
-/* Whether a source's memory verdict is of class c. */
-static int of_class(const struct rpt_source *s, int c)
-{
-	if (s->gc_events)
-		return (int)s->gc.memory == mem_classes[c].gc;
-	return s->has_rss && s->rss_fit && (int)s->mem.verdict == mem_classes[c].proc;
-}
-
-/* Whether a source has a verdict the row names. */
-static int judged(const struct rpt_source *s)
-{
-	return s->gc_events || (s->has_rss && s->rss_fit);
-}
-
-/* Whether one of the sources names[0..nn) of label l has runs of another class than c: then
- * the row says which runs are which. */
-static int other_class(const struct report *r, int l, int c, char (*names)[RPT_NAME_MAX], int nn)
-{
-	for (int i = 0; i < r->nruns; i++)
-		for (int k = 0; k < r->runs[i].nsrc; k++) {
-			const struct rpt_source *s = &r->runs[i].src[k];
-			if (r->runs[i].label != l || !judged(s) || of_class(s, c))
-				continue;
-			for (int j = 0; j < nn; j++)
-				if (!strcmp(names[j], s->name))
-					return 1;
-		}
-	return 0;
-}
-
-/* The label's memory verdicts, worst first: "normal (app)", "suspected leak (app, run 2),
- * normal (app, run 5; db)", "normal (app), cache filling (db)"; "" without any. */
-static void memory_verdicts(const struct report *r, int l, char *out, size_t len)
-{
-	struct sbuf b = {.n = 0};
-	int first = 1;
-
-	for (size_t c = 0; c < sizeof mem_classes / sizeof mem_classes[0]; c++) {
-		char names[RPT_MAX_SOURCES][RPT_NAME_MAX], runs[RPT_MAX_SOURCES][96], m[64];
-		int nn = 0, split;
-		for (int i = 0; i < r->nruns; i++)
-			for (int k = 0; k < r->runs[i].nsrc; k++) {
-				const struct rpt_source *s = &r->runs[i].src[k];
-				int j = 0;
-				if (r->runs[i].label != l || !judged(s) || !of_class(s, (int)c))
-					continue;
-				while (j < nn && strcmp(names[j], s->name) != 0)
-					j++;
-				if (j == nn) {
-					if (nn == RPT_MAX_SOURCES)
-						continue;
-					snprintf(names[nn], RPT_NAME_MAX, "%s", s->name);
-					runs[nn++][0] = '\0';
-				}
-				size_t u = strlen(runs[j]);
-				snprintf(runs[j] + u, sizeof runs[j] - u, "%s%s", u ? "," : "",
-				         r->runs[i].key);
-			}
-		if (nn == 0)
-			continue;
-		split = other_class(r, l, (int)c, names, nn);
-		if (mem_classes[c].why)
-			snprintf(m, sizeof m, "%s", mem_classes[c].why);
-		else
-			rpt_memory_text((enum gca_memory)mem_classes[c].gc, m, sizeof m);
-		rpt_sb_printf(&b, "%s%s (", first ? "" : ", ", m);
-		for (int j = 0; j < nn; j++) {
-			rpt_sb_printf(&b, "%s%s", j ? "; " : "", names[j]);
-			if (split) {
-				rpt_sb_printf(&b, ", ");
-				rpt_sb_runs(&b, runs[j]);
-			}
-		}
-		rpt_sb_printf(&b, ")");
-		first = 0;
-	}
-	/* Cut to the field's size (a label with many sources is rare). */
-	memcpy(out, b.s, b.n < len ? b.n + 1 : len);
-	out[len - 1] = '\0';
-}
-
 static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 {
 	v->label = l;
@@ -209,7 +109,6 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 	for (int s = 0; s < r->ncpu && v->cell >= 0; s++)
 		if (rpt_process_series(r->cpu_names[s]))
 			v->cpu_req[s] = r->cells[v->cell].value[RPT_FIG_CPU(s)];
-	memory_verdicts(r, l, v->memory, sizeof v->memory);
 	for (int i = 0; i < r->nvalidity; i++)
 		v->warnings +=
 		    r->validity[i].label == l && !strcmp(r->validity[i].severity, "warn");

@@ -59,15 +59,6 @@ char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
 	return buf;
 }
 
-const char *rpt_memory_text(enum gca_memory m, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", gca_memory_name(m));
-	for (char *c = buf; *c; c++)
-		if (*c == '_')
-			*c = ' ';
-	return buf;
-}
-
 /* Side by side: more processes, or why none can be advised. */
 static char *process_advice(const struct rpt_resolve *x, char *buf, size_t len)
 {

@@ -27,7 +27,7 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 {
 	const struct rpt_cell *c = cell >= 0 ? &r->cells[cell] : NULL;
 	int row = rpt_tb_row(b), col = 0;
-	char x[64], d[96];
+	char x[64], d[96], mem[RPT_VMEM_MAX];
 
 	rpt_tb_set(b, row, col++, "%s%s", r->labels[v->label].name,
 	           v->label == 0 && r->nlabels > 1 ? " (baseline)" : "");
@@ -61,7 +61,8 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 			rpt_tb_set(b, row, cpucol[s], DASH);
 		col = cpucol[s] + 1;
 	}
-	rpt_tb_set(b, row, col++, "%s", v->memory[0] ? v->memory : DASH);
+	rpt_memory_verdicts(r, v->label, mem, sizeof mem);
+	rpt_tb_set(b, row, col++, "%s", mem[0] ? mem : DASH);
 	if (drift)
 		rpt_tb_set(b, row, col++, "%s",
 		           v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : DASH);

@@ -658,7 +658,7 @@ static void jindex(struct jsonw *w, const char *key, int i)
 
 static void jverdict(const struct report *r, const struct rpt_vrow *v, struct jsonw *w)
 {
-	char sentence[RPT_VERDICT_MAX];
+	char sentence[RPT_VERDICT_MAX], mem[RPT_VMEM_MAX];
 
 	jsonw_br(w, ITEM);
 	jsonw_obj(w);
@@ -676,7 +676,7 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, struct js
 	jindex(w, "rate_comparison", v->cmp_rate);
 	jverdict_cpu(r, v, w);
 	jsonw_br(w, MEMBER);
-	jsonw_mstr(w, "memory", v->memory);
+	jsonw_mstr(w, "memory", rpt_memory_verdicts(r, v->label, mem, sizeof mem));
 	jsonw_key(w, "drift");
 	if (v->drift >= 0)
 		jsonw_str(w, rpt_drift_name((enum rpt_drift_verdict)v->drift));

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "dur.h"
 #include "report/report_text.h"
@@ -233,4 +234,114 @@ char *rpt_mem_cell(const struct rpt_source *s, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s", rpt_mem_name(s->mem.verdict));
 	return buf;
+}
+
+/* A GC memory verdict in words: "normal", "suspected leak", ... */
+static const char *gc_words(enum gca_memory m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", gca_memory_name(m));
+	for (char *c = buf; *c; c++)
+		if (*c == '_')
+			*c = ' ';
+	return buf;
+}
+
+/* The classes of memory verdict a label's row names, worst first: a source with a GC log
+ * by its GC verdict, another process source by its process memory's (report_mem.c); a
+ * class may take both when they say the same (rising, too short to judge). */
+static const struct {
+	int gc;          /* the GC verdict (gca_memory) of the class, -1: none */
+	int proc;        /* the process memory verdict (rpt_mem_verdict), -1: none */
+	const char *why; /* its word in the row; NULL: the GC verdict's own */
+} mem_classes[] = {
+    {GCA_EXHAUSTED, -1, NULL},
+    {GCA_SUSPECTED_LEAK, -1, NULL},
+    {GCA_RISING, RPT_MEM_RISING, "rising"},
+    {-1, RPT_MEM_AT_LIMIT, "at limit"},
+    {GCA_TOO_SHORT, RPT_MEM_UNKNOWN, "too short to judge"},
+    {-1, RPT_MEM_FILLING, "cache filling"},
+    {GCA_NORMAL, -1, NULL},
+    {-1, RPT_MEM_LEVELS_OFF, "levels off"},
+    {-1, RPT_MEM_FLAT, "flat"},
+    {GCA_UNKNOWN, -1, NULL},
+};
+
+/* Whether a source's memory verdict is of class c. */
+static int of_class(const struct rpt_source *s, int c)
+{
+	if (s->gc_events)
+		return (int)s->gc.memory == mem_classes[c].gc;
+	return s->has_rss && s->rss_fit && (int)s->mem.verdict == mem_classes[c].proc;
+}
+
+/* Whether a source has a verdict the row names. */
+static int judged(const struct rpt_source *s)
+{
+	return s->gc_events || (s->has_rss && s->rss_fit);
+}
+
+/* Whether one of the sources names[0..nn) of label l has runs of another class than c: then
+ * the row says which runs are which. */
+static int other_class(const struct report *r, int l, int c, char (*names)[RPT_NAME_MAX], int nn)
+{
+	for (int i = 0; i < r->nruns; i++)
+		for (int k = 0; k < r->runs[i].nsrc; k++) {
+			const struct rpt_source *s = &r->runs[i].src[k];
+			if (r->runs[i].label != l || !judged(s) || of_class(s, c))
+				continue;
+			for (int j = 0; j < nn; j++)
+				if (!strcmp(names[j], s->name))
+					return 1;
+		}
+	return 0;
+}
+
+char *rpt_memory_verdicts(const struct report *r, int l, char *out, size_t len)
+{
+	struct sbuf b = {.n = 0};
+	int first = 1;
+
+	for (size_t c = 0; c < sizeof mem_classes / sizeof mem_classes[0]; c++) {
+		char names[RPT_MAX_SOURCES][RPT_NAME_MAX], runs[RPT_MAX_SOURCES][96], m[64];
+		int nn = 0, split;
+		for (int i = 0; i < r->nruns; i++)
+			for (int k = 0; k < r->runs[i].nsrc; k++) {
+				const struct rpt_source *s = &r->runs[i].src[k];
+				int j = 0;
+				if (r->runs[i].label != l || !judged(s) || !of_class(s, (int)c))
+					continue;
+				while (j < nn && strcmp(names[j], s->name) != 0)
+					j++;
+				if (j == nn) {
+					if (nn == RPT_MAX_SOURCES)
+						continue;
+					snprintf(names[nn], RPT_NAME_MAX, "%s", s->name);
+					runs[nn++][0] = '\0';
+				}
+				size_t u = strlen(runs[j]);
+				snprintf(runs[j] + u, sizeof runs[j] - u, "%s%s", u ? "," : "",
+				         r->runs[i].key);
+			}
+		if (nn == 0)
+			continue;
+		split = other_class(r, l, (int)c, names, nn);
+		if (mem_classes[c].why)
+			snprintf(m, sizeof m, "%s", mem_classes[c].why);
+		else
+			gc_words((enum gca_memory)mem_classes[c].gc, m, sizeof m);
+		rpt_sb_printf(&b, "%s%s (", first ? "" : ", ", m);
+		for (int j = 0; j < nn; j++) {
+			rpt_sb_printf(&b, "%s%s", j ? "; " : "", names[j]);
+			if (split) {
+				rpt_sb_printf(&b, ", ");
+				rpt_sb_runs(&b, runs[j]);
+			}
+		}
+		rpt_sb_printf(&b, ")");
+		first = 0;
+	}
+	/* Cut to the field's size (a label with many sources is rare). */
+	memcpy(out, b.s, b.n < len ? b.n + 1 : len);
+	out[len - 1] = '\0';
+	return out;
 }

@@ -171,6 +171,8 @@ static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct 
 /* The answer: the label's changes where they were measured, its memory and drift. */
 static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
 {
+	char mem[RPT_VMEM_MAX];
+
 	if (v->label == 0)
 		answer_baseline(r, v, b);
 	else if (v->cmp < 0)
@@ -184,8 +186,8 @@ static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf
 		answer_rate_baseline(r, &r->cells[v->cell_rate], b);
 	else if (v->cmp_rate >= 0)
 		answer_rate(r, &r->cmps[v->cmp_rate], b);
-	if (v->memory[0])
-		rpt_sb_printf(b, "; memory: %s", v->memory);
+	if (rpt_memory_verdicts(r, v->label, mem, sizeof mem)[0])
+		rpt_sb_printf(b, "; memory: %s", mem);
 	if (v->drift == RPT_DRIFT_DEGRADING || v->drift == RPT_DRIFT_IMPROVING)
 		rpt_sb_printf(b, "; %s over time (see Drift)", rpt_drift_name(v->drift));
 	else if (v->drift == RPT_DRIFT_STABLE)
