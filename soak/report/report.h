@@ -46,7 +46,7 @@ int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, 
 /* Releases what r owns, keeping r itself for another rpt_read (a read or empty report is
  * fine). */
 void rpt_free(struct report *r);
-/* report_build.c: cells, comparisons, sweeps, then the findings. */
+/* report_build.c: cells, comparisons, sweeps, validity and verdicts. */
 int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errlen);
 /* What a built report holds: for soak report's closing line. */
 struct rpt_counts {
@@ -56,9 +56,10 @@ struct rpt_counts {
 	const char *plot_note;      /* why pictures are missing, or "" */
 };
 void rpt_counts(const struct report *r, struct rpt_counts *c);
-/* report_files.c: everything into DIR (created): pictures (drawn when `draw`, else only
- * registered), then report.md, report.html, summary.csv and report.json, each written to
- * a temporary name and renamed, so a reader never sees half a file. */
+/* report_files.c: everything into DIR (created): the findings in words, pictures (drawn
+ * when `draw`, else only registered), then report.md, report.html, summary.csv and
+ * report.json, each written to a temporary name and renamed, so a reader never sees half
+ * a file. */
 int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen);
 
 /* report_junit.c: CI gates.  The report's runs as JUnit XML into `path` (written to a

@@ -18,8 +18,9 @@
  *                   (report_mem.c) verdicts, then
  *                   report_validity.c  can the numbers be trusted (warnings)
  *                   report_verdict.c   each label against the baseline, how long to run
- *                   report_findings.c  one line per topic and label, the five that matter
- *   write/          every file: rpt_write_files() (report_files.c) draws the pictures
+ *   write/          every file: rpt_write_files() (report_files.c) words the findings
+ *                   (report_findings.c: one line per topic and label, the five that matter),
+ *                   draws the pictures
  *                   (report_plot.c) and writes report.md and report.html (report_md.c,
  *                   report_html.c: one document, report_doc.c), summary.csv and
  *                   report.json (report_json.c); the tables they share come from
@@ -950,7 +951,7 @@ struct rpt_cost {
 	double mem_mb;                /* its mean memory (NAN when unknown) */
 	double peak_mb;               /* its largest memory sample (NAN when unknown) */
 };
-/* judge/report_findings.c: the cost of run `run` into *c. */
+/* judge/report_cost.c: the cost of run `run` into *c. */
 void rpt_run_cost(const struct rpt_run *run, struct rpt_cost *c);
 
 /* write/report_verdict_text.c: a label's verdict in words, cut at RPT_VERDICT_MAX - 1
@@ -1042,7 +1043,8 @@ const char *rpt_noise_name(enum rpt_noise n);
 #define RPT_METHOD_MAX 2048
 char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf, size_t len);
 
-/* report_findings.c: the sentences from what rpt_build made; 0, or -1 out of memory. */
+/* write/report_findings.c: the sentences from what rpt_build judged (after it, once: before
+ * the files are written); 0, or -1 out of memory. */
 int rpt_findings(struct report *r);
 /* The findings marked top, highest score first, into idx[RPT_TOP_FINDINGS]; how many. */
 int rpt_top_findings(const struct report *r, int *idx);

@@ -78,19 +78,13 @@ DRIFT_READ = ("The drift of a step is judged while its observations are read, so
               "the verdicts stay in memory for a run of days (report_drift_read.h).")
 MEMORY = ("A source's memory is judged as its samples are read (rpt_mem_judge: every reader "
           "of runs, soak runs and soak run's drift check among them, sees its verdict without "
-          "a build), and the memory finding quotes its words (rpt_mem_src_why): to go when "
-          "judge/ returns findings as data and write/ words them.")
+          "a build).")
 BACK_CALLS = {
     ("soak/report/read/report_drift_read.c", "rpt_drift_compare"): DRIFT_READ,
     ("soak/report/read/report_drift_read.c", "rpt_drift_judge"): DRIFT_READ,
     ("soak/report/read/report_drift_read.c", "rpt_drift_pct"): DRIFT_READ,
     ("soak/report/read/report_drift_read.c", "rpt_drift_summary"): DRIFT_READ,
     ("soak/report/read/report_sources.c", "rpt_mem_judge"): MEMORY,
-    ("soak/report/judge/report_findings.c", "rpt_mem_src_why"): MEMORY,
-    # The drift finding quotes the run's drift sentence as report.md says it.
-    ("soak/report/judge/report_findings.c", "rpt_drift_run_sentence"):
-        "The drift finding quotes the drift sentence word for word; to go when judge/ "
-        "returns findings as data and write/ words them.",
 }
 
 IDENT = re.compile(r"[A-Za-z_]\w*")

@@ -1,7 +1,7 @@
 /* report_build: cells and sweeps from the runs read, then the comparisons
- * (report_compare.c), validity, verdicts and findings.  A cell pools the compared runs of
- * one label at one key: kind (fixed runs or sweep steps), level (users, or the arrival
- * rate of the open model) and planned step length. */
+ * (report_compare.c), validity and verdicts (write/ words the findings from them).  A
+ * cell pools the compared runs of one label at one key: kind (fixed runs or sweep steps),
+ * level (users, or the arrival rate of the open model) and planned step length. */
 #include "report/report_int.h"
 
 #include <math.h>
@@ -246,7 +246,7 @@ int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errl
 	if (collect_cpu_names(r, err, errlen) < 0 || build_cells(r, err, errlen) < 0 ||
 	    rpt_compare(r, err, errlen) < 0 || build_sweeps(r, err, errlen) < 0)
 		return -1;
-	if (rpt_validity(r) < 0 || rpt_verdicts(r) < 0 || rpt_findings(r) < 0)
+	if (rpt_validity(r) < 0 || rpt_verdicts(r) < 0)
 		goto oom;
 	if (rpt_hist_from_report(r, err, errlen) < 0)
 		return -1;

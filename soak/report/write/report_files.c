@@ -39,6 +39,10 @@ static int write_one(const struct report *r, const char *dir, const char *name,
 
 int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen)
 {
+	if (rpt_findings(r) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	if (fmode_mkdir_p(dir, err, errlen) < 0)
 		return -1;
 	if (draw ? rpt_plots(r, dir, err, errlen) < 0 : rpt_plan_pictures(r, err, errlen) < 0)

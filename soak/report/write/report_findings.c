@@ -1,7 +1,8 @@
-/* report_findings: the findings of the report — one line per topic and label, built from
- * the cells, comparisons, sweeps and collector series rpt_build made (numbers here are only
- * formatted and compared against the thresholds below, never computed anew) — and which
- * RPT_TOP_FINDINGS of them matter most.
+/* report_findings: the findings of the report — one line per topic and label, worded from
+ * the cells, comparisons, sweeps, verdicts and collector series rpt_build judged (numbers
+ * here are only formatted and compared against the thresholds below, never computed anew,
+ * and nothing outside write/ reads them) — and which RPT_TOP_FINDINGS of them matter most.
+ * rpt_write_files words them before it writes the files that show them.
  *
  * How much a line matters (its score, 0..100) is a fixed ranking of what a tester must
  * act on first: a suspected leak or a crashed run before a real difference, a real
@@ -1081,32 +1082,6 @@ static int connection_findings(struct fctx *x)
 /* --- server cost --------------------------------------------------------------------------------
  */
 
-/* The first process source (not the host) of a run with CPU samples: the server. */
-static const struct rpt_source *server_source(const struct rpt_run *run)
-{
-	for (int k = 0; k < run->nsrc; k++)
-		if (run->src[k].has_cpu && strcmp(run->src[k].name, "host") != 0 &&
-		    !strstr(run->src[k].name, ":host"))
-			return &run->src[k];
-	return NULL;
-}
-
-void rpt_run_cost(const struct rpt_run *run, struct rpt_cost *c)
-{
-	c->src = server_source(run);
-	c->cpu_ms = c->mem_mb = c->peak_mb = NAN;
-	if (!c->src || run->st.requests == 0 || run->f.seconds <= 0)
-		return;
-	c->cpu_ms = c->src->cpu_mean / 100.0 * run->f.seconds * 1000.0 / (double)run->st.requests;
-	if (c->src->has_rss) {
-		c->mem_mb = c->src->rss_mean_mb;
-		c->peak_mb = 0;
-		for (size_t i = 0; i < c->src->nrss_ts; i++)
-			if (c->src->rss_ts[i].v > c->peak_mb)
-				c->peak_mb = c->src->rss_ts[i].v;
-	}
-}
-
 /* A run's load, what its costs are grouped by: "30 users", "600/s", or "sweep". */
 static char *run_load(const struct rpt_run *run, char *buf, size_t len)
 {
@@ -1124,6 +1099,7 @@ static int cost_group(struct sbuf *b, const struct report *r, int l, const char 
 {
 	struct group cpu = {.sel = sel}, mem = {.sel = sel};
 	const struct rpt_run *first = NULL;
+	const struct rpt_source *server = NULL; /* first's (rpt_run_cost) */
 	double peak = 0;
 	char t[48];
 
@@ -1137,7 +1113,10 @@ static int cost_group(struct sbuf *b, const struct report *r, int l, const char 
 		rpt_run_cost(run, &c);
 		if (!c.src || !isfinite(c.cpu_ms))
 			continue;
-		first = first ? first : run;
+		if (!first) {
+			first = run;
+			server = c.src;
+		}
 		group_add(&cpu, i, c.cpu_ms);
 		if (isfinite(c.mem_mb)) {
 			group_add(&mem, i, c.mem_mb); /* the same runs: sel is shared */
@@ -1147,8 +1126,7 @@ static int cost_group(struct sbuf *b, const struct report *r, int l, const char 
 	if (cpu.n == 0)
 		return 0;
 	sep(b, k);
-	rpt_sb_printf(b, "at %s, %s%s: ", load, side ? "not compared, " : "",
-	              server_source(first)->name);
+	rpt_sb_printf(b, "at %s, %s%s: ", load, side ? "not compared, " : "", server->name);
 	range(b, &cpu, 3, 1);
 	rpt_sb_printf(b, " ms of CPU per %s in ",
 	              strcmp(first->protocol, "tcp-frame") ? "request" : "iteration");
