@@ -1,10 +1,12 @@
-/* report: the model's life (see report.h and report_int.h): new, free, its counts and
- * the accessors every room uses.  Calls nothing of the rooms, so that read/, judge/ and
- * write/ depend on it and not on each other. */
+/* report: the model's life (see report.h and report_int.h): new, free, its counts, the
+ * accessors every room uses and which percentiles a drift's latency curves hold.  Calls
+ * nothing of the rooms, so that read/, judge/ and write/ depend on it and not on each
+ * other. */
 #include "report.h"
 #include "report_history.h"
 #include "report_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +97,11 @@ static void free_run(struct rpt_run *run)
 		free(run->agent_notes[i]);
 	free(run->agent_notes);
 	free(run->gaps);
+}
+
+double rpt_drift_pct(int k)
+{
+	return 100 * (1 - pow(10, -k / 4.0));
 }
 
 const char *rpt_label_name(const struct report *r, int l)

@@ -39,7 +39,8 @@ struct report;
 struct report *rpt_new(void);
 /* Releases r and all it owns (NULL is fine). */
 void rpt_delete(struct report *r);
-/* report_data.c: reads the selected runs of every database into r (r zeroed first).
+/* report_load.c: reads the selected runs of every database into r (r zeroed first) and
+ * judges each run's drift.
  * Exit-status hints: *usage = 1 when the failure is the input's (missing file, newer
  * schema, not a soak database, bad --runs), 0 when it is a runtime failure. */
 int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen);

@@ -9,24 +9,26 @@
  * JUnit's thresholds), every room -> report/'s own headers, never the other way.
  *
  * Flow, one direction only:
- *   rpt_read()      read/report_data.c  each database in turn, read-only use; afterwards
- *                   the model holds everything and no database stays open
- *                   (report_sources.c: collector series; report_env.c: what ran and what
- *                   the generator shared; report_study.c: studies and calibrations)
+ *   rpt_read()      report_load.c: read/report_data.c reads each database in turn,
+ *                   read-only use (report_sources.c: collector series, each source's
+ *                   memory judged as its samples are read, judge/report_mem.c;
+ *                   report_drift_read.c: the drift's comparisons; report_env.c: what
+ *                   ran and what the generator shared; report_study.c: studies and
+ *                   calibrations), then judge/report_drift.c judges each run's drift;
+ *                   afterwards the model holds everything and no database stays open
  *   rpt_build()     judge/report_build.c  cells, sweeps, comparisons (report_compare.c,
- *                   on report_stats.c's statistics), drift (report_drift.c) and memory
- *                   (report_mem.c) verdicts, then
+ *                   on report_stats.c's statistics), then
  *                   report_validity.c  can the numbers be trusted (warnings)
  *                   report_verdict.c   each label against the baseline, how long to run
  *   write/          every file: rpt_write_files() (report_files.c) words the findings
- *                   (report_findings.c: one line per topic and label, the five that matter),
- *                   draws the pictures
- *                   (report_plot.c) and writes report.md and report.html (report_md.c,
- *                   report_html.c: one document, report_doc.c), summary.csv and
- *                   report.json (report_json.c); the tables they share come from
- *                   report_front.c (verdict, how long, environment) and report_tables.c
- *                   (the detail); the sentences of drift, memory and method from
- *                   report_*_text.c; names and advice from report_fmt.c
+ *                   (report_findings.c: one line per topic and label, the five that
+ *                   matter), draws the pictures (report_plot.c) and writes report.md and
+ *                   report.html (report_md.c, report_html.c: one document,
+ *                   report_doc.c), summary.csv and report.json (report_json.c); the
+ *                   tables they share come from report_front.c (verdict, how long,
+ *                   environment) and report_tables.c (the detail); the sentences of
+ *                   drift, memory and method from report_*_text.c; names and advice from
+ *                   report_fmt.c
  * Numbers and load levels are written by report_num.c at the top, for every room and the
  * commands alike.
  * A report reads in this order: verdict, validity, what matters most, the other findings
@@ -461,7 +463,7 @@ struct rpt_drift_cmp {
 
 /* The drift verdict of a fixed run or a sweep step (or a sweep run's summary). */
 struct rpt_drift {
-	int judged;                     /* 1 once judged (rpt_drift_judge, rpt_drift_summary) */
+	int judged;                     /* 1 once judged (rpt_drift_judge, rpt_drift_judge_run) */
 	enum rpt_drift_verdict verdict; /* the answer */
 	double window_s;                /* the measured window judged (0: none) */
 	int nintervals;                 /* its steady intervals */
@@ -477,7 +479,7 @@ const char *rpt_drift_name(enum rpt_drift_verdict v);
 /* "tps", "mean", "p99", "error", "cpu_per_request", "memory", "gc_time", "longest_pause",
  * "machine_probe". */
 const char *rpt_drift_kind_name(enum rpt_drift_kind k);
-/* The k-th percentile of the latency curves: 100 * (1 - 10^(-k/4)). */
+/* report.c: the k-th percentile of the latency curves: 100 * (1 - 10^(-k/4)). */
 double rpt_drift_pct(int k);
 /* Batch means of a[0..na) and b[0..nb), Welch's test, then m->effect from m->kind,
  * m->first, m->last and m->counts (set by the caller, and cleared here for the kinds that
@@ -498,9 +500,9 @@ const struct rpt_drift_metric *rpt_drift_control(const struct rpt_drift *d, int 
  * or noise and the effects anew. */
 void rpt_drift_judge(struct rpt_drift *d);
 struct rpt_run;
-/* A sweep run's summary over its steps' drifts. */
-void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
-                       const struct rpt_drift *steps);
+/* A run's drift once it is read: each comparison judged (rpt_drift_judge), a sweep run's
+ * steps each and then the run as the worst of them. */
+void rpt_drift_judge_run(struct rpt_run *run);
 /* report_drift_text.c.  "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0:
  * without "(real)"). */
 char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len);
@@ -1011,6 +1013,9 @@ struct report {
 	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
+/* read/report_data.c: rpt_read's reading (report.h): the selected runs of every database
+ * into r, nothing judged yet (report_load.c judges what must be judged as soon as read). */
+int rpt_read_dbs(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen);
 /* report.c: adds a step's steady window (counters and decoded histogram) into acc
  * (initialised). */
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);

@@ -74,16 +74,17 @@ ROOM_CALLS = {"report": {"read": set(), "judge": set(), "write": {"read", "judge
 
 # Calls that still run back between rooms, and why.  Shrink this list; never grow it
 # without a reason a reader accepts.
-DRIFT_READ = ("The drift of a step is judged while its observations are read, so that only "
-              "the verdicts stay in memory for a run of days (report_drift_read.h).")
-MEMORY = ("A source's memory is judged as its samples are read (rpt_mem_judge: every reader "
-          "of runs, soak runs and soak run's drift check among them, sees its verdict without "
-          "a build).")
+DRIFT_READ = ("The two parts of a step's window are compared (batch means, Welch's test, on "
+              "judge/report_stats.c's statistics) while their observations are read, so "
+              "that only the comparisons stay in memory for a run of days "
+              "(report_drift_read.h); the verdict waits for the run (rpt_drift_judge_run).")
+MEMORY = ("A source's memory is judged as its samples are read (rpt_mem_judge): the verdict "
+          "needs every sample of the measured window and of each kind of memory, which only "
+          "the reading holds (the model keeps the series bucketed), so that only the verdict "
+          "stays in memory for a run of days; every reader of runs, soak runs and soak run's "
+          "drift check among them, sees it without a build.")
 BACK_CALLS = {
     ("soak/report/read/report_drift_read.c", "rpt_drift_compare"): DRIFT_READ,
-    ("soak/report/read/report_drift_read.c", "rpt_drift_judge"): DRIFT_READ,
-    ("soak/report/read/report_drift_read.c", "rpt_drift_pct"): DRIFT_READ,
-    ("soak/report/read/report_drift_read.c", "rpt_drift_summary"): DRIFT_READ,
     ("soak/report/read/report_sources.c", "rpt_mem_judge"): MEMORY,
 }
 

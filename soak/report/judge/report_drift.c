@@ -4,8 +4,9 @@
  * interval from the batch means and Welch's test the label comparison uses (report_stats.c),
  * then one verdict about the service: its throughput, latency, errors and CPU per request.
  * Memory, GC and the machine probe are judged beside it (counts 0), never in it.  The
- * observations are read by report_drift_read.c; here they are only judged
- * (report_drift_text.c puts the verdict in words). */
+ * observations are read and compared by read/report_drift_read.c (rpt_drift_compare, as
+ * they are read); here the comparisons are judged once the run is read (rpt_read, in
+ * report_load.c), and report_drift_text.c puts the verdict in words. */
 #include "report/report_int.h"
 
 #include <math.h>
@@ -57,11 +58,6 @@ const char *rpt_drift_name(enum rpt_drift_verdict v)
 const char *rpt_drift_kind_name(enum rpt_drift_kind k)
 {
 	return kinds[k].name;
-}
-
-double rpt_drift_pct(int k)
-{
-	return 100 * (1 - pow(10, -k / 4.0));
 }
 
 /* +1 or -1, the sign of a change that is real, agrees in direction with the interval means
@@ -195,8 +191,8 @@ void rpt_drift_judge(struct rpt_drift *d)
 	d->machine = rpt_drift_control(d, &at) != NULL;
 }
 
-void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
-                       const struct rpt_drift *steps)
+/* A sweep run's summary over its steps' drifts. */
+static void summary(struct rpt_drift *d, const struct rpt_run *run, const struct rpt_drift *steps)
 {
 	int n[4] = {0};
 
@@ -216,4 +212,15 @@ void rpt_drift_summary(struct rpt_drift *d, const struct rpt_run *run,
 	for (int k = 0; k < run->nsteps; k++)
 		if (steps[k].verdict == d->verdict)
 			d->machine |= steps[k].machine;
+}
+
+void rpt_drift_judge_run(struct rpt_run *run)
+{
+	if (strcmp(run->mode, "sweep") != 0) {
+		rpt_drift_judge(&run->drift);
+		return;
+	}
+	for (int k = 0; k < run->nsteps; k++)
+		rpt_drift_judge(&run->step_drift[k]);
+	summary(&run->drift, run, run->step_drift);
 }

@@ -487,7 +487,7 @@ static int cmp_run(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int rpt_read(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen)
+int rpt_read_dbs(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen)
 {
 	struct run_filter filters[MAX_RUN_FILTERS];
 	struct reader rd = {

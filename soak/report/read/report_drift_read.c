@@ -455,7 +455,6 @@ static int step_drift(struct reader *rd, const struct rpt_run *run, const struct
 			    d->cmp[1].nm > 0 ? 2 : 1; /* hours of few long intervals: thirds */
 		}
 	}
-	rpt_drift_judge(d);
 	rc = 0;
 done:
 	free(iv.start);
@@ -469,7 +468,6 @@ int rpt_drift_read(struct reader *rd, struct rpt_run *run)
 	if (strcmp(run->mode, "sweep") != 0) {
 		if (run->nsteps > 0)
 			return step_drift(rd, run, &run->steps[0], &run->drift);
-		rpt_drift_judge(&run->drift);
 		return 0;
 	}
 	if (run->nsteps > 0) {
@@ -480,6 +478,5 @@ int rpt_drift_read(struct reader *rd, struct rpt_run *run)
 	for (int k = 0; k < run->nsteps; k++)
 		if (step_drift(rd, run, &run->steps[k], &run->step_drift[k]) < 0)
 			return -1;
-	rpt_drift_summary(&run->drift, run, run->step_drift);
 	return 0;
 }
