@@ -535,6 +535,9 @@ enum rpt_steady {
 	RPT_ST_NO_STEADY, /* its last level too short, or its JIT still compiling */
 };
 #define RPT_STEADY_JIT_PCT 5.0 /* a run whose JIT took more of its app's CPU is compiling */
+/* Runs with no steady state are left out where at least this many of their label's runs at
+ * that point are steady: one alone would leave the comparison one run a side. */
+#define RPT_STEADY_MIN_KEPT 2
 /* "flat", "warm-up", "slowdown", "no steady state" ("" when not judged). */
 const char *rpt_steady_name(enum rpt_steady s);
 /* Classifies every compared fixed run; those with no steady state stop being compared. */

@@ -10,8 +10,10 @@
  * work are left out of the run's window (a C2 compiler works in bursts of seconds long
  * after warm-up), and a run with fewer than half of its samples left, like a closed run
  * whose JIT was at work, has no steady state and is left out of the comparisons
- * (rpt_run.compared) -- unless its label has no steady run at that point: then its runs
- * are compared as they are, rather than not at all.  The report says which and why.
+ * (rpt_run.compared) -- unless fewer than RPT_STEADY_MIN_KEPT of its label's runs at that
+ * point have a steady state: then its runs are compared as they are (their quiet samples),
+ * for one run alone cannot measure the run-to-run noise, and a side-by-side design would
+ * lose its groups.  The report says which and why.
  */
 #include "report/report_int.h"
 
@@ -145,16 +147,17 @@ static int same_point(const struct rpt_run *a, const struct rpt_run *b)
 	       x->concurrency == y->concurrency && x->rate == y->rate;
 }
 
-/* 1 when another compared run of run i's label at its point has a steady state. */
-static int steady_sibling(const struct report *r, int i)
+/* How many other compared runs of run i's label at its point have a steady state. */
+static int steady_siblings(const struct report *r, int i)
 {
+	int n = 0;
+
 	for (int k = 0; k < r->nruns; k++) {
 		const struct rpt_run *o = &r->runs[k];
-		if (k != i && o->compared && o->nsteps == 1 && !rpt_is_sweep(o) &&
-		    o->steady != RPT_ST_NO_STEADY && same_point(&r->runs[i], o))
-			return 1;
+		n += k != i && o->compared && o->nsteps == 1 && !rpt_is_sweep(o) &&
+		     o->steady != RPT_ST_NO_STEADY && same_point(&r->runs[i], o);
 	}
-	return 0;
+	return n;
 }
 
 void rpt_steady(struct report *r)
@@ -166,10 +169,10 @@ void rpt_steady(struct report *r)
 		if (run->compared && !rpt_is_sweep(run) && run->nsteps == 1)
 			classify_run(run);
 	}
-	/* Only steady windows are compared, where the label has one at that point (a run
-	 * left out has no steady state: it is no other's steady sibling). */
+	/* Only steady windows are compared, where the label has RPT_STEADY_MIN_KEPT at that
+	 * point (a run left out has no steady state: it is no other's steady sibling). */
 	for (int i = 0; i < r->nruns; i++)
 		if (r->runs[i].compared && r->runs[i].steady == RPT_ST_NO_STEADY &&
-		    steady_sibling(r, i))
+		    steady_siblings(r, i) >= RPT_STEADY_MIN_KEPT)
 			r->runs[i].compared = 0;
 }

@@ -553,7 +553,8 @@ static int not_steady(struct vctx *v)
 }
 
 /* One no_steady_state warning: label l's runs with no steady state that were left out
- * (kept = 0) or, without a steady run at their point, compared as they are (kept = 1). */
+ * (kept = 0) or, with fewer than RPT_STEADY_MIN_KEPT steady runs at their point, compared
+ * as they are (kept = 1). */
 static int no_steady_label(struct vctx *v, int l, int kept)
 {
 	const struct report *r = v->r;
@@ -569,8 +570,8 @@ static int no_steady_label(struct vctx *v, int l, int kept)
 			rpt_sb_printf(&b, "; run %s", run->key);
 		else
 			rpt_sb_printf(&b, "%s: %s: run %s", rpt_label_name(r, l),
-			              kept ? "runs compared as they are, for none of its runs at "
-			                     "their point had a steady state"
+			              kept ? "runs compared as they are, for fewer than two of its "
+			                     "runs at their point had a steady state"
 			                   : "runs left out of the comparisons, their window had "
 			                     "no steady state",
 			              run->key);
@@ -589,7 +590,8 @@ static int no_steady_label(struct vctx *v, int l, int kept)
 
 /* no_steady_state: runs whose window had no steady state (report_steady.c): their JIT
  * still compiling, or their last level too short.  Left out of the comparisons, or, where
- * their label had no steady run at that point, compared as they are.  One warning per
+ * their label had fewer than RPT_STEADY_MIN_KEPT steady runs at that point, compared as
+ * they are.  One warning per
  * label and kind, each run with why. */
 static int no_steady_state(struct vctx *v)
 {
