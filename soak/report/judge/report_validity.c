@@ -568,13 +568,16 @@ static int no_steady_label(struct vctx *v, int l, int kept)
 			continue;
 		if (n++)
 			rpt_sb_printf(&b, "; run %s", run->key);
+		else if (kept)
+			rpt_sb_printf(&b,
+			              "%s: runs compared as they are, for fewer than %d of its runs at "
+			              "their point had a steady state: run %s",
+			              rpt_label_name(r, l), RPT_STEADY_MIN_KEPT, run->key);
 		else
-			rpt_sb_printf(&b, "%s: %s: run %s", rpt_label_name(r, l),
-			              kept ? "runs compared as they are, for fewer than two of its "
-			                     "runs at their point had a steady state"
-			                   : "runs left out of the comparisons, their window had "
-			                     "no steady state",
-			              run->key);
+			rpt_sb_printf(&b,
+			              "%s: runs left out of the comparisons, their window had no "
+			              "steady state: run %s",
+			              rpt_label_name(r, l), run->key);
 		if (run->jit_pct > RPT_STEADY_JIT_PCT)
 			rpt_sb_printf(&b, " (its JIT took %.1f %% of the app's CPU: still compiling)",
 			              run->jit_pct);

@@ -1249,6 +1249,10 @@ int rpt_findings(struct report *r)
 {
 	struct fctx x = {.r = r, .cap = 0};
 
+	/* Worded afresh on every call (each file written from one model says the same). */
+	rpt_items_free(r->findings, r->nfindings);
+	r->findings = NULL;
+	r->nfindings = 0;
 	if (status_findings(&x) < 0 || gap_findings(&x) < 0 || agent_findings(&x) < 0 ||
 	    comparison_findings(&x) < 0 || sweep_findings(&x) < 0 || memory_findings(&x) < 0 ||
 	    drift_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
