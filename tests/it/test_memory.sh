@@ -76,7 +76,7 @@ req() { # NAME URL
 collect() { printf '[collect.%s]\npid_match = %s\nevery = 1s\n' "$1" "$2"; }
 # The cold Tomcats are warmed first by 8 closed users for 20 s, who wait for each answer:
 # thrown at 400/s cold, beside other suites, the two fell behind, and the backlog they
-# built (answers 10-19 s late, timeouts) took 70 s to clear, into the measured window.
+# built (answers 10-19 s late, timeouts) took 67 s to clear, into the measured window.
 {
   printf '[scenario]\nname = warm\nconcurrency = 8\nduration = 20s\ninterval = 5s\n'
   req healthy "$url_a"
