@@ -1017,8 +1017,12 @@ struct report {
 };
 
 /* read/report_data.c: rpt_read's reading (report.h): the selected runs of every database
- * into r, nothing judged yet (report_load.c judges what must be judged as soon as read). */
-int rpt_read_dbs(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen);
+ * into r, judged as they are read only by what `judge` gives (report_read.h: the drift's
+ * comparisons, memory), the rest not yet (report_load.c judges what must be judged as soon
+ * as read). */
+struct rpt_read_judges;
+int rpt_read_dbs(struct report *r, const struct rpt_opts *o, const struct rpt_read_judges *judge,
+                 int *usage, char *err, size_t errlen);
 /* report.c: adds a step's steady window (counters and decoded histogram) into acc
  * (initialised). */
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);

@@ -487,11 +487,16 @@ static int cmp_run(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int rpt_read_dbs(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen)
+int rpt_read_dbs(struct report *r, const struct rpt_opts *o, const struct rpt_read_judges *judge,
+                 int *usage, char *err, size_t errlen)
 {
 	struct run_filter filters[MAX_RUN_FILTERS];
-	struct reader rd = {
-	    .r = r, .o = o, .err = err, .errlen = errlen, .now_ms = clock_wall_ms()};
+	struct reader rd = {.r = r,
+	                    .o = o,
+	                    .judge = judge,
+	                    .err = err,
+	                    .errlen = errlen,
+	                    .now_ms = clock_wall_ms()};
 
 	memset(r, 0, sizeof *r);
 	*usage = 0;
