@@ -10,6 +10,10 @@
 
 #include "dur.h"
 #include "report/report_text.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_drift.h"
+#include "report/judge/report_mem.h"
+#include "report/judge/report_stats.h"
 
 /* What each kind is called in a sentence. */
 static const char *const label[] = {

@@ -17,6 +17,8 @@
 #include "clock.h"
 #include "dur.h"
 #include "report/report_text.h"
+#include "report/judge/report_cost.h"
+#include "report/judge/report_stats.h"
 
 #define KEEPALIVE_HELD_REQS 50   /* keep-alive held: a connection serves this many requests */
 #define RSS_RISE            0.10 /* RSS rising: the trend adds this share of the mean... */

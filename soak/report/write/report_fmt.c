@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "dur.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_stats.h"
 
 #define DASH "\xe2\x80\x94" /* "—": no value */
 

@@ -8,6 +8,8 @@
 
 #include "dur.h"
 #include "report_tb.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_validity.h"
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (12 + RPT_MAX_SOURCES)

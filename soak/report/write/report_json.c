@@ -4,6 +4,11 @@
 #include "report/report_history.h"
 
 #include "jsonw.h"
+#include "report/judge/report_cost.h"
+#include "report/judge/report_drift.h"
+#include "report/judge/report_mem.h"
+#include "report/judge/report_stats.h"
+#include "report/judge/report_steady.h"
 
 #include <math.h>
 #include <string.h>

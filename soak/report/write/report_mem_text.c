@@ -8,6 +8,7 @@
 
 #include "dur.h"
 #include "report/report_text.h"
+#include "report/judge/report_mem.h"
 
 /* "4m30s" for a number of seconds. */
 static const char *span(double s, char *buf, size_t len)

@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #include "report/report_text.h"
+#include "report/judge/report_groups.h"
+#include "report/judge/report_stats.h"
 
 /* "98.75 %" style: the level with as many decimals as it needs (up to three). */
 static void fmt_level(double level, char *buf, size_t len)

@@ -10,6 +10,9 @@
 #include "report_tb.h"
 #include "report/report_text.h"
 #include "dur.h"
+#include "report/judge/report_drift.h"
+#include "report/judge/report_mem.h"
+#include "report/judge/report_stats.h"
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (16 + RPT_MAX_SOURCES)

@@ -10,6 +10,8 @@
 
 #include "dur.h"
 #include "report/report_text.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_stats.h"
 
 /* "28.0% lower p99 (real)" into a list of phrases. */
 struct phrases {
