@@ -865,21 +865,9 @@ struct report {
 	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
-/* read/report_data.c: rpt_read's reading (report.h): the selected runs of every database
- * into r, judged as they are read only by what `judge` gives (report_read.h: the drift's
- * comparisons, memory), the rest not yet (report_load.c judges what must be judged as soon
- * as read). */
-struct rpt_read_judges;
-int rpt_read_dbs(struct report *r, const struct rpt_opts *o, const struct rpt_read_judges *judge,
-                 int *usage, char *err, size_t errlen);
 /* report.c: adds a step's steady window (counters and decoded histogram) into acc
  * (initialised). */
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
-/* report_study.c: the study tags of one run (rd: report_read.h) and, per database, its
- * studies and calibrations; then, in rpt_build, each study's design sentence. */
-struct reader;
-int rpt_read_study_run(struct reader *rd, struct rpt_run *run);
-int rpt_read_studies(struct reader *rd);
 /* write/report_study_text.c: study si's design in words, cut at RPT_DESIGN_MAX - 1 bytes. */
 #define RPT_DESIGN_MAX 1400
 char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);

@@ -7,9 +7,10 @@
 #include "report.h"
 #include "report_int.h"
 
-#include "report/read/report_read.h"
 #include "report/judge/report_drift.h"
 #include "report/judge/report_mem.h"
+#include "report/read/report_data.h"
+#include "report/read/report_read.h"
 
 /* What the reading judges as it reads (report_read.h says why). */
 static const struct rpt_read_judges judges = {

@@ -1,4 +1,5 @@
 /* report_data: reads the selected runs of each database into the report model. */
+#include "report_data.h"
 #include "report/report_int.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "report/report_history.h"
 #include "report_read.h"
 #include "report_sources.h"
+#include "report_study.h"
 #include "store/results.h"
 
 #define MAX_RUN_FILTERS 256 /* entries of --runs */
