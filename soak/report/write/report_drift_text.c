@@ -3,6 +3,7 @@
  * third to the last: p99 +38.2% (real) ..."), and the breaches of soak run's drift
  * thresholds.  Every writer (report.md and report.html through the document, report.json,
  * JUnit, soak run's end-of-run check) shows the same sentence. */
+#include "report_drift_text.h"
 #include "report/report_int.h"
 
 #include <math.h>

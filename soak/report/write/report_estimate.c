@@ -4,6 +4,7 @@
  * targets apart. */
 #include "report/report_int.h"
 #include "report/judge/report_compare.h"
+#include "report_fmt.h"
 
 #include <math.h>
 #include <stdio.h>

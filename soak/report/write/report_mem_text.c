@@ -1,5 +1,6 @@
 /* report_mem_text: a memory verdict (report_mem.c) in words, with the numbers that make
  * it: what the findings and report.json say about a source's process memory. */
+#include "report_mem_text.h"
 #include "report/report_int.h"
 
 #include <math.h>

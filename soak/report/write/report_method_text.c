@@ -1,6 +1,7 @@
 /* report_method_text: how a comparison (report_compare.c) was judged, in the sentence that
  * report.md and report.html say once under "How changes are judged" and report.json says
  * with each comparison.  It names no label, so that comparisons judged alike say it once. */
+#include "report_method_text.h"
 #include "report/report_int.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* report_tables: the report's tables as text cells (shared by Markdown and HTML). */
+#include "report_tables.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -13,6 +14,9 @@
 #include "report/judge/report_drift.h"
 #include "report/judge/report_mem.h"
 #include "report/judge/report_stats.h"
+#include "report_drift_text.h"
+#include "report_fmt.h"
+#include "report_mem_text.h"
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (16 + RPT_MAX_SOURCES)

@@ -1,8 +1,8 @@
 /*
  * report_tb — filling a struct rpt_table row by row (report_tables.c implements it; the
  * tables of report_tables.c and report_front.c use it).  Out of memory once, the builder
- * stays `failed` and every later call is a no-op, so a table is built without checking
- * each cell; the caller checks `failed` at the end.  Not for other modules.
+ * stays `failed` and every later call is a no-op, so a table is built without checking each
+ * cell; the caller checks `failed` at the end.  Not for other modules.
  */
 #ifndef SOAK_REPORT_TB_H
 #define SOAK_REPORT_TB_H
