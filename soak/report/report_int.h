@@ -1,21 +1,30 @@
 /*
  * report_int — the model of `soak report`, inside report/ only (the commands see
  * report.h): what the databases hold about the selected runs (read/), what is judged
- * about them (judge/) and the writers (write/) that turn it into report.md, report.html,
- * summary.csv, report.json, JUnit XML and gnuplot pictures.  report/'s own files are the
- * model and what every room shares: this header, the sentence buffer (report_text.h),
+ * about them (judge/) and what the writers (write/) turn into report.md, report.html,
+ * summary.csv, report.json, JUnit XML and gnuplot pictures.  This header holds the
+ * model's types and limits and the functions of report/'s own files; each module of a
+ * room declares its functions in a header of its own (judge/report_compare.h,
+ * write/report_tables.h, ...).  report/'s own files are the model and what every room
+ * shares: this header, the numbers (report_num.h), the sentence buffer (report_text.h),
  * the items (report_item.c) and soak history's pipeline (report_history.h,
- * changepoint.h).  The rooms include one way: write/ -> read/ (report_read.h, for
- * JUnit's thresholds), every room -> report/'s own headers, never the other way.
+ * changepoint.h).  The rooms include and call one way (tests/it/layout.py, rules 2 and
+ * 5): write/ -> judge/ and read/ (report_read.h, for JUnit's thresholds), every room ->
+ * report/'s own headers, which include no room's; only report/'s .c files that compose
+ * the rooms (report_load.c, report_drift_check.c) include the rooms' headers.
  *
  * Flow, one direction only:
  *   rpt_read()      report_load.c: read/report_data.c reads each database in turn,
- *                   read-only use (report_sources.c: collector series, each source's
- *                   memory judged as its samples are read, judge/report_mem.c;
+ *                   read-only use (report_sources.c: collector series;
  *                   report_drift_read.c: the drift's comparisons; report_env.c: what
  *                   ran and what the generator shared; report_study.c: studies and
- *                   calibrations), then judge/report_drift.c judges each run's drift;
- *                   afterwards the model holds everything and no database stays open
+ *                   calibrations).  What must be judged while it is read, so that only
+ *                   the judgements stay in memory over a run of days, report_load.c
+ *                   hands to the reading (struct rpt_read_judges, read/report_read.h):
+ *                   judge/report_drift.c's comparison of a window's two parts and
+ *                   judge/report_mem.c's verdict of each source's memory.  Then
+ *                   judge/report_drift.c judges each run's drift; afterwards the model
+ *                   holds everything and no database stays open
  *   rpt_build()     judge/report_build.c  cells, sweeps, comparisons (report_compare.c,
  *                   on report_stats.c's statistics), then
  *                   report_validity.c  can the numbers be trusted (warnings)
@@ -34,8 +43,9 @@
  * A report reads in this order: verdict, validity, what matters most, the other findings
  * by topic, the labels over time, how long to run, environment, detail tables, pictures of
  * each run.
- * Statistics (batch means, Welch's test, USL fit, saturation) are report_stats.c, free of
- * the model so the unit tests can drive them with synthetic numbers.
+ * Statistics (batch means, Welch's test, USL fit, saturation) are judge/report_stats.h,
+ * free of the model but for its types so the unit tests can drive them with synthetic
+ * numbers.
  *
  * Ownership: a `struct report` owns every string and array below it; rpt_free() releases
  * all (a zeroed or freed report is fine).  Indices (label, run, cell) refer into the
@@ -307,7 +317,7 @@ struct rpt_env_fact {
 	char *value;  /* as recorded */
 };
 
-/* --- drift: does a run degrade over time? (report_drift.c) ---------------------------- */
+/* --- drift: does a run degrade over time? (judge/report_drift.h) ---------------------- */
 
 #define RPT_DRIFT_MIN_PART 10         /* steady intervals each part needs (else too_short) */
 #define RPT_DRIFT_HOURS_S  (3 * 3600) /* windows this long also compare hour 1 with the last */

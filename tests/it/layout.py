@@ -64,13 +64,15 @@ ALLOWED = {
     # cmd_NAME is defined in cmd_NAME.c, cmd_usage in main.c beside the table, and the
     # few helpers two commands share in the command that owns them.
     "soak/cmd.h": lambda fn, c: c == "soak/main.c" or re.match(r"soak/cmd_\w+\.c$", c),
-    # report/ in its rooms (issue 24): read/, judge/, write/; the model, the sentence
-    # buffer, the items and soak history's pipeline are report/'s own files.  Until each
-    # room module has a header of its own, the model's header (report_int.h) declares
-    # what the rooms call of each other, and the tables' and the history's headers what
-    # their writers in write/ define.  (The front, report.h, is held by rule 4.)
-    "soak/report/report_int.h": lambda fn, c: c.startswith(
-        ("soak/report/read/", "soak/report/judge/", "soak/report/write/")),
+    # report/ in its rooms (issue 24): read/, judge/, write/, each module with a header of
+    # its own (issue 33); the model, the sentence buffer, the items and soak history's
+    # pipeline are report/'s own files.  Soak history's files, which another branch moves
+    # out of report/, reach three functions of the rooms through the model's header
+    # (report_int.h) until they have gone; the table builder's and the history's headers
+    # declare what their writers in write/ define.  (The front, report.h, is held by
+    # rule 4.)
+    "soak/report/report_int.h":
+        lambda fn, c: fn in ("rpt_drift_name", "rpt_process_series", "rpt_tables_free"),
     "soak/report/write/report_tb.h": lambda fn, c: c == "soak/report/write/report_tables.c",
     "soak/report/report_history.h":
         lambda fn, c: c == "soak/report/write/report_history_write.c",
