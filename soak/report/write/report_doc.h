@@ -1,16 +1,19 @@
 /*
  * report_doc — the report as one document: the blocks report.md and report.html show, in
- * the order a reader needs them, built once from the model so that the two writers say the
- * same things in the same order and only differ in markup.  Not for other modules.  Order:
- * title and what was read; the verdict (table and a one-sentence answer per label: what a
- * 1280x800 window shows first), how to read the table and what the intervals resolve; how
- * changes are judged, once; the study's design; can these numbers be trusted (one item per
- * code and label, its runs listed); what matters most; the other findings by topic; the
- * labels over time; how long to run; what ran; the detail tables; the pictures of each run.
- * Between how long to run and what ran: the history of each series, when the databases hold
- * one (report_history.h).  Ownership: the document owns its blocks, their items and the
- * texts it made (doc_str); other texts point into the report, which must outlive the
- * document.  rpt_doc_free() releases what it owns (a zeroed document is fine).
+ * the order a reader needs them, built once from the model so that the two writers say
+ * the same things in the same order and only differ in markup.  Not for other modules.
+ *
+ * Order: title and what was read; the verdict (table and a one-sentence answer per
+ * label: what a 1280x800 window shows first), how to read the table and what the
+ * intervals resolve; how changes are judged, once; the study's design; can these numbers be trusted
+ * (one item per code and label, its runs listed); what matters most; the other findings by topic;
+ * the labels over time; how long to run; what ran; the detail tables; the pictures of
+ * each run.  Between how long to run and what ran: the history of each series, when the
+ * databases hold one (report_history.h).
+ *
+ * Ownership: the document owns its blocks, their items and the texts it made (doc_str);
+ * other texts point into the report, which must outlive the document.  rpt_doc_free()
+ * releases what it owns (a zeroed document is fine).
  */
 #ifndef SOAK_REPORT_DOC_H
 #define SOAK_REPORT_DOC_H
