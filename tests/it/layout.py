@@ -35,8 +35,8 @@ several trees, each line after its tree's name and ": ".
      its folder's top (the model, number formats, the sentence buffer).  What must be
      judged while the runs are read (a drift window's parts, a source's memory) is handed
      to read/ by the top as functions to call (struct rpt_read_judges), so read/ names
-     none of judge/'s.  A call that would still run back, with the reason, goes in
-     BACK_CALLS.
+     none of judge/'s.  BACK_CALLS, empty now, is where a call that must still run back
+     would go, with the reason.
 
 Reads C as text: comments, strings, preprocessor lines and attributes are dropped, then
 the declarations and definitions at file scope (brace depth 0) are taken apart.  Fits the
