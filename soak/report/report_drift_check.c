@@ -3,6 +3,7 @@
  * breaches of the scenario's drift thresholds in words (report_drift_text.c).  run/ cannot
  * use report/, so soak run hands this function to the runner. */
 #include "report/report_int.h"
+#include "report/write/report_drift_text.h"
 
 #include <stdio.h>
 

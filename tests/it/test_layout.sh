@@ -10,18 +10,20 @@
 # A folder may hold folders of its own, at any depth (report/'s rooms, say: report/read/,
 # report/judge/, report/write/): a file in one belongs to its top folder's layer, and the
 # rooms of a folder include each other one way only too (a room is a subfolder; the
-# folder's own files are one more room).  A folder with rooms is entered through its front
-# (report/report.h): from outside, no room's header is included, and the front declares
-# only what its rooms define for the rest of soak; the folder's internal header
-# (report/report_int.h, the model) serves its rooms.  common/ may have folders as well and
-# uses no soak/ header at any depth.
+# folder's own files are one more room, but a .c file of its own that composes the rooms,
+# report/report_load.c, counts alone: nothing includes it).  A folder with rooms is
+# entered through its front (report/report.h): from outside, no room's header is
+# included, and the front declares only what its rooms define for the rest of soak; the
+# folder's internal header (report/report_int.h, the model) serves its rooms.  common/ may
+# have folders as well and uses no soak/ header at any depth.
 #
 # Calls go through the callee's own header: a header X.h declares only functions that
 # X.c defines (X_int.h, an internal header, those of its own folder, and only its own
 # folder includes it), and no .c file declares another file's function.  The rules and
 # the few headers allowed otherwise, with the reason, are in tests/it/layout.py.  Calls
 # between rooms run one way as well: report/read/ and report/judge/ call no other room,
-# report/write/ may call both (layout.py rule 5, with the calls left to go back).
+# report/write/ may call both (layout.py rule 5; what read/ must judge as it reads is
+# handed to it by report/'s top).
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
@@ -85,6 +87,19 @@ rooms bothways
 printf '#include "report/write/md.h"\n' >>"$T/bothways/soak/report/read/doc.c"
 expect bothways "report/ rooms including each other fail the check" \
   "report/'s rooms include each other: a circle: read write"
+# report/'s own .c file may compose the rooms, but its headers, which the rooms include,
+# may include no room's.
+rooms compose
+printf 'struct rpt_model { int n; };\n' >"$T/compose/soak/report/report_int.h"
+printf '#include "report/report_int.h"\n' >>"$T/compose/soak/report/read/doc.c"
+printf '#include "report/read/doc.h"\nint rpt_load(void) { return rpt_doc_lines(); }\n' \
+  >"$T/compose/soak/report/compose.c"
+expect compose "a .c file at report/'s top including a room's header passes the check" ""
+rooms tophdr
+printf '#include "report/read/doc.h"\n' >"$T/tophdr/soak/report/report_int.h"
+printf '#include "report/report_int.h"\n' >>"$T/tophdr/soak/report/read/doc.c"
+expect tophdr "a header at report/'s top including a room's header fails the check" \
+  "report/'s rooms include each other: a circle: . read"
 # Calls between rooms: write/ calling read/ is fine; read/ calling write/ is not.
 rooms callsdown
 printf 'int rpt_md_lines(void) { return rpt_doc_lines(); }\n' >>"$T/callsdown/soak/report/write/md.c"

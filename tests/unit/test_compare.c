@@ -17,6 +17,10 @@
 #include "report/report_int.h"
 #include "run/study_run.h"
 #include "testrng.h"
+#include "report/judge/report_cold.h"
+#include "report/judge/report_stats.h"
+#include "report/judge/report_trend.h"
+#include "report/write/report_method_text.h"
 
 /* One synthetic run: its figures and where it sits in a study. */
 struct fake_run {

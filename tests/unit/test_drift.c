@@ -13,6 +13,10 @@
 
 #include "dur.h"
 #include "report/report_int.h"
+#include "report/judge/report_drift.h"
+#include "report/judge/report_mem.h"
+#include "report/write/report_drift_text.h"
+#include "report/write/report_mem_text.h"
 
 /* The drift's sentence (report_drift_text.c), in a buffer that lives until the next call. */
 static const char *sentence(const struct rpt_drift *d)

@@ -13,6 +13,10 @@
 
 #include "report/report_int.h"
 #include "testrng.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_groups.h"
+#include "report/judge/report_stats.h"
+#include "report/write/report_fmt.h"
 
 static double usl(double lambda, double sigma, double kappa, double n)
 {

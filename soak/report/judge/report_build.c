@@ -12,6 +12,11 @@
 #include "buf.h"
 #include "dur.h"
 #include "report/report_history.h"
+#include "report_compare.h"
+#include "report_stats.h"
+#include "report_steady.h"
+#include "report_validity.h"
+#include "report_verdict.h"
 
 #define QUEUE_TPS_FLAT   0.10 /* queueing: TPS within this share past saturation... */
 #define QUEUE_LAT_GROWTH 1.5  /* ...while mean latency grows at least this factor */

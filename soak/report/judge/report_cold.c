@@ -1,6 +1,7 @@
 /* report_cold: the runs that came first after their target started and stood out from
  * their label's other runs at the same key (a cold start): a warning, or a note for a
  * warm-up run, judged as the outlier test of report_stats.c (rpt_cold_start). */
+#include "report_cold.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -9,6 +10,7 @@
 
 #include "dur.h"
 #include "report/report_text.h"
+#include "report_stats.h"
 
 #define COLD_MAX 1400 /* bytes of one cold-start sentence */
 

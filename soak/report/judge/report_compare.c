@@ -15,6 +15,7 @@
  * comparison's alpha: RPT_ALPHA, or for a sequential study the share of it its last look
  * was given (report_study.c), so that repeated looks do not add false "real" verdicts.
  */
+#include "report_compare.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -23,6 +24,9 @@
 
 #include "dur.h"
 #include "scenario/study.h"
+#include "judge_int.h"
+#include "report_groups.h"
+#include "report_stats.h"
 
 int rpt_is_sweep(const struct rpt_run *run)
 {

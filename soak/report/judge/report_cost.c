@@ -1,5 +1,6 @@
 /* report_cost: what one request costs the server over a run's measured window (the
  * findings' Server cost and report.json's runs say it). */
+#include "report_cost.h"
 #include "report/report_int.h"
 
 #include <math.h>

@@ -7,7 +7,9 @@
  * observations are read and compared by read/report_drift_read.c (rpt_drift_compare, as
  * they are read); here the comparisons are judged once the run is read (rpt_read, in
  * report_load.c), and report_drift_text.c puts the verdict in words. */
+#include "report_drift.h"
 #include "report/report_int.h"
+#include "report_stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,7 +9,10 @@
  * difference of the sides; within one start, each process's offset from its groups; with
  * one process a side, only the group differences, held to a floor.
  */
+#include "report_groups.h"
 #include "report/report_int.h"
+#include "judge_int.h"
+#include "report_stats.h"
 
 #include <math.h>
 #include <stdlib.h>

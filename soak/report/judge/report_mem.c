@@ -3,6 +3,7 @@
  * every sample, growth that levels off named as such, a steady rise still present in the
  * window's second half as the only worrying case, and a level at a configured limit named
  * as that limit.  Numbers and a verdict only: report_mem_text.c says why in words. */
+#include "report_mem.h"
 #include "report/report_int.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* report_stats: batch means, run means, Welch's test, Student's t, prediction intervals, the
  * USL fit and saturation. */
+#include "report_stats.h"
 #include "report/report_int.h"
 
 #include <float.h>

@@ -15,12 +15,14 @@
  * for one run alone cannot measure the run-to-run noise, and a side-by-side design would
  * lose its groups.  The report says which and why.
  */
+#include "report_steady.h"
 #include "report/report_int.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "report/changepoint.h"
+#include "report_compare.h"
 
 const char *rpt_steady_name(enum rpt_steady s)
 {

@@ -12,6 +12,7 @@
  * more from the first run to the last, on average over the labels, is the rounds_trend
  * warning, with the advice that fits it: warm up longer, keep other work off the machine.
  */
+#include "report_trend.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -19,6 +20,8 @@
 #include <string.h>
 
 #include "report/report_text.h"
+#include "judge_int.h"
+#include "report_stats.h"
 
 #define TREND_ALPHA 0.05 /* the family of one level's figures */
 #define TREND_MIN   0.05 /* a trend worth naming: 5 % from the first run to the last */

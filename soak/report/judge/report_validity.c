@@ -20,6 +20,7 @@
  *                        interval
  *   confounded           the labels compared differ in more than the label (rpt_env_keys)
  */
+#include "report_validity.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -29,6 +30,8 @@
 #include "cpus.h"
 #include "dur.h"
 #include "report/report_text.h"
+#include "report_cold.h"
+#include "report_trend.h"
 
 #define RPT_HOST_BUSY_PCT   90.0 /* host CPU, % of all cores */
 #define RPT_GEN_BUSY_PCT    90.0 /* generator CPU, % of its engine threads */

@@ -10,6 +10,7 @@
  * from that comparison (report_compare.c), so the verdict, the tables, the findings and
  * report.json give one quantity one value.
  */
+#include "report_verdict.h"
 #include "report/report_int.h"
 
 #include <math.h>

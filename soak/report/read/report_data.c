@@ -1,4 +1,5 @@
 /* report_data: reads the selected runs of each database into the report model. */
+#include "report_data.h"
 #include "report/report_int.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "report/report_history.h"
 #include "report_read.h"
 #include "report_sources.h"
+#include "report_study.h"
 #include "store/results.h"
 
 #define MAX_RUN_FILTERS 256 /* entries of --runs */
@@ -487,11 +489,16 @@ static int cmp_run(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int rpt_read_dbs(struct report *r, const struct rpt_opts *o, int *usage, char *err, size_t errlen)
+int rpt_read_dbs(struct report *r, const struct rpt_opts *o, const struct rpt_read_judges *judge,
+                 int *usage, char *err, size_t errlen)
 {
 	struct run_filter filters[MAX_RUN_FILTERS];
-	struct reader rd = {
-	    .r = r, .o = o, .err = err, .errlen = errlen, .now_ms = clock_wall_ms()};
+	struct reader rd = {.r = r,
+	                    .o = o,
+	                    .judge = judge,
+	                    .err = err,
+	                    .errlen = errlen,
+	                    .now_ms = clock_wall_ms()};
 
 	memset(r, 0, sizeof *r);
 	*usage = 0;

@@ -171,8 +171,8 @@ static int traffic(struct reader *rd, const struct rpt_step *s, const struct par
 		struct rpt_drift_metric *m = add_metric(rd, c, kinds[k], NULL, fa, fb);
 		if (!m)
 			return -1;
-		rpt_drift_compare(m, vals[k]->v + a->i0, a->i1 - a->i0, vals[k]->v + b->i0,
-		                  b->i1 - b->i0);
+		rd->judge->drift_compare(m, vals[k]->v + a->i0, a->i1 - a->i0, vals[k]->v + b->i0,
+		                         b->i1 - b->i0);
 	}
 	return 0;
 }
@@ -333,7 +333,7 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 			    source_obs(rd, q[0], run, s, iv, b, 0, &vb, &fb) < 0 ||
 			    !(m = add_metric(rd, c, RPT_DK_CPU_REQ, src->name, fa, fb)))
 				goto done;
-			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
+			rd->judge->drift_compare(m, va.v, va.n, vb.v, vb.n);
 		}
 		if (src->has_rss) {
 			va.n = vb.n = 0;
@@ -343,7 +343,7 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 				goto done;
 			/* Never counted (report_drift.c): the sentence gives its own verdict. */
 			m->src = src;
-			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
+			rd->judge->drift_compare(m, va.v, va.n, vb.v, vb.n);
 		}
 		if (src->gc_events) {
 			va.n = vb.n = wa.n = wb.n = 0;
@@ -352,11 +352,11 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 			    !(m = add_metric(rd, c, RPT_DK_GC, src->name, fa, fb)))
 				goto done;
 			gc_apart(m);
-			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
+			rd->judge->drift_compare(m, va.v, va.n, vb.v, vb.n);
 			if (!(m = add_metric(rd, c, RPT_DK_PAUSE, src->name, ga, gb)))
 				goto done;
 			gc_apart(m);
-			rpt_drift_compare(m, wa.v, wa.n, wb.v, wb.n);
+			rd->judge->drift_compare(m, wa.v, wa.n, wb.v, wb.n);
 		}
 	}
 	rc = 0;
@@ -394,7 +394,7 @@ static int machine(struct reader *rd, const struct ivs *iv, const struct part *a
 		goto done;
 	}
 	snprintf(m->why_not, sizeof m->why_not, "the machine's, not the server's");
-	rpt_drift_compare(m, v[0].v, v[0].n, v[1].v, v[1].n);
+	rd->judge->drift_compare(m, v[0].v, v[0].n, v[1].v, v[1].n);
 done:
 	free(v[0].v);
 	free(v[1].v);

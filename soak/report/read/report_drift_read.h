@@ -3,8 +3,9 @@
  * parts of its measured window compared (first and last third; hour 1 and the last hour
  * of windows of 3 hours or more), each part's merged histogram, and the per-interval and
  * per-sample observations of every metric, read from the open database and compared at
- * once (rpt_drift_compare), so nothing but the comparisons stays in the model; they are
- * judged once the run is read (rpt_drift_judge_run).
+ * once (rd->judge->drift_compare, judge/'s rpt_drift_compare handed over by
+ * report_load.c), so nothing but the comparisons stays in the model; they are judged once
+ * the run is read (rpt_drift_judge_run).
  * Not for other modules; the run's steps and collector sources must be read first.
  */
 #ifndef SOAK_REPORT_DRIFT_READ_H

@@ -384,7 +384,7 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 		goto done;
 	if (read_kinds(rd, run, src, kpts, &kn) < 0)
 		goto done;
-	rpt_mem_judge(&src->mem, &src->kinds, win, m, limit, kpts, kn, min_hours(rd));
+	rd->judge->mem_judge(&src->mem, &src->kinds, win, m, limit, kpts, kn, min_hours(rd));
 	src->has_rss = n > 0;
 	src->rss_mean_mb = m ? sum / (double)m : NAN;
 	src->rss_hours = m ? (last - first) / 3600.0 : 0;

@@ -2,6 +2,7 @@
  * run's study tags, the studies' designs, the stored calibrations, and the cold_start
  * validity items.  Reading is done database by database (report_read.h); the rest works on
  * the model alone. */
+#include "report_study.h"
 #include "report/report_int.h"
 
 #include <math.h>

@@ -2,6 +2,12 @@
  * report_html.c only mark up. */
 #include "report_doc.h"
 #include "report/report_history.h"
+#include "report_findings.h"
+#include "report_front.h"
+#include "report_method_text.h"
+#include "report_study_text.h"
+#include "report_tables.h"
+#include "report_verdict_text.h"
 
 #include <stdarg.h>
 #include <stdio.h>

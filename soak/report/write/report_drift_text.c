@@ -3,6 +3,7 @@
  * third to the last: p99 +38.2% (real) ..."), and the breaches of soak run's drift
  * thresholds.  Every writer (report.md and report.html through the document, report.json,
  * JUnit, soak run's end-of-run check) shows the same sentence. */
+#include "report_drift_text.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -10,6 +11,10 @@
 
 #include "dur.h"
 #include "report/report_text.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_drift.h"
+#include "report/judge/report_mem.h"
+#include "report/judge/report_stats.h"
 
 /* What each kind is called in a sentence. */
 static const char *const label[] = {

@@ -3,6 +3,8 @@
  * runs of one label at one level, and the rounds and run length that would tell the usual
  * targets apart. */
 #include "report/report_int.h"
+#include "report/judge/report_compare.h"
+#include "report_fmt.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,6 +9,11 @@
 #include <unistd.h>
 
 #include "fmode.h"
+#include "report_findings.h"
+#include "report_html.h"
+#include "report_json.h"
+#include "report_md.h"
+#include "report_plot.h"
 
 #define PATH_MAX_LEN 4096
 

@@ -8,6 +8,7 @@
  * act on first: a suspected leak or a crashed run before a real difference, a real
  * difference before one within noise, the size of a real difference before its topic.
  */
+#include "report_findings.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -17,6 +18,10 @@
 #include "clock.h"
 #include "dur.h"
 #include "report/report_text.h"
+#include "report/judge/report_cost.h"
+#include "report/judge/report_stats.h"
+#include "report_drift_text.h"
+#include "report_mem_text.h"
 
 #define KEEPALIVE_HELD_REQS 50   /* keep-alive held: a connection serves this many requests */
 #define RSS_RISE            0.10 /* RSS rising: the trend adds this share of the mean... */

@@ -1,5 +1,6 @@
 /* report_fmt: how every writer of the report shows a comparison's cell, a figure's key and
  * the advice of how long to run in words (numbers and levels: report_num.c). */
+#include "report_fmt.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 
 #include "dur.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_stats.h"
 
 #define DASH "\xe2\x80\x94" /* "—": no value */
 

@@ -1,5 +1,6 @@
 /* report_front: the tables a report opens with — the verdict of each label against the
  * baseline and how long to run — and the environment of each label (what ran). */
+#include "report_front.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -8,6 +9,10 @@
 
 #include "dur.h"
 #include "report_tb.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_validity.h"
+#include "report_fmt.h"
+#include "report_mem_text.h"
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (12 + RPT_MAX_SOURCES)

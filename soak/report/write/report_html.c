@@ -1,5 +1,6 @@
 /* report_html: report.html — one self-contained page: inline CSS, the SVG pictures inline,
  * no script, no network. */
+#include "report_html.h"
 #include "report/report_int.h"
 #include "report_doc.h"
 #include "report/report_text.h"

@@ -1,9 +1,21 @@
 /* report_json: report.json (the model's tables and findings as data) and summary.csv (one
  * row per run step). */
+#include "report_json.h"
 #include "report/report_int.h"
 #include "report/report_history.h"
 
 #include "jsonw.h"
+#include "report/judge/report_cost.h"
+#include "report/judge/report_drift.h"
+#include "report/judge/report_mem.h"
+#include "report/judge/report_stats.h"
+#include "report/judge/report_steady.h"
+#include "report_drift_text.h"
+#include "report_fmt.h"
+#include "report_mem_text.h"
+#include "report_method_text.h"
+#include "report_study_text.h"
+#include "report_verdict_text.h"
 
 #include <math.h>
 #include <string.h>

@@ -36,6 +36,7 @@
 #include "db.h"
 #include "report/read/report_read.h"
 #include "report/report_text.h"
+#include "report_drift_text.h"
 
 #define JU_MAX_CASES 4096 /* test cases of one run: steps x thresholds, warnings */
 

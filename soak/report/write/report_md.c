@@ -3,6 +3,7 @@
  *
  * Every text from the model (labels, names, messages, samples) is escaped: a label such
  * as `<img src=x onerror=...>` must stay text in a Markdown viewer, not become HTML. */
+#include "report_md.h"
 #include "report/report_int.h"
 #include "report_doc.h"
 

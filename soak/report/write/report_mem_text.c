@@ -1,5 +1,6 @@
 /* report_mem_text: a memory verdict (report_mem.c) in words, with the numbers that make
  * it: what the findings and report.json say about a source's process memory. */
+#include "report_mem_text.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -8,6 +9,7 @@
 
 #include "dur.h"
 #include "report/report_text.h"
+#include "report/judge/report_mem.h"
 
 /* "4m30s" for a number of seconds. */
 static const char *span(double s, char *buf, size_t len)

@@ -1,12 +1,15 @@
 /* report_method_text: how a comparison (report_compare.c) was judged, in the sentence that
  * report.md and report.html say once under "How changes are judged" and report.json says
  * with each comparison.  It names no label, so that comparisons judged alike say it once. */
+#include "report_method_text.h"
 #include "report/report_int.h"
 
 #include <math.h>
 #include <stdio.h>
 
 #include "report/report_text.h"
+#include "report/judge/report_groups.h"
+#include "report/judge/report_stats.h"
 
 /* "98.75 %" style: the level with as many decimals as it needs (up to three). */
 static void fmt_level(double level, char *buf, size_t len)

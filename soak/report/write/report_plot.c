@@ -1,5 +1,6 @@
 /* report_plot: the pictures — data files, the gnuplot scripts copied into the report
  * directory, and gnuplot runs (a few at a time) that draw each picture as SVG and PNG. */
+#include "report_plot.h"
 #include "report/report_int.h"
 
 #include <dirent.h>
@@ -15,6 +16,7 @@
 
 #include "dur.h"
 #include "fmode.h"
+#include "report_tables.h"
 
 #define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
 #define SVG_MAX          (16 << 20) /* an SVG bigger than this is not inlined */

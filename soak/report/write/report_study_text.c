@@ -2,6 +2,7 @@
  * "Design." and report.json's studies[].design): its targets and rounds, their order as
  * the runs show it, what ran before each run, the warm-up runs, how a sequential study
  * stopped, where the generator and the servers were placed, and how far it got. */
+#include "report_study_text.h"
 #include "report/report_int.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
- * report_tb — filling a struct rpt_table row by row (report_tables.c implements it; the
- * tables of report_tables.c and report_front.c use it).  Out of memory once, the builder
+ * report_tb — filling a struct rpt_table row by row (report_tb.c implements it; the
+ * tables of report_tables.c and report_front.c use it, and soak history's writer).  Out of memory once, the builder
  * stays `failed` and every later call is a no-op, so a table is built without checking
  * each cell; the caller checks `failed` at the end.  Not for other modules.
  */

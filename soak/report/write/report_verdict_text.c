@@ -2,6 +2,7 @@
  * changes against the baseline, real or noise, where they were measured, what the
  * comparison resolves and what would resolve more, its memory and drift, and how many
  * validity warnings to read it with. */
+#include "report_verdict_text.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -10,6 +11,10 @@
 
 #include "dur.h"
 #include "report/report_text.h"
+#include "report/judge/report_compare.h"
+#include "report/judge/report_stats.h"
+#include "report_fmt.h"
+#include "report_mem_text.h"
 
 /* "28.0% lower p99 (real)" into a list of phrases. */
 struct phrases {

@@ -1,0 +1,16 @@
+/*
+ * report_tables — the report's detail tables as text cells, shared by the Markdown and HTML
+ * writers (filled with report_tb.h).  Not for other modules.
+ */
+#ifndef SOAK_REPORT_TABLES_H
+#define SOAK_REPORT_TABLES_H
+
+#include "report/report_int.h"
+
+/* The report's tables in order: soak runs, sweeps (per label, side by side),
+ * comparison, errors, memory/GC, RSS, runs.  *out is allocated; rpt_tables_free. */
+int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen);
+/* The run's pictures are drawn (runs beyond RPT_MAX_RUN_PICTURES are not). */
+int rpt_run_pictured(const struct report *r, int run);
+
+#endif
