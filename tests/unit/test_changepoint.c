@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "report/changepoint.h"
+#include "changepoint.h"
 #include "testrng.h"
 
 #define RUNS   30    /* runs of a nightly series in these tests */

@@ -20,7 +20,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/changepoint.h"
+#include "changepoint.h"
 
 const char *rpt_steady_name(enum rpt_steady s)
 {
