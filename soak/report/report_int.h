@@ -29,8 +29,8 @@
  *                   environment) and report_tables.c (the detail); the sentences of
  *                   drift, memory and method from report_*_text.c; names and advice from
  *                   report_fmt.c
- * Numbers and load levels are written by report_num.c at the top, for every room and the
- * commands alike.
+ * Numbers and load levels are written by common/report_num.c, for every room, the history
+ * and the commands alike; the tables are filled with common/report_tb.c.
  * A report reads in this order: verdict, validity, what matters most, the other findings
  * by topic, the labels over time, how long to run, environment, detail tables, pictures of
  * each run.
@@ -58,6 +58,7 @@
 #include "report.h"
 #include "report_num.h"
 #include "gcanalysis.h"
+#include "report_tb.h"
 #include "engine/stats.h"
 
 #define RPT_MAX_SOURCES      16      /* collector series (CPU, RSS, GC sources) per run */
@@ -1096,23 +1097,9 @@ extern const int rpt_nscripts;
 
 /* --- helpers shared by the writers (report_build.c) ----------------------------------- */
 
-/* A text table as the Markdown and HTML writers show it. */
-struct rpt_table {
-	char id[24];     /* an HTML id for the table ("verdict"), or "" */
-	char title[96];  /* section heading */
-	char note[1024]; /* a paragraph under the heading, or "" */
-	int ncols;       /* columns */
-	int nrows;       /* rows below the header */
-	char **cells;    /* (nrows + 1) * ncols strings: the header row first */
-	int *right;      /* per column: 1 = right-aligned (numbers) */
-	int *keep;       /* per column: 1 = a cell breaks only before a bracket (numbers,
-	                  * levels: "-13.1% ± 16.3%" stays whole); right-aligned ones all do */
-};
-
 /* The report's tables in order: soak runs, sweeps (per label, side by side),
  * comparison, errors, memory/GC, RSS, runs.  *out is allocated; rpt_tables_free. */
 int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen);
-void rpt_tables_free(struct rpt_table *t, int n);
 /* report_front.c: the tables a report opens with, in order: the verdict (always, id
  * "verdict"), then how long to run (when there are comparisons).  Like rpt_tables. */
 int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
@@ -1133,6 +1120,8 @@ char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len);
 const char *rpt_metric_name(enum rpt_metric m);
 /* report.c: a fact of what the run ran on (run_env), or NULL. */
 const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
+/* report.c: "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
+char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
 /* The run's pictures are drawn (runs beyond RPT_MAX_RUN_PICTURES are not). */
 int rpt_run_pictured(const struct report *r, int run);
 

@@ -1,0 +1,100 @@
+/* report_tb: text tables filled row by row (see report_tb.h). */
+#include "report_tb.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int ncols)
+{
+	memset(t, 0, sizeof *t);
+	b->t = t;
+	b->cap = 0;
+	b->failed = 0;
+	snprintf(t->title, sizeof t->title, "%s", title);
+	t->ncols = ncols;
+	t->right = calloc((size_t)ncols, sizeof *t->right);
+	t->keep = calloc((size_t)ncols, sizeof *t->keep);
+	if (!t->right || !t->keep)
+		b->failed = 1;
+}
+
+/* Starts a row after the header; returns its index (-1 once out of memory). */
+int rpt_tb_row(struct rpt_tb *b)
+{
+	struct rpt_table *t = b->t;
+	size_t ncols = (size_t)t->ncols;
+
+	if (b->failed)
+		return -1;
+	if (t->nrows + 2 > b->cap) {
+		int nc = b->cap * 2;
+		char **p = realloc(t->cells, (size_t)nc * ncols * sizeof *p);
+		if (!p) {
+			b->failed = 1;
+			return -1;
+		}
+		memset(p + (size_t)b->cap * ncols, 0, (size_t)(nc - b->cap) * ncols * sizeof *p);
+		t->cells = p;
+		b->cap = nc;
+	}
+	return t->nrows++;
+}
+
+void rpt_tb_set(struct rpt_tb *b, int row, int col, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	char **slot;
+
+	if (b->failed || col >= b->t->ncols)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	slot = &b->t->cells[(size_t)(row + 1) * (size_t)b->t->ncols + (size_t)col];
+	free(*slot);
+	*slot = strdup(buf);
+	if (!*slot)
+		b->failed = 1;
+}
+
+/* The header: names and alignment ('r' right, 'l' left, 'k' left and kept whole but
+ * before a bracket), one per column. */
+void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align)
+{
+	if (b->failed)
+		return;
+	b->t->cells = calloc(8 * (size_t)b->t->ncols, sizeof *b->t->cells);
+	if (!b->t->cells) {
+		b->failed = 1;
+		return;
+	}
+	b->cap = 8;
+	for (int c = 0; c < b->t->ncols; c++) {
+		rpt_tb_set(b, -1, c, "%s", names[c]);
+		b->t->right[c] = align[c] == 'r';
+		b->t->keep[c] = align[c] == 'r' || align[c] == 'k';
+	}
+}
+
+void rpt_table_free(struct rpt_table *t)
+{
+	if (t->cells)
+		for (int k = 0; k < (t->nrows + 1) * t->ncols; k++)
+			free(t->cells[k]);
+	free(t->cells);
+	free(t->right);
+	free(t->keep);
+	memset(t, 0, sizeof *t);
+}
+
+void rpt_tables_free(struct rpt_table *t, int n)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < n; i++)
+		rpt_table_free(&t[i]);
+	free(t);
+}
