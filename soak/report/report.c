@@ -3,7 +3,7 @@
  * nothing of the rooms, so that read/, judge/ and write/ depend on it and not on each
  * other. */
 #include "report.h"
-#include "report_history.h"
+#include "history/history.h"
 #include "report_int.h"
 
 #include <math.h>

@@ -4,9 +4,10 @@
  * about them (judge/) and the writers (write/) that turn it into report.md, report.html,
  * summary.csv, report.json, JUnit XML and gnuplot pictures.  report/'s own files are the
  * model and what every room shares: this header, the sentence buffer (report_text.h),
- * the items (report_item.c) and soak history's pipeline (report_history.h,
- * changepoint.h).  The rooms include one way: write/ -> read/ (report_read.h, for
- * JUnit's thresholds), every room -> report/'s own headers, never the other way.
+ * the items (report_item.c) and the runs as soak history's points (report_history.h;
+ * the history itself is history/).  The rooms include one way: write/ -> read/
+ * (report_read.h, for JUnit's thresholds), every room -> report/'s own headers, never
+ * the other way.
  *
  * Flow, one direction only:
  *   rpt_read()      report_load.c: read/report_data.c reads each database in turn,
@@ -982,7 +983,7 @@ struct rpt_picture {
 	char *svg;                   /* the SVG text (for report.html), or NULL */
 };
 
-struct rpt_history; /* report_history.h */
+struct rpt_history; /* history/history.h */
 
 struct report {
 	char *title;              /* as shown */
@@ -1013,7 +1014,7 @@ struct report {
 	int nstudies;                /* entries in studies */
 	struct rpt_cal *cals;        /* calibrations found in the databases */
 	int ncals;                   /* entries in cals */
-	struct rpt_history *history; /* night over night (report_history.h): NULL unless a
+	struct rpt_history *history; /* night over night (history/history.h): NULL unless a
 	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 

@@ -1,7 +1,7 @@
 /* report_json: report.json (the model's tables and findings as data) and summary.csv (one
  * row per run step). */
 #include "report/report_int.h"
-#include "report/report_history.h"
+#include "history/history.h"
 
 #include "jsonw.h"
 
