@@ -1,12 +1,13 @@
 /*
  * history — night over night: every run of one or more databases grouped into series,
  * each figure over time, and where it shifted (change points, changepoint.h) with what
- * changed in run_env across the shift; and the history in words (write/history_write.c:
- * tables, aligned text, JSON).  The front of history/: the rest of soak includes only
- * this header.  report/ makes the points of its runs (report/report_history.h): `soak
- * history` reads every run of the databases (rpt_hist_read) and `soak report` takes the
- * runs it read (rpt_hist_from_report); both print it with the writers below.  history/
- * uses nothing of report/, so that the report's night over night section can use it.
+ * changed in run_env across the shift (history.c); which runs of a database it holds
+ * (history_runs.c); and the history in words (write/history_write.c: tables, aligned
+ * text, JSON).  The front of history/: the rest of soak includes only this header.
+ * report/ makes the points of its runs (report/report_history.h): `soak history` reads
+ * every run of the databases (rpt_hist_read) and `soak report` takes the runs it read
+ * (rpt_hist_from_report); both print it with the writers below.  history/ uses nothing
+ * of report/, so that the report's night over night section can use it.
  *
  * A series is one label and one scenario: the runs' label, their scenario's name
  * (runs.name, what the user calls the nightly job; calibrations key on it too) and the
@@ -166,6 +167,13 @@ int rpt_hist_room(struct rpt_history *h, int n, char *err, size_t errlen);
 /* Groups the points into series, and looks for change points in each figure of the
  * series with at least h->min_runs points. */
 int rpt_hist_analyse(struct rpt_history *h, char *err, size_t errlen);
+/* history_runs.c: the ids of the runs of database `path` a history holds (agents' runs
+ * folded into a merged run are that run), oldest first, the labels and scenario names
+ * filtered when given (nlabels 0, scenario NULL: all); *ids allocated.  *usage = 1 when
+ * the input is at fault (a missing file, not a soak database, a newer schema, no run). */
+int rpt_hist_list_runs(const char *path, const char *const *labels, int nlabels,
+                       const char *scenario, int64_t **ids, int *n, int *usage, char *err,
+                       size_t errlen);
 
 /* write/history_write.c.  The series as text tables, for `soak history` (analysed or
  * not). */
