@@ -51,9 +51,10 @@ endif
 # --- sources -----------------------------------------------------------------------------
 COMMON_SRC := $(sort $(wildcard common/*.c common/*/*.c))
 # soak/: the commands at the top (main.c, cmd_*.c), the subsystems in folders (which may hold
-# rooms, folders of their own); imports run one way: commands -> report/, run/, import/ ->
-# store/ -> scenario/ -> engine/ -> common/ (tests/it/test_layout.sh).
-SOAK_DIRS := engine scenario store run report import
+# rooms, folders of their own); imports run one way: commands -> report/, run/, import/;
+# report/ -> history/; all -> store/ -> scenario/ -> engine/ -> common/
+# (tests/it/test_layout.sh).
+SOAK_DIRS := engine scenario store run history report import
 SOAK_SRC := $(sort $(filter-out soak/main.c,$(wildcard soak/*.c $(SOAK_DIRS:%=soak/%/*.c) \
                                                        $(SOAK_DIRS:%=soak/%/*/*.c))))
 PROCSTAT_SRC := $(sort $(wildcard collectors/procstat*.c))

@@ -3,8 +3,8 @@
  * and scenario, each figure over time (TPS, p99, error %, CPU per request of each process
  * source, heap after GC, the drift verdict), and the change points of each figure with
  * their size, their p-value and what changed in run_env across them.  A table per series
- * on stdout, or --json.  The model and the method are soak/report/report_history.h and
- * soak/report/changepoint.h.
+ * on stdout, or --json.  The model and the method are soak/history/history.h and
+ * common/changepoint.h; the runs are read by soak/report/report_history.h.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,7 +13,9 @@
 
 #include "cmd.h"
 #include "db.h"
+#include "history/history.h"
 #include "jsonw.h"
+#include "report/report.h"
 #include "report/report_history.h"
 
 static void help(void)

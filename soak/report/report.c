@@ -3,13 +3,14 @@
  * nothing of the rooms, so that read/, judge/ and write/ depend on it and not on each
  * other. */
 #include "report.h"
-#include "report_history.h"
+#include "history/history.h"
 #include "report_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dur.h"
 #include "hdr.h"
 
 /* Adds a step's window (counters and decoded histogram) into acc. */
@@ -175,4 +176,12 @@ const char *rpt_env_get(const struct rpt_run *run, const char *source, const cha
 		if (!strcmp(run->env[i].source, source) && !strcmp(run->env[i].key, key))
 			return run->env[i].value;
 	return NULL;
+}
+
+char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len)
+{
+	char l[48], d[32];
+	snprintf(buf, len, "%s (%s of %s)", rpt_level_text(c->concurrency, c->rate, l, sizeof l),
+	         c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
+	return buf;
 }

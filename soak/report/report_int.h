@@ -6,12 +6,14 @@
  * model's types and limits and the functions of report/'s own files; each module of a
  * room declares its functions in a header of its own (judge/report_compare.h,
  * write/report_tables.h, ...).  report/'s own files are the model and what every room
- * shares: this header, the numbers (report_num.h), the sentence buffer (report_text.h),
- * the items (report_item.c) and soak history's pipeline (report_history.h,
- * changepoint.h).  The rooms include and call one way (tests/it/layout.py, rules 2 and
- * 5): write/ -> judge/ and read/ (report_read.h, for JUnit's thresholds), every room ->
- * report/'s own headers, which include no room's; only report/'s .c files that compose
- * the rooms (report_load.c, report_drift_check.c) include the rooms' headers.
+ * shares: this header, the sentence buffer (report_text.h), the items (report_item.c)
+ * and the runs as soak history's points (report_history.h; the history itself is
+ * history/, below report/; number formats and text tables are common/'s report_num.h
+ * and report_tb.h).  The rooms include and call one way (tests/it/layout.py, rules 2
+ * and 5): write/ -> judge/ and read/ (report_read.h, for JUnit's thresholds), every room
+ * -> report/'s own headers, which include no room's; only report/'s .c files that
+ * compose the rooms (report_load.c, report_drift_check.c, report_history.c) include the
+ * rooms' headers.
  *
  * Flow, one direction only:
  *   rpt_read()      report_load.c: read/report_data.c reads each database in turn,
@@ -38,8 +40,8 @@
  *                   environment) and report_tables.c (the detail); the sentences of
  *                   drift, memory and method from report_*_text.c; names and advice from
  *                   report_fmt.c
- * Numbers and load levels are written by report_num.c at the top, for every room and the
- * commands alike.
+ * Numbers and load levels are written by common/report_num.c, for every room, the history
+ * and the commands alike; the tables are filled with common/report_tb.c.
  * A report reads in this order: verdict, validity, what matters most, the other findings
  * by topic, the labels over time, how long to run, environment, detail tables, pictures of
  * each run.
@@ -68,6 +70,7 @@
 #include "report.h"
 #include "report_num.h"
 #include "gcanalysis.h"
+#include "report_tb.h"
 #include "engine/stats.h"
 
 #define RPT_MAX_SOURCES      16      /* collector series (CPU, RSS, GC sources) per run */
@@ -778,7 +781,7 @@ struct rpt_picture {
 	char *svg;                   /* the SVG text (for report.html), or NULL */
 };
 
-struct rpt_history; /* report_history.h */
+struct rpt_history; /* history/history.h */
 
 struct report {
 	char *title;              /* as shown */
@@ -809,7 +812,7 @@ struct report {
 	int nstudies;                /* entries in studies */
 	struct rpt_cal *cals;        /* calibrations found in the databases */
 	int ncals;                   /* entries in cals */
-	struct rpt_history *history; /* night over night (report_history.h): NULL unless a
+	struct rpt_history *history; /* night over night (history/history.h): NULL unless a
 	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
 };
 
@@ -818,6 +821,8 @@ struct report {
 int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t errlen);
 /* report.c: a fact of what the run ran on (run_env), or NULL. */
 const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
+/* report.c: "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
+char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
 
 /* The gnuplot scripts report_plot.c copies and runs: build/.../gen/plots_embed.c, made
  * from plots/NAME.gp by tools/embed.sh at build time, which includes this header. */
@@ -827,34 +832,5 @@ struct rpt_script {
 };
 extern const struct rpt_script rpt_scripts[];
 extern const int rpt_nscripts;
-
-/* --- tables as the writers show them (write/report_tables.h, report_front.h) ---------- */
-
-/* A text table as the Markdown and HTML writers show it. */
-struct rpt_table {
-	char id[24];     /* an HTML id for the table ("verdict"), or "" */
-	char title[96];  /* section heading */
-	char note[1024]; /* a paragraph under the heading, or "" */
-	int ncols;       /* columns */
-	int nrows;       /* rows below the header */
-	char **cells;    /* (nrows + 1) * ncols strings: the header row first */
-	int *right;      /* per column: 1 = right-aligned (numbers) */
-	int *keep;       /* per column: 1 = a cell breaks only before a bracket (numbers,
-	                  * levels: "-13.1% ± 16.3%" stays whole); right-aligned ones all do */
-};
-
-/* --- what soak history's files call of the rooms -------------------------------------- */
-
-/* report_history.c, write/report_history_write.c and their unit test reach these through
- * this header (report_history.h includes it): another branch moves soak history out of
- * report/, and until it has gone they are declared here rather than in the headers of the
- * files that define them (tests/it/layout.py: ALLOWED). */
-/* judge/report_drift.c: "stable", "degrading", "improving", "too_short". */
-const char *rpt_drift_name(enum rpt_drift_verdict v);
-/* judge/report_compare.c: a CPU series of a process ("app", "db"), not a host-wide one
- * ("host", "K:host"). */
-int rpt_process_series(const char *name);
-/* write/report_tables.c: releases tables t[0..n) and the array (NULL is fine). */
-void rpt_tables_free(struct rpt_table *t, int n);
 
 #endif

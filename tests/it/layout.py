@@ -7,8 +7,8 @@ Prints one line per place that breaks a rule (nothing when the tree keeps them a
 several trees, each line after its tree's name and ": ".
 
   1. Includes run down the layers only:
-       commands (soak/*.c) -> report/, run/, import/ -> store/ -> scenario/ -> engine/
-       -> common/
+       commands (soak/*.c) -> report/, run/, import/; report/ -> history/;
+       report/, run/, import/, history/ -> store/ -> scenario/ -> engine/ -> common/
      A file in a folder of a folder (report/read/x.c) belongs to its top folder's layer.
      common/ uses no soak/ header, at any depth.  Only the commands include cmd.h.  A bare
      include names a header of common/ or of the file's own folder.
@@ -24,7 +24,8 @@ several trees, each line after its tree's name and ": ".
      folder, and only its own folder and the folder's rooms include it.  A .c file declares
      no function but its own static ones.  The few headers allowed otherwise are in
      ALLOWED, with the reason.
-  4. A folder with rooms (report/: read/, judge/, write/) is entered through its front:
+  4. A folder with rooms (report/: read/, judge/, write/; history/: write/) is entered
+     through its front:
      from outside the folder, only the headers at its top that are not internal are
      included, never a room's; a front header (L/L.h) may declare functions its rooms or
      its top's files define, but only those that a file outside the folder calls.
@@ -32,7 +33,7 @@ several trees, each line after its tree's name and ": ".
   5. Calls between the rooms of a folder run one way too (ROOM_CALLS): in report/, read/
      and judge/ call no other room (read/ reads, judge/ returns what it found as data),
      write/ may call judge/ and read/ (it words what they found); every room may call
-     its folder's top (the model, number formats, the sentence buffer).  What must be
+     its folder's top (the model, the sentence buffer).  What must be
      judged while the runs are read (a drift window's parts, a source's memory) is handed
      to read/ by the top as functions to call (struct rpt_read_judges), so read/ names
      none of judge/'s.  BACK_CALLS, empty now, is where a call that must still run back
@@ -52,9 +53,10 @@ LAYERS = {
     "scenario": {"engine"},
     "store": {"scenario", "engine"},
     "run": {"store", "scenario", "engine"},
-    "report": {"store", "scenario", "engine"},
+    "history": {"store", "scenario", "engine"},
+    "report": {"history", "store", "scenario", "engine"},
     "import": {"store", "scenario", "engine"},
-    "": {"report", "run", "import", "store", "scenario", "engine"},
+    "": {"report", "history", "run", "import", "store", "scenario", "engine"},
 }
 
 # Headers that may declare functions defined elsewhere, and why.  Shrink this list; never
@@ -64,16 +66,6 @@ ALLOWED = {
     # cmd_NAME is defined in cmd_NAME.c, cmd_usage in main.c beside the table, and the
     # few helpers two commands share in the command that owns them.
     "soak/cmd.h": lambda fn, c: c == "soak/main.c" or re.match(r"soak/cmd_\w+\.c$", c),
-    # report/ in its rooms (issue 24): read/, judge/, write/, each module with a header of
-    # its own (issue 33); the model, the sentence buffer, the items and soak history's
-    # pipeline are report/'s own files.  Soak history's files, which another branch moves
-    # out of report/, reach three functions of the rooms through the model's header
-    # (report_int.h) until they have gone; the history's header declares what its writer
-    # in write/ defines.  (The front, report.h, is held by rule 4.)
-    "soak/report/report_int.h":
-        lambda fn, c: fn in ("rpt_drift_name", "rpt_process_series", "rpt_tables_free"),
-    "soak/report/report_history.h":
-        lambda fn, c: c == "soak/report/write/report_history_write.c",
 }
 
 # Rule 5: per folder with rooms, the rooms each room may call.

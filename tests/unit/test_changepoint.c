@@ -1,4 +1,4 @@
-/* Change points by e-divisive means (soak/report/changepoint.c) on synthetic series whose
+/* Change points by e-divisive means (common/changepoint.c) on synthetic series whose
  * answer is known: one step of a known size at a known run, flat series at realistic
  * noise (Gaussian, and with heavy tails), two steps, and the edges (constant, short, NAN,
  * the cap on the analysed points, the bound on the work, determinism).  The rates over
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "report/changepoint.h"
+#include "changepoint.h"
 #include "testrng.h"
 
 #define RUNS   30    /* runs of a nightly series in these tests */

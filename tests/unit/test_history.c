@@ -1,8 +1,8 @@
-/* Night over night (soak/report/report_history.c): runs grouped into series by label,
- * scenario name and load shape, runs left out, the figures of a point (CPU per request,
- * heap after GC), change points with what changed in run_env (a fact that moved with the
- * figure, one that varies anyway, a command line's changed tokens, a fact that appeared),
- * and when a report gets a history. */
+/* Night over night (soak/history/; the points: soak/report/report_history.c): runs grouped
+ * into series by label, scenario name and load shape, runs left out, the figures of a
+ * point (CPU per request, heap after GC), change points with what changed in run_env (a
+ * fact that moved with the figure, one that varies anyway, a command line's changed
+ * tokens, a fact that appeared), and when a report gets a history. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +17,8 @@
 #include "jsonw.h"
 #include "report/report_int.h"
 #include "report/report_history.h"
+#include "report/judge/report_drift.h"
+#include "history/history.h"
 #include "testrng.h"
 
 #define MAXR 64
@@ -180,7 +182,7 @@ static void point_figures(void **state)
 	assert_true(fabs(s->figs[4].v[0] - 300) < 1e-9);
 	assert_true(isnan(s->figs[4].v[1]));
 	assert_true(isnan(s->figs[1].v[1]));
-	assert_int_equal(s->runs[0].drift, RPT_DRIFT_STABLE);
+	assert_string_equal(s->runs[0].drift, rpt_drift_name(RPT_DRIFT_STABLE));
 	rpt_hist_free(h);
 	free(x);
 }

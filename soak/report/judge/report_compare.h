@@ -10,6 +10,8 @@
 #include "report/report_int.h"
 
 /* A sweep run (its steps are levels of one sweep), not a fixed run. */
+/* A CPU series of a process ("app", "db"), not a host-wide one ("host", "K:host"). */
+int rpt_process_series(const char *name);
 int rpt_is_sweep(const struct rpt_run *run);
 /* The comparisons of every cell with the baseline's at the same key, judged; 0, or -1 with
  * err. */

@@ -10,6 +10,8 @@
 
 #include "report/report_int.h"
 
+/* "stable", "degrading", "improving", "too_short". */
+const char *rpt_drift_name(enum rpt_drift_verdict v);
 /* "tps", "mean", "p99", "error", "cpu_per_request", "memory", "gc_time", "longest_pause",
  * "machine_probe". */
 const char *rpt_drift_kind_name(enum rpt_drift_kind k);

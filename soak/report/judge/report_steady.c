@@ -21,7 +21,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/changepoint.h"
+#include "changepoint.h"
 #include "report_compare.h"
 
 const char *rpt_steady_name(enum rpt_steady s)

@@ -21,6 +21,7 @@
 
 #include "report/report_text.h"
 #include "judge_int.h"
+#include "report_compare.h"
 #include "report_stats.h"
 
 #define TREND_ALPHA 0.05 /* the family of one level's figures */

@@ -16,7 +16,6 @@
 #include "report_drift_read.h"
 #include "report_env.h"
 #include "report_gaps.h"
-#include "report/report_history.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "report_study.h"

@@ -1,13 +1,13 @@
 /* report_doc: the report as one document of blocks (report_doc.h), which report_md.c and
  * report_html.c only mark up. */
 #include "report_doc.h"
-#include "report/report_history.h"
 #include "report_findings.h"
 #include "report_front.h"
 #include "report_method_text.h"
 #include "report_study_text.h"
 #include "report_tables.h"
 #include "report_verdict_text.h"
+#include "history/history.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -343,7 +343,7 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 	for (int i = 1; i < d->nfront; i++)
 		if (table(d, &d->front[i]) < 0)
 			goto oom;
-	/* Night over night, when a label and scenario have a series (report_history.h). */
+	/* Night over night, when a label and scenario have a series (history/history.h). */
 	for (int i = 0; i < d->nhist; i++)
 		if (table(d, &d->hist[i]) < 0)
 			goto oom;

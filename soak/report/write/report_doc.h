@@ -9,7 +9,7 @@
  * (one item per code and label, its runs listed); what matters most; the other findings by topic;
  * the labels over time; how long to run; what ran; the detail tables; the pictures of
  * each run.  Between how long to run and what ran: the history of each series, when the
- * databases hold one (report_history.h).
+ * databases hold one (history/history.h).
  *
  * Ownership: the document owns its blocks, their items and the texts it made (doc_str);
  * other texts point into the report, which must outlive the document.  rpt_doc_free()

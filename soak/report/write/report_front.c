@@ -13,6 +13,7 @@
 #include "report/judge/report_validity.h"
 #include "report_fmt.h"
 #include "report_mem_text.h"
+#include "report/judge/report_drift.h"
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (12 + RPT_MAX_SOURCES)

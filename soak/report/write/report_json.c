@@ -2,7 +2,7 @@
  * row per run step). */
 #include "report_json.h"
 #include "report/report_int.h"
-#include "report/report_history.h"
+#include "history/history.h"
 
 #include "jsonw.h"
 #include "report/judge/report_cost.h"

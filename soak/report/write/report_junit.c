@@ -37,6 +37,7 @@
 #include "report/read/report_read.h"
 #include "report/report_text.h"
 #include "report_drift_text.h"
+#include "report/judge/report_drift.h"
 
 #define JU_MAX_CASES 4096 /* test cases of one run: steps x thresholds, warnings */
 

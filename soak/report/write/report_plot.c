@@ -17,6 +17,7 @@
 #include "dur.h"
 #include "fmode.h"
 #include "report_tables.h"
+#include "report/judge/report_drift.h"
 
 #define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
 #define SVG_MAX          (16 << 20) /* an SVG bigger than this is not inlined */

@@ -26,15 +26,6 @@ int rpt_run_pictured(const struct report *r, int run)
 	return run < RPT_MAX_RUN_PICTURES;
 }
 
-void rpt_tables_free(struct rpt_table *t, int n)
-{
-	if (!t)
-		return;
-	for (int i = 0; i < n; i++)
-		rpt_table_free(&t[i]);
-	free(t);
-}
-
 /* --- the tables ----------------------------------------------------------------------- */
 
 static char *dur_s(double seconds, char *buf, size_t len)

@@ -15,6 +15,7 @@
 #include "report/judge/report_stats.h"
 #include "report_fmt.h"
 #include "report_mem_text.h"
+#include "report/judge/report_drift.h"
 
 /* "28.0% lower p99 (real)" into a list of phrases. */
 struct phrases {

@@ -1,4 +1,4 @@
-/* report_tb: filling a struct rpt_table row by row (report_tb.h). */
+/* report_tb: text tables filled row by row (see report_tb.h). */
 #include "report_tb.h"
 
 #include <stdarg.h>
@@ -88,4 +88,13 @@ void rpt_table_free(struct rpt_table *t)
 	free(t->right);
 	free(t->keep);
 	memset(t, 0, sizeof *t);
+}
+
+void rpt_tables_free(struct rpt_table *t, int n)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < n; i++)
+		rpt_table_free(&t[i]);
+	free(t);
 }

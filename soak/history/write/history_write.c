@@ -1,6 +1,6 @@
-/* report_history_write: the history as tables (report.md, report.html, and aligned text for
+/* history_write: the history as tables (report.md, report.html, and aligned text for
  * `soak history`) and as JSON (report.json, `soak history --json`). */
-#include "report/report_history.h"
+#include "history/history.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,18 +9,21 @@
 #include "clock.h"
 #include "dur.h"
 #include "jsonw.h"
+#include "report_num.h"
 #include "report_tb.h"
 
 #define DASH "—"
 
-const char *rpt_hist_kind_key(enum rpt_hist_kind k)
+/* The figure's name for data ("tps", "p99_ms", "error_pct", "cpu_per_request_ms",
+ * "heap_after_gc_mb") and for people ("TPS", "p99", "CPU/request app"). */
+static const char *kind_key(enum rpt_hist_kind k)
 {
 	static const char *const keys[] = {"tps", "p99_ms", "error_pct", "cpu_per_request_ms",
 	                                   "heap_after_gc_mb"};
 	return (unsigned)k < sizeof keys / sizeof keys[0] ? keys[k] : "?";
 }
 
-char *rpt_hist_fig_title(const struct rpt_hist_fig *f, char *buf, size_t len)
+static char *fig_title(const struct rpt_hist_fig *f, char *buf, size_t len)
 {
 	static const char *const names[] = {"TPS", "p99", "error %", "CPU/request",
 	                                    "heap after GC"};
@@ -58,9 +61,9 @@ static char *when(int64_t ms, char *buf, size_t len)
 	return buf;
 }
 
-static const char *drift_name(int d)
+static const char *drift_name(const char *d)
 {
-	return d < 0 ? DASH : rpt_drift_name((enum rpt_drift_verdict)d);
+	return d ? d : DASH;
 }
 
 /* "fixed, 4 users, 2s" / "sweep step, 40 users, 5m". */
@@ -123,7 +126,7 @@ static void runs_table(const struct rpt_history *h, const struct rpt_hist_series
 	const struct rpt_hist_run *p0 = &s->runs[0];
 	char title[160], x[96], align[RPT_HIST_FIGS_MAX + 8];
 	const char *names[RPT_HIST_FIGS_MAX + 8];
-	char fig_names[RPT_HIST_FIGS_MAX][RPT_NAME_MAX + 16];
+	char fig_names[RPT_HIST_FIGS_MAX][RPT_HIST_NAME_MAX + 16];
 	int nc = 0, first = max_rows > 0 && s->nruns > max_rows ? s->nruns - max_rows : 0;
 
 	snprintf(title, sizeof title, "History: %s · %s (%s): %d run%s", p0->label, p0->name,
@@ -133,7 +136,7 @@ static void runs_table(const struct rpt_history *h, const struct rpt_hist_series
 	names[nc] = "started (UTC)";
 	align[nc++] = 'l';
 	for (int f = 0; f < s->nfigs && f < RPT_HIST_FIGS_MAX; f++) {
-		names[nc] = rpt_hist_fig_title(&s->figs[f], fig_names[f], sizeof fig_names[f]);
+		names[nc] = fig_title(&s->figs[f], fig_names[f], sizeof fig_names[f]);
 		align[nc++] = 'r';
 	}
 	names[nc] = "drift";
@@ -178,7 +181,7 @@ static void runs_table(const struct rpt_history *h, const struct rpt_hist_series
 				continue;
 			hn +=
 			    (size_t)snprintf(here + hn, sizeof here - hn, "%s%s %s", hn ? ", " : "",
-			                     rpt_hist_fig_title(&s->figs[cp->fig], fn, sizeof fn),
+			                     fig_title(&s->figs[cp->fig], fn, sizeof fn),
 			                     rpt_fmt_pct(cp->change_pct, pc, sizeof pc));
 		}
 		rpt_tb_set(b, row, c++, "%s", here);
@@ -208,7 +211,7 @@ static void cps_table(const struct rpt_hist_series *s, struct rpt_tb *b, struct 
 		char x[4][96], what[4096];
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%s", s->runs[cp->at].key);
-		rpt_tb_set(b, row, 1, "%s", rpt_hist_fig_title(g, x[0], sizeof x[0]));
+		rpt_tb_set(b, row, 1, "%s", fig_title(g, x[0], sizeof x[0]));
 		rpt_tb_set(b, row, 2, "%s", fig_value(g->kind, cp->before, x[1], sizeof x[1]));
 		rpt_tb_set(b, row, 3, "%s", fig_value(g->kind, cp->after, x[2], sizeof x[2]));
 		rpt_tb_set(b, row, 4, "%s %s", rpt_fmt_pct(cp->change_pct, x[3], sizeof x[3]),
@@ -358,11 +361,11 @@ static void jrun_figures(const struct rpt_hist_series *s, int i, struct jsonw *w
 				if ((int)x->kind != k || (pass == 0) != !x->source[0])
 					continue;
 				if (pass == 1 && !any) {
-					jsonw_key(w, rpt_hist_kind_key(x->kind));
+					jsonw_key(w, kind_key(x->kind));
 					jsonw_obj(w);
 				}
-				jsonw_mnum(w, pass ? x->source : rpt_hist_kind_key(x->kind),
-				           x->v[i], decimals(x->kind));
+				jsonw_mnum(w, pass ? x->source : kind_key(x->kind), x->v[i],
+				           decimals(x->kind));
 				any = 1;
 			}
 			if (pass == 1 && any)
@@ -383,10 +386,7 @@ static void jrun(const struct rpt_history *h, const struct rpt_hist_series *s, i
 	jsonw_mint(w, "started_ms", p->started_ms);
 	jrun_figures(s, i, w);
 	jsonw_key(w, "drift");
-	if (p->drift < 0)
-		jsonw_null(w);
-	else
-		jsonw_str(w, rpt_drift_name((enum rpt_drift_verdict)p->drift));
+	jsonw_str_or_null(w, p->drift);
 	jsonw_end(w);
 }
 
@@ -409,7 +409,7 @@ static void jcp(const struct rpt_hist_series *s, const struct rpt_hist_cp *c, st
 	int d = decimals(g->kind);
 
 	jsonw_obj(w);
-	jsonw_mstr(w, "figure", rpt_hist_kind_key(g->kind));
+	jsonw_mstr(w, "figure", kind_key(g->kind));
 	jsonw_key(w, "source");
 	jsonw_str_or_null(w, g->source);
 	jsonw_mstr(w, "run", s->runs[c->at].key);
@@ -448,7 +448,7 @@ static void jfig(const struct rpt_hist_series *s, int g, struct jsonw *w)
 	for (int k = 0; k < s->ncps; k++)
 		ncp += s->cps[k].fig == g;
 	jsonw_obj(w);
-	jsonw_mstr(w, "figure", rpt_hist_kind_key(x->kind));
+	jsonw_mstr(w, "figure", kind_key(x->kind));
 	jsonw_key(w, "source");
 	jsonw_str_or_null(w, x->source);
 	jsonw_mint(w, "runs_with_value", x->valid);

@@ -1,16 +1,16 @@
 /*
  * report_num — how a number, a duration to plan for and a load level read in every output
- * of the report (tables, sentences, report.json, the history) and in the commands that
- * print the report's figures: one place, so no quantity is shown two ways.  "—" stands
- * for a missing value (NAN); no "-0.0" ever (a value that rounds to zero is zero).
+ * of the report (tables, sentences, report.json), of the history and of the commands that
+ * print the report's figures: one place, so no quantity is shown two ways.  In common/,
+ * below report/ and history/, so that both use it (a report's cell in words is report.c's).
+ * "—" stands for a missing value (NAN); no "-0.0" ever (a value that rounds to zero is
+ * zero).
  * Each function writes into the caller's buf (len > 0) and returns it.  Stateless.
  */
 #ifndef SOAK_REPORT_NUM_H
 #define SOAK_REPORT_NUM_H
 
 #include <stddef.h>
-
-struct rpt_cell;
 
 /* Fixed decimals ("12.30"), "inf", "-inf", "—". */
 char *rpt_fmt_num(double v, int decimals, char *buf, size_t len);
@@ -24,7 +24,5 @@ char *rpt_fmt_pct(double pct, char *buf, size_t len);
 char *rpt_fmt_need(double seconds, char *buf, size_t len);
 /* "30 users" or "600/s" (open model). */
 char *rpt_level_text(int concurrency, double rate, char *buf, size_t len);
-/* "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
-char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
 
 #endif

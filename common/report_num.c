@@ -1,7 +1,6 @@
-/* report_num: numbers, durations and load levels as the report writes them (see
+/* report_num: numbers, durations and load levels as soak's reports write them (see
  * report_num.h). */
 #include "report_num.h"
-#include "report_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -85,13 +84,5 @@ char *rpt_level_text(int concurrency, double rate, char *buf, size_t len)
 		         rpt_fmt_num(rate, rate == floor(rate) ? 0 : 1, x, sizeof x));
 	else
 		snprintf(buf, len, "%d user%s", concurrency, concurrency == 1 ? "" : "s");
-	return buf;
-}
-
-char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len)
-{
-	char l[48], d[32];
-	snprintf(buf, len, "%s (%s of %s)", rpt_level_text(c->concurrency, c->rate, l, sizeof l),
-	         c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
 	return buf;
 }
