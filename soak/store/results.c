@@ -130,6 +130,15 @@ done:
 	return rc;
 }
 
+void res_runner_read(sqlite3_stmt *q, int i, struct res_runner *r)
+{
+	db_col_copy(q, i, r->host, sizeof r->host);
+	r->pid = sqlite3_column_int64(q, i + 1);
+	r->pid_start = sqlite3_column_int64(q, i + 2);
+	db_col_copy(q, i + 3, r->boot, sizeof r->boot);
+	r->heartbeat = sqlite3_column_int64(q, i + 4);
+}
+
 const char *res_status(const char *stored, const char *host, int64_t pid, int64_t pid_start,
                        const char *boot_id, int64_t heartbeat_ms, int64_t interval_ms,
                        int64_t now_ms)
