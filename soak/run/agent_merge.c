@@ -440,11 +440,7 @@ static int fold_steps(struct fold *f)
 		if (rec_step_end(&f->rec, idx, from, to, &acc, f->err, f->errlen) < 0)
 			goto done;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(f->db, "cannot read the agents' steps", f->err, f->errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = db_done(f->db, step, "cannot read the agents' steps", f->err, f->errlen);
 done:
 	sqlite3_finalize(st);
 	sqlite3_finalize(win);

@@ -55,11 +55,7 @@ static int read_facts(struct reader *rd, struct rpt_run *run)
 			goto done;
 		}
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read run_env", rd->err, rd->errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = db_done(rd->db, step, "cannot read run_env", rd->err, rd->errlen);
 done:
 	sqlite3_finalize(q);
 	return rc;
