@@ -416,16 +416,27 @@ done:
 	return rc;
 }
 
+/* The histograms an interval or step row binds, encoded: bound SQLITE_STATIC, they live
+ * until the statement ran, then row_blobs_free.  NULL: not encoded. */
+struct row_blobs {
+	uint8_t *hist, *svc, *lag;
+};
+
+static void row_blobs_free(struct row_blobs *b)
+{
+	free(b->hist);
+	free(b->svc);
+	free(b->lag);
+}
+
 /* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
  * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
- * p999, max, hist (f: istats_figures of s).  *blob must be freed by the caller, after the
- * statement ran. */
+ * p999, max, hist (f: istats_figures of s; the histogram encoded into b->hist). */
 static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
-                        uint8_t **blob, char *err, size_t errlen)
+                        struct row_blobs *b, char *err, size_t errlen)
 {
 	size_t len = 0;
-	*blob = NULL;
-	if (hdr_encode(&s->hist, blob, &len, err, errlen) < 0)
+	if (hdr_encode(&s->hist, &b->hist, &len, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, at, f->requests);
 	sqlite3_bind_int64(st, at + 1, f->errors);
@@ -444,24 +455,23 @@ static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const 
 		sqlite3_bind_int64(st, at + 11, f->p999_us);
 		sqlite3_bind_int64(st, at + 12, f->max_us);
 	}
-	sqlite3_bind_blob(st, at + 13, *blob, (int)len, SQLITE_STATIC);
+	sqlite3_bind_blob(st, at + 13, b->hist, (int)len, SQLITE_STATIC);
 	return 0;
 }
 
 /* Binds dropped, the open model's service and lag figures and histograms (when r->open),
  * and the generator's CPU (when r->threads), from parameter `at` (9 parameters): dropped,
  * svc_mean_us, svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist,
- * gen_cpu_pct.  *svc and *lag are the caller's to free. */
+ * gen_cpu_pct (the histograms encoded into b->svc and b->lag). */
 static int bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
-                     const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag,
-                     char *err, size_t errlen)
+                     const struct figures *f, double seconds, struct row_blobs *b, char *err,
+                     size_t errlen)
 {
 	size_t ls = 0, ll = 0;
-	*svc = *lag = NULL;
 	sqlite3_bind_int64(st, at, f->dropped);
 	if (r->open && s->open) {
-		if (hdr_encode(&s->svc, svc, &ls, err, errlen) < 0 ||
-		    hdr_encode(&s->lag, lag, &ll, err, errlen) < 0)
+		if (hdr_encode(&s->svc, &b->svc, &ls, err, errlen) < 0 ||
+		    hdr_encode(&s->lag, &b->lag, &ll, err, errlen) < 0)
 			return -1;
 		if (hdr_total(&s->svc) > 0) {
 			sqlite3_bind_double(st, at + 1, f->svc_mean_us);
@@ -472,8 +482,8 @@ static int bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const s
 			sqlite3_bind_int64(st, at + 4, f->lag_p99_us);
 			sqlite3_bind_int64(st, at + 5, f->lag_max_us);
 		}
-		sqlite3_bind_blob(st, at + 6, *svc, (int)ls, SQLITE_STATIC);
-		sqlite3_bind_blob(st, at + 7, *lag, (int)ll, SQLITE_STATIC);
+		sqlite3_bind_blob(st, at + 6, b->svc, (int)ls, SQLITE_STATIC);
+		sqlite3_bind_blob(st, at + 7, b->lag, (int)ll, SQLITE_STATIC);
 	}
 	if (r->threads > 0 && seconds > 0)
 		sqlite3_bind_double(st, at + 8, rec_gen_cpu_pct(s, seconds, r->threads));
@@ -497,7 +507,7 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
                      size_t errlen)
 {
 	struct figures f;
-	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
+	struct row_blobs b = {0};
 	double secs = (double)length_ms / 1000.0;
 	int rc = -1;
 
@@ -508,8 +518,8 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
 	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
 	sqlite3_bind_int(r->ins_interval, 6, vus);
-	if (bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
-	    bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0) {
+	if (bind_figures(r->ins_interval, 7, s, &f, &b, err, errlen) < 0 ||
+	    bind_open(r, r->ins_interval, 21, s, &f, secs, &b, err, errlen) < 0) {
 		sqlite3_clear_bindings(r->ins_interval);
 		goto done;
 	}
@@ -543,9 +553,7 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 	}
 	rc = 0;
 done:
-	free(blob);
-	free(svc);
-	free(lag);
+	row_blobs_free(&b);
 	return rc;
 }
 
@@ -597,7 +605,7 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 {
 	sqlite3_stmt *st = NULL;
 	struct figures f;
-	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
+	struct row_blobs b = {0};
 	double secs = (double)(window_end_ms - window_start_ms - r->unmeasured_ms) / 1000.0;
 	int rc = -1;
 
@@ -615,8 +623,8 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	sqlite3_bind_int64(st, 1, window_start_ms);
 	sqlite3_bind_int64(st, 2, window_end_ms);
 	sqlite3_bind_double(st, 3, f.tps);
-	if (bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
-	    bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
+	if (bind_figures(st, 4, s, &f, &b, err, errlen) < 0 ||
+	    bind_open(r, st, 18, s, &f, secs, &b, err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(st, 27, r->run_id);
 	sqlite3_bind_int(st, 28, idx);
@@ -627,9 +635,7 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	rc = rec_tls(r, idx, 0, s, err, errlen);
 done:
 	sqlite3_finalize(st);
-	free(blob);
-	free(svc);
-	free(lag);
+	row_blobs_free(&b);
 	return rc;
 }
 
