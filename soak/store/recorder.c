@@ -119,11 +119,25 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
 }
 
+/* Texts (or NULLs) v[0..n) into the parameters from i on, in the statement's order. */
+static void bind_texts(sqlite3_stmt *st, int i, const char *const *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		bind_text(st, i + (int)k, v[k]);
+}
+
 int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	char uuid[33];
 	int rc;
+	/* The text columns from 2 on and from 13 on, in the statement's order. */
+	const char *const at2[] = {
+	    run->name,       run->label, run->scenario_file,
+	    run->scenario,   run->mode,  run->protocol ? run->protocol : "http",
+	    run->connection, run->url,   run->host};
+	const char *const at13[] = {run->boot_id, run->soak_version, run->curl_version,
+	                            run->status ? run->status : "running"};
 
 	/* A row whose uuid is there already stays as it is (a merged run folded again). */
 	if (db_prepare(
@@ -139,23 +153,12 @@ int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, siz
 	if (!run->uuid)
 		random_hex(uuid, 16);
 	sqlite3_bind_text(st, 1, run->uuid ? run->uuid : uuid, -1, SQLITE_TRANSIENT);
-	bind_text(st, 2, run->name);
-	bind_text(st, 3, run->label);
-	bind_text(st, 4, run->scenario_file);
-	bind_text(st, 5, run->scenario);
-	bind_text(st, 6, run->mode);
-	bind_text(st, 7, run->protocol ? run->protocol : "http");
-	bind_text(st, 8, run->connection);
-	bind_text(st, 9, run->url);
-	bind_text(st, 10, run->host);
+	bind_texts(st, 2, at2, sizeof at2 / sizeof at2[0]);
 	if (run->pid > 0) {
 		sqlite3_bind_int64(st, 11, run->pid);
 		sqlite3_bind_int64(st, 12, run->pid_start);
 	}
-	bind_text(st, 13, run->boot_id);
-	bind_text(st, 14, run->soak_version);
-	bind_text(st, 15, run->curl_version);
-	bind_text(st, 16, run->status ? run->status : "running");
+	bind_texts(st, 13, at13, sizeof at13 / sizeof at13[0]);
 	sqlite3_bind_int64(st, 17, run->interval_ms);
 	sqlite3_bind_int64(st, 18, run->started_ms);
 	if (run->ended_ms > 0)
