@@ -112,6 +112,13 @@ static void random_hex(char *out, size_t bytes)
 	out[2 * bytes] = '\0';
 }
 
+/* ?1 and ?2 of a statement about a step's rows: this run, and the step (its index). */
+static void bind_step(const struct recorder *r, sqlite3_stmt *st, int idx)
+{
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int(st, 2, idx);
+}
+
 /* Text or NULL. */
 static void bind_text(sqlite3_stmt *st, int i, const char *v)
 {
@@ -352,8 +359,7 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 	               "VALUES(?,?,?,?,?,?)",
 	               err, errlen) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, r->run_id);
-	sqlite3_bind_int(st, 2, idx);
+	bind_step(r, st, idx);
 	sqlite3_bind_int(st, 3, concurrency);
 	sqlite3_bind_int64(st, 4, started_ms);
 	sqlite3_bind_int64(st, 5, planned_ms);
@@ -515,8 +521,7 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 	int rc = -1;
 
 	istats_figures(s, secs, &f);
-	sqlite3_bind_int64(r->ins_interval, 1, r->run_id);
-	sqlite3_bind_int(r->ins_interval, 2, step_idx);
+	bind_step(r, r->ins_interval, step_idx);
 	sqlite3_bind_int64(r->ins_interval, 3, start_ms);
 	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
 	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
@@ -541,8 +546,7 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 	for (int c = 0; c < ERR_NCLASS; c++) {
 		if (!s->err_count[c])
 			continue;
-		sqlite3_bind_int64(r->ins_error, 1, r->run_id);
-		sqlite3_bind_int(r->ins_error, 2, step_idx);
+		bind_step(r, r->ins_error, step_idx);
 		sqlite3_bind_int64(r->ins_error, 3, start_ms);
 		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1,
 		                  SQLITE_STATIC);
@@ -654,8 +658,7 @@ int rec_threshold(struct recorder *r, int step_idx, const char *metric, const ch
 	        "value, passed) VALUES(?,?,?,?,?,?,?)",
 	        err, errlen) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, r->run_id);
-	sqlite3_bind_int(st, 2, step_idx);
+	bind_step(r, st, step_idx);
 	sqlite3_bind_text(st, 3, metric, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, unit, -1, SQLITE_STATIC);
 	sqlite3_bind_double(st, 5, limit);
