@@ -89,16 +89,13 @@ note(struct fold *f, int64_t t_ms, const char *kind, const char *host, const cha
 static int exec2(sqlite3 *db, const char *sql, int64_t a, int64_t b, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (db_prepare(db, &st, sql, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, a);
 	if (sqlite3_bind_parameter_count(st) > 1)
 		sqlite3_bind_int64(st, 2, b);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, "cannot fold agents", err, errlen);
+	return db_finish(db, st, "cannot fold agents", err, errlen);
 }
 
 /* --- the parts -------------------------------------------------------------------------- */

@@ -183,10 +183,8 @@ int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, siz
 		sqlite3_bind_int(st, 27, run->agent_seq);
 		sqlite3_bind_int(st, 28, run->agent_count);
 	}
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot record the run", err, errlen);
+	if (db_finish(r->db, st, "cannot record the run", err, errlen) < 0)
+		return -1;
 	if (sqlite3_changes(r->db) == 1) {
 		r->run_id = sqlite3_last_insert_rowid(r->db);
 		return 0;
@@ -365,11 +363,7 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 	sqlite3_bind_int64(st, 5, planned_ms);
 	if (rate > 0)
 		sqlite3_bind_double(st, 6, rate);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot record a step", err, errlen);
-	return 0;
+	return db_finish(r->db, st, "cannot record a step", err, errlen);
 }
 
 /* The TLS handshake and HTTP/2 frame columns of an interval (step < 0: start_ms names it)
@@ -650,7 +644,6 @@ int rec_threshold(struct recorder *r, int step_idx, const char *metric, const ch
                   double limit, double value, int passed, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (db_prepare(
 	        r->db, &st,
@@ -664,11 +657,7 @@ int rec_threshold(struct recorder *r, int step_idx, const char *metric, const ch
 	sqlite3_bind_double(st, 5, limit);
 	sqlite3_bind_double(st, 6, value);
 	sqlite3_bind_int(st, 7, passed != 0);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot record a threshold's verdict", err, errlen);
-	return 0;
+	return db_finish(r->db, st, "cannot record a threshold's verdict", err, errlen);
 }
 
 int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen)
@@ -678,9 +667,7 @@ int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen)
 		return -1;
 	sqlite3_bind_text(st, 1, mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, r->run_id);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the run's mode", err, errlen);
+	return db_finish(r->db, st, "cannot record the run's mode", err, errlen);
 }
 
 int rec_set_engine(struct recorder *r, int threads, const char *client, char *err, size_t errlen)
@@ -693,9 +680,7 @@ int rec_set_engine(struct recorder *r, int threads, const char *client, char *er
 	sqlite3_bind_int(st, 1, threads);
 	sqlite3_bind_text(st, 2, client, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, r->run_id);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the engine", err, errlen);
+	return db_finish(r->db, st, "cannot record the engine", err, errlen);
 }
 
 int rec_event_at(struct recorder *r, const char *source, const char *host, int64_t t_ms,
@@ -732,9 +717,5 @@ int rec_run_end(struct recorder *r, const char *status, const char *reason, char
 	sqlite3_bind_int64(st, 3, now);
 	sqlite3_bind_int64(st, 4, now);
 	sqlite3_bind_int64(st, 5, r->run_id);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot close the run", err, errlen);
-	return 0;
+	return db_finish(r->db, st, "cannot close the run", err, errlen);
 }

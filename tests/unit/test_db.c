@@ -155,7 +155,8 @@ static void views_on_readonly(void **state)
 	db_close(db);
 }
 
-/* A loop's last step: done is 0, a failure is worded with what was being read. */
+/* A loop's last step, and a statement run once: done is 0, a failure is worded with what
+ * was being done. */
 static void done_or_failed(void **state)
 {
 	char path[128], err[512] = "";
@@ -178,6 +179,12 @@ static void done_or_failed(void **state)
 	assert_non_null(strstr(err, "cannot read runs ('"));
 	assert_non_null(strstr(err, "integer overflow"));
 	sqlite3_finalize(q);
+	assert_int_equal(db_prepare(db, &q, "UPDATE runs SET label = 'x'", err, sizeof err), 0);
+	assert_int_equal(db_finish(db, q, "cannot label", err, sizeof err), 0);
+	assert_int_equal(
+	    db_prepare(db, &q, "SELECT abs(-9223372036854775807 - 1)", err, sizeof err), 0);
+	assert_int_equal(db_finish(db, q, "cannot label", err, sizeof err), -1);
+	assert_non_null(strstr(err, "cannot label ('"));
 	db_close(db);
 }
 
