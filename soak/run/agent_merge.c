@@ -159,9 +159,7 @@ static int load_parts(struct fold *f, int64_t now)
 		db_col_copy(st, 5, q->why, sizeof q->why);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(f->db, "cannot read the agents' runs", f->err, f->errlen);
-	return 0;
+	return db_done(f->db, rc, "cannot read the agents' runs", f->err, f->errlen);
 }
 
 /* Column i as text, or NULL. */
@@ -792,10 +790,8 @@ int agm_fold_all(sqlite3 *db, struct agm_group **out, int *n, char *err, size_t 
 		snprintf(res[ngroups].group, sizeof res[ngroups].group, "%s", db_col_text(st, 0));
 		res[ngroups].seq = sqlite3_column_int(st, 1);
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(db, "cannot list the agents' groups", err, errlen);
+	if (db_done(db, rc, "cannot list the agents' groups", err, errlen) < 0)
 		goto done;
-	}
 	for (int i = 0; i < ngroups; i++) {
 		char group[AGENT_GROUP_MAX];
 		int seq = res[i].seq;

@@ -71,9 +71,7 @@ static int read_run(sqlite3 *db, int64_t id, struct stored *r, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (rc != SQLITE_DONE)
-		return db_fail(db, "cannot read the run", err, errlen);
-	return 0;
+	return db_done(db, rc, "cannot read the run", err, errlen);
 }
 
 /* The scenario the run ran: its stored text parsed again with the --set overrides its

@@ -83,9 +83,7 @@ static int step_done(struct recorder *r, sqlite3_stmt *st, const char *what, cha
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, what, err, errlen);
-	return 0;
+	return db_done(r->db, rc, what, err, errlen);
 }
 
 static void random_hex(char *out, size_t bytes)
@@ -274,10 +272,8 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	sqlite3_bind_int64(st, 7, run_id);
 	sqlite3_bind_text(st, 8, status_was, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 9, heartbeat_was);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r->db, "cannot take the run over", err, errlen);
+	if (db_done(r->db, sqlite3_step(st), "cannot take the run over", err, errlen) < 0)
 		goto fail;
-	}
 	if (sqlite3_changes(r->db) != 1) {
 		snprintf(err, errlen,
 		         "run %lld changed while it was being resumed (resumed by another "
@@ -296,10 +292,8 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int64(st, 2, gap_from_ms);
 	sqlite3_bind_int64(st, 3, now);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r->db, "cannot record the gap", err, errlen);
+	if (db_done(r->db, sqlite3_step(st), "cannot record the gap", err, errlen) < 0)
 		goto fail;
-	}
 	sqlite3_finalize(st);
 	st = NULL;
 	snprintf(detail, sizeof detail, "no load for %s, until %s: the run was resumed",
@@ -408,11 +402,7 @@ static int rec_tls(struct recorder *r, int step, int64_t start_ms, const struct 
 	}
 	sqlite3_bind_int64(st, 9, r->run_id);
 	sqlite3_bind_int64(st, 10, step < 0 ? start_ms : step);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r->db, "cannot record the TLS handshakes", err, errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = db_done(r->db, sqlite3_step(st), "cannot record the TLS handshakes", err, errlen);
 done:
 	sqlite3_finalize(st);
 	free(blob);
@@ -629,10 +619,8 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 		goto done;
 	sqlite3_bind_int64(st, 27, r->run_id);
 	sqlite3_bind_int(st, 28, idx);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r->db, "cannot record the step's figures", err, errlen);
+	if (db_done(r->db, sqlite3_step(st), "cannot record the step's figures", err, errlen) < 0)
 		goto done;
-	}
 	rc = rec_tls(r, idx, 0, s, err, errlen);
 done:
 	sqlite3_finalize(st);

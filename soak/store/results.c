@@ -119,11 +119,7 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 			goto done;
 		(*n)++;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(db, "cannot read intervals", err, errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = db_done(db, step, "cannot read intervals", err, errlen);
 done:
 	sqlite3_finalize(st);
 	sqlite3_finalize(es);
