@@ -23,6 +23,7 @@
 #include "fmode.h"
 #include "log.h"
 #include "opt.h"
+#include "re.h"
 
 volatile sig_atomic_t gl_stop;
 
@@ -324,15 +325,10 @@ static int check_args(struct gl *g, const struct mode *m, int nfiles)
 		return EXIT_USAGE;
 	}
 	if (g->pid_match) {
-		int ec;
-		PCRE2_SIZE off;
-		g->pid_re = pcre2_compile((PCRE2_SPTR)g->pid_match, PCRE2_ZERO_TERMINATED, 0, &ec,
-		                          &off, NULL);
-		if (!g->pid_re) {
-			PCRE2_UCHAR msg[128];
-			pcre2_get_error_message(ec, msg, sizeof msg);
-			fprintf(stderr, "soak-gclog: bad --pid-match '%s': %s at offset %zu\n",
-			        g->pid_match, (char *)msg, (size_t)off);
+		char why[160];
+		if (!(g->pid_re = re_compile(g->pid_match, why, sizeof why))) {
+			fprintf(stderr, "soak-gclog: bad --pid-match '%s': %s\n", g->pid_match,
+			        why);
 			return EXIT_USAGE;
 		}
 	}

@@ -198,25 +198,40 @@ static void close_file(struct gl_file *f)
 	f->fd = -1;
 }
 
+/* A reader's buffers, both readers' alike: f's carry and the read chunk *buf.  0, or -1
+ * out of memory (what was taken is freed by reader_free). */
+static int reader_alloc(struct gl_file *f, char **buf, char *err, size_t errlen)
+{
+	*buf = malloc(GL_CHUNK);
+	f->carry = malloc(GCP_LINE_MAX + 1);
+	if (!*buf || !f->carry) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Closes f and frees what reader_alloc took. */
+static void reader_free(struct gl_file *f, char *buf)
+{
+	close_file(f);
+	free(f->carry);
+	free(buf);
+}
+
 int gl_read_all(struct gcparse *p, const char *path, char *err, size_t errlen)
 {
 	struct gl_file f = {.fd = -1};
-	char *buf = malloc(GL_CHUNK);
+	char *buf = NULL;
 	int rc = -1;
 
-	f.carry = malloc(GCP_LINE_MAX + 1);
-	if (!buf || !f.carry) {
-		snprintf(err, errlen, "out of memory");
-		goto cleanup;
-	}
-	if (open_file(&f, path, err, errlen) < 0 || drain(&f, p, buf, err, errlen) < 0)
+	if (reader_alloc(&f, &buf, err, errlen) < 0 || open_file(&f, path, err, errlen) < 0 ||
+	    drain(&f, p, buf, err, errlen) < 0)
 		goto cleanup;
 	feed_rest(&f, p);
 	rc = 0;
 cleanup:
-	close_file(&f);
-	free(f.carry);
-	free(buf);
+	reader_free(&f, buf);
 	return rc;
 }
 
@@ -470,16 +485,13 @@ static int round_once(struct gl *g, struct gl_file *f, const char *path, char *b
 int gl_follow(struct gl *g, const char *path, char *err, size_t errlen)
 {
 	struct gl_file f = {.fd = -1};
-	char *buf = malloc(GL_CHUNK), dir[PATH_MAX], cur[PATH_MAX];
+	char *buf = NULL, dir[PATH_MAX], cur[PATH_MAX];
 	struct stat st;
 	int missing = 0, rc = -1;
 	int64_t t0 = clock_mono_ms();
 
-	f.carry = malloc(GCP_LINE_MAX + 1);
-	if (!buf || !f.carry) {
-		snprintf(err, errlen, "out of memory");
+	if (reader_alloc(&f, &buf, err, errlen) < 0)
 		goto cleanup;
-	}
 	/* A log that does not exist yet is waited for, as long as its directory exists. */
 	snprintf(dir, sizeof dir, "%s", path);
 	char *slash = strrchr(dir, '/');
@@ -523,8 +535,6 @@ int gl_follow(struct gl *g, const char *path, char *err, size_t errlen)
 	gl_db_commit(g);
 	rc = 0;
 cleanup:
-	close_file(&f);
-	free(f.carry);
-	free(buf);
+	reader_free(&f, buf);
 	return rc;
 }

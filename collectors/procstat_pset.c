@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "re.h"
 
 /* Rounds during which a newly listed process's cmdline is read again every round: a
  * fork's child shows its parent's cmdline until it execs. */
@@ -88,8 +89,8 @@ static int read_pidfile(const char *path, int *pid, char *why, size_t whylen)
 int pset_init(struct pset *ps, const struct pset_config *cfg, char *err, size_t errlen)
 {
 	const char *root = cfg->proc_root ? cfg->proc_root : "/proc";
-	int errcode, pid;
-	PCRE2_SIZE off;
+	int pid;
+	char why[160];
 
 	memset(ps, 0, sizeof *ps);
 	ps->procfd = -1;
@@ -143,18 +144,10 @@ int pset_init(struct pset *ps, const struct pset_config *cfg, char *err, size_t 
 			snprintf(err, errlen, "out of memory");
 			goto fail;
 		}
-		ps->re = pcre2_compile((PCRE2_SPTR)cfg->pattern, PCRE2_ZERO_TERMINATED, 0, &errcode,
-		                       &off, NULL);
-		if (!ps->re) {
-			PCRE2_UCHAR msg[256];
-			pcre2_get_error_message(errcode, msg, sizeof msg);
-			snprintf(err, errlen, "bad pattern '%s': %s at offset %zu", cfg->pattern,
-			         (const char *)msg, (size_t)off);
+		if (!(ps->re = re_compile(cfg->pattern, why, sizeof why))) {
+			snprintf(err, errlen, "bad pattern '%s': %s", cfg->pattern, why);
 			goto fail;
 		}
-		/* Without JIT (an exotic CPU, a hardened kernel) pcre2_match interprets: slower,
-		 * same answers. */
-		pcre2_jit_compile(ps->re, PCRE2_JIT_COMPLETE);
 		ps->md = pcre2_match_data_create_from_pattern(ps->re, NULL);
 		if (!ps->md) {
 			snprintf(err, errlen, "out of memory");

@@ -40,6 +40,18 @@ int db_fail(sqlite3 *db, const char *what, char *err, size_t errlen)
 	return -1;
 }
 
+int db_finish(sqlite3 *db, sqlite3_stmt *st, const char *what, char *err, size_t errlen)
+{
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return db_done(db, step, what, err, errlen);
+}
+
+int db_done(sqlite3 *db, int step, const char *what, char *err, size_t errlen)
+{
+	return step == SQLITE_DONE ? 0 : db_fail(db, what, err, errlen);
+}
+
 int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
 	char *msg = NULL;

@@ -47,6 +47,11 @@ void db_rollback(sqlite3 *db);
 int db_int(sqlite3 *db, const char *sql, long long dflt, long long *v, char *err, size_t errlen);
 /* Fills err with "what: sqlite message" and returns -1 (for callers' error paths). */
 int db_fail(sqlite3 *db, const char *what, char *err, size_t errlen);
+/* Steps st, a statement that returns no row, once and finalizes it: 0, or db_fail's -1. */
+int db_finish(sqlite3 *db, sqlite3_stmt *st, const char *what, char *err, size_t errlen);
+/* After a loop over a statement's rows: 0 when its last step (sqlite3_step's code) was
+ * SQLITE_DONE, else db_fail's -1. */
+int db_done(sqlite3 *db, int step, const char *what, char *err, size_t errlen);
 
 /* A row's text columns, the one way soak reads them (column i of q's current row). */
 /* The text, or NULL for SQL NULL (sqlite3_column_text as char). */

@@ -454,37 +454,29 @@ static int search_option(struct run_opts *o, int c, char *arg)
 /* The agent options, as given (agent_setup judges them once all are read). */
 static int agent_option(struct run_opts *o, int c, char *arg)
 {
+	struct agent_args *a = &o->aargs;
+	const char **text = c == OPT_AGENT       ? &a->agent
+	                    : c == OPT_GROUP     ? &a->group
+	                    : c == OPT_START_AT  ? &a->start_at
+	                    : c == OPT_START_IN  ? &a->start_in
+	                    : c == OPT_CLOCK_DIR ? &a->clock_dir
+	                                         : NULL;
 	char *end;
 	long lv;
 
-	switch (c) {
-	case OPT_AGENT:
-		o->aargs.agent = arg;
+	if (text) {
+		*text = arg;
 		return EXIT_OK;
-	case OPT_AGENTS:
-		lv = strtol(arg, &end, 10);
-		o->aargs.agents = lv >= 1 && lv <= AGENT_MAX ? (int)lv : 0;
-		if (end == arg || *end || !o->aargs.agents) {
-			fprintf(stderr, "soak run: --agents: expected 1..%d, not '%s'\n", AGENT_MAX,
-			        arg);
-			return EXIT_USAGE;
-		}
-		return EXIT_OK;
-	case OPT_GROUP:
-		o->aargs.group = arg;
-		return EXIT_OK;
-	case OPT_START_AT:
-		o->aargs.start_at = arg;
-		return EXIT_OK;
-	case OPT_START_IN:
-		o->aargs.start_in = arg;
-		return EXIT_OK;
-	case OPT_CLOCK_DIR:
-		o->aargs.clock_dir = arg;
-		return EXIT_OK;
-	default:
-		return NOT_MINE;
 	}
+	if (c != OPT_AGENTS)
+		return NOT_MINE;
+	lv = strtol(arg, &end, 10);
+	a->agents = lv >= 1 && lv <= AGENT_MAX ? (int)lv : 0;
+	if (end == arg || *end || !a->agents) {
+		fprintf(stderr, "soak run: --agents: expected 1..%d, not '%s'\n", AGENT_MAX, arg);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
 /* soak run's options: quick_keys, the *_option functions and usage_run say what each does. */

@@ -217,6 +217,9 @@ int engine_start_with(struct engine **out, const struct engine_opts *o, const st
                       char *err, size_t errlen);
 
 extern const struct driver http_driver;
+/* http_driver's preflight, which the lean drivers (lean_driver, h2_driver) take as theirs:
+ * one connect to each request's host, 3 s at most. */
+int http_preflight(const struct plan *p, char *err, size_t errlen);
 extern const struct driver tcpframe_driver;
 extern const struct driver lean_driver;
 extern const struct driver h2_driver;

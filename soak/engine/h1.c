@@ -189,6 +189,45 @@ int h1_path_compile(struct tpl *path, const struct h1_url *u, const char *url,
 	return rc;
 }
 
+int h1_msg_init(struct h1_msg *m, const struct plan_request *r, const struct tpl_ctx *ctx,
+                const struct tpl_csv *csv, char *err, size_t errlen)
+{
+	char why[128];
+
+	memset(m, 0, sizeof *m);
+	if (h1_url_split(r->url.text, &m->url, why, sizeof why) < 0) {
+		snprintf(err, errlen, "request '%s' needs libcurl: %s", r->name, why);
+		return -1;
+	}
+	if (h1_path_compile(&m->path, &m->url, r->url.text, csv, err, errlen) < 0)
+		return -1;
+	m->head = strcmp(r->method, "HEAD") == 0;
+	if (!r->has_body)
+		return 0;
+	if (r->body.dynamic) {
+		m->body = &r->body;
+		m->body_cap = tpl_max_len(&r->body, ctx);
+		return 0;
+	}
+	size_t cap = tpl_max_len(&r->body, ctx);
+	struct tpl_ctx c = *ctx; /* ${random} draws move its rng; the caller's stays */
+	long n;
+	if (!(m->body_fixed = malloc(cap)) ||
+	    (n = tpl_expand(&r->body, &c, m->body_fixed, cap)) < 0) {
+		snprintf(err, errlen, "out of memory building request '%s'", r->name);
+		return -1;
+	}
+	m->body_len = (size_t)n;
+	return 0;
+}
+
+void h1_msg_release(struct h1_msg *m)
+{
+	tpl_release(&m->path);
+	free(m->body_fixed);
+	memset(m, 0, sizeof *m);
+}
+
 /* A request's head while it is compiled: literal text, and the pieces cut from it where a
  * template goes. */
 struct head {
@@ -217,12 +256,12 @@ static int request_line(struct head *h, const struct plan_request *r)
 
 	buf_puts(&h->l, r->method);
 	buf_puts(&h->l, " ");
-	if (!q->path.dynamic) {
-		buf_puts(&h->l, q->path.text);
+	if (!q->m.path.dynamic) {
+		buf_puts(&h->l, q->m.path.text);
 	} else {
-		if (cut(h, H1P_PATH, &q->path) < 0)
+		if (cut(h, H1P_PATH, &q->m.path) < 0)
 			return -1;
-		q->head_cap += 3 * tpl_max_len(&q->path, &h->c); /* room to %-encode every byte */
+		q->head_cap += 3 * tpl_max_len(&q->m.path, &h->c); /* room to %-encode every byte */
 	}
 	buf_puts(&h->l, " HTTP/1.1\r\n");
 	return 0;
@@ -236,7 +275,7 @@ static int headers(struct head *h, const struct plan_request *r, int close_mode,
 
 	if (!has[0]) {
 		buf_puts(l, "Host: ");
-		buf_puts(l, h->q->url.authority);
+		buf_puts(l, h->q->m.url.authority);
 		buf_puts(l, "\r\n");
 	}
 	if (!has[1])
@@ -262,28 +301,14 @@ static int headers(struct head *h, const struct plan_request *r, int close_mode,
 	return 0;
 }
 
-/* The body (expanded once when it is fixed) and its Content-Length and Content-Type
- * unless the request has them (has[3], has[4]). */
+/* The body's Content-Length and Content-Type unless the request has them (has[3], has[4]). */
 static int body(struct head *h, const struct plan_request *r, const int *has)
 {
 	struct h1_req *q = h->q;
 
 	if (!r->has_body)
 		return 0;
-	if (r->body.dynamic) {
-		q->body = &r->body;
-		q->body_cap = tpl_max_len(&r->body, &h->c);
-	} else {
-		q->body_cap = tpl_max_len(&r->body, &h->c);
-		q->body_fixed = malloc(q->body_cap);
-		long n;
-		if (!q->body_fixed ||
-		    (n = tpl_expand(&r->body, &h->c, q->body_fixed, q->body_cap)) < 0)
-			return -1;
-		q->body_len = (size_t)n;
-		q->body_cap = 0;
-	}
-	if (!has[3] && q->body) {
+	if (!has[3] && q->m.body) {
 		buf_puts(&h->l, "Content-Length: ");
 		if (cut(h, H1P_CLEN, NULL) < 0)
 			return -1;
@@ -291,7 +316,7 @@ static int body(struct head *h, const struct plan_request *r, const int *has)
 		buf_puts(&h->l, "\r\n");
 	} else if (!has[3]) {
 		char cl[48];
-		snprintf(cl, sizeof cl, "Content-Length: %zu\r\n", q->body_len);
+		snprintf(cl, sizeof cl, "Content-Length: %zu\r\n", q->m.body_len);
 		buf_puts(&h->l, cl);
 	}
 	if (!has[4])
@@ -302,15 +327,15 @@ static int body(struct head *h, const struct plan_request *r, const int *has)
 /* Nothing changes between requests: build it once, body included. */
 static int build_fixed(struct h1_req *q)
 {
-	if (q->npieces != 1 || q->body)
+	if (q->npieces != 1 || q->m.body)
 		return 0;
-	q->fixed_len = q->pieces[0].len + q->body_len;
+	q->fixed_len = q->pieces[0].len + q->m.body_len;
 	q->fixed = malloc(q->fixed_len + 1);
 	if (!q->fixed)
 		return -1;
 	memcpy(q->fixed, q->lit + q->pieces[0].off, q->pieces[0].len);
-	if (q->body_len)
-		memcpy(q->fixed + q->pieces[0].len, q->body_fixed, q->body_len);
+	if (q->m.body_len)
+		memcpy(q->fixed + q->pieces[0].len, q->m.body_fixed, q->m.body_len);
 	q->fixed[q->fixed_len] = '\0';
 	return 0;
 }
@@ -322,16 +347,10 @@ int h1_req_init(struct h1_req *q, const struct plan_request *r, int close_mode,
 	int has[5] = {0};
 	static const char *const ours[5] = {"Host", "User-Agent", "Accept", "Content-Length",
 	                                    "Content-Type"};
-	char why[128];
 
 	memset(q, 0, sizeof *q);
-	if (h1_url_split(r->url.text, &q->url, why, sizeof why) < 0) {
-		snprintf(err, errlen, "request '%s' needs libcurl: %s", r->name, why);
-		return -1;
-	}
-	if (h1_path_compile(&q->path, &q->url, r->url.text, csv, err, errlen) < 0)
+	if (h1_msg_init(&q->m, r, ctx, csv, err, errlen) < 0)
 		goto fail;
-	q->head = strcmp(r->method, "HEAD") == 0;
 	for (int i = 0; i < r->nheaders; i++)
 		for (int k = 0; k < 5; k++)
 			has[k] |= h1_header_is(r->headers[i].text, ours[k]);
@@ -359,17 +378,16 @@ fail:
 
 void h1_req_release(struct h1_req *q)
 {
-	tpl_release(&q->path);
+	h1_msg_release(&q->m);
 	free(q->lit);
 	free(q->pieces);
-	free(q->body_fixed);
 	free(q->fixed);
 	memset(q, 0, sizeof *q);
 }
 
 size_t h1_req_scratch(const struct h1_req *q)
 {
-	return q->fixed ? 0 : q->head_cap + q->body_cap;
+	return q->fixed ? 0 : q->head_cap + q->m.body_cap;
 }
 
 /* Whether byte c may appear in a request line's target as it is. */
@@ -405,16 +423,16 @@ size_t h1_path_encode(char *s, size_t n)
 int h1_req_build(const struct h1_req *q, struct tpl_ctx *ctx, char *scratch, struct iovec iov[2])
 {
 	char *w = scratch, *end = scratch + q->head_cap;
-	const char *body = q->body_fixed;
-	size_t blen = q->body_len;
+	const char *body = q->m.body_fixed;
+	size_t blen = q->m.body_len;
 
 	if (q->fixed) {
 		iov[0].iov_base = q->fixed;
 		iov[0].iov_len = q->fixed_len;
 		return 1;
 	}
-	if (q->body) {
-		long n = tpl_expand(q->body, ctx, scratch + q->head_cap, q->body_cap);
+	if (q->m.body) {
+		long n = tpl_expand(q->m.body, ctx, scratch + q->head_cap, q->m.body_cap);
 		body = scratch + q->head_cap;
 		blen = n < 0 ? 0 : (size_t)n; /* cannot fail: body_cap is tpl_max_len */
 	}

@@ -82,6 +82,25 @@ int h1_path_compile(struct tpl *path, const struct h1_url *u, const char *url,
  * has room for 3 n bytes.  Returns the new length. */
 size_t h1_path_encode(char *s, size_t n);
 
+/* What a compiled request takes from the plan's request alike in HTTP/1.1 and HTTP/2
+ * (h1_req, h2_req): where it goes, its path and its body. */
+struct h1_msg {
+	struct h1_url url;      /* where it goes */
+	int head;               /* HEAD: the answer has no body */
+	struct tpl path;        /* the path-and-query template (owned) */
+	const struct tpl *body; /* the plan's body template when it is dynamic, else NULL */
+	char *body_fixed;       /* the body when it is static (owned), else NULL */
+	size_t body_len;        /* its length */
+	size_t body_cap;        /* bytes a dynamic body may take at most, NUL included */
+};
+
+/* Fills m from request r: its URL split (one h1_url_split refuses needs libcurl), its path
+ * compiled, a static body expanded once for ctx (whose nonce and CSV data also bound a
+ * dynamic one).  0, or -1 with err; m wants h1_msg_release either way. */
+int h1_msg_init(struct h1_msg *m, const struct plan_request *r, const struct tpl_ctx *ctx,
+                const struct tpl_csv *csv, char *err, size_t errlen);
+void h1_msg_release(struct h1_msg *m);
+
 /* One piece of a request being built: literal text, a template, or the body's length. */
 struct h1_piece {
 	uint8_t kind;        /* H1P_* in h1.c */
@@ -91,19 +110,13 @@ struct h1_piece {
 
 /* A request kind compiled for building. */
 struct h1_req {
-	struct h1_url url;       /* where it goes */
-	int head;                /* HEAD: the answer has no body */
-	struct tpl path;         /* the path-and-query template (owned) */
+	struct h1_msg m;         /* where it goes, its path and body */
 	char *lit;               /* literal texts the pieces point into (owned) */
 	struct h1_piece *pieces; /* the head of the request, in order (owned) */
 	int npieces;
-	const struct tpl *body; /* the plan's body template when it is dynamic, else NULL */
-	char *body_fixed;       /* the body when it is static (owned), else NULL */
-	size_t body_len;        /* its length */
-	char *fixed;            /* the whole request when nothing in it changes (owned) */
+	char *fixed; /* the whole request when nothing in it changes (owned) */
 	size_t fixed_len;
 	size_t head_cap; /* bytes the head may take at most, NUL included */
-	size_t body_cap; /* bytes a dynamic body may take at most, NUL included */
 };
 
 /* Compiles request r for `close_mode` (PLAN_CLOSE adds `Connection: close`).  ctx gives

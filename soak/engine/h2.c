@@ -93,8 +93,7 @@ void h2_fail(struct h2thread *h, int j, enum http_fail f, int os_errno, const ch
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	snprintf(msg, sizeof msg, "%s %s: %s", r->method, r->name, what);
-	o.cls = (int)http_fail_class(f, os_errno, phase);
+	o.cls = (int)http_fail_detail(r, f, os_errno, phase, what, msg, sizeof msg);
 	o.detail = msg;
 	take_fresh(c, &o);
 	detach(h, j, 1);
@@ -531,12 +530,12 @@ static int kinds_init(struct h2thread *h, size_t *body_cap, char *err, size_t er
 			return -1;
 		if (q->scratch_cap > scratch)
 			scratch = q->scratch_cap;
-		if (q->body_cap > *body_cap)
-			*body_cap = q->body_cap;
+		if (q->m.body_cap > *body_cap)
+			*body_cap = q->m.body_cap;
 		h->need_keep |= r->expect_body != NULL;
 	}
 	plan_timeout_lists(p, h->kind_list);
-	h->g.url = &h->req[0].url;
+	h->g.url = &h->req[0].m.url;
 	h->g.net.host = h->g.url->host;
 	h->g.net.port = h->g.url->port;
 	h->has_tls = h->g.url->tls;
@@ -646,11 +645,6 @@ oom:
 	return -1;
 }
 
-static int h2_preflight(const struct plan *p, char *err, size_t errlen)
-{
-	return http_driver.preflight(p, err, errlen);
-}
-
 const struct driver h2_driver = {
     .name = "lean-h2",
     .init = h2_init,
@@ -660,5 +654,5 @@ const struct driver h2_driver = {
     .idle = h2_idle,
     .poll = h2_poll,
     .wake = h2_wake,
-    .preflight = h2_preflight,
+    .preflight = http_preflight,
 };

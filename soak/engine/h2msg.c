@@ -85,20 +85,20 @@ static void pseudo(struct h2_req *q, struct lit *l, const struct plan_request *r
 	size_t nl, vl;
 
 	fixed(q, l, ":method", 7, r->method, strlen(r->method));
-	fixed(q, l, ":scheme", 7, q->url.tls ? "https" : "http", q->url.tls ? 5 : 4);
+	fixed(q, l, ":scheme", 7, q->m.url.tls ? "https" : "http", q->m.url.tls ? 5 : 4);
 	if (host && host->dynamic) {
 		q->hdr[q->nhdr++] = (struct h2_hdr){.t = host};
 		q->scratch_cap += tpl_max_len(host, c);
 	} else if (host && split(host->text, &nl, &v, &vl) == 0) {
 		fixed(q, l, ":authority", 10, v, vl);
 	} else {
-		fixed(q, l, ":authority", 10, q->url.authority, strlen(q->url.authority));
+		fixed(q, l, ":authority", 10, q->m.url.authority, strlen(q->m.url.authority));
 	}
-	if (q->path.dynamic) {
-		q->hdr[q->nhdr++] = (struct h2_hdr){.t = &q->path, .path = 1};
-		q->scratch_cap += 3 * tpl_max_len(&q->path, c); /* room to %-encode every byte */
+	if (q->m.path.dynamic) {
+		q->hdr[q->nhdr++] = (struct h2_hdr){.t = &q->m.path, .path = 1};
+		q->scratch_cap += 3 * tpl_max_len(&q->m.path, c); /* room to %-encode every byte */
 	} else {
-		fixed(q, l, ":path", 5, q->path.text, strlen(q->path.text));
+		fixed(q, l, ":path", 5, q->m.path.text, strlen(q->m.path.text));
 	}
 }
 
@@ -127,38 +127,23 @@ static void headers(struct h2_req *q, struct lit *l, const struct plan_request *
 	}
 }
 
-/* The body (expanded once when it is fixed), content-length and content-type unless the
- * plan has them (has[2], has[3]); -1 out of memory. */
-static int body(struct h2_req *q, struct lit *l, const struct plan_request *r,
-                const struct tpl_ctx *c, const int *has)
+/* The body's content-length and content-type unless the plan has them (has[2], has[3]). */
+static void body(struct h2_req *q, struct lit *l, const struct plan_request *r, const int *has)
 {
 	char cl[CLEN_DIGITS];
-	long n;
 
 	if (!r->has_body)
-		return 0;
-	if (r->body.dynamic) {
-		q->body = &r->body;
-		q->body_cap = tpl_max_len(&r->body, c);
-	} else {
-		size_t cap = tpl_max_len(&r->body, c);
-		struct tpl_ctx cc = *c;
-		if (!(q->body_fixed = malloc(cap)) ||
-		    (n = tpl_expand(&r->body, &cc, q->body_fixed, cap)) < 0)
-			return -1;
-		q->body_len = (size_t)n;
-	}
-	if (!has[2] && q->body) {
+		return;
+	if (!has[2] && q->m.body) {
 		q->hdr[q->nhdr++] =
 		    (struct h2_hdr){.name = "content-length", .namelen = 14, .clen = 1};
 		q->scratch_cap += CLEN_DIGITS;
 	} else if (!has[2]) {
-		int k = snprintf(cl, sizeof cl, "%zu", q->body_len);
+		int k = snprintf(cl, sizeof cl, "%zu", q->m.body_len);
 		fixed(q, l, "content-length", 14, cl, (size_t)k);
 	}
 	if (!has[3])
 		fixed(q, l, "content-type", 12, H1_DEFAULT_CTYPE, strlen(H1_DEFAULT_CTYPE));
-	return 0;
 }
 
 int h2_req_init(struct h2_req *q, const struct plan_request *r, const struct tpl_ctx *ctx,
@@ -167,18 +152,12 @@ int h2_req_init(struct h2_req *q, const struct plan_request *r, const struct tpl
 	static const char *const ours[4] = {"User-Agent", "Accept", "Content-Length",
 	                                    "Content-Type"};
 	int has[4] = {0};
-	char why[128];
 	struct lit l = {0};
 
 	memset(q, 0, sizeof *q);
-	if (h1_url_split(r->url.text, &q->url, why, sizeof why) < 0) {
-		snprintf(err, errlen, "request '%s' needs libcurl: %s", r->name, why);
-		return -1;
-	}
-	if (h1_path_compile(&q->path, &q->url, r->url.text, csv, err, errlen) < 0)
+	if (h1_msg_init(&q->m, r, ctx, csv, err, errlen) < 0)
 		goto fail;
-	q->head = strcmp(r->method, "HEAD") == 0;
-	l.cap = strlen(r->method) + sizeof q->url.authority + strlen(q->path.text) + 256;
+	l.cap = strlen(r->method) + sizeof q->m.url.authority + strlen(q->m.path.text) + 256;
 	for (int i = 0; i < r->nheaders; i++) {
 		l.cap += strlen(r->headers[i].text) + 2;
 		for (int k = 0; k < 4; k++)
@@ -188,8 +167,7 @@ int h2_req_init(struct h2_req *q, const struct plan_request *r, const struct tpl
 		goto oom;
 	pseudo(q, &l, r, ctx);
 	headers(q, &l, r, ctx, has);
-	if (body(q, &l, r, ctx, has) < 0)
-		goto oom;
+	body(q, &l, r, has);
 	q->scratch_cap += 1;
 	return 0;
 oom:
@@ -201,9 +179,8 @@ fail:
 
 void h2_req_release(struct h2_req *q)
 {
-	tpl_release(&q->path);
+	h1_msg_release(&q->m);
 	free(q->lit);
-	free(q->body_fixed);
 	memset(q, 0, sizeof *q);
 }
 
@@ -246,10 +223,10 @@ void h2_req_build(const struct h2_req *q, struct tpl_ctx *ctx, char *scratch, ch
 {
 	char *w = scratch, *end = scratch + q->scratch_cap;
 
-	*body = q->body_fixed;
-	*blen = q->body_len;
-	if (q->body) {
-		long n = tpl_expand(q->body, ctx, bodybuf, q->body_cap);
+	*body = q->m.body_fixed;
+	*blen = q->m.body_len;
+	if (q->m.body) {
+		long n = tpl_expand(q->m.body, ctx, bodybuf, q->m.body_cap);
 		*body = bodybuf;
 		*blen = n < 0 ? 0 : (size_t)n;
 	}

@@ -35,18 +35,12 @@ struct h2_hdr {
 
 /* A request kind compiled for HTTP/2. */
 struct h2_req {
-	struct h1_url url;            /* where it goes */
-	int head;                     /* HEAD: the answer has no body */
-	struct tpl path;              /* the path-and-query template (owned) */
+	struct h1_msg m;              /* where it goes, its path and body (a dynamic body's
+	                               * buffer must live until the body is sent) */
 	char *lit;                    /* fixed names and values (owned) */
 	struct h2_hdr hdr[H2_MAX_NV]; /* in the order sent */
 	int nhdr;
-	const struct tpl *body; /* the plan's body template when it is dynamic, else NULL */
-	char *body_fixed;       /* the body when it is static (owned), else NULL */
-	size_t body_len;        /* its length */
-	size_t body_cap;        /* bytes a dynamic body may take at most, NUL included (its
-	                         * buffer must live until the body is sent) */
-	size_t scratch_cap;     /* bytes h2_req_build needs for the headers */
+	size_t scratch_cap; /* bytes h2_req_build needs for the headers */
 };
 
 /* Compiles request r (its URL must split: h1_url_split).  ctx gives the nonce and CSV data

@@ -776,7 +776,7 @@ static void http_poll(struct ethread *t, int64_t wait_us)
 #define PREFLIGHT_TIMEOUT_MS 3000
 
 /* Refuses to start when a target cannot even be connected to (exit 3, no run row). */
-static int http_preflight(const struct plan *s, char *err, size_t errlen)
+int http_preflight(const struct plan *s, char *err, size_t errlen)
 {
 	for (int i = 0; i < s->nreqs; i++) {
 		const struct plan_request *q = &s->reqs[i];

@@ -103,6 +103,13 @@ enum err_class http_transport_class(int code, long os_errno, int connected, cons
 	return http_fail_class(f, os_errno, connected);
 }
 
+enum err_class http_fail_detail(const struct plan_request *r, enum http_fail f, long os_errno,
+                                int connected, const char *what, char *detail, size_t detail_len)
+{
+	snprintf(detail, detail_len, "%s %s: %s", r->method, r->name, what);
+	return http_fail_class(f, os_errno, connected);
+}
+
 int http_status_class(long status, int expect)
 {
 	if (expect ? status == expect : status >= 100 && status < 400)

@@ -43,6 +43,10 @@ enum err_class http_fail_class(enum http_fail f, long os_errno, int connected);
  * libcurl saw (CURLINFO_OS_ERRNO) and its error text (its error buffer, may be NULL: a
  * TLS failure's text tells an alert from other failures). */
 enum err_class http_transport_class(int curl_code, long os_errno, int connected, const char *text);
+/* http_fail_class, and the failure's detail in http_judge's words: the request, then what
+ * went wrong, e.g. "GET default: Connection refused" (the lean drivers' failures). */
+enum err_class http_fail_detail(const struct plan_request *r, enum http_fail f, long os_errno,
+                                int connected, const char *what, char *detail, size_t detail_len);
 /* The class of an answered request with HTTP `status`, or -1 when the status passes
  * (expect = 0 accepts 1xx..3xx). */
 int http_status_class(long status, int expect);

@@ -152,8 +152,7 @@ static void fail(struct lthread *h, int j, enum http_fail f, int os_errno, const
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	snprintf(msg, sizeof msg, "%s %s: %s", r->method, r->name, what);
-	o.cls = (int)http_fail_class(f, os_errno, phase);
+	o.cls = (int)http_fail_detail(r, f, os_errno, phase, what, msg, sizeof msg);
 	o.detail = msg;
 	drop(s);
 	request_over(h, j);
@@ -288,7 +287,7 @@ static void send_request(struct lthread *h, int j)
 	t->ctx.vu = s->vu;
 	t->ctx.iter = s->iter;
 	n = h1_req_build(q, &t->ctx, h->scratch, iov);
-	h1_resp_start(&s->resp, q->head, h->need_keep ? h->keep : NULL,
+	h1_resp_start(&s->resp, q->m.head, h->need_keep ? h->keep : NULL,
 	              h->need_keep ? HTTP_BODY_KEEP : 0);
 	if (slot_tls(h, s)) {
 		send_tls(h, j, iov, n);
@@ -753,17 +752,17 @@ static int kinds_init(struct lthread *h, char *err, size_t errlen)
 			h->pend_cap = len;
 		h->need_keep |= r->expect_body != NULL;
 		int g = 0;
-		while (g < h->ntargets && (strcmp(h->targets[g].url->host, q->url.host) != 0 ||
-		                           strcmp(h->targets[g].url->port, q->url.port) != 0 ||
-		                           h->targets[g].url->tls != q->url.tls))
+		while (g < h->ntargets && (strcmp(h->targets[g].url->host, q->m.url.host) != 0 ||
+		                           strcmp(h->targets[g].url->port, q->m.url.port) != 0 ||
+		                           h->targets[g].url->tls != q->m.url.tls))
 			g++;
 		if (g == h->ntargets) {
-			h->targets[g].url = &q->url;
-			h->targets[g].net.host = q->url.host;
-			h->targets[g].net.port = q->url.port;
+			h->targets[g].url = &q->m.url;
+			h->targets[g].net.host = q->m.url.host;
+			h->targets[g].net.port = q->m.url.port;
 			conn_target_ready(&h->targets[g].net);
 			h->ntargets++;
-			h->has_tls |= q->url.tls;
+			h->has_tls |= q->m.url.tls;
 		}
 		h->kind_target[k] = g;
 	}
@@ -808,12 +807,6 @@ oom:
 	return -1;
 }
 
-/* The same targets as the libcurl driver reaches: one connect each, 3 s at most. */
-static int lean_preflight(const struct plan *p, char *err, size_t errlen)
-{
-	return http_driver.preflight(p, err, errlen);
-}
-
 const struct driver lean_driver = {
     .name = "lean",
     .init = lean_init,
@@ -823,5 +816,5 @@ const struct driver lean_driver = {
     .idle = lean_idle,
     .poll = lean_poll,
     .wake = lean_wake,
-    .preflight = lean_preflight,
+    .preflight = http_preflight,
 };

@@ -77,13 +77,8 @@ void istats_reset(struct istats *s)
 	}
 	if (tls)
 		hdr_reset(&k);
-	memset(s, 0, sizeof *s);
-	s->hist = h;
-	s->svc = v;
-	s->lag = l;
-	s->tls_hist = k;
-	s->open = open;
-	s->tls = tls;
+	*s =
+	    (struct istats){.hist = h, .svc = v, .lag = l, .tls_hist = k, .open = open, .tls = tls};
 }
 
 void istats_add(struct istats *dst, const struct istats *src)

@@ -167,10 +167,10 @@ int jmagg_row(const struct jmagg *a, struct jmagg_row *o)
 	if (a->lost)
 		return 0;
 	p = malloc((size_t)a->used * sizeof *p);
-	v = malloc((size_t)a->used * sizeof *v);
-	c = malloc((size_t)a->used * sizeof *c);
-	if (!p || !v || !c)
+	v = malloc((size_t)a->used * 2 * sizeof *v); /* the values, then their counts */
+	if (!p || !v)
 		goto done;
+	c = v + a->used;
 	for (int64_t i = 0; i < a->slots; i++)
 		if (a->key[i] >= 0)
 			p[n++] = (struct pair){a->key[i], a->count[i]};
@@ -188,6 +188,5 @@ int jmagg_row(const struct jmagg *a, struct jmagg_row *o)
 done:
 	free(p);
 	free(v);
-	free(c);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "ireader.h"
+#include "re.h"
 
 #define NMON_MAX_FIELDS 4096    /* a line's fields (NET has two per interface) */
 #define NMON_MAX_UARGS  4000000 /* processes with a command line in one file */
@@ -567,19 +568,12 @@ int nmon_read(struct ireader *in, const struct nmon_opts *o, const struct nmon_s
 	nm->in = in;
 	nm->sink = sink;
 	if (o->match) {
-		int ec;
-		PCRE2_SIZE off;
-		nm->re =
-		    pcre2_compile((PCRE2_SPTR)o->match, PCRE2_ZERO_TERMINATED, 0, &ec, &off, NULL);
-		if (!nm->re) {
-			PCRE2_UCHAR msg[160];
-			pcre2_get_error_message(ec, msg, sizeof msg);
-			snprintf(err, errlen, "--match: %s at offset %zu", (char *)msg,
-			         (size_t)off);
+		char why[160];
+		if (!(nm->re = re_compile(o->match, why, sizeof why))) {
+			snprintf(err, errlen, "--match: %s", why);
 			rc = -2;
 			goto done;
 		}
-		pcre2_jit_compile(nm->re, PCRE2_JIT_COMPLETE);
 		nm->md = pcre2_match_data_create_from_pattern(nm->re, NULL);
 		if (!nm->md) {
 			snprintf(err, errlen, "out of memory");

@@ -27,9 +27,7 @@ static int put_row(void *ctx, const char *metric, int64_t t_ms, double value, ch
 	sqlite3_bind_double(w->ins, 5, value);
 	rc = sqlite3_step(w->ins);
 	sqlite3_reset(w->ins);
-	if (rc != SQLITE_DONE)
-		return db_fail(w->db, "cannot record a sample", err, errlen);
-	return 0;
+	return db_done(w->db, rc, "cannot record a sample", err, errlen);
 }
 
 int nmon_import(const struct nmon_opts *o, struct nmon_result *res, char *err, size_t errlen)

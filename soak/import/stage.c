@@ -53,10 +53,8 @@ static int copy_rows(sqlite3 *db, const struct copy *c, int64_t run_id, int64_t 
 			sqlite3_str_appendf(values, "%s\"%w\"", k ? ", " : "", name);
 		k++;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(db, "cannot read the table layout", err, errlen);
+	if (db_done(db, step, "cannot read the table layout", err, errlen) < 0)
 		goto done;
-	}
 	n = sqlite3_str_finish(names);
 	v = sqlite3_str_finish(values);
 	names = values = NULL;
@@ -69,10 +67,8 @@ static int copy_rows(sqlite3 *db, const struct copy *c, int64_t run_id, int64_t 
 	if (db_prepare(db, &ins, sql, err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(ins, 1, run_id);
-	if (sqlite3_step(ins) != SQLITE_DONE) {
-		db_fail(db, "cannot copy the import", err, errlen);
+	if (db_done(db, sqlite3_step(ins), "cannot copy the import", err, errlen) < 0)
 		goto done;
-	}
 	if (rows)
 		*rows = sqlite3_changes64(db);
 	rc = 0;

@@ -457,7 +457,6 @@ int agent_record_run(sqlite3 *db, int64_t run_id, const struct agent *a, int64_t
                      int64_t lag_ms, const int64_t *offset_ms, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (db_prepare(
 	        db, &st,
@@ -475,18 +474,13 @@ int agent_record_run(sqlite3 *db, int64_t run_id, const struct agent *a, int64_t
 	if (offset_ms)
 		sqlite3_bind_int64(st, 7, *offset_ms);
 	sqlite3_bind_int64(st, 8, run_id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(db, "cannot record the agent", err, errlen);
-	return 0;
+	return db_finish(db, st, "cannot record the agent", err, errlen);
 }
 
 int agent_record_step(sqlite3 *db, int64_t run_id, int idx, int group_level, char *err,
                       size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (db_prepare(db, &st,
 	               "UPDATE steps SET group_concurrency = ? WHERE run_id = ? AND idx = ?", err,
@@ -495,9 +489,5 @@ int agent_record_step(sqlite3 *db, int64_t run_id, int idx, int group_level, cha
 	sqlite3_bind_int(st, 1, group_level);
 	sqlite3_bind_int64(st, 2, run_id);
 	sqlite3_bind_int(st, 3, idx);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(db, "cannot record the group's concurrency", err, errlen);
-	return 0;
+	return db_finish(db, st, "cannot record the group's concurrency", err, errlen);
 }

@@ -15,25 +15,24 @@
 
 /* One agent's run in a group, and its cursor over its intervals. */
 struct part {
-	int64_t id;             /* runs.id */
-	int k;                  /* agent_index */
-	char host[256];         /* the load generator */
-	char state[16];         /* done | interrupted | failed | crashed | running (res_status) */
-	char why[256];          /* its reason, or when a crashed run was last heard of; or "" */
-	int64_t pid, pid_start; /* for a merged run that is still running */
-	char boot[64];          /* boot_id, likewise */
-	int64_t start_at;       /* start_at_ms (-1: NULL) */
-	int64_t lag;            /* start_lag_ms (0: NULL) */
-	int64_t offset;         /* clock_offset_ms */
-	int has_offset;         /* offset is known */
-	int64_t started, heartbeat; /* runs.started_ms, heartbeat_ms */
-	int64_t ended;              /* ended_ms, -1 while open */
-	sqlite3_stmt *cur;          /* its intervals in time order */
-	int has_row;                /* cur stands on a row */
-	int present;                /* it has a row in the merged interval being built */
-	int64_t req, vus;           /* that row's requests and VUs */
-	int64_t gap_from;           /* start of the stretch it has been silent over, -1: none */
-	int64_t gap_to;             /* its end so far */
+	int64_t id;           /* runs.id */
+	int k;                /* agent_index */
+	struct res_runner rn; /* the load generator: host, process (for a merged run that is
+	                       * still running), last heartbeat */
+	char state[16];       /* done | interrupted | failed | crashed | running (res_status) */
+	char why[256];        /* its reason, or when a crashed run was last heard of; or "" */
+	int64_t start_at;     /* start_at_ms (-1: NULL) */
+	int64_t lag;          /* start_lag_ms (0: NULL) */
+	int64_t offset;       /* clock_offset_ms */
+	int has_offset;       /* offset is known */
+	int64_t started;      /* runs.started_ms */
+	int64_t ended;        /* ended_ms, -1 while open */
+	sqlite3_stmt *cur;    /* its intervals in time order */
+	int has_row;          /* cur stands on a row */
+	int present;          /* it has a row in the merged interval being built */
+	int64_t req, vus;     /* that row's requests and VUs */
+	int64_t gap_from;     /* start of the stretch it has been silent over, -1: none */
+	int64_t gap_to;       /* its end so far */
 };
 
 /* Folding one group. */
@@ -90,16 +89,13 @@ note(struct fold *f, int64_t t_ms, const char *kind, const char *host, const cha
 static int exec2(sqlite3 *db, const char *sql, int64_t a, int64_t b, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (db_prepare(db, &st, sql, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, a);
 	if (sqlite3_bind_parameter_count(st) > 1)
 		sqlite3_bind_int64(st, 2, b);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, "cannot fold agents", err, errlen);
+	return db_finish(db, st, "cannot fold agents", err, errlen);
 }
 
 /* --- the parts -------------------------------------------------------------------------- */
@@ -113,8 +109,8 @@ static int load_parts(struct fold *f, int64_t now)
 
 	if (db_prepare(
 	        f->db, &st,
-	        "SELECT id, agent_index, agent_count, interval_ms, host, status, "
-	        "IFNULL(reason, ''), IFNULL(pid, 0), IFNULL(pid_start, -1), IFNULL(boot_id, ''), "
+	        "SELECT id, agent_index, agent_count, interval_ms, status, IFNULL(reason, ''), "
+	        "host, IFNULL(pid, 0), IFNULL(pid_start, -1), IFNULL(boot_id, ''), "
 	        "IFNULL(heartbeat_ms, started_ms), started_ms, IFNULL(ended_ms, -1), "
 	        "IFNULL(start_at_ms, -1), IFNULL(start_lag_ms, 0), clock_offset_ms "
 	        "FROM runs WHERE agent_group = ? AND agent_seq = ? AND agent_index IS NOT NULL "
@@ -127,7 +123,6 @@ static int load_parts(struct fold *f, int64_t now)
 		struct part *q;
 		int k = sqlite3_column_int(st, 1);
 		int64_t count = sqlite3_column_int64(st, 2), iv = sqlite3_column_int64(st, 3);
-		const char *host = db_col_text(st, 4);
 
 		if (first_count < 0) {
 			first_count = count;
@@ -150,11 +145,7 @@ static int load_parts(struct fold *f, int64_t now)
 		memset(q, 0, sizeof *q);
 		q->id = sqlite3_column_int64(st, 0);
 		q->k = k;
-		snprintf(q->host, sizeof q->host, "%s", host ? host : "");
-		q->pid = sqlite3_column_int64(st, 7);
-		q->pid_start = sqlite3_column_int64(st, 8);
-		db_col_copy(st, 9, q->boot, sizeof q->boot);
-		q->heartbeat = sqlite3_column_int64(st, 10);
+		res_runner_read(st, 6, &q->rn);
 		q->started = sqlite3_column_int64(st, 11);
 		q->ended = sqlite3_column_int64(st, 12);
 		q->start_at = sqlite3_column_int64(st, 13);
@@ -163,14 +154,12 @@ static int load_parts(struct fold *f, int64_t now)
 		q->offset = sqlite3_column_int64(st, 15);
 		q->gap_from = -1;
 		snprintf(q->state, sizeof q->state, "%s",
-		         res_status(db_col_text(st, 5), q->host, q->pid, q->pid_start, q->boot,
-		                    q->heartbeat, iv, now));
-		db_col_copy(st, 6, q->why, sizeof q->why);
+		         res_status(db_col_text(st, 4), q->rn.host, q->rn.pid, q->rn.pid_start,
+		                    q->rn.boot, q->rn.heartbeat, iv, now));
+		db_col_copy(st, 5, q->why, sizeof q->why);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(f->db, "cannot read the agents' runs", f->err, f->errlen);
-	return 0;
+	return db_done(f->db, rc, "cannot read the agents' runs", f->err, f->errlen);
 }
 
 /* Column i as text, or NULL. */
@@ -280,7 +269,7 @@ static int close_gap(struct fold *f, struct part *q, int at_end)
 		return 0;
 	if (at_end && strcmp(q->state, "done") != 0)
 		snprintf(tail, sizeof tail, " (its run %s)", q->state);
-	int rc = note(f, q->gap_from, "agent_gap", q->host,
+	int rc = note(f, q->gap_from, "agent_gap", q->rn.host,
 	              "agent %d/%d sent nothing from %s to %s UTC%s", q->k, f->planned,
 	              when(f, q->gap_from, a, sizeof a), when(f, q->gap_to, b, sizeof b), tail);
 	q->gap_from = -1;
@@ -446,11 +435,7 @@ static int fold_steps(struct fold *f)
 		if (rec_step_end(&f->rec, idx, from, to, &acc, f->err, f->errlen) < 0)
 			goto done;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(f->db, "cannot read the agents' steps", f->err, f->errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = db_done(f->db, step, "cannot read the agents' steps", f->err, f->errlen);
 done:
 	sqlite3_finalize(st);
 	sqlite3_finalize(win);
@@ -500,7 +485,7 @@ static int notes(struct fold *f)
 	if (nmiss > 0) {
 		char list[AGM_TEXT] = "";
 		ranges(miss, nmiss, list, sizeof list);
-		if (note(f, f->t0, "agent_missing", f->p[0].host,
+		if (note(f, f->t0, "agent_missing", f->p[0].rn.host,
 		         "agent%s %s of %d sent no run: the merged run holds %d of %d agents' load",
 		         nmiss > 1 ? "s" : "", list, f->planned, f->np, f->planned) < 0)
 			goto fail;
@@ -510,14 +495,14 @@ static int notes(struct fold *f)
 	for (int i = 0; i < f->np; i++) {
 		const struct part *q = &f->p[i];
 		if (q->start_at != start &&
-		    note(f, q->started, "agent_start", q->host,
+		    note(f, q->started, "agent_start", q->rn.host,
 		         "agent %d/%d was given another start (%s UTC, agent %d/%d: %s "
 		         "UTC): its intervals do not line up with the others'",
 		         q->k, f->planned, when(f, q->start_at, a, sizeof a), f->p[0].k, f->planned,
 		         when(f, start, b, sizeof b)) < 0)
 			return -1;
 		if (q->lag * 10 > f->interval_ms &&
-		    note(f, q->started, "agent_late", q->host,
+		    note(f, q->started, "agent_late", q->rn.host,
 		         "agent %d/%d started %.1f s after the group's start (%s UTC)", q->k,
 		         f->planned, (double)q->lag / 1000, when(f, q->start_at, a, sizeof a)) < 0)
 			return -1;
@@ -535,7 +520,7 @@ static int notes(struct fold *f)
 				                      n ? ", " : "", f->p[i].k, f->planned,
 				                      (double)f->p[i].offset / 1000);
 		if (note(
-		        f, f->t0, "agent_clock", f->p[0].host,
+		        f, f->t0, "agent_clock", f->p[0].rn.host,
 		        "the agents' clocks disagree by %.3f s, more than a tenth of the %.1f s "
 		        "interval, so their intervals do not cover the same real time (against the "
 		        "shared file system's clock: %s); synchronise them (chrony, NTP)",
@@ -602,7 +587,7 @@ static void tally_parts(struct fold *f, struct parts_end *e)
 	for (int i = 0; i < f->np; i++) {
 		struct part *q = &f->p[i];
 		e->started = q->started < e->started ? q->started : e->started;
-		e->hb = q->heartbeat > e->hb ? q->heartbeat : e->hb;
+		e->hb = q->rn.heartbeat > e->hb ? q->rn.heartbeat : e->hb;
 		e->ended = q->ended < 0 ? INT64_MAX : (q->ended > e->ended ? q->ended : e->ended);
 		if (!strcmp(q->state, "running"))
 			e->any_run = i;
@@ -612,10 +597,11 @@ static void tally_parts(struct fold *f, struct parts_end *e)
 			e->any_bad = 1;
 		if (!strcmp(q->state, "crashed"))
 			snprintf(q->why, sizeof q->why, "last heard of at %s UTC",
-			         when(f, q->heartbeat, t, sizeof t));
-		if (!strstr(e->hosts, q->host) && strlen(e->hosts) + strlen(q->host) + 3 < 250)
+			         when(f, q->rn.heartbeat, t, sizeof t));
+		if (!strstr(e->hosts, q->rn.host) &&
+		    strlen(e->hosts) + strlen(q->rn.host) + 3 < 250)
 			snprintf(e->hosts + strlen(e->hosts), sizeof e->hosts - strlen(e->hosts),
-			         "%s%s", *e->hosts ? ", " : "", q->host);
+			         "%s%s", *e->hosts ? ", " : "", q->rn.host);
 	}
 }
 
@@ -687,9 +673,9 @@ static int update_merged(struct fold *f, const struct parts_end *e, const char *
 	if (start_at >= 0)
 		sqlite3_bind_int64(st, 9, start_at);
 	if (e->any_run >= 0) { /* a reader asks the running agent's process whether it lives */
-		sqlite3_bind_int64(st, 10, f->p[e->any_run].pid);
-		sqlite3_bind_int64(st, 11, f->p[e->any_run].pid_start);
-		sqlite3_bind_text(st, 12, f->p[e->any_run].boot, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 10, f->p[e->any_run].rn.pid);
+		sqlite3_bind_int64(st, 11, f->p[e->any_run].rn.pid_start);
+		sqlite3_bind_text(st, 12, f->p[e->any_run].rn.boot, -1, SQLITE_STATIC);
 	}
 	sqlite3_bind_int64(st, 13, f->run_id);
 	rc = sqlite3_step(st) == SQLITE_DONE
@@ -804,10 +790,8 @@ int agm_fold_all(sqlite3 *db, struct agm_group **out, int *n, char *err, size_t 
 		snprintf(res[ngroups].group, sizeof res[ngroups].group, "%s", db_col_text(st, 0));
 		res[ngroups].seq = sqlite3_column_int(st, 1);
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(db, "cannot list the agents' groups", err, errlen);
+	if (db_done(db, rc, "cannot list the agents' groups", err, errlen) < 0)
 		goto done;
-	}
 	for (int i = 0; i < ngroups; i++) {
 		char group[AGENT_GROUP_MAX];
 		int seq = res[i].seq;

@@ -612,10 +612,8 @@ int env_record(sqlite3 *db, int64_t run_id, const struct env *e, char *err, size
 		sqlite3_bind_text(st, 4, e->f[i].value, -1, SQLITE_STATIC);
 		int rc = sqlite3_step(st);
 		sqlite3_reset(st);
-		if (rc != SQLITE_DONE) {
-			db_fail(db, "cannot record the environment", err, errlen);
+		if (db_done(db, rc, "cannot record the environment", err, errlen) < 0)
 			goto fail;
-		}
 	}
 	sqlite3_finalize(st);
 	return db_commit(db, err, errlen);

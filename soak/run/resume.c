@@ -17,11 +17,8 @@
 
 /* The run as read back. */
 struct stored {
-	char status[16]; /* as stored: running | done | interrupted | failed */
-	char host[256];  /* the runner's host, pid and boot: alive? */
-	int64_t pid, pid_start;
-	char boot[64];
-	int64_t heartbeat;     /* heartbeat (or start) for the liveness judgement */
+	char status[16];       /* as stored: running | done | interrupted | failed */
+	struct res_runner rn;  /* the runner: alive? (heartbeat: or the start) */
 	int64_t heartbeat_raw; /* heartbeat_ms as stored, -1 when NULL: the takeover's check */
 	int64_t interval_ms;
 	int64_t started_ms;
@@ -53,11 +50,7 @@ static int read_run(sqlite3 *db, int64_t id, struct stored *r, char *err, size_t
 		const char *sc = db_col_text(q, 9);
 		const char *fl = db_col_text(q, 10);
 		db_col_copy(q, 0, r->status, sizeof r->status);
-		db_col_copy(q, 1, r->host, sizeof r->host);
-		r->pid = sqlite3_column_int64(q, 2);
-		r->pid_start = sqlite3_column_int64(q, 3);
-		db_col_copy(q, 4, r->boot, sizeof r->boot);
-		r->heartbeat = sqlite3_column_int64(q, 5);
+		res_runner_read(q, 1, &r->rn);
 		r->heartbeat_raw = sqlite3_column_int64(q, 6);
 		r->interval_ms = sqlite3_column_int64(q, 7);
 		r->started_ms = sqlite3_column_int64(q, 8);
@@ -78,9 +71,7 @@ static int read_run(sqlite3 *db, int64_t id, struct stored *r, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (rc != SQLITE_DONE)
-		return db_fail(db, "cannot read the run", err, errlen);
-	return 0;
+	return db_done(db, rc, "cannot read the run", err, errlen);
 }
 
 /* The scenario the run ran: its stored text parsed again with the --set overrides its
@@ -294,8 +285,8 @@ int resume_prepare(const char *db_path, int64_t id, const char *file, char *cons
 		goto done;
 	}
 	rc = -2;
-	status = res_status(r.status, r.host, r.pid, r.pid_start, r.boot, r.heartbeat,
-	                    r.interval_ms, clock_wall_ms());
+	status = res_status(r.status, r.rn.host, r.rn.pid, r.rn.pid_start, r.rn.boot,
+	                    r.rn.heartbeat, r.interval_ms, clock_wall_ms());
 	if (strcmp(r.origin, "soak") != 0) {
 		snprintf(err, errlen, "run %lld was imported from %s: there is nothing to resume",
 		         (long long)id, r.origin);
@@ -314,8 +305,8 @@ int resume_prepare(const char *db_path, int64_t id, const char *file, char *cons
 		    err, errlen,
 		    "run %lld is still running (pid %lld on %s, last heartbeat %s ago): only a "
 		    "run whose runner is gone can be resumed",
-		    (long long)id, (long long)r.pid, r.host,
-		    dur_format((clock_wall_ms() - r.heartbeat) / 1000 * 1000, a, sizeof a));
+		    (long long)id, (long long)r.rn.pid, r.rn.host,
+		    dur_format((clock_wall_ms() - r.rn.heartbeat) / 1000 * 1000, a, sizeof a));
 		goto done;
 	}
 	if (strcmp(status, "done") == 0) {

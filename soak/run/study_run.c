@@ -527,25 +527,35 @@ int sr_one_run(struct ctx *c, int i, int sc, const struct tag *tag, int nth, int
 	return rc;
 }
 
-double sr_warm_figure(struct ctx *c, int64_t run_id, int *open)
+/* The one figure `sql` (run_id its ?1) gives for a run: its last column, NAN when there
+ * is no row or the figure is NULL (or the query fails: c->err); with `first`, the figure
+ * is the second column and *first gets the first. */
+static double run_figure(struct ctx *c, const char *sql, int64_t run_id, int *first)
 {
 	sqlite3_stmt *q = NULL;
+	int col = first ? 1 : 0;
 	double x = NAN;
 
-	*open = 0;
-	if (db_prepare(c->db, &q,
-	               "SELECT r.model = 'open', CASE WHEN r.model = 'open' THEN s.mean_us "
-	               "ELSE s.tps END FROM steps s JOIN runs r ON r.id = s.run_id "
-	               "WHERE s.run_id = ? AND s.requests > 0 ORDER BY s.idx LIMIT 1",
-	               c->err, sizeof c->err) < 0)
+	if (db_prepare(c->db, &q, sql, c->err, sizeof c->err) < 0)
 		return NAN;
 	sqlite3_bind_int64(q, 1, run_id);
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) != SQLITE_NULL) {
-		*open = sqlite3_column_int(q, 0);
-		x = sqlite3_column_double(q, 1);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, col) != SQLITE_NULL) {
+		if (first)
+			*first = sqlite3_column_int(q, 0);
+		x = sqlite3_column_double(q, col);
 	}
 	sqlite3_finalize(q);
 	return x;
+}
+
+double sr_warm_figure(struct ctx *c, int64_t run_id, int *open)
+{
+	*open = 0;
+	return run_figure(c,
+	                  "SELECT r.model = 'open', CASE WHEN r.model = 'open' THEN s.mean_us "
+	                  "ELSE s.tps END FROM steps s JOIN runs r ON r.id = s.run_id "
+	                  "WHERE s.run_id = ? AND s.requests > 0 ORDER BY s.idx LIMIT 1",
+	                  run_id, open);
 }
 
 /* The share of the app's CPU its JIT compiler threads took in a run (soak-procstat's
@@ -553,20 +563,15 @@ double sr_warm_figure(struct ctx *c, int64_t run_id, int *open)
 static double jit_share(struct ctx *c, int64_t run_id)
 {
 	sqlite3_stmt *q = NULL;
-	double x = NAN;
+	double x = run_figure(
+	    c,
+	    "SELECT SUM(CASE WHEN metric = 'thr_jit_pct' THEN value END) / "
+	    "NULLIF(SUM(CASE WHEN metric = 'cpu_pct' THEN value END), 0) FROM samples "
+	    "WHERE run_id = ?1 AND source = 'app' AND metric IN ('cpu_pct', 'thr_jit_pct') "
+	    "AND t_ms IN (SELECT t_ms FROM samples WHERE run_id = ?1 AND source = 'app' "
+	    "AND metric = 'thr_jit_pct')",
+	    run_id, NULL);
 
-	if (db_prepare(c->db, &q,
-	               "SELECT SUM(CASE WHEN metric = 'thr_jit_pct' THEN value END) / "
-	               "NULLIF(SUM(CASE WHEN metric = 'cpu_pct' THEN value END), 0) FROM samples "
-	               "WHERE run_id = ?1 AND source = 'app' AND metric IN ('cpu_pct', "
-	               "'thr_jit_pct') AND t_ms IN (SELECT t_ms FROM samples WHERE run_id = ?1 "
-	               "AND source = 'app' AND metric = 'thr_jit_pct')",
-	               c->err, sizeof c->err) < 0)
-		return NAN;
-	sqlite3_bind_int64(q, 1, run_id);
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL)
-		x = sqlite3_column_double(q, 0);
-	sqlite3_finalize(q);
 	if (!isnan(x) &&
 	    db_prepare(c->db, &q, "UPDATE study_runs SET jit_share = ? WHERE run_id = ?", c->err,
 	               sizeof c->err) == 0) {

@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "dur.h"
+#include "re.h"
 
 /* msg with every value ${env:NAME} gave shown as ${env:NAME} again (values of three bytes
  * or more: a shorter one is no secret, and would mask ordinary text). */
@@ -422,18 +423,10 @@ char *scn_dup(struct scn_parse *p, const char *s)
 
 pcre2_code *scn_compile_re(struct scn_parse *p, struct scn_entry *e, const char *what)
 {
-	int code;
-	PCRE2_SIZE off;
-	pcre2_code *re =
-	    pcre2_compile((PCRE2_SPTR)e->value, PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
-	if (!re) {
-		PCRE2_UCHAR msg[256];
-		pcre2_get_error_message(code, msg, sizeof msg);
-		scn_perr(p, e, 0, "bad %s pattern '%s': %s at offset %zu", what, e->value,
-		         (char *)msg, (size_t)off);
-		return NULL;
-	}
-	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter if no JIT */
+	char why[300];
+	pcre2_code *re = re_compile(e->value, why, sizeof why);
+	if (!re)
+		scn_perr(p, e, 0, "bad %s pattern '%s': %s", what, e->value, why);
 	return re;
 }
 

@@ -83,9 +83,7 @@ static int step_done(struct recorder *r, sqlite3_stmt *st, const char *what, cha
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, what, err, errlen);
-	return 0;
+	return db_done(r->db, rc, what, err, errlen);
 }
 
 static void random_hex(char *out, size_t bytes)
@@ -112,6 +110,13 @@ static void random_hex(char *out, size_t bytes)
 	out[2 * bytes] = '\0';
 }
 
+/* ?1 and ?2 of a statement about a step's rows: this run, and the step (its index). */
+static void bind_step(const struct recorder *r, sqlite3_stmt *st, int idx)
+{
+	sqlite3_bind_int64(st, 1, r->run_id);
+	sqlite3_bind_int(st, 2, idx);
+}
+
 /* Text or NULL. */
 static void bind_text(sqlite3_stmt *st, int i, const char *v)
 {
@@ -119,11 +124,25 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
 }
 
+/* Texts (or NULLs) v[0..n) into the parameters from i on, in the statement's order. */
+static void bind_texts(sqlite3_stmt *st, int i, const char *const *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		bind_text(st, i + (int)k, v[k]);
+}
+
 int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	char uuid[33];
 	int rc;
+	/* The text columns from 2 on and from 13 on, in the statement's order. */
+	const char *const at2[] = {
+	    run->name,       run->label, run->scenario_file,
+	    run->scenario,   run->mode,  run->protocol ? run->protocol : "http",
+	    run->connection, run->url,   run->host};
+	const char *const at13[] = {run->boot_id, run->soak_version, run->curl_version,
+	                            run->status ? run->status : "running"};
 
 	/* A row whose uuid is there already stays as it is (a merged run folded again). */
 	if (db_prepare(
@@ -139,23 +158,12 @@ int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, siz
 	if (!run->uuid)
 		random_hex(uuid, 16);
 	sqlite3_bind_text(st, 1, run->uuid ? run->uuid : uuid, -1, SQLITE_TRANSIENT);
-	bind_text(st, 2, run->name);
-	bind_text(st, 3, run->label);
-	bind_text(st, 4, run->scenario_file);
-	bind_text(st, 5, run->scenario);
-	bind_text(st, 6, run->mode);
-	bind_text(st, 7, run->protocol ? run->protocol : "http");
-	bind_text(st, 8, run->connection);
-	bind_text(st, 9, run->url);
-	bind_text(st, 10, run->host);
+	bind_texts(st, 2, at2, sizeof at2 / sizeof at2[0]);
 	if (run->pid > 0) {
 		sqlite3_bind_int64(st, 11, run->pid);
 		sqlite3_bind_int64(st, 12, run->pid_start);
 	}
-	bind_text(st, 13, run->boot_id);
-	bind_text(st, 14, run->soak_version);
-	bind_text(st, 15, run->curl_version);
-	bind_text(st, 16, run->status ? run->status : "running");
+	bind_texts(st, 13, at13, sizeof at13 / sizeof at13[0]);
 	sqlite3_bind_int64(st, 17, run->interval_ms);
 	sqlite3_bind_int64(st, 18, run->started_ms);
 	if (run->ended_ms > 0)
@@ -173,10 +181,8 @@ int rec_run_insert(struct recorder *r, const struct rec_run *run, char *err, siz
 		sqlite3_bind_int(st, 27, run->agent_seq);
 		sqlite3_bind_int(st, 28, run->agent_count);
 	}
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot record the run", err, errlen);
+	if (db_finish(r->db, st, "cannot record the run", err, errlen) < 0)
+		return -1;
 	if (sqlite3_changes(r->db) == 1) {
 		r->run_id = sqlite3_last_insert_rowid(r->db);
 		return 0;
@@ -266,10 +272,8 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	sqlite3_bind_int64(st, 7, run_id);
 	sqlite3_bind_text(st, 8, status_was, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 9, heartbeat_was);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r->db, "cannot take the run over", err, errlen);
+	if (db_done(r->db, sqlite3_step(st), "cannot take the run over", err, errlen) < 0)
 		goto fail;
-	}
 	if (sqlite3_changes(r->db) != 1) {
 		snprintf(err, errlen,
 		         "run %lld changed while it was being resumed (resumed by another "
@@ -288,10 +292,8 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int64(st, 2, gap_from_ms);
 	sqlite3_bind_int64(st, 3, now);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r->db, "cannot record the gap", err, errlen);
+	if (db_done(r->db, sqlite3_step(st), "cannot record the gap", err, errlen) < 0)
 		goto fail;
-	}
 	sqlite3_finalize(st);
 	st = NULL;
 	snprintf(detail, sizeof detail, "no load for %s, until %s: the run was resumed",
@@ -349,18 +351,13 @@ int rec_step_begin(struct recorder *r, int idx, int concurrency, double rate, in
 	               "VALUES(?,?,?,?,?,?)",
 	               err, errlen) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, r->run_id);
-	sqlite3_bind_int(st, 2, idx);
+	bind_step(r, st, idx);
 	sqlite3_bind_int(st, 3, concurrency);
 	sqlite3_bind_int64(st, 4, started_ms);
 	sqlite3_bind_int64(st, 5, planned_ms);
 	if (rate > 0)
 		sqlite3_bind_double(st, 6, rate);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot record a step", err, errlen);
-	return 0;
+	return db_finish(r->db, st, "cannot record a step", err, errlen);
 }
 
 /* The TLS handshake and HTTP/2 frame columns of an interval (step < 0: start_ms names it)
@@ -405,27 +402,34 @@ static int rec_tls(struct recorder *r, int step, int64_t start_ms, const struct 
 	}
 	sqlite3_bind_int64(st, 9, r->run_id);
 	sqlite3_bind_int64(st, 10, step < 0 ? start_ms : step);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r->db, "cannot record the TLS handshakes", err, errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = db_done(r->db, sqlite3_step(st), "cannot record the TLS handshakes", err, errlen);
 done:
 	sqlite3_finalize(st);
 	free(blob);
 	return rc;
 }
 
+/* The histograms an interval or step row binds, encoded: bound SQLITE_STATIC, they live
+ * until the statement ran, then row_blobs_free.  NULL: not encoded. */
+struct row_blobs {
+	uint8_t *hist, *svc, *lag;
+};
+
+static void row_blobs_free(struct row_blobs *b)
+{
+	free(b->hist);
+	free(b->svc);
+	free(b->lag);
+}
+
 /* Binds the figure columns shared by intervals and steps, starting at parameter `at`:
  * requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, p50, p90, p95, p99,
- * p999, max, hist (f: istats_figures of s).  *blob must be freed by the caller, after the
- * statement ran. */
+ * p999, max, hist (f: istats_figures of s; the histogram encoded into b->hist). */
 static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const struct figures *f,
-                        uint8_t **blob, char *err, size_t errlen)
+                        struct row_blobs *b, char *err, size_t errlen)
 {
 	size_t len = 0;
-	*blob = NULL;
-	if (hdr_encode(&s->hist, blob, &len, err, errlen) < 0)
+	if (hdr_encode(&s->hist, &b->hist, &len, err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, at, f->requests);
 	sqlite3_bind_int64(st, at + 1, f->errors);
@@ -444,24 +448,23 @@ static int bind_figures(sqlite3_stmt *st, int at, const struct istats *s, const 
 		sqlite3_bind_int64(st, at + 11, f->p999_us);
 		sqlite3_bind_int64(st, at + 12, f->max_us);
 	}
-	sqlite3_bind_blob(st, at + 13, *blob, (int)len, SQLITE_STATIC);
+	sqlite3_bind_blob(st, at + 13, b->hist, (int)len, SQLITE_STATIC);
 	return 0;
 }
 
 /* Binds dropped, the open model's service and lag figures and histograms (when r->open),
  * and the generator's CPU (when r->threads), from parameter `at` (9 parameters): dropped,
  * svc_mean_us, svc_p50_us, svc_p99_us, lag_p99_us, lag_max_us, svc_hist, lag_hist,
- * gen_cpu_pct.  *svc and *lag are the caller's to free. */
+ * gen_cpu_pct (the histograms encoded into b->svc and b->lag). */
 static int bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const struct istats *s,
-                     const struct figures *f, double seconds, uint8_t **svc, uint8_t **lag,
-                     char *err, size_t errlen)
+                     const struct figures *f, double seconds, struct row_blobs *b, char *err,
+                     size_t errlen)
 {
 	size_t ls = 0, ll = 0;
-	*svc = *lag = NULL;
 	sqlite3_bind_int64(st, at, f->dropped);
 	if (r->open && s->open) {
-		if (hdr_encode(&s->svc, svc, &ls, err, errlen) < 0 ||
-		    hdr_encode(&s->lag, lag, &ll, err, errlen) < 0)
+		if (hdr_encode(&s->svc, &b->svc, &ls, err, errlen) < 0 ||
+		    hdr_encode(&s->lag, &b->lag, &ll, err, errlen) < 0)
 			return -1;
 		if (hdr_total(&s->svc) > 0) {
 			sqlite3_bind_double(st, at + 1, f->svc_mean_us);
@@ -472,8 +475,8 @@ static int bind_open(const struct recorder *r, sqlite3_stmt *st, int at, const s
 			sqlite3_bind_int64(st, at + 4, f->lag_p99_us);
 			sqlite3_bind_int64(st, at + 5, f->lag_max_us);
 		}
-		sqlite3_bind_blob(st, at + 6, *svc, (int)ls, SQLITE_STATIC);
-		sqlite3_bind_blob(st, at + 7, *lag, (int)ll, SQLITE_STATIC);
+		sqlite3_bind_blob(st, at + 6, b->svc, (int)ls, SQLITE_STATIC);
+		sqlite3_bind_blob(st, at + 7, b->lag, (int)ll, SQLITE_STATIC);
 	}
 	if (r->threads > 0 && seconds > 0)
 		sqlite3_bind_double(st, at + 8, rec_gen_cpu_pct(s, seconds, r->threads));
@@ -497,19 +500,18 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
                      size_t errlen)
 {
 	struct figures f;
-	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
+	struct row_blobs b = {0};
 	double secs = (double)length_ms / 1000.0;
 	int rc = -1;
 
 	istats_figures(s, secs, &f);
-	sqlite3_bind_int64(r->ins_interval, 1, r->run_id);
-	sqlite3_bind_int(r->ins_interval, 2, step_idx);
+	bind_step(r, r->ins_interval, step_idx);
 	sqlite3_bind_int64(r->ins_interval, 3, start_ms);
 	sqlite3_bind_int64(r->ins_interval, 4, length_ms);
 	sqlite3_bind_text(r->ins_interval, 5, phase, -1, SQLITE_STATIC);
 	sqlite3_bind_int(r->ins_interval, 6, vus);
-	if (bind_figures(r->ins_interval, 7, s, &f, &blob, err, errlen) < 0 ||
-	    bind_open(r, r->ins_interval, 21, s, &f, secs, &svc, &lag, err, errlen) < 0) {
+	if (bind_figures(r->ins_interval, 7, s, &f, &b, err, errlen) < 0 ||
+	    bind_open(r, r->ins_interval, 21, s, &f, secs, &b, err, errlen) < 0) {
 		sqlite3_clear_bindings(r->ins_interval);
 		goto done;
 	}
@@ -528,8 +530,7 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 	for (int c = 0; c < ERR_NCLASS; c++) {
 		if (!s->err_count[c])
 			continue;
-		sqlite3_bind_int64(r->ins_error, 1, r->run_id);
-		sqlite3_bind_int(r->ins_error, 2, step_idx);
+		bind_step(r, r->ins_error, step_idx);
 		sqlite3_bind_int64(r->ins_error, 3, start_ms);
 		sqlite3_bind_text(r->ins_error, 4, err_class_name((enum err_class)c), -1,
 		                  SQLITE_STATIC);
@@ -543,9 +544,7 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 	}
 	rc = 0;
 done:
-	free(blob);
-	free(svc);
-	free(lag);
+	row_blobs_free(&b);
 	return rc;
 }
 
@@ -597,7 +596,7 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 {
 	sqlite3_stmt *st = NULL;
 	struct figures f;
-	uint8_t *blob = NULL, *svc = NULL, *lag = NULL;
+	struct row_blobs b = {0};
 	double secs = (double)(window_end_ms - window_start_ms - r->unmeasured_ms) / 1000.0;
 	int rc = -1;
 
@@ -615,21 +614,17 @@ int rec_step_end(struct recorder *r, int idx, int64_t window_start_ms, int64_t w
 	sqlite3_bind_int64(st, 1, window_start_ms);
 	sqlite3_bind_int64(st, 2, window_end_ms);
 	sqlite3_bind_double(st, 3, f.tps);
-	if (bind_figures(st, 4, s, &f, &blob, err, errlen) < 0 ||
-	    bind_open(r, st, 18, s, &f, secs, &svc, &lag, err, errlen) < 0)
+	if (bind_figures(st, 4, s, &f, &b, err, errlen) < 0 ||
+	    bind_open(r, st, 18, s, &f, secs, &b, err, errlen) < 0)
 		goto done;
 	sqlite3_bind_int64(st, 27, r->run_id);
 	sqlite3_bind_int(st, 28, idx);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r->db, "cannot record the step's figures", err, errlen);
+	if (db_done(r->db, sqlite3_step(st), "cannot record the step's figures", err, errlen) < 0)
 		goto done;
-	}
 	rc = rec_tls(r, idx, 0, s, err, errlen);
 done:
 	sqlite3_finalize(st);
-	free(blob);
-	free(svc);
-	free(lag);
+	row_blobs_free(&b);
 	return rc;
 }
 
@@ -637,7 +632,6 @@ int rec_threshold(struct recorder *r, int step_idx, const char *metric, const ch
                   double limit, double value, int passed, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	int rc;
 
 	if (db_prepare(
 	        r->db, &st,
@@ -645,18 +639,13 @@ int rec_threshold(struct recorder *r, int step_idx, const char *metric, const ch
 	        "value, passed) VALUES(?,?,?,?,?,?,?)",
 	        err, errlen) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, r->run_id);
-	sqlite3_bind_int(st, 2, step_idx);
+	bind_step(r, st, step_idx);
 	sqlite3_bind_text(st, 3, metric, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, unit, -1, SQLITE_STATIC);
 	sqlite3_bind_double(st, 5, limit);
 	sqlite3_bind_double(st, 6, value);
 	sqlite3_bind_int(st, 7, passed != 0);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot record a threshold's verdict", err, errlen);
-	return 0;
+	return db_finish(r->db, st, "cannot record a threshold's verdict", err, errlen);
 }
 
 int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen)
@@ -666,9 +655,7 @@ int rec_set_mode(struct recorder *r, const char *mode, char *err, size_t errlen)
 		return -1;
 	sqlite3_bind_text(st, 1, mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, r->run_id);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the run's mode", err, errlen);
+	return db_finish(r->db, st, "cannot record the run's mode", err, errlen);
 }
 
 int rec_set_engine(struct recorder *r, int threads, const char *client, char *err, size_t errlen)
@@ -681,9 +668,7 @@ int rec_set_engine(struct recorder *r, int threads, const char *client, char *er
 	sqlite3_bind_int(st, 1, threads);
 	sqlite3_bind_text(st, 2, client, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, r->run_id);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(r->db, "cannot record the engine", err, errlen);
+	return db_finish(r->db, st, "cannot record the engine", err, errlen);
 }
 
 int rec_event_at(struct recorder *r, const char *source, const char *host, int64_t t_ms,
@@ -720,9 +705,5 @@ int rec_run_end(struct recorder *r, const char *status, const char *reason, char
 	sqlite3_bind_int64(st, 3, now);
 	sqlite3_bind_int64(st, 4, now);
 	sqlite3_bind_int64(st, 5, r->run_id);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(r->db, "cannot close the run", err, errlen);
-	return 0;
+	return db_finish(r->db, st, "cannot close the run", err, errlen);
 }

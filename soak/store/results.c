@@ -119,15 +119,20 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 			goto done;
 		(*n)++;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(db, "cannot read intervals", err, errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = db_done(db, step, "cannot read intervals", err, errlen);
 done:
 	sqlite3_finalize(st);
 	sqlite3_finalize(es);
 	return rc;
+}
+
+void res_runner_read(sqlite3_stmt *q, int i, struct res_runner *r)
+{
+	db_col_copy(q, i, r->host, sizeof r->host);
+	r->pid = sqlite3_column_int64(q, i + 1);
+	r->pid_start = sqlite3_column_int64(q, i + 2);
+	db_col_copy(q, i + 3, r->boot, sizeof r->boot);
+	r->heartbeat = sqlite3_column_int64(q, i + 4);
 }
 
 const char *res_status(const char *stored, const char *host, int64_t pid, int64_t pid_start,

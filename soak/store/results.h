@@ -35,6 +35,18 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into, char *err,
                 size_t errlen);
 
+/* A run's runner as its row stores it: what res_status judges a `running` row by. */
+struct res_runner {
+	char host[256];         /* the host it ran on */
+	int64_t pid, pid_start; /* its process, with the process's start time */
+	char boot[64];          /* the host's boot_id ("" when not stored) */
+	int64_t heartbeat;      /* its last heartbeat (or its start), wall-clock ms */
+};
+
+/* Reads a runner from the row q stands on: host, pid, pid_start, boot_id and heartbeat in
+ * columns i..i+4 (the query says what stands for a NULL pid or heartbeat). */
+void res_runner_read(sqlite3_stmt *q, int i, struct res_runner *r);
+
 /* The status of a run as a reader should see it: the stored status, or "crashed" for a
  * `running` row whose runner is gone (same host: the pid with its start time is not
  * alive, or the machine rebooted; another host: no heartbeat for three intervals). */

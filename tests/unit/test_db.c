@@ -155,12 +155,46 @@ static void views_on_readonly(void **state)
 	db_close(db);
 }
 
+/* A loop's last step, and a statement run once: done is 0, a failure is worded with what
+ * was being done. */
+static void done_or_failed(void **state)
+{
+	char path[128], err[512] = "";
+	sqlite3 *db;
+	sqlite3_stmt *q = NULL;
+	int step;
+	(void)state;
+	path_of(path, sizeof path, "done.db");
+	assert_int_equal(db_open(path, DB_CREATE, &db, err, sizeof err), 0);
+	assert_int_equal(db_prepare(db, &q, "SELECT id FROM runs", err, sizeof err), 0);
+	while ((step = sqlite3_step(q)) == SQLITE_ROW)
+		;
+	assert_int_equal(db_done(db, step, "cannot read runs", err, sizeof err), 0);
+	assert_string_equal(err, "");
+	sqlite3_finalize(q);
+	assert_int_equal(
+	    db_prepare(db, &q, "SELECT abs(-9223372036854775807 - 1)", err, sizeof err), 0);
+	step = sqlite3_step(q);
+	assert_int_equal(db_done(db, step, "cannot read runs", err, sizeof err), -1);
+	assert_non_null(strstr(err, "cannot read runs ('"));
+	assert_non_null(strstr(err, "integer overflow"));
+	sqlite3_finalize(q);
+	assert_int_equal(db_prepare(db, &q, "UPDATE runs SET label = 'x'", err, sizeof err), 0);
+	assert_int_equal(db_finish(db, q, "cannot label", err, sizeof err), 0);
+	assert_int_equal(
+	    db_prepare(db, &q, "SELECT abs(-9223372036854775807 - 1)", err, sizeof err), 0);
+	assert_int_equal(db_finish(db, q, "cannot label", err, sizeof err), -1);
+	assert_non_null(strstr(err, "cannot label ('"));
+	db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(create_new),         cmocka_unit_test(missing_without_create),
 	    cmocka_unit_test(migrates_old_files), cmocka_unit_test(refuses_newer),
 	    cmocka_unit_test(not_a_database),     cmocka_unit_test(views_on_readonly),
+	    cmocka_unit_test(done_or_failed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -27,7 +27,7 @@ static void built_is(struct rq *q, struct tpl_ctx *ctx, const char *want, const 
 
 	if (h2_req_init(&h, &q->r, ctx, NULL, err, sizeof err) != 0)
 		fail_msg("%s", err);
-	char *scratch = malloc(h.scratch_cap), *bodybuf = malloc(h.body_cap + 1);
+	char *scratch = malloc(h.scratch_cap), *bodybuf = malloc(h.m.body_cap + 1);
 	h2_req_build(&h, ctx, scratch, bodybuf, nv, &nnv, &body, &blen);
 	for (size_t i = 0; i < nnv; i++)
 		n += (size_t)snprintf(out + n, sizeof out - n, "%.*s: %.*s\n", (int)nv[i].namelen,

@@ -55,11 +55,7 @@ static int read_facts(struct reader *rd, struct rpt_run *run)
 			goto done;
 		}
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read run_env", rd->err, rd->errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = db_done(rd->db, step, "cannot read run_env", rd->err, rd->errlen);
 done:
 	sqlite3_finalize(q);
 	return rc;
@@ -124,11 +120,13 @@ static int read_host_cpu(struct reader *rd, struct rpt_run *run)
 	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
 	int nn = run_sources(run, names);
 	sqlite3_stmt *q = NULL;
-	double *sum = calloc((size_t)run->nsteps + 1, sizeof *sum);
-	long *n = calloc((size_t)run->nsteps + 1, sizeof *n);
+	struct {
+		double sum; /* the samples' sum in this step's window */
+		long n;     /* how many */
+	} *acc = calloc((size_t)run->nsteps + 1, sizeof *acc);
 	int step = SQLITE_DONE, rc = -1;
 
-	if (!sum || !n) {
+	if (!acc) {
 		rpt_rd_oom(rd);
 		goto done;
 	}
@@ -147,24 +145,21 @@ static int read_host_cpu(struct reader *rd, struct rpt_run *run)
 			for (int k = 0; k < run->nsteps; k++) {
 				const struct rpt_step *s = &run->steps[k];
 				if (s->nintervals > 0 && t >= s->win_from_ms && t < s->win_to_ms) {
-					sum[k] += sqlite3_column_double(q, 1);
-					n[k]++;
+					acc[k].sum += sqlite3_column_double(q, 1);
+					acc[k].n++;
 				}
 			}
 		}
 		sqlite3_reset(q);
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
+	if (db_done(rd->db, step, "cannot read samples", rd->err, rd->errlen) < 0)
 		goto done;
-	}
 	for (int k = 0; k < run->nsteps; k++)
-		run->steps[k].host_cpu_pct = n[k] ? sum[k] / (double)n[k] : NAN;
+		run->steps[k].host_cpu_pct = acc[k].n ? acc[k].sum / (double)acc[k].n : NAN;
 	rc = 0;
 done:
 	sqlite3_finalize(q);
-	free(sum);
-	free(n);
+	free(acc);
 	return rc;
 }
 
