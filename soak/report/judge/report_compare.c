@@ -173,43 +173,6 @@ void rpt_run_fig(const struct report *r, const struct rpt_run *run, const struct
 	*over = o;
 }
 
-void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, struct rpt_vc *out)
-{
-	double sum = 0, ss = 0, w = 0, t = 0;
-	size_t k = 0, kw = 0;
-
-	memset(out, 0, sizeof *out);
-	out->mean = out->sd = out->within = out->between = out->secs = NAN;
-	out->overhead_s = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(x[i]))
-			continue;
-		sum += x[i];
-		k++;
-		if (se && !isnan(se[i])) {
-			w += se[i] * se[i];
-			kw++;
-		}
-		if (secs && !isnan(secs[i]))
-			t += secs[i];
-	}
-	out->runs = (int)k;
-	if (k == 0)
-		return;
-	out->mean = sum / (double)k;
-	out->secs = secs ? t / (double)k : NAN;
-	out->within = kw == k ? w / (double)k : NAN;
-	if (k < 2)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(x[i]))
-			ss += (x[i] - out->mean) * (x[i] - out->mean);
-	out->sd = sqrt(ss / (double)(k - 1));
-	/* The run means' variance holds a run's own offset and what its intervals left: the
-	 * rest of what the runs' own errors explain is between them. */
-	out->between = fmax(0, out->sd * out->sd - (isnan(out->within) ? 0 : out->within));
-}
-
 /* --- a cell's statistics ---------------------------------------------------------------- */
 
 static int cmp_dbl(const void *a, const void *b)
@@ -465,7 +428,6 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 	if (m->noise == RPT_BY_ROUNDS) {
 		/* The round differences, one per pair: their mean and its standard error. */
 		double diff[RPT_MAX_RUNS], va[RPT_MAX_RUNS], x, y, e, t, o;
-		struct rpt_bm md, ma;
 		int k = 0;
 		for (int i = 0; i < pr->n; i++) {
 			rpt_run_fig(r, &r->runs[pr->a[i]], a, f, &x, &e, &t, &o);
@@ -475,9 +437,7 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 			va[k] = x;
 			diff[k++] = y - x;
 		}
-		rpt_run_means(diff, (size_t)k, &md);
-		rpt_run_means(va, (size_t)k, &ma);
-		rpt_diff_known(ma.mean, ma.mean + md.mean, md.se, md.df, alpha, d);
+		rpt_paired_alpha(va, diff, (size_t)k, alpha, d);
 		return;
 	}
 	if (!on_batches(r, m, f)) {
