@@ -812,6 +812,8 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c);
 int rpt_fig_index(const struct report *r, const char *name);
 /* Whether a step belongs to a cell's key (level and planned length; a measured window). */
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
+/* Whether two cells have one key: kind, level and planned length (their labels aside). */
+int rpt_same_key(const struct rpt_cell *a, const struct rpt_cell *b);
 /* Whether a run is one of the cell's observations. */
 int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c);
 /* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */

@@ -69,12 +69,6 @@ static int qcmp_cell(const void *a, const void *b)
 	return cmp_cell(a, b);
 }
 
-static int same_key(const struct rpt_cell *a, const struct rpt_cell *b)
-{
-	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
-	       a->planned_ms == b->planned_ms;
-}
-
 /* The cell's merged figures and its list of runs. */
 static int cell_figures(const struct report *r, struct rpt_cell *c, char *err, size_t errlen)
 {
@@ -130,8 +124,8 @@ static int build_cells(struct report *r, char *err, size_t errlen)
 			if (s->nintervals == 0)
 				continue;
 			for (int c = 0; c < r->ncells && !found; c++)
-				found =
-				    same_key(&r->cells[c], &key) && r->cells[c].label == key.label;
+				found = rpt_same_key(&r->cells[c], &key) &&
+				        r->cells[c].label == key.label;
 			if (found)
 				continue;
 			if (buf_grow(&r->cells, &cap, (size_t)r->ncells + 1, sizeof key, 16) < 0) {

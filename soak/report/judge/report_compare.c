@@ -38,6 +38,12 @@ int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c)
 	return s->concurrency == c->concurrency;
 }
 
+int rpt_same_key(const struct rpt_cell *a, const struct rpt_cell *b)
+{
+	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
+	       a->planned_ms == b->planned_ms;
+}
+
 int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c)
 {
 	if (!run->compared || run->label != c->label || rpt_is_sweep(run) != c->sweep)
@@ -698,12 +704,6 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 
 /* --- the comparisons ---------------------------------------------------------------------- */
 
-static int same_key(const struct rpt_cell *a, const struct rpt_cell *b)
-{
-	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
-	       a->planned_ms == b->planned_ms;
-}
-
 int rpt_compare(struct report *r, char *err, size_t errlen)
 {
 	r->cmps = calloc((size_t)(r->ncells ? r->ncells : 1), sizeof *r->cmps);
@@ -714,7 +714,7 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 	/* Cells are sorted by key then label: the first of each key group is the baseline. */
 	for (int c = 0; c < r->ncells;) {
 		int end = c + 1;
-		while (end < r->ncells && same_key(&r->cells[c], &r->cells[end]))
+		while (end < r->ncells && rpt_same_key(&r->cells[c], &r->cells[end]))
 			end++;
 		for (int k = c + 1; k < end; k++) {
 			struct rpt_cmp *m = &r->cmps[r->ncmps++];
