@@ -800,7 +800,7 @@ struct rpt_cmp {
 
 struct report;
 struct rpt_run;
-/* A sweep run (its steps are levels of one sweep), not a fixed run. */
+/* report_runs.c: a sweep run (its steps are levels of one sweep), not a fixed run. */
 int rpt_is_sweep(const struct rpt_run *run);
 /* report_compare.c: the comparisons of every cell with the baseline's at the same key,
  * judged; 0, or -1 with err. */
@@ -1142,5 +1142,9 @@ const char *rpt_metric_name(enum rpt_metric m);
 const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
 /* The run's pictures are drawn (runs beyond RPT_MAX_RUN_PICTURES are not). */
 int rpt_run_pictured(const struct report *r, int run);
+/* report_runs.c: label l's next run in report order after `after` (NULL: its first), or
+ * NULL past its last:
+ *   for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) */
+const struct rpt_run *rpt_label_run(const struct report *r, int l, const struct rpt_run *after);
 
 #endif

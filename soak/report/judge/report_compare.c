@@ -24,11 +24,6 @@
 #include "dur.h"
 #include "scenario/study.h"
 
-int rpt_is_sweep(const struct rpt_run *run)
-{
-	return strcmp(run->mode, "sweep") == 0;
-}
-
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c)
 {
 	if (s->nintervals == 0 || s->planned_ms != c->planned_ms)

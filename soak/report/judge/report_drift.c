@@ -216,7 +216,7 @@ static void summary(struct rpt_drift *d, const struct rpt_run *run, const struct
 
 void rpt_drift_judge_run(struct rpt_run *run)
 {
-	if (strcmp(run->mode, "sweep") != 0) {
+	if (!rpt_is_sweep(run)) {
 		rpt_drift_judge(&run->drift);
 		return;
 	}

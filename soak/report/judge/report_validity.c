@@ -120,6 +120,36 @@ static void list_add(char *list, size_t len, const char *key)
 	snprintf(list + n, len - n, "%s%s", n ? "," : "", key);
 }
 
+/* A warning that lists runs: its label's own part of the sentence and the runs named. */
+struct wlist {
+	struct sbuf b; /* the own part so far */
+	char runs[96]; /* the run keys, comma-separated (rpt_item.run) */
+	int n;         /* entries said */
+};
+
+/* The next entry of a list: "run 7", or "run 7 at 40 users" for step s of a run with
+ * several, after "; " from the second on; its run added to w->runs. */
+static void list_entry(struct wlist *w, const struct rpt_run *run, const struct rpt_step *s)
+{
+	char c[64];
+
+	rpt_sb_printf(&w->b, "%srun %s", w->n++ ? "; " : "", run->key);
+	if (run->nsteps > 1)
+		rpt_sb_printf(&w->b, " at %s",
+		              rpt_level_text(s->concurrency, s->rate, c, sizeof c));
+	list_add(w->runs, sizeof w->runs, run->key);
+}
+
+/* Adds name to names[0..*n) when new (RPT_MAX_SOURCES at most). */
+static void name_add(char names[][RPT_NAME_MAX], int *n, const char *name)
+{
+	for (int j = 0; j < *n; j++)
+		if (!strcmp(names[j], name))
+			return;
+	if (*n < RPT_MAX_SOURCES)
+		snprintf(names[(*n)++], RPT_NAME_MAX, "%s", name);
+}
+
 /* --- the generator's host and the generator itself -------------------------------------- */
 
 /* Whether a run was placed: the generator's CPUs recorded and disjoint from those of
@@ -158,10 +188,9 @@ static int host_saturated(struct vctx *v)
 			char runs[96] = "", list[64] = "";
 			const char *with = NULL, *host = NULL;
 			double worst = 0;
-			for (int i = 0; i < r->nruns; i++) {
-				const struct rpt_run *run = &r->runs[i];
+			for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 				double top = NAN;
-				if (run->label != l || !run->colocated[0] || placed(run) != own)
+				if (!run->colocated[0] || placed(run) != own)
 					continue;
 				for (int k = 0; k < run->nsteps; k++) {
 					double x = own ? run->steps[k].gen_cpus_busy_pct
@@ -251,11 +280,8 @@ static void gen_tally(const struct report *r, int l, enum gen_cause c, struct ge
 {
 	memset(t, 0, sizeof *t);
 	t->cpu = t->wait = t->lag = NAN;
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 		int hit = 0;
-		if (run->label != l)
-			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
 			if (gen_cause(s) != c)
@@ -366,24 +392,14 @@ static int short_memory(struct vctx *v)
 		char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
 		int nn = 0;
 		/* The process sources of the label's runs with a GC log, in order. */
-		for (int i = 0; i < r->nruns; i++)
-			for (int k = 0; k < r->runs[i].nsrc; k++) {
-				const struct rpt_source *s = &r->runs[i].src[k];
-				int seen = 0;
-				if (r->runs[i].label != l || !s->gc_events)
-					continue;
-				for (int j = 0; j < nn && !seen; j++)
-					seen = !strcmp(names[j], s->name);
-				if (!seen && nn < RPT_MAX_SOURCES)
-					snprintf(names[nn++], RPT_NAME_MAX, "%s", s->name);
-			}
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+			for (int k = 0; k < run->nsrc; k++)
+				if (run->src[k].gc_events)
+					name_add(names, &nn, run->src[k].name);
 		for (int j = 0; j < nn; j++) {
 			char runs[96] = "", d0[32], d1[32], h[32];
 			double span_lo = INFINITY, span_hi = 0, longer_h = 0;
-			for (int i = 0; i < r->nruns; i++) {
-				const struct rpt_run *run = &r->runs[i];
-				if (run->label != l)
-					continue;
+			for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 				for (int k = 0; k < run->nsrc; k++) {
 					const struct rpt_source *s = &run->src[k];
 					const struct gca_result *g = &s->gc;
@@ -498,55 +514,40 @@ static int not_steady(struct vctx *v)
 
 	for (int l = 0; l < r->nlabels; l++)
 		for (int kind = 0; kind < 3; kind++) {
-			struct sbuf b = {.n = 0};
-			char runs[96] = "";
-			int n = 0;
-			for (int i = 0; i < r->nruns; i++) {
-				const struct rpt_run *run = &r->runs[i];
-				if (run->label != l)
-					continue;
+			struct wlist w = {.n = 0};
+			for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
 				for (int k = 0; k < run->nsteps; k++) {
 					const struct rpt_drift *d =
 					    run->step_drift ? &run->step_drift[k] : &run->drift;
 					double t, m;
-					char c[64];
 					drift_moves(d, &t, &m);
 					if (t == 0 && m == 0)
 						continue;
 					int is = t >= 0 && m <= 0 ? 0 : t <= 0 && m >= 0 ? 1 : 2;
 					if (is != kind)
 						continue;
-					if (n++ == 0)
+					if (w.n == 0)
 						rpt_sb_printf(
-						    &b,
+						    &w.b,
 						    "%s: from the first to the last third of "
 						    "the measured window, ",
 						    rpt_label_name(r, l));
-					else
-						rpt_sb_printf(&b, "; ");
-					rpt_sb_printf(&b, "run %s", run->key);
-					if (run->nsteps > 1)
-						rpt_sb_printf(&b, " at %s",
-						              rpt_level_text(
-						                  run->steps[k].concurrency,
-						                  run->steps[k].rate, c, sizeof c));
-					rpt_sb_printf(&b, ": ");
+					list_entry(&w, run, &run->steps[k]);
+					rpt_sb_printf(&w.b, ": ");
 					if (t != 0)
-						rpt_sb_printf(&b, "TPS %s%.1f%%", t > 0 ? "+" : "-",
-						              fabs(t));
+						rpt_sb_printf(&w.b, "TPS %s%.1f%%",
+						              t > 0 ? "+" : "-", fabs(t));
 					if (t != 0 && m != 0)
-						rpt_sb_printf(&b, ", ");
+						rpt_sb_printf(&w.b, ", ");
 					if (m != 0)
-						rpt_sb_printf(&b, "mean latency %s%.1f%%",
+						rpt_sb_printf(&w.b, "mean latency %s%.1f%%",
 						              m > 0 ? "+" : "-", fabs(m));
-					list_add(runs, sizeof runs, run->key);
 				}
-			}
-			if (n == 0)
+			if (w.n == 0)
 				continue;
-			rpt_sb_printf(&b, " (real, as the drift verdict judges them): %s",
+			rpt_sb_printf(&w.b, " (real, as the drift verdict judges them): %s",
 			              why[kind]);
-			if (add(v, "warn", "not_steady", l, runs, &b) < 0)
+			if (add(v, "warn", "not_steady", l, w.runs, &w.b) < 0)
 				return -1;
 		}
 	return 0;
@@ -558,37 +559,36 @@ static int not_steady(struct vctx *v)
 static int no_steady_label(struct vctx *v, int l, int kept)
 {
 	const struct report *r = v->r;
-	struct sbuf b = {.n = 0};
-	char runs[96] = "";
-	int n = 0;
+	struct wlist w = {.n = 0};
 
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		if (run->label != l || run->steady != RPT_ST_NO_STEADY || run->compared != kept)
+	/* Runs without a steady state are fixed runs of one step (report_steady.c). */
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+		if (run->steady != RPT_ST_NO_STEADY || run->compared != kept)
 			continue;
-		if (n++)
-			rpt_sb_printf(&b, "; run %s", run->key);
-		else if (kept)
-			rpt_sb_printf(&b,
-			              "%s: runs compared as they are, for fewer than %d of its runs at "
-			              "their point had a steady state: run %s",
-			              rpt_label_name(r, l), RPT_STEADY_MIN_KEPT, run->key);
-		else
-			rpt_sb_printf(&b,
+		if (w.n == 0 && kept)
+			rpt_sb_printf(
+			    &w.b,
+			    "%s: runs compared as they are, for fewer than %d of its runs at "
+			    "their point had a steady state: ",
+			    rpt_label_name(r, l), RPT_STEADY_MIN_KEPT);
+		else if (w.n == 0)
+			rpt_sb_printf(&w.b,
 			              "%s: runs left out of the comparisons, their window had no "
-			              "steady state: run %s",
-			              rpt_label_name(r, l), run->key);
+			              "steady state: ",
+			              rpt_label_name(r, l));
+		list_entry(&w, run, run->steps);
 		if (run->jit_pct > RPT_STEADY_JIT_PCT)
-			rpt_sb_printf(&b, " (its JIT took %.1f %% of the app's CPU: still compiling)",
+			rpt_sb_printf(&w.b,
+			              " (its JIT took %.1f %% of the app's CPU: still compiling)",
 			              run->jit_pct);
 		else
-			rpt_sb_printf(&b, " (its figure changed in the last quarter of its window)");
-		list_add(runs, sizeof runs, run->key);
+			rpt_sb_printf(&w.b,
+			              " (its figure changed in the last quarter of its window)");
 	}
-	if (!n)
+	if (!w.n)
 		return 0;
-	rpt_sb_printf(&b, ". Warm up longer (warmup_max), or run longer.");
-	return add(v, "warn", "no_steady_state", l, runs, &b);
+	rpt_sb_printf(&w.b, ". Warm up longer (warmup_max), or run longer.");
+	return add(v, "warn", "no_steady_state", l, w.runs, &w.b);
 }
 
 /* no_steady_state: runs whose window had no steady state (report_steady.c): their JIT
@@ -612,33 +612,24 @@ static int errors(struct vctx *v)
 	struct report *r = v->r;
 
 	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		char runs[96] = "", tail[256], said[ERR_NCLASS] = {0};
-		int n = 0, client = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->label != l)
-				continue;
+		struct wlist w = {.n = 0};
+		char tail[256], said[ERR_NCLASS] = {0};
+		int client = 0;
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 			for (int k = 0; k < run->nsteps; k++) {
 				const struct rpt_step *s = &run->steps[k];
 				int top = -1;
-				char c[64];
 				if (s->nintervals == 0 || !(s->f.error_pct > RPT_ERRORS_PCT))
 					continue;
 				for (int e = 0; e < ERR_NCLASS; e++)
 					if (s->st.err_count[e] > 0 &&
 					    (top < 0 || s->st.err_count[e] > s->st.err_count[top]))
 						top = e;
-				rpt_sb_printf(&b, "%s", n++ == 0 ? "" : "; ");
-				rpt_sb_printf(&b, "run %s", run->key);
-				if (run->nsteps > 1)
-					rpt_sb_printf(
-					    &b, " at %s",
-					    rpt_level_text(s->concurrency, s->rate, c, sizeof c));
-				rpt_sb_printf(&b, ": %.2f%%", s->f.error_pct);
+				list_entry(&w, run, s);
+				rpt_sb_printf(&w.b, ": %.2f%%", s->f.error_pct);
 				if (top >= 0) {
 					/* a class's sample once, where it first comes */
-					rpt_sb_printf(&b, ", mostly %s (%.0f%% of them%s%s%s)",
+					rpt_sb_printf(&w.b, ", mostly %s (%.0f%% of them%s%s%s)",
 					              err_class_name((enum err_class)top),
 					              100.0 * (double)s->st.err_count[top] /
 					                  (double)s->f.errors,
@@ -648,13 +639,12 @@ static int errors(struct vctx *v)
 					said[top] = 1;
 					client |= err_class_client_side((enum err_class)top);
 				}
-				list_add(runs, sizeof runs, run->key);
 			}
 		}
-		if (n == 0)
+		if (w.n == 0)
 			continue;
 		struct sbuf own = {.n = 0};
-		rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), b.s);
+		rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), w.b.s);
 		snprintf(tail, sizeof tail,
 		         "%s. Throughput and latency there include the "
 		         "failures: fix them before trusting a comparison.",
@@ -663,7 +653,7 @@ static int errors(struct vctx *v)
 		snprintf(
 		    lead, sizeof lead,
 		    "more than %.0f%% of requests failed in a measured window: ", RPT_ERRORS_PCT);
-		if (add_parts(v, "warn", "errors", l, runs, lead, &own, tail) < 0)
+		if (add_parts(v, "warn", "errors", l, w.runs, lead, &own, tail) < 0)
 			return -1;
 	}
 	return 0;
@@ -679,11 +669,9 @@ static int clock_skew(struct vctx *v)
 		struct sbuf b = {.n = 0};
 		char runs[96] = "";
 		int n = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 			char d[32];
-			if (run->label != l ||
-			    !(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
+			if (!(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
 				continue;
 			rpt_sb_printf(&b, "%s %s (%.0f ms against a %s interval)",
 			              n == 0 ? "Merged run" : "; run", run->key, run->clock_skew_ms,
@@ -712,10 +700,9 @@ static int clock_skew(struct vctx *v)
  * records it, NULL when they disagree among themselves. */
 static const char *label_fact(const struct report *r, int l, const char *source, const char *key)
 {
-	const char *v = "";
-	for (int i = 0; i < r->nruns; i++) {
-		const char *x;
-		if (r->runs[i].label != l || !(x = rpt_env_get(&r->runs[i], source, key)))
+	const char *v = "", *x;
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+		if (!(x = rpt_env_get(run, source, key)))
 			continue;
 		if (*v && strcmp(v, x) != 0)
 			return NULL;
@@ -727,18 +714,10 @@ static const char *label_fact(const struct report *r, int l, const char *source,
 /* Source names with facts in the label's runs, appended to names (unique). */
 static void label_sources(const struct report *r, int l, char names[][RPT_NAME_MAX], int *n)
 {
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		if (run->label != l)
-			continue;
-		for (int k = 0; k < run->nenv; k++) {
-			int seen = !run->env[k].source[0];
-			for (int j = 0; j < *n && !seen; j++)
-				seen = !strcmp(names[j], run->env[k].source);
-			if (!seen && *n < RPT_MAX_SOURCES)
-				snprintf(names[(*n)++], RPT_NAME_MAX, "%s", run->env[k].source);
-		}
-	}
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+		for (int k = 0; k < run->nenv; k++)
+			if (run->env[k].source[0])
+				name_add(names, n, run->env[k].source);
 }
 
 static int confounded(struct vctx *v)

@@ -75,13 +75,10 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 	                           [RPT_DRIFT_IMPROVING] = 3,
 	                           [RPT_DRIFT_DEGRADING] = 4};
 	v->drift = -1;
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		if (run->label != l || !run->drift.judged)
-			continue;
-		if (v->drift < 0 || rank[run->drift.verdict] > rank[v->drift])
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+		if (run->drift.judged &&
+		    (v->drift < 0 || rank[run->drift.verdict] > rank[v->drift]))
 			v->drift = (int)run->drift.verdict;
-	}
 	/* Capacity first (users), and efficiency (a fixed rate) beside it when both ran. */
 	v->cmp = l > 0 ? headline(r, l, 0) : -1;
 	v->cmp_rate = l > 0 ? headline(r, l, 1) : -1;

@@ -465,7 +465,7 @@ done:
 
 int rpt_drift_read(struct reader *rd, struct rpt_run *run)
 {
-	if (strcmp(run->mode, "sweep") != 0) {
+	if (!rpt_is_sweep(run)) {
 		if (run->nsteps > 0)
 			return step_drift(rd, run, &run->steps[0], &run->drift);
 		return 0;
