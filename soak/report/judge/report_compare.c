@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "dur.h"
 #include "scenario/study.h"
 
@@ -97,19 +98,26 @@ static const struct rpt_values *step_values(const struct rpt_step *s, int f)
 	                         : &s->err_pct;
 }
 
+/* Metric m (< RPT_NMETRIC) of merged figures x: latency NAN when nothing was answered. */
+static double metric_of(const struct figures *x, int m)
+{
+	int answered = x->p50_us > 0 || x->max_us > 0;
+
+	return m == RPT_M_TPS    ? x->tps
+	       : m == RPT_M_MEAN ? (answered ? x->mean_us / 1000 : NAN)
+	       : m == RPT_M_P99  ? (answered ? (double)x->p99_us / 1000 : NAN)
+	                         : x->error_pct;
+}
+
 /* A step's figure f and its standard error from the step's own intervals (batch means). */
 static void step_fig(const struct report *r, const struct rpt_run *run, const struct rpt_step *s,
                      int f, double *v, double *se)
 {
-	int answered = s->f.p50_us > 0 || s->f.max_us > 0;
 	struct rpt_bm b;
 
 	*v = *se = NAN;
 	if (f < RPT_NMETRIC) {
-		*v = f == RPT_M_TPS    ? s->f.tps
-		     : f == RPT_M_MEAN ? (answered ? s->f.mean_us / 1000 : NAN)
-		     : f == RPT_M_P99  ? (answered ? (double)s->f.p99_us / 1000 : NAN)
-		                       : s->f.error_pct;
+		*v = metric_of(&s->f, f);
 		const struct rpt_values *x = step_values(s, f);
 		rpt_batch_means(x->v, x->n, NULL, 0, &b);
 		*se = b.se;
@@ -220,22 +228,9 @@ static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, st
 			                                             : NULL;
 			if (!rpt_step_in(s, c) || !x)
 				continue;
-			if (n + x->n > cap) {
-				size_t nc = (n + x->n) * 2 + 16;
-				double *p = realloc(v, nc * sizeof *p);
-				if (!p)
-					goto done;
-				v = p;
-				cap = nc;
-			}
-			if (nseg == segcap) {
-				size_t nc = segcap ? 2 * segcap : 8;
-				size_t *p = realloc(seg, nc * sizeof *p);
-				if (!p)
-					goto done;
-				seg = p;
-				segcap = nc;
-			}
+			if (buf_grow(&v, &cap, n + x->n, sizeof *v, 16) < 0 ||
+			    buf_grow(&seg, &segcap, nseg + 1, sizeof *seg, 8) < 0)
+				goto done;
 			if (x->n)
 				memcpy(v + n, x->v, x->n * sizeof *v);
 			n += x->n;
@@ -258,16 +253,11 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 
 	if (!x)
 		return -1;
-	int answered = c->f.p50_us > 0 || c->f.max_us > 0;
 	for (int f = 0; f < RPT_NFIG; f++) {
-		c->value[f] = NAN;
+		c->value[f] = f < RPT_NMETRIC ? metric_of(&c->f, f) : NAN;
 		memset(&c->bm[f], 0, sizeof c->bm[f]);
 		c->bm[f].mean = c->bm[f].se = NAN;
 	}
-	c->value[RPT_M_TPS] = c->f.tps;
-	c->value[RPT_M_MEAN] = answered ? c->f.mean_us / 1000 : NAN;
-	c->value[RPT_M_P99] = answered ? (double)c->f.p99_us / 1000 : NAN;
-	c->value[RPT_M_ERR] = c->f.error_pct;
 	for (int f = 0; f < RPT_NMETRIC; f++)
 		if (pooled_bm(r, c, f, &c->bm[f]) < 0)
 			goto done;
