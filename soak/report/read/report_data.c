@@ -91,15 +91,16 @@ static int selected(const struct reader *rd, int64_t id, const char *label)
 /* Index of a label, added when new (its place in --label order, else appended). */
 /* Numbers the labels named in targets (", "-separated, a study's file order) that have
  * runs and no number yet, from n on: map[old] = new, tmp[new] = the label.  The next n. */
-static int study_label_order(struct report *r, const char *targets, int *map,
-                             struct rpt_label *tmp, int n)
+static int study_label_order(struct report *r, const char *targets, int *map, struct rpt_label *tmp,
+                             int n)
 {
 	const char *p = targets;
 
 	while (p && *p) {
 		size_t len = strcspn(p, ",");
 		for (int l = 0; l < r->nlabels; l++)
-			if (map[l] < 0 && r->labels[l].nruns > 0 && strlen(r->labels[l].name) == len &&
+			if (map[l] < 0 && r->labels[l].nruns > 0 &&
+			    strlen(r->labels[l].name) == len &&
 			    !strncmp(r->labels[l].name, p, len)) {
 				map[l] = n;
 				tmp[n++] = r->labels[l];
@@ -165,11 +166,7 @@ static int read_step(struct reader *rd, const struct rpt_run *run, struct rpt_st
 		    rpt_rd_push(rd, &s->p99_ms, rpt_rd_col(q, 2)) < 0 ||
 		    rpt_rd_push(rd, &s->err_pct, sqlite3_column_double(q, 3)) < 0)
 			goto done;
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = rpt_rd_done(rd, step, "cannot read intervals");
 done:
 	sqlite3_finalize(q);
 	hdr_release(&st.hist);
@@ -208,10 +205,8 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 		if (read_step(rd, run, s) < 0)
 			goto done;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read steps", rd->err, rd->errlen);
+	if (rpt_rd_done(rd, step, "cannot read steps") < 0)
 		goto done;
-	}
 	/* The run's whole measured window: every step's, histograms merged. */
 	if (istats_init(&run->st, rd->err, rd->errlen) < 0)
 		goto done;
@@ -347,10 +342,8 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 		}
 		i++;
 	}
-	if (i < (size_t)n && step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
+	if (i < (size_t)n && rpt_rd_done(rd, step, "cannot read intervals") < 0)
 		goto done;
-	}
 	if (b.n > 0)
 		bucket_point(&b, run, &run->ts[run->nts++]);
 	run->ts_bucket_s =
@@ -448,11 +441,7 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 		if (add_run(rd, q) < 0)
 			goto done;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read runs", rd->err, rd->errlen);
-		goto done;
-	}
-	if (rpt_read_studies(rd) < 0)
+	if (rpt_rd_done(rd, step, "cannot read runs") < 0 || rpt_read_studies(rd) < 0)
 		goto done;
 	rc = 0;
 done:

@@ -92,8 +92,8 @@ static int find_sources(struct reader *rd, struct rpt_run *run)
 			else
 				s->gc_events = 1; /* counted when read */
 		}
-		if (rc == 0 && step != SQLITE_DONE)
-			rc = db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
+		if (rc == 0)
+			rc = rpt_rd_done(rd, step, "cannot read samples");
 		sqlite3_finalize(q);
 	}
 	return rc;
@@ -161,9 +161,7 @@ static int read_points(struct reader *rd, sqlite3_stmt *q, const struct rpt_run 
 		(*out)[*n].v = sqlite3_column_double(q, 1);
 		(*n)++;
 	}
-	if (step != SQLITE_DONE)
-		return db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
-	return 0;
+	return rpt_rd_done(rd, step, "cannot read samples");
 }
 
 /* Whether a time (s since the run's start) lies in a step's measured window. */
@@ -330,11 +328,8 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 		}
 		(*n)++;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
-		goto done;
-	}
-	if (k->has && read_bounds(rd, run, src) < 0)
+	if (rpt_rd_done(rd, step, "cannot read samples") < 0 ||
+	    (k->has && read_bounds(rd, run, src) < 0))
 		goto done;
 	k->req_per_h = run->f.tps > 0 ? run->f.tps * (1 - run->f.error_pct / 100) * 3600 : NAN;
 	rc = 0;
@@ -367,10 +362,7 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
-		int in = 0;
-		for (int k = 0; k < run->nsteps && !in; k++)
-			in = in_window(run, &run->steps[k], all[i].t_s);
-		if (!in)
+		if (!in_any_window(run, all[i].t_s))
 			continue;
 		if (m == 0)
 			first = all[i].t_s;
@@ -460,10 +452,8 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 		for (int i = 0; i < 12; i++)
 			*figs[i] = col_kb(q, 7 + i);
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read gc_events", rd->err, rd->errlen);
+	if (rpt_rd_done(rd, step, "cannot read gc_events") < 0)
 		goto done;
-	}
 	src->gc_events = (int64_t)n;
 	if (n == 0) {
 		rc = 0;
