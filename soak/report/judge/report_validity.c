@@ -179,68 +179,64 @@ static int placed(const struct rpt_run *run)
  * RPT_HOST_BUSY_PCT; with it (run_env: the generator's CPUs apart from the sources') the
  * host may well be full (a saturated server core is the experiment), and what must not be
  * is the generator's own CPUs: busy by anyone RPT_HOST_BUSY_PCT of the time or more. */
-static int host_saturated(struct vctx *v)
+static int host_saturated(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 
-	for (int l = 0; l < r->nlabels; l++)
-		for (int own = 0; own <= 1; own++) {
-			char runs[96] = "", list[64] = "";
-			const char *with = NULL, *host = NULL;
-			double worst = 0;
-			for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
-				double top = NAN;
-				if (!run->colocated[0] || placed(run) != own)
-					continue;
-				for (int k = 0; k < run->nsteps; k++) {
-					double x = own ? run->steps[k].gen_cpus_busy_pct
-					               : run->steps[k].host_cpu_pct;
-					if (x >= RPT_HOST_BUSY_PCT && !(x <= top))
-						top = x;
-				}
-				if (isnan(top))
-					continue;
-				list_add(runs, sizeof runs, run->key);
-				worst = fmax(worst, top);
-				if (!with) {
-					with = run->colocated;
-					host = run->host;
-					snprintf(list, sizeof list, "%s",
-					         own ? rpt_env_get(run, "", "cpu_list") : "");
-				}
-			}
-			if (!runs[0])
+	for (int own = 0; own <= 1; own++) {
+		char runs[96] = "", list[64] = "";
+		const char *with = NULL, *host = NULL;
+		double worst = 0;
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+			double top = NAN;
+			if (!run->colocated[0] || placed(run) != own)
 				continue;
-			struct sbuf b = {.n = 0};
-			char lead[160], tail[512];
-			rpt_sb_printf(&b, "%s ", rpt_label_name(r, l));
-			if (own)
-				rpt_sb_printf(&b, "on CPU %s apart from %s ('%s'), ", list, with,
-				              host);
-			else
-				rpt_sb_printf(&b, "with %s ('%s'), ", with, host);
-			rpt_sb_printf(&b, "%.1f%% in ", worst);
-			rpt_sb_runs(&b, runs);
-			snprintf(
-			    lead, sizeof lead,
-			    own ? "the load generator was placed on CPUs of its own, but those "
-			          "CPUs were %.0f%% busy or more in a measured window: "
-			        : "the load generator ran on the same host as a collected "
-			          "source, and that host's CPU reached %.0f%% or more in a "
-			          "measured window: ",
-			    RPT_HOST_BUSY_PCT);
-			snprintf(
-			    tail, sizeof tail, "%s",
-			    own ? ". Something else ran there, so the generator may have set "
-			          "the pace: give it more CPUs, or keep other work off them."
-			        : ". The generator and the system under test competed for the "
-			          "cores, so throughput and latency measure the machine as much "
-			          "as the server: place them on CPUs of their own (cpus in "
-			          "[scenario] and [collect.NAME]) or run the generator on "
-			          "another host.");
-			if (add_parts(v, "warn", "host_saturated", l, runs, lead, &b, tail) < 0)
-				return -1;
+			for (int k = 0; k < run->nsteps; k++) {
+				double x = own ? run->steps[k].gen_cpus_busy_pct
+				               : run->steps[k].host_cpu_pct;
+				if (x >= RPT_HOST_BUSY_PCT && !(x <= top))
+					top = x;
+			}
+			if (isnan(top))
+				continue;
+			list_add(runs, sizeof runs, run->key);
+			worst = fmax(worst, top);
+			if (!with) {
+				with = run->colocated;
+				host = run->host;
+				snprintf(list, sizeof list, "%s",
+				         own ? rpt_env_get(run, "", "cpu_list") : "");
+			}
 		}
+		if (!runs[0])
+			continue;
+		struct sbuf b = {.n = 0};
+		char lead[160], tail[512];
+		rpt_sb_printf(&b, "%s ", rpt_label_name(r, l));
+		if (own)
+			rpt_sb_printf(&b, "on CPU %s apart from %s ('%s'), ", list, with, host);
+		else
+			rpt_sb_printf(&b, "with %s ('%s'), ", with, host);
+		rpt_sb_printf(&b, "%.1f%% in ", worst);
+		rpt_sb_runs(&b, runs);
+		snprintf(lead, sizeof lead,
+		         own ? "the load generator was placed on CPUs of its own, but those "
+		               "CPUs were %.0f%% busy or more in a measured window: "
+		             : "the load generator ran on the same host as a collected "
+		               "source, and that host's CPU reached %.0f%% or more in a "
+		               "measured window: ",
+		         RPT_HOST_BUSY_PCT);
+		snprintf(tail, sizeof tail, "%s",
+		         own ? ". Something else ran there, so the generator may have set "
+		               "the pace: give it more CPUs, or keep other work off them."
+		             : ". The generator and the system under test competed for the "
+		               "cores, so throughput and latency measure the machine as much "
+		               "as the server: place them on CPUs of their own (cpus in "
+		               "[scenario] and [collect.NAME]) or run the generator on "
+		               "another host.");
+		if (add_parts(v, "warn", "host_saturated", l, runs, lead, &b, tail) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -304,76 +300,73 @@ static void gen_tally(const struct report *r, int l, enum gen_cause c, struct ge
 	}
 }
 
+/* How each cause is said: its code, the lead before the label's own part (gen_own) and
+ * the advice after it. */
+static const struct gen_words {
+	enum gen_cause cause;
+	const char *code, *lead, *tail;
+} gen_words[] = {
+    {GEN_BUSY, "generator_saturated", "the load generator was busy: ",
+     ". The generator, not the server, may have set the pace, and its own queueing is in the "
+     "latencies: give it more threads (--threads) or more agents."},
+    {GEN_STARVED, "generator_saturated", "the load generator waited for a core: ",
+     ". Other work on its machine (the server, the database) took its CPUs, so it may have "
+     "set the pace: give it CPUs of its own (placement) or another host; more threads would "
+     "compete for the same cores."},
+    {GEN_LATE, "generator_late", "requests went out late: ",
+     ". The machine woke or ran it late (timer wake-ups, a virtual machine's pause, a stopped "
+     "process), which more threads would not change. Latency never holds that lateness (it "
+     "counts from the send, and from the intended start only while every connection was "
+     "busy: the server's wait); but as it caught up its arrivals bunched, and the server's "
+     "answers to the bunch are in those intervals' figures."},
+};
+
+/* The label's own part of a warning of cause c: its runs and the figures that show it. */
+static void gen_own(struct sbuf *b, const char *label, enum gen_cause c, const struct gen_tally *t)
+{
+	rpt_sb_printf(b, "%s in ", label);
+	rpt_sb_runs(b, t->runs);
+	if (c == GEN_BUSY) {
+		rpt_sb_printf(b, ", its %d engine thread%s busy %.0f%% of the time", t->threads,
+		              t->threads == 1 ? " was" : "s were", t->cpu);
+		return;
+	}
+	if (c == GEN_STARVED) {
+		rpt_sb_printf(b,
+		              ", its threads busy %.0f%% of the time and ready but waiting "
+		              "for a core %.0f%% more",
+		              t->cpu, isnan(t->wait) ? 0 : t->wait);
+		return;
+	}
+	rpt_sb_printf(b, ", start lag p99 up to %.1f ms", t->lag);
+	if (t->late > 0)
+		rpt_sb_printf(b, ", over %.0f ms in %d of %d measured intervals", RPT_GEN_LAG_MS,
+		              t->late, t->steady);
+	rpt_sb_printf(b,
+	              ", while the generator was busy %.0f%% of the time and waited "
+	              "%.0f%% for a core",
+	              isnan(t->cpu) ? 0 : t->cpu, isnan(t->wait) ? 0 : t->wait);
+}
+
 /* generator_saturated: its threads were busy (more threads or agents help), or ready but
  * waiting for a core (the machine's other work took them: placement or another host
  * helps, more threads do not).  generator_late: an open-model generator that was neither
  * but sent late (the machine woke or ran it late): said as what it is, and that latency
- * leaves it out. */
-static int generator_saturated(struct vctx *v)
+ * leaves it out; a warning when a tenth of the intervals or more were late, else a note. */
+static int generator_saturated(struct vctx *v, int l)
 {
-	struct report *r = v->r;
-
-	for (int l = 0; l < r->nlabels; l++) {
+	for (size_t i = 0; i < sizeof gen_words / sizeof gen_words[0]; i++) {
+		const struct gen_words *w = &gen_words[i];
 		struct gen_tally t;
 		struct sbuf b = {.n = 0};
-
-		gen_tally(r, l, GEN_BUSY, &t);
-		if (t.runs[0]) {
-			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
-			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(&b, ", its %d engine thread%s busy %.0f%% of the time",
-			              t.threads, t.threads == 1 ? " was" : "s were", t.cpu);
-			if (add_parts(v, "warn", "generator_saturated", l, t.runs,
-			              "the load generator was busy: ", &b,
-			              ". The generator, not the server, may have set the pace, "
-			              "and its own queueing is in the latencies: give it more "
-			              "threads (--threads) or more agents.") < 0)
-				return -1;
-		}
-		gen_tally(r, l, GEN_STARVED, &t);
-		if (t.runs[0]) {
-			rpt_sb_reset(&b);
-			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
-			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(&b,
-			              ", its threads busy %.0f%% of the time and ready but waiting "
-			              "for a core %.0f%% more",
-			              t.cpu, isnan(t.wait) ? 0 : t.wait);
-			if (add_parts(v, "warn", "generator_saturated", l, t.runs,
-			              "the load generator waited for a core: ", &b,
-			              ". Other work on its machine (the server, the database) took "
-			              "its CPUs, so it may have set the pace: give it CPUs of its "
-			              "own (placement) or another host; more threads would compete "
-			              "for the same cores.") < 0)
-				return -1;
-		}
-		gen_tally(r, l, GEN_LATE, &t);
-		if (t.runs[0]) {
-			rpt_sb_reset(&b);
-			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
-			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(&b, ", start lag p99 up to %.1f ms", t.lag);
-			if (t.late > 0)
-				rpt_sb_printf(&b, ", over %.0f ms in %d of %d measured intervals",
-				              RPT_GEN_LAG_MS, t.late, t.steady);
-			rpt_sb_printf(
-			    &b,
-			    ", while the generator was busy %.0f%% of the time and waited "
-			    "%.0f%% for a core",
-			    isnan(t.cpu) ? 0 : t.cpu, isnan(t.wait) ? 0 : t.wait);
-			int many = t.steady > 0 && t.late * 10 >= t.steady;
-			if (add_parts(
-			        v, many ? "warn" : "info", "generator_late", l, t.runs,
-			        "requests went out late: ", &b,
-			        ". The machine woke or ran it late (timer wake-ups, a virtual "
-			        "machine's pause, a stopped process), which more threads "
-			        "would not change. Latency never holds that lateness (it "
-			        "counts from the send, and from the intended start only "
-			        "while every connection was busy: the server's wait); but as "
-			        "it caught up its arrivals bunched, and the server's answers "
-			        "to the bunch are in those intervals' figures.") < 0)
-				return -1;
-		}
+		gen_tally(v->r, l, w->cause, &t);
+		if (!t.runs[0])
+			continue;
+		gen_own(&b, rpt_label_name(v->r, l), w->cause, &t);
+		int warn = w->cause != GEN_LATE || (t.steady > 0 && t.late * 10 >= t.steady);
+		if (add_parts(v, warn ? "warn" : "info", w->code, l, t.runs, w->lead, &b, w->tail) <
+		    0)
+			return -1;
 	}
 	return 0;
 }
@@ -384,96 +377,91 @@ static int generator_saturated(struct vctx *v)
  * fewer old-generation cycles the verdict itself says what the floor shows and when an old
  * collection would come, so no warning repeats it).  Grouped per label and source: one
  * warning names every run it concerns ("runs 1, 2, 9 and 10"), not one warning per run. */
-static int short_memory(struct vctx *v)
+static int short_memory(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
-		int nn = 0;
-		/* The process sources of the label's runs with a GC log, in order. */
-		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
-			for (int k = 0; k < run->nsrc; k++)
-				if (run->src[k].gc_events)
-					name_add(names, &nn, run->src[k].name);
-		for (int j = 0; j < nn; j++) {
-			char runs[96] = "", d0[32], d1[32], h[32];
-			double span_lo = INFINITY, span_hi = 0, longer_h = 0;
-			for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
-				for (int k = 0; k < run->nsrc; k++) {
-					const struct rpt_source *s = &run->src[k];
-					const struct gca_result *g = &s->gc;
-					double span =
-					    (double)(g->steady_to_ms - g->steady_from_ms) / 1000;
-					if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
-					    g->memory != GCA_TOO_SHORT)
-						continue;
-					list_add(runs, sizeof runs, run->key);
-					span_lo = fmin(span_lo, span);
-					span_hi = fmax(span_hi, span);
-					longer_h = fmax(longer_h, g->run_longer_h);
-				}
+	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int nn = 0;
+	/* The process sources of the label's runs with a GC log, in order. */
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+		for (int k = 0; k < run->nsrc; k++)
+			if (run->src[k].gc_events)
+				name_add(names, &nn, run->src[k].name);
+	for (int j = 0; j < nn; j++) {
+		char runs[96] = "", d0[32], d1[32], h[32];
+		double span_lo = INFINITY, span_hi = 0, longer_h = 0;
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+			for (int k = 0; k < run->nsrc; k++) {
+				const struct rpt_source *s = &run->src[k];
+				const struct gca_result *g = &s->gc;
+				double span = (double)(g->steady_to_ms - g->steady_from_ms) / 1000;
+				if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
+				    g->memory != GCA_TOO_SHORT)
+					continue;
+				list_add(runs, sizeof runs, run->key);
+				span_lo = fmin(span_lo, span);
+				span_hi = fmax(span_hi, span);
+				longer_h = fmax(longer_h, g->run_longer_h);
 			}
-			if (!runs[0])
-				continue;
-			struct sbuf b = {.n = 0};
-			char lead[128];
-			dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
-			dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
-			rpt_sb_printf(&b, "%s, %s in ", rpt_label_name(r, l), names[j]);
-			rpt_sb_runs(&b, runs);
-			rpt_sb_printf(&b, ", %s%s%s of it: run at least %s longer", d0,
-			              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
-			              gca_hours_text(longer_h, h, sizeof h));
-			snprintf(
-			    lead, sizeof lead,
-			    "memory could not be judged, a trend needs at least %d min of steady "
-			    "GC log: ",
-			    GCA_MIN_WINDOW_MS / 60000);
-			if (add_parts(v, "warn", "short_window", l, runs, lead, &b, ".") < 0)
-				return -1;
 		}
+		if (!runs[0])
+			continue;
+		struct sbuf b = {.n = 0};
+		char lead[128];
+		dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
+		dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
+		rpt_sb_printf(&b, "%s, %s in ", rpt_label_name(r, l), names[j]);
+		rpt_sb_runs(&b, runs);
+		rpt_sb_printf(&b, ", %s%s%s of it: run at least %s longer", d0,
+		              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
+		              gca_hours_text(longer_h, h, sizeof h));
+		snprintf(lead, sizeof lead,
+		         "memory could not be judged, a trend needs at least %d min of steady "
+		         "GC log: ",
+		         GCA_MIN_WINDOW_MS / 60000);
+		if (add_parts(v, "warn", "short_window", l, runs, lead, &b, ".") < 0)
+			return -1;
 	}
 	return 0;
 }
 
-static int short_comparisons(struct vctx *v)
+static int short_comparisons(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 
-	for (int l = 1; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		int n = 0;
-		size_t least = SIZE_MAX;
-		for (int i = 0; i < r->ncmps; i++) {
-			const struct rpt_cmp *m = &r->cmps[i];
-			const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-			size_t bt = a->bm[RPT_M_TPS].batches < c->bm[RPT_M_TPS].batches
-			                ? a->bm[RPT_M_TPS].batches
-			                : c->bm[RPT_M_TPS].batches;
-			char d[32];
-			if (c->label != l || bt >= RPT_CMP_MIN_BATCHES)
-				continue;
-			if (n == 0)
-				rpt_sb_printf(&b, "%s against %s: the comparison at ",
-				              rpt_label_name(r, l), rpt_label_name(r, a->label));
-			rpt_sb_printf(&b, "%s%d users (%s of %s)", n ? ", " : "", c->concurrency,
-			              c->sweep ? "sweep steps" : "fixed runs",
-			              dur_format(c->planned_ms, d, sizeof d));
-			least = bt < least ? bt : least;
-			n++;
-		}
-		if (n == 0)
+	if (l == 0)
+		return 0; /* the baseline against itself */
+	struct sbuf b = {.n = 0};
+	int n = 0;
+	size_t least = SIZE_MAX;
+	for (int i = 0; i < r->ncmps; i++) {
+		const struct rpt_cmp *m = &r->cmps[i];
+		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+		size_t bt = a->bm[RPT_M_TPS].batches < c->bm[RPT_M_TPS].batches
+		                ? a->bm[RPT_M_TPS].batches
+		                : c->bm[RPT_M_TPS].batches;
+		char d[32];
+		if (c->label != l || bt >= RPT_CMP_MIN_BATCHES)
 			continue;
-		rpt_sb_printf(&b,
-		              " rest%s on %zu batch%s of intervals on a side (fewer than %d): "
-		              "real or noise there is a guess; run longer, or with shorter "
-		              "intervals.",
-		              n == 1 ? "s" : "", least, least == 1 ? "" : "es",
-		              RPT_CMP_MIN_BATCHES);
-		if (add(v, "warn", "short_window", l, "", &b) < 0)
-			return -1;
+		if (n == 0)
+			rpt_sb_printf(&b, "%s against %s: the comparison at ", rpt_label_name(r, l),
+			              rpt_label_name(r, a->label));
+		rpt_sb_printf(&b, "%s%d users (%s of %s)", n ? ", " : "", c->concurrency,
+		              c->sweep ? "sweep steps" : "fixed runs",
+		              dur_format(c->planned_ms, d, sizeof d));
+		least = bt < least ? bt : least;
+		n++;
 	}
+	if (n == 0)
+		return 0;
+	rpt_sb_printf(&b,
+	              " rest%s on %zu batch%s of intervals on a side (fewer than %d): "
+	              "real or noise there is a guess; run longer, or with shorter "
+	              "intervals.",
+	              n == 1 ? "s" : "", least, least == 1 ? "" : "es", RPT_CMP_MIN_BATCHES);
+	if (add(v, "warn", "short_window", l, "", &b) < 0)
+		return -1;
 	return 0;
 }
 
@@ -502,7 +490,7 @@ static void drift_moves(const struct rpt_drift *d, double *tps, double *mean)
 /* not_steady: TPS or the mean latency moved from the first to the last third of a measured
  * window, as the drift verdict judges it; one warning per label and reading (still
  * warming up, degrading, the load moving), its runs listed with their changes. */
-static int not_steady(struct vctx *v)
+static int not_steady(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 	static const char *const why[] = {
@@ -512,44 +500,41 @@ static int not_steady(struct vctx *v)
 	    "its figures are the average of a moving target.",
 	    "the load itself moved; its figures are the average of a moving target."};
 
-	for (int l = 0; l < r->nlabels; l++)
-		for (int kind = 0; kind < 3; kind++) {
-			struct wlist w = {.n = 0};
-			for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
-				for (int k = 0; k < run->nsteps; k++) {
-					const struct rpt_drift *d =
-					    run->step_drift ? &run->step_drift[k] : &run->drift;
-					double t, m;
-					drift_moves(d, &t, &m);
-					if (t == 0 && m == 0)
-						continue;
-					int is = t >= 0 && m <= 0 ? 0 : t <= 0 && m >= 0 ? 1 : 2;
-					if (is != kind)
-						continue;
-					if (w.n == 0)
-						rpt_sb_printf(
-						    &w.b,
-						    "%s: from the first to the last third of "
-						    "the measured window, ",
-						    rpt_label_name(r, l));
-					list_entry(&w, run, &run->steps[k]);
-					rpt_sb_printf(&w.b, ": ");
-					if (t != 0)
-						rpt_sb_printf(&w.b, "TPS %s%.1f%%",
-						              t > 0 ? "+" : "-", fabs(t));
-					if (t != 0 && m != 0)
-						rpt_sb_printf(&w.b, ", ");
-					if (m != 0)
-						rpt_sb_printf(&w.b, "mean latency %s%.1f%%",
-						              m > 0 ? "+" : "-", fabs(m));
-				}
-			if (w.n == 0)
-				continue;
-			rpt_sb_printf(&w.b, " (real, as the drift verdict judges them): %s",
-			              why[kind]);
-			if (add(v, "warn", "not_steady", l, w.runs, &w.b) < 0)
-				return -1;
-		}
+	for (int kind = 0; kind < 3; kind++) {
+		struct wlist w = {.n = 0};
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+			for (int k = 0; k < run->nsteps; k++) {
+				const struct rpt_drift *d =
+				    run->step_drift ? &run->step_drift[k] : &run->drift;
+				double t, m;
+				drift_moves(d, &t, &m);
+				if (t == 0 && m == 0)
+					continue;
+				int is = t >= 0 && m <= 0 ? 0 : t <= 0 && m >= 0 ? 1 : 2;
+				if (is != kind)
+					continue;
+				if (w.n == 0)
+					rpt_sb_printf(&w.b,
+					              "%s: from the first to the last third of "
+					              "the measured window, ",
+					              rpt_label_name(r, l));
+				list_entry(&w, run, &run->steps[k]);
+				rpt_sb_printf(&w.b, ": ");
+				if (t != 0)
+					rpt_sb_printf(&w.b, "TPS %s%.1f%%", t > 0 ? "+" : "-",
+					              fabs(t));
+				if (t != 0 && m != 0)
+					rpt_sb_printf(&w.b, ", ");
+				if (m != 0)
+					rpt_sb_printf(&w.b, "mean latency %s%.1f%%",
+					              m > 0 ? "+" : "-", fabs(m));
+			}
+		if (w.n == 0)
+			continue;
+		rpt_sb_printf(&w.b, " (real, as the drift verdict judges them): %s", why[kind]);
+		if (add(v, "warn", "not_steady", l, w.runs, &w.b) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -594,103 +579,92 @@ static int no_steady_label(struct vctx *v, int l, int kept)
 /* no_steady_state: runs whose window had no steady state (report_steady.c): their JIT
  * still compiling, or their last level too short.  Left out of the comparisons, or, where
  * their label had fewer than RPT_STEADY_MIN_KEPT steady runs at that point, compared as
- * they are.  One warning per
- * label and kind, each run with why. */
-static int no_steady_state(struct vctx *v)
+ * they are.  One warning per label and kind, each run with why. */
+static int no_steady_state(struct vctx *v, int l)
 {
-	for (int l = 0; l < v->r->nlabels; l++)
-		for (int kept = 0; kept < 2; kept++)
-			if (no_steady_label(v, l, kept) < 0)
-				return -1;
-	return 0;
+	return no_steady_label(v, l, 0) < 0 ? -1 : no_steady_label(v, l, 1);
 }
 
 /* errors: windows where more than RPT_ERRORS_PCT of requests failed, one warning per
  * label with each run's share and dominant class, each class's sample said once. */
-static int errors(struct vctx *v)
+static int errors(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct wlist w = {.n = 0};
-		char tail[256], said[ERR_NCLASS] = {0};
-		int client = 0;
-		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
-			for (int k = 0; k < run->nsteps; k++) {
-				const struct rpt_step *s = &run->steps[k];
-				int top = -1;
-				if (s->nintervals == 0 || !(s->f.error_pct > RPT_ERRORS_PCT))
-					continue;
-				for (int e = 0; e < ERR_NCLASS; e++)
-					if (s->st.err_count[e] > 0 &&
-					    (top < 0 || s->st.err_count[e] > s->st.err_count[top]))
-						top = e;
-				list_entry(&w, run, s);
-				rpt_sb_printf(&w.b, ": %.2f%%", s->f.error_pct);
-				if (top >= 0) {
-					/* a class's sample once, where it first comes */
-					rpt_sb_printf(&w.b, ", mostly %s (%.0f%% of them%s%s%s)",
-					              err_class_name((enum err_class)top),
-					              100.0 * (double)s->st.err_count[top] /
-					                  (double)s->f.errors,
-					              said[top] ? "" : ", '",
-					              said[top] ? "" : s->st.err_sample[top],
-					              said[top] ? "" : "'");
-					said[top] = 1;
-					client |= err_class_client_side((enum err_class)top);
-				}
+	struct wlist w = {.n = 0};
+	char tail[256], said[ERR_NCLASS] = {0};
+	int client = 0;
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			int top = -1;
+			if (s->nintervals == 0 || !(s->f.error_pct > RPT_ERRORS_PCT))
+				continue;
+			for (int e = 0; e < ERR_NCLASS; e++)
+				if (s->st.err_count[e] > 0 &&
+				    (top < 0 || s->st.err_count[e] > s->st.err_count[top]))
+					top = e;
+			list_entry(&w, run, s);
+			rpt_sb_printf(&w.b, ": %.2f%%", s->f.error_pct);
+			if (top >= 0) {
+				/* a class's sample once, where it first comes */
+				rpt_sb_printf(
+				    &w.b, ", mostly %s (%.0f%% of them%s%s%s)",
+				    err_class_name((enum err_class)top),
+				    100.0 * (double)s->st.err_count[top] / (double)s->f.errors,
+				    said[top] ? "" : ", '", said[top] ? "" : s->st.err_sample[top],
+				    said[top] ? "" : "'");
+				said[top] = 1;
+				client |= err_class_client_side((enum err_class)top);
 			}
 		}
-		if (w.n == 0)
-			continue;
-		struct sbuf own = {.n = 0};
-		rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), w.b.s);
-		snprintf(tail, sizeof tail,
-		         "%s. Throughput and latency there include the "
-		         "failures: fix them before trusting a comparison.",
-		         client ? " (a client-side class is the load generator's own limit)" : "");
-		char lead[96];
-		snprintf(
-		    lead, sizeof lead,
-		    "more than %.0f%% of requests failed in a measured window: ", RPT_ERRORS_PCT);
-		if (add_parts(v, "warn", "errors", l, w.runs, lead, &own, tail) < 0)
-			return -1;
 	}
+	if (w.n == 0)
+		return 0;
+	struct sbuf own = {.n = 0};
+	rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), w.b.s);
+	snprintf(tail, sizeof tail,
+	         "%s. Throughput and latency there include the "
+	         "failures: fix them before trusting a comparison.",
+	         client ? " (a client-side class is the load generator's own limit)" : "");
+	char lead[96];
+	snprintf(lead, sizeof lead,
+	         "more than %.0f%% of requests failed in a measured window: ", RPT_ERRORS_PCT);
+	if (add_parts(v, "warn", "errors", l, w.runs, lead, &own, tail) < 0)
+		return -1;
 	return 0;
 }
 
 /* clock_skew: merged runs whose agents' clocks disagreed by more than a tenth of an
  * interval, one warning per label. */
-static int clock_skew(struct vctx *v)
+static int clock_skew(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		char runs[96] = "";
-		int n = 0;
-		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
-			char d[32];
-			if (!(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
-				continue;
-			rpt_sb_printf(&b, "%s %s (%.0f ms against a %s interval)",
-			              n == 0 ? "Merged run" : "; run", run->key, run->clock_skew_ms,
-			              dur_format(run->interval_ms, d, sizeof d));
-			n++;
-			list_add(runs, sizeof runs, run->key);
-		}
-		if (n == 0)
+	struct sbuf b = {.n = 0};
+	char runs[96] = "";
+	int n = 0;
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+		char d[32];
+		if (!(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
 			continue;
-		struct sbuf m = {.n = 0};
-		rpt_sb_printf(&m,
-		              "%s: %s: its agents' clocks disagree by more than a tenth of an "
-		              "interval, so their intervals do not line up and per-interval "
-		              "figures mix different moments. Synchronise the clocks (chrony, "
-		              "NTP) before the next run.",
-		              rpt_label_name(r, l), b.s);
-		if (add(v, "warn", "clock_skew", l, runs, &m) < 0)
-			return -1;
+		rpt_sb_printf(&b, "%s %s (%.0f ms against a %s interval)",
+		              n == 0 ? "Merged run" : "; run", run->key, run->clock_skew_ms,
+		              dur_format(run->interval_ms, d, sizeof d));
+		n++;
+		list_add(runs, sizeof runs, run->key);
 	}
+	if (n == 0)
+		return 0;
+	struct sbuf m = {.n = 0};
+	rpt_sb_printf(&m,
+	              "%s: %s: its agents' clocks disagree by more than a tenth of an "
+	              "interval, so their intervals do not line up and per-interval "
+	              "figures mix different moments. Synchronise the clocks (chrony, "
+	              "NTP) before the next run.",
+	              rpt_label_name(r, l), b.s);
+	if (add(v, "warn", "clock_skew", l, runs, &m) < 0)
+		return -1;
 	return 0;
 }
 
@@ -720,44 +694,43 @@ static void label_sources(const struct report *r, int l, char names[][RPT_NAME_M
 				name_add(names, n, run->env[k].source);
 }
 
-static int confounded(struct vctx *v)
+static int confounded(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 
-	for (int l = 1; l < r->nlabels; l++) {
-		char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
-		int nnames = 0, worst = 0, n = 0;
-		struct sbuf b = {.n = 0};
-		label_sources(r, l, names, &nnames);
-		for (int s = -1; s < nnames; s++)
-			for (int k = 0; k < rpt_nenv_keys; k++) {
-				const struct rpt_env_key *e = &rpt_env_keys[k];
-				const char *src = s < 0 ? "" : names[s], *x, *y;
-				if (!e->confounds || e->per_source != (s >= 0))
-					continue;
-				x = label_fact(r, 0, src, e->key);
-				y = label_fact(r, l, src, e->key);
-				if (!x || !y || !*x || !*y || !strcmp(x, y))
-					continue;
-				if (n == 0)
-					rpt_sb_printf(&b,
-					              "%s differs from %s in more than the label: ",
-					              rpt_label_name(r, l), rpt_label_name(r, 0));
-				rpt_sb_printf(&b, "%s%s%s%s '%s' against '%s'", n ? "; " : "",
-				              s < 0 ? "" : src, s < 0 ? "" : " ", e->name, y, x);
-				worst = e->confounds > worst ? e->confounds : worst;
-				n++;
-			}
-		if (n == 0)
-			continue;
-		rpt_sb_printf(&b, ". %s",
-		              worst > 1 ? "Part of any difference between them may come "
-		                          "from this, not from what the label names."
-		                        : "This is unlikely to move the figures, but "
-		                          "it is not the same setup.");
-		if (add(v, worst > 1 ? "warn" : "info", "confounded", l, "", &b) < 0)
-			return -1;
-	}
+	if (l == 0)
+		return 0; /* the baseline against itself */
+	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int nnames = 0, worst = 0, n = 0;
+	struct sbuf b = {.n = 0};
+	label_sources(r, l, names, &nnames);
+	for (int s = -1; s < nnames; s++)
+		for (int k = 0; k < rpt_nenv_keys; k++) {
+			const struct rpt_env_key *e = &rpt_env_keys[k];
+			const char *src = s < 0 ? "" : names[s], *x, *y;
+			if (!e->confounds || e->per_source != (s >= 0))
+				continue;
+			x = label_fact(r, 0, src, e->key);
+			y = label_fact(r, l, src, e->key);
+			if (!x || !y || !*x || !*y || !strcmp(x, y))
+				continue;
+			if (n == 0)
+				rpt_sb_printf(&b, "%s differs from %s in more than the label: ",
+				              rpt_label_name(r, l), rpt_label_name(r, 0));
+			rpt_sb_printf(&b, "%s%s%s%s '%s' against '%s'", n ? "; " : "",
+			              s < 0 ? "" : src, s < 0 ? "" : " ", e->name, y, x);
+			worst = e->confounds > worst ? e->confounds : worst;
+			n++;
+		}
+	if (n == 0)
+		return 0;
+	rpt_sb_printf(&b, ". %s",
+	              worst > 1 ? "Part of any difference between them may come "
+	                          "from this, not from what the label names."
+	                        : "This is unlikely to move the figures, but "
+	                          "it is not the same setup.");
+	if (add(v, worst > 1 ? "warn" : "info", "confounded", l, "", &b) < 0)
+		return -1;
 	return 0;
 }
 
@@ -799,14 +772,21 @@ static int items(struct vctx *v, int (*fn)(const struct report *, struct rpt_ite
 	return rc;
 }
 
+/* The warnings about one label, each label in turn (the order they are shown in is
+ * cmp_valid's). */
+static int (*const checks[])(struct vctx *, int) = {
+    host_saturated,  generator_saturated, confounded,   errors,           not_steady,
+    no_steady_state, clock_skew,          short_memory, short_comparisons};
+
 int rpt_validity(struct report *r)
 {
 	struct vctx v = {.r = r, .cap = 0};
 
-	if (host_saturated(&v) < 0 || generator_saturated(&v) < 0 || confounded(&v) < 0 ||
-	    errors(&v) < 0 || not_steady(&v) < 0 || no_steady_state(&v) < 0 || clock_skew(&v) < 0 ||
-	    short_memory(&v) < 0 || short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 ||
-	    items(&v, rpt_trends) < 0)
+	for (int l = 0; l < r->nlabels; l++)
+		for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+			if (checks[i](&v, l) < 0)
+				return -1;
+	if (items(&v, rpt_cold_start) < 0 || items(&v, rpt_trends) < 0)
 		return -1;
 	/* Stable: runs keep their report order within a code. */
 	rpt_items_sort(r->validity, r->nvalidity, cmp_valid);
