@@ -105,32 +105,33 @@ void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg, 
 
 /* --- Student's t ----------------------------------------------------------------------- */
 
+#define LENTZ_TINY 1e-300 /* what keeps Lentz's c and d off zero */
+
+/* One step of the modified Lentz method with coefficient aa: c and d updated, the factor
+ * the fraction takes returned. */
+static double lentz(double aa, double *c, double *d)
+{
+	*d = 1 + aa * *d;
+	*d = fabs(*d) < LENTZ_TINY ? LENTZ_TINY : *d;
+	*c = 1 + aa / *c;
+	*c = fabs(*c) < LENTZ_TINY ? LENTZ_TINY : *c;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of the incomplete beta function (modified Lentz). */
 static double betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
 	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
 	d = 1 / d;
 	h = d;
 	for (int m = 1; m <= 300; m++) {
-		double m2 = 2.0 * m, aa, del;
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1 / d;
-		del = d * c;
+		double m2 = 2.0 * m, del;
+		h *= lentz(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+		del = lentz(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-15)
 			break;
