@@ -380,9 +380,9 @@ static int generator_saturated(struct vctx *v, int l)
 static int short_memory(struct vctx *v, int l)
 {
 	struct report *r = v->r;
-
 	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
 	int nn = 0;
+
 	/* The process sources of the label's runs with a GC log, in order. */
 	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
 		for (int k = 0; k < run->nsrc; k++)
@@ -429,12 +429,12 @@ static int short_memory(struct vctx *v, int l)
 static int short_comparisons(struct vctx *v, int l)
 {
 	struct report *r = v->r;
-
-	if (l == 0)
-		return 0; /* the baseline against itself */
 	struct sbuf b = {.n = 0};
 	int n = 0;
 	size_t least = SIZE_MAX;
+
+	if (l == 0)
+		return 0; /* the baseline against itself */
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
@@ -590,10 +590,10 @@ static int no_steady_state(struct vctx *v, int l)
 static int errors(struct vctx *v, int l)
 {
 	struct report *r = v->r;
-
 	struct wlist w = {.n = 0};
 	char tail[256], said[ERR_NCLASS] = {0};
 	int client = 0;
+
 	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
@@ -640,10 +640,10 @@ static int errors(struct vctx *v, int l)
 static int clock_skew(struct vctx *v, int l)
 {
 	struct report *r = v->r;
-
 	struct sbuf b = {.n = 0};
 	char runs[96] = "";
 	int n = 0;
+
 	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 		char d[32];
 		if (!(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
@@ -697,12 +697,12 @@ static void label_sources(const struct report *r, int l, char names[][RPT_NAME_M
 static int confounded(struct vctx *v, int l)
 {
 	struct report *r = v->r;
-
-	if (l == 0)
-		return 0; /* the baseline against itself */
 	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
 	int nnames = 0, worst = 0, n = 0;
 	struct sbuf b = {.n = 0};
+
+	if (l == 0)
+		return 0; /* the baseline against itself */
 	label_sources(r, l, names, &nnames);
 	for (int s = -1; s < nnames; s++)
 		for (int k = 0; k < rpt_nenv_keys; k++) {
