@@ -399,6 +399,18 @@ static int on_batches(const struct report *r, const struct rpt_cmp *m, int f)
 	                                      (f >= RPT_NMETRIC || isnan(r->cals[m->cal].cv[f])));
 }
 
+/* A side's variance of its mean figure f under a calibration: its mean varies from run
+ * to run by cv of itself (over its n runs), and never less than its own measured error
+ * says. */
+static double cal_var(const struct rpt_cell *c, int f, double cv)
+{
+	const struct rpt_bm *run = &c->run[f];
+	double se = run->n >= 2 ? run->se : c->bm[f].se;
+	double v = cv * cv * run->mean * run->mean / (double)(run->n ? run->n : 1);
+
+	return !isnan(se) && se * se > v ? se * se : v;
+}
+
 /* Figure f of a comparison at a (1 - alpha) interval, by the comparison's method. */
 static void judge(const struct report *r, const struct rpt_cmp *m, const struct pairs *pr, int f,
                   double alpha, struct rpt_diff *d)
@@ -432,20 +444,10 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 		return;
 	}
 	if (!on_batches(r, m, f)) {
-		/* A calibration: each side's mean varies from run to run by cv of itself (over
-		 * its n runs), and never less than its own measured error says. */
 		const struct rpt_cal *k = &r->cals[m->cal];
-		const struct rpt_bm *ra = &a->run[f], *rb = &b->run[f];
-		double cv = k->cv[f], va, vb;
-		double sa = ra->n >= 2 ? ra->se : a->bm[f].se,
-		       sb = rb->n >= 2 ? rb->se : b->bm[f].se;
-		va = cv * cv * ra->mean * ra->mean / (double)(ra->n ? ra->n : 1);
-		vb = cv * cv * rb->mean * rb->mean / (double)(rb->n ? rb->n : 1);
-		if (!isnan(sa) && sa * sa > va)
-			va = sa * sa;
-		if (!isnan(sb) && sb * sb > vb)
-			vb = sb * sb;
-		rpt_diff_known(ra->mean, rb->mean, sqrt(va + vb), (double)(k->runs - 1), alpha, d);
+		rpt_diff_known(a->run[f].mean, b->run[f].mean,
+		               sqrt(cal_var(a, f, k->cv[f]) + cal_var(b, f, k->cv[f])),
+		               (double)(k->runs - 1), alpha, d);
 		return;
 	}
 	/* Batch means within the runs: they do not see run-to-run noise, hence the floor
