@@ -294,7 +294,7 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 {
 	struct rpt_memkinds *k = &src->kinds;
 	sqlite3_stmt *q = NULL;
-	size_t cap = 0;
+	size_t cap[RPT_MEMK_N] = {0};
 	int rc = -1, step;
 
 	memset(k, 0, sizeof *k);
@@ -311,18 +311,11 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 		k->has = 1;
 		if (!in_any_window(run, t))
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 256;
-			for (int j = 0; j < RPT_MEMK_N; j++) {
-				struct rpt_vpoint *p = realloc(pts[j], cap * sizeof *p);
-				if (!p) {
-					rpt_rd_oom(rd);
-					goto done;
-				}
-				pts[j] = p;
-			}
-		}
 		for (int j = 0; j < RPT_MEMK_N; j++) {
+			if (buf_grow(&pts[j], &cap[j], *n + 1, sizeof *pts[j], 256) < 0) {
+				rpt_rd_oom(rd);
+				goto done;
+			}
 			pts[j][*n].t_s = t;
 			pts[j][*n].v = sqlite3_column_double(q, 1 + j);
 		}
