@@ -1,5 +1,5 @@
-/* report_stats: batch means, run means, Welch's test, Student's t, prediction intervals, the
- * USL fit and saturation. */
+/* report_stats: batch means, run means and their variance components, Welch's test,
+ * Student's t, prediction intervals, the USL fit and saturation. */
 #include "report/report_int.h"
 
 #include <float.h>
