@@ -322,22 +322,19 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 		double fa, fb, ga, gb;
 		for (int k = 0; k < 3; k++)
 			sqlite3_bind_text(q[k], 4, src->name, -1, SQLITE_STATIC);
-		if (process_cpu(src)) {
+		/* CPU per request (what 0, q[0]), then memory (1, q[1]). */
+		for (int what = 0; what < 2; what++) {
+			if (!(what ? src->has_rss : process_cpu(src)))
+				continue;
 			va.n = vb.n = 0;
-			if (source_obs(rd, q[0], run, s, iv, a, 0, &va, &fa) < 0 ||
-			    source_obs(rd, q[0], run, s, iv, b, 0, &vb, &fb) < 0 ||
-			    !(m = add_metric(rd, c, RPT_DK_CPU_REQ, src->name, fa, fb)))
+			if (source_obs(rd, q[what], run, s, iv, a, what, &va, &fa) < 0 ||
+			    source_obs(rd, q[what], run, s, iv, b, what, &vb, &fb) < 0 ||
+			    !(m = add_metric(rd, c, what ? RPT_DK_MEM : RPT_DK_CPU_REQ, src->name,
+			                     fa, fb)))
 				goto done;
-			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
-		}
-		if (src->has_rss) {
-			va.n = vb.n = 0;
-			if (source_obs(rd, q[1], run, s, iv, a, 1, &va, &fa) < 0 ||
-			    source_obs(rd, q[1], run, s, iv, b, 1, &vb, &fb) < 0 ||
-			    !(m = add_metric(rd, c, RPT_DK_MEM, src->name, fa, fb)))
-				goto done;
-			/* Never counted (report_drift.c): the sentence gives its own verdict. */
-			m->src = src;
+			/* Memory is never counted (report_drift.c): the sentence gives its own
+			 * verdict. */
+			m->src = what ? src : NULL;
 			rpt_drift_compare(m, va.v, va.n, vb.v, vb.n);
 		}
 		if (src->gc_events) {
