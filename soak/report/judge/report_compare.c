@@ -691,6 +691,65 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 
 /* --- the comparisons ---------------------------------------------------------------------- */
 
+/* Comparison m of cell k against the baseline's cell c at their key, judged. */
+static void compare_cells(const struct report *r, struct rpt_cmp *m, int c, int k)
+{
+	const struct rpt_cell *a = &r->cells[c], *b = &r->cells[k];
+	int pa[RPT_MAX_RUNS], pb[RPT_MAX_RUNS];
+	struct pairs pr = {.a = pa, .b = pb, .n = 0};
+
+	m->base = c;
+	m->cell = k;
+	m->nruns_base = a->nruns;
+	m->nruns = b->nruns;
+	m->cal = -1;
+	m->study = common_study(r, a, b);
+	const struct rpt_study *st = m->study >= 0 ? &r->studies[m->study] : NULL;
+	m->alpha = st && st->max_looks > 0 && st->alpha > 0 ? st->alpha : RPT_ALPHA;
+	m->primary = st && st->primary[0] ? rpt_fig_index(r, st->primary) : -1;
+	if (rpt_groups_of(r, a, b, &m->grp)) {
+		m->noise = RPT_BY_GROUPS;
+		m->floor_pct = rpt_groups_floored(&m->grp) ? RPT_PROCESS_FLOOR_PCT : 0;
+	} else if (a->nruns >= 2 && b->nruns >= 2) {
+		/* Interleaved rounds are blocks: with enough of them the paired comparison
+		 * removes what moved a whole round; with few, the degrees of freedom it costs
+		 * matter more (interleaving already spread any drift over every label alike). */
+		pr.n = pair_rounds(r, a, b, pa, pb);
+		m->noise = pr.n >= RPT_PAIR_MIN ? RPT_BY_ROUNDS : RPT_BY_RUNS;
+	} else {
+		m->cal = find_cal(r, a->nruns <= b->nruns ? a : b);
+		if (m->cal < 0)
+			m->cal = find_cal(r, a->nruns <= b->nruns ? b : a);
+		m->noise = m->cal >= 0 ? RPT_BY_CALIBRATION : RPT_BY_BATCHES;
+		m->floor_pct = RPT_FLOOR_PCT;
+	}
+	for (int f = 0; f < RPT_NFIG; f++) {
+		m->base_value[f] = a->value[f];
+		m->value[f] = b->value[f];
+	}
+	m->one_process = m->noise == RPT_BY_GROUPS
+	                     ? m->grp.unit == RPT_GU_PAIR
+	                     : (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
+	                           (one_process(r, a) || one_process(r, b));
+	holm(r, m, &pr);
+	resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
+	resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
+	for (int s = 0; s < r->ncpu; s++)
+		if (rpt_process_series(r->cpu_names[s]))
+			resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
+	/* A sequential study's own targets replace the defaults. */
+	if (st && st->until[0]) {
+		struct study_until u[STUDY_MAX_UNTIL];
+		char e[256];
+		int nu = study_until_parse(st->until, u, STUDY_MAX_UNTIL, e, sizeof e);
+		for (int i = 0; i < nu; i++) {
+			int f = rpt_fig_index(r, u[i].fig);
+			if (f >= 0 && f < RPT_FIG_MEM(0))
+				resolve(r, m, f, u[i].pct);
+		}
+	}
+}
+
 int rpt_compare(struct report *r, char *err, size_t errlen)
 {
 	r->cmps = calloc((size_t)(r->ncells ? r->ncells : 1), sizeof *r->cmps);
@@ -703,70 +762,8 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 		int end = c + 1;
 		while (end < r->ncells && rpt_same_key(&r->cells[c], &r->cells[end]))
 			end++;
-		for (int k = c + 1; k < end; k++) {
-			struct rpt_cmp *m = &r->cmps[r->ncmps++];
-			const struct rpt_cell *a = &r->cells[c], *b = &r->cells[k];
-			int pa[RPT_MAX_RUNS], pb[RPT_MAX_RUNS];
-			struct pairs pr = {.a = pa, .b = pb, .n = 0};
-			m->base = c;
-			m->cell = k;
-			m->nruns_base = a->nruns;
-			m->nruns = b->nruns;
-			m->cal = -1;
-			m->study = common_study(r, a, b);
-			m->alpha = m->study >= 0 && r->studies[m->study].max_looks > 0 &&
-			                   r->studies[m->study].alpha > 0
-			               ? r->studies[m->study].alpha
-			               : RPT_ALPHA;
-			m->primary = m->study >= 0 && r->studies[m->study].primary[0]
-			                 ? rpt_fig_index(r, r->studies[m->study].primary)
-			                 : -1;
-			if (rpt_groups_of(r, a, b, &m->grp)) {
-				m->noise = RPT_BY_GROUPS;
-				m->floor_pct =
-				    rpt_groups_floored(&m->grp) ? RPT_PROCESS_FLOOR_PCT : 0;
-			} else if (a->nruns >= 2 && b->nruns >= 2) {
-				/* Interleaved rounds are blocks: with enough of them the paired
-				 * comparison removes what moved a whole round; with few, the
-				 * degrees of freedom it costs matter more (interleaving already
-				 * spread any drift over every label alike). */
-				pr.n = pair_rounds(r, a, b, pa, pb);
-				m->noise = pr.n >= RPT_PAIR_MIN ? RPT_BY_ROUNDS : RPT_BY_RUNS;
-			} else {
-				m->cal = find_cal(r, a->nruns <= b->nruns ? a : b);
-				if (m->cal < 0)
-					m->cal = find_cal(r, a->nruns <= b->nruns ? b : a);
-				m->noise = m->cal >= 0 ? RPT_BY_CALIBRATION : RPT_BY_BATCHES;
-				m->floor_pct = RPT_FLOOR_PCT;
-			}
-			for (int f = 0; f < RPT_NFIG; f++) {
-				m->base_value[f] = a->value[f];
-				m->value[f] = b->value[f];
-			}
-			m->one_process =
-			    m->noise == RPT_BY_GROUPS
-			        ? m->grp.unit == RPT_GU_PAIR
-			        : (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
-			              (one_process(r, a) || one_process(r, b));
-			holm(r, m, &pr);
-			resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
-			resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
-			for (int s = 0; s < r->ncpu; s++)
-				if (rpt_process_series(r->cpu_names[s]))
-					resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
-			/* A sequential study's own targets replace the defaults. */
-			if (m->study >= 0 && r->studies[m->study].until[0]) {
-				struct study_until u[STUDY_MAX_UNTIL];
-				char e[256];
-				int nu = study_until_parse(r->studies[m->study].until, u,
-				                           STUDY_MAX_UNTIL, e, sizeof e);
-				for (int i = 0; i < nu; i++) {
-					int f = rpt_fig_index(r, u[i].fig);
-					if (f >= 0 && f < RPT_FIG_MEM(0))
-						resolve(r, m, f, u[i].pct);
-				}
-			}
-		}
+		for (int k = c + 1; k < end; k++)
+			compare_cells(r, &r->cmps[r->ncmps++], c, k);
 		c = end;
 	}
 	return 0;
