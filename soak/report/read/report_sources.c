@@ -182,14 +182,11 @@ static int read_cpu(struct reader *rd, struct rpt_run *run, int si)
 	size_t cnt = 0;
 	int rc = -1;
 
-	if (db_prepare(
-	        rd->db, &q,
-	        "SELECT t_ms, SUM(value) FROM rpt_cpu WHERE source = ?5 AND series = ?4 AND " IN_RUN
-	        " GROUP BY t_ms ORDER BY t_ms",
-	        rd->err, rd->errlen) < 0)
+	if (prepare_source(rd, &q,
+	                   "SELECT t_ms, SUM(value) FROM rpt_cpu WHERE source = ?5 AND series = ?4 "
+	                   "AND " IN_RUN " GROUP BY t_ms ORDER BY t_ms",
+	                   run, src->name) < 0)
 		return -1;
-	bind_run(q, run);
-	sqlite3_bind_text(q, 4, src->name, -1, SQLITE_STATIC);
 	/* The source column lets SQLite narrow the view's grouped arm to one source. */
 	{
 		size_t len = strlen(src->name);
