@@ -81,7 +81,7 @@ static int cell_figures(const struct report *r, struct rpt_cell *c, char *err, s
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		int listed = 0;
-		if (!run->compared || run->label != c->label || rpt_is_sweep(run) != c->sweep)
+		if (!rpt_in_cell(run, c))
 			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];

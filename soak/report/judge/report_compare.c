@@ -218,8 +218,7 @@ static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, st
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		int si = f >= RPT_NMETRIC ? run_source(r, run, f - RPT_FIG_CPU(0)) : -1;
-		if (!run->compared || run->label != c->label || rpt_is_sweep(run) != c->sweep ||
-		    (f >= RPT_NMETRIC && si < 0))
+		if (!rpt_in_cell(run, c) || (f >= RPT_NMETRIC && si < 0))
 			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
