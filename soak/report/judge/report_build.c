@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "dur.h"
 #include "report/report_history.h"
+#include "judge_int.h"
 #include "report_compare.h"
 #include "report_stats.h"
 #include "report_steady.h"
@@ -74,12 +75,6 @@ static int qcmp_cell(const void *a, const void *b)
 	return cmp_cell(a, b);
 }
 
-static int same_key(const struct rpt_cell *a, const struct rpt_cell *b)
-{
-	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
-	       a->planned_ms == b->planned_ms;
-}
-
 /* The cell's merged figures and its list of runs. */
 static int cell_figures(const struct report *r, struct rpt_cell *c, char *err, size_t errlen)
 {
@@ -92,7 +87,7 @@ static int cell_figures(const struct report *r, struct rpt_cell *c, char *err, s
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		int listed = 0;
-		if (!run->compared || run->label != c->label || rpt_is_sweep(run) != c->sweep)
+		if (!rpt_in_cell(run, c))
 			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
@@ -135,8 +130,8 @@ static int build_cells(struct report *r, char *err, size_t errlen)
 			if (s->nintervals == 0)
 				continue;
 			for (int c = 0; c < r->ncells && !found; c++)
-				found =
-				    same_key(&r->cells[c], &key) && r->cells[c].label == key.label;
+				found = rpt_same_key(&r->cells[c], &key) &&
+				        r->cells[c].label == key.label;
 			if (found)
 				continue;
 			if (buf_grow(&r->cells, &cap, (size_t)r->ncells + 1, sizeof key, 16) < 0) {

@@ -21,7 +21,7 @@ static double run_figure(const struct rpt_run *run, const struct rpt_cell *c, en
 	double sum = 0;
 	int n = 0;
 
-	if (strcmp(run->mode, "sweep") != 0 ? c->sweep : !c->sweep)
+	if (rpt_is_sweep(run) != c->sweep)
 		return NAN;
 	for (int j = 0; j < run->nsteps; j++) {
 		const struct rpt_step *s = &run->steps[j];

@@ -22,16 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "dur.h"
 #include "scenario/study.h"
 #include "judge_int.h"
 #include "report_groups.h"
 #include "report_stats.h"
-
-int rpt_is_sweep(const struct rpt_run *run)
-{
-	return strcmp(run->mode, "sweep") == 0;
-}
 
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c)
 {
@@ -40,6 +36,12 @@ int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c)
 	if (c->rate > 0 || s->rate > 0)
 		return fabs(s->rate - c->rate) <= 1e-9 * fmax(1, c->rate);
 	return s->concurrency == c->concurrency;
+}
+
+int rpt_same_key(const struct rpt_cell *a, const struct rpt_cell *b)
+{
+	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
+	       a->planned_ms == b->planned_ms;
 }
 
 int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c)
@@ -100,19 +102,26 @@ static const struct rpt_values *step_values(const struct rpt_step *s, int f)
 	                         : &s->err_pct;
 }
 
+/* Metric m (< RPT_NMETRIC) of merged figures x: latency NAN when nothing was answered. */
+static double metric_of(const struct figures *x, int m)
+{
+	int answered = x->p50_us > 0 || x->max_us > 0;
+
+	return m == RPT_M_TPS    ? x->tps
+	       : m == RPT_M_MEAN ? (answered ? x->mean_us / 1000 : NAN)
+	       : m == RPT_M_P99  ? (answered ? (double)x->p99_us / 1000 : NAN)
+	                         : x->error_pct;
+}
+
 /* A step's figure f and its standard error from the step's own intervals (batch means). */
 static void step_fig(const struct report *r, const struct rpt_run *run, const struct rpt_step *s,
                      int f, double *v, double *se)
 {
-	int answered = s->f.p50_us > 0 || s->f.max_us > 0;
 	struct rpt_bm b;
 
 	*v = *se = NAN;
 	if (f < RPT_NMETRIC) {
-		*v = f == RPT_M_TPS    ? s->f.tps
-		     : f == RPT_M_MEAN ? (answered ? s->f.mean_us / 1000 : NAN)
-		     : f == RPT_M_P99  ? (answered ? (double)s->f.p99_us / 1000 : NAN)
-		                       : s->f.error_pct;
+		*v = metric_of(&s->f, f);
 		const struct rpt_values *x = step_values(s, f);
 		rpt_batch_means(x->v, x->n, NULL, 0, &b);
 		*se = b.se;
@@ -177,43 +186,6 @@ void rpt_run_fig(const struct report *r, const struct rpt_run *run, const struct
 	*over = o;
 }
 
-void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, struct rpt_vc *out)
-{
-	double sum = 0, ss = 0, w = 0, t = 0;
-	size_t k = 0, kw = 0;
-
-	memset(out, 0, sizeof *out);
-	out->mean = out->sd = out->within = out->between = out->secs = NAN;
-	out->overhead_s = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(x[i]))
-			continue;
-		sum += x[i];
-		k++;
-		if (se && !isnan(se[i])) {
-			w += se[i] * se[i];
-			kw++;
-		}
-		if (secs && !isnan(secs[i]))
-			t += secs[i];
-	}
-	out->runs = (int)k;
-	if (k == 0)
-		return;
-	out->mean = sum / (double)k;
-	out->secs = secs ? t / (double)k : NAN;
-	out->within = kw == k ? w / (double)k : NAN;
-	if (k < 2)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(x[i]))
-			ss += (x[i] - out->mean) * (x[i] - out->mean);
-	out->sd = sqrt(ss / (double)(k - 1));
-	/* The run means' variance holds a run's own offset and what its intervals left: the
-	 * rest of what the runs' own errors explain is between them. */
-	out->between = fmax(0, out->sd * out->sd - (isnan(out->within) ? 0 : out->within));
-}
-
 /* --- a cell's statistics ---------------------------------------------------------------- */
 
 static int cmp_dbl(const void *a, const void *b)
@@ -250,8 +222,7 @@ static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, st
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		int si = f >= RPT_NMETRIC ? run_source(r, run, f - RPT_FIG_CPU(0)) : -1;
-		if (!run->compared || run->label != c->label || rpt_is_sweep(run) != c->sweep ||
-		    (f >= RPT_NMETRIC && si < 0))
+		if (!rpt_in_cell(run, c) || (f >= RPT_NMETRIC && si < 0))
 			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
@@ -260,22 +231,9 @@ static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, st
 			                                             : NULL;
 			if (!rpt_step_in(s, c) || !x)
 				continue;
-			if (n + x->n > cap) {
-				size_t nc = (n + x->n) * 2 + 16;
-				double *p = realloc(v, nc * sizeof *p);
-				if (!p)
-					goto done;
-				v = p;
-				cap = nc;
-			}
-			if (nseg == segcap) {
-				size_t nc = segcap ? 2 * segcap : 8;
-				size_t *p = realloc(seg, nc * sizeof *p);
-				if (!p)
-					goto done;
-				seg = p;
-				segcap = nc;
-			}
+			if (buf_grow(&v, &cap, n + x->n, sizeof *v, 16) < 0 ||
+			    buf_grow(&seg, &segcap, nseg + 1, sizeof *seg, 8) < 0)
+				goto done;
 			if (x->n)
 				memcpy(v + n, x->v, x->n * sizeof *v);
 			n += x->n;
@@ -298,16 +256,11 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 
 	if (!x)
 		return -1;
-	int answered = c->f.p50_us > 0 || c->f.max_us > 0;
 	for (int f = 0; f < RPT_NFIG; f++) {
-		c->value[f] = NAN;
+		c->value[f] = f < RPT_NMETRIC ? metric_of(&c->f, f) : NAN;
 		memset(&c->bm[f], 0, sizeof c->bm[f]);
 		c->bm[f].mean = c->bm[f].se = NAN;
 	}
-	c->value[RPT_M_TPS] = c->f.tps;
-	c->value[RPT_M_MEAN] = answered ? c->f.mean_us / 1000 : NAN;
-	c->value[RPT_M_P99] = answered ? (double)c->f.p99_us / 1000 : NAN;
-	c->value[RPT_M_ERR] = c->f.error_pct;
 	for (int f = 0; f < RPT_NMETRIC; f++)
 		if (pooled_bm(r, c, f, &c->bm[f]) < 0)
 			goto done;
@@ -449,6 +402,18 @@ static int on_batches(const struct report *r, const struct rpt_cmp *m, int f)
 	                                      (f >= RPT_NMETRIC || isnan(r->cals[m->cal].cv[f])));
 }
 
+/* A side's variance of its mean figure f under a calibration: its mean varies from run
+ * to run by cv of itself (over its n runs), and never less than its own measured error
+ * says. */
+static double cal_var(const struct rpt_cell *c, int f, double cv)
+{
+	const struct rpt_bm *run = &c->run[f];
+	double se = run->n >= 2 ? run->se : c->bm[f].se;
+	double v = cv * cv * run->mean * run->mean / (double)(run->n ? run->n : 1);
+
+	return !isnan(se) && se * se > v ? se * se : v;
+}
+
 /* Figure f of a comparison at a (1 - alpha) interval, by the comparison's method. */
 static void judge(const struct report *r, const struct rpt_cmp *m, const struct pairs *pr, int f,
                   double alpha, struct rpt_diff *d)
@@ -469,7 +434,6 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 	if (m->noise == RPT_BY_ROUNDS) {
 		/* The round differences, one per pair: their mean and its standard error. */
 		double diff[RPT_MAX_RUNS], va[RPT_MAX_RUNS], x, y, e, t, o;
-		struct rpt_bm md, ma;
 		int k = 0;
 		for (int i = 0; i < pr->n; i++) {
 			rpt_run_fig(r, &r->runs[pr->a[i]], a, f, &x, &e, &t, &o);
@@ -479,26 +443,14 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 			va[k] = x;
 			diff[k++] = y - x;
 		}
-		rpt_run_means(diff, (size_t)k, &md);
-		rpt_run_means(va, (size_t)k, &ma);
-		rpt_diff_known(ma.mean, ma.mean + md.mean, md.se, md.df, alpha, d);
+		rpt_paired_alpha(va, diff, (size_t)k, alpha, d);
 		return;
 	}
 	if (!on_batches(r, m, f)) {
-		/* A calibration: each side's mean varies from run to run by cv of itself (over
-		 * its n runs), and never less than its own measured error says. */
 		const struct rpt_cal *k = &r->cals[m->cal];
-		const struct rpt_bm *ra = &a->run[f], *rb = &b->run[f];
-		double cv = k->cv[f], va, vb;
-		double sa = ra->n >= 2 ? ra->se : a->bm[f].se,
-		       sb = rb->n >= 2 ? rb->se : b->bm[f].se;
-		va = cv * cv * ra->mean * ra->mean / (double)(ra->n ? ra->n : 1);
-		vb = cv * cv * rb->mean * rb->mean / (double)(rb->n ? rb->n : 1);
-		if (!isnan(sa) && sa * sa > va)
-			va = sa * sa;
-		if (!isnan(sb) && sb * sb > vb)
-			vb = sb * sb;
-		rpt_diff_known(ra->mean, rb->mean, sqrt(va + vb), (double)(k->runs - 1), alpha, d);
+		rpt_diff_known(a->run[f].mean, b->run[f].mean,
+		               sqrt(cal_var(a, f, k->cv[f]) + cal_var(b, f, k->cv[f])),
+		               (double)(k->runs - 1), alpha, d);
 		return;
 	}
 	/* Batch means within the runs: they do not see run-to-run noise, hence the floor
@@ -742,10 +694,63 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 
 /* --- the comparisons ---------------------------------------------------------------------- */
 
-static int same_key(const struct rpt_cell *a, const struct rpt_cell *b)
+/* Comparison m of cell k against the baseline's cell c at their key, judged. */
+static void compare_cells(const struct report *r, struct rpt_cmp *m, int c, int k)
 {
-	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
-	       a->planned_ms == b->planned_ms;
+	const struct rpt_cell *a = &r->cells[c], *b = &r->cells[k];
+	int pa[RPT_MAX_RUNS], pb[RPT_MAX_RUNS];
+	struct pairs pr = {.a = pa, .b = pb, .n = 0};
+
+	m->base = c;
+	m->cell = k;
+	m->nruns_base = a->nruns;
+	m->nruns = b->nruns;
+	m->cal = -1;
+	m->study = common_study(r, a, b);
+	const struct rpt_study *st = m->study >= 0 ? &r->studies[m->study] : NULL;
+	m->alpha = st && st->max_looks > 0 && st->alpha > 0 ? st->alpha : RPT_ALPHA;
+	m->primary = st && st->primary[0] ? rpt_fig_index(r, st->primary) : -1;
+	if (rpt_groups_of(r, a, b, &m->grp)) {
+		m->noise = RPT_BY_GROUPS;
+		m->floor_pct = rpt_groups_floored(&m->grp) ? RPT_PROCESS_FLOOR_PCT : 0;
+	} else if (a->nruns >= 2 && b->nruns >= 2) {
+		/* Interleaved rounds are blocks: with enough of them the paired comparison
+		 * removes what moved a whole round; with few, the degrees of freedom it costs
+		 * matter more (interleaving already spread any drift over every label alike). */
+		pr.n = pair_rounds(r, a, b, pa, pb);
+		m->noise = pr.n >= RPT_PAIR_MIN ? RPT_BY_ROUNDS : RPT_BY_RUNS;
+	} else {
+		m->cal = find_cal(r, a->nruns <= b->nruns ? a : b);
+		if (m->cal < 0)
+			m->cal = find_cal(r, a->nruns <= b->nruns ? b : a);
+		m->noise = m->cal >= 0 ? RPT_BY_CALIBRATION : RPT_BY_BATCHES;
+		m->floor_pct = RPT_FLOOR_PCT;
+	}
+	for (int f = 0; f < RPT_NFIG; f++) {
+		m->base_value[f] = a->value[f];
+		m->value[f] = b->value[f];
+	}
+	m->one_process = m->noise == RPT_BY_GROUPS
+	                     ? m->grp.unit == RPT_GU_PAIR
+	                     : (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
+	                           (one_process(r, a) || one_process(r, b));
+	holm(r, m, &pr);
+	resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
+	resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
+	for (int s = 0; s < r->ncpu; s++)
+		if (rpt_process_series(r->cpu_names[s]))
+			resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
+	/* A sequential study's own targets replace the defaults. */
+	if (st && st->until[0]) {
+		struct study_until u[STUDY_MAX_UNTIL];
+		char e[256];
+		int nu = study_until_parse(st->until, u, STUDY_MAX_UNTIL, e, sizeof e);
+		for (int i = 0; i < nu; i++) {
+			int f = rpt_fig_index(r, u[i].fig);
+			if (f >= 0 && f < RPT_FIG_MEM(0))
+				resolve(r, m, f, u[i].pct);
+		}
+	}
 }
 
 int rpt_compare(struct report *r, char *err, size_t errlen)
@@ -758,72 +763,10 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 	/* Cells are sorted by key then label: the first of each key group is the baseline. */
 	for (int c = 0; c < r->ncells;) {
 		int end = c + 1;
-		while (end < r->ncells && same_key(&r->cells[c], &r->cells[end]))
+		while (end < r->ncells && rpt_same_key(&r->cells[c], &r->cells[end]))
 			end++;
-		for (int k = c + 1; k < end; k++) {
-			struct rpt_cmp *m = &r->cmps[r->ncmps++];
-			const struct rpt_cell *a = &r->cells[c], *b = &r->cells[k];
-			int pa[RPT_MAX_RUNS], pb[RPT_MAX_RUNS];
-			struct pairs pr = {.a = pa, .b = pb, .n = 0};
-			m->base = c;
-			m->cell = k;
-			m->nruns_base = a->nruns;
-			m->nruns = b->nruns;
-			m->cal = -1;
-			m->study = common_study(r, a, b);
-			m->alpha = m->study >= 0 && r->studies[m->study].max_looks > 0 &&
-			                   r->studies[m->study].alpha > 0
-			               ? r->studies[m->study].alpha
-			               : RPT_ALPHA;
-			m->primary = m->study >= 0 && r->studies[m->study].primary[0]
-			                 ? rpt_fig_index(r, r->studies[m->study].primary)
-			                 : -1;
-			if (rpt_groups_of(r, a, b, &m->grp)) {
-				m->noise = RPT_BY_GROUPS;
-				m->floor_pct =
-				    rpt_groups_floored(&m->grp) ? RPT_PROCESS_FLOOR_PCT : 0;
-			} else if (a->nruns >= 2 && b->nruns >= 2) {
-				/* Interleaved rounds are blocks: with enough of them the paired
-				 * comparison removes what moved a whole round; with few, the
-				 * degrees of freedom it costs matter more (interleaving already
-				 * spread any drift over every label alike). */
-				pr.n = pair_rounds(r, a, b, pa, pb);
-				m->noise = pr.n >= RPT_PAIR_MIN ? RPT_BY_ROUNDS : RPT_BY_RUNS;
-			} else {
-				m->cal = find_cal(r, a->nruns <= b->nruns ? a : b);
-				if (m->cal < 0)
-					m->cal = find_cal(r, a->nruns <= b->nruns ? b : a);
-				m->noise = m->cal >= 0 ? RPT_BY_CALIBRATION : RPT_BY_BATCHES;
-				m->floor_pct = RPT_FLOOR_PCT;
-			}
-			for (int f = 0; f < RPT_NFIG; f++) {
-				m->base_value[f] = a->value[f];
-				m->value[f] = b->value[f];
-			}
-			m->one_process =
-			    m->noise == RPT_BY_GROUPS
-			        ? m->grp.unit == RPT_GU_PAIR
-			        : (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
-			              (one_process(r, a) || one_process(r, b));
-			holm(r, m, &pr);
-			resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
-			resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
-			for (int s = 0; s < r->ncpu; s++)
-				if (rpt_process_series(r->cpu_names[s]))
-					resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
-			/* A sequential study's own targets replace the defaults. */
-			if (m->study >= 0 && r->studies[m->study].until[0]) {
-				struct study_until u[STUDY_MAX_UNTIL];
-				char e[256];
-				int nu = study_until_parse(r->studies[m->study].until, u,
-				                           STUDY_MAX_UNTIL, e, sizeof e);
-				for (int i = 0; i < nu; i++) {
-					int f = rpt_fig_index(r, u[i].fig);
-					if (f >= 0 && f < RPT_FIG_MEM(0))
-						resolve(r, m, f, u[i].pct);
-				}
-			}
-		}
+		for (int k = c + 1; k < end; k++)
+			compare_cells(r, &r->cmps[r->ncmps++], c, k);
 		c = end;
 	}
 	return 0;

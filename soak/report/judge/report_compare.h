@@ -9,10 +9,8 @@
 
 #include "report/report_int.h"
 
-/* A sweep run (its steps are levels of one sweep), not a fixed run. */
 /* A CPU series of a process ("app", "db"), not a host-wide one ("host", "K:host"). */
 int rpt_process_series(const char *name);
-int rpt_is_sweep(const struct rpt_run *run);
 /* The comparisons of every cell with the baseline's at the same key, judged; 0, or -1 with
  * err. */
 int rpt_compare(struct report *r, char *err, size_t errlen);
@@ -23,10 +21,8 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c);
 int rpt_fig_index(const struct report *r, const char *name);
 /* Whether a step belongs to a cell's key (level and planned length; a measured window). */
 int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
-/* Variance components of values x[0..n) of runs whose own standard errors (from their
- * intervals) are se[0..n) (NAN: unknown) and measured seconds secs[0..n); NAN values
- * are skipped. */
-void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, struct rpt_vc *out);
+/* Whether two cells have one key: kind, level and planned length (their labels aside). */
+int rpt_same_key(const struct rpt_cell *a, const struct rpt_cell *b);
 /* The advice for resolving target_pct of base with runs whose variance components are a
  * and b (rpt_vc; between NAN: unknown) when each figure is tested at 1 - alpha: the
  * rounds and measured run length with the smallest total time (Kalibera and Jones,

@@ -6,12 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "report_compare.h"
+
 /* The first process source (not the host) of a run with CPU samples: the server. */
 static const struct rpt_source *server_source(const struct rpt_run *run)
 {
 	for (int k = 0; k < run->nsrc; k++)
-		if (run->src[k].has_cpu && strcmp(run->src[k].name, "host") != 0 &&
-		    !strstr(run->src[k].name, ":host"))
+		if (run->src[k].has_cpu && rpt_process_series(run->src[k].name))
 			return &run->src[k];
 	return NULL;
 }

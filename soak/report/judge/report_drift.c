@@ -45,16 +45,11 @@ static const struct kind_info kinds[] = {
 
 const char *rpt_drift_name(enum rpt_drift_verdict v)
 {
-	switch (v) {
-	case RPT_DRIFT_STABLE:
-		return "stable";
-	case RPT_DRIFT_DEGRADING:
-		return "degrading";
-	case RPT_DRIFT_IMPROVING:
-		return "improving";
-	default:
-		return "too_short";
-	}
+	static const char *const names[] = {[RPT_DRIFT_TOO_SHORT] = "too_short",
+	                                    [RPT_DRIFT_STABLE] = "stable",
+	                                    [RPT_DRIFT_DEGRADING] = "degrading",
+	                                    [RPT_DRIFT_IMPROVING] = "improving"};
+	return v <= RPT_DRIFT_IMPROVING ? names[v] : "too_short";
 }
 
 const char *rpt_drift_kind_name(enum rpt_drift_kind k)
@@ -218,7 +213,7 @@ static void summary(struct rpt_drift *d, const struct rpt_run *run, const struct
 
 void rpt_drift_judge_run(struct rpt_run *run)
 {
-	if (strcmp(run->mode, "sweep") != 0) {
+	if (!rpt_is_sweep(run)) {
 		rpt_drift_judge(&run->drift);
 		return;
 	}

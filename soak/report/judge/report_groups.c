@@ -152,7 +152,6 @@ static void by_blocks(const struct report *r, const int *idx, const int *side, c
 {
 	double diff[RPT_MAX_RUNS], base[RPT_MAX_RUNS];
 	int keys[RPT_MAX_RUNS], nk = 0, k = 0;
-	struct rpt_bm md, ma;
 
 	for (int i = 0; i < n; i++)
 		add_key(keys, &nk, keyf(&r->runs[idx[i]]));
@@ -164,9 +163,7 @@ static void by_blocks(const struct report *r, const int *idx, const int *side, c
 		base[k] = xa;
 		diff[k++] = xb - xa;
 	}
-	rpt_run_means(diff, (size_t)k, &md);
-	rpt_run_means(base, (size_t)k, &ma);
-	rpt_diff_known(ma.mean, ma.mean + md.mean, md.se, md.df, alpha, d);
+	rpt_paired_alpha(base, diff, (size_t)k, alpha, d);
 }
 
 /* One start, processes a side: each process's mean offset from its groups' means (what

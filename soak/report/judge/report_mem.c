@@ -23,20 +23,11 @@
 
 const char *rpt_mem_name(enum rpt_mem_verdict v)
 {
-	switch (v) {
-	case RPT_MEM_FLAT:
-		return "flat";
-	case RPT_MEM_LEVELS_OFF:
-		return "levels_off";
-	case RPT_MEM_AT_LIMIT:
-		return "at_limit";
-	case RPT_MEM_RISING:
-		return "rising";
-	case RPT_MEM_FILLING:
-		return "filling";
-	default:
-		return "unknown";
-	}
+	static const char *const names[] = {
+	    [RPT_MEM_UNKNOWN] = "unknown",       [RPT_MEM_FLAT] = "flat",
+	    [RPT_MEM_LEVELS_OFF] = "levels_off", [RPT_MEM_AT_LIMIT] = "at_limit",
+	    [RPT_MEM_RISING] = "rising",         [RPT_MEM_FILLING] = "filling"};
+	return v <= RPT_MEM_FILLING ? names[v] : "unknown";
 }
 
 const char *rpt_memk_name(enum rpt_memk k)

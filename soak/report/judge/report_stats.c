@@ -1,5 +1,5 @@
-/* report_stats: batch means, run means, Welch's test, Student's t, prediction intervals, the
- * USL fit and saturation. */
+/* report_stats: batch means, run means and their variance components, Welch's test,
+ * Student's t, prediction intervals, the USL fit and saturation. */
 #include "report_stats.h"
 #include "report/report_int.h"
 
@@ -7,6 +7,25 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The mean of x[0..n) with its NANs skipped (NAN when none), how many there were into *k
+ * and, when ss is not NULL, their sum of squared deviations from the mean into *ss. */
+static double mean_ss(const double *x, size_t n, size_t *k, double *ss)
+{
+	double sum = 0, mean;
+
+	*k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			sum += x[i], (*k)++;
+	mean = *k ? sum / (double)*k : NAN;
+	if (ss)
+		*ss = 0;
+	for (size_t i = 0; i < n && ss && *k; i++)
+		if (!isnan(x[i]))
+			*ss += (x[i] - mean) * (x[i] - mean);
+	return mean;
+}
 
 /* --- batch means ----------------------------------------------------------------------- */
 
@@ -39,40 +58,32 @@ static size_t batch(const double *x, const size_t *seg, size_t nseg, size_t b, d
 /* Lag-1 autocorrelation of m[0..k) (0 when undefined). */
 static double lag1(const double *m, size_t k)
 {
-	double mean = 0, num = 0, den = 0;
+	double num = 0, den;
+	size_t n;
 
 	if (k < 3)
 		return 0;
-	for (size_t i = 0; i < k; i++)
-		mean += m[i];
-	mean /= (double)k;
-	for (size_t i = 0; i < k; i++) {
-		den += (m[i] - mean) * (m[i] - mean);
-		if (i > 0)
-			num += (m[i] - mean) * (m[i - 1] - mean);
-	}
+	double mean = mean_ss(m, k, &n, &den);
+	for (size_t i = 1; i < k; i++)
+		num += (m[i] - mean) * (m[i - 1] - mean);
 	return den > 0 ? num / den : 0;
 }
 
 void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg, struct rpt_bm *out)
 {
-	size_t one = n, b = 1, k, valid = 0;
-	double sum = 0, *m;
+	size_t one = n, b = 1, k, valid;
+	double *m;
 
 	memset(out, 0, sizeof *out);
-	out->mean = NAN;
 	out->se = NAN;
 	if (nseg == 0) {
 		seg = &one;
 		nseg = 1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(x[i]))
-			sum += x[i], valid++;
+	out->mean = mean_ss(x, n, &valid, NULL);
 	out->n = valid;
 	if (valid == 0)
 		return;
-	out->mean = sum / (double)valid;
 	m = malloc(valid * sizeof *m);
 	if (!m)
 		return; /* the mean stands; no error estimate */
@@ -84,12 +95,9 @@ void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg, 
 	out->batch = b;
 	out->batches = k;
 	if (k >= 2) {
-		double bm = 0, ss = 0;
-		for (size_t i = 0; i < k; i++)
-			bm += m[i];
-		bm /= (double)k;
-		for (size_t i = 0; i < k; i++)
-			ss += (m[i] - bm) * (m[i] - bm);
+		double ss;
+		size_t all;
+		mean_ss(m, k, &all, &ss);
 		out->se = sqrt(ss / (double)(k - 1) / (double)k);
 		out->df = (double)(k - 1);
 	}
@@ -98,32 +106,33 @@ void rpt_batch_means(const double *x, size_t n, const size_t *seg, size_t nseg, 
 
 /* --- Student's t ----------------------------------------------------------------------- */
 
+#define LENTZ_TINY 1e-300 /* what keeps Lentz's c and d off zero */
+
+/* One step of the modified Lentz method with coefficient aa: c and d updated, the factor
+ * the fraction takes returned. */
+static double lentz(double aa, double *c, double *d)
+{
+	*d = 1 + aa * *d;
+	*d = fabs(*d) < LENTZ_TINY ? LENTZ_TINY : *d;
+	*c = 1 + aa / *c;
+	*c = fabs(*c) < LENTZ_TINY ? LENTZ_TINY : *c;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of the incomplete beta function (modified Lentz). */
 static double betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
 	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
 	d = 1 / d;
 	h = d;
 	for (int m = 1; m <= 300; m++) {
-		double m2 = 2.0 * m, aa, del;
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1 / d;
-		del = d * c;
+		double m2 = 2.0 * m, del;
+		h *= lentz(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+		del = lentz(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-15)
 			break;
@@ -175,14 +184,12 @@ static double norm_quantile(double p)
 	                           2.445134137142996e+00, 3.754408661907416e+00};
 	double q, r, x;
 
-	if (p < 0.02425) {
-		q = sqrt(-2 * log(p));
-		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-	} else if (p > 1 - 0.02425) {
-		q = sqrt(-2 * log1p(-p));
-		x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	if (p < 0.02425 || p > 1 - 0.02425) {
+		/* The lower tail, and the upper one as its mirror image. */
+		q = sqrt(-2 * (p < 0.5 ? log(p) : log1p(-p)));
+		x = (p < 0.5 ? 1 : -1) *
+		    ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		     ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1));
 	} else {
 		q = p - 0.5;
 		r = q * q;
@@ -239,43 +246,17 @@ double rpt_t_quantile(double p, double df)
 void rpt_welch_alpha(const struct rpt_bm *a, const struct rpt_bm *b, double alpha,
                      struct rpt_diff *d)
 {
-	double va, vb, se;
+	double va = a->se * a->se, vb = b->se * b->se;
 
-	memset(d, 0, sizeof *d);
-	d->a = a->mean;
-	d->b = b->mean;
-	d->diff = b->mean - a->mean;
-	d->rel_pct = a->mean != 0 ? 100.0 * d->diff / fabs(a->mean) : NAN;
-	d->lo = d->hi = d->t = d->df = d->p = NAN;
-	d->level = 1 - alpha;
-	d->verdict = RPT_NA;
-	if (isnan(a->se) || isnan(b->se) || isnan(d->diff))
-		return;
-	va = a->se * a->se;
-	vb = b->se * b->se;
-	se = sqrt(va + vb);
-	if (se == 0) {
-		/* Both sides constant: any difference is exact. */
-		d->lo = d->hi = d->diff;
-		d->df = a->df + b->df;
-		d->t = d->diff == 0 ? 0 : copysign(INFINITY, d->diff);
-		d->p = d->diff == 0 ? 1 : 0;
-		d->verdict = d->diff == 0 ? RPT_NOISE : RPT_REAL;
+	if (isnan(a->se) || isnan(b->se) || isnan(b->mean - a->mean)) {
+		rpt_diff_known(a->mean, b->mean, NAN, NAN, alpha, d);
 		return;
 	}
-	d->t = d->diff / se;
-	/* Welch-Satterthwaite; a side without spread contributes no degrees of freedom. */
-	{
-		double den = (va > 0 ? va * va / a->df : 0) + (vb > 0 ? vb * vb / b->df : 0);
-		d->df = den > 0 ? (va + vb) * (va + vb) / den : a->df + b->df;
-	}
-	d->p = 2 * (1 - rpt_t_cdf(fabs(d->t), d->df));
-	{
-		double q = rpt_t_quantile(1 - alpha / 2, d->df);
-		d->lo = d->diff - q * se;
-		d->hi = d->diff + q * se;
-	}
-	d->verdict = (d->lo > 0 || d->hi < 0) ? RPT_REAL : RPT_NOISE;
+	/* Welch-Satterthwaite; a side without spread contributes no degrees of freedom (both
+	 * sides constant: any difference is exact, rpt_diff_known). */
+	double den = (va > 0 ? va * va / a->df : 0) + (vb > 0 ? vb * vb / b->df : 0);
+	rpt_diff_known(a->mean, b->mean, sqrt(va + vb),
+	               den > 0 ? (va + vb) * (va + vb) / den : a->df + b->df, alpha, d);
 }
 
 void rpt_welch(const struct rpt_bm *a, const struct rpt_bm *b, struct rpt_diff *d)
@@ -299,26 +280,60 @@ void rpt_student_alpha(const struct rpt_bm *a, const struct rpt_bm *b, double al
 
 void rpt_run_means(const double *x, size_t n, struct rpt_bm *out)
 {
-	double sum = 0, ss = 0;
-	size_t k = 0;
+	double ss;
+	size_t k;
 
 	memset(out, 0, sizeof *out);
-	out->mean = out->se = NAN;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(x[i]))
-			sum += x[i], k++;
+	out->se = NAN;
+	out->mean = mean_ss(x, n, &k, &ss);
 	out->n = out->batches = k;
 	out->batch = 1;
-	if (k == 0)
-		return;
-	out->mean = sum / (double)k;
 	if (k < 2)
 		return;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(x[i]))
-			ss += (x[i] - out->mean) * (x[i] - out->mean);
 	out->se = sqrt(ss / (double)(k - 1) / (double)k);
 	out->df = (double)(k - 1);
+}
+
+void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, struct rpt_vc *out)
+{
+	double ss, w = 0, t = 0;
+	size_t k, kw = 0;
+
+	memset(out, 0, sizeof *out);
+	out->sd = out->within = out->between = out->secs = NAN;
+	out->overhead_s = 0;
+	out->mean = mean_ss(x, n, &k, &ss);
+	out->runs = (int)k;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]))
+			continue;
+		if (se && !isnan(se[i])) {
+			w += se[i] * se[i];
+			kw++;
+		}
+		if (secs && !isnan(secs[i]))
+			t += secs[i];
+	}
+	if (k == 0)
+		return;
+	out->secs = secs ? t / (double)k : NAN;
+	out->within = kw == k ? w / (double)k : NAN;
+	if (k < 2)
+		return;
+	out->sd = sqrt(ss / (double)(k - 1));
+	/* The run means' variance holds a run's own offset and what its intervals left: the
+	 * rest of what the runs' own errors explain is between them. */
+	out->between = fmax(0, out->sd * out->sd - (isnan(out->within) ? 0 : out->within));
+}
+
+void rpt_paired_alpha(const double *base, const double *diff, size_t n, double alpha,
+                      struct rpt_diff *d)
+{
+	struct rpt_bm md, ma;
+
+	rpt_run_means(diff, n, &md);
+	rpt_run_means(base, n, &ma);
+	rpt_diff_known(ma.mean, ma.mean + md.mean, md.se, md.df, alpha, d);
 }
 
 void rpt_diff_known(double a, double b, double se, double df, double alpha, struct rpt_diff *d)
@@ -511,7 +526,8 @@ static void usl_refine(const double *n, const double *x, size_t k, struct rpt_us
 
 int rpt_usl_fit(const double *n, const double *x, size_t k, struct rpt_usl *u)
 {
-	double mean = 0, sst = 0, sse;
+	double sst, sse;
+	size_t kx;
 	struct rpt_usl best = {0};
 	double best_sse = INFINITY;
 
@@ -538,11 +554,7 @@ int rpt_usl_fit(const double *n, const double *x, size_t k, struct rpt_usl *u)
 	if (!(best.lambda > 0))
 		return -1;
 	*u = best;
-	for (size_t i = 0; i < k; i++)
-		mean += x[i];
-	mean /= (double)k;
-	for (size_t i = 0; i < k; i++)
-		sst += (x[i] - mean) * (x[i] - mean);
+	mean_ss(x, k, &kx, &sst);
 	sse = usl_sse(n, x, k, u);
 	u->r2 = sst > 0 ? 1 - sse / sst : 1;
 	/* Parameters at rounding level are zero: no peak, or no ceiling, in sight. */

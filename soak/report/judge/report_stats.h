@@ -29,6 +29,15 @@ void rpt_run_means(const double *x, size_t n, struct rpt_bm *out);
 /* b - a when the standard error of the difference and its degrees of freedom are known
  * (a calibration's run-to-run spread), with a (1 - alpha) interval. */
 void rpt_diff_known(double a, double b, double se, double df, double alpha, struct rpt_diff *d);
+/* Paired (rounds, blocks): the mean of the pairs' differences diff[0..n) against the mean
+ * of their baselines base[0..n), its standard error from the differences' spread (n - 1
+ * degrees of freedom), with a (1 - alpha) interval. */
+void rpt_paired_alpha(const double *base, const double *diff, size_t n, double alpha,
+                      struct rpt_diff *d);
+/* Variance components of values x[0..n) of runs whose own standard errors (from their
+ * intervals) are se[0..n) (NAN: unknown) and measured seconds secs[0..n); NAN values
+ * are skipped. */
+void rpt_vc_of(const double *x, const double *se, const double *secs, size_t n, struct rpt_vc *out);
 /* Whether x lies outside the (1 - alpha) prediction interval of one more observation from
  * the sample s (an rpt_run_means, two or more runs): mean +- t sd sqrt(1 + 1/n).  0 when
  * it lies inside or s cannot say; *rel_pct gets 100 (x - mean) / mean, *half_pct the

@@ -41,20 +41,6 @@ static int app_source(const struct rpt_run *run)
 	return -1;
 }
 
-/* The JIT's share (%) of source k's CPU over the run's window, NAN without a JIT series. */
-static double jit_pct(const struct rpt_run *run, int k)
-{
-	char name[RPT_NAME_MAX + 8];
-
-	snprintf(name, sizeof name, "%s:jit", run->src[k].name);
-	for (int j = 0; j < run->nsrc; j++)
-		if (!strcmp(run->src[j].name, name) && run->src[j].cpu_mean >= 0 &&
-		    run->src[k].cpu_mean + run->src[j].cpu_mean > 0)
-			return 100 * run->src[j].cpu_mean /
-			       (run->src[k].cpu_mean + run->src[j].cpu_mean);
-	return NAN;
-}
-
 /* The index of source k's JIT series (SOURCE:jit) in the run, or -1. */
 static int jit_source(const struct rpt_run *run, int k)
 {
@@ -65,6 +51,15 @@ static int jit_source(const struct rpt_run *run, int k)
 		if (!strcmp(run->src[j].name, name))
 			return j;
 	return -1;
+}
+
+/* The JIT's share (%) of source k's CPU over the run's window, from its JIT series j (-1:
+ * none, NAN). */
+static double jit_pct(const struct rpt_run *run, int k, int j)
+{
+	double app = run->src[k].cpu_mean, jit = j >= 0 ? run->src[j].cpu_mean : NAN;
+
+	return jit >= 0 && app + jit > 0 ? 100 * jit / (app + jit) : NAN;
 }
 
 /* At a fixed rate (every interval the same arrivals): the samples of source k taken while
@@ -127,7 +122,7 @@ static void classify_run(struct rpt_run *run)
 	const struct rpt_step *s = &run->steps[0];
 	int k = app_source(run), open = s->rate > 0, j = k >= 0 ? jit_source(run, k) : -1;
 
-	run->jit_pct = k >= 0 ? jit_pct(run, k) : NAN;
+	run->jit_pct = k >= 0 ? jit_pct(run, k, j) : NAN;
 	if (open && j >= 0 && !quiet_window(run, k, j)) {
 		run->steady = RPT_ST_NO_STEADY;
 		return;

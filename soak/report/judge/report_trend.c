@@ -40,12 +40,6 @@ static int study_cell(const struct report *r, const struct rpt_cell *c)
 	return n > 0;
 }
 
-static int same_level(const struct rpt_cell *a, const struct rpt_cell *b)
-{
-	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
-	       a->planned_ms == b->planned_ms;
-}
-
 /* A figure in words, and its value with its unit. */
 static void fig_words(const struct report *r, int f, char *name, size_t len)
 {
@@ -156,7 +150,7 @@ int rpt_trends(const struct report *r, struct rpt_item **out, int *n)
 		if (done[c0] || r->cells[c0].sweep)
 			continue;
 		for (int c = c0; c < r->ncells; c++)
-			if (!done[c] && same_level(&r->cells[c0], &r->cells[c])) {
+			if (!done[c] && rpt_same_key(&r->cells[c0], &r->cells[c])) {
 				done[c] = 1;
 				if (ng < RPT_MAX_LABELS && study_cell(r, &r->cells[c]))
 					g[ng++] = c;

@@ -123,6 +123,36 @@ static void list_add(char *list, size_t len, const char *key)
 	snprintf(list + n, len - n, "%s%s", n ? "," : "", key);
 }
 
+/* A warning that lists runs: its label's own part of the sentence and the runs named. */
+struct wlist {
+	struct sbuf b; /* the own part so far */
+	char runs[96]; /* the run keys, comma-separated (rpt_item.run) */
+	int n;         /* entries said */
+};
+
+/* The next entry of a list: "run 7", or "run 7 at 40 users" for step s of a run with
+ * several, after "; " from the second on; its run added to w->runs. */
+static void list_entry(struct wlist *w, const struct rpt_run *run, const struct rpt_step *s)
+{
+	char c[64];
+
+	rpt_sb_printf(&w->b, "%srun %s", w->n++ ? "; " : "", run->key);
+	if (run->nsteps > 1)
+		rpt_sb_printf(&w->b, " at %s",
+		              rpt_level_text(s->concurrency, s->rate, c, sizeof c));
+	list_add(w->runs, sizeof w->runs, run->key);
+}
+
+/* Adds name to names[0..*n) when new (RPT_MAX_SOURCES at most). */
+static void name_add(char names[][RPT_NAME_MAX], int *n, const char *name)
+{
+	for (int j = 0; j < *n; j++)
+		if (!strcmp(names[j], name))
+			return;
+	if (*n < RPT_MAX_SOURCES)
+		snprintf(names[(*n)++], RPT_NAME_MAX, "%s", name);
+}
+
 /* --- the generator's host and the generator itself -------------------------------------- */
 
 /* Whether a run was placed: the generator's CPUs recorded and disjoint from those of
@@ -152,69 +182,64 @@ static int placed(const struct rpt_run *run)
  * RPT_HOST_BUSY_PCT; with it (run_env: the generator's CPUs apart from the sources') the
  * host may well be full (a saturated server core is the experiment), and what must not be
  * is the generator's own CPUs: busy by anyone RPT_HOST_BUSY_PCT of the time or more. */
-static int host_saturated(struct vctx *v)
+static int host_saturated(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 
-	for (int l = 0; l < r->nlabels; l++)
-		for (int own = 0; own <= 1; own++) {
-			char runs[96] = "", list[64] = "";
-			const char *with = NULL, *host = NULL;
-			double worst = 0;
-			for (int i = 0; i < r->nruns; i++) {
-				const struct rpt_run *run = &r->runs[i];
-				double top = NAN;
-				if (run->label != l || !run->colocated[0] || placed(run) != own)
-					continue;
-				for (int k = 0; k < run->nsteps; k++) {
-					double x = own ? run->steps[k].gen_cpus_busy_pct
-					               : run->steps[k].host_cpu_pct;
-					if (x >= RPT_HOST_BUSY_PCT && !(x <= top))
-						top = x;
-				}
-				if (isnan(top))
-					continue;
-				list_add(runs, sizeof runs, run->key);
-				worst = fmax(worst, top);
-				if (!with) {
-					with = run->colocated;
-					host = run->host;
-					snprintf(list, sizeof list, "%s",
-					         own ? rpt_env_get(run, "", "cpu_list") : "");
-				}
-			}
-			if (!runs[0])
+	for (int own = 0; own <= 1; own++) {
+		char runs[96] = "", list[64] = "";
+		const char *with = NULL, *host = NULL;
+		double worst = 0;
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+			double top = NAN;
+			if (!run->colocated[0] || placed(run) != own)
 				continue;
-			struct sbuf b = {.n = 0};
-			char lead[160], tail[512];
-			rpt_sb_printf(&b, "%s ", rpt_label_name(r, l));
-			if (own)
-				rpt_sb_printf(&b, "on CPU %s apart from %s ('%s'), ", list, with,
-				              host);
-			else
-				rpt_sb_printf(&b, "with %s ('%s'), ", with, host);
-			rpt_sb_printf(&b, "%.1f%% in ", worst);
-			rpt_sb_runs(&b, runs);
-			snprintf(
-			    lead, sizeof lead,
-			    own ? "the load generator was placed on CPUs of its own, but those "
-			          "CPUs were %.0f%% busy or more in a measured window: "
-			        : "the load generator ran on the same host as a collected "
-			          "source, and that host's CPU reached %.0f%% or more in a "
-			          "measured window: ",
-			    RPT_HOST_BUSY_PCT);
-			snprintf(
-			    tail, sizeof tail, "%s",
-			    own ? ". Something else ran there, so the generator may have set "
-			          "the pace: give it more CPUs, or keep other work off them."
-			        : ". The generator and the system under test competed for the "
-			          "cores, so throughput and latency measure the machine as much "
-			          "as the server: place them on CPUs of their own (cpus in "
-			          "[scenario] and [collect.NAME]) or run the generator on "
-			          "another host.");
-			if (add_parts(v, "warn", "host_saturated", l, runs, lead, &b, tail) < 0)
-				return -1;
+			for (int k = 0; k < run->nsteps; k++) {
+				double x = own ? run->steps[k].gen_cpus_busy_pct
+				               : run->steps[k].host_cpu_pct;
+				if (x >= RPT_HOST_BUSY_PCT && !(x <= top))
+					top = x;
+			}
+			if (isnan(top))
+				continue;
+			list_add(runs, sizeof runs, run->key);
+			worst = fmax(worst, top);
+			if (!with) {
+				with = run->colocated;
+				host = run->host;
+				snprintf(list, sizeof list, "%s",
+				         own ? rpt_env_get(run, "", "cpu_list") : "");
+			}
 		}
+		if (!runs[0])
+			continue;
+		struct sbuf b = {.n = 0};
+		char lead[160], tail[512];
+		rpt_sb_printf(&b, "%s ", rpt_label_name(r, l));
+		if (own)
+			rpt_sb_printf(&b, "on CPU %s apart from %s ('%s'), ", list, with, host);
+		else
+			rpt_sb_printf(&b, "with %s ('%s'), ", with, host);
+		rpt_sb_printf(&b, "%.1f%% in ", worst);
+		rpt_sb_runs(&b, runs);
+		snprintf(lead, sizeof lead,
+		         own ? "the load generator was placed on CPUs of its own, but those "
+		               "CPUs were %.0f%% busy or more in a measured window: "
+		             : "the load generator ran on the same host as a collected "
+		               "source, and that host's CPU reached %.0f%% or more in a "
+		               "measured window: ",
+		         RPT_HOST_BUSY_PCT);
+		snprintf(tail, sizeof tail, "%s",
+		         own ? ". Something else ran there, so the generator may have set "
+		               "the pace: give it more CPUs, or keep other work off them."
+		             : ". The generator and the system under test competed for the "
+		               "cores, so throughput and latency measure the machine as much "
+		               "as the server: place them on CPUs of their own (cpus in "
+		               "[scenario] and [collect.NAME]) or run the generator on "
+		               "another host.");
+		if (add_parts(v, "warn", "host_saturated", l, runs, lead, &b, tail) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -254,11 +279,8 @@ static void gen_tally(const struct report *r, int l, enum gen_cause c, struct ge
 {
 	memset(t, 0, sizeof *t);
 	t->cpu = t->wait = t->lag = NAN;
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 		int hit = 0;
-		if (run->label != l)
-			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
 			if (gen_cause(s) != c)
@@ -281,76 +303,73 @@ static void gen_tally(const struct report *r, int l, enum gen_cause c, struct ge
 	}
 }
 
+/* How each cause is said: its code, the lead before the label's own part (gen_own) and
+ * the advice after it. */
+static const struct gen_words {
+	enum gen_cause cause;
+	const char *code, *lead, *tail;
+} gen_words[] = {
+    {GEN_BUSY, "generator_saturated", "the load generator was busy: ",
+     ". The generator, not the server, may have set the pace, and its own queueing is in the "
+     "latencies: give it more threads (--threads) or more agents."},
+    {GEN_STARVED, "generator_saturated", "the load generator waited for a core: ",
+     ". Other work on its machine (the server, the database) took its CPUs, so it may have "
+     "set the pace: give it CPUs of its own (placement) or another host; more threads would "
+     "compete for the same cores."},
+    {GEN_LATE, "generator_late", "requests went out late: ",
+     ". The machine woke or ran it late (timer wake-ups, a virtual machine's pause, a stopped "
+     "process), which more threads would not change. Latency never holds that lateness (it "
+     "counts from the send, and from the intended start only while every connection was "
+     "busy: the server's wait); but as it caught up its arrivals bunched, and the server's "
+     "answers to the bunch are in those intervals' figures."},
+};
+
+/* The label's own part of a warning of cause c: its runs and the figures that show it. */
+static void gen_own(struct sbuf *b, const char *label, enum gen_cause c, const struct gen_tally *t)
+{
+	rpt_sb_printf(b, "%s in ", label);
+	rpt_sb_runs(b, t->runs);
+	if (c == GEN_BUSY) {
+		rpt_sb_printf(b, ", its %d engine thread%s busy %.0f%% of the time", t->threads,
+		              t->threads == 1 ? " was" : "s were", t->cpu);
+		return;
+	}
+	if (c == GEN_STARVED) {
+		rpt_sb_printf(b,
+		              ", its threads busy %.0f%% of the time and ready but waiting "
+		              "for a core %.0f%% more",
+		              t->cpu, isnan(t->wait) ? 0 : t->wait);
+		return;
+	}
+	rpt_sb_printf(b, ", start lag p99 up to %.1f ms", t->lag);
+	if (t->late > 0)
+		rpt_sb_printf(b, ", over %.0f ms in %d of %d measured intervals", RPT_GEN_LAG_MS,
+		              t->late, t->steady);
+	rpt_sb_printf(b,
+	              ", while the generator was busy %.0f%% of the time and waited "
+	              "%.0f%% for a core",
+	              isnan(t->cpu) ? 0 : t->cpu, isnan(t->wait) ? 0 : t->wait);
+}
+
 /* generator_saturated: its threads were busy (more threads or agents help), or ready but
  * waiting for a core (the machine's other work took them: placement or another host
  * helps, more threads do not).  generator_late: an open-model generator that was neither
  * but sent late (the machine woke or ran it late): said as what it is, and that latency
- * leaves it out. */
-static int generator_saturated(struct vctx *v)
+ * leaves it out; a warning when a tenth of the intervals or more were late, else a note. */
+static int generator_saturated(struct vctx *v, int l)
 {
-	struct report *r = v->r;
-
-	for (int l = 0; l < r->nlabels; l++) {
+	for (size_t i = 0; i < sizeof gen_words / sizeof gen_words[0]; i++) {
+		const struct gen_words *w = &gen_words[i];
 		struct gen_tally t;
 		struct sbuf b = {.n = 0};
-
-		gen_tally(r, l, GEN_BUSY, &t);
-		if (t.runs[0]) {
-			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
-			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(&b, ", its %d engine thread%s busy %.0f%% of the time",
-			              t.threads, t.threads == 1 ? " was" : "s were", t.cpu);
-			if (add_parts(v, "warn", "generator_saturated", l, t.runs,
-			              "the load generator was busy: ", &b,
-			              ". The generator, not the server, may have set the pace, "
-			              "and its own queueing is in the latencies: give it more "
-			              "threads (--threads) or more agents.") < 0)
-				return -1;
-		}
-		gen_tally(r, l, GEN_STARVED, &t);
-		if (t.runs[0]) {
-			rpt_sb_reset(&b);
-			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
-			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(&b,
-			              ", its threads busy %.0f%% of the time and ready but waiting "
-			              "for a core %.0f%% more",
-			              t.cpu, isnan(t.wait) ? 0 : t.wait);
-			if (add_parts(v, "warn", "generator_saturated", l, t.runs,
-			              "the load generator waited for a core: ", &b,
-			              ". Other work on its machine (the server, the database) took "
-			              "its CPUs, so it may have set the pace: give it CPUs of its "
-			              "own (placement) or another host; more threads would compete "
-			              "for the same cores.") < 0)
-				return -1;
-		}
-		gen_tally(r, l, GEN_LATE, &t);
-		if (t.runs[0]) {
-			rpt_sb_reset(&b);
-			rpt_sb_printf(&b, "%s in ", rpt_label_name(r, l));
-			rpt_sb_runs(&b, t.runs);
-			rpt_sb_printf(&b, ", start lag p99 up to %.1f ms", t.lag);
-			if (t.late > 0)
-				rpt_sb_printf(&b, ", over %.0f ms in %d of %d measured intervals",
-				              RPT_GEN_LAG_MS, t.late, t.steady);
-			rpt_sb_printf(
-			    &b,
-			    ", while the generator was busy %.0f%% of the time and waited "
-			    "%.0f%% for a core",
-			    isnan(t.cpu) ? 0 : t.cpu, isnan(t.wait) ? 0 : t.wait);
-			int many = t.steady > 0 && t.late * 10 >= t.steady;
-			if (add_parts(
-			        v, many ? "warn" : "info", "generator_late", l, t.runs,
-			        "requests went out late: ", &b,
-			        ". The machine woke or ran it late (timer wake-ups, a virtual "
-			        "machine's pause, a stopped process), which more threads "
-			        "would not change. Latency never holds that lateness (it "
-			        "counts from the send, and from the intended start only "
-			        "while every connection was busy: the server's wait); but as "
-			        "it caught up its arrivals bunched, and the server's answers "
-			        "to the bunch are in those intervals' figures.") < 0)
-				return -1;
-		}
+		gen_tally(v->r, l, w->cause, &t);
+		if (!t.runs[0])
+			continue;
+		gen_own(&b, rpt_label_name(v->r, l), w->cause, &t);
+		int warn = w->cause != GEN_LATE || (t.steady > 0 && t.late * 10 >= t.steady);
+		if (add_parts(v, warn ? "warn" : "info", w->code, l, t.runs, w->lead, &b, w->tail) <
+		    0)
+			return -1;
 	}
 	return 0;
 }
@@ -361,106 +380,91 @@ static int generator_saturated(struct vctx *v)
  * fewer old-generation cycles the verdict itself says what the floor shows and when an old
  * collection would come, so no warning repeats it).  Grouped per label and source: one
  * warning names every run it concerns ("runs 1, 2, 9 and 10"), not one warning per run. */
-static int short_memory(struct vctx *v)
+static int short_memory(struct vctx *v, int l)
 {
 	struct report *r = v->r;
+	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int nn = 0;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
-		int nn = 0;
-		/* The process sources of the label's runs with a GC log, in order. */
-		for (int i = 0; i < r->nruns; i++)
-			for (int k = 0; k < r->runs[i].nsrc; k++) {
-				const struct rpt_source *s = &r->runs[i].src[k];
-				int seen = 0;
-				if (r->runs[i].label != l || !s->gc_events)
+	/* The process sources of the label's runs with a GC log, in order. */
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+		for (int k = 0; k < run->nsrc; k++)
+			if (run->src[k].gc_events)
+				name_add(names, &nn, run->src[k].name);
+	for (int j = 0; j < nn; j++) {
+		char runs[96] = "", d0[32], d1[32], h[32];
+		double span_lo = INFINITY, span_hi = 0, longer_h = 0;
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+			for (int k = 0; k < run->nsrc; k++) {
+				const struct rpt_source *s = &run->src[k];
+				const struct gca_result *g = &s->gc;
+				double span = (double)(g->steady_to_ms - g->steady_from_ms) / 1000;
+				if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
+				    g->memory != GCA_TOO_SHORT)
 					continue;
-				for (int j = 0; j < nn && !seen; j++)
-					seen = !strcmp(names[j], s->name);
-				if (!seen && nn < RPT_MAX_SOURCES)
-					snprintf(names[nn++], RPT_NAME_MAX, "%s", s->name);
+				list_add(runs, sizeof runs, run->key);
+				span_lo = fmin(span_lo, span);
+				span_hi = fmax(span_hi, span);
+				longer_h = fmax(longer_h, g->run_longer_h);
 			}
-		for (int j = 0; j < nn; j++) {
-			char runs[96] = "", d0[32], d1[32], h[32];
-			double span_lo = INFINITY, span_hi = 0, longer_h = 0;
-			for (int i = 0; i < r->nruns; i++) {
-				const struct rpt_run *run = &r->runs[i];
-				if (run->label != l)
-					continue;
-				for (int k = 0; k < run->nsrc; k++) {
-					const struct rpt_source *s = &run->src[k];
-					const struct gca_result *g = &s->gc;
-					double span =
-					    (double)(g->steady_to_ms - g->steady_from_ms) / 1000;
-					if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
-					    g->memory != GCA_TOO_SHORT)
-						continue;
-					list_add(runs, sizeof runs, run->key);
-					span_lo = fmin(span_lo, span);
-					span_hi = fmax(span_hi, span);
-					longer_h = fmax(longer_h, g->run_longer_h);
-				}
-			}
-			if (!runs[0])
-				continue;
-			struct sbuf b = {.n = 0};
-			char lead[128];
-			dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
-			dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
-			rpt_sb_printf(&b, "%s, %s in ", rpt_label_name(r, l), names[j]);
-			rpt_sb_runs(&b, runs);
-			rpt_sb_printf(&b, ", %s%s%s of it: run at least %s longer", d0,
-			              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
-			              gca_hours_text(longer_h, h, sizeof h));
-			snprintf(
-			    lead, sizeof lead,
-			    "memory could not be judged, a trend needs at least %d min of steady "
-			    "GC log: ",
-			    GCA_MIN_WINDOW_MS / 60000);
-			if (add_parts(v, "warn", "short_window", l, runs, lead, &b, ".") < 0)
-				return -1;
 		}
+		if (!runs[0])
+			continue;
+		struct sbuf b = {.n = 0};
+		char lead[128];
+		dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
+		dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
+		rpt_sb_printf(&b, "%s, %s in ", rpt_label_name(r, l), names[j]);
+		rpt_sb_runs(&b, runs);
+		rpt_sb_printf(&b, ", %s%s%s of it: run at least %s longer", d0,
+		              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
+		              gca_hours_text(longer_h, h, sizeof h));
+		snprintf(lead, sizeof lead,
+		         "memory could not be judged, a trend needs at least %d min of steady "
+		         "GC log: ",
+		         GCA_MIN_WINDOW_MS / 60000);
+		if (add_parts(v, "warn", "short_window", l, runs, lead, &b, ".") < 0)
+			return -1;
 	}
 	return 0;
 }
 
-static int short_comparisons(struct vctx *v)
+static int short_comparisons(struct vctx *v, int l)
 {
 	struct report *r = v->r;
+	struct sbuf b = {.n = 0};
+	int n = 0;
+	size_t least = SIZE_MAX;
 
-	for (int l = 1; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		int n = 0;
-		size_t least = SIZE_MAX;
-		for (int i = 0; i < r->ncmps; i++) {
-			const struct rpt_cmp *m = &r->cmps[i];
-			const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-			size_t bt = a->bm[RPT_M_TPS].batches < c->bm[RPT_M_TPS].batches
-			                ? a->bm[RPT_M_TPS].batches
-			                : c->bm[RPT_M_TPS].batches;
-			char d[32];
-			if (c->label != l || bt >= RPT_CMP_MIN_BATCHES)
-				continue;
-			if (n == 0)
-				rpt_sb_printf(&b, "%s against %s: the comparison at ",
-				              rpt_label_name(r, l), rpt_label_name(r, a->label));
-			rpt_sb_printf(&b, "%s%d users (%s of %s)", n ? ", " : "", c->concurrency,
-			              c->sweep ? "sweep steps" : "fixed runs",
-			              dur_format(c->planned_ms, d, sizeof d));
-			least = bt < least ? bt : least;
-			n++;
-		}
-		if (n == 0)
+	if (l == 0)
+		return 0; /* the baseline against itself */
+	for (int i = 0; i < r->ncmps; i++) {
+		const struct rpt_cmp *m = &r->cmps[i];
+		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
+		size_t bt = a->bm[RPT_M_TPS].batches < c->bm[RPT_M_TPS].batches
+		                ? a->bm[RPT_M_TPS].batches
+		                : c->bm[RPT_M_TPS].batches;
+		char d[32];
+		if (c->label != l || bt >= RPT_CMP_MIN_BATCHES)
 			continue;
-		rpt_sb_printf(&b,
-		              " rest%s on %zu batch%s of intervals on a side (fewer than %d): "
-		              "real or noise there is a guess; run longer, or with shorter "
-		              "intervals.",
-		              n == 1 ? "s" : "", least, least == 1 ? "" : "es",
-		              RPT_CMP_MIN_BATCHES);
-		if (add(v, "warn", "short_window", l, "", &b) < 0)
-			return -1;
+		if (n == 0)
+			rpt_sb_printf(&b, "%s against %s: the comparison at ", rpt_label_name(r, l),
+			              rpt_label_name(r, a->label));
+		rpt_sb_printf(&b, "%s%d users (%s of %s)", n ? ", " : "", c->concurrency,
+		              c->sweep ? "sweep steps" : "fixed runs",
+		              dur_format(c->planned_ms, d, sizeof d));
+		least = bt < least ? bt : least;
+		n++;
 	}
+	if (n == 0)
+		return 0;
+	rpt_sb_printf(&b,
+	              " rest%s on %zu batch%s of intervals on a side (fewer than %d): "
+	              "real or noise there is a guess; run longer, or with shorter "
+	              "intervals.",
+	              n == 1 ? "s" : "", least, least == 1 ? "" : "es", RPT_CMP_MIN_BATCHES);
+	if (add(v, "warn", "short_window", l, "", &b) < 0)
+		return -1;
 	return 0;
 }
 
@@ -489,7 +493,7 @@ static void drift_moves(const struct rpt_drift *d, double *tps, double *mean)
 /* not_steady: TPS or the mean latency moved from the first to the last third of a measured
  * window, as the drift verdict judges it; one warning per label and reading (still
  * warming up, degrading, the load moving), its runs listed with their changes. */
-static int not_steady(struct vctx *v)
+static int not_steady(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 	static const char *const why[] = {
@@ -499,59 +503,41 @@ static int not_steady(struct vctx *v)
 	    "its figures are the average of a moving target.",
 	    "the load itself moved; its figures are the average of a moving target."};
 
-	for (int l = 0; l < r->nlabels; l++)
-		for (int kind = 0; kind < 3; kind++) {
-			struct sbuf b = {.n = 0};
-			char runs[96] = "";
-			int n = 0;
-			for (int i = 0; i < r->nruns; i++) {
-				const struct rpt_run *run = &r->runs[i];
-				if (run->label != l)
+	for (int kind = 0; kind < 3; kind++) {
+		struct wlist w = {.n = 0};
+		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+			for (int k = 0; k < run->nsteps; k++) {
+				const struct rpt_drift *d =
+				    run->step_drift ? &run->step_drift[k] : &run->drift;
+				double t, m;
+				drift_moves(d, &t, &m);
+				if (t == 0 && m == 0)
 					continue;
-				for (int k = 0; k < run->nsteps; k++) {
-					const struct rpt_drift *d =
-					    run->step_drift ? &run->step_drift[k] : &run->drift;
-					double t, m;
-					char c[64];
-					drift_moves(d, &t, &m);
-					if (t == 0 && m == 0)
-						continue;
-					int is = t >= 0 && m <= 0 ? 0 : t <= 0 && m >= 0 ? 1 : 2;
-					if (is != kind)
-						continue;
-					if (n++ == 0)
-						rpt_sb_printf(
-						    &b,
-						    "%s: from the first to the last third of "
-						    "the measured window, ",
-						    rpt_label_name(r, l));
-					else
-						rpt_sb_printf(&b, "; ");
-					rpt_sb_printf(&b, "run %s", run->key);
-					if (run->nsteps > 1)
-						rpt_sb_printf(&b, " at %s",
-						              rpt_level_text(
-						                  run->steps[k].concurrency,
-						                  run->steps[k].rate, c, sizeof c));
-					rpt_sb_printf(&b, ": ");
-					if (t != 0)
-						rpt_sb_printf(&b, "TPS %s%.1f%%", t > 0 ? "+" : "-",
-						              fabs(t));
-					if (t != 0 && m != 0)
-						rpt_sb_printf(&b, ", ");
-					if (m != 0)
-						rpt_sb_printf(&b, "mean latency %s%.1f%%",
-						              m > 0 ? "+" : "-", fabs(m));
-					list_add(runs, sizeof runs, run->key);
-				}
+				int is = t >= 0 && m <= 0 ? 0 : t <= 0 && m >= 0 ? 1 : 2;
+				if (is != kind)
+					continue;
+				if (w.n == 0)
+					rpt_sb_printf(&w.b,
+					              "%s: from the first to the last third of "
+					              "the measured window, ",
+					              rpt_label_name(r, l));
+				list_entry(&w, run, &run->steps[k]);
+				rpt_sb_printf(&w.b, ": ");
+				if (t != 0)
+					rpt_sb_printf(&w.b, "TPS %s%.1f%%", t > 0 ? "+" : "-",
+					              fabs(t));
+				if (t != 0 && m != 0)
+					rpt_sb_printf(&w.b, ", ");
+				if (m != 0)
+					rpt_sb_printf(&w.b, "mean latency %s%.1f%%",
+					              m > 0 ? "+" : "-", fabs(m));
 			}
-			if (n == 0)
-				continue;
-			rpt_sb_printf(&b, " (real, as the drift verdict judges them): %s",
-			              why[kind]);
-			if (add(v, "warn", "not_steady", l, runs, &b) < 0)
-				return -1;
-		}
+		if (w.n == 0)
+			continue;
+		rpt_sb_printf(&w.b, " (real, as the drift verdict judges them): %s", why[kind]);
+		if (add(v, "warn", "not_steady", l, w.runs, &w.b) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -561,151 +547,127 @@ static int not_steady(struct vctx *v)
 static int no_steady_label(struct vctx *v, int l, int kept)
 {
 	const struct report *r = v->r;
-	struct sbuf b = {.n = 0};
-	char runs[96] = "";
-	int n = 0;
+	struct wlist w = {.n = 0};
 
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		if (run->label != l || run->steady != RPT_ST_NO_STEADY || run->compared != kept)
+	/* Runs without a steady state are fixed runs of one step (report_steady.c). */
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+		if (run->steady != RPT_ST_NO_STEADY || run->compared != kept)
 			continue;
-		if (n++)
-			rpt_sb_printf(&b, "; run %s", run->key);
-		else if (kept)
-			rpt_sb_printf(&b,
-			              "%s: runs compared as they are, for fewer than %d of its runs at "
-			              "their point had a steady state: run %s",
-			              rpt_label_name(r, l), RPT_STEADY_MIN_KEPT, run->key);
-		else
-			rpt_sb_printf(&b,
+		if (w.n == 0 && kept)
+			rpt_sb_printf(
+			    &w.b,
+			    "%s: runs compared as they are, for fewer than %d of its runs at "
+			    "their point had a steady state: ",
+			    rpt_label_name(r, l), RPT_STEADY_MIN_KEPT);
+		else if (w.n == 0)
+			rpt_sb_printf(&w.b,
 			              "%s: runs left out of the comparisons, their window had no "
-			              "steady state: run %s",
-			              rpt_label_name(r, l), run->key);
+			              "steady state: ",
+			              rpt_label_name(r, l));
+		list_entry(&w, run, run->steps);
 		if (run->jit_pct > RPT_STEADY_JIT_PCT)
-			rpt_sb_printf(&b, " (its JIT took %.1f %% of the app's CPU: still compiling)",
+			rpt_sb_printf(&w.b,
+			              " (its JIT took %.1f %% of the app's CPU: still compiling)",
 			              run->jit_pct);
 		else
-			rpt_sb_printf(&b, " (its figure changed in the last quarter of its window)");
-		list_add(runs, sizeof runs, run->key);
+			rpt_sb_printf(&w.b,
+			              " (its figure changed in the last quarter of its window)");
 	}
-	if (!n)
+	if (!w.n)
 		return 0;
-	rpt_sb_printf(&b, ". Warm up longer (warmup_max), or run longer.");
-	return add(v, "warn", "no_steady_state", l, runs, &b);
+	rpt_sb_printf(&w.b, ". Warm up longer (warmup_max), or run longer.");
+	return add(v, "warn", "no_steady_state", l, w.runs, &w.b);
 }
 
 /* no_steady_state: runs whose window had no steady state (report_steady.c): their JIT
  * still compiling, or their last level too short.  Left out of the comparisons, or, where
  * their label had fewer than RPT_STEADY_MIN_KEPT steady runs at that point, compared as
- * they are.  One warning per
- * label and kind, each run with why. */
-static int no_steady_state(struct vctx *v)
+ * they are.  One warning per label and kind, each run with why. */
+static int no_steady_state(struct vctx *v, int l)
 {
-	for (int l = 0; l < v->r->nlabels; l++)
-		for (int kept = 0; kept < 2; kept++)
-			if (no_steady_label(v, l, kept) < 0)
-				return -1;
-	return 0;
+	return no_steady_label(v, l, 0) < 0 ? -1 : no_steady_label(v, l, 1);
 }
 
 /* errors: windows where more than RPT_ERRORS_PCT of requests failed, one warning per
  * label with each run's share and dominant class, each class's sample said once. */
-static int errors(struct vctx *v)
+static int errors(struct vctx *v, int l)
 {
 	struct report *r = v->r;
+	struct wlist w = {.n = 0};
+	char tail[256], said[ERR_NCLASS] = {0};
+	int client = 0;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		char runs[96] = "", tail[256], said[ERR_NCLASS] = {0};
-		int n = 0, client = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->label != l)
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+		for (int k = 0; k < run->nsteps; k++) {
+			const struct rpt_step *s = &run->steps[k];
+			int top = -1;
+			if (s->nintervals == 0 || !(s->f.error_pct > RPT_ERRORS_PCT))
 				continue;
-			for (int k = 0; k < run->nsteps; k++) {
-				const struct rpt_step *s = &run->steps[k];
-				int top = -1;
-				char c[64];
-				if (s->nintervals == 0 || !(s->f.error_pct > RPT_ERRORS_PCT))
-					continue;
-				for (int e = 0; e < ERR_NCLASS; e++)
-					if (s->st.err_count[e] > 0 &&
-					    (top < 0 || s->st.err_count[e] > s->st.err_count[top]))
-						top = e;
-				rpt_sb_printf(&b, "%s", n++ == 0 ? "" : "; ");
-				rpt_sb_printf(&b, "run %s", run->key);
-				if (run->nsteps > 1)
-					rpt_sb_printf(
-					    &b, " at %s",
-					    rpt_level_text(s->concurrency, s->rate, c, sizeof c));
-				rpt_sb_printf(&b, ": %.2f%%", s->f.error_pct);
-				if (top >= 0) {
-					/* a class's sample once, where it first comes */
-					rpt_sb_printf(&b, ", mostly %s (%.0f%% of them%s%s%s)",
-					              err_class_name((enum err_class)top),
-					              100.0 * (double)s->st.err_count[top] /
-					                  (double)s->f.errors,
-					              said[top] ? "" : ", '",
-					              said[top] ? "" : s->st.err_sample[top],
-					              said[top] ? "" : "'");
-					said[top] = 1;
-					client |= err_class_client_side((enum err_class)top);
-				}
-				list_add(runs, sizeof runs, run->key);
+			for (int e = 0; e < ERR_NCLASS; e++)
+				if (s->st.err_count[e] > 0 &&
+				    (top < 0 || s->st.err_count[e] > s->st.err_count[top]))
+					top = e;
+			list_entry(&w, run, s);
+			rpt_sb_printf(&w.b, ": %.2f%%", s->f.error_pct);
+			if (top >= 0) {
+				/* a class's sample once, where it first comes */
+				rpt_sb_printf(
+				    &w.b, ", mostly %s (%.0f%% of them%s%s%s)",
+				    err_class_name((enum err_class)top),
+				    100.0 * (double)s->st.err_count[top] / (double)s->f.errors,
+				    said[top] ? "" : ", '", said[top] ? "" : s->st.err_sample[top],
+				    said[top] ? "" : "'");
+				said[top] = 1;
+				client |= err_class_client_side((enum err_class)top);
 			}
 		}
-		if (n == 0)
-			continue;
-		struct sbuf own = {.n = 0};
-		rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), b.s);
-		snprintf(tail, sizeof tail,
-		         "%s. Throughput and latency there include the "
-		         "failures: fix them before trusting a comparison.",
-		         client ? " (a client-side class is the load generator's own limit)" : "");
-		char lead[96];
-		snprintf(
-		    lead, sizeof lead,
-		    "more than %.0f%% of requests failed in a measured window: ", RPT_ERRORS_PCT);
-		if (add_parts(v, "warn", "errors", l, runs, lead, &own, tail) < 0)
-			return -1;
 	}
+	if (w.n == 0)
+		return 0;
+	struct sbuf own = {.n = 0};
+	rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), w.b.s);
+	snprintf(tail, sizeof tail,
+	         "%s. Throughput and latency there include the "
+	         "failures: fix them before trusting a comparison.",
+	         client ? " (a client-side class is the load generator's own limit)" : "");
+	char lead[96];
+	snprintf(lead, sizeof lead,
+	         "more than %.0f%% of requests failed in a measured window: ", RPT_ERRORS_PCT);
+	if (add_parts(v, "warn", "errors", l, w.runs, lead, &own, tail) < 0)
+		return -1;
 	return 0;
 }
 
 /* clock_skew: merged runs whose agents' clocks disagreed by more than a tenth of an
  * interval, one warning per label. */
-static int clock_skew(struct vctx *v)
+static int clock_skew(struct vctx *v, int l)
 {
 	struct report *r = v->r;
+	struct sbuf b = {.n = 0};
+	char runs[96] = "";
+	int n = 0;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		char runs[96] = "";
-		int n = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			char d[32];
-			if (run->label != l ||
-			    !(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
-				continue;
-			rpt_sb_printf(&b, "%s %s (%.0f ms against a %s interval)",
-			              n == 0 ? "Merged run" : "; run", run->key, run->clock_skew_ms,
-			              dur_format(run->interval_ms, d, sizeof d));
-			n++;
-			list_add(runs, sizeof runs, run->key);
-		}
-		if (n == 0)
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+		char d[32];
+		if (!(run->clock_skew_ms > RPT_SKEW_FRAC * (double)run->interval_ms))
 			continue;
-		struct sbuf m = {.n = 0};
-		rpt_sb_printf(&m,
-		              "%s: %s: its agents' clocks disagree by more than a tenth of an "
-		              "interval, so their intervals do not line up and per-interval "
-		              "figures mix different moments. Synchronise the clocks (chrony, "
-		              "NTP) before the next run.",
-		              rpt_label_name(r, l), b.s);
-		if (add(v, "warn", "clock_skew", l, runs, &m) < 0)
-			return -1;
+		rpt_sb_printf(&b, "%s %s (%.0f ms against a %s interval)",
+		              n == 0 ? "Merged run" : "; run", run->key, run->clock_skew_ms,
+		              dur_format(run->interval_ms, d, sizeof d));
+		n++;
+		list_add(runs, sizeof runs, run->key);
 	}
+	if (n == 0)
+		return 0;
+	struct sbuf m = {.n = 0};
+	rpt_sb_printf(&m,
+	              "%s: %s: its agents' clocks disagree by more than a tenth of an "
+	              "interval, so their intervals do not line up and per-interval "
+	              "figures mix different moments. Synchronise the clocks (chrony, "
+	              "NTP) before the next run.",
+	              rpt_label_name(r, l), b.s);
+	if (add(v, "warn", "clock_skew", l, runs, &m) < 0)
+		return -1;
 	return 0;
 }
 
@@ -715,10 +677,9 @@ static int clock_skew(struct vctx *v)
  * records it, NULL when they disagree among themselves. */
 static const char *label_fact(const struct report *r, int l, const char *source, const char *key)
 {
-	const char *v = "";
-	for (int i = 0; i < r->nruns; i++) {
-		const char *x;
-		if (r->runs[i].label != l || !(x = rpt_env_get(&r->runs[i], source, key)))
+	const char *v = "", *x;
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
+		if (!(x = rpt_env_get(run, source, key)))
 			continue;
 		if (*v && strcmp(v, x) != 0)
 			return NULL;
@@ -730,58 +691,49 @@ static const char *label_fact(const struct report *r, int l, const char *source,
 /* Source names with facts in the label's runs, appended to names (unique). */
 static void label_sources(const struct report *r, int l, char names[][RPT_NAME_MAX], int *n)
 {
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		if (run->label != l)
-			continue;
-		for (int k = 0; k < run->nenv; k++) {
-			int seen = !run->env[k].source[0];
-			for (int j = 0; j < *n && !seen; j++)
-				seen = !strcmp(names[j], run->env[k].source);
-			if (!seen && *n < RPT_MAX_SOURCES)
-				snprintf(names[(*n)++], RPT_NAME_MAX, "%s", run->env[k].source);
-		}
-	}
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+		for (int k = 0; k < run->nenv; k++)
+			if (run->env[k].source[0])
+				name_add(names, n, run->env[k].source);
 }
 
-static int confounded(struct vctx *v)
+static int confounded(struct vctx *v, int l)
 {
 	struct report *r = v->r;
+	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
+	int nnames = 0, worst = 0, n = 0;
+	struct sbuf b = {.n = 0};
 
-	for (int l = 1; l < r->nlabels; l++) {
-		char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
-		int nnames = 0, worst = 0, n = 0;
-		struct sbuf b = {.n = 0};
-		label_sources(r, l, names, &nnames);
-		for (int s = -1; s < nnames; s++)
-			for (int k = 0; k < rpt_nenv_keys; k++) {
-				const struct rpt_env_key *e = &rpt_env_keys[k];
-				const char *src = s < 0 ? "" : names[s], *x, *y;
-				if (!e->confounds || e->per_source != (s >= 0))
-					continue;
-				x = label_fact(r, 0, src, e->key);
-				y = label_fact(r, l, src, e->key);
-				if (!x || !y || !*x || !*y || !strcmp(x, y))
-					continue;
-				if (n == 0)
-					rpt_sb_printf(&b,
-					              "%s differs from %s in more than the label: ",
-					              rpt_label_name(r, l), rpt_label_name(r, 0));
-				rpt_sb_printf(&b, "%s%s%s%s '%s' against '%s'", n ? "; " : "",
-				              s < 0 ? "" : src, s < 0 ? "" : " ", e->name, y, x);
-				worst = e->confounds > worst ? e->confounds : worst;
-				n++;
-			}
-		if (n == 0)
-			continue;
-		rpt_sb_printf(&b, ". %s",
-		              worst > 1 ? "Part of any difference between them may come "
-		                          "from this, not from what the label names."
-		                        : "This is unlikely to move the figures, but "
-		                          "it is not the same setup.");
-		if (add(v, worst > 1 ? "warn" : "info", "confounded", l, "", &b) < 0)
-			return -1;
-	}
+	if (l == 0)
+		return 0; /* the baseline against itself */
+	label_sources(r, l, names, &nnames);
+	for (int s = -1; s < nnames; s++)
+		for (int k = 0; k < rpt_nenv_keys; k++) {
+			const struct rpt_env_key *e = &rpt_env_keys[k];
+			const char *src = s < 0 ? "" : names[s], *x, *y;
+			if (!e->confounds || e->per_source != (s >= 0))
+				continue;
+			x = label_fact(r, 0, src, e->key);
+			y = label_fact(r, l, src, e->key);
+			if (!x || !y || !*x || !*y || !strcmp(x, y))
+				continue;
+			if (n == 0)
+				rpt_sb_printf(&b, "%s differs from %s in more than the label: ",
+				              rpt_label_name(r, l), rpt_label_name(r, 0));
+			rpt_sb_printf(&b, "%s%s%s%s '%s' against '%s'", n ? "; " : "",
+			              s < 0 ? "" : src, s < 0 ? "" : " ", e->name, y, x);
+			worst = e->confounds > worst ? e->confounds : worst;
+			n++;
+		}
+	if (n == 0)
+		return 0;
+	rpt_sb_printf(&b, ". %s",
+	              worst > 1 ? "Part of any difference between them may come "
+	                          "from this, not from what the label names."
+	                        : "This is unlikely to move the figures, but "
+	                          "it is not the same setup.");
+	if (add(v, worst > 1 ? "warn" : "info", "confounded", l, "", &b) < 0)
+		return -1;
 	return 0;
 }
 
@@ -823,14 +775,21 @@ static int items(struct vctx *v, int (*fn)(const struct report *, struct rpt_ite
 	return rc;
 }
 
+/* The warnings about one label, each label in turn (the order they are shown in is
+ * cmp_valid's). */
+static int (*const checks[])(struct vctx *, int) = {
+    host_saturated,  generator_saturated, confounded,   errors,           not_steady,
+    no_steady_state, clock_skew,          short_memory, short_comparisons};
+
 int rpt_validity(struct report *r)
 {
 	struct vctx v = {.r = r, .cap = 0};
 
-	if (host_saturated(&v) < 0 || generator_saturated(&v) < 0 || confounded(&v) < 0 ||
-	    errors(&v) < 0 || not_steady(&v) < 0 || no_steady_state(&v) < 0 || clock_skew(&v) < 0 ||
-	    short_memory(&v) < 0 || short_comparisons(&v) < 0 || items(&v, rpt_cold_start) < 0 ||
-	    items(&v, rpt_trends) < 0)
+	for (int l = 0; l < r->nlabels; l++)
+		for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+			if (checks[i](&v, l) < 0)
+				return -1;
+	if (items(&v, rpt_cold_start) < 0 || items(&v, rpt_trends) < 0)
 		return -1;
 	/* Stable: runs keep their report order within a code. */
 	rpt_items_sort(r->validity, r->nvalidity, cmp_valid);

@@ -51,6 +51,18 @@ static int headline(const struct report *r, int l, int open)
 	return best;
 }
 
+/* Label l's headline comparisons: capacity first (users) into *h, and efficiency (a fixed
+ * rate) beside it into *hr when both ran; -1 for none. */
+static void headlines(const struct report *r, int l, int *h, int *hr)
+{
+	*h = headline(r, l, 0);
+	*hr = headline(r, l, 1);
+	if (*h < 0) {
+		*h = *hr;
+		*hr = -1;
+	}
+}
+
 /* A label's own cell when it has no comparison: the one with most observations. */
 static int own_cell(const struct report *r, int l)
 {
@@ -77,29 +89,19 @@ static void fill_row(struct report *r, struct rpt_vrow *v, int l)
 	                           [RPT_DRIFT_IMPROVING] = 3,
 	                           [RPT_DRIFT_DEGRADING] = 4};
 	v->drift = -1;
-	for (int i = 0; i < r->nruns; i++) {
-		const struct rpt_run *run = &r->runs[i];
-		if (run->label != l || !run->drift.judged)
-			continue;
-		if (v->drift < 0 || rank[run->drift.verdict] > rank[v->drift])
+	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
+		if (run->drift.judged &&
+		    (v->drift < 0 || rank[run->drift.verdict] > rank[v->drift]))
 			v->drift = (int)run->drift.verdict;
-	}
-	/* Capacity first (users), and efficiency (a fixed rate) beside it when both ran. */
-	v->cmp = l > 0 ? headline(r, l, 0) : -1;
-	v->cmp_rate = l > 0 ? headline(r, l, 1) : -1;
-	if (v->cmp < 0) {
-		v->cmp = v->cmp_rate;
-		v->cmp_rate = -1;
-	}
+	v->cmp = v->cmp_rate = -1;
+	if (l > 0)
+		headlines(r, l, &v->cmp, &v->cmp_rate);
 	v->cell = v->cmp >= 0 ? r->cmps[v->cmp].cell : own_cell(r, l);
 	v->cell_rate = v->cmp_rate >= 0 ? r->cmps[v->cmp_rate].cell : -1;
 	if (l == 0)
 		for (int k = 1; k < r->nlabels; k++) {
-			int h = headline(r, k, 0), hr = headline(r, k, 1);
-			if (h < 0) {
-				h = hr;
-				hr = -1;
-			}
+			int h, hr;
+			headlines(r, k, &h, &hr);
 			if (h >= 0) {
 				v->cell = r->cmps[h].base;
 				v->cell_rate = hr >= 0 ? r->cmps[hr].base : -1;

@@ -35,7 +35,7 @@ int rpt_read_agents(struct reader *rd, sqlite3_stmt *q, struct rpt_run *run)
 		return rpt_rd_oom(rd);
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char *t = strdup(db_col_text(st, 0));
+		char *t = db_col_dup(st, 0);
 		if (!t) {
 			sqlite3_finalize(st);
 			return rpt_rd_oom(rd);
@@ -43,7 +43,5 @@ int rpt_read_agents(struct reader *rd, sqlite3_stmt *q, struct rpt_run *run)
 		run->agent_notes[run->nagent_notes++] = t;
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(rd->db, "cannot read the merge notes", rd->err, rd->errlen);
-	return 0;
+	return rpt_rd_done(rd, rc, "cannot read the merge notes");
 }

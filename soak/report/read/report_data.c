@@ -89,28 +89,36 @@ static int selected(const struct reader *rd, int64_t id, const char *label)
 	return 0;
 }
 
-/* Index of a label, added when new (its place in --label order, else appended). */
-/* Numbers the labels named in targets (", "-separated, a study's file order) that have
- * runs and no number yet, from n on: map[old] = new, tmp[new] = the label.  The next n. */
-static int study_label_order(struct report *r, const char *targets, int *map,
-                             struct rpt_label *tmp, int n)
+/* Numbers label l n when it has runs and no number yet: map[old] = new, tmp[new] = the
+ * label.  The next n. */
+static int label_number(struct report *r, int l, int *map, struct rpt_label *tmp, int n)
+{
+	if (map[l] < 0 && r->labels[l].nruns > 0) {
+		map[l] = n;
+		tmp[n++] = r->labels[l];
+	}
+	return n;
+}
+
+/* Numbers the labels named in targets (", "-separated, a study's file order) from n on
+ * (label_number).  The next n. */
+static int study_label_order(struct report *r, const char *targets, int *map, struct rpt_label *tmp,
+                             int n)
 {
 	const char *p = targets;
 
 	while (p && *p) {
 		size_t len = strcspn(p, ",");
 		for (int l = 0; l < r->nlabels; l++)
-			if (map[l] < 0 && r->labels[l].nruns > 0 && strlen(r->labels[l].name) == len &&
-			    !strncmp(r->labels[l].name, p, len)) {
-				map[l] = n;
-				tmp[n++] = r->labels[l];
-			}
+			if (strlen(r->labels[l].name) == len && !strncmp(r->labels[l].name, p, len))
+				n = label_number(r, l, map, tmp, n);
 		p += len;
 		p += strspn(p, ", ");
 	}
 	return n;
 }
 
+/* Index of a label, added when new (its place in --label order, else appended). */
 static int label_index(struct reader *rd, const char *name)
 {
 	struct report *r = rd->r;
@@ -166,11 +174,7 @@ static int read_step(struct reader *rd, const struct rpt_run *run, struct rpt_st
 		    rpt_rd_push(rd, &s->p99_ms, rpt_rd_col(q, 2)) < 0 ||
 		    rpt_rd_push(rd, &s->err_pct, sqlite3_column_double(q, 3)) < 0)
 			goto done;
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
-		goto done;
-	}
-	rc = 0;
+	rc = rpt_rd_done(rd, step, "cannot read intervals");
 done:
 	sqlite3_finalize(q);
 	hdr_release(&st.hist);
@@ -209,10 +213,8 @@ static int read_steps(struct reader *rd, struct rpt_run *run)
 		if (read_step(rd, run, s) < 0)
 			goto done;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read steps", rd->err, rd->errlen);
+	if (rpt_rd_done(rd, step, "cannot read steps") < 0)
 		goto done;
-	}
 	/* The run's whole measured window: every step's, histograms merged. */
 	if (istats_init(&run->st, rd->err, rd->errlen) < 0)
 		goto done;
@@ -348,10 +350,8 @@ static int read_series(struct reader *rd, struct rpt_run *run)
 		}
 		i++;
 	}
-	if (i < (size_t)n && step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
+	if (i < (size_t)n && rpt_rd_done(rd, step, "cannot read intervals") < 0)
 		goto done;
-	}
 	if (b.n > 0)
 		bucket_point(&b, run, &run->ts[run->nts++]);
 	run->ts_bucket_s =
@@ -449,11 +449,7 @@ static int read_db(struct reader *rd, const char *path, int *usage)
 		if (add_run(rd, q) < 0)
 			goto done;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read runs", rd->err, rd->errlen);
-		goto done;
-	}
-	if (rpt_read_studies(rd) < 0)
+	if (rpt_rd_done(rd, step, "cannot read runs") < 0 || rpt_read_studies(rd) < 0)
 		goto done;
 	rc = 0;
 done:
@@ -532,41 +528,27 @@ int rpt_read_dbs(struct report *r, const struct rpt_opts *o, const struct rpt_re
 		return -1;
 	}
 	qsort(r->runs, (size_t)r->nruns, sizeof *r->runs, cmp_run);
-	/* Without --label, a study's targets go first, in the order of its file (the first is
+	/* Renumbered after sorting: label old becomes map[old], tmp[map[old]] its label.
+	 * Without --label, a study's targets go first, in the order of its file (the first is
 	 * the baseline: the runs of a side-by-side group start in any order), then the other
-	 * labels in order of first appearance; renumber after sorting. */
-	if (o->nlabels == 0) {
-		struct rpt_label tmp[RPT_MAX_LABELS];
-		int map[RPT_MAX_LABELS], n = 0;
-		for (int i = 0; i < r->nlabels; i++)
-			map[i] = -1;
-		for (int s = 0; s < r->nstudies; s++)
-			n = study_label_order(r, r->studies[s].targets, map, tmp, n);
-		for (int i = 0; i < r->nruns; i++) {
-			int l = r->runs[i].label;
-			if (map[l] < 0) {
-				map[l] = n;
-				tmp[n++] = r->labels[l];
-			}
-			r->runs[i].label = map[l];
-		}
-		memcpy(r->labels, tmp, (size_t)n * sizeof *tmp);
-		r->nlabels = n;
-	} else {
-		/* Drop --label entries that matched no run (they are not in any table). */
-		int map[RPT_MAX_LABELS], n = 0;
-		for (int i = 0; i < r->nlabels; i++) {
-			if (r->labels[i].nruns == 0) {
-				free(r->labels[i].name);
-				map[i] = -1;
-				continue;
-			}
-			map[i] = n;
-			r->labels[n++] = r->labels[i];
-		}
-		r->nlabels = n;
-		for (int i = 0; i < r->nruns; i++)
-			r->runs[i].label = map[r->runs[i].label];
-	}
+	 * labels in order of first appearance; with it, its order, less the entries that matched
+	 * no run (they are not in any table). */
+	struct rpt_label tmp[RPT_MAX_LABELS];
+	int map[RPT_MAX_LABELS], n = 0;
+	for (int i = 0; i < r->nlabels; i++)
+		map[i] = -1;
+	for (int s = 0; s < r->nstudies && o->nlabels == 0; s++)
+		n = study_label_order(r, r->studies[s].targets, map, tmp, n);
+	for (int i = 0; i < r->nruns && o->nlabels == 0; i++)
+		n = label_number(r, r->runs[i].label, map, tmp, n);
+	for (int l = 0; l < r->nlabels && o->nlabels > 0; l++)
+		n = label_number(r, l, map, tmp, n);
+	for (int i = 0; i < r->nruns; i++)
+		r->runs[i].label = map[r->runs[i].label];
+	for (int l = 0; l < r->nlabels; l++)
+		if (map[l] < 0)
+			free(r->labels[l].name);
+	memcpy(r->labels, tmp, (size_t)n * sizeof *tmp);
+	r->nlabels = n;
 	return 0;
 }

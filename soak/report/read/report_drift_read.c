@@ -59,12 +59,7 @@ static int read_ivs(struct reader *rd, const struct rpt_run *run, const struct r
 		iv->len[iv->n] = sqlite3_column_int64(q, 1);
 		iv->probe[iv->n++] = rpt_rd_col(q, 2);
 	}
-	if (iv->n < cap && step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
-		goto done;
-	}
-	rc = 0;
-done:
+	rc = iv->n < cap ? rpt_rd_done(rd, step, "cannot read intervals") : 0;
 	sqlite3_finalize(q);
 	return rc;
 }
@@ -151,6 +146,15 @@ static double ms_or_nan(const struct figures *f, double us)
 	return f->requests > f->errors ? us / 1000 : NAN;
 }
 
+/* Metric k of a part (its merged figures): TPS, mean, p99, error %. */
+static double part_fig(const struct part *p, int k)
+{
+	return k == 0   ? p->f.tps
+	       : k == 1 ? ms_or_nan(&p->f, p->f.mean_us)
+	       : k == 2 ? ms_or_nan(&p->f, (double)p->f.p99_us)
+	                : p->f.error_pct;
+}
+
 /* TPS, mean, p99 and error % of the two parts: the step's per-interval values. */
 static int traffic(struct reader *rd, const struct rpt_step *s, const struct part *a,
                    const struct part *b, struct rpt_drift_cmp *c)
@@ -160,15 +164,8 @@ static int traffic(struct reader *rd, const struct rpt_step *s, const struct par
 	const struct rpt_values *vals[] = {&s->tps, &s->mean_ms, &s->p99_ms, &s->err_pct};
 
 	for (int k = 0; k < 4; k++) {
-		double fa = k == 0   ? a->f.tps
-		            : k == 1 ? ms_or_nan(&a->f, a->f.mean_us)
-		            : k == 2 ? ms_or_nan(&a->f, (double)a->f.p99_us)
-		                     : a->f.error_pct;
-		double fb = k == 0   ? b->f.tps
-		            : k == 1 ? ms_or_nan(&b->f, b->f.mean_us)
-		            : k == 2 ? ms_or_nan(&b->f, (double)b->f.p99_us)
-		                     : b->f.error_pct;
-		struct rpt_drift_metric *m = add_metric(rd, c, kinds[k], NULL, fa, fb);
+		struct rpt_drift_metric *m =
+		    add_metric(rd, c, kinds[k], NULL, part_fig(a, k), part_fig(b, k));
 		if (!m)
 			return -1;
 		rd->judge->drift_compare(m, vals[k]->v + a->i0, a->i1 - a->i0, vals[k]->v + b->i0,
@@ -191,9 +188,7 @@ static int rows(struct reader *rd, sqlite3_stmt *q, const struct rpt_run *run, c
 		    rpt_rd_push(rd, x, sqlite3_column_double(q, 1)) < 0)
 			return -1;
 	sqlite3_reset(q);
-	if (step != SQLITE_DONE)
-		return db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
-	return 0;
+	return rpt_rd_done(rd, step, "cannot read samples");
 }
 
 static double mean_of(const struct rpt_values *v)
@@ -327,22 +322,19 @@ static int sources(struct reader *rd, const struct rpt_run *run, const struct rp
 		double fa, fb, ga, gb;
 		for (int k = 0; k < 3; k++)
 			sqlite3_bind_text(q[k], 4, src->name, -1, SQLITE_STATIC);
-		if (process_cpu(src)) {
+		/* CPU per request (what 0, q[0]), then memory (1, q[1]). */
+		for (int what = 0; what < 2; what++) {
+			if (!(what ? src->has_rss : process_cpu(src)))
+				continue;
 			va.n = vb.n = 0;
-			if (source_obs(rd, q[0], run, s, iv, a, 0, &va, &fa) < 0 ||
-			    source_obs(rd, q[0], run, s, iv, b, 0, &vb, &fb) < 0 ||
-			    !(m = add_metric(rd, c, RPT_DK_CPU_REQ, src->name, fa, fb)))
+			if (source_obs(rd, q[what], run, s, iv, a, what, &va, &fa) < 0 ||
+			    source_obs(rd, q[what], run, s, iv, b, what, &vb, &fb) < 0 ||
+			    !(m = add_metric(rd, c, what ? RPT_DK_MEM : RPT_DK_CPU_REQ, src->name,
+			                     fa, fb)))
 				goto done;
-			rd->judge->drift_compare(m, va.v, va.n, vb.v, vb.n);
-		}
-		if (src->has_rss) {
-			va.n = vb.n = 0;
-			if (source_obs(rd, q[1], run, s, iv, a, 1, &va, &fa) < 0 ||
-			    source_obs(rd, q[1], run, s, iv, b, 1, &vb, &fb) < 0 ||
-			    !(m = add_metric(rd, c, RPT_DK_MEM, src->name, fa, fb)))
-				goto done;
-			/* Never counted (report_drift.c): the sentence gives its own verdict. */
-			m->src = src;
+			/* Memory is never counted (report_drift.c): the sentence gives its own
+			 * verdict. */
+			m->src = what ? src : NULL;
 			rd->judge->drift_compare(m, va.v, va.n, vb.v, vb.n);
 		}
 		if (src->gc_events) {
@@ -465,7 +457,7 @@ done:
 
 int rpt_drift_read(struct reader *rd, struct rpt_run *run)
 {
-	if (strcmp(run->mode, "sweep") != 0) {
+	if (!rpt_is_sweep(run)) {
 		if (run->nsteps > 0)
 			return step_drift(rd, run, &run->steps[0], &run->drift);
 		return 0;

@@ -31,9 +31,7 @@ int rpt_read_gaps(struct reader *rd, struct rpt_run *run)
 		run->ngaps++;
 	}
 	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return db_fail(rd->db, "cannot read the gaps", rd->err, rd->errlen);
-	return 0;
+	return rpt_rd_done(rd, rc, "cannot read the gaps");
 }
 
 int rpt_in_gap(const struct rpt_run *run, int64_t t_ms)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "buf.h"
+#include "db.h"
 
 int rpt_rd_oom(struct reader *rd)
 {
@@ -24,6 +25,11 @@ int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x)
 		return rpt_rd_oom(rd);
 	v->v[v->n++] = x;
 	return 0;
+}
+
+int rpt_rd_done(struct reader *rd, int step, const char *what)
+{
+	return step == SQLITE_DONE ? 0 : db_fail(rd->db, what, rd->err, rd->errlen);
 }
 
 double rpt_rd_col(sqlite3_stmt *st, int i)

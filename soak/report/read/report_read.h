@@ -46,6 +46,9 @@ struct reader {
 int rpt_rd_oom(struct reader *rd);
 /* Appends x to v (capped at RPT_MAX_INTERVALS values); 0 or -1 with rd->err. */
 int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x);
+/* The end of a statement's rows: 0 when its last step (step) was SQLITE_DONE, else -1 with
+ * "what: sqlite's message" in rd->err. */
+int rpt_rd_done(struct reader *rd, int step, const char *what);
 /* Column i as a double, NAN when NULL. */
 double rpt_rd_col(sqlite3_stmt *st, int i);
 /* 1 when `table` exists and has `column` (NULL: any column). */

@@ -92,8 +92,8 @@ static int find_sources(struct reader *rd, struct rpt_run *run)
 			else
 				s->gc_events = 1; /* counted when read */
 		}
-		if (rc == 0 && step != SQLITE_DONE)
-			rc = db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
+		if (rc == 0)
+			rc = rpt_rd_done(rd, step, "cannot read samples");
 		sqlite3_finalize(q);
 	}
 	return rc;
@@ -161,9 +161,7 @@ static int read_points(struct reader *rd, sqlite3_stmt *q, const struct rpt_run 
 		(*out)[*n].v = sqlite3_column_double(q, 1);
 		(*n)++;
 	}
-	if (step != SQLITE_DONE)
-		return db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
-	return 0;
+	return rpt_rd_done(rd, step, "cannot read samples");
 }
 
 /* Whether a time (s since the run's start) lies in a step's measured window. */
@@ -184,14 +182,11 @@ static int read_cpu(struct reader *rd, struct rpt_run *run, int si)
 	size_t cnt = 0;
 	int rc = -1;
 
-	if (db_prepare(
-	        rd->db, &q,
-	        "SELECT t_ms, SUM(value) FROM rpt_cpu WHERE source = ?5 AND series = ?4 AND " IN_RUN
-	        " GROUP BY t_ms ORDER BY t_ms",
-	        rd->err, rd->errlen) < 0)
+	if (prepare_source(rd, &q,
+	                   "SELECT t_ms, SUM(value) FROM rpt_cpu WHERE source = ?5 AND series = ?4 "
+	                   "AND " IN_RUN " GROUP BY t_ms ORDER BY t_ms",
+	                   run, src->name) < 0)
 		return -1;
-	bind_run(q, run);
-	sqlite3_bind_text(q, 4, src->name, -1, SQLITE_STATIC);
 	/* The source column lets SQLite narrow the view's grouped arm to one source. */
 	{
 		size_t len = strlen(src->name);
@@ -296,7 +291,7 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 {
 	struct rpt_memkinds *k = &src->kinds;
 	sqlite3_stmt *q = NULL;
-	size_t cap = 0;
+	size_t cap[RPT_MEMK_N] = {0};
 	int rc = -1, step;
 
 	memset(k, 0, sizeof *k);
@@ -313,28 +308,18 @@ static int read_kinds(struct reader *rd, const struct rpt_run *run, struct rpt_s
 		k->has = 1;
 		if (!in_any_window(run, t))
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 256;
-			for (int j = 0; j < RPT_MEMK_N; j++) {
-				struct rpt_vpoint *p = realloc(pts[j], cap * sizeof *p);
-				if (!p) {
-					rpt_rd_oom(rd);
-					goto done;
-				}
-				pts[j] = p;
-			}
-		}
 		for (int j = 0; j < RPT_MEMK_N; j++) {
+			if (buf_grow(&pts[j], &cap[j], *n + 1, sizeof *pts[j], 256) < 0) {
+				rpt_rd_oom(rd);
+				goto done;
+			}
 			pts[j][*n].t_s = t;
 			pts[j][*n].v = sqlite3_column_double(q, 1 + j);
 		}
 		(*n)++;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read samples", rd->err, rd->errlen);
-		goto done;
-	}
-	if (k->has && read_bounds(rd, run, src) < 0)
+	if (rpt_rd_done(rd, step, "cannot read samples") < 0 ||
+	    (k->has && read_bounds(rd, run, src) < 0))
 		goto done;
 	k->req_per_h = run->f.tps > 0 ? run->f.tps * (1 - run->f.error_pct / 100) * 3600 : NAN;
 	rc = 0;
@@ -367,10 +352,7 @@ static int read_rss(struct reader *rd, struct rpt_run *run, struct rpt_source *s
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
-		int in = 0;
-		for (int k = 0; k < run->nsteps && !in; k++)
-			in = in_window(run, &run->steps[k], all[i].t_s);
-		if (!in)
+		if (!in_any_window(run, all[i].t_s))
 			continue;
 		if (m == 0)
 			first = all[i].t_s;
@@ -460,10 +442,8 @@ static int read_gc(struct reader *rd, struct rpt_run *run, struct rpt_source *sr
 		for (int i = 0; i < 12; i++)
 			*figs[i] = col_kb(q, 7 + i);
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read gc_events", rd->err, rd->errlen);
+	if (rpt_rd_done(rd, step, "cannot read gc_events") < 0)
 		goto done;
-	}
 	src->gc_events = (int64_t)n;
 	if (n == 0) {
 		rc = 0;
