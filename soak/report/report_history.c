@@ -3,7 +3,7 @@
  * few at a time; for `soak report`, the runs it read (see report_history.h). */
 #include "report_history.h"
 #include "report_int.h"
-#include "report/judge/report_compare.h"
+#include "report/judge/report_runfig.h"
 #include "report/judge/report_drift.h"
 
 #include <math.h>

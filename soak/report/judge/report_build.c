@@ -12,7 +12,7 @@
 #include "buf.h"
 #include "dur.h"
 #include "report/report_history.h"
-#include "judge_int.h"
+#include "report_runfig.h"
 #include "report_compare.h"
 #include "report_stats.h"
 #include "report_steady.h"

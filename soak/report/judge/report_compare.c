@@ -25,166 +25,9 @@
 #include "buf.h"
 #include "dur.h"
 #include "scenario/study.h"
-#include "judge_int.h"
 #include "report_groups.h"
+#include "report_runfig.h"
 #include "report_stats.h"
-
-int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c)
-{
-	if (s->nintervals == 0 || s->planned_ms != c->planned_ms)
-		return 0;
-	if (c->rate > 0 || s->rate > 0)
-		return fabs(s->rate - c->rate) <= 1e-9 * fmax(1, c->rate);
-	return s->concurrency == c->concurrency;
-}
-
-int rpt_same_key(const struct rpt_cell *a, const struct rpt_cell *b)
-{
-	return a->sweep == b->sweep && a->concurrency == b->concurrency && a->rate == b->rate &&
-	       a->planned_ms == b->planned_ms;
-}
-
-int rpt_in_cell(const struct rpt_run *run, const struct rpt_cell *c)
-{
-	if (!run->compared || run->label != c->label || rpt_is_sweep(run) != c->sweep)
-		return 0;
-	for (int j = 0; j < run->nsteps; j++)
-		if (rpt_step_in(&run->steps[j], c))
-			return 1;
-	return 0;
-}
-
-int rpt_jit_series(const char *name)
-{
-	size_t n = strlen(name);
-	return n > 4 && strcmp(name + n - 4, ":jit") == 0;
-}
-
-int rpt_process_series(const char *name)
-{
-	return strcmp(name, "host") != 0 && !strstr(name, ":host");
-}
-
-/* --- one run's figures ---------------------------------------------------------------- */
-
-/* Index of the run's source named like the report's CPU series s, or -1. */
-static int run_source(const struct report *r, const struct rpt_run *run, int s)
-{
-	for (int k = 0; k < run->nsrc; k++)
-		if (strcmp(run->src[k].name, r->cpu_names[s]) == 0)
-			return k;
-	return -1;
-}
-
-/* CPU ms per request with its standard error by the delta method (relative errors added
- * in quadrature; their covariance ignored: conservative when CPU and TPS move together). */
-static void per_request(const struct rpt_bm *cpu, const struct rpt_bm *tps, struct rpt_bm *out)
-{
-	memset(out, 0, sizeof *out);
-	out->mean = out->se = NAN;
-	if (!(tps->mean > 0) || isnan(cpu->mean))
-		return;
-	out->n = cpu->n < tps->n ? cpu->n : tps->n;
-	out->batches = cpu->batches < tps->batches ? cpu->batches : tps->batches;
-	out->mean = 10 * cpu->mean / tps->mean;
-	out->df = cpu->df < tps->df ? cpu->df : tps->df;
-	if (!isnan(cpu->se) && !isnan(tps->se) && cpu->mean != 0)
-		out->se = fabs(out->mean) *
-		          sqrt(pow(cpu->se / cpu->mean, 2) + pow(tps->se / tps->mean, 2));
-}
-
-/* The per-interval observations of figure f (< RPT_NMETRIC) of a step. */
-static const struct rpt_values *step_values(const struct rpt_step *s, int f)
-{
-	return f == RPT_M_TPS    ? &s->tps
-	       : f == RPT_M_MEAN ? &s->mean_ms
-	       : f == RPT_M_P99  ? &s->p99_ms
-	                         : &s->err_pct;
-}
-
-/* Metric m (< RPT_NMETRIC) of merged figures x: latency NAN when nothing was answered. */
-static double metric_of(const struct figures *x, int m)
-{
-	int answered = x->p50_us > 0 || x->max_us > 0;
-
-	return m == RPT_M_TPS    ? x->tps
-	       : m == RPT_M_MEAN ? (answered ? x->mean_us / 1000 : NAN)
-	       : m == RPT_M_P99  ? (answered ? (double)x->p99_us / 1000 : NAN)
-	                         : x->error_pct;
-}
-
-/* A step's figure f and its standard error from the step's own intervals (batch means). */
-static void step_fig(const struct report *r, const struct rpt_run *run, const struct rpt_step *s,
-                     int f, double *v, double *se)
-{
-	struct rpt_bm b;
-
-	*v = *se = NAN;
-	if (f < RPT_NMETRIC) {
-		*v = metric_of(&s->f, f);
-		const struct rpt_values *x = step_values(s, f);
-		rpt_batch_means(x->v, x->n, NULL, 0, &b);
-		*se = b.se;
-		return;
-	}
-	int cpu = f < RPT_FIG_MEM(0), series = f - (cpu ? RPT_FIG_CPU(0) : RPT_FIG_MEM(0));
-	int si = run_source(r, run, series);
-	if (si < 0 || !rpt_process_series(r->cpu_names[series]))
-		return;
-	if (cpu) {
-		struct rpt_bm c, t, q;
-		if (!s->cpu || !s->cpu_mean || isnan(s->cpu_mean[si]) || !(s->f.tps > 0))
-			return;
-		*v = 10 * s->cpu_mean[si] / s->f.tps;
-		rpt_batch_means(s->cpu[si].v, s->cpu[si].n, NULL, 0, &c);
-		rpt_batch_means(s->tps.v, s->tps.n, NULL, 0, &t);
-		c.mean = s->cpu_mean[si];
-		t.mean = s->f.tps;
-		per_request(&c, &t, &q);
-		*se = q.se;
-		return;
-	}
-	/* Memory: the window's mean of a fixed run (sweep steps share one process). */
-	if (!rpt_is_sweep(run) && run->src[si].has_rss && !isnan(run->src[si].rss_mean_mb))
-		*v = run->src[si].rss_mean_mb;
-}
-
-/* A run's figure f at a cell's key: the mean over its matching steps (a run may repeat a
- * level), the standard error of that mean from its intervals, and its measured and
- * unmeasured seconds.  NAN when it has none. */
-void rpt_run_fig(const struct report *r, const struct rpt_run *run, const struct rpt_cell *c, int f,
-                 double *v, double *se, double *secs, double *over)
-{
-	double sum = 0, var = 0, t = 0, o = 0;
-	int n = 0, nse = 0;
-
-	*v = *se = *secs = *over = NAN;
-	if (rpt_is_sweep(run) != c->sweep)
-		return;
-	for (int j = 0; j < run->nsteps; j++) {
-		const struct rpt_step *s = &run->steps[j];
-		double x, e;
-		if (!rpt_step_in(s, c))
-			continue;
-		step_fig(r, run, s, f, &x, &e);
-		if (isnan(x))
-			continue;
-		sum += x;
-		n++;
-		if (!isnan(e)) {
-			var += e * e;
-			nse++;
-		}
-		t += s->f.seconds;
-		o += fmax(0, (double)s->planned_ms / 1000 - s->f.seconds);
-	}
-	if (n == 0)
-		return;
-	*v = sum / n;
-	*se = nse == n ? sqrt(var) / n : NAN;
-	*secs = t;
-	*over = o;
-}
 
 /* --- a cell's statistics ---------------------------------------------------------------- */
 
@@ -221,12 +64,12 @@ static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, st
 
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
-		int si = f >= RPT_NMETRIC ? run_source(r, run, f - RPT_FIG_CPU(0)) : -1;
+		int si = f >= RPT_NMETRIC ? rpt_run_source(r, run, f - RPT_FIG_CPU(0)) : -1;
 		if (!rpt_in_cell(run, c) || (f >= RPT_NMETRIC && si < 0))
 			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
-			const struct rpt_values *x = f < RPT_NMETRIC ? step_values(s, f)
+			const struct rpt_values *x = f < RPT_NMETRIC ? rpt_step_values(s, f)
 			                             : s->cpu        ? &s->cpu[si]
 			                                             : NULL;
 			if (!rpt_step_in(s, c) || !x)
@@ -257,7 +100,7 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 	if (!x)
 		return -1;
 	for (int f = 0; f < RPT_NFIG; f++) {
-		c->value[f] = f < RPT_NMETRIC ? metric_of(&c->f, f) : NAN;
+		c->value[f] = f < RPT_NMETRIC ? rpt_metric_of(&c->f, f) : NAN;
 		memset(&c->bm[f], 0, sizeof c->bm[f]);
 		c->bm[f].mean = c->bm[f].se = NAN;
 	}
@@ -271,7 +114,7 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 		c->cpu_mean[s] = cpu.mean;
 		if (!rpt_process_series(r->cpu_names[s]) || isnan(cpu.mean))
 			continue;
-		per_request(&cpu, &c->bm[RPT_M_TPS], &c->bm[RPT_FIG_CPU(s)]);
+		rpt_per_request(&cpu, &c->bm[RPT_M_TPS], &c->bm[RPT_FIG_CPU(s)]);
 		c->value[RPT_FIG_CPU(s)] = c->f.tps > 0 ? 10 * cpu.mean / c->f.tps : NAN;
 	}
 	for (int i = 0; i < r->nruns; i++)

@@ -9,8 +9,6 @@
 
 #include "report/report_int.h"
 
-/* A CPU series of a process ("app", "db"), not a host-wide one ("host", "K:host"). */
-int rpt_process_series(const char *name);
 /* The comparisons of every cell with the baseline's at the same key, judged; 0, or -1 with
  * err. */
 int rpt_compare(struct report *r, char *err, size_t errlen);
@@ -19,10 +17,6 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c);
 /* A figure an `until` names ("tps", "cpu.app", "memory.db"), as an index of the report's
  * figures (RPT_FIG_*), or -1 when the report has no such figure. */
 int rpt_fig_index(const struct report *r, const char *name);
-/* Whether a step belongs to a cell's key (level and planned length; a measured window). */
-int rpt_step_in(const struct rpt_step *s, const struct rpt_cell *c);
-/* Whether two cells have one key: kind, level and planned length (their labels aside). */
-int rpt_same_key(const struct rpt_cell *a, const struct rpt_cell *b);
 /* The advice for resolving target_pct of base with runs whose variance components are a
  * and b (rpt_vc; between NAN: unknown) when each figure is tested at 1 - alpha: the
  * rounds and measured run length with the smallest total time (Kalibera and Jones,
@@ -33,7 +27,5 @@ int rpt_same_key(const struct rpt_cell *a, const struct rpt_cell *b);
 #define RPT_ADVISE_MAX_ROUNDS 100
 void rpt_advise(const struct rpt_vc *a, const struct rpt_vc *b, double base, double target_pct,
                 double alpha, struct rpt_resolve *res);
-/* A JVM's JIT compiler threads' CPU (SOURCE:jit): shown, never judged. */
-int rpt_jit_series(const char *name);
 
 #endif

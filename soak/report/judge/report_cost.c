@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report_compare.h"
+#include "report_runfig.h"
 
 /* The first process source (not the host) of a run with CPU samples: the server. */
 static const struct rpt_source *server_source(const struct rpt_run *run)

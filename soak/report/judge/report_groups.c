@@ -11,7 +11,7 @@
  */
 #include "report_groups.h"
 #include "report/report_int.h"
-#include "judge_int.h"
+#include "report_runfig.h"
 #include "report_stats.h"
 
 #include <math.h>

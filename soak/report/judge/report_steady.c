@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "changepoint.h"
-#include "report_compare.h"
+#include "report_runfig.h"
 
 const char *rpt_steady_name(enum rpt_steady s)
 {

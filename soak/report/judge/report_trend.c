@@ -20,8 +20,7 @@
 #include <string.h>
 
 #include "report/report_text.h"
-#include "judge_int.h"
-#include "report_compare.h"
+#include "report_runfig.h"
 #include "report_stats.h"
 
 #define TREND_ALPHA 0.05 /* the family of one level's figures */

@@ -19,7 +19,7 @@
 
 #include "dur.h"
 #include "report/report_text.h"
-#include "report_compare.h"
+#include "report_runfig.h"
 
 /* The headline comparison of label l among those at a fixed rate (open 1), at users
  * (open 0), or any (open -1): -1 when none. */

@@ -9,7 +9,7 @@
 
 #include "dur.h"
 #include "report_tb.h"
-#include "report/judge/report_compare.h"
+#include "report/judge/report_runfig.h"
 #include "report/judge/report_validity.h"
 #include "report_fmt.h"
 #include "report_mem_text.h"

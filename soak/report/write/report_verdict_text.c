@@ -11,7 +11,7 @@
 
 #include "dur.h"
 #include "report/report_text.h"
-#include "report/judge/report_compare.h"
+#include "report/judge/report_runfig.h"
 #include "report/judge/report_stats.h"
 #include "report_fmt.h"
 #include "report_mem_text.h"
