@@ -156,12 +156,39 @@ static const char *run_cell(const struct rpt_run *run, char *buf, size_t len)
 	return buf;
 }
 
+/* A latency cell: `us`, a figure of f in microseconds, in milliseconds ("n/a"-like when
+ * f answered no request). */
+static void ms_cell(struct rpt_tb *b, int row, int col, const struct figures *f, double us)
+{
+	char x[64];
+	int ans = f->p50_us > 0 || f->max_us > 0;
+
+	rpt_tb_set(b, row, col, "%s", rpt_fmt_ms(ans ? us / 1000 : NAN, x, sizeof x));
+}
+
 static double run_cpu(const struct rpt_run *run, const char *name)
 {
 	for (int k = 0; k < run->nsrc; k++)
 		if (!strcmp(run->src[k].name, name))
 			return run->src[k].cpu_mean;
 	return NAN;
+}
+
+/* Starts a row about runs of label l: `runs` names them (column 0), the label is column 1. */
+static int runs_row(const struct report *r, struct rpt_tb *b, const char *runs, int l)
+{
+	int row = rpt_tb_row(b);
+
+	rpt_tb_set(b, row, 0, "%s", runs);
+	rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, l));
+	return row;
+}
+
+/* Columns from..to-1 of a row without a value. */
+static void dashes(struct rpt_tb *b, int row, int from, int to)
+{
+	for (int col = from; col < to; col++)
+		rpt_tb_set(b, row, col, DASH);
 }
 
 /* A study's warm-up runs (warmed until steady: dozens a label) stay out of the per-run
@@ -209,12 +236,11 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		const struct rpt_run *run = &r->runs[i];
 		const struct figures *f = &run->f;
 		char x[8][64], mem[256];
-		int row, c = 0;
+		int row, c;
 		if (strcmp(run->mode, "fixed") != 0 || run->warmup)
 			continue;
-		row = rpt_tb_row(b);
-		rpt_tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
-		rpt_tb_set(b, row, c++, "%s", rpt_label_name(r, run->label));
+		row = runs_row(r, b, run_cell(run, x[0], sizeof x[0]), run->label);
+		c = 2;
 		rpt_tb_set(b, row, c++, "%s",
 		           run->nsteps ? rpt_level_text(run->steps[0].concurrency,
 		                                        run->steps[0].rate, x[1], sizeof x[1])
@@ -222,14 +248,10 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		rpt_tb_set(b, row, c++, "%s", dur_s(f->seconds, x[1], sizeof x[1]));
 		rpt_tb_set(b, row, c++, "%lld", (long long)f->requests);
 		rpt_tb_set(b, row, c++, "%s", rpt_fmt_num(f->tps, 1, x[2], sizeof x[2]));
-		int ans = f->p50_us > 0 || f->max_us > 0;
-		rpt_tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? f->mean_us / 1000 : NAN, x[3], 64));
-		rpt_tb_set(b, row, c++, "%s",
-		           rpt_fmt_ms(ans ? (double)f->p90_us / 1000 : NAN, x[4], 64));
-		rpt_tb_set(b, row, c++, "%s",
-		           rpt_fmt_ms(ans ? (double)f->p95_us / 1000 : NAN, x[5], 64));
-		rpt_tb_set(b, row, c++, "%s",
-		           rpt_fmt_ms(ans ? (double)f->p99_us / 1000 : NAN, x[6], 64));
+		ms_cell(b, row, c++, f, f->mean_us);
+		ms_cell(b, row, c++, f, (double)f->p90_us);
+		ms_cell(b, row, c++, f, (double)f->p95_us);
+		ms_cell(b, row, c++, f, (double)f->p99_us);
 		rpt_tb_set(b, row, c++, "%s%%", rpt_fmt_num(f->error_pct, 2, x[7], 64));
 		for (int s = 0; s < r->ncpu; s++) {
 			double v = run_cpu(run, r->cpu_names[s]);
@@ -253,14 +275,12 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 	rpt_tb_header(b, names, "rrrrrr");
 	for (int i = 0; i < sw->ncells; i++) {
 		const struct rpt_cell *c = &r->cells[sw->cells[i]];
-		int ans = c->f.p50_us > 0 || c->f.max_us > 0;
 		char x[4][64];
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%s", rpt_level_text(c->concurrency, c->rate, x[0], 64));
 		rpt_tb_set(b, row, 1, "%s", dur_s(c->f.seconds, x[0], 64));
-		rpt_tb_set(b, row, 2, "%s", rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
-		rpt_tb_set(b, row, 3, "%s",
-		           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+		ms_cell(b, row, 2, &c->f, c->f.mean_us);
+		ms_cell(b, row, 3, &c->f, (double)c->f.p99_us);
 		rpt_tb_set(b, row, 4, "%s", rpt_fmt_num(c->f.tps, 1, x[3], 64));
 		rpt_tb_set(b, row, 5, "%lld", (long long)c->f.requests);
 	}
@@ -270,6 +290,7 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
                       struct rpt_table *t)
 {
+	static const struct figures none;
 	const struct rpt_sweep *sw[RPT_MAX_LABELS];
 	const char *names[1 + 3 * RPT_MAX_LABELS];
 	char hdr[3 * RPT_MAX_LABELS][96], align[2 + 3 * RPT_MAX_LABELS], title[96], d[32];
@@ -314,17 +335,15 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 		rpt_tb_set(b, row, 0, "%d", levels[i]);
 		for (int k = 0; k < n; k++) {
 			const struct rpt_cell *c = NULL;
-			char x[3][64];
+			char x[64];
 			for (int j = 0; j < sw[k]->ncells && !c; j++)
 				if (r->cells[sw[k]->cells[j]].concurrency == levels[i])
 					c = &r->cells[sw[k]->cells[j]];
-			int ans = c && (c->f.p50_us > 0 || c->f.max_us > 0);
+			const struct figures *f = c ? &c->f : &none; /* none: no request answered */
 			rpt_tb_set(b, row, 1 + k, "%s",
-			           rpt_fmt_num(c ? c->f.tps : NAN, 1, x[0], 64));
-			rpt_tb_set(b, row, 1 + n + k, "%s",
-			           rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
-			rpt_tb_set(b, row, 1 + 2 * n + k, "%s",
-			           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+			           rpt_fmt_num(c ? c->f.tps : NAN, 1, x, sizeof x));
+			ms_cell(b, row, 1 + n + k, f, f->mean_us);
+			ms_cell(b, row, 1 + 2 * n + k, f, (double)f->p99_us);
 		}
 	}
 	return 1;
@@ -457,9 +476,7 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 			char x[64];
 			if (!s->gc_events || run->warmup)
 				continue;
-			int row = rpt_tb_row(b);
-			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
+			int row = runs_row(r, b, run_cell(run, x, sizeof x), run->label);
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%lld", (long long)s->gc_events);
 			rpt_tb_set(b, row, 4, "%s%%",
@@ -533,15 +550,12 @@ static void short_rss_rows(const struct report *r, struct rpt_tb *b, int l)
 						hi[m] = fmax(hi[m], v[m]);
 					}
 				}
-			int row = rpt_tb_row(b);
 			rpt_sb_runlist(&list, r, sel, 1);
-			rpt_tb_set(b, row, 0, "%s", list.s);
-			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, l));
+			int row = runs_row(r, b, list.s, l);
 			rpt_tb_set(b, row, 2, "%s", s0->name);
 			range_cell(b, row, 3, rpt_fmt_num(lo[0], 1, x[0], sizeof x[0]),
 			           rpt_fmt_num(hi[0], 1, x[1], sizeof x[1]), " MB");
-			rpt_tb_set(b, row, 4, "—");
-			rpt_tb_set(b, row, 5, "—");
+			dashes(b, row, 4, 6);
 			range_cell(b, row, 6, dur_s(lo[1], x[0], sizeof x[0]),
 			           dur_s(hi[1], x[1], sizeof x[1]), "");
 			range_cell(b, row, 7, rpt_fmt_num(lo[2], 1, x[0], sizeof x[0]),
@@ -576,9 +590,7 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			char x[64];
 			if (s->gc_events || !s->has_rss || !s->rss_fit || rss_short(s))
 				continue;
-			int row = rpt_tb_row(b);
-			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
+			int row = runs_row(r, b, run_cell(run, x, sizeof x), run->label);
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
 			rpt_tb_set(b, row, 4, "%s MB/h",
@@ -616,15 +628,12 @@ static void drift_rows(const struct report *r, struct rpt_tb *b, const struct rp
 		const struct rpt_drift_cmp *c = &d->cmp[i];
 		char other[512] = "";
 		size_t used = 0;
-		int row = rpt_tb_row(b);
-		rpt_tb_set(b, row, 0, "%s", run->key);
-		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
+		int row = runs_row(r, b, run->key, run->label);
 		rpt_tb_set(b, row, 2, "%s", step);
 		rpt_tb_set(b, row, 3, "%s", dur_s(d->window_s, x, sizeof x));
 		rpt_tb_set(b, row, 9, "%s", rpt_drift_name(d->verdict));
 		if (d->ncmp == 0) {
-			for (int col = 4; col < 9; col++)
-				rpt_tb_set(b, row, col, "—");
+			dashes(b, row, 4, 9);
 			continue;
 		}
 		rpt_tb_set(b, row, 4, "%s", c->hours ? "hour 1, last hour" : "thirds");
@@ -682,14 +691,11 @@ static void short_row(const struct report *r, struct rpt_tb *b, int l)
 		hi = fmax(hi, run->step_drift ? run->f.seconds : run->drift.window_s);
 	}
 	if (n > 0) {
-		int row = rpt_tb_row(b);
 		rpt_sb_runlist(&list, r, sel, 0);
-		rpt_tb_set(b, row, 0, "%s", list.s);
-		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, l));
+		int row = runs_row(r, b, list.s, l);
 		rpt_tb_set(b, row, 2, "%s", "");
 		range_cell(b, row, 3, dur_s(lo, x, sizeof x), dur_s(hi, y, sizeof y), "");
-		for (int col = 4; col < 9; col++)
-			rpt_tb_set(b, row, col, "—");
+		dashes(b, row, 4, 9);
 		rpt_tb_set(b, row, 9, "too_short");
 	}
 	free(sel);
@@ -733,16 +739,13 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 			judged++;
 		}
 		if (judged < run->nsteps) {
-			int row = rpt_tb_row(b);
-			rpt_tb_set(b, row, 0, "%s", run->key);
-			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
+			int row = runs_row(r, b, run->key, run->label);
 			if (judged)
 				rpt_tb_set(b, row, 2, "%d other%s", run->nsteps - judged,
 				           run->nsteps - judged == 1 ? "" : "s");
 			else
 				rpt_tb_set(b, row, 2, "all %d", run->nsteps);
-			for (int col = 3; col < 9; col++)
-				rpt_tb_set(b, row, col, "—");
+			dashes(b, row, 3, 9);
 			rpt_tb_set(b, row, 9, "too_short");
 		}
 	}
@@ -763,12 +766,10 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		char iso[40], d[32];
 		if (run->warmup)
 			continue;
-		int row = rpt_tb_row(b);
+		int row = runs_row(r, b, run->key, run->label);
 		clock_iso(run->started_ms, iso, sizeof iso);
 		iso[19] = '\0';
 		iso[10] = ' ';
-		rpt_tb_set(b, row, 0, "%s", run->key);
-		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 		rpt_tb_set(b, row, 2, "%s", run->name);
 		rpt_tb_set(b, row, 3, "%s", run->mode);
 		rpt_tb_set(b, row, 4, "%s", run->connection);
@@ -799,6 +800,10 @@ static int keep(struct rpt_table *t, int k)
 	return k;
 }
 
+/* The tables after the sweeps', in the order the documents show them. */
+static void (*const after_sweeps[])(const struct report *, struct rpt_tb *, struct rpt_table *) = {
+    cmp_table, errors_table, gc_table, rss_table, drift_table, runs_table};
+
 int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
 {
 	int cap = 8 + 2 * r->nsweeps, k = 0;
@@ -822,28 +827,8 @@ int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err
 		if (first && side_table(r, r->sweeps[s].planned_ms, &b, &t[k]))
 			k = keep(t, k);
 	}
-	if (!b.failed) {
-		cmp_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		errors_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		gc_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		rss_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		drift_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		runs_table(r, &b, &t[k]);
+	for (size_t i = 0; i < sizeof after_sweeps / sizeof after_sweeps[0] && !b.failed; i++) {
+		after_sweeps[i](r, &b, &t[k]);
 		k = keep(t, k);
 	}
 	if (b.failed) {
