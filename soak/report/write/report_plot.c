@@ -97,15 +97,24 @@ add(struct ctx *c, const char *name, const char *title, const char *script, cons
 	return 0;
 }
 
-/* Appends one run's picture: add() with its variables already formatted, then the run it
+/* Appends one run's picture, titled "LEAD: run KEY (LABEL)TAIL": add(), then the run it
  * shows and its column in the table of each run's pictures ("latency", "heap after GC,
  * app"). */
-static int add_run(struct ctx *c, const struct rpt_run *run, const char *col, const char *name,
-                   const char *title, const char *script, const char *vars)
+__attribute__((format(printf, 8, 9))) static int add_run(struct ctx *c, const struct rpt_run *run,
+                                                         const char *col, const char *name,
+                                                         const char *lead, const char *tail,
+                                                         const char *script, const char *vars, ...)
 {
 	struct rpt_picture *p;
+	char title[192], own[VARS_MAX / 2];
+	va_list ap;
 
-	if (add(c, name, title, script, "%s", vars) < 0)
+	snprintf(title, sizeof title, "%s: run %s (%s)%s", lead, run->key,
+	         c->r->labels[run->label].name, tail);
+	va_start(ap, vars);
+	vsnprintf(own, sizeof own, vars, ap);
+	va_end(ap);
+	if (add(c, name, title, script, "%s", own) < 0)
 		return -1;
 	p = &c->r->pics[c->r->npics - 1];
 	p->run = (int)(run - c->r->runs);
@@ -171,13 +180,19 @@ static void row(FILE *f, double t, double v)
 	fputc('\n', f);
 }
 
-/* A block of points: a header line, then `T V` rows (T divided by div). */
+/* Points as `T V` rows (T divided by div). */
+static void points(FILE *f, const struct rpt_vpoint *p, size_t n, double div)
+{
+	for (size_t k = 0; k < n; k++)
+		row(f, p[k].t_s / div, p[k].v);
+}
+
+/* A block of points: a header line, then its rows. */
 static void rows(FILE *f, const char *hdr, const struct rpt_vpoint *p, size_t n, double div)
 {
 	fputs(hdr, f);
 	fputc('\n', f);
-	for (size_t k = 0; k < n; k++)
-		row(f, p[k].t_s / div, p[k].v);
+	points(f, p, n, div);
 }
 
 /* The time unit of an axis spanning span_s seconds. */
@@ -220,6 +235,12 @@ __attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t len, con
 static double run_span(const struct rpt_run *run)
 {
 	return (double)(run->end_ms - run->started_ms) / 1000.0;
+}
+
+/* Epoch ms as time since the run's start, in the axis unit (seconds divided by div). */
+static double since(const struct rpt_run *run, int64_t ms, double div)
+{
+	return (double)(ms - run->started_ms) / 1000 / div;
 }
 
 static int pic_tps_time(struct ctx *c)
@@ -299,7 +320,7 @@ static int pic_concurrency(struct ctx *c, int what)
 
 static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key)
 {
-	char name[RPT_PIC_NAME_MAX], title[192], vars[VARS_MAX / 2];
+	char name[RPT_PIC_NAME_MAX];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	FILE *f;
@@ -321,16 +342,14 @@ static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title, "Latency percentiles over time: run %s (%s)", run->key,
-	         c->r->labels[run->label].name);
-	fmt(vars, sizeof vars, "xlabel='%s'", xl);
-	return add_run(c, run, "latency", name, title, "latency_time.gp", vars);
+	return add_run(c, run, "latency", name, "Latency percentiles over time", "",
+	               "latency_time.gp", "xlabel='%s'", xl);
 }
 
 /* CPU (what 0) or RSS (1) of each source of a run over time. */
 static int pic_sources(struct ctx *c, const struct rpt_run *run, const char *key, int what)
 {
-	char name[RPT_PIC_NAME_MAX], title[192], vars[VARS_MAX / 2];
+	char name[RPT_PIC_NAME_MAX];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	int n = 0;
@@ -349,25 +368,21 @@ static int pic_sources(struct ctx *c, const struct rpt_run *run, const char *key
 		if (np == 0)
 			continue;
 		header(f, "time", "%s", s->name);
-		for (size_t k = 0; k < np; k++)
-			row(f, p[k].t_s / div, p[k].v);
+		points(f, p, np, div);
 		fputs("\n\n", f);
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title, "%s over time: run %s (%s)", what ? "Resident memory" : "CPU",
-	         run->key, c->r->labels[run->label].name);
-	fmt(vars, sizeof vars, "nseries=%d;xlabel='%s'", n, xl);
-	return add_run(c, run, what ? "memory" : "CPU", name, title,
-	               what ? "rss_time.gp" : "cpu_time.gp", vars);
+	return add_run(c, run, what ? "memory" : "CPU", name,
+	               what ? "Resident memory over time" : "CPU over time", "",
+	               what ? "rss_time.gp" : "cpu_time.gp", "nseries=%d;xlabel='%s'", n, xl);
 }
 
 /* Heap after GC with the verdict's points and trend, and the pauses, of one source. */
 static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
                   const struct rpt_source *s)
 {
-	char name[RPT_PIC_NAME_MAX], src[RPT_NAME_MAX], title[192], vars[VARS_MAX / 2];
-	char col[RPT_NAME_MAX + 32];
+	char name[RPT_PIC_NAME_MAX], src[RPT_NAME_MAX], col[RPT_NAME_MAX + 32], tail[160];
 	const struct gca_result *g = &s->gc;
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
@@ -386,9 +401,7 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 				double hours = (h1 - h0) / 3600.0;
 				fputs("\n\ntime regressed\n", f);
 				for (size_t k = 0; k < g->npoints; k++)
-					row(f,
-					    (double)(g->points[k].t_ms - run->started_ms) / 1000.0 /
-					        div,
+					row(f, since(run, g->points[k].t_ms, div),
 					    g->points[k].heap_mb);
 				fputs("\n\ntime trend\n", f);
 				row(f, h0 / div, g->intercept_mb);
@@ -397,8 +410,6 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 		}
 		if (close_data(c, f, name) < 0)
 			return -1;
-		snprintf(title, sizeof title, "Heap after GC: run %s (%s), %s: %s", run->key,
-		         c->r->labels[run->label].name, s->name, gca_memory_text(g->memory));
 		/* The heap's size is drawn when the heap after GC comes within half of it: a
 		 * floor near the ceiling is exhaustion, and the reader should see the ceiling. */
 		double top = 0;
@@ -406,9 +417,10 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 			top = fmax(top, s->heap_ts[k].v);
 		double ceiling =
 		    g->heap_max_mb > 0 && top >= 0.5 * g->heap_max_mb ? g->heap_max_mb : 0;
-		fmt(vars, sizeof vars, "hastrend=%d;xlabel='%s';heapmax=%.1f", trend, xl, ceiling);
 		fmt(col, sizeof col, "heap after GC, %s", s->name);
-		if (add_run(c, run, col, name, title, "heap_gc.gp", vars) < 0)
+		fmt(tail, sizeof tail, ", %s: %s", s->name, gca_memory_text(g->memory));
+		if (add_run(c, run, col, name, "Heap after GC", tail, "heap_gc.gp",
+		            "hastrend=%d;xlabel='%s';heapmax=%.1f", trend, xl, ceiling) < 0)
 			return -1;
 	}
 	if (s->npause_ts > 0) {
@@ -418,11 +430,10 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 			rows(f, "time pause", s->pause_ts, s->npause_ts, div);
 		if (close_data(c, f, name) < 0)
 			return -1;
-		snprintf(title, sizeof title, "GC pauses: run %s (%s), %s", run->key,
-		         c->r->labels[run->label].name, s->name);
-		fmt(vars, sizeof vars, "xlabel='%s'", xl);
 		fmt(col, sizeof col, "GC pauses, %s", s->name);
-		if (add_run(c, run, col, name, title, "gc_pauses.gp", vars) < 0)
+		fmt(tail, sizeof tail, ", %s", s->name);
+		if (add_run(c, run, col, name, "GC pauses", tail, "gc_pauses.gp", "xlabel='%s'",
+		            xl) < 0)
 			return -1;
 	}
 	return 0;
@@ -519,11 +530,9 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 			const struct rpt_source *s = run_source(run, src);
 			header(f, "time", "%s #%s", label, run->key);
 			if (what == CMP_CPU)
-				for (size_t k = 0; k < s->ncpu_ts; k++)
-					row(f, s->cpu_ts[k].t_s / div, s->cpu_ts[k].v);
+				points(f, s->cpu_ts, s->ncpu_ts, div);
 			else
-				for (size_t k = 0; k < s->nheap_ts; k++)
-					row(f, s->heap_ts[k].t_s / div, s->heap_ts[k].v);
+				points(f, s->heap_ts, s->nheap_ts, div);
 			fputs("\n\n", f);
 		}
 	}
@@ -605,7 +614,7 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 {
 	const struct rpt_drift *d = &run->drift;
 	const struct rpt_drift_cmp *th = &d->cmp[0];
-	char name[RPT_PIC_NAME_MAX], title[192], part[96], vars[VARS_MAX / 2];
+	char name[RPT_PIC_NAME_MAX], part[96], tail[64];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	FILE *f;
@@ -626,11 +635,10 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 		}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title, "Latency distribution, early against late: run %s (%s), %s",
-	         run->key, c->r->labels[run->label].name, rpt_drift_name(d->verdict));
-	fmt(vars, sizeof vars, "nseries=%d", 2 * d->ncmp);
-	if (add_run(c, run, "latency, early against late", name, title, "drift_latency.gp", vars) <
-	    0)
+	fmt(tail, sizeof tail, ", %s", rpt_drift_name(d->verdict));
+	if (add_run(c, run, "latency, early against late", name,
+	            "Latency distribution, early against late", tail, "drift_latency.gp",
+	            "nseries=%d", 2 * d->ncmp) < 0)
 		return -1;
 	if (run->nts == 0)
 		return 0;
@@ -644,16 +652,11 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title,
-	         "Throughput over time, the thirds compared shaded: run %s (%s)", run->key,
-	         c->r->labels[run->label].name);
-	fmt(vars, sizeof vars, "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g", xl,
-	    (double)(th->a_from_ms - run->started_ms) / 1000 / div,
-	    (double)(th->a_to_ms - run->started_ms) / 1000 / div,
-	    (double)(th->b_from_ms - run->started_ms) / 1000 / div,
-	    (double)(th->b_to_ms - run->started_ms) / 1000 / div);
-	return add_run(c, run, "TPS, the thirds compared shaded", name, title, "drift_tps.gp",
-	               vars);
+	return add_run(c, run, "TPS, the thirds compared shaded", name,
+	               "Throughput over time, the thirds compared shaded", "", "drift_tps.gp",
+	               "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g", xl,
+	               since(run, th->a_from_ms, div), since(run, th->a_to_ms, div),
+	               since(run, th->b_from_ms, div), since(run, th->b_to_ms, div));
 }
 
 static int plan(struct ctx *c)
