@@ -93,6 +93,15 @@ static int table(struct rpt_doc *d, const struct rpt_table *t)
 	return 0;
 }
 
+/* Tables from..n-1 of t, each a block. */
+static int tables(struct rpt_doc *d, const struct rpt_table *t, int from, int n)
+{
+	for (int i = from; i < n; i++)
+		if (table(d, &t[i]) < 0)
+			return -1;
+	return 0;
+}
+
 /* The verdict: its table, the one-sentence answer of each label right under it (what the
  * first screen must hold), then the table's note.  What the intervals resolve and what
  * would resolve more is the table of how long to run (report.json's verdict sentence says
@@ -334,20 +343,10 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 	}
 	if (validity(d) < 0 || findings(d) < 0 || pictures(d, 1) < 0)
 		goto oom;
-	for (int i = 1; i < d->nfront; i++)
-		if (table(d, &d->front[i]) < 0)
-			goto oom;
 	/* Night over night, when a label and scenario have a series (report_history.h). */
-	for (int i = 0; i < d->nhist; i++)
-		if (table(d, &d->hist[i]) < 0)
-			goto oom;
-	for (int i = 0; i < d->nenv; i++)
-		if (table(d, &d->env[i]) < 0)
-			goto oom;
-	for (int i = 0; i < d->ntables; i++)
-		if (table(d, &d->tables[i]) < 0)
-			goto oom;
-	if (pictures(d, 0) < 0)
+	if (tables(d, d->front, 1, d->nfront) < 0 || tables(d, d->hist, 0, d->nhist) < 0 ||
+	    tables(d, d->env, 0, d->nenv) < 0 || tables(d, d->tables, 0, d->ntables) < 0 ||
+	    pictures(d, 0) < 0)
 		goto oom;
 	return 0;
 oom:
