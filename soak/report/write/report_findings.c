@@ -113,6 +113,24 @@ static double change_score(const struct rpt_diff *d, double pct)
 
 /* --- runs -------------------------------------------------------------------------------- */
 
+/* How a run that is not done ended: "Run KEY (LABEL)", the head, its status when the
+ * table has no row of its own for it (status NULL), its reason in brackets when the row
+ * says it, then mid, the time measured, tail. */
+static const struct {
+	const char *status; /* the runs' status, or NULL: any other */
+	double score;       /* how much the line matters */
+	const char *head, *mid, *tail;
+	int reason; /* the run's reason is said (when it has one) */
+} run_ends[] = {
+    {"running", S_RUN_OPEN, " is still running", ": this report covers the ", " measured so far.",
+     0},
+    {"crashed", S_RUN_FAILED, " crashed: its runner stopped without closing the run",
+     "; the figures cover the ", " measured until then.", 0},
+    {"interrupted", S_RUN_OPEN, " was interrupted", ": the figures cover the ",
+     " measured before it stopped.", 1},
+    {NULL, S_RUN_FAILED, " ended as '", "; the figures cover the ", " measured.", 1},
+};
+
 static int status_findings(struct fctx *x)
 {
 	struct report *r = x->r;
@@ -122,40 +140,21 @@ static int status_findings(struct fctx *x)
 		double score = 0;
 		for (int i = 0; i < r->nruns; i++) {
 			const struct rpt_run *run = &r->runs[i];
+			int k = 0;
 			char d[32];
 			if (run->label != l || !strcmp(run->status, "done"))
 				continue;
+			while (run_ends[k].status && strcmp(run_ends[k].status, run->status))
+				k++;
 			dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
-			rpt_sb_printf(&b, "%sRun %s (%s)", b.n ? " " : "", run->key,
-			              rpt_label_name(r, l));
-			if (!strcmp(run->status, "running")) {
-				rpt_sb_printf(&b,
-				              " is still running: this report covers the %s "
-				              "measured so far.",
-				              d);
-				score = fmax(score, S_RUN_OPEN);
-			} else if (!strcmp(run->status, "crashed")) {
-				rpt_sb_printf(
-				    &b,
-				    " crashed: its runner stopped without closing the run; "
-				    "the figures cover the %s measured until then.",
-				    d);
-				score = fmax(score, S_RUN_FAILED);
-			} else if (!strcmp(run->status, "interrupted")) {
-				rpt_sb_printf(&b,
-				              " was interrupted%s%s%s: the figures cover the %s "
-				              "measured before it stopped.",
-				              *run->reason ? " (" : "", run->reason,
-				              *run->reason ? ")" : "", d);
-				score = fmax(score, S_RUN_OPEN);
-			} else {
-				rpt_sb_printf(&b,
-				              " ended as '%s'%s%s%s; the figures cover the %s "
-				              "measured.",
-				              run->status, *run->reason ? " (" : "", run->reason,
-				              *run->reason ? ")" : "", d);
-				score = fmax(score, S_RUN_FAILED);
-			}
+			rpt_sb_printf(&b, "%sRun %s (%s)%s", b.n ? " " : "", run->key,
+			              rpt_label_name(r, l), run_ends[k].head);
+			if (!run_ends[k].status)
+				rpt_sb_printf(&b, "%s'", run->status);
+			if (run_ends[k].reason && *run->reason)
+				rpt_sb_printf(&b, " (%s)", run->reason);
+			rpt_sb_printf(&b, "%s%s%s", run_ends[k].mid, d, run_ends[k].tail);
+			score = fmax(score, run_ends[k].score);
 		}
 		if (add(x, RPT_T_RUNS, l, score, &b) < 0)
 			return -1;
@@ -600,11 +599,11 @@ static int mem_kind(const struct rpt_source *s)
 		       : g->memory == GCA_RISING         ? MK_RISING
 		       : g->memory == GCA_TOO_SHORT && g->trend == GCA_SUSPECTED_LEAK
 		           ? MK_SHORT_RISING
-		       : g->gc_time_pct >= GC_HEAVY_PCT                   ? MK_HEAVY
+		       : g->gc_time_pct >= GC_HEAVY_PCT                ? MK_HEAVY
 		       : g->memory == GCA_NORMAL && g->old_cycles == 0 ? MK_NO_OLD
-		       : g->memory == GCA_NORMAL                          ? MK_NORMAL
-		       : g->memory == GCA_TOO_SHORT                       ? MK_SHORT
-		                                                          : MK_UNKNOWN;
+		       : g->memory == GCA_NORMAL                       ? MK_NORMAL
+		       : g->memory == GCA_TOO_SHORT                    ? MK_SHORT
+		                                                       : MK_UNKNOWN;
 	if (!s->has_rss || !s->rss_fit)
 		return -1;
 	return s->mem.verdict == RPT_MEM_RISING       ? MK_RSS_UP
@@ -663,7 +662,8 @@ static void tail_rising(struct sbuf *b, const struct memline *m, int k)
 	              rpt_fmt_signed(g->slope_mb_per_h, 1, v, sizeof v), g->r2,
 	              gca_headroom_text(g, h, sizeof h));
 	if (isfinite(g->run_longer_h))
-		rpt_sb_printf(b, "; run at least %s longer to see whether an old collection frees it",
+		rpt_sb_printf(b,
+		              "; run at least %s longer to see whether an old collection frees it",
 		              gca_hours_text(g->run_longer_h, h, sizeof h));
 	else
 		rpt_sb_printf(b, "; force a full collection at the end of a run (jcmd PID GC.run): "
@@ -753,8 +753,7 @@ static const struct {
                    tail_no_old},
     [MK_SHORT] = {S_CONNECTIONS, "the GC log of ", tail_short},
     [MK_UNKNOWN] = {S_CONNECTIONS, "memory not judged in ", tail_unknown},
-    [MK_RSS_LEVELS] = {S_NOT_SATURATED, "process memory grows, then levels off in ",
-                       tail_src_why},
+    [MK_RSS_LEVELS] = {S_NOT_SATURATED, "process memory grows, then levels off in ", tail_src_why},
     [MK_FLAT] = {S_NOT_SATURATED, "process memory flat in ", NULL},
     [MK_RSS_SHORT] = {S_CONNECTIONS, "process memory of ", tail_rss_short},
 };
@@ -785,8 +784,9 @@ static double memory_line(struct memline *m, struct sbuf *b)
 		sep(b, &n);
 		if (k == MK_RISING)
 			rpt_sb_printf(b, "heap after GC rising with %s to tell a leak in ",
-			              m->src[k]->gc.old_cycles ? "too few old-generation collections"
-			                                       : "no old-generation collection");
+			              m->src[k]->gc.old_cycles
+			                  ? "too few old-generation collections"
+			                  : "no old-generation collection");
 		else
 			rpt_sb_printf(b, "%s", mkinds[k].lead);
 		memsel_runs(b, r, &m->ms, k, m->label);
@@ -810,7 +810,9 @@ static int memory_findings(struct fctx *x)
 	if (!sel)
 		return -1;
 	for (int l = 0; l < r->nlabels && rc == 0; l++) {
-		struct memline m = {.r = r, .ms = {.sel = sel, .nruns = r->nruns}, .label = l,
+		struct memline m = {.r = r,
+		                    .ms = {.sel = sel, .nruns = r->nruns},
+		                    .label = l,
 		                    .short_lo = INFINITY};
 		struct sbuf b = {.n = 0};
 		memset(sel, 0, nsel);
