@@ -169,39 +169,6 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	}
 }
 
-/* Builds tables with fn(r, b, &t[k], arg) for arg in [0, n) into a fresh array; a table
- * without rows is dropped. */
-static int build(const struct report *r, int n,
-                 void (*fn)(const struct report *, struct rpt_tb *, struct rpt_table *, int),
-                 struct rpt_table **out, int *nout, char *err, size_t errlen)
-{
-	struct rpt_table *t = calloc((size_t)(n ? n : 1), sizeof *t);
-	struct rpt_tb b = {0};
-	int k = 0;
-
-	*out = NULL;
-	*nout = 0;
-	if (!t)
-		goto oom;
-	for (int i = 0; i < n; i++) {
-		fn(r, &b, &t[k], i);
-		if (b.failed) {
-			rpt_tables_free(t, k + 1);
-			goto oom;
-		}
-		if (t[k].nrows > 0)
-			k++;
-		else
-			rpt_table_free(&t[k]);
-	}
-	*out = t;
-	*nout = k;
-	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
-}
-
 static void front(const struct report *r, struct rpt_tb *b, struct rpt_table *t, int which)
 {
 	if (which == 0)
@@ -213,7 +180,7 @@ static void front(const struct report *r, struct rpt_tb *b, struct rpt_table *t,
 int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                      size_t errlen)
 {
-	return build(r, 2, front, out, n, err, errlen);
+	return rpt_tb_build(r, 2, front, out, n, err, errlen);
 }
 
 /* --- environment ---------------------------------------------------------------------------- */
@@ -338,5 +305,5 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 
 int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
 {
-	return build(r, 2, env_table, out, n, err, errlen);
+	return rpt_tb_build(r, 2, env_table, out, n, err, errlen);
 }

@@ -106,6 +106,37 @@ void rpt_table_free(struct rpt_table *t)
 	memset(t, 0, sizeof *t);
 }
 
+int rpt_tb_build(const struct report *r, int n,
+                 void (*fn)(const struct report *, struct rpt_tb *, struct rpt_table *, int),
+                 struct rpt_table **out, int *nout, char *err, size_t errlen)
+{
+	struct rpt_table *t = calloc((size_t)(n ? n : 1), sizeof *t);
+	struct rpt_tb b = {0};
+	int k = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!t)
+		goto oom;
+	for (int i = 0; i < n; i++) {
+		fn(r, &b, &t[k], i);
+		if (b.failed) {
+			rpt_tables_free(t, k + 1);
+			goto oom;
+		}
+		if (t[k].nrows > 0)
+			k++;
+		else
+			rpt_table_free(&t[k]);
+	}
+	*out = t;
+	*nout = k;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
 void rpt_tables_free(struct rpt_table *t, int n)
 {
 	if (!t)
@@ -287,8 +318,8 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 }
 
 /* Labels side by side on the concurrency levels of sweeps with one step duration. */
-static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
-                      struct rpt_table *t)
+static void side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
+                       struct rpt_table *t)
 {
 	static const struct figures none;
 	const struct rpt_sweep *sw[RPT_MAX_LABELS];
@@ -300,7 +331,7 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 		if (r->sweeps[s].planned_ms == planned)
 			sw[n++] = &r->sweeps[s];
 	if (n < 2)
-		return 0;
+		return;
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < sw[k]->ncells; i++) {
 			int c = r->cells[sw[k]->cells[i]].concurrency, at = 0;
@@ -346,7 +377,6 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 			ms_cell(b, row, 1 + 2 * n + k, f, (double)f->p99_us);
 		}
 	}
-	return 1;
 }
 
 /* A change with its interval (rpt_change_cell). */
@@ -791,57 +821,33 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	}
 }
 
-/* Keeps table k when it has rows; frees it otherwise.  Returns the next free slot. */
-static int keep(struct rpt_table *t, int k)
-{
-	if (t[k].nrows > 0)
-		return k + 1;
-	rpt_table_free(&t[k]);
-	return k;
-}
-
 /* The tables after the sweeps', in the order the documents show them. */
-static void (*const after_sweeps[])(const struct report *, struct rpt_tb *, struct rpt_table *) = {
+#define NAFTER 6
+static void (*const after_sweeps[NAFTER])(const struct report *, struct rpt_tb *,
+                                          struct rpt_table *) = {
     cmp_table, errors_table, gc_table, rss_table, drift_table, runs_table};
+
+/* Table i of the report: the soak runs, each sweep, the sweeps side by side (a table per
+ * step duration, at its first sweep), then the tables after the sweeps. */
+static void table_at(const struct report *r, struct rpt_tb *b, struct rpt_table *t, int i)
+{
+	int ns = r->nsweeps, s = i - 1 - ns, first = 1;
+
+	if (i == 0) {
+		soak_table(r, b, t);
+	} else if (i <= ns) {
+		sweep_table(r, &r->sweeps[i - 1], b, t);
+	} else if (i <= 2 * ns) {
+		for (int p = 0; p < s; p++)
+			first &= r->sweeps[p].planned_ms != r->sweeps[s].planned_ms;
+		if (first)
+			side_table(r, r->sweeps[s].planned_ms, b, t);
+	} else {
+		after_sweeps[i - 1 - 2 * ns](r, b, t);
+	}
+}
 
 int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
 {
-	int cap = 8 + 2 * r->nsweeps, k = 0;
-	struct rpt_table *t = calloc((size_t)cap, sizeof *t);
-	struct rpt_tb b = {0};
-
-	*out = NULL;
-	*n = 0;
-	if (!t)
-		goto oom;
-	soak_table(r, &b, &t[k]);
-	k = keep(t, k);
-	for (int s = 0; s < r->nsweeps && !b.failed; s++) {
-		sweep_table(r, &r->sweeps[s], &b, &t[k]);
-		k = keep(t, k);
-	}
-	for (int s = 0; s < r->nsweeps && !b.failed; s++) {
-		int first = 1;
-		for (int p = 0; p < s; p++)
-			first &= r->sweeps[p].planned_ms != r->sweeps[s].planned_ms;
-		if (first && side_table(r, r->sweeps[s].planned_ms, &b, &t[k]))
-			k = keep(t, k);
-	}
-	for (size_t i = 0; i < sizeof after_sweeps / sizeof after_sweeps[0] && !b.failed; i++) {
-		after_sweeps[i](r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (b.failed) {
-		/* the table being filled is at k (kept or not): free it with the rest */
-		rpt_tables_free(t, k + 1 <= cap ? k + 1 : cap);
-		t = NULL;
-		goto oom;
-	}
-	*out = t;
-	*n = k;
-	return 0;
-oom:
-	free(t);
-	snprintf(err, errlen, "out of memory");
-	return -1;
+	return rpt_tb_build(r, 1 + 2 * r->nsweeps + NAFTER, table_at, out, n, err, errlen);
 }

@@ -1,8 +1,9 @@
 /*
- * report_tb — filling a struct rpt_table row by row (report_tables.c implements it; the
- * tables of report_tables.c and report_front.c use it).  Out of memory once, the builder
- * stays `failed` and every later call is a no-op, so a table is built without checking
- * each cell; the caller checks `failed` at the end.  Not for other modules.
+ * report_tb — filling a struct rpt_table row by row, and building a report's tables into an
+ * array (report_tables.c implements it; the tables of report_tables.c and report_front.c
+ * use it).  Out of memory once, the builder stays `failed` and every later call is a
+ * no-op, so a table is built without checking each cell; the caller checks `failed` at the
+ * end.  Not for other modules.
  */
 #ifndef SOAK_REPORT_TB_H
 #define SOAK_REPORT_TB_H
@@ -25,6 +26,11 @@ int rpt_tb_row(struct rpt_tb *b);
 /* Sets a cell (row -1: the header). */
 __attribute__((format(printf, 4, 5))) void rpt_tb_set(struct rpt_tb *b, int row, int col,
                                                       const char *fmt, ...);
+/* Builds tables with fn(r, b, &t[k], i) for i in [0, n) into a fresh array (*out, *nout);
+ * a table without rows is dropped.  0, or -1 out of memory (err says so). */
+int rpt_tb_build(const struct report *r, int n,
+                 void (*fn)(const struct report *, struct rpt_tb *, struct rpt_table *, int),
+                 struct rpt_table **out, int *nout, char *err, size_t errlen);
 /* Frees one table's cells (the table itself is not freed). */
 void rpt_table_free(struct rpt_table *t);
 
