@@ -928,13 +928,16 @@ static void group_add(struct group *g, int i, double v)
 	g->n++;
 }
 
-/* "92-109", or "100" when the range is one value (at `dec` decimals). */
-static void range(struct sbuf *b, const struct group *g, int dec, double scale)
+/* The words `before`, then "92-109", or "100" when the range is one value (at `dec`
+ * decimals). */
+static void range(struct sbuf *b, const char *before, const struct group *g, int dec)
 {
 	char a[32], c[32];
-	snprintf(a, sizeof a, "%.*f", dec, g->lo * scale);
-	snprintf(c, sizeof c, "%.*f", dec, g->hi * scale);
-	rpt_sb_printf(b, strcmp(a, c) ? "%s-%s" : "%s", a, c);
+	snprintf(a, sizeof a, "%.*f", dec, g->lo);
+	snprintf(c, sizeof c, "%.*f", dec, g->hi);
+	rpt_sb_printf(b, "%s%s", before, a);
+	if (strcmp(a, c))
+		rpt_sb_printf(b, "-%s", c);
 }
 
 enum { C_NONE, C_HELD, C_LOST, C_CLOSE, C_NGROUP };
@@ -965,25 +968,18 @@ static void connect_clause(struct sbuf *b, const struct report *r, const struct 
 		return;
 	/* tcp-frame: the iteration's latency excludes connect and handshake, measured apart
 	 * (the handshake in the ttfb column). */
-	rpt_sb_printf(b,
-	              frame ? "; one connection per iteration: connect " : "; connecting takes ");
-	range(b, &con, 3, 1);
+	range(b, frame ? "; one connection per iteration: connect " : "; connecting takes ", &con,
+	      3);
 	if (frame) {
-		rpt_sb_printf(b, " ms + handshake ");
-		range(b, &ttfb, 3, 1);
-		rpt_sb_printf(b, " ms + the batch ");
-		range(b, &mean, 3, 1);
-		rpt_sb_printf(b, " ms, ");
-		range(b, &share, 1, 1);
+		range(b, " ms + handshake ", &ttfb, 3);
+		range(b, " ms + the batch ", &mean, 3);
+		range(b, " ms, ", &share, 1);
 		rpt_sb_printf(b, "%% of each iteration going to connecting and the handshake");
 		return;
 	}
-	rpt_sb_printf(b, " ms of a ");
-	range(b, &mean, 3, 1);
-	rpt_sb_printf(b, " ms request (");
-	range(b, &share, 1, 1);
-	rpt_sb_printf(b, "%%), the first byte of the answer comes after ");
-	range(b, &ttfb, 3, 1);
+	range(b, " ms of a ", &mean, 3);
+	range(b, " ms request (", &share, 1);
+	range(b, "%), the first byte of the answer comes after ", &ttfb, 3);
 	rpt_sb_printf(b, " ms");
 }
 
@@ -1006,8 +1002,7 @@ static int label_connections(struct fctx *x, int l, struct group *g)
 			g[C_NONE].sel[i] &= !g[C_HELD].sel[i];
 	}
 	if (g[C_HELD].n) {
-		rpt_sb_printf(&b, ", a new connection every ");
-		range(&b, &g[C_HELD], 0, 1);
+		range(&b, ", a new connection every ", &g[C_HELD], 0);
 		rpt_sb_printf(&b,
 		              " requests (the server or a proxy ends a connection after about "
 		              "that many requests%s)",
@@ -1029,8 +1024,7 @@ static int label_connections(struct fctx *x, int l, struct group *g)
 	if (g[C_LOST].n) {
 		rpt_sb_printf(&b, "%skeep-alive did not hold in ", held ? "; " : "");
 		rpt_sb_runsel(&b, r, g[C_LOST].sel, l);
-		rpt_sb_printf(&b, ": only ");
-		range(&b, &g[C_LOST], 1, 1);
+		range(&b, ": only ", &g[C_LOST], 1);
 		rpt_sb_printf(&b, " requests per connection (the server or a proxy closes them)");
 		connect_clause(&b, r, &g[C_LOST]);
 		score = fmax(score, S_KEEPALIVE_LOST);
@@ -1038,8 +1032,7 @@ static int label_connections(struct fctx *x, int l, struct group *g)
 	if (g[C_CLOSE].n) {
 		rpt_sb_printf(&b, "%sconnection close in ", held || g[C_LOST].n ? "; " : "");
 		rpt_sb_runsel(&b, r, g[C_CLOSE].sel, l);
-		rpt_sb_printf(&b, ": ");
-		range(&b, &g[C_CLOSE], 2, 1);
+		range(&b, ": ", &g[C_CLOSE], 2);
 		rpt_sb_printf(&b, " new connections per request (one per request is the design)");
 		connect_clause(&b, r, &g[C_CLOSE]);
 	}
@@ -1129,13 +1122,12 @@ static int cost_group(struct sbuf *b, const struct report *r, int l, const char 
 		return 0;
 	sep(b, k);
 	rpt_sb_printf(b, "at %s, %s%s: ", load, side ? "not compared, " : "", server->name);
-	range(b, &cpu, 3, 1);
+	range(b, "", &cpu, 3);
 	rpt_sb_printf(b, " ms of CPU per %s in ",
 	              strcmp(first->protocol, "tcp-frame") ? "request" : "iteration");
 	rpt_sb_runsel(b, r, sel, RPT_RUNS_LISTED);
 	if (mem.n) {
-		rpt_sb_printf(b, ", memory ");
-		range(b, &mem, 1, 1);
+		range(b, ", memory ", &mem, 1);
 		rpt_sb_printf(b, " MB on average and at most %.1f MB", peak);
 	}
 	return 1;
