@@ -320,6 +320,21 @@ static int agent_findings(struct fctx *x)
 	return 0;
 }
 
+/* "WHAT 12.3 ms vs 10.1 ms (+21.8%, real)": latency k of comparison m; its score. */
+static double latency_change(struct sbuf *b, const char *what, const struct rpt_cmp *m, int k)
+{
+	double a = m->base_value[k], v = m->value[k], pct = a > 0 ? 100 * (v - a) / a : NAN;
+	char p[32];
+
+	rpt_sb_printf(b, "%s", what);
+	fmt_ms(b, v);
+	rpt_sb_printf(b, " vs ");
+	fmt_ms(b, a);
+	rpt_sb_printf(b, " (%s, %s)", rpt_fmt_pct(pct, p, sizeof p),
+	              rpt_verdict_name(m->d[k].verdict));
+	return change_score(&m->d[k], pct);
+}
+
 static int comparison_findings(struct fctx *x)
 {
 	struct report *r = x->r;
@@ -334,7 +349,6 @@ static int comparison_findings(struct fctx *x)
 			double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
 			double pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
 			double ma = m->base_value[RPT_M_MEAN], mc = m->value[RPT_M_MEAN];
-			double pa = m->base_value[RPT_M_P99], pc = m->value[RPT_M_P99];
 			char p[32];
 			if (c->label != l || r->cells[m->base].label != 0)
 				continue;
@@ -358,22 +372,8 @@ static int comparison_findings(struct fctx *x)
 			sep(&lat, &nl);
 			rpt_sb_printf(&lat, "at ");
 			cell_name(&lat, c);
-			rpt_sb_printf(&lat, " mean ");
-			fmt_ms(&lat, mc);
-			rpt_sb_printf(&lat, " vs ");
-			fmt_ms(&lat, ma);
-			rpt_sb_printf(&lat, " (%s, %s), p99 ",
-			              rpt_fmt_pct(100 * (mc - ma) / ma, p, sizeof p),
-			              rpt_verdict_name(m->d[RPT_M_MEAN].verdict));
-			fmt_ms(&lat, pc);
-			rpt_sb_printf(&lat, " vs ");
-			fmt_ms(&lat, pa);
-			rpt_sb_printf(&lat, " (%s, %s)",
-			              rpt_fmt_pct(pa > 0 ? 100 * (pc - pa) / pa : NAN, p, sizeof p),
-			              rpt_verdict_name(m->d[RPT_M_P99].verdict));
-			ls = fmax(ls, change_score(&m->d[RPT_M_MEAN], 100 * (mc - ma) / ma));
-			ls = fmax(ls, change_score(&m->d[RPT_M_P99],
-			                           pa > 0 ? 100 * (pc - pa) / pa : NAN));
+			ls = fmax(ls, latency_change(&lat, " mean ", m, RPT_M_MEAN));
+			ls = fmax(ls, latency_change(&lat, ", p99 ", m, RPT_M_P99));
 		}
 		if (n == 0)
 			continue;
