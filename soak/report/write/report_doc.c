@@ -3,6 +3,8 @@
 #include "report_doc.h"
 #include "report/report_history.h"
 
+#include "buf.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,14 +12,8 @@
 
 static struct rpt_block *block(struct rpt_doc *d, enum rpt_block_kind kind)
 {
-	if (d->n == d->cap) {
-		int nc = d->cap ? 2 * d->cap : 32;
-		struct rpt_block *p = realloc(d->b, (size_t)nc * sizeof *p);
-		if (!p)
-			return NULL;
-		d->b = p;
-		d->cap = nc;
-	}
+	if (buf_grow(&d->b, &d->cap, (size_t)d->n + 1, sizeof *d->b, 32) < 0)
+		return NULL;
 	struct rpt_block *b = &d->b[d->n++];
 	memset(b, 0, sizeof *b);
 	b->kind = kind;
@@ -31,14 +27,8 @@ __attribute__((format(printf, 2, 3))) static const char *doc_str(struct rpt_doc 
 	va_list ap;
 	char *s = NULL;
 
-	if (d->nstrs == d->capstrs) {
-		int nc = d->capstrs ? 2 * d->capstrs : 16;
-		char **p = realloc(d->strs, (size_t)nc * sizeof *p);
-		if (!p)
-			return NULL;
-		d->strs = p;
-		d->capstrs = nc;
-	}
+	if (buf_grow(&d->strs, &d->capstrs, (size_t)d->nstrs + 1, sizeof *d->strs, 16) < 0)
+		return NULL;
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
 		s = NULL;

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "db.h"
 #include "report/read/report_read.h"
@@ -53,7 +54,8 @@ struct jcase {
 /* The cases of one suite. */
 struct jsuite {
 	struct jcase *c;
-	int n, cap;
+	int n;
+	size_t cap;
 	int failures, errors, skipped;
 	double time_s;
 };
@@ -71,14 +73,8 @@ static struct jcase *add_case(struct jsuite *s, const char *classname, char kind
 
 	if (s->n >= JU_MAX_CASES)
 		return NULL;
-	if (s->n == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 16;
-		struct jcase *nc = realloc(s->c, (size_t)cap * sizeof *nc);
-		if (!nc)
-			return NULL;
-		s->c = nc;
-		s->cap = cap;
-	}
+	if (buf_grow(&s->c, &s->cap, (size_t)s->n + 1, sizeof *s->c, 16) < 0)
+		return NULL;
 	c = &s->c[s->n++];
 	memset(c, 0, sizeof *c);
 	snprintf(c->classname, sizeof c->classname, "%s", classname);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "report_tb.h"
 #include "report/report_text.h"
@@ -40,21 +41,17 @@ void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int 
 int rpt_tb_row(struct rpt_tb *b)
 {
 	struct rpt_table *t = b->t;
-	size_t ncols = (size_t)t->ncols;
+	size_t ncols = (size_t)t->ncols, old = b->cap;
 
 	if (b->failed)
 		return -1;
-	if (t->nrows + 2 > b->cap) {
-		int nc = b->cap * 2;
-		char **p = realloc(t->cells, (size_t)nc * ncols * sizeof *p);
-		if (!p) {
-			b->failed = 1;
-			return -1;
-		}
-		memset(p + (size_t)b->cap * ncols, 0, (size_t)(nc - b->cap) * ncols * sizeof *p);
-		t->cells = p;
-		b->cap = nc;
+	/* a row is ncols cells; the header's and this one's */
+	if (buf_grow(&t->cells, &b->cap, (size_t)t->nrows + 2, ncols * sizeof *t->cells, 8) < 0) {
+		b->failed = 1;
+		return -1;
 	}
+	if (b->cap > old)
+		memset(t->cells + old * ncols, 0, (b->cap - old) * ncols * sizeof *t->cells);
 	return t->nrows++;
 }
 

@@ -12,7 +12,7 @@
 
 struct rpt_tb {
 	struct rpt_table *t; /* the table being filled */
-	int cap;             /* rows allocated (header included) */
+	size_t cap;          /* rows allocated (header included) */
 	int failed;          /* out of memory once: the table is incomplete */
 };
 
