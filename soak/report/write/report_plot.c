@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "dur.h"
 #include "fmode.h"
 
@@ -36,6 +37,8 @@ struct ctx {
 	const char *dir;  /* the report directory, or NULL: plan only */
 	struct job *jobs; /* one per picture */
 	int njobs;        /* how many */
+	size_t cap_jobs;  /* jobs allocated */
+	size_t cap_pics;  /* report.pics allocated (this planning's) */
 	char *err;        /* the caller's error buffer */
 	size_t errlen;    /* its size */
 };
@@ -58,16 +61,9 @@ add(struct ctx *c, const char *name, const char *title, const char *script, cons
 	size_t q = 0;
 	va_list ap;
 
-	if (r->npics % 16 == 0) {
-		struct rpt_picture *np = realloc(r->pics, (size_t)(r->npics + 16) * sizeof *np);
-		struct job *nj = realloc(c->jobs, (size_t)(r->npics + 16) * sizeof *nj);
-		if (np)
-			r->pics = np;
-		if (nj)
-			c->jobs = nj;
-		if (!np || !nj)
-			return oom(c);
-	}
+	if (buf_grow(&r->pics, &c->cap_pics, (size_t)r->npics + 1, sizeof *r->pics, 16) < 0 ||
+	    buf_grow(&c->jobs, &c->cap_jobs, (size_t)c->njobs + 1, sizeof *c->jobs, 16) < 0)
+		return oom(c);
 	p = &r->pics[r->npics];
 	j = &c->jobs[c->njobs];
 	memset(p, 0, sizeof *p);
