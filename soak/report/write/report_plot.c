@@ -717,44 +717,26 @@ static void clean(const char *dir, const char *sub, const char *const *ext, int 
 	closedir(d);
 }
 
-/* Reads a whole file (at most cap bytes) into a NUL-terminated buffer. */
-static char *slurp(const char *path, size_t cap, size_t *len)
+/* Reads a whole file of fewer than cap bytes into a NUL-terminated string; NULL when it
+ * cannot be read or is that long. */
+static char *slurp(const char *path, size_t cap)
 {
 	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, size = 0;
+	struct buf b = {0};
+	char chunk[65536];
+	size_t k;
 
 	if (!f)
 		return NULL;
-	for (;;) {
-		if (size - n < 65536) {
-			size_t ns = size ? size * 2 : 65536 * 2;
-			char *p;
-			if (ns > cap + 1)
-				ns = cap + 1;
-			if (ns <= size) /* over the cap */
-				break;
-			p = realloc(buf, ns);
-			if (!p)
-				break;
-			buf = p;
-			size = ns;
-		}
-		size_t k = fread(buf + n, 1, size - n - 1, f);
-		n += k;
-		if (k == 0)
-			break;
-	}
-	int bad = ferror(f) || !feof(f);
+	while (b.n < cap && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&b, chunk, k);
+	int bad = ferror(f) || !feof(f) || b.n >= cap;
 	fclose(f);
-	if (bad || !buf) {
-		free(buf);
+	if (bad) {
+		buf_free(&b);
 		return NULL;
 	}
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
+	return buf_done(&b);
 }
 
 /* Writes the scripts the pictures need (and common.gp) into DIR/plots: from $SOAK_PLOTS
@@ -770,7 +752,7 @@ static int write_scripts(struct ctx *c)
 		FILE *f;
 		if (from && *from) {
 			snprintf(path, sizeof path, "%s/%s", from, rpt_scripts[i].name);
-			text = slurp(path, SCRIPT_MAX, NULL);
+			text = slurp(path, SCRIPT_MAX);
 			if (!text) {
 				snprintf(c->err, c->errlen, "cannot read '%s' ($SOAK_PLOTS)", path);
 				return -1;
@@ -865,7 +847,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 
 	snprintf(path, sizeof path, "%s/data/%s.err", c->dir, p->name);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (gone = missing_file(c, p)) != NULL) {
-		char *msg = slurp(path, 1024, NULL);
+		char *msg = slurp(path, 1024);
 		size_t n = msg ? strlen(msg) : 0;
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
@@ -883,7 +865,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 	}
 	unlink(path);
 	snprintf(path, sizeof path, "%s/img/%s.svg", c->dir, p->name);
-	p->svg = slurp(path, SVG_MAX, NULL);
+	p->svg = slurp(path, SVG_MAX);
 	p->drawn = p->svg != NULL;
 	return 0;
 }
