@@ -469,6 +469,16 @@ static const struct rpt_source *run_source(const struct rpt_run *run, const char
 
 enum cmp_what { CMP_TPS, CMP_LATENCY, CMP_CPU, CMP_HEAP };
 
+/* Each kind of comparison picture: its name, what its title shows, its y axis. */
+static const struct {
+	const char *name, *title, *ylabel;
+} cmp_kinds[] = {
+    [CMP_TPS] = {"tps", "Throughput", "throughput (requests/s)"},
+    [CMP_LATENCY] = {"latency", "Latency p50 (dashed) and p99", "latency (ms)"},
+    [CMP_CPU] = {"cpu", "CPU", "CPU (% of one core)"},
+    [CMP_HEAP] = {"heap", "Heap after GC", "heap after GC (MB)"},
+};
+
 /* One picture with a series per label (two for latency: p50 and p99) on one time axis. */
 static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 {
@@ -496,12 +506,7 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 		return 0;
 	div = time_unit(span, &xl);
 	safe(safe_src, sizeof safe_src, src ? src : "");
-	fmt(name, sizeof name, "compare_%s%s%s",
-	    what == CMP_TPS       ? "tps"
-	    : what == CMP_LATENCY ? "latency"
-	    : what == CMP_CPU     ? "cpu"
-	                          : "heap",
-	    src ? "_" : "", safe_src);
+	fmt(name, sizeof name, "compare_%s%s%s", cmp_kinds[what].name, src ? "_" : "", safe_src);
 	f = data_file(c, name);
 	for (int l = 0; f && l < r->nlabels && l < RPT_MAX_LABELS; l++) {
 		const struct rpt_run *run = runs[l];
@@ -534,21 +539,12 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	if (what == CMP_TPS)
-		snprintf(title, sizeof title, "Throughput over time, per label");
-	else if (what == CMP_LATENCY)
-		snprintf(title, sizeof title, "Latency p50 (dashed) and p99 over time, per label");
-	else
-		snprintf(title, sizeof title, "%s of %s over time, per label",
-		         what == CMP_CPU ? "CPU" : "Heap after GC", src);
+	snprintf(title, sizeof title, "%s%s%s over time, per label", cmp_kinds[what].title,
+	         src ? " of " : "", src ? src : "");
 	if (add(c, name, title, "compare_time.gp",
 	        "nseries=%d;xlabel='%s';ylabel='%s';points=%d;paired=%d",
-	        what == CMP_LATENCY ? 2 * n : n, xl,
-	        what == CMP_TPS       ? "throughput (requests/s)"
-	        : what == CMP_LATENCY ? "latency (ms)"
-	        : what == CMP_CPU     ? "CPU (% of one core)"
-	                              : "heap after GC (MB)",
-	        what == CMP_HEAP, what == CMP_LATENCY) < 0)
+	        what == CMP_LATENCY ? 2 * n : n, xl, cmp_kinds[what].ylabel, what == CMP_HEAP,
+	        what == CMP_LATENCY) < 0)
 		return -1;
 	r->pics[r->npics - 1].compare = 1;
 	return 0;
