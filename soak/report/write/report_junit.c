@@ -221,16 +221,12 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 
 	for (int k = -1; k < (run->step_drift ? run->nsteps : 0); k++) {
 		const struct rpt_drift *d = k < 0 ? &run->drift : &run->step_drift[k];
-		char kind = 'p', name[64], ds[RPT_DRIFT_SENTENCE_MAX];
+		char kind = 'p', of[32] = "", ds[RPT_DRIFT_SENTENCE_MAX];
 		const char *msg = NULL;
-		if (k < 0 && run->step_drift)
-			snprintf(name, sizeof name, "drift over the steps: %s",
-			         rpt_drift_name(d->verdict));
-		else if (k >= 0)
-			snprintf(name, sizeof name, "drift of step %d: %s", k + 1,
-			         rpt_drift_name(d->verdict));
-		else
-			snprintf(name, sizeof name, "drift: %s", rpt_drift_name(d->verdict));
+		if (k >= 0)
+			snprintf(of, sizeof of, " of step %d", k + 1);
+		else if (run->step_drift)
+			snprintf(of, sizeof of, " over the steps");
 		if (k < 0)
 			rpt_drift_run_sentence(run, ds, sizeof ds);
 		else
@@ -246,7 +242,8 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 			msg = ds;
 		}
 		ok = ok && add_case(s, cls, kind, d->window_s, "drift", msg,
-		                    kind == 'p' || kind == 'f' ? ds : NULL, "%s", name);
+		                    kind == 'p' || kind == 'f' ? ds : NULL, "drift%s: %s", of,
+		                    rpt_drift_name(d->verdict));
 	}
 	free(breach);
 	return ok ? 0 : -1;
