@@ -37,7 +37,6 @@ void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int 
 		b->failed = 1;
 }
 
-/* Starts a row after the header; returns its index (-1 once out of memory). */
 int rpt_tb_row(struct rpt_tb *b)
 {
 	struct rpt_table *t = b->t;
@@ -73,8 +72,6 @@ void rpt_tb_set(struct rpt_tb *b, int row, int col, const char *fmt, ...)
 		b->failed = 1;
 }
 
-/* The header: names and alignment ('r' right, 'l' left, 'k' left and kept whole but
- * before a bracket), one per column. */
 void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align)
 {
 	if (b->failed)
