@@ -75,6 +75,20 @@ static int add(struct fctx *x, enum rpt_topic topic, int label, double score, co
 	return rpt_item_add(&x->r->findings, &x->r->nfindings, &x->cap, &it, b->s);
 }
 
+/* One line per label about a topic: line() words label l's into b and raises *score (from
+ * 0); a line left empty is not added.  -1 out of memory. */
+static int label_lines(struct fctx *x, enum rpt_topic topic,
+                       int (*line)(const struct report *r, int l, struct sbuf *b, double *score))
+{
+	for (int l = 0; l < x->r->nlabels; l++) {
+		struct sbuf b = {.n = 0};
+		double score = 0;
+		if (line(x->r, l, &b, &score) < 0 || add(x, topic, l, score, &b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* "20 users (fixed runs of 1m5s)", "600/s (sweep steps of 20s)" */
 static void cell_name(struct sbuf *b, const struct rpt_cell *c)
 {
@@ -131,33 +145,26 @@ static const struct {
     {NULL, S_RUN_FAILED, " ended as '", "; the figures cover the ", " measured.", 1},
 };
 
-static int status_findings(struct fctx *x)
+/* Label l's runs that are not done, each with how it ended. */
+static int status_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
-
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		double score = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			int k = 0;
-			char d[32];
-			if (run->label != l || !strcmp(run->status, "done"))
-				continue;
-			while (run_ends[k].status && strcmp(run_ends[k].status, run->status))
-				k++;
-			dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
-			rpt_sb_printf(&b, "%sRun %s (%s)%s", b.n ? " " : "", run->key,
-			              rpt_label_name(r, l), run_ends[k].head);
-			if (!run_ends[k].status)
-				rpt_sb_printf(&b, "%s'", run->status);
-			if (run_ends[k].reason && *run->reason)
-				rpt_sb_printf(&b, " (%s)", run->reason);
-			rpt_sb_printf(&b, "%s%s%s", run_ends[k].mid, d, run_ends[k].tail);
-			score = fmax(score, run_ends[k].score);
-		}
-		if (add(x, RPT_T_RUNS, l, score, &b) < 0)
-			return -1;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int k = 0;
+		char d[32];
+		if (run->label != l || !strcmp(run->status, "done"))
+			continue;
+		while (run_ends[k].status && strcmp(run_ends[k].status, run->status))
+			k++;
+		dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
+		rpt_sb_printf(b, "%sRun %s (%s)%s", b->n ? " " : "", run->key, rpt_label_name(r, l),
+		              run_ends[k].head);
+		if (!run_ends[k].status)
+			rpt_sb_printf(b, "%s'", run->status);
+		if (run_ends[k].reason && *run->reason)
+			rpt_sb_printf(b, " (%s)", run->reason);
+		rpt_sb_printf(b, "%s%s%s", run_ends[k].mid, d, run_ends[k].tail);
+		*score = fmax(*score, run_ends[k].score);
 	}
 	return 0;
 }
@@ -232,73 +239,67 @@ static int drift_all_short(struct fctx *x)
 	return add(x, RPT_T_DRIFT, -1, S_NOTHING, &b) < 0 ? -1 : 1;
 }
 
-/* Does a run degrade over time (report_drift.c): one line per label, the runs grouped by
- * verdict, each degrading or improving run with its sentence; one line for the report when
- * every run is too short to tell. */
-static int drift_findings(struct fctx *x)
+/* Does a run degrade over time (report_drift.c): label l's runs grouped by verdict, each
+ * degrading or improving run with its sentence. */
+static int drift_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
-	int all = drift_all_short(x);
-	unsigned char *sel = calloc(2 * (size_t)(r->nruns ? r->nruns : 1), 1);
+	unsigned char *sel = calloc(2 * (size_t)(r->nruns ? r->nruns : 1), 1), *keys[2];
+	int n = 0, any = 0, nk[2] = {0, 0};
 
-	if (all != 0 || !sel) {
-		free(sel);
-		return all < 0 || !sel ? -1 : 0;
-	}
-	for (int l = 0; l < r->nlabels; l++) {
-		unsigned char *keys[2] = {sel, sel + r->nruns};
-		struct sbuf b = {.n = 0};
-		double score = 0;
-		int n = 0, any = 0, nk[2] = {0, 0};
-
-		memset(sel, 0, 2 * (size_t)r->nruns);
-		rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			enum rpt_drift_verdict v = run->drift.verdict;
-			char rk[64], ds[RPT_DRIFT_SENTENCE_MAX];
-			if (run->label != l || !run->drift.judged)
-				continue;
-			any = 1;
-			if (v == RPT_DRIFT_DEGRADING || v == RPT_DRIFT_IMPROVING) {
-				size_t len = strlen(rpt_drift_run_sentence(run, ds, sizeof ds));
-				sep(&b, &n);
-				/* its own sentence, without its full stop: the line goes on */
-				rpt_sb_printf(&b, "run %s: %.*s", ref(run, rk, sizeof rk),
-				              (int)(len && ds[len - 1] == '.' ? len - 1 : len), ds);
-				score = fmax(score,
-				             v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
-			} else {
-				int k = v == RPT_DRIFT_STABLE ? 0 : 1;
-				keys[k][i] = 1;
-				nk[k]++;
-				score =
-				    fmax(score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
-			}
-		}
-		if (!any)
+	if (!sel)
+		return -1;
+	keys[0] = sel;            /* the stable runs */
+	keys[1] = sel + r->nruns; /* those too short to tell */
+	rpt_sb_printf(b, "%s — ", rpt_label_name(r, l));
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		enum rpt_drift_verdict v = run->drift.verdict;
+		char rk[64], ds[RPT_DRIFT_SENTENCE_MAX];
+		if (run->label != l || !run->drift.judged)
 			continue;
-		if (nk[0]) {
-			sep(&b, &n);
-			rpt_sb_runsel(&b, r, keys[0], l);
-			rpt_sb_printf(&b,
-			              " stable from the first third of the measured window to the "
-			              "last (what moved within noise: the Drift table)");
-		}
-		if (nk[1]) {
-			sep(&b, &n);
-			rpt_sb_runsel(&b, r, keys[1], l);
-			rpt_sb_printf(&b, " too short to tell (a third needs %d steady intervals)",
-			              RPT_DRIFT_MIN_PART);
-		}
-		rpt_sb_printf(&b, ".");
-		if (add(x, RPT_T_DRIFT, l, score, &b) < 0) {
-			free(sel);
-			return -1;
+		any = 1;
+		if (v == RPT_DRIFT_DEGRADING || v == RPT_DRIFT_IMPROVING) {
+			size_t len = strlen(rpt_drift_run_sentence(run, ds, sizeof ds));
+			sep(b, &n);
+			/* its own sentence, without its full stop: the line goes on */
+			rpt_sb_printf(b, "run %s: %.*s", ref(run, rk, sizeof rk),
+			              (int)(len && ds[len - 1] == '.' ? len - 1 : len), ds);
+			*score =
+			    fmax(*score, v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
+		} else {
+			int k = v == RPT_DRIFT_STABLE ? 0 : 1;
+			keys[k][i] = 1;
+			nk[k]++;
+			*score = fmax(*score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
 		}
 	}
+	if (nk[0]) {
+		sep(b, &n);
+		rpt_sb_runsel(b, r, keys[0], l);
+		rpt_sb_printf(b, " stable from the first third of the measured window to the last "
+		                 "(what moved within noise: the Drift table)");
+	}
+	if (nk[1]) {
+		sep(b, &n);
+		rpt_sb_runsel(b, r, keys[1], l);
+		rpt_sb_printf(b, " too short to tell (a third needs %d steady intervals)",
+		              RPT_DRIFT_MIN_PART);
+	}
+	rpt_sb_printf(b, ".");
+	if (!any) /* no run of the label was judged: no line */
+		rpt_sb_reset(b);
 	free(sel);
 	return 0;
+}
+
+/* One line per label; one for the report when every run is too short to tell. */
+static int drift_findings(struct fctx *x)
+{
+	int all = drift_all_short(x);
+
+	if (all != 0)
+		return all < 0 ? -1 : 0;
+	return label_lines(x, RPT_T_DRIFT, drift_line);
 }
 
 /* A merged run's notes: agents that died, lagged or whose clocks disagree. */
@@ -437,70 +438,60 @@ static void usl_clause(struct sbuf *b, const struct report *r, const struct rpt_
 		rpt_sb_printf(b, "linear scaling (sigma = kappa = 0): no limit in sight");
 }
 
-static int sweep_findings(struct fctx *x)
+/* Label l's sweeps: where each saturates, its USL fit, and whether it queues past that. */
+static int sweep_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
+	int n = 0;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		double score = 0;
-		int n = 0;
-		for (int s = 0; s < r->nsweeps; s++) {
-			const struct rpt_sweep *sw = &r->sweeps[s];
-			const struct rpt_cell *first = &r->cells[sw->cells[0]];
-			const struct rpt_cell *last = &r->cells[sw->cells[sw->ncells - 1]];
-			char d[32];
-			if (sw->label != l)
-				continue;
-			rpt_sb_printf(&b, "%s%s's sweep (%d..%d users, %s steps) ", n++ ? " " : "",
-			              rpt_label_name(r, l), first->concurrency, last->concurrency,
-			              dur_format(sw->planned_ms, d, sizeof d));
-			if (sw->ncells < 2) {
-				rpt_sb_printf(&b, "has one level only: no saturation to look for");
-				score = fmax(score, S_NOT_SATURATED);
-			} else if (sw->sat.saturated) {
-				const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
-				const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
-				rpt_sb_printf(
-				    &b,
-				    "saturates at %d users: %.1f TPS there is %.0f%% or more "
-				    "of the peak %.1f TPS (at %d users)",
-				    at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
-				    pk->concurrency);
-				score = fmax(score, S_SATURATED);
-			} else {
-				rpt_sb_printf(
-				    &b,
-				    "does not saturate: TPS still grows at the highest level "
-				    "(%d users, %.1f TPS; %.0f%% of it was not reached below)",
-				    last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
-				score = fmax(score, S_NOT_SATURATED);
-			}
-			rpt_sb_printf(&b, "; ");
-			usl_clause(&b, r, sw);
-			if (sw->queueing) {
-				const struct rpt_cell *a = &r->cells[sw->q_from],
-				                      *z = &r->cells[sw->q_to];
-				char p[32];
-				rpt_sb_printf(
-				    &b,
-				    "; past saturation it queues: from %d to %d users TPS stays "
-				    "within "
-				    "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
-				    a->concurrency, z->concurrency,
-				    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p,
-				                sizeof p),
-				    a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
-				fmt_ms(&b, a->f.mean_us / 1000);
-				rpt_sb_printf(&b, " -> ");
-				fmt_ms(&b, z->f.mean_us / 1000);
-				rpt_sb_printf(&b, "): more users only wait longer (N = X R)");
-				score = fmax(score, S_SATURATED + 5);
-			}
-			rpt_sb_printf(&b, ".");
+	for (int s = 0; s < r->nsweeps; s++) {
+		const struct rpt_sweep *sw = &r->sweeps[s];
+		const struct rpt_cell *first = &r->cells[sw->cells[0]];
+		const struct rpt_cell *last = &r->cells[sw->cells[sw->ncells - 1]];
+		char d[32];
+		if (sw->label != l)
+			continue;
+		rpt_sb_printf(b, "%s%s's sweep (%d..%d users, %s steps) ", n++ ? " " : "",
+		              rpt_label_name(r, l), first->concurrency, last->concurrency,
+		              dur_format(sw->planned_ms, d, sizeof d));
+		if (sw->ncells < 2) {
+			rpt_sb_printf(b, "has one level only: no saturation to look for");
+			*score = fmax(*score, S_NOT_SATURATED);
+		} else if (sw->sat.saturated) {
+			const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
+			const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
+			rpt_sb_printf(b,
+			              "saturates at %d users: %.1f TPS there is %.0f%% or more "
+			              "of the peak %.1f TPS (at %d users)",
+			              at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
+			              pk->concurrency);
+			*score = fmax(*score, S_SATURATED);
+		} else {
+			rpt_sb_printf(b,
+			              "does not saturate: TPS still grows at the highest level "
+			              "(%d users, %.1f TPS; %.0f%% of it was not reached below)",
+			              last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
+			*score = fmax(*score, S_NOT_SATURATED);
 		}
-		if (add(x, RPT_T_SATURATION, l, score, &b) < 0)
-			return -1;
+		rpt_sb_printf(b, "; ");
+		usl_clause(b, r, sw);
+		if (sw->queueing) {
+			const struct rpt_cell *a = &r->cells[sw->q_from], *z = &r->cells[sw->q_to];
+			char p[32];
+			rpt_sb_printf(
+			    b,
+			    "; past saturation it queues: from %d to %d users TPS stays "
+			    "within "
+			    "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
+			    a->concurrency, z->concurrency,
+			    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p, sizeof p),
+			    a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
+			fmt_ms(b, a->f.mean_us / 1000);
+			rpt_sb_printf(b, " -> ");
+			fmt_ms(b, z->f.mean_us / 1000);
+			rpt_sb_printf(b, "): more users only wait longer (N = X R)");
+			*score = fmax(*score, S_SATURATED + 5);
+		}
+		rpt_sb_printf(b, ".");
 	}
 	return 0;
 }
@@ -759,7 +750,7 @@ static const struct {
 };
 
 /* Label l's memory line into b; its score, or -1 when none of its runs was judged. */
-static double memory_line(struct memline *m, struct sbuf *b)
+static double memory_words(struct memline *m, struct sbuf *b)
 {
 	const struct report *r = m->r;
 	double score = -1;
@@ -800,115 +791,100 @@ static double memory_line(struct memline *m, struct sbuf *b)
 	return score;
 }
 
-static int memory_findings(struct fctx *x)
+static int memory_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
 	size_t nsel = (size_t)MK_N * RPT_MAX_SOURCES * (size_t)(r->nruns ? r->nruns : 1);
-	unsigned char *sel = malloc(nsel);
-	int rc = 0;
+	struct memline m = {.r = r,
+	                    .ms = {.sel = calloc(nsel, 1), .nruns = r->nruns},
+	                    .label = l,
+	                    .short_lo = INFINITY};
 
-	if (!sel)
+	if (!m.ms.sel)
 		return -1;
-	for (int l = 0; l < r->nlabels && rc == 0; l++) {
-		struct memline m = {.r = r,
-		                    .ms = {.sel = sel, .nruns = r->nruns},
-		                    .label = l,
-		                    .short_lo = INFINITY};
-		struct sbuf b = {.n = 0};
-		memset(sel, 0, nsel);
-		double score = memory_line(&m, &b);
-		if (score >= 0 && add(x, RPT_T_MEMORY, l, score, &b) < 0)
-			rc = -1;
-	}
-	free(sel);
-	return rc;
+	*score = memory_words(&m, b);
+	free(m.ms.sel);
+	return 0;
 }
 
 /* --- errors ---------------------------------------------------------------------------------- */
 
-static int error_findings(struct fctx *x)
+/* Label l's failed requests, on the server's side and on the client's, by class; those of
+ * its runs not compared apart. */
+static int error_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
-	int any = 0;
+	int64_t count[ERR_NCLASS] = {0}, req = 0, client = 0, server = 0;
+	int64_t wreq = 0, werr = 0; /* warm-up runs: shown apart, never pooled */
+	const char *sample[ERR_NCLASS] = {0};
 
-	for (int l = 0; l < r->nlabels; l++) {
-		int64_t count[ERR_NCLASS] = {0}, req = 0, client = 0, server = 0;
-		int64_t wreq = 0, werr = 0; /* warm-up runs: shown apart, never pooled */
-		const char *sample[ERR_NCLASS] = {0};
-		struct sbuf b = {.n = 0};
-		double score = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->label != l)
-				continue;
-			if (!run->compared) {
-				wreq += run->st.requests;
-				werr += run->st.errors;
-				continue;
-			}
-			req += run->st.requests;
-			for (int c = 0; c < ERR_NCLASS; c++) {
-				if (run->st.err_count[c] && !sample[c])
-					sample[c] = run->st.err_sample[c];
-				count[c] += run->st.err_count[c];
-			}
-		}
-		for (int c = 0; c < ERR_NCLASS; c++)
-			*(err_class_client_side((enum err_class)c) ? &client : &server) += count[c];
-		for (int side = 0; side < 2; side++) {
-			int64_t total = side ? client : server;
-			int first = 1;
-			double pct = req ? 100.0 * (double)total / (double)req : 0.0;
-			if (total == 0)
-				continue;
-			any = 1;
-			if (side)
-				rpt_sb_printf(
-				    &b,
-				    "%s%s: %lld client-side error%s, the load generator's own "
-				    "limits (out of ephemeral ports, DNS), not the server's: ",
-				    b.n ? " " : "", rpt_label_name(r, l), (long long)total,
-				    total == 1 ? "" : "s");
-			else
-				rpt_sb_printf(
-				    &b,
-				    "%s: %.2f%% of requests failed on the server side over its "
-				    "compared runs (%lld of %lld): ",
-				    rpt_label_name(r, l), pct, (long long)total, (long long)req);
-			for (int c = 0; c < ERR_NCLASS; c++) {
-				if (!count[c] || err_class_client_side((enum err_class)c) != side)
-					continue;
-				rpt_sb_printf(&b, "%s%s %lld ('%s')", first ? "" : ", ",
-				              err_class_name((enum err_class)c),
-				              (long long)count[c], sample[c] ? sample[c] : "");
-				first = 0;
-			}
-			rpt_sb_printf(&b, ".");
-			score = fmax(score, side                       ? S_CLIENT_ERRORS
-			                    : pct > ERRORS_SERIOUS_PCT ? S_ERRORS
-			                                               : S_ERRORS_FEW);
-		}
-		if (werr > 0) {
-			any = 1;
-			rpt_sb_printf(&b,
-			              "%s%s: %lld of %lld requests failed in runs not compared "
-			              "(warm-up runs, interrupted study runs).",
-			              b.n ? " " : "", rpt_label_name(r, l), (long long)werr,
-			              (long long)wreq);
-			score = fmax(score, S_NOTHING);
-		}
-		if (b.n == 0)
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->label != l)
 			continue;
-		if (add(x, RPT_T_ERRORS, l, score, &b) < 0)
-			return -1;
+		if (!run->compared) {
+			wreq += run->st.requests;
+			werr += run->st.errors;
+			continue;
+		}
+		req += run->st.requests;
+		for (int c = 0; c < ERR_NCLASS; c++) {
+			if (run->st.err_count[c] && !sample[c])
+				sample[c] = run->st.err_sample[c];
+			count[c] += run->st.err_count[c];
+		}
 	}
-	if (!any) {
-		struct sbuf b = {.n = 0};
-		rpt_sb_printf(&b, "No request failed in any measured window.");
-		if (add(x, RPT_T_ERRORS, -1, S_NOTHING, &b) < 0)
-			return -1;
+	for (int c = 0; c < ERR_NCLASS; c++)
+		*(err_class_client_side((enum err_class)c) ? &client : &server) += count[c];
+	for (int side = 0; side < 2; side++) {
+		int64_t total = side ? client : server;
+		int first = 1;
+		double pct = req ? 100.0 * (double)total / (double)req : 0.0;
+		if (total == 0)
+			continue;
+		if (side)
+			rpt_sb_printf(b,
+			              "%s%s: %lld client-side error%s, the load generator's own "
+			              "limits (out of ephemeral ports, DNS), not the server's: ",
+			              b->n ? " " : "", rpt_label_name(r, l), (long long)total,
+			              total == 1 ? "" : "s");
+		else
+			rpt_sb_printf(b,
+			              "%s: %.2f%% of requests failed on the server side over its "
+			              "compared runs (%lld of %lld): ",
+			              rpt_label_name(r, l), pct, (long long)total, (long long)req);
+		for (int c = 0; c < ERR_NCLASS; c++) {
+			if (!count[c] || err_class_client_side((enum err_class)c) != side)
+				continue;
+			rpt_sb_printf(b, "%s%s %lld ('%s')", first ? "" : ", ",
+			              err_class_name((enum err_class)c), (long long)count[c],
+			              sample[c] ? sample[c] : "");
+			first = 0;
+		}
+		rpt_sb_printf(b, ".");
+		*score = fmax(*score, side                       ? S_CLIENT_ERRORS
+		                      : pct > ERRORS_SERIOUS_PCT ? S_ERRORS
+		                                                 : S_ERRORS_FEW);
+	}
+	if (werr > 0) {
+		rpt_sb_printf(b,
+		              "%s%s: %lld of %lld requests failed in runs not compared "
+		              "(warm-up runs, interrupted study runs).",
+		              b->n ? " " : "", rpt_label_name(r, l), (long long)werr,
+		              (long long)wreq);
+		*score = fmax(*score, S_NOTHING);
 	}
 	return 0;
+}
+
+/* No request failed in any label's runs: said once for the report. */
+static int no_errors(struct fctx *x)
+{
+	struct sbuf b = {.n = 0};
+
+	for (int i = 0; i < x->r->nfindings; i++)
+		if (x->r->findings[i].topic == RPT_T_ERRORS)
+			return 0;
+	rpt_sb_printf(&b, "No request failed in any measured window.");
+	return add(x, RPT_T_ERRORS, -1, S_NOTHING, &b) < 0 ? -1 : 0;
 }
 
 /* --- connections ------------------------------------------------------------------------------ */
@@ -984,94 +960,88 @@ static void connect_clause(struct sbuf *b, const struct report *r, const struct 
 }
 
 /* One label's connections, each outcome said once for the runs that share it. */
-static int label_connections(struct fctx *x, int l, struct group *g)
+static void connection_words(const struct report *r, int l, struct group *g, struct sbuf *b,
+                             double *score)
 {
-	struct report *r = x->r;
-	struct sbuf b = {.n = 0};
-	double score = S_CONNECTIONS;
 	int held = g[C_NONE].n + g[C_HELD].n, all = held + g[C_LOST].n + g[C_CLOSE].n;
 
-	rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
+	rpt_sb_printf(b, "%s — ", rpt_label_name(r, l));
 	if (held) {
 		/* the runs it held in: both groups' (sel of C_NONE, reused once said) */
 		for (int i = 0; i < r->nruns; i++)
 			g[C_NONE].sel[i] |= g[C_HELD].sel[i];
-		rpt_sb_printf(&b, "keep-alive held in ");
-		rpt_sb_runsel(&b, r, g[C_NONE].sel, held == all ? l : RPT_RUNS_LISTED);
+		rpt_sb_printf(b, "keep-alive held in ");
+		rpt_sb_runsel(b, r, g[C_NONE].sel, held == all ? l : RPT_RUNS_LISTED);
 		for (int i = 0; i < r->nruns; i++)
 			g[C_NONE].sel[i] &= !g[C_HELD].sel[i];
 	}
 	if (g[C_HELD].n) {
-		range(&b, ", a new connection every ", &g[C_HELD], 0);
-		rpt_sb_printf(&b,
+		range(b, ", a new connection every ", &g[C_HELD], 0);
+		rpt_sb_printf(b,
 		              " requests (the server or a proxy ends a connection after about "
 		              "that many requests%s)",
 		              g[C_HELD].lo >= 90 && g[C_HELD].hi <= 110
 		                  ? "; Tomcat's maxKeepAliveRequests is 100 by default"
 		                  : "");
 		if (g[C_NONE].n) {
-			rpt_sb_printf(&b, " in ");
-			rpt_sb_runsel(&b, r, g[C_HELD].sel, RPT_RUNS_LISTED);
+			rpt_sb_printf(b, " in ");
+			rpt_sb_runsel(b, r, g[C_HELD].sel, RPT_RUNS_LISTED);
 		}
 	}
 	if (g[C_NONE].n) {
-		rpt_sb_printf(&b, ", no new connection in the measured window");
+		rpt_sb_printf(b, ", no new connection in the measured window");
 		if (g[C_HELD].n) {
-			rpt_sb_printf(&b, " in ");
-			rpt_sb_runsel(&b, r, g[C_NONE].sel, RPT_RUNS_LISTED);
+			rpt_sb_printf(b, " in ");
+			rpt_sb_runsel(b, r, g[C_NONE].sel, RPT_RUNS_LISTED);
 		}
 	}
 	if (g[C_LOST].n) {
-		rpt_sb_printf(&b, "%skeep-alive did not hold in ", held ? "; " : "");
-		rpt_sb_runsel(&b, r, g[C_LOST].sel, l);
-		range(&b, ": only ", &g[C_LOST], 1);
-		rpt_sb_printf(&b, " requests per connection (the server or a proxy closes them)");
-		connect_clause(&b, r, &g[C_LOST]);
-		score = fmax(score, S_KEEPALIVE_LOST);
+		rpt_sb_printf(b, "%skeep-alive did not hold in ", held ? "; " : "");
+		rpt_sb_runsel(b, r, g[C_LOST].sel, l);
+		range(b, ": only ", &g[C_LOST], 1);
+		rpt_sb_printf(b, " requests per connection (the server or a proxy closes them)");
+		connect_clause(b, r, &g[C_LOST]);
+		*score = fmax(*score, S_KEEPALIVE_LOST);
 	}
 	if (g[C_CLOSE].n) {
-		rpt_sb_printf(&b, "%sconnection close in ", held || g[C_LOST].n ? "; " : "");
-		rpt_sb_runsel(&b, r, g[C_CLOSE].sel, l);
-		range(&b, ": ", &g[C_CLOSE], 2);
-		rpt_sb_printf(&b, " new connections per request (one per request is the design)");
-		connect_clause(&b, r, &g[C_CLOSE]);
+		rpt_sb_printf(b, "%sconnection close in ", held || g[C_LOST].n ? "; " : "");
+		rpt_sb_runsel(b, r, g[C_CLOSE].sel, l);
+		range(b, ": ", &g[C_CLOSE], 2);
+		rpt_sb_printf(b, " new connections per request (one per request is the design)");
+		connect_clause(b, r, &g[C_CLOSE]);
 	}
-	rpt_sb_printf(&b, ".");
-	return add(x, RPT_T_CONNECTIONS, l, score, &b);
+	rpt_sb_printf(b, ".");
 }
 
-static int connection_findings(struct fctx *x)
+/* Label l's runs grouped by how their connections went. */
+static int connection_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
 	unsigned char *mem = calloc((size_t)C_NGROUP * (size_t)(r->nruns ? r->nruns : 1), 1);
-	int rc = 0;
+	struct group g[C_NGROUP];
 
 	if (!mem)
 		return -1;
-	for (int l = 0; l < r->nlabels && rc == 0; l++) {
-		struct group g[C_NGROUP];
-		memset(mem, 0, (size_t)C_NGROUP * (size_t)(r->nruns ? r->nruns : 1));
-		for (int k = 0; k < C_NGROUP; k++)
-			g[k] = (struct group){.sel = mem + (size_t)k * (size_t)r->nruns};
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			int64_t req = run->st.requests, nc = run->st.new_conns;
-			if (run->label != l || req == 0)
-				continue;
-			if (!strcmp(run->connection, "close"))
-				group_add(&g[C_CLOSE], i, (double)nc / (double)req);
-			else if (nc == 0)
-				group_add(&g[C_NONE], i, 0);
-			else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS)
-				group_add(&g[C_HELD], i, (double)req / (double)nc);
-			else
-				group_add(&g[C_LOST], i, (double)req / (double)nc);
-		}
-		if (g[C_NONE].n + g[C_HELD].n + g[C_LOST].n + g[C_CLOSE].n > 0)
-			rc = label_connections(x, l, g);
+	for (int k = 0; k < C_NGROUP; k++)
+		g[k] = (struct group){.sel = mem + (size_t)k * (size_t)r->nruns};
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int64_t req = run->st.requests, nc = run->st.new_conns;
+		if (run->label != l || req == 0)
+			continue;
+		if (!strcmp(run->connection, "close"))
+			group_add(&g[C_CLOSE], i, (double)nc / (double)req);
+		else if (nc == 0)
+			group_add(&g[C_NONE], i, 0);
+		else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS)
+			group_add(&g[C_HELD], i, (double)req / (double)nc);
+		else
+			group_add(&g[C_LOST], i, (double)req / (double)nc);
 	}
+	*score = S_CONNECTIONS;
+	if (g[C_NONE].n + g[C_HELD].n + g[C_LOST].n + g[C_CLOSE].n > 0)
+		connection_words(r, l, g, b, score);
 	free(mem);
-	return rc;
+	return 0;
 }
 
 /* --- server cost --------------------------------------------------------------------------------
@@ -1165,51 +1135,43 @@ static int run_costs(struct sbuf *b, const struct report *r, int l, int *k)
  * compared), then the label against the baseline: the verdict row's own figures (the
  * compared runs of the comparison it rests on), so the two sections never give one
  * quantity two values. */
-static int cost_findings(struct fctx *x)
+static int cost_line(const struct report *r, int l, struct sbuf *line, double *score)
 {
-	struct report *r = x->r;
+	struct sbuf b = {.n = 0};
+	int k = 0;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		double score = S_COST_ONE;
-		int k = 0;
-		if (run_costs(&b, r, l, &k) < 0)
-			return -1;
-		if (k == 0)
-			continue;
-		const struct rpt_vrow *v = l > 0 && l < r->nverdicts ? &r->verdicts[l] : NULL;
-		if (v && v->cell >= 0 && v->cmp >= 0) {
-			const struct rpt_cmp *m = &r->cmps[v->cmp];
-			int first = 1;
-			for (int s = 0; s < r->ncpu; s++) {
-				int f = RPT_FIG_CPU(s);
-				double a = m->base_value[f], c = m->value[f];
-				char p[32], at[96];
-				if (!isfinite(a) || !isfinite(c) || !(a > 0))
-					continue;
-				if (first)
-					rpt_sb_printf(
-					    &b,
-					    "; against %s at %s (the verdict's compared runs): ",
-					    rpt_label_name(r, 0),
-					    rpt_cell_text(&r->cells[v->cell], at, sizeof at));
-				rpt_sb_printf(
-				    &b, "%s%s %.2fx the CPU per request (%.3f vs %.3f ms, %s, %s)",
-				    first ? "" : ", ", r->cpu_names[s], c / a, c, a,
-				    rpt_fmt_pct(100 * (c - a) / a, p, sizeof p),
-				    rpt_verdict_name(m->d[f].verdict));
-				first = 0;
-				score =
-				    fmax(score, m->d[f].verdict == RPT_REAL
-				                    ? S_COST_BASE + fmin(40, 100 * fabs(c / a - 1))
-				                    : S_COST_ONE);
-			}
+	*score = S_COST_ONE;
+	if (run_costs(&b, r, l, &k) < 0)
+		return -1;
+	if (k == 0)
+		return 0;
+	const struct rpt_vrow *v = l > 0 && l < r->nverdicts ? &r->verdicts[l] : NULL;
+	if (v && v->cell >= 0 && v->cmp >= 0) {
+		const struct rpt_cmp *m = &r->cmps[v->cmp];
+		int first = 1;
+		for (int s = 0; s < r->ncpu; s++) {
+			int f = RPT_FIG_CPU(s);
+			double a = m->base_value[f], c = m->value[f];
+			char p[32], at[96];
+			if (!isfinite(a) || !isfinite(c) || !(a > 0))
+				continue;
+			if (first)
+				rpt_sb_printf(&b,
+				              "; against %s at %s (the verdict's compared runs): ",
+				              rpt_label_name(r, 0),
+				              rpt_cell_text(&r->cells[v->cell], at, sizeof at));
+			rpt_sb_printf(&b,
+			              "%s%s %.2fx the CPU per request (%.3f vs %.3f ms, %s, %s)",
+			              first ? "" : ", ", r->cpu_names[s], c / a, c, a,
+			              rpt_fmt_pct(100 * (c - a) / a, p, sizeof p),
+			              rpt_verdict_name(m->d[f].verdict));
+			first = 0;
+			*score = fmax(*score, m->d[f].verdict == RPT_REAL
+			                          ? S_COST_BASE + fmin(40, 100 * fabs(c / a - 1))
+			                          : S_COST_ONE);
 		}
-		struct sbuf line = {.n = 0};
-		rpt_sb_printf(&line, "%s — %s.", rpt_label_name(r, l), b.s);
-		if (add(x, RPT_T_COST, l, score, &line) < 0)
-			return -1;
 	}
+	rpt_sb_printf(line, "%s — %s.", rpt_label_name(r, l), b.s);
 	return 0;
 }
 
@@ -1247,10 +1209,13 @@ int rpt_findings(struct report *r)
 	rpt_items_free(r->findings, r->nfindings);
 	r->findings = NULL;
 	r->nfindings = 0;
-	if (status_findings(&x) < 0 || gap_findings(&x) < 0 || agent_findings(&x) < 0 ||
-	    comparison_findings(&x) < 0 || sweep_findings(&x) < 0 || memory_findings(&x) < 0 ||
-	    drift_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
-	    cost_findings(&x) < 0)
+	if (label_lines(&x, RPT_T_RUNS, status_line) < 0 || gap_findings(&x) < 0 ||
+	    agent_findings(&x) < 0 || comparison_findings(&x) < 0 ||
+	    label_lines(&x, RPT_T_SATURATION, sweep_line) < 0 ||
+	    label_lines(&x, RPT_T_MEMORY, memory_line) < 0 || drift_findings(&x) < 0 ||
+	    label_lines(&x, RPT_T_ERRORS, error_line) < 0 || no_errors(&x) < 0 ||
+	    label_lines(&x, RPT_T_CONNECTIONS, connection_line) < 0 ||
+	    label_lines(&x, RPT_T_COST, cost_line) < 0)
 		return -1;
 	/* Topic order, then label order. */
 	rpt_items_sort(r->findings, r->nfindings, cmp_topic);
