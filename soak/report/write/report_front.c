@@ -92,7 +92,7 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		align[nc++] = 'l';
 	}
 	align[nc] = '\0';
-	rpt_tb_begin(b, t, "Verdict", nc);
+	rpt_tb_start(b, t, "Verdict", names, align);
 	snprintf(t->id, sizeof t->id, "verdict");
 	int jit = 0;
 	for (int s = 0; s < r->ncpu; s++)
@@ -108,7 +108,6 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	    jit ? "; of a JVM, what its application, GC and VM threads used: its JIT "
 	          "compiler's threads are apart (SOURCE:jit), shown, not judged."
 	        : ".");
-	rpt_tb_header(b, names, align);
 	/* A row per label and headline: capacity (users), then efficiency (a fixed rate). */
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];
@@ -126,7 +125,7 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	static const char *const names[] = {"comparison",   "figure",
 	                                    "resolves now", "noise: between runs / within a run",
 	                                    "to resolve",   "takes"};
-	rpt_tb_begin(b, t, "How long to run", 6);
+	rpt_tb_start(b, t, "How long to run", names, "llrrll");
 	snprintf(t->note, sizeof t->note,
 	         "For each comparison: the half-width of the interval the verdict itself used "
 	         "(as a share of the baseline, at the level its figure was tested), the noise "
@@ -135,7 +134,6 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	         "the rounds and measured run length that would resolve the target in the least "
 	         "time (warm-up and ramp-up counted per run). With one run a side the "
 	         "run-to-run part is unknown and nothing is promised.");
-	rpt_tb_header(b, names, "llrrll");
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
@@ -260,7 +258,12 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	else
 		snprintf(head, sizeof head, "%s",
 		         which == 0 ? "Environment" : "Environment: where the labels differ");
-	rpt_tb_begin(b, t, head, which == 0 ? 2 : nl + 1);
+	for (int l = 0; which == 1 && l < nl; l++) {
+		names[l + 1] = r->labels[l].name;
+		align[l + 1] = 'l';
+	}
+	align[which == 0 ? 2 : nl + 1] = '\0';
+	rpt_tb_start(b, t, head, names, align);
 	snprintf(t->id, sizeof t->id, "%s", which == 0 ? "env" : "env-diff");
 	if (which == 0)
 		snprintf(t->note, sizeof t->note,
@@ -273,12 +276,6 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		snprintf(t->note, sizeof t->note,
 		         "The facts that differ between the labels, a column per label; a value "
 		         "that changed from run to run names its runs.");
-	for (int l = 0; which == 1 && l < nl; l++) {
-		names[l + 1] = r->labels[l].name;
-		align[l + 1] = 'l';
-	}
-	align[which == 0 ? 2 : nl + 1] = '\0';
-	rpt_tb_header(b, names, align);
 	for (int s = -1; s < nsrc && (which == 0 || nl > 1); s++)
 		for (int k = 0; k < rpt_nenv_keys; k++) {
 			const struct rpt_env_key *e = &rpt_env_keys[k];

@@ -89,6 +89,13 @@ void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align
 	}
 }
 
+void rpt_tb_start(struct rpt_tb *b, struct rpt_table *t, const char *title,
+                  const char *const *names, const char *align)
+{
+	rpt_tb_begin(b, t, title, (int)strlen(align));
+	rpt_tb_header(b, names, align);
+}
+
 void rpt_table_free(struct rpt_table *t)
 {
 	if (t->cells)
@@ -249,14 +256,13 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	names[nc] = "memory";
 	align[nc++] = 'l';
 	align[nc] = '\0';
-	rpt_tb_begin(b, t, "Soak runs", nc);
+	rpt_tb_start(b, t, "Soak runs", names, align);
 	snprintf(t->note, sizeof t->note,
 	         "One row per fixed run. Figures cover each run's measured window (warm-up and "
 	         "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
 	         "the mean over that window: a process source in %% of one core, a host series in "
 	         "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
 	warmups_left_out(r, t);
-	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		const struct figures *f = &run->f;
@@ -296,8 +302,7 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 
 	snprintf(title, sizeof title, "Sweep: %s (%s steps)", rpt_label_name(r, sw->label),
 	         dur_format(sw->planned_ms, d, sizeof d));
-	rpt_tb_begin(b, t, title, 6);
-	rpt_tb_header(b, names, "rrrrrr");
+	rpt_tb_start(b, t, title, names, "rrrrrr");
 	for (int i = 0; i < sw->ncells; i++) {
 		const struct rpt_cell *c = &r->cells[sw->cells[i]];
 		char x[4][64];
@@ -353,8 +358,7 @@ static void side_table(const struct report *r, int64_t planned, struct rpt_tb *b
 	align[1 + 3 * n] = '\0';
 	snprintf(title, sizeof title, "Sweeps side by side (%s steps)",
 	         dur_format(planned, d, sizeof d));
-	rpt_tb_begin(b, t, title, 1 + 3 * n);
-	rpt_tb_header(b, names, align);
+	rpt_tb_start(b, t, title, names, align);
 	for (int i = 0; i < nlev; i++) {
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%d", levels[i]);
@@ -403,7 +407,7 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			align[nc++] = 'r';
 		}
 	align[nc] = '\0';
-	rpt_tb_begin(b, t, "Comparison", nc);
+	rpt_tb_start(b, t, "Comparison", names, align);
 	snprintf(
 	    t->note, sizeof t->note,
 	    "Each label against the baseline (%s, or the first label with data) on the same "
@@ -416,7 +420,6 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	    "compared with itself has at most a 5%% chance of any figure in the row called "
 	    "real.",
 	    rpt_label_name(r, 0));
-	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
@@ -436,12 +439,11 @@ static void errors_table(const struct report *r, struct rpt_tb *b, struct rpt_ta
 {
 	static const char *const names[] = {"label", "side",          "class",
 	                                    "count", "% of requests", "sample"};
-	rpt_tb_begin(b, t, "Errors", 6);
+	rpt_tb_start(b, t, "Errors", names, "lllrrl");
 	snprintf(t->note, sizeof t->note,
 	         "Errors in the measured windows by class. Client-side classes (client_ports, dns) "
 	         "are the load generator's own limits, not the server's; the sample is the first "
 	         "message of the class.");
-	rpt_tb_header(b, names, "lllrrl");
 	for (int side = 0; side < 2; side++)
 		for (int l = 0; l < r->nlabels; l++)
 			for (int c = 0; c < ERR_NCLASS; c++) {
@@ -479,7 +481,7 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 	static const char *const names[] = {
 	    "run",       "label",         "source", "events",     "GC time", "longest pause",
 	    "pause p99", "heap after GC", "R²",     "old cycles", "verdict"};
-	rpt_tb_begin(b, t, "Memory and GC", 11);
+	rpt_tb_start(b, t, "Memory and GC", names, "lllrrrrrrrl");
 	snprintf(t->note, sizeof t->note,
 	         "From each source's GC events in the run (gca_analyze): GC time is the share of "
 	         "the run's wall time spent in stop-the-world pauses; the heap trend is the slope "
@@ -492,7 +494,6 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 	         "is not ruled out until an old collection shows what it frees).",
 	         100 * GCA_WARMUP_FRAC, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES);
 	warmups_left_out(r, t);
-	rpt_tb_header(b, names, "lllrrrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -593,7 +594,7 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 {
 	static const char *const names[] = {"run", "label", "source", "mean memory", "trend",
 	                                    "R²",  "over",  "level",  "verdict"};
-	rpt_tb_begin(b, t, "Process memory", 9);
+	rpt_tb_start(b, t, "Process memory", names, "lllrrrrrl");
 	snprintf(t->note, sizeof t->note,
 	         "Memory of process sources without a GC log over the measured window: the "
 	         "proportional set size where recorded (shared pages divided among the processes "
@@ -606,7 +607,6 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	         "shared: a database's cache) is 'filling (level of bound)', not a leak.  Windows "
 	         "too short to judge (under 5 minutes) share a row per label and source, with the "
 	         "ranges of their figures.");
-	rpt_tb_header(b, names, "lllrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -729,7 +729,7 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 {
 	static const char *const names[] = {"run", "label", "step", "measured", "parts",
 	                                    "TPS", "mean",  "p99",  "errors",   "verdict"};
-	rpt_tb_begin(b, t, "Drift: does it degrade over time?", 10);
+	rpt_tb_start(b, t, "Drift: does it degrade over time?", names, "lllrlrrrrl");
 	snprintf(t->note, sizeof t->note,
 	         "Each run against itself: the last third of its measured window against the "
 	         "first (for windows of 3 h or more also the last hour against hour 1).  Changes "
@@ -743,7 +743,6 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 	         "when it changed for real by 5%% or more: then the machine, not only the "
 	         "server, changed speed.  The runs of a label too short to judge share one row.",
 	         RPT_DRIFT_MIN_PART);
-	rpt_tb_header(b, names, "lllrlrrrrl");
 	for (int i = 0; i < r->nruns && !b->failed; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		int judged = 0;
@@ -782,9 +781,8 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	static const char *const names[] = {"run",        "label",    "name",          "mode",
 	                                    "connection", "status",   "started (UTC)", "measured",
 	                                    "steps",      "requests", "agents"};
-	rpt_tb_begin(b, t, "Runs", 11);
+	rpt_tb_start(b, t, "Runs", names, "llllllrrrrr");
 	warmups_left_out(r, t);
-	rpt_tb_header(b, names, "llllllrrrrr");
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		char iso[40], d[32];

@@ -21,6 +21,10 @@ void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int 
 /* The header: names and alignment ('r' right, 'l' left, 'k' left and kept whole but
  * before a bracket), one per column. */
 void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align);
+/* Starts table t with its header at once (rpt_tb_begin, then rpt_tb_header): as many
+ * columns as align has letters. */
+void rpt_tb_start(struct rpt_tb *b, struct rpt_table *t, const char *title,
+                  const char *const *names, const char *align);
 /* Starts a row after the header; returns its index (-1 once out of memory). */
 int rpt_tb_row(struct rpt_tb *b);
 /* Sets a cell (row -1: the header). */
