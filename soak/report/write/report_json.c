@@ -380,12 +380,11 @@ static void jerrors(const struct rpt_run *run, struct jsonw *w)
 	jsonw_end(w);
 }
 
-static void jrun(const struct report *r, const struct rpt_run *run, struct jsonw *w)
+static void jrun(const struct report *r, int at, struct jsonw *w)
 {
+	const struct rpt_run *run = &r->runs[at];
 	char ds[RPT_DRIFT_SENTENCE_MAX];
 
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
 	jrun_head(r, run, w);
 	jmember(w, "env");
 	jenv(w, run);
@@ -414,7 +413,6 @@ static void jrun(const struct report *r, const struct rpt_run *run, struct jsonw
 	jsonw_end(w);
 	jmember(w, "drift");
 	rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), w);
-	jsonw_end(w);
 }
 
 static void jsaturation(const struct report *r, const struct rpt_sweep *sw, struct jsonw *w)
@@ -453,10 +451,9 @@ static void jusl(const struct rpt_sweep *sw, struct jsonw *w)
 	jsonw_end(w);
 }
 
-static void jsweep(const struct report *r, const struct rpt_sweep *sw, struct jsonw *w)
+static void jsweep(const struct report *r, int at, struct jsonw *w)
 {
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
+	const struct rpt_sweep *sw = &r->sweeps[at];
 	jsonw_mstr(w, "label", r->labels[sw->label].name);
 	jsonw_mnum(w, "step_s", (double)sw->planned_ms / 1000, 3);
 	jopen(w, "levels", '[');
@@ -476,7 +473,6 @@ static void jsweep(const struct report *r, const struct rpt_sweep *sw, struct js
 	jmember(w, "usl");
 	jusl(sw, w);
 	jsonw_mbool(w, "queueing", sw->queueing);
-	jsonw_end(w);
 }
 
 /* The cell a comparison or verdict is at: kind, concurrency, rate, step length. */
@@ -598,13 +594,12 @@ static void jresolve(const struct report *r, const struct rpt_cmp *m, struct jso
 	jsonw_end(w);
 }
 
-static void jcmp(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
+static void jcmp(const struct report *r, int i, struct jsonw *w)
 {
+	const struct rpt_cmp *m = &r->cmps[i];
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
 	char method[RPT_METHOD_MAX];
 
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
 	jcell(w, c);
 	jsonw_mstr(w, "label", r->labels[c->label].name);
 	jsonw_mstr(w, "baseline", r->labels[a->label].name);
@@ -625,7 +620,6 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, struct jsonw *
 	jcmp_figures(r, m, w);
 	jcomponents(r, m, w);
 	jresolve(r, m, w);
-	jsonw_end(w);
 }
 
 /* Each process's CPU per request at the verdict's cell: against the baseline's (a
@@ -652,12 +646,11 @@ static void jverdict_cpu(const struct report *r, const struct rpt_vrow *v, struc
 	jsonw_end(w);
 }
 
-static void jverdict(const struct report *r, const struct rpt_vrow *v, struct jsonw *w)
+static void jverdict(const struct report *r, int i, struct jsonw *w)
 {
+	const struct rpt_vrow *v = &r->verdicts[i];
 	char sentence[RPT_VERDICT_MAX], mem[RPT_VMEM_MAX];
 
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
 	jsonw_mstr(w, "label", r->labels[v->label].name);
 	jsonw_mbool(w, "baseline", v->label == 0);
 	jindex(w, "comparison", v->cmp);
@@ -678,7 +671,6 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, struct js
 	                  v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : NULL);
 	jsonw_mint(w, "warnings", v->warnings);
 	jsonw_mstr(w, "sentence", rpt_verdict_text(r, v, RPT_VT_ALL, sentence, sizeof sentence));
-	jsonw_end(w);
 }
 
 /* A label of the report's items, or null (-1: about no label). */
@@ -696,8 +688,6 @@ static void jstudy(const struct report *r, int i, struct jsonw *w)
 	const struct rpt_study *st = &r->studies[i];
 	char design[RPT_DESIGN_MAX];
 
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
 	jsonw_mstr(w, "name", st->name);
 	jsonw_mint(w, "rounds", st->rounds);
 	jsonw_mstr(w, "order", st->order);
@@ -710,38 +700,32 @@ static void jstudy(const struct report *r, int i, struct jsonw *w)
 	jsonw_mint(w, "done_slots", st->done_slots);
 	jsonw_mstr(w, "status", st->status);
 	jsonw_mstr(w, "design", rpt_study_design(r, i, design, sizeof design));
-	jsonw_end(w);
 }
 
-static void jvalidity(const struct report *r, const struct rpt_item *v, struct jsonw *w)
+static void jvalidity(const struct report *r, int i, struct jsonw *w)
 {
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
+	const struct rpt_item *v = &r->validity[i];
 	jsonw_mstr(w, "severity", v->severity);
 	jsonw_mstr(w, "code", v->code);
 	jlabel(r, w, v->label);
 	jsonw_mstr(w, "run", v->run);
 	jsonw_mstr(w, "message", v->text);
-	jsonw_end(w);
 }
 
-static void jfinding(const struct report *r, const struct rpt_item *x, struct jsonw *w)
+static void jfinding(const struct report *r, int i, struct jsonw *w)
 {
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
+	const struct rpt_item *x = &r->findings[i];
 	jsonw_mstr(w, "kind", x->code);
 	jlabel(r, w, x->label);
 	jsonw_key(w, "score");
 	jsonw_fmt(w, "%.0f", x->score);
 	jsonw_mbool(w, "top", x->top);
 	jsonw_mstr(w, "text", x->text);
-	jsonw_end(w);
 }
 
-static void jpicture(const struct rpt_picture *p, struct jsonw *w)
+static void jpicture(const struct report *r, int i, struct jsonw *w)
 {
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
+	const struct rpt_picture *p = &r->pics[i];
 	jsonw_mstr(w, "name", p->name);
 	jsonw_mstr(w, "title", p->title);
 	jsonw_mbool(w, "compare", p->compare);
@@ -750,7 +734,6 @@ static void jpicture(const struct rpt_picture *p, struct jsonw *w)
 	jsonw_key(w, "png");
 	jsonw_fmt(w, "\"img/%s.png\"", p->name);
 	jsonw_mbool(w, "drawn", p->drawn);
-	jsonw_end(w);
 }
 
 /* Opens a list member of the report (its items follow, each with ITEM). */
@@ -789,9 +772,18 @@ static void jhead(const struct report *r, struct jsonw *w)
 	           "per-interval figures with a floor; Holm over each comparison's figures");
 }
 
-/* Closes a list member: the bracket on a line of its own (always, or when it has items). */
-static void jlist_end(struct jsonw *w, int own_line)
+/* A list member of the report: its n items, each an object on a line of its own whose
+ * members item(r, i, w) writes; the closing bracket on a line of its own when own_line. */
+static void jlist_of(const struct report *r, struct jsonw *w, const char *key, int n,
+                     void (*item)(const struct report *r, int i, struct jsonw *w), int own_line)
 {
+	jlist(w, key);
+	for (int i = 0; i < n; i++) {
+		jsonw_br(w, ITEM);
+		jsonw_obj(w);
+		item(r, i, w);
+		jsonw_end(w);
+	}
 	if (own_line)
 		jsonw_br(w, CLOSE);
 	jsonw_end(w);
@@ -804,44 +796,20 @@ int rpt_write_json(const struct report *r, FILE *f)
 	jsonw_init(&w, f);
 	jsonw_obj(&w);
 	jhead(r, &w);
-	jlist(&w, "studies");
-	for (int i = 0; i < r->nstudies; i++)
-		jstudy(r, i, &w);
-	jlist_end(&w, r->nstudies > 0);
-	jlist(&w, "verdict");
-	for (int i = 0; i < r->nverdicts; i++)
-		jverdict(r, &r->verdicts[i], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "validity");
-	for (int i = 0; i < r->nvalidity; i++)
-		jvalidity(r, &r->validity[i], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "runs");
-	for (int i = 0; i < r->nruns; i++)
-		jrun(r, &r->runs[i], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "sweeps");
-	for (int s = 0; s < r->nsweeps; s++)
-		jsweep(r, &r->sweeps[s], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "comparisons");
-	for (int i = 0; i < r->ncmps; i++)
-		jcmp(r, &r->cmps[i], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "findings");
-	for (int i = 0; i < r->nfindings; i++)
-		jfinding(r, &r->findings[i], &w);
-	jlist_end(&w, 1);
+	jlist_of(r, &w, "studies", r->nstudies, jstudy, r->nstudies > 0);
+	jlist_of(r, &w, "verdict", r->nverdicts, jverdict, 1);
+	jlist_of(r, &w, "validity", r->nvalidity, jvalidity, 1);
+	jlist_of(r, &w, "runs", r->nruns, jrun, 1);
+	jlist_of(r, &w, "sweeps", r->nsweeps, jsweep, 1);
+	jlist_of(r, &w, "comparisons", r->ncmps, jcmp, 1);
+	jlist_of(r, &w, "findings", r->nfindings, jfinding, 1);
 	/* Night over night: only when a label and scenario have a series of runs. */
 	if (r->history) {
 		jsonw_br(&w, CLOSE);
 		jsonw_key(&w, "history");
 		rpt_hist_write_json(r->history, 1, "  ", &w);
 	}
-	jlist(&w, "pictures");
-	for (int i = 0; i < r->npics; i++)
-		jpicture(&r->pics[i], &w);
-	jlist_end(&w, 1);
+	jlist_of(r, &w, "pictures", r->npics, jpicture, 1);
 	jsonw_br(&w, "\n");
 	jsonw_end(&w);
 	fputc('\n', f);
