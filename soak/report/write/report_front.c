@@ -13,13 +13,6 @@
 #define MAX_COLS (12 + RPT_MAX_SOURCES)
 #define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
 
-/* A change with its interval (rpt_change_cell). */
-static void change(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f)
-{
-	char x[128];
-	rpt_tb_set(b, row, col, "%s", rpt_change_cell(m, f, x, sizeof x));
-}
-
 /* One row of the verdict: label v at cell `cell`, judged by comparison `cmp` (-1: the
  * baseline's own figures, or none). */
 static void verdict_row(const struct report *r, struct rpt_tb *b, const struct rpt_vrow *v,
@@ -43,7 +36,7 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 	} else if (cmp >= 0) {
 		const struct rpt_cmp *m = &r->cmps[cmp];
 		for (int k = 0; k < RPT_NMETRIC; k++)
-			change(b, row, col++, m, k);
+			rpt_tb_change(b, row, col++, m, k);
 	} else {
 		rpt_tb_set(b, row, col++, "no matching runs");
 		for (int k = 1; k < RPT_NMETRIC; k++)
@@ -56,7 +49,7 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 			rpt_tb_set(b, row, cpucol[s], "%s",
 			           rpt_fmt_ms(c->value[RPT_FIG_CPU(s)], x, sizeof x));
 		else if (cmp >= 0)
-			change(b, row, cpucol[s], &r->cmps[cmp], RPT_FIG_CPU(s));
+			rpt_tb_change(b, row, cpucol[s], &r->cmps[cmp], RPT_FIG_CPU(s));
 		else
 			rpt_tb_set(b, row, cpucol[s], DASH);
 		col = cpucol[s] + 1;

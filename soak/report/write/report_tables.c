@@ -96,6 +96,12 @@ void rpt_tb_start(struct rpt_tb *b, struct rpt_table *t, const char *title,
 	rpt_tb_header(b, names, align);
 }
 
+void rpt_tb_change(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f)
+{
+	char x[128];
+	rpt_tb_set(b, row, col, "%s", rpt_change_cell(m, f, x, sizeof x));
+}
+
 void rpt_table_free(struct rpt_table *t)
 {
 	if (t->cells)
@@ -377,13 +383,6 @@ static void side_table(const struct report *r, int64_t planned, struct rpt_tb *b
 	}
 }
 
-/* A change with its interval (rpt_change_cell). */
-static void change_cell(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f)
-{
-	char x[128];
-	rpt_tb_set(b, row, col, "%s", rpt_change_cell(m, f, x, sizeof x));
-}
-
 static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	const char *names[MAX_COLS] = {"at", "label", "vs", "TPS", "avg", "99%", "error %"};
@@ -429,9 +428,9 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, c->label));
 		rpt_tb_set(b, row, 2, "%s", rpt_label_name(r, a->label));
 		for (int k = 0; k < RPT_NMETRIC; k++)
-			change_cell(b, row, 3 + k, m, k);
+			rpt_tb_change(b, row, 3 + k, m, k);
 		for (int k = 0; k < ncol; k++)
-			change_cell(b, row, col[k], m, fig[k]);
+			rpt_tb_change(b, row, col[k], m, fig[k]);
 	}
 }
 

@@ -35,6 +35,8 @@ __attribute__((format(printf, 4, 5))) void rpt_tb_set(struct rpt_tb *b, int row,
 int rpt_tb_build(const struct report *r, int n,
                  void (*fn)(const struct report *, struct rpt_tb *, struct rpt_table *, int),
                  struct rpt_table **out, int *nout, char *err, size_t errlen);
+/* Sets a cell to figure f's change in comparison m, with its interval (rpt_change_cell). */
+void rpt_tb_change(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f);
 /* Frees one table's cells (the table itself is not freed). */
 void rpt_table_free(struct rpt_table *t);
 
