@@ -10,14 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct rpt_block *block(struct rpt_doc *d, enum rpt_block_kind kind)
+/* Appends block x; NULL out of memory. */
+static struct rpt_block *block(struct rpt_doc *d, struct rpt_block x)
 {
 	if (buf_grow(&d->b, &d->cap, (size_t)d->n + 1, sizeof *d->b, 32) < 0)
 		return NULL;
-	struct rpt_block *b = &d->b[d->n++];
-	memset(b, 0, sizeof *b);
-	b->kind = kind;
-	return b;
+	d->b[d->n] = x;
+	return &d->b[d->n++];
 }
 
 /* A text the document keeps (printf-style); NULL out of memory. */
@@ -40,47 +39,31 @@ __attribute__((format(printf, 2, 3))) static const char *doc_str(struct rpt_doc 
 
 static int heading(struct rpt_doc *d, int level, const char *text)
 {
-	struct rpt_block *b = block(d, RPT_B_HEADING);
-	if (!b || !text)
-		return -1;
-	b->level = level;
-	b->text = text;
-	return 0;
+	struct rpt_block x = {.kind = RPT_B_HEADING, .level = level, .text = text};
+	return text && block(d, x) ? 0 : -1;
 }
 
 static int para(struct rpt_doc *d, const char *cls, const char *lead, const char *text)
 {
-	struct rpt_block *b = block(d, RPT_B_PARA);
-	if (!b || !text)
-		return -1;
-	b->cls = cls;
-	b->lead = lead;
-	b->text = text;
-	return 0;
+	struct rpt_block x = {.kind = RPT_B_PARA, .cls = cls, .lead = lead, .text = text};
+	return text && block(d, x) ? 0 : -1;
 }
 
 /* A list of n items, to be filled by the caller; NULL out of memory. */
 static struct rpt_block *list(struct rpt_doc *d, const char *cls, int n)
 {
-	struct rpt_block *b = block(d, RPT_B_LIST);
-	if (!b)
-		return NULL;
-	b->cls = cls;
-	b->items = calloc((size_t)(n > 0 ? n : 1), sizeof *b->items);
-	if (!b->items) {
-		d->n--;
-		return NULL;
-	}
+	struct rpt_block x = {.kind = RPT_B_LIST, .cls = cls};
+	struct rpt_block *b = NULL;
+
+	x.items = calloc((size_t)(n > 0 ? n : 1), sizeof *x.items);
+	if (x.items && !(b = block(d, x)))
+		free(x.items);
 	return b;
 }
 
 static int table(struct rpt_doc *d, const struct rpt_table *t)
 {
-	struct rpt_block *b = block(d, RPT_B_TABLE);
-	if (!b)
-		return -1;
-	b->table = t;
-	return 0;
+	return block(d, (struct rpt_block){.kind = RPT_B_TABLE, .table = t}) ? 0 : -1;
 }
 
 /* Tables from..n-1 of t, each a block. */
@@ -129,11 +112,7 @@ static int pictures(struct rpt_doc *d, int compare)
 		return -1;
 	if (!compare && d->r->plot_note[0] && para(d, "note", NULL, d->r->plot_note) < 0)
 		return -1;
-	struct rpt_block *b = block(d, RPT_B_PICTURES);
-	if (!b)
-		return -1;
-	b->compare = compare;
-	return 0;
+	return block(d, (struct rpt_block){.kind = RPT_B_PICTURES, .compare = compare}) ? 0 : -1;
 }
 
 int rpt_doc_pic_cols(const struct report *r, const char **cols, int max)
