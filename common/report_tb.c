@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int ncols)
 {
 	memset(t, 0, sizeof *t);
@@ -20,25 +22,20 @@ void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int 
 		b->failed = 1;
 }
 
-/* Starts a row after the header; returns its index (-1 once out of memory). */
 int rpt_tb_row(struct rpt_tb *b)
 {
 	struct rpt_table *t = b->t;
-	size_t ncols = (size_t)t->ncols;
+	size_t ncols = (size_t)t->ncols, old = b->cap;
 
 	if (b->failed)
 		return -1;
-	if (t->nrows + 2 > b->cap) {
-		int nc = b->cap * 2;
-		char **p = realloc(t->cells, (size_t)nc * ncols * sizeof *p);
-		if (!p) {
-			b->failed = 1;
-			return -1;
-		}
-		memset(p + (size_t)b->cap * ncols, 0, (size_t)(nc - b->cap) * ncols * sizeof *p);
-		t->cells = p;
-		b->cap = nc;
+	/* a row is ncols cells; the header's and this one's */
+	if (buf_grow(&t->cells, &b->cap, (size_t)t->nrows + 2, ncols * sizeof *t->cells, 8) < 0) {
+		b->failed = 1;
+		return -1;
 	}
+	if (b->cap > old)
+		memset(t->cells + old * ncols, 0, (b->cap - old) * ncols * sizeof *t->cells);
 	return t->nrows++;
 }
 
@@ -60,8 +57,6 @@ void rpt_tb_set(struct rpt_tb *b, int row, int col, const char *fmt, ...)
 		b->failed = 1;
 }
 
-/* The header: names and alignment ('r' right, 'l' left, 'k' left and kept whole but
- * before a bracket), one per column. */
 void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align)
 {
 	if (b->failed)
@@ -77,6 +72,13 @@ void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align
 		b->t->right[c] = align[c] == 'r';
 		b->t->keep[c] = align[c] == 'r' || align[c] == 'k';
 	}
+}
+
+void rpt_tb_start(struct rpt_tb *b, struct rpt_table *t, const char *title,
+                  const char *const *names, const char *align)
+{
+	rpt_tb_begin(b, t, title, (int)strlen(align));
+	rpt_tb_header(b, names, align);
 }
 
 void rpt_table_free(struct rpt_table *t)

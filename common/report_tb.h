@@ -9,6 +9,8 @@
 #ifndef SOAK_REPORT_TB_H
 #define SOAK_REPORT_TB_H
 
+#include <stddef.h>
+
 /* A text table as the Markdown and HTML writers show it. */
 struct rpt_table {
 	char id[24];     /* an HTML id for the table ("verdict"), or "" */
@@ -24,7 +26,7 @@ struct rpt_table {
 
 struct rpt_tb {
 	struct rpt_table *t; /* the table being filled */
-	int cap;             /* rows allocated (header included) */
+	size_t cap;          /* rows allocated (header included) */
 	int failed;          /* out of memory once: the table is incomplete */
 };
 
@@ -33,6 +35,10 @@ void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int 
 /* The header: names and alignment ('r' right, 'l' left, 'k' left and kept whole but
  * before a bracket), one per column. */
 void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align);
+/* Starts table t with its header at once (rpt_tb_begin, then rpt_tb_header): as many
+ * columns as align has letters. */
+void rpt_tb_start(struct rpt_tb *b, struct rpt_table *t, const char *title,
+                  const char *const *names, const char *align);
 /* Starts a row after the header; returns its index (-1 once out of memory). */
 int rpt_tb_row(struct rpt_tb *b);
 /* Sets a cell (row -1: the header). */

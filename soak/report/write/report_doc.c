@@ -9,25 +9,20 @@
 #include "report_verdict_text.h"
 #include "history/history.h"
 
+#include "buf.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct rpt_block *block(struct rpt_doc *d, enum rpt_block_kind kind)
+/* Appends block x; NULL out of memory. */
+static struct rpt_block *block(struct rpt_doc *d, struct rpt_block x)
 {
-	if (d->n == d->cap) {
-		int nc = d->cap ? 2 * d->cap : 32;
-		struct rpt_block *p = realloc(d->b, (size_t)nc * sizeof *p);
-		if (!p)
-			return NULL;
-		d->b = p;
-		d->cap = nc;
-	}
-	struct rpt_block *b = &d->b[d->n++];
-	memset(b, 0, sizeof *b);
-	b->kind = kind;
-	return b;
+	if (buf_grow(&d->b, &d->cap, (size_t)d->n + 1, sizeof *d->b, 32) < 0)
+		return NULL;
+	d->b[d->n] = x;
+	return &d->b[d->n++];
 }
 
 /* A text the document keeps (printf-style); NULL out of memory. */
@@ -37,14 +32,8 @@ __attribute__((format(printf, 2, 3))) static const char *doc_str(struct rpt_doc 
 	va_list ap;
 	char *s = NULL;
 
-	if (d->nstrs == d->capstrs) {
-		int nc = d->capstrs ? 2 * d->capstrs : 16;
-		char **p = realloc(d->strs, (size_t)nc * sizeof *p);
-		if (!p)
-			return NULL;
-		d->strs = p;
-		d->capstrs = nc;
-	}
+	if (buf_grow(&d->strs, &d->capstrs, (size_t)d->nstrs + 1, sizeof *d->strs, 16) < 0)
+		return NULL;
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
 		s = NULL;
@@ -56,46 +45,39 @@ __attribute__((format(printf, 2, 3))) static const char *doc_str(struct rpt_doc 
 
 static int heading(struct rpt_doc *d, int level, const char *text)
 {
-	struct rpt_block *b = block(d, RPT_B_HEADING);
-	if (!b || !text)
-		return -1;
-	b->level = level;
-	b->text = text;
-	return 0;
+	struct rpt_block x = {.kind = RPT_B_HEADING, .level = level, .text = text};
+	return text && block(d, x) ? 0 : -1;
 }
 
 static int para(struct rpt_doc *d, const char *cls, const char *lead, const char *text)
 {
-	struct rpt_block *b = block(d, RPT_B_PARA);
-	if (!b || !text)
-		return -1;
-	b->cls = cls;
-	b->lead = lead;
-	b->text = text;
-	return 0;
+	struct rpt_block x = {.kind = RPT_B_PARA, .cls = cls, .lead = lead, .text = text};
+	return text && block(d, x) ? 0 : -1;
 }
 
 /* A list of n items, to be filled by the caller; NULL out of memory. */
 static struct rpt_block *list(struct rpt_doc *d, const char *cls, int n)
 {
-	struct rpt_block *b = block(d, RPT_B_LIST);
-	if (!b)
-		return NULL;
-	b->cls = cls;
-	b->items = calloc((size_t)(n > 0 ? n : 1), sizeof *b->items);
-	if (!b->items) {
-		d->n--;
-		return NULL;
-	}
+	struct rpt_block x = {.kind = RPT_B_LIST, .cls = cls};
+	struct rpt_block *b = NULL;
+
+	x.items = calloc((size_t)(n > 0 ? n : 1), sizeof *x.items);
+	if (x.items && !(b = block(d, x)))
+		free(x.items);
 	return b;
 }
 
 static int table(struct rpt_doc *d, const struct rpt_table *t)
 {
-	struct rpt_block *b = block(d, RPT_B_TABLE);
-	if (!b)
-		return -1;
-	b->table = t;
+	return block(d, (struct rpt_block){.kind = RPT_B_TABLE, .table = t}) ? 0 : -1;
+}
+
+/* Tables from..n-1 of t, each a block. */
+static int tables(struct rpt_doc *d, const struct rpt_table *t, int from, int n)
+{
+	for (int i = from; i < n; i++)
+		if (table(d, &t[i]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -136,11 +118,7 @@ static int pictures(struct rpt_doc *d, int compare)
 		return -1;
 	if (!compare && d->r->plot_note[0] && para(d, "note", NULL, d->r->plot_note) < 0)
 		return -1;
-	struct rpt_block *b = block(d, RPT_B_PICTURES);
-	if (!b)
-		return -1;
-	b->compare = compare;
-	return 0;
+	return block(d, (struct rpt_block){.kind = RPT_B_PICTURES, .compare = compare}) ? 0 : -1;
 }
 
 int rpt_doc_pic_cols(const struct report *r, const char **cols, int max)
@@ -340,20 +318,10 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 	}
 	if (validity(d) < 0 || findings(d) < 0 || pictures(d, 1) < 0)
 		goto oom;
-	for (int i = 1; i < d->nfront; i++)
-		if (table(d, &d->front[i]) < 0)
-			goto oom;
 	/* Night over night, when a label and scenario have a series (history/history.h). */
-	for (int i = 0; i < d->nhist; i++)
-		if (table(d, &d->hist[i]) < 0)
-			goto oom;
-	for (int i = 0; i < d->nenv; i++)
-		if (table(d, &d->env[i]) < 0)
-			goto oom;
-	for (int i = 0; i < d->ntables; i++)
-		if (table(d, &d->tables[i]) < 0)
-			goto oom;
-	if (pictures(d, 0) < 0)
+	if (tables(d, d->front, 1, d->nfront) < 0 || tables(d, d->hist, 0, d->nhist) < 0 ||
+	    tables(d, d->env, 0, d->nenv) < 0 || tables(d, d->tables, 0, d->ntables) < 0 ||
+	    pictures(d, 0) < 0)
 		goto oom;
 	return 0;
 oom:

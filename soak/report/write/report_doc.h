@@ -54,9 +54,11 @@ struct rpt_block {
 struct rpt_doc {
 	const struct report *r;   /* the report it shows */
 	struct rpt_block *b;      /* the blocks in order (owned) */
-	int n, cap;               /* used and allocated */
+	int n;                    /* blocks used */
+	size_t cap;               /* blocks allocated */
 	char **strs;              /* texts the document made (owned) */
-	int nstrs, capstrs;       /* used and allocated */
+	int nstrs;                /* texts used */
+	size_t capstrs;           /* texts allocated */
 	struct rpt_table *front;  /* the verdict and how-long tables (owned) */
 	int nfront;               /* entries in front */
 	struct rpt_table *tables; /* the detail tables (owned) */

@@ -80,6 +80,20 @@ static int add(struct fctx *x, enum rpt_topic topic, int label, double score, co
 	return rpt_item_add(&x->r->findings, &x->r->nfindings, &x->cap, &it, b->s);
 }
 
+/* One line per label about a topic: line() words label l's into b and raises *score (from
+ * 0); a line left empty is not added.  -1 out of memory. */
+static int label_lines(struct fctx *x, enum rpt_topic topic,
+                       int (*line)(const struct report *r, int l, struct sbuf *b, double *score))
+{
+	for (int l = 0; l < x->r->nlabels; l++) {
+		struct sbuf b = {.n = 0};
+		double score = 0;
+		if (line(x->r, l, &b, &score) < 0 || add(x, topic, l, score, &b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* "20 users (fixed runs of 1m5s)", "600/s (sweep steps of 20s)" */
 static void cell_name(struct sbuf *b, const struct rpt_cell *c)
 {
@@ -118,52 +132,44 @@ static double change_score(const struct rpt_diff *d, double pct)
 
 /* --- runs -------------------------------------------------------------------------------- */
 
-static int status_findings(struct fctx *x)
-{
-	struct report *r = x->r;
+/* How a run that is not done ended: "Run KEY (LABEL)", the head, its status when the
+ * table has no row of its own for it (status NULL), its reason in brackets when the row
+ * says it, then mid, the time measured, tail. */
+static const struct {
+	const char *status; /* the runs' status, or NULL: any other */
+	double score;       /* how much the line matters */
+	const char *head, *mid, *tail;
+	int reason; /* the run's reason is said (when it has one) */
+} run_ends[] = {
+    {"running", S_RUN_OPEN, " is still running", ": this report covers the ", " measured so far.",
+     0},
+    {"crashed", S_RUN_FAILED, " crashed: its runner stopped without closing the run",
+     "; the figures cover the ", " measured until then.", 0},
+    {"interrupted", S_RUN_OPEN, " was interrupted", ": the figures cover the ",
+     " measured before it stopped.", 1},
+    {NULL, S_RUN_FAILED, " ended as '", "; the figures cover the ", " measured.", 1},
+};
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		double score = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			char d[32];
-			if (run->label != l || !strcmp(run->status, "done"))
-				continue;
-			dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
-			rpt_sb_printf(&b, "%sRun %s (%s)", b.n ? " " : "", run->key,
-			              rpt_label_name(r, l));
-			if (!strcmp(run->status, "running")) {
-				rpt_sb_printf(&b,
-				              " is still running: this report covers the %s "
-				              "measured so far.",
-				              d);
-				score = fmax(score, S_RUN_OPEN);
-			} else if (!strcmp(run->status, "crashed")) {
-				rpt_sb_printf(
-				    &b,
-				    " crashed: its runner stopped without closing the run; "
-				    "the figures cover the %s measured until then.",
-				    d);
-				score = fmax(score, S_RUN_FAILED);
-			} else if (!strcmp(run->status, "interrupted")) {
-				rpt_sb_printf(&b,
-				              " was interrupted%s%s%s: the figures cover the %s "
-				              "measured before it stopped.",
-				              *run->reason ? " (" : "", run->reason,
-				              *run->reason ? ")" : "", d);
-				score = fmax(score, S_RUN_OPEN);
-			} else {
-				rpt_sb_printf(&b,
-				              " ended as '%s'%s%s%s; the figures cover the %s "
-				              "measured.",
-				              run->status, *run->reason ? " (" : "", run->reason,
-				              *run->reason ? ")" : "", d);
-				score = fmax(score, S_RUN_FAILED);
-			}
-		}
-		if (add(x, RPT_T_RUNS, l, score, &b) < 0)
-			return -1;
+/* Label l's runs that are not done, each with how it ended. */
+static int status_line(const struct report *r, int l, struct sbuf *b, double *score)
+{
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int k = 0;
+		char d[32];
+		if (run->label != l || !strcmp(run->status, "done"))
+			continue;
+		while (run_ends[k].status && strcmp(run_ends[k].status, run->status))
+			k++;
+		dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
+		rpt_sb_printf(b, "%sRun %s (%s)%s", b->n ? " " : "", run->key, rpt_label_name(r, l),
+		              run_ends[k].head);
+		if (!run_ends[k].status)
+			rpt_sb_printf(b, "%s'", run->status);
+		if (run_ends[k].reason && *run->reason)
+			rpt_sb_printf(b, " (%s)", run->reason);
+		rpt_sb_printf(b, "%s%s%s", run_ends[k].mid, d, run_ends[k].tail);
+		*score = fmax(*score, run_ends[k].score);
 	}
 	return 0;
 }
@@ -238,73 +244,67 @@ static int drift_all_short(struct fctx *x)
 	return add(x, RPT_T_DRIFT, -1, S_NOTHING, &b) < 0 ? -1 : 1;
 }
 
-/* Does a run degrade over time (report_drift.c): one line per label, the runs grouped by
- * verdict, each degrading or improving run with its sentence; one line for the report when
- * every run is too short to tell. */
-static int drift_findings(struct fctx *x)
+/* Does a run degrade over time (report_drift.c): label l's runs grouped by verdict, each
+ * degrading or improving run with its sentence. */
+static int drift_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
-	int all = drift_all_short(x);
-	unsigned char *sel = calloc(2 * (size_t)(r->nruns ? r->nruns : 1), 1);
+	unsigned char *sel = calloc(2 * (size_t)(r->nruns ? r->nruns : 1), 1), *keys[2];
+	int n = 0, any = 0, nk[2] = {0, 0};
 
-	if (all != 0 || !sel) {
-		free(sel);
-		return all < 0 || !sel ? -1 : 0;
-	}
-	for (int l = 0; l < r->nlabels; l++) {
-		unsigned char *keys[2] = {sel, sel + r->nruns};
-		struct sbuf b = {.n = 0};
-		double score = 0;
-		int n = 0, any = 0, nk[2] = {0, 0};
-
-		memset(sel, 0, 2 * (size_t)r->nruns);
-		rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			enum rpt_drift_verdict v = run->drift.verdict;
-			char rk[64], ds[RPT_DRIFT_SENTENCE_MAX];
-			if (run->label != l || !run->drift.judged)
-				continue;
-			any = 1;
-			if (v == RPT_DRIFT_DEGRADING || v == RPT_DRIFT_IMPROVING) {
-				size_t len = strlen(rpt_drift_run_sentence(run, ds, sizeof ds));
-				sep(&b, &n);
-				/* its own sentence, without its full stop: the line goes on */
-				rpt_sb_printf(&b, "run %s: %.*s", ref(run, rk, sizeof rk),
-				              (int)(len && ds[len - 1] == '.' ? len - 1 : len), ds);
-				score = fmax(score,
-				             v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
-			} else {
-				int k = v == RPT_DRIFT_STABLE ? 0 : 1;
-				keys[k][i] = 1;
-				nk[k]++;
-				score =
-				    fmax(score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
-			}
-		}
-		if (!any)
+	if (!sel)
+		return -1;
+	keys[0] = sel;            /* the stable runs */
+	keys[1] = sel + r->nruns; /* those too short to tell */
+	rpt_sb_printf(b, "%s — ", rpt_label_name(r, l));
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		enum rpt_drift_verdict v = run->drift.verdict;
+		char rk[64], ds[RPT_DRIFT_SENTENCE_MAX];
+		if (run->label != l || !run->drift.judged)
 			continue;
-		if (nk[0]) {
-			sep(&b, &n);
-			rpt_sb_runsel(&b, r, keys[0], l);
-			rpt_sb_printf(&b,
-			              " stable from the first third of the measured window to the "
-			              "last (what moved within noise: the Drift table)");
-		}
-		if (nk[1]) {
-			sep(&b, &n);
-			rpt_sb_runsel(&b, r, keys[1], l);
-			rpt_sb_printf(&b, " too short to tell (a third needs %d steady intervals)",
-			              RPT_DRIFT_MIN_PART);
-		}
-		rpt_sb_printf(&b, ".");
-		if (add(x, RPT_T_DRIFT, l, score, &b) < 0) {
-			free(sel);
-			return -1;
+		any = 1;
+		if (v == RPT_DRIFT_DEGRADING || v == RPT_DRIFT_IMPROVING) {
+			size_t len = strlen(rpt_drift_run_sentence(run, ds, sizeof ds));
+			sep(b, &n);
+			/* its own sentence, without its full stop: the line goes on */
+			rpt_sb_printf(b, "run %s: %.*s", ref(run, rk, sizeof rk),
+			              (int)(len && ds[len - 1] == '.' ? len - 1 : len), ds);
+			*score =
+			    fmax(*score, v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
+		} else {
+			int k = v == RPT_DRIFT_STABLE ? 0 : 1;
+			keys[k][i] = 1;
+			nk[k]++;
+			*score = fmax(*score, v == RPT_DRIFT_STABLE ? S_MEMORY_OK : S_NOTHING);
 		}
 	}
+	if (nk[0]) {
+		sep(b, &n);
+		rpt_sb_runsel(b, r, keys[0], l);
+		rpt_sb_printf(b, " stable from the first third of the measured window to the last "
+		                 "(what moved within noise: the Drift table)");
+	}
+	if (nk[1]) {
+		sep(b, &n);
+		rpt_sb_runsel(b, r, keys[1], l);
+		rpt_sb_printf(b, " too short to tell (a third needs %d steady intervals)",
+		              RPT_DRIFT_MIN_PART);
+	}
+	rpt_sb_printf(b, ".");
+	if (!any) /* no run of the label was judged: no line */
+		rpt_sb_reset(b);
 	free(sel);
 	return 0;
+}
+
+/* One line per label; one for the report when every run is too short to tell. */
+static int drift_findings(struct fctx *x)
+{
+	int all = drift_all_short(x);
+
+	if (all != 0)
+		return all < 0 ? -1 : 0;
+	return label_lines(x, RPT_T_DRIFT, drift_line);
 }
 
 /* A merged run's notes: agents that died, lagged or whose clocks disagree. */
@@ -326,6 +326,21 @@ static int agent_findings(struct fctx *x)
 	return 0;
 }
 
+/* "WHAT 12.3 ms vs 10.1 ms (+21.8%, real)": latency k of comparison m; its score. */
+static double latency_change(struct sbuf *b, const char *what, const struct rpt_cmp *m, int k)
+{
+	double a = m->base_value[k], v = m->value[k], pct = a > 0 ? 100 * (v - a) / a : NAN;
+	char p[32];
+
+	rpt_sb_printf(b, "%s", what);
+	fmt_ms(b, v);
+	rpt_sb_printf(b, " vs ");
+	fmt_ms(b, a);
+	rpt_sb_printf(b, " (%s, %s)", rpt_fmt_pct(pct, p, sizeof p),
+	              rpt_verdict_name(m->d[k].verdict));
+	return change_score(&m->d[k], pct);
+}
+
 static int comparison_findings(struct fctx *x)
 {
 	struct report *r = x->r;
@@ -340,7 +355,6 @@ static int comparison_findings(struct fctx *x)
 			double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
 			double pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
 			double ma = m->base_value[RPT_M_MEAN], mc = m->value[RPT_M_MEAN];
-			double pa = m->base_value[RPT_M_P99], pc = m->value[RPT_M_P99];
 			char p[32];
 			if (c->label != l || r->cells[m->base].label != 0)
 				continue;
@@ -364,22 +378,8 @@ static int comparison_findings(struct fctx *x)
 			sep(&lat, &nl);
 			rpt_sb_printf(&lat, "at ");
 			cell_name(&lat, c);
-			rpt_sb_printf(&lat, " mean ");
-			fmt_ms(&lat, mc);
-			rpt_sb_printf(&lat, " vs ");
-			fmt_ms(&lat, ma);
-			rpt_sb_printf(&lat, " (%s, %s), p99 ",
-			              rpt_fmt_pct(100 * (mc - ma) / ma, p, sizeof p),
-			              rpt_verdict_name(m->d[RPT_M_MEAN].verdict));
-			fmt_ms(&lat, pc);
-			rpt_sb_printf(&lat, " vs ");
-			fmt_ms(&lat, pa);
-			rpt_sb_printf(&lat, " (%s, %s)",
-			              rpt_fmt_pct(pa > 0 ? 100 * (pc - pa) / pa : NAN, p, sizeof p),
-			              rpt_verdict_name(m->d[RPT_M_P99].verdict));
-			ls = fmax(ls, change_score(&m->d[RPT_M_MEAN], 100 * (mc - ma) / ma));
-			ls = fmax(ls, change_score(&m->d[RPT_M_P99],
-			                           pa > 0 ? 100 * (pc - pa) / pa : NAN));
+			ls = fmax(ls, latency_change(&lat, " mean ", m, RPT_M_MEAN));
+			ls = fmax(ls, latency_change(&lat, ", p99 ", m, RPT_M_P99));
 		}
 		if (n == 0)
 			continue;
@@ -443,70 +443,60 @@ static void usl_clause(struct sbuf *b, const struct report *r, const struct rpt_
 		rpt_sb_printf(b, "linear scaling (sigma = kappa = 0): no limit in sight");
 }
 
-static int sweep_findings(struct fctx *x)
+/* Label l's sweeps: where each saturates, its USL fit, and whether it queues past that. */
+static int sweep_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
+	int n = 0;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		double score = 0;
-		int n = 0;
-		for (int s = 0; s < r->nsweeps; s++) {
-			const struct rpt_sweep *sw = &r->sweeps[s];
-			const struct rpt_cell *first = &r->cells[sw->cells[0]];
-			const struct rpt_cell *last = &r->cells[sw->cells[sw->ncells - 1]];
-			char d[32];
-			if (sw->label != l)
-				continue;
-			rpt_sb_printf(&b, "%s%s's sweep (%d..%d users, %s steps) ", n++ ? " " : "",
-			              rpt_label_name(r, l), first->concurrency, last->concurrency,
-			              dur_format(sw->planned_ms, d, sizeof d));
-			if (sw->ncells < 2) {
-				rpt_sb_printf(&b, "has one level only: no saturation to look for");
-				score = fmax(score, S_NOT_SATURATED);
-			} else if (sw->sat.saturated) {
-				const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
-				const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
-				rpt_sb_printf(
-				    &b,
-				    "saturates at %d users: %.1f TPS there is %.0f%% or more "
-				    "of the peak %.1f TPS (at %d users)",
-				    at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
-				    pk->concurrency);
-				score = fmax(score, S_SATURATED);
-			} else {
-				rpt_sb_printf(
-				    &b,
-				    "does not saturate: TPS still grows at the highest level "
-				    "(%d users, %.1f TPS; %.0f%% of it was not reached below)",
-				    last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
-				score = fmax(score, S_NOT_SATURATED);
-			}
-			rpt_sb_printf(&b, "; ");
-			usl_clause(&b, r, sw);
-			if (sw->queueing) {
-				const struct rpt_cell *a = &r->cells[sw->q_from],
-				                      *z = &r->cells[sw->q_to];
-				char p[32];
-				rpt_sb_printf(
-				    &b,
-				    "; past saturation it queues: from %d to %d users TPS stays "
-				    "within "
-				    "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
-				    a->concurrency, z->concurrency,
-				    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p,
-				                sizeof p),
-				    a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
-				fmt_ms(&b, a->f.mean_us / 1000);
-				rpt_sb_printf(&b, " -> ");
-				fmt_ms(&b, z->f.mean_us / 1000);
-				rpt_sb_printf(&b, "): more users only wait longer (N = X R)");
-				score = fmax(score, S_SATURATED + 5);
-			}
-			rpt_sb_printf(&b, ".");
+	for (int s = 0; s < r->nsweeps; s++) {
+		const struct rpt_sweep *sw = &r->sweeps[s];
+		const struct rpt_cell *first = &r->cells[sw->cells[0]];
+		const struct rpt_cell *last = &r->cells[sw->cells[sw->ncells - 1]];
+		char d[32];
+		if (sw->label != l)
+			continue;
+		rpt_sb_printf(b, "%s%s's sweep (%d..%d users, %s steps) ", n++ ? " " : "",
+		              rpt_label_name(r, l), first->concurrency, last->concurrency,
+		              dur_format(sw->planned_ms, d, sizeof d));
+		if (sw->ncells < 2) {
+			rpt_sb_printf(b, "has one level only: no saturation to look for");
+			*score = fmax(*score, S_NOT_SATURATED);
+		} else if (sw->sat.saturated) {
+			const struct rpt_cell *at = &r->cells[sw->cells[sw->sat.at]];
+			const struct rpt_cell *pk = &r->cells[sw->cells[sw->sat.peak]];
+			rpt_sb_printf(b,
+			              "saturates at %d users: %.1f TPS there is %.0f%% or more "
+			              "of the peak %.1f TPS (at %d users)",
+			              at->concurrency, at->f.tps, 100 * RPT_SAT_SHARE, pk->f.tps,
+			              pk->concurrency);
+			*score = fmax(*score, S_SATURATED);
+		} else {
+			rpt_sb_printf(b,
+			              "does not saturate: TPS still grows at the highest level "
+			              "(%d users, %.1f TPS; %.0f%% of it was not reached below)",
+			              last->concurrency, last->f.tps, 100 * RPT_SAT_SHARE);
+			*score = fmax(*score, S_NOT_SATURATED);
 		}
-		if (add(x, RPT_T_SATURATION, l, score, &b) < 0)
-			return -1;
+		rpt_sb_printf(b, "; ");
+		usl_clause(b, r, sw);
+		if (sw->queueing) {
+			const struct rpt_cell *a = &r->cells[sw->q_from], *z = &r->cells[sw->q_to];
+			char p[32];
+			rpt_sb_printf(
+			    b,
+			    "; past saturation it queues: from %d to %d users TPS stays "
+			    "within "
+			    "%s%% (%.1f -> %.1f) while the mean latency grows %.1fx (",
+			    a->concurrency, z->concurrency,
+			    rpt_fmt_num(100 * fabs(z->f.tps - a->f.tps) / a->f.tps, 1, p, sizeof p),
+			    a->f.tps, z->f.tps, z->f.mean_us / a->f.mean_us);
+			fmt_ms(b, a->f.mean_us / 1000);
+			rpt_sb_printf(b, " -> ");
+			fmt_ms(b, z->f.mean_us / 1000);
+			rpt_sb_printf(b, "): more users only wait longer (N = X R)");
+			*score = fmax(*score, S_SATURATED + 5);
+		}
+		rpt_sb_printf(b, ".");
 	}
 	return 0;
 }
@@ -605,11 +595,11 @@ static int mem_kind(const struct rpt_source *s)
 		       : g->memory == GCA_RISING         ? MK_RISING
 		       : g->memory == GCA_TOO_SHORT && g->trend == GCA_SUSPECTED_LEAK
 		           ? MK_SHORT_RISING
-		       : g->gc_time_pct >= GC_HEAVY_PCT                   ? MK_HEAVY
+		       : g->gc_time_pct >= GC_HEAVY_PCT                ? MK_HEAVY
 		       : g->memory == GCA_NORMAL && g->old_cycles == 0 ? MK_NO_OLD
-		       : g->memory == GCA_NORMAL                          ? MK_NORMAL
-		       : g->memory == GCA_TOO_SHORT                       ? MK_SHORT
-		                                                          : MK_UNKNOWN;
+		       : g->memory == GCA_NORMAL                       ? MK_NORMAL
+		       : g->memory == GCA_TOO_SHORT                    ? MK_SHORT
+		                                                       : MK_UNKNOWN;
 	if (!s->has_rss || !s->rss_fit)
 		return -1;
 	return s->mem.verdict == RPT_MEM_RISING       ? MK_RSS_UP
@@ -668,7 +658,8 @@ static void tail_rising(struct sbuf *b, const struct memline *m, int k)
 	              rpt_fmt_signed(g->slope_mb_per_h, 1, v, sizeof v), g->r2,
 	              gca_headroom_text(g, h, sizeof h));
 	if (isfinite(g->run_longer_h))
-		rpt_sb_printf(b, "; run at least %s longer to see whether an old collection frees it",
+		rpt_sb_printf(b,
+		              "; run at least %s longer to see whether an old collection frees it",
 		              gca_hours_text(g->run_longer_h, h, sizeof h));
 	else
 		rpt_sb_printf(b, "; force a full collection at the end of a run (jcmd PID GC.run): "
@@ -758,14 +749,13 @@ static const struct {
                    tail_no_old},
     [MK_SHORT] = {S_CONNECTIONS, "the GC log of ", tail_short},
     [MK_UNKNOWN] = {S_CONNECTIONS, "memory not judged in ", tail_unknown},
-    [MK_RSS_LEVELS] = {S_NOT_SATURATED, "process memory grows, then levels off in ",
-                       tail_src_why},
+    [MK_RSS_LEVELS] = {S_NOT_SATURATED, "process memory grows, then levels off in ", tail_src_why},
     [MK_FLAT] = {S_NOT_SATURATED, "process memory flat in ", NULL},
     [MK_RSS_SHORT] = {S_CONNECTIONS, "process memory of ", tail_rss_short},
 };
 
 /* Label l's memory line into b; its score, or -1 when none of its runs was judged. */
-static double memory_line(struct memline *m, struct sbuf *b)
+static double memory_words(struct memline *m, struct sbuf *b)
 {
 	const struct report *r = m->r;
 	double score = -1;
@@ -790,8 +780,9 @@ static double memory_line(struct memline *m, struct sbuf *b)
 		sep(b, &n);
 		if (k == MK_RISING)
 			rpt_sb_printf(b, "heap after GC rising with %s to tell a leak in ",
-			              m->src[k]->gc.old_cycles ? "too few old-generation collections"
-			                                       : "no old-generation collection");
+			              m->src[k]->gc.old_cycles
+			                  ? "too few old-generation collections"
+			                  : "no old-generation collection");
 		else
 			rpt_sb_printf(b, "%s", mkinds[k].lead);
 		memsel_runs(b, r, &m->ms, k, m->label);
@@ -805,113 +796,100 @@ static double memory_line(struct memline *m, struct sbuf *b)
 	return score;
 }
 
-static int memory_findings(struct fctx *x)
+static int memory_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
 	size_t nsel = (size_t)MK_N * RPT_MAX_SOURCES * (size_t)(r->nruns ? r->nruns : 1);
-	unsigned char *sel = malloc(nsel);
-	int rc = 0;
+	struct memline m = {.r = r,
+	                    .ms = {.sel = calloc(nsel, 1), .nruns = r->nruns},
+	                    .label = l,
+	                    .short_lo = INFINITY};
 
-	if (!sel)
+	if (!m.ms.sel)
 		return -1;
-	for (int l = 0; l < r->nlabels && rc == 0; l++) {
-		struct memline m = {.r = r, .ms = {.sel = sel, .nruns = r->nruns}, .label = l,
-		                    .short_lo = INFINITY};
-		struct sbuf b = {.n = 0};
-		memset(sel, 0, nsel);
-		double score = memory_line(&m, &b);
-		if (score >= 0 && add(x, RPT_T_MEMORY, l, score, &b) < 0)
-			rc = -1;
-	}
-	free(sel);
-	return rc;
+	*score = memory_words(&m, b);
+	free(m.ms.sel);
+	return 0;
 }
 
 /* --- errors ---------------------------------------------------------------------------------- */
 
-static int error_findings(struct fctx *x)
+/* Label l's failed requests, on the server's side and on the client's, by class; those of
+ * its runs not compared apart. */
+static int error_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
-	int any = 0;
+	int64_t count[ERR_NCLASS] = {0}, req = 0, client = 0, server = 0;
+	int64_t wreq = 0, werr = 0; /* warm-up runs: shown apart, never pooled */
+	const char *sample[ERR_NCLASS] = {0};
 
-	for (int l = 0; l < r->nlabels; l++) {
-		int64_t count[ERR_NCLASS] = {0}, req = 0, client = 0, server = 0;
-		int64_t wreq = 0, werr = 0; /* warm-up runs: shown apart, never pooled */
-		const char *sample[ERR_NCLASS] = {0};
-		struct sbuf b = {.n = 0};
-		double score = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->label != l)
-				continue;
-			if (!run->compared) {
-				wreq += run->st.requests;
-				werr += run->st.errors;
-				continue;
-			}
-			req += run->st.requests;
-			for (int c = 0; c < ERR_NCLASS; c++) {
-				if (run->st.err_count[c] && !sample[c])
-					sample[c] = run->st.err_sample[c];
-				count[c] += run->st.err_count[c];
-			}
-		}
-		for (int c = 0; c < ERR_NCLASS; c++)
-			*(err_class_client_side((enum err_class)c) ? &client : &server) += count[c];
-		for (int side = 0; side < 2; side++) {
-			int64_t total = side ? client : server;
-			int first = 1;
-			double pct = req ? 100.0 * (double)total / (double)req : 0.0;
-			if (total == 0)
-				continue;
-			any = 1;
-			if (side)
-				rpt_sb_printf(
-				    &b,
-				    "%s%s: %lld client-side error%s, the load generator's own "
-				    "limits (out of ephemeral ports, DNS), not the server's: ",
-				    b.n ? " " : "", rpt_label_name(r, l), (long long)total,
-				    total == 1 ? "" : "s");
-			else
-				rpt_sb_printf(
-				    &b,
-				    "%s: %.2f%% of requests failed on the server side over its "
-				    "compared runs (%lld of %lld): ",
-				    rpt_label_name(r, l), pct, (long long)total, (long long)req);
-			for (int c = 0; c < ERR_NCLASS; c++) {
-				if (!count[c] || err_class_client_side((enum err_class)c) != side)
-					continue;
-				rpt_sb_printf(&b, "%s%s %lld ('%s')", first ? "" : ", ",
-				              err_class_name((enum err_class)c),
-				              (long long)count[c], sample[c] ? sample[c] : "");
-				first = 0;
-			}
-			rpt_sb_printf(&b, ".");
-			score = fmax(score, side                       ? S_CLIENT_ERRORS
-			                    : pct > ERRORS_SERIOUS_PCT ? S_ERRORS
-			                                               : S_ERRORS_FEW);
-		}
-		if (werr > 0) {
-			any = 1;
-			rpt_sb_printf(&b,
-			              "%s%s: %lld of %lld requests failed in runs not compared "
-			              "(warm-up runs, interrupted study runs).",
-			              b.n ? " " : "", rpt_label_name(r, l), (long long)werr,
-			              (long long)wreq);
-			score = fmax(score, S_NOTHING);
-		}
-		if (b.n == 0)
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->label != l)
 			continue;
-		if (add(x, RPT_T_ERRORS, l, score, &b) < 0)
-			return -1;
+		if (!run->compared) {
+			wreq += run->st.requests;
+			werr += run->st.errors;
+			continue;
+		}
+		req += run->st.requests;
+		for (int c = 0; c < ERR_NCLASS; c++) {
+			if (run->st.err_count[c] && !sample[c])
+				sample[c] = run->st.err_sample[c];
+			count[c] += run->st.err_count[c];
+		}
 	}
-	if (!any) {
-		struct sbuf b = {.n = 0};
-		rpt_sb_printf(&b, "No request failed in any measured window.");
-		if (add(x, RPT_T_ERRORS, -1, S_NOTHING, &b) < 0)
-			return -1;
+	for (int c = 0; c < ERR_NCLASS; c++)
+		*(err_class_client_side((enum err_class)c) ? &client : &server) += count[c];
+	for (int side = 0; side < 2; side++) {
+		int64_t total = side ? client : server;
+		int first = 1;
+		double pct = req ? 100.0 * (double)total / (double)req : 0.0;
+		if (total == 0)
+			continue;
+		if (side)
+			rpt_sb_printf(b,
+			              "%s%s: %lld client-side error%s, the load generator's own "
+			              "limits (out of ephemeral ports, DNS), not the server's: ",
+			              b->n ? " " : "", rpt_label_name(r, l), (long long)total,
+			              total == 1 ? "" : "s");
+		else
+			rpt_sb_printf(b,
+			              "%s: %.2f%% of requests failed on the server side over its "
+			              "compared runs (%lld of %lld): ",
+			              rpt_label_name(r, l), pct, (long long)total, (long long)req);
+		for (int c = 0; c < ERR_NCLASS; c++) {
+			if (!count[c] || err_class_client_side((enum err_class)c) != side)
+				continue;
+			rpt_sb_printf(b, "%s%s %lld ('%s')", first ? "" : ", ",
+			              err_class_name((enum err_class)c), (long long)count[c],
+			              sample[c] ? sample[c] : "");
+			first = 0;
+		}
+		rpt_sb_printf(b, ".");
+		*score = fmax(*score, side                       ? S_CLIENT_ERRORS
+		                      : pct > ERRORS_SERIOUS_PCT ? S_ERRORS
+		                                                 : S_ERRORS_FEW);
+	}
+	if (werr > 0) {
+		rpt_sb_printf(b,
+		              "%s%s: %lld of %lld requests failed in runs not compared "
+		              "(warm-up runs, interrupted study runs).",
+		              b->n ? " " : "", rpt_label_name(r, l), (long long)werr,
+		              (long long)wreq);
+		*score = fmax(*score, S_NOTHING);
 	}
 	return 0;
+}
+
+/* No request failed in any label's runs: said once for the report. */
+static int no_errors(struct fctx *x)
+{
+	struct sbuf b = {.n = 0};
+
+	for (int i = 0; i < x->r->nfindings; i++)
+		if (x->r->findings[i].topic == RPT_T_ERRORS)
+			return 0;
+	rpt_sb_printf(&b, "No request failed in any measured window.");
+	return add(x, RPT_T_ERRORS, -1, S_NOTHING, &b) < 0 ? -1 : 0;
 }
 
 /* --- connections ------------------------------------------------------------------------------ */
@@ -931,13 +909,16 @@ static void group_add(struct group *g, int i, double v)
 	g->n++;
 }
 
-/* "92-109", or "100" when the range is one value (at `dec` decimals). */
-static void range(struct sbuf *b, const struct group *g, int dec, double scale)
+/* The words `before`, then "92-109", or "100" when the range is one value (at `dec`
+ * decimals). */
+static void range(struct sbuf *b, const char *before, const struct group *g, int dec)
 {
 	char a[32], c[32];
-	snprintf(a, sizeof a, "%.*f", dec, g->lo * scale);
-	snprintf(c, sizeof c, "%.*f", dec, g->hi * scale);
-	rpt_sb_printf(b, strcmp(a, c) ? "%s-%s" : "%s", a, c);
+	snprintf(a, sizeof a, "%.*f", dec, g->lo);
+	snprintf(c, sizeof c, "%.*f", dec, g->hi);
+	rpt_sb_printf(b, "%s%s", before, a);
+	if (strcmp(a, c))
+		rpt_sb_printf(b, "-%s", c);
 }
 
 enum { C_NONE, C_HELD, C_LOST, C_CLOSE, C_NGROUP };
@@ -968,120 +949,104 @@ static void connect_clause(struct sbuf *b, const struct report *r, const struct 
 		return;
 	/* tcp-frame: the iteration's latency excludes connect and handshake, measured apart
 	 * (the handshake in the ttfb column). */
-	rpt_sb_printf(b,
-	              frame ? "; one connection per iteration: connect " : "; connecting takes ");
-	range(b, &con, 3, 1);
+	range(b, frame ? "; one connection per iteration: connect " : "; connecting takes ", &con,
+	      3);
 	if (frame) {
-		rpt_sb_printf(b, " ms + handshake ");
-		range(b, &ttfb, 3, 1);
-		rpt_sb_printf(b, " ms + the batch ");
-		range(b, &mean, 3, 1);
-		rpt_sb_printf(b, " ms, ");
-		range(b, &share, 1, 1);
+		range(b, " ms + handshake ", &ttfb, 3);
+		range(b, " ms + the batch ", &mean, 3);
+		range(b, " ms, ", &share, 1);
 		rpt_sb_printf(b, "%% of each iteration going to connecting and the handshake");
 		return;
 	}
-	rpt_sb_printf(b, " ms of a ");
-	range(b, &mean, 3, 1);
-	rpt_sb_printf(b, " ms request (");
-	range(b, &share, 1, 1);
-	rpt_sb_printf(b, "%%), the first byte of the answer comes after ");
-	range(b, &ttfb, 3, 1);
+	range(b, " ms of a ", &mean, 3);
+	range(b, " ms request (", &share, 1);
+	range(b, "%), the first byte of the answer comes after ", &ttfb, 3);
 	rpt_sb_printf(b, " ms");
 }
 
 /* One label's connections, each outcome said once for the runs that share it. */
-static int label_connections(struct fctx *x, int l, struct group *g)
+static void connection_words(const struct report *r, int l, struct group *g, struct sbuf *b,
+                             double *score)
 {
-	struct report *r = x->r;
-	struct sbuf b = {.n = 0};
-	double score = S_CONNECTIONS;
 	int held = g[C_NONE].n + g[C_HELD].n, all = held + g[C_LOST].n + g[C_CLOSE].n;
 
-	rpt_sb_printf(&b, "%s — ", rpt_label_name(r, l));
+	rpt_sb_printf(b, "%s — ", rpt_label_name(r, l));
 	if (held) {
 		/* the runs it held in: both groups' (sel of C_NONE, reused once said) */
 		for (int i = 0; i < r->nruns; i++)
 			g[C_NONE].sel[i] |= g[C_HELD].sel[i];
-		rpt_sb_printf(&b, "keep-alive held in ");
-		rpt_sb_runsel(&b, r, g[C_NONE].sel, held == all ? l : RPT_RUNS_LISTED);
+		rpt_sb_printf(b, "keep-alive held in ");
+		rpt_sb_runsel(b, r, g[C_NONE].sel, held == all ? l : RPT_RUNS_LISTED);
 		for (int i = 0; i < r->nruns; i++)
 			g[C_NONE].sel[i] &= !g[C_HELD].sel[i];
 	}
 	if (g[C_HELD].n) {
-		rpt_sb_printf(&b, ", a new connection every ");
-		range(&b, &g[C_HELD], 0, 1);
-		rpt_sb_printf(&b,
+		range(b, ", a new connection every ", &g[C_HELD], 0);
+		rpt_sb_printf(b,
 		              " requests (the server or a proxy ends a connection after about "
 		              "that many requests%s)",
 		              g[C_HELD].lo >= 90 && g[C_HELD].hi <= 110
 		                  ? "; Tomcat's maxKeepAliveRequests is 100 by default"
 		                  : "");
 		if (g[C_NONE].n) {
-			rpt_sb_printf(&b, " in ");
-			rpt_sb_runsel(&b, r, g[C_HELD].sel, RPT_RUNS_LISTED);
+			rpt_sb_printf(b, " in ");
+			rpt_sb_runsel(b, r, g[C_HELD].sel, RPT_RUNS_LISTED);
 		}
 	}
 	if (g[C_NONE].n) {
-		rpt_sb_printf(&b, ", no new connection in the measured window");
+		rpt_sb_printf(b, ", no new connection in the measured window");
 		if (g[C_HELD].n) {
-			rpt_sb_printf(&b, " in ");
-			rpt_sb_runsel(&b, r, g[C_NONE].sel, RPT_RUNS_LISTED);
+			rpt_sb_printf(b, " in ");
+			rpt_sb_runsel(b, r, g[C_NONE].sel, RPT_RUNS_LISTED);
 		}
 	}
 	if (g[C_LOST].n) {
-		rpt_sb_printf(&b, "%skeep-alive did not hold in ", held ? "; " : "");
-		rpt_sb_runsel(&b, r, g[C_LOST].sel, l);
-		rpt_sb_printf(&b, ": only ");
-		range(&b, &g[C_LOST], 1, 1);
-		rpt_sb_printf(&b, " requests per connection (the server or a proxy closes them)");
-		connect_clause(&b, r, &g[C_LOST]);
-		score = fmax(score, S_KEEPALIVE_LOST);
+		rpt_sb_printf(b, "%skeep-alive did not hold in ", held ? "; " : "");
+		rpt_sb_runsel(b, r, g[C_LOST].sel, l);
+		range(b, ": only ", &g[C_LOST], 1);
+		rpt_sb_printf(b, " requests per connection (the server or a proxy closes them)");
+		connect_clause(b, r, &g[C_LOST]);
+		*score = fmax(*score, S_KEEPALIVE_LOST);
 	}
 	if (g[C_CLOSE].n) {
-		rpt_sb_printf(&b, "%sconnection close in ", held || g[C_LOST].n ? "; " : "");
-		rpt_sb_runsel(&b, r, g[C_CLOSE].sel, l);
-		rpt_sb_printf(&b, ": ");
-		range(&b, &g[C_CLOSE], 2, 1);
-		rpt_sb_printf(&b, " new connections per request (one per request is the design)");
-		connect_clause(&b, r, &g[C_CLOSE]);
+		rpt_sb_printf(b, "%sconnection close in ", held || g[C_LOST].n ? "; " : "");
+		rpt_sb_runsel(b, r, g[C_CLOSE].sel, l);
+		range(b, ": ", &g[C_CLOSE], 2);
+		rpt_sb_printf(b, " new connections per request (one per request is the design)");
+		connect_clause(b, r, &g[C_CLOSE]);
 	}
-	rpt_sb_printf(&b, ".");
-	return add(x, RPT_T_CONNECTIONS, l, score, &b);
+	rpt_sb_printf(b, ".");
 }
 
-static int connection_findings(struct fctx *x)
+/* Label l's runs grouped by how their connections went. */
+static int connection_line(const struct report *r, int l, struct sbuf *b, double *score)
 {
-	struct report *r = x->r;
 	unsigned char *mem = calloc((size_t)C_NGROUP * (size_t)(r->nruns ? r->nruns : 1), 1);
-	int rc = 0;
+	struct group g[C_NGROUP];
 
 	if (!mem)
 		return -1;
-	for (int l = 0; l < r->nlabels && rc == 0; l++) {
-		struct group g[C_NGROUP];
-		memset(mem, 0, (size_t)C_NGROUP * (size_t)(r->nruns ? r->nruns : 1));
-		for (int k = 0; k < C_NGROUP; k++)
-			g[k] = (struct group){.sel = mem + (size_t)k * (size_t)r->nruns};
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			int64_t req = run->st.requests, nc = run->st.new_conns;
-			if (run->label != l || req == 0)
-				continue;
-			if (!strcmp(run->connection, "close"))
-				group_add(&g[C_CLOSE], i, (double)nc / (double)req);
-			else if (nc == 0)
-				group_add(&g[C_NONE], i, 0);
-			else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS)
-				group_add(&g[C_HELD], i, (double)req / (double)nc);
-			else
-				group_add(&g[C_LOST], i, (double)req / (double)nc);
-		}
-		if (g[C_NONE].n + g[C_HELD].n + g[C_LOST].n + g[C_CLOSE].n > 0)
-			rc = label_connections(x, l, g);
+	for (int k = 0; k < C_NGROUP; k++)
+		g[k] = (struct group){.sel = mem + (size_t)k * (size_t)r->nruns};
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		int64_t req = run->st.requests, nc = run->st.new_conns;
+		if (run->label != l || req == 0)
+			continue;
+		if (!strcmp(run->connection, "close"))
+			group_add(&g[C_CLOSE], i, (double)nc / (double)req);
+		else if (nc == 0)
+			group_add(&g[C_NONE], i, 0);
+		else if ((double)req / (double)nc >= KEEPALIVE_HELD_REQS)
+			group_add(&g[C_HELD], i, (double)req / (double)nc);
+		else
+			group_add(&g[C_LOST], i, (double)req / (double)nc);
 	}
+	*score = S_CONNECTIONS;
+	if (g[C_NONE].n + g[C_HELD].n + g[C_LOST].n + g[C_CLOSE].n > 0)
+		connection_words(r, l, g, b, score);
 	free(mem);
-	return rc;
+	return 0;
 }
 
 /* --- server cost --------------------------------------------------------------------------------
@@ -1132,13 +1097,12 @@ static int cost_group(struct sbuf *b, const struct report *r, int l, const char 
 		return 0;
 	sep(b, k);
 	rpt_sb_printf(b, "at %s, %s%s: ", load, side ? "not compared, " : "", server->name);
-	range(b, &cpu, 3, 1);
+	range(b, "", &cpu, 3);
 	rpt_sb_printf(b, " ms of CPU per %s in ",
 	              strcmp(first->protocol, "tcp-frame") ? "request" : "iteration");
 	rpt_sb_runsel(b, r, sel, RPT_RUNS_LISTED);
 	if (mem.n) {
-		rpt_sb_printf(b, ", memory ");
-		range(b, &mem, 1, 1);
+		range(b, ", memory ", &mem, 1);
 		rpt_sb_printf(b, " MB on average and at most %.1f MB", peak);
 	}
 	return 1;
@@ -1176,51 +1140,43 @@ static int run_costs(struct sbuf *b, const struct report *r, int l, int *k)
  * compared), then the label against the baseline: the verdict row's own figures (the
  * compared runs of the comparison it rests on), so the two sections never give one
  * quantity two values. */
-static int cost_findings(struct fctx *x)
+static int cost_line(const struct report *r, int l, struct sbuf *line, double *score)
 {
-	struct report *r = x->r;
+	struct sbuf b = {.n = 0};
+	int k = 0;
 
-	for (int l = 0; l < r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
-		double score = S_COST_ONE;
-		int k = 0;
-		if (run_costs(&b, r, l, &k) < 0)
-			return -1;
-		if (k == 0)
-			continue;
-		const struct rpt_vrow *v = l > 0 && l < r->nverdicts ? &r->verdicts[l] : NULL;
-		if (v && v->cell >= 0 && v->cmp >= 0) {
-			const struct rpt_cmp *m = &r->cmps[v->cmp];
-			int first = 1;
-			for (int s = 0; s < r->ncpu; s++) {
-				int f = RPT_FIG_CPU(s);
-				double a = m->base_value[f], c = m->value[f];
-				char p[32], at[96];
-				if (!isfinite(a) || !isfinite(c) || !(a > 0))
-					continue;
-				if (first)
-					rpt_sb_printf(
-					    &b,
-					    "; against %s at %s (the verdict's compared runs): ",
-					    rpt_label_name(r, 0),
-					    rpt_cell_text(&r->cells[v->cell], at, sizeof at));
-				rpt_sb_printf(
-				    &b, "%s%s %.2fx the CPU per request (%.3f vs %.3f ms, %s, %s)",
-				    first ? "" : ", ", r->cpu_names[s], c / a, c, a,
-				    rpt_fmt_pct(100 * (c - a) / a, p, sizeof p),
-				    rpt_verdict_name(m->d[f].verdict));
-				first = 0;
-				score =
-				    fmax(score, m->d[f].verdict == RPT_REAL
-				                    ? S_COST_BASE + fmin(40, 100 * fabs(c / a - 1))
-				                    : S_COST_ONE);
-			}
+	*score = S_COST_ONE;
+	if (run_costs(&b, r, l, &k) < 0)
+		return -1;
+	if (k == 0)
+		return 0;
+	const struct rpt_vrow *v = l > 0 && l < r->nverdicts ? &r->verdicts[l] : NULL;
+	if (v && v->cell >= 0 && v->cmp >= 0) {
+		const struct rpt_cmp *m = &r->cmps[v->cmp];
+		int first = 1;
+		for (int s = 0; s < r->ncpu; s++) {
+			int f = RPT_FIG_CPU(s);
+			double a = m->base_value[f], c = m->value[f];
+			char p[32], at[96];
+			if (!isfinite(a) || !isfinite(c) || !(a > 0))
+				continue;
+			if (first)
+				rpt_sb_printf(&b,
+				              "; against %s at %s (the verdict's compared runs): ",
+				              rpt_label_name(r, 0),
+				              rpt_cell_text(&r->cells[v->cell], at, sizeof at));
+			rpt_sb_printf(&b,
+			              "%s%s %.2fx the CPU per request (%.3f vs %.3f ms, %s, %s)",
+			              first ? "" : ", ", r->cpu_names[s], c / a, c, a,
+			              rpt_fmt_pct(100 * (c - a) / a, p, sizeof p),
+			              rpt_verdict_name(m->d[f].verdict));
+			first = 0;
+			*score = fmax(*score, m->d[f].verdict == RPT_REAL
+			                          ? S_COST_BASE + fmin(40, 100 * fabs(c / a - 1))
+			                          : S_COST_ONE);
 		}
-		struct sbuf line = {.n = 0};
-		rpt_sb_printf(&line, "%s — %s.", rpt_label_name(r, l), b.s);
-		if (add(x, RPT_T_COST, l, score, &line) < 0)
-			return -1;
 	}
+	rpt_sb_printf(line, "%s — %s.", rpt_label_name(r, l), b.s);
 	return 0;
 }
 
@@ -1258,10 +1214,13 @@ int rpt_findings(struct report *r)
 	rpt_items_free(r->findings, r->nfindings);
 	r->findings = NULL;
 	r->nfindings = 0;
-	if (status_findings(&x) < 0 || gap_findings(&x) < 0 || agent_findings(&x) < 0 ||
-	    comparison_findings(&x) < 0 || sweep_findings(&x) < 0 || memory_findings(&x) < 0 ||
-	    drift_findings(&x) < 0 || error_findings(&x) < 0 || connection_findings(&x) < 0 ||
-	    cost_findings(&x) < 0)
+	if (label_lines(&x, RPT_T_RUNS, status_line) < 0 || gap_findings(&x) < 0 ||
+	    agent_findings(&x) < 0 || comparison_findings(&x) < 0 ||
+	    label_lines(&x, RPT_T_SATURATION, sweep_line) < 0 ||
+	    label_lines(&x, RPT_T_MEMORY, memory_line) < 0 || drift_findings(&x) < 0 ||
+	    label_lines(&x, RPT_T_ERRORS, error_line) < 0 || no_errors(&x) < 0 ||
+	    label_lines(&x, RPT_T_CONNECTIONS, connection_line) < 0 ||
+	    label_lines(&x, RPT_T_COST, cost_line) < 0)
 		return -1;
 	/* Topic order, then label order. */
 	rpt_items_sort(r->findings, r->nfindings, cmp_topic);

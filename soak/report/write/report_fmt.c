@@ -52,9 +52,8 @@ const char *rpt_metric_name(enum rpt_metric m)
 
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
 {
-	static const char *const base[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
 	if (f < RPT_NMETRIC)
-		snprintf(buf, len, "%s", base[f]);
+		snprintf(buf, len, "%s", rpt_metric_name((enum rpt_metric)f));
 	else if (f < RPT_FIG_MEM(0))
 		snprintf(buf, len, "cpu_per_request.%s", r->cpu_names[f - RPT_FIG_CPU(0)]);
 	else

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dur.h"
+#include "report_tables.h"
 #include "report_tb.h"
 #include "report/judge/report_runfig.h"
 #include "report/judge/report_validity.h"
@@ -18,13 +19,6 @@
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (12 + RPT_MAX_SOURCES)
 #define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
-
-/* A change with its interval (rpt_change_cell). */
-static void change(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f)
-{
-	char x[128];
-	rpt_tb_set(b, row, col, "%s", rpt_change_cell(m, f, x, sizeof x));
-}
 
 /* One row of the verdict: label v at cell `cell`, judged by comparison `cmp` (-1: the
  * baseline's own figures, or none). */
@@ -49,7 +43,7 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 	} else if (cmp >= 0) {
 		const struct rpt_cmp *m = &r->cmps[cmp];
 		for (int k = 0; k < RPT_NMETRIC; k++)
-			change(b, row, col++, m, k);
+			rpt_tb_change(b, row, col++, m, k);
 	} else {
 		rpt_tb_set(b, row, col++, "no matching runs");
 		for (int k = 1; k < RPT_NMETRIC; k++)
@@ -62,7 +56,7 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 			rpt_tb_set(b, row, cpucol[s], "%s",
 			           rpt_fmt_ms(c->value[RPT_FIG_CPU(s)], x, sizeof x));
 		else if (cmp >= 0)
-			change(b, row, cpucol[s], &r->cmps[cmp], RPT_FIG_CPU(s));
+			rpt_tb_change(b, row, cpucol[s], &r->cmps[cmp], RPT_FIG_CPU(s));
 		else
 			rpt_tb_set(b, row, cpucol[s], DASH);
 		col = cpucol[s] + 1;
@@ -98,7 +92,7 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		align[nc++] = 'l';
 	}
 	align[nc] = '\0';
-	rpt_tb_begin(b, t, "Verdict", nc);
+	rpt_tb_start(b, t, "Verdict", names, align);
 	snprintf(t->id, sizeof t->id, "verdict");
 	int jit = 0;
 	for (int s = 0; s < r->ncpu; s++)
@@ -114,7 +108,6 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	    jit ? "; of a JVM, what its application, GC and VM threads used: its JIT "
 	          "compiler's threads are apart (SOURCE:jit), shown, not judged."
 	        : ".");
-	rpt_tb_header(b, names, align);
 	/* A row per label and headline: capacity (users), then efficiency (a fixed rate). */
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];
@@ -132,7 +125,7 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	static const char *const names[] = {"comparison",   "figure",
 	                                    "resolves now", "noise: between runs / within a run",
 	                                    "to resolve",   "takes"};
-	rpt_tb_begin(b, t, "How long to run", 6);
+	rpt_tb_start(b, t, "How long to run", names, "llrrll");
 	snprintf(t->note, sizeof t->note,
 	         "For each comparison: the half-width of the interval the verdict itself used "
 	         "(as a share of the baseline, at the level its figure was tested), the noise "
@@ -141,7 +134,6 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	         "the rounds and measured run length that would resolve the target in the least "
 	         "time (warm-up and ramp-up counted per run). With one run a side the "
 	         "run-to-run part is unknown and nothing is promised.");
-	rpt_tb_header(b, names, "llrrll");
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
@@ -175,39 +167,6 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	}
 }
 
-/* Builds tables with fn(r, b, &t[k], arg) for arg in [0, n) into a fresh array; a table
- * without rows is dropped. */
-static int build(const struct report *r, int n,
-                 void (*fn)(const struct report *, struct rpt_tb *, struct rpt_table *, int),
-                 struct rpt_table **out, int *nout, char *err, size_t errlen)
-{
-	struct rpt_table *t = calloc((size_t)(n ? n : 1), sizeof *t);
-	struct rpt_tb b = {0};
-	int k = 0;
-
-	*out = NULL;
-	*nout = 0;
-	if (!t)
-		goto oom;
-	for (int i = 0; i < n; i++) {
-		fn(r, &b, &t[k], i);
-		if (b.failed) {
-			rpt_tables_free(t, k + 1);
-			goto oom;
-		}
-		if (t[k].nrows > 0)
-			k++;
-		else
-			rpt_table_free(&t[k]);
-	}
-	*out = t;
-	*nout = k;
-	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
-}
-
 static void front(const struct report *r, struct rpt_tb *b, struct rpt_table *t, int which)
 {
 	if (which == 0)
@@ -219,7 +178,7 @@ static void front(const struct report *r, struct rpt_tb *b, struct rpt_table *t,
 int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, char *err,
                      size_t errlen)
 {
-	return build(r, 2, front, out, n, err, errlen);
+	return rpt_tb_build(r, 2, front, out, n, err, errlen);
 }
 
 /* --- environment ---------------------------------------------------------------------------- */
@@ -299,7 +258,12 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	else
 		snprintf(head, sizeof head, "%s",
 		         which == 0 ? "Environment" : "Environment: where the labels differ");
-	rpt_tb_begin(b, t, head, which == 0 ? 2 : nl + 1);
+	for (int l = 0; which == 1 && l < nl; l++) {
+		names[l + 1] = r->labels[l].name;
+		align[l + 1] = 'l';
+	}
+	align[which == 0 ? 2 : nl + 1] = '\0';
+	rpt_tb_start(b, t, head, names, align);
 	snprintf(t->id, sizeof t->id, "%s", which == 0 ? "env" : "env-diff");
 	if (which == 0)
 		snprintf(t->note, sizeof t->note,
@@ -312,12 +276,6 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		snprintf(t->note, sizeof t->note,
 		         "The facts that differ between the labels, a column per label; a value "
 		         "that changed from run to run names its runs.");
-	for (int l = 0; which == 1 && l < nl; l++) {
-		names[l + 1] = r->labels[l].name;
-		align[l + 1] = 'l';
-	}
-	align[which == 0 ? 2 : nl + 1] = '\0';
-	rpt_tb_header(b, names, align);
 	for (int s = -1; s < nsrc && (which == 0 || nl > 1); s++)
 		for (int k = 0; k < rpt_nenv_keys; k++) {
 			const struct rpt_env_key *e = &rpt_env_keys[k];
@@ -344,5 +302,5 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 
 int rpt_env_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
 {
-	return build(r, 2, env_table, out, n, err, errlen);
+	return rpt_tb_build(r, 2, env_table, out, n, err, errlen);
 }

@@ -40,6 +40,14 @@ static void esc(FILE *f, const char *s)
 	rpt_xml_esc(f, s);
 }
 
+/* Text between two pieces of markup: open, s escaped, close. */
+static void tag(FILE *f, const char *open, const char *s, const char *close)
+{
+	fputs(open, f);
+	esc(f, s);
+	fputs(close, f);
+}
+
 /* A cell of a kept column ("-13.1% ± 16.3% (noise)", "30 users (fixed runs of 20s)"): its
  * parts, split before "±" and before a bracket, each kept on one line. */
 static void esc_kept(FILE *f, const char *s)
@@ -92,21 +100,13 @@ static void esc_words(FILE *f, const char *s)
 
 static void html_table(const struct rpt_table *t, FILE *f, int note)
 {
-	fputs("<h2>", f);
-	esc(f, t->title);
-	fputs("</h2>\n", f);
-	if (note && t->note[0]) {
-		fputs("<p class=\"note\">", f);
-		esc(f, t->note);
-		fputs("</p>\n", f);
-	}
-	if (t->id[0]) {
-		fputs("<table id=\"", f);
-		esc(f, t->id);
-		fputs("\">\n", f);
-	} else {
+	tag(f, "<h2>", t->title, "</h2>\n");
+	if (note && t->note[0])
+		tag(f, "<p class=\"note\">", t->note, "</p>\n");
+	if (t->id[0])
+		tag(f, "<table id=\"", t->id, "\">\n");
+	else
 		fputs("<table>\n", f);
-	}
 	for (int row = 0; row <= t->nrows; row++) {
 		const char *tag = row == 0 ? "th" : "td";
 		fputs(row == 0 ? "<thead><tr>" : "<tr>", f);
@@ -161,11 +161,8 @@ static void inline_svg(FILE *f, const char *svg, const char *prefix)
 static void html_figure(const struct rpt_picture *p, FILE *f, int caption)
 {
 	fprintf(f, "<figure id=\"%s\">", p->name);
-	if (caption) {
-		fputs("\n<figcaption>", f);
-		esc(f, p->title);
-		fputs("</figcaption>\n", f);
-	}
+	if (caption)
+		tag(f, "\n<figcaption>", p->title, "</figcaption>\n");
 	if (p->drawn && p->svg)
 		inline_svg(f, p->svg, p->name);
 	else
@@ -183,18 +180,14 @@ static void html_run_pictures(const struct report *r, FILE *f)
 	if (ncols == 0)
 		return;
 	fputs("<table class=\"pics\"><thead><tr><th>run</th>", f);
-	for (int k = 0; k < ncols; k++) {
-		fputs("<th>", f);
-		esc(f, cols[k]);
-		fputs("</th>", f);
-	}
+	for (int k = 0; k < ncols; k++)
+		tag(f, "<th>", cols[k], "</th>");
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < r->nruns; i++) {
 		if (rpt_doc_pic(r, i, NULL) < 0)
 			continue;
 		fprintf(f, "<tr><td>%s <span class=\"nb\">(", r->runs[i].key);
-		esc(f, rpt_label_name(r, r->runs[i].label));
-		fputs(")</span></td>", f);
+		tag(f, "", rpt_label_name(r, r->runs[i].label), ")</span></td>");
 		for (int k = 0; k < ncols; k++) {
 			int p = rpt_doc_pic(r, i, cols[k]);
 			fputs("<td>", f);
@@ -232,18 +225,11 @@ static void html_list(const struct rpt_block *b, FILE *f)
 			fprintf(f, "<li class=\"%s\">", it->cls);
 		else
 			fputs("<li>", f);
-		if (it->tag) {
-			fputs("<strong>", f);
-			esc(f, it->tag);
-			fputs("</strong> ", f);
-		}
-		if (it->code) {
-			fputs("<code>", f);
-			esc(f, it->code);
-			fputs("</code>: ", f);
-		}
-		esc(f, it->text);
-		fputs("</li>\n", f);
+		if (it->tag)
+			tag(f, "<strong>", it->tag, "</strong> ");
+		if (it->code)
+			tag(f, "<code>", it->code, "</code>: ");
+		tag(f, "", it->text, "</li>\n");
 	}
 	fputs("</ul>\n", f);
 }
@@ -275,13 +261,9 @@ int rpt_write_html(const struct report *r, FILE *f)
 				fprintf(f, "<p class=\"%s\">", b->cls);
 			else
 				fputs("<p>", f);
-			if (b->lead) {
-				fputs("<b>", f);
-				esc(f, b->lead);
-				fputs("</b> ", f);
-			}
-			esc(f, b->text);
-			fputs("</p>\n", f);
+			if (b->lead)
+				tag(f, "<b>", b->lead, "</b> ");
+			tag(f, "", b->text, "</p>\n");
 			break;
 		case RPT_B_LIST:
 			html_list(b, f);

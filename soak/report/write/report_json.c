@@ -26,22 +26,53 @@
 /* A member of a run, comparison or verdict that starts a line of its own. */
 #define MEMBER "\n     "
 
-static void jfigures(struct jsonw *w, const struct figures *g)
+/* A member of an object: its key, then an object ('{') or an array ('[') opened. */
+static void jopen(struct jsonw *w, const char *key, char bracket)
+{
+	jsonw_key(w, key);
+	if (bracket == '[')
+		jsonw_arr(w);
+	else
+		jsonw_obj(w);
+}
+
+/* A member on a line of its own (MEMBER): its key; the caller writes its value. */
+static void jmember(struct jsonw *w, const char *key)
+{
+	jsonw_br(w, MEMBER);
+	jsonw_key(w, key);
+}
+
+/* The latencies of figures in ms (NAN when no request was answered), in the order of
+ * lat_names: what report.json and summary.csv show of them. */
+#define NLAT 7
+static const char *const lat_names[NLAT] = {"mean_ms", "p50_ms",  "p90_ms", "p95_ms",
+                                            "p99_ms",  "p999_ms", "max_ms"};
+
+static void lat_ms(const struct figures *g, double ms[NLAT])
 {
 	int ans = g->p50_us > 0 || g->max_us > 0;
-	double ms[] = {g->mean_us,        (double)g->p50_us,  (double)g->p90_us, (double)g->p95_us,
-	               (double)g->p99_us, (double)g->p999_us, (double)g->max_us};
-	static const char *const names[] = {"mean_ms", "p50_ms",  "p90_ms", "p95_ms",
-	                                    "p99_ms",  "p999_ms", "max_ms"};
+	double us[NLAT] = {g->mean_us,        (double)g->p50_us, (double)g->p90_us,
+	                   (double)g->p95_us, (double)g->p99_us, (double)g->p999_us,
+	                   (double)g->max_us};
 
+	for (int i = 0; i < NLAT; i++)
+		ms[i] = ans ? us[i] / 1000 : NAN;
+}
+
+static void jfigures(struct jsonw *w, const struct figures *g)
+{
+	double ms[NLAT];
+
+	lat_ms(g, ms);
 	jsonw_obj(w);
 	jsonw_mnum(w, "window_s", g->seconds, 3);
 	jsonw_mint(w, "requests", g->requests);
 	jsonw_mint(w, "errors", g->errors);
 	jsonw_mnum(w, "error_pct", g->error_pct, 4);
 	jsonw_mnum(w, "tps", g->tps, 3);
-	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
-		jsonw_mnum(w, names[i], ans ? ms[i] / 1000 : NAN, 3);
+	for (int i = 0; i < NLAT; i++)
+		jsonw_mnum(w, lat_names[i], ms[i], 3);
 	jsonw_mint(w, "new_connections", g->new_conns);
 	jsonw_end(w);
 }
@@ -49,8 +80,7 @@ static void jfigures(struct jsonw *w, const struct figures *g)
 /* A confidence interval: [lo, hi]. */
 static void jci(struct jsonw *w, double lo, double hi, int decimals)
 {
-	jsonw_key(w, "ci95");
-	jsonw_arr(w);
+	jopen(w, "ci95", '[');
 	jsonw_num(w, lo, decimals);
 	jsonw_num(w, hi, decimals);
 	jsonw_end(w);
@@ -77,8 +107,7 @@ static void jdiff(struct jsonw *w, double base, double value, const struct rpt_d
  * (null figures: not in the log, or nothing grows). */
 static void jheadroom(struct jsonw *w, const struct gca_result *g)
 {
-	jsonw_key(w, "headroom");
-	jsonw_obj(w);
+	jopen(w, "headroom", '{');
 	jsonw_mstr(w, "of", g->level_of);
 	jsonw_mnum(w, "level_mb", g->trigger ? g->level_mb : NAN, 1);
 	jsonw_mnum(w, "capacity_mb", g->trigger ? g->cap_mb : NAN, 1);
@@ -134,17 +163,14 @@ static void jenv(struct jsonw *w, const struct rpt_run *run)
 	int i = 0;
 
 	jsonw_obj(w);
-	jsonw_key(w, "generator");
-	jsonw_obj(w);
+	jopen(w, "generator", '{');
 	for (; i < run->nenv && !run->env[i].source[0]; i++)
 		jsonw_mstr(w, run->env[i].key, run->env[i].value);
 	jsonw_end(w);
-	jsonw_key(w, "sources");
-	jsonw_obj(w);
+	jopen(w, "sources", '{');
 	while (i < run->nenv) {
 		const char *src = run->env[i].source;
-		jsonw_key(w, src);
-		jsonw_obj(w);
+		jopen(w, src, '{');
 		for (; i < run->nenv && !strcmp(run->env[i].source, src); i++)
 			jsonw_mstr(w, run->env[i].key, run->env[i].value);
 		jsonw_end(w);
@@ -156,8 +182,7 @@ static void jenv(struct jsonw *w, const struct rpt_run *run)
 /* The parts of a drift comparison. */
 static void jpart(struct jsonw *w, const char *key, int64_t from, int64_t to, int n, int64_t count)
 {
-	jsonw_key(w, key);
-	jsonw_obj(w);
+	jopen(w, key, '{');
 	jsonw_mint(w, "from_ms", from);
 	jsonw_mint(w, "to_ms", to);
 	jsonw_mint(w, "intervals", n);
@@ -191,16 +216,14 @@ void rpt_drift_json(const struct rpt_drift *d, const char *sentence, struct json
 	jsonw_mnum(w, "window_s", d->window_s, 3);
 	jsonw_mint(w, "intervals", d->nintervals);
 	jsonw_mbool(w, "machine_suspect", d->machine);
-	jsonw_key(w, "comparisons");
-	jsonw_arr(w);
+	jopen(w, "comparisons", '[');
 	for (int i = 0; i < d->ncmp; i++) {
 		const struct rpt_drift_cmp *c = &d->cmp[i];
 		jsonw_obj(w);
 		jsonw_mstr(w, "parts", c->hours ? "hours" : "thirds");
 		jpart(w, "first", c->a_from_ms, c->a_to_ms, c->na, c->count_a);
 		jpart(w, "last", c->b_from_ms, c->b_to_ms, c->nb, c->count_b);
-		jsonw_key(w, "metrics");
-		jsonw_arr(w);
+		jopen(w, "metrics", '[');
 		for (int k = 0; k < c->nm; k++)
 			jdrift_metric(w, &c->m[k]);
 		jsonw_end(w);
@@ -219,13 +242,11 @@ static void jkinds(struct jsonw *w, const struct rpt_memkinds *k)
 	jsonw_mnum(w, "shared_bound_mb", k->shared_bound_mb, 3);
 	jsonw_mnum(w, "shared_buffers_mb", k->shared_buffers_mb, 3);
 	jsonw_mnum(w, "heap_max_mb", k->heap_max_mb, 3);
-	jsonw_key(w, "kinds");
-	jsonw_obj(w);
+	jopen(w, "kinds", '{');
 	for (int j = 0; j < RPT_MEMK_N; j++) {
 		const struct rpt_mem *m = &k->k[j];
 		int known = m->verdict != RPT_MEM_UNKNOWN;
-		jsonw_key(w, rpt_memk_name((enum rpt_memk)j));
-		jsonw_obj(w);
+		jopen(w, rpt_memk_name((enum rpt_memk)j), '{');
 		jsonw_mstr(w, "verdict", rpt_mem_name(m->verdict));
 		jsonw_mnum(w, "mean_mb", m->mean_mb, 3);
 		jsonw_mnum(w, "level_mb", m->level_mb, 3);
@@ -361,8 +382,7 @@ static void jerrors(const struct rpt_run *run, struct jsonw *w)
 	for (int c = 0; c < ERR_NCLASS; c++) {
 		if (!run->st.err_count[c])
 			continue;
-		jsonw_key(w, err_class_name((enum err_class)c));
-		jsonw_obj(w);
+		jopen(w, err_class_name((enum err_class)c), '{');
 		jsonw_mint(w, "count", run->st.err_count[c]);
 		jsonw_mstr(w, "side",
 		           err_class_client_side((enum err_class)c) ? "client" : "server");
@@ -372,50 +392,39 @@ static void jerrors(const struct rpt_run *run, struct jsonw *w)
 	jsonw_end(w);
 }
 
-static void jrun(const struct report *r, const struct rpt_run *run, struct jsonw *w)
+static void jrun(const struct report *r, int at, struct jsonw *w)
 {
+	const struct rpt_run *run = &r->runs[at];
 	char ds[RPT_DRIFT_SENTENCE_MAX];
 
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
 	jrun_head(r, run, w);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "env");
+	jmember(w, "env");
 	jenv(w, run);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "figures");
+	jmember(w, "figures");
 	jfigures(w, &run->f);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "cpu");
+	jmember(w, "cpu");
 	jcpu(w, run, NULL);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "cost");
+	jmember(w, "cost");
 	jcost(w, run);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "memory");
+	jmember(w, "memory");
 	jsonw_arr(w);
 	for (int k = 0; k < run->nsrc; k++)
 		if (run->src[k].gc_events)
 			jgc(w, &run->src[k]);
 	jsonw_end(w);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "rss");
+	jmember(w, "rss");
 	jsonw_arr(w);
 	jrss(w, run);
 	jsonw_end(w);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "errors");
+	jmember(w, "errors");
 	jerrors(run, w);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "steps");
+	jmember(w, "steps");
 	jsonw_arr(w);
 	for (int i = 0; i < run->nsteps; i++)
 		jstep(run, i, w);
 	jsonw_end(w);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "drift");
+	jmember(w, "drift");
 	rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), w);
-	jsonw_end(w);
 }
 
 static void jsaturation(const struct report *r, const struct rpt_sweep *sw, struct jsonw *w)
@@ -454,14 +463,12 @@ static void jusl(const struct rpt_sweep *sw, struct jsonw *w)
 	jsonw_end(w);
 }
 
-static void jsweep(const struct report *r, const struct rpt_sweep *sw, struct jsonw *w)
+static void jsweep(const struct report *r, int at, struct jsonw *w)
 {
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
+	const struct rpt_sweep *sw = &r->sweeps[at];
 	jsonw_mstr(w, "label", r->labels[sw->label].name);
 	jsonw_mnum(w, "step_s", (double)sw->planned_ms / 1000, 3);
-	jsonw_key(w, "levels");
-	jsonw_arr(w);
+	jopen(w, "levels", '[');
 	for (int i = 0; i < sw->ncells; i++) {
 		const struct rpt_cell *c = &r->cells[sw->cells[i]];
 		jsonw_br(w, "\n      ");
@@ -473,14 +480,11 @@ static void jsweep(const struct report *r, const struct rpt_sweep *sw, struct js
 		jsonw_end(w);
 	}
 	jsonw_end(w);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "saturation");
+	jmember(w, "saturation");
 	jsaturation(r, sw, w);
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "usl");
+	jmember(w, "usl");
 	jusl(sw, w);
 	jsonw_mbool(w, "queueing", sw->queueing);
-	jsonw_end(w);
 }
 
 /* The cell a comparison or verdict is at: kind, concurrency, rate, step length. */
@@ -495,8 +499,7 @@ static void jcell(struct jsonw *w, const struct rpt_cell *c)
 /* The run-to-run spread each side showed (coefficient of variation of its runs). */
 static void jrun_cv(struct jsonw *w, const struct rpt_cell *c, const struct rpt_cell *a)
 {
-	jsonw_key(w, "run_cv_pct");
-	jsonw_obj(w);
+	jopen(w, "run_cv_pct", '{');
 	for (int k = 0; k < 3; k++) {
 		const struct rpt_bm *x[2] = {&c->run[k], &a->run[k]};
 		for (int side = 0; side < 2; side++) {
@@ -517,8 +520,7 @@ static void jrun_cv(struct jsonw *w, const struct rpt_cell *c, const struct rpt_
  * memory of each process, judged like the four. */
 static void jcmp_figures(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
 {
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "metrics");
+	jmember(w, "metrics");
 	jsonw_obj(w);
 	for (int k = 0; k < RPT_NMETRIC; k++) {
 		jsonw_br(w, "\n       ");
@@ -527,8 +529,7 @@ static void jcmp_figures(const struct report *r, const struct rpt_cmp *m, struct
 	}
 	jsonw_end(w);
 	for (int kind = 0; kind < 2; kind++) {
-		jsonw_br(w, MEMBER);
-		jsonw_key(w, kind ? "memory" : "cpu_per_request");
+		jmember(w, kind ? "memory" : "cpu_per_request");
 		jsonw_obj(w);
 		for (int s = 0; s < r->ncpu; s++) {
 			int g = kind ? RPT_FIG_MEM(s) : RPT_FIG_CPU(s);
@@ -547,15 +548,13 @@ static void jcomponents(const struct report *r, const struct rpt_cmp *m, struct 
 {
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
 
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "components");
+	jmember(w, "components");
 	jsonw_obj(w);
 	for (int g = 0; g < RPT_NFIG; g++) {
 		char key[96];
 		if (isnan(m->base_value[g]) || isnan(m->value[g]))
 			continue;
-		jsonw_key(w, rpt_fig_key(r, g, key, sizeof key));
-		jsonw_obj(w);
+		jopen(w, rpt_fig_key(r, g, key, sizeof key), '{');
 		jsonw_mint(w, "runs", c->vc[g].runs);
 		jsonw_mint(w, "runs_baseline", a->vc[g].runs);
 		jsonw_mnum(w, "between_sd", sqrt(c->vc[g].between), 6);
@@ -568,19 +567,27 @@ static void jcomponents(const struct report *r, const struct rpt_cmp *m, struct 
 	jsonw_end(w);
 }
 
+/* A count or an index into the comparisons, or null (-1). */
+static void jindex(struct jsonw *w, const char *key, int i)
+{
+	jsonw_key(w, key);
+	if (i >= 0)
+		jsonw_int(w, i);
+	else
+		jsonw_null(w);
+}
+
 /* What each figure resolves, and what would resolve it. */
 static void jresolve(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
 {
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "resolve");
+	jmember(w, "resolve");
 	jsonw_obj(w);
 	for (int g = 0; g < RPT_NFIG; g++) {
 		const struct rpt_resolve *x = &m->res[g];
 		char key[96];
 		if (!(x->target_pct > 0))
 			continue;
-		jsonw_key(w, rpt_fig_key(r, g, key, sizeof key));
-		jsonw_obj(w);
+		jopen(w, rpt_fig_key(r, g, key, sizeof key), '{');
 		jsonw_mstr(w, "basis",
 		           x->basis == RPT_ADV_COMPONENTS    ? "components"
 		           : x->basis == RPT_ADV_CALIBRATION ? "calibration"
@@ -589,11 +596,7 @@ static void jresolve(const struct report *r, const struct rpt_cmp *m, struct jso
 		jsonw_mnum(w, "level", x->level, 6);
 		jsonw_mnum(w, "target_pct", x->target_pct, 1);
 		jsonw_mbool(w, "resolved_now", x->now_enough);
-		jsonw_key(w, "rounds");
-		if (x->rounds > 0)
-			jsonw_int(w, x->rounds);
-		else
-			jsonw_null(w);
+		jindex(w, "rounds", x->rounds > 0 ? x->rounds : -1);
 		jsonw_mnum(w, "run_s", x->run_s, 1);
 		jsonw_mnum(w, "total_s", x->total_s, 1);
 		jsonw_mnum(w, "between_pct", x->between_pct, 3);
@@ -603,13 +606,12 @@ static void jresolve(const struct report *r, const struct rpt_cmp *m, struct jso
 	jsonw_end(w);
 }
 
-static void jcmp(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
+static void jcmp(const struct report *r, int i, struct jsonw *w)
 {
+	const struct rpt_cmp *m = &r->cmps[i];
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
 	char method[RPT_METHOD_MAX];
 
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
 	jcell(w, c);
 	jsonw_mstr(w, "label", r->labels[c->label].name);
 	jsonw_mstr(w, "baseline", r->labels[a->label].name);
@@ -630,7 +632,6 @@ static void jcmp(const struct report *r, const struct rpt_cmp *m, struct jsonw *
 	jcmp_figures(r, m, w);
 	jcomponents(r, m, w);
 	jresolve(r, m, w);
-	jsonw_end(w);
 }
 
 /* Each process's CPU per request at the verdict's cell: against the baseline's (a
@@ -639,8 +640,7 @@ static void jverdict_cpu(const struct report *r, const struct rpt_vrow *v, struc
 {
 	const struct rpt_cmp *m = v->label == 0 || v->cmp < 0 ? NULL : &r->cmps[v->cmp];
 
-	jsonw_br(w, MEMBER);
-	jsonw_key(w, "cpu_ms_per_request");
+	jmember(w, "cpu_ms_per_request");
 	jsonw_obj(w);
 	for (int s = 0; s < r->ncpu; s++) {
 		int g = RPT_FIG_CPU(s);
@@ -658,22 +658,11 @@ static void jverdict_cpu(const struct report *r, const struct rpt_vrow *v, struc
 	jsonw_end(w);
 }
 
-/* An index into the comparisons, or null (-1). */
-static void jindex(struct jsonw *w, const char *key, int i)
+static void jverdict(const struct report *r, int i, struct jsonw *w)
 {
-	jsonw_key(w, key);
-	if (i >= 0)
-		jsonw_int(w, i);
-	else
-		jsonw_null(w);
-}
-
-static void jverdict(const struct report *r, const struct rpt_vrow *v, struct jsonw *w)
-{
+	const struct rpt_vrow *v = &r->verdicts[i];
 	char sentence[RPT_VERDICT_MAX], mem[RPT_VMEM_MAX];
 
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
 	jsonw_mstr(w, "label", r->labels[v->label].name);
 	jsonw_mbool(w, "baseline", v->label == 0);
 	jindex(w, "comparison", v->cmp);
@@ -690,13 +679,10 @@ static void jverdict(const struct report *r, const struct rpt_vrow *v, struct js
 	jsonw_br(w, MEMBER);
 	jsonw_mstr(w, "memory", rpt_memory_verdicts(r, v->label, mem, sizeof mem));
 	jsonw_key(w, "drift");
-	if (v->drift >= 0)
-		jsonw_str(w, rpt_drift_name((enum rpt_drift_verdict)v->drift));
-	else
-		jsonw_null(w);
+	jsonw_str_or_null(w,
+	                  v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : NULL);
 	jsonw_mint(w, "warnings", v->warnings);
 	jsonw_mstr(w, "sentence", rpt_verdict_text(r, v, RPT_VT_ALL, sentence, sizeof sentence));
-	jsonw_end(w);
 }
 
 /* A label of the report's items, or null (-1: about no label). */
@@ -714,8 +700,6 @@ static void jstudy(const struct report *r, int i, struct jsonw *w)
 	const struct rpt_study *st = &r->studies[i];
 	char design[RPT_DESIGN_MAX];
 
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
 	jsonw_mstr(w, "name", st->name);
 	jsonw_mint(w, "rounds", st->rounds);
 	jsonw_mstr(w, "order", st->order);
@@ -728,38 +712,32 @@ static void jstudy(const struct report *r, int i, struct jsonw *w)
 	jsonw_mint(w, "done_slots", st->done_slots);
 	jsonw_mstr(w, "status", st->status);
 	jsonw_mstr(w, "design", rpt_study_design(r, i, design, sizeof design));
-	jsonw_end(w);
 }
 
-static void jvalidity(const struct report *r, const struct rpt_item *v, struct jsonw *w)
+static void jvalidity(const struct report *r, int i, struct jsonw *w)
 {
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
+	const struct rpt_item *v = &r->validity[i];
 	jsonw_mstr(w, "severity", v->severity);
 	jsonw_mstr(w, "code", v->code);
 	jlabel(r, w, v->label);
 	jsonw_mstr(w, "run", v->run);
 	jsonw_mstr(w, "message", v->text);
-	jsonw_end(w);
 }
 
-static void jfinding(const struct report *r, const struct rpt_item *x, struct jsonw *w)
+static void jfinding(const struct report *r, int i, struct jsonw *w)
 {
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
+	const struct rpt_item *x = &r->findings[i];
 	jsonw_mstr(w, "kind", x->code);
 	jlabel(r, w, x->label);
 	jsonw_key(w, "score");
 	jsonw_fmt(w, "%.0f", x->score);
 	jsonw_mbool(w, "top", x->top);
 	jsonw_mstr(w, "text", x->text);
-	jsonw_end(w);
 }
 
-static void jpicture(const struct rpt_picture *p, struct jsonw *w)
+static void jpicture(const struct report *r, int i, struct jsonw *w)
 {
-	jsonw_br(w, ITEM);
-	jsonw_obj(w);
+	const struct rpt_picture *p = &r->pics[i];
 	jsonw_mstr(w, "name", p->name);
 	jsonw_mstr(w, "title", p->title);
 	jsonw_mbool(w, "compare", p->compare);
@@ -768,7 +746,13 @@ static void jpicture(const struct rpt_picture *p, struct jsonw *w)
 	jsonw_key(w, "png");
 	jsonw_fmt(w, "\"img/%s.png\"", p->name);
 	jsonw_mbool(w, "drawn", p->drawn);
-	jsonw_end(w);
+}
+
+/* Opens a list member of the report (its items follow, each with ITEM). */
+static void jlist(struct jsonw *w, const char *key)
+{
+	jsonw_br(w, CLOSE);
+	jopen(w, key, '[');
 }
 
 /* The report's opening members: title, databases, labels, CPU series, noise method. */
@@ -776,15 +760,11 @@ static void jhead(const struct report *r, struct jsonw *w)
 {
 	jsonw_br(w, CLOSE);
 	jsonw_mstr(w, "title", r->title);
-	jsonw_br(w, CLOSE);
-	jsonw_key(w, "databases");
-	jsonw_arr(w);
+	jlist(w, "databases");
 	for (int i = 0; i < r->ndbs; i++)
 		jsonw_str(w, r->dbs[i]);
 	jsonw_end(w);
-	jsonw_br(w, CLOSE);
-	jsonw_key(w, "labels");
-	jsonw_arr(w);
+	jlist(w, "labels");
 	for (int l = 0; l < r->nlabels; l++) {
 		jsonw_obj(w);
 		jsonw_mstr(w, "name", r->labels[l].name);
@@ -793,9 +773,7 @@ static void jhead(const struct report *r, struct jsonw *w)
 		jsonw_end(w);
 	}
 	jsonw_end(w);
-	jsonw_br(w, CLOSE);
-	jsonw_key(w, "cpu_series");
-	jsonw_arr(w);
+	jlist(w, "cpu_series");
 	for (int s = 0; s < r->ncpu; s++)
 		jsonw_str(w, r->cpu_names[s]);
 	jsonw_end(w);
@@ -806,17 +784,18 @@ static void jhead(const struct report *r, struct jsonw *w)
 	           "per-interval figures with a floor; Holm over each comparison's figures");
 }
 
-/* Opens a list member of the report (its items follow, each with ITEM). */
-static void jlist(struct jsonw *w, const char *key)
+/* A list member of the report: its n items, each an object on a line of its own whose
+ * members item(r, i, w) writes; the closing bracket on a line of its own when own_line. */
+static void jlist_of(const struct report *r, struct jsonw *w, const char *key, int n,
+                     void (*item)(const struct report *r, int i, struct jsonw *w), int own_line)
 {
-	jsonw_br(w, CLOSE);
-	jsonw_key(w, key);
-	jsonw_arr(w);
-}
-
-/* Closes a list member: the bracket on a line of its own (always, or when it has items). */
-static void jlist_end(struct jsonw *w, int own_line)
-{
+	jlist(w, key);
+	for (int i = 0; i < n; i++) {
+		jsonw_br(w, ITEM);
+		jsonw_obj(w);
+		item(r, i, w);
+		jsonw_end(w);
+	}
 	if (own_line)
 		jsonw_br(w, CLOSE);
 	jsonw_end(w);
@@ -829,44 +808,20 @@ int rpt_write_json(const struct report *r, FILE *f)
 	jsonw_init(&w, f);
 	jsonw_obj(&w);
 	jhead(r, &w);
-	jlist(&w, "studies");
-	for (int i = 0; i < r->nstudies; i++)
-		jstudy(r, i, &w);
-	jlist_end(&w, r->nstudies > 0);
-	jlist(&w, "verdict");
-	for (int i = 0; i < r->nverdicts; i++)
-		jverdict(r, &r->verdicts[i], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "validity");
-	for (int i = 0; i < r->nvalidity; i++)
-		jvalidity(r, &r->validity[i], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "runs");
-	for (int i = 0; i < r->nruns; i++)
-		jrun(r, &r->runs[i], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "sweeps");
-	for (int s = 0; s < r->nsweeps; s++)
-		jsweep(r, &r->sweeps[s], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "comparisons");
-	for (int i = 0; i < r->ncmps; i++)
-		jcmp(r, &r->cmps[i], &w);
-	jlist_end(&w, 1);
-	jlist(&w, "findings");
-	for (int i = 0; i < r->nfindings; i++)
-		jfinding(r, &r->findings[i], &w);
-	jlist_end(&w, 1);
+	jlist_of(r, &w, "studies", r->nstudies, jstudy, r->nstudies > 0);
+	jlist_of(r, &w, "verdict", r->nverdicts, jverdict, 1);
+	jlist_of(r, &w, "validity", r->nvalidity, jvalidity, 1);
+	jlist_of(r, &w, "runs", r->nruns, jrun, 1);
+	jlist_of(r, &w, "sweeps", r->nsweeps, jsweep, 1);
+	jlist_of(r, &w, "comparisons", r->ncmps, jcmp, 1);
+	jlist_of(r, &w, "findings", r->nfindings, jfinding, 1);
 	/* Night over night: only when a label and scenario have a series of runs. */
 	if (r->history) {
 		jsonw_br(&w, CLOSE);
 		jsonw_key(&w, "history");
 		rpt_hist_write_json(r->history, 1, "  ", &w);
 	}
-	jlist(&w, "pictures");
-	for (int i = 0; i < r->npics; i++)
-		jpicture(&r->pics[i], &w);
-	jlist_end(&w, 1);
+	jlist_of(r, &w, "pictures", r->npics, jpicture, 1);
 	jsonw_br(&w, "\n");
 	jsonw_end(&w);
 	fputc('\n', f);
@@ -927,7 +882,7 @@ int rpt_write_csv(const struct report *r, FILE *f)
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
 			const struct figures *g = &s->f;
-			int ans = g->p50_us > 0 || g->max_us > 0;
+			double ms[NLAT];
 			cfield(f, r->dbs[run->db]);
 			fputc(',', f);
 			cfield(f, run->key);
@@ -942,13 +897,9 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			fprintf(f, ",%lld,%lld", (long long)g->requests, (long long)g->errors);
 			cnum(f, g->error_pct, 4);
 			cnum(f, g->tps, 3);
-			cnum(f, ans ? g->mean_us / 1000 : NAN, 3);
-			cnum(f, ans ? (double)g->p50_us / 1000 : NAN, 3);
-			cnum(f, ans ? (double)g->p90_us / 1000 : NAN, 3);
-			cnum(f, ans ? (double)g->p95_us / 1000 : NAN, 3);
-			cnum(f, ans ? (double)g->p99_us / 1000 : NAN, 3);
-			cnum(f, ans ? (double)g->p999_us / 1000 : NAN, 3);
-			cnum(f, ans ? (double)g->max_us / 1000 : NAN, 3);
+			lat_ms(g, ms);
+			for (int m = 0; m < NLAT; m++)
+				cnum(f, ms[m], 3);
 			fprintf(f, ",%lld,%s", (long long)g->new_conns,
 			        run->compared ? "yes"
 			        : run->warmup ? "warm-up"

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "db.h"
 #include "report/read/report_read.h"
@@ -55,7 +56,8 @@ struct jcase {
 /* The cases of one suite. */
 struct jsuite {
 	struct jcase *c;
-	int n, cap;
+	int n;
+	size_t cap;
 	int failures, errors, skipped;
 	double time_s;
 };
@@ -73,14 +75,8 @@ static struct jcase *add_case(struct jsuite *s, const char *classname, char kind
 
 	if (s->n >= JU_MAX_CASES)
 		return NULL;
-	if (s->n == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 16;
-		struct jcase *nc = realloc(s->c, (size_t)cap * sizeof *nc);
-		if (!nc)
-			return NULL;
-		s->c = nc;
-		s->cap = cap;
-	}
+	if (buf_grow(&s->c, &s->cap, (size_t)s->n + 1, sizeof *s->c, 16) < 0)
+		return NULL;
 	c = &s->c[s->n++];
 	memset(c, 0, sizeof *c);
 	snprintf(c->classname, sizeof c->classname, "%s", classname);
@@ -227,16 +223,12 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 
 	for (int k = -1; k < (run->step_drift ? run->nsteps : 0); k++) {
 		const struct rpt_drift *d = k < 0 ? &run->drift : &run->step_drift[k];
-		char kind = 'p', name[64], ds[RPT_DRIFT_SENTENCE_MAX];
+		char kind = 'p', of[32] = "", ds[RPT_DRIFT_SENTENCE_MAX];
 		const char *msg = NULL;
-		if (k < 0 && run->step_drift)
-			snprintf(name, sizeof name, "drift over the steps: %s",
-			         rpt_drift_name(d->verdict));
-		else if (k >= 0)
-			snprintf(name, sizeof name, "drift of step %d: %s", k + 1,
-			         rpt_drift_name(d->verdict));
-		else
-			snprintf(name, sizeof name, "drift: %s", rpt_drift_name(d->verdict));
+		if (k >= 0)
+			snprintf(of, sizeof of, " of step %d", k + 1);
+		else if (run->step_drift)
+			snprintf(of, sizeof of, " over the steps");
 		if (k < 0)
 			rpt_drift_run_sentence(run, ds, sizeof ds);
 		else
@@ -252,7 +244,8 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 			msg = ds;
 		}
 		ok = ok && add_case(s, cls, kind, d->window_s, "drift", msg,
-		                    kind == 'p' || kind == 'f' ? ds : NULL, "%s", name);
+		                    kind == 'p' || kind == 'f' ? ds : NULL, "drift%s: %s", of,
+		                    rpt_drift_name(d->verdict));
 	}
 	free(breach);
 	return ok ? 0 : -1;

@@ -58,15 +58,19 @@ static void md_text(FILE *f, const char *s)
 	md_esc(f, s, 0);
 }
 
+/* Text between two pieces of markup: open, s escaped, close. */
+static void md_tag(FILE *f, const char *open, const char *s, const char *close)
+{
+	fputs(open, f);
+	md_text(f, s);
+	fputs(close, f);
+}
+
 static void md_table(const struct rpt_table *t, FILE *f, int note)
 {
-	fputs("## ", f);
-	md_text(f, t->title);
-	fputs("\n\n", f);
-	if (note && t->note[0]) {
-		md_text(f, t->note);
-		fputs("\n\n", f);
-	}
+	md_tag(f, "## ", t->title, "\n\n");
+	if (note && t->note[0])
+		md_tag(f, "", t->note, "\n\n");
 	for (int row = 0; row <= t->nrows; row++) {
 		fputc('|', f);
 		for (int c = 0; c < t->ncols; c++) {
@@ -141,9 +145,7 @@ static void md_pictures(const struct report *r, FILE *f, int compare)
 		const struct rpt_picture *p = &r->pics[i];
 		if (p->compare != compare || p->run >= 0)
 			continue;
-		fputs("### ", f);
-		md_text(f, p->title);
-		fputs("\n\n", f);
+		md_tag(f, "### ", p->title, "\n\n");
 		md_picture(f, p, p->title);
 		fputs("\n\n", f);
 	}
@@ -156,17 +158,11 @@ static void md_list(const struct rpt_block *b, FILE *f)
 	for (int i = 0; i < b->nitems; i++) {
 		const struct rpt_doc_item *it = &b->items[i];
 		fputs("- ", f);
-		if (it->tag) {
-			fputs("**", f);
-			md_text(f, it->tag);
-			fputs("** ", f);
-		}
-		if (it->code) {
-			md_text(f, it->code);
-			fputs(": ", f);
-		}
-		md_text(f, it->text);
-		fputc('\n', f);
+		if (it->tag)
+			md_tag(f, "**", it->tag, "** ");
+		if (it->code)
+			md_tag(f, "", it->code, ": ");
+		md_tag(f, "", it->text, "\n");
 	}
 	fputc('\n', f);
 }
@@ -185,17 +181,12 @@ int rpt_write_md(const struct report *r, FILE *f)
 		switch (b->kind) {
 		case RPT_B_HEADING:
 			fprintf(f, "%.*s ", b->level, "###");
-			md_text(f, b->text);
-			fputs("\n\n", f);
+			md_tag(f, "", b->text, "\n\n");
 			break;
 		case RPT_B_PARA:
-			if (b->lead) {
-				fputs("**", f);
-				md_text(f, b->lead);
-				fputs("** ", f);
-			}
-			md_text(f, b->text);
-			fputs("\n\n", f);
+			if (b->lead)
+				md_tag(f, "**", b->lead, "** ");
+			md_tag(f, "", b->text, "\n\n");
 			break;
 		case RPT_B_LIST:
 			md_list(b, f);

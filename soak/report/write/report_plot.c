@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "dur.h"
 #include "fmode.h"
 #include "report_tables.h"
@@ -39,6 +40,8 @@ struct ctx {
 	const char *dir;  /* the report directory, or NULL: plan only */
 	struct job *jobs; /* one per picture */
 	int njobs;        /* how many */
+	size_t cap_jobs;  /* jobs allocated */
+	size_t cap_pics;  /* report.pics allocated (this planning's) */
 	char *err;        /* the caller's error buffer */
 	size_t errlen;    /* its size */
 };
@@ -61,16 +64,9 @@ add(struct ctx *c, const char *name, const char *title, const char *script, cons
 	size_t q = 0;
 	va_list ap;
 
-	if (r->npics % 16 == 0) {
-		struct rpt_picture *np = realloc(r->pics, (size_t)(r->npics + 16) * sizeof *np);
-		struct job *nj = realloc(c->jobs, (size_t)(r->npics + 16) * sizeof *nj);
-		if (np)
-			r->pics = np;
-		if (nj)
-			c->jobs = nj;
-		if (!np || !nj)
-			return oom(c);
-	}
+	if (buf_grow(&r->pics, &c->cap_pics, (size_t)r->npics + 1, sizeof *r->pics, 16) < 0 ||
+	    buf_grow(&c->jobs, &c->cap_jobs, (size_t)c->njobs + 1, sizeof *c->jobs, 16) < 0)
+		return oom(c);
 	p = &r->pics[r->npics];
 	j = &c->jobs[c->njobs];
 	memset(p, 0, sizeof *p);
@@ -100,15 +96,24 @@ add(struct ctx *c, const char *name, const char *title, const char *script, cons
 	return 0;
 }
 
-/* Appends one run's picture: add() with its variables already formatted, then the run it
+/* Appends one run's picture, titled "LEAD: run KEY (LABEL)TAIL": add(), then the run it
  * shows and its column in the table of each run's pictures ("latency", "heap after GC,
  * app"). */
-static int add_run(struct ctx *c, const struct rpt_run *run, const char *col, const char *name,
-                   const char *title, const char *script, const char *vars)
+__attribute__((format(printf, 8, 9))) static int add_run(struct ctx *c, const struct rpt_run *run,
+                                                         const char *col, const char *name,
+                                                         const char *lead, const char *tail,
+                                                         const char *script, const char *vars, ...)
 {
 	struct rpt_picture *p;
+	char title[192], own[VARS_MAX / 2];
+	va_list ap;
 
-	if (add(c, name, title, script, "%s", vars) < 0)
+	snprintf(title, sizeof title, "%s: run %s (%s)%s", lead, run->key,
+	         c->r->labels[run->label].name, tail);
+	va_start(ap, vars);
+	vsnprintf(own, sizeof own, vars, ap);
+	va_end(ap);
+	if (add(c, name, title, script, "%s", own) < 0)
 		return -1;
 	p = &c->r->pics[c->r->npics - 1];
 	p->run = (int)(run - c->r->runs);
@@ -174,13 +179,19 @@ static void row(FILE *f, double t, double v)
 	fputc('\n', f);
 }
 
-/* A block of points: a header line, then `T V` rows (T divided by div). */
+/* Points as `T V` rows (T divided by div). */
+static void points(FILE *f, const struct rpt_vpoint *p, size_t n, double div)
+{
+	for (size_t k = 0; k < n; k++)
+		row(f, p[k].t_s / div, p[k].v);
+}
+
+/* A block of points: a header line, then its rows. */
 static void rows(FILE *f, const char *hdr, const struct rpt_vpoint *p, size_t n, double div)
 {
 	fputs(hdr, f);
 	fputc('\n', f);
-	for (size_t k = 0; k < n; k++)
-		row(f, p[k].t_s / div, p[k].v);
+	points(f, p, n, div);
 }
 
 /* The time unit of an axis spanning span_s seconds. */
@@ -223,6 +234,12 @@ __attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t len, con
 static double run_span(const struct rpt_run *run)
 {
 	return (double)(run->end_ms - run->started_ms) / 1000.0;
+}
+
+/* Epoch ms as time since the run's start, in the axis unit (seconds divided by div). */
+static double since(const struct rpt_run *run, int64_t ms, double div)
+{
+	return (double)(ms - run->started_ms) / 1000 / div;
 }
 
 static int pic_tps_time(struct ctx *c)
@@ -302,7 +319,7 @@ static int pic_concurrency(struct ctx *c, int what)
 
 static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key)
 {
-	char name[RPT_PIC_NAME_MAX], title[192], vars[VARS_MAX / 2];
+	char name[RPT_PIC_NAME_MAX];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	FILE *f;
@@ -324,16 +341,14 @@ static int pic_latency(struct ctx *c, const struct rpt_run *run, const char *key
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title, "Latency percentiles over time: run %s (%s)", run->key,
-	         c->r->labels[run->label].name);
-	fmt(vars, sizeof vars, "xlabel='%s'", xl);
-	return add_run(c, run, "latency", name, title, "latency_time.gp", vars);
+	return add_run(c, run, "latency", name, "Latency percentiles over time", "",
+	               "latency_time.gp", "xlabel='%s'", xl);
 }
 
 /* CPU (what 0) or RSS (1) of each source of a run over time. */
 static int pic_sources(struct ctx *c, const struct rpt_run *run, const char *key, int what)
 {
-	char name[RPT_PIC_NAME_MAX], title[192], vars[VARS_MAX / 2];
+	char name[RPT_PIC_NAME_MAX];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	int n = 0;
@@ -352,25 +367,21 @@ static int pic_sources(struct ctx *c, const struct rpt_run *run, const char *key
 		if (np == 0)
 			continue;
 		header(f, "time", "%s", s->name);
-		for (size_t k = 0; k < np; k++)
-			row(f, p[k].t_s / div, p[k].v);
+		points(f, p, np, div);
 		fputs("\n\n", f);
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title, "%s over time: run %s (%s)", what ? "Resident memory" : "CPU",
-	         run->key, c->r->labels[run->label].name);
-	fmt(vars, sizeof vars, "nseries=%d;xlabel='%s'", n, xl);
-	return add_run(c, run, what ? "memory" : "CPU", name, title,
-	               what ? "rss_time.gp" : "cpu_time.gp", vars);
+	return add_run(c, run, what ? "memory" : "CPU", name,
+	               what ? "Resident memory over time" : "CPU over time", "",
+	               what ? "rss_time.gp" : "cpu_time.gp", "nseries=%d;xlabel='%s'", n, xl);
 }
 
 /* Heap after GC with the verdict's points and trend, and the pauses, of one source. */
 static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
                   const struct rpt_source *s)
 {
-	char name[RPT_PIC_NAME_MAX], src[RPT_NAME_MAX], title[192], vars[VARS_MAX / 2];
-	char col[RPT_NAME_MAX + 32];
+	char name[RPT_PIC_NAME_MAX], src[RPT_NAME_MAX], col[RPT_NAME_MAX + 32], tail[160];
 	const struct gca_result *g = &s->gc;
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
@@ -389,9 +400,7 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 				double hours = (h1 - h0) / 3600.0;
 				fputs("\n\ntime regressed\n", f);
 				for (size_t k = 0; k < g->npoints; k++)
-					row(f,
-					    (double)(g->points[k].t_ms - run->started_ms) / 1000.0 /
-					        div,
+					row(f, since(run, g->points[k].t_ms, div),
 					    g->points[k].heap_mb);
 				fputs("\n\ntime trend\n", f);
 				row(f, h0 / div, g->intercept_mb);
@@ -400,8 +409,6 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 		}
 		if (close_data(c, f, name) < 0)
 			return -1;
-		snprintf(title, sizeof title, "Heap after GC: run %s (%s), %s: %s", run->key,
-		         c->r->labels[run->label].name, s->name, gca_memory_text(g->memory));
 		/* The heap's size is drawn when the heap after GC comes within half of it: a
 		 * floor near the ceiling is exhaustion, and the reader should see the ceiling. */
 		double top = 0;
@@ -409,9 +416,10 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 			top = fmax(top, s->heap_ts[k].v);
 		double ceiling =
 		    g->heap_max_mb > 0 && top >= 0.5 * g->heap_max_mb ? g->heap_max_mb : 0;
-		fmt(vars, sizeof vars, "hastrend=%d;xlabel='%s';heapmax=%.1f", trend, xl, ceiling);
 		fmt(col, sizeof col, "heap after GC, %s", s->name);
-		if (add_run(c, run, col, name, title, "heap_gc.gp", vars) < 0)
+		fmt(tail, sizeof tail, ", %s: %s", s->name, gca_memory_text(g->memory));
+		if (add_run(c, run, col, name, "Heap after GC", tail, "heap_gc.gp",
+		            "hastrend=%d;xlabel='%s';heapmax=%.1f", trend, xl, ceiling) < 0)
 			return -1;
 	}
 	if (s->npause_ts > 0) {
@@ -421,11 +429,10 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 			rows(f, "time pause", s->pause_ts, s->npause_ts, div);
 		if (close_data(c, f, name) < 0)
 			return -1;
-		snprintf(title, sizeof title, "GC pauses: run %s (%s), %s", run->key,
-		         c->r->labels[run->label].name, s->name);
-		fmt(vars, sizeof vars, "xlabel='%s'", xl);
 		fmt(col, sizeof col, "GC pauses, %s", s->name);
-		if (add_run(c, run, col, name, title, "gc_pauses.gp", vars) < 0)
+		fmt(tail, sizeof tail, ", %s", s->name);
+		if (add_run(c, run, col, name, "GC pauses", tail, "gc_pauses.gp", "xlabel='%s'",
+		            xl) < 0)
 			return -1;
 	}
 	return 0;
@@ -465,6 +472,16 @@ static const struct rpt_source *run_source(const struct rpt_run *run, const char
 
 enum cmp_what { CMP_TPS, CMP_LATENCY, CMP_CPU, CMP_HEAP };
 
+/* Each kind of comparison picture: its name, what its title shows, its y axis. */
+static const struct {
+	const char *name, *title, *ylabel;
+} cmp_kinds[] = {
+    [CMP_TPS] = {"tps", "Throughput", "throughput (requests/s)"},
+    [CMP_LATENCY] = {"latency", "Latency p50 (dashed) and p99", "latency (ms)"},
+    [CMP_CPU] = {"cpu", "CPU", "CPU (% of one core)"},
+    [CMP_HEAP] = {"heap", "Heap after GC", "heap after GC (MB)"},
+};
+
 /* One picture with a series per label (two for latency: p50 and p99) on one time axis. */
 static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 {
@@ -492,12 +509,7 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 		return 0;
 	div = time_unit(span, &xl);
 	safe(safe_src, sizeof safe_src, src ? src : "");
-	fmt(name, sizeof name, "compare_%s%s%s",
-	    what == CMP_TPS       ? "tps"
-	    : what == CMP_LATENCY ? "latency"
-	    : what == CMP_CPU     ? "cpu"
-	                          : "heap",
-	    src ? "_" : "", safe_src);
+	fmt(name, sizeof name, "compare_%s%s%s", cmp_kinds[what].name, src ? "_" : "", safe_src);
 	f = data_file(c, name);
 	for (int l = 0; f && l < r->nlabels && l < RPT_MAX_LABELS; l++) {
 		const struct rpt_run *run = runs[l];
@@ -522,31 +534,20 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 			const struct rpt_source *s = run_source(run, src);
 			header(f, "time", "%s #%s", label, run->key);
 			if (what == CMP_CPU)
-				for (size_t k = 0; k < s->ncpu_ts; k++)
-					row(f, s->cpu_ts[k].t_s / div, s->cpu_ts[k].v);
+				points(f, s->cpu_ts, s->ncpu_ts, div);
 			else
-				for (size_t k = 0; k < s->nheap_ts; k++)
-					row(f, s->heap_ts[k].t_s / div, s->heap_ts[k].v);
+				points(f, s->heap_ts, s->nheap_ts, div);
 			fputs("\n\n", f);
 		}
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	if (what == CMP_TPS)
-		snprintf(title, sizeof title, "Throughput over time, per label");
-	else if (what == CMP_LATENCY)
-		snprintf(title, sizeof title, "Latency p50 (dashed) and p99 over time, per label");
-	else
-		snprintf(title, sizeof title, "%s of %s over time, per label",
-		         what == CMP_CPU ? "CPU" : "Heap after GC", src);
+	snprintf(title, sizeof title, "%s%s%s over time, per label", cmp_kinds[what].title,
+	         src ? " of " : "", src ? src : "");
 	if (add(c, name, title, "compare_time.gp",
 	        "nseries=%d;xlabel='%s';ylabel='%s';points=%d;paired=%d",
-	        what == CMP_LATENCY ? 2 * n : n, xl,
-	        what == CMP_TPS       ? "throughput (requests/s)"
-	        : what == CMP_LATENCY ? "latency (ms)"
-	        : what == CMP_CPU     ? "CPU (% of one core)"
-	                              : "heap after GC (MB)",
-	        what == CMP_HEAP, what == CMP_LATENCY) < 0)
+	        what == CMP_LATENCY ? 2 * n : n, xl, cmp_kinds[what].ylabel, what == CMP_HEAP,
+	        what == CMP_LATENCY) < 0)
 		return -1;
 	r->pics[r->npics - 1].compare = 1;
 	return 0;
@@ -608,7 +609,7 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 {
 	const struct rpt_drift *d = &run->drift;
 	const struct rpt_drift_cmp *th = &d->cmp[0];
-	char name[RPT_PIC_NAME_MAX], title[192], part[96], vars[VARS_MAX / 2];
+	char name[RPT_PIC_NAME_MAX], part[96], tail[64];
 	const char *xl;
 	double div = time_unit(run_span(run), &xl);
 	FILE *f;
@@ -629,11 +630,10 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 		}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title, "Latency distribution, early against late: run %s (%s), %s",
-	         run->key, c->r->labels[run->label].name, rpt_drift_name(d->verdict));
-	fmt(vars, sizeof vars, "nseries=%d", 2 * d->ncmp);
-	if (add_run(c, run, "latency, early against late", name, title, "drift_latency.gp", vars) <
-	    0)
+	fmt(tail, sizeof tail, ", %s", rpt_drift_name(d->verdict));
+	if (add_run(c, run, "latency, early against late", name,
+	            "Latency distribution, early against late", tail, "drift_latency.gp",
+	            "nseries=%d", 2 * d->ncmp) < 0)
 		return -1;
 	if (run->nts == 0)
 		return 0;
@@ -647,16 +647,11 @@ static int pic_drift(struct ctx *c, const struct rpt_run *run, const char *key)
 	}
 	if (close_data(c, f, name) < 0)
 		return -1;
-	snprintf(title, sizeof title,
-	         "Throughput over time, the thirds compared shaded: run %s (%s)", run->key,
-	         c->r->labels[run->label].name);
-	fmt(vars, sizeof vars, "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g", xl,
-	    (double)(th->a_from_ms - run->started_ms) / 1000 / div,
-	    (double)(th->a_to_ms - run->started_ms) / 1000 / div,
-	    (double)(th->b_from_ms - run->started_ms) / 1000 / div,
-	    (double)(th->b_to_ms - run->started_ms) / 1000 / div);
-	return add_run(c, run, "TPS, the thirds compared shaded", name, title, "drift_tps.gp",
-	               vars);
+	return add_run(c, run, "TPS, the thirds compared shaded", name,
+	               "Throughput over time, the thirds compared shaded", "", "drift_tps.gp",
+	               "xlabel='%s';a0=%.6g;a1=%.6g;b0=%.6g;b1=%.6g", xl,
+	               since(run, th->a_from_ms, div), since(run, th->a_to_ms, div),
+	               since(run, th->b_from_ms, div), since(run, th->b_to_ms, div));
 }
 
 static int plan(struct ctx *c)
@@ -721,44 +716,26 @@ static void clean(const char *dir, const char *sub, const char *const *ext, int 
 	closedir(d);
 }
 
-/* Reads a whole file (at most cap bytes) into a NUL-terminated buffer. */
-static char *slurp(const char *path, size_t cap, size_t *len)
+/* Reads a whole file of fewer than cap bytes into a NUL-terminated string; NULL when it
+ * cannot be read or is that long. */
+static char *slurp(const char *path, size_t cap)
 {
 	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, size = 0;
+	struct buf b = {0};
+	char chunk[65536];
+	size_t k;
 
 	if (!f)
 		return NULL;
-	for (;;) {
-		if (size - n < 65536) {
-			size_t ns = size ? size * 2 : 65536 * 2;
-			char *p;
-			if (ns > cap + 1)
-				ns = cap + 1;
-			if (ns <= size) /* over the cap */
-				break;
-			p = realloc(buf, ns);
-			if (!p)
-				break;
-			buf = p;
-			size = ns;
-		}
-		size_t k = fread(buf + n, 1, size - n - 1, f);
-		n += k;
-		if (k == 0)
-			break;
-	}
-	int bad = ferror(f) || !feof(f);
+	while (b.n < cap && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&b, chunk, k);
+	int bad = ferror(f) || !feof(f) || b.n >= cap;
 	fclose(f);
-	if (bad || !buf) {
-		free(buf);
+	if (bad) {
+		buf_free(&b);
 		return NULL;
 	}
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
+	return buf_done(&b);
 }
 
 /* Writes the scripts the pictures need (and common.gp) into DIR/plots: from $SOAK_PLOTS
@@ -774,7 +751,7 @@ static int write_scripts(struct ctx *c)
 		FILE *f;
 		if (from && *from) {
 			snprintf(path, sizeof path, "%s/%s", from, rpt_scripts[i].name);
-			text = slurp(path, SCRIPT_MAX, NULL);
+			text = slurp(path, SCRIPT_MAX);
 			if (!text) {
 				snprintf(c->err, c->errlen, "cannot read '%s' ($SOAK_PLOTS)", path);
 				return -1;
@@ -869,7 +846,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 
 	snprintf(path, sizeof path, "%s/data/%s.err", c->dir, p->name);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (gone = missing_file(c, p)) != NULL) {
-		char *msg = slurp(path, 1024, NULL);
+		char *msg = slurp(path, 1024);
 		size_t n = msg ? strlen(msg) : 0;
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
@@ -887,7 +864,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 	}
 	unlink(path);
 	snprintf(path, sizeof path, "%s/img/%s.svg", c->dir, p->name);
-	p->svg = slurp(path, SVG_MAX, NULL);
+	p->svg = slurp(path, SVG_MAX);
 	p->drawn = p->svg != NULL;
 	return 0;
 }

@@ -39,9 +39,6 @@ static void rounds_seen(const struct report *r, int si, struct sbuf *b)
 		rpt_sb_printf(b, "; ...");
 }
 
-/* "Placement: the generator on CPU 0; app on CPU 1 (tomcat9, tomcat10); db on CPU 1. ",
- * from the CPU lists the study's runs recorded (run_env cpu_list), when the generator's
- * CPUs differ from every source's; nothing when it was not placed. */
 /* How many scenarios study si ran (the distinct names of its runs). */
 static int study_scenarios(const struct report *r, int si)
 {
@@ -114,6 +111,9 @@ static void warmup_clause(const struct report *r, int si, struct sbuf *b)
 	rpt_sb_printf(b, "%s. ", said ? "" : "none recorded");
 }
 
+/* "Placement: the generator on CPU 0; app on CPU 1 (tomcat9, tomcat10); db on CPU 1. ",
+ * from the CPU lists the study's runs recorded (run_env cpu_list), when the generator's
+ * CPUs differ from every source's; nothing when it was not placed. */
 static void placement_clause(const struct report *r, int si, struct sbuf *b)
 {
 	char gen[64] = "", srcs[8][RPT_NAME_MAX], lists[8][64], labels[8][160];

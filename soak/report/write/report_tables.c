@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "report_tb.h"
 #include "report/report_text.h"
@@ -24,6 +25,45 @@ int rpt_run_pictured(const struct report *r, int run)
 {
 	(void)r;
 	return run < RPT_MAX_RUN_PICTURES;
+}
+
+/* --- tables built from the report (report_tables.h) ----------------------------------- */
+
+void rpt_tb_change(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f)
+{
+	char x[128];
+	rpt_tb_set(b, row, col, "%s", rpt_change_cell(m, f, x, sizeof x));
+}
+
+int rpt_tb_build(const struct report *r, int n,
+                 void (*fn)(const struct report *, struct rpt_tb *, struct rpt_table *, int),
+                 struct rpt_table **out, int *nout, char *err, size_t errlen)
+{
+	struct rpt_table *t = calloc((size_t)(n ? n : 1), sizeof *t);
+	struct rpt_tb b = {0};
+	int k = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!t)
+		goto oom;
+	for (int i = 0; i < n; i++) {
+		fn(r, &b, &t[k], i);
+		if (b.failed) {
+			rpt_tables_free(t, k + 1);
+			goto oom;
+		}
+		if (t[k].nrows > 0)
+			k++;
+		else
+			rpt_table_free(&t[k]);
+	}
+	*out = t;
+	*nout = k;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 /* --- the tables ----------------------------------------------------------------------- */
@@ -67,12 +107,39 @@ static const char *run_cell(const struct rpt_run *run, char *buf, size_t len)
 	return buf;
 }
 
+/* A latency cell: `us`, a figure of f in microseconds, in milliseconds ("n/a"-like when
+ * f answered no request). */
+static void ms_cell(struct rpt_tb *b, int row, int col, const struct figures *f, double us)
+{
+	char x[64];
+	int ans = f->p50_us > 0 || f->max_us > 0;
+
+	rpt_tb_set(b, row, col, "%s", rpt_fmt_ms(ans ? us / 1000 : NAN, x, sizeof x));
+}
+
 static double run_cpu(const struct rpt_run *run, const char *name)
 {
 	for (int k = 0; k < run->nsrc; k++)
 		if (!strcmp(run->src[k].name, name))
 			return run->src[k].cpu_mean;
 	return NAN;
+}
+
+/* Starts a row about runs of label l: `runs` names them (column 0), the label is column 1. */
+static int runs_row(const struct report *r, struct rpt_tb *b, const char *runs, int l)
+{
+	int row = rpt_tb_row(b);
+
+	rpt_tb_set(b, row, 0, "%s", runs);
+	rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, l));
+	return row;
+}
+
+/* Columns from..to-1 of a row without a value. */
+static void dashes(struct rpt_tb *b, int row, int from, int to)
+{
+	for (int col = from; col < to; col++)
+		rpt_tb_set(b, row, col, DASH);
 }
 
 /* A study's warm-up runs (warmed until steady: dozens a label) stay out of the per-run
@@ -108,24 +175,22 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	names[nc] = "memory";
 	align[nc++] = 'l';
 	align[nc] = '\0';
-	rpt_tb_begin(b, t, "Soak runs", nc);
+	rpt_tb_start(b, t, "Soak runs", names, align);
 	snprintf(t->note, sizeof t->note,
 	         "One row per fixed run. Figures cover each run's measured window (warm-up and "
 	         "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
 	         "the mean over that window: a process source in %% of one core, a host series in "
 	         "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
 	warmups_left_out(r, t);
-	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		const struct figures *f = &run->f;
 		char x[8][64], mem[256];
-		int row, c = 0;
+		int row, c;
 		if (strcmp(run->mode, "fixed") != 0 || run->warmup)
 			continue;
-		row = rpt_tb_row(b);
-		rpt_tb_set(b, row, c++, "%s", run_cell(run, x[0], sizeof x[0]));
-		rpt_tb_set(b, row, c++, "%s", rpt_label_name(r, run->label));
+		row = runs_row(r, b, run_cell(run, x[0], sizeof x[0]), run->label);
+		c = 2;
 		rpt_tb_set(b, row, c++, "%s",
 		           run->nsteps ? rpt_level_text(run->steps[0].concurrency,
 		                                        run->steps[0].rate, x[1], sizeof x[1])
@@ -133,14 +198,10 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 		rpt_tb_set(b, row, c++, "%s", dur_s(f->seconds, x[1], sizeof x[1]));
 		rpt_tb_set(b, row, c++, "%lld", (long long)f->requests);
 		rpt_tb_set(b, row, c++, "%s", rpt_fmt_num(f->tps, 1, x[2], sizeof x[2]));
-		int ans = f->p50_us > 0 || f->max_us > 0;
-		rpt_tb_set(b, row, c++, "%s", rpt_fmt_ms(ans ? f->mean_us / 1000 : NAN, x[3], 64));
-		rpt_tb_set(b, row, c++, "%s",
-		           rpt_fmt_ms(ans ? (double)f->p90_us / 1000 : NAN, x[4], 64));
-		rpt_tb_set(b, row, c++, "%s",
-		           rpt_fmt_ms(ans ? (double)f->p95_us / 1000 : NAN, x[5], 64));
-		rpt_tb_set(b, row, c++, "%s",
-		           rpt_fmt_ms(ans ? (double)f->p99_us / 1000 : NAN, x[6], 64));
+		ms_cell(b, row, c++, f, f->mean_us);
+		ms_cell(b, row, c++, f, (double)f->p90_us);
+		ms_cell(b, row, c++, f, (double)f->p95_us);
+		ms_cell(b, row, c++, f, (double)f->p99_us);
 		rpt_tb_set(b, row, c++, "%s%%", rpt_fmt_num(f->error_pct, 2, x[7], 64));
 		for (int s = 0; s < r->ncpu; s++) {
 			double v = run_cpu(run, r->cpu_names[s]);
@@ -160,27 +221,25 @@ static void sweep_table(const struct report *r, const struct rpt_sweep *sw, stru
 
 	snprintf(title, sizeof title, "Sweep: %s (%s steps)", rpt_label_name(r, sw->label),
 	         dur_format(sw->planned_ms, d, sizeof d));
-	rpt_tb_begin(b, t, title, 6);
-	rpt_tb_header(b, names, "rrrrrr");
+	rpt_tb_start(b, t, title, names, "rrrrrr");
 	for (int i = 0; i < sw->ncells; i++) {
 		const struct rpt_cell *c = &r->cells[sw->cells[i]];
-		int ans = c->f.p50_us > 0 || c->f.max_us > 0;
 		char x[4][64];
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%s", rpt_level_text(c->concurrency, c->rate, x[0], 64));
 		rpt_tb_set(b, row, 1, "%s", dur_s(c->f.seconds, x[0], 64));
-		rpt_tb_set(b, row, 2, "%s", rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
-		rpt_tb_set(b, row, 3, "%s",
-		           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+		ms_cell(b, row, 2, &c->f, c->f.mean_us);
+		ms_cell(b, row, 3, &c->f, (double)c->f.p99_us);
 		rpt_tb_set(b, row, 4, "%s", rpt_fmt_num(c->f.tps, 1, x[3], 64));
 		rpt_tb_set(b, row, 5, "%lld", (long long)c->f.requests);
 	}
 }
 
 /* Labels side by side on the concurrency levels of sweeps with one step duration. */
-static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
-                      struct rpt_table *t)
+static void side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
+                       struct rpt_table *t)
 {
+	static const struct figures none;
 	const struct rpt_sweep *sw[RPT_MAX_LABELS];
 	const char *names[1 + 3 * RPT_MAX_LABELS];
 	char hdr[3 * RPT_MAX_LABELS][96], align[2 + 3 * RPT_MAX_LABELS], title[96], d[32];
@@ -190,7 +249,7 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 		if (r->sweeps[s].planned_ms == planned)
 			sw[n++] = &r->sweeps[s];
 	if (n < 2)
-		return 0;
+		return;
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < sw[k]->ncells; i++) {
 			int c = r->cells[sw[k]->cells[i]].concurrency, at = 0;
@@ -218,34 +277,23 @@ static int side_table(const struct report *r, int64_t planned, struct rpt_tb *b,
 	align[1 + 3 * n] = '\0';
 	snprintf(title, sizeof title, "Sweeps side by side (%s steps)",
 	         dur_format(planned, d, sizeof d));
-	rpt_tb_begin(b, t, title, 1 + 3 * n);
-	rpt_tb_header(b, names, align);
+	rpt_tb_start(b, t, title, names, align);
 	for (int i = 0; i < nlev; i++) {
 		int row = rpt_tb_row(b);
 		rpt_tb_set(b, row, 0, "%d", levels[i]);
 		for (int k = 0; k < n; k++) {
 			const struct rpt_cell *c = NULL;
-			char x[3][64];
+			char x[64];
 			for (int j = 0; j < sw[k]->ncells && !c; j++)
 				if (r->cells[sw[k]->cells[j]].concurrency == levels[i])
 					c = &r->cells[sw[k]->cells[j]];
-			int ans = c && (c->f.p50_us > 0 || c->f.max_us > 0);
+			const struct figures *f = c ? &c->f : &none; /* none: no request answered */
 			rpt_tb_set(b, row, 1 + k, "%s",
-			           rpt_fmt_num(c ? c->f.tps : NAN, 1, x[0], 64));
-			rpt_tb_set(b, row, 1 + n + k, "%s",
-			           rpt_fmt_ms(ans ? c->f.mean_us / 1000 : NAN, x[1], 64));
-			rpt_tb_set(b, row, 1 + 2 * n + k, "%s",
-			           rpt_fmt_ms(ans ? (double)c->f.p99_us / 1000 : NAN, x[2], 64));
+			           rpt_fmt_num(c ? c->f.tps : NAN, 1, x, sizeof x));
+			ms_cell(b, row, 1 + n + k, f, f->mean_us);
+			ms_cell(b, row, 1 + 2 * n + k, f, (double)f->p99_us);
 		}
 	}
-	return 1;
-}
-
-/* A change with its interval (rpt_change_cell). */
-static void change_cell(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f)
-{
-	char x[128];
-	rpt_tb_set(b, row, col, "%s", rpt_change_cell(m, f, x, sizeof x));
 }
 
 static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
@@ -271,7 +319,7 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			align[nc++] = 'r';
 		}
 	align[nc] = '\0';
-	rpt_tb_begin(b, t, "Comparison", nc);
+	rpt_tb_start(b, t, "Comparison", names, align);
 	snprintf(
 	    t->note, sizeof t->note,
 	    "Each label against the baseline (%s, or the first label with data) on the same "
@@ -284,7 +332,6 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	    "compared with itself has at most a 5%% chance of any figure in the row called "
 	    "real.",
 	    rpt_label_name(r, 0));
-	rpt_tb_header(b, names, align);
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
@@ -294,9 +341,9 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, c->label));
 		rpt_tb_set(b, row, 2, "%s", rpt_label_name(r, a->label));
 		for (int k = 0; k < RPT_NMETRIC; k++)
-			change_cell(b, row, 3 + k, m, k);
+			rpt_tb_change(b, row, 3 + k, m, k);
 		for (int k = 0; k < ncol; k++)
-			change_cell(b, row, col[k], m, fig[k]);
+			rpt_tb_change(b, row, col[k], m, fig[k]);
 	}
 }
 
@@ -304,12 +351,11 @@ static void errors_table(const struct report *r, struct rpt_tb *b, struct rpt_ta
 {
 	static const char *const names[] = {"label", "side",          "class",
 	                                    "count", "% of requests", "sample"};
-	rpt_tb_begin(b, t, "Errors", 6);
+	rpt_tb_start(b, t, "Errors", names, "lllrrl");
 	snprintf(t->note, sizeof t->note,
 	         "Errors in the measured windows by class. Client-side classes (client_ports, dns) "
 	         "are the load generator's own limits, not the server's; the sample is the first "
 	         "message of the class.");
-	rpt_tb_header(b, names, "lllrrl");
 	for (int side = 0; side < 2; side++)
 		for (int l = 0; l < r->nlabels; l++)
 			for (int c = 0; c < ERR_NCLASS; c++) {
@@ -347,7 +393,7 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 	static const char *const names[] = {
 	    "run",       "label",         "source", "events",     "GC time", "longest pause",
 	    "pause p99", "heap after GC", "R²",     "old cycles", "verdict"};
-	rpt_tb_begin(b, t, "Memory and GC", 11);
+	rpt_tb_start(b, t, "Memory and GC", names, "lllrrrrrrrl");
 	snprintf(t->note, sizeof t->note,
 	         "From each source's GC events in the run (gca_analyze): GC time is the share of "
 	         "the run's wall time spent in stop-the-world pauses; the heap trend is the slope "
@@ -360,7 +406,6 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 	         "is not ruled out until an old collection shows what it frees).",
 	         100 * GCA_WARMUP_FRAC, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES);
 	warmups_left_out(r, t);
-	rpt_tb_header(b, names, "lllrrrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -368,9 +413,7 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 			char x[64];
 			if (!s->gc_events || run->warmup)
 				continue;
-			int row = rpt_tb_row(b);
-			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
+			int row = runs_row(r, b, run_cell(run, x, sizeof x), run->label);
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%lld", (long long)s->gc_events);
 			rpt_tb_set(b, row, 4, "%s%%",
@@ -444,15 +487,12 @@ static void short_rss_rows(const struct report *r, struct rpt_tb *b, int l)
 						hi[m] = fmax(hi[m], v[m]);
 					}
 				}
-			int row = rpt_tb_row(b);
 			rpt_sb_runlist(&list, r, sel, 1);
-			rpt_tb_set(b, row, 0, "%s", list.s);
-			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, l));
+			int row = runs_row(r, b, list.s, l);
 			rpt_tb_set(b, row, 2, "%s", s0->name);
 			range_cell(b, row, 3, rpt_fmt_num(lo[0], 1, x[0], sizeof x[0]),
 			           rpt_fmt_num(hi[0], 1, x[1], sizeof x[1]), " MB");
-			rpt_tb_set(b, row, 4, "—");
-			rpt_tb_set(b, row, 5, "—");
+			dashes(b, row, 4, 6);
 			range_cell(b, row, 6, dur_s(lo[1], x[0], sizeof x[0]),
 			           dur_s(hi[1], x[1], sizeof x[1]), "");
 			range_cell(b, row, 7, rpt_fmt_num(lo[2], 1, x[0], sizeof x[0]),
@@ -466,7 +506,7 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 {
 	static const char *const names[] = {"run", "label", "source", "mean memory", "trend",
 	                                    "R²",  "over",  "level",  "verdict"};
-	rpt_tb_begin(b, t, "Process memory", 9);
+	rpt_tb_start(b, t, "Process memory", names, "lllrrrrrl");
 	snprintf(t->note, sizeof t->note,
 	         "Memory of process sources without a GC log over the measured window: the "
 	         "proportional set size where recorded (shared pages divided among the processes "
@@ -479,7 +519,6 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	         "shared: a database's cache) is 'filling (level of bound)', not a leak.  Windows "
 	         "too short to judge (under 5 minutes) share a row per label and source, with the "
 	         "ranges of their figures.");
-	rpt_tb_header(b, names, "lllrrrrrl");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -487,9 +526,7 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			char x[64];
 			if (s->gc_events || !s->has_rss || !s->rss_fit || rss_short(s))
 				continue;
-			int row = rpt_tb_row(b);
-			rpt_tb_set(b, row, 0, "%s", run_cell(run, x, sizeof x));
-			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
+			int row = runs_row(r, b, run_cell(run, x, sizeof x), run->label);
 			rpt_tb_set(b, row, 2, "%s", s->name);
 			rpt_tb_set(b, row, 3, "%s MB", rpt_fmt_num(s->rss_mean_mb, 1, x, sizeof x));
 			rpt_tb_set(b, row, 4, "%s MB/h",
@@ -527,15 +564,12 @@ static void drift_rows(const struct report *r, struct rpt_tb *b, const struct rp
 		const struct rpt_drift_cmp *c = &d->cmp[i];
 		char other[512] = "";
 		size_t used = 0;
-		int row = rpt_tb_row(b);
-		rpt_tb_set(b, row, 0, "%s", run->key);
-		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
+		int row = runs_row(r, b, run->key, run->label);
 		rpt_tb_set(b, row, 2, "%s", step);
 		rpt_tb_set(b, row, 3, "%s", dur_s(d->window_s, x, sizeof x));
 		rpt_tb_set(b, row, 9, "%s", rpt_drift_name(d->verdict));
 		if (d->ncmp == 0) {
-			for (int col = 4; col < 9; col++)
-				rpt_tb_set(b, row, col, "—");
+			dashes(b, row, 4, 9);
 			continue;
 		}
 		rpt_tb_set(b, row, 4, "%s", c->hours ? "hour 1, last hour" : "thirds");
@@ -593,14 +627,11 @@ static void short_row(const struct report *r, struct rpt_tb *b, int l)
 		hi = fmax(hi, run->step_drift ? run->f.seconds : run->drift.window_s);
 	}
 	if (n > 0) {
-		int row = rpt_tb_row(b);
 		rpt_sb_runlist(&list, r, sel, 0);
-		rpt_tb_set(b, row, 0, "%s", list.s);
-		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, l));
+		int row = runs_row(r, b, list.s, l);
 		rpt_tb_set(b, row, 2, "%s", "");
 		range_cell(b, row, 3, dur_s(lo, x, sizeof x), dur_s(hi, y, sizeof y), "");
-		for (int col = 4; col < 9; col++)
-			rpt_tb_set(b, row, col, "—");
+		dashes(b, row, 4, 9);
 		rpt_tb_set(b, row, 9, "too_short");
 	}
 	free(sel);
@@ -610,7 +641,7 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 {
 	static const char *const names[] = {"run", "label", "step", "measured", "parts",
 	                                    "TPS", "mean",  "p99",  "errors",   "verdict"};
-	rpt_tb_begin(b, t, "Drift: does it degrade over time?", 10);
+	rpt_tb_start(b, t, "Drift: does it degrade over time?", names, "lllrlrrrrl");
 	snprintf(t->note, sizeof t->note,
 	         "Each run against itself: the last third of its measured window against the "
 	         "first (for windows of 3 h or more also the last hour against hour 1).  Changes "
@@ -624,7 +655,6 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 	         "when it changed for real by 5%% or more: then the machine, not only the "
 	         "server, changed speed.  The runs of a label too short to judge share one row.",
 	         RPT_DRIFT_MIN_PART);
-	rpt_tb_header(b, names, "lllrlrrrrl");
 	for (int i = 0; i < r->nruns && !b->failed; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		int judged = 0;
@@ -644,16 +674,13 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 			judged++;
 		}
 		if (judged < run->nsteps) {
-			int row = rpt_tb_row(b);
-			rpt_tb_set(b, row, 0, "%s", run->key);
-			rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
+			int row = runs_row(r, b, run->key, run->label);
 			if (judged)
 				rpt_tb_set(b, row, 2, "%d other%s", run->nsteps - judged,
 				           run->nsteps - judged == 1 ? "" : "s");
 			else
 				rpt_tb_set(b, row, 2, "all %d", run->nsteps);
-			for (int col = 3; col < 9; col++)
-				rpt_tb_set(b, row, col, "—");
+			dashes(b, row, 3, 9);
 			rpt_tb_set(b, row, 9, "too_short");
 		}
 	}
@@ -666,20 +693,17 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	static const char *const names[] = {"run",        "label",    "name",          "mode",
 	                                    "connection", "status",   "started (UTC)", "measured",
 	                                    "steps",      "requests", "agents"};
-	rpt_tb_begin(b, t, "Runs", 11);
+	rpt_tb_start(b, t, "Runs", names, "llllllrrrrr");
 	warmups_left_out(r, t);
-	rpt_tb_header(b, names, "llllllrrrrr");
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		char iso[40], d[32];
 		if (run->warmup)
 			continue;
-		int row = rpt_tb_row(b);
+		int row = runs_row(r, b, run->key, run->label);
 		clock_iso(run->started_ms, iso, sizeof iso);
 		iso[19] = '\0';
 		iso[10] = ' ';
-		rpt_tb_set(b, row, 0, "%s", run->key);
-		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, run->label));
 		rpt_tb_set(b, row, 2, "%s", run->name);
 		rpt_tb_set(b, row, 3, "%s", run->mode);
 		rpt_tb_set(b, row, 4, "%s", run->connection);
@@ -701,73 +725,33 @@ static void runs_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	}
 }
 
-/* Keeps table k when it has rows; frees it otherwise.  Returns the next free slot. */
-static int keep(struct rpt_table *t, int k)
+/* The tables after the sweeps', in the order the documents show them. */
+#define NAFTER 6
+static void (*const after_sweeps[NAFTER])(const struct report *, struct rpt_tb *,
+                                          struct rpt_table *) = {
+    cmp_table, errors_table, gc_table, rss_table, drift_table, runs_table};
+
+/* Table i of the report: the soak runs, each sweep, the sweeps side by side (a table per
+ * step duration, at its first sweep), then the tables after the sweeps. */
+static void table_at(const struct report *r, struct rpt_tb *b, struct rpt_table *t, int i)
 {
-	if (t[k].nrows > 0)
-		return k + 1;
-	rpt_table_free(&t[k]);
-	return k;
+	int ns = r->nsweeps, s = i - 1 - ns, first = 1;
+
+	if (i == 0) {
+		soak_table(r, b, t);
+	} else if (i <= ns) {
+		sweep_table(r, &r->sweeps[i - 1], b, t);
+	} else if (i <= 2 * ns) {
+		for (int p = 0; p < s; p++)
+			first &= r->sweeps[p].planned_ms != r->sweeps[s].planned_ms;
+		if (first)
+			side_table(r, r->sweeps[s].planned_ms, b, t);
+	} else {
+		after_sweeps[i - 1 - 2 * ns](r, b, t);
+	}
 }
 
 int rpt_tables(const struct report *r, struct rpt_table **out, int *n, char *err, size_t errlen)
 {
-	int cap = 8 + 2 * r->nsweeps, k = 0;
-	struct rpt_table *t = calloc((size_t)cap, sizeof *t);
-	struct rpt_tb b = {0};
-
-	*out = NULL;
-	*n = 0;
-	if (!t)
-		goto oom;
-	soak_table(r, &b, &t[k]);
-	k = keep(t, k);
-	for (int s = 0; s < r->nsweeps && !b.failed; s++) {
-		sweep_table(r, &r->sweeps[s], &b, &t[k]);
-		k = keep(t, k);
-	}
-	for (int s = 0; s < r->nsweeps && !b.failed; s++) {
-		int first = 1;
-		for (int p = 0; p < s; p++)
-			first &= r->sweeps[p].planned_ms != r->sweeps[s].planned_ms;
-		if (first && side_table(r, r->sweeps[s].planned_ms, &b, &t[k]))
-			k = keep(t, k);
-	}
-	if (!b.failed) {
-		cmp_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		errors_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		gc_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		rss_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		drift_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (!b.failed) {
-		runs_table(r, &b, &t[k]);
-		k = keep(t, k);
-	}
-	if (b.failed) {
-		/* the table being filled is at k (kept or not): free it with the rest */
-		rpt_tables_free(t, k + 1 <= cap ? k + 1 : cap);
-		t = NULL;
-		goto oom;
-	}
-	*out = t;
-	*n = k;
-	return 0;
-oom:
-	free(t);
-	snprintf(err, errlen, "out of memory");
-	return -1;
+	return rpt_tb_build(r, 1 + 2 * r->nsweeps + NAFTER, table_at, out, n, err, errlen);
 }

@@ -42,12 +42,14 @@ static void phrases_end(struct phrases *p, struct sbuf *out)
 	rpt_sb_printf(out, "%s", p->b.s);
 }
 
-/* A relative change beyond noise, as a phrase: "28.0% lower p99 (real)". */
-static void change_phrase(struct phrases *p, const struct rpt_diff *d, double base, double v,
-                          const char *up, const char *down, const char *what)
+/* Figure f of comparison m changed beyond noise, as a phrase: "28.0% lower p99 (real)". */
+static void change_phrase(struct phrases *p, const struct rpt_cmp *m, int f, const char *up,
+                          const char *down, const char *what)
 {
+	double base = m->base_value[f], v = m->value[f];
 	char t[256];
-	if (d->verdict != RPT_REAL || !(base != 0) || isnan(v))
+
+	if (m->d[f].verdict != RPT_REAL || !(base != 0) || isnan(v))
 		return;
 	snprintf(t, sizeof t, "%.1f%% %s %s (real)", fabs(100 * (v - base) / base),
 	         v > base ? up : down, what);
@@ -102,10 +104,8 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 		              ", %s serves %s requests per second against %s (too few "
 		              "intervals to judge the noise)",
 		              B, rpt_fmt_pct(pct, s, sizeof s), A);
-	change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN], m->value[RPT_M_MEAN],
-	              "higher", "lower", "average latency");
-	change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99], "higher",
-	              "lower", "p99");
+	change_phrase(&p, m, RPT_M_MEAN, "higher", "lower", "average latency");
+	change_phrase(&p, m, RPT_M_P99, "higher", "lower", "p99");
 	if (m->d[RPT_M_ERR].verdict == RPT_REAL) {
 		snprintf(s, sizeof s, "%.2f points %s errors (real)",
 		         fabs(m->value[RPT_M_ERR] - m->base_value[RPT_M_ERR]),
@@ -115,11 +115,9 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 	for (int k = 0; k < r->ncpu; k++) {
 		char what[RPT_NAME_MAX + 32];
 		snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
-		change_phrase(&p, &m->d[RPT_FIG_CPU(k)], m->base_value[RPT_FIG_CPU(k)],
-		              m->value[RPT_FIG_CPU(k)], "more", "less", what);
+		change_phrase(&p, m, RPT_FIG_CPU(k), "more", "less", what);
 		snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
-		change_phrase(&p, &m->d[RPT_FIG_MEM(k)], m->base_value[RPT_FIG_MEM(k)],
-		              m->value[RPT_FIG_MEM(k)], "more", "less", what);
+		change_phrase(&p, m, RPT_FIG_MEM(k), "more", "less", what);
 	}
 	if (p.n) {
 		rpt_sb_printf(b, ", with ");
@@ -164,10 +162,8 @@ static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct 
 	}
 	if (!said)
 		rpt_sb_printf(b, " no CPU per request was measured");
-	change_phrase(&p, &m->d[RPT_M_MEAN], m->base_value[RPT_M_MEAN], m->value[RPT_M_MEAN],
-	              "higher", "lower", "average latency");
-	change_phrase(&p, &m->d[RPT_M_P99], m->base_value[RPT_M_P99], m->value[RPT_M_P99], "higher",
-	              "lower", "p99");
+	change_phrase(&p, m, RPT_M_MEAN, "higher", "lower", "average latency");
+	change_phrase(&p, m, RPT_M_P99, "higher", "lower", "p99");
 	if (p.n) {
 		rpt_sb_printf(b, ", with ");
 		phrases_end(&p, b);
@@ -201,33 +197,42 @@ static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf
 	rpt_sb_printf(b, ".");
 }
 
+/* What would resolve figure f of comparison m, when it is not resolved now, and the
+ * sentence's full stop. */
+static void advice(const struct report *r, const struct rpt_cmp *m, int f, struct sbuf *b)
+{
+	const struct rpt_resolve *x = &m->res[f];
+	int now = m->nruns < m->nruns_base ? m->nruns : m->nruns_base;
+	char adv[256];
+
+	if (!x->now_enough && (x->rounds > 0 || x->basis != RPT_ADV_NONE))
+		rpt_sb_printf(
+		    b, "; to tell %.0f%% apart: %s", x->target_pct,
+		    rpt_advice_text(x, now, r->cells[m->cell].vc[f].secs, adv, sizeof adv));
+	rpt_sb_printf(b, ".");
+}
+
 /* What the comparisons resolve and what would resolve more: " Its interval ...". */
 static void resolution(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
 {
 	if (v->cmp >= 0) {
 		const struct rpt_cmp *m = &r->cmps[v->cmp];
 		const struct rpt_resolve *x = &m->res[RPT_M_TPS];
-		char p[32], adv[256];
-		int now = m->nruns < m->nruns_base ? m->nruns : m->nruns_base;
+		char p[32];
 		if (isfinite(x->half_pct))
 			rpt_sb_printf(b, " Its interval resolves TPS to ±%s%%",
 			              rpt_fmt_num(x->half_pct, 1, p, sizeof p));
 		else
 			rpt_sb_printf(b, " No TPS resolution can be stated (one run a side: the "
 			                 "run-to-run noise is unknown)");
-		if (!x->now_enough && (x->rounds > 0 || x->basis != RPT_ADV_NONE))
-			rpt_sb_printf(b, "; to tell %.0f%% apart: %s", x->target_pct,
-			              rpt_advice_text(x, now, r->cells[m->cell].vc[RPT_M_TPS].secs,
-			                              adv, sizeof adv));
-		rpt_sb_printf(b, ".");
+		advice(r, m, RPT_M_TPS, b);
 	}
 	if (v->cmp_rate >= 0) {
 		/* What the efficiency comparison resolves, for the first process with CPU. */
 		const struct rpt_cmp *m = &r->cmps[v->cmp_rate];
 		for (int k = 0; k < r->ncpu; k++) {
 			const struct rpt_resolve *x = &m->res[RPT_FIG_CPU(k)];
-			char p[32], at[48], adv[256];
-			int now = m->nruns < m->nruns_base ? m->nruns : m->nruns_base;
+			char p[32], at[48];
 			if (!(x->target_pct > 0) || !isfinite(m->base_value[RPT_FIG_CPU(k)]))
 				continue;
 			rpt_level_text(0, r->cells[m->cell].rate, at, sizeof at);
@@ -242,12 +247,7 @@ static void resolution(const struct report *r, const struct rpt_vrow *v, struct 
 				    " At %s no resolution of CPU per request can be stated "
 				    "(one run a side)",
 				    at);
-			if (!x->now_enough && (x->rounds > 0 || x->basis != RPT_ADV_NONE))
-				rpt_sb_printf(b, "; to tell %.0f%% apart: %s", x->target_pct,
-				              rpt_advice_text(
-				                  x, now, r->cells[m->cell].vc[RPT_FIG_CPU(k)].secs,
-				                  adv, sizeof adv));
-			rpt_sb_printf(b, ".");
+			advice(r, m, RPT_FIG_CPU(k), b);
 			break;
 		}
 	}
