@@ -44,6 +44,7 @@ struct ctx {
 	size_t cap_pics;  /* report.pics allocated (this planning's) */
 	char *err;        /* the caller's error buffer */
 	size_t errlen;    /* its size */
+	int err_job;      /* 1 + the index of the job whose failure err holds, 0: none */
 };
 
 static int oom(struct ctx *c)
@@ -850,15 +851,22 @@ static int finish(struct ctx *c, struct job *j, int st)
 		size_t n = msg ? strlen(msg) : 0;
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
-		if (!c->err[0] && gone)
-			snprintf(
-			    c->err, c->errlen,
-			    "gnuplot exited 0 but wrote no img/%s.%s for the picture '%s' (%s); "
-			    "gnuplot said: %s",
-			    p->name, gone, p->name, j->script, n ? msg : "nothing");
-		else if (!c->err[0])
-			snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s", p->name,
-			         j->script, n ? msg : "no message");
+		/* The first failed picture in the report's order, not the first to end (they are
+		 * drawn in parallel): the same databases give the same message.  Jobs start in
+		 * order and stop starting at a failure, so the first failing one always runs. */
+		int k = (int)(j - c->jobs) + 1;
+		if (c->err_job == 0 || k < c->err_job) {
+			c->err_job = k;
+			if (gone)
+				snprintf(c->err, c->errlen,
+				         "gnuplot exited 0 but wrote no img/%s.%s for the picture "
+				         "'%s' (%s); "
+				         "gnuplot said: %s",
+				         p->name, gone, p->name, j->script, n ? msg : "nothing");
+			else
+				snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s",
+				         p->name, j->script, n ? msg : "no message");
+		}
 		free(msg);
 		return -1;
 	}
@@ -880,6 +888,7 @@ static int draw(struct ctx *c, const char *gnuplot)
 			if (j->pid < 0) {
 				snprintf(c->err, c->errlen, "cannot start gnuplot: %s",
 				         strerror(errno));
+				c->err_job = next;
 				failed = 1;
 				break;
 			}
