@@ -203,9 +203,7 @@ static int read_generator(struct reader *rd, struct rpt_run *run)
 		}
 	}
 	sqlite3_finalize(q);
-	if (step != SQLITE_DONE)
-		return db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
-	return 0;
+	return rpt_rd_done(rd, step, "cannot read intervals");
 }
 
 /* A merged run: how far apart its agents' clocks were. */
