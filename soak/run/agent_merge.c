@@ -255,9 +255,9 @@ static int advance(struct fold *f, struct part *q)
 	int rc = sqlite3_step(q->cur);
 
 	q->has_row = rc == SQLITE_ROW;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(f->db, "cannot read an agent's intervals", f->err, f->errlen);
-	return 0;
+	if (q->has_row)
+		return 0;
+	return db_done(f->db, rc, "cannot read an agent's intervals", f->err, f->errlen);
 }
 
 /* Ends q's silent stretch, if any, with a note. */
