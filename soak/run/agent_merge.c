@@ -678,9 +678,7 @@ static int update_merged(struct fold *f, const struct parts_end *e, const char *
 		sqlite3_bind_text(st, 12, f->p[e->any_run].rn.boot, -1, SQLITE_STATIC);
 	}
 	sqlite3_bind_int64(st, 13, f->run_id);
-	rc = sqlite3_step(st) == SQLITE_DONE
-	         ? 0
-	         : db_fail(f->db, "cannot close the merged run", f->err, f->errlen);
+	rc = db_done(f->db, sqlite3_step(st), "cannot close the merged run", f->err, f->errlen);
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -155,7 +155,6 @@ static int record_design(struct ctx *c)
 	const struct study *st = c->st;
 	char together[2 * STUDY_MAX_SCENARIOS + 1] = "";
 	sqlite3_stmt *q = NULL;
-	int rc;
 
 	for (int i = 0; i < st->nscenarios; i++)
 		snprintf(together + strlen(together), sizeof together - strlen(together), "%s%d",
@@ -175,11 +174,7 @@ static int record_design(struct ctx *c)
 	sqlite3_bind_text(q, 5, st->primary, -1, SQLITE_STATIC);
 	sqlite3_bind_double(q, 6, st->warmup_jit);
 	sqlite3_bind_int64(q, 7, c->study_id);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE
-	           ? 0
-	           : db_fail(c->db, "cannot record the study's design", c->err, sizeof c->err);
+	return db_finish(c->db, q, "cannot record the study's design", c->err, sizeof c->err);
 }
 
 static int new_study(struct ctx *c, const char *text, uint64_t seed)
