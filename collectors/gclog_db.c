@@ -76,10 +76,11 @@ static void bind_opt(sqlite3_stmt *st, int i, int64_t v)
 
 static void step(struct gl *g, sqlite3_stmt *st, const char *what)
 {
-	if (sqlite3_step(st) != SQLITE_DONE && !g->db_failed) {
-		db_fail(g->db, what, g->db_err, sizeof g->db_err);
+	int rc = sqlite3_step(st);
+
+	/* The first failure is the one kept. */
+	if (!g->db_failed && db_done(g->db, rc, what, g->db_err, sizeof g->db_err) < 0)
 		g->db_failed = 1;
-	}
 	sqlite3_reset(st);
 }
 

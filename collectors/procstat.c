@@ -312,9 +312,7 @@ static int step_reset(sqlite3 *db, sqlite3_stmt *st, const char *what, char *err
 	int rc = sqlite3_step(st);
 
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(db, what, err, errlen);
-	return 0;
+	return db_done(db, rc, what, err, errlen);
 }
 
 /* A round's time, moved on by a millisecond while another run's collector of the same

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
+
 #define PG_BLOCK_KB   8            /* shared_buffers without a unit counts 8 kB pages */
 #define PG_DEFAULT_KB (128 * 1024) /* the server's own default when nothing sets it */
 
@@ -126,24 +128,17 @@ long long pmem_pg_size_kb(const char *value)
 static char *read_all(int dirfd, const char *path)
 {
 	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-	size_t n = 0, cap = 8192;
+	size_t n = 0, cap = 0;
 	char *buf = NULL;
 
 	if (fd < 0)
 		return NULL;
 	for (;;) {
 		ssize_t r;
-		if (n + 1 >= cap || !buf) {
-			char *p;
-			if (buf)
-				cap *= 2;
-			if (cap > PMEM_CONF_MAX + 1)
-				break;
-			p = realloc(buf, cap);
-			if (!p)
-				break;
-			buf = p;
-		}
+		/* Room for a byte more and the NUL.  The capacity doubles from 8192 to
+		 * PMEM_CONF_MAX, so a file is cut one byte short of that. */
+		if (n + 1 >= PMEM_CONF_MAX || buf_grow(&buf, &cap, n + 2, 1, 8192) < 0)
+			break;
 		r = read(fd, buf + n, cap - 1 - n);
 		if (r < 0 && errno == EINTR)
 			continue;

@@ -10,6 +10,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "log.h"
 #include "re.h"
 
@@ -35,28 +36,14 @@ const char *pset_event_kind(enum pset_event ev)
 	}
 }
 
-/* Returns arr grown (doubling, capped at PSET_MAX_PIDS) to hold need elements of size
- * elem, updating *cap; arr itself when it is large enough; NULL when it cannot grow (arr
- * is then left as it was). */
+/* Returns arr grown (doubling from 64, so never past PSET_MAX_PIDS, a power of two) to
+ * hold need elements of size elem, updating *cap; arr itself when it is large enough; NULL
+ * past PSET_MAX_PIDS or when it cannot grow (arr is then left as it was). */
 static void *grow(void *arr, size_t *cap, size_t need, size_t elem)
 {
-	size_t n = *cap ? *cap : 64;
-	void *p;
-
-	if (need == 0)
-		need = 1;
-	if (need <= *cap)
-		return arr;
-	if (need > PSET_MAX_PIDS)
+	if (need > PSET_MAX_PIDS || buf_grow(&arr, cap, need ? need : 1, elem, 64) < 0)
 		return NULL;
-	while (n < need)
-		n *= 2;
-	if (n > PSET_MAX_PIDS)
-		n = PSET_MAX_PIDS;
-	p = realloc(arr, n * elem);
-	if (p)
-		*cap = n;
-	return p;
+	return arr;
 }
 
 static char *dup_or_null(const char *s)
@@ -571,25 +558,18 @@ static void emit(const struct pset *ps, double dt, struct procfs_out *out)
 	}
 }
 
-/* cur and prev swap every round, so both hold at least cap entries. */
+/* cur and prev swap every round, so both hold at least cap entries: cap is theirs only
+ * once both have grown. */
 static int grow_members(struct pset *ps, size_t need)
 {
-	size_t n = ps->cap ? ps->cap : 16;
-	struct procfs_proc *p;
+	size_t cap = ps->cap;
 
-	if (need <= ps->cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(ps->cur, n * sizeof *p);
-	if (!p)
+	if (buf_grow(&ps->cur, &cap, need, sizeof *ps->cur, 16) < 0)
 		return -1;
-	ps->cur = p;
-	p = realloc(ps->prev, n * sizeof *p);
-	if (!p)
+	cap = ps->cap;
+	if (buf_grow(&ps->prev, &cap, need, sizeof *ps->prev, 16) < 0)
 		return -1;
-	ps->prev = p;
-	ps->cap = n;
+	ps->cap = cap;
 	return 0;
 }
 

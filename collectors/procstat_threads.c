@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "procstat_procfs.h"
 
 /* Native thread names (comm: the first 15 bytes) by prefix.  HotSpot (JDK 9 on) names its
@@ -92,25 +93,22 @@ void pthr_begin(struct pthr *t)
 	t->jvms_now = 0;
 }
 
-/* Room for one more thread in cur (cur and prev swap, so both grow together). */
+/* Room for one more thread in cur (cur and prev swap, so both grow together: cap is
+ * theirs only once both have grown). */
 static int room(struct pthr *t)
 {
-	size_t n = t->cap ? t->cap * 2 : 64;
-	struct pthr_thread *p;
+	size_t cap = t->cap;
 
 	if (t->ncur < t->cap)
 		return 0;
 	if (t->cap >= PTHR_MAX_THREADS)
 		return 1;
-	p = realloc(t->cur, n * sizeof *p);
-	if (!p)
+	if (buf_grow(&t->cur, &cap, t->ncur + 1, sizeof *t->cur, 64) < 0)
 		return -1;
-	t->cur = p;
-	p = realloc(t->prev, n * sizeof *p);
-	if (!p)
+	cap = t->cap;
+	if (buf_grow(&t->prev, &cap, t->ncur + 1, sizeof *t->prev, 64) < 0)
 		return -1;
-	t->prev = p;
-	t->cap = n;
+	t->cap = cap;
 	return 0;
 }
 

@@ -106,9 +106,7 @@ int db_int(sqlite3 *db, const char *sql, long long dflt, long long *v, char *err
 	else if (rc == SQLITE_DONE)
 		*v = dflt;
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(db, "query failed", err, errlen);
-	return 0;
+	return rc == SQLITE_ROW ? 0 : db_done(db, rc, "query failed", err, errlen);
 }
 
 int db_migrate_to(sqlite3 *db, int version, char *err, size_t errlen)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "clock.h"
 
 #define HLOG_YEAR_MS        (365LL * 24 * 3600 * 1000) /* the relative-timestamp threshold */
@@ -85,21 +86,13 @@ static int read_line(struct hlog_reader *r, size_t *len, char *err, size_t errle
 	while ((c = getc_unlocked(r->f)) != EOF && c != '\n') {
 		if (c == '\0')
 			return line_error(r, err, errlen, "NUL byte in line");
-		if (n + 1 >= r->cap) {
-			size_t cap = r->cap * 2;
-			char *nb;
-
-			if (n >= HLOG_LINE_MAX)
-				return line_error(r, err, errlen, "line longer than %d bytes",
-				                  HLOG_LINE_MAX);
-			if (cap > HLOG_LINE_MAX + 1)
-				cap = HLOG_LINE_MAX + 1;
-			nb = realloc(r->buf, cap);
-			if (!nb)
-				return line_error(r, err, errlen, "out of memory");
-			r->buf = nb;
-			r->cap = cap;
-		}
+		/* Checked on every byte: the buffer may have room past the limit. */
+		if (n >= HLOG_LINE_MAX)
+			return line_error(r, err, errlen, "line longer than %d bytes",
+			                  HLOG_LINE_MAX);
+		/* Room for this byte and the NUL; asked only when full, not for every byte. */
+		if (n + 1 >= r->cap && buf_grow(&r->buf, &r->cap, n + 2, 1, 256) < 0)
+			return line_error(r, err, errlen, "out of memory");
 		r->buf[n++] = (char)c;
 	}
 	if (ferror(r->f))

@@ -44,7 +44,7 @@ struct hlog_reader {
 	char name[HLOG_NAME_MAX]; /* file name as given, for messages (truncated if longer) */
 	long line;                /* number of the last line read, 1-based; 0 before any */
 	char *buf;                /* the current line, NUL-terminated; owned */
-	size_t cap;               /* bytes allocated for buf (at most HLOG_LINE_MAX + 1) */
+	size_t cap;               /* bytes allocated for buf (at most 2 * HLOG_LINE_MAX) */
 	int has_start;            /* a StartTime line was seen */
 	int64_t start_ms;         /* StartTime, epoch ms (valid when has_start) */
 	int has_base;             /* the timestamp base is known: a BaseTime line, or decided

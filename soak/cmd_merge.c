@@ -209,8 +209,8 @@ static int load_cols(sqlite3 *db, const char *table, const char *skip, struct me
 		snprintf(c->name[c->n++], MERGE_COL_LEN, "%s", name);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(db, "cannot read the table layout", err, errlen);
+	if (db_done(db, rc, "cannot read the table layout", err, errlen) < 0)
+		return -1;
 	if (c->n == 0) {
 		snprintf(err, errlen, "table '%s' has no columns in common", table);
 		return -1;

@@ -135,8 +135,8 @@ static int json_thresholds(sqlite3_stmt *ts, int64_t id, struct jsonw *w, const 
 		n++;
 	}
 	sqlite3_reset(ts);
-	if (step != SQLITE_DONE)
-		return db_fail(sqlite3_db_handle(ts), "cannot read thresholds", err, errlen);
+	if (db_done(sqlite3_db_handle(ts), step, "cannot read thresholds", err, errlen) < 0)
+		return -1;
 	jsonw_end(w);
 	jsonw_key(w, "pass");
 	if (n == 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "h2_int.h"
 
@@ -267,21 +268,14 @@ static int write_out(struct h2thread *h, int p)
 	return 1;
 }
 
-/* Room for n more bytes of frames; -1 past OUT_MAX or out of memory. */
+/* Room for n more bytes of frames; -1 past OUT_MAX or out of memory.  OUT_MAX is a power
+ * of two times the first capacity, so a buffer that holds up to OUT_MAX bytes never
+ * allocates past it. */
 static int out_room(struct h2conn *c, size_t n)
 {
-	size_t cap = c->outcap ? c->outcap : OUT_CHUNK * 2;
-	char *b;
-
-	if (c->outlen + n <= c->outcap)
-		return 0;
-	while (cap < c->outlen + n)
-		cap *= 2;
-	if (cap > OUT_MAX || !(b = realloc(c->out, cap)))
+	if (c->outlen + n > OUT_MAX)
 		return -1;
-	c->out = b;
-	c->outcap = cap;
-	return 0;
+	return buf_grow(&c->out, &c->outcap, c->outlen + n, 1, OUT_CHUNK * 2);
 }
 
 /* Sends what nghttp2 has for the connection, gathered into few writes. */

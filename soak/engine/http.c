@@ -15,6 +15,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "conn.h"
 #include "engine_int.h"
@@ -107,7 +108,7 @@ struct hthread {
 	 * epoll_ctl DEL + ADD per request.  An event on a socket libcurl does not want
 	 * removes it then; a socket's close (our close-socket callback) forgets it. */
 	struct fdreg *fds;
-	int nfds; /* entries in fds */
+	size_t nfds; /* entries in fds */
 };
 
 /* --- libcurl callbacks ---------------------------------------------------------------- */
@@ -131,16 +132,11 @@ static struct fdreg *fdreg_of(struct hthread *h, int fd)
 {
 	if (fd < 0 || fd >= FD_MAX)
 		return NULL;
-	if (fd >= h->nfds) {
-		int n = h->nfds ? h->nfds : 1024;
-		while (n <= fd)
-			n *= 2;
-		struct fdreg *f = realloc(h->fds, (size_t)n * sizeof *f);
-		if (!f)
+	if ((size_t)fd >= h->nfds) {
+		size_t was = h->nfds;
+		if (buf_grow(&h->fds, &h->nfds, (size_t)fd + 1, sizeof *h->fds, 1024) < 0)
 			return NULL;
-		memset(f + h->nfds, 0, (size_t)(n - h->nfds) * sizeof *f);
-		h->fds = f;
-		h->nfds = n;
+		memset(h->fds + was, 0, (h->nfds - was) * sizeof *h->fds);
 	}
 	return &h->fds[fd];
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "buf.h"
 #include "clock.h"
 
 #define CSV_MAX_BYTES (64L << 20)
@@ -361,7 +362,8 @@ int tpl_csv_load(struct tpl_csv *csv, const char *path, char *err, size_t errlen
 	FILE *f = NULL;
 	struct stat st;
 	char *p;
-	long cap_rows = 0, line = 1;
+	size_t cap_rows = 0;
+	long line = 1;
 	char *tmp[CSV_MAX_COLS];
 	int n, overflow;
 
@@ -419,14 +421,10 @@ int tpl_csv_load(struct tpl_csv *csv, const char *path, char *err, size_t errlen
 			         csv->ncols);
 			goto fail;
 		}
-		if (csv->nrows == cap_rows) {
-			cap_rows = cap_rows ? cap_rows * 2 : 64;
-			char **c =
-			    realloc(csv->cells, (size_t)cap_rows * (size_t)csv->ncols * sizeof *c);
-			if (!c)
-				goto oom;
-			csv->cells = c;
-		}
+		/* A row of ncols cells is one element of the array. */
+		if (buf_grow(&csv->cells, &cap_rows, (size_t)csv->nrows + 1,
+		             (size_t)csv->ncols * sizeof *csv->cells, 64) < 0)
+			goto oom;
 		memcpy(csv->cells + csv->nrows * csv->ncols, tmp, (size_t)n * sizeof *tmp);
 		csv->nrows++;
 	}

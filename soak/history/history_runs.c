@@ -51,10 +51,8 @@ int rpt_hist_list_runs(const char *path, const char *const *labels, int nlabels,
 		}
 		(*ids)[(*n)++] = sqlite3_column_int64(q, 0);
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(db, "cannot read runs", err, errlen);
+	if (db_done(db, step, "cannot read runs", err, errlen) < 0)
 		goto done;
-	}
 	if (all == 0) {
 		snprintf(err, errlen,
 		         "'%s' holds no runs (a collector's file? fold it into the runs' database "

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
+
 #define JTL_MAX_RECORD (1 << 20) /* a CSV record, quoted line breaks included */
 #define JTL_MAX_TAG    (1 << 20) /* an XML tag with its attributes */
 #define JTL_MAX_FIELDS 512       /* CSV fields per record */
@@ -142,6 +144,21 @@ static int csv_split(struct jtl_reader *j)
 	}
 }
 
+/* Room for need bytes in rec and in fbuf, which share reccap: it is theirs only once both
+ * have grown.  -1 out of memory. */
+static int room(struct jtl_reader *j, size_t need)
+{
+	size_t cap = j->reccap;
+
+	if (buf_grow(&j->rec, &cap, need, 1, 4096) < 0)
+		return -1;
+	cap = j->reccap;
+	if (buf_grow(&j->fbuf, &cap, need, 1, 4096) < 0)
+		return -1;
+	j->reccap = cap;
+	return 0;
+}
+
 /* Reads the next record into fields: 1, 0 at the end, -1 with err. */
 static int csv_record(struct jtl_reader *j, int *n, long *line, char *err, size_t errlen)
 {
@@ -172,21 +189,9 @@ static int csv_record(struct jtl_reader *j, int *n, long *line, char *err, size_
 			snprintf(err, errlen, "record longer than %d bytes", JTL_MAX_RECORD);
 			return -1;
 		}
-		if (j->reclen + len + 2 > j->reccap) {
-			size_t nc = j->reccap ? j->reccap : 4096;
-			char *nr, *nf;
-			while (nc < j->reclen + len + 2)
-				nc *= 2;
-			nr = realloc(j->rec, nc);
-			if (nr)
-				j->rec = nr;
-			nf = nr ? realloc(j->fbuf, nc) : NULL;
-			if (!nr || !nf) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			j->fbuf = nf;
-			j->reccap = nc;
+		if (room(j, j->reclen + len + 2) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
 		}
 		if (j->reclen > 0)
 			j->rec[j->reclen++] = '\n';

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "buf.h"
 #include "ireader.h"
 #include "re.h"
 
@@ -215,19 +216,12 @@ static int pass_times(struct nmon *nm, char *err, size_t errlen)
 				return fail_at(nm, no, "a UARG line is UARG,Tnnnn,PID,NAME,COMMAND",
 				               err, errlen);
 			}
-			if (nm->nuargs == nm->capuargs) {
-				size_t nc = nm->capuargs ? nm->capuargs * 2 : 1024;
-				struct uarg *u;
-				if (nc > NMON_MAX_UARGS)
-					return fail_at(nm, no,
-					               "too many processes with command lines", err,
-					               errlen);
-				u = realloc(nm->uargs, nc * sizeof *u);
-				if (!u)
-					goto oom;
-				nm->uargs = u;
-				nm->capuargs = nc;
-			}
+			if (nm->nuargs >= NMON_MAX_UARGS)
+				return fail_at(nm, no, "too many processes with command lines", err,
+				               errlen);
+			if (buf_grow(&nm->uargs, &nm->capuargs, nm->nuargs + 1, sizeof *nm->uargs,
+			             1024) < 0)
+				goto oom;
 			nm->uargs[nm->nuargs++] = (struct uarg){
 			    .pid = (int32_t)pid, .tag = tag, .matched = match(nm, nm->field[4])};
 		}

@@ -109,11 +109,8 @@ int stage_commit(struct stage *s, const char *target, int64_t *run_id, int64_t *
 	if (db_prepare(db, &at, "ATTACH DATABASE ?1 AS dst", err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(at, 1, target, -1, SQLITE_STATIC);
-	rc = sqlite3_step(at);
-	sqlite3_finalize(at);
-	if (rc != SQLITE_DONE)
-		return db_fail(db, "cannot open the target database", err, errlen);
-	rc = -1;
+	if (db_finish(db, at, "cannot open the target database", err, errlen) < 0)
+		return -1;
 	if (db_begin(db, err, errlen) < 0)
 		goto detach;
 	if (s->rec.run_id > 0) {

@@ -255,9 +255,9 @@ static int advance(struct fold *f, struct part *q)
 	int rc = sqlite3_step(q->cur);
 
 	q->has_row = rc == SQLITE_ROW;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(f->db, "cannot read an agent's intervals", f->err, f->errlen);
-	return 0;
+	if (q->has_row)
+		return 0;
+	return db_done(f->db, rc, "cannot read an agent's intervals", f->err, f->errlen);
 }
 
 /* Ends q's silent stretch, if any, with a note. */
@@ -678,9 +678,7 @@ static int update_merged(struct fold *f, const struct parts_end *e, const char *
 		sqlite3_bind_text(st, 12, f->p[e->any_run].rn.boot, -1, SQLITE_STATIC);
 	}
 	sqlite3_bind_int64(st, 13, f->run_id);
-	rc = sqlite3_step(st) == SQLITE_DONE
-	         ? 0
-	         : db_fail(f->db, "cannot close the merged run", f->err, f->errlen);
+	rc = db_done(f->db, sqlite3_step(st), "cannot close the merged run", f->err, f->errlen);
 	sqlite3_finalize(st);
 	return rc;
 }

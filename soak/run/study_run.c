@@ -29,7 +29,6 @@ static int tag_run(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t err
 	const struct tag *g = &c->tag;
 	const struct tstate *s = &c->t[study_instance(c->st, g->target, g->replica)];
 	sqlite3_stmt *q = NULL;
-	int rc;
 
 	if (db_prepare(db, &q,
 	               "INSERT INTO study_runs(run_id, study_id, seq, slot, round, position, "
@@ -55,11 +54,7 @@ static int tag_run(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t err
 		sqlite3_bind_int(q, 12, g->start);
 	if (g->group > 0)
 		sqlite3_bind_int(q, 13, g->group);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return db_fail(db, "cannot tag the run with its study", err, errlen);
-	return 0;
+	return db_finish(db, q, "cannot tag the run with its study", err, errlen);
 }
 
 static uint64_t random_seed(void)
@@ -85,7 +80,6 @@ double study_look_alpha(double alpha, int k, int K)
 static int record_look(struct ctx *c, double alpha)
 {
 	sqlite3_stmt *q = NULL;
-	int rc;
 
 	if (db_prepare(c->db, &q,
 	               "UPDATE studies SET max_looks = ?, looks = ?, alpha = ?, stop = ? "
@@ -98,11 +92,7 @@ static int record_look(struct ctx *c, double alpha)
 	if (c->stop[0])
 		sqlite3_bind_text(q, 4, c->stop, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 5, c->study_id);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return db_fail(c->db, "cannot record the study's look", c->err, sizeof c->err);
-	return 0;
+	return db_finish(c->db, q, "cannot record the study's look", c->err, sizeof c->err);
 }
 
 /* After round `round` of a sequential study: 1 to go on, 0 to stop (c->stop says why),
@@ -165,7 +155,6 @@ static int record_design(struct ctx *c)
 	const struct study *st = c->st;
 	char together[2 * STUDY_MAX_SCENARIOS + 1] = "";
 	sqlite3_stmt *q = NULL;
-	int rc;
 
 	for (int i = 0; i < st->nscenarios; i++)
 		snprintf(together + strlen(together), sizeof together - strlen(together), "%s%d",
@@ -185,11 +174,7 @@ static int record_design(struct ctx *c)
 	sqlite3_bind_text(q, 5, st->primary, -1, SQLITE_STATIC);
 	sqlite3_bind_double(q, 6, st->warmup_jit);
 	sqlite3_bind_int64(q, 7, c->study_id);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE
-	           ? 0
-	           : db_fail(c->db, "cannot record the study's design", c->err, sizeof c->err);
+	return db_finish(c->db, q, "cannot record the study's design", c->err, sizeof c->err);
 }
 
 static int new_study(struct ctx *c, const char *text, uint64_t seed)
@@ -198,7 +183,7 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	char targets[STUDY_MAX_TARGETS * STUDY_NAME_MAX] = "";
 	sqlite3_stmt *q = NULL;
 	size_t used = 0;
-	int rc, managed = 0;
+	int managed = 0;
 
 	for (int t = 0; t < st->ntargets; t++)
 		managed += st->targets[t].start != NULL;
@@ -241,10 +226,8 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 			sqlite3_bind_double(q, 16, st->warmup_steady);
 		sqlite3_bind_int(q, 17, st->warmup_max);
 	}
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return db_fail(c->db, "cannot record the study", c->err, sizeof c->err);
+	if (db_finish(c->db, q, "cannot record the study", c->err, sizeof c->err) < 0)
+		return -1;
 	c->study_id = sqlite3_last_insert_rowid(c->db);
 	return record_design(c);
 }
@@ -298,10 +281,8 @@ static int find_resume(struct ctx *c, const char *text, uint64_t *seed, char *do
 		if (s >= 1 && s <= study_nslots(c->st))
 			done[s - 1] = 1;
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(c->db, "cannot read the study's runs", c->err, sizeof c->err);
+	if (db_done(c->db, step, "cannot read the study's runs", c->err, sizeof c->err) < 0)
 		goto done;
-	}
 	{
 		long long seq = 0;
 		char sql[96];
@@ -378,9 +359,9 @@ static int store_cell(struct ctx *c, sqlite3_stmt *ins, const char *host,
 		sqlite3_bind_double(ins, 11, mean);
 		sqlite3_bind_double(ins, 12, sd);
 		sqlite3_bind_double(ins, 13, sd / mean);
-		if (sqlite3_step(ins) != SQLITE_DONE)
-			return db_fail(c->db, "cannot store the calibration", c->err,
-			               sizeof c->err);
+		if (db_done(c->db, sqlite3_step(ins), "cannot store the calibration", c->err,
+		            sizeof c->err) < 0)
+			return -1;
 		(*stored)++;
 	}
 	return 0;
@@ -453,10 +434,8 @@ static int store_calibration(struct ctx *c)
 			break;
 		add_to_cell(g, q, same);
 	}
-	if (step != SQLITE_DONE) {
-		db_fail(c->db, "cannot read the study's steps", c->err, sizeof c->err);
+	if (db_done(c->db, step, "cannot read the study's steps", c->err, sizeof c->err) < 0)
 		goto done;
-	}
 	if (stored)
 		fprintf(stderr, "%s: run-to-run spread stored as a calibration (study %lld)\n",
 		        c->o->who, (long long)c->study_id);

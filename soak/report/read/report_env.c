@@ -55,7 +55,7 @@ static int read_facts(struct reader *rd, struct rpt_run *run)
 			goto done;
 		}
 	}
-	rc = db_done(rd->db, step, "cannot read run_env", rd->err, rd->errlen);
+	rc = rpt_rd_done(rd, step, "cannot read run_env");
 done:
 	sqlite3_finalize(q);
 	return rc;
@@ -152,7 +152,7 @@ static int read_host_cpu(struct reader *rd, struct rpt_run *run)
 		}
 		sqlite3_reset(q);
 	}
-	if (db_done(rd->db, step, "cannot read samples", rd->err, rd->errlen) < 0)
+	if (rpt_rd_done(rd, step, "cannot read samples") < 0)
 		goto done;
 	for (int k = 0; k < run->nsteps; k++)
 		run->steps[k].host_cpu_pct = acc[k].n ? acc[k].sum / (double)acc[k].n : NAN;
@@ -203,9 +203,7 @@ static int read_generator(struct reader *rd, struct rpt_run *run)
 		}
 	}
 	sqlite3_finalize(q);
-	if (step != SQLITE_DONE)
-		return db_fail(rd->db, "cannot read intervals", rd->err, rd->errlen);
-	return 0;
+	return rpt_rd_done(rd, step, "cannot read intervals");
 }
 
 /* A merged run: how far apart its agents' clocks were. */

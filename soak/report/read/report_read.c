@@ -29,7 +29,7 @@ int rpt_rd_push(struct reader *rd, struct rpt_values *v, double x)
 
 int rpt_rd_done(struct reader *rd, int step, const char *what)
 {
-	return step == SQLITE_DONE ? 0 : db_fail(rd->db, what, rd->err, rd->errlen);
+	return db_done(rd->db, step, what, rd->err, rd->errlen);
 }
 
 double rpt_rd_col(sqlite3_stmt *st, int i)

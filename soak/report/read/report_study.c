@@ -204,8 +204,7 @@ int rpt_read_study_run(struct reader *rd, struct rpt_run *run)
 		run->compared = !run->warmup && strcmp(run->status, "done") == 0;
 		if ((run->study = load_study(rd, sid)) < 0)
 			goto done;
-	} else if (step != SQLITE_DONE) {
-		db_fail(rd->db, "cannot read study_runs", rd->err, rd->errlen);
+	} else if (rpt_rd_done(rd, step, "cannot read study_runs") < 0) {
 		goto done;
 	}
 	rc = 0;
@@ -279,10 +278,9 @@ int rpt_read_studies(struct reader *rd)
 		k->cv[RPT_M_P99] = rpt_rd_col(q, 11);
 		k->cv[RPT_M_ERR] = NAN;
 	}
-	if (step != SQLITE_DONE && step != SQLITE_ROW) {
-		db_fail(rd->db, "cannot read calibrations", rd->err, rd->errlen);
+	/* A row still there: the loop stopped at RPT_MAX_CALS. */
+	if (step != SQLITE_ROW && rpt_rd_done(rd, step, "cannot read calibrations") < 0)
 		goto done;
-	}
 	rc = 0;
 done:
 	sqlite3_finalize(q);

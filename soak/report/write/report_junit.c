@@ -179,9 +179,7 @@ static int thresholds(sqlite3 *db, const struct rpt_run *run, const char *cls, i
 		}
 	}
 	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return db_fail(db, "cannot read thresholds", err, errlen);
-	return 0;
+	return db_done(db, rc, "cannot read thresholds", err, errlen);
 }
 
 /* The drift threshold breaches soak run recorded for the run, joined by "; " (NULL: none
