@@ -3,7 +3,7 @@
  * `soak hlog` does) and written back with the writer, and the re-read copy must match;
  * every error must read `fuzz.hlog:LINE: ...`.
  */
-// fuzz-sources: common/hdr.c common/hlog.c common/clock.c
+// fuzz-sources: common/hdr.c common/hlog.c common/clock.c common/buf.c
 // fuzz-pkgs: zlib
 #include <stdint.h>
 #include <stdio.h>

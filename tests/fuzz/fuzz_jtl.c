@@ -4,7 +4,7 @@
  * returns is classified and read again after a rewind, which must give the same count; an
  * error must come with a line number inside the input.
  */
-// fuzz-sources: soak/import/ireader.c soak/import/jtl.c
+// fuzz-sources: soak/import/ireader.c soak/import/jtl.c common/buf.c
 // fuzz-pkgs: zlib
 #include <stdint.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * TOP lines with a --match pattern, every sample it hands over checked for a known metric
  * and a finite value; an error must name the input and a line.
  */
-// fuzz-sources: soak/import/ireader.c soak/import/nmon.c common/re.c
+// fuzz-sources: soak/import/ireader.c soak/import/nmon.c common/re.c common/buf.c
 // fuzz-pkgs: zlib libpcre2-8
 #include <math.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * The context (seq, vu, iter, run id, nonce, CSV or none) comes from the input too,
  * extremes included.  A failed compile must say why.  Any crash, leak or abort is a bug.
  */
-// fuzz-sources: soak/engine/template.c common/clock.c
+// fuzz-sources: soak/engine/template.c common/clock.c common/buf.c
 // fuzz-pkgs: zlib
 #include <stdint.h>
 #include <stdlib.h>
