@@ -413,8 +413,7 @@ static void merge_exact(void **state)
 		                 hdr_value_at_percentile(&want[i], 99));
 		assert_int_equal(sqlite3_column_int64(st, 3), hdr_max(&want[i]));
 		assert_int_equal(sqlite3_column_int(st, 4), i == 2 ? 5 : 7);
-		assert_string_equal((const char *)sqlite3_column_text(st, 7),
-		                    i ? "steady" : "warmup");
+		assert_string_equal(db_col_text(st, 7), i ? "steady" : "warmup");
 		/* a connect time only where connections opened: none carried over from the
 		 * row before */
 		if (i == 0)
@@ -484,7 +483,7 @@ static void merge_exact(void **state)
 	assert_int_equal(db_prepare(db, &rs, path, err, sizeof err), 0);
 	assert_int_equal(sqlite3_step(rs), SQLITE_ROW);
 	assert_string_equal(
-	    (const char *)sqlite3_column_text(rs, 0),
+	    db_col_text(rs, 0),
 	    "agents 1, 3 of 3 done; agent 2 of 3 crashed (last heard of at 22:13:45 "
 	    "UTC)");
 	sqlite3_finalize(rs);
