@@ -708,6 +708,24 @@ enum rpt_topic {
 	RPT_NTOPIC
 };
 
+/* What a validity item found, for write/ to word (report_validity_text.c); the kinds
+ * judge/ still words itself carry their text instead (RPT_V_WORDED). */
+enum rpt_vkind {
+	RPT_V_WORDED, /* text set when the item was judged */
+	RPT_V_COLD,   /* cold_start: rpt_item.cold */
+};
+
+/* cold_start: a run, the first after its target started, that stood out from its label's
+ * other compared runs at one key (report_cold.c). */
+struct rpt_cold {
+	int run;        /* index into runs */
+	int cell;       /* index into cells: the key it stood out at */
+	int out[2];     /* whether its TPS [0] and mean latency [1] were outliers */
+	double rel[2];  /* their change against the other runs' mean, % */
+	double half[2]; /* the half-widths of their 95 % prediction intervals, % */
+	int others;     /* the label's other compared runs at the key */
+};
+
 /* One thing the report says about the runs: a finding (one line per topic and label, with
  * the numbers) or a validity item (can the numbers be trusted: a warning or a note about
  * the data behind them, report_validity.c).  One type, one add (rpt_item_add). */
@@ -728,10 +746,12 @@ struct rpt_item {
 	double score;         /* finding: how much it matters (higher first; see
 	                       * report_findings.c) */
 	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
-	char *text;           /* the sentence (owned) */
+	enum rpt_vkind kind;  /* validity: what it found, when write/ words it */
+	struct rpt_cold cold; /* kind RPT_V_COLD: what it found */
+	char *text;           /* the sentence (owned); NULL until write/ words it (kind) */
 };
-/* report_item.c: appends *it with a copy of text to the array *v of *n items (*cap
- * allocated); 0, or -1 out of memory. */
+/* report_item.c: appends *it with a copy of text (NULL: none yet) to the array *v of *n
+ * items (*cap allocated); 0, or -1 out of memory. */
 int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it,
                  const char *text);
 /* Releases items v[0..n) and the array. */
