@@ -713,6 +713,7 @@ enum rpt_topic {
 enum rpt_vkind {
 	RPT_V_WORDED, /* text set when the item was judged */
 	RPT_V_COLD,   /* cold_start: rpt_item.cold */
+	RPT_V_TREND,  /* rounds_trend: rpt_item.trend */
 };
 
 /* cold_start: a run, the first after its target started, that stood out from its label's
@@ -726,29 +727,42 @@ struct rpt_cold {
 	int others;     /* the label's other compared runs at the key */
 };
 
+/* rounds_trend: one level of a study whose runs moved with the order they ran in
+ * (report_trend.c). */
+struct rpt_trend {
+	int cell[RPT_MAX_LABELS];        /* indices into cells: the level's, one per label */
+	int ncells;                      /* entries in cell */
+	int fig[1 + RPT_MAX_SOURCES];    /* the figures that moved (RPT_M_TPS, RPT_M_MEAN,
+	                                  * RPT_FIG_CPU) */
+	double rel[1 + RPT_MAX_SOURCES]; /* each one's mean relative change, first run to last */
+	double p[1 + RPT_MAX_SOURCES];   /* each one's Mann-Kendall p-value */
+	int nfig;                        /* entries in fig, rel and p */
+};
+
 /* One thing the report says about the runs: a finding (one line per topic and label, with
  * the numbers) or a validity item (can the numbers be trusted: a warning or a note about
  * the data behind them, report_validity.c).  One type, one add (rpt_item_add). */
 struct rpt_item {
-	char code[24];        /* finding: its topic's key (rpt_topic_key), for pipelines;
-	                       * validity: host_saturated, generator_saturated, short_window,
-	                       * not_steady, no_steady_state, cold_start, errors, clock_skew,
-	                       * confounded */
-	char severity[8];     /* validity: "warn", a figure may mislead, or "info", worth
-	                       * knowing; finding: "" */
-	enum rpt_topic topic; /* finding: its topic */
-	int label;            /* index into labels, or -1 (the whole report) */
-	char run[96];         /* validity: run keys it concerns, comma-separated, or "" */
-	int own_from, own_to; /* validity: text[own_from..own_to) is the label's own part; what
-	                       * comes before and after is the same for every label of the code,
-	                       * so that items differing only there are said as one (own_to 0:
-	                       * no such parts) */
-	double score;         /* finding: how much it matters (higher first; see
-	                       * report_findings.c) */
-	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
-	enum rpt_vkind kind;  /* validity: what it found, when write/ words it */
-	struct rpt_cold cold; /* kind RPT_V_COLD: what it found */
-	char *text;           /* the sentence (owned); NULL until write/ words it (kind) */
+	char code[24];          /* finding: its topic's key (rpt_topic_key), for pipelines;
+	                         * validity: host_saturated, generator_saturated, short_window,
+	                         * not_steady, no_steady_state, cold_start, errors, clock_skew,
+	                         * confounded */
+	char severity[8];       /* validity: "warn", a figure may mislead, or "info", worth
+	                         * knowing; finding: "" */
+	enum rpt_topic topic;   /* finding: its topic */
+	int label;              /* index into labels, or -1 (the whole report) */
+	char run[96];           /* validity: run keys it concerns, comma-separated, or "" */
+	int own_from, own_to;   /* validity: text[own_from..own_to) is the label's own part; what
+	                         * comes before and after is the same for every label of the code,
+	                         * so that items differing only there are said as one (own_to 0:
+	                         * no such parts) */
+	double score;           /* finding: how much it matters (higher first; see
+	                         * report_findings.c) */
+	int top;                /* finding: one of the RPT_TOP_FINDINGS that matter most */
+	enum rpt_vkind kind;    /* validity: what it found, when write/ words it */
+	struct rpt_cold cold;   /* kind RPT_V_COLD: what it found */
+	struct rpt_trend trend; /* kind RPT_V_TREND: what it found */
+	char *text;             /* the sentence (owned); NULL until write/ words it (kind) */
 };
 /* report_item.c: appends *it with a copy of text (NULL: none yet) to the array *v of *n
  * items (*cap allocated); 0, or -1 out of memory. */

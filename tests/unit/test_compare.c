@@ -527,9 +527,12 @@ static void rounds_trend(void **state)
 				flagged[trend]++;
 				assert_string_equal(v[0].code, "rounds_trend");
 				assert_string_equal(v[0].severity, "warn");
-				assert_non_null(strstr(v[0].text, "At 20 users"));
-				assert_non_null(strstr(v[0].text, trend ? "TPS rose" : "TPS "));
-				assert_non_null(strstr(v[0].text, "warmup_steady"));
+				assert_int_equal(v[0].kind, RPT_V_TREND);
+				assert_int_equal(v[0].trend.fig[0], RPT_M_TPS);
+				const char *w = validity_text(&r, "rounds_trend");
+				assert_non_null(strstr(w, "At 20 users"));
+				assert_non_null(strstr(w, trend ? "TPS rose" : "TPS "));
+				assert_non_null(strstr(w, "warmup_steady"));
 			}
 			rpt_items_free(v, n);
 			free_report(&r);

@@ -4,6 +4,7 @@
 #include "report/report_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,62 @@ static void cold_words(const struct report *r, const struct rpt_cold *f, struct 
 	                            "leave it out.");
 }
 
+/* A figure in words, and its value with its unit. */
+static void fig_words(const struct report *r, int f, char *name, size_t len)
+{
+	if (f == RPT_M_TPS)
+		snprintf(name, len, "TPS");
+	else if (f == RPT_M_MEAN)
+		snprintf(name, len, "mean latency");
+	else
+		snprintf(name, len, "CPU per request on %s", r->cpu_names[f - RPT_FIG_CPU(0)]);
+}
+
+static void put_value(struct sbuf *b, int f, double v)
+{
+	if (f == RPT_M_TPS)
+		rpt_sb_printf(b, "%.0f", v);
+	else if (f == RPT_M_MEAN)
+		rpt_sb_printf(b, "%.2f ms", v);
+	else
+		rpt_sb_printf(b, "%.3f ms", v);
+}
+
+/* rounds_trend: the level and its trending figures, each label's first run to its last,
+ * and the advice. */
+static void trend_words(const struct report *r, const struct rpt_trend *t, struct sbuf *b)
+{
+	char at[96], name[RPT_NAME_MAX + 32];
+
+	rpt_sb_printf(b, "At %s, the compared runs moved with the order they ran in: ",
+	              rpt_cell_text(&r->cells[t->cell[0]], at, sizeof at));
+	for (int k = 0; k < t->nfig; k++) {
+		int f = t->fig[k], first = 1;
+		fig_words(r, f, name, sizeof name);
+		rpt_sb_printf(b, "%s%s %s %.1f %% on average from the first run to the last (",
+		              k ? "; " : "", name, t->rel[k] > 0 ? "rose" : "fell",
+		              100 * fabs(t->rel[k]));
+		for (int i = 0; i < t->ncells; i++) {
+			const struct rpt_cell *c = &r->cells[t->cell[i]];
+			if (c->run[f].n < 2)
+				continue;
+			rpt_sb_printf(b, "%s%s ", first ? "" : ", ", r->labels[c->label].name);
+			put_value(b, f, c->first[f]);
+			rpt_sb_printf(b, " to ");
+			put_value(b, f, c->last[f]);
+			first = 0;
+		}
+		rpt_sb_printf(b, "; Mann-Kendall over the labels' runs, p = %.2g)", t->p[k]);
+	}
+	rpt_sb_printf(
+	    b, ". Servers still warming up (a JIT still compiling, caches filling) or other work "
+	       "on the machine that changed while the study ran move every label with time: "
+	       "interleaved rounds share such a trend among the labels, so it invents no "
+	       "difference, but it is run-to-run noise that more rounds only average. Warm up "
+	       "longer after each start (warmup_steady = 5%%, or a longer warm-up run) and keep "
+	       "other work off the machine.");
+}
+
 int rpt_validity_words(struct report *r)
 {
 	for (int i = 0; i < r->nvalidity; i++) {
@@ -51,6 +108,8 @@ int rpt_validity_words(struct report *r)
 		if (v->kind == RPT_V_COLD) {
 			b.cap = COLD_MAX;
 			cold_words(r, &v->cold, &b);
+		} else if (v->kind == RPT_V_TREND) {
+			trend_words(r, &v->trend, &b);
 		}
 		if (!(v->text = strdup(b.s)))
 			return -1;
