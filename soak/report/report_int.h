@@ -714,6 +714,26 @@ enum rpt_vkind {
 	RPT_V_WORDED, /* text set when the item was judged */
 	RPT_V_COLD,   /* cold_start: rpt_item.cold */
 	RPT_V_TREND,  /* rounds_trend: rpt_item.trend */
+	RPT_V_GEN,    /* generator_saturated, generator_late: rpt_item.gen */
+};
+
+#define RPT_GEN_LAG_MS 10.0 /* open model: a start lag p99 this late is the generator's */
+
+/* How the generator may have set the pace in one step (the step means of its intervals). */
+enum rpt_gen_cause {
+	RPT_GEN_OK,      /* it did not */
+	RPT_GEN_BUSY,    /* its threads were busy */
+	RPT_GEN_STARVED, /* busy and ready but waiting for a core */
+	RPT_GEN_LATE,    /* neither, but its requests went out late (RPT_GEN_LAG_MS) */
+};
+
+/* generator_saturated, generator_late: one label's steps with one cause, and the figures
+ * that show it (report_validity.c). */
+struct rpt_gen {
+	enum rpt_gen_cause cause; /* which */
+	double cpu, wait, lag;    /* the highest seen (NAN: none) */
+	int threads;              /* of the busiest run */
+	int late, steady;         /* late intervals, and steady intervals of those steps */
 };
 
 /* cold_start: a run, the first after its target started, that stood out from its label's
@@ -762,6 +782,7 @@ struct rpt_item {
 	enum rpt_vkind kind;    /* validity: what it found, when write/ words it */
 	struct rpt_cold cold;   /* kind RPT_V_COLD: what it found */
 	struct rpt_trend trend; /* kind RPT_V_TREND: what it found */
+	struct rpt_gen gen;     /* kind RPT_V_GEN: what it found (its runs: run) */
 	char *text;             /* the sentence (owned); NULL until write/ words it (kind) */
 };
 /* report_item.c: appends *it with a copy of text (NULL: none yet) to the array *v of *n

@@ -35,7 +35,6 @@
 
 #define RPT_HOST_BUSY_PCT   90.0 /* host CPU, % of all cores */
 #define RPT_GEN_BUSY_PCT    90.0 /* generator CPU, % of its engine threads */
-#define RPT_GEN_LAG_MS      10.0 /* open model: p99 start lag */
 #define RPT_CMP_MIN_BATCHES 5    /* a comparison needs this many batches a side */
 #define RPT_DRIFT_MIN_PCT   5.0  /* not steady: a change this large, beyond noise */
 #define RPT_DRIFT_MIN_IVS   9    /* intervals a window needs to be judged (3 a third) */
@@ -253,31 +252,26 @@ static int run_threads(const struct rpt_run *run)
 }
 
 /* How the generator may have set the pace in one step (the step means of its intervals). */
-enum gen_cause { GEN_OK, GEN_BUSY, GEN_STARVED, GEN_LATE };
-
-static enum gen_cause gen_cause(const struct rpt_step *s)
+static enum rpt_gen_cause gen_cause(const struct rpt_step *s)
 {
 	double wait = isnan(s->gen_wait_pct) ? 0 : s->gen_wait_pct;
 	if (s->gen_cpu_pct >= RPT_GEN_BUSY_PCT)
-		return GEN_BUSY;
+		return RPT_GEN_BUSY;
 	if (s->gen_cpu_pct + wait >= RPT_GEN_BUSY_PCT)
-		return GEN_STARVED;
+		return RPT_GEN_STARVED;
 	if (s->late_intervals > 0 || s->lag_p99_ms >= RPT_GEN_LAG_MS)
-		return GEN_LATE;
-	return GEN_OK;
+		return RPT_GEN_LATE;
+	return RPT_GEN_OK;
 }
 
-/* One label's steps with cause `c`: the runs, and the figures the sentence gives. */
-struct gen_tally {
-	char runs[96];
-	double cpu, wait, lag; /* the highest seen (NAN: none) */
-	int threads;           /* of the busiest run */
-	int late, steady;      /* late intervals, and steady intervals of those steps */
-};
-
-static void gen_tally(const struct report *r, int l, enum gen_cause c, struct gen_tally *t)
+/* One label's steps with cause `c`: their runs (it->run), and the figures the sentence
+ * gives (it->gen). */
+static void gen_tally(const struct report *r, int l, enum rpt_gen_cause c, struct rpt_item *it)
 {
+	struct rpt_gen *t = &it->gen;
+
 	memset(t, 0, sizeof *t);
+	t->cause = c;
 	t->cpu = t->wait = t->lag = NAN;
 	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 		int hit = 0;
@@ -299,76 +293,29 @@ static void gen_tally(const struct report *r, int l, enum gen_cause c, struct ge
 			t->steady += s->nintervals;
 		}
 		if (hit)
-			list_add(t->runs, sizeof t->runs, run->key);
+			list_add(it->run, sizeof it->run, run->key);
 	}
-}
-
-/* How each cause is said: its code, the lead before the label's own part (gen_own) and
- * the advice after it. */
-static const struct gen_words {
-	enum gen_cause cause;
-	const char *code, *lead, *tail;
-} gen_words[] = {
-    {GEN_BUSY, "generator_saturated", "the load generator was busy: ",
-     ". The generator, not the server, may have set the pace, and its own queueing is in the "
-     "latencies: give it more threads (--threads) or more agents."},
-    {GEN_STARVED, "generator_saturated", "the load generator waited for a core: ",
-     ". Other work on its machine (the server, the database) took its CPUs, so it may have "
-     "set the pace: give it CPUs of its own (placement) or another host; more threads would "
-     "compete for the same cores."},
-    {GEN_LATE, "generator_late", "requests went out late: ",
-     ". The machine woke or ran it late (timer wake-ups, a virtual machine's pause, a stopped "
-     "process), which more threads would not change. Latency never holds that lateness (it "
-     "counts from the send, and from the intended start only while every connection was "
-     "busy: the server's wait); but as it caught up its arrivals bunched, and the server's "
-     "answers to the bunch are in those intervals' figures."},
-};
-
-/* The label's own part of a warning of cause c: its runs and the figures that show it. */
-static void gen_own(struct sbuf *b, const char *label, enum gen_cause c, const struct gen_tally *t)
-{
-	rpt_sb_printf(b, "%s in ", label);
-	rpt_sb_runs(b, t->runs);
-	if (c == GEN_BUSY) {
-		rpt_sb_printf(b, ", its %d engine thread%s busy %.0f%% of the time", t->threads,
-		              t->threads == 1 ? " was" : "s were", t->cpu);
-		return;
-	}
-	if (c == GEN_STARVED) {
-		rpt_sb_printf(b,
-		              ", its threads busy %.0f%% of the time and ready but waiting "
-		              "for a core %.0f%% more",
-		              t->cpu, isnan(t->wait) ? 0 : t->wait);
-		return;
-	}
-	rpt_sb_printf(b, ", start lag p99 up to %.1f ms", t->lag);
-	if (t->late > 0)
-		rpt_sb_printf(b, ", over %.0f ms in %d of %d measured intervals", RPT_GEN_LAG_MS,
-		              t->late, t->steady);
-	rpt_sb_printf(b,
-	              ", while the generator was busy %.0f%% of the time and waited "
-	              "%.0f%% for a core",
-	              isnan(t->cpu) ? 0 : t->cpu, isnan(t->wait) ? 0 : t->wait);
 }
 
 /* generator_saturated: its threads were busy (more threads or agents help), or ready but
  * waiting for a core (the machine's other work took them: placement or another host
  * helps, more threads do not).  generator_late: an open-model generator that was neither
  * but sent late (the machine woke or ran it late): said as what it is, and that latency
- * leaves it out; a warning when a tenth of the intervals or more were late, else a note. */
+ * leaves it out; a warning when a tenth of the intervals or more were late, else a note.
+ * write/report_validity_text.c words them. */
 static int generator_saturated(struct vctx *v, int l)
 {
-	for (size_t i = 0; i < sizeof gen_words / sizeof gen_words[0]; i++) {
-		const struct gen_words *w = &gen_words[i];
-		struct gen_tally t;
-		struct sbuf b = {.n = 0};
-		gen_tally(v->r, l, w->cause, &t);
-		if (!t.runs[0])
+	for (int c = RPT_GEN_BUSY; c <= RPT_GEN_LATE; c++) {
+		struct rpt_item it = {.label = l, .kind = RPT_V_GEN};
+		gen_tally(v->r, l, (enum rpt_gen_cause)c, &it);
+		if (!it.run[0])
 			continue;
-		gen_own(&b, rpt_label_name(v->r, l), w->cause, &t);
-		int warn = w->cause != GEN_LATE || (t.steady > 0 && t.late * 10 >= t.steady);
-		if (add_parts(v, warn ? "warn" : "info", w->code, l, t.runs, w->lead, &b, w->tail) <
-		    0)
+		int warn =
+		    c != RPT_GEN_LATE || (it.gen.steady > 0 && it.gen.late * 10 >= it.gen.steady);
+		snprintf(it.severity, sizeof it.severity, "%s", warn ? "warn" : "info");
+		snprintf(it.code, sizeof it.code, "%s",
+		         c == RPT_GEN_LATE ? "generator_late" : "generator_saturated");
+		if (rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, NULL) < 0)
 			return -1;
 	}
 	return 0;

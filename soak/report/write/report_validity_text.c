@@ -98,6 +98,77 @@ static void trend_words(const struct report *r, const struct rpt_trend *t, struc
 	       "other work off the machine.");
 }
 
+/* How each cause of a generator warning is said: the lead before the label's own part
+ * (gen_own) and the advice after it; by enum rpt_gen_cause. */
+static const struct gen_words {
+	const char *lead, *tail;
+} gen_words[] = {
+    [RPT_GEN_BUSY] = {"the load generator was busy: ",
+                      ". The generator, not the server, may have set the pace, and its own "
+                      "queueing is in the latencies: give it more threads (--threads) or more "
+                      "agents."},
+    [RPT_GEN_STARVED] = {"the load generator waited for a core: ",
+                         ". Other work on its machine (the server, the database) took its CPUs, "
+                         "so it may have set the pace: give it CPUs of its own (placement) or "
+                         "another host; more threads would compete for the same cores."},
+    [RPT_GEN_LATE] = {"requests went out late: ",
+                      ". The machine woke or ran it late (timer wake-ups, a virtual machine's "
+                      "pause, a stopped process), which more threads would not change. Latency "
+                      "never holds that lateness (it counts from the send, and from the "
+                      "intended start only while every connection was busy: the server's "
+                      "wait); but as it caught up its arrivals bunched, and the server's "
+                      "answers to the bunch are in those intervals' figures."},
+};
+
+/* The label's own part of a generator warning: its runs and the figures that show it. */
+static void gen_own(struct sbuf *b, const char *label, const char *runs, const struct rpt_gen *t)
+{
+	rpt_sb_printf(b, "%s in ", label);
+	rpt_sb_runs(b, runs);
+	if (t->cause == RPT_GEN_BUSY) {
+		rpt_sb_printf(b, ", its %d engine thread%s busy %.0f%% of the time", t->threads,
+		              t->threads == 1 ? " was" : "s were", t->cpu);
+		return;
+	}
+	if (t->cause == RPT_GEN_STARVED) {
+		rpt_sb_printf(b,
+		              ", its threads busy %.0f%% of the time and ready but waiting "
+		              "for a core %.0f%% more",
+		              t->cpu, isnan(t->wait) ? 0 : t->wait);
+		return;
+	}
+	rpt_sb_printf(b, ", start lag p99 up to %.1f ms", t->lag);
+	if (t->late > 0)
+		rpt_sb_printf(b, ", over %.0f ms in %d of %d measured intervals", RPT_GEN_LAG_MS,
+		              t->late, t->steady);
+	rpt_sb_printf(b,
+	              ", while the generator was busy %.0f%% of the time and waited "
+	              "%.0f%% for a core",
+	              isnan(t->cpu) ? 0 : t->cpu, isnan(t->wait) ? 0 : t->wait);
+}
+
+/* A sentence of three parts, the lead, the label's own part and the tail: v's own part is
+ * marked (own_from, own_to), so that the items of a code whose lead and tail agree are
+ * said as one (report_doc.c). */
+static void parts(struct rpt_item *v, struct sbuf *b, const char *lead, const struct sbuf *own,
+                  const char *tail)
+{
+	rpt_sb_printf(b, "%s", lead);
+	v->own_from = (int)b->n;
+	rpt_sb_printf(b, "%s", own->s);
+	v->own_to = (int)b->n;
+	rpt_sb_printf(b, "%s", tail);
+}
+
+/* generator_saturated, generator_late. */
+static void gen_sentence(const struct report *r, struct rpt_item *v, struct sbuf *b)
+{
+	struct sbuf own = {.n = 0};
+
+	gen_own(&own, rpt_label_name(r, v->label), v->run, &v->gen);
+	parts(v, b, gen_words[v->gen.cause].lead, &own, gen_words[v->gen.cause].tail);
+}
+
 int rpt_validity_words(struct report *r)
 {
 	for (int i = 0; i < r->nvalidity; i++) {
@@ -110,6 +181,8 @@ int rpt_validity_words(struct report *r)
 			cold_words(r, &v->cold, &b);
 		} else if (v->kind == RPT_V_TREND) {
 			trend_words(r, &v->trend, &b);
+		} else if (v->kind == RPT_V_GEN) {
+			gen_sentence(r, v, &b);
 		}
 		if (!(v->text = strdup(b.s)))
 			return -1;
