@@ -715,6 +715,17 @@ enum rpt_vkind {
 	RPT_V_COLD,   /* cold_start: rpt_item.cold */
 	RPT_V_TREND,  /* rounds_trend: rpt_item.trend */
 	RPT_V_GEN,    /* generator_saturated, generator_late: rpt_item.gen */
+	RPT_V_HOST,   /* host_saturated: rpt_item.host */
+};
+
+#define RPT_HOST_BUSY_PCT 90.0 /* host CPU, % of all cores (placed: of the generator's) */
+
+/* host_saturated: the generator shared its host with a collected source and competed with
+ * it for the cores (report_validity.c). */
+struct rpt_host {
+	int placed;   /* the generator ran on CPUs of its own, apart from the sources' */
+	int first;    /* index into runs: the first of them, whose host the sentence names */
+	double worst; /* the highest CPU %, of the host (or of the generator's CPUs) */
 };
 
 #define RPT_GEN_LAG_MS 10.0 /* open model: a start lag p99 this late is the generator's */
@@ -783,6 +794,7 @@ struct rpt_item {
 	struct rpt_cold cold;   /* kind RPT_V_COLD: what it found */
 	struct rpt_trend trend; /* kind RPT_V_TREND: what it found */
 	struct rpt_gen gen;     /* kind RPT_V_GEN: what it found (its runs: run) */
+	struct rpt_host host;   /* kind RPT_V_HOST: what it found (its runs: run) */
 	char *text;             /* the sentence (owned); NULL until write/ words it (kind) */
 };
 /* report_item.c: appends *it with a copy of text (NULL: none yet) to the array *v of *n

@@ -33,7 +33,6 @@
 #include "report_cold.h"
 #include "report_trend.h"
 
-#define RPT_HOST_BUSY_PCT   90.0 /* host CPU, % of all cores */
 #define RPT_GEN_BUSY_PCT    90.0 /* generator CPU, % of its engine threads */
 #define RPT_CMP_MIN_BATCHES 5    /* a comparison needs this many batches a side */
 #define RPT_DRIFT_MIN_PCT   5.0  /* not steady: a change this large, beyond noise */
@@ -186,9 +185,11 @@ static int host_saturated(struct vctx *v, int l)
 	struct report *r = v->r;
 
 	for (int own = 0; own <= 1; own++) {
-		char runs[96] = "", list[64] = "";
-		const char *with = NULL, *host = NULL;
-		double worst = 0;
+		struct rpt_item it = {.label = l,
+		                      .code = "host_saturated",
+		                      .severity = "warn",
+		                      .kind = RPT_V_HOST,
+		                      .host = {.placed = own, .first = -1}};
 		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 			double top = NAN;
 			if (!run->colocated[0] || placed(run) != own)
@@ -201,42 +202,13 @@ static int host_saturated(struct vctx *v, int l)
 			}
 			if (isnan(top))
 				continue;
-			list_add(runs, sizeof runs, run->key);
-			worst = fmax(worst, top);
-			if (!with) {
-				with = run->colocated;
-				host = run->host;
-				snprintf(list, sizeof list, "%s",
-				         own ? rpt_env_get(run, "", "cpu_list") : "");
-			}
+			list_add(it.run, sizeof it.run, run->key);
+			it.host.worst = fmax(it.host.worst, top);
+			if (it.host.first < 0)
+				it.host.first = (int)(run - r->runs);
 		}
-		if (!runs[0])
-			continue;
-		struct sbuf b = {.n = 0};
-		char lead[160], tail[512];
-		rpt_sb_printf(&b, "%s ", rpt_label_name(r, l));
-		if (own)
-			rpt_sb_printf(&b, "on CPU %s apart from %s ('%s'), ", list, with, host);
-		else
-			rpt_sb_printf(&b, "with %s ('%s'), ", with, host);
-		rpt_sb_printf(&b, "%.1f%% in ", worst);
-		rpt_sb_runs(&b, runs);
-		snprintf(lead, sizeof lead,
-		         own ? "the load generator was placed on CPUs of its own, but those "
-		               "CPUs were %.0f%% busy or more in a measured window: "
-		             : "the load generator ran on the same host as a collected "
-		               "source, and that host's CPU reached %.0f%% or more in a "
-		               "measured window: ",
-		         RPT_HOST_BUSY_PCT);
-		snprintf(tail, sizeof tail, "%s",
-		         own ? ". Something else ran there, so the generator may have set "
-		               "the pace: give it more CPUs, or keep other work off them."
-		             : ". The generator and the system under test competed for the "
-		               "cores, so throughput and latency measure the machine as much "
-		               "as the server: place them on CPUs of their own (cpus in "
-		               "[scenario] and [collect.NAME]) or run the generator on "
-		               "another host.");
-		if (add_parts(v, "warn", "host_saturated", l, runs, lead, &b, tail) < 0)
+		if (it.host.first >= 0 &&
+		    rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it, NULL) < 0)
 			return -1;
 	}
 	return 0;

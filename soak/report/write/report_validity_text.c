@@ -169,6 +169,41 @@ static void gen_sentence(const struct report *r, struct rpt_item *v, struct sbuf
 	parts(v, b, gen_words[v->gen.cause].lead, &own, gen_words[v->gen.cause].tail);
 }
 
+/* host_saturated: the lead, the label's own part (where the generator ran, how busy, in
+ * which runs) and the advice, which differ as the generator was placed or not. */
+static void host_sentence(const struct report *r, struct rpt_item *v, struct sbuf *b)
+{
+	const struct rpt_host *h = &v->host;
+	const struct rpt_run *run = &r->runs[h->first];
+	struct sbuf own = {.n = 0};
+	char lead[160], list[64];
+
+	snprintf(list, sizeof list, "%s", h->placed ? rpt_env_get(run, "", "cpu_list") : "");
+	rpt_sb_printf(&own, "%s ", rpt_label_name(r, v->label));
+	if (h->placed)
+		rpt_sb_printf(&own, "on CPU %s apart from %s ('%s'), ", list, run->colocated,
+		              run->host);
+	else
+		rpt_sb_printf(&own, "with %s ('%s'), ", run->colocated, run->host);
+	rpt_sb_printf(&own, "%.1f%% in ", h->worst);
+	rpt_sb_runs(&own, v->run);
+	snprintf(lead, sizeof lead,
+	         h->placed ? "the load generator was placed on CPUs of its own, but those "
+	                     "CPUs were %.0f%% busy or more in a measured window: "
+	                   : "the load generator ran on the same host as a collected "
+	                     "source, and that host's CPU reached %.0f%% or more in a "
+	                     "measured window: ",
+	         RPT_HOST_BUSY_PCT);
+	parts(v, b, lead, &own,
+	      h->placed ? ". Something else ran there, so the generator may have set "
+	                  "the pace: give it more CPUs, or keep other work off them."
+	                : ". The generator and the system under test competed for the "
+	                  "cores, so throughput and latency measure the machine as much "
+	                  "as the server: place them on CPUs of their own (cpus in "
+	                  "[scenario] and [collect.NAME]) or run the generator on "
+	                  "another host.");
+}
+
 int rpt_validity_words(struct report *r)
 {
 	for (int i = 0; i < r->nvalidity; i++) {
@@ -183,6 +218,8 @@ int rpt_validity_words(struct report *r)
 			trend_words(r, &v->trend, &b);
 		} else if (v->kind == RPT_V_GEN) {
 			gen_sentence(r, v, &b);
+		} else if (v->kind == RPT_V_HOST) {
+			host_sentence(r, v, &b);
 		}
 		if (!(v->text = strdup(b.s)))
 			return -1;
