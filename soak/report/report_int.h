@@ -716,6 +716,7 @@ enum rpt_vkind {
 	RPT_V_TREND,  /* rounds_trend: rpt_item.trend */
 	RPT_V_GEN,    /* generator_saturated, generator_late: rpt_item.gen */
 	RPT_V_HOST,   /* host_saturated: rpt_item.host */
+	RPT_V_GCWIN,  /* short_window of a GC log: rpt_item.gcwin */
 };
 
 #define RPT_HOST_BUSY_PCT 90.0 /* host CPU, % of all cores (placed: of the generator's) */
@@ -770,6 +771,14 @@ struct rpt_trend {
 	int nfig;                        /* entries in fig, rel and p */
 };
 
+/* short_window of a GC log: a source whose steady window was too short for a memory
+ * verdict, in one label's runs (report_validity.c). */
+struct rpt_gcwin {
+	char source[RPT_NAME_MAX]; /* the GC source */
+	double span_lo, span_hi;   /* the shortest and longest steady window, s */
+	double longer_h;           /* how much longer a run needs to be, hours (the most) */
+};
+
 /* One thing the report says about the runs: a finding (one line per topic and label, with
  * the numbers) or a validity item (can the numbers be trusted: a warning or a note about
  * the data behind them, report_validity.c).  One type, one add (rpt_item_add). */
@@ -795,6 +804,7 @@ struct rpt_item {
 	struct rpt_trend trend; /* kind RPT_V_TREND: what it found */
 	struct rpt_gen gen;     /* kind RPT_V_GEN: what it found (its runs: run) */
 	struct rpt_host host;   /* kind RPT_V_HOST: what it found (its runs: run) */
+	struct rpt_gcwin gcwin; /* kind RPT_V_GCWIN: what it found (its runs: run) */
 	char *text;             /* the sentence (owned); NULL until write/ words it (kind) */
 };
 /* report_item.c: appends *it with a copy of text (NULL: none yet) to the array *v of *n

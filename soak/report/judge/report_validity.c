@@ -311,8 +311,13 @@ static int short_memory(struct vctx *v, int l)
 			if (run->src[k].gc_events)
 				name_add(names, &nn, run->src[k].name);
 	for (int j = 0; j < nn; j++) {
-		char runs[96] = "", d0[32], d1[32], h[32];
-		double span_lo = INFINITY, span_hi = 0, longer_h = 0;
+		struct rpt_item it = {.label = l,
+		                      .code = "short_window",
+		                      .severity = "warn",
+		                      .kind = RPT_V_GCWIN,
+		                      .gcwin = {.span_lo = INFINITY}};
+		struct rpt_gcwin *w = &it.gcwin;
+		memcpy(w->source, names[j], sizeof w->source); /* both RPT_NAME_MAX */
 		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 			for (int k = 0; k < run->nsrc; k++) {
 				const struct rpt_source *s = &run->src[k];
@@ -321,28 +326,13 @@ static int short_memory(struct vctx *v, int l)
 				if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
 				    g->memory != GCA_TOO_SHORT)
 					continue;
-				list_add(runs, sizeof runs, run->key);
-				span_lo = fmin(span_lo, span);
-				span_hi = fmax(span_hi, span);
-				longer_h = fmax(longer_h, g->run_longer_h);
+				list_add(it.run, sizeof it.run, run->key);
+				w->span_lo = fmin(w->span_lo, span);
+				w->span_hi = fmax(w->span_hi, span);
+				w->longer_h = fmax(w->longer_h, g->run_longer_h);
 			}
 		}
-		if (!runs[0])
-			continue;
-		struct sbuf b = {.n = 0};
-		char lead[128];
-		dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
-		dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
-		rpt_sb_printf(&b, "%s, %s in ", rpt_label_name(r, l), names[j]);
-		rpt_sb_runs(&b, runs);
-		rpt_sb_printf(&b, ", %s%s%s of it: run at least %s longer", d0,
-		              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
-		              gca_hours_text(longer_h, h, sizeof h));
-		snprintf(lead, sizeof lead,
-		         "memory could not be judged, a trend needs at least %d min of steady "
-		         "GC log: ",
-		         GCA_MIN_WINDOW_MS / 60000);
-		if (add_parts(v, "warn", "short_window", l, runs, lead, &b, ".") < 0)
+		if (it.run[0] && rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it, NULL) < 0)
 			return -1;
 	}
 	return 0;

@@ -204,6 +204,28 @@ static void host_sentence(const struct report *r, struct rpt_item *v, struct sbu
 	                  "another host.");
 }
 
+/* short_window of a GC log: the source, the runs, how long their steady windows were and
+ * how much longer a run needs to be. */
+static void gcwin_sentence(const struct report *r, struct rpt_item *v, struct sbuf *b)
+{
+	const struct rpt_gcwin *w = &v->gcwin;
+	struct sbuf own = {.n = 0};
+	char lead[128], d0[32], d1[32], h[32];
+
+	dur_format((int64_t)llround(w->span_lo) * 1000, d0, sizeof d0);
+	dur_format((int64_t)llround(w->span_hi) * 1000, d1, sizeof d1);
+	rpt_sb_printf(&own, "%s, %s in ", rpt_label_name(r, v->label), w->source);
+	rpt_sb_runs(&own, v->run);
+	rpt_sb_printf(&own, ", %s%s%s of it: run at least %s longer", d0,
+	              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
+	              gca_hours_text(w->longer_h, h, sizeof h));
+	snprintf(lead, sizeof lead,
+	         "memory could not be judged, a trend needs at least %d min of steady "
+	         "GC log: ",
+	         GCA_MIN_WINDOW_MS / 60000);
+	parts(v, b, lead, &own, ".");
+}
+
 int rpt_validity_words(struct report *r)
 {
 	for (int i = 0; i < r->nvalidity; i++) {
@@ -220,6 +242,8 @@ int rpt_validity_words(struct report *r)
 			gen_sentence(r, v, &b);
 		} else if (v->kind == RPT_V_HOST) {
 			host_sentence(r, v, &b);
+		} else if (v->kind == RPT_V_GCWIN) {
+			gcwin_sentence(r, v, &b);
 		}
 		if (!(v->text = strdup(b.s)))
 			return -1;

@@ -1,7 +1,8 @@
 /*
  * report_validity_text — the words of the validity items whose kind says what judge/ found
  * (enum rpt_vkind): a cold start, a study's runs moving with their order, a generator
- * that set the pace or sent late, a host the generator shared.  Not for other modules.
+ * that set the pace or sent late, a host the generator shared, a GC log too short for a
+ * memory verdict.  Not for other modules.
  */
 #ifndef SOAK_REPORT_VALIDITY_TEXT_H
 #define SOAK_REPORT_VALIDITY_TEXT_H
