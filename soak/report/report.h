@@ -57,10 +57,10 @@ struct rpt_counts {
 	const char *plot_note;      /* why pictures are missing, or "" */
 };
 void rpt_counts(const struct report *r, struct rpt_counts *c);
-/* report_files.c: everything into DIR (created): the findings in words, pictures (drawn
- * when `draw`, else only registered), then report.md, report.html, summary.csv and
- * report.json, each written to a temporary name and renamed, so a reader never sees half
- * a file. */
+/* report_files.c: everything into DIR (created): the findings and validity items in
+ * words, pictures (drawn when `draw`, else only registered), then report.md, report.html,
+ * summary.csv and report.json, each written to a temporary name and renamed, so a reader
+ * never sees half a file. */
 int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen);
 
 /* report_junit.c: CI gates.  The report's runs as JUnit XML into `path` (written to a
@@ -73,9 +73,8 @@ struct rpt_junit_miss {
 	const char *name;    /* the scenario */
 	const char *message; /* why it did not start */
 };
-int rpt_write_junit(const struct report *r, const char *const *dbs,
-                    const struct rpt_junit_miss *miss, int nmiss, const char *path, char *err,
-                    size_t errlen);
+int rpt_write_junit(struct report *r, const char *const *dbs, const struct rpt_junit_miss *miss,
+                    int nmiss, const char *path, char *err, size_t errlen);
 /* soak run's and soak study's --junit: runs ids[0..n) of db_path (ids <= 0 are left out)
  * read and judged as `soak report --runs` would, then rpt_write_junit. */
 int rpt_junit_runs(const char *db_path, const int64_t *ids, int n,

@@ -708,30 +708,107 @@ enum rpt_topic {
 	RPT_NTOPIC
 };
 
+/* What a validity item found, for write/ to word (report_validity_text.c); the kinds
+ * judge/ still words itself carry their text instead (RPT_V_WORDED). */
+enum rpt_vkind {
+	RPT_V_WORDED, /* text set when the item was judged */
+	RPT_V_COLD,   /* cold_start: rpt_item.cold */
+	RPT_V_TREND,  /* rounds_trend: rpt_item.trend */
+	RPT_V_GEN,    /* generator_saturated, generator_late: rpt_item.gen */
+	RPT_V_HOST,   /* host_saturated: rpt_item.host */
+	RPT_V_GCWIN,  /* short_window of a GC log: rpt_item.gcwin */
+};
+
+#define RPT_HOST_BUSY_PCT 90.0 /* host CPU, % of all cores (placed: of the generator's) */
+
+/* host_saturated: the generator shared its host with a collected source and competed with
+ * it for the cores (report_validity.c). */
+struct rpt_host {
+	int placed;   /* the generator ran on CPUs of its own, apart from the sources' */
+	int first;    /* index into runs: the first of them, whose host the sentence names */
+	double worst; /* the highest CPU %, of the host (or of the generator's CPUs) */
+};
+
+#define RPT_GEN_LAG_MS 10.0 /* open model: a start lag p99 this late is the generator's */
+
+/* How the generator may have set the pace in one step (the step means of its intervals). */
+enum rpt_gen_cause {
+	RPT_GEN_OK,      /* it did not */
+	RPT_GEN_BUSY,    /* its threads were busy */
+	RPT_GEN_STARVED, /* busy and ready but waiting for a core */
+	RPT_GEN_LATE,    /* neither, but its requests went out late (RPT_GEN_LAG_MS) */
+};
+
+/* generator_saturated, generator_late: one label's steps with one cause, and the figures
+ * that show it (report_validity.c). */
+struct rpt_gen {
+	enum rpt_gen_cause cause; /* which */
+	double cpu, wait, lag;    /* the highest seen (NAN: none) */
+	int threads;              /* of the busiest run */
+	int late, steady;         /* late intervals, and steady intervals of those steps */
+};
+
+/* cold_start: a run, the first after its target started, that stood out from its label's
+ * other compared runs at one key (report_cold.c). */
+struct rpt_cold {
+	int run;        /* index into runs */
+	int cell;       /* index into cells: the key it stood out at */
+	int out[2];     /* whether its TPS [0] and mean latency [1] were outliers */
+	double rel[2];  /* their change against the other runs' mean, % */
+	double half[2]; /* the half-widths of their 95 % prediction intervals, % */
+	int others;     /* the label's other compared runs at the key */
+};
+
+/* rounds_trend: one level of a study whose runs moved with the order they ran in
+ * (report_trend.c). */
+struct rpt_trend {
+	int cell[RPT_MAX_LABELS];        /* indices into cells: the level's, one per label */
+	int ncells;                      /* entries in cell */
+	int fig[1 + RPT_MAX_SOURCES];    /* the figures that moved (RPT_M_TPS, RPT_M_MEAN,
+	                                  * RPT_FIG_CPU) */
+	double rel[1 + RPT_MAX_SOURCES]; /* each one's mean relative change, first run to last */
+	double p[1 + RPT_MAX_SOURCES];   /* each one's Mann-Kendall p-value */
+	int nfig;                        /* entries in fig, rel and p */
+};
+
+/* short_window of a GC log: a source whose steady window was too short for a memory
+ * verdict, in one label's runs (report_validity.c). */
+struct rpt_gcwin {
+	char source[RPT_NAME_MAX]; /* the GC source */
+	double span_lo, span_hi;   /* the shortest and longest steady window, s */
+	double longer_h;           /* how much longer a run needs to be, hours (the most) */
+};
+
 /* One thing the report says about the runs: a finding (one line per topic and label, with
  * the numbers) or a validity item (can the numbers be trusted: a warning or a note about
  * the data behind them, report_validity.c).  One type, one add (rpt_item_add). */
 struct rpt_item {
-	char code[24];        /* finding: its topic's key (rpt_topic_key), for pipelines;
-	                       * validity: host_saturated, generator_saturated, short_window,
-	                       * not_steady, no_steady_state, cold_start, errors, clock_skew,
-	                       * confounded */
-	char severity[8];     /* validity: "warn", a figure may mislead, or "info", worth
-	                       * knowing; finding: "" */
-	enum rpt_topic topic; /* finding: its topic */
-	int label;            /* index into labels, or -1 (the whole report) */
-	char run[96];         /* validity: run keys it concerns, comma-separated, or "" */
-	int own_from, own_to; /* validity: text[own_from..own_to) is the label's own part; what
-	                       * comes before and after is the same for every label of the code,
-	                       * so that items differing only there are said as one (own_to 0:
-	                       * no such parts) */
-	double score;         /* finding: how much it matters (higher first; see
-	                       * report_findings.c) */
-	int top;              /* finding: one of the RPT_TOP_FINDINGS that matter most */
-	char *text;           /* the sentence (owned) */
+	char code[24];          /* finding: its topic's key (rpt_topic_key), for pipelines;
+	                         * validity: host_saturated, generator_saturated, short_window,
+	                         * not_steady, no_steady_state, cold_start, errors, clock_skew,
+	                         * confounded */
+	char severity[8];       /* validity: "warn", a figure may mislead, or "info", worth
+	                         * knowing; finding: "" */
+	enum rpt_topic topic;   /* finding: its topic */
+	int label;              /* index into labels, or -1 (the whole report) */
+	char run[96];           /* validity: run keys it concerns, comma-separated, or "" */
+	int own_from, own_to;   /* validity: text[own_from..own_to) is the label's own part; what
+	                         * comes before and after is the same for every label of the code,
+	                         * so that items differing only there are said as one (own_to 0:
+	                         * no such parts) */
+	double score;           /* finding: how much it matters (higher first; see
+	                         * report_findings.c) */
+	int top;                /* finding: one of the RPT_TOP_FINDINGS that matter most */
+	enum rpt_vkind kind;    /* validity: what it found, when write/ words it */
+	struct rpt_cold cold;   /* kind RPT_V_COLD: what it found */
+	struct rpt_trend trend; /* kind RPT_V_TREND: what it found */
+	struct rpt_gen gen;     /* kind RPT_V_GEN: what it found (its runs: run) */
+	struct rpt_host host;   /* kind RPT_V_HOST: what it found (its runs: run) */
+	struct rpt_gcwin gcwin; /* kind RPT_V_GCWIN: what it found (its runs: run) */
+	char *text;             /* the sentence (owned); NULL until write/ words it (kind) */
 };
-/* report_item.c: appends *it with a copy of text to the array *v of *n items (*cap
- * allocated); 0, or -1 out of memory. */
+/* report_item.c: appends *it with a copy of text (NULL: none yet) to the array *v of *n
+ * items (*cap allocated); 0, or -1 out of memory. */
 int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it,
                  const char *text);
 /* Releases items v[0..n) and the array. */

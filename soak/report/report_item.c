@@ -17,7 +17,8 @@ int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *i
 		return -1;
 	*cap = (int)c;
 	(*v)[*n] = *it;
-	if (!((*v)[*n].text = strdup(text)))
+	(*v)[*n].text = NULL;
+	if (text && !((*v)[*n].text = strdup(text)))
 		return -1;
 	(*n)++;
 	return 0;

@@ -21,6 +21,7 @@
 #include "report/judge/report_stats.h"
 #include "report/judge/report_trend.h"
 #include "report/write/report_method_text.h"
+#include "report/write/report_validity_text.h"
 
 /* One synthetic run: its figures and where it sits in a study. */
 struct fake_run {
@@ -116,6 +117,18 @@ static void free_report(struct report *r)
 	for (int i = 0; i < r->nruns; i++)
 		r->runs[i].nsteps = r->runs[i].nsteps; /* rpt_free owns them */
 	rpt_free(r);
+}
+
+/* The words of r's first validity item of `code` (write/ words them, as the files are
+ * written). */
+static const char *validity_text(struct report *r, const char *code)
+{
+	assert_int_equal(rpt_validity_words(r), 0);
+	for (int i = 0; i < r->nvalidity; i++)
+		if (!strcmp(r->validity[i].code, code))
+			return r->validity[i].text;
+	fail_msg("no %s item", code);
+	return NULL;
 }
 
 static int build(struct report *r)
@@ -419,10 +432,12 @@ static void cold_start(void **state)
 			assert_string_equal(v[0].code, "cold_start");
 			assert_string_equal(v[0].run, "1");
 			assert_string_equal(r.labels[v[0].label].name, "a");
-			assert_non_null(
-			    strstr(v[0].text, "first after its target started, served 3"));
-			assert_non_null(strstr(v[0].text, "% fewer requests per second"));
-			assert_non_null(strstr(v[0].text, "warm-up run and is not compared"));
+			assert_int_equal(v[0].kind, RPT_V_COLD);
+			assert_true(v[0].cold.out[0] && v[0].cold.rel[0] < 0);
+			const char *t = validity_text(&r, "cold_start");
+			assert_non_null(strstr(t, "first after its target started, served 3"));
+			assert_non_null(strstr(t, "% fewer requests per second"));
+			assert_non_null(strstr(t, "warm-up run and is not compared"));
 		}
 		rpt_items_free(v, n);
 		free_report(&r);
@@ -512,9 +527,12 @@ static void rounds_trend(void **state)
 				flagged[trend]++;
 				assert_string_equal(v[0].code, "rounds_trend");
 				assert_string_equal(v[0].severity, "warn");
-				assert_non_null(strstr(v[0].text, "At 20 users"));
-				assert_non_null(strstr(v[0].text, trend ? "TPS rose" : "TPS "));
-				assert_non_null(strstr(v[0].text, "warmup_steady"));
+				assert_int_equal(v[0].kind, RPT_V_TREND);
+				assert_int_equal(v[0].trend.fig[0], RPT_M_TPS);
+				const char *w = validity_text(&r, "rounds_trend");
+				assert_non_null(strstr(w, "At 20 users"));
+				assert_non_null(strstr(w, trend ? "TPS rose" : "TPS "));
+				assert_non_null(strstr(w, "warmup_steady"));
 			}
 			rpt_items_free(v, n);
 			free_report(&r);

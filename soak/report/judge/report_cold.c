@@ -1,6 +1,7 @@
 /* report_cold: the runs that came first after their target started and stood out from
  * their label's other runs at the same key (a cold start): a warning, or a note for a
- * warm-up run, judged as the outlier test of report_stats.c (rpt_cold_start). */
+ * warm-up run, judged as the outlier test of report_stats.c (rpt_cold_start).  What it
+ * found is data; write/report_validity_text.c words it. */
 #include "report_cold.h"
 #include "report/report_int.h"
 
@@ -8,11 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dur.h"
-#include "report/report_text.h"
 #include "report_stats.h"
-
-#define COLD_MAX 1400 /* bytes of one cold-start sentence */
 
 /* A run's figure m (TPS or mean latency) at a cell key: the mean over its matching steps;
  * NAN when it has none. */
@@ -40,17 +37,43 @@ static double run_figure(const struct rpt_run *run, const struct rpt_cell *c, en
 	return n ? sum / n : NAN;
 }
 
-/* A cold_start item about run: a warning, or a note when the run is a warm-up (slow by
- * design and left out of the comparison). */
+/* A cold_start item about run, with what was found (c): a warning, or a note when the run
+ * is a warm-up (slow by design and left out of the comparison); write/ words it. */
 static int add_item(struct rpt_item **out, int *n, int *cap, const struct rpt_run *run,
-                    const char *msg)
+                    const struct rpt_cold *c)
 {
-	struct rpt_item it = {.label = run->label};
+	struct rpt_item it = {.label = run->label, .kind = RPT_V_COLD, .cold = *c};
 
 	snprintf(it.code, sizeof it.code, "cold_start");
 	snprintf(it.severity, sizeof it.severity, "%s", run->warmup ? "info" : "warn");
 	snprintf(it.run, sizeof it.run, "%s", run->key);
-	return rpt_item_add(out, n, cap, &it, msg);
+	return rpt_item_add(out, n, cap, &it, NULL);
+}
+
+/* Whether run i stood out at cell c from its label's other compared runs there: TPS and
+ * mean latency tested as outliers, what was found in *f. */
+static int stood_out(const struct report *r, int i, int c, struct rpt_cold *f)
+{
+	const struct rpt_run *run = &r->runs[i];
+	double x[RPT_MAX_RUNS];
+	struct rpt_bm rest;
+
+	*f = (struct rpt_cold){.run = i, .cell = c};
+	for (int m = 0; m < 2; m++) {
+		int k = 0;
+		for (int j = 0; j < r->nruns; j++)
+			if (j != i && r->runs[j].compared && r->runs[j].label == run->label)
+				if (!isnan(x[k] = run_figure(&r->runs[j], &r->cells[c],
+				                             m ? RPT_M_MEAN : RPT_M_TPS)))
+					k++;
+		rpt_run_means(x, (size_t)k, &rest);
+		/* Two figures tested: each at 2.5 %. */
+		f->out[m] =
+		    rpt_outlier(&rest, run_figure(run, &r->cells[c], m ? RPT_M_MEAN : RPT_M_TPS),
+		                RPT_ALPHA / 2, &f->rel[m], &f->half[m]);
+		f->others = k;
+	}
+	return f->out[0] || f->out[1];
 }
 
 int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n)
@@ -64,54 +87,12 @@ int rpt_cold_start(const struct report *r, struct rpt_item **out, int *n)
 		if (run->study < 0 || run->since_start != 1)
 			continue;
 		for (int c = 0; c < r->ncells; c++) {
-			const struct rpt_cell *cell = &r->cells[c];
-			double x[RPT_MAX_RUNS], rel[2], half[2], v[2];
-			struct rpt_bm rest[2];
-			int k = 0, out2[2] = {0, 0};
-			struct sbuf b = {.cap = COLD_MAX};
-			char d[32], lv[48];
-			if (cell->label != run->label || isnan(run_figure(run, cell, RPT_M_TPS)))
+			struct rpt_cold f;
+			if (r->cells[c].label != run->label ||
+			    isnan(run_figure(run, &r->cells[c], RPT_M_TPS)) ||
+			    !stood_out(r, i, c, &f))
 				continue;
-			/* The label's other compared runs at this key: what the run should match.
-			 */
-			for (int f = 0; f < 2; f++) {
-				enum rpt_metric m = f ? RPT_M_MEAN : RPT_M_TPS;
-				k = 0;
-				for (int j = 0; j < r->nruns; j++)
-					if (j != i && r->runs[j].compared &&
-					    r->runs[j].label == run->label)
-						if (!isnan(x[k] = run_figure(&r->runs[j], cell, m)))
-							k++;
-				rpt_run_means(x, (size_t)k, &rest[f]);
-				v[f] = run_figure(run, cell, m);
-				/* Two figures tested: each at 2.5 %. */
-				out2[f] =
-				    rpt_outlier(&rest[f], v[f], RPT_ALPHA / 2, &rel[f], &half[f]);
-			}
-			if (!out2[0] && !out2[1])
-				continue;
-			rpt_sb_printf(&b, "Run %s (%s), the first after its target started, ",
-			              run->key, r->labels[run->label].name);
-			if (out2[0])
-				rpt_sb_printf(&b, "served %.1f %% %s requests per second",
-				              fabs(rel[0]), rel[0] < 0 ? "fewer" : "more");
-			if (out2[0] && out2[1])
-				rpt_sb_printf(&b, " and ");
-			if (out2[1])
-				rpt_sb_printf(&b, "answered %.1f %% %s on average", fabs(rel[1]),
-				              rel[1] > 0 ? "slower" : "faster");
-			rpt_sb_printf(&b, " than the label's %d other compared run%s at %s (%s", k,
-			              k == 1 ? "" : "s",
-			              rpt_level_text(cell->concurrency, cell->rate, lv, sizeof lv),
-			              dur_format(cell->planned_ms, d, sizeof d));
-			rpt_sb_printf(&b, "; 95 %% prediction interval +-%.1f %%",
-			              out2[0] ? half[0] : half[1]);
-			rpt_sb_printf(&b, "). %s",
-			              run->warmup
-			                  ? "It was a warm-up run and is not compared."
-			                  : "It is compared: a warm-up run (warmup_runs = 1) would "
-			                    "leave it out.");
-			if (add_item(out, n, &cap, run, b.s) < 0) {
+			if (add_item(out, n, &cap, run, &f) < 0) {
 				rpt_items_free(*out, *n);
 				*out = NULL;
 				*n = 0;

@@ -10,7 +10,8 @@
  * over the labels, against its exact distribution when every order is equally likely
  * (rpt_mk_p), the figures of one level at 5 % together (Bonferroni).  A trend of 5 % or
  * more from the first run to the last, on average over the labels, is the rounds_trend
- * warning, with the advice that fits it: warm up longer, keep other work off the machine.
+ * warning (what was found, as data: write/report_validity_text.c words it, with the advice
+ * that fits it: warm up longer, keep other work off the machine).
  */
 #include "report_trend.h"
 #include "report/report_int.h"
@@ -19,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_text.h"
 #include "report_runfig.h"
 #include "report_stats.h"
 
@@ -37,27 +37,6 @@ static int study_cell(const struct report *r, const struct rpt_cell *c)
 			n++;
 		}
 	return n > 0;
-}
-
-/* A figure in words, and its value with its unit. */
-static void fig_words(const struct report *r, int f, char *name, size_t len)
-{
-	if (f == RPT_M_TPS)
-		snprintf(name, len, "TPS");
-	else if (f == RPT_M_MEAN)
-		snprintf(name, len, "mean latency");
-	else
-		snprintf(name, len, "CPU per request on %s", r->cpu_names[f - RPT_FIG_CPU(0)]);
-}
-
-static void put_value(struct sbuf *b, int f, double v)
-{
-	if (f == RPT_M_TPS)
-		rpt_sb_printf(b, "%.0f", v);
-	else if (f == RPT_M_MEAN)
-		rpt_sb_printf(b, "%.2f ms", v);
-	else
-		rpt_sb_printf(b, "%.3f ms", v);
 }
 
 /* The trend of figure f over the cells g[0..ng): 1 when it is real and material, with
@@ -98,41 +77,6 @@ static int level_figures(const struct report *r, const struct rpt_cell *c, int *
 	return nf;
 }
 
-/* The sentence for the level of cells g[0..ng) and its trending figures. */
-static void level_sentence(const struct report *r, const int *g, int ng, const int *figs,
-                           const double *rel, const double *p, int nt, struct sbuf *b)
-{
-	char at[96], name[RPT_NAME_MAX + 32];
-
-	rpt_sb_printf(b, "At %s, the compared runs moved with the order they ran in: ",
-	              rpt_cell_text(&r->cells[g[0]], at, sizeof at));
-	for (int t = 0; t < nt; t++) {
-		int f = figs[t], first = 1;
-		fig_words(r, f, name, sizeof name);
-		rpt_sb_printf(b, "%s%s %s %.1f %% on average from the first run to the last (",
-		              t ? "; " : "", name, rel[t] > 0 ? "rose" : "fell",
-		              100 * fabs(rel[t]));
-		for (int i = 0; i < ng; i++) {
-			const struct rpt_cell *c = &r->cells[g[i]];
-			if (c->run[f].n < 2)
-				continue;
-			rpt_sb_printf(b, "%s%s ", first ? "" : ", ", r->labels[c->label].name);
-			put_value(b, f, c->first[f]);
-			rpt_sb_printf(b, " to ");
-			put_value(b, f, c->last[f]);
-			first = 0;
-		}
-		rpt_sb_printf(b, "; Mann-Kendall over the labels' runs, p = %.2g)", p[t]);
-	}
-	rpt_sb_printf(
-	    b, ". Servers still warming up (a JIT still compiling, caches filling) or other work "
-	       "on the machine that changed while the study ran move every label with time: "
-	       "interleaved rounds share such a trend among the labels, so it invents no "
-	       "difference, but it is run-to-run noise that more rounds only average. Warm up "
-	       "longer after each start (warmup_steady = 5%%, or a longer warm-up run) and keep "
-	       "other work off the machine.");
-}
-
 int rpt_trends(const struct report *r, struct rpt_item **out, int *n)
 {
 	int cap = 0;
@@ -143,29 +87,28 @@ int rpt_trends(const struct report *r, struct rpt_item **out, int *n)
 	if (!done)
 		return -1;
 	for (int c0 = 0; c0 < r->ncells; c0++) {
-		int g[RPT_MAX_LABELS], ng = 0, figs[1 + RPT_MAX_SOURCES], tfig[1 + RPT_MAX_SOURCES],
-		                       nt = 0;
-		double rel[1 + RPT_MAX_SOURCES], p[1 + RPT_MAX_SOURCES];
+		int figs[1 + RPT_MAX_SOURCES];
+		struct rpt_item it = {
+		    .label = -1, .code = "rounds_trend", .severity = "warn", .kind = RPT_V_TREND};
+		struct rpt_trend *t = &it.trend;
 		if (done[c0] || r->cells[c0].sweep)
 			continue;
 		for (int c = c0; c < r->ncells; c++)
 			if (!done[c] && rpt_same_key(&r->cells[c0], &r->cells[c])) {
 				done[c] = 1;
-				if (ng < RPT_MAX_LABELS && study_cell(r, &r->cells[c]))
-					g[ng++] = c;
+				if (t->ncells < RPT_MAX_LABELS && study_cell(r, &r->cells[c]))
+					t->cell[t->ncells++] = c;
 			}
-		if (ng == 0)
+		if (t->ncells == 0)
 			continue;
 		int nf = level_figures(r, &r->cells[c0], figs);
 		for (int i = 0; i < nf; i++)
-			if (trend(r, g, ng, figs[i], TREND_ALPHA / nf, &rel[nt], &p[nt]))
-				tfig[nt++] = figs[i];
-		if (nt == 0)
+			if (trend(r, t->cell, t->ncells, figs[i], TREND_ALPHA / nf,
+			          &t->rel[t->nfig], &t->p[t->nfig]))
+				t->fig[t->nfig++] = figs[i];
+		if (t->nfig == 0)
 			continue;
-		struct sbuf b = {.n = 0};
-		struct rpt_item it = {.label = -1, .code = "rounds_trend", .severity = "warn"};
-		level_sentence(r, g, ng, tfig, rel, p, nt, &b);
-		if (rpt_item_add(out, n, &cap, &it, b.s) < 0) {
+		if (rpt_item_add(out, n, &cap, &it, NULL) < 0) {
 			free(done);
 			rpt_items_free(*out, *n);
 			*out = NULL;

@@ -33,9 +33,7 @@
 #include "report_cold.h"
 #include "report_trend.h"
 
-#define RPT_HOST_BUSY_PCT   90.0 /* host CPU, % of all cores */
 #define RPT_GEN_BUSY_PCT    90.0 /* generator CPU, % of its engine threads */
-#define RPT_GEN_LAG_MS      10.0 /* open model: p99 start lag */
 #define RPT_CMP_MIN_BATCHES 5    /* a comparison needs this many batches a side */
 #define RPT_DRIFT_MIN_PCT   5.0  /* not steady: a change this large, beyond noise */
 #define RPT_DRIFT_MIN_IVS   9    /* intervals a window needs to be judged (3 a third) */
@@ -187,9 +185,11 @@ static int host_saturated(struct vctx *v, int l)
 	struct report *r = v->r;
 
 	for (int own = 0; own <= 1; own++) {
-		char runs[96] = "", list[64] = "";
-		const char *with = NULL, *host = NULL;
-		double worst = 0;
+		struct rpt_item it = {.label = l,
+		                      .code = "host_saturated",
+		                      .severity = "warn",
+		                      .kind = RPT_V_HOST,
+		                      .host = {.placed = own, .first = -1}};
 		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 			double top = NAN;
 			if (!run->colocated[0] || placed(run) != own)
@@ -202,42 +202,13 @@ static int host_saturated(struct vctx *v, int l)
 			}
 			if (isnan(top))
 				continue;
-			list_add(runs, sizeof runs, run->key);
-			worst = fmax(worst, top);
-			if (!with) {
-				with = run->colocated;
-				host = run->host;
-				snprintf(list, sizeof list, "%s",
-				         own ? rpt_env_get(run, "", "cpu_list") : "");
-			}
+			list_add(it.run, sizeof it.run, run->key);
+			it.host.worst = fmax(it.host.worst, top);
+			if (it.host.first < 0)
+				it.host.first = (int)(run - r->runs);
 		}
-		if (!runs[0])
-			continue;
-		struct sbuf b = {.n = 0};
-		char lead[160], tail[512];
-		rpt_sb_printf(&b, "%s ", rpt_label_name(r, l));
-		if (own)
-			rpt_sb_printf(&b, "on CPU %s apart from %s ('%s'), ", list, with, host);
-		else
-			rpt_sb_printf(&b, "with %s ('%s'), ", with, host);
-		rpt_sb_printf(&b, "%.1f%% in ", worst);
-		rpt_sb_runs(&b, runs);
-		snprintf(lead, sizeof lead,
-		         own ? "the load generator was placed on CPUs of its own, but those "
-		               "CPUs were %.0f%% busy or more in a measured window: "
-		             : "the load generator ran on the same host as a collected "
-		               "source, and that host's CPU reached %.0f%% or more in a "
-		               "measured window: ",
-		         RPT_HOST_BUSY_PCT);
-		snprintf(tail, sizeof tail, "%s",
-		         own ? ". Something else ran there, so the generator may have set "
-		               "the pace: give it more CPUs, or keep other work off them."
-		             : ". The generator and the system under test competed for the "
-		               "cores, so throughput and latency measure the machine as much "
-		               "as the server: place them on CPUs of their own (cpus in "
-		               "[scenario] and [collect.NAME]) or run the generator on "
-		               "another host.");
-		if (add_parts(v, "warn", "host_saturated", l, runs, lead, &b, tail) < 0)
+		if (it.host.first >= 0 &&
+		    rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it, NULL) < 0)
 			return -1;
 	}
 	return 0;
@@ -253,31 +224,26 @@ static int run_threads(const struct rpt_run *run)
 }
 
 /* How the generator may have set the pace in one step (the step means of its intervals). */
-enum gen_cause { GEN_OK, GEN_BUSY, GEN_STARVED, GEN_LATE };
-
-static enum gen_cause gen_cause(const struct rpt_step *s)
+static enum rpt_gen_cause gen_cause(const struct rpt_step *s)
 {
 	double wait = isnan(s->gen_wait_pct) ? 0 : s->gen_wait_pct;
 	if (s->gen_cpu_pct >= RPT_GEN_BUSY_PCT)
-		return GEN_BUSY;
+		return RPT_GEN_BUSY;
 	if (s->gen_cpu_pct + wait >= RPT_GEN_BUSY_PCT)
-		return GEN_STARVED;
+		return RPT_GEN_STARVED;
 	if (s->late_intervals > 0 || s->lag_p99_ms >= RPT_GEN_LAG_MS)
-		return GEN_LATE;
-	return GEN_OK;
+		return RPT_GEN_LATE;
+	return RPT_GEN_OK;
 }
 
-/* One label's steps with cause `c`: the runs, and the figures the sentence gives. */
-struct gen_tally {
-	char runs[96];
-	double cpu, wait, lag; /* the highest seen (NAN: none) */
-	int threads;           /* of the busiest run */
-	int late, steady;      /* late intervals, and steady intervals of those steps */
-};
-
-static void gen_tally(const struct report *r, int l, enum gen_cause c, struct gen_tally *t)
+/* One label's steps with cause `c`: their runs (it->run), and the figures the sentence
+ * gives (it->gen). */
+static void gen_tally(const struct report *r, int l, enum rpt_gen_cause c, struct rpt_item *it)
 {
+	struct rpt_gen *t = &it->gen;
+
 	memset(t, 0, sizeof *t);
+	t->cause = c;
 	t->cpu = t->wait = t->lag = NAN;
 	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 		int hit = 0;
@@ -299,76 +265,29 @@ static void gen_tally(const struct report *r, int l, enum gen_cause c, struct ge
 			t->steady += s->nintervals;
 		}
 		if (hit)
-			list_add(t->runs, sizeof t->runs, run->key);
+			list_add(it->run, sizeof it->run, run->key);
 	}
-}
-
-/* How each cause is said: its code, the lead before the label's own part (gen_own) and
- * the advice after it. */
-static const struct gen_words {
-	enum gen_cause cause;
-	const char *code, *lead, *tail;
-} gen_words[] = {
-    {GEN_BUSY, "generator_saturated", "the load generator was busy: ",
-     ". The generator, not the server, may have set the pace, and its own queueing is in the "
-     "latencies: give it more threads (--threads) or more agents."},
-    {GEN_STARVED, "generator_saturated", "the load generator waited for a core: ",
-     ". Other work on its machine (the server, the database) took its CPUs, so it may have "
-     "set the pace: give it CPUs of its own (placement) or another host; more threads would "
-     "compete for the same cores."},
-    {GEN_LATE, "generator_late", "requests went out late: ",
-     ". The machine woke or ran it late (timer wake-ups, a virtual machine's pause, a stopped "
-     "process), which more threads would not change. Latency never holds that lateness (it "
-     "counts from the send, and from the intended start only while every connection was "
-     "busy: the server's wait); but as it caught up its arrivals bunched, and the server's "
-     "answers to the bunch are in those intervals' figures."},
-};
-
-/* The label's own part of a warning of cause c: its runs and the figures that show it. */
-static void gen_own(struct sbuf *b, const char *label, enum gen_cause c, const struct gen_tally *t)
-{
-	rpt_sb_printf(b, "%s in ", label);
-	rpt_sb_runs(b, t->runs);
-	if (c == GEN_BUSY) {
-		rpt_sb_printf(b, ", its %d engine thread%s busy %.0f%% of the time", t->threads,
-		              t->threads == 1 ? " was" : "s were", t->cpu);
-		return;
-	}
-	if (c == GEN_STARVED) {
-		rpt_sb_printf(b,
-		              ", its threads busy %.0f%% of the time and ready but waiting "
-		              "for a core %.0f%% more",
-		              t->cpu, isnan(t->wait) ? 0 : t->wait);
-		return;
-	}
-	rpt_sb_printf(b, ", start lag p99 up to %.1f ms", t->lag);
-	if (t->late > 0)
-		rpt_sb_printf(b, ", over %.0f ms in %d of %d measured intervals", RPT_GEN_LAG_MS,
-		              t->late, t->steady);
-	rpt_sb_printf(b,
-	              ", while the generator was busy %.0f%% of the time and waited "
-	              "%.0f%% for a core",
-	              isnan(t->cpu) ? 0 : t->cpu, isnan(t->wait) ? 0 : t->wait);
 }
 
 /* generator_saturated: its threads were busy (more threads or agents help), or ready but
  * waiting for a core (the machine's other work took them: placement or another host
  * helps, more threads do not).  generator_late: an open-model generator that was neither
  * but sent late (the machine woke or ran it late): said as what it is, and that latency
- * leaves it out; a warning when a tenth of the intervals or more were late, else a note. */
+ * leaves it out; a warning when a tenth of the intervals or more were late, else a note.
+ * write/report_validity_text.c words them. */
 static int generator_saturated(struct vctx *v, int l)
 {
-	for (size_t i = 0; i < sizeof gen_words / sizeof gen_words[0]; i++) {
-		const struct gen_words *w = &gen_words[i];
-		struct gen_tally t;
-		struct sbuf b = {.n = 0};
-		gen_tally(v->r, l, w->cause, &t);
-		if (!t.runs[0])
+	for (int c = RPT_GEN_BUSY; c <= RPT_GEN_LATE; c++) {
+		struct rpt_item it = {.label = l, .kind = RPT_V_GEN};
+		gen_tally(v->r, l, (enum rpt_gen_cause)c, &it);
+		if (!it.run[0])
 			continue;
-		gen_own(&b, rpt_label_name(v->r, l), w->cause, &t);
-		int warn = w->cause != GEN_LATE || (t.steady > 0 && t.late * 10 >= t.steady);
-		if (add_parts(v, warn ? "warn" : "info", w->code, l, t.runs, w->lead, &b, w->tail) <
-		    0)
+		int warn =
+		    c != RPT_GEN_LATE || (it.gen.steady > 0 && it.gen.late * 10 >= it.gen.steady);
+		snprintf(it.severity, sizeof it.severity, "%s", warn ? "warn" : "info");
+		snprintf(it.code, sizeof it.code, "%s",
+		         c == RPT_GEN_LATE ? "generator_late" : "generator_saturated");
+		if (rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, NULL) < 0)
 			return -1;
 	}
 	return 0;
@@ -392,8 +311,13 @@ static int short_memory(struct vctx *v, int l)
 			if (run->src[k].gc_events)
 				name_add(names, &nn, run->src[k].name);
 	for (int j = 0; j < nn; j++) {
-		char runs[96] = "", d0[32], d1[32], h[32];
-		double span_lo = INFINITY, span_hi = 0, longer_h = 0;
+		struct rpt_item it = {.label = l,
+		                      .code = "short_window",
+		                      .severity = "warn",
+		                      .kind = RPT_V_GCWIN,
+		                      .gcwin = {.span_lo = INFINITY}};
+		struct rpt_gcwin *w = &it.gcwin;
+		memcpy(w->source, names[j], sizeof w->source); /* both RPT_NAME_MAX */
 		for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
 			for (int k = 0; k < run->nsrc; k++) {
 				const struct rpt_source *s = &run->src[k];
@@ -402,28 +326,13 @@ static int short_memory(struct vctx *v, int l)
 				if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
 				    g->memory != GCA_TOO_SHORT)
 					continue;
-				list_add(runs, sizeof runs, run->key);
-				span_lo = fmin(span_lo, span);
-				span_hi = fmax(span_hi, span);
-				longer_h = fmax(longer_h, g->run_longer_h);
+				list_add(it.run, sizeof it.run, run->key);
+				w->span_lo = fmin(w->span_lo, span);
+				w->span_hi = fmax(w->span_hi, span);
+				w->longer_h = fmax(w->longer_h, g->run_longer_h);
 			}
 		}
-		if (!runs[0])
-			continue;
-		struct sbuf b = {.n = 0};
-		char lead[128];
-		dur_format((int64_t)llround(span_lo) * 1000, d0, sizeof d0);
-		dur_format((int64_t)llround(span_hi) * 1000, d1, sizeof d1);
-		rpt_sb_printf(&b, "%s, %s in ", rpt_label_name(r, l), names[j]);
-		rpt_sb_runs(&b, runs);
-		rpt_sb_printf(&b, ", %s%s%s of it: run at least %s longer", d0,
-		              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
-		              gca_hours_text(longer_h, h, sizeof h));
-		snprintf(lead, sizeof lead,
-		         "memory could not be judged, a trend needs at least %d min of steady "
-		         "GC log: ",
-		         GCA_MIN_WINDOW_MS / 60000);
-		if (add_parts(v, "warn", "short_window", l, runs, lead, &b, ".") < 0)
+		if (it.run[0] && rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it, NULL) < 0)
 			return -1;
 	}
 	return 0;

@@ -10,6 +10,7 @@
 
 #include "fmode.h"
 #include "report_findings.h"
+#include "report_validity_text.h"
 #include "report_html.h"
 #include "report_json.h"
 #include "report_md.h"
@@ -44,7 +45,7 @@ static int write_one(const struct report *r, const char *dir, const char *name,
 
 int rpt_write_files(struct report *r, const char *dir, int draw, char *err, size_t errlen)
 {
-	if (rpt_findings(r) < 0) {
+	if (rpt_findings(r) < 0 || rpt_validity_words(r) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

@@ -38,6 +38,7 @@
 #include "report/read/report_read.h"
 #include "report/report_text.h"
 #include "report_drift_text.h"
+#include "report_validity_text.h"
 #include "report/judge/report_drift.h"
 
 #define JU_MAX_CASES 4096 /* test cases of one run: steps x thresholds, warnings */
@@ -396,9 +397,8 @@ done:
 	return rc;
 }
 
-int rpt_write_junit(const struct report *r, const char *const *dbs,
-                    const struct rpt_junit_miss *miss, int nmiss, const char *path, char *err,
-                    size_t errlen)
+int rpt_write_junit(struct report *r, const char *const *dbs, const struct rpt_junit_miss *miss,
+                    int nmiss, const char *path, char *err, size_t errlen)
 {
 	char *tmp = NULL, *body = NULL;
 	size_t blen = 0;
@@ -408,7 +408,7 @@ int rpt_write_junit(const struct report *r, const char *const *dbs,
 	struct jsuite tot = {0}, none = {0};
 
 	err[0] = '\0';
-	if (!(b = open_memstream(&body, &blen)))
+	if (rpt_validity_words(r) < 0 || !(b = open_memstream(&body, &blen)))
 		goto oom;
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
