@@ -23,6 +23,7 @@ struct delay {
 	                            * or on close */
 	struct delay_entry *heap;  /* min-heap on (at_ns, seq); heap[0] fires next */
 	size_t n;                  /* entries in heap */
+	size_t peak;               /* the largest n so far */
 	size_t cap;                /* entries heap and batch can hold; fixed at creation */
 	uint64_t seq;              /* next insertion number */
 	int closing;               /* set once by delay_close: add refuses, the thread drains */
@@ -178,6 +179,8 @@ int delay_add(struct delay *d, int64_t at_ns, void *arg)
 	if (!d->closing && d->n < d->cap) {
 		struct delay_entry e = {.at_ns = at_ns, .seq = d->seq++, .arg = arg};
 		heap_push(d, e);
+		if (d->n > d->peak)
+			d->peak = d->n;
 		/* Only a new earliest deadline changes when the timer must wake. */
 		if (d->heap[0].seq == e.seq)
 			pthread_cond_signal(&d->wake);
@@ -187,14 +190,25 @@ int delay_add(struct delay *d, int64_t at_ns, void *arg)
 	return rc;
 }
 
-size_t delay_pending(struct delay *d)
+/* *field read under the lock. */
+static size_t locked_read(struct delay *d, const size_t *field)
 {
 	size_t n;
 
 	pthread_mutex_lock(&d->lock);
-	n = d->n;
+	n = *field;
 	pthread_mutex_unlock(&d->lock);
 	return n;
+}
+
+size_t delay_pending(struct delay *d)
+{
+	return locked_read(d, &d->n);
+}
+
+size_t delay_peak(struct delay *d)
+{
+	return locked_read(d, &d->peak);
 }
 
 void delay_close(struct delay *d)

@@ -41,6 +41,9 @@ int delay_new(size_t cap, delay_fire_fn fire, void *cls, struct delay **out, cha
 int delay_add(struct delay *d, int64_t at_ns, void *arg);
 /* Entries waiting now (a snapshot, for diagnostics). */
 size_t delay_pending(struct delay *d);
+/* The most entries that waited at once since delay_new(): how many answers the server
+ * held back together without a thread each (tests count it instead of timing them). */
+size_t delay_peak(struct delay *d);
 /* Fires everything pending now, refuses further entries, stops the thread.  Idempotent. */
 void delay_close(struct delay *d);
 /* Closes (if not yet) and frees.  NULL is a no-op. */

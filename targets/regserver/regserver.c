@@ -308,10 +308,11 @@ static void print_counts(struct srv *s)
 	srv_store_stats(s, &users, &resets);
 	fprintf(stderr,
 	        "regserver: requests=%llu 201=%llu 409=%llu 400=%llu 503=%llu 200=%llu 404=%llu "
-	        "405=%llu 413=%llu 415=%llu 500=%llu users=%lld restarts=%lld\n",
+	        "405=%llu 413=%llu 415=%llu 500=%llu users=%lld restarts=%lld queued=%llu "
+	        "delayed_peak=%llu\n",
 	        n[SRV_N_REQUESTS], n[SRV_N_201], n[SRV_N_409], n[SRV_N_400], n[SRV_N_503],
 	        n[SRV_N_200], n[SRV_N_404], n[SRV_N_405], n[SRV_N_413], n[SRV_N_415], n[SRV_N_500],
-	        users, resets);
+	        users, resets, n[SRV_N_QUEUED], n[SRV_N_DELAYED_PEAK]);
 }
 
 int main(int argc, char **argv)

@@ -264,6 +264,8 @@ static int64_t take_slot(struct srv *s, int64_t delay)
 		if (s->slot_free[i] < s->slot_free[best])
 			best = i;
 	due = (s->slot_free[best] > now ? s->slot_free[best] : now) + delay;
+	if (s->slot_free[best] > now)
+		count(s, SRV_N_QUEUED);
 	s->slot_free[best] = due;
 	pthread_mutex_unlock(&s->slots_lock);
 	return due;
@@ -566,6 +568,7 @@ void srv_counts(struct srv *s, unsigned long long *out)
 {
 	for (int i = 0; i < SRV_N_COUNT; i++)
 		out[i] = atomic_load_explicit(&s->counts[i], memory_order_relaxed);
+	out[SRV_N_DELAYED_PEAK] = s->delay ? delay_peak(s->delay) : 0;
 }
 
 void srv_store_stats(struct srv *s, long long *users, long long *resets)

@@ -77,6 +77,8 @@ enum srv_count {
 	SRV_N_415,
 	SRV_N_500,
 	SRV_N_503,
+	SRV_N_QUEUED,       /* requests that waited for a --capacity slot */
+	SRV_N_DELAYED_PEAK, /* the most answers held back at once (not a count: a peak) */
 	SRV_N_COUNT
 };
 

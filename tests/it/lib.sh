@@ -25,6 +25,23 @@ check_range() {
   fi
 }
 
+# check_order NAME T1 T2 [T3...]: ok when T1 <= T2 <= ... (moments on one clock, epoch ms
+# or a database's t_ms): that things happened in this order.  An order holds on a slow
+# machine as on a fast one; an elapsed time against a bound does not, and
+# tests/it/timing_lint.py refuses it everywhere but here.
+check_order() {
+  local n=$1 prev="" t
+  shift
+  for t in "$@"; do
+    if [ -n "$prev" ] && ! awk -v a="$prev" -v b="$t" 'BEGIN { exit !(a + 0 <= b + 0) }'; then
+      fail "$n" "$* are not in order ($prev > $t)"
+      return
+    fi
+    prev=$t
+  done
+  ok "$n"
+}
+
 # A TCP port nobody listens on now (the kernel picks it), and none this test was given
 # before: the kernel may hand a port it gave a moment ago out again (5 times in 3,000 draws
 # of 7), and two servers of one nginx on one port share it silently (test_tls once sent its

@@ -181,15 +181,14 @@ EOF
   check "[$CLIENT] one SIGINT waits for the requests in flight (up to their 30 s timeout)" alive "$runner"
   R=$(last_run)
   check_eq "[$CLIENT] three collectors running (procstat app, gclog app, procstat host)" "$(collectors "$DB" "$R" | wc -l)" 3
-  t1=$(ms)
   kill -INT "$runner"
   wait "$runner"
   rc=$?
-  check_range "[$CLIENT] second SIGINT: the run ends within 2 s (ms)" $(($(ms) - t1)) 0 2000
   check_eq "[$CLIENT] second SIGINT: exit 130" "$rc" 130
   check_eq "[$CLIENT] second SIGINT: run is interrupted" "$(q "SELECT status || ' ' || reason FROM runs WHERE id=$R")" "interrupted SIGINT"
   check "[$CLIENT] second SIGINT: intervals kept" test "$(q "SELECT count(*) FROM intervals WHERE run_id=$R")" -ge 3
-  # The 4 stalled requests were sent: they are recorded as failed, not forgotten.
+  # The 4 stalled requests were sent: they are recorded as failed, not forgotten.  Dropped,
+  # not timed out: the second SIGINT did not wait for their 30 s.
   check_eq "[$CLIENT] second SIGINT: the dropped requests are counted as errors" \
     "$(q "SELECT IFNULL(sum(count), 0) FROM interval_errors WHERE run_id=$R AND class='other' AND sample LIKE 'dropped in flight%'")" 4
   check_eq "[$CLIENT] second SIGINT: no collector left" "$(collectors "$DB" "$R")" ""
@@ -235,11 +234,13 @@ check_eq "collector killed: one collector_lost event" \
   "$(q "SELECT source || ': ' || detail FROM events WHERE run_id=$R AND kind='collector_lost'")" \
   "app: soak-procstat for 'app' (pid $victim) was killed by signal 9; its samples stop here"
 check "collector killed: the runner said so" grep -q "soak-procstat for 'app' (pid $victim) was killed by signal 9" "$T/err5.txt"
-check_range "collector killed: its samples stop (ms after the kill)" \
-  "$(q "SELECT max(t_ms) - $t_kill FROM samples WHERE run_id=$R AND source='app' AND metric='rss_kb'")" -1000 0
-end=$(q "SELECT ended_ms FROM runs WHERE id=$R")
-check_range "collector killed: the others sample to the end (ms before it)" \
-  "$(q "SELECT $end - max(t_ms) FROM samples WHERE run_id=$R AND source='host'")" 0 1500
+check_order "collector killed: it sampled, and nothing after the kill" \
+  "$(q "SELECT min(t_ms) FROM samples WHERE run_id=$R AND source='app' AND metric='rss_kb'")" \
+  "$(q "SELECT max(t_ms) FROM samples WHERE run_id=$R AND source='app' AND metric='rss_kb'")" "$t_kill"
+# The others go on: the host is sampled in the run's last steady interval.
+check_order "collector killed: the others sample to the end" \
+  "$(q "SELECT max(start_ms) FROM intervals WHERE run_id=$R AND phase='steady'")" \
+  "$(q "SELECT max(t_ms) FROM samples WHERE run_id=$R AND source='host'")"
 check "collector killed: requests all along" test "$(q "SELECT min(requests) FROM intervals WHERE run_id=$R AND phase='steady'")" -gt 100
 
 done_testing

@@ -99,17 +99,20 @@ spawn "$T/locker.log" python3 -c "
 import sqlite3, time
 c = sqlite3.connect('$DB', isolation_level=None, timeout=20)
 c.execute('BEGIN EXCLUSIVE')
-print('locked', c.execute('SELECT count(*) FROM intervals').fetchone()[0], flush=True)
+print('locked', c.execute('SELECT count(*) FROM intervals').fetchone()[0], int(time.time() * 1000), flush=True)
 time.sleep(15)
 c.execute('COMMIT')"
 line=$(wait_line "$T/locker.log" '^locked [0-9]+' 20) || fail "lock: python3 takes the lock" "$(cat "$T/locker.log")"
-t_lock=$(ms)
-before=${line#locked }
+read -r _ before t_lock <<<"$line"
 wait "$runner"
 rc=$?
+t_end=$(ms)
 R=$(sql "$DB" 'SELECT max(id) FROM runs')
 check_eq "lock: exit 3" "$rc" 3
-check_range "lock: the run stops after the busy timeout, when the lock goes (s)" $((($(ms) - t_lock) / 1000)) 10 17
+# It waited out the busy timeout (10 s after the lock, at the least) and stopped long
+# before its 40 s were up.
+check_order "lock: the run stops after the busy timeout, not at its planned end" \
+  $((t_lock + 10000)) "$t_end" $(($(sql "$DB" "SELECT started_ms FROM runs WHERE id=$R") + 40000))
 check "lock: says the database was locked past the busy timeout" \
   grep -q "^soak run: cannot start a transaction ('$DB'): database is locked (another process held it for over 10 s)$" "$T/err.txt"
 check_eq "lock: run is failed, with the reason" "$(sql "$DB" "SELECT status || ': ' || reason FROM runs WHERE id=$R")" \
@@ -128,11 +131,12 @@ if mount_tmpfs "$T/small" size=3m; then
   wait_for 10 recording "$DB" || fail "disk full: the run records intervals" "$(cat "$T/err.txt")"
   before=$(intervals "$DB")
   dd if=/dev/zero of="$T/small/fill" bs=64k 2>/dev/null
-  t_full=$(ms)
   wait "$runner"
   rc=$?
+  t_end=$(ms)
   check_eq "disk full: exit 3" "$rc" 3
-  check_range "disk full: the run stops at the next commit (ms)" $(($(ms) - t_full)) 0 3000
+  check_order "disk full: the run stops, not at its planned end" \
+    "$t_end" $(($(sql "$DB" "SELECT started_ms FROM runs ORDER BY id DESC LIMIT 1") + 30000))
   check "disk full: says so" grep -q "^soak run: cannot commit ('$DB'): database or disk is full$" "$T/err.txt"
   rm -f "$T/small/fill"
   check_eq "disk full: database intact" "$(sql "$DB" 'PRAGMA integrity_check')" ok
@@ -154,7 +158,7 @@ base=$(sql "$DB" "SELECT tps FROM steps WHERE run_id=1")
 soak run -q --db "$DB" --url "$REG_URL/health" -c 10 -d 12s --interval 1s >"$T/out.txt" 2>"$T/err.txt" &
 runner=$!
 sleep 1
-reports=0 bad=0 first=-1 last=-1 done_seen=0
+reports=0 running=0 bad=0 first=-1 last=-1 done_seen=0
 for i in $(seq 1 20); do
   alive "$runner" || break
   t=$(ms)
@@ -163,6 +167,7 @@ for i in $(seq 1 20); do
     st=$(jq -r '.runs[] | select(.id==2) | .status' "$T/rep/report.json")
     n=$(jq -r '.runs[] | select(.id==2) | .figures.requests' "$T/rep/report.json")
     # The run may finish while a report reads it: then it is done, and it is the last one.
+    [ "$st" = running ] && running=$((running + 1))
     if [ "$st" = done ] && [ "$done_seen" -eq 0 ]; then
       done_seen=1
     elif [ "$st" != running ] || [ "$done_seen" -eq 1 ]; then
@@ -179,7 +184,10 @@ for i in $(seq 1 20); do
 done
 wait "$runner"
 check_eq "report during a run: the run exits 0" "$?" 0
-check_range "report during a run: reports written (one a second)" "$reports" 8 13
+# How many reports a 12-s run leaves room for depends on how fast this machine writes one;
+# that they read the run while it was written does not.
+check "report during a run: several reports read the run while it ran ($running of $reports)" \
+  test "$running" -ge 2
 check_eq "report during a run: every report exits 0 and shows the run as running" "$bad" 0
 check "report during a run: later reports see more requests ($first, then $last)" test "$last" -gt "$first"
 tps=$(sql "$DB" "SELECT tps FROM steps WHERE run_id=2")
@@ -188,10 +196,15 @@ check_range "report during a run: TPS against the same run alone (%)" \
 check_eq "report during a run: every interval present" \
   "$(sql "$DB" "SELECT count(*) FROM intervals WHERE run_id=2 AND phase='steady'")" 12
 # A writer held up by a reader would close a longer interval (intervals are cut when the
-# aggregator gets to them), or leave a gap.
-check_range "report during a run: largest gap between interval starts (ms)" \
-  "$(sql "$DB" "SELECT max(s - p) FROM (SELECT start_ms AS s, lag(start_ms) OVER (ORDER BY start_ms) AS p FROM intervals WHERE run_id=2)")" 900 1500
-check_range "report during a run: longest interval (ms)" \
-  "$(sql "$DB" "SELECT max(length_ms) FROM intervals WHERE run_id=2 AND phase='steady'")" 900 1500
+# aggregator gets to them), or leave a gap: against the same run alone (run 1), on this
+# machine, in this suite: at most half an interval more.
+gap="SELECT max(s - p) FROM (SELECT start_ms AS s, lag(start_ms) OVER (ORDER BY start_ms) AS p FROM intervals WHERE run_id=%d)"
+longest="SELECT max(length_ms) FROM intervals WHERE run_id=%d AND phase='steady'"
+# shellcheck disable=SC2059
+check_range "report during a run: largest gap between interval starts, more than alone (ms)" \
+  $(($(sql "$DB" "$(printf "$gap" 2)") - $(sql "$DB" "$(printf "$gap" 1)"))) -500 500
+# shellcheck disable=SC2059
+check_range "report during a run: longest interval, more than alone (ms)" \
+  $(($(sql "$DB" "$(printf "$longest" 2)") - $(sql "$DB" "$(printf "$longest" 1)"))) -500 500
 
 done_testing

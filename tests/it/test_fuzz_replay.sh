@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Replays every fuzz harness over its checked-in corpus (seeds and past crashes), so a
 # regression in a parser shows up in `make check` without fuzzing.  Builds the harnesses
-# with clang on first use (in a clean clone: a minute or two of the lane's time, which
-# the replay's bound does not count); the replay itself stays well under a minute.
+# with clang on first use (in a clean clone: a minute or two of the lane's time).  How long
+# the replay takes is printed, not checked: a slower machine is no regression.
 . "$(dirname "$0")/lib.sh"
 
 start=$SECONDS
@@ -16,5 +16,5 @@ start=$SECONDS
 rc=$?
 cat "$T/replay.out"
 check_eq "fuzz replay exit status" "$rc" 0
-check_range "fuzz replay seconds (the build apart)" $((SECONDS - start)) 0 60
+echo "# replay: $((SECONDS - start)) s"
 done_testing

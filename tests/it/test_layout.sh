@@ -154,4 +154,27 @@ for e in "${expect[@]}"; do
   fi
 done
 
+# No check of how long something took on this machine (tests/it/timing_lint.py): a suite
+# that times itself fails on the first slow machine.  The lint on the suites, then on a
+# scratch suite with one check of each kind.
+check_eq "no integration check compares an elapsed time with a bound" \
+  "$(python3 "$TOP/tests/it/timing_lint.py" "$TOP")" ""
+cat >"$T/test_timed.sh" <<'EOF'
+start=$SECONDS
+check_range "suite seconds" $((SECONDS - start)) 0 120
+t0=$(date +%s%N)
+run_something
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "took under a second" test "$ms" -lt 1000
+now() { date +%s%3N; }
+t1=$(now)
+check_order "after the start" "$t1" "$(now)"
+# not a speed: a CPU share, ticks over the span they were counted in
+check_range "share" "$(awk -v t="$t1" 'BEGIN { print t }')" 0 100
+ms=$(sql "SELECT 5")
+check_eq "a database figure, not the clock" "$ms" 5
+EOF
+check_eq "the timing lint flags elapsed times in checks, not orders, waived figures or reused names" \
+  "$(python3 "$TOP/tests/it/timing_lint.py" "$T" "$T/test_timed.sh" | cut -d: -f2 | tr '\n' ' ')" "2 6 "
+
 done_testing

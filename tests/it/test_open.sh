@@ -71,9 +71,11 @@ stop_pid "$REG_PID"
 
 # --- 1b. the generator's own lateness is start lag, never the server's latency -----------
 # Poisson arrivals at 700/s against a 5 ms server with one busy loop per core on the
-# machine, and soak itself stopped (SIGSTOP) for 300 ms halfway: outside the intervals of
-# the stop, the start lag stays within the generator_late bound (no catch-up tail), and
-# every interval's p99 is the service p99 (no slot ever waited, so latency is service).
+# machine, and soak itself stopped (SIGSTOP) for 300 ms halfway: the stop stands out as
+# start lag (outside its intervals the lag p99 is a third of the stop's at most: no
+# catch-up tail; how late a generator is among busy loops is this machine's speed, not
+# soak's), and every interval's p99 is the service p99 (no slot ever waited, so latency
+# is service).
 late_gen() {
   local i hogs=()
   start_regserver --latency 5 --quiet
@@ -102,18 +104,17 @@ late_gen() {
   echo "# stop $STOP..$CONT; intervals: $(q "SELECT group_concat((start_ms - $STOP) || ':' || lag_p99_us || '/' || lag_max_us || '/' || p99_us || '/' || svc_p99_us || '/' || round(gen_cpu_pct) || '/' || round(gen_wait_pct), ' ') FROM intervals WHERE run_id=$LASTRUN AND phase='steady'")"
 }
 late_gen
-if [ "${LAG_CLEAR:-99999}" -gt 10000 ]; then
-  echo "# the generator's lag p99 reached $LAG_CLEAR us away from the stop at the first try; once more"
-  late_gen
-fi
+LAG_STOP=$(q "SELECT max(lag_max_us) FROM intervals WHERE run_id=$LASTRUN")
 check_eq "late generator: run exits 0" "$RC" 0
-check_range "late generator: start lag p99 clear of the stop, every interval (us)" "$LAG_CLEAR" 0 10000
+# not a speed: the lag away from the stop against the stop's own, in one run
+check_range "late generator: start lag p99 clear of the stop, against the stop's lag" \
+  "$(awk -v a="${LAG_CLEAR:-0}" -v b="$LAG_STOP" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 1) }')" 0 0.333
 check_eq "late generator: every interval's p99 is its service p99 (no lateness in latency)" \
   "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady' AND abs(p99_us - svc_p99_us) > 1000")" 0
-check_range "late generator: the stop shows as start lag (max, us)" \
-  "$(q "SELECT max(lag_max_us) FROM intervals WHERE run_id=$LASTRUN")" 250000 2000000
+check "late generator: the 300 ms stop shows as start lag ($LAG_STOP us)" test "$LAG_STOP" -ge 250000
 check_eq "late generator: the run's p99 is its service p99" "$(jrun '.p99_ms == .service_p99_ms')" true
 check "late generator: says the start lag is not latency" grep -q "never in the latency figures" "$T/late.err"
+# not a speed: the two moments pick out the intervals that overlap the stop
 check_range "late generator: the stop's intervals are marked late" \
   "$(q "SELECT count(*) FROM intervals WHERE run_id=$LASTRUN AND phase='steady' AND gen_saturated & 4 AND start_ms < $CONT + 500 AND start_ms + length_ms > $STOP")" 1 2
 soak report --db "$DB" --runs "$LASTRUN" --no-plots -o "$T/late-report" >/dev/null 2>&1
