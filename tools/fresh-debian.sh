@@ -3,10 +3,14 @@
 # (debootstrap --variant=minbase, plus make) gets a clean clone of the current commit in
 # /root/soak and runs `make demo` there as root, in a chroot.
 #
-#   tools/fresh-debian.sh [--check] [--rebuild]
-#   tools/fresh-debian.sh [--rebuild] --run DIR COMMAND
-#     --check     run `make check` instead of `make demo`
-#     --rebuild   debootstrap again instead of using the cached tree
+#   tools/fresh-debian.sh [--check | --demo-check] [--rebuild | --cold]
+#   tools/fresh-debian.sh [--rebuild | --cold] --run DIR COMMAND
+#     --check       run `make check` instead of `make demo`
+#     --demo-check  `make demo`, then `make check`, as a newcomer does (each timed)
+#     --rebuild     debootstrap again instead of using the cached tree
+#     --cold        start from nothing, as a newcomer's machine does: debootstrap again,
+#                   no downloaded package kept from an earlier run (a private, empty
+#                   apt archive), and the kernel's page cache dropped before the command
 #     --run       no clone and no make: copy DIR into the fresh tree as /root/work and run
 #                 COMMAND there (bash -c, in /root/work); tests/pkg/test_deb.sh installs the
 #                 Debian package this way
@@ -26,17 +30,19 @@ fresh=$top/build/fresh
 tarball=$fresh/bookworm-minbase.tar
 root=$fresh/root
 goal=demo
-rebuild=0
+rebuild=0 cold=0
 run_dir='' run_cmd=''
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) goal=check ;;
+    --demo-check) goal=demo-check ;;
     --rebuild) rebuild=1 ;;
+    --cold) rebuild=1 cold=1 ;;
     --run)
       [ $# -ge 3 ] || { echo "fresh-debian: --run DIR COMMAND" >&2; exit 2; }
       run_dir=$(cd "$2" && pwd) run_cmd=$3
       shift 2 ;;
-    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fresh-debian: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -145,6 +151,11 @@ else
   git -C "$root/root/soak" checkout -q --detach "$commit"
   echo "fresh-debian: fresh tree with a clone of $commit in $((SECONDS - t1)) s" >&2
   cd_cmd="cd /root/soak && make $goal" what="make $goal"
+  if [ "$goal" = demo-check ]; then
+    # Each command timed on its own: the check's figure is what a newcomer waits for.
+    cd_cmd='cd /root/soak && s=$SECONDS && make demo; rc=$?; echo "fresh-debian: make demo exited with status $rc after $((SECONDS - s)) s"; s=$SECONDS; make check; rc2=$?; echo "fresh-debian: make check exited with status $rc2 after $((SECONDS - s)) s"; [ $rc -eq 0 ] && exit $rc2; exit $rc'
+    what="make demo, then make check"
+  fi
 fi
 
 # The tree's root is a mount point, as / is on a real machine (ip netns exec remounts it).
@@ -157,8 +168,19 @@ mnt "$root/sys/fs/cgroup" --rbind /sys/fs/cgroup
 mount --make-rslave "$root/sys/fs/cgroup"
 mnt "$root/dev/pts" --bind /dev/pts
 mnt "$root/dev/shm" -t tmpfs -o mode=1777 shm
-mkdir -p "$fresh/apt-archives/partial"
-mnt "$root/var/cache/apt/archives" --bind "$fresh/apt-archives"
+archives=$fresh/apt-archives
+# Cold: an archive of its own, empty, removed afterwards; the cached one is left as it was.
+if [ "$cold" -eq 1 ]; then
+  archives=$fresh/apt-archives.cold
+  rm -rf "$archives"
+fi
+mkdir -p "$archives/partial"
+mnt "$root/var/cache/apt/archives" --bind "$archives"
+if [ "$cold" -eq 1 ]; then
+  sync
+  echo 3 >/proc/sys/vm/drop_caches 2>/dev/null ||
+    echo "fresh-debian: note: the page cache could not be dropped (not allowed here)" >&2
+fi
 
 echo "fresh-debian: $what in the chroot (as root)" >&2
 t2=$SECONDS
@@ -170,6 +192,7 @@ unshare --pid --fork --kill-child --mount-proc="$root/proc" \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   /bin/bash -c "$cd_cmd" </dev/null 2>&1 | tee "$fresh/last-run.log"
 rc=${PIPESTATUS[0]}
+[ "$cold" -eq 0 ] || rm -rf "$fresh/apt-archives.cold"
 echo "fresh-debian: $what exited with status $rc after $((SECONDS - t2)) s" \
   "(whole run $((SECONDS - t0)) s)" >&2
 exit "$rc"
