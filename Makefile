@@ -28,7 +28,7 @@ SANFLAGS :=
 OPT := -O2
 endif
 
-PKGS := libcurl libpcre2-8 inih libmicrohttpd sqlite3 zlib openssl libnghttp2
+PKGS := libcurl libpcre2-8 inih libmicrohttpd sqlite3 zlib openssl libnghttp2 libxcrypt
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wwrite-strings \
         -Wformat=2 -Wvla -Werror
 CPPFLAGS += -Icommon -Isoak -I$(BUILD)/gen -D_GNU_SOURCE -DSOAK_VERSION='"$(VERSION)"'

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fmode.h"
@@ -171,6 +172,28 @@ static const char *open_error(sqlite3 *db, const char *path, int creating)
 	return e ? strerror(e) : sqlite3_errmsg(db);
 }
 
+/* A database and its -wal, -shm and -journal are opened by name, by SQLite as well: a link
+ * planted at any of them would make soak write (as root, often) wherever it points.  0
+ * when none of the four is a symbolic link, else -1 with err. */
+static int no_links(const char *path, char *err, size_t errlen)
+{
+	static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
+	char name[4096 + 16];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		snprintf(name, sizeof name, "%s%s", path, ext[i]);
+		if (lstat(name, &st) == 0 && S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen,
+			         "cannot open '%s': '%s' is a symbolic link (soak opens no database "
+			         "file through a link)",
+			         path, name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
@@ -180,12 +203,15 @@ int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen
 	long long ver;
 
 	*out = NULL;
+	if (*path && strcmp(path, ":memory:") != 0 && strncmp(path, "file:", 5) != 0 &&
+	    no_links(path, err, errlen) < 0)
+		return -1;
 	/* SQLite would create the file 0644 (and its -wal and -shm alike, which take the
 	 * file's mode): created here first, it is its owner's (fmode.h). */
 	if ((flags & DB_CREATE) && *path && strcmp(path, ":memory:") != 0 &&
 	    strncmp(path, "file:", 5) != 0)
 		fmode_create(path);
-	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db, oflags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open '%s': %s", path,
 		         open_error(db, path, flags & DB_CREATE));
 		sqlite3_close(db);

@@ -71,25 +71,9 @@ mode_t fmode_umask(void)
 	return 0777 & ~fmode_dir();
 }
 
-FILE *fmode_fopen(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, fmode_file());
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		errno = e;
-	}
-	return f;
-}
-
 int fmode_create(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fmode_file());
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fmode_file());
 
 	if (fd >= 0)
 		return close(fd);

@@ -36,11 +36,10 @@ mode_t fmode_dir(void);
 /* The umask a child process (gnuplot) should add to its own so that what it creates gets
  * the modes above. */
 mode_t fmode_umask(void);
-/* Creates (or truncates) path for writing with fmode_file(): fopen(path, "w") with the
- * mode; NULL with errno. */
-FILE *fmode_fopen(const char *path);
-/* Creates path, empty, with fmode_file() unless it exists; 0 either way, -1 with errno
- * when it can be neither (the caller's own open then says why). */
+/* Creates path, empty, with fmode_file() unless it exists (a link there, even dangling,
+ * counts as existing and is not followed); 0 either way, -1 with errno when it can be
+ * neither (the caller's own open then says why).  Files soak writes are created by
+ * outdir.h, the one way, which uses these modes. */
 int fmode_create(const char *path);
 /* mkdir -p: path and every missing parent, new ones with fmode_dir(); 0, or -1 with err
  * ("cannot create 'DIR': why"). */

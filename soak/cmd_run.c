@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -20,8 +21,8 @@
 #include "engine/engine.h"
 #include "engine/h1.h"
 #include "engine/http.h"
-#include "fmode.h"
 #include "log.h"
+#include "outdir.h"
 #include "report/report.h"
 #include "run/metrics.h"
 #include "run/queue.h"
@@ -617,7 +618,8 @@ static int check_args(struct run_opts *o)
 		                "options: it needs --url\n");
 		return EXIT_USAGE;
 	}
-	if (o->save && access(o->save, F_OK) == 0) {
+	struct stat st;
+	if (o->save && lstat(o->save, &st) == 0) { /* a link too, dangling or not */
 		fprintf(stderr, "soak run: --save-scenario: '%s' exists (not overwritten)\n",
 		        o->save);
 		return EXIT_USAGE;
@@ -720,10 +722,12 @@ static int save_set(struct run_opts *o, const char *set, char **rest, size_t *re
  * that are scenario keys (--threads, --client, --metrics, --cpus and every --set) in it. */
 static int save_scenario(struct run_opts *o)
 {
-	char *rest = NULL, *text = NULL, n[32];
+	char *rest = NULL, *text = NULL, n[32], err[OUTDIR_PATH_MAX + 200];
 	size_t restl = 0;
 	int rc = EXIT_RUNTIME;
-	FILE *f = NULL;
+	struct outdir dir = {.fd = -1};
+	struct outfile out = {.f = NULL};
+	const char *base;
 
 	snprintf(n, sizeof n, "%d", o->threads);
 	if ((o->threads && add_line(&o->qs, &o->qsl, "threads", n) < 0) ||
@@ -734,29 +738,30 @@ static int save_scenario(struct run_opts *o)
 	for (int i = 0; i < o->nsets; i++)
 		if (save_set(o, o->sets[i], &rest, &restl) < 0)
 			goto done;
-	if (!(text = quick_text(o)) || !(f = fmode_fopen(o->save))) {
-		fprintf(stderr, "soak run: --save-scenario: cannot write '%s'\n", o->save);
+	/* It holds the scenario's secrets: created new (never over a file or through a link
+	 * at that name, which may have appeared since the check at the start), 0600. */
+	if (!(text = quick_text(o)) || outdir_of(&dir, o->save, &base, err, sizeof err) < 0 ||
+	    outfile_open(&out, &dir, base, err, sizeof err) < 0) {
+		fprintf(stderr, "soak run: --save-scenario: %s\n", text ? err : "out of memory");
 		goto done;
 	}
-	fprintf(f,
+	fprintf(out.f,
 	        "; written by soak run --save-scenario (soak %s): the quick options of its\n"
 	        "; command line as a scenario; `soak run %s` sends the same requests.\n"
 	        "; How the run is made (--db, --json, --junit, --loop, agents, --find-max-rate)\n"
 	        "; stays on the command line.  Keys: man 5 soak-scenario.\n",
 	        SOAK_VERSION, o->save);
-	fputs(text, f);
+	fputs(text, out.f);
 	if (rest)
-		fputs(rest, f);
-	if (fclose(f) != 0) {
-		fprintf(stderr, "soak run: --save-scenario: cannot write '%s'\n", o->save);
-		f = NULL;
+		fputs(rest, out.f);
+	if (outfile_commit_new(&out, err, sizeof err) < 0) {
+		fprintf(stderr, "soak run: --save-scenario: %s\n", err);
 		goto done;
 	}
-	f = NULL;
 	rc = EXIT_OK;
 done:
-	if (f)
-		fclose(f);
+	outfile_abort(&out);
+	outdir_close(&dir);
 	free(rest);
 	free(text);
 	return rc;

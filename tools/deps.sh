@@ -6,12 +6,13 @@
 # Not root: prints the exact command to run and exits 1.
 set -euo pipefail
 
-# `make` builds bin/monitor too, which needs jansson.  tests/it/test_deps.sh checks that
+# `make` builds bin/monitor too, which needs jansson; libcrypt-dev (libxcrypt) checks the
+# bcrypt passwords of `--metrics ...,users=FILE`.  tests/it/test_deps.sh checks that
 # every header, pkg-config module and command the build, the demo and the tests use comes
 # from its profile.
 build=(gcc make pkg-config libcurl4-openssl-dev libsqlite3-dev libpcre2-dev libinih-dev
        libmicrohttpd-dev zlib1g-dev libjansson-dev libhttp-parser-dev libssl-dev
-       libnghttp2-dev)
+       libnghttp2-dev libcrypt-dev)
 # Tests run real servers: PostgreSQL, Tomcat 9/10, Jetty 9 (Java), gnuplot for pictures,
 # Chromium to open the HTML report, clang for the fuzz corpora (libclang-rt-dev: its fuzzer
 # and sanitizer runtimes, only recommended by clang), iproute2 for namespaces, shfmt to parse

@@ -428,7 +428,7 @@ int agent_clock_offset(const struct agent *a, const char *db_path, int64_t *offs
 		return -1;
 	}
 	clock_gettime(CLOCK_REALTIME, &t1);
-	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
 	clock_gettime(CLOCK_REALTIME, &t2);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));

@@ -13,6 +13,7 @@
 
 #include "engine/plan.h"
 #include "log.h"
+#include "metrics_web.h"
 
 /*
  * Bucket bounds.  histogram_quantile() finds the bucket that holds the quantile's rank and
@@ -390,8 +391,12 @@ void metrics_write(FILE *f, const struct msnap *run, const struct mstudy *study)
 
 /* --- the listener ------------------------------------------------------------------------ */
 
+#define METRICS_CONNS  512 /* connections open at once */
+#define METRICS_IDLE_S 10  /* an idle connection is closed after this many seconds */
+
 struct metrics {
 	struct MHD_Daemon *daemon;
+	struct mweb web; /* who may read it, over what (the options after the address) */
 	char spec[300]; /* as given */
 	char host[256]; /* its address part */
 	int port;       /* bound */
@@ -404,9 +409,16 @@ int metrics_listen_parse(const char *spec, char *host, size_t hostlen, int *port
                          size_t errlen)
 {
 	char tmp[300];
-	size_t n = strlen(spec);
-	int zero = n >= 2 && !strcmp(spec + n - 2, ":0");
+	struct mweb w;
+	size_t n;
+	int zero;
 
+	/* ADDR:PORT, then the options (users=, cert=, key=: metrics_web.h). */
+	if (mweb_parse(spec, &w, err, errlen) < 0)
+		return -1;
+	spec = w.addr;
+	n = strlen(spec);
+	zero = n >= 2 && !strcmp(spec + n - 2, ":0");
 	if (n >= sizeof tmp) {
 		snprintf(err, errlen, "'%.40s...': too long an address", spec);
 		return -1;
@@ -444,6 +456,36 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const ch
 	return rc;
 }
 
+/* Whether the request's basic authentication passes the users= file. */
+static int allowed(struct metrics *m, struct MHD_Connection *c)
+{
+	char *pass = NULL, *user = MHD_basic_auth_get_username_password(c, &pass);
+	int ok = mweb_check(&m->web, user, pass);
+
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		MHD_free(pass);
+	}
+	if (user)
+		MHD_free(user);
+	return ok;
+}
+
+/* 401 with the challenge Prometheus answers with its basic_auth. */
+static enum MHD_Result refuse(struct MHD_Connection *c)
+{
+	static const char msg[] = "soak: /metrics needs a user and password here\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+	    strlen(msg), (void *)(uintptr_t)msg, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result rc;
+
+	if (!r)
+		return MHD_NO;
+	rc = MHD_queue_basic_auth_fail_response(c, "soak metrics", r);
+	MHD_destroy_response(r);
+	return rc;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -464,6 +506,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	(void)upload_data;
 	(void)upload_data_size;
 	(void)con_cls;
+	if (m->web.nusers > 0 && !allowed(m, c))
+		return refuse(c);
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
 		             (char *)(uintptr_t)not_allowed, strlen(not_allowed),
@@ -507,8 +551,16 @@ int metrics_start(struct metrics **out, const char *spec, char *err, size_t errl
 	}
 	pthread_mutex_init(&m->lock, NULL);
 	snprintf(m->spec, sizeof m->spec, "%s", spec);
-	if (metrics_listen_parse(spec, m->host, sizeof m->host, &m->port, err, errlen) < 0)
+	if (metrics_listen_parse(spec, m->host, sizeof m->host, &m->port, err, errlen) < 0 ||
+	    mweb_parse(spec, &m->web, err, errlen) < 0 || mweb_load(&m->web, err, errlen) < 0)
 		goto fail;
+	if (m->web.cert_pem) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			snprintf(err, errlen, "this libmicrohttpd has no TLS: /metrics cannot use cert=");
+			goto fail;
+		}
+		flags |= MHD_USE_TLS;
+	}
 	if ((gai = getaddrinfo(m->host, NULL, &hints, &ai)) != 0) {
 		snprintf(err, errlen, "cannot listen on '%s': %s", spec, gai_strerror(gai));
 		goto fail;
@@ -519,11 +571,22 @@ int metrics_start(struct metrics **out, const char *spec, char *err, size_t errl
 	} else {
 		((struct sockaddr_in *)ai->ai_addr)->sin_port = htons((uint16_t)m->port);
 	}
-	/* One thread, a few connections: Prometheus scrapes over one kept connection. */
-	m->daemon = MHD_start_daemon(flags, (uint16_t)m->port, NULL, NULL, on_request, m,
-	                             MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, m,
-	                             MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_CONNECTION_LIMIT,
-	                             32u, MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_END);
+	/* One thread.  Prometheus scrapes over one kept connection, but whoever can reach the
+	 * port can open idle ones: at the old limit of 32, held for a minute each, they
+	 * stalled every scrape.  Connections idle for METRICS_IDLE_S are closed (Prometheus
+	 * opens a new one), and up to METRICS_CONNS may be open at once. */
+	struct MHD_OptionItem tls[] = {
+	    {MHD_OPTION_HTTPS_MEM_KEY, 0, m->web.key_pem},
+	    {MHD_OPTION_HTTPS_MEM_CERT, 0, m->web.cert_pem},
+	    {MHD_OPTION_END, 0, NULL},
+	};
+	if (!m->web.cert_pem)
+		tls[0].option = MHD_OPTION_END;
+	m->daemon = MHD_start_daemon(
+	    flags, (uint16_t)m->port, NULL, NULL, on_request, m, MHD_OPTION_EXTERNAL_LOGGER,
+	    on_mhd_log, m, MHD_OPTION_SOCK_ADDR, ai->ai_addr, MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned)METRICS_CONNS, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)METRICS_IDLE_S,
+	    MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!m->daemon) {
 		snprintf(err, errlen, "cannot listen on '%s' (see the message above)", spec);
@@ -551,8 +614,10 @@ const char *metrics_spec(const struct metrics *m)
 
 char *metrics_url(const struct metrics *m, char *buf, size_t len)
 {
-	snprintf(buf, len, strchr(m->host, ':') ? "http://[%s]:%d/metrics" : "http://%s:%d/metrics",
-	         m->host, m->port);
+	const char *scheme = m->web.cert_pem ? "https" : "http";
+
+	snprintf(buf, len, strchr(m->host, ':') ? "%s://[%s]:%d/metrics" : "%s://%s:%d/metrics",
+	         scheme, m->host, m->port);
 	return buf;
 }
 
@@ -562,6 +627,7 @@ void metrics_free(struct metrics *m)
 		return;
 	if (m->daemon)
 		MHD_stop_daemon(m->daemon);
+	mweb_release(&m->web);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }

@@ -830,20 +830,31 @@ int rpt_write_json(const struct report *r, FILE *f)
 
 /* --- CSV ---------------------------------------------------------------------------- */
 
-/* A CSV field, quoted when it holds a comma, quote or line break. */
-static void cfield(FILE *f, const char *s)
+/* A CSV text field, pre then s: always quoted, quotes doubled, and a cell that a spreadsheet would run
+ * as a formula (starting with = + - @, a tab or a carriage return: labels, run names,
+ * paths and sources come from whoever made the database) starts with a single quote, as
+ * OWASP's CSV injection notes advise.  Numbers are written by cnum, never through here. */
+static void cfield(FILE *f, const char *pre, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
+	const char *first = *pre ? pre : s;
+
 	fputc('"', f);
+	if (*first && strchr("=+-@\t\r", *first))
+		fputc('\'', f);
+	fputs(pre, f); /* soak's own column prefixes: no quote in them */
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* A comma, then a text field. */
+static void ctext(FILE *f, const char *s)
+{
+	fputc(',', f);
+	cfield(f, "", s);
 }
 
 static void cnum(FILE *f, double v, int decimals)
@@ -861,8 +872,8 @@ int rpt_write_csv(const struct report *r, FILE *f)
 	      "new_connections,compared",
 	      f);
 	for (int s = 0; s < r->ncpu; s++) {
-		fputs(",cpu_", f);
-		cfield(f, r->cpu_names[s]);
+		fputc(',', f);
+		cfield(f, "cpu_", r->cpu_names[s]);
 	}
 	fputs(",memory\r\n", f);
 	for (int i = 0; i < r->nruns; i++) {
@@ -883,15 +894,14 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			const struct rpt_step *s = &run->steps[k];
 			const struct figures *g = &s->f;
 			double ms[NLAT];
-			cfield(f, r->dbs[run->db]);
-			fputc(',', f);
-			cfield(f, run->key);
-			fputc(',', f);
-			cfield(f, r->labels[run->label].name);
-			fputc(',', f);
-			cfield(f, run->name);
-			fprintf(f, ",%s,%s,%s,%d,%d", run->mode, run->connection, run->status,
-			        s->idx, s->concurrency);
+			cfield(f, "", r->dbs[run->db]);
+			ctext(f, run->key);
+			ctext(f, r->labels[run->label].name);
+			ctext(f, run->name);
+			ctext(f, run->mode);
+			ctext(f, run->connection);
+			ctext(f, run->status);
+			fprintf(f, ",%d,%d", s->idx, s->concurrency);
 			cnum(f, (double)s->planned_ms / 1000, 3);
 			cnum(f, g->seconds, 3);
 			fprintf(f, ",%lld,%lld", (long long)g->requests, (long long)g->errors);
@@ -900,10 +910,8 @@ int rpt_write_csv(const struct report *r, FILE *f)
 			lat_ms(g, ms);
 			for (int m = 0; m < NLAT; m++)
 				cnum(f, ms[m], 3);
-			fprintf(f, ",%lld,%s", (long long)g->new_conns,
-			        run->compared ? "yes"
-			        : run->warmup ? "warm-up"
-			                      : "no");
+			fprintf(f, ",%lld", (long long)g->new_conns);
+			ctext(f, run->compared ? "yes" : run->warmup ? "warm-up" : "no");
 			for (int c = 0; c < r->ncpu; c++) {
 				double v = NAN;
 				for (int q = 0; q < run->nsrc; q++)
@@ -911,8 +919,7 @@ int rpt_write_csv(const struct report *r, FILE *f)
 						v = s->cpu_mean ? s->cpu_mean[q] : NAN;
 				cnum(f, v, 3);
 			}
-			fputc(',', f);
-			cfield(f, mem);
+			ctext(f, mem);
 			fputs("\r\n", f);
 		}
 	}

@@ -35,6 +35,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "db.h"
+#include "outdir.h"
 #include "report/read/report_read.h"
 #include "report/report_text.h"
 #include "report_drift_text.h"
@@ -400,9 +401,12 @@ done:
 int rpt_write_junit(struct report *r, const char *const *dbs, const struct rpt_junit_miss *miss,
                     int nmiss, const char *path, char *err, size_t errlen)
 {
-	char *tmp = NULL, *body = NULL;
+	char *body = NULL;
 	size_t blen = 0;
-	FILE *f = NULL, *b = NULL;
+	FILE *b = NULL;
+	struct outdir dir = {.fd = -1};
+	struct outfile out = {.f = NULL};
+	const char *base;
 	sqlite3 *db = NULL;
 	int dbi = -1, rc = -1;
 	struct jsuite tot = {0}, none = {0};
@@ -444,31 +448,19 @@ int rpt_write_junit(struct report *r, const char *const *dbs, const struct rpt_j
 		goto oom;
 	}
 	b = NULL;
-	if (asprintf(&tmp, "%s.tmp%ld", path, (long)getpid()) < 0) {
-		tmp = NULL;
-		goto oom;
-	}
-	if (!(f = fopen(tmp, "w"))) {
-		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
+	/* Through a temporary name in a checked folder, 0600 as every output (outdir.h). */
+	if (outdir_of(&dir, path, &base, err, errlen) < 0 ||
+	    outfile_open(&out, &dir, base, err, errlen) < 0)
 		goto done;
-	}
-	fprintf(f,
+	fprintf(out.f,
 	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<testsuites name=\"soak\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
 	        "time=\"%.3f\">\n",
 	        tot.n, tot.failures, tot.errors, tot.time_s);
-	fwrite(body, 1, blen, f);
-	fputs("</testsuites>\n", f);
-	if (fclose(f) != 0) {
-		f = NULL;
-		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
+	fwrite(body, 1, blen, out.f);
+	fputs("</testsuites>\n", out.f);
+	if (outfile_commit(&out, err, errlen) < 0)
 		goto done;
-	}
-	f = NULL;
-	if (rename(tmp, path) < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		goto done;
-	}
 	rc = 0;
 	goto done;
 oom:
@@ -476,11 +468,9 @@ oom:
 done:
 	if (b)
 		fclose(b);
-	if (f)
-		fclose(f);
-	if (tmp && rc < 0)
-		unlink(tmp);
-	free(tmp);
+	if (out.f)
+		outfile_abort(&out);
+	outdir_close(&dir);
 	free(body);
 	suite_free(&none);
 	db_close(db);

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "dur.h"
 #include "fmode.h"
+#include "outdir.h"
 #include "report_tables.h"
 #include "report/judge/report_drift.h"
 
@@ -25,6 +26,10 @@
 #define SCRIPT_MAX       (1 << 20)  /* a plot script file from $SOAK_PLOTS */
 #define VARS_MAX         2048       /* the -e string of one picture */
 #define PATH_MAX_LEN     4096
+
+/* The report's sub-folders, in the work folder and in the report's. */
+enum sub { SUB_DATA, SUB_PLOTS, SUB_IMG, NSUB };
+static const char *const sub_names[NSUB] = {"data", "plots", "img"};
 
 /* One picture to draw. */
 struct job {
@@ -37,7 +42,11 @@ struct job {
 /* What planning and drawing share. */
 struct ctx {
 	struct report *r; /* the report whose pictures these are */
-	const char *dir;  /* the report directory, or NULL: plan only */
+	const struct outdir *dir; /* the report directory, or NULL: plan only */
+	struct outdir work;       /* drawing: a private folder in dir where gnuplot works (its
+	                           * data/, plots/ and img/ below), so nothing can be planted
+	                           * where it reads or writes; moved into dir at the end */
+	struct outdir wsub[3];    /* work's data/, plots/, img/ (enum sub) */
 	struct job *jobs; /* one per picture */
 	int njobs;        /* how many */
 	size_t cap_jobs;  /* jobs allocated */
@@ -80,11 +89,13 @@ add(struct ctx *c, const char *name, const char *title, const char *script, cons
 	r->npics++;
 	j->pic = r->npics - 1;
 	snprintf(j->script, sizeof j->script, "%s", script);
-	/* gnuplot single-quoted strings: a quote is doubled. */
+	/* gnuplot single-quoted strings: a quote is doubled, and a control character (a line
+	 * break would end the -e command and start another: a label is anybody's text) is a
+	 * space. */
 	for (const char *s = title; *s && q + 3 < sizeof qt; s++) {
 		if (*s == '\'')
 			qt[q++] = '\'';
-		qt[q++] = *s;
+		qt[q++] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
 	}
 	qt[q] = '\0';
 	va_start(ap, vars);
@@ -122,20 +133,32 @@ __attribute__((format(printf, 8, 9))) static int add_run(struct ctx *c, const st
 	return 0;
 }
 
+/* Creates NAME in the work folder's sub-folder (private: nothing can be planted there). */
+static FILE *work_file(struct ctx *c, enum sub k, const char *name)
+{
+	int fd = openat(c->wsub[k].fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	                fmode_file());
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		snprintf(c->err, c->errlen, "cannot write '%s/%s/%s': %s", c->dir->path,
+		         sub_names[k], name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
 /* The data file of the picture being added, or NULL when only planning (or on error,
  * with c->err set: check c->err[0]). */
 static FILE *data_file(struct ctx *c, const char *name)
 {
-	char path[PATH_MAX_LEN];
-	FILE *f;
+	char file[RPT_PIC_NAME_MAX + 8];
 
 	if (!c->dir)
 		return NULL;
-	snprintf(path, sizeof path, "%s/data/%s.dat", c->dir, name);
-	f = fmode_fopen(path);
-	if (!f)
-		snprintf(c->err, c->errlen, "cannot write '%s': %s", path, strerror(errno));
-	return f;
+	snprintf(file, sizeof file, "%s.dat", name);
+	return work_file(c, SUB_DATA, file);
 }
 
 static int close_data(struct ctx *c, FILE *f, const char *name)
@@ -143,7 +166,7 @@ static int close_data(struct ctx *c, FILE *f, const char *name)
 	if (!f)
 		return c->dir && c->err[0] ? -1 : 0;
 	if (ferror(f) | fclose(f)) {
-		snprintf(c->err, c->errlen, "cannot write '%s/data/%s.dat'", c->dir, name);
+		snprintf(c->err, c->errlen, "cannot write '%s/data/%s.dat'", c->dir->path, name);
 		return -1;
 	}
 	return 0;
@@ -162,6 +185,8 @@ __attribute__((format(printf, 3, 4))) static void header(FILE *f, const char *x,
 	for (char *s = buf; *s; s++)
 		if (*s == '"')
 			*s = '\'';
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f) /* a line break would end it */
+			*s = ' ';
 	fprintf(f, "%s \"%s\"\n", x, buf);
 }
 
@@ -691,43 +716,52 @@ int rpt_plan_pictures(struct report *r, char *err, size_t errlen)
 
 /* --- files ------------------------------------------------------------------------------ */
 
-/* Removes the files of an earlier report (by extension) from one of our subdirectories. */
-static void clean(const char *dir, const char *sub, const char *const *ext, int next)
-{
-	char path[PATH_MAX_LEN];
-	DIR *d;
-	struct dirent *e;
+/* What clean() removes: names ending in one of n extensions. */
+struct clean_args {
+	const struct outdir *d;
+	const char *const *ext;
+	int n;
+};
 
-	snprintf(path, sizeof path, "%s/%s", dir, sub);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
-		for (int i = 0; i < next; i++) {
-			size_t m = strlen(ext[i]);
-			if (n > m && strcmp(e->d_name + n - m, ext[i]) == 0) {
-				char f[PATH_MAX_LEN];
-				fmt(f, sizeof f, "%s/%s", path, e->d_name);
-				unlink(f);
-				break;
-			}
+static int clean_one(void *arg, const char *name)
+{
+	const struct clean_args *a = arg;
+	size_t n = strlen(name);
+
+	for (int i = 0; i < a->n; i++) {
+		size_t m = strlen(a->ext[i]);
+		if (n > m && strcmp(name + n - m, a->ext[i]) == 0) {
+			outdir_remove(a->d, name); /* another user's file stays where it is */
+			return 0;
 		}
 	}
-	closedir(d);
+	return 0;
 }
 
-/* Reads a whole file of fewer than cap bytes into a NUL-terminated string; NULL when it
- * cannot be read or is that long. */
-static char *slurp(const char *path, size_t cap)
+/* Removes the files of an earlier report (by extension) from one of the report's
+ * sub-folders: only the caller's own files and links, never followed (outdir_remove). */
+static void clean(const struct outdir *d, const char *const *ext, int next)
 {
-	FILE *f = fopen(path, "rb");
+	struct clean_args a = {d, ext, next};
+	outdir_each(d, clean_one, &a);
+}
+
+/* Reads a whole file (name relative to the folder at, or a path with AT_FDCWD) of fewer
+ * than cap bytes into a NUL-terminated string, never through a link at a name in a folder;
+ * NULL when it cannot be read or is that long. */
+static char *slurp_at(int at, const char *name, size_t cap)
+{
+	int fd = openat(at, name, O_RDONLY | O_CLOEXEC | (at == AT_FDCWD ? 0 : O_NOFOLLOW));
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	struct buf b = {0};
 	char chunk[65536];
 	size_t k;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	while (b.n < cap && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
 		buf_put(&b, chunk, k);
 	int bad = ferror(f) || !feof(f) || b.n >= cap;
@@ -739,8 +773,8 @@ static char *slurp(const char *path, size_t cap)
 	return buf_done(&b);
 }
 
-/* Writes the scripts the pictures need (and common.gp) into DIR/plots: from $SOAK_PLOTS
- * when set, else the copies built into soak. */
+/* Writes the scripts the pictures need (and common.gp) into the work folder's plots/:
+ * from $SOAK_PLOTS when set, else the copies built into soak. */
 static int write_scripts(struct ctx *c)
 {
 	const char *from = getenv("SOAK_PLOTS");
@@ -752,17 +786,17 @@ static int write_scripts(struct ctx *c)
 		FILE *f;
 		if (from && *from) {
 			snprintf(path, sizeof path, "%s/%s", from, rpt_scripts[i].name);
-			text = slurp(path, SCRIPT_MAX);
+			text = slurp_at(AT_FDCWD, path, SCRIPT_MAX);
 			if (!text) {
 				snprintf(c->err, c->errlen, "cannot read '%s' ($SOAK_PLOTS)", path);
 				return -1;
 			}
 			body = text;
 		}
-		snprintf(path, sizeof path, "%s/plots/%s", c->dir, rpt_scripts[i].name);
-		f = fmode_fopen(path);
+		f = work_file(c, SUB_PLOTS, rpt_scripts[i].name);
 		if (!f || fputs(body, f) < 0 || fclose(f) != 0) {
-			snprintf(c->err, c->errlen, "cannot write '%s'", path);
+			snprintf(c->err, c->errlen, "cannot write '%s/plots/%s'", c->dir->path,
+			         rpt_scripts[i].name);
 			free(text);
 			return -1;
 		}
@@ -798,14 +832,17 @@ static pid_t start(struct ctx *c, const char *gnuplot, struct job *j)
 
 	if (pid != 0)
 		return pid;
-	/* The child: its own directory, its messages into data/NAME.err, and no user
-	 * start-up file (~/.gnuplot would change the pictures). */
-	char errpath[PATH_MAX_LEN], script[64];
+	/* The child works in the private folder (nothing planted can be read there), its
+	 * messages go into data/NAME.err, and it reads no start-up file at all (-d; HOME and
+	 * XDG_CONFIG_HOME are the empty private folder): a .gnuplot planted in the report's
+	 * folder would run commands as soak's user. */
+	char errfile[RPT_PIC_NAME_MAX + 8], script[64], cfg[OUTDIR_PATH_MAX + 16];
 	int fd;
-	if (chdir(c->dir) < 0)
+	if (fchdir(c->work.fd) < 0)
 		_exit(126);
-	snprintf(errpath, sizeof errpath, "data/%s.err", name);
-	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, fmode_file());
+	snprintf(errfile, sizeof errfile, "%s.err", name);
+	fd = openat(c->wsub[SUB_DATA].fd, errfile, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW,
+	            fmode_file());
 	if (fd >= 0) {
 		dup2(fd, 2);
 		dup2(fd, 1);
@@ -813,10 +850,12 @@ static pid_t start(struct ctx *c, const char *gnuplot, struct job *j)
 	}
 	/* The pictures gnuplot creates get the report's modes too (fmode.h). */
 	umask(umask(0) | fmode_umask());
-	setenv("HOME", ".", 1);
+	snprintf(cfg, sizeof cfg, "%s/.config", c->work.path);
+	setenv("HOME", c->work.path, 1);
+	setenv("XDG_CONFIG_HOME", cfg, 1);
 	unsetenv("GNUPLOT_LIB");
 	snprintf(script, sizeof script, "plots/%s", j->script);
-	execl(gnuplot, "gnuplot", "-e", j->vars, script, (char *)NULL);
+	execl(gnuplot, "gnuplot", "-d", "-e", j->vars, script, (char *)NULL);
 	fprintf(stderr, "cannot run '%s': %s\n", gnuplot, strerror(errno));
 	_exit(127);
 }
@@ -827,10 +866,11 @@ static const char *missing_file(struct ctx *c, const struct rpt_picture *p)
 {
 	static const char *const ext[] = {"svg", "png"};
 	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-		char path[PATH_MAX_LEN];
+		char file[RPT_PIC_NAME_MAX + 8];
 		struct stat st;
-		snprintf(path, sizeof path, "%s/img/%s.%s", c->dir, p->name, ext[i]);
-		if (stat(path, &st) < 0 || st.st_size == 0)
+		snprintf(file, sizeof file, "%s.%s", p->name, ext[i]);
+		if (fstatat(c->wsub[SUB_IMG].fd, file, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_size == 0)
 			return ext[i];
 	}
 	return NULL;
@@ -842,12 +882,12 @@ static const char *missing_file(struct ctx *c, const struct rpt_picture *p)
 static int finish(struct ctx *c, struct job *j, int st)
 {
 	struct rpt_picture *p = &c->r->pics[j->pic];
-	char path[PATH_MAX_LEN];
+	char file[RPT_PIC_NAME_MAX + 8];
 	const char *gone = NULL;
 
-	snprintf(path, sizeof path, "%s/data/%s.err", c->dir, p->name);
+	snprintf(file, sizeof file, "%s.err", p->name);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (gone = missing_file(c, p)) != NULL) {
-		char *msg = slurp(path, 1024);
+		char *msg = slurp_at(c->wsub[SUB_DATA].fd, file, 1024);
 		size_t n = msg ? strlen(msg) : 0;
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
@@ -870,9 +910,9 @@ static int finish(struct ctx *c, struct job *j, int st)
 		free(msg);
 		return -1;
 	}
-	unlink(path);
-	snprintf(path, sizeof path, "%s/img/%s.svg", c->dir, p->name);
-	p->svg = slurp(path, SVG_MAX);
+	unlinkat(c->wsub[SUB_DATA].fd, file, 0);
+	snprintf(file, sizeof file, "%s.svg", p->name);
+	p->svg = slurp_at(c->wsub[SUB_IMG].fd, file, SVG_MAX);
 	p->drawn = p->svg != NULL;
 	return 0;
 }
@@ -915,24 +955,77 @@ static int draw(struct ctx *c, const char *gnuplot)
 	return failed ? -1 : 0;
 }
 
-int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
+/* Opens the private work folder and its sub-folders in the report's folder. */
+static int open_work(struct ctx *c)
 {
-	static const char *const img_ext[] = {".svg", ".png"}, *const data_ext[] = {".dat", ".err"},
-	                         *const gp_ext[] = {".gp"};
-	struct ctx c = {.r = r, .dir = dir, .err = err, .errlen = errlen};
-	char gnuplot[PATH_MAX_LEN], sub[PATH_MAX_LEN];
+	if (outdir_private(c->dir, "soak-plots", &c->work, c->err, c->errlen) < 0)
+		return -1;
+	for (int k = 0; k < NSUB; k++)
+		if (outdir_sub(&c->work, sub_names[k], &c->wsub[k], c->err, c->errlen) < 0)
+			return -1;
+	return 0;
+}
+
+/* What publish_sub moves, and the first error. */
+struct move_args {
+	const struct outdir *from, *to;
+	char *err;
+	size_t errlen;
+};
+
+static int move_one(void *arg, const char *name)
+{
+	const struct move_args *a = arg;
+	return name[0] == '.' ? 0 : outdir_move(a->from, name, a->to, a->err, a->errlen);
+}
+
+/* Moves one work sub-folder's files into the report's sub-folder of that name, after
+ * removing an earlier report's files there; 0, or -1 with err. */
+static int publish_sub(struct ctx *c, enum sub k, char *err, size_t errlen)
+{
+	static const char *const ext[NSUB][2] = {{".dat", ".err"}, {".gp", ".gp"}, {".svg", ".png"}};
+	struct outdir to;
+	int rc;
+
+	if (outdir_sub(c->dir, sub_names[k], &to, err, errlen) < 0)
+		return -1;
+	clean(&to, ext[k], 2);
+	struct move_args a = {&c->wsub[k], &to, err, errlen};
+	rc = outdir_each(&c->wsub[k], move_one, &a);
+	if (rc < 0 && !err[0])
+		snprintf(err, errlen, "cannot read '%s': %s", c->wsub[k].path, strerror(errno));
+	outdir_close(&to);
+	return rc;
+}
+
+/* Moves what the work folder holds into the report's folder, then removes the work
+ * folder; 0, or -1 with c->err (kept when it already holds the drawing's error). */
+static int publish(struct ctx *c)
+{
+	char err[512] = "";
+	int rc = 0;
+
+	for (int k = 0; k < NSUB && c->wsub[k].fd >= 0; k++)
+		if (publish_sub(c, (enum sub)k, err, sizeof err) < 0)
+			rc = -1;
+	for (int k = 0; k < NSUB; k++)
+		outdir_close(&c->wsub[k]);
+	outdir_purge(c->dir, &c->work);
+	if (rc < 0 && !c->err[0])
+		snprintf(c->err, c->errlen, "%s", err);
+	return rc;
+}
+
+int rpt_plots(struct report *r, const struct outdir *dir, char *err, size_t errlen)
+{
+	struct ctx c = {.r = r, .dir = dir, .err = err, .errlen = errlen, .work = {.fd = -1}};
+	char gnuplot[PATH_MAX_LEN];
 	int rc = -1;
 
 	err[0] = '\0';
-	for (int i = 0; i < 3; i++) {
-		snprintf(sub, sizeof sub, "%s/%s", dir, i == 0 ? "img" : i == 1 ? "data" : "plots");
-		if (fmode_mkdir_p(sub, err, errlen) < 0)
-			return -1;
-	}
-	clean(dir, "img", img_ext, 2);
-	clean(dir, "data", data_ext, 2);
-	clean(dir, "plots", gp_ext, 1);
-	if (write_scripts(&c) < 0 || plan(&c) < 0)
+	for (int k = 0; k < NSUB; k++)
+		c.wsub[k].fd = -1;
+	if (open_work(&c) < 0 || write_scripts(&c) < 0 || plan(&c) < 0)
 		goto done;
 	if (r->nruns > RPT_MAX_RUN_PICTURES)
 		snprintf(r->plot_note, sizeof r->plot_note,
@@ -948,6 +1041,8 @@ int rpt_plots(struct report *r, const char *dir, char *err, size_t errlen)
 	}
 	rc = draw(&c, gnuplot);
 done:
+	if (c.work.fd >= 0 && publish(&c) < 0)
+		rc = -1;
 	free(c.jobs);
 	return rc;
 }
