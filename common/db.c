@@ -194,6 +194,37 @@ static int no_links(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+int db_harden(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	static const int off[] = {SQLITE_DBCONFIG_TRUSTED_SCHEMA, SQLITE_DBCONFIG_ENABLE_TRIGGER,
+	                          SQLITE_DBCONFIG_ENABLE_VIEW, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER,
+	                          SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION};
+	sqlite3_stmt *q = NULL;
+	int step;
+
+	if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK)
+		return db_fail(db, "cannot make the connection defensive", err, errlen);
+	for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+		if (sqlite3_db_config(db, off[i], 0, NULL) != SQLITE_OK)
+			return db_fail(db, "cannot make the connection defensive", err, errlen);
+	if (sqlite3_prepare_v2(db,
+	                       "SELECT type, name FROM main.sqlite_master WHERE type IN "
+	                       "('trigger', 'view') ORDER BY type, name LIMIT 1",
+	                       -1, &q, NULL) != SQLITE_OK)
+		return db_fail(db, "cannot read the schema", err, errlen);
+	step = sqlite3_step(q);
+	if (step == SQLITE_ROW)
+		snprintf(err, errlen,
+		         "'%s' holds a %s soak did not make ('%s'): soak runs nothing a database "
+		         "brings; remove it (sqlite3 '%s' 'DROP %s \"%s\"') if you trust the file",
+		         path, db_col_str(q, 0), db_col_str(q, 1), path, db_col_str(q, 0),
+		         db_col_str(q, 1));
+	else if (step != SQLITE_DONE)
+		db_fail(db, "cannot read the schema", err, errlen);
+	sqlite3_finalize(q);
+	return step == SQLITE_DONE ? 0 : -1;
+}
+
 int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
@@ -230,6 +261,9 @@ int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen
 			         sqlite3_errmsg(db));
 		goto fail;
 	}
+	/* Before anything else is read or written: the file may be anybody's. */
+	if (db_harden(db, path, err, errlen) < 0)
+		goto fail;
 	if (ver > sql_migration_count) {
 		snprintf(
 		    err, errlen,

@@ -7,6 +7,7 @@
  * by PRAGMA user_version.  A file written by a newer soak (user_version above what this binary
  * knows) is refused with a clear message.  The report views of sql/views.sql are created as
  * TEMP views on every connection, so a file never depends on one soak version's views.
+ * Every file is opened as one from a stranger (db_harden): nothing in it runs inside soak.
  *
  * A connection belongs to one thread at a time.  Writers commit once per batch
  * (db_begin/db_commit, BEGIN IMMEDIATE so two writers queue on the busy timeout instead of
@@ -32,6 +33,12 @@ int db_schema_version(void);
 const char *db_default_path(void);
 
 int db_open(const char *path, int flags, sqlite3 **out, char *err, size_t errlen);
+/* Makes a freshly opened connection safe for a file anybody may have written (an agent's,
+ * a colleague's): SQLite's defensive mode, trusted_schema off, no trigger fires and no
+ * view of the file is used (soak makes neither: its views are TEMP views); a file that
+ * holds a trigger or a view is refused, naming it.  db_open does this on every file;
+ * callers that open a file themselves call it.  0, or -1 with err. */
+int db_harden(sqlite3 *db, const char *path, char *err, size_t errlen);
 /* Closes, finalizing nothing: callers finalize their statements first.  NULL is a no-op. */
 void db_close(sqlite3 *db);
 /* Applies migrations up to `version` only (tests build old files with it). */

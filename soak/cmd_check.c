@@ -69,7 +69,9 @@ static int runs_named(const char *path, const char *name, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (access(path, R_OK) != 0 ||
-	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) !=
+	        SQLITE_OK ||
+	    db_harden(db, path, NULL, 0) < 0) {
 		sqlite3_close(db);
 		return 0;
 	}

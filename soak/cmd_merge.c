@@ -150,11 +150,14 @@ static int check_soak_file(const char *path, int allow_new, char *err, size_t er
 	}
 	if (st.st_size == 0 && allow_new)
 		return 0;
-	if (sqlite3_open_v2(path, &raw, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) !=
+	    SQLITE_OK) {
 		snprintf(err, errlen, "cannot open '%s': %s", path,
 		         raw ? sqlite3_errmsg(raw) : "out of memory");
 		goto cleanup;
 	}
+	if (db_harden(raw, path, err, errlen) < 0)
+		goto cleanup;
 	snprintf(sql, sizeof sql,
 	         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
 	         "('%s', '%s', '%s', '%s', '%s', '%s', '%s')",
