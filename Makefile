@@ -62,7 +62,7 @@ GCLOG_SRC := $(sort $(wildcard collectors/gclog*.c))
 REGSERVER_SRC := $(sort $(wildcard targets/regserver/*.c))
 MONITOR_SRC := $(sort $(wildcard targets/monitor/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
-SQL_FILES := $(sort $(wildcard sql/[0-9]*.sql)) sql/views.sql
+SQL_FILES := $(sort $(wildcard sql/[0-9]*.sql)) sql/views.sql sql/roles.txt
 PLOT_FILES := $(sort $(wildcard plots/*.gp))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -103,7 +103,8 @@ deps-package: $(DEPS_STAMP)
 	$(Q)tools/deps.sh package
 
 # --- objects and programs ----------------------------------------------------------------
-# Text the binaries carry (migrations, views, gnuplot scripts) becomes C at build time.
+# Text the binaries carry (migrations, views, the schema's roles, gnuplot scripts) becomes C
+# at build time.
 $(BUILD)/gen/sql_embed.c: $(SQL_FILES) tools/embed.sh
 	$(Q)mkdir -p $(@D)
 	$(Q)tools/embed.sh sql $(SQL_FILES) > $@.tmp && mv $@.tmp $@

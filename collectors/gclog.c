@@ -39,7 +39,7 @@ static void usage(FILE *out)
 	    out,
 	    "usage: soak-gclog --db DB --source NAME (--import FILE... | --follow FILE)\n"
 	    "                  [--jvm-start MS | --pid-match PCRE2] [--run ID] [--host NAME]\n"
-	    "                  [--every 1s] [--for DURATION] [--die-with-parent]\n"
+	    "                  [--every 1s] [--for DURATION] [--die-with-parent] [--redact NAMES]\n"
 	    "       soak-gclog --summary FILE...\n"
 	    "\n"
 	    "Parses JVM GC logs (JDK 1.4-8 -XX:+PrintGCDetails, JDK 9+ -Xlog:gc / gc*, IBM J9 /\n"
@@ -57,6 +57,8 @@ static void usage(FILE *out)
 	    "  --every DURATION   follow: poll interval (default 1s)\n"
 	    "  --for DURATION     follow: stop after this long\n"
 	    "  --die-with-parent  follow: stop when the parent process goes away\n"
+	    "  --redact NAMES     more names whose values are secret (a scenario's redact key),\n"
+	    "                     for what events.detail quotes\n"
 	    "  --summary FILE...  no database: print one JSON object per file\n"
 	    "  --log-level LEVEL  error, warn (default), info, debug\n"
 	    "  --help             this text\n"
@@ -228,6 +230,7 @@ static int parse_args(int argc, char **argv, struct gl *g, struct mode *m)
 	                                     {"every", required_argument, NULL, 'e'},
 	                                     {"for", required_argument, NULL, 't'},
 	                                     {"die-with-parent", no_argument, NULL, 'P'},
+	                                     {"redact", required_argument, NULL, 'R'},
 	                                     {"summary", no_argument, NULL, 'S'},
 	                                     {"log-level", required_argument, NULL, 'l'},
 	                                     {"help", no_argument, NULL, 'h'},
@@ -254,6 +257,10 @@ static int parse_args(int argc, char **argv, struct gl *g, struct mode *m)
 			break;
 		case 'P':
 			g->die_with_parent = 1;
+			break;
+		case 'R':
+			if (redact_option("soak-gclog", &g->redact, optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'H':
 			snprintf(g->host, sizeof g->host, "%s", optarg);

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "gcparse.h"
+#include "redact.h"
 
 #define GL_UNPARSED_KEEP 5         /* unparsed lines stored as events rows per run */
 #define GL_BATCH         50000     /* import: events per transaction */
@@ -34,6 +35,7 @@ struct gl {
 	int64_t every_ms;      /* --every */
 	int64_t for_ms;        /* --for, or 0 for no limit */
 	int die_with_parent;   /* --die-with-parent */
+	struct redact redact;  /* --redact: secret names beyond the built-in ones */
 	pid_t parent;          /* parent pid at start */
 
 	/* database */

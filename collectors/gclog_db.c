@@ -2,6 +2,7 @@
 #include "gclog.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -93,7 +94,10 @@ void gl_db_event(struct gl *g, int64_t t_ms, const char *kind, const char *detai
 	sqlite3_bind_text(st, 2, g->host, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, t_ms);
 	sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, detail, -1, SQLITE_TRANSIENT);
+	/* A detail names files and quotes lines: redacted as everything stored is. */
+	char *shown = redact_text(&g->redact, detail);
+	sqlite3_bind_text(st, 5, shown ? shown : "", -1, SQLITE_TRANSIENT);
+	free(shown);
 	bind_opt(st, 6, g->run_id < 0 ? GCP_NONE : g->run_id);
 	step(g, st, "cannot store an event");
 }

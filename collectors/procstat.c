@@ -53,6 +53,8 @@ struct sampler {
 	                          * report names a level at it as that limit (0: none) */
 	int die_with_parent;     /* --die-with-parent */
 	pid_t parent;            /* our parent at start (for --die-with-parent) */
+	struct redact redact;    /* --redact: the run's own secret names, on top of the
+	                          * built-in ones, for what it stores and logs */
 	struct pset_config pcfg; /* the process set as given */
 	struct pset ps;          /* the process set's state */
 	struct phost host;       /* --host state */
@@ -71,7 +73,8 @@ static void usage(FILE *f)
 	    "usage: " PROG " --db DB --source NAME [--pid N | --pidfile F | --match PCRE2] "
 	    "[--host]\n"
 	    "                     [--every 5s] [--for DURATION] [--run ID] [--host-name NAME]\n"
-	    "                     [--memory-limit SIZE] [--die-with-parent] [-v] [--help]\n"
+	    "                     [--memory-limit SIZE] [--die-with-parent] [--redact NAMES]\n"
+	    "                     [-v] [--help]\n"
 	    "\n"
 	    "Samples /proc into the samples table of a soak database, one transaction per round.\n"
 	    "\n"
@@ -91,6 +94,8 @@ static void usage(FILE *f)
 	    "  --run ID           samples.run_id / events.run_id (default NULL)\n"
 	    "  --host-name NAME   samples.host (default: this machine's hostname)\n"
 	    "  --die-with-parent  exit when the parent process goes away\n"
+	    "  --redact NAMES     more names whose values are secret (a scenario's redact key):\n"
+	    "                     what is stored and logged of --match is redacted with them\n"
 	    "  -v, --verbose      log process set changes and rounds on stderr\n"
 	    "\n"
 	    "process metrics: procs rss_kb pss_kb vsz_kb threads fds cpu_pct user_pct sys_pct\n"
@@ -217,6 +222,7 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 	    {"host-name", required_argument, NULL, 'n'},
 	    {"die-with-parent", no_argument, NULL, 'P'},
 	    {"memory-limit", required_argument, NULL, 'M'},
+	    {"redact", required_argument, NULL, 'R'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -247,6 +253,10 @@ static int parse_args(struct sampler *s, int argc, char **argv)
 			break;
 		case 'P':
 			s->die_with_parent = 1;
+			break;
+		case 'R':
+			if (redact_option(PROG, &s->redact, optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'p':
 		case 'e':
@@ -359,7 +369,7 @@ static int round_once(struct sampler *s, char *err, size_t errlen)
 	if (ev != PSET_SAME) {
 		/* The detail quotes --match, which may be a command line copied from ps with
 		 * its -Ddb.password=... in it: stored and logged redacted (redact.h). */
-		char *shown = redact_text(NULL, detail);
+		char *shown = redact_text(&s->redact, detail);
 		int bad;
 		log_info("%s: %s", pset_event_kind(ev), shown ? shown : "");
 		sqlite3_bind_text(s->ins_ev, 3, pset_event_kind(ev), -1, SQLITE_STATIC);
@@ -493,7 +503,7 @@ int main(int argc, char **argv)
 		goto fail;
 	if (open_db(&s, err, sizeof err) < 0)
 		goto fail;
-	char *set = redact_text(NULL, set_text(&s, what, sizeof what));
+	char *set = redact_text(&s.redact, set_text(&s, what, sizeof what));
 	log_info("sampling %s%s as '%s' every %lldms into '%s'", set ? set : "",
 	         s.want_host ? " and the host" : "", s.source, (long long)s.every_ms, s.db_path);
 	free(set);

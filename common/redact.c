@@ -106,6 +106,39 @@ int redact_add(struct redact *r, const char *list, char *err, size_t errlen)
 	return 0;
 }
 
+int redact_option(const char *prog, struct redact *r, const char *list)
+{
+	char err[160];
+
+	if (redact_add(r, list, err, sizeof err) == 0)
+		return 0;
+	fprintf(stderr, "%s: --redact: %s\n", prog, err);
+	return -1;
+}
+
+void redact_add_from_ini(struct redact *r, const char *text)
+{
+	char err[160];
+
+	for (const char *line = text, *next; line && *line; line = next) {
+		const char *p = line + strspn(line, " \t");
+		next = strchr(line, '\n');
+		next = next ? next + 1 : NULL;
+		size_t n = strcspn(p, "\r\n");
+		if (n < 6 || strncmp(p, "redact", 6) != 0)
+			continue;
+		const char *eq = p + 6 + strspn(p + 6, " \t");
+		if (*eq != '=')
+			continue;
+		char list[512];
+		size_t v = (size_t)(p + n - (eq + 1));
+		snprintf(list, sizeof list, "%.*s", (int)(v < sizeof list ? v : sizeof list - 1),
+		         eq + 1);
+		list[strcspn(list, ";#")] = '\0'; /* an inline comment */
+		redact_add(r, list, err, sizeof err);
+	}
+}
+
 void redact_list(const struct redact *r, char *out, size_t len)
 {
 	size_t used = 0;

@@ -60,6 +60,14 @@ void redact_init(struct redact *r);
 /* Adds the names of a list (separated by commas or blanks): letters, digits, '_', '-' and
  * '.'.  0, or -1 with err (a bad or too long name, too many). */
 int redact_add(struct redact *r, const char *list, char *err, size_t errlen);
+/* A command's --redact LIST option into r: 0, or -1 after printing "PROG: --redact:
+ * why" on stderr. */
+int redact_option(const char *prog, struct redact *r, const char *list);
+/* Adds the names of every `redact = LIST` line of a scenario or study file's text (as
+ * stored: soak keeps that line, the names are no secret), so that what a stored run
+ * wrote can be redacted again with its own names (a report, a merge); lines it cannot
+ * take are passed over.  The names already in r stay. */
+void redact_add_from_ini(struct redact *r, const char *text);
 /* The added names as one comma-separated list into out ("" when none). */
 void redact_list(const struct redact *r, char *out, size_t len);
 /* 1 when the name of len bytes looks like it holds a secret (see above). */

@@ -15,6 +15,7 @@
 #include "db.h"
 #include "dur.h"
 #include "import/jmeter.h"
+#include "redact.h"
 #include "import/nmon_db.h"
 
 #define IMPORT_ROWS 20 /* labels of JMeter's report printed */
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 	    f,
 	    "usage: soak import jmeter FILE.jtl --label L [--interval D] [--warmup D]\n"
 	    "                          [--name N] [--connection keepalive|close]\n"
-	    "                          [--timestamp start|end] [--db DB]\n"
+	    "                          [--timestamp start|end] [--redact NAMES] [--db DB]\n"
 	    "       soak import nmon FILE.nmon --source NAME [--match REGEX] [--host-name H]\n"
 	    "                          [--db DB]\n"
 	    "\n"
@@ -37,6 +38,8 @@ static void usage(FILE *f)
 	    "at least a tenth as long as its longest hold (several: a sweep; ramps are none).\n"
 	    "With no --warmup every sample is measured; --warmup D leaves each step's first D\n"
 	    "out.  --timestamp end: the file was written with sampleresult.timestamp.start=false.\n"
+	    "--redact NAMES: more names whose values are secret (as a scenario's redact key),\n"
+	    "for the messages and URLs the file holds.\n"
 	    "nmon: CPU_ALL, MEM and NET become host samples of source NAME; with --match, TOP's\n"
 	    "%%CPU and ResSet of the processes whose command line matches (nmon -T), summed.\n"
 	    "Times from ZZZZ lines are local time (set TZ for another zone's file).\n"
@@ -54,7 +57,8 @@ enum {
 	OPT_TS,
 	OPT_SOURCE,
 	OPT_MATCH,
-	OPT_HOST
+	OPT_HOST,
+	OPT_REDACT
 };
 
 /* Exit status of an importer's return: -2 bad input, -1 runtime. */
@@ -118,6 +122,7 @@ struct import_args {
 	const char *host;   /* nmon: --host-name, or NULL */
 	int jm_only;        /* an option of the jmeter importer only was given */
 	int nmon_only;      /* one of the nmon importer only */
+	struct redact redact; /* jmeter: --redact */
 };
 
 static int import_jmeter(const char *path, const struct import_args *a)
@@ -129,7 +134,8 @@ static int import_jmeter(const char *path, const struct import_args *a)
 	                        .interval_ms = a->interval,
 	                        .warmup_ms = a->warmup,
 	                        .ts_end = a->ts_end,
-	                        .connection = a->conn};
+	                        .connection = a->conn,
+	                        .redact = &a->redact};
 	struct jmeter_result r;
 	char err[1024], t[40], b[32];
 	int rc = jmeter_import(&o, &r, err, sizeof err);
@@ -222,7 +228,7 @@ static int duration_option(const char *opt, const char *arg, int64_t *d, int64_t
 static int import_option(struct import_args *a, int c, const char *arg)
 {
 	a->jm_only |= c == OPT_LABEL || c == OPT_NAME || c == OPT_INTERVAL || c == OPT_WARMUP ||
-	              c == OPT_CONN || c == OPT_TS;
+	              c == OPT_CONN || c == OPT_TS || c == OPT_REDACT;
 	a->nmon_only |= c == OPT_SOURCE || c == OPT_MATCH || c == OPT_HOST;
 	switch (c) {
 	case OPT_DB:
@@ -243,6 +249,8 @@ static int import_option(struct import_args *a, int c, const char *arg)
 	case OPT_HOST:
 		a->host = arg;
 		return EXIT_OK;
+	case OPT_REDACT:
+		return redact_option("soak import", &a->redact, arg) < 0 ? EXIT_USAGE : EXIT_OK;
 	case OPT_INTERVAL:
 		return duration_option("interval", arg, &a->interval, 100);
 	case OPT_WARMUP:
@@ -304,6 +312,7 @@ int cmd_import(int argc, char **argv)
 	    {"source", required_argument, NULL, OPT_SOURCE},
 	    {"match", required_argument, NULL, OPT_MATCH},
 	    {"host-name", required_argument, NULL, OPT_HOST},
+	    {"redact", required_argument, NULL, OPT_REDACT},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};

@@ -33,57 +33,36 @@
 #include "run/agent_merge.h"
 #include "cmd.h"
 #include "db.h"
+#include "dbroles.h"
 #include "redact.h"
 
 #define MERGE_MAX_COLS 64 /* columns of one table; the widest (runs) has 22 */
 #define MERGE_COL_LEN  64 /* bytes of a column name */
+#define MERGE_MAX_TABLES 32 /* tables a file may hold */
 
-/* The tables every soak database has (schema 1 on). */
-static const char *const soak_tables[] = {"runs",    "steps",     "intervals", "interval_errors",
-                                          "samples", "gc_events", "events"};
-
-/* Text columns that may hold a secret (a file written before soak redacted what it
- * stored, or by hand): copied through soak_redact(kind, value). */
-static const struct {
-	const char *table, *col;
-	const char *kind; /* "ini": a scenario or study file's text; "text": anything else */
-} redacted_cols[] = {{"runs", "scenario", "ini"},
-                     {"runs", "url", "text"},
-                     {"runs", "reason", "text"},
-                     {"run_env", "value", "text"},
-                     {"interval_errors", "sample", "text"},
-                     {"studies", "text", "ini"},
-                     {"studies", "before_each", "text"}};
-
-/* SQL soak_redact(kind, value): value redacted (redact.h); NULL stays NULL. */
+/* SQL soak_redact(kind, value, names): value redacted (redact.h), with the secret names the
+ * `redact =` lines of names declare (the text of the value's run or study; NULL: none)
+ * on top of the built-in ones; NULL stays NULL. */
 static void sql_redact(sqlite3_context *cx, int argc, sqlite3_value **argv)
 {
 	const char *kind = (const char *)sqlite3_value_text(argv[0]);
 	const char *v = (const char *)sqlite3_value_text(argv[1]);
+	const char *names = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
+	struct redact r;
 	char *out;
 
-	(void)argc;
 	if (!v) {
 		sqlite3_result_null(cx);
 		return;
 	}
-	out = kind && !strcmp(kind, "ini") ? redact_ini(NULL, v) : redact_text(NULL, v);
+	redact_init(&r);
+	if (names)
+		redact_add_from_ini(&r, names);
+	out = kind && !strcmp(kind, "ini") ? redact_ini(&r, v) : redact_text(&r, v);
 	if (!out)
 		sqlite3_result_error_nomem(cx);
 	else
 		sqlite3_result_text(cx, out, -1, free);
-}
-
-/* The expression a column is copied with: s."col", or redacted. */
-static void copy_expr(sqlite3_str *q, const char *table, const char *col)
-{
-	for (size_t i = 0; i < sizeof redacted_cols / sizeof *redacted_cols; i++)
-		if (!strcmp(redacted_cols[i].table, table) && !strcmp(redacted_cols[i].col, col)) {
-			sqlite3_str_appendf(q, "soak_redact('%s', s.\"%w\")", redacted_cols[i].kind,
-			                    col);
-			return;
-		}
-	sqlite3_str_appendf(q, "s.\"%w\"", col);
 }
 
 /* Column names of one table, in declaration order. */
@@ -92,18 +71,31 @@ struct merge_cols {
 	char name[MERGE_MAX_COLS][MERGE_COL_LEN]; /* column names */
 };
 
-/* What one input added to OUT. */
+/* What one input added to OUT, table by table in sql/roles.txt's order. */
 struct merge_counts {
-	long long runs;          /* new runs */
-	long long runs_updated;  /* running runs that a later copy brought further */
-	long long steps;         /* new steps */
-	long long steps_updated; /* unfinished steps that got their final figures */
-	long long intervals;     /* new intervals */
-	long long errors;        /* new interval_errors rows */
-	long long samples;       /* new samples */
-	long long gc_events;     /* new GC events */
-	long long events;        /* new events */
+	int n;
+	struct {
+		const char *table;  /* a name of dbroles_lines (static) */
+		long long added;    /* new rows */
+		long long updated;  /* runs, studies, steps still going in OUT brought further */
+	} t[MERGE_MAX_TABLES];
 };
+
+/* The counts of table in n (added when missing). */
+static long long *count_of(struct merge_counts *n, const char *table, int updated)
+{
+	int i = 0;
+
+	while (i < n->n && strcmp(n->t[i].table, table) != 0)
+		i++;
+	if (i == n->n && n->n < MERGE_MAX_TABLES) {
+		n->t[n->n].table = table;
+		n->t[n->n].added = n->t[n->n].updated = 0;
+		n->n++;
+	}
+	i = i < MERGE_MAX_TABLES ? i : MERGE_MAX_TABLES - 1;
+	return updated ? &n->t[i].updated : &n->t[i].added;
+}
 
 static void usage(FILE *f)
 {
@@ -135,7 +127,7 @@ static int check_soak_file(const char *path, int allow_new, char *err, size_t er
 	sqlite3 *raw = NULL, *db = NULL;
 	struct stat st;
 	long long ver = 0, tables = 0;
-	char sql[256], inner[512];
+	char inner[512];
 	int rc = -1;
 
 	if (stat(path, &st) < 0) {
@@ -156,24 +148,22 @@ static int check_soak_file(const char *path, int allow_new, char *err, size_t er
 		         raw ? sqlite3_errmsg(raw) : "out of memory");
 		goto cleanup;
 	}
-	if (db_harden(raw, path, err, errlen) < 0)
-		goto cleanup;
-	snprintf(sql, sizeof sql,
-	         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-	         "('%s', '%s', '%s', '%s', '%s', '%s', '%s')",
-	         soak_tables[0], soak_tables[1], soak_tables[2], soak_tables[3], soak_tables[4],
-	         soak_tables[5], soak_tables[6]);
+	/* soak's run table (sql/roles.txt) and a schema version: a file soak wrote. */
 	if (db_int(raw, "PRAGMA user_version", 0, &ver, inner, sizeof inner) < 0 ||
-	    db_int(raw, sql, 0, &tables, inner, sizeof inner) < 0) {
+	    db_int(raw,
+	           "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", 0,
+	           &tables, inner, sizeof inner) < 0) {
 		snprintf(err, errlen, "'%s' is not a soak database (%s)", path,
 		         sqlite3_errmsg(raw));
 		goto cleanup;
 	}
-	if (ver == 0 || tables < (long long)(sizeof soak_tables / sizeof soak_tables[0])) {
+	if (ver == 0 || tables == 0) {
 		snprintf(err, errlen, "'%s' is not a soak database (it lacks the soak tables)",
 		         path);
 		goto cleanup;
 	}
+	if (db_harden(raw, path, err, errlen) < 0)
+		goto cleanup;
 	/* db_open states the schema rules (newer: upgrade soak; older: migrate first).  OUT
 	 * is opened for writing later, which migrates an older one: only newer is refused. */
 	if ((!allow_new || ver > db_schema_version()) &&
@@ -186,9 +176,9 @@ cleanup:
 	return rc;
 }
 
-/* The columns of main.table that src.table has too, minus `skip` (may be NULL). */
-static int load_cols(sqlite3 *db, const char *table, const char *skip, struct merge_cols *c,
-                     char *err, size_t errlen)
+/* The columns of main.table that src.table has too. */
+static int load_cols(sqlite3 *db, const char *table, struct merge_cols *c, char *err,
+                     size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -202,7 +192,7 @@ static int load_cols(sqlite3 *db, const char *table, const char *skip, struct me
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = db_col_text(st, 0);
-		if (!name || (skip && strcmp(name, skip) == 0))
+		if (!name)
 			continue;
 		if (c->n >= MERGE_MAX_COLS || strlen(name) >= MERGE_COL_LEN) {
 			sqlite3_finalize(st);
@@ -244,45 +234,117 @@ static int run_sql(sqlite3 *db, char *sql, long long *changes, char *err, size_t
 	return 0;
 }
 
-/* How a child table finds its run in the map. */
-enum map_join {
-	MAP_NONE,  /* no run_id (runs itself) */
-	MAP_INNER, /* rows without a mapped run are dropped (steps, intervals: never happens) */
-	MAP_LEFT,  /* rows keep coming, with NULL when their run is not in the file */
-};
+/* The column of table with role col (dbroles.h) among c, or NULL. */
+static const char *col_with(const struct merge_cols *c, const char *table, enum dbrole_col col)
+{
+	for (int i = 0; i < c->n; i++)
+		if (dbroles_col(table, c->name[i]) == col)
+			return c->name[i];
+	return NULL;
+}
+
+/* Where a row's secret names come from: the `redact =` lines of its run's scenario or its
+ * study's text (SQL, appended to q). */
+static void names_expr(sqlite3_str *q, const char *table, const struct merge_cols *c)
+{
+	const char *run = col_with(c, table, DBC_RUN_ID), *study = col_with(c, table, DBC_STUDY_ID);
+
+	if (dbroles_table(table) == DBT_RUN)
+		sqlite3_str_appendall(q, "s.scenario");
+	else if (dbroles_table(table) == DBT_STUDY)
+		sqlite3_str_appendall(q, "s.text");
+	else if (run)
+		sqlite3_str_appendf(q, "(SELECT x.scenario FROM src.runs x WHERE x.id = s.\"%w\")", run);
+	else if (study)
+		sqlite3_str_appendf(q, "(SELECT x.text FROM src.studies x WHERE x.id = s.\"%w\")",
+		                    study);
+	else
+		sqlite3_str_appendall(q, "NULL");
+}
+
+/* The expression a column is copied with: s."col", mapped, or redacted (its role). */
+static void copy_expr(sqlite3_str *q, const char *table, const struct merge_cols *c, int i)
+{
+	const char *col = c->name[i];
+
+	switch (dbroles_col(table, col)) {
+	case DBC_RUN_ID:
+		sqlite3_str_appendall(q, "r.new");
+		break;
+	case DBC_STUDY_ID:
+		sqlite3_str_appendall(q, "ms.id");
+		break;
+	case DBC_SECRET_TEXT:
+	case DBC_SECRET_INI:
+		sqlite3_str_appendf(q, "soak_redact('%s', s.\"%w\", ",
+		                    dbroles_col(table, col) == DBC_SECRET_INI ? "ini" : "text", col);
+		names_expr(q, table, c);
+		sqlite3_str_appendall(q, ")");
+		break;
+	default:
+		sqlite3_str_appendf(q, "s.\"%w\"", col);
+	}
+}
+
+/* FROM src.T AS s and the joins that map its run and study ids: inner for the rows of a
+ * run or study (dropped without it), left for those that may have none. */
+static void copy_from(sqlite3_str *q, const char *table, const struct merge_cols *c)
+{
+	enum dbrole_table role = dbroles_table(table);
+	const char *how = role == DBT_RUN_ROWS_OPT || role == DBT_STUDY_ROWS_OPT ? "LEFT " : "";
+	const char *run = col_with(c, table, DBC_RUN_ID), *study = col_with(c, table, DBC_STUDY_ID);
+
+	sqlite3_str_appendf(q, " FROM src.\"%w\" AS s", table);
+	if (run)
+		sqlite3_str_appendf(q, " %sJOIN temp.merge_run_map AS r ON r.old = s.\"%w\"", how, run);
+	if (study)
+		sqlite3_str_appendf(q,
+		                    " %sJOIN src.studies AS ss ON ss.id = s.\"%w\" %sJOIN main.studies "
+		                    "AS ms ON ms.uuid = ss.uuid",
+		                    how, study, how);
+}
 
 /*
- * INSERT OR IGNORE INTO main.T (cols) SELECT ... FROM src.T AS s, with run_id taken from
- * the run map.  `skip` is a column left for OUT to assign (id).
+ * INSERT OR IGNORE INTO main.T (cols) SELECT ... FROM src.T AS s: every column both have,
+ * each by its role (sql/roles.txt): the row's id left for OUT, run and study ids mapped,
+ * secret text redacted with its run's or study's names.  Nothing when src has no T (an
+ * older file).
  */
-static int copy_table(sqlite3 *db, const char *table, const char *skip, enum map_join join,
-                      long long *added, char *err, size_t errlen)
+static int copy_table(sqlite3 *db, const char *table, long long *added, char *err,
+                      size_t errlen)
 {
 	struct merge_cols c;
 	sqlite3_str *q;
+	const char *id;
+	long long there = 0;
+	char *sql = sqlite3_mprintf(
+	    "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND name = %Q", table);
 
-	if (load_cols(db, table, skip, &c, err, errlen) < 0)
+	if (!sql || db_int(db, sql, 0, &there, err, errlen) < 0) {
+		sqlite3_free(sql);
 		return -1;
+	}
+	sqlite3_free(sql);
+	if (!there)
+		return 0;
+	if (load_cols(db, table, &c, err, errlen) < 0)
+		return -1;
+	id = col_with(&c, table, DBC_ID);
 	q = sqlite3_str_new(db);
 	sqlite3_str_appendf(q, "INSERT OR IGNORE INTO main.\"%w\" (", table);
-	for (int i = 0; i < c.n; i++)
-		sqlite3_str_appendf(q, "%s\"%w\"", i ? ", " : "", c.name[i]);
+	for (int i = 0, k = 0; i < c.n; i++)
+		if (c.name[i] != id)
+			sqlite3_str_appendf(q, "%s\"%w\"", k++ ? ", " : "", c.name[i]);
 	sqlite3_str_appendall(q, ") SELECT ");
-	for (int i = 0; i < c.n; i++) {
-		if (i)
-			sqlite3_str_appendall(q, ", ");
-		if (join != MAP_NONE && strcmp(c.name[i], "run_id") == 0)
-			sqlite3_str_appendall(q, "r.new");
-		else
-			copy_expr(q, table, c.name[i]);
-	}
-	sqlite3_str_appendf(q, " FROM src.\"%w\" AS s", table);
-	if (join != MAP_NONE)
-		sqlite3_str_appendf(q, " %s JOIN temp.merge_run_map AS r ON r.old = s.run_id",
-		                    join == MAP_LEFT ? "LEFT" : "");
+	for (int i = 0, k = 0; i < c.n; i++)
+		if (c.name[i] != id) {
+			sqlite3_str_appendall(q, k++ ? ", " : "");
+			copy_expr(q, table, &c, i);
+		}
+	copy_from(q, table, &c);
 	/* Keeps new ids in the input's order, so OUT lists runs as they happened. */
-	if (skip)
-		sqlite3_str_appendf(q, " ORDER BY s.\"%w\"", skip);
+	if (id)
+		sqlite3_str_appendf(q, " ORDER BY s.\"%w\"", id);
 	return run_sql(db, sqlite3_str_finish(q), added, err, errlen);
 }
 
@@ -293,7 +355,7 @@ static int update_steps(sqlite3 *db, long long *updated, char *err, size_t errle
 	sqlite3_str *q;
 	int first = 1;
 
-	if (load_cols(db, "steps", NULL, &c, err, errlen) < 0)
+	if (load_cols(db, "steps", &c, err, errlen) < 0)
 		return -1;
 	q = sqlite3_str_new(db);
 	sqlite3_str_appendall(q, "UPDATE main.steps AS m SET ");
@@ -310,114 +372,81 @@ static int update_steps(sqlite3 *db, long long *updated, char *err, size_t errle
 	return run_sql(db, sqlite3_str_finish(q), updated, err, errlen);
 }
 
-/* The runs' environment facts (sql/005_env.sql), when the input has them: an older file
- * has none, and its runs simply show no environment. */
-static int copy_env(sqlite3 *db, char *err, size_t errlen)
-{
-	long long have = 0, added;
+/* What copy_role hands each table of a role. */
+struct copy_ctx {
+	sqlite3 *db;
+	struct merge_counts *n;
+	char *err;
+	size_t errlen;
+};
 
-	if (db_int(db,
-	           "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND "
-	           "name = 'run_env'",
-	           0, &have, err, errlen) < 0)
+static int copy_one(void *arg, const char *table)
+{
+	struct copy_ctx *x = arg;
+	if (!strcmp(table, "steps") &&
+	    update_steps(x->db, count_of(x->n, table, 1), x->err, x->errlen) < 0)
 		return -1;
-	return have ? copy_table(db, "run_env", NULL, MAP_INNER, &added, err, errlen) : 0;
+	return copy_table(x->db, table, count_of(x->n, table, 0), x->err, x->errlen);
 }
 
-/* A table of a run's own that later migrations added (thresholds, gaps): copied like
- * steps when the input has it. */
-static int copy_if_there(sqlite3 *db, const char *table, char *err, size_t errlen)
+/* Copies every table of a role (sql/roles.txt). */
+static int copy_role(sqlite3 *db, enum dbrole_table role, struct merge_counts *n, char *err,
+                     size_t errlen)
 {
-	sqlite3_stmt *st = NULL;
-	long long ignored;
-	int there;
-
-	if (db_prepare(db, &st, "SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = ?",
-	               err, errlen) < 0)
-		return -1;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	there = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return there ? copy_table(db, table, NULL, MAP_INNER, &ignored, err, errlen) : 0;
+	struct copy_ctx x = {db, n, err, errlen};
+	return dbroles_each_table(role, copy_one, &x);
 }
 
-/* A study (recognised by its uuid) with its runs' tags, which follow the run map, and its
- * calibrations; a study OUT still has as running takes a later copy's state. */
-static int merge_studies(sqlite3 *db, char *err, size_t errlen)
+/* The studies, recognised by their uuids; a study OUT still has as running takes a later
+ * copy's state; then their runs' tags and calibrations (sql/roles.txt's study roles). */
+static int merge_studies(sqlite3 *db, struct merge_counts *n, char *err, size_t errlen)
 {
-	long long ignored, n = 0;
+	long long there = 0;
 
-	if (db_int(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'study_runs'", 0, &n,
+	if (db_int(db, "SELECT count(*) FROM src.sqlite_master WHERE name = 'studies'", 0, &there,
 	           err, errlen) < 0)
 		return -1;
-	if (n == 0)
-		return 0;
-	if (run_sql(db,
+	if (there &&
+	    run_sql(db,
 	            sqlite3_mprintf("UPDATE main.studies AS m SET status = s.status, "
 	                            "ended_ms = s.ended_ms FROM src.studies AS s "
 	                            "WHERE s.uuid = m.uuid AND m.status = 'running'"),
-	            &ignored, err, errlen) < 0)
+	            count_of(n, "studies", 1), err, errlen) < 0)
 		return -1;
-	if (copy_table(db, "studies", "id", MAP_NONE, &ignored, err, errlen) < 0)
-		return -1;
-	if (run_sql(db,
-	            sqlite3_mprintf("INSERT OR IGNORE INTO main.study_runs (run_id, study_id, seq, "
-	                            "slot, round, position, target, warmup, since_start, version) "
-	                            "SELECT r.new, ms.id, s.seq, s.slot, s.round, s.position, "
-	                            "s.target, s.warmup, s.since_start, s.version "
-	                            "FROM src.study_runs AS s "
-	                            "JOIN temp.merge_run_map AS r ON r.old = s.run_id "
-	                            "JOIN src.studies AS ss ON ss.id = s.study_id "
-	                            "JOIN main.studies AS ms ON ms.uuid = ss.uuid"),
-	            &ignored, err, errlen) < 0)
-		return -1;
-	return run_sql(
-	    db,
-	    sqlite3_mprintf("INSERT OR IGNORE INTO main.calibrations (study_id, t_ms, "
-	                    "host, scenario, label, kind, concurrency, planned_ms, metric, "
-	                    "runs, mean, sd, cv) SELECT ms.id, c.t_ms, c.host, c.scenario, "
-	                    "c.label, c.kind, c.concurrency, c.planned_ms, c.metric, c.runs, "
-	                    "c.mean, c.sd, c.cv FROM src.calibrations AS c "
-	                    "LEFT JOIN src.studies AS ss ON ss.id = c.study_id "
-	                    "LEFT JOIN main.studies AS ms ON ms.uuid = ss.uuid"),
-	    &ignored, err, errlen);
+	return copy_role(db, DBT_STUDY, n, err, errlen) < 0 ||
+	               copy_role(db, DBT_STUDY_ROWS, n, err, errlen) < 0 ||
+	               copy_role(db, DBT_STUDY_ROWS_OPT, n, err, errlen) < 0
+	           ? -1
+	           : 0;
 }
 
-/* Copies the attached `src` into main; the caller holds the transaction. */
+/* Copies the attached `src` into main; the caller holds the transaction.  A run (a study)
+ * OUT still has as running first takes the state of a later copy of its file. */
 static int merge_attached(sqlite3 *db, struct merge_counts *n, char *err, size_t errlen)
 {
 	long long ignored;
 
-	/* A run OUT still has as running takes the state of a later copy of its file. */
 	if (run_sql(
 	        db,
 	        sqlite3_mprintf("UPDATE main.runs AS m SET status = s.status, "
-	                        "reason = soak_redact('text', s.reason), "
+	                        "reason = soak_redact('text', s.reason, s.scenario), "
 	                        "ended_ms = s.ended_ms, heartbeat_ms = s.heartbeat_ms "
 	                        "FROM src.runs AS s WHERE s.uuid = m.uuid AND m.status = 'running' "
 	                        "AND (s.status <> 'running' OR "
 	                        "IFNULL(s.heartbeat_ms, 0) > IFNULL(m.heartbeat_ms, 0))"),
-	        &n->runs_updated, err, errlen) < 0 ||
-	    copy_table(db, "runs", "id", MAP_NONE, &n->runs, err, errlen) < 0 ||
+	        count_of(n, "runs", 1), err, errlen) < 0 ||
+	    copy_role(db, DBT_RUN, n, err, errlen) < 0 ||
 	    run_sql(db, sqlite3_mprintf("DELETE FROM temp.merge_run_map"), &ignored, err, errlen) <
 	        0 ||
 	    run_sql(db,
 	            sqlite3_mprintf("INSERT INTO temp.merge_run_map (old, new) SELECT s.id, m.id "
 	                            "FROM src.runs AS s JOIN main.runs AS m ON m.uuid = s.uuid"),
 	            &ignored, err, errlen) < 0 ||
-	    update_steps(db, &n->steps_updated, err, errlen) < 0 ||
-	    copy_table(db, "steps", NULL, MAP_INNER, &n->steps, err, errlen) < 0 ||
-	    copy_table(db, "intervals", NULL, MAP_INNER, &n->intervals, err, errlen) < 0 ||
-	    copy_table(db, "interval_errors", NULL, MAP_INNER, &n->errors, err, errlen) < 0 ||
-	    copy_table(db, "samples", NULL, MAP_LEFT, &n->samples, err, errlen) < 0 ||
-	    copy_table(db, "gc_events", "id", MAP_LEFT, &n->gc_events, err, errlen) < 0 ||
-	    copy_table(db, "events", "id", MAP_LEFT, &n->events, err, errlen) < 0 ||
-	    copy_env(db, err, errlen) < 0 || copy_if_there(db, "thresholds", err, errlen) < 0 ||
-	    copy_if_there(db, "gaps", err, errlen) < 0 || merge_studies(db, err, errlen) < 0)
+	    copy_role(db, DBT_RUN_ROWS, n, err, errlen) < 0 ||
+	    copy_role(db, DBT_RUN_ROWS_OPT, n, err, errlen) < 0)
 		return -1;
-	return 0;
+	return merge_studies(db, n, err, errlen);
 }
-
 /* ATTACH, copy in one transaction, DETACH. */
 static int merge_one(sqlite3 *db, const char *path, struct merge_counts *n, char *err,
                      size_t errlen)
@@ -450,6 +479,20 @@ fail:
 	db_rollback(db);
 	sqlite3_exec(db, "DETACH src", NULL, NULL, NULL);
 	return -1;
+}
+
+/* "FILE: +N runs (M updated), +N steps (M updated), +N intervals, ...": what FILE added to
+ * each table, in sql/roles.txt's order. */
+static void print_counts(const char *path, const struct merge_counts *n)
+{
+	printf("%s:", path);
+	for (int i = 0; i < n->n; i++) {
+		printf("%s +%lld %s", i ? "," : "", n->t[i].added, n->t[i].table);
+		if (!strcmp(n->t[i].table, "runs") || !strcmp(n->t[i].table, "steps") ||
+		    !strcmp(n->t[i].table, "studies"))
+			printf(" (%lld updated)", n->t[i].updated);
+	}
+	putchar('\n');
 }
 
 /* Folds OUT's agent groups into merged runs, in one transaction; a line per group. */
@@ -536,7 +579,7 @@ int cmd_merge(int argc, char **argv)
 	}
 	rc = EXIT_RUNTIME;
 	if (db_open(out, DB_CREATE, &db, err, sizeof err) < 0 ||
-	    (sqlite3_create_function(db, "soak_redact", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+	    (sqlite3_create_function(db, "soak_redact", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 	                             sql_redact, NULL, NULL) != SQLITE_OK &&
 	     db_fail(db, "cannot set up the merge", err, sizeof err) < 0) ||
 	    db_exec(
@@ -548,11 +591,7 @@ int cmd_merge(int argc, char **argv)
 		struct merge_counts n;
 		if (merge_one(db, argv[i], &n, err, sizeof err) < 0)
 			goto fail;
-		printf(
-		    "%s: +%lld runs (%lld updated), +%lld steps (%lld updated), +%lld intervals, "
-		    "+%lld interval_errors, +%lld samples, +%lld gc_events, +%lld events\n",
-		    argv[i], n.runs, n.runs_updated, n.steps, n.steps_updated, n.intervals,
-		    n.errors, n.samples, n.gc_events, n.events);
+		print_counts(argv[i], &n);
 		fflush(stdout);
 	}
 	if (fold_agents(db, err, sizeof err) < 0)

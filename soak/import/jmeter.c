@@ -657,6 +657,7 @@ static int record_import(const struct jmeter_opts *o, const struct scan *sc,
 	    .interval_ms = interval,
 	    .started_ms = sc->run_start,
 	    .ended_ms = sc->run_end + 1,
+	    .redact = o->redact,
 	};
 	rc = rec_run_import(rec, &im, err, errlen);
 	free(desc);

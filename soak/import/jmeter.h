@@ -46,6 +46,7 @@ struct jmeter_opts {
 	int64_t warmup_ms;      /* per step, out of the measured window */
 	int ts_end;             /* timeStamp is a sample's end, not its start */
 	const char *connection; /* keepalive | close: how the samplers connected */
+	const struct redact *redact; /* more secret names (--redact), or NULL */
 };
 
 /* A row of JMeter's Aggregate Report of the file. */

@@ -94,6 +94,7 @@ static void free_run(struct rpt_run *run)
 	free(run->protocol);
 	free(run->status);
 	free(run->reason);
+	free(run->redact);
 	for (int i = 0; i < run->nagent_notes; i++)
 		free(run->agent_notes[i]);
 	free(run->agent_notes);

@@ -432,6 +432,9 @@ struct rpt_run {
 	char key[48];                 /* "7", or "2:7" when several databases are read */
 	int label;                    /* index into report.labels */
 	char *name;                   /* runs.name */
+	struct redact *redact;        /* the secret names its scenario declared (redact =), for
+	                               * what an older file stored unredacted: its reason, error
+	                               * samples, process facts (owned) */
 	char *mode;                   /* fixed | sweep */
 	char *connection;             /* keepalive | close */
 	char *protocol;               /* http | tcp-frame */

@@ -347,7 +347,7 @@ static int fold_intervals(struct fold *f)
 			int r = phase_rank(db_col_text(q->cur, 14));
 			q->req = sqlite3_column_int64(q->cur, 2);
 			q->vus = sqlite3_column_int64(q->cur, 15);
-			if (res_add_row(q->cur, f->es, q->id, &acc, f->err, f->errlen) < 0)
+			if (res_add_row(q->cur, f->es, q->id, NULL, &acc, f->err, f->errlen) < 0)
 				goto done;
 			len = l > len ? l : len;
 			step = step < 0 || s < step ? s : step;

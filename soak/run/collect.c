@@ -76,9 +76,10 @@ static int spawn(struct collectors *cs, const char *source, const char *prog, ch
 	return 0;
 }
 
-/* The arguments every collector gets first: PROG --db DB --source NAME --run RUN; returns
- * how many. */
-static int collector_args(char **argv, const char *prog, const char *db_path, char *name, char *run)
+/* The arguments every collector gets first: PROG --db DB --source NAME --run RUN, and
+ * --redact NAMES (the scenario's redact key) when it has any; returns how many. */
+static int collector_args(char **argv, const char *prog, const char *db_path, char *name, char *run,
+                          char *redact)
 {
 	int a = 0;
 
@@ -89,6 +90,10 @@ static int collector_args(char **argv, const char *prog, const char *db_path, ch
 	argv[a++] = name;
 	argv[a++] = (char *)"--run";
 	argv[a++] = run;
+	if (*redact) {
+		argv[a++] = (char *)"--redact";
+		argv[a++] = redact;
+	}
 	return a;
 }
 
@@ -96,16 +101,18 @@ int coll_start(struct collectors *cs, const struct scenario *s, const char *db_p
                char *err, size_t errlen)
 {
 	char run[32], every[32], pid[32], jvm[32], limit[32];
+	char redact[REDACT_MAX_NAMES * REDACT_NAME_MAX];
 
 	memset(cs, 0, sizeof *cs);
 	snprintf(run, sizeof run, "%lld", (long long)run_id);
+	redact_list(&s->redact, redact, sizeof redact);
 	for (int i = 0; i < s->ncollect; i++) {
 		const struct scn_collect *k = &s->collect[i];
 		if (k->pid_match || k->pidfile || k->pid || k->host) {
-			char *argv[20];
+			char *argv[24];
 			int a;
 			snprintf(every, sizeof every, "%lldms", (long long)k->every_ms);
-			a = collector_args(argv, "soak-procstat", db_path, k->name, run);
+			a = collector_args(argv, "soak-procstat", db_path, k->name, run, redact);
 			argv[a++] = (char *)"--every";
 			argv[a++] = every;
 			argv[a++] = (char *)"--die-with-parent";
@@ -132,8 +139,8 @@ int coll_start(struct collectors *cs, const struct scenario *s, const char *db_p
 				goto fail;
 		}
 		if (k->gc_log) {
-			char *argv[20];
-			int a = collector_args(argv, "soak-gclog", db_path, k->name, run);
+			char *argv[24];
+			int a = collector_args(argv, "soak-gclog", db_path, k->name, run, redact);
 			argv[a++] = (char *)"--follow";
 			argv[a++] = k->gc_log;
 			argv[a++] = (char *)"--die-with-parent";

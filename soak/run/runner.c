@@ -1189,8 +1189,11 @@ static int end_run(struct run *r)
 	coll_stop(&r->coll, 5000);
 	status = r->failed ? "failed" : r->stopping ? "interrupted" : "done";
 	why = r->failed ? r->reason : r->stopping ? (*o->sigterm ? "SIGTERM" : "SIGINT") : NULL;
-	if (r->failed)
-		fprintf(stderr, "soak run: %s\n", r->reason);
+	if (r->failed) { /* as it is stored: it may quote a URL or an answer */
+		char *shown = redact_text(&r->rec.redact, r->reason);
+		fprintf(stderr, "soak run: %s\n", shown ? shown : "(out of memory)");
+		free(shown);
+	}
 	if (env_finish(r->rec.db, r->rec.run_id, r->banner, &facts, err, sizeof err) < 0)
 		log_warn("cannot record the target's Server banner: %s", err);
 	r->banner = NULL;

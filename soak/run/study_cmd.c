@@ -250,7 +250,7 @@ int sr_start(struct ctx *c, int i, int round)
 		char *nl = strchr(l, '\n');
 		if (nl)
 			*nl = '\0';
-		char *shown = redact_text(NULL, l);
+		char *shown = redact_text(&c->st->redact, l);
 		fprintf(stderr, "  %s\n", shown ? shown : "");
 		free(shown);
 		l = nl ? nl + 1 : NULL;

@@ -23,6 +23,14 @@
 /* --- the database ----------------------------------------------------------------------- */
 
 /* The runner calls this once the run's row exists: the run's tags, in its connection. */
+/* "WHO: MSG" on stderr, MSG redacted with the study's names too. */
+static void say_redacted(const char *who, const struct redact *r, const char *msg)
+{
+	char *shown = redact_text(r, msg);
+	fprintf(stderr, "%s: %s\n", who, shown ? shown : "(out of memory)");
+	free(shown);
+}
+
 static int tag_run(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t errlen)
 {
 	struct ctx *c = arg;
@@ -209,7 +217,8 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	sqlite3_bind_int(q, 6, st->rounds);
 	sqlite3_bind_int(q, 7, st->warmup_runs);
 	sqlite3_bind_int(q, 8, st->keep_running);
-	char *before = st->before_each_shown ? redact_text(NULL, st->before_each_shown) : NULL;
+	char *before =
+	    st->before_each_shown ? redact_text(&st->redact, st->before_each_shown) : NULL;
 	if (before)
 		sqlite3_bind_text(q, 9, before, -1, SQLITE_TRANSIENT);
 	free(before);
@@ -807,14 +816,14 @@ static int end_study(struct ctx *c, int rc, int complete, int breached)
 	c->ms.running = 0;
 	sr_publish(c);
 	if (!strcmp(status, "done") && st->ntargets == 1 && store_calibration(c) < 0) {
-		fprintf(stderr, "%s: %s\n", o->who, c->err);
+		say_redacted(o->who, &st->redact, c->err);
 		rc = EXIT_RUNTIME;
 	}
 	if (!strcmp(status, "done"))
 		fprintf(stderr, "%s: study %lld '%s' done; `soak report %s` compares its labels\n",
 		        o->who, (long long)c->study_id, st->name, o->db_path);
 	else if (rc != EXIT_SIGINT && rc != EXIT_SIGTERM)
-		fprintf(stderr, "%s: %s\n", o->who, c->err);
+		say_redacted(o->who, &st->redact, c->err); /* it may quote a command and its output */
 	if (strcmp(status, "done"))
 		fprintf(stderr, "%s: study %lld %s; the same command with --resume continues it\n",
 		        o->who, (long long)c->study_id, status);
@@ -831,7 +840,7 @@ int study_run_all(const struct study *st, const struct study_run_opts *o)
 	struct study_slot *slots = calloc((size_t)nslots, sizeof *slots);
 	char *done = calloc((size_t)nslots, 1),
 	     *whole = scn_text_with_sets(st->text, o->sets, o->nsets),
-	     *text = whole ? redact_ini(NULL, whole) : NULL; /* what studies.text stores */
+	     *text = whole ? redact_ini(&st->redact, whole) : NULL; /* what studies.text stores */
 	uint64_t seed = st->has_seed ? st->seed : 0;
 
 	if (o->study_id)

@@ -108,16 +108,7 @@ static void parse_scenario(struct scn_parse *p, struct scenario *s)
 		    !strcmp(s->name + strlen(s->name) - 4, ".ini"))
 			s->name[strlen(s->name) - 4] = '\0';
 	}
-	/* redact is repeatable: every entry adds names, the file's and --set's alike. */
-	redact_init(&s->redact);
-	for (int i = 0; i < p->nents; i++) {
-		e = &p->ents[i];
-		if (strcmp(e->section, "scenario") || strcmp(e->key, "redact"))
-			continue;
-		e->used = 1;
-		if (redact_add(&s->redact, e->value, err, sizeof err) < 0)
-			scn_perr(p, e, 0, "redact: %s", err);
-	}
+	scn_get_redact(p, "scenario", &s->redact);
 	e = scn_find(p, "scenario", "label");
 	s->label = scn_dup(p, e ? e->value : (s->name ? s->name : ""));
 	if (e && !*e->value)

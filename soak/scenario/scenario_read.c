@@ -3,6 +3,7 @@
  * --set overrides after them, and the helpers the section interpreters share.
  */
 #include "scenario_read.h"
+#include "redact.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -495,4 +496,19 @@ int scn_read(struct scn_parse *p)
 		return -1;
 	apply_sets(p);
 	return p->failed ? -1 : 0;
+}
+
+void scn_get_redact(struct scn_parse *p, const char *section, struct redact *r)
+{
+	char err[200];
+
+	redact_init(r);
+	for (int i = 0; i < p->nents; i++) {
+		struct scn_entry *e = &p->ents[i];
+		if (strcmp(e->section, section) || strcmp(e->key, "redact"))
+			continue;
+		e->used = 1;
+		if (redact_add(r, e->value, err, sizeof err) < 0)
+			scn_perr(p, e, 0, "redact: %s", err);
+	}
 }

@@ -75,6 +75,10 @@ void scn_perr(struct scn_parse *p, const struct scn_entry *e, int line, const ch
     __attribute__((format(printf, 4, 5)));
 /* The last entry for section/key (an override beats the file), marking every one used. */
 struct scn_entry *scn_find(struct scn_parse *p, const char *section, const char *key);
+struct redact;
+/* Every `redact = LIST` of section (repeatable: each adds names, the file's and --set's
+ * alike) into r (initialised here); a bad name is an error of its line. */
+void scn_get_redact(struct scn_parse *p, const char *section, struct redact *r);
 /* The first line of a section (for "missing key" messages), or 1. */
 int scn_section_line(struct scn_parse *p, const char *section);
 /* 1 and *out when the key is given and valid, 0 when absent, -1 after perr. */

@@ -215,6 +215,7 @@ static void parse_study(struct scn_parse *p, struct study *st)
 		if (st->order != STUDY_RANDOM)
 			scn_perr(p, e, 0, "seed: only with order = random");
 	}
+	scn_get_redact(p, "study", &st->redact);
 	st->before_each = get_str(p, "study", "before_each");
 	st->before_each_shown = get_shown(p, "study", "before_each");
 	parse_warmup(p, st);
@@ -639,6 +640,28 @@ static size_t origin_len(const char *url)
 	return (size_t)(p - url);
 }
 
+/* The study's secret names added to a run's scenario (its own stay), and its stored text
+ * redacted with them too; 0, or -1 with err. */
+static int add_study_names(struct scenario *out, const struct study *st, char *err,
+                           size_t errlen)
+{
+	char list[REDACT_MAX_NAMES * REDACT_NAME_MAX];
+	char *text;
+
+	if (st->redact.n == 0)
+		return 0;
+	redact_list(&st->redact, list, sizeof list);
+	if (redact_add(&out->redact, list, err, errlen) < 0)
+		return -1;
+	if (!(text = redact_ini(&out->redact, out->text))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	free(out->text);
+	out->text = text;
+	return 0;
+}
+
 int study_scenario(const struct study *st, int t, int sc, const struct study_kv *kv,
                    char *const *sets, int nsets, struct scenario *out, char *err, size_t errlen)
 {
@@ -713,6 +736,10 @@ int study_scenario(const struct study *st, int t, int sc, const struct study_kv 
 	}
 	scn_release(&pre);
 	rc = scn_load(out, st->scenarios[sc], s.v, s.n, err, errlen);
+	if (rc == 0 && add_study_names(out, st, err, errlen) < 0) {
+		scn_release(out);
+		rc = -1;
+	}
 	goto done;
 oom:
 	snprintf(err, errlen, "out of memory");
@@ -910,9 +937,9 @@ static void print_targets(const struct study *st, FILE *f)
 {
 	for (int t = 0; t < st->ntargets; t++) {
 		const struct study_target *tg = &st->targets[t];
-		char *start = redact_text(NULL, tg->start_shown ? tg->start_shown : ""),
-		     *stop = redact_text(NULL, tg->stop_shown ? tg->stop_shown : ""),
-		     *at = redact_text(NULL, tg->given.url       ? tg->given.url
+		char *start = redact_text(&st->redact, tg->start_shown ? tg->start_shown : ""),
+		     *stop = redact_text(&st->redact, tg->stop_shown ? tg->stop_shown : ""),
+		     *at = redact_text(&st->redact, tg->given.url       ? tg->given.url
 		                             : tg->given.address ? tg->given.address
 		                                                 : "");
 		fprintf(f, "  target %s: ", tg->name);
@@ -986,7 +1013,7 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 		        scns[i].nlevels == 1 ? "" : "s",
 		        dur_format(scn_total_ms(&scns[i]), a, sizeof a));
 	char *shown =
-	    redact_text(NULL, st->before_each_shown ? st->before_each_shown : "(nothing)");
+	    redact_text(&st->redact, st->before_each_shown ? st->before_each_shown : "(nothing)");
 	fprintf(f, "  before each run: %s\n", shown ? shown : "");
 	free(shown);
 	if (st->nscenarios > 0)

@@ -148,6 +148,8 @@ struct study {
 	int nuntil;                                     /* entries in until (0: fixed rounds) */
 	char *until_text;                               /* its text as given, or NULL */
 	int64_t budget_ms;                              /* sequential: the time it may take */
+	struct redact redact; /* [study] redact: more secret names, for what the study stores and
+	                       * prints (its text, commands, their output) and for its runs */
 	struct study_target targets[STUDY_MAX_TARGETS]; /* in file order */
 	int ntargets;                                   /* entries in targets */
 };

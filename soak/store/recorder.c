@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "db.h"
+#include "dbroles.h"
 #include "dur.h"
 #include "hdr.h"
 #include "procinfo.h"
@@ -204,6 +205,7 @@ int rec_run_begin(struct recorder *r, const struct scenario *s, const char *curl
 	char boot[64], *url = NULL;
 	int open = s->plan.model == PLAN_OPEN, rc;
 
+	r->redact = s->redact;
 	if (s->plan.protocol != PLAN_TCP_FRAME && s->plan.nreqs > 0)
 		url = redact_text(&s->redact, s->plan.reqs[0].url.text); /* its userinfo and
 		                                                          * secret query
@@ -252,6 +254,7 @@ int rec_run_resume(struct recorder *r, const struct scenario *s, int64_t run_id,
 	char boot[64], detail[200], a[32], b[40];
 	int64_t now = clock_wall_ms();
 
+	r->redact = s->redact;
 	proc_boot_id(boot, sizeof boot);
 	if (db_begin(r->db, err, errlen) < 0)
 		return -1;
@@ -311,9 +314,21 @@ fail:
 
 int rec_run_import(struct recorder *r, const struct rec_import *im, char *err, size_t errlen)
 {
-	/* An imported file's URLs (a JMeter sampler's) may carry a key: redacted. */
-	char *desc = im->description ? redact_ini(NULL, im->description) : NULL,
-	     *url = im->url && *im->url ? redact_text(NULL, im->url) : NULL;
+	/* An imported file's URLs (a JMeter sampler's) and messages may carry a key: redacted,
+	 * with the names --redact gave too (they go into the stored text, as a scenario's
+	 * redact line, so that what reads the run later knows them). */
+	if (im->redact)
+		r->redact = *im->redact;
+	char names[REDACT_MAX_NAMES * REDACT_NAME_MAX], *text = NULL;
+	redact_list(&r->redact, names, sizeof names);
+	if (im->description && *names &&
+	    asprintf(&text, "%sredact = %s\n", im->description, names) < 0)
+		text = NULL;
+	char *desc = im->description ? dbroles_shown(&r->redact, "runs", "scenario",
+	                                             text ? text : im->description)
+	                             : NULL,
+	     *url = im->url && *im->url ? dbroles_shown(&r->redact, "runs", "url", im->url) : NULL;
+	free(text);
 	struct rec_run run = {
 	    .name = im->name,
 	    .label = im->label,
@@ -536,7 +551,7 @@ int rec_interval_row(struct recorder *r, int step_idx, int64_t start_ms, int64_t
 		                  SQLITE_STATIC);
 		sqlite3_bind_int64(r->ins_error, 5, s->err_count[c]);
 		/* A sample may quote an answer's body (a token in it) or a URL: redacted. */
-		char *sample = redact_text(NULL, s->err_sample[c]);
+		char *sample = dbroles_shown(&r->redact, "interval_errors", "sample", s->err_sample[c]);
 		sqlite3_bind_text(r->ins_error, 6, sample ? sample : "", -1, SQLITE_TRANSIENT);
 		free(sample);
 		if (step_done(r, r->ins_error, "cannot record interval errors", err, errlen) < 0)
@@ -678,9 +693,14 @@ int rec_event_at(struct recorder *r, const char *source, const char *host, int64
 	sqlite3_bind_text(r->ins_event, 2, host, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(r->ins_event, 3, t_ms);
 	sqlite3_bind_text(r->ins_event, 4, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(r->ins_event, 5, detail ? detail : "", -1, SQLITE_STATIC);
+	/* A detail may quote a command line or a message that holds a secret. */
+	char *shown = dbroles_shown(&r->redact, "events", "detail", detail ? detail : "");
+	int rc;
+	sqlite3_bind_text(r->ins_event, 5, shown ? shown : "", -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(r->ins_event, 6, r->run_id);
-	return step_done(r, r->ins_event, "cannot record an event", err, errlen);
+	rc = step_done(r, r->ins_event, "cannot record an event", err, errlen);
+	free(shown);
+	return rc;
 }
 
 int rec_event(struct recorder *r, const char *source, const char *kind, const char *detail,
@@ -700,8 +720,11 @@ int rec_run_end(struct recorder *r, const char *status, const char *reason, char
 	               err, errlen) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
-	if (reason)
-		sqlite3_bind_text(st, 2, reason, -1, SQLITE_STATIC);
+	/* A reason quotes what failed: a URL, a server's answer, a command. */
+	char *shown = reason ? dbroles_shown(&r->redact, "runs", "reason", reason) : NULL;
+	if (shown)
+		sqlite3_bind_text(st, 2, shown, -1, SQLITE_TRANSIENT);
+	free(shown);
 	sqlite3_bind_int64(st, 3, now);
 	sqlite3_bind_int64(st, 4, now);
 	sqlite3_bind_int64(st, 5, r->run_id);

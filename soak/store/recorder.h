@@ -53,6 +53,9 @@ struct recorder {
 	                           * measured (a resumed step's gap, its new ramp-up and warm-up):
 	                           * left out of the step's seconds and TPS; reset by rec_step_end */
 	int own_db;               /* rec_open opened db (rec_close closes it); 0 after rec_attach */
+	struct redact redact;     /* the run's own secret names (its scenario's redact key), set
+	                           * by rec_run_begin and rec_run_resume: every text the run
+	                           * stores (error samples, events, its reason) goes through it */
 	sqlite3_stmt *ins_interval, *ins_error, *heartbeat, *ins_event;
 };
 
@@ -69,6 +72,7 @@ struct rec_import {
 	int64_t interval_ms;     /* of the intervals the import builds */
 	int64_t started_ms;      /* first sample's start */
 	int64_t ended_ms;        /* last sample's end */
+	const struct redact *redact; /* more secret names (soak import --redact), or NULL */
 };
 
 /* A runs row as it is first written (rec_run_insert): text left NULL stays NULL, except

@@ -8,11 +8,12 @@
 
 #include "db.h"
 #include "hdr.h"
+#include "dbroles.h"
 #include "procinfo.h"
 #include "redact.h"
 
-int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into, char *err,
-                size_t errlen)
+int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, const struct redact *rd,
+                struct istats *into, char *err, size_t errlen)
 {
 	struct istats one;
 	const void *blob = sqlite3_column_blob(st, 9);
@@ -70,7 +71,7 @@ int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istat
 				c = ERR_OTHER;
 			const char *sample = db_col_text(es, 2);
 			if (one.err_count[c] == 0 && sample) { /* an older file's, as stored */
-				char *red = redact_text(NULL, sample);
+				char *red = dbroles_shown(rd, "interval_errors", "sample", sample);
 				snprintf(one.err_sample[c], ERR_SAMPLE_LEN, "%s", red ? red : "");
 				free(red);
 			}
@@ -115,7 +116,7 @@ int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, do
 	sqlite3_bind_int64(st, 5, w->to_ms < 0 ? INT64_MAX : w->to_ms);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		*seconds += (double)sqlite3_column_int64(st, 1) / 1000.0;
-		if (res_add_row(st, es, w->run_id, into, err, errlen) < 0)
+		if (res_add_row(st, es, w->run_id, w->redact, into, err, errlen) < 0)
 			goto done;
 		(*n)++;
 	}

@@ -20,6 +20,8 @@ struct res_window {
 	const char *phase; /* "steady", ..., or NULL for every phase */
 	int64_t from_ms;   /* interval start >= from_ms (-1 = no bound) */
 	int64_t to_ms;     /* interval start < to_ms (-1 = no bound) */
+	const struct redact *redact; /* the run's own secret names for an older file's error
+	                              * samples (NULL: the built-in ones only) */
 };
 
 /* Adds the window's intervals into `into` (initialised by the caller); *seconds gets the
@@ -27,13 +29,16 @@ struct res_window {
 int res_collect(sqlite3 *db, const struct res_window *w, struct istats *into, double *seconds,
                 int *n, char *err, size_t errlen);
 
+struct redact;
+
 /* Adds the interval row st stands on into `into`.  st's columns 0..9 must be start_ms,
  * length_ms, requests, errors, bytes, new_conns, connect_us, ttfb_us, mean_us, hist, and
  * optionally svc_hist, lag_hist, svc_mean_us (read when `into` is open; more may follow); es is
  * "SELECT class, count, sample FROM interval_errors WHERE run_id = ? AND start_ms = ?", read when
- * the row has errors.  0, or -1 with err (a bad histogram). */
-int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, struct istats *into, char *err,
-                size_t errlen);
+ * the row has errors; a sample is redacted (rd: the run's own names, NULL: built-in only).
+ * 0, or -1 with err (a bad histogram). */
+int res_add_row(sqlite3_stmt *st, sqlite3_stmt *es, int64_t run_id, const struct redact *rd,
+                struct istats *into, char *err, size_t errlen);
 
 /* A run's runner as its row stores it: what res_status judges a `running` row by. */
 struct res_runner {

@@ -3,7 +3,7 @@
 what it received (request line, headers, body) to --log, so the test can tell that the
 secrets soak keeps out of its own files did reach the server.  Like a real server, it is
 given a database password on its command line (--db-password), which soak's collectors
-see in /proc.  127.0.0.1 only; it stops on SIGTERM.
+see in /proc.  /echo answers with the X-Tenant header it was sent.  127.0.0.1 only; it stops on SIGTERM.
 
     secret_server.py --port 0 --log FILE --db-password SECRET
 prints `listening on 127.0.0.1:PORT` when ready."""
@@ -40,6 +40,10 @@ def main():
                     log.write(body + b"\n----\n")
                     log.flush()
             out = b'{"id":1}'
+            # /echo answers with the X-Tenant header it got, as a server that quotes what
+            # it was sent in an error page does: soak's error sample then quotes it.
+            if self.path.startswith("/echo"):
+                out = b"X-Tenant: " + (self.headers.get("X-Tenant") or "").encode()
             self.send_response(201)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(out)))

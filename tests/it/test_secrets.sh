@@ -6,7 +6,9 @@
 # cookie line, the command line of a real JVM (-Ddb.password=) and of the server
 # (--db-password), both sampled by collectors, and a collector's pattern copied from ps.  The run is one agent of a group, merged
 # and reported on; a file as an older soak wrote it (secrets stored as given) is reported
-# on and merged too.  The marker must be in none of the files soak writes (raw bytes,
+# on and merged too; so is a failure reason, an error sample, an import and a study's
+# command that quote a value of a name the scenario's (the study's, the import's) own
+# `redact` names.  The marker must be in none of the files soak writes (raw bytes,
 # the WAL mid-run included) and in none of its output, while the server's log shows that
 # every secret reached it.  New files are 0600 (directories 0700) under umask 022, and
 # --file-mode 0644 shares them.  A variable that is not set is FILE:LINE, exit 2; a
@@ -63,6 +65,11 @@ every     = 1s
 [collect.ps]
 pid_match = soak-it-none-$$.*-Ddb\.password=${M}pat
 every     = 1s
+
+; a pattern with a value of the header the scenario's redact key names
+[collect.ps2]
+pid_match = soak-it-none-$$.*X-Tenant=${M}tpat
+every     = 1s
 EOF
 
 # Every soak command's output goes to $IN/NAME.out and .err (checked for the marker at the end).
@@ -78,15 +85,16 @@ cat >"$IN/study.ini" <<EOF
 name        = secrets study
 scenario    = secret.ini
 rounds      = 1
+redact      = X-Study-Key
 before_each = printf %s \${env:SOAK_IT_SECRET} >/dev/null
 [target.a]
-start = echo url=http://127.0.0.1:$PORT/register --db-password ${M}start
+start = echo url=http://127.0.0.1:$PORT/register --db-password ${M}start X-Study-Key=${M}study
 EOF
 soak check "$IN/study.ini" >"$IN/study-check.out" 2>"$IN/study-check.err"
 check_eq "soak check accepts the study" "$?" 0
 check "... it shows before_each as written" \
   grep -qF 'before each run: printf %s ${env:SOAK_IT_SECRET} >/dev/null' "$IN/study-check.out"
-check "... and the start command redacted" grep -q -- '--db-password \[redacted\]`' "$IN/study-check.out"
+check "... and the start command redacted" grep -q -- '--db-password \[redacted\] ' "$IN/study-check.out"
 
 # --- the run: agent 1 of 1, so that its file is an agent's and the merge folds it ----------
 spawn "$IN/run.err" soak run --db "$O/agent.db" --agent 1/1 --group secrets --start-in 1s \
@@ -188,6 +196,39 @@ if [ "$rc" -eq 2 ] && grep -q "stored with its secrets redacted: give its file" 
 else
   fail "resuming from the redacted text is refused" "exit $rc: $(cat "$IN/resume.err")"
 fi
+
+# --- the run's own names, wherever its text goes (issue 45) -----------------------------------
+# A failure reason that quotes the header the scenario's redact key names, stored as an
+# older soak stored it: the report and a merge show it redacted with the run's own names.
+cp "$O/agent.db" "$IN/reason.db"
+sql "$IN/reason.db" "UPDATE runs SET status = 'failed', uuid = 'reason-run', agent_group = NULL,
+  agent_index = NULL, agent_count = NULL, reason = 'HTTP 401 for X-Tenant: ${M}reason'"
+soak report "$IN/reason.db" -o "$O/reason-report" --no-plots >"$IN/reason-report.out" 2>"$IN/reason-report.err"
+check_eq "soak report on a run whose reason quotes a secret" "$?" 0
+check "... it shows the reason, redacted" \
+  grep -q 'X-Tenant: \[redacted\]' "$O/reason-report/report.json"
+soak merge -o "$O/reason-merged.db" "$IN/reason.db" >"$IN/reason-merge.out" 2>"$IN/reason-merge.err"
+check_eq "... and merges it" "$?" 0
+rm -f "$IN"/reason.db-*
+# An error sample that quotes an answer holding that header's value (/echo sends it back).
+soak run -q --db "$O/echo.db" --url "http://127.0.0.1:$PORT/echo" -H "X-Tenant: ${M}echo" \
+  --set 'request.expect_body=^never' -c 1 -d 1s --interval 1s --set scenario.redact=X-Tenant \
+  >"$IN/echo.out" 2>"$IN/echo.err"
+check "an error sample quoting the answer: stored redacted with the run's names" \
+  test "$(sql "$O/echo.db" "SELECT count(*) FROM interval_errors WHERE sample LIKE '%X-Tenant: [redacted]%'")" -ge 1
+grep -q "^X-Tenant: ${M}echo" "$R" && ok "... the server got it" || fail "... the server got it"
+# A JMeter file whose failure messages quote it: soak import --redact.
+printf 'timeStamp,elapsed,label,responseCode,responseMessage,success,failureMessage,allThreads\n' >"$IN/jm.jtl"
+for i in $(seq 0 19); do
+  printf '17961000%05d,5,reg,401,X-Tenant: %simport rejected,false,,1\n' $((i * 500)) "$M" >>"$IN/jm.jtl"
+done
+soak import jmeter "$IN/jm.jtl" --label imported --redact X-Tenant --interval 1s --db "$O/import.db" \
+  >"$IN/import.out" 2>"$IN/import.err"
+check_eq "soak import jmeter --redact X-Tenant" "$?" 0
+check "... its error samples are stored redacted" \
+  test "$(sql "$O/import.db" "SELECT count(*) FROM interval_errors WHERE sample LIKE '%[redacted]%'")" -ge 1
+check "... the study's own redact name: its start command redacted" \
+  grep -q -- 'X-Study-Key=\[redacted\]' "$IN/study-check.out"
 
 # --- mistakes -----------------------------------------------------------------------------
 env -u SOAK_IT_SECRET soak check "$IN/secret.ini" >"$IN/unset.out" 2>"$IN/unset.err"

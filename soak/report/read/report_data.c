@@ -11,7 +11,9 @@
 #include "buf.h"
 #include "clock.h"
 #include "db.h"
+#include "dbroles.h"
 #include "hdr.h"
+#include "redact.h"
 #include "report_agents.h"
 #include "report_drift_read.h"
 #include "report_env.h"
@@ -141,13 +143,34 @@ static int label_index(struct reader *rd, const char *name)
 	return r->nlabels++;
 }
 
+/* The secret names a run's stored scenario declared (its `redact =` lines), on top of the
+ * built-in ones; NULL when out of memory. */
+static struct redact *run_redact(struct reader *rd, int64_t id)
+{
+	struct redact *r = calloc(1, sizeof *r);
+	sqlite3_stmt *q = NULL;
+
+	if (r && sqlite3_prepare_v2(rd->db, "SELECT scenario FROM runs WHERE id = ?", -1, &q,
+	                            NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, id);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			redact_add_from_ini(r, db_col_str(q, 0));
+	}
+	sqlite3_finalize(q);
+	return r;
+}
+
 /* --- steps ------------------------------------------------------------------------------ */
 
 /* Figures of a run's step: merged histogram of its steady intervals, interval values. */
 static int read_step(struct reader *rd, const struct rpt_run *run, struct rpt_step *s)
 {
-	struct res_window w = {
-	    .run_id = run->id, .step_idx = s->idx, .phase = "steady", .from_ms = -1, .to_ms = -1};
+	struct res_window w = {.run_id = run->id,
+	                       .step_idx = s->idx,
+	                       .phase = "steady",
+	                       .from_ms = -1,
+	                       .to_ms = -1,
+	                       .redact = run->redact};
 	struct istats st;
 	sqlite3_stmt *q = NULL;
 	double secs;
@@ -400,7 +423,11 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	                                sqlite3_column_int64(q, 8), sqlite3_column_int64(q, 9),
 	                                db_col_text(q, 10), sqlite3_column_int64(q, 11),
 	                                sqlite3_column_int64(q, 12), rd->now_ms));
-	run->reason = db_col_dup(q, 6);
+	if (!(run->redact = run_redact(rd, run->id)))
+		return rpt_rd_oom(rd);
+	/* A reason quotes what failed (a URL, an answer, a command): an older file kept it
+	 * as it was, and even now only the names soak knew of when it was stored. */
+	run->reason = dbroles_shown(run->redact, "runs", "reason", db_col_str(q, 6));
 	run->interval_ms = sqlite3_column_int64(q, 12);
 	run->started_ms = sqlite3_column_int64(q, 13);
 	run->end_ms = sqlite3_column_int64(q, 14);

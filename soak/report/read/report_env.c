@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "dbroles.h"
 #include "redact.h"
 
 #define MAX_ENV 400 /* facts of one run read (env.h records at most 160) */
@@ -49,7 +50,7 @@ static int read_facts(struct reader *rd, struct rpt_run *run)
 		f->key = db_col_dup(q, 1);
 		/* A file from before soak redacted what it stored still has a command line's
 		 * secrets: none is printed (redact.h). */
-		f->value = redact_text(NULL, db_col_str(q, 2));
+		f->value = dbroles_shown(run->redact, "run_env", "value", db_col_str(q, 2));
 		if (!f->source || !f->key || !f->value) {
 			rpt_rd_oom(rd);
 			goto done;

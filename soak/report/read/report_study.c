@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "dbroles.h"
 #include "redact.h"
 #include "dur.h"
 #include "report_read.h"
@@ -115,7 +116,7 @@ static int load_study(struct reader *rd, int64_t id)
 	st->warmup_runs = sqlite3_column_int(q, 4);
 	st->keep_running = sqlite3_column_int(q, 5);
 	/* redacted again: an older soak stored it as given */
-	st->before_each = redact_text(NULL, db_col_str(q, 6));
+	st->before_each = dbroles_shown(NULL, "studies", "before_each", db_col_str(q, 6));
 	st->targets = db_col_dup(q, 7);
 	st->slots = sqlite3_column_int(q, 8);
 	db_col_copy(q, 9, st->status, sizeof st->status);
