@@ -318,6 +318,13 @@ int tls_conn_begin(struct tls_conn *t, struct tls_client *c, int fd, const char 
 	t->drained = 0;
 	t->up = 0;
 	t->cut = 0;
+	/* A session is its server's: when the slot's connection goes to another target, the
+	 * slot's own session stays behind (offered to another host, it would be resumed by
+	 * one that shares ticket keys without its certificate ever being checked). */
+	if (t->resume != (c->o->no_resume ? NULL : r)) {
+		SSL_SESSION_free(t->own);
+		t->own = NULL;
+	}
 	t->resume = c->o->no_resume ? NULL : r;
 	/* SSL_clear keeps the last connection's session (after a close_notify): the target's,
 	 * or none at all when resumption is off, is set in its place. */

@@ -23,7 +23,8 @@
  * arrives after the handshake, with the first answer) is kept by the slot and by the
  * target (struct tls_resume); a new connection offers the slot's, else the target's, while
  * OpenSSL still takes it for resumable (it uses a TLS 1.3 ticket once), as wrk and libcurl
- * keep one per connection.
+ * keep one per connection.  A session is only ever offered to the target (scheme, host,
+ * port) that gave it: a slot that moves to another target leaves its own behind.
  *
  * Memory: per connection the SSL object and OpenSSL's record buffers (about 17 KB to read,
  * a record's worth from the server, and 4.5 KB to write, TLS_SEND_FRAGMENT), kept between

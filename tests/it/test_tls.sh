@@ -17,6 +17,10 @@
 #     model, libcurl's limits refused up front
 #   - Tomcat 10 and Jetty 9 started with a TLS connector and HTTP/2 (targets/containers
 #     --tls --h2): HTTP/1.1 over TLS, h2 and h2c answered
+#   - a session is offered only to the server that gave it: two servers sharing their
+#     ticket keys, B's certificate one soak refuses; before the fix the lean driver's slots
+#     offered A's session to B, which resumed it (143 requests answered, B's certificate
+#     never seen)
 . "$(dirname "$0")/lib.sh"
 
 CA=$TOP/tests/data/tls
@@ -262,6 +266,48 @@ h2cases() {
   check "[$C] ... no application protocol" grep -q 'no application protocol' <<<"$(sample "$T/$C/noh2.db" tls_alert)"
 }
 per_client h2cases
+
+# --- a TLS session is only ever offered to the server that gave it --------------------------
+# Two servers that share their session tickets (tests/it/shared_tickets.py: as a fleet
+# behind one name that shares ticket keys): A shows the test CA's certificate, B a
+# self-signed one soak must refuse.  The requests alternate between them.  A session A
+# gave, offered to B, is resumed there and B's certificate is never seen: B must answer
+# no request, and every request to B must fail on its certificate.
+cross_sessions() {
+  local c=$1 d=$T/cross-$1 line pa pb
+  mkdir -p "$d"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/b.key" -out "$d/b.pem" -days 2 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1
+  spawn "$d/server.out" python3 "$TOP/tests/it/shared_tickets.py" "$CA/server.pem" \
+    "$CA/server.key" "$d/b.pem" "$d/b.key" "$d/requests.log"
+  line=$(wait_line "$d/server.out" 'listening on 127\.0\.0\.1:[0-9]+ 127\.0\.0\.1:[0-9]+' 10) ||
+    { fail "[$c] two servers sharing their tickets start" "$(cat "$d/server.out")"; return; }
+  read -r _ _ pa pb <<<"$line"
+  pa=${pa##*:} pb=${pb##*:}
+  cat >"$d/cross.ini" <<INI
+[scenario]
+concurrency = 2
+duration    = 2s
+interval    = 1s
+threads     = 1
+[tls]
+ca_file = $CA/ca.pem
+[request.a]
+url = https://127.0.0.1:$pa/a
+weight = 1
+[request.b]
+url = https://127.0.0.1:$pb/b
+weight = 1
+INI
+  "$BIN/soak" run -q --client "$c" --db "$d/cross.db" "$d/cross.ini" >"$d/cross.log" 2>&1
+  check "[$c] sessions: A answered" grep -q "^$pa " "$d/requests.log"
+  check_eq "[$c] sessions: B answered nothing (no session of A's offered to it)" \
+    "$(grep -c "^$pb " "$d/requests.log")" 0
+  check "[$c] sessions: the requests to B failed on B's certificate" \
+    test "$(q "$d/cross.db" "SELECT IFNULL(sum(count), 0) FROM interval_errors WHERE sample LIKE '%certificate%'")" -gt 0
+}
+per_client cross_sessions
+
 # libcurl before 8.0 breaks h2c on reused connections (curl issue 10634): refused up front.
 if [ "$(curl-config --vernum 2>/dev/null || echo 080000)" \< 080000 ]; then
   "$BIN/soak" run --client curl --http 2 --url http://127.0.0.1:9/ -d 1s >"$T/h2c-curl.out" 2>&1
