@@ -1,4 +1,5 @@
-/* soak-gclog: the rows it writes (gc_events, events), one transaction per batch. */
+/* soak-gclog: the rows it writes (gc_events, events), one transaction per batch.
+ * Re-importing adds nothing (the identity indexes), and an event's detail is redacted. */
 #include "gclog.h"
 
 #include <stdio.h>

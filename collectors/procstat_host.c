@@ -1,3 +1,6 @@
+/* procstat_host: the machine-wide metrics of soak-procstat --host (procstat_host.h).
+ * Owns the /proc files it opened once; each round re-reads them into fixed buffers, and
+ * rates are deltas over the monotonic time between rounds (none in the first). */
 #include "procstat_host.h"
 
 #include <errno.h>

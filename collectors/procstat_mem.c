@@ -1,3 +1,6 @@
+/* procstat_mem: a process set's memory by kind and the bounds its growth cannot pass
+ * (procstat_mem.h): a JVM's -Xmx, PostgreSQL's shared_buffers, read once per process or
+ * now and then, never per round. */
 #include "procstat_mem.h"
 
 #include <ctype.h>

@@ -1,3 +1,6 @@
+/* procstat_procfs: parsers of the /proc texts soak-procstat samples (procstat_procfs.h).
+ * They allocate nothing, keep no state and skip lines they do not know, so a newer
+ * kernel's extra fields still parse; a missing field they need is -1. */
 #include "procstat_procfs.h"
 
 #include <errno.h>

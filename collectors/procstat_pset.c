@@ -1,3 +1,6 @@
+/* procstat_pset: a process set (a pid, a pidfile's pid, or a pattern's matches) resolved
+ * and summed round by round (procstat_pset.h).  A process is its pid and start time; a
+ * member enters the rates from its second round, a vanished one leaves them. */
 #include "procstat_pset.h"
 
 #include <errno.h>

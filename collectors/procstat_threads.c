@@ -1,3 +1,6 @@
+/* procstat_threads: a JVM's CPU by thread class (application, JIT, GC, VM) from each
+ * thread's schedstat (procstat_threads.h); a thread's name is read once, its CPU each
+ * round, and the classes of one process add up to its CPU. */
 #include "procstat_threads.h"
 
 #include <dirent.h>

@@ -1,4 +1,6 @@
-/* buf: a growing string and a growing array (see buf.h). */
+/* buf: a growing string and a growing array (see buf.h).
+ * Each grows by doubling; a failed allocation sets buf.oom and keeps what was there, so a
+ * cut string is never used as if whole (buf_done returns NULL). */
 #include "buf.h"
 
 #include <stdarg.h>

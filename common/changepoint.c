@@ -1,4 +1,6 @@
-/* changepoint: e-divisive means with its permutation test (see changepoint.h). */
+/* changepoint: e-divisive means with its permutation test (see changepoint.h).
+ * Pure statistics: no database, no state; the permutation test's draws come from the
+ * caller's seed, so a history's change points are the same each time it is read. */
 #include "changepoint.h"
 
 #include <math.h>

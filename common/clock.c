@@ -1,3 +1,5 @@
+/* clock: the monotonic clock for durations and the wall clock for stored timestamps
+ * (clock.h).  Nothing else in soak reads a clock directly for either use. */
 #include "clock.h"
 
 #include <errno.h>

@@ -1,3 +1,6 @@
+/* cpus: CPU sets for placement: the kernel's list syntax, pinning a process and its
+ * threads, reading the allowed set back, and how busy a set was (cpus.h).  No state, no
+ * allocation: any thread may call them. */
 #include "cpus.h"
 
 #include <ctype.h>

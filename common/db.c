@@ -1,3 +1,6 @@
+/* db: the results database opened, hardened and migrated (db.h), and the statement
+ * helpers every module uses; every error names the file.  A file is opened as a
+ * stranger's whoever wrote it, and never through a link. */
 #include "db.h"
 
 #include <errno.h>

@@ -1,3 +1,6 @@
+/* dur: durations, ranges, spans, percentages and sizes as people write them (dur.h).
+ * Parsers take the whole string, allocate nothing and say in err what is wrong; the caller
+ * adds FILE:LINE. */
 #include "dur.h"
 
 #include <ctype.h>

@@ -1,4 +1,5 @@
-/* fmode: the permissions of the files and directories soak creates (see fmode.h). */
+/* fmode: the permissions of the files and directories soak creates (see fmode.h).
+ * A file that exists keeps its mode; the environment is read on each call. */
 #include "fmode.h"
 
 #include <errno.h>

@@ -1,4 +1,6 @@
-/* gcanalysis: counts, pause statistics and the heap-after-GC trend of a list of events. */
+/* gcanalysis: counts, pause statistics and the heap-after-GC trend of a list of events.
+ * It reads the events it is given and keeps nothing; the trend is over the steady
+ * window only, so a warming JVM's first collections do not make a leak. */
 #include "gcanalysis.h"
 
 #include <math.h>

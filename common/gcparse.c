@@ -1,4 +1,6 @@
-/* gcparse: the parser object, the line feeder, the patterns and the number helpers. */
+/* gcparse: the parser object, the line feeder, the patterns and the number helpers.
+ * A line it cannot place is counted, never guessed: every stored event is one the log
+ * said, and the formats' own modules add their patterns here. */
 #include "gcparse_int.h"
 
 #include <stdio.h>

@@ -1,4 +1,6 @@
-/* gcparse: IBM J9 / Eclipse OpenJ9 verbose GC XML (-verbose:gc, -Xverbosegclog). */
+/* gcparse: IBM J9 / Eclipse OpenJ9 verbose GC XML (-verbose:gc, -Xverbosegclog).
+ * The XML is read an element a line, an element split over lines joined up to
+ * GCP_J9_TAG_MAX; local timestamps follow TZ, as the JVM wrote them. */
 #include "gcparse_int.h"
 
 #include <stdio.h>

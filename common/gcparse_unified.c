@@ -1,4 +1,6 @@
-/* gcparse: JDK 9+ unified logging (-Xlog:gc, -Xlog:gc*, any decorations). */
+/* gcparse: JDK 9+ unified logging (-Xlog:gc, -Xlog:gc*, any decorations).
+ * Any decoration order is taken; the per-generation lines that precede a summary line
+ * are held until it comes, so an event is handed on whole. */
 #include "gcparse_int.h"
 
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* hdr: an HdrHistogram-compatible histogram and its V2 compressed encoding (hdr.h).
+ * The bucket layout is HdrHistogram's, so counts and encodings travel both ways; recording
+ * never allocates once the histogram is made. */
 #include "hdr.h"
 
 #include <stdio.h>

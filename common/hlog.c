@@ -1,3 +1,6 @@
+/* hlog: HdrHistogram interval logs read one interval at a time and written as the
+ * HdrHistogram tools read them (hlog.h); a line longer than its cap is an error, never a
+ * silent cut. */
 #include "hlog.h"
 
 #include <errno.h>

@@ -1,4 +1,6 @@
-/* jsonw: JSON strings and the emitter (see jsonw.h). */
+/* jsonw: JSON strings and the emitter (see jsonw.h).
+ * Every string is escaped as RFC 8259 says and numbers that are not finite are null, so
+ * what it writes always parses. */
 #include "jsonw.h"
 
 #include <assert.h>

@@ -1,3 +1,5 @@
+/* log: leveled diagnostics on stderr, one write(2) a line so threads never interleave
+ * (log.h).  The level is set before threads exist; data never goes through here. */
 #include "log.h"
 
 #include <stdarg.h>

@@ -1,4 +1,6 @@
-/* opt: getopt's errors in one format (see opt.h). */
+/* opt: getopt's errors in one format (see opt.h).
+ * One wording for every command's option errors, so a user reads the same sentence
+ * whichever command they mistyped. */
 #include "opt.h"
 
 #include <getopt.h>

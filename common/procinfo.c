@@ -1,3 +1,5 @@
+/* procinfo: small facts about processes from /proc (procinfo.h): start time, boot id,
+ * whether a pid is still the process it was.  Read on each call, no state, thread-safe. */
 #include "procinfo.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8

@@ -1,4 +1,6 @@
-/* re: a user's PCRE2 pattern compiled the one way soak does it (see re.h). */
+/* re: a user's PCRE2 pattern compiled the one way soak does it (see re.h).
+ * Compiled once, JIT when the machine has it; a bad pattern is an error with its offset,
+ * never a silent non-match. */
 #include "re.h"
 
 #include <stdio.h>

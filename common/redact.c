@@ -1,4 +1,6 @@
-/* redact: secrets kept out of what soak stores and writes (see redact.h). */
+/* redact: secrets kept out of what soak stores and writes (see redact.h).
+ * The name stays and the value goes; a value that is only placeholders is kept.  A
+ * struct redact is read-only after set-up, so threads share it. */
 #include "redact.h"
 
 #include "buf.h"

@@ -1,4 +1,6 @@
-/* report_tb: text tables filled row by row (see report_tb.h). */
+/* report_tb: text tables filled row by row (see report_tb.h).
+ * Out of memory once, the builder stays failed and every later call is a no-op; the
+ * caller checks `failed` once, at the end. */
 #include "report_tb.h"
 
 #include <stdarg.h>

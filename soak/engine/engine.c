@@ -1,3 +1,6 @@
+/* engine: the worker threads and their handover of each interval's counters (engine.h).
+ * Workers never lock on the request path; the aggregator reads a worker's buffer only
+ * after the worker switched to the other one (the epoch protocol). */
 #include "engine.h"
 
 #include <errno.h>

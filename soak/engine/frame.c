@@ -1,3 +1,5 @@
+/* frame: the framed TCP protocol's header written and frames read piece by piece
+ * (frame.h), keeping at most keep_cap payload bytes whatever the peer sends. */
 #include "frame.h"
 
 #include <string.h>

@@ -1,3 +1,5 @@
+/* plan: what the engine sends, built once before it starts and read-only afterwards
+ * (plan.h), so engine threads share it without locks; its owner releases it. */
 #include "plan.h"
 
 #include <errno.h>

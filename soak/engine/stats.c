@@ -1,3 +1,5 @@
+/* stats: what one engine thread counts in an interval, merged by the aggregator, and
+ * the error classes' fixed names (stats.h).  An istats has one writer at a time. */
 #include "stats.h"
 
 #include <string.h>

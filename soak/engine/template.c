@@ -1,3 +1,5 @@
+/* template: request templates compiled once and expanded per request without allocation
+ * (template.h); an unknown placeholder is an error at compile time, never at send time. */
 #include "template.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* vuheap: a driver's min-heap of scheduled virtual users by due time (vuheap.h), sized
+ * once for the worker's VUs, so pushing never allocates.  One thread. */
 #include "vuheap.h"
 
 #include <stdlib.h>

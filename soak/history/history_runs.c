@@ -1,4 +1,6 @@
-/* history_runs: which runs of a database soak history reads (see history.h). */
+/* history_runs: which runs of a database soak history reads (see history.h).
+ * It reads the runs as soak report does (an older file migrated when writable) and
+ * writes nothing of its own into the file. */
 #include "history.h"
 
 #include <stdlib.h>

@@ -1,3 +1,5 @@
+/* ireader: an input file (plain or gzip) or a buffer read a line or a byte at a time
+ * with its line number (ireader.h), in bounded memory: a line past the cap is an error. */
 #include "ireader.h"
 
 #include <errno.h>

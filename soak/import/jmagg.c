@@ -1,3 +1,5 @@
+/* jmagg: one row of JMeter 2.13's Aggregate Report, computed as JMeter computes it
+ * (jmagg.h), so an import's figures can be held against JMeter's own. */
 #include "jmagg.h"
 
 #include <math.h>

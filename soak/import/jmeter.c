@@ -1,3 +1,6 @@
+/* jmeter: a JMeter result file becomes a recorded run (jmeter.h): a first pass checks
+ * every sample and learns the steps, a second records; any mistake is FILE:LINE and
+ * nothing is written. */
 #include "jmeter.h"
 
 #include <math.h>

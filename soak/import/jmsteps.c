@@ -1,3 +1,5 @@
+/* jmsteps: the holds of a JMeter file's thread counts, the steps they make and the
+ * intervals that carry them (jmsteps.h); times only move forward. */
 #include "jmsteps.h"
 
 #include <stdio.h>

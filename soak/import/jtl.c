@@ -1,3 +1,5 @@
+/* jtl: JMeter's result files (CSV with or without a header, XML) read one top-level
+ * sample at a time in bounded memory (jtl.h); a bad field is FILE:LINE. */
 #include "jtl.h"
 
 #include <ctype.h>

@@ -1,3 +1,5 @@
+/* nmon: an nmon recording's CPU, memory, network and TOP lines become collector samples
+ * named as soak-procstat names them (nmon.h); local times are read in TZ. */
 #include "nmon.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8

@@ -1,3 +1,5 @@
+/* nmon_db: `soak import nmon` into a database through a stage (nmon_db.h): every sample
+ * of the file or none, and importing twice adds nothing. */
 #include "nmon_db.h"
 
 #include <stdio.h>

@@ -1,3 +1,5 @@
+/* stage: the private temporary database an import is recorded into before one short
+ * transaction copies it to the target (stage.h), so a bad file leaves nothing behind. */
 #include "stage.h"
 
 #include <stdio.h>

@@ -1,4 +1,6 @@
-/* report_text: the sentence buffer (see report_text.h). */
+/* report_text: the sentence buffer (see report_text.h).
+ * A sentence grows in a buffer of its own; callers never hold a pointer into it across
+ * a call that adds to it. */
 #include "report_text.h"
 #include "report_int.h"
 

@@ -1,3 +1,5 @@
+/* agent: one load generator's share of a group's study and the common start that lines
+ * the agents' intervals up (agent.h), so that soak merge can add them exactly. */
 #include "agent.h"
 
 #include <errno.h>

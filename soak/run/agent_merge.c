@@ -1,3 +1,6 @@
+/* agent_merge: folds the agents' runs of each group into one run (agent_merge.h), rebuilt
+ * from the parts the file holds, so merging in any order or any number of times gives the
+ * same run. */
 #include "agent_merge.h"
 
 #include <stdarg.h>

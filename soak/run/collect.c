@@ -1,3 +1,6 @@
+/* collect: the collector processes soak run starts and stops (collect.h).  They die with
+ * the runner, write into the run's database themselves, and one that ends early is an
+ * event, never a failed run. */
 #include "collect.h"
 
 #include <errno.h>

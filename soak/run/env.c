@@ -1,4 +1,6 @@
-/* env: the facts of a run's environment (see env.h). */
+/* env: the facts of a run's environment (see env.h).
+ * Every fact is redacted as it is stored (a command line may hold a password), and a
+ * fact that cannot be read is absent, never guessed. */
 #include "env.h"
 
 #include <ctype.h>

@@ -1,4 +1,6 @@
-/* metrics: /metrics in Prometheus' text format (metrics.h). */
+/* metrics: /metrics in Prometheus' text format (metrics.h).
+ * The listener copies the last snapshot under a mutex the publisher takes briefly; the
+ * engine's threads never see it.  Who may read it is metrics_web's business. */
 #include "metrics.h"
 
 #include <arpa/inet.h>

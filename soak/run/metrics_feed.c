@@ -1,4 +1,6 @@
-/* metrics_feed: a run's /metrics snapshot, filled on the runner's thread (metrics_feed.h). */
+/* metrics_feed: a run's /metrics snapshot, filled on the runner's thread (metrics_feed.h).
+ * It reads what the runner has already collected: serving /metrics costs the engine
+ * nothing per request. */
 #include "metrics_feed.h"
 
 #include <math.h>

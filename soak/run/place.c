@@ -1,3 +1,6 @@
+/* place: the load generator and the collected process sets put on their CPU sets as a
+ * run starts, every set read back to check it (place.h); a set the machine refuses fails
+ * the run. */
 #include "place.h"
 
 #include <errno.h>

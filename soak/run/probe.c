@@ -1,4 +1,6 @@
-/* probe: the machine-speed probe (probe.h). */
+/* probe: the machine-speed probe (probe.h).
+ * The probe measures the machine, never the target; its figure is stored beside each
+ * interval so a report can tell a slow machine from a slow server. */
 #include "probe.h"
 
 #include <math.h>

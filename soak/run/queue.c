@@ -1,3 +1,5 @@
+/* queue: soak run's scenarios one after another through the runner (queue.h); the
+ * process is set up for load once, and one metrics listener serves the whole queue. */
 #include "queue.h"
 
 #include <curl/curl.h>

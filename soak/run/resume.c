@@ -1,3 +1,5 @@
+/* resume: a stopped run read back and judged for --resume (resume.h); only a plain soak
+ * run whose runner is gone and whose scenario is the same may continue. */
 #include "resume.h"
 
 #include <stdio.h>

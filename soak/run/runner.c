@@ -1,3 +1,6 @@
+/* runner: one scenario from start to end (runner.h): every interval is committed as it
+ * closes, so a run that is interrupted, killed or loses its target keeps every interval
+ * written so far, and its row always ends done, interrupted or failed. */
 #include "runner.h"
 
 #include <curl/curl.h>

@@ -1,3 +1,5 @@
+/* slo: a service-level objective over a step's figures, parsed and judged (slo.h), as
+ * the capacity search uses it.  No state. */
 #include "slo.h"
 
 #include <ctype.h>

@@ -1,4 +1,6 @@
-/* study_cmd: a study's commands: the targets' start and stop, before_each (study_int.h). */
+/* study_cmd: a study's commands: the targets' start and stop, before_each (study_int.h).
+ * Every command runs in its own process group with a timeout and is stopped by pid; what
+ * it prints is shown redacted with the built-in and the study's own names. */
 #include "run/study_int.h"
 
 #include <errno.h>

@@ -1,4 +1,6 @@
-/* study_run: a study carried out, run by run (study_run.h). */
+/* study_run: a study carried out, run by run (study_run.h).
+ * Each run is recorded as it ends, so an interrupted study resumes where it stopped; the
+ * study's text is stored redacted. */
 #include "run/study_int.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* verdict: a step's figures against its scenario's thresholds, each in the threshold's
+ * own unit (verdict.h).  No allocation, no state. */
 #include "verdict.h"
 
 #include <stdio.h>

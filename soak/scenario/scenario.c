@@ -1,3 +1,6 @@
+/* scenario: a scenario file turned into a validated plan (scenario.h).  Every mistake is
+ * FILE:LINE, nothing is half-built, and the stored text is redacted with the built-in and
+ * the scenario's own secret names. */
 #include "scenario.h"
 
 #include <ctype.h>

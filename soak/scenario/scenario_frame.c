@@ -1,3 +1,5 @@
+/* scenario_frame: the tcp-frame part of a scenario file (scenario_frame.h), checked as
+ * strictly as the HTTP part: FILE:LINE for every mistake. */
 #include "scenario_frame.h"
 
 #include <errno.h>

@@ -1,4 +1,6 @@
-/* study: study files, their schedule and their runs' scenarios (study.h). */
+/* study: study files, their schedule and their runs' scenarios (study.h).
+ * Every mistake is FILE:LINE and nothing is half-built; a run's scenario gets the study's
+ * secret names too. */
 #include "study.h"
 
 #include <ctype.h>

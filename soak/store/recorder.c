@@ -1,3 +1,6 @@
+/* recorder: what soak run writes into the results database (recorder.h): one transaction
+ * per call, so a crash loses at most the interval in flight; every text it stores goes
+ * through its role's redaction (dbroles.h) with the run's own names. */
 #include "recorder.h"
 
 #include <fcntl.h>

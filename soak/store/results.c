@@ -1,3 +1,5 @@
+/* results: a run's windows and status read back (results.h): a window's percentiles come
+ * from merging its intervals' histograms, never from averaging percentiles.  Read-only. */
 #include "results.h"
 
 #include <stdint.h>

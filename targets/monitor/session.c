@@ -1,3 +1,5 @@
+/* session: the monitor server's agent sessions (session.h), kept until idle for their ttl
+ * or evicted least recently used when the table is full: fixed memory. */
 #include "session.h"
 
 #include <malloc.h>

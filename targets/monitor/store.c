@@ -1,3 +1,5 @@
+/* store: the monitor server's SQLite file, written in batches (store.h), so a crash loses
+ * at most one batch and the loop never waits on a commit per message. */
 #include "store.h"
 
 #include <stdio.h>

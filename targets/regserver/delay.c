@@ -1,3 +1,5 @@
+/* delay: answers later without holding a thread (delay.h): a min-heap of deadlines served
+ * by one timer thread; every accepted entry fires exactly once. */
 #include "delay.h"
 
 #include "clock.h"

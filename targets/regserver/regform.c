@@ -1,3 +1,5 @@
+/* regform: the body of POST /register parsed (form or flat JSON) and its three fields
+ * validated (regform.h), in bounded memory. */
 #include "regform.h"
 
 #include <stdint.h>

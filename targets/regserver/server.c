@@ -1,3 +1,6 @@
+/* server: regserver's HTTP side (server.h): the routes, the fault knobs drawn from a seed
+ * so a run can be repeated, the capacity queue kept as deadlines, and delayed answers
+ * that hold no worker. */
 #include "server.h"
 
 #include "clock.h"

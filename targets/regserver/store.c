@@ -1,3 +1,5 @@
+/* store: the registered users in SQLite behind one mutex (store.h); passwords are
+ * validated, never stored. */
 #include "store.h"
 
 #include "clock.h"

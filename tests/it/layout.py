@@ -42,6 +42,8 @@ several trees, each line after its tree's name and ": ".
 Reads C as text: comments, strings, preprocessor lines and attributes are dropped, then
 the declarations and definitions at file scope (brace depth 0) are taken apart.  Fits the
 tree's clang-formatted C; it is not a C parser.
+  6. Every C file of soak/, common/, collectors/ and targets/ opens with a comment of at
+     least two lines: what it owns, and what it must keep true (redis's and SQLite's habit).
 """
 import os
 import re
@@ -324,8 +326,23 @@ def check(top):
     return out
 
 
+def head_comments(top):
+    """Rule 6: the files whose first comment is missing or a single line."""
+    out = []
+    for sub in ("soak", "common", "collectors", "targets"):
+        for f in sources(top, sub):
+            with open(os.path.join(top, f), errors="replace") as fh:
+                t = fh.read().lstrip()
+            if not t.startswith("/*") or "*/" not in t:
+                out.append(f"{f}: opens with no comment (what it owns, what it keeps true)")
+            elif t[:t.index("*/")].count("\n") < 1:
+                out.append(f"{f}: its opening comment is one line (say what it owns and "
+                           "what it keeps true)")
+    return out
+
+
 if __name__ == "__main__":
     # layout.py ROOT: its lines.  layout.py ROOT... (several): each line after "ROOT: ".
     for root in sys.argv[1:]:
-        for line in check(root):
+        for line in check(root) + head_comments(root):
             print(f"{root}: {line}" if len(sys.argv) > 2 else line)

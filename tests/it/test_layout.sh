@@ -38,6 +38,14 @@ copy() { cases+=("$1"); mkdir -p "$T/$1" && cp -r "$TOP/soak" "$TOP/common" "$T/
 expect=()
 expect() { expect+=("$1"$'\t'"$2"$'\t'"$3"); }
 
+copy nohead
+printf '#include "vuheap.h"\nint zz_one(void);\n' >"$T/nohead/soak/engine/zz.c"
+printf '/* zz: one line only. */\n#include "zz.h"\n' >"$T/nohead/soak/engine/zy.c"
+expect nohead "a C file without an opening comment fails the check" \
+  "soak/engine/zz.c: opens with no comment (what it owns, what it keeps true)"
+expect nohead "... and one whose comment is one line" \
+  "soak/engine/zy.c: its opening comment is one line (say what it owns and what it keeps true)"
+
 copy up
 printf '#include "scenario/scenario.h"\n' >>"$T/up/soak/engine/vuheap.c"
 expect up "an engine file including scenario/ fails the check" \
@@ -75,10 +83,10 @@ expect decl "a .c file declaring another file's function fails the check" \
 rooms() {
   copy "$1"
   mkdir -p "$T/$1/soak/report/read" "$T/$1/soak/report/write"
-  printf '#include "report/read/doc.h"\nint rpt_md_pages(void);\n' >"$T/$1/soak/report/write/md.h"
-  printf '#include "md.h"\nint rpt_md_pages(void) { return 1; }\n' >"$T/$1/soak/report/write/md.c"
-  printf 'int rpt_doc_lines(void);\n' >"$T/$1/soak/report/read/doc.h"
-  printf '#include "doc.h"\n#include "store/results.h"\nint rpt_doc_lines(void) { return 0; }\n' \
+  printf '/* a scratch file of the test:\n * it owns nothing. */\n#include "report/read/doc.h"\nint rpt_md_pages(void);\n' >"$T/$1/soak/report/write/md.h"
+  printf '/* a scratch file of the test:\n * it owns nothing. */\n#include "md.h"\nint rpt_md_pages(void) { return 1; }\n' >"$T/$1/soak/report/write/md.c"
+  printf '/* a scratch file of the test:\n * it owns nothing. */\nint rpt_doc_lines(void);\n' >"$T/$1/soak/report/read/doc.h"
+  printf '/* a scratch file of the test:\n * it owns nothing. */\n#include "doc.h"\n#include "store/results.h"\nint rpt_doc_lines(void) { return 0; }\n' \
     >"$T/$1/soak/report/read/doc.c"
 }
 rooms oneway
@@ -90,13 +98,13 @@ expect bothways "report/ rooms including each other fail the check" \
 # report/'s own .c file may compose the rooms, but its headers, which the rooms include,
 # may include no room's.
 rooms compose
-printf 'struct rpt_model { int n; };\n' >"$T/compose/soak/report/report_int.h"
+printf '/* a scratch file of the test:\n * it owns nothing. */\nstruct rpt_model { int n; };\n' >"$T/compose/soak/report/report_int.h"
 printf '#include "report/report_int.h"\n' >>"$T/compose/soak/report/read/doc.c"
-printf '#include "report/read/doc.h"\nint rpt_load(void) { return rpt_doc_lines(); }\n' \
+printf '/* a scratch file of the test:\n * it owns nothing. */\n#include "report/read/doc.h"\nint rpt_load(void) { return rpt_doc_lines(); }\n' \
   >"$T/compose/soak/report/compose.c"
 expect compose "a .c file at report/'s top including a room's header passes the check" ""
 rooms tophdr
-printf '#include "report/read/doc.h"\n' >"$T/tophdr/soak/report/report_int.h"
+printf '/* a scratch file of the test:\n * it owns nothing. */\n#include "report/read/doc.h"\n' >"$T/tophdr/soak/report/report_int.h"
 printf '#include "report/report_int.h"\n' >>"$T/tophdr/soak/report/read/doc.c"
 expect tophdr "a header at report/'s top including a room's header fails the check" \
   "report/'s rooms include each other: a circle: . read"
@@ -122,7 +130,7 @@ rooms front
 printf 'int rpt_md_pages(void);\n' >>"$T/front/soak/report/report.h"
 printf '#include "report/report.h"\nint cmd_pages(void) { return rpt_md_pages(); }\n' \
   >>"$T/front/soak/cmd_report.c"
-printf 'struct rpt_model { int n; };\n' >"$T/front/soak/report/report_int.h"
+printf '/* a scratch file of the test:\n * it owns nothing. */\nstruct rpt_model { int n; };\n' >"$T/front/soak/report/report_int.h"
 printf '#include "report/report_int.h"\n' >>"$T/front/soak/report/read/doc.c"
 expect front "a front declaring what a command calls, and a room using the folder's internal header, pass the check" ""
 rooms unused

@@ -1,4 +1,6 @@
-/* report_data: reads the selected runs of each database into the report model. */
+/* report_data: reads the selected runs of each database into the report model.
+ * Read-only but for an old file's migration; what an older soak stored unredacted is
+ * redacted here with each run's own names before the model holds it. */
 #include "report_data.h"
 #include "report/report_int.h"
 

@@ -1,4 +1,6 @@
-/* report_drift_read: what the drift verdict compares, read from the run's database. */
+/* report_drift_read: what the drift verdict compares, read from the run's database.
+ * It reads the windows the drift judge asks for and keeps their observations only while
+ * the judge needs them, so memory stays flat over a run of days. */
 #include "report_drift_read.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
-/* report_gaps: the gaps of resumed runs (report_gaps.h). */
+/* report_gaps: the gaps of resumed runs (report_gaps.h).
+ * A gap is the time a resumed run had no load: read, never invented from missing rows. */
 #include <stdlib.h>
 
 #include "db.h"

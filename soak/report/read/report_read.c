@@ -1,4 +1,5 @@
-/* report_read: the small helpers every reader of the report model uses (report_int.h). */
+/* report_read: the small helpers every reader of the report model uses (report_int.h).
+ * Each helper says what failed in the reader's err and frees nothing it did not take. */
 #include "report_read.h"
 
 #include <math.h>

@@ -1,4 +1,6 @@
-/* report_tables: the report's tables as text cells (shared by Markdown and HTML). */
+/* report_tables: the report's tables as text cells (shared by Markdown and HTML).
+ * The cells are the figures report.json holds, formatted once, so Markdown and HTML show
+ * one value per quantity. */
 #include "report_tables.h"
 #include "report/report_int.h"
 
