@@ -1,6 +1,8 @@
 /*
  * conn — the connection core under the engine's socket drivers (lean.c for HTTP/1.1,
- * tcpframe.c for framed TCP): what wrk keeps under its `struct sock`, written once.
+ * h2conn.c for HTTP/2, tcpframe.c for framed TCP): what wrk keeps under its `struct
+ * sock`, written once.  Bringing an HTTP connection up (the next address, TLS) is up.h's,
+ * on top of this.
  *
  *   conn_resolve  a name's addresses, once per worker
  *   conn_open     a non-blocking TCP connection, registered with the worker's epoll set
@@ -10,6 +12,7 @@
  *   conn_poll     one wait of the loop: until the next event or deadline, then each event
  *                 of a slot's current connection handed to the driver
  *   conn_expired  the slots whose deadline has passed, one by one
+ *   conn_send     writes what the socket takes now
  *   conn_try      the preflight: one blocking-bounded connect to a host and port
  *
  * A slot owns at most one connection at a time; its generation goes up with each one, so
@@ -93,6 +96,26 @@ static inline int conn_target_next(const struct conn_target *t, int e, int tries
 {
 	return (e == ECONNREFUSED || e == ENETUNREACH || e == EHOSTUNREACH || e == EAFNOSUPPORT) &&
 	       tries + 1 < t->naddr;
+}
+
+/* Sends buf[*off..len) on fd as far as the socket takes it now (MSG_NOSIGNAL: a closed
+ * peer is an error, not SIGPIPE), *off moved past what went out: 1 all of it is out, 0 the
+ * socket is full (EPOLLOUT will say when to go on), or -errno (a send of 0: -EPIPE). */
+static inline int conn_send(int fd, const char *buf, size_t len, size_t *off)
+{
+	while (*off < len) {
+		ssize_t n = send(fd, buf + *off, len - *off, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			*off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		return n < 0 ? -errno : -EPIPE;
+	}
+	return 1;
 }
 
 /* A slot's connection. */

@@ -72,9 +72,9 @@ static void take_fresh(struct h2conn *c, struct outcome *o)
 	if (!c->fresh)
 		return;
 	c->fresh = 0;
-	o->connect_us = c->connect_us;
-	o->tls_us = c->tls_us;
-	o->tls_resumed = c->tls_resumed;
+	o->connect_us = c->up.connect_us;
+	o->tls_us = c->up.tls_us;
+	o->tls_resumed = c->up.tls_resumed;
 }
 
 void h2_fail(struct h2thread *h, int j, enum http_fail f, int os_errno, const char *fmt, ...)
@@ -396,10 +396,10 @@ static void expire(struct h2thread *h)
 			continue;
 		}
 		h2_fail(h, j, HTTP_FAIL_TIMEOUT, 0, "%s timed out after %lld milliseconds",
-		        c->state == C_HANDSHAKE ? "TLS handshake" : "Connection", ms);
+		        up_timeout_what(&c->up), ms);
 		/* An attempt older than this request has had a whole timeout: the requests still
 		 * waiting get one of their own, once every request due now is judged by it. */
-		if (c->state != C_UP && c->t_conn_us <= h->t->slots[j].sent_us)
+		if (c->state != C_UP && c->up.t_conn_us <= h->t->slots[j].sent_us)
 			c->stale = 1;
 	}
 	for (int p = 0; p < 2 * h->nconn; p++) {
@@ -454,7 +454,7 @@ static void h2_idle(struct ethread *t, int j)
 
 static struct conn *pool_conn(void *arg, int p)
 {
-	return &((struct h2thread *)arg)->pool[p].c;
+	return &((struct h2thread *)arg)->pool[p].up.c;
 }
 
 static void pool_event(void *arg, int p, uint32_t evs)
@@ -489,8 +489,8 @@ static void h2_release(struct ethread *t)
 		return;
 	for (int p = 0; h->pool && p < 2 * h->nconn; p++) {
 		nghttp2_session_del(h->pool[p].ng);
-		conn_close(&h->pool[p].c);
-		tls_conn_release(&h->pool[p].tls);
+		conn_close(&h->pool[p].up.c);
+		up_release(&h->pool[p].up);
 		free(h->pool[p].out);
 	}
 	for (int j = 0; h->slots && j < t->max_slots; j++) {
@@ -602,9 +602,9 @@ static int slots_init(struct h2thread *h, int n, size_t body_cap)
 	}
 	for (int p = 0; p < 2 * h->nconn; p++) {
 		h->pool[p].h = h;
-		h->pool[p].c.fd = -1;
+		h->pool[p].up.c.fd = -1;
 		h->pool[p].index = p % h->nconn;
-		h->pool[p].connect_us = -1;
+		h->pool[p].up.connect_us = -1;
 	}
 	for (int i = 0; i < h->nconn; i++)
 		h->active[i] = i;
@@ -639,6 +639,7 @@ static int h2_init(struct ethread *t, char *err, size_t errlen)
 		goto oom;
 	if (conn_set_init(&h->cs, n > 2 * h->nconn ? n : 2 * h->nconn, err, errlen) < 0)
 		return -1;
+	h->up = (struct up_worker){.cs = &h->cs, .tls = &h->tls, .t = h->t};
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory setting up a worker");

@@ -14,8 +14,8 @@
 #include "h2msg.h"
 #include "mempool.h"
 #include "tls.h"
+#include "up.h"
 
-#define READ_BUF                     65536
 #define OUT_CHUNK                    65536     /* frames gathered before a write */
 #define OUT_MAX                      (4 << 20) /* frames waiting for one connection's socket, at most */
 #define WINDOW                       ((1 << 30) - 1) /* our receive windows: flow control never waits on us */
@@ -29,17 +29,13 @@ struct h2thread;
 /* One connection. */
 struct h2conn {
 	struct h2thread *h;
-	struct conn c;       /* the socket */
-	struct tls_conn tls; /* https */
+	struct up up;        /* the socket, its TLS and how it came up (up.c) */
 	nghttp2_session *ng; /* once up */
 	uint8_t state;       /* enum cstate */
 	uint8_t goaway;      /* the server sent GOAWAY: no new streams here */
 	uint8_t fresh;       /* connected, and no request has finished on it yet */
-	uint8_t tries;       /* addresses tried for this connect */
-	uint8_t at;          /* the address it tries (conn_target_first) */
 	uint8_t dirty;       /* on the dirty list: frames may wait in nghttp2 */
 	uint8_t wblocked;    /* a write waits for the socket (TLS: to be repeated as it was) */
-	uint8_t tls_resumed; /* its handshake resumed a session */
 	uint8_t stale;       /* an attempt to open it outlived a request's timeout */
 	int index;           /* the slots' connection index (position mod nconn) */
 	int waiting;         /* slots waiting for it to come up */
@@ -47,8 +43,6 @@ struct h2conn {
 	int32_t hd_stream;   /* the stream whose header block is being read ... */
 	int hd_j;            /* ... and its slot (-1: none), looked up once per block */
 	uint32_t goaway_code;
-	int64_t t_conn_us, t_tls_us; /* connect and handshake started (mono µs) */
-	int64_t connect_us, tls_us;  /* their times; -1 / 0 until known */
 	char *out;                   /* frames the socket has not taken yet */
 	size_t outcap, outlen, outoff;
 };
@@ -75,13 +69,6 @@ struct h2slot {
 	size_t blen, boff;      /* its length, and what went out */
 };
 
-/* The one scheme, host and port all requests go to (h1_plan_supported makes it so for
- * HTTP/2). */
-struct h2target {
-	struct conn_target net;   /* its addresses */
-	const struct h1_url *url; /* the first request kind's */
-	struct tls_resume resume; /* https: the newest session its connections got */
-};
 
 struct h2thread {
 	struct ethread *t;
@@ -95,9 +82,10 @@ struct h2thread {
 	struct conn_set cs;
 	struct h2_req req[PLAN_MAX_REQUESTS];
 	int kind_list[PLAN_MAX_REQUESTS]; /* deadline list of each kind */
-	struct h2target g;
+	struct up_target g; /* the one target (up.h) */
 	int has_tls;
 	struct tls_client tls;
+	struct up_worker up; /* what the pool's bring-ups share: cs, tls, t */
 	int need_keep;
 	char *scratch; /* the largest kind's header scratch */
 	char *rbuf;    /* READ_BUF */

@@ -42,15 +42,13 @@ void h2c_close(struct h2thread *h, int p)
 
 	nghttp2_session_del(c->ng);
 	c->ng = NULL;
-	if (c->c.fd >= 0 && c->tls.up)
-		tls_conn_end(&c->tls);
-	conn_close(&c->c);
+	up_drop(&c->up);
 	c->state = C_DOWN;
 	c->goaway = c->fresh = c->wblocked = 0;
 	c->outlen = c->outoff = 0;
 	c->waiting = 0;
-	c->connect_us = -1;
-	c->tls_us = 0;
+	c->up.connect_us = -1;
+	c->up.tls_us = 0;
 }
 
 /* The connection failed or ended: every request on it, or waiting for it, fails the same
@@ -85,25 +83,6 @@ void h2c_fail(struct h2thread *h, int p, enum http_fail f, int e, const char *wh
 	}
 }
 
-/* A connect failed with e: the name's next address, or the waiting requests fail. */
-static void connect_failed(struct h2thread *h, int p, int e)
-{
-	struct h2conn *c = &h->pool[p];
-	char what[400];
-
-	conn_close(&c->c);
-	if (conn_target_next(&h->g.net, e, c->tries)) {
-		c->tries++;
-		c->at = (uint8_t)conn_target_after(&h->g.net, c->at);
-		h2c_open(h, p);
-		return;
-	}
-	c->tries = 0;
-	snprintf(what, sizeof what, "Failed to connect to %s port %s: %s", h->g.url->host,
-	         h->g.url->port, strerror(e));
-	h2c_fail(h, p, HTTP_FAIL_CONNECT, e, what);
-}
-
 /* HTTP/2 begins: the session, our SETTINGS, the waiting requests. */
 static void session_up(struct h2thread *h, int p)
 {
@@ -126,41 +105,27 @@ static void session_up(struct h2thread *h, int p)
 		}
 }
 
-/* The first h2 connection of this worker over TLS: what it negotiated goes to run_env. */
-static void note_tls(struct h2thread *h, const struct h2conn *c)
-{
-	struct ethread *t = h->t;
-
-	if (atomic_load_explicit(&t->facts_tls, memory_order_relaxed))
-		return;
-	tls_describe(c->tls.ssl, t->facts.tls, sizeof t->facts.tls);
-	atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
-}
-
 static void read_conn(struct h2thread *h, int p);
 
-static void handshake(struct h2thread *h, int p)
+/* A step of connection p's bring-up ended with r: HTTP/2 begins once it is up, over TLS
+ * only where ALPN chose h2. */
+static void bring_up(struct h2thread *h, int p, int r, const struct up_fail *why)
 {
 	struct h2conn *c = &h->pool[p];
 	char what[200];
-	unsigned n;
-	const char *a;
-	int r = tls_handshake(&c->tls), e = 0;
+	unsigned n = 0;
+	const char *a = NULL;
 
-	if (r == TLS_AGAIN)
-		return;
-	if (r == TLS_FAILED) {
-		enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
-		h2c_fail(h, p, f, e, what);
+	c->fresh |= c->up.made; /* a connection made, whatever comes of it */
+	if (r == UP_WAIT) {
+		c->state = c->up.phase == UP_HANDSHAKE ? C_HANDSHAKE : C_CONNECTING;
 		return;
 	}
-	c->tls_us = clock_mono_us() - c->t_tls_us;
-	if (c->tls_us < 1)
-		c->tls_us = 1;
-	c->tls_resumed = (uint8_t)tls_resumed(&c->tls);
-	note_tls(h, c);
-	a = tls_alpn(&c->tls, &n);
-	if (n != 2 || memcmp(a, "h2", 2) != 0) {
+	if (r == UP_FAILED) {
+		h2c_fail(h, p, why->f, why->e, why->what);
+		return;
+	}
+	if (h->g.url->tls && ((a = tls_alpn(&c->up.tls, &n)), n != 2 || memcmp(a, "h2", 2) != 0)) {
 		snprintf(what, sizeof what,
 		         "the server did not take HTTP/2 in ALPN (it chose %.*s)", n ? (int)n : 4,
 		         n ? a : "none");
@@ -168,63 +133,16 @@ static void handshake(struct h2thread *h, int p)
 		return;
 	}
 	session_up(h, p);
-	if (c->state == C_UP && tls_pending(&c->tls))
+	if (c->state == C_UP && h->g.url->tls && tls_pending(&c->up.tls))
 		read_conn(h, p); /* the server's SETTINGS came with the handshake's last read */
-}
-
-static void connected(struct h2thread *h, int p)
-{
-	struct h2conn *c = &h->pool[p];
-	struct h2target *g = &h->g;
-	int64_t now = clock_mono_us();
-
-	c->connect_us = now - c->t_conn_us;
-	c->fresh = 1; /* a connection made, whatever comes of it */
-	conn_target_worked(&g->net, c->at);
-	c->tries = 0;
-	if (!g->url->tls) {
-		session_up(h, p);
-		return;
-	}
-	if (tls_conn_begin(&c->tls, &h->tls, c->c.fd, g->url->host, &g->resume) < 0) {
-		h2c_fail(h, p, HTTP_FAIL_OTHER, 0, "out of memory starting TLS");
-		return;
-	}
-	c->state = C_HANDSHAKE;
-	c->t_tls_us = now;
-	handshake(h, p);
 }
 
 void h2c_open(struct h2thread *h, int p)
 {
-	struct h2conn *c = &h->pool[p];
-	struct h2target *g = &h->g;
-	const char *what = NULL;
-	char msg[400];
-	int e = 0;
+	struct up_fail why;
 
-	c->state = C_CONNECTING;
-	if (!conn_target_ready(&g->net)) {
-		h2c_fail(h, p, HTTP_FAIL_DNS, 0, g->net.dns_err);
-		return;
-	}
-	c->t_conn_us = clock_mono_us();
-	if (c->tries == 0)
-		c->at = (uint8_t)conn_target_first(&g->net);
-	switch (conn_open(&c->c, &h->cs, p, conn_target_addr(&g->net, c->at), &e, &what)) {
-	case CONN_UP:
-		connected(h, p);
-		return;
-	case CONN_PENDING:
-		return;
-	case CONN_FAILED:
-		connect_failed(h, p, e);
-		return;
-	case CONN_LOCAL:
-		snprintf(msg, sizeof msg, "%s: %s", what, strerror(e));
-		h2c_fail(h, p, HTTP_FAIL_OTHER, e, msg);
-		return;
-	}
+	h->pool[p].state = C_CONNECTING;
+	bring_up(h, p, up_start(&h->pool[p].up, &h->up, p, &h->g, &why), &why);
 }
 
 /* --- writing and reading ---------------------------------------------------------------- */
@@ -238,16 +156,16 @@ static int write_out(struct h2thread *h, int p)
 
 	while (c->outoff < c->outlen) {
 		ssize_t w;
-		if (c->tls.up) {
-			w = tls_write(&c->tls, c->out + c->outoff, c->outlen - c->outoff);
+		if (c->up.tls.up) {
+			w = tls_write(&c->up.tls, c->out + c->outoff, c->outlen - c->outoff);
 			if (w == TLS_FAILED) {
-				enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
+				enum http_fail f = tls_failure(&c->up.tls, &e, what, sizeof what);
 				h2c_fail(h, p, f, e, what);
 				return -1;
 			}
 		} else {
 			do
-				w = send(c->c.fd, c->out + c->outoff, c->outlen - c->outoff,
+				w = send(c->up.c.fd, c->out + c->outoff, c->outlen - c->outoff,
 				         MSG_NOSIGNAL);
 			while (w < 0 && errno == EINTR);
 			if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
@@ -341,31 +259,31 @@ static void read_conn(struct h2thread *h, int p)
 
 	for (;;) {
 		ssize_t n;
-		if (c->tls.up)
-			n = tls_read(&c->tls, h->rbuf, READ_BUF);
+		if (c->up.tls.up)
+			n = tls_read(&c->up.tls, h->rbuf, READ_BUF);
 		else
 			do
-				n = recv(c->c.fd, h->rbuf, READ_BUF, 0);
+				n = recv(c->up.c.fd, h->rbuf, READ_BUF, 0);
 			while (n < 0 && errno == EINTR);
 		if (n > 0) {
 			if (take(h, p, h->rbuf, (size_t)n))
 				return;
-			if (c->tls.up ? tls_drained(&c->tls) : n < READ_BUF)
+			if (c->up.tls.up ? tls_drained(&c->up.tls) : n < READ_BUF)
 				break;
 			continue;
 		}
 		if (n == 0) {
-			c->tls.up = 0; /* closed: no close_notify back */
+			c->up.tls.up = 0; /* closed: no close_notify back */
 			h2c_fail(h, p, HTTP_FAIL_CLOSED, 0,
 			         "the server closed the connection with the stream open");
 			return;
 		}
-		if (c->tls.up && n == TLS_FAILED) {
-			enum http_fail f = tls_failure(&c->tls, &e, what, sizeof what);
+		if (c->up.tls.up && n == TLS_FAILED) {
+			enum http_fail f = tls_failure(&c->up.tls, &e, what, sizeof what);
 			h2c_fail(h, p, f, e, what);
 			return;
 		}
-		if (!c->tls.up && errno != EAGAIN && errno != EWOULDBLOCK) {
+		if (!c->up.tls.up && errno != EAGAIN && errno != EWOULDBLOCK) {
 			e = errno;
 			snprintf(what, sizeof what, "Recv failure: %s", strerror(e));
 			h2c_fail(h, p, HTTP_FAIL_IO, e, what);
@@ -379,20 +297,14 @@ static void read_conn(struct h2thread *h, int p)
 void h2c_event(struct h2thread *h, int p, uint32_t evs)
 {
 	struct h2conn *c = &h->pool[p];
-	int e;
 
 	switch (c->state) {
-	case C_CONNECTING: {
-		int up = conn_finish(&c->c, evs, &e);
-		if (up > 0)
-			connected(h, p);
-		else if (up < 0)
-			connect_failed(h, p, e);
+	case C_CONNECTING:
+	case C_HANDSHAKE: {
+		struct up_fail why;
+		bring_up(h, p, up_event(&c->up, &h->up, p, &h->g, evs, &why), &why);
 		return;
 	}
-	case C_HANDSHAKE:
-		handshake(h, p);
-		return;
 	case C_UP:
 		if ((evs & (EPOLLOUT | EPOLLERR | EPOLLHUP)) && c->wblocked && write_out(h, p) < 0)
 			return;

@@ -28,9 +28,10 @@ enum err_class http_fail_class(enum http_fail f, long os_errno, int connected)
 	case HTTP_FAIL_CLOSED:
 		return ERR_RESET;
 	case HTTP_FAIL_IO:
-		if (os_errno == ECONNRESET || os_errno == EPIPE || os_errno == 0)
+		if (os_errno == ECONNRESET || os_errno == EPIPE || os_errno == ENOTCONN ||
+		    os_errno == 0)
 			return ERR_RESET;
-		return ERR_OTHER;
+		return os_errno == ETIMEDOUT ? ERR_TIMEOUT : ERR_OTHER; /* the kernel gave up */
 	case HTTP_FAIL_PROTOCOL:
 		return ERR_PROTOCOL;
 	case HTTP_FAIL_DNS:

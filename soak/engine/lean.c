@@ -45,8 +45,8 @@
 #include "engine_int.h"
 #include "h1.h"
 #include "tls.h"
+#include "up.h"
 
-#define READ_BUF 65536 /* a worker's receive buffer */
 
 enum lstate {
 	L_IDLE = 0,   /* no request (a kept connection may be open) */
@@ -56,36 +56,21 @@ enum lstate {
 	L_READING,    /* the request is out; reading the answer */
 };
 
-/* A scheme, host and port the plan's requests go to. */
-struct ltarget {
-	struct conn_target net;   /* its addresses */
-	const struct h1_url *url; /* scheme, host and port (the first request kind's, the
-	                           * same for all) */
-	struct tls_resume resume; /* https: the newest session its connections got */
-};
 
 /* One slot: a request in flight and the connection it owns. */
 struct lslot {
-	struct conn c;          /* the connection (c.fd -1 when none) */
+	struct up up;           /* its connection and how it came up (up.c) */
 	uint8_t state;          /* enum lstate */
 	uint8_t target;         /* the target fd is connected to */
 	uint8_t kind;           /* request kind in flight */
 	uint8_t reused;         /* the request went out on a kept connection */
 	uint8_t retried;        /* it was sent again on a fresh connection already */
-	uint8_t tries;          /* addresses tried for this connect */
-	uint8_t at;             /* the address it tries (conn_target_first) */
 	uint64_t seq, vu, iter; /* the request's template values (it may be built twice) */
-	int64_t t_conn_us;      /* connect started (mono µs) */
-	int64_t connect_us;     /* this request's connect time, -1 when it opened none */
-	int64_t t_tls_us;       /* TLS handshake started (mono µs) */
-	int64_t tls_us;         /* this request's handshake time, 0 when it made none */
-	uint8_t tls_resumed;    /* and that handshake resumed a session */
 	int64_t ttfb_us;        /* start -> first byte of the answer, -1 until then */
 	size_t off, len;        /* bytes of pend written, and its length (L_SENDING) */
 	char *pend;             /* the rest of a request the kernel did not take at once */
 	char *keep;             /* the body's first bytes, when a response spans reads */
 	struct h1_resp resp;    /* the answer being read */
-	struct tls_conn tls;    /* https: the connection's TLS (its SSL object kept) */
 };
 
 struct lthread {
@@ -97,7 +82,7 @@ struct lthread {
 	struct h1_req req[PLAN_MAX_REQUESTS]; /* the request kinds, compiled */
 	int kind_target[PLAN_MAX_REQUESTS];   /* target of each kind */
 	int kind_list[PLAN_MAX_REQUESTS];     /* deadline list of each kind */
-	struct ltarget targets[PLAN_MAX_REQUESTS];
+	struct up_target targets[PLAN_MAX_REQUESTS]; /* where the kinds go (up.h) */
 	int ntargets;
 	int need_keep; /* some kind checks its body */
 	char *scratch; /* a built request (the largest kind's h1_req_scratch) */
@@ -108,21 +93,13 @@ struct lthread {
 	                  * that it goes out as one TLS record */
 	int has_tls;     /* some target is https: tls is set up */
 	struct tls_client tls;
+	struct up_worker up; /* what the slots' bring-ups share: cs, tls, t */
 	char *keep; /* HTTP_BODY_KEEP: the body's first bytes within one read */
 	pcre2_match_data *md;
 };
 
-/* --- targets ----------------------------------------------------------------------------- */
-
 /* --- finishing ----------------------------------------------------------------------------- */
 
-/* Closes slot j's connection (a TLS one says close_notify first). */
-static void drop(struct lslot *s)
-{
-	if (s->c.fd >= 0 && s->tls.up)
-		tls_conn_end(&s->tls);
-	conn_close(&s->c);
-}
 
 /* The slot's request is over: off the deadline list, state idle. */
 static void request_over(struct lthread *h, int j)
@@ -143,10 +120,10 @@ static void fail(struct lthread *h, int j, enum http_fail f, int os_errno, const
 	int phase = s->state == L_CONNECTING  ? HTTP_PHASE_CONNECT
 	            : s->state == L_HANDSHAKE ? HTTP_PHASE_TLS
 	                                      : HTTP_PHASE_REQUEST;
-	struct outcome o = {.connect_us = s->connect_us,
+	struct outcome o = {.connect_us = s->up.connect_us,
 	                    .ttfb_us = s->ttfb_us,
-	                    .tls_us = s->tls_us,
-	                    .tls_resumed = s->tls_resumed,
+	                    .tls_us = s->up.tls_us,
+	                    .tls_resumed = s->up.tls_resumed,
 	                    .bytes = s->resp.hdr_bytes + s->resp.body_bytes};
 
 	va_start(ap, fmt);
@@ -154,7 +131,7 @@ static void fail(struct lthread *h, int j, enum http_fail f, int os_errno, const
 	va_end(ap);
 	o.cls = (int)http_fail_detail(r, f, os_errno, phase, what, msg, sizeof msg);
 	o.detail = msg;
-	drop(s);
+	up_drop(&s->up);
 	request_over(h, j);
 	sched_finish(h->t, j, &o);
 }
@@ -167,10 +144,10 @@ static void answered(struct lthread *h, int j, int64_t now_us, int leftover)
 	const struct plan_request *r = &h->plan->reqs[s->kind];
 	char msg[ERR_SAMPLE_LEN];
 	struct outcome o = {.answered = 1,
-	                    .connect_us = s->connect_us,
+	                    .connect_us = s->up.connect_us,
 	                    .ttfb_us = s->ttfb_us,
-	                    .tls_us = s->tls_us,
-	                    .tls_resumed = s->tls_resumed,
+	                    .tls_us = s->up.tls_us,
+	                    .tls_resumed = s->up.tls_resumed,
 	                    .bytes = s->resp.hdr_bytes + s->resp.body_bytes,
 	                    .detail = msg};
 
@@ -180,7 +157,7 @@ static void answered(struct lthread *h, int j, int64_t now_us, int leftover)
 	 * either side's `Connection: close`: this connection carries nothing more. */
 	if (!s->resp.keep_alive || leftover || s->state != L_READING ||
 	    h->plan->connection == PLAN_CLOSE)
-		drop(s);
+		up_drop(&s->up);
 	request_over(h, j);
 	sched_finish(t, j, &o);
 }
@@ -198,7 +175,7 @@ static int retry_fresh(struct lthread *h, int j)
 		return 0;
 	s->retried = 1;
 	s->reused = 0;
-	drop(s);
+	up_drop(&s->up);
 	start_connect(h, j);
 	return 1;
 }
@@ -216,7 +193,7 @@ static void tls_failed(struct lthread *h, int j)
 	struct lslot *s = &h->slots[j];
 	char what[160];
 	int e = 0;
-	enum http_fail f = tls_failure(&s->tls, &e, what, sizeof what);
+	enum http_fail f = tls_failure(&s->up.tls, &e, what, sizeof what);
 
 	if ((f == HTTP_FAIL_IO || f == HTTP_FAIL_CLOSED) && retry_fresh(h, j))
 		return;
@@ -264,7 +241,7 @@ static void send_tls(struct lthread *h, int j, struct iovec *iov, int n)
 		one.iov_base = h->gather;
 		one.iov_len += iov[1].iov_len;
 	}
-	w = tls_write(&s->tls, one.iov_base, one.iov_len);
+	w = tls_write(&s->up.tls, one.iov_base, one.iov_len);
 	if (w == (ssize_t)one.iov_len)
 		s->state = L_READING;
 	else if (w == TLS_FAILED)
@@ -296,7 +273,7 @@ static void send_request(struct lthread *h, int j)
 	size_t total = iov[0].iov_len + (n > 1 ? iov[1].iov_len : 0);
 	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
 	do /* writev's gather, without SIGPIPE from a closed peer */
-		w = sendmsg(s->c.fd, &mh, MSG_NOSIGNAL);
+		w = sendmsg(s->up.c.fd, &mh, MSG_NOSIGNAL);
 	while (w < 0 && errno == EINTR);
 	if (w == (ssize_t)total) {
 		s->state = L_READING;
@@ -317,26 +294,19 @@ static void send_rest(struct lthread *h, int j)
 {
 	struct lslot *s = &h->slots[j];
 	if (slot_tls(h, s)) {
-		ssize_t w = tls_write(&s->tls, s->pend, s->len);
+		ssize_t w = tls_write(&s->up.tls, s->pend, s->len);
 		if (w == TLS_FAILED)
 			tls_failed(h, j);
 		else if (w >= 0)
 			s->state = L_READING;
 		return;
 	}
-	while (s->off < s->len) {
-		ssize_t w = send(s->c.fd, s->pend + s->off, s->len - s->off, MSG_NOSIGNAL);
-		if (w > 0) {
-			s->off += (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		int e = w < 0 ? errno : EPIPE;
+	int r = conn_send(s->up.c.fd, s->pend, s->len, &s->off);
+	if (r == 0)
+		return;
+	if (r < 0) {
 		if (!retry_fresh(h, j))
-			fail(h, j, HTTP_FAIL_IO, e, "Send failure: %s", strerror(e));
+			fail(h, j, HTTP_FAIL_IO, -r, "Send failure: %s", strerror(-r));
 		return;
 	}
 	s->state = L_READING;
@@ -344,113 +314,41 @@ static void send_rest(struct lthread *h, int j)
 
 /* --- connecting ---------------------------------------------------------------------------- */
 
-/* The first handshake of this worker: what it negotiated goes to run_env. */
-static void note_tls(struct lthread *h, const struct lslot *s)
-{
-	struct ethread *t = h->t;
-
-	if (atomic_load_explicit(&t->facts_tls, memory_order_relaxed))
-		return;
-	tls_describe(s->tls.ssl, t->facts.tls, sizeof t->facts.tls);
-	atomic_store_explicit(&t->facts_tls, 1, memory_order_release);
-}
-
 static void read_answer(struct lthread *h, int j);
 
-/* One step of slot j's TLS handshake; the request goes out once it is complete. */
-static void handshake(struct lthread *h, int j)
+/* A step of slot j's bring-up ended with r: the request goes out once it is up. */
+static void bring_up(struct lthread *h, int j, int r, const struct up_fail *why)
 {
 	struct lslot *s = &h->slots[j];
-	int r = tls_handshake(&s->tls);
 
-	if (r == TLS_AGAIN)
-		return;
-	if (r == TLS_FAILED) {
-		tls_failed(h, j);
+	if (r == UP_WAIT) {
+		s->state = s->up.phase == UP_HANDSHAKE ? L_HANDSHAKE : L_CONNECTING;
 		return;
 	}
-	s->tls_us = clock_mono_us() - s->t_tls_us;
-	if (s->tls_us < 1)
-		s->tls_us = 1; /* 0 means "no handshake" */
-	s->tls_resumed = (uint8_t)tls_resumed(&s->tls);
-	note_tls(h, s);
+	if (r == UP_FAILED) {
+		/* A handshake that a kept connection's peer cut may succeed on a fresh one. */
+		if (why->in_handshake && (why->f == HTTP_FAIL_IO || why->f == HTTP_FAIL_CLOSED) &&
+		    retry_fresh(h, j))
+			return;
+		fail(h, j, why->f, why->e, "%s", why->what);
+		return;
+	}
 	send_request(h, j);
 	/* Bytes the handshake's last read took beyond it bring no epoll edge of their own. */
-	if (h->slots[j].state == L_READING && h->slots[j].c.fd >= 0 && tls_pending(&s->tls))
+	if (h->slots[j].state == L_READING && h->slots[j].up.c.fd >= 0 && slot_tls(h, s) &&
+	    tls_pending(&s->up.tls))
 		read_answer(h, j);
 }
 
-/* The connection is up: count it, then the TLS handshake (https) or the request. */
-static void connected(struct lthread *h, int j, int64_t now_us)
-{
-	struct lslot *s = &h->slots[j];
-	struct ltarget *g = &h->targets[s->target];
-
-	s->connect_us = now_us - s->t_conn_us;
-	conn_target_worked(&g->net, s->at);
-	s->tries = 0;
-	if (!g->url->tls) {
-		send_request(h, j);
-		return;
-	}
-	if (tls_conn_begin(&s->tls, &h->tls, s->c.fd, g->url->host, &g->resume) < 0) {
-		fail(h, j, HTTP_FAIL_OTHER, 0, "out of memory starting TLS");
-		return;
-	}
-	s->state = L_HANDSHAKE;
-	s->t_tls_us = now_us;
-	handshake(h, j);
-}
-
-/* A connect failed with e: the next address of the name, or the request fails. */
-static void connect_failed(struct lthread *h, int j, int e)
-{
-	struct lslot *s = &h->slots[j];
-	struct ltarget *g = &h->targets[s->target];
-
-	drop(s);
-	if (conn_target_next(&g->net, e, s->tries)) {
-		s->tries++;
-		s->at = (uint8_t)conn_target_after(&g->net, s->at);
-		start_connect(h, j);
-		return;
-	}
-	s->tries = 0;
-	fail(h, j, HTTP_FAIL_CONNECT, e, "Failed to connect to %s port %s: %s", g->url->host,
-	     g->url->port, strerror(e));
-}
-
-/* Opens slot j's connection to its target; the rest follows from events. */
+/* Opens slot j's connection to its kind's target; the rest follows from events. */
 static void start_connect(struct lthread *h, int j)
 {
 	struct lslot *s = &h->slots[j];
-	struct ltarget *g = &h->targets[h->kind_target[s->kind]];
-	const char *what = NULL;
-	int e = 0;
+	struct up_fail why;
 
 	s->target = (uint8_t)h->kind_target[s->kind];
 	s->state = L_CONNECTING;
-	if (!conn_target_ready(&g->net)) {
-		fail(h, j, HTTP_FAIL_DNS, 0, "%s", g->net.dns_err);
-		return;
-	}
-	s->t_conn_us = clock_mono_us();
-	if (s->tries == 0)
-		s->at = (uint8_t)conn_target_first(&g->net);
-	/* TCP_NODELAY: libcurl's default, and a request goes out in one write anyway. */
-	switch (conn_open(&s->c, &h->cs, j, conn_target_addr(&g->net, s->at), &e, &what)) {
-	case CONN_UP:
-		connected(h, j, clock_mono_us());
-		return;
-	case CONN_PENDING:
-		return;
-	case CONN_FAILED:
-		connect_failed(h, j, e);
-		return;
-	case CONN_LOCAL:
-		fail(h, j, HTTP_FAIL_OTHER, e, "%s: %s", what, strerror(e));
-		return;
-	}
+	bring_up(h, j, up_start(&s->up, &h->up, j, &h->targets[s->target], &why), &why);
 }
 
 /* --- reading ------------------------------------------------------------------------------- */
@@ -495,17 +393,17 @@ static void read_tls(struct lthread *h, int j)
 	struct ethread *t = h->t;
 
 	for (;;) {
-		ssize_t n = tls_read(&s->tls, h->rbuf, READ_BUF);
+		ssize_t n = tls_read(&s->up.tls, h->rbuf, READ_BUF);
 		if (n > 0) {
 			int64_t now = clock_mono_us();
 			if (s->ttfb_us < 0)
 				s->ttfb_us = now - t->slots[j].sent_us;
-			if (feed(h, j, h->rbuf, (size_t)n, now) || tls_drained(&s->tls))
+			if (feed(h, j, h->rbuf, (size_t)n, now) || tls_drained(&s->up.tls))
 				return; /* over, or drained: the next bytes bring a new edge */
 			continue;
 		}
 		if (n == 0) {
-			s->tls.up = 0; /* closed: no close_notify back */
+			s->up.tls.up = 0; /* closed: no close_notify back */
 			feed(h, j, h->rbuf, 0, clock_mono_us());
 		} else if (n == TLS_FAILED) {
 			tls_failed(h, j);
@@ -525,7 +423,7 @@ static void read_answer(struct lthread *h, int j)
 		return;
 	}
 	for (;;) {
-		ssize_t n = recv(s->c.fd, h->rbuf, READ_BUF, 0);
+		ssize_t n = recv(s->up.c.fd, h->rbuf, READ_BUF, 0);
 		if (n > 0) {
 			int64_t now = clock_mono_us();
 			if (s->ttfb_us < 0)
@@ -558,22 +456,22 @@ static void read_answer(struct lthread *h, int j)
 static void idle_event(struct lthread *h, struct lslot *s, uint32_t evs)
 {
 	if (evs & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
-		s->tls.up = 0;
-		drop(s);
+		s->up.tls.up = 0;
+		up_drop(&s->up);
 	} else if ((evs & EPOLLIN) && slot_tls(h, s)) {
-		ssize_t n = tls_read(&s->tls, h->rbuf, READ_BUF);
+		ssize_t n = tls_read(&s->up.tls, h->rbuf, READ_BUF);
 		if (n == TLS_AGAIN)
 			return;
 		if (n == TLS_FAILED) {
 			char what[160];
 			int e;
-			tls_failure(&s->tls, &e, what, sizeof what);
+			tls_failure(&s->up.tls, &e, what, sizeof what);
 		}
-		drop(s);
+		up_drop(&s->up);
 	} else if (evs & EPOLLIN) {
-		ssize_t n = recv(s->c.fd, h->rbuf, 1, MSG_PEEK);
+		ssize_t n = recv(s->up.c.fd, h->rbuf, 1, MSG_PEEK);
 		if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-			drop(s);
+			up_drop(&s->up);
 	}
 }
 
@@ -583,24 +481,20 @@ static void on_event(struct lthread *h, int j, uint32_t evs)
 	struct lslot *s = &h->slots[j];
 
 	switch (s->state) {
-	case L_CONNECTING: {
-		int e, up = conn_finish(&s->c, evs, &e);
-		if (up > 0)
-			connected(h, j, clock_mono_us());
-		else if (up < 0)
-			connect_failed(h, j, e);
+	case L_CONNECTING:
+	case L_HANDSHAKE: {
+		struct up_fail why;
+		bring_up(h, j, up_event(&s->up, &h->up, j, &h->targets[s->target], evs, &why),
+		         &why);
 		return;
 	}
-	case L_HANDSHAKE:
-		handshake(h, j);
-		return;
 	case L_SENDING: {
-		uint32_t gen = s->c.gen;
+		uint32_t gen = s->up.c.gen;
 		if (evs & (EPOLLOUT | EPOLLERR | EPOLLHUP))
 			send_rest(h, j);
 		/* An answer before the request is out (413, say) is read like any other, on the
 		 * same connection (send_rest may have failed it, or retried on a fresh one). */
-		if (s->c.gen == gen && (s->state == L_SENDING || s->state == L_READING) &&
+		if (s->up.c.gen == gen && (s->state == L_SENDING || s->state == L_READING) &&
 		    (evs & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
 			read_answer(h, j);
 		return;
@@ -624,12 +518,9 @@ static void expire(struct lthread *h)
 	while ((j = conn_expired(&h->cs, now)) >= 0) {
 		struct lslot *s = &h->slots[j];
 		long long ms = (long long)h->plan->reqs[s->kind].timeout_ms;
-		if (s->state == L_CONNECTING)
-			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
-			     "Connection timed out after %lld milliseconds", ms);
-		else if (s->state == L_HANDSHAKE)
-			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
-			     "TLS handshake timed out after %lld milliseconds", ms);
+		if (s->state == L_CONNECTING || s->state == L_HANDSHAKE)
+			fail(h, j, HTTP_FAIL_TIMEOUT, 0, "%s timed out after %lld milliseconds",
+			     up_timeout_what(&s->up), ms);
 		else
 			fail(h, j, HTTP_FAIL_TIMEOUT, 0,
 			     "Operation timed out after %lld milliseconds with %lld bytes received",
@@ -649,17 +540,17 @@ static void lean_start(struct ethread *t, int j)
 	s->seq = t->ctx.seq;
 	s->vu = t->ctx.vu;
 	s->iter = t->ctx.iter;
-	s->connect_us = s->ttfb_us = -1;
-	s->tls_us = 0;
-	s->tls_resumed = 0;
+	s->up.connect_us = s->ttfb_us = -1;
+	s->up.tls_us = 0;
+	s->up.tls_resumed = 0;
 	s->retried = 0;
-	s->tries = 0;
+	s->up.tries = 0;
 	memset(&s->resp, 0, sizeof s->resp);
 	dlist_arm(&h->cs.dl, j, h->kind_list[k],
 	          t->slots[j].sent_us + h->plan->reqs[k].timeout_ms * 1000);
-	if (s->c.fd >= 0 && s->target != h->kind_target[k])
-		drop(s); /* another host: its own connection */
-	if (s->c.fd >= 0) {
+	if (s->up.c.fd >= 0 && s->target != h->kind_target[k])
+		up_drop(&s->up); /* another host: its own connection */
+	if (s->up.c.fd >= 0) {
 		s->reused = 1;
 		send_request(h, j);
 	} else {
@@ -671,7 +562,7 @@ static void lean_start(struct ethread *t, int j)
 static void lean_cancel(struct ethread *t, int j)
 {
 	struct lthread *h = t->drv;
-	drop(&h->slots[j]);
+	up_drop(&h->slots[j].up);
 	request_over(h, j);
 }
 
@@ -679,12 +570,12 @@ static void lean_idle(struct ethread *t, int j)
 {
 	struct lthread *h = t->drv;
 	if (h->slots[j].state == L_IDLE)
-		drop(&h->slots[j]);
+		up_drop(&h->slots[j].up);
 }
 
 static struct conn *slot_conn(void *arg, int j)
 {
-	return &((struct lthread *)arg)->slots[j].c;
+	return &((struct lthread *)arg)->slots[j].up.c;
 }
 
 static void slot_event(void *arg, int j, uint32_t evs)
@@ -714,8 +605,8 @@ static void lean_release(struct ethread *t)
 	if (!h)
 		return;
 	for (int j = 0; h->slots && j < t->max_slots; j++) {
-		conn_close(&h->slots[j].c);
-		tls_conn_release(&h->slots[j].tls);
+		conn_close(&h->slots[j].up.c);
+		up_release(&h->slots[j].up);
 		free(h->slots[j].pend);
 		free(h->slots[j].keep);
 	}
@@ -800,7 +691,8 @@ static int lean_init(struct ethread *t, char *err, size_t errlen)
 	    (h->need_keep && !h->keep))
 		goto oom;
 	for (int j = 0; j < n; j++)
-		h->slots[j].c.fd = -1;
+		h->slots[j].up.c.fd = -1;
+	h->up = (struct up_worker){.cs = &h->cs, .tls = &h->tls, .t = h->t};
 	return conn_set_init(&h->cs, n, err, errlen);
 oom:
 	snprintf(err, errlen, "out of memory setting up a worker");

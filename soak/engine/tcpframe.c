@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "httpclass.h"
 #include "conn.h"
 #include "dur.h"
 #include "engine_int.h"
@@ -92,27 +93,15 @@ static void dl_arm(struct tthread *h, struct tvu *v, int64_t now_us)
 
 /* --- connections ------------------------------------------------------------------- */
 
+/* A failed connect or send, classed as the HTTP drivers class theirs (httpclass.c). */
 static enum err_class connect_class(int e)
 {
-	switch (e) {
-	case ECONNREFUSED:
-		return ERR_CONNECT_REFUSED;
-	case EADDRNOTAVAIL:
-		return ERR_CLIENT_PORTS;
-	case ETIMEDOUT:
-		return ERR_CONNECT_TIMEOUT;
-	case ECONNRESET:
-		return ERR_RESET;
-	default:
-		return ERR_OTHER;
-	}
+	return http_fail_class(HTTP_FAIL_CONNECT, e, HTTP_PHASE_CONNECT);
 }
 
 static enum err_class io_class(int e)
 {
-	return e == ECONNRESET || e == EPIPE || e == ENOTCONN ? ERR_RESET
-	       : e == ETIMEDOUT                               ? ERR_TIMEOUT
-	                                                      : ERR_OTHER;
+	return http_fail_class(HTTP_FAIL_IO, e, HTTP_PHASE_REQUEST);
 }
 
 /* --- the iteration's end ------------------------------------------------------------ */
@@ -217,24 +206,13 @@ static void next_group(struct tthread *h, struct tvu *v)
 /* Writes buf[off..end); 1 when all is written, 0 on EAGAIN, -1 after fail(). */
 static int send_some(struct tthread *h, struct tvu *v)
 {
-	while (v->off < v->end) {
-		ssize_t n =
-		    send(v->c.fd, v->buf + v->off, v->end - v->off, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n > 0) {
-			v->off += (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return 0;
-		int e = n < 0 ? errno : EPIPE;
-		fail(h, v, io_class(e), "%s to %s: %s (%zu of %zu bytes written)",
-		     v->state == TF_HS_SEND ? "handshake" : "frames", h->plan->address, strerror(e),
+	int r = conn_send(v->c.fd, v->buf, v->end, &v->off);
+
+	if (r < 0)
+		fail(h, v, io_class(-r), "%s to %s: %s (%zu of %zu bytes written)",
+		     v->state == TF_HS_SEND ? "handshake" : "frames", h->plan->address, strerror(-r),
 		     v->off, v->end);
-		return -1;
-	}
-	return 1;
+	return r;
 }
 
 /* Reads the reply in v->rd; 1 when complete, 0 on EAGAIN, -1 after fail(). */
