@@ -92,15 +92,20 @@ def check_row(ck, what, header, row, cmp):
             continue
         val, half, verdict, points = got
         lo, hi = d["ci95"]
+        # The interval's own means where it has one (the change is its centre), else the
+        # cells' figures.
+        has_ci = lo is not None and hi is not None and d.get("interval_mean_baseline") is not None
+        a = d["interval_mean_baseline"] if has_ci else d["baseline"]
+        v = d["interval_mean"] if has_ci else d["value"]
         if points:
-            want = d["value"] - d["baseline"]
+            want = v - a
             ck.same(f"{what}, {name} (points)", val, want, 0.005 + 1e-6)
             want_half = (hi - lo) / 2 if lo is not None and hi is not None else None
             tol = 0.005 + 1e-3
         else:
             # change_pct carries 3 decimals; the table rounds it to 1.
             ck.same(f"{what}, {name} (%)", val, d.get("change_pct"), 0.05 + 1e-3)
-            base = abs(d["baseline"]) if d["baseline"] else None
+            base = abs(a) if a else None
             want_half = (100 * (hi - lo) / 2 / base
                          if lo is not None and hi is not None and base else None)
             # report.json keeps 4 decimals of the interval's ends and of the baseline.
@@ -176,6 +181,37 @@ def check_cost_ranges(ck, fnd, text, runs):
                     max(c["memory_peak_mb"] for c in costs), 0.05 + 1e-3)
 
 
+def shown_pair(d):
+    """(baseline, value) a sentence quotes for a figure: its interval's own means where it
+    has an interval (the change then is the interval's centre), else the cells' figures."""
+    lo, hi = d["ci95"]
+    if lo is not None and hi is not None and d.get("interval_mean_baseline") is not None:
+        return d["interval_mean_baseline"], d["interval_mean"]
+    return d["baseline"], d["value"]
+
+
+def check_centres(ck, cmps):
+    """One estimate, one interval: every change report.json gives is the centre of the
+    interval beside it, relative to the interval's own baseline."""
+    for i, c in enumerate(cmps):
+        figs = {"tps": c["metrics"]["tps"], "mean": c["metrics"]["mean"],
+                "p99": c["metrics"]["p99"], "error": c["metrics"]["error"]}
+        for src, d in c.get("cpu_per_request", {}).items():
+            figs[f"cpu_per_request.{src}"] = d
+        for src, d in c.get("memory", {}).items():
+            figs[f"memory.{src}"] = d
+        for name, d in figs.items():
+            lo, hi = d["ci95"]
+            base = d.get("interval_mean_baseline")
+            if lo is None or hi is None or not base or d.get("change_pct") is None:
+                continue
+            centre = 100 * (lo + hi) / 2 / abs(base)
+            # 4 decimals of the ends and of the baseline, 3 of the change.
+            tol = 1e-3 + 100 * 1e-4 / abs(base) * (1 + abs(centre) / 100)
+            ck.same(f"comparison {i} {name}: change_pct is its interval's centre",
+                    d["change_pct"], centre, tol)
+
+
 def main():
     total, bad = 0, []
     for rd in sys.argv[1:]:
@@ -186,6 +222,7 @@ def main():
         ck = Checker(rd)
         tables = md_tables(md)
         cmps = j["comparisons"]
+        check_centres(ck, cmps)
         comp = tables.get("Comparison", [])
         at_of = {}
         if comp:
@@ -243,7 +280,7 @@ def main():
                             res.get("half_pct"), 0.05 + 1e-3)
                     lo, hi = t["ci95"]
                     ck.same(f"{v['label']} resolution is the TPS interval", res.get("half_pct"),
-                            100 * (hi - lo) / 2 / abs(t["baseline"]), 1e-2)
+                            100 * (hi - lo) / 2 / abs(shown_pair(t)[0]), 1e-2)
         # Findings: every comparison they quote, by where it was and which label.
         for fnd in j["findings"]:
             text = fnd["text"]
@@ -254,8 +291,9 @@ def main():
                         ck.bad.append(f"{rd}: throughput finding quotes no comparison: at {m.group(1)}")
                         continue
                     t = c["metrics"]["tps"]
-                    ck.same(f"throughput finding {fnd['label']} at {m.group(1)}", float(m.group(2)), t["value"], 0.05 + 1e-3)
-                    ck.same(f"throughput finding {fnd['label']} at {m.group(1)} baseline", float(m.group(3)), t["baseline"], 0.05 + 1e-3)
+                    tb, tv = shown_pair(t)
+                    ck.same(f"throughput finding {fnd['label']} at {m.group(1)}", float(m.group(2)), tv, 0.05 + 1e-3)
+                    ck.same(f"throughput finding {fnd['label']} at {m.group(1)} baseline", float(m.group(3)), tb, 0.05 + 1e-3)
                     ck.eq(f"throughput finding {fnd['label']} verdict", m.group(5), t["verdict"])
             if fnd["kind"] == "latency":
                 for m in re.finditer(r"at ([^;:]+?\)) mean (\d+(?:\.\d+)?) ms vs (\d+(?:\.\d+)?) ms \([^,]+, (real|noise|n/a)\), p99 (\d+(?:\.\d+)?) ms vs (\d+(?:\.\d+)?) ms \([^,]+, (real|noise|n/a)\)", text):
@@ -264,10 +302,12 @@ def main():
                         continue
                     mean, p99 = c["metrics"]["mean"], c["metrics"]["p99"]
                     tol = lambda x: 0.005 + 1e-3 if x < 10 else 0.05 + 1e-3
-                    ck.same(f"latency finding {fnd['label']} mean", float(m.group(2)), mean["value"], tol(mean["value"]))
-                    ck.same(f"latency finding {fnd['label']} mean baseline", float(m.group(3)), mean["baseline"], tol(mean["baseline"]))
+                    mb, mv = shown_pair(mean)
+                    pb, pv = shown_pair(p99)
+                    ck.same(f"latency finding {fnd['label']} mean", float(m.group(2)), mv, tol(mv))
+                    ck.same(f"latency finding {fnd['label']} mean baseline", float(m.group(3)), mb, tol(mb))
                     ck.eq(f"latency finding {fnd['label']} mean verdict", m.group(4), mean["verdict"])
-                    ck.same(f"latency finding {fnd['label']} p99", float(m.group(5)), p99["value"], tol(p99["value"]))
+                    ck.same(f"latency finding {fnd['label']} p99", float(m.group(5)), pv, tol(pv))
                     ck.eq(f"latency finding {fnd['label']} p99 verdict", m.group(7), p99["verdict"])
             if fnd["kind"] == "connections":
                 check_connection_ranges(ck, fnd, text, j["runs"])
@@ -282,8 +322,9 @@ def main():
                     continue
                 for x in re.finditer(r"(\S+) (\d+\.\d+)x the CPU per request \((\d+\.\d+) vs (\d+\.\d+) ms, [^,]+, (real|noise|n/a)\)", m.group(2)):
                     d = c["cpu_per_request"][x.group(1)]
-                    ck.same(f"cost finding {fnd['label']} {x.group(1)}", float(x.group(3)), d["value"], 0.0005 + 1e-4)
-                    ck.same(f"cost finding {fnd['label']} {x.group(1)} baseline", float(x.group(4)), d["baseline"], 0.0005 + 1e-4)
+                    db, dv = shown_pair(d)
+                    ck.same(f"cost finding {fnd['label']} {x.group(1)}", float(x.group(3)), dv, 0.0005 + 1e-4)
+                    ck.same(f"cost finding {fnd['label']} {x.group(1)} baseline", float(x.group(4)), db, 0.0005 + 1e-4)
                     ck.eq(f"cost finding {fnd['label']} {x.group(1)} verdict", x.group(5), d["verdict"])
         # Each run's figures: summary.csv against report.json (one-step runs).
         with open(f"{rd}/summary.csv", newline="") as f:

@@ -511,7 +511,9 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 	if (!(fabs(base) > 0))
 		return;
 	if (!on_batches(r, m, f) && isfinite(d->lo) && isfinite(d->hi)) {
-		x->half_pct = 100 * (d->hi - d->lo) / 2 / fabs(base);
+		double ia, iv; /* relative to the interval's own baseline, as the change is */
+		rpt_cmp_values(m, f, &ia, &iv);
+		x->half_pct = fabs(ia) > 0 ? 100 * (d->hi - d->lo) / 2 / fabs(ia) : NAN;
 		x->level = d->level;
 	}
 	double alpha = m->alpha / (m->family > 0 ? m->family : 1);
@@ -596,6 +598,19 @@ static void compare_cells(const struct report *r, struct rpt_cmp *m, int c, int 
 	}
 }
 
+void rpt_cmp_values(const struct rpt_cmp *m, int f, double *a, double *v)
+{
+	const struct rpt_diff *d = &m->d[f];
+
+	if (d->verdict != RPT_NA && isfinite(d->a) && isfinite(d->b)) {
+		*a = d->a;
+		*v = d->b;
+	} else {
+		*a = m->base_value[f];
+		*v = m->value[f];
+	}
+}
+
 int rpt_compare(struct report *r, char *err, size_t errlen)
 {
 	r->cmps = calloc((size_t)(r->ncells ? r->ncells : 1), sizeof *r->cmps);
@@ -642,9 +657,10 @@ int rpt_until_met(const struct report *r, const char *const *fig, const double *
 		for (int k = 0; f >= 0 && k < r->ncmps; k++) {
 			const struct rpt_cmp *m = &r->cmps[k];
 			const struct rpt_diff *d = &m->d[f];
-			double base = m->base_value[f];
+			double base, v;
 			if (!has_fig(r, m, f))
 				continue;
+			rpt_cmp_values(m, f, &base, &v);
 			seen = 1;
 			double half = isfinite(d->lo) && isfinite(d->hi) && fabs(base) > 0
 			                  ? 100 * (d->hi - d->lo) / 2 / fabs(base)

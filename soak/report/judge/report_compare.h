@@ -12,6 +12,11 @@
 /* The comparisons of every cell with the baseline's at the same key, judged; 0, or -1 with
  * err. */
 int rpt_compare(struct report *r, char *err, size_t errlen);
+/* The two values of figure f that comparison m prints, a (the baseline's) and v: the
+ * means its interval is built around (d.a and d.b, so that the change (v - a) / a is the
+ * interval's centre: one estimate, one interval), or the cells' merged figures where the
+ * figure has no interval (n/a).  Every writer shows a change from these. */
+void rpt_cmp_values(const struct rpt_cmp *m, int f, double *a, double *v);
 /* Fills a cell's per-figure statistics (value, bm, run, vc) from its compared runs. */
 int rpt_cell_stats(const struct report *r, struct rpt_cell *c);
 /* A figure an `until` names ("tps", "cpu.app", "memory.db"), as an index of the report's

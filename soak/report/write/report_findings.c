@@ -9,6 +9,7 @@
  * difference before one within noise, the size of a real difference before its topic.
  */
 #include "report_findings.h"
+#include "report/judge/report_compare.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -329,9 +330,11 @@ static int agent_findings(struct fctx *x)
 /* "WHAT 12.3 ms vs 10.1 ms (+21.8%, real)": latency k of comparison m; its score. */
 static double latency_change(struct sbuf *b, const char *what, const struct rpt_cmp *m, int k)
 {
-	double a = m->base_value[k], v = m->value[k], pct = a > 0 ? 100 * (v - a) / a : NAN;
+	double a, v, pct;
 	char p[32];
 
+	rpt_cmp_values(m, k, &a, &v);
+	pct = a > 0 ? 100 * (v - a) / a : NAN;
 	rpt_sb_printf(b, "%s", what);
 	fmt_ms(b, v);
 	rpt_sb_printf(b, " vs ");
@@ -352,9 +355,10 @@ static int comparison_findings(struct fctx *x)
 		for (int i = 0; i < r->ncmps; i++) {
 			const struct rpt_cmp *m = &r->cmps[i];
 			const struct rpt_cell *c = &r->cells[m->cell];
-			double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
+			double tb, tc, ma, mc;
+			rpt_cmp_values(m, RPT_M_TPS, &tb, &tc);
+			rpt_cmp_values(m, RPT_M_MEAN, &ma, &mc);
 			double pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
-			double ma = m->base_value[RPT_M_MEAN], mc = m->value[RPT_M_MEAN];
 			char p[32];
 			if (c->label != l || r->cells[m->base].label != 0)
 				continue;
@@ -1156,8 +1160,9 @@ static int cost_line(const struct report *r, int l, struct sbuf *line, double *s
 		int first = 1;
 		for (int s = 0; s < r->ncpu; s++) {
 			int f = RPT_FIG_CPU(s);
-			double a = m->base_value[f], c = m->value[f];
+			double a, c;
 			char p[32], at[96];
+			rpt_cmp_values(m, f, &a, &c);
 			if (!isfinite(a) || !isfinite(c) || !(a > 0))
 				continue;
 			if (first)

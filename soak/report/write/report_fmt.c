@@ -16,10 +16,11 @@
 char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len)
 {
 	const struct rpt_diff *d = &m->d[f];
-	double a = m->base_value[f], v = m->value[f], half = (d->hi - d->lo) / 2;
+	double a, v, half = (d->hi - d->lo) / 2;
 	int points = f == RPT_M_ERR;
 	char x[32], h[32], why[48] = "";
 
+	rpt_cmp_values(m, f, &a, &v);
 	if (isnan(a) || isnan(v)) {
 		snprintf(buf, len, DASH);
 		return buf;

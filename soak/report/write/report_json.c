@@ -1,6 +1,7 @@
 /* report_json: report.json (the model's tables and findings as data) and summary.csv (one
  * row per run step). */
 #include "report_json.h"
+#include "report/judge/report_compare.h"
 #include "report/report_int.h"
 #include "history/history.h"
 
@@ -86,12 +87,18 @@ static void jci(struct jsonw *w, double lo, double hi, int decimals)
 	jsonw_end(w);
 }
 
-static void jdiff(struct jsonw *w, double base, double value, const struct rpt_diff *d)
+/* Figure f of comparison m: the cells' figures, and the change the interval is built
+ * around (rpt_cmp_values: its centre). */
+static void jdiff(struct jsonw *w, const struct rpt_cmp *m, int f)
 {
+	const struct rpt_diff *d = &m->d[f];
+	double a, v;
+
+	rpt_cmp_values(m, f, &a, &v);
 	jsonw_obj(w);
-	jsonw_mnum(w, "baseline", base, 4);
-	jsonw_mnum(w, "value", value, 4);
-	jsonw_mnum(w, "change_pct", base != 0 ? 100 * (value - base) / base : NAN, 3);
+	jsonw_mnum(w, "baseline", m->base_value[f], 4);
+	jsonw_mnum(w, "value", m->value[f], 4);
+	jsonw_mnum(w, "change_pct", a != 0 ? 100 * (v - a) / a : NAN, 3);
 	jsonw_mnum(w, "interval_mean_baseline", d->a, 4);
 	jsonw_mnum(w, "interval_mean", d->b, 4);
 	jci(w, d->lo, d->hi, 4);
@@ -525,7 +532,7 @@ static void jcmp_figures(const struct report *r, const struct rpt_cmp *m, struct
 	for (int k = 0; k < RPT_NMETRIC; k++) {
 		jsonw_br(w, "\n       ");
 		jsonw_key(w, rpt_metric_name((enum rpt_metric)k));
-		jdiff(w, m->base_value[k], m->value[k], &m->d[k]);
+		jdiff(w, m, k);
 	}
 	jsonw_end(w);
 	for (int kind = 0; kind < 2; kind++) {
@@ -537,7 +544,7 @@ static void jcmp_figures(const struct report *r, const struct rpt_cmp *m, struct
 			    (isnan(m->base_value[g]) || isnan(m->value[g])))
 				continue;
 			jsonw_key(w, r->cpu_names[s]);
-			jdiff(w, m->base_value[g], m->value[g], &m->d[g]);
+			jdiff(w, m, g);
 		}
 		jsonw_end(w);
 	}
@@ -653,7 +660,7 @@ static void jverdict_cpu(const struct report *r, const struct rpt_vrow *v, struc
 		if (!m)
 			jsonw_num(w, v->cpu_req[s], 4);
 		else
-			jdiff(w, m->base_value[g], m->value[g], &m->d[g]);
+			jdiff(w, m, g);
 	}
 	jsonw_end(w);
 }

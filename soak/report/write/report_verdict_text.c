@@ -3,6 +3,7 @@
  * comparison resolves and what would resolve more, its memory and drift, and how many
  * validity warnings to read it with. */
 #include "report_verdict_text.h"
+#include "report/judge/report_compare.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -46,9 +47,10 @@ static void phrases_end(struct phrases *p, struct sbuf *out)
 static void change_phrase(struct phrases *p, const struct rpt_cmp *m, int f, const char *up,
                           const char *down, const char *what)
 {
-	double base = m->base_value[f], v = m->value[f];
+	double base, v;
 	char t[256];
 
+	rpt_cmp_values(m, f, &base, &v);
 	if (m->d[f].verdict != RPT_REAL || !(base != 0) || isnan(v))
 		return;
 	snprintf(t, sizeof t, "%.1f%% %s %s (real)", fabs(100 * (v - base) / base),
@@ -87,11 +89,13 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 {
 	const char *B = r->labels[v->label].name, *A = r->labels[0].name;
 	const struct rpt_diff *t = &m->d[RPT_M_TPS];
-	double tb = m->base_value[RPT_M_TPS], tc = m->value[RPT_M_TPS];
-	double pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
+	double tb, tc, ea, ev, pct;
 	struct phrases p = {.n = 0};
 	char s[64];
 
+	rpt_cmp_values(m, RPT_M_TPS, &tb, &tc);
+	rpt_cmp_values(m, RPT_M_ERR, &ea, &ev);
+	pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
 	cell_where(b, &r->cells[m->cell], "At");
 	if (t->verdict == RPT_REAL)
 		rpt_sb_printf(b, ", %s serves %.1f%% %s requests per second than %s (real)", B,
@@ -107,9 +111,8 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 	change_phrase(&p, m, RPT_M_MEAN, "higher", "lower", "average latency");
 	change_phrase(&p, m, RPT_M_P99, "higher", "lower", "p99");
 	if (m->d[RPT_M_ERR].verdict == RPT_REAL) {
-		snprintf(s, sizeof s, "%.2f points %s errors (real)",
-		         fabs(m->value[RPT_M_ERR] - m->base_value[RPT_M_ERR]),
-		         m->value[RPT_M_ERR] > m->base_value[RPT_M_ERR] ? "more" : "fewer");
+		snprintf(s, sizeof s, "%.2f points %s errors (real)", fabs(ev - ea),
+		         ev > ea ? "more" : "fewer");
 		phrase(&p, s);
 	}
 	for (int k = 0; k < r->ncpu; k++) {
@@ -151,8 +154,9 @@ static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct 
 	cell_where(b, &r->cells[m->cell], "; at");
 	for (int k = 0; k < r->ncpu; k++) {
 		const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
-		double a = m->base_value[RPT_FIG_CPU(k)], c = m->value[RPT_FIG_CPU(k)];
+		double a, c;
 		char t[32];
+		rpt_cmp_values(m, RPT_FIG_CPU(k), &a, &c);
 		if (!isfinite(a) || !isfinite(c) || !(a > 0) || rpt_jit_series(r->cpu_names[k]))
 			continue; /* a JIT's CPU is shown, not judged */
 		rpt_sb_printf(b, "%s %s CPU per request on %s (%s)", said ? " and" : " it costs",
