@@ -393,12 +393,18 @@ static int store(struct perfrun *p, char *err, size_t errlen)
 		int64_t count = i < keep ? v[i]->count : other;
 		if (i == keep && other == 0)
 			break;
+		char *shown = redact_text(&p->redact, stack); /* a frame may name anything */
+		if (!shown) {
+			snprintf(err, errlen, "out of memory");
+			goto done;
+		}
 		sqlite3_reset(s);
 		sqlite3_bind_int64(s, 1, p->run_id);
 		sqlite3_bind_int(s, 2, p->step);
 		sqlite3_bind_text(s, 3, p->source, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, stack, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, shown, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(s, 5, count);
+		free(shown);
 		if (db_done(p->db, sqlite3_step(s), "cannot store the profile", err, errlen) < 0)
 			goto done;
 	}
