@@ -166,12 +166,20 @@ static int ncores(void)
 	return n > 0 ? (int)n : 1;
 }
 
+/* The seed of the workers' random draws: a new one each run, or on a driver's own clock
+ * (a test's virtual one) that clock's reading, so a simulated run repeats exactly. */
+static uint64_t engine_seed(const struct driver *drv)
+{
+	if (drv->now_us)
+		return (uint64_t)drv->now_us();
+	return (uint64_t)clock_wall_ms() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock_mono_ns();
+}
+
 int engine_start_with(struct engine **out, const struct engine_opts *o, const struct driver *drv,
                       char *err, size_t errlen)
 {
 	struct engine *e;
-	uint64_t seed =
-	    (uint64_t)clock_wall_ms() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock_mono_ns();
+	uint64_t seed = engine_seed(drv);
 	const struct plan *p = o->plan;
 	int open = p->model == PLAN_OPEN;
 	int units = open ? p->max_in_flight : o->max_vus; /* slots in all */
@@ -252,7 +260,7 @@ int engine_start(struct engine **out, const struct engine_opts *o, char *err, si
 void engine_set_rate(struct engine *e, double per_s, int64_t ramp_ms)
 {
 	atomic_store_explicit(&e->ramp_ms, ramp_ms, memory_order_relaxed);
-	atomic_store_explicit(&e->rate_t0_us, clock_mono_us(), memory_order_relaxed);
+	atomic_store_explicit(&e->rate_t0_us, engine_now_us(e), memory_order_relaxed);
 	atomic_store_explicit(&e->rate_mhz, (int64_t)(per_s * 1000 + 0.5), memory_order_release);
 	atomic_fetch_add(&e->ctl_gen, 1);
 	for (int i = 0; i < e->nthreads; i++)

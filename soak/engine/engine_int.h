@@ -18,6 +18,10 @@
  *
  * Threads: everything here belongs to one worker thread, except the atomics, which the
  * aggregator (engine.c) reads or writes.
+ *
+ * Time: every moment the scheduler keeps ("mono µs": sends, intended starts, due times,
+ * the rate's origin) is read with engine_now_us(), CLOCK_MONOTONIC unless the driver
+ * brings a clock of its own (a test's virtual one).
  */
 #ifndef SOAK_ENGINE_INT_H
 #define SOAK_ENGINE_INT_H
@@ -27,6 +31,7 @@
 #include <sys/epoll.h>
 
 #include "agent_id.h"
+#include "clock.h"
 #include "engine.h"
 #include "vuheap.h"
 
@@ -144,6 +149,11 @@ struct driver {
 	void (*wake)(struct ethread *t);
 	/* Refuses to start when the target cannot even be connected to (3 s at most). */
 	int (*preflight)(const struct plan *p, char *err, size_t errlen);
+	/* The clock the scheduler runs on with this driver (µs), or NULL: CLOCK_MONOTONIC,
+	 * which every real driver measures with (its service times against slot.sent_us).
+	 * A test's driver brings its own virtual clock (test_sched.c) and measures with it;
+	 * the engine then also seeds its random draws from it, so a run repeats exactly. */
+	int64_t (*now_us)(void);
 };
 
 struct engine {
@@ -167,6 +177,13 @@ struct turn {
 	int stop;    /* ENGINE_* */
 	int changed; /* share, rate or ramp changed since the last turn */
 };
+
+/* The scheduler's clock, µs: the driver's own, or a direct call of clock_mono_us when it
+ * has none (every real driver). */
+static inline int64_t engine_now_us(const struct engine *e)
+{
+	return e->drv->now_us ? e->drv->now_us() : clock_mono_us();
+}
 
 /* The worker's current buffer. */
 static inline struct istats *ethread_stats(struct ethread *t)

@@ -29,7 +29,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
 #include "dur.h"
 #include "engine_int.h"
 
@@ -427,7 +426,7 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 		s->state = SLOT_FREE;
 		if (t->nfree == 0) {
 			t->kick = 1; /* an arrival may be waiting for this slot */
-			starve_end(t, clock_mono_us());
+			starve_end(t, engine_now_us(t->eng));
 		}
 		t->free_stack[t->nfree++] = j;
 		return;
@@ -445,7 +444,7 @@ void sched_finish(struct ethread *t, int j, const struct outcome *o)
 	if (o->cls >= 0 && think < backoff_ms[o->cls])
 		think = backoff_ms[o->cls];
 	if (think > 0)
-		now_us = clock_mono_us();
+		now_us = engine_now_us(t->eng);
 	else
 		t->kick = 1; /* due at once: the loop must come round without waiting */
 	wait_vu(t, j, think > 0 ? now_us + think * 1000 : 0, think > 0 ? now_us : 0);
@@ -498,7 +497,7 @@ void sched_run(struct ethread *t)
 			break;
 		}
 		t->kick = 0;
-		int64_t now = clock_mono_us(), due;
+		int64_t now = engine_now_us(t->eng), due;
 		if (p->model == PLAN_OPEN) {
 			double rate =
 			    (double)atomic_load_explicit(&t->eng->rate_mhz, memory_order_acquire) /
@@ -523,7 +522,7 @@ void sched_run(struct ethread *t)
 		} else {
 			due = p->model == PLAN_OPEN ? start_arrivals(t, now) : start_vus(t, now);
 		}
-		int64_t wait = due - clock_mono_us();
+		int64_t wait = due - engine_now_us(t->eng);
 		if (wait > TURN_MAX_US)
 			wait = TURN_MAX_US;
 		d->poll(t, wait < 0 ? 0 : wait);

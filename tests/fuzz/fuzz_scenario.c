@@ -9,7 +9,7 @@
  * `csv = data.csv` and `file = frame.txt` read real files.
  */
 // fuzz-sources: soak/scenario/scenario.c soak/scenario/scenario_read.c soak/scenario/scenario_frame.c soak/engine/plan.c soak/engine/frame.c soak/engine/template.c soak/engine/h1.c soak/engine/httpclass.c common/dur.c common/clock.c common/redact.c common/cpus.c common/buf.c common/re.c soak/scenario/scenario_tls.c soak/engine/tls.c soak/engine/http.c soak/engine/engine.c
-// fuzz-sources: soak/engine/conn.c soak/engine/dlist.c soak/engine/evloop.c soak/engine/h2.c soak/engine/h2conn.c soak/engine/h2msg.c soak/engine/lean.c soak/engine/mempool.c soak/engine/sched.c soak/engine/stats.c soak/engine/tcpframe.c soak/engine/vuheap.c common/hdr.c
+// fuzz-sources: soak/engine/conn.c soak/engine/dlist.c soak/engine/evloop.c soak/engine/h2.c soak/engine/h2conn.c soak/engine/h2msg.c soak/engine/lean.c soak/engine/mempool.c soak/engine/sched.c soak/engine/stats.c soak/engine/tcpframe.c soak/engine/vuheap.c common/hdr.c soak/engine/up.c
 // fuzz-libs: -lhttp_parser
 // fuzz-pkgs: libcurl libpcre2-8 inih openssl libnghttp2 zlib
 #include <stdint.h>
