@@ -224,7 +224,7 @@ INSTALL_DATA ?= $(INSTALL) -m 644
 INSTALL_PROGS := soak soak-procstat soak-gclog soak-perf regserver:soak-regserver
 MAN1 := $(sort $(wildcard man/*.1))
 MAN5 := $(sort $(wildcard man/*.5))
-COMPLETION_LINKS := soak-procstat soak-gclog soak-regserver
+COMPLETION_LINKS := soak-procstat soak-gclog soak-perf soak-regserver
 # The deploy files: the Slurm scripts run from where they are installed; validate.py is
 # data (run as `/usr/bin/python3 validate.py`: python3 is no dependency of soak's).
 DEPLOY_SCRIPTS := deploy/slurm/submit.sh deploy/slurm/agent.sbatch deploy/slurm/merge.sbatch

@@ -1,4 +1,6 @@
-/* report_profile_text: where CPU per request moved, in words (report_profile_text.h). */
+/* report_profile_text: where CPU per request moved, in words and tables (report_profile_text.h):
+ * the report's section, the terminal's `soak profile`, and the lead sentence of each comparison.
+ * Every figure printed is one rpt_profiles() judged; nothing here computes a change. */
 #include "report_profile_text.h"
 
 #include <math.h>
