@@ -53,6 +53,7 @@ struct perfrun {
 	char dir[64];           /* a private folder for perf's file */
 	long pids[MAX_PIDS];    /* the set's processes */
 	int npids, jvm;
+	int64_t from_mono;      /* --from-mono: the window's start (CLOCK_MONOTONIC ms), or 0 */
 	int64_t from_ms, to_ms, sampled_ms;
 	struct fold_map fold;
 	sqlite3 *db;
@@ -63,8 +64,8 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: " PROG " --db DB --source NAME --run ID --step K\n"
 	        "                 (--pid N | --pidfile F | --match PCRE2) [--hz N]\n"
-	        "                 [--segment DURATION] [--keep N] [--redact NAMES]\n"
-	        "                 [--die-with-parent] [--help]\n"
+	        "                 [--from-mono MS] [--segment DURATION] [--keep N]\n"
+	        "                 [--redact NAMES] [--die-with-parent] [--help]\n"
 	        "\n"
 	        "Samples the stacks of a process set with perf (the cpu-clock event, frame\n"
 	        "pointers) until SIGTERM or SIGINT, then stores the window's folded stacks in DB:\n"
@@ -77,6 +78,8 @@ static void usage(FILE *f)
 	        "  --run ID           the run; --step K its step\n"
 	        "  --pid, --pidfile, --match   the process set, as soak-procstat takes it\n"
 	        "  --hz N             samples per second of CPU (default 99)\n"
+	        "  --from-mono MS     count samples from this CLOCK_MONOTONIC moment on (the\n"
+	        "                     window's start; perf may start earlier; default: at once)\n"
 	        "  --segment DURATION perf's file is read and started afresh this often (60s)\n"
 	        "  --keep N           stacks stored (most samples first; default 400)\n"
 	        "  --redact NAMES     more secret names (a scenario's redact key), for events\n"
@@ -122,7 +125,8 @@ static int parse_args(struct perfrun *p, int argc, char **argv)
 	    {"match", required_argument, NULL, 'm'},     {"hz", required_argument, NULL, 'z'},
 	    {"segment", required_argument, NULL, 'g'},   {"keep", required_argument, NULL, 'K'},
 	    {"redact", required_argument, NULL, 'R'},    {"die-with-parent", no_argument, NULL, 'P'},
-	    {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
+	    {"from-mono", required_argument, NULL, 'F'}, {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0}};
 	char err[200];
 	int c;
 
@@ -139,6 +143,7 @@ static int parse_args(struct perfrun *p, int argc, char **argv)
 		case 'm': p->match = optarg; break;
 		case 'z': p->hz = (int)strtol(optarg, &end, 10); break;
 		case 'K': p->keep = (int)strtol(optarg, &end, 10); break;
+		case 'F': p->from_mono = strtoll(optarg, &end, 10); break;
 		case 'P': p->die_with_parent = 1; break;
 		case 'g':
 			if (dur_parse(optarg, &p->segment_ms, err, sizeof err) < 0 || p->segment_ms < 1000) {
@@ -160,7 +165,7 @@ static int parse_args(struct perfrun *p, int argc, char **argv)
 		}
 	}
 	if (!p->db_path || !p->source || p->run_id <= 0 || (!p->pid && !p->pidfile && !p->match) ||
-	    p->hz < 1 || p->hz > 10000 || p->keep < 1) {
+	    p->hz < 1 || p->hz > 10000 || p->keep < 1 || p->from_mono < 0) {
 		fprintf(stderr, PROG ": needs --db, --source, --run, a process set, --hz 1..10000\n");
 		usage(stderr);
 		return EXIT_USAGE;
@@ -277,8 +282,8 @@ static pid_t record(const struct perfrun *p, char *file, size_t len)
 	snprintf(hz, sizeof hz, "%d", p->hz);
 	for (int i = 0; i < p->npids && n < sizeof pids; i++)
 		n += (size_t)snprintf(pids + n, sizeof pids - n, "%s%ld", i ? "," : "", p->pids[i]);
-	const char *argv[] = {p->perf, "record", "-q", "-e", "cpu-clock", "-F", hz, "-g", "-p",
-	                      pids, "-o", file, NULL};
+	const char *argv[] = {p->perf, "record", "-q", "-e", "cpu-clock", "-F", hz, "-g",
+	                      "-k", "CLOCK_MONOTONIC", "-p", pids, "-o", file, NULL};
 	return spawn(argv, -1);
 }
 
@@ -286,7 +291,7 @@ static pid_t record(const struct perfrun *p, char *file, size_t len)
 static int fold_file(struct perfrun *p, const char *file)
 {
 	int fds[2], rc = 0;
-	const char *argv[] = {p->perf, "script", "-i", file, "-F", "comm,tid,ip,sym,dso",
+	const char *argv[] = {p->perf, "script", "-i", file, "-F", "comm,tid,time,ip,sym,dso",
 	                      "--no-inline", NULL};
 	pid_t c;
 	FILE *f;
@@ -310,6 +315,13 @@ static int fold_file(struct perfrun *p, const char *file)
 		rc = -1;
 	reap(c, 60000);
 	return rc;
+}
+
+/* How much of [t0, end) lies after from (ms). */
+static int64_t span_after(int64_t end, int64_t t0, int64_t from)
+{
+	int64_t a = t0 > from ? t0 : from;
+	return end > a ? end - a : 0;
 }
 
 /* One segment: perf records until it is over or a stop comes, then its samples are
@@ -336,7 +348,7 @@ static int segment(struct perfrun *p)
 		kill(c, SIGINT);
 		reap(c, 20000);
 	}
-	p->sampled_ms += clock_mono_ms() - t0;
+	p->sampled_ms += span_after(clock_mono_ms(), t0, p->from_mono);
 	if (ended && clock_mono_ms() - t0 < 2000 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
 		return -1;
 	if (ended)
@@ -458,6 +470,9 @@ static int profile(struct perfrun *p, char *err, size_t errlen)
 		return -1;
 	}
 	p->from_ms = clock_wall_ms();
+	if (p->from_mono > clock_mono_ms())
+		p->from_ms += p->from_mono - clock_mono_ms();
+	p->fold.from_us = p->from_mono * 1000;
 	while ((r = segment(p)) > 0)
 		;
 	p->to_ms = clock_wall_ms();

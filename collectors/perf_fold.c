@@ -105,16 +105,32 @@ static void frame_name(const char *line, char *out, size_t len)
 			*c = ':';
 }
 
+/* A header line's time ("... 12345.678901:"), µs; -1 when it has none. */
+static int64_t header_us(const char *line)
+{
+	const char *end = strrchr(line, ':'), *p;
+	long long s = 0, us = 0;
+
+	if (!end)
+		return -1;
+	for (p = end; p > line && (isdigit((unsigned char)p[-1]) || p[-1] == '.'); p--)
+		;
+	if (sscanf(p, "%lld.%6lld", &s, &us) != 2)
+		return -1;
+	return s * 1000000 + us;
+}
+
 int fold_line(struct fold_map *m, const char *line)
 {
 	char name[FOLD_NAME_MAX];
 
 	if (!*line)
 		return flush(m);
-	if (!isspace((unsigned char)line[0])) { /* a sample's header: comm and tid */
+	if (!isspace((unsigned char)line[0])) { /* a sample's header: comm, tid, time */
 		if (flush(m) < 0)
 			return -1;
-		m->in_sample = 1;
+		m->in_sample = !m->from_us || header_us(line) >= m->from_us;
+		m->early += !m->in_sample;
 		return 0;
 	}
 	if (!m->in_sample)

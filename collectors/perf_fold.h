@@ -2,8 +2,9 @@
  * perf_fold — `perf script` output folded into stacks and counted, in bounded memory: what
  * soak-perf keeps of a measured window's samples.
  *
- * Input: the lines of `perf script -F comm,tid,ip,sym,dso` (a header line per sample, then
- * one line per frame, leaf first: "\t ADDR SYMBOL (DSO)", then a blank line).  A sample
+ * Input: the lines of `perf script -F comm,tid,time,ip,sym,dso` (a header line per sample,
+ * ending in its time "SECONDS.MICROS:", then one line per frame, leaf first: "\t ADDR
+ * SYMBOL (DSO)", then a blank line).  A sample before from_us (perf's clock) is skipped.  A sample
  * becomes one stack, "root;...;leaf", its frames named by their symbols: "[unknown]" where
  * perf had no name, "[jit]" where the address is a JIT's and no symbol map named it
  * (/tmp/perf-PID.map), ';' in a name replaced by ':'.  A stack keeps its FOLD_MAX_DEPTH
@@ -35,6 +36,8 @@ struct fold_map {
 	int64_t unnamed;      /* samples whose leaf had no name ([unknown] or [jit]) */
 	int64_t jit_unnamed;  /* ... of those, JIT code no map named */
 	int64_t cut;          /* samples whose stack was deeper than FOLD_MAX_DEPTH */
+	int64_t from_us;      /* samples before this time (perf's clock, µs) are skipped; 0: none */
+	int64_t early;        /* samples skipped so */
 	/* the sample being read */
 	char *frame[FOLD_MAX_DEPTH]; /* its frames so far, leaf first (owned, reused) */
 	int nframes;                 /* frames in it */

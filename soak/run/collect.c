@@ -167,14 +167,15 @@ fail:
 }
 
 int coll_profile(struct collectors *cs, const struct scenario *s, const char *db_path,
-                 int64_t run_id, int k, int all, char *err, size_t errlen)
+                 int64_t run_id, int k, int64_t from_mono, int all, char *err, size_t errlen)
 {
-	char run[32], step[32], hz[32], pid[32];
+	char run[32], step[32], hz[32], pid[32], from[32];
 	char redact[REDACT_MAX_NAMES * REDACT_NAME_MAX];
 
 	memset(cs, 0, sizeof *cs);
 	snprintf(run, sizeof run, "%lld", (long long)run_id);
 	snprintf(step, sizeof step, "%d", k);
+	snprintf(from, sizeof from, "%lld", (long long)from_mono);
 	redact_list(&s->redact, redact, sizeof redact);
 	for (int i = 0; i < s->ncollect; i++) {
 		const struct scn_collect *c = &s->collect[i];
@@ -188,6 +189,8 @@ int coll_profile(struct collectors *cs, const struct scenario *s, const char *db
 		argv[a++] = step;
 		argv[a++] = (char *)"--hz";
 		argv[a++] = hz;
+		argv[a++] = (char *)"--from-mono";
+		argv[a++] = from;
 		argv[a++] = (char *)"--die-with-parent";
 		if (c->pid_match) {
 			argv[a++] = (char *)"--match";

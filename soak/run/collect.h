@@ -35,11 +35,12 @@ int coll_start(struct collectors *cs, const struct scenario *s, const char *db_p
 /* Reaps children that ended; records each loss as an event (kind collector_lost). */
 void coll_poll(struct collectors *cs, struct recorder *r);
 /* Starts a soak-perf for step k of the run for every process set with profile = cpu (every
- * one when all is set: soak run --profile) into cs (cleared first), at the start of the
- * step's measured window; coll_stop ends them at its end (each stores its window before it
- * exits, so give it time).  A set without a profiler is not an error. */
+ * one when all is set: soak run --profile) into cs (cleared first), shortly before the
+ * step's measured window, which starts at from_mono (CLOCK_MONOTONIC ms): samples before it
+ * are not counted.  coll_stop ends them at its end (each stores its window before it exits,
+ * so give it time).  A set without a profiler is not an error. */
 int coll_profile(struct collectors *cs, const struct scenario *s, const char *db_path,
-                 int64_t run_id, int k, int all, char *err, size_t errlen);
+                 int64_t run_id, int k, int64_t from_mono, int all, char *err, size_t errlen);
 /* SIGTERM to each, waits up to timeout_ms in all, then SIGKILL. */
 void coll_stop(struct collectors *cs, int64_t timeout_ms);
 

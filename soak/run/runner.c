@@ -576,15 +576,20 @@ static int64_t interval_end(const struct run *r, const struct step *st, int64_t 
 	return next;
 }
 
-/* The step's measured window begins: its profilers (soak-perf) start, never in warm-up.
- * One that cannot start is a warning: the run goes on without its profile. */
+/* Profilers start this long before the measured window: perf takes a second or more to
+ * attach on a busy machine, and what it samples before the window is not counted. */
+#define PROFILE_LEAD_MS 5000
+
+/* The step's measured window is near: its profilers (soak-perf) start, counting samples
+ * from the window's start on, never the warm-up's.  One that cannot start is a warning:
+ * the run goes on without its profile. */
 static void profile_window(struct run *r, struct step *st)
 {
 	char err[256];
 
 	st->profiling = 1;
-	if (coll_profile(&r->prof, r->s, r->o->db_path, r->rec.run_id, st->k, r->o->profile, err,
-	                 sizeof err) < 0)
+	if (coll_profile(&r->prof, r->s, r->o->db_path, r->rec.run_id, st->k, st->warm_end,
+	                 r->o->profile, err, sizeof err) < 0)
 		log_warn("no CPU profile of step %d: %s", st->k + 1, err);
 }
 
@@ -618,7 +623,7 @@ static int step_intervals(struct run *r, struct step *st)
 		}
 		if (r->feeding)
 			mfeed_step(&r->feed, st->k, r->nsteps, st->share.vus, st->share.rate, ph);
-		if (ph == MPH_STEADY && !st->profiling)
+		if (!st->profiling && st->warm_end < st->end && next > st->warm_end - PROFILE_LEAD_MS)
 			profile_window(r, st);
 		int w = wait_until(r, st->k, next, st->t0);
 		if (w == -2)

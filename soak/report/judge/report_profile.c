@@ -470,6 +470,22 @@ const struct rpt_pcmp *rpt_profile_of(const struct report *r, int cmp, const cha
 
 /* --- what keeps a profile from answering ------------------------------------------------ */
 
+
+/* Item `it` with severity sev, code and the text b holds (taken); -1 out of memory. */
+static int add_item(struct rpt_item **out, int *n, int *cap, struct rpt_item *it,
+                    const char *sev, const char *code, struct buf *b)
+{
+	char *t = buf_done(b);
+	int rc;
+
+	if (!t)
+		return -1;
+	snprintf(it->severity, sizeof it->severity, "%s", sev);
+	snprintf(it->code, sizeof it->code, "%s", code);
+	rc = rpt_item_add(out, n, cap, it, t);
+	free(t);
+	return rc;
+}
 /* A JVM whose samples mostly stop within two frames (no frame pointers in JIT code), or
  * whose JIT code has no names (no symbol map), over label l's compared runs. */
 static int stacks_item(const struct report *r, int l, struct rpt_item **out, int *n, int *cap)
@@ -477,8 +493,6 @@ static int stacks_item(const struct report *r, int l, struct rpt_item **out, int
 	int64_t all = 0, shallow = 0, jit = 0;
 	struct buf b = {0};
 	struct rpt_item it = {.label = l};
-	char *t;
-	int rc;
 
 	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
 		for (int k = 0; k < run->nprof; k++)
@@ -499,13 +513,7 @@ static int stacks_item(const struct report *r, int l, struct rpt_item **out, int
 		buf_printf(&b, "%.0f %% of a JVM's samples end in JIT code no symbol map named: "
 		           "keep jcmd (JDK 17) on soak-perf's PATH, or start the JVM with "
 		           "-XX:+DumpPerfMapAtExit.", 100.0 * (double)jit / (double)all);
-	if (!(t = buf_done(&b)))
-		return -1;
-	snprintf(it.severity, sizeof it.severity, "warn");
-	snprintf(it.code, sizeof it.code, "profile_stacks");
-	rc = rpt_item_add(out, n, cap, &it, t);
-	free(t);
-	return rc;
+	return add_item(out, n, cap, &it, "warn", "profile_stacks", &b);
 }
 
 /* Windows of label l that have no profile, with what soak-perf said of them. */
@@ -513,7 +521,7 @@ static int missing_item(const struct report *r, int l, struct rpt_item **out, in
 {
 	struct buf b = {0};
 	struct rpt_item it = {.label = l};
-	int said = 0, rc;
+	int said = 0;
 	char *t;
 
 	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));)
@@ -531,13 +539,7 @@ static int missing_item(const struct report *r, int l, struct rpt_item **out, in
 	b = (struct buf){0};
 	buf_printf(&b, "%s: a CPU profile is missing: %s.", rpt_label_name(r, l), t);
 	free(t);
-	if (!(t = buf_done(&b)))
-		return -1;
-	snprintf(it.severity, sizeof it.severity, "info");
-	snprintf(it.code, sizeof it.code, "profile_missing");
-	rc = rpt_item_add(out, n, cap, &it, t);
-	free(t);
-	return rc;
+	return add_item(out, n, cap, &it, "info", "profile_missing", &b);
 }
 
 int rpt_profile_items(const struct report *r, struct rpt_item **out, int *n)
