@@ -7,6 +7,8 @@
 # Each line: the run, which one was profiled, both CPU per request (µs: the process's mean
 # CPU over the measured window divided by its TPS) and the profiled one's excess in %;
 # then the mean excess over the runs.  Figures, no verdict.
+# SOAK_PERF_SCOPE=task in the environment measures perf on the server's tasks (perf -p)
+# instead of every CPU (perf -a, soak-perf's default as root).
 #   bench/profile.sh [RUNS (4)] [HZ (99)] [RATE per server (200)] [DURATION (30s)] [BURN (200)]
 set -u
 runs=${1:-4} hz=${2:-99} rate=${3:-200} dur=${4:-30s} burn=${5:-200}
@@ -41,7 +43,7 @@ cost() {
     WHERE s.source = 'app' AND s.metric = 'cpu_pct' AND s.t_ms > w.a AND s.t_ms <= w.b"
 }
 echo "# $runs runs of $dur, $rate/s to each of two regservers burning $burn µs a request;" \
-  "perf at $hz Hz on one; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  "perf at $hz Hz on one (scope ${SOAK_PERF_SCOPE:-all}); $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-4s %-9s %12s %12s %9s %8s\n' run profiled on_us off_us excess samples
 sum=0
 for i in $(seq 1 "$runs"); do
