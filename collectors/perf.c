@@ -208,16 +208,16 @@ static int permitted(int *level)
 	return geteuid() == 0 || *level <= 1;
 }
 
-/* Whether perf may sample every CPU: then it does, and the set's samples are picked out.
- * Sampling the set's tasks instead costs them a timer's start and stop at every context
- * switch: about 8 µs per request of a server that switches a few times a request (bench/
- * profile.sh: +3.4 % on 270 µs a request), where a CPU's sampling costs nothing per switch. */
+/* Whether to sample every CPU and pick the set's samples out (SOAK_PERF_SCOPE=all, where
+ * perf may: root, or perf_event_paranoid 0 or below) rather than the set's tasks (the
+ * default).  Measured by bench/profile.sh, neither costs the server less (+4.2 and +5.6 %
+ * +-1.5, bench/README.md), and every CPU's sampling is paid once per profiled set. */
 static int may_sample_all(void)
 {
 	const char *scope = getenv("SOAK_PERF_SCOPE");
 	int level;
 
-	if (scope && !strcmp(scope, "task"))
+	if (!scope || strcmp(scope, "all"))
 		return 0;
 	return permitted(&level) && (geteuid() == 0 || level <= 0);
 }
