@@ -392,8 +392,11 @@ static int segment(struct perfrun *p)
 		reap(c, 20000);
 	}
 	p->sampled_ms += span_after(clock_mono_ms(), t0, p->from_mono);
-	if (ended && clock_mono_ms() - t0 < 2000 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
-		return -1;
+	if (ended && clock_mono_ms() - t0 < 2000 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
+		unlink(file);
+		p->gone = !set_alive(p); /* perf found no process: the set ended meanwhile */
+		return p->gone ? 0 : -1;
+	}
 	if (ended)
 		jit_maps(p);
 	if (fold_file(p, file) < 0)
