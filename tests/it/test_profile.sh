@@ -53,6 +53,10 @@ soak study -q --db "$T/s.db" "$T/study.ini" >"$T/study.out" 2>&1
 check_eq "a study of three targets, each profiled: exit 0" "$?" 0
 check_eq "a window stored for every measured run (3 targets x 3 processes x 2 rounds)" \
   "$(sql "$T/s.db" "SELECT COUNT(*) FROM profile_windows w JOIN study_runs s ON s.run_id = w.run_id WHERE s.slot > 0")" 18
+soak merge -o "$T/merged.db" "$T/s.db" >"$T/merge.out" 2>&1
+check_eq "soak merge carries every window and stack" \
+  "$(sql "$T/merged.db" "SELECT (SELECT COUNT(*) FROM profile_windows) || ' ' || (SELECT SUM(samples) FROM profiles)")" \
+  "$(sql "$T/s.db" "SELECT (SELECT COUNT(*) FROM profile_windows) || ' ' || (SELECT SUM(samples) FROM profiles)")"
 soak report "$T/s.db" -o "$T/rep" >"$T/rep.out" 2>&1
 check_eq "soak report: exit 0" "$?" 0
 P='.comparisons[] | select(.label == "b") | .profile'
