@@ -55,6 +55,7 @@ struct perfrun {
 	int npids, jvm;
 	int wide;               /* sampling every CPU (root or paranoid <= 0), the set picked out */
 	int gone;               /* the set's processes ended before the window did */
+	int unready;            /* segments whose perf was stopped before it had set up */
 	int64_t from_mono;      /* --from-mono: the window's start (CLOCK_MONOTONIC ms), or 0 */
 	int64_t from_ms, to_ms, sampled_ms;
 	struct fold_map fold;
@@ -239,7 +240,9 @@ static pid_t spawn(const char *const argv[], int out_fd)
 }
 
 /* Waits for pid at most ms, then kills it; its exit status (or -1). */
-static int reap(pid_t pid, int64_t ms)
+/* Waits up to ms for pid; its exit status, minus the signal that ended it, or -SIGKILL
+ * when it had to be killed (or -1 when it cannot be waited for). */
+static int reap_status(pid_t pid, int64_t ms)
 {
 	int64_t until = clock_mono_ms() + ms;
 	int st;
@@ -247,14 +250,20 @@ static int reap(pid_t pid, int64_t ms)
 	while (clock_mono_ms() < until) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
 		if (r == pid)
-			return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+			return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
 		if (r < 0)
 			return -1;
 		usleep(20000);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
-	return -1;
+	return -SIGKILL;
+}
+
+static int reap(pid_t pid, int64_t ms)
+{
+	int rc = reap_status(pid, ms);
+	return rc < 0 ? -1 : rc;
 }
 
 /* Whether process pid runs a JVM (its executable is java). */
@@ -389,7 +398,8 @@ static int segment(struct perfrun *p)
 	if (!ended) {
 		jit_maps(p); /* before perf's file is read: what was compiled meanwhile too */
 		kill(c, SIGINT);
-		reap(c, 20000);
+		/* perf ends by SIGINT itself only before its handler is set: still loading */
+		p->unready += reap_status(c, 20000) == -SIGINT;
 	}
 	p->sampled_ms += span_after(clock_mono_ms(), t0, p->from_mono);
 	if (ended && clock_mono_ms() - t0 < 2000 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
@@ -534,11 +544,16 @@ static int profile(struct perfrun *p, char *err, size_t errlen)
 		event(p, "profile_process_gone",
 		      "the profiled process ended before the window did: its profile covers %.1f s",
 		      (double)p->sampled_ms / 1000);
-	if (p->fold.samples == 0)
+	if (p->fold.samples == 0 && p->unready)
 		event(p, "profile_empty",
-		      "no sample in %.1f s at %d Hz: the set used almost no CPU, or the window is "
-		      "too short for the rate",
-		      (double)p->sampled_ms / 1000, p->hz);
+		      "perf was still starting when the window ended (%.1f s): on a busy machine, "
+		      "or the first time it runs, perf takes seconds to load; a longer warm-up or "
+		      "window gives it time", (double)p->sampled_ms / 1000);
+	else if (p->fold.samples == 0)
+		event(p, "profile_empty",
+		      "no sample in %.1f s at %d Hz (%lld before the window): the set used almost "
+		      "no CPU, or the window is too short for the rate",
+		      (double)p->sampled_ms / 1000, p->hz, (long long)p->fold.early);
 	else if (p->jvm && p->fold.jit_unnamed * 10 > p->fold.samples)
 		event(p, "profile_unnamed",
 		      "%lld of %lld samples end in JIT code no symbol map named: start the JVM with "
