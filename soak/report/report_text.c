@@ -11,31 +11,44 @@
 
 void rpt_sb_printf(struct sbuf *b, const char *fmt, ...)
 {
-	size_t cap = b->cap && b->cap < sizeof b->s ? b->cap : sizeof b->s;
 	va_list ap;
-	int k;
 
-	if (b->n >= cap - 1)
-		return;
 	va_start(ap, fmt);
-	k = vsnprintf(b->s + b->n, cap - b->n, fmt, ap);
+	buf_vprintf(&b->b, fmt, ap);
 	va_end(ap);
-	if (k > 0)
-		b->n = (size_t)k < cap - b->n ? b->n + (size_t)k : cap - 1;
 }
 
-char *rpt_sb_copy(const struct sbuf *b, char *buf, size_t len)
+const char *rpt_sb_str(const struct sbuf *b)
 {
-	size_t n = b->n < len ? b->n : len - 1;
-	memcpy(buf, b->s, n);
-	buf[n] = '\0';
-	return buf;
+	return b->b.p ? b->b.p : "";
+}
+
+size_t rpt_sb_len(const struct sbuf *b)
+{
+	return b->b.p ? b->b.n : 0;
+}
+
+void rpt_sb_trim(struct sbuf *b, size_t n)
+{
+	if (b->b.p && n <= b->b.n) {
+		b->b.n = n;
+		b->b.p[n] = '\0';
+	}
 }
 
 void rpt_sb_reset(struct sbuf *b)
 {
-	b->n = 0;
-	b->s[0] = '\0';
+	rpt_sb_trim(b, 0);
+}
+
+void rpt_sb_release(struct sbuf *b)
+{
+	buf_free(&b->b);
+}
+
+char *rpt_sb_dup(const struct sbuf *b)
+{
+	return strdup(rpt_sb_str(b));
 }
 
 /* Whether run key b follows a: the same database prefix ("2:"), and the next id. */
@@ -55,20 +68,12 @@ static int follows(const char *a, size_t na, const char *b, size_t nb)
 	return atoll(y) == atoll(x) + 1;
 }
 
-void rpt_sb_runs(struct sbuf *b, const char *keys)
+/* Says keys k[0..n) (lengths len[]) as "1, 3-7 and 9": three or more keys that follow
+ * each other are one item, "3-7"; two stay two. */
+static void say_keys(struct sbuf *b, const char **k, const size_t *len, int n)
 {
-	const char *k[RPT_SENTENCE_MAX / 2];
-	size_t len[RPT_SENTENCE_MAX / 2];
-	int n = 0, items = 0, nth = 0;
+	int items = 0, nth = 0;
 
-	for (const char *p = keys; *p && n < (int)(sizeof k / sizeof k[0]);) {
-		k[n] = p;
-		len[n] = strcspn(p, ",");
-		p += len[n++];
-		p += *p == ',';
-	}
-	rpt_sb_printf(b, "run%s ", n > 1 ? "s" : "");
-	/* Three or more keys that follow each other are one item, "3-7"; two stay two. */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
 			int j = i;
@@ -90,6 +95,33 @@ void rpt_sb_runs(struct sbuf *b, const char *keys)
 			}
 			i = j;
 		}
+}
+
+void rpt_sb_runs(struct sbuf *b, const char *keys)
+{
+	size_t most = 1, *len;
+	const char **k;
+	int n = 0;
+
+	for (const char *p = keys; *p; p++)
+		most += *p == ',';
+	k = malloc(most * sizeof *k);
+	len = malloc(most * sizeof *len);
+	if (!k || !len) {
+		b->b.oom = 1;
+		goto out;
+	}
+	for (const char *p = keys; *p;) {
+		k[n] = p;
+		len[n] = strcspn(p, ",");
+		p += len[n++];
+		p += *p == ',';
+	}
+	rpt_sb_printf(b, "run%s ", n > 1 ? "s" : "");
+	say_keys(b, k, len, n);
+out:
+	free(k);
+	free(len);
 }
 
 void rpt_xml_esc(FILE *f, const char *s)
@@ -161,8 +193,7 @@ static void run_span(struct sbuf *b, const struct report *r, const unsigned char
 			first = first < 0 ? i : first;
 			last = i;
 		}
-	rpt_sb_printf(b, "between %s and %s (%d of them", r->runs[first].key, r->runs[last].key,
-	              n);
+	rpt_sb_printf(b, "between %s and %s (%d of them", r->runs[first].key, r->runs[last].key, n);
 	if (warm && nwarm)
 		rpt_sb_printf(b, nwarm == n ? ", all warm-up" : ", %d warm-up", nwarm);
 	rpt_sb_printf(b, ")");

@@ -1,28 +1,35 @@
 /*
  * report_text — the sentence buffer every writer of report sentences uses (findings,
- * validity, verdicts, drift, study designs): a fixed buffer that cuts silently at its cap,
- * so a long list of runs never overflows and never fails.  Not for other modules.
+ * validity, verdicts, drift, study designs): common/buf.h's growing string, so no sentence
+ * is ever cut.  A zeroed sbuf is empty; rpt_sb_release frees it.  Out of memory, the
+ * text keeps what it had and rpt_sb_oom says so.  Not for other modules.
  */
 #ifndef SOAK_REPORT_TEXT_H
 #define SOAK_REPORT_TEXT_H
 
+#include "buf.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
-#define RPT_SENTENCE_MAX 2048 /* one sentence or one topic line, bytes */
-
 struct sbuf {
-	char s[RPT_SENTENCE_MAX]; /* the text (cut at the cap, always terminated) */
-	size_t n;                 /* bytes used */
-	size_t cap; /* a smaller cap than RPT_SENTENCE_MAX (a field's size), or 0: the whole */
+	struct buf b; /* the text so far (owned; grows without a bound) */
 };
 
-/* Appends; past the cap the text is cut. */
+/* Appends. */
 __attribute__((format(printf, 2, 3))) void rpt_sb_printf(struct sbuf *b, const char *fmt, ...);
-/* The text into buf (len > 0), cut to len - 1 bytes; returns buf. */
-char *rpt_sb_copy(const struct sbuf *b, char *buf, size_t len);
-/* Empties the buffer. */
+/* The text ("" when empty); valid until the next call that adds to b or releases it. */
+const char *rpt_sb_str(const struct sbuf *b);
+/* Its length in bytes. */
+size_t rpt_sb_len(const struct sbuf *b);
+/* Cuts the text back to its first n bytes (n <= its length): a writer takes back a word. */
+void rpt_sb_trim(struct sbuf *b, size_t n);
+/* Empties the buffer (its memory kept). */
 void rpt_sb_reset(struct sbuf *b);
+/* Frees the text; the buffer is zeroed (empty) again. */
+void rpt_sb_release(struct sbuf *b);
+/* A copy of the text, the caller's to free; NULL out of memory. */
+char *rpt_sb_dup(const struct sbuf *b);
 /* Text for HTML and XML: &, <, >, " escaped; control characters XML 1.0 does not allow
  * (all below 0x20 but tab and newline) written as '?'. */
 void rpt_xml_esc(FILE *f, const char *s);

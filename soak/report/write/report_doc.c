@@ -9,6 +9,7 @@
 #include "report_tables.h"
 #include "report_verdict_text.h"
 #include "history/history.h"
+#include "report/report_text.h"
 
 #include "buf.h"
 
@@ -98,12 +99,14 @@ static int verdict(struct rpt_doc *d)
 	if (r->nverdicts > 0 && !(b = list(d, "verdict", r->nverdicts)))
 		return -1;
 	for (int i = 0; i < r->nverdicts; i++) {
-		char t[RPT_VERDICT_MAX];
-		rpt_verdict_text(r, &r->verdicts[i], RPT_VT_ANSWER, t, sizeof t);
-		if (!(b->items[b->nitems++].text = doc_str(d, "%s", t)))
+		struct sbuf t = {0};
+		rpt_verdict_text(&t, r, &r->verdicts[i], RPT_VT_ANSWER);
+		b->items[b->nitems++].text = doc_str(d, "%s", rpt_sb_str(&t));
+		rpt_sb_release(&t);
+		if (!b->items[b->nitems - 1].text)
 			return -1;
 	}
-	if (d->nfront > 0 && d->front[0].note[0] && para(d, "note", NULL, d->front[0].note) < 0)
+	if (d->nfront > 0 && d->front[0].note && para(d, "note", NULL, d->front[0].note) < 0)
 		return -1;
 	return 0;
 }
@@ -302,12 +305,15 @@ static int methods(struct rpt_doc *d)
 	int nm = 0;
 
 	for (int i = 0; i < d->r->ncmps && nm < 16; i++) {
-		char t[RPT_METHOD_MAX];
+		struct sbuf t = {0};
 		int seen = 0;
-		rpt_method_text(d->r, &d->r->cmps[i], t, sizeof t);
+		rpt_method_text(&t, d->r, &d->r->cmps[i]);
 		for (int k = 0; k < nm && !seen; k++)
-			seen = strcmp(m[k], t) == 0;
-		if (!seen && !(m[nm++] = doc_str(d, "%s", t)))
+			seen = strcmp(m[k], rpt_sb_str(&t)) == 0;
+		if (!seen)
+			m[nm++] = doc_str(d, "%s", rpt_sb_str(&t));
+		rpt_sb_release(&t);
+		if (!seen && !m[nm - 1])
 			return -1;
 	}
 
@@ -339,9 +345,12 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 	if (verdict(d) < 0 || methods(d) < 0)
 		goto oom;
 	for (int i = 0; i < r->nstudies; i++) {
-		char t[RPT_DESIGN_MAX];
-		rpt_study_design(r, i, t, sizeof t);
-		if (para(d, "note", "Design.", doc_str(d, "%s", t)) < 0)
+		struct sbuf t = {0};
+		const char *s;
+		rpt_study_design(&t, r, i);
+		s = doc_str(d, "%s", rpt_sb_str(&t));
+		rpt_sb_release(&t);
+		if (!s || para(d, "note", "Design.", s) < 0)
 			goto oom;
 	}
 	if (validity(d) < 0 || findings(d) < 0 || profiles(d) < 0 || pictures(d, 1) < 0)

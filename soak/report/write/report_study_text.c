@@ -263,12 +263,11 @@ static void jit_clause(const struct report *r, int si, struct sbuf *b)
 	rpt_sb_printf(b, ". ");
 }
 
-char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
+void rpt_study_design(struct sbuf *b, const struct report *r, int si)
 {
 	const struct rpt_study *st = &r->studies[si];
-	struct sbuf b = {.cap = RPT_DESIGN_MAX};
+	struct sbuf scen = {0};
 	int ntargets = 1, nscen = 0;
-	char scen[256] = "";
 
 	for (const char *c = st->targets; *c; c++)
 		ntargets += *c == ',';
@@ -276,62 +275,61 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		const struct rpt_run *run = &r->runs[i];
 		char quoted[160];
 		snprintf(quoted, sizeof quoted, "'%s'", run->name);
-		if (run->study != si || strstr(scen, quoted))
+		if (run->study != si || strstr(rpt_sb_str(&scen), quoted))
 			continue;
-		size_t used = strlen(scen);
-		snprintf(scen + used, sizeof scen - used, "%s'%s'", nscen++ ? ", " : "", run->name);
+		rpt_sb_printf(&scen, "%s'%s'", nscen++ ? ", " : "", run->name);
 	}
-	rpt_sb_printf(&b, "Study '%s': %d target%s (%s), %d round%s", st->name, ntargets,
+	rpt_sb_printf(b, "Study '%s': %d target%s (%s), %d round%s", st->name, ntargets,
 	              ntargets == 1 ? "" : "s", st->targets, st->rounds * st->starts,
 	              st->rounds * st->starts == 1 ? "" : "s");
 	if (ntargets > 1) {
 		if (strcmp(st->order, "random") == 0)
-			rpt_sb_printf(&b, " in random order (each round shuffled, seed %lld: ",
+			rpt_sb_printf(b, " in random order (each round shuffled, seed %lld: ",
 			              (long long)st->seed);
 		else
 			rpt_sb_printf(
-			    &b, " in interleaved order (odd rounds in file order, even rounds "
-			        "reversed: ");
-		rounds_seen(r, si, &b);
-		rpt_sb_printf(&b, ")");
+			    b, " in interleaved order (odd rounds in file order, even rounds "
+			       "reversed: ");
+		rounds_seen(r, si, b);
+		rpt_sb_printf(b, ")");
 	}
-	rpt_sb_printf(&b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", scen);
-	design_clause(r, si, &b);
+	rpt_sb_printf(b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", rpt_sb_str(&scen));
+	rpt_sb_release(&scen);
+	design_clause(r, si, b);
 	if (*st->before_each)
-		rpt_sb_printf(&b, "Before every run: `%s`. ", st->before_each);
+		rpt_sb_printf(b, "Before every run: `%s`. ", st->before_each);
 	else
-		rpt_sb_printf(&b, "Nothing was reset between runs. ");
+		rpt_sb_printf(b, "Nothing was reset between runs. ");
 	if (st->managed == 0)
-		rpt_sb_printf(&b, "The targets were already running; ");
+		rpt_sb_printf(b, "The targets were already running; ");
 	else
-		rpt_sb_printf(&b, "%s %s; ",
-		              st->managed == ntargets ? "Targets" : "Targets the study started",
-		              st->keep_running
-		                  ? "were kept running for the whole study"
-		                  : "were started before and stopped after each of their runs");
+		rpt_sb_printf(
+		    b, "%s %s; ", st->managed == ntargets ? "Targets" : "Targets the study started",
+		    st->keep_running ? "were kept running for the whole study"
+		                     : "were started before and stopped after each of their runs");
 	if (st->warmup_jit > 0 && jit_seen(r, si))
-		jit_clause(r, si, &b);
+		jit_clause(r, si, b);
 	else if (st->warmup_steady > 0)
-		warmup_clause(r, si, &b);
+		warmup_clause(r, si, b);
 	else if (st->warmup_runs > 0)
 		rpt_sb_printf(
-		    &b, "the first %s%s of each target after %s %s recorded and not compared. ",
+		    b, "the first %s%s of each target after %s %s recorded and not compared. ",
 		    st->warmup_runs == 1 ? "run" : "runs",
 		    study_scenarios(r, si) > 1 ? " of each scenario" : "",
 		    st->managed ? "its start (or the study's, when already running)"
 		                : "the study began",
 		    st->warmup_runs == 1 ? "was" : "were");
 	else
-		rpt_sb_printf(&b, "no warm-up run: the first run after a start is compared. ");
+		rpt_sb_printf(b, "no warm-up run: the first run after a start is compared. ");
 	if (st->until[0]) {
 		char d[32];
-		rpt_sb_printf(&b,
+		rpt_sb_printf(b,
 		              "Sequential: rounds were added until %s (every comparison's interval "
 		              "that "
 		              "narrow) within %s; ",
 		              st->until, dur_format(st->budget_ms, d, sizeof d));
 		if (st->max_looks > 0)
-			rpt_sb_printf(&b,
+			rpt_sb_printf(b,
 			              "it looked %d of the %d times its budget allowed and stopped "
 			              "%s. ",
 			              st->looks, st->max_looks,
@@ -340,13 +338,12 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 			              : !strcmp(st->stop, "rounds") ? "at its last round"
 			                                            : "when its budget was spent");
 		else
-			rpt_sb_printf(&b, "it stopped before a second round, so it never looked. ");
+			rpt_sb_printf(b, "it stopped before a second round, so it never looked. ");
 	}
-	placement_clause(r, si, &b);
+	placement_clause(r, si, b);
 	if (st->until[0])
-		rpt_sb_printf(&b, "%d measured runs done (study %s).", st->done_slots, st->status);
+		rpt_sb_printf(b, "%d measured runs done (study %s).", st->done_slots, st->status);
 	else
-		rpt_sb_printf(&b, "%d of %d measured runs done (study %s).", st->done_slots,
+		rpt_sb_printf(b, "%d of %d measured runs done (study %s).", st->done_slots,
 		              st->slots, st->status);
-	return rpt_sb_copy(&b, buf, len);
 }

@@ -11,8 +11,6 @@
 #include "dur.h"
 #include "report/report_text.h"
 
-#define COLD_MAX 1400 /* bytes of one cold-start sentence */
-
 /* cold_start: "Run 5 (tomcat9), the first after its target started, served ...". */
 static void cold_words(const struct report *r, const struct rpt_cold *f, struct sbuf *b)
 {
@@ -150,20 +148,21 @@ static void gen_own(struct sbuf *b, const char *label, const char *runs, const s
 /* A sentence of three parts, the lead, the label's own part and the tail: v's own part is
  * marked (own_from, own_to), so that the items of a code whose lead and tail agree are
  * said as one (report_doc.c). */
-static void parts(struct rpt_item *v, struct sbuf *b, const char *lead, const struct sbuf *own,
+static void parts(struct rpt_item *v, struct sbuf *b, const char *lead, struct sbuf *own,
                   const char *tail)
 {
 	rpt_sb_printf(b, "%s", lead);
-	v->own_from = (int)b->n;
-	rpt_sb_printf(b, "%s", own->s);
-	v->own_to = (int)b->n;
+	v->own_from = (int)rpt_sb_len(b);
+	rpt_sb_printf(b, "%s", rpt_sb_str(own));
+	v->own_to = (int)rpt_sb_len(b);
 	rpt_sb_printf(b, "%s", tail);
+	rpt_sb_release(own);
 }
 
 /* generator_saturated, generator_late. */
 static void gen_sentence(const struct report *r, struct rpt_item *v, struct sbuf *b)
 {
-	struct sbuf own = {.n = 0};
+	struct sbuf own = {0};
 
 	gen_own(&own, rpt_label_name(r, v->label), v->run, &v->gen);
 	parts(v, b, gen_words[v->gen.cause].lead, &own, gen_words[v->gen.cause].tail);
@@ -175,7 +174,7 @@ static void host_sentence(const struct report *r, struct rpt_item *v, struct sbu
 {
 	const struct rpt_host *h = &v->host;
 	const struct rpt_run *run = &r->runs[h->first];
-	struct sbuf own = {.n = 0};
+	struct sbuf own = {0};
 	char lead[160], list[64];
 
 	snprintf(list, sizeof list, "%s", h->placed ? rpt_env_get(run, "", "cpu_list") : "");
@@ -209,7 +208,7 @@ static void host_sentence(const struct report *r, struct rpt_item *v, struct sbu
 static void gcwin_sentence(const struct report *r, struct rpt_item *v, struct sbuf *b)
 {
 	const struct rpt_gcwin *w = &v->gcwin;
-	struct sbuf own = {.n = 0};
+	struct sbuf own = {0};
 	char lead[128], d0[32], d1[32], h[32];
 
 	dur_format((int64_t)llround(w->span_lo) * 1000, d0, sizeof d0);
@@ -230,11 +229,10 @@ int rpt_validity_words(struct report *r)
 {
 	for (int i = 0; i < r->nvalidity; i++) {
 		struct rpt_item *v = &r->validity[i];
-		struct sbuf b = {.n = 0};
+		struct sbuf b = {0};
 		if (v->text || v->kind == RPT_V_WORDED)
 			continue;
 		if (v->kind == RPT_V_COLD) {
-			b.cap = COLD_MAX;
 			cold_words(r, &v->cold, &b);
 		} else if (v->kind == RPT_V_TREND) {
 			trend_words(r, &v->trend, &b);
@@ -245,7 +243,9 @@ int rpt_validity_words(struct report *r)
 		} else if (v->kind == RPT_V_GCWIN) {
 			gcwin_sentence(r, v, &b);
 		}
-		if (!(v->text = strdup(b.s)))
+		v->text = rpt_sb_dup(&b);
+		rpt_sb_release(&b);
+		if (!v->text)
 			return -1;
 	}
 	return 0;
