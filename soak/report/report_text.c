@@ -4,6 +4,7 @@
 #include "report_text.h"
 #include "report_int.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,10 @@ char *rpt_sb_dup(const struct sbuf *b)
 	return strdup(rpt_sb_str(b));
 }
 
+/* Past this many items a list says its first and last run and how many (report.json has
+ * each): a study warmed up until steady makes dozens of runs a label. */
+#define RUNLIST_MAX_ITEMS 8
+
 /* Whether run key b follows a: the same database prefix ("2:"), and the next id. */
 static int follows(const char *a, size_t na, const char *b, size_t nb)
 {
@@ -68,13 +73,16 @@ static int follows(const char *a, size_t na, const char *b, size_t nb)
 	return atoll(y) == atoll(x) + 1;
 }
 
-/* Says keys k[0..n) (lengths len[]) as "1, 3-7 and 9": three or more keys that follow
- * each other are one item, "3-7"; two stay two. */
-static void say_keys(struct sbuf *b, const char **k, const size_t *len, int n)
+/* Says keys k[0..n) (lengths len[]) as "runs 1, 3-7 and 9" (say 0: only counts the
+ * items): three or more keys that follow each other are one item, "3-7"; two stay two.
+ * Returns how many items. */
+static int say_keys(struct sbuf *b, const char **k, const size_t *len, int n, int say)
 {
 	int items = 0, nth = 0;
 
-	for (int pass = 0; pass < 2; pass++)
+	if (say)
+		rpt_sb_printf(b, "run%s ", n > 1 ? "s" : "");
+	for (int pass = 0; pass < 1 + say; pass++)
 		for (int i = 0; i < n; i++) {
 			int j = i;
 			while (j + 1 < n && follows(k[j], len[j], k[j + 1], len[j + 1]))
@@ -95,6 +103,7 @@ static void say_keys(struct sbuf *b, const char **k, const size_t *len, int n)
 			}
 			i = j;
 		}
+	return items;
 }
 
 void rpt_sb_runs(struct sbuf *b, const char *keys)
@@ -117,11 +126,40 @@ void rpt_sb_runs(struct sbuf *b, const char *keys)
 		p += len[n++];
 		p += *p == ',';
 	}
-	rpt_sb_printf(b, "run%s ", n > 1 ? "s" : "");
-	say_keys(b, k, len, n);
+	if (say_keys(b, k, len, n, 0) > RUNLIST_MAX_ITEMS) /* "23 runs, 3-117" */
+		rpt_sb_printf(b, "%d runs, %.*s-%.*s", n, (int)len[0], k[0], (int)len[n - 1],
+		              k[n - 1]);
+	else
+		say_keys(b, k, len, n, 1);
 out:
 	free(k);
 	free(len);
+}
+
+/* A factor to three significant figures: "373", "2.5". */
+static void factor(struct sbuf *b, double pct)
+{
+	rpt_sb_printf(b, "\u00d7%.3g", 1 + pct / 100);
+}
+
+void rpt_sb_change(struct sbuf *b, double lo, double hi, const char *up, const char *down)
+{
+	double a = fabs(lo) < fabs(hi) ? lo : hi, z = fabs(lo) < fabs(hi) ? hi : lo;
+	int one = fabs(z - a) < 0.05;
+
+	if (a >= 0 && z >= 100) {
+		factor(b, a);
+		if (!one) {
+			rpt_sb_printf(b, "-");
+			factor(b, z);
+		}
+		rpt_sb_printf(b, " %s", up);
+		return;
+	}
+	if (one)
+		rpt_sb_printf(b, "%.1f %% %s", fabs(a), a < 0 ? down : up);
+	else
+		rpt_sb_printf(b, "%.1f-%.1f %% %s", fabs(a), fabs(z), a < 0 ? down : up);
 }
 
 void rpt_xml_esc(FILE *f, const char *s)
@@ -178,11 +216,7 @@ static int run_items(struct sbuf *b, const struct report *r, const unsigned char
 	return nth;
 }
 
-/* Past this many items a list says its first and last run and how many (report.json has
- * each): a study warmed up until steady makes dozens of runs a label. */
-#define RUNLIST_MAX_ITEMS 8
-
-/* "between 3 and 104 (40 of them, 28 warm-up)": n runs, nwarm of them warm-ups. */
+/* "40 runs, 3-104 (28 warm-up)": n runs, nwarm of them warm-ups. */
 static void run_span(struct sbuf *b, const struct report *r, const unsigned char *sel, int n,
                      int nwarm, int warm)
 {
@@ -193,10 +227,9 @@ static void run_span(struct sbuf *b, const struct report *r, const unsigned char
 			first = first < 0 ? i : first;
 			last = i;
 		}
-	rpt_sb_printf(b, "between %s and %s (%d of them", r->runs[first].key, r->runs[last].key, n);
+	rpt_sb_printf(b, "%d runs, %s-%s", n, r->runs[first].key, r->runs[last].key);
 	if (warm && nwarm)
-		rpt_sb_printf(b, nwarm == n ? ", all warm-up" : ", %d warm-up", nwarm);
-	rpt_sb_printf(b, ")");
+		rpt_sb_printf(b, nwarm == n ? " (all warm-up)" : " (%d warm-up)", nwarm);
 }
 
 int rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm)
@@ -249,6 +282,7 @@ void rpt_sb_runsel(struct sbuf *b, const struct report *r, const unsigned char *
 			rpt_sb_printf(b, " (%d warm-up)", nwarm);
 		return;
 	}
-	rpt_sb_printf(b, "run%s ", n == 1 ? "" : "s");
+	if (run_items(b, r, sel, 0) <= RUNLIST_MAX_ITEMS)
+		rpt_sb_printf(b, "run%s ", n == 1 ? "" : "s");
 	rpt_sb_runlist(b, r, sel, 1);
 }

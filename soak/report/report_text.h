@@ -33,14 +33,20 @@ char *rpt_sb_dup(const struct sbuf *b);
 /* Text for HTML and XML: &, <, >, " escaped; control characters XML 1.0 does not allow
  * (all below 0x20 but tab and newline) written as '?'. */
 void rpt_xml_esc(FILE *f, const char *s);
-/* "run 3" or "runs 1, 3 and 5" of a comma-separated key list. */
+/* "run 3" or "runs 1, 3 and 5" of a comma-separated key list; past eight items its count
+ * and span, "23 runs, 3-117" (report.json lists each). */
 void rpt_sb_runs(struct sbuf *b, const char *keys);
+
+/* A change in % (lo..hi, one sign; lo == hi: one value) in words: "59.5 % fewer",
+ * "52.3-91.0 % fewer"; a rise past 100 % as its factor, "×373 slower", "×234-×581
+ * slower".  `up` and `down` are the words of a rise and a fall. */
+void rpt_sb_change(struct sbuf *b, double lo, double hi, const char *up, const char *down);
 
 struct report;
 /* The runs r->runs[i] with sel[i] set, said once however many: "1-4, 11 and 17" (three or
  * more that follow each other as a range), then " (warm-up: 1, 2)" when warm-up runs are
- * among them and `warm` is set; past eight items "between 3 and 104 (40 of them, 28
- * warm-up)".  Returns how many are selected. */
+ * among them and `warm` is set; past eight items its count and span, "40 runs, 3-104 (28
+ * warm-up)" (report.json lists each).  Returns how many are selected. */
 int rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm);
 /* The same as a phrase: "run 3", "runs 1-4 and 11-14 (warm-up: 1)", or "all 8 runs (2
  * warm-up)" ("both runs") when they are every run of label `label` (-1: of the report;

@@ -36,7 +36,7 @@
 #define S_ERRORS         85
 #define S_RUN_OPEN       70
 #define S_CLIENT_ERRORS  65
-#define S_KEEPALIVE_LOST 60
+#define S_KEEPALIVE_LOST S_TOP_MIN /* a fact of the set-up: said last, if at all */
 #define S_GC_HEAVY       55
 #define S_SATURATED      50
 #define S_REAL_BASE      40 /* + the size of the change, up to 40 */

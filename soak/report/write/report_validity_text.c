@@ -11,6 +11,25 @@
 #include "dur.h"
 #include "report/report_text.h"
 
+/* "served 59.5 % fewer requests per second and answered ×373 slower on average": the
+ * TPS change lo0..hi0 and the mean latency's lo1..hi1 (%), each when out[] is set. */
+static void cold_change(struct sbuf *b, double lo0, double hi0, double lo1, double hi1,
+                        const int *out)
+{
+	if (out[0]) {
+		rpt_sb_printf(b, "served ");
+		rpt_sb_change(b, lo0, hi0, "more", "fewer");
+		rpt_sb_printf(b, " requests per second");
+	}
+	if (out[0] && out[1])
+		rpt_sb_printf(b, " and ");
+	if (out[1]) {
+		rpt_sb_printf(b, "answered ");
+		rpt_sb_change(b, lo1, hi1, "slower", "faster");
+		rpt_sb_printf(b, " on average");
+	}
+}
+
 /* cold_start: "Run 5 (tomcat9), the first after its target started, served ...". */
 static void cold_words(const struct report *r, const struct rpt_cold *f, struct sbuf *b)
 {
@@ -20,14 +39,7 @@ static void cold_words(const struct report *r, const struct rpt_cold *f, struct 
 
 	rpt_sb_printf(b, "Run %s (%s), the first after its target started, ", run->key,
 	              r->labels[run->label].name);
-	if (f->out[0])
-		rpt_sb_printf(b, "served %.1f %% %s requests per second", fabs(f->rel[0]),
-		              f->rel[0] < 0 ? "fewer" : "more");
-	if (f->out[0] && f->out[1])
-		rpt_sb_printf(b, " and ");
-	if (f->out[1])
-		rpt_sb_printf(b, "answered %.1f %% %s on average", fabs(f->rel[1]),
-		              f->rel[1] > 0 ? "slower" : "faster");
+	cold_change(b, f->rel[0], f->rel[0], f->rel[1], f->rel[1], f->out);
 	rpt_sb_printf(b, " than the label's %d other compared run%s at %s (%s", f->others,
 	              f->others == 1 ? "" : "s",
 	              rpt_level_text(cell->concurrency, cell->rate, lv, sizeof lv),
@@ -38,6 +50,64 @@ static void cold_words(const struct report *r, const struct rpt_cold *f, struct 
 	              run->warmup ? "It was a warm-up run and is not compared."
 	                          : "It is compared: a warm-up run (warmup_runs = 1) would "
 	                            "leave it out.");
+}
+
+/* The range of the cold starts' changes of figure k (those where it stood out). */
+static void cold_range(const struct report *r, int k, double *lo, double *hi, int *out)
+{
+	*lo = INFINITY, *hi = -INFINITY, *out = 0;
+	for (int i = 0; i < r->nvalidity; i++) {
+		const struct rpt_cold *f = &r->validity[i].cold;
+		if (r->validity[i].kind != RPT_V_COLD || !f->out[k])
+			continue;
+		*lo = fmin(*lo, f->rel[k]);
+		*hi = fmax(*hi, f->rel[k]);
+		*out = 1;
+	}
+}
+
+int rpt_cold_once(const struct report *r, struct sbuf *b)
+{
+	int n = 0, warm = 0, out[2], said = 0;
+	double lo[2], hi[2];
+
+	for (int i = 0; i < r->nvalidity; i++)
+		if (r->validity[i].kind == RPT_V_COLD) {
+			n++;
+			warm += r->runs[r->validity[i].cold.run].warmup != 0;
+		}
+	if (n < 2)
+		return n;
+	rpt_sb_printf(b, "%d runs, each the first after its target started (", n);
+	for (int l = 0; l < r->nlabels; l++) {
+		struct sbuf keys = {0};
+		for (int i = 0; i < r->nvalidity; i++)
+			if (r->validity[i].kind == RPT_V_COLD &&
+			    r->runs[r->validity[i].cold.run].label == l)
+				rpt_sb_printf(&keys, "%s%s", rpt_sb_len(&keys) ? "," : "",
+				              r->runs[r->validity[i].cold.run].key);
+		if (rpt_sb_len(&keys)) {
+			rpt_sb_printf(b, "%s%s ", said++ ? "; " : "", r->labels[l].name);
+			rpt_sb_runs(b, rpt_sb_str(&keys));
+		}
+		rpt_sb_release(&keys);
+	}
+	rpt_sb_printf(b, "), ");
+	cold_range(r, 0, &lo[0], &hi[0], &out[0]);
+	cold_range(r, 1, &lo[1], &hi[1], &out[1]);
+	cold_change(b, lo[0], hi[0], lo[1], hi[1], out);
+	rpt_sb_printf(b, " than their label's other compared runs at the same point (beyond "
+	                 "their 95 %% prediction intervals; each run's figures are in "
+	                 "report.json). ");
+	if (warm == n)
+		rpt_sb_printf(b, "All were warm-up runs and are not compared.");
+	else
+		rpt_sb_printf(b,
+		              "%d of them %s compared: a warm-up run (warmup_runs = 1) would "
+		              "leave %s out.",
+		              n - warm, n - warm == 1 ? "is" : "are",
+		              n - warm == 1 ? "it" : "them");
+	return n;
 }
 
 /* A figure in words, and its value with its unit. */
