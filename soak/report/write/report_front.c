@@ -63,8 +63,16 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 			rpt_tb_set(b, row, cpucol[s], DASH);
 		col = cpucol[s] + 1;
 	}
+	/* The worst verdict in its word, marked when the findings say more ("too short to
+	 * judge*"); each source's is in report.json's verdict and the findings. */
 	rpt_memory_verdicts(&mem, r, v->label, 0);
-	rpt_tb_set(b, row, col++, "%s", rpt_sb_len(&mem) ? rpt_sb_str(&mem) : DASH);
+	size_t word = strcspn(rpt_sb_str(&mem), "(");
+	while (word > 0 && rpt_sb_str(&mem)[word - 1] == ' ')
+		word--;
+	if (rpt_sb_len(&mem))
+		rpt_tb_set(b, row, col++, "%.*s*", (int)word, rpt_sb_str(&mem));
+	else
+		rpt_tb_set(b, row, col++, DASH);
 	rpt_sb_release(&mem);
 	if (drift)
 		rpt_tb_set(b, row, col++, "%s",
@@ -79,7 +87,8 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 
 	for (int s = 0; s < r->ncpu; s++) {
 		cpucol[s] = -1;
-		if (!rpt_process_series(r->cpu_names[s]))
+		/* a JIT's threads are shown, not judged: in the comparison table */
+		if (!rpt_process_series(r->cpu_names[s]) || rpt_jit_series(r->cpu_names[s]))
 			continue;
 		snprintf(cpu[s], sizeof cpu[s], "CPU/request %s", r->cpu_names[s]);
 		cpucol[s] = nc;
@@ -97,20 +106,11 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	align[nc] = '\0';
 	rpt_tb_start(b, t, "Verdict", names, align);
 	snprintf(t->id, sizeof t->id, "verdict");
-	int jit = 0;
-	for (int s = 0; s < r->ncpu; s++)
-		jit |= rpt_jit_series(r->cpu_names[s]);
-	rpt_table_note(
-	    t,
-	    "Each label against the baseline (%s) on the comparison it rests on: fixed runs "
-	    "first, then the one with the most runs. A change is shown \xc2\xb1 the half-width of "
-	    "its interval and is real when that interval excludes zero (how, below); the "
-	    "baseline's rows show its own figures; what would resolve more is under 'How long "
-	    "to run'. CPU/request is CPU time per request (ms)%s",
-	    r->labels[0].name,
-	    jit ? "; of a JVM, what its application, GC and VM threads used: its JIT "
-	          "compiler's threads are apart (SOURCE:jit), shown, not judged."
-	        : ".");
+	rpt_table_note(t,
+	               "A change against %s \xc2\xb1 its interval: real when the interval "
+	               "excludes zero. CPU/request: ms of CPU per request. *: more under "
+	               "the findings.",
+	               r->labels[0].name);
 	/* A row per label and headline: capacity (users), then efficiency (a fixed rate). */
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];

@@ -173,8 +173,10 @@ static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct 
 	phrases_end(&p, b);
 }
 
-/* The answer: the label's changes where they were measured, its memory and drift. */
-static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
+/* The answer: the label's changes where they were measured; with all (report.json's
+ * sentence), also the baseline's own figures at a fixed rate and the memory verdicts,
+ * which the verdict table shows beside the sentence. */
+static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b, int all)
 {
 	struct sbuf mem = {0};
 
@@ -187,11 +189,12 @@ static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf
 		              r->labels[v->label].name);
 	else
 		answer_compared(r, v, &r->cmps[v->cmp], b);
-	if (v->label == 0 && v->cell_rate >= 0)
+	if (v->label == 0 && v->cell_rate >= 0 && all)
 		answer_rate_baseline(r, &r->cells[v->cell_rate], b);
-	else if (v->cmp_rate >= 0)
+	else if (v->cmp_rate >= 0 && v->label != 0)
 		answer_rate(r, &r->cmps[v->cmp_rate], b);
-	rpt_memory_verdicts(&mem, r, v->label, 0);
+	if (all)
+		rpt_memory_verdicts(&mem, r, v->label, 0);
 	if (rpt_sb_len(&mem))
 		rpt_sb_printf(b, "; memory: %s", rpt_sb_str(&mem));
 	rpt_sb_release(&mem);
@@ -261,7 +264,7 @@ static void resolution(const struct report *r, const struct rpt_vrow *v, struct 
 void rpt_verdict_text(struct sbuf *b, const struct report *r, const struct rpt_vrow *v,
                       enum rpt_vt part)
 {
-	answer(r, v, b);
+	answer(r, v, b, part == RPT_VT_ALL);
 	if (part == RPT_VT_ALL)
 		resolution(r, v, b);
 	if (v->warnings)
