@@ -353,6 +353,8 @@ static void jrun_head(const struct report *r, const struct rpt_run *run, struct 
 	/* compared: its figures enter the comparisons; a warm-up run is shown, never compared */
 	jsonw_mbool(w, "compared", run->compared);
 	jsonw_mbool(w, "warmup", run->warmup);
+	if (!isnan(run->jit_share)) /* a JVM's JIT share of its CPU: what warm-up waited on */
+		jsonw_mnum(w, "jit_share", run->jit_share, 4);
 	if (run->study >= 0) {
 		jsonw_mint(w, "round", run->round);
 		if (run->grp > 0 || run->start_no > 0) {

@@ -229,37 +229,49 @@ static int jit_seen(const struct report *r, int si)
 	return 0;
 }
 
-/* Warm-up until the JIT is quiet: the rule, and per label the warm-up runs its starts
- * took and the JIT's share in the last of them. */
+/* Label l's warm-up runs in study si, and the JIT's share in the last of them. */
+static int label_warmups(const struct report *r, int si, int l, double *last)
+{
+	int n = 0;
+
+	*last = NAN;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->study != si || run->label != l || !run->warmup)
+			continue;
+		n++;
+		*last = run->jit_share;
+	}
+	return n;
+}
+
+/* Warm-up until the JIT is quiet, in one line: how many, until what, and the labels
+ * still compiling when warmup_max stopped it (report.json: each run's warmup and
+ * jit_share). */
 static void jit_clause(const struct report *r, int si, struct sbuf *b)
 {
 	const struct rpt_study *st = &r->studies[si];
+	struct sbuf per = {0}, hot = {0};
+	int all = 0, nhot = 0;
 
-	rpt_sb_printf(b,
-	              "warm-up runs after each start went on until each JVM's JIT compiler took "
-	              "under %g %% of its CPU (at most %d) and were not compared: ",
-	              100 * st->warmup_jit, st->warmup_max);
-	for (int l = 0, said = 0; l < r->nlabels; l++) {
-		int n = 0;
-		double last = NAN, hi = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->study != si || run->label != l || !run->warmup)
-				continue;
-			n++;
-			last = run->jit_share;
-			hi = fmax(hi, isnan(last) ? 0 : last);
-		}
+	for (int l = 0; l < r->nlabels; l++) {
+		double last;
+		int n = label_warmups(r, si, l, &last);
 		if (!n)
 			continue;
-		rpt_sb_printf(b, "%s%s %d (JIT %.1f %% at most, %.1f %% in the last)",
-		              said++ ? ", " : "", r->labels[l].name, n, 100 * hi,
-		              isnan(last) ? 0 : 100 * last);
+		all += n;
+		rpt_sb_printf(&per, "%s%s %d", rpt_sb_len(&per) ? ", " : "", r->labels[l].name, n);
 		if (!isnan(last) && last > st->warmup_jit)
-			rpt_sb_printf(b,
-			              " not quiet when warmup_max was reached: its compared runs "
-			              "may still have been compiling");
+			rpt_sb_printf(&hot, "%s%s", nhot++ ? " and " : "", r->labels[l].name);
 	}
+	rpt_sb_printf(b,
+	              "warm-up: %d runs, not compared, after each start until each JVM's JIT "
+	              "compiler took under %g %% of its CPU (at most %d): %s",
+	              all, 100 * st->warmup_jit, st->warmup_max, rpt_sb_str(&per));
+	if (nhot)
+		rpt_sb_printf(b, "; %s still compiling at the cap", rpt_sb_str(&hot));
+	rpt_sb_release(&per);
+	rpt_sb_release(&hot);
 	rpt_sb_printf(b, ". ");
 }
 
