@@ -53,6 +53,8 @@ struct perfrun {
 	char dir[64];           /* a private folder for perf's file */
 	long pids[MAX_PIDS];    /* the set's processes */
 	int npids, jvm;
+	int wide;               /* sampling every CPU (root or paranoid <= 0), the set picked out */
+	int gone;               /* the set's processes ended before the window did */
 	int64_t from_mono;      /* --from-mono: the window's start (CLOCK_MONOTONIC ms), or 0 */
 	int64_t from_ms, to_ms, sampled_ms;
 	struct fold_map fold;
@@ -206,6 +208,20 @@ static int permitted(int *level)
 	return geteuid() == 0 || *level <= 1;
 }
 
+/* Whether to sample every CPU and pick the set's samples out (SOAK_PERF_SCOPE=all, where
+ * perf may: root, or perf_event_paranoid 0 or below) rather than the set's tasks (the
+ * default).  Measured by bench/profile.sh, neither costs the server less (+4.2 and +5.6 %
+ * +-1.5, bench/README.md), and every CPU's sampling is paid once per profiled set. */
+static int may_sample_all(void)
+{
+	const char *scope = getenv("SOAK_PERF_SCOPE");
+	int level;
+
+	if (!scope || strcmp(scope, "all"))
+		return 0;
+	return permitted(&level) && (geteuid() == 0 || level <= 0);
+}
+
 /* Runs argv with stdout to out_fd (-1: /dev/null) and stderr to /dev/null; the child's
  * pid, or -1. */
 static pid_t spawn(const char *const argv[], int out_fd)
@@ -272,27 +288,52 @@ static void jit_maps(const struct perfrun *p)
 	}
 }
 
-/* perf record on the set into DIR/seg.data; its pid, or -1. */
+/* The set's pids, comma-separated, into out. */
+static void pid_list(const struct perfrun *p, char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < p->npids && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s%ld", i ? "," : "", p->pids[i]);
+}
+
+/* perf record into DIR/seg.data, of every CPU (p->wide) or of the set's tasks; its pid,
+ * or -1. */
 static pid_t record(const struct perfrun *p, char *file, size_t len)
 {
-	char hz[16], pids[MAX_PIDS * 12] = "";
-	size_t n = 0;
+	char hz[16], pids[MAX_PIDS * 12];
 
 	snprintf(file, len, "%s/seg.data", p->dir);
 	snprintf(hz, sizeof hz, "%d", p->hz);
-	for (int i = 0; i < p->npids && n < sizeof pids; i++)
-		n += (size_t)snprintf(pids + n, sizeof pids - n, "%s%ld", i ? "," : "", p->pids[i]);
-	const char *argv[] = {p->perf, "record", "-q", "-e", "cpu-clock", "-F", hz, "-g",
-	                      "-k", "CLOCK_MONOTONIC", "-p", pids, "-o", file, NULL};
+	pid_list(p, pids, sizeof pids);
+	/* -B: no build ids gathered at the end (of every binary that ran, with -a) */
+	const char *argv[] = {p->perf, "record", "-q", "-B", "-e", "cpu-clock", "-F", hz, "-g",
+	                      "-k", "CLOCK_MONOTONIC", "-o", file, "-p", pids, NULL};
+	if (p->wide) {
+		argv[13] = "-a"; /* every CPU: the set is picked out when the file is read */
+		argv[14] = NULL;
+	}
 	return spawn(argv, -1);
+}
+
+/* Whether any process of the set is still there. */
+static int set_alive(const struct perfrun *p)
+{
+	for (int i = 0; i < p->npids; i++)
+		if (kill((pid_t)p->pids[i], 0) == 0 || errno == EPERM)
+			return 1;
+	return 0;
 }
 
 /* perf script of the segment's file, each line into the fold; 0, or -1. */
 static int fold_file(struct perfrun *p, const char *file)
 {
 	int fds[2], rc = 0;
+	char pids[MAX_PIDS * 12];
+	pid_list(p, pids, sizeof pids);
 	const char *argv[] = {p->perf, "script", "-i", file, "-F", "comm,tid,time,ip,sym,dso",
-	                      "--no-inline", NULL};
+	                      "--no-inline", "--pid", pids, NULL};
 	pid_t c;
 	FILE *f;
 	char line[4096];
@@ -331,13 +372,15 @@ static int segment(struct perfrun *p)
 	char file[128];
 	int64_t t0 = clock_mono_ms(), until = t0 + p->segment_ms;
 	pid_t c = record(p, file, sizeof file);
-	int st = 0, ended = 0;
+	int st = 0, ended = 0, gone = 0;
 
 	if (c < 0)
 		return -1;
-	while (!stop_flag && clock_mono_ms() < until && !ended) {
+	while (!stop_flag && clock_mono_ms() < until && !ended && !gone) {
 		if (waitpid(c, &st, WNOHANG) == c)
 			ended = 1; /* perf stopped by itself: refused, or the processes exited */
+		else if (p->wide && !set_alive(p))
+			gone = 1; /* perf of every CPU goes on: the set's end is seen here */
 		else if (p->die_with_parent && getppid() != p->parent)
 			stop_flag = 1;
 		else
@@ -349,14 +392,18 @@ static int segment(struct perfrun *p)
 		reap(c, 20000);
 	}
 	p->sampled_ms += span_after(clock_mono_ms(), t0, p->from_mono);
-	if (ended && clock_mono_ms() - t0 < 2000 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
-		return -1;
+	if (ended && clock_mono_ms() - t0 < 2000 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
+		unlink(file);
+		p->gone = !set_alive(p); /* perf found no process: the set ended meanwhile */
+		return p->gone ? 0 : -1;
+	}
 	if (ended)
 		jit_maps(p);
 	if (fold_file(p, file) < 0)
 		log_warn("cannot read perf's samples of a segment");
 	unlink(file);
-	return stop_flag || ended ? 0 : 1;
+	p->gone = ended || gone || (p->wide && !set_alive(p));
+	return stop_flag || p->gone ? 0 : 1;
 }
 
 /* The window's row and its stacks, the most sampled first, the rest in one '[other]'. */
@@ -447,6 +494,7 @@ static int unavailable(struct perfrun *p)
 		      level);
 		return -1;
 	}
+	p->wide = may_sample_all();
 	p->npids = proc_set_find(p->pid, p->pidfile, p->match, p->pids, MAX_PIDS, NULL, 0);
 	if (p->npids <= 0) {
 		event(p, "profile_unavailable", "no process of the set to profile");
@@ -482,7 +530,7 @@ static int profile(struct perfrun *p, char *err, size_t errlen)
 		      p->pids[0]);
 		return 0;
 	}
-	if (!stop_flag)
+	if (p->gone)
 		event(p, "profile_process_gone",
 		      "the profiled process ended before the window did: its profile covers %.1f s",
 		      (double)p->sampled_ms / 1000);

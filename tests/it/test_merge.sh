@@ -63,8 +63,8 @@ sql "$B" "INSERT INTO samples VALUES ('db', 'h-b', 'rss_kb', 5000, 1.0, 77)"
 a_samples=$(count "$A" samples) b_samples=$(count "$B" samples)
 soak merge -o "$OUT" "$A" "$B" >"$T/merge1.out" 2>"$T/merge1.err"
 check_eq "first merge exits 0" "$?" 0
-check "per-input line for A" grep -qE "^$A: \+2 runs \(0 updated\), \+4 steps \(0 updated\), \+6 intervals, \+4 interval_errors, \+[0-9]+ run_env, \+0 thresholds, \+0 gaps, \+$a_samples samples, \+4 gc_events, \+2 events, \+0 studies \(0 updated\), \+0 study_runs, \+0 calibrations$" "$T/merge1.out"
-check "per-input line for B" grep -qE "^$B: \+1 runs \(0 updated\), \+2 steps \(0 updated\), \+3 intervals, \+2 interval_errors, \+[0-9]+ run_env, \+0 thresholds, \+0 gaps, \+$b_samples samples, \+2 gc_events, \+1 events, \+0 studies \(0 updated\), \+0 study_runs, \+0 calibrations$" "$T/merge1.out"
+check "per-input line for A" grep -qE "^$A: \+2 runs \(0 updated\), \+4 steps \(0 updated\), \+6 intervals, \+4 interval_errors, \+[0-9]+ run_env, \+0 thresholds, \+0 gaps, \+0 profile_windows, \+0 profiles, \+$a_samples samples, \+4 gc_events, \+2 events, \+0 studies \(0 updated\), \+0 study_runs, \+0 calibrations$" "$T/merge1.out"
+check "per-input line for B" grep -qE "^$B: \+1 runs \(0 updated\), \+2 steps \(0 updated\), \+3 intervals, \+2 interval_errors, \+[0-9]+ run_env, \+0 thresholds, \+0 gaps, \+0 profile_windows, \+0 profiles, \+$b_samples samples, \+2 gc_events, \+1 events, \+0 studies \(0 updated\), \+0 study_runs, \+0 calibrations$" "$T/merge1.out"
 first=$(counts "$OUT")
 check_eq "OUT holds both inputs" "$first" \
   "runs=3 steps=6 intervals=9 interval_errors=6 samples=$((a_samples + b_samples)) gc_events=6 events=3 "
@@ -92,7 +92,7 @@ check_eq "host samples kept their source and host" \
 soak merge -o "$OUT" "$A" "$B" "$A" >"$T/merge2.out" 2>&1
 check_eq "second merge exits 0" "$?" 0
 check_eq "second merge adds nothing" \
-  "$(grep -c ': +0 runs (0 updated), +0 steps (0 updated), +0 intervals, +0 interval_errors, +0 run_env, +0 thresholds, +0 gaps, +0 samples, +0 gc_events, +0 events, +0 studies (0 updated), +0 study_runs, +0 calibrations$' "$T/merge2.out")" 3
+  "$(grep -c ': +0 runs (0 updated), +0 steps (0 updated), +0 intervals, +0 interval_errors, +0 run_env, +0 thresholds, +0 gaps, +0 profile_windows, +0 profiles, +0 samples, +0 gc_events, +0 events, +0 studies (0 updated), +0 study_runs, +0 calibrations$' "$T/merge2.out")" 3
 check_eq "counts unchanged" "$(counts "$OUT")" "$first"
 check_eq "ids unchanged" "$(sql "$OUT" "SELECT group_concat(uuid || '=' || id, ' ') FROM (SELECT * FROM runs ORDER BY id)")" \
   "uuid-a1=1 uuid-a2=2 uuid-b1=3"

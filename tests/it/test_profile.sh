@@ -53,6 +53,10 @@ soak study -q --db "$T/s.db" "$T/study.ini" >"$T/study.out" 2>&1
 check_eq "a study of three targets, each profiled: exit 0" "$?" 0
 check_eq "a window stored for every measured run (3 targets x 3 processes x 2 rounds)" \
   "$(sql "$T/s.db" "SELECT COUNT(*) FROM profile_windows w JOIN study_runs s ON s.run_id = w.run_id WHERE s.slot > 0")" 18
+soak merge -o "$T/merged.db" "$T/s.db" >"$T/merge.out" 2>&1
+check_eq "soak merge carries every window and stack" \
+  "$(sql "$T/merged.db" "SELECT (SELECT COUNT(*) FROM profile_windows) || ' ' || (SELECT SUM(samples) FROM profiles)")" \
+  "$(sql "$T/s.db" "SELECT (SELECT COUNT(*) FROM profile_windows) || ' ' || (SELECT SUM(samples) FROM profiles)")"
 soak report "$T/s.db" -o "$T/rep" >"$T/rep.out" 2>&1
 check_eq "soak report: exit 0" "$?" 0
 P='.comparisons[] | select(.label == "b") | .profile'
@@ -124,14 +128,19 @@ check "... and the report says a profile is missing, and why" \
   grep -q "a CPU profile is missing: app: perf is not installed" "$T/missing/report.md"
 
 # soak-perf on its own: a process that ends within the window, and one that never runs.
-sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done' &
+# The busy one ends when this script ends it, once perf has sampled it a while (however
+# long perf takes to attach on this machine).
+sh -c 'while :; do :; done' &
 short=$!
 _pids+=("$short")
 soak-perf --db "$T/false.db" --run 1 --step 7 --source burst --pid "$short" --hz 999 --segment 1s >"$T/gone.out" 2>&1 &
 perf_pid=$!
 _pids+=("$perf_pid")
+for _ in $(seq 1 300); do pgrep -P "$perf_pid" -x perf >/dev/null && break; sleep 0.1; done
+sleep 2 # not a speed: two segments' samples of the busy process
+kill "$short" 2>/dev/null
 wait "$short" 2>/dev/null
-sleep 1
+sleep 1.5 # not a speed: the next segment, which finds the process gone
 kill -INT "$perf_pid" 2>/dev/null
 wait "$perf_pid"
 check_eq "a process that ends mid-window: soak-perf exits 0" "$?" 0
