@@ -51,25 +51,35 @@ void buf_puts(struct buf *b, const char *s)
 	buf_put(b, s, strlen(s));
 }
 
-void buf_printf(struct buf *b, const char *fmt, ...)
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	int k;
 
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	k = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (k < 0 || b->oom)
+	if (k < 0 || b->oom) {
+		va_end(again);
 		return;
+	}
 	/* Room for the text and its NUL, then the text printed in place. */
 	if (buf_grow(&b->p, &b->cap, b->n + (size_t)k + 1, 1, 256) < 0) {
 		b->oom = 1;
+		va_end(again);
 		return;
 	}
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
-	va_end(ap);
+	vsnprintf(b->p + b->n, (size_t)k + 1, fmt, again);
+	va_end(again);
 	b->n += (size_t)k;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 char *buf_done(struct buf *b)

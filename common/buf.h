@@ -10,6 +10,7 @@
 #ifndef SOAK_BUF_H
 #define SOAK_BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct buf {
@@ -25,6 +26,8 @@ void buf_put(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 /* Appends printf output. */
 __attribute__((format(printf, 2, 3))) void buf_printf(struct buf *b, const char *fmt, ...);
+/* The same with a va_list. */
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 /* The finished string, the caller's to free (an empty one when nothing was put), or NULL
  * when an allocation failed (the buffer is freed then). */
 char *buf_done(struct buf *b);

@@ -16,11 +16,11 @@ void rpt_tb_begin(struct rpt_tb *b, struct rpt_table *t, const char *title, int 
 	b->t = t;
 	b->cap = 0;
 	b->failed = 0;
-	snprintf(t->title, sizeof t->title, "%s", title);
+	t->title = strdup(title);
 	t->ncols = ncols;
 	t->right = calloc((size_t)ncols, sizeof *t->right);
 	t->keep = calloc((size_t)ncols, sizeof *t->keep);
-	if (!t->right || !t->keep)
+	if (!t->title || !t->right || !t->keep)
 		b->failed = 1;
 }
 
@@ -43,20 +43,34 @@ int rpt_tb_row(struct rpt_tb *b)
 
 void rpt_tb_set(struct rpt_tb *b, int row, int col, const char *fmt, ...)
 {
-	char buf[1024];
+	struct buf text = {0};
 	va_list ap;
 	char **slot;
 
 	if (b->failed || col >= b->t->ncols)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	buf_vprintf(&text, fmt, ap);
 	va_end(ap);
 	slot = &b->t->cells[(size_t)(row + 1) * (size_t)b->t->ncols + (size_t)col];
 	free(*slot);
-	*slot = strdup(buf);
+	*slot = buf_done(&text);
 	if (!*slot)
 		b->failed = 1;
+}
+
+void rpt_table_note(struct rpt_table *t, const char *fmt, ...)
+{
+	struct buf note = {0};
+	va_list ap;
+
+	if (t->note)
+		buf_puts(&note, t->note);
+	va_start(ap, fmt);
+	buf_vprintf(&note, fmt, ap);
+	va_end(ap);
+	free(t->note);
+	t->note = buf_done(&note); /* NULL out of memory: no note */
 }
 
 void rpt_tb_header(struct rpt_tb *b, const char *const *names, const char *align)
@@ -91,6 +105,8 @@ void rpt_table_free(struct rpt_table *t)
 	free(t->cells);
 	free(t->right);
 	free(t->keep);
+	free(t->title);
+	free(t->note);
 	memset(t, 0, sizeof *t);
 }
 
@@ -117,7 +133,7 @@ void rpt_table_text(const struct rpt_table *t, FILE *f)
 	size_t w[64] = {0};
 	int nc = t->ncols < 64 ? t->ncols : 64;
 
-	if (t->title[0])
+	if (t->title && t->title[0])
 		fprintf(f, "%s\n", t->title);
 	for (int row = 0; row <= t->nrows; row++)
 		for (int c = 0; c < nc; c++) {
@@ -143,7 +159,7 @@ void rpt_table_text(const struct rpt_table *t, FILE *f)
 		}
 		fputc('\n', f);
 	}
-	if (t->note[0])
+	if (t->note && t->note[0])
 		fprintf(f, "%s\n", t->note);
 	fputc('\n', f);
 }

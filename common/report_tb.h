@@ -14,15 +14,15 @@
 
 /* A text table as the Markdown and HTML writers show it. */
 struct rpt_table {
-	char id[24];     /* an HTML id for the table ("verdict"), or "" */
-	char title[96];  /* section heading */
-	char note[1024]; /* a paragraph under the heading, or "" */
-	int ncols;       /* columns */
-	int nrows;       /* rows below the header */
-	char **cells;    /* (nrows + 1) * ncols strings: the header row first */
-	int *right;      /* per column: 1 = right-aligned (numbers) */
-	int *keep;       /* per column: 1 = a cell breaks only before a bracket (numbers,
-	                  * levels: "-13.1% ± 16.3%" stays whole); right-aligned ones all do */
+	char id[24];  /* an HTML id for the table ("verdict"), or "" */
+	char *title;  /* section heading (owned; "" or NULL: none) */
+	char *note;   /* a paragraph under the heading (owned; NULL: none) */
+	int ncols;    /* columns */
+	int nrows;    /* rows below the header */
+	char **cells; /* (nrows + 1) * ncols strings: the header row first */
+	int *right;   /* per column: 1 = right-aligned (numbers) */
+	int *keep;    /* per column: 1 = a cell breaks only before a bracket (numbers,
+	               * levels: "-13.1% ± 16.3%" stays whole); right-aligned ones all do */
 };
 
 struct rpt_tb {
@@ -45,6 +45,9 @@ int rpt_tb_row(struct rpt_tb *b);
 /* Sets a cell (row -1: the header). */
 __attribute__((format(printf, 4, 5))) void rpt_tb_set(struct rpt_tb *b, int row, int col,
                                                       const char *fmt, ...);
+/* Appends printf output to t's note (a paragraph of any length). */
+__attribute__((format(printf, 2, 3))) void rpt_table_note(struct rpt_table *t, const char *fmt,
+                                                          ...);
 /* A table as aligned text (soak history, soak profile): the title when it has one, the
  * header and rows (the last column unpadded), then its note. */
 void rpt_table_text(const struct rpt_table *t, FILE *f);

@@ -3,6 +3,7 @@
  * breaches of the scenario's drift thresholds in words (report_drift_text.c).  run/ cannot
  * use report/, so soak run hands this function to the runner. */
 #include "report/report_int.h"
+#include "report/report_text.h"
 #include "report/write/report_drift_text.h"
 
 #include <stdio.h>
@@ -23,7 +24,11 @@ int rpt_drift_check(const char *db_path, int64_t run_id, double tps, double mean
 		return -1;
 	}
 	const struct rpt_run *run = &r.runs[0];
-	rpt_drift_run_sentence(run, verdict, vlen);
+	struct sbuf v = {0};
+	rpt_drift_run_sentence(&v, run);
+	/* soak run's own line on the terminal (runner.h's buffer), not the report's text. */
+	snprintf(verdict, vlen, "%s", rpt_sb_str(&v));
+	rpt_sb_release(&v);
 	if (!run->step_drift) {
 		n = rpt_drift_breaches(&run->drift, tps, mean, p99, msgs, msglen, max);
 	} else {

@@ -4,6 +4,7 @@
 #include "report_text.h"
 #include "report_int.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,32 +12,49 @@
 
 void rpt_sb_printf(struct sbuf *b, const char *fmt, ...)
 {
-	size_t cap = b->cap && b->cap < sizeof b->s ? b->cap : sizeof b->s;
 	va_list ap;
-	int k;
 
-	if (b->n >= cap - 1)
-		return;
 	va_start(ap, fmt);
-	k = vsnprintf(b->s + b->n, cap - b->n, fmt, ap);
+	buf_vprintf(&b->b, fmt, ap);
 	va_end(ap);
-	if (k > 0)
-		b->n = (size_t)k < cap - b->n ? b->n + (size_t)k : cap - 1;
 }
 
-char *rpt_sb_copy(const struct sbuf *b, char *buf, size_t len)
+const char *rpt_sb_str(const struct sbuf *b)
 {
-	size_t n = b->n < len ? b->n : len - 1;
-	memcpy(buf, b->s, n);
-	buf[n] = '\0';
-	return buf;
+	return b->b.p ? b->b.p : "";
+}
+
+size_t rpt_sb_len(const struct sbuf *b)
+{
+	return b->b.p ? b->b.n : 0;
+}
+
+void rpt_sb_trim(struct sbuf *b, size_t n)
+{
+	if (b->b.p && n <= b->b.n) {
+		b->b.n = n;
+		b->b.p[n] = '\0';
+	}
 }
 
 void rpt_sb_reset(struct sbuf *b)
 {
-	b->n = 0;
-	b->s[0] = '\0';
+	rpt_sb_trim(b, 0);
 }
+
+void rpt_sb_release(struct sbuf *b)
+{
+	buf_free(&b->b);
+}
+
+char *rpt_sb_dup(const struct sbuf *b)
+{
+	return strdup(rpt_sb_str(b));
+}
+
+/* Past this many items a list says its first and last run and how many (report.json has
+ * each): a study warmed up until steady makes dozens of runs a label. */
+#define RUNLIST_MAX_ITEMS 8
 
 /* Whether run key b follows a: the same database prefix ("2:"), and the next id. */
 static int follows(const char *a, size_t na, const char *b, size_t nb)
@@ -55,21 +73,16 @@ static int follows(const char *a, size_t na, const char *b, size_t nb)
 	return atoll(y) == atoll(x) + 1;
 }
 
-void rpt_sb_runs(struct sbuf *b, const char *keys)
+/* Says keys k[0..n) (lengths len[]) as "runs 1, 3-7 and 9" (say 0: only counts the
+ * items): three or more keys that follow each other are one item, "3-7"; two stay two.
+ * Returns how many items. */
+static int say_keys(struct sbuf *b, const char **k, const size_t *len, int n, int say)
 {
-	const char *k[RPT_SENTENCE_MAX / 2];
-	size_t len[RPT_SENTENCE_MAX / 2];
-	int n = 0, items = 0, nth = 0;
+	int items = 0, nth = 0;
 
-	for (const char *p = keys; *p && n < (int)(sizeof k / sizeof k[0]);) {
-		k[n] = p;
-		len[n] = strcspn(p, ",");
-		p += len[n++];
-		p += *p == ',';
-	}
-	rpt_sb_printf(b, "run%s ", n > 1 ? "s" : "");
-	/* Three or more keys that follow each other are one item, "3-7"; two stay two. */
-	for (int pass = 0; pass < 2; pass++)
+	if (say)
+		rpt_sb_printf(b, "run%s ", n > 1 ? "s" : "");
+	for (int pass = 0; pass < 1 + say; pass++)
 		for (int i = 0; i < n; i++) {
 			int j = i;
 			while (j + 1 < n && follows(k[j], len[j], k[j + 1], len[j + 1]))
@@ -90,6 +103,63 @@ void rpt_sb_runs(struct sbuf *b, const char *keys)
 			}
 			i = j;
 		}
+	return items;
+}
+
+void rpt_sb_runs(struct sbuf *b, const char *keys)
+{
+	size_t most = 1, *len;
+	const char **k;
+	int n = 0;
+
+	for (const char *p = keys; *p; p++)
+		most += *p == ',';
+	k = malloc(most * sizeof *k);
+	len = malloc(most * sizeof *len);
+	if (!k || !len) {
+		b->b.oom = 1;
+		goto out;
+	}
+	for (const char *p = keys; *p;) {
+		k[n] = p;
+		len[n] = strcspn(p, ",");
+		p += len[n++];
+		p += *p == ',';
+	}
+	if (say_keys(b, k, len, n, 0) > RUNLIST_MAX_ITEMS) /* "23 runs, 3-117" */
+		rpt_sb_printf(b, "%d runs, %.*s-%.*s", n, (int)len[0], k[0], (int)len[n - 1],
+		              k[n - 1]);
+	else
+		say_keys(b, k, len, n, 1);
+out:
+	free(k);
+	free(len);
+}
+
+/* A factor to three significant figures: "373", "2.5". */
+static void factor(struct sbuf *b, double pct)
+{
+	rpt_sb_printf(b, "\u00d7%.3g", 1 + pct / 100);
+}
+
+void rpt_sb_change(struct sbuf *b, double lo, double hi, const char *up, const char *down)
+{
+	double a = fabs(lo) < fabs(hi) ? lo : hi, z = fabs(lo) < fabs(hi) ? hi : lo;
+	int one = fabs(z - a) < 0.05;
+
+	if (a >= 0 && z >= 100) {
+		factor(b, a);
+		if (!one) {
+			rpt_sb_printf(b, "-");
+			factor(b, z);
+		}
+		rpt_sb_printf(b, " %s", up);
+		return;
+	}
+	if (one)
+		rpt_sb_printf(b, "%.1f %% %s", fabs(a), a < 0 ? down : up);
+	else
+		rpt_sb_printf(b, "%.1f-%.1f %% %s", fabs(a), fabs(z), a < 0 ? down : up);
 }
 
 void rpt_xml_esc(FILE *f, const char *s)
@@ -146,11 +216,7 @@ static int run_items(struct sbuf *b, const struct report *r, const unsigned char
 	return nth;
 }
 
-/* Past this many items a list says its first and last run and how many (report.json has
- * each): a study warmed up until steady makes dozens of runs a label. */
-#define RUNLIST_MAX_ITEMS 8
-
-/* "between 3 and 104 (40 of them, 28 warm-up)": n runs, nwarm of them warm-ups. */
+/* "40 runs, 3-104 (28 warm-up)": n runs, nwarm of them warm-ups. */
 static void run_span(struct sbuf *b, const struct report *r, const unsigned char *sel, int n,
                      int nwarm, int warm)
 {
@@ -161,11 +227,9 @@ static void run_span(struct sbuf *b, const struct report *r, const unsigned char
 			first = first < 0 ? i : first;
 			last = i;
 		}
-	rpt_sb_printf(b, "between %s and %s (%d of them", r->runs[first].key, r->runs[last].key,
-	              n);
+	rpt_sb_printf(b, "%d runs, %s-%s", n, r->runs[first].key, r->runs[last].key);
 	if (warm && nwarm)
-		rpt_sb_printf(b, nwarm == n ? ", all warm-up" : ", %d warm-up", nwarm);
-	rpt_sb_printf(b, ")");
+		rpt_sb_printf(b, nwarm == n ? " (all warm-up)" : " (%d warm-up)", nwarm);
 }
 
 int rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm)
@@ -218,6 +282,7 @@ void rpt_sb_runsel(struct sbuf *b, const struct report *r, const unsigned char *
 			rpt_sb_printf(b, " (%d warm-up)", nwarm);
 		return;
 	}
-	rpt_sb_printf(b, "run%s ", n == 1 ? "" : "s");
+	if (run_items(b, r, sel, 0) <= RUNLIST_MAX_ITEMS)
+		rpt_sb_printf(b, "run%s ", n == 1 ? "" : "s");
 	rpt_sb_runlist(b, r, sel, 1);
 }

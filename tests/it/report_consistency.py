@@ -7,7 +7,10 @@ For each report directory (report.json, report.md, summary.csv) it reads the com
 from report.json and finds every place report.md and the findings show one of them: the
 Verdict table, the Comparison table, the verdict sentences, the throughput, latency and
 cost findings; and each run's figures in summary.csv against report.json.  Each is
-compared with the JSON value at the precision it is printed with.  Prints one line per
+compared with the JSON value at the precision it is printed with.  And no text is cut
+short: every line, list item and table cell of report.md and every sentence of
+report.json (findings, validity, verdicts, designs, methods) has its brackets closed
+and does not end on a joiner ("runs 108, 109 and", "30 of 3" cut before its word).  Prints one line per
 place checked that disagrees, and the count of places checked; exits 1 on any
 disagreement, or when it found nothing to check.
 """
@@ -212,6 +215,46 @@ def check_centres(ck, cmps):
                     d["change_pct"], centre, tol)
 
 
+# A text that stops where a list or a clause goes on: "and", "or", "of", a comma, a
+# semicolon or an open bracket as its last word, with or without a full stop after it.
+CUT_END = re.compile(r"(?:,|;|\(|\[| and| or| of| than| the)\.?$")
+
+
+def check_cut(ck, what, text, sentence=False):
+    """One place of text: its brackets close and it ends as written (a sentence with its
+    full stop)."""
+    ck.checked += 1
+    t = re.sub(r"`[^`]*`", "``", unesc(text)).strip()
+    if t.endswith("…"):
+        return  # shortened on purpose, and marked so (a profile's frame name)
+    if t.count("(") != t.count(")") or t.count("[") != t.count("]") or text.count("`") % 2:
+        ck.bad.append(f"{ck.where}: {what}: brackets left open (cut short?): {text[-80:]!r}")
+    elif CUT_END.search(t):
+        ck.bad.append(f"{ck.where}: {what}: ends on a joiner (cut short?): {text[-80:]!r}")
+    elif sentence and not re.search(r"[.!?]\)?$", t):
+        ck.bad.append(f"{ck.where}: {what}: no full stop (cut short?): {text[-80:]!r}")
+
+
+def check_no_cut(ck, md, j):
+    """Every line, item and cell of report.md, every sentence of report.json."""
+    for n, line in enumerate(md.splitlines(), 1):
+        if line.startswith("|"):
+            for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]:
+                if c.strip():
+                    check_cut(ck, f"report.md:{n} cell", c.strip())
+        elif line.strip() and not line.startswith(("```", "![", "<")):
+            check_cut(ck, f"report.md:{n}", line.strip().lstrip("-* ").rstrip())
+    texts = [("finding", f.get("text", "")) for f in j.get("findings", [])]
+    texts += [("validity", v.get("text", "")) for v in j.get("validity", [])]
+    texts += [("verdict", v.get("sentence", "")) for v in j.get("verdict", [])]
+    texts += [("verdict memory", v.get("memory", "")) for v in j.get("verdict", [])]
+    texts += [("design", s.get("design", "")) for s in j.get("studies", [])]
+    texts += [("method", c.get("method", "")) for c in j.get("comparisons", [])]
+    for what, t in texts:
+        if t:
+            check_cut(ck, f"report.json {what}", t, what != "verdict memory")
+
+
 def main():
     total, bad = 0, []
     for rd in sys.argv[1:]:
@@ -220,6 +263,7 @@ def main():
         with open(f"{rd}/report.md") as f:
             md = f.read()
         ck = Checker(rd)
+        check_no_cut(ck, md, j)
         tables = md_tables(md)
         cmps = j["comparisons"]
         check_centres(ck, cmps)

@@ -174,6 +174,10 @@ cp -r "$T/g" "$T/g-bad"
 sed -i '0,/^| tomcat10 | 20 users/s/+20\.8% ± /+21.8% ± /' "$T/g-bad/report.md"
 check "the consistency check catches a figure that differs" \
   bash -c "! python3 '$TOP/tests/it/report_consistency.py' '$T/g-bad' >'$T/g-bad.out' 2>&1 && grep -q 'Verdict row tomcat10 at 20 users (fixed runs of 1m5s), TPS' '$T/g-bad.out'"
+cp -r "$T/g" "$T/g-cut"
+sed -i '0,/^- /s/\.\( Read it with care\|$\)/, runs 108, 109 and\1/' "$T/g-cut/report.md"
+check "the consistency check catches a sentence cut mid-list" \
+  bash -c "! python3 '$TOP/tests/it/report_consistency.py' '$T/g-cut' >'$T/g-cut.out' 2>&1 && grep -q 'ends on a joiner' '$T/g-cut.out'"
 V=$T/v/report.json
 for code in host_saturated generator_saturated short_window not_steady errors clock_skew confounded; do
   check "validity: $code" bash -c "jq -e '.validity[] | select(.code == \"$code\" and .severity == \"warn\")' '$V' >/dev/null"

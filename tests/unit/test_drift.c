@@ -15,14 +15,26 @@
 #include "report/report_int.h"
 #include "report/judge/report_drift.h"
 #include "report/judge/report_mem.h"
+#include "report/report_text.h"
 #include "report/write/report_drift_text.h"
 #include "report/write/report_mem_text.h"
 
 /* The drift's sentence (report_drift_text.c), in a buffer that lives until the next call. */
 static const char *sentence(const struct rpt_drift *d)
 {
-	static char buf[RPT_DRIFT_SENTENCE_MAX];
-	return rpt_drift_sentence(d, buf, sizeof buf);
+	static struct sbuf b;
+	rpt_sb_release(&b);
+	rpt_drift_sentence(&b, d);
+	return rpt_sb_str(&b);
+}
+
+/* The memory verdict's sentence, the same way. */
+static const char *mem_why(const struct rpt_mem *m)
+{
+	static struct sbuf b;
+	rpt_sb_release(&b);
+	rpt_mem_why(&b, m);
+	return rpt_sb_str(&b);
 }
 
 /* A deterministic generator (xorshift64*), uniform in [-1, 1). */
@@ -341,7 +353,6 @@ static void memory_verdicts(void **state)
 	struct rpt_mem m;
 	struct rpt_vpoint *p;
 	size_t n;
-	char why[RPT_MEM_WHY_MAX];
 	(void)state;
 
 	p = series(60, flat, &n);
@@ -357,7 +368,7 @@ static void memory_verdicts(void **state)
 	assert_true(fabs(m.level_mb - 198) < 0.01);
 	assert_true(m.growth_mb > 180 && m.growth_mb <= 186);
 	assert_true(fabs(m.steady_slope_mb_h) < 0.01);
-	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "then holds at 198.0 MB"));
+	assert_non_null(strstr(mem_why(&m), "then holds at 198.0 MB"));
 	free(p);
 
 	p = series(120, leaks, &n);
@@ -370,7 +381,7 @@ static void memory_verdicts(void **state)
 	p = series(30, full, &n);
 	rpt_mem_analyze(p, n, 256, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_AT_LIMIT);
-	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "configured limit of 256.0 MB"));
+	assert_non_null(strstr(mem_why(&m), "configured limit of 256.0 MB"));
 	rpt_mem_analyze(p, n, 1024, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_LEVELS_OFF);
 	free(p);
@@ -380,7 +391,7 @@ static void memory_verdicts(void **state)
 	p = series(4, leaks, &n);
 	rpt_mem_analyze(p, n, 0, 0, &m);
 	assert_int_equal(m.verdict, RPT_MEM_UNKNOWN);
-	assert_non_null(strstr(rpt_mem_why(&m, why, sizeof why), "too short"));
+	assert_non_null(strstr(mem_why(&m), "too short"));
 	free(p);
 	p = series(5, fast, &n);
 	rpt_mem_analyze(p, n, 0, 0, &m);

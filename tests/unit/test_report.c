@@ -17,6 +17,7 @@
 #include "report/judge/report_groups.h"
 #include "report/judge/report_stats.h"
 #include "report/write/report_fmt.h"
+#include "report/report_text.h"
 
 static double usl(double lambda, double sigma, double kappa, double n)
 {
@@ -428,9 +429,70 @@ static void groups_floor(void **state)
 	assert_false(rpt_groups_floored(&g));
 }
 
+/* A sentence far past any buffer the report ever had (2048 bytes) ends as written. */
+static void sentence_grows(void **state)
+{
+	struct sbuf b = {0};
+	char label[301];
+
+	(void)state;
+	memset(label, 'x', 300);
+	label[300] = '\0';
+	for (int i = 0; i < 40; i++)
+		rpt_sb_printf(&b, "%s%s", i ? ", " : "", label);
+	rpt_sb_printf(&b, " and the end.");
+	assert_int_equal(rpt_sb_len(&b), 40 * 300 + 39 * 2 + strlen(" and the end."));
+	assert_string_equal(rpt_sb_str(&b) + rpt_sb_len(&b) - 13, " and the end.");
+	rpt_sb_trim(&b, 300);
+	assert_int_equal(strlen(rpt_sb_str(&b)), 300);
+	rpt_sb_release(&b);
+	assert_string_equal(rpt_sb_str(&b), "");
+}
+
+/* A key list of any length: eight items listed to their last, more as count and span. */
+static void run_lists_end(void **state)
+{
+	struct sbuf b = {0};
+	char keys[8192] = "";
+
+	(void)state;
+	rpt_sb_runs(&b, "1,3,5,7,9,11,13,15");
+	assert_string_equal(rpt_sb_str(&b), "runs 1, 3, 5, 7, 9, 11, 13 and 15");
+	rpt_sb_reset(&b);
+	rpt_sb_runs(&b, "1,2,3,7,9");
+	assert_string_equal(rpt_sb_str(&b), "runs 1-3, 7 and 9");
+	rpt_sb_reset(&b);
+	for (int i = 0; i < 1000; i++)
+		snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%d", i ? "," : "",
+		         3 * i + 1);
+	rpt_sb_runs(&b, keys);
+	assert_string_equal(rpt_sb_str(&b), "1000 runs, 1-2998");
+	rpt_sb_release(&b);
+}
+
+/* Past +100 % a change is its factor. */
+static void change_factor(void **state)
+{
+	struct sbuf b = {0};
+
+	(void)state;
+	rpt_sb_change(&b, -59.5, -59.5, "more", "fewer");
+	assert_string_equal(rpt_sb_str(&b), "59.5 % fewer");
+	rpt_sb_reset(&b);
+	rpt_sb_change(&b, 37155.2, 37155.2, "slower", "faster");
+	assert_string_equal(rpt_sb_str(&b), "\u00d7373 slower");
+	rpt_sb_reset(&b);
+	rpt_sb_change(&b, 23342.0, 57972.8, "slower", "faster");
+	assert_string_equal(rpt_sb_str(&b), "\u00d7234-\u00d7581 slower");
+	rpt_sb_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(sentence_grows),
+	    cmocka_unit_test(run_lists_end),
+	    cmocka_unit_test(change_factor),
 	    cmocka_unit_test(usl_recovers_exact),
 	    cmocka_unit_test(usl_recovers_noisy),
 	    cmocka_unit_test(usl_linear_scaling),

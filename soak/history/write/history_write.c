@@ -146,18 +146,16 @@ static void runs_table(const struct rpt_history *h, const struct rpt_hist_series
 	align[nc] = '\0';
 	rpt_tb_begin(b, t, title, nc);
 	if (!s->analysed)
-		snprintf(t->note, sizeof t->note,
-		         "Fewer than %d runs: no change points looked for.", h->min_runs);
+		rpt_table_note(t, "Fewer than %d runs: no change points looked for.", h->min_runs);
 	else if (s->ncps == 0)
-		snprintf(t->note, sizeof t->note, "No change point in any figure.");
+		rpt_table_note(t, "No change point in any figure.");
 	else
-		snprintf(t->note, sizeof t->note, "%d change point%s: see the next table.", s->ncps,
-		         s->ncps == 1 ? "" : "s");
+		rpt_table_note(t, "%d change point%s: see the next table.", s->ncps,
+		               s->ncps == 1 ? "" : "s");
 	if (first > 0) {
-		size_t n = strlen(t->note);
-		snprintf(t->note + n, sizeof t->note - n,
-		         " The newest %d of its %d runs are listed; report.json holds them all.",
-		         max_rows, s->nruns);
+		rpt_table_note(
+		    t, " The newest %d of its %d runs are listed; report.json holds them all.",
+		    max_rows, s->nruns);
 	}
 	rpt_tb_header(b, names, align);
 	for (int i = first; i < s->nruns; i++) {
@@ -199,11 +197,11 @@ static void cps_table(const struct rpt_hist_series *s, struct rpt_tb *b, struct 
 
 	snprintf(title, sizeof title, "History: %s · %s: change points", p0->label, p0->name);
 	rpt_tb_begin(b, t, title, 8);
-	snprintf(t->note, sizeof t->note,
-	         "Each change point: the first run at the new level, the means of the segments "
-	         "before and after it, the change, its permutation p-value, the runs on each "
-	         "side, and the run_env facts that differ from the run before (the ones that "
-	         "held on every run either side first).");
+	rpt_table_note(
+	    t, "Each change point: the first run at the new level, the means of the segments "
+	       "before and after it, the change, its permutation p-value, the runs on each "
+	       "side, and the run_env facts that differ from the run before (the ones that "
+	       "held on every run either side first).");
 	rpt_tb_header(b, names, "llrrrrrl");
 	for (int k = 0; k < s->ncps; k++) {
 		const struct rpt_hist_cp *cp = &s->cps[k];
@@ -268,9 +266,7 @@ int rpt_hist_tables(const struct rpt_history *h, struct rpt_table **out, int *n,
 	/* The method once, under the first table's own note. */
 	if (rc == 0 && *n > 0) {
 		char m[1024];
-		size_t k = strlen((*out)[0].note);
-		snprintf((*out)[0].note + k, sizeof(*out)[0].note - k, " %s",
-		         method_sentence(h, m, sizeof m));
+		rpt_table_note(&(*out)[0], " %s", method_sentence(h, m, sizeof m));
 	}
 	return rc;
 }

@@ -85,34 +85,42 @@ struct vctx {
 	int cap;          /* allocated entries of r->validity */
 };
 
+/* Adds an item of text b (released). */
 static int add(struct vctx *v, const char *severity, const char *code, int label, const char *runs,
-               const struct sbuf *b)
+               struct sbuf *b)
 {
 	struct rpt_item it = {.label = label};
+	int rc;
 
 	snprintf(it.severity, sizeof it.severity, "%s", severity);
 	snprintf(it.code, sizeof it.code, "%s", code);
 	snprintf(it.run, sizeof it.run, "%s", runs ? runs : "");
-	return rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, b->s);
+	rc = rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, rpt_sb_str(b));
+	rpt_sb_release(b);
+	return rc;
 }
 
 /* Adds an item whose text is lead + own + tail, own being the label's own part: the items
  * of a code whose lead and tail agree are said as one (report_doc.c). */
 static int add_parts(struct vctx *v, const char *severity, const char *code, int label,
-                     const char *runs, const char *lead, const struct sbuf *own, const char *tail)
+                     const char *runs, const char *lead, struct sbuf *own, const char *tail)
 {
 	struct rpt_item it = {.label = label};
-	struct sbuf b = {.n = 0};
+	struct sbuf b = {0};
+	int rc;
 
 	rpt_sb_printf(&b, "%s", lead);
-	it.own_from = (int)b.n;
-	rpt_sb_printf(&b, "%s", own->s);
-	it.own_to = (int)b.n;
+	it.own_from = (int)rpt_sb_len(&b);
+	rpt_sb_printf(&b, "%s", rpt_sb_str(own));
+	it.own_to = (int)rpt_sb_len(&b);
 	rpt_sb_printf(&b, "%s", tail);
+	rpt_sb_release(own);
 	snprintf(it.severity, sizeof it.severity, "%s", severity);
 	snprintf(it.code, sizeof it.code, "%s", code);
 	snprintf(it.run, sizeof it.run, "%s", runs ? runs : "");
-	return rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, b.s);
+	rc = rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, rpt_sb_str(&b));
+	rpt_sb_release(&b);
+	return rc;
 }
 
 /* Appends a run key to a comma-separated list (cut silently past its size). */
@@ -342,7 +350,7 @@ static int short_memory(struct vctx *v, int l)
 static int short_comparisons(struct vctx *v, int l)
 {
 	struct report *r = v->r;
-	struct sbuf b = {.n = 0};
+	struct sbuf b = {0};
 	int n = 0;
 	size_t least = SIZE_MAX;
 
@@ -534,8 +542,9 @@ static int errors(struct vctx *v, int l)
 	}
 	if (w.n == 0)
 		return 0;
-	struct sbuf own = {.n = 0};
-	rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), w.b.s);
+	struct sbuf own = {0};
+	rpt_sb_printf(&own, "%s, %s", rpt_label_name(r, l), rpt_sb_str(&w.b));
+	rpt_sb_release(&w.b);
 	snprintf(tail, sizeof tail,
 	         "%s. Throughput and latency there include the "
 	         "failures: fix them before trusting a comparison.",
@@ -553,7 +562,7 @@ static int errors(struct vctx *v, int l)
 static int clock_skew(struct vctx *v, int l)
 {
 	struct report *r = v->r;
-	struct sbuf b = {.n = 0};
+	struct sbuf b = {0};
 	char runs[96] = "";
 	int n = 0;
 
@@ -569,13 +578,14 @@ static int clock_skew(struct vctx *v, int l)
 	}
 	if (n == 0)
 		return 0;
-	struct sbuf m = {.n = 0};
+	struct sbuf m = {0};
 	rpt_sb_printf(&m,
 	              "%s: %s: its agents' clocks disagree by more than a tenth of an "
 	              "interval, so their intervals do not line up and per-interval "
 	              "figures mix different moments. Synchronise the clocks (chrony, "
 	              "NTP) before the next run.",
-	              rpt_label_name(r, l), b.s);
+	              rpt_label_name(r, l), rpt_sb_str(&b));
+	rpt_sb_release(&b);
 	if (add(v, "warn", "clock_skew", l, runs, &m) < 0)
 		return -1;
 	return 0;
@@ -612,7 +622,7 @@ static int confounded(struct vctx *v, int l)
 	struct report *r = v->r;
 	char names[RPT_MAX_SOURCES][RPT_NAME_MAX];
 	int nnames = 0, worst = 0, n = 0;
-	struct sbuf b = {.n = 0};
+	struct sbuf b = {0};
 
 	if (l == 0)
 		return 0; /* the baseline against itself */

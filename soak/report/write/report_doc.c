@@ -7,11 +7,14 @@
 #include "report_profile_text.h"
 #include "report_study_text.h"
 #include "report_tables.h"
+#include "report_validity_text.h"
 #include "report_verdict_text.h"
 #include "history/history.h"
+#include "report/report_text.h"
 
 #include "buf.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,12 +101,14 @@ static int verdict(struct rpt_doc *d)
 	if (r->nverdicts > 0 && !(b = list(d, "verdict", r->nverdicts)))
 		return -1;
 	for (int i = 0; i < r->nverdicts; i++) {
-		char t[RPT_VERDICT_MAX];
-		rpt_verdict_text(r, &r->verdicts[i], RPT_VT_ANSWER, t, sizeof t);
-		if (!(b->items[b->nitems++].text = doc_str(d, "%s", t)))
+		struct sbuf t = {0};
+		rpt_verdict_text(&t, r, &r->verdicts[i], RPT_VT_ANSWER);
+		b->items[b->nitems++].text = doc_str(d, "%s", rpt_sb_str(&t));
+		rpt_sb_release(&t);
+		if (!b->items[b->nitems - 1].text)
 			return -1;
 	}
-	if (d->nfront > 0 && d->front[0].note[0] && para(d, "note", NULL, d->front[0].note) < 0)
+	if (d->nfront > 0 && d->front[0].note && para(d, "note", NULL, d->front[0].note) < 0)
 		return -1;
 	return 0;
 }
@@ -218,7 +223,14 @@ static int validity(struct rpt_doc *d)
 		            "they claim, steady and nearly free of errors, and the labels ran in "
 		            "the same environment as far as it was recorded.");
 	struct rpt_block *b = list(d, "validity", r->nvalidity);
-	if (!b)
+	struct sbuf cold = {0};
+	const char *cold_text = NULL;
+	int ncold = rpt_cold_once(r, &cold), cold_said = 0;
+
+	if (ncold > 1)
+		cold_text = doc_str(d, "%s", rpt_sb_str(&cold));
+	rpt_sb_release(&cold);
+	if (!b || (ncold > 1 && !cold_text))
 		return -1;
 	for (int i = 0, j; i < r->nvalidity; i = j) {
 		const struct rpt_item *v = &r->validity[i];
@@ -226,8 +238,14 @@ static int validity(struct rpt_doc *d)
 		const char *text = v->text;
 		for (j = i + 1; j < r->nvalidity && same_but_own(v, &r->validity[j]); j++)
 			;
-		if (j > i + 1 && !(text = said_once(d, r->validity + i, j - i)))
+		if (ncold > 1 && v->kind == RPT_V_COLD) {
+			/* many cold starts: one item, where the first was */
+			if (cold_said++)
+				continue;
+			text = cold_text;
+		} else if (j > i + 1 && !(text = said_once(d, r->validity + i, j - i))) {
 			return -1;
+		}
 		b->items[b->nitems++] = (struct rpt_doc_item){.tag = warn ? "warning" : "note",
 		                                              .code = v->code,
 		                                              .text = text,
@@ -294,32 +312,109 @@ static int profiles(struct rpt_doc *d)
 	return 0;
 }
 
-/* How changes are judged, once: each distinct method sentence once, after the verdict
- * that rests on it. */
+/* The length of the sentence at p, with its full stop (one followed by a capital). */
+static size_t sentence_len(const char *p)
+{
+	for (const char *q = p; *q; q++)
+		if (q[0] == '.' && q[1] == ' ' && isupper((unsigned char)q[2]))
+			return (size_t)(q - p) + 1;
+	return strlen(p);
+}
+
+/* Whether the sentence s[0..n) is one of text t's. */
+static int has_sentence(const char *t, const char *s, size_t n)
+{
+	for (const char *p = t + strspn(t, " "); *p;) {
+		size_t k = sentence_len(p);
+		if (k == n && !memcmp(p, s, n))
+			return 1;
+		p += k;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+/* Appends the sentences of t that are (common 1) or are not (0) in every one of all[0..n). */
+static void sentences(struct sbuf *out, const char *t, const struct sbuf *all, int n, int common)
+{
+	for (const char *p = t + strspn(t, " "); *p;) {
+		size_t k = sentence_len(p);
+		int every = 1;
+		for (int i = 0; i < n && every; i++)
+			every = has_sentence(rpt_sb_str(&all[i]), p, k);
+		if (every == common)
+			rpt_sb_printf(out, "%s%.*s", rpt_sb_len(out) ? " " : "", (int)k, p);
+		p += k;
+		p += strspn(p, " ");
+	}
+}
+
+#define RPT_DOC_METHODS 16 /* distinct ways of judging a report says apart */
+
+/* How changes are judged, once: what every comparison's method shares in one paragraph,
+ * then for each distinct method the comparisons it judged and what it adds. */
 static int methods(struct rpt_doc *d)
 {
-	const char *m[16];
-	int nm = 0;
+	const struct report *r = d->r;
+	struct sbuf m[RPT_DOC_METHODS] = {{{0}}}, who[RPT_DOC_METHODS] = {{{0}}}, x = {0};
+	int nm = 0, rc = 0;
 
-	for (int i = 0; i < d->r->ncmps && nm < 16; i++) {
-		char t[RPT_METHOD_MAX];
-		int seen = 0;
-		rpt_method_text(d->r, &d->r->cmps[i], t, sizeof t);
-		for (int k = 0; k < nm && !seen; k++)
-			seen = strcmp(m[k], t) == 0;
-		if (!seen && !(m[nm++] = doc_str(d, "%s", t)))
-			return -1;
+	for (int i = 0; i < r->ncmps; i++) {
+		const struct rpt_cell *c = &r->cells[r->cmps[i].cell];
+		char at[96];
+		int k = 0;
+		rpt_sb_reset(&x);
+		rpt_method_text(&x, r, &r->cmps[i]);
+		while (k < nm && strcmp(rpt_sb_str(&m[k]), rpt_sb_str(&x)))
+			k++;
+		if (k == RPT_DOC_METHODS)
+			continue;
+		if (k == nm)
+			rpt_sb_printf(&m[nm++], "%s", rpt_sb_str(&x));
+		rpt_sb_printf(&who[k], "%s%s at %s", rpt_sb_len(&who[k]) ? "; " : "",
+		              r->labels[c->label].name, rpt_cell_text(c, at, sizeof at));
 	}
+	rpt_sb_reset(&x);
+	if (nm > 0)
+		sentences(&x, rpt_sb_str(&m[0]), m, nm, 1);
+	if (nm > 0 && para(d, "note", "How changes are judged.",
+	                   doc_str(d, "%s", rpt_sb_str(nm == 1 ? &m[0] : &x))) < 0)
+		rc = -1;
+	struct rpt_block *b = nm > 1 && rc == 0 ? list(d, "note", nm) : NULL;
+	for (int k = 0; k < nm && b; k++) {
+		rpt_sb_reset(&x);
+		rpt_sb_printf(&x, "%s: ", rpt_sb_str(&who[k]));
+		sentences(&x, rpt_sb_str(&m[k]), m, nm, 0);
+		if (!(b->items[b->nitems++].text = doc_str(d, "%s", rpt_sb_str(&x))))
+			rc = -1;
+	}
+	if (nm > 1 && !b)
+		rc = -1;
+	for (int k = 0; k < RPT_DOC_METHODS; k++) {
+		rpt_sb_release(&m[k]);
+		rpt_sb_release(&who[k]);
+	}
+	rpt_sb_release(&x);
+	return rc;
+}
 
-	if (nm == 1)
-		return para(d, "note", "How changes are judged.", m[0]);
-	if (nm > 1) {
-		struct rpt_block *b;
-		if (para(d, "note", "How changes are judged.", "") < 0 ||
-		    !(b = list(d, "note", nm)))
+/* How it was measured: the judging method, then each study's design. */
+static int measured(struct rpt_doc *d)
+{
+	const struct report *r = d->r;
+
+	if ((r->ncmps > 0 || r->nstudies > 0) && heading(d, 2, "How it was measured") < 0)
+		return -1;
+	if (methods(d) < 0)
+		return -1;
+	for (int i = 0; i < r->nstudies; i++) {
+		struct sbuf t = {0};
+		const char *s;
+		rpt_study_design(&t, r, i);
+		s = doc_str(d, "%s", rpt_sb_str(&t));
+		rpt_sb_release(&t);
+		if (!s || para(d, "note", "Design.", s) < 0)
 			return -1;
-		for (int i = 0; i < nm; i++)
-			b->items[b->nitems++].text = m[i];
 	}
 	return 0;
 }
@@ -335,16 +430,11 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 		return -1;
 	if (heading(d, 1, r->title) < 0 || para(d, "meta", NULL, meta(d)) < 0)
 		goto oom;
-	/* The verdict first; then what it rests on: how changes are judged, the design. */
-	if (verdict(d) < 0 || methods(d) < 0)
+	/* The verdict first; then whether to trust it, the findings, and how it was measured. */
+	if (verdict(d) < 0)
 		goto oom;
-	for (int i = 0; i < r->nstudies; i++) {
-		char t[RPT_DESIGN_MAX];
-		rpt_study_design(r, i, t, sizeof t);
-		if (para(d, "note", "Design.", doc_str(d, "%s", t)) < 0)
-			goto oom;
-	}
-	if (validity(d) < 0 || findings(d) < 0 || profiles(d) < 0 || pictures(d, 1) < 0)
+	if (validity(d) < 0 || findings(d) < 0 || measured(d) < 0 || profiles(d) < 0 ||
+	    pictures(d, 1) < 0)
 		goto oom;
 	/* Night over night, when a label and scenario have a series (history/history.h). */
 	if (tables(d, d->front, 1, d->nfront) < 0 || tables(d, d->hist, 0, d->nhist) < 0 ||

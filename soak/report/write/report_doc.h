@@ -4,9 +4,10 @@
  * the same things in the same order and only differ in markup.  Not for other modules.
  *
  * Order: title and what was read; the verdict (table and a one-sentence answer per
- * label: what a 1280x800 window shows first), how to read the table and what the
- * intervals resolve; how changes are judged, once; the study's design; can these numbers be trusted
- * (one item per code and label, its runs listed); what matters most; the other findings by topic;
+ * label: what a 1280x800 window shows first) and how to read the table; can these numbers
+ * be trusted (one item per code and label, its runs listed or counted; many cold starts
+ * as one); what matters most; the other findings by topic; how it was measured (what
+ * every comparison's method shares once, then what each adds; the study's design);
  * where CPU per request moved (each profile's answer, its top frames, its flame graph);
  * the labels over time; how long to run; what ran; the detail tables; the pictures of
  * each run.  Between how long to run and what ran: the history of each series, when the

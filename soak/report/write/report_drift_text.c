@@ -48,11 +48,9 @@ static void metric_phrase(struct sbuf *b, const struct rpt_drift_metric *m, int 
 		rpt_sb_printf(b, " (%s)", rpt_verdict_name(m->d.verdict));
 }
 
-char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len)
+void rpt_drift_phrase(struct sbuf *out, const struct rpt_drift_metric *m, int verdict)
 {
-	struct sbuf b = {.cap = len};
-	metric_phrase(&b, m, verdict);
-	return rpt_sb_copy(&b, buf, len);
+	metric_phrase(out, m, verdict);
 }
 
 /* The metrics of c with this effect, comma-separated; returns how many. */
@@ -211,11 +209,14 @@ static void sentence(struct sbuf *b, const struct rpt_drift *d)
 		if (pass == 1 && (d->verdict != RPT_DRIFT_DEGRADING || !better))
 			break;
 		for (int i = 0; i < d->ncmp; i++) {
-			struct sbuf t = {.cap = RPT_DRIFT_SENTENCE_MAX};
-			if (list(&t, &d->cmp[i], effect) == 0)
+			struct sbuf t = {0};
+			if (list(&t, &d->cmp[i], effect) == 0) {
+				rpt_sb_release(&t);
 				continue;
+			}
 			rpt_sb_printf(b, "%s %s%s: %s", said ? ";" : ":", pass ? "better " : "",
-			              parts(&d->cmp[i]), t.s);
+			              parts(&d->cmp[i]), rpt_sb_str(&t));
+			rpt_sb_release(&t);
 			said = 1;
 		}
 	}
@@ -232,13 +233,10 @@ static void sentence(struct sbuf *b, const struct rpt_drift *d)
 	rpt_sb_printf(b, ".");
 }
 
-char *rpt_drift_sentence(const struct rpt_drift *d, char *buf, size_t len)
+void rpt_drift_sentence(struct sbuf *out, const struct rpt_drift *d)
 {
-	struct sbuf b = {.cap = RPT_DRIFT_SENTENCE_MAX};
-
 	if (d->judged)
-		sentence(&b, d);
-	return rpt_sb_copy(&b, buf, len);
+		sentence(out, d);
 }
 
 /* A sweep run's summary over its steps' sentences. */
@@ -263,7 +261,6 @@ static void summary(struct sbuf *b, const struct rpt_run *run)
 	if (n[RPT_DRIFT_TOO_SHORT])
 		rpt_sb_printf(b, " (%d too short to judge)", n[RPT_DRIFT_TOO_SHORT]);
 	for (int k = 0; k < run->nsteps; k++) {
-		char one[RPT_DRIFT_SENTENCE_MAX];
 		if (run->step_drift[k].verdict != d->verdict)
 			continue;
 		rpt_sb_printf(b, "%s step %d", first ? ": " : "; ", k + 1);
@@ -273,23 +270,21 @@ static void summary(struct sbuf *b, const struct rpt_run *run)
 			              rpt_level_text(run->steps[k].concurrency, run->steps[k].rate,
 			                             lv, sizeof lv));
 		}
-		rpt_sb_printf(b, " %s", rpt_drift_sentence(&run->step_drift[k], one, sizeof one));
-		if (b->n > 0 && b->s[b->n - 1] == '.')
-			b->s[--b->n] = '\0';
+		rpt_sb_printf(b, " ");
+		rpt_drift_sentence(b, &run->step_drift[k]);
+		if (rpt_sb_len(b) > 0 && rpt_sb_str(b)[rpt_sb_len(b) - 1] == '.')
+			rpt_sb_trim(b, rpt_sb_len(b) - 1);
 		first = 0;
 	}
 	rpt_sb_printf(b, ".");
 }
 
-char *rpt_drift_run_sentence(const struct rpt_run *run, char *buf, size_t len)
+void rpt_drift_run_sentence(struct sbuf *out, const struct rpt_run *run)
 {
-	struct sbuf b = {.cap = RPT_DRIFT_SENTENCE_MAX};
-
 	if (!rpt_is_sweep(run))
-		return rpt_drift_sentence(&run->drift, buf, len);
-	if (run->drift.judged)
-		summary(&b, run);
-	return rpt_sb_copy(&b, buf, len);
+		rpt_drift_sentence(out, &run->drift);
+	else if (run->drift.judged)
+		summary(out, run);
 }
 
 int rpt_drift_breaches(const struct rpt_drift *d, double tps, double mean, double p99, char *msgs,

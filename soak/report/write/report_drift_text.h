@@ -8,15 +8,15 @@
 
 #include "report/report_int.h"
 
-/* "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0: without "(real)"). */
-char *rpt_drift_phrase(const struct rpt_drift_metric *m, int verdict, char *buf, size_t len);
-/* The verdict in one sentence with its numbers, without the run's name ("degrading over
- * its 2h measured window: ..."), cut at RPT_DRIFT_SENTENCE_MAX - 1 bytes; "" when not
- * judged.  Of one window (a fixed run's, a sweep step's), or of a run (a sweep run: the
- * summary over its steps). */
-#define RPT_DRIFT_SENTENCE_MAX 1024
-char *rpt_drift_sentence(const struct rpt_drift *d, char *buf, size_t len);
-char *rpt_drift_run_sentence(const struct rpt_run *run, char *buf, size_t len);
+struct sbuf;
+/* Appends "p99 +38.2% (real)", "GC time (app) +1.00 points" (verdict 0: without "(real)"). */
+void rpt_drift_phrase(struct sbuf *out, const struct rpt_drift_metric *m, int verdict);
+/* Appends the verdict in one sentence with its numbers, without the run's name
+ * ("degrading over its 2h measured window: ..."); nothing when not judged.  Of one window
+ * (a fixed run's, a sweep step's), or of a run (a sweep run: the summary over its
+ * steps). */
+void rpt_drift_sentence(struct sbuf *out, const struct rpt_drift *d);
+void rpt_drift_run_sentence(struct sbuf *out, const struct rpt_run *run);
 /* Sentences of thresholds breached: a real TPS fall beyond tps, a real mean or p99 rise
  * beyond mean or p99 (fractions; < 0: not set), in any comparison.  Up to max of them
  * into msgs (max * msglen bytes); returns how many. */

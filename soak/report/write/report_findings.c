@@ -36,7 +36,7 @@
 #define S_ERRORS         85
 #define S_RUN_OPEN       70
 #define S_CLIENT_ERRORS  65
-#define S_KEEPALIVE_LOST 60
+#define S_KEEPALIVE_LOST S_TOP_MIN /* a fact of the set-up: said last, if at all */
 #define S_GC_HEAVY       55
 #define S_SATURATED      50
 #define S_REAL_BASE      40 /* + the size of the change, up to 40 */
@@ -71,14 +71,16 @@ struct fctx {
 	int cap;          /* allocated entries of r->findings */
 };
 
-static int add(struct fctx *x, enum rpt_topic topic, int label, double score, const struct sbuf *b)
+static int add(struct fctx *x, enum rpt_topic topic, int label, double score, struct sbuf *b)
 {
 	struct rpt_item it = {.topic = topic, .label = label, .score = score};
+	int rc = 0;
 
-	if (b->n == 0)
-		return 0;
 	snprintf(it.code, sizeof it.code, "%s", rpt_topic_key(topic));
-	return rpt_item_add(&x->r->findings, &x->r->nfindings, &x->cap, &it, b->s);
+	if (rpt_sb_len(b) > 0)
+		rc = rpt_item_add(&x->r->findings, &x->r->nfindings, &x->cap, &it, rpt_sb_str(b));
+	rpt_sb_release(b);
+	return rc;
 }
 
 /* One line per label about a topic: line() words label l's into b and raises *score (from
@@ -87,9 +89,13 @@ static int label_lines(struct fctx *x, enum rpt_topic topic,
                        int (*line)(const struct report *r, int l, struct sbuf *b, double *score))
 {
 	for (int l = 0; l < x->r->nlabels; l++) {
-		struct sbuf b = {.n = 0};
+		struct sbuf b = {0};
 		double score = 0;
-		if (line(x->r, l, &b, &score) < 0 || add(x, topic, l, score, &b) < 0)
+		if (line(x->r, l, &b, &score) < 0) {
+			rpt_sb_release(&b);
+			return -1;
+		}
+		if (add(x, topic, l, score, &b) < 0)
 			return -1;
 	}
 	return 0;
@@ -163,8 +169,8 @@ static int status_line(const struct report *r, int l, struct sbuf *b, double *sc
 		while (run_ends[k].status && strcmp(run_ends[k].status, run->status))
 			k++;
 		dur_format((int64_t)llround(run->f.seconds) * 1000, d, sizeof d);
-		rpt_sb_printf(b, "%sRun %s (%s)%s", b->n ? " " : "", run->key, rpt_label_name(r, l),
-		              run_ends[k].head);
+		rpt_sb_printf(b, "%sRun %s (%s)%s", rpt_sb_len(b) ? " " : "", run->key,
+		              rpt_label_name(r, l), run_ends[k].head);
 		if (!run_ends[k].status)
 			rpt_sb_printf(b, "%s'", run->status);
 		if (run_ends[k].reason && *run->reason)
@@ -185,7 +191,7 @@ static int gap_findings(struct fctx *x)
 
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
-		struct sbuf b = {.n = 0};
+		struct sbuf b = {0};
 		char d[32], from[40], to[40];
 		if (run->ngaps == 0)
 			continue;
@@ -234,7 +240,7 @@ static int drift_all_short(struct fctx *x)
 	}
 	if (n < 2)
 		return 0;
-	struct sbuf b = {.n = 0};
+	struct sbuf b = {0};
 	dur_format((int64_t)llround(lo) * 1000, a, sizeof a);
 	dur_format((int64_t)llround(hi) * 1000, b2, sizeof b2);
 	rpt_sb_printf(
@@ -260,16 +266,19 @@ static int drift_line(const struct report *r, int l, struct sbuf *b, double *sco
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		enum rpt_drift_verdict v = run->drift.verdict;
-		char rk[64], ds[RPT_DRIFT_SENTENCE_MAX];
+		char rk[64];
 		if (run->label != l || !run->drift.judged)
 			continue;
 		any = 1;
 		if (v == RPT_DRIFT_DEGRADING || v == RPT_DRIFT_IMPROVING) {
-			size_t len = strlen(rpt_drift_run_sentence(run, ds, sizeof ds));
+			size_t len;
 			sep(b, &n);
+			rpt_sb_printf(b, "run %s: ", ref(run, rk, sizeof rk));
+			rpt_drift_run_sentence(b, run);
 			/* its own sentence, without its full stop: the line goes on */
-			rpt_sb_printf(b, "run %s: %.*s", ref(run, rk, sizeof rk),
-			              (int)(len && ds[len - 1] == '.' ? len - 1 : len), ds);
+			len = rpt_sb_len(b);
+			if (len && rpt_sb_str(b)[len - 1] == '.')
+				rpt_sb_trim(b, len - 1);
 			*score =
 			    fmax(*score, v == RPT_DRIFT_DEGRADING ? S_ERRORS : S_NOT_SATURATED);
 		} else {
@@ -316,7 +325,7 @@ static int agent_findings(struct fctx *x)
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		for (int k = 0; k < run->nagent_notes; k++) {
-			struct sbuf b = {.n = 0};
+			struct sbuf b = {0};
 			rpt_sb_printf(&b, "Run %s (%s), merged from %d of %d agents: %s.", run->key,
 			              rpt_label_name(r, run->label), run->agents,
 			              run->agents_planned, run->agent_notes[k]);
@@ -351,7 +360,7 @@ static int comparison_findings(struct fctx *x)
 	for (int l = 1; l < r->nlabels; l++) {
 		int more = 0, fewer = 0, real_more = 0, real_fewer = 0, n = 0, nt = 0, nl = 0;
 		double ts = S_NOISE, ls = S_NOISE;
-		struct sbuf t = {.n = 0}, lat = {.n = 0}, head = {.n = 0};
+		struct sbuf t = {0}, lat = {0}, head = {0};
 		for (int i = 0; i < r->ncmps; i++) {
 			const struct rpt_cmp *m = &r->cmps[i];
 			const struct rpt_cell *c = &r->cells[m->cell];
@@ -395,16 +404,18 @@ static int comparison_findings(struct fctx *x)
 		    real_more, fewer, real_fewer);
 		if (n - more - fewer > 0)
 			rpt_sb_printf(&head, ", equal in %d", n - more - fewer);
-		rpt_sb_printf(&head, ": %s.", t.s);
-		if (add(x, RPT_T_THROUGHPUT, l, ts, &head) < 0)
+		rpt_sb_printf(&head, ": %s.", rpt_sb_str(&t));
+		rpt_sb_release(&t);
+		if (add(x, RPT_T_THROUGHPUT, l, ts, &head) < 0) {
+			rpt_sb_release(&lat);
 			return -1;
-		if (nl) {
-			rpt_sb_reset(&head);
-			rpt_sb_printf(&head, "%s against %s: %s.", rpt_label_name(r, l),
-			              rpt_label_name(r, 0), lat.s);
-			if (add(x, RPT_T_LATENCY, l, ls, &head) < 0)
-				return -1;
 		}
+		if (nl)
+			rpt_sb_printf(&head, "%s against %s: %s.", rpt_label_name(r, l),
+			              rpt_label_name(r, 0), rpt_sb_str(&lat));
+		rpt_sb_release(&lat);
+		if (add(x, RPT_T_LATENCY, l, ls, &head) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -692,9 +703,9 @@ static void tail_heavy(struct sbuf *b, const struct memline *m, int k)
 
 static void tail_src_why(struct sbuf *b, const struct memline *m, int k)
 {
-	char w[RPT_MEM_WHY_MAX];
-	rpt_sb_printf(b, " (run %s, %s: %s)", m->run[k]->key, m->src[k]->name,
-	              rpt_mem_src_why(m->src[k], w, sizeof w));
+	rpt_sb_printf(b, " (run %s, %s: ", m->run[k]->key, m->src[k]->name);
+	rpt_mem_src_why(b, m->src[k]);
+	rpt_sb_printf(b, ")");
 }
 
 static void tail_no_old(struct sbuf *b, const struct memline *m, int k)
@@ -853,8 +864,8 @@ static int error_line(const struct report *r, int l, struct sbuf *b, double *sco
 			rpt_sb_printf(b,
 			              "%s%s: %lld client-side error%s, the load generator's own "
 			              "limits (out of ephemeral ports, DNS), not the server's: ",
-			              b->n ? " " : "", rpt_label_name(r, l), (long long)total,
-			              total == 1 ? "" : "s");
+			              rpt_sb_len(b) ? " " : "", rpt_label_name(r, l),
+			              (long long)total, total == 1 ? "" : "s");
 		else
 			rpt_sb_printf(b,
 			              "%s: %.2f%% of requests failed on the server side over its "
@@ -877,7 +888,7 @@ static int error_line(const struct report *r, int l, struct sbuf *b, double *sco
 		rpt_sb_printf(b,
 		              "%s%s: %lld of %lld requests failed in runs not compared "
 		              "(warm-up runs, interrupted study runs).",
-		              b->n ? " " : "", rpt_label_name(r, l), (long long)werr,
+		              rpt_sb_len(b) ? " " : "", rpt_label_name(r, l), (long long)werr,
 		              (long long)wreq);
 		*score = fmax(*score, S_NOTHING);
 	}
@@ -887,7 +898,7 @@ static int error_line(const struct report *r, int l, struct sbuf *b, double *sco
 /* No request failed in any label's runs: said once for the report. */
 static int no_errors(struct fctx *x)
 {
-	struct sbuf b = {.n = 0};
+	struct sbuf b = {0};
 
 	for (int i = 0; i < x->r->nfindings; i++)
 		if (x->r->findings[i].topic == RPT_T_ERRORS)
@@ -1146,14 +1157,14 @@ static int run_costs(struct sbuf *b, const struct report *r, int l, int *k)
  * quantity two values. */
 static int cost_line(const struct report *r, int l, struct sbuf *line, double *score)
 {
-	struct sbuf b = {.n = 0};
+	struct sbuf b = {0};
 	int k = 0;
 
 	*score = S_COST_ONE;
-	if (run_costs(&b, r, l, &k) < 0)
-		return -1;
-	if (k == 0)
-		return 0;
+	if (run_costs(&b, r, l, &k) < 0 || k == 0) {
+		rpt_sb_release(&b);
+		return k == 0 ? 0 : -1;
+	}
 	const struct rpt_vrow *v = l > 0 && l < r->nverdicts ? &r->verdicts[l] : NULL;
 	if (v && v->cell >= 0 && v->cmp >= 0) {
 		const struct rpt_cmp *m = &r->cmps[v->cmp];
@@ -1181,7 +1192,8 @@ static int cost_line(const struct report *r, int l, struct sbuf *line, double *s
 			                          : S_COST_ONE);
 		}
 	}
-	rpt_sb_printf(line, "%s — %s.", rpt_label_name(r, l), b.s);
+	rpt_sb_printf(line, "%s — %s.", rpt_label_name(r, l), rpt_sb_str(&b));
+	rpt_sb_release(&b);
 	return 0;
 }
 

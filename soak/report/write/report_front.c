@@ -2,6 +2,7 @@
  * baseline and how long to run — and the environment of each label (what ran). */
 #include "report_front.h"
 #include "report/report_int.h"
+#include "report/report_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,7 +28,8 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 {
 	const struct rpt_cell *c = cell >= 0 ? &r->cells[cell] : NULL;
 	int row = rpt_tb_row(b), col = 0;
-	char x[64], d[96], mem[RPT_VMEM_MAX];
+	char x[64], d[96];
+	struct sbuf mem = {0};
 
 	rpt_tb_set(b, row, col++, "%s%s", r->labels[v->label].name,
 	           v->label == 0 && r->nlabels > 1 ? " (baseline)" : "");
@@ -61,8 +63,17 @@ static void verdict_row(const struct report *r, struct rpt_tb *b, const struct r
 			rpt_tb_set(b, row, cpucol[s], DASH);
 		col = cpucol[s] + 1;
 	}
-	rpt_memory_verdicts(r, v->label, mem, sizeof mem);
-	rpt_tb_set(b, row, col++, "%s", mem[0] ? mem : DASH);
+	/* The worst verdict in its word, marked when the findings say more ("too short to
+	 * judge*"); each source's is in report.json's verdict and the findings. */
+	rpt_memory_verdicts(&mem, r, v->label, 0);
+	size_t word = strcspn(rpt_sb_str(&mem), "(");
+	while (word > 0 && rpt_sb_str(&mem)[word - 1] == ' ')
+		word--;
+	if (rpt_sb_len(&mem))
+		rpt_tb_set(b, row, col++, "%.*s*", (int)word, rpt_sb_str(&mem));
+	else
+		rpt_tb_set(b, row, col++, DASH);
+	rpt_sb_release(&mem);
 	if (drift)
 		rpt_tb_set(b, row, col++, "%s",
 		           v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : DASH);
@@ -76,7 +87,8 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 
 	for (int s = 0; s < r->ncpu; s++) {
 		cpucol[s] = -1;
-		if (!rpt_process_series(r->cpu_names[s]))
+		/* a JIT's threads are shown, not judged: in the comparison table */
+		if (!rpt_process_series(r->cpu_names[s]) || rpt_jit_series(r->cpu_names[s]))
 			continue;
 		snprintf(cpu[s], sizeof cpu[s], "CPU/request %s", r->cpu_names[s]);
 		cpucol[s] = nc;
@@ -94,20 +106,11 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	align[nc] = '\0';
 	rpt_tb_start(b, t, "Verdict", names, align);
 	snprintf(t->id, sizeof t->id, "verdict");
-	int jit = 0;
-	for (int s = 0; s < r->ncpu; s++)
-		jit |= rpt_jit_series(r->cpu_names[s]);
-	snprintf(
-	    t->note, sizeof t->note,
-	    "Each label against the baseline (%s) on the comparison it rests on: fixed runs "
-	    "first, then the one with the most runs. A change is shown \xc2\xb1 the half-width of "
-	    "its interval and is real when that interval excludes zero (how, below); the "
-	    "baseline's rows show its own figures; what would resolve more is under 'How long "
-	    "to run'. CPU/request is CPU time per request (ms)%s",
-	    r->labels[0].name,
-	    jit ? "; of a JVM, what its application, GC and VM threads used: its JIT "
-	          "compiler's threads are apart (SOURCE:jit), shown, not judged."
-	        : ".");
+	rpt_table_note(t,
+	               "A change against %s \xc2\xb1 its interval: real when the interval "
+	               "excludes zero. CPU/request: ms of CPU per request. *: more under "
+	               "the findings.",
+	               r->labels[0].name);
 	/* A row per label and headline: capacity (users), then efficiency (a fixed rate). */
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];
@@ -126,14 +129,14 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 	                                    "resolves now", "noise: between runs / within a run",
 	                                    "to resolve",   "takes"};
 	rpt_tb_start(b, t, "How long to run", names, "llrrll");
-	snprintf(t->note, sizeof t->note,
-	         "For each comparison: the half-width of the interval the verdict itself used "
-	         "(as a share of the baseline, at the level its figure was tested), the noise "
-	         "split into its parts (the standard deviation of a run's figure: between runs, "
-	         "which only more runs shrink, and within a run, which longer runs shrink), and "
-	         "the rounds and measured run length that would resolve the target in the least "
-	         "time (warm-up and ramp-up counted per run). With one run a side the "
-	         "run-to-run part is unknown and nothing is promised.");
+	rpt_table_note(
+	    t, "For each comparison: the half-width of the interval the verdict itself used "
+	       "(as a share of the baseline, at the level its figure was tested), the noise "
+	       "split into its parts (the standard deviation of a run's figure: between runs, "
+	       "which only more runs shrink, and within a run, which longer runs shrink), and "
+	       "the rounds and measured run length that would resolve the target in the least "
+	       "time (warm-up and ramp-up counted per run). With one run a side the "
+	       "run-to-run part is unknown and nothing is promised.");
 	for (int i = 0; i < r->ncmps; i++) {
 		const struct rpt_cmp *m = &r->cmps[i];
 		const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
@@ -266,16 +269,17 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	rpt_tb_start(b, t, head, names, align);
 	snprintf(t->id, sizeof t->id, "%s", which == 0 ? "env" : "env-diff");
 	if (which == 0)
-		snprintf(t->note, sizeof t->note,
-		         "What %s ran on, as recorded when each run started: the load generator's "
-		         "host and settings, then each collected process (the first matching "
-		         "one).%s",
-		         nl == 1 ? r->labels[0].name : "every label",
-		         nl == 1 ? "" : " Where the labels differ, the next table says.");
+		rpt_table_note(
+		    t,
+		    "What %s ran on, as recorded when each run started: the load generator's "
+		    "host and settings, then each collected process (the first matching "
+		    "one).%s",
+		    nl == 1 ? r->labels[0].name : "every label",
+		    nl == 1 ? "" : " Where the labels differ, the next table says.");
 	else
-		snprintf(t->note, sizeof t->note,
-		         "The facts that differ between the labels, a column per label; a value "
-		         "that changed from run to run names its runs.");
+		rpt_table_note(
+		    t, "The facts that differ between the labels, a column per label; a value "
+		       "that changed from run to run names its runs.");
 	for (int s = -1; s < nsrc && (which == 0 || nl > 1); s++)
 		for (int k = 0; k < rpt_nenv_keys; k++) {
 			const struct rpt_env_key *e = &rpt_env_keys[k];

@@ -103,9 +103,9 @@ static void esc_words(FILE *f, const char *s)
 
 static void html_table(const struct rpt_table *t, FILE *f, int note)
 {
-	if (t->title[0]) /* else the document heads it */
+	if (t->title && t->title[0]) /* else the document heads it */
 		tag(f, "<h2>", t->title, "</h2>\n");
-	if (note && t->note[0])
+	if (note && t->note && t->note[0])
 		tag(f, "<p class=\"note\">", t->note, "</p>\n");
 	if (t->id[0])
 		tag(f, "<table id=\"", t->id, "\">\n");

@@ -3,6 +3,7 @@
 #include "report_json.h"
 #include "report/judge/report_compare.h"
 #include "report/report_int.h"
+#include "report/report_text.h"
 #include "history/history.h"
 
 #include "jsonw.h"
@@ -268,12 +269,31 @@ static void jkinds(struct jsonw *w, const struct rpt_memkinds *k)
 	jsonw_end(w);
 }
 
+/* A member whose text was built in t; t is released. */
+static void jtext(struct jsonw *w, const char *key, struct sbuf *t)
+{
+	jsonw_mstr(w, key, rpt_sb_str(t));
+	rpt_sb_release(t);
+}
+
+/* A drift verdict with its sentence: of the run when run is set (a sweep's summary),
+ * else of the window d. */
+static void jdrift(struct jsonw *w, const struct rpt_drift *d, const struct rpt_run *run)
+{
+	struct sbuf t = {0};
+
+	if (run)
+		rpt_drift_run_sentence(&t, run);
+	else
+		rpt_drift_sentence(&t, d);
+	rpt_drift_json(d, rpt_sb_str(&t), w);
+	rpt_sb_release(&t);
+}
+
 /* The process memory of each source without a GC log, judged (report_mem.c): items of
  * the list open. */
 static void jrss(struct jsonw *w, const struct rpt_run *run)
 {
-	char why[RPT_MEM_WHY_MAX];
-
 	for (int k = 0; k < run->nsrc; k++) {
 		const struct rpt_source *s = &run->src[k];
 		if (!s->has_rss || !s->rss_fit)
@@ -291,7 +311,9 @@ static void jrss(struct jsonw *w, const struct rpt_run *run)
 		jsonw_mnum(w, "steady_from_s",
 		           s->mem.verdict == RPT_MEM_UNKNOWN ? NAN : s->mem.steady_from_s, 3);
 		jsonw_mnum(w, "steady_slope_mb_per_h", s->mem.steady_slope_mb_h, 4);
-		jsonw_mstr(w, "why", rpt_mem_src_why(s, why, sizeof why));
+		struct sbuf why = {0};
+		rpt_mem_src_why(&why, s);
+		jtext(w, "why", &why);
 		if (s->kinds.has)
 			jkinds(w, &s->kinds);
 		jsonw_end(w);
@@ -331,6 +353,8 @@ static void jrun_head(const struct report *r, const struct rpt_run *run, struct 
 	/* compared: its figures enter the comparisons; a warm-up run is shown, never compared */
 	jsonw_mbool(w, "compared", run->compared);
 	jsonw_mbool(w, "warmup", run->warmup);
+	if (!isnan(run->jit_share)) /* a JVM's JIT share of its CPU: what warm-up waited on */
+		jsonw_mnum(w, "jit_share", run->jit_share, 4);
 	if (run->study >= 0) {
 		jsonw_mint(w, "round", run->round);
 		if (run->grp > 0 || run->start_no > 0) {
@@ -362,7 +386,6 @@ static void jrun_head(const struct report *r, const struct rpt_run *run, struct 
 static void jstep(const struct rpt_run *run, int i, struct jsonw *w)
 {
 	const struct rpt_step *s = &run->steps[i];
-	char ds[RPT_DRIFT_SENTENCE_MAX];
 
 	jsonw_br(w, "\n      ");
 	jsonw_obj(w);
@@ -379,8 +402,7 @@ static void jstep(const struct rpt_run *run, int i, struct jsonw *w)
 	jsonw_mnum(w, "lag_p99_ms", s->lag_p99_ms, 3);
 	if (run->step_drift) {
 		jsonw_key(w, "drift");
-		rpt_drift_json(&run->step_drift[i],
-		               rpt_drift_sentence(&run->step_drift[i], ds, sizeof ds), w);
+		jdrift(w, &run->step_drift[i], NULL);
 	}
 	jsonw_end(w);
 }
@@ -405,7 +427,6 @@ static void jerrors(const struct rpt_run *run, struct jsonw *w)
 static void jrun(const struct report *r, int at, struct jsonw *w)
 {
 	const struct rpt_run *run = &r->runs[at];
-	char ds[RPT_DRIFT_SENTENCE_MAX];
 
 	jrun_head(r, run, w);
 	jmember(w, "env");
@@ -434,7 +455,7 @@ static void jrun(const struct report *r, int at, struct jsonw *w)
 		jstep(run, i, w);
 	jsonw_end(w);
 	jmember(w, "drift");
-	rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), w);
+	jdrift(w, &run->drift, run);
 }
 
 static void jsaturation(const struct report *r, const struct rpt_sweep *sw, struct jsonw *w)
@@ -682,7 +703,7 @@ static void jcmp(const struct report *r, int i, struct jsonw *w)
 {
 	const struct rpt_cmp *m = &r->cmps[i];
 	const struct rpt_cell *a = &r->cells[m->base], *c = &r->cells[m->cell];
-	char method[RPT_METHOD_MAX];
+	struct sbuf method = {0};
 
 	jcell(w, c);
 	jsonw_mstr(w, "label", r->labels[c->label].name);
@@ -700,7 +721,8 @@ static void jcmp(const struct report *r, int i, struct jsonw *w)
 	jsonw_mnum(w, "floor_pct", m->floor_pct, 1);
 	jrun_cv(w, c, a);
 	jsonw_br(w, MEMBER);
-	jsonw_mstr(w, "method", rpt_method_text(r, m, method, sizeof method));
+	rpt_method_text(&method, r, m);
+	jtext(w, "method", &method);
 	jcmp_figures(r, m, w);
 	jcomponents(r, m, w);
 	jresolve(r, m, w);
@@ -734,7 +756,7 @@ static void jverdict_cpu(const struct report *r, const struct rpt_vrow *v, struc
 static void jverdict(const struct report *r, int i, struct jsonw *w)
 {
 	const struct rpt_vrow *v = &r->verdicts[i];
-	char sentence[RPT_VERDICT_MAX], mem[RPT_VMEM_MAX];
+	struct sbuf sentence = {0}, mem = {0};
 
 	jsonw_mstr(w, "label", r->labels[v->label].name);
 	jsonw_mbool(w, "baseline", v->label == 0);
@@ -750,12 +772,14 @@ static void jverdict(const struct report *r, int i, struct jsonw *w)
 	jindex(w, "rate_comparison", v->cmp_rate);
 	jverdict_cpu(r, v, w);
 	jsonw_br(w, MEMBER);
-	jsonw_mstr(w, "memory", rpt_memory_verdicts(r, v->label, mem, sizeof mem));
+	rpt_memory_verdicts(&mem, r, v->label, 1);
+	jtext(w, "memory", &mem);
 	jsonw_key(w, "drift");
 	jsonw_str_or_null(w,
 	                  v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : NULL);
 	jsonw_mint(w, "warnings", v->warnings);
-	jsonw_mstr(w, "sentence", rpt_verdict_text(r, v, RPT_VT_ALL, sentence, sizeof sentence));
+	rpt_verdict_text(&sentence, r, v, RPT_VT_ALL);
+	jtext(w, "sentence", &sentence);
 }
 
 /* A label of the report's items, or null (-1: about no label). */
@@ -771,7 +795,7 @@ static void jlabel(const struct report *r, struct jsonw *w, int label)
 static void jstudy(const struct report *r, int i, struct jsonw *w)
 {
 	const struct rpt_study *st = &r->studies[i];
-	char design[RPT_DESIGN_MAX];
+	struct sbuf design = {0};
 
 	jsonw_mstr(w, "name", st->name);
 	jsonw_mint(w, "rounds", st->rounds);
@@ -784,7 +808,8 @@ static void jstudy(const struct report *r, int i, struct jsonw *w)
 	jsonw_mint(w, "slots", st->slots);
 	jsonw_mint(w, "done_slots", st->done_slots);
 	jsonw_mstr(w, "status", st->status);
-	jsonw_mstr(w, "design", rpt_study_design(r, i, design, sizeof design));
+	rpt_study_design(&design, r, i);
+	jtext(w, "design", &design);
 }
 
 static void jvalidity(const struct report *r, int i, struct jsonw *w)
@@ -903,10 +928,10 @@ int rpt_write_json(const struct report *r, FILE *f)
 
 /* --- CSV ---------------------------------------------------------------------------- */
 
-/* A CSV text field, pre then s: always quoted, quotes doubled, and a cell that a spreadsheet would run
- * as a formula (starting with = + - @, a tab or a carriage return: labels, run names,
- * paths and sources come from whoever made the database) starts with a single quote, as
- * OWASP's CSV injection notes advise.  Numbers are written by cnum, never through here. */
+/* A CSV text field, pre then s: always quoted, quotes doubled, and a cell that a spreadsheet would
+ * run as a formula (starting with = + - @, a tab or a carriage return: labels, run names, paths and
+ * sources come from whoever made the database) starts with a single quote, as OWASP's CSV injection
+ * notes advise.  Numbers are written by cnum, never through here. */
 static void cfield(FILE *f, const char *pre, const char *s)
 {
 	const char *first = *pre ? pre : s;
@@ -1001,16 +1026,14 @@ int rpt_write_csv(const struct report *r, FILE *f)
 
 int rpt_run_drift_json(const struct report *r, int step, const char *key, struct jsonw *w)
 {
-	char ds[RPT_DRIFT_SENTENCE_MAX];
 	const struct rpt_run *run = r->nruns > 0 ? &r->runs[0] : NULL;
 
 	if (!run || (step >= 0 && (!run->step_drift || step >= run->nsteps)))
 		return 0;
 	jsonw_key(w, key);
 	if (step < 0)
-		rpt_drift_json(&run->drift, rpt_drift_run_sentence(run, ds, sizeof ds), w);
+		jdrift(w, &run->drift, run);
 	else
-		rpt_drift_json(&run->step_drift[step],
-		               rpt_drift_sentence(&run->step_drift[step], ds, sizeof ds), w);
+		jdrift(w, &run->step_drift[step], NULL);
 	return 1;
 }

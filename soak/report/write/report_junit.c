@@ -223,16 +223,17 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 
 	for (int k = -1; k < (run->step_drift ? run->nsteps : 0); k++) {
 		const struct rpt_drift *d = k < 0 ? &run->drift : &run->step_drift[k];
-		char kind = 'p', of[32] = "", ds[RPT_DRIFT_SENTENCE_MAX];
+		char kind = 'p', of[32] = "";
+		struct sbuf ds = {0};
 		const char *msg = NULL;
 		if (k >= 0)
 			snprintf(of, sizeof of, " of step %d", k + 1);
 		else if (run->step_drift)
 			snprintf(of, sizeof of, " over the steps");
 		if (k < 0)
-			rpt_drift_run_sentence(run, ds, sizeof ds);
+			rpt_drift_run_sentence(&ds, run);
 		else
-			rpt_drift_sentence(d, ds, sizeof ds);
+			rpt_drift_sentence(&ds, d);
 		if (!gate) {
 			kind = 's';
 			msg = "a warm-up run of a study: its drift gates nothing";
@@ -241,11 +242,12 @@ static int drift_cases(sqlite3 *db, const struct rpt_run *run, const char *cls, 
 			msg = breach;
 		} else if (d->verdict == RPT_DRIFT_TOO_SHORT) {
 			kind = 's';
-			msg = ds;
+			msg = rpt_sb_str(&ds);
 		}
 		ok = ok && add_case(s, cls, kind, d->window_s, "drift", msg,
-		                    kind == 'p' || kind == 'f' ? ds : NULL, "drift%s: %s", of,
-		                    rpt_drift_name(d->verdict));
+		                    kind == 'p' || kind == 'f' ? rpt_sb_str(&ds) : NULL,
+		                    "drift%s: %s", of, rpt_drift_name(d->verdict));
+		rpt_sb_release(&ds);
 	}
 	free(breach);
 	return ok ? 0 : -1;

@@ -17,30 +17,31 @@ static const char *span(double s, char *buf, size_t len)
 	return dur_format((int64_t)llround(s) * 1000, buf, len);
 }
 
-char *rpt_mem_why(const struct rpt_mem *m, char *buf, size_t len)
+void rpt_mem_why(struct sbuf *out, const struct rpt_mem *m)
 {
 	char a[32], b[32], sl[32];
-	size_t cap = len < RPT_MEM_WHY_MAX ? len : RPT_MEM_WHY_MAX;
 
 	switch (m->verdict) {
 	case RPT_MEM_AT_LIMIT:
-		snprintf(buf, cap,
-		         "holds at %.1f MB, at its configured limit of %.1f MB (%.0f%% of it): it "
-		         "fills what it may use; more load or data cannot grow it, only slow it or "
-		         "fail it",
-		         m->level_mb, m->limit_mb, 100 * m->level_mb / m->limit_mb);
+		rpt_sb_printf(
+		    out,
+		    "holds at %.1f MB, at its configured limit of %.1f MB (%.0f%% of it): it "
+		    "fills what it may use; more load or data cannot grow it, only slow it or "
+		    "fail it",
+		    m->level_mb, m->limit_mb, 100 * m->level_mb / m->limit_mb);
 		break;
 	case RPT_MEM_RISING:
-		snprintf(buf, cap,
-		         "keeps rising: %+.1f MB/h over the %s measured (R² %.2f), %.0f%% of its "
-		         "%.1f MB mean, still rising in the second half: watch it (a leak, or data "
-		         "that grows with every request)",
-		         m->slope_mb_h, span(m->hours * 3600, a, sizeof a), m->r2,
-		         100 * m->rise_frac, m->mean_mb);
+		rpt_sb_printf(
+		    out,
+		    "keeps rising: %+.1f MB/h over the %s measured (R² %.2f), %.0f%% of its "
+		    "%.1f MB mean, still rising in the second half: watch it (a leak, or data "
+		    "that grows with every request)",
+		    m->slope_mb_h, span(m->hours * 3600, a, sizeof a), m->r2, 100 * m->rise_frac,
+		    m->mean_mb);
 		break;
 	case RPT_MEM_LEVELS_OFF:
-		snprintf(
-		    buf, cap,
+		rpt_sb_printf(
+		    out,
 		    "grows %.1f MB over the first %s, then holds at %.1f MB (%s MB/h over the "
 		    "last %s): growth that levels off (buffers, caches or pools filling), not a "
 		    "leak",
@@ -51,28 +52,28 @@ char *rpt_mem_why(const struct rpt_mem *m, char *buf, size_t len)
 		break;
 	case RPT_MEM_FILLING:
 		/* Its words need the kinds: rpt_mem_src_why. */
-		snprintf(buf, cap, "fills a cache towards its bound: %.1f MB at the end",
-		         m->level_mb);
+		rpt_sb_printf(out, "fills a cache towards its bound: %.1f MB at the end",
+		              m->level_mb);
 		break;
 	case RPT_MEM_FLAT:
-		snprintf(buf, cap, "%s at %.1f MB (%s MB/h, R² %.2f over %s)",
-		         m->shrinks ? "shrinks, ending" : "flat", m->level_mb,
-		         rpt_fmt_signed(m->slope_mb_h, 1, sl, sizeof sl), m->r2,
-		         span(m->hours * 3600, a, sizeof a));
+		rpt_sb_printf(out, "%s at %.1f MB (%s MB/h, R² %.2f over %s)",
+		              m->shrinks ? "shrinks, ending" : "flat", m->level_mb,
+		              rpt_fmt_signed(m->slope_mb_h, 1, sl, sizeof sl), m->r2,
+		              span(m->hours * 3600, a, sizeof a));
 		break;
 	default:
 		if (m->unknown == RPT_MEM_NO_SAMPLES)
-			snprintf(buf, cap, "no samples in the measured window");
+			rpt_sb_printf(out, "no samples in the measured window");
 		else if (m->unknown == RPT_MEM_SHORT)
-			snprintf(buf, cap,
-			         "%.1f MB at the end; %s of samples: too short a window to judge a "
-			         "trend (%s needed)",
-			         m->level_mb, span(m->hours * 3600, a, sizeof a),
-			         span(m->min_hours * 3600, b, sizeof b));
+			rpt_sb_printf(
+			    out,
+			    "%.1f MB at the end; %s of samples: too short a window to judge a "
+			    "trend (%s needed)",
+			    m->level_mb, span(m->hours * 3600, a, sizeof a),
+			    span(m->min_hours * 3600, b, sizeof b));
 		else
-			snprintf(buf, cap, "the samples give no trend");
+			rpt_sb_printf(out, "the samples give no trend");
 	}
-	return buf;
 }
 
 /* What shared memory cannot pass: what the set maps shared, else shared_buffers. */
@@ -192,35 +193,32 @@ static void jvm(struct sbuf *b, const struct rpt_source *s)
 	              s->kinds.k[RPT_MEMK_PRIVATE].level_mb, s->kinds.heap_max_mb);
 }
 
-char *rpt_mem_src_why(const struct rpt_source *s, char *buf, size_t len)
+void rpt_mem_src_why(struct sbuf *out, const struct rpt_source *s)
 {
 	const struct rpt_memkinds *k = &s->kinds;
-	struct sbuf b = {.cap = RPT_MEM_WHY_MAX};
-	char w[RPT_MEM_WHY_MAX];
 
 	if (s->mem.verdict == RPT_MEM_FILLING) {
-		filling(&b, s);
+		filling(out, s);
 	} else if (k->by == RPT_MEMK_PRIVATE || k->by == RPT_MEMK_SHARED) {
-		rising(&b, s);
+		rising(out, s);
 	} else if (k->has && isfinite(k->heap_max_mb) &&
 	           (s->mem.verdict == RPT_MEM_FLAT || s->mem.verdict == RPT_MEM_LEVELS_OFF)) {
-		jvm(&b, s);
+		jvm(out, s);
 	} else {
-		rpt_sb_printf(&b, "%s", rpt_mem_why(&s->mem, w, sizeof w));
+		rpt_mem_why(out, &s->mem);
 		if (k->by == RPT_MEMK_FILE)
 			rpt_sb_printf(
-			    &b, "; the rise is in file-backed pages (mapped files), which the "
-			        "kernel can drop: not the processes' own memory");
+			    out, "; the rise is in file-backed pages (mapped files), which the "
+			         "kernel can drop: not the processes' own memory");
 		else if (k->has && s->mem.verdict != RPT_MEM_UNKNOWN)
 			for (int j = 0, n = 0; j < RPT_MEMK_N; j++) {
 				if (!(k->k[j].level_mb > 0))
 					continue; /* none of that kind: a JVM's shared memory */
-				rpt_sb_printf(&b, "%s%s ", n++ ? ", " : "; by kind: ",
+				rpt_sb_printf(out, "%s%s ", n++ ? ", " : "; by kind: ",
 				              rpt_memk_name((enum rpt_memk)j));
-				kind_brief(&b, &k->k[j]);
+				kind_brief(out, &k->k[j]);
 			}
 	}
-	return rpt_sb_copy(&b, buf, len < RPT_MEM_WHY_MAX ? len : RPT_MEM_WHY_MAX);
 }
 
 char *rpt_mem_cell(const struct rpt_source *s, char *buf, size_t len)
@@ -298,13 +296,13 @@ static int other_class(const struct report *r, int l, int c, char (*names)[RPT_N
 	return 0;
 }
 
-char *rpt_memory_verdicts(const struct report *r, int l, char *out, size_t len)
+void rpt_memory_verdicts(struct sbuf *out, const struct report *r, int l, int with_runs)
 {
-	struct sbuf b = {.n = 0};
 	int first = 1;
 
 	for (size_t c = 0; c < sizeof mem_classes / sizeof mem_classes[0]; c++) {
-		char names[RPT_MAX_SOURCES][RPT_NAME_MAX], runs[RPT_MAX_SOURCES][96], m[64];
+		char names[RPT_MAX_SOURCES][RPT_NAME_MAX], m[64];
+		struct sbuf runs[RPT_MAX_SOURCES] = {{{0}}};
 		int nn = 0, split;
 		for (int i = 0; i < r->nruns; i++)
 			for (int k = 0; k < r->runs[i].nsrc; k++) {
@@ -317,12 +315,10 @@ char *rpt_memory_verdicts(const struct report *r, int l, char *out, size_t len)
 				if (j == nn) {
 					if (nn == RPT_MAX_SOURCES)
 						continue;
-					snprintf(names[nn], RPT_NAME_MAX, "%s", s->name);
-					runs[nn++][0] = '\0';
+					snprintf(names[nn++], RPT_NAME_MAX, "%s", s->name);
 				}
-				size_t u = strlen(runs[j]);
-				snprintf(runs[j] + u, sizeof runs[j] - u, "%s%s", u ? "," : "",
-				         r->runs[i].key);
+				rpt_sb_printf(&runs[j], "%s%s", rpt_sb_len(&runs[j]) ? "," : "",
+				              r->runs[i].key);
 			}
 		if (nn == 0)
 			continue;
@@ -331,19 +327,16 @@ char *rpt_memory_verdicts(const struct report *r, int l, char *out, size_t len)
 			snprintf(m, sizeof m, "%s", mem_classes[c].why);
 		else
 			gc_words((enum gca_memory)mem_classes[c].gc, m, sizeof m);
-		rpt_sb_printf(&b, "%s%s (", first ? "" : ", ", m);
+		rpt_sb_printf(out, "%s%s (", first ? "" : ", ", m);
 		for (int j = 0; j < nn; j++) {
-			rpt_sb_printf(&b, "%s%s", j ? "; " : "", names[j]);
-			if (split) {
-				rpt_sb_printf(&b, ", ");
-				rpt_sb_runs(&b, runs[j]);
+			rpt_sb_printf(out, "%s%s", j ? "; " : "", names[j]);
+			if (split && with_runs) {
+				rpt_sb_printf(out, ", ");
+				rpt_sb_runs(out, rpt_sb_str(&runs[j]));
 			}
+			rpt_sb_release(&runs[j]);
 		}
-		rpt_sb_printf(&b, ")");
+		rpt_sb_printf(out, ")");
 		first = 0;
 	}
-	/* Cut to the field's size (a label with many sources is rare). */
-	memcpy(out, b.s, b.n < len ? b.n + 1 : len);
-	out[len - 1] = '\0';
-	return out;
 }

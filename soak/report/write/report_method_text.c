@@ -63,9 +63,8 @@ static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
 		    b, " The study's primary figure is judged alone at the full error rate.");
 }
 
-char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf, size_t len)
+void rpt_method_text(struct sbuf *b, const struct report *r, const struct rpt_cmp *m)
 {
-	struct sbuf b = {.cap = RPT_METHOD_MAX};
 	char al[32], runs[64];
 
 	fmt_level(m->alpha, al, sizeof al);
@@ -75,10 +74,10 @@ char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf
 		snprintf(runs, sizeof runs, "%d runs against %d of the baseline", m->nruns,
 		         m->nruns_base);
 	if (m->noise == RPT_BY_GROUPS) {
-		groups_text(&b, m);
+		groups_text(b, m);
 	} else if (m->noise == RPT_BY_RUNS) {
 		rpt_sb_printf(
-		    &b,
+		    b,
 		    "Judged across runs (%s): each run is one observation of every figure (TPS, "
 		    "mean, p99, error %%, CPU per request and memory of each process), and %s on "
 		    "the run figures, whose spread holds both the run-to-run and the within-run "
@@ -89,7 +88,7 @@ char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf
 		                              : "Welch's t-test");
 	} else if (m->noise == RPT_BY_ROUNDS) {
 		rpt_sb_printf(
-		    &b,
+		    b,
 		    "Judged across runs, paired by round (%s, once in each round of their study): "
 		    "each run is one observation of every figure (TPS, mean, p99, error %%, CPU "
 		    "per request and memory of each process), and Student's t on the differences "
@@ -100,7 +99,7 @@ char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf
 		const struct rpt_cal *k = &r->cals[m->cal];
 		double q = rpt_t_quantile(0.975, (double)(k->runs - 1)) * sqrt(2.0) * 100;
 		rpt_sb_printf(
-		    &b,
+		    b,
 		    "%s: these runs cannot measure the run-to-run noise, so it comes from a "
 		    "calibration (%d runs of '%s', label %s, on %s): repeated runs of one system "
 		    "differ by up to %.1f %% in TPS, %.1f %% in mean latency and %.1f %% in p99 "
@@ -110,7 +109,7 @@ char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf
 		    q * k->cv[RPT_M_MEAN], q * k->cv[RPT_M_P99], RPT_FLOOR_PCT);
 	} else {
 		rpt_sb_printf(
-		    &b,
+		    b,
 		    "%s: run-to-run noise is unknown (no calibration of the scenario in the "
 		    "database; `soak calibrate` or a study with rounds measures it). The intervals "
 		    "come from Welch's t-test on batch means within the runs, which see only each "
@@ -122,14 +121,14 @@ char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf
 	}
 	if (m->one_process && m->noise != RPT_BY_GROUPS)
 		rpt_sb_printf(
-		    &b,
+		    b,
 		    " Memory is not compared: each label ran in one process (the study kept its "
 		    "targets running), which carries its memory from run to run, so its runs are "
 		    "not independent observations of it; a study that starts the targets for "
 		    "every run (keep_running = no) can compare it.");
 	if (m->study >= 0 && r->studies[m->study].max_looks > 0)
 		rpt_sb_printf(
-		    &b,
+		    b,
 		    " The study ran sequentially (until %s) and stopped after %d look%s; so that "
 		    "its repeated looks cannot add false \"real\" verdicts, its last look was "
 		    "judged at %s of the 5 %% error rate (alpha spent by look k of %d: 5 %% x "
@@ -138,11 +137,10 @@ char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf
 		    r->studies[m->study].looks == 1 ? "" : "s", al, r->studies[m->study].max_looks,
 		    r->studies[m->study].max_looks);
 	rpt_sb_printf(
-	    &b,
+	    b,
 	    " The figures of a comparison with a spread are judged together by Holm's "
 	    "step-down (with k of them, the smallest p-value against %s/k, the next against "
 	    "%s/(k-1), ...; each interval at the level its figure was tested), so that a "
 	    "system compared with itself has at most a %s chance of any figure called real.",
 	    al, al, al);
-	return rpt_sb_copy(&b, buf, len);
 }

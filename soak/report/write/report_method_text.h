@@ -7,9 +7,9 @@
 
 #include "report/report_int.h"
 
-/* The sentence that says how comparison m was judged (its method,
- * runs, calibration, sequential looks and Holm's family), cut at RPT_METHOD_MAX - 1 bytes. */
-#define RPT_METHOD_MAX 2048
-char *rpt_method_text(const struct report *r, const struct rpt_cmp *m, char *buf, size_t len);
+struct sbuf;
+/* Appends the sentences that say how comparison m was judged (its method, runs,
+ * calibration, sequential looks and Holm's family). */
+void rpt_method_text(struct sbuf *b, const struct report *r, const struct rpt_cmp *m);
 
 #endif

@@ -59,8 +59,10 @@ static void judged(struct buf *b, const struct rpt_pcmp *pc)
 	int said = 0;
 
 	if (pc->real == 0) {
-		buf_printf(b, " No frame moved beyond noise (%d frames judged together, at %.0f %% "
-		           "for any of them).", pc->family, 100 * pc->alpha);
+		buf_printf(b,
+		           " No frame moved beyond noise (%d frames judged together, at %.0f %% "
+		           "for any of them).",
+		           pc->family, 100 * pc->alpha);
 		return;
 	}
 	buf_printf(b, " Real:");
@@ -83,18 +85,20 @@ char *rpt_profile_lead(const struct report *r, const struct rpt_pcmp *pc)
 	char a[48], v[48], c[48];
 	struct buf b = {0};
 
-	buf_printf(&b, "%s's CPU per request, split by perf's samples: %s %s, %s %s (%s); %d "
-	           "against %d process%s.", pc->source, base, rpt_fmt_us(pc->base_cpu_us, 0, a, sizeof a),
-	           label, rpt_fmt_us(pc->cpu_us, 0, v, sizeof v),
+	buf_printf(&b,
+	           "%s's CPU per request, split by perf's samples: %s %s, %s %s (%s); %d "
+	           "against %d process%s.",
+	           pc->source, base, rpt_fmt_us(pc->base_cpu_us, 0, a, sizeof a), label,
+	           rpt_fmt_us(pc->cpu_us, 0, v, sizeof v),
 	           rpt_fmt_us(pc->cpu_us - pc->base_cpu_us, 1, c, sizeof c), pc->nobs,
 	           pc->nobs_base, pc->nobs_base == 1 ? "" : "es");
 	if (pc->why == RPT_PROF_JUDGED)
 		judged(&b, pc);
 	else
 		buf_printf(&b, " With one process a side each frame's change is shown, not judged: "
-		           "two JVMs of one server inline differently, so a frame one of them "
-		           "inlined would pass for a change. Run two or more processes a side "
-		           "(a study's replicas or starts).");
+		               "two JVMs of one server inline differently, so a frame one of them "
+		               "inlined would pass for a change. Run two or more processes a side "
+		               "(a study's replicas or starts).");
 	return buf_done(&b);
 }
 
@@ -123,10 +127,10 @@ int rpt_profile_table(const struct report *r, const struct rpt_pcmp *pc, int top
 	struct rpt_tb tb;
 
 	rpt_tb_start(&tb, t, "", names, "lrrkll"); /* the document heads it */
-	snprintf(t->note, sizeof t->note,
-	         "µs of CPU per request a frame spent itself (self) and with what it called, "
-	         "the mean over each side's processes; each change's interval at the level "
-	         "its frame was judged at.");
+	rpt_table_note(t,
+	               "µs of CPU per request a frame spent itself (self) and with what it called, "
+	               "the mean over each side's processes; each change's interval at the level "
+	               "its frame was judged at.");
 	for (int i = 0; i < pc->nframes && i < top; i++) {
 		const struct rpt_pframe *f = &pc->frames[i];
 		char a[48], v[48], c[48], lo[48], hi[48], ta[48], tv[48];
@@ -135,11 +139,14 @@ int rpt_profile_table(const struct report *r, const struct rpt_pcmp *pc, int top
 		rpt_tb_set(&tb, row, 1, "%s", rpt_fmt_us(f->base_us, 0, a, sizeof a));
 		rpt_tb_set(&tb, row, 2, "%s", rpt_fmt_us(f->us, 0, v, sizeof v));
 		if (isnan(f->d.lo))
-			rpt_tb_set(&tb, row, 3, "%s", rpt_fmt_us(f->us - f->base_us, 1, c, sizeof c));
+			rpt_tb_set(&tb, row, 3, "%s",
+			           rpt_fmt_us(f->us - f->base_us, 1, c, sizeof c));
 		else
-			rpt_tb_set(&tb, row, 3, "%s [%s, %s]", rpt_fmt_us(f->us - f->base_us, 1, c, sizeof c),
-			           rpt_fmt_num(f->d.lo, us_decimals(f->us - f->base_us), lo, sizeof lo),
-			           rpt_fmt_num(f->d.hi, us_decimals(f->us - f->base_us), hi, sizeof hi));
+			rpt_tb_set(
+			    &tb, row, 3, "%s [%s, %s]",
+			    rpt_fmt_us(f->us - f->base_us, 1, c, sizeof c),
+			    rpt_fmt_num(f->d.lo, us_decimals(f->us - f->base_us), lo, sizeof lo),
+			    rpt_fmt_num(f->d.hi, us_decimals(f->us - f->base_us), hi, sizeof hi));
 		rpt_tb_set(&tb, row, 4, "%s", rpt_pframe_verdict(pc, f));
 		rpt_tb_set(&tb, row, 5, "%s → %s", rpt_fmt_us(f->base_total_us, 0, ta, sizeof ta),
 		           rpt_fmt_us(f->total_us, 0, tv, sizeof tv));
@@ -161,8 +168,8 @@ int rpt_print_profiles(const struct report *r, const char *source, int top, FILE
 			free(lead);
 			return -1;
 		}
-		fprintf(f, "%s%s\n%s\n\n", n++ ? "\n" : "", rpt_profile_title(r, pc, title, sizeof title),
-		        lead);
+		fprintf(f, "%s%s\n%s\n\n", n++ ? "\n" : "",
+		        rpt_profile_title(r, pc, title, sizeof title), lead);
 		rpt_table_text(&t, f);
 		rpt_table_free(&t);
 		free(lead);

@@ -229,46 +229,57 @@ static int jit_seen(const struct report *r, int si)
 	return 0;
 }
 
-/* Warm-up until the JIT is quiet: the rule, and per label the warm-up runs its starts
- * took and the JIT's share in the last of them. */
+/* Label l's warm-up runs in study si, and the JIT's share in the last of them. */
+static int label_warmups(const struct report *r, int si, int l, double *last)
+{
+	int n = 0;
+
+	*last = NAN;
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (run->study != si || run->label != l || !run->warmup)
+			continue;
+		n++;
+		*last = run->jit_share;
+	}
+	return n;
+}
+
+/* Warm-up until the JIT is quiet, in one line: how many, until what, and the labels
+ * still compiling when warmup_max stopped it (report.json: each run's warmup and
+ * jit_share). */
 static void jit_clause(const struct report *r, int si, struct sbuf *b)
 {
 	const struct rpt_study *st = &r->studies[si];
+	struct sbuf per = {0}, hot = {0};
+	int all = 0, nhot = 0;
 
-	rpt_sb_printf(b,
-	              "warm-up runs after each start went on until each JVM's JIT compiler took "
-	              "under %g %% of its CPU (at most %d) and were not compared: ",
-	              100 * st->warmup_jit, st->warmup_max);
-	for (int l = 0, said = 0; l < r->nlabels; l++) {
-		int n = 0;
-		double last = NAN, hi = 0;
-		for (int i = 0; i < r->nruns; i++) {
-			const struct rpt_run *run = &r->runs[i];
-			if (run->study != si || run->label != l || !run->warmup)
-				continue;
-			n++;
-			last = run->jit_share;
-			hi = fmax(hi, isnan(last) ? 0 : last);
-		}
+	for (int l = 0; l < r->nlabels; l++) {
+		double last;
+		int n = label_warmups(r, si, l, &last);
 		if (!n)
 			continue;
-		rpt_sb_printf(b, "%s%s %d (JIT %.1f %% at most, %.1f %% in the last)",
-		              said++ ? ", " : "", r->labels[l].name, n, 100 * hi,
-		              isnan(last) ? 0 : 100 * last);
+		all += n;
+		rpt_sb_printf(&per, "%s%s %d", rpt_sb_len(&per) ? ", " : "", r->labels[l].name, n);
 		if (!isnan(last) && last > st->warmup_jit)
-			rpt_sb_printf(b,
-			              " not quiet when warmup_max was reached: its compared runs "
-			              "may still have been compiling");
+			rpt_sb_printf(&hot, "%s%s", nhot++ ? " and " : "", r->labels[l].name);
 	}
+	rpt_sb_printf(b,
+	              "warm-up: %d runs, not compared, after each start until each JVM's JIT "
+	              "compiler took under %g %% of its CPU (at most %d): %s",
+	              all, 100 * st->warmup_jit, st->warmup_max, rpt_sb_str(&per));
+	if (nhot)
+		rpt_sb_printf(b, "; %s still compiling at the cap", rpt_sb_str(&hot));
+	rpt_sb_release(&per);
+	rpt_sb_release(&hot);
 	rpt_sb_printf(b, ". ");
 }
 
-char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
+void rpt_study_design(struct sbuf *b, const struct report *r, int si)
 {
 	const struct rpt_study *st = &r->studies[si];
-	struct sbuf b = {.cap = RPT_DESIGN_MAX};
+	struct sbuf scen = {0};
 	int ntargets = 1, nscen = 0;
-	char scen[256] = "";
 
 	for (const char *c = st->targets; *c; c++)
 		ntargets += *c == ',';
@@ -276,62 +287,61 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 		const struct rpt_run *run = &r->runs[i];
 		char quoted[160];
 		snprintf(quoted, sizeof quoted, "'%s'", run->name);
-		if (run->study != si || strstr(scen, quoted))
+		if (run->study != si || strstr(rpt_sb_str(&scen), quoted))
 			continue;
-		size_t used = strlen(scen);
-		snprintf(scen + used, sizeof scen - used, "%s'%s'", nscen++ ? ", " : "", run->name);
+		rpt_sb_printf(&scen, "%s'%s'", nscen++ ? ", " : "", run->name);
 	}
-	rpt_sb_printf(&b, "Study '%s': %d target%s (%s), %d round%s", st->name, ntargets,
+	rpt_sb_printf(b, "Study '%s': %d target%s (%s), %d round%s", st->name, ntargets,
 	              ntargets == 1 ? "" : "s", st->targets, st->rounds * st->starts,
 	              st->rounds * st->starts == 1 ? "" : "s");
 	if (ntargets > 1) {
 		if (strcmp(st->order, "random") == 0)
-			rpt_sb_printf(&b, " in random order (each round shuffled, seed %lld: ",
+			rpt_sb_printf(b, " in random order (each round shuffled, seed %lld: ",
 			              (long long)st->seed);
 		else
 			rpt_sb_printf(
-			    &b, " in interleaved order (odd rounds in file order, even rounds "
-			        "reversed: ");
-		rounds_seen(r, si, &b);
-		rpt_sb_printf(&b, ")");
+			    b, " in interleaved order (odd rounds in file order, even rounds "
+			       "reversed: ");
+		rounds_seen(r, si, b);
+		rpt_sb_printf(b, ")");
 	}
-	rpt_sb_printf(&b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", scen);
-	design_clause(r, si, &b);
+	rpt_sb_printf(b, " of the scenario%s %s. ", nscen == 1 ? "" : "s", rpt_sb_str(&scen));
+	rpt_sb_release(&scen);
+	design_clause(r, si, b);
 	if (*st->before_each)
-		rpt_sb_printf(&b, "Before every run: `%s`. ", st->before_each);
+		rpt_sb_printf(b, "Before every run: `%s`. ", st->before_each);
 	else
-		rpt_sb_printf(&b, "Nothing was reset between runs. ");
+		rpt_sb_printf(b, "Nothing was reset between runs. ");
 	if (st->managed == 0)
-		rpt_sb_printf(&b, "The targets were already running; ");
+		rpt_sb_printf(b, "The targets were already running; ");
 	else
-		rpt_sb_printf(&b, "%s %s; ",
-		              st->managed == ntargets ? "Targets" : "Targets the study started",
-		              st->keep_running
-		                  ? "were kept running for the whole study"
-		                  : "were started before and stopped after each of their runs");
+		rpt_sb_printf(
+		    b, "%s %s; ", st->managed == ntargets ? "Targets" : "Targets the study started",
+		    st->keep_running ? "were kept running for the whole study"
+		                     : "were started before and stopped after each of their runs");
 	if (st->warmup_jit > 0 && jit_seen(r, si))
-		jit_clause(r, si, &b);
+		jit_clause(r, si, b);
 	else if (st->warmup_steady > 0)
-		warmup_clause(r, si, &b);
+		warmup_clause(r, si, b);
 	else if (st->warmup_runs > 0)
 		rpt_sb_printf(
-		    &b, "the first %s%s of each target after %s %s recorded and not compared. ",
+		    b, "the first %s%s of each target after %s %s recorded and not compared. ",
 		    st->warmup_runs == 1 ? "run" : "runs",
 		    study_scenarios(r, si) > 1 ? " of each scenario" : "",
 		    st->managed ? "its start (or the study's, when already running)"
 		                : "the study began",
 		    st->warmup_runs == 1 ? "was" : "were");
 	else
-		rpt_sb_printf(&b, "no warm-up run: the first run after a start is compared. ");
+		rpt_sb_printf(b, "no warm-up run: the first run after a start is compared. ");
 	if (st->until[0]) {
 		char d[32];
-		rpt_sb_printf(&b,
+		rpt_sb_printf(b,
 		              "Sequential: rounds were added until %s (every comparison's interval "
 		              "that "
 		              "narrow) within %s; ",
 		              st->until, dur_format(st->budget_ms, d, sizeof d));
 		if (st->max_looks > 0)
-			rpt_sb_printf(&b,
+			rpt_sb_printf(b,
 			              "it looked %d of the %d times its budget allowed and stopped "
 			              "%s. ",
 			              st->looks, st->max_looks,
@@ -340,13 +350,12 @@ char *rpt_study_design(const struct report *r, int si, char *buf, size_t len)
 			              : !strcmp(st->stop, "rounds") ? "at its last round"
 			                                            : "when its budget was spent");
 		else
-			rpt_sb_printf(&b, "it stopped before a second round, so it never looked. ");
+			rpt_sb_printf(b, "it stopped before a second round, so it never looked. ");
 	}
-	placement_clause(r, si, &b);
+	placement_clause(r, si, b);
 	if (st->until[0])
-		rpt_sb_printf(&b, "%d measured runs done (study %s).", st->done_slots, st->status);
+		rpt_sb_printf(b, "%d measured runs done (study %s).", st->done_slots, st->status);
 	else
-		rpt_sb_printf(&b, "%d of %d measured runs done (study %s).", st->done_slots,
+		rpt_sb_printf(b, "%d of %d measured runs done (study %s).", st->done_slots,
 		              st->slots, st->status);
-	return rpt_sb_copy(&b, buf, len);
 }

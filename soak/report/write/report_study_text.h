@@ -7,8 +7,8 @@
 
 #include "report/report_int.h"
 
-/* Study si's design in words, cut at RPT_DESIGN_MAX - 1 bytes. */
-#define RPT_DESIGN_MAX 1400
-char *rpt_study_design(const struct report *r, int si, char *buf, size_t len);
+struct sbuf;
+/* Appends study si's design in words. */
+void rpt_study_design(struct sbuf *b, const struct report *r, int si);
 
 #endif

@@ -148,17 +148,18 @@ static void dashes(struct rpt_tb *b, int row, int from, int to)
  * tables; the table's note says how many, and report.json holds them. */
 static void warmups_left_out(const struct report *r, struct rpt_table *t)
 {
-	size_t len = strlen(t->note);
+	size_t len = t->note ? strlen(t->note) : 0;
 	int n = 0;
 
 	for (int i = 0; i < r->nruns; i++)
 		n += r->runs[i].warmup != 0;
 	if (n)
-		snprintf(t->note + len, sizeof t->note - len,
-		         "%s%d warm-up run%s (not compared) %s left out of this table; report.json "
-		         "has %s.",
-		         len ? " " : "", n, n == 1 ? "" : "s", n == 1 ? "is" : "are",
-		         n == 1 ? "it" : "them");
+		rpt_table_note(
+		    t,
+		    "%s%d warm-up run%s (not compared) %s left out of this table; report.json "
+		    "has %s.",
+		    len ? " " : "", n, n == 1 ? "" : "s", n == 1 ? "is" : "are",
+		    n == 1 ? "it" : "them");
 }
 
 static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
@@ -178,11 +179,11 @@ static void soak_table(const struct report *r, struct rpt_tb *b, struct rpt_tabl
 	align[nc++] = 'l';
 	align[nc] = '\0';
 	rpt_tb_start(b, t, "Soak runs", names, align);
-	snprintf(t->note, sizeof t->note,
-	         "One row per fixed run. Figures cover each run's measured window (warm-up and "
-	         "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
-	         "the mean over that window: a process source in %% of one core, a host series in "
-	         "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
+	rpt_table_note(
+	    t, "One row per fixed run. Figures cover each run's measured window (warm-up and "
+	       "ramp-up excluded); percentiles come from its merged interval histograms. CPU is "
+	       "the mean over that window: a process source in %% of one core, a host series in "
+	       "%% of all cores. Memory is the GC-log verdict of each source with GC events.");
 	warmups_left_out(r, t);
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
@@ -322,8 +323,8 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		}
 	align[nc] = '\0';
 	rpt_tb_start(b, t, "Comparison", names, align);
-	snprintf(
-	    t->note, sizeof t->note,
+	rpt_table_note(
+	    t,
 	    "Each label against the baseline (%s, or the first label with data) on the same "
 	    "kind of run, level (users, or arrivals per second) and step duration: the change "
 	    "of the figure (error %%: in points) \xc2\xb1 the half-width of its interval (as "
@@ -354,10 +355,10 @@ static void errors_table(const struct report *r, struct rpt_tb *b, struct rpt_ta
 	static const char *const names[] = {"label", "side",          "class",
 	                                    "count", "% of requests", "sample"};
 	rpt_tb_start(b, t, "Errors", names, "lllrrl");
-	snprintf(t->note, sizeof t->note,
-	         "Errors in the measured windows by class. Client-side classes (client_ports, dns) "
-	         "are the load generator's own limits, not the server's; the sample is the first "
-	         "message of the class.");
+	rpt_table_note(
+	    t, "Errors in the measured windows by class. Client-side classes (client_ports, dns) "
+	       "are the load generator's own limits, not the server's; the sample is the first "
+	       "message of the class.");
 	for (int side = 0; side < 2; side++)
 		for (int l = 0; l < r->nlabels; l++)
 			for (int c = 0; c < ERR_NCLASS; c++) {
@@ -396,17 +397,18 @@ static void gc_table(const struct report *r, struct rpt_tb *b, struct rpt_table 
 	    "run",       "label",         "source", "events",     "GC time", "longest pause",
 	    "pause p99", "heap after GC", "R²",     "old cycles", "verdict"};
 	rpt_tb_start(b, t, "Memory and GC", names, "lllrrrrrrrl");
-	snprintf(t->note, sizeof t->note,
-	         "From each source's GC events in the run (gca_analyze): GC time is the share of "
-	         "the run's wall time spent in stop-the-world pauses; the heap trend is the slope "
-	         "of heap "
-	         "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
-	         "on the basis named; old cycles are the old-generation collections in it (full, "
-	         "or a concurrent cycle ending).  A verdict needs %d min of steady log, a "
-	         "suspected leak %d old cycles as well: with fewer, a heap after GC that does not "
-	         "keep rising is normal (nothing piles up) and one that does is 'rising' (a leak "
-	         "is not ruled out until an old collection shows what it frees).",
-	         100 * GCA_WARMUP_FRAC, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES);
+	rpt_table_note(
+	    t,
+	    "From each source's GC events in the run (gca_analyze): GC time is the share of "
+	    "the run's wall time spent in stop-the-world pauses; the heap trend is the slope "
+	    "of heap "
+	    "after GC over the steady part of the log (its first %.0f%% left out as warm-up), "
+	    "on the basis named; old cycles are the old-generation collections in it (full, "
+	    "or a concurrent cycle ending).  A verdict needs %d min of steady log, a "
+	    "suspected leak %d old cycles as well: with fewer, a heap after GC that does not "
+	    "keep rising is normal (nothing piles up) and one that does is 'rising' (a leak "
+	    "is not ruled out until an old collection shows what it frees).",
+	    100 * GCA_WARMUP_FRAC, GCA_MIN_WINDOW_MS / 60000, GCA_MIN_OLD_CYCLES);
 	warmups_left_out(r, t);
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
@@ -462,7 +464,7 @@ static void short_rss_rows(const struct report *r, struct rpt_tb *b, int l)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_source *s0 = &r->runs[i].src[k];
 			double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {0, 0, 0};
-			struct sbuf list = {.n = 0};
+			struct sbuf list = {0};
 			char x[2][32];
 			int seen = 0;
 			if (r->runs[i].label != l || s0->gc_events || !s0->has_rss ||
@@ -490,7 +492,8 @@ static void short_rss_rows(const struct report *r, struct rpt_tb *b, int l)
 					}
 				}
 			rpt_sb_runlist(&list, r, sel, 1);
-			int row = runs_row(r, b, list.s, l);
+			int row = runs_row(r, b, rpt_sb_str(&list), l);
+			rpt_sb_release(&list);
 			rpt_tb_set(b, row, 2, "%s", s0->name);
 			range_cell(b, row, 3, rpt_fmt_num(lo[0], 1, x[0], sizeof x[0]),
 			           rpt_fmt_num(hi[0], 1, x[1], sizeof x[1]), " MB");
@@ -509,18 +512,18 @@ static void rss_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 	static const char *const names[] = {"run", "label", "source", "mean memory", "trend",
 	                                    "R²",  "over",  "level",  "verdict"};
 	rpt_tb_start(b, t, "Process memory", names, "lllrrrrrl");
-	snprintf(t->note, sizeof t->note,
-	         "Memory of process sources without a GC log over the measured window: the "
-	         "proportional set size where recorded (shared pages divided among the processes "
-	         "sharing them), else RSS.  Trend: the least-squares slope in MB/h.  Judged like "
-	         "the heap: level is where it ends; 'levels_off' is growth that stops (buffers, "
-	         "caches, pools filling), 'at_limit' a level at the configured memory_limit, "
-	         "'rising' a steady rise still there in the second half.  Where the collector "
-	         "recorded memory by kind, private memory rising is 'rising (private)', and "
-	         "shared memory growing towards the bound it cannot pass (what the processes map "
-	         "shared: a database's cache) is 'filling (level of bound)', not a leak.  Windows "
-	         "too short to judge (under 5 minutes) share a row per label and source, with the "
-	         "ranges of their figures.");
+	rpt_table_note(
+	    t, "Memory of process sources without a GC log over the measured window: the "
+	       "proportional set size where recorded (shared pages divided among the processes "
+	       "sharing them), else RSS.  Trend: the least-squares slope in MB/h.  Judged like "
+	       "the heap: level is where it ends; 'levels_off' is growth that stops (buffers, "
+	       "caches, pools filling), 'at_limit' a level at the configured memory_limit, "
+	       "'rising' a steady rise still there in the second half.  Where the collector "
+	       "recorded memory by kind, private memory rising is 'rising (private)', and "
+	       "shared memory growing towards the bound it cannot pass (what the processes map "
+	       "shared: a database's cache) is 'filling (level of bound)', not a leak.  Windows "
+	       "too short to judge (under 5 minutes) share a row per label and source, with the "
+	       "ranges of their figures.");
 	for (int i = 0; i < r->nruns; i++)
 		for (int k = 0; k < r->runs[i].nsrc; k++) {
 			const struct rpt_run *run = &r->runs[i];
@@ -564,8 +567,7 @@ static void drift_rows(const struct report *r, struct rpt_tb *b, const struct rp
 
 	for (int i = 0; i < (d->ncmp ? d->ncmp : 1); i++) {
 		const struct rpt_drift_cmp *c = &d->cmp[i];
-		char other[512] = "";
-		size_t used = 0;
+		struct sbuf other = {0};
 		int row = runs_row(r, b, run->key, run->label);
 		rpt_tb_set(b, row, 2, "%s", step);
 		rpt_tb_set(b, row, 3, "%s", dur_s(d->window_s, x, sizeof x));
@@ -581,17 +583,17 @@ static void drift_rows(const struct report *r, struct rpt_tb *b, const struct rp
 				drift_cell(b, row, 5 + (int)m->kind, m);
 			} else if (m->kind == RPT_DK_ERR) {
 				drift_cell(b, row, 8, m);
-			} else if (rpt_drift_named(m) && used < sizeof other) {
-				int w =
-				    snprintf(other + used, sizeof other - used, "%s%s%s",
-				             used ? "; " : "", rpt_drift_phrase(m, 0, x, sizeof x),
-				             m->counts ? "" : " (not counted)");
-				used += w > 0 ? (size_t)w : 0;
+			} else if (rpt_drift_named(m)) {
+				rpt_sb_printf(&other, "%s", rpt_sb_len(&other) ? "; " : "");
+				rpt_drift_phrase(&other, m, 0);
+				rpt_sb_printf(&other, "%s", m->counts ? "" : " (not counted)");
 			}
 		}
 		/* Costs and memory whose change is worth naming go with the verdict. */
-		if (*other)
-			rpt_tb_set(b, row, 9, "%s (%s)", rpt_drift_name(d->verdict), other);
+		if (rpt_sb_len(&other))
+			rpt_tb_set(b, row, 9, "%s (%s)", rpt_drift_name(d->verdict),
+			           rpt_sb_str(&other));
+		rpt_sb_release(&other);
 	}
 }
 
@@ -611,7 +613,7 @@ static void short_row(const struct report *r, struct rpt_tb *b, int l)
 {
 	unsigned char *sel = calloc((size_t)(r->nruns ? r->nruns : 1), 1);
 	double lo = INFINITY, hi = 0;
-	struct sbuf list = {.n = 0};
+	struct sbuf list = {0};
 	char x[32], y[32];
 	int n = 0;
 
@@ -630,7 +632,8 @@ static void short_row(const struct report *r, struct rpt_tb *b, int l)
 	}
 	if (n > 0) {
 		rpt_sb_runlist(&list, r, sel, 0);
-		int row = runs_row(r, b, list.s, l);
+		int row = runs_row(r, b, rpt_sb_str(&list), l);
+		rpt_sb_release(&list);
 		rpt_tb_set(b, row, 2, "%s", "");
 		range_cell(b, row, 3, dur_s(lo, x, sizeof x), dur_s(hi, y, sizeof y), "");
 		dashes(b, row, 4, 9);
@@ -644,19 +647,20 @@ static void drift_table(const struct report *r, struct rpt_tb *b, struct rpt_tab
 	static const char *const names[] = {"run", "label", "step", "measured", "parts",
 	                                    "TPS", "mean",  "p99",  "errors",   "verdict"};
 	rpt_tb_start(b, t, "Drift: does it degrade over time?", names, "lllrlrrrrl");
-	snprintf(t->note, sizeof t->note,
-	         "Each run against itself: the last third of its measured window against the "
-	         "first (for windows of 3 h or more also the last hour against hour 1).  Changes "
-	         "of the parts' figures; 'real' when the interval of the difference of the "
-	         "per-interval means (batch means, Welch) excludes zero, all the metrics of the "
-	         "verdict together at 95%% (Bonferroni).  The verdict is about the service: it "
-	         "needs a real change of TPS, mean or CPU per request of 5%% or more (p99 10%%, "
-	         "errors 0.1 points) and %d steady intervals a third.  In brackets: costs, and "
-	         "memory (judged by its own verdict) and GC changes worth naming, never counted, "
-	         "and the machine's own probe time (the same arithmetic timed every interval) "
-	         "when it changed for real by 5%% or more: then the machine, not only the "
-	         "server, changed speed.  The runs of a label too short to judge share one row.",
-	         RPT_DRIFT_MIN_PART);
+	rpt_table_note(
+	    t,
+	    "Each run against itself: the last third of its measured window against the "
+	    "first (for windows of 3 h or more also the last hour against hour 1).  Changes "
+	    "of the parts' figures; 'real' when the interval of the difference of the "
+	    "per-interval means (batch means, Welch) excludes zero, all the metrics of the "
+	    "verdict together at 95%% (Bonferroni).  The verdict is about the service: it "
+	    "needs a real change of TPS, mean or CPU per request of 5%% or more (p99 10%%, "
+	    "errors 0.1 points) and %d steady intervals a third.  In brackets: costs, and "
+	    "memory (judged by its own verdict) and GC changes worth naming, never counted, "
+	    "and the machine's own probe time (the same arithmetic timed every interval) "
+	    "when it changed for real by 5%% or more: then the machine, not only the "
+	    "server, changed speed.  The runs of a label too short to judge share one row.",
+	    RPT_DRIFT_MIN_PART);
 	for (int i = 0; i < r->nruns && !b->failed; i++) {
 		const struct rpt_run *run = &r->runs[i];
 		int judged = 0;

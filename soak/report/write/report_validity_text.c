@@ -11,7 +11,24 @@
 #include "dur.h"
 #include "report/report_text.h"
 
-#define COLD_MAX 1400 /* bytes of one cold-start sentence */
+/* "served 59.5 % fewer requests per second and answered ×373 slower on average": the
+ * TPS change lo0..hi0 and the mean latency's lo1..hi1 (%), each when out[] is set. */
+static void cold_change(struct sbuf *b, double lo0, double hi0, double lo1, double hi1,
+                        const int *out)
+{
+	if (out[0]) {
+		rpt_sb_printf(b, "served ");
+		rpt_sb_change(b, lo0, hi0, "more", "fewer");
+		rpt_sb_printf(b, " requests per second");
+	}
+	if (out[0] && out[1])
+		rpt_sb_printf(b, " and ");
+	if (out[1]) {
+		rpt_sb_printf(b, "answered ");
+		rpt_sb_change(b, lo1, hi1, "slower", "faster");
+		rpt_sb_printf(b, " on average");
+	}
+}
 
 /* cold_start: "Run 5 (tomcat9), the first after its target started, served ...". */
 static void cold_words(const struct report *r, const struct rpt_cold *f, struct sbuf *b)
@@ -22,14 +39,7 @@ static void cold_words(const struct report *r, const struct rpt_cold *f, struct 
 
 	rpt_sb_printf(b, "Run %s (%s), the first after its target started, ", run->key,
 	              r->labels[run->label].name);
-	if (f->out[0])
-		rpt_sb_printf(b, "served %.1f %% %s requests per second", fabs(f->rel[0]),
-		              f->rel[0] < 0 ? "fewer" : "more");
-	if (f->out[0] && f->out[1])
-		rpt_sb_printf(b, " and ");
-	if (f->out[1])
-		rpt_sb_printf(b, "answered %.1f %% %s on average", fabs(f->rel[1]),
-		              f->rel[1] > 0 ? "slower" : "faster");
+	cold_change(b, f->rel[0], f->rel[0], f->rel[1], f->rel[1], f->out);
 	rpt_sb_printf(b, " than the label's %d other compared run%s at %s (%s", f->others,
 	              f->others == 1 ? "" : "s",
 	              rpt_level_text(cell->concurrency, cell->rate, lv, sizeof lv),
@@ -40,6 +50,64 @@ static void cold_words(const struct report *r, const struct rpt_cold *f, struct 
 	              run->warmup ? "It was a warm-up run and is not compared."
 	                          : "It is compared: a warm-up run (warmup_runs = 1) would "
 	                            "leave it out.");
+}
+
+/* The range of the cold starts' changes of figure k (those where it stood out). */
+static void cold_range(const struct report *r, int k, double *lo, double *hi, int *out)
+{
+	*lo = INFINITY, *hi = -INFINITY, *out = 0;
+	for (int i = 0; i < r->nvalidity; i++) {
+		const struct rpt_cold *f = &r->validity[i].cold;
+		if (r->validity[i].kind != RPT_V_COLD || !f->out[k])
+			continue;
+		*lo = fmin(*lo, f->rel[k]);
+		*hi = fmax(*hi, f->rel[k]);
+		*out = 1;
+	}
+}
+
+int rpt_cold_once(const struct report *r, struct sbuf *b)
+{
+	int n = 0, warm = 0, out[2], said = 0;
+	double lo[2], hi[2];
+
+	for (int i = 0; i < r->nvalidity; i++)
+		if (r->validity[i].kind == RPT_V_COLD) {
+			n++;
+			warm += r->runs[r->validity[i].cold.run].warmup != 0;
+		}
+	if (n < 2)
+		return n;
+	rpt_sb_printf(b, "%d runs, each the first after its target started (", n);
+	for (int l = 0; l < r->nlabels; l++) {
+		struct sbuf keys = {0};
+		for (int i = 0; i < r->nvalidity; i++)
+			if (r->validity[i].kind == RPT_V_COLD &&
+			    r->runs[r->validity[i].cold.run].label == l)
+				rpt_sb_printf(&keys, "%s%s", rpt_sb_len(&keys) ? "," : "",
+				              r->runs[r->validity[i].cold.run].key);
+		if (rpt_sb_len(&keys)) {
+			rpt_sb_printf(b, "%s%s ", said++ ? "; " : "", r->labels[l].name);
+			rpt_sb_runs(b, rpt_sb_str(&keys));
+		}
+		rpt_sb_release(&keys);
+	}
+	rpt_sb_printf(b, "), ");
+	cold_range(r, 0, &lo[0], &hi[0], &out[0]);
+	cold_range(r, 1, &lo[1], &hi[1], &out[1]);
+	cold_change(b, lo[0], hi[0], lo[1], hi[1], out);
+	rpt_sb_printf(b, " than their label's other compared runs at the same point (beyond "
+	                 "their 95 %% prediction intervals; each run's figures are in "
+	                 "report.json). ");
+	if (warm == n)
+		rpt_sb_printf(b, "All were warm-up runs and are not compared.");
+	else
+		rpt_sb_printf(b,
+		              "%d of them %s compared: a warm-up run (warmup_runs = 1) would "
+		              "leave %s out.",
+		              n - warm, n - warm == 1 ? "is" : "are",
+		              n - warm == 1 ? "it" : "them");
+	return n;
 }
 
 /* A figure in words, and its value with its unit. */
@@ -150,20 +218,21 @@ static void gen_own(struct sbuf *b, const char *label, const char *runs, const s
 /* A sentence of three parts, the lead, the label's own part and the tail: v's own part is
  * marked (own_from, own_to), so that the items of a code whose lead and tail agree are
  * said as one (report_doc.c). */
-static void parts(struct rpt_item *v, struct sbuf *b, const char *lead, const struct sbuf *own,
+static void parts(struct rpt_item *v, struct sbuf *b, const char *lead, struct sbuf *own,
                   const char *tail)
 {
 	rpt_sb_printf(b, "%s", lead);
-	v->own_from = (int)b->n;
-	rpt_sb_printf(b, "%s", own->s);
-	v->own_to = (int)b->n;
+	v->own_from = (int)rpt_sb_len(b);
+	rpt_sb_printf(b, "%s", rpt_sb_str(own));
+	v->own_to = (int)rpt_sb_len(b);
 	rpt_sb_printf(b, "%s", tail);
+	rpt_sb_release(own);
 }
 
 /* generator_saturated, generator_late. */
 static void gen_sentence(const struct report *r, struct rpt_item *v, struct sbuf *b)
 {
-	struct sbuf own = {.n = 0};
+	struct sbuf own = {0};
 
 	gen_own(&own, rpt_label_name(r, v->label), v->run, &v->gen);
 	parts(v, b, gen_words[v->gen.cause].lead, &own, gen_words[v->gen.cause].tail);
@@ -175,7 +244,7 @@ static void host_sentence(const struct report *r, struct rpt_item *v, struct sbu
 {
 	const struct rpt_host *h = &v->host;
 	const struct rpt_run *run = &r->runs[h->first];
-	struct sbuf own = {.n = 0};
+	struct sbuf own = {0};
 	char lead[160], list[64];
 
 	snprintf(list, sizeof list, "%s", h->placed ? rpt_env_get(run, "", "cpu_list") : "");
@@ -209,7 +278,7 @@ static void host_sentence(const struct report *r, struct rpt_item *v, struct sbu
 static void gcwin_sentence(const struct report *r, struct rpt_item *v, struct sbuf *b)
 {
 	const struct rpt_gcwin *w = &v->gcwin;
-	struct sbuf own = {.n = 0};
+	struct sbuf own = {0};
 	char lead[128], d0[32], d1[32], h[32];
 
 	dur_format((int64_t)llround(w->span_lo) * 1000, d0, sizeof d0);
@@ -230,11 +299,10 @@ int rpt_validity_words(struct report *r)
 {
 	for (int i = 0; i < r->nvalidity; i++) {
 		struct rpt_item *v = &r->validity[i];
-		struct sbuf b = {.n = 0};
+		struct sbuf b = {0};
 		if (v->text || v->kind == RPT_V_WORDED)
 			continue;
 		if (v->kind == RPT_V_COLD) {
-			b.cap = COLD_MAX;
 			cold_words(r, &v->cold, &b);
 		} else if (v->kind == RPT_V_TREND) {
 			trend_words(r, &v->trend, &b);
@@ -245,7 +313,9 @@ int rpt_validity_words(struct report *r)
 		} else if (v->kind == RPT_V_GCWIN) {
 			gcwin_sentence(r, v, &b);
 		}
-		if (!(v->text = strdup(b.s)))
+		v->text = rpt_sb_dup(&b);
+		rpt_sb_release(&b);
+		if (!v->text)
 			return -1;
 	}
 	return 0;

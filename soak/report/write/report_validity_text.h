@@ -12,5 +12,10 @@
 /* Words each item of r->validity that has no text yet (after rpt_build, before anything
  * shows them; again is a no-op); 0, or -1 out of memory. */
 int rpt_validity_words(struct report *r);
+struct sbuf;
+/* The cold starts (cold_start items) said once when there are two or more: how many,
+ * which runs, the range of their changes; b is left as it was for fewer.  Returns how
+ * many cold_start items there are. */
+int rpt_cold_once(const struct report *r, struct sbuf *b);
 
 #endif

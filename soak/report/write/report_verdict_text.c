@@ -20,27 +20,31 @@
 
 /* "28.0% lower p99 (real)" into a list of phrases. */
 struct phrases {
-	struct sbuf b;  /* the phrases so far */
-	int n;          /* how many */
-	char last[256]; /* the one waiting for its joiner */
+	struct sbuf b;    /* the phrases so far */
+	int n;            /* how many */
+	struct sbuf last; /* the one waiting for its joiner */
 };
 
 static void phrase(struct phrases *p, const char *text)
 {
 	if (p->n > 0)
-		rpt_sb_printf(&p->b, "%s%s", p->n > 1 ? ", " : "", p->last);
-	snprintf(p->last, sizeof p->last, "%s", text);
+		rpt_sb_printf(&p->b, "%s%s", p->n > 1 ? ", " : "", rpt_sb_str(&p->last));
+	rpt_sb_reset(&p->last);
+	rpt_sb_printf(&p->last, "%s", text);
 	p->n++;
 }
 
+/* Appends the phrases to out ("a, b and c") and releases them. */
 static void phrases_end(struct phrases *p, struct sbuf *out)
 {
-	if (p->n == 0)
-		return;
 	if (p->n > 1)
 		rpt_sb_printf(&p->b, " and ");
-	rpt_sb_printf(&p->b, "%s", p->last);
-	rpt_sb_printf(out, "%s", p->b.s);
+	if (p->n > 0) {
+		rpt_sb_printf(&p->b, "%s", rpt_sb_str(&p->last));
+		rpt_sb_printf(out, "%s", rpt_sb_str(&p->b));
+	}
+	rpt_sb_release(&p->b);
+	rpt_sb_release(&p->last);
 }
 
 /* Figure f of comparison m changed beyond noise, as a phrase: "28.0% lower p99 (real)". */
@@ -90,7 +94,7 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 	const char *B = r->labels[v->label].name, *A = r->labels[0].name;
 	const struct rpt_diff *t = &m->d[RPT_M_TPS];
 	double tb, tc, ea, ev, pct;
-	struct phrases p = {.n = 0};
+	struct phrases p = {.n = 0, .b = {{0}}, .last = {{0}}};
 	char s[64];
 
 	rpt_cmp_values(m, RPT_M_TPS, &tb, &tc);
@@ -122,12 +126,8 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 		snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
 		change_phrase(&p, m, RPT_FIG_MEM(k), "more", "less", what);
 	}
-	if (p.n) {
-		rpt_sb_printf(b, ", with ");
-		phrases_end(&p, b);
-	} else {
-		rpt_sb_printf(b, ", with no other change beyond noise");
-	}
+	rpt_sb_printf(b, p.n ? ", with " : ", with no other change beyond noise");
+	phrases_end(&p, b);
 }
 
 /* The baseline at its fixed arrival rate: p99 and each process's CPU per request. */
@@ -148,7 +148,7 @@ static void answer_rate_baseline(const struct report *r, const struct rpt_cell *
  * how fast it is answered do. */
 static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct sbuf *b)
 {
-	struct phrases p = {.n = 0};
+	struct phrases p = {.n = 0, .b = {{0}}, .last = {{0}}};
 	int said = 0;
 
 	cell_where(b, &r->cells[m->cell], "; at");
@@ -168,16 +168,17 @@ static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct 
 		rpt_sb_printf(b, " no CPU per request was measured");
 	change_phrase(&p, m, RPT_M_MEAN, "higher", "lower", "average latency");
 	change_phrase(&p, m, RPT_M_P99, "higher", "lower", "p99");
-	if (p.n) {
+	if (p.n)
 		rpt_sb_printf(b, ", with ");
-		phrases_end(&p, b);
-	}
+	phrases_end(&p, b);
 }
 
-/* The answer: the label's changes where they were measured, its memory and drift. */
-static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
+/* The answer: the label's changes where they were measured; with all (report.json's
+ * sentence), also the baseline's own figures at a fixed rate and the memory verdicts,
+ * which the verdict table shows beside the sentence. */
+static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b, int all)
 {
-	char mem[RPT_VMEM_MAX];
+	struct sbuf mem = {0};
 
 	if (v->label == 0)
 		answer_baseline(r, v, b);
@@ -188,12 +189,15 @@ static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf
 		              r->labels[v->label].name);
 	else
 		answer_compared(r, v, &r->cmps[v->cmp], b);
-	if (v->label == 0 && v->cell_rate >= 0)
+	if (v->label == 0 && v->cell_rate >= 0 && all)
 		answer_rate_baseline(r, &r->cells[v->cell_rate], b);
-	else if (v->cmp_rate >= 0)
+	else if (v->cmp_rate >= 0 && v->label != 0)
 		answer_rate(r, &r->cmps[v->cmp_rate], b);
-	if (rpt_memory_verdicts(r, v->label, mem, sizeof mem)[0])
-		rpt_sb_printf(b, "; memory: %s", mem);
+	if (all)
+		rpt_memory_verdicts(&mem, r, v->label, 0);
+	if (rpt_sb_len(&mem))
+		rpt_sb_printf(b, "; memory: %s", rpt_sb_str(&mem));
+	rpt_sb_release(&mem);
 	if (v->drift == RPT_DRIFT_DEGRADING || v->drift == RPT_DRIFT_IMPROVING)
 		rpt_sb_printf(b, "; %s over time (see Drift)", rpt_drift_name(v->drift));
 	else if (v->drift == RPT_DRIFT_STABLE)
@@ -257,16 +261,13 @@ static void resolution(const struct report *r, const struct rpt_vrow *v, struct 
 	}
 }
 
-char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, enum rpt_vt part,
-                       char *buf, size_t len)
+void rpt_verdict_text(struct sbuf *b, const struct report *r, const struct rpt_vrow *v,
+                      enum rpt_vt part)
 {
-	struct sbuf sb = {.n = 0};
-
-	answer(r, v, &sb);
+	answer(r, v, b, part == RPT_VT_ALL);
 	if (part == RPT_VT_ALL)
-		resolution(r, v, &sb);
+		resolution(r, v, b);
 	if (v->warnings)
-		rpt_sb_printf(&sb, " Read it with care: %d validity warning%s below.", v->warnings,
+		rpt_sb_printf(b, " Read it with care: %d validity warning%s below.", v->warnings,
 		              v->warnings == 1 ? "" : "s");
-	return rpt_sb_copy(&sb, buf, len);
 }

@@ -7,13 +7,12 @@
 
 #include "report/report_int.h"
 
-/* A label's verdict in words, cut at RPT_VERDICT_MAX - 1
- * bytes: the answer in one sentence and how many validity warnings to read it with
- * (RPT_VT_ANSWER, what the report opens with), or also what its intervals resolve and what
- * would resolve more (RPT_VT_ALL, report.json's sentence). */
-#define RPT_VERDICT_MAX 2048
+/* Appends a label's verdict in words: the answer in one sentence and how many validity warnings to
+ * read it with (RPT_VT_ANSWER, what the report opens with), or also what its intervals resolve and
+ * what would resolve more (RPT_VT_ALL, report.json's sentence). */
 enum rpt_vt { RPT_VT_ALL, RPT_VT_ANSWER };
-char *rpt_verdict_text(const struct report *r, const struct rpt_vrow *v, enum rpt_vt part,
-                       char *buf, size_t len);
+struct sbuf;
+void rpt_verdict_text(struct sbuf *b, const struct report *r, const struct rpt_vrow *v,
+                      enum rpt_vt part);
 
 #endif
