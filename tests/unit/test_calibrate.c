@@ -43,8 +43,8 @@
 #include <cmocka.h>
 
 #include "report/report_int.h"
+#include "rpttest.h"
 #include "testrng.h"
-#include "report/judge/report_runfig.h"
 
 #define STUDIES   1000  /* A/A and A/B studies per design */
 #define RATE      200.0 /* arrivals per second to each process */
@@ -138,16 +138,6 @@ struct world {
 	double wave;             /* the wave of the run or group being made */
 };
 
-static void push(struct rpt_values *v, double x)
-{
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 16;
-		v->v = realloc(v->v, v->cap * sizeof *v->v);
-		assert_non_null(v->v);
-	}
-	v->v[v->n++] = x;
-}
-
 /* The study's record, as report_study.c would read it. */
 static void add_study(struct report *r, const struct design *d)
 {
@@ -171,16 +161,7 @@ static void add_study(struct report *r, const struct design *d)
 
 static void new_report(struct report *r, const struct design *d)
 {
-	memset(r, 0, sizeof *r);
-	r->labels = calloc(RPT_MAX_LABELS, sizeof *r->labels);
-	r->runs = calloc(RPT_MAX_RUNS, sizeof *r->runs);
-	r->studies = calloc(RPT_MAX_STUDIES, sizeof *r->studies);
-	assert_true(r->labels && r->runs && r->studies);
-	r->labels[0].name = strdup("a");
-	r->labels[1].name = strdup("b");
-	r->nlabels = 2;
-	r->dbs[0] = strdup("sim.db");
-	r->ndbs = 1;
+	rpttest_report(r);
 	add_study(r, d);
 }
 
@@ -193,12 +174,7 @@ static struct rpt_run *new_run(struct report *r, int side, int round, int grp)
 	snprintf(run->key, sizeof run->key, "%d", r->nruns + 1);
 	run->id = ++r->nruns;
 	run->label = side;
-	run->name = strdup("sim 200/s");
-	run->mode = strdup("fixed");
-	run->connection = strdup("keepalive");
-	run->protocol = strdup("http");
-	run->status = strdup("done");
-	run->reason = strdup("");
+	rpttest_run_texts(run, "sim 200/s");
 	run->study = 0;
 	run->round = round;
 	run->position = 1 + side;
@@ -228,10 +204,10 @@ static void fill_step(struct rpt_step *s, double lat_ms, struct rng *g)
 	s->f.seconds = INTERVALS;
 	for (int k = 0; k < INTERVALS; k++) {
 		double tps = RATE * (1 + normal(g, 0, 1) / sqrt(RATE)); /* Poisson arrivals */
-		push(&s->tps, tps);
-		push(&s->mean_ms, lat_ms * (1 + 0.10 * normal(g, 0, 1)));
-		push(&s->p99_ms, 3 * lat_ms * (1 + 0.30 * normal(g, 0, 1)));
-		push(&s->err_pct, 0);
+		rpttest_push(&s->tps, tps);
+		rpttest_push(&s->mean_ms, lat_ms * (1 + 0.10 * normal(g, 0, 1)));
+		rpttest_push(&s->p99_ms, 3 * lat_ms * (1 + 0.30 * normal(g, 0, 1)));
+		rpttest_push(&s->err_pct, 0);
 		sum += tps;
 	}
 	s->f.tps = sum / INTERVALS;
@@ -257,7 +233,7 @@ static void fill_source(struct rpt_run *run, int k, const char *name, const doub
 	snprintf(src->name, sizeof src->name, "%s", name);
 	src->has_cpu = 1;
 	for (int i = 0; i < SAMPLES; i++) {
-		push(&s->cpu[k], cpu[i]);
+		rpttest_push(&s->cpu[k], cpu[i]);
 		sum += cpu[i];
 	}
 	s->cpu_mean[k] = src->cpu_mean = sum / SAMPLES;
