@@ -58,6 +58,7 @@ SOAK_DIRS := engine scenario store run history report import
 SOAK_SRC := $(sort $(filter-out soak/main.c,$(wildcard soak/*.c $(SOAK_DIRS:%=soak/%/*.c) \
                                                        $(SOAK_DIRS:%=soak/%/*/*.c))))
 PROCSTAT_SRC := $(sort $(wildcard collectors/procstat*.c))
+PERF_SRC := $(sort $(wildcard collectors/perf*.c))
 GCLOG_SRC := $(sort $(wildcard collectors/gclog*.c))
 REGSERVER_SRC := $(sort $(wildcard targets/regserver/*.c))
 MONITOR_SRC := $(sort $(wildcard targets/monitor/*.c))
@@ -70,7 +71,7 @@ COMMON_OBJ := $(call obj,$(COMMON_SRC)) $(BUILD)/obj/gen/sql_embed.o
 SOAK_OBJ := $(call obj,$(SOAK_SRC)) $(BUILD)/obj/gen/plots_embed.o
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-PROGRAMS := $(BIN)/soak $(BIN)/soak-procstat $(BIN)/soak-gclog $(BIN)/regserver
+PROGRAMS := $(BIN)/soak $(BIN)/soak-procstat $(BIN)/soak-gclog $(BIN)/soak-perf $(BIN)/regserver
 ifneq ($(MONITOR_SRC),)
 PROGRAMS += $(BIN)/monitor
 endif
@@ -122,6 +123,11 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+# The regserver keeps its frame pointers: a CPU profile of it (soak-perf, which unwinds by
+# them) then names every caller of a frame, as a profile of a JVM run with
+# -XX:+PreserveFramePointer does.
+$(call obj,$(REGSERVER_SRC)): CFLAGS += -fno-omit-frame-pointer
+
 $(BUILD)/libcommon.a: $(COMMON_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(BUILD)/libsoak.a: $(SOAK_OBJ)
@@ -132,6 +138,10 @@ $(BIN)/soak: $(BUILD)/obj/soak/main.o $(BUILD)/libsoak.a $(BUILD)/libcommon.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 $(BIN)/soak-procstat: $(call obj,$(PROCSTAT_SRC)) $(BUILD)/libcommon.a
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+$(BIN)/soak-perf: $(call obj,$(PERF_SRC)) $(BUILD)/libcommon.a
 	$(Q)mkdir -p $(@D)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -211,10 +221,10 @@ INSTALL_PROGRAM ?= $(INSTALL) -m 755
 INSTALL_DATA ?= $(INSTALL) -m 644
 
 # What is installed: programs (built name -> installed name), man pages, completion.
-INSTALL_PROGS := soak soak-procstat soak-gclog regserver:soak-regserver
+INSTALL_PROGS := soak soak-procstat soak-gclog soak-perf regserver:soak-regserver
 MAN1 := $(sort $(wildcard man/*.1))
 MAN5 := $(sort $(wildcard man/*.5))
-COMPLETION_LINKS := soak-procstat soak-gclog soak-regserver
+COMPLETION_LINKS := soak-procstat soak-gclog soak-perf soak-regserver
 # The deploy files: the Slurm scripts run from where they are installed; validate.py is
 # data (run as `/usr/bin/python3 validate.py`: python3 is no dependency of soak's).
 DEPLOY_SCRIPTS := deploy/slurm/submit.sh deploy/slurm/agent.sbatch deploy/slurm/merge.sbatch

@@ -76,6 +76,23 @@ char *rpt_fmt_need(double s, char *buf, size_t len)
 	return buf;
 }
 
+char *rpt_fmt_us(double us, int sign, char *buf, size_t len)
+{
+	char x[48];
+	double a = fabs(us);
+	int dec = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+
+	if (isnan(us))
+		return rpt_fmt_num(us, 0, buf, len);
+	if (us == 0) {
+		snprintf(buf, len, "0 µs");
+		return buf;
+	}
+	snprintf(buf, len, "%s µs", sign ? rpt_fmt_signed(us, dec, x, sizeof x)
+	                                 : rpt_fmt_num(us, dec, x, sizeof x));
+	return buf;
+}
+
 char *rpt_level_text(int concurrency, double rate, char *buf, size_t len)
 {
 	char x[32];

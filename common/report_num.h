@@ -18,6 +18,8 @@ char *rpt_fmt_num(double v, int decimals, char *buf, size_t len);
 char *rpt_fmt_signed(double v, int decimals, char *buf, size_t len);
 /* A latency in ms ("20.1 ms", "3.25 ms"). */
 char *rpt_fmt_ms(double ms, char *buf, size_t len);
+/* A CPU time per request in µs ("244 µs", "12.3 µs", "0.42 µs"); signed adds a sign. */
+char *rpt_fmt_us(double us, int sign, char *buf, size_t len);
 /* A change in % ("+12.3%", "0.0%"). */
 char *rpt_fmt_pct(double pct, char *buf, size_t len);
 /* A duration to plan for, rounded up to a step that suits its size ("14m", "2h10m"). */

@@ -102,3 +102,48 @@ void rpt_tables_free(struct rpt_table *t, int n)
 		rpt_table_free(&t[i]);
 	free(t);
 }
+
+/* Characters of a UTF-8 string (for alignment). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+void rpt_table_text(const struct rpt_table *t, FILE *f)
+{
+	size_t w[64] = {0};
+	int nc = t->ncols < 64 ? t->ncols : 64;
+
+	if (t->title[0])
+		fprintf(f, "%s\n", t->title);
+	for (int row = 0; row <= t->nrows; row++)
+		for (int c = 0; c < nc; c++) {
+			size_t x = width(t->cells[(size_t)row * (size_t)t->ncols + (size_t)c]);
+			w[c] = x > w[c] ? x : w[c];
+		}
+	for (int row = 0; row <= t->nrows; row++) {
+		for (int c = 0; c < nc; c++) {
+			const char *s = t->cells[(size_t)row * (size_t)t->ncols + (size_t)c];
+			int pad = (int)(w[c] - width(s));
+			if (c == nc - 1) {
+				fprintf(f, "%s%s", c && *s ? "  " : "", s);
+				break;
+			}
+			if (t->right[c])
+				fprintf(f, "%s%*s%s", c ? "  " : "", pad, "", s);
+			else if (c == nc - 2 &&
+			         !*t->cells[(size_t)row * (size_t)t->ncols + (size_t)c + 1])
+				fprintf(f, "%s%s", c ? "  " : "",
+				        s); /* nothing follows: no padding */
+			else
+				fprintf(f, "%s%s%*s", c ? "  " : "", s, pad, "");
+		}
+		fputc('\n', f);
+	}
+	if (t->note[0])
+		fprintf(f, "%s\n", t->note);
+	fputc('\n', f);
+}

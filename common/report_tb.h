@@ -10,6 +10,7 @@
 #define SOAK_REPORT_TB_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* A text table as the Markdown and HTML writers show it. */
 struct rpt_table {
@@ -44,6 +45,9 @@ int rpt_tb_row(struct rpt_tb *b);
 /* Sets a cell (row -1: the header). */
 __attribute__((format(printf, 4, 5))) void rpt_tb_set(struct rpt_tb *b, int row, int col,
                                                       const char *fmt, ...);
+/* A table as aligned text (soak history, soak profile): the title when it has one, the
+ * header and rows (the last column unpadded), then its note. */
+void rpt_table_text(const struct rpt_table *t, FILE *f);
 /* Frees one table's cells (the table itself is not freed). */
 void rpt_table_free(struct rpt_table *t);
 /* Frees tables t[0..n) and the array (NULL is fine). */

@@ -1,5 +1,5 @@
-# bash completion for soak, soak-procstat, soak-gclog and soak-regserver  -*- shell-script -*-
-# Installed as BASHCOMPDIR/soak (with links for the other three names), where
+# bash completion for soak, soak-procstat, soak-gclog, soak-perf and soak-regserver  -*- shell-script -*-
+# Installed as BASHCOMPDIR/soak (with links for the other four names), where
 # bash-completion loads it the first time one of them is completed.
 #
 # Nothing here lists options: they are read from the programs' own --help (cached per
@@ -10,7 +10,7 @@
 # word after an option's first appearance says what it takes: none (a flag), choices
 # (`auto|curl|lean`), a file (FILE, DB, F), a folder (DIR), run ids (RUN_ID, ID),
 # or anything else (no completion).  Run ids and labels come from `soak runs --json` of
-# the database the line names (--db, a DB argument of soak report or soak history),
+# the database the line names (--db, a DB argument of soak report, profile or history),
 # $SOAK_DB or soak.db.  `soak --file-mode MODE COMMAND ...` is completed as `soak COMMAND
 # ...` once MODE is given.
 
@@ -66,7 +66,7 @@ _soak_help() {
 }
 
 # _soak_db WORDS...: the databases the command line names (--db FILE, and for report and
-# history the DB arguments), else $SOAK_DB, else soak.db.
+# profile and history the DB arguments), else $SOAK_DB, else soak.db.
 _soak_db() {
   local i dbs=()
   for ((i = 2; i < ${#words[@]}; i++)); do
@@ -74,7 +74,7 @@ _soak_db() {
     case ${words[i]} in
       --db) ((i + 1 != cword)) && dbs+=("${words[i + 1]}") ;;
       --db=*) dbs+=("${words[i]#--db=}") ;;
-      *.db) [[ ${words[1]} == @(report|history) && ${words[i - 1]} != -* ]] && dbs+=("${words[i]}") ;;
+      *.db) [[ ${words[1]} == @(report|profile|history) && ${words[i - 1]} != -* ]] && dbs+=("${words[i]}") ;;
     esac
   done
   ((${#dbs[@]})) || dbs=("${SOAK_DB:-soak.db}")
@@ -168,8 +168,8 @@ _soak() {
         compopt -o nospace 2>/dev/null
         COMPREPLY=($(compgen -W "$(_soak_sets)" -- "$cur"))
         return ;;
-      --label)
-        if [[ $cmd == report || $cmd == history ]]; then
+      --label | --against)
+        if [[ $cmd == @(report|profile|history) ]]; then
           local IFS=$'\n'
           COMPREPLY=($(compgen -W "$(_soak_runs label | sort -u)" -- "$cur"))
         fi
@@ -178,7 +178,7 @@ _soak() {
         [[ $meta == RUN_ID ]] && COMPREPLY=($(compgen -W "$(_soak_runs id not-done)" -- "$cur"))
         return ;;
       --runs)
-        if [[ $cmd == report ]]; then
+        if [[ $cmd == @(report|profile) ]]; then
           # A comma-separated list: complete its last element.
           local head=${cur%"${cur##*,}"}
           COMPREPLY=($(compgen -P "$head" -W "$(_soak_runs id)" -- "${cur##*,}"))
@@ -209,7 +209,7 @@ _soak() {
   # Arguments.
   case $prog:$cmd in
     soak:run | soak:check | soak:calibrate | soak:study) _filedir ini ;;
-    soak:report | soak:merge | soak:history) _filedir db ;;
+    soak:report | soak:profile | soak:merge | soak:history) _filedir db ;;
     soak:hlog) _filedir hlog ;;
     soak:import)
       local sub="" n=0
@@ -229,6 +229,6 @@ _soak() {
     soak-gclog:*) _filedir ;;
   esac
 } &&
-  complete -F _soak soak soak-procstat soak-gclog soak-regserver
+  complete -F _soak soak soak-procstat soak-gclog soak-perf soak-regserver
 
 # ex: filetype=sh

@@ -24,6 +24,7 @@ int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int cmd_hlog(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

@@ -46,6 +46,8 @@ static void usage_run(FILE *f)
 	    "  --client auto|curl|lean  the HTTP client (default: the scenario's, or auto: the\n"
 	    "                         lean driver for plain http://, libcurl when needed)\n"
 	    "  -q, --quiet            no progress output\n"
+	    "  --profile              sample every collected process set's stacks with perf in\n"
+	    "                         each measured window ([collect.NAME] profile = cpu)\n"
 	    "  --resume RUN_ID        continue a run that was interrupted or crashed, under its\n"
 	    "                         id: the rest of the step it stopped in, then the steps\n"
 	    "                         after it; the time without load is a gap, left out of\n"
@@ -148,6 +150,7 @@ enum {
 	OPT_RESUME,
 	OPT_CLIENT,
 	OPT_METRICS,
+	OPT_PROFILE,
 	OPT_JUNIT,
 	OPT_INSECURE,
 	OPT_CACERT,
@@ -204,6 +207,7 @@ struct run_opts {
 	enum engine_loop loop; /* --loop */
 	int client;            /* --client as an enum plan_client, -1: the scenario's */
 	int quiet;             /* -q */
+	int profile;           /* --profile: every collected process set's CPU profile */
 	int verbose;           /* -v, counted */
 	int json;              /* --json */
 	long long resume_id;   /* --resume RUN_ID, 0: a new run */
@@ -297,6 +301,9 @@ static int general_option(struct run_opts *o, int c, char *arg)
 		return EXIT_OK;
 	case 'q':
 		o->quiet = 1;
+		return EXIT_OK;
+	case OPT_PROFILE:
+		o->profile = 1;
 		return EXIT_OK;
 	case OPT_JSON:
 		o->json = 1;
@@ -488,6 +495,7 @@ static const struct option run_options[] = {
     {"cpus", required_argument, NULL, OPT_CPUS},
     {"loop", required_argument, NULL, OPT_LOOP},
     {"quiet", no_argument, NULL, 'q'},
+    {"profile", no_argument, NULL, OPT_PROFILE},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"url", required_argument, NULL, OPT_URL},
@@ -875,6 +883,7 @@ static int run_scenarios(struct run_opts *o, const struct scenario *scns, int n,
 	            .loop = o->loop,
 	            .threads = o->threads,
 	            .quiet = o->quiet,
+	            .profile = o->profile,
 	            .agent = o->aargs.agent ? &o->agent : NULL,
 	            .resume = o->resume_id ? &resume->rr : NULL,
 	            .drift_check = rpt_drift_check},

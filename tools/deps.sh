@@ -30,10 +30,11 @@ check=(libcmocka-dev sqlite3 curl gnuplot-nox nginx-light postgresql libpostgres
        openjdk-17-jdk-headless tomcat10-user libtomcat9-java libtomcat10-java jetty9
        chromium clang libclang-rt-dev procps iproute2 python3 time jq shfmt slurm-wlm munge
        python3-kubernetes jmeter jmeter-http nmon tzdata prometheus groff-base man-db
-       bash-completion openssl)
+       bash-completion openssl linux-perf)
+# linux-perf: soak-perf samples stacks with perf (test_profile, the demo's profile).
 # python3: targets/free_port.sh lets the kernel pick the servers' free ports with it.
 demo=(gnuplot-nox postgresql libpostgresql-jdbc-java openjdk-17-jdk-headless tomcat10-user
-      libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps python3)
+      libtomcat9-java libtomcat10-java jetty9 curl sqlite3 procps python3 linux-perf)
 bench=(nginx-light wrk procps time linux-perf valgrind openssl nghttp2-client)
 # `make check-deb` (tests/pkg/test_deb.sh): dpkg-buildpackage with debhelper (debian/rules),
 # lintian, and a minimal Debian from debootstrap (tools/fresh-debian.sh) to install it in.

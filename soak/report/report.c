@@ -99,6 +99,15 @@ static void free_run(struct rpt_run *run)
 		free(run->agent_notes[i]);
 	free(run->agent_notes);
 	free(run->gaps);
+	for (int i = 0; i < run->nprof; i++) {
+		for (int k = 0; k < run->prof[i].nst; k++)
+			free(run->prof[i].st[k].stack);
+		free(run->prof[i].st);
+	}
+	free(run->prof);
+	for (int i = 0; i < run->nprof_notes; i++)
+		free(run->prof_notes[i]);
+	free(run->prof_notes);
 }
 
 double rpt_drift_pct(int k)
@@ -168,6 +177,16 @@ void rpt_free(struct report *r)
 	free(r->studies);
 	free(r->cals);
 	rpt_hist_free(r->history);
+	for (int i = 0; i < r->npcmps; i++) {
+		struct rpt_pcmp *p = &r->pcmps[i];
+		for (int k = 0; k < p->nframes; k++)
+			free(p->frames[k].frame);
+		for (int k = 0; k < p->nstacks; k++)
+			free(p->stacks[k].stack);
+		free(p->frames);
+		free(p->stacks);
+	}
+	free(r->pcmps);
 	memset(r, 0, sizeof *r);
 }
 

@@ -99,6 +99,10 @@ int rpt_drift_check(const char *db_path, int64_t run_id, double tps, double mean
  * that no comparison has (err says which). */
 int rpt_until_met(const struct report *r, const char *const *fig, const double *pct, int n,
                   char *why, size_t whylen, char *err, size_t errlen);
+/* report_profile_text.c: `soak profile`: each comparison's profile (of `source`, NULL:
+ * every one) as its answer and its first `top` frames, aligned text; how many were
+ * printed, or -1 out of memory. */
+int rpt_print_profiles(const struct report *r, const char *source, int top, FILE *f);
 /* report_estimate.c: how long to run (soak check), from runs (a --runs list) of the
  * database at path: per label and level, each figure's noise and the rounds and run
  * length that would resolve RPT_RESOLVE_*_PCT.  Says nothing when they cannot be read. */

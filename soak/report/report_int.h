@@ -484,6 +484,80 @@ struct rpt_run {
 	int since_start;              /* 1: the first run after its target started (0: unknown) */
 	int compared;                 /* 1: its steps enter the cells (not a warm-up; a study's runs
 	                               * only when done: an interrupted slot was run again) */
+	struct rpt_prof *prof;        /* CPU profiles of its windows, by step then source */
+	int nprof;                    /* entries in prof */
+	char **prof_notes;            /* what kept a profile from being taken (events) */
+	int nprof_notes;              /* entries in prof_notes */
+};
+
+/* --- CPU profiles (read/report_profile_read.h, judge/report_profile.h) --------------- */
+
+#define RPT_PROF_TOP 8 /* frames report.md shows a comparison; report.json has them all */
+
+/* One stack of a profile window (frames root first, ';' between) and its samples. */
+struct rpt_pstack {
+	char *stack;     /* owned; "[other]": the stacks soak-perf did not keep */
+	int64_t samples; /* samples whose stack this was */
+};
+
+/* One source's CPU profile of one step's measured window (soak-perf, sql/013). */
+struct rpt_prof {
+	int step;                  /* the step's idx */
+	char source[RPT_NAME_MAX]; /* the [collect.NAME] */
+	int hz;                    /* samples per second of CPU */
+	int64_t sampled_ms;        /* how long perf recorded */
+	int64_t samples;           /* every sample, stored or not */
+	int64_t unnamed;           /* samples whose leaf frame had no name */
+	int64_t jit_unnamed;       /* ... of them in JIT code no symbol map named */
+	int64_t shallow;           /* samples of a JVM whose stack starts in JIT or unnamed
+	                            * code: the unwinding stopped (no frame pointers) */
+	int64_t cut;               /* samples whose stack was cut at soak-perf's depth */
+	char pids[128];            /* the processes sampled, comma-separated */
+	int jvm;                   /* some of them are JVMs */
+	struct rpt_pstack *st;     /* its stacks, most sampled first (owned) */
+	int nst;                   /* entries in st */
+};
+
+/* One frame of a profile comparison: its CPU per request on each side (the mean over the
+ * side's processes), self (the frame itself) and total (with what it calls), and the
+ * change of its self part judged with the processes as observations. */
+struct rpt_pframe {
+	char *frame;                 /* owned */
+	double base_us, us;          /* self, µs per request: baseline, label */
+	double base_total_us, total_us; /* total, µs per request */
+	struct rpt_diff d;           /* us - base_us: interval and verdict (RPT_NA: not judged) */
+};
+
+/* One stack of both sides, for the differential flame graph: µs per request a side. */
+struct rpt_pstack2 {
+	char *stack; /* owned */
+	double base_us, us;
+};
+
+/* Why a profile comparison is not judged. */
+enum rpt_prof_why {
+	RPT_PROF_JUDGED,      /* two or more processes a side: judged */
+	RPT_PROF_ONE_PROCESS, /* a side has one process: a JIT's choices of one process would
+	                       * pass for a change (shown, not judged) */
+	RPT_PROF_NO_RATE,     /* a side has no throughput to divide by */
+};
+
+/* Where one source's CPU per request moved between a label and its baseline at one key. */
+struct rpt_pcmp {
+	int cmp;                       /* index into report.cmps */
+	char source[RPT_NAME_MAX];     /* the [collect.NAME] */
+	int nobs_base, nobs;           /* processes a side (the observations) */
+	int windows_base, windows;     /* windows a side */
+	double base_cpu_us, cpu_us;    /* all samples per request a side */
+	double alpha;                  /* the family's error rate (RPT_ALPHA) */
+	int family;                    /* frames judged together (Holm) */
+	int real;                      /* frames called real */
+	enum rpt_prof_why why;         /* judged, or why not */
+	struct rpt_pframe *frames;     /* by |change| of self, largest first (owned) */
+	int nframes;                   /* entries in frames */
+	struct rpt_pstack2 *stacks;    /* both sides' stacks (owned) */
+	int nstacks;                   /* entries in stacks */
+	char svg[RPT_PIC_NAME_MAX + 8]; /* its flame graph's file (img/...svg), "" when none */
 };
 
 /* A label: a system under test. */
@@ -894,6 +968,8 @@ struct report {
 	int ncals;                   /* entries in cals */
 	struct rpt_history *history; /* night over night (history/history.h): NULL unless a
 	                              * label and scenario have RPT_HIST_MIN_RUNS runs */
+	struct rpt_pcmp *pcmps;      /* where CPU per request moved: by comparison, source */
+	int npcmps;                  /* entries in pcmps */
 };
 
 /* report.c: adds a step's steady window (counters and decoded histogram) into acc

@@ -166,6 +166,52 @@ fail:
 	return -1;
 }
 
+int coll_profile(struct collectors *cs, const struct scenario *s, const char *db_path,
+                 int64_t run_id, int k, int64_t from_mono, int all, char *err, size_t errlen)
+{
+	char run[32], step[32], hz[32], pid[32], from[32];
+	char redact[REDACT_MAX_NAMES * REDACT_NAME_MAX];
+
+	memset(cs, 0, sizeof *cs);
+	snprintf(run, sizeof run, "%lld", (long long)run_id);
+	snprintf(step, sizeof step, "%d", k);
+	snprintf(from, sizeof from, "%lld", (long long)from_mono);
+	redact_list(&s->redact, redact, sizeof redact);
+	for (int i = 0; i < s->ncollect; i++) {
+		const struct scn_collect *c = &s->collect[i];
+		char *argv[24];
+		int a;
+		if (!(c->profile || all) || (!c->pid_match && !c->pidfile && !c->pid))
+			continue;
+		a = collector_args(argv, "soak-perf", db_path, c->name, run, redact);
+		snprintf(hz, sizeof hz, "%d", c->profile_hz);
+		argv[a++] = (char *)"--step";
+		argv[a++] = step;
+		argv[a++] = (char *)"--hz";
+		argv[a++] = hz;
+		argv[a++] = (char *)"--from-mono";
+		argv[a++] = from;
+		argv[a++] = (char *)"--die-with-parent";
+		if (c->pid_match) {
+			argv[a++] = (char *)"--match";
+			argv[a++] = c->pid_match;
+		} else if (c->pidfile) {
+			argv[a++] = (char *)"--pidfile";
+			argv[a++] = c->pidfile;
+		} else {
+			snprintf(pid, sizeof pid, "%ld", c->pid);
+			argv[a++] = (char *)"--pid";
+			argv[a++] = pid;
+		}
+		argv[a] = NULL;
+		if (spawn(cs, c->name, "soak-perf", argv, err, errlen) < 0) {
+			coll_stop(cs, 2000);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void describe(const struct coll_child *c, char *buf, size_t len)
 {
 	if (WIFEXITED(c->status))

@@ -34,6 +34,13 @@ int coll_start(struct collectors *cs, const struct scenario *s, const char *db_p
                char *err, size_t errlen);
 /* Reaps children that ended; records each loss as an event (kind collector_lost). */
 void coll_poll(struct collectors *cs, struct recorder *r);
+/* Starts a soak-perf for step k of the run for every process set with profile = cpu (every
+ * one when all is set: soak run --profile) into cs (cleared first), shortly before the
+ * step's measured window, which starts at from_mono (CLOCK_MONOTONIC ms): samples before it
+ * are not counted.  coll_stop ends them at its end (each stores its window before it exits,
+ * so give it time).  A set without a profiler is not an error. */
+int coll_profile(struct collectors *cs, const struct scenario *s, const char *db_path,
+                 int64_t run_id, int k, int64_t from_mono, int all, char *err, size_t errlen);
 /* SIGTERM to each, waits up to timeout_ms in all, then SIGKILL. */
 void coll_stop(struct collectors *cs, int64_t timeout_ms);
 

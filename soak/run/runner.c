@@ -41,6 +41,7 @@ struct run {
 	const struct runner_opts *o;
 	struct recorder rec;
 	struct collectors coll;
+	struct collectors prof; /* the step's soak-perf profilers, while its window runs */
 	struct engine *eng;
 	struct istats iv;          /* the interval being collected */
 	struct istats acc;         /* the current step's measured window */
@@ -496,6 +497,7 @@ struct step {
 	                             * counted from here */
 	struct agent_share share;   /* what this agent runs of it */
 	int64_t win_start, win_end; /* the steady intervals' span; -1: none yet */
+	int profiling;              /* its window's profilers are running (r->prof) */
 };
 
 static const char *const phase_name[] = {
@@ -526,6 +528,7 @@ static void plan_step(const struct run *r, int k, int last, struct step *st)
 	 * step's start, or for agents the wall clock's, so every agent's coincide. */
 	st->base = r->aligned ? r->run_t0 - r->wall0 % s->interval_ms : st->t0;
 	st->win_start = st->win_end = -1;
+	st->profiling = 0;
 	agent_share(r->o->agent, r->levels[k], r->rates[k], &st->share);
 }
 
@@ -573,6 +576,32 @@ static int64_t interval_end(const struct run *r, const struct step *st, int64_t 
 	return next;
 }
 
+/* Profilers start this long before the measured window: perf takes a second or more to
+ * attach on a busy machine, and what it samples before the window is not counted. */
+#define PROFILE_LEAD_MS 5000
+
+/* The step's measured window is near: its profilers (soak-perf) start, counting samples
+ * from the window's start on, never the warm-up's.  One that cannot start is a warning:
+ * the run goes on without its profile. */
+static void profile_window(struct run *r, struct step *st)
+{
+	char err[256];
+
+	st->profiling = 1;
+	if (coll_profile(&r->prof, r->s, r->o->db_path, r->rec.run_id, st->k, st->warm_end,
+	                 r->o->profile, err, sizeof err) < 0)
+		log_warn("no CPU profile of step %d: %s", st->k + 1, err);
+}
+
+/* The step's window is over: its profilers store what they sampled (a fold of a few
+ * thousand stacks: well within the time given). */
+static void profile_done(struct run *r, struct step *st)
+{
+	if (st->profiling)
+		coll_stop(&r->prof, 60000);
+	st->profiling = 0;
+}
+
 /* The step's intervals until its end or a signal.  Intervals are aligned on st->base and
  * cut at phase changes, so the measured window is made of whole intervals.  An agent
  * counts on its planned boundaries (the few ms a close takes are not its interval's
@@ -594,6 +623,8 @@ static int step_intervals(struct run *r, struct step *st)
 		}
 		if (r->feeding)
 			mfeed_step(&r->feed, st->k, r->nsteps, st->share.vus, st->share.rate, ph);
+		if (!st->profiling && st->warm_end < st->end && next > st->warm_end - PROFILE_LEAD_MS)
+			profile_window(r, st);
 		int w = wait_until(r, st->k, next, st->t0);
 		if (w == -2)
 			return -1;
@@ -677,8 +708,11 @@ static int run_step(struct run *r, int k, int last)
 	}
 	if (r->aligned && st.end <= clock_mono_ms())
 		return 0; /* a late agent joins the group where it is: this step is over */
-	if (begin_step(r, &st) < 0 || step_intervals(r, &st) < 0)
+	if (begin_step(r, &st) < 0 || step_intervals(r, &st) < 0) {
+		profile_done(r, &st);
 		return -1;
+	}
+	profile_done(r, &st);
 	if (last && !r->stopping && drain_step(r, &st) < 0)
 		return -1;
 	return close_window(r, &st);

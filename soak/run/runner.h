@@ -57,6 +57,8 @@ struct runner_opts {
 	int threads;                         /* overrides the scenario when > 0 */
 	int tty;                             /* redraw a status line each second */
 	int quiet;                           /* no progress lines */
+	int profile;                         /* --profile: every [collect] process set is
+	                                      * profiled, as with its profile = cpu */
 	int json;                            /* stdout is for `soak run --json`: the step
 	                                      * table goes to stderr */
 	int64_t *run_id;                     /* when not NULL, gets the run's id (-1: none) */

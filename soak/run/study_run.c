@@ -475,6 +475,17 @@ static void warmup_in_flight(struct scenario *scn, const struct tag *tag)
 		scn->plan.max_in_flight = cap;
 }
 
+/* A warm-up run is not compared, so nothing profiles it: a profile costs the server a
+ * little CPU and soak-perf a JIT map per window, for frames no report would show. */
+static void warmup_unprofiled(struct scenario *scn, struct runner_opts *ro, const struct tag *tag)
+{
+	if (!tag->warmup)
+		return;
+	ro->profile = 0;
+	for (int k = 0; k < scn->ncollect; k++)
+		scn->collect[k].profile = 0;
+}
+
 int sr_one_run(struct ctx *c, int i, int sc, const struct tag *tag, int nth, int of)
 {
 	const struct study *st = c->st;
@@ -497,6 +508,7 @@ int sr_one_run(struct ctx *c, int i, int sc, const struct tag *tag, int nth, int
 	if (tag->member > 0)
 		scn_keep_collector(&scn, "app");
 	warmup_in_flight(&scn, tag);
+	warmup_unprofiled(&scn, &ro, tag);
 	c->tag = *tag;
 	c->tag.since_start = s->started ? s->since_start + 1 : 0;
 	if (tag->warmup)

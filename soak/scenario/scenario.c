@@ -435,6 +435,26 @@ static void parse_thresholds(struct scn_parse *p, struct scenario *s)
 	}
 }
 
+/* profile = cpu | off and profile_hz = N of a [collect] section. */
+static void collect_profile(struct scn_parse *p, const char *sec, struct scn_collect *c)
+{
+	struct scn_entry *e;
+	long v;
+
+	c->profile_hz = SCN_PROFILE_HZ;
+	if ((e = scn_find(p, sec, "profile")) && *e->value) {
+		if (!strcmp(e->value, "cpu"))
+			c->profile = 1;
+		else if (strcmp(e->value, "off") != 0)
+			scn_perr(p, e, 0, "profile: cpu or off, not '%s'", e->value);
+	}
+	if ((e = scn_find(p, sec, "profile_hz")) && scn_get_int(p, e, 1, 10000, &v) == 0)
+		c->profile_hz = (int)v;
+	if (c->profile && !c->pid_match && !c->pidfile && !c->pid)
+		scn_perr(p, scn_find(p, sec, "profile"), 0,
+		         "profile: needs a process set (pid_match, pidfile or pid)");
+}
+
 static void parse_collect(struct scn_parse *p, struct scenario *s, const char *sec)
 {
 	struct scn_collect *c;
@@ -482,6 +502,7 @@ static void parse_collect(struct scn_parse *p, struct scenario *s, const char *s
 			scn_perr(p, e, 0, "cpus: %s", err);
 		c->cpus = scn_dup(p, e->value);
 	}
+	collect_profile(p, sec, c);
 	if (scn_get_dur(p, sec, "every", &c->every_ms) > 0 && c->every_ms < 100)
 		scn_perr(p, scn_find(p, sec, "every"), 0, "every: must be at least 100ms");
 	if ((c->pid_match != NULL) + (c->pidfile != NULL) + (c->pid != 0) > 1)

@@ -31,6 +31,8 @@
 #define SCN_MAX_COLLECT 8
 
 /* A collector the runner starts ([collect.NAME]). */
+#define SCN_PROFILE_HZ 99 /* a profile's default rate: off the 100 Hz of other timers */
+
 struct scn_collect {
 	char *name;           /* source name: app, db, host, ... */
 	char *pid_match;      /* PCRE2 over /proc/PID/cmdline, or NULL */
@@ -43,6 +45,8 @@ struct scn_collect {
 	int64_t memory_limit; /* memory_limit: the set's configured limit, bytes (0: none) */
 	char *cpus;           /* placement: the CPU list its processes are pinned to when a run
 	                       * starts (cpus.h syntax), or NULL */
+	int profile;          /* profile = cpu: soak-perf samples its stacks in measured windows */
+	int profile_hz;       /* profile_hz: samples per second of CPU (default SCN_PROFILE_HZ) */
 	int line;
 };
 

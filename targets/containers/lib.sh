@@ -43,6 +43,8 @@ usage: $NAME start|stop|status DIR [options]
   --tls               an https connector too, on a test certificate made at the first
                       start (DIR/tls: cert.pem is also the CA to trust)
   --h2                HTTP/2: h2 by ALPN on the https connector, h2c on the plain one
+  --profile           -XX:+PreserveFramePointer, so that perf (profile = cpu) sees whole
+                      Java stacks (the JIT's frames are named by jcmd Compiler.perfmap)
 ${CT_EXTRA_USAGE:-}
 USAGE
     exit 2
@@ -62,6 +64,7 @@ ct_parse() {
             --stock) STOCK=1; shift; continue ;;
             --tls) TLS=1; shift; continue ;;
             --h2) H2=1; shift; continue ;;
+            --profile) JVM_EXTRA+=(-XX:+PreserveFramePointer); shift; continue ;;
             -h|--help) ct_usage ;;
             --*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
         esac

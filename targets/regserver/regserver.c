@@ -32,7 +32,7 @@ static const char usage[] =
     "usage: regserver [--port P] [--latency MS] [--jitter MS] [--error-rate P]\n"
     "                 [--stall-rate P --stall MS] [--threads N] [--db FILE]\n"
     "                 [--max-users N] [--capacity N] [--capacity-after D:N] [--seed N]\n"
-    "                 [--arrivals FILE] [--quiet]\n"
+    "                 [--arrivals FILE] [--burn-us US [--burn-fn a|b]] [--quiet]\n"
     "\n"
     "A registration endpoint on 127.0.0.1 for load tests: POST /register (form or JSON:\n"
     "username, email, password) -> 201 {\"id\":N} | 400 | 409 | 413 | 415; GET /health -> ok.\n"
@@ -58,6 +58,10 @@ static const char usage[] =
     "  --seed N        seed of the jitter/error/stall draws (default: time and pid)\n"
     "  --arrivals FILE write each request's arrival time there (monotonic µs, a line\n"
     "                  each; flushed at exit): what the server saw of the schedule\n"
+    "  --burn-us US    spend US microseconds of the worker's CPU on every request, in\n"
+    "                  the function regserver_burn_a (or _b with --burn-fn b): a known\n"
+    "                  cost in a named function, for profiles (default 0)\n"
+    "  --burn-fn F     a or b: which of the two functions burns (default a)\n"
     "  --quiet         no start-up information (errors and exit counts still print)\n"
     "  --help, --version\n";
 
@@ -185,7 +189,9 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		O_VERSION,
 		O_CAPACITY,
 		O_CAPACITY_AFTER,
-		O_ARRIVALS
+		O_ARRIVALS,
+		O_BURN_US,
+		O_BURN_FN
 	};
 	static const struct option longopts[] = {
 	    {"port", required_argument, NULL, O_PORT},
@@ -200,6 +206,8 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 	    {"capacity", required_argument, NULL, O_CAPACITY},
 	    {"capacity-after", required_argument, NULL, O_CAPACITY_AFTER},
 	    {"arrivals", required_argument, NULL, O_ARRIVALS},
+	    {"burn-us", required_argument, NULL, O_BURN_US},
+	    {"burn-fn", required_argument, NULL, O_BURN_FN},
 	    {"seed", required_argument, NULL, O_SEED},
 	    {"quiet", no_argument, NULL, O_QUIET},
 	    {"help", no_argument, NULL, O_HELP},
@@ -215,6 +223,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 	cfg->stall_ns = 1000 * 1000000LL;
 	cfg->threads = default_threads();
 	cfg->db_path = ":memory:";
+	cfg->burn_fn = 'a';
 	cfg->seed = (uint64_t)clock_wall_ms() * 1000003u ^ (uint64_t)clock_mono_ns() ^
 	            (uint64_t)getpid() << 32;
 	opterr = 0; /* we word the messages ourselves */
@@ -267,6 +276,17 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 			break;
 		case O_ARRIVALS:
 			cfg->arrivals = optarg;
+			break;
+		case O_BURN_US:
+			rc = parse_ull("--burn-us", optarg, 0, 10000000, &v, err, errlen);
+			cfg->burn_us = (int64_t)v;
+			break;
+		case O_BURN_FN:
+			if (strcmp(optarg, "a") != 0 && strcmp(optarg, "b") != 0) {
+				snprintf(err, errlen, "bad --burn-fn '%s': a or b", optarg);
+				rc = -1;
+			}
+			cfg->burn_fn = optarg[0];
 			break;
 		case O_SEED:
 			rc = parse_ull("--seed", optarg, 0, UINT64_MAX, &v, err, errlen);

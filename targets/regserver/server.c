@@ -4,6 +4,7 @@
 #include "server.h"
 
 #include "clock.h"
+#include "burn.h"
 #include "delay.h"
 #include "log.h"
 #include "regform.h"
@@ -366,6 +367,8 @@ static enum MHD_Result req_absorb(struct conn *c, const char *data, size_t n)
 /* The whole request is in: answer (now or at due_ns). */
 static enum MHD_Result req_finish(struct conn *c)
 {
+	if (c->srv->cfg.burn_us > 0)
+		regserver_burn(c->srv->cfg.burn_fn, c->srv->cfg.burn_us);
 	if (c->verdict >= 0)
 		return deliver_canned(c, (enum canned)c->verdict);
 	if (c->route == ROUTE_HEALTH)

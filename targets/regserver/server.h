@@ -62,6 +62,8 @@ struct srv_config {
 	                            * capacity_after (a server that degrades on cue, for tests
 	                            * of soak's drift verdict) */
 	unsigned capacity_after;   /* the capacity from then on, >= 1 */
+	int burn_fn;               /* 'a' or 'b': the function that spends burn_us (burn.h) */
+	int64_t burn_us;           /* CPU spent per request in it, µs (0: none) */
 };
 
 /* Counters reported on exit; SRV_N_REQUESTS counts every request whose headers arrived. */

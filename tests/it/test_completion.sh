@@ -62,7 +62,7 @@ is() {
 }
 
 is "soak <TAB>: the commands soak --help lists" \
-  "calibrate check history hlog import merge report run runs study" soak ''
+  "calibrate check history hlog import merge profile report run runs study" soak ''
 is "soak r<TAB>" "report run runs" soak r
 is "soak --<TAB>" "--file-mode --help --version" soak --
 is "soak --file-mode <TAB>: modes" "0600 0640 0644 0660 0664 0666" soak --file-mode ''
@@ -120,6 +120,8 @@ is "soak report s.db other.db --runs <TAB>: K:ID of each file" "1:1 1:2 1:3 2:1 
 is "soak report s.db --label <TAB>: labels (one with a blank)" "tomcat 10 tomcat9" soak report s.db --label ''
 is "soak history other.db --label <TAB>: labels of its DB argument" "tomcat 10 tomcat9" \
   soak history other.db --label ''
+is "soak profile other.db --against <TAB>: labels of its DB argument" "tomcat 10 tomcat9" \
+  soak profile other.db --against ''
 is "soak --file-mode 0640 report s.db --runs <TAB>: after the mode too" "1 2 3" \
   soak --file-mode 0640 report s.db --runs ''
 SOAK_DB=$T/w/s.db is "soak run --resume <TAB> with \$SOAK_DB" "2" soak run --resume ''
@@ -130,14 +132,15 @@ has "soak-procstat --<TAB>" "--db --source --match --host --every --memory-limit
 is "soak-procstat --pidfile <TAB>: files" "a.ini b.ini gc.hlog notes.txt other.db r.jtl s.db sub" \
   soak-procstat --pidfile ''
 has "soak-gclog --<TAB>" "--follow --import --summary --pid-match" soak-gclog --
+has "soak-perf --<TAB>" "--db --source --run --step --hz --keep" soak-perf --
 has "soak-regserver --<TAB> (regserver's --help)" "--port --latency --capacity" "$BIN/regserver" --
 is "soak run --threads <TAB>: a number, no files" "" soak run --threads ''
 
 # Loaded on demand by bash-completion from its completions folder, for each program name.
 mkdir -p "$T/share/bash-completion/completions"
 cp "$TOP/completion/soak.bash" "$T/share/bash-completion/completions/soak"
-for n in soak-procstat soak-gclog soak-regserver; do ln -s soak "$T/share/bash-completion/completions/$n"; done
-for n in soak soak-procstat soak-gclog soak-regserver; do
+for n in soak-procstat soak-gclog soak-perf soak-regserver; do ln -s soak "$T/share/bash-completion/completions/$n"; done
+for n in soak soak-procstat soak-gclog soak-perf soak-regserver; do
   out=$(XDG_DATA_DIRS=$T/share BASH_COMPLETION_USER_DIR=$T/none bash -c \
     '. "$1"; __load_completion "$2" && complete -p "$2"' _ "$BC" "$n" 2>&1)
   check_eq "bash-completion finds the completion of $n" "$out" "complete -F _soak $n"

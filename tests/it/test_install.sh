@@ -25,11 +25,11 @@ mk install DESTDIR="$D" >"$T/install.out" 2>&1
 check_eq "make install DESTDIR=... exits 0" "$?" 0
 (cd "$D" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort) >"$T/files"
 P=usr/local
-for f in bin/soak bin/soak-procstat bin/soak-gclog bin/soak-regserver; do
+for f in bin/soak bin/soak-procstat bin/soak-gclog bin/soak-perf bin/soak-regserver; do
   check "$P/$f is installed, executable" test -x "$D/$P/$f" -a -f "$D/$P/$f"
 done
-check_eq "the programs: soak, the collectors and soak-regserver (not the monitor)" \
-  "$(grep -c "^$P/bin/" "$T/files")" 4
+check_eq "the programs: soak, the collectors (soak-perf too) and soak-regserver (not the monitor)" \
+  "$(grep -c "^$P/bin/" "$T/files")" 5
 check_eq "a man page for each page of man/" \
   "$(grep -c "^$P/share/man/man[15]/soak.*\.[15]$" "$T/files")" "$(ls "$TOP"/man/*.[15] | wc -l)"
 check "soak-scenario(5) in man5" grep -qx "$P/share/man/man5/soak-scenario.5" "$T/files"

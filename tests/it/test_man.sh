@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 checker=$TOP/tests/it/man_check.py
 pages=(--page "soak-procstat=$BIN/soak-procstat" --page "soak-gclog=$BIN/soak-gclog"
-       --page "soak-regserver=$BIN/regserver")
+       --page "soak-regserver=$BIN/regserver" --page "soak-perf=$BIN/soak-perf")
 
 # The pages as they are: the checker's own lines are this suite's.
 python3 "$checker" --man "$TOP/man" --soak "$BIN/soak" "${pages[@]}" >"$T/tree.out" 2>&1
@@ -17,7 +17,7 @@ cat "$T/tree.out"
 [ "$rc" -gt 1 ] && fail "man_check ran" "status $rc"
 check_eq "a page for each program and each of soak's commands, plus soak(1) and soak-scenario(5)" \
   "$(cd "$TOP/man" && ls | tr '\n' ' ')" \
-  "soak-calibrate.1 soak-check.1 soak-gclog.1 soak-history.1 soak-hlog.1 soak-import.1 soak-merge.1 soak-procstat.1 soak-regserver.1 soak-report.1 soak-run.1 soak-runs.1 soak-scenario.5 soak-study.1 soak.1 "
+  "soak-calibrate.1 soak-check.1 soak-gclog.1 soak-history.1 soak-hlog.1 soak-import.1 soak-merge.1 soak-perf.1 soak-procstat.1 soak-profile.1 soak-regserver.1 soak-report.1 soak-run.1 soak-runs.1 soak-scenario.5 soak-study.1 soak.1 "
 
 # without: runs the checker on a copy; it must fail with a `not ok` line matching REGEX.
 #   without NAME REGEX MANDIR SOAK PAGE    (PAGE: the one page to look at)

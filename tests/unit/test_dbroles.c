@@ -42,12 +42,12 @@ static void a_new_table_or_text_column_without_a_role_fails(void **state)
 	(void)state;
 
 	/* What a careless migration would do. */
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE profiles (run_id INTEGER, stack TEXT)",
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE traces (run_id INTEGER, span TEXT)",
 	                              NULL, NULL, NULL),
 	                 SQLITE_OK);
 	assert_int_equal(dbroles_check(db, err, sizeof err), -1);
-	assert_string_equal(err, "table 'profiles' has no role in sql/roles.txt");
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE profiles; ALTER TABLE events ADD note TEXT",
+	assert_string_equal(err, "table 'traces' has no role in sql/roles.txt");
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE traces; ALTER TABLE events ADD note TEXT",
 	                              NULL, NULL, NULL),
 	                 SQLITE_OK);
 	assert_int_equal(dbroles_check(db, err, sizeof err), -1);

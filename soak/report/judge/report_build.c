@@ -14,6 +14,7 @@
 #include "report/report_history.h"
 #include "report_runfig.h"
 #include "report_compare.h"
+#include "report_profile.h"
 #include "report_stats.h"
 #include "report_steady.h"
 #include "report_validity.h"
@@ -244,7 +245,8 @@ int rpt_build(struct report *r, const struct rpt_opts *o, char *err, size_t errl
 		goto oom;
 	rpt_steady(r);
 	if (collect_cpu_names(r, err, errlen) < 0 || build_cells(r, err, errlen) < 0 ||
-	    rpt_compare(r, err, errlen) < 0 || build_sweeps(r, err, errlen) < 0)
+	    rpt_compare(r, err, errlen) < 0 || rpt_profiles(r, err, errlen) < 0 ||
+	    build_sweeps(r, err, errlen) < 0)
 		return -1;
 	if (rpt_validity(r) < 0 || rpt_verdicts(r) < 0)
 		goto oom;

@@ -21,6 +21,7 @@
  *   confounded           the labels compared differ in more than the label (rpt_env_keys)
  */
 #include "report_validity.h"
+#include "report_profile.h"
 #include "report/report_int.h"
 
 #include <math.h>
@@ -698,7 +699,8 @@ int rpt_validity(struct report *r)
 		for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
 			if (checks[i](&v, l) < 0)
 				return -1;
-	if (items(&v, rpt_cold_start) < 0 || items(&v, rpt_trends) < 0)
+	if (items(&v, rpt_cold_start) < 0 || items(&v, rpt_trends) < 0 ||
+	    items(&v, rpt_profile_items) < 0)
 		return -1;
 	/* Stable: runs keep their report order within a code. */
 	rpt_items_sort(r->validity, r->nvalidity, cmp_valid);

@@ -20,6 +20,7 @@
 #include "report_drift_read.h"
 #include "report_env.h"
 #include "report_gaps.h"
+#include "report_profile_read.h"
 #include "report_read.h"
 #include "report_sources.h"
 #include "report_study.h"
@@ -440,7 +441,7 @@ static int add_run(struct reader *rd, sqlite3_stmt *q)
 	if (rpt_read_gaps(rd, run) < 0 || rpt_read_study_run(rd, run) < 0 ||
 	    read_steps(rd, run) < 0 || read_series(rd, run) < 0 || rpt_read_sources(rd, run) < 0 ||
 	    rpt_read_agents(rd, q, run) < 0 || rpt_read_env(rd, run) < 0 ||
-	    rpt_drift_read(rd, run) < 0)
+	    rpt_drift_read(rd, run) < 0 || rpt_read_profiles(rd, run) < 0)
 		return -1;
 	return 0;
 }

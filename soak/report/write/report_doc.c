@@ -4,6 +4,7 @@
 #include "report_findings.h"
 #include "report_front.h"
 #include "report_method_text.h"
+#include "report_profile_text.h"
 #include "report_study_text.h"
 #include "report_tables.h"
 #include "report_verdict_text.h"
@@ -266,6 +267,33 @@ static int findings(struct rpt_doc *d)
 	return 0;
 }
 
+/* Where CPU per request moved: each profile's answer, its top frames, its flame graph. */
+static int profiles(struct rpt_doc *d)
+{
+	const struct report *r = d->r;
+
+	if (r->npcmps == 0)
+		return 0;
+	if (!(d->prof = calloc((size_t)r->npcmps, sizeof *d->prof)) ||
+	    heading(d, 2, "Where CPU per request moved") < 0)
+		return -1;
+	for (int i = 0; i < r->npcmps; i++) {
+		char *lead = rpt_profile_lead(r, &r->pcmps[i]), title[160];
+		const char *t = lead ? doc_str(d, "%s", lead) : NULL;
+		free(lead);
+		d->nprof++;
+		rpt_profile_title(r, &r->pcmps[i], title, sizeof title);
+		if (heading(d, 3, doc_str(d, "%s", title)) < 0 || para(d, NULL, NULL, t) < 0 ||
+		    rpt_profile_table(r, &r->pcmps[i], RPT_PROF_TOP, &d->prof[i]) < 0 ||
+		    table(d, &d->prof[i]) < 0)
+			return -1;
+		if (r->pcmps[i].svg[0] &&
+		    !block(d, (struct rpt_block){.kind = RPT_B_FLAME, .compare = i}))
+			return -1;
+	}
+	return 0;
+}
+
 /* How changes are judged, once: each distinct method sentence once, after the verdict
  * that rests on it. */
 static int methods(struct rpt_doc *d)
@@ -316,7 +344,7 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 		if (para(d, "note", "Design.", doc_str(d, "%s", t)) < 0)
 			goto oom;
 	}
-	if (validity(d) < 0 || findings(d) < 0 || pictures(d, 1) < 0)
+	if (validity(d) < 0 || findings(d) < 0 || profiles(d) < 0 || pictures(d, 1) < 0)
 		goto oom;
 	/* Night over night, when a label and scenario have a series (history/history.h). */
 	if (tables(d, d->front, 1, d->nfront) < 0 || tables(d, d->hist, 0, d->nhist) < 0 ||
@@ -341,5 +369,6 @@ void rpt_doc_free(struct rpt_doc *d)
 	rpt_tables_free(d->tables, d->ntables);
 	rpt_tables_free(d->env, d->nenv);
 	rpt_tables_free(d->hist, d->nhist);
+	rpt_tables_free(d->prof, d->nprof);
 	memset(d, 0, sizeof *d);
 }

@@ -7,6 +7,7 @@
  * label: what a 1280x800 window shows first), how to read the table and what the
  * intervals resolve; how changes are judged, once; the study's design; can these numbers be trusted
  * (one item per code and label, its runs listed); what matters most; the other findings by topic;
+ * where CPU per request moved (each profile's answer, its top frames, its flame graph);
  * the labels over time; how long to run; what ran; the detail tables; the pictures of
  * each run.  Between how long to run and what ran: the history of each series, when the
  * databases hold one (history/history.h).
@@ -26,6 +27,7 @@ enum rpt_block_kind {
 	RPT_B_LIST,     /* a bulleted list of items */
 	RPT_B_TABLE,    /* a table, with its own heading and note */
 	RPT_B_PICTURES, /* the pictures that compare labels (compare 1) or of each run (0) */
+	RPT_B_FLAME,    /* the flame graph of report.pcmps[compare] (its SVG, pcmp.svg) */
 };
 
 /* One item of a list: "**tag** `code`: text". */
@@ -46,7 +48,8 @@ struct rpt_block {
 	const struct rpt_table *table; /* table */
 	int note_apart;                /* table: its note is not shown with it (the document
 	                                * places it as a paragraph of its own) */
-	int compare;                   /* pictures: 1 the labels compared, 0 each run's */
+	int compare;                   /* pictures: 1 the labels compared, 0 each run's;
+	                                * flame graph: the index into report.pcmps */
 	struct rpt_doc_item *items;    /* list: its items (owned) */
 	int nitems;                    /* entries in items */
 };
@@ -67,6 +70,8 @@ struct rpt_doc {
 	int nenv;                 /* entries in env */
 	struct rpt_table *hist;   /* the history tables, when a series exists (owned) */
 	int nhist;                /* entries in hist */
+	struct rpt_table *prof;   /* where CPU per request moved: one per profile (owned) */
+	int nprof;                /* entries in prof */
 };
 
 /* The table of each run's pictures: its columns (what a picture shows, rpt_picture.col) in

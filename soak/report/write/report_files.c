@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +17,39 @@
 #include "report_json.h"
 #include "report_md.h"
 #include "report_plot.h"
+#include "report_flame.h"
+
+/* Each profile comparison's flame graph as img/profile-N.svg (pcmp.svg set once written). */
+static int write_flames(struct report *r, const struct outdir *dir, char *err, size_t errlen)
+{
+	struct outdir img;
+
+	if (r->npcmps == 0)
+		return 0;
+	if (outdir_sub(dir, "img", &img, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < r->npcmps; i++) {
+		char name[32], *svg = rpt_flame_svg(r, &r->pcmps[i]);
+		struct outfile o;
+		snprintf(name, sizeof name, "profile-%d.svg", i + 1);
+		if (!svg || outfile_open(&o, &img, name, err, errlen) < 0) {
+			if (!svg)
+				snprintf(err, errlen, "out of memory drawing a flame graph");
+			free(svg);
+			outdir_close(&img);
+			return -1;
+		}
+		fputs(svg, o.f);
+		free(svg);
+		if (outfile_commit(&o, err, errlen) < 0) {
+			outdir_close(&img);
+			return -1;
+		}
+		snprintf(r->pcmps[i].svg, sizeof r->pcmps[i].svg, "img/%s", name);
+	}
+	outdir_close(&img);
+	return 0;
+}
 
 /* Writes one output file through a temporary name (outdir.h). */
 static int write_one(const struct report *r, const struct outdir *dir, const char *name,
@@ -45,6 +79,8 @@ int rpt_write_files(struct report *r, const char *path, int draw, char *err, siz
 	if (outdir_open(&dir, path, 1, err, errlen) < 0)
 		return -1;
 	if (draw ? rpt_plots(r, &dir, err, errlen) < 0 : rpt_plan_pictures(r, err, errlen) < 0)
+		goto done;
+	if (write_flames(r, &dir, err, errlen) < 0)
 		goto done;
 	if (!draw)
 		snprintf(r->plot_note, sizeof r->plot_note,

@@ -3,8 +3,10 @@
 #include "report_html.h"
 #include "report/report_int.h"
 #include "report_doc.h"
+#include "report_flame.h"
 #include "report/report_text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Laid out to fit a 1280-px window, and its first 800 px to hold the title, the verdict
@@ -31,6 +33,7 @@ static const char css[] =
     "table.pics{width:100%;table-layout:fixed}table.pics td{padding:2px}"
     "table.pics th:first-child,table.pics td:first-child{width:12em}\n"
     "table.pics figure{margin:0}table.pics svg{max-width:none}\n"
+    "figure.flame svg{max-width:1200px}figure.flame g:hover rect{stroke:#000}\n"
     "ul.findings li,ul.verdict li,ul.validity li{margin:.3em 0}\n"
     "ul.validity li.warn strong{color:#b00020}ul.validity li.info strong{color:#555}\n";
 
@@ -100,7 +103,8 @@ static void esc_words(FILE *f, const char *s)
 
 static void html_table(const struct rpt_table *t, FILE *f, int note)
 {
-	tag(f, "<h2>", t->title, "</h2>\n");
+	if (t->title[0]) /* else the document heads it */
+		tag(f, "<h2>", t->title, "</h2>\n");
 	if (note && t->note[0])
 		tag(f, "<p class=\"note\">", t->note, "</p>\n");
 	if (t->id[0])
@@ -168,6 +172,18 @@ static void html_figure(const struct rpt_picture *p, FILE *f, int caption)
 	else
 		fputs("<p class=\"note\">(not drawn)</p>", f);
 	fputs("</figure>", f);
+}
+
+/* A profile's flame graph, inline so that its boxes' tooltips work. */
+static void html_flame(const struct report *r, int i, FILE *f)
+{
+	char *svg = rpt_flame_svg(r, &r->pcmps[i]);
+
+	fprintf(f, "<figure class=\"flame\" id=\"profile-%d\">", i + 1);
+	if (svg)
+		fputs(svg, f);
+	fputs("</figure>\n", f);
+	free(svg);
 }
 
 /* Each run's pictures as one table: a row per run, a column per kind of picture, each
@@ -273,6 +289,9 @@ int rpt_write_html(const struct report *r, FILE *f)
 			break;
 		case RPT_B_PICTURES:
 			html_pictures(r, f, b->compare);
+			break;
+		case RPT_B_FLAME:
+			html_flame(r, b->compare, f);
 			break;
 		}
 	}

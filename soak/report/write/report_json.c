@@ -15,10 +15,13 @@
 #include "report_fmt.h"
 #include "report_mem_text.h"
 #include "report_method_text.h"
+#include "report_profile_text.h"
+#include "report/judge/report_profile.h"
 #include "report_study_text.h"
 #include "report_verdict_text.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Items of the report's lists, each on a line of its own; the list closed on one too. */
@@ -613,6 +616,68 @@ static void jresolve(const struct report *r, const struct rpt_cmp *m, struct jso
 	jsonw_end(w);
 }
 
+/* Where CPU per request moved in one source: its frames by change (all it kept). */
+static void jprofile(const struct report *r, const struct rpt_pcmp *pc, struct jsonw *w)
+{
+	jsonw_obj(w);
+	jsonw_mstr(w, "source", pc->source);
+	jsonw_mnum(w, "base_cpu_us", pc->base_cpu_us, 3);
+	jsonw_mnum(w, "cpu_us", pc->cpu_us, 3);
+	jsonw_mint(w, "processes_baseline", pc->nobs_base);
+	jsonw_mint(w, "processes", pc->nobs);
+	jsonw_mint(w, "windows_baseline", pc->windows_base);
+	jsonw_mint(w, "windows", pc->windows);
+	jsonw_mbool(w, "judged", pc->why == RPT_PROF_JUDGED);
+	jsonw_mint(w, "family", pc->family);
+	jsonw_mnum(w, "alpha", pc->alpha, 6);
+	if (pc->svg[0])
+		jsonw_mstr(w, "flame_graph", pc->svg);
+	else
+		jsonw_mnull(w, "flame_graph");
+	char *lead = rpt_profile_lead(r, pc);
+	jsonw_mstr(w, "sentence", lead ? lead : "");
+	free(lead);
+	jopen(w, "frames", '[');
+	for (int i = 0; i < pc->nframes; i++) {
+		const struct rpt_pframe *f = &pc->frames[i];
+		jsonw_br(w, MEMBER "  ");
+		jsonw_obj(w);
+		jsonw_mstr(w, "frame", f->frame);
+		jsonw_mnum(w, "base_us", f->base_us, 3);
+		jsonw_mnum(w, "us", f->us, 3);
+		jsonw_mnum(w, "change_us", f->us - f->base_us, 3);
+		jci(w, f->d.lo, f->d.hi, 3);
+		jsonw_mnum(w, "level", f->d.level, 6);
+		jsonw_mnum(w, "p", f->d.p, 6);
+		jsonw_mstr(w, "verdict", rpt_pframe_verdict(pc, f));
+		jsonw_mnum(w, "base_total_us", f->base_total_us, 3);
+		jsonw_mnum(w, "total_us", f->total_us, 3);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+	jsonw_end(w);
+}
+
+/* The comparison's profiles: `profile` the app's (or the first source's), `profiles` all. */
+static void jprofiles(const struct report *r, int i, struct jsonw *w)
+{
+	const struct rpt_pcmp *main = rpt_profile_of(r, i, "app");
+
+	if (!main)
+		main = rpt_profile_of(r, i, NULL);
+	jmember(w, "profile");
+	if (main)
+		jprofile(r, main, w);
+	else
+		jsonw_null(w);
+	jmember(w, "profiles");
+	jsonw_arr(w);
+	for (int k = 0; k < r->npcmps; k++)
+		if (r->pcmps[k].cmp == i)
+			jprofile(r, &r->pcmps[k], w);
+	jsonw_end(w);
+}
+
 static void jcmp(const struct report *r, int i, struct jsonw *w)
 {
 	const struct rpt_cmp *m = &r->cmps[i];
@@ -639,6 +704,7 @@ static void jcmp(const struct report *r, int i, struct jsonw *w)
 	jcmp_figures(r, m, w);
 	jcomponents(r, m, w);
 	jresolve(r, m, w);
+	jprofiles(r, i, w);
 }
 
 /* Each process's CPU per request at the verdict's cell: against the baseline's (a

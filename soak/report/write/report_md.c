@@ -68,7 +68,8 @@ static void md_tag(FILE *f, const char *open, const char *s, const char *close)
 
 static void md_table(const struct rpt_table *t, FILE *f, int note)
 {
-	md_tag(f, "## ", t->title, "\n\n");
+	if (t->title[0]) /* else the document heads it */
+		md_tag(f, "## ", t->title, "\n\n");
 	if (note && t->note[0])
 		md_tag(f, "", t->note, "\n\n");
 	for (int row = 0; row <= t->nrows; row++) {
@@ -196,6 +197,10 @@ int rpt_write_md(const struct report *r, FILE *f)
 			break;
 		case RPT_B_PICTURES:
 			md_pictures(r, f, b->compare);
+			break;
+		case RPT_B_FLAME:
+			fprintf(f, "Flame graph of both sides: [%s](%s)\n\n", r->pcmps[b->compare].svg,
+			        r->pcmps[b->compare].svg);
 			break;
 		}
 	}
