@@ -43,6 +43,7 @@
 #include <cmocka.h>
 
 #include "report/report_int.h"
+#include "report/judge/report_stats.h"
 #include "rpttest.h"
 #include "testrng.h"
 
@@ -94,13 +95,14 @@ struct design {
 	int starts;   /* starts of the targets */
 	int restart;  /* one at a time: each run a fresh process (keep_running = no) */
 	const char *order;
-	int known; /* BREAKS_*: the promises this design is known to break (issue 43's
-	            * findings, below); the test fails when one of them holds again, so
-	            * that the list is kept true */
+	enum rpt_noise method; /* how the report must judge it */
+	int known;             /* BREAKS_*: the promises this design is known to break (issue 43's
+	                        * findings, below); the test fails when one of them holds again, so
+	                        * that the list is kept true */
 };
 
 /*
- * The findings (issue 43), measured by this test on the estimator at 84d9b0a:
+ * The findings (issue 43), measured by this test on the estimator of main at 0387c8f:
  *  1. BREAKS_ALL wherever a study names a primary figure: it is judged alone at the full
  *     5 % and the other figures as a Holm family at 5 % too, so any figure is real in up
  *     to twice 5 % of A/A studies (7.9-9.1 % measured), against "at most 5 %" (docs/
@@ -113,17 +115,22 @@ struct design {
  *     covers the truth about three times in four.
  */
 static const struct design DESIGNS[] = {
-    {"one at a time, 3 interleaved rounds, kept running", 0, 3, 1, 1, 0, "interleaved", BREAKS_ALL},
-    {"one at a time, 5 random rounds, kept running", 0, 5, 1, 1, 0, "random", BREAKS_ALL},
-    {"one at a time, 8 rounds paired, kept running", 0, 8, 1, 1, 0, "interleaved",
+    {"one at a time, 3 interleaved rounds, kept running", 0, 3, 1, 1, 0, "interleaved", RPT_BY_RUNS,
+     BREAKS_ALL},
+    {"one at a time, 5 random rounds, kept running", 0, 5, 1, 1, 0, "random", RPT_BY_RUNS,
+     BREAKS_ALL},
+    {"one at a time, 8 rounds paired, kept running", 0, 8, 1, 1, 0, "interleaved", RPT_BY_ROUNDS,
      BREAKS_ALL | BREAKS_FAMILY | BREAKS_COVER},
-    {"one at a time, 3 rounds, started for each run", 0, 3, 1, 1, 1, "interleaved", BREAKS_ALL},
-    {"side by side, 1 process a side, 8 groups", 1, 8, 1, 1, 0, "interleaved", BREAKS_COVER},
+    {"one at a time, 3 rounds, started for each run", 0, 3, 1, 1, 1, "interleaved", RPT_BY_RUNS,
+     BREAKS_ALL},
+    {"side by side, 1 process a side, 8 groups", 1, 8, 1, 1, 0, "interleaved", RPT_BY_GROUPS,
+     BREAKS_COVER},
     {"side by side, 2 processes a side, 3 groups (make demo)", 1, 3, 2, 1, 0, "interleaved",
+     RPT_BY_GROUPS, BREAKS_ALL},
+    {"side by side, 3 processes a side, 4 groups", 1, 4, 3, 1, 0, "interleaved", RPT_BY_GROUPS,
      BREAKS_ALL},
-    {"side by side, 3 processes a side, 4 groups", 1, 4, 3, 1, 0, "interleaved", BREAKS_ALL},
     {"side by side, 1 process a side, 3 starts of 2 groups", 1, 2, 1, 3, 0, "interleaved",
-     BREAKS_ALL},
+     RPT_BY_GROUPS, BREAKS_ALL},
 };
 #define NDESIGNS (sizeof DESIGNS / sizeof DESIGNS[0])
 
@@ -395,7 +402,8 @@ static void wilson(int k, int n, double *lo, double *hi)
 /* A design's measured rates. */
 struct rates {
 	int aa_real, aa_other, aa_primary, aa_cover, ab_cover, ab_found; /* of STUDIES */
-	double aa_half, ab_half;                                         /* median half-widths, % */
+	int method;              /* studies judged by the design's method, of 2 x STUDIES */
+	double aa_half, ab_half; /* median half-widths, % */
 };
 
 static void measure(const struct design *d, uint64_t seed, struct rates *x)
@@ -409,6 +417,7 @@ static void measure(const struct design *d, uint64_t seed, struct rates *x)
 		for (int i = 0; i < STUDIES; i++) {
 			double truth = ab ? TRUE_PCT : 0;
 			simulate(d, truth / 100, &g, &o);
+			x->method += o.noise == d->method;
 			int cover = o.lo_pct <= truth && truth <= o.hi_pct;
 			half[ab][i] = (o.hi_pct - o.lo_pct) / 2;
 			if (ab) {
@@ -442,7 +451,8 @@ static void print_rates(const struct design *d, const struct rates *x)
 {
 	char a[96], b[96], c[96];
 
-	print_message("# %s\n", d->name);
+	print_message("# %s: %s in %d of %d studies\n", d->name, rpt_noise_name(d->method),
+	              x->method, 2 * STUDIES);
 	print_message("#   A/A false real, any figure: %s; the primary alone: %s; the others: %s\n",
 	              rate_text(x->aa_real, a, sizeof a), rate_text(x->aa_primary, b, sizeof b),
 	              rate_text(x->aa_other, c, sizeof c));
@@ -491,6 +501,9 @@ static void calibrated(void **state)
 				              what[k]);
 		}
 		wrong += got != known;
+		/* Every design is judged its own way, but for 8 paired rounds: a run left out
+		 * for a JIT burst unpairs a study's rounds, and about half fall back to runs. */
+		assert_true(x.method * 5 >= 2 * STUDIES * 2);
 	}
 	assert_int_equal(wrong, 0);
 }
