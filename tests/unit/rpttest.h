@@ -22,13 +22,14 @@ static inline void rpttest_push(struct rpt_values *v, double x)
 	v->v[v->n++] = x;
 }
 
-/* An empty model of labels "a" and "b" from one database; its studies' array is there,
- * with none in it. */
-static inline void rpttest_report(struct report *r)
+/* An empty model of labels "a" and "b" from one database, with room for max_runs runs
+ * (at most RPT_MAX_RUNS: a run is large, and a test that builds thousands of reports
+ * zeroes only what it uses); its studies' array is there, with none in it. */
+static inline void rpttest_report(struct report *r, int max_runs)
 {
 	memset(r, 0, sizeof *r);
 	r->labels = calloc(RPT_MAX_LABELS, sizeof *r->labels);
-	r->runs = calloc(RPT_MAX_RUNS, sizeof *r->runs);
+	r->runs = calloc((size_t)max_runs, sizeof *r->runs);
 	r->studies = calloc(RPT_MAX_STUDIES, sizeof *r->studies);
 	assert_true(r->labels && r->runs && r->studies);
 	r->labels[0].name = strdup("a");

@@ -40,7 +40,7 @@ struct fake_run {
 /* A report model holding the runs, as rpt_read would leave it. */
 static void make_report(struct report *r, const struct fake_run *fr, int n, struct rng *g)
 {
-	rpttest_report(r);
+	rpttest_report(r, RPT_MAX_RUNS);
 	r->studies[0].name = strdup("fake");
 	r->studies[0].targets = strdup("a, b");
 	r->studies[0].before_each = strdup("");
