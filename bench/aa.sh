@@ -24,6 +24,8 @@ out=$top/build/bench/aa
 rm -rf "$out"
 mkdir -p "$out"
 pids=()
+# shellcheck source=bench/study.lib
+. "$top/bench/study.lib"
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 
 cat >"$out/reg.ini" <<'EOF'
@@ -124,11 +126,6 @@ done
 if [ $((ntaa + ntab)) -gt 0 ] && command -v java >/dev/null && [ -x /usr/lib/postgresql/15/bin/postgres ]; then
   BIN=$BIN "$top/bench/designs.sh" replicas "$ntaa" "$ntab"
 fi
-wilson() {
-  awk -v k="$1" -v n="$2" 'BEGIN { if (n == 0) { print "n/a"; exit } z = 1.959964; p = k / n
-    c = (p + z * z / (2 * n)) / (1 + z * z / n); h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    printf "%.0f %% (95 %% interval %.0f to %.0f %%)", 100 * p, 100 * (c - h < 0 ? 0 : c - h), 100 * (c + h > 1 ? 1 : c + h) }'
-}
 
 echo
 echo "A/A: $aa_real of $naa studies called some figure real (false-real rate $(wilson "$aa_real" "$naa"))"

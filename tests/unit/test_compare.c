@@ -16,6 +16,7 @@
 
 #include "report/report_int.h"
 #include "run/study_run.h"
+#include "rpttest.h"
 #include "testrng.h"
 #include "report/judge/report_cold.h"
 #include "report/judge/report_stats.h"
@@ -49,29 +50,10 @@ struct fake_run {
 	double iv_sd;    /* relative spread of its intervals around those */
 };
 
-static void push(struct rpt_values *v, double x)
-{
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 16;
-		v->v = realloc(v->v, v->cap * sizeof *v->v);
-		assert_non_null(v->v);
-	}
-	v->v[v->n++] = x;
-}
-
 /* A report model holding the runs, as rpt_read would leave it. */
 static void make_report(struct report *r, const struct fake_run *fr, int n, struct rng *g)
 {
-	memset(r, 0, sizeof *r);
-	r->labels = calloc(RPT_MAX_LABELS, sizeof *r->labels);
-	r->runs = calloc(RPT_MAX_RUNS, sizeof *r->runs);
-	r->studies = calloc(RPT_MAX_STUDIES, sizeof *r->studies);
-	assert_true(r->labels && r->runs && r->studies);
-	r->labels[0].name = strdup("a");
-	r->labels[1].name = strdup("b");
-	r->nlabels = 2;
-	r->dbs[0] = strdup("fake.db");
-	r->ndbs = 1;
+	rpttest_report(r, RPT_MAX_RUNS);
 	r->studies[0].name = strdup("fake");
 	r->studies[0].targets = strdup("a, b");
 	r->studies[0].before_each = strdup("");
@@ -85,12 +67,7 @@ static void make_report(struct report *r, const struct fake_run *fr, int n, stru
 		snprintf(run->key, sizeof run->key, "%d", i + 1);
 		run->id = i + 1;
 		run->label = fr[i].label;
-		run->name = strdup("sc");
-		run->mode = strdup("fixed");
-		run->connection = strdup("keepalive");
-		run->protocol = strdup("http");
-		run->status = strdup("done");
-		run->reason = strdup("");
+		rpttest_run_texts(run, "sc");
 		run->study = fr[i].study;
 		run->round = fr[i].round;
 		run->position = fr[i].warmup ? 0 : 1 + fr[i].label;
@@ -117,10 +94,12 @@ static void make_report(struct report *r, const struct fake_run *fr, int n, stru
 		s->f.p99_us = (int64_t)(fr[i].p99_ms * 1000);
 		s->f.max_us = s->f.p99_us * 2;
 		for (int k = 0; k < s->nintervals; k++) {
-			push(&s->tps, fr[i].tps * (1 + fr[i].iv_sd * normal(g, 0, 1)));
-			push(&s->mean_ms, fr[i].mean_ms * (1 + fr[i].iv_sd * normal(g, 0, 1)));
-			push(&s->p99_ms, fr[i].p99_ms * (1 + 3 * fr[i].iv_sd * normal(g, 0, 1)));
-			push(&s->err_pct, 0);
+			rpttest_push(&s->tps, fr[i].tps * (1 + fr[i].iv_sd * normal(g, 0, 1)));
+			rpttest_push(&s->mean_ms,
+			             fr[i].mean_ms * (1 + fr[i].iv_sd * normal(g, 0, 1)));
+			rpttest_push(&s->p99_ms,
+			             fr[i].p99_ms * (1 + 3 * fr[i].iv_sd * normal(g, 0, 1)));
+			rpttest_push(&s->err_pct, 0);
 		}
 	}
 }
