@@ -79,6 +79,23 @@ static int spawn(struct collectors *cs, const char *source, const char *prog, ch
 	return 0;
 }
 
+/* The process set's options (--match, --pidfile or --pid) from argv[a]; the next index.
+ * pid holds the number's text. */
+static int set_args(char **argv, int a, const struct scn_collect *c, char *pid, size_t len)
+{
+	if (c->pid_match) {
+		argv[a++] = (char *)"--match";
+		argv[a++] = c->pid_match;
+	} else if (c->pidfile) {
+		argv[a++] = (char *)"--pidfile";
+		argv[a++] = c->pidfile;
+	} else if (c->pid) {
+		snprintf(pid, len, "%ld", c->pid);
+		argv[a++] = (char *)"--pid";
+		argv[a++] = pid;
+	}
+	return a;
+}
 /* The arguments every collector gets first: PROG --db DB --source NAME --run RUN, and
  * --redact NAMES (the scenario's redact key) when it has any; returns how many. */
 static int collector_args(char **argv, const char *prog, const char *db_path, char *name, char *run,
@@ -119,17 +136,7 @@ int coll_start(struct collectors *cs, const struct scenario *s, const char *db_p
 			argv[a++] = (char *)"--every";
 			argv[a++] = every;
 			argv[a++] = (char *)"--die-with-parent";
-			if (k->pid_match) {
-				argv[a++] = (char *)"--match";
-				argv[a++] = k->pid_match;
-			} else if (k->pidfile) {
-				argv[a++] = (char *)"--pidfile";
-				argv[a++] = k->pidfile;
-			} else if (k->pid) {
-				snprintf(pid, sizeof pid, "%ld", k->pid);
-				argv[a++] = (char *)"--pid";
-				argv[a++] = pid;
-			}
+			a = set_args(argv, a, k, pid, sizeof pid);
 			if (k->host)
 				argv[a++] = (char *)"--host";
 			if (k->memory_limit > 0) {
@@ -192,17 +199,7 @@ int coll_profile(struct collectors *cs, const struct scenario *s, const char *db
 		argv[a++] = (char *)"--from-mono";
 		argv[a++] = from;
 		argv[a++] = (char *)"--die-with-parent";
-		if (c->pid_match) {
-			argv[a++] = (char *)"--match";
-			argv[a++] = c->pid_match;
-		} else if (c->pidfile) {
-			argv[a++] = (char *)"--pidfile";
-			argv[a++] = c->pidfile;
-		} else {
-			snprintf(pid, sizeof pid, "%ld", c->pid);
-			argv[a++] = (char *)"--pid";
-			argv[a++] = pid;
-		}
+		a = set_args(argv, a, c, pid, sizeof pid);
 		argv[a] = NULL;
 		if (spawn(cs, c->name, "soak-perf", argv, err, errlen) < 0) {
 			coll_stop(cs, 2000);
