@@ -3,12 +3,13 @@
 
     report_consistency.py REPORT_DIR...
 
-For each report directory (report.json, report.md, summary.csv) it reads the comparisons
-from report.json and finds every place report.md and the findings show one of them: the
+For each report directory (report.json, report.md, details.md, summary.csv) it reads the
+comparisons from report.json and finds every place the two Markdown files and the findings
+show one of them: the
 Verdict table, the Comparison table, the verdict sentences, the throughput, latency and
 cost findings; and each run's figures in summary.csv against report.json.  Each is
 compared with the JSON value at the precision it is printed with.  And no text is cut
-short: every line, list item and table cell of report.md and every sentence of
+short: every line, list item and table cell of report.md and details.md and every sentence of
 report.json (findings, validity, verdicts, designs, methods) has its brackets closed
 and does not end on a joiner ("runs 108, 109 and", "30 of 3" cut before its word).  Prints one line per
 place checked that disagrees, and the count of places checked; exits 1 on any
@@ -16,6 +17,7 @@ disagreement, or when it found nothing to check.
 """
 import csv
 import json
+import os
 import re
 import sys
 
@@ -235,15 +237,16 @@ def check_cut(ck, what, text, sentence=False):
         ck.bad.append(f"{ck.where}: {what}: no full stop (cut short?): {text[-80:]!r}")
 
 
-def check_no_cut(ck, md, j):
-    """Every line, item and cell of report.md, every sentence of report.json."""
-    for n, line in enumerate(md.splitlines(), 1):
-        if line.startswith("|"):
-            for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]:
-                if c.strip():
-                    check_cut(ck, f"report.md:{n} cell", c.strip())
-        elif line.strip() and not line.startswith(("```", "![", "<")):
-            check_cut(ck, f"report.md:{n}", line.strip().lstrip("-* ").rstrip())
+def check_no_cut(ck, files, j):
+    """Every line, item and cell of report.md and details.md, every sentence of report.json."""
+    for name, md in files:
+        for n, line in enumerate(md.splitlines(), 1):
+            if line.startswith("|"):
+                for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]:
+                    if c.strip():
+                        check_cut(ck, f"{name}:{n} cell", c.strip())
+            elif line.strip() and not line.startswith(("```", "![", "<")):
+                check_cut(ck, f"{name}:{n}", line.strip().lstrip("-* ").rstrip())
     texts = [("finding", f.get("text", "")) for f in j.get("findings", [])]
     texts += [("validity", v.get("text", "")) for v in j.get("validity", [])]
     texts += [("verdict", v.get("sentence", "")) for v in j.get("verdict", [])]
@@ -262,9 +265,13 @@ def main():
             j = json.load(f)
         with open(f"{rd}/report.md") as f:
             md = f.read()
+        details = ""
+        if os.path.exists(f"{rd}/details.md"):  # the detail tables (report.md links them)
+            with open(f"{rd}/details.md") as f:
+                details = f.read()
         ck = Checker(rd)
-        check_no_cut(ck, md, j)
-        tables = md_tables(md)
+        check_no_cut(ck, [("report.md", md), ("details.md", details)], j)
+        tables = {**md_tables(details), **md_tables(md)}
         cmps = j["comparisons"]
         check_centres(ck, cmps)
         comp = tables.get("Comparison", [])

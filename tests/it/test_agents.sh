@@ -85,7 +85,7 @@ check_eq "merging again: the same merged run" \
 soak report "$T/out.db" -o "$T/rep" --no-plots >/dev/null 2>"$T/rep.err"
 check_eq "report exits 0" "$?" 0
 check "the report's runs table shows 3 agents" \
-  grep -qE '^\| 4 \| quick \| quick \| fixed \| keepalive \| done \(agents 1-3 of 3 done\) \| .* \| 3 \|$' "$T/rep/report.md"
+  grep -qE '^\| 4 \| quick \| quick \| fixed \| keepalive \| done \(agents 1-3 of 3 done\) \| .* \| 3 \|$' "$T/rep/details.md"
 check "report.json has the agent count" grep -q '"agents": 3, "agents_planned": 3' "$T/rep/report.json"
 
 # --- an agent killed mid-run ---------------------------------------------------------------

@@ -54,7 +54,7 @@ new_db "$T/f.db"
 "$FIX" drift | sqlite3 "$T/f.db" || fail "load the drift fixture"
 soak report "$T/f.db" -o "$T/g" --no-plots >"$T/g.out" 2>&1
 check_eq "report of the drift fixture exits 0" "$?" 0
-check_golden "$GOLD" "$T/g" report.md report.json
+check_golden "$GOLD" "$T/g" report.md details.md report.json
 
 # What each case was built to show, checked on its own.
 J=$T/g/report.json
@@ -86,7 +86,7 @@ check "... said with its level and its bound, and what it is" \
 check "... named beside the stable verdict, not counted" \
   grep -q 'memory (pg) +[0-9.]*% (real) from the first third to the last, not counted: memory is judged on its own (a cache filling: 1[0-9][0-9] of 165 MB)' <<<"$(json "$J" '.runs[0].drift.sentence')"
 check "the Process memory table names the level and the bound" \
-  grep -q '^| 1 | drift | pg | .* | filling (1[0-9][0-9] of 165 MB) |$' "$T/g/report.md"
+  grep -q '^| 1 | drift | pg | .* | filling (1[0-9][0-9] of 165 MB) |$' "$T/g/details.md"
 check_eq "degrading: a backend leaking beside a full cache is a leak, by its private memory" \
   "$(pg 1 '[.verdict, .by, .kinds.shared.verdict] | join(",")')" "rising,private,flat"
 check "... with its rate" grep -q '^private memory keeps rising: +\(59\|60\)\.[0-9] MB/h over the 19m55s measured' <<<"$(pg 1 .why)"
@@ -130,8 +130,8 @@ check "machine probe: run 5's sentence suspects the machine" \
 check "machine probe: run 2's sentence blames the server" \
   grep -q ': each request costs more CPU as the run goes on' <<<"$(json "$J" '.runs[1].drift.sentence')"
 check "machine probe: the drift table names it with run 5" \
-  grep -q "^| 5 | drift | .* degrading (.*the machine's own probe time +[0-9.]*% (not counted)" "$T/g/report.md"
-check "the drift table" grep -q '^## Drift: does it degrade over time?' "$T/g/report.md"
+  grep -q "^| 5 | drift | .* degrading (.*the machine's own probe time +[0-9.]*% (not counted)" "$T/g/details.md"
+check "the drift table" grep -q '^## Drift: does it degrade over time?' "$T/g/details.md"
 
 # --- pictures, and the drain interval (30 requests in 5 ms) never a rate -------------------
 soak report "$T/f.db" -o "$T/p" >"$T/p.out" 2>&1
@@ -152,7 +152,7 @@ over=$(awk -v m="$max_rate" 'FNR > 1 && NF == 2 && $2 + 0 > m * 1.001 { print FI
 check_eq "no TPS point above the highest interval's rate (the drain left out)" "$over" ""
 check "the drain is no row of any TPS picture" \
   bash -c "! grep -q '^20\.08[0-9]* ' '$T/p/data/tps_time.dat' '$T/p/data/drift_tps_1.dat'"
-check "no table shows 6,000/s" bash -c "! grep -qE '(^|[^0-9.])(5|6)[0-9]{3}\.[0-9] ' '$T/p/report.md'"
+check "no table shows 6,000/s" bash -c "! grep -qE '(^|[^0-9.])(5|6)[0-9]{3}\.[0-9] ' '$T/p/report.md' '$T/p/details.md'"
 check_eq "summary.csv: run 1's TPS is its measured window's" \
   "$(awk -F, 'NR == 2 { print ($15 > 280 && $15 < 320) }' "$T/p/summary.csv")" 1
 

@@ -95,7 +95,7 @@ new_db "$T/r.db"
   sqlite3 "$T/r.db" || fail "load the fixture"
 soak report "$T/r.db" -o "$T/r" --no-plots >"$T/r.out" 2>&1
 check_eq "report exits 0" "$?" 0
-J=$T/r/report.json MD=$T/r/report.md HTML=$T/r/report.html
+J=$T/r/report.json MD=$T/r/report.md DET=$T/r/details.md HTML=$T/r/report.html
 json() { jq -r "$1" "$J"; }
 check_eq "report.json: normal, then rising" "$(json '[.runs[].memory[0].verdict] | join(",")')" normal,rising
 check_eq "report.json: the healthy run's headroom, as --summary gives it" \
@@ -114,8 +114,8 @@ check "report.html: the same finding" bash -c "sed -e 's/<[^>]*>//g' -e 's/&amp;
 # The verdict row says the worst in a word, marked; report.json's verdict names both.
 check "report.md: the verdict says the worst, marked" grep -qF '| rising\* |' "$MD"
 check_eq "report.json: the verdict names both" "$(json '.verdict[0].memory')" "rising (app, run 2), normal (app, run 1)"
-check "report.md: the GC table counts no old cycle" grep -qE '^\| 1 \| jdk17 \| app \| .* \| 0 \| normal \|$' "$MD"
-check "report.md: ... and says rising" grep -qE '^\| 2 \| jdk17 \| app \| .* \| 0 \| rising \|$' "$MD"
+check "details.md: the GC table counts no old cycle" grep -qE '^\| 1 \| jdk17 \| app \| .* \| 0 \| normal \|$' "$DET"
+check "details.md: ... and says rising" grep -qE '^\| 2 \| jdk17 \| app \| .* \| 0 \| rising \|$' "$DET"
 check_eq "no short_window: the windows are long enough" "$(json '[.validity[] | select(.code == "short_window")] | length')" 0
 
 done_testing

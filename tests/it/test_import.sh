@@ -347,11 +347,11 @@ text = json.dumps(d)
 sys.exit(0 if '"jmeter"' in text and '"native"' in text and '"comparisons"' in text else 1)
 EOF
 if [ "$at2" -lt 2000 ]; then
-  ok "report.md has a comparison with native # SKIP the import found no sweep of 2 and 4"
-elif grep -A12 '^## Comparison' report/report.md | grep -Eq '^\| 2 users \(sweep steps of [^)]*\) \| (jmeter \| native|native \| jmeter) \|'; then
-  ok "report.md has a comparison with native"
+  ok "details.md has a comparison with native # SKIP the import found no sweep of 2 and 4"
+elif grep -A12 '^## Comparison' report/details.md | grep -Eq '^\| 2 users \(sweep steps of [^)]*\) \| (jmeter \| native|native \| jmeter) \|'; then
+  ok "details.md has a comparison with native"
 else
-  fail "report.md has a comparison with native" "$(grep -n '^## ' report/report.md)"
+  fail "details.md has a comparison with native" "$(grep -n '^## ' report/details.md)"
 fi
 
 # --- nmon --------------------------------------------------------------------------------

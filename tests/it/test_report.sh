@@ -88,7 +88,7 @@ new_db "$T/g.db"
   fail "load the golden fixture"
 soak report "$T/g.db" -o "$T/g" --no-plots >"$T/g.out" 2>&1
 check_eq "report of the fixture exits 0" "$?" 0
-golden "$T/g" . report.md summary.csv report.json
+golden "$T/g" . report.md details.md summary.csv report.json
 
 # What the fixture was built to show, checked on its own (not only against the golden).
 J=$T/g/report.json
@@ -118,7 +118,7 @@ check_eq "tomcat10 saturates at 20 users" \
 check_eq "queueing past saturation" "$(json "$J" '[.sweeps[].queueing] | join(",")')" "true,true"
 check_eq "interrupted and crashed runs marked" \
   "$(json "$J" '[.runs[4].status, .runs[5].status] | join(",")')" "interrupted,crashed"
-check "run without collectors shows no CPU" grep -q '^| 5 (interrupted) | tomcat10 | 50 .*| — | — | — | — |$' "$T/g/report.md"
+check "run without collectors shows no CPU" grep -q '^| 5 (interrupted) | tomcat10 | 50 .*| — | — | — | — |$' "$T/g/details.md"
 check_eq "client-side errors named as such" \
   "$(json "$J" '.runs[1].errors.client_ports.side')" client
 check "findings say client-side" grep -q 'client-side error' "$T/g/report.md"
@@ -165,7 +165,7 @@ add_col "$T/v.db" runs merged_into INTEGER
 "$FIX" validity | sqlite3 "$T/v.db" || fail "load the validity fixture"
 soak report "$T/v.db" --runs 1,2,3,6,7 -o "$T/v" >"$T/v.out" 2>&1
 check_eq "report of the validity fixture exits 0" "$?" 0
-golden "$T/v" validity report.md report.json
+golden "$T/v" validity report.md details.md report.json
 # One quantity, one value: the verdict, the tables, the findings, summary.csv and
 # report.json of both reports agree; and the check catches a figure that moved.
 check "one value per quantity (golden and validity reports)" \
@@ -203,17 +203,17 @@ check_eq "validity: right after the verdict" \
 check "validity: the verdict sentence says to read with care" \
   grep -q 'Read it with care: 8 validity warnings below' "$T/v/report.md"
 check "environment: what both labels share once, then a column per label where they differ" \
-  bash -c "grep -q '^## Environment\$' '$T/v/report.md' && grep -q '^## Environment: where the labels differ' '$T/v/report.md' && grep -q '^|  | base | cand |\$' '$T/v/report.md'"
+  bash -c "grep -q '^## Environment\$' '$T/v/details.md' && grep -q '^## Environment: where the labels differ' '$T/v/details.md' && grep -q '^|  | base | cand |\$' '$T/v/details.md'"
 
 # --- names a user gave stay text in Markdown ------------------------------------------------
 cp "$T/g.db" "$T/x.db"
 sqlite3 "$T/x.db" "UPDATE runs SET label = '<img src=x onerror=alert(1)>' WHERE label = 'tomcat10'; UPDATE runs SET name = '*bold* [link](http://x) \`code\`' WHERE id = 1"
 soak report "$T/x.db" -o "$T/x" --no-plots >/dev/null 2>&1
 check_eq "escaping: report exits 0" "$?" 0
-check_eq "escaping: no live tag in report.md" "$(grep -c '<img' "$T/x/report.md")" 0
+check_eq "escaping: no live tag in report.md and details.md" "$(cat "$T/x/report.md" "$T/x/details.md" | grep -c '<img')" 0
 check "escaping: the label is shown as text" grep -q '&lt;img src=x onerror=alert(1)>' "$T/x/report.md"
-check "escaping: Markdown in a name stays literal" grep -qF '\*bold\* \[link\](http://x) \`code\`' "$T/x/report.md"
-check_eq "escaping: no live tag in report.html" "$(grep -c '<img' "$T/x/report.html")" 0
+check "escaping: Markdown in a name stays literal" grep -qF '\*bold\* \[link\](http://x) \`code\`' "$T/x/details.md"
+check_eq "escaping: no live tag in report.html and details.html" "$(cat "$T/x/report.html" "$T/x/details.html" | grep -c '<img')" 0
 
 # --- edge cases ------------------------------------------------------------------------
 new_db "$T/empty.db"
@@ -229,7 +229,7 @@ check_eq "newer schema: exit 2" "$?" 2
 check "newer schema: db_open's message" grep -q "written by a newer soak" "$T/e.out"
 soak report "$T/g.db" -o "$T/one" --label tomcat9 --no-plots >/dev/null 2>&1
 check_eq "one label: exit 0" "$?" 0
-check "one label: no comparison section" bash -c "! grep -q '^## Comparison' '$T/one/report.md'"
+check "one label: no comparison section" bash -c "! grep -q '^## Comparison' '$T/one/report.md' '$T/one/details.md'"
 check_eq "one label: its runs only" "$(json "$T/one/report.json" '[.runs[].label] | unique | join(",")')" tomcat9
 soak report "$T/g.db" -o "$T/sel" --runs 2,1 --no-plots >/dev/null 2>&1
 check_eq "--runs selects" "$(json "$T/sel/report.json" '[.runs[].key] | join(",")')" "1,2"
@@ -282,18 +282,20 @@ check_eq "every picture as SVG and PNG" "$missing" 0
 check_eq "labels compared on one time axis" \
   "$(json "$T/p1/report.json" '[.pictures[] | select(.compare) | .name] | join(",")')" \
   "compare_tps,compare_latency,compare_cpu_app,compare_cpu_db,compare_heap_app"
-check "comparison pictures before the per-run ones" \
-  bash -c "grep -n '^## ' '$T/p1/report.md' | grep -A100 'Labels over time' | grep -q 'Pictures of each run'"
+check "comparison pictures in the report, the per-run ones in its details file" \
+  bash -c "grep -q '^## Labels over time' '$T/p1/report.md' && grep -q '^## Pictures of each run' '$T/p1/details.md' && ! grep -q '^## Pictures of each run' '$T/p1/report.md'"
+check "the report links each section of its details file" \
+  bash -c "for h in \$(grep '^## ' '$T/p1/details.md' | sed 's/^## //; s/[^A-Za-z0-9_ -]//g; s/ /-/g' | tr A-Z a-z); do grep -q \"(details.md#\$h)\" '$T/p1/report.md' && grep -q \"id=\\\"\$h\\\"\" '$T/p1/details.html' || { echo \"no link to \$h\"; exit 1; }; done"
 check "SVG carries no date" bash -c "! grep -lE '20[0-9]{2}-[01][0-9]-[0-3][0-9]|[Dd]ate' '$T'/p1/img/*.svg"
 ntables=$(grep -c '^| ---' "$T/p1/report.md")
-check_eq "HTML: one inline SVG per picture" "$(grep -c '<svg' "$T/p1/report.html")" "$npics"
-check "HTML: self-contained (no src=, no link)" bash -c "! grep -qE '<(img|link|script)[ >]' '$T/p1/report.html'"
+check_eq "HTML: one inline SVG per picture" "$(cat "$T/p1/report.html" "$T/p1/details.html" | grep -c '<svg')" "$npics"
+check "HTML: self-contained (no src=, no link)" bash -c "! grep -qE '<(img|link|script)[ >]' '$T/p1/report.html' '$T/p1/details.html'"
 if command -v chromium >/dev/null; then
   prof=$(mktemp -d "$T/chromium.XXXXXX")
   timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$prof" --dump-dom "file://$T/p1/report.html" >"$T/dom.html" 2>"$T/chromium.log"
-  check_eq "browser DOM: every picture" "$(grep -o '<svg' "$T/dom.html" | wc -l)" "$npics"
+  check_eq "browser DOM: every picture of report.html" "$(grep -o '<svg' "$T/dom.html" | wc -l)" "$(grep -o '<svg' "$T/p1/report.html" | wc -l)"
   check_eq "browser DOM: every table" "$(grep -o '<table' "$T/dom.html" | wc -l)" "$ntables"
   check_eq "browser DOM: no broken image" "$(grep -o '<img' "$T/dom.html" | wc -l)" 0
   check "browser DOM: figures hold their plot" grep -q 'gnuplot_plot_1' "$T/dom.html"
@@ -467,7 +469,7 @@ soak report "$T/busy.db" -o "$T/busy" --no-plots >/dev/null 2>&1
 check_eq "busy report exits 0" "$?" 0
 check_eq "host_saturated on a generator sharing its host" \
   "$(json "$T/busy/report.json" '[.validity[] | select(.code == "host_saturated") | .run] | join(",")')" 1
-check "the environment table shows the JVM" grep -q '^| app: JVM | 17.0.15' "$T/busy/report.md"
+check "the environment table shows the JVM" grep -q '^| app: JVM | 17.0.15' "$T/busy/details.md"
 soak check --db "$T/busy.db" "$T/busy.ini" >"$T/check.out" 2>&1
 check_eq "soak check with a run of the scenario exits 0" "$?" 0
 check "soak check says how long to run" grep -q '^how long to run, from 1 run of label busy at 64 users' "$T/check.out"

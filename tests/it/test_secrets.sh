@@ -174,7 +174,7 @@ check "the old file holds the markers (the test's own doing)" grep -qa "${M}old3
 soak report "$O/old.db" -o "$O/old-report" --no-plots >"$IN/old-report.out" 2>"$IN/old-report.err"
 check_eq "soak report on the old file" "$?" 0
 check "... it prints the JVM's command line redacted" \
-  grep -q -- '| jvm: command line | java -Xmx32m -Ddb\.password=\\\[redacted\\\] ' "$O/old-report/report.md"
+  grep -q -- '| jvm: command line | java -Xmx32m -Ddb\.password=\\\[redacted\\\] ' "$O/old-report/details.md"
 soak merge -o "$O/old-merged.db" "$O/old.db" >"$IN/old-merge.out" 2>"$IN/old-merge.err"
 check_eq "soak merge of the old file" "$?" 0
 check_eq "... the merged copy holds its scenario and command lines redacted" \

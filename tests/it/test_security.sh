@@ -40,7 +40,7 @@ check "... and neither start-up file ran (no marker)" test ! -e "$T/MARK1" -a ! 
 check "... and left no work folder behind" test -z "$(find "$T/g" -maxdepth 1 -name '.soak-plots-*')"
 
 # --- links at the names the report writes ------------------------------------------------
-for name in report.html report.html.tmp report.md.tmp summary.csv report.json data/tps_time.dat \
+for name in report.html report.html.tmp report.md.tmp details.md summary.csv report.json data/tps_time.dat \
   data/tps_time.err plots/common.gp img/tps_time.svg; do
   victim
   rm -rf "$T/l"

@@ -132,6 +132,6 @@ created=$(grep -hoE ' 201=[0-9]+' "$T"/regserver.*.log | head -1 | cut -d= -f2)
 check_eq "regserver's 201 count = soak's successes" "$created" "$merged"
 check_eq "regserver answered no 409" "$(grep -hoE ' 409=[0-9]+' "$T"/regserver.*.log | head -1 | cut -d= -f2)" 0
 check "the report shows the run with its 3 agents" \
-  grep -qE '^\| 4 \| regserver \| slurm study \| fixed \| keepalive \| done \(agents 1-3 of 3 done\) \| .* \| 3 \|$' "$T/study/report/report.md"
+  grep -qE '^\| 4 \| regserver \| slurm study \| fixed \| keepalive \| done \(agents 1-3 of 3 done\) \| .* \| 3 \|$' "$T/study/report/details.md"
 check "report.html was written" test -s "$T/study/report/report.html"
 done_testing

@@ -285,7 +285,8 @@ static int findings(struct rpt_doc *d)
 	return 0;
 }
 
-/* Where CPU per request moved: each profile's answer, its top frames, its flame graph. */
+/* Where CPU per request moved: each profile's answer and its flame graph (its top frames
+ * are in the details file: frames()). */
 static int profiles(struct rpt_doc *d)
 {
 	const struct report *r = d->r;
@@ -302,11 +303,26 @@ static int profiles(struct rpt_doc *d)
 		d->nprof++;
 		rpt_profile_title(r, &r->pcmps[i], title, sizeof title);
 		if (heading(d, 3, doc_str(d, "%s", title)) < 0 || para(d, NULL, NULL, t) < 0 ||
-		    rpt_profile_table(r, &r->pcmps[i], RPT_PROF_TOP, &d->prof[i]) < 0 ||
-		    table(d, &d->prof[i]) < 0)
+		    rpt_profile_table(r, &r->pcmps[i], RPT_PROF_TOP, &d->prof[i]) < 0)
 			return -1;
 		if (r->pcmps[i].svg[0] &&
 		    !block(d, (struct rpt_block){.kind = RPT_B_FLAME, .compare = i}))
+			return -1;
+	}
+	return 0;
+}
+
+static const char frames_title[] = "Top frames of each profile";
+
+/* Each profile's top frames, a table under the profile's title (in the details file). */
+static int frames(struct rpt_doc *d)
+{
+	if (d->nprof > 0 && heading(d, 2, frames_title) < 0)
+		return -1;
+	for (int i = 0; i < d->nprof; i++) {
+		char title[160];
+		rpt_profile_title(d->r, &d->r->pcmps[i], title, sizeof title);
+		if (heading(d, 3, doc_str(d, "%s", title)) < 0 || table(d, &d->prof[i]) < 0)
 			return -1;
 	}
 	return 0;
@@ -419,6 +435,79 @@ static int measured(struct rpt_doc *d)
 	return 0;
 }
 
+void rpt_doc_slug(const char *title, char *out, size_t outlen)
+{
+	size_t n = 0;
+
+	for (const char *p = title; *p && n + 1 < outlen; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (isalnum(c) || c == '_')
+			out[n++] = (char)tolower(c);
+		else if (c == ' ' || c == '-')
+			out[n++] = '-';
+	}
+	if (outlen > 0)
+		out[n] = '\0';
+}
+
+/* The title of a block that opens a section of the details file, or NULL. */
+static const char *section_title(const struct rpt_block *b)
+{
+	if (b->kind == RPT_B_HEADING && b->level == 2)
+		return b->text;
+	if (b->kind == RPT_B_TABLE && b->table->title && b->table->title[0])
+		return b->table->title;
+	return NULL;
+}
+
+/* What a details section holds, said short: its table's rows, or the runs pictured. */
+static const char *section_size(struct rpt_doc *d, int i)
+{
+	int n = 0;
+
+	if (d->b[i].kind == RPT_B_TABLE)
+		return doc_str(d, ": %d row%s.", d->b[i].table->nrows,
+		               d->b[i].table->nrows == 1 ? "" : "s");
+	if (d->b[i].text == frames_title)
+		return doc_str(d, ": %d profile%s.", d->nprof, d->nprof == 1 ? "" : "s");
+	for (int k = 0; k < d->r->nruns; k++)
+		n += rpt_doc_pic(d->r, k, NULL) >= 0;
+	return n ? doc_str(d, ": %d run%s.", n, n == 1 ? "" : "s") : doc_str(d, ".");
+}
+
+/* Blocks from..n-1 go to the details file; the report links each of its sections. */
+static int details(struct rpt_doc *d, int from)
+{
+	int n = 0, end = d->n;
+	struct rpt_block *b;
+
+	for (int i = from; i < end; i++)
+		n += section_title(&d->b[i]) != NULL;
+	if (n == 0)
+		return 0;
+	for (int i = from; i < end; i++)
+		d->b[i].details = 1;
+	if (heading(d, 2, "Details") < 0 ||
+	    para(d, NULL, NULL,
+	         "Each profile's top frames, what ran, the tables of each run, comparison and "
+	         "process, and the pictures of each run are in the details file beside this "
+	         "report (details.md, details.html); report.json holds every figure.") < 0 ||
+	    !(b = list(d, "details", n)))
+		return -1;
+	for (int i = from; i < end; i++) {
+		const char *t = section_title(&d->b[i]);
+		char slug[128];
+		struct rpt_doc_item it = {.text = t};
+		if (!t)
+			continue;
+		rpt_doc_slug(t, slug, sizeof slug);
+		if (!(it.anchor = doc_str(d, "%s", slug)) || !(it.tail = section_size(d, i)))
+			return -1;
+		b->items[b->nitems++] = it;
+	}
+	return 0;
+}
+
 int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof *d);
@@ -437,9 +526,12 @@ int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t e
 	    pictures(d, 1) < 0)
 		goto oom;
 	/* Night over night, when a label and scenario have a series (history/history.h). */
-	if (tables(d, d->front, 1, d->nfront) < 0 || tables(d, d->hist, 0, d->nhist) < 0 ||
-	    tables(d, d->env, 0, d->nenv) < 0 || tables(d, d->tables, 0, d->ntables) < 0 ||
-	    pictures(d, 0) < 0)
+	if (tables(d, d->front, 1, d->nfront) < 0 || tables(d, d->hist, 0, d->nhist) < 0)
+		goto oom;
+	/* What a reader looks up rather than reads: the details file. */
+	int from = d->n;
+	if (frames(d) < 0 || tables(d, d->env, 0, d->nenv) < 0 ||
+	    tables(d, d->tables, 0, d->ntables) < 0 || pictures(d, 0) < 0 || details(d, from) < 0)
 		goto oom;
 	return 0;
 oom:

@@ -9,9 +9,14 @@
  * as one); what matters most; the other findings by topic; how it was measured (what
  * every comparison's method shares once, then what each adds; the study's design);
  * where CPU per request moved (each profile's answer, its top frames, its flame graph);
- * the labels over time; how long to run; what ran; the detail tables; the pictures of
- * each run.  Between how long to run and what ran: the history of each series, when the
- * databases hold one (history/history.h).
+ * the labels over time; how long to run; the history of each series, when the databases
+ * hold one (history/history.h); then a link to each section of the details file.
+ *
+ * The details file (details.md, details.html beside the report) holds what a reader looks
+ * up rather than reads: what ran (the environment), the detail tables (a row per run, per
+ * comparison, per process) and the pictures of each run.  Its blocks are in the same
+ * document, marked `details`; report.md links each of its sections where they were
+ * (rpt_doc_slug: the anchor both writers give a heading).
  *
  * Ownership: the document owns its blocks, their items and the texts it made (doc_str);
  * other texts point into the report, which must outlive the document.  rpt_doc_free()
@@ -33,10 +38,13 @@ enum rpt_block_kind {
 
 /* One item of a list: "**tag** `code`: text". */
 struct rpt_doc_item {
-	const char *tag;  /* a bold lead ("warning", "note"), or NULL */
-	const char *code; /* a code shown as such ("short_window"), or NULL */
-	const char *text; /* the item */
-	const char *cls;  /* HTML class of the item ("warn", "info"), or NULL */
+	const char *tag;    /* a bold lead ("warning", "note"), or NULL */
+	const char *code;   /* a code shown as such ("short_window"), or NULL */
+	const char *text;   /* the item */
+	const char *cls;    /* HTML class of the item ("warn", "info"), or NULL */
+	const char *anchor; /* the text links to this section of the details file ("runs"),
+	                     * or NULL */
+	const char *tail;   /* after the link, plain text (": 30 rows."), or NULL */
 };
 
 struct rpt_block {
@@ -53,6 +61,7 @@ struct rpt_block {
 	                                * flame graph: the index into report.pcmps */
 	struct rpt_doc_item *items;    /* list: its items (owned) */
 	int nitems;                    /* entries in items */
+	int details;                   /* 1: in the details file, 0: in the report */
 };
 
 struct rpt_doc {
@@ -80,6 +89,10 @@ struct rpt_doc {
 int rpt_doc_pic_cols(const struct report *r, const char **cols, int max);
 /* The picture of run `run` in column col (NULL: any column), or -1. */
 int rpt_doc_pic(const struct report *r, int run, const char *col);
+
+/* The anchor of a heading: its letters and digits lowercased, spaces and '-' as '-', the
+ * rest left out (GitHub's rule for ASCII headings), in out (at most outlen - 1 bytes). */
+void rpt_doc_slug(const char *title, char *out, size_t outlen);
 
 /* Builds the document of r into d (zeroed first); 0, or -1 with err. */
 int rpt_doc_build(const struct report *r, struct rpt_doc *d, char *err, size_t errlen);

@@ -86,7 +86,9 @@ int rpt_write_files(struct report *r, const char *path, int draw, char *err, siz
 		snprintf(r->plot_note, sizeof r->plot_note,
 		         "Pictures were not drawn (--no-plots).");
 	if (write_one(r, &dir, "report.md", rpt_write_md, err, errlen) < 0 ||
+	    write_one(r, &dir, "details.md", rpt_write_md_details, err, errlen) < 0 ||
 	    write_one(r, &dir, "report.html", rpt_write_html, err, errlen) < 0 ||
+	    write_one(r, &dir, "details.html", rpt_write_html_details, err, errlen) < 0 ||
 	    write_one(r, &dir, "summary.csv", rpt_write_csv, err, errlen) < 0 ||
 	    write_one(r, &dir, "report.json", rpt_write_json, err, errlen) < 0)
 		goto done;

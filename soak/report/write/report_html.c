@@ -1,5 +1,5 @@
-/* report_html: report.html — one self-contained page: inline CSS, the SVG pictures inline,
- * no script, no network. */
+/* report_html: report.html and details.html (report_doc.h's details file), each one
+ * self-contained page: inline CSS, the SVG pictures inline, no script, no network. */
 #include "report_html.h"
 #include "report/report_int.h"
 #include "report_doc.h"
@@ -101,10 +101,25 @@ static void esc_words(FILE *f, const char *s)
 	}
 }
 
+/* A heading; a section's (level 2) with its anchor, which report.html links to. */
+static void html_h(FILE *f, int level, const char *text)
+{
+	char slug[128];
+
+	if (level == 2) {
+		rpt_doc_slug(text, slug, sizeof slug);
+		fprintf(f, "<h2 id=\"%s\">", slug);
+	} else {
+		fprintf(f, "<h%d>", level);
+	}
+	esc(f, text);
+	fprintf(f, "</h%d>\n", level);
+}
+
 static void html_table(const struct rpt_table *t, FILE *f, int note)
 {
 	if (t->title && t->title[0]) /* else the document heads it */
-		tag(f, "<h2>", t->title, "</h2>\n");
+		html_h(f, 2, t->title);
 	if (note && t->note && t->note[0])
 		tag(f, "<p class=\"note\">", t->note, "</p>\n");
 	if (t->id[0])
@@ -245,12 +260,49 @@ static void html_list(const struct rpt_block *b, FILE *f)
 			tag(f, "<strong>", it->tag, "</strong> ");
 		if (it->code)
 			tag(f, "<code>", it->code, "</code>: ");
-		tag(f, "", it->text, "</li>\n");
+		if (it->anchor) {
+			tag(f, "<a href=\"details.html#", it->anchor, "\">");
+			tag(f, "", it->text, "</a>");
+		} else {
+			esc(f, it->text);
+		}
+		tag(f, "", it->tail ? it->tail : "", "</li>\n");
 	}
 	fputs("</ul>\n", f);
 }
 
-int rpt_write_html(const struct report *r, FILE *f)
+static void html_block(const struct report *r, const struct rpt_block *b, FILE *f)
+{
+	switch (b->kind) {
+	case RPT_B_HEADING:
+		html_h(f, b->level, b->text);
+		break;
+	case RPT_B_PARA:
+		if (b->cls)
+			fprintf(f, "<p class=\"%s\">", b->cls);
+		else
+			fputs("<p>", f);
+		if (b->lead)
+			tag(f, "<b>", b->lead, "</b> ");
+		tag(f, "", b->text, "</p>\n");
+		break;
+	case RPT_B_LIST:
+		html_list(b, f);
+		break;
+	case RPT_B_TABLE:
+		html_table(b->table, f, !b->note_apart);
+		break;
+	case RPT_B_PICTURES:
+		html_pictures(r, f, b->compare);
+		break;
+	case RPT_B_FLAME:
+		html_flame(r, b->compare, f);
+		break;
+	}
+}
+
+/* The page of the report (details 0) or of the details file (1). */
+static int html_write(const struct report *r, FILE *f, int details)
 {
 	struct rpt_doc d;
 	char err[128];
@@ -262,40 +314,29 @@ int rpt_write_html(const struct report *r, FILE *f)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      f);
-	esc(f, r->title);
+	tag(f, "", r->title, details ? ": details" : "");
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
-	for (int i = 0; i < d.n; i++) {
-		const struct rpt_block *b = &d.b[i];
-		switch (b->kind) {
-		case RPT_B_HEADING:
-			fprintf(f, "<h%d>", b->level);
-			esc(f, b->text);
-			fprintf(f, "</h%d>\n", b->level);
-			break;
-		case RPT_B_PARA:
-			if (b->cls)
-				fprintf(f, "<p class=\"%s\">", b->cls);
-			else
-				fputs("<p>", f);
-			if (b->lead)
-				tag(f, "<b>", b->lead, "</b> ");
-			tag(f, "", b->text, "</p>\n");
-			break;
-		case RPT_B_LIST:
-			html_list(b, f);
-			break;
-		case RPT_B_TABLE:
-			html_table(b->table, f, !b->note_apart);
-			break;
-		case RPT_B_PICTURES:
-			html_pictures(r, f, b->compare);
-			break;
-		case RPT_B_FLAME:
-			html_flame(r, b->compare, f);
-			break;
-		}
+	if (details) {
+		tag(f, "<h1>", r->title, ": details</h1>\n");
+		fputs("<p class=\"meta\">What <a href=\"report.html\">report.html</a> links to: "
+		      "each profile's top frames, what ran, the tables of each run, comparison and "
+		      "process, and the pictures of each run.</p>\n",
+		      f);
 	}
+	for (int i = 0; i < d.n; i++)
+		if (d.b[i].details == details)
+			html_block(r, &d.b[i], f);
 	fputs("</body>\n</html>\n", f);
 	rpt_doc_free(&d);
 	return ferror(f) ? -1 : 0;
+}
+
+int rpt_write_html(const struct report *r, FILE *f)
+{
+	return html_write(r, f, 0);
+}
+
+int rpt_write_html_details(const struct report *r, FILE *f)
+{
+	return html_write(r, f, 1);
 }

@@ -1,5 +1,5 @@
-/* report_md: report.md in GitHub-flavoured Markdown: the document of report_doc.c, marked
- * up.
+/* report_md: report.md and details.md in GitHub-flavoured Markdown: the document of
+ * report_doc.c, marked up, each block in the file it belongs to.
  *
  * Every text from the model (labels, names, messages, samples) is escaped: a label such
  * as `<img src=x onerror=...>` must stay text in a Markdown viewer, not become HTML. */
@@ -163,12 +163,47 @@ static void md_list(const struct rpt_block *b, FILE *f)
 			md_tag(f, "**", it->tag, "** ");
 		if (it->code)
 			md_tag(f, "", it->code, ": ");
-		md_tag(f, "", it->text, "\n");
+		if (it->anchor) {
+			md_tag(f, "[", it->text, "](details.md#");
+			md_tag(f, "", it->anchor, ")");
+		} else {
+			md_text(f, it->text);
+		}
+		md_tag(f, "", it->tail ? it->tail : "", "\n");
 	}
 	fputc('\n', f);
 }
 
-int rpt_write_md(const struct report *r, FILE *f)
+static void md_block(const struct report *r, const struct rpt_block *b, FILE *f)
+{
+	switch (b->kind) {
+	case RPT_B_HEADING:
+		fprintf(f, "%.*s ", b->level, "###");
+		md_tag(f, "", b->text, "\n\n");
+		break;
+	case RPT_B_PARA:
+		if (b->lead)
+			md_tag(f, "**", b->lead, "** ");
+		md_tag(f, "", b->text, "\n\n");
+		break;
+	case RPT_B_LIST:
+		md_list(b, f);
+		break;
+	case RPT_B_TABLE:
+		md_table(b->table, f, !b->note_apart);
+		break;
+	case RPT_B_PICTURES:
+		md_pictures(r, f, b->compare);
+		break;
+	case RPT_B_FLAME:
+		fprintf(f, "Flame graph of both sides: [%s](%s)\n\n", r->pcmps[b->compare].svg,
+		        r->pcmps[b->compare].svg);
+		break;
+	}
+}
+
+/* The blocks of the report (details 0) or of the details file (1). */
+static int md_write(const struct report *r, FILE *f, int details)
 {
 	struct rpt_doc d;
 	char err[128];
@@ -177,33 +212,26 @@ int rpt_write_md(const struct report *r, FILE *f)
 		rpt_doc_free(&d);
 		return -1;
 	}
-	for (int i = 0; i < d.n; i++) {
-		const struct rpt_block *b = &d.b[i];
-		switch (b->kind) {
-		case RPT_B_HEADING:
-			fprintf(f, "%.*s ", b->level, "###");
-			md_tag(f, "", b->text, "\n\n");
-			break;
-		case RPT_B_PARA:
-			if (b->lead)
-				md_tag(f, "**", b->lead, "** ");
-			md_tag(f, "", b->text, "\n\n");
-			break;
-		case RPT_B_LIST:
-			md_list(b, f);
-			break;
-		case RPT_B_TABLE:
-			md_table(b->table, f, !b->note_apart);
-			break;
-		case RPT_B_PICTURES:
-			md_pictures(r, f, b->compare);
-			break;
-		case RPT_B_FLAME:
-			fprintf(f, "Flame graph of both sides: [%s](%s)\n\n",
-			        r->pcmps[b->compare].svg, r->pcmps[b->compare].svg);
-			break;
-		}
+	if (details) {
+		md_tag(f, "# ", r->title, ": details\n\n");
+		fputs("What [report.md](report.md) links to: each profile's top frames, what ran, "
+		      "the tables of each run, "
+		      "comparison and process, and the pictures of each run.\n\n",
+		      f);
 	}
+	for (int i = 0; i < d.n; i++)
+		if (d.b[i].details == details)
+			md_block(r, &d.b[i], f);
 	rpt_doc_free(&d);
 	return ferror(f) ? -1 : 0;
+}
+
+int rpt_write_md(const struct report *r, FILE *f)
+{
+	return md_write(r, f, 0);
+}
+
+int rpt_write_md_details(const struct report *r, FILE *f)
+{
+	return md_write(r, f, 1);
 }
