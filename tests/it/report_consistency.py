@@ -65,9 +65,10 @@ class Checker:
 
 def change_cell(cell):
     """'+20.8% ± 4.1% (real)' -> (20.8, 4.1, 'real', False); '-0.08 pp ± 0.02 pp (real)' ->
-    (-0.08, 0.02, 'real', True); '+9.6% (n/a)' -> (9.6, None, 'n/a', False)."""
-    m = re.fullmatch(r"([+-]?\d+(?:\.\d+)?)(%| pp)(?: ± (\d+(?:\.\d+)?)(?:%| pp))? "
-                     r"\((real|noise|n/a)(?:, under the \d+% floor)?\)", cell)
+    (-0.08, 0.02, 'real', True); '+9.6% (n/a)' -> (9.6, None, 'n/a', False); the half-width
+    written "± 4.1%" or "±4.1%"; the verdict's floor mark (noise†) as noise."""
+    m = re.fullmatch(r"([+-]?\d+(?:\.\d+)?)(%| pp)(?: ± ?(\d+(?:\.\d+)?)(?:%| pp))? "
+                     r"\((real|noise|n/a)(?:, under the \d+% floor|†)?\)", cell)
     if not m:
         return None
     half = float(m.group(3)) if m.group(3) is not None else None
@@ -286,6 +287,13 @@ def main():
                 check_row(ck, f"Comparison row {i}", header, row, cmp)
         verdict = tables.get("Verdict", [])
         where = {(cmps[i]["label"], at): cmps[i] for i, at in at_of.items()}
+        # The verdict's at may be the level alone ("30 users"; its runs are in the note):
+        # then the row is the one of the label's verdict comparisons at that level.
+        for v in j["verdict"]:
+            for k in ("comparison", "rate_comparison"):
+                i = v.get(k)
+                if i is not None and i in at_of:
+                    where.setdefault((v["label"], at_of[i].split(" (")[0]), cmps[i])
         if verdict:
             header, rows = verdict[0], verdict[1:]
             # Each row is a label at a level: capacity, and efficiency at a fixed rate.

@@ -93,7 +93,10 @@ static int verdict(struct rpt_doc *d)
 {
 	const struct report *r = d->r;
 	struct rpt_block *b = NULL;
+	int once = r->nverdicts > 1 && r->verdicts[0].warnings > 0; /* the same count for all */
 
+	for (int i = 1; i < r->nverdicts; i++)
+		once &= r->verdicts[i].warnings == r->verdicts[0].warnings;
 	if (d->nfront > 0 && table(d, &d->front[0]) < 0)
 		return -1;
 	if (d->nfront > 0)
@@ -102,13 +105,18 @@ static int verdict(struct rpt_doc *d)
 		return -1;
 	for (int i = 0; i < r->nverdicts; i++) {
 		struct sbuf t = {0};
-		rpt_verdict_text(&t, r, &r->verdicts[i], RPT_VT_ANSWER);
+		rpt_verdict_brief(&t, r, &r->verdicts[i], !once);
 		b->items[b->nitems++].text = doc_str(d, "%s", rpt_sb_str(&t));
 		rpt_sb_release(&t);
 		if (!b->items[b->nitems - 1].text)
 			return -1;
 	}
-	if (d->nfront > 0 && d->front[0].note && para(d, "note", NULL, d->front[0].note) < 0)
+	if (d->nfront > 0 && d->front[0].note &&
+	    para(d, "note", NULL,
+	         once ? doc_str(d, "%s Read each with care: %d validity warning%s below.",
+	                        d->front[0].note, r->verdicts[0].warnings,
+	                        r->verdicts[0].warnings == 1 ? "" : "s")
+	              : d->front[0].note) < 0)
 		return -1;
 	return 0;
 }
@@ -149,7 +157,8 @@ int rpt_doc_pic(const struct report *r, int run, const char *col)
 	return -1;
 }
 
-/* "Database: x.db. Labels: a (baseline), b. Runs: 6 (1 not done: see Findings)." */
+/* "Database: x.db. Runs: 6 (1 not done: see Findings)." (the title and the verdict name
+ * the labels and the baseline) */
 static const char *meta(struct rpt_doc *d)
 {
 	const struct report *r = d->r;
@@ -165,10 +174,6 @@ static const char *meta(struct rpt_doc *d)
 	PUT("Database%s: ", r->ndbs > 1 ? "s" : "");
 	for (int i = 0; i < r->ndbs; i++)
 		PUT("%s%s", i ? ", " : "", r->dbs[i]);
-	PUT(". Label%s: ", r->nlabels > 1 ? "s" : "");
-	for (int l = 0; l < r->nlabels; l++)
-		PUT("%s%s%s", l ? ", " : "", r->labels[l].name,
-		    l == 0 && r->nlabels > 1 ? " (baseline)" : "");
 	for (int i = 0; i < r->nruns; i++)
 		open += strcmp(r->runs[i].status, "done") != 0;
 	PUT(". Runs: %d", r->nruns);

@@ -13,7 +13,14 @@
 
 #define DASH "\xe2\x80\x94" /* "—": no value */
 
-char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len)
+int rpt_change_floored(const struct rpt_cmp *m, int f)
+{
+	const struct rpt_diff *d = &m->d[f];
+	return d->verdict == RPT_NOISE && (d->lo > 0 || d->hi < 0) && m->floor_pct > 0;
+}
+
+/* A cell; brief: the floor said by its mark only. */
+static char *change_cell(const struct rpt_cmp *m, int f, int brief, char *buf, size_t len)
 {
 	const struct rpt_diff *d = &m->d[f];
 	double a, v, half = (d->hi - d->lo) / 2;
@@ -30,19 +37,31 @@ char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len)
 	else
 		rpt_fmt_pct(a != 0 ? 100 * (v - a) / a : NAN, x, sizeof x);
 	/* Noise although the interval excludes zero: batch means held to the floor. */
-	if (d->verdict == RPT_NOISE && (d->lo > 0 || d->hi < 0) && m->floor_pct > 0)
+	if (rpt_change_floored(m, f) && brief)
+		snprintf(why, sizeof why, "\xe2\x80\xa0");
+	else if (rpt_change_floored(m, f))
 		snprintf(why, sizeof why, ", under the %.0f%% floor",
 		         f == RPT_M_P99 ? RPT_FLOOR_P99_PCT : m->floor_pct);
 	if (!isfinite(half) || (!points && !(fabs(a) > 0)))
 		snprintf(buf, len, "%s (%s%s)", x, rpt_verdict_name(d->verdict), why);
 	else if (points)
-		snprintf(buf, len, "%s \xc2\xb1 %s pp (%s%s)", x, rpt_fmt_num(half, 2, h, sizeof h),
+		snprintf(buf, len, "%s \xc2\xb1%s pp (%s%s)", x, rpt_fmt_num(half, 2, h, sizeof h),
 		         rpt_verdict_name(d->verdict), why);
 	else
-		snprintf(buf, len, "%s \xc2\xb1 %s%% (%s%s)", x,
+		snprintf(buf, len, "%s \xc2\xb1%s%% (%s%s)", x,
 		         rpt_fmt_num(100 * half / fabs(a), 1, h, sizeof h),
 		         rpt_verdict_name(d->verdict), why);
 	return buf;
+}
+
+char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len)
+{
+	return change_cell(m, f, 0, buf, len);
+}
+
+char *rpt_change_cell_brief(const struct rpt_cmp *m, int f, char *buf, size_t len)
+{
+	return change_cell(m, f, 1, buf, len);
 }
 
 const char *rpt_metric_name(enum rpt_metric m)

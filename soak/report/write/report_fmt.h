@@ -8,10 +8,16 @@
 #include "report/report_int.h"
 
 /* Figure f of comparison m as a table cell shows it, with its interval as benchstat does:
- * "-13.1% ± 16.3% (noise)", "+0.53 pp ± 0.80 pp (real)" (error %: points), "+9.6% (n/a)"
+ * "-13.1% ±16.3% (noise)", "+0.53 pp ±0.80 pp (real)" (error %: points), "+9.6% (n/a)"
  * without an interval, "—" without the figure.  The half-width is the verdict's own
  * interval's, in % of the baseline. */
 char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len);
+/* The same in the verdict's form: a change held to noise by its floor although its interval
+ * excludes zero is marked "(noise\u2020)" (the table's note says what the mark means) rather
+ * than "(noise, under the 20% floor)". */
+char *rpt_change_cell_brief(const struct rpt_cmp *m, int f, char *buf, size_t len);
+/* Whether figure f of m is noise by its floor only (its interval excludes zero). */
+int rpt_change_floored(const struct rpt_cmp *m, int f);
 /* "tps", "mean", "p99", "error". */
 const char *rpt_metric_name(enum rpt_metric m);
 /* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */

@@ -4,6 +4,7 @@
 #include "report/report_int.h"
 #include "report/report_text.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,108 +17,275 @@
 #include "report_fmt.h"
 #include "report_mem_text.h"
 #include "report/judge/report_drift.h"
+#include "report/judge/report_compare.h"
 
 #define DASH     "\xe2\x80\x94" /* "—": no value */
 #define MAX_COLS (12 + RPT_MAX_SOURCES)
 #define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
 
-/* One row of the verdict: label v at cell `cell`, judged by comparison `cmp` (-1: the
- * baseline's own figures, or none). */
-static void verdict_row(const struct report *r, struct rpt_tb *b, const struct rpt_vrow *v,
-                        int cell, int cmp, const int *cpucol, int drift)
-{
-	const struct rpt_cell *c = cell >= 0 ? &r->cells[cell] : NULL;
-	int row = rpt_tb_row(b), col = 0;
-	char x[64], d[96];
-	struct sbuf mem = {0};
+/* Which columns the verdict shows: a process's CPU per request at its column (-1: none);
+ * errors only when a request failed in a compared window; memory and drift only when the
+ * labels differ in them (said once in the note when they do not). */
+struct vcols {
+	int cpu[RPT_MAX_SOURCES];
+	int err, mem, drift;
+	int short_at; /* the at column shows the level only ("30 users"); the note its runs */
+	int floored;  /* a cell was marked as held to noise by its floor */
+};
 
-	rpt_tb_set(b, row, col++, "%s%s", r->labels[v->label].name,
-	           v->label == 0 && r->nlabels > 1 ? " (baseline)" : "");
-	if (c)
-		rpt_tb_set(b, row, col++, "%s", rpt_cell_text(c, d, sizeof d));
-	else
-		rpt_tb_set(b, row, col++, DASH);
-	if (v->label == 0 && c) {
-		rpt_tb_set(b, row, col++, "%s", rpt_fmt_num(c->value[RPT_M_TPS], 1, x, sizeof x));
-		rpt_tb_set(b, row, col++, "%s", rpt_fmt_ms(c->value[RPT_M_MEAN], x, sizeof x));
-		rpt_tb_set(b, row, col++, "%s", rpt_fmt_ms(c->value[RPT_M_P99], x, sizeof x));
-		rpt_tb_set(b, row, col++, "%s%%", rpt_fmt_num(c->value[RPT_M_ERR], 2, x, sizeof x));
-	} else if (cmp >= 0) {
-		const struct rpt_cmp *m = &r->cmps[cmp];
-		for (int k = 0; k < RPT_NMETRIC; k++)
-			rpt_tb_change(b, row, col++, m, k);
-	} else {
-		rpt_tb_set(b, row, col++, "no matching runs");
-		for (int k = 1; k < RPT_NMETRIC; k++)
-			rpt_tb_set(b, row, col++, DASH);
-	}
-	for (int s = 0; s < r->ncpu; s++) {
-		if (cpucol[s] < 0)
-			continue;
-		if (v->label == 0 && c)
-			rpt_tb_set(b, row, cpucol[s], "%s",
-			           rpt_fmt_ms(c->value[RPT_FIG_CPU(s)], x, sizeof x));
-		else if (cmp >= 0)
-			rpt_tb_change(b, row, cpucol[s], &r->cmps[cmp], RPT_FIG_CPU(s));
-		else
-			rpt_tb_set(b, row, cpucol[s], DASH);
-		col = cpucol[s] + 1;
-	}
-	/* The worst verdict in its word, marked when the findings say more ("too short to
-	 * judge*"); each source's is in report.json's verdict and the findings. */
-	rpt_memory_verdicts(&mem, r, v->label, 0);
-	size_t word = strcspn(rpt_sb_str(&mem), "(");
+/* A comparison's change in the verdict's form (rpt_change_cell_brief). */
+static void verdict_change(struct rpt_tb *b, int row, int col, const struct rpt_cmp *m, int f,
+                           struct vcols *vc)
+{
+	char x[128];
+	rpt_tb_set(b, row, col, "%s", rpt_change_cell_brief(m, f, x, sizeof x));
+	vc->floored |= rpt_change_floored(m, f);
+}
+
+/* The worst memory verdict of a label in its word, marked when the findings say more
+ * ("too short to judge*"), or "" (each source's is in report.json and the findings). */
+static void mem_word(const struct report *r, int label, struct sbuf *out)
+{
+	struct sbuf mem = {0};
+	size_t word;
+
+	rpt_memory_verdicts(&mem, r, label, 0);
+	word = strcspn(rpt_sb_str(&mem), "(");
 	while (word > 0 && rpt_sb_str(&mem)[word - 1] == ' ')
 		word--;
 	if (rpt_sb_len(&mem))
-		rpt_tb_set(b, row, col++, "%.*s*", (int)word, rpt_sb_str(&mem));
-	else
-		rpt_tb_set(b, row, col++, DASH);
+		rpt_sb_printf(out, "%.*s*", (int)word, rpt_sb_str(&mem));
 	rpt_sb_release(&mem);
-	if (drift)
+}
+
+/* The figures of one row: the baseline's own, a comparison's changes, or none. */
+static int verdict_figures(const struct report *r, struct rpt_tb *b, int row,
+                           const struct rpt_vrow *v, const struct rpt_cell *c, int cmp,
+                           struct vcols *vc)
+{
+	char x[64];
+	int col = 2;
+
+	for (int k = 0; k < RPT_NMETRIC; k++) {
+		if (k == RPT_M_ERR && !vc->err)
+			continue;
+		if (v->label == 0 && c && k == RPT_M_ERR)
+			rpt_tb_set(b, row, col, "%s%%", rpt_fmt_num(c->value[k], 2, x, sizeof x));
+		else if (v->label == 0 && c)
+			rpt_tb_set(b, row, col, "%s",
+			           k == RPT_M_TPS ? rpt_fmt_num(c->value[k], 1, x, sizeof x)
+			                          : rpt_fmt_ms(c->value[k], x, sizeof x));
+		else if (cmp >= 0)
+			verdict_change(b, row, col, &r->cmps[cmp], k, vc);
+		else
+			rpt_tb_set(b, row, col, k == RPT_M_TPS ? "no matching runs" : DASH);
+		col++;
+	}
+	for (int s = 0; s < r->ncpu; s++) {
+		if (vc->cpu[s] < 0)
+			continue;
+		if (v->label == 0 && c)
+			rpt_tb_set(b, row, vc->cpu[s], "%s",
+			           rpt_fmt_ms(c->value[RPT_FIG_CPU(s)], x, sizeof x));
+		else if (cmp >= 0)
+			verdict_change(b, row, vc->cpu[s], &r->cmps[cmp], RPT_FIG_CPU(s), vc);
+		else
+			rpt_tb_set(b, row, vc->cpu[s], DASH);
+		col = vc->cpu[s] + 1;
+	}
+	return col;
+}
+
+/* One row of the verdict: label v at cell `cell`, judged by comparison `cmp` (-1: the
+ * baseline's own figures, or none). */
+static void verdict_row(const struct report *r, struct rpt_tb *b, const struct rpt_vrow *v,
+                        int cell, int cmp, struct vcols *vc)
+{
+	const struct rpt_cell *c = cell >= 0 ? &r->cells[cell] : NULL;
+	int row = rpt_tb_row(b), col;
+	char d[96];
+	struct sbuf mem = {0};
+
+	rpt_tb_set(b, row, 0, "%s%s", r->labels[v->label].name,
+	           v->label == 0 && r->nlabels > 1 ? " (baseline)" : "");
+	if (c && vc->short_at)
+		rpt_tb_set(b, row, 1, "%s", rpt_level_text(c->concurrency, c->rate, d, sizeof d));
+	else
+		rpt_tb_set(b, row, 1, "%s", c ? rpt_cell_text(c, d, sizeof d) : DASH);
+	col = verdict_figures(r, b, row, v, c, cmp, vc);
+	mem_word(r, v->label, &mem);
+	if (vc->mem)
+		rpt_tb_set(b, row, col++, "%s", rpt_sb_len(&mem) ? rpt_sb_str(&mem) : DASH);
+	rpt_sb_release(&mem);
+	if (vc->drift)
 		rpt_tb_set(b, row, col++, "%s",
 		           v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : DASH);
+}
+
+/* The cells of the verdict's rows, in order, at most max; how many. */
+static int verdict_cells(const struct report *r, const struct rpt_cell **out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nverdicts && n + 2 <= max; i++) {
+		if (r->verdicts[i].cell >= 0)
+			out[n++] = &r->cells[r->verdicts[i].cell];
+		if (r->verdicts[i].cell_rate >= 0)
+			out[n++] = &r->cells[r->verdicts[i].cell_rate];
+	}
+	return n;
+}
+
+/* When each level the verdict shows ran one kind of run of one length, the at column
+ * says the level and the note each level's runs once ("Fixed runs of 4s at 30 users."). */
+static void verdict_at(const struct report *r, struct vcols *vc, struct rpt_table *note)
+{
+	const struct rpt_cell *c[2 * RPT_MAX_LABELS];
+	int n = verdict_cells(r, c, 2 * RPT_MAX_LABELS), said = 0;
+	char a[96], x[96], l[48], y[48];
+
+	vc->short_at = n > 0;
+	for (int i = 0; i < n && vc->short_at; i++)
+		for (int k = 0; k < i; k++)
+			if (!strcmp(rpt_level_text(c[i]->concurrency, c[i]->rate, l, sizeof l),
+			            rpt_level_text(c[k]->concurrency, c[k]->rate, y, sizeof y)) &&
+			    strcmp(rpt_cell_text(c[i], a, sizeof a),
+			           rpt_cell_text(c[k], x, sizeof x)))
+				vc->short_at = 0;
+	for (int i = 0; i < n && vc->short_at; i++) {
+		int seen = 0;
+		for (int k = 0; k < i; k++)
+			seen |= !strcmp(rpt_cell_text(c[i], a, sizeof a),
+			                rpt_cell_text(c[k], x, sizeof x));
+		if (seen)
+			continue;
+		rpt_cell_text(c[i], a, sizeof a);
+		rpt_level_text(c[i]->concurrency, c[i]->rate, l, sizeof l);
+		/* "30 users (fixed runs of 4s)": the level, then its runs in the brackets:
+		 * " fixed runs of 4s at 30 users, fixed runs of 6s at 200/s." */
+		rpt_table_note(note, "%s%c%.*s at %s", said ? ", " : " ",
+		               said ? a[strlen(l) + 2] : toupper((unsigned char)a[strlen(l) + 2]),
+		               (int)(strlen(a) - strlen(l) - 4), a + strlen(l) + 3, l);
+		said++;
+	}
+	if (said)
+		rpt_table_note(note, ".");
+}
+
+/* Whether a request failed in a window the verdict shows. */
+static int verdict_errors(const struct report *r)
+{
+	for (int i = 0; i < r->nverdicts; i++) {
+		const struct rpt_vrow *v = &r->verdicts[i];
+		const int cells[2] = {v->cell, v->cell_rate}, cmps[2] = {v->cmp, v->cmp_rate};
+		for (int k = 0; k < 2; k++) {
+			double a = 0, c = 0;
+			if (cmps[k] >= 0)
+				rpt_cmp_values(&r->cmps[cmps[k]], RPT_M_ERR, &a, &c);
+			else if (cells[k] >= 0)
+				a = r->cells[cells[k]].value[RPT_M_ERR];
+			if (!(a == 0 && c == 0))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The columns memory and drift, when every label says the same in them: the note says it
+ * once ("Memory: too short to judge* for every label; drift: too_short."). */
+static void verdict_same(const struct report *r, struct vcols *vc, struct rpt_table *t)
+{
+	struct sbuf first = {0}, x = {0};
+	int drift = r->nverdicts > 0 ? r->verdicts[0].drift : -1;
+
+	vc->mem = vc->drift = r->nverdicts < 2; /* one label: its own columns */
+	if (vc->mem) {
+		vc->drift = drift >= 0;
+		return;
+	}
+	for (int i = 0; i < r->nverdicts; i++) {
+		rpt_sb_reset(&x);
+		mem_word(r, r->verdicts[i].label, &x);
+		if (i == 0)
+			rpt_sb_printf(&first, "%s", rpt_sb_str(&x));
+		vc->mem |= strcmp(rpt_sb_str(&x), rpt_sb_str(&first)) != 0;
+		vc->drift |= r->verdicts[i].drift != drift;
+	}
+	/* the word without its mark: the note says where more is */
+	int n = (int)rpt_sb_len(&first) - (rpt_sb_len(&first) > 0);
+	if (!vc->mem && n > 0 && !vc->drift && drift == RPT_DRIFT_TOO_SHORT &&
+	    !strncmp(rpt_sb_str(&first), "too short", 9))
+		rpt_table_note(t, " Memory and drift: %.*s for every label (see the findings).", n,
+		               rpt_sb_str(&first));
+	else if (!vc->mem && n > 0)
+		rpt_table_note(t, " Memory: %.*s for every label (see the findings).", n,
+		               rpt_sb_str(&first));
+	if (!vc->drift && drift >= 0 &&
+	    !(!vc->mem && drift == RPT_DRIFT_TOO_SHORT &&
+	      !strncmp(rpt_sb_str(&first), "too short", 9)))
+		rpt_table_note(t, " Drift: %s for every label.",
+		               rpt_drift_name((enum rpt_drift_verdict)drift));
+	rpt_sb_release(&first);
+	rpt_sb_release(&x);
+}
+
+/* The verdict's note: how to read a change (with the floor's mark when a cell has it), the
+ * units, and what the columns left out say once (extra: verdict_at's, verdict_same's). */
+static void verdict_note(const struct report *r, const struct vcols *vc, const char *extra,
+                         struct rpt_table *t)
+{
+	if (r->nlabels > 1)
+		rpt_table_note(t,
+		               "A change against %s \xc2\xb1its interval, real when that excludes "
+		               "zero%s; ",
+		               r->labels[0].name,
+		               vc->floored ? "; \xe2\x80\xa0: it does, but the change is under the "
+		                             "floor its method needs (How it was measured)"
+		                           : "");
+	rpt_table_note(t, "CPU/request in ms.%s%s%s", vc->mem ? " *: see the findings." : "",
+	               vc->err ? "" : " No request failed.", extra ? extra : "");
 }
 
 static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	const char *names[MAX_COLS] = {"label", "at", "TPS", "avg", "p99", "error %"};
 	char align[MAX_COLS + 1] = "kkrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
-	int nc = 6, cpucol[RPT_MAX_SOURCES], drift = 0;
+	struct rpt_table note = {0};
+	struct vcols vc = {.err = verdict_errors(r)};
+	int nc = vc.err ? 6 : 5;
 
+	verdict_at(r, &vc, &note);
+	verdict_same(r, &vc, &note);
 	for (int s = 0; s < r->ncpu; s++) {
-		cpucol[s] = -1;
+		vc.cpu[s] = -1;
 		/* a JIT's threads are shown, not judged: in the comparison table */
 		if (!rpt_process_series(r->cpu_names[s]) || rpt_jit_series(r->cpu_names[s]))
 			continue;
 		snprintf(cpu[s], sizeof cpu[s], "CPU/request %s", r->cpu_names[s]);
-		cpucol[s] = nc;
+		vc.cpu[s] = nc;
 		names[nc] = cpu[s];
 		align[nc++] = 'r';
 	}
-	names[nc] = "memory";
-	align[nc++] = 'l';
-	for (int i = 0; i < r->nverdicts; i++)
-		drift |= r->verdicts[i].drift >= 0;
-	if (drift) {
+	if (vc.mem) {
+		names[nc] = "memory";
+		align[nc++] = 'l';
+	}
+	if (vc.drift) {
 		names[nc] = "drift";
 		align[nc++] = 'l';
 	}
 	align[nc] = '\0';
 	rpt_tb_start(b, t, "Verdict", names, align);
 	snprintf(t->id, sizeof t->id, "verdict");
-	rpt_table_note(t,
-	               "A change against %s \xc2\xb1 its interval: real when the interval "
-	               "excludes zero. CPU/request: ms of CPU per request. *: more under "
-	               "the findings.",
-	               r->labels[0].name);
 	/* A row per label and headline: capacity (users), then efficiency (a fixed rate). */
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];
-		verdict_row(r, b, v, v->cell, v->cmp, cpucol, drift);
+		verdict_row(r, b, v, v->cell, v->cmp, &vc);
 		if (v->cell_rate >= 0)
-			verdict_row(r, b, v, v->cell_rate, v->cmp_rate, cpucol, drift);
+			verdict_row(r, b, v, v->cell_rate, v->cmp_rate, &vc);
 	}
+	verdict_note(r, &vc, note.note, t);
+	free(note.note);
 }
 
 /* How long to run: per comparison and figure (TPS, p99, CPU per request of each process),

@@ -51,12 +51,12 @@ static void tag(FILE *f, const char *open, const char *s, const char *close)
 	fputs(close, f);
 }
 
-/* A cell of a kept column ("-13.1% ± 16.3% (noise)", "30 users (fixed runs of 20s)"): its
+/* A cell of a kept column ("-13.1% ±16.3% (noise)", "30 users (fixed runs of 20s)"): its
  * parts, split before "±" and before a bracket, each kept on one line. */
 static void esc_kept(FILE *f, const char *s)
 {
 	while (*s) {
-		const char *next = NULL, *pm = strstr(s + 1, " \xc2\xb1 "),
+		const char *next = NULL, *pm = strstr(s + 1, " \xc2\xb1"),
 		           *br = strstr(s + 1, " (");
 		if (pm && (!br || pm < br))
 			next = pm;

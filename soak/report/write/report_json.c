@@ -778,8 +778,10 @@ static void jverdict(const struct report *r, int i, struct jsonw *w)
 	jsonw_str_or_null(w,
 	                  v->drift >= 0 ? rpt_drift_name((enum rpt_drift_verdict)v->drift) : NULL);
 	jsonw_mint(w, "warnings", v->warnings);
-	rpt_verdict_text(&sentence, r, v, RPT_VT_ALL);
+	rpt_verdict_text(&sentence, r, v);
 	jtext(w, "sentence", &sentence);
+	rpt_verdict_brief(&sentence, r, v, 1);
+	jtext(w, "answer", &sentence);
 }
 
 /* A label of the report's items, or null (-1: about no label). */

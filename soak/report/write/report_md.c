@@ -83,7 +83,7 @@ static void md_table(const struct rpt_table *t, FILE *f, int note)
 		if (row == 0) {
 			fputc('|', f);
 			for (int c = 0; c < t->ncols; c++)
-				fputs(t->right[c] ? " ---: |" : " --- |", f);
+				fputs(t->right[c] ? "---:|" : "---|", f);
 			fputc('\n', f);
 		}
 	}
@@ -116,9 +116,9 @@ static void md_run_pictures(const struct report *r, FILE *f)
 		md_esc(f, cols[k], 1);
 		fputs(" |", f);
 	}
-	fputs("\n| --- |", f);
+	fputs("\n|---|", f);
 	for (int k = 0; k < ncols; k++)
-		fputs(" --- |", f);
+		fputs("---|", f);
 	fputc('\n', f);
 	for (int i = 0; i < r->nruns; i++) {
 		if (rpt_doc_pic(r, i, NULL) < 0)

@@ -1,7 +1,8 @@
-/* report_verdict_text: a label's verdict (judge/report_verdict.c) in one sentence: its
- * changes against the baseline, real or noise, where they were measured, what the
- * comparison resolves and what would resolve more, its memory and drift, and how many
- * validity warnings to read it with. */
+/* report_verdict_text: a label's verdict (judge/report_verdict.c) in words: report.json's
+ * sentence (its changes against the baseline, real or noise, where they were measured,
+ * what the comparison resolves and what would resolve more, its memory and drift, and how
+ * many validity warnings to read it with), and the brief answer the report opens with (one
+ * sentence per label: the changes beyond noise and where; the table has the figures). */
 #include "report_verdict_text.h"
 #include "report/judge/report_compare.h"
 #include "report/report_int.h"
@@ -173,10 +174,9 @@ static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct 
 	phrases_end(&p, b);
 }
 
-/* The answer: the label's changes where they were measured; with all (report.json's
- * sentence), also the baseline's own figures at a fixed rate and the memory verdicts,
- * which the verdict table shows beside the sentence. */
-static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b, int all)
+/* The answer of report.json's sentence: the label's changes where they were measured, the
+ * baseline's own figures at a fixed rate and the memory verdicts. */
+static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
 {
 	struct sbuf mem = {0};
 
@@ -189,12 +189,11 @@ static void answer(const struct report *r, const struct rpt_vrow *v, struct sbuf
 		              r->labels[v->label].name);
 	else
 		answer_compared(r, v, &r->cmps[v->cmp], b);
-	if (v->label == 0 && v->cell_rate >= 0 && all)
+	if (v->label == 0 && v->cell_rate >= 0)
 		answer_rate_baseline(r, &r->cells[v->cell_rate], b);
 	else if (v->cmp_rate >= 0 && v->label != 0)
 		answer_rate(r, &r->cmps[v->cmp_rate], b);
-	if (all)
-		rpt_memory_verdicts(&mem, r, v->label, 0);
+	rpt_memory_verdicts(&mem, r, v->label, 0);
 	if (rpt_sb_len(&mem))
 		rpt_sb_printf(b, "; memory: %s", rpt_sb_str(&mem));
 	rpt_sb_release(&mem);
@@ -261,12 +260,102 @@ static void resolution(const struct report *r, const struct rpt_vrow *v, struct 
 	}
 }
 
-void rpt_verdict_text(struct sbuf *b, const struct report *r, const struct rpt_vrow *v,
-                      enum rpt_vt part)
+/* --- the brief answer: one sentence per label, what the report opens with -------------- */
+
+/* Figure f of m changed beyond noise, as a brief phrase ("20.8% more TPS"). */
+static void brief_phrase(struct phrases *p, const struct rpt_cmp *m, int f, const char *up,
+                         const char *down, const char *what)
 {
-	answer(r, v, b, part == RPT_VT_ALL);
-	if (part == RPT_VT_ALL)
-		resolution(r, v, b);
+	double base, v;
+	char t[RPT_NAME_MAX + 64];
+
+	rpt_cmp_values(m, f, &base, &v);
+	if (m->d[f].verdict != RPT_REAL || isnan(base) || isnan(v) ||
+	    (f != RPT_M_ERR && !(base != 0)))
+		return;
+	if (f == RPT_M_ERR)
+		snprintf(t, sizeof t, "%.2f points %s errors", fabs(v - base),
+		         v > base ? up : down);
+	else
+		snprintf(t, sizeof t, "%.1f%% %s %s", fabs(100 * (v - base) / base),
+		         v > base ? up : down, what);
+	phrase(p, t);
+}
+
+/* The changes of comparison m beyond noise (a JIT's CPU is shown, not judged); how many. */
+static int brief_changes(struct phrases *p, const struct report *r, const struct rpt_cmp *m)
+{
+	brief_phrase(p, m, RPT_M_TPS, "more", "fewer", "TPS");
+	brief_phrase(p, m, RPT_M_MEAN, "higher", "lower", "average latency");
+	brief_phrase(p, m, RPT_M_P99, "higher", "lower", "p99");
+	brief_phrase(p, m, RPT_M_ERR, "more", "fewer", "errors");
+	for (int k = 0; k < r->ncpu; k++) {
+		char what[RPT_NAME_MAX + 32];
+		if (rpt_jit_series(r->cpu_names[k]))
+			continue;
+		snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
+		brief_phrase(p, m, RPT_FIG_CPU(k), "more", "less", what);
+		snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
+		brief_phrase(p, m, RPT_FIG_MEM(k), "more", "less", what);
+	}
+	return p->n;
+}
+
+/* "B: no change beyond noise at 30 users; at 200/s 5.3% more CPU per request on app
+ * (real)": each point the verdict rests on, its real changes against the baseline or none
+ * (the table's note names the baseline). */
+static void brief_compared(const struct report *r, const struct rpt_vrow *v, struct sbuf *b)
+{
+	const int cmp[2] = {v->cmp, v->cmp_rate};
+	char none[2][48];
+	int nnone = 0, said = 0;
+
+	rpt_sb_printf(b, "%s:", r->labels[v->label].name);
+	for (int i = 0; i < 2; i++) {
+		const struct rpt_cell *c;
+		struct phrases p = {.n = 0, .b = {{0}}, .last = {{0}}};
+		char at[48];
+		if (cmp[i] < 0)
+			continue;
+		c = &r->cells[r->cmps[cmp[i]].cell];
+		rpt_level_text(c->concurrency, c->rate, at, sizeof at);
+		if (brief_changes(&p, r, &r->cmps[cmp[i]]) == 0) {
+			snprintf(none[nnone++], sizeof none[0], "%s", at);
+			continue; /* no phrase: nothing to release */
+		}
+		rpt_sb_printf(b, "%s at %s ", said++ ? ";" : "", at);
+		phrases_end(&p, b);
+		rpt_sb_printf(b, " (%s)", p.n > 1 ? "all real" : "real");
+	}
+	if (nnone)
+		rpt_sb_printf(b, "%s no change beyond noise at %s%s%s", said ? ";" : "", none[0],
+		              nnone > 1 ? " or " : "", nnone > 1 ? none[1] : "");
+}
+
+void rpt_verdict_brief(struct sbuf *b, const struct report *r, const struct rpt_vrow *v,
+                       int warnings)
+{
+	if (v->label == 0)
+		rpt_sb_printf(b, r->nlabels > 1 ? "%s is the baseline" : "%s is the only label",
+		              r->labels[0].name);
+	else if (v->cmp < 0 && v->cmp_rate < 0)
+		rpt_sb_printf(b,
+		              "%s has no run matching the baseline's: nothing to compare it with",
+		              r->labels[v->label].name);
+	else
+		brief_compared(r, v, b);
+	if (v->drift == RPT_DRIFT_DEGRADING || v->drift == RPT_DRIFT_IMPROVING)
+		rpt_sb_printf(b, "; %s over time (see Drift)", rpt_drift_name(v->drift));
+	if (v->warnings && warnings)
+		rpt_sb_printf(b, "; %d validity warning%s below", v->warnings,
+		              v->warnings == 1 ? "" : "s");
+	rpt_sb_printf(b, ".");
+}
+
+void rpt_verdict_text(struct sbuf *b, const struct report *r, const struct rpt_vrow *v)
+{
+	answer(r, v, b);
+	resolution(r, v, b);
 	if (v->warnings)
 		rpt_sb_printf(b, " Read it with care: %d validity warning%s below.", v->warnings,
 		              v->warnings == 1 ? "" : "s");
