@@ -71,6 +71,7 @@
 #include "report_num.h"
 #include "gcanalysis.h"
 #include "report_tb.h"
+#include "buf.h"
 #include "engine/stats.h"
 
 #define RPT_MAX_SOURCES      16      /* collector series (CPU, RSS, GC sources) per run */
@@ -868,7 +869,8 @@ struct rpt_item {
 	                         * knowing; finding: "" */
 	enum rpt_topic topic;   /* finding: its topic */
 	int label;              /* index into labels, or -1 (the whole report) */
-	char run[96];           /* validity: run keys it concerns, comma-separated, or "" */
+	struct buf run;         /* validity: run keys it concerns, comma-separated (owned, grows
+	                         * without a bound: rpt_runs_add), empty when none */
 	int own_from, own_to;   /* validity: text[own_from..own_to) is the label's own part; what
 	                         * comes before and after is the same for every label of the code,
 	                         * so that items differing only there are said as one (own_to 0:
@@ -885,9 +887,13 @@ struct rpt_item {
 	char *text;             /* the sentence (owned); NULL until write/ words it (kind) */
 };
 /* report_item.c: appends *it with a copy of text (NULL: none yet) to the array *v of *n
- * items (*cap allocated); 0, or -1 out of memory. */
-int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it,
-                 const char *text);
+ * items (*cap allocated), its run list moved (it->run is zeroed, added or not); 0, or -1
+ * out of memory. */
+int rpt_item_add(struct rpt_item **v, int *n, int *cap, struct rpt_item *it, const char *text);
+/* Appends a run key to a run list ("3,7,12": rpt_item.run). */
+void rpt_runs_add(struct buf *runs, const char *key);
+/* Its run list, "" when none. */
+const char *rpt_item_runs(const struct rpt_item *it);
 /* Releases items v[0..n) and the array. */
 void rpt_items_free(struct rpt_item *v, int n);
 /* Sorts v[0..n) by cmp, stably (insertion: items equal under cmp keep their order). */

@@ -9,25 +9,38 @@
 
 #include "buf.h"
 
-int rpt_item_add(struct rpt_item **v, int *n, int *cap, const struct rpt_item *it, const char *text)
+int rpt_item_add(struct rpt_item **v, int *n, int *cap, struct rpt_item *it, const char *text)
 {
 	size_t c = (size_t)*cap;
 
-	if (buf_grow(v, &c, (size_t)*n + 1, sizeof **v, 16) < 0)
+	if (it->run.oom || buf_grow(v, &c, (size_t)*n + 1, sizeof **v, 16) < 0) {
+		buf_free(&it->run);
 		return -1;
+	}
 	*cap = (int)c;
 	(*v)[*n] = *it;
+	it->run = (struct buf){0}; /* moved */
 	(*v)[*n].text = NULL;
-	if (text && !((*v)[*n].text = strdup(text)))
-		return -1;
-	(*n)++;
-	return 0;
+	(*n)++; /* counted before the copy of text: rpt_items_free frees its run list */
+	return text && !((*v)[*n - 1].text = strdup(text)) ? -1 : 0;
+}
+
+void rpt_runs_add(struct buf *runs, const char *key)
+{
+	buf_printf(runs, "%s%s", runs->n ? "," : "", key);
+}
+
+const char *rpt_item_runs(const struct rpt_item *it)
+{
+	return it->run.p ? it->run.p : "";
 }
 
 void rpt_items_free(struct rpt_item *v, int n)
 {
-	for (int i = 0; v && i < n; i++)
+	for (int i = 0; v && i < n; i++) {
 		free(v[i].text);
+		buf_free(&v[i].run);
+	}
 	free(v);
 }
 

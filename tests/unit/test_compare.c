@@ -415,7 +415,7 @@ static void cold_start(void **state)
 		assert_int_equal(n, cold);
 		if (cold) {
 			assert_string_equal(v[0].code, "cold_start");
-			assert_string_equal(v[0].run, "1");
+			assert_string_equal(rpt_item_runs(&v[0]), "1");
 			assert_string_equal(r.labels[v[0].label].name, "a");
 			assert_int_equal(v[0].kind, RPT_V_COLD);
 			assert_true(v[0].cold.out[0] && v[0].cold.rel[0] < 0);
@@ -427,6 +427,32 @@ static void cold_start(void **state)
 		rpt_items_free(v, n);
 		free_report(&r);
 	}
+}
+
+/* A validity item's run list grows as long as its runs (it was cut at 96 characters):
+ * 60 four-digit keys, 299 characters, kept whole; added, the list moves into the array
+ * (the item it came from is left empty, so freeing both frees it once). */
+static void item_run_list(void **state)
+{
+	struct rpt_item it = {.label = 0}, *v = NULL;
+	char want[512] = "";
+	int n = 0, cap = 0;
+	(void)state;
+
+	for (int k = 0; k < 60; k++) {
+		char key[16];
+		snprintf(key, sizeof key, "%d", 1000 + k);
+		rpt_runs_add(&it.run, key);
+		snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", k ? "," : "",
+		         key);
+	}
+	assert_int_equal(strlen(rpt_item_runs(&it)), 299);
+	assert_string_equal(rpt_item_runs(&it), want);
+	assert_int_equal(rpt_item_add(&v, &n, &cap, &it, "text"), 0);
+	assert_string_equal(rpt_item_runs(&it), "");
+	assert_string_equal(rpt_item_runs(&v[0]), want);
+	assert_string_equal(v[0].text, "text");
+	rpt_items_free(v, n);
 }
 
 /* Mann-Kendall's S and its exact p-value, against every order enumerated. */
@@ -568,7 +594,7 @@ int main(void)
 	    cmocka_unit_test(one_run_floor),     cmocka_unit_test(one_run_calibrated),
 	    cmocka_unit_test(ab_detection),      cmocka_unit_test(cold_start),
 	    cmocka_unit_test(aa_sequential),     cmocka_unit_test(mann_kendall),
-	    cmocka_unit_test(rounds_trend),
+	    cmocka_unit_test(rounds_trend),      cmocka_unit_test(item_run_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

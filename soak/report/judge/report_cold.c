@@ -46,7 +46,7 @@ static int add_item(struct rpt_item **out, int *n, int *cap, const struct rpt_ru
 
 	snprintf(it.code, sizeof it.code, "cold_start");
 	snprintf(it.severity, sizeof it.severity, "%s", run->warmup ? "info" : "warn");
-	snprintf(it.run, sizeof it.run, "%s", run->key);
+	rpt_runs_add(&it.run, run->key);
 	return rpt_item_add(out, n, cap, &it, NULL);
 }
 

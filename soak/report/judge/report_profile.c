@@ -529,13 +529,15 @@ static int missing_item(const struct report *r, int l, struct rpt_item **out, in
 			if (b.p && strstr(b.p, run->prof_notes[k]))
 				continue; /* said already */
 			buf_printf(&b, "%s%s", said++ ? "; " : "", run->prof_notes[k]);
-			if (!it.run[0])
-				snprintf(it.run, sizeof it.run, "%s", run->key);
+			if (!it.run.n)
+				rpt_runs_add(&it.run, run->key);
 		}
 	if (!said)
 		return 0;
-	if (!(t = buf_done(&b)))
+	if (!(t = buf_done(&b))) {
+		buf_free(&it.run);
 		return -1;
+	}
 	b = (struct buf){0};
 	buf_printf(&b, "%s: a CPU profile is missing: %s.", rpt_label_name(r, l), t);
 	free(t);

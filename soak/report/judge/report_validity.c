@@ -85,8 +85,8 @@ struct vctx {
 	int cap;          /* allocated entries of r->validity */
 };
 
-/* Adds an item of text b (released). */
-static int add(struct vctx *v, const char *severity, const char *code, int label, const char *runs,
+/* Adds an item of text b (released) about runs (moved; NULL: none). */
+static int add(struct vctx *v, const char *severity, const char *code, int label, struct buf *runs,
                struct sbuf *b)
 {
 	struct rpt_item it = {.label = label};
@@ -94,7 +94,10 @@ static int add(struct vctx *v, const char *severity, const char *code, int label
 
 	snprintf(it.severity, sizeof it.severity, "%s", severity);
 	snprintf(it.code, sizeof it.code, "%s", code);
-	snprintf(it.run, sizeof it.run, "%s", runs ? runs : "");
+	if (runs) {
+		it.run = *runs;
+		*runs = (struct buf){0};
+	}
 	rc = rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, rpt_sb_str(b));
 	rpt_sb_release(b);
 	return rc;
@@ -103,7 +106,7 @@ static int add(struct vctx *v, const char *severity, const char *code, int label
 /* Adds an item whose text is lead + own + tail, own being the label's own part: the items
  * of a code whose lead and tail agree are said as one (report_doc.c). */
 static int add_parts(struct vctx *v, const char *severity, const char *code, int label,
-                     const char *runs, const char *lead, struct sbuf *own, const char *tail)
+                     struct buf *runs, const char *lead, struct sbuf *own, const char *tail)
 {
 	struct rpt_item it = {.label = label};
 	struct sbuf b = {0};
@@ -117,24 +120,20 @@ static int add_parts(struct vctx *v, const char *severity, const char *code, int
 	rpt_sb_release(own);
 	snprintf(it.severity, sizeof it.severity, "%s", severity);
 	snprintf(it.code, sizeof it.code, "%s", code);
-	snprintf(it.run, sizeof it.run, "%s", runs ? runs : "");
+	if (runs) {
+		it.run = *runs;
+		*runs = (struct buf){0};
+	}
 	rc = rpt_item_add(&v->r->validity, &v->r->nvalidity, &v->cap, &it, rpt_sb_str(&b));
 	rpt_sb_release(&b);
 	return rc;
 }
 
-/* Appends a run key to a comma-separated list (cut silently past its size). */
-static void list_add(char *list, size_t len, const char *key)
-{
-	size_t n = strlen(list);
-	snprintf(list + n, len - n, "%s%s", n ? "," : "", key);
-}
-
 /* A warning that lists runs: its label's own part of the sentence and the runs named. */
 struct wlist {
-	struct sbuf b; /* the own part so far */
-	char runs[96]; /* the run keys, comma-separated (rpt_item.run) */
-	int n;         /* entries said */
+	struct sbuf b;   /* the own part so far */
+	struct buf runs; /* the run keys (rpt_item.run), moved into the item added */
+	int n;           /* entries said */
 };
 
 /* The next entry of a list: "run 7", or "run 7 at 40 users" for step s of a run with
@@ -147,7 +146,7 @@ static void list_entry(struct wlist *w, const struct rpt_run *run, const struct 
 	if (run->nsteps > 1)
 		rpt_sb_printf(&w->b, " at %s",
 		              rpt_level_text(s->concurrency, s->rate, c, sizeof c));
-	list_add(w->runs, sizeof w->runs, run->key);
+	rpt_runs_add(&w->runs, run->key);
 }
 
 /* Adds name to names[0..*n) when new (RPT_MAX_SOURCES at most). */
@@ -211,7 +210,7 @@ static int host_saturated(struct vctx *v, int l)
 			}
 			if (isnan(top))
 				continue;
-			list_add(it.run, sizeof it.run, run->key);
+			rpt_runs_add(&it.run, run->key);
 			it.host.worst = fmax(it.host.worst, top);
 			if (it.host.first < 0)
 				it.host.first = (int)(run - r->runs);
@@ -219,6 +218,7 @@ static int host_saturated(struct vctx *v, int l)
 		if (it.host.first >= 0 &&
 		    rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it, NULL) < 0)
 			return -1;
+		buf_free(&it.run); /* none, or moved */
 	}
 	return 0;
 }
@@ -274,7 +274,7 @@ static void gen_tally(const struct report *r, int l, enum rpt_gen_cause c, struc
 			t->steady += s->nintervals;
 		}
 		if (hit)
-			list_add(it->run, sizeof it->run, run->key);
+			rpt_runs_add(&it->run, run->key);
 	}
 }
 
@@ -289,8 +289,10 @@ static int generator_saturated(struct vctx *v, int l)
 	for (int c = RPT_GEN_BUSY; c <= RPT_GEN_LATE; c++) {
 		struct rpt_item it = {.label = l, .kind = RPT_V_GEN};
 		gen_tally(v->r, l, (enum rpt_gen_cause)c, &it);
-		if (!it.run[0])
+		if (!it.run.n) {
+			buf_free(&it.run); /* a failed allocation's */
 			continue;
+		}
 		int warn =
 		    c != RPT_GEN_LATE || (it.gen.steady > 0 && it.gen.late * 10 >= it.gen.steady);
 		snprintf(it.severity, sizeof it.severity, "%s", warn ? "warn" : "info");
@@ -335,13 +337,14 @@ static int short_memory(struct vctx *v, int l)
 				if (strcmp(s->name, names[j]) != 0 || !s->gc_events ||
 				    g->memory != GCA_TOO_SHORT)
 					continue;
-				list_add(it.run, sizeof it.run, run->key);
+				rpt_runs_add(&it.run, run->key);
 				w->span_lo = fmin(w->span_lo, span);
 				w->span_hi = fmax(w->span_hi, span);
 				w->longer_h = fmax(w->longer_h, g->run_longer_h);
 			}
 		}
-		if (it.run[0] && rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it, NULL) < 0)
+		if ((it.run.n || it.run.oom) &&
+		    rpt_item_add(&r->validity, &r->nvalidity, &v->cap, &it, NULL) < 0)
 			return -1;
 	}
 	return 0;
@@ -381,7 +384,7 @@ static int short_comparisons(struct vctx *v, int l)
 	              "real or noise there is a guess; run longer, or with shorter "
 	              "intervals.",
 	              n == 1 ? "s" : "", least, least == 1 ? "" : "es", RPT_CMP_MIN_BATCHES);
-	if (add(v, "warn", "short_window", l, "", &b) < 0)
+	if (add(v, "warn", "short_window", l, NULL, &b) < 0)
 		return -1;
 	return 0;
 }
@@ -453,7 +456,7 @@ static int not_steady(struct vctx *v, int l)
 		if (w.n == 0)
 			continue;
 		rpt_sb_printf(&w.b, " (real, as the drift verdict judges them): %s", why[kind]);
-		if (add(v, "warn", "not_steady", l, w.runs, &w.b) < 0)
+		if (add(v, "warn", "not_steady", l, &w.runs, &w.b) < 0)
 			return -1;
 	}
 	return 0;
@@ -494,7 +497,7 @@ static int no_steady_label(struct vctx *v, int l, int kept)
 	if (!w.n)
 		return 0;
 	rpt_sb_printf(&w.b, ". Warm up longer (warmup_max), or run longer.");
-	return add(v, "warn", "no_steady_state", l, w.runs, &w.b);
+	return add(v, "warn", "no_steady_state", l, &w.runs, &w.b);
 }
 
 /* no_steady_state: runs whose window had no steady state (report_steady.c): their JIT
@@ -552,7 +555,7 @@ static int errors(struct vctx *v, int l)
 	char lead[96];
 	snprintf(lead, sizeof lead,
 	         "more than %.0f%% of requests failed in a measured window: ", RPT_ERRORS_PCT);
-	if (add_parts(v, "warn", "errors", l, w.runs, lead, &own, tail) < 0)
+	if (add_parts(v, "warn", "errors", l, &w.runs, lead, &own, tail) < 0)
 		return -1;
 	return 0;
 }
@@ -563,7 +566,7 @@ static int clock_skew(struct vctx *v, int l)
 {
 	struct report *r = v->r;
 	struct sbuf b = {0};
-	char runs[96] = "";
+	struct buf runs = {0};
 	int n = 0;
 
 	for (const struct rpt_run *run = NULL; (run = rpt_label_run(r, l, run));) {
@@ -574,7 +577,7 @@ static int clock_skew(struct vctx *v, int l)
 		              n == 0 ? "Merged run" : "; run", run->key, run->clock_skew_ms,
 		              dur_format(run->interval_ms, d, sizeof d));
 		n++;
-		list_add(runs, sizeof runs, run->key);
+		rpt_runs_add(&runs, run->key);
 	}
 	if (n == 0)
 		return 0;
@@ -586,7 +589,7 @@ static int clock_skew(struct vctx *v, int l)
 	              "NTP) before the next run.",
 	              rpt_label_name(r, l), rpt_sb_str(&b));
 	rpt_sb_release(&b);
-	if (add(v, "warn", "clock_skew", l, runs, &m) < 0)
+	if (add(v, "warn", "clock_skew", l, &runs, &m) < 0)
 		return -1;
 	return 0;
 }
@@ -652,7 +655,7 @@ static int confounded(struct vctx *v, int l)
 	                          "from this, not from what the label names."
 	                        : "This is unlikely to move the figures, but "
 	                          "it is not the same setup.");
-	if (add(v, worst > 1 ? "warn" : "info", "confounded", l, "", &b) < 0)
+	if (add(v, worst > 1 ? "warn" : "info", "confounded", l, NULL, &b) < 0)
 		return -1;
 	return 0;
 }

@@ -820,7 +820,7 @@ static void jvalidity(const struct report *r, int i, struct jsonw *w)
 	jsonw_mstr(w, "severity", v->severity);
 	jsonw_mstr(w, "code", v->code);
 	jlabel(r, w, v->label);
-	jsonw_mstr(w, "run", v->run);
+	jsonw_mstr(w, "run", rpt_item_runs(v));
 	jsonw_mstr(w, "message", v->text);
 }
 

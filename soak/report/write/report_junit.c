@@ -276,7 +276,7 @@ static int validity_cases(const struct report *r, const struct rpt_run *run, con
 	for (int i = 0; i < r->nvalidity; i++) {
 		const struct rpt_item *v = &r->validity[i];
 		int warn = !strcmp(v->severity, "warn");
-		if (v->run[0] ? !key_in(run->key, v->run) : v->label != run->label)
+		if (v->run.n ? !key_in(run->key, rpt_item_runs(v)) : v->label != run->label)
 			continue;
 		if (!add_case(s, cls, warn ? 's' : 'p', 0, NULL, warn ? v->text : NULL,
 		              warn ? NULL : v->text, "validity: %s", v->code))

@@ -234,7 +234,7 @@ static void gen_sentence(const struct report *r, struct rpt_item *v, struct sbuf
 {
 	struct sbuf own = {0};
 
-	gen_own(&own, rpt_label_name(r, v->label), v->run, &v->gen);
+	gen_own(&own, rpt_label_name(r, v->label), rpt_item_runs(v), &v->gen);
 	parts(v, b, gen_words[v->gen.cause].lead, &own, gen_words[v->gen.cause].tail);
 }
 
@@ -255,7 +255,7 @@ static void host_sentence(const struct report *r, struct rpt_item *v, struct sbu
 	else
 		rpt_sb_printf(&own, "with %s ('%s'), ", run->colocated, run->host);
 	rpt_sb_printf(&own, "%.1f%% in ", h->worst);
-	rpt_sb_runs(&own, v->run);
+	rpt_sb_runs(&own, rpt_item_runs(v));
 	snprintf(lead, sizeof lead,
 	         h->placed ? "the load generator was placed on CPUs of its own, but those "
 	                     "CPUs were %.0f%% busy or more in a measured window: "
@@ -284,7 +284,7 @@ static void gcwin_sentence(const struct report *r, struct rpt_item *v, struct sb
 	dur_format((int64_t)llround(w->span_lo) * 1000, d0, sizeof d0);
 	dur_format((int64_t)llround(w->span_hi) * 1000, d1, sizeof d1);
 	rpt_sb_printf(&own, "%s, %s in ", rpt_label_name(r, v->label), w->source);
-	rpt_sb_runs(&own, v->run);
+	rpt_sb_runs(&own, rpt_item_runs(v));
 	rpt_sb_printf(&own, ", %s%s%s of it: run at least %s longer", d0,
 	              strcmp(d0, d1) ? " to " : "", strcmp(d0, d1) ? d1 : "",
 	              gca_hours_text(w->longer_h, h, sizeof h));
