@@ -87,11 +87,12 @@ int rpt_junit_runs(const char *db_path, const int64_t *ids, int n,
 struct jsonw;
 int rpt_run_drift_json(const struct report *r, int step, const char *key, struct jsonw *w);
 /* report_drift_check.c: the end-of-run check of `soak run` (run/ cannot use report/, so soak run
- * hands it to the runner): reads run `run_id` of db_path as `soak report --runs ID` would, writes
- * its drift sentence into verdict and returns the number of breaches (rpt_drift_breaches, every
- * step), or -1 with err. */
+ * hands it to the runner): reads run `run_id` of db_path as `soak report --runs ID` would, appends
+ * its drift sentence to verdict (whole: common/buf) and returns the number of breaches
+ * (rpt_drift_breaches, every step), or -1 with err. */
+struct buf;
 int rpt_drift_check(const char *db_path, int64_t run_id, double tps, double mean, double p99,
-                    char *msgs, size_t msglen, int max, char *verdict, size_t vlen, char *err,
+                    char *msgs, size_t msglen, int max, struct buf *verdict, char *err,
                     size_t errlen);
 /* report_compare.c: sequential studies: 1 when every comparison's interval of each figure
  * fig[i] is at most pct[i] % of the baseline (half-width, at the level the verdict tested

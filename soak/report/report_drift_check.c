@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 int rpt_drift_check(const char *db_path, int64_t run_id, double tps, double mean, double p99,
-                    char *msgs, size_t msglen, int max, char *verdict, size_t vlen, char *err,
+                    char *msgs, size_t msglen, int max, struct buf *verdict, char *err,
                     size_t errlen)
 {
 	struct report r;
@@ -26,8 +26,8 @@ int rpt_drift_check(const char *db_path, int64_t run_id, double tps, double mean
 	const struct rpt_run *run = &r.runs[0];
 	struct sbuf v = {0};
 	rpt_drift_run_sentence(&v, run);
-	/* soak run's own line on the terminal (runner.h's buffer), not the report's text. */
-	snprintf(verdict, vlen, "%s", rpt_sb_str(&v));
+	/* soak run's own line on the terminal, the sentence whole (runner.h). */
+	buf_puts(verdict, rpt_sb_str(&v));
 	rpt_sb_release(&v);
 	if (!run->step_drift) {
 		n = rpt_drift_breaches(&run->drift, tps, mean, p99, msgs, msglen, max);

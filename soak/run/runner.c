@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "collect.h"
 #include "cpus.h"
@@ -437,21 +438,24 @@ static void check_thresholds(struct run *r, int step, const struct figures *f)
 static int check_drift(struct run *r)
 {
 	const struct scn_thresholds *t = &r->s->thr;
-	char msgs[DRIFT_MSGS][300], verdict[1200], err[512];
+	char msgs[DRIFT_MSGS][300], err[512];
+	struct buf verdict = {0}; /* the sentence, however long */
 	int n;
 
 	if (!r->o->drift_check || (t->drift_tps < 0 && t->drift_mean < 0 && t->drift_p99 < 0))
 		return 0;
 	n = r->o->drift_check(r->o->db_path, r->rec.run_id, t->drift_tps, t->drift_mean,
-	                      t->drift_p99, &msgs[0][0], sizeof msgs[0], DRIFT_MSGS, verdict,
-	                      sizeof verdict, err, sizeof err);
+	                      t->drift_p99, &msgs[0][0], sizeof msgs[0], DRIFT_MSGS, &verdict, err,
+	                      sizeof err);
 	if (n < 0) {
+		buf_free(&verdict);
 		fprintf(stderr, "soak run: drift thresholds not judged: %s\n", err);
 		return -1;
 	}
 	if (!r->o->quiet)
 		fprintf(stderr, "soak run: run %lld drift: %s\n", (long long)r->rec.run_id,
-		        verdict);
+		        verdict.oom ? "(out of memory)" : verdict.p ? verdict.p : "");
+	buf_free(&verdict);
 	for (int i = 0; i < n; i++) {
 		fprintf(stderr, "soak run: threshold failed: %s\n", msgs[i]);
 		if (rec_event(&r->rec, "soak", "threshold", msgs[i], err, sizeof err) < 0)

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "buf.h"
 #include "engine/engine.h"
 #include "metrics.h"
 #include "slo.h"
@@ -70,11 +71,12 @@ struct runner_opts {
 	                                      * with each run.  NULL: a plain run */
 	/* The end-of-run drift check, run when the scenario sets drift thresholds.  run/ does
 	 * not use report/, so soak run hands in the report's rpt_drift_check: it reads the run
-	 * back from db_path, writes its drift sentence into verdict and up to max breaches
-	 * (msglen bytes each) into msgs, and returns how many, or -1 with err.  NULL: none. */
+	 * back from db_path, appends its drift sentence to verdict (common/buf: as long as it
+	 * is) and writes up to max breaches (msglen bytes each) into msgs, and returns how
+	 * many, or -1 with err.  NULL: none. */
 	int (*drift_check)(const char *db_path, int64_t run_id, double tps, double mean, double p99,
-	                   char *msgs, size_t msglen, int max, char *verdict, size_t vlen,
-	                   char *err, size_t errlen);
+	                   char *msgs, size_t msglen, int max, struct buf *verdict, char *err,
+	                   size_t errlen);
 	/* Called once the run's row exists, with the runner's database handle and the run's
 	 * id, before anything is sent (a study tags the run there); -1 fails the run. */
 	int (*on_begin)(void *arg, sqlite3 *db, int64_t run_id, char *err, size_t errlen);

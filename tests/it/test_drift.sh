@@ -193,6 +193,8 @@ check "live run: the drain line is a count, not a rate" \
 check "live run: no interval line of the drain with a rate" bash -c "! grep -E ' drain .*/s' '$T/live.log'"
 soak report "$T/live.db" -o "$T/live" >"$T/live.out" 2>&1
 check_eq "live run: report exits 0" "$?" 0
+check_eq "live run: the drift line soak run printed is the report's sentence, whole" \
+  "$(sed -n 's/^soak run: run 1 drift: //p' "$T/live.log")" "$(json "$T/live/report.json" '.runs[0].drift.sentence')"
 LJ=$T/live/report.json
 check_eq "live run: degrading" "$(json "$LJ" '.runs[0].drift.verdict')" degrading
 check_eq "live run: on TPS and p99, real and worse" \
