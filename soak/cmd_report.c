@@ -1,6 +1,7 @@
 /*
  * soak report — comparison tables, findings and gnuplot pictures from one or more result
- * databases: report.md, report.html (self-contained), summary.csv, report.json, and
+ * databases: report.md, report.html (self-contained), their details.md and details.html,
+ * summary.csv, report.json, and
  * img/NAME.svg + img/NAME.png drawn from data/NAME.dat by plots/NAME.gp.
  * The model, the statistics and the writers are soak/report*.c (see report.h).
  */
@@ -179,7 +180,8 @@ int cmd_report(int argc, char **argv)
 	rpt_counts(r, &n);
 	if (o.plots && n.plot_note[0])
 		fprintf(stderr, "soak report: %s\n", n.plot_note);
-	printf("%s/report.md, report.html, summary.csv, report.json: %d run%s, %d label%s, "
+	printf("%s/report.md, report.html, details.md, details.html, summary.csv, report.json: "
+	       "%d run%s, %d label%s, "
 	       "%d finding%s, %d picture%s",
 	       o.outdir, n.runs, n.runs == 1 ? "" : "s", n.labels, n.labels == 1 ? "" : "s",
 	       n.findings, n.findings == 1 ? "" : "s", n.pictures, n.pictures == 1 ? "" : "s");
