@@ -244,18 +244,22 @@ static void html_pictures(const struct report *r, FILE *f, int compare)
 		html_run_pictures(r, f);
 }
 
+/* An element's opening tag, with its class when it has one. */
+static void open_cls(FILE *f, const char *el, const char *cls)
+{
+	if (cls)
+		fprintf(f, "<%s class=\"%s\">", el, cls);
+	else
+		fprintf(f, "<%s>", el);
+}
+
 static void html_list(const struct rpt_block *b, FILE *f)
 {
-	if (b->cls)
-		fprintf(f, "<ul class=\"%s\">\n", b->cls);
-	else
-		fputs("<ul>\n", f);
+	open_cls(f, "ul", b->cls);
+	fputc('\n', f);
 	for (int i = 0; i < b->nitems; i++) {
 		const struct rpt_doc_item *it = &b->items[i];
-		if (it->cls)
-			fprintf(f, "<li class=\"%s\">", it->cls);
-		else
-			fputs("<li>", f);
+		open_cls(f, "li", it->cls);
 		if (it->tag)
 			tag(f, "<strong>", it->tag, "</strong> ");
 		if (it->code)
@@ -278,10 +282,7 @@ static void html_block(const struct report *r, const struct rpt_block *b, FILE *
 		html_h(f, b->level, b->text);
 		break;
 	case RPT_B_PARA:
-		if (b->cls)
-			fprintf(f, "<p class=\"%s\">", b->cls);
-		else
-			fputs("<p>", f);
+		open_cls(f, "p", b->cls);
 		if (b->lead)
 			tag(f, "<b>", b->lead, "</b> ");
 		tag(f, "", b->text, "</p>\n");
