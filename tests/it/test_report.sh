@@ -295,6 +295,8 @@ check "the report links each section of its details file" \
 check "SVG carries no date" bash -c "! grep -lE '20[0-9]{2}-[01][0-9]-[0-3][0-9]|[Dd]ate' '$T'/p1/img/*.svg"
 ntables=$(grep -c '^|---' "$T/p1/report.md")
 check_eq "HTML: one inline SVG per picture" "$(cat "$T/p1/report.html" "$T/p1/details.html" | grep -c '<svg')" "$npics"
+check_eq "HTML: no heading or table id given twice (report.html's 'verdict' is its table's)" \
+  "$(for f in report.html details.html; do grep -oE '<(h2|table) id="[^"]*"' "$T/p1/$f" | sed 's/.* id=//' | sort | uniq -d; done)" ""
 check "HTML: self-contained (no src=, no link)" bash -c "! grep -qE '<(img|link|script)[ >]' '$T/p1/report.html' '$T/p1/details.html'"
 if command -v chromium >/dev/null; then
   prof=$(mktemp -d "$T/chromium.XXXXXX")

@@ -101,12 +101,13 @@ static void esc_words(FILE *f, const char *s)
 	}
 }
 
-/* A heading; a section's (level 2) with its anchor, which report.html links to. */
-static void html_h(FILE *f, int level, const char *text)
+/* A heading; in the details page (anchor 1) a section's (level 2) with the anchor
+ * report.html links to (report.html's own ids are its tables': "verdict"). */
+static void html_h(FILE *f, int level, const char *text, int anchor)
 {
 	char slug[128];
 
-	if (level == 2) {
+	if (level == 2 && anchor) {
 		rpt_doc_slug(text, slug, sizeof slug);
 		fprintf(f, "<h2 id=\"%s\">", slug);
 	} else {
@@ -116,10 +117,10 @@ static void html_h(FILE *f, int level, const char *text)
 	fprintf(f, "</h%d>\n", level);
 }
 
-static void html_table(const struct rpt_table *t, FILE *f, int note)
+static void html_table(const struct rpt_table *t, FILE *f, int note, int anchor)
 {
 	if (t->title && t->title[0]) /* else the document heads it */
-		html_h(f, 2, t->title);
+		html_h(f, 2, t->title, anchor);
 	if (note && t->note && t->note[0])
 		tag(f, "<p class=\"note\">", t->note, "</p>\n");
 	if (t->id[0])
@@ -279,7 +280,7 @@ static void html_block(const struct report *r, const struct rpt_block *b, FILE *
 {
 	switch (b->kind) {
 	case RPT_B_HEADING:
-		html_h(f, b->level, b->text);
+		html_h(f, b->level, b->text, b->details);
 		break;
 	case RPT_B_PARA:
 		open_cls(f, "p", b->cls);
@@ -291,7 +292,7 @@ static void html_block(const struct report *r, const struct rpt_block *b, FILE *
 		html_list(b, f);
 		break;
 	case RPT_B_TABLE:
-		html_table(b->table, f, !b->note_apart);
+		html_table(b->table, f, !b->note_apart, b->details);
 		break;
 	case RPT_B_PICTURES:
 		html_pictures(r, f, b->compare);
