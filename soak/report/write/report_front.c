@@ -354,17 +354,18 @@ int rpt_front_tables(const struct report *r, struct rpt_table **out, int *n, cha
 
 /* --- environment ---------------------------------------------------------------------------- */
 
-/* The values a fact takes over a label's runs: "v" when they agree, else
- * "a (runs 1, 2); b (run 3)"; "" when no run records it. */
-static void fact_cell(const struct report *r, int l, const char *source, const char *key, char *out,
-                      size_t len)
+/* The values a fact takes over a label's runs, into out (reset first): "v" when they
+ * agree, else "a (runs 1 and 2); b (run 3)", each value's runs whole or, past eight, their
+ * count and span (rpt_sb_runs); "" when no run records it.  A value past SHOW_MAX
+ * characters is shown cut with an ellipsis (command lines run long). */
+static void fact_cell(const struct report *r, int l, const char *source, const char *key,
+                      struct sbuf *out)
 {
 	const char *vals[16];
-	char runs[16][96];
+	struct sbuf runs[16] = {{{0}}}; /* each value's run keys, "1,2" */
 	int nv = 0;
-	size_t used = 0;
 
-	out[0] = '\0';
+	rpt_sb_reset(out);
 	for (int i = 0; i < r->nruns; i++) {
 		const char *x;
 		int k = 0;
@@ -372,24 +373,21 @@ static void fact_cell(const struct report *r, int l, const char *source, const c
 			continue;
 		while (k < nv && strcmp(vals[k], x) != 0)
 			k++;
-		if (k == nv) {
-			if (nv == 16)
-				continue;
-			vals[nv] = x;
-			runs[nv++][0] = '\0';
-		}
-		size_t u = strlen(runs[k]);
-		snprintf(runs[k] + u, sizeof runs[k] - u, "%s%s", u ? ", " : "", r->runs[i].key);
+		if (k == nv && nv == 16)
+			continue;
+		if (k == nv)
+			vals[nv++] = x;
+		rpt_sb_printf(&runs[k], "%s%s", rpt_sb_len(&runs[k]) ? "," : "", r->runs[i].key);
 	}
-	for (int k = 0; k < nv && used < len; k++) {
-		int w = nv == 1 ? snprintf(out, len, "%.*s%s", SHOW_MAX, vals[k],
-		                           strlen(vals[k]) > SHOW_MAX ? "\xe2\x80\xa6" : "")
-		                : snprintf(out + used, len - used, "%s%.*s%s (%s %s)",
-		                           k ? "; " : "", SHOW_MAX, vals[k],
-		                           strlen(vals[k]) > SHOW_MAX ? "\xe2\x80\xa6" : "",
-		                           strchr(runs[k], ',') ? "runs" : "run", runs[k]);
-		if (w > 0)
-			used += (size_t)w;
+	for (int k = 0; k < nv; k++) {
+		rpt_sb_printf(out, "%s%.*s%s", k ? "; " : "", SHOW_MAX, vals[k],
+		              strlen(vals[k]) > SHOW_MAX ? "\xe2\x80\xa6" : "");
+		if (nv > 1) {
+			rpt_sb_printf(out, " (");
+			rpt_sb_runs(out, rpt_sb_str(&runs[k]));
+			rpt_sb_printf(out, ")");
+		}
+		rpt_sb_release(&runs[k]);
 	}
 }
 
@@ -416,7 +414,7 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 {
 	const char *names[RPT_MAX_LABELS + 1] = {"", "value"};
 	char align[RPT_MAX_LABELS + 2] = "ll", srcs[RPT_MAX_SOURCES][RPT_NAME_MAX], head[96];
-	char(*v)[2048] = calloc((size_t)(r->nlabels ? r->nlabels : 1), sizeof *v);
+	struct sbuf *v = calloc((size_t)(r->nlabels ? r->nlabels : 1), sizeof *v);
 	int nsrc = env_sources(r, srcs),
 	    nl = r->nlabels < RPT_MAX_LABELS ? r->nlabels : RPT_MAX_LABELS;
 
@@ -455,9 +453,10 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			if (e->per_source != (s >= 0))
 				continue;
 			for (int l = 0; l < nl; l++) {
-				fact_cell(r, l, s < 0 ? "" : srcs[s], e->key, v[l], sizeof v[l]);
-				any |= v[l][0] != '\0';
-				shared &= v[l][0] != '\0' && !strcmp(v[l], v[0]);
+				fact_cell(r, l, s < 0 ? "" : srcs[s], e->key, &v[l]);
+				any |= rpt_sb_len(&v[l]) > 0;
+				shared &= rpt_sb_len(&v[l]) > 0 &&
+				          !strcmp(rpt_sb_str(&v[l]), rpt_sb_str(&v[0]));
 			}
 			if (!any || shared != (which == 0))
 				continue;
@@ -467,8 +466,11 @@ static void env_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 			else
 				rpt_tb_set(b, row, 0, "%s: %s", srcs[s], e->name);
 			for (int l = 0; l < (which == 0 ? 1 : nl); l++)
-				rpt_tb_set(b, row, l + 1, "%s", v[l][0] ? v[l] : DASH);
+				rpt_tb_set(b, row, l + 1, "%s",
+				           rpt_sb_len(&v[l]) ? rpt_sb_str(&v[l]) : DASH);
 		}
+	for (int l = 0; l < nl; l++)
+		rpt_sb_release(&v[l]);
 	free(v);
 }
 
