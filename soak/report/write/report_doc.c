@@ -162,26 +162,21 @@ int rpt_doc_pic(const struct report *r, int run, const char *col)
 static const char *meta(struct rpt_doc *d)
 {
 	const struct report *r = d->r;
-	char buf[2048];
-	size_t n = 0;
+	struct sbuf t = {0}; /* as many databases as were read */
+	const char *out;
 	int open = 0;
 
-#define PUT(...)                                                                                   \
-	do {                                                                                       \
-		if (n < sizeof buf)                                                                \
-			n += (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__);               \
-	} while (0)
-	PUT("Database%s: ", r->ndbs > 1 ? "s" : "");
+	rpt_sb_printf(&t, "Database%s: ", r->ndbs > 1 ? "s" : "");
 	for (int i = 0; i < r->ndbs; i++)
-		PUT("%s%s", i ? ", " : "", r->dbs[i]);
+		rpt_sb_printf(&t, "%s%s", i ? ", " : "", r->dbs[i]);
 	for (int i = 0; i < r->nruns; i++)
 		open += strcmp(r->runs[i].status, "done") != 0;
-	PUT(". Runs: %d", r->nruns);
+	rpt_sb_printf(&t, ". Runs: %d", r->nruns);
 	if (open)
-		PUT(" (%d not done: see Findings)", open);
-	PUT(".");
-#undef PUT
-	return doc_str(d, "%s", buf);
+		rpt_sb_printf(&t, " (%d not done: see Findings)", open);
+	out = doc_str(d, "%s.", rpt_sb_str(&t));
+	rpt_sb_release(&t);
+	return out;
 }
 
 /* Whether two validity items differ only in their own parts (the labels'): then they are
