@@ -363,6 +363,22 @@ static void next_tested(const struct rpt_cmp *m, int *order, int j, int k)
 	order[best] = t;
 }
 
+/* Where what the processes share is missing from the interval (one process a side), it
+ * is stated at least floor % of the baseline either side of the change, its centre, so
+ * that it covers what the floor keeps out of "real": a change inside it is noise. */
+static void floor_interval(struct rpt_diff *d, double floor)
+{
+	double h = floor / 100 * fabs(d->a);
+
+	if (d->verdict == RPT_NA || !isfinite(d->lo) || !isfinite(d->hi) ||
+	    !(h > (d->hi - d->lo) / 2))
+		return;
+	d->lo = d->diff - h;
+	d->hi = d->diff + h;
+	if (d->verdict == RPT_REAL && d->lo <= 0 && d->hi >= 0)
+		d->verdict = RPT_NOISE;
+}
+
 /*
  * Judges a comparison's figures as one family with Holm's weighted step-down: each figure
  * with a spread (a p-value) holds a share w of the error rate (fig_weight); of the figures
@@ -418,8 +434,10 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 		double floor = pair             ? RPT_PROCESS_FLOOR_PCT
 		               : f == RPT_M_P99 ? RPT_FLOOR_P99_PCT
 		                                : RPT_FLOOR_PCT;
-		if ((pair || on_batches(r, m, f)) && d->verdict == RPT_REAL && !isnan(d->rel_pct) &&
-		    fabs(d->rel_pct) < floor)
+		if (pair)
+			floor_interval(d, floor);
+		else if (on_batches(r, m, f) && d->verdict == RPT_REAL && !isnan(d->rel_pct) &&
+		         fabs(d->rel_pct) < floor)
 			d->verdict = RPT_NOISE;
 	}
 }
