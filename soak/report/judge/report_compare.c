@@ -337,6 +337,30 @@ static int one_process(const struct report *r, const struct rpt_cell *c)
 	return n > 0;
 }
 
+/* Whether every run of cell c ran in the one process its study started and kept running:
+ * that process's own offset is in every run, so the runs' spread, paired or not, cannot
+ * see how two processes of one server differ (the study's rounds all share it), and it
+ * is held to RPT_PROCESS_FLOOR_PCT as one process a side side by side is.  Targets a
+ * study did not start are not known to be one process. */
+static int kept_one_process(const struct report *r, const struct rpt_cell *c)
+{
+	int key = -1;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (!rpt_in_cell(run, c))
+			continue;
+		if (run->study < 0 || !r->studies[run->study].managed ||
+		    !r->studies[run->study].keep_running)
+			return 0;
+		int k = run->start_no * 1000 + run->replica;
+		if (key >= 0 && k != key)
+			return 0;
+		key = k;
+	}
+	return key >= 0;
+}
+
 /* Figure f's share of the comparison's error rate (Holm's weights, 1979): the study's
  * primary figure RPT_PRIMARY_SHARE when it is in the family with others, which split the
  * rest evenly; without a primary, every figure alike.  The shares sum to 1. */
@@ -426,9 +450,10 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 			stop = 1;
 	}
 	/* The floor: what batch means call real must also be larger than two runs of one
-	 * system differ by; side by side with one process a side, than two processes of one
-	 * server differ by.  It is practical, not statistical: it does not stop the family. */
-	int pair = m->noise == RPT_BY_GROUPS && rpt_groups_floored(&m->grp);
+	 * system differ by; with one process a side (side by side, or one at a time in one
+	 * process kept running), than two processes of one server differ by.  It is
+	 * practical, not statistical: it does not stop the family. */
+	int pair = m->floor_pct > 0 && m->noise != RPT_BY_BATCHES && m->noise != RPT_BY_CALIBRATION;
 	for (int f = 0; f < RPT_NFIG; f++) {
 		struct rpt_diff *d = &m->d[f];
 		double floor = pair             ? RPT_PROCESS_FLOOR_PCT
@@ -627,6 +652,9 @@ static void compare_cells(const struct report *r, struct rpt_cmp *m, int c, int 
 	                     ? m->grp.unit == RPT_GU_PAIR
 	                     : (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
 	                           (one_process(r, a) || one_process(r, b));
+	if ((m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
+	    (kept_one_process(r, a) || kept_one_process(r, b)))
+		m->floor_pct = RPT_PROCESS_FLOOR_PCT;
 	holm(r, m, &pr);
 	resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
 	resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
