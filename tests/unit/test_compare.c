@@ -331,6 +331,16 @@ static void ab_detection(void **state)
 	assert_true(drift6 >= 294);
 }
 
+/* Five interleaved rounds of study 0 into fr[0..10): A at 1000/s, B at b_tps, runs noise
+ * apart. */
+static void five_rounds(struct fake_run *fr, double b_tps, double noise, struct rng *g)
+{
+	for (int round = 1; round <= 5; round++) {
+		fr[2 * round - 2] = run_of(0, 0, round, 1000, 0, noise, g);
+		fr[2 * round - 1] = run_of(1, 0, round, b_tps, 0, noise, g);
+	}
+}
+
 /* A study's primary figure is one of the family, holding RPT_PRIMARY_SHARE of alpha (4 %),
  * the other k - 1 figures the rest evenly (1 % between them): in an A/A study where
  * nothing is real, every figure is judged at its own share; without a primary, all at
@@ -341,10 +351,7 @@ static void primary_share(void **state)
 	struct fake_run fr[10];
 	(void)state;
 
-	for (int round = 1; round <= 5; round++) {
-		fr[2 * round - 2] = run_of(0, 0, round, 1000, 0, 0.02, &g);
-		fr[2 * round - 1] = run_of(1, 0, round, 1000, 0, 0.02, &g);
-	}
+	five_rounds(fr, 1000, 0.02, &g);
 	for (int primary = 0; primary < 2; primary++) {
 		struct report r;
 		make_report(&r, fr, 10, &g);
@@ -380,10 +387,7 @@ static void kept_running_floor(void **state)
 	struct fake_run fr[10];
 	(void)state;
 
-	for (int round = 1; round <= 5; round++) {
-		fr[2 * round - 2] = run_of(0, 0, round, 1000, 0, 0.002, &g);
-		fr[2 * round - 1] = run_of(1, 0, round, 1000 / 1.05, 0, 0.002, &g);
-	}
+	five_rounds(fr, 1000 / 1.05, 0.002, &g);
 	for (int keep = 0; keep < 2; keep++) {
 		struct report r;
 		make_report(&r, fr, 10, &g);
