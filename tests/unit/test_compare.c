@@ -404,6 +404,10 @@ static void kept_running_floor(void **state)
 		assert_true(keep ? d->hi - d->diff >= half * (1 - 1e-12) : d->hi - d->lo < half);
 		assert_int_equal(method_has(&r, "Each label ran in one process kept running"),
 		                 keep);
+		/* No advice of more rounds, which the process's offset would be in too. */
+		assert_int_equal(m->res[RPT_M_TPS].basis,
+		                 keep ? RPT_ADV_PROCESSES : RPT_ADV_COMPONENTS);
+		assert_true(!keep || m->res[RPT_M_TPS].rounds == 0);
 		free_report(&r);
 	}
 }

@@ -361,6 +361,13 @@ static int kept_one_process(const struct report *r, const struct rpt_cell *c)
 	return key >= 0;
 }
 
+/* Whether comparison m is held to RPT_PROCESS_FLOOR_PCT: its observations (runs, groups)
+ * cannot see how two processes of one server differ. */
+static int process_floored(const struct rpt_cmp *m)
+{
+	return m->floor_pct > 0 && m->noise != RPT_BY_BATCHES && m->noise != RPT_BY_CALIBRATION;
+}
+
 /* Figure f's share of the comparison's error rate (Holm's weights, 1979): the study's
  * primary figure RPT_PRIMARY_SHARE when it is in the family with others, which split the
  * rest evenly; without a primary, every figure alike.  The shares sum to 1. */
@@ -453,7 +460,7 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 	 * system differ by; with one process a side (side by side, or one at a time in one
 	 * process kept running), than two processes of one server differ by.  It is
 	 * practical, not statistical: it does not stop the family. */
-	int pair = m->floor_pct > 0 && m->noise != RPT_BY_BATCHES && m->noise != RPT_BY_CALIBRATION;
+	int pair = process_floored(m);
 	for (int f = 0; f < RPT_NFIG; f++) {
 		struct rpt_diff *d = &m->d[f];
 		double floor = pair             ? RPT_PROCESS_FLOOR_PCT
@@ -593,6 +600,12 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 	if (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) {
 		x->basis = RPT_ADV_COMPONENTS;
 		rpt_advise(&a->vc[f], &b->vc[f], base, target, alpha, x);
+		if (process_floored(m)) { /* more runs of the same processes cannot tell */
+			x->basis = RPT_ADV_PROCESSES;
+			x->unit = RPT_GU_PAIR;
+			x->rounds = 0;
+			x->run_s = x->total_s = NAN;
+		}
 	} else if (m->noise == RPT_BY_GROUPS) {
 		group_advice(r, m, f, target, x);
 	} else if (m->noise == RPT_BY_CALIBRATION && !on_batches(r, m, f)) {
