@@ -48,7 +48,8 @@ static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
 	if (g->unit == RPT_GU_REPLICAS && rpt_groups_floored(g))
 		rpt_sb_printf(b,
 		              " With %d processes in all their spread rests on one degree of "
-		              "freedom, a guess: no change below %.0f %% is called real.",
+		              "freedom, a guess: no change below %.0f %% is called real, and each "
+		              "interval is stated at least that wide.",
 		              g->procs[0] + g->procs[1], RPT_PROCESS_FLOOR_PCT);
 	if (g->unit == RPT_GU_PAIR)
 		rpt_sb_printf(
