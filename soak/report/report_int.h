@@ -98,6 +98,11 @@
  * Tomcat 10 alike, one process each, differed by -0.6, -3.8 and +1.6 %; a +5 to +8 %
  * change once came out -3.9 %. */
 #define RPT_PROCESS_FLOOR_PCT 10.0
+/* A study's primary figure: its share of a comparison's error rate when the family has
+ * other figures (Holm's weights): at most 4 % for it, at least 1 % for all the others,
+ * and whatever is found real passes its share on, so 5 % holds for all together. */
+#define RPT_PRIMARY_SHARE 0.8
+
 #define RPT_MAX_STUDIES 16  /* studies one report describes */
 #define RPT_MAX_CALS    256 /* calibrations read from the databases */
 
@@ -680,8 +685,9 @@ struct rpt_resolve {
 
 /* A label's cell against the baseline's cell with the same key.  Every figure is judged by
  * the comparison's one method (enum rpt_noise), and the figures with a spread form one
- * family judged by Holm's step-down (smallest p against alpha / k, the next against
- * alpha / (k - 1), ... until one fails), so that a system compared with itself has at
+ * family judged by Holm's weighted step-down (with equal shares: smallest p against
+ * alpha / k, the next against alpha / (k - 1), ... until one fails; a study's primary
+ * figure holds RPT_PRIMARY_SHARE), so that a system compared with itself has at
  * most an alpha chance of any figure called real. */
 struct rpt_cmp {
 	int base;                         /* cell index of the baseline */
@@ -700,13 +706,15 @@ struct rpt_cmp {
 	                                   * process carries from run to run, is not judged */
 	double alpha;                     /* the family's error rate: RPT_ALPHA, or the share of
 	                                   * it a sequential study's last look spent */
-	double level;                     /* the strictest level of the family: 1 - alpha / k */
+	double level;                     /* the strictest level of the family: 1 - alpha x the
+	                                   * smallest share (alpha / k when all alike) */
 	double floor_pct;                 /* one run a side: the floor applied to figures judged on
 	                                   * batch means (p99: RPT_FLOOR_P99_PCT); else 0 */
 	int cal;                          /* RPT_BY_CALIBRATION: index into report.cals, else -1 */
 	int study;             /* the study all its runs belong to (index into studies), or -1 */
 	struct rpt_groups grp; /* RPT_BY_GROUPS: what its runs replicate */
-	int primary;           /* the study's primary figure (judged alone at alpha), or -1 */
+	int primary;           /* the study's primary figure, or -1 */
+	int primary_in;        /* it is in the family: RPT_PRIMARY_SHARE of alpha is its */
 };
 
 /* A stored calibration: the run-to-run spread of repeated runs of one scenario (soak

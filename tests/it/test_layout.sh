@@ -185,4 +185,11 @@ EOF
 check_eq "the timing lint flags elapsed times in checks, not orders, waived figures or reused names" \
   "$(python3 "$TOP/tests/it/timing_lint.py" "$T" "$T/test_timed.sh" | cut -d: -f2 | tr '\n' ' ')" "2 6 "
 
+# Nothing committed is what .gitignore calls an output (a perf.data, a sanitizer's log at the
+# top: m.data came in with 5ffd034, san.out with 0e44f6b).  Only in a git checkout.
+if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+  check_eq "no committed file is one .gitignore calls an output" \
+    "$(git -C "$TOP" ls-files --cached --ignored --exclude-standard | tr '\n' ' ')" ""
+fi
+
 done_testing

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # soak study, soak calibrate and the comparisons they feed, on bin/regserver:
 #   the schedule and mistakes of study files (soak check);
-#   A/B: regserver --latency 20 against --latency 23, three interleaved rounds, started and
-#        stopped by the study: the mean latency +15 % real, TPS lower and real;
+#   A/B: regserver --latency 20 against --latency 30, three interleaved rounds, started and
+#        stopped by the study: the mean latency +50 % real, TPS lower and real;
 #   A/A: two labels on one regserver, five interleaved rounds, interrupted and resumed:
 #        no figure real (and none on one run a side, where the floor applies);
 #   calibrate: the run-to-run spread stored, then cited by a one-run-a-side comparison.
@@ -37,7 +37,7 @@ EOF
 # --- soak check: schedule, total time, mistakes ------------------------------------------
 cat >"$T/ab.ini" <<EOF
 [study]
-name = latency 20 vs 23
+name = latency 20 vs 30
 scenario = reg.ini
 rounds = 3
 order = interleaved
@@ -47,13 +47,13 @@ before_each = echo "\$SOAK_TARGET \$SOAK_ROUND" >> $T/before_each.log
 [target.lat20]
 start = $REGSH start $T/lat20 --latency 20
 stop = $REGSH stop $T/lat20
-[target.lat23]
-start = $REGSH start $T/lat23 --latency 23
-stop = $REGSH stop $T/lat23
+[target.lat30]
+start = $REGSH start $T/lat30 --latency 30
+stop = $REGSH stop $T/lat30
 EOF
 soak check "$T/ab.ini" >"$T/check.out" 2>&1
 check_eq "check of a study exits 0" "$?" 0
-check "check prints the interleaved rounds" grep -qx '  round 2: lat23 lat20' "$T/check.out"
+check "check prints the interleaved rounds" grep -qx '  round 2: lat30 lat20' "$T/check.out"
 check "check prints the total" grep -q '8 runs (6 compared, 2 warm-ups): about 48s' "$T/check.out"
 
 bad() { # NAME EXPECTED-MESSAGE-REGEX: the study file on stdin must be refused so
@@ -77,9 +77,9 @@ check "random order with a seed: the same schedule twice" cmp -s "$T/rnd1.out" "
 check "random order: each round holds every target" \
   test "$(grep -cE '^  round [0-9]: (a b c|a c b|b a c|b c a|c a b|c b a)$' "$T/rnd1.out")" -eq 2
 
-# --- A/B: 20 ms against 23 ms, started and stopped by the study ----------------------------
+# --- A/B: 20 ms against 30 ms, started and stopped by the study ----------------------------
 start=$SECONDS
-soak study -q --db "$DB" --set scenario.duration=5s --set scenario.warmup=1s "$T/ab.ini" \
+soak study -q --db "$DB" --set scenario.duration=3s --set scenario.warmup=1s "$T/ab.ini" \
   >"$T/ab.out" 2>"$T/ab.err"
 check_eq "A/B study exits 0" "$?" 0
 echo "# A/B study: $((SECONDS - start)) s"
@@ -87,13 +87,13 @@ check_eq "A/B: 8 runs tagged (6 slots, 2 warm-ups)" \
   "$(q "SELECT count(*), count(slot), sum(warmup) FROM study_runs" | tr '|' ' ')" "8 6 2"
 check_eq "A/B: rounds and positions interleaved" \
   "$(q "SELECT group_concat(target || round || position, ' ') FROM (SELECT * FROM study_runs WHERE slot IS NOT NULL ORDER BY slot)")" \
-  "lat2011 lat2312 lat2321 lat2022 lat2031 lat2332"
+  "lat2011 lat3012 lat3021 lat2022 lat2031 lat3032"
 check_eq "A/B: the warm-up of each target comes first after its start" \
   "$(q "SELECT group_concat(target || ':' || warmup || ':' || since_start, ' ') FROM (SELECT * FROM study_runs ORDER BY seq)")" \
-  "lat20:1:1 lat20:0:2 lat23:1:1 lat23:0:2 lat23:0:3 lat20:0:3 lat20:0:4 lat23:0:4"
+  "lat20:1:1 lat20:0:2 lat30:1:1 lat30:0:2 lat30:0:3 lat20:0:3 lat20:0:4 lat30:0:4"
 check_eq "A/B: before_each ran before every run" "$(wc -l <"$T/before_each.log")" 8
 check_eq "A/B: the start's version= is recorded" \
-  "$(q "SELECT version FROM study_runs WHERE target = 'lat23' LIMIT 1")" "regserver --latency 23"
+  "$(q "SELECT version FROM study_runs WHERE target = 'lat30' LIMIT 1")" "regserver --latency 30"
 # Every run samples the process its target's start named (memory and descriptors from the
 # first sample on; CPU needs two, which a slow ASan build may not fit in a 5 s run).
 check_eq "A/B: the start's pid= feeds the app collector in every run" \
@@ -105,12 +105,12 @@ check_eq "A/B: report exits 0" "$?" 0
 J=$T/ab/report.json
 check_eq "A/B: judged across 3 runs a side" \
   "$(json "$J" '.comparisons[0] | [.noise, .n_runs, .n_runs_baseline] | join(" ")')" "runs 3 3"
-check_eq "A/B: mean latency +15% is real" "$(json "$J" '.comparisons[0].metrics.mean.verdict')" real
-check_range "A/B: mean latency change (%; +15 % built in, timers late on a busy machine)" "$(json "$J" '.comparisons[0].metrics.mean.change_pct')" 10 30
+check_eq "A/B: mean latency +50% is real" "$(json "$J" '.comparisons[0].metrics.mean.verdict')" real
+check_range "A/B: mean latency change (%; +50 % built in, less when timers are late on a busy machine)" "$(json "$J" '.comparisons[0].metrics.mean.change_pct')" 25 75
 check_eq "A/B: TPS lower and real" \
   "$(json "$J" '.comparisons[0].metrics.tps | [(.change_pct < 0), .verdict] | join(" ")')" "true real"
 check "A/B: the design is named at the top" \
-  grep -q "^\*\*Design.\*\* Study 'latency 20 vs 23': 2 targets (lat20, lat23), 3 rounds in interleaved order" "$T/ab/report.md"
+  grep -q "^\*\*Design.\*\* Study 'latency 20 vs 30': 2 targets (lat20, lat30), 3 rounds in interleaved order" "$T/ab/report.md"
 check "A/B: the method is named" grep -q "Judged across runs (3 runs a side): each run is one observation of every figure" "$T/ab/report.md"
 check_eq "A/B: warm-ups are not compared" "$(json "$J" '.comparisons[0].runs | split(",") | length')" 3
 
@@ -445,8 +445,8 @@ check "side by side: ... and says nothing of one process a side (a method text o
   test "$(grep -c "One process a side" "$T/sbs/report.md")" = 0
 check_eq "side by side: mean latency +150 % is real" \
   "$(json "$J" '.comparisons[] | select(.rate == 50) | .metrics.mean | "\(.verdict) \(.change_pct > 60)"')" "real true"
-check_eq "the primary figure is judged alone at 95 %" \
-  "$(json "$J" '.comparisons[] | select(.rate == 50) | .metrics.mean.level')" 0.95
+check_eq "the primary figure holds 4 % of the 5 % (tested at 96 %)" \
+  "$(json "$J" '.comparisons[] | select(.rate == 50) | .metrics.mean.level')" 0.96
 check_eq "side by side: the host is not compared" \
   "$(json "$J" '.comparisons[] | select(.rate == 50) | [.cpu_per_request | keys[] | select(test("host"))] | length')" 0
 check "side by side: the design says it" \

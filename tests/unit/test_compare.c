@@ -2,7 +2,9 @@
  * error rates are measured against a truth that is known.  A/A (one system compared with
  * itself) must call any figure real at most 5 % of the time, whatever drifts between
  * rounds; A/B with a 15 % change in three rounds must find it; one run a side takes its
- * noise from a calibration or is held to the floor; a cold first run is flagged. */
+ * noise from a calibration or is held to the floor; a cold first run is flagged; a study's
+ * primary figure holds its share of the family's error rate, and one process a side kept
+ * running is held to the process floor. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -329,6 +331,87 @@ static void ab_detection(void **state)
 	assert_true(drift6 >= 294);
 }
 
+/* Five interleaved rounds of study 0 into fr[0..10): A at 1000/s, B at b_tps, runs noise
+ * apart. */
+static void five_rounds(struct fake_run *fr, double b_tps, double noise, struct rng *g)
+{
+	for (int round = 1; round <= 5; round++) {
+		fr[2 * round - 2] = run_of(0, 0, round, 1000, 0, noise, g);
+		fr[2 * round - 1] = run_of(1, 0, round, b_tps, 0, noise, g);
+	}
+}
+
+/* A study's primary figure is one of the family, holding RPT_PRIMARY_SHARE of alpha (4 %),
+ * the other k - 1 figures the rest evenly (1 % between them): in an A/A study where
+ * nothing is real, every figure is judged at its own share; without a primary, all at
+ * alpha / k (Holm).  The method sentence says which. */
+static void primary_share(void **state)
+{
+	struct rng g = {4343};
+	struct fake_run fr[10];
+	(void)state;
+
+	five_rounds(fr, 1000, 0.02, &g);
+	for (int primary = 0; primary < 2; primary++) {
+		struct report r;
+		make_report(&r, fr, 10, &g);
+		if (primary)
+			snprintf(r.studies[0].primary, sizeof r.studies[0].primary, "tps");
+		build(&r);
+		const struct rpt_cmp *m = &r.cmps[0];
+		int k = m->family;
+		assert_true(k >= 3);
+		assert_int_equal(m->primary_in, primary);
+		assert_false(any_real(m));
+		for (int f = 0; f < RPT_NFIG; f++) {
+			const struct rpt_diff *d = &m->d[f];
+			double share = !primary         ? 1.0 / k
+			               : f == RPT_M_TPS ? RPT_PRIMARY_SHARE
+			                                : (1 - RPT_PRIMARY_SHARE) / (k - 1);
+			if (d->verdict != RPT_NA && d->hi > d->lo)
+				assert_true(fabs(d->level - (1 - RPT_ALPHA * share)) < 1e-12);
+		}
+		assert_int_equal(method_has(&r, "the primary holds 4 % of the 5 % error rate"),
+		                 primary);
+		free_report(&r);
+	}
+}
+
+/* One process a side kept running (a study that started it once): its offset is in every
+ * run, so the comparison is held to the process floor and each interval is stated at least
+ * +-10 % around the change; the same runs, each from a process of its own, are judged on
+ * their spread and find the 5 %. */
+static void kept_running_floor(void **state)
+{
+	struct rng g = {77};
+	struct fake_run fr[10];
+	(void)state;
+
+	five_rounds(fr, 1000 / 1.05, 0.002, &g);
+	for (int keep = 0; keep < 2; keep++) {
+		struct report r;
+		make_report(&r, fr, 10, &g);
+		r.studies[0].managed = 1;
+		r.studies[0].keep_running = keep;
+		build(&r);
+		const struct rpt_cmp *m = &r.cmps[0];
+		const struct rpt_diff *d = &m->d[RPT_M_TPS];
+		double half = 0.10 * fabs(d->a);
+		assert_int_equal(m->noise, RPT_BY_RUNS);
+		assert_true(m->floor_pct == (keep ? RPT_PROCESS_FLOOR_PCT : 0));
+		assert_int_equal(d->verdict, keep ? RPT_NOISE : RPT_REAL);
+		assert_true(fabs((d->lo + d->hi) / 2 - d->diff) < 1e-9 * fabs(d->a));
+		assert_true(keep ? d->hi - d->diff >= half * (1 - 1e-12) : d->hi - d->lo < half);
+		assert_int_equal(method_has(&r, "Each label ran in one process kept running"),
+		                 keep);
+		/* No advice of more rounds, which the process's offset would be in too. */
+		assert_int_equal(m->res[RPT_M_TPS].basis,
+		                 keep ? RPT_ADV_PROCESSES : RPT_ADV_COMPONENTS);
+		assert_true(!keep || m->res[RPT_M_TPS].rounds == 0);
+		free_report(&r);
+	}
+}
+
 /* Sequential studies: one system against itself, looked at after every round from the
  * second until TPS is resolved to 5 % or 8 looks are spent.  With each look judged at its
  * share of the error rate (study_look_alpha) at most 5 % of the studies call any figure
@@ -589,12 +672,13 @@ static void run_level_helpers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(run_level_helpers), cmocka_unit_test(aa_five_rounds),
-	    cmocka_unit_test(aa_eight_rounds),   cmocka_unit_test(aa_welch_runs),
-	    cmocka_unit_test(one_run_floor),     cmocka_unit_test(one_run_calibrated),
-	    cmocka_unit_test(ab_detection),      cmocka_unit_test(cold_start),
-	    cmocka_unit_test(aa_sequential),     cmocka_unit_test(mann_kendall),
-	    cmocka_unit_test(rounds_trend),      cmocka_unit_test(item_run_list),
+	    cmocka_unit_test(run_level_helpers),  cmocka_unit_test(aa_five_rounds),
+	    cmocka_unit_test(aa_eight_rounds),    cmocka_unit_test(aa_welch_runs),
+	    cmocka_unit_test(one_run_floor),      cmocka_unit_test(one_run_calibrated),
+	    cmocka_unit_test(ab_detection),       cmocka_unit_test(cold_start),
+	    cmocka_unit_test(aa_sequential),      cmocka_unit_test(mann_kendall),
+	    cmocka_unit_test(rounds_trend),       cmocka_unit_test(primary_share),
+	    cmocka_unit_test(kept_running_floor), cmocka_unit_test(item_run_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,8 @@
  * stored calibration, or the figures are judged on the run's own intervals (batch means)
  * and held to a floor, and no resolution is claimed.
  *
- * The figures with a spread form one family, judged by Holm's step-down at the
+ * The figures with a spread form one family, the study's primary figure among them,
+ * judged by Holm's weighted step-down (the primary holding most of it) at the
  * comparison's alpha: RPT_ALPHA, or for a sequential study the share of it its last look
  * was given (report_study.c), so that repeated looks do not add false "real" verdicts.
  */
@@ -336,19 +337,96 @@ static int one_process(const struct report *r, const struct rpt_cell *c)
 	return n > 0;
 }
 
+/* Whether every run of cell c ran in the one process its study started and kept running:
+ * that process's own offset is in every run, so the runs' spread, paired or not, cannot
+ * see how two processes of one server differ (the study's rounds all share it), and it
+ * is held to RPT_PROCESS_FLOOR_PCT as one process a side side by side is.  Targets a
+ * study did not start are not known to be one process. */
+static int kept_one_process(const struct report *r, const struct rpt_cell *c)
+{
+	int key = -1;
+
+	for (int i = 0; i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
+		if (!rpt_in_cell(run, c))
+			continue;
+		if (run->study < 0 || !r->studies[run->study].managed ||
+		    !r->studies[run->study].keep_running)
+			return 0;
+		int k = run->start_no * 1000 + run->replica;
+		if (key >= 0 && k != key)
+			return 0;
+		key = k;
+	}
+	return key >= 0;
+}
+
+/* Whether comparison m is held to RPT_PROCESS_FLOOR_PCT: its observations (runs, groups)
+ * cannot see how two processes of one server differ. */
+static int process_floored(const struct rpt_cmp *m)
+{
+	return m->floor_pct > 0 && m->noise != RPT_BY_BATCHES && m->noise != RPT_BY_CALIBRATION;
+}
+
+/* Figure f's share of the comparison's error rate (Holm's weights, 1979): the study's
+ * primary figure RPT_PRIMARY_SHARE when it is in the family with others, which split the
+ * rest evenly; without a primary, every figure alike.  The shares sum to 1. */
+static double fig_weight(const struct rpt_cmp *m, int f)
+{
+	int k = m->family > 0 ? m->family : 1;
+
+	if (!m->primary_in || k == 1)
+		return 1.0 / k;
+	return f == m->primary ? RPT_PRIMARY_SHARE : (1 - RPT_PRIMARY_SHARE) / (k - 1);
+}
+
+/* The untested figure of order[j..k) with the smallest p-value per share: moved to j. */
+static void next_tested(const struct rpt_cmp *m, int *order, int j, int k)
+{
+	int best = j;
+
+	for (int i = j + 1; i < k; i++)
+		if (m->d[order[i]].p * fig_weight(m, order[best]) <
+		    m->d[order[best]].p * fig_weight(m, order[i]))
+			best = i;
+	int t = order[j];
+	order[j] = order[best];
+	order[best] = t;
+}
+
+/* Where what the processes share is missing from the interval (one process a side), it
+ * is stated at least floor % of the baseline either side of the change, its centre, so
+ * that it covers what the floor keeps out of "real": a change inside it is noise. */
+static void floor_interval(struct rpt_diff *d, double floor)
+{
+	double h = floor / 100 * fabs(d->a);
+
+	if (d->verdict == RPT_NA || !isfinite(d->lo) || !isfinite(d->hi) ||
+	    !(h > (d->hi - d->lo) / 2))
+		return;
+	d->lo = d->diff - h;
+	d->hi = d->diff + h;
+	if (d->verdict == RPT_REAL && d->lo <= 0 && d->hi >= 0)
+		d->verdict = RPT_NOISE;
+}
+
 /*
- * Judges a comparison's figures as one family with Holm's step-down: the figures with a
- * spread (a p-value), smallest p first, are tested at alpha/k, alpha/(k-1), ... until one
- * is not real; it and every later one are noise.  A system compared with itself then has
- * at most an alpha chance of any figure called real, whatever the figures' correlation,
- * and each interval is shown at the level its figure was tested at.  Figures without a
- * spread (both sides constant: exact) or without data are outside the family.
+ * Judges a comparison's figures as one family with Holm's weighted step-down: each figure
+ * with a spread (a p-value) holds a share w of the error rate (fig_weight); of the figures
+ * still untested (their shares summing to W) the one with the smallest p / w is tested at
+ * alpha x w / W, so that a real one passes its share on to the rest, until one is not
+ * real: it and every later one are noise, each judged at its own share of that last step.
+ * A closed test of weighted Bonferroni tests: a system compared with itself has at most an
+ * alpha chance of any figure called real, the primary included, whatever the figures'
+ * correlation.  Each interval is shown at the level its figure was tested at.  Figures
+ * without a spread (both sides constant: exact) or without data are outside the family.
  */
 static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *pr)
 {
 	int order[RPT_NFIG], k = 0, stop = 0;
-	double lvl = 1 - m->alpha;
+	double left = 1; /* W: the untested figures' shares */
 
+	m->primary_in = 0;
 	for (int f = 0; f < RPT_NFIG; f++) {
 		struct rpt_diff *d = &m->d[f];
 		memset(d, 0, sizeof *d);
@@ -357,39 +435,41 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 		if (!has_fig(r, m, f) || (f >= RPT_FIG_MEM(0) && m->one_process))
 			continue;
 		judge(r, m, pr, f, m->alpha, d);
-		/* The study's primary figure is judged alone at alpha; the others are a family. */
-		if (d->verdict != RPT_NA && d->hi > d->lo && f != m->primary)
+		if (d->verdict != RPT_NA && d->hi > d->lo) {
+			m->primary_in |= f == m->primary;
 			order[k++] = f;
-	}
-	for (int i = 1; i < k; i++) /* by p, then figure order: few entries */
-		for (int j = i; j > 0 && m->d[order[j]].p < m->d[order[j - 1]].p; j--) {
-			int t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
 		}
+	}
 	m->family = k;
-	m->level = 1 - m->alpha / (k > 0 ? k : 1);
+	m->level = 1;
+	for (int j = 0; j < k; j++)
+		m->level = fmin(m->level, 1 - m->alpha * fig_weight(m, order[j]));
 	for (int j = 0; j < k; j++) {
-		struct rpt_diff *d = &m->d[order[j]];
 		if (!stop)
-			lvl = 1 - m->alpha / (k - j);
-		judge(r, m, pr, order[j], 1 - lvl, d);
-		if (d->verdict != RPT_REAL)
+			next_tested(m, order, j, k);
+		struct rpt_diff *d = &m->d[order[j]];
+		judge(r, m, pr, order[j], m->alpha * fig_weight(m, order[j]) / left, d);
+		if (stop)
+			d->verdict = RPT_NOISE; /* past the step that stopped: not tested */
+		else if (d->verdict == RPT_REAL)
+			left -= fig_weight(m, order[j]);
+		else
 			stop = 1;
-		else if (stop)
-			d->verdict = RPT_NOISE; /* never reached here: its p is not smaller */
 	}
 	/* The floor: what batch means call real must also be larger than two runs of one
-	 * system differ by; side by side with one process a side, than two processes of one
-	 * server differ by.  It is practical, not statistical: it does not stop the family. */
-	int pair = m->noise == RPT_BY_GROUPS && rpt_groups_floored(&m->grp);
+	 * system differ by; with one process a side (side by side, or one at a time in one
+	 * process kept running), than two processes of one server differ by.  It is
+	 * practical, not statistical: it does not stop the family. */
+	int pair = process_floored(m);
 	for (int f = 0; f < RPT_NFIG; f++) {
 		struct rpt_diff *d = &m->d[f];
 		double floor = pair             ? RPT_PROCESS_FLOOR_PCT
 		               : f == RPT_M_P99 ? RPT_FLOOR_P99_PCT
 		                                : RPT_FLOOR_PCT;
-		if ((pair || on_batches(r, m, f)) && d->verdict == RPT_REAL && !isnan(d->rel_pct) &&
-		    fabs(d->rel_pct) < floor)
+		if (pair)
+			floor_interval(d, floor);
+		else if (on_batches(r, m, f) && d->verdict == RPT_REAL && !isnan(d->rel_pct) &&
+		         fabs(d->rel_pct) < floor)
 			d->verdict = RPT_NOISE;
 	}
 }
@@ -471,7 +551,7 @@ static void group_advice(const struct report *r, const struct rpt_cmp *m, int f,
 	int now = g->unit == RPT_GU_STARTS
 	              ? g->starts
 	              : (g->procs[0] < g->procs[1] ? g->procs[0] : g->procs[1]);
-	double alpha = f == m->primary ? m->alpha : m->alpha / (m->family > 0 ? m->family : 1);
+	double alpha = m->alpha * fig_weight(m, f);
 	double goal = fabs(m->base_value[f]) * target / 100;
 
 	x->basis = RPT_ADV_PROCESSES;
@@ -516,10 +596,16 @@ static void resolve(const struct report *r, struct rpt_cmp *m, int f, double tar
 		x->half_pct = fabs(ia) > 0 ? 100 * (d->hi - d->lo) / 2 / fabs(ia) : NAN;
 		x->level = d->level;
 	}
-	double alpha = m->alpha / (m->family > 0 ? m->family : 1);
+	double alpha = m->alpha * fig_weight(m, f);
 	if (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) {
 		x->basis = RPT_ADV_COMPONENTS;
 		rpt_advise(&a->vc[f], &b->vc[f], base, target, alpha, x);
+		if (process_floored(m)) { /* more runs of the same processes cannot tell */
+			x->basis = RPT_ADV_PROCESSES;
+			x->unit = RPT_GU_PAIR;
+			x->rounds = 0;
+			x->run_s = x->total_s = NAN;
+		}
 	} else if (m->noise == RPT_BY_GROUPS) {
 		group_advice(r, m, f, target, x);
 	} else if (m->noise == RPT_BY_CALIBRATION && !on_batches(r, m, f)) {
@@ -579,6 +665,9 @@ static void compare_cells(const struct report *r, struct rpt_cmp *m, int c, int 
 	                     ? m->grp.unit == RPT_GU_PAIR
 	                     : (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
 	                           (one_process(r, a) || one_process(r, b));
+	if ((m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS) &&
+	    (kept_one_process(r, a) || kept_one_process(r, b)))
+		m->floor_pct = RPT_PROCESS_FLOOR_PCT;
 	holm(r, m, &pr);
 	resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
 	resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);

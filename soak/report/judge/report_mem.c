@@ -177,6 +177,11 @@ void rpt_mem_by_kind(struct rpt_mem *m, struct rpt_memkinds *k)
 		k->by = RPT_MEMK_SHARED;
 	} else if (m->verdict == RPT_MEM_RISING && k->k[RPT_MEMK_FILE].verdict == RPT_MEM_RISING) {
 		k->by = RPT_MEMK_FILE;
+	} else if (m->verdict == RPT_MEM_RISING) {
+		/* No kind rises: the whole's slope sums growth that levels off (file pages
+		 * read in once) and drifts under the bar; no memory keeps rising. */
+		int any = grows(priv) || grows(shared) || grows(&k->k[RPT_MEMK_FILE]);
+		m->verdict = any ? RPT_MEM_LEVELS_OFF : RPT_MEM_FLAT;
 	}
 }
 

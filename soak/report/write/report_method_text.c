@@ -48,7 +48,8 @@ static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
 	if (g->unit == RPT_GU_REPLICAS && rpt_groups_floored(g))
 		rpt_sb_printf(b,
 		              " With %d processes in all their spread rests on one degree of "
-		              "freedom, a guess: no change below %.0f %% is called real.",
+		              "freedom, a guess: no change below %.0f %% is called real, and each "
+		              "interval is stated at least that wide.",
 		              g->procs[0] + g->procs[1], RPT_PROCESS_FLOOR_PCT);
 	if (g->unit == RPT_GU_PAIR)
 		rpt_sb_printf(
@@ -56,11 +57,39 @@ static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
 		    "One process a side: the intervals come from the group differences, "
 		    "which cannot see how two processes of one server differ (their JITs "
 		    "choose differently: up to several %% on JVMs), so no change below %.0f %% is "
-		    "called real and memory is not compared; replicas or starts measure it.",
+		    "called real, each interval is stated at least that wide, and memory is not "
+		    "compared; replicas or starts measure it.",
 		    RPT_PROCESS_FLOOR_PCT);
-	if (m->primary >= 0)
+}
+
+/* The family the figures of m form, in plain words: who holds what share of the error
+ * rate (al, formatted) and what that keeps. */
+static void family_text(struct sbuf *b, const struct rpt_cmp *m, const char *al)
+{
+	char pl[32], ol[32];
+
+	if (!m->primary_in || m->family < 2) {
 		rpt_sb_printf(
-		    b, " The study's primary figure is judged alone at the full error rate.");
+		    b,
+		    " The figures of a comparison with a spread are judged together by Holm's "
+		    "step-down (with k of them, the smallest p-value against %s/k, the next "
+		    "against %s/(k-1), ...; each interval at the level its figure was tested), so "
+		    "that a system compared with itself has at most a %s chance of any figure "
+		    "called real.",
+		    al, al, al);
+		return;
+	}
+	fmt_level(RPT_PRIMARY_SHARE * m->alpha, pl, sizeof pl);
+	fmt_level((1 - RPT_PRIMARY_SHARE) * m->alpha, ol, sizeof ol);
+	rpt_sb_printf(
+	    b,
+	    " The figures of a comparison with a spread, the study's primary figure among them, "
+	    "are judged together by Holm's weighted step-down: the primary holds %s of the %s "
+	    "error rate and the other %d figures %s between them; a figure found real passes "
+	    "its share on to those not yet judged (each interval at the level its figure was "
+	    "tested), so that a system compared with itself has at most a %s chance of any "
+	    "figure, the primary included, called real.",
+	    pl, al, m->family - 1, ol, al);
 }
 
 void rpt_method_text(struct sbuf *b, const struct report *r, const struct rpt_cmp *m)
@@ -119,6 +148,15 @@ void rpt_method_text(struct sbuf *b, const struct report *r, const struct rpt_cm
 		    "run), and no resolution is stated.",
 		    runs, RPT_FLOOR_PCT, RPT_FLOOR_P99_PCT);
 	}
+	if (m->floor_pct > 0 && (m->noise == RPT_BY_RUNS || m->noise == RPT_BY_ROUNDS))
+		rpt_sb_printf(
+		    b,
+		    " Each label ran in one process kept running, whose own offset (how two "
+		    "processes of one server differ: up to several %% on JVMs) is in all its runs, "
+		    "so their spread cannot see it: no change below %.0f %% is called real and "
+		    "each interval is stated at least that wide; starting the targets for every "
+		    "run, replicas or starts measure it.",
+		    RPT_PROCESS_FLOOR_PCT);
 	if (m->one_process && m->noise != RPT_BY_GROUPS)
 		rpt_sb_printf(
 		    b,
@@ -136,11 +174,5 @@ void rpt_method_text(struct sbuf *b, const struct report *r, const struct rpt_cm
 		    r->studies[m->study].until, r->studies[m->study].looks,
 		    r->studies[m->study].looks == 1 ? "" : "s", al, r->studies[m->study].max_looks,
 		    r->studies[m->study].max_looks);
-	rpt_sb_printf(
-	    b,
-	    " The figures of a comparison with a spread are judged together by Holm's "
-	    "step-down (with k of them, the smallest p-value against %s/k, the next against "
-	    "%s/(k-1), ...; each interval at the level its figure was tested), so that a "
-	    "system compared with itself has at most a %s chance of any figure called real.",
-	    al, al, al);
+	family_text(b, m, al);
 }
