@@ -98,15 +98,12 @@ echo
 echo "report: $out/report/report.html"
 echo "        $out/report/report.md"
 if [ -f "$out/report/report.md" ]; then
-  # What the report opens with: the study's design, the verdict of each label, whether to
-  # trust it, and the five findings that matter most (report.md has everything else).
-  section() { awk -v h="## $1" '$0 == h {on = 1; next} /^## / && on {exit} on && /^- /' "$out/report/report.md"; }
+  # What the report opens with: the verdict (its table, one sentence per label and its note)
+  # and what can weaken it, by kind; report.md says the rest, each thing once.
+  section() { awk -v h="## $1" '$0 == h {on = 1; next} /^## / && on {exit} on' "$out/report/report.md"; }
   echo
-  sed -n 's/^\*\*Design\.\*\* /design: /p' "$out/report/report.md" | fold -s -w 100 | sed '2,$s/^/        /'
-  echo "verdict:"
-  section "Verdict" | sed 's/^/  /'
-  echo "can these numbers be trusted?"
-  section "Can these numbers be trusted?" | sed -e 's/\*\*//g' -e 's/^/  /'
-  echo "what matters most:"
-  section "What matters most" | sed 's/^/  /'
+  section "Verdict" | sed '/^$/d; s/^/  /'
+  kinds=$(section "Can these numbers be trusted?" | sed -n 's/^- \*\*\([a-z]*\)\*\* \([a-z_]*\):.*/\1 \2/p' |
+    sort -k1,1r -k2 | uniq -c | awk '{printf "%s%s %s%s", (NR > 1 ? ", " : ""), $2, $3, ($1 > 1 ? " (" $1 ")" : "")}')
+  [ -z "$kinds" ] || echo "  can these numbers be trusted? $kinds: see report.md"
 fi
