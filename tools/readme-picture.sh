@@ -113,7 +113,7 @@ header = Content-Type: application/x-www-form-urlencoded
 body = username=u${nonce}_${seq}&email=${seq}@x.test&password=secret123
 expect_status = 201
 [collect.app]
-every = 250ms
+every = 500ms
 EOF
   cat >"$tmp/study.ini" <<EOF
 [study]
