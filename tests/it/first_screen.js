@@ -8,6 +8,7 @@
 //   overflow        tables whose right edge passes the viewport
 //   broken          words (of the cells of every table but the environment's, whose command
 //                   lines may break anywhere) laid out on more than one line
+//   tall            the verdict table's cells laid out on more than two lines (their text)
 //   text            the first screen's text: every text node that starts above SCREEN_H
 (function () {
   // A 1280x800 window; headless Chromium's --dump-dom gives a shorter viewport than its
@@ -37,6 +38,15 @@
     }
   });
   out.push("overflow=" + overflow.join(","), "broken=" + broken.join(","));
+  // A cell's lines: the tops of its text's boxes, a new line where one starts more than half
+  // a line below the last (a mark raised in the line is not a line of its own).
+  const tall = [...document.querySelectorAll("#verdict td")].filter((td) => {
+    const r = document.createRange(), half = parseFloat(getComputedStyle(td).fontSize) / 2;
+    r.selectNodeContents(td);
+    const tops = [...r.getClientRects()].filter((x) => x.width > 0).map((x) => x.top).sort((a, b) => a - b);
+    return tops.filter((t, i) => i === 0 || t - tops[i - 1] > half).length > 2;
+  });
+  out.push("tall=" + tall.map((td) => td.textContent.trim()).join(" | "));
   const seen = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n; (n = walk.nextNode()); ) {
