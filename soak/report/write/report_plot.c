@@ -18,6 +18,7 @@
 #include "dur.h"
 #include "fmode.h"
 #include "outdir.h"
+#include "report_fmt.h"
 #include "report_tables.h"
 #include "report/judge/report_drift.h"
 
@@ -235,19 +236,6 @@ static double time_unit(double span_s, const char **label)
 	return 3600;
 }
 
-/* A file-name-safe copy of s: letters, digits, '-' and '_' kept, the rest '-'. */
-static void safe(char *out, size_t len, const char *s)
-{
-	size_t i = 0;
-	for (; *s && i + 1 < len; s++, i++) {
-		char ch = *s;
-		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		         (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
-		out[i] = ok ? ch : '-';
-	}
-	out[i] = '\0';
-}
-
 /* snprintf that cuts silently: names and paths here are bounded by their inputs' caps. */
 __attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t len, const char *f, ...)
 {
@@ -414,7 +402,7 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 	int trend = g->npoints >= GCA_MIN_POINTS && g->wall_time;
 	FILE *f;
 
-	safe(src, sizeof src, s->name);
+	rpt_safe_name(src, sizeof src, s->name, '-');
 	if (s->nheap_ts > 0) {
 		fmt(name, sizeof name, "heap_%s_%s", key, src);
 		f = data_file(c, name);
@@ -534,7 +522,7 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 	if (n < 2)
 		return 0;
 	div = time_unit(span, &xl);
-	safe(safe_src, sizeof safe_src, src ? src : "");
+	rpt_safe_name(safe_src, sizeof safe_src, src ? src : "", '-');
 	fmt(name, sizeof name, "compare_%s%s%s", cmp_kinds[what].name, src ? "_" : "", safe_src);
 	f = data_file(c, name);
 	for (int l = 0; f && l < r->nlabels && l < RPT_MAX_LABELS; l++) {
@@ -692,7 +680,7 @@ static int plan(struct ctx *c)
 		char key[RPT_NAME_MAX];
 		if (!rpt_run_pictured(r, i))
 			continue;
-		safe(key, sizeof key, run->key);
+		rpt_safe_name(key, sizeof key, run->key, '-');
 		if (pic_latency(c, run, key) < 0 || pic_drift(c, run, key) < 0 ||
 		    pic_sources(c, run, key, 0) < 0 || pic_sources(c, run, key, 1) < 0)
 			return -1;
