@@ -1,7 +1,7 @@
 /*
  * procinfo — small facts about processes from /proc, for "is that run's process still
  * alive?" (a pid alone can be reused; pid + start time + boot id cannot).
- * Functions read /proc on each call, allocate nothing and are thread-safe.
+ * Functions read /proc on each call, keep nothing past the call and are thread-safe.
  */
 #ifndef SOAK_PROCINFO_H
 #define SOAK_PROCINFO_H

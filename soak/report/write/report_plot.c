@@ -20,6 +20,7 @@
 #include "outdir.h"
 #include "report_fmt.h"
 #include "report_tables.h"
+#include "slurp.h"
 #include "report/judge/report_drift.h"
 
 #define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
@@ -734,33 +735,6 @@ static void clean(const struct outdir *d, const char *const *ext, int next)
 	outdir_each(d, clean_one, &a);
 }
 
-/* Reads a whole file (name relative to the folder at, or a path with AT_FDCWD) of fewer
- * than cap bytes into a NUL-terminated string, never through a link at a name in a folder;
- * NULL when it cannot be read or is that long. */
-static char *slurp_at(int at, const char *name, size_t cap)
-{
-	int fd = openat(at, name, O_RDONLY | O_CLOEXEC | (at == AT_FDCWD ? 0 : O_NOFOLLOW));
-	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
-	struct buf b = {0};
-	char chunk[65536];
-	size_t k;
-
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while (b.n < cap && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&b, chunk, k);
-	int bad = ferror(f) || !feof(f) || b.n >= cap;
-	fclose(f);
-	if (bad) {
-		buf_free(&b);
-		return NULL;
-	}
-	return buf_done(&b);
-}
-
 /* Writes the scripts the pictures need (and common.gp) into the work folder's plots/:
  * from $SOAK_PLOTS when set, else the copies built into soak. */
 static int write_scripts(struct ctx *c)
@@ -774,7 +748,7 @@ static int write_scripts(struct ctx *c)
 		FILE *f;
 		if (from && *from) {
 			snprintf(path, sizeof path, "%s/%s", from, rpt_scripts[i].name);
-			text = slurp_at(AT_FDCWD, path, SCRIPT_MAX);
+			text = slurp(AT_FDCWD, path, SCRIPT_MAX - 1, NULL, NULL);
 			if (!text) {
 				snprintf(c->err, c->errlen, "cannot read '%s' ($SOAK_PLOTS)", path);
 				return -1;
@@ -875,7 +849,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 
 	snprintf(file, sizeof file, "%s.err", p->name);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (gone = missing_file(c, p)) != NULL) {
-		char *msg = slurp_at(c->wsub[SUB_DATA].fd, file, 1024);
+		char *msg = slurp(c->wsub[SUB_DATA].fd, file, 1023, NULL, NULL);
 		size_t n = msg ? strlen(msg) : 0;
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
@@ -900,7 +874,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 	}
 	unlinkat(c->wsub[SUB_DATA].fd, file, 0);
 	snprintf(file, sizeof file, "%s.svg", p->name);
-	p->svg = slurp_at(c->wsub[SUB_IMG].fd, file, SVG_MAX);
+	p->svg = slurp(c->wsub[SUB_IMG].fd, file, SVG_MAX - 1, NULL, NULL);
 	p->drawn = p->svg != NULL;
 	return 0;
 }
@@ -971,7 +945,8 @@ static int move_one(void *arg, const char *name)
  * removing an earlier report's files there; 0, or -1 with err. */
 static int publish_sub(struct ctx *c, enum sub k, char *err, size_t errlen)
 {
-	static const char *const ext[NSUB][2] = {{".dat", ".err"}, {".gp", ".gp"}, {".svg", ".png"}};
+	static const char *const ext[NSUB][2] = {
+	    {".dat", ".err"}, {".gp", ".gp"}, {".svg", ".png"}};
 	struct outdir to;
 	int rc;
 
