@@ -23,6 +23,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "procinfo.h"
 
 #define SIG_LEN 64 /* bytes before the offset remembered to notice a rewrite */
 
@@ -241,17 +242,10 @@ int64_t gl_pid_start(struct gl *g)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	long long btime = -1, tick = sysconf(_SC_CLK_TCK);
+	long long btime = proc_btime(), tick = sysconf(_SC_CLK_TCK);
 	int64_t best = GCP_NONE;
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	char line[256];
-	FILE *fs = fopen("/proc/stat", "r");
 
-	while (fs && fgets(line, sizeof line, fs))
-		if (sscanf(line, "btime %lld", &btime) == 1)
-			break;
-	if (fs)
-		fclose(fs);
 	if (!d || !md || btime < 0 || tick <= 0)
 		goto cleanup;
 	while ((de = readdir(d)) != NULL) {

@@ -1,6 +1,6 @@
-/* procinfo: small facts about processes from /proc (procinfo.h): start time, boot id,
- * whether a pid is still the process it was.  Read on each call, no state, thread-safe;
- * files are read through slurp.h. */
+/* procinfo: small facts about processes from /proc (procinfo.h): start time, boot id and
+ * boot time, whether a pid is still the process it was.  Read on each call, no state,
+ * thread-safe; files are read whole through slurp.h. */
 #include "procinfo.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "slurp.h"
+
+/* /proc/stat is read up to here: its cpu and intr lines grow with the machine. */
+#define STAT_MAX (4 << 20)
 
 /* The first len - 1 bytes of a small /proc file (or a pidfile) into buf, NUL-terminated;
  * its length or -1. */
@@ -79,18 +82,23 @@ void proc_boot_id(char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+long long proc_btime(void)
+{
+	int more;
+	char *s = slurp(AT_FDCWD, "/proc/stat", STAT_MAX, NULL, &more);
+	char *p = s ? strstr(s, "\nbtime ") : NULL;
+	long long btime = p ? strtoll(p + 7, NULL, 10) : -1;
+
+	free(s);
+	return btime;
+}
+
 int64_t proc_start_wall_ms(pid_t pid)
 {
-	char buf[8192], *p;
-	long long ticks = proc_start_ticks(pid), btime = -1;
+	long long ticks = proc_start_ticks(pid), btime;
 	long hz = sysconf(_SC_CLK_TCK);
 
-	if (ticks < 0 || hz <= 0 || read_small("/proc/stat", buf, sizeof buf) < 0)
-		return -1;
-	p = strstr(buf, "\nbtime ");
-	if (p)
-		btime = strtoll(p + 7, NULL, 10);
-	if (btime < 0)
+	if (ticks < 0 || hz <= 0 || (btime = proc_btime()) < 0)
 		return -1;
 	return (int64_t)btime * 1000 + (int64_t)ticks * 1000 / hz;
 }

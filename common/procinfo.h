@@ -18,6 +18,8 @@ long long proc_start_ticks(pid_t pid);
 int proc_alive(pid_t pid, long long start_ticks);
 /* /proc/sys/kernel/random/boot_id into buf; "" when unreadable. */
 void proc_boot_id(char *buf, size_t len);
+/* The boot time in seconds since the epoch (/proc/stat's btime line); -1 when unknown. */
+long long proc_btime(void);
 /* Wall-clock epoch ms at which the process started; -1 when unknown. */
 int64_t proc_start_wall_ms(pid_t pid);
 
