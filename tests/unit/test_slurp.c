@@ -14,32 +14,16 @@
 #include <cmocka.h>
 
 #include "slurp.h"
+#include "testdir.h"
 
 #define BIG (200 * 1024 + 7) /* past the 64 KiB chunk and buf's first 256 bytes */
 
-static char top[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(top, sizeof top, "/tmp/soak-slurp.XXXXXX");
-	return mkdtemp(top) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Writes n bytes of a repeating pattern (or nothing) to top/name; its path in path. */
+/* Writes n bytes of a repeating pattern (or nothing) to testdir/name; its path in path. */
 static void make(const char *name, size_t n, char *path, size_t len)
 {
 	FILE *f;
 
-	snprintf(path, len, "%s/%s", top, name);
+	snprintf(path, len, "%s/%s", testdir, name);
 	f = fopen(path, "wb");
 	assert_non_null(f);
 	for (size_t i = 0; i < n; i++)
@@ -83,7 +67,7 @@ static void a_missing_file_is_null_with_enoent(void **state)
 	char path[128];
 
 	(void)state;
-	snprintf(path, sizeof path, "%s/no-such-file", top);
+	snprintf(path, sizeof path, "%s/no-such-file", testdir);
 	errno = 0;
 	assert_null(slurp(AT_FDCWD, path, 100, NULL, NULL));
 	assert_int_equal(errno, ENOENT);
@@ -117,12 +101,12 @@ static void past_the_cap_refused_or_cut(void **state)
 static void a_link_in_a_folder_is_not_followed(void **state)
 {
 	char path[128], link[128];
-	int dir = open(top, O_RDONLY | O_DIRECTORY);
+	int dir = open(testdir, O_RDONLY | O_DIRECTORY);
 
 	(void)state;
 	assert_true(dir >= 0);
 	make("target", 5, path, sizeof path);
-	snprintf(link, sizeof link, "%s/link", top);
+	snprintf(link, sizeof link, "%s/link", testdir);
 	assert_int_equal(symlink(path, link), 0);
 	errno = 0;
 	assert_null(slurp(dir, "link", 100, NULL, NULL));
@@ -145,5 +129,5 @@ int main(void)
 	    cmocka_unit_test(past_the_cap_refused_or_cut),
 	    cmocka_unit_test(a_link_in_a_folder_is_not_followed),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }
