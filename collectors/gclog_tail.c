@@ -23,6 +23,7 @@
 
 #include "clock.h"
 #include "log.h"
+#include "procinfo.h"
 
 #define SIG_LEN 64 /* bytes before the offset remembered to notice a rewrite */
 
@@ -241,21 +242,14 @@ int64_t gl_pid_start(struct gl *g)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	long long btime = -1, tick = sysconf(_SC_CLK_TCK);
+	long long btime = proc_btime(), tick = sysconf(_SC_CLK_TCK);
 	int64_t best = GCP_NONE;
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	char line[256];
-	FILE *fs = fopen("/proc/stat", "r");
 
-	while (fs && fgets(line, sizeof line, fs))
-		if (sscanf(line, "btime %lld", &btime) == 1)
-			break;
-	if (fs)
-		fclose(fs);
 	if (!d || !md || btime < 0 || tick <= 0)
 		goto cleanup;
 	while ((de = readdir(d)) != NULL) {
-		char path[64], cmd[4096], st[1024];
+		char path[64], cmd[4096];
 		long pid = strtol(de->d_name, NULL, 10);
 		if (pid <= 0 || pid == getpid() || pid == g->parent)
 			continue;
@@ -272,26 +266,10 @@ int64_t gl_pid_start(struct gl *g)
 				cmd[i] = ' ';
 		if (pcre2_match(g->pid_re, (PCRE2_SPTR)cmd, (size_t)n, 0, 0, md, NULL) < 0)
 			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		long long start = proc_start_ticks((pid_t)pid);
+		if (start < 0)
 			continue;
-		n = read(fd, st, sizeof st - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		st[n] = 0;
-		/* Field 22 (starttime, ticks after boot) counts from the field after `(comm)`. */
-		char *q = strrchr(st, ')');
-		unsigned long long start = 0;
-		int field = 2;
-		for (q = q ? q + 1 : st; *q && field < 22; q++)
-			if (*q == ' ' && q[1] != ' ')
-				field++;
-		if (field != 22 || sscanf(q, "%llu", &start) != 1)
-			continue;
-		int64_t ms =
-		    (int64_t)btime * 1000 + (int64_t)(start * 1000ULL / (unsigned long long)tick);
+		int64_t ms = (int64_t)btime * 1000 + (int64_t)start * 1000 / tick;
 		if (best == GCP_NONE || ms > best)
 			best = ms;
 	}

@@ -1,5 +1,6 @@
-/* procinfo: small facts about processes from /proc (procinfo.h): start time, boot id,
- * whether a pid is still the process it was.  Read on each call, no state, thread-safe. */
+/* procinfo: small facts about processes from /proc (procinfo.h): start time, boot id and
+ * boot time, whether a pid is still the process it was.  Read on each call, no state,
+ * thread-safe; files are read whole through slurp.h. */
 #include "procinfo.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -11,19 +12,24 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Reads a small /proc file into buf (NUL-terminated); returns its length or -1. */
-static ssize_t slurp(const char *path, char *buf, size_t len)
+#include "slurp.h"
+
+/* /proc/stat is read up to here: its cpu and intr lines grow with the machine. */
+#define STAT_MAX (4 << 20)
+
+/* The first len - 1 bytes of a small /proc file (or a pidfile) into buf, NUL-terminated;
+ * its length or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	if (fd < 0)
+	size_t n;
+	int more;
+	char *s = slurp(AT_FDCWD, path, len - 1, &n, &more);
+
+	if (!s)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
+	memcpy(buf, s, n + 1);
+	free(s);
+	return (ssize_t)n;
 }
 
 /* Field `want` (1-based) of /proc/PID/stat, and the state letter. */
@@ -31,7 +37,7 @@ static int stat_field(pid_t pid, int want, long long *v, char *state)
 {
 	char path[64], buf[1024], *p;
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if (slurp(path, buf, sizeof buf) < 0)
+	if (read_small(path, buf, sizeof buf) < 0)
 		return -1;
 	/* comm may hold spaces and parentheses: fields resume after the last ')'. */
 	p = strrchr(buf, ')');
@@ -71,23 +77,28 @@ void proc_boot_id(char *buf, size_t len)
 {
 	if (len == 0)
 		return;
-	if (slurp("/proc/sys/kernel/random/boot_id", buf, len) < 0)
+	if (read_small("/proc/sys/kernel/random/boot_id", buf, len) < 0)
 		buf[0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+long long proc_btime(void)
+{
+	int more;
+	char *s = slurp(AT_FDCWD, "/proc/stat", STAT_MAX, NULL, &more);
+	char *p = s ? strstr(s, "\nbtime ") : NULL;
+	long long btime = p ? strtoll(p + 7, NULL, 10) : -1;
+
+	free(s);
+	return btime;
+}
+
 int64_t proc_start_wall_ms(pid_t pid)
 {
-	char buf[8192], *p;
-	long long ticks = proc_start_ticks(pid), btime = -1;
+	long long ticks = proc_start_ticks(pid), btime;
 	long hz = sysconf(_SC_CLK_TCK);
 
-	if (ticks < 0 || hz <= 0 || slurp("/proc/stat", buf, sizeof buf) < 0)
-		return -1;
-	p = strstr(buf, "\nbtime ");
-	if (p)
-		btime = strtoll(p + 7, NULL, 10);
-	if (btime < 0)
+	if (ticks < 0 || hz <= 0 || (btime = proc_btime()) < 0)
 		return -1;
 	return (int64_t)btime * 1000 + (int64_t)ticks * 1000 / hz;
 }
@@ -120,7 +131,7 @@ static long ppid_of(long pid)
 	char path[64], buf[2048], *p;
 
 	snprintf(path, sizeof path, "/proc/%ld/status", pid);
-	if (slurp(path, buf, sizeof buf) < 0 || !(p = strstr(buf, "\nPPid:")))
+	if (read_small(path, buf, sizeof buf) < 0 || !(p = strstr(buf, "\nPPid:")))
 		return -1;
 	return strtol(p + 6, NULL, 10);
 }
@@ -157,7 +168,7 @@ int proc_set_find(long pid, const char *pidfile, const char *pid_match, long *pi
 	if (pid > 0 || pidfile) {
 		char line[64] = "";
 		if (pidfile) {
-			ssize_t n = slurp(pidfile, line, sizeof line);
+			ssize_t n = read_small(pidfile, line, sizeof line);
 			pid = n > 0 ? strtol(line, NULL, 10) : -1;
 		}
 		if (pid <= 0)

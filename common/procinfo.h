@@ -1,7 +1,7 @@
 /*
  * procinfo — small facts about processes from /proc, for "is that run's process still
  * alive?" (a pid alone can be reused; pid + start time + boot id cannot).
- * Functions read /proc on each call, allocate nothing and are thread-safe.
+ * Functions read /proc on each call, keep nothing past the call and are thread-safe.
  */
 #ifndef SOAK_PROCINFO_H
 #define SOAK_PROCINFO_H
@@ -18,6 +18,8 @@ long long proc_start_ticks(pid_t pid);
 int proc_alive(pid_t pid, long long start_ticks);
 /* /proc/sys/kernel/random/boot_id into buf; "" when unreadable. */
 void proc_boot_id(char *buf, size_t len);
+/* The boot time in seconds since the epoch (/proc/stat's btime line); -1 when unknown. */
+long long proc_btime(void);
 /* Wall-clock epoch ms at which the process started; -1 when unknown. */
 int64_t proc_start_wall_ms(pid_t pid);
 

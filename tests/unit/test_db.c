@@ -12,26 +12,11 @@
 
 #include "db.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof dir, "/tmp/soak-test-db.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd);
-}
+#include "testdir.h"
 
 static void path_of(char *buf, size_t n, const char *name)
 {
-	snprintf(buf, n, "%s/%s", dir, name);
+	snprintf(buf, n, "%s/%s", testdir, name);
 }
 
 static void create_new(void **state)
@@ -196,5 +181,5 @@ int main(void)
 	    cmocka_unit_test(not_a_database),     cmocka_unit_test(views_on_readonly),
 	    cmocka_unit_test(done_or_failed),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

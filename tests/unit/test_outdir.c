@@ -15,23 +15,7 @@
 #include <cmocka.h>
 
 #include "outdir.h"
-
-static char top[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(top, sizeof top, "/tmp/soak-outdir.XXXXXX");
-	return mkdtemp(top) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
-	return system(cmd) == 0 ? 0 : -1;
-}
+#include "testdir.h"
 
 /* The text of path ("" when it cannot be read). */
 static const char *text_of(const char *path)
@@ -47,7 +31,7 @@ static const char *text_of(const char *path)
 
 static void path_of(char *out, size_t len, const char *name)
 {
-	snprintf(out, len, "%s/%s", top, name);
+	snprintf(out, len, "%s/%s", testdir, name);
 }
 
 static void writes_through_a_temporary_name(void **state)
@@ -144,7 +128,7 @@ static void another_users_file_is_not_replaced(void **state)
 {
 	struct outdir d;
 	struct outfile o;
-	char err[512], path[256];
+	char err[512], path[256], cmd[160];
 	FILE *f;
 	(void)state;
 
@@ -165,7 +149,8 @@ static void another_users_file_is_not_replaced(void **state)
 	assert_non_null(strstr(err, "belongs to another user (uid 65534)"));
 	assert_string_equal(text_of(path), "theirs\n");
 	/* The temporary file is gone with the refusal. */
-	assert_int_equal(system("test $(ls -A /tmp/soak-outdir.*/rep4 | wc -l) -eq 1"), 0);
+	snprintf(cmd, sizeof cmd, "test $(ls -A '%s/rep4' | wc -l) -eq 1", testdir);
+	assert_int_equal(system(cmd), 0);
 	/* A folder of another user is refused too. */
 	path_of(path, sizeof path, "theirs");
 	assert_int_equal(mkdir(path, 0755), 0);
@@ -202,5 +187,5 @@ int main(void)
 	    cmocka_unit_test(another_users_file_is_not_replaced),
 	    cmocka_unit_test(a_private_folder_is_purged),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

@@ -23,6 +23,7 @@
 #include "../../collectors/procstat_procfs.c"
 #include "../../collectors/procstat_pset.c"
 #include "../../collectors/procstat_threads.c"
+#include "testdir.h"
 
 /* ---- parsers ----------------------------------------------------------------------- */
 
@@ -310,30 +311,14 @@ static void cmdline(void **state)
 
 /* ---- a fake /proc ------------------------------------------------------------------ */
 
-static char root[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(root, sizeof root, "/tmp/soak-test-procstat.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	return system(cmd);
-}
-
 static void put(const char *rel, const char *text, size_t len)
 {
 	char path[256], *slash;
 	FILE *f;
 
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+	snprintf(path, sizeof path, "%s/%s", testdir, rel);
+	for (slash = strchr(path + strlen(testdir) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		mkdir(path, 0755);
 		*slash = '/';
@@ -375,7 +360,7 @@ static void fake_proc(int pid, const char *cmd, size_t cmdlen, unsigned utime, u
 static void gone(int pid)
 {
 	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s/%d'", root, pid);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s/%d'", testdir, pid);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -444,7 +429,7 @@ static void pset_jvm_threads(void **state)
 	char err[256], detail[PSET_DETAIL_MAX];
 	(void)state;
 
-	cfg.proc_root = root;
+	cfg.proc_root = testdir;
 	fake_proc(100, JAVA, sizeof JAVA - 1, 100, 50, 5000, 1000, 3, 10);
 	fake_thread(100, 100, "java", 1000000000ULL);
 	fake_thread(100, 101, "VM Thread", 100000000ULL);
@@ -503,7 +488,7 @@ static void pset_match_rates_and_events(void **state)
 	double tick = 100.0 / (double)sysconf(_SC_CLK_TCK);
 	(void)state;
 
-	cfg.proc_root = root;
+	cfg.proc_root = testdir;
 	fake_proc(100, JAVA, sizeof JAVA - 1, 100, 50, 5000, 1000, 3, 10);
 	fake_proc(200, "bash\0", 5, 1, 1, 6000, 10, 1, 0);
 	/* A sibling collector carries the pattern in its argv: never a member. */
@@ -584,7 +569,7 @@ static void pset_match_sees_exec(void **state)
 	char err[256], detail[PSET_DETAIL_MAX];
 	(void)state;
 
-	cfg.proc_root = root;
+	cfg.proc_root = testdir;
 	fake_proc(400, "sh\0-c\0start\0", 12, 0, 0, 100, 1, 1, 0);
 	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), 0);
 	out.n = 0;
@@ -609,8 +594,8 @@ static void pset_pidfile(void **state)
 	char err[256], detail[PSET_DETAIL_MAX], pidfile[128];
 	(void)state;
 
-	cfg.proc_root = root;
-	snprintf(pidfile, sizeof pidfile, "%s/app.pid", root);
+	cfg.proc_root = testdir;
+	snprintf(pidfile, sizeof pidfile, "%s/app.pid", testdir);
 	cfg.pidfile = pidfile;
 	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), -1);
 	assert_non_null(strstr(err, "cannot read pidfile '"));
@@ -659,8 +644,8 @@ static void fake_pg(void)
 	put_text("pgdata/conf.d/.hidden.conf", "shared_buffers = 1GB\n");
 	put_text("pgdata/postgresql.auto.conf", "# ALTER SYSTEM\nshared_buffers = '48MB'\n");
 	/* /proc/PID/cwd of a postmaster: its data directory. */
-	snprintf(path, sizeof path, "%s/600/cwd", root);
-	snprintf(data, sizeof data, "%s/pgdata", root);
+	snprintf(path, sizeof path, "%s/600/cwd", testdir);
+	snprintf(data, sizeof data, "%s/pgdata", testdir);
 	unlink(path);
 	assert_int_equal(symlink(data, path), 0);
 	put_text("600/maps",
@@ -693,7 +678,7 @@ static void pset_memory_postgres(void **state)
 	struct procfs_out out;
 	(void)state;
 
-	cfg.proc_root = root;
+	cfg.proc_root = testdir;
 	fake_pg();
 	one_round(&cfg, &out);
 	assert_true(metric(&out, "procs") == 2);
@@ -750,7 +735,7 @@ static void pset_memory_jvm(void **state)
 	char err[256], detail[PSET_DETAIL_MAX];
 	(void)state;
 
-	cfg.proc_root = root;
+	cfg.proc_root = testdir;
 	fake_proc(700, jvm, sizeof jvm - 1, 0, 0, 100, 100, 1, 0);
 	put_text("700/maps", "7f0000000000-7f0010000000 rw-p 00000000 00:00 0\n");
 	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), 0);
@@ -774,7 +759,7 @@ static void pset_bad_pattern(void **state)
 	struct pset ps;
 	char err[256];
 	(void)state;
-	cfg.proc_root = root;
+	cfg.proc_root = testdir;
 	assert_int_equal(pset_init(&ps, &cfg, err, sizeof err), -1);
 	assert_non_null(strstr(err, "bad pattern 'java (['"));
 	assert_non_null(strstr(err, "at offset 7"));
@@ -799,7 +784,7 @@ static void host_rates(void **state)
 	put_text("net/dev", dev1);
 	put_text("net/sockstat", "TCP: inuse 4 orphan 0 tw 9 alloc 4 mem 1\n");
 	put_text("net/sockstat6", "TCP6: inuse 2\n");
-	assert_int_equal(phost_init(&h, root, err, sizeof err), 0);
+	assert_int_equal(phost_init(&h, testdir, err, sizeof err), 0);
 	out.n = 0;
 	assert_int_equal(phost_sample(&h, SEC, &out, err, sizeof err), 0);
 	assert_true(metric(&out, "cpu_user_pct") < 0);
@@ -854,5 +839,5 @@ int main(void)
 	    cmocka_unit_test(pset_bad_pattern),
 	    cmocka_unit_test(host_rates),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

@@ -24,7 +24,6 @@
  */
 #include "report/report_int.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -38,6 +37,7 @@
 #include "outdir.h"
 #include "report/read/report_read.h"
 #include "report/report_text.h"
+#include "report_fmt.h"
 #include "report_drift_text.h"
 #include "report_validity_text.h"
 #include "report/judge/report_drift.h"
@@ -104,15 +104,6 @@ static void suite_free(struct jsuite *s)
 	}
 	free(s->c);
 	memset(s, 0, sizeof *s);
-}
-
-/* A name CI systems split on dots into package and class: letters, digits, - and _. */
-static void class_part(char *out, size_t len, const char *s)
-{
-	size_t n = 0;
-	for (; *s && n + 1 < len; s++)
-		out[n++] = (isalnum((unsigned char)*s) || *s == '-' || *s == '_') ? *s : '_';
-	out[n] = '\0';
 }
 
 /* A measured value, "812.345 ms", "1.20 %", "45.20 req/s"; a limit as the scenario gave
@@ -338,8 +329,8 @@ static int write_run(FILE *f, const struct report *r, const struct rpt_run *run,
 	    run->end_ms > run->started_ms ? (double)(run->end_ms - run->started_ms) / 1000 : 0;
 
 	/* soak.LABEL.runID: a CI system shows a package per label, a class per run */
-	class_part(lbl, sizeof lbl, label);
-	class_part(key, sizeof key, run->key);
+	rpt_safe_name(lbl, sizeof lbl, label, '_');
+	rpt_safe_name(key, sizeof key, run->key, '_');
 	snprintf(cls, sizeof cls, "soak.%s.run%s", lbl, key);
 	if (strcmp(status, "done") != 0 &&
 	    asprintf(&reason, "the run %s%s%s", status, run->reason && *run->reason ? ": " : "",

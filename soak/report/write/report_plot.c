@@ -18,7 +18,9 @@
 #include "dur.h"
 #include "fmode.h"
 #include "outdir.h"
+#include "report_fmt.h"
 #include "report_tables.h"
+#include "slurp.h"
 #include "report/judge/report_drift.h"
 
 #define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
@@ -235,19 +237,6 @@ static double time_unit(double span_s, const char **label)
 	return 3600;
 }
 
-/* A file-name-safe copy of s: letters, digits, '-' and '_' kept, the rest '-'. */
-static void safe(char *out, size_t len, const char *s)
-{
-	size_t i = 0;
-	for (; *s && i + 1 < len; s++, i++) {
-		char ch = *s;
-		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		         (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
-		out[i] = ok ? ch : '-';
-	}
-	out[i] = '\0';
-}
-
 /* snprintf that cuts silently: names and paths here are bounded by their inputs' caps. */
 __attribute__((format(printf, 3, 4))) static void fmt(char *out, size_t len, const char *f, ...)
 {
@@ -414,7 +403,7 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 	int trend = g->npoints >= GCA_MIN_POINTS && g->wall_time;
 	FILE *f;
 
-	safe(src, sizeof src, s->name);
+	rpt_safe_name(src, sizeof src, s->name, '-');
 	if (s->nheap_ts > 0) {
 		fmt(name, sizeof name, "heap_%s_%s", key, src);
 		f = data_file(c, name);
@@ -534,7 +523,7 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 	if (n < 2)
 		return 0;
 	div = time_unit(span, &xl);
-	safe(safe_src, sizeof safe_src, src ? src : "");
+	rpt_safe_name(safe_src, sizeof safe_src, src ? src : "", '-');
 	fmt(name, sizeof name, "compare_%s%s%s", cmp_kinds[what].name, src ? "_" : "", safe_src);
 	f = data_file(c, name);
 	for (int l = 0; f && l < r->nlabels && l < RPT_MAX_LABELS; l++) {
@@ -692,7 +681,7 @@ static int plan(struct ctx *c)
 		char key[RPT_NAME_MAX];
 		if (!rpt_run_pictured(r, i))
 			continue;
-		safe(key, sizeof key, run->key);
+		rpt_safe_name(key, sizeof key, run->key, '-');
 		if (pic_latency(c, run, key) < 0 || pic_drift(c, run, key) < 0 ||
 		    pic_sources(c, run, key, 0) < 0 || pic_sources(c, run, key, 1) < 0)
 			return -1;
@@ -746,33 +735,6 @@ static void clean(const struct outdir *d, const char *const *ext, int next)
 	outdir_each(d, clean_one, &a);
 }
 
-/* Reads a whole file (name relative to the folder at, or a path with AT_FDCWD) of fewer
- * than cap bytes into a NUL-terminated string, never through a link at a name in a folder;
- * NULL when it cannot be read or is that long. */
-static char *slurp_at(int at, const char *name, size_t cap)
-{
-	int fd = openat(at, name, O_RDONLY | O_CLOEXEC | (at == AT_FDCWD ? 0 : O_NOFOLLOW));
-	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
-	struct buf b = {0};
-	char chunk[65536];
-	size_t k;
-
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while (b.n < cap && (k = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&b, chunk, k);
-	int bad = ferror(f) || !feof(f) || b.n >= cap;
-	fclose(f);
-	if (bad) {
-		buf_free(&b);
-		return NULL;
-	}
-	return buf_done(&b);
-}
-
 /* Writes the scripts the pictures need (and common.gp) into the work folder's plots/:
  * from $SOAK_PLOTS when set, else the copies built into soak. */
 static int write_scripts(struct ctx *c)
@@ -786,7 +748,7 @@ static int write_scripts(struct ctx *c)
 		FILE *f;
 		if (from && *from) {
 			snprintf(path, sizeof path, "%s/%s", from, rpt_scripts[i].name);
-			text = slurp_at(AT_FDCWD, path, SCRIPT_MAX);
+			text = slurp(AT_FDCWD, path, SCRIPT_MAX - 1, NULL, NULL);
 			if (!text) {
 				snprintf(c->err, c->errlen, "cannot read '%s' ($SOAK_PLOTS)", path);
 				return -1;
@@ -887,7 +849,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 
 	snprintf(file, sizeof file, "%s.err", p->name);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (gone = missing_file(c, p)) != NULL) {
-		char *msg = slurp_at(c->wsub[SUB_DATA].fd, file, 1024);
+		char *msg = slurp(c->wsub[SUB_DATA].fd, file, 1023, NULL, NULL);
 		size_t n = msg ? strlen(msg) : 0;
 		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 			msg[--n] = '\0';
@@ -912,7 +874,7 @@ static int finish(struct ctx *c, struct job *j, int st)
 	}
 	unlinkat(c->wsub[SUB_DATA].fd, file, 0);
 	snprintf(file, sizeof file, "%s.svg", p->name);
-	p->svg = slurp_at(c->wsub[SUB_IMG].fd, file, SVG_MAX);
+	p->svg = slurp(c->wsub[SUB_IMG].fd, file, SVG_MAX - 1, NULL, NULL);
 	p->drawn = p->svg != NULL;
 	return 0;
 }
@@ -983,7 +945,8 @@ static int move_one(void *arg, const char *name)
  * removing an earlier report's files there; 0, or -1 with err. */
 static int publish_sub(struct ctx *c, enum sub k, char *err, size_t errlen)
 {
-	static const char *const ext[NSUB][2] = {{".dat", ".err"}, {".gp", ".gp"}, {".svg", ".png"}};
+	static const char *const ext[NSUB][2] = {
+	    {".dat", ".err"}, {".gp", ".gp"}, {".svg", ".png"}};
 	struct outdir to;
 	int rc;
 
