@@ -198,10 +198,18 @@ const char *rpt_env_get(const struct rpt_run *run, const char *source, const cha
 	return NULL;
 }
 
+char *rpt_cell_runs(const struct rpt_cell *c, char *buf, size_t len)
+{
+	char d[32];
+	snprintf(buf, len, "%s of %s", c->sweep ? "sweep steps" : "fixed runs",
+	         dur_format(c->planned_ms, d, sizeof d));
+	return buf;
+}
+
 char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len)
 {
-	char l[48], d[32];
-	snprintf(buf, len, "%s (%s of %s)", rpt_level_text(c->concurrency, c->rate, l, sizeof l),
-	         c->sweep ? "sweep steps" : "fixed runs", dur_format(c->planned_ms, d, sizeof d));
+	char l[48], d[64];
+	snprintf(buf, len, "%s (%s)", rpt_level_text(c->concurrency, c->rate, l, sizeof l),
+	         rpt_cell_runs(c, d, sizeof d));
 	return buf;
 }

@@ -993,6 +993,8 @@ int rpt_step_add(struct istats *acc, const struct rpt_step *s, char *err, size_t
 const char *rpt_env_get(const struct rpt_run *run, const char *source, const char *key);
 /* report.c: "30 users (fixed runs of 20s)", "600/s (sweep steps of 1m)". */
 char *rpt_cell_text(const struct rpt_cell *c, char *buf, size_t len);
+/* A cell's kind of run and its length: "fixed runs of 4s", "sweep steps of 30s". */
+char *rpt_cell_runs(const struct rpt_cell *c, char *buf, size_t len);
 /* report_runs.c: a sweep run (its steps are levels of one sweep), not a fixed run. */
 int rpt_is_sweep(const struct rpt_run *run);
 /* report_runs.c: label l's next run in report order after `after` (NULL: its first), or

@@ -136,37 +136,40 @@ static int verdict_cells(const struct report *r, const struct rpt_cell **out, in
 	return n;
 }
 
+/* Whether cells a and b ran the same kind of run of the same length. */
+static int same_runs(const struct rpt_cell *a, const struct rpt_cell *b)
+{
+	return a->sweep == b->sweep && a->planned_ms == b->planned_ms;
+}
+
 /* When each level the verdict shows ran one kind of run of one length, the at column
  * says the level and the note each level's runs once ("Fixed runs of 4s at 30 users."). */
 static void verdict_at(const struct report *r, struct vcols *vc, struct rpt_table *note)
 {
 	const struct rpt_cell *c[2 * RPT_MAX_LABELS];
 	int n = verdict_cells(r, c, 2 * RPT_MAX_LABELS), said = 0;
-	char a[96], x[96], l[48], y[48];
+	char runs[64], l[48], y[48];
 
 	vc->short_at = n > 0;
 	for (int i = 0; i < n && vc->short_at; i++)
 		for (int k = 0; k < i; k++)
 			if (!strcmp(rpt_level_text(c[i]->concurrency, c[i]->rate, l, sizeof l),
 			            rpt_level_text(c[k]->concurrency, c[k]->rate, y, sizeof y)) &&
-			    strcmp(rpt_cell_text(c[i], a, sizeof a),
-			           rpt_cell_text(c[k], x, sizeof x)))
+			    !same_runs(c[i], c[k]))
 				vc->short_at = 0;
 	for (int i = 0; i < n && vc->short_at; i++) {
 		int seen = 0;
+		rpt_level_text(c[i]->concurrency, c[i]->rate, l, sizeof l);
 		for (int k = 0; k < i; k++)
-			seen |= !strcmp(rpt_cell_text(c[i], a, sizeof a),
-			                rpt_cell_text(c[k], x, sizeof x));
+			seen |=
+			    same_runs(c[i], c[k]) &&
+			    !strcmp(l, rpt_level_text(c[k]->concurrency, c[k]->rate, y, sizeof y));
 		if (seen)
 			continue;
-		rpt_cell_text(c[i], a, sizeof a);
-		rpt_level_text(c[i]->concurrency, c[i]->rate, l, sizeof l);
-		/* "30 users (fixed runs of 4s)": the level, then its runs in the brackets:
-		 * " fixed runs of 4s at 30 users, fixed runs of 6s at 200/s." */
-		rpt_table_note(note, "%s%c%.*s at %s", said ? ", " : " ",
-		               said ? a[strlen(l) + 2] : toupper((unsigned char)a[strlen(l) + 2]),
-		               (int)(strlen(a) - strlen(l) - 4), a + strlen(l) + 3, l);
-		said++;
+		rpt_cell_runs(c[i], runs, sizeof runs);
+		if (!said)
+			runs[0] = (char)toupper((unsigned char)runs[0]);
+		rpt_table_note(note, "%s%s at %s", said++ ? ", " : " ", runs, l);
 	}
 	if (said)
 		rpt_table_note(note, ".");
@@ -213,16 +216,15 @@ static void verdict_same(const struct report *r, struct vcols *vc, struct rpt_ta
 	}
 	/* the word without its mark: the note says where more is */
 	int n = (int)rpt_sb_len(&first) - (rpt_sb_len(&first) > 0);
-	if (!vc->mem && n > 0 && !vc->drift && drift == RPT_DRIFT_TOO_SHORT &&
-	    !strncmp(rpt_sb_str(&first), "too short", 9))
+	int both = !vc->mem && n > 0 && !vc->drift && drift == RPT_DRIFT_TOO_SHORT &&
+	           !strncmp(rpt_sb_str(&first), "too short", 9); /* one sentence says both */
+	if (both)
 		rpt_table_note(t, " Memory and drift: %.*s for every label (see the findings).", n,
 		               rpt_sb_str(&first));
-	else if (!vc->mem && n > 0)
+	if (!both && !vc->mem && n > 0)
 		rpt_table_note(t, " Memory: %.*s for every label (see the findings).", n,
 		               rpt_sb_str(&first));
-	if (!vc->drift && drift >= 0 &&
-	    !(!vc->mem && drift == RPT_DRIFT_TOO_SHORT &&
-	      !strncmp(rpt_sb_str(&first), "too short", 9)))
+	if (!both && !vc->drift && drift >= 0)
 		rpt_table_note(t, " Drift: %s for every label.",
 		               rpt_drift_name((enum rpt_drift_verdict)drift));
 	rpt_sb_release(&first);
