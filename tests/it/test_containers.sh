@@ -156,8 +156,16 @@ EOF
   jq -r '"# A/A: runs left a side \(.comparisons[0].n_runs_baseline) and \(.comparisons[0].n_runs), noise by \(.comparisons[0].noise)"' "$T/aa/report.json"
   check_eq "tomcat10 A/A: every measured run classed" \
     "$(jq -r '[.runs[] | select(.warmup == false) | .steady // "none"] | map(select(. == "none")) | length' "$T/aa/report.json")" 0
-  real=$(jq -r '[.comparisons[] | select(.label == "b") | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.verdict == "real") | .key] | join(",")' "$T/aa/report.json")
-  check_eq "tomcat10 A/A: no figure is called real" "$real" ""
+  # The report calls some figure of an A/A real in up to 5 % of studies: its promise, whose
+  # rate test_calibrate and bench/calibrate.sh measure over thousands of studies.  One study
+  # cannot check a 5 % rate (this check failed once so, on db CPU per request in a clean-
+  # clone make check): it checks that no figure is real even at 0.1 % for the family
+  # (p under 0.001 / k), which a report whose intervals were wrong would break.
+  figs='[.comparisons[] | select(.label == "b") | (.metrics, .cpu_per_request, .memory) | to_entries[] | select(.value.p != null)]'
+  check_eq "tomcat10 A/A: no figure real at 0.1 % for the family" \
+    "$(jq -r "$figs"' | length as $k | map(select(.value.p < 0.001 / $k) | .key) | join(",")' "$T/aa/report.json")" ""
+  real=$(jq -r "$figs"' | map(select(.value.verdict == "real") | .key) | join(",")' "$T/aa/report.json")
+  [ -z "$real" ] || echo "# A/A: called real at the report's 5 %: $real"
   # Three times the hashing: far fewer requests per second and far more CPU per request.
   # Three 4-s runs a side cannot always call it real: a Tomcat still compiling spreads its
   # runs so widely (TPS -68 %, interval -4,087 to +686 TPS, in one of six clean runs)
