@@ -25,7 +25,8 @@ static char *change_cell(const struct rpt_cmp *m, int f, int brief, char *buf, s
 {
 	const struct rpt_diff *d = &m->d[f];
 	double a, v, half = (d->hi - d->lo) / 2;
-	int points = f == RPT_M_ERR;
+	const struct rpt_figrow *row = rpt_fig_row(f);
+	int points = row->points;
 	char x[32], h[32], why[48] = "";
 
 	rpt_cmp_values(m, f, &a, &v);
@@ -42,7 +43,7 @@ static char *change_cell(const struct rpt_cmp *m, int f, int brief, char *buf, s
 		snprintf(why, sizeof why, "\xe2\x80\xa0");
 	else if (rpt_change_floored(m, f))
 		snprintf(why, sizeof why, ", under the %.0f%% floor",
-		         f == RPT_M_P99 ? RPT_FLOOR_P99_PCT : m->floor_pct);
+		         row->floor_pct > 0 ? row->floor_pct : m->floor_pct);
 	if (!isfinite(half) || (!points && !(fabs(a) > 0)))
 		snprintf(buf, len, "%s (%s%s)", x, rpt_verdict_name(d->verdict), why);
 	else if (points)
@@ -65,12 +66,6 @@ char *rpt_change_cell_brief(const struct rpt_cmp *m, int f, char *buf, size_t le
 	return change_cell(m, f, 1, buf, len);
 }
 
-const char *rpt_metric_name(enum rpt_metric m)
-{
-	static const char *const names[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
-	return (unsigned)m < RPT_NMETRIC ? names[m] : "?";
-}
-
 char *rpt_safe_name(char *out, size_t len, const char *s, char other)
 {
 	size_t n = 0;
@@ -86,12 +81,38 @@ char *rpt_safe_name(char *out, size_t len, const char *s, char other)
 
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
 {
-	if (f < RPT_NMETRIC)
-		snprintf(buf, len, "%s", rpt_metric_name((enum rpt_metric)f));
-	else if (f < RPT_FIG_MEM(0))
-		snprintf(buf, len, "cpu_per_request.%s", r->cpu_names[f - RPT_FIG_CPU(0)]);
+	int s = rpt_fig_series(f);
+
+	if (s < 0)
+		snprintf(buf, len, "%s", rpt_fig_row(f)->key);
 	else
-		snprintf(buf, len, "memory.%s", r->cpu_names[f - RPT_FIG_MEM(0)]);
+		snprintf(buf, len, "%s.%s", rpt_fig_row(f)->key, r->cpu_names[s]);
+	return buf;
+}
+
+char *rpt_fig_what(const struct report *r, int f, char *buf, size_t len)
+{
+	int s = rpt_fig_series(f);
+
+	if (s < 0)
+		snprintf(buf, len, "%s", rpt_fig_row(f)->what);
+	else
+		snprintf(buf, len, "%s %s", rpt_fig_row(f)->what, r->cpu_names[s]);
+	return buf;
+}
+
+char *rpt_fig_value(int f, double v, char *buf, size_t len)
+{
+	const struct rpt_figrow *row = rpt_fig_row(f);
+	char x[32];
+
+	if (row->fmt == RPT_FMT_MS)
+		return rpt_fmt_ms(v, buf, len);
+	rpt_fmt_num(v, row->digits, x, sizeof x);
+	snprintf(buf, len, "%s%s", x,
+	         row->fmt == RPT_FMT_PCT  ? "%"
+	         : row->fmt == RPT_FMT_MB ? " MB"
+	                                  : "");
 	return buf;
 }
 

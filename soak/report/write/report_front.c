@@ -28,7 +28,8 @@
  * labels differ in them (said once in the note when they do not). */
 struct vcols {
 	int cpu[RPT_MAX_SOURCES];
-	int err, mem, drift;
+	int any[RPT_NMETRIC]; /* by request figure: some value shown is not 0 */
+	int mem, drift;
 	int short_at; /* the at column shows the level only ("30 users"); the note its runs */
 	int floored;  /* a cell was marked as held to noise by its floor */
 };
@@ -58,39 +59,42 @@ static void mem_word(const struct report *r, int label, struct sbuf *out)
 	rpt_sb_release(&mem);
 }
 
+/* Whether the verdict table has a column for request figure k. */
+static int verdict_shows(const struct vcols *vc, int k)
+{
+	return rpt_figrows[k].vhead && (!rpt_figrows[k].if_any || vc->any[k]);
+}
+
+/* Figure f of one row at column col: the baseline's own, a comparison's change, or none
+ * (the first column says why). */
+static void verdict_fig(const struct report *r, struct rpt_tb *b, int row, int col, int f,
+                        const struct rpt_vrow *v, const struct rpt_cell *c, int cmp,
+                        struct vcols *vc)
+{
+	char x[64];
+
+	if (v->label == 0 && c)
+		rpt_tb_set(b, row, col, "%s", rpt_fig_value(f, c->value[f], x, sizeof x));
+	else if (cmp >= 0)
+		verdict_change(b, row, col, &r->cmps[cmp], f, vc);
+	else
+		rpt_tb_set(b, row, col, col == 2 ? "no matching runs" : DASH);
+}
+
 /* The figures of one row: the baseline's own, a comparison's changes, or none. */
 static int verdict_figures(const struct report *r, struct rpt_tb *b, int row,
                            const struct rpt_vrow *v, const struct rpt_cell *c, int cmp,
                            struct vcols *vc)
 {
-	char x[64];
 	int col = 2;
 
-	for (int k = 0; k < RPT_NMETRIC; k++) {
-		if (k == RPT_M_ERR && !vc->err)
-			continue;
-		if (v->label == 0 && c && k == RPT_M_ERR)
-			rpt_tb_set(b, row, col, "%s%%", rpt_fmt_num(c->value[k], 2, x, sizeof x));
-		else if (v->label == 0 && c)
-			rpt_tb_set(b, row, col, "%s",
-			           k == RPT_M_TPS ? rpt_fmt_num(c->value[k], 1, x, sizeof x)
-			                          : rpt_fmt_ms(c->value[k], x, sizeof x));
-		else if (cmp >= 0)
-			verdict_change(b, row, col, &r->cmps[cmp], k, vc);
-		else
-			rpt_tb_set(b, row, col, k == RPT_M_TPS ? "no matching runs" : DASH);
-		col++;
-	}
+	for (int k = 0; k < RPT_NMETRIC; k++)
+		if (verdict_shows(vc, k))
+			verdict_fig(r, b, row, col++, k, v, c, cmp, vc);
 	for (int s = 0; s < r->ncpu; s++) {
 		if (vc->cpu[s] < 0)
 			continue;
-		if (v->label == 0 && c)
-			rpt_tb_set(b, row, vc->cpu[s], "%s",
-			           rpt_fmt_ms(c->value[RPT_FIG_CPU(s)], x, sizeof x));
-		else if (cmp >= 0)
-			verdict_change(b, row, vc->cpu[s], &r->cmps[cmp], RPT_FIG_CPU(s), vc);
-		else
-			rpt_tb_set(b, row, vc->cpu[s], DASH);
+		verdict_fig(r, b, row, vc->cpu[s], RPT_FIG_CPU(s), v, c, cmp, vc);
 		col = vc->cpu[s] + 1;
 	}
 	return col;
@@ -175,8 +179,9 @@ static void verdict_at(const struct report *r, struct vcols *vc, struct rpt_tabl
 		rpt_table_note(note, ".");
 }
 
-/* Whether a request failed in a window the verdict shows. */
-static int verdict_errors(const struct report *r)
+/* Whether request figure f is not zero in a window the verdict shows (error %: a request
+ * failed). */
+static int verdict_any(const struct report *r, int f)
 {
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];
@@ -184,9 +189,9 @@ static int verdict_errors(const struct report *r)
 		for (int k = 0; k < 2; k++) {
 			double a = 0, c = 0;
 			if (cmps[k] >= 0)
-				rpt_cmp_values(&r->cmps[cmps[k]], RPT_M_ERR, &a, &c);
+				rpt_cmp_values(&r->cmps[cmps[k]], f, &a, &c);
 			else if (cells[k] >= 0)
-				a = r->cells[cells[k]].value[RPT_M_ERR];
+				a = r->cells[cells[k]].value[f];
 			if (!(a == 0 && c == 0))
 				return 1;
 		}
@@ -245,16 +250,24 @@ static void verdict_note(const struct report *r, const struct vcols *vc, const c
 		                             "floor its method needs (How it was measured)"
 		                           : "");
 	rpt_table_note(t, "CPU/request in ms.%s%s%s", vc->mem ? " *: see the findings." : "",
-	               vc->err ? "" : " No request failed.", extra ? extra : "");
+	               vc->any[RPT_M_ERR] ? "" : " No request failed.", extra ? extra : "");
 }
 
 static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	const char *names[MAX_COLS] = {"label", "at", "TPS", "avg", "p99", "error %"};
-	char align[MAX_COLS + 1] = "kkrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
+	const char *names[MAX_COLS] = {"label", "at"};
+	char align[MAX_COLS + 1] = "kk", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
 	struct rpt_table note = {0};
-	struct vcols vc = {.err = verdict_errors(r)};
-	int nc = vc.err ? 6 : 5;
+	struct vcols vc = {.mem = 0};
+	int nc = 2;
+
+	for (int k = 0; k < RPT_NMETRIC; k++) {
+		vc.any[k] = rpt_figrows[k].if_any && verdict_any(r, k);
+		if (verdict_shows(&vc, k)) {
+			names[nc] = rpt_figrows[k].vhead;
+			align[nc++] = 'r';
+		}
+	}
 
 	verdict_at(r, &vc, &note);
 	verdict_same(r, &vc, &note);
@@ -263,7 +276,8 @@ static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		/* a JIT's threads are shown, not judged: in the comparison table */
 		if (!rpt_process_series(r->cpu_names[s]) || rpt_jit_series(r->cpu_names[s]))
 			continue;
-		snprintf(cpu[s], sizeof cpu[s], "CPU/request %s", r->cpu_names[s]);
+		snprintf(cpu[s], sizeof cpu[s], "%s %s", rpt_figrows[RPT_M_CPU].vhead,
+		         r->cpu_names[s]);
 		vc.cpu[s] = nc;
 		names[nc] = cpu[s];
 		align[nc++] = 'r';
@@ -313,7 +327,7 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		for (int f = 0; f < RPT_NFIG; f++) {
 			const struct rpt_resolve *x = &m->res[f];
 			char key[96], at[96], p[32], q[32], adv[256];
-			if (x->target_pct <= 0 || f >= RPT_FIG_MEM(0))
+			if (x->target_pct <= 0 || rpt_fig_row(f)->runs_only)
 				continue;
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s vs %s at %s", r->labels[c->label].name,
