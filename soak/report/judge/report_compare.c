@@ -55,7 +55,7 @@ static double median_gap(const struct report *r, const struct rpt_cell *c)
 	return n % 2 ? g[n / 2] : (g[n / 2 - 1] + g[n / 2]) / 2;
 }
 
-/* Batch means of one figure (< RPT_NMETRIC, or the CPU samples of series s when f is
+/* Batch means of one figure (a request figure, or the CPU samples of series s when f is
  * RPT_FIG_CPU(s): its raw CPU %) over the cell's compared steps, one segment per step. */
 static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, struct rpt_bm *out)
 {
@@ -93,6 +93,33 @@ done:
 	return rc;
 }
 
+/* Figure f of cell c over its compared steps, as its row's source says: its value and
+ * batch means (a series' CPU: per request, from its raw CPU %; memory: whole runs only,
+ * below). */
+static int cell_reading(const struct report *r, struct rpt_cell *c, int f)
+{
+	int s = rpt_fig_series(f);
+	struct rpt_bm cpu;
+
+	switch (rpt_fig_row(f)->src) {
+	case RPT_SRC_REQUEST:
+		c->value[f] = rpt_metric_of(&c->f, f);
+		return pooled_bm(r, c, f, &c->bm[f]);
+	case RPT_SRC_CPU:
+		if (pooled_bm(r, c, f, &cpu) < 0)
+			return -1;
+		c->cpu_mean[s] = cpu.mean;
+		if (!rpt_process_series(r->cpu_names[s]) || isnan(cpu.mean))
+			return 0;
+		rpt_per_request(&cpu, &c->bm[RPT_M_TPS], &c->bm[f]);
+		c->value[f] = c->f.tps > 0 ? 10 * cpu.mean / c->f.tps : NAN;
+		return 0;
+	case RPT_SRC_MEM:
+		return 0;
+	}
+	return 0;
+}
+
 int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 {
 	int n = 0, rc = -1;
@@ -102,23 +129,13 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 	if (!x)
 		return -1;
 	for (int f = 0; f < RPT_NFIG; f++) {
-		c->value[f] = f < RPT_NMETRIC ? rpt_metric_of(&c->f, f) : NAN;
+		c->value[f] = NAN;
 		memset(&c->bm[f], 0, sizeof c->bm[f]);
 		c->bm[f].mean = c->bm[f].se = NAN;
 	}
-	for (int f = 0; f < RPT_NMETRIC; f++)
-		if (pooled_bm(r, c, f, &c->bm[f]) < 0)
+	for (int f = 0; f < RPT_NFIG; f++)
+		if (rpt_fig_in(f, r->ncpu) && cell_reading(r, c, f) < 0)
 			goto done;
-	for (int s = 0; s < r->ncpu; s++) {
-		struct rpt_bm cpu;
-		if (pooled_bm(r, c, RPT_FIG_CPU(s), &cpu) < 0)
-			goto done;
-		c->cpu_mean[s] = cpu.mean;
-		if (!rpt_process_series(r->cpu_names[s]) || isnan(cpu.mean))
-			continue;
-		rpt_per_request(&cpu, &c->bm[RPT_M_TPS], &c->bm[RPT_FIG_CPU(s)]);
-		c->value[RPT_FIG_CPU(s)] = c->f.tps > 0 ? 10 * cpu.mean / c->f.tps : NAN;
-	}
 	for (int i = 0; i < r->nruns; i++)
 		if (rpt_in_cell(&r->runs[i], c) && n++ == 0)
 			snprintf(c->scenario, sizeof c->scenario, "%s", r->runs[i].name);
@@ -238,13 +255,15 @@ struct pairs {
 	int n;      /* pairs */
 };
 
-/* Whether figure f is judged on batch means (and held to the floor) in comparison m. */
+/* Whether figure f is judged on batch means (and held to the floor) in comparison m (a
+ * calibration holds the request figures' spread only). */
 static int on_batches(const struct report *r, const struct rpt_cmp *m, int f)
 {
 	if (m->noise == RPT_BY_GROUPS)
 		return 0;
-	return m->noise == RPT_BY_BATCHES || (m->noise == RPT_BY_CALIBRATION &&
-	                                      (f >= RPT_NMETRIC || isnan(r->cals[m->cal].cv[f])));
+	return m->noise == RPT_BY_BATCHES ||
+	       (m->noise == RPT_BY_CALIBRATION &&
+	        (rpt_fig_row(f)->src != RPT_SRC_REQUEST || isnan(r->cals[m->cal].cv[f])));
 }
 
 /* A side's variance of its mean figure f under a calibration: its mean varies from run
