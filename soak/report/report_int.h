@@ -618,6 +618,8 @@ struct rpt_figrow {
 	int points;            /* 1: a change in points (error %); 0: in % of the baseline */
 	double floor_pct;      /* its floor over batch means; 0: the comparison's */
 	double resolve_pct;    /* the resolution the report aims at; 0: none */
+	int cv;                /* 1: its runs' spread is kept as a coefficient of variation (a
+	                        * calibration's cv, report.json's run_cv_pct) */
 	int runs_only;         /* 1: a figure of whole runs only (memory): its value is the
 	                        * runs' mean, it is never resolved nor advised, and not judged
 	                        * with one process a side */

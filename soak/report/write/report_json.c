@@ -527,12 +527,15 @@ static void jcell(struct jsonw *w, const struct rpt_cell *c)
 	jsonw_mnum(w, "step_s", (double)c->planned_ms / 1000, 3);
 }
 
-/* The run-to-run spread each side showed (coefficient of variation of its runs). */
+/* The run-to-run spread each side showed (coefficient of variation of its runs), of each
+ * request figure whose row keeps one. */
 static void jrun_cv(struct jsonw *w, const struct rpt_cell *c, const struct rpt_cell *a)
 {
 	jopen(w, "run_cv_pct", '{');
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < RPT_NMETRIC; k++) {
 		const struct rpt_bm *x[2] = {&c->run[k], &a->run[k]};
+		if (!rpt_figrows[k].cv)
+			continue;
 		for (int side = 0; side < 2; side++) {
 			char key[64];
 			snprintf(key, sizeof key, "%s%s", rpt_figrows[k].key,
