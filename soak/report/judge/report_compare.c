@@ -71,9 +71,9 @@ static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, st
 			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
-			const struct rpt_values *x = f < RPT_NMETRIC ? rpt_step_values(s, f)
-			                             : s->cpu        ? &s->cpu[si]
-			                                             : NULL;
+			const struct rpt_values *x = series < 0 ? rpt_step_values(s, f)
+			                             : s->cpu   ? &s->cpu[si]
+			                                        : NULL;
 			if (!rpt_step_in(s, c) || !x)
 				continue;
 			if (buf_grow(&v, &cap, n + x->n, sizeof *v, 16) < 0 ||
