@@ -79,26 +79,24 @@ char *rpt_safe_name(char *out, size_t len, const char *s, char other)
 	return out;
 }
 
-char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
+/* A row's word for figure f, then for a series figure sep and the series' name. */
+static char *fig_name(const struct report *r, int f, const char *word, const char *sep, char *buf,
+                      size_t len)
 {
 	int s = rpt_fig_series(f);
 
-	if (s < 0)
-		snprintf(buf, len, "%s", rpt_fig_row(f)->key);
-	else
-		snprintf(buf, len, "%s.%s", rpt_fig_row(f)->key, r->cpu_names[s]);
+	snprintf(buf, len, "%s%s%s", word, s < 0 ? "" : sep, s < 0 ? "" : r->cpu_names[s]);
 	return buf;
+}
+
+char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
+{
+	return fig_name(r, f, rpt_fig_row(f)->key, ".", buf, len);
 }
 
 char *rpt_fig_what(const struct report *r, int f, char *buf, size_t len)
 {
-	int s = rpt_fig_series(f);
-
-	if (s < 0)
-		snprintf(buf, len, "%s", rpt_fig_row(f)->what);
-	else
-		snprintf(buf, len, "%s %s", rpt_fig_row(f)->what, r->cpu_names[s]);
-	return buf;
+	return fig_name(r, f, rpt_fig_row(f)->what, " ", buf, len);
 }
 
 char *rpt_fig_value(int f, double v, char *buf, size_t len)

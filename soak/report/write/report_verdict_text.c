@@ -130,15 +130,15 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 /* The baseline at its fixed arrival rate: p99 and each process's CPU per request. */
 static void answer_rate_baseline(const struct report *r, const struct rpt_cell *c, struct sbuf *b)
 {
-	char x[2][32];
+	char x[2][32], what[RPT_NAME_MAX + 64];
 
 	cell_where(b, c, "; at");
 	rpt_sb_printf(b, ", p99 %s", rpt_fmt_ms(c->value[RPT_M_P99], x[0], 32));
 	for (int k = 0; k < r->ncpu; k++)
 		if (isfinite(c->value[RPT_FIG_CPU(k)]))
-			rpt_sb_printf(b, ", %s of CPU per request on %s",
+			rpt_sb_printf(b, ", %s of %s",
 			              rpt_fmt_ms(c->value[RPT_FIG_CPU(k)], x[1], 32),
-			              r->cpu_names[k]);
+			              rpt_fig_what(r, RPT_FIG_CPU(k), what, sizeof what));
 }
 
 /* Efficiency: the same arrivals for both, so TPS says nothing; what each request costs and
@@ -152,12 +152,13 @@ static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct 
 	for (int k = 0; k < r->ncpu; k++) {
 		const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
 		double a, c;
-		char t[32];
+		char t[32], what[RPT_NAME_MAX + 64];
 		rpt_cmp_values(m, RPT_FIG_CPU(k), &a, &c);
 		if (!isfinite(a) || !isfinite(c) || !(a > 0) || rpt_jit_series(r->cpu_names[k]))
 			continue; /* a JIT's CPU is shown, not judged */
-		rpt_sb_printf(b, "%s %s CPU per request on %s (%s)", said ? " and" : " it costs",
-		              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
+		rpt_sb_printf(b, "%s %s %s (%s)", said ? " and" : " it costs",
+		              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t),
+		              rpt_fig_what(r, RPT_FIG_CPU(k), what, sizeof what),
 		              rpt_verdict_name(d->verdict));
 		said = 1;
 	}
@@ -235,15 +236,14 @@ static void resolution(const struct report *r, const struct rpt_vrow *v, struct 
 		const struct rpt_cmp *m = &r->cmps[v->cmp_rate];
 		for (int k = 0; k < r->ncpu; k++) {
 			const struct rpt_resolve *x = &m->res[RPT_FIG_CPU(k)];
-			char p[32], at[48];
+			char p[32], at[48], what[RPT_NAME_MAX + 64];
 			if (!(x->target_pct > 0) || !isfinite(m->base_value[RPT_FIG_CPU(k)]))
 				continue;
 			rpt_level_text(0, r->cells[m->cell].rate, at, sizeof at);
 			if (isfinite(x->half_pct))
-				rpt_sb_printf(
-				    b,
-				    " At %s its interval resolves CPU per request on %s to ±%s%%",
-				    at, r->cpu_names[k], rpt_fmt_num(x->half_pct, 1, p, sizeof p));
+				rpt_sb_printf(b, " At %s its interval resolves %s to ±%s%%", at,
+				              rpt_fig_what(r, RPT_FIG_CPU(k), what, sizeof what),
+				              rpt_fmt_num(x->half_pct, 1, p, sizeof p));
 			else
 				rpt_sb_printf(
 				    b,
