@@ -89,7 +89,7 @@ const struct rpt_figrow rpt_figrows[RPT_NROWS] = {
                    .unit = "MB",
                    .better = -1,
                    .runs_only = 1,
-                   .fmt = RPT_FMT_MB,
+                   .fmt = RPT_FMT_UNIT,
                    .digits = 1},
 };
 

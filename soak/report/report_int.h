@@ -596,10 +596,10 @@ enum rpt_fig_src {
 
 /* How a figure's value is printed. */
 enum rpt_fig_fmt {
-	RPT_FMT_NUM, /* a number with `digits` decimals */
-	RPT_FMT_MS,  /* milliseconds (rpt_fmt_ms) */
-	RPT_FMT_PCT, /* a percentage with `digits` decimals */
-	RPT_FMT_MB,  /* megabytes with `digits` decimals */
+	RPT_FMT_NUM,  /* a number with `digits` decimals, without its unit (TPS) */
+	RPT_FMT_MS,   /* milliseconds (rpt_fmt_ms: its own decimals) */
+	RPT_FMT_PCT,  /* a number with `digits` decimals, its unit right after ("0.25%") */
+	RPT_FMT_UNIT, /* a number with `digits` decimals, a space, its unit ("310.4 MB") */
 };
 
 /* One kind of figure: what it is called, how it is judged and how it is printed.  Adding
@@ -624,7 +624,7 @@ struct rpt_figrow {
 	                        * runs' mean, it is never resolved nor advised, and not judged
 	                        * with one process a side */
 	enum rpt_fig_fmt fmt;  /* how its value is printed */
-	int digits;            /* decimals, for RPT_FMT_NUM, RPT_FMT_PCT and RPT_FMT_MB */
+	int digits;            /* decimals (all but RPT_FMT_MS) */
 	const char *vhead;     /* the verdict table's column, NULL: none (a series figure:
 	                        * VHEAD SERIES, for each process series but a JIT's) */
 	int if_any;            /* 1: that column only when a value it would show is not 0 */

@@ -90,6 +90,8 @@ static void names_from_rows(void **state)
 	assert_string_equal(rpt_fig_what(&r, RPT_M_MEAN, buf, sizeof buf), "average latency");
 	assert_string_equal(rpt_fig_value(RPT_M_TPS, 812.26, buf, sizeof buf), "812.3");
 	assert_string_equal(rpt_fig_value(RPT_M_ERR, 0.25, buf, sizeof buf), "0.25%");
+	assert_string_equal(rpt_fig_value(RPT_FIG_MEM(0), 310.44, buf, sizeof buf), "310.4 MB");
+	assert_string_equal(rpt_fig_value(RPT_M_P99, 4.214, buf, sizeof buf), "4.21 ms");
 }
 
 int main(void)

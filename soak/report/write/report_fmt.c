@@ -1,6 +1,7 @@
-/* report_fmt: how every writer of the report shows a comparison's cell, a figure's key, the
- * advice of how long to run in words (numbers and levels: report_num.c) and a name made safe
- * for a file or a JUnit class. */
+/* report_fmt: how every writer of the report shows a comparison's cell, a figure's key,
+ * words and value (each from its row of rpt_figrows, never by figure), the advice of how
+ * long to run in words (numbers and levels: report_num.c) and a name made safe for a file
+ * or a JUnit class. */
 #include "report_fmt.h"
 #include "report/report_int.h"
 
@@ -107,10 +108,8 @@ char *rpt_fig_value(int f, double v, char *buf, size_t len)
 	if (row->fmt == RPT_FMT_MS)
 		return rpt_fmt_ms(v, buf, len);
 	rpt_fmt_num(v, row->digits, x, sizeof x);
-	snprintf(buf, len, "%s%s", x,
-	         row->fmt == RPT_FMT_PCT  ? "%"
-	         : row->fmt == RPT_FMT_MB ? " MB"
-	                                  : "");
+	snprintf(buf, len, "%s%s%s", x, row->fmt == RPT_FMT_UNIT ? " " : "",
+	         row->fmt == RPT_FMT_NUM ? "" : row->unit);
 	return buf;
 }
 
