@@ -23,11 +23,12 @@
 #define MAX_COLS (12 + RPT_MAX_SOURCES)
 #define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
 
-/* Which columns the verdict shows: a process's CPU per request at its column (-1: none);
- * errors only when a request failed in a compared window; memory and drift only when the
+/* Which columns the verdict shows: each figure whose row has a verdict column at its
+ * column (-1: none; a series figure for each process series but a JIT's; error % only
+ * when a request failed in a compared window); memory and drift only when the
  * labels differ in them (said once in the note when they do not). */
 struct vcols {
-	int cpu[RPT_MAX_SOURCES];
+	int col[RPT_NFIG];    /* by figure: its column, -1: none */
 	int any[RPT_NMETRIC]; /* by request figure: some value shown is not 0 */
 	int mem, drift;
 	int short_at; /* the at column shows the level only ("30 users"); the note its runs */
@@ -59,12 +60,6 @@ static void mem_word(const struct report *r, int label, struct sbuf *out)
 	rpt_sb_release(&mem);
 }
 
-/* Whether the verdict table has a column for request figure k. */
-static int verdict_shows(const struct vcols *vc, int k)
-{
-	return rpt_figrows[k].vhead && (!rpt_figrows[k].if_any || vc->any[k]);
-}
-
 /* Figure f of one row at column col: the baseline's own, a comparison's change, or none
  * (the first column says why). */
 static void verdict_fig(const struct report *r, struct rpt_tb *b, int row, int col, int f,
@@ -88,15 +83,11 @@ static int verdict_figures(const struct report *r, struct rpt_tb *b, int row,
 {
 	int col = 2;
 
-	for (int k = 0; k < RPT_NMETRIC; k++)
-		if (verdict_shows(vc, k))
-			verdict_fig(r, b, row, col++, k, v, c, cmp, vc);
-	for (int s = 0; s < r->ncpu; s++) {
-		if (vc->cpu[s] < 0)
-			continue;
-		verdict_fig(r, b, row, vc->cpu[s], RPT_FIG_CPU(s), v, c, cmp, vc);
-		col = vc->cpu[s] + 1;
-	}
+	for (int f = 0; f < RPT_NFIG; f++)
+		if (vc->col[f] >= 0) {
+			verdict_fig(r, b, row, vc->col[f], f, v, c, cmp, vc);
+			col = vc->col[f] + 1;
+		}
 	return col;
 }
 
@@ -253,35 +244,53 @@ static void verdict_note(const struct report *r, const struct vcols *vc, const c
 	               vc->any[RPT_M_ERR] ? "" : " No request failed.", extra ? extra : "");
 }
 
+/* Whether the verdict table has a column for figure f (its row's vhead). */
+static int verdict_shows(const struct report *r, const struct vcols *vc, int f)
+{
+	const struct rpt_figrow *row = rpt_fig_row(f);
+	int s = rpt_fig_series(f);
+
+	if (!rpt_fig_in(f, r->ncpu) || !row->vhead)
+		return 0;
+	if (s < 0)
+		return !row->if_any || vc->any[f];
+	/* a JIT's threads are shown, not judged: in the comparison table */
+	return rpt_process_series(r->cpu_names[s]) && !rpt_jit_series(r->cpu_names[s]);
+}
+
+/* The verdict's figure columns from column 2 (vc->col, names, align, heads); returns the
+ * next column. */
+static int verdict_columns(const struct report *r, struct vcols *vc, const char **names,
+                           char *align, char (*head)[RPT_NAME_MAX + 16])
+{
+	int nc = 2;
+
+	for (int k = 0; k < RPT_NMETRIC; k++)
+		vc->any[k] = rpt_figrows[k].if_any && verdict_any(r, k);
+	for (int f = 0; f < RPT_NFIG; f++) {
+		vc->col[f] = -1;
+		if (!verdict_shows(r, vc, f) || nc >= MAX_COLS - 2) /* memory and drift after */
+			continue;
+		int s = rpt_fig_series(f);
+		snprintf(head[f], sizeof head[f], "%s%s%s", rpt_fig_row(f)->vhead, s < 0 ? "" : " ",
+		         s < 0 ? "" : r->cpu_names[s]);
+		vc->col[f] = nc;
+		names[nc] = head[f];
+		align[nc++] = 'r';
+	}
+	return nc;
+}
+
 static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
 	const char *names[MAX_COLS] = {"label", "at"};
-	char align[MAX_COLS + 1] = "kk", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
+	char align[MAX_COLS + 1] = "kk", head[RPT_NFIG][RPT_NAME_MAX + 16];
 	struct rpt_table note = {0};
 	struct vcols vc = {.mem = 0};
-	int nc = 2;
-
-	for (int k = 0; k < RPT_NMETRIC; k++) {
-		vc.any[k] = rpt_figrows[k].if_any && verdict_any(r, k);
-		if (verdict_shows(&vc, k)) {
-			names[nc] = rpt_figrows[k].vhead;
-			align[nc++] = 'r';
-		}
-	}
+	int nc = verdict_columns(r, &vc, names, align, head);
 
 	verdict_at(r, &vc, &note);
 	verdict_same(r, &vc, &note);
-	for (int s = 0; s < r->ncpu; s++) {
-		vc.cpu[s] = -1;
-		/* a JIT's threads are shown, not judged: in the comparison table */
-		if (!rpt_process_series(r->cpu_names[s]) || rpt_jit_series(r->cpu_names[s]))
-			continue;
-		snprintf(cpu[s], sizeof cpu[s], "%s %s", rpt_figrows[RPT_M_CPU].vhead,
-		         r->cpu_names[s]);
-		vc.cpu[s] = nc;
-		names[nc] = cpu[s];
-		align[nc++] = 'r';
-	}
 	if (vc.mem) {
 		names[nc] = "memory";
 		align[nc++] = 'l';
