@@ -796,7 +796,7 @@ struct rpt_cal {
 	int concurrency;
 	int64_t planned_ms;
 	int runs;               /* runs it saw (df = runs - 1) */
-	double cv[RPT_NMETRIC]; /* sd / mean of the run figures (tps, mean, p99; NAN: none) */
+	double cv[RPT_NMETRIC]; /* sd / mean of the run figures (rows with cv; NAN: none) */
 };
 
 /* A study whose runs are in the report (soak study), as its design is stated. */
