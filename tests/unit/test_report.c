@@ -574,26 +574,9 @@ static void change_factor(void **state)
 	rpt_sb_release(&b);
 }
 
-/* One loop makes names safe for both writers: pictures' files put '-' for what is not kept,
- * JUnit class names '_'; both keep ASCII letters, digits, '-' and '_', and cut to fit. */
-static void safe_name_picture_dash_junit_underscore(void **state)
-{
-	char out[64], small[6];
-
-	(void)state;
-	assert_string_equal(rpt_safe_name(out, sizeof out, "Tomcat 9.0/a_b-c", '-'),
-	                    "Tomcat-9-0-a_b-c");
-	assert_string_equal(rpt_safe_name(out, sizeof out, "Tomcat 9.0/a_b-c", '_'),
-	                    "Tomcat_9_0_a_b-c");
-	assert_string_equal(rpt_safe_name(out, sizeof out, "caf\xc3\xa9:1", '-'), "caf---1");
-	assert_string_equal(rpt_safe_name(out, sizeof out, "", '_'), "");
-	assert_string_equal(rpt_safe_name(small, sizeof small, "abcdefgh", '-'), "abcde");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(safe_name_picture_dash_junit_underscore),
 	    cmocka_unit_test(sentence_grows),
 	    cmocka_unit_test(run_lists_end),
 	    cmocka_unit_test(run_lists_one_wording),
