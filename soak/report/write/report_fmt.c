@@ -1,6 +1,6 @@
-/* report_fmt: how every writer of the report shows a comparison's cell, a figure's key, the
- * advice of how long to run in words (numbers and levels: report_num.c) and a name made safe
- * for a file or a JUnit class. */
+/* report_fmt: how every writer of the report shows a comparison's cell, a figure's key and
+ * the advice of how long to run in words (numbers and levels: report_num.c; a name made
+ * safe for a file or a JUnit class: common/safename.c). */
 #include "report_fmt.h"
 #include "report/report_int.h"
 
@@ -69,19 +69,6 @@ const char *rpt_metric_name(enum rpt_metric m)
 {
 	static const char *const names[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
 	return (unsigned)m < RPT_NMETRIC ? names[m] : "?";
-}
-
-char *rpt_safe_name(char *out, size_t len, const char *s, char other)
-{
-	size_t n = 0;
-	for (; *s && n + 1 < len; s++) {
-		char ch = *s;
-		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		         (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
-		out[n++] = ok ? ch : other;
-	}
-	out[n] = '\0';
-	return out;
 }
 
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
