@@ -1,7 +1,7 @@
 /* report_fmt: how every writer of the report shows a comparison's cell, a figure's key,
- * words and value (each from its row of rpt_figrows, never by figure), the advice of how
- * long to run in words (numbers and levels: report_num.c) and a name made safe for a file
- * or a JUnit class. */
+ * words and value (each from its row of rpt_figrows, never by figure) and the advice of how
+ * long to run in words (numbers and levels: report_num.c; a name made safe for a file or a
+ * JUnit class: common/safename.c). */
 #include "report_fmt.h"
 #include "report/report_int.h"
 
@@ -65,19 +65,6 @@ char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len)
 char *rpt_change_cell_brief(const struct rpt_cmp *m, int f, char *buf, size_t len)
 {
 	return change_cell(m, f, 1, buf, len);
-}
-
-char *rpt_safe_name(char *out, size_t len, const char *s, char other)
-{
-	size_t n = 0;
-	for (; *s && n + 1 < len; s++) {
-		char ch = *s;
-		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		         (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
-		out[n++] = ok ? ch : other;
-	}
-	out[n] = '\0';
-	return out;
 }
 
 /* A row's word for figure f, then for a series figure sep and the series' name. */
