@@ -19,10 +19,12 @@ char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len);
 char *rpt_change_cell_brief(const struct rpt_cmp *m, int f, char *buf, size_t len);
 /* Whether figure f of m is noise by its floor only (its interval excludes zero). */
 int rpt_change_floored(const struct rpt_cmp *m, int f);
-/* "tps", "mean", "p99", "error". */
-const char *rpt_metric_name(enum rpt_metric m);
 /* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len);
+/* Figure f in a sentence: "average latency", "CPU per request on app" (its row's what). */
+char *rpt_fig_what(const struct report *r, int f, char *buf, size_t len);
+/* Value v of figure f as its row prints it: "812.3", "4.21 ms", "0.25%", "310.4 MB". */
+char *rpt_fig_value(int f, double v, char *buf, size_t len);
 /* The advice in words: "resolved now", "more rounds: 7 rounds of runs as long as now (20s
  * measured), 4m per label", "longer runs: ...", "unknown: one run a side ...". */
 char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_now, char *buf,
