@@ -13,6 +13,7 @@
 #include "dur.h"
 #include "ireader.h"
 #include "jtl.h"
+#include "safename.h"
 #include "stage.h"
 
 #define JM_MAX_LINE     (1 << 20) /* the longest line of a result file */
@@ -500,15 +501,9 @@ static char *describe(const struct jmeter_opts *o, const struct scan *sc,
 	for (int i = 0; i < n; i++) {
 		/* Section names keep INI-safe characters; the label itself is in the comment. */
 		char sec[80];
-		size_t k = 0;
-		for (const char *p = ls[i]->name; *p && k + 1 < sizeof sec; p++)
-			sec[k++] =
-			    (char)(((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			            (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.')
-			               ? *p
-			               : '_');
-		sec[k] = '\0';
-		buf_printf(&b, "\n[request.%s]\n; label \"%.200s\": ", k ? sec : "_", ls[i]->name);
+		safe_name(sec, sizeof sec, ls[i]->name, "_-.", '_');
+		buf_printf(&b, "\n[request.%s]\n; label \"%.200s\": ", sec[0] ? sec : "_",
+		           ls[i]->name);
 		if (jmagg_row(&ls[i]->agg, &row) < 0)
 			bad = 1;
 		else

@@ -528,10 +528,10 @@ struct rpt_prof {
  * side's processes), self (the frame itself) and total (with what it calls), and the
  * change of its self part judged with the processes as observations. */
 struct rpt_pframe {
-	char *frame;                 /* owned */
-	double base_us, us;          /* self, µs per request: baseline, label */
+	char *frame;                    /* owned */
+	double base_us, us;             /* self, µs per request: baseline, label */
 	double base_total_us, total_us; /* total, µs per request */
-	struct rpt_diff d;           /* us - base_us: interval and verdict (RPT_NA: not judged) */
+	struct rpt_diff d; /* us - base_us: interval and verdict (RPT_NA: not judged) */
 };
 
 /* One stack of both sides, for the differential flame graph: µs per request a side. */
@@ -550,19 +550,19 @@ enum rpt_prof_why {
 
 /* Where one source's CPU per request moved between a label and its baseline at one key. */
 struct rpt_pcmp {
-	int cmp;                       /* index into report.cmps */
-	char source[RPT_NAME_MAX];     /* the [collect.NAME] */
-	int nobs_base, nobs;           /* processes a side (the observations) */
-	int windows_base, windows;     /* windows a side */
-	double base_cpu_us, cpu_us;    /* all samples per request a side */
-	double alpha;                  /* the family's error rate (RPT_ALPHA) */
-	int family;                    /* frames judged together (Holm) */
-	int real;                      /* frames called real */
-	enum rpt_prof_why why;         /* judged, or why not */
-	struct rpt_pframe *frames;     /* by |change| of self, largest first (owned) */
-	int nframes;                   /* entries in frames */
-	struct rpt_pstack2 *stacks;    /* both sides' stacks (owned) */
-	int nstacks;                   /* entries in stacks */
+	int cmp;                        /* index into report.cmps */
+	char source[RPT_NAME_MAX];      /* the [collect.NAME] */
+	int nobs_base, nobs;            /* processes a side (the observations) */
+	int windows_base, windows;      /* windows a side */
+	double base_cpu_us, cpu_us;     /* all samples per request a side */
+	double alpha;                   /* the family's error rate (RPT_ALPHA) */
+	int family;                     /* frames judged together (Holm) */
+	int real;                       /* frames called real */
+	enum rpt_prof_why why;          /* judged, or why not */
+	struct rpt_pframe *frames;      /* by |change| of self, largest first (owned) */
+	int nframes;                    /* entries in frames */
+	struct rpt_pstack2 *stacks;     /* both sides' stacks (owned) */
+	int nstacks;                    /* entries in stacks */
 	char svg[RPT_PIC_NAME_MAX + 8]; /* its flame graph's file (img/...svg), "" when none */
 };
 
@@ -572,15 +572,81 @@ struct rpt_label {
 	int nruns;  /* selected runs with this label */
 };
 
-enum rpt_metric { RPT_M_TPS, RPT_M_MEAN, RPT_M_P99, RPT_M_ERR, RPT_NMETRIC };
+/* The kinds of figure a comparison can hold: each is a row of rpt_figrows (report_figs.c),
+ * in this order.  The request figures come first, one index each; each series figure
+ * takes RPT_MAX_SOURCES indices, one per report CPU series s (report.cpu_names). */
+enum rpt_metric {
+	RPT_M_TPS,  /* requests per second */
+	RPT_M_MEAN, /* mean latency (ms) */
+	RPT_M_P99,  /* p99 latency (ms) */
+	RPT_M_ERR,  /* error % */
+	RPT_M_CPU,  /* CPU time per request of a series (ms; process series only) */
+	RPT_M_MEM,  /* memory of a series (mean MB over the window; process series with memory
+	             * samples, fixed runs only) */
+	RPT_NROWS
+};
+#define RPT_NMETRIC 4 /* the request figures: RPT_M_TPS .. RPT_M_ERR */
 
-/* The figures a comparison judges, by index: the four of enum rpt_metric, then for each
- * report CPU series s (report.cpu_names) the CPU time per request (ms; process series
- * only) and the memory (mean MB over the window; process series with memory samples,
- * fixed runs only).  A figure a cell does not have is NAN there. */
-#define RPT_FIG_CPU(s) (RPT_NMETRIC + (s))
-#define RPT_FIG_MEM(s) (RPT_NMETRIC + RPT_MAX_SOURCES + (s))
-#define RPT_NFIG       (RPT_NMETRIC + 2 * RPT_MAX_SOURCES)
+/* Where a figure comes from. */
+enum rpt_fig_src {
+	RPT_SRC_REQUEST, /* the requests: one figure */
+	RPT_SRC_CPU,     /* CPU per request of each report CPU series */
+	RPT_SRC_MEM,     /* memory of each report CPU series */
+};
+
+/* How a figure's value is printed. */
+enum rpt_fig_fmt {
+	RPT_FMT_NUM,  /* a number with `digits` decimals, without its unit (TPS) */
+	RPT_FMT_MS,   /* milliseconds (rpt_fmt_ms: its own decimals) */
+	RPT_FMT_PCT,  /* a number with `digits` decimals, its unit right after ("0.25%") */
+	RPT_FMT_UNIT, /* a number with `digits` decimals, a space, its unit ("310.4 MB") */
+};
+
+/* One kind of figure: what it is called, how it is judged and how it is printed.  Adding
+ * a figure is a row of rpt_figrows plus its reading (HACKING.md, "How to add a figure");
+ * every reader, judge and writer walks the rows. */
+struct rpt_figrow {
+	enum rpt_metric id;    /* its place in rpt_figrows */
+	enum rpt_fig_src src;  /* one figure, or one per series */
+	const char *key;       /* report.json's key (a series figure: KEY.SERIES) */
+	const char *until;     /* a study's until name (a series figure: UNTIL.SERIES) */
+	const char *head;      /* the Comparison table's column (a series figure: HEAD SERIES) */
+	const char *what;      /* in a sentence (a series figure: WHAT SERIES) */
+	const char *up, *down; /* a change up or down in words ("higher", "lower") */
+	const char *unit;      /* its unit as printed */
+	int better;            /* +1: more is better; -1: less is better */
+	int points;            /* 1: a change in points (error %); 0: in % of the baseline */
+	double floor_pct;      /* its floor over batch means; 0: the comparison's */
+	double resolve_pct;    /* the resolution the report aims at; 0: none */
+	int cv;                /* 1: its runs' spread is kept as a coefficient of variation (a
+	                        * calibration's cv, report.json's run_cv_pct) */
+	int runs_only;         /* 1: a figure of whole runs only (memory): its value is the
+	                        * runs' mean, it is never resolved nor advised, and not judged
+	                        * with one process a side */
+	enum rpt_fig_fmt fmt;  /* how its value is printed */
+	int digits;            /* decimals (all but RPT_FMT_MS) */
+	const char *vhead;     /* the verdict table's column, NULL: none (a series figure:
+	                        * VHEAD SERIES, for each process series but a JIT's) */
+	int if_any;            /* 1: that column only when a value it would show is not 0 */
+};
+
+extern const struct rpt_figrow rpt_figrows[RPT_NROWS];
+
+/* The figures a comparison judges, by index: the request rows, then each series row's
+ * RPT_MAX_SOURCES.  A figure a cell does not have is NAN there. */
+#define RPT_NFIG (RPT_NMETRIC + (RPT_NROWS - RPT_NMETRIC) * RPT_MAX_SOURCES)
+/* Index of row m's figure of series s (s is 0 for a request figure). */
+int rpt_fig(enum rpt_metric m, int s);
+#define RPT_FIG_CPU(s) rpt_fig(RPT_M_CPU, (s))
+#define RPT_FIG_MEM(s) rpt_fig(RPT_M_MEM, (s))
+/* The row of figure f, and its series (-1: a request figure). */
+const struct rpt_figrow *rpt_fig_row(int f);
+int rpt_fig_series(int f);
+/* Whether figure f exists in a report of ncpu series. */
+int rpt_fig_in(int f, int ncpu);
+/* The figures of a report in reading order: the request rows, then for each series its
+ * rows (CPU per request, memory).  Fills out (RPT_NFIG entries), returns how many. */
+int rpt_fig_order(int ncpu, int *out);
 
 /* The spread of one figure over a cell's runs, split into its two parts (a one-way
  * random-effects model: run value = true value + a run's own offset + its intervals'
@@ -730,7 +796,7 @@ struct rpt_cal {
 	int concurrency;
 	int64_t planned_ms;
 	int runs;               /* runs it saw (df = runs - 1) */
-	double cv[RPT_NMETRIC]; /* sd / mean of the run figures (tps, mean, p99; NAN: none) */
+	double cv[RPT_NMETRIC]; /* sd / mean of the run figures (rows with cv; NAN: none) */
 };
 
 /* A study whose runs are in the report (soak study), as its design is stated. */
@@ -931,9 +997,9 @@ struct rpt_vrow {
 	                                  * report CPU series (NAN: not a process series);
 	                                  * against the baseline: cmps[cmp] holds the
 	                                  * judged difference (RPT_FIG_CPU) */
-	int drift;        /* the label's drift (enum rpt_drift_verdict) over the runs of
-	                   * the cell shown: the worst one; -1 when none was judged */
-	int warnings;     /* validity warnings about this label */
+	int drift;    /* the label's drift (enum rpt_drift_verdict) over the runs of
+	               * the cell shown: the worst one; -1 when none was judged */
+	int warnings; /* validity warnings about this label */
 };
 
 /* A picture the report shows. */

@@ -1,6 +1,7 @@
-/* report_text: the sentence buffer (see report_text.h).
+/* report_text: the sentence buffer (see report_text.h) and the words of a run list.
  * A sentence grows in a buffer of its own; callers never hold a pointer into it across
- * a call that adds to it. */
+ * a call that adds to it.  Every run list, a string of keys or runs selected in the
+ * report, becomes an array of keys that say_keys alone words. */
 #include "report_text.h"
 #include "report_int.h"
 
@@ -56,6 +57,63 @@ char *rpt_sb_dup(const struct sbuf *b)
  * each): a study warmed up until steady makes dozens of runs a label. */
 #define RUNLIST_MAX_ITEMS 8
 
+/* One key of a run list: len bytes at k, and whether the next key of the list follows it
+ * (the same database, the next id).  Both kinds of list (keys in a string, runs selected
+ * in the report) become an array of these, which say_keys alone words. */
+struct rkey {
+	const char *k;
+	size_t len;
+	int next;
+};
+
+/* The separator before item nth of `of`: "", ", ", or " and " before the last. */
+static const char *sep(int nth, int of)
+{
+	return nth == 0 ? "" : nth == of - 1 ? " and " : ", ";
+}
+
+/* Says keys k[0..n) as "1, 3-7 and 9" (of items; of 0: only counts them): three or more
+ * that follow each other are one item, "3-7"; one or two in a row stay each alone.
+ * Returns how many items. */
+static int say_items(struct sbuf *b, const struct rkey *k, int n, int of)
+{
+	int nth = 0;
+
+	for (int i = 0; i < n; i++) {
+		int j = i;
+		while (j + 1 < n && k[j].next)
+			j++;
+		if (j < i + 2)
+			j = i;
+		if (of > 0) {
+			rpt_sb_printf(b, "%s%.*s", sep(nth, of), (int)k[i].len, k[i].k);
+			if (j > i)
+				rpt_sb_printf(b, "-%.*s", (int)k[j].len, k[j].k);
+		}
+		nth++;
+		i = j;
+	}
+	return nth;
+}
+
+/* The one wording of a run list: "1, 3-7 and 9" ("runs 1, 3-7 and 9", "run 3" with
+ * `lead`), or past eight items its count and span, "23 runs, 3-117".  Returns whether it
+ * said the span. */
+static int say_keys(struct sbuf *b, const struct rkey *k, int n, int lead)
+{
+	int items = say_items(b, k, n, 0);
+
+	if (items > RUNLIST_MAX_ITEMS) {
+		rpt_sb_printf(b, "%d runs, %.*s-%.*s", n, (int)k[0].len, k[0].k, (int)k[n - 1].len,
+		              k[n - 1].k);
+		return 1;
+	}
+	if (lead)
+		rpt_sb_printf(b, "run%s ", n == 1 ? "" : "s");
+	say_items(b, k, n, items);
+	return 0;
+}
+
 /* Whether run key b follows a: the same database prefix ("2:"), and the next id. */
 static int follows(const char *a, size_t na, const char *b, size_t nb)
 {
@@ -73,67 +131,29 @@ static int follows(const char *a, size_t na, const char *b, size_t nb)
 	return atoll(y) == atoll(x) + 1;
 }
 
-/* Says keys k[0..n) (lengths len[]) as "runs 1, 3-7 and 9" (say 0: only counts the
- * items): three or more keys that follow each other are one item, "3-7"; two stay two.
- * Returns how many items. */
-static int say_keys(struct sbuf *b, const char **k, const size_t *len, int n, int say)
-{
-	int items = 0, nth = 0;
-
-	if (say)
-		rpt_sb_printf(b, "run%s ", n > 1 ? "s" : "");
-	for (int pass = 0; pass < 1 + say; pass++)
-		for (int i = 0; i < n; i++) {
-			int j = i;
-			while (j + 1 < n && follows(k[j], len[j], k[j + 1], len[j + 1]))
-				j++;
-			if (j < i + 2)
-				j = i;
-			if (pass == 1) {
-				rpt_sb_printf(b, "%s%.*s",
-				              nth == 0           ? ""
-				              : nth == items - 1 ? " and "
-				                                 : ", ",
-				              (int)len[i], k[i]);
-				if (j > i)
-					rpt_sb_printf(b, "-%.*s", (int)len[j], k[j]);
-				nth++;
-			} else {
-				items++;
-			}
-			i = j;
-		}
-	return items;
-}
-
 void rpt_sb_runs(struct sbuf *b, const char *keys)
 {
-	size_t most = 1, *len;
-	const char **k;
+	size_t most = 1;
+	struct rkey *k;
 	int n = 0;
 
 	for (const char *p = keys; *p; p++)
 		most += *p == ',';
 	k = malloc(most * sizeof *k);
-	len = malloc(most * sizeof *len);
-	if (!k || !len) {
+	if (!k) {
 		b->b.oom = 1;
-		goto out;
+		return;
 	}
 	for (const char *p = keys; *p;) {
-		k[n] = p;
-		len[n] = strcspn(p, ",");
-		p += len[n++];
+		k[n].k = p;
+		k[n].len = strcspn(p, ",");
+		p += k[n++].len;
 		p += *p == ',';
 	}
-	if (say_keys(b, k, len, n, 0) > RUNLIST_MAX_ITEMS) /* "23 runs, 3-117" */
-		rpt_sb_printf(b, "%d runs, %.*s-%.*s", n, (int)len[0], k[0], (int)len[n - 1],
-		              k[n - 1]);
-	else
-		say_keys(b, k, len, n, 1);
-out:
+	for (int i = 0; i < n; i++)
+		k[i].next = i + 1 < n && follows(k[i].k, k[i].len, k[i + 1].k, k[i + 1].len);
+	say_keys(b, k, n, 1);
 	free(k);
-	free(len);
 }
 
 /* A factor to three significant figures: "373", "2.5". */
@@ -185,81 +205,71 @@ void rpt_xml_esc(FILE *f, const char *s)
 	}
 }
 
-/* The items of a run list: each selected run alone, or three or more that follow each
- * other as one range; calls fn(b, first, last, nth, of) for each, or only counts them. */
-static int run_items(struct sbuf *b, const struct report *r, const unsigned char *sel, int of)
+/* The runs r->runs[i] with sel[i] set as keys, *n of them (the caller frees); NULL out of
+ * memory.  A range only over runs that follow each other in id too (runs made side by side
+ * start in the same instant, and their ids need not follow the report's order). */
+static struct rkey *sel_keys(const struct report *r, const unsigned char *sel, int *n)
 {
-	int nth = 0;
+	struct rkey *k = malloc(((size_t)r->nruns + 1) * sizeof *k);
 
-	for (int i = 0; i < r->nruns; i++) {
-		int j = i;
+	*n = 0;
+	for (int i = 0; k && i < r->nruns; i++) {
+		const struct rpt_run *run = &r->runs[i];
 		if (!sel[i])
 			continue;
-		/* A range only over runs that follow each other in id too (runs made side by side
-		 * start in the same instant, and their ids need not follow the report's order). */
-		while (j + 1 < r->nruns && sel[j + 1] && r->runs[j + 1].db == r->runs[j].db &&
-		       r->runs[j + 1].id == r->runs[j].id + 1)
-			j++;
-		if (j < i + 2)
-			j = i; /* one or two in a row: each alone */
-		if (of > 0)
-			rpt_sb_printf(b, "%s%s",
-			              nth == 0        ? ""
-			              : nth == of - 1 ? " and "
-			                              : ", ",
-			              r->runs[i].key);
-		if (of > 0 && j > i)
-			rpt_sb_printf(b, "-%s", r->runs[j].key);
-		nth++;
-		i = j;
+		k[*n].k = run->key;
+		k[*n].len = strlen(run->key);
+		k[*n].next = i + 1 < r->nruns && sel[i + 1] && run[1].db == run->db &&
+		             run[1].id == run->id + 1;
+		(*n)++;
 	}
-	return nth;
+	return k;
 }
 
-/* "40 runs, 3-104 (28 warm-up)": n runs, nwarm of them warm-ups. */
-static void run_span(struct sbuf *b, const struct report *r, const unsigned char *sel, int n,
-                     int nwarm, int warm)
+/* After a run list of n runs, nwarm of them warm-ups: " (warm-up)" when all are, else
+ * " (warm-up: 1 and 2)", or after a span " (all warm-up)", " (28 warm-up)". */
+static void say_warm(struct sbuf *b, const struct report *r, const unsigned char *sel, int n,
+                     int nwarm, int span)
 {
-	int first = -1, last = -1;
+	int k = 0;
 
-	for (int i = 0; i < r->nruns; i++)
-		if (sel[i]) {
-			first = first < 0 ? i : first;
-			last = i;
-		}
-	rpt_sb_printf(b, "%d runs, %s-%s", n, r->runs[first].key, r->runs[last].key);
-	if (warm && nwarm)
+	if (span) {
 		rpt_sb_printf(b, nwarm == n ? " (all warm-up)" : " (%d warm-up)", nwarm);
+		return;
+	}
+	if (nwarm == n) {
+		rpt_sb_printf(b, " (warm-up)");
+		return;
+	}
+	rpt_sb_printf(b, " (warm-up: ");
+	for (int i = 0; i < r->nruns; i++)
+		if (sel[i] && r->runs[i].warmup)
+			rpt_sb_printf(b, "%s%s", sep(k++, nwarm), r->runs[i].key);
+	rpt_sb_printf(b, ")");
 }
 
-int rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm)
+/* rpt_sb_runlist, with "run "/"runs " before a list when `lead` is set. */
+static void runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm,
+                    int lead)
 {
-	int n = 0, nwarm = 0, items = run_items(b, r, sel, 0);
+	int n, nwarm = 0, span;
+	struct rkey *k = sel_keys(r, sel, &n);
 
-	for (int i = 0; i < r->nruns; i++) {
-		n += sel[i] != 0;
+	if (!k) {
+		b->b.oom = 1;
+		return;
+	}
+	span = say_keys(b, k, n, lead);
+	free(k);
+	for (int i = 0; i < r->nruns; i++)
 		nwarm += sel[i] && r->runs[i].warmup;
-	}
-	if (items > RUNLIST_MAX_ITEMS) {
-		run_span(b, r, sel, n, nwarm, warm);
-		return n;
-	}
-	run_items(b, r, sel, items);
-	if (warm && nwarm == n) {
-		rpt_sb_printf(b, " (warm-up)");
-	} else if (warm && nwarm) {
-		int k = 0;
-		rpt_sb_printf(b, " (warm-up: ");
-		for (int i = 0; i < r->nruns; i++)
-			if (sel[i] && r->runs[i].warmup)
-				rpt_sb_printf(b, "%s%s",
-				              k++ == 0     ? ""
-				              : k == nwarm ? " and "
-				                           : ", ",
-				              r->runs[i].key);
-		rpt_sb_printf(b, ")");
-	}
-	return n;
+	if (warm && nwarm)
+		say_warm(b, r, sel, n, nwarm, span);
+}
+
+void rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm)
+{
+	runlist(b, r, sel, warm, 0);
 }
 
 void rpt_sb_runsel(struct sbuf *b, const struct report *r, const unsigned char *sel, int label)
@@ -282,7 +292,5 @@ void rpt_sb_runsel(struct sbuf *b, const struct report *r, const unsigned char *
 			rpt_sb_printf(b, " (%d warm-up)", nwarm);
 		return;
 	}
-	if (run_items(b, r, sel, 0) <= RUNLIST_MAX_ITEMS)
-		rpt_sb_printf(b, "run%s ", n == 1 ? "" : "s");
-	rpt_sb_runlist(b, r, sel, 1);
+	runlist(b, r, sel, 1, 1);
 }

@@ -2,7 +2,8 @@
  * report_text — the sentence buffer every writer of report sentences uses (findings,
  * validity, verdicts, drift, study designs): common/buf.h's growing string, so no sentence
  * is ever cut.  A zeroed sbuf is empty; rpt_sb_release frees it.  Out of memory, the
- * text keeps what it had and rpt_sb_oom says so.  Not for other modules.
+ * text keeps what it had and its buf's oom flag says so.  A run list is worded one way,
+ * however it is given (rpt_sb_runs, rpt_sb_runlist, rpt_sb_runsel).  Not for other modules.
  */
 #ifndef SOAK_REPORT_TEXT_H
 #define SOAK_REPORT_TEXT_H
@@ -44,10 +45,11 @@ void rpt_sb_change(struct sbuf *b, double lo, double hi, const char *up, const c
 
 struct report;
 /* The runs r->runs[i] with sel[i] set, said once however many: "1-4, 11 and 17" (three or
- * more that follow each other as a range), then " (warm-up: 1, 2)" when warm-up runs are
- * among them and `warm` is set; past eight items its count and span, "40 runs, 3-104 (28
- * warm-up)" (report.json lists each).  Returns how many are selected. */
-int rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm);
+ * more that follow each other in the report and in id as a range), then " (warm-up: 1, 2)"
+ * when warm-up runs are among them and `warm` is set; past eight items its count and
+ * span, "40 runs, 3-104 (28 warm-up)" (report.json lists each).  Worded as rpt_sb_runs
+ * words a key list. */
+void rpt_sb_runlist(struct sbuf *b, const struct report *r, const unsigned char *sel, int warm);
 /* The same as a phrase: "run 3", "runs 1-4 and 11-14 (warm-up: 1)", or "all 8 runs (2
  * warm-up)" ("both runs") when they are every run of label `label` (-1: of the report;
  * RPT_RUNS_LISTED: always listed). */

@@ -3,7 +3,9 @@
  * JTL XML (entities, comments that end in "--->", CDATA, nested samples, a missing end),
  * error classes, the step rule on holds (ramps, sweeps, dips, threads stopping), the
  * intervals' layout (warm-up, remainders), JMeter's aggregate figures, nmon's
- * times, and the reader's line cap.  test_import.sh does the real JMeter and nmon output. */
+ * times, the reader's line cap, and the section names of an import's scenario text (a
+ * small file imported into a database in a fresh folder).  test_import.sh does the real
+ * JMeter and nmon output. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,11 +16,13 @@
 
 #include <cmocka.h>
 #include <math.h>
+#include <sqlite3.h>
 
 #include "import/ireader.h"
 #include "import/jmeter.h"
 #include "import/jtl.h"
 #include "import/nmon_db.h"
+#include "testdir.h"
 
 /* Reads every sample of text; fills up to max samples' key fields and returns how many,
  * or -1 with err and *line on the first error. */
@@ -562,6 +566,43 @@ static void reader_lines(void **state)
 	ird_close(&r);
 }
 
+/* The scenario text an import stores: each label's section keeps letters, digits, '_',
+ * '-' and '.' and puts '_' for the rest (a UTF-8 character's every byte); the label itself
+ * stands in the comment.  Two threads for 20 s, two labels. */
+static void section_names(void **state)
+{
+	char jtl[128], db[128], err[512];
+	struct jmeter_opts o = {.label = "jm", .connection = "keepalive", .interval_ms = 1000};
+	struct jmeter_result res;
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	FILE *f;
+
+	(void)state;
+	snprintf(jtl, sizeof jtl, "%s/names.jtl", testdir);
+	snprintf(db, sizeof db, "%s/names.db", testdir);
+	f = fopen(jtl, "w");
+	assert_non_null(f);
+	fprintf(f, "timeStamp,elapsed,label,success,allThreads\n");
+	for (int i = 0; i < 400; i++)
+		fprintf(f, "%lld,%d,%s,true,2\n", 1700000000000LL + 50LL * i, 5 + i % 7,
+		        i % 2 ? "GET v1.2/login" : "caf\xc3\xa9 1.0");
+	fclose(f);
+	o.path = jtl;
+	o.db_path = db;
+	assert_int_equal(jmeter_import(&o, &res, err, sizeof err), 0);
+	jmeter_result_release(&res);
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "SELECT scenario FROM runs", -1, &st, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	const char *sc = (const char *)sqlite3_column_text(st, 0);
+	assert_non_null(strstr(sc, "\n[request.GET_v1.2_login]\n; label \"GET v1.2/login\": "));
+	assert_non_null(strstr(sc, "\n[request.caf___1.0]\n; label \"caf\xc3\xa9 1.0\": "));
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +617,7 @@ int main(void)
 	    cmocka_unit_test(aggregate),
 	    cmocka_unit_test(nmon_times),
 	    cmocka_unit_test(reader_lines),
+	    cmocka_unit_test(section_names),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

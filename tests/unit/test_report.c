@@ -470,6 +470,93 @@ static void run_lists_end(void **state)
 	rpt_sb_release(&b);
 }
 
+/* Runs 1:1..1:20 of one database and 2:1..2:4 of another (report order, ids in order). */
+#define LIST_RUNS 24
+static struct report *two_db_runs(void)
+{
+	struct report *r = calloc(1, sizeof *r);
+
+	assert_non_null(r);
+	r->runs = calloc(LIST_RUNS, sizeof *r->runs);
+	assert_non_null(r->runs);
+	for (int i = 0; i < LIST_RUNS; i++) {
+		struct rpt_run *run = &r->runs[i];
+		run->db = i < 20 ? 0 : 1;
+		run->id = i < 20 ? i + 1 : i - 19;
+		snprintf(run->key, sizeof run->key, "%d:%lld", run->db + 1, (long long)run->id);
+	}
+	r->nruns = LIST_RUNS;
+	return r;
+}
+
+/* The runs whose keys are in the comma-separated list, as a selection of r's. */
+static void select_keys(const struct report *r, const char *keys, unsigned char *sel)
+{
+	char list[512], k[64];
+
+	snprintf(list, sizeof list, ",%s,", keys);
+	for (int i = 0; i < r->nruns; i++) {
+		snprintf(k, sizeof k, ",%s,", r->runs[i].key);
+		sel[i] = strstr(list, k) != NULL;
+	}
+}
+
+/* The same runs said the same way whether given as keys (rpt_sb_runs) or selected in the
+ * report (rpt_sb_runsel, rpt_sb_runlist without "runs "). */
+static void says_alike(const struct report *r, const char *keys, const char *want)
+{
+	unsigned char sel[LIST_RUNS];
+	struct sbuf a = {0}, b = {0}, c = {0};
+
+	select_keys(r, keys, sel);
+	rpt_sb_runs(&a, keys);
+	rpt_sb_runsel(&b, r, sel, RPT_RUNS_LISTED);
+	rpt_sb_runlist(&c, r, sel, 1);
+	assert_string_equal(rpt_sb_str(&a), want);
+	assert_string_equal(rpt_sb_str(&b), want);
+	if (strncmp(want, "run", 3) == 0)
+		assert_string_equal(rpt_sb_str(&c), strchr(want, ' ') + 1);
+	else
+		assert_string_equal(rpt_sb_str(&c), want);
+	rpt_sb_release(&a);
+	rpt_sb_release(&b);
+	rpt_sb_release(&c);
+}
+
+/* One wording of run lists: a single run, a range, two in a row, gaps, a database's end
+ * (1:20 and 2:1 do not follow), a long list as its count and span, and warm-ups. */
+static void run_lists_one_wording(void **state)
+{
+	struct report *r = two_db_runs();
+	unsigned char sel[LIST_RUNS];
+	struct sbuf b = {0};
+
+	(void)state;
+	says_alike(r, "1:3", "run 1:3");
+	says_alike(r, "1:1,1:2,1:3,1:4", "runs 1:1-1:4");
+	says_alike(r, "1:1,1:2,1:5", "runs 1:1, 1:2 and 1:5");
+	says_alike(r, "1:3,1:4,1:5,1:9,1:19,1:20,2:1,2:2,2:3",
+	           "runs 1:3-1:5, 1:9, 1:19, 1:20 and 2:1-2:3");
+	says_alike(r, "1:1,1:3,1:5,1:7,1:9,1:11,1:13,1:15",
+	           "runs 1:1, 1:3, 1:5, 1:7, 1:9, 1:11, 1:13 and 1:15");
+	says_alike(r, "1:1,1:3,1:5,1:7,1:9,1:11,1:13,1:15,1:17,2:4", "10 runs, 1:1-2:4");
+	r->runs[0].warmup = r->runs[1].warmup = 1;
+	select_keys(r, "1:1,1:2,1:3,1:4,1:8", sel);
+	rpt_sb_runsel(&b, r, sel, RPT_RUNS_LISTED);
+	assert_string_equal(rpt_sb_str(&b), "runs 1:1-1:4 and 1:8 (warm-up: 1:1 and 1:2)");
+	rpt_sb_reset(&b);
+	select_keys(r, "1:1,1:2", sel);
+	rpt_sb_runlist(&b, r, sel, 1);
+	assert_string_equal(rpt_sb_str(&b), "1:1 and 1:2 (warm-up)");
+	rpt_sb_reset(&b);
+	select_keys(r, "1:1,1:2,1:5,1:7,1:9,1:11,1:13,1:15,1:17", sel);
+	rpt_sb_runlist(&b, r, sel, 1);
+	assert_string_equal(rpt_sb_str(&b), "9 runs, 1:1-1:17 (2 warm-up)");
+	rpt_sb_release(&b);
+	free(r->runs);
+	free(r);
+}
+
 /* Past +100 % a change is its factor. */
 static void change_factor(void **state)
 {
@@ -487,28 +574,12 @@ static void change_factor(void **state)
 	rpt_sb_release(&b);
 }
 
-/* One loop makes names safe for both writers: pictures' files put '-' for what is not kept,
- * JUnit class names '_'; both keep ASCII letters, digits, '-' and '_', and cut to fit. */
-static void safe_name_picture_dash_junit_underscore(void **state)
-{
-	char out[64], small[6];
-
-	(void)state;
-	assert_string_equal(rpt_safe_name(out, sizeof out, "Tomcat 9.0/a_b-c", '-'),
-	                    "Tomcat-9-0-a_b-c");
-	assert_string_equal(rpt_safe_name(out, sizeof out, "Tomcat 9.0/a_b-c", '_'),
-	                    "Tomcat_9_0_a_b-c");
-	assert_string_equal(rpt_safe_name(out, sizeof out, "caf\xc3\xa9:1", '-'), "caf---1");
-	assert_string_equal(rpt_safe_name(out, sizeof out, "", '_'), "");
-	assert_string_equal(rpt_safe_name(small, sizeof small, "abcdefgh", '-'), "abcde");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(safe_name_picture_dash_junit_underscore),
 	    cmocka_unit_test(sentence_grows),
 	    cmocka_unit_test(run_lists_end),
+	    cmocka_unit_test(run_lists_one_wording),
 	    cmocka_unit_test(change_factor),
 	    cmocka_unit_test(usl_recovers_exact),
 	    cmocka_unit_test(usl_recovers_noisy),

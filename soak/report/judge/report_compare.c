@@ -55,7 +55,7 @@ static double median_gap(const struct report *r, const struct rpt_cell *c)
 	return n % 2 ? g[n / 2] : (g[n / 2 - 1] + g[n / 2]) / 2;
 }
 
-/* Batch means of one figure (< RPT_NMETRIC, or the CPU samples of series s when f is
+/* Batch means of one figure (a request figure, or the CPU samples of series s when f is
  * RPT_FIG_CPU(s): its raw CPU %) over the cell's compared steps, one segment per step. */
 static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, struct rpt_bm *out)
 {
@@ -65,14 +65,15 @@ static int pooled_bm(const struct report *r, const struct rpt_cell *c, int f, st
 
 	for (int i = 0; i < r->nruns; i++) {
 		const struct rpt_run *run = &r->runs[i];
-		int si = f >= RPT_NMETRIC ? rpt_run_source(r, run, f - RPT_FIG_CPU(0)) : -1;
-		if (!rpt_in_cell(run, c) || (f >= RPT_NMETRIC && si < 0))
+		int series = rpt_fig_series(f);
+		int si = series >= 0 ? rpt_run_source(r, run, series) : -1;
+		if (!rpt_in_cell(run, c) || (series >= 0 && si < 0))
 			continue;
 		for (int k = 0; k < run->nsteps; k++) {
 			const struct rpt_step *s = &run->steps[k];
-			const struct rpt_values *x = f < RPT_NMETRIC ? rpt_step_values(s, f)
-			                             : s->cpu        ? &s->cpu[si]
-			                                             : NULL;
+			const struct rpt_values *x = series < 0 ? rpt_step_values(s, f)
+			                             : s->cpu   ? &s->cpu[si]
+			                                        : NULL;
 			if (!rpt_step_in(s, c) || !x)
 				continue;
 			if (buf_grow(&v, &cap, n + x->n, sizeof *v, 16) < 0 ||
@@ -92,6 +93,33 @@ done:
 	return rc;
 }
 
+/* Figure f of cell c over its compared steps, as its row's source says: its value and
+ * batch means (a series' CPU: per request, from its raw CPU %; memory: whole runs only,
+ * below). */
+static int cell_reading(const struct report *r, struct rpt_cell *c, int f)
+{
+	int s = rpt_fig_series(f);
+	struct rpt_bm cpu;
+
+	switch (rpt_fig_row(f)->src) {
+	case RPT_SRC_REQUEST:
+		c->value[f] = rpt_metric_of(&c->f, f);
+		return pooled_bm(r, c, f, &c->bm[f]);
+	case RPT_SRC_CPU:
+		if (pooled_bm(r, c, f, &cpu) < 0)
+			return -1;
+		c->cpu_mean[s] = cpu.mean;
+		if (!rpt_process_series(r->cpu_names[s]) || isnan(cpu.mean))
+			return 0;
+		rpt_per_request(&cpu, &c->bm[RPT_M_TPS], &c->bm[f]);
+		c->value[f] = c->f.tps > 0 ? 10 * cpu.mean / c->f.tps : NAN;
+		return 0;
+	case RPT_SRC_MEM:
+		return 0;
+	}
+	return 0;
+}
+
 int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 {
 	int n = 0, rc = -1;
@@ -101,30 +129,20 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 	if (!x)
 		return -1;
 	for (int f = 0; f < RPT_NFIG; f++) {
-		c->value[f] = f < RPT_NMETRIC ? rpt_metric_of(&c->f, f) : NAN;
+		c->value[f] = NAN;
 		memset(&c->bm[f], 0, sizeof c->bm[f]);
 		c->bm[f].mean = c->bm[f].se = NAN;
 	}
-	for (int f = 0; f < RPT_NMETRIC; f++)
-		if (pooled_bm(r, c, f, &c->bm[f]) < 0)
+	for (int f = 0; f < RPT_NFIG; f++)
+		if (rpt_fig_in(f, r->ncpu) && cell_reading(r, c, f) < 0)
 			goto done;
-	for (int s = 0; s < r->ncpu; s++) {
-		struct rpt_bm cpu;
-		if (pooled_bm(r, c, RPT_FIG_CPU(s), &cpu) < 0)
-			goto done;
-		c->cpu_mean[s] = cpu.mean;
-		if (!rpt_process_series(r->cpu_names[s]) || isnan(cpu.mean))
-			continue;
-		rpt_per_request(&cpu, &c->bm[RPT_M_TPS], &c->bm[RPT_FIG_CPU(s)]);
-		c->value[RPT_FIG_CPU(s)] = c->f.tps > 0 ? 10 * cpu.mean / c->f.tps : NAN;
-	}
 	for (int i = 0; i < r->nruns; i++)
 		if (rpt_in_cell(&r->runs[i], c) && n++ == 0)
 			snprintf(c->scenario, sizeof c->scenario, "%s", r->runs[i].name);
 	c->nruns = n;
 	for (int f = 0; f < RPT_NFIG; f++) {
 		int k = 0;
-		if (f >= RPT_NMETRIC && (f - RPT_NMETRIC) % RPT_MAX_SOURCES >= r->ncpu)
+		if (!rpt_fig_in(f, r->ncpu))
 			continue;
 		for (int i = 0; i < r->nruns; i++)
 			if (rpt_in_cell(&r->runs[i], c)) {
@@ -149,8 +167,8 @@ int rpt_cell_stats(const struct report *r, struct rpt_cell *c)
 			if (!isnan(over[i]))
 				o += over[i], no++;
 		c->vc[f].overhead_s = (no ? o / no : 0) + median_gap(r, c);
-		if (f >= RPT_FIG_MEM(0))
-			c->value[f] = c->run[f].mean; /* the runs' mean memory */
+		if (rpt_fig_row(f)->runs_only)
+			c->value[f] = c->run[f].mean; /* the runs' mean (memory) */
 	}
 	rc = 0;
 done:
@@ -237,13 +255,15 @@ struct pairs {
 	int n;      /* pairs */
 };
 
-/* Whether figure f is judged on batch means (and held to the floor) in comparison m. */
+/* Whether figure f is judged on batch means (and held to the floor) in comparison m (a
+ * calibration holds the request figures' spread only). */
 static int on_batches(const struct report *r, const struct rpt_cmp *m, int f)
 {
 	if (m->noise == RPT_BY_GROUPS)
 		return 0;
-	return m->noise == RPT_BY_BATCHES || (m->noise == RPT_BY_CALIBRATION &&
-	                                      (f >= RPT_NMETRIC || isnan(r->cals[m->cal].cv[f])));
+	return m->noise == RPT_BY_BATCHES ||
+	       (m->noise == RPT_BY_CALIBRATION &&
+	        (rpt_fig_row(f)->src != RPT_SRC_REQUEST || isnan(r->cals[m->cal].cv[f])));
 }
 
 /* A side's variance of its mean figure f under a calibration: its mean varies from run
@@ -305,11 +325,13 @@ static void judge(const struct report *r, const struct rpt_cmp *m, const struct 
 /* Whether both cells have figure f. */
 static int has_fig(const struct report *r, const struct rpt_cmp *m, int f)
 {
-	if (f >= RPT_NMETRIC && (f - RPT_NMETRIC) % RPT_MAX_SOURCES >= r->ncpu)
+	int s = rpt_fig_series(f);
+
+	if (!rpt_fig_in(f, r->ncpu))
 		return 0;
 	/* A JIT's CPU is shown beside its process's, not judged: it says whether the JIT was
 	 * still at work, which the warm-up and the run's class already weigh. */
-	if (f >= RPT_NMETRIC && rpt_jit_series(r->cpu_names[(f - RPT_NMETRIC) % RPT_MAX_SOURCES]))
+	if (s >= 0 && rpt_jit_series(r->cpu_names[s]))
 		return 0;
 	return r->cells[m->base].run[f].n > 0 && r->cells[m->cell].run[f].n > 0;
 }
@@ -432,7 +454,7 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 		memset(d, 0, sizeof *d);
 		d->verdict = RPT_NA;
 		d->lo = d->hi = d->t = d->p = d->rel_pct = NAN;
-		if (!has_fig(r, m, f) || (f >= RPT_FIG_MEM(0) && m->one_process))
+		if (!has_fig(r, m, f) || (rpt_fig_row(f)->runs_only && m->one_process))
 			continue;
 		judge(r, m, pr, f, m->alpha, d);
 		if (d->verdict != RPT_NA && d->hi > d->lo) {
@@ -463,9 +485,8 @@ static void holm(const struct report *r, struct rpt_cmp *m, const struct pairs *
 	int pair = process_floored(m);
 	for (int f = 0; f < RPT_NFIG; f++) {
 		struct rpt_diff *d = &m->d[f];
-		double floor = pair             ? RPT_PROCESS_FLOOR_PCT
-		               : f == RPT_M_P99 ? RPT_FLOOR_P99_PCT
-		                                : RPT_FLOOR_PCT;
+		double own = rpt_fig_row(f)->floor_pct;
+		double floor = pair ? RPT_PROCESS_FLOOR_PCT : own > 0 ? own : RPT_FLOOR_PCT;
 		if (pair)
 			floor_interval(d, floor);
 		else if (on_batches(r, m, f) && d->verdict == RPT_REAL && !isnan(d->rel_pct) &&
@@ -669,11 +690,12 @@ static void compare_cells(const struct report *r, struct rpt_cmp *m, int c, int 
 	    (kept_one_process(r, a) || kept_one_process(r, b)))
 		m->floor_pct = RPT_PROCESS_FLOOR_PCT;
 	holm(r, m, &pr);
-	resolve(r, m, RPT_M_TPS, RPT_RESOLVE_TPS_PCT);
-	resolve(r, m, RPT_M_P99, RPT_RESOLVE_P99_PCT);
-	for (int s = 0; s < r->ncpu; s++)
-		if (rpt_process_series(r->cpu_names[s]))
-			resolve(r, m, RPT_FIG_CPU(s), RPT_RESOLVE_CPU_PCT);
+	for (int f = 0; f < RPT_NFIG; f++) {
+		int s = rpt_fig_series(f);
+		if (rpt_fig_in(f, r->ncpu) && rpt_fig_row(f)->resolve_pct > 0 &&
+		    (s < 0 || rpt_process_series(r->cpu_names[s])))
+			resolve(r, m, f, rpt_fig_row(f)->resolve_pct);
+	}
 	/* A sequential study's own targets replace the defaults. */
 	if (st && st->until[0]) {
 		struct study_until u[STUDY_MAX_UNTIL];
@@ -681,7 +703,7 @@ static void compare_cells(const struct report *r, struct rpt_cmp *m, int c, int 
 		int nu = study_until_parse(st->until, u, STUDY_MAX_UNTIL, e, sizeof e);
 		for (int i = 0; i < nu; i++) {
 			int f = rpt_fig_index(r, u[i].fig);
-			if (f >= 0 && f < RPT_FIG_MEM(0))
+			if (f >= 0 && !rpt_fig_row(f)->runs_only)
 				resolve(r, m, f, u[i].pct);
 		}
 	}
@@ -721,15 +743,16 @@ int rpt_compare(struct report *r, char *err, size_t errlen)
 
 int rpt_fig_index(const struct report *r, const char *name)
 {
-	static const char *const base[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
-	for (int f = 0; f < RPT_NMETRIC; f++)
-		if (!strcmp(name, base[f]))
+	for (int f = 0; f < RPT_NFIG; f++) {
+		const char *u = rpt_fig_row(f)->until;
+		size_t n = strlen(u);
+		int s = rpt_fig_series(f);
+		if (!rpt_fig_in(f, r->ncpu))
+			continue;
+		if (s < 0 ? !strcmp(name, u)
+		          : !strncmp(name, u, n) && name[n] == '.' &&
+		                !strcmp(name + n + 1, r->cpu_names[s]))
 			return f;
-	for (int s = 0; s < r->ncpu; s++) {
-		if (!strncmp(name, "cpu.", 4) && !strcmp(name + 4, r->cpu_names[s]))
-			return RPT_FIG_CPU(s);
-		if (!strncmp(name, "memory.", 7) && !strcmp(name + 7, r->cpu_names[s]))
-			return RPT_FIG_MEM(s);
 	}
 	return -1;
 }

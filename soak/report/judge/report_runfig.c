@@ -94,40 +94,57 @@ double rpt_metric_of(const struct figures *x, int m)
 	                         : x->error_pct;
 }
 
-/* A step's figure f and its standard error from the step's own intervals (batch means). */
+/* A step's request figure f and its standard error from its intervals (batch means). */
+static void step_request(const struct rpt_step *s, int f, double *v, double *se)
+{
+	struct rpt_bm b;
+	const struct rpt_values *x = rpt_step_values(s, f);
+
+	*v = rpt_metric_of(&s->f, f);
+	rpt_batch_means(x->v, x->n, NULL, 0, &b);
+	*se = b.se;
+}
+
+/* A step's CPU per request of the run's source si, and its standard error. */
+static void step_cpu(const struct rpt_step *s, int si, double *v, double *se)
+{
+	struct rpt_bm c, t, q;
+
+	if (!s->cpu || !s->cpu_mean || isnan(s->cpu_mean[si]) || !(s->f.tps > 0))
+		return;
+	*v = 10 * s->cpu_mean[si] / s->f.tps;
+	rpt_batch_means(s->cpu[si].v, s->cpu[si].n, NULL, 0, &c);
+	rpt_batch_means(s->tps.v, s->tps.n, NULL, 0, &t);
+	c.mean = s->cpu_mean[si];
+	t.mean = s->f.tps;
+	rpt_per_request(&c, &t, &q);
+	*se = q.se;
+}
+
+/* A step's figure f and its standard error, read as its row's source says. */
 static void step_fig(const struct report *r, const struct rpt_run *run, const struct rpt_step *s,
                      int f, double *v, double *se)
 {
-	struct rpt_bm b;
+	int series = rpt_fig_series(f), si = -1;
 
 	*v = *se = NAN;
-	if (f < RPT_NMETRIC) {
-		*v = rpt_metric_of(&s->f, f);
-		const struct rpt_values *x = rpt_step_values(s, f);
-		rpt_batch_means(x->v, x->n, NULL, 0, &b);
-		*se = b.se;
-		return;
-	}
-	int cpu = f < RPT_FIG_MEM(0), series = f - (cpu ? RPT_FIG_CPU(0) : RPT_FIG_MEM(0));
-	int si = rpt_run_source(r, run, series);
-	if (si < 0 || !rpt_process_series(r->cpu_names[series]))
-		return;
-	if (cpu) {
-		struct rpt_bm c, t, q;
-		if (!s->cpu || !s->cpu_mean || isnan(s->cpu_mean[si]) || !(s->f.tps > 0))
+	if (series >= 0) {
+		si = rpt_run_source(r, run, series);
+		if (si < 0 || !rpt_process_series(r->cpu_names[series]))
 			return;
-		*v = 10 * s->cpu_mean[si] / s->f.tps;
-		rpt_batch_means(s->cpu[si].v, s->cpu[si].n, NULL, 0, &c);
-		rpt_batch_means(s->tps.v, s->tps.n, NULL, 0, &t);
-		c.mean = s->cpu_mean[si];
-		t.mean = s->f.tps;
-		rpt_per_request(&c, &t, &q);
-		*se = q.se;
-		return;
 	}
-	/* Memory: the window's mean of a fixed run (sweep steps share one process). */
-	if (!rpt_is_sweep(run) && run->src[si].has_rss && !isnan(run->src[si].rss_mean_mb))
-		*v = run->src[si].rss_mean_mb;
+	switch (rpt_fig_row(f)->src) {
+	case RPT_SRC_REQUEST:
+		step_request(s, f, v, se);
+		break;
+	case RPT_SRC_CPU:
+		step_cpu(s, si, v, se);
+		break;
+	case RPT_SRC_MEM: /* the window's mean of a fixed run (sweep steps share one process) */
+		if (!rpt_is_sweep(run) && run->src[si].has_rss && !isnan(run->src[si].rss_mean_mb))
+			*v = run->src[si].rss_mean_mb;
+		break;
+	}
 }
 
 /* A run's figure f at a cell's key: the mean over its matching steps (a run may repeat a

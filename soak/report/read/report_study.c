@@ -235,24 +235,38 @@ static void study_gaps(struct report *r, int dbi)
 	}
 }
 
+/* The calibrations' query: a group's facts, then the cv of each request figure whose row
+ * keeps one (stored under the row's key), in the rows' order from column 9. */
+static void cal_sql(char *sql, size_t len)
+{
+	size_t n = (size_t)snprintf(sql, len,
+	                            "SELECT MIN(id), MAX(t_ms), host, scenario, label, "
+	                            "kind, concurrency, planned_ms, MIN(runs)");
+
+	for (int k = 0; k < RPT_NMETRIC && n < len; k++)
+		if (rpt_figrows[k].cv)
+			n += (size_t)snprintf(sql + n, len - n,
+			                      ", MAX(CASE WHEN metric = '%s' THEN cv END)",
+			                      rpt_figrows[k].key);
+	if (n < len)
+		snprintf(
+		    sql + n, len - n,
+		    " FROM calibrations GROUP BY IFNULL(study_id, -id), host, scenario, label, "
+		    "kind, concurrency, planned_ms ORDER BY MIN(id)");
+}
+
 int rpt_read_studies(struct reader *rd)
 {
 	struct report *r = rd->r;
 	sqlite3_stmt *q = NULL;
 	int rc = -1, step;
+	char sql[1024];
 
 	if (!has_tables(rd))
 		return 0;
 	study_gaps(r, rd->dbi);
-	if (db_prepare(rd->db, &q,
-	               "SELECT MIN(id), MAX(t_ms), host, scenario, label, kind, concurrency, "
-	               "planned_ms, MIN(runs), "
-	               "MAX(CASE WHEN metric = 'tps' THEN cv END), "
-	               "MAX(CASE WHEN metric = 'mean' THEN cv END), "
-	               "MAX(CASE WHEN metric = 'p99' THEN cv END) "
-	               "FROM calibrations GROUP BY IFNULL(study_id, -id), host, scenario, label, "
-	               "kind, concurrency, planned_ms ORDER BY MIN(id)",
-	               rd->err, rd->errlen) < 0)
+	cal_sql(sql, sizeof sql);
+	if (db_prepare(rd->db, &q, sql, rd->err, rd->errlen) < 0)
 		return -1;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
 		struct rpt_cal *k;
@@ -274,10 +288,8 @@ int rpt_read_studies(struct reader *rd)
 		k->concurrency = sqlite3_column_int(q, 6);
 		k->planned_ms = sqlite3_column_int64(q, 7);
 		k->runs = sqlite3_column_int(q, 8);
-		k->cv[RPT_M_TPS] = rpt_rd_col(q, 9);
-		k->cv[RPT_M_MEAN] = rpt_rd_col(q, 10);
-		k->cv[RPT_M_P99] = rpt_rd_col(q, 11);
-		k->cv[RPT_M_ERR] = NAN;
+		for (int f = 0, col = 9; f < RPT_NMETRIC; f++)
+			k->cv[f] = rpt_figrows[f].cv ? rpt_rd_col(q, col++) : NAN;
 	}
 	/* A row still there: the loop stopped at RPT_MAX_CALS. */
 	if (step != SQLITE_ROW && rpt_rd_done(rd, step, "cannot read calibrations") < 0)

@@ -58,10 +58,9 @@ void rpt_write_estimate(const char *path, const char *runs, FILE *out)
 			        "or more times (soak calibrate) before planning by it\n");
 			continue;
 		}
-		estimate_line(&r, c, RPT_M_TPS, RPT_RESOLVE_TPS_PCT, out);
-		estimate_line(&r, c, RPT_M_P99, RPT_RESOLVE_P99_PCT, out);
-		for (int k = 0; k < r.ncpu; k++)
-			estimate_line(&r, c, RPT_FIG_CPU(k), RPT_RESOLVE_CPU_PCT, out);
+		for (int f = 0; f < RPT_NFIG; f++)
+			if (rpt_fig_in(f, r.ncpu) && rpt_fig_row(f)->resolve_pct > 0)
+				estimate_line(&r, c, f, rpt_fig_row(f)->resolve_pct, out);
 	}
 	rpt_free(&r);
 }

@@ -1,6 +1,7 @@
-/* report_fmt: how every writer of the report shows a comparison's cell, a figure's key, the
- * advice of how long to run in words (numbers and levels: report_num.c) and a name made safe
- * for a file or a JUnit class. */
+/* report_fmt: how every writer of the report shows a comparison's cell, a figure's key,
+ * words and value (each from its row of rpt_figrows, never by figure) and the advice of how
+ * long to run in words (numbers and levels: report_num.c; a name made safe for a file or a
+ * JUnit class: common/safename.c). */
 #include "report_fmt.h"
 #include "report/report_int.h"
 
@@ -25,7 +26,8 @@ static char *change_cell(const struct rpt_cmp *m, int f, int brief, char *buf, s
 {
 	const struct rpt_diff *d = &m->d[f];
 	double a, v, half = (d->hi - d->lo) / 2;
-	int points = f == RPT_M_ERR;
+	const struct rpt_figrow *row = rpt_fig_row(f);
+	int points = row->points;
 	char x[32], h[32], why[48] = "";
 
 	rpt_cmp_values(m, f, &a, &v);
@@ -42,7 +44,7 @@ static char *change_cell(const struct rpt_cmp *m, int f, int brief, char *buf, s
 		snprintf(why, sizeof why, "\xe2\x80\xa0");
 	else if (rpt_change_floored(m, f))
 		snprintf(why, sizeof why, ", under the %.0f%% floor",
-		         f == RPT_M_P99 ? RPT_FLOOR_P99_PCT : m->floor_pct);
+		         row->floor_pct > 0 ? row->floor_pct : m->floor_pct);
 	if (!isfinite(half) || (!points && !(fabs(a) > 0)))
 		snprintf(buf, len, "%s (%s%s)", x, rpt_verdict_name(d->verdict), why);
 	else if (points)
@@ -65,33 +67,36 @@ char *rpt_change_cell_brief(const struct rpt_cmp *m, int f, char *buf, size_t le
 	return change_cell(m, f, 1, buf, len);
 }
 
-const char *rpt_metric_name(enum rpt_metric m)
+/* A row's word for figure f, then for a series figure sep and the series' name. */
+static char *fig_name(const struct report *r, int f, const char *word, const char *sep, char *buf,
+                      size_t len)
 {
-	static const char *const names[RPT_NMETRIC] = {"tps", "mean", "p99", "error"};
-	return (unsigned)m < RPT_NMETRIC ? names[m] : "?";
-}
+	int s = rpt_fig_series(f);
 
-char *rpt_safe_name(char *out, size_t len, const char *s, char other)
-{
-	size_t n = 0;
-	for (; *s && n + 1 < len; s++) {
-		char ch = *s;
-		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		         (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
-		out[n++] = ok ? ch : other;
-	}
-	out[n] = '\0';
-	return out;
+	snprintf(buf, len, "%s%s%s", word, s < 0 ? "" : sep, s < 0 ? "" : r->cpu_names[s]);
+	return buf;
 }
 
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len)
 {
-	if (f < RPT_NMETRIC)
-		snprintf(buf, len, "%s", rpt_metric_name((enum rpt_metric)f));
-	else if (f < RPT_FIG_MEM(0))
-		snprintf(buf, len, "cpu_per_request.%s", r->cpu_names[f - RPT_FIG_CPU(0)]);
-	else
-		snprintf(buf, len, "memory.%s", r->cpu_names[f - RPT_FIG_MEM(0)]);
+	return fig_name(r, f, rpt_fig_row(f)->key, ".", buf, len);
+}
+
+char *rpt_fig_what(const struct report *r, int f, char *buf, size_t len)
+{
+	return fig_name(r, f, rpt_fig_row(f)->what, " ", buf, len);
+}
+
+char *rpt_fig_value(int f, double v, char *buf, size_t len)
+{
+	const struct rpt_figrow *row = rpt_fig_row(f);
+	char x[32];
+
+	if (row->fmt == RPT_FMT_MS)
+		return rpt_fmt_ms(v, buf, len);
+	rpt_fmt_num(v, row->digits, x, sizeof x);
+	snprintf(buf, len, "%s%s%s", x, row->fmt == RPT_FMT_UNIT ? " " : "",
+	         row->fmt == RPT_FMT_NUM ? "" : row->unit);
 	return buf;
 }
 

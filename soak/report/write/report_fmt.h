@@ -1,7 +1,7 @@
 /*
- * report_fmt — how every writer of the report shows a comparison's cell, a figure's key, the
- * advice of how long to run (numbers and levels: report_num.h) and a file-safe name.  Not
- * for other modules.
+ * report_fmt — how every writer of the report shows a comparison's cell, a figure's key and
+ * the advice of how long to run (numbers and levels: report_num.h; a file-safe name:
+ * common/safename.h).  Not for other modules.
  */
 #ifndef SOAK_REPORT_FMT_H
 #define SOAK_REPORT_FMT_H
@@ -19,14 +19,12 @@ char *rpt_change_cell(const struct rpt_cmp *m, int f, char *buf, size_t len);
 char *rpt_change_cell_brief(const struct rpt_cmp *m, int f, char *buf, size_t len);
 /* Whether figure f of m is noise by its floor only (its interval excludes zero). */
 int rpt_change_floored(const struct rpt_cmp *m, int f);
-/* "tps", "mean", "p99", "error". */
-const char *rpt_metric_name(enum rpt_metric m);
-/* A copy of s safe in a file name or a JUnit class name (which CI splits on dots): ASCII
- * letters, digits, '-' and '_' kept, every other byte replaced by `other` (pictures use
- * '-', JUnit '_'); cut to len - 1 bytes, always NUL-terminated (len > 0).  Returns out. */
-char *rpt_safe_name(char *out, size_t len, const char *s, char other);
 /* "tps", "mean", "p99", "error", "cpu_per_request.app", "memory.app" (r's series). */
 char *rpt_fig_key(const struct report *r, int f, char *buf, size_t len);
+/* Figure f in a sentence: "average latency", "CPU per request on app" (its row's what). */
+char *rpt_fig_what(const struct report *r, int f, char *buf, size_t len);
+/* Value v of figure f as its row prints it: "812.3", "4.21 ms", "0.25%", "310.4 MB". */
+char *rpt_fig_value(int f, double v, char *buf, size_t len);
 /* The advice in words: "resolved now", "more rounds: 7 rounds of runs as long as now (20s
  * measured), 4m per label", "longer runs: ...", "unknown: one run a side ...". */
 char *rpt_advice_text(const struct rpt_resolve *x, int rounds_now, double secs_now, char *buf,

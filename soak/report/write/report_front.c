@@ -23,12 +23,14 @@
 #define MAX_COLS (12 + RPT_MAX_SOURCES)
 #define SHOW_MAX 300 /* characters of a fact shown (command lines run long) */
 
-/* Which columns the verdict shows: a process's CPU per request at its column (-1: none);
- * errors only when a request failed in a compared window; memory and drift only when the
+/* Which columns the verdict shows: each figure whose row has a verdict column at its
+ * column (-1: none; a series figure for each process series but a JIT's; error % only
+ * when a request failed in a compared window); memory and drift only when the
  * labels differ in them (said once in the note when they do not). */
 struct vcols {
-	int cpu[RPT_MAX_SOURCES];
-	int err, mem, drift;
+	int col[RPT_NFIG];    /* by figure: its column, -1: none */
+	int any[RPT_NMETRIC]; /* by request figure: some value shown is not 0 */
+	int mem, drift;
 	int short_at; /* the at column shows the level only ("30 users"); the note its runs */
 	int floored;  /* a cell was marked as held to noise by its floor */
 };
@@ -58,41 +60,34 @@ static void mem_word(const struct report *r, int label, struct sbuf *out)
 	rpt_sb_release(&mem);
 }
 
+/* Figure f of one row at column col: the baseline's own, a comparison's change, or none
+ * (the first column says why). */
+static void verdict_fig(const struct report *r, struct rpt_tb *b, int row, int col, int f,
+                        const struct rpt_vrow *v, const struct rpt_cell *c, int cmp,
+                        struct vcols *vc)
+{
+	char x[64];
+
+	if (v->label == 0 && c)
+		rpt_tb_set(b, row, col, "%s", rpt_fig_value(f, c->value[f], x, sizeof x));
+	else if (cmp >= 0)
+		verdict_change(b, row, col, &r->cmps[cmp], f, vc);
+	else
+		rpt_tb_set(b, row, col, col == 2 ? "no matching runs" : DASH);
+}
+
 /* The figures of one row: the baseline's own, a comparison's changes, or none. */
 static int verdict_figures(const struct report *r, struct rpt_tb *b, int row,
                            const struct rpt_vrow *v, const struct rpt_cell *c, int cmp,
                            struct vcols *vc)
 {
-	char x[64];
 	int col = 2;
 
-	for (int k = 0; k < RPT_NMETRIC; k++) {
-		if (k == RPT_M_ERR && !vc->err)
-			continue;
-		if (v->label == 0 && c && k == RPT_M_ERR)
-			rpt_tb_set(b, row, col, "%s%%", rpt_fmt_num(c->value[k], 2, x, sizeof x));
-		else if (v->label == 0 && c)
-			rpt_tb_set(b, row, col, "%s",
-			           k == RPT_M_TPS ? rpt_fmt_num(c->value[k], 1, x, sizeof x)
-			                          : rpt_fmt_ms(c->value[k], x, sizeof x));
-		else if (cmp >= 0)
-			verdict_change(b, row, col, &r->cmps[cmp], k, vc);
-		else
-			rpt_tb_set(b, row, col, k == RPT_M_TPS ? "no matching runs" : DASH);
-		col++;
-	}
-	for (int s = 0; s < r->ncpu; s++) {
-		if (vc->cpu[s] < 0)
-			continue;
-		if (v->label == 0 && c)
-			rpt_tb_set(b, row, vc->cpu[s], "%s",
-			           rpt_fmt_ms(c->value[RPT_FIG_CPU(s)], x, sizeof x));
-		else if (cmp >= 0)
-			verdict_change(b, row, vc->cpu[s], &r->cmps[cmp], RPT_FIG_CPU(s), vc);
-		else
-			rpt_tb_set(b, row, vc->cpu[s], DASH);
-		col = vc->cpu[s] + 1;
-	}
+	for (int f = 0; f < RPT_NFIG; f++)
+		if (vc->col[f] >= 0) {
+			verdict_fig(r, b, row, vc->col[f], f, v, c, cmp, vc);
+			col = vc->col[f] + 1;
+		}
 	return col;
 }
 
@@ -175,8 +170,9 @@ static void verdict_at(const struct report *r, struct vcols *vc, struct rpt_tabl
 		rpt_table_note(note, ".");
 }
 
-/* Whether a request failed in a window the verdict shows. */
-static int verdict_errors(const struct report *r)
+/* Whether request figure f is not zero in a window the verdict shows (error %: a request
+ * failed). */
+static int verdict_any(const struct report *r, int f)
 {
 	for (int i = 0; i < r->nverdicts; i++) {
 		const struct rpt_vrow *v = &r->verdicts[i];
@@ -184,9 +180,9 @@ static int verdict_errors(const struct report *r)
 		for (int k = 0; k < 2; k++) {
 			double a = 0, c = 0;
 			if (cmps[k] >= 0)
-				rpt_cmp_values(&r->cmps[cmps[k]], RPT_M_ERR, &a, &c);
+				rpt_cmp_values(&r->cmps[cmps[k]], f, &a, &c);
 			else if (cells[k] >= 0)
-				a = r->cells[cells[k]].value[RPT_M_ERR];
+				a = r->cells[cells[k]].value[f];
 			if (!(a == 0 && c == 0))
 				return 1;
 		}
@@ -245,29 +241,56 @@ static void verdict_note(const struct report *r, const struct vcols *vc, const c
 		                             "floor its method needs (How it was measured)"
 		                           : "");
 	rpt_table_note(t, "CPU/request in ms.%s%s%s", vc->mem ? " *: see the findings." : "",
-	               vc->err ? "" : " No request failed.", extra ? extra : "");
+	               vc->any[RPT_M_ERR] ? "" : " No request failed.", extra ? extra : "");
+}
+
+/* Whether the verdict table has a column for figure f (its row's vhead). */
+static int verdict_shows(const struct report *r, const struct vcols *vc, int f)
+{
+	const struct rpt_figrow *row = rpt_fig_row(f);
+	int s = rpt_fig_series(f);
+
+	if (!rpt_fig_in(f, r->ncpu) || !row->vhead)
+		return 0;
+	if (s < 0)
+		return !row->if_any || vc->any[f];
+	/* a JIT's threads are shown, not judged: in the comparison table */
+	return rpt_process_series(r->cpu_names[s]) && !rpt_jit_series(r->cpu_names[s]);
+}
+
+/* The verdict's figure columns from column 2 (vc->col, names, align, heads); returns the
+ * next column. */
+static int verdict_columns(const struct report *r, struct vcols *vc, const char **names,
+                           char *align, char (*head)[RPT_NAME_MAX + 16])
+{
+	int nc = 2;
+
+	for (int k = 0; k < RPT_NMETRIC; k++)
+		vc->any[k] = rpt_figrows[k].if_any && verdict_any(r, k);
+	for (int f = 0; f < RPT_NFIG; f++) {
+		vc->col[f] = -1;
+		if (!verdict_shows(r, vc, f) || nc >= MAX_COLS - 2) /* memory and drift after */
+			continue;
+		int s = rpt_fig_series(f);
+		snprintf(head[f], sizeof head[f], "%s%s%s", rpt_fig_row(f)->vhead, s < 0 ? "" : " ",
+		         s < 0 ? "" : r->cpu_names[s]);
+		vc->col[f] = nc;
+		names[nc] = head[f];
+		align[nc++] = 'r';
+	}
+	return nc;
 }
 
 static void verdict_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	const char *names[MAX_COLS] = {"label", "at", "TPS", "avg", "p99", "error %"};
-	char align[MAX_COLS + 1] = "kkrrrr", cpu[RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
+	const char *names[MAX_COLS] = {"label", "at"};
+	char align[MAX_COLS + 1] = "kk", head[RPT_NFIG][RPT_NAME_MAX + 16];
 	struct rpt_table note = {0};
-	struct vcols vc = {.err = verdict_errors(r)};
-	int nc = vc.err ? 6 : 5;
+	struct vcols vc = {.mem = 0};
+	int nc = verdict_columns(r, &vc, names, align, head);
 
 	verdict_at(r, &vc, &note);
 	verdict_same(r, &vc, &note);
-	for (int s = 0; s < r->ncpu; s++) {
-		vc.cpu[s] = -1;
-		/* a JIT's threads are shown, not judged: in the comparison table */
-		if (!rpt_process_series(r->cpu_names[s]) || rpt_jit_series(r->cpu_names[s]))
-			continue;
-		snprintf(cpu[s], sizeof cpu[s], "CPU/request %s", r->cpu_names[s]);
-		vc.cpu[s] = nc;
-		names[nc] = cpu[s];
-		align[nc++] = 'r';
-	}
 	if (vc.mem) {
 		names[nc] = "memory";
 		align[nc++] = 'l';
@@ -313,7 +336,7 @@ static void resolve_table(const struct report *r, struct rpt_tb *b, struct rpt_t
 		for (int f = 0; f < RPT_NFIG; f++) {
 			const struct rpt_resolve *x = &m->res[f];
 			char key[96], at[96], p[32], q[32], adv[256];
-			if (x->target_pct <= 0 || f >= RPT_FIG_MEM(0))
+			if (x->target_pct <= 0 || rpt_fig_row(f)->runs_only)
 				continue;
 			int row = rpt_tb_row(b);
 			rpt_tb_set(b, row, 0, "%s vs %s at %s", r->labels[c->label].name,

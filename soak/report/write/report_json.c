@@ -527,15 +527,18 @@ static void jcell(struct jsonw *w, const struct rpt_cell *c)
 	jsonw_mnum(w, "step_s", (double)c->planned_ms / 1000, 3);
 }
 
-/* The run-to-run spread each side showed (coefficient of variation of its runs). */
+/* The run-to-run spread each side showed (coefficient of variation of its runs), of each
+ * request figure whose row keeps one. */
 static void jrun_cv(struct jsonw *w, const struct rpt_cell *c, const struct rpt_cell *a)
 {
 	jopen(w, "run_cv_pct", '{');
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < RPT_NMETRIC; k++) {
 		const struct rpt_bm *x[2] = {&c->run[k], &a->run[k]};
+		if (!rpt_figrows[k].cv)
+			continue;
 		for (int side = 0; side < 2; side++) {
 			char key[64];
-			snprintf(key, sizeof key, "%s%s", rpt_metric_name((enum rpt_metric)k),
+			snprintf(key, sizeof key, "%s%s", rpt_figrows[k].key,
 			         side ? "_baseline" : "");
 			jsonw_mnum(w, key,
 			           x[side]->n >= 2 ? 100 * x[side]->se * sqrt((double)x[side]->n) /
@@ -547,23 +550,23 @@ static void jrun_cv(struct jsonw *w, const struct rpt_cell *c, const struct rpt_
 	jsonw_end(w);
 }
 
-/* The figures a comparison judged: the four of every run, then CPU per request and
- * memory of each process, judged like the four. */
+/* The figures a comparison judged: the request rows' under "metrics", then each series
+ * row's under its key, by series, judged like the request rows. */
 static void jcmp_figures(const struct report *r, const struct rpt_cmp *m, struct jsonw *w)
 {
 	jmember(w, "metrics");
 	jsonw_obj(w);
 	for (int k = 0; k < RPT_NMETRIC; k++) {
 		jsonw_br(w, "\n       ");
-		jsonw_key(w, rpt_metric_name((enum rpt_metric)k));
+		jsonw_key(w, rpt_figrows[k].key);
 		jdiff(w, m, k);
 	}
 	jsonw_end(w);
-	for (int kind = 0; kind < 2; kind++) {
-		jmember(w, kind ? "memory" : "cpu_per_request");
+	for (int row = RPT_NMETRIC; row < RPT_NROWS; row++) {
+		jmember(w, rpt_figrows[row].key);
 		jsonw_obj(w);
 		for (int s = 0; s < r->ncpu; s++) {
-			int g = kind ? RPT_FIG_MEM(s) : RPT_FIG_CPU(s);
+			int g = rpt_fig((enum rpt_metric)row, s);
 			if (m->d[g].verdict == RPT_NA &&
 			    (isnan(m->base_value[g]) || isnan(m->value[g])))
 				continue;

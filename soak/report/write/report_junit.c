@@ -37,9 +37,9 @@
 #include "outdir.h"
 #include "report/read/report_read.h"
 #include "report/report_text.h"
-#include "report_fmt.h"
 #include "report_drift_text.h"
 #include "report_validity_text.h"
+#include "safename.h"
 #include "report/judge/report_drift.h"
 
 #define JU_MAX_CASES 4096 /* test cases of one run: steps x thresholds, warnings */
@@ -329,8 +329,8 @@ static int write_run(FILE *f, const struct report *r, const struct rpt_run *run,
 	    run->end_ms > run->started_ms ? (double)(run->end_ms - run->started_ms) / 1000 : 0;
 
 	/* soak.LABEL.runID: a CI system shows a package per label, a class per run */
-	rpt_safe_name(lbl, sizeof lbl, label, '_');
-	rpt_safe_name(key, sizeof key, run->key, '_');
+	safe_name(lbl, sizeof lbl, label, "-_", '_');
+	safe_name(key, sizeof key, run->key, "-_", '_');
 	snprintf(cls, sizeof cls, "soak.%s.run%s", lbl, key);
 	if (strcmp(status, "done") != 0 &&
 	    asprintf(&reason, "the run %s%s%s", status, run->reason && *run->reason ? ": " : "",

@@ -18,8 +18,8 @@
 #include "dur.h"
 #include "fmode.h"
 #include "outdir.h"
-#include "report_fmt.h"
 #include "report_tables.h"
+#include "safename.h"
 #include "slurp.h"
 #include "report/judge/report_drift.h"
 
@@ -28,6 +28,7 @@
 #define SCRIPT_MAX       (1 << 20)  /* a plot script file from $SOAK_PLOTS */
 #define VARS_MAX         2048       /* the -e string of one picture */
 #define PATH_MAX_LEN     4096
+#define PICTURE_KEEP     "-_" /* what a picture's file name keeps of a name */
 
 /* The report's sub-folders, in the work folder and in the report's. */
 enum sub { SUB_DATA, SUB_PLOTS, SUB_IMG, NSUB };
@@ -43,19 +44,19 @@ struct job {
 
 /* What planning and drawing share. */
 struct ctx {
-	struct report *r; /* the report whose pictures these are */
+	struct report *r;         /* the report whose pictures these are */
 	const struct outdir *dir; /* the report directory, or NULL: plan only */
 	struct outdir work;       /* drawing: a private folder in dir where gnuplot works (its
 	                           * data/, plots/ and img/ below), so nothing can be planted
 	                           * where it reads or writes; moved into dir at the end */
 	struct outdir wsub[3];    /* work's data/, plots/, img/ (enum sub) */
-	struct job *jobs; /* one per picture */
-	int njobs;        /* how many */
-	size_t cap_jobs;  /* jobs allocated */
-	size_t cap_pics;  /* report.pics allocated (this planning's) */
-	char *err;        /* the caller's error buffer */
-	size_t errlen;    /* its size */
-	int err_job;      /* 1 + the index of the job whose failure err holds, 0: none */
+	struct job *jobs;         /* one per picture */
+	int njobs;                /* how many */
+	size_t cap_jobs;          /* jobs allocated */
+	size_t cap_pics;          /* report.pics allocated (this planning's) */
+	char *err;                /* the caller's error buffer */
+	size_t errlen;            /* its size */
+	int err_job;              /* 1 + the index of the job whose failure err holds, 0: none */
 };
 
 static int oom(struct ctx *c)
@@ -403,7 +404,7 @@ static int pic_gc(struct ctx *c, const struct rpt_run *run, const char *key,
 	int trend = g->npoints >= GCA_MIN_POINTS && g->wall_time;
 	FILE *f;
 
-	rpt_safe_name(src, sizeof src, s->name, '-');
+	safe_name(src, sizeof src, s->name, PICTURE_KEEP, '-');
 	if (s->nheap_ts > 0) {
 		fmt(name, sizeof name, "heap_%s_%s", key, src);
 		f = data_file(c, name);
@@ -523,7 +524,7 @@ static int pic_compare(struct ctx *c, enum cmp_what what, const char *src)
 	if (n < 2)
 		return 0;
 	div = time_unit(span, &xl);
-	rpt_safe_name(safe_src, sizeof safe_src, src ? src : "", '-');
+	safe_name(safe_src, sizeof safe_src, src ? src : "", PICTURE_KEEP, '-');
 	fmt(name, sizeof name, "compare_%s%s%s", cmp_kinds[what].name, src ? "_" : "", safe_src);
 	f = data_file(c, name);
 	for (int l = 0; f && l < r->nlabels && l < RPT_MAX_LABELS; l++) {
@@ -681,7 +682,7 @@ static int plan(struct ctx *c)
 		char key[RPT_NAME_MAX];
 		if (!rpt_run_pictured(r, i))
 			continue;
-		rpt_safe_name(key, sizeof key, run->key, '-');
+		safe_name(key, sizeof key, run->key, PICTURE_KEEP, '-');
 		if (pic_latency(c, run, key) < 0 || pic_drift(c, run, key) < 0 ||
 		    pic_sources(c, run, key, 0) < 0 || pic_sources(c, run, key, 1) < 0)
 			return -1;

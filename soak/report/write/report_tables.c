@@ -301,21 +301,28 @@ static void side_table(const struct report *r, int64_t planned, struct rpt_tb *b
 
 static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table *t)
 {
-	const char *names[MAX_COLS] = {"at", "label", "vs", "TPS", "avg", "99%", "error %"};
-	char align[MAX_COLS + 1] = "lllrrrr", head[2 * RPT_MAX_SOURCES][RPT_NAME_MAX + 16];
-	int nc = 7, col[2 * RPT_MAX_SOURCES], fig[2 * RPT_MAX_SOURCES], ncol = 0;
+	const char *names[MAX_COLS] = {"at", "label", "vs"};
+	char align[MAX_COLS + 1] = "lll", head[RPT_NFIG][RPT_NAME_MAX + 16];
+	int nc = 3, col[RPT_NFIG], fig[RPT_NFIG], ncol = 0;
 
-	/* A column per figure some comparison has: CPU per request, then memory. */
-	for (int kind = 0; kind < 2; kind++)
+	/* A column per request figure, then per series figure some comparison has, row by
+	 * row (CPU per request, then memory). */
+	for (int k = 0; k < RPT_NMETRIC; k++) {
+		names[nc] = rpt_figrows[k].head;
+		col[ncol] = nc;
+		fig[ncol++] = k;
+		align[nc++] = 'r';
+	}
+	for (int row = RPT_NMETRIC; row < RPT_NROWS; row++)
 		for (int s = 0; s < r->ncpu && nc < MAX_COLS; s++) {
-			int g = kind ? RPT_FIG_MEM(s) : RPT_FIG_CPU(s), any = 0;
+			int g = rpt_fig((enum rpt_metric)row, s), any = 0;
 			for (int i = 0; i < r->ncmps && !any; i++)
 				any = isfinite(r->cmps[i].base_value[g]) &&
 				      isfinite(r->cmps[i].value[g]);
 			if (!any)
 				continue;
-			snprintf(head[ncol], sizeof head[ncol], "%s %s",
-			         kind ? "memory" : "CPU/request", r->cpu_names[s]);
+			snprintf(head[ncol], sizeof head[ncol], "%s %s", rpt_figrows[row].head,
+			         r->cpu_names[s]);
 			names[nc] = head[ncol];
 			col[ncol] = nc;
 			fig[ncol++] = g;
@@ -343,8 +350,6 @@ static void cmp_table(const struct report *r, struct rpt_tb *b, struct rpt_table
 		rpt_tb_set(b, row, 0, "%s", rpt_cell_text(c, at, sizeof at));
 		rpt_tb_set(b, row, 1, "%s", rpt_label_name(r, c->label));
 		rpt_tb_set(b, row, 2, "%s", rpt_label_name(r, a->label));
-		for (int k = 0; k < RPT_NMETRIC; k++)
-			rpt_tb_change(b, row, 3 + k, m, k);
 		for (int k = 0; k < ncol; k++)
 			rpt_tb_change(b, row, col[k], m, fig[k]);
 	}

@@ -10,6 +10,7 @@
 
 #include "dur.h"
 #include "report/report_text.h"
+#include "report_fmt.h"
 
 /* "served 59.5 % fewer requests per second and answered ×373 slower on average": the
  * TPS change lo0..hi0 and the mean latency's lo1..hi1 (%), each when out[] is set. */
@@ -110,15 +111,14 @@ int rpt_cold_once(const struct report *r, struct sbuf *b)
 	return n;
 }
 
-/* A figure in words, and its value with its unit. */
+/* A figure in words (its row's, but mean latency as the trend says it), and its value
+ * with its unit. */
 static void fig_words(const struct report *r, int f, char *name, size_t len)
 {
-	if (f == RPT_M_TPS)
-		snprintf(name, len, "TPS");
-	else if (f == RPT_M_MEAN)
+	if (f == RPT_M_MEAN)
 		snprintf(name, len, "mean latency");
 	else
-		snprintf(name, len, "CPU per request on %s", r->cpu_names[f - RPT_FIG_CPU(0)]);
+		rpt_fig_what(r, f, name, len);
 }
 
 static void put_value(struct sbuf *b, int f, double v)

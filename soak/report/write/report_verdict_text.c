@@ -48,18 +48,26 @@ static void phrases_end(struct phrases *p, struct sbuf *out)
 	rpt_sb_release(&p->last);
 }
 
-/* Figure f of comparison m changed beyond noise, as a phrase: "28.0% lower p99 (real)". */
-static void change_phrase(struct phrases *p, const struct rpt_cmp *m, int f, const char *up,
-                          const char *down, const char *what)
+/* Figure f of comparison m changed beyond noise, as a phrase in its row's words: "28.0%
+ * lower p99", "0.50 points more errors", then tail (" (real)" or ""). */
+static void fig_phrase(struct phrases *p, const struct report *r, const struct rpt_cmp *m, int f,
+                       const char *tail)
 {
+	const struct rpt_figrow *row = rpt_fig_row(f);
 	double base, v;
-	char t[256];
+	char t[RPT_NAME_MAX + 256], what[RPT_NAME_MAX + 64];
 
 	rpt_cmp_values(m, f, &base, &v);
-	if (m->d[f].verdict != RPT_REAL || !(base != 0) || isnan(v))
+	if (m->d[f].verdict != RPT_REAL || isnan(base) || isnan(v) ||
+	    (!row->points && !(base != 0)))
 		return;
-	snprintf(t, sizeof t, "%.1f%% %s %s (real)", fabs(100 * (v - base) / base),
-	         v > base ? up : down, what);
+	rpt_fig_what(r, f, what, sizeof what);
+	if (row->points)
+		snprintf(t, sizeof t, "%.2f points %s %s%s", fabs(v - base),
+		         v > base ? row->up : row->down, what, tail);
+	else
+		snprintf(t, sizeof t, "%.1f%% %s %s%s", fabs(100 * (v - base) / base),
+		         v > base ? row->up : row->down, what, tail);
 	phrase(p, t);
 }
 
@@ -94,12 +102,11 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 {
 	const char *B = r->labels[v->label].name, *A = r->labels[0].name;
 	const struct rpt_diff *t = &m->d[RPT_M_TPS];
-	double tb, tc, ea, ev, pct;
+	double tb, tc, pct;
 	struct phrases p = {.n = 0, .b = {{0}}, .last = {{0}}};
 	char s[64];
 
 	rpt_cmp_values(m, RPT_M_TPS, &tb, &tc);
-	rpt_cmp_values(m, RPT_M_ERR, &ea, &ev);
 	pct = tb > 0 ? 100 * (tc - tb) / tb : NAN;
 	cell_where(b, &r->cells[m->cell], "At");
 	if (t->verdict == RPT_REAL)
@@ -113,20 +120,9 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 		              ", %s serves %s requests per second against %s (too few "
 		              "intervals to judge the noise)",
 		              B, rpt_fmt_pct(pct, s, sizeof s), A);
-	change_phrase(&p, m, RPT_M_MEAN, "higher", "lower", "average latency");
-	change_phrase(&p, m, RPT_M_P99, "higher", "lower", "p99");
-	if (m->d[RPT_M_ERR].verdict == RPT_REAL) {
-		snprintf(s, sizeof s, "%.2f points %s errors (real)", fabs(ev - ea),
-		         ev > ea ? "more" : "fewer");
-		phrase(&p, s);
-	}
-	for (int k = 0; k < r->ncpu; k++) {
-		char what[RPT_NAME_MAX + 32];
-		snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
-		change_phrase(&p, m, RPT_FIG_CPU(k), "more", "less", what);
-		snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
-		change_phrase(&p, m, RPT_FIG_MEM(k), "more", "less", what);
-	}
+	for (int i = 0, fig[RPT_NFIG], n = rpt_fig_order(r->ncpu, fig); i < n; i++)
+		if (fig[i] != RPT_M_TPS) /* said above */
+			fig_phrase(&p, r, m, fig[i], " (real)");
 	rpt_sb_printf(b, p.n ? ", with " : ", with no other change beyond noise");
 	phrases_end(&p, b);
 }
@@ -134,15 +130,15 @@ static void answer_compared(const struct report *r, const struct rpt_vrow *v,
 /* The baseline at its fixed arrival rate: p99 and each process's CPU per request. */
 static void answer_rate_baseline(const struct report *r, const struct rpt_cell *c, struct sbuf *b)
 {
-	char x[2][32];
+	char x[2][32], what[RPT_NAME_MAX + 64];
 
 	cell_where(b, c, "; at");
 	rpt_sb_printf(b, ", p99 %s", rpt_fmt_ms(c->value[RPT_M_P99], x[0], 32));
 	for (int k = 0; k < r->ncpu; k++)
 		if (isfinite(c->value[RPT_FIG_CPU(k)]))
-			rpt_sb_printf(b, ", %s of CPU per request on %s",
+			rpt_sb_printf(b, ", %s of %s",
 			              rpt_fmt_ms(c->value[RPT_FIG_CPU(k)], x[1], 32),
-			              r->cpu_names[k]);
+			              rpt_fig_what(r, RPT_FIG_CPU(k), what, sizeof what));
 }
 
 /* Efficiency: the same arrivals for both, so TPS says nothing; what each request costs and
@@ -156,19 +152,20 @@ static void answer_rate(const struct report *r, const struct rpt_cmp *m, struct 
 	for (int k = 0; k < r->ncpu; k++) {
 		const struct rpt_diff *d = &m->d[RPT_FIG_CPU(k)];
 		double a, c;
-		char t[32];
+		char t[32], what[RPT_NAME_MAX + 64];
 		rpt_cmp_values(m, RPT_FIG_CPU(k), &a, &c);
 		if (!isfinite(a) || !isfinite(c) || !(a > 0) || rpt_jit_series(r->cpu_names[k]))
 			continue; /* a JIT's CPU is shown, not judged */
-		rpt_sb_printf(b, "%s %s CPU per request on %s (%s)", said ? " and" : " it costs",
-		              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t), r->cpu_names[k],
+		rpt_sb_printf(b, "%s %s %s (%s)", said ? " and" : " it costs",
+		              rpt_fmt_pct(100 * (c - a) / a, t, sizeof t),
+		              rpt_fig_what(r, RPT_FIG_CPU(k), what, sizeof what),
 		              rpt_verdict_name(d->verdict));
 		said = 1;
 	}
 	if (!said)
 		rpt_sb_printf(b, " no CPU per request was measured");
-	change_phrase(&p, m, RPT_M_MEAN, "higher", "lower", "average latency");
-	change_phrase(&p, m, RPT_M_P99, "higher", "lower", "p99");
+	fig_phrase(&p, r, m, RPT_M_MEAN, " (real)");
+	fig_phrase(&p, r, m, RPT_M_P99, " (real)");
 	if (p.n)
 		rpt_sb_printf(b, ", with ");
 	phrases_end(&p, b);
@@ -239,15 +236,14 @@ static void resolution(const struct report *r, const struct rpt_vrow *v, struct 
 		const struct rpt_cmp *m = &r->cmps[v->cmp_rate];
 		for (int k = 0; k < r->ncpu; k++) {
 			const struct rpt_resolve *x = &m->res[RPT_FIG_CPU(k)];
-			char p[32], at[48];
+			char p[32], at[48], what[RPT_NAME_MAX + 64];
 			if (!(x->target_pct > 0) || !isfinite(m->base_value[RPT_FIG_CPU(k)]))
 				continue;
 			rpt_level_text(0, r->cells[m->cell].rate, at, sizeof at);
 			if (isfinite(x->half_pct))
-				rpt_sb_printf(
-				    b,
-				    " At %s its interval resolves CPU per request on %s to ±%s%%",
-				    at, r->cpu_names[k], rpt_fmt_num(x->half_pct, 1, p, sizeof p));
+				rpt_sb_printf(b, " At %s its interval resolves %s to ±%s%%", at,
+				              rpt_fig_what(r, RPT_FIG_CPU(k), what, sizeof what),
+				              rpt_fmt_num(x->half_pct, 1, p, sizeof p));
 			else
 				rpt_sb_printf(
 				    b,
@@ -262,41 +258,15 @@ static void resolution(const struct report *r, const struct rpt_vrow *v, struct 
 
 /* --- the brief answer: one sentence per label, what the report opens with -------------- */
 
-/* Figure f of m changed beyond noise, as a brief phrase ("20.8% more TPS"). */
-static void brief_phrase(struct phrases *p, const struct rpt_cmp *m, int f, const char *up,
-                         const char *down, const char *what)
-{
-	double base, v;
-	char t[RPT_NAME_MAX + 64];
-
-	rpt_cmp_values(m, f, &base, &v);
-	if (m->d[f].verdict != RPT_REAL || isnan(base) || isnan(v) ||
-	    (f != RPT_M_ERR && !(base != 0)))
-		return;
-	if (f == RPT_M_ERR)
-		snprintf(t, sizeof t, "%.2f points %s errors", fabs(v - base),
-		         v > base ? up : down);
-	else
-		snprintf(t, sizeof t, "%.1f%% %s %s", fabs(100 * (v - base) / base),
-		         v > base ? up : down, what);
-	phrase(p, t);
-}
-
 /* The changes of comparison m beyond noise (a JIT's CPU is shown, not judged); how many. */
 static int brief_changes(struct phrases *p, const struct report *r, const struct rpt_cmp *m)
 {
-	brief_phrase(p, m, RPT_M_TPS, "more", "fewer", "TPS");
-	brief_phrase(p, m, RPT_M_MEAN, "higher", "lower", "average latency");
-	brief_phrase(p, m, RPT_M_P99, "higher", "lower", "p99");
-	brief_phrase(p, m, RPT_M_ERR, "more", "fewer", "errors");
-	for (int k = 0; k < r->ncpu; k++) {
-		char what[RPT_NAME_MAX + 32];
-		if (rpt_jit_series(r->cpu_names[k]))
-			continue;
-		snprintf(what, sizeof what, "CPU per request on %s", r->cpu_names[k]);
-		brief_phrase(p, m, RPT_FIG_CPU(k), "more", "less", what);
-		snprintf(what, sizeof what, "memory on %s", r->cpu_names[k]);
-		brief_phrase(p, m, RPT_FIG_MEM(k), "more", "less", what);
+	int fig[RPT_NFIG], n = rpt_fig_order(r->ncpu, fig);
+
+	for (int i = 0; i < n; i++) {
+		int s = rpt_fig_series(fig[i]);
+		if (s < 0 || !rpt_jit_series(r->cpu_names[s]))
+			fig_phrase(p, r, m, fig[i], "");
 	}
 	return p->n;
 }
