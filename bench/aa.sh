@@ -35,13 +35,8 @@ concurrency = 20
 duration = 6s
 warmup = 1s
 interval = 500ms
-[request]
-method = POST
-url = http://127.0.0.1:9/register
-header = Content-Type: application/x-www-form-urlencoded
-body = username=u${nonce}_${seq}&email=${seq}@x.test&password=secret123
-expect_status = 201
 EOF
+cat "$top/targets/regserver/register.ini" >>"$out/reg.ini"
 
 # The A/A's server, started again should it be gone (a shared machine's other work may
 # end it); each study then gets the address of the one that is up.

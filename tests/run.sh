@@ -51,41 +51,55 @@ run_suite() { # name, log, command...
   report_suite "$name" "$log" "$rc" $((SECONDS - start))
 }
 
-# Integration suites whose checks hold under other suites' load (they measure no rate,
-# latency or CPU share against a bound that load could move) run in a lane beside each
-# other, before the others, which run alone: a test that measures timing never shares the
-# machine.  Two of them load the machine themselves (Tomcats at a rate, JVMs warming up):
-# they run one after the other, never together (together, a Tomcat at 400/s timed out
-# and a JVM's thread classes summed to 114 % of its CPU), each beside LANE_WIDTH - 1 (default
-# 3) of the light ones, which wait on files, daemons and JVMs more than they compute (four
-# at a time passed 1,530 of 1,530 in 595 s beside two helpers' builds at load 10-17).  A
-# suite that computes more than it waits gains nothing in the lane: test_deps (39 s alone,
-# 150-240 s there) runs alone.  test_jvmthreads runs alone too: when the JIT's queue
-# empties depends on the CPU it gets, and beside the fuzz harnesses' clang builds its JVM
-# still compiled a second into the allocation phase (JIT share 5.1 and 9.1 % where under
-# 1 % is checked, in two clean-clone runs of make check).
+# Integration suites run in two lanes, then alone.
+# - The load-free lane: suites whose checks hold under other suites' load (they measure no
+#   rate, latency or CPU share against a bound that load could move), LANE_WIDTH (default
+#   4) at a time.  Two of them load the machine themselves (Tomcats at a rate, JVMs warming
+#   up): they run one after the other, never together (together, a Tomcat at 400/s timed
+#   out and a JVM's thread classes summed to 114 % of its CPU), each beside LANE_WIDTH - 1 of
+#   the light ones, which wait on files, daemons and JVMs more than they compute (four at a
+#   time passed 1,530 of 1,530 in 595 s beside two helpers' builds at load 10-17).
+# - The timing lane: suites that measure rates, latencies or CPU shares, TIMING_WIDTH
+#   (default 2) at a time, the longest first, on a machine the load-free lane has left.
+#   Each waits on its fixed-length runs far more than it computes (test_study uses 21 % of
+#   a core over its 264 s, the others 20-90 %: bench/README.md "Where make check's time
+#   goes"), so two of them together leave each a core; a timer late by a scheduler's slice
+#   moves none of their bounds.
+# - Alone: what computes on a core of its own or needs the machine quiet.  test_jvmthreads:
+#   when the JIT's queue empties depends on the CPU it gets (beside the fuzz harnesses'
+#   clang builds its JVM still compiled a second into the allocation phase: JIT share 5.1 and
+#   9.1 % where under 1 % is checked).  A suite named in no list runs alone too: a suite joins
+#   a lane only after it passed there beside its neighbours, in full runs (two at least).
 LOAD_FREE="test_containers test_memory test_security test_tls test_import test_metrics test_docs test_hlog_cmd test_agents test_layout test_servlet test_gclog test_slurm test_fuzz_replay test_install test_faults_gclog test_deploy test_errors test_secrets test_merge test_scenarios test_man test_completion test_gcverdict test_faults_ports"
 LOAD_HEAVY="test_containers test_memory"
-: "${LANE_WIDTH:=4}"
+# The timing lane's order puts the suites that compute most beside test_study, which
+# computes least, and the light ones last, where they pair with each other.  test_deps
+# measures nothing but computes on a core for its 45 s (150-240 s in the load-free lane,
+# where Tomcats take the CPU): beside test_study it has that core.
+TIMING="test_study test_deps test_report test_profile test_faults test_run test_open test_tcpframe test_faults_db test_procstat test_drift test_history test_resume test_regserver"
+: "${LANE_WIDTH:=4}" "${TIMING_WIDTH:=2}"
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 lane_suite() { # NAME: runs it, its log and "RC SECONDS" in build/test-logs
   local s=$SECONDS
   timeout 600 bash "$here/it/$1.sh" >"$logs/$1.log" 2>&1
   echo "$? $((SECONDS - s))" >"$logs/$1.rc"
 }
-run_load_free() {
-  local n i done_pid names=() heavy=() light=() pids=() width=$LANE_WIDTH start=$SECONDS
-  for n in $LOAD_FREE; do
+# lane TITLE WIDTH CHAIN NAME...: runs the selected NAMEs WIDTH at a time, in the order
+# given (the next starts as soon as any running one ends); those in CHAIN run one after the
+# other in a slot of their own.  Then prints each one's results, in the order given.
+lane() {
+  local title=$1 width=$2 chain=$3 n i done_pid names=() heavy=() light=() pids=() start=$SECONDS
+  shift 3
+  for n in "$@"; do
     [ -f "$here/it/$n.sh" ] && selected "$n" || continue
     names+=("$n")
-    if in_list "$n" "$LOAD_HEAVY"; then heavy+=("$n"); else light+=("$n"); fi
+    if in_list "$n" "$chain"; then heavy+=("$n"); else light+=("$n"); fi
   done
   if [ ${#heavy[@]} -gt 0 ]; then
     (for n in "${heavy[@]}"; do lane_suite "$n"; done) &
     width=$((width > 1 ? width - 1 : 1))
   fi
   for n in "${light[@]}"; do
-    # The next starts as soon as any running light one ends.
     if [ ${#pids[@]} -ge "$width" ]; then
       wait -n -p done_pid "${pids[@]}"
       for i in "${!pids[@]}"; do [ "${pids[$i]}" = "$done_pid" ] && unset 'pids[i]'; done
@@ -99,7 +113,7 @@ run_load_free() {
     # shellcheck disable=SC2046
     report_suite "$n" "$logs/$n.log" $(cat "$logs/$n.rc")
   done
-  [ ${#names[@]} -eq 0 ] || echo "   the lane: ${#names[@]} suites in $((SECONDS - start)) s"
+  [ ${#names[@]} -eq 0 ] || echo "   $title: ${#names[@]} suites in $((SECONDS - start)) s"
 }
 
 for kind in $kinds; do
@@ -112,11 +126,14 @@ for kind in $kinds; do
         run_suite "$n" "$logs/$n.log" timeout 300 "$t"
     done
   else
-    run_load_free
+    # shellcheck disable=SC2086
+    lane "the load-free lane" "$LANE_WIDTH" "$LOAD_HEAVY" $LOAD_FREE
+    # shellcheck disable=SC2086
+    lane "the timing lane" "$TIMING_WIDTH" "" $TIMING
     for t in "$here"/it/test_*.sh; do
       [ -f "$t" ] || continue
       n=$(basename "$t" .sh)
-      in_list "$n" "$LOAD_FREE" && continue
+      in_list "$n" "$LOAD_FREE $TIMING" && continue
       selected "$n" || continue
       run_suite "$n" "$logs/$n.log" timeout 600 bash "$t"
     done

@@ -106,15 +106,9 @@ rate = 100/s
 duration = 8s
 warmup = 1s
 interval = 500ms
-[request]
-method = POST
-url = http://127.0.0.1:9/register
-header = Content-Type: application/x-www-form-urlencoded
-body = username=u${nonce}_${seq}&email=${seq}@x.test&password=secret123
-expect_status = 201
-[collect.app]
-every = 500ms
 EOF
+  cat "$top/targets/regserver/register.ini" >>"$tmp/rate.ini"
+  printf '[collect.app]\nevery = 500ms\n' >>"$tmp/rate.ini"
   cat >"$tmp/study.ini" <<EOF
 [study]
 name = v1 against v2

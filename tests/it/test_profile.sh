@@ -28,18 +28,12 @@ duration = 6s
 warmup = 3s
 interval = 500ms
 
-[request]
-method = POST
-url = http://127.0.0.1:8080/register
-header = Content-Type: application/x-www-form-urlencoded
-body = username=u${nonce}_${seq}&email=u${seq}@example.test&password=x
-expect_status = 201
-
 [collect.app]
 every = 500ms
 profile = cpu
 profile_hz = 999
 EOF
+cat "$TOP/targets/regserver/register.ini" >>"$T/rate.ini"
 {
   echo "[study]"; echo "name = burn"; echo "scenario = rate.ini"; echo "rounds = 2"
   echo "replicas = 3"

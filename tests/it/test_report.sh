@@ -355,11 +355,13 @@ check_eq "linear sweep ran" "$?" 0
 soak report "$T/sat.db" -o "$T/sat" --no-plots >/dev/null 2>&1
 soak report "$T/lin.db" -o "$T/lin" --no-plots >/dev/null 2>&1
 # Capacity 4 at 50 ms: 80 TPS at most, reached from the first level above 4 (at exactly 4
-# the client's own turnaround between requests would leave the server idle a little).
+# the client's own turnaround between requests would leave the server idle a little).  A
+# timer woken late before a step's window and caught up inside it can put a few more answers
+# in the window than 80 a second (81.7 beside another suite and a build): 5 % over is let by.
 check_eq "capacity 4: saturates at the first level above it, 8 users" \
   "$(json "$T/sat/report.json" '.sweeps[0].saturation | [.saturated, .at_concurrency] | join(" ")')" "true 8"
 check_range "capacity 4 at 50 ms: peak near 80 TPS" \
-  "$(json "$T/sat/report.json" '.sweeps[0].saturation.peak_tps')" 70 81
+  "$(json "$T/sat/report.json" '.sweeps[0].saturation.peak_tps')" 70 84
 check_eq "capacity 4: queueing found" "$(json "$T/sat/report.json" '.sweeps[0].queueing')" true
 check_eq "regserver: does not saturate" \
   "$(json "$T/lin/report.json" '.sweeps[0].saturation.saturated')" false

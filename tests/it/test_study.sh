@@ -26,13 +26,8 @@ concurrency = 20
 duration = 6s
 warmup = 1s
 interval = 500ms
-[request]
-method = POST
-url = http://127.0.0.1:9/register
-header = Content-Type: application/x-www-form-urlencoded
-body = username=u${nonce}_${seq}&email=${seq}@x.test&password=secret123
-expect_status = 201
 EOF
+cat "$TOP/targets/regserver/register.ini" >>"$T/reg.ini"
 
 # --- soak check: schedule, total time, mistakes ------------------------------------------
 cat >"$T/ab.ini" <<EOF
