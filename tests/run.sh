@@ -60,7 +60,7 @@ run_suite() { # name, log, command...
 #   the light ones, which wait on files, daemons and JVMs more than they compute (four at a
 #   time passed 1,530 of 1,530 in 595 s beside two helpers' builds at load 10-17).
 # - The timing lane: suites that measure rates, latencies or CPU shares, TIMING_WIDTH
-#   (default 2) at a time, the longest first, on a machine the load-free lane has left.
+#   (default 2) at a time in TIMING's order (below), on a machine the load-free lane has left.
 #   Each waits on its fixed-length runs far more than it computes (test_study uses 21 % of
 #   a core over its 264 s, the others 20-90 %: bench/README.md "Where make check's time
 #   goes"), so two of them together leave each a core; a timer late by a scheduler's slice
