@@ -11,7 +11,7 @@
 # Prints each study's primary figure (change, interval, verdict, minutes), then the
 # false-real rate, the coverage, the median half-width and the minutes per study.  Never
 # fails on a figure.
-#   bench/calibrate.sh [--aa N] [--ab N] [--design one|pair|replicas|starts] [--replicas K]
+#   bench/calibrate.sh [--aa N] [--ab N] [--design one|pair|replicas|starts|default] [--replicas K]
 #                      [--duration D] [--iterations N] [--truth PCT | --truth-starts S
 #                      --truth-rounds R --truth-duration D]      (BIN=dir of the binaries)
 # Defaults: 4 A/A and 4 A/B studies, design replicas with 2 processes a side (make demo's),

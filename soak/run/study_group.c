@@ -281,29 +281,75 @@ static int run_start_slots(struct ctx *c, const struct study_slot *slots, int fr
 	return EXIT_OK;
 }
 
+/* starts = auto, s starts done: records them (the study's starts and slots, and `stop` once
+ * it stops), and whether another may begin: while one more start, as long as the longest
+ * this process made (0: none yet), fits in what is left of the budget (a resumed study
+ * measures its starts again, and its budget counts from the resume). */
+static int another_start(struct ctx *c, int s, int64_t longest)
+{
+	const struct study *st = c->st;
+	int64_t elapsed = clock_mono_ms() - c->t0_ms;
+	int go = s < st->starts && elapsed + longest <= st->budget_ms;
+	char sql[256];
+
+	snprintf(sql, sizeof sql,
+	         "UPDATE studies SET starts = %d, slots = %d, stop = %s WHERE id = %lld", s,
+	         s * st->rounds * study_ninstances(st) * st->nscenarios,
+	         go               ? "NULL"
+	         : s < st->starts ? "'budget'"
+	                          : "'rounds'",
+	         (long long)c->study_id);
+	if (db_exec(c->db, sql, c->err, sizeof c->err) < 0)
+		return -1;
+	if (!go)
+		fprintf(stderr, "%s: %d start%s made; %s\n", c->o->who, s, s == 1 ? "" : "s",
+		        s < st->starts ? "another would not fit in the budget"
+		                       : "the most starts = auto makes");
+	return go;
+}
+
+/* Start s of the study, slots [from, to): its instances started and warmed up, its slots
+ * run, the instances stopped unless `last`. */
+static int run_start(struct ctx *c, const struct study_slot *slots, int s, int from, int to,
+                     const char *done, int *nth, int left, int *breached, int last)
+{
+	int round = slots[from].round, rc;
+
+	if (start_all(c, round) < 0)
+		return sr_signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
+	if ((rc = warm_start(c, s, round)) != EXIT_OK && rc != EXIT_THRESHOLD)
+		return rc;
+	rc = run_start_slots(c, slots, from, to, done, nth, left, breached);
+	if (rc == EXIT_OK && !last)
+		stop_all(c, slots[to - 1].round);
+	return rc;
+}
+
 int sr_run_grouped(struct ctx *c, const struct study_slot *slots, int nslots, const char *done,
                    int left, int *breached, int *complete)
 {
 	const struct study *st = c->st;
 	int nth = 0, rc;
+	int64_t longest = 0;
 
 	*complete = 0;
 	for (int s = 1, from = 0; s <= st->starts; s++) {
-		int to = from, todo = 0;
+		int to = from, todo = 0, go = 1;
 		while (to < nslots && slots[to].start == s)
 			todo += !done[to++];
 		if (todo > 0) {
-			int round = slots[from].round;
-			if (start_all(c, round) < 0)
-				return sr_signalled(c) ? EXIT_SIGINT : EXIT_RUNTIME;
-			if ((rc = warm_start(c, s, round)) != EXIT_OK && rc != EXIT_THRESHOLD)
-				return rc;
-			rc = run_start_slots(c, slots, from, to, done, &nth, left, breached);
+			int64_t t0 = clock_mono_ms();
+			rc = run_start(c, slots, s, from, to, done, &nth, left, breached,
+			               s == st->starts);
 			if (rc != EXIT_OK)
 				return rc;
-			if (s < st->starts)
-				stop_all(c, slots[to - 1].round);
+			if (clock_mono_ms() - t0 > longest)
+				longest = clock_mono_ms() - t0;
 		}
+		if (st->starts_auto && (go = another_start(c, s, longest)) < 0)
+			return EXIT_RUNTIME;
+		if (!go)
+			break;
 		from = to;
 	}
 	*complete = 1;

@@ -228,10 +228,10 @@ static int new_study(struct ctx *c, const char *text, uint64_t seed)
 	sqlite3_bind_int(q, 11, managed);
 	sqlite3_bind_int(q, 12, study_nslots(st));
 	sqlite3_bind_int64(q, 13, clock_wall_ms());
-	if (st->nuntil > 0) {
+	if (st->nuntil > 0)
 		sqlite3_bind_text(q, 14, st->until_text, -1, SQLITE_STATIC);
+	if (st->nuntil > 0 || st->starts_auto)
 		sqlite3_bind_int64(q, 15, st->budget_ms);
-	}
 	if (st->warmup_steady > 0 || st->warmup_jit > 0) {
 		if (st->warmup_steady > 0)
 			sqlite3_bind_double(q, 16, st->warmup_steady);
@@ -708,6 +708,11 @@ static void announce(struct ctx *c, uint64_t seed, int left, int nslots)
 	        st->order == STUDY_RANDOM ? "random" : "interleaved");
 	if (st->order == STUDY_RANDOM)
 		fprintf(stderr, " (seed %llu)", (unsigned long long)seed);
+	if (st->starts_auto) {
+		char b[32];
+		fprintf(stderr, "; the targets started again while a start fits in %s (at most %d)",
+		        dur_format(st->budget_ms, b, sizeof b), st->starts);
+	}
 	fputc('\n', stderr);
 	if (c->o->study_id)
 		*c->o->study_id = c->study_id;
@@ -837,7 +842,8 @@ static int end_study(struct ctx *c, int rc, int complete, int breached)
 		fprintf(stderr, "%s: study %lld '%s' done; `soak report %s` compares its labels\n",
 		        o->who, (long long)c->study_id, st->name, o->db_path);
 	else if (rc != EXIT_SIGINT && rc != EXIT_SIGTERM)
-		say_redacted(o->who, &st->redact, c->err); /* it may quote a command and its output */
+		say_redacted(o->who, &st->redact,
+		             c->err); /* it may quote a command and its output */
 	if (strcmp(status, "done"))
 		fprintf(stderr, "%s: study %lld %s; the same command with --resume continues it\n",
 		        o->who, (long long)c->study_id, status);

@@ -137,7 +137,22 @@ static void parse_warmup(struct scn_parse *p, struct study *st)
 	}
 }
 
-/* design, replicas, starts and primary of [study]. */
+/* Whether [study] names a key that chooses the design (a target's replicas make more
+ * processes than targets, which the default leaves alone too). */
+static int chooses_design(struct scn_parse *p)
+{
+	static const char *const keys[] = {"keep_running", "replicas", "starts", "until", "budget"};
+	struct scn_entry *e = scn_find(p, "study", "design");
+
+	if (e && strcmp(e->value, "auto"))
+		return 1;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (scn_find(p, "study", keys[i]))
+			return 1;
+	return 0;
+}
+
+/* design, replicas, starts (and budget's use without until) and primary of [study]. */
 static void parse_design(struct scn_parse *p, struct study *st)
 {
 	struct scn_entry *e;
@@ -163,8 +178,19 @@ static void parse_design(struct scn_parse *p, struct study *st)
 	if ((e = scn_find(p, "study", "replicas")) &&
 	    scn_get_int(p, e, 1, STUDY_MAX_REPLICAS, &v) == 0)
 		st->replicas = (int)v;
-	if ((e = scn_find(p, "study", "starts")) && scn_get_int(p, e, 1, STUDY_MAX_STARTS, &v) == 0)
+	if ((e = scn_find(p, "study", "starts")) && !strcmp(e->value, "auto")) {
+		st->starts_auto = 1;
+		st->starts = STUDY_AUTO_STARTS;
+	} else if (e && scn_get_int(p, e, 1, STUDY_MAX_STARTS, &v) == 0) {
 		st->starts = (int)v;
+	}
+	if (st->budget_ms > 0 && st->nuntil <= 0 && !st->starts_auto)
+		scn_perr(
+		    p, scn_find(p, "study", "budget"), 0,
+		    "budget: only with until = FIG PCT%% (what to run until) or starts = auto");
+	if (st->starts_auto && st->budget_ms <= 0)
+		st->budget_ms = STUDY_AUTO_BUDGET_MS;
+	st->design_given = chooses_design(p);
 	if ((e = scn_find(p, "study", "primary"))) {
 		char err[256];
 		if (study_until_fig(e->value, err, sizeof err) < 0)
@@ -236,9 +262,6 @@ static void parse_study(struct scn_parse *p, struct study *st)
 	if (st->nuntil > 0 && st->budget_ms <= 0)
 		scn_perr(p, scn_find(p, "study", "until"), 0,
 		         "until: needs budget = D (the time the study may take)");
-	if (st->budget_ms > 0 && st->nuntil <= 0)
-		scn_perr(p, scn_find(p, "study", "budget"), 0,
-		         "budget: only with until = FIG PCT%% (what to run until)");
 	parse_design(p, st);
 	st->command_timeout_ms = 120000;
 	if (scn_get_dur(p, "study", "command_timeout", &st->command_timeout_ms) > 0 &&
@@ -493,8 +516,28 @@ int study_instance(const struct study *st, int t, int r)
 	return -1;
 }
 
+/* The default for a study that chose no design: two targets or more, each started by the
+ * study, one process each, a scenario at a fixed rate: starts = auto. */
+static void default_starts(struct study *st, const double *rates)
+{
+	int started = st->ntargets >= 2, fixed = 0;
+
+	for (int t = 0; t < st->ntargets; t++)
+		started &= st->targets[t].start != NULL;
+	for (int i = 0; i < st->nscenarios; i++)
+		fixed |= rates[i] > 0;
+	if (st->design_given || st->design != STUDY_AUTO || !started || !fixed ||
+	    st->ninst != st->ntargets || st->starts_auto)
+		return;
+	st->starts_auto = 1;
+	st->starts = STUDY_AUTO_STARTS;
+	st->keep_running = 1;
+	st->budget_ms = STUDY_AUTO_BUDGET_MS;
+}
+
 void study_resolve_design(struct study *st, const double *rates)
 {
+	default_starts(st, rates);
 	int fits = study_ninstances(st) >= 2 && st->keep_running && st->nuntil == 0;
 
 	for (int i = 0; i < st->nscenarios; i++)
@@ -644,8 +687,7 @@ static size_t origin_len(const char *url)
 
 /* The study's secret names added to a run's scenario (its own stay), and its stored text
  * redacted with them too; 0, or -1 with err. */
-static int add_study_names(struct scenario *out, const struct study *st, char *err,
-                           size_t errlen)
+static int add_study_names(struct scenario *out, const struct study *st, char *err, size_t errlen)
 {
 	char list[REDACT_MAX_NAMES * REDACT_NAME_MAX];
 	char *text;
@@ -864,9 +906,18 @@ static void print_design(const struct study *st, FILE *f)
 				fprintf(f, "%s%s %d", t ? ", " : "; processes at once (replicas): ",
 				        st->targets[t].name, st->targets[t].replicas);
 	}
-	if (st->starts > 1)
+	if (st->starts_auto) {
+		char b[32];
+		fprintf(f,
+		        "; the targets started again and again while another start fits in %s "
+		        "(at most %d starts; starts = auto%s), %d round%s each",
+		        dur_format(st->budget_ms, b, sizeof b), st->starts,
+		        st->design_given ? "" : ", the default for two targets at a fixed rate",
+		        st->rounds, st->rounds == 1 ? "" : "s");
+	} else if (st->starts > 1) {
 		fprintf(f, "; the targets started %d times, %d round%s each", st->starts,
 		        st->rounds, st->rounds == 1 ? "" : "s");
+	}
 	if (st->primary[0])
 		fprintf(f, "; primary figure %s", st->primary);
 	fputc('\n', f);
@@ -942,8 +993,8 @@ static void print_targets(const struct study *st, FILE *f)
 		char *start = redact_text(&st->redact, tg->start_shown ? tg->start_shown : ""),
 		     *stop = redact_text(&st->redact, tg->stop_shown ? tg->stop_shown : ""),
 		     *at = redact_text(&st->redact, tg->given.url       ? tg->given.url
-		                             : tg->given.address ? tg->given.address
-		                                                 : "");
+		                                    : tg->given.address ? tg->given.address
+		                                                        : "");
 		fprintf(f, "  target %s: ", tg->name);
 		if (tg->start)
 			fprintf(f, "start `%s`%s%s%s", start ? start : "",
@@ -1001,14 +1052,21 @@ static int64_t print_schedule(const struct study *st, const struct scenario *scn
 	return total;
 }
 
-void study_print_plan(const struct study *st, const struct scenario *scns, FILE *f)
+void study_print_plan(const struct study *all, const struct scenario *scns, FILE *f)
 {
+	/* starts = auto: the first start's plan, which the others repeat */
+	struct study *st = malloc(sizeof *st);
+	if (!st)
+		return;
+	memcpy(st, all, sizeof *st);
+	if (st->starts_auto)
+		st->starts = 1;
 	int nslots = study_nslots(st), warm, nruns = study_nruns(st, &warm);
 	int64_t total;
 	char a[32];
 
 	print_study(st, f);
-	print_design(st, f);
+	print_design(all, f);
 	for (int i = 0; i < st->nscenarios; i++)
 		fprintf(f, "  scenario %d: %s: '%s', %s, %d step%s, %s\n", i + 1, st->scenarios[i],
 		        scns[i].name, scns[i].sweep ? "sweep" : "fixed", scns[i].nlevels,
@@ -1029,9 +1087,11 @@ void study_print_plan(const struct study *st, const struct scenario *scns, FILE 
 	total = print_schedule(st, scns, f);
 	total += (int64_t)warm * scn_total_ms(&scns[0]);
 	fprintf(f,
-	        "  %d runs (%d compared, %d warm-up%s): about %s, plus starting and stopping "
+	        "  %d runs (%d compared, %d warm-up%s)%s: about %s, plus starting and stopping "
 	        "targets and before_each\n",
-	        nruns, nslots, warm, warm == 1 ? "" : "s", dur_format(total, a, sizeof a));
+	        nruns, nslots, warm, warm == 1 ? "" : "s", all->starts_auto ? " a start" : "",
+	        dur_format(total, a, sizeof a));
+	free(st);
 }
 
 int study_until_fig(const char *fig, char *err, size_t errlen)

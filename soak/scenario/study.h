@@ -12,8 +12,8 @@
  *                              design = auto | side-by-side | one-at-a-time, replicas
  *                              (processes of each target at once), starts (times the
  *                              targets are started, each start warmed up and then measured
- *                              for `rounds` rounds), primary (the figure the verdict leads
- *                              with), warmup_jit (a JVM's JIT share under which it is warm)
+ *                              for `rounds` rounds; auto: as many as fit in budget), primary (the
+ * figure the verdict leads with), warmup_jit (a JVM's JIT share under which it is warm)
  *   [target.NAME]              start, stop (shell commands; start prints key=value lines),
  *                              url, address, pid, gc_log (for a target already running, or
  *                              defaults the start output overrides), set (repeatable
@@ -37,7 +37,9 @@
  * scheduler, not by their efficiency).  replicas = K starts each target K times at once
  * (its commands see SOAK_REPLICA=1..K): K processes a side, whose spread measures how
  * much two processes of one server differ (their JITs choose differently).  starts = S
- * stops and starts them again S - 1 times, each start warmed up until steady.
+ * stops and starts them again S - 1 times, each start warmed up until steady; starts =
+ * auto starts them again while another start fits in `budget` (10 minutes when not given),
+ * and is what a study of two targets or more at a fixed rate that chooses no design does.
  *
  * Mistakes are `FILE:LINE: message` in err with nothing left allocated (the scenario
  * reader's rules: unknown sections and keys, bad numbers and durations).  A parsed study
@@ -59,6 +61,10 @@
 #define STUDY_MAX_WARMUP    50   /* warmup_runs, warmup_max */
 #define STUDY_MAX_REPLICAS  8    /* replicas */
 #define STUDY_MAX_STARTS    100  /* starts */
+#define STUDY_AUTO_STARTS   20   /* starts = auto: at most this many */
+#define STUDY_AUTO_BUDGET_MS                                                                       \
+	(10 * 60 * 1000) /* starts = auto without budget (and so the default design of two         \
+	                  * targets or more at a fixed rate): ten minutes */
 #define STUDY_MAX_INSTANCES (STUDY_MAX_TARGETS * STUDY_MAX_REPLICAS)
 #define STUDY_WARMUP_JIT                                                                           \
 	0.02 /* warmup_jit's default: a JVM is warm once its JIT's                                 \
@@ -137,17 +143,22 @@ struct study {
 	int together[STUDY_MAX_SCENARIOS]; /* per scenario: 1 side by side, 0 one at a time
 	                                    * (study_resolve_design) */
 	int replicas;                      /* processes of each target at once (>= 1) */
-	int starts;       /* times the targets are started (>= 1): rounds per start */
+	int starts;       /* times the targets are started (>= 1): rounds per start; with
+	                   * starts_auto the most it may be */
+	int starts_auto;  /* 1: start again while another start fits in budget_ms (starts =
+	                   * auto, or the default for two targets or more at a fixed rate) */
+	int design_given; /* 1: a key that chooses the design was written (keep_running,
+	                   * replicas, starts, until, budget, design other than auto) */
 	char primary[80]; /* the figure the verdict leads with ("cpu.app"), or "" */
 	int ninst;        /* instances: every target's processes, in target order */
 	int inst_target[STUDY_MAX_INSTANCES];  /* instance i's target ... */
 	int inst_replica[STUDY_MAX_INSTANCES]; /* ... and 0-based replica */
 	int keep_running;                      /* 1: start all at the beginning, stop at the end */
 	int64_t command_timeout_ms;            /* start, stop and before_each each get this */
-	struct study_until until[STUDY_MAX_UNTIL];      /* sequential: the precision to run until */
-	int nuntil;                                     /* entries in until (0: fixed rounds) */
-	char *until_text;                               /* its text as given, or NULL */
-	int64_t budget_ms;                              /* sequential: the time it may take */
+	struct study_until until[STUDY_MAX_UNTIL]; /* sequential: the precision to run until */
+	int nuntil;                                /* entries in until (0: fixed rounds) */
+	char *until_text;                          /* its text as given, or NULL */
+	int64_t budget_ms;    /* sequential or starts_auto: the time it may take */
 	struct redact redact; /* [study] redact: more secret names, for what the study stores and
 	                       * prints (its text, commands, their output) and for its runs */
 	struct study_target targets[STUDY_MAX_TARGETS]; /* in file order */
@@ -178,7 +189,10 @@ int study_is_file(const char *path);
 /* Measured runs in the schedule: starts x rounds x targets x replicas x scenarios. */
 int study_nslots(const struct study *st);
 /* Sets st->together from the scenarios' models (rates[i]: scenario i's fixed rate as a
- * target would run it, 0 for the closed model) and the design: side by side where it fits. */
+ * target would run it, 0 for the closed model) and the design: side by side where it fits.
+ * A study that chose no design, of two targets or more that it starts, with a scenario at
+ * a fixed rate, starts them again and again side by side (starts_auto) for its budget: one
+ * start cannot tell two processes of one server apart, several can. */
 void study_resolve_design(struct study *st, const double *rates);
 /* Instances (processes run at once): each target's replicas, in target order
  * (st->inst_target, st->inst_replica). */

@@ -459,8 +459,27 @@ check_eq "starts: two starts of each target, each warmed up" \
   "$(sql "$T/st.db" "SELECT group_concat(n, ' ') FROM (SELECT COUNT(*) n FROM study_runs WHERE warmup = 1 GROUP BY start_no ORDER BY start_no)")" "2 2"
 check_eq "starts: each target started twice" "$(grep -c 'starting target' "$T/st.err")" 4
 soak report "$T/st.db" -o "$T/st" --no-plots >/dev/null 2>&1
-check "starts: judged over the starts" grep -q "The targets were started 2 times: each start's difference" "$T/st/report.md"
+check "starts: judged over the starts" grep -q "Each of the 2 starts is one observation, its difference" "$T/st/report.md"
 check "starts: nothing said of one process a side" test "$(grep -c "One process a side" "$T/st/report.md")" = 0
+
+# The default of two targets at a fixed rate, no design chosen: starts = auto for ten minutes
+# (soak check says so); with a budget of 1s no second start fits after the first, whatever
+# this machine's speed (a start lasts over 1s: its runs last 2s), so it stops after one.
+sed -e '/^replicas = 3/d' -e '/^scenario = sbs-cap.ini/d' -e 's/^rounds = 3/rounds = 1/' \
+  -e 's/^name = side by side/name = auto/' "$T/sbs.ini" >"$T/auto.ini"
+check "the default of two targets at a fixed rate: starts = auto, ten minutes (soak check)" \
+  grep -q "the targets started again and again while another start fits in 10m (at most 20 starts; starts = auto, the default for two targets at a fixed rate), 1 round each" \
+  <(soak check "$T/auto.ini" 2>&1)
+sed -i -e 's/^rounds = 1/rounds = 1\nstarts = auto\nbudget = 1s/' "$T/auto.ini"
+soak study -q --db "$T/auto.db" "$T/auto.ini" >/dev/null 2>"$T/auto.err"
+check_eq "starts = auto: the study exits 0" "$?" 0
+check_eq "starts = auto, budget 1s: one start, stopped by the budget, its slots all done" \
+  "$(sql "$T/auto.db" "SELECT starts || ' ' || stop || ' ' || slots || ' ' || (SELECT COUNT(DISTINCT start_no) FROM study_runs) FROM studies")" "1 budget 2 1"
+check "starts = auto: says why it stopped" grep -q "1 start made; another would not fit in the budget" "$T/auto.err"
+soak report "$T/auto.db" -o "$T/auto" --no-plots >/dev/null 2>&1
+check "starts = auto: the report says how many starts the budget held" \
+  grep -q "The targets were started 1 time (as many as fit in its budget of 1s), each start warmed up" "$T/auto/report.md"
+check "starts = auto, one start: held to one process a side's floor" grep -q "One process a side" "$T/auto/report.md"
 
 # Interrupted while a group runs: every run of the group stops at once (the signal is passed
 # on), each keeps its intervals, the status is the signal's; --resume finishes the study.

@@ -12,6 +12,10 @@ static const struct design DESIGNS[] = {
      BREAKS_ALL},
     {"side by side, 1 process a side, 3 starts of 2 groups", 1, 2, 1, 3, 0, "interleaved",
      RPT_BY_GROUPS, 0},
+    /* the default of two targets at a fixed rate (starts = auto): what ten minutes hold of
+     * two Tomcat 10s at 500/s with 3 rounds here, 5 starts (about 1.8 minutes each) */
+    {"side by side, 1 process a side, 5 starts of 3 groups (the default)", 1, 3, 1, 5, 0,
+     "interleaved", RPT_BY_GROUPS, 0},
 };
 
 static void side_by_side_designs(void **state)

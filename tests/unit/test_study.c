@@ -290,6 +290,61 @@ static void grouped_schedule(void **state)
 	study_release(&st);
 }
 
+/* Two targets the study starts, one at a fixed rate, no design chosen: starts = auto for
+ * ten minutes, side by side.  Any key that chooses a design, a closed model alone, a
+ * target already running, or a single target keeps the design as written. */
+static void default_starts(void **state)
+{
+	static const struct {
+		const char *keys, *target_b;
+		double rate;
+		int autos;
+	} cases[] = {
+	    {"", "start = x\n", 500, 1},
+	    {"", "start = x\n", 0, 0},
+	    {"", "url = http://x/\n", 500, 0},
+	    {"keep_running = no\n", "start = x\n", 500, 0},
+	    {"keep_running = yes\n", "start = x\n", 500, 0},
+	    {"starts = 3\n", "start = x\n", 500, 0},
+	    {"design = one-at-a-time\n", "start = x\n", 500, 0},
+	    {"design = auto\n", "start = x\n", 500, 1},
+	    {"starts = auto\nbudget = 90s\n", "start = x\n", 0, 1},
+	};
+	char text[512], err[512];
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct study st;
+		double rates[1] = {cases[i].rate};
+		snprintf(text, sizeof text,
+		         "[study]\nscenario = rate.ini\nrounds = 3\n%s[target.a]\nstart = x\n"
+		         "[target.b]\n%s",
+		         cases[i].keys, cases[i].target_b);
+		if (parse(&st, text, err, sizeof err) != 0)
+			fail_msg("case %zu: %s", i, err);
+		study_resolve_design(&st, rates);
+		if (st.starts_auto != cases[i].autos)
+			fail_msg("case %zu: starts_auto %d", i, st.starts_auto);
+		if (cases[i].autos) {
+			assert_int_equal(st.starts, STUDY_AUTO_STARTS);
+			assert_true(st.keep_running);
+			assert_int_equal(st.budget_ms, i == 8 ? 90000 : STUDY_AUTO_BUDGET_MS);
+			assert_int_equal(st.together[0], cases[i].rate > 0);
+			assert_true(study_grouped(&st));
+		} else {
+			assert_true(st.starts <= 3);
+		}
+		study_release(&st);
+	}
+	/* budget without until needs starts = auto. */
+	assert_int_equal(parse(&(struct study){0},
+	                       "[study]\nscenario = rate.ini\nrounds = 3\nbudget = 1m\n"
+	                       "[target.a]\nstart = x\n",
+	                       err, sizeof err),
+	                 -1);
+	assert_non_null(strstr(err, "study.ini:4: budget: only with until = FIG PCT% (what to "
+	                            "run until) or starts = auto"));
+}
+
 static void random_schedule(void **state)
 {
 	struct study st;
@@ -385,10 +440,15 @@ static void run_scenario_filled(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(full_study),       cmocka_unit_test(defaults),
-	    cmocka_unit_test(mistakes),         cmocka_unit_test(interleaved_schedule),
-	    cmocka_unit_test(grouped_schedule), cmocka_unit_test(random_schedule),
-	    cmocka_unit_test(kv_lines),         cmocka_unit_test(run_scenario_filled),
+	    cmocka_unit_test(full_study),
+	    cmocka_unit_test(defaults),
+	    cmocka_unit_test(mistakes),
+	    cmocka_unit_test(interleaved_schedule),
+	    cmocka_unit_test(grouped_schedule),
+	    cmocka_unit_test(default_starts),
+	    cmocka_unit_test(random_schedule),
+	    cmocka_unit_test(kv_lines),
+	    cmocka_unit_test(run_scenario_filled),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

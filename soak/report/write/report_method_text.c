@@ -35,9 +35,9 @@ static void groups_text(struct sbuf *b, const struct rpt_cmp *m)
 	              g->groups, g->groups == 1 ? "" : "s");
 	if (g->unit == RPT_GU_STARTS)
 		rpt_sb_printf(b,
-		              "The targets were started %d times: each start's difference of the "
-		              "two labels' means is one observation (it holds how two processes of "
-		              "one server differ), Student's t over the starts.",
+		              "Each of the %d starts is one observation, its difference of the "
+		              "two labels' means (it holds how two processes of one server "
+		              "differ): Student's t over the starts.",
 		              g->starts);
 	else if (g->unit == RPT_GU_REPLICAS)
 		rpt_sb_printf(b,

@@ -211,11 +211,18 @@ static void design_clause(const struct report *r, int si, struct sbuf *b)
 		              !strcmp(st->design, "auto") ? ", as design = auto chooses" : "");
 	if (st->replicas > 1)
 		processes_clause(r, si, b);
-	if (st->starts > 1)
-		rpt_sb_printf(b,
-		              "The targets were started %d times, each start warmed up, then "
-		              "measured for %d round%s. ",
-		              st->starts, st->rounds, st->rounds == 1 ? "" : "s");
+	if (st->starts > 1 || (st->budget_ms > 0 && !st->until[0])) {
+		char d[32] = "";
+		if (st->budget_ms > 0 && !st->until[0]) /* starts = auto */
+			dur_format(st->budget_ms, d, sizeof d);
+		rpt_sb_printf(
+		    b,
+		    "The targets were started %d time%s%s%s%s, each start warmed up, then "
+		    "measured for %d round%s. ",
+		    st->starts, st->starts == 1 ? "" : "s",
+		    d[0] ? " (as many as fit in its budget of " : "", d, d[0] ? ")" : "",
+		    st->rounds, st->rounds == 1 ? "" : "s");
+	}
 	if (st->primary[0])
 		rpt_sb_printf(b, "Primary figure: %s. ", st->primary);
 }
