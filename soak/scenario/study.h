@@ -32,7 +32,8 @@
  *
  * Designs.  design = auto (the default) runs a scenario side by side when it runs at a
  * fixed rate (the open model: every instance gets the same arrivals) and the study has two
- * instances or more, kept running, without `until`; one at a time otherwise (a closed
+ * instances or more, kept running, without `until` (and a study of two targets or more it
+ * starts, at a fixed rate, that writes no key choosing a design, runs starts = auto); one at a time otherwise (a closed
  * model measures capacity: saturated servers sharing CPUs would split them by the
  * scheduler, not by their efficiency).  replicas = K starts each target K times at once
  * (its commands see SOAK_REPLICA=1..K): K processes a side, whose spread measures how

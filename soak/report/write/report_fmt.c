@@ -108,7 +108,8 @@ static char *process_advice(const struct rpt_resolve *x, char *buf, size_t len)
 	if (x->unit == RPT_GU_PAIR)
 		snprintf(buf, len,
 		         "unknown with one process a side: how two processes of one server differ "
-		         "needs replicas = 3 or starts = 3");
+		         "needs starts = auto (a budget's worth of starts), starts = 3 or "
+		         "replicas = 3");
 	else if (x->rounds <= 0)
 		snprintf(buf, len, "out of reach: more than %d %s", RPT_ADVISE_MAX_ROUNDS,
 		         x->unit == RPT_GU_STARTS ? "starts" : "processes a side");
