@@ -290,11 +290,14 @@ static int another_start(struct ctx *c, int s, int64_t longest)
 	const struct study *st = c->st;
 	int64_t elapsed = clock_mono_ms() - c->t0_ms;
 	int go = s < st->starts && elapsed + longest <= st->budget_ms;
+	int per = st->rounds * study_ninstances(st) * st->nscenarios; /* slots a start */
 	char sql[256];
 
+	c->ms.runs = (s + go) * per; /* /metrics: the runs planned as far as known */
+	sr_publish(c);
 	snprintf(sql, sizeof sql,
 	         "UPDATE studies SET starts = %d, slots = %d, stop = %s WHERE id = %lld", s,
-	         s * st->rounds * study_ninstances(st) * st->nscenarios,
+	         s * per,
 	         go               ? "NULL"
 	         : s < st->starts ? "'budget'"
 	                          : "'rounds'",

@@ -719,7 +719,7 @@ static void announce(struct ctx *c, uint64_t seed, int left, int nslots)
 	c->ms = (struct mstudy){.active = 1,
 	                        .study_id = c->study_id,
 	                        .rounds = st->rounds,
-	                        .runs = nslots,
+	                        .runs = st->starts_auto ? nslots / st->starts : nslots,
 	                        .done = nslots - left,
 	                        .running = 1};
 	sr_publish(c);
