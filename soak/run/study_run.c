@@ -842,8 +842,7 @@ static int end_study(struct ctx *c, int rc, int complete, int breached)
 		fprintf(stderr, "%s: study %lld '%s' done; `soak report %s` compares its labels\n",
 		        o->who, (long long)c->study_id, st->name, o->db_path);
 	else if (rc != EXIT_SIGINT && rc != EXIT_SIGTERM)
-		say_redacted(o->who, &st->redact,
-		             c->err); /* it may quote a command and its output */
+		say_redacted(o->who, &st->redact, c->err); /* it may quote a command and its output */
 	if (strcmp(status, "done"))
 		fprintf(stderr, "%s: study %lld %s; the same command with --resume continues it\n",
 		        o->who, (long long)c->study_id, status);

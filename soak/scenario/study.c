@@ -526,8 +526,8 @@ static void default_starts(struct study *st, const double *rates)
 		started &= st->targets[t].start != NULL;
 	for (int i = 0; i < st->nscenarios; i++)
 		fixed |= rates[i] > 0;
-	if (st->design_given || st->design != STUDY_AUTO || !started || !fixed ||
-	    st->ninst != st->ntargets || st->starts_auto)
+	/* design_given covers a design other than auto and starts = auto written */
+	if (st->design_given || !started || !fixed || st->ninst != st->ntargets)
 		return;
 	st->starts_auto = 1;
 	st->starts = STUDY_AUTO_STARTS;
@@ -687,7 +687,8 @@ static size_t origin_len(const char *url)
 
 /* The study's secret names added to a run's scenario (its own stay), and its stored text
  * redacted with them too; 0, or -1 with err. */
-static int add_study_names(struct scenario *out, const struct study *st, char *err, size_t errlen)
+static int add_study_names(struct scenario *out, const struct study *st, char *err,
+                           size_t errlen)
 {
 	char list[REDACT_MAX_NAMES * REDACT_NAME_MAX];
 	char *text;
@@ -993,8 +994,8 @@ static void print_targets(const struct study *st, FILE *f)
 		char *start = redact_text(&st->redact, tg->start_shown ? tg->start_shown : ""),
 		     *stop = redact_text(&st->redact, tg->stop_shown ? tg->stop_shown : ""),
 		     *at = redact_text(&st->redact, tg->given.url       ? tg->given.url
-		                                    : tg->given.address ? tg->given.address
-		                                                        : "");
+		                             : tg->given.address ? tg->given.address
+		                                                 : "");
 		fprintf(f, "  target %s: ", tg->name);
 		if (tg->start)
 			fprintf(f, "start `%s`%s%s%s", start ? start : "",

@@ -12,8 +12,9 @@
  *                              design = auto | side-by-side | one-at-a-time, replicas
  *                              (processes of each target at once), starts (times the
  *                              targets are started, each start warmed up and then measured
- *                              for `rounds` rounds; auto: as many as fit in budget), primary (the
- * figure the verdict leads with), warmup_jit (a JVM's JIT share under which it is warm)
+ *                              for `rounds` rounds; auto: as many as fit in budget),
+ *                              primary (the figure the verdict leads with), warmup_jit (a
+ *                              JVM's JIT share under which it is warm)
  *   [target.NAME]              start, stop (shell commands; start prints key=value lines),
  *                              url, address, pid, gc_log (for a target already running, or
  *                              defaults the start output overrides), set (repeatable
@@ -33,9 +34,9 @@
  * Designs.  design = auto (the default) runs a scenario side by side when it runs at a
  * fixed rate (the open model: every instance gets the same arrivals) and the study has two
  * instances or more, kept running, without `until` (and a study of two targets or more it
- * starts, at a fixed rate, that writes no key choosing a design, runs starts = auto); one at a time otherwise (a closed
- * model measures capacity: saturated servers sharing CPUs would split them by the
- * scheduler, not by their efficiency).  replicas = K starts each target K times at once
+ * starts, at a fixed rate, that writes no key choosing a design, runs starts = auto); one
+ * at a time otherwise (a closed model measures capacity: saturated servers sharing CPUs
+ * would split them by the scheduler, not by their efficiency).  replicas = K starts each target K times at once
  * (its commands see SOAK_REPLICA=1..K): K processes a side, whose spread measures how
  * much two processes of one server differ (their JITs choose differently).  starts = S
  * stops and starts them again S - 1 times, each start warmed up until steady; starts =

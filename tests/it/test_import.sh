@@ -5,9 +5,9 @@
 # One run writes JMeter's three formats (CSV with a header, its default CSV without one,
 # XML).  Meanwhile Debian's nmon records 24 one-second snapshots with a known process
 # burning CPU (24 s: a starved machine may start JMeter's JVM 10 s late, and the report
-# must find nmon's samples inside JMeter's 6-s run).  Three more real JMeter 2.13 files were recorded once (tests/data/jmeter/
-# record.sh): threads that ramp up, hold and ramp down (ramp.jmx), one shorter than 10 s,
-# one of two minutes; and plan.jmx's sweep over 30 s (the live run is short, and a starved
+# must find nmon's samples inside JMeter's 6-s run).  Three more real JMeter 2.13 files
+# were recorded once (tests/data/jmeter/record.sh): threads that ramp up, hold and ramp
+# down (ramp.jmx), one shorter than 10 s, one of two minutes; and plan.jmx's sweep over 30 s (the live run is short, and a starved
 # JVM may miss its first level).  JMeter's own Aggregate Report of every file (JMeterAggregate.java:
 # JMeter's StatVisualizer fed by JMeter's file loader) is the reference.  Then:
 #   - `soak import jmeter` prints JMeter's report of each file, every row equal to

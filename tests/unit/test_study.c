@@ -291,8 +291,8 @@ static void grouped_schedule(void **state)
 }
 
 /* Two targets the study starts, one at a fixed rate, no design chosen: starts = auto for
- * ten minutes, side by side.  Any key that chooses a design, a closed model alone, a
- * target already running, or a single target keeps the design as written. */
+ * ten minutes, side by side.  Any key that chooses a design, a closed model alone, or a
+ * target already running keeps the design as written. */
 static void default_starts(void **state)
 {
 	static const struct {
