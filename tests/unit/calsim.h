@@ -1,7 +1,8 @@
 /*
  * calsim — the simulated container studies test_calibrate.c (one at a time) and
  * test_calibrate_side.c (side by side) have the report judge: rpt_build itself, 1,000 A/A
- * and 1,000 A/B studies per design a study offers, each design's rates printed as `# `
+ * (10,000 where 1,000 cannot tell the rate from 5 %) and 1,000 A/B studies per design a
+ * study offers, each design's rates printed as `# `
  * lines and checked against the report's promises: false "real" (any figure of a
  * comparison) in at most 5 % of A/A studies, the primary figure's interval covering the
  * true change in at least 93 %.  Fixed seeds; no clock.  Two files, so that each stays
@@ -54,6 +55,7 @@
 #include "testrng.h"
 
 #define STUDIES    1000  /* A/A and A/B studies per design */
+#define STUDIES_AA 10000 /* A/A studies of a design whose rate at STUDIES is too near 5 % */
 #define RATE       200.0 /* arrivals per second to each process */
 #define SAMPLES    12    /* CPU samples of a measured run (6 s every 500 ms) */
 #define INTERVALS  6     /* its 1-s intervals */
@@ -113,11 +115,12 @@ struct design {
  *  1. BREAKS_ALL wherever a study named a primary figure: it was judged alone at the full
  *     5 % and the other figures as a Holm family at 5 % too, so any figure was real in up
  *     to twice 5 % of A/A studies (7.9-9.1 % measured).  Now the primary is one of the
- *     family with 4 % of the 5 % (Holm's weights): 1.7-5.4 % measured (the offsets drawn
- *     for 8 starts since the default's 5 starts).  Where it is still over 5 % (2 and 3
- *     processes a side, each within its Wilson interval of 5 %), the tests themselves are
- *     a little over their level (the primary alone 4.5-4.6 % at 4 %); the one-at-a-time
- *     designs' excess was finding 2.
+ *     family with 4 % of the 5 % (Holm's weights): 1.7-4.9 % measured (the offsets drawn
+ *     for 8 starts since the default's 5 starts).  2 and 3 processes a side read 5.4 and
+ *     5.1 % on 1,000 A/A studies, within their Wilson intervals of 5 %; on 10,000 (the
+ *     rule since: near_five) both are 4.9 %, the primary alone 4.2 % at its 4 %, the
+ *     others 1.1 % at 1 %: at their levels.  The one-at-a-time designs' excess was
+ *     finding 2.
  *  2. One process a side kept running, one at a time: its runs cannot see how two
  *     processes of one server differ (Kalibera and Jones' process level), an offset every
  *     run of the side shares.  Few rounds hid it in their width; 8 paired rounds did not
@@ -396,20 +399,30 @@ static void wilson(int k, int n, double *lo, double *hi)
 
 /* A design's measured rates. */
 struct rates {
-	int aa_real, aa_other, aa_primary, aa_cover, ab_cover, ab_found; /* of STUDIES */
-	int method;              /* studies judged by the design's method, of 2 x STUDIES */
+	int n_aa;                                     /* A/A studies: STUDIES or STUDIES_AA */
+	int aa_real, aa_other, aa_primary, aa_cover; /* of n_aa */
+	int ab_cover, ab_found;                       /* of STUDIES */
+	int method;              /* studies judged by the design's method, of n_aa + STUDIES */
 	double aa_half, ab_half; /* median half-widths, % */
 };
 
-static void measure(const struct design *d, uint64_t seed, struct rates *x)
+static double median_of(double *v, int n)
 {
-	static double half[2][STUDIES];
+	qsort(v, n, sizeof v[0], cmp_dbl);
+	return (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* n_aa A/A studies of design d, then STUDIES A/B. */
+static void measure(const struct design *d, uint64_t seed, int n_aa, struct rates *x)
+{
+	static double half[2][STUDIES_AA];
 	struct rng g = {seed};
 	struct outcome o;
 
 	memset(x, 0, sizeof *x);
+	x->n_aa = n_aa;
 	for (int ab = 0; ab < 2; ab++)
-		for (int i = 0; i < STUDIES; i++) {
+		for (int i = 0; i < (ab ? STUDIES : n_aa); i++) {
 			double truth = ab ? TRUE_PCT : 0;
 			simulate(d, truth / 100, &g, &o);
 			x->method += o.noise == d->method;
@@ -425,21 +438,39 @@ static void measure(const struct design *d, uint64_t seed, struct rates *x)
 				x->aa_cover += cover;
 			}
 		}
-	for (int ab = 0; ab < 2; ab++)
-		qsort(half[ab], STUDIES, sizeof half[ab][0], cmp_dbl);
-	x->aa_half = (half[0][STUDIES / 2 - 1] + half[0][STUDIES / 2]) / 2;
-	x->ab_half = (half[1][STUDIES / 2 - 1] + half[1][STUDIES / 2]) / 2;
+	x->aa_half = median_of(half[0], n_aa);
+	x->ab_half = median_of(half[1], STUDIES);
 }
 
-/* k of STUDIES as "k of n = p % (95 % Wilson lo-hi %)". */
-static const char *rate_text(int k, char *b, size_t len)
+/* k of n as "k of n = p % (95 % Wilson lo-hi %)". */
+static const char *rate_text(int k, int n, char *b, size_t len)
 {
 	double lo, hi;
 
-	wilson(k, STUDIES, &lo, &hi);
-	snprintf(b, len, "%d of %d = %.1f %% (95 %% Wilson %.1f-%.1f %%)", k, STUDIES,
-	         100.0 * k / STUDIES, lo, hi);
+	wilson(k, n, &lo, &hi);
+	snprintf(b, len, "%d of %d = %.1f %% (95 %% Wilson %.1f-%.1f %%)", k, n, 100.0 * k / n,
+	         lo, hi);
 	return b;
+}
+
+/* Whether k of n cannot tell a rate of 5 % from one over it: 5 % lies in its Wilson
+ * interval.  1,000 studies resolve a rate only to about ±1.4 %; a design so near its
+ * promise is measured on STUDIES_AA A/A studies (±0.4 %), its rate judged there. */
+static int near_five(int k, int n)
+{
+	double lo, hi;
+
+	wilson(k, n, &lo, &hi);
+	return lo <= 5 && 5 <= hi;
+}
+
+/* Design d's rates (measure), on STUDIES_AA A/A studies when STUDIES leave its false-real
+ * rate too near 5 % to judge. */
+static void measure_design(const struct design *d, uint64_t seed, struct rates *x)
+{
+	measure(d, seed, STUDIES, x);
+	if (near_five(x->aa_real, x->n_aa) || near_five(x->aa_other, x->n_aa))
+		measure(d, seed, STUDIES_AA, x);
 }
 
 static void print_rates(const struct design *d, const struct rates *x)
@@ -447,13 +478,14 @@ static void print_rates(const struct design *d, const struct rates *x)
 	char a[96], b[96], c[96];
 
 	print_message("# %s: %s in %d of %d studies\n", d->name, rpt_noise_name(d->method),
-	              x->method, 2 * STUDIES);
+	              x->method, x->n_aa + STUDIES);
 	print_message("#   A/A false real, any figure: %s; the primary alone: %s; the others: %s\n",
-	              rate_text(x->aa_real, a, sizeof a), rate_text(x->aa_primary, b, sizeof b),
-	              rate_text(x->aa_other, c, sizeof c));
+	              rate_text(x->aa_real, x->n_aa, a, sizeof a),
+	              rate_text(x->aa_primary, x->n_aa, b, sizeof b),
+	              rate_text(x->aa_other, x->n_aa, c, sizeof c));
 	print_message("#   A/A: the primary's interval covers 0 in %.1f %%, median half-width "
 	              "%.2f %%\n",
-	              100.0 * x->aa_cover / STUDIES, x->aa_half);
+	              100.0 * x->aa_cover / x->n_aa, x->aa_half);
 	print_message("#   A/B +%.0f %%: covered in %.1f %%, found real in %.1f %%, median "
 	              "half-width %.2f %%\n",
 	              TRUE_PCT, 100.0 * x->ab_cover / STUDIES, 100.0 * x->ab_found / STUDIES,
@@ -463,9 +495,9 @@ static void print_rates(const struct design *d, const struct rates *x)
 /* The promises design d's rates break (BREAKS_*). */
 static int broken(const struct rates *x)
 {
-	return (x->aa_real * 100 > 5 * STUDIES ? BREAKS_ALL : 0) |
-	       (x->aa_other * 100 > 5 * STUDIES ? BREAKS_FAMILY : 0) |
-	       (x->ab_cover * 100 < 93 * STUDIES || x->aa_cover * 100 < 93 * STUDIES ? BREAKS_COVER
+	return (x->aa_real * 100 > 5 * x->n_aa ? BREAKS_ALL : 0) |
+	       (x->aa_other * 100 > 5 * x->n_aa ? BREAKS_FAMILY : 0) |
+	       (x->ab_cover * 100 < 93 * STUDIES || x->aa_cover * 100 < 93 * x->n_aa ? BREAKS_COVER
 	                                                                             : 0);
 }
 
@@ -484,7 +516,7 @@ static void calsim_check(const struct design *designs, size_t n, uint64_t seed)
 		struct rates x;
 		assert_in_range(designs[i].starts, 1, MAX_STARTS); /* the offsets drawn */
 		assert_in_range(designs[i].replicas, 1, 99);
-		measure(&designs[i], seed + i, &x);
+		measure_design(&designs[i], seed + i, &x);
 		print_rates(&designs[i], &x);
 		int got = broken(&x), known = designs[i].known;
 		for (int k = 0; k < 3; k++) {
@@ -500,7 +532,7 @@ static void calsim_check(const struct design *designs, size_t n, uint64_t seed)
 		wrong += got != known;
 		/* Every design is judged its own way, but for 8 paired rounds: a run left out
 		 * for a JIT burst unpairs a study's rounds, and about half fall back to runs. */
-		assert_true(x.method * 5 >= 2 * STUDIES * 2);
+		assert_true(x.method * 5 >= (x.n_aa + STUDIES) * 2);
 	}
 	assert_int_equal(wrong, 0);
 }

@@ -7,9 +7,9 @@
 static const struct design DESIGNS[] = {
     {"side by side, 1 process a side, 8 groups", 1, 8, 1, 1, 0, "interleaved", RPT_BY_GROUPS, 0},
     {"side by side, 2 processes a side, 3 groups (make demo)", 1, 3, 2, 1, 0, "interleaved",
-     RPT_BY_GROUPS, BREAKS_ALL},
+     RPT_BY_GROUPS, 0},
     {"side by side, 3 processes a side, 4 groups", 1, 4, 3, 1, 0, "interleaved", RPT_BY_GROUPS,
-     BREAKS_ALL},
+     0},
     {"side by side, 1 process a side, 3 starts of 2 groups", 1, 2, 1, 3, 0, "interleaved",
      RPT_BY_GROUPS, 0},
     /* the default of two targets at a fixed rate (starts = auto): what ten minutes hold of
