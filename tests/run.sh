@@ -60,10 +60,11 @@ run_suite() { # name, log, command...
 #   the light ones, which wait on files, daemons and JVMs more than they compute (four at a
 #   time passed 1,530 of 1,530 in 595 s beside two helpers' builds at load 10-17).
 # - The timing lane: suites that measure rates, latencies or CPU shares, TIMING_WIDTH
-#   (default 2) at a time in TIMING's order (below), on a machine the load-free lane has left.
-#   Each waits on its fixed-length runs far more than it computes (test_study uses 21 % of
-#   a core over its 264 s, the others 20-90 %: bench/README.md "Where make check's time
-#   goes"), so two of them together leave each a core; a timer late by a scheduler's slice
+#   (default 2) at a time in TIMING's order (below), on a machine the load-free lane has left,
+#   and test_study, the longest, beside them in a slot of its own.  Each waits on its
+#   fixed-length runs far more than it computes (test_study uses 21-23 % of a core over its
+#   264-276 s, the others 20-90 %: bench/README.md "Where make check's time goes"), so two
+#   of them beside test_study leave each nearly a core; a timer late by a scheduler's slice
 #   moves none of their bounds.
 # - Alone: what computes on a core of its own or needs the machine quiet.  test_jvmthreads:
 #   when the JIT's queue empties depends on the CPU it gets (beside the fuzz harnesses'
@@ -72,31 +73,56 @@ run_suite() { # name, log, command...
 #   a lane only after it passed there beside its neighbours, in full runs (two at least).
 LOAD_FREE="test_containers test_memory test_security test_tls test_import test_metrics test_docs test_hlog_cmd test_agents test_layout test_servlet test_gclog test_slurm test_fuzz_replay test_install test_faults_gclog test_deploy test_errors test_secrets test_merge test_scenarios test_man test_completion test_gcverdict test_faults_ports"
 LOAD_HEAVY="test_containers test_memory"
-# The timing lane's order puts the suites that compute most beside test_study, which
-# computes least, and the light ones last, where they pair with each other.  test_deps
-# measures nothing but computes on a core for its 45 s (150-240 s in the load-free lane,
-# where Tomcats take the CPU): beside test_study it has that core.
-TIMING="test_study test_deps test_report test_profile test_faults test_run test_open test_tcpframe test_faults_db test_procstat test_drift test_history test_resume test_regserver"
-: "${LANE_WIDTH:=4}" "${TIMING_WIDTH:=2}"
+# Suites whose closed-model runs of fixed length keep as many cores busy as they are given
+# (Tomcats and nginx driven flat out: test_containers 277 CPU-s alone, test_tls 121) run
+# on one CPU, the last, when there are two or more: their checks count and classify, none
+# needs the second core, and the suites beside them then get it (pinned, 115 and 59 CPU-s,
+# all their checks passing).
+PINNED="test_containers test_tls"
+# The timing lane's order alternates the suites that compute most (test_deps, test_report,
+# test_profile, test_faults: 50-90 % of a core) with light ones, so that two of them seldom
+# run at once.  test_deps measures nothing but computes on a core for its 45 s (150-240 s
+# in the load-free lane, where Tomcats take the CPU): here it has that core.
+TIMING_OWN="test_study"
+TIMING="test_study test_deps test_run test_report test_open test_profile test_faults_db test_faults test_tcpframe test_procstat test_drift test_history test_resume test_regserver"
+# The unit tests compute and share nothing: UNIT_WIDTH (default 2) at a time, the
+# simulated calibrations (tens of seconds) first, each in a slot, the rest beside them.
+UNIT_FIRST="test_calibrate_side test_calibrate"
+: "${LANE_WIDTH:=4}" "${TIMING_WIDTH:=2}" "${UNIT_WIDTH:=2}"
 in_list() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
-lane_suite() { # NAME: runs it, its log and "RC SECONDS" in build/test-logs
+lane_suite() { # KIND NAME: runs it, its log and "RC SECONDS" in build/test-logs
   local s=$SECONDS
-  timeout 600 bash "$here/it/$1.sh" >"$logs/$1.log" 2>&1
-  echo "$? $((SECONDS - s))" >"$logs/$1.rc"
+  if [ "$1" = unit ]; then
+    CMOCKA_MESSAGE_OUTPUT=TAP SOAK_TOP="$top" timeout 300 "$UNIT_DIR/$2" >"$logs/$2.log" 2>&1
+  else
+    $(pin "$2") timeout 600 bash "$here/it/$2.sh" >"$logs/$2.log" 2>&1
+  fi
+  echo "$? $((SECONDS - s))" >"$logs/$2.rc"
 }
-# lane TITLE WIDTH CHAIN NAME...: runs the selected NAMEs WIDTH at a time, in the order
-# given (the next starts as soon as any running one ends); those in CHAIN run one after the
-# other in a slot of their own.  Then prints each one's results, in the order given.
+pin() { # NAME: the command that keeps a PINNED suite on the last CPU it may use, if any
+  local last
+  last=$(sed -n 's/^Cpus_allowed_list:.*[-,]//p' /proc/self/status)
+  in_list "$1" "$PINNED" && [ -n "$last" ] && command -v taskset >/dev/null &&
+    echo "taskset -c $last"
+}
+exists() { # KIND NAME
+  if [ "$1" = unit ]; then [ -x "$UNIT_DIR/$2" ]; else [ -f "$here/it/$2.sh" ]; fi
+}
+# lane TITLE KIND WIDTH CHAIN NAME...: runs the selected NAMEs WIDTH at a time, in the
+# order given (the next starts as soon as any running one ends); those in CHAIN run one
+# after the other in a slot of their own.  Then prints each one's results, in the order
+# given.
 lane() {
-  local title=$1 width=$2 chain=$3 n i done_pid names=() heavy=() light=() pids=() start=$SECONDS
-  shift 3
+  local title=$1 kind=$2 width=$3 chain=$4 n i done_pid names=() heavy=() light=() pids=()
+  local start=$SECONDS
+  shift 4
   for n in "$@"; do
-    [ -f "$here/it/$n.sh" ] && selected "$n" || continue
+    exists "$kind" "$n" && selected "$n" || continue
     names+=("$n")
     if in_list "$n" "$chain"; then heavy+=("$n"); else light+=("$n"); fi
   done
   if [ ${#heavy[@]} -gt 0 ]; then
-    (for n in "${heavy[@]}"; do lane_suite "$n"; done) &
+    (for n in "${heavy[@]}"; do lane_suite "$kind" "$n"; done) &
     width=$((width > 1 ? width - 1 : 1))
   fi
   for n in "${light[@]}"; do
@@ -105,7 +131,7 @@ lane() {
       for i in "${!pids[@]}"; do [ "${pids[$i]}" = "$done_pid" ] && unset 'pids[i]'; done
       pids=("${pids[@]}")
     fi
-    lane_suite "$n" &
+    lane_suite "$kind" "$n" &
     pids+=($!)
   done
   wait
@@ -118,18 +144,17 @@ lane() {
 
 for kind in $kinds; do
   if [ "$kind" = unit ]; then
+    units=()
     for t in "$UNIT_DIR"/test_*; do
-      [ -x "$t" ] || continue
-      n=$(basename "$t")
-      selected "$n" || continue
-      CMOCKA_MESSAGE_OUTPUT=TAP SOAK_TOP="$top" \
-        run_suite "$n" "$logs/$n.log" timeout 300 "$t"
+      in_list "${t##*/}" "$UNIT_FIRST" || units+=("${t##*/}")
     done
+    # shellcheck disable=SC2086
+    lane "the unit tests" unit "$UNIT_WIDTH" "" $UNIT_FIRST "${units[@]}"
   else
     # shellcheck disable=SC2086
-    lane "the load-free lane" "$LANE_WIDTH" "$LOAD_HEAVY" $LOAD_FREE
+    lane "the load-free lane" it "$LANE_WIDTH" "$LOAD_HEAVY" $LOAD_FREE
     # shellcheck disable=SC2086
-    lane "the timing lane" "$TIMING_WIDTH" "" $TIMING
+    lane "the timing lane" it $((TIMING_WIDTH + 1)) "$TIMING_OWN" $TIMING
     for t in "$here"/it/test_*.sh; do
       [ -f "$t" ] || continue
       n=$(basename "$t" .sh)
