@@ -63,21 +63,18 @@ run_suite() { # name, log, command...
 #   after the other they were 412 s of the lane's 413.  Pinned, test_containers leaves it a
 #   core.
 # - The timing lane: suites that measure rates, latencies or CPU shares, TIMING_WIDTH
-#   (default 2) at a time in TIMING's order (below), on a machine the load-free lane has left,
-#   and test_study, the longest, beside them in a slot of its own.  Each waits on its
-#   fixed-length runs far more than it computes (test_study uses 21-23 % of a core over its
-#   264-276 s, the others 20-90 %: bench/README.md "Where make check's time goes"), so two
-#   of them beside test_study leave each nearly a core; a timer late by a scheduler's slice
+#   (default 2) at a time in TIMING's order (below), on a machine the load-free lane has left.
+#   Each waits on its fixed-length runs far more than it computes (test_study uses 21 % of
+#   a core over its 264 s, the others 20-90 %: bench/README.md "Where make check's time
+#   goes"), so two of them together leave each a core; a timer late by a scheduler's slice
 #   moves none of their bounds.
 # - Alone: what computes on a core of its own or needs the machine quiet.  test_jvmthreads:
 #   when the JIT's queue empties depends on the CPU it gets (beside the fuzz harnesses'
 #   clang builds its JVM still compiled a second into the allocation phase: JIT share 5.1 and
-#   9.1 % where under 1 % is checked).  test_open: its constant arrivals' gaps at the server
-#   (90 % within 5 ± 1.5 ms) are the generator's timer precision, which two timing suites
-#   beside it and test_study moved past that bound (3.3 to 6.6 ms, twice in a row).
-#   A suite named in no list runs alone too: a suite joins
+#   9.1 % where under 1 % is checked).  A suite named in no list runs alone too: a suite joins
 #   a lane only after it passed there beside its neighbours, in full runs (two at least).
-LOAD_FREE="test_containers test_memory test_security test_tls test_import test_metrics test_docs test_hlog_cmd test_agents test_layout test_servlet test_gclog test_slurm test_fuzz_replay test_install test_faults_gclog test_deploy test_errors test_secrets test_merge test_scenarios test_man test_completion test_gcverdict test_faults_ports"
+# The longest first (in the lane, at 81595b0), so that the lane does not end on one.
+LOAD_FREE="test_containers test_tls test_memory test_import test_docs test_security test_metrics test_fuzz_replay test_install test_deploy test_completion test_faults_ports test_servlet test_agents test_slurm test_gclog test_hlog_cmd test_errors test_gcverdict test_faults_gclog test_secrets test_man test_layout test_merge test_scenarios"
 LOAD_HEAVY="test_containers"
 # Suites whose closed-model runs of fixed length keep as many cores busy as they are given
 # (Tomcats and nginx driven flat out: test_containers 277 CPU-s alone, test_tls 121) run
@@ -85,12 +82,14 @@ LOAD_HEAVY="test_containers"
 # needs the second core, and the suites beside them then get it (pinned, 115 and 59 CPU-s,
 # all their checks passing).
 PINNED="test_containers test_tls"
-# The timing lane's order alternates the suites that compute most (test_deps, test_report,
-# test_profile, test_faults: 50-90 % of a core) with light ones, so that two of them seldom
-# run at once.  test_deps measures nothing but computes on a core for its 45 s (150-240 s
-# in the load-free lane, where Tomcats take the CPU): here it has that core.
-TIMING_OWN="test_study"
-TIMING="test_study test_deps test_run test_report test_profile test_faults_db test_faults test_tcpframe test_procstat test_drift test_history test_resume test_regserver"
+# The timing lane's order puts the suites that compute most beside test_study, which
+# computes least, and the light ones last, where they pair with each other.  test_deps
+# measures nothing but computes on a core for its 45 s (150-240 s in the load-free lane,
+# where Tomcats take the CPU): beside test_study it has that core.  Three at a time (test_study
+# in a slot of its own beside two) saved 135 s, but failed twice in three full runs: test_open's
+# constant arrivals' gaps (3.3 to 6.6 ms against 5 ± 1.5 ms) and test_study's side-by-side
+# latency, 2 ms against 5 ms, which the queueing of a busy machine shrank below +60 %.
+TIMING="test_study test_deps test_report test_profile test_faults test_run test_open test_tcpframe test_faults_db test_procstat test_drift test_history test_resume test_regserver"
 # The unit tests compute and share nothing: UNIT_WIDTH (default 2) at a time, the
 # simulated calibrations (tens of seconds) first, each in a slot, the rest beside them.
 UNIT_FIRST="test_calibrate_side test_calibrate"
@@ -116,8 +115,8 @@ exists() { # KIND NAME
 }
 # lane TITLE KIND WIDTH CHAIN NAME...: runs the selected NAMEs WIDTH at a time, in the
 # order given (the next starts as soon as any running one ends); those in CHAIN run one
-# after the other in a slot of their own.  Then prints each one's results, in the order
-# given.
+# after the other in a slot of their own, which then takes the others'.  Then prints each
+# one's results, in the order given.
 lane() {
   local title=$1 kind=$2 width=$3 chain=$4 n i done_pid names=() heavy=() light=() pids=()
   local start=$SECONDS
@@ -129,7 +128,7 @@ lane() {
   done
   if [ ${#heavy[@]} -gt 0 ]; then
     (for n in "${heavy[@]}"; do lane_suite "$kind" "$n"; done) &
-    width=$((width > 1 ? width - 1 : 1))
+    pids+=($!) # its slot takes the others' once the chain is done
   fi
   for n in "${light[@]}"; do
     if [ ${#pids[@]} -ge "$width" ]; then
@@ -160,7 +159,7 @@ for kind in $kinds; do
     # shellcheck disable=SC2086
     lane "the load-free lane" it "$LANE_WIDTH" "$LOAD_HEAVY" $LOAD_FREE
     # shellcheck disable=SC2086
-    lane "the timing lane" it $((TIMING_WIDTH + 1)) "$TIMING_OWN" $TIMING
+    lane "the timing lane" it "$TIMING_WIDTH" "" $TIMING
     for t in "$here"/it/test_*.sh; do
       [ -f "$t" ] || continue
       n=$(basename "$t" .sh)
