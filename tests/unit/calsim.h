@@ -399,9 +399,9 @@ static void wilson(int k, int n, double *lo, double *hi)
 
 /* A design's measured rates. */
 struct rates {
-	int n_aa;                                     /* A/A studies: STUDIES or STUDIES_AA */
+	int n_aa;                                    /* A/A studies: STUDIES or STUDIES_AA */
 	int aa_real, aa_other, aa_primary, aa_cover; /* of n_aa */
-	int ab_cover, ab_found;                       /* of STUDIES */
+	int ab_cover, ab_found;                      /* of STUDIES */
 	int method;              /* studies judged by the design's method, of n_aa + STUDIES */
 	double aa_half, ab_half; /* median half-widths, % */
 };
@@ -443,13 +443,14 @@ static const char *rate_text(int k, int n, char *b, size_t len)
 	double lo, hi;
 
 	wilson(k, n, &lo, &hi);
-	snprintf(b, len, "%d of %d = %.1f %% (95 %% Wilson %.1f-%.1f %%)", k, n, 100.0 * k / n,
-	         lo, hi);
+	snprintf(b, len, "%d of %d = %.1f %% (95 %% Wilson %.1f-%.1f %%)", k, n, 100.0 * k / n, lo,
+	         hi);
 	return b;
 }
 
-/* Whether k of n cannot tell its rate from 5 %: 5 % lies in its Wilson interval.  1,000 studies resolve a rate only to about ±1.4 %; a design so near its
- * promise is measured on STUDIES_AA A/A studies (±0.4 %), its rate judged there. */
+/* Whether k of n cannot tell its rate from 5 %: 5 % lies in its Wilson interval.
+ * 1,000 studies resolve a rate only to about ±1.4 %; a design so near its promise is
+ * measured on STUDIES_AA A/A studies (±0.4 %), its rate judged there. */
 static int near_five(int k, int n)
 {
 	double lo, hi;
