@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -361,20 +362,24 @@ static void pg_args(const char *raw, size_t len, struct pg_args *pa)
 	}
 }
 
-/* A postmaster's shared_buffers in KB, 0 when its configuration cannot be read.  The
- * postmaster works in its data directory, so /proc/PID/cwd is that directory. */
-static long long pg_shared_buffers(int procfd, int pid, const char *raw, size_t len)
+/* A postmaster's shared_buffers in KB, 0 when its configuration cannot be read; its data
+ * directory's identity into p.  The postmaster works in its data directory, so
+ * /proc/PID/cwd is that directory. */
+static long long pg_shared_buffers(int procfd, struct procfs_proc *p, const char *raw, size_t len)
 {
 	char link[32], data[PATH_MAX], conf[PATH_MAX];
 	struct pg_args pa;
+	struct stat st;
 	long long kb = PG_DEFAULT_KB;
 	ssize_t n;
 
-	snprintf(link, sizeof link, "%d/cwd", pid);
+	snprintf(link, sizeof link, "%d/cwd", p->pid);
 	n = readlinkat(procfd, link, data, sizeof data - 1);
-	if (n <= 0 || data[0] != '/')
+	if (n <= 0 || data[0] != '/' || fstatat(procfd, link, &st, 0) < 0)
 		return 0;
 	data[n] = '\0';
+	p->pg_dev = (unsigned long long)st.st_dev;
+	p->pg_ino = (unsigned long long)st.st_ino;
 	pg_args(raw, len, &pa);
 	join(conf, sizeof conf, data, pa.config_file ? pa.config_file : "postgresql.conf");
 	if (conf_file(conf, 0, &kb) < 0)
@@ -395,9 +400,12 @@ void pmem_bounds(int procfd, struct procfs_proc *p, const struct procfs_proc *pr
 	if (prev) {
 		p->heap_max_kb = prev->heap_max_kb;
 		p->shared_buffers_kb = prev->shared_buffers_kb;
+		p->pg_dev = prev->pg_dev;
+		p->pg_ino = prev->pg_ino;
 		return;
 	}
 	p->heap_max_kb = p->shared_buffers_kb = 0;
+	p->pg_dev = p->pg_ino = 0;
 	snprintf(name, sizeof name, "%d/cmdline", p->pid);
 	n = procfs_read(procfd, name, buf, cap, &cut);
 	if (n <= 0)
@@ -405,7 +413,7 @@ void pmem_bounds(int procfd, struct procfs_proc *p, const struct procfs_proc *pr
 	p->heap_max_kb = pmem_jvm_heap_max_kb(buf, (size_t)n);
 	if (procfs_cmdline_is(buf, (size_t)n, "postgres") ||
 	    procfs_cmdline_is(buf, (size_t)n, "postmaster"))
-		p->shared_buffers_kb = pg_shared_buffers(procfd, p->pid, buf, (size_t)n);
+		p->shared_buffers_kb = pg_shared_buffers(procfd, p, buf, (size_t)n);
 }
 
 /* Adds a segment to m, once per (dev, inode), at its largest mapped size. */
@@ -472,6 +480,19 @@ void pmem_round(struct pmem *m, int procfd, const struct procfs_proc *cur, size_
 	m->round = 1;
 }
 
+/* Whether cur[i] belongs to a cluster an earlier member already counted.  A backend the
+ * postmaster has just forked still carries its command line (until it sets its own), so
+ * it reads as a postmaster of the same data directory: a cluster's shared_buffers is
+ * counted once, not once per process seen in that state. */
+static int cluster_counted(const struct procfs_proc *cur, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (cur[j].shared_buffers_kb > 0 && cur[j].pg_dev == cur[i].pg_dev &&
+		    cur[j].pg_ino == cur[i].pg_ino)
+			return 1;
+	return 0;
+}
+
 void pmem_emit(const struct pmem *m, const struct procfs_proc *cur, size_t n,
                struct procfs_out *out)
 {
@@ -494,7 +515,8 @@ void pmem_emit(const struct pmem *m, const struct procfs_proc *cur, size_t n,
 			any_pss = 1;
 		}
 		heap += (double)p->heap_max_kb;
-		sb += (double)p->shared_buffers_kb;
+		if (p->shared_buffers_kb > 0 && !cluster_counted(cur, i))
+			sb += (double)p->shared_buffers_kb;
 	}
 	if (any_pss) {
 		procfs_add(out, "pss_anon_kb", (double)pss.anon_kb);

@@ -17,8 +17,9 @@
  *     every PMEM_REFRESH rounds.
  * pmem_emit appends the set's metrics: pss_{anon,file,shmem}_kb (summed PSS: honest where
  * processes share), rss_{anon,file,shmem}_kb (summed RSS: shared pages counted once per
- * process), shmem_mapped_kb, shared_buffers_kb and heap_max_kb (summed over the members
- * that have one).  Anything the kernel or the permissions do not give is left out.
+ * process), shmem_mapped_kb, shared_buffers_kb (once per cluster, its data directory: a
+ * backend just forked still reads as its postmaster) and heap_max_kb (summed over the
+ * members that have one).  Anything the kernel or the permissions do not give is left out.
  *
  * Nothing here allocates but the configuration reader (a file at a time, at most
  * PMEM_CONF_MAX bytes); a pmem belongs to one pset and one thread.

@@ -52,6 +52,8 @@ struct procfs_proc {
 	int has_pss_k;                /* pss_k is valid (Linux 5.9 and later, readable rollup) */
 	long long heap_max_kb;        /* a JVM's -Xmx (procstat_mem.c), 0 when none */
 	long long shared_buffers_kb;  /* a PostgreSQL postmaster's shared_buffers, 0 when none */
+	unsigned long long pg_dev;    /* ... and its data directory's device and inode: the */
+	unsigned long long pg_ino;    /* cluster, whose shared_buffers the set counts once */
 };
 
 /* The aggregate `cpu` line of /proc/stat, in clock ticks. */

@@ -14,6 +14,9 @@ ok() { echo "ok - $1"; }
 fail() { echo "not ok - $1${2:+: $2}"; _failures=$((_failures + 1)); }
 # check NAME CONDITION-COMMAND...: ok when the command succeeds.
 check() { local n=$1; shift; if "$@"; then ok "$n"; else fail "$n" "failed: $*"; fi; }
+# check_match NAME REGEX TEXT: ok when TEXT holds a match of the (basic) regex; when it
+# does not, the failure shows the text, so a log says what was said instead.
+check_match() { if grep -q -- "$2" <<<"$3"; then ok "$1"; else fail "$1" "got '$3', want a match of '$2'"; fi; }
 # check_eq NAME GOT WANT
 check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', want '$3'"; fi; }
 # check_range NAME VALUE LO HI (numbers, inclusive; floats allowed)

@@ -141,8 +141,9 @@ check "small cache: its shared memory holds at its bound (80 % or more of what i
 check_eq "large cache: still filling, far below its bound" \
   "$(rss dblarge '[.verdict, .by, .kinds.shared.verdict, (.kinds.shared.level_mb < .shared_bound_mb / 2)] | join(",")')" \
   "filling,shared,rising,true"
-check "large cache: the words give its level, its bound and shared_buffers" \
-  grep -q '^cache filling ([0-9]* of [0-9]* MB): .* about [0-9]* bytes per request answered, full in about .*(shared_buffers 256 MB and .*not a leak' <<<"$(rss dblarge .why)"
+check_match "large cache: the words give its level, its bound and shared_buffers" \
+  '^cache filling ([0-9]* of [0-9]* MB): .* about [0-9]* bytes per request answered, full in about .*(shared_buffers 256 MB and .*not a leak' \
+  "$(rss dblarge .why)"
 check_eq "the leaking backend: private memory rising, a leak" \
   "$(rss pgleak '[.verdict, .by] | join(",")')" "rising,private"
 # 81 pages of 8 kB every 0.5 s and a little more (each statement takes time): 4.6 GB/h at
@@ -162,17 +163,20 @@ check_range "the leaking JVM: at the rate it keeps what it is sent (MB/h)" \
   "$(rss leaky .kinds.private.slope_mb_per_h)" "$(awk -v w="$want" 'BEGIN { print w * 0.7 }')" \
   "$(awk -v w="$want" 'BEGIN { print w * 2.5 }')"
 check_eq "the healthy JVM: its private memory does not rise" "$(rss app '.kinds.private.verdict != "rising"')" true
-check "... which clears no JVM of a leak: the words point at its GC log" \
-  grep -q 'a JVM with a 512 MB heap (-Xmx): .*its GC log tells a leak from a full heap$' <<<"$(rss app .why)"
-check "the verdict row names the cache and the leaks" \
-  grep -q '^rising (leaky; pgleak), .*cache filling (dblarge)' <<<"$(json "$J" '.verdict[0].memory')"
+check_match "... which clears no JVM of a leak: the words point at its GC log" \
+  'a JVM with a 512 MB heap (-Xmx): .*its GC log tells a leak from a full heap$' \
+  "$(rss app .why)"
+check_match "the verdict row names the cache and the leaks" \
+  '^rising (leaky; pgleak), .*cache filling (dblarge)' \
+  "$(json "$J" '.verdict[0].memory')"
 
 # --- the drift verdict is about the service ---------------------------------------------
 echo "# drift: $(json "$J" '.runs[0].drift.verdict'): $(json "$J" '.runs[0].drift.sentence')"
 check_eq "no memory metric counts in the drift verdict" \
   "$(json "$J" '[.runs[0].drift.comparisons[].metrics[] | select(.metric == "memory") | .counted] | unique | join(",")')" false
 # The leaking backend's memory grows by half or more from the first third to the last.
-check "the memory that moved is named beside it, with its own verdict" \
-  grep -q 'memory (pgleak) +[0-9.]*% (real) from the first third to the last, not counted: memory is judged on its own (rising: private memory)' <<<"$(json "$J" '.runs[0].drift.sentence')"
+check_match "the memory that moved is named beside it, with its own verdict" \
+  'memory (pgleak) +[0-9.]*% (real) from the first third to the last, not counted: memory is judged on its own (rising: private memory)' \
+  "$(json "$J" '.runs[0].drift.sentence')"
 
 done_testing

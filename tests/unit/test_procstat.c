@@ -676,6 +676,7 @@ static void pset_memory_postgres(void **state)
 {
 	struct pset_config cfg = {.mode = PSET_MATCH, .pattern = "fakepg"};
 	struct procfs_out out;
+	char path[256], data[256];
 	(void)state;
 
 	cfg.proc_root = testdir;
@@ -692,6 +693,22 @@ static void pset_memory_postgres(void **state)
 	assert_true(metric(&out, "pss_shmem_kb") == 20650 + 99);
 	assert_true(metric(&out, "rss_anon_kb") < 0); /* the fake status has no kinds */
 	assert_true(metric(&out, "heap_max_kb") < 0);
+
+	/* A backend just forked still carries the postmaster's command line: the cluster (its
+	 * data directory) counts once.  A second cluster in the set counts besides. */
+	fake_proc(602, PM, sizeof PM - 1, 0, 0, 102, 100, 1, 0);
+	snprintf(path, sizeof path, "%s/602/cwd", testdir);
+	assert_int_equal(symlink(data, path), 0);
+	one_round(&cfg, &out);
+	assert_true(metric(&out, "procs") == 3);
+	assert_true(metric(&out, "shared_buffers_kb") == 48 * 1024);
+	put_text("pgdata2/postgresql.conf", "shared_buffers = 16MB\n");
+	snprintf(data, sizeof data, "%s/pgdata2", testdir);
+	unlink(path);
+	assert_int_equal(symlink(data, path), 0);
+	one_round(&cfg, &out);
+	assert_true(metric(&out, "shared_buffers_kb") == (48 + 16) * 1024);
+	gone(602);
 
 	/* The command line outranks the files, and of it the last setting wins: -B in 8 kB
 	 * pages, -c with a unit, --shared-buffers. */
