@@ -478,6 +478,8 @@ struct rpt_run {
 	int study;                    /* index into report.studies, -1: not a study's run */
 	int round, position;          /* its study round and place in the round (0: a warm-up) */
 	int warmup;                   /* 1: a warm-up run after a start, not compared */
+	int pictured;                 /* 1: its pictures are drawn (report_data.c: the first
+	                               * RPT_MAX_RUN_PICTURES compared runs, then warm-ups) */
 	int replica;                  /* its study target's process, 1-based (1: the only one) */
 	int start_no;                 /* the study's start of the targets it ran in (0: unknown) */
 	int grp;                      /* its side-by-side group in the study (0: ran alone) */

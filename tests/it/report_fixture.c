@@ -18,6 +18,8 @@
  *                                         private memory among it), one warming up (improving),
  *                                         one too short to judge, and the degrading one
  *                                         again on a machine whose probe slowed with it
+ *   report_fixture warmups                a study of two labels whose 44 warm-up runs come
+ *                                         before its 6 compared ones
  *
  * Every number comes from integer arithmetic on a fixed-seed generator, so the SQL (and
  * the report made from it) is the same on every machine.  Histograms are encoded with
@@ -754,8 +756,44 @@ static void validity(void)
 	printf("COMMIT;\n");
 }
 
+/* A study whose warm-up runs come first and outnumber the runs the report draws pictures
+ * of (RPT_MAX_RUN_PICTURES, 40): two targets, 22 warm-up runs each, then three rounds of
+ * one compared run each, a run every 25 s. */
+static void warmup_study(void)
+{
+	struct run r = {.mode = "fixed", .connection = "keepalive", .status = "done",
+			.host = "fixture-host", .levels = {10}, .nlevels = 1, .steady = 3,
+			.tps_per_user = 10, .cap = 1000, .jitter_pct = 3};
+	const int nwarm = 44, nruns = 50;
+
+	printf("BEGIN;\n");
+	printf("INSERT INTO studies(id, uuid, name, order_kind, rounds, warmup_runs, keep_running, "
+	       "targets, slots, status, started_ms, ended_ms) VALUES (1, 'fixture-study', "
+	       "'warm-ups first', 'interleaved', 3, 22, 1, 'a,b', 6, 'done', %" PRId64
+	       ", %" PRId64 ");\n",
+	       T0, T0 + (int64_t)nruns * 5 * IV);
+	for (int k = 0; k < nruns; k++) {
+		int warm = k < nwarm, m = k - nwarm;
+		char slot[16];
+		r.id = k + 1;
+		r.label = k % 2 ? "b" : "a";
+		r.name = warm ? "warm-up" : "compared";
+		r.start = T0 + (int64_t)k * 5 * IV;
+		emit_run(&r);
+		snprintf(slot, sizeof slot, warm ? "NULL" : "%d", m + 1);
+		printf("INSERT INTO study_runs(run_id, study_id, seq, slot, round, position, target, "
+		       "warmup) VALUES (%d, 1, %d, %s, %d, %d, '%s', %d);\n",
+		       r.id, k + 1, slot, warm ? 1 : m / 2 + 1, warm ? 0 : m % 2 + 1, r.label, warm);
+	}
+	printf("COMMIT;\n");
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "warmups")) {
+		warmup_study();
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "validity")) {
 		validity();
 		return 0;
@@ -773,6 +811,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: report_fixture golden STABLE.log LEAK.log | gc NAME=LOG[,LOG]... | "
-			"validity | drift\n");
+			"validity | drift | warmups\n");
 	return 2;
 }

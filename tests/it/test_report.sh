@@ -439,6 +439,19 @@ for pic in heap_1_app gc_pauses_1_app; do
 done
 check_eq "the heap's highest point is on a tic (the case that was cut)" "$(data_max "$T/vp/data/heap_1_app.dat")" 100
 
+# --- per-run pictures: the compared runs first ----------------------------------------------
+# A study's warm-up runs come first in time (make demo's 90 of them): 44 here, more than the
+# 40 runs whose pictures are drawn, must not take every place from the 6 compared runs.
+new_db "$T/warm.db"
+"$FIX" warmups | sqlite3 "$T/warm.db" || fail "load the warm-ups fixture"
+soak report "$T/warm.db" -o "$T/warm" >"$T/warm.out" 2>&1
+check_eq "warm-ups first: the report exits 0" "$?" 0
+pictured() { ls "$T/warm/img" | sed -n 's/^latency_\([0-9]*\)\.svg$/\1/p' | sort -n | tr '\n' ' '; }
+check_eq "warm-ups first: every compared run pictured, then the first 34 warm-ups" \
+  "$(pictured)" "$(seq -s ' ' 1 34) $(seq -s ' ' 45 50) "
+check "warm-ups first: the report says which runs are pictured" \
+  grep -q 'Pictures of single runs are drawn for 40 runs only (the first compared ones, then warm-ups)' "$T/warm/details.md"
+
 # --- a real run records what ran, and shares its host with the server -----------------------
 # Generator and server on the same cores, each with as many threads as there are cores: the
 # host's CPU reaches 90% and the report must say so.

@@ -514,6 +514,19 @@ static int cmp_run(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The runs whose pictures are drawn: the first RPT_MAX_RUN_PICTURES compared ones in the
+ * report's order, then warm-up runs while there is room (a study's dozens of warm-up runs
+ * come first in time, and would otherwise take every place). */
+static void picture_runs(struct report *r)
+{
+	int n = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < r->nruns; i++)
+			if (r->runs[i].warmup == pass)
+				r->runs[i].pictured = n++ < RPT_MAX_RUN_PICTURES;
+}
+
 int rpt_read_dbs(struct report *r, const struct rpt_opts *o, const struct rpt_read_judges *judge,
                  int *usage, char *err, size_t errlen)
 {
@@ -558,6 +571,7 @@ int rpt_read_dbs(struct report *r, const struct rpt_opts *o, const struct rpt_re
 		return -1;
 	}
 	qsort(r->runs, (size_t)r->nruns, sizeof *r->runs, cmp_run);
+	picture_runs(r);
 	/* Renumbered after sorting: label old becomes map[old], tmp[map[old]] its label.
 	 * Without --label, a study's targets go first, in the order of its file (the first is
 	 * the baseline: the runs of a side-by-side group start in any order), then the other

@@ -993,8 +993,8 @@ int rpt_plots(struct report *r, const struct outdir *dir, char *err, size_t errl
 		goto done;
 	if (r->nruns > RPT_MAX_RUN_PICTURES)
 		snprintf(r->plot_note, sizeof r->plot_note,
-		         "Pictures of single runs are drawn for the first %d runs only; choose "
-		         "others with --runs or --label.",
+		         "Pictures of single runs are drawn for %d runs only (the first compared "
+		         "ones, then warm-ups); choose others with --runs or --label.",
 		         RPT_MAX_RUN_PICTURES);
 	if (c.njobs > 0 && find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
 		snprintf(r->plot_note, sizeof r->plot_note,

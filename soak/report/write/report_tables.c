@@ -25,8 +25,7 @@
 
 int rpt_run_pictured(const struct report *r, int run)
 {
-	(void)r;
-	return run < RPT_MAX_RUN_PICTURES;
+	return r->runs[run].pictured;
 }
 
 /* --- tables built from the report (report_tables.h) ----------------------------------- */
