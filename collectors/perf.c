@@ -23,6 +23,7 @@
 #include "fmode.h"
 #include "log.h"
 #include "opt.h"
+#include "perf_attach.h"
 #include "perf_fold.h"
 #include "procinfo.h"
 #include "redact.h"
@@ -74,7 +75,7 @@ static void usage(FILE *f)
 	        "pointers) until SIGTERM or SIGINT, then stores the window's folded stacks in DB:\n"
 	        "what soak run starts for a [collect.NAME] section with profile = cpu while a\n"
 	        "step's window is measured.  A JVM's frames are named from its JIT's symbol map\n"
-	        "(jcmd PID Compiler.perfmap, taken before each segment is read).\n"
+	        "(Compiler.perfmap through its attach socket, before each segment is read).\n"
 	        "\n"
 	        "  --db DB            the run's database\n"
 	        "  --source NAME      the source (the collect section's name)\n"
@@ -286,14 +287,11 @@ static int is_jvm(long pid)
 static void jit_maps(const struct perfrun *p)
 {
 	for (int i = 0; i < p->npids; i++) {
-		char pid[32];
+		char said[256];
 		if (!is_jvm(p->pids[i]))
 			continue;
-		snprintf(pid, sizeof pid, "%ld", p->pids[i]);
-		const char *argv[] = {"jcmd", pid, "Compiler.perfmap", NULL};
-		pid_t c = spawn(argv, -1);
-		if (c > 0)
-			reap(c, 20000);
+		if (jvm_jcmd(p->pids[i], "Compiler.perfmap", 10000, said, sizeof said) < 0)
+			log_warn("no JIT symbol map of pid %ld: %s", p->pids[i], said);
 	}
 }
 
@@ -555,10 +553,11 @@ static int profile(struct perfrun *p, char *err, size_t errlen)
 		      "no CPU, or the window is too short for the rate",
 		      (double)p->sampled_ms / 1000, p->hz, (long long)p->fold.early);
 	else if (p->jvm && p->fold.jit_unnamed * 10 > p->fold.samples)
-		event(p, "profile_unnamed",
-		      "%lld of %lld samples end in JIT code no symbol map named: start the JVM with "
-		      "-XX:+PreserveFramePointer and give soak-perf a jcmd on PATH",
-		      (long long)p->fold.jit_unnamed, (long long)p->fold.samples);
+		event(
+		    p, "profile_unnamed",
+		    "%lld of %lld samples end in JIT code no symbol map named: start the JVM with "
+		    "-XX:+PreserveFramePointer, and run soak-perf as its user or root",
+		    (long long)p->fold.jit_unnamed, (long long)p->fold.samples);
 	return store(p, err, errlen);
 }
 

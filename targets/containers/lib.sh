@@ -44,7 +44,7 @@ usage: $NAME start|stop|status DIR [options]
                       start (DIR/tls: cert.pem is also the CA to trust)
   --h2                HTTP/2: h2 by ALPN on the https connector, h2c on the plain one
   --profile           -XX:+PreserveFramePointer, so that perf (profile = cpu) sees whole
-                      Java stacks (the JIT's frames are named by jcmd Compiler.perfmap)
+                      Java stacks (the JIT's frames are named by its Compiler.perfmap)
 ${CT_EXTRA_USAGE:-}
 USAGE
     exit 2

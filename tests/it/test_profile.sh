@@ -159,4 +159,31 @@ check_eq "... says it as an event" \
   "$(sql "$T/false.db" "SELECT COUNT(*) FROM events WHERE kind = 'profile_empty' AND source = 'idle'")" 1
 kill "$idle" 2>/dev/null
 
+# A JVM: the frames its JIT compiled are named from the symbol map soak-perf asks it for
+# through its attach socket (not jcmd, a JVM itself: soak-perf runs here with perf alone on
+# its PATH).  tests/it/jvm_burst.py's program keeps 300 methods hot for the window.
+mkdir -p "$T/jvm" "$T/onlyperf" && ln -sf "$(command -v perf)" "$T/onlyperf/perf"
+(cd "$T/jvm" && python3 "$TOP/tests/it/jvm_burst.py" 300 >Burst.java && javac Burst.java) ||
+  fail "Burst.java compiles"
+spawn "$T/burst.out" java -Xmx64m -XX:+PreserveFramePointer -cp "$T/jvm" Burst 20000 500
+jvm=$SPAWNED_PID
+wait_for 20 grep -q '^phase=jit' "$T/burst.out" || fail "the JVM starts" "$(cat "$T/burst.out")"
+rm -f "/tmp/perf-$jvm.map"
+PATH=$T/onlyperf "$BIN/soak-perf" --db "$T/false.db" --run 1 --step 9 --source jvm --pid "$jvm" \
+  --hz 499 --segment 1s >"$T/jvm.out" 2>&1 &
+perf_pid=$!
+_pids+=("$perf_pid")
+for _ in $(seq 1 300); do pgrep -P "$perf_pid" -x perf >/dev/null && break; sleep 0.1; done
+sleep 3 # not a speed: segments of a busy JVM, each ended by asking it for its map
+kill -INT "$perf_pid" 2>/dev/null
+wait "$perf_pid"
+check_eq "a JVM: soak-perf exits 0" "$?" 0
+check "... its JIT wrote its symbol map when asked through its socket" test -s "/tmp/perf-$jvm.map"
+check_eq "... the program's compiled methods are named in the stacks" \
+  "$(sql "$T/false.db" "SELECT SUM(samples) > 0 FROM profiles WHERE source = 'jvm' AND stack LIKE '%Burst.%'")" 1
+check_eq "... and next to no JIT code is left unnamed" \
+  "$(sql "$T/false.db" "SELECT jit_unnamed * 10 <= samples FROM profile_windows WHERE source = 'jvm'")" 1
+stop_pid "$jvm"
+rm -f "/tmp/perf-$jvm.map"
+
 done_testing

@@ -510,9 +510,12 @@ static int stacks_item(const struct report *r, int l, struct rpt_item **out, int
 		           "goes. Start the JVM with -XX:+PreserveFramePointer (the container "
 		           "scripts: --profile).", 100.0 * (double)shallow / (double)all);
 	else
-		buf_printf(&b, "%.0f %% of a JVM's samples end in JIT code no symbol map named: "
-		           "keep jcmd (JDK 17) on soak-perf's PATH, or start the JVM with "
-		           "-XX:+DumpPerfMapAtExit.", 100.0 * (double)jit / (double)all);
+		buf_printf(&b,
+		           "%.0f %% of a JVM's samples end in JIT code no symbol map named: "
+		           "run soak as the JVM's user or as root (soak-perf asks the JVM for "
+		           "its map through its attach socket), or start the JVM with "
+		           "-XX:+DumpPerfMapAtExit.",
+		           100.0 * (double)jit / (double)all);
 	return add_item(out, n, cap, &it, "warn", "profile_stacks", &b);
 }
 
