@@ -13,24 +13,30 @@
 # fails on a figure.
 #   bench/calibrate.sh [--aa N] [--ab N] [--design one|pair|replicas|starts|default] [--replicas K]
 #                      [--duration D] [--iterations N] [--truth PCT | --truth-starts S
-#                      --truth-rounds R --truth-duration D]      (BIN=dir of the binaries)
+#                      --truth-rounds R --truth-duration D] [--out DIR] [--more]
+#                      (BIN=dir of the binaries)
 # Defaults: 4 A/A and 4 A/B studies, design replicas with 2 processes a side (make demo's),
 # runs of 6 s, B at 1,100 iterations, the truth from 3 starts of 3 rounds of 12 s.
-# Results: build/bench/calibrate/ (each study's database and report, calibrate.tsv).
+# Results: --out DIR, build/bench/calibrate/ by default (each study's database and
+# report, calibrate.tsv: a line a study, with the commit it ran).  --more keeps DIR's
+# studies and adds to them (20 a side take hours: several sittings, one directory); the
+# figures printed are then over every study in DIR.  Give the same design and the same
+# --truth each time: a sitting's truth is not stored.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$top/bin}
 out=$top/build/bench/calibrate
-naa=4 nab=4 design=replicas replicas=2 dur=6s iter_b=1100
+naa=4 nab=4 design=replicas replicas=2 dur=6s iter_b=1100 more=0
 truth='' truth_starts=3 truth_rounds=3 truth_dur=12s
 usage() { sed -n '/^#   bench\/calibrate.sh \[/,/BIN=dir/s/^#   //p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
+  [ "$1" = --more ] && { more=1; shift; continue; }
   [ $# -ge 2 ] || usage
   case "$1" in
     --aa) naa=$2 ;; --ab) nab=$2 ;; --design) design=$2 ;; --replicas) replicas=$2 ;;
     --duration) dur=$2 ;; --iterations) iter_b=$2 ;; --truth) truth=$2 ;;
     --truth-starts) truth_starts=$2 ;; --truth-rounds) truth_rounds=$2 ;;
-    --truth-duration) truth_dur=$2 ;;
+    --truth-duration) truth_dur=$2 ;; --out) out=$2 ;;
     *) usage ;;
   esac
   shift 2
@@ -38,9 +44,10 @@ done
 # shellcheck source=bench/study.lib
 . "$top/bench/study.lib"
 tc_design "$design" "$replicas" || exit 2
-rm -rf "$out"
+[ "$more" -eq 1 ] || rm -rf "$out"
 tc_lab_up
 tsv=$out/calibrate.tsv
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # primary JSON: the primary figure's change, interval ends and half-width (% of the
 # interval's own baseline) and verdict, tab-separated.
@@ -57,14 +64,22 @@ one() {
   tc_study "$name" 1000 "$3" "$dur" || return 0
   p=$(primary "$out/$name/report.json")
   real=$(tc_any_real "$out/$name/report.json")
-  printf '%s\t%s\t%s\t%s\n' "$1" "$p" "${real:--}" "$tc_secs" >>"$tsv"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$p" "${real:--}" "$tc_secs" "$commit" >>"$tsv"
   awk -F'\t' -v n="$name" -v r="$real" -v s="$tc_secs" '{ printf "  %s: cpu/req app %+.2f %% (%+.2f .. %+.2f %%, ±%.2f %%) %s; real: %s; %.1f min\n",
     n, $1, $2, $3, $4, $5, (r == "" ? "none" : r), s / 60 }' <<<"$p"
+}
+
+# next KIND: the first number no KIND study in $out has (--more adds after the others).
+next() {
+  local i=1
+  while [ -e "$out/$1-$i.ini" ]; do i=$((i + 1)); done
+  echo "$i"
 }
 
 echo "design $design (${replicas} processes a side where it has replicas) at $tc_rate/s, runs of $dur"
 if [ -z "$truth" ] && [ "$nab" -gt 0 ]; then
   echo "the true change: PBKDF2 1000 against $iter_b, one process a side started $truth_starts times, $truth_rounds rounds of $truth_dur"
+  rm -rf "$out/truth" "$out"/truth.* "$out"/truth-*
   if tc_study truth 1000 "$iter_b" "$truth_dur" "rounds = $truth_rounds
 starts = $truth_starts"; then
     p=$(primary "$out/truth/report.json")
@@ -73,9 +88,9 @@ starts = $truth_starts"; then
   fi
 fi
 echo "A/A: $naa studies, PBKDF2 1000 against 1000"
-for i in $(seq "$naa"); do one aa "$i" 1000; done
+for i in $(seq "$naa"); do one aa "$(next aa)" 1000; done
 echo "A/B: $nab studies, PBKDF2 1000 against $iter_b"
-for i in $(seq "$nab"); do one ab "$i" "$iter_b"; done
+for i in $(seq "$nab"); do one ab "$(next ab)" "$iter_b"; done
 
 echo
 [ -s "$tsv" ] || { echo "no study finished"; exit 0; }
