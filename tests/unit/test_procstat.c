@@ -698,6 +698,7 @@ static void pset_memory_postgres(void **state)
 	 * data directory) counts once.  A second cluster in the set counts besides. */
 	fake_proc(602, PM, sizeof PM - 1, 0, 0, 102, 100, 1, 0);
 	snprintf(path, sizeof path, "%s/602/cwd", testdir);
+	snprintf(data, sizeof data, "%s/pgdata", testdir);
 	assert_int_equal(symlink(data, path), 0);
 	one_round(&cfg, &out);
 	assert_true(metric(&out, "procs") == 3);
