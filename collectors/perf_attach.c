@@ -1,5 +1,6 @@
 /* perf_attach: a JVM's diagnostic command through its attach socket (perf_attach.h).  It
- * owns the trigger file it makes, and removes it whether the JVM answered or not; it
+ * owns the trigger file it makes (new, through no link), and removes it whether the JVM
+ * answered or not, and no other; it
  * signals a process only when its socket is not there yet, and waits on nothing past the
  * caller's deadline. */
 #include "perf_attach.h"
@@ -40,38 +41,43 @@ static long ns_pid(long pid)
 	return ns;
 }
 
-/* The trigger file that makes the JVM listen: in its working directory, else its /tmp; 0
- * with its path in file, or -1. */
+/* The trigger file that makes the JVM listen, in its working directory, else its /tmp:
+ * made new (never through a link, never one that is there: /tmp is everyone's), 0 with its
+ * path in file; 1 when one is there already (someone else's: left alone); -1: neither. */
 static int make_trigger(long pid, long ns, char *file, size_t len)
 {
 	static const char *const dirs[] = {"cwd", "root/tmp"};
+	int there = 0;
 
 	for (int i = 0; i < 2; i++) {
 		snprintf(file, len, "/proc/%ld/%s/.attach_pid%ld", pid, dirs[i], ns);
-		int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0660);
+		int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			close(fd);
 			return 0;
 		}
+		there |= errno == EEXIST;
 	}
-	return -1;
+	return there ? 1 : -1;
 }
 
 /* Makes the JVM open its socket (path) unless it has: SIGQUIT after the trigger file,
- * then waits until the socket is there or the deadline; 0 when it is. */
+ * then waits until the socket is there or the deadline; 0 when it is.  Removes only a
+ * trigger it made. */
 static int start_listener(long pid, long ns, const char *path, int64_t deadline)
 {
 	char file[96];
-	int up = access(path, F_OK) == 0;
+	int up = access(path, F_OK) == 0, made;
 
 	if (up)
 		return 0;
-	if (make_trigger(pid, ns, file, sizeof file) < 0)
+	if ((made = make_trigger(pid, ns, file, sizeof file)) < 0)
 		return -1;
 	if (kill((pid_t)pid, SIGQUIT) == 0)
 		while (!(up = access(path, F_OK) == 0) && clock_mono_ms() < deadline)
 			clock_sleep_ms(20, NULL);
-	unlink(file);
+	if (made == 0)
+		unlink(file);
 	return up ? 0 : -1;
 }
 

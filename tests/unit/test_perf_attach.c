@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -131,14 +132,24 @@ static void attach_starts_listener_then_reuses_it(void **state)
 
 static void attach_without_listener_times_out(void **state)
 {
-	char out[256], trigger[128];
+	char out[256], trigger[128], target[128], tmp[64];
+	struct stat st;
 	pid_t pid = spawn_fake(0, 0);
 	(void)state;
 
+	/* A trigger planted in its folder, a link elsewhere: not written through, not
+	 * removed; the one made in its /tmp instead is removed. */
+	snprintf(trigger, sizeof trigger, "%s/.attach_pid%d", testdir, (int)pid);
+	snprintf(target, sizeof target, "%s/planted-target", testdir);
+	snprintf(tmp, sizeof tmp, "/tmp/.attach_pid%d", (int)pid);
+	assert_int_equal(symlink(target, trigger), 0);
 	assert_int_equal(jvm_jcmd(pid, "Compiler.perfmap", 300, out, sizeof out), -1);
 	assert_non_null(strstr(out, "no attach listener came up"));
-	snprintf(trigger, sizeof trigger, "%s/.attach_pid%d", testdir, (int)pid);
-	assert_int_equal(access(trigger, F_OK), -1);
+	assert_int_equal(access(target, F_OK), -1);
+	assert_int_equal(lstat(trigger, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(access(tmp, F_OK), -1);
+	unlink(trigger);
 	kill(pid, SIGKILL);
 	reaped(pid);
 	/* No such process: no trigger file can be made. */
