@@ -8,7 +8,9 @@ svg_term = "set terminal svg size 800,450 dynamic noenhanced font 'sans,11' back
 png_term = "set terminal pngcairo size 800,450 noenhanced font 'sans,10' background '#ffffff'"
 
 set title title
-set grid xtics ytics lc rgb '#dddddd' lt 1 dt 1
+# The grid's width is its own: linetype 1's (below) lasts from one picture to the next in
+# one gnuplot (set linetype survives reset), and soak draws many pictures in one.
+set grid xtics ytics lc rgb '#dddddd' lt 1 lw 1 dt 1
 set border 3 lc rgb '#555555'
 set tics nomirror out
 set key outside bottom center horizontal nobox samplen 2 spacing 1.1 maxrows 3

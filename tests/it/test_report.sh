@@ -285,6 +285,17 @@ for n in $(json "$T/p1/report.json" '.pictures[].name'); do
   for e in svg png; do [ -s "$T/p1/img/$n.$e" ] || missing=$((missing + 1)); done
 done
 check_eq "every picture as SVG and PNG" "$missing" 0
+# soak draws the pictures a batch per gnuplot; plots/pictures.gp holds the lines of each.
+# Drawn again from it, each alone in a gnuplot of its own, every picture is the report's to
+# the byte: nothing a picture sets leaks into the next (once, linetype 1's width did: set
+# linetype survives gnuplot's reset, and the grid of every picture but a batch's first was
+# drawn 2 px wide).
+cp -r "$T/p1" "$T/alone" && rm -f "$T"/alone/img/*.svg "$T"/alone/img/*.png
+awk -v dir="$T/alone" '/^print .soak-picture / { n++ } n { print > (dir "/one-" n ".gp") }' "$T/p1/plots/pictures.gp"
+(cd "$T/alone" && for f in one-*.gp; do gnuplot -d "$f" 2>/dev/null || echo "$f failed"; done) >"$T/alone.out"
+check_eq "plots/pictures.gp: one block a picture, each drawn alone" \
+  "$(ls "$T"/alone/one-*.gp | wc -l) $(cat "$T/alone.out")" "$npics "
+check "... to the report's bytes, SVG and PNG" diff -r "$T/p1/img" "$T/alone/img"
 check_eq "labels compared on one time axis" \
   "$(json "$T/p1/report.json" '[.pictures[] | select(.compare) | .name] | join(",")')" \
   "compare_tps,compare_latency,compare_cpu_app,compare_cpu_db,compare_heap_app"
@@ -332,6 +343,15 @@ check_eq "a gnuplot that draws nothing: exit 3" "$?" 3
 check "... names the missing picture and gnuplot's words" \
   grep -qE "gnuplot exited 0 but wrote no img/[a-z_0-9]+\.svg for the picture '[a-z_0-9]+' \([a-z_]+\.gp\); gnuplot said: no terminal here" "$T/p5.out"
 check "... and claims no picture" bash -c "! grep -q ' pictures' '$T/p5.out'"
+# A script gnuplot fails on: the error names the first picture in the report's order that
+# uses it (the batches run in parallel, each stops at its first error) and quotes gnuplot.
+cp -r "$TOP/plots" "$T/badplots"
+sed -i 's/^plotcmd = .*/plotcmd = "plot nosuchvar"/' "$T/badplots/latency_time.gp"
+SOAK_PLOTS=$T/badplots soak report "$T/g.db" -o "$T/p6" >"$T/p6.out" 2>&1
+check_eq "a script gnuplot fails on: exit 3" "$?" 3
+first_lat=$(json "$T/p1/report.json" '[.pictures[].name | select(startswith("latency_"))] | first')
+check_match "... naming the first picture drawn by it, and gnuplot's words" \
+  "gnuplot failed on '$first_lat' (latency_time\.gp): .*undefined variable: nosuchvar" "$(cat "$T/p6.out")"
 
 # --- a run reported while it runs, then interrupted ----------------------------------------
 wait_for 20 bash -c "[ \"\$(sqlite3 '$T/live.db' \"SELECT COUNT(*) FROM intervals WHERE phase = 'steady'\" 2>/dev/null || echo 0)\" -ge 3 ]" ||

@@ -41,7 +41,7 @@ check "... and left no work folder behind" test -z "$(find "$T/g" -maxdepth 1 -n
 
 # --- links at the names the report writes ------------------------------------------------
 for name in report.html report.html.tmp report.md.tmp details.md summary.csv report.json data/tps_time.dat \
-  data/tps_time.err plots/common.gp img/tps_time.svg; do
+  data/batch-1.err plots/common.gp plots/pictures.gp img/tps_time.svg; do
   victim
   rm -rf "$T/l"
   mkdir -p "$T/l/data" "$T/l/plots" "$T/l/img"

@@ -1,5 +1,6 @@
 /* report_plot: the pictures — data files, the gnuplot scripts copied into the report
- * directory, and gnuplot runs (a few at a time) that draw each picture as SVG and PNG. */
+ * directory, and a few gnuplot processes at a time, each drawing a batch of pictures (each
+ * picture as SVG and PNG). */
 #include "report_plot.h"
 #include "report/report_int.h"
 
@@ -23,12 +24,14 @@
 #include "slurp.h"
 #include "report/judge/report_drift.h"
 
-#define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel */
+#define MAX_JOBS_AT_ONCE 4          /* gnuplot processes in parallel, a batch each */
 #define SVG_MAX          (16 << 20) /* an SVG bigger than this is not inlined */
 #define SCRIPT_MAX       (1 << 20)  /* a plot script file from $SOAK_PLOTS */
-#define VARS_MAX         2048       /* the -e string of one picture */
+#define VARS_MAX         2048       /* the assignments of one picture */
 #define PATH_MAX_LEN     4096
 #define PICTURE_KEEP     "-_" /* what a picture's file name keeps of a name */
+#define ERR_MAX          (1 << 20)       /* what is read of a batch's messages */
+#define MARK             "soak-picture " /* a batch prints it, then the picture's index */
 
 /* The report's sub-folders, in the work folder and in the report's. */
 enum sub { SUB_DATA, SUB_PLOTS, SUB_IMG, NSUB };
@@ -38,8 +41,13 @@ static const char *const sub_names[NSUB] = {"data", "plots", "img"};
 struct job {
 	int pic;             /* index into report.pics */
 	char script[32];     /* "tps_time.gp" */
-	char vars[VARS_MAX]; /* gnuplot -e assignments */
-	pid_t pid;           /* while running */
+	char vars[VARS_MAX]; /* gnuplot assignments */
+};
+
+/* One gnuplot process: the pictures jobs[first .. first + n - 1], in the report's order. */
+struct batch {
+	int first, n;
+	pid_t pid; /* while running */
 };
 
 /* What planning and drawing share. */
@@ -788,22 +796,65 @@ static int find_gnuplot(char *out, size_t len)
 	return -1;
 }
 
-static pid_t start(struct ctx *c, const char *gnuplot, struct job *j)
+/* Writes NAME into the work folder's sub-folder k: the lines that draw pictures
+ * jobs[first .. first + n - 1] from data/ into img/ (in the report's folder, or the work
+ * folder), after head.  Each picture after a line on stderr that names it, so that
+ * gnuplot's words can be told apart, and a reset of whatever the picture before set;
+ * gnuplot stops at the first error. */
+static int write_pictures(struct ctx *c, enum sub k, const char *name, const char *head, int first,
+                          int n)
 {
-	const char *name = c->r->pics[j->pic].name;
+	FILE *f = work_file(c, k, name);
+
+	if (!f)
+		return -1;
+	fputs(head, f);
+	for (int i = first; i < first + n; i++)
+		fprintf(f, "print '" MARK "%d: %s'\nreset session\n%s\nload 'plots/%s'\n", i,
+		        c->r->pics[c->jobs[i].pic].name, c->jobs[i].vars, c->jobs[i].script);
+	if (ferror(f) | fclose(f)) {
+		snprintf(c->err, c->errlen, "cannot write '%s/%s/%s'", c->dir->path, sub_names[k],
+		         name);
+		return -1;
+	}
+	return 0;
+}
+
+/* plots/pictures.gp: every picture, for a reader to draw them again (or without soak's
+ * gnuplot) in the report's folder. */
+static int write_all(struct ctx *c)
+{
+	return write_pictures(c, SUB_PLOTS, "pictures.gp",
+	                      "# Draws every picture of this report from data/ into img/ as SVG "
+	                      "and PNG:\n#   cd REPORT-FOLDER && gnuplot plots/pictures.gp\n",
+	                      0, c->njobs);
+}
+
+/* data/.batch-K.gp, the batch's own (its dot keeps it out of the report). */
+static int write_batch(struct ctx *c, const struct batch *b, int k)
+{
+	char name[32];
+
+	snprintf(name, sizeof name, ".batch-%d.gp", k);
+	return write_pictures(c, SUB_DATA, name, "", b->first, b->n);
+}
+
+/* Starts gnuplot on batch k: its pid, or -1 with errno. */
+static pid_t start(struct ctx *c, const char *gnuplot, int k)
+{
 	pid_t pid = fork();
 
 	if (pid != 0)
 		return pid;
 	/* The child works in the private folder (nothing planted can be read there), its
-	 * messages go into data/NAME.err, and it reads no start-up file at all (-d; HOME and
+	 * messages go into data/batch-K.err, and it reads no start-up file at all (-d; HOME and
 	 * XDG_CONFIG_HOME are the empty private folder): a .gnuplot planted in the report's
 	 * folder would run commands as soak's user. */
-	char errfile[RPT_PIC_NAME_MAX + 8], script[64], cfg[OUTDIR_PATH_MAX + 16];
+	char errfile[32], script[32], cfg[OUTDIR_PATH_MAX + 16];
 	int fd;
 	if (fchdir(c->work.fd) < 0)
 		_exit(126);
-	snprintf(errfile, sizeof errfile, "%s.err", name);
+	snprintf(errfile, sizeof errfile, "batch-%d.err", k);
 	fd = openat(c->wsub[SUB_DATA].fd, errfile, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW,
 	            fmode_file());
 	if (fd >= 0) {
@@ -817,8 +868,8 @@ static pid_t start(struct ctx *c, const char *gnuplot, struct job *j)
 	setenv("HOME", c->work.path, 1);
 	setenv("XDG_CONFIG_HOME", cfg, 1);
 	unsetenv("GNUPLOT_LIB");
-	snprintf(script, sizeof script, "plots/%s", j->script);
-	execl(gnuplot, "gnuplot", "-d", "-e", j->vars, script, (char *)NULL);
+	snprintf(script, sizeof script, "data/.batch-%d.gp", k);
+	execl(gnuplot, "gnuplot", "-d", script, (char *)NULL);
 	fprintf(stderr, "cannot run '%s': %s\n", gnuplot, strerror(errno));
 	_exit(127);
 }
@@ -839,83 +890,152 @@ static const char *missing_file(struct ctx *c, const struct rpt_picture *p)
 	return NULL;
 }
 
-/* After a job ended with status st: its SVG read in, or the error kept.  A gnuplot that
- * exits 0 without writing the picture failed too (a broken terminal, a full disk, an
- * impostor on $SOAK_GNUPLOT): a report must not count pictures it does not hold. */
-static int finish(struct ctx *c, struct job *j, int st)
+/* The picture a batch's messages last named (MARK), or -1. */
+static int last_marked(const char *msg)
 {
-	struct rpt_picture *p = &c->r->pics[j->pic];
-	char file[RPT_PIC_NAME_MAX + 8];
-	const char *gone = NULL;
+	const char *m = NULL;
 
-	snprintf(file, sizeof file, "%s.err", p->name);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (gone = missing_file(c, p)) != NULL) {
-		char *msg = slurp(c->wsub[SUB_DATA].fd, file, 1023, NULL, NULL);
-		size_t n = msg ? strlen(msg) : 0;
-		while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-			msg[--n] = '\0';
-		/* The first failed picture in the report's order, not the first to end (they are
-		 * drawn in parallel): the same databases give the same message.  Jobs start in
-		 * order and stop starting at a failure, so the first failing one always runs. */
-		int k = (int)(j - c->jobs) + 1;
-		if (c->err_job == 0 || k < c->err_job) {
-			c->err_job = k;
-			if (gone)
-				snprintf(c->err, c->errlen,
-				         "gnuplot exited 0 but wrote no img/%s.%s for the picture "
-				         "'%s' (%s); "
-				         "gnuplot said: %s",
-				         p->name, gone, p->name, j->script, n ? msg : "nothing");
-			else
-				snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s",
-				         p->name, j->script, n ? msg : "no message");
-		}
-		free(msg);
-		return -1;
+	for (const char *s = msg; s && (s = strstr(s, MARK)) != NULL; s++)
+		if (s == msg || s[-1] == '\n')
+			m = s;
+	return m ? atoi(m + strlen(MARK)) : -1;
+}
+
+/* What gnuplot said of picture i: the words after its mark's line up to the next mark
+ * (all of them when nothing is marked: a gnuplot that is not one), blanks at the end cut,
+ * into out. */
+static void words_of(const char *msg, int i, char *out, size_t len)
+{
+	char mark[32];
+	const char *from = msg ? msg : "", *end;
+	size_t n;
+
+	snprintf(mark, sizeof mark, MARK "%d:", i);
+	if (msg && (end = strstr(msg, mark)) != NULL)
+		from = strchr(end, '\n') ? strchr(end, '\n') + 1 : "";
+	end = strstr(from, "\n" MARK);
+	n = end ? (size_t)(end - from) : strlen(from);
+	while (n > 0 && (from[n - 1] == '\n' || from[n - 1] == ' '))
+		n--;
+	snprintf(out, len, "%.*s", (int)(n < len - 1 ? n : len - 1), from);
+}
+
+/* The picture of batch b that failed, -1 when none did (then every one is drawn), with
+ * *gone the file it lacks (NULL: gnuplot failed on it).  gnuplot stops at an error: a
+ * failed batch failed on the picture it named last.  One that exits 0 yet lacks a file
+ * failed too (a broken terminal, a full disk, an impostor on $SOAK_GNUPLOT): a report
+ * must not count pictures it does not hold. */
+static int failed_picture(struct ctx *c, const struct batch *b, int st, const char *msg,
+                          const char **gone)
+{
+	int last = b->first + b->n - 1, m = last_marked(msg);
+
+	*gone = NULL;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return m >= b->first && m <= last ? m : b->first;
+	for (int i = b->first; i <= last; i++)
+		if ((*gone = missing_file(c, &c->r->pics[c->jobs[i].pic])) != NULL)
+			return i;
+	return -1;
+}
+
+/* Keeps the error of picture i when it comes before any kept so far in the report's order
+ * (batches run in parallel: the same databases give the same message). */
+static void keep_error(struct ctx *c, int i, const char *gone, const char *msg)
+{
+	const struct rpt_picture *p = &c->r->pics[c->jobs[i].pic];
+	char said[1024];
+
+	if (c->err_job != 0 && c->err_job <= i + 1)
+		return;
+	c->err_job = i + 1;
+	words_of(msg, i, said, sizeof said);
+	if (gone)
+		snprintf(c->err, c->errlen,
+		         "gnuplot exited 0 but wrote no img/%s.%s for the picture '%s' (%s); "
+		         "gnuplot said: %s",
+		         p->name, gone, p->name, c->jobs[i].script, said[0] ? said : "nothing");
+	else
+		snprintf(c->err, c->errlen, "gnuplot failed on '%s' (%s): %s", p->name,
+		         c->jobs[i].script, said[0] ? said : "no message");
+}
+
+/* After batch k ended with status st: the SVGs of the pictures it drew read in, the first
+ * failure kept; 0, or -1 when a picture failed (its messages stay in data/batch-K.err). */
+static int finish(struct ctx *c, const struct batch *b, int k, int st)
+{
+	char file[32];
+	const char *gone;
+	char *msg;
+	int bad;
+
+	snprintf(file, sizeof file, "batch-%d.err", k);
+	msg = slurp(c->wsub[SUB_DATA].fd, file, ERR_MAX, NULL, &(int){0});
+	bad = failed_picture(c, b, st, msg, &gone);
+	for (int i = b->first; i < (bad < 0 ? b->first + b->n : bad); i++) {
+		struct rpt_picture *p = &c->r->pics[c->jobs[i].pic];
+		char svg[RPT_PIC_NAME_MAX + 8];
+		snprintf(svg, sizeof svg, "%s.svg", p->name);
+		p->svg = slurp(c->wsub[SUB_IMG].fd, svg, SVG_MAX - 1, NULL, NULL);
+		p->drawn = p->svg != NULL;
 	}
-	unlinkat(c->wsub[SUB_DATA].fd, file, 0);
-	snprintf(file, sizeof file, "%s.svg", p->name);
-	p->svg = slurp(c->wsub[SUB_IMG].fd, file, SVG_MAX - 1, NULL, NULL);
-	p->drawn = p->svg != NULL;
-	return 0;
+	if (bad >= 0)
+		keep_error(c, bad, gone, msg);
+	else
+		unlinkat(c->wsub[SUB_DATA].fd, file, 0);
+	free(msg);
+	return bad < 0 ? 0 : -1;
+}
+
+/* Splits the pictures into at most MAX_JOBS_AT_ONCE batches of the report's order (one
+ * gnuplot each: a start costs more than most pictures) and writes their scripts; how many,
+ * or -1. */
+static int plan_batches(struct ctx *c, struct batch *b)
+{
+	int nb = c->njobs < MAX_JOBS_AT_ONCE ? c->njobs : MAX_JOBS_AT_ONCE;
+
+	for (int k = 0, first = 0; k < nb; k++) {
+		b[k].first = first;
+		b[k].n = c->njobs / nb + (k < c->njobs % nb);
+		b[k].pid = 0;
+		first += b[k].n;
+		if (write_batch(c, &b[k], k + 1) < 0)
+			return -1;
+	}
+	return nb;
 }
 
 static int draw(struct ctx *c, const char *gnuplot)
 {
-	int next = 0, running = 0, failed = 0;
+	struct batch b[MAX_JOBS_AT_ONCE];
+	int nb = plan_batches(c, b), running = 0, failed = 0;
 
-	while (next < c->njobs || running > 0) {
-		while (!failed && next < c->njobs && running < MAX_JOBS_AT_ONCE) {
-			struct job *j = &c->jobs[next++];
-			j->pid = start(c, gnuplot, j);
-			if (j->pid < 0) {
-				snprintf(c->err, c->errlen, "cannot start gnuplot: %s",
-				         strerror(errno));
-				c->err_job = next;
-				failed = 1;
-				break;
-			}
-			running++;
-		}
-		if (running == 0)
+	for (int k = 0; k < nb; k++) {
+		if ((b[k].pid = start(c, gnuplot, k + 1)) < 0) {
+			snprintf(c->err, c->errlen, "cannot start gnuplot: %s", strerror(errno));
+			c->err_job = b[k].first + 1;
+			failed = 1;
 			break;
+		}
+		running++;
+	}
+	while (running > 0) {
 		int st;
 		pid_t pid = waitpid(-1, &st, 0);
+		if (pid < 0 && errno == EINTR)
+			continue;
 		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
 			snprintf(c->err, c->errlen, "waitpid: %s", strerror(errno));
 			return -1;
 		}
-		for (int i = 0; i < next; i++)
-			if (c->jobs[i].pid == pid) {
-				c->jobs[i].pid = 0;
+		for (int k = 0; k < nb; k++)
+			if (b[k].pid == pid) {
+				b[k].pid = 0;
 				running--;
-				if (finish(c, &c->jobs[i], st) < 0)
-					failed = 1;
+				failed |= finish(c, &b[k], k + 1, st) < 0;
 			}
 	}
-	return failed ? -1 : 0;
+	return nb < 0 || failed ? -1 : 0;
 }
 
 /* Opens the private work folder and its sub-folders in the report's folder. */
@@ -989,7 +1109,8 @@ int rpt_plots(struct report *r, const struct outdir *dir, char *err, size_t errl
 	err[0] = '\0';
 	for (int k = 0; k < NSUB; k++)
 		c.wsub[k].fd = -1;
-	if (open_work(&c) < 0 || write_scripts(&c) < 0 || plan(&c) < 0)
+	if (open_work(&c) < 0 || write_scripts(&c) < 0 || plan(&c) < 0 ||
+	    (c.njobs > 0 && write_all(&c) < 0))
 		goto done;
 	if (r->nruns > RPT_MAX_RUN_PICTURES)
 		snprintf(r->plot_note, sizeof r->plot_note,
@@ -999,7 +1120,8 @@ int rpt_plots(struct report *r, const struct outdir *dir, char *err, size_t errl
 	if (c.njobs > 0 && find_gnuplot(gnuplot, sizeof gnuplot) < 0) {
 		snprintf(r->plot_note, sizeof r->plot_note,
 		         "gnuplot was not found (install gnuplot-nox, or set $SOAK_GNUPLOT): the "
-		         "pictures are not drawn; their data and scripts are in data/ and plots/.");
+		         "pictures are not drawn; gnuplot plots/pictures.gp in the report's folder "
+		         "draws them.");
 		rc = 0;
 		goto done;
 	}
