@@ -1,8 +1,7 @@
 /* perf_attach: a JVM's diagnostic command through its attach socket (perf_attach.h).  It
  * owns the trigger file it makes (new, through no link), and removes it whether the JVM
- * answered or not, and no other; it
- * signals a process only when its socket is not there yet, and waits on nothing past the
- * caller's deadline. */
+ * answered or not, and no other; it signals a process only when its socket is not there
+ * yet, and waits on nothing past the caller's deadline. */
 #include "perf_attach.h"
 
 #include <errno.h>
