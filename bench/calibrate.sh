@@ -13,7 +13,7 @@
 # fails on a figure.
 #   bench/calibrate.sh [--aa N] [--ab N] [--design one|pair|replicas|starts|default] [--replicas K]
 #                      [--duration D] [--iterations N] [--truth PCT | --truth-starts S
-#                      --truth-rounds R --truth-duration D] [--out DIR] [--more]
+#                      --truth-rounds R --truth-duration D] [--out DIR] [--more] [--tsv FILE]
 #                      (BIN=dir of the binaries)
 # Defaults: 4 A/A and 4 A/B studies, design replicas with 2 processes a side (make demo's),
 # runs of 6 s, B at 1,100 iterations, the truth from 3 starts of 3 rounds of 12 s.
@@ -21,13 +21,15 @@
 # report, calibrate.tsv: a line a study, with the commit it ran).  --more keeps DIR's
 # studies and adds to them (20 a side take hours: several sittings, one directory); the
 # figures printed are then over every study in DIR.  Give the same design and the same
-# --truth each time: a sitting's truth is not stored.
+# --truth each time: a sitting's truth is not stored.  --tsv FILE keeps the lines in FILE
+# instead (bench/calibrate-default.tsv holds issue 43's sittings: a new checkout, whose
+# build/ is empty, adds to them with --more --tsv bench/calibrate-default.tsv).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$top/bin}
 out=$top/build/bench/calibrate
 naa=4 nab=4 design=replicas replicas=2 dur=6s iter_b=1100 more=0
-truth='' truth_starts=3 truth_rounds=3 truth_dur=12s
+truth='' truth_starts=3 truth_rounds=3 truth_dur=12s tsv=''
 usage() { sed -n '/^#   bench\/calibrate.sh \[/,/BIN=dir/s/^#   //p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   [ "$1" = --more ] && { more=1; shift; continue; }
@@ -36,7 +38,7 @@ while [ $# -gt 0 ]; do
     --aa) naa=$2 ;; --ab) nab=$2 ;; --design) design=$2 ;; --replicas) replicas=$2 ;;
     --duration) dur=$2 ;; --iterations) iter_b=$2 ;; --truth) truth=$2 ;;
     --truth-starts) truth_starts=$2 ;; --truth-rounds) truth_rounds=$2 ;;
-    --truth-duration) truth_dur=$2 ;; --out) out=$2 ;;
+    --truth-duration) truth_dur=$2 ;; --out) out=$2 ;; --tsv) tsv=$2 ;;
     *) usage ;;
   esac
   shift 2
@@ -44,9 +46,10 @@ done
 # shellcheck source=bench/study.lib
 . "$top/bench/study.lib"
 tc_design "$design" "$replicas" || exit 2
+[ -z "$tsv" ] || [ "$more" -eq 1 ] || { echo "calibrate.sh: --tsv FILE adds to FILE's studies: give --more" >&2; exit 2; }
 [ "$more" -eq 1 ] || rm -rf "$out"
 tc_lab_up
-tsv=$out/calibrate.tsv
+tsv=${tsv:-$out/calibrate.tsv}
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # primary JSON: the primary figure's change, interval ends and half-width (% of the
@@ -69,11 +72,9 @@ one() {
     n, $1, $2, $3, $4, $5, (r == "" ? "none" : r), s / 60 }' <<<"$p"
 }
 
-# next KIND: the first number no KIND study in $out has (--more adds after the others).
+# next KIND: one more than the KIND lines in the tsv (--more adds after the others).
 next() {
-  local i=1
-  while [ -e "$out/$1-$i.ini" ]; do i=$((i + 1)); done
-  echo "$i"
+  if [ -s "$tsv" ]; then awk -F'\t' -v k="$1" '$1 == k { n++ } END { print n + 1 }' "$tsv"; else echo 1; fi
 }
 
 echo "design $design (${replicas} processes a side where it has replicas) at $tc_rate/s, runs of $dur"
@@ -105,7 +106,7 @@ summary() {
 summary aa 0
 echo "A/A: $real of $n called some figure real: false-real rate $(wilson "$real" "$n")"
 echo "A/A: the primary figure's interval covered 0 in $cov of $n: $(wilson "$cov" "$n"); median half-width ±$med_half %; $mins min per study"
-if [ "$nab" -gt 0 ]; then
+if awk -F'\t' '$1 == "ab" { f = 1 } END { exit !f }' "$tsv"; then
   summary ab "$truth"
   echo "A/B: the primary figure's interval covered the true change (${truth:-unknown} %) in $cov of $n: coverage $(wilson "$cov" "$n"); median half-width ±$med_half %; $mins min per study"
   echo "A/B: pooled change of the $n studies: $(awk -F'\t' '$1 == "ab" { s += $2; n++ } END { if (n) printf "%+.2f %%", s / n }' "$tsv")"
