@@ -72,9 +72,9 @@ one() {
     n, $1, $2, $3, $4, $5, (r == "" ? "none" : r), s / 60 }' <<<"$p"
 }
 
-# next KIND: one more than the KIND lines in the tsv (--more adds after the others).
-next() {
-  if [ -s "$tsv" ]; then awk -F'\t' -v k="$1" '$1 == k { n++ } END { print n + 1 }' "$tsv"; else echo 1; fi
+# count KIND: the KIND lines in the tsv (--more numbers a sitting's studies after them).
+count() {
+  if [ -s "$tsv" ]; then awk -F'\t' -v k="$1" '$1 == k { n++ } END { print n + 0 }' "$tsv"; else echo 0; fi
 }
 
 echo "design $design (${replicas} processes a side where it has replicas) at $tc_rate/s, runs of $dur"
@@ -89,9 +89,9 @@ starts = $truth_starts"; then
   fi
 fi
 echo "A/A: $naa studies, PBKDF2 1000 against 1000"
-for i in $(seq "$naa"); do one aa "$(next aa)" 1000; done
+for i in $(seq "$naa"); do one aa $(($(count aa) + 1)) 1000; done
 echo "A/B: $nab studies, PBKDF2 1000 against $iter_b"
-for i in $(seq "$nab"); do one ab "$(next ab)" "$iter_b"; done
+for i in $(seq "$nab"); do one ab $(($(count ab) + 1)) "$iter_b"; done
 
 echo
 [ -s "$tsv" ] || { echo "no study finished"; exit 0; }
@@ -106,7 +106,7 @@ summary() {
 summary aa 0
 echo "A/A: $real of $n called some figure real: false-real rate $(wilson "$real" "$n")"
 echo "A/A: the primary figure's interval covered 0 in $cov of $n: $(wilson "$cov" "$n"); median half-width ±$med_half %; $mins min per study"
-if awk -F'\t' '$1 == "ab" { f = 1 } END { exit !f }' "$tsv"; then
+if [ "$(count ab)" -gt 0 ]; then
   summary ab "$truth"
   echo "A/B: the primary figure's interval covered the true change (${truth:-unknown} %) in $cov of $n: coverage $(wilson "$cov" "$n"); median half-width ±$med_half %; $mins min per study"
   echo "A/B: pooled change of the $n studies: $(awk -F'\t' '$1 == "ab" { s += $2; n++ } END { if (n) printf "%+.2f %%", s / n }' "$tsv")"
