@@ -283,13 +283,13 @@ static int run_start_slots(struct ctx *c, const struct study_slot *slots, int fr
 
 /* starts = auto, s starts done: records them (the study's starts and slots, and `stop` once
  * it stops), and whether another may begin: while one more start, as long as the longest
- * this process made (0: none yet), fits in what is left of the budget (a resumed study
- * measures its starts again, and its budget counts from the resume). */
+ * this process made (0: none yet) and a margin, fits in what is left of the budget (a
+ * resumed study measures its starts again, and its budget counts from the resume). */
 static int another_start(struct ctx *c, int s, int64_t longest)
 {
 	const struct study *st = c->st;
 	int64_t elapsed = clock_mono_ms() - c->t0_ms;
-	int go = s < st->starts && elapsed + longest <= st->budget_ms;
+	int go = s < st->starts && study_another_fits(elapsed, longest, st->budget_ms);
 	int per = st->rounds * study_ninstances(st) * st->nscenarios; /* slots a start */
 	char sql[256];
 

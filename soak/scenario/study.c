@@ -503,6 +503,11 @@ int study_nslots(const struct study *st)
 	return st->starts * st->rounds * study_ninstances(st) * st->nscenarios;
 }
 
+int study_another_fits(int64_t elapsed_ms, int64_t longest_ms, int64_t budget_ms)
+{
+	return elapsed_ms + longest_ms + longest_ms * STUDY_AUTO_MARGIN / 100 <= budget_ms;
+}
+
 int study_ninstances(const struct study *st)
 {
 	return st->ninst;

@@ -67,6 +67,9 @@
 #define STUDY_AUTO_BUDGET_MS                                                                       \
 	(10 * 60 * 1000) /* starts = auto without budget (and so the default design of two         \
 	                  * targets or more at a fixed rate): ten minutes */
+#define STUDY_AUTO_MARGIN                                                                          \
+	10 /* starts = auto: a start is taken to last the longest so far and this % more (a       \
+	    * start's JIT warm-up varies: 85 to 116 s for two Tomcat 10s at 500/s here) */
 #define STUDY_MAX_INSTANCES (STUDY_MAX_TARGETS * STUDY_MAX_REPLICAS)
 #define STUDY_WARMUP_JIT                                                                           \
 	0.02 /* warmup_jit's default: a JVM is warm once its JIT's                                 \
@@ -196,6 +199,9 @@ int study_nslots(const struct study *st);
  * a fixed rate, starts them again and again side by side (starts_auto) for its budget: one
  * start cannot tell two processes of one server apart, several can. */
 void study_resolve_design(struct study *st, const double *rates);
+/* starts = auto: 1 when another start, as long as the longest so far and STUDY_AUTO_MARGIN
+ * % more, fits in what is left of the budget after elapsed_ms. */
+int study_another_fits(int64_t elapsed_ms, int64_t longest_ms, int64_t budget_ms);
 /* Instances (processes run at once): each target's replicas, in target order
  * (st->inst_target, st->inst_replica). */
 int study_ninstances(const struct study *st);

@@ -290,6 +290,20 @@ static void grouped_schedule(void **state)
 	study_release(&st);
 }
 
+/* starts = auto's rule, on starts recorded by bench/calibrate.sh (two Tomcat 10s at 500/s,
+ * budget 10 minutes): a sixth start after 481 s of starts of at most 98 s fits (the study
+ * ended at 583 s); one after 492 s of starts of at most 106 s does not (it took 116 s and
+ * the study 610 s, over its budget, before the margin). */
+static void another_fits(void **state)
+{
+	(void)state;
+	assert_true(study_another_fits(481000, 98000, 600000));
+	assert_false(study_another_fits(492000, 106000, 600000));
+	assert_true(study_another_fits(0, 0, 600000)); /* no start made yet */
+	assert_true(study_another_fits(490000, 100000, 600000));  /* 490 + 110 = 600 s */
+	assert_false(study_another_fits(490001, 100000, 600000)); /* a millisecond over */
+}
+
 /* Two targets the study starts, one at a fixed rate, no design chosen: starts = auto for
  * ten minutes, side by side.  Any key that chooses a design, a closed model alone, or a
  * target already running keeps the design as written. */
@@ -446,6 +460,7 @@ int main(void)
 	    cmocka_unit_test(interleaved_schedule),
 	    cmocka_unit_test(grouped_schedule),
 	    cmocka_unit_test(default_starts),
+	    cmocka_unit_test(another_fits),
 	    cmocka_unit_test(random_schedule),
 	    cmocka_unit_test(kv_lines),
 	    cmocka_unit_test(run_scenario_filled),
