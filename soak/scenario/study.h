@@ -68,8 +68,8 @@
 	(10 * 60 * 1000) /* starts = auto without budget (and so the default design of two         \
 	                  * targets or more at a fixed rate): ten minutes */
 #define STUDY_AUTO_MARGIN                                                                          \
-	10 /* starts = auto: a start is taken to last the longest so far and this % more (a       \
-	    * start's JIT warm-up varies: 85 to 116 s for two Tomcat 10s at 500/s here) */
+	10 /* starts = auto: a start is taken to last the longest so far and this % more (a        \
+	    * start's JIT warm-up varies: 90 to 162 s for two Tomcat 10s at 500/s here) */
 #define STUDY_MAX_INSTANCES (STUDY_MAX_TARGETS * STUDY_MAX_REPLICAS)
 #define STUDY_WARMUP_JIT                                                                           \
 	0.02 /* warmup_jit's default: a JVM is warm once its JIT's                                 \
